@@ -1,0 +1,1 @@
+//! The `cuda_graph!` macro. Placeholder until the macro issue lands.

@@ -1,0 +1,33 @@
+//! Turning driver results into [`Error`]s, and opening a device without panicking.
+
+use std::sync::Arc;
+
+use cudarc::driver::{sys, CudaContext, DriverError};
+
+use crate::error::{Error, Result};
+
+/// `Ok(())` for `CUDA_SUCCESS`, else [`Error::Driver`] naming `call`.
+#[inline]
+pub(crate) fn check(call: &'static str, result: sys::CUresult) -> Result<()> {
+    match result {
+        sys::CUresult::CUDA_SUCCESS => Ok(()),
+        code => Err(Error::Driver { call, source: DriverError(code) }),
+    }
+}
+
+/// Whether the CUDA driver library can be loaded on this machine.
+pub fn driver_present() -> bool {
+    // SAFETY: only tries to open the library; it is not kept open.
+    unsafe { sys::is_culib_present() }
+}
+
+/// Opens device `ordinal`'s primary context.
+///
+/// Unlike cudarc's `CudaContext::new`, a machine without a CUDA driver gives [`Error::NoDriver`]
+/// rather than a panic, and one without that device gives [`Error::NoDevice`].
+pub fn open_device(ordinal: usize) -> Result<Arc<CudaContext>> {
+    if !driver_present() {
+        return Err(Error::NoDriver);
+    }
+    CudaContext::new(ordinal).map_err(|source| Error::NoDevice { ordinal, source })
+}

@@ -1,0 +1,115 @@
+//! The crate's error type.
+
+use cudarc::driver::DriverError;
+
+/// Why `cuGraphExecUpdate` refused a graph (`CUgraphExecUpdateResult`, less success).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UpdateFailure {
+    /// An unspecified error (`CU_GRAPH_EXEC_UPDATE_ERROR`).
+    Unspecified,
+    /// The graph's topology differs from the executable's.
+    TopologyChanged,
+    /// A node's type changed.
+    NodeTypeChanged,
+    /// A kernel node's function changed context.
+    FunctionChanged,
+    /// A parameter changed in a way CUDA cannot update (see SPEC 2.4).
+    ParametersChanged,
+    /// Something about the node is not supported by whole-graph update.
+    NotSupported,
+    /// A kernel node's function cannot be changed to the new one.
+    UnsupportedFunctionChange,
+    /// An attribute of the node changed in a way that is not supported.
+    AttributesChanged,
+    /// A code CUDA added after this crate was written.
+    Other(u32),
+}
+
+impl std::fmt::Display for UpdateFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Unspecified => "unspecified error",
+            Self::TopologyChanged => "the topology changed",
+            Self::NodeTypeChanged => "the node type changed",
+            Self::FunctionChanged => "the kernel's function changed context",
+            Self::ParametersChanged => "a parameter changed in a way CUDA cannot update",
+            Self::NotSupported => "this change is not supported by graph update",
+            Self::UnsupportedFunctionChange => "the kernel's function cannot change to the new one",
+            Self::AttributesChanged => "a node attribute changed in an unsupported way",
+            Self::Other(code) => return write!(f, "update result code {code}"),
+        })
+    }
+}
+
+/// Everything that can go wrong in this crate.
+///
+/// Errors that concern one node name it: the name given when it was added (the macro uses the
+/// declared name), or its kind and index (`kernel#3`).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The CUDA driver library (`libcuda.so`) could not be loaded.
+    #[error("no CUDA driver: libcuda could not be loaded (is an NVIDIA driver installed?)")]
+    NoDriver,
+    /// The driver loaded but reports no usable device at this ordinal.
+    #[error("no CUDA device {ordinal}: {source}")]
+    NoDevice {
+        /// The device ordinal asked for.
+        ordinal: usize,
+        /// What the driver said.
+        source: DriverError,
+    },
+    /// A driver call failed.
+    #[error("{call} failed: {source}")]
+    Driver {
+        /// The driver function that failed.
+        call: &'static str,
+        /// The driver's error code.
+        source: DriverError,
+    },
+    /// A driver call about one node failed.
+    #[error("{call} on node `{node}` failed: {source}")]
+    Node {
+        /// The driver function that failed.
+        call: &'static str,
+        /// The node it was about.
+        node: String,
+        /// The driver's error code.
+        source: DriverError,
+    },
+    /// `cuGraphExecUpdate` rejected the new graph.
+    #[error("update rejected at node `{node}`: {reason}")]
+    UpdateRejected {
+        /// The node of the new graph the driver blamed (`<graph>` when it named none).
+        node: String,
+        /// The driver's reason.
+        reason: UpdateFailure,
+    },
+    /// A node handle was used with a graph or executable it does not belong to.
+    #[error("node `{node}` does not belong to this graph")]
+    ForeignNode {
+        /// The node, as named in its own graph's numbering.
+        node: String,
+    },
+    /// A host node's closure panicked while the graph ran; the panic was caught at the driver
+    /// boundary and is reported here.
+    #[error("host node `{node}` panicked: {message}")]
+    HostPanicked {
+        /// The host node.
+        node: String,
+        /// The panic's message.
+        message: String,
+    },
+    /// An argument is out of range (too many nodes, a copy of the wrong length, ...).
+    #[error("invalid argument for `{node}`: {reason}")]
+    Invalid {
+        /// The node (or API item) concerned.
+        node: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,494 @@
+//! Definition graphs: nodes and edges, built with explicit driver calls (no capture needed).
+
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use cudarc::driver::{sys, CudaContext, CudaFunction, CudaStream};
+
+use crate::driver::check;
+use crate::error::{Error, Result};
+use crate::exec::{GraphExec, InstantiateFlags};
+use crate::kernel::{Kernel, KernelArgs, LaunchConfig};
+use crate::node::{
+    ChildGraphNode, Direction, EmptyNode, HostCall, HostNode, KernelNode, Memcpy, MemcpyNode,
+    Memset, MemsetNode, MemsetValue, NodeId, NodeKind, PanicSlot,
+};
+use crate::user_object::UserObject;
+
+static NEXT_FAMILY: AtomicU64 = AtomicU64::new(1);
+
+/// What the crate remembers of each node: enough to update it, name it and draw it.
+#[derive(Debug, Clone)]
+pub(crate) struct NodeRecord {
+    pub(crate) raw: sys::CUgraphNode,
+    pub(crate) kind: NodeKind,
+    pub(crate) name: Option<Cow<'static, str>>,
+    /// This node's dependencies: `edges[deps.0..deps.1]`.
+    deps: (u32, u32),
+    /// For kernel nodes, the function (an update re-sends it).
+    pub(crate) func: sys::CUfunction,
+}
+
+/// A CUDA graph being defined (`CUgraph`).
+///
+/// Nodes are added with explicit driver calls, each with its dependencies listed in the caller's
+/// order, which is what makes whole-graph updates pair nodes deterministically (SPEC 2.4): two graphs
+/// built by the same sequence of calls pair node for node.
+///
+/// `Send` but not `Sync`: a CUDA graph may move between threads but must never be touched by two
+/// at once (SPEC 2.2).
+pub struct Graph {
+    raw: sys::CUgraph,
+    ctx: Arc<CudaContext>,
+    family: u64,
+    nodes: Vec<NodeRecord>,
+    edges: Vec<u32>,
+    scratch: Vec<sys::CUgraphNode>,
+    next_name: Option<Cow<'static, str>>,
+    /// Keeps the modules of the kernels in this graph loaded.
+    functions: Vec<CudaFunction>,
+    /// Where this graph's host nodes (and its children's) report panics.
+    pub(crate) panics: Vec<Arc<PanicSlot>>,
+}
+
+// SAFETY: a CUgraph may be used from any thread as long as no two threads use it at once, which
+// `&mut`/ownership guarantee as `Graph` is not `Sync`. Everything else it holds is `Send`.
+unsafe impl Send for Graph {}
+
+impl std::fmt::Debug for Graph {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Graph")
+            .field("raw", &self.raw)
+            .field("nodes", &self.nodes.len())
+            .field("edges", &self.edges.len())
+            .finish()
+    }
+}
+
+impl Graph {
+    /// An empty graph on `ctx`'s device.
+    pub fn new(ctx: &Arc<CudaContext>) -> Result<Self> {
+        Self::with_capacity(ctx, 0)
+    }
+
+    /// An empty graph with room for `nodes` nodes in its bookkeeping.
+    pub fn with_capacity(ctx: &Arc<CudaContext>, nodes: usize) -> Result<Self> {
+        ctx.bind_to_thread().map_err(|source| Error::Driver { call: "cuCtxSetCurrent", source })?;
+        let mut raw = std::ptr::null_mut();
+        // SAFETY: `raw` is a valid out-pointer; flags must be 0.
+        check("cuGraphCreate", unsafe { sys::cuGraphCreate(&mut raw, 0) })?;
+        // SAFETY: `raw` was just created and is owned by nobody else.
+        Ok(unsafe { Self::from_raw_parts(raw, ctx.clone(), Vec::with_capacity(nodes)) })
+    }
+
+    /// # Safety
+    /// `raw` must be a live graph that this value will own (and destroy).
+    unsafe fn from_raw_parts(raw: sys::CUgraph, ctx: Arc<CudaContext>, nodes: Vec<NodeRecord>) -> Self {
+        Self {
+            raw,
+            ctx,
+            family: NEXT_FAMILY.fetch_add(1, Ordering::Relaxed),
+            nodes,
+            edges: Vec::new(),
+            scratch: Vec::new(),
+            next_name: None,
+            functions: Vec::new(),
+            panics: vec![Arc::default()],
+        }
+    }
+
+    /// Names the next node added. The name appears in errors about the node and in DOT output.
+    pub fn name_next(&mut self, name: impl Into<Cow<'static, str>>) -> &mut Self {
+        self.next_name = Some(name.into());
+        self
+    }
+
+    /// Renames a node.
+    pub fn set_name(&mut self, node: impl Into<NodeId>, name: impl Into<Cow<'static, str>>) -> Result<()> {
+        let index = self.check_node(node.into())?;
+        self.nodes[index].name = Some(name.into());
+        Ok(())
+    }
+
+    /// A node's name: the one given, or its kind and index (`kernel#3`).
+    pub fn node_name(&self, node: impl Into<NodeId>) -> String {
+        self.name_of(node.into().index())
+    }
+
+    pub(crate) fn name_of(&self, index: usize) -> String {
+        match self.nodes.get(index) {
+            Some(NodeRecord { name: Some(name), .. }) => name.to_string(),
+            Some(record) => format!("{}#{index}", record.kind.name()),
+            None => format!("node#{index}"),
+        }
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the graph has no node.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Each node's kind, name and dependencies, in the order they were added.
+    pub fn nodes(&self) -> impl Iterator<Item = NodeInfo<'_>> + '_ {
+        (0..self.nodes.len()).map(move |index| {
+            let r = &self.nodes[index];
+            NodeInfo {
+                index,
+                kind: r.kind,
+                name: self.name_of(index),
+                deps: &self.edges[r.deps.0 as usize..r.deps.1 as usize],
+            }
+        })
+    }
+
+    /// The graph in Graphviz DOT.
+    pub fn to_dot(&self) -> String {
+        let nodes: Vec<_> = self.nodes().collect();
+        crate::dot::to_dot(
+            "graph",
+            nodes.iter().map(|n| (n.name.as_str(), n.kind)),
+            nodes.iter().flat_map(|n| n.deps.iter().map(move |&d| (d as usize, n.index))),
+        )
+    }
+
+    /// The context the graph belongs to.
+    pub fn context(&self) -> &Arc<CudaContext> {
+        &self.ctx
+    }
+
+    /// The raw driver handle, for calls this crate does not wrap. Do not destroy it.
+    pub fn raw(&self) -> sys::CUgraph {
+        self.raw
+    }
+
+    /// The raw handle of one of this graph's nodes.
+    pub fn raw_node(&self, node: impl Into<NodeId>) -> Result<sys::CUgraphNode> {
+        let index = self.check_node(node.into())?;
+        Ok(self.nodes[index].raw)
+    }
+
+    pub(crate) fn records(&self) -> &[NodeRecord] {
+        &self.nodes
+    }
+
+    pub(crate) fn functions(&self) -> &[CudaFunction] {
+        &self.functions
+    }
+
+    /// The index of `node` if it belongs to this graph's family.
+    #[inline]
+    pub(crate) fn check_node(&self, node: NodeId) -> Result<usize> {
+        let index = node.index as usize;
+        if node.family == self.family && index < self.nodes.len() {
+            Ok(index)
+        } else {
+            Err(Error::ForeignNode { node: format!("node#{index}") })
+        }
+    }
+
+    /// Adds a node through `add`, which gets the raw dependency array; records it on success.
+    fn push_node(
+        &mut self,
+        kind: NodeKind,
+        deps: &[NodeId],
+        func: sys::CUfunction,
+        add: impl FnOnce(&mut sys::CUgraphNode, &[sys::CUgraphNode]) -> (&'static str, sys::CUresult),
+    ) -> Result<NodeId> {
+        let index = self.nodes.len();
+        let name = self.next_name.take();
+        let index32 = u32::try_from(index).map_err(|_| Error::Invalid {
+            node: format!("{}#{index}", kind.name()),
+            reason: "a graph holds at most 2^32 nodes".into(),
+        })?;
+        self.scratch.clear();
+        for dep in deps {
+            match self.check_node(*dep) {
+                Ok(d) => self.scratch.push(self.nodes[d].raw),
+                Err(_) => {
+                    return Err(Error::Invalid {
+                        node: name.map_or_else(|| format!("{}#{index}", kind.name()), Cow::into_owned),
+                        reason: format!("dependency node#{} is not a node of this graph", dep.index),
+                    })
+                }
+            }
+        }
+        let mut raw = std::ptr::null_mut();
+        let (call, result) = add(&mut raw, &self.scratch);
+        if result != sys::CUresult::CUDA_SUCCESS {
+            return Err(Error::Node {
+                call,
+                node: name.map_or_else(|| format!("{}#{index}", kind.name()), Cow::into_owned),
+                source: cudarc::driver::DriverError(result),
+            });
+        }
+        let start = self.edges.len() as u32;
+        self.edges.extend(deps.iter().map(|d| d.index));
+        self.nodes.push(NodeRecord { raw, kind, name, deps: (start, self.edges.len() as u32), func });
+        Ok(NodeId { family: self.family, index: index32 })
+    }
+
+    /// Adds a kernel launch of `kernel` with `config` and `args`, after `deps`.
+    pub fn add_kernel<A: KernelArgs>(
+        &mut self,
+        kernel: &Kernel<A>,
+        config: LaunchConfig,
+        args: A,
+        deps: &[NodeId],
+    ) -> Result<KernelNode<A>> {
+        let func = kernel.cu_function();
+        if self.functions.last().map(|f| f.cu_function()) != Some(func)
+            && !self.functions.iter().any(|f| f.cu_function() == func)
+        {
+            self.functions.push(kernel.function().clone());
+        }
+        let graph = self.raw;
+        let ctx = self.ctx.cu_ctx();
+        let id = self.push_node(NodeKind::Kernel, deps, func, |out, raw_deps| {
+            let result = args.with_params(|params| {
+                let p = kernel_params(func, ctx, &config, params);
+                // SAFETY: `graph` is live; `raw_deps` are its nodes; `p` and the argument array it
+                // points to are valid for the call, and the driver copies the arguments.
+                unsafe { sys::cuGraphAddKernelNode_v2(out, graph, raw_deps.as_ptr(), raw_deps.len(), &p) }
+            });
+            ("cuGraphAddKernelNode", result)
+        })?;
+        Ok(KernelNode::from_id(id))
+    }
+
+    /// Adds a 1-D copy, after `deps`.
+    pub fn add_memcpy<D: Direction>(&mut self, copy: Memcpy<D>, deps: &[NodeId]) -> Result<MemcpyNode<D>> {
+        let bytes = copy.bytes().map_err(|reason| Error::Invalid { node: self.pending_name(NodeKind::Memcpy), reason })?;
+        let p = copy.raw(bytes);
+        let (graph, ctx) = (self.raw, self.ctx.cu_ctx());
+        let id = self.push_node(NodeKind::Memcpy, deps, std::ptr::null_mut(), |out, raw_deps| {
+            // SAFETY: live graph and context; `p` describes a 1-D copy between the pointers given.
+            let r = unsafe { sys::cuGraphAddMemcpyNode(out, graph, raw_deps.as_ptr(), raw_deps.len(), &p, ctx) };
+            ("cuGraphAddMemcpyNode", r)
+        })?;
+        Ok(MemcpyNode::from_id(id))
+    }
+
+    /// Adds a 1-D memset, after `deps`.
+    pub fn add_memset<T: MemsetValue>(&mut self, set: Memset<T>, deps: &[NodeId]) -> Result<MemsetNode<T>> {
+        let p = set.raw();
+        let (graph, ctx) = (self.raw, self.ctx.cu_ctx());
+        let id = self.push_node(NodeKind::Memset, deps, std::ptr::null_mut(), |out, raw_deps| {
+            // SAFETY: live graph and context; `p` is a 1-D memset of a device range.
+            let r = unsafe { sys::cuGraphAddMemsetNode(out, graph, raw_deps.as_ptr(), raw_deps.len(), &p, ctx) };
+            ("cuGraphAddMemsetNode", r)
+        })?;
+        Ok(MemsetNode::from_id(id))
+    }
+
+    /// Adds an empty node (a join point), after `deps`.
+    pub fn add_empty(&mut self, deps: &[NodeId]) -> Result<EmptyNode> {
+        let graph = self.raw;
+        let id = self.push_node(NodeKind::Empty, deps, std::ptr::null_mut(), |out, raw_deps| {
+            // SAFETY: live graph; `raw_deps` are its nodes.
+            let r = unsafe { sys::cuGraphAddEmptyNode(out, graph, raw_deps.as_ptr(), raw_deps.len()) };
+            ("cuGraphAddEmptyNode", r)
+        })?;
+        Ok(EmptyNode::from_id(id))
+    }
+
+    /// Adds a host node running `f` on a CPU thread, after `deps`.
+    ///
+    /// The closure is owned by a user object held by the graph, so it lives as long as any
+    /// executable or launch that may call it. It must not call CUDA (the driver forbids it in host
+    /// nodes). A panic inside it is caught before it reaches the driver and reported by the next
+    /// [`GraphExec::launch`] as [`Error::HostPanicked`].
+    pub fn add_host(&mut self, f: impl FnMut() + Send + 'static, deps: &[NodeId]) -> Result<HostNode> {
+        let node_name = self.pending_name(NodeKind::Host);
+        let call = HostCall::new(Box::new(f), node_name, self.panics[0].clone());
+        let p = HostCall::raw_params(&call);
+        // The boxed call's address is stable; the user object now owns it for the graph.
+        UserObject::new(call)?.move_into(self.raw)?;
+        let graph = self.raw;
+        let id = self.push_node(NodeKind::Host, deps, std::ptr::null_mut(), |out, raw_deps| {
+            // SAFETY: live graph; `p` points to a `HostCall` the graph keeps alive.
+            let r = unsafe { sys::cuGraphAddHostNode(out, graph, raw_deps.as_ptr(), raw_deps.len(), &p) };
+            ("cuGraphAddHostNode", r)
+        })?;
+        Ok(HostNode::from_id(id))
+    }
+
+    /// Adds `child` as a child-graph node, after `deps`. The driver embeds a clone of `child`;
+    /// `child` itself stays yours.
+    pub fn add_child_graph(&mut self, child: &Graph, deps: &[NodeId]) -> Result<ChildGraphNode> {
+        let (graph, raw_child) = (self.raw, child.raw);
+        let id = self.push_node(NodeKind::ChildGraph, deps, std::ptr::null_mut(), |out, raw_deps| {
+            // SAFETY: both graphs are live; the driver clones `raw_child`.
+            let r = unsafe { sys::cuGraphAddChildGraphNode(out, graph, raw_deps.as_ptr(), raw_deps.len(), raw_child) };
+            ("cuGraphAddChildGraphNode", r)
+        })?;
+        self.adopt_resources_of(child);
+        Ok(ChildGraphNode::from_id(id))
+    }
+
+    /// Keeps what `other`'s nodes need (kernel modules, panic reporting) alive and watched here.
+    pub(crate) fn adopt_resources_of(&mut self, other: &Graph) {
+        for f in &other.functions {
+            if !self.functions.iter().any(|g| g.cu_function() == f.cu_function()) {
+                self.functions.push(f.clone());
+            }
+        }
+        for slot in &other.panics {
+            if !self.panics.iter().any(|s| Arc::ptr_eq(s, slot)) {
+                self.panics.push(slot.clone());
+            }
+        }
+    }
+
+    /// Moves `value` into the graph: it is dropped once the graph, its executables and their
+    /// launches are done with it (on a thread of this crate's, so its `Drop` may call CUDA).
+    /// Use it for buffers whose addresses the graph's nodes hold.
+    pub fn retain<T: Send + 'static>(&mut self, value: T) -> Result<()> {
+        UserObject::new(value)?.move_into(self.raw)
+    }
+
+    /// Adds a reference to `object` to the graph (`cuGraphRetainUserObject`).
+    pub fn retain_user_object(&mut self, object: &UserObject) -> Result<()> {
+        object.clone().move_into(self.raw)
+    }
+
+    /// A copy of this graph (`cuGraphClone`) whose nodes answer to the same handles.
+    pub fn try_clone(&self) -> Result<Graph> {
+        let mut raw = std::ptr::null_mut();
+        // SAFETY: live graph, valid out-pointer.
+        check("cuGraphClone", unsafe { sys::cuGraphClone(&mut raw, self.raw) })?;
+        // SAFETY: the clone is new and ours.
+        let mut clone = unsafe { Self::from_raw_parts(raw, self.ctx.clone(), self.nodes.clone()) };
+        clone.family = self.family;
+        clone.edges = self.edges.clone();
+        clone.functions = self.functions.clone();
+        clone.panics = self.panics.clone();
+        for (index, record) in clone.nodes.iter_mut().enumerate() {
+            let mut found = std::ptr::null_mut();
+            // SAFETY: `self.nodes[index].raw` is a node of the original, `raw` its clone.
+            let r = unsafe { sys::cuGraphNodeFindInClone(&mut found, self.nodes[index].raw, raw) };
+            if r != sys::CUresult::CUDA_SUCCESS {
+                return Err(Error::Node {
+                    call: "cuGraphNodeFindInClone",
+                    node: self.name_of(index),
+                    source: cudarc::driver::DriverError(r),
+                });
+            }
+            record.raw = found;
+        }
+        Ok(clone)
+    }
+
+    /// Instantiates the graph with default flags. The executable owns the graph from then on: its
+    /// node handles keep working with it.
+    pub fn instantiate(self) -> Result<GraphExec> {
+        self.instantiate_with(InstantiateFlags::NONE, None)
+    }
+
+    /// Instantiates with `flags`, uploading to `upload` when given (`CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD`).
+    pub fn instantiate_with(self, flags: InstantiateFlags, upload: Option<&CudaStream>) -> Result<GraphExec> {
+        GraphExec::instantiate(self, flags, upload)
+    }
+
+    /// Records the work `f` enqueues on `stream` as a new graph (`cuStreamBeginCapture` in
+    /// thread-local mode ... `cuStreamEndCapture`). Capture always ends, also when `f` fails.
+    ///
+    /// The nodes of a captured graph are listed as [`NodeKind::Other`]; embed it in a built graph
+    /// with [`Graph::add_child_graph`], or instantiate it as it is.
+    pub fn capture<E>(stream: &Arc<CudaStream>, f: impl FnOnce(&Arc<CudaStream>) -> Result<(), E>) -> Result<Graph>
+    where
+        Error: From<E>,
+    {
+        let ctx = stream.context().clone();
+        ctx.bind_to_thread().map_err(|source| Error::Driver { call: "cuCtxSetCurrent", source })?;
+        let mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
+        // SAFETY: a live stream of a bound context.
+        check("cuStreamBeginCapture", unsafe { sys::cuStreamBeginCapture_v2(stream.cu_stream(), mode) })?;
+        let body = f(stream);
+        let mut raw = std::ptr::null_mut();
+        // SAFETY: the capture begun above, on the same stream and thread.
+        let ended = check("cuStreamEndCapture", unsafe { sys::cuStreamEndCapture(stream.cu_stream(), &mut raw) });
+        let graph = if raw.is_null() {
+            None
+        } else {
+            // SAFETY: the captured graph is new and ours.
+            Some(unsafe { Self::from_raw_parts(raw, ctx, Vec::new()) })
+        };
+        body?;
+        ended?;
+        let mut graph = graph.ok_or(Error::Invalid { node: "<capture>".into(), reason: "capture produced no graph".into() })?;
+        graph.list_captured_nodes()?;
+        Ok(graph)
+    }
+
+    fn list_captured_nodes(&mut self) -> Result<()> {
+        let mut count = 0usize;
+        // SAFETY: live graph; first call asks for the count only.
+        check("cuGraphGetNodes", unsafe { sys::cuGraphGetNodes(self.raw, std::ptr::null_mut(), &mut count) })?;
+        let mut raw = vec![std::ptr::null_mut(); count];
+        // SAFETY: `raw` has room for `count` nodes.
+        check("cuGraphGetNodes", unsafe { sys::cuGraphGetNodes(self.raw, raw.as_mut_ptr(), &mut count) })?;
+        self.nodes = raw
+            .into_iter()
+            .take(count)
+            .map(|raw| NodeRecord { raw, kind: NodeKind::Other, name: None, deps: (0, 0), func: std::ptr::null_mut() })
+            .collect();
+        Ok(())
+    }
+
+    fn pending_name(&self, kind: NodeKind) -> String {
+        match &self.next_name {
+            Some(name) => name.to_string(),
+            None => format!("{}#{}", kind.name(), self.nodes.len()),
+        }
+    }
+}
+
+impl Drop for Graph {
+    fn drop(&mut self) {
+        // SAFETY: we own `raw`. An error here means the context is gone, and the graph with it.
+        let result = unsafe { sys::cuGraphDestroy(self.raw) };
+        self.ctx.record_err(result.result());
+    }
+}
+
+/// The `CUDA_KERNEL_NODE_PARAMS` for a launch of `func`.
+pub(crate) fn kernel_params(
+    func: sys::CUfunction,
+    ctx: sys::CUcontext,
+    config: &LaunchConfig,
+    params: *mut *mut std::ffi::c_void,
+) -> sys::CUDA_KERNEL_NODE_PARAMS {
+    sys::CUDA_KERNEL_NODE_PARAMS {
+        func,
+        gridDimX: config.grid_dim.0,
+        gridDimY: config.grid_dim.1,
+        gridDimZ: config.grid_dim.2,
+        blockDimX: config.block_dim.0,
+        blockDimY: config.block_dim.1,
+        blockDimZ: config.block_dim.2,
+        sharedMemBytes: config.shared_mem_bytes,
+        kernelParams: params,
+        extra: std::ptr::null_mut(),
+        kern: std::ptr::null_mut(),
+        ctx,
+    }
+}
+
+/// One node, as [`Graph::nodes`] lists it.
+#[derive(Debug, Clone)]
+pub struct NodeInfo<'g> {
+    /// Position in the graph.
+    pub index: usize,
+    /// What it does.
+    pub kind: NodeKind,
+    /// Its name (given, or `kind#index`).
+    pub name: String,
+    /// Indices of the nodes it depends on, in the order given.
+    pub deps: &'g [u32],
+}

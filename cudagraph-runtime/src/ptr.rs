@@ -1,0 +1,214 @@
+//! Typed addresses of device and host memory, as a graph stores them.
+//!
+//! A CUDA graph keeps raw addresses: a node made from one of these pointers reads or writes that
+//! memory at every launch. The pointers are plain `Copy` values with an element count, so the
+//! lengths of copies and memsets can be checked, and their kernel-argument form is the bare address.
+
+use std::marker::PhantomData;
+use std::ops::{Bound, RangeBounds};
+
+use cudarc::driver::{sys, CudaSlice, CudaView, CudaViewMut, DevicePtrMut as _, DeviceSlice};
+
+macro_rules! typed_ptr {
+    ($(#[$doc:meta])* $name:ident, $addr:ty) => {
+        $(#[$doc])*
+        pub struct $name<T> {
+            addr: $addr,
+            len: usize,
+            // `fn() -> T`: the pointer is Send/Sync whatever `T` is; it is only an address.
+            _elem: PhantomData<fn() -> T>,
+        }
+
+        impl<T> Clone for $name<T> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<T> Copy for $name<T> {}
+        impl<T> PartialEq for $name<T> {
+            fn eq(&self, other: &Self) -> bool {
+                self.addr == other.addr && self.len == other.len
+            }
+        }
+        impl<T> Eq for $name<T> {}
+        impl<T> std::fmt::Debug for $name<T> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}<{}>({:#x}, len {})", stringify!($name), std::any::type_name::<T>(), self.addr as u64, self.len)
+            }
+        }
+
+        impl<T> $name<T> {
+            /// A pointer to `len` elements at `addr`.
+            ///
+            /// # Safety
+            /// `addr` must point to `len` valid elements of `T` in the right kind of memory for as long
+            /// as any graph that uses this pointer may run.
+            pub const unsafe fn from_raw(addr: $addr, len: usize) -> Self {
+                Self { addr, len, _elem: PhantomData }
+            }
+
+            /// The address.
+            pub fn addr(&self) -> $addr {
+                self.addr
+            }
+
+            /// The number of elements.
+            pub fn len(&self) -> usize {
+                self.len
+            }
+
+            /// Whether it points to no element.
+            pub fn is_empty(&self) -> bool {
+                self.len == 0
+            }
+
+            /// The size in bytes.
+            pub fn num_bytes(&self) -> usize {
+                self.len * std::mem::size_of::<T>()
+            }
+
+            /// A sub-range, or `None` when `range` does not fit.
+            pub fn try_slice(&self, range: impl RangeBounds<usize>) -> Option<Self> {
+                let (start, end) = bounds(range, self.len)?;
+                Some(Self {
+                    addr: (self.addr as usize + start * std::mem::size_of::<T>()) as $addr,
+                    len: end - start,
+                    _elem: PhantomData,
+                })
+            }
+        }
+    };
+}
+
+fn bounds(range: impl RangeBounds<usize>, len: usize) -> Option<(usize, usize)> {
+    let start = match range.start_bound() {
+        Bound::Included(&s) => s,
+        Bound::Excluded(&s) => s.checked_add(1)?,
+        Bound::Unbounded => 0,
+    };
+    let end = match range.end_bound() {
+        Bound::Included(&e) => e.checked_add(1)?,
+        Bound::Excluded(&e) => e,
+        Bound::Unbounded => len,
+    };
+    (start <= end && end <= len).then_some((start, end))
+}
+
+typed_ptr!(
+    /// Read-only device memory: `len` elements of `T`. As a kernel argument it is `const T*`.
+    DevicePtr,
+    sys::CUdeviceptr
+);
+typed_ptr!(
+    /// Writable device memory: `len` elements of `T`. As a kernel argument it is `T*`.
+    DevicePtrMut,
+    sys::CUdeviceptr
+);
+typed_ptr!(
+    /// Host memory a copy reads: `len` elements of `T` (pinned memory for truly async copies).
+    HostPtr,
+    *const T
+);
+typed_ptr!(
+    /// Host memory a copy writes: `len` elements of `T` (pinned memory for truly async copies).
+    HostPtrMut,
+    *mut T
+);
+
+// SAFETY: host pointers are addresses only; reading or writing through them happens in the driver,
+// under the contract of `from_raw` / the borrow they were made from.
+unsafe impl<T> Send for HostPtr<T> {}
+// SAFETY: as above.
+unsafe impl<T> Sync for HostPtr<T> {}
+// SAFETY: as above.
+unsafe impl<T> Send for HostPtrMut<T> {}
+// SAFETY: as above.
+unsafe impl<T> Sync for HostPtrMut<T> {}
+
+impl<T> DevicePtrMut<T> {
+    /// The same memory, read-only.
+    pub fn as_const(&self) -> DevicePtr<T> {
+        // SAFETY: same address and length, less access.
+        unsafe { DevicePtr::from_raw(self.addr, self.len) }
+    }
+}
+
+impl<T> From<DevicePtrMut<T>> for DevicePtr<T> {
+    fn from(p: DevicePtrMut<T>) -> Self {
+        p.as_const()
+    }
+}
+
+impl<T> HostPtrMut<T> {
+    /// The same memory, read-only.
+    pub fn as_const(&self) -> HostPtr<T> {
+        // SAFETY: same address and length, less access.
+        unsafe { HostPtr::from_raw(self.addr, self.len) }
+    }
+}
+
+fn device_addr<T>(src: &impl cudarc::driver::DevicePtr<T>) -> sys::CUdeviceptr {
+    // Dropping the sync guard at once: the graph's reads are ordered by the stream it is launched
+    // into, not by cudarc's per-slice events.
+    let (addr, _guard) = src.device_ptr(src.stream());
+    addr
+}
+
+impl<T> From<&CudaSlice<T>> for DevicePtr<T> {
+    fn from(s: &CudaSlice<T>) -> Self {
+        // SAFETY: the address and length come from a live allocation; see the crate's soundness notes
+        // on how long it must stay alive.
+        unsafe { Self::from_raw(device_addr(s), s.len()) }
+    }
+}
+impl<T> From<&CudaView<'_, T>> for DevicePtr<T> {
+    fn from(s: &CudaView<'_, T>) -> Self {
+        // SAFETY: as for `CudaSlice`.
+        unsafe { Self::from_raw(device_addr(s), s.len()) }
+    }
+}
+impl<T> From<&mut CudaSlice<T>> for DevicePtrMut<T> {
+    fn from(s: &mut CudaSlice<T>) -> Self {
+        let (stream, len) = (s.stream().clone(), s.len());
+        let addr = s.device_ptr_mut(&stream).0;
+        // SAFETY: the address and length come from a live, exclusively borrowed allocation.
+        unsafe { Self::from_raw(addr, len) }
+    }
+}
+impl<T> From<&mut CudaViewMut<'_, T>> for DevicePtrMut<T> {
+    fn from(s: &mut CudaViewMut<'_, T>) -> Self {
+        let (stream, len) = (s.stream().clone(), s.len());
+        let addr = s.device_ptr_mut(&stream).0;
+        // SAFETY: as for `CudaSlice`.
+        unsafe { Self::from_raw(addr, len) }
+    }
+}
+impl<T> From<&[T]> for HostPtr<T> {
+    fn from(s: &[T]) -> Self {
+        // SAFETY: a live slice; see the crate's soundness notes on how long it must stay alive.
+        unsafe { Self::from_raw(s.as_ptr(), s.len()) }
+    }
+}
+impl<T> From<&mut [T]> for HostPtrMut<T> {
+    fn from(s: &mut [T]) -> Self {
+        // SAFETY: a live, exclusively borrowed slice; see the crate's soundness notes.
+        unsafe { Self::from_raw(s.as_mut_ptr(), s.len()) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slicing_checks_bounds() {
+        // SAFETY: never dereferenced.
+        let p = unsafe { DevicePtr::<u32>::from_raw(0x1000, 10) };
+        let s = p.try_slice(2..5).unwrap();
+        assert_eq!((s.addr(), s.len()), (0x1008, 3));
+        assert_eq!(p.try_slice(..=9).unwrap().len(), 10);
+        assert!(p.try_slice(..11).is_none());
+        assert!(p.try_slice(5..4).is_none());
+        assert_eq!(p.try_slice(10..).unwrap().len(), 0);
+    }
+}

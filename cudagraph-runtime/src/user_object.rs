@@ -1,0 +1,123 @@
+//! CUDA user objects: Rust values whose lifetime the driver tracks (SPEC 2.7).
+//!
+//! A value moved into a graph lives until the graph, every executable instantiated from it and
+//! every launch of those has let go of it. CUDA then calls a destructor callback on one of its own
+//! threads, where calling CUDA is illegal; so the callback only hands the value to a thread this
+//! crate owns (the *reaper*), which drops it. A value whose `Drop` frees CUDA memory is thus safe to
+//! hand over.
+
+use std::any::Any;
+use std::ffi::c_void;
+use std::panic::AssertUnwindSafe;
+use std::sync::mpsc::{channel, Sender};
+use std::sync::OnceLock;
+
+use cudarc::driver::sys;
+
+use crate::driver::check;
+use crate::error::Result;
+
+/// A reference to a CUDA user object that owns a Rust value.
+///
+/// Dropping it releases this reference; the value is dropped (on the reaper thread) once the last
+/// reference, held here or by graphs, is gone.
+#[derive(Debug)]
+pub struct UserObject {
+    raw: sys::CUuserObject,
+}
+
+// SAFETY: a user object reference may be released from any thread; the value it owns is `Send`.
+unsafe impl Send for UserObject {}
+
+type Payload = Box<dyn Any + Send>;
+
+fn reaper() -> &'static Sender<Payload> {
+    static REAPER: OnceLock<Sender<Payload>> = OnceLock::new();
+    REAPER.get_or_init(|| {
+        let (tx, rx) = channel::<Payload>();
+        std::thread::Builder::new()
+            .name("cudagraph-reaper".into())
+            .spawn(move || {
+                for value in rx {
+                    // A panicking destructor must not end the reaper; the value is gone either way.
+                    let _ = std::panic::catch_unwind(AssertUnwindSafe(|| drop(value)));
+                }
+            })
+            .expect("spawning the cudagraph reaper thread");
+        tx
+    })
+}
+
+unsafe extern "C" fn destroy_on_reaper(data: *mut c_void) {
+    // SAFETY: `data` is the `Box<Payload>` leaked in `UserObject::new`; CUDA calls this once.
+    let payload: Box<Payload> = unsafe { Box::from_raw(data.cast()) };
+    // The receiver lives as long as the process; if sending ever failed the value would be leaked,
+    // which is safe, rather than dropped here, which is not.
+    if let Err(unsent) = reaper().send(*payload) {
+        std::mem::forget(unsent);
+    }
+}
+
+impl UserObject {
+    /// Moves `value` into a new user object, holding one reference to it.
+    pub fn new<T: Send + 'static>(value: T) -> Result<Self> {
+        reaper(); // start it now, not inside a driver callback
+        let data = Box::into_raw(Box::new(Box::new(value) as Payload));
+        let mut raw = std::ptr::null_mut();
+        // SAFETY: `data` is a valid leaked box that the destructor reclaims; flags as the driver
+        // requires (`CU_USER_OBJECT_NO_DESTRUCTOR_SYNC` is the only flag and is mandatory).
+        let result = unsafe {
+            sys::cuUserObjectCreate(
+                &mut raw,
+                data.cast(),
+                Some(destroy_on_reaper),
+                1,
+                sys::CUuserObject_flags::CU_USER_OBJECT_NO_DESTRUCTOR_SYNC as u32,
+            )
+        };
+        if let Err(e) = check("cuUserObjectCreate", result) {
+            // SAFETY: the driver did not take `data`, so it is still ours.
+            drop(unsafe { Box::from_raw(data) });
+            return Err(e);
+        }
+        Ok(Self { raw })
+    }
+
+    /// The raw handle.
+    pub fn raw(&self) -> sys::CUuserObject {
+        self.raw
+    }
+
+    /// Moves this reference into `graph` (`cuGraphRetainUserObject` with `CU_GRAPH_USER_OBJECT_MOVE`).
+    pub(crate) fn move_into(self, graph: sys::CUgraph) -> Result<()> {
+        // SAFETY: `graph` is a live graph; the reference we hold is transferred, so we forget self.
+        let result = unsafe {
+            sys::cuGraphRetainUserObject(
+                graph,
+                self.raw,
+                1,
+                sys::CUuserObjectRetain_flags::CU_GRAPH_USER_OBJECT_MOVE as u32,
+            )
+        };
+        check("cuGraphRetainUserObject", result)?;
+        std::mem::forget(self);
+        Ok(())
+    }
+}
+
+impl Clone for UserObject {
+    /// Another reference to the same object.
+    fn clone(&self) -> Self {
+        // SAFETY: `raw` is live while we hold a reference. Retain cannot fail on a live object.
+        let _ = unsafe { sys::cuUserObjectRetain(self.raw, 1) };
+        Self { raw: self.raw }
+    }
+}
+
+impl Drop for UserObject {
+    fn drop(&mut self) {
+        // SAFETY: we hold one reference and give it up. Nothing to report if it fails: the handle
+        // was live, so failure means the driver is already gone, and the value with it.
+        let _ = unsafe { sys::cuUserObjectRelease(self.raw, 1) };
+    }
+}

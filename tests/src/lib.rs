@@ -1,0 +1,127 @@
+//! Shared helpers for the GPU integration tests and benches: open the GPU or skip, compile CUDA C
+//! with NVRTC, make random inputs.
+
+use std::sync::Arc;
+
+use cudagraph_runtime::cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
+use cudagraph_runtime::cudarc::nvrtc;
+use cudagraph_runtime::{open_device, Error};
+
+/// An open GPU: a context and a stream of it.
+#[derive(Debug)]
+pub struct Gpu {
+    /// The primary context of device 0.
+    pub ctx: Arc<CudaContext>,
+    /// A fresh non-default stream.
+    pub stream: Arc<CudaStream>,
+}
+
+/// Whether a missing GPU must fail the tests (`CUDAGRAPH_REQUIRE_GPU=1`, set by `.gpu/run`).
+pub fn gpu_required() -> bool {
+    std::env::var("CUDAGRAPH_REQUIRE_GPU").is_ok_and(|v| v == "1")
+}
+
+/// Device 0, or `None` after printing a skip line naming `test` when this machine has no GPU.
+///
+/// # Panics
+/// When there is no GPU and `CUDAGRAPH_REQUIRE_GPU=1`: then a missing GPU is a test failure.
+pub fn gpu(test: &str) -> Option<Gpu> {
+    match open_device(0) {
+        Ok(ctx) => {
+            let stream = ctx.new_stream().expect("creating a stream");
+            Some(Gpu { ctx, stream })
+        }
+        Err(e @ (Error::NoDriver | Error::NoDevice { .. })) => {
+            if gpu_required() {
+                panic!("{test}: CUDAGRAPH_REQUIRE_GPU=1 but no GPU is usable: {e}");
+            }
+            eprintln!("skipped {test}: no GPU ({e})");
+            None
+        }
+        Err(e) => panic!("{test}: opening the GPU failed: {e}"),
+    }
+}
+
+/// Compiles CUDA C `src` with NVRTC and loads it into `ctx`.
+pub fn compile(ctx: &Arc<CudaContext>, src: &str) -> Arc<CudaModule> {
+    let ptx = nvrtc::compile_ptx(src).unwrap_or_else(|e| panic!("NVRTC failed: {e:?}"));
+    ctx.load_module(ptx).expect("loading the PTX module")
+}
+
+/// Loads function `name` from `module`.
+pub fn function(module: &Arc<CudaModule>, name: &str) -> CudaFunction {
+    module.load_function(name).unwrap_or_else(|e| panic!("loading `{name}`: {e}"))
+}
+
+/// Kernels shared by the tests and benches (all `extern "C"`, 1-D, bounds-checked).
+pub const KERNELS: &str = r#"
+extern "C" __global__ void saxpy(unsigned n, float a, const float* x, float* y) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}
+extern "C" __global__ void scale(unsigned n, float a, float* y) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * y[i];
+}
+extern "C" __global__ void add_u32(unsigned n, unsigned k, unsigned* y) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] += k;
+}
+extern "C" __global__ void noop(unsigned n, float* y) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n && y[i] == 12345.0f) y[i] = 0.0f;
+}
+"#;
+
+/// A small, seedable random generator (SplitMix64): tests print their seed so a failure can be
+/// replayed with `CUDAGRAPH_SEED`.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// Seeded from `CUDAGRAPH_SEED` or the clock; prints the seed with `label`.
+    pub fn new(label: &str) -> Self {
+        let seed = std::env::var("CUDAGRAPH_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+        });
+        eprintln!("{label}: seed {seed} (replay with CUDAGRAPH_SEED={seed})");
+        Self(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A float in [-1, 1).
+    pub fn f32(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+    }
+
+    /// `n` floats in [-1, 1).
+    pub fn f32s(&mut self, n: usize) -> Vec<f32> {
+        (0..n).map(|_| self.f32()).collect()
+    }
+
+    /// A `u32` below `bound` (> 0).
+    pub fn below(&mut self, bound: u32) -> u32 {
+        (self.next_u64() % bound as u64) as u32
+    }
+}
+
+/// Asserts `got` equals `want` element-wise within `tol` (relative to magnitude, absolute near 0).
+#[track_caller]
+pub fn assert_close(what: &str, got: &[f32], want: &[f32], tol: f32) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        let ok = (g - w).abs() <= tol * w.abs().max(1.0);
+        assert!(ok, "{what}: element {i}: got {g}, want {w}");
+    }
+}
+
+/// A value no correct run produces, for poisoning outputs before a launch.
+pub const POISON: f32 = f32::NAN;

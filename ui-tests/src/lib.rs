@@ -1,0 +1,1 @@
+//! trybuild cases live in `cases/`; `tests/ui.rs` runs them.
