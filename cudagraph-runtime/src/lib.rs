@@ -64,6 +64,8 @@
 //! driver. Pick another with `default-features = false, features = ["cuda-12080"]` (12.0 or newer).
 #![deny(missing_docs)]
 
+#[doc(hidden)]
+pub mod __private;
 pub mod dot;
 mod driver;
 mod error;
@@ -74,6 +76,7 @@ mod node;
 mod ptr;
 mod user_object;
 
+pub use cudagraph_macros::cuda_graph;
 pub use cudarc;
 pub use driver::{driver_present, open_device};
 pub use error::{Error, Result, UpdateFailure};
