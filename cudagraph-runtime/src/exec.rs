@@ -158,8 +158,11 @@ impl GraphExec {
     /// On refusal, the error names the node of `graph` the driver blamed and why; the executable
     /// is unchanged then and may still be launched.
     pub fn update(&mut self, graph: &Graph) -> Result<()> {
-        // SAFETY: all-zero is a valid "no result yet" value for this plain C struct.
-        let mut info: sys::CUgraphExecUpdateResultInfo = unsafe { std::mem::zeroed() };
+        let mut info = sys::CUgraphExecUpdateResultInfo {
+            result: sys::CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_SUCCESS,
+            errorNode: std::ptr::null_mut(),
+            errorFromNode: std::ptr::null_mut(),
+        };
         // SAFETY: live executable and graph; `info` is a valid out-pointer.
         let result = unsafe { sys::cuGraphExecUpdate_v2(self.raw, graph.raw(), &mut info) };
         if result == sys::CUresult::CUDA_SUCCESS {

@@ -76,24 +76,38 @@ impl<D: Direction> Memcpy<D> {
     }
 
     pub(crate) fn raw(&self, bytes: usize) -> sys::CUDA_MEMCPY3D {
-        // SAFETY: CUDA_MEMCPY3D is a plain C struct for which all-zero is the documented default.
-        let mut p: sys::CUDA_MEMCPY3D = unsafe { std::mem::zeroed() };
-        p.srcMemoryType = D::SRC;
-        p.dstMemoryType = D::DST;
-        if D::SRC == sys::CUmemorytype::CU_MEMORYTYPE_HOST {
-            p.srcHost = self.src as *const _;
-        } else {
-            p.srcDevice = self.src;
+        use std::ptr::{null, null_mut};
+        let host = sys::CUmemorytype::CU_MEMORYTYPE_HOST;
+        // The side in host memory is given by `*Host`, the device side by `*Device`.
+        let (src_host, src_device) = if D::SRC == host { (self.src as *const _, 0) } else { (null(), self.src) };
+        let (dst_host, dst_device) = if D::DST == host { (self.dst as *mut _, 0) } else { (null_mut(), self.dst) };
+        sys::CUDA_MEMCPY3D {
+            srcXInBytes: 0,
+            srcY: 0,
+            srcZ: 0,
+            srcLOD: 0,
+            srcMemoryType: D::SRC,
+            srcHost: src_host,
+            srcDevice: src_device,
+            srcArray: null_mut(),
+            reserved0: null_mut(),
+            srcPitch: 0,
+            srcHeight: 0,
+            dstXInBytes: 0,
+            dstY: 0,
+            dstZ: 0,
+            dstLOD: 0,
+            dstMemoryType: D::DST,
+            dstHost: dst_host,
+            dstDevice: dst_device,
+            dstArray: null_mut(),
+            reserved1: null_mut(),
+            dstPitch: 0,
+            dstHeight: 0,
+            WidthInBytes: bytes,
+            Height: 1,
+            Depth: 1,
         }
-        if D::DST == sys::CUmemorytype::CU_MEMORYTYPE_HOST {
-            p.dstHost = self.dst as *mut _;
-        } else {
-            p.dstDevice = self.dst;
-        }
-        p.WidthInBytes = bytes;
-        p.Height = 1;
-        p.Depth = 1;
-        p
     }
 }
 
