@@ -49,7 +49,12 @@ pub fn to_mermaid<'a>(
 ) -> String {
     let mut out = String::from("flowchart TD\n");
     for (i, (name, kind)) in nodes.into_iter().enumerate() {
-        let _ = writeln!(out, "    n{i}[\"{}: {}\"]", name.replace('"', "#quot;"), kind.name());
+        let _ = writeln!(
+            out,
+            "    n{i}[\"{}: {}\"]",
+            name.replace('"', "#quot;"),
+            kind.name()
+        );
     }
     for (from, to) in edges {
         let _ = writeln!(out, "    n{from} --> n{to}");
@@ -68,8 +73,14 @@ mod tests {
             [("zero", NodeKind::Memset), ("scale", NodeKind::Kernel)],
             [(0, 1)],
         );
-        assert!(dot.contains("n0 [label=\"zero\\nmemset\", shape=parallelogram];"), "{dot}");
-        assert!(dot.contains("n1 [label=\"scale\\nkernel\", shape=box];"), "{dot}");
+        assert!(
+            dot.contains("n0 [label=\"zero\\nmemset\", shape=parallelogram];"),
+            "{dot}"
+        );
+        assert!(
+            dot.contains("n1 [label=\"scale\\nkernel\", shape=box];"),
+            "{dot}"
+        );
         assert!(dot.contains("n0 -> n1;"), "{dot}");
         let mermaid = to_mermaid([("a\"b", NodeKind::Host)], []);
         assert_eq!(mermaid, "flowchart TD\n    n0[\"a#quot;b: host\"]\n");

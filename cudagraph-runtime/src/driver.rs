@@ -11,7 +11,10 @@ use crate::error::{Error, Result};
 pub(crate) fn check(call: &'static str, result: sys::CUresult) -> Result<()> {
     match result {
         sys::CUresult::CUDA_SUCCESS => Ok(()),
-        code => Err(Error::Driver { call, source: DriverError(code) }),
+        code => Err(Error::Driver {
+            call,
+            source: DriverError(code),
+        }),
     }
 }
 

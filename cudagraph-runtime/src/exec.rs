@@ -54,6 +54,8 @@ pub struct GraphExec {
     /// Kernel modules of graphs this executable was updated from.
     functions: Vec<CudaFunction>,
     /// Host calls installed by [`GraphExec::set_host_fn`]; dropped after the last launch completes.
+    /// Boxed because the driver holds their addresses: they must not move when the Vec grows.
+    #[allow(clippy::vec_box)]
     host_calls: Vec<Box<HostCall>>,
     /// The stream of the latest launch, so `Drop` can wait for it before freeing `host_calls`.
     last_stream: Option<Arc<CudaStream>>,
@@ -64,12 +66,25 @@ unsafe impl Send for GraphExec {}
 
 impl std::fmt::Debug for GraphExec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GraphExec").field("raw", &self.raw).field("graph", &self.graph).finish()
+        f.debug_struct("GraphExec")
+            .field("raw", &self.raw)
+            .field("graph", &self.graph)
+            .finish()
     }
 }
 
-fn instantiate_raw(graph: &Graph, flags: InstantiateFlags, upload: Option<&CudaStream>) -> Result<sys::CUgraphExec> {
-    graph.context().bind_to_thread().map_err(|source| Error::Driver { call: "cuCtxSetCurrent", source })?;
+fn instantiate_raw(
+    graph: &Graph,
+    flags: InstantiateFlags,
+    upload: Option<&CudaStream>,
+) -> Result<sys::CUgraphExec> {
+    graph
+        .context()
+        .bind_to_thread()
+        .map_err(|source| Error::Driver {
+            call: "cuCtxSetCurrent",
+            source,
+        })?;
     let flags = match upload {
         Some(_) => flags | InstantiateFlags::UPLOAD,
         None => flags,
@@ -86,17 +101,37 @@ fn instantiate_raw(graph: &Graph, flags: InstantiateFlags, upload: Option<&CudaS
     if result == sys::CUresult::CUDA_SUCCESS {
         return Ok(raw);
     }
-    let blamed = graph.records().iter().position(|r| r.raw == params.hErrNode_out);
+    let blamed = graph
+        .records()
+        .iter()
+        .position(|r| r.raw == params.hErrNode_out);
     Err(match blamed {
-        Some(index) => Error::Node { call: "cuGraphInstantiateWithParams", node: graph.name_of(index), source: DriverError(result) },
-        None => Error::Driver { call: "cuGraphInstantiateWithParams", source: DriverError(result) },
+        Some(index) => Error::Node {
+            call: "cuGraphInstantiateWithParams",
+            node: graph.name_of(index),
+            source: DriverError(result),
+        },
+        None => Error::Driver {
+            call: "cuGraphInstantiateWithParams",
+            source: DriverError(result),
+        },
     })
 }
 
 impl GraphExec {
-    pub(crate) fn instantiate(graph: Graph, flags: InstantiateFlags, upload: Option<&CudaStream>) -> Result<Self> {
+    pub(crate) fn instantiate(
+        graph: Graph,
+        flags: InstantiateFlags,
+        upload: Option<&CudaStream>,
+    ) -> Result<Self> {
         let raw = instantiate_raw(&graph, flags, upload)?;
-        Ok(Self { raw, graph, functions: Vec::new(), host_calls: Vec::new(), last_stream: None })
+        Ok(Self {
+            raw,
+            graph,
+            functions: Vec::new(),
+            host_calls: Vec::new(),
+            last_stream: None,
+        })
     }
 
     /// The graph this executable was instantiated from.
@@ -117,8 +152,12 @@ impl GraphExec {
     pub fn launch(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
         self.check_host_panics()?;
         // SAFETY: live executable and stream.
-        check("cuGraphLaunch", unsafe { sys::cuGraphLaunch(self.raw, stream.cu_stream()) })?;
-        if !self.host_calls.is_empty() && !matches!(&self.last_stream, Some(s) if Arc::ptr_eq(s, stream)) {
+        check("cuGraphLaunch", unsafe {
+            sys::cuGraphLaunch(self.raw, stream.cu_stream())
+        })?;
+        if !self.host_calls.is_empty()
+            && !matches!(&self.last_stream, Some(s) if Arc::ptr_eq(s, stream))
+        {
             self.last_stream = Some(stream.clone());
         }
         Ok(())
@@ -127,7 +166,9 @@ impl GraphExec {
     /// Uploads the executable's resources ahead of its first launch (`cuGraphUpload`).
     pub fn upload(&self, stream: &CudaStream) -> Result<()> {
         // SAFETY: live executable and stream.
-        check("cuGraphUpload", unsafe { sys::cuGraphUpload(self.raw, stream.cu_stream()) })
+        check("cuGraphUpload", unsafe {
+            sys::cuGraphUpload(self.raw, stream.cu_stream())
+        })
     }
 
     /// The first host-node panic caught since the last report, as an error.
@@ -149,7 +190,9 @@ impl GraphExec {
         let fresh = instantiate_raw(&self.graph, flags, None)?;
         let old = std::mem::replace(&mut self.raw, fresh);
         // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
-        check("cuGraphExecDestroy", unsafe { sys::cuGraphExecDestroy(old) })
+        check("cuGraphExecDestroy", unsafe {
+            sys::cuGraphExecDestroy(old)
+        })
     }
 
     /// Whole-graph update (`cuGraphExecUpdate`): takes every node's parameters from `graph`,
@@ -187,7 +230,10 @@ impl GraphExec {
             .map_or_else(|| "<graph>".to_owned(), |i| graph.name_of(i));
         if info.result as u32 <= 1 && info.errorNode.is_null() {
             // Not a pairing verdict: report the driver's code itself.
-            return Err(Error::Driver { call: "cuGraphExecUpdate", source: DriverError(result) });
+            return Err(Error::Driver {
+                call: "cuGraphExecUpdate",
+                source: DriverError(result),
+            });
         }
         Err(Error::UpdateRejected { node, reason })
     }
@@ -214,13 +260,22 @@ impl GraphExec {
         if result == sys::CUresult::CUDA_SUCCESS {
             Ok(())
         } else {
-            Err(Error::Node { call, node: self.graph.name_of(index), source: DriverError(result) })
+            Err(Error::Node {
+                call,
+                node: self.graph.name_of(index),
+                source: DriverError(result),
+            })
         }
     }
 
     /// Sets a kernel node's launch configuration and arguments (`cuGraphExecKernelNodeSetParams`).
     #[inline]
-    pub fn set_kernel_params<A: KernelArgs>(&mut self, node: KernelNode<A>, config: LaunchConfig, args: A) -> Result<()> {
+    pub fn set_kernel_params<A: KernelArgs>(
+        &mut self,
+        node: KernelNode<A>,
+        config: LaunchConfig,
+        args: A,
+    ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
         let record = &self.graph.records()[index];
         let (func, ctx) = (record.func, self.graph.context().cu_ctx());
@@ -234,21 +289,46 @@ impl GraphExec {
 
     /// Sets a memcpy node's source and destination (`cuGraphExecMemcpyNodeSetParams`). The
     /// direction is fixed by the handle's type, as CUDA requires.
-    pub fn set_memcpy_params<D: Direction>(&mut self, node: MemcpyNode<D>, copy: Memcpy<D>) -> Result<()> {
+    pub fn set_memcpy_params<D: Direction>(
+        &mut self,
+        node: MemcpyNode<D>,
+        copy: Memcpy<D>,
+    ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
-        let bytes = copy.bytes().map_err(|reason| Error::Invalid { node: self.graph.name_of(index), reason })?;
+        let bytes = copy.bytes().map_err(|reason| Error::Invalid {
+            node: self.graph.name_of(index),
+            reason,
+        })?;
         let p = copy.raw(bytes);
         // SAFETY: live executable; `raw_node` is a memcpy node of its graph; `p` is valid.
-        let result = unsafe { sys::cuGraphExecMemcpyNodeSetParams(self.raw, raw_node, &p, self.graph.context().cu_ctx()) };
+        let result = unsafe {
+            sys::cuGraphExecMemcpyNodeSetParams(
+                self.raw,
+                raw_node,
+                &p,
+                self.graph.context().cu_ctx(),
+            )
+        };
         self.node_error("cuGraphExecMemcpyNodeSetParams", index, result)
     }
 
     /// Sets a memset node's destination and value (`cuGraphExecMemsetNodeSetParams`).
-    pub fn set_memset_params<T: MemsetValue>(&mut self, node: MemsetNode<T>, set: Memset<T>) -> Result<()> {
+    pub fn set_memset_params<T: MemsetValue>(
+        &mut self,
+        node: MemsetNode<T>,
+        set: Memset<T>,
+    ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
         let p = set.raw();
         // SAFETY: live executable; `raw_node` is a memset node of its graph; `p` is valid.
-        let result = unsafe { sys::cuGraphExecMemsetNodeSetParams(self.raw, raw_node, &p, self.graph.context().cu_ctx()) };
+        let result = unsafe {
+            sys::cuGraphExecMemsetNodeSetParams(
+                self.raw,
+                raw_node,
+                &p,
+                self.graph.context().cu_ctx(),
+            )
+        };
         self.node_error("cuGraphExecMemsetNodeSetParams", index, result)
     }
 
@@ -256,7 +336,11 @@ impl GraphExec {
     /// alive until launches that may still call it are done.
     pub fn set_host_fn(&mut self, node: HostNode, f: impl FnMut() + Send + 'static) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
-        let call = HostCall::new(Box::new(f), self.graph.name_of(index), self.graph.panics[0].clone());
+        let call = HostCall::new(
+            Box::new(f),
+            self.graph.name_of(index),
+            self.graph.panics[0].clone(),
+        );
         let p = HostCall::raw_params(&call);
         // SAFETY: live executable; `raw_node` is a host node of its graph; `p` points into `call`,
         // which `self.host_calls` keeps until this executable is dropped after its last launch.
@@ -271,7 +355,8 @@ impl GraphExec {
     pub fn set_child_graph(&mut self, node: ChildGraphNode, child: &Graph) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
         // SAFETY: live executable and graph; `raw_node` is a child-graph node of its graph.
-        let result = unsafe { sys::cuGraphExecChildGraphNodeSetParams(self.raw, raw_node, child.raw()) };
+        let result =
+            unsafe { sys::cuGraphExecChildGraphNodeSetParams(self.raw, raw_node, child.raw()) };
         self.node_error("cuGraphExecChildGraphNodeSetParams", index, result)?;
         self.adopt(child);
         Ok(())

@@ -74,7 +74,10 @@ impl Graph {
 
     /// An empty graph with room for `nodes` nodes in its bookkeeping.
     pub fn with_capacity(ctx: &Arc<CudaContext>, nodes: usize) -> Result<Self> {
-        ctx.bind_to_thread().map_err(|source| Error::Driver { call: "cuCtxSetCurrent", source })?;
+        ctx.bind_to_thread().map_err(|source| Error::Driver {
+            call: "cuCtxSetCurrent",
+            source,
+        })?;
         let mut raw = std::ptr::null_mut();
         // SAFETY: `raw` is a valid out-pointer; flags must be 0.
         check("cuGraphCreate", unsafe { sys::cuGraphCreate(&mut raw, 0) })?;
@@ -84,7 +87,11 @@ impl Graph {
 
     /// # Safety
     /// `raw` must be a live graph that this value will own (and destroy).
-    unsafe fn from_raw_parts(raw: sys::CUgraph, ctx: Arc<CudaContext>, nodes: Vec<NodeRecord>) -> Self {
+    unsafe fn from_raw_parts(
+        raw: sys::CUgraph,
+        ctx: Arc<CudaContext>,
+        nodes: Vec<NodeRecord>,
+    ) -> Self {
         Self {
             raw,
             ctx,
@@ -105,7 +112,11 @@ impl Graph {
     }
 
     /// Renames a node.
-    pub fn set_name(&mut self, node: impl Into<NodeId>, name: impl Into<Cow<'static, str>>) -> Result<()> {
+    pub fn set_name(
+        &mut self,
+        node: impl Into<NodeId>,
+        name: impl Into<Cow<'static, str>>,
+    ) -> Result<()> {
         let index = self.check_node(node.into())?;
         self.nodes[index].name = Some(name.into());
         Ok(())
@@ -118,7 +129,9 @@ impl Graph {
 
     pub(crate) fn name_of(&self, index: usize) -> String {
         match self.nodes.get(index) {
-            Some(NodeRecord { name: Some(name), .. }) => name.to_string(),
+            Some(NodeRecord {
+                name: Some(name), ..
+            }) => name.to_string(),
             Some(record) => format!("{}#{index}", record.kind.name()),
             None => format!("node#{index}"),
         }
@@ -153,7 +166,9 @@ impl Graph {
         crate::dot::to_dot(
             "graph",
             nodes.iter().map(|n| (n.name.as_str(), n.kind)),
-            nodes.iter().flat_map(|n| n.deps.iter().map(move |&d| (d as usize, n.index))),
+            nodes
+                .iter()
+                .flat_map(|n| n.deps.iter().map(move |&d| (d as usize, n.index))),
         )
     }
 
@@ -188,7 +203,9 @@ impl Graph {
         if node.family == self.family && index < self.nodes.len() {
             Ok(index)
         } else {
-            Err(Error::ForeignNode { node: format!("node#{index}") })
+            Err(Error::ForeignNode {
+                node: format!("node#{index}"),
+            })
         }
     }
 
@@ -212,8 +229,12 @@ impl Graph {
                 Ok(d) => self.scratch.push(self.nodes[d].raw),
                 Err(_) => {
                     return Err(Error::Invalid {
-                        node: name.map_or_else(|| format!("{}#{index}", kind.name()), Cow::into_owned),
-                        reason: format!("dependency node#{} is not a node of this graph", dep.index),
+                        node: name
+                            .map_or_else(|| format!("{}#{index}", kind.name()), Cow::into_owned),
+                        reason: format!(
+                            "dependency node#{} is not a node of this graph",
+                            dep.index
+                        ),
                     })
                 }
             }
@@ -229,8 +250,17 @@ impl Graph {
         }
         let start = self.edges.len() as u32;
         self.edges.extend(deps.iter().map(|d| d.index));
-        self.nodes.push(NodeRecord { raw, kind, name, deps: (start, self.edges.len() as u32), func });
-        Ok(NodeId { family: self.family, index: index32 })
+        self.nodes.push(NodeRecord {
+            raw,
+            kind,
+            name,
+            deps: (start, self.edges.len() as u32),
+            func,
+        });
+        Ok(NodeId {
+            family: self.family,
+            index: index32,
+        })
     }
 
     /// Adds a kernel launch of `kernel` with `config` and `args`, after `deps`.
@@ -254,7 +284,9 @@ impl Graph {
                 let p = kernel_params(func, ctx, &config, params);
                 // SAFETY: `graph` is live; `raw_deps` are its nodes; `p` and the argument array it
                 // points to are valid for the call, and the driver copies the arguments.
-                unsafe { sys::cuGraphAddKernelNode_v2(out, graph, raw_deps.as_ptr(), raw_deps.len(), &p) }
+                unsafe {
+                    sys::cuGraphAddKernelNode_v2(out, graph, raw_deps.as_ptr(), raw_deps.len(), &p)
+                }
             });
             ("cuGraphAddKernelNode", result)
         })?;
@@ -262,38 +294,84 @@ impl Graph {
     }
 
     /// Adds a 1-D copy, after `deps`.
-    pub fn add_memcpy<D: Direction>(&mut self, copy: Memcpy<D>, deps: &[NodeId]) -> Result<MemcpyNode<D>> {
-        let bytes = copy.bytes().map_err(|reason| Error::Invalid { node: self.pending_name(NodeKind::Memcpy), reason })?;
+    pub fn add_memcpy<D: Direction>(
+        &mut self,
+        copy: Memcpy<D>,
+        deps: &[NodeId],
+    ) -> Result<MemcpyNode<D>> {
+        let bytes = copy.bytes().map_err(|reason| Error::Invalid {
+            node: self.pending_name(NodeKind::Memcpy),
+            reason,
+        })?;
         let p = copy.raw(bytes);
         let (graph, ctx) = (self.raw, self.ctx.cu_ctx());
-        let id = self.push_node(NodeKind::Memcpy, deps, std::ptr::null_mut(), |out, raw_deps| {
-            // SAFETY: live graph and context; `p` describes a 1-D copy between the pointers given.
-            let r = unsafe { sys::cuGraphAddMemcpyNode(out, graph, raw_deps.as_ptr(), raw_deps.len(), &p, ctx) };
-            ("cuGraphAddMemcpyNode", r)
-        })?;
+        let id = self.push_node(
+            NodeKind::Memcpy,
+            deps,
+            std::ptr::null_mut(),
+            |out, raw_deps| {
+                // SAFETY: live graph and context; `p` describes a 1-D copy between the pointers given.
+                let r = unsafe {
+                    sys::cuGraphAddMemcpyNode(
+                        out,
+                        graph,
+                        raw_deps.as_ptr(),
+                        raw_deps.len(),
+                        &p,
+                        ctx,
+                    )
+                };
+                ("cuGraphAddMemcpyNode", r)
+            },
+        )?;
         Ok(MemcpyNode::from_id(id))
     }
 
     /// Adds a 1-D memset, after `deps`.
-    pub fn add_memset<T: MemsetValue>(&mut self, set: Memset<T>, deps: &[NodeId]) -> Result<MemsetNode<T>> {
+    pub fn add_memset<T: MemsetValue>(
+        &mut self,
+        set: Memset<T>,
+        deps: &[NodeId],
+    ) -> Result<MemsetNode<T>> {
         let p = set.raw();
         let (graph, ctx) = (self.raw, self.ctx.cu_ctx());
-        let id = self.push_node(NodeKind::Memset, deps, std::ptr::null_mut(), |out, raw_deps| {
-            // SAFETY: live graph and context; `p` is a 1-D memset of a device range.
-            let r = unsafe { sys::cuGraphAddMemsetNode(out, graph, raw_deps.as_ptr(), raw_deps.len(), &p, ctx) };
-            ("cuGraphAddMemsetNode", r)
-        })?;
+        let id = self.push_node(
+            NodeKind::Memset,
+            deps,
+            std::ptr::null_mut(),
+            |out, raw_deps| {
+                // SAFETY: live graph and context; `p` is a 1-D memset of a device range.
+                let r = unsafe {
+                    sys::cuGraphAddMemsetNode(
+                        out,
+                        graph,
+                        raw_deps.as_ptr(),
+                        raw_deps.len(),
+                        &p,
+                        ctx,
+                    )
+                };
+                ("cuGraphAddMemsetNode", r)
+            },
+        )?;
         Ok(MemsetNode::from_id(id))
     }
 
     /// Adds an empty node (a join point), after `deps`.
     pub fn add_empty(&mut self, deps: &[NodeId]) -> Result<EmptyNode> {
         let graph = self.raw;
-        let id = self.push_node(NodeKind::Empty, deps, std::ptr::null_mut(), |out, raw_deps| {
-            // SAFETY: live graph; `raw_deps` are its nodes.
-            let r = unsafe { sys::cuGraphAddEmptyNode(out, graph, raw_deps.as_ptr(), raw_deps.len()) };
-            ("cuGraphAddEmptyNode", r)
-        })?;
+        let id = self.push_node(
+            NodeKind::Empty,
+            deps,
+            std::ptr::null_mut(),
+            |out, raw_deps| {
+                // SAFETY: live graph; `raw_deps` are its nodes.
+                let r = unsafe {
+                    sys::cuGraphAddEmptyNode(out, graph, raw_deps.as_ptr(), raw_deps.len())
+                };
+                ("cuGraphAddEmptyNode", r)
+            },
+        )?;
         Ok(EmptyNode::from_id(id))
     }
 
@@ -303,18 +381,29 @@ impl Graph {
     /// executable or launch that may call it. It must not call CUDA (the driver forbids it in host
     /// nodes). A panic inside it is caught before it reaches the driver and reported by the next
     /// [`GraphExec::launch`] as [`Error::HostPanicked`].
-    pub fn add_host(&mut self, f: impl FnMut() + Send + 'static, deps: &[NodeId]) -> Result<HostNode> {
+    pub fn add_host(
+        &mut self,
+        f: impl FnMut() + Send + 'static,
+        deps: &[NodeId],
+    ) -> Result<HostNode> {
         let node_name = self.pending_name(NodeKind::Host);
         let call = HostCall::new(Box::new(f), node_name, self.panics[0].clone());
         let p = HostCall::raw_params(&call);
         // The boxed call's address is stable; the user object now owns it for the graph.
         UserObject::new(call)?.move_into(self.raw)?;
         let graph = self.raw;
-        let id = self.push_node(NodeKind::Host, deps, std::ptr::null_mut(), |out, raw_deps| {
-            // SAFETY: live graph; `p` points to a `HostCall` the graph keeps alive.
-            let r = unsafe { sys::cuGraphAddHostNode(out, graph, raw_deps.as_ptr(), raw_deps.len(), &p) };
-            ("cuGraphAddHostNode", r)
-        })?;
+        let id = self.push_node(
+            NodeKind::Host,
+            deps,
+            std::ptr::null_mut(),
+            |out, raw_deps| {
+                // SAFETY: live graph; `p` points to a `HostCall` the graph keeps alive.
+                let r = unsafe {
+                    sys::cuGraphAddHostNode(out, graph, raw_deps.as_ptr(), raw_deps.len(), &p)
+                };
+                ("cuGraphAddHostNode", r)
+            },
+        )?;
         Ok(HostNode::from_id(id))
     }
 
@@ -322,11 +411,24 @@ impl Graph {
     /// `child` itself stays yours.
     pub fn add_child_graph(&mut self, child: &Graph, deps: &[NodeId]) -> Result<ChildGraphNode> {
         let (graph, raw_child) = (self.raw, child.raw);
-        let id = self.push_node(NodeKind::ChildGraph, deps, std::ptr::null_mut(), |out, raw_deps| {
-            // SAFETY: both graphs are live; the driver clones `raw_child`.
-            let r = unsafe { sys::cuGraphAddChildGraphNode(out, graph, raw_deps.as_ptr(), raw_deps.len(), raw_child) };
-            ("cuGraphAddChildGraphNode", r)
-        })?;
+        let id = self.push_node(
+            NodeKind::ChildGraph,
+            deps,
+            std::ptr::null_mut(),
+            |out, raw_deps| {
+                // SAFETY: both graphs are live; the driver clones `raw_child`.
+                let r = unsafe {
+                    sys::cuGraphAddChildGraphNode(
+                        out,
+                        graph,
+                        raw_deps.as_ptr(),
+                        raw_deps.len(),
+                        raw_child,
+                    )
+                };
+                ("cuGraphAddChildGraphNode", r)
+            },
+        )?;
         self.adopt_resources_of(child);
         Ok(ChildGraphNode::from_id(id))
     }
@@ -334,7 +436,11 @@ impl Graph {
     /// Keeps what `other`'s nodes need (kernel modules, panic reporting) alive and watched here.
     pub(crate) fn adopt_resources_of(&mut self, other: &Graph) {
         for f in &other.functions {
-            if !self.functions.iter().any(|g| g.cu_function() == f.cu_function()) {
+            if !self
+                .functions
+                .iter()
+                .any(|g| g.cu_function() == f.cu_function())
+            {
                 self.functions.push(f.clone());
             }
         }
@@ -361,7 +467,9 @@ impl Graph {
     pub fn try_clone(&self) -> Result<Graph> {
         let mut raw = std::ptr::null_mut();
         // SAFETY: live graph, valid out-pointer.
-        check("cuGraphClone", unsafe { sys::cuGraphClone(&mut raw, self.raw) })?;
+        check("cuGraphClone", unsafe {
+            sys::cuGraphClone(&mut raw, self.raw)
+        })?;
         // SAFETY: the clone is new and ours.
         let mut clone = unsafe { Self::from_raw_parts(raw, self.ctx.clone(), self.nodes.clone()) };
         clone.family = self.family;
@@ -391,7 +499,11 @@ impl Graph {
     }
 
     /// Instantiates with `flags`, uploading to `upload` when given (`CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD`).
-    pub fn instantiate_with(self, flags: InstantiateFlags, upload: Option<&CudaStream>) -> Result<GraphExec> {
+    pub fn instantiate_with(
+        self,
+        flags: InstantiateFlags,
+        upload: Option<&CudaStream>,
+    ) -> Result<GraphExec> {
         GraphExec::instantiate(self, flags, upload)
     }
 
@@ -400,19 +512,29 @@ impl Graph {
     ///
     /// The nodes of a captured graph are listed as [`NodeKind::Other`]; embed it in a built graph
     /// with [`Graph::add_child_graph`], or instantiate it as it is.
-    pub fn capture<E>(stream: &Arc<CudaStream>, f: impl FnOnce(&Arc<CudaStream>) -> Result<(), E>) -> Result<Graph>
+    pub fn capture<E>(
+        stream: &Arc<CudaStream>,
+        f: impl FnOnce(&Arc<CudaStream>) -> Result<(), E>,
+    ) -> Result<Graph>
     where
         Error: From<E>,
     {
         let ctx = stream.context().clone();
-        ctx.bind_to_thread().map_err(|source| Error::Driver { call: "cuCtxSetCurrent", source })?;
+        ctx.bind_to_thread().map_err(|source| Error::Driver {
+            call: "cuCtxSetCurrent",
+            source,
+        })?;
         let mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
         // SAFETY: a live stream of a bound context.
-        check("cuStreamBeginCapture", unsafe { sys::cuStreamBeginCapture_v2(stream.cu_stream(), mode) })?;
+        check("cuStreamBeginCapture", unsafe {
+            sys::cuStreamBeginCapture_v2(stream.cu_stream(), mode)
+        })?;
         let body = f(stream);
         let mut raw = std::ptr::null_mut();
         // SAFETY: the capture begun above, on the same stream and thread.
-        let ended = check("cuStreamEndCapture", unsafe { sys::cuStreamEndCapture(stream.cu_stream(), &mut raw) });
+        let ended = check("cuStreamEndCapture", unsafe {
+            sys::cuStreamEndCapture(stream.cu_stream(), &mut raw)
+        });
         let graph = if raw.is_null() {
             None
         } else {
@@ -421,7 +543,10 @@ impl Graph {
         };
         body?;
         ended?;
-        let mut graph = graph.ok_or(Error::Invalid { node: "<capture>".into(), reason: "capture produced no graph".into() })?;
+        let mut graph = graph.ok_or(Error::Invalid {
+            node: "<capture>".into(),
+            reason: "capture produced no graph".into(),
+        })?;
         graph.list_captured_nodes()?;
         Ok(graph)
     }
@@ -429,14 +554,24 @@ impl Graph {
     fn list_captured_nodes(&mut self) -> Result<()> {
         let mut count = 0usize;
         // SAFETY: live graph; first call asks for the count only.
-        check("cuGraphGetNodes", unsafe { sys::cuGraphGetNodes(self.raw, std::ptr::null_mut(), &mut count) })?;
+        check("cuGraphGetNodes", unsafe {
+            sys::cuGraphGetNodes(self.raw, std::ptr::null_mut(), &mut count)
+        })?;
         let mut raw = vec![std::ptr::null_mut(); count];
         // SAFETY: `raw` has room for `count` nodes.
-        check("cuGraphGetNodes", unsafe { sys::cuGraphGetNodes(self.raw, raw.as_mut_ptr(), &mut count) })?;
+        check("cuGraphGetNodes", unsafe {
+            sys::cuGraphGetNodes(self.raw, raw.as_mut_ptr(), &mut count)
+        })?;
         self.nodes = raw
             .into_iter()
             .take(count)
-            .map(|raw| NodeRecord { raw, kind: NodeKind::Other, name: None, deps: (0, 0), func: std::ptr::null_mut() })
+            .map(|raw| NodeRecord {
+                raw,
+                kind: NodeKind::Other,
+                name: None,
+                deps: (0, 0),
+                func: std::ptr::null_mut(),
+            })
             .collect();
         Ok(())
     }

@@ -27,13 +27,21 @@ pub struct Kernel<A> {
 
 impl<A> Clone for Kernel<A> {
     fn clone(&self) -> Self {
-        Self { func: self.func.clone(), _args: PhantomData }
+        Self {
+            func: self.func.clone(),
+            _args: PhantomData,
+        }
     }
 }
 
 impl<A> std::fmt::Debug for Kernel<A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Kernel<{}>({:p})", std::any::type_name::<A>(), self.func.cu_function())
+        write!(
+            f,
+            "Kernel<{}>({:p})",
+            std::any::type_name::<A>(),
+            self.func.cu_function()
+        )
     }
 }
 
@@ -44,7 +52,10 @@ impl<A: KernelArgs> Kernel<A> {
     /// The kernel's C parameter list must match `A` element for element: each element's
     /// [`KernelParam::Repr`] has the size, alignment and meaning of the C parameter.
     pub unsafe fn new(func: CudaFunction) -> Self {
-        Self { func, _args: PhantomData }
+        Self {
+            func,
+            _args: PhantomData,
+        }
     }
 }
 

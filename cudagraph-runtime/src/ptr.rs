@@ -208,7 +208,8 @@ mod tests {
         assert_eq!((s.addr(), s.len()), (0x1008, 3));
         assert_eq!(p.try_slice(..=9).unwrap().len(), 10);
         assert!(p.try_slice(..11).is_none());
-        assert!(p.try_slice(5..4).is_none());
+        let (start, end) = (5, 4);
+        assert!(p.try_slice(start..end).is_none());
         assert_eq!(p.try_slice(10..).unwrap().len(), 0);
     }
 }

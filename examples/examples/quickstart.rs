@@ -65,7 +65,8 @@ fn run() -> Result<(), Failure> {
     let ptx = nvrtc::compile_ptx(SOURCE).map_err(|e| Failure::Other(format!("NVRTC: {e:?}")))?;
     let module = ctx.load_module(ptx)?;
     // SAFETY: `affine` is `void affine(unsigned n, float a, float* y)`.
-    let affine: Kernel<(u32, f32, DevicePtrMut<f32>)> = unsafe { Kernel::new(module.load_function("affine")?) };
+    let affine: Kernel<(u32, f32, DevicePtrMut<f32>)> =
+        unsafe { Kernel::new(module.load_function("affine")?) };
 
     // Device and host buffers. The graph keeps their addresses, so they outlive the executable.
     let mut y = stream.alloc_zeros::<f32>(N)?;
@@ -81,7 +82,11 @@ fn run() -> Result<(), Failure> {
             // Runs on a driver thread after `back` completed: the copy is in `host`.
             let a = *verdict.expected_a.lock().unwrap();
             let values = host.lock().unwrap();
-            let wrong = values.iter().enumerate().filter(|&(i, &v)| v != a * 1.0 + i as f32).count();
+            let wrong = values
+                .iter()
+                .enumerate()
+                .filter(|&(i, &v)| v != a * 1.0 + i as f32)
+                .count();
             verdict.wrong.store(wrong, Ordering::SeqCst);
             verdict.runs.fetch_add(1, Ordering::SeqCst);
         }
@@ -89,9 +94,16 @@ fn run() -> Result<(), Failure> {
 
     let cfg = LaunchConfig::for_num_elems(N as u32);
     let mut graph = Graph::new(&ctx)?;
-    let fill = graph.name_next("fill").add_memset(Memset::new(y_ptr, 1.0f32), &[])?;
-    let kernel = graph.name_next("affine").add_kernel(&affine, cfg, (N as u32, 2.0, y_ptr), &[fill.id()])?;
-    let back = graph.name_next("back").add_memcpy(Memcpy::dtoh(y_ptr.as_const(), host_ptr), &[kernel.id()])?;
+    let fill = graph
+        .name_next("fill")
+        .add_memset(Memset::new(y_ptr, 1.0f32), &[])?;
+    let kernel =
+        graph
+            .name_next("affine")
+            .add_kernel(&affine, cfg, (N as u32, 2.0, y_ptr), &[fill.id()])?;
+    let back = graph
+        .name_next("back")
+        .add_memcpy(Memcpy::dtoh(y_ptr.as_const(), host_ptr), &[kernel.id()])?;
     graph.name_next("check").add_host(check, &[back.id()])?;
     print!("{}", graph.to_dot());
 
@@ -107,14 +119,19 @@ fn run() -> Result<(), Failure> {
         exec.check_host_panics()?;
         let wrong = verdict.wrong.load(Ordering::SeqCst);
         let sample = host.lock().map_err(|e| e.to_string())?[N - 1];
-        println!("a = {a:>4}: y[{}] = {sample}, {wrong} of {N} values wrong", N - 1);
+        println!(
+            "a = {a:>4}: y[{}] = {sample}, {wrong} of {N} values wrong",
+            N - 1
+        );
         if wrong != 0 {
             return Err(Failure::Other(format!("{wrong} values wrong with a = {a}")));
         }
     }
     let runs = verdict.runs.load(Ordering::SeqCst);
     if runs != 2 {
-        return Err(Failure::Other(format!("the host check ran {runs} times, not 2")));
+        return Err(Failure::Other(format!(
+            "the host check ran {runs} times, not 2"
+        )));
     }
     println!("verified: 2 launches, {N} values each, kernel parameter updated in place");
     Ok(())

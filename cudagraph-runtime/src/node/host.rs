@@ -52,7 +52,11 @@ pub(crate) struct HostCall {
 
 impl HostCall {
     pub(crate) fn new(f: HostFn, node: String, panics: Arc<PanicSlot>) -> Box<Self> {
-        Box::new(Self { f: Mutex::new(f), node, panics })
+        Box::new(Self {
+            f: Mutex::new(f),
+            node,
+            panics,
+        })
     }
 
     pub(crate) fn raw_params(call: &HostCall) -> sys::CUDA_HOST_NODE_PARAMS {

@@ -60,7 +60,13 @@ pub struct Memcpy<D> {
 
 impl<D: Direction> Memcpy<D> {
     fn of(src: u64, src_bytes: usize, dst: u64, dst_bytes: usize) -> Self {
-        Self { src, dst, src_bytes, dst_bytes, _dir: PhantomData }
+        Self {
+            src,
+            dst,
+            src_bytes,
+            dst_bytes,
+            _dir: PhantomData,
+        }
     }
 
     /// Bytes copied, or the two lengths when they differ.
@@ -79,8 +85,16 @@ impl<D: Direction> Memcpy<D> {
         use std::ptr::{null, null_mut};
         let host = sys::CUmemorytype::CU_MEMORYTYPE_HOST;
         // The side in host memory is given by `*Host`, the device side by `*Device`.
-        let (src_host, src_device) = if D::SRC == host { (self.src as *const _, 0) } else { (null(), self.src) };
-        let (dst_host, dst_device) = if D::DST == host { (self.dst as *mut _, 0) } else { (null_mut(), self.dst) };
+        let (src_host, src_device) = if D::SRC == host {
+            (self.src as *const _, 0)
+        } else {
+            (null(), self.src)
+        };
+        let (dst_host, dst_device) = if D::DST == host {
+            (self.dst as *mut _, 0)
+        } else {
+            (null_mut(), self.dst)
+        };
         sys::CUDA_MEMCPY3D {
             srcXInBytes: 0,
             srcY: 0,
@@ -114,14 +128,24 @@ impl<D: Direction> Memcpy<D> {
 impl Memcpy<HostToDevice> {
     /// Copy `src` (host) into `dst` (device).
     pub fn htod<T>(src: HostPtr<T>, dst: DevicePtrMut<T>) -> Self {
-        Self::of(src.addr() as u64, src.num_bytes(), dst.addr(), dst.num_bytes())
+        Self::of(
+            src.addr() as u64,
+            src.num_bytes(),
+            dst.addr(),
+            dst.num_bytes(),
+        )
     }
 }
 
 impl Memcpy<DeviceToHost> {
     /// Copy `src` (device) into `dst` (host).
     pub fn dtoh<T>(src: DevicePtr<T>, dst: HostPtrMut<T>) -> Self {
-        Self::of(src.addr(), src.num_bytes(), dst.addr() as u64, dst.num_bytes())
+        Self::of(
+            src.addr(),
+            src.num_bytes(),
+            dst.addr() as u64,
+            dst.num_bytes(),
+        )
     }
 }
 
