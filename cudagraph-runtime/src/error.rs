@@ -113,3 +113,11 @@ pub enum Error {
 
 /// `Result` with this crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A cudarc call's failure, so `?` works on cudarc calls in code returning this crate's
+/// [`Result`] (e.g. inside [`Graph::capture`](crate::Graph::capture)).
+impl From<DriverError> for Error {
+    fn from(source: DriverError) -> Self {
+        Error::Driver { call: "a cudarc driver call", source }
+    }
+}
