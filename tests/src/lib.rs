@@ -1,6 +1,8 @@
 //! Shared helpers for the GPU integration tests and benches: open the GPU or skip, compile CUDA C
 //! with NVRTC, make random inputs.
 
+pub mod bench;
+
 use std::sync::Arc;
 
 use cudagraph_runtime::cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};

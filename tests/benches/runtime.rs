@@ -1,0 +1,491 @@
+//! The runtime's cost beside the raw driver doing the same work, in the same run.
+//!
+//! Every benchmark runs on chains of N = 1, 10, 100, 1000 `noop` kernels (one block of 32
+//! threads, each node depending on the one before), once through our API and once through bare
+//! `cudarc::driver::sys` calls, and the summary prints ours / raw per (benchmark, N):
+//!
+//! - `launch`: `GraphExec::launch` vs `cuGraphLaunch`, plus the same N kernels launched one by one
+//!   into the stream with `cuLaunchKernel` (what a graph saves).
+//! - `set_params`: `GraphExec::set_kernel_params` vs `cuGraphExecKernelNodeSetParams_v2` on the
+//!   chain's last node, the argument alternating so every call is a real change.
+//! - `rebuild_update`: `Graph::with_capacity` + N `add_kernel` + `GraphExec::update` + drop vs
+//!   `cuGraphCreate` + N `cuGraphAddKernelNode_v2` + `cuGraphExecUpdate_v2` + `cuGraphDestroy`.
+//! - `reinstantiate`: `GraphExec::reinstantiate` vs `cuGraphInstantiateWithFlags` +
+//!   `cuGraphExecDestroy` (reported, no target).
+//!
+//! Methodology. Each side is measured with `iter_custom`, and the time handed to criterion is also
+//! kept (`cudagraph_tests::bench::Samples`) so the summary can be printed without criterion's
+//! output files (the packed binary runs on a machine without cargo). The summary's figure is the
+//! median per-iteration time over criterion's measurement samples (warm-up left out).
+//!
+//! - Launches are measured as throughput: one iteration is one launch (of the graph, or of the N
+//!   kernels into the stream); a sample enqueues its iterations back to back and then waits for the
+//!   stream, the wait inside the timed region. The stream is idle when a sample starts, and no
+//!   work of one sample spills into the next. This is how a solver loop uses a graph (step after
+//!   step into one stream), it is the number graphs exist to improve (a stream launch costs CPU
+//!   time per kernel, a graph launch is one submission), and it is steadier than timing
+//!   launch + synchronize per iteration, whose cost is dominated by the wake-up after the wait.
+//!   For small N the time is the CPU's submission cost (where a wrapper's overhead would show);
+//!   for large N it is the GPU's execution time, identical for both sides, so the ratio tends to 1.
+//! - Updates and re-instantiation are CPU-side driver calls on an executable that is not running:
+//!   the timed loop is just the calls. Both sides do the same driver work on identically built
+//!   graphs; the raw side does the least a C program would (parameters built once, only the
+//!   previous node kept), so ours / raw is the whole price of the safe layer.
+//! - Ours runs right before raw for each N, each with criterion's warm-up.
+//!
+//! Without a GPU, prints one skip line and exits 0.
+
+use std::cell::Cell;
+use std::ffi::c_void;
+use std::ptr::null_mut;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::{BenchmarkId, Criterion};
+use cudagraph_runtime::cudarc::driver::{sys, CudaContext, CudaStream};
+use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::KernelNode;
+use cudagraph_tests::bench::{RatioTable, Samples};
+use cudagraph_tests::{compile, function, gpu, Gpu, KERNELS};
+
+const CHAINS: [usize; 4] = [1, 10, 100, 1000];
+const SAMPLE_SIZE: usize = 20;
+const THREADS: u32 = 32;
+const LAUNCH_TARGET: f64 = 1.05;
+const SET_PARAMS_TARGET: f64 = 1.05;
+const REBUILD_TARGET: f64 = 1.10;
+
+/// `noop(unsigned n, float* y)`.
+type NoopArgs = (u32, DevicePtrMut<f32>);
+
+fn config() -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: (1, 1, 1),
+        block_dim: (THREADS, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
+#[track_caller]
+fn ok(call: &str, result: sys::CUresult) {
+    assert_eq!(result, sys::CUresult::CUDA_SUCCESS, "{call} failed");
+}
+
+fn sync(stream: &CudaStream) {
+    // SAFETY: a live stream of the context bound to this thread.
+    ok("cuStreamSynchronize", unsafe {
+        sys::cuStreamSynchronize(stream.cu_stream())
+    });
+}
+
+/// The `noop` launch as the raw side passes it: the node parameters and the argument array they
+/// point to. The count lives in a `Cell` so it can change while the driver holds its address.
+struct RawNoop {
+    func: sys::CUfunction,
+    ctx: sys::CUcontext,
+    count: Cell<u32>,
+    y: Cell<sys::CUdeviceptr>,
+}
+
+impl RawNoop {
+    /// The `kernelParams` array; valid while `self` is alive and not moved.
+    fn args(&self) -> [*mut c_void; 2] {
+        [self.count.as_ptr().cast(), self.y.as_ptr().cast()]
+    }
+
+    /// The node parameters, pointing at `args`.
+    fn params(&self, args: &mut [*mut c_void; 2]) -> sys::CUDA_KERNEL_NODE_PARAMS {
+        let c = config();
+        sys::CUDA_KERNEL_NODE_PARAMS {
+            func: self.func,
+            gridDimX: c.grid_dim.0,
+            gridDimY: c.grid_dim.1,
+            gridDimZ: c.grid_dim.2,
+            blockDimX: c.block_dim.0,
+            blockDimY: c.block_dim.1,
+            blockDimZ: c.block_dim.2,
+            sharedMemBytes: c.shared_mem_bytes,
+            kernelParams: args.as_mut_ptr(),
+            extra: null_mut(),
+            kern: null_mut(),
+            ctx: self.ctx,
+        }
+    }
+
+    /// A raw chain of `n` noop nodes; returns the graph and its last node.
+    fn chain(&self, n: usize) -> (sys::CUgraph, sys::CUgraphNode) {
+        let mut args = self.args();
+        let p = self.params(&mut args);
+        let mut graph = null_mut();
+        // SAFETY: valid out-pointer; flags must be 0.
+        ok("cuGraphCreate", unsafe {
+            sys::cuGraphCreate(&mut graph, 0)
+        });
+        let mut prev: Option<sys::CUgraphNode> = None;
+        for _ in 0..n {
+            let deps = prev.as_slice();
+            let mut node = null_mut();
+            // SAFETY: live graph; `deps` are its nodes; `p` and the arguments it points to are live.
+            ok("cuGraphAddKernelNode_v2", unsafe {
+                sys::cuGraphAddKernelNode_v2(&mut node, graph, deps.as_ptr(), deps.len(), &p)
+            });
+            prev = Some(node);
+        }
+        (graph, prev.expect("n > 0"))
+    }
+}
+
+fn instantiate_raw(graph: sys::CUgraph) -> sys::CUgraphExec {
+    let mut exec = null_mut();
+    // SAFETY: live graph, valid out-pointer.
+    ok("cuGraphInstantiateWithFlags", unsafe {
+        sys::cuGraphInstantiateWithFlags(&mut exec, graph, 0)
+    });
+    exec
+}
+
+fn destroy_raw(graph: sys::CUgraph, exec: sys::CUgraphExec) {
+    // SAFETY: both are ours, made above, and nothing uses them any more (the stream is idle).
+    unsafe {
+        ok("cuGraphExecDestroy", sys::cuGraphExecDestroy(exec));
+        ok("cuGraphDestroy", sys::cuGraphDestroy(graph));
+    }
+}
+
+/// What every benchmark needs: the GPU, the kernel both ways, and the buffer it reads.
+struct Setup {
+    gpu: Gpu,
+    noop: Kernel<NoopArgs>,
+    raw: RawNoop,
+    y: DevicePtrMut<f32>,
+}
+
+impl Setup {
+    fn new(gpu: Gpu, y: DevicePtrMut<f32>) -> Self {
+        let module = compile(&gpu.ctx, KERNELS);
+        let func = function(&module, "noop");
+        let raw = RawNoop {
+            func: func.cu_function(),
+            ctx: gpu.ctx.cu_ctx(),
+            count: Cell::new(THREADS),
+            y: Cell::new(y.addr()),
+        };
+        // SAFETY: `noop` is `void noop(unsigned n, float* y)`.
+        let noop = unsafe { Kernel::new(func) };
+        Self { gpu, noop, raw, y }
+    }
+
+    fn ctx(&self) -> &Arc<CudaContext> {
+        &self.gpu.ctx
+    }
+
+    fn stream(&self) -> &Arc<CudaStream> {
+        &self.gpu.stream
+    }
+
+    /// Our chain of `n` noop nodes with argument `count`, and its last node.
+    fn chain(&self, n: usize, count: u32) -> (Graph, KernelNode<NoopArgs>) {
+        let mut graph = Graph::with_capacity(self.ctx(), n).expect("Graph::with_capacity");
+        let mut last: Option<KernelNode<NoopArgs>> = None;
+        for _ in 0..n {
+            let prev = last.map(|k| k.id());
+            last = Some(
+                graph
+                    .add_kernel(&self.noop, config(), (count, self.y), prev.as_slice())
+                    .expect("add_kernel"),
+            );
+        }
+        (graph, last.expect("n > 0"))
+    }
+}
+
+fn launch(c: &mut Criterion, s: &Setup, samples: &Samples) {
+    let stream = s.stream();
+    let mut group = c.benchmark_group("launch");
+    for n in CHAINS {
+        let (graph, _) = s.chain(n, THREADS);
+        let mut exec = graph.instantiate().expect("instantiate");
+        let (raw_graph, _) = s.raw.chain(n);
+        let raw_exec = instantiate_raw(raw_graph);
+
+        let id = format!("launch/ours/{n}");
+        group.bench_function(BenchmarkId::new("ours", n), |b| {
+            b.iter_custom(|iters| {
+                sync(stream);
+                let start = Instant::now();
+                for _ in 0..iters {
+                    exec.launch(stream).expect("launch");
+                }
+                sync(stream);
+                samples.record(&id, iters, start.elapsed())
+            })
+        });
+
+        let id = format!("launch/raw/{n}");
+        group.bench_function(BenchmarkId::new("raw", n), |b| {
+            b.iter_custom(|iters| {
+                sync(stream);
+                let start = Instant::now();
+                for _ in 0..iters {
+                    // SAFETY: live executable and stream.
+                    ok("cuGraphLaunch", unsafe {
+                        sys::cuGraphLaunch(raw_exec, stream.cu_stream())
+                    });
+                }
+                sync(stream);
+                samples.record(&id, iters, start.elapsed())
+            })
+        });
+
+        let id = format!("launch/stream/{n}");
+        let mut args = s.raw.args();
+        let c = config();
+        group.bench_function(BenchmarkId::new("stream", n), |b| {
+            b.iter_custom(|iters| {
+                sync(stream);
+                let start = Instant::now();
+                for _ in 0..iters {
+                    for _ in 0..n {
+                        // SAFETY: `noop` takes (unsigned, float*), which `args` points to; the
+                        // driver copies them at the call; live stream of the bound context.
+                        ok("cuLaunchKernel", unsafe {
+                            sys::cuLaunchKernel(
+                                s.raw.func,
+                                c.grid_dim.0,
+                                c.grid_dim.1,
+                                c.grid_dim.2,
+                                c.block_dim.0,
+                                c.block_dim.1,
+                                c.block_dim.2,
+                                c.shared_mem_bytes,
+                                stream.cu_stream(),
+                                args.as_mut_ptr(),
+                                null_mut(),
+                            )
+                        });
+                    }
+                }
+                sync(stream);
+                samples.record(&id, iters, start.elapsed())
+            })
+        });
+
+        sync(stream);
+        drop(exec);
+        destroy_raw(raw_graph, raw_exec);
+    }
+    group.finish();
+}
+
+fn set_params(c: &mut Criterion, s: &Setup, samples: &Samples) {
+    let mut group = c.benchmark_group("set_params");
+    let cfg = config();
+    for n in CHAINS {
+        let (graph, last) = s.chain(n, THREADS);
+        let mut exec = graph.instantiate().expect("instantiate");
+        let (raw_graph, raw_last) = s.raw.chain(n);
+        let raw_exec = instantiate_raw(raw_graph);
+
+        // The count alternates between 32 and 31 across calls (and samples): always a change.
+        let mut flip = 0;
+        let id = format!("set_params/ours/{n}");
+        group.bench_function(BenchmarkId::new("ours", n), |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    flip ^= 1;
+                    exec.set_kernel_params(last, cfg, (THREADS - flip, s.y))
+                        .expect("set_kernel_params");
+                }
+                samples.record(&id, iters, start.elapsed())
+            })
+        });
+
+        let mut args = s.raw.args();
+        let p = s.raw.params(&mut args);
+        let mut flip = 0;
+        let id = format!("set_params/raw/{n}");
+        group.bench_function(BenchmarkId::new("raw", n), |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    flip ^= 1;
+                    s.raw.count.set(THREADS - flip);
+                    // SAFETY: live executable; `raw_last` is a kernel node of its graph; `p` and
+                    // the arguments it points to are live.
+                    ok("cuGraphExecKernelNodeSetParams_v2", unsafe {
+                        sys::cuGraphExecKernelNodeSetParams_v2(raw_exec, raw_last, &p)
+                    });
+                }
+                samples.record(&id, iters, start.elapsed())
+            })
+        });
+
+        s.raw.count.set(THREADS);
+        drop(exec);
+        destroy_raw(raw_graph, raw_exec);
+    }
+    group.finish();
+}
+
+fn rebuild_update(c: &mut Criterion, s: &Setup, samples: &Samples) {
+    let mut group = c.benchmark_group("rebuild_update");
+    for n in CHAINS {
+        let (graph, _) = s.chain(n, THREADS);
+        let mut exec = graph.instantiate().expect("instantiate");
+        let (raw_graph, _) = s.raw.chain(n);
+        let raw_exec = instantiate_raw(raw_graph);
+
+        // Each update appends the fresh graph's host-panic slot to the executable (graph.rs,
+        // `adopt_resources_of`), so ours' cost grows with the updates made so far: expect the
+        // N = 1 row, which makes the most updates, to show it.
+        let mut flip = 0;
+        let id = format!("rebuild_update/ours/{n}");
+        group.bench_function(BenchmarkId::new("ours", n), |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    flip ^= 1;
+                    let (fresh, _) = s.chain(n, THREADS - flip);
+                    exec.update(&fresh).expect("update");
+                    drop(fresh);
+                }
+                samples.record(&id, iters, start.elapsed())
+            })
+        });
+
+        let mut flip = 0;
+        let id = format!("rebuild_update/raw/{n}");
+        group.bench_function(BenchmarkId::new("raw", n), |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    flip ^= 1;
+                    s.raw.count.set(THREADS - flip);
+                    let (fresh, _) = s.raw.chain(n);
+                    // SAFETY: all-zero is a valid "no result yet" value for this plain C struct.
+                    let mut info: sys::CUgraphExecUpdateResultInfo = unsafe { std::mem::zeroed() };
+                    // SAFETY: live executable and graph of the same topology; valid out-pointer.
+                    ok("cuGraphExecUpdate_v2", unsafe {
+                        sys::cuGraphExecUpdate_v2(raw_exec, fresh, &mut info)
+                    });
+                    // SAFETY: `fresh` is ours; the executable does not depend on it after the update.
+                    ok("cuGraphDestroy", unsafe { sys::cuGraphDestroy(fresh) });
+                }
+                samples.record(&id, iters, start.elapsed())
+            })
+        });
+
+        s.raw.count.set(THREADS);
+        drop(exec);
+        destroy_raw(raw_graph, raw_exec);
+    }
+    group.finish();
+}
+
+fn reinstantiate(c: &mut Criterion, s: &Setup, samples: &Samples) {
+    let mut group = c.benchmark_group("reinstantiate");
+    for n in CHAINS {
+        let (graph, _) = s.chain(n, THREADS);
+        let mut exec = graph.instantiate().expect("instantiate");
+        let (raw_graph, _) = s.raw.chain(n);
+        let mut raw_exec = instantiate_raw(raw_graph);
+
+        let id = format!("reinstantiate/ours/{n}");
+        group.bench_function(BenchmarkId::new("ours", n), |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    exec.reinstantiate(InstantiateFlags::NONE)
+                        .expect("reinstantiate");
+                }
+                samples.record(&id, iters, start.elapsed())
+            })
+        });
+
+        let id = format!("reinstantiate/raw/{n}");
+        group.bench_function(BenchmarkId::new("raw", n), |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    let fresh = instantiate_raw(raw_graph);
+                    // SAFETY: the old executable is ours and is not running.
+                    ok("cuGraphExecDestroy", unsafe {
+                        sys::cuGraphExecDestroy(raw_exec)
+                    });
+                    raw_exec = fresh;
+                }
+                samples.record(&id, iters, start.elapsed())
+            })
+        });
+
+        drop(exec);
+        destroy_raw(raw_graph, raw_exec);
+    }
+    group.finish();
+}
+
+fn summary(device: &str, samples: &Samples) -> RatioTable {
+    let mut table = RatioTable::new(format!(
+        "cudagraph runtime, ours / raw driver on {device} (median per-iteration time over criterion's {SAMPLE_SIZE} samples)"
+    ));
+    let benches = [
+        ("launch", Some(LAUNCH_TARGET)),
+        ("set_params", Some(SET_PARAMS_TARGET)),
+        ("rebuild_update", Some(REBUILD_TARGET)),
+        ("reinstantiate", None),
+    ];
+    for (bench, target) in benches {
+        for n in CHAINS {
+            let (ours, raw) = (format!("{bench}/ours/{n}"), format!("{bench}/raw/{n}"));
+            let note = match (
+                bench,
+                samples.estimate(&format!("{bench}/stream/{n}")),
+                samples.estimate(&raw),
+            ) {
+                ("launch", Some(stream), Some(graph)) => format!(
+                    "stream launch {:.3} µs: graph {:.2}x faster",
+                    stream.median.as_secs_f64() * 1e6,
+                    stream.median.as_secs_f64() / graph.median.as_secs_f64()
+                ),
+                _ => String::new(),
+            };
+            table.compare(samples, bench, n, (&ours, &raw), target, note);
+        }
+    }
+    table
+}
+
+fn main() {
+    let Some(gpu) = gpu("bench runtime") else {
+        return;
+    };
+    gpu.ctx.bind_to_thread().expect("binding the context");
+    let device = gpu
+        .ctx
+        .name()
+        .unwrap_or_else(|e| format!("<unnamed device: {e}>"));
+    println!("device: {device}");
+    let mut y = gpu
+        .stream
+        .alloc_zeros::<f32>(THREADS as usize)
+        .expect("allocating y");
+    let s = Setup::new(gpu, DevicePtrMut::from(&mut y));
+    let samples = Samples::new(SAMPLE_SIZE);
+
+    // Short runs: the GPU session has little time. 36 benchmarks at ~1.5 s each.
+    let mut c = Criterion::default()
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1))
+        .sample_size(SAMPLE_SIZE)
+        .configure_from_args();
+    launch(&mut c, &s, &samples);
+    set_params(&mut c, &s, &samples);
+    rebuild_update(&mut c, &s, &samples);
+    reinstantiate(&mut c, &s, &samples);
+    c.final_summary();
+
+    sync(s.stream());
+    drop(y);
+    println!("\n{}", summary(&device, &samples));
+}
