@@ -118,6 +118,9 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// [`Result`] (e.g. inside [`Graph::capture`](crate::Graph::capture)).
 impl From<DriverError> for Error {
     fn from(source: DriverError) -> Self {
-        Error::Driver { call: "a cudarc driver call", source }
+        Error::Driver {
+            call: "a cudarc driver call",
+            source,
+        }
     }
 }

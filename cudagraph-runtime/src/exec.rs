@@ -10,7 +10,7 @@ use crate::graph::{kernel_params, Graph};
 use crate::kernel::{KernelArgs, LaunchConfig};
 use crate::node::{
     ChildGraphNode, Direction, HostCall, HostNode, KernelNode, Memcpy, MemcpyNode, Memset,
-    MemsetNode, MemsetValue, NodeId, Switchable,
+    MemsetNode, MemsetValue, NodeId, PanicSlot, Switchable,
 };
 
 /// Flags for instantiation (`CUgraphInstantiate_flags`).
@@ -59,6 +59,10 @@ pub struct GraphExec {
     host_calls: Vec<Box<HostCall>>,
     /// The stream of the latest launch, so `Drop` can wait for it before freeing `host_calls`.
     last_stream: Option<Arc<CudaStream>>,
+    /// The panic slots of the host closures this executable runs now (empty without host nodes).
+    panics: Vec<Arc<PanicSlot>>,
+    /// The slot of closures installed by [`GraphExec::set_host_fn`], made on first use.
+    own_panics: Option<Arc<PanicSlot>>,
 }
 
 // SAFETY: as for `Graph`: usable from any thread, never from two at once (`!Sync`).
@@ -127,10 +131,12 @@ impl GraphExec {
         let raw = instantiate_raw(&graph, flags, upload)?;
         Ok(Self {
             raw,
+            panics: graph.panics.clone(),
             graph,
             functions: Vec::new(),
             host_calls: Vec::new(),
             last_stream: None,
+            own_panics: None,
         })
     }
 
@@ -174,7 +180,7 @@ impl GraphExec {
     /// The first host-node panic caught since the last report, as an error.
     #[inline]
     pub fn check_host_panics(&self) -> Result<()> {
-        for slot in &self.graph.panics {
+        for slot in &self.panics {
             if slot.raised() {
                 if let Some((node, message)) = slot.take() {
                     return Err(Error::HostPanicked { node, message });
@@ -240,14 +246,41 @@ impl GraphExec {
 
     /// Keeps alive and watches what an update's source graph brought in.
     fn adopt(&mut self, graph: &Graph) {
+        self.keep_functions(graph);
+        // Host closures of `graph` are kept alive by its user objects, which the update retained.
+        // The executable now runs `graph`'s closures: watch their slots instead of the old ones,
+        // keeping a slot only while it holds an unreported panic, so the list never grows.
+        let own = self.own_panics.clone();
+        self.panics
+            .retain(|s| s.raised() || own.as_ref().is_some_and(|o| Arc::ptr_eq(o, s)));
+        self.watch(&graph.panics);
+    }
+
+    /// Keeps the modules of `graph`'s kernels loaded.
+    fn keep_functions(&mut self, graph: &Graph) {
         for f in graph.functions() {
             let known = |g: &CudaFunction| g.cu_function() == f.cu_function();
             if !self.graph.functions().iter().any(known) && !self.functions.iter().any(known) {
                 self.functions.push(f.clone());
             }
         }
-        // Host closures of `graph` are kept alive by its user objects, which the update retained.
-        self.graph.adopt_resources_of(graph);
+    }
+
+    fn watch(&mut self, slots: &[Arc<PanicSlot>]) {
+        for slot in slots {
+            if !self.panics.iter().any(|s| Arc::ptr_eq(s, slot)) {
+                self.panics.push(slot.clone());
+            }
+        }
+    }
+
+    fn own_panic_slot(&mut self) -> Arc<PanicSlot> {
+        if let Some(slot) = &self.own_panics {
+            return slot.clone();
+        }
+        let slot = Arc::new(PanicSlot::default());
+        self.panics.push(slot.clone());
+        self.own_panics.insert(slot).clone()
     }
 
     #[inline]
@@ -339,7 +372,7 @@ impl GraphExec {
         let call = HostCall::new(
             Box::new(f),
             self.graph.name_of(index),
-            self.graph.panics[0].clone(),
+            self.own_panic_slot(),
         );
         let p = HostCall::raw_params(&call);
         // SAFETY: live executable; `raw_node` is a host node of its graph; `p` points into `call`,
@@ -358,7 +391,8 @@ impl GraphExec {
         let result =
             unsafe { sys::cuGraphExecChildGraphNodeSetParams(self.raw, raw_node, child.raw()) };
         self.node_error("cuGraphExecChildGraphNodeSetParams", index, result)?;
-        self.adopt(child);
+        self.keep_functions(child);
+        self.watch(&child.panics);
         Ok(())
     }
 

@@ -48,7 +48,10 @@ pub struct Graph {
     next_name: Option<Cow<'static, str>>,
     /// Keeps the modules of the kernels in this graph loaded.
     functions: Vec<CudaFunction>,
-    /// Where this graph's host nodes (and its children's) report panics.
+    /// Where this graph's own host nodes report panics; made with the first host node, so
+    /// graphs without host nodes cost nothing to watch.
+    own_panics: Option<Arc<PanicSlot>>,
+    /// Every slot this graph's host nodes (its own and its children's) report to.
     pub(crate) panics: Vec<Arc<PanicSlot>>,
 }
 
@@ -96,12 +99,13 @@ impl Graph {
             raw,
             ctx,
             family: NEXT_FAMILY.fetch_add(1, Ordering::Relaxed),
+            edges: Vec::with_capacity(nodes.capacity()),
             nodes,
-            edges: Vec::new(),
             scratch: Vec::new(),
             next_name: None,
             functions: Vec::new(),
-            panics: vec![Arc::default()],
+            own_panics: None,
+            panics: Vec::new(),
         }
     }
 
@@ -387,7 +391,15 @@ impl Graph {
         deps: &[NodeId],
     ) -> Result<HostNode> {
         let node_name = self.pending_name(NodeKind::Host);
-        let call = HostCall::new(Box::new(f), node_name, self.panics[0].clone());
+        let slot = match &self.own_panics {
+            Some(slot) => slot.clone(),
+            None => {
+                let slot = Arc::new(PanicSlot::default());
+                self.panics.push(slot.clone());
+                self.own_panics.insert(slot).clone()
+            }
+        };
+        let call = HostCall::new(Box::new(f), node_name, slot);
         let p = HostCall::raw_params(&call);
         // The boxed call's address is stable; the user object now owns it for the graph.
         UserObject::new(call)?.move_into(self.raw)?;
@@ -475,6 +487,7 @@ impl Graph {
         clone.family = self.family;
         clone.edges = self.edges.clone();
         clone.functions = self.functions.clone();
+        clone.own_panics = self.own_panics.clone();
         clone.panics = self.panics.clone();
         for (index, record) in clone.nodes.iter_mut().enumerate() {
             let mut found = std::ptr::null_mut();
