@@ -99,7 +99,7 @@ impl Graph {
             raw,
             ctx,
             family: NEXT_FAMILY.fetch_add(1, Ordering::Relaxed),
-            edges: Vec::with_capacity(nodes.capacity()),
+            edges: Vec::new(),
             nodes,
             scratch: Vec::new(),
             next_name: None,
@@ -251,6 +251,10 @@ impl Graph {
                 node: name.map_or_else(|| format!("{}#{index}", kind.name()), Cow::into_owned),
                 source: cudarc::driver::DriverError(result),
             });
+        }
+        if self.edges.capacity() == 0 && !deps.is_empty() {
+            // First edge: a chain or fan-in of the planned size has about one edge per node.
+            self.edges.reserve(self.nodes.capacity().max(deps.len()));
         }
         let start = self.edges.len() as u32;
         self.edges.extend(deps.iter().map(|d| d.index));
