@@ -5,9 +5,12 @@ pub mod bench;
 
 use std::sync::Arc;
 
-use cudagraph_runtime::cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
+use cudagraph_runtime::cudarc::driver::{
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr as DevicePtrTrait,
+    DeviceRepr, PinnedHostSlice, ValidAsZeroBits,
+};
 use cudagraph_runtime::cudarc::nvrtc;
-use cudagraph_runtime::{open_device, Error};
+use cudagraph_runtime::{open_device, DevicePtr, DevicePtrMut, Error, Kernel, LaunchConfig};
 
 /// An open GPU: a context and a stream of it.
 #[derive(Debug)]
@@ -52,7 +55,9 @@ pub fn compile(ctx: &Arc<CudaContext>, src: &str) -> Arc<CudaModule> {
 
 /// Loads function `name` from `module`.
 pub fn function(module: &Arc<CudaModule>, name: &str) -> CudaFunction {
-    module.load_function(name).unwrap_or_else(|e| panic!("loading `{name}`: {e}"))
+    module
+        .load_function(name)
+        .unwrap_or_else(|e| panic!("loading `{name}`: {e}"))
 }
 
 /// Kernels shared by the tests and benches (all `extern "C"`, 1-D, bounds-checked).
@@ -65,9 +70,25 @@ extern "C" __global__ void scale(unsigned n, float a, float* y) {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) y[i] = a * y[i];
 }
+extern "C" __global__ void offset(unsigned n, float a, float* y) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = y[i] + a;
+}
 extern "C" __global__ void add_u32(unsigned n, unsigned k, unsigned* y) {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) y[i] += k;
+}
+extern "C" __global__ void axpy_out(unsigned n, float a, const float* x, const float* y, float* out) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = a * x[i] + y[i];
+}
+extern "C" __global__ void mixed_args(unsigned char a, short b, long long c, double d, float e, bool negate,
+                                       unsigned n, double* out) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        double v = (double)a + (double)b + (double)c + d + (double)e + (double)i;
+        out[i] = negate ? -v : v;
+    }
 }
 extern "C" __global__ void noop(unsigned n, float* y) {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -83,9 +104,14 @@ pub struct Rng(u64);
 impl Rng {
     /// Seeded from `CUDAGRAPH_SEED` or the clock; prints the seed with `label`.
     pub fn new(label: &str) -> Self {
-        let seed = std::env::var("CUDAGRAPH_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
-            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
-        });
+        let seed = std::env::var("CUDAGRAPH_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(1, |d| d.as_nanos() as u64)
+            });
         eprintln!("{label}: seed {seed} (replay with CUDAGRAPH_SEED={seed})");
         Self(seed)
     }
@@ -113,6 +139,11 @@ impl Rng {
     pub fn below(&mut self, bound: u32) -> u32 {
         (self.next_u64() % bound as u64) as u32
     }
+
+    /// A length in `lo..hi` (`lo < hi`): buffer sizes that are rarely a multiple of a block.
+    pub fn len_in(&mut self, lo: usize, hi: usize) -> usize {
+        lo + (self.next_u64() % (hi - lo) as u64) as usize
+    }
 }
 
 /// Asserts `got` equals `want` element-wise within `tol` (relative to magnitude, absolute near 0).
@@ -127,3 +158,90 @@ pub fn assert_close(what: &str, got: &[f32], want: &[f32], tol: f32) {
 
 /// A value no correct run produces, for poisoning outputs before a launch.
 pub const POISON: f32 = f32::NAN;
+
+/// A `u32` no correct run produces, for poisoning integer outputs before a launch.
+pub const POISON_U32: u32 = 0xDEAD_BEEF;
+
+/// Arguments of `saxpy`: `(n, a, x, y)`.
+pub type SaxpyArgs = (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>);
+/// Arguments of `scale`: `(n, a, y)`.
+pub type ScaleArgs = (u32, f32, DevicePtrMut<f32>);
+/// Arguments of `add_u32`: `(n, k, y)`.
+pub type AddU32Args = (u32, u32, DevicePtrMut<u32>);
+/// Arguments of `axpy_out`: `(n, a, x, y, out)`.
+pub type AxpyOutArgs = (u32, f32, DevicePtr<f32>, DevicePtr<f32>, DevicePtrMut<f32>);
+
+/// The kernels of [`KERNELS`], loaded and typed with their C parameter lists.
+#[derive(Debug, Clone)]
+pub struct Kernels {
+    /// `saxpy(n, a, x, y)`: `y[i] = a * x[i] + y[i]`.
+    pub saxpy: Kernel<SaxpyArgs>,
+    /// `scale(n, a, y)`: `y[i] = a * y[i]`.
+    pub scale: Kernel<ScaleArgs>,
+    /// `add_u32(n, k, y)`: `y[i] += k`.
+    pub add_u32: Kernel<AddU32Args>,
+    /// `axpy_out(n, a, x, y, out)`: `out[i] = a * x[i] + y[i]`, out of place.
+    pub axpy_out: Kernel<AxpyOutArgs>,
+}
+
+impl Kernels {
+    /// Compiles [`KERNELS`] and loads it into `ctx`.
+    pub fn load(ctx: &Arc<CudaContext>) -> Self {
+        let module = compile(ctx, KERNELS);
+        // SAFETY: each type below is the C parameter list of the kernel of that name in `KERNELS`
+        // (`unsigned` = u32, `float` = f32, `const float*` = DevicePtr, `float*` = DevicePtrMut).
+        unsafe {
+            Self {
+                saxpy: Kernel::new(function(&module, "saxpy")),
+                scale: Kernel::new(function(&module, "scale")),
+                add_u32: Kernel::new(function(&module, "add_u32")),
+                axpy_out: Kernel::new(function(&module, "axpy_out")),
+            }
+        }
+    }
+}
+
+/// A launch configuration covering `n` elements, one thread each.
+pub fn cfg(n: usize) -> LaunchConfig {
+    LaunchConfig::for_num_elems(u32::try_from(n).expect("element count fits in u32"))
+}
+
+/// Overwrites `dst` with `value` (stream-ordered): poison before a launch.
+pub fn fill<T: DeviceRepr + Clone>(stream: &Arc<CudaStream>, dst: &mut CudaSlice<T>, value: T) {
+    stream
+        .memcpy_htod(&vec![value; dst.len()], dst)
+        .expect("filling a device buffer");
+}
+
+/// `src`'s contents, after everything queued on `stream` so far (the stream is synchronized).
+pub fn read_back<T: DeviceRepr, S: DevicePtrTrait<T>>(stream: &Arc<CudaStream>, src: &S) -> Vec<T> {
+    let out = stream.clone_dtoh(src).expect("copying device to host");
+    stream.synchronize().expect("synchronizing the stream");
+    out
+}
+
+/// Page-locked host memory (not write-combined, so the CPU may read it back) holding `data`.
+pub fn pinned<T: DeviceRepr + ValidAsZeroBits + Copy>(
+    ctx: &Arc<CudaContext>,
+    data: &[T],
+) -> PinnedHostSlice<T> {
+    // SAFETY: flags 0 asks for plain page-locked memory; it is fully written below before any read.
+    let mut buf = unsafe { ctx.alloc_pinned_with_flags::<T>(data.len(), 0) }
+        .expect("allocating pinned memory");
+    // `as_mut_slice` would form a reference to uninitialized memory: write through the pointer.
+    let dst = buf.as_mut_ptr().expect("pinned memory's event");
+    // SAFETY: `dst` has room for `data.len()` elements and no GPU work uses it yet.
+    unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), dst, data.len()) };
+    buf
+}
+
+/// Asserts every element of `got` still has `poison`'s exact bits: nothing wrote it.
+#[track_caller]
+pub fn assert_untouched(what: &str, got: &[f32], poison: f32) {
+    if let Some(i) = got.iter().position(|g| g.to_bits() != poison.to_bits()) {
+        panic!(
+            "{what}: element {i} was written ({}), expected it untouched",
+            got[i]
+        );
+    }
+}

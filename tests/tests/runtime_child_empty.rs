@@ -1,0 +1,380 @@
+//! Graph structure: empty nodes as fork and join points, child-graph nodes, dependency lists kept
+//! in the caller's order (and really handed to the driver), and the DOT rendering of a graph.
+
+use cudagraph_runtime::cudarc::driver::sys;
+use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::NodeKind;
+use cudagraph_tests::{assert_close, cfg, fill, pinned, read_back, Kernels, Rng, POISON};
+
+#[test]
+fn empty_nodes_fork_and_join_a_diamond() {
+    let Some(gpu) = cudagraph_tests::gpu("empty_nodes_fork_and_join_a_diamond") else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("empty_nodes_fork_and_join_a_diamond");
+    let n = rng.len_in(1000, 50_000);
+    let (a1, a2) = (rng.f32(), rng.f32());
+    let y_host = rng.f32s(n);
+    let mut x = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let y = gpu.stream.clone_htod(&y_host).unwrap();
+    let mut left = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let mut right = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let mut sum = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+
+    //        fork
+    //       /    \
+    //  a1*x+y    a2*x+y
+    //       \    /
+    //        join
+    //         |
+    //    left + right
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let (xp, yp) = (DevicePtr::from(&x), DevicePtr::from(&y));
+    let (lp, rp) = (
+        DevicePtrMut::from(&mut left),
+        DevicePtrMut::from(&mut right),
+    );
+    let fork = graph.add_empty(&[]).unwrap();
+    let l = graph
+        .add_kernel(
+            &k.axpy_out,
+            cfg(n),
+            (n as u32, a1, xp, yp, lp),
+            &[fork.id()],
+        )
+        .unwrap();
+    let r = graph
+        .add_kernel(
+            &k.axpy_out,
+            cfg(n),
+            (n as u32, a2, xp, yp, rp),
+            &[fork.id()],
+        )
+        .unwrap();
+    let join = graph.add_empty(&[l.id(), r.id()]).unwrap();
+    let args = (
+        n as u32,
+        1.0,
+        lp.as_const(),
+        rp.as_const(),
+        DevicePtrMut::from(&mut sum),
+    );
+    graph
+        .add_kernel(&k.axpy_out, cfg(n), args, &[join.id()])
+        .unwrap();
+    let mut exec = graph.instantiate().unwrap();
+
+    for launch in 0..2 {
+        let x_host = rng.f32s(n);
+        gpu.stream.memcpy_htod(&x_host, &mut x).unwrap();
+        for buf in [&mut left, &mut right, &mut sum] {
+            fill(&gpu.stream, buf, POISON);
+        }
+        exec.launch(&gpu.stream).unwrap();
+        let want_l: Vec<f32> = x_host
+            .iter()
+            .zip(&y_host)
+            .map(|(x, y)| a1 * x + y)
+            .collect();
+        let want_r: Vec<f32> = x_host
+            .iter()
+            .zip(&y_host)
+            .map(|(x, y)| a2 * x + y)
+            .collect();
+        let want_sum: Vec<f32> = want_l.iter().zip(&want_r).map(|(l, r)| l + r).collect();
+        assert_close(
+            &format!("launch {launch}: left"),
+            &read_back(&gpu.stream, &left),
+            &want_l,
+            1e-6,
+        );
+        assert_close(
+            &format!("launch {launch}: right"),
+            &read_back(&gpu.stream, &right),
+            &want_r,
+            1e-6,
+        );
+        // Had the last kernel not waited for the join, it would have read poison.
+        assert_close(
+            &format!("launch {launch}: sum"),
+            &read_back(&gpu.stream, &sum),
+            &want_sum,
+            1e-5,
+        );
+    }
+}
+
+#[test]
+fn child_graph_node_runs_the_embedded_graph() {
+    let Some(gpu) = cudagraph_tests::gpu("child_graph_node_runs_the_embedded_graph") else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("child_graph_node_runs_the_embedded_graph");
+    let n = rng.len_in(1000, 50_000);
+    let (a, base) = (rng.f32(), rng.f32());
+    let mut src = pinned(&gpu.ctx, &vec![0.0f32; n]);
+    let mut dst = pinned(&gpu.ctx, &vec![POISON; n]);
+    let mut x = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let mut t = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+
+    // child: t = base, then t = a * x + t
+    let mut child = Graph::new(&gpu.ctx).unwrap();
+    let t_ptr = DevicePtrMut::from(&mut t);
+    let set = child.add_memset(Memset::new(t_ptr, base), &[]).unwrap();
+    child
+        .add_kernel(
+            &k.saxpy,
+            cfg(n),
+            (n as u32, a, DevicePtr::from(&x), t_ptr),
+            &[set.id()],
+        )
+        .unwrap();
+
+    // parent: src -> x, child, t -> dst
+    let mut parent = Graph::new(&gpu.ctx).unwrap();
+    let up = Memcpy::htod(
+        HostPtr::from(src.as_slice().unwrap()),
+        DevicePtrMut::from(&mut x),
+    );
+    let up = parent.add_memcpy(up, &[]).unwrap();
+    let inner = parent.add_child_graph(&child, &[up.id()]).unwrap();
+    let down = Memcpy::dtoh(
+        t_ptr.as_const(),
+        HostPtrMut::from(dst.as_mut_slice().unwrap()),
+    );
+    parent.add_memcpy(down, &[inner.id()]).unwrap();
+    assert_eq!(
+        parent.nodes().map(|node| node.kind).collect::<Vec<_>>(),
+        [NodeKind::Memcpy, NodeKind::ChildGraph, NodeKind::Memcpy]
+    );
+    // The driver embedded a clone; the parent keeps the kernel's module loaded.
+    drop(child);
+    drop(k);
+    let mut exec = parent.instantiate().unwrap();
+
+    for launch in 0..2 {
+        let data = rng.f32s(n);
+        src.as_mut_slice().unwrap().copy_from_slice(&data);
+        dst.as_mut_slice().unwrap().fill(POISON);
+        fill(&gpu.stream, &mut t, POISON);
+        exec.launch(&gpu.stream).unwrap();
+        gpu.stream.synchronize().unwrap();
+        let want: Vec<f32> = data.iter().map(|x| a * x + base).collect();
+        assert_close(
+            &format!("launch {launch}: t"),
+            &read_back(&gpu.stream, &t),
+            &want,
+            1e-6,
+        );
+        assert_close(
+            &format!("launch {launch}: copied out"),
+            dst.as_slice().unwrap(),
+            &want,
+            1e-6,
+        );
+    }
+}
+
+/// The driver's view of `node`'s dependencies, sorted (the driver promises no order).
+fn driver_dependencies(node: sys::CUgraphNode) -> Vec<sys::CUgraphNode> {
+    let mut count = 0usize;
+    // SAFETY: a live node; with null arrays the call only reports the count.
+    let r = unsafe {
+        sys::cuGraphNodeGetDependencies_v2(
+            node,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            &mut count,
+        )
+    };
+    assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
+    let mut deps = vec![std::ptr::null_mut(); count];
+    // SAFETY: `deps` has room for `count` nodes; edge data is not asked for (all default here).
+    let r = unsafe {
+        sys::cuGraphNodeGetDependencies_v2(
+            node,
+            deps.as_mut_ptr(),
+            std::ptr::null_mut(),
+            &mut count,
+        )
+    };
+    assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
+    deps.truncate(count);
+    deps.sort();
+    deps
+}
+
+fn driver_kind(node: sys::CUgraphNode) -> sys::CUgraphNodeType {
+    let mut kind = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_EMPTY;
+    // SAFETY: a live node and a valid out-pointer.
+    let r = unsafe { sys::cuGraphNodeGetType(node, &mut kind) };
+    assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
+    kind
+}
+
+#[test]
+fn dependencies_keep_the_callers_order_and_reach_the_driver() {
+    let Some(gpu) =
+        cudagraph_tests::gpu("dependencies_keep_the_callers_order_and_reach_the_driver")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("dependencies_keep_the_callers_order_and_reach_the_driver");
+    let n = rng.len_in(1000, 50_000);
+    let (vp, vq, vr) = (rng.f32(), rng.f32(), rng.f32());
+    let mut p = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let mut q = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let mut r = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let mut out = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let set_p = graph
+        .add_memset(Memset::new(DevicePtrMut::from(&mut p), vp), &[])
+        .unwrap();
+    let set_q = graph
+        .add_memset(Memset::new(DevicePtrMut::from(&mut q), vq), &[])
+        .unwrap();
+    let set_r = graph
+        .add_memset(Memset::new(DevicePtrMut::from(&mut r), vr), &[])
+        .unwrap();
+    let join = graph
+        .add_empty(&[set_r.id(), set_p.id(), set_q.id()])
+        .unwrap();
+    let args = (
+        n as u32,
+        vr,
+        DevicePtr::from(&p),
+        DevicePtr::from(&q),
+        DevicePtrMut::from(&mut out),
+    );
+    let last = graph
+        .add_kernel(&k.axpy_out, cfg(n), args, &[join.id(), set_r.id()])
+        .unwrap();
+
+    let infos: Vec<_> = graph.nodes().collect();
+    assert_eq!(infos.len(), 5);
+    assert_eq!(
+        infos[join.id().index()].deps,
+        [2, 0, 1],
+        "the join's dependencies, as given"
+    );
+    assert_eq!(
+        infos[last.id().index()].deps,
+        [3, 2],
+        "the kernel's dependencies, as given"
+    );
+    let kinds = [
+        NodeKind::Memset,
+        NodeKind::Memset,
+        NodeKind::Memset,
+        NodeKind::Empty,
+        NodeKind::Kernel,
+    ];
+    assert_eq!(infos.iter().map(|i| i.kind).collect::<Vec<_>>(), kinds);
+
+    // What the driver holds agrees.
+    use sys::CUgraphNodeType::*;
+    let driver_kinds = [
+        CU_GRAPH_NODE_TYPE_MEMSET,
+        CU_GRAPH_NODE_TYPE_MEMSET,
+        CU_GRAPH_NODE_TYPE_MEMSET,
+        CU_GRAPH_NODE_TYPE_EMPTY,
+        CU_GRAPH_NODE_TYPE_KERNEL,
+    ];
+    let ids = [set_p.id(), set_q.id(), set_r.id(), join.id(), last.id()];
+    let raw: Vec<_> = ids
+        .into_iter()
+        .map(|id| graph.raw_node(id).unwrap())
+        .collect();
+    for (i, want) in driver_kinds.into_iter().enumerate() {
+        assert_eq!(driver_kind(raw[i]), want, "node {i}'s type in the driver");
+    }
+    let mut want_join = vec![raw[0], raw[1], raw[2]];
+    want_join.sort();
+    let mut want_last = vec![raw[2], raw[3]];
+    want_last.sort();
+    assert_eq!(driver_dependencies(raw[3]), want_join);
+    assert_eq!(driver_dependencies(raw[4]), want_last);
+    assert!(driver_dependencies(raw[0]).is_empty());
+
+    let mut exec = graph.instantiate().unwrap();
+    fill(&gpu.stream, &mut out, POISON);
+    exec.launch(&gpu.stream).unwrap();
+    assert_close(
+        "out = vr * p + q",
+        &read_back(&gpu.stream, &out),
+        &vec![vr * vp + vq; n],
+        1e-6,
+    );
+    assert_eq!(read_back(&gpu.stream, &r), vec![vr; n]);
+}
+
+#[test]
+fn dot_export_lists_every_node_and_edge() {
+    let Some(gpu) = cudagraph_tests::gpu("dot_export_lists_every_node_and_edge") else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("dot_export_lists_every_node_and_edge");
+    let n = rng.len_in(1000, 50_000);
+    let mut y = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let y_ptr = DevicePtrMut::from(&mut y);
+    let (a, b) = (rng.f32(), rng.f32());
+
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let fork = graph.name_next("fork").add_empty(&[]).unwrap();
+    let set = graph
+        .name_next("set \"y\"")
+        .add_memset(Memset::new(y_ptr, b), &[fork.id()])
+        .unwrap();
+    let host = graph
+        .name_next("log")
+        .add_host(|| {}, &[fork.id()])
+        .unwrap();
+    let join = graph.add_empty(&[set.id(), host.id()]).unwrap();
+    graph
+        .name_next("scale")
+        .add_kernel(&k.scale, cfg(n), (n as u32, a, y_ptr), &[join.id()])
+        .unwrap();
+    let mut child = Graph::new(&gpu.ctx).unwrap();
+    child.add_empty(&[]).unwrap();
+    graph.add_child_graph(&child, &[]).unwrap();
+
+    let dot = graph.to_dot();
+    eprintln!("{dot}");
+    for line in [
+        r#"n0 [label="fork\nempty", shape=point];"#,
+        r#"n1 [label="set \"y\"\nmemset", shape=parallelogram];"#,
+        r#"n2 [label="log\nhost", shape=house];"#,
+        r#"n3 [label="empty#3\nempty", shape=point];"#,
+        r#"n4 [label="scale\nkernel", shape=box];"#,
+        r#"n5 [label="child_graph#5\nchild_graph", shape=box3d];"#,
+        "n0 -> n1;",
+        "n0 -> n2;",
+        "n1 -> n3;",
+        "n2 -> n3;",
+        "n3 -> n4;",
+    ] {
+        assert!(dot.contains(line), "missing `{line}` in\n{dot}");
+    }
+    assert_eq!(dot.matches("->").count(), 5, "exactly the five edges");
+    assert_eq!(dot.matches("[label=").count(), 6, "exactly the six nodes");
+    assert!(
+        dot.starts_with("digraph ") && dot.trim_end().ends_with('}'),
+        "{dot}"
+    );
+
+    // The graph drawn is the graph that runs.
+    let mut exec = graph.instantiate().unwrap();
+    fill(&gpu.stream, &mut y, POISON);
+    exec.launch(&gpu.stream).unwrap();
+    assert_close(
+        "y = a * b",
+        &read_back(&gpu.stream, &y),
+        &vec![a * b; n],
+        1e-6,
+    );
+}

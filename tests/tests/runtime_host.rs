@@ -1,0 +1,252 @@
+//! Host nodes: a Rust closure runs once per launch, after the nodes it depends on (here a
+//! device-to-host copy whose data it reads), and a panic inside it is caught at the driver boundary
+//! and reported by the next launch as `Error::HostPanicked` naming the node.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::Error;
+use cudagraph_tests::{assert_close, cfg, fill, pinned, read_back, Kernels, Rng, POISON};
+
+#[test]
+fn host_node_runs_after_the_copy_it_depends_on() {
+    let Some(gpu) = cudagraph_tests::gpu("host_node_runs_after_the_copy_it_depends_on") else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("host_node_runs_after_the_copy_it_depends_on");
+    let n = rng.len_in(1000, 50_000);
+    let a = rng.f32();
+    let mut src = pinned(&gpu.ctx, &vec![0.0f32; n]);
+    let mut dst = pinned(&gpu.ctx, &vec![POISON; n]);
+    let mut dev = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+
+    // src -> dev, dev *= a, dev -> dst, then the host node reads dst.
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let dev_ptr = DevicePtrMut::from(&mut dev);
+    let up = graph
+        .add_memcpy(
+            Memcpy::htod(HostPtr::from(src.as_slice().unwrap()), dev_ptr),
+            &[],
+        )
+        .unwrap();
+    let scale = graph
+        .add_kernel(&k.scale, cfg(n), (n as u32, a, dev_ptr), &[up.id()])
+        .unwrap();
+    let dst_ptr = HostPtrMut::from(dst.as_mut_slice().unwrap());
+    let down = graph
+        .add_memcpy(Memcpy::dtoh(dev_ptr.as_const(), dst_ptr), &[scale.id()])
+        .unwrap();
+    let seen = Arc::new(Mutex::new(Vec::<Vec<f32>>::new()));
+    let reader = (dst_ptr.as_const(), seen.clone());
+    graph
+        .add_host(
+            move || {
+                let (dst, seen) = &reader;
+                // SAFETY: `dst` points to the pinned buffer `dst`, which outlives every launch (the
+                // test synchronizes before dropping it) and which nothing writes while this node
+                // runs: its only writer is the copy this node depends on.
+                let data = unsafe { std::slice::from_raw_parts(dst.addr(), dst.len()) };
+                seen.lock().unwrap().push(data.to_vec());
+            },
+            &[down.id()],
+        )
+        .unwrap();
+    let mut exec = graph.instantiate().unwrap();
+
+    for launch in 1..=3 {
+        let data = rng.f32s(n);
+        src.as_mut_slice().unwrap().copy_from_slice(&data);
+        dst.as_mut_slice().unwrap().fill(POISON);
+        fill(&gpu.stream, &mut dev, POISON);
+        exec.launch(&gpu.stream).unwrap();
+        gpu.stream.synchronize().unwrap();
+
+        let want: Vec<f32> = data.iter().map(|v| a * v).collect();
+        assert_close(
+            &format!("launch {launch}: copied to host"),
+            dst.as_slice().unwrap(),
+            &want,
+            1e-6,
+        );
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.len(), launch, "the host node runs once per launch");
+        // Had it run before the copy, it would have read the poison.
+        assert_close(
+            &format!("launch {launch}: read by the host node"),
+            &seen[launch - 1],
+            &want,
+            1e-6,
+        );
+    }
+}
+
+#[test]
+fn host_node_panic_is_reported_by_the_next_launch() {
+    let Some(gpu) = cudagraph_tests::gpu("host_node_panic_is_reported_by_the_next_launch") else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("host_node_panic_is_reported_by_the_next_launch");
+    let n = rng.len_in(1000, 50_000);
+    let add = rng.below(1000) + 1;
+    let y0: Vec<u32> = (0..n).map(|_| rng.below(1 << 20)).collect();
+    let mut y = gpu.stream.clone_htod(&y0).unwrap();
+
+    // y += add, then a host node that panics on its first call only.
+    let calls = Arc::new(AtomicUsize::new(0));
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let bump = graph
+        .add_kernel(
+            &k.add_u32,
+            cfg(n),
+            (n as u32, add, DevicePtrMut::from(&mut y)),
+            &[],
+        )
+        .unwrap();
+    let counter = calls.clone();
+    let host = move || {
+        let call = counter.fetch_add(1, Ordering::SeqCst) + 1;
+        if call == 1 {
+            panic!("host node exploded on call {call}");
+        }
+    };
+    graph
+        .name_next("boom")
+        .add_host(host, &[bump.id()])
+        .unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    let expect_y = |launches: u32| -> Vec<u32> { y0.iter().map(|v| v + launches * add).collect() };
+
+    // The panic is caught: the launch completes and the process lives on.
+    exec.launch(&gpu.stream).unwrap();
+    gpu.stream.synchronize().unwrap();
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    assert_eq!(
+        read_back(&gpu.stream, &y),
+        expect_y(1),
+        "the kernel before the panicking node ran"
+    );
+
+    // The next launch reports it, naming the node, and is not made.
+    match exec.launch(&gpu.stream) {
+        Err(Error::HostPanicked { node, message }) => {
+            eprintln!("reported: host node `{node}` panicked: {message}");
+            assert_eq!(node, "boom");
+            assert!(
+                message.contains("exploded on call 1"),
+                "panic message: {message}"
+            );
+        }
+        other => panic!("expected Error::HostPanicked, got {other:?}"),
+    }
+    gpu.stream.synchronize().unwrap();
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        1,
+        "the refused launch did not run the host node"
+    );
+    assert_eq!(
+        read_back(&gpu.stream, &y),
+        expect_y(1),
+        "the refused launch did not run the kernel"
+    );
+
+    // Reported once: later launches run normally.
+    exec.check_host_panics().unwrap();
+    for launches in 2..=3 {
+        exec.launch(&gpu.stream).unwrap();
+        gpu.stream.synchronize().unwrap();
+        assert_eq!(calls.load(Ordering::SeqCst), launches as usize);
+        assert_eq!(
+            read_back(&gpu.stream, &y),
+            expect_y(launches),
+            "after {launches} launches"
+        );
+    }
+}
+
+#[test]
+fn host_node_panic_inside_a_child_graph_is_reported() {
+    let Some(gpu) = cudagraph_tests::gpu("host_node_panic_inside_a_child_graph_is_reported") else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("host_node_panic_inside_a_child_graph_is_reported");
+    let n = rng.len_in(1000, 50_000);
+    let add = rng.below(1000) + 1;
+    let y0: Vec<u32> = (0..n).map(|_| rng.below(1 << 20)).collect();
+    let mut y = gpu.stream.clone_htod(&y0).unwrap();
+
+    let mut child = Graph::new(&gpu.ctx).unwrap();
+    child
+        .name_next("inner_boom")
+        .add_host(|| panic!("child host node exploded"), &[])
+        .unwrap();
+    let mut parent = Graph::new(&gpu.ctx).unwrap();
+    let bump = parent
+        .add_kernel(
+            &k.add_u32,
+            cfg(n),
+            (n as u32, add, DevicePtrMut::from(&mut y)),
+            &[],
+        )
+        .unwrap();
+    parent.add_child_graph(&child, &[bump.id()]).unwrap();
+    drop(child); // the parent embeds a clone and watches its host nodes itself
+    let mut exec = parent.instantiate().unwrap();
+
+    exec.launch(&gpu.stream).unwrap();
+    gpu.stream.synchronize().unwrap();
+    assert_eq!(
+        read_back(&gpu.stream, &y),
+        y0.iter().map(|v| v + add).collect::<Vec<_>>()
+    );
+    match exec.launch(&gpu.stream) {
+        Err(Error::HostPanicked { node, message }) => {
+            eprintln!("reported: host node `{node}` panicked: {message}");
+            assert_eq!(node, "inner_boom");
+            assert_eq!(message, "child host node exploded");
+        }
+        other => panic!("expected Error::HostPanicked, got {other:?}"),
+    }
+}
+
+#[test]
+fn panic_in_a_replaced_host_fn_names_the_node() {
+    let Some(gpu) = cudagraph_tests::gpu("panic_in_a_replaced_host_fn_names_the_node") else {
+        return;
+    };
+    let mut rng = Rng::new("panic_in_a_replaced_host_fn_names_the_node");
+    let token = rng.next_u64();
+    let log = Arc::new(Mutex::new(Vec::new()));
+
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let writer = log.clone();
+    let host = graph
+        .name_next("logger")
+        .add_host(move || writer.lock().unwrap().push(token), &[])
+        .unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    gpu.stream.synchronize().unwrap();
+    assert_eq!(*log.lock().unwrap(), [token]);
+
+    exec.set_host_fn(host, move || panic!("replacement {token} exploded"))
+        .unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    gpu.stream.synchronize().unwrap();
+    assert_eq!(
+        *log.lock().unwrap(),
+        [token],
+        "the replaced closure no longer runs"
+    );
+    match exec.launch(&gpu.stream) {
+        Err(Error::HostPanicked { node, message }) => {
+            assert_eq!(node, "logger");
+            assert_eq!(message, format!("replacement {token} exploded"));
+        }
+        other => panic!("expected Error::HostPanicked, got {other:?}"),
+    }
+}

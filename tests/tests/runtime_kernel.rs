@@ -1,0 +1,251 @@
+//! Kernel nodes on real data: typed argument lists of every size and alignment, kernel chains
+//! ordered by their dependencies, repeated launches, and instantiation with flags, with an upload
+//! stream and with an explicit [`GraphExec::upload`].
+
+use cudagraph_runtime::prelude::*;
+use cudagraph_tests::{
+    assert_close, cfg, compile, fill, function, read_back, Gpu, Kernels, Rng, KERNELS, POISON,
+};
+
+/// `a * x + y`, element-wise: the CPU reference of `axpy_out` and `saxpy`.
+fn axpy(a: f32, x: &[f32], y: &[f32]) -> Vec<f32> {
+    x.iter().zip(y).map(|(x, y)| a * x + y).collect()
+}
+
+#[test]
+fn kernel_node_computes_with_typed_arguments() {
+    let Some(gpu) = cudagraph_tests::gpu("kernel_node_computes_with_typed_arguments") else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("kernel_node_computes_with_typed_arguments");
+    let n = rng.len_in(1000, 50_000);
+    let (a, x_host, y_host) = (rng.f32(), rng.f32s(n), rng.f32s(n));
+    let x = gpu.stream.clone_htod(&x_host).unwrap();
+    let y = gpu.stream.clone_htod(&y_host).unwrap();
+    let mut out = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let args = (
+        n as u32,
+        a,
+        DevicePtr::from(&x),
+        DevicePtr::from(&y),
+        DevicePtrMut::from(&mut out),
+    );
+    graph.add_kernel(&k.axpy_out, cfg(n), args, &[]).unwrap();
+    let mut exec = graph.instantiate().unwrap();
+
+    fill(&gpu.stream, &mut out, POISON);
+    exec.launch(&gpu.stream).unwrap();
+    assert_close(
+        "a * x + y",
+        &read_back(&gpu.stream, &out),
+        &axpy(a, &x_host, &y_host),
+        1e-6,
+    );
+}
+
+/// `mixed_args(u8 a, i16 b, i64 c, f64 d, f32 e, bool negate, u32 n, f64* out)`: parameters of
+/// 1, 2, 8, 8, 4, 1, 4 and 8 bytes, several of which need padding before them.
+type MixedArgs = (u8, i16, i64, f64, f32, bool, u32, DevicePtrMut<f64>);
+
+#[test]
+fn kernel_arguments_of_every_size_reach_the_kernel() {
+    let Some(gpu) = cudagraph_tests::gpu("kernel_arguments_of_every_size_reach_the_kernel") else {
+        return;
+    };
+    let module = compile(&gpu.ctx, KERNELS);
+    // SAFETY: `MixedArgs` is `mixed_args`'s C parameter list (`unsigned char`, `short`, `long long`,
+    // `double`, `float`, `bool`, `unsigned`, `double*`).
+    let mixed: Kernel<MixedArgs> = unsafe { Kernel::new(function(&module, "mixed_args")) };
+    let mut rng = Rng::new("kernel_arguments_of_every_size_reach_the_kernel");
+    let n = rng.len_in(1000, 20_000);
+    let mut out = gpu.stream.alloc_zeros::<f64>(n).unwrap();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let out_ptr = DevicePtrMut::from(&mut out);
+
+    let draw = |rng: &mut Rng| -> MixedArgs {
+        let a = rng.next_u64() as u8;
+        let b = rng.next_u64() as i16;
+        let c = (rng.next_u64() >> 24) as i64 - (1 << 39);
+        let d = rng.f32() as f64 * 1e3 + rng.f32() as f64 * 1e-6;
+        (
+            a,
+            b,
+            c,
+            d,
+            rng.f32(),
+            rng.next_u64() & 1 == 1,
+            n as u32,
+            out_ptr,
+        )
+    };
+    let want = |(a, b, c, d, e, negate, _, _): MixedArgs| -> Vec<f64> {
+        (0..n)
+            .map(|i| {
+                let v = a as f64 + b as f64 + c as f64 + d + e as f64 + i as f64;
+                if negate {
+                    -v
+                } else {
+                    v
+                }
+            })
+            .collect()
+    };
+
+    let first = draw(&mut rng);
+    let node = graph.add_kernel(&mixed, cfg(n), first, &[]).unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    fill(&gpu.stream, &mut out, f64::NAN);
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(
+        read_back(&gpu.stream, &out),
+        want(first),
+        "arguments {first:?}"
+    );
+
+    // The same marshalling through a single-node update.
+    let second = draw(&mut rng);
+    exec.set_kernel_params(node, cfg(n), second).unwrap();
+    fill(&gpu.stream, &mut out, f64::NAN);
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(
+        read_back(&gpu.stream, &out),
+        want(second),
+        "arguments {second:?}"
+    );
+}
+
+#[test]
+fn kernel_chain_runs_in_dependency_order_on_every_launch() {
+    let Some(gpu) = cudagraph_tests::gpu("kernel_chain_runs_in_dependency_order_on_every_launch")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("kernel_chain_runs_in_dependency_order_on_every_launch");
+    let n = rng.len_in(1000, 50_000);
+    let (x_host, y_host) = (rng.f32s(n), rng.f32s(n));
+    let x = gpu.stream.clone_htod(&x_host).unwrap();
+    let mut y = gpu.stream.clone_htod(&y_host).unwrap();
+    let launches = 2 + rng.below(4) as usize;
+
+    // y = 2y, then y = x + y: the two steps do not commute, and neither do successive launches.
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let y_ptr = DevicePtrMut::from(&mut y);
+    let double = graph
+        .add_kernel(&k.scale, cfg(n), (n as u32, 2.0, y_ptr), &[])
+        .unwrap();
+    graph
+        .add_kernel(
+            &k.saxpy,
+            cfg(n),
+            (n as u32, 1.0, DevicePtr::from(&x), y_ptr),
+            &[double.id()],
+        )
+        .unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    for _ in 0..launches {
+        exec.launch(&gpu.stream).unwrap();
+    }
+
+    let mut want = y_host;
+    for _ in 0..launches {
+        for (w, x) in want.iter_mut().zip(&x_host) {
+            *w = 2.0 * *w + x;
+        }
+    }
+    assert_close(
+        &format!("y after {launches} launches"),
+        &read_back(&gpu.stream, &y),
+        &want,
+        1e-6,
+    );
+}
+
+/// How an executable gets uploaded before its first launch.
+#[derive(Debug, Clone, Copy)]
+enum Upload {
+    /// Not at all: the first launch does it.
+    OnLaunch,
+    /// By instantiation, into the given stream.
+    AtInstantiation,
+    /// By `GraphExec::upload`.
+    Explicit,
+}
+
+fn instantiate_and_check(
+    gpu: &Gpu,
+    k: &Kernels,
+    rng: &mut Rng,
+    flags: InstantiateFlags,
+    upload: Upload,
+) {
+    let n = rng.len_in(1000, 50_000);
+    let a = rng.f32();
+    let y_host = rng.f32s(n);
+    let mut x = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let y = gpu.stream.clone_htod(&y_host).unwrap();
+    let mut out = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let args = (
+        n as u32,
+        a,
+        DevicePtr::from(&x),
+        DevicePtr::from(&y),
+        DevicePtrMut::from(&mut out),
+    );
+    graph.add_kernel(&k.axpy_out, cfg(n), args, &[]).unwrap();
+    let mut exec = match upload {
+        Upload::AtInstantiation => graph.instantiate_with(flags, Some(&gpu.stream)).unwrap(),
+        Upload::OnLaunch | Upload::Explicit => graph.instantiate_with(flags, None).unwrap(),
+    };
+    if let Upload::Explicit = upload {
+        exec.upload(&gpu.stream).unwrap();
+    }
+
+    // Several launches, each with fresh input: the executable reads `x` at launch time.
+    for launch in 0..3 {
+        let x_host = rng.f32s(n);
+        gpu.stream.memcpy_htod(&x_host, &mut x).unwrap();
+        fill(&gpu.stream, &mut out, POISON);
+        exec.launch(&gpu.stream).unwrap();
+        let what = format!("flags {flags:?}, upload {upload:?}, launch {launch}");
+        assert_close(
+            &what,
+            &read_back(&gpu.stream, &out),
+            &axpy(a, &x_host, &y_host),
+            1e-6,
+        );
+    }
+}
+
+#[test]
+fn instantiation_flags_and_uploads_give_working_executables() {
+    let Some(gpu) =
+        cudagraph_tests::gpu("instantiation_flags_and_uploads_give_working_executables")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("instantiation_flags_and_uploads_give_working_executables");
+    let cases = [
+        (InstantiateFlags::NONE, Upload::OnLaunch),
+        (InstantiateFlags::NONE, Upload::AtInstantiation),
+        (InstantiateFlags::NONE, Upload::Explicit),
+        (InstantiateFlags::UPLOAD, Upload::AtInstantiation),
+        (InstantiateFlags::AUTO_FREE_ON_LAUNCH, Upload::OnLaunch),
+        (InstantiateFlags::USE_NODE_PRIORITY, Upload::AtInstantiation),
+        (
+            InstantiateFlags::AUTO_FREE_ON_LAUNCH | InstantiateFlags::USE_NODE_PRIORITY,
+            Upload::Explicit,
+        ),
+        // A kernel-only graph may be made device-launchable; the host can still launch it.
+        (InstantiateFlags::DEVICE_LAUNCH, Upload::Explicit),
+    ];
+    for (flags, upload) in cases {
+        instantiate_and_check(&gpu, &k, &mut rng, flags, upload);
+    }
+}

@@ -1,0 +1,206 @@
+//! 1-D memcpy nodes in all three directions and 1-D memset nodes of 1-, 2- and 4-byte values, on
+//! real data: whole buffers and sub-ranges, with the bytes outside a sub-range checked untouched.
+
+use std::fmt::Debug;
+
+use cudagraph_runtime::cudarc::driver::{DeviceRepr, ValidAsZeroBits};
+use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::MemsetValue;
+use cudagraph_tests::{assert_untouched, fill, pinned, read_back, Gpu, Rng, POISON};
+
+#[test]
+fn memcpy_nodes_copy_htod_dtod_dtoh() {
+    let Some(gpu) = cudagraph_tests::gpu("memcpy_nodes_copy_htod_dtod_dtoh") else {
+        return;
+    };
+    let mut rng = Rng::new("memcpy_nodes_copy_htod_dtod_dtoh");
+    let n = rng.len_in(1000, 100_000);
+    let mut src = pinned(&gpu.ctx, &vec![0.0f32; n]);
+    let mut dst = pinned(&gpu.ctx, &vec![POISON; n]);
+    let mut a = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let mut b = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let htod = Memcpy::htod(
+        HostPtr::from(src.as_slice().unwrap()),
+        DevicePtrMut::from(&mut a),
+    );
+    let htod = graph.add_memcpy(htod, &[]).unwrap();
+    let dtod = graph
+        .add_memcpy(
+            Memcpy::dtod(DevicePtr::from(&a), DevicePtrMut::from(&mut b)),
+            &[htod.id()],
+        )
+        .unwrap();
+    let dtoh = Memcpy::dtoh(
+        DevicePtr::from(&b),
+        HostPtrMut::from(dst.as_mut_slice().unwrap()),
+    );
+    graph.add_memcpy(dtoh, &[dtod.id()]).unwrap();
+    let mut exec = graph.instantiate().unwrap();
+
+    // Each launch copies what the host buffer holds at that launch.
+    for launch in 0..3 {
+        let data = rng.f32s(n);
+        src.as_mut_slice().unwrap().copy_from_slice(&data);
+        dst.as_mut_slice().unwrap().fill(POISON);
+        fill(&gpu.stream, &mut a, POISON);
+        fill(&gpu.stream, &mut b, POISON);
+        exec.launch(&gpu.stream).unwrap();
+        gpu.stream.synchronize().unwrap();
+        assert_eq!(
+            read_back(&gpu.stream, &a),
+            data,
+            "launch {launch}: host to device"
+        );
+        assert_eq!(
+            read_back(&gpu.stream, &b),
+            data,
+            "launch {launch}: device to device"
+        );
+        assert_eq!(
+            dst.as_slice().unwrap(),
+            data,
+            "launch {launch}: device to host"
+        );
+    }
+}
+
+#[test]
+fn memcpy_nodes_on_subranges_leave_the_rest_untouched() {
+    let Some(gpu) = cudagraph_tests::gpu("memcpy_nodes_on_subranges_leave_the_rest_untouched")
+    else {
+        return;
+    };
+    let mut rng = Rng::new("memcpy_nodes_on_subranges_leave_the_rest_untouched");
+    let n = rng.len_in(1000, 100_000);
+    let (lo, hi) = (rng.len_in(1, n / 4), rng.len_in(3 * n / 4, n));
+    let data = rng.f32s(n);
+    let src = pinned(&gpu.ctx, &data);
+    let mut dst = pinned(&gpu.ctx, &vec![POISON; n]);
+    let mut dev = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+
+    // src[lo..hi] -> dev[lo..hi] -> dst[lo..hi]
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let src_part = HostPtr::from(src.as_slice().unwrap())
+        .try_slice(lo..hi)
+        .unwrap();
+    let dev_part = DevicePtrMut::from(&mut dev).try_slice(lo..hi).unwrap();
+    let dst_part = HostPtrMut::from(dst.as_mut_slice().unwrap())
+        .try_slice(lo..hi)
+        .unwrap();
+    let up = graph
+        .add_memcpy(Memcpy::htod(src_part, dev_part), &[])
+        .unwrap();
+    graph
+        .add_memcpy(Memcpy::dtoh(dev_part.as_const(), dst_part), &[up.id()])
+        .unwrap();
+    let mut exec = graph.instantiate().unwrap();
+
+    fill(&gpu.stream, &mut dev, POISON);
+    exec.launch(&gpu.stream).unwrap();
+    let on_device = read_back(&gpu.stream, &dev);
+    let on_host = dst.as_slice().unwrap();
+    for (what, got) in [("device", &on_device[..]), ("host", on_host)] {
+        assert_eq!(
+            got[lo..hi],
+            data[lo..hi],
+            "{what}: copied range {lo}..{hi} of {n}"
+        );
+        assert_untouched(&format!("{what}: before {lo}"), &got[..lo], POISON);
+        assert_untouched(&format!("{what}: from {hi}"), &got[hi..], POISON);
+    }
+}
+
+/// Memsets `buf[lo..hi]` to a random value with a memset node and checks, over two launches, that
+/// the range holds the value and every other element its previous (random, different) contents.
+fn check_memset<T>(gpu: &Gpu, rng: &mut Rng, random: impl Fn(&mut Rng) -> T)
+where
+    T: MemsetValue + DeviceRepr + ValidAsZeroBits + PartialEq + Debug,
+{
+    let n = rng.len_in(1000, 100_000);
+    let (lo, hi) = (rng.len_in(1, n / 4), rng.len_in(3 * n / 4, n));
+    let value = random(rng);
+    // Contents that differ from `value` everywhere, so a stray write shows.
+    let before: Vec<T> = (0..n)
+        .map(|_| loop {
+            let v = random(rng);
+            if v != value {
+                break v;
+            }
+        })
+        .collect();
+    let mut buf = gpu.stream.clone_htod(&before).unwrap();
+
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let range = DevicePtrMut::from(&mut buf).try_slice(lo..hi).unwrap();
+    graph.add_memset(Memset::new(range, value), &[]).unwrap();
+    let mut exec = graph.instantiate().unwrap();
+
+    for launch in 0..2 {
+        gpu.stream.memcpy_htod(&before, &mut buf).unwrap();
+        exec.launch(&gpu.stream).unwrap();
+        let got = read_back(&gpu.stream, &buf);
+        for (i, (got, before)) in got.iter().zip(&before).enumerate() {
+            let want = if (lo..hi).contains(&i) {
+                &value
+            } else {
+                before
+            };
+            assert_eq!(
+                got, want,
+                "launch {launch}, element {i} (memset of {lo}..{hi} of {n})"
+            );
+        }
+    }
+}
+
+#[test]
+fn memset_node_u8() {
+    let Some(gpu) = cudagraph_tests::gpu("memset_node_u8") else {
+        return;
+    };
+    check_memset(&gpu, &mut Rng::new("memset_node_u8"), |r| {
+        r.next_u64() as u8
+    });
+}
+
+#[test]
+fn memset_node_u16() {
+    let Some(gpu) = cudagraph_tests::gpu("memset_node_u16") else {
+        return;
+    };
+    check_memset(&gpu, &mut Rng::new("memset_node_u16"), |r| {
+        r.next_u64() as u16
+    });
+}
+
+#[test]
+fn memset_node_u32() {
+    let Some(gpu) = cudagraph_tests::gpu("memset_node_u32") else {
+        return;
+    };
+    check_memset(&gpu, &mut Rng::new("memset_node_u32"), |r| {
+        r.next_u64() as u32
+    });
+}
+
+#[test]
+fn memset_node_f32() {
+    let Some(gpu) = cudagraph_tests::gpu("memset_node_f32") else {
+        return;
+    };
+    check_memset(&gpu, &mut Rng::new("memset_node_f32"), |r| r.f32());
+}
+
+#[test]
+fn memset_node_signed_values_keep_their_bits() {
+    let Some(gpu) = cudagraph_tests::gpu("memset_node_signed_values_keep_their_bits") else {
+        return;
+    };
+    let mut rng = Rng::new("memset_node_signed_values_keep_their_bits");
+    // Negative values: sign extension into the 32-bit memset value must not leak into the bytes.
+    check_memset(&gpu, &mut rng, |r| -1 - (r.next_u64() % 100) as i8);
+    check_memset(&gpu, &mut rng, |r| -1 - (r.next_u64() % 30_000) as i16);
+    check_memset(&gpu, &mut rng, |r| -1 - (r.next_u64() >> 34) as i32);
+}

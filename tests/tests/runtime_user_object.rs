@@ -1,0 +1,248 @@
+//! User objects (SPEC 2.7): values handed to a graph live until the graph, every executable made
+//! from it, and every launch of those are done with them, and are then dropped on the runtime's
+//! reaper thread. The drops are observed through a channel; the driver releases references
+//! asynchronously, so the tests wait for them with a timeout.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::Arc;
+use std::time::Duration;
+
+use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::UserObject;
+use cudagraph_tests::{cfg, read_back, Kernels, Rng};
+
+/// How long a drop may take to arrive once nothing holds the value any more.
+const DROP_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Reports its drop on a channel: its token and how many launches had completed by then.
+struct DropProbe {
+    token: u64,
+    launches_done: Arc<AtomicUsize>,
+    dropped: Sender<(u64, usize)>,
+}
+
+impl Drop for DropProbe {
+    fn drop(&mut self) {
+        let _ = self
+            .dropped
+            .send((self.token, self.launches_done.load(Ordering::SeqCst)));
+    }
+}
+
+fn probe(token: u64) -> (DropProbe, Arc<AtomicUsize>, Receiver<(u64, usize)>) {
+    let (tx, rx) = channel();
+    let done = Arc::new(AtomicUsize::new(0));
+    (
+        DropProbe {
+            token,
+            launches_done: done.clone(),
+            dropped: tx,
+        },
+        done,
+        rx,
+    )
+}
+
+/// Asserts the probe has not been dropped, giving a premature drop some time to show.
+#[track_caller]
+fn assert_alive(rx: &Receiver<(u64, usize)>, when: &str) {
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(
+        rx.try_recv(),
+        Err(TryRecvError::Empty),
+        "dropped too early: {when}"
+    );
+}
+
+/// Waits for the probe's drop and returns how many launches had completed by then.
+#[track_caller]
+fn wait_for_drop(rx: &Receiver<(u64, usize)>, token: u64) -> usize {
+    match rx.recv_timeout(DROP_TIMEOUT) {
+        Ok((got, launches)) => {
+            assert_eq!(got, token, "the probe dropped is the one retained");
+            launches
+        }
+        Err(RecvTimeoutError::Timeout) => panic!("not dropped within {DROP_TIMEOUT:?}"),
+        Err(RecvTimeoutError::Disconnected) => panic!("the probe vanished without dropping"),
+    }
+}
+
+#[test]
+fn retained_value_outlives_graph_exec_and_launches() {
+    let Some(gpu) = cudagraph_tests::gpu("retained_value_outlives_graph_exec_and_launches") else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("retained_value_outlives_graph_exec_and_launches");
+    let n = rng.len_in(1000, 50_000);
+    let add = rng.below(1000) + 1;
+    let y0: Vec<u32> = (0..n).map(|_| rng.below(1 << 20)).collect();
+    let mut y = gpu.stream.clone_htod(&y0).unwrap();
+    let token = rng.next_u64();
+    let (probe, done, dropped) = probe(token);
+
+    // y += add, then a slow host node that counts finished launches.
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let bump = graph
+        .add_kernel(
+            &k.add_u32,
+            cfg(n),
+            (n as u32, add, DevicePtrMut::from(&mut y)),
+            &[],
+        )
+        .unwrap();
+    let counter = done.clone();
+    let finish = move || {
+        std::thread::sleep(Duration::from_millis(50));
+        counter.fetch_add(1, Ordering::SeqCst);
+    };
+    graph.add_host(finish, &[bump.id()]).unwrap();
+    graph.retain(probe).unwrap();
+    assert_alive(&dropped, "held by the graph only");
+
+    let mut exec = graph.instantiate().unwrap();
+    let launches = 3;
+    for _ in 0..launches {
+        exec.launch(&gpu.stream).unwrap();
+    }
+    assert_alive(&dropped, "held by the executable, launches queued");
+    // Dropped while its launches still run (each takes 50 ms in its host node): the value must
+    // wait for them.
+    drop(exec);
+    assert_eq!(
+        wait_for_drop(&dropped, token),
+        launches,
+        "launches finished when the value was dropped"
+    );
+
+    let want: Vec<u32> = y0.iter().map(|v| v + launches as u32 * add).collect();
+    assert_eq!(read_back(&gpu.stream, &y), want);
+}
+
+#[test]
+fn retained_device_buffer_is_freed_without_error() {
+    let Some(gpu) = cudagraph_tests::gpu("retained_device_buffer_is_freed_without_error") else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("retained_device_buffer_is_freed_without_error");
+    let n = rng.len_in(1000, 50_000);
+    let add = rng.below(1000) + 1;
+    let y0: Vec<u32> = (0..n).map(|_| rng.below(1 << 20)).collect();
+    let mut scratch = gpu.stream.clone_htod(&y0).unwrap();
+    let mut result = gpu.stream.alloc_zeros::<u32>(n).unwrap();
+    let token = rng.next_u64();
+    let (probe, _, dropped) = probe(token);
+
+    // The graph works in `scratch`, which it owns: the buffer is freed on the reaper thread (its
+    // `Drop` calls CUDA there), before the probe that follows it in the tuple reports.
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let bump = graph
+        .add_kernel(
+            &k.add_u32,
+            cfg(n),
+            (n as u32, add, DevicePtrMut::from(&mut scratch)),
+            &[],
+        )
+        .unwrap();
+    let out = Memcpy::dtod(DevicePtr::from(&scratch), DevicePtrMut::from(&mut result));
+    graph.add_memcpy(out, &[bump.id()]).unwrap();
+    graph.retain((scratch, probe)).unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    drop(exec);
+
+    wait_for_drop(&dropped, token);
+    gpu.ctx
+        .check_err()
+        .expect("freeing the retained buffer on the reaper thread");
+    let want: Vec<u32> = y0.iter().map(|v| v + 2 * add).collect();
+    assert_eq!(read_back(&gpu.stream, &result), want);
+}
+
+#[test]
+fn user_object_reference_is_shared_by_clones_and_executables() {
+    let Some(gpu) =
+        cudagraph_tests::gpu("user_object_reference_is_shared_by_clones_and_executables")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("user_object_reference_is_shared_by_clones_and_executables");
+    let n = rng.len_in(1000, 50_000);
+    let add = rng.below(1000) + 1;
+    let y0: Vec<u32> = (0..n).map(|_| rng.below(1 << 20)).collect();
+    let mut y = gpu.stream.clone_htod(&y0).unwrap();
+    let token = rng.next_u64();
+    let (probe, _, dropped) = probe(token);
+
+    let object = UserObject::new(probe).unwrap();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    graph
+        .add_kernel(
+            &k.add_u32,
+            cfg(n),
+            (n as u32, add, DevicePtrMut::from(&mut y)),
+            &[],
+        )
+        .unwrap();
+    graph.retain_user_object(&object).unwrap();
+    drop(object);
+    assert_alive(&dropped, "our reference released, the graph's held");
+
+    let clone = graph.try_clone().unwrap();
+    drop(graph);
+    assert_alive(&dropped, "the original graph destroyed, its clone alive");
+
+    let mut exec = clone.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(
+        read_back(&gpu.stream, &y),
+        y0.iter().map(|v| v + add).collect::<Vec<_>>()
+    );
+    assert_alive(&dropped, "held by the clone's executable");
+    drop(exec);
+    wait_for_drop(&dropped, token);
+}
+
+#[test]
+fn host_closure_state_lives_as_long_as_its_launches() {
+    let Some(gpu) = cudagraph_tests::gpu("host_closure_state_lives_as_long_as_its_launches") else {
+        return;
+    };
+    let mut rng = Rng::new("host_closure_state_lives_as_long_as_its_launches");
+    let token = rng.next_u64();
+    let (probe, done, dropped) = probe(token);
+
+    // The closure owns the probe; the graph owns the closure.
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let state = probe;
+    graph
+        .add_host(
+            move || {
+                std::thread::sleep(Duration::from_millis(50));
+                state.launches_done.fetch_add(1, Ordering::SeqCst);
+            },
+            &[],
+        )
+        .unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    let launches = 2 + rng.below(3) as usize;
+    for _ in 0..launches {
+        exec.launch(&gpu.stream).unwrap();
+    }
+    assert_alive(&dropped, "its executable alive");
+    drop(exec);
+    assert_eq!(
+        wait_for_drop(&dropped, token),
+        launches,
+        "launches finished when the closure was dropped"
+    );
+    assert_eq!(
+        done.load(Ordering::SeqCst),
+        launches,
+        "the closure ran once per launch"
+    );
+}
