@@ -63,7 +63,21 @@ pub struct GraphExec {
     panics: Vec<Arc<PanicSlot>>,
     /// The slot of closures installed by [`GraphExec::set_host_fn`], made on first use.
     own_panics: Option<Arc<PanicSlot>>,
+    /// For child-graph nodes set by [`GraphExec::set_child_graph`]: (node index, its slots).
+    child_panics: Vec<(usize, Vec<Arc<PanicSlot>>)>,
 }
+
+/// `CUgraphExecUpdateResultInfo` with the result code as a plain integer.
+#[repr(C)]
+struct UpdateResultInfo {
+    result: u32,
+    error_node: sys::CUgraphNode,
+    error_from_node: sys::CUgraphNode,
+}
+const _: () = assert!(
+    std::mem::size_of::<UpdateResultInfo>()
+        == std::mem::size_of::<sys::CUgraphExecUpdateResultInfo>()
+);
 
 // SAFETY: as for `Graph`: usable from any thread, never from two at once (`!Sync`).
 unsafe impl Send for GraphExec {}
@@ -137,6 +151,7 @@ impl GraphExec {
             host_calls: Vec::new(),
             last_stream: None,
             own_panics: None,
+            child_panics: Vec::new(),
         })
     }
 
@@ -190,8 +205,9 @@ impl GraphExec {
         Ok(())
     }
 
-    /// Destroys the executable and instantiates its graph again: the fallback when an update is
-    /// refused (SPEC 2.4).
+    /// Destroys the executable and instantiates the graph it was made from again (parameter
+    /// changes made since are lost). To fall back from a refused update, use
+    /// [`GraphExec::reinstantiate_from`] with the new graph.
     pub fn reinstantiate(&mut self, flags: InstantiateFlags) -> Result<()> {
         let fresh = instantiate_raw(&self.graph, flags, None)?;
         let old = std::mem::replace(&mut self.raw, fresh);
@@ -201,24 +217,52 @@ impl GraphExec {
         })
     }
 
+    /// Replaces the executable with a fresh instantiation of `graph`: the usual fallback when
+    /// [`GraphExec::update`] is refused (SPEC 2.4). Node handles of the old graph keep working when
+    /// `graph` was built by the same calls in the same order (as every graph of one `cuda_graph!`
+    /// declaration is); otherwise use `graph`'s own handles. On error nothing changes.
+    pub fn reinstantiate_from(&mut self, mut graph: Graph, flags: InstantiateFlags) -> Result<()> {
+        let fresh = instantiate_raw(&graph, flags, None)?;
+        let old = std::mem::replace(&mut self.raw, fresh);
+        graph.join_family_of(&self.graph);
+        self.panics = graph.panics.clone();
+        self.panics.extend(self.own_panics.iter().cloned());
+        self.child_panics.clear();
+        // The old graph goes only after its executable: `old` may still reference its nodes.
+        let old_graph = std::mem::replace(&mut self.graph, graph);
+        // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
+        let destroyed = check("cuGraphExecDestroy", unsafe {
+            sys::cuGraphExecDestroy(old)
+        });
+        drop(old_graph);
+        destroyed
+    }
+
     /// Whole-graph update (`cuGraphExecUpdate`): takes every node's parameters from `graph`,
     /// which must have the same topology, built by the same calls in the same order (SPEC 2.4).
     ///
     /// On refusal, the error names the node of `graph` the driver blamed and why; the executable
     /// is unchanged then and may still be launched.
     pub fn update(&mut self, graph: &Graph) -> Result<()> {
-        let mut info = sys::CUgraphExecUpdateResultInfo {
-            result: sys::CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_SUCCESS,
-            errorNode: std::ptr::null_mut(),
-            errorFromNode: std::ptr::null_mut(),
+        let mut info = UpdateResultInfo {
+            result: 0,
+            error_node: std::ptr::null_mut(),
+            error_from_node: std::ptr::null_mut(),
         };
-        // SAFETY: live executable and graph; `info` is a valid out-pointer.
-        let result = unsafe { sys::cuGraphExecUpdate_v2(self.raw, graph.raw(), &mut info) };
+        // SAFETY: live executable and graph; `info` has the layout of `CUgraphExecUpdateResultInfo`
+        // with the result as a plain integer, so a code newer than our bindings is no invalid enum.
+        let result = unsafe {
+            sys::cuGraphExecUpdate_v2(
+                self.raw,
+                graph.raw(),
+                (&mut info as *mut UpdateResultInfo).cast(),
+            )
+        };
         if result == sys::CUresult::CUDA_SUCCESS {
             self.adopt(graph);
             return Ok(());
         }
-        let reason = match info.result as u32 {
+        let reason = match info.result {
             0 | 1 => UpdateFailure::Unspecified,
             2 => UpdateFailure::TopologyChanged,
             3 => UpdateFailure::NodeTypeChanged,
@@ -232,9 +276,9 @@ impl GraphExec {
         let node = graph
             .records()
             .iter()
-            .position(|r| r.raw == info.errorNode)
+            .position(|r| r.raw == info.error_node)
             .map_or_else(|| "<graph>".to_owned(), |i| graph.name_of(i));
-        if info.result as u32 <= 1 && info.errorNode.is_null() {
+        if info.result <= 1 && info.error_node.is_null() {
             // Not a pairing verdict: report the driver's code itself.
             return Err(Error::Driver {
                 call: "cuGraphExecUpdate",
@@ -247,6 +291,9 @@ impl GraphExec {
     /// Keeps alive and watches what an update's source graph brought in.
     fn adopt(&mut self, graph: &Graph) {
         self.keep_functions(graph);
+        // Kernel nodes may have switched function (same context): later single-node updates
+        // must re-send the new one.
+        self.graph.take_kernel_functions_of(graph);
         // Host closures of `graph` are kept alive by its user objects, which the update retained.
         // The executable now runs `graph`'s closures: watch their slots instead of the old ones,
         // keeping a slot only while it holds an unreported panic, so the list never grows.
@@ -392,7 +439,15 @@ impl GraphExec {
             unsafe { sys::cuGraphExecChildGraphNodeSetParams(self.raw, raw_node, child.raw()) };
         self.node_error("cuGraphExecChildGraphNodeSetParams", index, result)?;
         self.keep_functions(child);
+        // Stop watching what this node's previous child reported to (unless a panic is pending).
+        let slot = self.child_panics.iter().position(|(i, _)| *i == index);
+        let old = slot
+            .map(|s| self.child_panics.swap_remove(s).1)
+            .unwrap_or_default();
+        self.panics
+            .retain(|s| s.raised() || !old.iter().any(|o| Arc::ptr_eq(o, s)));
         self.watch(&child.panics);
+        self.child_panics.push((index, child.panics.clone()));
         Ok(())
     }
 

@@ -192,6 +192,18 @@ impl Graph {
         Ok(self.nodes[index].raw)
     }
 
+    /// After a whole-graph update from `other` (same topology), the kernel functions now in use.
+    pub(crate) fn take_kernel_functions_of(&mut self, other: &Graph) {
+        for (mine, theirs) in self.nodes.iter_mut().zip(&other.nodes) {
+            mine.func = theirs.func;
+        }
+    }
+
+    /// Makes `self` answer to `other`'s node handles (same declaration, same construction order).
+    pub(crate) fn join_family_of(&mut self, other: &Graph) {
+        self.family = other.family;
+    }
+
     pub(crate) fn records(&self) -> &[NodeRecord] {
         &self.nodes
     }
@@ -307,10 +319,14 @@ impl Graph {
         copy: Memcpy<D>,
         deps: &[NodeId],
     ) -> Result<MemcpyNode<D>> {
-        let bytes = copy.bytes().map_err(|reason| Error::Invalid {
-            node: self.pending_name(NodeKind::Memcpy),
-            reason,
-        })?;
+        let bytes = match copy.bytes() {
+            Ok(bytes) => bytes,
+            Err(reason) => {
+                let node = self.pending_name(NodeKind::Memcpy);
+                self.next_name = None; // the name was for this node, refused: not the next one
+                return Err(Error::Invalid { node, reason });
+            }
+        };
         let p = copy.raw(bytes);
         let (graph, ctx) = (self.raw, self.ctx.cu_ctx());
         let id = self.push_node(
@@ -406,7 +422,10 @@ impl Graph {
         let call = HostCall::new(Box::new(f), node_name, slot);
         let p = HostCall::raw_params(&call);
         // The boxed call's address is stable; the user object now owns it for the graph.
-        UserObject::new(call)?.move_into(self.raw)?;
+        if let Err(e) = UserObject::new(call).and_then(|object| object.move_into(self.raw)) {
+            self.next_name = None;
+            return Err(e);
+        }
         let graph = self.raw;
         let id = self.push_node(
             NodeKind::Host,
@@ -527,8 +546,13 @@ impl Graph {
     /// Records the work `f` enqueues on `stream` as a new graph (`cuStreamBeginCapture` in
     /// thread-local mode ... `cuStreamEndCapture`). Capture always ends, also when `f` fails.
     ///
-    /// The nodes of a captured graph are listed as [`NodeKind::Other`]; embed it in a built graph
-    /// with [`Graph::add_child_graph`], or instantiate it as it is.
+    /// The nodes of a captured graph are listed as [`NodeKind::Other`], without their edges; embed
+    /// it in a built graph with [`Graph::add_child_graph`], or instantiate it as it is.
+    ///
+    /// cudarc orders each buffer's uses across streams with events. Waiting inside a capture on an
+    /// event recorded outside it invalidates the capture, so with several streams in play call
+    /// `unsafe { ctx.disable_event_tracking() }` (cudarc) before capturing, as cudarc's own capture
+    /// tests do, and order the streams yourself.
     pub fn capture<E>(
         stream: &Arc<CudaStream>,
         f: impl FnOnce(&Arc<CudaStream>) -> Result<(), E>,

@@ -248,7 +248,6 @@ fn memcpy_length_mismatch_names_the_node() {
 /// but does not consume it when the lengths differ, so the next node added takes the refused
 /// copy's name (`graph.rs`, `add_memcpy`: `pending_name` instead of `next_name.take()`).
 #[test]
-#[ignore = "runtime bug: a memcpy refused for its lengths leaves its name to the next node"]
 fn a_refused_copy_does_not_pass_its_name_to_the_next_node() {
     let Some(gpu) = cudagraph_tests::gpu("a_refused_copy_does_not_pass_its_name_to_the_next_node")
     else {

@@ -694,7 +694,6 @@ fn a_clone_answers_to_the_originals_handles() {
 /// executable was instantiated from, silently undoing the function change. `GraphExec::update`
 /// does not refresh the per-node function `set_kernel_params` re-sends.
 #[test]
-#[ignore = "runtime bug: set_kernel_params reverts a kernel function changed by a whole-graph update"]
 fn set_kernel_params_after_a_whole_graph_update_keeps_the_new_function() {
     let Some(gpu) =
         cudagraph_tests::gpu("set_kernel_params_after_a_whole_graph_update_keeps_the_new_function")
