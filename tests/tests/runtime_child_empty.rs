@@ -190,6 +190,10 @@ fn driver_dependencies(node: sys::CUgraphNode) -> Vec<sys::CUgraphNode> {
         )
     };
     assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
+    if count == 0 {
+        // The driver refuses an array of length 0 with CUDA_ERROR_INVALID_VALUE.
+        return Vec::new();
+    }
     let mut deps = vec![std::ptr::null_mut(); count];
     // SAFETY: `deps` has room for `count` nodes; edge data is not asked for (all default here).
     let r = unsafe {
