@@ -1,10 +1,19 @@
-//! The `cuda_graph!` macro (being written; see the macro issue).
+//! The `cuda_graph!` macro (docs to come).
+#![deny(missing_docs)]
+
+mod check;
+mod expand;
+mod model;
+mod parse;
+mod text;
 
 use proc_macro::TokenStream;
 
-/// Declares a CUDA graph. Not implemented yet.
+/// Declares a CUDA graph whose topology is checked at compile time; see the crate docs.
 #[proc_macro]
 pub fn cuda_graph(input: TokenStream) -> TokenStream {
-    let _ = input;
-    quote::quote!(compile_error!("cuda_graph! is not implemented yet");).into()
+    syn::parse::<parse::Input>(input)
+        .and_then(expand::expand)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }

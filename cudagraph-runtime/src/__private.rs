@@ -7,7 +7,9 @@
 
 pub use crate::*;
 pub use cudarc::driver::{CudaContext, CudaStream};
+pub use std::option::Option;
 pub use std::sync::Arc;
+pub use std::{fmt, result::Result as StdResult};
 
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -237,7 +239,11 @@ impl Dim3 for (u32, u32, u32) {
 /// `<<<grid, block, shared_mem_bytes>>>`.
 #[inline(always)]
 pub fn launch(grid: impl Dim3, block: impl Dim3, shared_mem_bytes: u32) -> LaunchConfig {
-    LaunchConfig { grid_dim: grid.dim3(), block_dim: block.dim3(), shared_mem_bytes }
+    LaunchConfig {
+        grid_dim: grid.dim3(),
+        block_dim: block.dim3(),
+        shared_mem_bytes,
+    }
 }
 
 /// `<<<config>>>`.
@@ -608,7 +614,11 @@ impl Topology {
 
     /// The graph in Graphviz DOT (the format of [`Graph::to_dot`]).
     pub fn to_dot(&self) -> String {
-        crate::dot::to_dot(self.name, self.nodes.iter().copied(), self.edges.iter().copied())
+        crate::dot::to_dot(
+            self.name,
+            self.nodes.iter().copied(),
+            self.edges.iter().copied(),
+        )
     }
 
     /// The graph as a Mermaid flowchart.

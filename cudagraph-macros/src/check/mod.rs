@@ -1,0 +1,117 @@
+//! The compile-time rules of SPEC §3 that the macro enforces itself, one module per rule.
+//!
+//! Every rule reports into one [`Ctxt`], so a declaration with several problems gets all of them
+//! in one compile, in a stable order (rule by rule, each in declaration order). Rules that the
+//! type checker enforces better (argument types, update limits) are left to the generated code's
+//! types and to `cudagraph_runtime::__private`'s `on_unimplemented` messages.
+
+mod attributes;
+mod cycles;
+mod names;
+mod operands;
+mod params;
+mod static_topology;
+mod syntax;
+
+use std::collections::BTreeMap;
+use std::fmt::Display;
+
+use proc_macro2::Span;
+
+use crate::model::{name_of, Model};
+
+/// Where the rules put their errors.
+#[derive(Default)]
+pub struct Ctxt {
+    errors: Vec<syn::Error>,
+}
+
+impl Ctxt {
+    /// Records an error at `span`.
+    pub fn error(&mut self, span: Span, message: impl Display) {
+        self.errors.push(syn::Error::new(span, message));
+    }
+
+    /// Records an error made elsewhere (by the parser).
+    pub fn push(&mut self, error: syn::Error) {
+        self.errors.push(error);
+    }
+
+    /// `Ok` if no rule complained, else every error, combined in the order recorded.
+    pub fn finish(self) -> syn::Result<()> {
+        let mut errors = self.errors.into_iter();
+        match errors.next() {
+            None => Ok(()),
+            Some(mut first) => {
+                first.extend(errors);
+                Err(first)
+            }
+        }
+    }
+}
+
+/// Runs every rule on every declaration of one macro call.
+pub fn check(models: &[Model], cx: &mut Ctxt) {
+    unique_graph_names(models, cx);
+    for model in models {
+        syntax::check(model, cx);
+        static_topology::check(model, cx);
+        attributes::check(model, cx);
+        params::check(model, cx);
+        names::check(model, cx);
+        cycles::check(model, cx);
+        operands::check(model, cx);
+    }
+}
+
+// Two declarations of one name in one call would generate the same types twice; rustc would
+// report it too, but at the macro call rather than at the second name.
+fn unique_graph_names(models: &[Model], cx: &mut Ctxt) {
+    let mut seen = BTreeMap::new();
+    for model in models {
+        let name = &model.decl.name;
+        if seen.insert(name_of(name), ()).is_some() {
+            cx.error(name.span(), format!("graph `{name}` is declared twice: rename one of them"));
+        }
+    }
+}
+
+/// The closest of `candidates` to `name`, if close enough to be a likely typo.
+pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            let next = (row[j + 1] + 1).min(row[j] + 1).min(prev + cost);
+            prev = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_catch_typos_only() {
+        assert_eq!(suggest("scael", ["zero", "scale", "back"]), Some("scale"));
+        assert_eq!(suggest("x", ["y"]), Some("y"));
+        assert_eq!(suggest("output", ["zero", "scale"]), None);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+}

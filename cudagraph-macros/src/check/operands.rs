@@ -1,0 +1,113 @@
+// Rationale (T3 and node operands): the operands that fix a node's type (the kernel launched,
+// a memset's destination, a memcpy's two ends, an embedded graph) must be params, so that the
+// generated handles can name their types and an update can only keep them. Argument expressions
+// are free Rust over the params; their types are checked by rustc against the kernel's declared
+// parameter tuple. When that tuple is written out (`Kernel<(u32, f32)>`) the argument count is
+// checked here, with a message that lists the parameters; otherwise rustc checks it.
+
+use proc_macro2::{TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::spanned::Spanned;
+use syn::{Expr, Ident};
+
+use super::{suggest, Ctxt};
+use crate::model::{kernel_params, name_of, Model};
+use crate::text::pretty;
+use crate::parse::{Item, NodeOp};
+
+pub fn check(model: &Model, cx: &mut Ctxt) {
+    for item in &model.decl.items {
+        let Item::Node(node) = item else { continue };
+        let name = &node.name;
+        match &node.op {
+            NodeOp::Kernel(k) => {
+                if let Some(index) = param(model, cx, &k.kernel, "a kernel node launches a param of type `Kernel<(...)>`") {
+                    if let Some(params) = kernel_params(&model.params[index].ty) {
+                        if params.len() != k.args.len() {
+                            let listed: Vec<String> = params.iter().map(|t| pretty(t.to_token_stream())).collect();
+                            cx.error(
+                                k.paren.span.join(),
+                                format!(
+                                    "kernel `{}` takes {} argument{} ({}) but {} {} given",
+                                    k.kernel,
+                                    params.len(),
+                                    if params.len() == 1 { "" } else { "s" },
+                                    listed.join(", "),
+                                    k.args.len(),
+                                    if k.args.len() == 1 { "is" } else { "are" },
+                                ),
+                            );
+                        }
+                    }
+                }
+                let shapes = "a launch configuration is `<<<grid, block>>>`, `<<<grid, block, shared_mem_bytes>>>` \
+                              or `<<<config>>>` (a `LaunchConfig`)";
+                match k.config.len() {
+                    0 => cx.error(k.open, format!("node `{name}` has an empty launch configuration: {shapes}")),
+                    1..=3 => {}
+                    _ => cx.error(k.config[3].span(), format!("too many launch parameters: {shapes}")),
+                }
+                for expr in k.config.iter().chain(&k.args) {
+                    no_self(expr.to_token_stream(), cx);
+                }
+            }
+            NodeOp::Memset(m) => {
+                operand(model, cx, &m.dst, "the destination of a memset", "DevicePtrMut<T>");
+                no_self(m.value.to_token_stream(), cx);
+            }
+            NodeOp::Memcpy(m) => {
+                operand(model, cx, &m.src, "the source of a memcpy", "DevicePtr<T>, HostPtr<T>, ...");
+                operand(model, cx, &m.dst, "the destination of a memcpy", "DevicePtrMut<T> or HostPtrMut<T>");
+            }
+            NodeOp::Host(h) => no_self(h.f.to_token_stream(), cx),
+            NodeOp::Child(c) => {
+                operand(model, cx, &c.graph, "the graph of a child node", "a `Graph` or a declared graph");
+            }
+            NodeOp::Empty(_) => {}
+        }
+    }
+}
+
+/// The param `ident` names, or an error saying it must be one.
+fn param(model: &Model, cx: &mut Ctxt, ident: &Ident, why: &str) -> Option<usize> {
+    let found = model.param(ident);
+    if found.is_none() && !model.params_incomplete {
+        let names: Vec<String> = model.params.iter().map(|p| name_of(&p.name)).collect();
+        let hint = match suggest(&name_of(ident), names.iter().map(String::as_str)) {
+            Some(close) => format!("did you mean `{close}`?"),
+            None => "declare it in `params { }`".to_owned(),
+        };
+        cx.error(ident.span(), format!("`{ident}` is not a param of graph `{}`: {why}; {hint}", model.decl.name));
+    }
+    found
+}
+
+/// An operand that fixes a node's type: it must be a param's name.
+fn operand(model: &Model, cx: &mut Ctxt, expr: &Expr, what: &str, ty: &str) {
+    match expr {
+        Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+            if let Some(ident) = p.path.get_ident() {
+                param(model, cx, ident, &format!("{what} must be a param ({ty}), it fixes the node's type"));
+            }
+        }
+        _ => cx.error(
+            expr.span(),
+            format!("{what} must be the name of a param ({ty}): it fixes the node's type, so it cannot be an expression"),
+        ),
+    }
+}
+
+/// Node expressions are evaluated in generated functions: `self` there would be the generated
+/// code's, never what the user meant.
+fn no_self(tokens: TokenStream, cx: &mut Ctxt) {
+    for tt in tokens {
+        match tt {
+            TokenTree::Group(g) => no_self(g.stream(), cx),
+            TokenTree::Ident(i) if i == "self" || i == "Self" => cx.error(
+                i.span(),
+                format!("`{i}` cannot be used in a graph declaration: node arguments are expressions over the params"),
+            ),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,30 @@
+// Rationale (T12): every graph built from a declaration must be created by the same sequence of
+// driver calls, or whole-graph updates pair nodes wrongly (SPEC 2.4). Run-time control flow
+// choosing or repeating nodes would make the topology depend on run-time values, so it is
+// rejected where nodes and edges are declared, with the static alternatives named. Control flow
+// *inside* a node's argument expressions is fine: it computes a value, not the shape.
+
+use super::Ctxt;
+use crate::model::Model;
+use crate::parse::Item;
+
+pub fn check(model: &Model, cx: &mut Ctxt) {
+    for item in &model.decl.items {
+        if let Item::ControlFlow(flow) = item {
+            let fix = match flow.keyword {
+                "if" | "match" => {
+                    "declare every node, then switch kernel, memset or memcpy nodes on and off at run time \
+                     with `exec.<node>().set_enabled(..)`, or declare one `graph` per variant"
+                }
+                _ => "declare each node, or launch the graph several times",
+            };
+            cx.error(
+                flow.span,
+                format!(
+                    "`{}` cannot shape a graph at run time: a `cuda_graph!` topology is fixed at compile time; {fix}",
+                    flow.keyword
+                ),
+            );
+        }
+    }
+}

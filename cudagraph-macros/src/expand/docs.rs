@@ -1,0 +1,170 @@
+//! The rustdoc of generated items: what each is, and the graph's shape (node list and Mermaid).
+
+use std::fmt::Write;
+
+use quote::ToTokens;
+
+use super::{Gen, NodeGen};
+use crate::model::name_of;
+use crate::parse::NodeOp;
+use crate::text::{pretty, pretty_expr};
+
+/// A node's declaration, as written (`kernel saxpy<<<grid, 256>>>(n, x)`).
+pub fn declaration(node: &NodeGen) -> String {
+    match &node.decl.op {
+        NodeOp::Kernel(k) => format!(
+            "kernel {}<<<{}>>>({})",
+            k.kernel,
+            pretty_expr(k.config.to_token_stream()),
+            pretty_expr(k.args.to_token_stream())
+        ),
+        NodeOp::Memset(m) => format!(
+            "memset({}, {})",
+            pretty_expr(m.dst.to_token_stream()),
+            pretty_expr(m.value.to_token_stream())
+        ),
+        NodeOp::Memcpy(m) => format!(
+            "memcpy({} -> {})",
+            pretty_expr(m.src.to_token_stream()),
+            pretty_expr(m.dst.to_token_stream())
+        ),
+        NodeOp::Host(h) => format!("host({})", pretty_expr(h.f.to_token_stream())),
+        NodeOp::Child(c) => format!("child({})", pretty_expr(c.graph.to_token_stream())),
+        NodeOp::Empty(_) => "empty".to_owned(),
+    }
+}
+
+fn kind_name(node: &NodeGen) -> &'static str {
+    match &node.decl.op {
+        NodeOp::Kernel(_) => "kernel",
+        NodeOp::Memset(_) => "memset",
+        NodeOp::Memcpy(_) => "memcpy",
+        NodeOp::Host(_) => "host",
+        NodeOp::Child(_) => "child_graph",
+        NodeOp::Empty(_) => "empty",
+    }
+}
+
+/// The node list and the Mermaid flowchart of the graph (the text of `TOPOLOGY.to_mermaid()`).
+fn shape(g: &Gen) -> String {
+    let mut out = String::from("# Nodes\n\nIn build order (a node's position is its index in the graph):\n\n");
+    for node in &g.nodes {
+        let _ = write!(out, "{}. `{}`: `{}`", node.pos, node.name, declaration(node));
+        if !node.deps.is_empty() {
+            let deps: Vec<String> = node.deps.iter().map(|&d| format!("`{}`", g.nodes[d].name)).collect();
+            let _ = write!(out, ", after {}", deps.join(", "));
+        }
+        out.push('\n');
+    }
+    out.push_str("\n# Topology\n\n```text\nflowchart TD\n");
+    for node in &g.nodes {
+        let _ = writeln!(out, "    n{}[\"{}: {}\"]", node.pos, node.name, kind_name(node));
+    }
+    for (from, to) in &g.edges {
+        let _ = writeln!(out, "    n{from} --> n{to}");
+    }
+    out.push_str("```\n");
+    out
+}
+
+pub fn graph_doc(g: &Gen) -> String {
+    let (graph, params, exec) = (g.graph, &g.params_ty, &g.exec_ty);
+    let lead = if g.docs.is_empty() { "" } else { "\n\n" };
+    format!(
+        "{lead}A CUDA graph declared with `cuda_graph!`: [`{graph}::build`] builds it from a \
+         [`{params}`], [`{graph}::instantiate`] makes it a [`{exec}`].\n\n{}",
+        shape(g)
+    )
+}
+
+pub fn params_doc(g: &Gen) -> String {
+    let (graph, exec) = (g.graph, &g.exec_ty);
+    let mut out = format!(
+        "The params of [`{graph}`]: what its nodes are built from ([`{graph}::build`]), and what \
+         [`{exec}::set_params`] compares to update only the nodes whose inputs changed.\n\n"
+    );
+    for node in &g.nodes {
+        let read: Vec<String> = node.mentions.iter().map(|&i| format!("`{}`", name_of(&g.model.params[i].name))).collect();
+        if !read.is_empty() {
+            let _ = writeln!(out, "- node `{}` reads {}", node.name, read.join(", "));
+        }
+    }
+    out
+}
+
+pub fn param_doc(g: &Gen, param: usize) -> String {
+    let readers: Vec<String> =
+        g.nodes.iter().filter(|n| n.mentions.contains(&param)).map(|n| format!("`{}`", n.name)).collect();
+    let name = name_of(&g.model.params[param].name);
+    if readers.is_empty() {
+        format!("Param `{name}` (read by no node).")
+    } else {
+        format!("Param `{name}`, read by node{} {}.", if readers.len() == 1 { "" } else { "s" }, readers.join(", "))
+    }
+}
+
+pub fn exec_doc(g: &Gen) -> String {
+    let graph = g.graph;
+    let mut out = format!(
+        "[`{graph}`], instantiated: launch it, update it from another [`{graph}`] or with \
+         [`set_params`](Self::set_params), or update one node through its handle:\n\n"
+    );
+    for node in &g.nodes {
+        let _ = writeln!(out, "- [`{}()`](Self::{}): {} node", node.name, node.decl.name, kind_name(node));
+    }
+    out
+}
+
+pub fn accessor_doc(_g: &Gen, node: &NodeGen) -> String {
+    let mut out = format!("Node `{}` (`{}`): its update handle.", node.name, declaration(node));
+    for doc in node_docs(node) {
+        out.push('\n');
+        out.push_str(&doc);
+    }
+    out
+}
+
+pub fn handle_doc(g: &Gen, node: &NodeGen) -> String {
+    let allowed = match &node.decl.op {
+        NodeOp::Kernel(_) => "its arguments and launch configuration can change, and it can be enabled or disabled",
+        NodeOp::Memset(_) => "its destination and value can change (1-D only), and it can be enabled or disabled",
+        NodeOp::Memcpy(_) => {
+            "its source and destination can change (same direction, 1-D only), and it can be enabled or disabled"
+        }
+        NodeOp::Host(_) => "its closure can change; CUDA cannot enable or disable it",
+        NodeOp::Child(_) => "its embedded graph can change (same topology); CUDA cannot enable or disable it",
+        NodeOp::Empty(_) => "nothing about it can change",
+    };
+    let mut out = format!(
+        "Update handle of node `{}` of [`{}`] (`{}`): {allowed} (SPEC 2.4).",
+        node.name,
+        g.exec_ty,
+        declaration(node)
+    );
+    for doc in node_docs(node) {
+        out.push('\n');
+        out.push_str(&doc);
+    }
+    out
+}
+
+/// The doc comments written on a node.
+fn node_docs(node: &NodeGen) -> Vec<String> {
+    node.decl
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .filter_map(|a| match &a.meta {
+            syn::Meta::NameValue(nv) => match &nv.value {
+                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+#[allow(dead_code)]
+fn unused(g: &Gen) -> String {
+    pretty(g.graph.to_token_stream())
+}

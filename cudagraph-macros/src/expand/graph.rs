@@ -1,0 +1,239 @@
+//! The params struct, the graph type (`build`, `instantiate`, `TOPOLOGY`) and the private
+//! structs both the graph and its executable keep.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::{Path, Token};
+
+use super::{docs, local, node::launch_local, Gen};
+use crate::parse::NodeOp;
+
+/// `<Graph>Params`: a plain struct of the params, `pub` fields.
+pub fn params_struct(g: &Gen) -> TokenStream {
+    let p = &g.p;
+    let (vis, pass, params_ty) = (&g.model.decl.vis, &g.pass, &g.params_ty);
+    let attrs = g.model.params_block.map(|b| b.attrs.as_slice()).unwrap_or_default();
+    let fields = g.model.params.iter().enumerate().map(|(i, f)| {
+        let (attrs, name, ty) = (&f.attrs, &f.name, &f.ty);
+        // Undocumented params get a line saying who reads them (and no `missing_docs` warning).
+        let doc = (!attrs.iter().any(|a| a.path().is_ident("doc"))).then(|| {
+            let doc = docs::param_doc(g, i);
+            quote!(#[doc = #doc])
+        });
+        let vis = quote_spanned!(name.span()=> pub);
+        quote!(#(#attrs)* #doc #vis #name: #ty,)
+    });
+    let doc = docs::params_doc(g);
+    let derives_debug = attrs.iter().any(|a| {
+        a.path().is_ident("derive")
+            && a.parse_args_with(Punctuated::<Path, Token![,]>::parse_terminated)
+                .is_ok_and(|paths| paths.iter().any(|p| p.segments.last().is_some_and(|s| s.ident == "Debug")))
+    });
+    // Not every param type is `Debug`; without the user's own derive, an opaque one.
+    let debug = (!derives_debug).then(|| {
+        let name = params_ty.to_string();
+        quote! {
+            #(#pass)*
+            impl #p::fmt::Debug for #params_ty {
+                fn fmt(&self, f: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
+                    f.debug_struct(#name).finish_non_exhaustive()
+                }
+            }
+        }
+    });
+    quote! {
+        #(#pass)*
+        #[doc = #doc]
+        #(#attrs)*
+        #vis struct #params_ty {
+            #(#fields)*
+        }
+        #debug
+    }
+}
+
+/// The graph type, its private state structs and its impls.
+pub fn graph_type(g: &Gen) -> TokenStream {
+    let p = &g.p;
+    let (vis, pass, user_docs) = (&g.model.decl.vis, &g.pass, &g.docs);
+    let (graph, params_ty, exec_ty) = (g.graph, &g.params_ty, &g.exec_ty);
+    let (nodes_ty, state_ty, snapshot_ty, launch_ty) = (&g.nodes_ty, &g.state_ty, &g.snapshot_ty, &g.launch_ty);
+    let graph_name = graph.to_string();
+
+    let node_fields = g.nodes.iter().map(|n| {
+        let (name, ty) = (&n.decl.name, g.runtime_handle(n));
+        quote!(#name: #ty,)
+    });
+    let snapshot_fields = g.model.params.iter().map(|f| {
+        let (name, ty) = (&f.name, &f.ty);
+        let tracked = quote_spanned!(ty.span()=> <#ty as #p::Tracked>::Snapshot);
+        quote!(#name: #tracked,)
+    });
+    let kernels: Vec<_> = g.nodes.iter().filter(|n| matches!(n.decl.op, NodeOp::Kernel(_))).collect();
+    let launch_fields = kernels.iter().map(|n| {
+        let name = &n.decl.name;
+        quote!(#name: #p::LaunchConfig,)
+    });
+
+    let (ctx, params, graph_local) = (local("ctx"), local("params"), local("graph"));
+    let count = g.nodes.len();
+    let adds = g.nodes.iter().map(|n| g.add_node(n, &graph_local, &params));
+    let node_inits = g.nodes.iter().map(|n| {
+        let (name, local) = (&n.decl.name, &n.local);
+        quote!(#name: #local,)
+    });
+    let snapshot_inits = g.model.params.iter().map(|f| {
+        let name = &f.name;
+        quote!(#name: #p::Tracked::snapshot(&#params.#name),)
+    });
+    let launch_inits = kernels.iter().map(|n| {
+        let (name, local) = (&n.decl.name, launch_local(n));
+        quote!(#name: #local,)
+    });
+    let evals = g.nodes.iter().map(|n| g.eval_fn(n));
+
+    let topo_nodes = g.nodes.iter().map(|n| {
+        let (name, kind) = (&n.name, g.kind(n));
+        quote!((#name, #kind))
+    });
+    let topo_edges = g.edges.iter().map(|(a, b)| quote!((#a, #b)));
+    let doc = docs::graph_doc(g);
+    let (flags, upload) = (local("flags"), local("upload"));
+    let state = local("state");
+
+    quote! {
+        #(#pass)*
+        #(#user_docs)*
+        #[doc = #doc]
+        #vis struct #graph {
+            graph: #p::Graph,
+            nodes: #nodes_ty,
+            state: #state_ty,
+            build_id: u64,
+        }
+
+        #(#pass)*
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
+        #[derive(Clone, Copy)]
+        struct #nodes_ty {
+            #(#node_fields)*
+        }
+
+        #(#pass)*
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, non_snake_case, dead_code, clippy::type_complexity)]
+        #[derive(Clone)]
+        struct #snapshot_ty {
+            #(#snapshot_fields)*
+        }
+
+        #(#pass)*
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, non_snake_case, dead_code)]
+        #[derive(Clone, Copy)]
+        struct #launch_ty {
+            #(#launch_fields)*
+        }
+
+        #(#pass)*
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #[derive(Clone)]
+        struct #state_ty {
+            params: #snapshot_ty,
+            launch: #launch_ty,
+        }
+
+        #(#pass)*
+        impl #graph {
+            /// The declared shape: nodes in build order (their indices in the graph), kinds and
+            /// edges. Its `to_dot()` and `to_mermaid()` draw it.
+            pub const TOPOLOGY: #p::Topology = #p::Topology {
+                name: #graph_name,
+                nodes: &[#(#topo_nodes),*],
+                edges: &[#(#topo_edges),*],
+            };
+
+            /// Builds the graph from `params` on `ctx`'s device.
+            ///
+            /// Nodes are added in one fixed order (a topological order of the declaration, ties
+            /// broken by declaration order) with dependencies in declared order, so every graph
+            /// built here pairs node for node with every executable of this declaration.
+            pub fn build(#ctx: &#p::Arc<#p::CudaContext>, #params: &#params_ty) -> #p::Result<Self> {
+                let mut #graph_local = #p::Graph::with_capacity(#ctx, #count)?;
+                #(#adds)*
+                #p::Result::Ok(Self {
+                    graph: #graph_local,
+                    nodes: #nodes_ty { #(#node_inits)* },
+                    state: #state_ty {
+                        params: #snapshot_ty { #(#snapshot_inits)* },
+                        launch: #launch_ty { #(#launch_inits)* },
+                    },
+                    build_id: #p::next_build_id(),
+                })
+            }
+
+            /// The runtime graph.
+            pub fn graph(&self) -> &#p::Graph {
+                &self.graph
+            }
+
+            /// Instantiates the graph with default flags.
+            pub fn instantiate(self) -> #p::Result<#exec_ty> {
+                self.instantiate_with(#p::InstantiateFlags::NONE, #p::Option::None)
+            }
+
+            /// Instantiates the graph with `flags`, uploading it to `upload` when given.
+            pub fn instantiate_with(
+                self,
+                #flags: #p::InstantiateFlags,
+                #upload: #p::Option<&#p::CudaStream>,
+            ) -> #p::Result<#exec_ty> {
+                let Self { graph, nodes, state: #state, .. } = self;
+                #p::Result::Ok(#exec_ty {
+                    exec: graph.instantiate_with(#flags, #upload)?,
+                    nodes,
+                    state: #state,
+                    dirty: [false; #count],
+                })
+            }
+
+            #(#evals)*
+        }
+
+        #(#pass)*
+        impl #p::fmt::Debug for #graph {
+            fn fmt(&self, f: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
+                f.debug_struct(#graph_name).field("graph", &self.graph).finish_non_exhaustive()
+            }
+        }
+
+        #(#pass)*
+        impl #p::Tracked for #graph {
+            type Snapshot = u64;
+            fn snapshot(&self) -> u64 {
+                self.build_id
+            }
+            fn unchanged(&self, last: &u64) -> bool {
+                self.build_id == *last
+            }
+        }
+
+        #(#pass)*
+        impl #p::ChildGraph for #graph {
+            fn graph(&self) -> &#p::Graph {
+                &self.graph
+            }
+        }
+
+        #(#pass)*
+        impl #p::SameDeclaration<#graph> for #graph {
+            fn same(&self) -> &#graph {
+                self
+            }
+        }
+    }
+}

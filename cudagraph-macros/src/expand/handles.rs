@@ -1,0 +1,279 @@
+//! One update handle type per node, with exactly the updates CUDA allows for its kind (SPEC 2.4).
+//!
+//! A forbidden update is not merely missing: where a user would plausibly try it (`set_enabled`
+//! on a host node, `set_2d` on a memset), a hidden method exists whose bound can never hold, so
+//! the compiler explains the rule instead of only saying that no such method exists.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::ext::IdentExt;
+use syn::{Expr, GenericArgument, PathArguments, Type};
+
+use super::{docs, local, Gen, NodeGen};
+use crate::model::kernel_params;
+use crate::parse::{KernelOp, NodeOp};
+
+pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
+    let p = &g.p;
+    let (vis, pass, exec_ty, handle) = (&g.model.decl.vis, &g.pass, &g.exec_ty, &node.handle);
+    let field = &node.decl.name;
+    let runtime = g.runtime_handle(node);
+    let methods = match &node.decl.op {
+        NodeOp::Kernel(k) => {
+            let mut m = kernel_methods(g, node, k);
+            m.extend(switch_methods(g, node));
+            m
+        }
+        NodeOp::Memset(set) => {
+            let mut m = memset_methods(g, node, &set.dst);
+            m.extend(switch_methods(g, node));
+            m
+        }
+        NodeOp::Memcpy(copy) => {
+            let mut m = memcpy_methods(g, node, &copy.src, &copy.dst, copy.arrow.spans[0]);
+            m.extend(switch_methods(g, node));
+            m
+        }
+        NodeOp::Host(_) => {
+            let (f, pos) = (local("f"), node.pos);
+            let mut m = quote! {
+                /// Replaces the closure the node runs, for the next launches
+                /// (`cuGraphExecHostNodeSetParams`). The old closure lives until the launches that
+                /// may call it are done.
+                pub fn set(&mut self, #f: impl #p::HostCallable) -> #p::Result<()> {
+                    self.exec.dirty[#pos] = true;
+                    self.exec.exec.set_host_fn(self.exec.nodes.#field, #p::host_fn(#f))
+                }
+            };
+            m.extend(forbidden_switch(g));
+            m
+        }
+        NodeOp::Child(c) => {
+            let (graph, pos) = (local("graph"), node.pos);
+            let ty = g.param_type(&c.graph);
+            let mut m = quote! {
+                /// Replaces the embedded graph's contents with `graph`'s, for the next launches
+                /// (`cuGraphExecChildGraphNodeSetParams`); it must have the embedded graph's
+                /// topology.
+                pub fn set(&mut self, #graph: &#ty) -> #p::Result<()> {
+                    self.exec.dirty[#pos] = true;
+                    self.exec.exec.set_child_graph(self.exec.nodes.#field, #p::child_graph(#graph))
+                }
+            };
+            m.extend(forbidden_switch(g));
+            m
+        }
+        NodeOp::Empty(_) => forbidden_switch(g),
+    };
+    let doc = docs::handle_doc(g, node);
+    let handle_name = handle.to_string();
+    quote! {
+        #(#pass)*
+        #[doc = #doc]
+        #vis struct #handle<'a> {
+            exec: &'a mut #exec_ty,
+        }
+
+        #(#pass)*
+        impl<'a> #handle<'a> {
+            #methods
+
+            /// The node's runtime handle, for the runtime's own API.
+            pub fn node(&self) -> #runtime {
+                self.exec.nodes.#field
+            }
+        }
+
+        #(#pass)*
+        impl #p::fmt::Debug for #handle<'_> {
+            fn fmt(&self, f: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
+                f.debug_struct(#handle_name).field("node", &self.exec.nodes.#field).finish()
+            }
+        }
+    }
+}
+
+fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
+    let p = &g.p;
+    let (field, pos) = (&node.decl.name, node.pos);
+    let args_ty = g.kernel_args_type(k);
+    // Argument types as declared when the tuple is written out, else projected from it.
+    let declared = g.model.param(&k.kernel).and_then(|i| kernel_params(&g.model.params[i].ty));
+    let types: Vec<TokenStream> = match declared {
+        Some(types) if types.len() == k.args.len() => types.iter().map(|t| quote!(#t)).collect(),
+        _ => (0..k.args.len()).map(|i| quote!(<#args_ty as #p::TupleElem<#i>>::T)).collect(),
+    };
+    let names = arg_names(&k.args.iter().collect::<Vec<_>>());
+    let config = local("config");
+    quote! {
+        /// Sets the kernel's arguments for the next launches, keeping its launch configuration
+        /// (`cuGraphExecKernelNodeSetParams`).
+        pub fn set(&mut self, #(#names: #types),*) -> #p::Result<()> {
+            let #config = self.exec.state.launch.#field;
+            self.set_launch(#config, #(#names),*)
+        }
+
+        /// Sets the launch configuration and the kernel's arguments for the next launches
+        /// (`cuGraphExecKernelNodeSetParams`).
+        pub fn set_launch(&mut self, #config: #p::LaunchConfig, #(#names: #types),*) -> #p::Result<()> {
+            self.exec.dirty[#pos] = true;
+            self.exec.exec.set_kernel_params(self.exec.nodes.#field, #config, (#(#names,)*))?;
+            self.exec.state.launch.#field = #config;
+            #p::Result::Ok(())
+        }
+
+        /// The node's launch configuration now.
+        pub fn launch_config(&self) -> #p::LaunchConfig {
+            self.exec.state.launch.#field
+        }
+    }
+}
+
+/// Names for a kernel handle's arguments: the argument's own name where it is one, else `argN`.
+fn arg_names(args: &[&Expr]) -> Vec<syn::Ident> {
+    let mut names: Vec<syn::Ident> = Vec::new();
+    for (i, arg) in args.iter().enumerate() {
+        let own = match arg {
+            Expr::Path(path) => path.path.get_ident().map(|id| id.unraw().to_string()),
+            _ => None,
+        };
+        let name = match own {
+            Some(name) if name != "config" && !names.iter().any(|n| *n == name) => name,
+            _ => format!("arg{i}"),
+        };
+        names.push(local(&name));
+    }
+    names
+}
+
+fn memset_methods(g: &Gen, node: &NodeGen, dst_operand: &Expr) -> TokenStream {
+    let p = &g.p;
+    let (field, pos) = (&node.decl.name, node.pos);
+    let ty = g.param_type(dst_operand);
+    let elem = match ty.and_then(|t| generic_of(t, "DevicePtrMut")) {
+        Some(elem) => quote!(#elem),
+        None => quote!(<#ty as #p::MemsetTarget>::Elem),
+    };
+    let (dst, value) = (local("dst"), local("value"));
+    let (pitch, width, height) = (local("pitch"), local("width"), local("height"));
+    let (d, v) = (format_ident!("__CgDst"), format_ident!("__CgValue"));
+    quote! {
+        /// Sets the destination and the value written, for the next launches
+        /// (`cuGraphExecMemsetNodeSetParams`). The element type is the node's.
+        pub fn set(&mut self, #dst: #ty, #value: #elem) -> #p::Result<()> {
+            self.exec.dirty[#pos] = true;
+            self.exec.exec.set_memset_params(self.exec.nodes.#field, #p::memset(#dst, #value))
+        }
+
+        #[doc(hidden)]
+        pub fn set_2d<#d, #v>(
+            &mut self,
+            #dst: #d,
+            #pitch: usize,
+            #value: #v,
+            #width: usize,
+            #height: usize,
+        ) -> #p::Result<()>
+        where
+            &'a (): #p::CanUpdate2D,
+        {
+            let _ = (#dst, #pitch, #value, #width, #height);
+            match <&'a () as #p::CanUpdate2D>::NEVER {}
+        }
+    }
+}
+
+fn memcpy_methods(g: &Gen, node: &NodeGen, src_operand: &Expr, dst_operand: &Expr, arrow: proc_macro2::Span) -> TokenStream {
+    let p = &g.p;
+    let (field, pos) = (&node.decl.name, node.pos);
+    let dir = g.memcpy_direction(src_operand, dst_operand, arrow);
+    let (src, dst) = (local("src"), local("dst"));
+    let (src_pitch, dst_pitch, width, height) = (local("src_pitch"), local("dst_pitch"), local("width"), local("height"));
+    let (s, d) = (format_ident!("__CgSrc"), format_ident!("__CgDst"));
+    quote! {
+        /// Sets the source and the destination for the next launches
+        /// (`cuGraphExecMemcpyNodeSetParams`). They copy in the node's direction (CUDA cannot
+        /// change it), between buffers of equal length.
+        pub fn set<#s, #d>(&mut self, #src: #s, #dst: #d) -> #p::Result<()>
+        where
+            (#s, #d): #p::CopyAs<#dir>,
+        {
+            self.exec.dirty[#pos] = true;
+            self.exec.exec.set_memcpy_params(self.exec.nodes.#field, #p::memcpy_as(#src, #dst))
+        }
+
+        #[doc(hidden)]
+        pub fn set_2d<#s, #d>(
+            &mut self,
+            #src: #s,
+            #src_pitch: usize,
+            #dst: #d,
+            #dst_pitch: usize,
+            #width: usize,
+            #height: usize,
+        ) -> #p::Result<()>
+        where
+            &'a (): #p::CanUpdate2D,
+        {
+            let _ = (#src, #src_pitch, #dst, #dst_pitch, #width, #height);
+            match <&'a () as #p::CanUpdate2D>::NEVER {}
+        }
+    }
+}
+
+/// Enable/disable, for the kinds CUDA allows it on (kernel, memset, memcpy).
+fn switch_methods(g: &Gen, node: &NodeGen) -> TokenStream {
+    let p = &g.p;
+    let field = &node.decl.name;
+    let enabled = local("enabled");
+    quote! {
+        /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+        /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+        pub fn set_enabled(&mut self, #enabled: bool) -> #p::Result<()> {
+            self.exec.exec.set_enabled(self.exec.nodes.#field, #enabled)
+        }
+
+        /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+        pub fn is_enabled(&self) -> #p::Result<bool> {
+            self.exec.exec.is_enabled(self.exec.nodes.#field)
+        }
+    }
+}
+
+/// Enable/disable for the other kinds: bounds that never hold, so a call explains the rule.
+fn forbidden_switch(g: &Gen) -> TokenStream {
+    let p = &g.p;
+    let enabled = local("enabled");
+    quote! {
+        #[doc(hidden)]
+        pub fn set_enabled(&mut self, #enabled: bool) -> #p::Result<()>
+        where
+            &'a (): #p::CanEnableDisable,
+        {
+            let _ = #enabled;
+            match <&'a () as #p::CanEnableDisable>::NEVER {}
+        }
+
+        #[doc(hidden)]
+        pub fn is_enabled(&self) -> #p::Result<bool>
+        where
+            &'a (): #p::CanEnableDisable,
+        {
+            match <&'a () as #p::CanEnableDisable>::NEVER {}
+        }
+    }
+}
+
+/// `T` in `Name<T>` when `ty` is written that way.
+fn generic_of<'t>(ty: &'t Type, name: &str) -> Option<&'t Type> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != name {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+    match args.args.first()? {
+        GenericArgument::Type(t) if args.args.len() == 1 => Some(t),
+        _ => None,
+    }
+}

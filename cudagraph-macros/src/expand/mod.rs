@@ -1,0 +1,176 @@
+//! Code generation: one declaration becomes a params struct, a graph type, an executable type and
+//! one handle type per node, over `::cudagraph_runtime::__private`.
+//!
+//! Hygiene: the generated code's own locals use `Span::mixed_site()`, so they can neither capture
+//! nor be captured by the user's expressions; params are bound under the user's own identifiers,
+//! so the user's expressions see exactly the params. Helpers are called with the user's tokens as
+//! arguments (and spans), so type errors land on those tokens.
+
+mod docs;
+mod exec;
+mod graph;
+mod handles;
+mod node;
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::{Attribute, Ident};
+
+use crate::check::{self, Ctxt};
+use crate::model::{name_of, Model};
+use crate::parse::{Input, NodeDecl};
+
+/// Checks every declaration of the call, then generates the code of each.
+pub fn expand(input: Input) -> syn::Result<TokenStream> {
+    let models: Vec<Model> = input.graphs.iter().map(Model::new).collect();
+    let mut cx = Ctxt::default();
+    check::check(&models, &mut cx);
+    cx.finish()?;
+    let mut out = TokenStream::new();
+    for model in &models {
+        out.extend(Gen::new(model)?.expand());
+    }
+    Ok(out)
+}
+
+/// An identifier only the generated code can see.
+fn local(name: &str) -> Ident {
+    Ident::new(name, Span::mixed_site())
+}
+
+/// `snake_case` to `CamelCase`.
+fn camel(name: &str) -> String {
+    name.split('_')
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let mut chars = part.chars();
+            chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+        })
+        .collect()
+}
+
+/// Everything one declaration's generated code refers to.
+struct Gen<'a> {
+    model: &'a Model<'a>,
+    /// `::cudagraph_runtime::__private`.
+    p: TokenStream,
+    graph: &'a Ident,
+    params_ty: Ident,
+    exec_ty: Ident,
+    nodes_ty: Ident,
+    state_ty: Ident,
+    snapshot_ty: Ident,
+    launch_ty: Ident,
+    /// Attributes every generated item gets (`cfg`, lints).
+    pass: Vec<&'a Attribute>,
+    /// The graph's doc comments.
+    docs: Vec<&'a Attribute>,
+    /// The nodes in the order they are added.
+    nodes: Vec<NodeGen<'a>>,
+    /// `(dependency, dependent)` positions, per node in order, dependencies in declared order.
+    edges: Vec<(usize, usize)>,
+}
+
+/// One node, as the generated code sees it.
+struct NodeGen<'a> {
+    decl: &'a NodeDecl,
+    /// Position in the build order: the node's index in the runtime graph.
+    pos: usize,
+    /// The declared name, without `r#`.
+    name: String,
+    /// `<Graph><Node>Node`, the update handle.
+    handle: Ident,
+    /// The function computing the node's inputs from the params.
+    eval: Ident,
+    /// The local holding the node's runtime handle while building.
+    local: Ident,
+    /// Positions of the node's dependencies, in declared order.
+    deps: Vec<usize>,
+    /// Indices of the params its expressions read.
+    mentions: Vec<usize>,
+}
+
+impl<'a> Gen<'a> {
+    fn new(model: &'a Model<'a>) -> syn::Result<Self> {
+        let graph = &model.decl.name;
+        let order = model.canonical_order().ok_or_else(|| {
+            // The cycle rule has reported this already; never reached after a clean check.
+            syn::Error::new(graph.span(), "the graph has a dependency cycle")
+        })?;
+        let mut pos = vec![0; order.len()];
+        for (p, &decl) in order.iter().enumerate() {
+            pos[decl] = p;
+        }
+        let mut deps: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
+        for (from, to) in model.resolved_edges() {
+            deps[to].push(pos[from]);
+        }
+        let nodes: Vec<NodeGen> = order
+            .iter()
+            .enumerate()
+            .map(|(p, &decl)| {
+                let node = model.nodes[decl];
+                let name = name_of(&node.name);
+                NodeGen {
+                    decl: node,
+                    pos: p,
+                    handle: format_ident!("{}{}Node", name_of(graph), camel(&name), span = node.name.span()),
+                    eval: format_ident!("__cg_eval_{}", name),
+                    local: local(&format!("node_{name}")),
+                    deps: deps[decl].clone(),
+                    mentions: model.mentions(node),
+                    name,
+                }
+            })
+            .collect();
+        let edges = nodes.iter().flat_map(|n| n.deps.iter().map(move |&d| (d, n.pos))).collect();
+        let (pass, docs) = model.split_attrs();
+        let base = name_of(graph);
+        let hidden = |suffix: &str| format_ident!("__{}{}", base, suffix);
+        Ok(Self {
+            model,
+            p: quote!(::cudagraph_runtime::__private),
+            graph,
+            params_ty: format_ident!("{}Params", base, span = graph.span()),
+            exec_ty: format_ident!("{}Exec", base, span = graph.span()),
+            nodes_ty: hidden("Nodes"),
+            state_ty: hidden("State"),
+            snapshot_ty: hidden("Snapshot"),
+            launch_ty: hidden("Launch"),
+            pass,
+            docs,
+            nodes,
+            edges,
+        })
+    }
+
+    fn expand(&self) -> TokenStream {
+        let params = graph::params_struct(self);
+        let graph = graph::graph_type(self);
+        let exec = exec::exec_type(self);
+        let handles = self.nodes.iter().map(|n| handles::handle(self, n));
+        quote! {
+            #params
+            #graph
+            #exec
+            #(#handles)*
+        }
+    }
+
+    /// The bindings of params `mentions` as locals, by value when `Copy`, for a node expression.
+    fn bindings(&self, params: &Ident, mentions: &[usize]) -> TokenStream {
+        let p = &self.p;
+        let lets = mentions.iter().map(|&i| {
+            let name = &self.model.params[i].name;
+            quote! {
+                #[allow(unused_variables, clippy::needless_borrow)]
+                let #name = (&#p::Bind(&#params.#name)).__cg_bind();
+            }
+        });
+        quote! {
+            #[allow(unused_imports)]
+            use #p::{BindCopy as _, BindRef as _};
+            #(#lets)*
+        }
+    }
+}

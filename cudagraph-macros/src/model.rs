@@ -1,0 +1,350 @@
+//! The resolved graph of one declaration: params and nodes by index, edges between indices, and
+//! the canonical order in which the generated code adds the nodes.
+//!
+//! The model is built leniently (names that do not resolve are kept as written) so that the
+//! rules in `check/` can report every problem; expansion runs only on a model that passed them.
+
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
+use std::cmp::Reverse;
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+use syn::{Attribute, GenericArgument, Ident, PathArguments, Type};
+
+use crate::parse::{Declares, EdgeChain, GraphDecl, Item, NodeDecl, NodeOp, ParamField, ParamsBlock};
+
+/// One declaration, resolved.
+pub struct Model<'a> {
+    pub decl: &'a GraphDecl,
+    /// The first `params` block.
+    pub params_block: Option<&'a ParamsBlock>,
+    /// Params in declared order (the first declaration of each name).
+    pub params: Vec<&'a ParamField>,
+    /// Whether some param may be missing (a `params` block did not parse).
+    pub params_incomplete: bool,
+    /// Nodes in declared order (the first declaration of each name).
+    pub nodes: Vec<&'a NodeDecl>,
+    /// Names of nodes whose declaration did not parse: known, but not usable.
+    pub broken_nodes: Vec<String>,
+    /// Every edge as written, in declared order (left to right, bracketed lists in order).
+    pub edges: Vec<Edge<'a>>,
+    param_index: BTreeMap<String, usize>,
+    node_index: BTreeMap<String, usize>,
+}
+
+/// One `from -> to` as written.
+pub struct Edge<'a> {
+    pub from: &'a Ident,
+    pub to: &'a Ident,
+    pub arrow: Span,
+}
+
+/// A name as the generated code sees it (`r#type` and `type` are one name).
+pub fn name_of(ident: &Ident) -> String {
+    ident.unraw().to_string()
+}
+
+impl<'a> Model<'a> {
+    pub fn new(decl: &'a GraphDecl) -> Self {
+        let mut model = Self {
+            decl,
+            params_block: None,
+            params: Vec::new(),
+            params_incomplete: false,
+            nodes: Vec::new(),
+            broken_nodes: Vec::new(),
+            edges: Vec::new(),
+            param_index: BTreeMap::new(),
+            node_index: BTreeMap::new(),
+        };
+        for item in &decl.items {
+            match item {
+                Item::Params(block) => {
+                    if model.params_block.is_some() {
+                        continue;
+                    }
+                    model.params_block = Some(block);
+                    for field in &block.fields {
+                        let index = model.params.len();
+                        if let std::collections::btree_map::Entry::Vacant(e) = model.param_index.entry(name_of(&field.name)) {
+                            e.insert(index);
+                            model.params.push(field);
+                        }
+                    }
+                }
+                Item::Node(node) => {
+                    let index = model.nodes.len();
+                    if let std::collections::btree_map::Entry::Vacant(e) = model.node_index.entry(name_of(&node.name)) {
+                        e.insert(index);
+                        model.nodes.push(node);
+                    }
+                }
+                Item::Edges(chain) => model.edges.extend(chain_edges(chain)),
+                Item::Invalid { declares: Declares::Node(name), .. } => model.broken_nodes.push(name_of(name)),
+                Item::Invalid { declares: Declares::Params, .. } => model.params_incomplete = true,
+                Item::Invalid { declares: Declares::Nothing, .. } | Item::ControlFlow(_) => {}
+            }
+        }
+        model
+    }
+
+    /// The index of the node named `name`.
+    pub fn node(&self, name: &Ident) -> Option<usize> {
+        self.node_index.get(&name_of(name)).copied()
+    }
+
+    /// The index of the param named `name`.
+    pub fn param(&self, name: &Ident) -> Option<usize> {
+        self.param_index.get(&name_of(name)).copied()
+    }
+
+    /// Whether `name` names a node, even one whose declaration did not parse.
+    pub fn knows_node(&self, name: &Ident) -> bool {
+        self.node(name).is_some() || self.broken_nodes.contains(&name_of(name))
+    }
+
+    /// The edges between declared nodes as `(from, to)` node indices, in declared order: self
+    /// edges, repeated edges and edges to unknown nodes (all rejected by the checks) left out.
+    pub fn resolved_edges(&self) -> Vec<(usize, usize)> {
+        let mut out: Vec<(usize, usize)> = Vec::new();
+        for edge in &self.edges {
+            if let (Some(from), Some(to)) = (self.node(edge.from), self.node(edge.to)) {
+                if from != to && !out.contains(&(from, to)) {
+                    out.push((from, to));
+                }
+            }
+        }
+        out
+    }
+
+    /// The order the generated code adds nodes in; `None` if the graph has a cycle.
+    pub fn canonical_order(&self) -> Option<Vec<usize>> {
+        topological_order(self.nodes.len(), &self.resolved_edges()).ok()
+    }
+
+    /// The params a node's expressions may read, by index, in declared order.
+    pub fn mentions(&self, node: &NodeDecl) -> Vec<usize> {
+        let tokens = match &node.op {
+            NodeOp::Kernel(k) => {
+                let (kernel, config, args) = (&k.kernel, &k.config, &k.args);
+                quote::quote!(#kernel #config #args)
+            }
+            NodeOp::Memset(m) => {
+                let (dst, value) = (&m.dst, &m.value);
+                quote::quote!(#dst #value)
+            }
+            NodeOp::Memcpy(m) => {
+                let (src, dst) = (&m.src, &m.dst);
+                quote::quote!(#src #dst)
+            }
+            NodeOp::Host(h) => h.f.to_token_stream(),
+            NodeOp::Child(c) => c.graph.to_token_stream(),
+            NodeOp::Empty(_) => TokenStream::new(),
+        };
+        let mut found = Vec::new();
+        collect_mentions(tokens, &mut |ident| {
+            if let Some(index) = self.param(ident) {
+                if !found.contains(&index) {
+                    found.push(index);
+                }
+            }
+        });
+        found.sort_unstable();
+        found
+    }
+
+    /// The graph's non-doc attributes (applied to every generated item) and its doc attributes.
+    pub fn split_attrs(&self) -> (Vec<&'a Attribute>, Vec<&'a Attribute>) {
+        self.decl.attrs.iter().partition(|a| !a.path().is_ident("doc"))
+    }
+}
+
+/// The parameter types of `Kernel<(A, B, ...)>` when written out as a tuple.
+pub fn kernel_params(ty: &Type) -> Option<Vec<&Type>> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != "Kernel" {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+    match args.args.first()? {
+        GenericArgument::Type(Type::Tuple(tuple)) if args.args.len() == 1 => Some(tuple.elems.iter().collect()),
+        _ => None,
+    }
+}
+
+/// The edges of `a -> [b, c] -> d`: every name of a term to every name of the next.
+fn chain_edges(chain: &EdgeChain) -> Vec<Edge<'_>> {
+    let mut edges = Vec::new();
+    for (pair, arrow) in chain.terms.windows(2).zip(&chain.arrows) {
+        for from in pair[0].names() {
+            for to in pair[1].names() {
+                edges.push(Edge { from, to, arrow: arrow.span() });
+            }
+        }
+    }
+    edges
+}
+
+/// Calls `f` on every identifier of `tokens` that may be a local variable: all but field and
+/// method names (`x.name`) and path segments after `::`. An over-approximation is safe (a node is
+/// then updated when it need not be); missing a use would not be.
+fn collect_mentions(tokens: TokenStream, f: &mut dyn FnMut(&Ident)) {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    for (i, tt) in tokens.iter().enumerate() {
+        match tt {
+            TokenTree::Group(g) => collect_mentions(g.stream(), f),
+            TokenTree::Ident(ident) => {
+                let punct = |at: usize| match tokens.get(at) {
+                    Some(TokenTree::Punct(p)) => Some((p.as_char(), p.spacing())),
+                    _ => None,
+                };
+                let after_dot = i >= 1
+                    && punct(i - 1).is_some_and(|(c, _)| c == '.')
+                    && !(i >= 2 && punct(i - 2).is_some_and(|(c, s)| c == '.' && s == proc_macro2::Spacing::Joint));
+                let after_path = i >= 2
+                    && punct(i - 1).is_some_and(|(c, _)| c == ':')
+                    && punct(i - 2).is_some_and(|(c, s)| c == ':' && s == proc_macro2::Spacing::Joint);
+                if !after_dot && !after_path {
+                    f(ident);
+                }
+            }
+            TokenTree::Punct(_) | TokenTree::Literal(_) => {}
+        }
+    }
+}
+
+/// Kahn's algorithm with ties broken by declaration order: among the nodes whose dependencies
+/// are all placed, the one declared first goes next. `Err` holds the nodes left unplaced (on or
+/// behind a cycle).
+pub fn topological_order(n: usize, edges: &[(usize, usize)]) -> Result<Vec<usize>, Vec<usize>> {
+    let mut indegree = vec![0usize; n];
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(from, to) in edges {
+        indegree[to] += 1;
+        out[from].push(to);
+    }
+    let mut ready: BinaryHeap<Reverse<usize>> = (0..n).filter(|&v| indegree[v] == 0).map(Reverse).collect();
+    let mut order = Vec::with_capacity(n);
+    while let Some(Reverse(v)) = ready.pop() {
+        order.push(v);
+        for &w in &out[v] {
+            indegree[w] -= 1;
+            if indegree[w] == 0 {
+                ready.push(Reverse(w));
+            }
+        }
+    }
+    if order.len() == n {
+        Ok(order)
+    } else {
+        Err((0..n).filter(|v| !order.contains(v)).collect())
+    }
+}
+
+/// For every edge that lies on a cycle, by position in `edges`: a shortest cycle through it, as
+/// the nodes visited, starting from the node declared first (the same text for every edge of a
+/// simple cycle).
+pub fn cycle_edges(n: usize, edges: &[(usize, usize)]) -> Vec<(usize, Vec<usize>)> {
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(from, to) in edges {
+        out[from].push(to);
+    }
+    let mut found = Vec::new();
+    for (index, &(from, to)) in edges.iter().enumerate() {
+        // Breadth-first from `to` back to `from`.
+        let mut parent: Vec<Option<usize>> = vec![None; n];
+        let mut seen = vec![false; n];
+        let mut queue = VecDeque::from([to]);
+        seen[to] = true;
+        while let Some(v) = queue.pop_front() {
+            if v == from {
+                break;
+            }
+            for &w in &out[v] {
+                if !seen[w] {
+                    seen[w] = true;
+                    parent[w] = Some(v);
+                    queue.push_back(w);
+                }
+            }
+        }
+        if !seen[from] {
+            continue;
+        }
+        let mut path = vec![from];
+        let mut v = from;
+        while v != to {
+            match parent[v] {
+                Some(p) => {
+                    path.push(p);
+                    v = p;
+                }
+                None => break,
+            }
+        }
+        path.reverse(); // to ... from
+        let mut cycle = vec![from];
+        cycle.extend(path.into_iter().take_while(|&v| v != from));
+        if let Some(start) = cycle.iter().enumerate().min_by_key(|(_, &v)| v).map(|(i, _)| i) {
+            cycle.rotate_left(start);
+        }
+        found.push((index, cycle));
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_follows_declaration_among_ready_nodes() {
+        // 0 -> 2, 1 -> 2, 3 independent: declaration order wherever dependencies allow.
+        assert_eq!(topological_order(4, &[(0, 2), (1, 2)]), Ok(vec![0, 1, 2, 3]));
+        // A node declared first but depending on a later one goes after it.
+        assert_eq!(topological_order(3, &[(2, 0)]), Ok(vec![1, 2, 0]));
+        // Ties are broken by declaration index, not by discovery order.
+        assert_eq!(topological_order(4, &[(3, 1), (0, 2)]), Ok(vec![0, 2, 3, 1]));
+        assert_eq!(topological_order(0, &[]), Ok(vec![]));
+    }
+
+    #[test]
+    fn order_is_independent_of_edge_listing_order() {
+        let a = topological_order(5, &[(0, 4), (1, 3), (3, 4), (2, 4)]);
+        let b = topological_order(5, &[(2, 4), (3, 4), (1, 3), (0, 4)]);
+        assert_eq!(a, b);
+        assert_eq!(a, Ok(vec![0, 1, 2, 3, 4]));
+    }
+
+    #[test]
+    fn cycles_leave_nodes_unplaced() {
+        assert_eq!(topological_order(3, &[(0, 1), (1, 0), (1, 2)]), Err(vec![0, 1, 2]));
+    }
+
+    #[test]
+    fn every_edge_of_a_cycle_is_reported_with_the_same_cycle() {
+        // 0 -> 1 -> 2 -> 0, plus 2 -> 3 which is on no cycle.
+        let edges = [(0, 1), (1, 2), (2, 0), (2, 3)];
+        let found = cycle_edges(4, &edges);
+        assert_eq!(found, vec![(0, vec![0, 1, 2]), (1, vec![0, 1, 2]), (2, vec![0, 1, 2])]);
+    }
+
+    #[test]
+    fn overlapping_cycles_report_a_shortest_cycle_per_edge() {
+        // 0 <-> 1 and 1 -> 2 -> 0.
+        let edges = [(0, 1), (1, 0), (1, 2), (2, 0)];
+        let found = cycle_edges(3, &edges);
+        assert_eq!(found, vec![(0, vec![0, 1]), (1, vec![0, 1]), (2, vec![0, 1, 2]), (3, vec![0, 1, 2])]);
+        assert!(cycle_edges(3, &[(0, 1), (1, 2), (0, 2)]).is_empty());
+    }
+
+    #[test]
+    fn mentions_skip_fields_methods_and_paths() {
+        let mut seen = Vec::new();
+        collect_mentions(quote::quote!(a.b + c::d + f(e..g) + h.0 + (i)), &mut |i| seen.push(i.to_string()));
+        assert_eq!(seen, ["a", "c", "f", "e", "g", "h", "i"]);
+    }
+}

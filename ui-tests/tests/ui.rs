@@ -1,0 +1,13 @@
+//! The `cuda_graph!` compile-time rules, as trybuild cases: `cases/pass` must compile, every other
+//! folder holds one program per rule violation, with the expected diagnostics in `.stderr`.
+
+#[test]
+fn ui() {
+    let t = trybuild::TestCases::new();
+    t.pass("cases/pass/*.rs");
+    t.compile_fail("cases/topology/*.rs");
+    t.compile_fail("cases/params/*.rs");
+    t.compile_fail("cases/kernel_args/*.rs");
+    t.compile_fail("cases/updates/*.rs");
+    t.compile_fail("cases/malformed/*.rs");
+}
