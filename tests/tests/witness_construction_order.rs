@@ -1,38 +1,42 @@
 //! GPU witness for the macro's canonical construction order (SPEC 2.4): whole-graph update pairs
 //! nodes by the order of the calls that built them. The same topology added in another order
-//! makes the driver refuse the update (or pair the wrong nodes), while the same order always
-//! pairs. `cuda_graph!` builds every graph of a declaration in one fixed order, so its updates
-//! are always of the second kind.
+//! makes the driver refuse the update or pair the wrong nodes, while the same order always pairs.
+//! `cuda_graph!` builds every graph of a declaration in one fixed order, so its updates are always
+//! of the second kind.
 
 use cudagraph_runtime::cudarc::driver::CudaSlice;
 use cudagraph_runtime::{DevicePtrMut, Error, Graph, GraphExec};
-use cudagraph_tests::{cfg, fill, gpu, read_back, Kernels, Rng, POISON_U32};
+use cudagraph_tests::{cfg, gpu, read_back, Gpu, Kernels, Rng};
 
 const N: usize = 4096;
 
-/// Additions of one build: `a` and `b` are roots, `c` runs after `a`.
-#[derive(Debug, Clone, Copy)]
-struct Adds {
+/// Parameters of one build: `a: x += a` and `b: y *= b` are roots, `c: x += c` runs after `a`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Params {
     a: u32,
-    b: u32,
+    b: f32,
     c: u32,
 }
 
-/// `a: x += adds.a`, `b: y += adds.b`, `c: x += adds.c` after `a`; `a` added first unless
-/// `b_first`, then `c` (whose dependency array names `a`).
+/// What a correct launch leaves, starting from `x = 0`, `y = 1`.
+fn expected(p: Params) -> (u32, f32) {
+    (p.a + p.c, p.b)
+}
+
+/// The graph of `p`, with `b` added before `a` when `b_first` (otherwise `a`, `b`, `c`).
 fn build(
-    gpu: &cudagraph_tests::Gpu,
+    gpu: &Gpu,
     k: &Kernels,
     x: DevicePtrMut<u32>,
-    y: DevicePtrMut<u32>,
-    adds: Adds,
+    y: DevicePtrMut<f32>,
+    p: Params,
     b_first: bool,
 ) -> Graph {
-    let mut g = Graph::new(&gpu.ctx).unwrap();
     let n = N as u32;
+    let mut g = Graph::new(&gpu.ctx).unwrap();
     let add_b = |g: &mut Graph| {
         g.name_next("b")
-            .add_kernel(&k.add_u32, cfg(N), (n, adds.b, y), &[])
+            .add_kernel(&k.scale, cfg(N), (n, p.b, y), &[])
             .unwrap()
     };
     if b_first {
@@ -40,34 +44,39 @@ fn build(
     }
     let a = g
         .name_next("a")
-        .add_kernel(&k.add_u32, cfg(N), (n, adds.a, x), &[])
+        .add_kernel(&k.add_u32, cfg(N), (n, p.a, x), &[])
         .unwrap();
     if !b_first {
         add_b(&mut g);
     }
     g.name_next("c")
-        .add_kernel(&k.add_u32, cfg(N), (n, adds.c, x), &[a.id()])
+        .add_kernel(&k.add_u32, cfg(N), (n, p.c, x), &[a.id()])
         .unwrap();
     g
 }
 
-/// Launches `exec` on zeroed buffers and returns (x, y), both uniform (checked).
+/// Launches `exec` from `x = 0`, `y = 1` and returns (x, y), each checked uniform.
 fn run(
-    gpu: &cudagraph_tests::Gpu,
+    gpu: &Gpu,
     exec: &mut GraphExec,
-    bufs: &mut [CudaSlice<u32>; 2],
-) -> (u32, u32) {
-    for b in bufs.iter_mut() {
-        gpu.stream.memset_zeros(b).unwrap();
-    }
+    x: &mut CudaSlice<u32>,
+    y: &mut CudaSlice<f32>,
+) -> (u32, f32) {
+    gpu.stream.memset_zeros(x).unwrap();
+    gpu.stream.memcpy_htod(&vec![1.0f32; N], y).unwrap();
     exec.launch(&gpu.stream).unwrap();
-    let x = read_back(&gpu.stream, &bufs[0]);
-    let y = read_back(&gpu.stream, &bufs[1]);
+    let (xs, ys) = (read_back(&gpu.stream, x), read_back(&gpu.stream, y));
     assert!(
-        x.iter().all(|&v| v == x[0]) && y.iter().all(|&v| v == y[0]),
-        "non-uniform output"
+        xs.iter().all(|&v| v == xs[0]),
+        "x is not uniform: {:?}",
+        &xs[..8]
     );
-    (x[0], y[0])
+    assert!(
+        ys.iter().all(|&v| v.to_bits() == ys[0].to_bits()),
+        "y is not uniform: {:?}",
+        &ys[..8]
+    );
+    (xs[0], ys[0])
 }
 
 #[test]
@@ -77,55 +86,49 @@ fn another_construction_order_breaks_whole_graph_update() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("construction order");
-    let mut bufs = [
-        gpu.stream.alloc_zeros::<u32>(N).unwrap(),
-        gpu.stream.alloc_zeros::<u32>(N).unwrap(),
-    ];
-    for b in bufs.iter_mut() {
-        fill(&gpu.stream, b, POISON_U32);
-    }
-    let x = DevicePtrMut::from(&mut bufs[0]);
-    let y = DevicePtrMut::from(&mut bufs[1]);
-    let mut adds = || Adds {
+    let mut params = || Params {
         a: 1 + rng.below(1000),
-        b: 2000 + rng.below(1000),
+        b: 2.0 + rng.below(100) as f32,
         c: 4000 + rng.below(1000),
     };
+    let mut xs = gpu.stream.alloc_zeros::<u32>(N).unwrap();
+    let mut ys = gpu.stream.alloc_zeros::<f32>(N).unwrap();
+    let (x, y) = (DevicePtrMut::from(&mut xs), DevicePtrMut::from(&mut ys));
 
-    let first = adds();
+    let first = params();
     let mut exec = build(&gpu, &k, x, y, first, false).instantiate().unwrap();
-    assert_eq!(
-        run(&gpu, &mut exec, &mut bufs),
-        (first.a + first.c, first.b)
-    );
+    assert_eq!(run(&gpu, &mut exec, &mut xs, &mut ys), expected(first));
 
-    // Same order, new parameters: pairs node for node, every time.
+    // Same construction order, new parameters: pairs node for node, every time.
+    let mut last = first;
     for _ in 0..5 {
-        let p = adds();
-        exec.update(&build(&gpu, &k, x, y, p, false))
-            .expect("same construction order must pair");
-        assert_eq!(run(&gpu, &mut exec, &mut bufs), (p.a + p.c, p.b));
+        last = params();
+        exec.update(&build(&gpu, &k, x, y, last, false))
+            .expect("the same construction order must pair");
+        assert_eq!(run(&gpu, &mut exec, &mut xs, &mut ys), expected(last));
     }
 
-    // Same topology, `b` added before `a`: `c`'s dependency now names the second node added, so
-    // the driver's pairing (by call order) no longer matches.
-    let p = adds();
+    // Same topology, `b` added before `a`: the driver pairs the executable's `a` (an add on `x`,
+    // which `c` waits for) with the new `b` (a scale of `y`), and so on.
+    let p = params();
     match exec.update(&build(&gpu, &k, x, y, p, true)) {
         Err(e @ Error::UpdateRejected { .. }) => {
-            eprintln!("driver refused the reordered graph, as expected: {e}");
+            eprintln!("the driver refused the reordered graph: {e}");
             // The executable is unchanged and still runs the last good parameters.
-            assert_ne!(run(&gpu, &mut exec, &mut bufs), (p.a + p.c, p.b));
+            assert_eq!(run(&gpu, &mut exec, &mut xs, &mut ys), expected(last));
         }
         Err(e) => panic!("unexpected error kind: {e}"),
         Ok(()) => {
-            // Accepted: then the nodes were paired wrongly, and the result shows it.
-            let got = run(&gpu, &mut exec, &mut bufs);
+            let got = run(&gpu, &mut exec, &mut xs, &mut ys);
+            eprintln!(
+                "the driver accepted the reordered graph: got {got:?}, want {:?}",
+                expected(p)
+            );
             assert_ne!(
                 got,
-                (p.a + p.c, p.b),
-                "a reordered build paired correctly: the witness is wrong"
+                expected(p),
+                "a reordered build paired correctly: no witness"
             );
-            eprintln!("driver accepted the reordered graph but mis-paired it: got {got:?}");
         }
     }
 }
