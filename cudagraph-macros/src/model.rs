@@ -4,8 +4,8 @@
 //! The model is built leniently (names that do not resolve are kept as written) so that the
 //! rules in `check/` can report every problem; expansion runs only on a model that passed them.
 
-use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
@@ -13,7 +13,9 @@ use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Attribute, GenericArgument, Ident, PathArguments, Type};
 
-use crate::parse::{Declares, EdgeChain, GraphDecl, Item, NodeDecl, NodeOp, ParamField, ParamsBlock};
+use crate::parse::{
+    Declares, EdgeChain, GraphDecl, Item, NodeDecl, NodeOp, ParamField, ParamsBlock,
+};
 
 /// One declaration, resolved.
 pub struct Model<'a> {
@@ -68,7 +70,9 @@ impl<'a> Model<'a> {
                     model.params_block = Some(block);
                     for field in &block.fields {
                         let index = model.params.len();
-                        if let std::collections::btree_map::Entry::Vacant(e) = model.param_index.entry(name_of(&field.name)) {
+                        if let std::collections::btree_map::Entry::Vacant(e) =
+                            model.param_index.entry(name_of(&field.name))
+                        {
                             e.insert(index);
                             model.params.push(field);
                         }
@@ -76,15 +80,27 @@ impl<'a> Model<'a> {
                 }
                 Item::Node(node) => {
                     let index = model.nodes.len();
-                    if let std::collections::btree_map::Entry::Vacant(e) = model.node_index.entry(name_of(&node.name)) {
+                    if let std::collections::btree_map::Entry::Vacant(e) =
+                        model.node_index.entry(name_of(&node.name))
+                    {
                         e.insert(index);
                         model.nodes.push(node);
                     }
                 }
                 Item::Edges(chain) => model.edges.extend(chain_edges(chain)),
-                Item::Invalid { declares: Declares::Node(name), .. } => model.broken_nodes.push(name_of(name)),
-                Item::Invalid { declares: Declares::Params, .. } => model.params_incomplete = true,
-                Item::Invalid { declares: Declares::Nothing, .. } | Item::ControlFlow(_) => {}
+                Item::Invalid {
+                    declares: Declares::Node(name),
+                    ..
+                } => model.broken_nodes.push(name_of(name)),
+                Item::Invalid {
+                    declares: Declares::Params,
+                    ..
+                } => model.params_incomplete = true,
+                Item::Invalid {
+                    declares: Declares::Nothing,
+                    ..
+                }
+                | Item::ControlFlow(_) => {}
             }
         }
         model
@@ -157,7 +173,10 @@ impl<'a> Model<'a> {
 
     /// The graph's non-doc attributes (applied to every generated item) and its doc attributes.
     pub fn split_attrs(&self) -> (Vec<&'a Attribute>, Vec<&'a Attribute>) {
-        self.decl.attrs.iter().partition(|a| !a.path().is_ident("doc"))
+        self.decl
+            .attrs
+            .iter()
+            .partition(|a| !a.path().is_ident("doc"))
     }
 }
 
@@ -168,9 +187,13 @@ pub fn kernel_params(ty: &Type) -> Option<Vec<&Type>> {
     if last.ident != "Kernel" {
         return None;
     }
-    let PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+    let PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
     match args.args.first()? {
-        GenericArgument::Type(Type::Tuple(tuple)) if args.args.len() == 1 => Some(tuple.elems.iter().collect()),
+        GenericArgument::Type(Type::Tuple(tuple)) if args.args.len() == 1 => {
+            Some(tuple.elems.iter().collect())
+        }
         _ => None,
     }
 }
@@ -181,7 +204,11 @@ fn chain_edges(chain: &EdgeChain) -> Vec<Edge<'_>> {
     for (pair, arrow) in chain.terms.windows(2).zip(&chain.arrows) {
         for from in pair[0].names() {
             for to in pair[1].names() {
-                edges.push(Edge { from, to, arrow: arrow.span() });
+                edges.push(Edge {
+                    from,
+                    to,
+                    arrow: arrow.span(),
+                });
             }
         }
     }
@@ -203,17 +230,64 @@ fn collect_mentions(tokens: TokenStream, f: &mut dyn FnMut(&Ident)) {
                 };
                 let after_dot = i >= 1
                     && punct(i - 1).is_some_and(|(c, _)| c == '.')
-                    && !(i >= 2 && punct(i - 2).is_some_and(|(c, s)| c == '.' && s == proc_macro2::Spacing::Joint));
+                    && !(i >= 2
+                        && punct(i - 2)
+                            .is_some_and(|(c, s)| c == '.' && s == proc_macro2::Spacing::Joint));
                 let after_path = i >= 2
                     && punct(i - 1).is_some_and(|(c, _)| c == ':')
-                    && punct(i - 2).is_some_and(|(c, s)| c == ':' && s == proc_macro2::Spacing::Joint);
+                    && punct(i - 2)
+                        .is_some_and(|(c, s)| c == ':' && s == proc_macro2::Spacing::Joint);
                 if !after_dot && !after_path {
                     f(ident);
                 }
             }
-            TokenTree::Punct(_) | TokenTree::Literal(_) => {}
+            // `format!("{n}")` reads `n` too: inline format arguments count as mentions.
+            TokenTree::Literal(lit) => {
+                for name in format_args_of(&lit.to_string()) {
+                    f(&Ident::new(name, lit.span()));
+                }
+            }
+            TokenTree::Punct(_) => {}
         }
     }
+}
+
+/// The identifiers a string literal would capture as inline format arguments (`{n}`, `{x:?}`).
+/// Any string literal is scanned: a false positive only costs an unneeded update.
+fn format_args_of(literal: &str) -> Vec<&str> {
+    if !(literal.starts_with('"') || literal.starts_with('r')) {
+        return Vec::new();
+    }
+    let bytes = literal.as_bytes();
+    let mut names = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'{' {
+            if bytes.get(i + 1) == Some(&b'{') {
+                i += 2;
+                continue;
+            }
+            let start = i + 1;
+            let mut end = start;
+            while end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_') {
+                end += 1;
+            }
+            let starts_like_ident = bytes
+                .get(start)
+                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_');
+            if end > start && starts_like_ident {
+                if let Some(name) = literal.get(start..end) {
+                    if name != "_" {
+                        names.push(name);
+                    }
+                }
+            }
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    names
 }
 
 /// Kahn's algorithm with ties broken by declaration order: among the nodes whose dependencies
@@ -226,7 +300,8 @@ pub fn topological_order(n: usize, edges: &[(usize, usize)]) -> Result<Vec<usize
         indegree[to] += 1;
         out[from].push(to);
     }
-    let mut ready: BinaryHeap<Reverse<usize>> = (0..n).filter(|&v| indegree[v] == 0).map(Reverse).collect();
+    let mut ready: BinaryHeap<Reverse<usize>> =
+        (0..n).filter(|&v| indegree[v] == 0).map(Reverse).collect();
     let mut order = Vec::with_capacity(n);
     while let Some(Reverse(v)) = ready.pop() {
         order.push(v);
@@ -288,7 +363,12 @@ pub fn cycle_edges(n: usize, edges: &[(usize, usize)]) -> Vec<(usize, Vec<usize>
         path.reverse(); // to ... from
         let mut cycle = vec![from];
         cycle.extend(path.into_iter().take_while(|&v| v != from));
-        if let Some(start) = cycle.iter().enumerate().min_by_key(|(_, &v)| v).map(|(i, _)| i) {
+        if let Some(start) = cycle
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, &v)| v)
+            .map(|(i, _)| i)
+        {
             cycle.rotate_left(start);
         }
         found.push((index, cycle));
@@ -303,11 +383,17 @@ mod tests {
     #[test]
     fn order_follows_declaration_among_ready_nodes() {
         // 0 -> 2, 1 -> 2, 3 independent: declaration order wherever dependencies allow.
-        assert_eq!(topological_order(4, &[(0, 2), (1, 2)]), Ok(vec![0, 1, 2, 3]));
+        assert_eq!(
+            topological_order(4, &[(0, 2), (1, 2)]),
+            Ok(vec![0, 1, 2, 3])
+        );
         // A node declared first but depending on a later one goes after it.
         assert_eq!(topological_order(3, &[(2, 0)]), Ok(vec![1, 2, 0]));
         // Ties are broken by declaration index, not by discovery order.
-        assert_eq!(topological_order(4, &[(3, 1), (0, 2)]), Ok(vec![0, 2, 3, 1]));
+        assert_eq!(
+            topological_order(4, &[(3, 1), (0, 2)]),
+            Ok(vec![0, 2, 3, 1])
+        );
         assert_eq!(topological_order(0, &[]), Ok(vec![]));
     }
 
@@ -321,7 +407,10 @@ mod tests {
 
     #[test]
     fn cycles_leave_nodes_unplaced() {
-        assert_eq!(topological_order(3, &[(0, 1), (1, 0), (1, 2)]), Err(vec![0, 1, 2]));
+        assert_eq!(
+            topological_order(3, &[(0, 1), (1, 0), (1, 2)]),
+            Err(vec![0, 1, 2])
+        );
     }
 
     #[test]
@@ -329,7 +418,10 @@ mod tests {
         // 0 -> 1 -> 2 -> 0, plus 2 -> 3 which is on no cycle.
         let edges = [(0, 1), (1, 2), (2, 0), (2, 3)];
         let found = cycle_edges(4, &edges);
-        assert_eq!(found, vec![(0, vec![0, 1, 2]), (1, vec![0, 1, 2]), (2, vec![0, 1, 2])]);
+        assert_eq!(
+            found,
+            vec![(0, vec![0, 1, 2]), (1, vec![0, 1, 2]), (2, vec![0, 1, 2])]
+        );
     }
 
     #[test]
@@ -337,14 +429,38 @@ mod tests {
         // 0 <-> 1 and 1 -> 2 -> 0.
         let edges = [(0, 1), (1, 0), (1, 2), (2, 0)];
         let found = cycle_edges(3, &edges);
-        assert_eq!(found, vec![(0, vec![0, 1]), (1, vec![0, 1]), (2, vec![0, 1, 2]), (3, vec![0, 1, 2])]);
+        assert_eq!(
+            found,
+            vec![
+                (0, vec![0, 1]),
+                (1, vec![0, 1]),
+                (2, vec![0, 1, 2]),
+                (3, vec![0, 1, 2])
+            ]
+        );
         assert!(cycle_edges(3, &[(0, 1), (1, 2), (0, 2)]).is_empty());
     }
 
     #[test]
     fn mentions_skip_fields_methods_and_paths() {
         let mut seen = Vec::new();
-        collect_mentions(quote::quote!(a.b + c::d + f(e..g) + h.0 + (i)), &mut |i| seen.push(i.to_string()));
+        collect_mentions(quote::quote!(a.b + c::d + f(e..g) + h.0 + (i)), &mut |i| {
+            seen.push(i.to_string())
+        });
         assert_eq!(seen, ["a", "c", "f", "e", "g", "h", "i"]);
+    }
+
+    #[test]
+    fn mentions_include_inline_format_arguments() {
+        assert_eq!(
+            format_args_of(r#""{n} {x:?} {{y}} {0} {_z}""#),
+            ["n", "x", "_z"]
+        );
+        assert!(format_args_of("1u32").is_empty());
+        let mut seen = Vec::new();
+        collect_mentions(quote::quote!(println!("step {step}")), &mut |i| {
+            seen.push(i.to_string())
+        });
+        assert_eq!(seen, ["println", "step"]);
     }
 }

@@ -9,7 +9,9 @@ use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{braced, bracketed, parenthesized, token, Attribute, Expr, Ident, Token, Type, Visibility};
+use syn::{
+    braced, bracketed, parenthesized, token, Attribute, Expr, Ident, Token, Type, Visibility,
+};
 
 /// The DSL's keywords. They are keywords only where a keyword is expected, so a node or param may
 /// still be named `kernel`.
@@ -45,7 +47,10 @@ pub enum Item {
     /// `if`/`for`/`while`/`loop`/`match` where a node or edge was expected.
     ControlFlow(ControlFlow),
     /// A statement that did not parse, and what it seemed to declare.
-    Invalid { error: syn::Error, declares: Declares },
+    Invalid {
+        error: syn::Error,
+        declares: Declares,
+    },
 }
 
 /// What an invalid statement seemed to declare, so that later rules do not report it missing.
@@ -206,7 +211,12 @@ impl Parse for GraphDecl {
         while !body.is_empty() {
             items.push(parse_item(&body));
         }
-        Ok(Self { attrs, vis, name, items })
+        Ok(Self {
+            attrs,
+            vis,
+            name,
+            items,
+        })
     }
 }
 
@@ -219,16 +229,28 @@ fn parse_item(input: ParseStream) -> Item {
     if starts_params_block(input) {
         return match input.parse() {
             Ok(block) => Item::Params(block),
-            Err(error) => Item::Invalid { error, declares: Declares::Params },
+            Err(error) => Item::Invalid {
+                error,
+                declares: Declares::Params,
+            },
         };
     }
     let (tokens, semi) = match take_statement(input) {
         Ok(taken) => taken,
-        Err(error) => return Item::Invalid { error, declares: Declares::Nothing },
+        Err(error) => {
+            return Item::Invalid {
+                error,
+                declares: Declares::Nothing,
+            }
+        }
     };
     let declares = declared_name(&tokens).map_or(Declares::Nothing, Declares::Node);
     let Some(semi) = semi else {
-        let last = tokens.clone().into_iter().last().map_or_else(Span::call_site, |t| t.span());
+        let last = tokens
+            .clone()
+            .into_iter()
+            .last()
+            .map_or_else(Span::call_site, |t| t.span());
         let error = syn::Error::new(last, "expected `;` after this statement");
         return Item::Invalid { error, declares };
     };
@@ -338,7 +360,10 @@ fn parse_statement(input: ParseStream) -> syn::Result<Item> {
     }
     if input.peek(Ident) || input.peek(token::Bracket) {
         if let Some(attr) = attrs.first() {
-            return Err(syn::Error::new(attr.span(), "attributes are not allowed on edges"));
+            return Err(syn::Error::new(
+                attr.span(),
+                "attributes are not allowed on edges",
+            ));
         }
         let chain = input.parse()?;
         input.parse::<Token![;]>()?;
@@ -356,7 +381,11 @@ impl Parse for ParamsBlock {
         let content;
         braced!(content in input);
         let fields = content.parse_terminated(ParamField::parse, Token![,])?;
-        Ok(Self { attrs, token, fields })
+        Ok(Self {
+            attrs,
+            token,
+            fields,
+        })
     }
 }
 
@@ -370,7 +399,10 @@ impl Parse for ParamField {
             .parse()
             .map_err(|e| syn::Error::new(e.span(), "expected a param: `name: Type`"))?;
         input.parse::<Token![:]>().map_err(|e| {
-            syn::Error::new(e.span(), format!("expected `:` and the type of param `{name}`"))
+            syn::Error::new(
+                e.span(),
+                format!("expected `:` and the type of param `{name}`"),
+            )
         })?;
         let ty = input.parse()?;
         Ok(Self { attrs, name, ty })
@@ -408,7 +440,10 @@ impl Parse for KernelOp {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let token: kw::kernel = input.parse()?;
         let kernel = Ident::parse(input).map_err(|e| {
-            syn::Error::new(e.span(), "expected the name of a `Kernel` param after `kernel`")
+            syn::Error::new(
+                e.span(),
+                "expected the name of a `Kernel` param after `kernel`",
+            )
         })?;
         let open = input.span();
         if !(input.peek(Token![<<]) && input.peek3(Token![<])) {
@@ -428,7 +463,14 @@ impl Parse for KernelOp {
         let content;
         let paren = parenthesized!(content in input);
         let args = content.parse_terminated(Expr::parse, Token![,])?;
-        Ok(Self { token, kernel, open, config, paren, args })
+        Ok(Self {
+            token,
+            kernel,
+            open,
+            config,
+            paren,
+            args,
+        })
     }
 }
 
@@ -516,7 +558,10 @@ impl Parse for MemcpyOp {
                 tokens.extend(std::iter::once(tt));
                 rest = next;
             }
-            Err(syn::Error::new(paren.span.join(), format!("{usage}: expected `->`")))
+            Err(syn::Error::new(
+                paren.span.join(),
+                format!("{usage}: expected `->`"),
+            ))
         })?;
         let src = Expr::parse.parse2(src_tokens)?;
         let arrow = content.parse()?;
@@ -524,7 +569,12 @@ impl Parse for MemcpyOp {
         if !content.is_empty() {
             return Err(content.error(format!("{usage}: unexpected tokens after the destination")));
         }
-        Ok(Self { token, src, arrow, dst })
+        Ok(Self {
+            token,
+            src,
+            arrow,
+            dst,
+        })
     }
 }
 

@@ -47,9 +47,17 @@ fn punct(tt: &TokenTree) -> Option<char> {
     }
 }
 
-fn space_between(prev: &TokenTree, next: &TokenTree, before_prev: Option<&TokenTree>, ty: bool) -> bool {
+fn space_between(
+    prev: &TokenTree,
+    next: &TokenTree,
+    before_prev: Option<&TokenTree>,
+    ty: bool,
+) -> bool {
     if let TokenTree::Punct(p) = prev {
-        if p.spacing() == Spacing::Joint && !matches!(next, TokenTree::Group(_)) && p.as_char() != '\'' {
+        if p.spacing() == Spacing::Joint
+            && !matches!(next, TokenTree::Group(_))
+            && p.as_char() != '\''
+        {
             return false; // the halves of `->`, `::`, `..`, `<=`, ...
         }
         if p.as_char() == '\'' {
@@ -61,7 +69,9 @@ fn space_between(prev: &TokenTree, next: &TokenTree, before_prev: Option<&TokenT
     match (prev_c, next_c) {
         (_, Some(',' | ';' | '.' | '?')) | (Some('.' | '&' | '!' | '#'), _) => false,
         (Some(':'), _) if before_prev.and_then(punct) == Some(':') => false,
-        (_, Some(':')) if matches!(next, TokenTree::Punct(p) if p.spacing() == Spacing::Joint) => false,
+        (_, Some(':')) if matches!(next, TokenTree::Punct(p) if p.spacing() == Spacing::Joint) => {
+            false
+        }
         (Some('<'), _) | (_, Some('<' | '>')) if ty => false,
         // A minus is binary after an operand, unary (no space after it) otherwise.
         (Some('-'), _) => before_prev.is_some_and(|b| word(b) || matches!(b, TokenTree::Group(_))),
@@ -83,16 +93,34 @@ mod tests {
     #[test]
     fn types_print_as_written() {
         let ty: Type = syn::parse_quote!(Kernel<(u32, DevicePtr<f32>, &'static [u8])>);
-        assert_eq!(pretty(ty.to_token_stream()), "Kernel<(u32, DevicePtr<f32>, &'static [u8])>");
+        assert_eq!(
+            pretty(ty.to_token_stream()),
+            "Kernel<(u32, DevicePtr<f32>, &'static [u8])>"
+        );
         let ty: Type = syn::parse_quote!(std::sync::Arc<dyn Fn() -> u32>);
-        assert_eq!(pretty(ty.to_token_stream()), "std::sync::Arc<dyn Fn() -> u32>");
+        assert_eq!(
+            pretty(ty.to_token_stream()),
+            "std::sync::Arc<dyn Fn() -> u32>"
+        );
     }
 
     #[test]
     fn expressions_print_as_written() {
-        assert_eq!(pretty_expr(quote!((n + 255) / 256, 256)), "(n + 255) / 256, 256");
-        assert_eq!(pretty_expr(quote!(x.try_slice(..n).unwrap(), -1, a - 1)), "x.try_slice(..n).unwrap(), -1, a - 1");
-        assert_eq!(pretty_expr(quote!(LaunchConfig::for_num_elems(n as u32))), "LaunchConfig::for_num_elems(n as u32)");
-        assert_eq!(pretty_expr(quote!(move || report(n), &x, a < b)), "move || report(n), &x, a < b");
+        assert_eq!(
+            pretty_expr(quote!((n + 255) / 256, 256)),
+            "(n + 255) / 256, 256"
+        );
+        assert_eq!(
+            pretty_expr(quote!(x.try_slice(..n).unwrap(), -1, a - 1)),
+            "x.try_slice(..n).unwrap(), -1, a - 1"
+        );
+        assert_eq!(
+            pretty_expr(quote!(LaunchConfig::for_num_elems(n as u32))),
+            "LaunchConfig::for_num_elems(n as u32)"
+        );
+        assert_eq!(
+            pretty_expr(quote!(move || report(n), &x, a < b)),
+            "move || report(n), &x, a < b"
+        );
     }
 }

@@ -9,7 +9,8 @@ pub use crate::*;
 pub use cudarc::driver::{CudaContext, CudaStream};
 pub use std::option::Option;
 pub use std::sync::Arc;
-pub use std::{fmt, result::Result as StdResult};
+pub use std::clone::Clone;
+pub use std::fmt;
 
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -54,75 +55,63 @@ impl<'a, T: ?Sized> BindRef<'a, T> for &Bind<'a, T> {
 
 // ---------------------------------------------------------------------------------------------
 // Change detection for `set_params`.
+//
+// The generated executable keeps, per param, what it needs to tell whether the param changed:
+// a kernel param by its function, a child-graph param by the identity of the graph, any other
+// param by a clone of its value. The kept types are named without projections, so a param type
+// that does not qualify is reported once per use, at the param's type, and nowhere else.
 
-/// A param type `set_params` can compare with its last value, to update only the nodes whose
-/// inputs changed.
-///
-/// Any `Clone + PartialEq` type is tracked by value. Kernels are compared by function, graphs
-/// declared with `cuda_graph!` by identity (each build is a new identity), and a runtime
-/// [`Graph`] counts as changed every time (it has no identity that survives being replaced).
+/// A param type `set_params` compares by value: `Clone + PartialEq`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a graph param: `set_params` cannot compare it with its last value",
-    label = "a param type must be `Clone + PartialEq`, a `Kernel`, or a graph",
-    note = "`set_params` compares every param with its last value to find the nodes to update; \
-            for a host closure use `HostCallback` (compared by identity) or a `fn()`"
+    label = "a param type must be `Clone + PartialEq` (or be launched as a kernel, or embedded as a child graph)",
+    note = "`set_params` keeps a clone of every param and compares it with the next value to find the \
+            nodes to update; for a host closure use `HostCallback` (compared by identity) or a `fn()`"
 )]
-pub trait Tracked {
-    /// What is kept of the last value.
-    type Snapshot: Clone;
-    /// Keeps what is needed to compare later.
-    fn snapshot(&self) -> Self::Snapshot;
-    /// Whether `self` is known to equal the value `last` was taken from.
-    fn unchanged(&self, last: &Self::Snapshot) -> bool;
+pub trait ParamValue: Sized {
+    /// A copy to compare with later.
+    fn keep(&self) -> Self;
+    /// Whether `self` equals the kept `last`.
+    fn same(&self, last: &Self) -> bool;
 }
 
-impl<T: Clone + PartialEq> Tracked for T {
-    type Snapshot = T;
+#[diagnostic::do_not_recommend]
+impl<T: Clone + PartialEq> ParamValue for T {
     #[inline]
-    fn snapshot(&self) -> T {
+    fn keep(&self) -> T {
         self.clone()
     }
     #[inline]
-    fn unchanged(&self, last: &T) -> bool {
+    fn same(&self, last: &T) -> bool {
         self == last
     }
 }
 
-impl<A> Tracked for Kernel<A> {
-    // The clone keeps the function's module loaded, so its handle cannot be reused meanwhile.
-    type Snapshot = Kernel<A>;
-    #[inline]
-    fn snapshot(&self) -> Kernel<A> {
-        self.clone()
-    }
-    #[inline]
-    fn unchanged(&self, last: &Kernel<A>) -> bool {
-        self.cu_function() == last.cu_function()
-    }
+/// The identity of a kernel param's function. The executable keeps the function's module
+/// loaded, so the identity cannot be reused while it is compared.
+#[inline]
+pub fn kernel_id<K: KernelType>(kernel: &K) -> usize {
+    kernel.as_kernel().cu_function() as usize
 }
 
-impl Tracked for Graph {
-    // A replaced graph's handle may be reused by the next graph created, so a raw `Graph` has no
-    // identity to compare: it is set again at every `set_params`.
-    type Snapshot = ();
-    #[inline]
-    fn snapshot(&self) {}
-    #[inline]
-    fn unchanged(&self, _: &()) -> bool {
-        false
-    }
+/// The identity of a child-graph param: a graph declared with `cuda_graph!` has one per build;
+/// a runtime [`Graph`] has none (a replaced graph's handle may be reused by the next one), so it
+/// counts as changed every time.
+#[inline]
+pub fn graph_id<G: ChildGraph + ?Sized>(graph: &G) -> Option<u64> {
+    graph.identity()
 }
 
-/// A fresh identity for a graph built from a declaration (its `Tracked` snapshot).
+/// Whether a child-graph param is the graph it was.
+#[inline]
+pub fn same_graph<G: ChildGraph + ?Sized>(graph: &G, last: &Option<u64>) -> bool {
+    matches!((graph.identity(), last), (Some(a), Some(b)) if a == *b)
+}
+
+/// A fresh identity for a graph built from a declaration.
 pub fn next_build_id() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);
     NEXT.fetch_add(1, Ordering::Relaxed)
-}
-
-/// Whether two kernels are the same function.
-#[inline]
-pub fn same_kernel<A>(a: &Kernel<A>, b: &Kernel<A>) -> bool {
-    a.cu_function() == b.cu_function()
 }
 
 /// The error for a kernel param that changed function: this runtime's single-node kernel update
@@ -524,6 +513,8 @@ pub fn host_fn(f: impl HostCallable) -> HostFn {
 pub trait ChildGraph {
     /// The graph.
     fn graph(&self) -> &Graph;
+    /// An identity that changes whenever the graph may have (see [`graph_id`]).
+    fn identity(&self) -> Option<u64>;
 }
 
 impl ChildGraph for Graph {
@@ -531,12 +522,20 @@ impl ChildGraph for Graph {
     fn graph(&self) -> &Graph {
         self
     }
+    #[inline(always)]
+    fn identity(&self) -> Option<u64> {
+        None
+    }
 }
 
 impl<G: ChildGraph + ?Sized> ChildGraph for &G {
     #[inline(always)]
     fn graph(&self) -> &Graph {
         (**self).graph()
+    }
+    #[inline(always)]
+    fn identity(&self) -> Option<u64> {
+        (**self).identity()
     }
 }
 

@@ -14,7 +14,9 @@ use crate::parse::Item;
 const LINTS: [&str; 5] = ["allow", "warn", "deny", "forbid", "expect"];
 
 fn name(attr: &Attribute) -> String {
-    attr.path().get_ident().map_or_else(|| "this attribute".to_owned(), |i| format!("`#[{i}]`"))
+    attr.path()
+        .get_ident()
+        .map_or_else(|| "this attribute".to_owned(), |i| format!("`#[{i}]`"))
 }
 
 fn is_any(attr: &Attribute, names: &[&str]) -> bool {
@@ -39,15 +41,32 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         match item {
             Item::Node(node) => {
                 for attr in node.attrs.iter().filter(|a| !a.path().is_ident("doc")) {
-                    cx.error(attr.span(), format!("{} cannot be applied to a node: only doc comments can", name(attr)));
+                    cx.error(
+                        attr.span(),
+                        format!(
+                            "{} cannot be applied to a node: only doc comments can",
+                            name(attr)
+                        ),
+                    );
                 }
             }
             Item::Params(block) => {
-                for attr in block.attrs.iter().filter(|a| is_any(a, &["cfg", "cfg_attr"])) {
-                    cx.error(attr.span(), "the params of a graph cannot be conditional: put `cfg` on the graph");
+                for attr in block
+                    .attrs
+                    .iter()
+                    .filter(|a| is_any(a, &["cfg", "cfg_attr"]))
+                {
+                    cx.error(
+                        attr.span(),
+                        "the params of a graph cannot be conditional: put `cfg` on the graph",
+                    );
                 }
                 for field in &block.fields {
-                    for attr in field.attrs.iter().filter(|a| !a.path().is_ident("doc") && !is_any(a, &LINTS)) {
+                    for attr in field
+                        .attrs
+                        .iter()
+                        .filter(|a| !a.path().is_ident("doc") && !is_any(a, &LINTS))
+                    {
                         cx.error(
                             attr.span(),
                             format!("{} cannot be applied to a param: only doc comments and lint attributes can", name(attr)),

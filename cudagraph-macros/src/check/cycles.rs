@@ -21,7 +21,10 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         }
     }
     for (index, cycle) in cycle_edges(model.nodes.len(), &edges) {
-        let mut text: Vec<String> = cycle.iter().map(|&v| name_of(&model.nodes[v].name)).collect();
+        let mut text: Vec<String> = cycle
+            .iter()
+            .map(|&v| name_of(&model.nodes[v].name))
+            .collect();
         text.extend(text.first().cloned());
         let (from, to) = edges[index];
         cx.error(

@@ -71,7 +71,10 @@ fn unique_graph_names(models: &[Model], cx: &mut Ctxt) {
     for model in models {
         let name = &model.decl.name;
         if seen.insert(name_of(name), ()).is_some() {
-            cx.error(name.span(), format!("graph `{name}` is declared twice: rename one of them"));
+            cx.error(
+                name.span(),
+                format!("graph `{name}` is declared twice: rename one of them"),
+            );
         }
     }
 }
@@ -87,20 +90,29 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, c)| c)
 }
 
+/// Edit distance counting a swap of two neighbours as one edit (optimal string alignment).
 fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != cb);
-            let next = (row[j + 1] + 1).min(row[j] + 1).min(prev + cost);
-            prev = row[j + 1];
-            row[j + 1] = next;
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
         }
     }
-    row[b.len()]
+    d[a.len()][b.len()]
 }
 
 #[cfg(test)]

@@ -44,7 +44,10 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     Some(close) => format!("did you mean `{close}`?"),
                     None => format!("declare it first, e.g. `{end}: empty;`"),
                 };
-                cx.error(end.span(), format!("graph `{graph}` has no node named `{end}`: {hint}"));
+                cx.error(
+                    end.span(),
+                    format!("graph `{graph}` has no node named `{end}`: {hint}"),
+                );
             }
         }
         if !resolved {
@@ -52,9 +55,15 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         }
         let (from, to) = (name_of(edge.from), name_of(edge.to));
         if from == to {
-            cx.error(edge.arrow, format!("node `{from}` cannot depend on itself: remove the edge `{from} -> {to}`"));
+            cx.error(
+                edge.arrow,
+                format!("node `{from}` cannot depend on itself: remove the edge `{from} -> {to}`"),
+            );
         } else if !edges.insert((from.clone(), to.clone())) {
-            cx.error(edge.arrow, format!("edge `{from} -> {to}` is declared twice: remove one of them"));
+            cx.error(
+                edge.arrow,
+                format!("edge `{from} -> {to}` is declared twice: remove one of them"),
+            );
         }
     }
 }

@@ -12,8 +12,8 @@ use syn::{Expr, Ident};
 
 use super::{suggest, Ctxt};
 use crate::model::{kernel_params, name_of, Model};
-use crate::text::pretty;
 use crate::parse::{Item, NodeOp};
+use crate::text::pretty;
 
 pub fn check(model: &Model, cx: &mut Ctxt) {
     for item in &model.decl.items {
@@ -21,10 +21,16 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         let name = &node.name;
         match &node.op {
             NodeOp::Kernel(k) => {
-                if let Some(index) = param(model, cx, &k.kernel, "a kernel node launches a param of type `Kernel<(...)>`") {
+                if let Some(index) = param(
+                    model,
+                    cx,
+                    &k.kernel,
+                    "a kernel node launches a param of type `Kernel<(...)>`",
+                ) {
                     if let Some(params) = kernel_params(&model.params[index].ty) {
                         if params.len() != k.args.len() {
-                            let listed: Vec<String> = params.iter().map(|t| pretty(t.to_token_stream())).collect();
+                            let listed: Vec<String> =
+                                params.iter().map(|t| pretty(t.to_token_stream())).collect();
                             cx.error(
                                 k.paren.span.join(),
                                 format!(
@@ -43,25 +49,55 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                 let shapes = "a launch configuration is `<<<grid, block>>>`, `<<<grid, block, shared_mem_bytes>>>` \
                               or `<<<config>>>` (a `LaunchConfig`)";
                 match k.config.len() {
-                    0 => cx.error(k.open, format!("node `{name}` has an empty launch configuration: {shapes}")),
+                    0 => cx.error(
+                        k.open,
+                        format!("node `{name}` has an empty launch configuration: {shapes}"),
+                    ),
                     1..=3 => {}
-                    _ => cx.error(k.config[3].span(), format!("too many launch parameters: {shapes}")),
+                    _ => cx.error(
+                        k.config[3].span(),
+                        format!("too many launch parameters: {shapes}"),
+                    ),
                 }
                 for expr in k.config.iter().chain(&k.args) {
                     no_self(expr.to_token_stream(), cx);
                 }
             }
             NodeOp::Memset(m) => {
-                operand(model, cx, &m.dst, "the destination of a memset", "DevicePtrMut<T>");
+                operand(
+                    model,
+                    cx,
+                    &m.dst,
+                    "the destination of a memset",
+                    "DevicePtrMut<T>",
+                );
                 no_self(m.value.to_token_stream(), cx);
             }
             NodeOp::Memcpy(m) => {
-                operand(model, cx, &m.src, "the source of a memcpy", "DevicePtr<T>, HostPtr<T>, ...");
-                operand(model, cx, &m.dst, "the destination of a memcpy", "DevicePtrMut<T> or HostPtrMut<T>");
+                operand(
+                    model,
+                    cx,
+                    &m.src,
+                    "the source of a memcpy",
+                    "DevicePtr<T>, HostPtr<T>, ...",
+                );
+                operand(
+                    model,
+                    cx,
+                    &m.dst,
+                    "the destination of a memcpy",
+                    "DevicePtrMut<T> or HostPtrMut<T>",
+                );
             }
             NodeOp::Host(h) => no_self(h.f.to_token_stream(), cx),
             NodeOp::Child(c) => {
-                operand(model, cx, &c.graph, "the graph of a child node", "a `Graph` or a declared graph");
+                operand(
+                    model,
+                    cx,
+                    &c.graph,
+                    "the graph of a child node",
+                    "a `Graph` or a declared graph",
+                );
             }
             NodeOp::Empty(_) => {}
         }
@@ -77,7 +113,13 @@ fn param(model: &Model, cx: &mut Ctxt, ident: &Ident, why: &str) -> Option<usize
             Some(close) => format!("did you mean `{close}`?"),
             None => "declare it in `params { }`".to_owned(),
         };
-        cx.error(ident.span(), format!("`{ident}` is not a param of graph `{}`: {why}; {hint}", model.decl.name));
+        cx.error(
+            ident.span(),
+            format!(
+                "`{ident}` is not a param of graph `{}`: {why}; {hint}",
+                model.decl.name
+            ),
+        );
     }
     found
 }

@@ -18,7 +18,9 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         if blocks > 1 {
             cx.error(
                 block.token.span,
-                format!("graph `{graph}` has a second `params` block: declare all params in one block"),
+                format!(
+                    "graph `{graph}` has a second `params` block: declare all params in one block"
+                ),
             );
             continue;
         }
@@ -26,7 +28,10 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             if !seen.insert(name_of(&field.name)) {
                 cx.error(
                     field.name.span(),
-                    format!("param `{}` is declared twice: rename or remove one of them", field.name),
+                    format!(
+                        "param `{}` is declared twice: rename or remove one of them",
+                        field.name
+                    ),
                 );
             }
         }

@@ -47,18 +47,36 @@ fn kind_name(node: &NodeGen) -> &'static str {
 
 /// The node list and the Mermaid flowchart of the graph (the text of `TOPOLOGY.to_mermaid()`).
 fn shape(g: &Gen) -> String {
-    let mut out = String::from("# Nodes\n\nIn build order (a node's position is its index in the graph):\n\n");
+    let mut out = String::from(
+        "# Nodes\n\nIn build order (a node's position is its index in the graph):\n\n",
+    );
     for node in &g.nodes {
-        let _ = write!(out, "{}. `{}`: `{}`", node.pos, node.name, declaration(node));
+        let _ = write!(
+            out,
+            "{}. `{}`: `{}`",
+            node.pos,
+            node.name,
+            declaration(node)
+        );
         if !node.deps.is_empty() {
-            let deps: Vec<String> = node.deps.iter().map(|&d| format!("`{}`", g.nodes[d].name)).collect();
+            let deps: Vec<String> = node
+                .deps
+                .iter()
+                .map(|&d| format!("`{}`", g.nodes[d].name))
+                .collect();
             let _ = write!(out, ", after {}", deps.join(", "));
         }
         out.push('\n');
     }
     out.push_str("\n# Topology\n\n```text\nflowchart TD\n");
     for node in &g.nodes {
-        let _ = writeln!(out, "    n{}[\"{}: {}\"]", node.pos, node.name, kind_name(node));
+        let _ = writeln!(
+            out,
+            "    n{}[\"{}: {}\"]",
+            node.pos,
+            node.name,
+            kind_name(node)
+        );
     }
     for (from, to) in &g.edges {
         let _ = writeln!(out, "    n{from} --> n{to}");
@@ -84,7 +102,11 @@ pub fn params_doc(g: &Gen) -> String {
          [`{exec}::set_params`] compares to update only the nodes whose inputs changed.\n\n"
     );
     for node in &g.nodes {
-        let read: Vec<String> = node.mentions.iter().map(|&i| format!("`{}`", name_of(&g.model.params[i].name))).collect();
+        let read: Vec<String> = node
+            .mentions
+            .iter()
+            .map(|&i| format!("`{}`", name_of(&g.model.params[i].name)))
+            .collect();
         if !read.is_empty() {
             let _ = writeln!(out, "- node `{}` reads {}", node.name, read.join(", "));
         }
@@ -93,13 +115,21 @@ pub fn params_doc(g: &Gen) -> String {
 }
 
 pub fn param_doc(g: &Gen, param: usize) -> String {
-    let readers: Vec<String> =
-        g.nodes.iter().filter(|n| n.mentions.contains(&param)).map(|n| format!("`{}`", n.name)).collect();
+    let readers: Vec<String> = g
+        .nodes
+        .iter()
+        .filter(|n| n.mentions.contains(&param))
+        .map(|n| format!("`{}`", n.name))
+        .collect();
     let name = name_of(&g.model.params[param].name);
     if readers.is_empty() {
         format!("Param `{name}` (read by no node).")
     } else {
-        format!("Param `{name}`, read by node{} {}.", if readers.len() == 1 { "" } else { "s" }, readers.join(", "))
+        format!(
+            "Param `{name}`, read by node{} {}.",
+            if readers.len() == 1 { "" } else { "s" },
+            readers.join(", ")
+        )
     }
 }
 
@@ -110,13 +140,23 @@ pub fn exec_doc(g: &Gen) -> String {
          [`set_params`](Self::set_params), or update one node through its handle:\n\n"
     );
     for node in &g.nodes {
-        let _ = writeln!(out, "- [`{}()`](Self::{}): {} node", node.name, node.decl.name, kind_name(node));
+        let _ = writeln!(
+            out,
+            "- [`{}()`](Self::{}): {} node",
+            node.name,
+            node.decl.name,
+            kind_name(node)
+        );
     }
     out
 }
 
 pub fn accessor_doc(_g: &Gen, node: &NodeGen) -> String {
-    let mut out = format!("Node `{}` (`{}`): its update handle.", node.name, declaration(node));
+    let mut out = format!(
+        "Node `{}` (`{}`): its update handle.",
+        node.name,
+        declaration(node)
+    );
     for doc in node_docs(node) {
         out.push('\n');
         out.push_str(&doc);
@@ -156,7 +196,10 @@ fn node_docs(node: &NodeGen) -> Vec<String> {
         .filter(|a| a.path().is_ident("doc"))
         .filter_map(|a| match &a.meta {
             syn::Meta::NameValue(nv) => match &nv.value {
-                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) => Some(s.value()),
                 _ => None,
             },
             _ => None,

@@ -4,17 +4,23 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{docs, local, Gen};
+use super::{docs, local, Base, Gen};
 use crate::parse::NodeOp;
 
 pub fn exec_type(g: &Gen) -> TokenStream {
     let p = &g.p;
     let (vis, pass) = (&g.model.decl.vis, &g.pass);
-    let (graph, params_ty, exec_ty, nodes_ty, state_ty) = (g.graph, &g.params_ty, &g.exec_ty, &g.nodes_ty, &g.state_ty);
+    let (graph, params_ty, exec_ty, nodes_ty, state_ty) =
+        (g.graph, &g.params_ty, &g.exec_ty, &g.nodes_ty, &g.state_ty);
     let count = g.nodes.len();
     let exec_name = exec_ty.to_string();
-    let (params, stream, source, changed, updated) =
-        (local("params"), local("stream"), local("source"), local("changed"), local("updated"));
+    let (params, stream, source, changed, updated) = (
+        local("params"),
+        local("stream"),
+        local("source"),
+        local("changed"),
+        local("updated"),
+    );
     let same = local("__CgSame");
 
     // Kernel params that kernel nodes launch: their function must not change (the runtime's
@@ -37,34 +43,39 @@ pub fn exec_type(g: &Gen) -> TokenStream {
     let same_kernels = kernel_params.iter().map(|&(i, node)| {
         let name = &g.model.params[i].name;
         quote! {
-            if !#p::same_kernel(&#source.state.params.#name, &self.state.params.#name) {
+            if #source.state.params.#name != self.state.params.#name {
                 return #p::Result::Err(#p::kernel_changed(#node));
             }
         }
     });
 
-    let compare = g.model.params.iter().map(|f| {
-        let name = &f.name;
-        quote!(!#p::Tracked::unchanged(&#params.#name, &self.state.params.#name))
+    let compare = (0..g.model.params.len()).map(|i| {
+        let unchanged = g.unchanged(i, &params);
+        quote!(!#unchanged)
     });
     let param_count = g.model.params.len();
-    let updates = g.nodes.iter().filter(|n| !matches!(n.decl.op, NodeOp::Empty(_))).map(|n| {
-        let pos = n.pos;
-        let inputs = n.mentions.iter().map(|i| quote!(|| #changed[#i]));
-        let update = g.update_node(n, &params);
-        quote! {
-            if self.dirty[#pos] #(#inputs)* {
-                #update
-                self.dirty[#pos] = false;
-                #updated += 1;
+    let updates = g
+        .nodes
+        .iter()
+        .filter(|n| !matches!(n.decl.op, NodeOp::Empty(_)))
+        .map(|n| {
+            let pos = n.pos;
+            let inputs = n.mentions.iter().map(|i| quote!(|| #changed[#i]));
+            let update = g.update_node(n, &params);
+            quote! {
+                if self.dirty[#pos] #(#inputs)* {
+                    #update
+                    self.dirty[#pos] = false;
+                    #updated += 1;
+                }
             }
-        }
-    });
+        });
     let commits = g.model.params.iter().enumerate().map(|(i, f)| {
         let name = &f.name;
+        let take = g.keep(i, Base::Local(&params));
         quote! {
             if #changed[#i] {
-                self.state.params.#name = #p::Tracked::snapshot(&#params.#name);
+                self.state.params.#name = #take;
             }
         }
     });

@@ -4,17 +4,20 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::punctuated::Punctuated;
-use syn::spanned::Spanned;
 use syn::{Path, Token};
 
-use super::{docs, local, node::launch_local, Gen};
+use super::{docs, local, node::launch_local, Base, Gen, Role};
 use crate::parse::NodeOp;
 
 /// `<Graph>Params`: a plain struct of the params, `pub` fields.
 pub fn params_struct(g: &Gen) -> TokenStream {
     let p = &g.p;
     let (vis, pass, params_ty) = (&g.model.decl.vis, &g.pass, &g.params_ty);
-    let attrs = g.model.params_block.map(|b| b.attrs.as_slice()).unwrap_or_default();
+    let attrs = g
+        .model
+        .params_block
+        .map(|b| b.attrs.as_slice())
+        .unwrap_or_default();
     let fields = g.model.params.iter().enumerate().map(|(i, f)| {
         let (attrs, name, ty) = (&f.attrs, &f.name, &f.ty);
         // Undocumented params get a line saying who reads them (and no `missing_docs` warning).
@@ -29,7 +32,11 @@ pub fn params_struct(g: &Gen) -> TokenStream {
     let derives_debug = attrs.iter().any(|a| {
         a.path().is_ident("derive")
             && a.parse_args_with(Punctuated::<Path, Token![,]>::parse_terminated)
-                .is_ok_and(|paths| paths.iter().any(|p| p.segments.last().is_some_and(|s| s.ident == "Debug")))
+                .is_ok_and(|paths| {
+                    paths
+                        .iter()
+                        .any(|p| p.segments.last().is_some_and(|s| s.ident == "Debug"))
+                })
     });
     // Not every param type is `Debug`; without the user's own derive, an opaque one.
     let debug = (!derives_debug).then(|| {
@@ -59,19 +66,23 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     let p = &g.p;
     let (vis, pass, user_docs) = (&g.model.decl.vis, &g.pass, &g.docs);
     let (graph, params_ty, exec_ty) = (g.graph, &g.params_ty, &g.exec_ty);
-    let (nodes_ty, state_ty, snapshot_ty, launch_ty) = (&g.nodes_ty, &g.state_ty, &g.snapshot_ty, &g.launch_ty);
+    let (nodes_ty, state_ty, snapshot_ty, launch_ty) =
+        (&g.nodes_ty, &g.state_ty, &g.snapshot_ty, &g.launch_ty);
     let graph_name = graph.to_string();
 
     let node_fields = g.nodes.iter().map(|n| {
         let (name, ty) = (&n.decl.name, g.runtime_handle(n));
         quote!(#name: #ty,)
     });
-    let snapshot_fields = g.model.params.iter().map(|f| {
-        let (name, ty) = (&f.name, &f.ty);
-        let tracked = quote_spanned!(ty.span()=> <#ty as #p::Tracked>::Snapshot);
-        quote!(#name: #tracked,)
+    let snapshot_fields = g.model.params.iter().enumerate().map(|(i, f)| {
+        let (name, ty) = (&f.name, g.kept_type(i));
+        quote!(#name: #ty,)
     });
-    let kernels: Vec<_> = g.nodes.iter().filter(|n| matches!(n.decl.op, NodeOp::Kernel(_))).collect();
+    let kernels: Vec<_> = g
+        .nodes
+        .iter()
+        .filter(|n| matches!(n.decl.op, NodeOp::Kernel(_)))
+        .collect();
     let launch_fields = kernels.iter().map(|n| {
         let name = &n.decl.name;
         quote!(#name: #p::LaunchConfig,)
@@ -84,9 +95,19 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         let (name, local) = (&n.decl.name, &n.local);
         quote!(#name: #local,)
     });
-    let snapshot_inits = g.model.params.iter().map(|f| {
+    let snapshot_inits = g.model.params.iter().enumerate().map(|(i, f)| {
+        let (name, keep) = (&f.name, g.keep(i, Base::Local(&params)));
+        quote!(#name: #keep,)
+    });
+    let snapshot_clones = g.model.params.iter().enumerate().map(|(i, f)| {
         let name = &f.name;
-        quote!(#name: #p::Tracked::snapshot(&#params.#name),)
+        match g.roles[i] {
+            Role::Value => {
+                let keep = g.keep(i, Base::SelfSnapshot);
+                quote!(#name: #keep,)
+            }
+            Role::Kernel | Role::Child => quote!(#name: self.#name,),
+        }
     });
     let launch_inits = kernels.iter().map(|n| {
         let (name, local) = (&n.decl.name, launch_local(n));
@@ -125,9 +146,15 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         #(#pass)*
         #[doc(hidden)]
         #[allow(non_camel_case_types, non_snake_case, dead_code, clippy::type_complexity)]
-        #[derive(Clone)]
         struct #snapshot_ty {
             #(#snapshot_fields)*
+        }
+
+        #(#pass)*
+        impl #p::Clone for #snapshot_ty {
+            fn clone(&self) -> Self {
+                Self { #(#snapshot_clones)* }
+            }
         }
 
         #(#pass)*
@@ -212,20 +239,12 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         }
 
         #(#pass)*
-        impl #p::Tracked for #graph {
-            type Snapshot = u64;
-            fn snapshot(&self) -> u64 {
-                self.build_id
-            }
-            fn unchanged(&self, last: &u64) -> bool {
-                self.build_id == *last
-            }
-        }
-
-        #(#pass)*
         impl #p::ChildGraph for #graph {
             fn graph(&self) -> &#p::Graph {
                 &self.graph
+            }
+            fn identity(&self) -> #p::Option<u64> {
+                #p::Option::Some(self.build_id)
             }
         }
 

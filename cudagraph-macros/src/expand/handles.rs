@@ -98,10 +98,15 @@ fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
     let (field, pos) = (&node.decl.name, node.pos);
     let args_ty = g.kernel_args_type(k);
     // Argument types as declared when the tuple is written out, else projected from it.
-    let declared = g.model.param(&k.kernel).and_then(|i| kernel_params(&g.model.params[i].ty));
+    let declared = g
+        .model
+        .param(&k.kernel)
+        .and_then(|i| kernel_params(&g.model.params[i].ty));
     let types: Vec<TokenStream> = match declared {
         Some(types) if types.len() == k.args.len() => types.iter().map(|t| quote!(#t)).collect(),
-        _ => (0..k.args.len()).map(|i| quote!(<#args_ty as #p::TupleElem<#i>>::T)).collect(),
+        _ => (0..k.args.len())
+            .map(|i| quote!(<#args_ty as #p::TupleElem<#i>>::T))
+            .collect(),
     };
     let names = arg_names(&k.args.iter().collect::<Vec<_>>());
     let config = local("config");
@@ -183,12 +188,23 @@ fn memset_methods(g: &Gen, node: &NodeGen, dst_operand: &Expr) -> TokenStream {
     }
 }
 
-fn memcpy_methods(g: &Gen, node: &NodeGen, src_operand: &Expr, dst_operand: &Expr, arrow: proc_macro2::Span) -> TokenStream {
+fn memcpy_methods(
+    g: &Gen,
+    node: &NodeGen,
+    src_operand: &Expr,
+    dst_operand: &Expr,
+    arrow: proc_macro2::Span,
+) -> TokenStream {
     let p = &g.p;
     let (field, pos) = (&node.decl.name, node.pos);
     let dir = g.memcpy_direction(src_operand, dst_operand, arrow);
     let (src, dst) = (local("src"), local("dst"));
-    let (src_pitch, dst_pitch, width, height) = (local("src_pitch"), local("dst_pitch"), local("width"), local("height"));
+    let (src_pitch, dst_pitch, width, height) = (
+        local("src_pitch"),
+        local("dst_pitch"),
+        local("width"),
+        local("height"),
+    );
     let (s, d) = (format_ident!("__CgSrc"), format_ident!("__CgDst"));
     quote! {
         /// Sets the source and the destination for the next launches
@@ -271,7 +287,9 @@ fn generic_of<'t>(ty: &'t Type, name: &str) -> Option<&'t Type> {
     if last.ident != name {
         return None;
     }
-    let PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+    let PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
     match args.args.first()? {
         GenericArgument::Type(t) if args.args.len() == 1 => Some(t),
         _ => None,

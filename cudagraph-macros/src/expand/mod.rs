@@ -13,12 +13,13 @@ mod handles;
 mod node;
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned;
 use syn::{Attribute, Ident};
 
 use crate::check::{self, Ctxt};
 use crate::model::{name_of, Model};
-use crate::parse::{Input, NodeDecl};
+use crate::parse::{Input, NodeDecl, NodeOp};
 
 /// Checks every declaration of the call, then generates the code of each.
 pub fn expand(input: Input) -> syn::Result<TokenStream> {
@@ -33,6 +34,11 @@ pub fn expand(input: Input) -> syn::Result<TokenStream> {
     Ok(out)
 }
 
+/// `::cudagraph_runtime::__private` at `span`, for helper calls whose errors belong there.
+fn private_at(span: Span) -> TokenStream {
+    quote_spanned!(span=> ::cudagraph_runtime::__private)
+}
+
 /// An identifier only the generated code can see.
 fn local(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
@@ -44,7 +50,9 @@ fn camel(name: &str) -> String {
         .filter(|part| !part.is_empty())
         .map(|part| {
             let mut chars = part.chars();
-            chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+            chars
+                .next()
+                .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
         })
         .collect()
 }
@@ -69,6 +77,30 @@ struct Gen<'a> {
     nodes: Vec<NodeGen<'a>>,
     /// `(dependency, dependent)` positions, per node in order, dependencies in declared order.
     edges: Vec<(usize, usize)>,
+    /// How each param is compared by `set_params`.
+    roles: Vec<Role>,
+}
+
+/// Where a param is read from.
+#[derive(Clone, Copy)]
+enum Base<'a> {
+    /// A local holding a `&Params`.
+    Local(&'a Ident),
+    /// The executable's kept values (`self.state.params`).
+    Kept,
+    /// `self`, a kept-values struct.
+    SelfSnapshot,
+}
+
+/// How `set_params` tells whether a param changed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// By value (`Clone + PartialEq`).
+    Value,
+    /// By function: the param is launched by a kernel node.
+    Kernel,
+    /// By graph identity: the param is embedded by a child node.
+    Child,
 }
 
 /// One node, as the generated code sees it.
@@ -114,7 +146,12 @@ impl<'a> Gen<'a> {
                 NodeGen {
                     decl: node,
                     pos: p,
-                    handle: format_ident!("{}{}Node", name_of(graph), camel(&name), span = node.name.span()),
+                    handle: format_ident!(
+                        "{}{}Node",
+                        name_of(graph),
+                        camel(&name),
+                        span = node.name.span()
+                    ),
                     eval: format_ident!("__cg_eval_{}", name),
                     local: local(&format!("node_{name}")),
                     deps: deps[decl].clone(),
@@ -123,7 +160,30 @@ impl<'a> Gen<'a> {
                 }
             })
             .collect();
-        let edges = nodes.iter().flat_map(|n| n.deps.iter().map(move |&d| (d, n.pos))).collect();
+        let edges = nodes
+            .iter()
+            .flat_map(|n| n.deps.iter().map(move |&d| (d, n.pos)))
+            .collect();
+        let mut roles = vec![Role::Value; model.params.len()];
+        for node in &model.nodes {
+            match &node.op {
+                NodeOp::Kernel(k) => {
+                    if let Some(i) = model.param(&k.kernel) {
+                        if roles[i] == Role::Value {
+                            roles[i] = Role::Kernel;
+                        }
+                    }
+                }
+                NodeOp::Child(c) => {
+                    if let syn::Expr::Path(path) = &c.graph {
+                        if let Some(i) = path.path.get_ident().and_then(|id| model.param(id)) {
+                            roles[i] = Role::Child;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
         let (pass, docs) = model.split_attrs();
         let base = name_of(graph);
         let hidden = |suffix: &str| format_ident!("__{}{}", base, suffix);
@@ -141,6 +201,7 @@ impl<'a> Gen<'a> {
             docs,
             nodes,
             edges,
+            roles,
         })
     }
 
@@ -155,6 +216,70 @@ impl<'a> Gen<'a> {
             #exec
             #(#handles)*
         }
+    }
+
+    /// The type `set_params` keeps of param `i`.
+    fn kept_type(&self, i: usize) -> TokenStream {
+        let p = &self.p;
+        match self.roles[i] {
+            Role::Value => self.model.params[i].ty.to_token_stream(),
+            Role::Kernel => quote!(usize),
+            Role::Child => quote!(#p::Option<u64>),
+        }
+    }
+
+    /// What `set_params` keeps of param `i`, read from `from`.
+    fn keep(&self, i: usize, from: Base) -> TokenStream {
+        let (span, p) = (
+            self.model.params[i].ty.span(),
+            private_at(self.model.params[i].ty.span()),
+        );
+        let field = self.param_at(i, from, span);
+        match self.roles[i] {
+            Role::Value => {
+                let ty = &self.model.params[i].ty;
+                quote_spanned!(span=> <#ty as #p::ParamValue>::keep(&#field))
+            }
+            Role::Kernel => quote_spanned!(span=> #p::kernel_id(&#field)),
+            Role::Child => quote_spanned!(span=> #p::graph_id(&#field)),
+        }
+    }
+
+    /// Whether param `i` of `params` is unchanged from what the executable kept.
+    fn unchanged(&self, i: usize, params: &Ident) -> TokenStream {
+        let (span, p) = (
+            self.model.params[i].ty.span(),
+            private_at(self.model.params[i].ty.span()),
+        );
+        let (now, last) = (
+            self.param_at(i, Base::Local(params), span),
+            self.param_at(i, Base::Kept, span),
+        );
+        match self.roles[i] {
+            Role::Value => {
+                let ty = &self.model.params[i].ty;
+                quote_spanned!(span=> <#ty as #p::ParamValue>::same(&#now, &#last))
+            }
+            Role::Kernel => quote_spanned!(span=> #p::kernel_id(&#now) == #last),
+            Role::Child => quote_spanned!(span=> #p::same_graph(&#now, &#last)),
+        }
+    }
+
+    /// `<base>.<param i>`, every token at `span` (the param's type), so that an error about the
+    /// param's type is reported there, once.
+    fn param_at(&self, i: usize, base: Base, span: Span) -> TokenStream {
+        let mut name = self.model.params[i].name.clone();
+        name.set_span(span);
+        let base = match base {
+            Base::Local(local) => {
+                let mut local = local.clone();
+                local.set_span(local.span().located_at(span));
+                quote!(#local)
+            }
+            Base::Kept => quote_spanned!(span=> self.state.params),
+            Base::SelfSnapshot => quote_spanned!(span=> self),
+        };
+        quote_spanned!(span=> #base.#name)
     }
 
     /// The bindings of params `mentions` as locals, by value when `Copy`, for a node expression.

@@ -6,31 +6,40 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Expr, Ident, Type};
 
-use super::{local, Gen, NodeGen};
+use super::{local, private_at, Gen, NodeGen};
 use crate::model::kernel_params;
 use crate::parse::{KernelOp, NodeOp};
 
 impl Gen<'_> {
     /// The declared type of the param an operand names (checked to be a param).
     pub(super) fn param_type(&self, operand: &Expr) -> Option<&Type> {
-        let Expr::Path(path) = operand else { return None };
+        let Expr::Path(path) = operand else {
+            return None;
+        };
         let index = self.model.param(path.path.get_ident()?)?;
         Some(&self.model.params[index].ty)
     }
 
     pub(super) fn param_ident<'e>(&self, operand: &'e Expr) -> Option<&'e Ident> {
-        let Expr::Path(path) = operand else { return None };
+        let Expr::Path(path) = operand else {
+            return None;
+        };
         path.path.get_ident()
     }
 
     /// `Kernel<A>`'s `A`: as declared when written out (`Kernel<(u32, f32)>`), else projected
     /// from the param's type, spanned at the kernel's name in the node.
     pub(super) fn kernel_args_type(&self, k: &KernelOp) -> TokenStream {
-        let p = &self.p;
-        let ty = self.model.param(&k.kernel).map(|i| &self.model.params[i].ty);
+        let ty = self
+            .model
+            .param(&k.kernel)
+            .map(|i| &self.model.params[i].ty);
         match ty.and_then(kernel_params) {
             Some(types) => quote!((#(#types,)*)),
-            None => quote_spanned!(k.kernel.span()=> <#ty as #p::KernelType>::Args),
+            None => {
+                let p = private_at(k.kernel.span());
+                quote_spanned!(k.kernel.span()=> <#ty as #p::KernelType>::Args)
+            }
         }
     }
 
@@ -44,7 +53,10 @@ impl Gen<'_> {
             }
             NodeOp::Memset(m) => {
                 let ty = self.param_type(&m.dst);
-                quote_spanned!(m.dst.span()=> #p::MemsetNode<<#ty as #p::MemsetTarget>::Elem>)
+                {
+                    let p = private_at(m.dst.span());
+                    quote_spanned!(m.dst.span()=> #p::MemsetNode<<#ty as #p::MemsetTarget>::Elem>)
+                }
             }
             NodeOp::Memcpy(m) => {
                 let dir = self.memcpy_direction(&m.src, &m.dst, m.arrow.span());
@@ -58,14 +70,16 @@ impl Gen<'_> {
 
     /// The direction of a memcpy between two params, spanned at its arrow.
     pub(super) fn memcpy_direction(&self, src: &Expr, dst: &Expr, arrow: Span) -> TokenStream {
-        let p = &self.p;
-        let (src, dst) = (self.param_type(src), self.param_type(dst));
+        let (src, dst, p) = (
+            self.param_type(src),
+            self.param_type(dst),
+            private_at(arrow),
+        );
         quote_spanned!(arrow=> <(#src, #dst) as #p::CopyPair>::Dir)
     }
 
     /// `NodeKind::...` of a node.
     pub(super) fn kind(&self, node: &NodeGen) -> TokenStream {
-        let p = &self.p;
         let kind = match &node.decl.op {
             NodeOp::Kernel(_) => quote!(Kernel),
             NodeOp::Memset(_) => quote!(Memset),
@@ -74,7 +88,10 @@ impl Gen<'_> {
             NodeOp::Child(_) => quote!(ChildGraph),
             NodeOp::Empty(_) => quote!(Empty),
         };
-        quote_spanned!(node.decl.op.keyword_span()=> #p::NodeKind::#kind)
+        {
+            let p = private_at(node.decl.op.keyword_span());
+            quote_spanned!(node.decl.op.keyword_span()=> #p::NodeKind::#kind)
+        }
     }
 
     /// The function computing a node's inputs from the params (none for an empty node). It holds
@@ -95,7 +112,10 @@ impl Gen<'_> {
                 tuple.set_span(k.paren.span.join());
                 let kernel = &k.kernel;
                 let (config_local, args_local) = (local("config"), local("args"));
-                let kernel_ref = quote_spanned!(kernel.span()=> #p::kernel(&#params.#kernel));
+                let kernel_ref = {
+                    let p = private_at(kernel.span());
+                    quote_spanned!(kernel.span()=> #p::kernel(&#params.#kernel))
+                };
                 (
                     quote!((&#p::Kernel<#args_ty>, #p::LaunchConfig, #args_ty)),
                     quote! {
@@ -109,22 +129,37 @@ impl Gen<'_> {
                 let ty = self.param_type(&m.dst);
                 let (dst, value) = (&m.dst, &m.value);
                 (
-                    quote_spanned!(m.dst.span()=> #p::Memset<<#ty as #p::MemsetTarget>::Elem>),
-                    quote_spanned!(m.dst.span()=> #p::memset(#dst, #value)),
+                    {
+                        let p = private_at(m.dst.span());
+                        quote_spanned!(m.dst.span()=> #p::Memset<<#ty as #p::MemsetTarget>::Elem>)
+                    },
+                    {
+                        let p = private_at(m.dst.span());
+                        quote_spanned!(m.dst.span()=> #p::memset(#dst, #value))
+                    },
                 )
             }
             NodeOp::Memcpy(m) => {
                 let dir = self.memcpy_direction(&m.src, &m.dst, m.arrow.span());
                 let (src, dst) = (&m.src, &m.dst);
-                (quote!(#p::Memcpy<#dir>), quote_spanned!(m.arrow.span()=> #p::memcpy(#src, #dst)))
+                (quote!(#p::Memcpy<#dir>), {
+                    let p = private_at(m.arrow.span());
+                    quote_spanned!(m.arrow.span()=> #p::memcpy(#src, #dst))
+                })
             }
             NodeOp::Host(h) => {
                 let f = &h.f;
-                (quote!(#p::HostFn), quote_spanned!(h.f.span()=> #p::host_fn(#f)))
+                (quote!(#p::HostFn), {
+                    let p = private_at(h.f.span());
+                    quote_spanned!(h.f.span()=> #p::host_fn(#f))
+                })
             }
             NodeOp::Child(c) => {
                 let graph = self.param_ident(&c.graph);
-                (quote!(&#p::Graph), quote_spanned!(c.graph.span()=> #p::child_graph(&#params.#graph)))
+                (quote!(&#p::Graph), {
+                    let p = private_at(c.graph.span());
+                    quote_spanned!(c.graph.span()=> #p::child_graph(&#params.#graph))
+                })
             }
             NodeOp::Empty(_) => return TokenStream::new(),
         };
@@ -164,10 +199,18 @@ impl Gen<'_> {
                     let #handle = #graph.add_kernel(#kernel, #config, #args, #deps)?;
                 }
             }
-            NodeOp::Memset(_) => quote!(let #handle = #graph.add_memset(#graph_ty::#eval(#params), #deps)?;),
-            NodeOp::Memcpy(_) => quote!(let #handle = #graph.add_memcpy(#graph_ty::#eval(#params), #deps)?;),
-            NodeOp::Host(_) => quote!(let #handle = #graph.add_host(#graph_ty::#eval(#params), #deps)?;),
-            NodeOp::Child(_) => quote!(let #handle = #graph.add_child_graph(#graph_ty::#eval(#params), #deps)?;),
+            NodeOp::Memset(_) => {
+                quote!(let #handle = #graph.add_memset(#graph_ty::#eval(#params), #deps)?;)
+            }
+            NodeOp::Memcpy(_) => {
+                quote!(let #handle = #graph.add_memcpy(#graph_ty::#eval(#params), #deps)?;)
+            }
+            NodeOp::Host(_) => {
+                quote!(let #handle = #graph.add_host(#graph_ty::#eval(#params), #deps)?;)
+            }
+            NodeOp::Child(_) => {
+                quote!(let #handle = #graph.add_child_graph(#graph_ty::#eval(#params), #deps)?;)
+            }
             NodeOp::Empty(_) => quote!(let #handle = #graph.add_empty(#deps)?;),
         };
         quote! {
@@ -190,10 +233,18 @@ impl Gen<'_> {
                     self.state.launch.#field = #config;
                 }
             }
-            NodeOp::Memset(_) => quote!(self.exec.set_memset_params(self.nodes.#field, #graph_ty::#eval(#params))?;),
-            NodeOp::Memcpy(_) => quote!(self.exec.set_memcpy_params(self.nodes.#field, #graph_ty::#eval(#params))?;),
-            NodeOp::Host(_) => quote!(self.exec.set_host_fn(self.nodes.#field, #graph_ty::#eval(#params))?;),
-            NodeOp::Child(_) => quote!(self.exec.set_child_graph(self.nodes.#field, #graph_ty::#eval(#params))?;),
+            NodeOp::Memset(_) => {
+                quote!(self.exec.set_memset_params(self.nodes.#field, #graph_ty::#eval(#params))?;)
+            }
+            NodeOp::Memcpy(_) => {
+                quote!(self.exec.set_memcpy_params(self.nodes.#field, #graph_ty::#eval(#params))?;)
+            }
+            NodeOp::Host(_) => {
+                quote!(self.exec.set_host_fn(self.nodes.#field, #graph_ty::#eval(#params))?;)
+            }
+            NodeOp::Child(_) => {
+                quote!(self.exec.set_child_graph(self.nodes.#field, #graph_ty::#eval(#params))?;)
+            }
             NodeOp::Empty(_) => TokenStream::new(),
         }
     }

@@ -1,0 +1,5 @@
+use cudagraph_runtime::cuda_graph;
+
+cuda_graph! {}
+
+fn main() {}

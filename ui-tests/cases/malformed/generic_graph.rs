@@ -1,0 +1,9 @@
+use cudagraph_runtime::cuda_graph;
+
+cuda_graph! {
+    graph Step<T> {
+        a: empty;
+    }
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use cudagraph_runtime::cuda_graph;
+
+cuda_graph! {
+    pub struct Step {
+        a: empty;
+    }
+}
+
+fn main() {}
