@@ -9,8 +9,10 @@ pub use crate::*;
 pub use cudarc::driver::{CudaContext, CudaStream};
 pub use std::option::Option;
 pub use std::sync::Arc;
+pub use std::boxed::Box;
 pub use std::clone::Clone;
 pub use std::fmt;
+pub use std::mem::ManuallyDrop;
 
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -87,25 +89,11 @@ impl<T: Clone + PartialEq> ParamValue for T {
     }
 }
 
-/// The identity of a kernel param's function. The executable keeps the function's module
-/// loaded, so the identity cannot be reused while it is compared.
+/// Whether a child-graph param is the graph it was, by [`ChildGraph::identity`]: a graph
+/// without identity (a runtime [`Graph`]) counts as changed every time.
 #[inline]
-pub fn kernel_id<K: KernelType>(kernel: &K) -> usize {
-    kernel.as_kernel().cu_function() as usize
-}
-
-/// The identity of a child-graph param: a graph declared with `cuda_graph!` has one per build;
-/// a runtime [`Graph`] has none (a replaced graph's handle may be reused by the next one), so it
-/// counts as changed every time.
-#[inline]
-pub fn graph_id<G: ChildGraph + ?Sized>(graph: &G) -> Option<u64> {
-    graph.identity()
-}
-
-/// Whether a child-graph param is the graph it was.
-#[inline]
-pub fn same_graph<G: ChildGraph + ?Sized>(graph: &G, last: &Option<u64>) -> bool {
-    matches!((graph.identity(), last), (Some(a), Some(b)) if a == *b)
+pub fn same_graph(now: Option<u64>, last: Option<u64>) -> bool {
+    matches!((now, last), (Some(a), Some(b)) if a == b)
 }
 
 /// A fresh identity for a graph built from a declaration.
@@ -139,6 +127,12 @@ pub trait KernelType {
     type Args: KernelArgs;
     /// As a kernel.
     fn as_kernel(&self) -> &Kernel<Self::Args>;
+    /// The identity of the kernel's function. An executable keeps the modules of its kernels
+    /// loaded, so the identity of a function it launches is not reused while it is compared.
+    #[inline]
+    fn function_id(&self) -> usize {
+        self.as_kernel().cu_function() as usize
+    }
 }
 
 impl<A: KernelArgs> KernelType for Kernel<A> {
@@ -147,51 +141,6 @@ impl<A: KernelArgs> KernelType for Kernel<A> {
     fn as_kernel(&self) -> &Kernel<A> {
         self
     }
-}
-
-/// The kernel a node launches.
-#[inline(always)]
-pub fn kernel<K: KernelType>(kernel: &K) -> &Kernel<K::Args> {
-    kernel.as_kernel()
-}
-
-/// Element `I` of a kernel's parameter tuple: the type of its argument `I`.
-#[diagnostic::on_unimplemented(
-    message = "this kernel has no parameter #{I}: its parameters are `{Self}`",
-    label = "one argument too many",
-    note = "a kernel node passes exactly one argument per parameter of its `Kernel<(...)>` type"
-)]
-pub trait TupleElem<const I: usize> {
-    /// The element's type.
-    type T;
-}
-
-macro_rules! tuple_elems {
-    ($($i:tt: $($t:ident),+;)*) => {$(tuple_elems!(@each $i; $($t),+; $($t),+);)*};
-    (@each $len:tt; $($all:ident),+; $($t:ident),+) => {
-        tuple_elems!(@one ($($all),+); 0; $($t),+);
-    };
-    (@one ($($all:ident),+); $i:expr; $first:ident $(, $rest:ident)*) => {
-        impl<$($all),+> TupleElem<{ $i }> for ($($all,)+) {
-            type T = $first;
-        }
-        tuple_elems!(@one ($($all),+); $i + 1; $($rest),*);
-    };
-    (@one ($($all:ident),+); $i:expr;) => {};
-}
-tuple_elems! {
-    1: A;
-    2: A, B;
-    3: A, B, C;
-    4: A, B, C, D;
-    5: A, B, C, D, E;
-    6: A, B, C, D, E, F;
-    7: A, B, C, D, E, F, G;
-    8: A, B, C, D, E, F, G, H;
-    9: A, B, C, D, E, F, G, H, I;
-    10: A, B, C, D, E, F, G, H, I, J;
-    11: A, B, C, D, E, F, G, H, I, J, K;
-    12: A, B, C, D, E, F, G, H, I, J, K, L;
 }
 
 /// A grid or block size: `u32`, `(u32, u32)` or `(u32, u32, u32)`.
@@ -250,18 +199,23 @@ pub fn launch_config(config: LaunchConfig) -> LaunchConfig {
     label = "not a writable device pointer",
     note = "declare the destination param as `DevicePtrMut<T>` (T: u8, i8, u16, i16, u32, i32 or f32)"
 )]
-pub trait MemsetTarget {
+pub trait MemsetTarget: Sized {
     /// The element type written.
     type Elem;
-    /// As a device pointer.
-    fn target(self) -> DevicePtrMut<Self::Elem>;
+    /// `memset(self, value)`.
+    fn memset(self, value: Self::Elem) -> Memset<Self::Elem>
+    where
+        Self::Elem: MemsetElem;
 }
 
 impl<T> MemsetTarget for DevicePtrMut<T> {
     type Elem = T;
     #[inline(always)]
-    fn target(self) -> DevicePtrMut<T> {
-        self
+    fn memset(self, value: T) -> Memset<T>
+    where
+        T: MemsetElem,
+    {
+        Memset::new(self, value)
     }
 }
 
@@ -276,14 +230,7 @@ pub trait MemsetElem: MemsetValue {}
 
 impl<T: MemsetValue> MemsetElem for T {}
 
-/// `memset(dst, value)`.
-#[inline(always)]
-pub fn memset<D: MemsetTarget>(dst: D, value: D::Elem) -> Memset<D::Elem>
-where
-    D::Elem: MemsetElem,
-{
-    Memset::new(dst.target(), value)
-}
+
 
 // ---------------------------------------------------------------------------------------------
 // Memcpy nodes.
@@ -412,15 +359,6 @@ impl<T> ToConst<DevicePtr<T>> for DevicePtrMut<T> {
     }
 }
 
-/// `memcpy(src -> dst)`.
-#[inline(always)]
-pub fn memcpy<S, D>(src: S, dst: D) -> Memcpy<<(S, D) as CopyPair>::Dir>
-where
-    (S, D): CopyPair,
-{
-    (src, dst).memcpy()
-}
-
 /// A memcpy handle's `set(src, dst)`: same direction as the node.
 #[inline(always)]
 pub fn memcpy_as<Dir, S, D>(src: S, dst: D) -> Memcpy<Dir>
@@ -513,7 +451,9 @@ pub fn host_fn(f: impl HostCallable) -> HostFn {
 pub trait ChildGraph {
     /// The graph.
     fn graph(&self) -> &Graph;
-    /// An identity that changes whenever the graph may have (see [`graph_id`]).
+    /// An identity that changes whenever the graph may have: a graph declared with `cuda_graph!`
+    /// has one per build; a runtime [`Graph`] has none (a replaced graph's handle may be reused
+    /// by the next graph created), so it counts as changed every time.
     fn identity(&self) -> Option<u64>;
 }
 
@@ -537,12 +477,6 @@ impl<G: ChildGraph + ?Sized> ChildGraph for &G {
     fn identity(&self) -> Option<u64> {
         (**self).identity()
     }
-}
-
-/// `child(g)`.
-#[inline(always)]
-pub fn child_graph<G: ChildGraph + ?Sized>(graph: &G) -> &Graph {
-    graph.graph()
 }
 
 /// A graph built from the declaration of `G` (only `G` itself): whole-graph update pairs nodes

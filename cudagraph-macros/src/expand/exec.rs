@@ -1,10 +1,10 @@
 //! The executable type: launch, whole-graph update (same declaration only), the `set_params`
 //! fast path and one handle method per node.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
-use super::{docs, local, Base, Gen};
+use super::{docs, local, params_at, relocated, Base, Gen};
 use crate::parse::NodeOp;
 
 pub fn exec_type(g: &Gen) -> TokenStream {
@@ -15,7 +15,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
     let count = g.nodes.len();
     let exec_name = exec_ty.to_string();
     let (params, stream, source, changed, updated) = (
-        local("params"),
+        params_at(Span::call_site()),
         local("stream"),
         local("source"),
         local("changed"),
@@ -50,7 +50,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
     });
 
     let compare = (0..g.model.params.len()).map(|i| {
-        let unchanged = g.unchanged(i, &params);
+        let unchanged = g.unchanged(i);
         quote!(!#unchanged)
     });
     let param_count = g.model.params.len();
@@ -61,18 +61,21 @@ pub fn exec_type(g: &Gen) -> TokenStream {
         .map(|n| {
             let pos = n.pos;
             let inputs = n.mentions.iter().map(|i| quote!(|| #changed[#i]));
-            let update = g.update_node(n, &params);
-            quote! {
-                if self.dirty[#pos] #(#inputs)* {
-                    #update
-                    self.dirty[#pos] = false;
-                    #updated += 1;
-                }
-            }
+            let update = g.update_node(n);
+            relocated(
+                quote! {
+                    if self.dirty[#pos] #(#inputs)* {
+                        #update
+                        self.dirty[#pos] = false;
+                        #updated += 1;
+                    }
+                },
+                n.site,
+            )
         });
     let commits = g.model.params.iter().enumerate().map(|(i, f)| {
         let name = &f.name;
-        let take = g.keep(i, Base::Local(&params));
+        let take = g.keep(i, Base::Params);
         quote! {
             if #changed[#i] {
                 self.state.params.#name = #take;
@@ -112,7 +115,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
         #[doc = #doc]
         #vis struct #exec_ty {
             exec: #p::GraphExec,
-            nodes: #nodes_ty,
+            nodes: #p::Box<#p::ManuallyDrop<#nodes_ty>>,
             state: #state_ty,
             /// Nodes set through their handles since the last `set_params`: it sets them again.
             dirty: [bool; #count],

@@ -1,12 +1,12 @@
 //! The params struct, the graph type (`build`, `instantiate`, `TOPOLOGY`) and the private
 //! structs both the graph and its executable keep.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::punctuated::Punctuated;
 use syn::{Path, Token};
 
-use super::{docs, local, node::launch_local, Base, Gen, Role};
+use super::{docs, graph_at, local, moved, node::launch_local, params_at, Base, Gen, Role};
 use crate::parse::NodeOp;
 
 /// `<Graph>Params`: a plain struct of the params, `pub` fields.
@@ -88,15 +88,19 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         quote!(#name: #p::LaunchConfig,)
     });
 
-    let (ctx, params, graph_local) = (local("ctx"), local("params"), local("graph"));
+    let (ctx, params, graph_local) = (
+        local("ctx"),
+        params_at(Span::call_site()),
+        graph_at(Span::call_site()),
+    );
     let count = g.nodes.len();
-    let adds = g.nodes.iter().map(|n| g.add_node(n, &graph_local, &params));
+    let adds = g.nodes.iter().map(|n| g.add_node(n));
     let node_inits = g.nodes.iter().map(|n| {
-        let (name, local) = (&n.decl.name, &n.local);
+        let (name, local) = (moved(&n.decl.name, n.site), moved(&n.local, n.site));
         quote!(#name: #local,)
     });
     let snapshot_inits = g.model.params.iter().enumerate().map(|(i, f)| {
-        let (name, keep) = (&f.name, g.keep(i, Base::Local(&params)));
+        let (name, keep) = (&f.name, g.keep(i, Base::Params));
         quote!(#name: #keep,)
     });
     let snapshot_clones = g.model.params.iter().enumerate().map(|(i, f)| {
@@ -122,7 +126,6 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     let topo_edges = g.edges.iter().map(|(a, b)| quote!((#a, #b)));
     let doc = docs::graph_doc(g);
     let (flags, upload) = (local("flags"), local("upload"));
-    let state = local("state");
 
     quote! {
         #(#pass)*
@@ -130,7 +133,11 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         #[doc = #doc]
         #vis struct #graph {
             graph: #p::Graph,
-            nodes: #nodes_ty,
+            // The handles' types are projections from the user's types. Boxed, the graph is
+            // `Sized` without them; in `ManuallyDrop` (handles are `Copy`: nothing to drop), its
+            // drop glue does not need them: a bad param type is reported at its own tokens only,
+            // not at every function that moves or drops a graph.
+            nodes: #p::Box<#p::ManuallyDrop<#nodes_ty>>,
             state: #state_ty,
             build_id: u64,
         }
@@ -138,7 +145,6 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         #(#pass)*
         #[doc(hidden)]
         #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
-        #[derive(Clone, Copy)]
         struct #nodes_ty {
             #(#node_fields)*
         }
@@ -194,7 +200,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 #(#adds)*
                 #p::Result::Ok(Self {
                     graph: #graph_local,
-                    nodes: #nodes_ty { #(#node_inits)* },
+                    nodes: #p::Box::new(#p::ManuallyDrop::new(#nodes_ty { #(#node_inits)* })),
                     state: #state_ty {
                         params: #snapshot_ty { #(#snapshot_inits)* },
                         launch: #launch_ty { #(#launch_inits)* },
@@ -219,11 +225,10 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 #flags: #p::InstantiateFlags,
                 #upload: #p::Option<&#p::CudaStream>,
             ) -> #p::Result<#exec_ty> {
-                let Self { graph, nodes, state: #state, .. } = self;
                 #p::Result::Ok(#exec_ty {
-                    exec: graph.instantiate_with(#flags, #upload)?,
-                    nodes,
-                    state: #state,
+                    exec: self.graph.instantiate_with(#flags, #upload)?,
+                    nodes: self.nodes,
+                    state: self.state,
                     dirty: [false; #count],
                 })
             }

@@ -5,18 +5,20 @@
 //! the compiler explains the rule instead of only saying that no such method exists.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
-use syn::{Expr, GenericArgument, PathArguments, Type};
+use syn::spanned::Spanned;
+use syn::{Expr, GenericArgument, Ident, PathArguments, Type};
 
-use super::{docs, local, Gen, NodeGen};
+use super::{at, docs, local, moved, private_at, relocated, Gen, NodeGen};
 use crate::model::kernel_params;
 use crate::parse::{KernelOp, NodeOp};
 
 pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
     let p = &g.p;
     let (vis, pass, exec_ty, handle) = (&g.model.decl.vis, &g.pass, &g.exec_ty, &node.handle);
-    let field = &node.decl.name;
+    let pos = node.pos;
+    let node_ref = node_ref(node);
     let runtime = g.runtime_handle(node);
     let methods = match &node.decl.op {
         NodeOp::Kernel(k) => {
@@ -42,22 +44,26 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
                 /// may call it are done.
                 pub fn set(&mut self, #f: impl #p::HostCallable) -> #p::Result<()> {
                     self.exec.dirty[#pos] = true;
-                    self.exec.exec.set_host_fn(self.exec.nodes.#field, #p::host_fn(#f))
+                    self.exec.exec.set_host_fn(#node_ref, #p::host_fn(#f))
                 }
             };
             m.extend(forbidden_switch(g));
             m
         }
         NodeOp::Child(c) => {
-            let (graph, pos) = (local("graph"), node.pos);
+            let (graph, pos) = (plain("graph"), node.pos);
             let ty = g.param_type(&c.graph);
+            let span = at(ty.map_or_else(proc_macro2::Span::call_site, |t| t.span()));
+            let ps = private_at(span);
+            let graph_at = plain_at("graph", span);
+            let embedded = quote_spanned!(span=> <#ty as #ps::ChildGraph>::graph(#graph_at));
             let mut m = quote! {
                 /// Replaces the embedded graph's contents with `graph`'s, for the next launches
                 /// (`cuGraphExecChildGraphNodeSetParams`); it must have the embedded graph's
                 /// topology.
                 pub fn set(&mut self, #graph: &#ty) -> #p::Result<()> {
                     self.exec.dirty[#pos] = true;
-                    self.exec.exec.set_child_graph(self.exec.nodes.#field, #p::child_graph(#graph))
+                    self.exec.exec.set_child_graph(#node_ref, #embedded)
                 }
             };
             m.extend(forbidden_switch(g));
@@ -67,6 +73,17 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
     };
     let doc = docs::handle_doc(g, node);
     let handle_name = handle.to_string();
+    let body = relocated(
+        quote! {
+            #methods
+
+            /// The node's runtime handle, for the runtime's own API.
+            pub fn node(&self) -> #runtime {
+                #node_ref
+            }
+        },
+        node.site,
+    );
     quote! {
         #(#pass)*
         #[doc = #doc]
@@ -76,53 +93,68 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
 
         #(#pass)*
         impl<'a> #handle<'a> {
-            #methods
-
-            /// The node's runtime handle, for the runtime's own API.
-            pub fn node(&self) -> #runtime {
-                self.exec.nodes.#field
-            }
+            #body
         }
 
         #(#pass)*
         impl #p::fmt::Debug for #handle<'_> {
             fn fmt(&self, f: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
-                f.debug_struct(#handle_name).field("node", &self.exec.nodes.#field).finish()
+                f.debug_struct(#handle_name).field("index", &#pos).finish_non_exhaustive()
             }
         }
     }
 }
 
 fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
+    let node_ref = node_ref(node);
     let p = &g.p;
     let (field, pos) = (&node.decl.name, node.pos);
     let args_ty = g.kernel_args_type(k);
-    // Argument types as declared when the tuple is written out, else projected from it.
-    let declared = g
-        .model
-        .param(&k.kernel)
-        .and_then(|i| kernel_params(&g.model.params[i].ty));
-    let types: Vec<TokenStream> = match declared {
-        Some(types) if types.len() == k.args.len() => types.iter().map(|t| quote!(#t)).collect(),
-        _ => (0..k.args.len())
-            .map(|i| quote!(<#args_ty as #p::TupleElem<#i>>::T))
-            .collect(),
-    };
-    let names = arg_names(&k.args.iter().collect::<Vec<_>>());
     let config = local("config");
+    // Arguments one by one when the parameter tuple is written out; else the tuple itself (its
+    // arity is only known to the type checker, which reports a mismatch at the declaration).
+    let declared = g.kernel_type(k).and_then(kernel_params);
+    let (params, tuple, doc) = match &declared {
+        Some(types) if types.len() == k.args.len() => {
+            let names = arg_names(&k.args.iter().collect::<Vec<_>>());
+            (
+                quote!(#(#names: #types),*),
+                quote!((#(#names,)*)),
+                "the kernel's arguments",
+            )
+        }
+        _ => {
+            let args = local("args");
+            (
+                quote!(#args: #args_ty),
+                quote!(#args),
+                "the kernel's arguments (as a tuple)",
+            )
+        }
+    };
+    let set_doc = format!("Sets {doc} for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`).");
+    let set_launch_doc = format!("Sets the launch configuration and {doc} for the next launches (`cuGraphExecKernelNodeSetParams`).");
+    let forward = match &declared {
+        Some(types) if types.len() == k.args.len() => {
+            let names = arg_names(&k.args.iter().collect::<Vec<_>>());
+            quote!(#(#names),*)
+        }
+        _ => {
+            let args = local("args");
+            quote!(#args)
+        }
+    };
     quote! {
-        /// Sets the kernel's arguments for the next launches, keeping its launch configuration
-        /// (`cuGraphExecKernelNodeSetParams`).
-        pub fn set(&mut self, #(#names: #types),*) -> #p::Result<()> {
+        #[doc = #set_doc]
+        pub fn set(&mut self, #params) -> #p::Result<()> {
             let #config = self.exec.state.launch.#field;
-            self.set_launch(#config, #(#names),*)
+            self.set_launch(#config, #forward)
         }
 
-        /// Sets the launch configuration and the kernel's arguments for the next launches
-        /// (`cuGraphExecKernelNodeSetParams`).
-        pub fn set_launch(&mut self, #config: #p::LaunchConfig, #(#names: #types),*) -> #p::Result<()> {
+        #[doc = #set_launch_doc]
+        pub fn set_launch(&mut self, #config: #p::LaunchConfig, #params) -> #p::Result<()> {
             self.exec.dirty[#pos] = true;
-            self.exec.exec.set_kernel_params(self.exec.nodes.#field, #config, (#(#names,)*))?;
+            self.exec.exec.set_kernel_params(#node_ref, #config, #tuple)?;
             self.exec.state.launch.#field = #config;
             #p::Result::Ok(())
         }
@@ -132,6 +164,23 @@ fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
             self.exec.state.launch.#field
         }
     }
+}
+
+/// `self.exec.nodes.<node>`, located at the node's site (see `NodeGen::site`).
+fn node_ref(node: &NodeGen) -> TokenStream {
+    let (s, field) = (at(node.site), moved(&node.decl.name, node.site));
+    quote_spanned!(s=> self.exec.nodes.#field)
+}
+
+/// A handle method's parameter: a plain name, for the docs (no user expression is in scope
+/// there, so hygiene has nothing to protect).
+fn plain(name: &str) -> Ident {
+    Ident::new(name, proc_macro2::Span::call_site())
+}
+
+/// The same name, located at `span` for a call whose errors belong there.
+fn plain_at(name: &str, span: proc_macro2::Span) -> Ident {
+    Ident::new(name, span)
 }
 
 /// Names for a kernel handle's arguments: the argument's own name where it is one, else `argN`.
@@ -146,20 +195,27 @@ fn arg_names(args: &[&Expr]) -> Vec<syn::Ident> {
             Some(name) if name != "config" && !names.iter().any(|n| *n == name) => name,
             _ => format!("arg{i}"),
         };
-        names.push(local(&name));
+        names.push(plain(&name));
     }
     names
 }
 
 fn memset_methods(g: &Gen, node: &NodeGen, dst_operand: &Expr) -> TokenStream {
+    let node_ref = node_ref(node);
     let p = &g.p;
-    let (field, pos) = (&node.decl.name, node.pos);
+    let pos = node.pos;
     let ty = g.param_type(dst_operand);
     let elem = match ty.and_then(|t| generic_of(t, "DevicePtrMut")) {
         Some(elem) => quote!(#elem),
-        None => quote!(<#ty as #p::MemsetTarget>::Elem),
+        None => g.memset_elem(dst_operand),
     };
-    let (dst, value) = (local("dst"), local("value"));
+    let (dst, value) = (plain("dst"), plain("value"));
+    let span = at(ty.map_or_else(proc_macro2::Span::call_site, |t| t.span()));
+    let ps = private_at(span);
+    let (dst_at, value_at) = (plain_at("dst", span), plain_at("value", span));
+    let set = quote_spanned! {span=>
+        self.exec.exec.set_memset_params(#node_ref, <#ty as #ps::MemsetTarget>::memset(#dst_at, #value_at))
+    };
     let (pitch, width, height) = (local("pitch"), local("width"), local("height"));
     let (d, v) = (format_ident!("__CgDst"), format_ident!("__CgValue"));
     quote! {
@@ -167,7 +223,7 @@ fn memset_methods(g: &Gen, node: &NodeGen, dst_operand: &Expr) -> TokenStream {
         /// (`cuGraphExecMemsetNodeSetParams`). The element type is the node's.
         pub fn set(&mut self, #dst: #ty, #value: #elem) -> #p::Result<()> {
             self.exec.dirty[#pos] = true;
-            self.exec.exec.set_memset_params(self.exec.nodes.#field, #p::memset(#dst, #value))
+            #set
         }
 
         #[doc(hidden)]
@@ -195,8 +251,9 @@ fn memcpy_methods(
     dst_operand: &Expr,
     arrow: proc_macro2::Span,
 ) -> TokenStream {
+    let node_ref = node_ref(node);
     let p = &g.p;
-    let (field, pos) = (&node.decl.name, node.pos);
+    let pos = node.pos;
     let dir = g.memcpy_direction(src_operand, dst_operand, arrow);
     let (src, dst) = (local("src"), local("dst"));
     let (src_pitch, dst_pitch, width, height) = (
@@ -206,16 +263,18 @@ fn memcpy_methods(
         local("height"),
     );
     let (s, d) = (format_ident!("__CgSrc"), format_ident!("__CgDst"));
+    let (at_arrow, pa) = (at(arrow), private_at(arrow));
+    let bound = quote_spanned!(at_arrow=> (#s, #d): #pa::CopyAs<#dir>,);
     quote! {
         /// Sets the source and the destination for the next launches
         /// (`cuGraphExecMemcpyNodeSetParams`). They copy in the node's direction (CUDA cannot
         /// change it), between buffers of equal length.
         pub fn set<#s, #d>(&mut self, #src: #s, #dst: #d) -> #p::Result<()>
         where
-            (#s, #d): #p::CopyAs<#dir>,
+            #bound
         {
             self.exec.dirty[#pos] = true;
-            self.exec.exec.set_memcpy_params(self.exec.nodes.#field, #p::memcpy_as(#src, #dst))
+            self.exec.exec.set_memcpy_params(#node_ref, #p::memcpy_as(#src, #dst))
         }
 
         #[doc(hidden)]
@@ -239,19 +298,19 @@ fn memcpy_methods(
 
 /// Enable/disable, for the kinds CUDA allows it on (kernel, memset, memcpy).
 fn switch_methods(g: &Gen, node: &NodeGen) -> TokenStream {
+    let node_ref = node_ref(node);
     let p = &g.p;
-    let field = &node.decl.name;
     let enabled = local("enabled");
     quote! {
         /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
         /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
         pub fn set_enabled(&mut self, #enabled: bool) -> #p::Result<()> {
-            self.exec.exec.set_enabled(self.exec.nodes.#field, #enabled)
+            self.exec.exec.set_enabled(#node_ref, #enabled)
         }
 
         /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
         pub fn is_enabled(&self) -> #p::Result<bool> {
-            self.exec.exec.is_enabled(self.exec.nodes.#field)
+            self.exec.exec.is_enabled(#node_ref)
         }
     }
 }

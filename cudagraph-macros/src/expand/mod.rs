@@ -12,7 +12,7 @@ mod graph;
 mod handles;
 mod node;
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{Attribute, Ident};
@@ -34,9 +34,67 @@ pub fn expand(input: Input) -> syn::Result<TokenStream> {
     Ok(out)
 }
 
-/// `::cudagraph_runtime::__private` at `span`, for helper calls whose errors belong there.
+/// The generated code's own hygiene, at the location of the user's token `span`: errors land
+/// there, while names still resolve as in the rest of the generated code.
+fn at(span: Span) -> Span {
+    Span::call_site().located_at(span)
+}
+
+/// `::cudagraph_runtime::__private` at the location of `span`.
 fn private_at(span: Span) -> TokenStream {
+    let span = at(span);
     quote_spanned!(span=> ::cudagraph_runtime::__private)
+}
+
+/// The `&<Graph>Params` argument of generated functions, at the location of `span`. A call-site
+/// name (not mixed-site) so that it can be located at user tokens without breaking spans; the
+/// user's expressions never see it, since params are bound under their own names.
+fn params_at(span: Span) -> Ident {
+    Ident::new("__cg_params", at(span))
+}
+
+/// The graph being built in `build`, at the location of `span` (call-site, as [`params_at`]).
+fn graph_at(span: Span) -> Ident {
+    Ident::new("__cg_graph", at(span))
+}
+
+/// `ident`, with its own hygiene, at the location of `span`.
+fn moved(ident: &Ident, span: Span) -> Ident {
+    let mut ident = ident.clone();
+    ident.set_span(ident.span().located_at(span));
+    ident
+}
+
+/// `tokens`, every one at the location of `span` with its own hygiene: for code about one node
+/// whose type errors, wherever met, belong at the node's site.
+fn relocated(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|tt| match tt {
+            TokenTree::Group(g) => {
+                let mut moved = Group::new(g.delimiter(), relocated(g.stream(), span));
+                moved.set_span(g.span().located_at(span));
+                TokenTree::Group(moved)
+            }
+            mut other => {
+                other.set_span(other.span().located_at(span));
+                other
+            }
+        })
+        .collect()
+}
+
+/// See [`NodeGen::site`].
+fn site_of(op: &NodeOp) -> Span {
+    use syn::spanned::Spanned;
+    match op {
+        NodeOp::Kernel(k) => k.kernel.span(),
+        NodeOp::Memset(m) => m.dst.span(),
+        NodeOp::Memcpy(m) => m.arrow.spans[0],
+        NodeOp::Host(h) => h.f.span(),
+        NodeOp::Child(c) => c.graph.span(),
+        NodeOp::Empty(e) => e.span,
+    }
 }
 
 /// An identifier only the generated code can see.
@@ -83,9 +141,9 @@ struct Gen<'a> {
 
 /// Where a param is read from.
 #[derive(Clone, Copy)]
-enum Base<'a> {
-    /// A local holding a `&Params`.
-    Local(&'a Ident),
+enum Base {
+    /// The `&Params` argument ([`params_at`]).
+    Params,
     /// The executable's kept values (`self.state.params`).
     Kept,
     /// `self`, a kept-values struct.
@@ -120,6 +178,10 @@ struct NodeGen<'a> {
     deps: Vec<usize>,
     /// Indices of the params its expressions read.
     mentions: Vec<usize>,
+    /// The user's token that fixes the node's types (the kernel's name, a memset's
+    /// destination, a memcpy's arrow, ...): code using those types is located there, so that a
+    /// type error is reported there whichever use of the type meets it.
+    site: Span,
 }
 
 impl<'a> Gen<'a> {
@@ -156,6 +218,7 @@ impl<'a> Gen<'a> {
                     local: local(&format!("node_{name}")),
                     deps: deps[decl].clone(),
                     mentions: model.mentions(node),
+                    site: site_of(&node.op),
                     name,
                 }
             })
@@ -230,51 +293,43 @@ impl<'a> Gen<'a> {
 
     /// What `set_params` keeps of param `i`, read from `from`.
     fn keep(&self, i: usize, from: Base) -> TokenStream {
-        let (span, p) = (
-            self.model.params[i].ty.span(),
-            private_at(self.model.params[i].ty.span()),
-        );
-        let field = self.param_at(i, from, span);
+        let ty = &self.model.params[i].ty;
+        let (span, p) = (at(ty.span()), private_at(ty.span()));
+        let field = self.param_at(i, from, ty.span());
         match self.roles[i] {
-            Role::Value => {
-                let ty = &self.model.params[i].ty;
-                quote_spanned!(span=> <#ty as #p::ParamValue>::keep(&#field))
-            }
-            Role::Kernel => quote_spanned!(span=> #p::kernel_id(&#field)),
-            Role::Child => quote_spanned!(span=> #p::graph_id(&#field)),
+            Role::Value => quote_spanned!(span=> <#ty as #p::ParamValue>::keep(&#field)),
+            Role::Kernel => quote_spanned!(span=> <#ty as #p::KernelType>::function_id(&#field)),
+            Role::Child => quote_spanned!(span=> <#ty as #p::ChildGraph>::identity(&#field)),
         }
     }
 
-    /// Whether param `i` of `params` is unchanged from what the executable kept.
-    fn unchanged(&self, i: usize, params: &Ident) -> TokenStream {
-        let (span, p) = (
-            self.model.params[i].ty.span(),
-            private_at(self.model.params[i].ty.span()),
-        );
-        let (now, last) = (
-            self.param_at(i, Base::Local(params), span),
-            self.param_at(i, Base::Kept, span),
-        );
+    /// Whether param `i` of the `&Params` argument is unchanged from what the executable kept.
+    fn unchanged(&self, i: usize) -> TokenStream {
+        let ty = &self.model.params[i].ty;
+        let (span, p) = (at(ty.span()), private_at(ty.span()));
+        let now = self.param_at(i, Base::Params, ty.span());
+        let last = self.param_at(i, Base::Kept, ty.span());
         match self.roles[i] {
-            Role::Value => {
-                let ty = &self.model.params[i].ty;
-                quote_spanned!(span=> <#ty as #p::ParamValue>::same(&#now, &#last))
+            Role::Value => quote_spanned!(span=> <#ty as #p::ParamValue>::same(&#now, &#last)),
+            Role::Kernel => {
+                quote_spanned!(span=> <#ty as #p::KernelType>::function_id(&#now) == #last)
             }
-            Role::Kernel => quote_spanned!(span=> #p::kernel_id(&#now) == #last),
-            Role::Child => quote_spanned!(span=> #p::same_graph(&#now, &#last)),
+            Role::Child => {
+                quote_spanned!(span=> #p::same_graph(<#ty as #p::ChildGraph>::identity(&#now), #last))
+            }
         }
     }
 
-    /// `<base>.<param i>`, every token at `span` (the param's type), so that an error about the
+    /// `<base>.<param i>`, located at `span` (the param's type), so that an error about the
     /// param's type is reported there, once.
     fn param_at(&self, i: usize, base: Base, span: Span) -> TokenStream {
         let mut name = self.model.params[i].name.clone();
-        name.set_span(span);
+        name.set_span(at(span));
+        let span = at(span);
         let base = match base {
-            Base::Local(local) => {
-                let mut local = local.clone();
-                local.set_span(local.span().located_at(span));
-                quote!(#local)
+            Base::Params => {
+                let params = params_at(span);
+                quote!(#params)
             }
             Base::Kept => quote_spanned!(span=> self.state.params),
             Base::SelfSnapshot => quote_spanned!(span=> self),

@@ -1,12 +1,16 @@
 //! What differs between node kinds: the runtime handle type, the function computing a node's
 //! inputs from the params, the call adding it and the call updating it.
+//!
+//! Calls whose bounds concern a user's type are written `<UserType as Trait>::method(..)` and
+//! located at a user token, so that an unmet bound is reported there (the qualified path is the
+//! span rustc reports).
 
 use proc_macro2::{Delimiter, Group, Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Expr, Ident, Type};
 
-use super::{local, private_at, Gen, NodeGen};
+use super::{at, graph_at, local, moved, params_at, private_at, Gen, NodeGen};
 use crate::model::kernel_params;
 use crate::parse::{KernelOp, NodeOp};
 
@@ -20,6 +24,7 @@ impl Gen<'_> {
         Some(&self.model.params[index].ty)
     }
 
+    /// The param an operand names (checked to be a param).
     pub(super) fn param_ident<'e>(&self, operand: &'e Expr) -> Option<&'e Ident> {
         let Expr::Path(path) = operand else {
             return None;
@@ -27,55 +32,70 @@ impl Gen<'_> {
         path.path.get_ident()
     }
 
-    /// `Kernel<A>`'s `A`: as declared when written out (`Kernel<(u32, f32)>`), else projected
-    /// from the param's type, spanned at the kernel's name in the node.
-    pub(super) fn kernel_args_type(&self, k: &KernelOp) -> TokenStream {
-        let ty = self
-            .model
+    /// The declared type of a kernel node's kernel param.
+    pub(super) fn kernel_type(&self, k: &KernelOp) -> Option<&Type> {
+        self.model
             .param(&k.kernel)
-            .map(|i| &self.model.params[i].ty);
+            .map(|i| &self.model.params[i].ty)
+    }
+
+    /// `Kernel<A>`'s `A`: as declared when written out (`Kernel<(u32, f32)>`), else projected
+    /// from the param's type, located at the kernel's name in the node.
+    pub(super) fn kernel_args_type(&self, k: &KernelOp) -> TokenStream {
+        let ty = self.kernel_type(k);
         match ty.and_then(kernel_params) {
             Some(types) => quote!((#(#types,)*)),
             None => {
-                let p = private_at(k.kernel.span());
-                quote_spanned!(k.kernel.span()=> <#ty as #p::KernelType>::Args)
+                let (s, p) = (at(k.kernel.span()), private_at(k.kernel.span()));
+                quote_spanned!(s=> <#ty as #p::KernelType>::Args)
             }
         }
     }
 
+    /// The element type of a memset node, located at its destination.
+    pub(super) fn memset_elem(&self, dst: &Expr) -> TokenStream {
+        let ty = self.param_type(dst);
+        let (s, p) = (at(dst.span()), private_at(dst.span()));
+        quote_spanned!(s=> <#ty as #p::MemsetTarget>::Elem)
+    }
+
+    /// The direction of a memcpy between two params, located at its arrow.
+    pub(super) fn memcpy_direction(&self, src: &Expr, dst: &Expr, arrow: Span) -> TokenStream {
+        let (src, dst) = (self.param_type(src), self.param_type(dst));
+        let (s, p) = (at(arrow), private_at(arrow));
+        quote_spanned!(s=> <(#src, #dst) as #p::CopyPair>::Dir)
+    }
+
     /// The runtime handle type of a node.
+    /// (Located at the operand that fixes it, so that a type error about it is reported there.)
     pub(super) fn runtime_handle(&self, node: &NodeGen) -> TokenStream {
         let p = &self.p;
         match &node.decl.op {
             NodeOp::Kernel(k) => {
-                let args = self.kernel_args_type(k);
-                quote!(#p::KernelNode<#args>)
+                let (args, s, p) = (
+                    self.kernel_args_type(k),
+                    at(k.kernel.span()),
+                    private_at(k.kernel.span()),
+                );
+                quote_spanned!(s=> #p::KernelNode<#args>)
             }
             NodeOp::Memset(m) => {
-                let ty = self.param_type(&m.dst);
-                {
-                    let p = private_at(m.dst.span());
-                    quote_spanned!(m.dst.span()=> #p::MemsetNode<<#ty as #p::MemsetTarget>::Elem>)
-                }
+                let (elem, s, p) = (
+                    self.memset_elem(&m.dst),
+                    at(m.dst.span()),
+                    private_at(m.dst.span()),
+                );
+                quote_spanned!(s=> #p::MemsetNode<#elem>)
             }
             NodeOp::Memcpy(m) => {
                 let dir = self.memcpy_direction(&m.src, &m.dst, m.arrow.span());
-                quote!(#p::MemcpyNode<#dir>)
+                let (s, p) = (at(m.arrow.span()), private_at(m.arrow.span()));
+                quote_spanned!(s=> #p::MemcpyNode<#dir>)
             }
             NodeOp::Host(_) => quote!(#p::HostNode),
             NodeOp::Child(_) => quote!(#p::ChildGraphNode),
             NodeOp::Empty(_) => quote!(#p::EmptyNode),
         }
-    }
-
-    /// The direction of a memcpy between two params, spanned at its arrow.
-    pub(super) fn memcpy_direction(&self, src: &Expr, dst: &Expr, arrow: Span) -> TokenStream {
-        let (src, dst, p) = (
-            self.param_type(src),
-            self.param_type(dst),
-            private_at(arrow),
-        );
-        quote_spanned!(arrow=> <(#src, #dst) as #p::CopyPair>::Dir)
     }
 
     /// `NodeKind::...` of a node.
@@ -88,10 +108,11 @@ impl Gen<'_> {
             NodeOp::Child(_) => quote!(ChildGraph),
             NodeOp::Empty(_) => quote!(Empty),
         };
-        {
-            let p = private_at(node.decl.op.keyword_span());
-            quote_spanned!(node.decl.op.keyword_span()=> #p::NodeKind::#kind)
-        }
+        let (s, p) = (
+            at(node.decl.op.keyword_span()),
+            private_at(node.decl.op.keyword_span()),
+        );
+        quote_spanned!(s=> #p::NodeKind::#kind)
     }
 
     /// The function computing a node's inputs from the params (none for an empty node). It holds
@@ -99,7 +120,7 @@ impl Gen<'_> {
     /// type error is reported once.
     pub(super) fn eval_fn(&self, node: &NodeGen) -> TokenStream {
         let p = &self.p;
-        let params = local("params");
+        let params = params_at(Span::call_site());
         let params_ty = &self.params_ty;
         let bindings = self.bindings(&params, &node.mentions);
         let eval = &node.eval;
@@ -110,14 +131,17 @@ impl Gen<'_> {
                 let args = k.args.iter();
                 let mut tuple = Group::new(Delimiter::Parenthesis, quote!(#(#args,)*));
                 tuple.set_span(k.paren.span.join());
-                let kernel = &k.kernel;
+                let (kernel, ty) = (&k.kernel, self.kernel_type(k));
+                let (s, ps, params) = (
+                    at(kernel.span()),
+                    private_at(kernel.span()),
+                    params_at(kernel.span()),
+                );
+                let kernel_ref =
+                    quote_spanned!(s=> <#ty as #ps::KernelType>::as_kernel(&#params.#kernel));
                 let (config_local, args_local) = (local("config"), local("args"));
-                let kernel_ref = {
-                    let p = private_at(kernel.span());
-                    quote_spanned!(kernel.span()=> #p::kernel(&#params.#kernel))
-                };
                 (
-                    quote!((&#p::Kernel<#args_ty>, #p::LaunchConfig, #args_ty)),
+                    quote_spanned!(s=> (&#ps::Kernel<#args_ty>, #ps::LaunchConfig, #args_ty)),
                     quote! {
                         let #config_local = #config;
                         let #args_local: #args_ty = #tuple;
@@ -126,40 +150,40 @@ impl Gen<'_> {
                 )
             }
             NodeOp::Memset(m) => {
-                let ty = self.param_type(&m.dst);
+                let (ty, elem) = (self.param_type(&m.dst), self.memset_elem(&m.dst));
                 let (dst, value) = (&m.dst, &m.value);
+                let (s, ps) = (at(m.dst.span()), private_at(m.dst.span()));
                 (
-                    {
-                        let p = private_at(m.dst.span());
-                        quote_spanned!(m.dst.span()=> #p::Memset<<#ty as #p::MemsetTarget>::Elem>)
-                    },
-                    {
-                        let p = private_at(m.dst.span());
-                        quote_spanned!(m.dst.span()=> #p::memset(#dst, #value))
-                    },
+                    quote_spanned!(s=> #ps::Memset<#elem>),
+                    quote_spanned!(s=> <#ty as #ps::MemsetTarget>::memset(#dst, #value)),
                 )
             }
             NodeOp::Memcpy(m) => {
                 let dir = self.memcpy_direction(&m.src, &m.dst, m.arrow.span());
+                let (src_ty, dst_ty) = (self.param_type(&m.src), self.param_type(&m.dst));
                 let (src, dst) = (&m.src, &m.dst);
-                (quote!(#p::Memcpy<#dir>), {
-                    let p = private_at(m.arrow.span());
-                    quote_spanned!(m.arrow.span()=> #p::memcpy(#src, #dst))
-                })
+                let (s, ps) = (at(m.arrow.span()), private_at(m.arrow.span()));
+                (
+                    quote_spanned!(s=> #ps::Memcpy<#dir>),
+                    quote_spanned!(s=> <(#src_ty, #dst_ty) as #ps::CopyPair>::memcpy((#src, #dst))),
+                )
             }
             NodeOp::Host(h) => {
                 let f = &h.f;
-                (quote!(#p::HostFn), {
-                    let p = private_at(h.f.span());
-                    quote_spanned!(h.f.span()=> #p::host_fn(#f))
-                })
+                let (s, ps) = (at(h.f.span()), private_at(h.f.span()));
+                (quote!(#p::HostFn), quote_spanned!(s=> #ps::host_fn(#f)))
             }
             NodeOp::Child(c) => {
-                let graph = self.param_ident(&c.graph);
-                (quote!(&#p::Graph), {
-                    let p = private_at(c.graph.span());
-                    quote_spanned!(c.graph.span()=> #p::child_graph(&#params.#graph))
-                })
+                let (graph, ty) = (self.param_ident(&c.graph), self.param_type(&c.graph));
+                let (s, ps, params) = (
+                    at(c.graph.span()),
+                    private_at(c.graph.span()),
+                    params_at(c.graph.span()),
+                );
+                (
+                    quote!(&#p::Graph),
+                    quote_spanned!(s=> <#ty as #ps::ChildGraph>::graph(&#params.#graph)),
+                )
             }
             NodeOp::Empty(_) => return TokenStream::new(),
         };
@@ -185,65 +209,82 @@ impl Gen<'_> {
     }
 
     /// In `build`: adds the node to `graph` after `deps`, binding its handle to `node.local`.
-    pub(super) fn add_node(&self, node: &NodeGen, graph: &Ident, params: &Ident) -> TokenStream {
-        let graph_ty = self.graph;
-        let (eval, handle) = (&node.eval, &node.local);
+    /// Located at the node's site (see [`NodeGen::site`]).
+    pub(super) fn add_node(&self, node: &NodeGen) -> TokenStream {
+        let site = node.site;
+        let s = at(site);
+        let (graph, params) = (graph_at(site), params_at(site));
+        let (graph_ty, eval, handle) = (
+            moved(self.graph, site),
+            moved(&node.eval, site),
+            moved(&node.local, site),
+        );
         let name = &node.name;
-        let deps = node.deps.iter().map(|&d| &self.nodes[d].local);
-        let deps = quote!(&[#(#deps.id()),*]);
+        let deps = node.deps.iter().map(|&d| moved(&self.nodes[d].local, site));
+        let deps = quote_spanned!(s=> &[#(#deps.id()),*]);
         let add = match &node.decl.op {
             NodeOp::Kernel(_) => {
-                let (kernel, config, args) = (local("kernel"), launch_local(node), local("args"));
-                quote! {
-                    let (#kernel, #config, #args) = #graph_ty::#eval(#params);
-                    let #handle = #graph.add_kernel(#kernel, #config, #args, #deps)?;
-                }
+                let (k, c, a) = (
+                    moved(&local("kernel"), site),
+                    moved(&launch_local(node), site),
+                    moved(&local("args"), site),
+                );
+                let (kernel, config, args) = (&k, &c, &a);
+                quote_spanned!(s=> let (#kernel, #config, #args) = #graph_ty::#eval(#params); let #handle = #graph.add_kernel(#k, #c, #a, #deps)?;)
             }
             NodeOp::Memset(_) => {
-                quote!(let #handle = #graph.add_memset(#graph_ty::#eval(#params), #deps)?;)
+                quote_spanned!(s=> let #handle = #graph.add_memset(#graph_ty::#eval(#params), #deps)?;)
             }
             NodeOp::Memcpy(_) => {
-                quote!(let #handle = #graph.add_memcpy(#graph_ty::#eval(#params), #deps)?;)
+                quote_spanned!(s=> let #handle = #graph.add_memcpy(#graph_ty::#eval(#params), #deps)?;)
             }
             NodeOp::Host(_) => {
-                quote!(let #handle = #graph.add_host(#graph_ty::#eval(#params), #deps)?;)
+                quote_spanned!(s=> let #handle = #graph.add_host(#graph_ty::#eval(#params), #deps)?;)
             }
             NodeOp::Child(_) => {
-                quote!(let #handle = #graph.add_child_graph(#graph_ty::#eval(#params), #deps)?;)
+                quote_spanned!(s=> let #handle = #graph.add_child_graph(#graph_ty::#eval(#params), #deps)?;)
             }
-            NodeOp::Empty(_) => quote!(let #handle = #graph.add_empty(#deps)?;),
+            NodeOp::Empty(_) => quote_spanned!(s=> let #handle = #graph.add_empty(#deps)?;),
         };
+        let graph = graph_at(Span::call_site());
         quote! {
             #graph.name_next(#name);
             #add
         }
     }
 
-    /// In `set_params`: the single-node update of `node` from `params` (`self` is the executable).
-    pub(super) fn update_node(&self, node: &NodeGen, params: &Ident) -> TokenStream {
-        let graph_ty = self.graph;
-        let eval = &node.eval;
-        let field = &node.decl.name;
+    /// In `set_params`: the single-node update of `node` from the `&Params` argument (`self` is
+    /// the executable). Located at the node's site.
+    pub(super) fn update_node(&self, node: &NodeGen) -> TokenStream {
+        let site = node.site;
+        let s = at(site);
+        let params = params_at(site);
+        let (graph_ty, eval, field) = (
+            moved(self.graph, site),
+            moved(&node.eval, site),
+            moved(&node.decl.name, site),
+        );
         match &node.decl.op {
             NodeOp::Kernel(_) => {
                 let (config, args) = (local("config"), local("args"));
-                quote! {
+                let (c, a) = (moved(&config, site), moved(&args, site));
+                quote_spanned! {s=>
                     let (_, #config, #args) = #graph_ty::#eval(#params);
-                    self.exec.set_kernel_params(self.nodes.#field, #config, #args)?;
-                    self.state.launch.#field = #config;
+                    self.exec.set_kernel_params(self.nodes.#field, #c, #a)?;
+                    self.state.launch.#field = #c;
                 }
             }
             NodeOp::Memset(_) => {
-                quote!(self.exec.set_memset_params(self.nodes.#field, #graph_ty::#eval(#params))?;)
+                quote_spanned!(s=> self.exec.set_memset_params(self.nodes.#field, #graph_ty::#eval(#params))?;)
             }
             NodeOp::Memcpy(_) => {
-                quote!(self.exec.set_memcpy_params(self.nodes.#field, #graph_ty::#eval(#params))?;)
+                quote_spanned!(s=> self.exec.set_memcpy_params(self.nodes.#field, #graph_ty::#eval(#params))?;)
             }
             NodeOp::Host(_) => {
-                quote!(self.exec.set_host_fn(self.nodes.#field, #graph_ty::#eval(#params))?;)
+                quote_spanned!(s=> self.exec.set_host_fn(self.nodes.#field, #graph_ty::#eval(#params))?;)
             }
             NodeOp::Child(_) => {
-                quote!(self.exec.set_child_graph(self.nodes.#field, #graph_ty::#eval(#params))?;)
+                quote_spanned!(s=> self.exec.set_child_graph(self.nodes.#field, #graph_ty::#eval(#params))?;)
             }
             NodeOp::Empty(_) => TokenStream::new(),
         }

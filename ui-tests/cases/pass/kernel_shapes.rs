@@ -26,8 +26,8 @@ cuda_graph! {
 
 fn main() {
     let _ = |exec: &mut ShapesExec, x: DevicePtr<f32>, y: DevicePtrMut<f32>| -> cudagraph_runtime::Result<()> {
-        // Through an alias the handle takes the same arguments, typed by the alias.
-        exec.a().set(1, 2.0, x, y)?;
+        // Through an alias, the handle takes the arguments as one tuple.
+        exec.a().set((1, 2.0, x, y))?;
         exec.b().set(7)?;
         exec.c().set()?;
         let config = exec.d().launch_config();
