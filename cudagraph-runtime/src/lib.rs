@@ -77,6 +77,7 @@ mod ptr;
 mod user_object;
 
 pub use cudagraph_macros::cuda_graph;
+pub use __private::HostCallback;
 pub use cudarc;
 pub use driver::{driver_present, open_device};
 pub use error::{Error, Result, UpdateFailure};

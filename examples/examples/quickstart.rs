@@ -1,19 +1,19 @@
-//! Quickstart: build a small CUDA graph, launch it, update one kernel parameter, launch again.
+//! Quickstart: declare a CUDA graph with `cuda_graph!`, launch it, change one parameter, launch
+//! again, and check the results on the CPU while the graph runs.
 //!
 //! ```text
-//! fill (memset y = 1.0) -> affine (kernel y = a*y + i) -> back (memcpy y -> host) -> check (host)
+//! fill (memset y = 1) -> scale (kernel y = a*y + i) -> back (memcpy y -> host) -> check (host)
 //! ```
 //!
-//! The host node checks the copied-back values on a CPU thread while the graph runs; `main`
-//! then reports what it found. Run with `cargo run -p cudagraph-examples --example quickstart`.
+//! Run with `cargo run -p cudagraph-examples --example quickstart`.
 
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use cudagraph_runtime::cudarc::nvrtc;
+use cudagraph_examples::{compile, main_with, open_gpu, Failure};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{open_device, Error};
+use cudagraph_runtime::{cuda_graph, HostCallback};
 
 const N: usize = 1 << 16;
 
@@ -24,115 +24,112 @@ extern "C" __global__ void affine(unsigned n, float a, float* y) {
 }
 "#;
 
-/// What the host node saw on its last run: the `a` it expected and how many values were wrong.
+cuda_graph! {
+    /// Fill `y`, transform it, copy it back and check it on the CPU.
+    graph Quickstart {
+        params {
+            /// `y[i] = a * y[i] + i`.
+            affine: Kernel<(u32, f32, DevicePtrMut<f32>)>,
+            y: DevicePtrMut<f32>,
+            host_y: HostPtrMut<f32>,
+            n: u32,
+            a: f32,
+            verify: HostCallback,
+        }
+        fill: memset(y, 1.0f32);
+        scale: kernel affine<<<n.div_ceil(256), 256>>>(n, a, y);
+        back: memcpy(y -> host_y);
+        check: host(verify);
+        fill -> scale -> back -> check;
+    }
+}
+
+/// What the host node found on its last run.
 #[derive(Debug, Default)]
 struct Verdict {
-    expected_a: Mutex<f32>,
+    /// The `a` the current launch uses, as f32 bits.
+    a_bits: AtomicU32,
     wrong: AtomicUsize,
     runs: AtomicUsize,
 }
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::NoGpu(e)) => {
-            eprintln!("quickstart needs an NVIDIA GPU with a CUDA driver: {e}");
-            ExitCode::FAILURE
-        }
-        Err(Failure::Other(e)) => {
-            eprintln!("quickstart failed: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-enum Failure {
-    NoGpu(Error),
-    Other(String),
-}
-
-impl<E: std::fmt::Display> From<E> for Failure {
-    fn from(e: E) -> Self {
-        Failure::Other(e.to_string())
-    }
+    main_with("quickstart", run)
 }
 
 fn run() -> Result<(), Failure> {
-    let ctx = open_device(0).map_err(Failure::NoGpu)?;
+    let ctx = open_gpu()?;
     let stream = ctx.new_stream()?;
-    println!("device: {}", ctx.name()?);
-
-    let ptx = nvrtc::compile_ptx(SOURCE).map_err(|e| Failure::Other(format!("NVRTC: {e:?}")))?;
-    let module = ctx.load_module(ptx)?;
+    let module = compile(&ctx, SOURCE)?;
     // SAFETY: `affine` is `void affine(unsigned n, float a, float* y)`.
-    let affine: Kernel<(u32, f32, DevicePtrMut<f32>)> =
-        unsafe { Kernel::new(module.load_function("affine")?) };
+    let affine = unsafe { Kernel::new(module.load_function("affine")?) };
 
-    // Device and host buffers. The graph keeps their addresses, so they outlive the executable.
+    // The graph keeps the buffers' addresses: they live until the executable is gone.
     let mut y = stream.alloc_zeros::<f32>(N)?;
-    let y_ptr = DevicePtrMut::from(&mut y);
     let host = Arc::new(Mutex::new(vec![f32::NAN; N]));
-    // The vector is never resized, so its address is stable; the lock is for the host node.
-    let host_ptr = HostPtrMut::from(&mut host.lock().map_err(|e| e.to_string())?[..]);
+    let host_y = HostPtrMut::from(&mut host.lock().map_err(|e| e.to_string())?[..]);
 
     let verdict = Arc::new(Verdict::default());
-    let check = {
+    let verify = {
         let (host, verdict) = (host.clone(), verdict.clone());
-        move || {
-            // Runs on a driver thread after `back` completed: the copy is in `host`.
-            let a = *verdict.expected_a.lock().unwrap();
-            let values = host.lock().unwrap();
+        HostCallback::new(move || {
+            // On a driver thread, after `back` completed: the copy is in `host`.
+            let a = f32::from_bits(verdict.a_bits.load(Ordering::SeqCst));
+            let values = host.lock().unwrap_or_else(|e| e.into_inner());
             let wrong = values
                 .iter()
                 .enumerate()
-                .filter(|&(i, &v)| v != a * 1.0 + i as f32)
+                .filter(|&(i, &v)| v != a + i as f32)
                 .count();
             verdict.wrong.store(wrong, Ordering::SeqCst);
             verdict.runs.fetch_add(1, Ordering::SeqCst);
-        }
+        })
     };
 
-    let cfg = LaunchConfig::for_num_elems(N as u32);
-    let mut graph = Graph::new(&ctx)?;
-    let fill = graph
-        .name_next("fill")
-        .add_memset(Memset::new(y_ptr, 1.0f32), &[])?;
-    let kernel =
-        graph
-            .name_next("affine")
-            .add_kernel(&affine, cfg, (N as u32, 2.0, y_ptr), &[fill.id()])?;
-    let back = graph
-        .name_next("back")
-        .add_memcpy(Memcpy::dtoh(y_ptr.as_const(), host_ptr), &[kernel.id()])?;
-    graph.name_next("check").add_host(check, &[back.id()])?;
-    print!("{}", graph.to_dot());
+    let mut params = QuickstartParams {
+        affine,
+        y: DevicePtrMut::from(&mut y),
+        host_y,
+        n: N as u32,
+        a: 2.0,
+        verify,
+    };
+    println!("{}", Quickstart::TOPOLOGY.to_mermaid());
+    let mut exec = Quickstart::build(&ctx, &params)?.instantiate()?;
 
-    let mut exec = graph.instantiate_with(InstantiateFlags::NONE, Some(&stream))?;
-    for a in [2.0f32, -0.5] {
-        *verdict.expected_a.lock().map_err(|e| e.to_string())? = a;
-        if a != 2.0 {
-            // Single-node update: only the kernel's argument changes, for the next launch.
-            exec.set_kernel_params(kernel, cfg, (N as u32, a, y_ptr))?;
+    for a in [2.0f32, -0.5, 3.25] {
+        if a != params.a {
+            params.a = a;
+            // Only `scale` reads `a`: one single-node update, no rebuild.
+            let updated = exec.set_params(&params)?;
+            println!("set_params: {updated} node(s) updated");
+            if updated != 1 {
+                return Err(Failure::Other(format!(
+                    "expected 1 node updated, not {updated}"
+                )));
+            }
         }
+        verdict.a_bits.store(a.to_bits(), Ordering::SeqCst);
         exec.launch(&stream)?;
         stream.synchronize()?;
-        exec.check_host_panics()?;
         let wrong = verdict.wrong.load(Ordering::SeqCst);
-        let sample = host.lock().map_err(|e| e.to_string())?[N - 1];
+        let last = host.lock().map_err(|e| e.to_string())?[N - 1];
         println!(
-            "a = {a:>4}: y[{}] = {sample}, {wrong} of {N} values wrong",
+            "a = {a:>5}: y[{}] = {last}, {wrong} of {N} values wrong",
             N - 1
         );
         if wrong != 0 {
             return Err(Failure::Other(format!("{wrong} values wrong with a = {a}")));
         }
     }
+    // A panic in the host node, or a host node that never ran, would show here.
+    exec.as_exec().check_host_panics()?;
     let runs = verdict.runs.load(Ordering::SeqCst);
-    if runs != 2 {
+    if runs != 3 {
         return Err(Failure::Other(format!(
-            "the host check ran {runs} times, not 2"
+            "the host check ran {runs} times, not 3"
         )));
     }
-    println!("verified: 2 launches, {N} values each, kernel parameter updated in place");
+    println!("verified: 3 launches of {N} values, `a` changed twice through set_params");
     Ok(())
 }
