@@ -7,10 +7,9 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
-use proc_macro2::{Span, TokenStream, TokenTree};
+use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::ext::IdentExt;
-use syn::spanned::Spanned;
 use syn::{Attribute, GenericArgument, Ident, PathArguments, Type};
 
 use crate::parse::{
@@ -40,7 +39,15 @@ pub struct Model<'a> {
 pub struct Edge<'a> {
     pub from: &'a Ident,
     pub to: &'a Ident,
-    pub arrow: Span,
+    pub arrow: &'a syn::Token![->],
+}
+
+impl Edge<'_> {
+    /// The edge's tokens, for an error covering `from -> to`.
+    pub fn tokens(&self) -> TokenStream {
+        let (from, arrow, to) = (self.from, self.arrow, self.to);
+        quote::quote!(#from #arrow #to)
+    }
 }
 
 /// A name as the generated code sees it (`r#type` and `type` are one name).
@@ -207,7 +214,7 @@ fn chain_edges(chain: &EdgeChain) -> Vec<Edge<'_>> {
                 edges.push(Edge {
                     from,
                     to,
-                    arrow: arrow.span(),
+                    arrow,
                 });
             }
         }

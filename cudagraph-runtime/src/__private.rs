@@ -184,53 +184,56 @@ pub fn launch(grid: impl Dim3, block: impl Dim3, shared_mem_bytes: u32) -> Launc
     }
 }
 
+/// The single part of `<<<config>>>`: a whole [`LaunchConfig`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a launch configuration",
+    label = "expected a `LaunchConfig`",
+    note = "`<<<config>>>` takes a `LaunchConfig`; for sizes write `<<<grid, block>>>` or \
+            `<<<grid, block, shared_mem_bytes>>>`"
+)]
+pub trait WholeLaunchConfig {
+    /// The configuration.
+    fn config(self) -> LaunchConfig;
+}
+
+impl WholeLaunchConfig for LaunchConfig {
+    #[inline(always)]
+    fn config(self) -> LaunchConfig {
+        self
+    }
+}
+
 /// `<<<config>>>`.
 #[inline(always)]
-pub fn launch_config(config: LaunchConfig) -> LaunchConfig {
-    config
+pub fn launch_config(config: impl WholeLaunchConfig) -> LaunchConfig {
+    config.config()
 }
 
 // ---------------------------------------------------------------------------------------------
 // Memset nodes.
 
-/// The destination of a memset node.
+/// The destination of a memset node: a `DevicePtrMut<T>` of an element type a memset writes.
 #[diagnostic::on_unimplemented(
-    message = "a memset writes to a `DevicePtrMut<T>`, not to `{Self}`",
-    label = "not a writable device pointer",
-    note = "declare the destination param as `DevicePtrMut<T>` (T: u8, i8, u16, i16, u32, i32 or f32)"
+    message = "a memset cannot write to `{Self}`",
+    label = "not a `DevicePtrMut<T>` of 1-, 2- or 4-byte elements",
+    note = "a memset node writes a `DevicePtrMut<T>` where `T` is u8, i8, u16, i16, u32, i32 or f32; \
+            use a kernel for other element types"
 )]
 pub trait MemsetTarget: Sized {
     /// The element type written.
-    type Elem;
-    /// `memset(self, value)`.
-    fn memset(self, value: Self::Elem) -> Memset<Self::Elem>
-    where
-        Self::Elem: MemsetElem;
+    type Elem: MemsetValue;
+    /// As a device pointer.
+    fn target(self) -> DevicePtrMut<Self::Elem>;
 }
 
-impl<T> MemsetTarget for DevicePtrMut<T> {
+#[diagnostic::do_not_recommend]
+impl<T: MemsetValue> MemsetTarget for DevicePtrMut<T> {
     type Elem = T;
     #[inline(always)]
-    fn memset(self, value: T) -> Memset<T>
-    where
-        T: MemsetElem,
-    {
-        Memset::new(self, value)
+    fn target(self) -> DevicePtrMut<T> {
+        self
     }
 }
-
-/// An element type a memset node can write.
-#[diagnostic::on_unimplemented(
-    message = "a memset cannot write `{Self}` elements",
-    label = "a memset writes 1-, 2- or 4-byte elements",
-    note = "the element types a memset writes are u8, i8, u16, i16, u32, i32 and f32; \
-            use a kernel for other types"
-)]
-pub trait MemsetElem: MemsetValue {}
-
-impl<T: MemsetValue> MemsetElem for T {}
-
-
 
 // ---------------------------------------------------------------------------------------------
 // Memcpy nodes.

@@ -4,7 +4,6 @@
 // so it is rejected with where to put it instead. Nodes take doc comments only (they become the
 // handles' docs); params may not be conditional, since the nodes read them.
 
-use syn::spanned::Spanned;
 use syn::Attribute;
 
 use super::Ctxt;
@@ -26,8 +25,8 @@ fn is_any(attr: &Attribute, names: &[&str]) -> bool {
 pub fn check(model: &Model, cx: &mut Ctxt) {
     for attr in &model.decl.attrs {
         if !is_any(attr, &["doc", "cfg", "cfg_attr"]) && !is_any(attr, &LINTS) {
-            cx.error(
-                attr.span(),
+            cx.error_spanned(
+                attr,
                 format!(
                     "{} cannot be applied to a graph declaration: only doc comments, `cfg` and lint attributes \
                      (`allow`, `warn`, ...) apply to the items it generates; attributes for the params struct go \
@@ -41,8 +40,8 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         match item {
             Item::Node(node) => {
                 for attr in node.attrs.iter().filter(|a| !a.path().is_ident("doc")) {
-                    cx.error(
-                        attr.span(),
+                    cx.error_spanned(
+                        attr,
                         format!(
                             "{} cannot be applied to a node: only doc comments can",
                             name(attr)
@@ -56,8 +55,8 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     .iter()
                     .filter(|a| is_any(a, &["cfg", "cfg_attr"]))
                 {
-                    cx.error(
-                        attr.span(),
+                    cx.error_spanned(
+                        attr,
                         "the params of a graph cannot be conditional: put `cfg` on the graph",
                     );
                 }
@@ -67,8 +66,8 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                         .iter()
                         .filter(|a| !a.path().is_ident("doc") && !is_any(a, &LINTS))
                     {
-                        cx.error(
-                            attr.span(),
+                        cx.error_spanned(
+                            attr,
                             format!("{} cannot be applied to a param: only doc comments and lint attributes can", name(attr)),
                         );
                     }

@@ -1,6 +1,7 @@
-// Rationale (T2): a CUDA graph is a DAG; the driver would refuse a cycle only at run time, and
-// could not say which declared edges form it. Every edge on a cycle is reported, each at its own
-// arrow with the whole cycle spelled out, because any one of them may be the edge to remove.
+// Rationale (T2): a CUDA graph is a DAG. Nodes are added after their dependencies, so a cycle
+// could not even be built, and no run-time error could say which declared edges form it. Every
+// edge on a cycle is reported, each at its own tokens with the whole cycle spelled out, because
+// any one of them may be the edge to remove.
 
 use std::collections::BTreeSet;
 
@@ -16,7 +17,7 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         if let (Some(from), Some(to)) = (model.node(edge.from), model.node(edge.to)) {
             if from != to && seen.insert((from, to)) {
                 edges.push((from, to));
-                arrows.push(edge.arrow);
+                arrows.push(edge.tokens());
             }
         }
     }
@@ -27,8 +28,8 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             .collect();
         text.extend(text.first().cloned());
         let (from, to) = edges[index];
-        cx.error(
-            arrows[index],
+        cx.error_spanned(
+            &arrows[index],
             format!(
                 "the edge `{} -> {}` is part of the dependency cycle `{}`: a CUDA graph must be acyclic, remove one edge of the cycle",
                 name_of(&model.nodes[from].name),

@@ -32,6 +32,11 @@ impl Ctxt {
         self.errors.push(syn::Error::new(span, message));
     }
 
+    /// Records an error covering all of `tokens` (from its first token to its last).
+    pub fn error_spanned(&mut self, tokens: impl quote::ToTokens, message: impl Display) {
+        self.errors.push(syn::Error::new_spanned(tokens, message));
+    }
+
     /// Records an error made elsewhere (by the parser).
     pub fn push(&mut self, error: syn::Error) {
         self.errors.push(error);

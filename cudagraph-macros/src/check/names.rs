@@ -55,13 +55,13 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         }
         let (from, to) = (name_of(edge.from), name_of(edge.to));
         if from == to {
-            cx.error(
-                edge.arrow,
+            cx.error_spanned(
+                edge.tokens(),
                 format!("node `{from}` cannot depend on itself: remove the edge `{from} -> {to}`"),
             );
         } else if !edges.insert((from.clone(), to.clone())) {
-            cx.error(
-                edge.arrow,
+            cx.error_spanned(
+                edge.tokens(),
                 format!("edge `{from} -> {to}` is declared twice: remove one of them"),
             );
         }

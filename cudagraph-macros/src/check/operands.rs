@@ -7,7 +7,6 @@
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
-use syn::spanned::Spanned;
 use syn::{Expr, Ident};
 
 use super::{suggest, Ctxt};
@@ -54,10 +53,10 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                         format!("node `{name}` has an empty launch configuration: {shapes}"),
                     ),
                     1..=3 => {}
-                    _ => cx.error(
-                        k.config[3].span(),
-                        format!("too many launch parameters: {shapes}"),
-                    ),
+                    _ => {
+                        let extra: Vec<&Expr> = k.config.iter().skip(3).collect();
+                        cx.error_spanned(quote::quote!(#(#extra)*), format!("too many launch parameters: {shapes}"))
+                    }
                 }
                 for expr in k.config.iter().chain(&k.args) {
                     no_self(expr.to_token_stream(), cx);
@@ -132,8 +131,8 @@ fn operand(model: &Model, cx: &mut Ctxt, expr: &Expr, what: &str, ty: &str) {
                 param(model, cx, ident, &format!("{what} must be a param ({ty}), it fixes the node's type"));
             }
         }
-        _ => cx.error(
-            expr.span(),
+        _ => cx.error_spanned(
+            expr,
             format!("{what} must be the name of a param ({ty}): it fixes the node's type, so it cannot be an expression"),
         ),
     }

@@ -214,7 +214,7 @@ fn memset_methods(g: &Gen, node: &NodeGen, dst_operand: &Expr) -> TokenStream {
     let ps = private_at(span);
     let (dst_at, value_at) = (plain_at("dst", span), plain_at("value", span));
     let set = quote_spanned! {span=>
-        self.exec.exec.set_memset_params(#node_ref, <#ty as #ps::MemsetTarget>::memset(#dst_at, #value_at))
+        self.exec.exec.set_memset_params(#node_ref, #ps::Memset::new(<#ty as #ps::MemsetTarget>::target(#dst_at), #value_at))
     };
     let (pitch, width, height) = (local("pitch"), local("width"), local("height"));
     let (d, v) = (format_ident!("__CgDst"), format_ident!("__CgValue"));

@@ -155,7 +155,7 @@ impl Gen<'_> {
                 let (s, ps) = (at(m.dst.span()), private_at(m.dst.span()));
                 (
                     quote_spanned!(s=> #ps::Memset<#elem>),
-                    quote_spanned!(s=> <#ty as #ps::MemsetTarget>::memset(#dst, #value)),
+                    quote_spanned!(s=> #ps::Memset::new(<#ty as #ps::MemsetTarget>::target(#dst), #value)),
                 )
             }
             NodeOp::Memcpy(m) => {
@@ -197,14 +197,15 @@ impl Gen<'_> {
     }
 
     /// `<<<...>>>` as a `LaunchConfig` expression.
+    /// (Located at the `<<<`.)
     fn launch_config(&self, k: &KernelOp) -> TokenStream {
-        let p = &self.p;
+        let (s, p) = (at(k.open), private_at(k.open));
         let c: Vec<&Expr> = k.config.iter().collect();
         match c.as_slice() {
-            [config] => quote!(#p::launch_config(#config)),
-            [grid, block] => quote!(#p::launch(#grid, #block, 0)),
-            [grid, block, shared, ..] => quote!(#p::launch(#grid, #block, #shared)),
-            [] => quote!(#p::launch_config(())),
+            [config] => quote_spanned!(s=> #p::launch_config(#config)),
+            [grid, block] => quote_spanned!(s=> #p::launch(#grid, #block, 0)),
+            [grid, block, shared, ..] => quote_spanned!(s=> #p::launch(#grid, #block, #shared)),
+            [] => quote_spanned!(s=> #p::launch_config(())),
         }
     }
 

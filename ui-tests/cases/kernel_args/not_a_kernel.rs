@@ -1,5 +1,5 @@
 //! A kernel node must launch a `Kernel<...>` param.
-use cudagraph_runtime::{cuda_graph, prelude::*};
+use cudagraph_runtime::cuda_graph;
 
 cuda_graph! {
     graph Step {

@@ -1,5 +1,5 @@
 //! T3: fewer arguments than the kernel's declared parameters.
-use cudagraph_runtime::{cuda_graph, prelude::*};
+use cudagraph_runtime::cuda_graph;
 
 cuda_graph! {
     graph Step {

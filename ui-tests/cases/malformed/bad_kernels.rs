@@ -1,5 +1,5 @@
 //! Kernel nodes that do not parse.
-use cudagraph_runtime::{cuda_graph, prelude::*};
+use cudagraph_runtime::cuda_graph;
 
 cuda_graph! {
     graph Step {

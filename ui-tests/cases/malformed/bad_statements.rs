@@ -1,5 +1,5 @@
 //! Statements that do not parse are each reported, and parsing resumes after their `;`.
-use cudagraph_runtime::{cuda_graph, prelude::*};
+use cudagraph_runtime::cuda_graph;
 
 cuda_graph! {
     graph Step {

@@ -1,5 +1,5 @@
 //! Attributes that have no single generated item to go to.
-use cudagraph_runtime::{cuda_graph, prelude::*};
+use cudagraph_runtime::cuda_graph;
 
 cuda_graph! {
     #[derive(Clone)]

@@ -1,5 +1,5 @@
 //! A param declared twice, and a second params block.
-use cudagraph_runtime::{cuda_graph, prelude::*};
+use cudagraph_runtime::cuda_graph;
 
 cuda_graph! {
     graph Params {

@@ -1,6 +1,6 @@
 //! The operands that fix a node's type must be params: the kernel, a memset's destination, a
 //! memcpy's ends, a child graph.
-use cudagraph_runtime::{cuda_graph, prelude::*};
+use cudagraph_runtime::cuda_graph;
 
 cuda_graph! {
     graph Operands {

@@ -1,5 +1,5 @@
 //! `self` has no meaning in a declaration: node arguments are expressions over the params.
-use cudagraph_runtime::{cuda_graph, prelude::*};
+use cudagraph_runtime::cuda_graph;
 
 cuda_graph! {
     graph Selfless {

@@ -1,5 +1,5 @@
 //! Several mistakes in one declaration: all are reported, in a stable order.
-use cudagraph_runtime::{cuda_graph, prelude::*};
+use cudagraph_runtime::cuda_graph;
 
 cuda_graph! {
     graph Messy {

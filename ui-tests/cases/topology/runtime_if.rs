@@ -1,5 +1,5 @@
 //! T12: an `if` choosing nodes at run time.
-use cudagraph_runtime::{cuda_graph, prelude::*};
+use cudagraph_runtime::cuda_graph;
 
 cuda_graph! {
     graph Branchy {

@@ -1,5 +1,5 @@
 //! T12: loops and `match` repeating or choosing nodes at run time; each is reported.
-use cudagraph_runtime::{cuda_graph, prelude::*};
+use cudagraph_runtime::cuda_graph;
 
 cuda_graph! {
     graph Loopy {
