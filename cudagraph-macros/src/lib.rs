@@ -2,9 +2,11 @@
 #![deny(missing_docs)]
 
 mod check;
-mod expand;
+pub(crate) mod expand;
 mod model;
 mod parse;
+#[cfg(test)]
+mod robustness;
 mod text;
 
 use proc_macro::TokenStream;

@@ -211,11 +211,7 @@ fn chain_edges(chain: &EdgeChain) -> Vec<Edge<'_>> {
     for (pair, arrow) in chain.terms.windows(2).zip(&chain.arrows) {
         for from in pair[0].names() {
             for to in pair[1].names() {
-                edges.push(Edge {
-                    from,
-                    to,
-                    arrow,
-                });
+                edges.push(Edge { from, to, arrow });
             }
         }
     }

@@ -227,7 +227,10 @@ fn parse_item(input: ParseStream) -> Item {
         return Item::ControlFlow(flow);
     }
     if starts_params_block(input) {
-        return match input.parse() {
+        // Parsed from its own tokens: an error inside must not leave the body half-read.
+        let parsed =
+            take_params_block(input).and_then(|tokens| Parser::parse2(ParamsBlock::parse, tokens));
+        return match parsed {
             Ok(block) => Item::Params(block),
             Err(error) => Item::Invalid {
                 error,
@@ -266,6 +269,23 @@ fn parse_item(input: ParseStream) -> Item {
 fn starts_params_block(input: ParseStream) -> bool {
     let fork = input.fork();
     fork.call(Attribute::parse_outer).is_ok() && fork.peek(kw::params) && fork.peek2(token::Brace)
+}
+
+/// The tokens of a params block: its attributes, `params` and the braced group.
+fn take_params_block(input: ParseStream) -> syn::Result<TokenStream> {
+    input.step(|cursor| {
+        let mut rest = *cursor;
+        let mut tokens = TokenStream::new();
+        while let Some((tt, next)) = rest.token_tree() {
+            rest = next;
+            let done = matches!(&tt, TokenTree::Group(g) if g.delimiter() == Delimiter::Brace);
+            tokens.extend(std::iter::once(tt));
+            if done {
+                break;
+            }
+        }
+        Ok((tokens, rest))
+    })
 }
 
 /// Run-time control flow where a statement was expected: consumes it (up to its last block, and
@@ -633,8 +653,10 @@ impl Parse for EdgeTerm {
         if input.peek(token::Bracket) {
             let content;
             let bracket = bracketed!(content in input);
-            let names: Punctuated<Ident, Token![,]> =
-                content.parse_terminated(Ident::parse, Token![,])?;
+            let name = |input: ParseStream| {
+                Ident::parse(input).map_err(|e| syn::Error::new(e.span(), "expected a node name"))
+            };
+            let names: Punctuated<Ident, Token![,]> = content.parse_terminated(name, Token![,])?;
             if names.is_empty() {
                 return Err(syn::Error::new(
                     bracket.span.join(),

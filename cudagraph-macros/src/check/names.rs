@@ -33,6 +33,21 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         }
     }
 
+    // Handle types are named `<Graph><CamelNode>Node`: `foo_bar` and `fooBar` would clash.
+    let mut handles = std::collections::BTreeMap::new();
+    for node in &model.nodes {
+        let name = name_of(&node.name);
+        if let Some(first) = handles.insert(crate::expand::camel(&name), name.clone()) {
+            cx.error(
+                node.name.span(),
+                format!(
+                    "nodes `{first}` and `{name}` would both have the handle type `{graph}{}Node`: rename one",
+                    crate::expand::camel(&name)
+                ),
+            );
+        }
+    }
+
     let names: Vec<String> = model.nodes.iter().map(|n| name_of(&n.name)).collect();
     let mut edges = BTreeSet::new();
     for edge in &model.edges {

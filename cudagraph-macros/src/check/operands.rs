@@ -55,7 +55,10 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     1..=3 => {}
                     _ => {
                         let extra: Vec<&Expr> = k.config.iter().skip(3).collect();
-                        cx.error_spanned(quote::quote!(#(#extra)*), format!("too many launch parameters: {shapes}"))
+                        cx.error_spanned(
+                            quote::quote!(#(#extra)*),
+                            format!("too many launch parameters: {shapes}"),
+                        )
                     }
                 }
                 for expr in k.config.iter().chain(&k.args) {

@@ -25,6 +25,12 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             continue;
         }
         for field in &block.fields {
+            if name_of(&field.name).starts_with("__cg") {
+                cx.error(
+                    field.name.span(),
+                    "names starting with `__cg` are reserved for the code `cuda_graph!` generates: rename this param",
+                );
+            }
             if !seen.insert(name_of(&field.name)) {
                 cx.error(
                     field.name.span(),

@@ -184,18 +184,25 @@ fn plain_at(name: &str, span: proc_macro2::Span) -> Ident {
 }
 
 /// Names for a kernel handle's arguments: the argument's own name where it is one, else `argN`.
-fn arg_names(args: &[&Expr]) -> Vec<syn::Ident> {
-    let mut names: Vec<syn::Ident> = Vec::new();
+fn arg_names(args: &[&Expr]) -> Vec<Ident> {
+    let mut names: Vec<Ident> = Vec::new();
     for (i, arg) in args.iter().enumerate() {
         let own = match arg {
-            Expr::Path(path) => path.path.get_ident().map(|id| id.unraw().to_string()),
+            Expr::Path(path) => path.path.get_ident(),
             _ => None,
         };
         let name = match own {
-            Some(name) if name != "config" && !names.iter().any(|n| *n == name) => name,
-            _ => format!("arg{i}"),
+            // The ident itself (raw if it was: `r#type` stays valid), with the handle's hygiene.
+            Some(id)
+                if id.unraw() != "config" && !names.iter().any(|n| n.unraw() == id.unraw()) =>
+            {
+                let mut id = id.clone();
+                id.set_span(proc_macro2::Span::call_site());
+                id
+            }
+            _ => plain(&format!("arg{i}")),
         };
-        names.push(plain(&name));
+        names.push(name);
     }
     names
 }

@@ -103,7 +103,7 @@ fn local(name: &str) -> Ident {
 }
 
 /// `snake_case` to `CamelCase`.
-fn camel(name: &str) -> String {
+pub fn camel(name: &str) -> String {
     name.split('_')
         .filter(|part| !part.is_empty())
         .map(|part| {
