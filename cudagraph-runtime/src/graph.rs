@@ -186,6 +186,12 @@ impl Graph {
         self.raw
     }
 
+    /// The id of the node at `index` (in the order nodes were added), if there is one.
+    pub fn node_id(&self, index: usize) -> Option<NodeId> {
+        let index = u32::try_from(index).ok().filter(|&i| (i as usize) < self.nodes.len())?;
+        Some(NodeId { family: self.family, index })
+    }
+
     /// The raw handle of one of this graph's nodes.
     pub fn raw_node(&self, node: impl Into<NodeId>) -> Result<sys::CUgraphNode> {
         let index = self.check_node(node.into())?;

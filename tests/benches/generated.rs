@@ -1,0 +1,257 @@
+//! Benchmarks of the code `cuda_graph!` generates, on a declaration of 1000 chained kernel nodes
+//! (`Chain1000`, written by `build.rs`), each measured beside the raw driver path or the slower
+//! alternative doing the same work, in the same run:
+//!
+//! - `handle`: the generated per-node handle (`exec.n500().set(..)`) vs the raw
+//!   `cuGraphExecKernelNodeSetParams_v2` on the same node. Target: at most 1.05x raw.
+//! - `set_params/k`: `set_params` after changing k of the 1000 parameters (k = 1, 10, 100)
+//!   vs rebuilding the whole graph from the declaration and `update` (whole-graph update).
+//!   Target: k = 1 at least 10x faster (ratio at most 0.10).
+//! - `set_params_vs_raw/k`: the same `set_params` vs k raw single-node calls: the price of
+//!   change detection over 1000 nodes (reported).
+//! - `reinstantiate`: whole-graph rebuild + update vs rebuild + instantiate, the fallback (reported).
+//!
+//! Update calls are CPU-side driver calls on an executable that is not running; each iteration
+//! alternates the values so every call is a real change. Without a GPU, prints one skip line.
+
+use std::cell::Cell;
+use std::ffi::c_void;
+use std::time::{Duration, Instant};
+
+use criterion::{BenchmarkId, Criterion};
+use cudagraph_runtime::cudarc::driver::sys;
+use cudagraph_runtime::{cuda_graph, prelude::*};
+use cudagraph_tests::bench::{RatioTable, Samples};
+use cudagraph_tests::{gpu, Kernels};
+
+include!(concat!(env!("OUT_DIR"), "/chain1000.rs"));
+
+const SAMPLE_SIZE: usize = 20;
+const KS: [usize; 3] = [1, 10, 100];
+const THREADS: u32 = 32;
+
+fn main() {
+    let Some(gpu) = gpu("bench generated") else {
+        return;
+    };
+    let device = gpu
+        .ctx
+        .name()
+        .unwrap_or_else(|e| format!("<unnamed device: {e}>"));
+    println!("device: {device}");
+    let kernels = Kernels::load(&gpu.ctx);
+    let mut y = gpu
+        .stream
+        .alloc_zeros::<f32>(THREADS as usize)
+        .expect("allocating y");
+    let y_ptr = DevicePtrMut::from(&mut y);
+    let mut p = params(kernels.scale.clone(), y_ptr, THREADS, 1.0);
+    let mut exec = Chain1000::build(&gpu.ctx, &p)
+        .expect("build")
+        .instantiate()
+        .expect("instantiate");
+    let samples = Samples::new(SAMPLE_SIZE);
+    let mut c = Criterion::default()
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1))
+        .sample_size(SAMPLE_SIZE)
+        .configure_from_args();
+
+    // Per-node handle vs the raw call on the same node.
+    let mut group = c.benchmark_group("handle");
+    let flip = Cell::new(false);
+    let next = || {
+        flip.set(!flip.get());
+        if flip.get() {
+            0.5f32
+        } else {
+            2.0
+        }
+    };
+    group.bench_function("ours", |b| {
+        b.iter_custom(|iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                exec.n500().set(THREADS, next(), y_ptr).expect("handle set");
+            }
+            samples.record("handle/ours", iters, start.elapsed())
+        })
+    });
+    let raw_exec = exec.as_exec().raw();
+    let n500 = exec.n500().node();
+    let raw_node = exec.as_exec().graph().raw_node(n500).expect("node n500");
+    let func = kernels.scale.cu_function();
+    let ctx = gpu.ctx.cu_ctx();
+    group.bench_function("raw", |b| {
+        b.iter_custom(|iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                raw_set(raw_exec, raw_node, func, ctx, next(), y_ptr.addr());
+            }
+            samples.record("handle/raw", iters, start.elapsed())
+        })
+    });
+    group.finish();
+    exec.set_params(&p).expect("resync n500 with the params");
+
+    // set_params with k changed vs whole-graph rebuild + update, vs k raw calls.
+    let mut group = c.benchmark_group("set_params");
+    for k in KS {
+        let value = Cell::new(1.0f32);
+        let change = |p: &mut Chain1000Params| {
+            value.set(if value.get() == 1.0 { 1.5 } else { 1.0 });
+            for i in 0..k {
+                set_a(p, i * (1000 / k), value.get());
+            }
+        };
+        group.bench_function(BenchmarkId::new("ours", k), |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    change(&mut p);
+                    let updated = exec.set_params(&p).expect("set_params");
+                    assert_eq!(updated, k);
+                }
+                samples.record(&format!("set_params/ours/{k}"), iters, start.elapsed())
+            })
+        });
+        group.bench_function(BenchmarkId::new("rebuild_update", k), |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    change(&mut p);
+                    let graph = Chain1000::build(&gpu.ctx, &p).expect("build");
+                    exec.update(&graph).expect("update");
+                }
+                samples.record(
+                    &format!("set_params/rebuild_update/{k}"),
+                    iters,
+                    start.elapsed(),
+                )
+            })
+        });
+        let graph = exec.as_exec().graph();
+        let nodes: Vec<_> = (0..k)
+            .map(|i| {
+                graph
+                    .node_id(i * (1000 / k))
+                    .and_then(|id| graph.raw_node(id).ok())
+                    .expect("node")
+            })
+            .collect();
+        group.bench_function(BenchmarkId::new("raw", k), |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    value.set(if value.get() == 1.0 { 1.5 } else { 1.0 });
+                    for &node in &nodes {
+                        raw_set(raw_exec, node, func, ctx, value.get(), y_ptr.addr());
+                    }
+                }
+                samples.record(&format!("set_params/raw/{k}"), iters, start.elapsed())
+            })
+        });
+    }
+    group.finish();
+    exec.set_params(&p).expect("resync");
+
+    let mut group = c.benchmark_group("reinstantiate");
+    group.bench_function("instantiate", |b| {
+        b.iter_custom(|iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                let fresh = Chain1000::build(&gpu.ctx, &p)
+                    .expect("build")
+                    .instantiate()
+                    .expect("instantiate");
+                drop(fresh);
+            }
+            samples.record("reinstantiate/instantiate", iters, start.elapsed())
+        })
+    });
+    group.finish();
+    c.final_summary();
+    gpu.stream.synchronize().expect("sync");
+    drop(exec);
+    drop(y);
+
+    let mut table = RatioTable::new(format!(
+        "cuda_graph! generated code on {device} (median per-iteration time)"
+    ));
+    table.compare(
+        &samples,
+        "handle vs raw",
+        "n500",
+        ("handle/ours", "handle/raw"),
+        Some(1.05),
+        "",
+    );
+    for k in KS {
+        let ours = format!("set_params/ours/{k}");
+        let note = if k == 1 {
+            "target: >= 10x faster than whole-graph update"
+        } else {
+            ""
+        };
+        let target = (k == 1).then_some(0.10);
+        table.compare(
+            &samples,
+            "set_params vs rebuild+update",
+            k,
+            (&ours, &format!("set_params/rebuild_update/{k}")),
+            target,
+            note,
+        );
+        table.compare(
+            &samples,
+            "set_params vs k raw calls",
+            k,
+            (&ours, &format!("set_params/raw/{k}")),
+            None,
+            "",
+        );
+    }
+    table.compare(
+        &samples,
+        "rebuild+update vs rebuild+instantiate",
+        1000,
+        ("set_params/rebuild_update/1", "reinstantiate/instantiate"),
+        None,
+        "",
+    );
+    println!("\n{table}");
+}
+
+fn raw_set(
+    exec: sys::CUgraphExec,
+    node: sys::CUgraphNode,
+    func: sys::CUfunction,
+    ctx: sys::CUcontext,
+    a: f32,
+    y: u64,
+) {
+    let (mut n, mut a, mut y) = (THREADS, a, y);
+    let mut args = [
+        &mut n as *mut u32 as *mut c_void,
+        &mut a as *mut f32 as *mut c_void,
+        &mut y as *mut u64 as *mut c_void,
+    ];
+    let params = sys::CUDA_KERNEL_NODE_PARAMS {
+        func,
+        gridDimX: 1,
+        gridDimY: 1,
+        gridDimZ: 1,
+        blockDimX: THREADS,
+        blockDimY: 1,
+        blockDimZ: 1,
+        sharedMemBytes: 0,
+        kernelParams: args.as_mut_ptr(),
+        extra: std::ptr::null_mut(),
+        kern: std::ptr::null_mut(),
+        ctx,
+    };
+    // SAFETY: live executable and one of its kernel nodes; `params` and its arguments live through
+    // the call, which copies them.
+    let r = unsafe { sys::cuGraphExecKernelNodeSetParams_v2(exec, node, &params) };
+    assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
+}
