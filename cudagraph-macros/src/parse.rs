@@ -42,7 +42,7 @@ pub struct GraphDecl {
 /// One statement of a graph body.
 pub enum Item {
     Params(ParamsBlock),
-    Node(NodeDecl),
+    Node(Box<NodeDecl>),
     Edges(EdgeChain),
     /// `if`/`for`/`while`/`loop`/`match` where a node or edge was expected.
     ControlFlow(ControlFlow),
@@ -376,7 +376,7 @@ fn parse_statement(input: ParseStream) -> syn::Result<Item> {
         input.parse::<Token![:]>()?;
         let op = input.parse()?;
         input.parse::<Token![;]>()?;
-        return Ok(Item::Node(NodeDecl { attrs, name, op }));
+        return Ok(Item::Node(Box::new(NodeDecl { attrs, name, op })));
     }
     if input.peek(Ident) || input.peek(token::Bracket) {
         if let Some(attr) = attrs.first() {

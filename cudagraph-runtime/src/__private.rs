@@ -7,12 +7,12 @@
 
 pub use crate::*;
 pub use cudarc::driver::{CudaContext, CudaStream};
-pub use std::option::Option;
-pub use std::sync::Arc;
 pub use std::boxed::Box;
 pub use std::clone::Clone;
 pub use std::fmt;
 pub use std::mem::ManuallyDrop;
+pub use std::option::Option;
+pub use std::sync::Arc;
 
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -589,6 +589,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::needless_borrow)] // written as the generated code writes it
     fn params_bind_by_value_or_reference() {
         let n = 3u32;
         let v = vec![1u8];
