@@ -154,8 +154,8 @@ use proc_macro::TokenStream;
 /// param by its function, a child-graph param by identity (every `build` makes a new one; a
 /// runtime `Graph` has none and counts as changed every time). A host closure given as a `fn()`
 /// compares by address; a closure in the declaration is rebuilt when a param it mentions
-/// changes; a `HostCallback` (an `Arc<dyn Fn() + Send + Sync>` compared with `Arc::ptr_eq`,
-/// for now at `cudagraph_runtime::__private::HostCallback`) compares by identity. Since node
+/// changes; a `cudagraph_runtime::HostCallback` (an
+/// `Arc<dyn Fn() + Send + Sync>` compared with `Arc::ptr_eq`) compares by identity. Since node
 /// expressions see only the params, a node cannot read anything else that could change
 /// unnoticed, except through interior mutability.
 ///
