@@ -98,7 +98,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
          Only a graph of this declaration is accepted: it was built by the same sequence of calls, so \
          its nodes pair with this executable's (SPEC 2.4). Afterwards the executable runs that graph's \
          params, and [`set_params`](Self::set_params) compares with them. A kernel param must keep \
-         its function. Enabled/disabled states are kept."
+         its function."
     );
     let set_params_doc = format!(
         "Makes the executable's nodes what [`{graph}::build`] would make from `params`, with one \

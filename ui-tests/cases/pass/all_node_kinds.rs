@@ -1,5 +1,5 @@
 //! Every node kind, chains, fan-out and fan-in, a child graph of another declaration.
-use cudagraph_runtime::__private::HostCallback;
+use cudagraph_runtime::HostCallback;
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::cuda_graph;
 

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
-use cudagraph_runtime::__private::HostCallback;
+use cudagraph_runtime::HostCallback;
 use cudagraph_runtime::cuda_graph;
 
 static CALLS: AtomicU32 = AtomicU32::new(0);
