@@ -51,7 +51,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
 
     let compare = (0..g.model.params.len()).map(|i| {
         let unchanged = g.unchanged(i);
-        quote!(!#unchanged)
+        quote!(!(#unchanged))
     });
     let param_count = g.model.params.len();
     let updates = g
