@@ -374,37 +374,6 @@ where
 // ---------------------------------------------------------------------------------------------
 // Host nodes.
 
-/// A shareable host-node closure, compared by identity: two `HostCallback`s are equal when they
-/// are clones of one another. Use it as a param type for host nodes whose closure captures state.
-#[derive(Clone)]
-pub struct HostCallback(Arc<dyn Fn() + Send + Sync + 'static>);
-
-impl HostCallback {
-    /// Wraps `f`.
-    pub fn new(f: impl Fn() + Send + Sync + 'static) -> Self {
-        Self(Arc::new(f))
-    }
-
-    /// Calls the closure.
-    pub fn call(&self) {
-        (self.0)()
-    }
-}
-
-impl PartialEq for HostCallback {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl Eq for HostCallback {}
-
-impl std::fmt::Debug for HostCallback {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "HostCallback({:p})", Arc::as_ptr(&self.0).cast::<()>())
-    }
-}
-
 /// What a host node runs: a closure or `fn()`, or a [`HostCallback`].
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot run in a host node",
@@ -525,43 +494,6 @@ pub trait CanUpdate2D {
 
 // ---------------------------------------------------------------------------------------------
 // The declared shape of a graph.
-
-/// The shape of a declared graph: its nodes in build order and its edges, known at compile time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Topology {
-    /// The graph's declared name.
-    pub name: &'static str,
-    /// Each node's declared name and kind, in the order the nodes are added (their indices).
-    pub nodes: &'static [(&'static str, NodeKind)],
-    /// `(dependency, dependent)` pairs: for each node in order, its dependencies in declared order.
-    pub edges: &'static [(usize, usize)],
-}
-
-impl Topology {
-    /// The index of the node named `name`.
-    pub fn node(&self, name: &str) -> Option<usize> {
-        self.nodes.iter().position(|(n, _)| *n == name)
-    }
-
-    /// The nodes `node` depends on, in declared order.
-    pub fn dependencies(&self, node: usize) -> impl Iterator<Item = usize> + '_ {
-        self.edges.iter().filter(move |e| e.1 == node).map(|e| e.0)
-    }
-
-    /// The graph in Graphviz DOT (the format of [`Graph::to_dot`]).
-    pub fn to_dot(&self) -> String {
-        crate::dot::to_dot(
-            self.name,
-            self.nodes.iter().copied(),
-            self.edges.iter().copied(),
-        )
-    }
-
-    /// The graph as a Mermaid flowchart.
-    pub fn to_mermaid(&self) -> String {
-        crate::dot::to_mermaid(self.nodes.iter().copied(), self.edges.iter().copied())
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -53,10 +53,13 @@ pub struct GraphExec {
     graph: Graph,
     /// Kernel modules of graphs this executable was updated from.
     functions: Vec<CudaFunction>,
-    /// Host calls installed by [`GraphExec::set_host_fn`]; dropped after the last launch completes.
-    /// Boxed because the driver holds their addresses: they must not move when the Vec grows.
+    /// Host calls installed by [`GraphExec::set_host_fn`] and in use, by node index. Boxed: the
+    /// driver holds their addresses, which must not move when the Vec grows.
     #[allow(clippy::vec_box)]
-    host_calls: Vec<Box<HostCall>>,
+    host_calls: Vec<(usize, Box<HostCall>)>,
+    /// Host calls replaced since; freed once the launches that may call them have completed.
+    #[allow(clippy::vec_box)]
+    retired_calls: Vec<Box<HostCall>>,
     /// The stream of the latest launch, so `Drop` can wait for it before freeing `host_calls`.
     last_stream: Option<Arc<CudaStream>>,
     /// The panic slots of the host closures this executable runs now (empty without host nodes).
@@ -149,6 +152,7 @@ impl GraphExec {
             graph,
             functions: Vec::new(),
             host_calls: Vec::new(),
+            retired_calls: Vec::new(),
             last_stream: None,
             own_panics: None,
             child_panics: Vec::new(),
@@ -176,8 +180,7 @@ impl GraphExec {
         check("cuGraphLaunch", unsafe {
             sys::cuGraphLaunch(self.raw, stream.cu_stream())
         })?;
-        if !self.host_calls.is_empty()
-            && !matches!(&self.last_stream, Some(s) if Arc::ptr_eq(s, stream))
+        if self.owns_host_calls() && !matches!(&self.last_stream, Some(s) if Arc::ptr_eq(s, stream))
         {
             self.last_stream = Some(stream.clone());
         }
@@ -291,6 +294,11 @@ impl GraphExec {
     /// Keeps alive and watches what an update's source graph brought in.
     fn adopt(&mut self, graph: &Graph) {
         self.keep_functions(graph);
+        // Every host node now runs `graph`'s closure: the ones installed here are replaced.
+        let replaced = std::mem::take(&mut self.host_calls);
+        self.retired_calls
+            .extend(replaced.into_iter().map(|(_, call)| call));
+        self.free_retired_calls();
         // Kernel nodes may have switched function (same context): later single-node updates
         // must re-send the new one.
         self.graph.take_kernel_functions_of(graph);
@@ -423,11 +431,39 @@ impl GraphExec {
         );
         let p = HostCall::raw_params(&call);
         // SAFETY: live executable; `raw_node` is a host node of its graph; `p` points into `call`,
-        // which `self.host_calls` keeps until this executable is dropped after its last launch.
+        // which `self.host_calls` keeps until no launch may call it any more.
         let result = unsafe { sys::cuGraphExecHostNodeSetParams(self.raw, raw_node, &p) };
         self.node_error("cuGraphExecHostNodeSetParams", index, result)?;
-        self.host_calls.push(call);
+        if let Some(slot) = self.host_calls.iter().position(|(i, _)| *i == index) {
+            let (_, old) = self.host_calls.swap_remove(slot);
+            self.retired_calls.push(old);
+        }
+        self.host_calls.push((index, call));
+        self.free_retired_calls();
         Ok(())
+    }
+
+    fn owns_host_calls(&self) -> bool {
+        !self.host_calls.is_empty() || !self.retired_calls.is_empty()
+    }
+
+    /// Frees replaced host calls once the latest launch has completed: launches of one executable
+    /// run in order, so every earlier launch that could call them has completed too.
+    fn free_retired_calls(&mut self) {
+        if self.retired_calls.is_empty() {
+            return;
+        }
+        let idle = match &self.last_stream {
+            None => true, // never launched while it owned host calls
+            Some(stream) => {
+                // SAFETY: a live stream; the query does not wait.
+                let status = unsafe { sys::cuStreamQuery(stream.cu_stream()) };
+                status == sys::CUresult::CUDA_SUCCESS
+            }
+        };
+        if idle {
+            self.retired_calls.clear();
+        }
     }
 
     /// Replaces a child-graph node's contents with `child`'s (`cuGraphExecChildGraphNodeSetParams`);
@@ -484,7 +520,7 @@ impl GraphExec {
 
 impl Drop for GraphExec {
     fn drop(&mut self) {
-        if !self.host_calls.is_empty() {
+        if self.owns_host_calls() {
             // Closures installed by update live here, not in user objects: wait for the launches
             // that may call them before they are freed.
             if let Some(stream) = &self.last_stream {

@@ -188,8 +188,13 @@ impl Graph {
 
     /// The id of the node at `index` (in the order nodes were added), if there is one.
     pub fn node_id(&self, index: usize) -> Option<NodeId> {
-        let index = u32::try_from(index).ok().filter(|&i| (i as usize) < self.nodes.len())?;
-        Some(NodeId { family: self.family, index })
+        let index = u32::try_from(index)
+            .ok()
+            .filter(|&i| (i as usize) < self.nodes.len())?;
+        Some(NodeId {
+            family: self.family,
+            index,
+        })
     }
 
     /// The raw handle of one of this graph's nodes.

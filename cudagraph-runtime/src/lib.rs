@@ -74,10 +74,10 @@ mod graph;
 mod kernel;
 mod node;
 mod ptr;
+mod topology;
 mod user_object;
 
 pub use cudagraph_macros::cuda_graph;
-pub use __private::HostCallback;
 pub use cudarc;
 pub use driver::{driver_present, open_device};
 pub use error::{Error, Result, UpdateFailure};
@@ -85,17 +85,18 @@ pub use exec::{GraphExec, InstantiateFlags};
 pub use graph::{Graph, NodeInfo};
 pub use kernel::{Kernel, KernelArgs, KernelParam, LaunchConfig};
 pub use node::{
-    ChildGraphNode, DeviceToDevice, DeviceToHost, Direction, EmptyNode, HostFn, HostNode,
-    HostToDevice, KernelNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId,
-    NodeKind, Switchable,
+    ChildGraphNode, DeviceToDevice, DeviceToHost, Direction, EmptyNode, HostCallback, HostFn,
+    HostNode, HostToDevice, KernelNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue,
+    NodeId, NodeKind, Switchable,
 };
 pub use ptr::{DevicePtr, DevicePtrMut, HostPtr, HostPtrMut};
+pub use topology::Topology;
 pub use user_object::UserObject;
 
 /// The names most programs need.
 pub mod prelude {
     pub use crate::{
-        DevicePtr, DevicePtrMut, Graph, GraphExec, HostPtr, HostPtrMut, InstantiateFlags, Kernel,
-        LaunchConfig, Memcpy, Memset, NodeId,
+        cuda_graph, DevicePtr, DevicePtrMut, Graph, GraphExec, HostCallback, HostPtr, HostPtrMut,
+        InstantiateFlags, Kernel, LaunchConfig, Memcpy, Memset, NodeId,
     };
 }

@@ -119,7 +119,7 @@ fn run() -> Result<(), Failure> {
                 gx[7],
                 cpu_x[7]
             );
-            if !(worst < 1e-4) {
+            if worst.is_nan() || worst >= 1e-4 {
                 return Err(Failure::Other(format!(
                     "GPU and CPU disagree after {} steps: {worst:e}",
                     k + 1

@@ -87,3 +87,34 @@ unsafe extern "C" fn run_host_call(data: *mut c_void) {
         std::mem::forget(payload);
     }
 }
+
+/// A shareable host-node closure, compared by identity: two `HostCallback`s are equal when they
+/// are clones of one another. Use it as a param type for host nodes whose closure captures state.
+#[derive(Clone)]
+pub struct HostCallback(Arc<dyn Fn() + Send + Sync + 'static>);
+
+impl HostCallback {
+    /// Wraps `f`.
+    pub fn new(f: impl Fn() + Send + Sync + 'static) -> Self {
+        Self(Arc::new(f))
+    }
+
+    /// Calls the closure.
+    pub fn call(&self) {
+        (self.0)()
+    }
+}
+
+impl PartialEq for HostCallback {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for HostCallback {}
+
+impl std::fmt::Debug for HostCallback {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HostCallback({:p})", Arc::as_ptr(&self.0).cast::<()>())
+    }
+}

@@ -10,8 +10,8 @@ mod host;
 mod memcpy;
 mod memset;
 
-pub use host::HostFn;
 pub(crate) use host::{HostCall, PanicSlot};
+pub use host::{HostCallback, HostFn};
 pub use memcpy::{DeviceToDevice, DeviceToHost, Direction, HostToDevice, Memcpy};
 pub use memset::{Memset, MemsetValue};
 

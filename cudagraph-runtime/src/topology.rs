@@ -1,0 +1,40 @@
+//! The shape of a graph declared with `cuda_graph!`, known at compile time.
+
+use crate::node::NodeKind;
+
+/// The shape of a declared graph: its nodes in build order and its edges, known at compile time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Topology {
+    /// The graph's declared name.
+    pub name: &'static str,
+    /// Each node's declared name and kind, in the order the nodes are added (their indices).
+    pub nodes: &'static [(&'static str, NodeKind)],
+    /// `(dependency, dependent)` pairs: for each node in order, its dependencies in declared order.
+    pub edges: &'static [(usize, usize)],
+}
+
+impl Topology {
+    /// The index of the node named `name`.
+    pub fn node(&self, name: &str) -> Option<usize> {
+        self.nodes.iter().position(|(n, _)| *n == name)
+    }
+
+    /// The nodes `node` depends on, in declared order.
+    pub fn dependencies(&self, node: usize) -> impl Iterator<Item = usize> + '_ {
+        self.edges.iter().filter(move |e| e.1 == node).map(|e| e.0)
+    }
+
+    /// The graph in Graphviz DOT (the format of [`Graph::to_dot`]).
+    pub fn to_dot(&self) -> String {
+        crate::dot::to_dot(
+            self.name,
+            self.nodes.iter().copied(),
+            self.edges.iter().copied(),
+        )
+    }
+
+    /// The graph as a Mermaid flowchart.
+    pub fn to_mermaid(&self) -> String {
+        crate::dot::to_mermaid(self.nodes.iter().copied(), self.edges.iter().copied())
+    }
+}
