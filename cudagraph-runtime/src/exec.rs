@@ -2,10 +2,11 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{sys, CudaFunction, CudaStream, DriverError};
+use cudarc::driver::{sys, CudaStream, DriverError};
 
 use crate::driver::check;
 use crate::error::{Error, Result, UpdateFailure};
+use crate::function_set::FunctionSet;
 use crate::graph::{kernel_params, Graph};
 use crate::kernel::{KernelArgs, LaunchConfig};
 use crate::node::{
@@ -52,7 +53,7 @@ pub struct GraphExec {
     raw: sys::CUgraphExec,
     graph: Graph,
     /// Kernel modules of graphs this executable was updated from.
-    functions: Vec<CudaFunction>,
+    functions: FunctionSet,
     /// Host calls installed by [`GraphExec::set_host_fn`] and in use, by node index. Boxed: the
     /// driver holds their addresses, which must not move when the Vec grows.
     #[allow(clippy::vec_box)]
@@ -150,7 +151,7 @@ impl GraphExec {
             raw,
             panics: graph.panics.clone(),
             graph,
-            functions: Vec::new(),
+            functions: FunctionSet::default(),
             host_calls: Vec::new(),
             retired_calls: Vec::new(),
             last_stream: None,
@@ -313,10 +314,9 @@ impl GraphExec {
 
     /// Keeps the modules of `graph`'s kernels loaded.
     fn keep_functions(&mut self, graph: &Graph) {
-        for f in graph.functions() {
-            let known = |g: &CudaFunction| g.cu_function() == f.cu_function();
-            if !self.graph.functions().iter().any(known) && !self.functions.iter().any(known) {
-                self.functions.push(f.clone());
+        for f in graph.functions().iter() {
+            if !self.graph.functions().contains(f.cu_function()) {
+                self.functions.insert(f);
             }
         }
     }

@@ -4,11 +4,12 @@ use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use cudarc::driver::{sys, CudaContext, CudaFunction, CudaStream};
+use cudarc::driver::{sys, CudaContext, CudaStream};
 
 use crate::driver::check;
 use crate::error::{Error, Result};
 use crate::exec::{GraphExec, InstantiateFlags};
+use crate::function_set::FunctionSet;
 use crate::kernel::{Kernel, KernelArgs, LaunchConfig};
 use crate::node::{
     ChildGraphNode, Direction, EmptyNode, HostCall, HostNode, KernelNode, Memcpy, MemcpyNode,
@@ -47,7 +48,7 @@ pub struct Graph {
     scratch: Vec<sys::CUgraphNode>,
     next_name: Option<Cow<'static, str>>,
     /// Keeps the modules of the kernels in this graph loaded.
-    functions: Vec<CudaFunction>,
+    functions: FunctionSet,
     /// Where this graph's own host nodes report panics; made with the first host node, so
     /// graphs without host nodes cost nothing to watch.
     own_panics: Option<Arc<PanicSlot>>,
@@ -77,10 +78,8 @@ impl Graph {
 
     /// An empty graph with room for `nodes` nodes in its bookkeeping.
     pub fn with_capacity(ctx: &Arc<CudaContext>, nodes: usize) -> Result<Self> {
-        ctx.bind_to_thread().map_err(|source| Error::Driver {
-            call: "cuCtxSetCurrent",
-            source,
-        })?;
+        // No context needs to be current: a graph belongs to none, and every node-add call that
+        // needs one names it (`ctx` in kernel, memset and memcpy parameters).
         let mut raw = std::ptr::null_mut();
         // SAFETY: `raw` is a valid out-pointer; flags must be 0.
         check("cuGraphCreate", unsafe { sys::cuGraphCreate(&mut raw, 0) })?;
@@ -103,7 +102,7 @@ impl Graph {
             nodes,
             scratch: Vec::new(),
             next_name: None,
-            functions: Vec::new(),
+            functions: FunctionSet::default(),
             own_panics: None,
             panics: Vec::new(),
         }
@@ -219,7 +218,7 @@ impl Graph {
         &self.nodes
     }
 
-    pub(crate) fn functions(&self) -> &[CudaFunction] {
+    pub(crate) fn functions(&self) -> &FunctionSet {
         &self.functions
     }
 
@@ -303,11 +302,7 @@ impl Graph {
         deps: &[NodeId],
     ) -> Result<KernelNode<A>> {
         let func = kernel.cu_function();
-        if self.functions.last().map(|f| f.cu_function()) != Some(func)
-            && !self.functions.iter().any(|f| f.cu_function() == func)
-        {
-            self.functions.push(kernel.function().clone());
-        }
+        self.functions.insert(kernel.function());
         let graph = self.raw;
         let ctx = self.ctx.cu_ctx();
         let id = self.push_node(NodeKind::Kernel, deps, func, |out, raw_deps| {
@@ -481,15 +476,7 @@ impl Graph {
 
     /// Keeps what `other`'s nodes need (kernel modules, panic reporting) alive and watched here.
     pub(crate) fn adopt_resources_of(&mut self, other: &Graph) {
-        for f in &other.functions {
-            if !self
-                .functions
-                .iter()
-                .any(|g| g.cu_function() == f.cu_function())
-            {
-                self.functions.push(f.clone());
-            }
-        }
+        self.functions.extend(&other.functions);
         for slot in &other.panics {
             if !self.panics.iter().any(|s| Arc::ptr_eq(s, slot)) {
                 self.panics.push(slot.clone());

@@ -70,6 +70,7 @@ pub mod dot;
 mod driver;
 mod error;
 mod exec;
+mod function_set;
 mod graph;
 mod kernel;
 mod node;
