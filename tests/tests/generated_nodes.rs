@@ -1,0 +1,385 @@
+//! Every node kind declared with `cuda_graph!`, on real data: kernel, memset, memcpy in all three
+//! directions, host nodes from a `fn()`, a `HostCallback` and a closure over params, empty nodes
+//! as join points, and child graphs of other declarations (nested two levels deep, next to a
+//! runtime `Graph`). Edges fan out and fan in; every output is poisoned before each launch and
+//! compared with a CPU reference afterwards, so a node that did not run, ran too early or read
+//! the wrong operand shows.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::{cuda_graph, HostCallback, NodeKind};
+use cudagraph_tests::{
+    assert_close, cfg, compile, fill, function, pinned, read_back, Kernels, Rng, SaxpyArgs,
+    ScaleArgs, KERNELS, POISON,
+};
+
+/// Host-node body: copies `src` into `dst`.
+fn copy_host(src: HostPtrMut<f32>, dst: HostPtrMut<f32>) {
+    assert_eq!(src.len(), dst.len(), "copy_host: lengths");
+    // SAFETY: both point to distinct live pinned buffers of `len` elements, kept by the test
+    // until after its last synchronize. The host node that calls this runs after the copy that
+    // writes `src`, and nothing else touches either buffer while the graph runs.
+    unsafe { std::ptr::copy_nonoverlapping(src.addr().cast_const(), dst.addr(), src.len()) };
+}
+
+/// Calls of [`beat`], the `fn()` host node of `AllKinds` (only one test uses it).
+static BEATS: AtomicUsize = AtomicUsize::new(0);
+
+fn beat() {
+    BEATS.fetch_add(1, Ordering::SeqCst);
+}
+
+cuda_graph! {
+    /// `z *= b`: embedded in `AllKinds` as a child graph.
+    graph Inner {
+        params {
+            scale: Kernel<ScaleArgs>,
+            z: DevicePtrMut<f32>,
+            n: u32,
+            b: f32,
+        }
+        times_b: kernel scale<<<n.div_ceil(128), 128>>>(n, b, z);
+    }
+
+    /// Every node kind:
+    ///
+    /// ```text
+    /// up (host_x -> x) ─┐
+    ///                   ├─ ready ─ axpy (y = a*x + y) ─┬─ copy (y -> z) ─ sub (z *= b) ─ down_z (z -> host_z) ─┐
+    /// clear (y = c) ────┘                              └─ down_y (y -> host_y) ──────────────────────────────┴─ done ─┬─ check
+    ///                                                                                                                ├─ tick
+    ///                                                                                                                └─ log
+    /// ```
+    graph AllKinds {
+        params {
+            saxpy: Kernel<SaxpyArgs>,
+            host_x: HostPtr<f32>,
+            x: DevicePtrMut<f32>,
+            y: DevicePtrMut<f32>,
+            z: DevicePtrMut<f32>,
+            host_y: HostPtrMut<f32>,
+            host_z: HostPtrMut<f32>,
+            seen_z: HostPtrMut<f32>,
+            n: u32,
+            a: f32,
+            c: f32,
+            inner: Inner,
+            tick_fn: fn(),
+            report: HostCallback,
+        }
+        up: memcpy(host_x -> x);
+        clear: memset(y, c);
+        ready: empty;
+        axpy: kernel saxpy<<<n.div_ceil(256), 256>>>(n, a, x.as_const(), y);
+        copy: memcpy(y -> z);
+        sub: child(inner);
+        down_y: memcpy(y -> host_y);
+        down_z: memcpy(z -> host_z);
+        done: empty;
+        check: host(move || copy_host(host_z, seen_z));
+        tick: host(tick_fn);
+        log: host(report);
+        [up, clear] -> ready -> axpy -> [copy, down_y];
+        copy -> sub -> down_z;
+        [down_y, down_z] -> done -> [check, tick, log];
+    }
+}
+
+#[test]
+fn every_node_kind_runs_on_real_data_in_dependency_order() {
+    let Some(gpu) = cudagraph_tests::gpu("every_node_kind_runs_on_real_data_in_dependency_order")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("every_node_kind_runs_on_real_data_in_dependency_order");
+    let n = rng.len_in(1000, 50_000);
+    // `a` and `b` well away from 0 and 1, so that a node run out of order changes the result.
+    let (a, b, c) = (1.0 + 0.5 * rng.f32(), -1.0 + 0.5 * rng.f32(), rng.f32());
+
+    let mut host_x = pinned(&gpu.ctx, &vec![0.0f32; n]);
+    let mut host_y = pinned(&gpu.ctx, &vec![POISON; n]);
+    let mut host_z = pinned(&gpu.ctx, &vec![POISON; n]);
+    let mut seen_z = pinned(&gpu.ctx, &vec![POISON; n]);
+    let mut x = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let mut y = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let mut z = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+
+    // The `HostCallback` node keeps what it finds in `host_y` at each run.
+    let logged = Arc::new(Mutex::new(Vec::<Vec<f32>>::new()));
+    let host_y_ptr = HostPtrMut::from(host_y.as_mut_slice().unwrap());
+    let report = {
+        let (logged, src) = (logged.clone(), host_y_ptr.as_const());
+        HostCallback::new(move || {
+            // SAFETY: `src` points to the pinned buffer `host_y`, alive until after the test's
+            // last synchronize; its only writer (`down_y`) is ordered before this node.
+            let data = unsafe { std::slice::from_raw_parts(src.addr(), src.len()) };
+            logged.lock().unwrap().push(data.to_vec());
+        })
+    };
+    let z_ptr = DevicePtrMut::from(&mut z);
+    let inner = Inner::build(
+        &gpu.ctx,
+        &InnerParams {
+            scale: k.scale.clone(),
+            z: z_ptr,
+            n: n as u32,
+            b,
+        },
+    )
+    .unwrap();
+    let params = AllKindsParams {
+        saxpy: k.saxpy.clone(),
+        host_x: HostPtr::from(host_x.as_slice().unwrap()),
+        x: DevicePtrMut::from(&mut x),
+        y: DevicePtrMut::from(&mut y),
+        z: z_ptr,
+        host_y: host_y_ptr,
+        host_z: HostPtrMut::from(host_z.as_mut_slice().unwrap()),
+        seen_z: HostPtrMut::from(seen_z.as_mut_slice().unwrap()),
+        n: n as u32,
+        a,
+        c,
+        inner,
+        tick_fn: beat,
+        report,
+    };
+    let graph = AllKinds::build(&gpu.ctx, &params).unwrap();
+    assert_eq!(
+        graph.graph().len(),
+        12,
+        "one runtime node per declared node"
+    );
+    let mut exec = graph.instantiate().unwrap();
+
+    for launch in 1..=3 {
+        // Fresh input in the pinned source: the htod node reads it at each launch.
+        let data = rng.f32s(n);
+        host_x.as_mut_slice().unwrap().copy_from_slice(&data);
+        for buf in [&mut x, &mut y, &mut z] {
+            fill(&gpu.stream, buf, POISON);
+        }
+        for buf in [&mut host_y, &mut host_z, &mut seen_z] {
+            buf.as_mut_slice().unwrap().fill(POISON);
+        }
+        exec.launch(&gpu.stream).unwrap();
+        gpu.stream.synchronize().unwrap();
+
+        let want_y: Vec<f32> = data.iter().map(|v| a * v + c).collect();
+        let want_z: Vec<f32> = want_y.iter().map(|v| b * v).collect();
+        let what = |s: &str| format!("launch {launch}: {s}");
+        assert_eq!(read_back(&gpu.stream, &x), data, "{}", what("up (htod)"));
+        let got_y = read_back(&gpu.stream, &y);
+        assert_close(&what("clear then axpy"), &got_y, &want_y, 1e-5);
+        let got_z = read_back(&gpu.stream, &z);
+        assert_close(&what("copy (dtod) then sub (child)"), &got_z, &want_z, 1e-5);
+        assert_eq!(
+            host_y.as_slice().unwrap(),
+            got_y,
+            "{}",
+            what("down_y (dtoh)")
+        );
+        assert_eq!(
+            host_z.as_slice().unwrap(),
+            got_z,
+            "{}",
+            what("down_z (dtoh)")
+        );
+        // Had `check` run before `down_z`, it would have copied the poison.
+        assert_eq!(
+            seen_z.as_slice().unwrap(),
+            got_z,
+            "{}",
+            what("check (closure)")
+        );
+        assert_eq!(
+            BEATS.load(Ordering::SeqCst),
+            launch,
+            "{}",
+            what("tick (fn)")
+        );
+        let logged = logged.lock().unwrap();
+        assert_eq!(logged.len(), launch, "{}", what("log (HostCallback) runs"));
+        assert_eq!(
+            logged[launch - 1],
+            got_y,
+            "{}",
+            what("log saw down_y's copy")
+        );
+    }
+    exec.as_exec().check_host_panics().unwrap();
+}
+
+cuda_graph! {
+    /// Declared out of order: the edges, not the declaration order, decide what runs first.
+    graph Reversed {
+        params {
+            scale: Kernel<ScaleArgs>,
+            offset: Kernel<ScaleArgs>,
+            y: DevicePtrMut<f32>,
+            n: u32,
+            s: f32,
+            o: f32,
+            v: f32,
+        }
+        third: kernel scale<<<n.div_ceil(256), 256>>>(n, s, y);
+        second: kernel offset<<<n.div_ceil(256), 256>>>(n, o, y);
+        first: memset(y, v);
+        first -> second -> third;
+    }
+}
+
+#[test]
+fn edges_not_declaration_order_decide_what_runs_first() {
+    let Some(gpu) = cudagraph_tests::gpu("edges_not_declaration_order_decide_what_runs_first")
+    else {
+        return;
+    };
+    let module = compile(&gpu.ctx, KERNELS);
+    // SAFETY: `scale` and `offset` both take `(unsigned n, float a, float* y)`.
+    let (scale, offset): (Kernel<ScaleArgs>, Kernel<ScaleArgs>) = unsafe {
+        (
+            Kernel::new(function(&module, "scale")),
+            Kernel::new(function(&module, "offset")),
+        )
+    };
+    let mut rng = Rng::new("edges_not_declaration_order_decide_what_runs_first");
+    let n = rng.len_in(1000, 50_000);
+    let mut y = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    // s * (v + o) differs from every other order's result by at least o * (s - 1) >= 1.
+    let (s, o, v) = (2.5 + 0.5 * rng.f32(), 1.5 + 0.5 * rng.f32(), rng.f32());
+    let params = ReversedParams {
+        scale,
+        offset,
+        y: DevicePtrMut::from(&mut y),
+        n: n as u32,
+        s,
+        o,
+        v,
+    };
+    let names: Vec<&str> = Reversed::TOPOLOGY.nodes.iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, ["first", "second", "third"], "build order");
+    let mut exec = Reversed::build(&gpu.ctx, &params)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    for launch in 0..2 {
+        fill(&gpu.stream, &mut y, POISON);
+        exec.launch(&gpu.stream).unwrap();
+        // memset, then + o, then * s: any other order gives another value.
+        let want = vec![s * (v + o); n];
+        assert_close(
+            &format!("launch {launch}: s * (v + o)"),
+            &read_back(&gpu.stream, &y),
+            &want,
+            1e-6,
+        );
+    }
+}
+
+cuda_graph! {
+    /// `y *= s`.
+    graph Leaf {
+        params {
+            scale: Kernel<ScaleArgs>,
+            y: DevicePtrMut<f32>,
+            n: u32,
+            s: f32,
+        }
+        mul: kernel scale<<<n.div_ceil(256), 256>>>(n, s, y);
+    }
+
+    /// `y = src`, then the leaf (`y *= s`), then a runtime graph (`y += o`).
+    graph Middle {
+        params {
+            src: DevicePtr<f32>,
+            y: DevicePtrMut<f32>,
+            leaf: Leaf,
+            raw: Graph,
+        }
+        load: memcpy(src -> y);
+        declared: child(leaf);
+        runtime: child(raw);
+        load -> declared -> runtime;
+    }
+
+    /// Only a child: the middle graph, whose own children are one level further down.
+    graph Top {
+        params {
+            middle: Middle,
+        }
+        body: child(middle);
+    }
+}
+
+#[test]
+fn child_graphs_nest_declared_and_runtime_graphs() {
+    let Some(gpu) = cudagraph_tests::gpu("child_graphs_nest_declared_and_runtime_graphs") else {
+        return;
+    };
+    let module = compile(&gpu.ctx, KERNELS);
+    // SAFETY: `scale` and `offset` both take `(unsigned n, float a, float* y)`.
+    let (scale, offset): (Kernel<ScaleArgs>, Kernel<ScaleArgs>) = unsafe {
+        (
+            Kernel::new(function(&module, "scale")),
+            Kernel::new(function(&module, "offset")),
+        )
+    };
+    let mut rng = Rng::new("child_graphs_nest_declared_and_runtime_graphs");
+    let n = rng.len_in(1000, 50_000);
+    // `s * v + o` and `s * (v + o)` differ by |o * (s - 1)| >= 0.5.
+    let (s, o) = (-0.25 + 0.75 * rng.f32(), 1.5 + 0.5 * rng.f32());
+    let mut src = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let mut y = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let y_ptr = DevicePtrMut::from(&mut y);
+
+    let leaf = Leaf::build(
+        &gpu.ctx,
+        &LeafParams {
+            scale,
+            y: y_ptr,
+            n: n as u32,
+            s,
+        },
+    )
+    .unwrap();
+    let mut raw = Graph::new(&gpu.ctx).unwrap();
+    raw.add_kernel(&offset, cfg(n), (n as u32, o, y_ptr), &[])
+        .unwrap();
+    let middle = Middle::build(
+        &gpu.ctx,
+        &MiddleParams {
+            src: DevicePtr::from(&src),
+            y: y_ptr,
+            leaf,
+            raw,
+        },
+    )
+    .unwrap();
+    let top = Top::build(&gpu.ctx, &TopParams { middle }).unwrap();
+    let kinds: Vec<NodeKind> = top.graph().nodes().map(|node| node.kind).collect();
+    assert_eq!(
+        kinds,
+        [NodeKind::ChildGraph],
+        "the top graph holds one child"
+    );
+    let mut exec = top.instantiate().unwrap();
+
+    for launch in 0..3 {
+        let data = rng.f32s(n);
+        gpu.stream.memcpy_htod(&data, &mut src).unwrap();
+        fill(&gpu.stream, &mut y, POISON);
+        exec.launch(&gpu.stream).unwrap();
+        // load, then * s (declared leaf), then + o (runtime graph): the edges of the middle graph
+        // hold inside the child node.
+        let want: Vec<f32> = data.iter().map(|v| s * v + o).collect();
+        assert_close(
+            &format!("launch {launch}: s * src + o"),
+            &read_back(&gpu.stream, &y),
+            &want,
+            1e-5,
+        );
+    }
+}

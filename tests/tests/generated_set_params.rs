@@ -1,0 +1,630 @@
+//! `set_params` of generated executables: it updates exactly the nodes whose inputs changed (the
+//! returned count is checked for each kind of change) and the launch after it computes with the
+//! new params, checked against a CPU reference. Kernel, memset, host (`fn()`, `HostCallback`,
+//! closure) and child-graph nodes; a kernel param that changes function is refused, naming the
+//! node, with nothing updated; a node set through its handle is set back by the next call.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use cudagraph_runtime::cudarc::driver::{CudaSlice, PinnedHostSlice};
+use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::{cuda_graph, Error, HostCallback};
+use cudagraph_tests::{
+    assert_close, assert_untouched, cfg, compile, fill, function, pinned, read_back, Gpu, Kernels,
+    Rng, SaxpyArgs, ScaleArgs, KERNELS, POISON,
+};
+
+cuda_graph! {
+    /// `y = s * (a * x + c)` on the first `n` elements (`c` beyond), `w = s * d` likewise.
+    ///
+    /// `a` is read by one node, `s` by two, `c` and `d` by one memset each, `unused` by none.
+    graph Pipeline {
+        params {
+            saxpy: Kernel<SaxpyArgs>,
+            scale: Kernel<ScaleArgs>,
+            x: DevicePtr<f32>,
+            y: DevicePtrMut<f32>,
+            w: DevicePtrMut<f32>,
+            n: u32,
+            a: f32,
+            s: f32,
+            c: f32,
+            d: f32,
+            unused: u64,
+        }
+        init_y: memset(y, c);
+        init_w: memset(w, d);
+        axpy: kernel saxpy<<<n.div_ceil(256), 256>>>(n, a, x, y);
+        mul_y: kernel scale<<<n.div_ceil(256), 256>>>(n, s, y);
+        mul_w: kernel scale<<<n.div_ceil(256), 256>>>(n, s, w);
+        init_y -> axpy -> mul_y;
+        init_w -> mul_w;
+    }
+}
+
+/// The buffers of a `Pipeline`: two inputs and two candidate `y`s, so pointers can change.
+struct PipelineBuffers {
+    xs: [(Vec<f32>, CudaSlice<f32>); 2],
+    ys: [CudaSlice<f32>; 2],
+    w: CudaSlice<f32>,
+}
+
+impl PipelineBuffers {
+    fn new(gpu: &Gpu, rng: &mut Rng, len: usize) -> Self {
+        let mut input = || {
+            let data = rng.f32s(len);
+            let dev = gpu.stream.clone_htod(&data).unwrap();
+            (data, dev)
+        };
+        Self {
+            xs: [input(), input()],
+            ys: [
+                gpu.stream.alloc_zeros(len).unwrap(),
+                gpu.stream.alloc_zeros(len).unwrap(),
+            ],
+            w: gpu.stream.alloc_zeros(len).unwrap(),
+        }
+    }
+
+    /// Which of `xs` and `ys` `p` points to.
+    fn current(&self, p: &PipelineParams) -> (usize, usize) {
+        let x = (0..2)
+            .find(|&i| DevicePtr::from(&self.xs[i].1) == p.x)
+            .expect("x is one of the inputs");
+        let y = (0..2)
+            .find(|&i| DevicePtr::from(&self.ys[i]).addr() == p.y.addr())
+            .expect("y is one of the outputs");
+        (x, y)
+    }
+
+    /// Poisons the outputs, launches, and checks every output against `p`.
+    fn launch_and_check(
+        &mut self,
+        gpu: &Gpu,
+        exec: &mut PipelineExec,
+        p: &PipelineParams,
+        what: &str,
+    ) {
+        self.launch_and_check_with(gpu, exec, p, p.s, what);
+    }
+
+    /// As [`Self::launch_and_check`], with `w` scaled by `w_factor` instead of `p.s`.
+    fn launch_and_check_with(
+        &mut self,
+        gpu: &Gpu,
+        exec: &mut PipelineExec,
+        p: &PipelineParams,
+        w_factor: f32,
+        what: &str,
+    ) {
+        for buf in self.ys.iter_mut().chain([&mut self.w]) {
+            fill(&gpu.stream, buf, POISON);
+        }
+        exec.launch(&gpu.stream).unwrap();
+        let (xi, yi) = self.current(p);
+        let n = p.n as usize;
+        let x = &self.xs[xi].0;
+        let len = x.len();
+        let want_y: Vec<f32> = (0..len)
+            .map(|i| if i < n { p.s * (p.a * x[i] + p.c) } else { p.c })
+            .collect();
+        let want_w: Vec<f32> = (0..len)
+            .map(|i| if i < n { w_factor * p.d } else { p.d })
+            .collect();
+        assert_close(
+            &format!("{what}: y"),
+            &read_back(&gpu.stream, &self.ys[yi]),
+            &want_y,
+            1e-5,
+        );
+        assert_close(
+            &format!("{what}: w"),
+            &read_back(&gpu.stream, &self.w),
+            &want_w,
+            1e-5,
+        );
+        assert_untouched(
+            &format!("{what}: the y not pointed to"),
+            &read_back(&gpu.stream, &self.ys[1 - yi]),
+            POISON,
+        );
+    }
+}
+
+/// A random scalar of magnitude in [0.5, 1.5]: far enough from 0 that every factor and term it
+/// enters shows in the results.
+fn scalar(rng: &mut Rng) -> f32 {
+    let v = 0.5 + rng.f32().abs();
+    if rng.below(2) == 0 {
+        v
+    } else {
+        -v
+    }
+}
+
+/// A random [`scalar`] at least 0.25 away from `old`, so that a stale value shows.
+fn other(rng: &mut Rng, old: f32) -> f32 {
+    loop {
+        let v = scalar(rng);
+        if (v - old).abs() > 0.25 {
+            return v;
+        }
+    }
+}
+
+#[test]
+fn set_params_updates_exactly_the_nodes_whose_inputs_changed() {
+    let Some(gpu) =
+        cudagraph_tests::gpu("set_params_updates_exactly_the_nodes_whose_inputs_changed")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("set_params_updates_exactly_the_nodes_whose_inputs_changed");
+    let len = rng.len_in(2000, 50_000);
+    let mut b = PipelineBuffers::new(&gpu, &mut rng, len);
+    let mut p = PipelineParams {
+        saxpy: k.saxpy.clone(),
+        scale: k.scale.clone(),
+        x: DevicePtr::from(&b.xs[0].1),
+        y: DevicePtrMut::from(&mut b.ys[0]),
+        w: DevicePtrMut::from(&mut b.w),
+        n: len as u32,
+        a: scalar(&mut rng),
+        s: scalar(&mut rng),
+        c: scalar(&mut rng),
+        d: scalar(&mut rng),
+        unused: rng.next_u64(),
+    };
+    let y1 = DevicePtrMut::from(&mut b.ys[1]);
+    let x1 = DevicePtr::from(&b.xs[1].1);
+    let mut exec = Pipeline::build(&gpu.ctx, &p)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    b.launch_and_check(&gpu, &mut exec, &p, "as built");
+
+    // (what, change, nodes whose inputs it changes)
+    type Change = Box<dyn Fn(&mut PipelineParams, &mut Rng)>;
+    let changes: Vec<(&str, Change, usize)> = vec![
+        ("nothing", Box::new(|_, _| {}), 0),
+        ("a (axpy)", Box::new(|p, r| p.a = other(r, p.a)), 1),
+        ("s (mul_y, mul_w)", Box::new(|p, r| p.s = other(r, p.s)), 2),
+        ("c (init_y)", Box::new(|p, r| p.c = other(r, p.c)), 1),
+        ("d (init_w)", Box::new(|p, r| p.d = other(r, p.d)), 1),
+        (
+            "unused (no node)",
+            Box::new(|p, r| p.unused ^= r.next_u64() | 1),
+            0,
+        ),
+        ("nothing again", Box::new(|_, _| {}), 0),
+        ("x (axpy)", Box::new(move |p, _| p.x = x1), 1),
+        ("y (init_y, axpy, mul_y)", Box::new(move |p, _| p.y = y1), 3),
+        (
+            "n (axpy, mul_y, mul_w: arguments and grid)",
+            Box::new(|p, r| p.n = r.len_in(100, p.n as usize - 100) as u32),
+            3,
+        ),
+        (
+            "a and d (axpy, init_w)",
+            Box::new(|p, r| {
+                p.a = other(r, p.a);
+                p.d = other(r, p.d);
+            }),
+            2,
+        ),
+        (
+            "a and s (axpy, mul_y, mul_w)",
+            Box::new(|p, r| {
+                p.a = other(r, p.a);
+                p.s = other(r, p.s);
+            }),
+            3,
+        ),
+        (
+            "s changed and changed back",
+            Box::new(|p, r| {
+                let old = p.s;
+                p.s = other(r, old);
+                p.s = old;
+            }),
+            0,
+        ),
+    ];
+    for (what, change, want) in &changes {
+        change(&mut p, &mut rng);
+        let updated = exec.set_params(&p).unwrap();
+        assert_eq!(updated, *want, "set_params after changing {what}");
+        b.launch_and_check(&gpu, &mut exec, &p, &format!("after changing {what}"));
+    }
+
+    // A clone of the kernel launches the same function: not a change.
+    p.scale = k.scale.clone();
+    assert_eq!(
+        exec.set_params(&p).unwrap(),
+        0,
+        "a clone of the same kernel"
+    );
+    b.launch_and_check(&gpu, &mut exec, &p, "after cloning the kernel");
+}
+
+#[test]
+fn set_params_refuses_a_kernel_that_changed_function_and_updates_nothing() {
+    let Some(gpu) = cudagraph_tests::gpu(
+        "set_params_refuses_a_kernel_that_changed_function_and_updates_nothing",
+    ) else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    // Another module: the same source, but other functions.
+    let other_module = Kernels::load(&gpu.ctx);
+    assert_ne!(
+        k.scale.cu_function(),
+        other_module.scale.cu_function(),
+        "two loads give two functions"
+    );
+    let mut rng = Rng::new("set_params_refuses_a_kernel_that_changed_function_and_updates_nothing");
+    let len = rng.len_in(2000, 50_000);
+    let mut b = PipelineBuffers::new(&gpu, &mut rng, len);
+    let mut p = PipelineParams {
+        saxpy: k.saxpy.clone(),
+        scale: k.scale.clone(),
+        x: DevicePtr::from(&b.xs[0].1),
+        y: DevicePtrMut::from(&mut b.ys[0]),
+        w: DevicePtrMut::from(&mut b.w),
+        n: len as u32,
+        a: scalar(&mut rng),
+        s: scalar(&mut rng),
+        c: scalar(&mut rng),
+        d: scalar(&mut rng),
+        unused: 0,
+    };
+    let mut exec = Pipeline::build(&gpu.ctx, &p)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    b.launch_and_check(&gpu, &mut exec, &p, "as built");
+    let kept = PipelineParams {
+        saxpy: p.saxpy.clone(),
+        scale: p.scale.clone(),
+        ..p
+    };
+
+    // The first node (in build order) that launches `scale` is named.
+    let first = Pipeline::TOPOLOGY
+        .nodes
+        .iter()
+        .map(|(name, _)| *name)
+        .find(|name| ["mul_y", "mul_w"].contains(name))
+        .unwrap();
+    p.scale = other_module.scale.clone();
+    p.a = other(&mut rng, p.a);
+    p.c = other(&mut rng, p.c);
+    match exec.set_params(&p) {
+        Err(e @ Error::Invalid { .. }) => {
+            let Error::Invalid { node, reason } = &e else {
+                unreachable!()
+            };
+            assert_eq!(node, first, "the error names the node: {e}");
+            assert!(e.to_string().contains(&format!("`{first}`")), "{e}");
+            assert!(reason.contains("kernel"), "{e}");
+        }
+        other => panic!("expected Error::Invalid for the changed kernel, got {other:?}"),
+    }
+    // Nothing was updated: the executable still computes with the params it had.
+    b.launch_and_check(&gpu, &mut exec, &kept, "after the refused set_params");
+
+    // Back to the same function: `a` and `c` are still pending, and only they are updated.
+    p.scale = k.scale.clone();
+    assert_eq!(exec.set_params(&p).unwrap(), 2, "axpy and init_y");
+    b.launch_and_check(&gpu, &mut exec, &p, "after the accepted set_params");
+}
+
+#[test]
+fn a_node_set_through_its_handle_is_set_back_by_the_next_set_params() {
+    let Some(gpu) =
+        cudagraph_tests::gpu("a_node_set_through_its_handle_is_set_back_by_the_next_set_params")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("a_node_set_through_its_handle_is_set_back_by_the_next_set_params");
+    let len = rng.len_in(2000, 50_000);
+    let mut b = PipelineBuffers::new(&gpu, &mut rng, len);
+    let p = PipelineParams {
+        saxpy: k.saxpy.clone(),
+        scale: k.scale.clone(),
+        x: DevicePtr::from(&b.xs[0].1),
+        y: DevicePtrMut::from(&mut b.ys[0]),
+        w: DevicePtrMut::from(&mut b.w),
+        n: len as u32,
+        a: scalar(&mut rng),
+        s: scalar(&mut rng),
+        c: scalar(&mut rng),
+        d: scalar(&mut rng),
+        unused: 0,
+    };
+    let mut exec = Pipeline::build(&gpu.ctx, &p)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+
+    // `mul_w` alone gets another factor through its handle (a `Kernel<ScaleArgs>` alias: the
+    // handle takes the argument tuple); `mul_y`, which reads the same param, keeps `s`.
+    let s2 = other(&mut rng, p.s);
+    exec.mul_w().set((p.n, s2, p.w)).unwrap();
+    b.launch_and_check_with(&gpu, &mut exec, &p, s2, "after the handle's set");
+
+    // set_params makes the node what the params say again, though no param changed.
+    assert_eq!(
+        exec.set_params(&p).unwrap(),
+        1,
+        "the node set by its handle"
+    );
+    b.launch_and_check(&gpu, &mut exec, &p, "after set_params");
+    assert_eq!(exec.set_params(&p).unwrap(), 0, "nothing left to set");
+}
+
+/// Calls of [`beat_a`] and [`beat_b`], the two `fn()`s of `Hosts` (only one test uses them).
+static BEAT_A: AtomicUsize = AtomicUsize::new(0);
+static BEAT_B: AtomicUsize = AtomicUsize::new(0);
+/// Runs of `Hosts`'s closure that reads no param.
+static CONSTANT_RUNS: AtomicUsize = AtomicUsize::new(0);
+
+fn beat_a() {
+    BEAT_A.fetch_add(1, Ordering::SeqCst);
+}
+
+fn beat_b() {
+    BEAT_B.fetch_add(1, Ordering::SeqCst);
+}
+
+/// Host-node body: writes `value` into `out[0]`.
+fn store(out: HostPtrMut<u64>, value: u64) {
+    assert_eq!(out.len(), 1, "store: one slot");
+    // SAFETY: `out` points to a live pinned buffer of one `u64`, kept by the test until after its
+    // last synchronize; the CPU reads it only while the stream is idle.
+    unsafe { out.addr().write(value) };
+}
+
+cuda_graph! {
+    /// Host nodes of every form: a `fn()` param, a `HostCallback` param, a closure over params and
+    /// a closure over none.
+    graph Hosts {
+        params {
+            beat: fn(),
+            report: HostCallback,
+            tag: u64,
+            out: HostPtrMut<u64>,
+        }
+        by_fn: host(beat);
+        by_callback: host(report);
+        by_closure: host(move || store(out, tag));
+        constant: host(|| {
+            CONSTANT_RUNS.fetch_add(1, Ordering::SeqCst);
+        });
+        by_fn -> by_callback -> by_closure -> constant;
+    }
+}
+
+/// A `HostCallback` counting its calls.
+fn counting() -> (HostCallback, Arc<AtomicUsize>) {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counter = calls.clone();
+    let callback = HostCallback::new(move || {
+        counter.fetch_add(1, Ordering::SeqCst);
+    });
+    (callback, calls)
+}
+
+#[test]
+fn set_params_updates_host_nodes_whose_callable_or_captures_changed() {
+    let Some(gpu) =
+        cudagraph_tests::gpu("set_params_updates_host_nodes_whose_callable_or_captures_changed")
+    else {
+        return;
+    };
+    let mut rng = Rng::new("set_params_updates_host_nodes_whose_callable_or_captures_changed");
+    let mut out: PinnedHostSlice<u64> = pinned(&gpu.ctx, &[0u64]);
+    let (first, first_calls) = counting();
+    let (second, second_calls) = counting();
+    let mut p = HostsParams {
+        beat: beat_a,
+        report: first.clone(),
+        tag: rng.next_u64(),
+        out: HostPtrMut::from(out.as_mut_slice().unwrap()),
+    };
+    let mut exec = Hosts::build(&gpu.ctx, &p).unwrap().instantiate().unwrap();
+
+    // Expected counts after each launch: (beat_a, beat_b, first, second).
+    let mut want = (0, 0, 0, 0);
+    let mut launches = 0;
+    let mut launch_and_check = |exec: &mut HostsExec,
+                                out: &mut PinnedHostSlice<u64>,
+                                p: &HostsParams,
+                                want: (usize, usize, usize, usize),
+                                what: &str| {
+        out.as_mut_slice().unwrap()[0] = cudagraph_tests::POISON_U32 as u64;
+        exec.launch(&gpu.stream).unwrap();
+        gpu.stream.synchronize().unwrap();
+        launches += 1;
+        let got = (
+            BEAT_A.load(Ordering::SeqCst),
+            BEAT_B.load(Ordering::SeqCst),
+            first_calls.load(Ordering::SeqCst),
+            second_calls.load(Ordering::SeqCst),
+        );
+        assert_eq!(
+            got, want,
+            "{what}: calls of (beat_a, beat_b, first, second)"
+        );
+        assert_eq!(
+            out.as_slice().unwrap()[0],
+            p.tag,
+            "{what}: the closure's tag"
+        );
+        assert_eq!(
+            CONSTANT_RUNS.load(Ordering::SeqCst),
+            launches,
+            "{what}: the closure over no param runs every launch"
+        );
+        exec.as_exec().check_host_panics().unwrap();
+    };
+
+    want = (want.0 + 1, want.1, want.2 + 1, want.3);
+    launch_and_check(&mut exec, &mut out, &p, want, "as built");
+
+    assert_eq!(exec.set_params(&p).unwrap(), 0, "nothing changed");
+    want = (want.0 + 1, want.1, want.2 + 1, want.3);
+    launch_and_check(&mut exec, &mut out, &p, want, "nothing changed");
+
+    p.beat = beat_b;
+    assert_eq!(exec.set_params(&p).unwrap(), 1, "another fn(): by_fn");
+    want = (want.0, want.1 + 1, want.2 + 1, want.3);
+    launch_and_check(&mut exec, &mut out, &p, want, "beat_b");
+
+    p.report = first.clone();
+    assert_eq!(
+        exec.set_params(&p).unwrap(),
+        0,
+        "a clone of the same callback"
+    );
+    p.report = second.clone();
+    assert_eq!(
+        exec.set_params(&p).unwrap(),
+        1,
+        "another callback: by_callback"
+    );
+    want = (want.0, want.1 + 1, want.2, want.3 + 1);
+    launch_and_check(&mut exec, &mut out, &p, want, "second callback");
+
+    p.tag ^= rng.next_u64() | 1;
+    assert_eq!(
+        exec.set_params(&p).unwrap(),
+        1,
+        "a captured param: by_closure"
+    );
+    want = (want.0, want.1 + 1, want.2, want.3 + 1);
+    launch_and_check(&mut exec, &mut out, &p, want, "new tag");
+
+    p.beat = beat_a;
+    p.report = first.clone();
+    p.tag ^= rng.next_u64() | 1;
+    assert_eq!(
+        exec.set_params(&p).unwrap(),
+        3,
+        "all three param-reading host nodes"
+    );
+    want = (want.0 + 1, want.1, want.2 + 1, want.3);
+    launch_and_check(&mut exec, &mut out, &p, want, "all changed");
+}
+
+cuda_graph! {
+    /// `y *= s`: embedded in `WithChildren`.
+    graph ScaleChild {
+        params {
+            scale: Kernel<ScaleArgs>,
+            y: DevicePtrMut<f32>,
+            n: u32,
+            s: f32,
+        }
+        mul: kernel scale<<<n.div_ceil(256), 256>>>(n, s, y);
+    }
+
+    /// `y = src`, then a declared child (`y *= s`), then a runtime graph (`y += o`).
+    graph WithChildren {
+        params {
+            src: DevicePtr<f32>,
+            y: DevicePtrMut<f32>,
+            declared: ScaleChild,
+            raw: Graph,
+        }
+        load: memcpy(src -> y);
+        by_declaration: child(declared);
+        by_runtime: child(raw);
+        load -> by_declaration -> by_runtime;
+    }
+}
+
+#[test]
+fn set_params_updates_child_nodes_whose_graph_was_rebuilt() {
+    let Some(gpu) = cudagraph_tests::gpu("set_params_updates_child_nodes_whose_graph_was_rebuilt")
+    else {
+        return;
+    };
+    let module = compile(&gpu.ctx, KERNELS);
+    // SAFETY: `scale` and `offset` both take `(unsigned n, float a, float* y)`.
+    let (scale, offset): (Kernel<ScaleArgs>, Kernel<ScaleArgs>) = unsafe {
+        (
+            Kernel::new(function(&module, "scale")),
+            Kernel::new(function(&module, "offset")),
+        )
+    };
+    let mut rng = Rng::new("set_params_updates_child_nodes_whose_graph_was_rebuilt");
+    let n = rng.len_in(1000, 50_000);
+    let data = rng.f32s(n);
+    let src = gpu.stream.clone_htod(&data).unwrap();
+    let mut y = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let y_ptr = DevicePtrMut::from(&mut y);
+    let declared = |s: f32| {
+        let params = ScaleChildParams {
+            scale: scale.clone(),
+            y: y_ptr,
+            n: n as u32,
+            s,
+        };
+        ScaleChild::build(&gpu.ctx, &params).unwrap()
+    };
+    let raw = |o: f32| {
+        let mut g = Graph::new(&gpu.ctx).unwrap();
+        g.add_kernel(&offset, cfg(n), (n as u32, o, y_ptr), &[])
+            .unwrap();
+        g
+    };
+    let (mut s, mut o) = (scalar(&mut rng), scalar(&mut rng));
+    let mut p = WithChildrenParams {
+        src: DevicePtr::from(&src),
+        y: y_ptr,
+        declared: declared(s),
+        raw: raw(o),
+    };
+    let mut exec = WithChildren::build(&gpu.ctx, &p)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    let mut launch_and_check = |exec: &mut WithChildrenExec, s: f32, o: f32, what: &str| {
+        fill(&gpu.stream, &mut y, POISON);
+        exec.launch(&gpu.stream).unwrap();
+        let want: Vec<f32> = data.iter().map(|v| s * v + o).collect();
+        assert_close(what, &read_back(&gpu.stream, &y), &want, 1e-5);
+    };
+    launch_and_check(&mut exec, s, o, "as built");
+
+    // A runtime `Graph` has no identity to compare: it counts as changed at every call.
+    assert_eq!(
+        exec.set_params(&p).unwrap(),
+        1,
+        "nothing changed: by_runtime"
+    );
+    launch_and_check(&mut exec, s, o, "nothing changed");
+
+    // A rebuilt declared graph is a change; the runtime one is set again as always.
+    s = other(&mut rng, s);
+    p.declared = declared(s);
+    assert_eq!(
+        exec.set_params(&p).unwrap(),
+        2,
+        "rebuilt child: both child nodes"
+    );
+    launch_and_check(&mut exec, s, o, "rebuilt declared child");
+
+    o = other(&mut rng, o);
+    p.raw = raw(o);
+    assert_eq!(
+        exec.set_params(&p).unwrap(),
+        1,
+        "new runtime graph: by_runtime"
+    );
+    launch_and_check(&mut exec, s, o, "new runtime child");
+}
