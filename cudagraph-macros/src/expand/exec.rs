@@ -65,8 +65,10 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             relocated(
                 quote! {
                     if self.dirty[#pos] #(#inputs)* {
+                        // Dirty until the whole call succeeds: if a later node is refused, the
+                        // next call must set this one again (its params are not committed).
+                        self.dirty[#pos] = true;
                         #update
-                        self.dirty[#pos] = false;
                         #updated += 1;
                     }
                 },
@@ -151,6 +153,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
                 let mut #updated = 0usize;
                 #(#updates)*
                 #(#commits)*
+                self.dirty = [false; #count];
                 #p::Result::Ok(#updated)
             }
 
