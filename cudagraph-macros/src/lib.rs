@@ -159,8 +159,8 @@ use proc_macro::TokenStream;
 /// expressions see only the params, a node cannot read anything else that could change
 /// unnoticed, except through interior mutability.
 ///
-/// A kernel param cannot change its function through `set_params` or `update`: the runtime's
-/// single-node kernel update keeps the function a node was built with, so that is an error.
+/// A kernel param may change its function (another kernel with the same parameter list, in the
+/// same context): `set_params` and `update` switch the nodes that launch it, as CUDA allows.
 ///
 /// # Rules checked at compile time
 ///

@@ -102,17 +102,6 @@ pub fn next_build_id() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-/// The error for a kernel param that changed function: this runtime's single-node kernel update
-/// keeps the function a node was added with.
-pub fn kernel_changed(node: &str) -> Error {
-    Error::Invalid {
-        node: node.to_owned(),
-        reason: "the kernel param changed function; a kernel node keeps the function it was built \
-                 with: build and instantiate the graph again"
-            .to_owned(),
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Kernel nodes.
 

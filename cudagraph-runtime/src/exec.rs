@@ -8,7 +8,7 @@ use crate::driver::check;
 use crate::error::{Error, Result, UpdateFailure};
 use crate::function_set::FunctionSet;
 use crate::graph::{kernel_params, Graph};
-use crate::kernel::{KernelArgs, LaunchConfig};
+use crate::kernel::{Kernel, KernelArgs, LaunchConfig};
 use crate::node::{
     ChildGraphNode, Direction, HostCall, HostNode, KernelNode, Memcpy, MemcpyNode, Memset,
     MemsetNode, MemsetValue, NodeId, PanicSlot, Switchable,
@@ -365,10 +365,44 @@ impl GraphExec {
         args: A,
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
-        let record = &self.graph.records()[index];
-        let (func, ctx) = (record.func, self.graph.context().cu_ctx());
+        let func = self.graph.records()[index].func;
+        self.send_kernel_params(index, raw_node, func, &config, args)
+    }
+
+    /// Like [`GraphExec::set_kernel_params`], and switches the node to `kernel`, another function
+    /// with the same parameter list in the same context (CUDA allows that; a function that uses
+    /// dynamic parallelism it refuses, SPEC 2.4).
+    pub fn set_kernel<A: KernelArgs>(
+        &mut self,
+        node: KernelNode<A>,
+        kernel: &Kernel<A>,
+        config: LaunchConfig,
+        args: A,
+    ) -> Result<()> {
+        let (index, raw_node) = self.node(node.id)?;
+        let func = kernel.cu_function();
+        self.send_kernel_params(index, raw_node, func, &config, args)?;
+        if self.graph.records()[index].func != func {
+            self.graph.set_kernel_function(index, func);
+            if !self.graph.functions().contains(func) {
+                self.functions.insert(kernel.function());
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn send_kernel_params<A: KernelArgs>(
+        &self,
+        index: usize,
+        raw_node: sys::CUgraphNode,
+        func: sys::CUfunction,
+        config: &LaunchConfig,
+        args: A,
+    ) -> Result<()> {
+        let ctx = self.graph.context().cu_ctx();
         let result = args.with_params(|params| {
-            let p = kernel_params(func, ctx, &config, params);
+            let p = kernel_params(func, ctx, config, params);
             // SAFETY: live executable; `raw_node` is a kernel node of its graph; `p` is valid.
             unsafe { sys::cuGraphExecKernelNodeSetParams_v2(self.raw, raw_node, &p) }
         });

@@ -209,6 +209,11 @@ impl Graph {
         }
     }
 
+    /// Records that the kernel node at `index` now launches `func`.
+    pub(crate) fn set_kernel_function(&mut self, index: usize, func: sys::CUfunction) {
+        self.nodes[index].func = func;
+    }
+
     /// Makes `self` answer to `other`'s node handles (same declaration, same construction order).
     pub(crate) fn join_family_of(&mut self, other: &Graph) {
         self.family = other.family;

@@ -23,32 +23,6 @@ pub fn exec_type(g: &Gen) -> TokenStream {
     );
     let same = local("__CgSame");
 
-    // Kernel params that kernel nodes launch: their function must not change (the runtime's
-    // single-node update keeps a kernel node's function).
-    let kernel_params: Vec<(usize, &String)> = g
-        .nodes
-        .iter()
-        .filter_map(|n| match &n.decl.op {
-            NodeOp::Kernel(k) => g.model.param(&k.kernel).map(|i| (i, &n.name)),
-            _ => None,
-        })
-        .collect();
-    let reject_kernel_change = kernel_params.iter().map(|(i, node)| {
-        quote! {
-            if #changed[#i] {
-                return #p::Result::Err(#p::kernel_changed(#node));
-            }
-        }
-    });
-    let same_kernels = kernel_params.iter().map(|&(i, node)| {
-        let name = &g.model.params[i].name;
-        quote! {
-            if #source.state.params.#name != self.state.params.#name {
-                return #p::Result::Err(#p::kernel_changed(#node));
-            }
-        }
-    });
-
     let compare = (0..g.model.params.len()).map(|i| {
         let unchanged = g.unchanged(i);
         quote!(!(#unchanged))
@@ -99,8 +73,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
         "Whole-graph update from a [`{graph}`] built with other params (`cuGraphExecUpdate`).\n\n\
          Only a graph of this declaration is accepted: it was built by the same sequence of calls, so \
          its nodes pair with this executable's (SPEC 2.4). Afterwards the executable runs that graph's \
-         params, and [`set_params`](Self::set_params) compares with them. A kernel param must keep \
-         its function."
+         params, and [`set_params`](Self::set_params) compares with them."
     );
     let set_params_doc = format!(
         "Makes the executable's nodes what [`{graph}::build`] would make from `params`, with one \
@@ -108,8 +81,8 @@ pub fn exec_type(g: &Gen) -> TokenStream {
          `set_params` (or that was set through its handle since). Returns how many nodes it \
          updated. Enabled/disabled states are kept.\n\n\
          A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a \
-         runtime `Graph` counts as changed every time. A kernel param cannot change function: that \
-         is an error, and then nothing is updated."
+         runtime `Graph` counts as changed every time. A kernel param may change function (same \
+         parameter list, same context): the node's single-node update switches it."
     );
 
     quote! {
@@ -138,7 +111,6 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             #[doc = #update_doc]
             pub fn update<#same: #p::SameDeclaration<#graph>>(&mut self, #source: &#same) -> #p::Result<()> {
                 let #source: &#graph = #p::SameDeclaration::same(#source);
-                #(#same_kernels)*
                 self.exec.update(&#source.graph)?;
                 self.state = #source.state.clone();
                 self.dirty = [false; #count];
@@ -149,7 +121,6 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             pub fn set_params(&mut self, #params: &#params_ty) -> #p::Result<usize> {
                 #[allow(unused_variables)]
                 let #changed: [bool; #param_count] = [#(#compare),*];
-                #(#reject_kernel_change)*
                 let mut #updated = 0usize;
                 #(#updates)*
                 #(#commits)*

@@ -267,11 +267,12 @@ impl Gen<'_> {
         );
         match &node.decl.op {
             NodeOp::Kernel(_) => {
-                let (config, args) = (local("config"), local("args"));
-                let (c, a) = (moved(&config, site), moved(&args, site));
+                let (kernel, config, args) = (local("kernel"), local("config"), local("args"));
+                let (k, c, a) = (moved(&kernel, site), moved(&config, site), moved(&args, site));
                 quote_spanned! {s=>
-                    let (_, #config, #args) = #graph_ty::#eval(#params);
-                    self.exec.set_kernel_params(self.nodes.#field, #c, #a)?;
+                    let (#kernel, #config, #args) = #graph_ty::#eval(#params);
+                    // `set_kernel`: the kernel param may now hold another function.
+                    self.exec.set_kernel(self.nodes.#field, #k, #c, #a)?;
                     self.state.launch.#field = #c;
                 }
             }
