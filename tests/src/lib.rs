@@ -2,6 +2,7 @@
 //! with NVRTC, make random inputs.
 
 pub mod bench;
+pub mod graphs;
 
 use std::sync::Arc;
 
@@ -244,4 +245,25 @@ pub fn assert_untouched(what: &str, got: &[f32], poison: f32) {
             got[i]
         );
     }
+}
+
+/// Reads `src` back (synchronizing `stream`) and asserts it is within `1e-6` of `want`.
+#[track_caller]
+pub fn assert_read_close<S: DevicePtrTrait<f32>>(
+    stream: &Arc<CudaStream>,
+    what: &str,
+    src: &S,
+    want: &[f32],
+) {
+    assert_close(what, &read_back(stream, src), want, 1e-6);
+}
+
+/// Reads `src` back (synchronizing `stream`) and asserts it still holds [`POISON`] everywhere.
+#[track_caller]
+pub fn assert_read_untouched<S: DevicePtrTrait<f32>>(
+    stream: &Arc<CudaStream>,
+    what: &str,
+    src: &S,
+) {
+    assert_untouched(what, &read_back(stream, src), POISON);
 }

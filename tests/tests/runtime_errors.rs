@@ -5,8 +5,9 @@
 
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{Error, UpdateFailure};
+use cudagraph_tests::graphs::AxpyPair;
 use cudagraph_tests::{
-    assert_close, assert_untouched, cfg, fill, pinned, read_back, Kernels, Rng, POISON,
+    assert_read_close, assert_read_untouched, cfg, fill, pinned, read_back, Kernels, Rng, POISON,
 };
 
 #[test]
@@ -76,21 +77,11 @@ fn update_from_another_topology_is_rejected_with_node_and_reason() {
     let want = vec![a * base; n];
     fill(&gpu.stream, &mut y, POISON);
     exec.launch(&gpu.stream).unwrap();
-    assert_close(
-        "after the refusals",
-        &read_back(&gpu.stream, &y),
-        &want,
-        1e-6,
-    );
+    assert_read_close(&gpu.stream, "after the refusals", &y, &want);
     exec.reinstantiate(InstantiateFlags::NONE).unwrap();
     fill(&gpu.stream, &mut y, POISON);
     exec.launch(&gpu.stream).unwrap();
-    assert_close(
-        "after re-instantiation",
-        &read_back(&gpu.stream, &y),
-        &want,
-        1e-6,
-    );
+    assert_read_close(&gpu.stream, "after re-instantiation", &y, &want);
 }
 
 #[test]
@@ -100,17 +91,13 @@ fn a_node_of_another_graph_is_refused() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("a_node_of_another_graph_is_refused");
-    let n = rng.len_in(1000, 50_000);
-    let (a1, a2) = (rng.f32(), rng.f32());
-    let (x_host, y_host) = (rng.f32s(n), rng.f32s(n));
-    let x = gpu.stream.clone_htod(&x_host).unwrap();
-    let y = gpu.stream.clone_htod(&y_host).unwrap();
-    let mut out1 = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let mut out2 = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let (xp, yp) = (DevicePtr::from(&x), DevicePtr::from(&y));
-    let (o1, o2) = (DevicePtrMut::from(&mut out1), DevicePtrMut::from(&mut out2));
-    let want =
-        |a: f32| -> Vec<f32> { x_host.iter().zip(&y_host).map(|(x, y)| a * x + y).collect() };
+    let mut p = AxpyPair::new(&gpu, &mut rng);
+    let (n, a1, a2) = (p.n, p.a1, p.a2);
+    let (xp, yp) = p.inputs();
+    let (o1, o2) = (
+        DevicePtrMut::from(&mut p.out1),
+        DevicePtrMut::from(&mut p.out2),
+    );
 
     // Two graphs whose only node has index 0 in each: only the graph identity tells them apart.
     let mut g1 = Graph::new(&gpu.ctx).unwrap();
@@ -151,29 +138,15 @@ fn a_node_of_another_graph_is_refused() {
     assert_eq!(g2.len(), 1, "the refused node was not added");
 
     // Nothing changed: each executable computes with its own parameters into its own buffer.
-    fill(&gpu.stream, &mut out1, POISON);
-    fill(&gpu.stream, &mut out2, POISON);
+    fill(&gpu.stream, &mut p.out1, POISON);
+    fill(&gpu.stream, &mut p.out2, POISON);
     exec1.launch(&gpu.stream).unwrap();
     assert!(exec1.is_enabled(node1).unwrap());
-    assert_close(
-        "first executable",
-        &read_back(&gpu.stream, &out1),
-        &want(a1),
-        1e-6,
-    );
-    assert_untouched(
-        "second output, before its graph runs",
-        &read_back(&gpu.stream, &out2),
-        POISON,
-    );
+    assert_read_close(&gpu.stream, "first executable", &p.out1, &p.want(a1));
+    assert_read_untouched(&gpu.stream, "second output, before its graph runs", &p.out2);
     let mut exec2 = g2.instantiate().unwrap();
     exec2.launch(&gpu.stream).unwrap();
-    assert_close(
-        "second executable",
-        &read_back(&gpu.stream, &out2),
-        &want(a2),
-        1e-6,
-    );
+    assert_read_close(&gpu.stream, "second executable", &p.out2, &p.want(a2));
 }
 
 #[test]
@@ -237,11 +210,7 @@ fn memcpy_length_mismatch_names_the_node() {
     fill(&gpu.stream, &mut other, POISON);
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(read_back(&gpu.stream, &dev), data);
-    assert_untouched(
-        "the update's destination",
-        &read_back(&gpu.stream, &other),
-        POISON,
-    );
+    assert_read_untouched(&gpu.stream, "the update's destination", &other);
 }
 
 /// Reproduces a runtime bug: `Graph::add_memcpy` reads the name given by `name_next` for its error

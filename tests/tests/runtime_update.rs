@@ -9,9 +9,10 @@ use std::time::Duration;
 use cudagraph_runtime::cudarc::driver::{CudaSlice, PinnedHostSlice};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{DeviceToDevice, DeviceToHost, HostToDevice};
+use cudagraph_tests::graphs::AxpyPair;
 use cudagraph_tests::{
-    assert_close, assert_untouched, cfg, fill, pinned, read_back, Gpu, Kernels, Rng, ScaleArgs,
-    POISON,
+    assert_close, assert_read_close, assert_read_untouched, assert_untouched, cfg, fill, pinned,
+    read_back, Gpu, Kernels, Rng, ScaleArgs, POISON,
 };
 
 /// What one variant of the update pipeline reads and writes.
@@ -55,12 +56,7 @@ impl Buffers {
             vec![p.base; self.input.len()],
             "{what}: y"
         );
-        assert_close(
-            &format!("{what}: out"),
-            &read_back(&gpu.stream, &self.out),
-            &want,
-            1e-6,
-        );
+        assert_read_close(&gpu.stream, &format!("{what}: out"), &self.out, &want);
         assert_close(
             &format!("{what}: dst"),
             self.dst.as_slice().unwrap(),
@@ -72,11 +68,7 @@ impl Buffers {
     /// Checks that no launch wrote any output since the last poisoning.
     fn check_untouched(&self, gpu: &Gpu, what: &str) {
         for (name, buf) in [("x", &self.x), ("y", &self.y), ("out", &self.out)] {
-            assert_untouched(
-                &format!("{what}: {name}"),
-                &read_back(&gpu.stream, buf),
-                POISON,
-            );
+            assert_read_untouched(&gpu.stream, &format!("{what}: {name}"), buf);
         }
         assert_untouched(
             &format!("{what}: dst"),
@@ -180,53 +172,41 @@ fn set_kernel_params_changes_arguments_and_launch_config() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("set_kernel_params_changes_arguments_and_launch_config");
-    let n = rng.len_in(1000, 50_000);
-    let (a1, a2) = (rng.f32(), rng.f32());
-    let (x_host, y_host) = (rng.f32s(n), rng.f32s(n));
-    let x = gpu.stream.clone_htod(&x_host).unwrap();
-    let y = gpu.stream.clone_htod(&y_host).unwrap();
-    let mut out1 = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let mut out2 = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let (xp, yp) = (DevicePtr::from(&x), DevicePtr::from(&y));
-    let want =
-        |a: f32, m: usize| -> Vec<f32> { (0..m).map(|i| a * x_host[i] + y_host[i]).collect() };
+    let mut p = AxpyPair::new(&gpu, &mut rng);
+    let (n, a1, a2) = (p.n, p.a1, p.a2);
+    let (xp, yp) = p.inputs();
 
     let mut graph = Graph::new(&gpu.ctx).unwrap();
     let node = graph
         .add_kernel(
             &k.axpy_out,
             cfg(n),
-            (n as u32, a1, xp, yp, DevicePtrMut::from(&mut out1)),
+            (n as u32, a1, xp, yp, DevicePtrMut::from(&mut p.out1)),
             &[],
         )
         .unwrap();
     let mut exec = graph.instantiate().unwrap();
-    fill(&gpu.stream, &mut out1, POISON);
-    fill(&gpu.stream, &mut out2, POISON);
+    fill(&gpu.stream, &mut p.out1, POISON);
+    fill(&gpu.stream, &mut p.out2, POISON);
     exec.launch(&gpu.stream).unwrap();
-    assert_close(
-        "before: out1",
-        &read_back(&gpu.stream, &out1),
-        &want(a1, n),
-        1e-6,
-    );
-    assert_untouched("before: out2", &read_back(&gpu.stream, &out2), POISON);
+    assert_read_close(&gpu.stream, "before: out1", &p.out1, &p.want(a1));
+    assert_read_untouched(&gpu.stream, "before: out2", &p.out2);
 
     // Another scalar, another output buffer, fewer elements and a smaller grid.
     let m = rng.len_in(n / 4, n / 2);
     exec.set_kernel_params(
         node,
         cfg(m),
-        (m as u32, a2, xp, yp, DevicePtrMut::from(&mut out2)),
+        (m as u32, a2, xp, yp, DevicePtrMut::from(&mut p.out2)),
     )
     .unwrap();
-    fill(&gpu.stream, &mut out1, POISON);
-    fill(&gpu.stream, &mut out2, POISON);
+    fill(&gpu.stream, &mut p.out1, POISON);
+    fill(&gpu.stream, &mut p.out2, POISON);
     exec.launch(&gpu.stream).unwrap();
-    let got = read_back(&gpu.stream, &out2);
-    assert_close("after: out2", &got[..m], &want(a2, m), 1e-6);
+    let got = read_back(&gpu.stream, &p.out2);
+    assert_close("after: out2", &got[..m], &p.want(a2)[..m], 1e-6);
     assert_untouched("after: out2 beyond the new length", &got[m..], POISON);
-    assert_untouched("after: out1", &read_back(&gpu.stream, &out1), POISON);
+    assert_read_untouched(&gpu.stream, "after: out1", &p.out1);
 }
 
 /// One host -> device -> device -> host chain's buffers.
@@ -296,16 +276,8 @@ impl Chain {
     }
 
     fn check_untouched(&self, gpu: &Gpu, what: &str) {
-        assert_untouched(
-            &format!("{what}: d"),
-            &read_back(&gpu.stream, &self.d),
-            POISON,
-        );
-        assert_untouched(
-            &format!("{what}: e"),
-            &read_back(&gpu.stream, &self.e),
-            POISON,
-        );
+        assert_read_untouched(&gpu.stream, &format!("{what}: d"), &self.d);
+        assert_read_untouched(&gpu.stream, &format!("{what}: e"), &self.e);
         assert_untouched(
             &format!("{what}: dst"),
             self.dst.as_slice().unwrap(),
@@ -542,13 +514,8 @@ fn set_child_graph_swaps_the_embedded_graphs_parameters() {
     fill(&gpu.stream, &mut t1, POISON);
     fill(&gpu.stream, &mut t2, POISON);
     exec.launch(&gpu.stream).unwrap();
-    assert_close(
-        "before: t1",
-        &read_back(&gpu.stream, &t1),
-        &want(a1, b1),
-        1e-6,
-    );
-    assert_untouched("before: t2", &read_back(&gpu.stream, &t2), POISON);
+    assert_read_close(&gpu.stream, "before: t1", &t1, &want(a1, b1));
+    assert_read_untouched(&gpu.stream, "before: t2", &t2);
 
     let child2 = child_graph(
         &gpu,
@@ -563,13 +530,8 @@ fn set_child_graph_swaps_the_embedded_graphs_parameters() {
     fill(&gpu.stream, &mut t1, POISON);
     fill(&gpu.stream, &mut t2, POISON);
     exec.launch(&gpu.stream).unwrap();
-    assert_close(
-        "after: t2",
-        &read_back(&gpu.stream, &t2),
-        &want(a2, b2),
-        1e-6,
-    );
-    assert_untouched("after: t1", &read_back(&gpu.stream, &t1), POISON);
+    assert_read_close(&gpu.stream, "after: t2", &t2, &want(a2, b2));
+    assert_read_untouched(&gpu.stream, "after: t1", &t1);
 }
 
 #[test]
@@ -579,16 +541,11 @@ fn an_update_does_not_reach_a_launch_already_queued() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("an_update_does_not_reach_a_launch_already_queued");
-    let n = rng.len_in(1000, 50_000);
-    let (a1, a2) = (rng.f32(), rng.f32());
-    let (x_host, y_host) = (rng.f32s(n), rng.f32s(n));
-    let x = gpu.stream.clone_htod(&x_host).unwrap();
-    let y = gpu.stream.clone_htod(&y_host).unwrap();
-    let mut out1 = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let mut out2 = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let (xp, yp) = (DevicePtr::from(&x), DevicePtr::from(&y));
-    fill(&gpu.stream, &mut out1, POISON);
-    fill(&gpu.stream, &mut out2, POISON);
+    let mut p = AxpyPair::new(&gpu, &mut rng);
+    let (n, a1, a2) = (p.n, p.a1, p.a2);
+    let (xp, yp) = p.inputs();
+    fill(&gpu.stream, &mut p.out1, POISON);
+    fill(&gpu.stream, &mut p.out2, POISON);
 
     // A slow host node first, so the first launch is still queued when the update is made.
     let mut graph = Graph::new(&gpu.ctx).unwrap();
@@ -599,7 +556,7 @@ fn an_update_does_not_reach_a_launch_already_queued() {
         .add_kernel(
             &k.axpy_out,
             cfg(n),
-            (n as u32, a1, xp, yp, DevicePtrMut::from(&mut out1)),
+            (n as u32, a1, xp, yp, DevicePtrMut::from(&mut p.out1)),
             &[wait.id()],
         )
         .unwrap();
@@ -608,24 +565,22 @@ fn an_update_does_not_reach_a_launch_already_queued() {
     exec.set_kernel_params(
         node,
         cfg(n),
-        (n as u32, a2, xp, yp, DevicePtrMut::from(&mut out2)),
+        (n as u32, a2, xp, yp, DevicePtrMut::from(&mut p.out2)),
     )
     .unwrap();
     exec.launch(&gpu.stream).unwrap();
 
-    let want =
-        |a: f32| -> Vec<f32> { x_host.iter().zip(&y_host).map(|(x, y)| a * x + y).collect() };
-    assert_close(
+    assert_read_close(
+        &gpu.stream,
         "first launch: old parameters",
-        &read_back(&gpu.stream, &out1),
-        &want(a1),
-        1e-6,
+        &p.out1,
+        &p.want(a1),
     );
-    assert_close(
+    assert_read_close(
+        &gpu.stream,
         "second launch: new parameters",
-        &read_back(&gpu.stream, &out2),
-        &want(a2),
-        1e-6,
+        &p.out2,
+        &p.want(a2),
     );
 }
 
@@ -636,23 +591,16 @@ fn a_clone_answers_to_the_originals_handles() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("a_clone_answers_to_the_originals_handles");
-    let n = rng.len_in(1000, 50_000);
-    let (a1, a2) = (rng.f32(), rng.f32());
-    let (x_host, y_host) = (rng.f32s(n), rng.f32s(n));
-    let x = gpu.stream.clone_htod(&x_host).unwrap();
-    let y = gpu.stream.clone_htod(&y_host).unwrap();
-    let mut out1 = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let mut out2 = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let (xp, yp) = (DevicePtr::from(&x), DevicePtr::from(&y));
-    let want =
-        |a: f32| -> Vec<f32> { x_host.iter().zip(&y_host).map(|(x, y)| a * x + y).collect() };
+    let mut p = AxpyPair::new(&gpu, &mut rng);
+    let (n, a1, a2) = (p.n, p.a1, p.a2);
+    let (xp, yp) = p.inputs();
 
     let mut graph = Graph::new(&gpu.ctx).unwrap();
     let node = graph
         .add_kernel(
             &k.axpy_out,
             cfg(n),
-            (n as u32, a1, xp, yp, DevicePtrMut::from(&mut out1)),
+            (n as u32, a1, xp, yp, DevicePtrMut::from(&mut p.out1)),
             &[],
         )
         .unwrap();
@@ -662,31 +610,26 @@ fn a_clone_answers_to_the_originals_handles() {
     copy.set_kernel_params(
         node,
         cfg(n),
-        (n as u32, a2, xp, yp, DevicePtrMut::from(&mut out2)),
+        (n as u32, a2, xp, yp, DevicePtrMut::from(&mut p.out2)),
     )
     .unwrap();
 
-    fill(&gpu.stream, &mut out1, POISON);
-    fill(&gpu.stream, &mut out2, POISON);
+    fill(&gpu.stream, &mut p.out1, POISON);
+    fill(&gpu.stream, &mut p.out2, POISON);
     copy.launch(&gpu.stream).unwrap();
-    assert_close(
+    assert_read_close(
+        &gpu.stream,
         "clone, updated through the original's handle",
-        &read_back(&gpu.stream, &out2),
-        &want(a2),
-        1e-6,
+        &p.out2,
+        &p.want(a2),
     );
-    assert_untouched(
+    assert_read_untouched(
+        &gpu.stream,
         "the original's output, before it runs",
-        &read_back(&gpu.stream, &out1),
-        POISON,
+        &p.out1,
     );
     original.launch(&gpu.stream).unwrap();
-    assert_close(
-        "original, not updated",
-        &read_back(&gpu.stream, &out1),
-        &want(a1),
-        1e-6,
-    );
+    assert_read_close(&gpu.stream, "original, not updated", &p.out1, &p.want(a1));
 }
 
 /// Reproduces a runtime bug: after a whole-graph update that gave a kernel node another function
@@ -727,21 +670,16 @@ fn set_kernel_params_after_a_whole_graph_update_keeps_the_new_function() {
         .unwrap();
     exec.update(&other).unwrap();
     exec.launch(&gpu.stream).unwrap();
-    assert_close(
-        "after the update: y + b1",
-        &read_back(&gpu.stream, &y),
-        &plus(b1),
-        1e-6,
-    );
+    assert_read_close(&gpu.stream, "after the update: y + b1", &y, &plus(b1));
 
     gpu.stream.memcpy_htod(&y0, &mut y).unwrap();
     exec.set_kernel_params(node, cfg(n), (n as u32, b2, y_ptr))
         .unwrap();
     exec.launch(&gpu.stream).unwrap();
-    assert_close(
+    assert_read_close(
+        &gpu.stream,
         "after a parameter update: still y + b",
-        &read_back(&gpu.stream, &y),
+        &y,
         &plus(b2),
-        1e-6,
     );
 }
