@@ -1,10 +1,10 @@
 //! Test data shared by several GPU test files: the inputs and outputs of an `axpy_out` node built
-//! two ways.
+//! two ways, and an `add_u32` counter buffer.
 
 use cudagraph_runtime::cudarc::driver::CudaSlice;
-use cudagraph_runtime::DevicePtr;
+use cudagraph_runtime::{DevicePtr, DevicePtrMut, Graph, KernelNode, NodeId};
 
-use crate::{Gpu, Rng};
+use crate::{cfg, AddU32Args, Gpu, Kernels, Rng};
 
 /// Inputs `x`, `y` and two outputs for `axpy_out` (`out = a * x + y`), with a scalar for each.
 #[derive(Debug)]
@@ -65,5 +65,53 @@ impl AxpyPair {
             .zip(&self.y_host)
             .map(|(x, y)| a * x + y)
             .collect()
+    }
+}
+
+/// A device buffer of `u32` counters for `add_u32`, and the amount one launch adds to each.
+#[derive(Debug)]
+pub struct Counters {
+    /// The element count.
+    pub n: usize,
+    /// What one `add_u32` launch adds to every counter.
+    pub add: u32,
+    /// The starting values.
+    pub y0: Vec<u32>,
+    /// The counters on the device, uploaded from `y0`.
+    pub y: CudaSlice<u32>,
+}
+
+impl Counters {
+    /// Draws `n` in `1000..50_000`, `add` in `1..=1000` and `n` starting values below 2^20 (in
+    /// that order), and uploads the values.
+    pub fn new(gpu: &Gpu, rng: &mut Rng) -> Self {
+        let n = rng.len_in(1000, 50_000);
+        let add = rng.below(1000) + 1;
+        let y0: Vec<u32> = (0..n).map(|_| rng.below(1 << 20)).collect();
+        let y = gpu.stream.clone_htod(&y0).unwrap();
+        Self { n, add, y0, y }
+    }
+
+    /// Adds the kernel node `y[i] += add` (over all `n` counters) to `graph`, after `deps`.
+    pub fn add_bump(
+        &mut self,
+        graph: &mut Graph,
+        k: &Kernels,
+        deps: &[NodeId],
+    ) -> KernelNode<AddU32Args> {
+        let n = self.n;
+        graph
+            .add_kernel(
+                &k.add_u32,
+                cfg(n),
+                (n as u32, self.add, DevicePtrMut::from(&mut self.y)),
+                deps,
+            )
+            .unwrap()
+    }
+
+    /// What the counters hold after `launches` bumps.
+    pub fn after(&self, launches: u32) -> Vec<u32> {
+        self.y0.iter().map(|v| v + launches * self.add).collect()
     }
 }

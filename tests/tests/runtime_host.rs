@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::Error;
+use cudagraph_tests::graphs::Counters;
 use cudagraph_tests::{assert_close, cfg, fill, pinned, read_back, Kernels, Rng, POISON};
 
 #[test]
@@ -89,22 +90,12 @@ fn host_node_panic_is_reported_by_the_next_launch() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("host_node_panic_is_reported_by_the_next_launch");
-    let n = rng.len_in(1000, 50_000);
-    let add = rng.below(1000) + 1;
-    let y0: Vec<u32> = (0..n).map(|_| rng.below(1 << 20)).collect();
-    let mut y = gpu.stream.clone_htod(&y0).unwrap();
+    let mut c = Counters::new(&gpu, &mut rng);
 
     // y += add, then a host node that panics on its first call only.
     let calls = Arc::new(AtomicUsize::new(0));
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let bump = graph
-        .add_kernel(
-            &k.add_u32,
-            cfg(n),
-            (n as u32, add, DevicePtrMut::from(&mut y)),
-            &[],
-        )
-        .unwrap();
+    let bump = c.add_bump(&mut graph, &k, &[]);
     let counter = calls.clone();
     let host = move || {
         let call = counter.fetch_add(1, Ordering::SeqCst) + 1;
@@ -117,15 +108,14 @@ fn host_node_panic_is_reported_by_the_next_launch() {
         .add_host(host, &[bump.id()])
         .unwrap();
     let mut exec = graph.instantiate().unwrap();
-    let expect_y = |launches: u32| -> Vec<u32> { y0.iter().map(|v| v + launches * add).collect() };
 
     // The panic is caught: the launch completes and the process lives on.
     exec.launch(&gpu.stream).unwrap();
     gpu.stream.synchronize().unwrap();
     assert_eq!(calls.load(Ordering::SeqCst), 1);
     assert_eq!(
-        read_back(&gpu.stream, &y),
-        expect_y(1),
+        read_back(&gpu.stream, &c.y),
+        c.after(1),
         "the kernel before the panicking node ran"
     );
 
@@ -148,8 +138,8 @@ fn host_node_panic_is_reported_by_the_next_launch() {
         "the refused launch did not run the host node"
     );
     assert_eq!(
-        read_back(&gpu.stream, &y),
-        expect_y(1),
+        read_back(&gpu.stream, &c.y),
+        c.after(1),
         "the refused launch did not run the kernel"
     );
 
@@ -160,8 +150,8 @@ fn host_node_panic_is_reported_by_the_next_launch() {
         gpu.stream.synchronize().unwrap();
         assert_eq!(calls.load(Ordering::SeqCst), launches as usize);
         assert_eq!(
-            read_back(&gpu.stream, &y),
-            expect_y(launches),
+            read_back(&gpu.stream, &c.y),
+            c.after(launches),
             "after {launches} launches"
         );
     }
@@ -174,10 +164,7 @@ fn host_node_panic_inside_a_child_graph_is_reported() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("host_node_panic_inside_a_child_graph_is_reported");
-    let n = rng.len_in(1000, 50_000);
-    let add = rng.below(1000) + 1;
-    let y0: Vec<u32> = (0..n).map(|_| rng.below(1 << 20)).collect();
-    let mut y = gpu.stream.clone_htod(&y0).unwrap();
+    let mut c = Counters::new(&gpu, &mut rng);
 
     let mut child = Graph::new(&gpu.ctx).unwrap();
     child
@@ -185,24 +172,14 @@ fn host_node_panic_inside_a_child_graph_is_reported() {
         .add_host(|| panic!("child host node exploded"), &[])
         .unwrap();
     let mut parent = Graph::new(&gpu.ctx).unwrap();
-    let bump = parent
-        .add_kernel(
-            &k.add_u32,
-            cfg(n),
-            (n as u32, add, DevicePtrMut::from(&mut y)),
-            &[],
-        )
-        .unwrap();
+    let bump = c.add_bump(&mut parent, &k, &[]);
     parent.add_child_graph(&child, &[bump.id()]).unwrap();
     drop(child); // the parent embeds a clone and watches its host nodes itself
     let mut exec = parent.instantiate().unwrap();
 
     exec.launch(&gpu.stream).unwrap();
     gpu.stream.synchronize().unwrap();
-    assert_eq!(
-        read_back(&gpu.stream, &y),
-        y0.iter().map(|v| v + add).collect::<Vec<_>>()
-    );
+    assert_eq!(read_back(&gpu.stream, &c.y), c.after(1));
     match exec.launch(&gpu.stream) {
         Err(Error::HostPanicked { node, message }) => {
             eprintln!("reported: host node `{node}` panicked: {message}");

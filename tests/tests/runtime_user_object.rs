@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::UserObject;
-use cudagraph_tests::{cfg, read_back, Kernels, Rng};
+use cudagraph_tests::graphs::Counters;
+use cudagraph_tests::{read_back, Kernels, Rng};
 
 /// How long a drop may take to arrive once nothing holds the value any more.
 const DROP_TIMEOUT: Duration = Duration::from_secs(10);
@@ -75,23 +76,13 @@ fn retained_value_outlives_graph_exec_and_launches() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("retained_value_outlives_graph_exec_and_launches");
-    let n = rng.len_in(1000, 50_000);
-    let add = rng.below(1000) + 1;
-    let y0: Vec<u32> = (0..n).map(|_| rng.below(1 << 20)).collect();
-    let mut y = gpu.stream.clone_htod(&y0).unwrap();
+    let mut c = Counters::new(&gpu, &mut rng);
     let token = rng.next_u64();
     let (probe, done, dropped) = probe(token);
 
     // y += add, then a slow host node that counts finished launches.
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let bump = graph
-        .add_kernel(
-            &k.add_u32,
-            cfg(n),
-            (n as u32, add, DevicePtrMut::from(&mut y)),
-            &[],
-        )
-        .unwrap();
+    let bump = c.add_bump(&mut graph, &k, &[]);
     let counter = done.clone();
     let finish = move || {
         std::thread::sleep(Duration::from_millis(50));
@@ -116,8 +107,8 @@ fn retained_value_outlives_graph_exec_and_launches() {
         "launches finished when the value was dropped"
     );
 
-    let want: Vec<u32> = y0.iter().map(|v| v + launches as u32 * add).collect();
-    assert_eq!(read_back(&gpu.stream, &y), want);
+    let want = c.after(launches as u32);
+    assert_eq!(read_back(&gpu.stream, &c.y), want);
 }
 
 #[test]
@@ -127,25 +118,17 @@ fn retained_device_buffer_is_freed_without_error() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("retained_device_buffer_is_freed_without_error");
-    let n = rng.len_in(1000, 50_000);
-    let add = rng.below(1000) + 1;
-    let y0: Vec<u32> = (0..n).map(|_| rng.below(1 << 20)).collect();
-    let mut scratch = gpu.stream.clone_htod(&y0).unwrap();
-    let mut result = gpu.stream.alloc_zeros::<u32>(n).unwrap();
+    let mut c = Counters::new(&gpu, &mut rng);
+    let mut result = gpu.stream.alloc_zeros::<u32>(c.n).unwrap();
     let token = rng.next_u64();
     let (probe, _, dropped) = probe(token);
 
     // The graph works in `scratch`, which it owns: the buffer is freed on the reaper thread (its
     // `Drop` calls CUDA there), before the probe that follows it in the tuple reports.
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let bump = graph
-        .add_kernel(
-            &k.add_u32,
-            cfg(n),
-            (n as u32, add, DevicePtrMut::from(&mut scratch)),
-            &[],
-        )
-        .unwrap();
+    let bump = c.add_bump(&mut graph, &k, &[]);
+    let want = c.after(2);
+    let scratch = c.y;
     let out = Memcpy::dtod(DevicePtr::from(&scratch), DevicePtrMut::from(&mut result));
     graph.add_memcpy(out, &[bump.id()]).unwrap();
     graph.retain((scratch, probe)).unwrap();
@@ -158,7 +141,6 @@ fn retained_device_buffer_is_freed_without_error() {
     gpu.ctx
         .check_err()
         .expect("freeing the retained buffer on the reaper thread");
-    let want: Vec<u32> = y0.iter().map(|v| v + 2 * add).collect();
     assert_eq!(read_back(&gpu.stream, &result), want);
 }
 
@@ -171,23 +153,13 @@ fn user_object_reference_is_shared_by_clones_and_executables() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("user_object_reference_is_shared_by_clones_and_executables");
-    let n = rng.len_in(1000, 50_000);
-    let add = rng.below(1000) + 1;
-    let y0: Vec<u32> = (0..n).map(|_| rng.below(1 << 20)).collect();
-    let mut y = gpu.stream.clone_htod(&y0).unwrap();
+    let mut c = Counters::new(&gpu, &mut rng);
     let token = rng.next_u64();
     let (probe, _, dropped) = probe(token);
 
     let object = UserObject::new(probe).unwrap();
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    graph
-        .add_kernel(
-            &k.add_u32,
-            cfg(n),
-            (n as u32, add, DevicePtrMut::from(&mut y)),
-            &[],
-        )
-        .unwrap();
+    c.add_bump(&mut graph, &k, &[]);
     graph.retain_user_object(&object).unwrap();
     drop(object);
     assert_alive(&dropped, "our reference released, the graph's held");
@@ -198,10 +170,7 @@ fn user_object_reference_is_shared_by_clones_and_executables() {
 
     let mut exec = clone.instantiate().unwrap();
     exec.launch(&gpu.stream).unwrap();
-    assert_eq!(
-        read_back(&gpu.stream, &y),
-        y0.iter().map(|v| v + add).collect::<Vec<_>>()
-    );
+    assert_eq!(read_back(&gpu.stream, &c.y), c.after(1));
     assert_alive(&dropped, "held by the clone's executable");
     drop(exec);
     wait_for_drop(&dropped, token);

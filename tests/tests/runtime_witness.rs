@@ -10,8 +10,10 @@ use std::sync::Arc;
 use cudagraph_runtime::cudarc::driver::sys;
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::Error;
+use cudagraph_tests::graphs::Counters;
 use cudagraph_tests::{
-    assert_close, assert_untouched, cfg, fill, pinned, read_back, Kernels, Rng, POISON, POISON_U32,
+    assert_read_close, assert_read_untouched, assert_untouched, cfg, fill, pinned, read_back,
+    Kernels, Rng, POISON, POISON_U32,
 };
 
 /// A 1-D `CUDA_MEMCPY3D` of `bytes` bytes, `height` rows apart by `pitch` bytes on both sides.
@@ -114,12 +116,7 @@ fn witness_t4_driver_refuses_update_from_another_topology() {
     gpu.stream.memcpy_htod(&y_host, &mut y).unwrap();
     exec.launch(&gpu.stream).unwrap();
     let want: Vec<f32> = y_host.iter().map(|y| a * y).collect();
-    assert_close(
-        "the executable after the refusal",
-        &read_back(&gpu.stream, &y),
-        &want,
-        1e-6,
-    );
+    assert_read_close(&gpu.stream, "the executable after the refusal", &y, &want);
 }
 
 #[test]
@@ -131,22 +128,12 @@ fn witness_t6_driver_refuses_to_disable_host_and_empty_nodes() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("witness_t6_driver_refuses_to_disable_host_and_empty_nodes");
-    let n = rng.len_in(1000, 50_000);
-    let add = rng.below(1000) + 1;
-    let y0: Vec<u32> = (0..n).map(|_| rng.below(1 << 20)).collect();
-    let mut y = gpu.stream.clone_htod(&y0).unwrap();
+    let mut c = Counters::new(&gpu, &mut rng);
     let calls = Arc::new(AtomicUsize::new(0));
 
     // y += add, then an empty node, then a host node counting its calls.
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let bump = graph
-        .add_kernel(
-            &k.add_u32,
-            cfg(n),
-            (n as u32, add, DevicePtrMut::from(&mut y)),
-            &[],
-        )
-        .unwrap();
+    let bump = c.add_bump(&mut graph, &k, &[]);
     let join = graph.name_next("join").add_empty(&[bump.id()]).unwrap();
     let counter = calls.clone();
     let count = move || {
@@ -175,10 +162,7 @@ fn witness_t6_driver_refuses_to_disable_host_and_empty_nodes() {
     exec.launch(&gpu.stream).unwrap();
     gpu.stream.synchronize().unwrap();
     assert_eq!(calls.load(Ordering::SeqCst), 1, "the host node ran");
-    assert_eq!(
-        read_back(&gpu.stream, &y),
-        y0.iter().map(|v| v + add).collect::<Vec<_>>()
-    );
+    assert_eq!(read_back(&gpu.stream, &c.y), c.after(1));
 }
 
 #[test]
@@ -254,11 +238,7 @@ fn witness_t5_driver_refuses_to_change_a_memcpys_direction_or_shape() {
     let got = read_back(&gpu.stream, &dev);
     assert_eq!(got[..n], data[..]);
     assert_untouched("dev beyond the copy", &got[n..], POISON);
-    assert_untouched(
-        "the refused source's buffer",
-        &read_back(&gpu.stream, &other),
-        POISON,
-    );
+    assert_read_untouched(&gpu.stream, "the refused source's buffer", &other);
     assert_untouched(
         "the refused host destination",
         elsewhere.as_slice().unwrap(),
