@@ -44,7 +44,7 @@ use std::time::{Duration, Instant};
 use criterion::{BenchmarkId, Criterion};
 use cudagraph_runtime::cudarc::driver::{sys, CudaContext, CudaStream};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::KernelNode;
+use cudagraph_runtime::{GraphExec, KernelNode};
 use cudagraph_tests::bench::{RatioTable, Samples};
 use cudagraph_tests::{compile, function, gpu, Gpu, KERNELS};
 
@@ -152,6 +152,49 @@ fn destroy_raw(graph: sys::CUgraph, exec: sys::CUgraphExec) {
     }
 }
 
+/// A chain of `n` noop nodes both ways: ours instantiated, then the raw one instantiated.
+struct Chains {
+    exec: GraphExec,
+    last: KernelNode<NoopArgs>,
+    raw_graph: sys::CUgraph,
+    raw_last: sys::CUgraphNode,
+    raw_exec: sys::CUgraphExec,
+}
+
+impl Chains {
+    /// Drops our executable, then destroys the raw executable and graph.
+    fn destroy(self) {
+        drop(self.exec);
+        destroy_raw(self.raw_graph, self.raw_exec);
+    }
+}
+
+/// Runs `step` `iters` times back to back and records the time taken under `id`.
+fn timed(samples: &Samples, id: &str, iters: u64, mut step: impl FnMut()) -> Duration {
+    let start = Instant::now();
+    for _ in 0..iters {
+        step();
+    }
+    samples.record(id, iters, start.elapsed())
+}
+
+/// Like [`timed`] for launches into `stream`: starts with it idle and waits for it in the timing.
+fn timed_launches(
+    stream: &CudaStream,
+    samples: &Samples,
+    id: &str,
+    iters: u64,
+    mut step: impl FnMut(),
+) -> Duration {
+    sync(stream);
+    let start = Instant::now();
+    for _ in 0..iters {
+        step();
+    }
+    sync(stream);
+    samples.record(id, iters, start.elapsed())
+}
+
 /// What every benchmark needs: the GPU, the kernel both ways, and the buffer it reads.
 struct Setup {
     gpu: Gpu,
@@ -197,43 +240,47 @@ impl Setup {
         }
         (graph, last.expect("n > 0"))
     }
+
+    /// [`Chains`] of `n` nodes with argument [`THREADS`].
+    fn chains(&self, n: usize) -> Chains {
+        let (graph, last) = self.chain(n, THREADS);
+        let exec = graph.instantiate().expect("instantiate");
+        let (raw_graph, raw_last) = self.raw.chain(n);
+        let raw_exec = instantiate_raw(raw_graph);
+        Chains {
+            exec,
+            last,
+            raw_graph,
+            raw_last,
+            raw_exec,
+        }
+    }
 }
 
 fn launch(c: &mut Criterion, s: &Setup, samples: &Samples) {
     let stream = s.stream();
     let mut group = c.benchmark_group("launch");
     for n in CHAINS {
-        let (graph, _) = s.chain(n, THREADS);
-        let mut exec = graph.instantiate().expect("instantiate");
-        let (raw_graph, _) = s.raw.chain(n);
-        let raw_exec = instantiate_raw(raw_graph);
+        let mut ch = s.chains(n);
 
         let id = format!("launch/ours/{n}");
         group.bench_function(BenchmarkId::new("ours", n), |b| {
             b.iter_custom(|iters| {
-                sync(stream);
-                let start = Instant::now();
-                for _ in 0..iters {
-                    exec.launch(stream).expect("launch");
-                }
-                sync(stream);
-                samples.record(&id, iters, start.elapsed())
+                timed_launches(stream, samples, &id, iters, || {
+                    ch.exec.launch(stream).expect("launch");
+                })
             })
         });
 
         let id = format!("launch/raw/{n}");
         group.bench_function(BenchmarkId::new("raw", n), |b| {
             b.iter_custom(|iters| {
-                sync(stream);
-                let start = Instant::now();
-                for _ in 0..iters {
+                timed_launches(stream, samples, &id, iters, || {
                     // SAFETY: live executable and stream.
                     ok("cuGraphLaunch", unsafe {
-                        sys::cuGraphLaunch(raw_exec, stream.cu_stream())
+                        sys::cuGraphLaunch(ch.raw_exec, stream.cu_stream())
                     });
-                }
-                sync(stream);
-                samples.record(&id, iters, start.elapsed())
+                })
             })
         });
 
@@ -242,9 +289,7 @@ fn launch(c: &mut Criterion, s: &Setup, samples: &Samples) {
         let c = config();
         group.bench_function(BenchmarkId::new("stream", n), |b| {
             b.iter_custom(|iters| {
-                sync(stream);
-                let start = Instant::now();
-                for _ in 0..iters {
+                timed_launches(stream, samples, &id, iters, || {
                     for _ in 0..n {
                         // SAFETY: `noop` takes (unsigned, float*), which `args` points to; the
                         // driver copies them at the call; live stream of the bound context.
@@ -264,15 +309,12 @@ fn launch(c: &mut Criterion, s: &Setup, samples: &Samples) {
                             )
                         });
                     }
-                }
-                sync(stream);
-                samples.record(&id, iters, start.elapsed())
+                })
             })
         });
 
         sync(stream);
-        drop(exec);
-        destroy_raw(raw_graph, raw_exec);
+        ch.destroy();
     }
     group.finish();
 }
@@ -281,23 +323,19 @@ fn set_params(c: &mut Criterion, s: &Setup, samples: &Samples) {
     let mut group = c.benchmark_group("set_params");
     let cfg = config();
     for n in CHAINS {
-        let (graph, last) = s.chain(n, THREADS);
-        let mut exec = graph.instantiate().expect("instantiate");
-        let (raw_graph, raw_last) = s.raw.chain(n);
-        let raw_exec = instantiate_raw(raw_graph);
+        let mut ch = s.chains(n);
 
         // The count alternates between 32 and 31 across calls (and samples): always a change.
         let mut flip = 0;
         let id = format!("set_params/ours/{n}");
         group.bench_function(BenchmarkId::new("ours", n), |b| {
             b.iter_custom(|iters| {
-                let start = Instant::now();
-                for _ in 0..iters {
+                timed(samples, &id, iters, || {
                     flip ^= 1;
-                    exec.set_kernel_params(last, cfg, (THREADS - flip, s.y))
+                    ch.exec
+                        .set_kernel_params(ch.last, cfg, (THREADS - flip, s.y))
                         .expect("set_kernel_params");
-                }
-                samples.record(&id, iters, start.elapsed())
+                })
             })
         });
 
@@ -307,23 +345,20 @@ fn set_params(c: &mut Criterion, s: &Setup, samples: &Samples) {
         let id = format!("set_params/raw/{n}");
         group.bench_function(BenchmarkId::new("raw", n), |b| {
             b.iter_custom(|iters| {
-                let start = Instant::now();
-                for _ in 0..iters {
+                timed(samples, &id, iters, || {
                     flip ^= 1;
                     s.raw.count.set(THREADS - flip);
                     // SAFETY: live executable; `raw_last` is a kernel node of its graph; `p` and
                     // the arguments it points to are live.
                     ok("cuGraphExecKernelNodeSetParams_v2", unsafe {
-                        sys::cuGraphExecKernelNodeSetParams_v2(raw_exec, raw_last, &p)
+                        sys::cuGraphExecKernelNodeSetParams_v2(ch.raw_exec, ch.raw_last, &p)
                     });
-                }
-                samples.record(&id, iters, start.elapsed())
+                })
             })
         });
 
         s.raw.count.set(THREADS);
-        drop(exec);
-        destroy_raw(raw_graph, raw_exec);
+        ch.destroy();
     }
     group.finish();
 }
@@ -331,10 +366,7 @@ fn set_params(c: &mut Criterion, s: &Setup, samples: &Samples) {
 fn rebuild_update(c: &mut Criterion, s: &Setup, samples: &Samples) {
     let mut group = c.benchmark_group("rebuild_update");
     for n in CHAINS {
-        let (graph, _) = s.chain(n, THREADS);
-        let mut exec = graph.instantiate().expect("instantiate");
-        let (raw_graph, _) = s.raw.chain(n);
-        let raw_exec = instantiate_raw(raw_graph);
+        let mut ch = s.chains(n);
 
         // Each update appends the fresh graph's host-panic slot to the executable (graph.rs,
         // `adopt_resources_of`), so ours' cost grows with the updates made so far: expect the
@@ -343,14 +375,12 @@ fn rebuild_update(c: &mut Criterion, s: &Setup, samples: &Samples) {
         let id = format!("rebuild_update/ours/{n}");
         group.bench_function(BenchmarkId::new("ours", n), |b| {
             b.iter_custom(|iters| {
-                let start = Instant::now();
-                for _ in 0..iters {
+                timed(samples, &id, iters, || {
                     flip ^= 1;
                     let (fresh, _) = s.chain(n, THREADS - flip);
-                    exec.update(&fresh).expect("update");
+                    ch.exec.update(&fresh).expect("update");
                     drop(fresh);
-                }
-                samples.record(&id, iters, start.elapsed())
+                })
             })
         });
 
@@ -358,8 +388,7 @@ fn rebuild_update(c: &mut Criterion, s: &Setup, samples: &Samples) {
         let id = format!("rebuild_update/raw/{n}");
         group.bench_function(BenchmarkId::new("raw", n), |b| {
             b.iter_custom(|iters| {
-                let start = Instant::now();
-                for _ in 0..iters {
+                timed(samples, &id, iters, || {
                     flip ^= 1;
                     s.raw.count.set(THREADS - flip);
                     let (fresh, _) = s.raw.chain(n);
@@ -367,18 +396,16 @@ fn rebuild_update(c: &mut Criterion, s: &Setup, samples: &Samples) {
                     let mut info: sys::CUgraphExecUpdateResultInfo = unsafe { std::mem::zeroed() };
                     // SAFETY: live executable and graph of the same topology; valid out-pointer.
                     ok("cuGraphExecUpdate_v2", unsafe {
-                        sys::cuGraphExecUpdate_v2(raw_exec, fresh, &mut info)
+                        sys::cuGraphExecUpdate_v2(ch.raw_exec, fresh, &mut info)
                     });
                     // SAFETY: `fresh` is ours; the executable does not depend on it after the update.
                     ok("cuGraphDestroy", unsafe { sys::cuGraphDestroy(fresh) });
-                }
-                samples.record(&id, iters, start.elapsed())
+                })
             })
         });
 
         s.raw.count.set(THREADS);
-        drop(exec);
-        destroy_raw(raw_graph, raw_exec);
+        ch.destroy();
     }
     group.finish();
 }
@@ -386,41 +413,34 @@ fn rebuild_update(c: &mut Criterion, s: &Setup, samples: &Samples) {
 fn reinstantiate(c: &mut Criterion, s: &Setup, samples: &Samples) {
     let mut group = c.benchmark_group("reinstantiate");
     for n in CHAINS {
-        let (graph, _) = s.chain(n, THREADS);
-        let mut exec = graph.instantiate().expect("instantiate");
-        let (raw_graph, _) = s.raw.chain(n);
-        let mut raw_exec = instantiate_raw(raw_graph);
+        let mut ch = s.chains(n);
 
         let id = format!("reinstantiate/ours/{n}");
         group.bench_function(BenchmarkId::new("ours", n), |b| {
             b.iter_custom(|iters| {
-                let start = Instant::now();
-                for _ in 0..iters {
-                    exec.reinstantiate(InstantiateFlags::NONE)
+                timed(samples, &id, iters, || {
+                    ch.exec
+                        .reinstantiate(InstantiateFlags::NONE)
                         .expect("reinstantiate");
-                }
-                samples.record(&id, iters, start.elapsed())
+                })
             })
         });
 
         let id = format!("reinstantiate/raw/{n}");
         group.bench_function(BenchmarkId::new("raw", n), |b| {
             b.iter_custom(|iters| {
-                let start = Instant::now();
-                for _ in 0..iters {
-                    let fresh = instantiate_raw(raw_graph);
+                timed(samples, &id, iters, || {
+                    let fresh = instantiate_raw(ch.raw_graph);
                     // SAFETY: the old executable is ours and is not running.
                     ok("cuGraphExecDestroy", unsafe {
-                        sys::cuGraphExecDestroy(raw_exec)
+                        sys::cuGraphExecDestroy(ch.raw_exec)
                     });
-                    raw_exec = fresh;
-                }
-                samples.record(&id, iters, start.elapsed())
+                    ch.raw_exec = fresh;
+                })
             })
         });
 
-        drop(exec);
-        destroy_raw(raw_graph, raw_exec);
+        ch.destroy();
     }
     group.finish();
 }
