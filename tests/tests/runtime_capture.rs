@@ -13,7 +13,8 @@ use cudagraph_runtime::cudarc::driver::{result, CudaContext, DriverError, PushKe
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{Error, NodeKind};
 use cudagraph_tests::{
-    assert_close, assert_untouched, cfg, fill, pinned, read_back, Kernels, Rng, POISON,
+    assert_close, assert_read_close, assert_read_untouched, cfg, fill, pinned, read_back, Kernels,
+    Rng, POISON,
 };
 
 fn without_event_tracking(ctx: &Arc<CudaContext>) {
@@ -61,11 +62,7 @@ fn captured_work_is_recorded_then_runs_on_launch() {
 
     // Captured, not run.
     for (what, buf) in [("out", &out), ("copy", &copy), ("zeroed", &zeroed)] {
-        assert_untouched(
-            &format!("{what} after capture"),
-            &read_back(&gpu.stream, buf),
-            POISON,
-        );
+        assert_read_untouched(&gpu.stream, &format!("{what} after capture"), buf);
     }
 
     let mut exec = graph.instantiate().unwrap();
@@ -77,18 +74,8 @@ fn captured_work_is_recorded_then_runs_on_launch() {
         }
         exec.launch(&gpu.stream).unwrap();
         let want: Vec<f32> = x_host.iter().zip(&y_host).map(|(x, y)| a * x + y).collect();
-        assert_close(
-            &format!("launch {launch}: out"),
-            &read_back(&gpu.stream, &out),
-            &want,
-            1e-6,
-        );
-        assert_close(
-            &format!("launch {launch}: copy"),
-            &read_back(&gpu.stream, &copy),
-            &want,
-            1e-6,
-        );
+        assert_read_close(&gpu.stream, &format!("launch {launch}: out"), &out, &want);
+        assert_read_close(&gpu.stream, &format!("launch {launch}: copy"), &copy, &want);
         assert_eq!(
             read_back(&gpu.stream, &zeroed),
             vec![0.0; n],
@@ -151,12 +138,7 @@ fn captured_graph_embeds_as_a_child() {
         exec.launch(&gpu.stream).unwrap();
         gpu.stream.synchronize().unwrap();
         let want: Vec<f32> = data.iter().map(|v| a * v).collect();
-        assert_close(
-            &format!("launch {launch}: x"),
-            &read_back(&gpu.stream, &x),
-            &want,
-            1e-6,
-        );
+        assert_read_close(&gpu.stream, &format!("launch {launch}: x"), &x, &want);
         assert_close(
             &format!("launch {launch}: copied out"),
             dst.as_slice().unwrap(),

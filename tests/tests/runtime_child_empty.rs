@@ -4,7 +4,9 @@
 use cudagraph_runtime::cudarc::driver::sys;
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::NodeKind;
-use cudagraph_tests::{assert_close, cfg, fill, pinned, read_back, Kernels, Rng, POISON};
+use cudagraph_tests::{
+    assert_close, assert_read_close, cfg, fill, pinned, read_back, Kernels, Rng, POISON,
+};
 
 #[test]
 fn empty_nodes_fork_and_join_a_diamond() {
@@ -83,17 +85,17 @@ fn empty_nodes_fork_and_join_a_diamond() {
             .map(|(x, y)| a2 * x + y)
             .collect();
         let want_sum: Vec<f32> = want_l.iter().zip(&want_r).map(|(l, r)| l + r).collect();
-        assert_close(
+        assert_read_close(
+            &gpu.stream,
             &format!("launch {launch}: left"),
-            &read_back(&gpu.stream, &left),
+            &left,
             &want_l,
-            1e-6,
         );
-        assert_close(
+        assert_read_close(
+            &gpu.stream,
             &format!("launch {launch}: right"),
-            &read_back(&gpu.stream, &right),
+            &right,
             &want_r,
-            1e-6,
         );
         // Had the last kernel not waited for the join, it would have read poison.
         assert_close(
@@ -162,12 +164,7 @@ fn child_graph_node_runs_the_embedded_graph() {
         exec.launch(&gpu.stream).unwrap();
         gpu.stream.synchronize().unwrap();
         let want: Vec<f32> = data.iter().map(|x| a * x + base).collect();
-        assert_close(
-            &format!("launch {launch}: t"),
-            &read_back(&gpu.stream, &t),
-            &want,
-            1e-6,
-        );
+        assert_read_close(&gpu.stream, &format!("launch {launch}: t"), &t, &want);
         assert_close(
             &format!("launch {launch}: copied out"),
             dst.as_slice().unwrap(),
@@ -307,11 +304,11 @@ fn dependencies_keep_the_callers_order_and_reach_the_driver() {
     let mut exec = graph.instantiate().unwrap();
     fill(&gpu.stream, &mut out, POISON);
     exec.launch(&gpu.stream).unwrap();
-    assert_close(
+    assert_read_close(
+        &gpu.stream,
         "out = vr * p + q",
-        &read_back(&gpu.stream, &out),
+        &out,
         &vec![vr * vp + vq; n],
-        1e-6,
     );
     assert_eq!(read_back(&gpu.stream, &r), vec![vr; n]);
 }
@@ -375,10 +372,5 @@ fn dot_export_lists_every_node_and_edge() {
     let mut exec = graph.instantiate().unwrap();
     fill(&gpu.stream, &mut y, POISON);
     exec.launch(&gpu.stream).unwrap();
-    assert_close(
-        "y = a * b",
-        &read_back(&gpu.stream, &y),
-        &vec![a * b; n],
-        1e-6,
-    );
+    assert_read_close(&gpu.stream, "y = a * b", &y, &vec![a * b; n]);
 }

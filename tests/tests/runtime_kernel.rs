@@ -4,7 +4,7 @@
 
 use cudagraph_runtime::prelude::*;
 use cudagraph_tests::{
-    assert_close, cfg, compile, fill, function, read_back, Gpu, Kernels, Rng, KERNELS, POISON,
+    assert_read_close, cfg, compile, fill, function, read_back, Gpu, Kernels, Rng, KERNELS, POISON,
 };
 
 /// `a * x + y`, element-wise: the CPU reference of `axpy_out` and `saxpy`.
@@ -38,12 +38,7 @@ fn kernel_node_computes_with_typed_arguments() {
 
     fill(&gpu.stream, &mut out, POISON);
     exec.launch(&gpu.stream).unwrap();
-    assert_close(
-        "a * x + y",
-        &read_back(&gpu.stream, &out),
-        &axpy(a, &x_host, &y_host),
-        1e-6,
-    );
+    assert_read_close(&gpu.stream, "a * x + y", &out, &axpy(a, &x_host, &y_host));
 }
 
 /// `mixed_args(u8 a, i16 b, i64 c, f64 d, f32 e, bool negate, u32 n, f64* out)`: parameters of
@@ -156,11 +151,11 @@ fn kernel_chain_runs_in_dependency_order_on_every_launch() {
             *w = 2.0 * *w + x;
         }
     }
-    assert_close(
+    assert_read_close(
+        &gpu.stream,
         &format!("y after {launches} launches"),
-        &read_back(&gpu.stream, &y),
+        &y,
         &want,
-        1e-6,
     );
 }
 
@@ -213,12 +208,7 @@ fn instantiate_and_check(
         fill(&gpu.stream, &mut out, POISON);
         exec.launch(&gpu.stream).unwrap();
         let what = format!("flags {flags:?}, upload {upload:?}, launch {launch}");
-        assert_close(
-            &what,
-            &read_back(&gpu.stream, &out),
-            &axpy(a, &x_host, &y_host),
-            1e-6,
-        );
+        assert_read_close(&gpu.stream, &what, &out, &axpy(a, &x_host, &y_host));
     }
 }
 

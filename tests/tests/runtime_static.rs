@@ -8,7 +8,7 @@ use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{
     Error, HostNode, HostToDevice, KernelNode, MemcpyNode, MemsetNode, NodeId, UserObject,
 };
-use cudagraph_tests::{assert_close, cfg, fill, read_back, Kernels, Rng, SaxpyArgs, POISON};
+use cudagraph_tests::{assert_read_close, cfg, fill, Kernels, Rng, SaxpyArgs, POISON};
 
 fn assert_send<T: Send>() {}
 fn assert_send_sync<T: Send + Sync>() {}
@@ -85,20 +85,10 @@ fn graph_and_exec_move_between_threads() {
     })
     .join()
     .unwrap();
-    assert_close(
-        "launched on another thread",
-        &read_back(&gpu.stream, &out),
-        &want,
-        1e-6,
-    );
+    assert_read_close(&gpu.stream, "launched on another thread", &out, &want);
 
     // ...and launched again here.
     fill(&gpu.stream, &mut out, POISON);
     exec.launch(&gpu.stream).unwrap();
-    assert_close(
-        "launched back on this thread",
-        &read_back(&gpu.stream, &out),
-        &want,
-        1e-6,
-    );
+    assert_read_close(&gpu.stream, "launched back on this thread", &out, &want);
 }
