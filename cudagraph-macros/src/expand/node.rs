@@ -268,7 +268,11 @@ impl Gen<'_> {
         match &node.decl.op {
             NodeOp::Kernel(_) => {
                 let (kernel, config, args) = (local("kernel"), local("config"), local("args"));
-                let (k, c, a) = (moved(&kernel, site), moved(&config, site), moved(&args, site));
+                let (k, c, a) = (
+                    moved(&kernel, site),
+                    moved(&config, site),
+                    moved(&args, site),
+                );
                 quote_spanned! {s=>
                     let (#kernel, #config, #args) = #graph_ty::#eval(#params);
                     // `set_kernel`: the kernel param may now hold another function.
