@@ -1,15 +1,15 @@
 //! `set_params` of generated executables: it updates exactly the nodes whose inputs changed (the
 //! returned count is checked for each kind of change) and the launch after it computes with the
 //! new params, checked against a CPU reference. Kernel, memset, host (`fn()`, `HostCallback`,
-//! closure) and child-graph nodes; a kernel param that changes function is refused, naming the
-//! node, with nothing updated; a node set through its handle is set back by the next call.
+//! closure) and child-graph nodes; a kernel param that changes function switches the nodes that
+//! launch it; a node set through its handle is set back by the next call.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use cudagraph_runtime::cudarc::driver::{CudaSlice, PinnedHostSlice};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{cuda_graph, Error, HostCallback};
+use cudagraph_runtime::{cuda_graph, HostCallback};
 use cudagraph_tests::{
     assert_close, assert_read_untouched, cfg, compile, fill, function, pinned, read_back, Gpu,
     Kernels, Rng, SaxpyArgs, ScaleArgs, KERNELS, POISON,
@@ -250,10 +250,10 @@ fn set_params_updates_exactly_the_nodes_whose_inputs_changed() {
 }
 
 #[test]
-fn set_params_refuses_a_kernel_that_changed_function_and_updates_nothing() {
-    let Some(gpu) = cudagraph_tests::gpu(
-        "set_params_refuses_a_kernel_that_changed_function_and_updates_nothing",
-    ) else {
+fn set_params_switches_the_nodes_of_a_kernel_that_changed_function() {
+    let Some(gpu) =
+        cudagraph_tests::gpu("set_params_switches_the_nodes_of_a_kernel_that_changed_function")
+    else {
         return;
     };
     let k = Kernels::load(&gpu.ctx);
@@ -264,7 +264,7 @@ fn set_params_refuses_a_kernel_that_changed_function_and_updates_nothing() {
         other_module.scale.cu_function(),
         "two loads give two functions"
     );
-    let mut rng = Rng::new("set_params_refuses_a_kernel_that_changed_function_and_updates_nothing");
+    let mut rng = Rng::new("set_params_switches_the_nodes_of_a_kernel_that_changed_function");
     let len = rng.len_in(2000, 50_000);
     let mut b = PipelineBuffers::new(&gpu, &mut rng, len);
     let mut p = PipelineParams {
@@ -285,40 +285,35 @@ fn set_params_refuses_a_kernel_that_changed_function_and_updates_nothing() {
         .instantiate()
         .unwrap();
     b.launch_and_check(&gpu, &mut exec, &p, "as built");
-    let kept = PipelineParams {
-        saxpy: p.saxpy.clone(),
-        scale: p.scale.clone(),
-        ..p
-    };
 
-    // The first node (in build order) that launches `scale` is named.
-    let first = Pipeline::TOPOLOGY
-        .nodes
-        .iter()
-        .map(|(name, _)| *name)
-        .find(|name| ["mul_y", "mul_w"].contains(name))
-        .unwrap();
+    // Another function for `scale`, and new `a` and `c`: the two nodes that launch `scale`
+    // switch function, `axpy` takes `a` and `init_y` takes `c`, all in one call.
     p.scale = other_module.scale.clone();
     p.a = other(&mut rng, p.a);
     p.c = other(&mut rng, p.c);
-    match exec.set_params(&p) {
-        Err(e @ Error::Invalid { .. }) => {
-            let Error::Invalid { node, reason } = &e else {
-                unreachable!()
-            };
-            assert_eq!(node, first, "the error names the node: {e}");
-            assert!(e.to_string().contains(&format!("`{first}`")), "{e}");
-            assert!(reason.contains("kernel"), "{e}");
-        }
-        other => panic!("expected Error::Invalid for the changed kernel, got {other:?}"),
-    }
-    // Nothing was updated: the executable still computes with the params it had.
-    b.launch_and_check(&gpu, &mut exec, &kept, "after the refused set_params");
+    assert_eq!(
+        exec.set_params(&p).unwrap(),
+        4,
+        "mul_y, mul_w, axpy and init_y"
+    );
+    b.launch_and_check(
+        &gpu,
+        &mut exec,
+        &p,
+        "after switching `scale` to the other module's",
+    );
 
-    // Back to the same function: `a` and `c` are still pending, and only they are updated.
+    // Back to the first function: only the nodes that launch it are updated.
     p.scale = k.scale.clone();
-    assert_eq!(exec.set_params(&p).unwrap(), 2, "axpy and init_y");
-    b.launch_and_check(&gpu, &mut exec, &p, "after the accepted set_params");
+    assert_eq!(exec.set_params(&p).unwrap(), 2, "mul_y and mul_w");
+    b.launch_and_check(&gpu, &mut exec, &p, "after switching back");
+    // The same function through another `Kernel` value is no change.
+    p.scale = k.scale.clone();
+    assert_eq!(
+        exec.set_params(&p).unwrap(),
+        0,
+        "a clone of the same kernel"
+    );
 }
 
 #[test]
@@ -627,4 +622,78 @@ fn set_params_updates_child_nodes_whose_graph_was_rebuilt() {
         "new runtime graph: by_runtime"
     );
     launch_and_check(&mut exec, s, o, "new runtime child");
+}
+
+cuda_graph! {
+    /// `y = op(y, s)`, then `y = op(y, t)`: two nodes launching one kernel param.
+    graph Twice {
+        params {
+            op: Kernel<ScaleArgs>,
+            y: DevicePtrMut<f32>,
+            n: u32,
+            s: f32,
+            t: f32,
+        }
+        first: kernel op<<<n.div_ceil(256), 256>>>(n, s, y);
+        second: kernel op<<<n.div_ceil(256), 256>>>(n, t, y);
+        first -> second;
+    }
+}
+
+#[test]
+fn a_kernel_param_that_changes_function_switches_what_its_nodes_compute() {
+    let Some(gpu) = cudagraph_tests::gpu(
+        "a_kernel_param_that_changes_function_switches_what_its_nodes_compute",
+    ) else {
+        return;
+    };
+    let module = compile(&gpu.ctx, KERNELS);
+    // SAFETY: `scale` (y *= a) and `offset` (y += a) both take `(unsigned n, float a, float* y)`.
+    let (scale, offset): (Kernel<ScaleArgs>, Kernel<ScaleArgs>) = unsafe {
+        (
+            Kernel::new(function(&module, "scale")),
+            Kernel::new(function(&module, "offset")),
+        )
+    };
+    let mut rng = Rng::new("a_kernel_param_that_changes_function_switches_what_its_nodes_compute");
+    let n = rng.len_in(1000, 50_000);
+    let data = rng.f32s(n);
+    let mut y = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let mut p = TwiceParams {
+        op: scale.clone(),
+        y: DevicePtrMut::from(&mut y),
+        n: n as u32,
+        // Magnitudes in [0.5, 1.5]: scaling and offsetting give clearly different results.
+        s: 0.5 + rng.f32().abs(),
+        t: -0.5 - rng.f32().abs(),
+    };
+    let mut exec = Twice::build(&gpu.ctx, &p).unwrap().instantiate().unwrap();
+    let mut launch_and_check = |exec: &mut TwiceExec, want: &dyn Fn(f32) -> f32, what: &str| {
+        gpu.stream.memcpy_htod(&data, &mut y).unwrap();
+        exec.launch(&gpu.stream).unwrap();
+        let want: Vec<f32> = data.iter().map(|&v| want(v)).collect();
+        assert_close(what, &read_back(&gpu.stream, &y), &want, 1e-5);
+    };
+    let (s, t) = (p.s, p.t);
+    launch_and_check(&mut exec, &|v| v * s * t, "as built: scale twice");
+
+    // set_params: both nodes switch to `offset`; `s` changes in the same call.
+    p.op = offset.clone();
+    p.s += 0.5;
+    assert_eq!(exec.set_params(&p).unwrap(), 2, "first and second");
+    let s = p.s;
+    launch_and_check(&mut exec, &|v| v + s + t, "after set_params: offset twice");
+
+    // A node set through its handle keeps the function it now launches.
+    exec.second().set((n as u32, t * 2.0, p.y)).unwrap();
+    launch_and_check(&mut exec, &|v| v + s + t * 2.0, "after the handle set");
+    assert_eq!(exec.set_params(&p).unwrap(), 1, "second, set back");
+
+    // Whole-graph update from a graph of `scale`: the nodes switch back.
+    p.op = scale.clone();
+    let graph = Twice::build(&gpu.ctx, &p).unwrap();
+    exec.update(&graph).unwrap();
+    drop(graph);
+    launch_and_check(&mut exec, &|v| v * s * t, "after update: scale twice");
+    assert_eq!(exec.set_params(&p).unwrap(), 0, "in step with the update");
 }
