@@ -49,7 +49,7 @@ use cudagraph_tests::bench::{RatioTable, Samples};
 use cudagraph_tests::{compile, function, gpu, Gpu, KERNELS};
 
 const CHAINS: [usize; 4] = [1, 10, 100, 1000];
-const SAMPLE_SIZE: usize = 20;
+const SAMPLE_SIZE: usize = 40;
 const THREADS: u32 = 32;
 const LAUNCH_TARGET: f64 = 1.05;
 const SET_PARAMS_TARGET: f64 = 1.05;
@@ -493,10 +493,11 @@ fn main() {
     let s = Setup::new(gpu, DevicePtrMut::from(&mut y));
     let samples = Samples::new(SAMPLE_SIZE);
 
-    // Short runs: the GPU session has little time. 36 benchmarks at ~1.5 s each.
+    // 36 benchmarks at ~3.5 s each (about 2 minutes): long enough that the sub-microsecond update
+    // calls are measured to a few percent, short enough for a GPU session.
     let mut c = Criterion::default()
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1))
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3))
         .sample_size(SAMPLE_SIZE)
         .configure_from_args();
     launch(&mut c, &s, &samples);
