@@ -45,7 +45,6 @@ pub struct Graph {
     family: u64,
     nodes: Vec<NodeRecord>,
     edges: Vec<u32>,
-    scratch: Vec<sys::CUgraphNode>,
     next_name: Option<Cow<'static, str>>,
     /// Keeps the modules of the kernels in this graph loaded.
     functions: FunctionSet,
@@ -100,7 +99,6 @@ impl Graph {
             family: NEXT_FAMILY.fetch_add(1, Ordering::Relaxed),
             edges: Vec::new(),
             nodes,
-            scratch: Vec::new(),
             next_name: None,
             functions: FunctionSet::default(),
             own_panics: None,
@@ -254,24 +252,30 @@ impl Graph {
             node: format!("{}#{index}", kind.name()),
             reason: "a graph holds at most 2^32 nodes".into(),
         })?;
-        self.scratch.clear();
-        for dep in deps {
-            match self.check_node(*dep) {
-                Ok(d) => self.scratch.push(self.nodes[d].raw),
-                Err(_) => {
-                    return Err(Error::Invalid {
-                        node: name
-                            .map_or_else(|| format!("{}#{index}", kind.name()), Cow::into_owned),
-                        reason: format!(
-                            "dependency node#{} is not a node of this graph",
-                            dep.index
-                        ),
-                    })
-                }
+        // The raw dependency array: on the stack for the usual handful of dependencies.
+        const INLINE: usize = 8;
+        let mut inline = [std::ptr::null_mut(); INLINE];
+        let mut spilled = Vec::new();
+        for (i, dep) in deps.iter().enumerate() {
+            let Ok(d) = self.check_node(*dep) else {
+                return Err(Error::Invalid {
+                    node: name.map_or_else(|| format!("{}#{index}", kind.name()), Cow::into_owned),
+                    reason: format!("dependency node#{} is not a node of this graph", dep.index),
+                });
+            };
+            match inline.get_mut(i) {
+                Some(slot) => *slot = self.nodes[d].raw,
+                None => spilled.push(self.nodes[d].raw),
             }
         }
+        let raw_deps: &[sys::CUgraphNode] = if deps.len() <= INLINE {
+            &inline[..deps.len()]
+        } else {
+            spilled.splice(0..0, inline);
+            &spilled
+        };
         let mut raw = std::ptr::null_mut();
-        let (call, result) = add(&mut raw, &self.scratch);
+        let (call, result) = add(&mut raw, raw_deps);
         if result != sys::CUresult::CUDA_SUCCESS {
             return Err(Error::Node {
                 call,

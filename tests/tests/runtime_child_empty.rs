@@ -374,3 +374,37 @@ fn dot_export_lists_every_node_and_edge() {
     exec.launch(&gpu.stream).unwrap();
     assert_read_close(&gpu.stream, "y = a * b", &y, &vec![a * b; n]);
 }
+
+#[test]
+fn a_node_with_many_dependencies_gets_all_of_them() {
+    let Some(gpu) = cudagraph_tests::gpu("a_node_with_many_dependencies_gets_all_of_them") else {
+        return;
+    };
+    let mut rng = Rng::new("a_node_with_many_dependencies_gets_all_of_them");
+    // More dependencies than the runtime keeps on the stack (8), in a random order.
+    let count = 9 + rng.below(12) as usize;
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let mut roots: Vec<_> = (0..count)
+        .map(|_| graph.add_empty(&[]).unwrap().id())
+        .collect();
+    for i in (1..roots.len()).rev() {
+        roots.swap(i, rng.below(i as u32 + 1) as usize);
+    }
+    let join = graph.add_empty(&roots).unwrap();
+
+    let listed: Vec<u32> = graph.nodes().last().unwrap().deps.to_vec();
+    let given: Vec<u32> = roots.iter().map(|r| r.index() as u32).collect();
+    assert_eq!(
+        listed, given,
+        "the dependencies as given, in the caller's order"
+    );
+    let mut want: Vec<_> = roots.iter().map(|&r| graph.raw_node(r).unwrap()).collect();
+    want.sort();
+    assert_eq!(
+        driver_dependencies(graph.raw_node(join).unwrap()),
+        want,
+        "what the driver holds"
+    );
+    graph.instantiate().unwrap().launch(&gpu.stream).unwrap();
+    gpu.stream.synchronize().unwrap();
+}
