@@ -92,6 +92,36 @@ fn main() {
         })
     });
     group.finish();
+    // The same comparison as an A/B run: alternating blocks, both sides on the same machine.
+    let (ours_flip, raw_flip) = (Cell::new(false), Cell::new(false));
+    let value = |flip: &Cell<bool>| {
+        flip.set(!flip.get());
+        if flip.get() {
+            0.5f32
+        } else {
+            2.0
+        }
+    };
+    samples.interleaved(
+        ("handle/ours-ab", "handle/raw-ab"),
+        500,
+        4,
+        || {
+            exec.n500()
+                .set(THREADS, value(&ours_flip), y_ptr)
+                .expect("handle set")
+        },
+        || {
+            raw_set(
+                raw_exec,
+                raw_node,
+                func,
+                ctx,
+                value(&raw_flip),
+                y_ptr.addr(),
+            )
+        },
+    );
     exec.set_params(&p).expect("resync n500 with the params");
 
     // set_params with k changed vs whole-graph rebuild + update, vs k raw calls.
@@ -185,6 +215,14 @@ fn main() {
         ("handle/ours", "handle/raw"),
         Some(1.05),
         "",
+    );
+    table.compare(
+        &samples,
+        "handle vs raw A/B",
+        "n500",
+        ("handle/ours-ab", "handle/raw-ab"),
+        Some(1.05),
+        "alternating blocks of 500 calls",
     );
     for k in KS {
         let ours = format!("set_params/ours/{k}");

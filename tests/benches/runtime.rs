@@ -348,11 +348,7 @@ fn set_params(c: &mut Criterion, s: &Setup, samples: &Samples) {
                 timed(samples, &id, iters, || {
                     flip ^= 1;
                     s.raw.count.set(THREADS - flip);
-                    // SAFETY: live executable; `raw_last` is a kernel node of its graph; `p` and
-                    // the arguments it points to are live.
-                    ok("cuGraphExecKernelNodeSetParams_v2", unsafe {
-                        sys::cuGraphExecKernelNodeSetParams_v2(ch.raw_exec, ch.raw_last, &p)
-                    });
+                    raw_set_params(ch.raw_exec, ch.raw_last, &p);
                 })
             })
         });
@@ -368,18 +364,13 @@ fn rebuild_update(c: &mut Criterion, s: &Setup, samples: &Samples) {
     for n in CHAINS {
         let mut ch = s.chains(n);
 
-        // Each update appends the fresh graph's host-panic slot to the executable (graph.rs,
-        // `adopt_resources_of`), so ours' cost grows with the updates made so far: expect the
-        // N = 1 row, which makes the most updates, to show it.
         let mut flip = 0;
         let id = format!("rebuild_update/ours/{n}");
         group.bench_function(BenchmarkId::new("ours", n), |b| {
             b.iter_custom(|iters| {
                 timed(samples, &id, iters, || {
                     flip ^= 1;
-                    let (fresh, _) = s.chain(n, THREADS - flip);
-                    ch.exec.update(&fresh).expect("update");
-                    drop(fresh);
+                    ours_rebuild_update(s, n, THREADS - flip, &mut ch.exec);
                 })
             })
         });
@@ -391,15 +382,7 @@ fn rebuild_update(c: &mut Criterion, s: &Setup, samples: &Samples) {
                 timed(samples, &id, iters, || {
                     flip ^= 1;
                     s.raw.count.set(THREADS - flip);
-                    let (fresh, _) = s.raw.chain(n);
-                    // SAFETY: all-zero is a valid "no result yet" value for this plain C struct.
-                    let mut info: sys::CUgraphExecUpdateResultInfo = unsafe { std::mem::zeroed() };
-                    // SAFETY: live executable and graph of the same topology; valid out-pointer.
-                    ok("cuGraphExecUpdate_v2", unsafe {
-                        sys::cuGraphExecUpdate_v2(ch.raw_exec, fresh, &mut info)
-                    });
-                    // SAFETY: `fresh` is ours; the executable does not depend on it after the update.
-                    ok("cuGraphDestroy", unsafe { sys::cuGraphDestroy(fresh) });
+                    raw_rebuild_update(s, n, ch.raw_exec);
                 })
             })
         });
@@ -408,6 +391,91 @@ fn rebuild_update(c: &mut Criterion, s: &Setup, samples: &Samples) {
         ch.destroy();
     }
     group.finish();
+}
+
+/// The raw single-node update of `node`.
+fn raw_set_params(
+    exec: sys::CUgraphExec,
+    node: sys::CUgraphNode,
+    p: &sys::CUDA_KERNEL_NODE_PARAMS,
+) {
+    // SAFETY: live executable; `node` is a kernel node of its graph; `p` and the arguments it
+    // points to are live.
+    ok("cuGraphExecKernelNodeSetParams_v2", unsafe {
+        sys::cuGraphExecKernelNodeSetParams_v2(exec, node, p)
+    });
+}
+
+/// Ours: a fresh chain of `n` with argument `count`, whole-graph update, drop.
+fn ours_rebuild_update(s: &Setup, n: usize, count: u32, exec: &mut GraphExec) {
+    let (fresh, _) = s.chain(n, count);
+    exec.update(&fresh).expect("update");
+    drop(fresh);
+}
+
+/// Raw: a fresh chain of `n` (argument from `s.raw.count`), `cuGraphExecUpdate`, destroy.
+fn raw_rebuild_update(s: &Setup, n: usize, exec: sys::CUgraphExec) {
+    let (fresh, _) = s.raw.chain(n);
+    // SAFETY: all-zero is a valid "no result yet" value for this plain C struct.
+    let mut info: sys::CUgraphExecUpdateResultInfo = unsafe { std::mem::zeroed() };
+    // SAFETY: live executable and graph of the same topology; valid out-pointer.
+    ok("cuGraphExecUpdate_v2", unsafe {
+        sys::cuGraphExecUpdate_v2(exec, fresh, &mut info)
+    });
+    // SAFETY: `fresh` is ours; the executable does not depend on it after the update.
+    ok("cuGraphDestroy", unsafe { sys::cuGraphDestroy(fresh) });
+}
+
+/// The two update benchmarks again as A/B runs ([`Samples::interleaved`]): ours and raw in
+/// alternating blocks, so both see the same machine.
+fn updates_ab(s: &Setup, samples: &Samples) {
+    let cfg = config();
+    for n in CHAINS {
+        let mut ch = s.chains(n);
+        let (raw_exec, raw_last) = (ch.raw_exec, ch.raw_last);
+        let mut args = s.raw.args();
+        let p = s.raw.params(&mut args);
+        let (mut ours_flip, mut raw_flip) = (0, 0);
+        samples.interleaved(
+            (
+                &format!("set_params/ours-ab/{n}"),
+                &format!("set_params/raw-ab/{n}"),
+            ),
+            500,
+            4,
+            || {
+                ours_flip ^= 1;
+                ch.exec
+                    .set_kernel_params(ch.last, cfg, (THREADS - ours_flip, s.y))
+                    .expect("set_kernel_params");
+            },
+            || {
+                raw_flip ^= 1;
+                s.raw.count.set(THREADS - raw_flip);
+                raw_set_params(raw_exec, raw_last, &p);
+            },
+        );
+        let block = (2000 / n as u64).max(2);
+        samples.interleaved(
+            (
+                &format!("rebuild_update/ours-ab/{n}"),
+                &format!("rebuild_update/raw-ab/{n}"),
+            ),
+            block,
+            4,
+            || {
+                ours_flip ^= 1;
+                ours_rebuild_update(s, n, THREADS - ours_flip, &mut ch.exec);
+            },
+            || {
+                raw_flip ^= 1;
+                s.raw.count.set(THREADS - raw_flip);
+                raw_rebuild_update(s, n, raw_exec);
+            },
+        );
+        s.raw.count.set(THREADS);
+        ch.destroy();
+    }
 }
 
 fn reinstantiate(c: &mut Criterion, s: &Setup, samples: &Samples) {
@@ -450,14 +518,19 @@ fn summary(device: &str, samples: &Samples) -> RatioTable {
         "cudagraph runtime, ours / raw driver on {device} (median per-iteration time over criterion's {SAMPLE_SIZE} samples)"
     ));
     let benches = [
-        ("launch", Some(LAUNCH_TARGET)),
-        ("set_params", Some(SET_PARAMS_TARGET)),
-        ("rebuild_update", Some(REBUILD_TARGET)),
-        ("reinstantiate", None),
+        ("launch", "", Some(LAUNCH_TARGET)),
+        ("set_params", "", Some(SET_PARAMS_TARGET)),
+        ("set_params", "-ab", Some(SET_PARAMS_TARGET)),
+        ("rebuild_update", "", Some(REBUILD_TARGET)),
+        ("rebuild_update", "-ab", Some(REBUILD_TARGET)),
+        ("reinstantiate", "", None),
     ];
-    for (bench, target) in benches {
+    for (bench, ab, target) in benches {
         for n in CHAINS {
-            let (ours, raw) = (format!("{bench}/ours/{n}"), format!("{bench}/raw/{n}"));
+            let (ours, raw) = (
+                format!("{bench}/ours{ab}/{n}"),
+                format!("{bench}/raw{ab}/{n}"),
+            );
             let note = match (
                 bench,
                 samples.estimate(&format!("{bench}/stream/{n}")),
@@ -470,7 +543,12 @@ fn summary(device: &str, samples: &Samples) -> RatioTable {
                 ),
                 _ => String::new(),
             };
-            table.compare(samples, bench, n, (&ours, &raw), target, note);
+            let name = if ab.is_empty() {
+                bench.to_owned()
+            } else {
+                format!("{bench} A/B")
+            };
+            table.compare(samples, &name, n, (&ours, &raw), target, note);
         }
     }
     table
@@ -505,6 +583,7 @@ fn main() {
     rebuild_update(&mut c, &s, &samples);
     reinstantiate(&mut c, &s, &samples);
     c.final_summary();
+    updates_ab(&s, &samples);
 
     sync(s.stream());
     drop(y);
