@@ -5,7 +5,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaContext, CudaStream};
-use smallvec::SmallVec;
 
 use crate::driver::check;
 use crate::error::{Error, Result};
@@ -19,10 +18,6 @@ use crate::node::{
 use crate::user_object::UserObject;
 
 static NEXT_FAMILY: AtomicU64 = AtomicU64::new(1);
-
-/// The node records of a graph. Small graphs keep them inline: rebuilding a graph of a couple of
-/// nodes, which a hot loop may do at every step, then allocates nothing for them.
-type NodeTable = SmallVec<[NodeRecord; 2]>;
 
 /// What the crate remembers of each node: enough to update it, name it and draw it.
 #[derive(Debug, Clone)]
@@ -48,7 +43,7 @@ pub struct Graph {
     raw: sys::CUgraph,
     ctx: Arc<CudaContext>,
     family: u64,
-    nodes: NodeTable,
+    nodes: Vec<NodeRecord>,
     edges: Vec<u32>,
     next_name: Option<Cow<'static, str>>,
     /// Keeps the modules of the kernels in this graph loaded.
@@ -88,12 +83,16 @@ impl Graph {
         // SAFETY: `raw` is a valid out-pointer; flags must be 0.
         check("cuGraphCreate", unsafe { sys::cuGraphCreate(&mut raw, 0) })?;
         // SAFETY: `raw` was just created and is owned by nobody else.
-        Ok(unsafe { Self::from_raw_parts(raw, ctx.clone(), NodeTable::with_capacity(nodes)) })
+        Ok(unsafe { Self::from_raw_parts(raw, ctx.clone(), Vec::with_capacity(nodes)) })
     }
 
     /// # Safety
     /// `raw` must be a live graph that this value will own (and destroy).
-    unsafe fn from_raw_parts(raw: sys::CUgraph, ctx: Arc<CudaContext>, nodes: NodeTable) -> Self {
+    unsafe fn from_raw_parts(
+        raw: sys::CUgraph,
+        ctx: Arc<CudaContext>,
+        nodes: Vec<NodeRecord>,
+    ) -> Self {
         Self {
             raw,
             ctx,
@@ -588,7 +587,7 @@ impl Graph {
             None
         } else {
             // SAFETY: the captured graph is new and ours.
-            Some(unsafe { Self::from_raw_parts(raw, ctx, NodeTable::new()) })
+            Some(unsafe { Self::from_raw_parts(raw, ctx, Vec::new()) })
         };
         body?;
         ended?;
