@@ -179,6 +179,8 @@ pub struct Kernels {
     pub saxpy: Kernel<SaxpyArgs>,
     /// `scale(n, a, y)`: `y[i] = a * y[i]`.
     pub scale: Kernel<ScaleArgs>,
+    /// `offset(n, a, y)`: `y[i] = y[i] + a` (the parameter list of `scale`, another function).
+    pub offset: Kernel<ScaleArgs>,
     /// `add_u32(n, k, y)`: `y[i] += k`.
     pub add_u32: Kernel<AddU32Args>,
     /// `axpy_out(n, a, x, y, out)`: `out[i] = a * x[i] + y[i]`, out of place.
@@ -195,6 +197,7 @@ impl Kernels {
             Self {
                 saxpy: Kernel::new(function(&module, "saxpy")),
                 scale: Kernel::new(function(&module, "scale")),
+                offset: Kernel::new(function(&module, "offset")),
                 add_u32: Kernel::new(function(&module, "add_u32")),
                 axpy_out: Kernel::new(function(&module, "axpy_out")),
             }

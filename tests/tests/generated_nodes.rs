@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, HostCallback, NodeKind};
 use cudagraph_tests::{
-    assert_close, assert_read_close, cfg, compile, fill, function, pinned, read_back, Kernels, Rng,
-    SaxpyArgs, ScaleArgs, KERNELS, POISON,
+    assert_close, assert_read_close, cfg, fill, pinned, read_back, Kernels, Rng, SaxpyArgs,
+    ScaleArgs, POISON,
 };
 
 /// Host-node body: copies `src` into `dst`.
@@ -237,14 +237,7 @@ fn edges_not_declaration_order_decide_what_runs_first() {
     else {
         return;
     };
-    let module = compile(&gpu.ctx, KERNELS);
-    // SAFETY: `scale` and `offset` both take `(unsigned n, float a, float* y)`.
-    let (scale, offset): (Kernel<ScaleArgs>, Kernel<ScaleArgs>) = unsafe {
-        (
-            Kernel::new(function(&module, "scale")),
-            Kernel::new(function(&module, "offset")),
-        )
-    };
+    let Kernels { scale, offset, .. } = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("edges_not_declaration_order_decide_what_runs_first");
     let n = rng.len_in(1000, 50_000);
     let mut y = gpu.stream.alloc_zeros::<f32>(n).unwrap();
@@ -319,14 +312,7 @@ fn child_graphs_nest_declared_and_runtime_graphs() {
     let Some(gpu) = cudagraph_tests::gpu("child_graphs_nest_declared_and_runtime_graphs") else {
         return;
     };
-    let module = compile(&gpu.ctx, KERNELS);
-    // SAFETY: `scale` and `offset` both take `(unsigned n, float a, float* y)`.
-    let (scale, offset): (Kernel<ScaleArgs>, Kernel<ScaleArgs>) = unsafe {
-        (
-            Kernel::new(function(&module, "scale")),
-            Kernel::new(function(&module, "offset")),
-        )
-    };
+    let Kernels { scale, offset, .. } = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("child_graphs_nest_declared_and_runtime_graphs");
     let n = rng.len_in(1000, 50_000);
     // `s * v + o` and `s * (v + o)` differ by |o * (s - 1)| >= 0.5.

@@ -647,14 +647,7 @@ fn a_kernel_param_that_changes_function_switches_what_its_nodes_compute() {
     ) else {
         return;
     };
-    let module = compile(&gpu.ctx, KERNELS);
-    // SAFETY: `scale` (y *= a) and `offset` (y += a) both take `(unsigned n, float a, float* y)`.
-    let (scale, offset): (Kernel<ScaleArgs>, Kernel<ScaleArgs>) = unsafe {
-        (
-            Kernel::new(function(&module, "scale")),
-            Kernel::new(function(&module, "offset")),
-        )
-    };
+    let Kernels { scale, offset, .. } = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("a_kernel_param_that_changes_function_switches_what_its_nodes_compute");
     let n = rng.len_in(1000, 50_000);
     let data = rng.f32s(n);
