@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use cudarc::driver::sys;
 
 use crate::driver::check;
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// A reference to a CUDA user object that owns a Rust value.
 ///
@@ -31,37 +31,51 @@ unsafe impl Send for UserObject {}
 
 type Payload = Box<dyn Any + Send>;
 
-fn reaper() -> &'static Sender<Payload> {
-    static REAPER: OnceLock<Sender<Payload>> = OnceLock::new();
-    REAPER.get_or_init(|| {
-        let (tx, rx) = channel::<Payload>();
-        std::thread::Builder::new()
-            .name("cudagraph-reaper".into())
-            .spawn(move || {
-                for value in rx {
-                    // A panicking destructor must not end the reaper; the value is gone either way.
-                    let _ = std::panic::catch_unwind(AssertUnwindSafe(|| drop(value)));
-                }
-            })
-            .expect("spawning the cudagraph reaper thread");
-        tx
-    })
+/// The reaper's inbox, or `None` if its thread could not be started.
+fn reaper() -> Option<&'static Sender<Payload>> {
+    static REAPER: OnceLock<Option<Sender<Payload>>> = OnceLock::new();
+    REAPER
+        .get_or_init(|| {
+            let (tx, rx) = channel::<Payload>();
+            let spawned = std::thread::Builder::new()
+                .name("cudagraph-reaper".into())
+                .spawn(move || {
+                    for value in rx {
+                        // A panicking destructor must not end the reaper; the value is gone anyway.
+                        let _ = std::panic::catch_unwind(AssertUnwindSafe(|| drop(value)));
+                    }
+                });
+            spawned.ok().map(|_| tx)
+        })
+        .as_ref()
 }
 
 unsafe extern "C" fn destroy_on_reaper(data: *mut c_void) {
     // SAFETY: `data` is the `Box<Payload>` leaked in `UserObject::new`; CUDA calls this once.
     let payload: Box<Payload> = unsafe { Box::from_raw(data.cast()) };
-    // The receiver lives as long as the process; if sending ever failed the value would be leaked,
-    // which is safe, rather than dropped here, which is not.
-    if let Err(unsent) = reaper().send(*payload) {
-        std::mem::forget(unsent);
+    // The receiver lives as long as the process (and `new` refuses to run without it); if sending
+    // ever failed the value would be leaked, which is safe, rather than dropped here, which is not.
+    match reaper() {
+        Some(inbox) => {
+            if let Err(unsent) = inbox.send(*payload) {
+                std::mem::forget(unsent);
+            }
+        }
+        None => std::mem::forget(payload),
     }
 }
 
 impl UserObject {
     /// Moves `value` into a new user object, holding one reference to it.
     pub fn new<T: Send + 'static>(value: T) -> Result<Self> {
-        reaper(); // start it now, not inside a driver callback
+        // Start the reaper now, not inside a driver callback; without it there is nowhere safe to
+        // drop the value later.
+        if reaper().is_none() {
+            return Err(Error::Invalid {
+                node: "<user object>".into(),
+                reason: "the thread that drops user-object values could not be started".into(),
+            });
+        }
         let data = Box::into_raw(Box::new(Box::new(value) as Payload));
         let mut raw = std::ptr::null_mut();
         // SAFETY: `data` is a valid leaked box that the destructor reclaims; flags as the driver
