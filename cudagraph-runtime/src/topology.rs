@@ -24,7 +24,7 @@ impl Topology {
         self.edges.iter().filter(move |e| e.1 == node).map(|e| e.0)
     }
 
-    /// The graph in Graphviz DOT (the format of [`Graph::to_dot`]).
+    /// The graph in Graphviz DOT (the format of [`Graph::to_dot`](crate::Graph::to_dot)).
     pub fn to_dot(&self) -> String {
         crate::dot::to_dot(
             self.name,
