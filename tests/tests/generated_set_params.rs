@@ -67,6 +67,24 @@ impl PipelineBuffers {
         }
     }
 
+    /// Params over the first input and output, with random scalars (`a`, `s`, `c`, `d`, drawn in
+    /// that order) and `unused` 0.
+    fn params(&mut self, k: &Kernels, rng: &mut Rng) -> PipelineParams {
+        PipelineParams {
+            saxpy: k.saxpy.clone(),
+            scale: k.scale.clone(),
+            x: DevicePtr::from(&self.xs[0].1),
+            y: DevicePtrMut::from(&mut self.ys[0]),
+            w: DevicePtrMut::from(&mut self.w),
+            n: self.w.len() as u32,
+            a: scalar(rng),
+            s: scalar(rng),
+            c: scalar(rng),
+            d: scalar(rng),
+            unused: 0,
+        }
+    }
+
     /// Which of `xs` and `ys` `p` points to.
     fn current(&self, p: &PipelineParams) -> (usize, usize) {
         let x = (0..2)
@@ -164,19 +182,8 @@ fn set_params_updates_exactly_the_nodes_whose_inputs_changed() {
     let mut rng = Rng::new("set_params_updates_exactly_the_nodes_whose_inputs_changed");
     let len = rng.len_in(2000, 50_000);
     let mut b = PipelineBuffers::new(&gpu, &mut rng, len);
-    let mut p = PipelineParams {
-        saxpy: k.saxpy.clone(),
-        scale: k.scale.clone(),
-        x: DevicePtr::from(&b.xs[0].1),
-        y: DevicePtrMut::from(&mut b.ys[0]),
-        w: DevicePtrMut::from(&mut b.w),
-        n: len as u32,
-        a: scalar(&mut rng),
-        s: scalar(&mut rng),
-        c: scalar(&mut rng),
-        d: scalar(&mut rng),
-        unused: rng.next_u64(),
-    };
+    let mut p = b.params(&k, &mut rng);
+    p.unused = rng.next_u64();
     let y1 = DevicePtrMut::from(&mut b.ys[1]);
     let x1 = DevicePtr::from(&b.xs[1].1);
     let mut exec = Pipeline::build(&gpu.ctx, &p)
@@ -267,19 +274,7 @@ fn set_params_switches_the_nodes_of_a_kernel_that_changed_function() {
     let mut rng = Rng::new("set_params_switches_the_nodes_of_a_kernel_that_changed_function");
     let len = rng.len_in(2000, 50_000);
     let mut b = PipelineBuffers::new(&gpu, &mut rng, len);
-    let mut p = PipelineParams {
-        saxpy: k.saxpy.clone(),
-        scale: k.scale.clone(),
-        x: DevicePtr::from(&b.xs[0].1),
-        y: DevicePtrMut::from(&mut b.ys[0]),
-        w: DevicePtrMut::from(&mut b.w),
-        n: len as u32,
-        a: scalar(&mut rng),
-        s: scalar(&mut rng),
-        c: scalar(&mut rng),
-        d: scalar(&mut rng),
-        unused: 0,
-    };
+    let mut p = b.params(&k, &mut rng);
     let mut exec = Pipeline::build(&gpu.ctx, &p)
         .unwrap()
         .instantiate()
@@ -327,19 +322,7 @@ fn a_node_set_through_its_handle_is_set_back_by_the_next_set_params() {
     let mut rng = Rng::new("a_node_set_through_its_handle_is_set_back_by_the_next_set_params");
     let len = rng.len_in(2000, 50_000);
     let mut b = PipelineBuffers::new(&gpu, &mut rng, len);
-    let p = PipelineParams {
-        saxpy: k.saxpy.clone(),
-        scale: k.scale.clone(),
-        x: DevicePtr::from(&b.xs[0].1),
-        y: DevicePtrMut::from(&mut b.ys[0]),
-        w: DevicePtrMut::from(&mut b.w),
-        n: len as u32,
-        a: scalar(&mut rng),
-        s: scalar(&mut rng),
-        c: scalar(&mut rng),
-        d: scalar(&mut rng),
-        unused: 0,
-    };
+    let p = b.params(&k, &mut rng);
     let mut exec = Pipeline::build(&gpu.ctx, &p)
         .unwrap()
         .instantiate()
