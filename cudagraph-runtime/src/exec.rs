@@ -11,7 +11,7 @@ use crate::graph::{kernel_params, Graph};
 use crate::kernel::{Kernel, KernelArgs, LaunchConfig};
 use crate::node::{
     ChildGraphNode, Direction, HostCall, HostNode, KernelNode, Memcpy, MemcpyNode, Memset,
-    MemsetNode, MemsetValue, NodeId, PanicSlot, Switchable,
+    MemsetNode, MemsetValue, NodeId, PanicSlot, PanicWatch, Switchable,
 };
 
 /// Flags for instantiation (`CUgraphInstantiate_flags`).
@@ -63,10 +63,9 @@ pub struct GraphExec {
     retired_calls: Vec<Box<HostCall>>,
     /// The stream of the latest launch, so `Drop` can wait for it before freeing `host_calls`.
     last_stream: Option<Arc<CudaStream>>,
-    /// The panic slots of the host closures this executable runs now (empty without host nodes).
-    panics: Vec<Arc<PanicSlot>>,
-    /// The slot of closures installed by [`GraphExec::set_host_fn`], made on first use.
-    own_panics: Option<Arc<PanicSlot>>,
+    /// The panic slots of the host closures this executable runs now; its own slot is for the
+    /// closures installed by [`GraphExec::set_host_fn`].
+    panics: PanicWatch,
     /// For child-graph nodes set by [`GraphExec::set_child_graph`]: (node index, its slots).
     child_panics: Vec<(usize, Vec<Arc<PanicSlot>>)>,
 }
@@ -147,15 +146,16 @@ impl GraphExec {
         upload: Option<&CudaStream>,
     ) -> Result<Self> {
         let raw = instantiate_raw(&graph, flags, upload)?;
+        let mut panics = PanicWatch::default();
+        panics.watch(graph.panics.slots());
         Ok(Self {
             raw,
-            panics: graph.panics.clone(),
+            panics,
             graph,
             functions: FunctionSet::default(),
             host_calls: Vec::new(),
             retired_calls: Vec::new(),
             last_stream: None,
-            own_panics: None,
             child_panics: Vec::new(),
         })
     }
@@ -199,14 +199,10 @@ impl GraphExec {
     /// The first host-node panic caught since the last report, as an error.
     #[inline]
     pub fn check_host_panics(&self) -> Result<()> {
-        for slot in &self.panics {
-            if slot.raised() {
-                if let Some((node, message)) = slot.take() {
-                    return Err(Error::HostPanicked { node, message });
-                }
-            }
+        match self.panics.take_first() {
+            Some((node, message)) => Err(Error::HostPanicked { node, message }),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Destroys the executable and instantiates the graph it was made from again (parameter
@@ -229,8 +225,8 @@ impl GraphExec {
         let fresh = instantiate_raw(&graph, flags, None)?;
         let old = std::mem::replace(&mut self.raw, fresh);
         graph.join_family_of(&self.graph);
-        self.panics = graph.panics.clone();
-        self.panics.extend(self.own_panics.iter().cloned());
+        self.panics.unwatch(|_| true);
+        self.panics.watch(graph.panics.slots());
         self.child_panics.clear();
         // The old graph goes only after its executable: `old` may still reference its nodes.
         let old_graph = std::mem::replace(&mut self.graph, graph);
@@ -293,49 +289,36 @@ impl GraphExec {
     }
 
     /// Keeps alive and watches what an update's source graph brought in.
+    ///
+    /// Each step is skipped when it has nothing to do: a rebuild-and-update loop over graphs
+    /// without host nodes pays for none of them.
     fn adopt(&mut self, graph: &Graph) {
         self.keep_functions(graph);
-        // Every host node now runs `graph`'s closure: the ones installed here are replaced.
-        let replaced = std::mem::take(&mut self.host_calls);
-        self.retired_calls
-            .extend(replaced.into_iter().map(|(_, call)| call));
+        if !self.host_calls.is_empty() {
+            // Every host node now runs `graph`'s closure: the ones installed here are replaced.
+            let replaced = std::mem::take(&mut self.host_calls);
+            self.retired_calls
+                .extend(replaced.into_iter().map(|(_, call)| call));
+        }
         self.free_retired_calls();
         // Kernel nodes may have switched function (same context): later single-node updates
         // must re-send the new one.
         self.graph.take_kernel_functions_of(graph);
         // Host closures of `graph` are kept alive by its user objects, which the update retained.
-        // The executable now runs `graph`'s closures: watch their slots instead of the old ones,
-        // keeping a slot only while it holds an unreported panic, so the list never grows.
-        let own = self.own_panics.clone();
-        self.panics
-            .retain(|s| s.raised() || own.as_ref().is_some_and(|o| Arc::ptr_eq(o, s)));
-        self.watch(&graph.panics);
+        // The executable now runs `graph`'s closures: watch their slots instead of the old ones
+        // (a slot with an unreported panic stays until it is reported, so the list never grows).
+        self.panics.unwatch(|_| true);
+        self.panics.watch(graph.panics.slots());
     }
 
     /// Keeps the modules of `graph`'s kernels loaded.
+    #[inline]
     fn keep_functions(&mut self, graph: &Graph) {
         for f in graph.functions().iter() {
             if !self.graph.functions().contains(f.cu_function()) {
                 self.functions.insert(f);
             }
         }
-    }
-
-    fn watch(&mut self, slots: &[Arc<PanicSlot>]) {
-        for slot in slots {
-            if !self.panics.iter().any(|s| Arc::ptr_eq(s, slot)) {
-                self.panics.push(slot.clone());
-            }
-        }
-    }
-
-    fn own_panic_slot(&mut self) -> Arc<PanicSlot> {
-        if let Some(slot) = &self.own_panics {
-            return slot.clone();
-        }
-        let slot = Arc::new(PanicSlot::default());
-        self.panics.push(slot.clone());
-        self.own_panics.insert(slot).clone()
     }
 
     #[inline]
@@ -461,7 +444,7 @@ impl GraphExec {
         let call = HostCall::new(
             Box::new(f),
             self.graph.name_of(index),
-            self.own_panic_slot(),
+            self.panics.own_slot(),
         );
         let p = HostCall::raw_params(&call);
         // SAFETY: live executable; `raw_node` is a host node of its graph; `p` points into `call`,
@@ -515,9 +498,10 @@ impl GraphExec {
             .map(|s| self.child_panics.swap_remove(s).1)
             .unwrap_or_default();
         self.panics
-            .retain(|s| s.raised() || !old.iter().any(|o| Arc::ptr_eq(o, s)));
-        self.watch(&child.panics);
-        self.child_panics.push((index, child.panics.clone()));
+            .unwatch(|s| old.iter().any(|o| Arc::ptr_eq(o, s)));
+        self.panics.watch(child.panics.slots());
+        self.child_panics
+            .push((index, child.panics.slots().to_vec()));
         Ok(())
     }
 

@@ -40,6 +40,79 @@ impl PanicSlot {
     }
 }
 
+/// The panic slots a graph or an executable reports from.
+///
+/// Its own slot, shared by the host closures it installs itself, is made with the first of them;
+/// the others belong to closures it runs from elsewhere (child graphs, update sources). Empty, it
+/// is a single null pointer: most graphs have no host node, and graphs are moved and rebuilt in
+/// hot loops, where a smaller `Graph` is a cheaper one.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PanicWatch(Option<Box<Watched>>);
+
+#[derive(Debug, Clone, Default)]
+struct Watched {
+    own: Option<Arc<PanicSlot>>,
+    /// Every slot watched, `own` included.
+    slots: Vec<Arc<PanicSlot>>,
+}
+
+impl PanicWatch {
+    /// The slots watched.
+    #[inline]
+    pub(crate) fn slots(&self) -> &[Arc<PanicSlot>] {
+        self.0.as_ref().map_or(&[], |w| &w.slots)
+    }
+
+    /// The slot for closures installed here, made on first use.
+    pub(crate) fn own_slot(&mut self) -> Arc<PanicSlot> {
+        let watched = self.0.get_or_insert_with(Default::default);
+        if let Some(own) = &watched.own {
+            return own.clone();
+        }
+        let own = Arc::new(PanicSlot::default());
+        watched.slots.push(own.clone());
+        watched.own.insert(own).clone()
+    }
+
+    /// Also watches `slots` (each once).
+    #[inline]
+    pub(crate) fn watch(&mut self, slots: &[Arc<PanicSlot>]) {
+        if !slots.is_empty() {
+            self.watch_more(slots);
+        }
+    }
+
+    fn watch_more(&mut self, slots: &[Arc<PanicSlot>]) {
+        let watched = self.0.get_or_insert_with(Default::default);
+        for slot in slots {
+            if !watched.slots.iter().any(|s| Arc::ptr_eq(s, slot)) {
+                watched.slots.push(slot.clone());
+            }
+        }
+    }
+
+    /// Stops watching the slots `gone` picks, once their closures no longer run here. The own
+    /// slot stays, and so does any slot holding a panic not yet reported.
+    #[inline]
+    pub(crate) fn unwatch(&mut self, mut gone: impl FnMut(&Arc<PanicSlot>) -> bool) {
+        if let Some(watched) = &mut self.0 {
+            let own = watched.own.clone();
+            watched.slots.retain(|s| {
+                s.raised() || own.as_ref().is_some_and(|o| Arc::ptr_eq(o, s)) || !gone(s)
+            });
+        }
+    }
+
+    /// The first panic caught since the last report, as (node, message), clearing its slot.
+    #[inline]
+    pub(crate) fn take_first(&self) -> Option<(String, String)> {
+        self.slots()
+            .iter()
+            .filter(|slot| slot.raised())
+            .find_map(|slot| slot.take())
+    }
+}
+
 /// What a host node's `userData` points to. Owned by a user object (or by the executable, for
 /// closures set by update), so it outlives every launch that may call it.
 pub(crate) struct HostCall {

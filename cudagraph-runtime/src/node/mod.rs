@@ -10,7 +10,7 @@ mod host;
 mod memcpy;
 mod memset;
 
-pub(crate) use host::{HostCall, PanicSlot};
+pub(crate) use host::{HostCall, PanicSlot, PanicWatch};
 pub use host::{HostCallback, HostFn};
 pub use memcpy::{DeviceToDevice, DeviceToHost, Direction, HostToDevice, Memcpy};
 pub use memset::{Memset, MemsetValue};
