@@ -15,7 +15,6 @@ pub use std::option::Option;
 pub use std::sync::Arc;
 
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 // ---------------------------------------------------------------------------------------------
 // Binding params as locals: by value when `Copy`, by reference otherwise.
@@ -98,8 +97,7 @@ pub fn same_graph(now: Option<u64>, last: Option<u64>) -> bool {
 
 /// A fresh identity for a graph built from a declaration.
 pub fn next_build_id() -> u64 {
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    NEXT.fetch_add(1, Ordering::Relaxed)
+    crate::id::fresh_id()
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,8 +1,6 @@
 //! Definition graphs: nodes and edges, built with explicit driver calls (no capture needed).
 
 use std::borrow::Cow;
-use std::cell::Cell;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaContext, CudaStream};
@@ -11,38 +9,13 @@ use crate::driver::check;
 use crate::error::{Error, Result};
 use crate::exec::{GraphExec, InstantiateFlags};
 use crate::function_set::FunctionSet;
+use crate::id::fresh_id;
 use crate::kernel::{Kernel, KernelArgs, LaunchConfig};
 use crate::node::{
     ChildGraphNode, Direction, EmptyNode, HostCall, HostNode, KernelNode, Memcpy, MemcpyNode,
     Memset, MemsetNode, MemsetValue, NodeId, NodeKind, PanicWatch,
 };
 use crate::user_object::UserObject;
-
-/// A family id never handed out before (see [`NodeId`]).
-///
-/// Threads take ids from the global counter in blocks, so building a graph costs a thread-local
-/// increment rather than an atomic read-modify-write on a cache line every thread shares: graphs
-/// are rebuilt in hot loops (rebuild + whole-graph update), where that difference shows. 2^64 ids
-/// in blocks of 2^16 never run out.
-fn new_family() -> u64 {
-    const BLOCK: u64 = 1 << 16;
-    static NEXT_BLOCK: AtomicU64 = AtomicU64::new(1);
-    thread_local! {
-        /// The ids this thread may still hand out: `next..end`.
-        static IDS: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
-    }
-    IDS.with(|ids| {
-        let (next, end) = match ids.get() {
-            (next, end) if next < end => (next, end),
-            _ => {
-                let start = NEXT_BLOCK.fetch_add(BLOCK, Ordering::Relaxed);
-                (start, start + BLOCK)
-            }
-        };
-        ids.set((next + 1, end));
-        next
-    })
-}
 
 /// What the crate remembers of each node: enough to update it, name it and draw it.
 #[derive(Debug, Clone)]
@@ -145,13 +118,44 @@ impl Graph {
         Self {
             raw,
             ctx,
-            family: new_family(),
+            family: fresh_id(),
             edges: Vec::new(),
             nodes,
             next_name: None,
             functions: FunctionSet::default(),
             panics: PanicWatch::default(),
         }
+    }
+
+    /// Empties the graph for a rebuild: a new, empty driver graph replaces the old one, which is
+    /// destroyed. What the Rust side holds is kept: the context and kernel-module references (so
+    /// rebuilding with the same kernels takes no new ones) and the node table's capacity.
+    ///
+    /// This is the cheap way to rebuild a graph for [`GraphExec::update`] in a loop: it makes the
+    /// same driver calls as dropping the graph and building a new one, without the allocations
+    /// and reference counting. Handles to the old nodes stop working here (the graph starts a new
+    /// family); executables instantiated from it are unaffected. Host closures of the old nodes
+    /// are released with the old driver graph, once no executable needs them.
+    ///
+    /// Kernel modules the old contents used stay loaded until the graph is dropped.
+    pub fn clear(&mut self) -> Result<()> {
+        let mut fresh = std::ptr::null_mut();
+        // SAFETY: `fresh` is a valid out-pointer; flags must be 0.
+        check("cuGraphCreate", unsafe {
+            sys::cuGraphCreate(&mut fresh, 0)
+        })?;
+        let old = std::mem::replace(&mut self.raw, fresh);
+        // SAFETY: `old` was ours and nothing refers to it any more (executables made from it
+        // hold their own copy, and its user objects keep what those need).
+        let destroyed = check("cuGraphDestroy", unsafe { sys::cuGraphDestroy(old) });
+        self.family = fresh_id();
+        self.nodes.clear();
+        self.edges.clear();
+        self.next_name = None;
+        // The old host nodes are gone from this graph: stop watching their slots (the own slot
+        // stays, shared by host nodes added next).
+        self.panics.unwatch(|_| true);
+        destroyed
     }
 
     /// Names the next node added. The name appears in errors about the node and in DOT output.

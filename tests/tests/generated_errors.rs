@@ -135,6 +135,19 @@ fn memcpy_length_mismatch_at_build_names_the_declared_node() {
         .instantiate()
         .unwrap();
     bufs.launch_and_check(&gpu, &mut exec, "good params");
+
+    // A rebuild in place reports the same error; the half-built graph is refused as an update
+    // source (the executable keeps running the good params) until a good rebuild.
+    let mut graph = Copies::build(&gpu.ctx, &good).unwrap();
+    assert_length_error(graph.rebuild(&bad_shuffle), "shuffle");
+    assert!(
+        exec.update(&graph).is_err(),
+        "an update from a half-rebuilt graph is refused"
+    );
+    bufs.launch_and_check(&gpu, &mut exec, "after the refused update");
+    graph.rebuild(&good).unwrap();
+    exec.update(&graph).unwrap();
+    bufs.launch_and_check(&gpu, &mut exec, "after a good rebuild");
 }
 
 #[test]

@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use cudagraph_runtime::cudarc::driver::{CudaSlice, PinnedHostSlice};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{DeviceToDevice, DeviceToHost, HostToDevice};
+use cudagraph_runtime::{DeviceToDevice, DeviceToHost, Error, HostToDevice, KernelNode};
 use cudagraph_tests::graphs::AxpyPair;
 use cudagraph_tests::{
     assert_close, assert_read_close, assert_read_untouched, assert_untouched, cfg, fill, pinned,
-    read_back, Gpu, Kernels, Rng, ScaleArgs, POISON,
+    read_back, AxpyOutArgs, Gpu, Kernels, Rng, ScaleArgs, POISON,
 };
 
 /// What one variant of the update pipeline reads and writes.
@@ -99,8 +99,20 @@ impl Params {
 /// `src -> x`, `y = base`, `out = a * x + y` (after both), `out -> dst`, then a host node logs
 /// `tag`. Every variant is built by this same sequence of calls, so any two pair node for node.
 fn build(gpu: &Gpu, k: &Kernels, b: &mut Buffers, p: Params, log: &Arc<Mutex<Vec<u64>>>) -> Graph {
-    let n = b.input.len();
     let mut graph = Graph::new(&gpu.ctx).unwrap();
+    build_into(&mut graph, k, b, p, log);
+    graph
+}
+
+/// [`build`] into the empty `graph`; returns the kernel node.
+fn build_into(
+    graph: &mut Graph,
+    k: &Kernels,
+    b: &mut Buffers,
+    p: Params,
+    log: &Arc<Mutex<Vec<u64>>>,
+) -> KernelNode<AxpyOutArgs> {
+    let n = b.input.len();
     let (x, y) = (DevicePtrMut::from(&mut b.x), DevicePtrMut::from(&mut b.y));
     let out = DevicePtrMut::from(&mut b.out);
     let copy_in = graph
@@ -123,7 +135,7 @@ fn build(gpu: &Gpu, k: &Kernels, b: &mut Buffers, p: Params, log: &Arc<Mutex<Vec
     graph
         .add_host(move || log.lock().unwrap().push(p.tag), &[copy_out.id()])
         .unwrap();
-    graph
+    axpy
 }
 
 #[test]
@@ -162,6 +174,69 @@ fn whole_graph_update_takes_every_nodes_parameters() {
     b2.check(&gpu, p2, "after the update");
     b1.check_untouched(&gpu, "after the update, first buffers");
     assert_eq!(*log.lock().unwrap(), [p1.tag, p2.tag]);
+}
+
+#[test]
+fn a_cleared_graph_is_rebuilt_for_update_in_a_loop() {
+    let Some(gpu) = cudagraph_tests::gpu("a_cleared_graph_is_rebuilt_for_update_in_a_loop") else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("a_cleared_graph_is_rebuilt_for_update_in_a_loop");
+    let n = rng.len_in(1000, 50_000);
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let mut bufs = [
+        Buffers::new(&gpu, &mut rng, n),
+        Buffers::new(&gpu, &mut rng, n),
+    ];
+    let first = Params::random(&mut rng);
+    let mut exec = build(&gpu, &k, &mut bufs[0], first, &log)
+        .instantiate()
+        .unwrap();
+    let mut tags = vec![];
+
+    // One graph, cleared and rebuilt each round, alternating buffers with fresh params (host
+    // closure included); every update takes, every launch computes that round's values.
+    let mut scratch = Graph::new(&gpu.ctx).unwrap();
+    let mut old_node = None;
+    for round in 0..6 {
+        scratch.clear().unwrap();
+        assert!(scratch.is_empty(), "round {round}: cleared");
+        if let Some(old) = old_node {
+            let err = scratch.raw_node(old).unwrap_err();
+            assert!(
+                matches!(err, Error::ForeignNode { .. }),
+                "round {round}: a handle from before the clear: {err}"
+            );
+        }
+        let (now, other) = (round % 2, 1 - round % 2);
+        let p = Params::random(&mut rng);
+        old_node = Some(build_into(&mut scratch, &k, &mut bufs[now], p, &log));
+        exec.update(&scratch).unwrap();
+        for b in &mut bufs {
+            b.poison(&gpu);
+        }
+        exec.launch(&gpu.stream).unwrap();
+        gpu.stream.synchronize().unwrap();
+        let what = format!("round {round}");
+        bufs[now].check(&gpu, p, &what);
+        bufs[other].check_untouched(&gpu, &format!("{what}, the other buffers"));
+        tags.push(p.tag);
+        assert_eq!(*log.lock().unwrap(), tags, "{what}: host nodes run");
+    }
+    // The scratch graph itself instantiates and runs its latest contents.
+    let last = Params::random(&mut rng);
+    scratch.clear().unwrap();
+    build_into(&mut scratch, &k, &mut bufs[1], last, &log);
+    let mut exec2 = scratch.instantiate().unwrap();
+    for b in &mut bufs {
+        b.poison(&gpu);
+    }
+    exec2.launch(&gpu.stream).unwrap();
+    gpu.stream.synchronize().unwrap();
+    bufs[1].check(&gpu, last, "instantiated after a clear");
+    bufs[0].check_untouched(&gpu, "instantiated after a clear, the other buffers");
+    exec.check_host_panics().unwrap();
 }
 
 #[test]

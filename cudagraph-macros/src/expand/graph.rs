@@ -197,16 +197,47 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             /// built here pairs node for node with every executable of this declaration.
             pub fn build(#ctx: &#p::Arc<#p::CudaContext>, #params: &#params_ty) -> #p::Result<Self> {
                 let mut #graph_local = #p::Graph::with_capacity(#ctx, #count)?;
-                #(#adds)*
+                let (nodes, state) = Self::__cg_add_nodes(&mut #graph_local, #params)?;
                 #p::Result::Ok(Self {
                     graph: #graph_local,
-                    nodes: #p::Box::new(#p::ManuallyDrop::new(#nodes_ty { #(#node_inits)* })),
-                    state: #state_ty {
+                    nodes,
+                    state,
+                    build_id: #p::next_build_id(),
+                })
+            }
+
+            /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
+            /// reusing the runtime graph's bookkeeping and references (see `Graph::clear`). The
+            /// cheap way to rebuild for a whole-graph update in a loop.
+            ///
+            /// On error the graph is left empty or partly built: rebuild it before using it
+            /// again (an update from it is refused).
+            pub fn rebuild(&mut self, #params: &#params_ty) -> #p::Result<()> {
+                // Whatever happens below, this is no longer the graph its state describes.
+                self.build_id = #p::next_build_id();
+                self.graph.clear()?;
+                let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, #params)?;
+                self.nodes = nodes;
+                self.state = state;
+                #p::Result::Ok(())
+            }
+
+            /// Adds every node to the empty `graph`, in the canonical order; returns their handles
+            /// and the state they were built from. (The handles come boxed for the reason given
+            /// at the `nodes` field: a signature naming their struct by value would repeat each
+            /// bad param type's error at the macro call.)
+            fn __cg_add_nodes(
+                #graph_local: &mut #p::Graph,
+                #params: &#params_ty,
+            ) -> #p::Result<(#p::Box<#p::ManuallyDrop<#nodes_ty>>, #state_ty)> {
+                #(#adds)*
+                #p::Result::Ok((
+                    #p::Box::new(#p::ManuallyDrop::new(#nodes_ty { #(#node_inits)* })),
+                    #state_ty {
                         params: #snapshot_ty { #(#snapshot_inits)* },
                         launch: #launch_ty { #(#launch_inits)* },
                     },
-                    build_id: #p::next_build_id(),
-                })
+                ))
             }
 
             /// The runtime graph.
