@@ -91,11 +91,28 @@ impl Samples {
         mut ours: impl FnMut(),
         mut raw: impl FnMut(),
     ) {
-        let time = |f: &mut dyn FnMut()| {
+        self.interleaved_blocks(
+            ids,
+            block,
+            warm_up,
+            |n| (0..n).for_each(|_| ours()),
+            |n| (0..n).for_each(|_| raw()),
+        );
+    }
+
+    /// [`Samples::interleaved`] with sides that run a whole block of `block` iterations per call,
+    /// for work that must be finished inside the timing (launches, then a wait for the stream).
+    pub fn interleaved_blocks(
+        &self,
+        ids: (&str, &str),
+        block: u64,
+        warm_up: usize,
+        mut ours: impl FnMut(u64),
+        mut raw: impl FnMut(u64),
+    ) {
+        let time = |f: &mut dyn FnMut(u64)| {
             let start = Instant::now();
-            for _ in 0..block {
-                f();
-            }
+            f(block);
             start.elapsed()
         };
         for round in 0..warm_up + self.sample_size {
@@ -337,6 +354,42 @@ mod tests {
         assert_eq!(e.samples, 3);
         assert!((e.median.as_secs_f64() * 1e6 - 2.0).abs() < 1e-9);
         assert!(s.estimate("b").is_none());
+    }
+
+    #[test]
+    fn interleaved_runs_alternate_and_record_the_measured_rounds() {
+        let s = Samples::new(4);
+        let order = RefCell::new(Vec::new());
+        s.interleaved_blocks(
+            ("ours", "raw"),
+            7,
+            2,
+            |n| order.borrow_mut().push(('o', n)),
+            |n| order.borrow_mut().push(('r', n)),
+        );
+        let order = order.into_inner();
+        // 2 warm-up rounds + 4 measured, each side once per round with the whole block, the side
+        // going first alternating.
+        let firsts: String = order.chunks(2).map(|pair| pair[0].0).collect();
+        assert_eq!(firsts, "ororor");
+        assert!(order.iter().all(|&(_, n)| n == 7));
+        for id in ["ours", "raw"] {
+            let runs = s.runs.borrow();
+            let recorded = &runs[id];
+            assert_eq!(recorded.len(), 4, "{id}: measured rounds only");
+            assert!(recorded.iter().all(|&(n, _)| n == 7));
+        }
+
+        // The per-call form runs each side `block` times per round.
+        let calls = RefCell::new((0, 0));
+        s.interleaved(
+            ("o2", "r2"),
+            5,
+            1,
+            || calls.borrow_mut().0 += 1,
+            || calls.borrow_mut().1 += 1,
+        );
+        assert_eq!(calls.into_inner(), (25, 25));
     }
 
     #[test]
