@@ -118,6 +118,9 @@ use proc_macro::TokenStream;
 ///     (`graph.name_next("scale")`), so runtime errors name it. Every `Step` is built by the
 ///     same sequence of driver calls, so any `Step` pairs node for node with any `StepExec`
 ///     in a whole-graph update (SPEC 2.4).
+///   - `rebuild(&mut self, &params)`: builds it again in place, with the same driver calls,
+///     reusing the runtime graph's bookkeeping (`Graph::clear`): the cheap way to rebuild for
+///     `update` in a loop.
 ///   - `instantiate(self)` and `instantiate_with(self, flags, upload)` make a `StepExec`;
 ///     `graph()` gives the runtime graph.
 ///   - `Step::TOPOLOGY`: the nodes (in build order: node `i` is the graph's node `i`), their

@@ -6,7 +6,7 @@
 //! - [`Graph`]: a definition graph. Kernel ([`Kernel`] with a typed argument tuple), 1-D memcpy
 //!   ([`Memcpy`], typed by direction), 1-D memset ([`Memset`], 1/2/4-byte values), empty, host
 //!   (a Rust closure) and child-graph nodes; dependencies listed when a node is added; DOT export;
-//!   stream capture ([`Graph::capture`]).
+//!   stream capture ([`Graph::capture`]); [`Graph::clear`] to rebuild it in a loop.
 //! - [`GraphExec`]: the executable. Launch, upload, whole-graph [`update`](GraphExec::update)
 //!   with an error naming the refused node, single-node updates for kernel, memcpy, memset, host
 //!   and child-graph nodes, and enable/disable for the kinds CUDA allows ([`Switchable`]).

@@ -314,44 +314,32 @@ impl Buffers {
 
 #[test]
 fn fifty_builds_of_one_declaration_all_update_one_executable() {
-    let Some(gpu) =
-        cudagraph_tests::gpu("fifty_builds_of_one_declaration_all_update_one_executable")
-    else {
-        return;
-    };
-    let k = Kernels::load(&gpu.ctx);
-    let mut rng = Rng::new("fifty_builds_of_one_declaration_all_update_one_executable");
-    let mut bufs = Buffers::new(&gpu, rng.len_in(1000, 20_000));
-
-    let first = bufs.random(&k, &mut rng);
-    let mut exec = Web::build(&gpu.ctx, &first.params)
-        .unwrap()
-        .instantiate()
-        .unwrap();
-    bufs.launch_and_check(&gpu, &mut rng, &mut exec, &first, "as built");
-
-    for round in 1..=50 {
-        let next = bufs.random(&k, &mut rng);
-        let graph = Web::build(&gpu.ctx, &next.params).unwrap();
-        if let Err(e) = exec.update(&graph) {
-            panic!("round {round}: the update was refused: {e}");
-        }
-        // The executable holds what it needs: the source graph may go at once.
-        drop(graph);
-        let what = format!("round {round}");
-        bufs.launch_and_check(&gpu, &mut rng, &mut exec, &next, &what);
-        // The executable now runs that build's params: set_params finds nothing to change.
-        assert_eq!(
-            exec.set_params(&next.params).unwrap(),
-            0,
-            "{what}: set_params after update"
-        );
-    }
+    fifty_updates_of_one_executable(
+        "fifty_builds_of_one_declaration_all_update_one_executable",
+        Source::NewBuilds,
+    );
 }
 
 #[test]
 fn one_graph_rebuilt_in_place_fifty_times_updates_one_executable() {
-    let name = "one_graph_rebuilt_in_place_fifty_times_updates_one_executable";
+    fifty_updates_of_one_executable(
+        "one_graph_rebuilt_in_place_fifty_times_updates_one_executable",
+        Source::RebuiltInPlace,
+    );
+}
+
+/// Where the update source of each round comes from.
+#[derive(Debug, Clone, Copy)]
+enum Source {
+    /// `Web::build` each round, dropped right after the update.
+    NewBuilds,
+    /// One graph, `rebuild` each round.
+    RebuiltInPlace,
+}
+
+/// 50 rounds of random params, each a whole-graph update of one executable from a graph of
+/// `source`, launched and checked against the CPU.
+fn fifty_updates_of_one_executable(name: &str, source: Source) {
     let Some(gpu) = cudagraph_tests::gpu(name) else {
         return;
     };
@@ -364,23 +352,35 @@ fn one_graph_rebuilt_in_place_fifty_times_updates_one_executable() {
         .unwrap()
         .instantiate()
         .unwrap();
+    bufs.launch_and_check(&gpu, &mut rng, &mut exec, &first, "as built");
+
     let mut graph = Web::build(&gpu.ctx, &first.params).unwrap();
     for round in 1..=50 {
         let next = bufs.random(&k, &mut rng);
-        graph.rebuild(&next.params).unwrap();
-        if let Err(e) = exec.update(&graph) {
-            panic!("round {round}: the update from the rebuilt graph was refused: {e}");
+        let updated = match source {
+            Source::NewBuilds => {
+                let fresh = Web::build(&gpu.ctx, &next.params).unwrap();
+                // The executable keeps what it needs: the source graph goes right after.
+                exec.update(&fresh)
+            }
+            Source::RebuiltInPlace => {
+                graph.rebuild(&next.params).unwrap();
+                exec.update(&graph)
+            }
+        };
+        if let Err(e) = updated {
+            panic!("round {round} ({source:?}): the update was refused: {e}");
         }
-        let what = format!("round {round}");
+        let what = format!("round {round} ({source:?})");
         bufs.launch_and_check(&gpu, &mut rng, &mut exec, &next, &what);
-        // The update took the rebuilt graph's params: set_params finds nothing to change.
+        // The executable now runs that build's params: set_params finds nothing to change.
         assert_eq!(
             exec.set_params(&next.params).unwrap(),
             0,
             "{what}: set_params after update"
         );
     }
-    // The rebuilt graph instantiates as itself, too.
+    // The last source graph instantiates as itself, too.
     let last = bufs.random(&k, &mut rng);
     graph.rebuild(&last.params).unwrap();
     let mut own = graph.instantiate().unwrap();

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use cudagraph_runtime::cudarc::driver::{CudaSlice, PinnedHostSlice};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{DeviceToDevice, DeviceToHost, Error, HostToDevice, KernelNode};
+use cudagraph_runtime::{DeviceToDevice, DeviceToHost, Error, GraphExec, HostToDevice, KernelNode};
 use cudagraph_tests::graphs::AxpyPair;
 use cudagraph_tests::{
     assert_close, assert_read_close, assert_read_untouched, assert_untouched, cfg, fill, pinned,
@@ -138,6 +138,23 @@ fn build_into(
     axpy
 }
 
+/// Poisons both sets of buffers, launches `exec`, and checks that it computed `p` into `used`
+/// and left `other` alone.
+fn launch_and_check(
+    gpu: &Gpu,
+    exec: &mut GraphExec,
+    [used, other]: [&mut Buffers; 2],
+    p: Params,
+    what: &str,
+) {
+    used.poison(gpu);
+    other.poison(gpu);
+    exec.launch(&gpu.stream).unwrap();
+    gpu.stream.synchronize().unwrap();
+    used.check(gpu, p, what);
+    other.check_untouched(gpu, &format!("{what}, the other buffers"));
+}
+
 #[test]
 fn whole_graph_update_takes_every_nodes_parameters() {
     let Some(gpu) = cudagraph_tests::gpu("whole_graph_update_takes_every_nodes_parameters") else {
@@ -154,12 +171,7 @@ fn whole_graph_update_takes_every_nodes_parameters() {
     let (p1, p2) = (Params::random(&mut rng), Params::random(&mut rng));
 
     let mut exec = build(&gpu, &k, &mut b1, p1, &log).instantiate().unwrap();
-    b1.poison(&gpu);
-    b2.poison(&gpu);
-    exec.launch(&gpu.stream).unwrap();
-    gpu.stream.synchronize().unwrap();
-    b1.check(&gpu, p1, "before the update");
-    b2.check_untouched(&gpu, "before the update, second buffers");
+    launch_and_check(&gpu, &mut exec, [&mut b1, &mut b2], p1, "before the update");
     assert_eq!(*log.lock().unwrap(), [p1.tag]);
 
     // New buffers, scalars and host closure, all at once. The update keeps what the new graph's
@@ -167,12 +179,7 @@ fn whole_graph_update_takes_every_nodes_parameters() {
     let graph2 = build(&gpu, &k, &mut b2, p2, &log);
     exec.update(&graph2).unwrap();
     drop(graph2);
-    b1.poison(&gpu);
-    b2.poison(&gpu);
-    exec.launch(&gpu.stream).unwrap();
-    gpu.stream.synchronize().unwrap();
-    b2.check(&gpu, p2, "after the update");
-    b1.check_untouched(&gpu, "after the update, first buffers");
+    launch_and_check(&gpu, &mut exec, [&mut b2, &mut b1], p2, "after the update");
     assert_eq!(*log.lock().unwrap(), [p1.tag, p2.tag]);
 }
 
@@ -185,14 +192,12 @@ fn a_cleared_graph_is_rebuilt_for_update_in_a_loop() {
     let mut rng = Rng::new("a_cleared_graph_is_rebuilt_for_update_in_a_loop");
     let n = rng.len_in(1000, 50_000);
     let log = Arc::new(Mutex::new(Vec::new()));
-    let mut bufs = [
+    let (mut b1, mut b2) = (
         Buffers::new(&gpu, &mut rng, n),
         Buffers::new(&gpu, &mut rng, n),
-    ];
+    );
     let first = Params::random(&mut rng);
-    let mut exec = build(&gpu, &k, &mut bufs[0], first, &log)
-        .instantiate()
-        .unwrap();
+    let mut exec = build(&gpu, &k, &mut b1, first, &log).instantiate().unwrap();
     let mut tags = vec![];
 
     // One graph, cleared and rebuilt each round, alternating buffers with fresh params (host
@@ -209,33 +214,24 @@ fn a_cleared_graph_is_rebuilt_for_update_in_a_loop() {
                 "round {round}: a handle from before the clear: {err}"
             );
         }
-        let (now, other) = (round % 2, 1 - round % 2);
+        let (now, other) = match round % 2 {
+            0 => (&mut b2, &mut b1),
+            _ => (&mut b1, &mut b2),
+        };
         let p = Params::random(&mut rng);
-        old_node = Some(build_into(&mut scratch, &k, &mut bufs[now], p, &log));
+        old_node = Some(build_into(&mut scratch, &k, now, p, &log));
         exec.update(&scratch).unwrap();
-        for b in &mut bufs {
-            b.poison(&gpu);
-        }
-        exec.launch(&gpu.stream).unwrap();
-        gpu.stream.synchronize().unwrap();
         let what = format!("round {round}");
-        bufs[now].check(&gpu, p, &what);
-        bufs[other].check_untouched(&gpu, &format!("{what}, the other buffers"));
+        launch_and_check(&gpu, &mut exec, [now, other], p, &what);
         tags.push(p.tag);
         assert_eq!(*log.lock().unwrap(), tags, "{what}: host nodes run");
     }
     // The scratch graph itself instantiates and runs its latest contents.
     let last = Params::random(&mut rng);
     scratch.clear().unwrap();
-    build_into(&mut scratch, &k, &mut bufs[1], last, &log);
+    build_into(&mut scratch, &k, &mut b1, last, &log);
     let mut exec2 = scratch.instantiate().unwrap();
-    for b in &mut bufs {
-        b.poison(&gpu);
-    }
-    exec2.launch(&gpu.stream).unwrap();
-    gpu.stream.synchronize().unwrap();
-    bufs[1].check(&gpu, last, "instantiated after a clear");
-    bufs[0].check_untouched(&gpu, "instantiated after a clear, the other buffers");
+    launch_and_check(&gpu, &mut exec2, [&mut b1, &mut b2], last, "after a clear");
     exec.check_host_panics().unwrap();
 }
 
