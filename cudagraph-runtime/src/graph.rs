@@ -135,7 +135,8 @@ impl Graph {
     /// same driver calls as dropping the graph and building a new one, without the allocations
     /// and reference counting. Handles to the old nodes stop working here (the graph starts a new
     /// family); executables instantiated from it are unaffected. Host closures of the old nodes
-    /// are released with the old driver graph, once no executable needs them.
+    /// and values handed over with [`Graph::retain`] are released with the old driver graph, once
+    /// no executable needs them.
     ///
     /// Kernel modules the old contents used stay loaded until the graph is dropped.
     pub fn clear(&mut self) -> Result<()> {
