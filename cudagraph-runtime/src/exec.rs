@@ -225,8 +225,7 @@ impl GraphExec {
         let fresh = instantiate_raw(&graph, flags, None)?;
         let old = std::mem::replace(&mut self.raw, fresh);
         graph.join_family_of(&self.graph);
-        self.panics.unwatch(|_| true);
-        self.panics.watch(graph.panics.slots());
+        self.panics.watch_instead(graph.panics.slots());
         self.child_panics.clear();
         // The old graph goes only after its executable: `old` may still reference its nodes.
         let old_graph = std::mem::replace(&mut self.graph, graph);
@@ -307,8 +306,7 @@ impl GraphExec {
         // Host closures of `graph` are kept alive by its user objects, which the update retained.
         // The executable now runs `graph`'s closures: watch their slots instead of the old ones
         // (a slot with an unreported panic stays until it is reported, so the list never grows).
-        self.panics.unwatch(|_| true);
-        self.panics.watch(graph.panics.slots());
+        self.panics.watch_instead(graph.panics.slots());
     }
 
     /// Keeps the modules of `graph`'s kernels loaded.

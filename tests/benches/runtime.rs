@@ -10,9 +10,9 @@
 //!   chain's last node, the argument alternating so every call is a real change.
 //! - `rebuild_update`: `Graph::clear` + N `add_kernel` + `GraphExec::update` vs
 //!   `cuGraphCreate` + N `cuGraphAddKernelNode_v2` + `cuGraphExecUpdate_v2` + `cuGraphDestroy`:
-//!   the same driver calls (`clear` destroys the old graph and creates the new one). `clear` is our API for
-//!   rebuild loops: it keeps the Rust-side bookkeeping (context and module references, the node
-//!   table) of the graph it empties.
+//!   the same driver calls (`clear` destroys the old graph and creates the new one). `clear` is
+//!   our API for rebuild loops: it keeps the Rust-side bookkeeping (context and module
+//!   references, the node table) of the graph it empties.
 //! - `rebuild_update new Graph` (A/B only, reported): the same with a new `Graph` built and
 //!   dropped each time (`Graph::with_capacity` ... drop): the price of that bookkeeping, mostly
 //!   two reference counts taken and released (atomic operations, ~9 ns each on the cloud VMs
@@ -309,10 +309,7 @@ fn launch(c: &mut Criterion, s: &Setup, samples: &Samples) {
         group.bench_function(BenchmarkId::new("raw", n), |b| {
             b.iter_custom(|iters| {
                 timed_launches(stream, samples, &id, iters, || {
-                    // SAFETY: live executable and stream.
-                    ok("cuGraphLaunch", unsafe {
-                        sys::cuGraphLaunch(ch.raw_exec, stream.cu_stream())
-                    });
+                    raw_launch(ch.raw_exec, stream)
                 })
             })
         });
@@ -427,6 +424,14 @@ fn rebuild_update(c: &mut Criterion, s: &Setup, samples: &Samples) {
     group.finish();
 }
 
+/// The raw launch of `exec` into `stream`.
+fn raw_launch(exec: sys::CUgraphExec, stream: &CudaStream) {
+    // SAFETY: live executable and stream.
+    ok("cuGraphLaunch", unsafe {
+        sys::cuGraphLaunch(exec, stream.cu_stream())
+    });
+}
+
 /// The raw single-node update of `node`.
 fn raw_set_params(
     exec: sys::CUgraphExec,
@@ -491,10 +496,7 @@ fn launches_ab(s: &Setup, samples: &Samples) {
             },
             |block| {
                 for _ in 0..block {
-                    // SAFETY: live executable and stream.
-                    ok("cuGraphLaunch", unsafe {
-                        sys::cuGraphLaunch(raw_exec, stream.cu_stream())
-                    });
+                    raw_launch(raw_exec, stream);
                 }
                 sync(stream);
             },
@@ -535,6 +537,12 @@ fn updates_ab(s: &Setup, samples: &Samples) {
         );
         let block = (2000 / n as u64).max(2);
         let (mut scratch, _) = s.chain(n, THREADS);
+        // One raw side for both rows: ours with `clear`, ours with a new graph each time.
+        let mut raw_rebuild = || {
+            raw_flip ^= 1;
+            s.raw.count.set(THREADS - raw_flip);
+            raw_rebuild_update(s, n, raw_exec);
+        };
         samples.interleaved(
             (
                 &format!("rebuild_update/ours-ab/{n}"),
@@ -546,11 +554,7 @@ fn updates_ab(s: &Setup, samples: &Samples) {
                 ours_flip ^= 1;
                 ours_rebuild_update(s, &mut scratch, n, THREADS - ours_flip, &mut ch.exec);
             },
-            || {
-                raw_flip ^= 1;
-                s.raw.count.set(THREADS - raw_flip);
-                raw_rebuild_update(s, n, raw_exec);
-            },
+            &mut raw_rebuild,
         );
         samples.interleaved(
             (
@@ -563,11 +567,7 @@ fn updates_ab(s: &Setup, samples: &Samples) {
                 ours_flip ^= 1;
                 ours_new_graph_update(s, n, THREADS - ours_flip, &mut ch.exec);
             },
-            || {
-                raw_flip ^= 1;
-                s.raw.count.set(THREADS - raw_flip);
-                raw_rebuild_update(s, n, raw_exec);
-            },
+            &mut raw_rebuild,
         );
         s.raw.count.set(THREADS);
         ch.destroy();

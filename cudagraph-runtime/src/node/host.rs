@@ -91,6 +91,13 @@ impl PanicWatch {
         }
     }
 
+    /// Watches `slots` instead of the slots watched so far (see [`PanicWatch::unwatch`] for
+    /// those that stay): for when the closures that ran here have all been replaced.
+    pub(crate) fn watch_instead(&mut self, slots: &[Arc<PanicSlot>]) {
+        self.unwatch(|_| true);
+        self.watch(slots);
+    }
+
     /// Stops watching the slots `gone` picks, once their closures no longer run here. The own
     /// slot stays, and so does any slot holding a panic not yet reported.
     #[inline]
