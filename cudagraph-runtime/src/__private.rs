@@ -6,6 +6,9 @@
 //! expressions as arguments so that a type mismatch points at them.
 
 pub use crate::*;
+// Named by the hidden methods of public traits; not part of the API.
+pub use crate::memory::alloc::{AllocState, Allocation, Space};
+pub use crate::memory::operand::{Hold, MemKey, Use};
 pub use cudarc::driver::{CudaContext, CudaStream};
 pub use std::boxed::Box;
 pub use std::clone::Clone;
@@ -197,165 +200,250 @@ pub fn launch_config(config: impl WholeLaunchConfig) -> LaunchConfig {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Memset nodes.
+// Memory params: the param types a memset or memcpy names, and the operands they give.
 
-/// The destination of a memset node: a `DevicePtrMut<T>` of an element type a memset writes.
-#[diagnostic::on_unimplemented(
-    message = "a memset cannot write to `{Self}`",
-    label = "not a `DevicePtrMut<T>` of 1-, 2- or 4-byte elements",
-    note = "a memset node writes a `DevicePtrMut<T>` where `T` is u8, i8, u16, i16, u32, i32 or f32; \
-            use a kernel for other element types"
-)]
-pub trait MemsetTarget: Sized {
-    /// The element type written.
-    type Elem: MemsetValue;
-    /// As a device pointer.
-    fn target(self) -> DevicePtrMut<Self::Elem>;
+/// A param type that is memory a node can name: an owned buffer (given by reference, so the
+/// graph shares it) or a raw pointer (given by value).
+pub trait MemoryParam {
+    /// The element type.
+    type Elem;
+    /// The operand the param gives.
+    type Operand<'p>
+    where
+        Self: 'p;
+    /// As an operand.
+    fn operand(&self) -> Self::Operand<'_>;
 }
 
-#[diagnostic::do_not_recommend]
-impl<T: MemsetValue> MemsetTarget for DevicePtrMut<T> {
-    type Elem = T;
-    #[inline(always)]
-    fn target(self) -> DevicePtrMut<T> {
-        self
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Memcpy nodes.
-
-/// A copy direction, with the pointer types a copy of that direction takes.
-pub trait CopyDirection: Direction + Sized {
-    /// The source pointer of element type `T`.
-    type Src<T>;
-    /// The destination pointer of element type `T`.
-    type Dst<T>;
-    /// The copy.
-    fn memcpy<T>(src: Self::Src<T>, dst: Self::Dst<T>) -> Memcpy<Self>;
-}
-
-impl CopyDirection for HostToDevice {
-    type Src<T> = HostPtr<T>;
-    type Dst<T> = DevicePtrMut<T>;
-    #[inline(always)]
-    fn memcpy<T>(src: HostPtr<T>, dst: DevicePtrMut<T>) -> Memcpy<Self> {
-        Memcpy::htod(src, dst)
-    }
-}
-
-impl CopyDirection for DeviceToHost {
-    type Src<T> = DevicePtr<T>;
-    type Dst<T> = HostPtrMut<T>;
-    #[inline(always)]
-    fn memcpy<T>(src: DevicePtr<T>, dst: HostPtrMut<T>) -> Memcpy<Self> {
-        Memcpy::dtoh(src, dst)
-    }
-}
-
-impl CopyDirection for DeviceToDevice {
-    type Src<T> = DevicePtr<T>;
-    type Dst<T> = DevicePtrMut<T>;
-    #[inline(always)]
-    fn memcpy<T>(src: DevicePtr<T>, dst: DevicePtrMut<T>) -> Memcpy<Self> {
-        Memcpy::dtod(src, dst)
-    }
-}
-
-/// `(source, destination)` pointer types a memcpy node copies between; fixes its direction.
-#[diagnostic::on_unimplemented(
-    message = "no memcpy copies between `{Self}` (source, destination)",
-    label = "not a valid (source, destination) pair",
-    note = "a memcpy copies from a `DevicePtr<T>`, `DevicePtrMut<T>`, `HostPtr<T>` or `HostPtrMut<T>` \
-            into a `DevicePtrMut<T>` or `HostPtrMut<T>` of the same element type `T`, \
-            with at least one side on the device"
-)]
-pub trait CopyPair {
-    /// The direction.
-    type Dir: CopyDirection;
-    /// The copy.
-    fn memcpy(self) -> Memcpy<Self::Dir>;
-}
-
-macro_rules! copy_pairs {
-    ($($src:ident => $dst:ident: $dir:ident;)*) => {$(
-        impl<T> CopyPair for ($src<T>, $dst<T>) {
-            type Dir = $dir;
+macro_rules! memory_params {
+    ($($ty:ident: $op:ty, |$s:ident| $e:expr;)*) => {$(
+        impl<T: Send + Sync + 'static> MemoryParam for $ty<T> {
+            type Elem = T;
+            type Operand<'p> = $op where Self: 'p;
             #[inline(always)]
-            fn memcpy(self) -> Memcpy<$dir> {
-                <$dir as CopyDirection>::memcpy(self.0.to_const(), self.1)
-            }
-        }
-        impl<T> CopyAs<$dir> for ($src<T>, $dst<T>) {
-            #[inline(always)]
-            fn memcpy_as(self) -> Memcpy<$dir> {
-                <$dir as CopyDirection>::memcpy(self.0.to_const(), self.1)
+            fn operand(&self) -> Self::Operand<'_> {
+                let $s = self;
+                $e
             }
         }
     )*};
 }
+memory_params! {
+    DeviceBuffer: &'p DeviceBuffer<T>, |s| s;
+    HostBuffer: &'p HostBuffer<T>, |s| s;
+    DevicePtr: DevicePtr<T>, |s| *s;
+    DevicePtrMut: DevicePtrMut<T>, |s| *s;
+    HostPtr: HostPtr<T>, |s| *s;
+    HostPtrMut: HostPtrMut<T>, |s| *s;
+}
 
-/// `(source, destination)` pointer types a memcpy node of direction `Dir` can be set to.
+// ---------------------------------------------------------------------------------------------
+// Memset nodes.
+
+/// The pattern a declared memset writes into elements of type `Self`: the element itself when it
+/// has 1, 2 or 4 bytes, else a 4-byte `u32` (so `memset(y, 0u32)` zeroes `f64`s).
+#[diagnostic::on_unimplemented(
+    message = "a memset node cannot fill `{Self}` elements",
+    label = "no memset pattern for this element type",
+    note = "a memset writes 1-, 2- or 4-byte patterns; it fills elements of u8, i8, u16, i16, u32, i32, \
+            f32 (with a value of the same type) and u64, i64, f64 (with a `u32` pattern); use a kernel \
+            for other element types"
+)]
+pub trait DefaultPattern {
+    /// The pattern's type.
+    type Pattern: MemsetValue;
+}
+
+macro_rules! default_patterns {
+    ($($elem:ty => $pattern:ty),*) => {$(
+        impl DefaultPattern for $elem {
+            type Pattern = $pattern;
+        }
+    )*};
+}
+default_patterns!(u8 => u8, i8 => i8, u16 => u16, i16 => i16, u32 => u32, i32 => i32, f32 => f32,
+    u64 => u32, i64 => u32, f64 => u32);
+impl<T: DefaultPattern, const N: usize> DefaultPattern for [T; N] {
+    type Pattern = T::Pattern;
+}
+
+/// The destination of a memset node: device memory the graph can write, whose elements have a
+/// memset pattern.
+#[diagnostic::on_unimplemented(
+    message = "a memset cannot write to `{Self}`",
+    label = "not writable device memory",
+    note = "a memset node writes a `DeviceBuffer<T>` (or a raw `DevicePtrMut<T>`) param"
+)]
+pub trait MemsetTarget: MemoryParam {
+    /// The pattern written.
+    type Pattern: MemsetValue;
+    /// The memset of `self` with `value`.
+    fn memset(&self, value: Self::Pattern) -> Memset<'static, Self::Pattern>;
+}
+
+macro_rules! memset_targets {
+    ($($ty:ident),*) => {$(
+        #[diagnostic::do_not_recommend]
+        impl<T: DefaultPattern + FillWith<T::Pattern> + Send + Sync + 'static> MemsetTarget for $ty<T> {
+            type Pattern = T::Pattern;
+            #[inline(always)]
+            fn memset(&self, value: T::Pattern) -> Memset<'static, T::Pattern> {
+                Memset::new(self.operand(), value)
+            }
+        }
+    )*};
+}
+memset_targets!(DeviceBuffer, DevicePtrMut);
+
+/// The memory a memset handle's `set(dst, value)` writes: device memory holding elements that a
+/// pattern `V` fills.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not device memory this memset node can fill with its `{V}` pattern",
+    label = "not a valid memset destination for this node",
+    note = "the node writes a `{V}` pattern: give a `&DeviceBuffer<T>` (or a raw `DevicePtrMut<T>`) \
+            whose elements it fills"
+)]
+pub trait MemsetAs<V> {
+    /// The memset.
+    fn memset_as(self, value: V) -> Memset<'static, V>;
+}
+
+impl<V: MemsetValue, D> MemsetAs<V> for D
+where
+    D: DeviceDstOf<V>,
+{
+    #[inline(always)]
+    fn memset_as(self, value: V) -> Memset<'static, V> {
+        self.memset_with(value)
+    }
+}
+
+/// Device memory a pattern `V` can fill (the element type hidden).
+#[doc(hidden)]
+pub trait DeviceDstOf<V: MemsetValue> {
+    /// The memset.
+    fn memset_with(self, value: V) -> Memset<'static, V>;
+}
+
+macro_rules! device_dst_of {
+    ($($ty:ty),*) => {$(
+        impl<V: MemsetValue, T: FillWith<V> + Send + Sync + 'static> DeviceDstOf<V> for $ty {
+            #[inline(always)]
+            fn memset_with(self, value: V) -> Memset<'static, V> {
+                Memset::new(self, value)
+            }
+        }
+    )*};
+}
+device_dst_of!(&DeviceBuffer<T>, DeviceBuffer<T>, DevicePtrMut<T>);
+
+// ---------------------------------------------------------------------------------------------
+// Memcpy nodes.
+
+/// `(source, destination)` param types a memcpy node copies between; fixes its direction.
+#[diagnostic::on_unimplemented(
+    message = "no memcpy copies between `{Self}` (source, destination)",
+    label = "not a valid (source, destination) pair",
+    note = "a memcpy copies from a `DeviceBuffer<T>` or `HostBuffer<T>` (or a raw pointer) into a \
+            `DeviceBuffer<T>` or `HostBuffer<T>` of the same element type `T`, with at least one side \
+            on the device"
+)]
+pub trait CopyPair {
+    /// The source param's type.
+    type Src;
+    /// The destination param's type.
+    type Dst;
+    /// The direction.
+    type Dir: Direction;
+    /// The copy.
+    fn memcpy(src: &Self::Src, dst: &Self::Dst) -> Memcpy<'static, Self::Dir>;
+}
+
+macro_rules! copy_pairs {
+    ($dir:ident, $make:ident: $($src:ident => $dst:ident),*) => {$(
+        impl<T: Send + Sync + 'static> CopyPair for ($src<T>, $dst<T>) {
+            type Src = $src<T>;
+            type Dst = $dst<T>;
+            type Dir = $dir;
+            #[inline(always)]
+            fn memcpy(src: &$src<T>, dst: &$dst<T>) -> Memcpy<'static, $dir> {
+                Memcpy::$make(src.operand(), dst.operand())
+            }
+        }
+    )*};
+}
+copy_pairs!(HostToDevice, htod:
+    HostBuffer => DeviceBuffer, HostBuffer => DevicePtrMut,
+    HostPtr => DeviceBuffer, HostPtr => DevicePtrMut,
+    HostPtrMut => DeviceBuffer, HostPtrMut => DevicePtrMut);
+copy_pairs!(DeviceToHost, dtoh:
+    DeviceBuffer => HostBuffer, DeviceBuffer => HostPtrMut,
+    DevicePtr => HostBuffer, DevicePtr => HostPtrMut,
+    DevicePtrMut => HostBuffer, DevicePtrMut => HostPtrMut);
+copy_pairs!(DeviceToDevice, dtod:
+    DeviceBuffer => DeviceBuffer, DeviceBuffer => DevicePtrMut,
+    DevicePtr => DeviceBuffer, DevicePtr => DevicePtrMut,
+    DevicePtrMut => DeviceBuffer, DevicePtrMut => DevicePtrMut);
+
+/// `(source, destination)` operands a memcpy node of direction `Dir` can be set to, copying `T`s.
 #[diagnostic::on_unimplemented(
     message = "this memcpy node copies `{Dir}`: it cannot copy `{Self}` (source, destination)",
     label = "not a copy in this node's direction",
     note = "CUDA cannot change a memcpy node's direction or memory types after instantiation \
-            (SPEC 2.4): declare another memcpy node for that copy"
+            (cuGraphExecMemcpyNodeSetParams): declare another memcpy node for that copy"
 )]
-pub trait CopyAs<Dir> {
+pub trait CopyAs<Dir, T> {
     /// The copy.
-    fn memcpy_as(self) -> Memcpy<Dir>;
+    fn memcpy_as(self) -> Memcpy<'static, Dir>;
 }
 
-copy_pairs! {
-    HostPtr => DevicePtrMut: HostToDevice;
-    HostPtrMut => DevicePtrMut: HostToDevice;
-    DevicePtr => HostPtrMut: DeviceToHost;
-    DevicePtrMut => HostPtrMut: DeviceToHost;
-    DevicePtr => DevicePtrMut: DeviceToDevice;
-    DevicePtrMut => DevicePtrMut: DeviceToDevice;
-}
-
-/// The read-only form of a pointer (a memcpy's source).
-trait ToConst<P> {
-    fn to_const(self) -> P;
-}
-
-impl<T> ToConst<HostPtr<T>> for HostPtr<T> {
+impl<T, S: HostSrc<'static, T>, D: DeviceDst<'static, T>> CopyAs<HostToDevice, T> for (S, D) {
     #[inline(always)]
-    fn to_const(self) -> HostPtr<T> {
-        self
+    fn memcpy_as(self) -> Memcpy<'static, HostToDevice> {
+        Memcpy::htod(self.0, self.1)
     }
 }
 
-impl<T> ToConst<HostPtr<T>> for HostPtrMut<T> {
+impl<T, S: DeviceSrc<'static, T>, D: HostDst<'static, T>> CopyAs<DeviceToHost, T> for (S, D) {
     #[inline(always)]
-    fn to_const(self) -> HostPtr<T> {
-        self.as_const()
+    fn memcpy_as(self) -> Memcpy<'static, DeviceToHost> {
+        Memcpy::dtoh(self.0, self.1)
     }
 }
 
-impl<T> ToConst<DevicePtr<T>> for DevicePtr<T> {
+impl<T, S: DeviceSrc<'static, T>, D: DeviceDst<'static, T>> CopyAs<DeviceToDevice, T> for (S, D) {
     #[inline(always)]
-    fn to_const(self) -> DevicePtr<T> {
-        self
-    }
-}
-
-impl<T> ToConst<DevicePtr<T>> for DevicePtrMut<T> {
-    #[inline(always)]
-    fn to_const(self) -> DevicePtr<T> {
-        self.as_const()
+    fn memcpy_as(self) -> Memcpy<'static, DeviceToDevice> {
+        Memcpy::dtod(self.0, self.1)
     }
 }
 
 /// A memcpy handle's `set(src, dst)`: same direction as the node.
 #[inline(always)]
-pub fn memcpy_as<Dir, S, D>(src: S, dst: D) -> Memcpy<Dir>
+pub fn memcpy_as<Dir, T, S, D>(src: S, dst: D) -> Memcpy<'static, Dir>
 where
-    (S, D): CopyAs<Dir>,
+    (S, D): CopyAs<Dir, T>,
 {
     (src, dst).memcpy_as()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kernel arguments, one by one: a mismatch is reported at the argument.
+
+/// An argument for a kernel parameter of type `P`, checked where it is written.
+#[inline(always)]
+pub fn kernel_arg<'a, P: Param, V: KernelArg<'a, P>>(value: V) -> V {
+    value
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host nodes with buffers.
+
+/// A buffer a declared host node writes: a clone of the handle, borrowed mutably as the
+/// [`HostViews`] write marker.
+#[inline(always)]
+pub fn host_write<T: Send + Sync + 'static>(buffer: &HostBuffer<T>) -> HostBuffer<T> {
+    buffer.clone()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -409,16 +497,16 @@ pub fn host_fn(f: impl HostCallable) -> HostFn {
 )]
 pub trait ChildGraph {
     /// The graph.
-    fn graph(&self) -> &Graph;
+    fn graph(&self) -> &Graph<'static>;
     /// An identity that changes whenever the graph may have: a graph declared with `cuda_graph!`
     /// has one per build; a runtime [`Graph`] has none (a replaced graph's handle may be reused
     /// by the next graph created), so it counts as changed every time.
     fn identity(&self) -> Option<u64>;
 }
 
-impl ChildGraph for Graph {
+impl ChildGraph for Graph<'static> {
     #[inline(always)]
-    fn graph(&self) -> &Graph {
+    fn graph(&self) -> &Graph<'static> {
         self
     }
     #[inline(always)]
@@ -429,7 +517,7 @@ impl ChildGraph for Graph {
 
 impl<G: ChildGraph + ?Sized> ChildGraph for &G {
     #[inline(always)]
-    fn graph(&self) -> &Graph {
+    fn graph(&self) -> &Graph<'static> {
         (**self).graph()
     }
     #[inline(always)]
@@ -439,11 +527,11 @@ impl<G: ChildGraph + ?Sized> ChildGraph for &G {
 }
 
 /// A graph built from the declaration of `G` (only `G` itself): whole-graph update pairs nodes
-/// correctly only between graphs built by the same sequence of calls (SPEC 2.4).
+/// correctly only between graphs built by the same sequence of calls (`cuGraphExecUpdate`).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` was not built from the declaration of `{G}`",
     label = "expected a `{G}`",
-    note = "a whole-graph update pairs nodes by the order they were added (SPEC 2.4): \
+    note = "a whole-graph update pairs nodes by the order they were added (cuGraphExecUpdate): \
             only a graph of the same `cuda_graph!` declaration has the same order; \
             to run another graph, instantiate it"
 )]
@@ -459,7 +547,7 @@ pub trait SameDeclaration<G> {
 #[diagnostic::on_unimplemented(
     message = "only kernel, memset and memcpy nodes can be enabled or disabled",
     label = "CUDA cannot enable or disable this node",
-    note = "cuGraphNodeSetEnabled accepts kernel, memset and memcpy nodes only (SPEC 2.4); \
+    note = "cuGraphNodeSetEnabled accepts kernel, memset and memcpy nodes only; \
             to skip this work at run time, declare separate graphs"
 )]
 pub trait CanEnableDisable {
@@ -471,7 +559,8 @@ pub trait CanEnableDisable {
 #[diagnostic::on_unimplemented(
     message = "only 1-D memset and memcpy nodes can be updated",
     label = "a 2-D update is not allowed",
-    note = "CUDA can change only 1-D memset and memcpy nodes after instantiation (SPEC 2.4): \
+    note = "CUDA can change only 1-D memset and memcpy nodes after instantiation \
+            (cuGraphExecMemsetNodeSetParams, cuGraphExecMemcpyNodeSetParams): \
             use `set` with 1-D pointers"
 )]
 pub trait CanUpdate2D {

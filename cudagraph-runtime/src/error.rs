@@ -14,7 +14,7 @@ pub enum UpdateFailure {
     NodeTypeChanged,
     /// A kernel node's function changed context.
     FunctionChanged,
-    /// A parameter changed in a way CUDA cannot update (see SPEC 2.4).
+    /// A parameter changed in a way CUDA cannot update.
     ParametersChanged,
     /// Something about the node is not supported by whole-graph update.
     NotSupported,
@@ -108,6 +108,41 @@ pub enum Error {
         node: String,
         /// What is wrong.
         reason: String,
+    },
+    /// Memory is in use in a way that forbids what was asked: a launch or a new use while host
+    /// code accesses the memory through a guard, a guard while another one writes it, or host
+    /// memory shared by two executables of which one writes it.
+    #[error("{buffer} is in use: {reason}")]
+    BufferInUse {
+        /// The memory concerned.
+        buffer: String,
+        /// Why, and what to do.
+        reason: String,
+    },
+    /// Two nodes of a graph would use the same memory at the same time, one of them writing it:
+    /// no edge orders them, so CUDA may run them in any order, or at once.
+    #[error("nodes `{first}` and `{second}` may run at the same time: {reason}")]
+    Hazard {
+        /// The node added or declared first.
+        first: String,
+        /// The other node.
+        second: String,
+        /// What they share, and what to do.
+        reason: String,
+    },
+    /// Something had to be enqueued on a stream that is being captured, where it would be
+    /// recorded into the capture instead of run. End the capture first.
+    #[error("{what}: the stream is being captured; end the capture first")]
+    Capturing {
+        /// What could not be done.
+        what: String,
+    },
+    /// A call that needs the CUDA driver was made inside a host node, where CUDA forbids calls
+    /// into it.
+    #[error("{what} cannot be called inside a host node (CUDA forbids driver calls there)")]
+    InHostNode {
+        /// The call.
+        what: &'static str,
     },
 }
 

@@ -8,10 +8,14 @@ use crate::driver::check;
 use crate::error::{Error, Result, UpdateFailure};
 use crate::function_set::FunctionSet;
 use crate::graph::{kernel_params, Graph};
-use crate::kernel::{Kernel, KernelArgs, LaunchConfig};
+use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
+use crate::memory::alloc::Space;
+use crate::memory::hazard::{host_code_conflict, reaches};
+use crate::memory::holdings::Holdings;
+use crate::memory::operand::Use;
 use crate::node::{
-    ChildGraphNode, Direction, HostCall, HostNode, KernelNode, Memcpy, MemcpyNode, Memset,
-    MemsetNode, MemsetValue, NodeId, PanicSlot, PanicWatch, Switchable,
+    with_views, ChildGraphNode, Direction, HostCall, HostNode, HostViews, KernelNode, Memcpy,
+    MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId, PanicSlot, PanicWatch, Switchable,
 };
 
 /// Flags for instantiation (`CUgraphInstantiate_flags`).
@@ -46,28 +50,33 @@ impl std::ops::BitOr for InstantiateFlags {
 /// An instantiated graph (`CUgraphExec`), ready to launch any number of times.
 ///
 /// It owns the graph it was made from: node handles from that graph address this executable's
-/// nodes. Updates apply to launches made after them, never to launches already queued (SPEC 2.4).
+/// nodes. Updates apply to launches made after them, never to launches already queued
+/// ([`cuGraphExecUpdate`]).
+///
+/// The executable keeps the memory its nodes use alive until its last launch that may use it has
+/// completed, also when that memory is replaced by an update or the executable is dropped while
+/// launches run (see the crate docs, "Memory model"). `'a` is how long the memory its graph
+/// borrows lives: dropping an executable that borrows memory waits for its launches.
 ///
 /// `Send` but not `Sync`, like [`Graph`].
-pub struct GraphExec {
+///
+/// [`cuGraphExecUpdate`]: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html
+pub struct GraphExec<'a> {
     raw: sys::CUgraphExec,
-    graph: Graph,
+    graph: Graph<'a>,
     /// Kernel modules of graphs this executable was updated from.
     functions: FunctionSet,
     /// Host calls installed by [`GraphExec::set_host_fn`] and in use, by node index. Boxed: the
     /// driver holds their addresses, which must not move when the Vec grows.
     #[allow(clippy::vec_box)]
     host_calls: Vec<(usize, Box<HostCall>)>,
-    /// Host calls replaced since; freed once the launches that may call them have completed.
-    #[allow(clippy::vec_box)]
-    retired_calls: Vec<Box<HostCall>>,
-    /// The stream of the latest launch, so `Drop` can wait for it before freeing `host_calls`.
-    last_stream: Option<Arc<CudaStream>>,
     /// The panic slots of the host closures this executable runs now; its own slot is for the
     /// closures installed by [`GraphExec::set_host_fn`].
     panics: PanicWatch,
     /// For child-graph nodes set by [`GraphExec::set_child_graph`]: (node index, its slots).
     child_panics: Vec<(usize, Vec<Arc<PanicSlot>>)>,
+    /// The memory the nodes use now, kept alive as long as launches may use it.
+    memory: Holdings<'a>,
 }
 
 /// `CUgraphExecUpdateResultInfo` with the result code as a plain integer.
@@ -83,9 +92,9 @@ const _: () = assert!(
 );
 
 // SAFETY: as for `Graph`: usable from any thread, never from two at once (`!Sync`).
-unsafe impl Send for GraphExec {}
+unsafe impl Send for GraphExec<'_> {}
 
-impl std::fmt::Debug for GraphExec {
+impl std::fmt::Debug for GraphExec<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GraphExec")
             .field("raw", &self.raw)
@@ -95,7 +104,7 @@ impl std::fmt::Debug for GraphExec {
 }
 
 fn instantiate_raw(
-    graph: &Graph,
+    graph: &Graph<'_>,
     flags: InstantiateFlags,
     upload: Option<&CudaStream>,
 ) -> Result<sys::CUgraphExec> {
@@ -139,12 +148,13 @@ fn instantiate_raw(
     })
 }
 
-impl GraphExec {
+impl<'a> GraphExec<'a> {
     pub(crate) fn instantiate(
-        graph: Graph,
+        graph: Graph<'a>,
         flags: InstantiateFlags,
         upload: Option<&CudaStream>,
     ) -> Result<Self> {
+        let memory = Holdings::new(graph.uses_by_node(), &|i| graph.name_of(i))?;
         let raw = instantiate_raw(&graph, flags, upload)?;
         let mut panics = PanicWatch::default();
         panics.watch(graph.panics.slots());
@@ -154,14 +164,13 @@ impl GraphExec {
             graph,
             functions: FunctionSet::default(),
             host_calls: Vec::new(),
-            retired_calls: Vec::new(),
-            last_stream: None,
             child_panics: Vec::new(),
+            memory,
         })
     }
 
     /// The graph this executable was instantiated from.
-    pub fn graph(&self) -> &Graph {
+    pub fn graph(&self) -> &Graph<'a> {
         &self.graph
     }
 
@@ -173,19 +182,19 @@ impl GraphExec {
     /// Launches the graph into `stream` (`cuGraphLaunch`).
     ///
     /// Reports first a panic caught in one of the graph's host nodes since the last report
-    /// ([`Error::HostPanicked`]); the launch is then not made.
+    /// ([`Error::HostPanicked`]); the launch is then not made. Refused with
+    /// [`Error::BufferInUse`] while host code accesses memory the graph uses through a guard
+    /// ([`HostBuffer::read`](crate::HostBuffer::read) and the like).
     #[inline]
     pub fn launch(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
         self.check_host_panics()?;
-        // SAFETY: live executable and stream.
-        check("cuGraphLaunch", unsafe {
-            sys::cuGraphLaunch(self.raw, stream.cu_stream())
-        })?;
-        if self.owns_host_calls() && !matches!(&self.last_stream, Some(s) if Arc::ptr_eq(s, stream))
-        {
-            self.last_stream = Some(stream.clone());
-        }
-        Ok(())
+        let raw = self.raw;
+        self.memory.launch(stream, || {
+            // SAFETY: live executable and stream.
+            check("cuGraphLaunch", unsafe {
+                sys::cuGraphLaunch(raw, stream.cu_stream())
+            })
+        })
     }
 
     /// Uploads the executable's resources ahead of its first launch (`cuGraphUpload`).
@@ -209,8 +218,18 @@ impl GraphExec {
     /// changes made since are lost). To fall back from a refused update, use
     /// [`GraphExec::reinstantiate_from`] with the new graph.
     pub fn reinstantiate(&mut self, flags: InstantiateFlags) -> Result<()> {
-        let fresh = instantiate_raw(&self.graph, flags, None)?;
-        let old = std::mem::replace(&mut self.raw, fresh);
+        let uses: Vec<_> = self.graph.uses_by_node().map(<[_]>::to_vec).collect();
+        self.memory.before_reinstantiation()?;
+        let changes = uses.into_iter().enumerate().collect();
+        let graph = &self.graph;
+        let mut fresh = None;
+        self.memory
+            .replace(changes, &|i| graph.name_of(i), || {
+                fresh = Some(instantiate_raw(graph, flags, None)?);
+                Ok(())
+            })?;
+        let old = std::mem::replace(&mut self.raw, fresh.expect("set by the replacement"));
+        self.retire_host_calls();
         // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
         check("cuGraphExecDestroy", unsafe {
             sys::cuGraphExecDestroy(old)
@@ -218,15 +237,27 @@ impl GraphExec {
     }
 
     /// Replaces the executable with a fresh instantiation of `graph`: the usual fallback when
-    /// [`GraphExec::update`] is refused (SPEC 2.4). Node handles of the old graph keep working when
-    /// `graph` was built by the same calls in the same order (as every graph of one `cuda_graph!`
+    /// [`GraphExec::update`] is refused. Node handles of the old graph keep working when `graph`
+    /// was built by the same calls in the same order (as every graph of one `cuda_graph!`
     /// declaration is); otherwise use `graph`'s own handles. On error nothing changes.
-    pub fn reinstantiate_from(&mut self, mut graph: Graph, flags: InstantiateFlags) -> Result<()> {
-        let fresh = instantiate_raw(&graph, flags, None)?;
-        let old = std::mem::replace(&mut self.raw, fresh);
+    pub fn reinstantiate_from(&mut self, mut graph: Graph<'a>, flags: InstantiateFlags) -> Result<()> {
+        self.memory.before_reinstantiation()?;
+        let changes = graph
+            .uses_by_node()
+            .map(<[_]>::to_vec)
+            .enumerate()
+            .collect();
+        let mut fresh = None;
+        self.memory
+            .replace(changes, &|i| graph.name_of(i), || {
+                fresh = Some(instantiate_raw(&graph, flags, None)?);
+                Ok(())
+            })?;
+        let old = std::mem::replace(&mut self.raw, fresh.expect("set by the replacement"));
         graph.join_family_of(&self.graph);
         self.panics.watch_instead(graph.panics.slots());
         self.child_panics.clear();
+        self.retire_host_calls();
         // The old graph goes only after its executable: `old` may still reference its nodes.
         let old_graph = std::mem::replace(&mut self.graph, graph);
         // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
@@ -238,68 +269,33 @@ impl GraphExec {
     }
 
     /// Whole-graph update (`cuGraphExecUpdate`): takes every node's parameters from `graph`,
-    /// which must have the same topology, built by the same calls in the same order (SPEC 2.4).
+    /// which must have the same topology, built by the same calls in the same order.
     ///
     /// On refusal, the error names the node of `graph` the driver blamed and why; the executable
-    /// is unchanged then and may still be launched.
-    pub fn update(&mut self, graph: &Graph) -> Result<()> {
-        let mut info = UpdateResultInfo {
-            result: 0,
-            error_node: std::ptr::null_mut(),
-            error_from_node: std::ptr::null_mut(),
-        };
-        // SAFETY: live executable and graph; `info` has the layout of `CUgraphExecUpdateResultInfo`
-        // with the result as a plain integer, so a code newer than our bindings is no invalid enum.
-        let result = unsafe {
-            sys::cuGraphExecUpdate_v2(
-                self.raw,
-                graph.raw(),
-                (&mut info as *mut UpdateResultInfo).cast(),
-            )
-        };
-        if result == sys::CUresult::CUDA_SUCCESS {
-            self.adopt(graph);
-            return Ok(());
-        }
-        let reason = match info.result {
-            0 | 1 => UpdateFailure::Unspecified,
-            2 => UpdateFailure::TopologyChanged,
-            3 => UpdateFailure::NodeTypeChanged,
-            4 => UpdateFailure::FunctionChanged,
-            5 => UpdateFailure::ParametersChanged,
-            6 => UpdateFailure::NotSupported,
-            7 => UpdateFailure::UnsupportedFunctionChange,
-            8 => UpdateFailure::AttributesChanged,
-            code => UpdateFailure::Other(code),
-        };
-        let node = graph
-            .records()
-            .iter()
-            .position(|r| r.raw == info.error_node)
-            .map_or_else(|| "<graph>".to_owned(), |i| graph.name_of(i));
-        if info.result <= 1 && info.error_node.is_null() {
-            // Not a pairing verdict: report the driver's code itself.
-            return Err(Error::Driver {
-                call: "cuGraphExecUpdate",
-                source: DriverError(result),
-            });
-        }
-        Err(Error::UpdateRejected { node, reason })
+    /// is unchanged then and may still be launched. Memory the executable no longer uses
+    /// afterwards is released once the launches that may use it have completed.
+    pub fn update(&mut self, graph: &Graph<'a>) -> Result<()> {
+        let raw = self.raw;
+        let changes = graph
+            .uses_by_node()
+            .map(<[_]>::to_vec)
+            .enumerate()
+            .filter(|(i, uses)| !same_uses(self.memory.node_uses(*i), uses))
+            .collect();
+        self.memory
+            .replace(changes, &|i| graph.name_of(i), || update_raw(raw, graph))?;
+        self.adopt(graph);
+        Ok(())
     }
 
     /// Keeps alive and watches what an update's source graph brought in.
     ///
     /// Each step is skipped when it has nothing to do: a rebuild-and-update loop over graphs
     /// without host nodes pays for none of them.
-    fn adopt(&mut self, graph: &Graph) {
+    fn adopt(&mut self, graph: &Graph<'_>) {
         self.keep_functions(graph);
-        if !self.host_calls.is_empty() {
-            // Every host node now runs `graph`'s closure: the ones installed here are replaced.
-            let replaced = std::mem::take(&mut self.host_calls);
-            self.retired_calls
-                .extend(replaced.into_iter().map(|(_, call)| call));
-        }
-        self.free_retired_calls();
+        // Every host node now runs `graph`'s closure: the ones installed here are replaced.
+        self.retire_host_calls();
         // Kernel nodes may have switched function (same context): later single-node updates
         // must re-send the new one.
         self.graph.take_kernel_functions_of(graph);
@@ -309,9 +305,18 @@ impl GraphExec {
         self.panics.watch_instead(graph.panics.slots());
     }
 
+    /// Host calls installed by [`GraphExec::set_host_fn`] no longer run: they are freed once the
+    /// launches that may still call them have completed.
+    fn retire_host_calls(&mut self) {
+        if !self.host_calls.is_empty() {
+            let replaced = std::mem::take(&mut self.host_calls);
+            self.memory.drop_after_launches(Box::new(replaced));
+        }
+    }
+
     /// Keeps the modules of `graph`'s kernels loaded.
     #[inline]
-    fn keep_functions(&mut self, graph: &Graph) {
+    fn keep_functions(&mut self, graph: &Graph<'_>) {
         for f in graph.functions().iter() {
             if !self.graph.functions().contains(f.cu_function()) {
                 self.functions.insert(f);
@@ -337,13 +342,54 @@ impl GraphExec {
         }
     }
 
+    /// Makes node `index` use `uses` instead of its current memory around `apply` (the driver
+    /// call), after checking that host code in the graph cannot race with the new uses.
+    fn replace_uses(
+        &mut self,
+        index: usize,
+        uses: Vec<Use<'a>>,
+        apply: impl FnOnce() -> Result<()>,
+    ) -> Result<()> {
+        self.check_host_code(index, &uses)?;
+        let graph = &self.graph;
+        self.memory
+            .replace(vec![(index, uses)], &|i| graph.name_of(i), apply)
+    }
+
+    /// A node of the graph that node `index` would race with if it used `uses` (see
+    /// `memory::hazard`), as an error.
+    fn check_host_code(&self, index: usize, uses: &[Use<'a>]) -> Result<()> {
+        if !uses.iter().any(|u| u.space == Space::Host) {
+            return Ok(());
+        }
+        let others = self.memory.all_uses().filter(|(i, _)| *i != index);
+        let graph = &self.graph;
+        let ordered = |other: usize| {
+            let (from, to) = (other.min(index), other.max(index));
+            reaches(from, to, |n| graph.deps_of(n))
+        };
+        match host_code_conflict(uses, others, ordered) {
+            None => Ok(()),
+            Some(other) => Err(Error::Hazard {
+                first: graph.name_of(other),
+                second: graph.name_of(index),
+                reason: "after this update both would use the same host memory, one writing it, \
+                         with host code (a host node's buffers) involved and no edge between them"
+                    .into(),
+            }),
+        }
+    }
+
     /// Sets a kernel node's launch configuration and arguments (`cuGraphExecKernelNodeSetParams`).
+    ///
+    /// Memory the node stops using is released once the launches that may use it have
+    /// completed; when the memory stays the same, this is one driver call.
     #[inline]
     pub fn set_kernel_params<A: KernelArgs>(
         &mut self,
         node: KernelNode<A>,
         config: LaunchConfig,
-        args: A,
+        args: impl KernelArgValues<'a, A>,
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
         let func = self.graph.records()[index].func;
@@ -352,13 +398,13 @@ impl GraphExec {
 
     /// Like [`GraphExec::set_kernel_params`], and switches the node to `kernel`, another function
     /// with the same parameter list in the same context (CUDA allows that; a function that uses
-    /// dynamic parallelism it refuses, SPEC 2.4).
+    /// dynamic parallelism it refuses).
     pub fn set_kernel<A: KernelArgs>(
         &mut self,
         node: KernelNode<A>,
         kernel: &Kernel<A>,
         config: LaunchConfig,
-        args: A,
+        args: impl KernelArgValues<'a, A>,
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
         let func = kernel.cu_function();
@@ -374,121 +420,139 @@ impl GraphExec {
 
     #[inline]
     fn send_kernel_params<A: KernelArgs>(
-        &self,
+        &mut self,
         index: usize,
         raw_node: sys::CUgraphNode,
         func: sys::CUfunction,
         config: &LaunchConfig,
-        args: A,
+        args: impl KernelArgValues<'a, A>,
     ) -> Result<()> {
         let ctx = self.graph.context().cu_ctx();
-        let result = args.with_params(|params| {
-            let p = kernel_params(func, ctx, config, params);
-            // SAFETY: live executable; `raw_node` is a kernel node of its graph; `p` is valid.
-            unsafe { sys::cuGraphExecKernelNodeSetParams_v2(self.raw, raw_node, &p) }
-        });
-        self.node_error("cuGraphExecKernelNodeSetParams", index, result)
+        let raw = self.raw;
+        if args.same_memory(self.memory.node_uses(index)) {
+            // The hot path: the same memory, new values; nothing to keep or release.
+            let result = args.with_params(|params| {
+                let p = kernel_params(func, ctx, config, params);
+                // SAFETY: live executable; `raw_node` is a kernel node of its graph; `p` is valid.
+                unsafe { sys::cuGraphExecKernelNodeSetParams_v2(raw, raw_node, &p) }
+            });
+            return self.node_error("cuGraphExecKernelNodeSetParams", index, result);
+        }
+        let (mut reprs, uses) = args.into_parts()?;
+        let name = self.graph.name_of(index);
+        self.replace_uses(index, uses, || {
+            let result = A::with_reprs(&mut reprs, |params| {
+                let p = kernel_params(func, ctx, config, params);
+                // SAFETY: as above.
+                unsafe { sys::cuGraphExecKernelNodeSetParams_v2(raw, raw_node, &p) }
+            });
+            node_result("cuGraphExecKernelNodeSetParams", name, result)
+        })
     }
 
     /// Sets a memcpy node's source and destination (`cuGraphExecMemcpyNodeSetParams`). The
-    /// direction is fixed by the handle's type, as CUDA requires.
+    /// direction is fixed by the handle's type, as CUDA requires. Memory the node stops using is
+    /// released once the launches that may use it have completed.
     pub fn set_memcpy_params<D: Direction>(
         &mut self,
         node: MemcpyNode<D>,
-        copy: Memcpy<D>,
+        copy: Memcpy<'a, D>,
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
-        let bytes = copy.bytes().map_err(|reason| Error::Invalid {
-            node: self.graph.name_of(index),
-            reason,
-        })?;
-        let p = copy.raw(bytes);
-        // SAFETY: live executable; `raw_node` is a memcpy node of its graph; `p` is valid.
-        let result = unsafe {
-            sys::cuGraphExecMemcpyNodeSetParams(
-                self.raw,
-                raw_node,
-                &p,
-                self.graph.context().cu_ctx(),
-            )
-        };
-        self.node_error("cuGraphExecMemcpyNodeSetParams", index, result)
+        let name = self.graph.name_of(index);
+        let (src, dst, p) = copy.into_parts(|| name.clone())?;
+        let (raw, ctx) = (self.raw, self.graph.context().cu_ctx());
+        self.replace_uses(index, vec![src, dst], || {
+            // SAFETY: live executable; `raw_node` is a memcpy node of its graph; `p` is valid.
+            let result = unsafe { sys::cuGraphExecMemcpyNodeSetParams(raw, raw_node, &p, ctx) };
+            node_result("cuGraphExecMemcpyNodeSetParams", name, result)
+        })
     }
 
-    /// Sets a memset node's destination and value (`cuGraphExecMemsetNodeSetParams`).
-    pub fn set_memset_params<T: MemsetValue>(
+    /// Sets a memset node's destination and value (`cuGraphExecMemsetNodeSetParams`). Memory the
+    /// node stops using is released once the launches that may use it have completed.
+    pub fn set_memset_params<V: MemsetValue>(
         &mut self,
-        node: MemsetNode<T>,
-        set: Memset<T>,
+        node: MemsetNode<V>,
+        set: Memset<'a, V>,
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
-        let p = set.raw();
-        // SAFETY: live executable; `raw_node` is a memset node of its graph; `p` is valid.
-        let result = unsafe {
-            sys::cuGraphExecMemsetNodeSetParams(
-                self.raw,
-                raw_node,
-                &p,
-                self.graph.context().cu_ctx(),
-            )
-        };
-        self.node_error("cuGraphExecMemsetNodeSetParams", index, result)
+        let (dst, p) = set.into_parts()?;
+        let name = self.graph.name_of(index);
+        let (raw, ctx) = (self.raw, self.graph.context().cu_ctx());
+        self.replace_uses(index, vec![dst], || {
+            // SAFETY: live executable; `raw_node` is a memset node of its graph; `p` is valid.
+            let result = unsafe { sys::cuGraphExecMemsetNodeSetParams(raw, raw_node, &p, ctx) };
+            node_result("cuGraphExecMemsetNodeSetParams", name, result)
+        })
     }
 
     /// Replaces a host node's closure (`cuGraphExecHostNodeSetParams`). The old closure stays
     /// alive until launches that may still call it are done.
     pub fn set_host_fn(&mut self, node: HostNode, f: impl FnMut() + Send + 'static) -> Result<()> {
+        self.install_host_call(node, Box::new(f), Vec::new())
+    }
+
+    /// Replaces a host node's closure and the host buffers it gets (see
+    /// [`Graph::add_host_with`]). The old closure stays alive until launches that may still call
+    /// it are done.
+    pub fn set_host_with<V: HostViews>(
+        &mut self,
+        node: HostNode,
+        buffers: V,
+        f: impl for<'v> FnMut(V::Views<'v>) + Send + 'static,
+    ) -> Result<()> {
+        let mut uses = Vec::new();
+        let f = with_views(buffers, f, &mut uses);
+        self.install_host_call(node, f, uses)
+    }
+
+    fn install_host_call(
+        &mut self,
+        node: HostNode,
+        f: crate::node::HostFn,
+        uses: Vec<Use<'static>>,
+    ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
-        let call = HostCall::new(
-            Box::new(f),
-            self.graph.name_of(index),
-            self.panics.own_slot(),
-        );
+        let name = self.graph.name_of(index);
+        for (i, a) in uses.iter().enumerate() {
+            if uses[..i].iter().any(|b| a.conflicts_with(b)) {
+                return Err(Error::Invalid {
+                    node: name,
+                    reason: "two of the host node's buffers overlap and one is written".into(),
+                });
+            }
+        }
+        let call = HostCall::new(f, name.clone(), self.panics.own_slot());
         let p = HostCall::raw_params(&call);
-        // SAFETY: live executable; `raw_node` is a host node of its graph; `p` points into `call`,
-        // which `self.host_calls` keeps until no launch may call it any more.
-        let result = unsafe { sys::cuGraphExecHostNodeSetParams(self.raw, raw_node, &p) };
-        self.node_error("cuGraphExecHostNodeSetParams", index, result)?;
+        let raw = self.raw;
+        self.replace_uses(index, uses, || {
+            // SAFETY: live executable; `raw_node` is a host node of its graph; `p` points into
+            // `call`, which `self.host_calls` keeps until no launch may call it any more.
+            let result = unsafe { sys::cuGraphExecHostNodeSetParams(raw, raw_node, &p) };
+            node_result("cuGraphExecHostNodeSetParams", name, result)
+        })?;
         if let Some(slot) = self.host_calls.iter().position(|(i, _)| *i == index) {
             let (_, old) = self.host_calls.swap_remove(slot);
-            self.retired_calls.push(old);
+            self.memory.drop_after_launches(Box::new(old));
         }
         self.host_calls.push((index, call));
-        self.free_retired_calls();
         Ok(())
     }
 
-    fn owns_host_calls(&self) -> bool {
-        !self.host_calls.is_empty() || !self.retired_calls.is_empty()
-    }
-
-    /// Frees replaced host calls once the latest launch has completed: launches of one executable
-    /// run in order, so every earlier launch that could call them has completed too.
-    fn free_retired_calls(&mut self) {
-        if self.retired_calls.is_empty() {
-            return;
-        }
-        let idle = match &self.last_stream {
-            None => true, // never launched while it owned host calls
-            Some(stream) => {
-                // SAFETY: a live stream; the query does not wait.
-                let status = unsafe { sys::cuStreamQuery(stream.cu_stream()) };
-                status == sys::CUresult::CUDA_SUCCESS
-            }
-        };
-        if idle {
-            self.retired_calls.clear();
-        }
-    }
-
     /// Replaces a child-graph node's contents with `child`'s (`cuGraphExecChildGraphNodeSetParams`);
-    /// `child` must have the topology of the embedded graph.
-    pub fn set_child_graph(&mut self, node: ChildGraphNode, child: &Graph) -> Result<()> {
+    /// `child` must have the topology of the embedded graph. Memory the node stops using is
+    /// released once the launches that may use it have completed.
+    pub fn set_child_graph(&mut self, node: ChildGraphNode, child: &Graph<'a>) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
-        // SAFETY: live executable and graph; `raw_node` is a child-graph node of its graph.
-        let result =
-            unsafe { sys::cuGraphExecChildGraphNodeSetParams(self.raw, raw_node, child.raw()) };
-        self.node_error("cuGraphExecChildGraphNodeSetParams", index, result)?;
+        let name = self.graph.name_of(index);
+        let raw = self.raw;
+        self.replace_uses(index, child.all_uses(), || {
+            // SAFETY: live executable and graph; `raw_node` is a child-graph node of its graph.
+            let result =
+                unsafe { sys::cuGraphExecChildGraphNodeSetParams(raw, raw_node, child.raw()) };
+            node_result("cuGraphExecChildGraphNodeSetParams", name, result)
+        })?;
         self.keep_functions(child);
         // Stop watching what this node's previous child reported to (unless a panic is pending).
         let slot = self.child_panics.iter().position(|(i, _)| *i == index);
@@ -534,17 +598,75 @@ impl GraphExec {
     }
 }
 
-impl Drop for GraphExec {
+impl Drop for GraphExec<'_> {
     fn drop(&mut self) {
-        if self.owns_host_calls() {
-            // Closures installed by update live here, not in user objects: wait for the launches
-            // that may call them before they are freed.
-            if let Some(stream) = &self.last_stream {
-                stream.context().record_err(stream.synchronize());
-            }
-        }
+        // Closures installed by update live here, not in user objects: freed after the launches
+        // that may call them. The memory the nodes use is released by `self.memory`, after this.
+        self.retire_host_calls();
         // SAFETY: we own `raw`; CUDA keeps what queued launches need until they complete.
         let result = unsafe { sys::cuGraphExecDestroy(self.raw) };
         self.graph.context().record_err(result.result());
     }
+}
+
+/// `cuGraphExecUpdate` of `raw` from `graph`, with the driver's verdict as an error.
+fn update_raw(raw: sys::CUgraphExec, graph: &Graph<'_>) -> Result<()> {
+    let mut info = UpdateResultInfo {
+        result: 0,
+        error_node: std::ptr::null_mut(),
+        error_from_node: std::ptr::null_mut(),
+    };
+    // SAFETY: live executable and graph; `info` has the layout of `CUgraphExecUpdateResultInfo`
+    // with the result as a plain integer, so a code newer than our bindings is no invalid enum.
+    let result = unsafe {
+        sys::cuGraphExecUpdate_v2(raw, graph.raw(), (&mut info as *mut UpdateResultInfo).cast())
+    };
+    if result == sys::CUresult::CUDA_SUCCESS {
+        return Ok(());
+    }
+    let reason = match info.result {
+        0 | 1 => UpdateFailure::Unspecified,
+        2 => UpdateFailure::TopologyChanged,
+        3 => UpdateFailure::NodeTypeChanged,
+        4 => UpdateFailure::FunctionChanged,
+        5 => UpdateFailure::ParametersChanged,
+        6 => UpdateFailure::NotSupported,
+        7 => UpdateFailure::UnsupportedFunctionChange,
+        8 => UpdateFailure::AttributesChanged,
+        code => UpdateFailure::Other(code),
+    };
+    let node = graph
+        .records()
+        .iter()
+        .position(|r| r.raw == info.error_node)
+        .map_or_else(|| "<graph>".to_owned(), |i| graph.name_of(i));
+    if info.result <= 1 && info.error_node.is_null() {
+        // Not a pairing verdict: report the driver's code itself.
+        return Err(Error::Driver {
+            call: "cuGraphExecUpdate",
+            source: DriverError(result),
+        });
+    }
+    Err(Error::UpdateRejected { node, reason })
+}
+
+/// `result` of `call` on node `node`, as an error naming it.
+fn node_result(call: &'static str, node: String, result: sys::CUresult) -> Result<()> {
+    if result == sys::CUresult::CUDA_SUCCESS {
+        Ok(())
+    } else {
+        Err(Error::Node {
+            call,
+            node,
+            source: DriverError(result),
+        })
+    }
+}
+
+/// Whether two lists of uses are the same memory, used the same way (nothing to re-register).
+fn same_uses(a: &[Use<'_>], b: &[Use<'_>]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x.key() == y.key() && x.write == y.write && x.host_code == y.host_code)
 }

@@ -1,6 +1,7 @@
 //! Definition graphs: nodes and edges, built with explicit driver calls (no capture needed).
 
 use std::borrow::Cow;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaContext, CudaStream};
@@ -10,10 +11,13 @@ use crate::error::{Error, Result};
 use crate::exec::{GraphExec, InstantiateFlags};
 use crate::function_set::FunctionSet;
 use crate::id::fresh_id;
-use crate::kernel::{Kernel, KernelArgs, LaunchConfig};
+use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
+use crate::memory::alloc::Space;
+use crate::memory::hazard::{host_code_conflict, reaches};
+use crate::memory::operand::Use;
 use crate::node::{
-    ChildGraphNode, Direction, EmptyNode, HostCall, HostNode, KernelNode, Memcpy, MemcpyNode,
-    Memset, MemsetNode, MemsetValue, NodeId, NodeKind, PanicWatch,
+    with_views, ChildGraphNode, Direction, EmptyNode, HostCall, HostFn, HostNode, HostViews,
+    KernelNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId, NodeKind, PanicWatch,
 };
 use crate::user_object::UserObject;
 
@@ -26,6 +30,8 @@ pub(crate) struct NodeRecord {
     deps: Deps,
     /// For kernel nodes, the function (an update re-sends it).
     pub(crate) func: sys::CUfunction,
+    /// The node's uses of memory: `tables.uses[start..start + len]`.
+    uses: (u32, u32),
 }
 
 /// A node's dependencies, by index, in the order given.
@@ -53,42 +59,61 @@ impl Deps {
     }
 }
 
+/// Fan-in dependency lists and the nodes' uses of memory, kept together behind one pointer (see
+/// the size test at the end of this file).
+#[derive(Debug, Clone, Default)]
+struct Tables<'a> {
+    edges: Vec<u32>,
+    uses: Vec<Use<'a>>,
+    /// Whether some node reads or writes host memory in host code (a host node's buffers).
+    host_code: bool,
+}
+
 /// A CUDA graph being defined (`CUgraph`).
 ///
 /// Nodes are added with explicit driver calls, each with its dependencies listed in the caller's
-/// order, which is what makes whole-graph updates pair nodes deterministically (SPEC 2.4): two graphs
-/// built by the same sequence of calls pair node for node.
+/// order, which is what makes whole-graph updates pair nodes deterministically: CUDA pairs the
+/// nodes of two graphs built by the same sequence of calls ([`cuGraphExecUpdate`]).
+///
+/// `'a` is how long the memory the graph borrows lives (cudarc slices given by reference); a
+/// graph that borrows nothing is a `Graph<'static>`. Memory given as a
+/// [`DeviceBuffer`](crate::DeviceBuffer) or [`HostBuffer`](crate::HostBuffer) is kept alive by the
+/// graph and its executables (see the crate docs, "Memory model").
 ///
 /// `Send` but not `Sync`: a CUDA graph may move between threads but must never be touched by two
-/// at once (SPEC 2.2).
-pub struct Graph {
+/// at once ([graph thread safety]).
+///
+/// [`cuGraphExecUpdate`]: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html
+/// [graph thread safety]: https://docs.nvidia.com/cuda/cuda-driver-api/graphs-thread-safety.html
+pub struct Graph<'a> {
     raw: sys::CUgraph,
     ctx: Arc<CudaContext>,
     family: u64,
     nodes: Vec<NodeRecord>,
-    edges: Vec<u32>,
+    /// Made on the first fan-in or use of memory; kept by [`Graph::clear`].
+    tables: Option<Box<Tables<'a>>>,
     next_name: Option<Cow<'static, str>>,
     /// Keeps the modules of the kernels in this graph loaded.
     functions: FunctionSet,
     /// Where this graph's host nodes (its own and its children's) report panics.
     pub(crate) panics: PanicWatch,
+    _borrows: PhantomData<&'a ()>,
 }
 
 // SAFETY: a CUgraph may be used from any thread as long as no two threads use it at once, which
 // `&mut`/ownership guarantee as `Graph` is not `Sync`. Everything else it holds is `Send`.
-unsafe impl Send for Graph {}
+unsafe impl Send for Graph<'_> {}
 
-impl std::fmt::Debug for Graph {
+impl std::fmt::Debug for Graph<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Graph")
             .field("raw", &self.raw)
             .field("nodes", &self.nodes.len())
-            .field("edges", &self.edges.len())
             .finish()
     }
 }
 
-impl Graph {
+impl<'a> Graph<'a> {
     /// An empty graph on `ctx`'s device.
     #[inline]
     pub fn new(ctx: &Arc<CudaContext>) -> Result<Self> {
@@ -119,12 +144,44 @@ impl Graph {
             raw,
             ctx,
             family: fresh_id(),
-            edges: Vec::new(),
+            tables: None,
             nodes,
             next_name: None,
             functions: FunctionSet::default(),
             panics: PanicWatch::default(),
+            _borrows: PhantomData,
         }
+    }
+
+    fn edges(&self) -> &[u32] {
+        self.tables.as_ref().map_or(&[], |t| &t.edges)
+    }
+
+    fn tables_mut(&mut self) -> &mut Tables<'a> {
+        self.tables.get_or_insert_with(Default::default)
+    }
+
+    /// The uses of memory of node `index`.
+    pub(crate) fn node_uses(&self, index: usize) -> &[Use<'a>] {
+        match (&self.tables, self.nodes.get(index)) {
+            (Some(tables), Some(record)) => {
+                let (start, len) = record.uses;
+                &tables.uses[start as usize..(start + len) as usize]
+            }
+            _ => &[],
+        }
+    }
+
+    /// Every node's uses of memory, in node order.
+    pub(crate) fn uses_by_node(&self) -> impl Iterator<Item = &[Use<'a>]> + '_ {
+        (0..self.nodes.len()).map(move |i| self.node_uses(i))
+    }
+
+    /// The dependencies of node `index`, by index.
+    pub(crate) fn deps_of(&self, index: usize) -> &[u32] {
+        self.nodes
+            .get(index)
+            .map_or(&[], |r| r.deps.get(self.edges()))
     }
 
     /// Empties the graph for a rebuild: a new, empty driver graph replaces the old one, which is
@@ -151,7 +208,11 @@ impl Graph {
         let destroyed = check("cuGraphDestroy", unsafe { sys::cuGraphDestroy(old) });
         self.family = fresh_id();
         self.nodes.clear();
-        self.edges.clear();
+        if let Some(tables) = &mut self.tables {
+            tables.edges.clear();
+            tables.uses.clear();
+            tables.host_code = false;
+        }
         self.next_name = None;
         // The old host nodes are gone from this graph: stop watching their slots (the own slot
         // stays, shared by host nodes added next).
@@ -209,7 +270,7 @@ impl Graph {
                 index,
                 kind: r.kind,
                 name: self.name_of(index),
-                deps: r.deps.get(&self.edges),
+                deps: r.deps.get(self.edges()),
             }
         })
     }
@@ -254,7 +315,7 @@ impl Graph {
     }
 
     /// After a whole-graph update from `other` (same topology), the kernel functions now in use.
-    pub(crate) fn take_kernel_functions_of(&mut self, other: &Graph) {
+    pub(crate) fn take_kernel_functions_of(&mut self, other: &Graph<'_>) {
         for (mine, theirs) in self.nodes.iter_mut().zip(&other.nodes) {
             mine.func = theirs.func;
         }
@@ -266,7 +327,7 @@ impl Graph {
     }
 
     /// Makes `self` answer to `other`'s node handles (same declaration, same construction order).
-    pub(crate) fn join_family_of(&mut self, other: &Graph) {
+    pub(crate) fn join_family_of(&mut self, other: &Graph<'_>) {
         self.family = other.family;
     }
 
@@ -292,16 +353,21 @@ impl Graph {
         (node.family == self.family && index < self.nodes.len()).then_some(index)
     }
 
-    /// Adds a node through `add`, which gets the raw dependency array; records it on success.
+    /// Adds a node through `add`, which gets the raw dependency array; records it on success,
+    /// with its uses of memory.
     fn push_node(
         &mut self,
         kind: NodeKind,
         deps: &[NodeId],
         func: sys::CUfunction,
+        uses: Vec<Use<'a>>,
         add: impl FnOnce(&mut sys::CUgraphNode, &[sys::CUgraphNode]) -> (&'static str, sys::CUresult),
     ) -> Result<NodeId> {
         let index = self.nodes.len();
         let name = self.next_name.take();
+        let node_name = |name: Option<Cow<'static, str>>| {
+            name.map_or_else(|| format!("{}#{index}", kind.name()), Cow::into_owned)
+        };
         let index32 = u32::try_from(index).map_err(|_| Error::Invalid {
             node: format!("{}#{index}", kind.name()),
             reason: "a graph holds at most 2^32 nodes".into(),
@@ -313,7 +379,7 @@ impl Graph {
         for (i, dep) in deps.iter().enumerate() {
             let Some(d) = self.index_of(*dep) else {
                 return Err(Error::Invalid {
-                    node: name.map_or_else(|| format!("{}#{index}", kind.name()), Cow::into_owned),
+                    node: node_name(name),
                     reason: format!("dependency node#{} is not a node of this graph", dep.index),
                 });
             };
@@ -321,6 +387,15 @@ impl Graph {
                 Some(slot) => *slot = self.nodes[d].raw,
                 None => spilled.push(self.nodes[d].raw),
             }
+        }
+        if let Some(other) = self.host_code_conflict(&uses, deps) {
+            return Err(Error::Hazard {
+                first: self.name_of(other),
+                second: node_name(name),
+                reason: "both use the same host memory, one writes it, and host code (a host \
+                         node's buffers) is involved; add an edge between them"
+                    .into(),
+            });
         }
         let raw_deps: &[sys::CUgraphNode] = if deps.len() <= INLINE {
             &inline[..deps.len()]
@@ -333,7 +408,7 @@ impl Graph {
         if result != sys::CUresult::CUDA_SUCCESS {
             return Err(Error::Node {
                 call,
-                node: name.map_or_else(|| format!("{}#{index}", kind.name()), Cow::into_owned),
+                node: node_name(name),
                 source: cudarc::driver::DriverError(result),
             });
         }
@@ -341,13 +416,24 @@ impl Graph {
             [] => Deps::None,
             [dep] => Deps::One(dep.index),
             _ => {
-                let start = self.edges.len() as u32;
-                self.edges.extend(deps.iter().map(|d| d.index));
+                let edges = &mut self.tables_mut().edges;
+                let start = edges.len() as u32;
+                edges.extend(deps.iter().map(|d| d.index));
                 Deps::Listed {
                     start,
-                    end: self.edges.len() as u32,
+                    end: edges.len() as u32,
                 }
             }
+        };
+        let uses = if uses.is_empty() {
+            (0, 0)
+        } else {
+            let tables = self.tables_mut();
+            tables.host_code |= uses.iter().any(|u| u.host_code);
+            let start = tables.uses.len() as u32;
+            let len = uses.len() as u32;
+            tables.uses.extend(uses);
+            (start, len)
         };
         self.nodes.push(NodeRecord {
             raw,
@@ -355,6 +441,7 @@ impl Graph {
             name,
             deps,
             func,
+            uses,
         });
         Ok(NodeId {
             family: self.family,
@@ -362,20 +449,57 @@ impl Graph {
         })
     }
 
+    /// An earlier node whose use of host memory conflicts with `uses` (of a new node after
+    /// `deps`) while host code is involved and no path orders the two (see `memory::hazard`).
+    fn host_code_conflict(&self, uses: &[Use<'a>], deps: &[NodeId]) -> Option<usize> {
+        let Some(tables) = &self.tables else {
+            return None;
+        };
+        let new_host_code = uses.iter().any(|u| u.host_code);
+        let touches_host = uses.iter().any(|u| u.space == Space::Host);
+        if !touches_host || !(new_host_code || tables.host_code) {
+            return None;
+        }
+        let others = self
+            .nodes
+            .iter()
+            .enumerate()
+            .flat_map(|(i, r)| {
+                let (start, len) = r.uses;
+                tables.uses[start as usize..(start + len) as usize]
+                    .iter()
+                    .map(move |u| (i, u))
+            });
+        host_code_conflict(uses, others, |other| {
+            deps.iter().any(|d| reaches(other, d.index as usize, |n| self.deps_of(n)))
+        })
+    }
+
     /// Adds a kernel launch of `kernel` with `config` and `args`, after `deps`.
+    ///
+    /// `args` is a tuple with one value per kernel parameter: the parameter's own type for values,
+    /// and for pointer parameters the memory ([`DeviceSrc`](crate::DeviceSrc) for `DevicePtr<T>`,
+    /// [`DeviceDst`](crate::DeviceDst) for `DevicePtrMut<T>`), such as `&DeviceBuffer<T>`.
     pub fn add_kernel<A: KernelArgs>(
         &mut self,
         kernel: &Kernel<A>,
         config: LaunchConfig,
-        args: A,
+        args: impl KernelArgValues<'a, A>,
         deps: &[NodeId],
     ) -> Result<KernelNode<A>> {
+        let (mut reprs, uses) = match args.into_parts() {
+            Ok(parts) => parts,
+            Err(e) => {
+                self.next_name = None; // the name was for this node, refused: not the next one
+                return Err(e);
+            }
+        };
         let func = kernel.cu_function();
         self.functions.insert(kernel.function());
         let graph = self.raw;
         let ctx = self.ctx.cu_ctx();
-        let id = self.push_node(NodeKind::Kernel, deps, func, |out, raw_deps| {
-            let result = args.with_params(|params| {
+        let id = self.push_node(NodeKind::Kernel, deps, func, uses, |out, raw_deps| {
+            let result = A::with_reprs(&mut reprs, |params| {
                 let p = kernel_params(func, ctx, &config, params);
                 // SAFETY: `graph` is live; `raw_deps` are its nodes; `p` and the argument array it
                 // points to are valid for the call, and the driver copies the arguments.
@@ -391,25 +515,25 @@ impl Graph {
     /// Adds a 1-D copy, after `deps`.
     pub fn add_memcpy<D: Direction>(
         &mut self,
-        copy: Memcpy<D>,
+        copy: Memcpy<'a, D>,
         deps: &[NodeId],
     ) -> Result<MemcpyNode<D>> {
-        let bytes = match copy.bytes() {
-            Ok(bytes) => bytes,
-            Err(reason) => {
-                let node = self.pending_name(NodeKind::Memcpy);
+        let node = self.pending_name(NodeKind::Memcpy);
+        let (src, dst, p) = match copy.into_parts(|| node) {
+            Ok(parts) => parts,
+            Err(e) => {
                 self.next_name = None; // the name was for this node, refused: not the next one
-                return Err(Error::Invalid { node, reason });
+                return Err(e);
             }
         };
-        let p = copy.raw(bytes);
         let (graph, ctx) = (self.raw, self.ctx.cu_ctx());
         let id = self.push_node(
             NodeKind::Memcpy,
             deps,
             std::ptr::null_mut(),
+            vec![src, dst],
             |out, raw_deps| {
-                // SAFETY: live graph and context; `p` describes a 1-D copy between the pointers given.
+                // SAFETY: live graph and context; `p` describes a 1-D copy between the uses given.
                 let r = unsafe {
                     sys::cuGraphAddMemcpyNode(
                         out,
@@ -427,17 +551,24 @@ impl Graph {
     }
 
     /// Adds a 1-D memset, after `deps`.
-    pub fn add_memset<T: MemsetValue>(
+    pub fn add_memset<V: MemsetValue>(
         &mut self,
-        set: Memset<T>,
+        set: Memset<'a, V>,
         deps: &[NodeId],
-    ) -> Result<MemsetNode<T>> {
-        let p = set.raw();
+    ) -> Result<MemsetNode<V>> {
+        let (dst, p) = match set.into_parts() {
+            Ok(parts) => parts,
+            Err(e) => {
+                self.next_name = None;
+                return Err(e);
+            }
+        };
         let (graph, ctx) = (self.raw, self.ctx.cu_ctx());
         let id = self.push_node(
             NodeKind::Memset,
             deps,
             std::ptr::null_mut(),
+            vec![dst],
             |out, raw_deps| {
                 // SAFETY: live graph and context; `p` is a 1-D memset of a device range.
                 let r = unsafe {
@@ -463,6 +594,7 @@ impl Graph {
             NodeKind::Empty,
             deps,
             std::ptr::null_mut(),
+            Vec::new(),
             |out, raw_deps| {
                 // SAFETY: live graph; `raw_deps` are its nodes.
                 let r = unsafe {
@@ -478,15 +610,56 @@ impl Graph {
     ///
     /// The closure is owned by a user object held by the graph, so it lives as long as any
     /// executable or launch that may call it. It must not call CUDA (the driver forbids it in host
-    /// nodes). A panic inside it is caught before it reaches the driver and reported by the next
-    /// [`GraphExec::launch`] as [`Error::HostPanicked`].
+    /// nodes; this crate's own calls refuse with [`Error::InHostNode`]). A panic inside it is
+    /// caught before it reaches the driver and reported by the next [`GraphExec::launch`] as
+    /// [`Error::HostPanicked`]. To read or write host buffers, use [`Graph::add_host_with`].
     pub fn add_host(
         &mut self,
         f: impl FnMut() + Send + 'static,
         deps: &[NodeId],
     ) -> Result<HostNode> {
+        self.push_host(Box::new(f), Vec::new(), deps)
+    }
+
+    /// Adds a host node that reads or writes `buffers` (a [`HostBuffer`](crate::HostBuffer) by
+    /// `&` to read, by `&mut` to write, or a tuple of them): `f` gets `&[T]` / `&mut [T]` for each.
+    ///
+    /// ```no_run
+    /// # use cudagraph_runtime::prelude::*;
+    /// # fn f(graph: &mut Graph, copy: NodeId, result: &HostBuffer<f32>) -> cudagraph_runtime::Result<()> {
+    /// graph.add_host_with(result, |y: &[f32]| println!("sum {}", y.iter().sum::<f32>()), &[copy])?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// Every other node that uses the same memory, with a write on either side, must be ordered
+    /// with this one by the graph's edges; adding a node that is not is an
+    /// [`Error::Hazard`]. See [`HostViews`] for the rest of the rules that make the slices safe.
+    pub fn add_host_with<V: HostViews>(
+        &mut self,
+        buffers: V,
+        f: impl for<'v> FnMut(V::Views<'v>) + Send + 'static,
+        deps: &[NodeId],
+    ) -> Result<HostNode> {
+        let mut uses = Vec::new();
+        let f = with_views(buffers, f, &mut uses);
+        for (i, a) in uses.iter().enumerate() {
+            if uses[..i].iter().any(|b| a.conflicts_with(b)) {
+                let node = self.pending_name(NodeKind::Host);
+                self.next_name = None;
+                return Err(Error::Invalid {
+                    node,
+                    reason: "two of the host node's buffers overlap and one is written: the \
+                             closure would get a `&mut` slice aliasing another slice"
+                        .into(),
+                });
+            }
+        }
+        self.push_host(f, uses, deps)
+    }
+
+    fn push_host(&mut self, f: HostFn, uses: Vec<Use<'a>>, deps: &[NodeId]) -> Result<HostNode> {
         let node_name = self.pending_name(NodeKind::Host);
-        let call = HostCall::new(Box::new(f), node_name, self.panics.own_slot());
+        let call = HostCall::new(f, node_name, self.panics.own_slot());
         let p = HostCall::raw_params(&call);
         // The boxed call's address is stable; the user object now owns it for the graph.
         if let Err(e) = UserObject::new(call).and_then(|object| object.move_into(self.raw)) {
@@ -498,6 +671,7 @@ impl Graph {
             NodeKind::Host,
             deps,
             std::ptr::null_mut(),
+            uses,
             |out, raw_deps| {
                 // SAFETY: live graph; `p` points to a `HostCall` the graph keeps alive.
                 let r = unsafe {
@@ -510,13 +684,19 @@ impl Graph {
     }
 
     /// Adds `child` as a child-graph node, after `deps`. The driver embeds a clone of `child`;
-    /// `child` itself stays yours.
-    pub fn add_child_graph(&mut self, child: &Graph, deps: &[NodeId]) -> Result<ChildGraphNode> {
+    /// `child` itself stays yours. The node uses the memory `child`'s nodes use.
+    pub fn add_child_graph(
+        &mut self,
+        child: &Graph<'a>,
+        deps: &[NodeId],
+    ) -> Result<ChildGraphNode> {
         let (graph, raw_child) = (self.raw, child.raw);
+        let uses = child.all_uses();
         let id = self.push_node(
             NodeKind::ChildGraph,
             deps,
             std::ptr::null_mut(),
+            uses,
             |out, raw_deps| {
                 // SAFETY: both graphs are live; the driver clones `raw_child`.
                 let r = unsafe {
@@ -535,8 +715,15 @@ impl Graph {
         Ok(ChildGraphNode::from_id(id))
     }
 
+    /// Every use of memory by the graph's nodes.
+    pub(crate) fn all_uses(&self) -> Vec<Use<'a>> {
+        self.tables.as_ref().map_or_else(Vec::new, |t| {
+            t.uses.iter().filter(|u| u.end > u.start || u.start == 0).cloned().collect()
+        })
+    }
+
     /// Keeps what `other`'s nodes need (kernel modules, panic reporting) alive and watched here.
-    pub(crate) fn adopt_resources_of(&mut self, other: &Graph) {
+    pub(crate) fn adopt_resources_of(&mut self, other: &Graph<'_>) {
         self.functions.extend(&other.functions);
         self.panics.watch(other.panics.slots());
     }
@@ -554,7 +741,7 @@ impl Graph {
     }
 
     /// A copy of this graph (`cuGraphClone`) whose nodes answer to the same handles.
-    pub fn try_clone(&self) -> Result<Graph> {
+    pub fn try_clone(&self) -> Result<Graph<'a>> {
         let mut raw = std::ptr::null_mut();
         // SAFETY: live graph, valid out-pointer.
         check("cuGraphClone", unsafe {
@@ -563,7 +750,7 @@ impl Graph {
         // SAFETY: the clone is new and ours.
         let mut clone = unsafe { Self::from_raw_parts(raw, self.ctx.clone(), self.nodes.clone()) };
         clone.family = self.family;
-        clone.edges = self.edges.clone();
+        clone.tables = self.tables.clone();
         clone.functions = self.functions.clone();
         clone.panics = self.panics.clone();
         for (index, record) in clone.nodes.iter_mut().enumerate() {
@@ -584,7 +771,7 @@ impl Graph {
 
     /// Instantiates the graph with default flags. The executable owns the graph from then on: its
     /// node handles keep working with it.
-    pub fn instantiate(self) -> Result<GraphExec> {
+    pub fn instantiate(self) -> Result<GraphExec<'a>> {
         self.instantiate_with(InstantiateFlags::NONE, None)
     }
 
@@ -593,9 +780,12 @@ impl Graph {
         self,
         flags: InstantiateFlags,
         upload: Option<&CudaStream>,
-    ) -> Result<GraphExec> {
+    ) -> Result<GraphExec<'a>> {
         GraphExec::instantiate(self, flags, upload)
     }
+}
+
+impl Graph<'static> {
 
     /// Records the work `f` enqueues on `stream` as a new graph (`cuStreamBeginCapture` in
     /// thread-local mode ... `cuStreamEndCapture`). Capture always ends, also when `f` fails.
@@ -607,10 +797,17 @@ impl Graph {
     /// event recorded outside it invalidates the capture, so with several streams in play call
     /// `unsafe { ctx.disable_event_tracking() }` (cudarc) before capturing, as cudarc's own capture
     /// tests do, and order the streams yourself.
-    pub fn capture<E>(
+    ///
+    /// # Safety
+    /// The captured nodes keep the raw addresses of the memory `f`'s work uses, and nothing tells
+    /// this crate which memory that is. It must stay allocated, and host code must not access it
+    /// while a launch may use it, for as long as the graph, graphs that embed it and the
+    /// executables made from them may run: keep the buffers alive beyond those executables, or
+    /// hand them to the graph with [`Graph::retain`].
+    pub unsafe fn capture<E>(
         stream: &Arc<CudaStream>,
         f: impl FnOnce(&Arc<CudaStream>) -> Result<(), E>,
-    ) -> Result<Graph>
+    ) -> Result<Graph<'static>>
     where
         Error: From<E>,
     {
@@ -645,7 +842,9 @@ impl Graph {
         graph.list_captured_nodes()?;
         Ok(graph)
     }
+}
 
+impl Graph<'_> {
     fn list_captured_nodes(&mut self) -> Result<()> {
         let mut count = 0usize;
         // SAFETY: live graph; first call asks for the count only.
@@ -666,6 +865,7 @@ impl Graph {
                 name: None,
                 deps: Deps::None,
                 func: std::ptr::null_mut(),
+                uses: (0, 0),
             })
             .collect();
         Ok(())
@@ -679,7 +879,7 @@ impl Graph {
     }
 }
 
-impl Drop for Graph {
+impl Drop for Graph<'_> {
     fn drop(&mut self) {
         // SAFETY: we own `raw`. An error here means the context is gone, and the graph with it.
         let result = unsafe { sys::cuGraphDestroy(self.raw) };

@@ -5,6 +5,10 @@ use std::marker::PhantomData;
 
 use cudarc::driver::{sys, CudaFunction, DeviceRepr};
 
+use crate::error::Result;
+use crate::memory::operand::sealed::MemoryOperand;
+use crate::memory::operand::{MemKey, Use};
+use crate::memory::{DeviceDst, DeviceSrc};
 use crate::ptr::{DevicePtr, DevicePtrMut};
 
 /// A loaded kernel whose parameter list is the tuple `A`.
@@ -71,7 +75,8 @@ impl<A> Kernel<A> {
     }
 }
 
-/// A value that can be passed to a kernel: it has a device representation.
+/// A value a kernel takes by value (a number, or a struct of your own): it has a device
+/// representation.
 ///
 /// # Safety
 /// `Repr` must be the exact bit pattern the kernel's C parameter expects for this value.
@@ -94,59 +99,193 @@ macro_rules! plain_params {
 }
 plain_params!(bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64);
 
-// SAFETY: a device pointer is passed as its 64-bit address (`T*` / `const T*` in C).
-unsafe impl<T> KernelParam for DevicePtr<T> {
-    type Repr = sys::CUdeviceptr;
-    #[inline(always)]
-    fn to_repr(&self) -> sys::CUdeviceptr {
-        self.addr()
-    }
+/// One parameter of a kernel's signature: a [`KernelParam`] (by value), or a pointer,
+/// [`DevicePtr<T>`] (`const T*`) or [`DevicePtrMut<T>`] (`T*`).
+pub trait Param: private::Sealed {
+    /// The bits the kernel receives.
+    #[doc(hidden)]
+    type Repr: DeviceRepr + Copy;
 }
-// SAFETY: as above.
-unsafe impl<T> KernelParam for DevicePtrMut<T> {
+
+mod private {
+    pub trait Sealed {}
+}
+
+impl<P: KernelParam> private::Sealed for P {}
+impl<P: KernelParam> Param for P {
+    type Repr = P::Repr;
+}
+impl<T> private::Sealed for DevicePtr<T> {}
+impl<T> Param for DevicePtr<T> {
     type Repr = sys::CUdeviceptr;
+}
+impl<T> private::Sealed for DevicePtrMut<T> {}
+impl<T> Param for DevicePtrMut<T> {
+    type Repr = sys::CUdeviceptr;
+}
+
+/// A value given for a kernel parameter of type `P`: `P` itself for a [`KernelParam`]; device
+/// memory the kernel reads ([`DeviceSrc<T>`]) for a [`DevicePtr<T>`], or writes ([`DeviceDst<T>`])
+/// for a [`DevicePtrMut<T>`]: a `DeviceBuffer<T>` (kept alive by the graph), a cudarc slice or
+/// view (borrowed for the graph's lifetime `'a`), or a raw pointer.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be passed for a kernel parameter of type `{P}`",
+    label = "not a `{P}`",
+    note = "a `DevicePtr<T>` parameter (`const T*`) takes device memory the kernel reads: a \
+            `&DeviceBuffer<T>` or a cudarc `&CudaSlice<T>`; a `DevicePtrMut<T>` parameter (`T*`) takes \
+            memory it writes: a `&DeviceBuffer<T>` or a cudarc `&mut CudaSlice<T>`"
+)]
+pub trait KernelArg<'a, P: Param> {
+    /// The bits the kernel receives.
+    #[doc(hidden)]
+    fn repr(&self) -> P::Repr;
+    /// The memory it points to, for a pointer.
+    #[doc(hidden)]
+    fn memory(&self) -> Option<MemKey>;
+    /// The bits, and for a pointer the memory as a use, kept alive as the value says.
+    #[doc(hidden)]
+    fn into_part(self) -> Result<(P::Repr, Option<Use<'a>>)>;
+}
+
+impl<'a, P: KernelParam> KernelArg<'a, P> for P {
     #[inline(always)]
-    fn to_repr(&self) -> sys::CUdeviceptr {
-        self.addr()
+    fn repr(&self) -> P::Repr {
+        self.to_repr()
+    }
+    #[inline(always)]
+    fn memory(&self) -> Option<MemKey> {
+        None
+    }
+    #[inline(always)]
+    fn into_part(self) -> Result<(P::Repr, Option<Use<'a>>)> {
+        Ok((self.to_repr(), None))
     }
 }
 
-/// A whole argument list: a tuple of [`KernelParam`]s (up to 12).
-pub trait KernelArgs: Copy {
+impl<'a, T, V: DeviceSrc<'a, T>> KernelArg<'a, DevicePtr<T>> for V {
+    #[inline(always)]
+    fn repr(&self) -> sys::CUdeviceptr {
+        self.key().start
+    }
+    #[inline(always)]
+    fn memory(&self) -> Option<MemKey> {
+        Some(self.key())
+    }
+    #[inline]
+    fn into_part(self) -> Result<(sys::CUdeviceptr, Option<Use<'a>>)> {
+        let used = MemoryOperand::into_use(self, false)?;
+        Ok((used.start, Some(used)))
+    }
+}
+
+impl<'a, T, V: DeviceDst<'a, T>> KernelArg<'a, DevicePtrMut<T>> for V {
+    #[inline(always)]
+    fn repr(&self) -> sys::CUdeviceptr {
+        self.key().start
+    }
+    #[inline(always)]
+    fn memory(&self) -> Option<MemKey> {
+        Some(self.key())
+    }
+    #[inline]
+    fn into_part(self) -> Result<(sys::CUdeviceptr, Option<Use<'a>>)> {
+        let used = MemoryOperand::into_use(self, true)?;
+        Ok((used.start, Some(used)))
+    }
+}
+
+/// A kernel's whole signature: a tuple of [`Param`]s (up to 12).
+pub trait KernelArgs {
     /// Number of parameters.
     const COUNT: usize;
-    /// Calls `f` with a `void**` array of pointers to each argument's device representation, as
-    /// `kernelParams` wants it. The pointers are valid only during the call.
+    /// The parameters' device representations, as a tuple.
+    #[doc(hidden)]
+    type Reprs;
+    /// Calls `f` with a `void**` array of pointers to each of `reprs`, as `kernelParams` wants
+    /// it. The pointers are valid only during the call.
+    #[doc(hidden)]
+    fn with_reprs<R>(reprs: &mut Self::Reprs, f: impl FnOnce(*mut *mut c_void) -> R) -> R;
+}
+
+/// Values for a whole signature `A`: a tuple whose elements are [`KernelArg`]s of `A`'s.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` are not arguments for a kernel with parameters `{A}`",
+    label = "expected a tuple with one argument per kernel parameter",
+    note = "each argument is the parameter's type itself, or for a `DevicePtr<T>` / `DevicePtrMut<T>` \
+            parameter a `&DeviceBuffer<T>` or a cudarc slice"
+)]
+pub trait KernelArgValues<'a, A: KernelArgs> {
+    /// Calls `f` with the arguments' `kernelParams` array (see [`KernelArgs::with_reprs`]),
+    /// without taking the memory they point to.
+    #[doc(hidden)]
     fn with_params<R>(&self, f: impl FnOnce(*mut *mut c_void) -> R) -> R;
+    /// Whether the pointer arguments are exactly the memory of `uses` (in order).
+    #[doc(hidden)]
+    fn same_memory(&self, uses: &[Use<'a>]) -> bool;
+    /// The arguments' device representations, and the memory the pointers point to (in order),
+    /// kept alive as the values say.
+    #[doc(hidden)]
+    fn into_parts(self) -> Result<(A::Reprs, Vec<Use<'a>>)>;
 }
 
 macro_rules! tuple_args {
-    ($count:expr; $($t:ident $i:tt),*) => {
-        impl<$($t: KernelParam),*> KernelArgs for ($($t,)*) {
+    ($count:expr; $($t:ident $v:ident $i:tt),*) => {
+        impl<$($t: Param),*> KernelArgs for ($($t,)*) {
             const COUNT: usize = $count;
+            type Reprs = ($($t::Repr,)*);
             #[inline]
-            #[allow(unused_mut, unused_variables, clippy::unused_unit)]
-            fn with_params<R>(&self, f: impl FnOnce(*mut *mut c_void) -> R) -> R {
-                let mut reprs = ($(self.$i.to_repr(),)*);
+            #[allow(unused_variables, clippy::unused_unit)]
+            fn with_reprs<R>(reprs: &mut Self::Reprs, f: impl FnOnce(*mut *mut c_void) -> R) -> R {
                 let mut ptrs: [*mut c_void; $count] = [$(&mut reprs.$i as *mut $t::Repr as *mut c_void),*];
                 f(ptrs.as_mut_ptr())
+            }
+        }
+
+        impl<'a, $($t: Param, $v: KernelArg<'a, $t>),*> KernelArgValues<'a, ($($t,)*)> for ($($v,)*) {
+            #[inline]
+            #[allow(clippy::unused_unit)]
+            fn with_params<R>(&self, f: impl FnOnce(*mut *mut c_void) -> R) -> R {
+                let mut reprs = ($(KernelArg::<'a, $t>::repr(&self.$i),)*);
+                <($($t,)*) as KernelArgs>::with_reprs(&mut reprs, f)
+            }
+
+            #[inline]
+            #[allow(unused_mut, unused_variables)]
+            fn same_memory(&self, uses: &[Use<'a>]) -> bool {
+                let mut uses = uses.iter();
+                true $(&& match KernelArg::<'a, $t>::memory(&self.$i) {
+                    Some(key) => uses.next().is_some_and(|u| u.key() == key),
+                    None => true,
+                })* && uses.next().is_none()
+            }
+
+            #[inline]
+            #[allow(unused_mut, clippy::unused_unit)]
+            fn into_parts(self) -> Result<(($($t::Repr,)*), Vec<Use<'a>>)> {
+                let mut uses = Vec::new();
+                let reprs = ($({
+                    let (repr, used) = KernelArg::<'a, $t>::into_part(self.$i)?;
+                    uses.extend(used);
+                    repr
+                },)*);
+                Ok((reprs, uses))
             }
         }
     };
 }
 tuple_args!(0;);
-tuple_args!(1; A 0);
-tuple_args!(2; A 0, B 1);
-tuple_args!(3; A 0, B 1, C 2);
-tuple_args!(4; A 0, B 1, C 2, D 3);
-tuple_args!(5; A 0, B 1, C 2, D 3, E 4);
-tuple_args!(6; A 0, B 1, C 2, D 3, E 4, F 5);
-tuple_args!(7; A 0, B 1, C 2, D 3, E 4, F 5, G 6);
-tuple_args!(8; A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
-tuple_args!(9; A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
-tuple_args!(10; A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
-tuple_args!(11; A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
-tuple_args!(12; A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
+tuple_args!(1; A VA 0);
+tuple_args!(2; A VA 0, B VB 1);
+tuple_args!(3; A VA 0, B VB 1, C VC 2);
+tuple_args!(4; A VA 0, B VB 1, C VC 2, D VD 3);
+tuple_args!(5; A VA 0, B VB 1, C VC 2, D VD 3, E VE 4);
+tuple_args!(6; A VA 0, B VB 1, C VC 2, D VD 3, E VE 4, F VF 5);
+tuple_args!(7; A VA 0, B VB 1, C VC 2, D VD 3, E VE 4, F VF 5, G VG 6);
+tuple_args!(8; A VA 0, B VB 1, C VC 2, D VD 3, E VE 4, F VF 5, G VG 6, H VH 7);
+tuple_args!(9; A VA 0, B VB 1, C VC 2, D VD 3, E VE 4, F VF 5, G VG 6, H VH 7, I VI 8);
+tuple_args!(10; A VA 0, B VB 1, C VC 2, D VD 3, E VE 4, F VF 5, G VG 6, H VH 7, I VI 8, J VJ 9);
+tuple_args!(11; A VA 0, B VB 1, C VC 2, D VD 3, E VE 4, F VF 5, G VG 6, H VH 7, I VI 8, J VJ 9, K VK 10);
+tuple_args!(12; A VA 0, B VB 1, C VC 2, D VD 3, E VE 4, F VF 5, G VG 6, H VH 7, I VI 8, J VJ 9, K VK 10, L VL 11);
 
 /// Grid, block and dynamic shared memory of a launch (cudarc's type).
 pub use cudarc::driver::LaunchConfig;
@@ -160,7 +299,7 @@ mod tests {
         // SAFETY: never dereferenced on a device.
         let p = unsafe { DevicePtr::<f32>::from_raw(0xdead_0000, 4) };
         let args = (7u32, 2.5f32, p);
-        args.with_params(|ptrs| {
+        KernelArgValues::<(u32, f32, DevicePtr<f32>)>::with_params(&args, |ptrs| {
             // SAFETY: `with_params` gives three valid pointers to the device representations.
             unsafe {
                 assert_eq!(*(*ptrs.add(0) as *const u32), 7);

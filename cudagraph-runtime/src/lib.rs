@@ -74,8 +74,10 @@ mod function_set;
 mod graph;
 mod id;
 mod kernel;
+mod memory;
 mod node;
 mod ptr;
+mod reaper;
 mod topology;
 mod user_object;
 
@@ -85,11 +87,15 @@ pub use driver::{driver_present, open_device};
 pub use error::{Error, Result, UpdateFailure};
 pub use exec::{GraphExec, InstantiateFlags};
 pub use graph::{Graph, NodeInfo};
-pub use kernel::{Kernel, KernelArgs, KernelParam, LaunchConfig};
+pub use kernel::{Kernel, KernelArg, KernelArgValues, KernelArgs, KernelParam, LaunchConfig, Param};
+pub use memory::{
+    DeviceAccess, DeviceBuffer, DeviceDst, DeviceSrc, HostBuffer, HostDst, HostReadGuard, HostSrc,
+    HostWriteGuard,
+};
 pub use node::{
-    ChildGraphNode, DeviceToDevice, DeviceToHost, Direction, EmptyNode, HostCallback, HostFn,
-    HostNode, HostToDevice, KernelNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue,
-    NodeId, NodeKind, Switchable,
+    ChildGraphNode, DeviceToDevice, DeviceToHost, Direction, EmptyNode, FillWith, HostCallback,
+    HostFn, HostNode, HostToDevice, HostViews, KernelNode, Memcpy, MemcpyNode, Memset, MemsetNode,
+    MemsetValue, NodeId, NodeKind, RawView, Switchable,
 };
 pub use ptr::{DevicePtr, DevicePtrMut, HostPtr, HostPtrMut};
 pub use topology::Topology;
@@ -98,7 +104,8 @@ pub use user_object::UserObject;
 /// The names most programs need.
 pub mod prelude {
     pub use crate::{
-        cuda_graph, DevicePtr, DevicePtrMut, Graph, GraphExec, HostCallback, HostPtr, HostPtrMut,
-        InstantiateFlags, Kernel, LaunchConfig, Memcpy, Memset, NodeId,
+        cuda_graph, DeviceBuffer, DevicePtr, DevicePtrMut, Graph, GraphExec, HostBuffer,
+        HostCallback, HostPtr, HostPtrMut, InstantiateFlags, Kernel, LaunchConfig, Memcpy, Memset,
+        NodeId,
     };
 }

@@ -1,13 +1,22 @@
-//! Typed addresses of device and host memory, as a graph stores them.
+//! Raw typed addresses of device and host memory.
 //!
-//! A CUDA graph keeps raw addresses: a node made from one of these pointers reads or writes that
-//! memory at every launch. The pointers are plain `Copy` values with an element count, so the
-//! lengths of copies and memsets can be checked, and their kernel-argument form is the bare address.
+//! [`DevicePtr<T>`] and [`DevicePtrMut<T>`] name a kernel's pointer parameters in its signature
+//! (`const T*` and `T*`). As values they are raw addresses with an element count, made only by
+//! `unsafe` [`from_raw`](DevicePtr::from_raw): a node made from one reads or writes that memory
+//! at every launch, and nothing but the promise made there keeps the memory alive. Safe code gives
+//! graphs memory as [`DeviceBuffer`](crate::DeviceBuffer)s and [`HostBuffer`](crate::HostBuffer)s
+//! (kept alive by the graph) or cudarc borrows (checked by the borrow checker).
 
 use std::marker::PhantomData;
 use std::ops::{Bound, RangeBounds};
 
-use cudarc::driver::{sys, CudaSlice, CudaView, CudaViewMut, DevicePtrMut as _, DeviceSlice};
+use cudarc::driver::sys;
+
+use crate::error::Result;
+use crate::memory::alloc::Space;
+use crate::memory::operand::sealed::MemoryOperand;
+use crate::memory::operand::{Hold, MemKey, Use};
+use crate::memory::{DeviceDst, DeviceSrc, HostDst, HostSrc};
 
 macro_rules! typed_ptr {
     ($(#[$doc:meta])* $name:ident, $addr:ty) => {
@@ -80,7 +89,8 @@ macro_rules! typed_ptr {
     };
 }
 
-fn bounds(range: impl RangeBounds<usize>, len: usize) -> Option<(usize, usize)> {
+/// `range` as `(start, end)` within `0..len`, or `None`.
+pub(crate) fn bounds(range: impl RangeBounds<usize>, len: usize) -> Option<(usize, usize)> {
     let start = match range.start_bound() {
         Bound::Included(&s) => s,
         Bound::Excluded(&s) => s.checked_add(1)?,
@@ -116,7 +126,7 @@ typed_ptr!(
 );
 
 // SAFETY: host pointers are addresses only; reading or writing through them happens in the driver,
-// under the contract of `from_raw` / the borrow they were made from.
+// under the contract of `from_raw`.
 unsafe impl<T> Send for HostPtr<T> {}
 // SAFETY: as above.
 unsafe impl<T> Sync for HostPtr<T> {}
@@ -147,54 +157,41 @@ impl<T> HostPtrMut<T> {
     }
 }
 
-fn device_addr<T>(src: &impl cudarc::driver::DevicePtr<T>) -> sys::CUdeviceptr {
-    // Dropping the sync guard at once: the graph's reads are ordered by the stream it is launched
-    // into, not by cudarc's per-slice events.
-    let (addr, _guard) = src.device_ptr(src.stream());
-    addr
+// As memory operands: raw addresses, kept valid by the promise of `from_raw`.
+
+fn raw_use<'a>(space: Space, start: u64, bytes: usize, write: bool) -> Use<'a> {
+    Use {
+        space,
+        start,
+        end: start + bytes as u64,
+        write,
+        host_code: false,
+        hold: Hold::Raw,
+    }
 }
 
-impl<T> From<&CudaSlice<T>> for DevicePtr<T> {
-    fn from(s: &CudaSlice<T>) -> Self {
-        // SAFETY: the address and length come from a live allocation; see the crate's soundness notes
-        // on how long it must stay alive.
-        unsafe { Self::from_raw(device_addr(s), s.len()) }
-    }
+macro_rules! raw_operand {
+    ($name:ident, $space:expr, $($tr:ident),*) => {
+        impl<'a, T> MemoryOperand<'a> for $name<T> {
+            type Elem = T;
+            fn key(&self) -> MemKey {
+                let start = self.addr as u64;
+                MemKey { start, end: start + self.num_bytes() as u64, owner: std::ptr::null() }
+            }
+            fn len(&self) -> usize {
+                self.len
+            }
+            fn into_use(self, write: bool) -> Result<Use<'a>> {
+                Ok(raw_use($space, self.addr as u64, self.num_bytes(), write))
+            }
+        }
+        $(impl<'a, T> $tr<'a, T> for $name<T> {})*
+    };
 }
-impl<T> From<&CudaView<'_, T>> for DevicePtr<T> {
-    fn from(s: &CudaView<'_, T>) -> Self {
-        // SAFETY: as for `CudaSlice`.
-        unsafe { Self::from_raw(device_addr(s), s.len()) }
-    }
-}
-impl<T> From<&mut CudaSlice<T>> for DevicePtrMut<T> {
-    fn from(s: &mut CudaSlice<T>) -> Self {
-        let (stream, len) = (s.stream().clone(), s.len());
-        let addr = s.device_ptr_mut(&stream).0;
-        // SAFETY: the address and length come from a live, exclusively borrowed allocation.
-        unsafe { Self::from_raw(addr, len) }
-    }
-}
-impl<T> From<&mut CudaViewMut<'_, T>> for DevicePtrMut<T> {
-    fn from(s: &mut CudaViewMut<'_, T>) -> Self {
-        let (stream, len) = (s.stream().clone(), s.len());
-        let addr = s.device_ptr_mut(&stream).0;
-        // SAFETY: as for `CudaSlice`.
-        unsafe { Self::from_raw(addr, len) }
-    }
-}
-impl<T> From<&[T]> for HostPtr<T> {
-    fn from(s: &[T]) -> Self {
-        // SAFETY: a live slice; see the crate's soundness notes on how long it must stay alive.
-        unsafe { Self::from_raw(s.as_ptr(), s.len()) }
-    }
-}
-impl<T> From<&mut [T]> for HostPtrMut<T> {
-    fn from(s: &mut [T]) -> Self {
-        // SAFETY: a live, exclusively borrowed slice; see the crate's soundness notes.
-        unsafe { Self::from_raw(s.as_mut_ptr(), s.len()) }
-    }
-}
+raw_operand!(DevicePtr, Space::Device, DeviceSrc);
+raw_operand!(DevicePtrMut, Space::Device, DeviceSrc, DeviceDst);
+raw_operand!(HostPtr, Space::Host, HostSrc);
+raw_operand!(HostPtrMut, Space::Host, HostSrc, HostDst);
 
 #[cfg(test)]
 mod tests {

@@ -8,14 +8,12 @@
 
 use std::any::Any;
 use std::ffi::c_void;
-use std::panic::AssertUnwindSafe;
-use std::sync::mpsc::{channel, Sender};
-use std::sync::OnceLock;
 
 use cudarc::driver::sys;
 
 use crate::driver::check;
 use crate::error::{Error, Result};
+use crate::reaper;
 
 /// A reference to a CUDA user object that owns a Rust value.
 ///
@@ -31,38 +29,10 @@ unsafe impl Send for UserObject {}
 
 type Payload = Box<dyn Any + Send>;
 
-/// The reaper's inbox, or `None` if its thread could not be started.
-fn reaper() -> Option<&'static Sender<Payload>> {
-    static REAPER: OnceLock<Option<Sender<Payload>>> = OnceLock::new();
-    REAPER
-        .get_or_init(|| {
-            let (tx, rx) = channel::<Payload>();
-            let spawned = std::thread::Builder::new()
-                .name("cudagraph-reaper".into())
-                .spawn(move || {
-                    for value in rx {
-                        // A panicking destructor must not end the reaper; the value is gone anyway.
-                        let _ = std::panic::catch_unwind(AssertUnwindSafe(|| drop(value)));
-                    }
-                });
-            spawned.ok().map(|_| tx)
-        })
-        .as_ref()
-}
-
 unsafe extern "C" fn destroy_on_reaper(data: *mut c_void) {
     // SAFETY: `data` is the `Box<Payload>` leaked in `UserObject::new`; CUDA calls this once.
     let payload: Box<Payload> = unsafe { Box::from_raw(data.cast()) };
-    // The receiver lives as long as the process (and `new` refuses to run without it); if sending
-    // ever failed the value would be leaked, which is safe, rather than dropped here, which is not.
-    match reaper() {
-        Some(inbox) => {
-            if let Err(unsent) = inbox.send(*payload) {
-                std::mem::forget(unsent);
-            }
-        }
-        None => std::mem::forget(payload),
-    }
+    reaper::drop_later(*payload);
 }
 
 impl UserObject {
@@ -70,7 +40,7 @@ impl UserObject {
     pub fn new<T: Send + 'static>(value: T) -> Result<Self> {
         // Start the reaper now, not inside a driver callback; without it there is nowhere safe to
         // drop the value later.
-        if reaper().is_none() {
+        if !reaper::start() {
             return Err(Error::Invalid {
                 node: "<user object>".into(),
                 reason: "the thread that drops user-object values could not be started".into(),

@@ -1,11 +1,16 @@
-//! Host nodes: Rust closures called by the driver, with panics caught at the boundary.
+//! Host nodes: Rust closures called by the driver, with panics caught at the boundary, and the
+//! host buffers they read and write.
 
+use std::cell::Cell;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use cudarc::driver::sys;
+
+use crate::memory::operand::Use;
+use crate::memory::HostBuffer;
 
 /// The closure type a host node runs.
 pub type HostFn = Box<dyn FnMut() + Send + 'static>;
@@ -147,10 +152,39 @@ impl HostCall {
     }
 }
 
+thread_local! {
+    /// Whether this thread is running a host node's closure now.
+    static IN_HOST_NODE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether this thread is running a host node now. CUDA forbids CUDA calls there, so the runtime's
+/// own calls refuse ([`Error::InHostNode`](crate::Error::InHostNode)) and its releases go to the
+/// reaper thread instead.
+pub(crate) fn in_host_node() -> bool {
+    IN_HOST_NODE.with(Cell::get)
+}
+
+/// Marks the thread as running a host node while alive.
+struct InHostNode;
+
+impl InHostNode {
+    fn enter() -> Self {
+        IN_HOST_NODE.with(|flag| flag.set(true));
+        InHostNode
+    }
+}
+
+impl Drop for InHostNode {
+    fn drop(&mut self) {
+        IN_HOST_NODE.with(|flag| flag.set(false));
+    }
+}
+
 unsafe extern "C" fn run_host_call(data: *mut c_void) {
     // SAFETY: `data` is the `HostCall` registered with the node, kept alive by its owner for as long
     // as the node may run.
     let call = unsafe { &*(data as *const HostCall) };
+    let _inside = InHostNode::enter();
     // Unwinding into the driver is undefined behaviour: catch it and report it at the next launch.
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         let mut f = call.f.lock().unwrap_or_else(|e| e.into_inner());
@@ -197,4 +231,130 @@ impl std::fmt::Debug for HostCallback {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "HostCallback({:p})", Arc::as_ptr(&self.0).cast::<()>())
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host buffers a host node reads and writes.
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// Host buffers a host node reads (`&HostBuffer<T>`) or writes (`&mut HostBuffer<T>`), one or a
+/// tuple of up to four. The node's closure gets `&[T]` or `&mut [T]` for each, in order.
+///
+/// The node is ordered after the copies that write those buffers, and before the copies that
+/// read them, by the graph's edges: adding a node whose buffers another node may use at the same
+/// time (no path between them, one of the two writing) is an error, as is an executable update
+/// that would create such a pair. Guards ([`HostBuffer::read`]) wait for the launches, and an
+/// executable can use a host buffer that another one writes only once that one is dropped: host
+/// code never sees these buffers while anything else may write them.
+///
+/// `&mut` marks a buffer the closure writes; the handle itself is not changed.
+pub trait HostViews: sealed::Sealed {
+    /// What the closure gets for the buffers.
+    type Views<'v>;
+    /// The buffers' addresses, carried to the driver thread.
+    #[doc(hidden)]
+    type Raw: Send + 'static;
+    /// The buffers as uses by host code.
+    #[doc(hidden)]
+    fn uses(&self, out: &mut Vec<Use<'static>>);
+    #[doc(hidden)]
+    fn raw(&self) -> Self::Raw;
+    /// # Safety
+    /// Only inside the node's call, when the graph's ordering gives it the memory.
+    #[doc(hidden)]
+    unsafe fn views(raw: &mut Self::Raw) -> Self::Views<'_>;
+}
+
+/// A host buffer's elements, as a raw pointer and length carried to the driver thread.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct RawView<T> {
+    ptr: *mut T,
+    len: usize,
+}
+
+// SAFETY: only an address; the memory is reached in `views`, under the graph's ordering, and the
+// element type is `Send + Sync` wherever a `RawView` is made.
+unsafe impl<T: Send + Sync> Send for RawView<T> {}
+
+impl<T: Send + Sync + 'static> sealed::Sealed for &HostBuffer<T> {}
+impl<T: Send + Sync + 'static> HostViews for &HostBuffer<T> {
+    type Views<'v> = &'v [T];
+    type Raw = RawView<T>;
+    fn uses(&self, out: &mut Vec<Use<'static>>) {
+        out.push(self.use_of(false, true));
+    }
+    fn raw(&self) -> RawView<T> {
+        RawView {
+            ptr: self.ptr(),
+            len: self.len(),
+        }
+    }
+    unsafe fn views(raw: &mut RawView<T>) -> &[T] {
+        // SAFETY: the caller's promise; the memory holds `len` initialized `T`s.
+        unsafe { std::slice::from_raw_parts(raw.ptr, raw.len) }
+    }
+}
+
+impl<T: Send + Sync + 'static> sealed::Sealed for &mut HostBuffer<T> {}
+impl<T: Send + Sync + 'static> HostViews for &mut HostBuffer<T> {
+    type Views<'v> = &'v mut [T];
+    type Raw = RawView<T>;
+    fn uses(&self, out: &mut Vec<Use<'static>>) {
+        out.push(self.use_of(true, true));
+    }
+    fn raw(&self) -> RawView<T> {
+        RawView {
+            ptr: self.ptr(),
+            len: self.len(),
+        }
+    }
+    unsafe fn views(raw: &mut RawView<T>) -> &mut [T] {
+        // SAFETY: the caller's promise; the memory holds `len` initialized `T`s, and no other
+        // view of the node overlaps it (checked when the node is added).
+        unsafe { std::slice::from_raw_parts_mut(raw.ptr, raw.len) }
+    }
+}
+
+macro_rules! tuple_views {
+    ($($v:ident $i:tt),*) => {
+        impl<$($v: HostViews),*> sealed::Sealed for ($($v,)*) {}
+        impl<$($v: HostViews),*> HostViews for ($($v,)*) {
+            type Views<'v> = ($($v::Views<'v>,)*);
+            type Raw = ($($v::Raw,)*);
+            fn uses(&self, out: &mut Vec<Use<'static>>) {
+                $(self.$i.uses(out);)*
+            }
+            fn raw(&self) -> Self::Raw {
+                ($(self.$i.raw(),)*)
+            }
+            unsafe fn views(raw: &mut Self::Raw) -> Self::Views<'_> {
+                // SAFETY: the caller's promise, for each buffer.
+                unsafe { ($($v::views(&mut raw.$i),)*) }
+            }
+        }
+    };
+}
+tuple_views!(A 0);
+tuple_views!(A 0, B 1);
+tuple_views!(A 0, B 1, C 2);
+tuple_views!(A 0, B 1, C 2, D 3);
+
+/// The closure of a host node with buffers `V`, as a plain host-node closure. `uses` gets the
+/// buffers as uses by host code.
+pub(crate) fn with_views<V: HostViews>(
+    views: V,
+    mut f: impl for<'v> FnMut(V::Views<'v>) + Send + 'static,
+    uses: &mut Vec<Use<'static>>,
+) -> HostFn {
+    views.uses(uses);
+    let mut raw = views.raw();
+    Box::new(move || {
+        // SAFETY: called only as the node's closure; the node's uses were checked against every
+        // other use of the memory (in its graph, by other executables, by guards).
+        f(unsafe { V::views(&mut raw) })
+    })
 }

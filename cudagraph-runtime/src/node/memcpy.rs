@@ -1,11 +1,17 @@
 //! 1-D memcpy parameters, typed by direction: CUDA cannot change a memcpy node's direction or
-//! memory types by update (SPEC 2.4), so a handle's direction is part of its type.
+//! memory types by update ([`cuGraphExecMemcpyNodeSetParams`]), so a handle's direction is part of
+//! its type.
+//!
+//! [`cuGraphExecMemcpyNodeSetParams`]: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html
 
 use std::marker::PhantomData;
 
 use cudarc::driver::sys;
 
-use crate::ptr::{DevicePtr, DevicePtrMut, HostPtr, HostPtrMut};
+use crate::error::{Error, Result};
+use crate::memory::operand::sealed::MemoryOperand;
+use crate::memory::operand::Use;
+use crate::memory::{DeviceDst, DeviceSrc, HostDst, HostSrc};
 
 /// A copy direction (sealed: [`HostToDevice`], [`DeviceToHost`], [`DeviceToDevice`]).
 pub trait Direction: private::Sealed {
@@ -49,109 +55,106 @@ direction!(
 
 /// A 1-D copy of whole buffers in direction `D`. Source and destination must have equal lengths
 /// (slice them to match); a mismatch is an error when the node is added or updated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Memcpy<D> {
-    src: u64,
-    dst: u64,
-    src_bytes: usize,
-    dst_bytes: usize,
+#[derive(Debug)]
+pub struct Memcpy<'a, D> {
+    /// The source and the destination, or why they could not be taken.
+    src: Result<Use<'a>>,
+    dst: Result<Use<'a>>,
     _dir: PhantomData<D>,
 }
 
-impl<D: Direction> Memcpy<D> {
-    fn of(src: u64, src_bytes: usize, dst: u64, dst_bytes: usize) -> Self {
+impl<'a, D: Direction> Memcpy<'a, D> {
+    fn of<T>(src: impl MemoryOperand<'a, Elem = T>, dst: impl MemoryOperand<'a, Elem = T>) -> Self {
         Self {
-            src,
-            dst,
-            src_bytes,
-            dst_bytes,
+            src: src.into_use(false),
+            dst: dst.into_use(true),
             _dir: PhantomData,
         }
     }
 
-    /// Bytes copied, or the two lengths when they differ.
-    pub(crate) fn bytes(&self) -> Result<usize, String> {
-        if self.src_bytes == self.dst_bytes {
-            Ok(self.src_bytes)
-        } else {
-            Err(format!(
-                "{} copy of {} bytes into {} bytes: source and destination lengths must match (slice one of them)",
-                D::NAME, self.src_bytes, self.dst_bytes
-            ))
+    /// The source's and destination's uses and the driver's parameters; `node` names the node
+    /// for errors.
+    pub(crate) fn into_parts(
+        self,
+        node: impl FnOnce() -> String,
+    ) -> Result<(Use<'a>, Use<'a>, sys::CUDA_MEMCPY3D)> {
+        let (src, dst) = (self.src?, self.dst?);
+        if src.bytes() != dst.bytes() {
+            return Err(Error::Invalid {
+                node: node(),
+                reason: format!(
+                    "{} copy of {} bytes into {} bytes: source and destination lengths must match (slice one of them)",
+                    D::NAME,
+                    src.bytes(),
+                    dst.bytes()
+                ),
+            });
         }
-    }
-
-    pub(crate) fn raw(&self, bytes: usize) -> sys::CUDA_MEMCPY3D {
-        use std::ptr::{null, null_mut};
-        let host = sys::CUmemorytype::CU_MEMORYTYPE_HOST;
-        // The side in host memory is given by `*Host`, the device side by `*Device`.
-        let (src_host, src_device) = if D::SRC == host {
-            (self.src as *const _, 0)
-        } else {
-            (null(), self.src)
-        };
-        let (dst_host, dst_device) = if D::DST == host {
-            (self.dst as *mut _, 0)
-        } else {
-            (null_mut(), self.dst)
-        };
-        sys::CUDA_MEMCPY3D {
-            srcXInBytes: 0,
-            srcY: 0,
-            srcZ: 0,
-            srcLOD: 0,
-            srcMemoryType: D::SRC,
-            srcHost: src_host,
-            srcDevice: src_device,
-            srcArray: null_mut(),
-            reserved0: null_mut(),
-            srcPitch: 0,
-            srcHeight: 0,
-            dstXInBytes: 0,
-            dstY: 0,
-            dstZ: 0,
-            dstLOD: 0,
-            dstMemoryType: D::DST,
-            dstHost: dst_host,
-            dstDevice: dst_device,
-            dstArray: null_mut(),
-            reserved1: null_mut(),
-            dstPitch: 0,
-            dstHeight: 0,
-            WidthInBytes: bytes,
-            Height: 1,
-            Depth: 1,
-        }
+        let raw = raw_copy::<D>(src.start, dst.start, src.bytes());
+        Ok((src, dst, raw))
     }
 }
 
-impl Memcpy<HostToDevice> {
-    /// Copy `src` (host) into `dst` (device).
-    pub fn htod<T>(src: HostPtr<T>, dst: DevicePtrMut<T>) -> Self {
-        Self::of(
-            src.addr() as u64,
-            src.num_bytes(),
-            dst.addr(),
-            dst.num_bytes(),
-        )
+fn raw_copy<D: Direction>(src: u64, dst: u64, bytes: usize) -> sys::CUDA_MEMCPY3D {
+    use std::ptr::{null, null_mut};
+    let host = sys::CUmemorytype::CU_MEMORYTYPE_HOST;
+    // The side in host memory is given by `*Host`, the device side by `*Device`.
+    let (src_host, src_device) = if D::SRC == host {
+        (src as *const _, 0)
+    } else {
+        (null(), src)
+    };
+    let (dst_host, dst_device) = if D::DST == host {
+        (dst as *mut _, 0)
+    } else {
+        (null_mut(), dst)
+    };
+    sys::CUDA_MEMCPY3D {
+        srcXInBytes: 0,
+        srcY: 0,
+        srcZ: 0,
+        srcLOD: 0,
+        srcMemoryType: D::SRC,
+        srcHost: src_host,
+        srcDevice: src_device,
+        srcArray: null_mut(),
+        reserved0: null_mut(),
+        srcPitch: 0,
+        srcHeight: 0,
+        dstXInBytes: 0,
+        dstY: 0,
+        dstZ: 0,
+        dstLOD: 0,
+        dstMemoryType: D::DST,
+        dstHost: dst_host,
+        dstDevice: dst_device,
+        dstArray: null_mut(),
+        reserved1: null_mut(),
+        dstPitch: 0,
+        dstHeight: 0,
+        WidthInBytes: bytes,
+        Height: 1,
+        Depth: 1,
     }
 }
 
-impl Memcpy<DeviceToHost> {
-    /// Copy `src` (device) into `dst` (host).
-    pub fn dtoh<T>(src: DevicePtr<T>, dst: HostPtrMut<T>) -> Self {
-        Self::of(
-            src.addr(),
-            src.num_bytes(),
-            dst.addr() as u64,
-            dst.num_bytes(),
-        )
+impl<'a> Memcpy<'a, HostToDevice> {
+    /// Copy `src` (page-locked host memory) into `dst` (device memory).
+    pub fn htod<T>(src: impl HostSrc<'a, T>, dst: impl DeviceDst<'a, T>) -> Self {
+        Self::of(src, dst)
     }
 }
 
-impl Memcpy<DeviceToDevice> {
-    /// Copy `src` into `dst`, both on the device.
-    pub fn dtod<T>(src: DevicePtr<T>, dst: DevicePtrMut<T>) -> Self {
-        Self::of(src.addr(), src.num_bytes(), dst.addr(), dst.num_bytes())
+impl<'a> Memcpy<'a, DeviceToHost> {
+    /// Copy `src` (device memory) into `dst` (page-locked host memory).
+    pub fn dtoh<T>(src: impl DeviceSrc<'a, T>, dst: impl HostDst<'a, T>) -> Self {
+        Self::of(src, dst)
+    }
+}
+
+impl<'a> Memcpy<'a, DeviceToDevice> {
+    /// Copy `src` into `dst`, both device memory.
+    pub fn dtod<T>(src: impl DeviceSrc<'a, T>, dst: impl DeviceDst<'a, T>) -> Self {
+        Self::of(src, dst)
     }
 }

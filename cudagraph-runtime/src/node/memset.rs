@@ -1,14 +1,20 @@
 //! 1-D memset parameters.
+//!
+//! CUDA's memset writes a pattern of 1, 2 or 4 bytes, repeated. A buffer of any element type whose
+//! size is a multiple of the pattern's can be filled with it ([`FillWith`]): `0u32` (or `0.0f32`)
+//! zeroes a buffer of `f64`s, as NVIDIA's samples do, without reinterpreting anything.
 
 use cudarc::driver::sys;
 
-use crate::ptr::DevicePtrMut;
+use crate::error::Result;
+use crate::memory::operand::Use;
+use crate::memory::DeviceDst;
 
-/// An element type a memset can write: 1, 2 or 4 bytes.
+/// A pattern a memset writes repeatedly: 1, 2 or 4 bytes.
 pub trait MemsetValue: Copy {
-    /// The element size in bytes (1, 2 or 4).
+    /// The pattern's size in bytes (1, 2 or 4).
     const SIZE: u32;
-    /// The value's bits, zero-extended to 32.
+    /// The pattern's bits, zero-extended to 32.
     fn bits(self) -> u32;
 }
 
@@ -31,27 +37,63 @@ memset_value! {
     f32 => 4, |v| v.to_bits();
 }
 
-/// Sets every element of `dst` to `value`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Memset<T> {
-    pub(crate) dst: DevicePtrMut<T>,
-    pub(crate) value: T,
+/// Element types a memset with pattern `V` can fill: their size is a multiple of `V`'s, and every
+/// bit pattern is a valid value (so `bool` is not one).
+#[diagnostic::on_unimplemented(
+    message = "a memset with a `{V}` pattern cannot fill `{Self}` elements",
+    label = "the pattern's size must divide the element's size",
+    note = "CUDA memsets write 1-, 2- or 4-byte patterns (u8, i8, u16, i16, u32, i32, f32); \
+            an element of 8 bytes is filled with a 4-byte pattern repeated (`0u32` zeroes `f64`s)"
+)]
+pub trait FillWith<V: MemsetValue> {}
+
+macro_rules! fill_with {
+    ($($elem:ty: $($pattern:ty),*;)*) => {$($(
+        impl FillWith<$pattern> for $elem {}
+    )*)*};
+}
+fill_with! {
+    u8: u8, i8;
+    i8: u8, i8;
+    u16: u8, i8, u16, i16;
+    i16: u8, i8, u16, i16;
+    u32: u8, i8, u16, i16, u32, i32, f32;
+    i32: u8, i8, u16, i16, u32, i32, f32;
+    f32: u8, i8, u16, i16, u32, i32, f32;
+    u64: u8, i8, u16, i16, u32, i32, f32;
+    i64: u8, i8, u16, i16, u32, i32, f32;
+    f64: u8, i8, u16, i16, u32, i32, f32;
+}
+impl<T: FillWith<V>, V: MemsetValue, const N: usize> FillWith<V> for [T; N] {}
+
+/// Fills device memory with a pattern `V` repeated.
+#[derive(Debug)]
+pub struct Memset<'a, V> {
+    /// The destination, or why it could not be taken.
+    pub(crate) dst: Result<Use<'a>>,
+    pub(crate) value: V,
 }
 
-impl<T: MemsetValue> Memset<T> {
-    /// Fill `dst` (all of it: slice it first for less) with `value`.
-    pub fn new(dst: DevicePtrMut<T>, value: T) -> Self {
-        Self { dst, value }
+impl<'a, V: MemsetValue> Memset<'a, V> {
+    /// Fill `dst` (all of it: slice it first for less) with `value` repeated.
+    pub fn new<T: FillWith<V>>(dst: impl DeviceDst<'a, T>, value: V) -> Self {
+        Self {
+            dst: dst.into_use(true),
+            value,
+        }
     }
 
-    pub(crate) fn raw(&self) -> sys::CUDA_MEMSET_NODE_PARAMS {
-        sys::CUDA_MEMSET_NODE_PARAMS {
-            dst: self.dst.addr(),
+    /// The destination's use and the driver's parameters.
+    pub(crate) fn into_parts(self) -> Result<(Use<'a>, sys::CUDA_MEMSET_NODE_PARAMS)> {
+        let dst = self.dst?;
+        let raw = sys::CUDA_MEMSET_NODE_PARAMS {
+            dst: dst.start,
             pitch: 0,
             value: self.value.bits(),
-            elementSize: T::SIZE,
-            width: self.dst.len(),
+            elementSize: V::SIZE,
+            width: dst.bytes() / V::SIZE as usize,
             height: 1,
-        }
+        };
+        Ok((dst, raw))
     }
 }

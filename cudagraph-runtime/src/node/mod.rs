@@ -4,16 +4,17 @@
 //! identity of that graph's *family* (the graph, its clones and the executable made from it).
 //! Using a handle with another family is an [`Error::ForeignNode`](crate::Error::ForeignNode).
 //! Handle types say what a node is, so an executable offers each kind exactly the updates CUDA
-//! allows (SPEC 2.4): e.g. only kernel, memcpy and memset handles implement [`Switchable`].
+//! allows: e.g. only kernel, memcpy and memset handles implement [`Switchable`]
+//! ([`cuGraphNodeSetEnabled`](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)).
 
 mod host;
 mod memcpy;
 mod memset;
 
-pub(crate) use host::{HostCall, PanicSlot, PanicWatch};
-pub use host::{HostCallback, HostFn};
+pub(crate) use host::{in_host_node, with_views, HostCall, PanicSlot, PanicWatch};
+pub use host::{HostCallback, HostFn, HostViews, RawView};
 pub use memcpy::{DeviceToDevice, DeviceToHost, Direction, HostToDevice, Memcpy};
-pub use memset::{Memset, MemsetValue};
+pub use memset::{FillWith, Memset, MemsetValue};
 
 use std::marker::PhantomData;
 
@@ -104,8 +105,8 @@ handle!(
     MemcpyNode<D>
 );
 handle!(
-    /// A 1-D memset node of `T` elements.
-    MemsetNode<T>
+    /// A 1-D memset node writing a pattern of type `V`.
+    MemsetNode<V>
 );
 handle!(
     /// An empty node.
@@ -121,7 +122,7 @@ handle!(
 );
 
 /// Node kinds an executable can enable and disable (`cuGraphNodeSetEnabled`): kernel, memcpy and
-/// memset nodes only (SPEC 2.4).
+/// memset nodes only.
 pub trait Switchable: Copy + Into<NodeId> {}
 impl<A> Switchable for KernelNode<A> {}
 impl<D> Switchable for MemcpyNode<D> {}

@@ -1,0 +1,235 @@
+//! Who may be using an allocation: the executables that hold it, the ones that released it while
+//! their launches may still run, and the host code that accesses it through a guard.
+//!
+//! Every [`DeviceBuffer`](crate::DeviceBuffer) and [`HostBuffer`](crate::HostBuffer) shares one
+//! such record among its clones. Executables register when their nodes start to use the memory
+//! and unregister when no node uses it any more; guards look here to find whose launches to wait
+//! for and to keep out. The costs all fall on those events (building, updating, accessing), never
+//! on a launch.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use cudarc::driver::CudaStream;
+
+use super::fence::{EventCell, Fence, PendingWait};
+use crate::error::{Error, Result};
+
+/// Where an allocation lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Space {
+    /// Device memory.
+    Device,
+    /// Page-locked host memory.
+    Host,
+}
+
+impl Space {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Space::Device => "device",
+            Space::Host => "host",
+        }
+    }
+}
+
+/// How many of an executable's node uses of an allocation there are, and how many write it.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct UseCounts {
+    pub(crate) uses: u32,
+    pub(crate) writes: u32,
+}
+
+/// An allocation of device or host memory that executables may hold (type-erased).
+pub trait Allocation: Send + Sync + 'static {
+    /// Its holders.
+    fn state(&self) -> &AllocState;
+    /// Device or host memory.
+    fn space(&self) -> Space;
+    /// For device memory, the stream its own work (copies, its free) is ordered on.
+    fn home(&self) -> Option<&Arc<CudaStream>>;
+    /// Its address range, in bytes.
+    fn range(&self) -> (u64, u64);
+}
+
+impl std::fmt::Debug for dyn Allocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (start, end) = self.range();
+        write!(f, "{} memory {start:#x}..{end:#x}", self.space().name())
+    }
+}
+
+/// An allocation's record of its users (see the module docs).
+#[derive(Debug, Default)]
+pub struct AllocState {
+    holders: Mutex<Holders>,
+    /// Recorded on the home stream when an executable launched on another stream must wait for
+    /// what was enqueued there (see [`PendingWait::StreamTail`]).
+    home_tail: Arc<EventCell>,
+}
+
+#[derive(Debug, Default)]
+struct Holders {
+    current: Vec<Holder>,
+    /// Executables that released the memory; their launches may still run. Each one's
+    /// completion marker was recorded after its last launch before it released the memory.
+    released: Vec<Arc<Fence>>,
+    /// Host-access guards alive.
+    guards: usize,
+}
+
+#[derive(Debug)]
+struct Holder {
+    fence: Arc<Fence>,
+    counts: UseCounts,
+}
+
+/// What a guard found when it started: the executables whose launches it keeps out, and every
+/// executable whose launches it must wait for.
+#[derive(Debug)]
+pub(crate) struct AccessScope {
+    pub(crate) held_off: Vec<Arc<Fence>>,
+    pub(crate) wait_for: Vec<Arc<Fence>>,
+}
+
+impl AllocState {
+    fn lock(&self) -> MutexGuard<'_, Holders> {
+        self.holders.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Registers `counts` more uses by the executable of `fence`. Its next launch first waits for
+    /// the work enqueued so far on the memory's own stream (`home`, for device memory) and for the
+    /// launches of executables that used the memory before.
+    ///
+    /// Refused while a guard is alive, and, for host memory, when another executable holds the
+    /// memory and either of the two writes it: host memory written by two executables, or read by
+    /// one while another writes it, could be written while a host node reads it.
+    pub(crate) fn register(
+        &self,
+        fence: &Arc<Fence>,
+        counts: UseCounts,
+        space: Space,
+        home: Option<&Arc<CudaStream>>,
+        describe: impl Fn() -> String,
+    ) -> Result<()> {
+        let mut holders = self.lock();
+        if holders.guards > 0 {
+            return Err(Error::BufferInUse {
+                buffer: describe(),
+                reason: "host code is accessing it through a guard: drop the guard first".into(),
+            });
+        }
+        if space == Space::Host {
+            let conflict = holders.current.iter().any(|h| {
+                !Arc::ptr_eq(&h.fence, fence) && (h.counts.writes > 0 || counts.writes > 0)
+            });
+            if conflict {
+                return Err(Error::BufferInUse {
+                    buffer: describe(),
+                    reason: "another executable uses this host memory and one of the two writes \
+                             it; drop that executable, or give each its own buffer"
+                        .into(),
+                });
+            }
+        }
+        if let Some(holder) = holders.current.iter_mut().find(|h| Arc::ptr_eq(&h.fence, fence)) {
+            holder.counts.uses += counts.uses;
+            holder.counts.writes += counts.writes;
+            return Ok(());
+        }
+        if let Some(home) = home {
+            fence.wait_before_next_launch(self.home_tail(home));
+        }
+        holders.released.retain(|r| {
+            if Arc::ptr_eq(r, fence) {
+                return false; // its own earlier launches come first anyway
+            }
+            fence.wait_before_next_launch(PendingWait::Event(r.done().clone()));
+            true
+        });
+        holders.current.push(Holder {
+            fence: fence.clone(),
+            counts,
+        });
+        Ok(())
+    }
+
+    /// Unregisters `counts` uses by the executable of `fence`. When none is left and the
+    /// executable has launched, it joins the released ones: the caller recorded its completion
+    /// marker after its latest launch.
+    pub(crate) fn unregister(&self, fence: &Arc<Fence>, counts: UseCounts, launched: bool) {
+        let mut holders = self.lock();
+        let Some(at) = holders
+            .current
+            .iter()
+            .position(|h| Arc::ptr_eq(&h.fence, fence))
+        else {
+            return;
+        };
+        let holder = &mut holders.current[at];
+        holder.counts.uses = holder.counts.uses.saturating_sub(counts.uses);
+        holder.counts.writes = holder.counts.writes.saturating_sub(counts.writes);
+        if holder.counts.uses > 0 {
+            return;
+        }
+        holders.current.swap_remove(at);
+        if launched && !holders.released.iter().any(|r| Arc::ptr_eq(r, fence)) {
+            // Keep the list short: executables whose launches are known to be over need no wait.
+            if holders.released.len() >= 4 {
+                holders
+                    .released
+                    .retain(|r| !r.done().is_complete().unwrap_or(false));
+            }
+            holders.released.push(fence.clone());
+        }
+    }
+
+    /// Starts a host access: registration is refused from now on, the holders' launches are kept
+    /// out, and their completion markers are recorded after their latest launches. On error
+    /// nothing is left changed.
+    pub(crate) fn begin_access(&self) -> Result<AccessScope> {
+        let (held_off, released) = {
+            let mut holders = self.lock();
+            holders.guards += 1;
+            let held_off: Vec<_> = holders.current.iter().map(|h| h.fence.clone()).collect();
+            (held_off, holders.released.clone())
+        };
+        for (i, fence) in held_off.iter().enumerate() {
+            fence.hold_off_launches();
+            if let Err(e) = fence.mark() {
+                for f in &held_off[..=i] {
+                    f.allow_launches();
+                }
+                self.lock().guards -= 1;
+                return Err(e);
+            }
+        }
+        let mut wait_for = held_off.clone();
+        wait_for.extend(released);
+        Ok(AccessScope { held_off, wait_for })
+    }
+
+    /// Ends a host access begun by [`AllocState::begin_access`]. For device memory the access's
+    /// work was enqueued on `home` (or joined into it): the holders' next launches wait for it.
+    pub(crate) fn end_access(&self, scope: AccessScope, home: Option<&Arc<CudaStream>>) {
+        for fence in &scope.held_off {
+            if let Some(home) = home {
+                fence.wait_before_next_launch(self.home_tail(home));
+            }
+            fence.allow_launches();
+        }
+        self.lock().guards -= 1;
+    }
+
+    fn home_tail(&self, home: &Arc<CudaStream>) -> PendingWait {
+        PendingWait::StreamTail {
+            stream: home.clone(),
+            scratch: self.home_tail.clone(),
+        }
+    }
+
+    /// The executables that released the memory and may still be running, for the memory's
+    /// final release.
+    pub(crate) fn take_released(&self) -> Vec<Arc<Fence>> {
+        std::mem::take(&mut self.lock().released)
+    }
+}

@@ -1,0 +1,420 @@
+//! [`DeviceBuffer`]: device memory that graphs share ownership of.
+
+use std::ops::RangeBounds;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use cudarc::driver::{
+    sys, CudaSlice, CudaStream, CudaView, CudaViewMut, DevicePtrMut as _, DeviceRepr,
+    ValidAsZeroBits,
+};
+
+use super::alloc::{AccessScope, AllocState, Allocation, Space};
+use super::fence::{is_capturing, relaxed};
+use super::operand::sealed::MemoryOperand;
+use super::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
+use crate::error::{Error, Result};
+use crate::node::in_host_node;
+use crate::ptr::bounds;
+use crate::reaper;
+
+/// Device memory shared by reference counting: `T`s on the device, as one cudarc allocation or a
+/// sub-range of one.
+///
+/// Clones are cheap and share the allocation. A graph that uses a buffer keeps a clone, and the
+/// executables made from it keep the allocation until their last launch that may use it has
+/// completed, so dropping a buffer, replacing it in a graph or dropping an executable while its
+/// launches run never frees memory early. Host code reaches the memory through [`access`]
+/// (or [`to_vec`], [`copy_from`]), which orders itself after those launches.
+///
+/// ```no_run
+/// # use cudagraph_runtime::DeviceBuffer;
+/// # fn f(stream: &std::sync::Arc<cudagraph_runtime::cudarc::driver::CudaStream>) -> cudagraph_runtime::Result<()> {
+/// let x = DeviceBuffer::from_host(stream, &[1.0f32, 2.0, 3.0])?;
+/// let y = DeviceBuffer::<f32>::zeros(stream, 3)?;
+/// // ... a graph reads `x` and writes `y`; launch it ...
+/// let result: Vec<f32> = y.to_vec()?; // after the launches queued so far
+/// # Ok(()) }
+/// ```
+///
+/// [`access`]: DeviceBuffer::access
+/// [`to_vec`]: DeviceBuffer::to_vec
+/// [`copy_from`]: DeviceBuffer::copy_from
+pub struct DeviceBuffer<T: 'static> {
+    alloc: Arc<DeviceAlloc<T>>,
+    /// Elements `offset..offset + len` of the allocation.
+    offset: usize,
+    len: usize,
+}
+
+/// One cudarc allocation and the record of its users.
+pub(crate) struct DeviceAlloc<T: 'static> {
+    /// `None` only once the final release took it.
+    slice: Mutex<Option<CudaSlice<T>>>,
+    base: sys::CUdeviceptr,
+    len: usize,
+    /// The slice's own stream: cudarc frees it there, and orders its work there.
+    home: Arc<CudaStream>,
+    state: AllocState,
+}
+
+impl<T: 'static> Clone for DeviceBuffer<T> {
+    fn clone(&self) -> Self {
+        Self {
+            alloc: self.alloc.clone(),
+            offset: self.offset,
+            len: self.len,
+        }
+    }
+}
+
+/// Two buffers are equal when they are the same range of the same allocation.
+impl<T: 'static> PartialEq for DeviceBuffer<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.alloc, &other.alloc) && self.offset == other.offset && self.len == other.len
+    }
+}
+
+impl<T: 'static> Eq for DeviceBuffer<T> {}
+
+impl<T: 'static> std::fmt::Debug for DeviceBuffer<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "DeviceBuffer<{}>({:#x}, len {})",
+            std::any::type_name::<T>(),
+            self.addr(),
+            self.len
+        )
+    }
+}
+
+impl<T: DeviceRepr + 'static> From<CudaSlice<T>> for DeviceBuffer<T> {
+    /// Takes over a cudarc allocation. Work cudarc ordered on the slice (on any stream, with
+    /// cudarc's event tracking) comes before every use by a graph.
+    fn from(mut slice: CudaSlice<T>) -> Self {
+        let home = slice.stream().clone();
+        let len = slice.len();
+        // Makes the home stream wait for the slice's uses on other streams (with event
+        // tracking): from now on the home stream's tail covers all earlier work on it.
+        let (base, sync) = slice.device_ptr_mut(&home);
+        drop(sync);
+        Self {
+            alloc: Arc::new(DeviceAlloc {
+                slice: Mutex::new(Some(slice)),
+                base,
+                len,
+                home,
+                state: AllocState::default(),
+            }),
+            offset: 0,
+            len,
+        }
+    }
+}
+
+impl<T: DeviceRepr + ValidAsZeroBits + 'static> DeviceBuffer<T> {
+    /// `len` zeros, allocated on `stream` (which orders the buffer's own work from then on).
+    pub fn zeros(stream: &Arc<CudaStream>, len: usize) -> Result<Self> {
+        Ok(stream.alloc_zeros(len)?.into())
+    }
+}
+
+impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
+    /// A copy of `data`, allocated on `stream`.
+    pub fn from_host(stream: &Arc<CudaStream>, data: &[T]) -> Result<Self> {
+        Ok(stream.clone_htod(data)?.into())
+    }
+}
+
+impl<T: 'static> DeviceBuffer<T> {
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether it holds no element.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The size in bytes.
+    pub fn num_bytes(&self) -> usize {
+        self.len * std::mem::size_of::<T>()
+    }
+
+    /// The device address of the first element.
+    pub fn addr(&self) -> sys::CUdeviceptr {
+        self.alloc.base + (self.offset * std::mem::size_of::<T>()) as u64
+    }
+
+    /// The stream the buffer's own work is ordered on (the one cudarc allocated it on, and frees
+    /// it on).
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.alloc.home
+    }
+
+    /// Elements `range` of this buffer, sharing its allocation; `None` when out of bounds.
+    pub fn try_slice(&self, range: impl RangeBounds<usize>) -> Option<Self> {
+        let (start, end) = bounds(range, self.len)?;
+        Some(Self {
+            alloc: self.alloc.clone(),
+            offset: self.offset + start,
+            len: end - start,
+        })
+    }
+
+    /// Elements `range` of this buffer, sharing its allocation.
+    ///
+    /// # Panics
+    /// When `range` is out of bounds (see [`DeviceBuffer::try_slice`]).
+    pub fn slice(&self, range: impl RangeBounds<usize>) -> Self {
+        let len = self.len;
+        self.try_slice(range)
+            .unwrap_or_else(|| panic!("range out of bounds for a buffer of {len} elements"))
+    }
+
+    /// Whether two buffers share memory (the same allocation, overlapping ranges).
+    pub fn overlaps(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.alloc, &other.alloc)
+            && self.offset < other.offset + other.len
+            && other.offset < self.offset + self.len
+    }
+}
+
+impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
+    /// Host access to the memory: the cudarc slice, to use with cudarc's stream calls.
+    ///
+    /// The access is ordered after every launch enqueued so far that may use the buffer, and
+    /// launches enqueued later (by any executable that uses it) wait for the work enqueued
+    /// through the guard; nothing blocks on the host. While the guard is alive, those executables
+    /// refuse to launch ([`Error::BufferInUse`]) and no executable can start using the buffer.
+    ///
+    /// Enqueue the work on [`DeviceAccess::stream`]; on another stream it is ordered only when
+    /// cudarc tracks the slice's uses with events (its default).
+    pub fn access(&self) -> Result<DeviceAccess<'_, T>> {
+        if in_host_node() {
+            return Err(Error::InHostNode {
+                what: "DeviceBuffer::access",
+            });
+        }
+        let home = &self.alloc.home;
+        if is_capturing(home)? {
+            return Err(Error::Capturing {
+                what: "accessing a DeviceBuffer whose stream is being captured".into(),
+            });
+        }
+        let scope = self.alloc.state.begin_access()?;
+        let slice = self.alloc.slice.lock().unwrap_or_else(|e| e.into_inner());
+        let mut guard = DeviceAccess {
+            buffer: self,
+            slice,
+            scope: Some(scope),
+        };
+        let scope = guard.scope.as_ref().expect("set above");
+        for fence in &scope.wait_for {
+            fence.done().order_before(home)?;
+        }
+        // cudarc's own record: work on other streams waits for the home stream from here.
+        let slice = guard.slice.as_mut().expect("present until the final release");
+        let (_, sync) = slice.device_ptr_mut(home);
+        drop(sync);
+        Ok(guard)
+    }
+
+    /// The contents, copied to the host after every launch enqueued so far that may write them.
+    pub fn to_vec(&self) -> Result<Vec<T>> {
+        let guard = self.access()?;
+        let stream = guard.stream().clone();
+        let out = stream.clone_dtoh(&guard.view())?;
+        relaxed(|| stream.synchronize())?;
+        Ok(out)
+    }
+
+    /// Overwrites the contents with `src` (of the same length), after every launch enqueued so far
+    /// that may use them, and before every launch enqueued later.
+    pub fn copy_from(&self, src: &[T]) -> Result<()> {
+        if src.len() != self.len {
+            return Err(Error::Invalid {
+                node: "DeviceBuffer::copy_from".into(),
+                reason: format!(
+                    "copy of {} elements into a buffer of {}",
+                    src.len(),
+                    self.len
+                ),
+            });
+        }
+        let mut guard = self.access()?;
+        let stream = guard.stream().clone();
+        stream.memcpy_htod(src, &mut guard.view_mut())?;
+        Ok(())
+    }
+}
+
+/// Host access to a [`DeviceBuffer`]'s memory (see [`DeviceBuffer::access`]).
+pub struct DeviceAccess<'b, T: DeviceRepr + 'static> {
+    buffer: &'b DeviceBuffer<T>,
+    slice: MutexGuard<'b, Option<CudaSlice<T>>>,
+    /// `None` only while the guard is being dismantled.
+    scope: Option<AccessScope>,
+}
+
+impl<T: DeviceRepr + 'static> std::fmt::Debug for DeviceAccess<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceAccess")
+            .field("buffer", self.buffer)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: DeviceRepr + 'static> DeviceAccess<'_, T> {
+    /// The stream to enqueue the access's work on (the buffer's own).
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.buffer.alloc.home
+    }
+
+    fn whole(&self) -> &CudaSlice<T> {
+        self.slice
+            .as_ref()
+            .expect("present until the final release")
+    }
+
+    /// The buffer's elements, to read with cudarc.
+    pub fn view(&self) -> CudaView<'_, T> {
+        let (offset, len) = (self.buffer.offset, self.buffer.len);
+        self.whole().slice(offset..offset + len)
+    }
+
+    /// The buffer's elements, to write with cudarc.
+    pub fn view_mut(&mut self) -> CudaViewMut<'_, T> {
+        let (offset, len) = (self.buffer.offset, self.buffer.len);
+        self.slice
+            .as_mut()
+            .expect("present until the final release")
+            .slice_mut(offset..offset + len)
+    }
+}
+
+impl<T: DeviceRepr + 'static> Drop for DeviceAccess<'_, T> {
+    fn drop(&mut self) {
+        let home = self.buffer.alloc.home.clone();
+        if let (Some(slice), Ok(false)) = (self.slice.as_mut(), is_capturing(&home)) {
+            // Joins cudarc-tracked work on other streams into the home stream.
+            let (_, sync) = slice.device_ptr_mut(&home);
+            drop(sync);
+        }
+        if let Some(scope) = self.scope.take() {
+            self.buffer.alloc.state.end_access(scope, Some(&home));
+        }
+    }
+}
+
+impl<T: 'static> Allocation for DeviceAlloc<T> {
+    fn state(&self) -> &AllocState {
+        &self.state
+    }
+    fn space(&self) -> Space {
+        Space::Device
+    }
+    fn home(&self) -> Option<&Arc<CudaStream>> {
+        Some(&self.home)
+    }
+    fn range(&self) -> (u64, u64) {
+        (
+            self.base,
+            self.base + (self.len * std::mem::size_of::<T>()) as u64,
+        )
+    }
+}
+
+impl<T: 'static> Drop for DeviceAlloc<T> {
+    /// Frees the memory once the executables that released it are done with it: their completion
+    /// markers are waited for *on the home stream*, where cudarc's free is enqueued, so nothing
+    /// blocks. When that stream is being captured (the free would be captured instead of run) or
+    /// this runs inside a host node (no CUDA calls allowed), the reaper finishes the job.
+    fn drop(&mut self) {
+        let released = self.state.take_released();
+        let slice = self.slice.get_mut().unwrap_or_else(|e| e.into_inner()).take();
+        let Some(slice) = slice else { return };
+        let home = self.home.clone();
+        let mut parts = Some((slice, released));
+        let mut free = move || -> bool {
+            match is_capturing(&home) {
+                Ok(false) => {}
+                Ok(true) => return false,
+                Err(_) => return true, // the stream (and its context) are unusable: nothing to order
+            }
+            let Some((slice, released)) = parts.take() else {
+                return true;
+            };
+            for fence in &released {
+                if fence.done().order_before(&home).is_err() {
+                    // Could not order the free after that executable: leak rather than free early.
+                    std::mem::forget(slice);
+                    return true;
+                }
+            }
+            drop(slice);
+            true
+        };
+        if in_host_node() || !free() {
+            reaper::run_later(Box::new(free));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// As a memory operand: the graph keeps a reference to the allocation.
+
+impl<T: 'static> DeviceBuffer<T> {
+    fn key_of(&self) -> MemKey {
+        let start = self.addr();
+        MemKey {
+            start,
+            end: start + self.num_bytes() as u64,
+            owner: Arc::as_ptr(&self.alloc).cast(),
+        }
+    }
+
+    fn use_of<'a>(&self, write: bool) -> Use<'a> {
+        let key = self.key_of();
+        Use {
+            space: Space::Device,
+            start: key.start,
+            end: key.end,
+            write,
+            host_code: false,
+            hold: Hold::Owned(self.alloc.clone()),
+        }
+    }
+}
+
+impl<'a, T: 'static> MemoryOperand<'a> for &DeviceBuffer<T> {
+    type Elem = T;
+    fn key(&self) -> MemKey {
+        self.key_of()
+    }
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn into_use(self, write: bool) -> Result<Use<'a>> {
+        Ok(self.use_of(write))
+    }
+}
+
+impl<'a, T: 'static> MemoryOperand<'a> for DeviceBuffer<T> {
+    type Elem = T;
+    fn key(&self) -> MemKey {
+        self.key_of()
+    }
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn into_use(self, write: bool) -> Result<Use<'a>> {
+        Ok(self.use_of(write))
+    }
+}
+
+impl<'a, T: 'static> DeviceSrc<'a, T> for &DeviceBuffer<T> {}
+impl<'a, T: 'static> DeviceDst<'a, T> for &DeviceBuffer<T> {}
+impl<'a, T: 'static> DeviceSrc<'a, T> for DeviceBuffer<T> {}
+impl<'a, T: 'static> DeviceDst<'a, T> for DeviceBuffer<T> {}

@@ -1,0 +1,271 @@
+//! What an executable shares with the memory its launches use: a gate that keeps launches out
+//! while host code accesses that memory, the stream of its latest launch, and an event that marks
+//! the completion of its launches.
+//!
+//! Launches of one executable run in order (CUDA orders each launch of a `CUgraphExec` after the
+//! previous one), so "every launch so far has completed" is one event recorded on the stream of
+//! the latest launch. Nothing is recorded per launch: the event is recorded only when someone
+//! needs it (memory released by the executable, a host access), so a launch costs what the raw
+//! driver call costs plus a few plain loads and stores.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use cudarc::driver::{sys, CudaEvent, CudaStream};
+
+use crate::driver::check;
+use crate::error::{Error, Result};
+
+/// An event shared by whoever must wait for it, recorded again as the work it marks grows.
+///
+/// A wait (`cuStreamWaitEvent`, `cuEventSynchronize`) sees the event as last recorded when the
+/// wait is made; recording it again later only makes later waits wait longer. Shared markers
+/// therefore stay correct however often they are re-recorded, as long as each record follows
+/// everything the earlier ones followed.
+#[derive(Debug, Default)]
+pub(crate) struct EventCell(Mutex<Option<CudaEvent>>);
+
+impl EventCell {
+    fn lock(&self) -> MutexGuard<'_, Option<CudaEvent>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Records the event on `stream`, creating it on first use.
+    pub(crate) fn record(&self, stream: &CudaStream) -> Result<()> {
+        let mut event = self.lock();
+        if event.is_none() {
+            let flags = Some(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING);
+            *event = Some(stream.context().new_event(flags).map_err(|source| {
+                Error::Driver {
+                    call: "cuEventCreate",
+                    source,
+                }
+            })?);
+        }
+        let event = event.as_ref().expect("created above");
+        event.record(stream).map_err(|source| Error::Driver {
+            call: "cuEventRecord",
+            source,
+        })
+    }
+
+    /// Makes `stream`'s later work wait for the event as recorded now (nothing if never recorded).
+    pub(crate) fn order_before(&self, stream: &CudaStream) -> Result<()> {
+        match &*self.lock() {
+            Some(event) => stream.wait(event).map_err(|source| Error::Driver {
+                call: "cuStreamWaitEvent",
+                source,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Blocks until the work the event marks has completed (at once if never recorded).
+    pub(crate) fn wait_host(&self) -> Result<()> {
+        let event = self.lock();
+        let Some(event) = &*event else { return Ok(()) };
+        relaxed(|| {
+            event.synchronize().map_err(|source| Error::Driver {
+                call: "cuEventSynchronize",
+                source,
+            })
+        })
+    }
+
+    /// Whether the work the event marks has completed, without waiting.
+    pub(crate) fn is_complete(&self) -> Result<bool> {
+        let event = self.lock();
+        let Some(event) = &*event else {
+            return Ok(true);
+        };
+        relaxed(|| {
+            event.try_is_complete().map_err(|source| Error::Driver {
+                call: "cuEventQuery",
+                source,
+            })
+        })
+    }
+}
+
+/// Runs `f` with this thread's stream-capture interaction mode set to relaxed.
+///
+/// Waiting for an event is one of the "potentially unsafe" calls CUDA forbids, in the default
+/// mode, while any thread captures a stream in global mode; a forbidden call fails *and
+/// invalidates that other thread's capture*. The waits this crate makes concern work enqueued
+/// outside any capture, which relaxed mode allows (measured: event queries and waits succeed and
+/// leave a global capture on another thread intact).
+pub(crate) fn relaxed<R>(f: impl FnOnce() -> R) -> R {
+    let mut mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED;
+    // SAFETY: exchanges this thread's mode with a valid one; restored below.
+    let exchanged = unsafe { sys::cuThreadExchangeStreamCaptureMode(&mut mode) };
+    let out = f();
+    if exchanged == sys::CUresult::CUDA_SUCCESS {
+        // SAFETY: puts back the mode read above.
+        unsafe { sys::cuThreadExchangeStreamCaptureMode(&mut mode) };
+    }
+    out
+}
+
+/// Whether work enqueued on `stream` now would be captured instead of run.
+pub(crate) fn is_capturing(stream: &CudaStream) -> Result<bool> {
+    let mut status = sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
+    // SAFETY: a live stream and a valid out-pointer; allowed during any capture.
+    check("cuStreamIsCapturing", unsafe {
+        sys::cuStreamIsCapturing(stream.cu_stream(), &mut status)
+    })?;
+    Ok(status != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
+}
+
+/// One executable's side of the memory model (see the module docs).
+#[derive(Debug, Default)]
+pub(crate) struct Fence {
+    /// Set while a launch is being enqueued.
+    launching: AtomicBool,
+    /// Host-access guards that keep launches out.
+    accessing: AtomicUsize,
+    /// The stream of the latest launch; `None` before the first. Written by the launching thread
+    /// inside the gate, read by guards once launches are held off.
+    last_stream: Mutex<Option<Arc<CudaStream>>>,
+    /// Marks the completion of every launch enqueued before it was last recorded. Shared with
+    /// the executables that take over memory this one released.
+    done: Arc<EventCell>,
+    /// What the next launch must wait for first (host accesses, earlier users of memory taken
+    /// over), and whether there is any (one load on the launch path).
+    pending: Mutex<Vec<PendingWait>>,
+    has_pending: AtomicBool,
+}
+
+/// Something the next launch of an executable waits for before it runs.
+#[derive(Debug, Clone)]
+pub(crate) enum PendingWait {
+    /// The completion of work marked by an event (another executable's launches).
+    Event(Arc<EventCell>),
+    /// Everything enqueued so far on a buffer's own stream: nothing to do when the launch goes
+    /// into that stream, else `scratch` is recorded there and waited for.
+    StreamTail {
+        stream: Arc<CudaStream>,
+        scratch: Arc<EventCell>,
+    },
+}
+
+impl PendingWait {
+    fn same(&self, other: &PendingWait) -> bool {
+        match (self, other) {
+            (PendingWait::Event(a), PendingWait::Event(b)) => Arc::ptr_eq(a, b),
+            (PendingWait::StreamTail { scratch: a, .. }, PendingWait::StreamTail { scratch: b, .. }) => {
+                Arc::ptr_eq(a, b)
+            }
+            _ => false,
+        }
+    }
+
+    fn order_before(&self, stream: &Arc<CudaStream>) -> Result<()> {
+        match self {
+            PendingWait::Event(event) => event.order_before(stream),
+            PendingWait::StreamTail { stream: own, .. } if Arc::ptr_eq(own, stream) || **own == **stream => {
+                Ok(())
+            }
+            PendingWait::StreamTail { stream: own, scratch } => {
+                if is_capturing(own)? {
+                    return Err(Error::Capturing {
+                        what: "ordering a launch after work on a buffer's own stream".into(),
+                    });
+                }
+                scratch.record(own)?;
+                scratch.order_before(stream)
+            }
+        }
+    }
+}
+
+impl Fence {
+    /// Enters the launch gate: `false` while a host-access guard holds launches off.
+    ///
+    /// Together with [`Fence::hold_off_launches`] this is Dekker's protocol: each side announces
+    /// itself with a sequentially consistent store, then looks for the other, so at least one of
+    /// them sees the other. A guard that sees a launch in progress waits for its enqueue to finish
+    /// (and then orders itself after that launch); a launch that sees a guard is refused.
+    #[inline]
+    pub(crate) fn enter_launch(&self) -> bool {
+        self.launching.store(true, Ordering::SeqCst);
+        if self.accessing.load(Ordering::SeqCst) == 0 {
+            return true;
+        }
+        self.launching.store(false, Ordering::Release);
+        false
+    }
+
+    /// Leaves the launch gate.
+    #[inline]
+    pub(crate) fn exit_launch(&self) {
+        self.launching.store(false, Ordering::Release);
+    }
+
+    /// Keeps new launches out (they fail) and waits for a launch being enqueued now to finish.
+    pub(crate) fn hold_off_launches(&self) {
+        self.accessing.fetch_add(1, Ordering::SeqCst);
+        while self.launching.load(Ordering::SeqCst) {
+            std::hint::spin_loop();
+        }
+    }
+
+    /// Undoes one [`Fence::hold_off_launches`].
+    pub(crate) fn allow_launches(&self) {
+        self.accessing.fetch_sub(1, Ordering::Release);
+    }
+
+    /// Whether something waits for the next launch.
+    #[inline]
+    pub(crate) fn has_pending(&self) -> bool {
+        self.has_pending.load(Ordering::Acquire)
+    }
+
+    /// Makes the next launch wait for `wait` first.
+    pub(crate) fn wait_before_next_launch(&self, wait: PendingWait) {
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        if !pending.iter().any(|p| p.same(&wait)) {
+            pending.push(wait);
+        }
+        self.has_pending.store(true, Ordering::Release);
+    }
+
+    /// Makes `stream` wait for what is pending, and forgets it. On error the rest stays pending.
+    #[cold]
+    pub(crate) fn wait_pending(&self, stream: &Arc<CudaStream>) -> Result<()> {
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        while let Some(wait) = pending.last() {
+            wait.order_before(stream)?;
+            pending.pop();
+        }
+        self.has_pending.store(false, Ordering::Release);
+        Ok(())
+    }
+
+    /// Records the stream of the latest launch (called by the launching thread, in the gate).
+    #[cold]
+    pub(crate) fn set_last_stream(&self, stream: &Arc<CudaStream>) {
+        *self.last_stream.lock().unwrap_or_else(|e| e.into_inner()) = Some(stream.clone());
+    }
+
+    /// Records the completion marker after every launch so far. `Ok(false)`: never launched,
+    /// nothing to mark. [`Error::Capturing`] when the latest launch's stream is being captured
+    /// (an event recorded there would be captured, not run).
+    pub(crate) fn mark(&self) -> Result<bool> {
+        let stream = self.last_stream.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(stream) = &*stream else {
+            return Ok(false);
+        };
+        if is_capturing(stream)? {
+            return Err(Error::Capturing {
+                what: "marking the completion of an executable's launches".into(),
+            });
+        }
+        self.done.record(stream)?;
+        Ok(true)
+    }
+
+    /// The completion marker as last recorded by [`Fence::mark`].
+    pub(crate) fn done(&self) -> &Arc<EventCell> {
+        &self.done
+    }
+}

@@ -1,0 +1,467 @@
+//! An executable's uses of memory, node by node, and their registration with the allocations they
+//! use: what makes memory outlive the launches that may use it.
+//!
+//! - Registering (instantiation, an update that brings memory in) makes the executable's next
+//!   launch wait for earlier work on that memory.
+//! - Releasing (an update that replaces memory, dropping the executable) records the executable's
+//!   completion marker after its latest launch and leaves it with the allocation: the memory is
+//!   freed, and reached by host code or by other executables, only after that marker.
+//! - A launch records nothing: it enters the gate (when the executable holds owned memory),
+//!   waits for whatever registration or host access left pending, and notes its stream.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use cudarc::driver::{sys, CudaStream};
+
+use super::alloc::{Allocation, UseCounts};
+use super::fence::{Fence, PendingWait};
+use super::operand::Use;
+use crate::error::{Error, Result};
+use crate::reaper;
+
+/// One allocation an executable uses, with how many of its node uses there are.
+struct Held {
+    alloc: Arc<dyn Allocation>,
+    counts: UseCounts,
+}
+
+/// An executable's uses of memory (see the module docs).
+pub(crate) struct Holdings<'a> {
+    fence: Arc<Fence>,
+    uses: Vec<Use<'a>>,
+    /// Each node's uses: `uses[start..start + len]`.
+    ranges: Vec<(u32, u32)>,
+    /// Owned allocations in use, by address.
+    held: HashMap<usize, Held>,
+    /// Launches go through the fence's gate (owned memory is in use, host code may access it).
+    gated: bool,
+    /// Some memory is borrowed: every launch records the completion marker, and dropping waits
+    /// for it, since the borrow ends when the executable is dropped.
+    borrowed: bool,
+    launched: bool,
+    last_stream: Option<Arc<CudaStream>>,
+}
+
+impl std::fmt::Debug for Holdings<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Holdings")
+            .field("uses", &self.uses.len())
+            .field("allocations", &self.held.len())
+            .field("borrowed", &self.borrowed)
+            .finish_non_exhaustive()
+    }
+}
+
+fn alloc_key(alloc: &Arc<dyn Allocation>) -> usize {
+    Arc::as_ptr(alloc).cast::<()>() as usize
+}
+
+/// Owned allocations among `uses`, with their counts, in first-use order.
+fn tally<'u, 'a: 'u>(uses: impl IntoIterator<Item = &'u Use<'a>>) -> Vec<Held> {
+    let mut out: Vec<Held> = Vec::new();
+    let mut index: HashMap<usize, usize> = HashMap::new();
+    for u in uses {
+        let Some(alloc) = u.owned() else { continue };
+        let at = *index.entry(alloc_key(alloc)).or_insert_with(|| {
+            out.push(Held {
+                alloc: alloc.clone(),
+                counts: UseCounts::default(),
+            });
+            out.len() - 1
+        });
+        out[at].counts.uses += 1;
+        out[at].counts.writes += u.write as u32;
+    }
+    out
+}
+
+impl<'a> Holdings<'a> {
+    /// The holdings of a new executable whose nodes use `nodes` (each node's uses, in node
+    /// order). `name` names a node for errors.
+    pub(crate) fn new<'u>(
+        nodes: impl IntoIterator<Item = &'u [Use<'a>]>,
+        name: &dyn Fn(usize) -> String,
+    ) -> Result<Self>
+    where
+        'a: 'u,
+    {
+        let mut holdings = Self {
+            fence: Arc::new(Fence::default()),
+            uses: Vec::new(),
+            ranges: Vec::new(),
+            held: HashMap::new(),
+            gated: false,
+            borrowed: false,
+            launched: false,
+            last_stream: None,
+        };
+        for node_uses in nodes {
+            let start = holdings.uses.len() as u32;
+            holdings.uses.extend_from_slice(node_uses);
+            holdings.ranges.push((start, node_uses.len() as u32));
+        }
+        let tallied = tally(&holdings.uses);
+        let mut registered = Vec::new();
+        for held in tallied {
+            let user = holdings.first_user(&held.alloc);
+            let result = holdings.register(&held, &|| describe(&held.alloc, &name(user)));
+            if let Err(e) = result {
+                holdings.unregister_all(&registered);
+                return Err(e);
+            }
+            registered.push(held);
+        }
+        for held in registered {
+            holdings.held.insert(alloc_key(&held.alloc), held);
+        }
+        holdings.refresh_flags();
+        Ok(holdings)
+    }
+
+    fn first_user(&self, alloc: &Arc<dyn Allocation>) -> usize {
+        let key = alloc_key(alloc);
+        self.ranges
+            .iter()
+            .position(|&(start, len)| {
+                self.uses[start as usize..(start + len) as usize]
+                    .iter()
+                    .any(|u| u.owned().is_some_and(|a| alloc_key(a) == key))
+            })
+            .unwrap_or(0)
+    }
+
+    fn register(&self, held: &Held, describe: &dyn Fn() -> String) -> Result<()> {
+        let alloc = &held.alloc;
+        alloc
+            .state()
+            .register(&self.fence, held.counts, alloc.space(), alloc.home(), describe)
+    }
+
+    fn unregister_all(&self, held: &[Held]) {
+        for h in held {
+            h.alloc
+                .state()
+                .unregister(&self.fence, h.counts, self.launched);
+        }
+    }
+
+    fn refresh_flags(&mut self) {
+        self.gated = !self.held.is_empty();
+        self.borrowed = self.uses.iter().any(Use::is_borrowed);
+    }
+
+    /// The uses of node `node`.
+    pub(crate) fn node_uses(&self, node: usize) -> &[Use<'a>] {
+        match self.ranges.get(node) {
+            Some(&(start, len)) => &self.uses[start as usize..(start + len) as usize],
+            None => &[],
+        }
+    }
+
+    /// Every node's uses, with the node's index.
+    pub(crate) fn all_uses(&self) -> impl Iterator<Item = (usize, &Use<'a>)> + '_ {
+        self.ranges.iter().enumerate().flat_map(move |(node, &(start, len))| {
+            self.uses[start as usize..(start + len) as usize]
+                .iter()
+                .map(move |u| (node, u))
+        })
+    }
+
+    /// Replaces the uses of the nodes in `changes` (node, new uses), around `apply`, the driver
+    /// call that makes the nodes use the new memory. Nothing changes when `apply` or the
+    /// registration of new memory fails.
+    ///
+    /// Memory the executable stops using is released after its completion marker is recorded
+    /// (after the latest launch, which may still use it): [`Error::Capturing`] when that is not
+    /// possible now, before anything is done.
+    pub(crate) fn replace(
+        &mut self,
+        changes: Vec<(usize, Vec<Use<'a>>)>,
+        name: &dyn Fn(usize) -> String,
+        apply: impl FnOnce() -> Result<()>,
+    ) -> Result<()> {
+        // Net change per allocation: what comes in, what goes out.
+        let incoming = tally(changes.iter().flat_map(|(_, uses)| uses.iter()));
+        let outgoing = tally(changes.iter().flat_map(|(node, _)| self.node_uses(*node)));
+        let mut more: Vec<Held> = Vec::new();
+        let mut less: Vec<Held> = Vec::new();
+        let net = |a: UseCounts, b: UseCounts| UseCounts {
+            uses: a.uses.saturating_sub(b.uses),
+            writes: a.writes.saturating_sub(b.writes),
+        };
+        for held in &incoming {
+            let out = outgoing
+                .iter()
+                .find(|o| alloc_key(&o.alloc) == alloc_key(&held.alloc))
+                .map_or(UseCounts::default(), |o| o.counts);
+            let add = net(held.counts, out);
+            if add != UseCounts::default() {
+                more.push(Held {
+                    alloc: held.alloc.clone(),
+                    counts: add,
+                });
+            }
+        }
+        for held in &outgoing {
+            let inc = incoming
+                .iter()
+                .find(|i| alloc_key(&i.alloc) == alloc_key(&held.alloc))
+                .map_or(UseCounts::default(), |i| i.counts);
+            let sub = net(held.counts, inc);
+            if sub != UseCounts::default() {
+                less.push(Held {
+                    alloc: held.alloc.clone(),
+                    counts: sub,
+                });
+            }
+        }
+        // Memory this executable stops using altogether is released after the marker.
+        let releases = less.iter().any(|l| {
+            self.held
+                .get(&alloc_key(&l.alloc))
+                .is_some_and(|h| h.counts.uses <= l.counts.uses)
+        });
+        if releases && self.launched {
+            self.fence.mark()?;
+        }
+        let mut registered: Vec<Held> = Vec::new();
+        for held in more {
+            let user = changes
+                .iter()
+                .find(|(_, uses)| {
+                    uses.iter()
+                        .any(|u| u.owned().is_some_and(|a| alloc_key(a) == alloc_key(&held.alloc)))
+                })
+                .map_or(0, |(node, _)| *node);
+            if let Err(e) = self.register(&held, &|| describe(&held.alloc, &name(user))) {
+                self.unregister_all(&registered);
+                return Err(e);
+            }
+            registered.push(held);
+        }
+        if let Err(e) = apply() {
+            self.unregister_all(&registered);
+            return Err(e);
+        }
+        // Committed: the nodes now use the new memory.
+        for (node, new_uses) in changes {
+            self.set_node_uses(node, new_uses);
+        }
+        for held in registered {
+            match self.held.get_mut(&alloc_key(&held.alloc)) {
+                Some(h) => {
+                    h.counts.uses += held.counts.uses;
+                    h.counts.writes += held.counts.writes;
+                }
+                None => {
+                    self.held.insert(alloc_key(&held.alloc), held);
+                }
+            }
+        }
+        for l in less {
+            let key = alloc_key(&l.alloc);
+            l.alloc
+                .state()
+                .unregister(&self.fence, l.counts, self.launched);
+            if let Some(h) = self.held.get_mut(&key) {
+                h.counts.uses = h.counts.uses.saturating_sub(l.counts.uses);
+                h.counts.writes = h.counts.writes.saturating_sub(l.counts.writes);
+                if h.counts.uses == 0 {
+                    self.held.remove(&key);
+                }
+            }
+        }
+        self.refresh_flags();
+        Ok(())
+    }
+
+    fn set_node_uses(&mut self, node: usize, new_uses: Vec<Use<'a>>) {
+        if node >= self.ranges.len() {
+            self.ranges.resize(node + 1, (self.uses.len() as u32, 0));
+        }
+        let (start, len) = self.ranges[node];
+        if new_uses.len() == len as usize {
+            for (slot, u) in self.uses[start as usize..].iter_mut().zip(new_uses) {
+                *slot = u;
+            }
+        } else {
+            // Another count (a child graph's contents): the old entries stay as inert
+            // placeholders (they hold nothing), the new ones go at the end.
+            for slot in &mut self.uses[start as usize..(start + len) as usize] {
+                slot.hold = super::operand::Hold::Raw;
+                slot.end = slot.start;
+            }
+            let start = self.uses.len() as u32;
+            let len = new_uses.len() as u32;
+            self.uses.extend(new_uses);
+            self.ranges[node] = (start, len);
+        }
+    }
+
+    /// Launches through `launch` into `stream`: the gate (when owned memory is held), the waits
+    /// left pending, the driver call, then what the memory model notes of it.
+    #[inline]
+    pub(crate) fn launch(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        launch: impl FnOnce() -> Result<()>,
+    ) -> Result<()> {
+        if !self.gated {
+            return self.launch_in_gate(stream, launch);
+        }
+        if !self.fence.enter_launch() {
+            return Err(Error::BufferInUse {
+                buffer: "memory this executable uses".into(),
+                reason: "host code is accessing it through a guard (HostBuffer::read/write, \
+                         DeviceBuffer::access): drop the guard before launching"
+                    .into(),
+            });
+        }
+        let result = self.launch_in_gate(stream, launch);
+        self.fence.exit_launch();
+        result
+    }
+
+    #[inline]
+    fn launch_in_gate(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        launch: impl FnOnce() -> Result<()>,
+    ) -> Result<()> {
+        if self.fence.has_pending() {
+            self.fence.wait_pending(stream)?;
+        }
+        launch()?;
+        self.launched = true;
+        if !matches!(&self.last_stream, Some(s) if Arc::ptr_eq(s, stream)) {
+            self.last_stream = Some(stream.clone());
+            self.fence.set_last_stream(stream);
+        }
+        if self.borrowed {
+            // The borrow ends when the executable is dropped; the marker must then already
+            // follow this launch, whatever happens to the stream meanwhile.
+            self.fence.done().record(stream)?;
+        }
+        Ok(())
+    }
+
+    /// The executable's raw handle is about to be replaced by a new instantiation, whose
+    /// launches CUDA does not order after the old one's: the next launch waits for the old ones.
+    pub(crate) fn before_reinstantiation(&mut self) -> Result<()> {
+        if self.launched {
+            self.fence.mark()?;
+            self.fence
+                .wait_before_next_launch(PendingWait::Event(self.fence.done().clone()));
+        }
+        Ok(())
+    }
+
+    /// Drops `value` once every launch so far has completed (on the reaper thread if one may
+    /// still run): for values the executable's nodes use, such as replaced host closures.
+    pub(crate) fn drop_after_launches(&self, value: Box<dyn Any + Send>) {
+        after_launches(self.fence.clone(), self.launched, value);
+    }
+}
+
+/// Drops `value` after the launches marked by `fence` (see [`Holdings::drop_after_launches`]).
+fn after_launches(fence: Arc<Fence>, launched: bool, value: Box<dyn Any + Send>) {
+    if !launched {
+        reaper::drop_later(value);
+        return;
+    }
+    let mut marked = fence.mark().is_ok();
+    let mut value = Some(value);
+    reaper::run_later(Box::new(move || {
+        if !marked {
+            // The last launch's stream was being captured: try again until it is not.
+            marked = fence.mark().is_ok();
+            if !marked {
+                return false;
+            }
+        }
+        if fence.done().wait_host().is_ok() {
+            drop(value.take());
+        } else {
+            // Could not learn that the launches are over: leak rather than free early.
+            std::mem::forget(value.take());
+        }
+        true
+    }));
+}
+
+/// Whether `code` says a capture got in the way (rather than that the context is lost).
+fn is_capture_error(code: sys::CUresult) -> bool {
+    use sys::CUresult::*;
+    matches!(
+        code,
+        CUDA_ERROR_CAPTURED_EVENT
+            | CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
+            | CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
+            | CUDA_ERROR_STREAM_CAPTURE_IMPLICIT
+            | CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD
+    )
+}
+
+/// `alloc` as errors name it, with the node that uses it.
+fn describe(alloc: &Arc<dyn Allocation>, node: &str) -> String {
+    let (start, end) = alloc.range();
+    format!(
+        "{} buffer of {} bytes used by node `{node}`",
+        alloc.space().name(),
+        end - start
+    )
+}
+
+impl Drop for Holdings<'_> {
+    fn drop(&mut self) {
+        if self.borrowed && self.launched {
+            // Recorded after the latest launch: the borrowed memory may be used again after it.
+            // The borrow ends when this returns, so if the wait fails because a capture got in
+            // the way, wait for the capture to end; any other failure means the context is lost
+            // and runs nothing any more.
+            loop {
+                match self.fence.done().wait_host() {
+                    Err(Error::Driver { source, .. }) if is_capture_error(source.0) => {
+                        match self.fence.mark() {
+                            Ok(_) => {}
+                            Err(Error::Capturing { .. }) => {
+                                std::thread::sleep(std::time::Duration::from_millis(1))
+                            }
+                            Err(_) => break,
+                        }
+                    }
+                    _ => break,
+                }
+            }
+        }
+        if self.held.is_empty() {
+            return;
+        }
+        let held: Vec<Held> = self.held.drain().map(|(_, h)| h).collect();
+        let (fence, launched) = (self.fence.clone(), self.launched);
+        let release = move |held: &[Held]| {
+            for h in held {
+                h.alloc.state().unregister(&fence, h.counts, launched);
+            }
+        };
+        if !launched || self.fence.mark().is_ok() {
+            release(&held);
+            return;
+        }
+        // The latest launch's stream is being captured, so no marker can be recorded after it
+        // now: keep the memory registered (guards keep waiting for this executable) until one can.
+        let fence = self.fence.clone();
+        let mut held = Some(held);
+        reaper::run_later(Box::new(move || {
+            if fence.mark().is_err() {
+                return false;
+            }
+            if let Some(held) = held.take() {
+                release(&held);
+            }
+            true
+        }));
+    }
+}

@@ -1,0 +1,22 @@
+//! The memory model: who keeps the memory of a graph's nodes alive, and who may touch it when.
+//! The crate docs explain it (section "Memory model"); this module holds its parts.
+//!
+//! - `device`, `host`: the owned buffers, [`DeviceBuffer`] and [`HostBuffer`];
+//! - `operand`: what a memory argument of a node becomes, and the traits saying which values
+//!   can be one ([`DeviceSrc`], [`DeviceDst`], [`HostSrc`], [`HostDst`]);
+//! - `alloc`: an allocation's record of the executables that use it and the guards that access it;
+//! - `fence`: an executable's side of that record (launch gate, completion marker);
+//! - `holdings`: an executable's uses of memory, registered with those records;
+//! - `hazard`: conflicting uses of host memory by unordered nodes of one graph.
+
+pub(crate) mod alloc;
+mod device;
+pub(crate) mod fence;
+pub(crate) mod hazard;
+pub(crate) mod holdings;
+mod host;
+pub(crate) mod operand;
+
+pub use device::{DeviceAccess, DeviceBuffer};
+pub use host::{HostBuffer, HostReadGuard, HostWriteGuard};
+pub use operand::{DeviceDst, DeviceSrc, HostDst, HostSrc};

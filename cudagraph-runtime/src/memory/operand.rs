@@ -1,0 +1,299 @@
+//! Memory operands: what a node's memory argument becomes (an address range, how it is used, and
+//! what keeps it alive), and the traits saying which values can be given as one.
+//!
+//! | trait | memory a node... | implemented by |
+//! |---|---|---|
+//! | [`DeviceSrc<T>`] | reads on the device | `DeviceBuffer<T>` (and `&`), `&CudaSlice<T>`, `&mut CudaSlice<T>`, `CudaView<T>` (and `&`), `CudaViewMut<T>` (and `&mut`), `DevicePtr<T>`, `DevicePtrMut<T>` |
+//! | [`DeviceDst<T>`] | writes on the device | `DeviceBuffer<T>` (and `&`), `&mut CudaSlice<T>`, `CudaViewMut<T>` (and `&mut`), `DevicePtrMut<T>` |
+//! | [`HostSrc<T>`] | reads in host memory | `HostBuffer<T>` (and `&`), `&PinnedHostSlice<T>`, `HostPtr<T>`, `HostPtrMut<T>` |
+//! | [`HostDst<T>`] | writes in host memory | `HostBuffer<T>` (and `&`), `&mut PinnedHostSlice<T>`, `HostPtrMut<T>` |
+//!
+//! Owned buffers are kept alive by the graph; cudarc borrows make the graph borrow them (its
+//! lifetime `'a`); raw pointers come with the `unsafe` promise of their `from_raw`.
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use cudarc::driver::{
+    CudaSlice, CudaStream, CudaView, CudaViewMut, DevicePtr, DevicePtrMut, DeviceSlice,
+    PinnedHostSlice, ValidAsZeroBits,
+};
+
+use super::alloc::{Allocation, Space};
+use crate::error::{Error, Result};
+
+/// What keeps the memory of a [`Use`] valid.
+#[derive(Debug, Clone)]
+pub enum Hold<'a> {
+    /// Nothing: the `unsafe` promise made when the raw pointer was created.
+    Raw,
+    /// A reference to an owned allocation.
+    Owned(Arc<dyn Allocation>),
+    /// A borrow that outlives the graph (`'a`); for cudarc device memory, the stream its earlier
+    /// work was ordered on.
+    Borrowed {
+        /// The stream the memory's earlier work was ordered on (device memory).
+        home: Option<Arc<CudaStream>>,
+        /// The borrow.
+        _borrow: PhantomData<&'a ()>,
+    },
+}
+
+/// One node's use of one range of memory.
+#[derive(Debug, Clone)]
+pub struct Use<'a> {
+    pub(crate) space: Space,
+    /// Byte range `start..end`.
+    pub(crate) start: u64,
+    pub(crate) end: u64,
+    /// Written (by the device, or by host code in a host node).
+    pub(crate) write: bool,
+    /// Read or written by host code, in a host node.
+    pub(crate) host_code: bool,
+    pub(crate) hold: Hold<'a>,
+}
+
+/// A use's identity, to tell without cloning anything whether an update changes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemKey {
+    pub(crate) start: u64,
+    pub(crate) end: u64,
+    /// The allocation's address, for owned memory (else null).
+    pub(crate) owner: *const (),
+}
+
+impl Use<'_> {
+    pub(crate) fn key(&self) -> MemKey {
+        MemKey {
+            start: self.start,
+            end: self.end,
+            owner: match &self.hold {
+                Hold::Owned(alloc) => Arc::as_ptr(alloc).cast(),
+                _ => std::ptr::null(),
+            },
+        }
+    }
+
+    pub(crate) fn bytes(&self) -> usize {
+        (self.end - self.start) as usize
+    }
+
+    /// Whether the two uses may not run at the same time: overlapping ranges of one space, at
+    /// least one written.
+    pub(crate) fn conflicts_with(&self, other: &Use<'_>) -> bool {
+        self.space == other.space
+            && (self.write || other.write)
+            && self.start < other.end
+            && other.start < self.end
+    }
+
+    /// The owned allocation this use keeps alive, if any.
+    pub(crate) fn owned(&self) -> Option<&Arc<dyn Allocation>> {
+        match &self.hold {
+            Hold::Owned(alloc) => Some(alloc),
+            _ => None,
+        }
+    }
+
+    /// Whether the graph borrows this memory.
+    pub(crate) fn is_borrowed(&self) -> bool {
+        matches!(self.hold, Hold::Borrowed { .. })
+    }
+}
+
+pub(crate) mod sealed {
+    use super::{MemKey, Use};
+    use crate::error::Result;
+
+    /// The conversion every memory operand makes (sealed: the soundness of a graph rests on it).
+    pub trait MemoryOperand<'a> {
+        /// The element type.
+        type Elem;
+        /// The operand's range and owner, without cloning anything.
+        fn key(&self) -> MemKey;
+        /// The number of elements.
+        fn len(&self) -> usize;
+        /// The use, kept alive as the operand says.
+        fn into_use(self, write: bool) -> Result<Use<'a>>;
+    }
+}
+
+use sealed::MemoryOperand;
+
+/// Device memory a node may read: `T`s on the device. See the [module docs](self).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not device memory holding `{T}` that a graph can read",
+    label = "expected a `DeviceBuffer<{T}>`, a cudarc `&CudaSlice<{T}>` / `CudaView<{T}>`, or a raw `DevicePtr<{T}>`",
+    note = "a graph keeps a `DeviceBuffer` alive itself and borrows cudarc slices for its own lifetime"
+)]
+pub trait DeviceSrc<'a, T>: MemoryOperand<'a, Elem = T> {}
+
+/// Device memory a node may write: `T`s on the device. See the [module docs](self).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not device memory holding `{T}` that a graph can write",
+    label = "expected a `DeviceBuffer<{T}>`, a cudarc `&mut CudaSlice<{T}>` / `CudaViewMut<{T}>`, or a raw `DevicePtrMut<{T}>`",
+    note = "a graph keeps a `DeviceBuffer` alive itself and borrows cudarc slices for its own lifetime"
+)]
+pub trait DeviceDst<'a, T>: MemoryOperand<'a, Elem = T> {}
+
+/// Page-locked host memory a copy may read: `T`s on the host. See the [module docs](self).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not page-locked host memory holding `{T}` that a graph can read",
+    label = "expected a `HostBuffer<{T}>`, a cudarc `&PinnedHostSlice<{T}>`, or a raw `HostPtr<{T}>`",
+    note = "copies go through page-locked memory: a pageable `&[{T}]` would make each launch wait \
+            for the whole graph, and nothing would stop host code from changing it meanwhile"
+)]
+pub trait HostSrc<'a, T>: MemoryOperand<'a, Elem = T> {}
+
+/// Page-locked host memory a copy may write: `T`s on the host. See the [module docs](self).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not page-locked host memory holding `{T}` that a graph can write",
+    label = "expected a `HostBuffer<{T}>`, a cudarc `&mut PinnedHostSlice<{T}>`, or a raw `HostPtrMut<{T}>`",
+    note = "copies go through page-locked memory: a pageable `&mut [{T}]` would make each launch \
+            wait for the whole graph, and nothing would stop host code from reading it meanwhile"
+)]
+pub trait HostDst<'a, T>: MemoryOperand<'a, Elem = T> {}
+
+// ---------------------------------------------------------------------------------------------
+// cudarc memory, borrowed for the graph's lifetime.
+
+/// A use of borrowed device memory at `addr`.
+fn borrowed_device<'a, T>(addr: u64, len: usize, home: &Arc<CudaStream>, write: bool) -> Use<'a> {
+    Use {
+        space: Space::Device,
+        start: addr,
+        end: addr + (len * std::mem::size_of::<T>()) as u64,
+        write,
+        host_code: false,
+        hold: Hold::Borrowed {
+            home: Some(home.clone()),
+            _borrow: PhantomData,
+        },
+    }
+}
+
+fn borrowed_key<T>(addr: u64, len: usize) -> MemKey {
+    MemKey {
+        start: addr,
+        end: addr + (len * std::mem::size_of::<T>()) as u64,
+        owner: std::ptr::null(),
+    }
+}
+
+// Taking the address through cudarc's `device_ptr(_mut)` on the slice's own stream makes that
+// stream wait for the slice's uses on other streams (when cudarc tracks them with events); the
+// executable's first launch then waits for that stream. Dropping the guard at once records the
+// slice's event there, which is harmless: nothing else can use the slice while the graph borrows
+// it, and the executable waits for its launches before the borrow ends.
+
+fn read_key<T, S: DevicePtr<T>>(slice: &S) -> MemKey {
+    let (addr, _sync) = slice.device_ptr(slice.stream());
+    borrowed_key::<T>(addr, slice.len())
+}
+
+fn read_use<'a, T, S: DevicePtr<T>>(slice: &S, write: bool) -> Use<'a> {
+    let stream = slice.stream().clone();
+    let (addr, sync) = slice.device_ptr(&stream);
+    drop(sync);
+    borrowed_device::<T>(addr, slice.len(), &stream, write)
+}
+
+fn write_use<'a, T, S: DevicePtrMut<T>>(slice: &mut S, write: bool) -> Use<'a> {
+    let stream = slice.stream().clone();
+    let len = slice.len();
+    let (addr, sync) = slice.device_ptr_mut(&stream);
+    drop(sync);
+    borrowed_device::<T>(addr, len, &stream, write)
+}
+
+/// Implements the operand traits for a cudarc borrow. `|$s| $slice` reaches the cudarc value
+/// from `&self` (`$s`), `|$o| $owned` from `self` by value (`$o`).
+macro_rules! borrowed_device {
+    ($ty:ty, |$s:ident| $slice:expr, |$o:ident| $owned:expr, $into:ident, $($tr:ident),*) => {
+        impl<'a, T> MemoryOperand<'a> for $ty {
+            type Elem = T;
+            fn key(&self) -> MemKey {
+                let $s = self;
+                read_key::<T, _>($slice)
+            }
+            fn len(&self) -> usize {
+                let $s = self;
+                DeviceSlice::<T>::len($slice)
+            }
+            #[allow(unused_mut)]
+            fn into_use(self, write: bool) -> Result<Use<'a>> {
+                let mut $o = self;
+                Ok($into::<T, _>($owned, write))
+            }
+        }
+        $(impl<'a, T> $tr<'a, T> for $ty {})*
+    };
+}
+borrowed_device!(&'a CudaSlice<T>, |s| *s, |o| o, read_use, DeviceSrc);
+borrowed_device!(&'a CudaView<'_, T>, |s| *s, |o| o, read_use, DeviceSrc);
+borrowed_device!(CudaView<'a, T>, |s| s, |o| &o, read_use, DeviceSrc);
+borrowed_device!(&'a mut CudaSlice<T>, |s| &**s, |o| o, write_use, DeviceSrc, DeviceDst);
+borrowed_device!(&'a mut CudaViewMut<'_, T>, |s| &**s, |o| o, write_use, DeviceSrc, DeviceDst);
+borrowed_device!(CudaViewMut<'a, T>, |s| s, |o| &mut o, write_use, DeviceSrc, DeviceDst);
+
+/// A use of borrowed page-locked host memory.
+fn borrowed_host<'a, T>(ptr: *const T, len: usize, write: bool) -> Use<'a> {
+    let start = ptr as u64;
+    Use {
+        space: Space::Host,
+        start,
+        end: start + (len * std::mem::size_of::<T>()) as u64,
+        write,
+        host_code: false,
+        hold: Hold::Borrowed {
+            home: None,
+            _borrow: PhantomData,
+        },
+    }
+}
+
+fn pinned_error(source: cudarc::driver::DriverError) -> Error {
+    Error::Driver {
+        call: "cuEventSynchronize (PinnedHostSlice)",
+        source,
+    }
+}
+
+// `as_ptr`/`as_mut_ptr` wait (on the host) for cudarc's earlier copies of the slice: the graph
+// then starts from its settled contents.
+
+impl<'a, T: ValidAsZeroBits> MemoryOperand<'a> for &'a PinnedHostSlice<T> {
+    type Elem = T;
+    fn key(&self) -> MemKey {
+        MemKey {
+            start: self.as_ptr().map_or(0, |p| p as u64),
+            end: self.as_ptr().map_or(0, |p| p as u64) + self.num_bytes() as u64,
+            owner: std::ptr::null(),
+        }
+    }
+    fn len(&self) -> usize {
+        PinnedHostSlice::len(self)
+    }
+    fn into_use(self, write: bool) -> Result<Use<'a>> {
+        let ptr = self.as_ptr().map_err(pinned_error)?;
+        Ok(borrowed_host(ptr, PinnedHostSlice::len(self), write))
+    }
+}
+impl<'a, T: ValidAsZeroBits> HostSrc<'a, T> for &'a PinnedHostSlice<T> {}
+
+impl<'a, T: ValidAsZeroBits> MemoryOperand<'a> for &'a mut PinnedHostSlice<T> {
+    type Elem = T;
+    fn key(&self) -> MemKey {
+        (&**self).key()
+    }
+    fn len(&self) -> usize {
+        PinnedHostSlice::len(self)
+    }
+    fn into_use(self, write: bool) -> Result<Use<'a>> {
+        let len = PinnedHostSlice::len(self);
+        let ptr = self.as_mut_ptr().map_err(pinned_error)?;
+        Ok(borrowed_host(ptr, len, write))
+    }
+}
+impl<'a, T: ValidAsZeroBits> HostSrc<'a, T> for &'a mut PinnedHostSlice<T> {}
+impl<'a, T: ValidAsZeroBits> HostDst<'a, T> for &'a mut PinnedHostSlice<T> {}

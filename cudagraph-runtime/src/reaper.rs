@@ -1,0 +1,99 @@
+//! The runtime's deferred-release thread (the *reaper*).
+//!
+//! Some releases cannot happen where they are asked for:
+//! - CUDA runs user-object destructors on a driver thread, where calling CUDA is illegal, and a
+//!   value moved into a graph (a buffer, a host closure holding one) may call CUDA when dropped;
+//! - inside a host node, for the same reason;
+//! - memory whose last users' launches may still run, or whose own stream is being captured (a
+//!   free enqueued there would be captured, and cudarc's free would invalidate the capture).
+//!
+//! Those go to this thread. Values are dropped as they arrive; jobs are retried about every
+//! millisecond until they report that they are finished. The thread runs in CUDA's *relaxed*
+//! stream-capture interaction mode, so that waiting for an event here never breaks a capture
+//! another thread is making.
+
+use std::any::Any;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use cudarc::driver::sys;
+
+/// A release to retry until it returns `true` (finished).
+pub(crate) type Job = Box<dyn FnMut() -> bool + Send>;
+
+enum Work {
+    Drop(Box<dyn Any + Send>),
+    Job(Job),
+}
+
+/// The reaper's inbox, or `None` if its thread could not be started.
+fn inbox() -> Option<&'static Sender<Work>> {
+    static INBOX: OnceLock<Option<Sender<Work>>> = OnceLock::new();
+    INBOX
+        .get_or_init(|| {
+            let (tx, rx) = channel::<Work>();
+            let spawned = std::thread::Builder::new()
+                .name("cudagraph-reaper".into())
+                .spawn(move || {
+                    let mut mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED;
+                    // SAFETY: sets this thread's capture interaction mode; the old one is unused.
+                    unsafe { sys::cuThreadExchangeStreamCaptureMode(&mut mode) };
+                    let mut jobs: Vec<Job> = Vec::new();
+                    loop {
+                        let next = if jobs.is_empty() {
+                            rx.recv().map_err(|_| RecvTimeoutError::Disconnected)
+                        } else {
+                            rx.recv_timeout(Duration::from_millis(1))
+                        };
+                        match next {
+                            // A panicking destructor must not end the reaper; the value is gone.
+                            Ok(Work::Drop(value)) => {
+                                let _ = catch_unwind(AssertUnwindSafe(|| drop(value)));
+                            }
+                            Ok(Work::Job(job)) => jobs.push(job),
+                            Err(RecvTimeoutError::Timeout) => {}
+                            Err(RecvTimeoutError::Disconnected) if jobs.is_empty() => return,
+                            Err(RecvTimeoutError::Disconnected) => {
+                                std::thread::sleep(Duration::from_millis(1))
+                            }
+                        }
+                        jobs.retain_mut(|job| !catch_unwind(AssertUnwindSafe(job)).unwrap_or(true));
+                    }
+                });
+            spawned.ok().map(|_| tx)
+        })
+        .as_ref()
+}
+
+/// Starts the reaper if it is not running; `false` if its thread cannot be started. Call it
+/// before handing CUDA something that will need the reaper later, so that a failure shows as an
+/// error where it can still be returned.
+pub(crate) fn start() -> bool {
+    inbox().is_some()
+}
+
+fn send(work: Work) {
+    match inbox() {
+        Some(inbox) => {
+            let sent = inbox.send(work);
+            // The receiver lives as long as the process; should it ever be gone, leaking the
+            // value is safe, dropping it here may not be.
+            if let Err(unsent) = sent {
+                std::mem::forget(unsent);
+            }
+        }
+        None => std::mem::forget(work),
+    }
+}
+
+/// Drops `value` on the reaper thread.
+pub(crate) fn drop_later(value: Box<dyn Any + Send>) {
+    send(Work::Drop(value));
+}
+
+/// Runs `job` on the reaper thread until it reports that it is finished.
+pub(crate) fn run_later(job: Job) {
+    send(Work::Job(job));
+}
