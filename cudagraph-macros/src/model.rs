@@ -7,10 +7,11 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
-use proc_macro2::{TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::ext::IdentExt;
-use syn::{Attribute, GenericArgument, Ident, PathArguments, Type};
+use syn::punctuated::Punctuated;
+use syn::{Attribute, GenericArgument, Ident, PathArguments, Token, Type};
 
 use crate::parse::{
     Declares, EdgeChain, GraphDecl, Item, NodeDecl, NodeOp, ParamField, ParamsBlock,
@@ -162,7 +163,10 @@ impl<'a> Model<'a> {
                 let (src, dst) = (&m.src, &m.dst);
                 quote::quote!(#src #dst)
             }
-            NodeOp::Host(h) => h.f.to_token_stream(),
+            NodeOp::Host(h) => {
+                let (f, buffers) = (&h.f, h.buffers.iter().map(|b| &b.name));
+                quote::quote!(#f #(#buffers)*)
+            }
             NodeOp::Child(c) => c.graph.to_token_stream(),
             NodeOp::Empty(_) => TokenStream::new(),
         };
@@ -185,6 +189,160 @@ impl<'a> Model<'a> {
             .iter()
             .partition(|a| !a.path().is_ident("doc"))
     }
+}
+
+/// Where memory lives, as a param's type says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Space {
+    Device,
+    Host,
+}
+
+/// The memory space of a param type that is memory (`DeviceBuffer<T>`, `HostBuffer<T>` or a raw
+/// pointer), by the last segment of its path.
+pub fn memory_space(ty: &Type) -> Option<Space> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    match last.ident.to_string().as_str() {
+        "DeviceBuffer" | "DevicePtr" | "DevicePtrMut" => Some(Space::Device),
+        "HostBuffer" | "HostPtr" | "HostPtrMut" => Some(Space::Host),
+        _ => None,
+    }
+}
+
+/// How a node uses memory, as far as the declaration shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+    /// A kernel argument whose parameter type is not written out (`Kernel<Alias>`): it may write.
+    MayWrite,
+}
+
+impl Access {
+    pub fn writes(self) -> bool {
+        self != Access::Read
+    }
+}
+
+/// One use of a memory param by a node.
+#[derive(Debug, Clone, Copy)]
+pub struct MemUse {
+    /// The param's index.
+    pub param: usize,
+    pub access: Access,
+    /// The token naming the param in the node.
+    pub span: Span,
+}
+
+impl Model<'_> {
+    /// Whether param `index` is memory, and where.
+    pub fn param_space(&self, index: usize) -> Option<Space> {
+        memory_space(&self.params[index].ty)
+    }
+
+    /// The memory params `node` uses and how: kernel arguments (read for a `DevicePtr` parameter,
+    /// written for a `DevicePtrMut`), a memset's destination (written), a memcpy's source (read)
+    /// and destination (written), a host node's buffers (`mut`: written).
+    pub fn memory_uses(&self, node: &NodeDecl) -> Vec<MemUse> {
+        let mut uses = Vec::new();
+        let named = |expr_tokens: TokenStream, access: Access, uses: &mut Vec<MemUse>| {
+            collect_mentions(expr_tokens, &mut |ident| {
+                if let Some(param) = self.param(ident) {
+                    if self.param_space(param).is_some() {
+                        uses.push(MemUse {
+                            param,
+                            access,
+                            span: ident.span(),
+                        });
+                    }
+                }
+            });
+        };
+        match &node.op {
+            NodeOp::Kernel(k) => {
+                let signature = self
+                    .param(&k.kernel)
+                    .and_then(|i| kernel_params(&self.params[i].ty));
+                for (i, arg) in k.args.iter().enumerate() {
+                    let access = match signature.as_ref().and_then(|s| s.get(i)) {
+                        Some(ty) => match last_segment(ty).as_deref() {
+                            Some("DevicePtrMut") => Access::Write,
+                            Some("DevicePtr") => Access::Read,
+                            _ => continue, // a value: no memory
+                        },
+                        None => Access::MayWrite,
+                    };
+                    named(arg.to_token_stream(), access, &mut uses);
+                }
+            }
+            NodeOp::Memset(m) => named(m.dst.to_token_stream(), Access::Write, &mut uses),
+            NodeOp::Memcpy(m) => {
+                named(m.src.to_token_stream(), Access::Read, &mut uses);
+                named(m.dst.to_token_stream(), Access::Write, &mut uses);
+            }
+            NodeOp::Host(h) => {
+                for b in &h.buffers {
+                    let access = if b.mutability.is_some() {
+                        Access::Write
+                    } else {
+                        Access::Read
+                    };
+                    named(b.name.to_token_stream(), access, &mut uses);
+                }
+            }
+            NodeOp::Child(_) | NodeOp::Empty(_) => {}
+        }
+        uses
+    }
+
+    /// The params named in a node's `#[unordered(...)]` attributes, with their tokens.
+    pub fn unordered_params(&self, node: &NodeDecl) -> Vec<(Ident, Option<usize>)> {
+        node.attrs
+            .iter()
+            .filter(|a| a.path().is_ident("unordered"))
+            .filter_map(|a| {
+                a.parse_args_with(Punctuated::<Ident, Token![,]>::parse_terminated)
+                    .ok()
+            })
+            .flatten()
+            .map(|ident| {
+                let param = self.param(&ident);
+                (ident, param)
+            })
+            .collect()
+    }
+
+    /// `reach[a][b]`: whether node `b` (declared index) can be reached from node `a` by edges.
+    pub fn reachability(&self) -> Vec<Vec<bool>> {
+        let n = self.nodes.len();
+        let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (from, to) in self.resolved_edges() {
+            out[from].push(to);
+        }
+        let mut reach = vec![vec![false; n]; n];
+        let Some(order) = self.canonical_order() else {
+            return reach;
+        };
+        // In reverse topological order every successor's row is complete before its own.
+        for &node in order.iter().rev() {
+            let mut row = vec![false; n];
+            for &next in &out[node] {
+                row[next] = true;
+                for (cell, &r) in row.iter_mut().zip(&reach[next]) {
+                    *cell |= r;
+                }
+            }
+            reach[node] = row;
+        }
+        reach
+    }
+}
+
+/// The last path segment's name of `ty`.
+fn last_segment(ty: &Type) -> Option<String> {
+    let Type::Path(path) = ty else { return None };
+    path.path.segments.last().map(|s| s.ident.to_string())
 }
 
 /// The parameter types of `Kernel<(A, B, ...)>` when written out as a tuple.

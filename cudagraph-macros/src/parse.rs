@@ -117,10 +117,18 @@ pub struct MemcpyOp {
     pub dst: Expr,
 }
 
-/// `host(f)`.
+/// `host(f)`, or `host(f, a, mut b, ...)` with the host buffers `f` reads (`a`) and writes
+/// (`mut b`).
 pub struct HostOp {
     pub token: kw::host,
     pub f: Expr,
+    pub buffers: Vec<HostBufferArg>,
+}
+
+/// A host buffer a host node's closure gets: `name` (read) or `mut name` (written).
+pub struct HostBufferArg {
+    pub mutability: Option<Token![mut]>,
+    pub name: Ident,
 }
 
 /// `child(graph)`.
@@ -618,8 +626,33 @@ fn single_argument(input: ParseStream, usage: &str) -> syn::Result<Expr> {
 impl Parse for HostOp {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let token = input.parse()?;
-        let f = single_argument(input, "a host node is written `host(f)`")?;
-        Ok(Self { token, f })
+        let usage = "a host node is written `host(f)`, or `host(f, a, mut b)` with the host buffers \
+                     `f` reads (`a`) and writes (`mut b`)";
+        if !input.peek(token::Paren) {
+            return Err(input.error(usage));
+        }
+        let content;
+        let paren = parenthesized!(content in input);
+        if content.is_empty() {
+            return Err(syn::Error::new(paren.span.join(), usage));
+        }
+        let f = content.parse()?;
+        let mut buffers = Vec::new();
+        while !content.is_empty() {
+            content.parse::<Token![,]>()?;
+            if content.is_empty() {
+                break;
+            }
+            let mutability = content.parse()?;
+            let name = Ident::parse(&content).map_err(|e| {
+                syn::Error::new(
+                    e.span(),
+                    format!("{usage}: expected the name of a `HostBuffer` param"),
+                )
+            })?;
+            buffers.push(HostBufferArg { mutability, name });
+        }
+        Ok(Self { token, f, buffers })
     }
 }
 

@@ -19,6 +19,8 @@ pub use std::sync::Arc;
 
 use std::convert::Infallible;
 
+use crate::memory::operand::sealed::MemoryOperand;
+
 // ---------------------------------------------------------------------------------------------
 // Binding params as locals: by value when `Copy`, by reference otherwise.
 //
@@ -213,10 +215,12 @@ pub trait MemoryParam {
         Self: 'p;
     /// As an operand.
     fn operand(&self) -> Self::Operand<'_>;
+    /// Its memory space and byte range `start..end`.
+    fn bytes(&self) -> (Space, u64, u64);
 }
 
 macro_rules! memory_params {
-    ($($ty:ident: $op:ty, |$s:ident| $e:expr;)*) => {$(
+    ($($ty:ident: $op:ty, $space:ident, |$s:ident| $e:expr;)*) => {$(
         impl<T: Send + Sync + 'static> MemoryParam for $ty<T> {
             type Elem = T;
             type Operand<'p> = $op where Self: 'p;
@@ -225,16 +229,21 @@ macro_rules! memory_params {
                 let $s = self;
                 $e
             }
+            #[inline]
+            fn bytes(&self) -> (Space, u64, u64) {
+                let key = MemoryOperand::key(&self.operand());
+                (Space::$space, key.start, key.end)
+            }
         }
     )*};
 }
 memory_params! {
-    DeviceBuffer: &'p DeviceBuffer<T>, |s| s;
-    HostBuffer: &'p HostBuffer<T>, |s| s;
-    DevicePtr: DevicePtr<T>, |s| *s;
-    DevicePtrMut: DevicePtrMut<T>, |s| *s;
-    HostPtr: HostPtr<T>, |s| *s;
-    HostPtrMut: HostPtrMut<T>, |s| *s;
+    DeviceBuffer: &'p DeviceBuffer<T>, Device, |s| s;
+    HostBuffer: &'p HostBuffer<T>, Host, |s| s;
+    DevicePtr: DevicePtr<T>, Device, |s| *s;
+    DevicePtrMut: DevicePtrMut<T>, Device, |s| *s;
+    HostPtr: HostPtr<T>, Host, |s| *s;
+    HostPtrMut: HostPtrMut<T>, Host, |s| *s;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -439,11 +448,81 @@ pub fn kernel_arg<'a, P: Param, V: KernelArg<'a, P>>(value: V) -> V {
 // ---------------------------------------------------------------------------------------------
 // Host nodes with buffers.
 
-/// A buffer a declared host node writes: a clone of the handle, borrowed mutably as the
-/// [`HostViews`] write marker.
+/// `mut b` in `host(f, mut b)`.
 #[inline(always)]
-pub fn host_write<T: Send + Sync + 'static>(buffer: &HostBuffer<T>) -> HostBuffer<T> {
-    buffer.clone()
+pub fn writes<T: Send + Sync + 'static>(buffer: &HostBuffer<T>) -> crate::node::Writes<T> {
+    crate::node::Writes(buffer.clone())
+}
+
+/// A host node's closure with the buffers it gets, type-erased: what a declared host node is
+/// built and updated from.
+pub struct HostWith {
+    f: HostFn,
+    uses: Vec<Use<'static>>,
+}
+
+impl fmt::Debug for HostWith {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HostWith")
+            .field("buffers", &self.uses.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// `host(f)`.
+#[inline]
+pub fn host_plain(f: impl HostCallable) -> HostWith {
+    HostWith {
+        f: f.into_host_fn(),
+        uses: Vec::new(),
+    }
+}
+
+/// `host(f, a, mut b, ...)`.
+#[inline]
+pub fn host_with<V: HostViews>(
+    buffers: V,
+    f: impl for<'v> FnMut(V::Views<'v>) + Send + 'static,
+) -> HostWith {
+    let mut uses = Vec::new();
+    let f = crate::node::with_views(buffers, f, &mut uses);
+    HostWith { f, uses }
+}
+
+/// Adds a declared host node.
+#[inline]
+pub fn add_host(graph: &mut Graph<'static>, node: HostWith, deps: &[NodeId]) -> Result<HostNode> {
+    graph.push_host(node.f, node.uses, deps)
+}
+
+/// Updates a declared host node.
+#[inline]
+pub fn set_host(exec: &mut GraphExec<'static>, node: HostNode, with: HostWith) -> Result<()> {
+    exec.install_host_call(node, with.f, with.uses)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Two different memory params used by unordered nodes, one writing: checked when built.
+
+/// Whether two memory params share memory.
+#[inline]
+pub fn overlap<P: MemoryParam, Q: MemoryParam>(p: &P, q: &Q) -> bool {
+    let (a, b) = (p.bytes(), q.bytes());
+    a.0 == b.0 && a.1 < b.2 && b.1 < a.2
+}
+
+/// The error for two unordered nodes whose params `p` and `q` share memory.
+#[cold]
+pub fn overlap_error(first: &str, p: &str, second: &str, q: &str) -> Error {
+    Error::Hazard {
+        first: first.to_owned(),
+        second: second.to_owned(),
+        reason: format!(
+            "`{first}` uses `{p}` and `{second}` uses `{q}`, which share memory, one of them writes \
+             it, and no edge orders the two nodes (a data race); give them separate buffers, add an \
+             edge, or mark `{first}` `#[unordered({p})]` and `{second}` `#[unordered({q})]`"
+        ),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

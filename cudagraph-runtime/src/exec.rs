@@ -507,7 +507,7 @@ impl<'a> GraphExec<'a> {
         self.install_host_call(node, f, uses)
     }
 
-    fn install_host_call(
+    pub(crate) fn install_host_call(
         &mut self,
         node: HostNode,
         f: crate::node::HostFn,

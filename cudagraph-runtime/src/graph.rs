@@ -657,7 +657,12 @@ impl<'a> Graph<'a> {
         self.push_host(f, uses, deps)
     }
 
-    fn push_host(&mut self, f: HostFn, uses: Vec<Use<'a>>, deps: &[NodeId]) -> Result<HostNode> {
+    pub(crate) fn push_host(
+        &mut self,
+        f: HostFn,
+        uses: Vec<Use<'a>>,
+        deps: &[NodeId],
+    ) -> Result<HostNode> {
         let node_name = self.pending_name(NodeKind::Host);
         let call = HostCall::new(f, node_name, self.panics.own_slot());
         let p = HostCall::raw_params(&call);

@@ -38,14 +38,13 @@ cuda_graph! {
             drift: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
             /// `v[i] *= d`.
             damp: Kernel<(u32, f32, DevicePtrMut<f32>)>,
-            x: DevicePtrMut<f32>,
-            v: DevicePtrMut<f32>,
-            v_in: DevicePtr<f32>,
+            x: DeviceBuffer<f32>,
+            v: DeviceBuffer<f32>,
             n: u32,
             dt: f32,
             d: f32,
         }
-        move_x: kernel drift<<<n.div_ceil(256), 256>>>(n, dt, v_in, x);
+        move_x: kernel drift<<<n.div_ceil(256), 256>>>(n, dt, v, x);
         slow_v: kernel damp<<<n.div_ceil(256), 256>>>(n, d, v);
         move_x -> slow_v;
     }
@@ -76,15 +75,11 @@ fn run() -> Result<(), Failure> {
     // Initial state, on the CPU (the reference) and on the GPU.
     let mut cpu_x: Vec<f32> = (0..N).map(|i| (i % 1000) as f32 * 0.01).collect();
     let mut cpu_v: Vec<f32> = (0..N).map(|i| 1.0 + (i % 13) as f32 * 0.1).collect();
-    let mut x = stream.clone_htod(&cpu_x)?;
-    let mut v = stream.clone_htod(&cpu_v)?;
-    let v_ptr = DevicePtrMut::from(&mut v);
     let mut params = SolverStepParams {
         drift,
         damp,
-        x: DevicePtrMut::from(&mut x),
-        v: v_ptr,
-        v_in: v_ptr.as_const(),
+        x: DeviceBuffer::from_host(&stream, &cpu_x)?,
+        v: DeviceBuffer::from_host(&stream, &cpu_v)?,
         n: N as u32,
         dt: dt(0),
         d: 0.999,
@@ -100,7 +95,7 @@ fn run() -> Result<(), Failure> {
             updated += exec.set_params(&params)?;
         } else {
             // The same change straight through the node's handle.
-            exec.move_x().set(params.n, dt(k), params.v_in, params.x)?;
+            exec.move_x().set(params.n, dt(k), &params.v, &params.x)?;
             updated += 1;
         }
         exec.launch(&stream)?;
@@ -110,8 +105,8 @@ fn run() -> Result<(), Failure> {
             *vi *= params.d;
         }
         if (k + 1) % CHECK_EVERY == 0 {
-            let (gx, gv) = (stream.clone_dtoh(&x)?, stream.clone_dtoh(&v)?);
-            stream.synchronize()?;
+            // Copies ordered after the launches so far, on the buffers' own stream.
+            let (gx, gv) = (params.x.to_vec()?, params.v.to_vec()?);
             let worst = max_relative_error(&gx, &cpu_x).max(max_relative_error(&gv, &cpu_v));
             println!(
                 "step {:>3}: x[7] = {:.5} (CPU {:.5}), worst relative error {worst:.2e}",

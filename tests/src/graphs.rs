@@ -1,10 +1,9 @@
 //! Test data shared by several GPU test files: the inputs and outputs of an `axpy_out` node built
 //! two ways, and an `add_u32` counter buffer.
 
-use cudagraph_runtime::cudarc::driver::CudaSlice;
-use cudagraph_runtime::{DevicePtr, DevicePtrMut, Graph, KernelNode, NodeId};
+use cudagraph_runtime::{DeviceBuffer, Graph, KernelNode, NodeId};
 
-use crate::{cfg, AddU32Args, Gpu, Kernels, Rng};
+use crate::{cfg, upload, zeros, AddU32Args, Gpu, Kernels, Rng};
 
 /// Inputs `x`, `y` and two outputs for `axpy_out` (`out = a * x + y`), with a scalar for each.
 #[derive(Debug)]
@@ -20,13 +19,13 @@ pub struct AxpyPair {
     /// What `y` holds.
     pub y_host: Vec<f32>,
     /// The first input.
-    pub x: CudaSlice<f32>,
+    pub x: DeviceBuffer<f32>,
     /// The second input.
-    pub y: CudaSlice<f32>,
+    pub y: DeviceBuffer<f32>,
     /// The first variant's output (zeroed).
-    pub out1: CudaSlice<f32>,
+    pub out1: DeviceBuffer<f32>,
     /// The second variant's output (zeroed).
-    pub out2: CudaSlice<f32>,
+    pub out2: DeviceBuffer<f32>,
 }
 
 impl AxpyPair {
@@ -36,10 +35,8 @@ impl AxpyPair {
         let n = rng.len_in(1000, 50_000);
         let (a1, a2) = (rng.f32(), rng.f32());
         let (x_host, y_host) = (rng.f32s(n), rng.f32s(n));
-        let x = gpu.stream.clone_htod(&x_host).unwrap();
-        let y = gpu.stream.clone_htod(&y_host).unwrap();
-        let out1 = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-        let out2 = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+        let (x, y) = (upload(gpu, &x_host), upload(gpu, &y_host));
+        let (out1, out2) = (zeros(gpu, n), zeros(gpu, n));
         Self {
             n,
             a1,
@@ -51,11 +48,6 @@ impl AxpyPair {
             out1,
             out2,
         }
-    }
-
-    /// `x` and `y` as kernel arguments.
-    pub fn inputs(&self) -> (DevicePtr<f32>, DevicePtr<f32>) {
-        (DevicePtr::from(&self.x), DevicePtr::from(&self.y))
     }
 
     /// `a * x + y`, computed on the host.
@@ -78,7 +70,7 @@ pub struct Counters {
     /// The starting values.
     pub y0: Vec<u32>,
     /// The counters on the device, uploaded from `y0`.
-    pub y: CudaSlice<u32>,
+    pub y: DeviceBuffer<u32>,
 }
 
 impl Counters {
@@ -88,25 +80,20 @@ impl Counters {
         let n = rng.len_in(1000, 50_000);
         let add = rng.below(1000) + 1;
         let y0: Vec<u32> = (0..n).map(|_| rng.below(1 << 20)).collect();
-        let y = gpu.stream.clone_htod(&y0).unwrap();
+        let y = upload(gpu, &y0);
         Self { n, add, y0, y }
     }
 
     /// Adds the kernel node `y[i] += add` (over all `n` counters) to `graph`, after `deps`.
     pub fn add_bump(
-        &mut self,
-        graph: &mut Graph,
+        &self,
+        graph: &mut Graph<'_>,
         k: &Kernels,
         deps: &[NodeId],
     ) -> KernelNode<AddU32Args> {
         let n = self.n;
         graph
-            .add_kernel(
-                &k.add_u32,
-                cfg(n),
-                (n as u32, self.add, DevicePtrMut::from(&mut self.y)),
-                deps,
-            )
+            .add_kernel(&k.add_u32, cfg(n), (n as u32, self.add, &self.y), deps)
             .unwrap()
     }
 

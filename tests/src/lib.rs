@@ -7,11 +7,14 @@ pub mod graphs;
 use std::sync::Arc;
 
 use cudagraph_runtime::cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr as DevicePtrTrait,
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, CudaView,
+    DevicePtr as DevicePtrTrait,
     DeviceRepr, PinnedHostSlice, ValidAsZeroBits,
 };
 use cudagraph_runtime::cudarc::nvrtc;
-use cudagraph_runtime::{open_device, DevicePtr, DevicePtrMut, Error, Kernel, LaunchConfig};
+use cudagraph_runtime::{
+    open_device, DeviceBuffer, DevicePtr, DevicePtrMut, Error, Kernel, LaunchConfig,
+};
 
 /// An open GPU: a context and a stream of it.
 #[derive(Debug)]
@@ -217,11 +220,57 @@ pub fn fill<T: DeviceRepr + Clone>(stream: &Arc<CudaStream>, dst: &mut CudaSlice
         .expect("filling a device buffer");
 }
 
-/// `src`'s contents, after everything queued on `stream` so far (the stream is synchronized).
-pub fn read_back<T: DeviceRepr, S: DevicePtrTrait<T>>(stream: &Arc<CudaStream>, src: &S) -> Vec<T> {
+/// Overwrites `dst` with `value`, after every launch enqueued so far that may use it and before
+/// every later one.
+pub fn fill_buffer<T: DeviceRepr + Clone + 'static>(dst: &DeviceBuffer<T>, value: T) {
+    dst.copy_from(&vec![value; dst.len()])
+        .expect("filling a device buffer");
+}
+
+/// A zeroed device buffer of `n` elements, allocated on `gpu`'s stream.
+pub fn zeros<T: DeviceRepr + ValidAsZeroBits + 'static>(gpu: &Gpu, n: usize) -> DeviceBuffer<T> {
+    DeviceBuffer::zeros(&gpu.stream, n).expect("allocating a device buffer")
+}
+
+/// A device copy of `data`, allocated on `gpu`'s stream.
+pub fn upload<T: DeviceRepr + 'static>(gpu: &Gpu, data: &[T]) -> DeviceBuffer<T> {
+    DeviceBuffer::from_host(&gpu.stream, data).expect("uploading to the device")
+}
+
+/// Device memory a test reads back: a cudarc slice or view, or a [`DeviceBuffer`].
+pub trait ReadBack<T> {
+    /// The contents, after everything queued on `stream` so far that may write them (the
+    /// stream is synchronized; a `DeviceBuffer` orders the copy after the launches using it).
+    fn read_back(&self, stream: &Arc<CudaStream>) -> Vec<T>;
+}
+
+fn read_slice<T: DeviceRepr, S: DevicePtrTrait<T>>(stream: &Arc<CudaStream>, src: &S) -> Vec<T> {
     let out = stream.clone_dtoh(src).expect("copying device to host");
     stream.synchronize().expect("synchronizing the stream");
     out
+}
+
+impl<T: DeviceRepr> ReadBack<T> for CudaSlice<T> {
+    fn read_back(&self, stream: &Arc<CudaStream>) -> Vec<T> {
+        read_slice(stream, self)
+    }
+}
+
+impl<T: DeviceRepr> ReadBack<T> for CudaView<'_, T> {
+    fn read_back(&self, stream: &Arc<CudaStream>) -> Vec<T> {
+        read_slice(stream, self)
+    }
+}
+
+impl<T: DeviceRepr + 'static> ReadBack<T> for DeviceBuffer<T> {
+    fn read_back(&self, _stream: &Arc<CudaStream>) -> Vec<T> {
+        self.to_vec().expect("reading a DeviceBuffer back")
+    }
+}
+
+/// `src`'s contents, after everything queued on `stream` so far (see [`ReadBack`]).
+pub fn read_back<T, S: ReadBack<T> + ?Sized>(stream: &Arc<CudaStream>, src: &S) -> Vec<T> {
+    src.read_back(stream)
 }
 
 /// Page-locked host memory (not write-combined, so the CPU may read it back) holding `data`.
@@ -252,7 +301,7 @@ pub fn assert_untouched(what: &str, got: &[f32], poison: f32) {
 
 /// Reads `src` back (synchronizing `stream`) and asserts it is within `1e-6` of `want`.
 #[track_caller]
-pub fn assert_read_close<S: DevicePtrTrait<f32>>(
+pub fn assert_read_close<S: ReadBack<f32> + ?Sized>(
     stream: &Arc<CudaStream>,
     what: &str,
     src: &S,
@@ -263,7 +312,7 @@ pub fn assert_read_close<S: DevicePtrTrait<f32>>(
 
 /// Reads `src` back (synchronizing `stream`) and asserts it still holds [`POISON`] everywhere.
 #[track_caller]
-pub fn assert_read_untouched<S: DevicePtrTrait<f32>>(
+pub fn assert_read_untouched<S: ReadBack<f32> + ?Sized>(
     stream: &Arc<CudaStream>,
     what: &str,
     src: &S,

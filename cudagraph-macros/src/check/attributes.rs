@@ -1,8 +1,9 @@
 // Rationale: a declaration expands to several items (params struct, graph, executable, node
 // handles, impls). Doc comments go to the graph type; `cfg` and lint attributes must go to every
 // item or the expansion would be inconsistent; any other attribute has no single item to go to,
-// so it is rejected with where to put it instead. Nodes take doc comments only (they become the
-// handles' docs); params may not be conditional, since the nodes read them.
+// so it is rejected with where to put it instead. Nodes take doc comments (they become the
+// handles' docs) and `#[unordered(...)]` (the hazard rule's opt-out); params may not be
+// conditional, since the nodes read them.
 
 use syn::Attribute;
 
@@ -39,11 +40,12 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
     for item in &model.decl.items {
         match item {
             Item::Node(node) => {
-                for attr in node.attrs.iter().filter(|a| !a.path().is_ident("doc")) {
+                for attr in node.attrs.iter().filter(|a| !is_any(a, &["doc", "unordered"])) {
                     cx.error_spanned(
                         attr,
                         format!(
-                            "{} cannot be applied to a node: only doc comments can",
+                            "{} cannot be applied to a node: only doc comments and \
+                             `#[unordered(buffer, ...)]` can",
                             name(attr)
                         ),
                     );

@@ -1,4 +1,5 @@
-//! The compile-time rules of SPEC §3 that the macro enforces itself, one module per rule.
+//! The compile-time rules the macro enforces itself, one module per rule (the catalogue is in the
+//! crate docs, "Rules checked at compile time").
 //!
 //! Every rule reports into one [`Ctxt`], so a declaration with several problems gets all of them
 //! in one compile, in a stable order (rule by rule, each in declaration order). Rules that the
@@ -7,6 +8,7 @@
 
 mod attributes;
 mod cycles;
+pub mod hazards;
 mod names;
 mod operands;
 mod params;
@@ -66,6 +68,9 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
         names::check(model, cx);
         cycles::check(model, cx);
         operands::check(model, cx);
+        if model.canonical_order().is_some() {
+            hazards::check(model, cx);
+        }
     }
 }
 

@@ -89,7 +89,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
         #(#pass)*
         #[doc = #doc]
         #vis struct #exec_ty {
-            exec: #p::GraphExec,
+            exec: #p::GraphExec<'static>,
             nodes: #p::Box<#p::ManuallyDrop<#nodes_ty>>,
             state: #state_ty,
             /// Nodes set through their handles since the last `set_params`: it sets them again.
@@ -119,6 +119,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
 
             #[doc = #set_params_doc]
             pub fn set_params(&mut self, #params: &#params_ty) -> #p::Result<usize> {
+                #graph::__cg_check_overlaps(#params)?;
                 #[allow(unused_variables)]
                 let #changed: [bool; #param_count] = [#(#compare),*];
                 let mut #updated = 0usize;
@@ -129,7 +130,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             }
 
             /// The runtime executable, for what the typed API does not cover (read-only).
-            pub fn as_exec(&self) -> &#p::GraphExec {
+            pub fn as_exec(&self) -> &#p::GraphExec<'static> {
                 &self.exec
             }
 

@@ -7,6 +7,7 @@ use syn::punctuated::Punctuated;
 use syn::{Path, Token};
 
 use super::{docs, graph_at, local, moved, node::launch_local, params_at, Base, Gen, Role};
+use crate::model::name_of;
 use crate::parse::NodeOp;
 
 /// `<Graph>Params`: a plain struct of the params, `pub` fields.
@@ -118,6 +119,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         quote!(#name: #local,)
     });
     let evals = g.nodes.iter().map(|n| g.eval_fn(n));
+    let overlaps = overlap_check(g);
 
     let topo_nodes = g.nodes.iter().map(|n| {
         let (name, kind) = (&n.name, g.kind(n));
@@ -132,7 +134,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         #(#user_docs)*
         #[doc = #doc]
         #vis struct #graph {
-            graph: #p::Graph,
+            graph: #p::Graph<'static>,
             // The handles' types are projections from the user's types. Boxed, the graph is
             // `Sized` without them; in `ManuallyDrop` (handles are `Copy`: nothing to drop), its
             // drop glue does not need them: a bad param type is reported at its own tokens only,
@@ -196,6 +198,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             /// broken by declaration order) with dependencies in declared order, so every graph
             /// built here pairs node for node with every executable of this declaration.
             pub fn build(#ctx: &#p::Arc<#p::CudaContext>, #params: &#params_ty) -> #p::Result<Self> {
+                Self::__cg_check_overlaps(#params)?;
                 let mut #graph_local = #p::Graph::with_capacity(#ctx, #count)?;
                 let (nodes, state) = Self::__cg_add_nodes(&mut #graph_local, #params)?;
                 #p::Result::Ok(Self {
@@ -213,6 +216,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             /// On error the graph is left empty or partly built: rebuild it before using it
             /// again (an update from it is refused).
             pub fn rebuild(&mut self, #params: &#params_ty) -> #p::Result<()> {
+                Self::__cg_check_overlaps(#params)?;
                 // Whatever happens below, this is no longer the graph its state describes.
                 self.build_id = #p::next_build_id();
                 self.graph.clear()?;
@@ -227,7 +231,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             /// at the `nodes` field: a signature naming their struct by value would repeat each
             /// bad param type's error at the macro call.)
             fn __cg_add_nodes(
-                #graph_local: &mut #p::Graph,
+                #graph_local: &mut #p::Graph<'static>,
                 #params: &#params_ty,
             ) -> #p::Result<(#p::Box<#p::ManuallyDrop<#nodes_ty>>, #state_ty)> {
                 #(#adds)*
@@ -241,9 +245,11 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             }
 
             /// The runtime graph.
-            pub fn graph(&self) -> &#p::Graph {
+            pub fn graph(&self) -> &#p::Graph<'static> {
                 &self.graph
             }
+
+            #overlaps
 
             /// Instantiates the graph with default flags.
             pub fn instantiate(self) -> #p::Result<#exec_ty> {
@@ -276,7 +282,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
 
         #(#pass)*
         impl #p::ChildGraph for #graph {
-            fn graph(&self) -> &#p::Graph {
+            fn graph(&self) -> &#p::Graph<'static> {
                 &self.graph
             }
             fn identity(&self) -> #p::Option<u64> {
@@ -289,6 +295,37 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             fn same(&self) -> &#graph {
                 self
             }
+        }
+    }
+}
+
+/// `__cg_check_overlaps(params)`: for every pair of nodes with no path between them that use two
+/// different memory params of one space, one writing, an error if the two params share memory
+/// (the static hazard rule sees params, not the memory behind them).
+fn overlap_check(g: &Gen) -> TokenStream {
+    let p = &g.p;
+    let params = params_at(Span::call_site());
+    let checks = crate::check::hazards::overlap_candidates(g.model)
+        .into_iter()
+        .map(|(a, pa, b, pb)| {
+            let (na, nb) = (name_of(&g.model.nodes[a].name), name_of(&g.model.nodes[b].name));
+            let (fa, fb) = (&g.model.params[pa].name, &g.model.params[pb].name);
+            let (sa, sb) = (name_of(fa), name_of(fb));
+            quote! {
+                if #p::overlap(&#params.#fa, &#params.#fb) {
+                    return #p::Result::Err(#p::overlap_error(#na, #sa, #nb, #sb));
+                }
+            }
+        });
+    let params_ty = &g.params_ty;
+    quote! {
+        /// Refuses params under which two nodes that may run at the same time share memory, one
+        /// writing it.
+        #[allow(unused_variables)]
+        #[inline]
+        fn __cg_check_overlaps(#params: &#params_ty) -> #p::Result<()> {
+            #(#checks)*
+            #p::Result::Ok(())
         }
     }
 }

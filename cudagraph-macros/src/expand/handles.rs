@@ -8,7 +8,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{Expr, GenericArgument, Ident, PathArguments, Type};
+use syn::{Expr, Ident};
 
 use super::{at, docs, local, moved, private_at, relocated, Gen, NodeGen};
 use crate::model::kernel_params;
@@ -37,14 +37,27 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             m
         }
         NodeOp::Host(_) => {
-            let (f, pos) = (local("f"), node.pos);
+            let (f, buffers, pos) = (local("f"), local("buffers"), node.pos);
+            let v = format_ident!("__CgViews");
             let mut m = quote! {
                 /// Replaces the closure the node runs, for the next launches
                 /// (`cuGraphExecHostNodeSetParams`). The old closure lives until the launches that
-                /// may call it are done.
+                /// may call it are done. The node gets no host buffers from then on.
                 pub fn set(&mut self, #f: impl #p::HostCallable) -> #p::Result<()> {
                     self.exec.dirty[#pos] = true;
-                    self.exec.exec.set_host_fn(#node_ref, #p::host_fn(#f))
+                    #p::set_host(&mut self.exec.exec, #node_ref, #p::host_plain(#f))
+                }
+
+                /// Replaces the closure the node runs and the host buffers it gets (`&buffer` to
+                /// read, `&mut buffer` to write, or a tuple of them), for the next launches. The
+                /// node must stay ordered with every other node that uses those buffers.
+                pub fn set_with<#v: #p::HostViews>(
+                    &mut self,
+                    #buffers: #v,
+                    #f: impl for<'v> FnMut(#v::Views<'v>) + Send + 'static,
+                ) -> #p::Result<()> {
+                    self.exec.dirty[#pos] = true;
+                    #p::set_host(&mut self.exec.exec, #node_ref, #p::host_with(#buffers, #f))
                 }
             };
             m.extend(forbidden_switch(g));
@@ -114,36 +127,28 @@ fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
     // Arguments one by one when the parameter tuple is written out; else the tuple itself (its
     // arity is only known to the type checker, which reports a mismatch at the declaration).
     let declared = g.kernel_type(k).and_then(kernel_params);
-    let (params, tuple, doc) = match &declared {
+    let (params, tuple, forward, doc) = match &declared {
         Some(types) if types.len() == k.args.len() => {
             let names = arg_names(&k.args.iter().collect::<Vec<_>>());
             (
-                quote!(#(#names: #types),*),
+                quote!(#(#names: impl #p::KernelArg<'static, #types>),*),
                 quote!((#(#names,)*)),
+                quote!(#(#names),*),
                 "the kernel's arguments",
             )
         }
         _ => {
             let args = local("args");
             (
-                quote!(#args: #args_ty),
+                quote!(#args: impl #p::KernelArgValues<'static, #args_ty>),
+                quote!(#args),
                 quote!(#args),
                 "the kernel's arguments (as a tuple)",
             )
         }
     };
-    let set_doc = format!("Sets {doc} for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`).");
+    let set_doc = format!("Sets {doc} for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.");
     let set_launch_doc = format!("Sets the launch configuration and {doc} for the next launches (`cuGraphExecKernelNodeSetParams`).");
-    let forward = match &declared {
-        Some(types) if types.len() == k.args.len() => {
-            let names = arg_names(&k.args.iter().collect::<Vec<_>>());
-            quote!(#(#names),*)
-        }
-        _ => {
-            let args = local("args");
-            quote!(#args)
-        }
-    };
     quote! {
         #[doc = #set_doc]
         pub fn set(&mut self, #params) -> #p::Result<()> {
@@ -212,23 +217,22 @@ fn memset_methods(g: &Gen, node: &NodeGen, dst_operand: &Expr) -> TokenStream {
     let p = &g.p;
     let pos = node.pos;
     let ty = g.param_type(dst_operand);
-    let elem = match ty.and_then(|t| generic_of(t, "DevicePtrMut")) {
-        Some(elem) => quote!(#elem),
-        None => g.memset_elem(dst_operand),
-    };
+    let pattern = g.memset_pattern(dst_operand);
     let (dst, value) = (plain("dst"), plain("value"));
     let span = at(ty.map_or_else(proc_macro2::Span::call_site, |t| t.span()));
     let ps = private_at(span);
     let (dst_at, value_at) = (plain_at("dst", span), plain_at("value", span));
     let set = quote_spanned! {span=>
-        self.exec.exec.set_memset_params(#node_ref, #ps::Memset::new(<#ty as #ps::MemsetTarget>::target(#dst_at), #value_at))
+        self.exec.exec.set_memset_params(#node_ref, #ps::MemsetAs::memset_as(#dst_at, #value_at))
     };
     let (pitch, width, height) = (local("pitch"), local("width"), local("height"));
     let (d, v) = (format_ident!("__CgDst"), format_ident!("__CgValue"));
     quote! {
-        /// Sets the destination and the value written, for the next launches
-        /// (`cuGraphExecMemsetNodeSetParams`). The element type is the node's.
-        pub fn set(&mut self, #dst: #ty, #value: #elem) -> #p::Result<()> {
+        /// Sets the destination and the pattern written, for the next launches
+        /// (`cuGraphExecMemsetNodeSetParams`): device memory the node's pattern type fills, such as
+        /// a `&DeviceBuffer<T>`. Memory the node stops using is released once the launches that
+        /// may use it are done.
+        pub fn set(&mut self, #dst: impl #p::MemsetAs<#pattern>, #value: #pattern) -> #p::Result<()> {
             self.exec.dirty[#pos] = true;
             #set
         }
@@ -269,14 +273,16 @@ fn memcpy_methods(
         local("width"),
         local("height"),
     );
-    let (s, d) = (format_ident!("__CgSrc"), format_ident!("__CgDst"));
+    let (s, d, t) = (format_ident!("__CgSrc"), format_ident!("__CgDst"), format_ident!("__CgElem"));
     let (at_arrow, pa) = (at(arrow), private_at(arrow));
-    let bound = quote_spanned!(at_arrow=> (#s, #d): #pa::CopyAs<#dir>,);
+    let bound = quote_spanned!(at_arrow=> (#s, #d): #pa::CopyAs<#dir, #t>,);
     quote! {
         /// Sets the source and the destination for the next launches
         /// (`cuGraphExecMemcpyNodeSetParams`). They copy in the node's direction (CUDA cannot
-        /// change it), between buffers of equal length.
-        pub fn set<#s, #d>(&mut self, #src: #s, #dst: #d) -> #p::Result<()>
+        /// change it), between buffers of equal length: `&DeviceBuffer<T>` and `&HostBuffer<T>`
+        /// as the direction says. Memory the node stops using is released once the launches that
+        /// may use it are done.
+        pub fn set<#t, #s, #d>(&mut self, #src: #s, #dst: #d) -> #p::Result<()>
         where
             #bound
         {
@@ -343,21 +349,5 @@ fn forbidden_switch(g: &Gen) -> TokenStream {
         {
             match <&'a () as #p::CanEnableDisable>::NEVER {}
         }
-    }
-}
-
-/// `T` in `Name<T>` when `ty` is written that way.
-fn generic_of<'t>(ty: &'t Type, name: &str) -> Option<&'t Type> {
-    let Type::Path(path) = ty else { return None };
-    let last = path.path.segments.last()?;
-    if last.ident != name {
-        return None;
-    }
-    let PathArguments::AngleBracketed(args) = &last.arguments else {
-        return None;
-    };
-    match args.args.first()? {
-        GenericArgument::Type(t) if args.args.len() == 1 => Some(t),
-        _ => None,
     }
 }

@@ -52,11 +52,11 @@ impl Gen<'_> {
         }
     }
 
-    /// The element type of a memset node, located at its destination.
-    pub(super) fn memset_elem(&self, dst: &Expr) -> TokenStream {
+    /// The pattern type a memset node writes, located at its destination.
+    pub(super) fn memset_pattern(&self, dst: &Expr) -> TokenStream {
         let ty = self.param_type(dst);
         let (s, p) = (at(dst.span()), private_at(dst.span()));
-        quote_spanned!(s=> <#ty as #p::MemsetTarget>::Elem)
+        quote_spanned!(s=> <#ty as #p::MemsetTarget>::Pattern)
     }
 
     /// The direction of a memcpy between two params, located at its arrow.
@@ -80,12 +80,12 @@ impl Gen<'_> {
                 quote_spanned!(s=> #p::KernelNode<#args>)
             }
             NodeOp::Memset(m) => {
-                let (elem, s, p) = (
-                    self.memset_elem(&m.dst),
+                let (pattern, s, p) = (
+                    self.memset_pattern(&m.dst),
                     at(m.dst.span()),
                     private_at(m.dst.span()),
                 );
-                quote_spanned!(s=> #p::MemsetNode<#elem>)
+                quote_spanned!(s=> #p::MemsetNode<#pattern>)
             }
             NodeOp::Memcpy(m) => {
                 let dir = self.memcpy_direction(&m.src, &m.dst, m.arrow.span());
@@ -124,12 +124,12 @@ impl Gen<'_> {
         let params_ty = &self.params_ty;
         let bindings = self.bindings(&params, &node.mentions);
         let eval = &node.eval;
+        let life = syn::Lifetime::new("'__cg_p", Span::mixed_site());
         let (ret, body) = match &node.decl.op {
             NodeOp::Kernel(k) => {
                 let args_ty = self.kernel_args_type(k);
                 let config = self.launch_config(k);
-                let args = k.args.iter();
-                let mut tuple = Group::new(Delimiter::Parenthesis, quote!(#(#args,)*));
+                let mut tuple = Group::new(Delimiter::Parenthesis, self.kernel_arg_values(k));
                 tuple.set_span(k.paren.span.join());
                 let (kernel, ty) = (&k.kernel, self.kernel_type(k));
                 let (s, ps, params) = (
@@ -141,37 +141,54 @@ impl Gen<'_> {
                     quote_spanned!(s=> <#ty as #ps::KernelType>::as_kernel(&#params.#kernel));
                 let (config_local, args_local) = (local("config"), local("args"));
                 (
-                    quote_spanned!(s=> (&#ps::Kernel<#args_ty>, #ps::LaunchConfig, #args_ty)),
+                    quote_spanned!(s=> (&#life #ps::Kernel<#args_ty>, #ps::LaunchConfig, impl #ps::KernelArgValues<'static, #args_ty> + #life)),
                     quote! {
                         let #config_local = #config;
-                        let #args_local: #args_ty = #tuple;
+                        let #args_local = #tuple;
                         (#kernel_ref, #config_local, #args_local)
                     },
                 )
             }
             NodeOp::Memset(m) => {
-                let (ty, elem) = (self.param_type(&m.dst), self.memset_elem(&m.dst));
-                let (dst, value) = (&m.dst, &m.value);
-                let (s, ps) = (at(m.dst.span()), private_at(m.dst.span()));
+                let (ty, pattern) = (self.param_type(&m.dst), self.memset_pattern(&m.dst));
+                let (dst, value) = (self.param_ident(&m.dst), &m.value);
+                let (s, ps, params) = (at(m.dst.span()), private_at(m.dst.span()), params_at(m.dst.span()));
                 (
-                    quote_spanned!(s=> #ps::Memset<#elem>),
-                    quote_spanned!(s=> #ps::Memset::new(<#ty as #ps::MemsetTarget>::target(#dst), #value)),
+                    quote_spanned!(s=> #ps::Memset<'static, #pattern>),
+                    quote_spanned!(s=> <#ty as #ps::MemsetTarget>::memset(&#params.#dst, #value)),
                 )
             }
             NodeOp::Memcpy(m) => {
                 let dir = self.memcpy_direction(&m.src, &m.dst, m.arrow.span());
                 let (src_ty, dst_ty) = (self.param_type(&m.src), self.param_type(&m.dst));
-                let (src, dst) = (&m.src, &m.dst);
-                let (s, ps) = (at(m.arrow.span()), private_at(m.arrow.span()));
+                let (src, dst) = (self.param_ident(&m.src), self.param_ident(&m.dst));
+                let (s, ps, params) = (
+                    at(m.arrow.span()),
+                    private_at(m.arrow.span()),
+                    params_at(m.arrow.span()),
+                );
                 (
-                    quote_spanned!(s=> #ps::Memcpy<#dir>),
-                    quote_spanned!(s=> <(#src_ty, #dst_ty) as #ps::CopyPair>::memcpy((#src, #dst))),
+                    quote_spanned!(s=> #ps::Memcpy<'static, #dir>),
+                    quote_spanned!(s=> <(#src_ty, #dst_ty) as #ps::CopyPair>::memcpy(&#params.#src, &#params.#dst)),
                 )
             }
             NodeOp::Host(h) => {
                 let f = &h.f;
                 let (s, ps) = (at(h.f.span()), private_at(h.f.span()));
-                (quote!(#p::HostFn), quote_spanned!(s=> #ps::host_fn(#f)))
+                let body = if h.buffers.is_empty() {
+                    quote_spanned!(s=> #ps::host_plain(#f))
+                } else {
+                    let views = h.buffers.iter().map(|b| {
+                        let name = &b.name;
+                        let (bs, bp, params) = (at(name.span()), private_at(name.span()), params_at(name.span()));
+                        match b.mutability {
+                            Some(_) => quote_spanned!(bs=> #bp::writes(&#params.#name)),
+                            None => quote_spanned!(bs=> &#params.#name),
+                        }
+                    });
+                    quote_spanned!(s=> #ps::host_with((#(#views,)*), #f))
+                };
+                (quote!(#p::HostWith), body)
             }
             NodeOp::Child(c) => {
                 let (graph, ty) = (self.param_ident(&c.graph), self.param_type(&c.graph));
@@ -181,17 +198,36 @@ impl Gen<'_> {
                     params_at(c.graph.span()),
                 );
                 (
-                    quote!(&#p::Graph),
+                    quote!(&#life #p::Graph<'static>),
                     quote_spanned!(s=> <#ty as #ps::ChildGraph>::graph(&#params.#graph)),
                 )
             }
             NodeOp::Empty(_) => return TokenStream::new(),
         };
         quote! {
-            #[allow(non_snake_case, clippy::type_complexity)]
-            fn #eval(#params: &#params_ty) -> #ret {
+            #[allow(non_snake_case, clippy::type_complexity, clippy::needless_lifetimes)]
+            fn #eval<#life>(#params: &#life #params_ty) -> #ret {
                 #bindings
                 #body
+            }
+        }
+    }
+
+    /// A kernel node's arguments, as the tuple given to the runtime. When the kernel's parameter
+    /// tuple is written out, each argument is checked against its parameter where it is written.
+    fn kernel_arg_values(&self, k: &KernelOp) -> TokenStream {
+        let declared = self.kernel_type(k).and_then(kernel_params);
+        match declared {
+            Some(types) if types.len() == k.args.len() => {
+                let args = k.args.iter().zip(types).map(|(arg, ty)| {
+                    let (s, p) = (at(arg.span()), private_at(arg.span()));
+                    quote_spanned!(s=> #p::kernel_arg::<'static, #ty, _>(#arg))
+                });
+                quote!(#(#args,)*)
+            }
+            _ => {
+                let args = k.args.iter();
+                quote!(#(#args,)*)
             }
         }
     }
@@ -240,7 +276,8 @@ impl Gen<'_> {
                 quote_spanned!(s=> let #handle = #graph.add_memcpy(#graph_ty::#eval(#params), #deps)?;)
             }
             NodeOp::Host(_) => {
-                quote_spanned!(s=> let #handle = #graph.add_host(#graph_ty::#eval(#params), #deps)?;)
+                let p = private_at(site);
+                quote_spanned!(s=> let #handle = #p::add_host(#graph, #graph_ty::#eval(#params), #deps)?;)
             }
             NodeOp::Child(_) => {
                 quote_spanned!(s=> let #handle = #graph.add_child_graph(#graph_ty::#eval(#params), #deps)?;)
@@ -287,7 +324,8 @@ impl Gen<'_> {
                 quote_spanned!(s=> self.exec.set_memcpy_params(self.nodes.#field, #graph_ty::#eval(#params))?;)
             }
             NodeOp::Host(_) => {
-                quote_spanned!(s=> self.exec.set_host_fn(self.nodes.#field, #graph_ty::#eval(#params))?;)
+                let p = private_at(site);
+                quote_spanned!(s=> #p::set_host(&mut self.exec, self.nodes.#field, #graph_ty::#eval(#params))?;)
             }
             NodeOp::Child(_) => {
                 quote_spanned!(s=> self.exec.set_child_graph(self.nodes.#field, #graph_ty::#eval(#params))?;)

@@ -319,6 +319,31 @@ impl<T: Send + Sync + 'static> HostViews for &mut HostBuffer<T> {
     }
 }
 
+/// A host buffer a declared host node writes (`host(f, mut b)` in `cuda_graph!`): the write
+/// marker, owning a clone of the param's handle.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Writes<T: 'static>(pub(crate) HostBuffer<T>);
+
+impl<T: Send + Sync + 'static> sealed::Sealed for Writes<T> {}
+impl<T: Send + Sync + 'static> HostViews for Writes<T> {
+    type Views<'v> = &'v mut [T];
+    type Raw = RawView<T>;
+    fn uses(&self, out: &mut Vec<Use<'static>>) {
+        out.push(self.0.use_of(true, true));
+    }
+    fn raw(&self) -> RawView<T> {
+        RawView {
+            ptr: self.0.ptr(),
+            len: self.0.len(),
+        }
+    }
+    unsafe fn views(raw: &mut RawView<T>) -> &mut [T] {
+        // SAFETY: as for `&mut HostBuffer<T>`.
+        unsafe { std::slice::from_raw_parts_mut(raw.ptr, raw.len) }
+    }
+}
+
 macro_rules! tuple_views {
     ($($v:ident $i:tt),*) => {
         impl<$($v: HostViews),*> sealed::Sealed for ($($v,)*) {}

@@ -12,7 +12,7 @@ mod memcpy;
 mod memset;
 
 pub(crate) use host::{in_host_node, with_views, HostCall, PanicSlot, PanicWatch};
-pub use host::{HostCallback, HostFn, HostViews, RawView};
+pub use host::{HostCallback, HostFn, HostViews, RawView, Writes};
 pub use memcpy::{DeviceToDevice, DeviceToHost, Direction, HostToDevice, Memcpy};
 pub use memset::{FillWith, Memset, MemsetValue};
 
