@@ -317,6 +317,7 @@ pub trait MemsetAs<V> {
     fn memset_as(self, value: V) -> Memset<'static, V>;
 }
 
+#[diagnostic::do_not_recommend]
 impl<V: MemsetValue, D> MemsetAs<V> for D
 where
     D: DeviceDstOf<V>,
@@ -406,6 +407,7 @@ pub trait CopyAs<Dir, T> {
     fn memcpy_as(self) -> Memcpy<'static, Dir>;
 }
 
+#[diagnostic::do_not_recommend]
 impl<T, S: HostSrc<'static, T>, D: DeviceDst<'static, T>> CopyAs<HostToDevice, T> for (S, D) {
     #[inline(always)]
     fn memcpy_as(self) -> Memcpy<'static, HostToDevice> {
@@ -413,6 +415,7 @@ impl<T, S: HostSrc<'static, T>, D: DeviceDst<'static, T>> CopyAs<HostToDevice, T
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T, S: DeviceSrc<'static, T>, D: HostDst<'static, T>> CopyAs<DeviceToHost, T> for (S, D) {
     #[inline(always)]
     fn memcpy_as(self) -> Memcpy<'static, DeviceToHost> {
@@ -420,6 +423,7 @@ impl<T, S: DeviceSrc<'static, T>, D: HostDst<'static, T>> CopyAs<DeviceToHost, T
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T, S: DeviceSrc<'static, T>, D: DeviceDst<'static, T>> CopyAs<DeviceToDevice, T> for (S, D) {
     #[inline(always)]
     fn memcpy_as(self) -> Memcpy<'static, DeviceToDevice> {
@@ -434,15 +438,6 @@ where
     (S, D): CopyAs<Dir, T>,
 {
     (src, dst).memcpy_as()
-}
-
-// ---------------------------------------------------------------------------------------------
-// Kernel arguments, one by one: a mismatch is reported at the argument.
-
-/// An argument for a kernel parameter of type `P`, checked where it is written.
-#[inline(always)]
-pub fn kernel_arg<'a, P: Param, V: KernelArg<'a, P>>(value: V) -> V {
-    value
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -162,6 +162,7 @@ impl<'a, P: KernelParam> KernelArg<'a, P> for P {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T, V: DeviceSrc<'a, T>> KernelArg<'a, DevicePtr<T>> for V {
     #[inline(always)]
     fn repr(&self) -> sys::CUdeviceptr {
@@ -178,6 +179,7 @@ impl<'a, T, V: DeviceSrc<'a, T>> KernelArg<'a, DevicePtr<T>> for V {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T, V: DeviceDst<'a, T>> KernelArg<'a, DevicePtrMut<T>> for V {
     #[inline(always)]
     fn repr(&self) -> sys::CUdeviceptr {
@@ -191,6 +193,49 @@ impl<'a, T, V: DeviceDst<'a, T>> KernelArg<'a, DevicePtrMut<T>> for V {
     fn into_part(self) -> Result<(sys::CUdeviceptr, Option<Use<'a>>)> {
         let used = MemoryOperand::into_use(self, true)?;
         Ok((used.start, Some(used)))
+    }
+}
+
+/// One kernel argument already converted: its bits and the memory it points to. The code
+/// `cuda_graph!` generates converts each argument where it is written (so a mismatch is reported
+/// there), then passes these on.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct KernelArgPart<'a, P: Param> {
+    repr: P::Repr,
+    used: Result<Option<Use<'a>>>,
+}
+
+impl<'a, P: Param> KernelArgPart<'a, P> {
+    /// Converts `value`.
+    #[inline]
+    pub fn new(value: impl KernelArg<'a, P>) -> Self {
+        let repr = value.repr();
+        let used = value.into_part().map(|(_, used)| used);
+        Self { repr, used }
+    }
+}
+
+impl<'a, P: Param> KernelArg<'a, P> for KernelArgPart<'a, P> {
+    #[inline(always)]
+    fn repr(&self) -> P::Repr {
+        self.repr
+    }
+    #[inline(always)]
+    fn memory(&self) -> Option<MemKey> {
+        match &self.used {
+            Ok(used) => used.as_ref().map(Use::key),
+            // Not the memory of any node: the update takes the slow path, which reports it.
+            Err(_) => Some(MemKey {
+                start: 0,
+                end: 0,
+                owner: std::ptr::null(),
+            }),
+        }
+    }
+    #[inline]
+    fn into_part(self) -> Result<(P::Repr, Option<Use<'a>>)> {
+        Ok((self.repr, self.used?))
     }
 }
 

@@ -87,7 +87,9 @@ pub use driver::{driver_present, open_device};
 pub use error::{Error, Result, UpdateFailure};
 pub use exec::{GraphExec, InstantiateFlags};
 pub use graph::{Graph, NodeInfo};
-pub use kernel::{Kernel, KernelArg, KernelArgValues, KernelArgs, KernelParam, LaunchConfig, Param};
+pub use kernel::{
+    Kernel, KernelArg, KernelArgPart, KernelArgValues, KernelArgs, KernelParam, LaunchConfig, Param,
+};
 pub use memory::{
     DeviceAccess, DeviceBuffer, DeviceDst, DeviceSrc, HostBuffer, HostDst, HostReadGuard, HostSrc,
     HostWriteGuard,

@@ -185,7 +185,7 @@ macro_rules! raw_operand {
                 Ok(raw_use($space, self.addr as u64, self.num_bytes(), write))
             }
         }
-        $(impl<'a, T> $tr<'a, T> for $name<T> {})*
+        $(#[diagnostic::do_not_recommend] impl<'a, T> $tr<'a, T> for $name<T> {})*
     };
 }
 raw_operand!(DevicePtr, Space::Device, DeviceSrc);

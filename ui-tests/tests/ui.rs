@@ -10,4 +10,6 @@ fn ui() {
     t.compile_fail("cases/kernel_args/*.rs");
     t.compile_fail("cases/updates/*.rs");
     t.compile_fail("cases/malformed/*.rs");
+    t.compile_fail("cases/memory/*.rs");
+    t.compile_fail("cases/hazards/*.rs");
 }

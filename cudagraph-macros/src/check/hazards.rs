@@ -54,23 +54,35 @@ fn opted_out(model: &Model, node: &NodeDecl) -> Vec<usize> {
 fn report(model: &Model, (a, ua): (usize, &MemUse), (b, ub): (usize, &MemUse), cx: &mut Ctxt) {
     let (na, nb) = (&model.nodes[a].name, &model.nodes[b].name);
     let buffer = name_of(&model.params[ub.param].name);
-    let how = |node: &syn::Ident, access: Access| match access {
-        Access::Read => format!("`{node}` reads it"),
-        Access::Write => format!("`{node}` writes it"),
-        Access::MayWrite => format!(
-            "`{node}` may write it (its kernel's parameter types are not written out, so the \
-             macro cannot tell; write `Kernel<(...)>` to let it see)"
-        ),
+    let verb = |access: Access, plural: bool| match (access, plural) {
+        (Access::Read, false) => "reads",
+        (Access::Read, true) => "read",
+        (Access::Write, false) => "writes",
+        (Access::Write, true) => "write",
+        (Access::MayWrite, _) => "may write",
+    };
+    let who = if ua.access == ub.access {
+        format!("both {} it", verb(ua.access, true))
+    } else {
+        format!(
+            "`{na}` {} it and `{nb}` {} it",
+            verb(ua.access, false),
+            verb(ub.access, false)
+        )
+    };
+    let unknown = if ua.access == Access::MayWrite || ub.access == Access::MayWrite {
+        " A kernel whose parameter types are behind an alias (`Kernel<Alias>`) counts as writing \
+         every buffer it gets: write `Kernel<(...)>` out to let the macro tell reads from writes."
+    } else {
+        ""
     };
     cx.error(
         ub.span,
         format!(
-            "nodes `{na}` and `{nb}` both use buffer `{buffer}` and no edge orders them: {} and {}, \
-             and CUDA may run the two at the same time (a data race). Add the edge `{na} -> {nb};` \
-             (or `{nb} -> {na};`), or, if they use disjoint parts of `{buffer}` or only atomics, mark \
-             both nodes `#[unordered({buffer})]`",
-            how(na, ua.access),
-            how(nb, ub.access),
+            "nodes `{na}` and `{nb}` both use buffer `{buffer}` and {who}, but no edge orders them: \
+             CUDA may run the two at the same time (a data race).{unknown} Add the edge \
+             `{na} -> {nb};` (or `{nb} -> {na};`), or, if they use disjoint parts of `{buffer}` or \
+             only atomics, mark both nodes `#[unordered({buffer})]`"
         ),
     );
     cx.error(ua.span, format!("`{na}` uses `{buffer}` here"));

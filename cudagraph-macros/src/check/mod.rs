@@ -61,6 +61,7 @@ impl Ctxt {
 pub fn check(models: &[Model], cx: &mut Ctxt) {
     unique_graph_names(models, cx);
     for model in models {
+        let before = cx.errors.len();
         syntax::check(model, cx);
         static_topology::check(model, cx);
         attributes::check(model, cx);
@@ -68,7 +69,9 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
         names::check(model, cx);
         cycles::check(model, cx);
         operands::check(model, cx);
-        if model.canonical_order().is_some() {
+        // Data races are judged on a declaration that is otherwise sound: on a broken one (a
+        // cycle, an operand that is no param) they would only add noise, or mislead.
+        if cx.errors.len() == before {
             hazards::check(model, cx);
         }
     }

@@ -71,7 +71,7 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     cx,
                     &m.dst,
                     "the destination of a memset",
-                    "DevicePtrMut<T>",
+                    "a `DeviceBuffer<T>`",
                 );
                 no_self(m.value.to_token_stream(), cx);
             }
@@ -81,17 +81,27 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     cx,
                     &m.src,
                     "the source of a memcpy",
-                    "DevicePtr<T>, HostPtr<T>, ...",
+                    "a `DeviceBuffer<T>` or `HostBuffer<T>`",
                 );
                 operand(
                     model,
                     cx,
                     &m.dst,
                     "the destination of a memcpy",
-                    "DevicePtrMut<T> or HostPtrMut<T>",
+                    "a `DeviceBuffer<T>` or `HostBuffer<T>`",
                 );
             }
-            NodeOp::Host(h) => no_self(h.f.to_token_stream(), cx),
+            NodeOp::Host(h) => {
+                no_self(h.f.to_token_stream(), cx);
+                for b in &h.buffers {
+                    param(
+                        model,
+                        cx,
+                        &b.name,
+                        "a host node's buffers are `HostBuffer<T>` params",
+                    );
+                }
+            }
             NodeOp::Child(c) => {
                 operand(
                     model,

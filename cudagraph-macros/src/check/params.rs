@@ -1,8 +1,13 @@
 // Rationale: params become the fields of one generated struct and the locals that node
 // expressions read, so a graph has one `params` block and each name once; a second declaration
-// is reported at its own token so the user sees which one to remove.
+// is reported at its own token so the user sees which one to remove. A runtime `Graph` has a
+// lifetime (the memory it borrows): as a param it can only be `Graph<'static>`, and rustc's own
+// error for the bare name would suggest making the declaration generic, which it cannot be.
 
 use std::collections::BTreeSet;
+
+use syn::spanned::Spanned;
+use syn::{PathArguments, Type};
 
 use super::Ctxt;
 use crate::model::{name_of, Model};
@@ -31,6 +36,16 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     "names starting with `__cg` are reserved for the code `cuda_graph!` generates: rename this param",
                 );
             }
+            if is_bare_graph(&field.ty) {
+                cx.error(
+                    field.ty.span(),
+                    format!(
+                        "a runtime graph param is written `Graph<'static>`: the params of a declared \
+                         graph own what its nodes use, so they borrow nothing (change the type of `{}`)",
+                        field.name
+                    ),
+                );
+            }
             if !seen.insert(name_of(&field.name)) {
                 cx.error(
                     field.name.span(),
@@ -42,4 +57,13 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             }
         }
     }
+}
+
+/// `Graph` (or `path::Graph`) without its lifetime.
+fn is_bare_graph(ty: &Type) -> bool {
+    let Type::Path(path) = ty else { return false };
+    path.path
+        .segments
+        .last()
+        .is_some_and(|s| s.ident == "Graph" && matches!(s.arguments, PathArguments::None))
 }

@@ -140,8 +140,9 @@ impl Gen<'_> {
                 let kernel_ref =
                     quote_spanned!(s=> <#ty as #ps::KernelType>::as_kernel(&#params.#kernel));
                 let (config_local, args_local) = (local("config"), local("args"));
+                let args_ret = self.kernel_args_return(k, &life);
                 (
-                    quote_spanned!(s=> (&#life #ps::Kernel<#args_ty>, #ps::LaunchConfig, impl #ps::KernelArgValues<'static, #args_ty> + #life)),
+                    quote_spanned!(s=> (&#life #ps::Kernel<#args_ty>, #ps::LaunchConfig, #args_ret)),
                     quote! {
                         let #config_local = #config;
                         let #args_local = #tuple;
@@ -186,7 +187,12 @@ impl Gen<'_> {
                             None => quote_spanned!(bs=> &#params.#name),
                         }
                     });
-                    quote_spanned!(s=> #ps::host_with((#(#views,)*), #f))
+                    // One buffer goes alone (the closure gets a slice), several as a tuple.
+                    let views: Vec<_> = views.collect();
+                    match views.as_slice() {
+                        [one] => quote_spanned!(s=> #ps::host_with(#one, #f)),
+                        _ => quote_spanned!(s=> #ps::host_with((#(#views,)*), #f)),
+                    }
                 };
                 (quote!(#p::HostWith), body)
             }
@@ -213,21 +219,38 @@ impl Gen<'_> {
         }
     }
 
-    /// A kernel node's arguments, as the tuple given to the runtime. When the kernel's parameter
-    /// tuple is written out, each argument is checked against its parameter where it is written.
+    /// A kernel node's arguments as the eval function returns them. When the kernel's parameter
+    /// tuple is written out, each argument is converted by its own call located at the argument,
+    /// into a concrete type: a mismatch is reported there, once. Otherwise the tuple goes as
+    /// written, and the type checker checks it as a whole at the kernel's name.
     fn kernel_arg_values(&self, k: &KernelOp) -> TokenStream {
-        let declared = self.kernel_type(k).and_then(kernel_params);
-        match declared {
+        match self.kernel_type(k).and_then(kernel_params) {
             Some(types) if types.len() == k.args.len() => {
                 let args = k.args.iter().zip(types).map(|(arg, ty)| {
                     let (s, p) = (at(arg.span()), private_at(arg.span()));
-                    quote_spanned!(s=> #p::kernel_arg::<'static, #ty, _>(#arg))
+                    quote_spanned!(s=> #p::KernelArgPart::<'static, #ty>::new(#arg))
                 });
                 quote!(#(#args,)*)
             }
             _ => {
                 let args = k.args.iter();
                 quote!(#(#args,)*)
+            }
+        }
+    }
+
+    /// The type of a kernel node's arguments as its eval function returns them (see
+    /// [`Gen::kernel_arg_values`]).
+    fn kernel_args_return(&self, k: &KernelOp, life: &syn::Lifetime) -> TokenStream {
+        let p = &self.p;
+        match self.kernel_type(k).and_then(kernel_params) {
+            Some(types) if types.len() == k.args.len() => {
+                quote!((#(#p::KernelArgPart<'static, #types>,)*))
+            }
+            _ => {
+                let args_ty = self.kernel_args_type(k);
+                let (s, p) = (at(k.kernel.span()), private_at(k.kernel.span()));
+                quote_spanned!(s=> impl #p::KernelArgValues<'static, #args_ty> + #life)
             }
         }
     }

@@ -414,7 +414,9 @@ impl<'a, T: 'static> MemoryOperand<'a> for DeviceBuffer<T> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T: 'static> DeviceSrc<'a, T> for &DeviceBuffer<T> {}
 impl<'a, T: 'static> DeviceDst<'a, T> for &DeviceBuffer<T> {}
+#[diagnostic::do_not_recommend]
 impl<'a, T: 'static> DeviceSrc<'a, T> for DeviceBuffer<T> {}
 impl<'a, T: 'static> DeviceDst<'a, T> for DeviceBuffer<T> {}

@@ -418,7 +418,9 @@ impl<'a, T: Send + Sync + 'static> MemoryOperand<'a> for HostBuffer<T> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T: Send + Sync + 'static> HostSrc<'a, T> for &HostBuffer<T> {}
 impl<'a, T: Send + Sync + 'static> HostDst<'a, T> for &HostBuffer<T> {}
+#[diagnostic::do_not_recommend]
 impl<'a, T: Send + Sync + 'static> HostSrc<'a, T> for HostBuffer<T> {}
 impl<'a, T: Send + Sync + 'static> HostDst<'a, T> for HostBuffer<T> {}

@@ -226,7 +226,7 @@ macro_rules! borrowed_device {
                 Ok($into::<T, _>($owned, write))
             }
         }
-        $(impl<'a, T> $tr<'a, T> for $ty {})*
+        $(#[diagnostic::do_not_recommend] impl<'a, T> $tr<'a, T> for $ty {})*
     };
 }
 borrowed_device!(&'a CudaSlice<T>, |s| *s, |o| o, read_use, DeviceSrc);
@@ -279,6 +279,7 @@ impl<'a, T: ValidAsZeroBits> MemoryOperand<'a> for &'a PinnedHostSlice<T> {
         Ok(borrowed_host(ptr, PinnedHostSlice::len(self), write))
     }
 }
+#[diagnostic::do_not_recommend]
 impl<'a, T: ValidAsZeroBits> HostSrc<'a, T> for &'a PinnedHostSlice<T> {}
 
 impl<'a, T: ValidAsZeroBits> MemoryOperand<'a> for &'a mut PinnedHostSlice<T> {
@@ -295,5 +296,6 @@ impl<'a, T: ValidAsZeroBits> MemoryOperand<'a> for &'a mut PinnedHostSlice<T> {
         Ok(borrowed_host(ptr, len, write))
     }
 }
+#[diagnostic::do_not_recommend]
 impl<'a, T: ValidAsZeroBits> HostSrc<'a, T> for &'a mut PinnedHostSlice<T> {}
 impl<'a, T: ValidAsZeroBits> HostDst<'a, T> for &'a mut PinnedHostSlice<T> {}

@@ -49,6 +49,7 @@ pub trait FillWith<V: MemsetValue> {}
 
 macro_rules! fill_with {
     ($($elem:ty: $($pattern:ty),*;)*) => {$($(
+        #[diagnostic::do_not_recommend]
         impl FillWith<$pattern> for $elem {}
     )*)*};
 }

@@ -12,6 +12,7 @@ cuda_graph! {
         }
         short: kernel scale<<<1, 256>>>(n, y);
         typed: kernel scale<<<1, 256>>>(n, 2, y);
+        short -> typed;
     }
 }
 

@@ -12,7 +12,7 @@ cuda_graph! {
     pub graph Middle {
         params {
             leaf: Leaf,
-            raw: Graph,
+            raw: Graph<'static>,
         }
         first: child(leaf);
         second: child(raw);
@@ -30,7 +30,7 @@ cuda_graph! {
 }
 
 fn main() {
-    let _ = |exec: &mut MiddleExec, leaf: &Leaf, raw: &Graph, top: &mut TopExec, m: &Middle| {
+    let _ = |exec: &mut MiddleExec, leaf: &Leaf, raw: &Graph<'static>, top: &mut TopExec, m: &Middle| {
         let _ = exec.first().set(leaf);
         let _ = exec.second().set(raw);
         let _ = top.body().set(m);

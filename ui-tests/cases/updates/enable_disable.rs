@@ -6,7 +6,7 @@ cuda_graph! {
         params {
             k: Kernel<(u32,)>,
             report: fn(),
-            inner: Graph,
+            inner: Graph<'static>,
         }
         work: kernel k<<<1, 1>>>(1);
         log: host(report);
