@@ -25,8 +25,8 @@ use proc_macro::TokenStream;
 /// ```no_run
 /// use cudagraph_runtime::{cuda_graph, prelude::*};
 ///
-/// fn report() {
-///     println!("step done");
+/// fn report(y: &[f32]) {
+///     println!("step done: y[0] = {}", y[0]);
 /// }
 ///
 /// cuda_graph! {
@@ -34,29 +34,37 @@ use proc_macro::TokenStream;
 ///     pub graph Step {
 ///         params {
 ///             saxpy: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
-///             x: DevicePtr<f32>,
-///             y: DevicePtrMut<f32>,
-///             host_y: HostPtrMut<f32>,
+///             x: DeviceBuffer<f32>,
+///             y: DeviceBuffer<f32>,
+///             host_y: HostBuffer<f32>,
 ///             n: u32,
 ///             alpha: f32,
-///             done: fn(),
+///             done: fn(&[f32]),
 ///         }
 ///         zero:  memset(y, 0.0f32);
 ///         scale: kernel saxpy<<<n.div_ceil(256), 256>>>(n, alpha, x, y);
 ///         back:  memcpy(y -> host_y);
-///         log:   host(done);
+///         log:   host(done, host_y);
 ///         zero -> scale -> back -> log;
 ///     }
 /// }
 ///
 /// # fn main() -> cudagraph_runtime::Result<()> {
 /// # let func: cudagraph_runtime::cudarc::driver::CudaFunction = todo!();
-/// # let (x, y, host_y): (DevicePtr<f32>, DevicePtrMut<f32>, HostPtrMut<f32>) = todo!();
 /// let ctx = cudagraph_runtime::open_device(0)?;
-/// let stream = ctx.default_stream();
+/// let stream = ctx.new_stream()?;
 /// // SAFETY: `saxpy` is `void saxpy(unsigned n, float a, const float* x, float* y)`.
 /// let saxpy = unsafe { Kernel::new(func) };
-/// let mut params = StepParams { saxpy, x, y, host_y, n: 1 << 20, alpha: 2.0, done: report };
+/// let n = 1 << 20;
+/// let mut params = StepParams {
+///     saxpy,
+///     x: DeviceBuffer::from_host(&stream, &vec![1.0; n])?,
+///     y: DeviceBuffer::zeros(&stream, n)?,
+///     host_y: HostBuffer::zeroed(&ctx, n)?,
+///     n: n as u32,
+///     alpha: 2.0,
+///     done: report,
+/// };
 ///
 /// let mut exec = Step::build(&ctx, &params)?.instantiate()?;
 /// exec.launch(&stream)?;
@@ -65,6 +73,7 @@ use proc_macro::TokenStream;
 /// assert_eq!(exec.set_params(&params)?, 1); // only `scale` reads `alpha`
 /// exec.zero().set_enabled(false)?;          // kernel, memset and memcpy nodes only
 /// exec.launch(&stream)?;
+/// println!("{}", params.host_y.read()?[0]); // waits for the launch
 /// println!("{}", Step::TOPOLOGY.to_mermaid());
 /// # Ok(()) }
 /// ```
@@ -84,9 +93,10 @@ use proc_macro::TokenStream;
 ///   | kernel | `kernel k<<<grid, block>>>(args...)` | launch of param `k: Kernel<(A, B, ...)>` |
 ///   | | `kernel k<<<grid, block, shared_mem_bytes>>>(args...)` | with dynamic shared memory |
 ///   | | `kernel k<<<config>>>(args...)` | `config`: a `LaunchConfig` |
-///   | memset | `memset(dst, value)` | fills param `dst: DevicePtrMut<T>` (T of 1, 2 or 4 bytes) |
-///   | memcpy | `memcpy(src -> dst)` | 1-D copy between two pointer params; the direction follows from their types (`DevicePtr`/`DevicePtrMut` to `HostPtrMut` is device-to-host, ...) |
+///   | memset | `memset(dst, value)` | fills param `dst: DeviceBuffer<T>` with `value` repeated: a `T` for elements of 1, 2 or 4 bytes, a `u32` pattern for 8-byte elements (`memset(doubles, 0u32)` zeroes `f64`s) |
+///   | memcpy | `memcpy(src -> dst)` | 1-D copy between two buffer params; the direction follows from their types (`DeviceBuffer` to `HostBuffer` is device-to-host, ...) |
 ///   | host | `host(f)` | runs `f` on a CPU thread: a `fn()`, a closure, or a `HostCallback` |
+///   | | `host(f, a, mut b)` | `f` gets `HostBuffer` params as slices: `a` read (`&[T]`), `mut b` written (`&mut [T]`); one buffer alone, several as a tuple |
 ///   | child | `child(g)` | embeds param `g`: a graph of another `cuda_graph!` declaration, or a runtime `Graph` |
 ///   | empty | `empty` | does nothing (a join point) |
 ///
@@ -101,6 +111,25 @@ use proc_macro::TokenStream;
 /// - **Edges**, `a -> b;`, in chains (`a -> b -> c;`) and with bracketed lists for fan-out and
 ///   fan-in (`a -> [b, c] -> d;` is `a -> b`, `a -> c`, `b -> d`, `c -> d`). A node's
 ///   dependencies are listed to CUDA in the order their edges are declared.
+///
+/// ## Memory
+///
+/// Buffer params are `DeviceBuffer<T>` (device memory) and `HostBuffer<T>` (page-locked host
+/// memory): shared handles that the graph and its executables keep alive until the last launch
+/// that may use them has completed, also when `set_params` replaces them or the executable is
+/// dropped while a launch runs. Host code reads results through the buffer
+/// (`params.out.read()?` waits for the launches that write it), or in a host node that gets the
+/// buffer (`host(f, out)`). Raw `DevicePtr<T>` / `HostPtr<T>` params (from `unsafe fn from_raw`)
+/// are accepted too, with the promise made there. See the runtime crate's "Memory model".
+///
+/// Two nodes that use one buffer, one of them writing it, must be ordered by an edge (T14
+/// below). When they may run at the same time on purpose (each writes its own part of the
+/// buffer, or they use only atomics), mark both `#[unordered(buffer)]`:
+///
+/// ```text
+/// #[unordered(y)] lo: kernel fill<<<g, b>>>(half, 1.0, y.slice(..half as usize));
+/// #[unordered(y)] hi: kernel fill<<<g, b>>>(half, 2.0, y.slice(half as usize..));
+/// ```
 ///
 /// Doc comments on a graph document its type; `cfg` and lint attributes (`allow`, `warn`, ...)
 /// apply to every generated item; the visibility applies to every generated type.
@@ -117,7 +146,9 @@ use proc_macro::TokenStream;
 ///     placed, the one declared first goes next; each node is named after its declaration
 ///     (`graph.name_next("scale")`), so runtime errors name it. Every `Step` is built by the
 ///     same sequence of driver calls, so any `Step` pairs node for node with any `StepExec`
-///     in a whole-graph update (SPEC 2.4).
+///     in a whole-graph update ([CUDA's pairing rules]).
+///
+///     [CUDA's pairing rules]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update
 ///   - `rebuild(&mut self, &params)`: builds it again in place, with the same driver calls,
 ///     reusing the runtime graph's bookkeeping (`Graph::clear`): the cheap way to rebuild for
 ///     `update` in a loop.
@@ -137,19 +168,24 @@ use proc_macro::TokenStream;
 ///     `Step::build(&ctx, &params)` would make; enabled/disabled states are kept.
 ///   - one method per node, `exec.scale()`, returning its update handle.
 /// - **One handle type per node**, `StepScaleNode<'_>`, with exactly the updates CUDA allows for
-///   the node's kind (SPEC 2.4):
+///   the node's kind ([individual node update]):
+///
+///   [individual node update]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update
 ///
 ///   | kind | methods |
 ///   |---|---|
 ///   | kernel | `set(args...)`, `set_launch(config, args...)`, `launch_config()`, `set_enabled(bool)`, `is_enabled()` |
-///   | memset | `set(dst, value)` (same element type), `set_enabled`, `is_enabled` |
-///   | memcpy | `set(src, dst)` (same direction), `set_enabled`, `is_enabled` |
-///   | host | `set(f)` |
+///   | memset | `set(dst, value)` (memory the node's pattern fills, such as a `&DeviceBuffer<T>`), `set_enabled`, `is_enabled` |
+///   | memcpy | `set(src, dst)` (same direction: `&DeviceBuffer<T>`, `&HostBuffer<T>`), `set_enabled`, `is_enabled` |
+///   | host | `set(f)`, `set_with(buffers, f)` (`&buffer` read, `&mut buffer` written) |
 ///   | child | `set(&graph)` (same graph type) |
 ///   | empty | — |
 ///
-///   Every handle also has `node()`, its runtime handle. A kernel whose parameter tuple is
-///   written through an alias (`Kernel<SaxpyArgs>`) takes its arguments as one tuple in `set`.
+///   Every handle also has `node()`, its runtime handle. Kernel arguments are given as for the
+///   runtime's `add_kernel`: values, and buffers by reference (`set(n, a, &x, &y)`). A kernel
+///   whose parameter tuple is written through an alias (`Kernel<SaxpyArgs>`) takes its arguments
+///   as one tuple in `set`. Memory a handle replaces is released once the launches that may use
+///   it have completed.
 ///
 /// ## How `set_params` compares params
 ///
@@ -170,26 +206,40 @@ use proc_macro::TokenStream;
 /// Every error points at the offending tokens and says what to do; all the errors of a
 /// declaration are reported together. The cases are in `ui-tests/cases/`.
 ///
-/// | rule | rejected | reported by |
-/// |---|---|---|
-/// | T1 | a node name used twice, an edge to an undeclared node (with a "did you mean"), a self-edge, an edge declared twice | the macro |
-/// | T2 | a dependency cycle: every edge of it, each with the whole cycle spelled out | the macro |
-/// | T3 | kernel arguments that do not match the kernel's parameters: count (by the macro when the tuple is written out) and types (by the type checker, at each argument) | macro / rustc |
-/// | T4 | `exec.update(&g)` with `g` from another declaration or a runtime `Graph` | rustc, custom message |
-/// | T5 | a memcpy update in another direction, a 2-D memset or memcpy update, a memset of another element type | rustc, custom message |
-/// | T6 | `set_enabled`/`is_enabled` on a host, child or empty node | rustc, custom message |
-/// | T12 | `if`, `match`, `for`, `while`, `loop` choosing or repeating nodes at run time | the macro |
+/// Each rule names the CUDA behaviour it mirrors, and its cases in `ui-tests/cases/` (folder /
+/// file) show the diagnostics. Where the rule mirrors a driver error, a GPU test in
+/// `tests/tests/runtime_witness.rs` or `witness_*.rs` builds the same graph through the runtime and
+/// shows the driver refusing it.
+///
+/// | rule | rejected | why | reported by | cases |
+/// |---|---|---|---|---|
+/// | T1 | a node name used twice, an edge to an undeclared node (with a "did you mean"), a self-edge, an edge declared twice | malformed topology | the macro | `topology/duplicate_node`, `unknown_node`, `self_edge`, `duplicate_edge` |
+/// | T2 | a dependency cycle: every edge of it, each with the whole cycle spelled out | a CUDA graph is a DAG (the driver refuses a cycle when the edge is added or at instantiation) | the macro | `topology/cycle`, `two_cycles` |
+/// | T3 | kernel arguments that do not match the kernel's parameters: count (when the tuple is written out) and types, each at its argument | the kernel would read garbage | macro / rustc | `kernel_args/*` |
+/// | T4 | `exec.update(&g)` with `g` from another declaration or a runtime `Graph` | `cuGraphExecUpdate` pairs nodes by creation order ([whole-graph update]) | rustc, custom message | `updates/update_other_declaration` |
+/// | T5 | a memcpy update in another direction, a 2-D memset or memcpy update, a memset of memory the node's pattern cannot fill | `cuGraphExecMemcpyNodeSetParams` / `...MemsetNodeSetParams` refuse them ([individual node update]) | rustc, custom message | `updates/memcpy_direction`, `two_dimensional`, `handle_types` |
+/// | T6 | `set_enabled`/`is_enabled` on a host, child or empty node | `cuGraphNodeSetEnabled` takes kernel, memcpy and memset nodes only | rustc, custom message | `updates/enable_disable` |
+/// | T12 | `if`, `match`, `for`, `while`, `loop` choosing or repeating nodes at run time | whole-graph update needs one topology per declaration | the macro | `topology/runtime_if`, `runtime_loops` |
+/// | T13 | values moved into a graph (host closures, retained values) that are not `Send` | they are dropped on another thread, after the last launch (CUDA runs [user object] destructors on its own thread, where CUDA calls are illegal; the runtime hands them to one of its own) | rustc | `memory/non_send_values` |
+/// | T14 | two nodes with no path between them that use one buffer param, one writing it (a `DevicePtrMut` argument, a memset or memcpy destination, a host node's `mut` buffer), unless both are `#[unordered(buffer)]`; at build time, two *different* params that share memory used that way | CUDA runs unordered nodes in any order, or at once: a data race the driver accepts | the macro (`build` and `set_params` for shared memory: `Error::Hazard`) | `hazards/*` |
+/// | T15 | dropping or replacing borrowed memory while an executable uses it, host code reading memory a launch may write, a pageable `Vec` as a copy's operand, a raw pointer made from a borrow | use after free and data races with the GPU | rustc (borrow checker, operand traits) | `memory/*` |
+///
+/// [whole-graph update]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update
+/// [individual node update]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update
+/// [user object]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cuda-user-objects
 ///
 /// Also rejected: operands that fix a node's type but are not params, `self` in expressions,
-/// params that cannot be compared, memsets of other element types, memcpys without a device
-/// side, attributes with no single generated item to go to, and malformed syntax of any kind
-/// (the macro never panics; a statement that does not parse is reported and the rest of the
-/// declaration is still checked).
+/// params that cannot be compared, memcpys without a device side, a runtime `Graph` param
+/// without its `'static`, attributes with no single generated item to go to, and malformed syntax
+/// of any kind (the macro never panics; a statement that does not parse is reported and the
+/// rest of the declaration is still checked).
 ///
 /// # Limits
 ///
-/// Graphs cannot be generic. Node kinds are those of the runtime: kernel, 1-D memset, 1-D
-/// memcpy, host, child graph, empty (no event, semaphore, memory or conditional nodes yet).
+/// Graphs cannot be generic, so params own what the nodes use (no borrowed cudarc slices: the
+/// runtime API takes those). Node kinds are those of the runtime: kernel, 1-D memset, 1-D memcpy,
+/// host, child graph, empty (no event, semaphore, memory or conditional nodes yet). The hazard rule
+/// sees a kernel's reads and writes only when its parameter tuple is written out.
 #[proc_macro]
 pub fn cuda_graph(input: TokenStream) -> TokenStream {
     syn::parse::<parse::Input>(input)

@@ -4,12 +4,14 @@
 //! node-add calls, instantiates them, launches them and updates them:
 //!
 //! - [`Graph`]: a definition graph. Kernel ([`Kernel`] with a typed argument tuple), 1-D memcpy
-//!   ([`Memcpy`], typed by direction), 1-D memset ([`Memset`], 1/2/4-byte values), empty, host
-//!   (a Rust closure) and child-graph nodes; dependencies listed when a node is added; DOT export;
-//!   stream capture ([`Graph::capture`]); [`Graph::clear`] to rebuild it in a loop.
+//!   ([`Memcpy`], typed by direction), 1-D memset ([`Memset`], 1/2/4-byte patterns), empty, host
+//!   (a Rust closure, optionally reading and writing [`HostBuffer`]s) and child-graph nodes;
+//!   dependencies listed when a node is added; DOT export; stream capture ([`Graph::capture`]);
+//!   [`Graph::clear`] to rebuild it in a loop.
 //! - [`GraphExec`]: the executable. Launch, upload, whole-graph [`update`](GraphExec::update)
 //!   with an error naming the refused node, single-node updates for kernel, memcpy, memset, host
 //!   and child-graph nodes, and enable/disable for the kinds CUDA allows ([`Switchable`]).
+//! - [`DeviceBuffer`] and [`HostBuffer`]: memory graphs share ownership of (see "Memory model").
 //! - [`UserObject`]: Rust values whose lifetime the driver tracks.
 //!
 //! ```no_run
@@ -17,46 +19,120 @@
 //! # fn main() -> Result<(), cudagraph_runtime::Error> {
 //! # let func: cudarc::driver::CudaFunction = todo!();
 //! let ctx = cudagraph_runtime::open_device(0)?; // Error::NoDriver on a machine without CUDA
-//! let stream = ctx.default_stream();
-//! let mut y = stream.alloc_zeros::<f32>(1024).unwrap();
+//! let stream = ctx.new_stream()?;
 //! // SAFETY: the kernel is `void scale(float a, float* y, unsigned n)`.
 //! let scale: Kernel<(f32, DevicePtrMut<f32>, u32)> = unsafe { Kernel::new(func) };
+//! let y = DeviceBuffer::<f32>::zeros(&stream, 1024)?;
+//! let out = HostBuffer::<f32>::zeroed(&ctx, 1024)?;
 //!
 //! let mut graph = Graph::new(&ctx)?;
-//! let y_ptr = DevicePtrMut::from(&mut y);
-//! let zero = graph.add_memset(Memset::new(y_ptr, 1.0f32), &[])?;
+//! let fill = graph.add_memset(Memset::new(&y, 1.0f32), &[])?;
 //! let cfg = LaunchConfig::for_num_elems(1024);
-//! let k = graph.add_kernel(&scale, cfg, (2.0, y_ptr, 1024), &[zero.id()])?;
+//! let k = graph.add_kernel(&scale, cfg, (2.0, &y, 1024), &[fill.id()])?;
+//! graph.add_memcpy(Memcpy::dtoh(&y, &out), &[k.id()])?;
 //!
 //! let mut exec = graph.instantiate()?;
 //! exec.launch(&stream)?;
-//! exec.set_kernel_params(k, cfg, (3.0, y_ptr, 1024))?; // applies to the next launch
+//! exec.set_kernel_params(k, cfg, (3.0, &y, 1024))?; // applies to the next launch
 //! exec.launch(&stream)?;
+//! assert_eq!(out.read()?[0], 3.0); // waits for the launch, then reads
 //! # Ok(()) }
 //! ```
 //!
-//! # Soundness model
+//! # Memory model
+//!
+//! A CUDA graph keeps the raw addresses of the memory its nodes use, and a launch runs long after
+//! the call that enqueued it returned. Rust's promise still holds here: **safe code cannot make a
+//! launch touch freed memory, nor let host code touch memory a launch may be writing.** A graph
+//! gets memory in one of three ways:
+//!
+//! | given as | kept valid by | until |
+//! |---|---|---|
+//! | [`DeviceBuffer<T>`] / [`HostBuffer<T>`] (owned, shared by reference count) | the graph and every executable made from it | the last launch that may use it has completed |
+//! | a cudarc borrow: `&CudaSlice<T>`, `&mut CudaSlice<T>`, `CudaView(Mut)`, `&(mut) PinnedHostSlice<T>` | the borrow checker: the graph is a `Graph<'a>`, its executables `GraphExec<'a>` | the executable is dropped; dropping it waits for its launches |
+//! | raw [`DevicePtr`] / [`HostPtr`] from `unsafe fn from_raw` | the promise made there | as long as that promise says |
+//!
+//! ```text
+//!  host code             graph / executable                       GPU
+//!  ---------             ------------------                       ---
+//!  DeviceBuffer ─clone──▶ node uses ──┬── launch k ──────────────▶ reads/writes
+//!  (dropped any time)                 │   (records nothing)
+//!                                     ├── set_params swaps y → z:
+//!                                     │     y released after a completion
+//!                                     │     marker recorded behind launch k
+//!                                     └── executable dropped mid-launch:
+//!                                           same: every buffer released behind
+//!                                           the marker, nothing blocks
+//!  y's last clone dropped ──▶ freed on y's own stream, *after* the marker
+//!
+//!  HostBuffer::read() ──▶ waits for the launches that may use it, keeps new ones out
+//!  DeviceBuffer::access() ──▶ cudarc slice, ordered after those launches (stream-ordered)
+//! ```
+//!
+//! How it works:
+//!
+//! - **Who may be using an allocation.** Each allocation records the executables whose nodes use
+//!   it (registered at instantiation and by updates), and the ones that stopped using it while
+//!   their launches may still run. An executable's launches run in order (CUDA orders each
+//!   launch of a `CUgraphExec` after the previous one), so one event recorded on the stream of its
+//!   latest launch marks them all; it is recorded only when needed: when memory is released, or
+//!   host code asks for access.
+//! - **Releasing.** Memory an executable stops using (replaced by [`GraphExec::set_kernel_params`]
+//!   and the other single-node updates, by [`GraphExec::update`], or because the executable is
+//!   dropped) keeps that marker. A `DeviceBuffer` is freed on its own stream after a wait for it,
+//!   so nothing blocks; a `HostBuffer` is freed once its markers have completed (by a thread of
+//!   this crate if they have not). Launches never pay for this.
+//! - **Host access.** [`HostBuffer::read`] and [`HostBuffer::write`] wait for the launches that
+//!   may use the memory, and while their guard is alive those executables refuse to launch
+//!   ([`Error::BufferInUse`]). [`DeviceBuffer::access`] gives the cudarc slice for cudarc's stream
+//!   calls, ordered after those launches on the buffer's own stream, and later launches wait for
+//!   what was enqueued through it. A launch pays one sequentially consistent store and load for
+//!   this gate, and only when the executable uses owned memory.
+//! - **cudarc interop.** Work cudarc ordered on a slice before it was given to a graph comes
+//!   first (with cudarc's event tracking on or off: the buffer's own stream orders it), and cudarc
+//!   calls made through [`DeviceBuffer::access`] come after the launches that use the buffer.
+//!   With event tracking off, enqueue that work on [`DeviceAccess::stream`].
+//! - **Borrowed memory** is the simple path for scripts and tests: each launch of an executable
+//!   that borrows memory records its completion marker (one event record per launch), and
+//!   dropping it waits for that marker, since the borrow ends there.
+//! - **Page-locked host memory only.** Copies read and write [`HostBuffer`]s (or cudarc's
+//!   `PinnedHostSlice`). A pageable buffer in a copy node makes `cuGraphLaunch` itself wait until
+//!   the whole graph has run, and nothing would keep host code off it meanwhile: it is reachable
+//!   only through `unsafe` [`HostPtr::from_raw`].
+//! - **Host nodes** read and write host buffers through their arguments
+//!   ([`Graph::add_host_with`]); a node whose use of such memory could run at the same time as
+//!   another node's, one writing, is refused ([`Error::Hazard`]), and so is an executable whose host
+//!   code would share host memory with another executable's writes (launches of two executables
+//!   are not ordered with each other). A host node must not call CUDA; this crate's calls refuse
+//!   there ([`Error::InHostNode`]), and releases that would call CUDA go to its own thread.
+//! - **Values moved into a graph** ([`Graph::retain`], host closures, [`UserObject`]s) are `Send`
+//!   and dropped on a thread of this crate once the driver says no graph or launch holds them:
+//!   CUDA runs user-object destructors on its own thread, where calling CUDA is illegal.
+//! - **Stream capture.** Launching into a stream being captured is refused by CUDA. When a
+//!   completion marker is needed while its stream is being captured, the call that needs it fails
+//!   with [`Error::Capturing`] (or, when an executable is dropped, the release waits on this
+//!   crate's thread until the capture ends). [`Graph::capture`] is `unsafe`: it cannot see which
+//!   memory the captured work uses.
+//!
+//! Two executables that share device memory are ordered by the streams they are launched into,
+//! as CUDA orders any two launches; within one graph, `cuda_graph!` rejects unordered nodes that
+//! race on a buffer at compile time.
+//!
+//! # Soundness model, beyond memory
 //!
 //! - **Thread safety.** [`Graph`] and [`GraphExec`] are `Send`, not `Sync`: CUDA graph objects must
-//!   not be used by two threads at once (SPEC 2.2); Rust's borrow rules now enforce it.
+//!   not be used by two threads at once ([graph thread safety]); Rust's borrow rules enforce it.
 //! - **Argument types.** A [`Kernel`] is created `unsafe`ly, once, with its parameter tuple; every
 //!   argument list given afterwards is checked by the type checker.
 //! - **Update limits.** Handles are typed by node kind, so only the updates CUDA allows exist:
 //!   a memcpy's direction is part of its handle's type; enable/disable exists only for kernel,
 //!   memcpy and memset nodes. The unchecked escapes are `unsafe`.
-//! - **Owned resources.** Host-node closures are moved into CUDA user objects held by the graph:
-//!   they live until the last executable and launch that may call them are done. Any other value
-//!   (a buffer, say) can be handed over with [`Graph::retain`]. CUDA runs user-object destructors
-//!   on its own thread, where calling CUDA is illegal, so ours only pass the value to a thread of
-//!   this crate, which drops it.
 //! - **Panics.** A host closure that panics does not unwind into the driver: the panic is caught,
 //!   and the next [`GraphExec::launch`] returns [`Error::HostPanicked`] naming the node.
-//! - **Addresses.** Nodes keep raw device and host addresses ([`DevicePtr`], [`HostPtr`], ...).
-//!   The memory behind them must stay allocated for as long as a launch may use it: keep the
-//!   buffers alive while the executable lives (or hand them to [`Graph::retain`]). This is the one
-//!   obligation the types do not yet check.
 //! - **No driver.** A machine without the CUDA driver gives [`Error::NoDriver`] from
 //!   [`open_device`], never a panic.
+//!
+//! [graph thread safety]: https://docs.nvidia.com/cuda/cuda-driver-api/graphs-thread-safety.html
 //!
 //! # CUDA version
 //!

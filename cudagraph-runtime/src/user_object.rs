@@ -1,4 +1,7 @@
-//! CUDA user objects: Rust values whose lifetime the driver tracks (SPEC 2.7).
+//! CUDA user objects: Rust values whose lifetime the driver tracks ([user objects] in the CUDA
+//! Programming Guide).
+//!
+//! [user objects]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cuda-user-objects
 //!
 //! A value moved into a graph lives until the graph, every executable instantiated from it and
 //! every launch of those has let go of it. CUDA then calls a destructor callback on one of its own

@@ -5,7 +5,8 @@ use cudagraph_runtime::cudarc::driver::sys;
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::NodeKind;
 use cudagraph_tests::{
-    assert_close, assert_read_close, cfg, fill, pinned, read_back, Kernels, Rng, POISON,
+    assert_close, assert_read_close, cfg, fill_buffer, read_back, upload, zeros, Kernels, Rng,
+    POISON,
 };
 
 #[test]
@@ -18,11 +19,11 @@ fn empty_nodes_fork_and_join_a_diamond() {
     let n = rng.len_in(1000, 50_000);
     let (a1, a2) = (rng.f32(), rng.f32());
     let y_host = rng.f32s(n);
-    let mut x = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let y = gpu.stream.clone_htod(&y_host).unwrap();
-    let mut left = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let mut right = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let mut sum = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let x = zeros::<f32>(&gpu, n);
+    let y = upload(&gpu, &y_host);
+    let left = zeros::<f32>(&gpu, n);
+    let right = zeros::<f32>(&gpu, n);
+    let sum = zeros::<f32>(&gpu, n);
 
     //        fork
     //       /    \
@@ -32,17 +33,12 @@ fn empty_nodes_fork_and_join_a_diamond() {
     //         |
     //    left + right
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let (xp, yp) = (DevicePtr::from(&x), DevicePtr::from(&y));
-    let (lp, rp) = (
-        DevicePtrMut::from(&mut left),
-        DevicePtrMut::from(&mut right),
-    );
     let fork = graph.add_empty(&[]).unwrap();
     let l = graph
         .add_kernel(
             &k.axpy_out,
             cfg(n),
-            (n as u32, a1, xp, yp, lp),
+            (n as u32, a1, &x, &y, &left),
             &[fork.id()],
         )
         .unwrap();
@@ -50,18 +46,12 @@ fn empty_nodes_fork_and_join_a_diamond() {
         .add_kernel(
             &k.axpy_out,
             cfg(n),
-            (n as u32, a2, xp, yp, rp),
+            (n as u32, a2, &x, &y, &right),
             &[fork.id()],
         )
         .unwrap();
     let join = graph.add_empty(&[l.id(), r.id()]).unwrap();
-    let args = (
-        n as u32,
-        1.0,
-        lp.as_const(),
-        rp.as_const(),
-        DevicePtrMut::from(&mut sum),
-    );
+    let args = (n as u32, 1.0, &left, &right, &sum);
     graph
         .add_kernel(&k.axpy_out, cfg(n), args, &[join.id()])
         .unwrap();
@@ -69,9 +59,9 @@ fn empty_nodes_fork_and_join_a_diamond() {
 
     for launch in 0..2 {
         let x_host = rng.f32s(n);
-        gpu.stream.memcpy_htod(&x_host, &mut x).unwrap();
-        for buf in [&mut left, &mut right, &mut sum] {
-            fill(&gpu.stream, buf, POISON);
+        x.copy_from(&x_host).unwrap();
+        for buf in [&left, &right, &sum] {
+            fill_buffer(buf, POISON);
         }
         exec.launch(&gpu.stream).unwrap();
         let want_l: Vec<f32> = x_host
@@ -116,37 +106,25 @@ fn child_graph_node_runs_the_embedded_graph() {
     let mut rng = Rng::new("child_graph_node_runs_the_embedded_graph");
     let n = rng.len_in(1000, 50_000);
     let (a, base) = (rng.f32(), rng.f32());
-    let mut src = pinned(&gpu.ctx, &vec![0.0f32; n]);
-    let mut dst = pinned(&gpu.ctx, &vec![POISON; n]);
-    let mut x = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let mut t = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let src = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
+    let dst = HostBuffer::from_slice(&gpu.ctx, &vec![POISON; n]).unwrap();
+    let x = zeros::<f32>(&gpu, n);
+    let t = zeros::<f32>(&gpu, n);
 
     // child: t = base, then t = a * x + t
     let mut child = Graph::new(&gpu.ctx).unwrap();
-    let t_ptr = DevicePtrMut::from(&mut t);
-    let set = child.add_memset(Memset::new(t_ptr, base), &[]).unwrap();
+    let set = child.add_memset(Memset::new(&t, base), &[]).unwrap();
     child
-        .add_kernel(
-            &k.saxpy,
-            cfg(n),
-            (n as u32, a, DevicePtr::from(&x), t_ptr),
-            &[set.id()],
-        )
+        .add_kernel(&k.saxpy, cfg(n), (n as u32, a, &x, &t), &[set.id()])
         .unwrap();
 
     // parent: src -> x, child, t -> dst
     let mut parent = Graph::new(&gpu.ctx).unwrap();
-    let up = Memcpy::htod(
-        HostPtr::from(src.as_slice().unwrap()),
-        DevicePtrMut::from(&mut x),
-    );
-    let up = parent.add_memcpy(up, &[]).unwrap();
+    let up = parent.add_memcpy(Memcpy::htod(&src, &x), &[]).unwrap();
     let inner = parent.add_child_graph(&child, &[up.id()]).unwrap();
-    let down = Memcpy::dtoh(
-        t_ptr.as_const(),
-        HostPtrMut::from(dst.as_mut_slice().unwrap()),
-    );
-    parent.add_memcpy(down, &[inner.id()]).unwrap();
+    parent
+        .add_memcpy(Memcpy::dtoh(&t, &dst), &[inner.id()])
+        .unwrap();
     assert_eq!(
         parent.nodes().map(|node| node.kind).collect::<Vec<_>>(),
         [NodeKind::Memcpy, NodeKind::ChildGraph, NodeKind::Memcpy]
@@ -158,16 +136,16 @@ fn child_graph_node_runs_the_embedded_graph() {
 
     for launch in 0..2 {
         let data = rng.f32s(n);
-        src.as_mut_slice().unwrap().copy_from_slice(&data);
-        dst.as_mut_slice().unwrap().fill(POISON);
-        fill(&gpu.stream, &mut t, POISON);
+        src.write().unwrap().copy_from_slice(&data);
+        dst.write().unwrap().fill(POISON);
+        fill_buffer(&t, POISON);
         exec.launch(&gpu.stream).unwrap();
         gpu.stream.synchronize().unwrap();
         let want: Vec<f32> = data.iter().map(|x| a * x + base).collect();
         assert_read_close(&gpu.stream, &format!("launch {launch}: t"), &t, &want);
         assert_close(
             &format!("launch {launch}: copied out"),
-            dst.as_slice().unwrap(),
+            &dst.read().unwrap(),
             &want,
             1e-6,
         );
@@ -226,31 +204,19 @@ fn dependencies_keep_the_callers_order_and_reach_the_driver() {
     let mut rng = Rng::new("dependencies_keep_the_callers_order_and_reach_the_driver");
     let n = rng.len_in(1000, 50_000);
     let (vp, vq, vr) = (rng.f32(), rng.f32(), rng.f32());
-    let mut p = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let mut q = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let mut r = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let mut out = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let p = zeros::<f32>(&gpu, n);
+    let q = zeros::<f32>(&gpu, n);
+    let r = zeros::<f32>(&gpu, n);
+    let out = zeros::<f32>(&gpu, n);
 
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let set_p = graph
-        .add_memset(Memset::new(DevicePtrMut::from(&mut p), vp), &[])
-        .unwrap();
-    let set_q = graph
-        .add_memset(Memset::new(DevicePtrMut::from(&mut q), vq), &[])
-        .unwrap();
-    let set_r = graph
-        .add_memset(Memset::new(DevicePtrMut::from(&mut r), vr), &[])
-        .unwrap();
+    let set_p = graph.add_memset(Memset::new(&p, vp), &[]).unwrap();
+    let set_q = graph.add_memset(Memset::new(&q, vq), &[]).unwrap();
+    let set_r = graph.add_memset(Memset::new(&r, vr), &[]).unwrap();
     let join = graph
         .add_empty(&[set_r.id(), set_p.id(), set_q.id()])
         .unwrap();
-    let args = (
-        n as u32,
-        vr,
-        DevicePtr::from(&p),
-        DevicePtr::from(&q),
-        DevicePtrMut::from(&mut out),
-    );
+    let args = (n as u32, vr, &p, &q, &out);
     let last = graph
         .add_kernel(&k.axpy_out, cfg(n), args, &[join.id(), set_r.id()])
         .unwrap();
@@ -302,7 +268,7 @@ fn dependencies_keep_the_callers_order_and_reach_the_driver() {
     assert!(driver_dependencies(raw[0]).is_empty());
 
     let mut exec = graph.instantiate().unwrap();
-    fill(&gpu.stream, &mut out, POISON);
+    fill_buffer(&out, POISON);
     exec.launch(&gpu.stream).unwrap();
     assert_read_close(
         &gpu.stream,
@@ -321,15 +287,14 @@ fn dot_export_lists_every_node_and_edge() {
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("dot_export_lists_every_node_and_edge");
     let n = rng.len_in(1000, 50_000);
-    let mut y = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let y_ptr = DevicePtrMut::from(&mut y);
+    let y = zeros::<f32>(&gpu, n);
     let (a, b) = (rng.f32(), rng.f32());
 
     let mut graph = Graph::new(&gpu.ctx).unwrap();
     let fork = graph.name_next("fork").add_empty(&[]).unwrap();
     let set = graph
         .name_next("set \"y\"")
-        .add_memset(Memset::new(y_ptr, b), &[fork.id()])
+        .add_memset(Memset::new(&y, b), &[fork.id()])
         .unwrap();
     let host = graph
         .name_next("log")
@@ -338,7 +303,7 @@ fn dot_export_lists_every_node_and_edge() {
     let join = graph.add_empty(&[set.id(), host.id()]).unwrap();
     graph
         .name_next("scale")
-        .add_kernel(&k.scale, cfg(n), (n as u32, a, y_ptr), &[join.id()])
+        .add_kernel(&k.scale, cfg(n), (n as u32, a, &y), &[join.id()])
         .unwrap();
     let mut child = Graph::new(&gpu.ctx).unwrap();
     child.add_empty(&[]).unwrap();
@@ -370,7 +335,7 @@ fn dot_export_lists_every_node_and_edge() {
 
     // The graph drawn is the graph that runs.
     let mut exec = graph.instantiate().unwrap();
-    fill(&gpu.stream, &mut y, POISON);
+    fill_buffer(&y, POISON);
     exec.launch(&gpu.stream).unwrap();
     assert_read_close(&gpu.stream, "y = a * b", &y, &vec![a * b; n]);
 }

@@ -2,31 +2,39 @@
 //! node acts as an empty node (its output keeps its poison) while the others run; a parameter
 //! update made while it is disabled leaves it disabled and takes effect once it is re-enabled.
 
-use cudagraph_runtime::cudarc::driver::{CudaSlice, PinnedHostSlice};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{HostToDevice, KernelNode, MemcpyNode, MemsetNode};
 use cudagraph_tests::{
-    assert_close, assert_untouched, cfg, fill, pinned, read_back, AxpyOutArgs, Gpu, Kernels, Rng,
-    POISON,
+    assert_close, assert_untouched, cfg, fill_buffer, read_back, upload, zeros, AxpyOutArgs, Gpu,
+    Kernels, Rng, POISON,
 };
+
+/// Arguments of the fixture's `axpy_out` node: `(n, a, x, y, computed)`.
+type AxpyOutValues = (
+    u32,
+    f32,
+    DeviceBuffer<f32>,
+    DeviceBuffer<f32>,
+    DeviceBuffer<f32>,
+);
 
 /// Three independent nodes, each with its own output: a copy, a memset and a kernel.
 struct Fixture {
-    exec: GraphExec,
+    exec: GraphExec<'static>,
     copy: MemcpyNode<HostToDevice>,
     set: MemsetNode<f32>,
     axpy: KernelNode<AxpyOutArgs>,
     n: usize,
     /// What the copy's source holds, and a second source with other data.
     data: [Vec<f32>; 2],
-    sources: [PinnedHostSlice<f32>; 2],
+    sources: [HostBuffer<f32>; 2],
     x_host: Vec<f32>,
     y_host: Vec<f32>,
-    x: CudaSlice<f32>,
-    y: CudaSlice<f32>,
-    copied: CudaSlice<f32>,
-    filled: CudaSlice<f32>,
-    computed: CudaSlice<f32>,
+    x: DeviceBuffer<f32>,
+    y: DeviceBuffer<f32>,
+    copied: DeviceBuffer<f32>,
+    filled: DeviceBuffer<f32>,
+    computed: DeviceBuffer<f32>,
 }
 
 /// One launch's three outputs.
@@ -40,30 +48,19 @@ impl Fixture {
     fn new(gpu: &Gpu, k: &Kernels, rng: &mut Rng, base: f32, a: f32) -> Self {
         let n = rng.len_in(1000, 50_000);
         let data = [rng.f32s(n), rng.f32s(n)];
-        let sources = [pinned(&gpu.ctx, &data[0]), pinned(&gpu.ctx, &data[1])];
+        let sources = data
+            .each_ref()
+            .map(|d| HostBuffer::from_slice(&gpu.ctx, d).unwrap());
         let (x_host, y_host) = (rng.f32s(n), rng.f32s(n));
-        let x = gpu.stream.clone_htod(&x_host).unwrap();
-        let y = gpu.stream.clone_htod(&y_host).unwrap();
-        let mut copied = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-        let mut filled = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-        let mut computed = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+        let (x, y) = (upload(gpu, &x_host), upload(gpu, &y_host));
+        let (copied, filled, computed) = (zeros(gpu, n), zeros(gpu, n), zeros(gpu, n));
 
         let mut graph = Graph::new(&gpu.ctx).unwrap();
-        let copy = Memcpy::htod(
-            HostPtr::from(sources[0].as_slice().unwrap()),
-            DevicePtrMut::from(&mut copied),
-        );
-        let copy = graph.add_memcpy(copy, &[]).unwrap();
-        let set = graph
-            .add_memset(Memset::new(DevicePtrMut::from(&mut filled), base), &[])
+        let copy = graph
+            .add_memcpy(Memcpy::htod(&sources[0], &copied), &[])
             .unwrap();
-        let args = (
-            n as u32,
-            a,
-            DevicePtr::from(&x),
-            DevicePtr::from(&y),
-            DevicePtrMut::from(&mut computed),
-        );
+        let set = graph.add_memset(Memset::new(&filled, base), &[]).unwrap();
+        let args = (n as u32, a, &x, &y, &computed);
         let axpy = graph.add_kernel(&k.axpy_out, cfg(n), args, &[]).unwrap();
         let exec = graph.instantiate().unwrap();
         Self {
@@ -86,8 +83,8 @@ impl Fixture {
 
     /// Poisons the outputs, launches, and reads them back.
     fn run(&mut self, gpu: &Gpu) -> Outputs {
-        for buf in [&mut self.copied, &mut self.filled, &mut self.computed] {
-            fill(&gpu.stream, buf, POISON);
+        for buf in [&self.copied, &self.filled, &self.computed] {
+            fill_buffer(buf, POISON);
         }
         self.exec.launch(&gpu.stream).unwrap();
         Outputs {
@@ -97,21 +94,18 @@ impl Fixture {
         }
     }
 
-    fn axpy_args(&mut self, a: f32) -> AxpyOutArgs {
+    fn axpy_args(&self, a: f32) -> AxpyOutValues {
         (
             self.n as u32,
             a,
-            DevicePtr::from(&self.x),
-            DevicePtr::from(&self.y),
-            DevicePtrMut::from(&mut self.computed),
+            self.x.clone(),
+            self.y.clone(),
+            self.computed.clone(),
         )
     }
 
-    fn copy_from(&mut self, source: usize) -> Memcpy<HostToDevice> {
-        Memcpy::htod(
-            HostPtr::from(self.sources[source].as_slice().unwrap()),
-            DevicePtrMut::from(&mut self.copied),
-        )
+    fn copy_from(&self, source: usize) -> Memcpy<'static, HostToDevice> {
+        Memcpy::htod(&self.sources[source], &self.copied)
     }
 
     fn want_computed(&self, a: f32) -> Vec<f32> {
@@ -236,9 +230,8 @@ fn disabled_memset_node_acts_as_empty_until_reenabled() {
         1e-6,
     );
 
-    let target = DevicePtrMut::from(&mut f.filled);
     f.exec
-        .set_memset_params(set, Memset::new(target, base2))
+        .set_memset_params(set, Memset::new(&f.filled, base2))
         .unwrap();
     assert!(
         !f.exec.is_enabled(set).unwrap(),

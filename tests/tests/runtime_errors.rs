@@ -7,7 +7,8 @@ use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{Error, UpdateFailure};
 use cudagraph_tests::graphs::AxpyPair;
 use cudagraph_tests::{
-    assert_read_close, assert_read_untouched, cfg, fill, pinned, read_back, Kernels, Rng, POISON,
+    assert_read_close, assert_read_untouched, cfg, fill_buffer, read_back, zeros, Kernels, Rng,
+    POISON,
 };
 
 #[test]
@@ -21,15 +22,14 @@ fn update_from_another_topology_is_rejected_with_node_and_reason() {
     let mut rng = Rng::new("update_from_another_topology_is_rejected_with_node_and_reason");
     let n = rng.len_in(1000, 50_000);
     let (a, base) = (rng.f32(), rng.f32());
-    let mut y = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let y_ptr = DevicePtrMut::from(&mut y);
-    let scale_args = (n as u32, a, y_ptr);
+    let y = zeros::<f32>(&gpu, n);
+    let scale_args = (n as u32, a, &y);
 
     // The executable: y = base, then y *= a.
     let mut graph = Graph::new(&gpu.ctx).unwrap();
     let set = graph
         .name_next("fill")
-        .add_memset(Memset::new(y_ptr, base), &[])
+        .add_memset(Memset::new(&y, base), &[])
         .unwrap();
     graph
         .name_next("scale")
@@ -57,7 +57,7 @@ fn update_from_another_topology_is_rejected_with_node_and_reason() {
 
     // One node more.
     let mut extra = Graph::new(&gpu.ctx).unwrap();
-    let set = extra.add_memset(Memset::new(y_ptr, base), &[]).unwrap();
+    let set = extra.add_memset(Memset::new(&y, base), &[]).unwrap();
     let scale = extra
         .add_kernel(&k.scale, cfg(n), scale_args, &[set.id()])
         .unwrap();
@@ -75,11 +75,11 @@ fn update_from_another_topology_is_rejected_with_node_and_reason() {
 
     // Refused updates leave the executable as it was.
     let want = vec![a * base; n];
-    fill(&gpu.stream, &mut y, POISON);
+    fill_buffer(&y, POISON);
     exec.launch(&gpu.stream).unwrap();
     assert_read_close(&gpu.stream, "after the refusals", &y, &want);
     exec.reinstantiate(InstantiateFlags::NONE).unwrap();
-    fill(&gpu.stream, &mut y, POISON);
+    fill_buffer(&y, POISON);
     exec.launch(&gpu.stream).unwrap();
     assert_read_close(&gpu.stream, "after re-instantiation", &y, &want);
 }
@@ -91,22 +91,18 @@ fn a_node_of_another_graph_is_refused() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("a_node_of_another_graph_is_refused");
-    let mut p = AxpyPair::new(&gpu, &mut rng);
+    let p = AxpyPair::new(&gpu, &mut rng);
     let (n, a1, a2) = (p.n, p.a1, p.a2);
-    let (xp, yp) = p.inputs();
-    let (o1, o2) = (
-        DevicePtrMut::from(&mut p.out1),
-        DevicePtrMut::from(&mut p.out2),
-    );
+    let (x, y, o1, o2) = (&p.x, &p.y, &p.out1, &p.out2);
 
     // Two graphs whose only node has index 0 in each: only the graph identity tells them apart.
     let mut g1 = Graph::new(&gpu.ctx).unwrap();
     let node1 = g1
-        .add_kernel(&k.axpy_out, cfg(n), (n as u32, a1, xp, yp, o1), &[])
+        .add_kernel(&k.axpy_out, cfg(n), (n as u32, a1, x, y, o1), &[])
         .unwrap();
     let mut g2 = Graph::new(&gpu.ctx).unwrap();
     let node2 = g2
-        .add_kernel(&k.axpy_out, cfg(n), (n as u32, a2, xp, yp, o2), &[])
+        .add_kernel(&k.axpy_out, cfg(n), (n as u32, a2, x, y, o2), &[])
         .unwrap();
     let mut exec1 = g1.instantiate().unwrap();
 
@@ -114,7 +110,7 @@ fn a_node_of_another_graph_is_refused() {
         (
             "set_kernel_params",
             exec1
-                .set_kernel_params(node2, cfg(n), (n as u32, a2, xp, yp, o1))
+                .set_kernel_params(node2, cfg(n), (n as u32, a2, x, y, o1))
                 .map(|_| ()),
         ),
         ("set_enabled", exec1.set_enabled(node2, false)),
@@ -138,8 +134,8 @@ fn a_node_of_another_graph_is_refused() {
     assert_eq!(g2.len(), 1, "the refused node was not added");
 
     // Nothing changed: each executable computes with its own parameters into its own buffer.
-    fill(&gpu.stream, &mut p.out1, POISON);
-    fill(&gpu.stream, &mut p.out2, POISON);
+    fill_buffer(&p.out1, POISON);
+    fill_buffer(&p.out2, POISON);
     exec1.launch(&gpu.stream).unwrap();
     assert!(exec1.is_enabled(node1).unwrap());
     assert_read_close(&gpu.stream, "first executable", &p.out1, &p.want(a1));
@@ -157,14 +153,10 @@ fn memcpy_length_mismatch_names_the_node() {
     let mut rng = Rng::new("memcpy_length_mismatch_names_the_node");
     let n = rng.len_in(1000, 100_000);
     let data = rng.f32s(n);
-    let src = pinned(&gpu.ctx, &data);
-    let mut back = pinned(&gpu.ctx, &vec![POISON; n]);
-    let mut dev = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let mut other = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let host = HostPtr::from(src.as_slice().unwrap());
-    let host_out = HostPtrMut::from(back.as_mut_slice().unwrap());
-    let (dev_ptr, other_ptr) = (DevicePtrMut::from(&mut dev), DevicePtrMut::from(&mut other));
-    let short = |p: DevicePtrMut<f32>| p.try_slice(..n - 1).unwrap();
+    let host = HostBuffer::from_slice(&gpu.ctx, &data).unwrap();
+    let host_out = HostBuffer::from_slice(&gpu.ctx, &vec![POISON; n]).unwrap();
+    let (dev, other) = (zeros::<f32>(&gpu, n), zeros::<f32>(&gpu, n));
+    let short = |b: &DeviceBuffer<f32>| b.slice(..n - 1);
 
     let expect_invalid = |what: &str, result: Result<(), Error>, name: &str| match result {
         Err(Error::Invalid { node, reason }) => {
@@ -182,32 +174,32 @@ fn memcpy_length_mismatch_names_the_node() {
     let mut graph = Graph::new(&gpu.ctx).unwrap();
     let added = graph
         .name_next("short_htod")
-        .add_memcpy(Memcpy::htod(host, short(dev_ptr)), &[])
+        .add_memcpy(Memcpy::htod(&host, short(&dev)), &[])
         .map(|_| ());
     expect_invalid("host to device", added, "short_htod");
     let added = graph
         .name_next("short_dtoh")
-        .add_memcpy(Memcpy::dtoh(short(dev_ptr).as_const(), host_out), &[])
+        .add_memcpy(Memcpy::dtoh(short(&dev), &host_out), &[])
         .map(|_| ());
     expect_invalid("device to host", added, "short_dtoh");
     let added = graph
         .name_next("short_dtod")
-        .add_memcpy(Memcpy::dtod(dev_ptr.as_const(), short(other_ptr)), &[])
+        .add_memcpy(Memcpy::dtod(&dev, short(&other)), &[])
         .map(|_| ());
     expect_invalid("device to device", added, "short_dtod");
     assert!(graph.is_empty(), "no refused copy was added");
 
     let node = graph
         .name_next("copy")
-        .add_memcpy(Memcpy::htod(host, dev_ptr), &[])
+        .add_memcpy(Memcpy::htod(&host, &dev), &[])
         .unwrap();
     let mut exec = graph.instantiate().unwrap();
-    let update = exec.set_memcpy_params(node, Memcpy::htod(host, short(other_ptr)));
+    let update = exec.set_memcpy_params(node, Memcpy::htod(&host, short(&other)));
     expect_invalid("update", update, "copy");
 
     // The node still copies what it was built to copy.
-    fill(&gpu.stream, &mut dev, POISON);
-    fill(&gpu.stream, &mut other, POISON);
+    fill_buffer(&dev, POISON);
+    fill_buffer(&other, POISON);
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(read_back(&gpu.stream, &dev), data);
     assert_read_untouched(&gpu.stream, "the update's destination", &other);
@@ -224,13 +216,10 @@ fn a_refused_copy_does_not_pass_its_name_to_the_next_node() {
     };
     let mut rng = Rng::new("a_refused_copy_does_not_pass_its_name_to_the_next_node");
     let n = rng.len_in(1000, 50_000);
-    let src = pinned(&gpu.ctx, &rng.f32s(n));
-    let mut dev = gpu.stream.alloc_zeros::<f32>(n - 1).unwrap();
+    let src = HostBuffer::from_slice(&gpu.ctx, &rng.f32s(n)).unwrap();
+    let dev = zeros::<f32>(&gpu, n - 1);
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let copy = Memcpy::htod(
-        HostPtr::from(src.as_slice().unwrap()),
-        DevicePtrMut::from(&mut dev),
-    );
+    let copy = Memcpy::htod(&src, &dev);
     assert!(graph.name_next("refused").add_memcpy(copy, &[]).is_err());
     let next = graph.add_empty(&[]).unwrap();
     assert_eq!(graph.node_name(next), "empty#0");

@@ -6,48 +6,52 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use cudagraph_runtime::cudarc::driver::{CudaSlice, PinnedHostSlice};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{DeviceToDevice, DeviceToHost, Error, GraphExec, HostToDevice, KernelNode};
 use cudagraph_tests::graphs::AxpyPair;
 use cudagraph_tests::{
-    assert_close, assert_read_close, assert_read_untouched, assert_untouched, cfg, fill, pinned,
-    read_back, AxpyOutArgs, Gpu, Kernels, Rng, ScaleArgs, POISON,
+    assert_close, assert_read_close, assert_read_untouched, assert_untouched, cfg, fill_buffer,
+    read_back, upload, zeros, AxpyOutArgs, Gpu, Kernels, Rng, ScaleArgs, POISON,
 };
+
+/// Page-locked host memory holding `data`.
+fn host_buffer(gpu: &Gpu, data: &[f32]) -> HostBuffer<f32> {
+    HostBuffer::from_slice(&gpu.ctx, data).unwrap()
+}
 
 /// What one variant of the update pipeline reads and writes.
 struct Buffers {
     /// What `src` holds.
     input: Vec<f32>,
-    src: PinnedHostSlice<f32>,
-    x: CudaSlice<f32>,
-    y: CudaSlice<f32>,
-    out: CudaSlice<f32>,
-    dst: PinnedHostSlice<f32>,
+    src: HostBuffer<f32>,
+    x: DeviceBuffer<f32>,
+    y: DeviceBuffer<f32>,
+    out: DeviceBuffer<f32>,
+    dst: HostBuffer<f32>,
 }
 
 impl Buffers {
     fn new(gpu: &Gpu, rng: &mut Rng, n: usize) -> Self {
         let input = rng.f32s(n);
         Self {
-            src: pinned(&gpu.ctx, &input),
+            src: host_buffer(gpu, &input),
             input,
-            x: gpu.stream.alloc_zeros(n).unwrap(),
-            y: gpu.stream.alloc_zeros(n).unwrap(),
-            out: gpu.stream.alloc_zeros(n).unwrap(),
-            dst: pinned(&gpu.ctx, &vec![POISON; n]),
+            x: zeros(gpu, n),
+            y: zeros(gpu, n),
+            out: zeros(gpu, n),
+            dst: host_buffer(gpu, &vec![POISON; n]),
         }
     }
 
-    /// Poisons every output. Only while the stream is idle: it writes `dst` from the CPU.
-    fn poison(&mut self, gpu: &Gpu) {
-        for buf in [&mut self.x, &mut self.y, &mut self.out] {
-            fill(&gpu.stream, buf, POISON);
+    /// Poisons every output (after the launches queued so far that use them).
+    fn poison(&self) {
+        for buf in [&self.x, &self.y, &self.out] {
+            fill_buffer(buf, POISON);
         }
-        self.dst.as_mut_slice().unwrap().fill(POISON);
+        self.dst.write().unwrap().fill(POISON);
     }
 
-    /// Checks the outputs of a launch with `p` (after the stream is synchronized).
+    /// Checks the outputs of a launch with `p`.
     fn check(&self, gpu: &Gpu, p: Params, what: &str) {
         let want: Vec<f32> = self.input.iter().map(|x| p.a * x + p.base).collect();
         assert_eq!(read_back(&gpu.stream, &self.x), self.input, "{what}: x");
@@ -59,7 +63,7 @@ impl Buffers {
         assert_read_close(&gpu.stream, &format!("{what}: out"), &self.out, &want);
         assert_close(
             &format!("{what}: dst"),
-            self.dst.as_slice().unwrap(),
+            &self.dst.read().unwrap(),
             &want,
             1e-6,
         );
@@ -70,11 +74,7 @@ impl Buffers {
         for (name, buf) in [("x", &self.x), ("y", &self.y), ("out", &self.out)] {
             assert_read_untouched(&gpu.stream, &format!("{what}: {name}"), buf);
         }
-        assert_untouched(
-            &format!("{what}: dst"),
-            self.dst.as_slice().unwrap(),
-            POISON,
-        );
+        assert_untouched(&format!("{what}: dst"), &self.dst.read().unwrap(), POISON);
     }
 }
 
@@ -98,7 +98,13 @@ impl Params {
 
 /// `src -> x`, `y = base`, `out = a * x + y` (after both), `out -> dst`, then a host node logs
 /// `tag`. Every variant is built by this same sequence of calls, so any two pair node for node.
-fn build(gpu: &Gpu, k: &Kernels, b: &mut Buffers, p: Params, log: &Arc<Mutex<Vec<u64>>>) -> Graph {
+fn build(
+    gpu: &Gpu,
+    k: &Kernels,
+    b: &Buffers,
+    p: Params,
+    log: &Arc<Mutex<Vec<u64>>>,
+) -> Graph<'static> {
     let mut graph = Graph::new(&gpu.ctx).unwrap();
     build_into(&mut graph, k, b, p, log);
     graph
@@ -108,29 +114,20 @@ fn build(gpu: &Gpu, k: &Kernels, b: &mut Buffers, p: Params, log: &Arc<Mutex<Vec
 fn build_into(
     graph: &mut Graph,
     k: &Kernels,
-    b: &mut Buffers,
+    b: &Buffers,
     p: Params,
     log: &Arc<Mutex<Vec<u64>>>,
 ) -> KernelNode<AxpyOutArgs> {
     let n = b.input.len();
-    let (x, y) = (DevicePtrMut::from(&mut b.x), DevicePtrMut::from(&mut b.y));
-    let out = DevicePtrMut::from(&mut b.out);
-    let copy_in = graph
-        .add_memcpy(
-            Memcpy::htod(HostPtr::from(b.src.as_slice().unwrap()), x),
-            &[],
-        )
-        .unwrap();
-    let set = graph.add_memset(Memset::new(y, p.base), &[]).unwrap();
-    let args = (n as u32, p.a, x.as_const(), y.as_const(), out);
+    let copy_in = graph.add_memcpy(Memcpy::htod(&b.src, &b.x), &[]).unwrap();
+    let set = graph.add_memset(Memset::new(&b.y, p.base), &[]).unwrap();
+    let args = (n as u32, p.a, &b.x, &b.y, &b.out);
     let axpy = graph
         .add_kernel(&k.axpy_out, cfg(n), args, &[copy_in.id(), set.id()])
         .unwrap();
-    let copy_out = Memcpy::dtoh(
-        out.as_const(),
-        HostPtrMut::from(b.dst.as_mut_slice().unwrap()),
-    );
-    let copy_out = graph.add_memcpy(copy_out, &[axpy.id()]).unwrap();
+    let copy_out = graph
+        .add_memcpy(Memcpy::dtoh(&b.out, &b.dst), &[axpy.id()])
+        .unwrap();
     let log = log.clone();
     graph
         .add_host(move || log.lock().unwrap().push(p.tag), &[copy_out.id()])
@@ -143,13 +140,14 @@ fn build_into(
 fn launch_and_check(
     gpu: &Gpu,
     exec: &mut GraphExec,
-    [used, other]: [&mut Buffers; 2],
+    [used, other]: [&Buffers; 2],
     p: Params,
     what: &str,
 ) {
-    used.poison(gpu);
-    other.poison(gpu);
+    used.poison();
+    other.poison();
     exec.launch(&gpu.stream).unwrap();
+    // The host node's log is not a buffer the graph knows of: wait for the launch to read it.
     gpu.stream.synchronize().unwrap();
     used.check(gpu, p, what);
     other.check_untouched(gpu, &format!("{what}, the other buffers"));
@@ -164,22 +162,23 @@ fn whole_graph_update_takes_every_nodes_parameters() {
     let mut rng = Rng::new("whole_graph_update_takes_every_nodes_parameters");
     let n = rng.len_in(1000, 50_000);
     let log = Arc::new(Mutex::new(Vec::new()));
-    let (mut b1, mut b2) = (
+    let (b1, b2) = (
         Buffers::new(&gpu, &mut rng, n),
         Buffers::new(&gpu, &mut rng, n),
     );
     let (p1, p2) = (Params::random(&mut rng), Params::random(&mut rng));
 
-    let mut exec = build(&gpu, &k, &mut b1, p1, &log).instantiate().unwrap();
-    launch_and_check(&gpu, &mut exec, [&mut b1, &mut b2], p1, "before the update");
+    let mut exec = build(&gpu, &k, &b1, p1, &log).instantiate().unwrap();
+    launch_and_check(&gpu, &mut exec, [&b1, &b2], p1, "before the update");
     assert_eq!(*log.lock().unwrap(), [p1.tag]);
 
     // New buffers, scalars and host closure, all at once. The update keeps what the new graph's
-    // nodes need (its host closure, its kernel module), so the graph may go right away.
-    let graph2 = build(&gpu, &k, &mut b2, p2, &log);
+    // nodes need (its host closure, its kernel module, its buffers), so the graph may go right
+    // away.
+    let graph2 = build(&gpu, &k, &b2, p2, &log);
     exec.update(&graph2).unwrap();
     drop(graph2);
-    launch_and_check(&gpu, &mut exec, [&mut b2, &mut b1], p2, "after the update");
+    launch_and_check(&gpu, &mut exec, [&b2, &b1], p2, "after the update");
     assert_eq!(*log.lock().unwrap(), [p1.tag, p2.tag]);
 }
 
@@ -192,12 +191,12 @@ fn a_cleared_graph_is_rebuilt_for_update_in_a_loop() {
     let mut rng = Rng::new("a_cleared_graph_is_rebuilt_for_update_in_a_loop");
     let n = rng.len_in(1000, 50_000);
     let log = Arc::new(Mutex::new(Vec::new()));
-    let (mut b1, mut b2) = (
+    let (b1, b2) = (
         Buffers::new(&gpu, &mut rng, n),
         Buffers::new(&gpu, &mut rng, n),
     );
     let first = Params::random(&mut rng);
-    let mut exec = build(&gpu, &k, &mut b1, first, &log).instantiate().unwrap();
+    let mut exec = build(&gpu, &k, &b1, first, &log).instantiate().unwrap();
     let mut tags = vec![];
 
     // One graph, cleared and rebuilt each round, alternating buffers with fresh params (host
@@ -215,8 +214,8 @@ fn a_cleared_graph_is_rebuilt_for_update_in_a_loop() {
             );
         }
         let (now, other) = match round % 2 {
-            0 => (&mut b2, &mut b1),
-            _ => (&mut b1, &mut b2),
+            0 => (&b2, &b1),
+            _ => (&b1, &b2),
         };
         let p = Params::random(&mut rng);
         old_node = Some(build_into(&mut scratch, &k, now, p, &log));
@@ -226,12 +225,14 @@ fn a_cleared_graph_is_rebuilt_for_update_in_a_loop() {
         tags.push(p.tag);
         assert_eq!(*log.lock().unwrap(), tags, "{what}: host nodes run");
     }
-    // The scratch graph itself instantiates and runs its latest contents.
+    // The scratch graph itself instantiates and runs its latest contents. Built on `b2`: `exec`
+    // still holds `b1`'s host buffers, one of which its copy writes, and two executables may not
+    // share host memory that either writes.
     let last = Params::random(&mut rng);
     scratch.clear().unwrap();
-    build_into(&mut scratch, &k, &mut b1, last, &log);
+    build_into(&mut scratch, &k, &b2, last, &log);
     let mut exec2 = scratch.instantiate().unwrap();
-    launch_and_check(&gpu, &mut exec2, [&mut b1, &mut b2], last, "after a clear");
+    launch_and_check(&gpu, &mut exec2, [&b2, &b1], last, "after a clear");
     exec.check_host_panics().unwrap();
 }
 
@@ -243,36 +244,31 @@ fn set_kernel_params_changes_arguments_and_launch_config() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("set_kernel_params_changes_arguments_and_launch_config");
-    let mut p = AxpyPair::new(&gpu, &mut rng);
+    let p = AxpyPair::new(&gpu, &mut rng);
     let (n, a1, a2) = (p.n, p.a1, p.a2);
-    let (xp, yp) = p.inputs();
 
     let mut graph = Graph::new(&gpu.ctx).unwrap();
     let node = graph
         .add_kernel(
             &k.axpy_out,
             cfg(n),
-            (n as u32, a1, xp, yp, DevicePtrMut::from(&mut p.out1)),
+            (n as u32, a1, &p.x, &p.y, &p.out1),
             &[],
         )
         .unwrap();
     let mut exec = graph.instantiate().unwrap();
-    fill(&gpu.stream, &mut p.out1, POISON);
-    fill(&gpu.stream, &mut p.out2, POISON);
+    fill_buffer(&p.out1, POISON);
+    fill_buffer(&p.out2, POISON);
     exec.launch(&gpu.stream).unwrap();
     assert_read_close(&gpu.stream, "before: out1", &p.out1, &p.want(a1));
     assert_read_untouched(&gpu.stream, "before: out2", &p.out2);
 
     // Another scalar, another output buffer, fewer elements and a smaller grid.
     let m = rng.len_in(n / 4, n / 2);
-    exec.set_kernel_params(
-        node,
-        cfg(m),
-        (m as u32, a2, xp, yp, DevicePtrMut::from(&mut p.out2)),
-    )
-    .unwrap();
-    fill(&gpu.stream, &mut p.out1, POISON);
-    fill(&gpu.stream, &mut p.out2, POISON);
+    exec.set_kernel_params(node, cfg(m), (m as u32, a2, &p.x, &p.y, &p.out2))
+        .unwrap();
+    fill_buffer(&p.out1, POISON);
+    fill_buffer(&p.out2, POISON);
     exec.launch(&gpu.stream).unwrap();
     let got = read_back(&gpu.stream, &p.out2);
     assert_close("after: out2", &got[..m], &p.want(a2)[..m], 1e-6);
@@ -283,49 +279,42 @@ fn set_kernel_params_changes_arguments_and_launch_config() {
 /// One host -> device -> device -> host chain's buffers.
 struct Chain {
     data: Vec<f32>,
-    src: PinnedHostSlice<f32>,
-    d: CudaSlice<f32>,
-    e: CudaSlice<f32>,
-    dst: PinnedHostSlice<f32>,
+    src: HostBuffer<f32>,
+    d: DeviceBuffer<f32>,
+    e: DeviceBuffer<f32>,
+    dst: HostBuffer<f32>,
 }
 
 impl Chain {
     fn new(gpu: &Gpu, rng: &mut Rng, n: usize) -> Self {
         let data = rng.f32s(n);
         Self {
-            src: pinned(&gpu.ctx, &data),
+            src: host_buffer(gpu, &data),
             data,
-            d: gpu.stream.alloc_zeros(n).unwrap(),
-            e: gpu.stream.alloc_zeros(n).unwrap(),
-            dst: pinned(&gpu.ctx, &vec![POISON; n]),
+            d: zeros(gpu, n),
+            e: zeros(gpu, n),
+            dst: host_buffer(gpu, &vec![POISON; n]),
         }
     }
 
     fn copies(
-        &mut self,
+        &self,
     ) -> (
-        Memcpy<HostToDevice>,
-        Memcpy<DeviceToDevice>,
-        Memcpy<DeviceToHost>,
+        Memcpy<'static, HostToDevice>,
+        Memcpy<'static, DeviceToDevice>,
+        Memcpy<'static, DeviceToHost>,
     ) {
-        let (d, e) = (
-            DevicePtrMut::from(&mut self.d),
-            DevicePtrMut::from(&mut self.e),
-        );
         (
-            Memcpy::htod(HostPtr::from(self.src.as_slice().unwrap()), d),
-            Memcpy::dtod(d.as_const(), e),
-            Memcpy::dtoh(
-                e.as_const(),
-                HostPtrMut::from(self.dst.as_mut_slice().unwrap()),
-            ),
+            Memcpy::htod(&self.src, &self.d),
+            Memcpy::dtod(&self.d, &self.e),
+            Memcpy::dtoh(&self.e, &self.dst),
         )
     }
 
-    fn poison(&mut self, gpu: &Gpu) {
-        fill(&gpu.stream, &mut self.d, POISON);
-        fill(&gpu.stream, &mut self.e, POISON);
-        self.dst.as_mut_slice().unwrap().fill(POISON);
+    fn poison(&self) {
+        fill_buffer(&self.d, POISON);
+        fill_buffer(&self.e, POISON);
+        self.dst.write().unwrap().fill(POISON);
     }
 
     fn check_copied(&self, gpu: &Gpu, what: &str) {
@@ -340,7 +329,7 @@ impl Chain {
             "{what}: device to device"
         );
         assert_eq!(
-            self.dst.as_slice().unwrap(),
+            *self.dst.read().unwrap(),
             self.data,
             "{what}: device to host"
         );
@@ -349,11 +338,7 @@ impl Chain {
     fn check_untouched(&self, gpu: &Gpu, what: &str) {
         assert_read_untouched(&gpu.stream, &format!("{what}: d"), &self.d);
         assert_read_untouched(&gpu.stream, &format!("{what}: e"), &self.e);
-        assert_untouched(
-            &format!("{what}: dst"),
-            self.dst.as_slice().unwrap(),
-            POISON,
-        );
+        assert_untouched(&format!("{what}: dst"), &self.dst.read().unwrap(), POISON);
     }
 }
 
@@ -365,7 +350,7 @@ fn set_memcpy_params_moves_copies_in_every_direction() {
     };
     let mut rng = Rng::new("set_memcpy_params_moves_copies_in_every_direction");
     let n = rng.len_in(1000, 100_000);
-    let (mut c1, mut c2) = (Chain::new(&gpu, &mut rng, n), Chain::new(&gpu, &mut rng, n));
+    let (c1, c2) = (Chain::new(&gpu, &mut rng, n), Chain::new(&gpu, &mut rng, n));
 
     let mut graph = Graph::new(&gpu.ctx).unwrap();
     let (htod, dtod, dtoh) = c1.copies();
@@ -374,8 +359,8 @@ fn set_memcpy_params_moves_copies_in_every_direction() {
     let dtoh = graph.add_memcpy(dtoh, &[dtod.id()]).unwrap();
     let mut exec = graph.instantiate().unwrap();
 
-    c1.poison(&gpu);
-    c2.poison(&gpu);
+    c1.poison();
+    c2.poison();
     exec.launch(&gpu.stream).unwrap();
     gpu.stream.synchronize().unwrap();
     c1.check_copied(&gpu, "before");
@@ -385,8 +370,8 @@ fn set_memcpy_params_moves_copies_in_every_direction() {
     exec.set_memcpy_params(htod, to_device).unwrap();
     exec.set_memcpy_params(dtod, on_device).unwrap();
     exec.set_memcpy_params(dtoh, to_host).unwrap();
-    c1.poison(&gpu);
-    c2.poison(&gpu);
+    c1.poison();
+    c2.poison();
     exec.launch(&gpu.stream).unwrap();
     gpu.stream.synchronize().unwrap();
     c2.check_copied(&gpu, "after");
@@ -419,14 +404,10 @@ fn set_memset_params_changes_value_and_destination() {
             .collect()
     };
     let (before1, before2) = (before(), before());
-    let mut buf1 = gpu.stream.clone_htod(&before1).unwrap();
-    let mut buf2 = gpu.stream.clone_htod(&before2).unwrap();
-    let range1 = DevicePtrMut::from(&mut buf1)
-        .try_slice(lo1..lo1 + width)
-        .unwrap();
-    let range2 = DevicePtrMut::from(&mut buf2)
-        .try_slice(lo2..lo2 + width)
-        .unwrap();
+    let buf1 = upload(&gpu, &before1);
+    let buf2 = upload(&gpu, &before2);
+    let range1 = buf1.slice(lo1..lo1 + width);
+    let range2 = buf2.slice(lo2..lo2 + width);
     let expect = |before: &[u32], range: Option<(usize, u32)>| -> Vec<u32> {
         let mut want = before.to_vec();
         if let Some((lo, value)) = range {
@@ -437,7 +418,7 @@ fn set_memset_params_changes_value_and_destination() {
 
     let mut graph = Graph::new(&gpu.ctx).unwrap();
     let node = graph
-        .add_memset(Memset::new(range1, values[0]), &[])
+        .add_memset(Memset::new(&range1, values[0]), &[])
         .unwrap();
     let mut exec = graph.instantiate().unwrap();
     let steps = [
@@ -445,13 +426,13 @@ fn set_memset_params_changes_value_and_destination() {
         ("as built", None, Some((lo1, values[0])), None),
         (
             "new value",
-            Some(Memset::new(range1, values[1])),
+            Some(Memset::new(&range1, values[1])),
             Some((lo1, values[1])),
             None,
         ),
         (
             "new buffer and value",
-            Some(Memset::new(range2, values[2])),
+            Some(Memset::new(&range2, values[2])),
             None,
             Some((lo2, values[2])),
         ),
@@ -460,8 +441,8 @@ fn set_memset_params_changes_value_and_destination() {
         if let Some(set) = update {
             exec.set_memset_params(node, set).unwrap();
         }
-        gpu.stream.memcpy_htod(&before1, &mut buf1).unwrap();
-        gpu.stream.memcpy_htod(&before2, &mut buf2).unwrap();
+        buf1.copy_from(&before1).unwrap();
+        buf2.copy_from(&before2).unwrap();
         exec.launch(&gpu.stream).unwrap();
         assert_eq!(
             read_back(&gpu.stream, &buf1),
@@ -476,49 +457,45 @@ fn set_memset_params_changes_value_and_destination() {
     }
 }
 
+/// A host-node closure that appends the host buffer it is given to `log`.
+fn logger(log: &Arc<Mutex<Vec<Vec<f32>>>>) -> impl FnMut(&[f32]) + Send + 'static {
+    let log = log.clone();
+    move |data| log.lock().unwrap().push(data.to_vec())
+}
+
 #[test]
-fn set_host_fn_replaces_the_closure() {
-    let Some(gpu) = cudagraph_tests::gpu("set_host_fn_replaces_the_closure") else {
+fn set_host_with_replaces_the_closure() {
+    let Some(gpu) = cudagraph_tests::gpu("set_host_with_replaces_the_closure") else {
         return;
     };
-    let mut rng = Rng::new("set_host_fn_replaces_the_closure");
+    let mut rng = Rng::new("set_host_with_replaces_the_closure");
     let n = rng.len_in(1000, 50_000);
-    let mut dev = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let mut dst = pinned(&gpu.ctx, &vec![POISON; n]);
-    let dst_ptr = HostPtrMut::from(dst.as_mut_slice().unwrap());
-    // A closure that appends what the copy brought to the host to `log`.
-    let reader = |log: &Arc<Mutex<Vec<Vec<f32>>>>| {
-        let (log, dst) = (log.clone(), dst_ptr.as_const());
-        move || {
-            // SAFETY: `dst` is the pinned buffer below, alive until after the last launch; its only
-            // writer is the copy this host node depends on.
-            let data = unsafe { std::slice::from_raw_parts(dst.addr(), dst.len()) };
-            log.lock().unwrap().push(data.to_vec());
-        }
-    };
+    let dev = zeros::<f32>(&gpu, n);
+    let dst = host_buffer(&gpu, &vec![POISON; n]);
     let (old_log, new_log) = (
         Arc::new(Mutex::new(Vec::new())),
         Arc::new(Mutex::new(Vec::new())),
     );
 
+    // The host node reads what the copy it depends on brought to the host.
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let down = graph
-        .add_memcpy(Memcpy::dtoh(DevicePtr::from(&dev), dst_ptr), &[])
+    let down = graph.add_memcpy(Memcpy::dtoh(&dev, &dst), &[]).unwrap();
+    let host = graph
+        .add_host_with(&dst, logger(&old_log), &[down.id()])
         .unwrap();
-    let host = graph.add_host(reader(&old_log), &[down.id()]).unwrap();
     let mut exec = graph.instantiate().unwrap();
 
     let first = rng.f32s(n);
-    gpu.stream.memcpy_htod(&first, &mut dev).unwrap();
+    dev.copy_from(&first).unwrap();
     exec.launch(&gpu.stream).unwrap();
     gpu.stream.synchronize().unwrap();
     assert_eq!(*old_log.lock().unwrap(), std::slice::from_ref(&first));
     assert!(new_log.lock().unwrap().is_empty());
 
-    exec.set_host_fn(host, reader(&new_log)).unwrap();
+    exec.set_host_with(host, &dst, logger(&new_log)).unwrap();
     let second = rng.f32s(n);
-    gpu.stream.memcpy_htod(&second, &mut dev).unwrap();
-    dst.as_mut_slice().unwrap().fill(POISON);
+    dev.copy_from(&second).unwrap();
+    dst.write().unwrap().fill(POISON);
     exec.launch(&gpu.stream).unwrap();
     gpu.stream.synchronize().unwrap();
     assert_eq!(
@@ -537,11 +514,11 @@ fn set_host_fn_replaces_the_closure() {
 fn child_graph(
     gpu: &Gpu,
     k: &Kernels,
-    x: DevicePtr<f32>,
-    t: DevicePtrMut<f32>,
+    x: &DeviceBuffer<f32>,
+    t: &DeviceBuffer<f32>,
     a: f32,
     base: f32,
-) -> Graph {
+) -> Graph<'static> {
     let mut child = Graph::new(&gpu.ctx).unwrap();
     let set = child.add_memset(Memset::new(t, base), &[]).unwrap();
     child
@@ -566,40 +543,26 @@ fn set_child_graph_swaps_the_embedded_graphs_parameters() {
     let n = rng.len_in(1000, 50_000);
     let ((a1, b1), (a2, b2)) = ((rng.f32(), rng.f32()), (rng.f32(), rng.f32()));
     let x_host = rng.f32s(n);
-    let x = gpu.stream.clone_htod(&x_host).unwrap();
-    let mut t1 = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let mut t2 = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let x = upload(&gpu, &x_host);
+    let t1 = zeros::<f32>(&gpu, n);
+    let t2 = zeros::<f32>(&gpu, n);
     let want = |a: f32, b: f32| -> Vec<f32> { x_host.iter().map(|x| a * x + b).collect() };
 
     let mut parent = Graph::new(&gpu.ctx).unwrap();
-    let child1 = child_graph(
-        &gpu,
-        &k,
-        DevicePtr::from(&x),
-        DevicePtrMut::from(&mut t1),
-        a1,
-        b1,
-    );
+    let child1 = child_graph(&gpu, &k, &x, &t1, a1, b1);
     let node = parent.add_child_graph(&child1, &[]).unwrap();
     let mut exec = parent.instantiate().unwrap();
-    fill(&gpu.stream, &mut t1, POISON);
-    fill(&gpu.stream, &mut t2, POISON);
+    fill_buffer(&t1, POISON);
+    fill_buffer(&t2, POISON);
     exec.launch(&gpu.stream).unwrap();
     assert_read_close(&gpu.stream, "before: t1", &t1, &want(a1, b1));
     assert_read_untouched(&gpu.stream, "before: t2", &t2);
 
-    let child2 = child_graph(
-        &gpu,
-        &k,
-        DevicePtr::from(&x),
-        DevicePtrMut::from(&mut t2),
-        a2,
-        b2,
-    );
+    let child2 = child_graph(&gpu, &k, &x, &t2, a2, b2);
     exec.set_child_graph(node, &child2).unwrap();
     drop(child2);
-    fill(&gpu.stream, &mut t1, POISON);
-    fill(&gpu.stream, &mut t2, POISON);
+    fill_buffer(&t1, POISON);
+    fill_buffer(&t2, POISON);
     exec.launch(&gpu.stream).unwrap();
     assert_read_close(&gpu.stream, "after: t2", &t2, &want(a2, b2));
     assert_read_untouched(&gpu.stream, "after: t1", &t1);
@@ -612,11 +575,10 @@ fn an_update_does_not_reach_a_launch_already_queued() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("an_update_does_not_reach_a_launch_already_queued");
-    let mut p = AxpyPair::new(&gpu, &mut rng);
+    let p = AxpyPair::new(&gpu, &mut rng);
     let (n, a1, a2) = (p.n, p.a1, p.a2);
-    let (xp, yp) = p.inputs();
-    fill(&gpu.stream, &mut p.out1, POISON);
-    fill(&gpu.stream, &mut p.out2, POISON);
+    fill_buffer(&p.out1, POISON);
+    fill_buffer(&p.out2, POISON);
 
     // A slow host node first, so the first launch is still queued when the update is made.
     let mut graph = Graph::new(&gpu.ctx).unwrap();
@@ -627,18 +589,14 @@ fn an_update_does_not_reach_a_launch_already_queued() {
         .add_kernel(
             &k.axpy_out,
             cfg(n),
-            (n as u32, a1, xp, yp, DevicePtrMut::from(&mut p.out1)),
+            (n as u32, a1, &p.x, &p.y, &p.out1),
             &[wait.id()],
         )
         .unwrap();
     let mut exec = graph.instantiate().unwrap();
     exec.launch(&gpu.stream).unwrap();
-    exec.set_kernel_params(
-        node,
-        cfg(n),
-        (n as u32, a2, xp, yp, DevicePtrMut::from(&mut p.out2)),
-    )
-    .unwrap();
+    exec.set_kernel_params(node, cfg(n), (n as u32, a2, &p.x, &p.y, &p.out2))
+        .unwrap();
     exec.launch(&gpu.stream).unwrap();
 
     assert_read_close(
@@ -662,31 +620,26 @@ fn a_clone_answers_to_the_originals_handles() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("a_clone_answers_to_the_originals_handles");
-    let mut p = AxpyPair::new(&gpu, &mut rng);
+    let p = AxpyPair::new(&gpu, &mut rng);
     let (n, a1, a2) = (p.n, p.a1, p.a2);
-    let (xp, yp) = p.inputs();
 
     let mut graph = Graph::new(&gpu.ctx).unwrap();
     let node = graph
         .add_kernel(
             &k.axpy_out,
             cfg(n),
-            (n as u32, a1, xp, yp, DevicePtrMut::from(&mut p.out1)),
+            (n as u32, a1, &p.x, &p.y, &p.out1),
             &[],
         )
         .unwrap();
     let clone = graph.try_clone().unwrap();
     let mut original = graph.instantiate().unwrap();
     let mut copy = clone.instantiate().unwrap();
-    copy.set_kernel_params(
-        node,
-        cfg(n),
-        (n as u32, a2, xp, yp, DevicePtrMut::from(&mut p.out2)),
-    )
-    .unwrap();
+    copy.set_kernel_params(node, cfg(n), (n as u32, a2, &p.x, &p.y, &p.out2))
+        .unwrap();
 
-    fill(&gpu.stream, &mut p.out1, POISON);
-    fill(&gpu.stream, &mut p.out2, POISON);
+    fill_buffer(&p.out1, POISON);
+    fill_buffer(&p.out2, POISON);
     copy.launch(&gpu.stream).unwrap();
     assert_read_close(
         &gpu.stream,
@@ -726,25 +679,24 @@ fn set_kernel_params_after_a_whole_graph_update_keeps_the_new_function() {
     let n = rng.len_in(1000, 50_000);
     let (a, b1, b2) = (rng.f32(), rng.f32(), rng.f32());
     let y0 = rng.f32s(n);
-    let mut y = gpu.stream.clone_htod(&y0).unwrap();
-    let y_ptr = DevicePtrMut::from(&mut y);
+    let y = upload(&gpu, &y0);
     let plus = |b: f32| -> Vec<f32> { y0.iter().map(|y| y + b).collect() };
 
     let mut graph = Graph::new(&gpu.ctx).unwrap();
     let node = graph
-        .add_kernel(&scale, cfg(n), (n as u32, a, y_ptr), &[])
+        .add_kernel(&scale, cfg(n), (n as u32, a, &y), &[])
         .unwrap();
     let mut exec = graph.instantiate().unwrap();
     let mut other = Graph::new(&gpu.ctx).unwrap();
     other
-        .add_kernel(&offset, cfg(n), (n as u32, b1, y_ptr), &[])
+        .add_kernel(&offset, cfg(n), (n as u32, b1, &y), &[])
         .unwrap();
     exec.update(&other).unwrap();
     exec.launch(&gpu.stream).unwrap();
     assert_read_close(&gpu.stream, "after the update: y + b1", &y, &plus(b1));
 
-    gpu.stream.memcpy_htod(&y0, &mut y).unwrap();
-    exec.set_kernel_params(node, cfg(n), (n as u32, b2, y_ptr))
+    y.copy_from(&y0).unwrap();
+    exec.set_kernel_params(node, cfg(n), (n as u32, b2, &y))
         .unwrap();
     exec.launch(&gpu.stream).unwrap();
     assert_read_close(

@@ -1,5 +1,5 @@
 // Rationale (T12): every graph built from a declaration must be created by the same sequence of
-// driver calls, or whole-graph updates pair nodes wrongly (SPEC 2.4). Run-time control flow
+// driver calls, or whole-graph updates pair nodes wrongly (CUDA pairs nodes by creation order). Run-time control flow
 // choosing or repeating nodes would make the topology depend on run-time values, so it is
 // rejected where nodes and edges are declared, with the static alternatives named. Control flow
 // *inside* a node's argument expressions is fine: it computes a value, not the shape.

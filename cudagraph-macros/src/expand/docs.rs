@@ -176,7 +176,7 @@ pub fn handle_doc(g: &Gen, node: &NodeGen) -> String {
         NodeOp::Empty(_) => "nothing about it can change",
     };
     let mut out = format!(
-        "Update handle of node `{}` of [`{}`] (`{}`): {allowed} (SPEC 2.4).",
+        "Update handle of node `{}` of [`{}`] (`{}`): {allowed} ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).",
         node.name,
         g.exec_ty,
         declaration(node)

@@ -72,7 +72,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
     let update_doc = format!(
         "Whole-graph update from a [`{graph}`] built with other params (`cuGraphExecUpdate`).\n\n\
          Only a graph of this declaration is accepted: it was built by the same sequence of calls, so \
-         its nodes pair with this executable's (SPEC 2.4). Afterwards the executable runs that graph's \
+         its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable runs that graph's \
          params, and [`set_params`](Self::set_params) compares with them."
     );
     let set_params_doc = format!(

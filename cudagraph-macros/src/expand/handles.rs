@@ -1,4 +1,5 @@
-//! One update handle type per node, with exactly the updates CUDA allows for its kind (SPEC 2.4).
+//! One update handle type per node, with exactly the updates CUDA allows for its kind (the
+//! Programming Guide's "Individual node update" and its limits).
 //!
 //! A forbidden update is not merely missing: where a user would plausibly try it (`set_enabled`
 //! on a host node, `set_2d` on a memset), a hidden method exists whose bound can never hold, so
@@ -273,7 +274,11 @@ fn memcpy_methods(
         local("width"),
         local("height"),
     );
-    let (s, d, t) = (format_ident!("__CgSrc"), format_ident!("__CgDst"), format_ident!("__CgElem"));
+    let (s, d, t) = (
+        format_ident!("__CgSrc"),
+        format_ident!("__CgDst"),
+        format_ident!("__CgElem"),
+    );
     let (at_arrow, pa) = (at(arrow), private_at(arrow));
     let bound = quote_spanned!(at_arrow=> (#s, #d): #pa::CopyAs<#dir, #t>,);
     quote! {

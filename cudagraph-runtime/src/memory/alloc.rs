@@ -32,11 +32,42 @@ impl Space {
     }
 }
 
-/// How many of an executable's node uses of an allocation there are, and how many write it.
+/// How many of an executable's node uses of an allocation there are, how many write it, and how
+/// many of those are host code (a host node's buffers).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct UseCounts {
     pub(crate) uses: u32,
     pub(crate) writes: u32,
+    pub(crate) host_code: u32,
+    pub(crate) host_code_writes: u32,
+}
+
+impl UseCounts {
+    pub(crate) fn add(&mut self, other: UseCounts) {
+        self.uses += other.uses;
+        self.writes += other.writes;
+        self.host_code += other.host_code;
+        self.host_code_writes += other.host_code_writes;
+    }
+
+    pub(crate) fn saturating_sub(self, other: UseCounts) -> UseCounts {
+        UseCounts {
+            uses: self.uses.saturating_sub(other.uses),
+            writes: self.writes.saturating_sub(other.writes),
+            host_code: self.host_code.saturating_sub(other.host_code),
+            host_code_writes: self.host_code_writes.saturating_sub(other.host_code_writes),
+        }
+    }
+
+    /// Whether host code of one executable could run while the other writes the memory, or host
+    /// code write it while the other uses it: launches of two executables are not ordered with
+    /// each other, and host code must not see memory in the middle of a write.
+    fn host_race(self, other: UseCounts) -> bool {
+        (self.host_code > 0 && other.writes > 0)
+            || (other.host_code > 0 && self.writes > 0)
+            || (self.host_code_writes > 0 && other.uses > 0)
+            || (other.host_code_writes > 0 && self.uses > 0)
+    }
 }
 
 /// An allocation of device or host memory that executables may hold (type-erased).
@@ -100,9 +131,9 @@ impl AllocState {
     /// the work enqueued so far on the memory's own stream (`home`, for device memory) and for the
     /// launches of executables that used the memory before.
     ///
-    /// Refused while a guard is alive, and, for host memory, when another executable holds the
-    /// memory and either of the two writes it: host memory written by two executables, or read by
-    /// one while another writes it, could be written while a host node reads it.
+    /// Refused while a guard is alive, and, for host memory, when host code (a host node's buffers)
+    /// of one of this and another executable that holds the memory could run while the other
+    /// writes it (see [`UseCounts`]).
     pub(crate) fn register(
         &self,
         fence: &Arc<Fence>,
@@ -119,21 +150,31 @@ impl AllocState {
             });
         }
         if space == Space::Host {
-            let conflict = holders.current.iter().any(|h| {
-                !Arc::ptr_eq(&h.fence, fence) && (h.counts.writes > 0 || counts.writes > 0)
-            });
+            let mut mine = counts;
+            if let Some(own) = holders.current.iter().find(|o| Arc::ptr_eq(&o.fence, fence)) {
+                mine.add(own.counts);
+            }
+            let conflict = holders
+                .current
+                .iter()
+                .any(|h| !Arc::ptr_eq(&h.fence, fence) && mine.host_race(h.counts));
             if conflict {
                 return Err(Error::BufferInUse {
                     buffer: describe(),
-                    reason: "another executable uses this host memory and one of the two writes \
-                             it; drop that executable, or give each its own buffer"
+                    reason: "another executable uses this host memory, and a host node of one of \
+                             the two reads or writes it while the other may write or read it \
+                             (launches of two executables run in any order); drop that \
+                             executable, or give each its own buffer"
                         .into(),
                 });
             }
         }
-        if let Some(holder) = holders.current.iter_mut().find(|h| Arc::ptr_eq(&h.fence, fence)) {
-            holder.counts.uses += counts.uses;
-            holder.counts.writes += counts.writes;
+        if let Some(holder) = holders
+            .current
+            .iter_mut()
+            .find(|h| Arc::ptr_eq(&h.fence, fence))
+        {
+            holder.counts.add(counts);
             return Ok(());
         }
         if let Some(home) = home {
@@ -166,8 +207,7 @@ impl AllocState {
             return;
         };
         let holder = &mut holders.current[at];
-        holder.counts.uses = holder.counts.uses.saturating_sub(counts.uses);
-        holder.counts.writes = holder.counts.writes.saturating_sub(counts.writes);
+        holder.counts = holder.counts.saturating_sub(counts);
         if holder.counts.uses > 0 {
             return;
         }

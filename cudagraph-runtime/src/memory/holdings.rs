@@ -71,8 +71,12 @@ fn tally<'u, 'a: 'u>(uses: impl IntoIterator<Item = &'u Use<'a>>) -> Vec<Held> {
             });
             out.len() - 1
         });
-        out[at].counts.uses += 1;
-        out[at].counts.writes += u.write as u32;
+        out[at].counts.add(UseCounts {
+            uses: 1,
+            writes: u.write as u32,
+            host_code: u.host_code as u32,
+            host_code_writes: (u.host_code && u.write) as u32,
+        });
     }
     out
 }
@@ -134,9 +138,13 @@ impl<'a> Holdings<'a> {
 
     fn register(&self, held: &Held, describe: &dyn Fn() -> String) -> Result<()> {
         let alloc = &held.alloc;
-        alloc
-            .state()
-            .register(&self.fence, held.counts, alloc.space(), alloc.home(), describe)
+        alloc.state().register(
+            &self.fence,
+            held.counts,
+            alloc.space(),
+            alloc.home(),
+            describe,
+        )
     }
 
     fn unregister_all(&self, held: &[Held]) {
@@ -162,11 +170,14 @@ impl<'a> Holdings<'a> {
 
     /// Every node's uses, with the node's index.
     pub(crate) fn all_uses(&self) -> impl Iterator<Item = (usize, &Use<'a>)> + '_ {
-        self.ranges.iter().enumerate().flat_map(move |(node, &(start, len))| {
-            self.uses[start as usize..(start + len) as usize]
-                .iter()
-                .map(move |u| (node, u))
-        })
+        self.ranges
+            .iter()
+            .enumerate()
+            .flat_map(move |(node, &(start, len))| {
+                self.uses[start as usize..(start + len) as usize]
+                    .iter()
+                    .map(move |u| (node, u))
+            })
     }
 
     /// Replaces the uses of the nodes in `changes` (node, new uses), around `apply`, the driver
@@ -187,10 +198,7 @@ impl<'a> Holdings<'a> {
         let outgoing = tally(changes.iter().flat_map(|(node, _)| self.node_uses(*node)));
         let mut more: Vec<Held> = Vec::new();
         let mut less: Vec<Held> = Vec::new();
-        let net = |a: UseCounts, b: UseCounts| UseCounts {
-            uses: a.uses.saturating_sub(b.uses),
-            writes: a.writes.saturating_sub(b.writes),
-        };
+        let net = |a: UseCounts, b: UseCounts| a.saturating_sub(b);
         for held in &incoming {
             let out = outgoing
                 .iter()
@@ -231,8 +239,10 @@ impl<'a> Holdings<'a> {
             let user = changes
                 .iter()
                 .find(|(_, uses)| {
-                    uses.iter()
-                        .any(|u| u.owned().is_some_and(|a| alloc_key(a) == alloc_key(&held.alloc)))
+                    uses.iter().any(|u| {
+                        u.owned()
+                            .is_some_and(|a| alloc_key(a) == alloc_key(&held.alloc))
+                    })
                 })
                 .map_or(0, |(node, _)| *node);
             if let Err(e) = self.register(&held, &|| describe(&held.alloc, &name(user))) {
@@ -251,10 +261,7 @@ impl<'a> Holdings<'a> {
         }
         for held in registered {
             match self.held.get_mut(&alloc_key(&held.alloc)) {
-                Some(h) => {
-                    h.counts.uses += held.counts.uses;
-                    h.counts.writes += held.counts.writes;
-                }
+                Some(h) => h.counts.add(held.counts),
                 None => {
                     self.held.insert(alloc_key(&held.alloc), held);
                 }
@@ -266,8 +273,7 @@ impl<'a> Holdings<'a> {
                 .state()
                 .unregister(&self.fence, l.counts, self.launched);
             if let Some(h) = self.held.get_mut(&key) {
-                h.counts.uses = h.counts.uses.saturating_sub(l.counts.uses);
-                h.counts.writes = h.counts.writes.saturating_sub(l.counts.writes);
+                h.counts = h.counts.saturating_sub(l.counts);
                 if h.counts.uses == 0 {
                     self.held.remove(&key);
                 }

@@ -1,12 +1,7 @@
 //! Memory operands: what a node's memory argument becomes (an address range, how it is used, and
 //! what keeps it alive), and the traits saying which values can be given as one.
 //!
-//! | trait | memory a node... | implemented by |
-//! |---|---|---|
-//! | [`DeviceSrc<T>`] | reads on the device | `DeviceBuffer<T>` (and `&`), `&CudaSlice<T>`, `&mut CudaSlice<T>`, `CudaView<T>` (and `&`), `CudaViewMut<T>` (and `&mut`), `DevicePtr<T>`, `DevicePtrMut<T>` |
-//! | [`DeviceDst<T>`] | writes on the device | `DeviceBuffer<T>` (and `&`), `&mut CudaSlice<T>`, `CudaViewMut<T>` (and `&mut`), `DevicePtrMut<T>` |
-//! | [`HostSrc<T>`] | reads in host memory | `HostBuffer<T>` (and `&`), `&PinnedHostSlice<T>`, `HostPtr<T>`, `HostPtrMut<T>` |
-//! | [`HostDst<T>`] | writes in host memory | `HostBuffer<T>` (and `&`), `&mut PinnedHostSlice<T>`, `HostPtrMut<T>` |
+//! The traits' docs ([`DeviceSrc`]) list which values implement them.
 //!
 //! Owned buffers are kept alive by the graph; cudarc borrows make the graph borrow them (its
 //! lifetime `'a`); raw pointers come with the `unsafe` promise of their `from_raw`.
@@ -120,7 +115,21 @@ pub(crate) mod sealed {
 
 use sealed::MemoryOperand;
 
-/// Device memory a node may read: `T`s on the device. See the [module docs](self).
+/// Device memory a node may read: `T`s on the device.
+///
+/// The four memory-operand traits, and the values that implement them:
+///
+/// | trait | memory a node... | implemented by |
+/// |---|---|---|
+/// | [`DeviceSrc<T>`] | reads on the device | `DeviceBuffer<T>` (and `&`), `&CudaSlice<T>`, `&mut CudaSlice<T>`, `CudaView<T>` (and `&`), `CudaViewMut<T>` (and `&mut`), `DevicePtr<T>`, `DevicePtrMut<T>` |
+/// | [`DeviceDst<T>`] | writes on the device | `DeviceBuffer<T>` (and `&`), `&mut CudaSlice<T>`, `CudaViewMut<T>` (and `&mut`), `DevicePtrMut<T>` |
+/// | [`HostSrc<T>`] | reads in host memory | `HostBuffer<T>` (and `&`), `&PinnedHostSlice<T>`, `HostPtr<T>`, `HostPtrMut<T>` |
+/// | [`HostDst<T>`] | writes in host memory | `HostBuffer<T>` (and `&`), `&mut PinnedHostSlice<T>`, `HostPtrMut<T>` |
+///
+///
+/// A `DeviceBuffer` or `HostBuffer` is kept alive by the graph (by reference: pass `&buffer`);
+/// a cudarc borrow makes the graph borrow the memory for its lifetime `'a`; a raw pointer comes
+/// with the promise of its `unsafe fn from_raw`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not device memory holding `{T}` that a graph can read",
     label = "expected a `DeviceBuffer<{T}>`, a cudarc `&CudaSlice<{T}>` / `CudaView<{T}>`, or a raw `DevicePtr<{T}>`",
@@ -128,7 +137,8 @@ use sealed::MemoryOperand;
 )]
 pub trait DeviceSrc<'a, T>: MemoryOperand<'a, Elem = T> {}
 
-/// Device memory a node may write: `T`s on the device. See the [module docs](self).
+/// Device memory a node may write: `T`s on the device. See [`DeviceSrc`] for the values that
+/// implement it.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not device memory holding `{T}` that a graph can write",
     label = "expected a `DeviceBuffer<{T}>`, a cudarc `&mut CudaSlice<{T}>` / `CudaViewMut<{T}>`, or a raw `DevicePtrMut<{T}>`",
@@ -136,7 +146,8 @@ pub trait DeviceSrc<'a, T>: MemoryOperand<'a, Elem = T> {}
 )]
 pub trait DeviceDst<'a, T>: MemoryOperand<'a, Elem = T> {}
 
-/// Page-locked host memory a copy may read: `T`s on the host. See the [module docs](self).
+/// Page-locked host memory a copy may read: `T`s on the host. See [`DeviceSrc`] for the values
+/// that implement it.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not page-locked host memory holding `{T}` that a graph can read",
     label = "expected a `HostBuffer<{T}>`, a cudarc `&PinnedHostSlice<{T}>`, or a raw `HostPtr<{T}>`",
@@ -145,7 +156,8 @@ pub trait DeviceDst<'a, T>: MemoryOperand<'a, Elem = T> {}
 )]
 pub trait HostSrc<'a, T>: MemoryOperand<'a, Elem = T> {}
 
-/// Page-locked host memory a copy may write: `T`s on the host. See the [module docs](self).
+/// Page-locked host memory a copy may write: `T`s on the host. See [`DeviceSrc`] for the values
+/// that implement it.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not page-locked host memory holding `{T}` that a graph can write",
     label = "expected a `HostBuffer<{T}>`, a cudarc `&mut PinnedHostSlice<{T}>`, or a raw `HostPtrMut<{T}>`",

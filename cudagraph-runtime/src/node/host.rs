@@ -247,8 +247,9 @@ mod sealed {
 /// read them, by the graph's edges: adding a node whose buffers another node may use at the same
 /// time (no path between them, one of the two writing) is an error, as is an executable update
 /// that would create such a pair. Guards ([`HostBuffer::read`]) wait for the launches, and an
-/// executable can use a host buffer that another one writes only once that one is dropped: host
-/// code never sees these buffers while anything else may write them.
+/// executable whose host nodes use a buffer cannot be made while another executable may write it
+/// (or the other way round): host code never sees these buffers while anything else may write
+/// them.
 ///
 /// `&mut` marks a buffer the closure writes; the handle itself is not changed.
 pub trait HostViews: sealed::Sealed {
