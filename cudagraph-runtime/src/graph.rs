@@ -722,9 +722,9 @@ impl<'a> Graph<'a> {
 
     /// Every use of memory by the graph's nodes.
     pub(crate) fn all_uses(&self) -> Vec<Use<'a>> {
-        self.tables.as_ref().map_or_else(Vec::new, |t| {
-            t.uses.iter().filter(|u| u.end > u.start || u.start == 0).cloned().collect()
-        })
+        self.tables
+            .as_ref()
+            .map_or_else(Vec::new, |t| t.uses.clone())
     }
 
     /// Keeps what `other`'s nodes need (kernel modules, panic reporting) alive and watched here.

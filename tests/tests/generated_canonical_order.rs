@@ -8,20 +8,17 @@
 
 use std::collections::BTreeSet;
 
-use cudagraph_runtime::cudarc::driver::{CudaSlice, PinnedHostSlice};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, NodeKind};
 use cudagraph_tests::{
-    assert_close, assert_untouched, fill, pinned, read_back, AxpyOutArgs, Gpu, Kernels, Rng,
-    ScaleArgs, POISON,
+    assert_close, assert_untouched, fill_buffer, read_back, zeros, Gpu, Kernels, Rng, ScaleArgs,
+    POISON,
 };
 
 /// Host-node body: writes `value` into `out[0]`.
-fn store(out: HostPtrMut<u64>, value: u64) {
+fn store(out: &mut [u64], value: u64) {
     assert_eq!(out.len(), 1, "store: one slot");
-    // SAFETY: `out` points to a live pinned buffer of one `u64`, kept by the test until after its
-    // last synchronize; the CPU reads it only while the stream is idle.
-    unsafe { out.addr().write(value) };
+    out[0] = value;
 }
 
 cuda_graph! {
@@ -35,15 +32,18 @@ cuda_graph! {
     /// ```
     graph Web {
         params {
-            axpy: Kernel<AxpyOutArgs>,
+            /// `AxpyOutArgs`, written out: the macro then sees that `s1`, `s2` and `s3` only read
+            /// `x` and `r` (through the alias, every buffer argument may be written, and the three
+            /// unordered nodes would race on them).
+            axpy: Kernel<(u32, f32, DevicePtr<f32>, DevicePtr<f32>, DevicePtrMut<f32>)>,
             scale: Kernel<ScaleArgs>,
-            x: DevicePtr<f32>,
-            p: DevicePtrMut<f32>,
-            q: DevicePtrMut<f32>,
-            r: DevicePtrMut<f32>,
-            o1: DevicePtrMut<f32>,
-            o2: DevicePtrMut<f32>,
-            o3: DevicePtrMut<f32>,
+            x: DeviceBuffer<f32>,
+            p: DeviceBuffer<f32>,
+            q: DeviceBuffer<f32>,
+            r: DeviceBuffer<f32>,
+            o1: DeviceBuffer<f32>,
+            o2: DeviceBuffer<f32>,
+            o3: DeviceBuffer<f32>,
             n: u32,
             cp: f32,
             cq: f32,
@@ -53,14 +53,14 @@ cuda_graph! {
             a4: f32,
             a5: f32,
             tag: u64,
-            tag_out: HostPtrMut<u64>,
+            tag_out: HostBuffer<u64>,
         }
-        stamp: host(move || store(tag_out, tag));
+        stamp: host(move |out: &mut [u64]| store(out, tag), mut tag_out);
         tail: kernel scale<<<n.div_ceil(256), 256>>>(n, a5, o2);
-        s1: kernel axpy<<<n.div_ceil(256), 256>>>(n, a2, r.as_const(), x, o1);
-        s3: kernel axpy<<<n.div_ceil(256), 256>>>(n, a4, r.as_const(), r.as_const(), o3);
-        s2: kernel axpy<<<n.div_ceil(256), 256>>>(n, a3, x, r.as_const(), o2);
-        mix: kernel axpy<<<n.div_ceil(256), 256>>>(n, a1, p.as_const(), q.as_const(), r);
+        s1: kernel axpy<<<n.div_ceil(256), 256>>>(n, a2, r, x, o1);
+        s3: kernel axpy<<<n.div_ceil(256), 256>>>(n, a4, r, r, o3);
+        s2: kernel axpy<<<n.div_ceil(256), 256>>>(n, a3, x, r, o2);
+        mix: kernel axpy<<<n.div_ceil(256), 256>>>(n, a1, p, q, r);
         set_q: memset(q, cq);
         set_p: memset(p, cp);
         [set_p, set_q] -> mix -> [s1, s2, s3];
@@ -186,11 +186,11 @@ fn topology_renders_every_node_and_edge_to_dot_and_mermaid() {
 /// Buffers for `Web`: the input, two candidates for `p` and `q`, three outputs.
 struct Buffers {
     len: usize,
-    x: CudaSlice<f32>,
-    pq: [CudaSlice<f32>; 2],
-    r: CudaSlice<f32>,
-    outs: [CudaSlice<f32>; 3],
-    tag: PinnedHostSlice<u64>,
+    x: DeviceBuffer<f32>,
+    pq: [DeviceBuffer<f32>; 2],
+    r: DeviceBuffer<f32>,
+    outs: [DeviceBuffer<f32>; 3],
+    tag: HostBuffer<u64>,
 }
 
 /// The params of one build, with which buffers they point to.
@@ -204,35 +204,32 @@ struct Build {
 
 impl Buffers {
     fn new(gpu: &Gpu, len: usize) -> Self {
-        let alloc = || gpu.stream.alloc_zeros::<f32>(len).unwrap();
+        let alloc = || zeros::<f32>(gpu, len);
         Self {
             len,
             x: alloc(),
             pq: [alloc(), alloc()],
             r: alloc(),
             outs: [alloc(), alloc(), alloc()],
-            tag: pinned(&gpu.ctx, &[0u64]),
+            tag: HostBuffer::zeroed(&gpu.ctx, 1).unwrap(),
         }
     }
 
     /// Random params: scalars, `n`, the tag, and which buffer plays which part.
-    fn random(&mut self, k: &Kernels, rng: &mut Rng) -> Build {
+    fn random(&self, k: &Kernels, rng: &mut Rng) -> Build {
         let p_is = rng.below(2) as usize;
         let mut outs_are = [0, 1, 2];
         for i in (1..3).rev() {
             outs_are.swap(i, rng.below(i as u32 + 1) as usize);
         }
-        let [pq0, pq1] = &mut self.pq;
-        let (p, q) = if p_is == 0 { (pq0, pq1) } else { (pq1, pq0) };
-        let mut outs = self.outs.each_mut().map(|o| Some(DevicePtrMut::from(o)));
-        let mut out = |i: usize| outs[outs_are[i]].take().unwrap();
+        let out = |i: usize| self.outs[outs_are[i]].clone();
         let params = WebParams {
             axpy: k.axpy_out.clone(),
             scale: k.scale.clone(),
-            x: DevicePtr::from(&self.x),
-            p: DevicePtrMut::from(p),
-            q: DevicePtrMut::from(q),
-            r: DevicePtrMut::from(&mut self.r),
+            x: self.x.clone(),
+            p: self.pq[p_is].clone(),
+            q: self.pq[1 - p_is].clone(),
+            r: self.r.clone(),
             o1: out(0),
             o2: out(1),
             o3: out(2),
@@ -245,7 +242,7 @@ impl Buffers {
             a4: rng.f32(),
             a5: rng.f32(),
             tag: rng.next_u64(),
-            tag_out: HostPtrMut::from(self.tag.as_mut_slice().unwrap()),
+            tag_out: self.tag.clone(),
         };
         Build {
             params,
@@ -256,7 +253,7 @@ impl Buffers {
 
     /// Fresh input, poisoned outputs, one launch, and every output checked against `b`.
     fn launch_and_check(
-        &mut self,
+        &self,
         gpu: &Gpu,
         rng: &mut Rng,
         exec: &mut WebExec,
@@ -264,16 +261,11 @@ impl Buffers {
         what: &str,
     ) {
         let x = rng.f32s(self.len);
-        gpu.stream.memcpy_htod(&x, &mut self.x).unwrap();
-        for buf in self
-            .pq
-            .iter_mut()
-            .chain([&mut self.r])
-            .chain(&mut self.outs)
-        {
-            fill(&gpu.stream, buf, POISON);
+        self.x.copy_from(&x).unwrap();
+        for buf in self.pq.iter().chain([&self.r]).chain(&self.outs) {
+            fill_buffer(buf, POISON);
         }
-        self.tag.as_mut_slice().unwrap()[0] = 0;
+        self.tag.write().unwrap()[0] = 0;
         exec.launch(&gpu.stream).unwrap();
         gpu.stream.synchronize().unwrap();
 
@@ -303,11 +295,7 @@ impl Buffers {
             assert_close(&name, &got[..n], want, 1e-5);
             assert_untouched(&format!("{name} beyond n"), &got[n..], POISON);
         }
-        assert_eq!(
-            self.tag.as_slice().unwrap()[0],
-            p.tag,
-            "{what}: stamp's tag"
-        );
+        assert_eq!(self.tag.read().unwrap()[0], p.tag, "{what}: stamp's tag");
         exec.as_exec().check_host_panics().unwrap();
     }
 }
@@ -345,7 +333,7 @@ fn fifty_updates_of_one_executable(name: &str, source: Source) {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new(name);
-    let mut bufs = Buffers::new(&gpu, rng.len_in(1000, 20_000));
+    let bufs = Buffers::new(&gpu, rng.len_in(1000, 20_000));
 
     let first = bufs.random(&k, &mut rng);
     let mut exec = Web::build(&gpu.ctx, &first.params)
@@ -380,7 +368,9 @@ fn fifty_updates_of_one_executable(name: &str, source: Source) {
             "{what}: set_params after update"
         );
     }
-    // The last source graph instantiates as itself, too.
+    // The last source graph instantiates as itself, too (once `exec` is gone: two executables
+    // cannot both write the host buffer `tag`).
+    drop(exec);
     let last = bufs.random(&k, &mut rng);
     graph.rebuild(&last.params).unwrap();
     let mut own = graph.instantiate().unwrap();
@@ -401,7 +391,7 @@ fn built_graph_has_the_topology_names_and_dependency_order() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("built_graph_has_the_topology_names_and_dependency_order");
-    let mut bufs = Buffers::new(&gpu, rng.len_in(1000, 20_000));
+    let bufs = Buffers::new(&gpu, rng.len_in(1000, 20_000));
     let built = bufs.random(&k, &mut rng);
     let graph = Web::build(&gpu.ctx, &built.params).unwrap();
     let t = Web::TOPOLOGY;

@@ -7,19 +7,20 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use cudagraph_runtime::cudarc::driver::CudaSlice;
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, Error, HostCallback};
-use cudagraph_tests::{fill, pinned, read_back, AddU32Args, Gpu, Kernels, Rng, POISON};
+use cudagraph_tests::{
+    fill_buffer, read_back, upload, zeros, AddU32Args, Gpu, Kernels, Rng, POISON,
+};
 
 cuda_graph! {
     /// `host_src -> a -> b -> host_dst`: one copy of each direction.
     graph Copies {
         params {
-            host_src: HostPtr<f32>,
-            a: DevicePtrMut<f32>,
-            b: DevicePtrMut<f32>,
-            host_dst: HostPtrMut<f32>,
+            host_src: HostBuffer<f32>,
+            a: DeviceBuffer<f32>,
+            b: DeviceBuffer<f32>,
+            host_dst: HostBuffer<f32>,
         }
         load_in: memcpy(host_src -> a);
         shuffle: memcpy(a -> b);
@@ -53,11 +54,11 @@ fn assert_length_error<T: std::fmt::Debug>(result: cudagraph_runtime::Result<T>,
 /// The buffers of a `Copies`: `len` elements each, one element more in `long_*`.
 struct CopyBuffers {
     input: Vec<f32>,
-    host_src: cudagraph_runtime::cudarc::driver::PinnedHostSlice<f32>,
-    a: CudaSlice<f32>,
-    b: CudaSlice<f32>,
-    host_dst: cudagraph_runtime::cudarc::driver::PinnedHostSlice<f32>,
-    long_a: CudaSlice<f32>,
+    host_src: HostBuffer<f32>,
+    a: DeviceBuffer<f32>,
+    b: DeviceBuffer<f32>,
+    host_dst: HostBuffer<f32>,
+    long_a: DeviceBuffer<f32>,
 }
 
 impl CopyBuffers {
@@ -65,35 +66,35 @@ impl CopyBuffers {
         let len = rng.len_in(1000, 50_000);
         let input = rng.f32s(len);
         Self {
-            host_src: pinned(&gpu.ctx, &input),
+            host_src: HostBuffer::from_slice(&gpu.ctx, &input).unwrap(),
             input,
-            a: gpu.stream.alloc_zeros(len).unwrap(),
-            b: gpu.stream.alloc_zeros(len).unwrap(),
-            host_dst: pinned(&gpu.ctx, &vec![POISON; len]),
-            long_a: gpu.stream.alloc_zeros(len + 1).unwrap(),
+            a: zeros(gpu, len),
+            b: zeros(gpu, len),
+            host_dst: HostBuffer::from_slice(&gpu.ctx, &vec![POISON; len]).unwrap(),
+            long_a: zeros(gpu, len + 1),
         }
     }
 
-    fn params(&mut self) -> CopiesParams {
+    fn params(&self) -> CopiesParams {
         CopiesParams {
-            host_src: HostPtr::from(self.host_src.as_slice().unwrap()),
-            a: DevicePtrMut::from(&mut self.a),
-            b: DevicePtrMut::from(&mut self.b),
-            host_dst: HostPtrMut::from(self.host_dst.as_mut_slice().unwrap()),
+            host_src: self.host_src.clone(),
+            a: self.a.clone(),
+            b: self.b.clone(),
+            host_dst: self.host_dst.clone(),
         }
     }
 
     /// Poisons, launches, and checks the input made it through `a` and `b` to `host_dst`.
-    fn launch_and_check(&mut self, gpu: &Gpu, exec: &mut CopiesExec, what: &str) {
-        fill(&gpu.stream, &mut self.a, POISON);
-        fill(&gpu.stream, &mut self.b, POISON);
-        self.host_dst.as_mut_slice().unwrap().fill(POISON);
+    fn launch_and_check(&self, gpu: &Gpu, exec: &mut CopiesExec, what: &str) {
+        fill_buffer(&self.a, POISON);
+        fill_buffer(&self.b, POISON);
+        self.host_dst.write().unwrap().fill(POISON);
         exec.launch(&gpu.stream).unwrap();
         gpu.stream.synchronize().unwrap();
         assert_eq!(read_back(&gpu.stream, &self.a), self.input, "{what}: a");
         assert_eq!(read_back(&gpu.stream, &self.b), self.input, "{what}: b");
         assert_eq!(
-            self.host_dst.as_slice().unwrap(),
+            self.host_dst.to_vec().unwrap(),
             self.input,
             "{what}: host_dst"
         );
@@ -107,24 +108,23 @@ fn memcpy_length_mismatch_at_build_names_the_declared_node() {
         return;
     };
     let mut rng = Rng::new("memcpy_length_mismatch_at_build_names_the_declared_node");
-    let mut bufs = CopyBuffers::new(&gpu, &mut rng);
+    let bufs = CopyBuffers::new(&gpu, &mut rng);
     let good = bufs.params();
     let len = bufs.input.len();
-    let short = |p: DevicePtrMut<f32>| p.try_slice(..len - 1).unwrap();
 
     // One bad copy at a time, in each direction: the error names that node.
     let bad_upload = CopiesParams {
-        a: DevicePtrMut::from(&mut bufs.long_a),
+        a: bufs.long_a.clone(),
         ..bufs.params()
     };
     assert_length_error(Copies::build(&gpu.ctx, &bad_upload), "load_in");
     let bad_shuffle = CopiesParams {
-        b: short(good.b),
+        b: good.b.slice(..len - 1),
         ..bufs.params()
     };
     assert_length_error(Copies::build(&gpu.ctx, &bad_shuffle), "shuffle");
     let bad_download = CopiesParams {
-        host_dst: good.host_dst.try_slice(1..).unwrap(),
+        host_dst: good.host_dst.slice(1..),
         ..bufs.params()
     };
     assert_length_error(Copies::build(&gpu.ctx, &bad_download), "download");
@@ -158,7 +158,7 @@ fn memcpy_length_mismatch_in_updates_names_the_declared_node() {
         return;
     };
     let mut rng = Rng::new("memcpy_length_mismatch_in_updates_names_the_declared_node");
-    let mut bufs = CopyBuffers::new(&gpu, &mut rng);
+    let bufs = CopyBuffers::new(&gpu, &mut rng);
     let good = bufs.params();
     let len = bufs.input.len();
     let mut exec = Copies::build(&gpu.ctx, &good)
@@ -170,18 +170,16 @@ fn memcpy_length_mismatch_in_updates_names_the_declared_node() {
     // set_params: `b` one element short breaks `shuffle` and `download`; the first in build
     // order is named.
     let bad = CopiesParams {
-        b: good.b.try_slice(..len - 1).unwrap(),
+        b: good.b.slice(..len - 1),
         ..bufs.params()
     };
     assert_length_error(exec.set_params(&bad), "shuffle");
     bufs.launch_and_check(&gpu, &mut exec, "after the refused set_params");
 
     // Through the handles.
-    let long_a = DevicePtrMut::from(&mut bufs.long_a);
-    assert_length_error(exec.load_in().set(good.host_src, long_a), "load_in");
+    assert_length_error(exec.load_in().set(&good.host_src, &bufs.long_a), "load_in");
     assert_length_error(
-        exec.download()
-            .set(good.b, good.host_dst.try_slice(1..).unwrap()),
+        exec.download().set(&good.b, &good.host_dst.slice(1..)),
         "download",
     );
     bufs.launch_and_check(&gpu, &mut exec, "after the refused handle sets");
@@ -199,9 +197,9 @@ fn a_set_params_refused_part_way_leaves_no_node_with_the_refused_params() {
         return;
     };
     let mut rng = Rng::new("a_set_params_refused_part_way_leaves_no_node_with_the_refused_params");
-    let mut bufs = CopyBuffers::new(&gpu, &mut rng);
+    let bufs = CopyBuffers::new(&gpu, &mut rng);
     let good = bufs.params();
-    let mut other_a = gpu.stream.alloc_zeros::<f32>(bufs.input.len()).unwrap();
+    let other_a = zeros::<f32>(&gpu, bufs.input.len());
     let mut exec = Copies::build(&gpu.ctx, &good)
         .unwrap()
         .instantiate()
@@ -212,8 +210,8 @@ fn a_set_params_refused_part_way_leaves_no_node_with_the_refused_params() {
     // element short, which `download` refuses. Nodes are updated in build order: the first two
     // take `other_a` before the third refuses.
     let bad = CopiesParams {
-        a: DevicePtrMut::from(&mut other_a),
-        host_dst: good.host_dst.try_slice(1..).unwrap(),
+        a: other_a.clone(),
+        host_dst: good.host_dst.slice(1..),
         ..bufs.params()
     };
     assert_length_error(exec.set_params(&bad), "download");
@@ -225,7 +223,7 @@ fn a_set_params_refused_part_way_leaves_no_node_with_the_refused_params() {
         updated >= 2,
         "load_in and shuffle hold the refused `a`: only {updated} node(s) updated"
     );
-    fill(&gpu.stream, &mut other_a, POISON);
+    fill_buffer(&other_a, POISON);
     bufs.launch_and_check(&gpu, &mut exec, "after set_params with the good params");
     let stray = read_back(&gpu.stream, &other_a);
     cudagraph_tests::assert_untouched("the refused `a`", &stray, POISON);
@@ -236,7 +234,7 @@ cuda_graph! {
     graph Checked {
         params {
             add: Kernel<AddU32Args>,
-            y: DevicePtrMut<u32>,
+            y: DeviceBuffer<u32>,
             n: u32,
             k: u32,
             check: HostCallback,
@@ -258,7 +256,7 @@ cuda_graph! {
     graph Outer {
         params {
             add: Kernel<AddU32Args>,
-            y: DevicePtrMut<u32>,
+            y: DeviceBuffer<u32>,
             n: u32,
             k: u32,
             fragile: Fragile,
@@ -298,10 +296,10 @@ fn assert_host_panic(result: cudagraph_runtime::Result<()>, node: &str, message:
 }
 
 /// A `u32` buffer with random contents below 2^20, and those contents.
-fn counters(gpu: &Gpu, rng: &mut Rng) -> (Vec<u32>, CudaSlice<u32>) {
+fn counters(gpu: &Gpu, rng: &mut Rng) -> (Vec<u32>, DeviceBuffer<u32>) {
     let n = rng.len_in(1000, 50_000);
     let y0: Vec<u32> = (0..n).map(|_| rng.below(1 << 20)).collect();
-    let y = gpu.stream.clone_htod(&y0).unwrap();
+    let y = upload(gpu, &y0);
     (y0, y)
 }
 
@@ -315,12 +313,12 @@ fn host_node_panic_is_reported_by_the_next_launch_naming_the_declared_node() {
     let kernels = Kernels::load(&gpu.ctx);
     let mut rng =
         Rng::new("host_node_panic_is_reported_by_the_next_launch_naming_the_declared_node");
-    let (y0, mut y) = counters(&gpu, &mut rng);
+    let (y0, y) = counters(&gpu, &mut rng);
     let k = rng.below(1000) + 1;
     let (check, calls) = panics_once("verify exploded");
     let mut p = CheckedParams {
         add: kernels.add_u32.clone(),
-        y: DevicePtrMut::from(&mut y),
+        y: y.clone(),
         n: y0.len() as u32,
         k,
         check,
@@ -410,13 +408,13 @@ fn host_node_panic_in_a_child_declaration_names_its_node() {
     };
     let kernels = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("host_node_panic_in_a_child_declaration_names_its_node");
-    let (y0, mut y) = counters(&gpu, &mut rng);
+    let (y0, y) = counters(&gpu, &mut rng);
     let k = rng.below(1000) + 1;
     let (check, calls) = panics_once("the nested check exploded");
     let fragile = Fragile::build(&gpu.ctx, &FragileParams { check }).unwrap();
     let p = OuterParams {
         add: kernels.add_u32.clone(),
-        y: DevicePtrMut::from(&mut y),
+        y: y.clone(),
         n: y0.len() as u32,
         k,
         fragile,

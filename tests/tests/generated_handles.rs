@@ -5,13 +5,13 @@
 //! with a CPU reference, including the buffers a node no longer points to.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use cudagraph_runtime::cudarc::driver::{CudaSlice, PinnedHostSlice};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, HostCallback, NodeKind};
 use cudagraph_tests::{
-    assert_close, assert_untouched, fill, pinned, read_back, Gpu, Kernels, Rng, ScaleArgs, POISON,
+    assert_close, assert_untouched, fill_buffer, read_back, zeros, Gpu, Kernels, Rng, ScaleArgs,
+    POISON,
 };
 
 cuda_graph! {
@@ -19,7 +19,7 @@ cuda_graph! {
     graph Times {
         params {
             scale: Kernel<ScaleArgs>,
-            z: DevicePtrMut<f32>,
+            z: DeviceBuffer<f32>,
             n: u32,
             b: f32,
         }
@@ -32,11 +32,11 @@ cuda_graph! {
     graph Handled {
         params {
             saxpy: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
-            host_x: HostPtr<f32>,
-            x: DevicePtrMut<f32>,
-            y: DevicePtrMut<f32>,
-            z: DevicePtrMut<f32>,
-            host_z: HostPtrMut<f32>,
+            host_x: HostBuffer<f32>,
+            x: DeviceBuffer<f32>,
+            y: DeviceBuffer<f32>,
+            z: DeviceBuffer<f32>,
+            host_z: HostBuffer<f32>,
             n: u32,
             a: f32,
             c: f32,
@@ -45,7 +45,7 @@ cuda_graph! {
         }
         up: memcpy(host_x -> x);
         clear: memset(y, c);
-        axpy: kernel saxpy<<<n.div_ceil(256), 256>>>(n, a, x.as_const(), y);
+        axpy: kernel saxpy<<<n.div_ceil(256), 256>>>(n, a, x, y);
         copy: memcpy(y -> z);
         sub: child(times);
         down: memcpy(z -> host_z);
@@ -64,11 +64,11 @@ struct Fixture {
     launches: usize,
     /// What `host_xs[i]` holds.
     inputs: [Vec<f32>; 2],
-    host_xs: [PinnedHostSlice<f32>; 2],
-    xs: [CudaSlice<f32>; 2],
-    ys: [CudaSlice<f32>; 2],
-    zs: [CudaSlice<f32>; 2],
-    host_zs: [PinnedHostSlice<f32>; 2],
+    host_xs: [HostBuffer<f32>; 2],
+    xs: [DeviceBuffer<f32>; 2],
+    ys: [DeviceBuffer<f32>; 2],
+    zs: [DeviceBuffer<f32>; 2],
+    host_zs: [HostBuffer<f32>; 2],
     /// Calls of the `HostCallback` the graph is built with.
     reports: Arc<AtomicUsize>,
     params: HandledParams,
@@ -97,30 +97,22 @@ impl Fixture {
         let k = Kernels::load(&gpu.ctx);
         let n = rng.len_in(1000, 50_000);
         let inputs = [rng.f32s(n), rng.f32s(n)];
-        let host_xs = [pinned(&gpu.ctx, &inputs[0]), pinned(&gpu.ctx, &inputs[1])];
-        let alloc = || -> [CudaSlice<f32>; 2] {
-            [
-                gpu.stream.alloc_zeros(n).unwrap(),
-                gpu.stream.alloc_zeros(n).unwrap(),
-            ]
-        };
-        let (mut xs, mut ys, mut zs) = (alloc(), alloc(), alloc());
-        let mut host_zs = [
-            pinned(&gpu.ctx, &vec![POISON; n]),
-            pinned(&gpu.ctx, &vec![POISON; n]),
-        ];
-        let z0 = DevicePtrMut::from(&mut zs[0]);
+        let host = |data: &[f32]| HostBuffer::from_slice(&gpu.ctx, data).unwrap();
+        let host_xs = [host(&inputs[0]), host(&inputs[1])];
+        let alloc = || -> [DeviceBuffer<f32>; 2] { [zeros(gpu, n), zeros(gpu, n)] };
+        let (xs, ys, zs) = (alloc(), alloc(), alloc());
+        let host_zs = [host(&vec![POISON; n]), host(&vec![POISON; n])];
         let b = factor(rng, true);
-        let times = times(gpu, &k, z0, b);
+        let times = times(gpu, &k, &zs[0], b);
         let reports = Arc::new(AtomicUsize::new(0));
         let counter = reports.clone();
         let params = HandledParams {
             saxpy: k.saxpy.clone(),
-            host_x: HostPtr::from(host_xs[0].as_slice().unwrap()),
-            x: DevicePtrMut::from(&mut xs[0]),
-            y: DevicePtrMut::from(&mut ys[0]),
-            z: z0,
-            host_z: HostPtrMut::from(host_zs[0].as_mut_slice().unwrap()),
+            host_x: host_xs[0].clone(),
+            x: xs[0].clone(),
+            y: ys[0].clone(),
+            z: zs[0].clone(),
+            host_z: host_zs[0].clone(),
             n: n as u32,
             a: 1.0 + 0.5 * rng.f32(),
             c: rng.f32(),
@@ -175,18 +167,18 @@ impl Fixture {
         what: &str,
     ) {
         let n = self.n;
-        let mut prior = |buf: &mut CudaSlice<f32>| {
+        let mut prior = |buf: &DeviceBuffer<f32>| {
             let data = rng.f32s(n);
-            gpu.stream.memcpy_htod(&data, buf).unwrap();
+            buf.copy_from(&data).unwrap();
             data
         };
-        let mut x_want = [prior(&mut self.xs[0]), prior(&mut self.xs[1])];
-        let mut y_want = [prior(&mut self.ys[0]), prior(&mut self.ys[1])];
-        for z in &mut self.zs {
-            fill(&gpu.stream, z, POISON);
+        let mut x_want = [prior(&self.xs[0]), prior(&self.xs[1])];
+        let mut y_want = [prior(&self.ys[0]), prior(&self.ys[1])];
+        for z in &self.zs {
+            fill_buffer(z, POISON);
         }
-        for h in &mut self.host_zs {
-            h.as_mut_slice().unwrap().fill(POISON);
+        for h in &self.host_zs {
+            h.write().unwrap().fill(POISON);
         }
         exec.launch(&gpu.stream).unwrap();
         gpu.stream.synchronize().unwrap();
@@ -225,13 +217,13 @@ impl Fixture {
             assert_close_or_nan(&format!("{what}: zs[{i}]"), &got_z[i], z);
         }
         for (i, h) in self.host_zs.iter().enumerate() {
-            let got = h.as_slice().unwrap();
+            let got = h.to_vec().unwrap();
             match want.down {
                 Some((from, to)) if to == i => {
                     let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
-                    assert_eq!(bits(got), bits(&got_z[from]), "{what}: host_zs[{i}]");
+                    assert_eq!(bits(&got), bits(&got_z[from]), "{what}: host_zs[{i}]");
                 }
-                _ => assert_untouched(&format!("{what}: host_zs[{i}]"), got, POISON),
+                _ => assert_untouched(&format!("{what}: host_zs[{i}]"), &got, POISON),
             }
         }
         exec.as_exec().check_host_panics().unwrap();
@@ -239,11 +231,11 @@ impl Fixture {
 }
 
 /// A `Times` graph: `z *= b`.
-fn times(gpu: &Gpu, k: &Kernels, z: DevicePtrMut<f32>, b: f32) -> Times {
+fn times(gpu: &Gpu, k: &Kernels, z: &DeviceBuffer<f32>, b: f32) -> Times {
     let params = TimesParams {
         scale: k.scale.clone(),
         n: z.len() as u32,
-        z,
+        z: z.clone(),
         b,
     };
     Times::build(&gpu.ctx, &params).unwrap()
@@ -289,14 +281,14 @@ fn kernel_handle_sets_arguments_and_launch_configuration() {
     let mut exec = f.build(&gpu);
     let mut want = f.as_built();
     f.launch_and_check(&gpu, &mut rng, &mut exec, want, "as built");
-    let (n, x, y) = (f.params.n, f.params.x.as_const(), f.params.y);
+    let (n, x, y) = (f.params.n, f.params.x.clone(), f.params.y.clone());
     let built = exec.axpy().launch_config();
     assert_eq!(built.grid_dim, (n.div_ceil(256), 1, 1), "declared grid");
     assert_eq!(built.block_dim, (256, 1, 1), "declared block");
 
     // `set`: new arguments, one by one; the launch configuration stays.
     let a2 = factor(&mut rng, false);
-    exec.axpy().set(n, a2, x, y).unwrap();
+    exec.axpy().set(n, a2, &x, &y).unwrap();
     assert_eq!(dims(exec.axpy().launch_config()), dims(built));
     want.axpy = Some((0, a2, f.n));
     f.launch_and_check(&gpu, &mut rng, &mut exec, want, "set(a2)");
@@ -308,21 +300,20 @@ fn kernel_handle_sets_arguments_and_launch_configuration() {
         shared_mem_bytes: 0,
     };
     let a3 = factor(&mut rng, true);
-    exec.axpy().set_launch(small, n, a3, x, y).unwrap();
+    exec.axpy().set_launch(small, n, a3, &x, &y).unwrap();
     assert_eq!(dims(exec.axpy().launch_config()), dims(small));
     want.axpy = Some((0, a3, 128));
     f.launch_and_check(&gpu, &mut rng, &mut exec, want, "set_launch(2 x 64, a3)");
 
     // `set` keeps the configuration `set_launch` gave.
     let a4 = factor(&mut rng, false);
-    exec.axpy().set(n, a4, x, y).unwrap();
+    exec.axpy().set(n, a4, &x, &y).unwrap();
     assert_eq!(dims(exec.axpy().launch_config()), dims(small));
     want.axpy = Some((0, a4, 128));
     f.launch_and_check(&gpu, &mut rng, &mut exec, want, "set(a4) after set_launch");
 
     // A pointer argument: `axpy` now updates ys[1]; ys[0] keeps the memset value.
-    let y1 = DevicePtrMut::from(&mut f.ys[1]);
-    exec.axpy().set_launch(built, n, a4, x, y1).unwrap();
+    exec.axpy().set_launch(built, n, a4, &x, &f.ys[1]).unwrap();
     want.axpy = Some((1, a4, f.n));
     f.launch_and_check(&gpu, &mut rng, &mut exec, want, "set_launch(ys[1])");
 }
@@ -339,14 +330,13 @@ fn memset_handle_sets_destination_and_value() {
     f.launch_and_check(&gpu, &mut rng, &mut exec, want, "as built");
 
     let c2 = rng.f32();
-    exec.clear().set(f.params.y, c2).unwrap();
+    exec.clear().set(&f.params.y, c2).unwrap();
     want.clear = Some((0, c2));
     f.launch_and_check(&gpu, &mut rng, &mut exec, want, "set(ys[0], c2)");
 
     // Another destination: ys[1] holds the value, ys[0] keeps its previous contents (plus a*x).
     let c3 = rng.f32();
-    let y1 = DevicePtrMut::from(&mut f.ys[1]);
-    exec.clear().set(y1, c3).unwrap();
+    exec.clear().set(&f.ys[1], c3).unwrap();
     want.clear = Some((1, c3));
     f.launch_and_check(&gpu, &mut rng, &mut exec, want, "set(ys[1], c3)");
 }
@@ -363,38 +353,35 @@ fn memcpy_handles_set_source_and_destination_in_their_direction() {
     let mut exec = f.build(&gpu);
     let mut want = f.as_built();
     f.launch_and_check(&gpu, &mut rng, &mut exec, want, "as built");
-    let (x0, y0, z0) = (f.params.x, f.params.y, f.params.z);
-    let host_x1 = HostPtr::from(f.host_xs[1].as_slice().unwrap());
-    let x1 = DevicePtrMut::from(&mut f.xs[1]);
-    let z1 = DevicePtrMut::from(&mut f.zs[1]);
-    let host_z1 = HostPtrMut::from(f.host_zs[1].as_mut_slice().unwrap());
+    let (x0, y0, z0) = (f.params.x.clone(), f.params.y.clone(), f.params.z.clone());
+    let (x1, z1) = (f.xs[1].clone(), f.zs[1].clone());
+    let (host_x1, host_z1) = (f.host_xs[1].clone(), f.host_zs[1].clone());
 
     // Host to device: another source.
-    exec.up().set(host_x1, x0).unwrap();
+    exec.up().set(&host_x1, &x0).unwrap();
     want.up = Some((1, 0));
     f.launch_and_check(&gpu, &mut rng, &mut exec, want, "up: host_xs[1] -> xs[0]");
-    // Host to device: another destination (a `HostPtrMut` source is accepted too); `axpy` then
-    // reads the previous contents of xs[0].
-    let host_x0 = HostPtrMut::from(f.host_xs[0].as_mut_slice().unwrap());
-    exec.up().set(host_x0, x1).unwrap();
+    // Host to device: another destination (an owned `HostBuffer`, given by value, is accepted
+    // too); `axpy` then reads the previous contents of xs[0].
+    exec.up().set(f.host_xs[0].clone(), &x1).unwrap();
     want.up = Some((0, 1));
     f.launch_and_check(&gpu, &mut rng, &mut exec, want, "up: host_xs[0] -> xs[1]");
-    exec.up().set(f.params.host_x, x0).unwrap();
+    exec.up().set(&f.params.host_x, &x0).unwrap();
     want.up = Some((0, 0));
 
     // Device to device: into zs[1], which the child does not scale; zs[0] stays poison.
-    exec.copy().set(y0, z1).unwrap();
+    exec.copy().set(&y0, &z1).unwrap();
     want.copy = Some((0, 1));
     f.launch_and_check(&gpu, &mut rng, &mut exec, want, "copy: ys[0] -> zs[1]");
 
     // Device to host: from zs[1] into host_zs[1]; host_zs[0] stays poison.
-    exec.down().set(z1.as_const(), host_z1).unwrap();
+    exec.down().set(&z1, &host_z1).unwrap();
     want.down = Some((1, 1));
     f.launch_and_check(&gpu, &mut rng, &mut exec, want, "down: zs[1] -> host_zs[1]");
 
-    // Back to the declared copies.
-    exec.copy().set(y0.as_const(), z0).unwrap();
-    exec.down().set(z0, f.params.host_z).unwrap();
+    // Back to the declared copies (owned buffers by value, as the params hold them).
+    exec.copy().set(y0, z0.clone()).unwrap();
+    exec.down().set(z0, f.params.host_z.clone()).unwrap();
     want.copy = Some((0, 0));
     want.down = Some((0, 0));
     f.launch_and_check(&gpu, &mut rng, &mut exec, want, "declared copies again");
@@ -423,14 +410,12 @@ fn host_handle_replaces_the_callable() {
         "the declared callback ran"
     );
 
-    // A closure that reads what `down` copied: it runs in the node's place, after `down`.
-    let seen = Arc::new(std::sync::Mutex::new(Vec::<Vec<f32>>::new()));
-    let (log, src) = (seen.clone(), f.params.host_z.as_const());
+    // A closure that reads what `down` copied (host_zs[0], given to the node to read): it runs
+    // in the node's place, after `down`.
+    let seen = Arc::new(Mutex::new(Vec::<Vec<f32>>::new()));
+    let log = seen.clone();
     exec.log()
-        .set(move || {
-            // SAFETY: `src` points to the pinned buffer host_zs[0], alive until after the test's
-            // last synchronize; its only writer (`down`) is ordered before this node.
-            let data = unsafe { std::slice::from_raw_parts(src.addr(), src.len()) };
+        .set_with(&f.params.host_z, move |data: &[f32]| {
             log.lock().unwrap().push(data.to_vec());
         })
         .unwrap();
@@ -445,7 +430,7 @@ fn host_handle_replaces_the_callable() {
         assert_eq!(seen.len(), 1, "the closure ran once");
         assert_eq!(
             seen[0],
-            f.host_zs[0].as_slice().unwrap(),
+            f.host_zs[0].to_vec().unwrap(),
             "the closure ran after `down`"
         );
     }
@@ -491,14 +476,13 @@ fn child_handle_replaces_the_embedded_graph() {
 
     // Another factor: the replacement graph is dropped at once, the executable keeps its nodes.
     let b2 = factor(&mut rng, false);
-    exec.sub().set(&times(&gpu, &f.k, f.params.z, b2)).unwrap();
+    exec.sub().set(&times(&gpu, &f.k, &f.params.z, b2)).unwrap();
     want.sub = (0, b2);
     f.launch_and_check(&gpu, &mut rng, &mut exec, want, "b2");
 
     // Another target: the child scales zs[1] (poison), zs[0] keeps the unscaled copy.
-    let z1 = DevicePtrMut::from(&mut f.zs[1]);
     let b3 = factor(&mut rng, true);
-    exec.sub().set(&times(&gpu, &f.k, z1, b3)).unwrap();
+    exec.sub().set(&times(&gpu, &f.k, &f.zs[1], b3)).unwrap();
     want.sub = (1, b3);
     f.launch_and_check(&gpu, &mut rng, &mut exec, want, "zs[1] *= b3");
 
@@ -556,8 +540,8 @@ fn enable_and_disable_kernel_memset_and_memcpy_nodes() {
     f.params.a = factor(&mut rng, false);
     assert_eq!(exec.set_params(&f.params).unwrap(), 1, "axpy");
     let a2 = factor(&mut rng, true);
-    let (n, x, y) = (f.params.n, f.params.x.as_const(), f.params.y);
-    exec.axpy().set(n, a2, x, y).unwrap();
+    let (n, x, y) = (f.params.n, f.params.x.clone(), f.params.y.clone());
+    exec.axpy().set(n, a2, &x, &y).unwrap();
     assert!(!exec.axpy().is_enabled().unwrap());
     f.launch_and_check(&gpu, &mut rng, &mut exec, want, "axpy disabled, updated");
     // ... and takes effect once it is enabled: the latest one (the handle's).

@@ -1,27 +1,24 @@
 //! Every node kind declared with `cuda_graph!`, on real data: kernel, memset, memcpy in all three
-//! directions, host nodes from a `fn()`, a `HostCallback` and a closure over params, empty nodes
-//! as join points, and child graphs of other declarations (nested two levels deep, next to a
-//! runtime `Graph`). Edges fan out and fan in; every output is poisoned before each launch and
-//! compared with a CPU reference afterwards, so a node that did not run, ran too early or read
-//! the wrong operand shows.
+//! directions, host nodes from a `fn()`, a `HostCallback` and a function given host buffers to read
+//! and write, empty nodes as join points, and child graphs of other declarations (nested two
+//! levels deep, next to a runtime `Graph`). Edges fan out and fan in; every output is poisoned
+//! before each launch and compared with a CPU reference afterwards, so a node that did not run,
+//! ran too early or read the wrong operand shows.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, HostCallback, NodeKind};
 use cudagraph_tests::{
-    assert_close, assert_read_close, cfg, fill, pinned, read_back, Kernels, Rng, SaxpyArgs,
+    assert_close, assert_read_close, cfg, fill_buffer, read_back, zeros, Kernels, Rng, SaxpyArgs,
     ScaleArgs, POISON,
 };
 
-/// Host-node body: copies `src` into `dst`.
-fn copy_host(src: HostPtrMut<f32>, dst: HostPtrMut<f32>) {
-    assert_eq!(src.len(), dst.len(), "copy_host: lengths");
-    // SAFETY: both point to distinct live pinned buffers of `len` elements, kept by the test
-    // until after its last synchronize. The host node that calls this runs after the copy that
-    // writes `src`, and nothing else touches either buffer while the graph runs.
-    unsafe { std::ptr::copy_nonoverlapping(src.addr().cast_const(), dst.addr(), src.len()) };
+/// Host-node body: copies `y` into `seen_y` and `z` into `seen_z`.
+fn copy_host((y, z, seen_y, seen_z): (&[f32], &[f32], &mut [f32], &mut [f32])) {
+    seen_y.copy_from_slice(y);
+    seen_z.copy_from_slice(z);
 }
 
 /// Calls of [`beat`], the `fn()` host node of `AllKinds` (only one test uses it).
@@ -36,7 +33,7 @@ cuda_graph! {
     graph Inner {
         params {
             scale: Kernel<ScaleArgs>,
-            z: DevicePtrMut<f32>,
+            z: DeviceBuffer<f32>,
             n: u32,
             b: f32,
         }
@@ -52,16 +49,19 @@ cuda_graph! {
     ///                                                                                                                ├─ tick
     ///                                                                                                                └─ log
     /// ```
+    ///
+    /// `check` copies `host_y` and `host_z` into `seen_y` and `seen_z`.
     graph AllKinds {
         params {
             saxpy: Kernel<SaxpyArgs>,
-            host_x: HostPtr<f32>,
-            x: DevicePtrMut<f32>,
-            y: DevicePtrMut<f32>,
-            z: DevicePtrMut<f32>,
-            host_y: HostPtrMut<f32>,
-            host_z: HostPtrMut<f32>,
-            seen_z: HostPtrMut<f32>,
+            host_x: HostBuffer<f32>,
+            x: DeviceBuffer<f32>,
+            y: DeviceBuffer<f32>,
+            z: DeviceBuffer<f32>,
+            host_y: HostBuffer<f32>,
+            host_z: HostBuffer<f32>,
+            seen_y: HostBuffer<f32>,
+            seen_z: HostBuffer<f32>,
             n: u32,
             a: f32,
             c: f32,
@@ -72,13 +72,13 @@ cuda_graph! {
         up: memcpy(host_x -> x);
         clear: memset(y, c);
         ready: empty;
-        axpy: kernel saxpy<<<n.div_ceil(256), 256>>>(n, a, x.as_const(), y);
+        axpy: kernel saxpy<<<n.div_ceil(256), 256>>>(n, a, x, y);
         copy: memcpy(y -> z);
         sub: child(inner);
         down_y: memcpy(y -> host_y);
         down_z: memcpy(z -> host_z);
         done: empty;
-        check: host(move || copy_host(host_z, seen_z));
+        check: host(copy_host, host_y, host_z, mut seen_y, mut seen_z);
         tick: host(tick_fn);
         log: host(report);
         [up, clear] -> ready -> axpy -> [copy, down_y];
@@ -99,32 +99,25 @@ fn every_node_kind_runs_on_real_data_in_dependency_order() {
     // `a` and `b` well away from 0 and 1, so that a node run out of order changes the result.
     let (a, b, c) = (1.0 + 0.5 * rng.f32(), -1.0 + 0.5 * rng.f32(), rng.f32());
 
-    let mut host_x = pinned(&gpu.ctx, &vec![0.0f32; n]);
-    let mut host_y = pinned(&gpu.ctx, &vec![POISON; n]);
-    let mut host_z = pinned(&gpu.ctx, &vec![POISON; n]);
-    let mut seen_z = pinned(&gpu.ctx, &vec![POISON; n]);
-    let mut x = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let mut y = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let mut z = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let host_x = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
+    let poisoned = || HostBuffer::from_slice(&gpu.ctx, &vec![POISON; n]).unwrap();
+    let (host_y, host_z) = (poisoned(), poisoned());
+    let (seen_y, seen_z) = (poisoned(), poisoned());
+    let (x, y, z) = (zeros::<f32>(&gpu, n), zeros(&gpu, n), zeros(&gpu, n));
 
-    // The `HostCallback` node keeps what it finds in `host_y` at each run.
-    let logged = Arc::new(Mutex::new(Vec::<Vec<f32>>::new()));
-    let host_y_ptr = HostPtrMut::from(host_y.as_mut_slice().unwrap());
+    // The `HostCallback` node counts its runs.
+    let log_runs = Arc::new(AtomicUsize::new(0));
     let report = {
-        let (logged, src) = (logged.clone(), host_y_ptr.as_const());
+        let log_runs = log_runs.clone();
         HostCallback::new(move || {
-            // SAFETY: `src` points to the pinned buffer `host_y`, alive until after the test's
-            // last synchronize; its only writer (`down_y`) is ordered before this node.
-            let data = unsafe { std::slice::from_raw_parts(src.addr(), src.len()) };
-            logged.lock().unwrap().push(data.to_vec());
+            log_runs.fetch_add(1, Ordering::SeqCst);
         })
     };
-    let z_ptr = DevicePtrMut::from(&mut z);
     let inner = Inner::build(
         &gpu.ctx,
         &InnerParams {
             scale: k.scale.clone(),
-            z: z_ptr,
+            z: z.clone(),
             n: n as u32,
             b,
         },
@@ -132,13 +125,14 @@ fn every_node_kind_runs_on_real_data_in_dependency_order() {
     .unwrap();
     let params = AllKindsParams {
         saxpy: k.saxpy.clone(),
-        host_x: HostPtr::from(host_x.as_slice().unwrap()),
-        x: DevicePtrMut::from(&mut x),
-        y: DevicePtrMut::from(&mut y),
-        z: z_ptr,
-        host_y: host_y_ptr,
-        host_z: HostPtrMut::from(host_z.as_mut_slice().unwrap()),
-        seen_z: HostPtrMut::from(seen_z.as_mut_slice().unwrap()),
+        host_x: host_x.clone(),
+        x: x.clone(),
+        y: y.clone(),
+        z: z.clone(),
+        host_y: host_y.clone(),
+        host_z: host_z.clone(),
+        seen_y: seen_y.clone(),
+        seen_z: seen_z.clone(),
         n: n as u32,
         a,
         c,
@@ -157,12 +151,12 @@ fn every_node_kind_runs_on_real_data_in_dependency_order() {
     for launch in 1..=3 {
         // Fresh input in the pinned source: the htod node reads it at each launch.
         let data = rng.f32s(n);
-        host_x.as_mut_slice().unwrap().copy_from_slice(&data);
-        for buf in [&mut x, &mut y, &mut z] {
-            fill(&gpu.stream, buf, POISON);
+        host_x.write().unwrap().copy_from_slice(&data);
+        for buf in [&x, &y, &z] {
+            fill_buffer(buf, POISON);
         }
-        for buf in [&mut host_y, &mut host_z, &mut seen_z] {
-            buf.as_mut_slice().unwrap().fill(POISON);
+        for buf in [&host_y, &host_z, &seen_y, &seen_z] {
+            buf.write().unwrap().fill(POISON);
         }
         exec.launch(&gpu.stream).unwrap();
         gpu.stream.synchronize().unwrap();
@@ -175,24 +169,20 @@ fn every_node_kind_runs_on_real_data_in_dependency_order() {
         assert_close(&what("clear then axpy"), &got_y, &want_y, 1e-5);
         let got_z = read_back(&gpu.stream, &z);
         assert_close(&what("copy (dtod) then sub (child)"), &got_z, &want_z, 1e-5);
+        assert_eq!(host_y.to_vec().unwrap(), got_y, "{}", what("down_y (dtoh)"));
+        assert_eq!(host_z.to_vec().unwrap(), got_z, "{}", what("down_z (dtoh)"));
+        // Had `check` run before `down_y` or `down_z`, it would have copied the poison.
         assert_eq!(
-            host_y.as_slice().unwrap(),
+            seen_y.to_vec().unwrap(),
             got_y,
             "{}",
-            what("down_y (dtoh)")
+            what("check saw down_y's copy")
         );
         assert_eq!(
-            host_z.as_slice().unwrap(),
+            seen_z.to_vec().unwrap(),
             got_z,
             "{}",
-            what("down_z (dtoh)")
-        );
-        // Had `check` run before `down_z`, it would have copied the poison.
-        assert_eq!(
-            seen_z.as_slice().unwrap(),
-            got_z,
-            "{}",
-            what("check (closure)")
+            what("check saw down_z's copy")
         );
         assert_eq!(
             BEATS.load(Ordering::SeqCst),
@@ -200,13 +190,11 @@ fn every_node_kind_runs_on_real_data_in_dependency_order() {
             "{}",
             what("tick (fn)")
         );
-        let logged = logged.lock().unwrap();
-        assert_eq!(logged.len(), launch, "{}", what("log (HostCallback) runs"));
         assert_eq!(
-            logged[launch - 1],
-            got_y,
+            log_runs.load(Ordering::SeqCst),
+            launch,
             "{}",
-            what("log saw down_y's copy")
+            what("log (HostCallback) runs")
         );
     }
     exec.as_exec().check_host_panics().unwrap();
@@ -218,7 +206,7 @@ cuda_graph! {
         params {
             scale: Kernel<ScaleArgs>,
             offset: Kernel<ScaleArgs>,
-            y: DevicePtrMut<f32>,
+            y: DeviceBuffer<f32>,
             n: u32,
             s: f32,
             o: f32,
@@ -240,13 +228,13 @@ fn edges_not_declaration_order_decide_what_runs_first() {
     let Kernels { scale, offset, .. } = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("edges_not_declaration_order_decide_what_runs_first");
     let n = rng.len_in(1000, 50_000);
-    let mut y = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let y = zeros::<f32>(&gpu, n);
     // s * (v + o) differs from every other order's result by at least o * (s - 1) >= 1.
     let (s, o, v) = (2.5 + 0.5 * rng.f32(), 1.5 + 0.5 * rng.f32(), rng.f32());
     let params = ReversedParams {
         scale,
         offset,
-        y: DevicePtrMut::from(&mut y),
+        y: y.clone(),
         n: n as u32,
         s,
         o,
@@ -259,7 +247,7 @@ fn edges_not_declaration_order_decide_what_runs_first() {
         .instantiate()
         .unwrap();
     for launch in 0..2 {
-        fill(&gpu.stream, &mut y, POISON);
+        fill_buffer(&y, POISON);
         exec.launch(&gpu.stream).unwrap();
         // memset, then + o, then * s: any other order gives another value.
         let want = vec![s * (v + o); n];
@@ -277,7 +265,7 @@ cuda_graph! {
     graph Leaf {
         params {
             scale: Kernel<ScaleArgs>,
-            y: DevicePtrMut<f32>,
+            y: DeviceBuffer<f32>,
             n: u32,
             s: f32,
         }
@@ -287,10 +275,10 @@ cuda_graph! {
     /// `y = src`, then the leaf (`y *= s`), then a runtime graph (`y += o`).
     graph Middle {
         params {
-            src: DevicePtr<f32>,
-            y: DevicePtrMut<f32>,
+            src: DeviceBuffer<f32>,
+            y: DeviceBuffer<f32>,
             leaf: Leaf,
-            raw: Graph,
+            raw: Graph<'static>,
         }
         load: memcpy(src -> y);
         declared: child(leaf);
@@ -317,28 +305,27 @@ fn child_graphs_nest_declared_and_runtime_graphs() {
     let n = rng.len_in(1000, 50_000);
     // `s * v + o` and `s * (v + o)` differ by |o * (s - 1)| >= 0.5.
     let (s, o) = (-0.25 + 0.75 * rng.f32(), 1.5 + 0.5 * rng.f32());
-    let mut src = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let mut y = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let y_ptr = DevicePtrMut::from(&mut y);
+    let src = zeros::<f32>(&gpu, n);
+    let y = zeros::<f32>(&gpu, n);
 
     let leaf = Leaf::build(
         &gpu.ctx,
         &LeafParams {
             scale,
-            y: y_ptr,
+            y: y.clone(),
             n: n as u32,
             s,
         },
     )
     .unwrap();
     let mut raw = Graph::new(&gpu.ctx).unwrap();
-    raw.add_kernel(&offset, cfg(n), (n as u32, o, y_ptr), &[])
+    raw.add_kernel(&offset, cfg(n), (n as u32, o, &y), &[])
         .unwrap();
     let middle = Middle::build(
         &gpu.ctx,
         &MiddleParams {
-            src: DevicePtr::from(&src),
-            y: y_ptr,
+            src: src.clone(),
+            y: y.clone(),
             leaf,
             raw,
         },
@@ -355,8 +342,8 @@ fn child_graphs_nest_declared_and_runtime_graphs() {
 
     for launch in 0..3 {
         let data = rng.f32s(n);
-        gpu.stream.memcpy_htod(&data, &mut src).unwrap();
-        fill(&gpu.stream, &mut y, POISON);
+        src.copy_from(&data).unwrap();
+        fill_buffer(&y, POISON);
         exec.launch(&gpu.stream).unwrap();
         // load, then * s (declared leaf), then + o (runtime graph): the edges of the middle graph
         // hold inside the child node.

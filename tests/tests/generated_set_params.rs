@@ -7,12 +7,11 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use cudagraph_runtime::cudarc::driver::{CudaSlice, PinnedHostSlice};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, HostCallback};
 use cudagraph_tests::{
-    assert_close, assert_read_untouched, cfg, compile, fill, function, pinned, read_back, Gpu,
-    Kernels, Rng, SaxpyArgs, ScaleArgs, KERNELS, POISON,
+    assert_close, assert_read_untouched, cfg, compile, fill_buffer, function, read_back, upload,
+    zeros, Gpu, Kernels, Rng, SaxpyArgs, ScaleArgs, KERNELS, POISON,
 };
 
 cuda_graph! {
@@ -23,9 +22,9 @@ cuda_graph! {
         params {
             saxpy: Kernel<SaxpyArgs>,
             scale: Kernel<ScaleArgs>,
-            x: DevicePtr<f32>,
-            y: DevicePtrMut<f32>,
-            w: DevicePtrMut<f32>,
+            x: DeviceBuffer<f32>,
+            y: DeviceBuffer<f32>,
+            w: DeviceBuffer<f32>,
             n: u32,
             a: f32,
             s: f32,
@@ -45,37 +44,34 @@ cuda_graph! {
 
 /// The buffers of a `Pipeline`: two inputs and two candidate `y`s, so pointers can change.
 struct PipelineBuffers {
-    xs: [(Vec<f32>, CudaSlice<f32>); 2],
-    ys: [CudaSlice<f32>; 2],
-    w: CudaSlice<f32>,
+    xs: [(Vec<f32>, DeviceBuffer<f32>); 2],
+    ys: [DeviceBuffer<f32>; 2],
+    w: DeviceBuffer<f32>,
 }
 
 impl PipelineBuffers {
     fn new(gpu: &Gpu, rng: &mut Rng, len: usize) -> Self {
         let mut input = || {
             let data = rng.f32s(len);
-            let dev = gpu.stream.clone_htod(&data).unwrap();
+            let dev = upload(gpu, &data);
             (data, dev)
         };
         Self {
             xs: [input(), input()],
-            ys: [
-                gpu.stream.alloc_zeros(len).unwrap(),
-                gpu.stream.alloc_zeros(len).unwrap(),
-            ],
-            w: gpu.stream.alloc_zeros(len).unwrap(),
+            ys: [zeros(gpu, len), zeros(gpu, len)],
+            w: zeros(gpu, len),
         }
     }
 
     /// Params over the first input and output, with random scalars (`a`, `s`, `c`, `d`, drawn in
     /// that order) and `unused` 0.
-    fn params(&mut self, k: &Kernels, rng: &mut Rng) -> PipelineParams {
+    fn params(&self, k: &Kernels, rng: &mut Rng) -> PipelineParams {
         PipelineParams {
             saxpy: k.saxpy.clone(),
             scale: k.scale.clone(),
-            x: DevicePtr::from(&self.xs[0].1),
-            y: DevicePtrMut::from(&mut self.ys[0]),
-            w: DevicePtrMut::from(&mut self.w),
+            x: self.xs[0].1.clone(),
+            y: self.ys[0].clone(),
+            w: self.w.clone(),
             n: self.w.len() as u32,
             a: scalar(rng),
             s: scalar(rng),
@@ -88,36 +84,30 @@ impl PipelineBuffers {
     /// Which of `xs` and `ys` `p` points to.
     fn current(&self, p: &PipelineParams) -> (usize, usize) {
         let x = (0..2)
-            .find(|&i| DevicePtr::from(&self.xs[i].1) == p.x)
+            .find(|&i| self.xs[i].1 == p.x)
             .expect("x is one of the inputs");
         let y = (0..2)
-            .find(|&i| DevicePtr::from(&self.ys[i]).addr() == p.y.addr())
+            .find(|&i| self.ys[i] == p.y)
             .expect("y is one of the outputs");
         (x, y)
     }
 
     /// Poisons the outputs, launches, and checks every output against `p`.
-    fn launch_and_check(
-        &mut self,
-        gpu: &Gpu,
-        exec: &mut PipelineExec,
-        p: &PipelineParams,
-        what: &str,
-    ) {
+    fn launch_and_check(&self, gpu: &Gpu, exec: &mut PipelineExec, p: &PipelineParams, what: &str) {
         self.launch_and_check_with(gpu, exec, p, p.s, what);
     }
 
     /// As [`Self::launch_and_check`], with `w` scaled by `w_factor` instead of `p.s`.
     fn launch_and_check_with(
-        &mut self,
+        &self,
         gpu: &Gpu,
         exec: &mut PipelineExec,
         p: &PipelineParams,
         w_factor: f32,
         what: &str,
     ) {
-        for buf in self.ys.iter_mut().chain([&mut self.w]) {
-            fill(&gpu.stream, buf, POISON);
+        for buf in self.ys.iter().chain([&self.w]) {
+            fill_buffer(buf, POISON);
         }
         exec.launch(&gpu.stream).unwrap();
         let (xi, yi) = self.current(p);
@@ -181,11 +171,11 @@ fn set_params_updates_exactly_the_nodes_whose_inputs_changed() {
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("set_params_updates_exactly_the_nodes_whose_inputs_changed");
     let len = rng.len_in(2000, 50_000);
-    let mut b = PipelineBuffers::new(&gpu, &mut rng, len);
+    let b = PipelineBuffers::new(&gpu, &mut rng, len);
     let mut p = b.params(&k, &mut rng);
     p.unused = rng.next_u64();
-    let y1 = DevicePtrMut::from(&mut b.ys[1]);
-    let x1 = DevicePtr::from(&b.xs[1].1);
+    let y1 = b.ys[1].clone();
+    let x1 = b.xs[1].1.clone();
     let mut exec = Pipeline::build(&gpu.ctx, &p)
         .unwrap()
         .instantiate()
@@ -206,8 +196,12 @@ fn set_params_updates_exactly_the_nodes_whose_inputs_changed() {
             0,
         ),
         ("nothing again", Box::new(|_, _| {}), 0),
-        ("x (axpy)", Box::new(move |p, _| p.x = x1), 1),
-        ("y (init_y, axpy, mul_y)", Box::new(move |p, _| p.y = y1), 3),
+        ("x (axpy)", Box::new(move |p, _| p.x = x1.clone()), 1),
+        (
+            "y (init_y, axpy, mul_y)",
+            Box::new(move |p, _| p.y = y1.clone()),
+            3,
+        ),
         (
             "n (axpy, mul_y, mul_w: arguments and grid)",
             Box::new(|p, r| p.n = r.len_in(100, p.n as usize - 100) as u32),
@@ -273,7 +267,7 @@ fn set_params_switches_the_nodes_of_a_kernel_that_changed_function() {
     );
     let mut rng = Rng::new("set_params_switches_the_nodes_of_a_kernel_that_changed_function");
     let len = rng.len_in(2000, 50_000);
-    let mut b = PipelineBuffers::new(&gpu, &mut rng, len);
+    let b = PipelineBuffers::new(&gpu, &mut rng, len);
     let mut p = b.params(&k, &mut rng);
     let mut exec = Pipeline::build(&gpu.ctx, &p)
         .unwrap()
@@ -321,7 +315,7 @@ fn a_node_set_through_its_handle_is_set_back_by_the_next_set_params() {
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("a_node_set_through_its_handle_is_set_back_by_the_next_set_params");
     let len = rng.len_in(2000, 50_000);
-    let mut b = PipelineBuffers::new(&gpu, &mut rng, len);
+    let b = PipelineBuffers::new(&gpu, &mut rng, len);
     let p = b.params(&k, &mut rng);
     let mut exec = Pipeline::build(&gpu.ctx, &p)
         .unwrap()
@@ -331,7 +325,7 @@ fn a_node_set_through_its_handle_is_set_back_by_the_next_set_params() {
     // `mul_w` alone gets another factor through its handle (a `Kernel<ScaleArgs>` alias: the
     // handle takes the argument tuple); `mul_y`, which reads the same param, keeps `s`.
     let s2 = other(&mut rng, p.s);
-    exec.mul_w().set((p.n, s2, p.w)).unwrap();
+    exec.mul_w().set((p.n, s2, &p.w)).unwrap();
     b.launch_and_check_with(&gpu, &mut exec, &p, s2, "after the handle's set");
 
     // set_params makes the node what the params say again, though no param changed.
@@ -359,11 +353,9 @@ fn beat_b() {
 }
 
 /// Host-node body: writes `value` into `out[0]`.
-fn store(out: HostPtrMut<u64>, value: u64) {
+fn store(out: &mut [u64], value: u64) {
     assert_eq!(out.len(), 1, "store: one slot");
-    // SAFETY: `out` points to a live pinned buffer of one `u64`, kept by the test until after its
-    // last synchronize; the CPU reads it only while the stream is idle.
-    unsafe { out.addr().write(value) };
+    out[0] = value;
 }
 
 cuda_graph! {
@@ -374,11 +366,11 @@ cuda_graph! {
             beat: fn(),
             report: HostCallback,
             tag: u64,
-            out: HostPtrMut<u64>,
+            out: HostBuffer<u64>,
         }
         by_fn: host(beat);
         by_callback: host(report);
-        by_closure: host(move || store(out, tag));
+        by_closure: host(move |out: &mut [u64]| store(out, tag), mut out);
         constant: host(|| {
             CONSTANT_RUNS.fetch_add(1, Ordering::SeqCst);
         });
@@ -404,63 +396,55 @@ fn set_params_updates_host_nodes_whose_callable_or_captures_changed() {
         return;
     };
     let mut rng = Rng::new("set_params_updates_host_nodes_whose_callable_or_captures_changed");
-    let mut out: PinnedHostSlice<u64> = pinned(&gpu.ctx, &[0u64]);
     let (first, first_calls) = counting();
     let (second, second_calls) = counting();
     let mut p = HostsParams {
         beat: beat_a,
         report: first.clone(),
         tag: rng.next_u64(),
-        out: HostPtrMut::from(out.as_mut_slice().unwrap()),
+        out: HostBuffer::zeroed(&gpu.ctx, 1).unwrap(),
     };
     let mut exec = Hosts::build(&gpu.ctx, &p).unwrap().instantiate().unwrap();
 
     // Expected counts after each launch: (beat_a, beat_b, first, second).
     let mut want = (0, 0, 0, 0);
     let mut launches = 0;
-    let mut launch_and_check = |exec: &mut HostsExec,
-                                out: &mut PinnedHostSlice<u64>,
-                                p: &HostsParams,
-                                want: (usize, usize, usize, usize),
-                                what: &str| {
-        out.as_mut_slice().unwrap()[0] = cudagraph_tests::POISON_U32 as u64;
-        exec.launch(&gpu.stream).unwrap();
-        gpu.stream.synchronize().unwrap();
-        launches += 1;
-        let got = (
-            BEAT_A.load(Ordering::SeqCst),
-            BEAT_B.load(Ordering::SeqCst),
-            first_calls.load(Ordering::SeqCst),
-            second_calls.load(Ordering::SeqCst),
-        );
-        assert_eq!(
-            got, want,
-            "{what}: calls of (beat_a, beat_b, first, second)"
-        );
-        assert_eq!(
-            out.as_slice().unwrap()[0],
-            p.tag,
-            "{what}: the closure's tag"
-        );
-        assert_eq!(
-            CONSTANT_RUNS.load(Ordering::SeqCst),
-            launches,
-            "{what}: the closure over no param runs every launch"
-        );
-        exec.as_exec().check_host_panics().unwrap();
-    };
+    let mut launch_and_check =
+        |exec: &mut HostsExec, p: &HostsParams, want: (usize, usize, usize, usize), what: &str| {
+            p.out.write().unwrap()[0] = cudagraph_tests::POISON_U32 as u64;
+            exec.launch(&gpu.stream).unwrap();
+            gpu.stream.synchronize().unwrap();
+            launches += 1;
+            let got = (
+                BEAT_A.load(Ordering::SeqCst),
+                BEAT_B.load(Ordering::SeqCst),
+                first_calls.load(Ordering::SeqCst),
+                second_calls.load(Ordering::SeqCst),
+            );
+            assert_eq!(
+                got, want,
+                "{what}: calls of (beat_a, beat_b, first, second)"
+            );
+            assert_eq!(p.out.read().unwrap()[0], p.tag, "{what}: the closure's tag");
+            assert_eq!(
+                CONSTANT_RUNS.load(Ordering::SeqCst),
+                launches,
+                "{what}: the closure over no param runs every launch"
+            );
+            exec.as_exec().check_host_panics().unwrap();
+        };
 
     want = (want.0 + 1, want.1, want.2 + 1, want.3);
-    launch_and_check(&mut exec, &mut out, &p, want, "as built");
+    launch_and_check(&mut exec, &p, want, "as built");
 
     assert_eq!(exec.set_params(&p).unwrap(), 0, "nothing changed");
     want = (want.0 + 1, want.1, want.2 + 1, want.3);
-    launch_and_check(&mut exec, &mut out, &p, want, "nothing changed");
+    launch_and_check(&mut exec, &p, want, "nothing changed");
 
     p.beat = beat_b;
     assert_eq!(exec.set_params(&p).unwrap(), 1, "another fn(): by_fn");
     want = (want.0, want.1 + 1, want.2 + 1, want.3);
-    launch_and_check(&mut exec, &mut out, &p, want, "beat_b");
+    launch_and_check(&mut exec, &p, want, "beat_b");
 
     p.report = first.clone();
     assert_eq!(
@@ -475,7 +459,7 @@ fn set_params_updates_host_nodes_whose_callable_or_captures_changed() {
         "another callback: by_callback"
     );
     want = (want.0, want.1 + 1, want.2, want.3 + 1);
-    launch_and_check(&mut exec, &mut out, &p, want, "second callback");
+    launch_and_check(&mut exec, &p, want, "second callback");
 
     p.tag ^= rng.next_u64() | 1;
     assert_eq!(
@@ -484,7 +468,7 @@ fn set_params_updates_host_nodes_whose_callable_or_captures_changed() {
         "a captured param: by_closure"
     );
     want = (want.0, want.1 + 1, want.2, want.3 + 1);
-    launch_and_check(&mut exec, &mut out, &p, want, "new tag");
+    launch_and_check(&mut exec, &p, want, "new tag");
 
     p.beat = beat_a;
     p.report = first.clone();
@@ -495,7 +479,7 @@ fn set_params_updates_host_nodes_whose_callable_or_captures_changed() {
         "all three param-reading host nodes"
     );
     want = (want.0 + 1, want.1, want.2 + 1, want.3);
-    launch_and_check(&mut exec, &mut out, &p, want, "all changed");
+    launch_and_check(&mut exec, &p, want, "all changed");
 }
 
 cuda_graph! {
@@ -503,7 +487,7 @@ cuda_graph! {
     graph ScaleChild {
         params {
             scale: Kernel<ScaleArgs>,
-            y: DevicePtrMut<f32>,
+            y: DeviceBuffer<f32>,
             n: u32,
             s: f32,
         }
@@ -513,10 +497,10 @@ cuda_graph! {
     /// `y = src`, then a declared child (`y *= s`), then a runtime graph (`y += o`).
     graph WithChildren {
         params {
-            src: DevicePtr<f32>,
-            y: DevicePtrMut<f32>,
+            src: DeviceBuffer<f32>,
+            y: DeviceBuffer<f32>,
             declared: ScaleChild,
-            raw: Graph,
+            raw: Graph<'static>,
         }
         load: memcpy(src -> y);
         by_declaration: child(declared);
@@ -542,13 +526,12 @@ fn set_params_updates_child_nodes_whose_graph_was_rebuilt() {
     let mut rng = Rng::new("set_params_updates_child_nodes_whose_graph_was_rebuilt");
     let n = rng.len_in(1000, 50_000);
     let data = rng.f32s(n);
-    let src = gpu.stream.clone_htod(&data).unwrap();
-    let mut y = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let y_ptr = DevicePtrMut::from(&mut y);
+    let src = upload(&gpu, &data);
+    let y = zeros::<f32>(&gpu, n);
     let declared = |s: f32| {
         let params = ScaleChildParams {
             scale: scale.clone(),
-            y: y_ptr,
+            y: y.clone(),
             n: n as u32,
             s,
         };
@@ -556,14 +539,14 @@ fn set_params_updates_child_nodes_whose_graph_was_rebuilt() {
     };
     let raw = |o: f32| {
         let mut g = Graph::new(&gpu.ctx).unwrap();
-        g.add_kernel(&offset, cfg(n), (n as u32, o, y_ptr), &[])
+        g.add_kernel(&offset, cfg(n), (n as u32, o, &y), &[])
             .unwrap();
         g
     };
     let (mut s, mut o) = (scalar(&mut rng), scalar(&mut rng));
     let mut p = WithChildrenParams {
-        src: DevicePtr::from(&src),
-        y: y_ptr,
+        src,
+        y: y.clone(),
         declared: declared(s),
         raw: raw(o),
     };
@@ -571,8 +554,8 @@ fn set_params_updates_child_nodes_whose_graph_was_rebuilt() {
         .unwrap()
         .instantiate()
         .unwrap();
-    let mut launch_and_check = |exec: &mut WithChildrenExec, s: f32, o: f32, what: &str| {
-        fill(&gpu.stream, &mut y, POISON);
+    let launch_and_check = |exec: &mut WithChildrenExec, s: f32, o: f32, what: &str| {
+        fill_buffer(&y, POISON);
         exec.launch(&gpu.stream).unwrap();
         let want: Vec<f32> = data.iter().map(|v| s * v + o).collect();
         assert_close(what, &read_back(&gpu.stream, &y), &want, 1e-5);
@@ -612,7 +595,7 @@ cuda_graph! {
     graph Twice {
         params {
             op: Kernel<ScaleArgs>,
-            y: DevicePtrMut<f32>,
+            y: DeviceBuffer<f32>,
             n: u32,
             s: f32,
             t: f32,
@@ -634,18 +617,18 @@ fn a_kernel_param_that_changes_function_switches_what_its_nodes_compute() {
     let mut rng = Rng::new("a_kernel_param_that_changes_function_switches_what_its_nodes_compute");
     let n = rng.len_in(1000, 50_000);
     let data = rng.f32s(n);
-    let mut y = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let y = zeros::<f32>(&gpu, n);
     let mut p = TwiceParams {
         op: scale.clone(),
-        y: DevicePtrMut::from(&mut y),
+        y: y.clone(),
         n: n as u32,
         // Magnitudes in [0.5, 1.5]: scaling and offsetting give clearly different results.
         s: 0.5 + rng.f32().abs(),
         t: -0.5 - rng.f32().abs(),
     };
     let mut exec = Twice::build(&gpu.ctx, &p).unwrap().instantiate().unwrap();
-    let mut launch_and_check = |exec: &mut TwiceExec, want: &dyn Fn(f32) -> f32, what: &str| {
-        gpu.stream.memcpy_htod(&data, &mut y).unwrap();
+    let launch_and_check = |exec: &mut TwiceExec, want: &dyn Fn(f32) -> f32, what: &str| {
+        y.copy_from(&data).unwrap();
         exec.launch(&gpu.stream).unwrap();
         let want: Vec<f32> = data.iter().map(|&v| want(v)).collect();
         assert_close(what, &read_back(&gpu.stream, &y), &want, 1e-5);
@@ -661,7 +644,7 @@ fn a_kernel_param_that_changes_function_switches_what_its_nodes_compute() {
     launch_and_check(&mut exec, &|v| v + s + t, "after set_params: offset twice");
 
     // A node set through its handle keeps the function it now launches.
-    exec.second().set((n as u32, t * 2.0, p.y)).unwrap();
+    exec.second().set((n as u32, t * 2.0, &p.y)).unwrap();
     launch_and_check(&mut exec, &|v| v + s + t * 2.0, "after the handle set");
     assert_eq!(exec.set_params(&p).unwrap(), 1, "second, set back");
 

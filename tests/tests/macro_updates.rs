@@ -6,10 +6,10 @@
 //! reference after it.
 
 use cudagraph_runtime::cuda_graph;
-use cudagraph_runtime::cudarc::driver::{CudaSlice, PinnedHostSlice};
 use cudagraph_runtime::prelude::*;
 use cudagraph_tests::{
-    assert_close, compile, fill, function, pinned, read_back, Gpu, Kernels, Rng, KERNELS, POISON,
+    assert_close, compile, fill_buffer, function, read_back, upload, zeros, Gpu, Kernels, Rng,
+    KERNELS, POISON,
 };
 
 cuda_graph! {
@@ -18,9 +18,9 @@ cuda_graph! {
         params {
             saxpy: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
             scale: Kernel<(u32, f32, DevicePtrMut<f32>)>,
-            x: DevicePtr<f32>,
-            y: DevicePtrMut<f32>,
-            out: HostPtrMut<f32>,
+            x: DeviceBuffer<f32>,
+            y: DeviceBuffer<f32>,
+            out: HostBuffer<f32>,
             n: u32,
             a: f32,
             b: f32,
@@ -37,30 +37,29 @@ cuda_graph! {
 /// The buffers one variant of the pipeline reads and writes.
 struct Buffers {
     input: Vec<f32>,
-    x: CudaSlice<f32>,
-    y: CudaSlice<f32>,
-    out: PinnedHostSlice<f32>,
+    x: DeviceBuffer<f32>,
+    y: DeviceBuffer<f32>,
+    out: HostBuffer<f32>,
 }
 
 impl Buffers {
     fn new(gpu: &Gpu, rng: &mut Rng, n: usize) -> Self {
         let input = rng.f32s(n);
-        let x = gpu.stream.clone_htod(&input).unwrap();
         Self {
-            x,
-            y: gpu.stream.alloc_zeros(n).unwrap(),
-            out: pinned(&gpu.ctx, &vec![POISON; n]),
+            x: upload(gpu, &input),
+            y: zeros(gpu, n),
+            out: HostBuffer::from_slice(&gpu.ctx, &vec![POISON; n]).unwrap(),
             input,
         }
     }
 
-    fn params(&mut self, k: &Kernels, rng: &mut Rng) -> PipelineParams {
+    fn params(&self, k: &Kernels, rng: &mut Rng) -> PipelineParams {
         PipelineParams {
             saxpy: k.saxpy.clone(),
             scale: k.scale.clone(),
-            x: DevicePtr::from(&self.x),
-            y: DevicePtrMut::from(&mut self.y),
-            out: HostPtrMut::from(self.out.as_mut_slice().unwrap()),
+            x: self.x.clone(),
+            y: self.y.clone(),
+            out: self.out.clone(),
             n: self.input.len() as u32,
             a: rng.f32(),
             b: rng.f32(),
@@ -71,7 +70,7 @@ impl Buffers {
     /// Poisons `y` and `out`, launches, and checks both against `b * (a * x + base)` where
     /// `base` is what `y` holds when `axpy` runs.
     fn launch_and_check(
-        &mut self,
+        &self,
         gpu: &Gpu,
         exec: &mut PipelineExec,
         p: &PipelineParams,
@@ -79,11 +78,11 @@ impl Buffers {
         what: &str,
     ) {
         match base {
-            Some(before) => gpu.stream.memcpy_htod(before, &mut self.y).unwrap(),
-            None => fill(&gpu.stream, &mut self.y, POISON),
+            Some(before) => self.y.copy_from(before).unwrap(),
+            None => fill_buffer(&self.y, POISON),
         }
         gpu.stream.synchronize().unwrap();
-        self.out.as_mut_slice().unwrap().fill(POISON);
+        self.out.write().unwrap().fill(POISON);
         exec.launch(&gpu.stream).unwrap();
         gpu.stream.synchronize().unwrap();
         let want: Vec<f32> = (0..self.input.len())
@@ -97,7 +96,7 @@ impl Buffers {
         );
         assert_close(
             &format!("{what}: out"),
-            self.out.as_slice().unwrap(),
+            &self.out.read().unwrap(),
             &want,
             1e-5,
         );
@@ -114,7 +113,7 @@ fn set_params_updates_exactly_the_nodes_whose_params_changed() {
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("set_params_updates_exactly_the_nodes_whose_params_changed");
     let n = rng.len_in(1000, 50_000);
-    let (mut b1, mut b2) = (
+    let (mut b1, b2) = (
         Buffers::new(&gpu, &mut rng, n),
         Buffers::new(&gpu, &mut rng, n),
     );
@@ -147,7 +146,7 @@ fn set_params_updates_exactly_the_nodes_whose_params_changed() {
     }
 
     // Another input: only `axpy` reads `x`; it now reads b2's input and writes b1's `y`.
-    p.x = DevicePtr::from(&b2.x);
+    p.x = b2.x.clone();
     assert_eq!(exec.set_params(&p).unwrap(), 1, "changing x");
     b1.input.clone_from(&b2.input);
     b1.launch_and_check(&gpu, &mut exec, &p, None, "after changing x");
@@ -165,7 +164,7 @@ fn set_params_updates_exactly_the_nodes_whose_params_changed() {
     assert_eq!(exec.set_params(&p2).unwrap(), 4, "moving to b2's buffers");
     b2.launch_and_check(&gpu, &mut exec, &p2, None, "on b2's buffers");
     // b1's outputs are left alone now.
-    fill(&gpu.stream, &mut b1.y, POISON);
+    fill_buffer(&b1.y, POISON);
     b2.launch_and_check(&gpu, &mut exec, &p2, None, "on b2's buffers again");
     assert!(
         read_back(&gpu.stream, &b1.y).iter().all(|v| v.is_nan()),
@@ -181,7 +180,7 @@ fn handle_updates_last_until_the_next_set_params() {
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("handle_updates_last_until_the_next_set_params");
     let n = rng.len_in(1000, 50_000);
-    let mut b1 = Buffers::new(&gpu, &mut rng, n);
+    let b1 = Buffers::new(&gpu, &mut rng, n);
     let p = b1.params(&k, &mut rng);
     let mut exec = Pipeline::build(&gpu.ctx, &p)
         .unwrap()
@@ -191,7 +190,7 @@ fn handle_updates_last_until_the_next_set_params() {
     // The handle sets `times` alone; the launch configuration stays.
     let b = rng.f32();
     let config = exec.times().launch_config();
-    exec.times().set(p.n, b, p.y).unwrap();
+    exec.times().set(p.n, b, &p.y).unwrap();
     assert_eq!(exec.times().launch_config().grid_dim, config.grid_dim);
     b1.launch_and_check(
         &gpu,
@@ -224,7 +223,7 @@ fn whole_graph_update_takes_another_build_of_the_declaration() {
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("whole_graph_update_takes_another_build_of_the_declaration");
     let n = rng.len_in(1000, 50_000);
-    let (mut b1, mut b2) = (
+    let (b1, b2) = (
         Buffers::new(&gpu, &mut rng, n),
         Buffers::new(&gpu, &mut rng, n),
     );
@@ -237,7 +236,7 @@ fn whole_graph_update_takes_another_build_of_the_declaration() {
 
     exec.update(&Pipeline::build(&gpu.ctx, &p2).unwrap())
         .unwrap();
-    fill(&gpu.stream, &mut b1.y, POISON);
+    fill_buffer(&b1.y, POISON);
     b2.launch_and_check(&gpu, &mut exec, &p2, None, "updated to p2");
     assert!(
         read_back(&gpu.stream, &b1.y).iter().all(|v| v.is_nan()),
@@ -268,7 +267,7 @@ fn a_kernel_param_can_change_its_function() {
     );
     let mut rng = Rng::new("a_kernel_param_can_change_its_function");
     let n = rng.len_in(1000, 50_000);
-    let mut b1 = Buffers::new(&gpu, &mut rng, n);
+    let b1 = Buffers::new(&gpu, &mut rng, n);
     let p = b1.params(&k, &mut rng);
     let mut exec = Pipeline::build(&gpu.ctx, &p)
         .unwrap()
@@ -306,7 +305,7 @@ fn a_disabled_node_takes_its_new_params_once_enabled() {
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("a_disabled_node_takes_its_new_params_once_enabled");
     let n = rng.len_in(1000, 50_000);
-    let mut b1 = Buffers::new(&gpu, &mut rng, n);
+    let b1 = Buffers::new(&gpu, &mut rng, n);
     let mut p = b1.params(&k, &mut rng);
     let mut exec = Pipeline::build(&gpu.ctx, &p)
         .unwrap()
@@ -337,7 +336,7 @@ fn topology_is_the_graph_the_driver_holds() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("topology_is_the_graph_the_driver_holds");
-    let mut b1 = Buffers::new(&gpu, &mut rng, 256);
+    let b1 = Buffers::new(&gpu, &mut rng, 256);
     let graph = Pipeline::build(&gpu.ctx, &b1.params(&k, &mut rng)).unwrap();
     let topology = Pipeline::TOPOLOGY;
     let nodes: Vec<_> = graph.graph().nodes().collect();
@@ -365,9 +364,9 @@ fn clone_params(p: &PipelineParams) -> PipelineParams {
     PipelineParams {
         saxpy: p.saxpy.clone(),
         scale: p.scale.clone(),
-        x: p.x,
-        y: p.y,
-        out: p.out,
+        x: p.x.clone(),
+        y: p.y.clone(),
+        out: p.out.clone(),
         n: p.n,
         a: p.a,
         b: p.b,

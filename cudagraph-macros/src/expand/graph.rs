@@ -55,6 +55,8 @@ pub fn params_struct(g: &Gen) -> TokenStream {
         #(#pass)*
         #[doc = #doc]
         #(#attrs)*
+        // Kernel params spell out their parameter tuples (the hazard rule reads them there).
+        #[allow(clippy::type_complexity)]
         #vis struct #params_ty {
             #(#fields)*
         }

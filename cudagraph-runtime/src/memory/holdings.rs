@@ -109,8 +109,9 @@ impl<'a> Holdings<'a> {
         let tallied = tally(&holdings.uses);
         let mut registered = Vec::new();
         for held in tallied {
-            let user = holdings.first_user(&held.alloc);
-            let result = holdings.register(&held, &|| describe(&held.alloc, &name(user)));
+            let result = holdings.register(&held, &|| {
+                describe(&held.alloc, &name(holdings.first_user(&held.alloc)))
+            });
             if let Err(e) = result {
                 holdings.unregister_all(&registered);
                 return Err(e);
@@ -236,16 +237,18 @@ impl<'a> Holdings<'a> {
         }
         let mut registered: Vec<Held> = Vec::new();
         for held in more {
-            let user = changes
-                .iter()
-                .find(|(_, uses)| {
-                    uses.iter().any(|u| {
-                        u.owned()
-                            .is_some_and(|a| alloc_key(a) == alloc_key(&held.alloc))
+            let user = || {
+                changes
+                    .iter()
+                    .find(|(_, uses)| {
+                        uses.iter().any(|u| {
+                            u.owned()
+                                .is_some_and(|a| alloc_key(a) == alloc_key(&held.alloc))
+                        })
                     })
-                })
-                .map_or(0, |(node, _)| *node);
-            if let Err(e) = self.register(&held, &|| describe(&held.alloc, &name(user))) {
+                    .map_or(0, |(node, _)| *node)
+            };
+            if let Err(e) = self.register(&held, &|| describe(&held.alloc, &name(user()))) {
                 self.unregister_all(&registered);
                 return Err(e);
             }
