@@ -594,3 +594,78 @@ fn a_memset_zeroes_doubles_with_a_four_byte_pattern() {
     assert!(got[..n / 2].iter().all(|&v| v == 0.0));
     assert!(got[n / 2..].iter().all(|&v| v == 1.5));
 }
+
+#[test]
+fn releases_wait_for_a_capture_on_the_launch_stream_to_end() {
+    // The launch stream is being captured when memory must be released: no completion marker
+    // can be recorded there (it would be captured, not run). An update that would release memory
+    // is refused; dropping the executable leaves the release to the runtime's thread, which
+    // finishes it once the capture has ended.
+    let Some(gpu) = gpu("releases_wait_for_a_capture_on_the_launch_stream_to_end") else {
+        return;
+    };
+    let k = Late::load(&gpu.ctx);
+    let launch_stream = gpu.ctx.new_stream().unwrap();
+    let n = 1 << 14;
+    let (y, z): (DeviceBuffer<f32>, DeviceBuffer<f32>) = (zeros(&gpu, n), zeros(&gpu, n));
+    let cfg_n = cfg(n);
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let node = graph
+        .add_kernel(&k.fill, cfg_n, (n as u32, SPIN, 8.0f32, &y), &[])
+        .unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    exec.launch(&launch_stream).unwrap();
+    let mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
+    launch_stream.begin_capture(mode).unwrap();
+    match exec.set_kernel_params(node, cfg_n, (n as u32, SPIN, 8.0f32, &z)) {
+        Err(Error::Capturing { .. }) => {}
+        other => panic!("expected Error::Capturing, got {other:?}"),
+    }
+    drop(exec);
+    drop(y);
+    // The capture (empty) ends; only then can the release be ordered after the launch.
+    if let Err(e) = launch_stream.end_capture(sys::CUgraphInstantiate_flags(0)) {
+        panic!("ending the (empty) capture: {e:?}");
+    }
+    let s = sentinel(&gpu.stream, n);
+    assert_sentinel(&gpu, "buffer released after a capture", &s);
+    drop(z);
+}
+
+#[test]
+fn a_guard_on_one_thread_holds_off_launches_on_another() {
+    let Some(gpu) = gpu("a_guard_on_one_thread_holds_off_launches_on_another") else {
+        return;
+    };
+    let k = Late::load(&gpu.ctx);
+    let n = 1 << 12;
+    let y: DeviceBuffer<f32> = zeros(&gpu, n);
+    let host = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let fill = graph
+        .add_kernel(&k.fill, cfg(n), (n as u32, 0u64, 2.0f32, &y), &[])
+        .unwrap();
+    graph.add_memcpy(Memcpy::dtoh(&y, &host), &[fill.id()]).unwrap();
+    let exec = graph.instantiate().unwrap();
+    let (held_tx, held_rx) = std::sync::mpsc::channel();
+    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+    let stream = gpu.stream.clone();
+    let launcher = std::thread::spawn(move || {
+        let mut exec = exec;
+        held_rx.recv().unwrap();
+        let refused = exec.launch(&stream);
+        release_tx.send(()).unwrap();
+        (exec, refused)
+    });
+    let reading = host.read().unwrap();
+    held_tx.send(()).unwrap();
+    release_rx.recv().unwrap();
+    drop(reading);
+    let (mut exec, refused) = launcher.join().unwrap();
+    assert!(
+        matches!(refused, Err(Error::BufferInUse { .. })),
+        "a launch on another thread during a host read: {refused:?}"
+    );
+    exec.launch(&gpu.stream).unwrap();
+    assert!(host.to_vec().unwrap().iter().all(|&v| v == 2.0));
+}

@@ -9,12 +9,14 @@
 
 use std::sync::Arc;
 
-use cudagraph_runtime::cudarc::driver::{result, CudaContext, DriverError, PushKernelArg};
+use cudagraph_runtime::cudarc::driver::{
+    result, CudaContext, CudaStream, DriverError, PushKernelArg,
+};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{Error, NodeKind};
 use cudagraph_tests::{
-    assert_close, assert_read_close, assert_read_untouched, cfg, fill, pinned, read_back, Kernels,
-    Rng, POISON,
+    assert_close, assert_read_close, assert_read_untouched, cfg, fill, fill_buffer, pinned,
+    read_back, zeros, Kernels, Rng, POISON,
 };
 
 fn without_event_tracking(ctx: &Arc<CudaContext>) {
@@ -45,7 +47,7 @@ fn captured_work_is_recorded_then_runs_on_launch() {
     gpu.stream.synchronize().unwrap();
 
     // out = a * x + y; copy = out; zeroed = 0
-    let graph = Graph::capture(&gpu.stream, |s| {
+    let body = |s: &Arc<CudaStream>| {
         let n32 = n as u32;
         let mut launch = s.launch_builder(k.axpy_out.function());
         launch.arg(&n32).arg(&a).arg(&x).arg(&y).arg(&mut out);
@@ -55,8 +57,11 @@ fn captured_work_is_recorded_then_runs_on_launch() {
         s.memcpy_dtod(&out, &mut copy)?;
         s.memset_zeros(&mut zeroed)?;
         Ok::<(), DriverError>(())
-    })
-    .unwrap();
+    };
+    // SAFETY: the captured nodes use `x`, `y`, `out`, `copy` and `zeroed`, declared before the
+    // graph and its executable and so dropped after them; host code reads them only through
+    // `read_back`, which synchronizes the stream the launches run on.
+    let graph = unsafe { Graph::capture(&gpu.stream, body) }.unwrap();
     assert_eq!(graph.len(), 3);
     assert!(graph.nodes().all(|node| node.kind == NodeKind::Other));
 
@@ -95,53 +100,56 @@ fn captured_graph_embeds_as_a_child() {
     let n = rng.len_in(1000, 50_000);
     let a = rng.f32();
     let mut src = pinned(&gpu.ctx, &vec![0.0f32; n]);
-    let mut dst = pinned(&gpu.ctx, &vec![POISON; n]);
-    let mut x = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let x_addr = DevicePtr::from(&x).addr();
-    let host_src: &[f32] = src.as_slice().unwrap();
-    let host_src = HostPtr::from(host_src);
+    let dst = HostBuffer::from_slice(&gpu.ctx, &vec![POISON; n]).unwrap();
+    let x = zeros::<f32>(&gpu, n);
+    let x_addr = x.addr();
+    let host_src = src.as_ptr().unwrap();
 
-    // Captured: src -> x (a copy from pinned memory), then x *= a.
-    let child = Graph::capture(&gpu.stream, |s| {
+    // Captured: src -> x (a copy from pinned memory), then x *= a. Captured work is not tracked:
+    // it reaches `src` and `x` by address.
+    let body = |s: &Arc<CudaStream>| {
         // SAFETY: `host_src` is the pinned buffer `src` (n elements, alive until the test ends) and
         // `x_addr` is `x`, n elements on the device.
         unsafe {
-            let host = std::slice::from_raw_parts(host_src.addr(), host_src.len());
+            let host = std::slice::from_raw_parts(host_src, n);
             result::memcpy_htod_async(x_addr, host, s.cu_stream())?;
         }
         let n32 = n as u32;
         let mut launch = s.launch_builder(k.scale.function());
-        launch.arg(&n32).arg(&a).arg(&mut x);
-        // SAFETY: `scale(unsigned n, float a, float* y)` on `n` elements, one thread each.
+        launch.arg(&n32).arg(&a).arg(&x_addr);
+        // SAFETY: `scale(unsigned n, float a, float* y)` on `n` elements, one thread each; `y` is
+        // `x`'s device address.
         unsafe { launch.launch(cfg(n)) }?;
         Ok::<(), Error>(())
-    })
-    .unwrap();
+    };
+    // SAFETY: the captured nodes use `src` and `x`, declared before the graphs and the executable
+    // and so dropped after them. Host code writes `src` only between launches, each of which is
+    // synchronized before the next write; `x` is touched only through `fill_buffer` and
+    // `assert_read_close`, which are ordered with the launches on the stream.
+    let child = unsafe { Graph::capture(&gpu.stream, body) }.unwrap();
     assert_eq!(child.len(), 2);
 
     // Built around it: child, then x -> dst.
     let mut graph = Graph::new(&gpu.ctx).unwrap();
     let inner = graph.add_child_graph(&child, &[]).unwrap();
-    let down = Memcpy::dtoh(
-        DevicePtr::from(&x),
-        HostPtrMut::from(dst.as_mut_slice().unwrap()),
-    );
-    graph.add_memcpy(down, &[inner.id()]).unwrap();
+    graph
+        .add_memcpy(Memcpy::dtoh(&x, &dst), &[inner.id()])
+        .unwrap();
     drop(child);
     let mut exec = graph.instantiate().unwrap();
 
     for launch in 0..2 {
         let data = rng.f32s(n);
         src.as_mut_slice().unwrap().copy_from_slice(&data);
-        dst.as_mut_slice().unwrap().fill(POISON);
-        fill(&gpu.stream, &mut x, POISON);
+        dst.write().unwrap().fill(POISON);
+        fill_buffer(&x, POISON);
         exec.launch(&gpu.stream).unwrap();
         gpu.stream.synchronize().unwrap();
         let want: Vec<f32> = data.iter().map(|v| a * v).collect();
         assert_read_close(&gpu.stream, &format!("launch {launch}: x"), &x, &want);
         assert_close(
             &format!("launch {launch}: copied out"),
-            dst.as_slice().unwrap(),
+            &dst.read().unwrap(),
             &want,
             1e-6,
         );
@@ -159,13 +167,16 @@ fn a_failing_capture_body_still_ends_the_capture() {
     let data = rng.f32s(n);
     let mut buf = gpu.stream.clone_htod(&data).unwrap();
 
-    let outcome = Graph::capture(&gpu.stream, |s| {
+    let body = |s: &Arc<CudaStream>| {
         s.memset_zeros(&mut buf)?;
         Err(Error::Invalid {
             node: "<body>".into(),
             reason: "the body gave up".into(),
         })
-    });
+    };
+    // SAFETY: the body fails, so no graph is made from the captured memset; `buf` outlives the
+    // capture in any case.
+    let outcome = unsafe { Graph::capture(&gpu.stream, body) };
     match outcome {
         Err(Error::Invalid { node, reason }) => {
             assert_eq!(node, "<body>");

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::Error;
 use cudagraph_tests::graphs::Counters;
-use cudagraph_tests::{assert_close, cfg, fill, pinned, read_back, Kernels, Rng, POISON};
+use cudagraph_tests::{assert_close, cfg, fill_buffer, read_back, zeros, Kernels, Rng, POISON};
 
 #[test]
 fn host_node_runs_after_the_copy_it_depends_on() {
@@ -19,38 +19,25 @@ fn host_node_runs_after_the_copy_it_depends_on() {
     let mut rng = Rng::new("host_node_runs_after_the_copy_it_depends_on");
     let n = rng.len_in(1000, 50_000);
     let a = rng.f32();
-    let mut src = pinned(&gpu.ctx, &vec![0.0f32; n]);
-    let mut dst = pinned(&gpu.ctx, &vec![POISON; n]);
-    let mut dev = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let src = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
+    let dst = HostBuffer::from_slice(&gpu.ctx, &vec![POISON; n]).unwrap();
+    let dev = zeros::<f32>(&gpu, n);
 
     // src -> dev, dev *= a, dev -> dst, then the host node reads dst.
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let dev_ptr = DevicePtrMut::from(&mut dev);
-    let up = graph
-        .add_memcpy(
-            Memcpy::htod(HostPtr::from(src.as_slice().unwrap()), dev_ptr),
-            &[],
-        )
-        .unwrap();
+    let up = graph.add_memcpy(Memcpy::htod(&src, &dev), &[]).unwrap();
     let scale = graph
-        .add_kernel(&k.scale, cfg(n), (n as u32, a, dev_ptr), &[up.id()])
+        .add_kernel(&k.scale, cfg(n), (n as u32, a, &dev), &[up.id()])
         .unwrap();
-    let dst_ptr = HostPtrMut::from(dst.as_mut_slice().unwrap());
     let down = graph
-        .add_memcpy(Memcpy::dtoh(dev_ptr.as_const(), dst_ptr), &[scale.id()])
+        .add_memcpy(Memcpy::dtoh(&dev, &dst), &[scale.id()])
         .unwrap();
     let seen = Arc::new(Mutex::new(Vec::<Vec<f32>>::new()));
-    let reader = (dst_ptr.as_const(), seen.clone());
+    let reader = seen.clone();
     graph
-        .add_host(
-            move || {
-                let (dst, seen) = &reader;
-                // SAFETY: `dst` points to the pinned buffer `dst`, which outlives every launch (the
-                // test synchronizes before dropping it) and which nothing writes while this node
-                // runs: its only writer is the copy this node depends on.
-                let data = unsafe { std::slice::from_raw_parts(dst.addr(), dst.len()) };
-                seen.lock().unwrap().push(data.to_vec());
-            },
+        .add_host_with(
+            &dst,
+            move |dst: &[f32]| reader.lock().unwrap().push(dst.to_vec()),
             &[down.id()],
         )
         .unwrap();
@@ -58,16 +45,16 @@ fn host_node_runs_after_the_copy_it_depends_on() {
 
     for launch in 1..=3 {
         let data = rng.f32s(n);
-        src.as_mut_slice().unwrap().copy_from_slice(&data);
-        dst.as_mut_slice().unwrap().fill(POISON);
-        fill(&gpu.stream, &mut dev, POISON);
+        src.write().unwrap().copy_from_slice(&data);
+        dst.write().unwrap().fill(POISON);
+        fill_buffer(&dev, POISON);
         exec.launch(&gpu.stream).unwrap();
         gpu.stream.synchronize().unwrap();
 
         let want: Vec<f32> = data.iter().map(|v| a * v).collect();
         assert_close(
             &format!("launch {launch}: copied to host"),
-            dst.as_slice().unwrap(),
+            &dst.read().unwrap(),
             &want,
             1e-6,
         );
@@ -90,7 +77,7 @@ fn host_node_panic_is_reported_by_the_next_launch() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("host_node_panic_is_reported_by_the_next_launch");
-    let mut c = Counters::new(&gpu, &mut rng);
+    let c = Counters::new(&gpu, &mut rng);
 
     // y += add, then a host node that panics on its first call only.
     let calls = Arc::new(AtomicUsize::new(0));
@@ -164,7 +151,7 @@ fn host_node_panic_inside_a_child_graph_is_reported() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("host_node_panic_inside_a_child_graph_is_reported");
-    let mut c = Counters::new(&gpu, &mut rng);
+    let c = Counters::new(&gpu, &mut rng);
 
     let mut child = Graph::new(&gpu.ctx).unwrap();
     child

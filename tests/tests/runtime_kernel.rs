@@ -3,8 +3,10 @@
 //! stream and with an explicit [`GraphExec::upload`].
 
 use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::DeviceBuffer;
 use cudagraph_tests::{
-    assert_read_close, cfg, compile, fill, function, read_back, Gpu, Kernels, Rng, KERNELS, POISON,
+    assert_read_close, cfg, compile, fill_buffer, function, read_back, upload, zeros, Gpu, Kernels,
+    Rng, KERNELS, POISON,
 };
 
 /// `a * x + y`, element-wise: the CPU reference of `axpy_out` and `saxpy`.
@@ -21,22 +23,15 @@ fn kernel_node_computes_with_typed_arguments() {
     let mut rng = Rng::new("kernel_node_computes_with_typed_arguments");
     let n = rng.len_in(1000, 50_000);
     let (a, x_host, y_host) = (rng.f32(), rng.f32s(n), rng.f32s(n));
-    let x = gpu.stream.clone_htod(&x_host).unwrap();
-    let y = gpu.stream.clone_htod(&y_host).unwrap();
-    let mut out = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let (x, y) = (upload(&gpu, &x_host), upload(&gpu, &y_host));
+    let out = zeros::<f32>(&gpu, n);
 
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let args = (
-        n as u32,
-        a,
-        DevicePtr::from(&x),
-        DevicePtr::from(&y),
-        DevicePtrMut::from(&mut out),
-    );
+    let args = (n as u32, a, &x, &y, &out);
     graph.add_kernel(&k.axpy_out, cfg(n), args, &[]).unwrap();
     let mut exec = graph.instantiate().unwrap();
 
-    fill(&gpu.stream, &mut out, POISON);
+    fill_buffer(&out, POISON);
     exec.launch(&gpu.stream).unwrap();
     assert_read_close(&gpu.stream, "a * x + y", &out, &axpy(a, &x_host, &y_host));
 }
@@ -44,6 +39,8 @@ fn kernel_node_computes_with_typed_arguments() {
 /// `mixed_args(u8 a, i16 b, i64 c, f64 d, f32 e, bool negate, u32 n, f64* out)`: parameters of
 /// 1, 2, 8, 8, 4, 1, 4 and 8 bytes, several of which need padding before them.
 type MixedArgs = (u8, i16, i64, f64, f32, bool, u32, DevicePtrMut<f64>);
+/// Values for [`MixedArgs`]: the output as the buffer the kernel writes.
+type MixedValues<'b> = (u8, i16, i64, f64, f32, bool, u32, &'b DeviceBuffer<f64>);
 
 #[test]
 fn kernel_arguments_of_every_size_reach_the_kernel() {
@@ -56,11 +53,10 @@ fn kernel_arguments_of_every_size_reach_the_kernel() {
     let mixed: Kernel<MixedArgs> = unsafe { Kernel::new(function(&module, "mixed_args")) };
     let mut rng = Rng::new("kernel_arguments_of_every_size_reach_the_kernel");
     let n = rng.len_in(1000, 20_000);
-    let mut out = gpu.stream.alloc_zeros::<f64>(n).unwrap();
+    let out = zeros::<f64>(&gpu, n);
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let out_ptr = DevicePtrMut::from(&mut out);
 
-    let draw = |rng: &mut Rng| -> MixedArgs {
+    let draw = |rng: &mut Rng| -> MixedValues<'_> {
         let a = rng.next_u64() as u8;
         let b = rng.next_u64() as i16;
         let c = (rng.next_u64() >> 24) as i64 - (1 << 39);
@@ -73,10 +69,10 @@ fn kernel_arguments_of_every_size_reach_the_kernel() {
             rng.f32(),
             rng.next_u64() & 1 == 1,
             n as u32,
-            out_ptr,
+            &out,
         )
     };
-    let want = |(a, b, c, d, e, negate, _, _): MixedArgs| -> Vec<f64> {
+    let want = |(a, b, c, d, e, negate, _, _): MixedValues<'_>| -> Vec<f64> {
         (0..n)
             .map(|i| {
                 let v = a as f64 + b as f64 + c as f64 + d + e as f64 + i as f64;
@@ -92,7 +88,7 @@ fn kernel_arguments_of_every_size_reach_the_kernel() {
     let first = draw(&mut rng);
     let node = graph.add_kernel(&mixed, cfg(n), first, &[]).unwrap();
     let mut exec = graph.instantiate().unwrap();
-    fill(&gpu.stream, &mut out, f64::NAN);
+    fill_buffer(&out, f64::NAN);
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(
         read_back(&gpu.stream, &out),
@@ -103,7 +99,7 @@ fn kernel_arguments_of_every_size_reach_the_kernel() {
     // The same marshalling through a single-node update.
     let second = draw(&mut rng);
     exec.set_kernel_params(node, cfg(n), second).unwrap();
-    fill(&gpu.stream, &mut out, f64::NAN);
+    fill_buffer(&out, f64::NAN);
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(
         read_back(&gpu.stream, &out),
@@ -122,23 +118,16 @@ fn kernel_chain_runs_in_dependency_order_on_every_launch() {
     let mut rng = Rng::new("kernel_chain_runs_in_dependency_order_on_every_launch");
     let n = rng.len_in(1000, 50_000);
     let (x_host, y_host) = (rng.f32s(n), rng.f32s(n));
-    let x = gpu.stream.clone_htod(&x_host).unwrap();
-    let mut y = gpu.stream.clone_htod(&y_host).unwrap();
+    let (x, y) = (upload(&gpu, &x_host), upload(&gpu, &y_host));
     let launches = 2 + rng.below(4) as usize;
 
     // y = 2y, then y = x + y: the two steps do not commute, and neither do successive launches.
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let y_ptr = DevicePtrMut::from(&mut y);
     let double = graph
-        .add_kernel(&k.scale, cfg(n), (n as u32, 2.0, y_ptr), &[])
+        .add_kernel(&k.scale, cfg(n), (n as u32, 2.0, &y), &[])
         .unwrap();
     graph
-        .add_kernel(
-            &k.saxpy,
-            cfg(n),
-            (n as u32, 1.0, DevicePtr::from(&x), y_ptr),
-            &[double.id()],
-        )
+        .add_kernel(&k.saxpy, cfg(n), (n as u32, 1.0, &x, &y), &[double.id()])
         .unwrap();
     let mut exec = graph.instantiate().unwrap();
     for _ in 0..launches {
@@ -180,18 +169,12 @@ fn instantiate_and_check(
     let n = rng.len_in(1000, 50_000);
     let a = rng.f32();
     let y_host = rng.f32s(n);
-    let mut x = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let y = gpu.stream.clone_htod(&y_host).unwrap();
-    let mut out = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let x = zeros::<f32>(gpu, n);
+    let y = cudagraph_tests::upload(gpu, &y_host);
+    let out = zeros::<f32>(gpu, n);
 
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let args = (
-        n as u32,
-        a,
-        DevicePtr::from(&x),
-        DevicePtr::from(&y),
-        DevicePtrMut::from(&mut out),
-    );
+    let args = (n as u32, a, &x, &y, &out);
     graph.add_kernel(&k.axpy_out, cfg(n), args, &[]).unwrap();
     let mut exec = match upload {
         Upload::AtInstantiation => graph.instantiate_with(flags, Some(&gpu.stream)).unwrap(),
@@ -204,8 +187,8 @@ fn instantiate_and_check(
     // Several launches, each with fresh input: the executable reads `x` at launch time.
     for launch in 0..3 {
         let x_host = rng.f32s(n);
-        gpu.stream.memcpy_htod(&x_host, &mut x).unwrap();
-        fill(&gpu.stream, &mut out, POISON);
+        x.copy_from(&x_host).unwrap();
+        fill_buffer(&out, POISON);
         exec.launch(&gpu.stream).unwrap();
         let what = format!("flags {flags:?}, upload {upload:?}, launch {launch}");
         assert_read_close(&gpu.stream, &what, &out, &axpy(a, &x_host, &y_host));

@@ -3,10 +3,10 @@
 
 use std::fmt::Debug;
 
-use cudagraph_runtime::cudarc::driver::{DeviceRepr, ValidAsZeroBits};
+use cudagraph_runtime::cudarc::driver::DeviceRepr;
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::MemsetValue;
-use cudagraph_tests::{assert_untouched, fill, pinned, read_back, Gpu, Rng, POISON};
+use cudagraph_runtime::{FillWith, MemsetValue};
+use cudagraph_tests::{assert_untouched, fill_buffer, read_back, upload, zeros, Gpu, Rng, POISON};
 
 #[test]
 fn memcpy_nodes_copy_htod_dtod_dtoh() {
@@ -15,37 +15,27 @@ fn memcpy_nodes_copy_htod_dtod_dtoh() {
     };
     let mut rng = Rng::new("memcpy_nodes_copy_htod_dtod_dtoh");
     let n = rng.len_in(1000, 100_000);
-    let mut src = pinned(&gpu.ctx, &vec![0.0f32; n]);
-    let mut dst = pinned(&gpu.ctx, &vec![POISON; n]);
-    let mut a = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    let mut b = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let src = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
+    let dst = HostBuffer::from_slice(&gpu.ctx, &vec![POISON; n]).unwrap();
+    let (a, b) = (zeros::<f32>(&gpu, n), zeros::<f32>(&gpu, n));
 
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let htod = Memcpy::htod(
-        HostPtr::from(src.as_slice().unwrap()),
-        DevicePtrMut::from(&mut a),
-    );
-    let htod = graph.add_memcpy(htod, &[]).unwrap();
+    let htod = graph.add_memcpy(Memcpy::htod(&src, &a), &[]).unwrap();
     let dtod = graph
-        .add_memcpy(
-            Memcpy::dtod(DevicePtr::from(&a), DevicePtrMut::from(&mut b)),
-            &[htod.id()],
-        )
+        .add_memcpy(Memcpy::dtod(&a, &b), &[htod.id()])
         .unwrap();
-    let dtoh = Memcpy::dtoh(
-        DevicePtr::from(&b),
-        HostPtrMut::from(dst.as_mut_slice().unwrap()),
-    );
-    graph.add_memcpy(dtoh, &[dtod.id()]).unwrap();
+    graph
+        .add_memcpy(Memcpy::dtoh(&b, &dst), &[dtod.id()])
+        .unwrap();
     let mut exec = graph.instantiate().unwrap();
 
     // Each launch copies what the host buffer holds at that launch.
     for launch in 0..3 {
         let data = rng.f32s(n);
-        src.as_mut_slice().unwrap().copy_from_slice(&data);
-        dst.as_mut_slice().unwrap().fill(POISON);
-        fill(&gpu.stream, &mut a, POISON);
-        fill(&gpu.stream, &mut b, POISON);
+        src.write().unwrap().copy_from_slice(&data);
+        dst.write().unwrap().fill(POISON);
+        fill_buffer(&a, POISON);
+        fill_buffer(&b, POISON);
         exec.launch(&gpu.stream).unwrap();
         gpu.stream.synchronize().unwrap();
         assert_eq!(
@@ -59,7 +49,7 @@ fn memcpy_nodes_copy_htod_dtod_dtoh() {
             "launch {launch}: device to device"
         );
         assert_eq!(
-            dst.as_slice().unwrap(),
+            dst.to_vec().unwrap(),
             data,
             "launch {launch}: device to host"
         );
@@ -76,32 +66,26 @@ fn memcpy_nodes_on_subranges_leave_the_rest_untouched() {
     let n = rng.len_in(1000, 100_000);
     let (lo, hi) = (rng.len_in(1, n / 4), rng.len_in(3 * n / 4, n));
     let data = rng.f32s(n);
-    let src = pinned(&gpu.ctx, &data);
-    let mut dst = pinned(&gpu.ctx, &vec![POISON; n]);
-    let mut dev = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let src = HostBuffer::from_slice(&gpu.ctx, &data).unwrap();
+    let dst = HostBuffer::from_slice(&gpu.ctx, &vec![POISON; n]).unwrap();
+    let dev = zeros::<f32>(&gpu, n);
 
     // src[lo..hi] -> dev[lo..hi] -> dst[lo..hi]
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let src_part = HostPtr::from(src.as_slice().unwrap())
-        .try_slice(lo..hi)
-        .unwrap();
-    let dev_part = DevicePtrMut::from(&mut dev).try_slice(lo..hi).unwrap();
-    let dst_part = HostPtrMut::from(dst.as_mut_slice().unwrap())
-        .try_slice(lo..hi)
-        .unwrap();
+    let dev_part = dev.slice(lo..hi);
     let up = graph
-        .add_memcpy(Memcpy::htod(src_part, dev_part), &[])
+        .add_memcpy(Memcpy::htod(src.slice(lo..hi), &dev_part), &[])
         .unwrap();
     graph
-        .add_memcpy(Memcpy::dtoh(dev_part.as_const(), dst_part), &[up.id()])
+        .add_memcpy(Memcpy::dtoh(&dev_part, dst.slice(lo..hi)), &[up.id()])
         .unwrap();
     let mut exec = graph.instantiate().unwrap();
 
-    fill(&gpu.stream, &mut dev, POISON);
+    fill_buffer(&dev, POISON);
     exec.launch(&gpu.stream).unwrap();
     let on_device = read_back(&gpu.stream, &dev);
-    let on_host = dst.as_slice().unwrap();
-    for (what, got) in [("device", &on_device[..]), ("host", on_host)] {
+    let on_host = dst.to_vec().unwrap();
+    for (what, got) in [("device", &on_device), ("host", &on_host)] {
         assert_eq!(
             got[lo..hi],
             data[lo..hi],
@@ -116,7 +100,7 @@ fn memcpy_nodes_on_subranges_leave_the_rest_untouched() {
 /// the range holds the value and every other element its previous (random, different) contents.
 fn check_memset<T>(gpu: &Gpu, rng: &mut Rng, random: impl Fn(&mut Rng) -> T)
 where
-    T: MemsetValue + DeviceRepr + ValidAsZeroBits + PartialEq + Debug,
+    T: MemsetValue + FillWith<T> + DeviceRepr + PartialEq + Debug + 'static,
 {
     let n = rng.len_in(1000, 100_000);
     let (lo, hi) = (rng.len_in(1, n / 4), rng.len_in(3 * n / 4, n));
@@ -130,15 +114,16 @@ where
             }
         })
         .collect();
-    let mut buf = gpu.stream.clone_htod(&before).unwrap();
+    let buf = upload(gpu, &before);
 
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let range = DevicePtrMut::from(&mut buf).try_slice(lo..hi).unwrap();
-    graph.add_memset(Memset::new(range, value), &[]).unwrap();
+    graph
+        .add_memset(Memset::new(buf.slice(lo..hi), value), &[])
+        .unwrap();
     let mut exec = graph.instantiate().unwrap();
 
     for launch in 0..2 {
-        gpu.stream.memcpy_htod(&before, &mut buf).unwrap();
+        buf.copy_from(&before).unwrap();
         exec.launch(&gpu.stream).unwrap();
         let got = read_back(&gpu.stream, &buf);
         for (i, (got, before)) in got.iter().zip(&before).enumerate() {

@@ -8,7 +8,9 @@ use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{
     Error, HostNode, HostToDevice, KernelNode, MemcpyNode, MemsetNode, NodeId, UserObject,
 };
-use cudagraph_tests::{assert_read_close, cfg, fill, Kernels, Rng, SaxpyArgs, POISON};
+use cudagraph_tests::{
+    assert_read_close, cfg, fill_buffer, upload, zeros, Kernels, Rng, SaxpyArgs, POISON,
+};
 
 fn assert_send<T: Send>() {}
 fn assert_send_sync<T: Send + Sync>() {}
@@ -27,10 +29,10 @@ impl<T: ?Sized + Sync> AmbiguousIfSync<IsSync> for T {}
 #[test]
 fn graph_and_exec_are_send_but_not_sync() {
     // Each line fails to compile if the property is lost; nothing here needs a GPU.
-    assert_send::<Graph>();
-    assert_send::<GraphExec>();
-    <Graph as AmbiguousIfSync<_>>::some_item();
-    <GraphExec as AmbiguousIfSync<_>>::some_item();
+    assert_send::<Graph<'static>>();
+    assert_send::<GraphExec<'static>>();
+    <Graph<'static> as AmbiguousIfSync<_>>::some_item();
+    <GraphExec<'static> as AmbiguousIfSync<_>>::some_item();
     assert_send::<UserObject>();
     assert_send_sync::<Kernel<SaxpyArgs>>();
     assert_send_sync::<NodeId>();
@@ -40,6 +42,9 @@ fn graph_and_exec_are_send_but_not_sync() {
     assert_send_sync::<HostNode>();
     assert_send_sync::<DevicePtr<f32>>();
     assert_send_sync::<HostPtrMut<f32>>();
+    // Owned memory is shared by reference counting across threads.
+    assert_send_sync::<DeviceBuffer<f32>>();
+    assert_send_sync::<HostBuffer<f32>>();
 
     // Errors cross threads too, boxed as standard errors.
     assert_send_sync::<Error>();
@@ -57,22 +62,16 @@ fn graph_and_exec_move_between_threads() {
     let n = rng.len_in(1000, 50_000);
     let a = rng.f32();
     let (x_host, y_host) = (rng.f32s(n), rng.f32s(n));
-    let x = gpu.stream.clone_htod(&x_host).unwrap();
-    let y = gpu.stream.clone_htod(&y_host).unwrap();
-    let mut out = gpu.stream.alloc_zeros::<f32>(n).unwrap();
+    let (x, y) = (upload(&gpu, &x_host), upload(&gpu, &y_host));
+    let out = zeros::<f32>(&gpu, n);
     let want: Vec<f32> = x_host.iter().zip(&y_host).map(|(x, y)| a * x + y).collect();
 
     // Built here...
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let args = (
-        n as u32,
-        a,
-        DevicePtr::from(&x),
-        DevicePtr::from(&y),
-        DevicePtrMut::from(&mut out),
-    );
-    graph.add_kernel(&k.axpy_out, cfg(n), args, &[]).unwrap();
-    fill(&gpu.stream, &mut out, POISON);
+    graph
+        .add_kernel(&k.axpy_out, cfg(n), (n as u32, a, &x, &y, &out), &[])
+        .unwrap();
+    fill_buffer(&out, POISON);
     gpu.stream.synchronize().unwrap();
 
     // ...instantiated and launched on another thread...
@@ -88,7 +87,7 @@ fn graph_and_exec_move_between_threads() {
     assert_read_close(&gpu.stream, "launched on another thread", &out, &want);
 
     // ...and launched again here.
-    fill(&gpu.stream, &mut out, POISON);
+    fill_buffer(&out, POISON);
     exec.launch(&gpu.stream).unwrap();
     assert_read_close(&gpu.stream, "launched back on this thread", &out, &want);
 }

@@ -8,10 +8,11 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender, TryRecvError}
 use std::sync::Arc;
 use std::time::Duration;
 
+use cudagraph_runtime::cudarc::driver::DevicePtr as _;
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::UserObject;
 use cudagraph_tests::graphs::Counters;
-use cudagraph_tests::{read_back, Kernels, Rng};
+use cudagraph_tests::{cfg, read_back, zeros, Kernels, Rng};
 
 /// How long a drop may take to arrive once nothing holds the value any more.
 const DROP_TIMEOUT: Duration = Duration::from_secs(10);
@@ -76,7 +77,7 @@ fn retained_value_outlives_graph_exec_and_launches() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("retained_value_outlives_graph_exec_and_launches");
-    let mut c = Counters::new(&gpu, &mut rng);
+    let c = Counters::new(&gpu, &mut rng);
     let token = rng.next_u64();
     let (probe, done, dropped) = probe(token);
 
@@ -118,18 +119,26 @@ fn retained_device_buffer_is_freed_without_error() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("retained_device_buffer_is_freed_without_error");
-    let mut c = Counters::new(&gpu, &mut rng);
-    let mut result = gpu.stream.alloc_zeros::<u32>(c.n).unwrap();
+    let c = Counters::new(&gpu, &mut rng);
+    let result = zeros::<u32>(&gpu, c.n);
     let token = rng.next_u64();
     let (probe, _, dropped) = probe(token);
 
-    // The graph works in `scratch`, which it owns: the buffer is freed on the reaper thread (its
-    // `Drop` calls CUDA there), before the probe that follows it in the tuple reports.
+    // The graph works in `scratch`, a cudarc buffer (the counters' starting values) that it owns
+    // and reaches by address only: the buffer is freed on the reaper thread (its `Drop` calls CUDA
+    // there), before the probe that follows it in the tuple reports.
+    let scratch = gpu.stream.clone_htod(&c.y0).unwrap();
+    let (addr, _) = scratch.device_ptr(&gpu.stream);
+    // SAFETY: `addr` is `scratch`, `c.n` counters on the device; `scratch` is moved into the graph
+    // below with `retain`, which keeps it alive until the graph, its executable and their
+    // launches are done, and nothing else uses it meanwhile.
+    let scratch_ptr = unsafe { DevicePtrMut::<u32>::from_raw(addr, c.n) };
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let bump = c.add_bump(&mut graph, &k, &[]);
+    let bump = graph
+        .add_kernel(&k.add_u32, cfg(c.n), (c.n as u32, c.add, scratch_ptr), &[])
+        .unwrap();
     let want = c.after(2);
-    let scratch = c.y;
-    let out = Memcpy::dtod(DevicePtr::from(&scratch), DevicePtrMut::from(&mut result));
+    let out = Memcpy::dtod(scratch_ptr.as_const(), &result);
     graph.add_memcpy(out, &[bump.id()]).unwrap();
     graph.retain((scratch, probe)).unwrap();
     let mut exec = graph.instantiate().unwrap();
@@ -153,7 +162,7 @@ fn user_object_reference_is_shared_by_clones_and_executables() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("user_object_reference_is_shared_by_clones_and_executables");
-    let mut c = Counters::new(&gpu, &mut rng);
+    let c = Counters::new(&gpu, &mut rng);
     let token = rng.next_u64();
     let (probe, _, dropped) = probe(token);
 

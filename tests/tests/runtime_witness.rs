@@ -12,8 +12,8 @@ use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::Error;
 use cudagraph_tests::graphs::Counters;
 use cudagraph_tests::{
-    assert_read_close, assert_read_untouched, assert_untouched, cfg, fill, pinned, read_back,
-    Kernels, Rng, POISON, POISON_U32,
+    assert_read_close, assert_read_untouched, assert_untouched, cfg, fill_buffer, read_back,
+    upload, zeros, Kernels, Rng, POISON, POISON_U32,
 };
 
 /// A 1-D `CUDA_MEMCPY3D` of `bytes` bytes, `height` rows apart by `pitch` bytes on both sides.
@@ -75,21 +75,20 @@ fn witness_t4_driver_refuses_update_from_another_topology() {
     let n = rng.len_in(1000, 50_000);
     let (a, b) = (rng.f32(), rng.f32());
     let y_host = rng.f32s(n);
-    let mut y = gpu.stream.clone_htod(&y_host).unwrap();
-    let y_ptr = DevicePtrMut::from(&mut y);
+    let y = upload(&gpu, &y_host);
 
     // The executable: y *= a. The other graph: y *= b, then y *= b again.
     let mut graph = Graph::new(&gpu.ctx).unwrap();
     graph
-        .add_kernel(&k.scale, cfg(n), (n as u32, a, y_ptr), &[])
+        .add_kernel(&k.scale, cfg(n), (n as u32, a, &y), &[])
         .unwrap();
     let mut exec = graph.instantiate().unwrap();
     let mut other = Graph::new(&gpu.ctx).unwrap();
     let first = other
-        .add_kernel(&k.scale, cfg(n), (n as u32, b, y_ptr), &[])
+        .add_kernel(&k.scale, cfg(n), (n as u32, b, &y), &[])
         .unwrap();
     other
-        .add_kernel(&k.scale, cfg(n), (n as u32, b, y_ptr), &[first.id()])
+        .add_kernel(&k.scale, cfg(n), (n as u32, b, &y), &[first.id()])
         .unwrap();
 
     let mut info = sys::CUgraphExecUpdateResultInfo {
@@ -113,7 +112,7 @@ fn witness_t4_driver_refuses_update_from_another_topology() {
         sys::CUgraphExecUpdateResult::CU_GRAPH_EXEC_UPDATE_SUCCESS
     );
 
-    gpu.stream.memcpy_htod(&y_host, &mut y).unwrap();
+    y.copy_from(&y_host).unwrap();
     exec.launch(&gpu.stream).unwrap();
     let want: Vec<f32> = y_host.iter().map(|y| a * y).collect();
     assert_read_close(&gpu.stream, "the executable after the refusal", &y, &want);
@@ -128,7 +127,7 @@ fn witness_t6_driver_refuses_to_disable_host_and_empty_nodes() {
     };
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("witness_t6_driver_refuses_to_disable_host_and_empty_nodes");
-    let mut c = Counters::new(&gpu, &mut rng);
+    let c = Counters::new(&gpu, &mut rng);
     let calls = Arc::new(AtomicUsize::new(0));
 
     // y += add, then an empty node, then a host node counting its calls.
@@ -175,27 +174,22 @@ fn witness_t5_driver_refuses_to_change_a_memcpys_direction_or_shape() {
     let mut rng = Rng::new("witness_t5_driver_refuses_to_change_a_memcpys_direction_or_shape");
     let n = rng.len_in(1000, 50_000);
     let data = rng.f32s(n);
-    let src = pinned(&gpu.ctx, &data);
-    let mut elsewhere = pinned(&gpu.ctx, &vec![POISON; 2 * n]);
-    let mut dev = gpu.stream.alloc_zeros::<f32>(2 * n).unwrap();
-    let mut other = gpu.stream.alloc_zeros::<f32>(2 * n).unwrap();
+    let src = HostBuffer::from_slice(&gpu.ctx, &data).unwrap();
+    let elsewhere = HostBuffer::from_slice(&gpu.ctx, &vec![POISON; 2 * n]).unwrap();
+    let (dev, other) = (zeros::<f32>(&gpu, 2 * n), zeros::<f32>(&gpu, 2 * n));
 
     // Built host-to-device, 1-D: src -> dev[..n].
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let dev_part = DevicePtrMut::from(&mut dev).try_slice(..n).unwrap();
     let copy = graph
-        .add_memcpy(
-            Memcpy::htod(HostPtr::from(src.as_slice().unwrap()), dev_part),
-            &[],
-        )
+        .add_memcpy(Memcpy::htod(&src, dev.slice(..n)), &[])
         .unwrap();
     let mut exec = graph.instantiate().unwrap();
     let raw_node = exec.graph().raw_node(copy).unwrap();
 
+    // The raw requests name the buffers by address.
     use sys::CUmemorytype::{CU_MEMORYTYPE_DEVICE as DEVICE, CU_MEMORYTYPE_HOST as HOST};
-    let (dev_addr, other_addr) = (DevicePtr::from(&dev).addr(), DevicePtr::from(&other).addr());
-    let elsewhere_addr = elsewhere.as_mut_slice().unwrap().as_mut_ptr() as u64;
-    let src_addr = src.as_slice().unwrap().as_ptr() as u64;
+    let (dev_addr, other_addr) = (dev.addr(), other.addr());
+    let (elsewhere_addr, src_addr) = (elsewhere.as_mut_ptr() as u64, src.as_ptr() as u64);
     let bytes = 4 * n;
     let requests = [
         (
@@ -232,8 +226,8 @@ fn witness_t5_driver_refuses_to_change_a_memcpys_direction_or_shape() {
     }
 
     // The node still copies src into dev[..n], and nothing else.
-    fill(&gpu.stream, &mut dev, POISON);
-    fill(&gpu.stream, &mut other, POISON);
+    fill_buffer(&dev, POISON);
+    fill_buffer(&other, POISON);
     exec.launch(&gpu.stream).unwrap();
     let got = read_back(&gpu.stream, &dev);
     assert_eq!(got[..n], data[..]);
@@ -241,7 +235,7 @@ fn witness_t5_driver_refuses_to_change_a_memcpys_direction_or_shape() {
     assert_read_untouched(&gpu.stream, "the refused source's buffer", &other);
     assert_untouched(
         "the refused host destination",
-        elsewhere.as_slice().unwrap(),
+        &elsewhere.read().unwrap(),
         POISON,
     );
 }
@@ -256,12 +250,12 @@ fn witness_t5_driver_refuses_a_2d_memset_update_of_a_1d_node() {
     let mut rng = Rng::new("witness_t5_driver_refuses_a_2d_memset_update_of_a_1d_node");
     let width = rng.len_in(1000, 50_000);
     let (value, value2) = (rng.next_u64() as u32 | 1, rng.next_u64() as u32 & !1);
-    let mut buf = gpu.stream.alloc_zeros::<u32>(2 * width).unwrap();
+    let buf = zeros::<u32>(&gpu, 2 * width);
 
     // Built 1-D: buf[..width] = value.
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let row = DevicePtrMut::from(&mut buf).try_slice(..width).unwrap();
-    let set = graph.add_memset(Memset::new(row, value), &[]).unwrap();
+    let row = buf.slice(..width);
+    let set = graph.add_memset(Memset::new(&row, value), &[]).unwrap();
     let mut exec = graph.instantiate().unwrap();
     let raw_node = exec.graph().raw_node(set).unwrap();
 
@@ -285,7 +279,7 @@ fn witness_t5_driver_refuses_a_2d_memset_update_of_a_1d_node() {
         "the driver accepted a 2-D update of a 1-D memset"
     );
 
-    fill(&gpu.stream, &mut buf, POISON_U32);
+    fill_buffer(&buf, POISON_U32);
     exec.launch(&gpu.stream).unwrap();
     let got = read_back(&gpu.stream, &buf);
     assert_eq!(

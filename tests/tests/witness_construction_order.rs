@@ -7,9 +7,8 @@
 //! Seen on an H200 with the CUDA 13 driver: swapping two roots whose sinks keep their creation
 //! order still pairs; swapping the creation order of two sinks is refused ("the topology changed").
 
-use cudagraph_runtime::cudarc::driver::CudaSlice;
-use cudagraph_runtime::{DevicePtrMut, Error, Graph, GraphExec};
-use cudagraph_tests::{cfg, gpu, read_back, Gpu, Kernels, Rng};
+use cudagraph_runtime::{DeviceBuffer, Error, Graph, GraphExec};
+use cudagraph_tests::{cfg, fill_buffer, gpu, read_back, zeros, Gpu, Kernels, Rng};
 
 const N: usize = 4096;
 
@@ -41,14 +40,14 @@ enum Order {
 fn build(
     gpu: &Gpu,
     k: &Kernels,
-    x: DevicePtrMut<u32>,
-    y: DevicePtrMut<f32>,
+    x: &DeviceBuffer<u32>,
+    y: &DeviceBuffer<f32>,
     p: Params,
     order: Order,
-) -> Graph {
+) -> Graph<'static> {
     let n = N as u32;
     let mut g = Graph::new(&gpu.ctx).unwrap();
-    let add_b = |g: &mut Graph| {
+    let add_b = |g: &mut Graph<'static>| {
         g.name_next("b")
             .add_kernel(&k.scale, cfg(N), (n, p.b, y), &[])
             .unwrap()
@@ -75,12 +74,12 @@ fn build(
 /// Launches `exec` from `x = 0`, `y = 1` and returns (x, y), each checked uniform.
 fn run(
     gpu: &Gpu,
-    exec: &mut GraphExec,
-    x: &mut CudaSlice<u32>,
-    y: &mut CudaSlice<f32>,
+    exec: &mut GraphExec<'static>,
+    x: &DeviceBuffer<u32>,
+    y: &DeviceBuffer<f32>,
 ) -> (u32, f32) {
-    gpu.stream.memset_zeros(x).unwrap();
-    gpu.stream.memcpy_htod(&vec![1.0f32; N], y).unwrap();
+    fill_buffer(x, 0);
+    fill_buffer(y, 1.0);
     exec.launch(&gpu.stream).unwrap();
     let (xs, ys) = (read_back(&gpu.stream, x), read_back(&gpu.stream, y));
     assert!(
@@ -108,15 +107,13 @@ fn another_construction_order_breaks_whole_graph_update() {
         b: 2.0 + rng.below(100) as f32,
         c: 4000 + rng.below(1000),
     };
-    let mut xs = gpu.stream.alloc_zeros::<u32>(N).unwrap();
-    let mut ys = gpu.stream.alloc_zeros::<f32>(N).unwrap();
-    let (x, y) = (DevicePtrMut::from(&mut xs), DevicePtrMut::from(&mut ys));
+    let (x, y) = (&zeros::<u32>(&gpu, N), &zeros::<f32>(&gpu, N));
 
     let first = params();
     let mut exec = build(&gpu, &k, x, y, first, Order::Canonical)
         .instantiate()
         .unwrap();
-    assert_eq!(run(&gpu, &mut exec, &mut xs, &mut ys), expected(first));
+    assert_eq!(run(&gpu, &mut exec, x, y), expected(first));
 
     // Same construction order, new parameters: pairs node for node, every time.
     let mut last = first;
@@ -124,7 +121,7 @@ fn another_construction_order_breaks_whole_graph_update() {
         last = params();
         exec.update(&build(&gpu, &k, x, y, last, Order::Canonical))
             .expect("the same construction order must pair");
-        assert_eq!(run(&gpu, &mut exec, &mut xs, &mut ys), expected(last));
+        assert_eq!(run(&gpu, &mut exec, x, y), expected(last));
     }
 
     // The roots created in another order, the sinks in the same: this driver still pairs them
@@ -135,7 +132,7 @@ fn another_construction_order_breaks_whole_graph_update() {
         .unwrap();
     match probe.update(&build(&gpu, &k, x, y, p, Order::RootsSwapped)) {
         Ok(()) => {
-            let got = run(&gpu, &mut probe, &mut xs, &mut ys);
+            let got = run(&gpu, &mut probe, x, y);
             eprintln!(
                 "roots swapped: accepted, got {got:?}, want {:?}",
                 expected(p)
@@ -152,11 +149,11 @@ fn another_construction_order_breaks_whole_graph_update() {
         Err(e @ Error::UpdateRejected { .. }) => {
             eprintln!("sinks swapped: refused: {e}");
             // The executable is unchanged and still runs the last good parameters.
-            assert_eq!(run(&gpu, &mut exec, &mut xs, &mut ys), expected(last));
+            assert_eq!(run(&gpu, &mut exec, x, y), expected(last));
         }
         Err(e) => panic!("unexpected error kind: {e}"),
         Ok(()) => {
-            let got = run(&gpu, &mut exec, &mut xs, &mut ys);
+            let got = run(&gpu, &mut exec, x, y);
             eprintln!(
                 "sinks swapped: accepted, got {got:?}, want {:?}",
                 expected(p)

@@ -7,7 +7,7 @@ use cudagraph_runtime::Graph;
 use cudagraph_tests::gpu;
 
 /// Adds the edge `from -> to` with the raw call, then instantiates: the first refusal, if any.
-fn refusal(graph: Graph, from: sys::CUgraphNode, to: sys::CUgraphNode) -> Option<String> {
+fn refusal(graph: Graph<'_>, from: sys::CUgraphNode, to: sys::CUgraphNode) -> Option<String> {
     // SAFETY: a live graph and two of its nodes; one edge, with default (null) edge data.
     let r = unsafe { sys::cuGraphAddDependencies_v2(graph.raw(), &from, &to, std::ptr::null(), 1) };
     if r != sys::CUresult::CUDA_SUCCESS {

@@ -154,6 +154,18 @@ impl<T: 'static> HostBuffer<T> {
         unsafe { self.alloc.ptr.add(self.offset) }
     }
 
+    /// The address of the first element, for raw paths (`HostPtr::from_raw`, driver calls).
+    /// Dereferencing it is `unsafe`: a launch may be using the memory; [`HostBuffer::read`]
+    /// is the safe way.
+    pub fn as_ptr(&self) -> *const T {
+        self.ptr()
+    }
+
+    /// [`HostBuffer::as_ptr`], writable: the same caveats apply.
+    pub fn as_mut_ptr(&self) -> *mut T {
+        self.ptr()
+    }
+
     /// Elements `range` of this buffer, sharing its allocation; `None` when out of bounds.
     pub fn try_slice(&self, range: impl RangeBounds<usize>) -> Option<Self> {
         let (start, end) = bounds(range, self.len)?;
