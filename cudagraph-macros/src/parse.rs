@@ -626,7 +626,8 @@ fn single_argument(input: ParseStream, usage: &str) -> syn::Result<Expr> {
 impl Parse for HostOp {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let token = input.parse()?;
-        let usage = "a host node is written `host(f)`, or `host(f, a, mut b)` with the host buffers \
+        let usage =
+            "a host node is written `host(f)`, or `host(f, a, mut b)` with the host buffers \
                      `f` reads (`a`) and writes (`mut b`)";
         if !input.peek(token::Paren) {
             return Err(input.error(usage));

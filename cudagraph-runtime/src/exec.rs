@@ -223,11 +223,10 @@ impl<'a> GraphExec<'a> {
         let changes = uses.into_iter().enumerate().collect();
         let graph = &self.graph;
         let mut fresh = None;
-        self.memory
-            .replace(changes, &|i| graph.name_of(i), || {
-                fresh = Some(instantiate_raw(graph, flags, None)?);
-                Ok(())
-            })?;
+        self.memory.replace(changes, &|i| graph.name_of(i), || {
+            fresh = Some(instantiate_raw(graph, flags, None)?);
+            Ok(())
+        })?;
         let old = std::mem::replace(&mut self.raw, fresh.expect("set by the replacement"));
         self.retire_host_calls();
         // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
@@ -240,7 +239,11 @@ impl<'a> GraphExec<'a> {
     /// [`GraphExec::update`] is refused. Node handles of the old graph keep working when `graph`
     /// was built by the same calls in the same order (as every graph of one `cuda_graph!`
     /// declaration is); otherwise use `graph`'s own handles. On error nothing changes.
-    pub fn reinstantiate_from(&mut self, mut graph: Graph<'a>, flags: InstantiateFlags) -> Result<()> {
+    pub fn reinstantiate_from(
+        &mut self,
+        mut graph: Graph<'a>,
+        flags: InstantiateFlags,
+    ) -> Result<()> {
         self.memory.before_reinstantiation()?;
         let changes = graph
             .uses_by_node()
@@ -248,11 +251,10 @@ impl<'a> GraphExec<'a> {
             .enumerate()
             .collect();
         let mut fresh = None;
-        self.memory
-            .replace(changes, &|i| graph.name_of(i), || {
-                fresh = Some(instantiate_raw(&graph, flags, None)?);
-                Ok(())
-            })?;
+        self.memory.replace(changes, &|i| graph.name_of(i), || {
+            fresh = Some(instantiate_raw(&graph, flags, None)?);
+            Ok(())
+        })?;
         let old = std::mem::replace(&mut self.raw, fresh.expect("set by the replacement"));
         graph.join_family_of(&self.graph);
         self.panics.watch_instead(graph.panics.slots());
@@ -619,7 +621,11 @@ fn update_raw(raw: sys::CUgraphExec, graph: &Graph<'_>) -> Result<()> {
     // SAFETY: live executable and graph; `info` has the layout of `CUgraphExecUpdateResultInfo`
     // with the result as a plain integer, so a code newer than our bindings is no invalid enum.
     let result = unsafe {
-        sys::cuGraphExecUpdate_v2(raw, graph.raw(), (&mut info as *mut UpdateResultInfo).cast())
+        sys::cuGraphExecUpdate_v2(
+            raw,
+            graph.raw(),
+            (&mut info as *mut UpdateResultInfo).cast(),
+        )
     };
     if result == sys::CUresult::CUDA_SUCCESS {
         return Ok(());

@@ -460,18 +460,15 @@ impl<'a> Graph<'a> {
         if !touches_host || !(new_host_code || tables.host_code) {
             return None;
         }
-        let others = self
-            .nodes
-            .iter()
-            .enumerate()
-            .flat_map(|(i, r)| {
-                let (start, len) = r.uses;
-                tables.uses[start as usize..(start + len) as usize]
-                    .iter()
-                    .map(move |u| (i, u))
-            });
+        let others = self.nodes.iter().enumerate().flat_map(|(i, r)| {
+            let (start, len) = r.uses;
+            tables.uses[start as usize..(start + len) as usize]
+                .iter()
+                .map(move |u| (i, u))
+        });
         host_code_conflict(uses, others, |other| {
-            deps.iter().any(|d| reaches(other, d.index as usize, |n| self.deps_of(n)))
+            deps.iter()
+                .any(|d| reaches(other, d.index as usize, |n| self.deps_of(n)))
         })
     }
 
@@ -791,7 +788,6 @@ impl<'a> Graph<'a> {
 }
 
 impl Graph<'static> {
-
     /// Records the work `f` enqueues on `stream` as a new graph (`cuStreamBeginCapture` in
     /// thread-local mode ... `cuStreamEndCapture`). Capture always ends, also when `f` fails.
     ///

@@ -69,7 +69,11 @@ fn run() -> Result<(), Failure> {
         exec.launch(&stream)?;
         let y = params.output.read()?; // waits for the launch, then reads on the host
         let wrong = (0..N).filter(|&i| y[i] != a + i as f32).count();
-        println!("a = {a:>4}: y[{}] = {}, {wrong} of {N} wrong", N - 1, y[N - 1]);
+        println!(
+            "a = {a:>4}: y[{}] = {}, {wrong} of {N} wrong",
+            N - 1,
+            y[N - 1]
+        );
         if wrong != 0 {
             return Err(Failure::Other(format!("{wrong} values wrong with a = {a}")));
         }

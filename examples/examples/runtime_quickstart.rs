@@ -75,7 +75,9 @@ fn run() -> Result<(), Failure> {
         exec.check_host_panics()?;
         println!("a = {a:>4}: y[i] - i ranges over [{lo}, {hi}]");
         if (lo, hi) != (a, a) {
-            return Err(Failure::Other(format!("expected y[i] - i = {a} everywhere")));
+            return Err(Failure::Other(format!(
+                "expected y[i] - i = {a} everywhere"
+            )));
         }
     }
     // The same result, read by host code through the buffer's guard (it waits for the launch).

@@ -8,8 +8,7 @@ use std::sync::Arc;
 
 use cudagraph_runtime::cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, CudaView,
-    DevicePtr as DevicePtrTrait,
-    DeviceRepr, PinnedHostSlice, ValidAsZeroBits,
+    DevicePtr as DevicePtrTrait, DeviceRepr, PinnedHostSlice, ValidAsZeroBits,
 };
 use cudagraph_runtime::cudarc::nvrtc;
 use cudagraph_runtime::{

@@ -1,4 +1,4 @@
-//! The canonical construction order of `cuda_graph!` (SPEC 2.4): every graph built from one
+//! The canonical construction order of `cuda_graph!` (CUDA pairs nodes by creation order in whole-graph update): every graph built from one
 //! declaration is made by the same sequence of driver calls, so whole-graph update
 //! (`exec.update(&g)`) pairs node for node whatever the params. A declaration with two roots,
 //! a fan-in, a fan-out and three sinks (the shape where the driver pairs by creation order) is

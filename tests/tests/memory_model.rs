@@ -645,7 +645,9 @@ fn a_guard_on_one_thread_holds_off_launches_on_another() {
     let fill = graph
         .add_kernel(&k.fill, cfg(n), (n as u32, 0u64, 2.0f32, &y), &[])
         .unwrap();
-    graph.add_memcpy(Memcpy::dtoh(&y, &host), &[fill.id()]).unwrap();
+    graph
+        .add_memcpy(Memcpy::dtoh(&y, &host), &[fill.id()])
+        .unwrap();
     let exec = graph.instantiate().unwrap();
     let (held_tx, held_rx) = std::sync::mpsc::channel();
     let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();

@@ -1,4 +1,4 @@
-//! Stream capture (SPEC 2.3): work enqueued inside `Graph::capture` is recorded, not run; the
+//! Stream capture (`cuStreamBeginCapture`): work enqueued inside `Graph::capture` is recorded, not run; the
 //! captured graph runs as its own executable or embedded as a child of a built graph; and a
 //! failing capture body still ends the capture, leaving the stream usable.
 //!

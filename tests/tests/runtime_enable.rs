@@ -1,4 +1,4 @@
-//! Enabling and disabling kernel, memcpy and memset nodes of an executable (SPEC 2.4): a disabled
+//! Enabling and disabling kernel, memcpy and memset nodes of an executable (`cuGraphNodeSetEnabled`): a disabled
 //! node acts as an empty node (its output keeps its poison) while the others run; a parameter
 //! update made while it is disabled leaves it disabled and takes effect once it is re-enabled.
 

@@ -1,4 +1,4 @@
-//! Thread-safety of the runtime's types (SPEC 2.2): a graph or an executable may move to another
+//! Thread-safety of the runtime's types (CUDA graph objects are not thread-safe): a graph or an executable may move to another
 //! thread but never be shared by two. Checked at compile time (no GPU needed), and at run time by
 //! building on one thread, launching on another and launching again after moving back.
 

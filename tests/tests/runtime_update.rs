@@ -1,4 +1,4 @@
-//! Updating an instantiated graph (SPEC 2.4): whole-graph update from a graph built by the same
+//! Updating an instantiated graph (`cuGraphExecUpdate`): whole-graph update from a graph built by the same
 //! calls, and single-node updates of kernel, memcpy, memset, host and child-graph nodes. Every
 //! test launches before and after the update and checks both results, including that the old
 //! targets are left alone once the update has moved a node elsewhere.
@@ -657,7 +657,7 @@ fn a_clone_answers_to_the_originals_handles() {
 }
 
 /// Reproduces a runtime bug: after a whole-graph update that gave a kernel node another function
-/// (allowed within one context, SPEC 2.4), `set_kernel_params` sends the function of the graph the
+/// (allowed within one context by `cuGraphExecKernelNodeSetParams`), `set_kernel_params` sends the function of the graph the
 /// executable was instantiated from, silently undoing the function change. `GraphExec::update`
 /// does not refresh the per-node function `set_kernel_params` re-sends.
 #[test]

@@ -1,4 +1,4 @@
-//! User objects (SPEC 2.7): values handed to a graph live until the graph, every executable made
+//! User objects (CUDA user objects): values handed to a graph live until the graph, every executable made
 //! from it, and every launch of those are done with them, and are then dropped on the runtime's
 //! reaper thread. The drops are observed through a channel; the driver releases references
 //! asynchronously, so the tests wait for them with a timeout.

@@ -1,4 +1,4 @@
-//! GPU witnesses: the driver itself refusing what the typed API does not offer (SPEC 3, T4-T6).
+//! GPU witnesses: the driver itself refusing what the typed API does not offer (the macro's rules T4-T6).
 //! Each test makes the forbidden request through a raw driver call or an unchecked escape, asserts
 //! that the driver answers with an error, prints that error, and then checks that the executable
 //! still does exactly what it was built to do.

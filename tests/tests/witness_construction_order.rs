@@ -1,4 +1,4 @@
-//! GPU witness for the macro's canonical construction order (SPEC 2.4): whole-graph update pairs
+//! GPU witness for the macro's canonical construction order (whole-graph update): whole-graph update pairs
 //! nodes by the order of the calls that built them. The same topology added in another order
 //! makes the driver refuse the update or pair the wrong nodes, while the same order always pairs.
 //! `cuda_graph!` builds every graph of a declaration in one fixed order, so its updates are always
@@ -32,7 +32,7 @@ enum Order {
     Canonical,
     /// `b`, `a`, `c`: the roots swapped; the sinks (`b`, `c`) are still created in the same order.
     RootsSwapped,
-    /// `a`, `c`, `b`: the sinks created in the other order (SPEC 2.4, rule 3).
+    /// `a`, `c`, `b`: the sinks created in the other order (CUDA's third pairing rule: sink nodes in a consistent order).
     SinksSwapped,
 }
 
@@ -125,7 +125,7 @@ fn another_construction_order_breaks_whole_graph_update() {
     }
 
     // The roots created in another order, the sinks in the same: this driver still pairs them
-    // (it is the sink order that SPEC 2.4 makes binding). Reported, not asserted.
+    // (it is the sink order that CUDA's pairing rules make binding). Reported, not asserted.
     let p = params();
     let mut probe = build(&gpu, &k, x, y, last, Order::Canonical)
         .instantiate()

@@ -40,7 +40,11 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
     for item in &model.decl.items {
         match item {
             Item::Node(node) => {
-                for attr in node.attrs.iter().filter(|a| !is_any(a, &["doc", "unordered"])) {
+                for attr in node
+                    .attrs
+                    .iter()
+                    .filter(|a| !is_any(a, &["doc", "unordered"]))
+                {
                     cx.error_spanned(
                         attr,
                         format!(

@@ -119,10 +119,7 @@ fn check_attributes(model: &Model, uses: &[Vec<MemUse>], cx: &mut Ctxt) {
                 )
                 .is_err()
             {
-                cx.error_spanned(
-                    attr,
-                    "expected buffer params: `#[unordered(buffer, ...)]`",
-                );
+                cx.error_spanned(attr, "expected buffer params: `#[unordered(buffer, ...)]`");
             }
         }
     }

@@ -310,7 +310,10 @@ fn overlap_check(g: &Gen) -> TokenStream {
     let checks = crate::check::hazards::overlap_candidates(g.model)
         .into_iter()
         .map(|(a, pa, b, pb)| {
-            let (na, nb) = (name_of(&g.model.nodes[a].name), name_of(&g.model.nodes[b].name));
+            let (na, nb) = (
+                name_of(&g.model.nodes[a].name),
+                name_of(&g.model.nodes[b].name),
+            );
             let (fa, fb) = (&g.model.params[pa].name, &g.model.params[pb].name);
             let (sa, sb) = (name_of(fa), name_of(fb));
             quote! {

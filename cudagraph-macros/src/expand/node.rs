@@ -153,7 +153,11 @@ impl Gen<'_> {
             NodeOp::Memset(m) => {
                 let (ty, pattern) = (self.param_type(&m.dst), self.memset_pattern(&m.dst));
                 let (dst, value) = (self.param_ident(&m.dst), &m.value);
-                let (s, ps, params) = (at(m.dst.span()), private_at(m.dst.span()), params_at(m.dst.span()));
+                let (s, ps, params) = (
+                    at(m.dst.span()),
+                    private_at(m.dst.span()),
+                    params_at(m.dst.span()),
+                );
                 (
                     quote_spanned!(s=> #ps::Memset<'static, #pattern>),
                     quote_spanned!(s=> <#ty as #ps::MemsetTarget>::memset(&#params.#dst, #value)),
@@ -181,7 +185,11 @@ impl Gen<'_> {
                 } else {
                     let views = h.buffers.iter().map(|b| {
                         let name = &b.name;
-                        let (bs, bp, params) = (at(name.span()), private_at(name.span()), params_at(name.span()));
+                        let (bs, bp, params) = (
+                            at(name.span()),
+                            private_at(name.span()),
+                            params_at(name.span()),
+                        );
                         match b.mutability {
                             Some(_) => quote_spanned!(bs=> #bp::writes(&#params.#name)),
                             None => quote_spanned!(bs=> &#params.#name),

@@ -151,7 +151,11 @@ impl AllocState {
         }
         if space == Space::Host {
             let mut mine = counts;
-            if let Some(own) = holders.current.iter().find(|o| Arc::ptr_eq(&o.fence, fence)) {
+            if let Some(own) = holders
+                .current
+                .iter()
+                .find(|o| Arc::ptr_eq(&o.fence, fence))
+            {
                 mine.add(own.counts);
             }
             let conflict = holders

@@ -70,7 +70,9 @@ impl<T: 'static> Clone for DeviceBuffer<T> {
 /// Two buffers are equal when they are the same range of the same allocation.
 impl<T: 'static> PartialEq for DeviceBuffer<T> {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.alloc, &other.alloc) && self.offset == other.offset && self.len == other.len
+        Arc::ptr_eq(&self.alloc, &other.alloc)
+            && self.offset == other.offset
+            && self.len == other.len
     }
 }
 
@@ -215,7 +217,10 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
             fence.done().order_before(home)?;
         }
         // cudarc's own record: work on other streams waits for the home stream from here.
-        let slice = guard.slice.as_mut().expect("present until the final release");
+        let slice = guard
+            .slice
+            .as_mut()
+            .expect("present until the final release");
         let (_, sync) = slice.device_ptr_mut(home);
         drop(sync);
         Ok(guard)
@@ -333,7 +338,11 @@ impl<T: 'static> Drop for DeviceAlloc<T> {
     /// this runs inside a host node (no CUDA calls allowed), the reaper finishes the job.
     fn drop(&mut self) {
         let released = self.state.take_released();
-        let slice = self.slice.get_mut().unwrap_or_else(|e| e.into_inner()).take();
+        let slice = self
+            .slice
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
         let Some(slice) = slice else { return };
         let home = self.home.clone();
         let mut parts = Some((slice, released));

@@ -35,12 +35,15 @@ impl EventCell {
         let mut event = self.lock();
         if event.is_none() {
             let flags = Some(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING);
-            *event = Some(stream.context().new_event(flags).map_err(|source| {
-                Error::Driver {
-                    call: "cuEventCreate",
-                    source,
-                }
-            })?);
+            *event = Some(
+                stream
+                    .context()
+                    .new_event(flags)
+                    .map_err(|source| Error::Driver {
+                        call: "cuEventCreate",
+                        source,
+                    })?,
+            );
         }
         let event = event.as_ref().expect("created above");
         event.record(stream).map_err(|source| Error::Driver {
@@ -152,9 +155,10 @@ impl PendingWait {
     fn same(&self, other: &PendingWait) -> bool {
         match (self, other) {
             (PendingWait::Event(a), PendingWait::Event(b)) => Arc::ptr_eq(a, b),
-            (PendingWait::StreamTail { scratch: a, .. }, PendingWait::StreamTail { scratch: b, .. }) => {
-                Arc::ptr_eq(a, b)
-            }
+            (
+                PendingWait::StreamTail { scratch: a, .. },
+                PendingWait::StreamTail { scratch: b, .. },
+            ) => Arc::ptr_eq(a, b),
             _ => false,
         }
     }
@@ -162,10 +166,15 @@ impl PendingWait {
     fn order_before(&self, stream: &Arc<CudaStream>) -> Result<()> {
         match self {
             PendingWait::Event(event) => event.order_before(stream),
-            PendingWait::StreamTail { stream: own, .. } if Arc::ptr_eq(own, stream) || **own == **stream => {
+            PendingWait::StreamTail { stream: own, .. }
+                if Arc::ptr_eq(own, stream) || **own == **stream =>
+            {
                 Ok(())
             }
-            PendingWait::StreamTail { stream: own, scratch } => {
+            PendingWait::StreamTail {
+                stream: own,
+                scratch,
+            } => {
                 if is_capturing(own)? {
                     return Err(Error::Capturing {
                         what: "ordering a launch after work on a buffer's own stream".into(),

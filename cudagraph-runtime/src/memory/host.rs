@@ -8,7 +8,7 @@ use cudarc::driver::{CudaContext, CudaStream, DeviceRepr, PinnedHostSlice, Valid
 
 use super::alloc::{AccessScope, AllocState, Allocation, Space};
 use super::operand::sealed::MemoryOperand;
-use super::operand::{HostDst, HostSrc, Hold, MemKey, Use};
+use super::operand::{Hold, HostDst, HostSrc, MemKey, Use};
 use crate::error::{Error, Result};
 use crate::node::in_host_node;
 use crate::ptr::bounds;
@@ -73,7 +73,9 @@ impl<T: 'static> Clone for HostBuffer<T> {
 /// Two buffers are equal when they are the same range of the same allocation.
 impl<T: 'static> PartialEq for HostBuffer<T> {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.alloc, &other.alloc) && self.offset == other.offset && self.len == other.len
+        Arc::ptr_eq(&self.alloc, &other.alloc)
+            && self.offset == other.offset
+            && self.len == other.len
     }
 }
 
@@ -365,7 +367,10 @@ impl<T: 'static> Drop for HostAlloc<T> {
         let mut parts = Some((pinned, released));
         reaper::run_later(Box::new(move || {
             if let Some((pinned, released)) = parts.take() {
-                if released.iter().all(|fence| fence.done().wait_host().is_ok()) {
+                if released
+                    .iter()
+                    .all(|fence| fence.done().wait_host().is_ok())
+                {
                     drop(pinned);
                 } else {
                     // Could not learn that those launches are over: leak rather than free early.

@@ -244,9 +244,30 @@ macro_rules! borrowed_device {
 borrowed_device!(&'a CudaSlice<T>, |s| *s, |o| o, read_use, DeviceSrc);
 borrowed_device!(&'a CudaView<'_, T>, |s| *s, |o| o, read_use, DeviceSrc);
 borrowed_device!(CudaView<'a, T>, |s| s, |o| &o, read_use, DeviceSrc);
-borrowed_device!(&'a mut CudaSlice<T>, |s| &**s, |o| o, write_use, DeviceSrc, DeviceDst);
-borrowed_device!(&'a mut CudaViewMut<'_, T>, |s| &**s, |o| o, write_use, DeviceSrc, DeviceDst);
-borrowed_device!(CudaViewMut<'a, T>, |s| s, |o| &mut o, write_use, DeviceSrc, DeviceDst);
+borrowed_device!(
+    &'a mut CudaSlice<T>,
+    |s| &**s,
+    |o| o,
+    write_use,
+    DeviceSrc,
+    DeviceDst
+);
+borrowed_device!(
+    &'a mut CudaViewMut<'_, T>,
+    |s| &**s,
+    |o| o,
+    write_use,
+    DeviceSrc,
+    DeviceDst
+);
+borrowed_device!(
+    CudaViewMut<'a, T>,
+    |s| s,
+    |o| &mut o,
+    write_use,
+    DeviceSrc,
+    DeviceDst
+);
 
 /// A use of borrowed page-locked host memory.
 fn borrowed_host<'a, T>(ptr: *const T, len: usize, write: bool) -> Use<'a> {

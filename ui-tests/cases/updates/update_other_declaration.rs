@@ -1,4 +1,4 @@
-//! T4: a whole-graph update takes only a graph of the same declaration (pairing, SPEC 2.4),
+//! T4: a whole-graph update takes only a graph of the same declaration (CUDA pairs nodes by creation order),
 //! even one with the same shape, and not a runtime `Graph`.
 use cudagraph_runtime::{cuda_graph, prelude::*};
 
