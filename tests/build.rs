@@ -12,7 +12,7 @@ fn main() {
     src.push_str("    /// A chain of 1000 tiny kernels, each scaling `y` by its own `a_i`.\n");
     src.push_str("    pub graph Chain1000 {\n        params {\n");
     src.push_str("            k: Kernel<(u32, f32, DevicePtrMut<f32>)>,\n");
-    src.push_str("            y: DevicePtrMut<f32>,\n            n: u32,\n");
+    src.push_str("            y: DeviceBuffer<f32>,\n            n: u32,\n");
     for i in 0..NODES {
         let _ = writeln!(src, "            a{i}: f32,");
     }
@@ -26,7 +26,7 @@ fn main() {
 
     // A constructor: 1000 fields are too many to spell out in the bench.
     src.push_str("/// Params with every `a_i` set to `a`.\n");
-    src.push_str("pub fn params(k: Kernel<(u32, f32, DevicePtrMut<f32>)>, y: DevicePtrMut<f32>, n: u32, a: f32) -> Chain1000Params {\n");
+    src.push_str("pub fn params(k: Kernel<(u32, f32, DevicePtrMut<f32>)>, y: DeviceBuffer<f32>, n: u32, a: f32) -> Chain1000Params {\n");
     src.push_str("    Chain1000Params {\n        k,\n        y,\n        n,\n");
     for i in 0..NODES {
         let _ = writeln!(src, "        a{i}: a,");

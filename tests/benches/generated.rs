@@ -15,6 +15,11 @@
 //!
 //! Update calls are CPU-side driver calls on an executable that is not running; each iteration
 //! alternates the values so every call is a real change. Without a GPU, prints one skip line.
+//!
+//! The declaration's `y` is a `DeviceBuffer<f32>`, as users declare device memory: the params own
+//! it, the graph and executable keep it alive, and every update passes it again (the runtime sees
+//! that the node's memory is unchanged and makes only the driver call). The raw side passes the
+//! buffer's address.
 
 use std::cell::Cell;
 use std::ffi::c_void;
@@ -24,7 +29,7 @@ use criterion::{BenchmarkId, Criterion};
 use cudagraph_runtime::cudarc::driver::sys;
 use cudagraph_runtime::{cuda_graph, prelude::*};
 use cudagraph_tests::bench::{RatioTable, Samples};
-use cudagraph_tests::{gpu, Kernels};
+use cudagraph_tests::{gpu, zeros, Kernels};
 
 include!(concat!(env!("OUT_DIR"), "/chain1000.rs"));
 
@@ -42,12 +47,10 @@ fn main() {
         .unwrap_or_else(|e| format!("<unnamed device: {e}>"));
     println!("device: {device}");
     let kernels = Kernels::load(&gpu.ctx);
-    let mut y = gpu
-        .stream
-        .alloc_zeros::<f32>(THREADS as usize)
-        .expect("allocating y");
-    let y_ptr = DevicePtrMut::from(&mut y);
-    let mut p = params(kernels.scale.clone(), y_ptr, THREADS, 1.0);
+    // The buffer every node scales, owned by the params (a clone shares it: the handle passes
+    // the very buffer the params hold, so its updates keep the node's memory).
+    let y = zeros::<f32>(&gpu, THREADS as usize);
+    let mut p = params(kernels.scale.clone(), y.clone(), THREADS, 1.0);
     let mut exec = Chain1000::build(&gpu.ctx, &p)
         .expect("build")
         .instantiate()
@@ -74,7 +77,7 @@ fn main() {
         b.iter_custom(|iters| {
             let start = Instant::now();
             for _ in 0..iters {
-                exec.n500().set(THREADS, next(), y_ptr).expect("handle set");
+                exec.n500().set(THREADS, next(), &y).expect("handle set");
             }
             samples.record("handle/ours", iters, start.elapsed())
         })
@@ -88,7 +91,7 @@ fn main() {
         b.iter_custom(|iters| {
             let start = Instant::now();
             for _ in 0..iters {
-                raw_set(raw_exec, raw_node, func, ctx, next(), y_ptr.addr());
+                raw_set(raw_exec, raw_node, func, ctx, next(), y.addr());
             }
             samples.record("handle/raw", iters, start.elapsed())
         })
@@ -110,19 +113,10 @@ fn main() {
         4,
         || {
             exec.n500()
-                .set(THREADS, value(&ours_flip), y_ptr)
+                .set(THREADS, value(&ours_flip), &y)
                 .expect("handle set")
         },
-        || {
-            raw_set(
-                raw_exec,
-                raw_node,
-                func,
-                ctx,
-                value(&raw_flip),
-                y_ptr.addr(),
-            )
-        },
+        || raw_set(raw_exec, raw_node, func, ctx, value(&raw_flip), y.addr()),
     );
     exec.set_params(&p).expect("resync n500 with the params");
 
@@ -179,7 +173,7 @@ fn main() {
                 for _ in 0..iters {
                     value.set(if value.get() == 1.0 { 1.5 } else { 1.0 });
                     for &node in &nodes {
-                        raw_set(raw_exec, node, func, ctx, value.get(), y_ptr.addr());
+                        raw_set(raw_exec, node, func, ctx, value.get(), y.addr());
                     }
                 }
                 samples.record(&format!("set_params/raw/{k}"), iters, start.elapsed())

@@ -20,6 +20,24 @@
 //! - `reinstantiate`: `GraphExec::reinstantiate` vs `cuGraphInstantiateWithFlags` +
 //!   `cuGraphExecDestroy` (reported, no target).
 //!
+//! Every node of our chains uses one owned `DeviceBuffer` (the path users take); the raw side
+//! passes its address. So our side pays what the memory model adds: each launch goes through the
+//! executable's launch gate, each `add_kernel` takes a reference to the buffer (released again by
+//! `clear` or the drop of the graph), and each update checks that the node's memory is unchanged.
+//! Two more A/B rows, reported only, measure the memory model where it does more work:
+//!
+//! - `set_params buffer swap`: `GraphExec::set_kernel_params` on the chain's last node, its buffer
+//!   argument alternating between two `DeviceBuffer`s, vs `cuGraphExecKernelNodeSetParams_v2`
+//!   alternating the address: each call registers the incoming buffer with the executable and
+//!   releases the outgoing one. The executable has been launched once before (as in a loop that
+//!   swaps buffers between launches), so a release that leaves the executable without a buffer
+//!   records its completion marker (`cuEventRecord`): at every call for N = 1, at every other
+//!   call for larger N (whose other nodes keep the first buffer).
+//! - `launch borrowed`: launches of a chain whose nodes borrow cudarc slices (`&mut CudaSlice`
+//!   given to `add_kernel`, one slice per node: a slice can be borrowed mutably by one node only)
+//!   vs `cuGraphLaunch`. Borrowed memory skips the launch gate, but every launch records the
+//!   completion marker, which the drop of the executable waits for before the borrows end.
+//!
 //! Methodology. Each side is measured with `iter_custom`, and the time handed to criterion is also
 //! kept (`cudagraph_tests::bench::Samples`) so the summary can be printed without criterion's
 //! output files (the packed binary runs on a machine without cargo). The summary's figure is the
@@ -55,11 +73,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion};
-use cudagraph_runtime::cudarc::driver::{sys, CudaContext, CudaStream};
+use cudagraph_runtime::cudarc::driver::{sys, CudaContext, CudaSlice, CudaStream};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{GraphExec, KernelNode};
+use cudagraph_runtime::{GraphExec, KernelArg, KernelNode};
 use cudagraph_tests::bench::{RatioTable, Samples};
-use cudagraph_tests::{compile, function, gpu, Gpu, KERNELS};
+use cudagraph_tests::{compile, function, gpu, zeros, Gpu, KERNELS};
 
 const CHAINS: [usize; 4] = [1, 10, 100, 1000];
 const SAMPLE_SIZE: usize = 40;
@@ -167,7 +185,7 @@ fn destroy_raw(graph: sys::CUgraph, exec: sys::CUgraphExec) {
 
 /// A chain of `n` noop nodes both ways: ours instantiated, then the raw one instantiated.
 struct Chains {
-    exec: GraphExec,
+    exec: GraphExec<'static>,
     last: KernelNode<NoopArgs>,
     raw_graph: sys::CUgraph,
     raw_last: sys::CUgraphNode,
@@ -227,11 +245,13 @@ struct Setup {
     gpu: Gpu,
     noop: Kernel<NoopArgs>,
     raw: RawNoop,
-    y: DevicePtrMut<f32>,
+    /// The buffer every node of our chains uses; the raw side passes its address.
+    y: DeviceBuffer<f32>,
 }
 
 impl Setup {
-    fn new(gpu: Gpu, y: DevicePtrMut<f32>) -> Self {
+    fn new(gpu: Gpu) -> Self {
+        let y = zeros(&gpu, THREADS as usize);
         let module = compile(&gpu.ctx, KERNELS);
         let func = function(&module, "noop");
         let raw = RawNoop {
@@ -254,7 +274,7 @@ impl Setup {
     }
 
     /// Our chain of `n` noop nodes with argument `count`, and its last node.
-    fn chain(&self, n: usize, count: u32) -> (Graph, KernelNode<NoopArgs>) {
+    fn chain(&self, n: usize, count: u32) -> (Graph<'static>, KernelNode<NoopArgs>) {
         let mut graph = Graph::with_capacity(self.ctx(), n).expect("Graph::with_capacity");
         let last = self.add_chain(&mut graph, n, count);
         (graph, last)
@@ -262,16 +282,27 @@ impl Setup {
 
     /// Adds a chain of `n` noop nodes with argument `count` to `graph`; returns the last.
     fn add_chain(&self, graph: &mut Graph, n: usize, count: u32) -> KernelNode<NoopArgs> {
+        self.add_nodes(graph, count, (0..n).map(|_| &self.y))
+    }
+
+    /// Adds a chain of noop nodes with argument `count` to `graph`, one per buffer of `ys`;
+    /// returns the last.
+    fn add_nodes<'a, Y: KernelArg<'a, DevicePtrMut<f32>>>(
+        &self,
+        graph: &mut Graph<'a>,
+        count: u32,
+        ys: impl IntoIterator<Item = Y>,
+    ) -> KernelNode<NoopArgs> {
         let mut last: Option<KernelNode<NoopArgs>> = None;
-        for _ in 0..n {
+        for y in ys {
             let prev = last.map(|k| k.id());
             last = Some(
                 graph
-                    .add_kernel(&self.noop, config(), (count, self.y), prev.as_slice())
+                    .add_kernel(&self.noop, config(), (count, y), prev.as_slice())
                     .expect("add_kernel"),
             );
         }
-        last.expect("n > 0")
+        last.expect("at least one node")
     }
 
     /// [`Chains`] of `n` nodes with argument [`THREADS`].
@@ -363,7 +394,7 @@ fn set_params(c: &mut Criterion, s: &Setup, samples: &Samples) {
                 timed(samples, &id, iters, || {
                     flip ^= 1;
                     ch.exec
-                        .set_kernel_params(ch.last, cfg, (THREADS - flip, s.y))
+                        .set_kernel_params(ch.last, cfg, (THREADS - flip, &s.y))
                         .expect("set_kernel_params");
                 })
             })
@@ -446,14 +477,20 @@ fn raw_set_params(
 }
 
 /// Ours: `graph` cleared and rebuilt as a chain of `n` with argument `count`, whole-graph update.
-fn ours_rebuild_update(s: &Setup, graph: &mut Graph, n: usize, count: u32, exec: &mut GraphExec) {
+fn ours_rebuild_update(
+    s: &Setup,
+    graph: &mut Graph<'static>,
+    n: usize,
+    count: u32,
+    exec: &mut GraphExec<'static>,
+) {
     graph.clear().expect("clear");
     s.add_chain(graph, n, count);
     exec.update(graph).expect("update");
 }
 
 /// Ours without reuse: a new chain of `n` with argument `count`, whole-graph update, drop.
-fn ours_new_graph_update(s: &Setup, n: usize, count: u32, exec: &mut GraphExec) {
+fn ours_new_graph_update(s: &Setup, n: usize, count: u32, exec: &mut GraphExec<'static>) {
     let (fresh, _) = s.chain(n, count);
     exec.update(&fresh).expect("update");
     drop(fresh);
@@ -472,44 +509,71 @@ fn raw_rebuild_update(s: &Setup, n: usize, exec: sys::CUgraphExec) {
     ok("cuGraphDestroy", unsafe { sys::cuGraphDestroy(fresh) });
 }
 
-/// Graph launches again as an A/B run: blocks of launches, each ending with a wait for the stream
-/// (inside the timing, as in [`launch`]), ours and raw alternating on the same executable (see
-/// [`Chains::ours_raw`]).
+/// Graph launches again as A/B runs, of the chains (`launch`) and of chains that borrow their
+/// memory (`launch borrowed`).
 fn launches_ab(s: &Setup, samples: &Samples) {
     let stream = s.stream();
     for n in CHAINS {
         let mut ch = s.chains(n);
-        let (raw_exec, _) = ch.ours_raw();
-        sync(stream);
-        samples.interleaved_blocks(
-            (
-                &format!("launch/ours-ab/{n}"),
-                &format!("launch/raw-ab/{n}"),
-            ),
-            (2000 / n as u64).max(2),
-            4,
-            |block| {
-                for _ in 0..block {
-                    ch.exec.launch(stream).expect("launch");
-                }
-                sync(stream);
-            },
-            |block| {
-                for _ in 0..block {
-                    raw_launch(raw_exec, stream);
-                }
-                sync(stream);
-            },
-        );
+        launch_ab(samples, stream, "launch", n, &mut ch.exec);
         ch.destroy();
+
+        // One slice per node: a graph can hold one `&mut` borrow of a slice.
+        let mut ys: Vec<CudaSlice<f32>> = (0..n)
+            .map(|_| stream.alloc_zeros(THREADS as usize).expect("allocating y"))
+            .collect();
+        let mut graph = Graph::with_capacity(s.ctx(), n).expect("Graph::with_capacity");
+        s.add_nodes(&mut graph, THREADS, ys.iter_mut());
+        let mut exec = graph.instantiate().expect("instantiate");
+        launch_ab(samples, stream, "launch borrowed", n, &mut exec);
+        // Waits for its launches: the borrows of `ys` end here.
+        drop(exec);
     }
+}
+
+/// Launches of `exec` (a chain of `n`) as an A/B run recorded under `bench`: blocks of launches,
+/// each ending with a wait for the stream (inside the timing, as in [`launch`]), ours and raw
+/// alternating on the same executable (see [`Chains::ours_raw`]).
+fn launch_ab(
+    samples: &Samples,
+    stream: &Arc<CudaStream>,
+    bench: &str,
+    n: usize,
+    exec: &mut GraphExec<'_>,
+) {
+    let raw_exec = exec.raw();
+    sync(stream);
+    samples.interleaved_blocks(
+        (
+            &format!("{bench}/ours-ab/{n}"),
+            &format!("{bench}/raw-ab/{n}"),
+        ),
+        (2000 / n as u64).max(2),
+        4,
+        |block| {
+            for _ in 0..block {
+                exec.launch(stream).expect("launch");
+            }
+            sync(stream);
+        },
+        |block| {
+            for _ in 0..block {
+                raw_launch(raw_exec, stream);
+            }
+            sync(stream);
+        },
+    );
 }
 
 /// The two update benchmarks again as A/B runs ([`Samples::interleaved`]): ours and raw in
 /// alternating blocks, so both see the same machine, on the same executable (see
-/// [`Chains::ours_raw`]).
+/// [`Chains::ours_raw`]); then the buffer swap (`set_params buffer swap`).
 fn updates_ab(s: &Setup, samples: &Samples) {
     let cfg = config();
+    let stream = s.stream();
+    // The buffer the swap row alternates with `s.y`.
+    let other = zeros(&s.gpu, THREADS as usize);
+    let buffers = [&s.y, &other];
     for n in CHAINS {
         let mut ch = s.chains(n);
         let (raw_exec, raw_last) = ch.ours_raw();
@@ -526,7 +590,7 @@ fn updates_ab(s: &Setup, samples: &Samples) {
             || {
                 ours_flip ^= 1;
                 ch.exec
-                    .set_kernel_params(ch.last, cfg, (THREADS - ours_flip, s.y))
+                    .set_kernel_params(ch.last, cfg, (THREADS - ours_flip, &s.y))
                     .expect("set_kernel_params");
             },
             || {
@@ -570,6 +634,32 @@ fn updates_ab(s: &Setup, samples: &Samples) {
             &mut raw_rebuild,
         );
         s.raw.count.set(THREADS);
+
+        // Launched once, as in a loop that swaps buffers between launches (see the module docs).
+        ch.exec.launch(stream).expect("launch");
+        sync(stream);
+        // The buffer alternates: every call is a change of the node's memory.
+        let (mut ours_at, mut raw_at) = (0, 0);
+        samples.interleaved(
+            (
+                &format!("set_params buffer swap/ours-ab/{n}"),
+                &format!("set_params buffer swap/raw-ab/{n}"),
+            ),
+            500,
+            4,
+            || {
+                ours_at ^= 1;
+                ch.exec
+                    .set_kernel_params(ch.last, cfg, (THREADS, buffers[ours_at]))
+                    .expect("set_kernel_params");
+            },
+            || {
+                raw_at ^= 1;
+                s.raw.y.set(buffers[raw_at].addr());
+                raw_set_params(raw_exec, raw_last, &p);
+            },
+        );
+        s.raw.y.set(s.y.addr());
         ch.destroy();
     }
 }
@@ -623,6 +713,8 @@ fn summary(device: &str, samples: &Samples) -> RatioTable {
         ("rebuild_update", "-ab", Some(REBUILD_TARGET)),
         ("rebuild_update new Graph", "-ab", None),
         ("reinstantiate", "", None),
+        ("set_params buffer swap", "-ab", None),
+        ("launch borrowed", "-ab", None),
     ];
     for (bench, ab, target) in benches {
         for n in CHAINS {
@@ -640,6 +732,15 @@ fn summary(device: &str, samples: &Samples) -> RatioTable {
                     stream.median.as_secs_f64() * 1e6,
                     stream.median.as_secs_f64() / graph.median.as_secs_f64()
                 ),
+                ("set_params buffer swap", ..) => beside(
+                    samples,
+                    &ours,
+                    &format!("set_params/ours-ab/{n}"),
+                    "set_params A/B",
+                ),
+                ("launch borrowed", ..) => {
+                    beside(samples, &ours, &format!("launch/ours-ab/{n}"), "launch A/B")
+                }
                 _ => String::new(),
             };
             let name = if ab.is_empty() {
@@ -653,6 +754,18 @@ fn summary(device: &str, samples: &Samples) -> RatioTable {
     table
 }
 
+/// A note comparing ours of one row (`id`) with ours of the row named `base` (`base_id`).
+fn beside(samples: &Samples, id: &str, base_id: &str, base: &str) -> String {
+    match (samples.estimate(id), samples.estimate(base_id)) {
+        (Some(e), Some(b)) => format!(
+            "{:.2}x ours of {base} ({:.3} µs)",
+            e.median.as_secs_f64() / b.median.as_secs_f64(),
+            b.median.as_secs_f64() * 1e6
+        ),
+        _ => String::new(),
+    }
+}
+
 fn main() {
     let Some(gpu) = gpu("bench runtime") else {
         return;
@@ -663,11 +776,7 @@ fn main() {
         .name()
         .unwrap_or_else(|e| format!("<unnamed device: {e}>"));
     println!("device: {device}");
-    let mut y = gpu
-        .stream
-        .alloc_zeros::<f32>(THREADS as usize)
-        .expect("allocating y");
-    let s = Setup::new(gpu, DevicePtrMut::from(&mut y));
+    let s = Setup::new(gpu);
     let samples = Samples::new(SAMPLE_SIZE);
 
     // 36 benchmarks at ~3.5 s each (about 2 minutes): long enough that the sub-microsecond update
@@ -686,6 +795,5 @@ fn main() {
     updates_ab(&s, &samples);
 
     sync(s.stream());
-    drop(y);
     println!("\n{}", summary(&device, &samples));
 }
