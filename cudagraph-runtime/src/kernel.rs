@@ -255,7 +255,7 @@ pub trait KernelArgs {
 /// Values for a whole signature `A`: a tuple whose elements are [`KernelArg`]s of `A`'s.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` are not arguments for a kernel with parameters `{A}`",
-    label = "expected a tuple with one argument per kernel parameter",
+    label = "expected one argument per kernel parameter, each fitting its type",
     note = "each argument is the parameter's type itself, or for a `DevicePtr<T>` / `DevicePtrMut<T>` \
             parameter a `&DeviceBuffer<T>` or a cudarc slice"
 )]
@@ -286,6 +286,7 @@ macro_rules! tuple_args {
             }
         }
 
+        #[diagnostic::do_not_recommend]
         impl<'a, $($t: Param, $v: KernelArg<'a, $t>),*> KernelArgValues<'a, ($($t,)*)> for ($($v,)*) {
             #[inline]
             #[allow(clippy::unused_unit)]

@@ -14,7 +14,7 @@ cuda_graph! {
         e: memset(y, 0u32, 4);
         f: memcpy(y, y);
         g: host();
-        h: host(a, b);
+        h: host(a, 3);
         i: child;
         let x = 5;
         42;
