@@ -34,6 +34,14 @@ extern "C" __global__ void late_scale(unsigned n, unsigned long long spin, float
 }
 "#;
 
+/// Held by every test of this file: they watch the device's free memory and where the pool puts
+/// freed memory, which tests running at the same time would disturb.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// About 50 ms on an H100 or H200 (1.7-2 GHz).
 const SPIN: u64 = 100_000_000;
 /// What sentinels hold.
@@ -111,6 +119,7 @@ fn settled_free_memory(ctx: &Arc<CudaContext>) -> usize {
 
 #[test]
 fn dropping_an_executable_and_its_buffer_mid_launch_frees_nothing_early() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("dropping_an_executable_and_its_buffer_mid_launch_frees_nothing_early")
     else {
         return;
@@ -146,6 +155,7 @@ fn dropping_an_executable_and_its_buffer_mid_launch_frees_nothing_early() {
 
 #[test]
 fn the_sentinel_catches_a_dangling_write() {
+    let _serial = one_at_a_time();
     // The control: the same program through the raw path, where nothing keeps the memory. When
     // the pool hands the freed memory to the sentinel, the late write lands in it. This shows the
     // sentinel method detects what the other tests rule out.
@@ -185,6 +195,7 @@ fn the_sentinel_catches_a_dangling_write() {
 
 #[test]
 fn swapping_buffers_ten_thousand_times_frees_each_only_after_its_launches() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("swapping_buffers_ten_thousand_times_frees_each_only_after_its_launches")
     else {
         return;
@@ -252,6 +263,7 @@ fn swapping_buffers_ten_thousand_times_frees_each_only_after_its_launches() {
 
 #[test]
 fn a_host_read_waits_for_the_launch_that_writes_the_buffer() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("a_host_read_waits_for_the_launch_that_writes_the_buffer") else {
         return;
     };
@@ -292,6 +304,7 @@ fn a_host_read_waits_for_the_launch_that_writes_the_buffer() {
 
 #[test]
 fn a_host_buffer_dropped_mid_copy_is_freed_after_the_copy() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("a_host_buffer_dropped_mid_copy_is_freed_after_the_copy") else {
         return;
     };
@@ -322,6 +335,7 @@ fn a_host_buffer_dropped_mid_copy_is_freed_after_the_copy() {
 
 #[test]
 fn cudarc_stream_calls_stay_ordered_with_launches_on_other_streams() {
+    let _serial = one_at_a_time();
     // With cudarc's event tracking (its default): a buffer written by cudarc on one stream, read
     // by a graph launched on a second, its result read by cudarc on a third.
     let Some(gpu) = gpu("cudarc_stream_calls_stay_ordered_with_launches_on_other_streams") else {
@@ -368,6 +382,7 @@ fn cudarc_stream_calls_stay_ordered_with_launches_on_other_streams() {
 
 #[test]
 fn without_event_tracking_the_buffers_own_stream_still_orders_everything() {
+    let _serial = one_at_a_time();
     let Some(_gpu) = gpu("without_event_tracking_the_buffers_own_stream_still_orders_everything")
     else {
         return;
@@ -402,6 +417,7 @@ fn without_event_tracking_the_buffers_own_stream_still_orders_everything() {
 
 #[test]
 fn dropping_an_executable_that_borrows_memory_waits_for_its_launches() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("dropping_an_executable_that_borrows_memory_waits_for_its_launches") else {
         return;
     };
@@ -426,6 +442,7 @@ fn dropping_an_executable_that_borrows_memory_waits_for_its_launches() {
 
 #[test]
 fn a_host_node_reads_what_the_copy_before_it_wrote() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("a_host_node_reads_what_the_copy_before_it_wrote") else {
         return;
     };
@@ -460,6 +477,7 @@ fn a_host_node_reads_what_the_copy_before_it_wrote() {
 
 #[test]
 fn host_code_and_another_executables_write_never_share_a_host_buffer() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("host_code_and_another_executables_write_never_share_a_host_buffer") else {
         return;
     };
@@ -501,6 +519,7 @@ fn host_code_and_another_executables_write_never_share_a_host_buffer() {
 
 #[test]
 fn two_unordered_nodes_writing_overlapping_params_are_refused_when_built() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("two_unordered_nodes_writing_overlapping_params_are_refused_when_built")
     else {
         return;
@@ -549,6 +568,7 @@ fn two_unordered_nodes_writing_overlapping_params_are_refused_when_built() {
 
 #[test]
 fn a_buffer_whose_last_handle_dies_in_a_host_node_is_freed_by_the_reaper() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("a_buffer_whose_last_handle_dies_in_a_host_node_is_freed_by_the_reaper")
     else {
         return;
@@ -579,6 +599,7 @@ fn a_buffer_whose_last_handle_dies_in_a_host_node_is_freed_by_the_reaper() {
 
 #[test]
 fn a_memset_zeroes_doubles_with_a_four_byte_pattern() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("a_memset_zeroes_doubles_with_a_four_byte_pattern") else {
         return;
     };
@@ -597,6 +618,7 @@ fn a_memset_zeroes_doubles_with_a_four_byte_pattern() {
 
 #[test]
 fn releases_wait_for_a_capture_on_the_launch_stream_to_end() {
+    let _serial = one_at_a_time();
     // The launch stream is being captured when memory must be released: no completion marker
     // can be recorded there (it would be captured, not run). An update that would release memory
     // is refused; dropping the executable leaves the release to the runtime's thread, which
@@ -634,6 +656,7 @@ fn releases_wait_for_a_capture_on_the_launch_stream_to_end() {
 
 #[test]
 fn a_guard_on_one_thread_holds_off_launches_on_another() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("a_guard_on_one_thread_holds_off_launches_on_another") else {
         return;
     };
