@@ -618,11 +618,11 @@ fn a_memset_zeroes_doubles_with_a_four_byte_pattern() {
 
 #[test]
 fn releases_wait_for_a_capture_on_the_launch_stream_to_end() {
+    // Another thread captures the stream the executable last launched into, when memory must be
+    // released: no completion marker can be recorded there (it would be captured, not run). An
+    // update that would release memory is refused; dropping the executable leaves the release to
+    // the runtime's thread, which finishes it once the capture has ended.
     let _serial = one_at_a_time();
-    // The launch stream is being captured when memory must be released: no completion marker
-    // can be recorded there (it would be captured, not run). An update that would release memory
-    // is refused; dropping the executable leaves the release to the runtime's thread, which
-    // finishes it once the capture has ended.
     let Some(gpu) = gpu("releases_wait_for_a_capture_on_the_launch_stream_to_end") else {
         return;
     };
@@ -637,18 +637,34 @@ fn releases_wait_for_a_capture_on_the_launch_stream_to_end() {
         .unwrap();
     let mut exec = graph.instantiate().unwrap();
     exec.launch(&launch_stream).unwrap();
-    let mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
-    launch_stream.begin_capture(mode).unwrap();
+
+    // The capturing thread: begins, waits to be told, ends. (CUDA forbids calls such as
+    // destroying an executable on the thread that captures.)
+    let (began_tx, began_rx) = std::sync::mpsc::channel();
+    let (end_tx, end_rx) = std::sync::mpsc::channel::<()>();
+    let capturer = {
+        let stream = launch_stream.clone();
+        std::thread::spawn(move || {
+            let mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
+            let began = stream.begin_capture(mode);
+            began_tx.send(began.is_ok()).unwrap();
+            end_rx.recv().unwrap();
+            stream
+                .end_capture(sys::CUgraphInstantiate_flags(0))
+                .map(|graph| graph.is_some())
+        })
+    };
+    assert!(began_rx.recv().unwrap(), "beginning the capture");
     match exec.set_kernel_params(node, cfg_n, (n as u32, SPIN, 8.0f32, &z)) {
         Err(Error::Capturing { .. }) => {}
         other => panic!("expected Error::Capturing, got {other:?}"),
     }
     drop(exec);
     drop(y);
-    // The capture (empty) ends; only then can the release be ordered after the launch.
-    if let Err(e) = launch_stream.end_capture(sys::CUgraphInstantiate_flags(0)) {
-        panic!("ending the (empty) capture: {e:?}");
-    }
+    end_tx.send(()).unwrap();
+    let ended = capturer.join().unwrap();
+    assert!(ended.is_ok(), "ending the (empty) capture: {ended:?}");
+    // Only now can the release be ordered after the launch.
     let s = sentinel(&gpu.stream, n);
     assert_sentinel(&gpu, "buffer released after a capture", &s);
     drop(z);
