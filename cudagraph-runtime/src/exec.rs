@@ -278,11 +278,12 @@ impl<'a> GraphExec<'a> {
     /// afterwards is released once the launches that may use it have completed.
     pub fn update(&mut self, graph: &Graph<'a>) -> Result<()> {
         let raw = self.raw;
+        // Only the nodes whose memory changes: a rebuild with the same buffers copies nothing.
         let changes = graph
             .uses_by_node()
-            .map(<[_]>::to_vec)
             .enumerate()
             .filter(|(i, uses)| !same_uses(self.memory.node_uses(*i), uses))
+            .map(|(i, uses)| (i, uses.to_vec()))
             .collect();
         self.memory
             .replace(changes, &|i| graph.name_of(i), || update_raw(raw, graph))?;
@@ -440,7 +441,8 @@ impl<'a> GraphExec<'a> {
             });
             return self.node_error("cuGraphExecKernelNodeSetParams", index, result);
         }
-        let (mut reprs, uses) = args.into_parts()?;
+        let mut uses = Vec::new();
+        let mut reprs = args.into_parts(&mut uses)?;
         let name = self.graph.name_of(index);
         self.replace_uses(index, uses, || {
             let result = A::with_reprs(&mut reprs, |params| {

@@ -353,14 +353,43 @@ impl<'a> Graph<'a> {
         (node.family == self.family && index < self.nodes.len()).then_some(index)
     }
 
+    /// The number of uses recorded so far: where the next node's uses start.
+    fn uses_len(&self) -> usize {
+        self.tables.as_ref().map_or(0, |t| t.uses.len())
+    }
+
+    /// Forgets the uses appended from `from` on (for a node that was refused).
+    fn drop_uses_from(&mut self, from: usize) {
+        if let Some(tables) = &mut self.tables {
+            tables.uses.truncate(from);
+        }
+    }
+
     /// Adds a node through `add`, which gets the raw dependency array; records it on success,
-    /// with its uses of memory.
+    /// with its uses of memory: the ones appended to the table from `uses_from` on (the caller
+    /// appended them there, so that no node allocates a list of its own). On error they are
+    /// removed again.
     fn push_node(
         &mut self,
         kind: NodeKind,
         deps: &[NodeId],
         func: sys::CUfunction,
-        uses: Vec<Use<'a>>,
+        uses_from: usize,
+        add: impl FnOnce(&mut sys::CUgraphNode, &[sys::CUgraphNode]) -> (&'static str, sys::CUresult),
+    ) -> Result<NodeId> {
+        let result = self.push_node_with(kind, deps, func, uses_from, add);
+        if result.is_err() {
+            self.drop_uses_from(uses_from);
+        }
+        result
+    }
+
+    fn push_node_with(
+        &mut self,
+        kind: NodeKind,
+        deps: &[NodeId],
+        func: sys::CUfunction,
+        uses_from: usize,
         add: impl FnOnce(&mut sys::CUgraphNode, &[sys::CUgraphNode]) -> (&'static str, sys::CUresult),
     ) -> Result<NodeId> {
         let index = self.nodes.len();
@@ -388,7 +417,7 @@ impl<'a> Graph<'a> {
                 None => spilled.push(self.nodes[d].raw),
             }
         }
-        if let Some(other) = self.host_code_conflict(&uses, deps) {
+        if let Some(other) = self.host_code_conflict(uses_from, deps) {
             return Err(Error::Hazard {
                 first: self.name_of(other),
                 second: node_name(name),
@@ -425,15 +454,13 @@ impl<'a> Graph<'a> {
                 }
             }
         };
-        let uses = if uses.is_empty() {
-            (0, 0)
-        } else {
-            let tables = self.tables_mut();
-            tables.host_code |= uses.iter().any(|u| u.host_code);
-            let start = tables.uses.len() as u32;
-            let len = uses.len() as u32;
-            tables.uses.extend(uses);
-            (start, len)
+        let uses = match &mut self.tables {
+            Some(tables) if tables.uses.len() > uses_from => {
+                let new = &tables.uses[uses_from..];
+                tables.host_code |= new.iter().any(|u| u.host_code);
+                (uses_from as u32, new.len() as u32)
+            }
+            _ => (0, 0),
         };
         self.nodes.push(NodeRecord {
             raw,
@@ -449,12 +476,12 @@ impl<'a> Graph<'a> {
         })
     }
 
-    /// An earlier node whose use of host memory conflicts with `uses` (of a new node after
-    /// `deps`) while host code is involved and no path orders the two (see `memory::hazard`).
-    fn host_code_conflict(&self, uses: &[Use<'a>], deps: &[NodeId]) -> Option<usize> {
-        let Some(tables) = &self.tables else {
-            return None;
-        };
+    /// An earlier node whose use of host memory conflicts with the new node's uses (the table's
+    /// from `from` on; the node comes after `deps`) while host code is involved and no path orders
+    /// the two (see `memory::hazard`).
+    fn host_code_conflict(&self, from: usize, deps: &[NodeId]) -> Option<usize> {
+        let tables = self.tables.as_ref()?;
+        let uses = tables.uses.get(from..).unwrap_or_default();
         let new_host_code = uses.iter().any(|u| u.host_code);
         let touches_host = uses.iter().any(|u| u.space == Space::Host);
         if !touches_host || !(new_host_code || tables.host_code) {
@@ -484,9 +511,11 @@ impl<'a> Graph<'a> {
         args: impl KernelArgValues<'a, A>,
         deps: &[NodeId],
     ) -> Result<KernelNode<A>> {
-        let (mut reprs, uses) = match args.into_parts() {
-            Ok(parts) => parts,
+        let from = self.uses_len();
+        let mut reprs = match args.into_parts(&mut self.tables_mut().uses) {
+            Ok(reprs) => reprs,
             Err(e) => {
+                self.drop_uses_from(from);
                 self.next_name = None; // the name was for this node, refused: not the next one
                 return Err(e);
             }
@@ -495,7 +524,7 @@ impl<'a> Graph<'a> {
         self.functions.insert(kernel.function());
         let graph = self.raw;
         let ctx = self.ctx.cu_ctx();
-        let id = self.push_node(NodeKind::Kernel, deps, func, uses, |out, raw_deps| {
+        let id = self.push_node(NodeKind::Kernel, deps, func, from, |out, raw_deps| {
             let result = A::with_reprs(&mut reprs, |params| {
                 let p = kernel_params(func, ctx, &config, params);
                 // SAFETY: `graph` is live; `raw_deps` are its nodes; `p` and the argument array it
@@ -524,11 +553,13 @@ impl<'a> Graph<'a> {
             }
         };
         let (graph, ctx) = (self.raw, self.ctx.cu_ctx());
+        let from = self.uses_len();
+        self.tables_mut().uses.extend([src, dst]);
         let id = self.push_node(
             NodeKind::Memcpy,
             deps,
             std::ptr::null_mut(),
-            vec![src, dst],
+            from,
             |out, raw_deps| {
                 // SAFETY: live graph and context; `p` describes a 1-D copy between the uses given.
                 let r = unsafe {
@@ -561,11 +592,13 @@ impl<'a> Graph<'a> {
             }
         };
         let (graph, ctx) = (self.raw, self.ctx.cu_ctx());
+        let from = self.uses_len();
+        self.tables_mut().uses.push(dst);
         let id = self.push_node(
             NodeKind::Memset,
             deps,
             std::ptr::null_mut(),
-            vec![dst],
+            from,
             |out, raw_deps| {
                 // SAFETY: live graph and context; `p` is a 1-D memset of a device range.
                 let r = unsafe {
@@ -587,11 +620,12 @@ impl<'a> Graph<'a> {
     /// Adds an empty node (a join point), after `deps`.
     pub fn add_empty(&mut self, deps: &[NodeId]) -> Result<EmptyNode> {
         let graph = self.raw;
+        let from = self.uses_len();
         let id = self.push_node(
             NodeKind::Empty,
             deps,
             std::ptr::null_mut(),
-            Vec::new(),
+            from,
             |out, raw_deps| {
                 // SAFETY: live graph; `raw_deps` are its nodes.
                 let r = unsafe {
@@ -669,11 +703,15 @@ impl<'a> Graph<'a> {
             return Err(e);
         }
         let graph = self.raw;
+        let from = self.uses_len();
+        if !uses.is_empty() {
+            self.tables_mut().uses.extend(uses);
+        }
         let id = self.push_node(
             NodeKind::Host,
             deps,
             std::ptr::null_mut(),
-            uses,
+            from,
             |out, raw_deps| {
                 // SAFETY: live graph; `p` points to a `HostCall` the graph keeps alive.
                 let r = unsafe {
@@ -693,12 +731,16 @@ impl<'a> Graph<'a> {
         deps: &[NodeId],
     ) -> Result<ChildGraphNode> {
         let (graph, raw_child) = (self.raw, child.raw);
-        let uses = child.all_uses();
+        let from = self.uses_len();
+        if let Some(child_tables) = &child.tables {
+            let uses = child_tables.uses.iter().cloned();
+            self.tables_mut().uses.extend(uses);
+        }
         let id = self.push_node(
             NodeKind::ChildGraph,
             deps,
             std::ptr::null_mut(),
-            uses,
+            from,
             |out, raw_deps| {
                 // SAFETY: both graphs are live; the driver clones `raw_child`.
                 let r = unsafe {

@@ -267,10 +267,10 @@ pub trait KernelArgValues<'a, A: KernelArgs> {
     /// Whether the pointer arguments are exactly the memory of `uses` (in order).
     #[doc(hidden)]
     fn same_memory(&self, uses: &[Use<'a>]) -> bool;
-    /// The arguments' device representations, and the memory the pointers point to (in order),
-    /// kept alive as the values say.
+    /// The arguments' device representations; the memory the pointers point to (in order), kept
+    /// alive as the values say, is appended to `uses`.
     #[doc(hidden)]
-    fn into_parts(self) -> Result<(A::Reprs, Vec<Use<'a>>)>;
+    fn into_parts(self, uses: &mut Vec<Use<'a>>) -> Result<A::Reprs>;
 }
 
 macro_rules! tuple_args {
@@ -306,15 +306,13 @@ macro_rules! tuple_args {
             }
 
             #[inline]
-            #[allow(unused_mut, clippy::unused_unit)]
-            fn into_parts(self) -> Result<(($($t::Repr,)*), Vec<Use<'a>>)> {
-                let mut uses = Vec::new();
-                let reprs = ($({
+            #[allow(unused_variables, clippy::unused_unit)]
+            fn into_parts(self, uses: &mut Vec<Use<'a>>) -> Result<($($t::Repr,)*)> {
+                Ok(($({
                     let (repr, used) = KernelArg::<'a, $t>::into_part(self.$i)?;
                     uses.extend(used);
                     repr
-                },)*);
-                Ok((reprs, uses))
+                },)*))
             }
         }
     };

@@ -121,7 +121,8 @@ impl<'a> Holdings<'a> {
         for held in registered {
             holdings.held.insert(alloc_key(&held.alloc), held);
         }
-        holdings.refresh_flags();
+        holdings.gated = !holdings.held.is_empty();
+        holdings.borrowed = holdings.uses.iter().any(Use::is_borrowed);
         Ok(holdings)
     }
 
@@ -154,11 +155,6 @@ impl<'a> Holdings<'a> {
                 .state()
                 .unregister(&self.fence, h.counts, self.launched);
         }
-    }
-
-    fn refresh_flags(&mut self) {
-        self.gated = !self.held.is_empty();
-        self.borrowed = self.uses.iter().any(Use::is_borrowed);
     }
 
     /// The uses of node `node`.
@@ -259,6 +255,9 @@ impl<'a> Holdings<'a> {
             return Err(e);
         }
         // Committed: the nodes now use the new memory.
+        let borrows = changes
+            .iter()
+            .any(|(_, uses)| uses.iter().any(Use::is_borrowed));
         for (node, new_uses) in changes {
             self.set_node_uses(node, new_uses);
         }
@@ -282,7 +281,10 @@ impl<'a> Holdings<'a> {
                 }
             }
         }
-        self.refresh_flags();
+        self.gated = !self.held.is_empty();
+        // Once borrowing, an executable keeps recording a marker per launch: cheaper than
+        // recounting every node's uses on each update.
+        self.borrowed |= borrows;
         Ok(())
     }
 
