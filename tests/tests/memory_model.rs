@@ -68,6 +68,26 @@ impl Late {
     }
 }
 
+/// `y = value` by a kernel that first spins for `spin` cycles, then `y` copied into `host`;
+/// returns the graph and the copy node.
+fn fill_then_copy(
+    gpu: &Gpu,
+    k: &Late,
+    (y, host): (&DeviceBuffer<f32>, &HostBuffer<f32>),
+    spin: u64,
+    value: f32,
+) -> (Graph<'static>, NodeId) {
+    let n = y.len();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let fill = graph
+        .add_kernel(&k.fill, cfg(n), (n as u32, spin, value, y), &[])
+        .unwrap();
+    let copy = graph
+        .add_memcpy(Memcpy::dtoh(y, host), &[fill.id()])
+        .unwrap();
+    (graph, copy.id())
+}
+
 /// A buffer of `n` sentinels allocated on `stream` right away: where the pool puts the memory
 /// freed last on that stream.
 fn sentinel(stream: &Arc<CudaStream>, n: usize) -> CudaSlice<f32> {
@@ -274,13 +294,7 @@ fn a_host_read_waits_for_the_launch_that_writes_the_buffer() {
     let n = 1 << 14;
     let y: DeviceBuffer<f32> = zeros(&gpu, n);
     let host = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
-    let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let fill = graph
-        .add_kernel(&k.fill, cfg(n), (n as u32, SPIN, 3.0f32, &y), &[])
-        .unwrap();
-    graph
-        .add_memcpy(Memcpy::dtoh(&y, &host), &[fill.id()])
-        .unwrap();
+    let (graph, _) = fill_then_copy(&gpu, &k, (&y, &host), SPIN, 3.0f32);
     let mut exec = graph.instantiate().unwrap();
     for round in 1..=3 {
         exec.launch(&gpu.stream).unwrap();
@@ -315,13 +329,7 @@ fn a_host_buffer_dropped_mid_copy_is_freed_after_the_copy() {
     let n = 1 << 14;
     let y: DeviceBuffer<f32> = zeros(&gpu, n);
     let host = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
-    let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let fill = graph
-        .add_kernel(&k.fill, cfg(n), (n as u32, SPIN, 5.0f32, &y), &[])
-        .unwrap();
-    graph
-        .add_memcpy(Memcpy::dtoh(&y, &host), &[fill.id()])
-        .unwrap();
+    let (graph, _) = fill_then_copy(&gpu, &k, (&y, &host), SPIN, 5.0f32);
     let mut exec = graph.instantiate().unwrap();
     exec.launch(&gpu.stream).unwrap();
     drop(exec);
@@ -453,24 +461,18 @@ fn a_host_node_reads_what_the_copy_before_it_wrote() {
     let n = 1 << 12;
     let y: DeviceBuffer<f32> = zeros(&gpu, n);
     let host = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
-    let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let fill = graph
-        .add_kernel(&k.fill, cfg(n), (n as u32, SPIN / 10, 6.0f32, &y), &[])
-        .unwrap();
-    let copy = graph
-        .add_memcpy(Memcpy::dtoh(&y, &host), &[fill.id()])
-        .unwrap();
+    let (mut graph, copy) = fill_then_copy(&gpu, &k, (&y, &host), SPIN / 10, 6.0f32);
     let (tx, rx) = std::sync::mpsc::channel();
     graph
         .add_host_with(
             &host,
             move |v: &[f32]| tx.send(v.to_vec()).unwrap(),
-            &[copy.id()],
+            &[copy],
         )
         .unwrap();
     // A second host node may not write the buffer unordered with the first: refused.
     let mut other = host.clone();
-    let refused = graph.add_host_with(&mut other, |v: &mut [f32]| v.fill(0.0), &[copy.id()]);
+    let refused = graph.add_host_with(&mut other, |v: &mut [f32]| v.fill(0.0), &[copy]);
     assert!(matches!(refused, Err(Error::Hazard { .. })), "{refused:?}");
     let mut exec = graph.instantiate().unwrap();
     exec.launch(&gpu.stream).unwrap();
@@ -683,13 +685,7 @@ fn a_guard_on_one_thread_holds_off_launches_on_another() {
     let n = 1 << 12;
     let y: DeviceBuffer<f32> = zeros(&gpu, n);
     let host = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
-    let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let fill = graph
-        .add_kernel(&k.fill, cfg(n), (n as u32, 0u64, 2.0f32, &y), &[])
-        .unwrap();
-    graph
-        .add_memcpy(Memcpy::dtoh(&y, &host), &[fill.id()])
-        .unwrap();
+    let (graph, _) = fill_then_copy(&gpu, &k, (&y, &host), 0u64, 2.0f32);
     let exec = graph.instantiate().unwrap();
     let (held_tx, held_rx) = std::sync::mpsc::channel();
     let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();

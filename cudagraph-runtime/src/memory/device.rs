@@ -1,6 +1,5 @@
 //! [`DeviceBuffer`]: device memory that graphs share ownership of.
 
-use std::ops::RangeBounds;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use cudarc::driver::{
@@ -12,9 +11,9 @@ use super::alloc::{AccessScope, AllocState, Allocation, Space};
 use super::fence::{is_capturing, relaxed};
 use super::operand::sealed::MemoryOperand;
 use super::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
+use super::shared::{owned_operand, range_methods, Shared};
 use crate::error::{Error, Result};
 use crate::node::in_host_node;
-use crate::ptr::bounds;
 use crate::reaper;
 
 /// Device memory shared by reference counting: `T`s on the device, as one cudarc allocation or a
@@ -40,10 +39,7 @@ use crate::reaper;
 /// [`to_vec`]: DeviceBuffer::to_vec
 /// [`copy_from`]: DeviceBuffer::copy_from
 pub struct DeviceBuffer<T: 'static> {
-    alloc: Arc<DeviceAlloc<T>>,
-    /// Elements `offset..offset + len` of the allocation.
-    offset: usize,
-    len: usize,
+    shared: Shared<DeviceAlloc<T>>,
 }
 
 /// One cudarc allocation and the record of its users.
@@ -57,26 +53,7 @@ pub(crate) struct DeviceAlloc<T: 'static> {
     state: AllocState,
 }
 
-impl<T: 'static> Clone for DeviceBuffer<T> {
-    fn clone(&self) -> Self {
-        Self {
-            alloc: self.alloc.clone(),
-            offset: self.offset,
-            len: self.len,
-        }
-    }
-}
-
-/// Two buffers are equal when they are the same range of the same allocation.
-impl<T: 'static> PartialEq for DeviceBuffer<T> {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.alloc, &other.alloc)
-            && self.offset == other.offset
-            && self.len == other.len
-    }
-}
-
-impl<T: 'static> Eq for DeviceBuffer<T> {}
+range_methods!(DeviceBuffer);
 
 impl<T: 'static> std::fmt::Debug for DeviceBuffer<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -85,7 +62,7 @@ impl<T: 'static> std::fmt::Debug for DeviceBuffer<T> {
             "DeviceBuffer<{}>({:#x}, len {})",
             std::any::type_name::<T>(),
             self.addr(),
-            self.len
+            self.len()
         )
     }
 }
@@ -100,16 +77,15 @@ impl<T: DeviceRepr + 'static> From<CudaSlice<T>> for DeviceBuffer<T> {
         // tracking): from now on the home stream's tail covers all earlier work on it.
         let (base, sync) = slice.device_ptr_mut(&home);
         drop(sync);
-        Self {
-            alloc: Arc::new(DeviceAlloc {
-                slice: Mutex::new(Some(slice)),
-                base,
-                len,
-                home,
-                state: AllocState::default(),
-            }),
-            offset: 0,
+        let alloc = DeviceAlloc {
+            slice: Mutex::new(Some(slice)),
+            base,
             len,
+            home,
+            state: AllocState::default(),
+        };
+        Self {
+            shared: Shared::new(alloc, len),
         }
     }
 }
@@ -129,57 +105,15 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
 }
 
 impl<T: 'static> DeviceBuffer<T> {
-    /// The number of elements.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether it holds no element.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The size in bytes.
-    pub fn num_bytes(&self) -> usize {
-        self.len * std::mem::size_of::<T>()
-    }
-
     /// The device address of the first element.
     pub fn addr(&self) -> sys::CUdeviceptr {
-        self.alloc.base + (self.offset * std::mem::size_of::<T>()) as u64
+        self.shared.alloc.base + (self.shared.offset * std::mem::size_of::<T>()) as u64
     }
 
     /// The stream the buffer's own work is ordered on (the one cudarc allocated it on, and frees
     /// it on).
     pub fn stream(&self) -> &Arc<CudaStream> {
-        &self.alloc.home
-    }
-
-    /// Elements `range` of this buffer, sharing its allocation; `None` when out of bounds.
-    pub fn try_slice(&self, range: impl RangeBounds<usize>) -> Option<Self> {
-        let (start, end) = bounds(range, self.len)?;
-        Some(Self {
-            alloc: self.alloc.clone(),
-            offset: self.offset + start,
-            len: end - start,
-        })
-    }
-
-    /// Elements `range` of this buffer, sharing its allocation.
-    ///
-    /// # Panics
-    /// When `range` is out of bounds (see [`DeviceBuffer::try_slice`]).
-    pub fn slice(&self, range: impl RangeBounds<usize>) -> Self {
-        let len = self.len;
-        self.try_slice(range)
-            .unwrap_or_else(|| panic!("range out of bounds for a buffer of {len} elements"))
-    }
-
-    /// Whether two buffers share memory (the same allocation, overlapping ranges).
-    pub fn overlaps(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.alloc, &other.alloc)
-            && self.offset < other.offset + other.len
-            && other.offset < self.offset + self.len
+        &self.shared.alloc.home
     }
 }
 
@@ -199,14 +133,15 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
                 what: "DeviceBuffer::access",
             });
         }
-        let home = &self.alloc.home;
+        let alloc = &self.shared.alloc;
+        let home = &alloc.home;
         if is_capturing(home)? {
             return Err(Error::Capturing {
                 what: "accessing a DeviceBuffer whose stream is being captured".into(),
             });
         }
-        let scope = self.alloc.state.begin_access()?;
-        let slice = self.alloc.slice.lock().unwrap_or_else(|e| e.into_inner());
+        let scope = alloc.state.begin_access()?;
+        let slice = alloc.slice.lock().unwrap_or_else(|e| e.into_inner());
         let mut guard = DeviceAccess {
             buffer: self,
             slice,
@@ -238,13 +173,13 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
     /// Overwrites the contents with `src` (of the same length), after every launch enqueued so far
     /// that may use them, and before every launch enqueued later.
     pub fn copy_from(&self, src: &[T]) -> Result<()> {
-        if src.len() != self.len {
+        if src.len() != self.len() {
             return Err(Error::Invalid {
                 node: "DeviceBuffer::copy_from".into(),
                 reason: format!(
                     "copy of {} elements into a buffer of {}",
                     src.len(),
-                    self.len
+                    self.len()
                 ),
             });
         }
@@ -274,7 +209,7 @@ impl<T: DeviceRepr + 'static> std::fmt::Debug for DeviceAccess<'_, T> {
 impl<T: DeviceRepr + 'static> DeviceAccess<'_, T> {
     /// The stream to enqueue the access's work on (the buffer's own).
     pub fn stream(&self) -> &Arc<CudaStream> {
-        &self.buffer.alloc.home
+        self.buffer.stream()
     }
 
     fn whole(&self) -> &CudaSlice<T> {
@@ -285,13 +220,13 @@ impl<T: DeviceRepr + 'static> DeviceAccess<'_, T> {
 
     /// The buffer's elements, to read with cudarc.
     pub fn view(&self) -> CudaView<'_, T> {
-        let (offset, len) = (self.buffer.offset, self.buffer.len);
+        let (offset, len) = (self.buffer.shared.offset, self.buffer.shared.len);
         self.whole().slice(offset..offset + len)
     }
 
     /// The buffer's elements, to write with cudarc.
     pub fn view_mut(&mut self) -> CudaViewMut<'_, T> {
-        let (offset, len) = (self.buffer.offset, self.buffer.len);
+        let (offset, len) = (self.buffer.shared.offset, self.buffer.shared.len);
         self.slice
             .as_mut()
             .expect("present until the final release")
@@ -301,14 +236,18 @@ impl<T: DeviceRepr + 'static> DeviceAccess<'_, T> {
 
 impl<T: DeviceRepr + 'static> Drop for DeviceAccess<'_, T> {
     fn drop(&mut self) {
-        let home = self.buffer.alloc.home.clone();
+        let home = self.buffer.stream().clone();
         if let (Some(slice), Ok(false)) = (self.slice.as_mut(), is_capturing(&home)) {
             // Joins cudarc-tracked work on other streams into the home stream.
             let (_, sync) = slice.device_ptr_mut(&home);
             drop(sync);
         }
         if let Some(scope) = self.scope.take() {
-            self.buffer.alloc.state.end_access(scope, Some(&home));
+            self.buffer
+                .shared
+                .alloc
+                .state
+                .end_access(scope, Some(&home));
         }
     }
 }
@@ -380,49 +319,28 @@ impl<T: 'static> DeviceBuffer<T> {
         MemKey {
             start,
             end: start + self.num_bytes() as u64,
-            owner: Arc::as_ptr(&self.alloc).cast(),
+            owner: Arc::as_ptr(&self.shared.alloc).cast(),
         }
     }
 
-    fn use_of<'a>(&self, write: bool) -> Use<'a> {
+    /// This buffer as a use by a node, written or not (`host_code` is for host memory only).
+    fn use_of<'a>(&self, write: bool, host_code: bool) -> Use<'a> {
         let key = self.key_of();
         Use {
             space: Space::Device,
             start: key.start,
             end: key.end,
             write,
-            host_code: false,
-            hold: Hold::Owned(self.alloc.clone()),
+            host_code,
+            hold: Hold::Owned(self.shared.alloc.clone()),
         }
     }
 }
 
-impl<'a, T: 'static> MemoryOperand<'a> for &DeviceBuffer<T> {
-    type Elem = T;
-    fn key(&self) -> MemKey {
-        self.key_of()
-    }
-    fn len(&self) -> usize {
-        self.len
-    }
-    fn into_use(self, write: bool) -> Result<Use<'a>> {
-        Ok(self.use_of(write))
-    }
-}
+owned_operand!(DeviceBuffer, 'static);
 
-impl<'a, T: 'static> MemoryOperand<'a> for DeviceBuffer<T> {
-    type Elem = T;
-    fn key(&self) -> MemKey {
-        self.key_of()
-    }
-    fn len(&self) -> usize {
-        self.len
-    }
-    fn into_use(self, write: bool) -> Result<Use<'a>> {
-        Ok(self.use_of(write))
-    }
-}
-
+// Only the source impls are `do_not_recommend`: a wrong-direction error then explains the
+// direction, while a destination error lists the buffer type to use.
 #[diagnostic::do_not_recommend]
 impl<'a, T: 'static> DeviceSrc<'a, T> for &DeviceBuffer<T> {}
 impl<'a, T: 'static> DeviceDst<'a, T> for &DeviceBuffer<T> {}

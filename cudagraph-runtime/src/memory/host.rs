@@ -1,7 +1,7 @@
 //! [`HostBuffer`]: page-locked host memory that graphs share ownership of, and that host code
 //! reads and writes through guards.
 
-use std::ops::{Deref, DerefMut, RangeBounds};
+use std::ops::{Deref, DerefMut};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError};
 
 use cudarc::driver::{CudaContext, CudaStream, DeviceRepr, PinnedHostSlice, ValidAsZeroBits};
@@ -9,9 +9,9 @@ use cudarc::driver::{CudaContext, CudaStream, DeviceRepr, PinnedHostSlice, Valid
 use super::alloc::{AccessScope, AllocState, Allocation, Space};
 use super::operand::sealed::MemoryOperand;
 use super::operand::{Hold, HostDst, HostSrc, MemKey, Use};
+use super::shared::{owned_operand, range_methods, Shared};
 use crate::error::{Error, Result};
 use crate::node::in_host_node;
-use crate::ptr::bounds;
 use crate::reaper;
 
 /// Page-locked host memory shared by reference counting: `T`s on the host that copies read and
@@ -35,10 +35,7 @@ use crate::reaper;
 /// [`read`]: HostBuffer::read
 /// [`write`]: HostBuffer::write
 pub struct HostBuffer<T: 'static> {
-    alloc: Arc<HostAlloc<T>>,
-    /// Elements `offset..offset + len` of the allocation.
-    offset: usize,
-    len: usize,
+    shared: Shared<HostAlloc<T>>,
 }
 
 /// One page-locked allocation and the record of its users.
@@ -60,26 +57,7 @@ unsafe impl<T: Send + Sync + 'static> Send for HostAlloc<T> {}
 // SAFETY: as above.
 unsafe impl<T: Send + Sync + 'static> Sync for HostAlloc<T> {}
 
-impl<T: 'static> Clone for HostBuffer<T> {
-    fn clone(&self) -> Self {
-        Self {
-            alloc: self.alloc.clone(),
-            offset: self.offset,
-            len: self.len,
-        }
-    }
-}
-
-/// Two buffers are equal when they are the same range of the same allocation.
-impl<T: 'static> PartialEq for HostBuffer<T> {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.alloc, &other.alloc)
-            && self.offset == other.offset
-            && self.len == other.len
-    }
-}
-
-impl<T: 'static> Eq for HostBuffer<T> {}
+range_methods!(HostBuffer);
 
 impl<T: 'static> std::fmt::Debug for HostBuffer<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -88,7 +66,7 @@ impl<T: 'static> std::fmt::Debug for HostBuffer<T> {
             "HostBuffer<{}>({:p}, len {})",
             std::any::type_name::<T>(),
             self.ptr(),
-            self.len
+            self.len()
         )
     }
 }
@@ -98,16 +76,15 @@ impl<T: DeviceRepr + ValidAsZeroBits + 'static> HostBuffer<T> {
     pub fn from_pinned(mut pinned: PinnedHostSlice<T>) -> Result<Self> {
         let ptr = pinned.as_mut_ptr()?;
         let len = pinned.len();
-        Ok(Self {
-            alloc: Arc::new(HostAlloc {
-                pinned: Some(pinned),
-                ptr,
-                len,
-                state: AllocState::default(),
-                guards: RwLock::new(()),
-            }),
-            offset: 0,
+        let alloc = HostAlloc {
+            pinned: Some(pinned),
+            ptr,
             len,
+            state: AllocState::default(),
+            guards: RwLock::new(()),
+        };
+        Ok(Self {
+            shared: Shared::new(alloc, len),
         })
     }
 
@@ -135,25 +112,10 @@ impl<T: DeviceRepr + ValidAsZeroBits + Copy + 'static> HostBuffer<T> {
 }
 
 impl<T: 'static> HostBuffer<T> {
-    /// The number of elements.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether it holds no element.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The size in bytes.
-    pub fn num_bytes(&self) -> usize {
-        self.len * std::mem::size_of::<T>()
-    }
-
     /// The address of the first element. Reading or writing through it is up to you.
     pub(crate) fn ptr(&self) -> *mut T {
         // SAFETY: `offset` is within the allocation (checked by `try_slice`).
-        unsafe { self.alloc.ptr.add(self.offset) }
+        unsafe { self.shared.alloc.ptr.add(self.shared.offset) }
     }
 
     /// The address of the first element, for raw paths (`HostPtr::from_raw`, driver calls).
@@ -167,33 +129,6 @@ impl<T: 'static> HostBuffer<T> {
     pub fn as_mut_ptr(&self) -> *mut T {
         self.ptr()
     }
-
-    /// Elements `range` of this buffer, sharing its allocation; `None` when out of bounds.
-    pub fn try_slice(&self, range: impl RangeBounds<usize>) -> Option<Self> {
-        let (start, end) = bounds(range, self.len)?;
-        Some(Self {
-            alloc: self.alloc.clone(),
-            offset: self.offset + start,
-            len: end - start,
-        })
-    }
-
-    /// Elements `range` of this buffer, sharing its allocation.
-    ///
-    /// # Panics
-    /// When `range` is out of bounds (see [`HostBuffer::try_slice`]).
-    pub fn slice(&self, range: impl RangeBounds<usize>) -> Self {
-        let len = self.len;
-        self.try_slice(range)
-            .unwrap_or_else(|| panic!("range out of bounds for a buffer of {len} elements"))
-    }
-
-    /// Whether two buffers share memory (the same allocation, overlapping ranges).
-    pub fn overlaps(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.alloc, &other.alloc)
-            && self.offset < other.offset + other.len
-            && other.offset < self.offset + self.len
-    }
 }
 
 impl<T: Send + Sync + 'static> HostBuffer<T> {
@@ -203,7 +138,7 @@ impl<T: Send + Sync + 'static> HostBuffer<T> {
     /// ([`Error::BufferInUse`]) and no executable can start using it. Fails with
     /// [`Error::BufferInUse`] while a [`HostBuffer::write`] guard is alive.
     pub fn read(&self) -> Result<HostReadGuard<'_, T>> {
-        let lock = match self.alloc.guards.try_read() {
+        let lock = match self.shared.alloc.guards.try_read() {
             Ok(lock) => lock,
             Err(TryLockError::Poisoned(e)) => e.into_inner(),
             Err(TryLockError::WouldBlock) => return Err(self.busy("written through a guard")),
@@ -222,7 +157,7 @@ impl<T: Send + Sync + 'static> HostBuffer<T> {
     /// ([`Error::BufferInUse`]) and no executable can start using it. Fails with
     /// [`Error::BufferInUse`] while another guard of the buffer is alive.
     pub fn write(&self) -> Result<HostWriteGuard<'_, T>> {
-        let lock = match self.alloc.guards.try_write() {
+        let lock = match self.shared.alloc.guards.try_write() {
             Ok(lock) => lock,
             Err(TryLockError::Poisoned(e)) => e.into_inner(),
             Err(TryLockError::WouldBlock) => {
@@ -259,7 +194,7 @@ impl<T: Send + Sync + 'static> HostBuffer<T> {
                 what: "HostBuffer::read/write (a host node reads its buffers through its own arguments)",
             });
         }
-        let state = &self.alloc.state;
+        let state = &self.shared.alloc.state;
         let scope = state.begin_access()?;
         for fence in &scope.wait_for {
             if let Err(e) = fence.done().wait_host() {
@@ -291,7 +226,7 @@ impl<T: Send + Sync + 'static> Deref for HostReadGuard<'_, T> {
         // SAFETY: the guard keeps out every other access (host writers by the lock, launches that
         // may use the memory by the gate, after waiting for the earlier ones); the memory was
         // initialized when allocated and since written only with `T`s.
-        unsafe { std::slice::from_raw_parts(self.buffer.ptr(), self.buffer.len) }
+        unsafe { std::slice::from_raw_parts(self.buffer.ptr(), self.buffer.len()) }
     }
 }
 
@@ -299,14 +234,14 @@ impl<T: Send + Sync + 'static> Deref for HostWriteGuard<'_, T> {
     type Target = [T];
     fn deref(&self) -> &[T] {
         // SAFETY: as for `HostReadGuard`, and this guard is the only one.
-        unsafe { std::slice::from_raw_parts(self.buffer.ptr(), self.buffer.len) }
+        unsafe { std::slice::from_raw_parts(self.buffer.ptr(), self.buffer.len()) }
     }
 }
 
 impl<T: Send + Sync + 'static> DerefMut for HostWriteGuard<'_, T> {
     fn deref_mut(&mut self) -> &mut [T] {
         // SAFETY: as for `deref`; `&mut self` makes this borrow unique.
-        unsafe { std::slice::from_raw_parts_mut(self.buffer.ptr(), self.buffer.len) }
+        unsafe { std::slice::from_raw_parts_mut(self.buffer.ptr(), self.buffer.len()) }
     }
 }
 
@@ -315,7 +250,7 @@ macro_rules! guard_drop {
         impl<T: Send + Sync + 'static> Drop for $guard<'_, T> {
             fn drop(&mut self) {
                 if let Some(scope) = self.scope.take() {
-                    self.buffer.alloc.state.end_access(scope, None);
+                    self.buffer.shared.alloc.state.end_access(scope, None);
                 }
             }
         }
@@ -391,7 +326,7 @@ impl<T: Send + Sync + 'static> HostBuffer<T> {
         MemKey {
             start,
             end: start + self.num_bytes() as u64,
-            owner: Arc::as_ptr(&self.alloc).cast(),
+            owner: Arc::as_ptr(&self.shared.alloc).cast(),
         }
     }
 
@@ -404,37 +339,15 @@ impl<T: Send + Sync + 'static> HostBuffer<T> {
             end: key.end,
             write,
             host_code,
-            hold: Hold::Owned(self.alloc.clone()),
+            hold: Hold::Owned(self.shared.alloc.clone()),
         }
     }
 }
 
-impl<'a, T: Send + Sync + 'static> MemoryOperand<'a> for &HostBuffer<T> {
-    type Elem = T;
-    fn key(&self) -> MemKey {
-        self.key_of()
-    }
-    fn len(&self) -> usize {
-        self.len
-    }
-    fn into_use(self, write: bool) -> Result<Use<'a>> {
-        Ok(self.use_of(write, false))
-    }
-}
+owned_operand!(HostBuffer, Send + Sync + 'static);
 
-impl<'a, T: Send + Sync + 'static> MemoryOperand<'a> for HostBuffer<T> {
-    type Elem = T;
-    fn key(&self) -> MemKey {
-        self.key_of()
-    }
-    fn len(&self) -> usize {
-        self.len
-    }
-    fn into_use(self, write: bool) -> Result<Use<'a>> {
-        Ok(self.use_of(write, false))
-    }
-}
-
+// Only the source impls are `do_not_recommend`: a wrong-direction error then explains the
+// direction, while a destination error lists the buffer type to use.
 #[diagnostic::do_not_recommend]
 impl<'a, T: Send + Sync + 'static> HostSrc<'a, T> for &HostBuffer<T> {}
 impl<'a, T: Send + Sync + 'static> HostDst<'a, T> for &HostBuffer<T> {}

@@ -1,7 +1,8 @@
 //! The memory model: who keeps the memory of a graph's nodes alive, and who may touch it when.
 //! The crate docs explain it (section "Memory model"); this module holds its parts.
 //!
-//! - `device`, `host`: the owned buffers, [`DeviceBuffer`] and [`HostBuffer`];
+//! - `device`, `host`: the owned buffers, [`DeviceBuffer`] and [`HostBuffer`], each a range of a
+//!   shared allocation (`shared`);
 //! - `operand`: what a memory argument of a node becomes, and the traits saying which values
 //!   can be one ([`DeviceSrc`], [`DeviceDst`], [`HostSrc`], [`HostDst`]);
 //! - `alloc`: an allocation's record of the executables that use it and the guards that access it;
@@ -16,6 +17,7 @@ pub(crate) mod hazard;
 pub(crate) mod holdings;
 mod host;
 pub(crate) mod operand;
+mod shared;
 
 pub use device::{DeviceAccess, DeviceBuffer};
 pub use host::{HostBuffer, HostReadGuard, HostWriteGuard};
