@@ -279,12 +279,8 @@ impl<'a> GraphExec<'a> {
     pub fn update(&mut self, graph: &Graph<'a>) -> Result<()> {
         let raw = self.raw;
         // Only the nodes whose memory changes: a rebuild with the same buffers copies nothing.
-        let changes = graph
-            .uses_by_node()
-            .enumerate()
-            .filter(|(i, uses)| !same_uses(self.memory.node_uses(*i), uses))
-            .map(|(i, uses)| (i, uses.to_vec()))
-            .collect();
+        let (table, ranges) = graph.use_table();
+        let changes = self.memory.changes_from(table, ranges);
         self.memory
             .replace(changes, &|i| graph.name_of(i), || update_raw(raw, graph))?;
         self.adopt(graph);
@@ -669,12 +665,4 @@ fn node_result(call: &'static str, node: String, result: sys::CUresult) -> Resul
             source: DriverError(result),
         })
     }
-}
-
-/// Whether two lists of uses are the same memory, used the same way (nothing to re-register).
-fn same_uses(a: &[Use<'_>], b: &[Use<'_>]) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(x, y)| x.key() == y.key() && x.write == y.write && x.host_code == y.host_code)
 }

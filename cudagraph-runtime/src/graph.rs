@@ -173,6 +173,12 @@ impl<'a> Graph<'a> {
     }
 
     /// Every node's uses of memory, in node order.
+    /// The table of every node's uses, and each node's `(start, len)` in it, in node order.
+    pub(crate) fn use_table(&self) -> (&[Use<'a>], impl Iterator<Item = (u32, u32)> + Clone + '_) {
+        let table = self.tables.as_ref().map_or(&[][..], |t| &t.uses[..]);
+        (table, self.nodes.iter().map(|r| r.uses))
+    }
+
     pub(crate) fn uses_by_node(&self) -> impl Iterator<Item = &[Use<'a>]> + '_ {
         (0..self.nodes.len()).map(move |i| self.node_uses(i))
     }
@@ -417,7 +423,23 @@ impl<'a> Graph<'a> {
                 None => spilled.push(self.nodes[d].raw),
             }
         }
-        if let Some(other) = self.host_code_conflict(uses_from, deps) {
+        // One pass over the new node's uses: most nodes touch no host memory, and skip the
+        // hazard check below.
+        let (touches_host, host_code) = self.tables.as_ref().map_or((false, false), |t| {
+            t.uses
+                .get(uses_from..)
+                .unwrap_or_default()
+                .iter()
+                .fold((false, false), |(host, code), u| {
+                    (host || u.space == Space::Host, code || u.host_code)
+                })
+        });
+        let may_conflict =
+            touches_host && (host_code || self.tables.as_ref().is_some_and(|t| t.host_code));
+        if let Some(other) = may_conflict
+            .then(|| self.host_code_conflict(uses_from, deps))
+            .flatten()
+        {
             return Err(Error::Hazard {
                 first: self.name_of(other),
                 second: node_name(name),
@@ -456,9 +478,8 @@ impl<'a> Graph<'a> {
         };
         let uses = match &mut self.tables {
             Some(tables) if tables.uses.len() > uses_from => {
-                let new = &tables.uses[uses_from..];
-                tables.host_code |= new.iter().any(|u| u.host_code);
-                (uses_from as u32, new.len() as u32)
+                tables.host_code |= host_code;
+                (uses_from as u32, (tables.uses.len() - uses_from) as u32)
             }
             _ => (0, 0),
         };
@@ -478,15 +499,12 @@ impl<'a> Graph<'a> {
 
     /// An earlier node whose use of host memory conflicts with the new node's uses (the table's
     /// from `from` on; the node comes after `deps`) while host code is involved and no path orders
-    /// the two (see `memory::hazard`).
+    /// the two (see `memory::hazard`). Called only for a node that touches host memory while
+    /// host code is in the graph or in the node.
+    #[cold]
     fn host_code_conflict(&self, from: usize, deps: &[NodeId]) -> Option<usize> {
         let tables = self.tables.as_ref()?;
         let uses = tables.uses.get(from..).unwrap_or_default();
-        let new_host_code = uses.iter().any(|u| u.host_code);
-        let touches_host = uses.iter().any(|u| u.space == Space::Host);
-        if !touches_host || !(new_host_code || tables.host_code) {
-            return None;
-        }
         let others = self.nodes.iter().enumerate().flat_map(|(i, r)| {
             let (start, len) = r.uses;
             tables.uses[start as usize..(start + len) as usize]

@@ -157,6 +157,40 @@ impl<'a> Holdings<'a> {
         }
     }
 
+    /// The nodes whose uses differ from those of a graph's use table (`table`, sliced per node
+    /// by `ranges`: `(start, len)`, in node order), each with its new uses. Empty when the graph
+    /// uses exactly the memory held now, as every rebuild with the same buffers does: that case
+    /// is one pass over the two tables, with nothing allocated.
+    pub(crate) fn changes_from(
+        &self,
+        table: &[Use<'a>],
+        ranges: impl Iterator<Item = (u32, u32)> + Clone,
+    ) -> Vec<(usize, Vec<Use<'a>>)> {
+        // Laid out alike (a node without uses may record any start) and equal entry by entry:
+        // then every node's slice is equal too.
+        let same_layout = self.ranges.len() == ranges.clone().count()
+            && self
+                .ranges
+                .iter()
+                .zip(ranges.clone())
+                .all(|(&(start, len), (s, l))| len == l && (len == 0 || start == s));
+        if same_layout
+            && self.uses.len() == table.len()
+            && self.uses.iter().zip(table).all(|(a, b)| a.same(b))
+        {
+            return Vec::new();
+        }
+        ranges
+            .enumerate()
+            .filter_map(|(node, (start, len))| {
+                let new = &table[start as usize..(start + len) as usize];
+                let old = self.node_uses(node);
+                let same = old.len() == new.len() && old.iter().zip(new).all(|(a, b)| a.same(b));
+                (!same).then(|| (node, new.to_vec()))
+            })
+            .collect()
+    }
+
     /// The uses of node `node`.
     pub(crate) fn node_uses(&self, node: usize) -> &[Use<'a>] {
         match self.ranges.get(node) {
@@ -190,6 +224,10 @@ impl<'a> Holdings<'a> {
         name: &dyn Fn(usize) -> String,
         apply: impl FnOnce() -> Result<()>,
     ) -> Result<()> {
+        if changes.is_empty() {
+            // Nothing to re-register (a rebuild with the same buffers).
+            return apply();
+        }
         // Net change per allocation: what comes in, what goes out.
         let incoming = tally(changes.iter().flat_map(|(_, uses)| uses.iter()));
         let outgoing = tally(changes.iter().flat_map(|(node, _)| self.node_uses(*node)));

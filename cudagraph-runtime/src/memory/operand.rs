@@ -69,6 +69,21 @@ impl Use<'_> {
         }
     }
 
+    /// Whether `other` is the same use: the same range of the same memory, used the same way.
+    /// (What an update compares for every node, so it compares fields, not built keys.)
+    #[inline]
+    pub(crate) fn same(&self, other: &Use<'_>) -> bool {
+        let owner = |u: &Use<'_>| match &u.hold {
+            Hold::Owned(alloc) => Arc::as_ptr(alloc).cast::<()>(),
+            _ => std::ptr::null(),
+        };
+        self.start == other.start
+            && self.end == other.end
+            && self.write == other.write
+            && self.host_code == other.host_code
+            && owner(self) == owner(other)
+    }
+
     pub(crate) fn bytes(&self) -> usize {
         (self.end - self.start) as usize
     }
