@@ -12,6 +12,10 @@
 //! - `set_params_vs_raw/k`: the same `set_params` vs k raw single-node calls: the price of
 //!   change detection over 1000 nodes (reported).
 //! - `reinstantiate`: whole-graph rebuild + update vs rebuild + instantiate, the fallback (reported).
+//! - `overlap check`: what the build-time hazard check costs. In `EightWriters`, eight unordered
+//!   kernels each write their own `DeviceBuffer` param, so `build`/`rebuild` compare the memory of
+//!   all 28 pairs before making any driver call; the row sets that check alone against the whole
+//!   `rebuild` (which includes it), so the ratio is the check's share of a rebuild (reported).
 //!
 //! Update calls are CPU-side driver calls on an executable that is not running; each iteration
 //! alternates the values so every call is a real change. Without a GPU, prints one skip line.
@@ -32,6 +36,28 @@ use cudagraph_tests::bench::{RatioTable, Samples};
 use cudagraph_tests::{gpu, zeros, Kernels};
 
 include!(concat!(env!("OUT_DIR"), "/chain1000.rs"));
+
+cuda_graph! {
+    /// Eight kernels with no edges between them, each writing its own buffer: every pair of
+    /// buffers is checked for shared memory when the graph is built.
+    graph EightWriters {
+        params {
+            scale: Kernel<(u32, f32, DevicePtrMut<f32>)>,
+            b0: DeviceBuffer<f32>, b1: DeviceBuffer<f32>, b2: DeviceBuffer<f32>,
+            b3: DeviceBuffer<f32>, b4: DeviceBuffer<f32>, b5: DeviceBuffer<f32>,
+            b6: DeviceBuffer<f32>, b7: DeviceBuffer<f32>,
+            n: u32,
+        }
+        w0: kernel scale<<<1, 32>>>(n, 2.0f32, b0);
+        w1: kernel scale<<<1, 32>>>(n, 2.0f32, b1);
+        w2: kernel scale<<<1, 32>>>(n, 2.0f32, b2);
+        w3: kernel scale<<<1, 32>>>(n, 2.0f32, b3);
+        w4: kernel scale<<<1, 32>>>(n, 2.0f32, b4);
+        w5: kernel scale<<<1, 32>>>(n, 2.0f32, b5);
+        w6: kernel scale<<<1, 32>>>(n, 2.0f32, b6);
+        w7: kernel scale<<<1, 32>>>(n, 2.0f32, b7);
+    }
+}
 
 const SAMPLE_SIZE: usize = 20;
 const KS: [usize; 3] = [1, 10, 100];
@@ -198,6 +224,45 @@ fn main() {
         })
     });
     group.finish();
+
+    // The build-time hazard check alone vs the whole rebuild that runs it.
+    let whole = zeros::<f32>(&gpu, 8 * THREADS as usize);
+    let part = |i: usize| whole.slice(i * THREADS as usize..(i + 1) * THREADS as usize);
+    let eight = EightWritersParams {
+        scale: kernels.scale.clone(),
+        b0: part(0),
+        b1: part(1),
+        b2: part(2),
+        b3: part(3),
+        b4: part(4),
+        b5: part(5),
+        b6: part(6),
+        b7: part(7),
+        n: THREADS,
+    };
+    let mut eight_graph = EightWriters::build(&gpu.ctx, &eight).expect("build");
+    let mut group = c.benchmark_group("overlap check");
+    group.bench_function("check", |b| {
+        b.iter_custom(|iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                EightWriters::__cg_check_overlaps(std::hint::black_box(&eight))
+                    .expect("disjoint buffers");
+            }
+            samples.record("overlap check/check", iters, start.elapsed())
+        })
+    });
+    group.bench_function("rebuild", |b| {
+        b.iter_custom(|iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                eight_graph.rebuild(&eight).expect("rebuild");
+            }
+            samples.record("overlap check/rebuild", iters, start.elapsed())
+        })
+    });
+    group.finish();
+    drop(eight_graph);
     c.final_summary();
     gpu.stream.synchronize().expect("sync");
     drop(exec);
@@ -254,6 +319,14 @@ fn main() {
         ("set_params/rebuild_update/1", "reinstantiate/instantiate"),
         None,
         "",
+    );
+    table.compare(
+        &samples,
+        "overlap check vs rebuild",
+        8,
+        ("overlap check/check", "overlap check/rebuild"),
+        None,
+        "8 unordered writers, 28 pairs: the check's share of a rebuild",
     );
     println!("\n{table}");
 }
