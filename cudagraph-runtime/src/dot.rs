@@ -11,6 +11,8 @@ fn shape(kind: NodeKind) -> &'static str {
         NodeKind::Empty => "point",
         NodeKind::Host => "house",
         NodeKind::ChildGraph => "box3d",
+        NodeKind::MemAlloc => "invtrapezium",
+        NodeKind::MemFree => "trapezium",
         NodeKind::Other => "ellipse",
     }
 }

@@ -34,3 +34,28 @@ pub fn open_device(ordinal: usize) -> Result<Arc<CudaContext>> {
     }
     CudaContext::new(ordinal).map_err(|source| Error::NoDevice { ordinal, source })
 }
+
+/// Adds a node of any kind through the generic `cuGraphAddNode` (no edge data), returning the
+/// call's name and result, as node adders do.
+///
+/// # Safety
+/// `graph` is live, `deps` are its nodes, and `params` is valid for its `type_`.
+pub(crate) unsafe fn add_node(
+    out: &mut sys::CUgraphNode,
+    graph: sys::CUgraph,
+    deps: &[sys::CUgraphNode],
+    params: &mut sys::CUgraphNodeParams,
+) -> (&'static str, sys::CUresult) {
+    // SAFETY: the caller's promise; null edge data means default edges.
+    let result = unsafe {
+        sys::cuGraphAddNode_v2(
+            out,
+            graph,
+            deps.as_ptr(),
+            std::ptr::null(),
+            deps.len(),
+            params,
+        )
+    };
+    ("cuGraphAddNode", result)
+}

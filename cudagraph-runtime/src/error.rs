@@ -130,6 +130,19 @@ pub enum Error {
         /// What they share, and what to do.
         reason: String,
     },
+    /// A node would break the rules of graph allocations (alloc and free nodes): a use not
+    /// ordered after the alloc node or after the free, a free not ordered after every use, a
+    /// second free, an allocation of another graph, or an executable whose allocation from the
+    /// last launch is still live.
+    #[error("`{node}` and {allocation}: {reason}")]
+    Allocation {
+        /// The node concerned (or the executable's call).
+        node: String,
+        /// The allocation (its alloc node).
+        allocation: String,
+        /// What is wrong, and what to do.
+        reason: String,
+    },
     /// Something had to be enqueued on a stream that is being captured, where it would be
     /// recorded into the capture instead of run. End the capture first.
     #[error("{what}: the stream is being captured; end the capture first")]

@@ -13,9 +13,11 @@ use crate::memory::alloc::Space;
 use crate::memory::hazard::{host_code_conflict, reaches};
 use crate::memory::holdings::Holdings;
 use crate::memory::operand::Use;
+use crate::memory::outliving::Outliving;
+use crate::memory::DeviceBuffer;
 use crate::node::{
-    with_views, ChildGraphNode, Direction, HostCall, HostNode, HostViews, KernelNode, Memcpy,
-    MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId, PanicSlot, PanicWatch, Switchable,
+    with_views, ChildGraphNode, Direction, GraphAlloc, HostCall, HostNode, HostViews, KernelNode,
+    Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId, PanicSlot, PanicWatch, Switchable,
 };
 
 /// Flags for instantiation (`CUgraphInstantiate_flags`).
@@ -77,6 +79,8 @@ pub struct GraphExec<'a> {
     child_panics: Vec<(usize, Vec<Arc<PanicSlot>>)>,
     /// The memory the nodes use now, kept alive as long as launches may use it.
     memory: Holdings<'a>,
+    /// The graph allocations a launch leaves live (none for most graphs).
+    outliving: Option<Box<Outliving>>,
 }
 
 /// `CUgraphExecUpdateResultInfo` with the result code as a plain integer.
@@ -156,6 +160,8 @@ impl<'a> GraphExec<'a> {
     ) -> Result<Self> {
         let memory = Holdings::new(graph.uses_by_node(), &|i| graph.name_of(i))?;
         let raw = instantiate_raw(&graph, flags, upload)?;
+        let auto_free = flags.bits() & InstantiateFlags::AUTO_FREE_ON_LAUNCH.bits() != 0;
+        let outliving = Outliving::new(graph.unfreed_allocations(), auto_free);
         let mut panics = PanicWatch::default();
         panics.watch(graph.panics.slots());
         Ok(Self {
@@ -166,6 +172,7 @@ impl<'a> GraphExec<'a> {
             host_calls: Vec::new(),
             child_panics: Vec::new(),
             memory,
+            outliving,
         })
     }
 
@@ -188,6 +195,27 @@ impl<'a> GraphExec<'a> {
     #[inline]
     pub fn launch(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
         self.check_host_panics()?;
+        if self.outliving.is_some() {
+            return self.launch_with_outliving(stream);
+        }
+        self.launch_raw(stream)
+    }
+
+    /// A launch of a graph that leaves allocations live (see `memory::outliving`).
+    #[cold]
+    fn launch_with_outliving(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
+        let graph = &self.graph;
+        let outliving = self.outliving.as_mut().expect("checked by the caller");
+        outliving.before_launch(stream, &|i| graph.name_of(i))?;
+        self.launch_raw(stream)?;
+        if let Some(outliving) = &mut self.outliving {
+            outliving.after_launch(stream);
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn launch_raw(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
         let raw = self.raw;
         self.memory.launch(stream, || {
             // SAFETY: live executable and stream.
@@ -195,6 +223,81 @@ impl<'a> GraphExec<'a> {
                 sys::cuGraphLaunch(raw, stream.cu_stream())
             })
         })
+    }
+
+    /// Takes the allocation `alloc` (an allocation the graph makes and does not free) that the
+    /// last launch left live, as a [`DeviceBuffer`]: it is then yours, to read, to give to other
+    /// graphs or to cudarc, and it is freed (`cuMemFreeAsync`) when the last clone is dropped
+    /// and no launch uses it any more. Its work is ordered on the stream of the launch that made
+    /// it.
+    ///
+    /// CUDA launches the executable again only once the allocation is freed: until the buffer is
+    /// gone, [`GraphExec::launch`] refuses with [`Error::Allocation`]. (An executable
+    /// instantiated with [`InstantiateFlags::AUTO_FREE_ON_LAUNCH`] frees it at its next launch
+    /// instead; read it with [`GraphExec::read_allocation`] there.)
+    pub fn take_allocation<T: cudarc::driver::DeviceRepr>(
+        &mut self,
+        alloc: &GraphAlloc<T>,
+    ) -> Result<DeviceBuffer<T>> {
+        let node = self.graph.check_node(alloc.id())?;
+        let graph = &self.graph;
+        let name_of = |i| graph.name_of(i);
+        let Some(outliving) = self.outliving.as_mut() else {
+            return Err(Error::Allocation {
+                node: "take_allocation".into(),
+                allocation: format!("`{}`", name_of(node)),
+                reason: "the graph frees this allocation itself, so it does not outlive a launch"
+                    .into(),
+            });
+        };
+        let len = alloc.len();
+        outliving.take(node, &name_of, |addr, stream| {
+            // SAFETY: `addr` is a live allocation of `len` `T`s that the last launch made on
+            // `stream`; from here on the slice owns it (the executable no longer frees it), and
+            // cudarc frees it with `cuMemFreeAsync`, a valid free of a graph allocation.
+            let slice = unsafe { stream.upgrade_device_ptr::<T>(addr, len) };
+            let buffer = DeviceBuffer::from(slice);
+            let weak = buffer.weak_allocation();
+            (buffer, weak)
+        })
+    }
+
+    /// A copy of the allocation `alloc` (one the graph does not free) as the last launch left
+    /// it, copied on that launch's stream after it. The allocation stays the executable's.
+    pub fn read_allocation<T: cudarc::driver::DeviceRepr + Default + Clone>(
+        &self,
+        alloc: &GraphAlloc<T>,
+    ) -> Result<Vec<T>> {
+        let node = self.graph.check_node(alloc.id())?;
+        let graph = &self.graph;
+        let name_of = |i| graph.name_of(i);
+        let Some(outliving) = self.outliving.as_ref() else {
+            return Err(Error::Allocation {
+                node: "read_allocation".into(),
+                allocation: format!("`{}`", name_of(node)),
+                reason: "the graph frees this allocation itself: copy what you need out of it \
+                         with a memcpy node before the free"
+                    .into(),
+            });
+        };
+        let (addr, stream) = outliving.live(node, &name_of)?;
+        let mut out = vec![T::default(); alloc.len()];
+        // SAFETY: `addr` holds `len` `T`s (a live allocation, which no launch can free while
+        // `self` is borrowed); `out` has room for them; the copy follows the launch on `stream`,
+        // and the synchronize below ends it before `out` is used.
+        check("cuMemcpyDtoHAsync", unsafe {
+            sys::cuMemcpyDtoHAsync_v2(
+                out.as_mut_ptr().cast(),
+                addr,
+                alloc.bytes(),
+                stream.cu_stream(),
+            )
+        })?;
+        stream.synchronize().map_err(|source| Error::Driver {
+            call: "cuStreamSynchronize",
+            source,
+        })?;
+        Ok(out)
     }
 
     /// Uploads the executable's resources ahead of its first launch (`cuGraphUpload`).
@@ -218,6 +321,7 @@ impl<'a> GraphExec<'a> {
     /// changes made since are lost). To fall back from a refused update, use
     /// [`GraphExec::reinstantiate_from`] with the new graph.
     pub fn reinstantiate(&mut self, flags: InstantiateFlags) -> Result<()> {
+        refuse_memory_nodes(&self.graph, &self.graph, "reinstantiate")?;
         let uses: Vec<_> = self.graph.uses_by_node().map(<[_]>::to_vec).collect();
         self.memory.before_reinstantiation()?;
         let changes = uses.into_iter().enumerate().collect();
@@ -244,6 +348,7 @@ impl<'a> GraphExec<'a> {
         mut graph: Graph<'a>,
         flags: InstantiateFlags,
     ) -> Result<()> {
+        refuse_memory_nodes(&self.graph, &graph, "reinstantiate_from")?;
         self.memory.before_reinstantiation()?;
         let changes = graph
             .uses_by_node()
@@ -277,6 +382,7 @@ impl<'a> GraphExec<'a> {
     /// is unchanged then and may still be launched. Memory the executable no longer uses
     /// afterwards is released once the launches that may use it have completed.
     pub fn update(&mut self, graph: &Graph<'a>) -> Result<()> {
+        refuse_memory_nodes(&self.graph, graph, "update")?;
         let raw = self.raw;
         // Only the nodes whose memory changes: a rebuild with the same buffers copies nothing.
         let (table, ranges) = graph.use_table();
@@ -350,6 +456,7 @@ impl<'a> GraphExec<'a> {
         apply: impl FnOnce() -> Result<()>,
     ) -> Result<()> {
         self.check_host_code(index, &uses)?;
+        self.graph.check_alloc_uses_of(index, &uses)?;
         let graph = &self.graph;
         self.memory
             .replace(vec![(index, uses)], &|i| graph.name_of(i), apply)
@@ -606,7 +713,30 @@ impl Drop for GraphExec<'_> {
         // SAFETY: we own `raw`; CUDA keeps what queued launches need until they complete.
         let result = unsafe { sys::cuGraphExecDestroy(self.raw) };
         self.graph.context().record_err(result.result());
+        // Allocations the last launch left live and nobody took: freed after that launch.
+        if let Some(outliving) = &mut self.outliving {
+            if let Err(Error::Driver { source, .. }) = outliving.free_live() {
+                self.graph.context().record_err(Err::<(), _>(source));
+            }
+        }
     }
+}
+
+/// Refuses `call` when either graph has memory nodes: CUDA accepts a whole-graph update of such
+/// a graph from another one, but the other graph's allocations live at other addresses, which the
+/// executable's alloc nodes do not back; and it allows one executable of such a graph at a time.
+fn refuse_memory_nodes(mine: &Graph<'_>, other: &Graph<'_>, call: &str) -> Result<()> {
+    if mine.has_memory_nodes() || other.has_memory_nodes() {
+        return Err(Error::Invalid {
+            node: call.into(),
+            reason: "a graph with memory nodes (alloc or free) cannot be updated or \
+                     re-instantiated as a whole: update its nodes one by one (their \
+                     allocations stay where they are), or drop the executable and instantiate \
+                     the new graph"
+                .into(),
+        });
+    }
+    Ok(())
 }
 
 /// `cuGraphExecUpdate` of `raw` from `graph`, with the driver's verdict as an error.

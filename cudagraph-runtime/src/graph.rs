@@ -14,10 +14,12 @@ use crate::id::fresh_id;
 use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
 use crate::memory::alloc::Space;
 use crate::memory::hazard::{host_code_conflict, reaches};
-use crate::memory::operand::Use;
+use crate::memory::operand::{Hold, Use};
+use crate::node::mem::{self, AllocRecord};
 use crate::node::{
-    with_views, ChildGraphNode, Direction, EmptyNode, HostCall, HostFn, HostNode, HostViews,
-    KernelNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId, NodeKind, PanicWatch,
+    with_views, ChildGraphNode, Direction, EmptyNode, GraphAlloc, HostCall, HostFn, HostNode,
+    HostViews, KernelNode, MemFreeNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue,
+    NodeId, NodeKind, PanicWatch,
 };
 use crate::user_object::UserObject;
 
@@ -67,6 +69,10 @@ struct Tables<'a> {
     uses: Vec<Use<'a>>,
     /// Whether some node reads or writes host memory in host code (a host node's buffers).
     host_code: bool,
+    /// The graph's allocations (alloc nodes), in the order they were added.
+    allocs: Vec<AllocRecord>,
+    /// Whether the graph has memory nodes (alloc or free, added or captured).
+    memory_nodes: bool,
 }
 
 /// A CUDA graph being defined (`CUgraph`).
@@ -218,6 +224,8 @@ impl<'a> Graph<'a> {
             tables.edges.clear();
             tables.uses.clear();
             tables.host_code = false;
+            tables.allocs.clear();
+            tables.memory_nodes = false;
         }
         self.next_name = None;
         // The old host nodes are gone from this graph: stop watching their slots (the own slot
@@ -425,15 +433,22 @@ impl<'a> Graph<'a> {
         }
         // One pass over the new node's uses: most nodes touch no host memory, and skip the
         // hazard check below.
-        let (touches_host, host_code) = self.tables.as_ref().map_or((false, false), |t| {
-            t.uses
-                .get(uses_from..)
-                .unwrap_or_default()
-                .iter()
-                .fold((false, false), |(host, code), u| {
-                    (host || u.space == Space::Host, code || u.host_code)
-                })
-        });
+        let (touches_host, host_code, graph_alloc) =
+            self.tables.as_ref().map_or((false, false, false), |t| {
+                t.uses.get(uses_from..).unwrap_or_default().iter().fold(
+                    (false, false, false),
+                    |(host, code, alloc), u| {
+                        (
+                            host || u.space == Space::Host,
+                            code || u.host_code,
+                            alloc || matches!(u.hold, Hold::Graph { .. }),
+                        )
+                    },
+                )
+            });
+        if graph_alloc {
+            self.check_alloc_uses(uses_from, deps, &|| node_name(name.clone()))?;
+        }
         let may_conflict =
             touches_host && (host_code || self.tables.as_ref().is_some_and(|t| t.host_code));
         if let Some(other) = may_conflict
@@ -515,6 +530,203 @@ impl<'a> Graph<'a> {
             deps.iter()
                 .any(|d| reaches(other, d.index as usize, |n| self.deps_of(n)))
         })
+    }
+
+    /// Checks the uses of graph allocations among the table's uses from `from` on, for a node
+    /// about to be added after `deps` (see `node::mem`).
+    #[cold]
+    fn check_alloc_uses(
+        &self,
+        from: usize,
+        deps: &[NodeId],
+        node: &dyn Fn() -> String,
+    ) -> Result<()> {
+        let Some(tables) = self.tables.as_ref() else {
+            return Ok(());
+        };
+        let deps: Vec<u32> = deps.iter().map(|d| d.index).collect();
+        mem::check_uses(
+            self.family,
+            &tables.allocs,
+            tables.uses.get(from..).unwrap_or_default(),
+            &deps,
+            node,
+            &|i| self.name_of(i),
+            &|a, b| reaches(a, b, |n| self.deps_of(n)),
+        )
+    }
+
+    /// Checks that node `index`, already in the graph, may use `uses` (an executable's update of
+    /// its parameters): the graph allocations among them must be ordered as `node::mem` says.
+    pub(crate) fn check_alloc_uses_of(&self, index: usize, uses: &[Use<'_>]) -> Result<()> {
+        let Some(tables) = self.tables.as_ref() else {
+            return Ok(());
+        };
+        if !uses.iter().any(|u| matches!(u.hold, Hold::Graph { .. })) {
+            return Ok(());
+        }
+        let ordered_before = |a: usize, b: usize| reaches(a, b, |n| self.deps_of(n));
+        // As if the node were being added: after its own dependencies, with the frees that come
+        // after it not counted (a use ordered before its free is what the rule asks for).
+        let mut allocs = tables.allocs.clone();
+        for record in &mut allocs {
+            if record
+                .freed_by
+                .is_some_and(|free| ordered_before(index, free as usize))
+            {
+                record.freed_by = None;
+            }
+        }
+        // The node itself (not its dependencies): the alloc node must reach it, and it differs
+        // from the alloc node.
+        let node = index as u32;
+        mem::check_uses(
+            self.family,
+            &allocs,
+            uses,
+            &[node],
+            &|| self.name_of(index),
+            &|i| self.name_of(i),
+            &|a, b| a != b && ordered_before(a, b),
+        )
+    }
+
+    /// Whether the graph has memory nodes (alloc or free nodes, added or captured). Such a
+    /// graph cannot be cloned, embedded in another or updated as a whole, and CUDA allows one
+    /// executable of it at a time.
+    pub fn has_memory_nodes(&self) -> bool {
+        self.tables.as_ref().is_some_and(|t| t.memory_nodes)
+    }
+
+    /// The allocations this graph makes and does not free (their alloc node indices and
+    /// addresses): they outlive each launch.
+    pub(crate) fn unfreed_allocations(&self) -> Vec<(usize, sys::CUdeviceptr)> {
+        self.tables.as_ref().map_or_else(Vec::new, |t| {
+            t.allocs
+                .iter()
+                .filter(|a| a.freed_by.is_none())
+                .map(|a| (a.node as usize, a.addr))
+                .collect()
+        })
+    }
+
+    /// Adds an alloc node: `len` `T`s of device memory on the graph's device, allocated when the
+    /// launch reaches the node, at an address fixed now (the same for every launch). Use it in
+    /// nodes ordered after this one; free it with [`Graph::add_mem_free`] after its last use,
+    /// or leave it to outlive the launch (see [`GraphExec::take_allocation`]).
+    ///
+    /// The memory is uninitialized: write it before reading it.
+    pub fn add_mem_alloc<T: cudarc::driver::DeviceRepr>(
+        &mut self,
+        len: usize,
+        deps: &[NodeId],
+    ) -> Result<GraphAlloc<T>> {
+        let node = self.pending_name(NodeKind::MemAlloc);
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .filter(|&b| b > 0)
+            .ok_or_else(|| {
+                self.next_name = None;
+                Error::Invalid {
+                    node,
+                    reason: format!(
+                        "an allocation of {len} elements of {} bytes: it must hold at least one \
+                         byte and fit in memory",
+                        std::mem::size_of::<T>()
+                    ),
+                }
+            })?;
+        let ordinal = self.ctx.ordinal() as i32;
+        let mut params = mem::alloc_params(ordinal, bytes);
+        let graph = self.raw;
+        let from = self.uses_len();
+        let id = self.push_node(
+            NodeKind::MemAlloc,
+            deps,
+            std::ptr::null_mut(),
+            from,
+            |out, raw_deps| {
+                // SAFETY: live graph; `raw_deps` are its nodes; `params` is an alloc node's.
+                unsafe { crate::driver::add_node(out, graph, raw_deps, &mut params) }
+            },
+        )?;
+        let addr = mem::allocated_address(&params);
+        let tables = self.tables_mut();
+        let slot = tables.allocs.len() as u32;
+        tables.allocs.push(AllocRecord {
+            node: id.index,
+            addr,
+            freed_by: None,
+        });
+        tables.memory_nodes = true;
+        Ok(GraphAlloc::new(id, slot, addr, len))
+    }
+
+    /// Adds a free node for `alloc`, an allocation of this graph, after `deps`, which must order
+    /// it after every node that uses the allocation. Nothing may use the allocation afterwards;
+    /// its physical memory may back a later allocation of the graph, or of another graph
+    /// launched into the same stream.
+    pub fn add_mem_free<T>(
+        &mut self,
+        alloc: &GraphAlloc<T>,
+        deps: &[NodeId],
+    ) -> Result<MemFreeNode> {
+        let node = self.pending_name(NodeKind::MemFree);
+        if let Err(e) = self.check_free(alloc, deps, &node) {
+            self.next_name = None;
+            return Err(e);
+        }
+        let mut params = mem::free_params(alloc.addr);
+        let graph = self.raw;
+        let from = self.uses_len();
+        let id = self.push_node(
+            NodeKind::MemFree,
+            deps,
+            std::ptr::null_mut(),
+            from,
+            |out, raw_deps| {
+                // SAFETY: live graph; `raw_deps` are its nodes; `params` frees an allocation of
+                // this graph, once (checked above).
+                unsafe { crate::driver::add_node(out, graph, raw_deps, &mut params) }
+            },
+        )?;
+        let tables = self.tables_mut();
+        tables.allocs[alloc.slot as usize].freed_by = Some(id.index);
+        Ok(MemFreeNode::from_id(id))
+    }
+
+    fn check_free<T>(&self, alloc: &GraphAlloc<T>, deps: &[NodeId], node: &str) -> Result<()> {
+        let empty = Tables::default();
+        let tables = self.tables.as_deref().unwrap_or(&empty);
+        let users = self
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| {
+                let (start, len) = r.uses;
+                tables.uses[start as usize..(start + len) as usize]
+                    .iter()
+                    .any(|u| {
+                        matches!(u.hold, Hold::Graph { family, slot }
+                        if family == alloc.node.family && slot == alloc.slot)
+                    })
+            })
+            .map(|(i, _)| i);
+        for dep in deps {
+            self.check_node(*dep)?;
+        }
+        let deps: Vec<u32> = deps.iter().map(|d| d.index).collect();
+        mem::check_free(
+            self.family,
+            alloc.node.family,
+            &tables.allocs,
+            alloc.slot,
+            users,
+            &deps,
+            &|| node.to_owned(),
+            &|i| self.name_of(i),
+            &|a, b| reaches(a, b, |n| self.deps_of(n)),
+        )
     }
 
     /// Adds a kernel launch of `kernel` with `config` and `args`, after `deps`.
@@ -748,6 +960,16 @@ impl<'a> Graph<'a> {
         child: &Graph<'a>,
         deps: &[NodeId],
     ) -> Result<ChildGraphNode> {
+        if child.has_memory_nodes() {
+            self.next_name = None;
+            return Err(Error::Invalid {
+                node: self.pending_name(NodeKind::ChildGraph),
+                reason: "the child graph has memory nodes (alloc or free), and CUDA embeds such \
+                         a graph only by moving it, which would leave its handles dangling: add \
+                         the allocations to this graph instead"
+                    .into(),
+            });
+        }
         let (graph, raw_child) = (self.raw, child.raw);
         let from = self.uses_len();
         if let Some(child_tables) = &child.tables {
@@ -804,6 +1026,14 @@ impl<'a> Graph<'a> {
 
     /// A copy of this graph (`cuGraphClone`) whose nodes answer to the same handles.
     pub fn try_clone(&self) -> Result<Graph<'a>> {
+        if self.has_memory_nodes() {
+            return Err(Error::Invalid {
+                node: "try_clone".into(),
+                reason: "CUDA cannot clone a graph with memory nodes (alloc or free): build \
+                         another graph instead"
+                    .into(),
+            });
+        }
         let mut raw = std::ptr::null_mut();
         // SAFETY: live graph, valid out-pointer.
         check("cuGraphClone", unsafe {
@@ -917,18 +1147,43 @@ impl Graph<'_> {
         check("cuGraphGetNodes", unsafe {
             sys::cuGraphGetNodes(self.raw, raw.as_mut_ptr(), &mut count)
         })?;
-        self.nodes = raw
+        let kind_of = |raw: sys::CUgraphNode| {
+            let mut kind = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_EMPTY;
+            // SAFETY: a node of this live graph; `kind` is a valid out-pointer.
+            let found = unsafe { sys::cuGraphNodeGetType(raw, &mut kind) };
+            match (found, kind) {
+                (
+                    sys::CUresult::CUDA_SUCCESS,
+                    sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_ALLOC,
+                ) => NodeKind::MemAlloc,
+                (
+                    sys::CUresult::CUDA_SUCCESS,
+                    sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_FREE,
+                ) => NodeKind::MemFree,
+                _ => NodeKind::Other,
+            }
+        };
+        let nodes: Vec<NodeRecord> = raw
             .into_iter()
             .take(count)
             .map(|raw| NodeRecord {
                 raw,
-                kind: NodeKind::Other,
+                kind: kind_of(raw),
                 name: None,
                 deps: Deps::None,
                 func: std::ptr::null_mut(),
                 uses: (0, 0),
             })
             .collect();
+        // Captured `cuMemAllocAsync` / `cuMemFreeAsync` calls became memory nodes: the same
+        // restrictions hold (no clone, no embedding, no whole-graph update).
+        if nodes
+            .iter()
+            .any(|n| matches!(n.kind, NodeKind::MemAlloc | NodeKind::MemFree))
+        {
+            self.tables_mut().memory_nodes = true;
+        }
+        self.nodes = nodes;
         Ok(())
     }
 

@@ -148,6 +148,7 @@ mod error;
 mod exec;
 mod function_set;
 mod graph;
+mod graph_memory;
 mod id;
 mod kernel;
 mod memory;
@@ -163,6 +164,7 @@ pub use driver::{driver_present, open_device};
 pub use error::{Error, Result, UpdateFailure};
 pub use exec::{GraphExec, InstantiateFlags};
 pub use graph::{Graph, NodeInfo};
+pub use graph_memory::GraphMemory;
 pub use kernel::{
     Kernel, KernelArg, KernelArgPart, KernelArgValues, KernelArgs, KernelParam, LaunchConfig, Param,
 };
@@ -171,9 +173,9 @@ pub use memory::{
     HostWriteGuard,
 };
 pub use node::{
-    ChildGraphNode, DeviceToDevice, DeviceToHost, Direction, EmptyNode, FillWith, HostCallback,
-    HostFn, HostNode, HostToDevice, HostViews, KernelNode, Memcpy, MemcpyNode, Memset, MemsetNode,
-    MemsetValue, NodeId, NodeKind, RawView, Switchable,
+    ChildGraphNode, DeviceToDevice, DeviceToHost, Direction, EmptyNode, FillWith, GraphAlloc,
+    HostCallback, HostFn, HostNode, HostToDevice, HostViews, KernelNode, MemFreeNode, Memcpy,
+    MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId, NodeKind, RawView, Switchable,
 };
 pub use ptr::{DevicePtr, DevicePtrMut, HostPtr, HostPtrMut};
 pub use topology::Topology;
@@ -182,8 +184,8 @@ pub use user_object::UserObject;
 /// The names most programs need.
 pub mod prelude {
     pub use crate::{
-        cuda_graph, DeviceBuffer, DevicePtr, DevicePtrMut, Graph, GraphExec, HostBuffer,
-        HostCallback, HostPtr, HostPtrMut, InstantiateFlags, Kernel, LaunchConfig, Memcpy, Memset,
-        NodeId,
+        cuda_graph, DeviceBuffer, DevicePtr, DevicePtrMut, Graph, GraphAlloc, GraphExec,
+        HostBuffer, HostCallback, HostPtr, HostPtrMut, InstantiateFlags, Kernel, LaunchConfig,
+        Memcpy, Memset, NodeId,
     };
 }

@@ -115,6 +115,12 @@ impl<T: 'static> DeviceBuffer<T> {
     pub fn stream(&self) -> &Arc<CudaStream> {
         &self.shared.alloc.home
     }
+
+    /// The allocation's record, without keeping it alive: gone once the memory is freed.
+    pub(crate) fn weak_allocation(&self) -> std::sync::Weak<dyn Allocation> {
+        let weak: std::sync::Weak<DeviceAlloc<T>> = Arc::downgrade(&self.shared.alloc);
+        weak
+    }
 }
 
 impl<T: DeviceRepr + 'static> DeviceBuffer<T> {

@@ -8,7 +8,8 @@
 //! - `alloc`: an allocation's record of the executables that use it and the guards that access it;
 //! - `fence`: an executable's side of that record (launch gate, completion marker);
 //! - `holdings`: an executable's uses of memory, registered with those records;
-//! - `hazard`: conflicting uses of host memory by unordered nodes of one graph.
+//! - `hazard`: conflicting uses of host memory by unordered nodes of one graph;
+//! - `outliving`: graph allocations an executable's launches leave live, and who frees them.
 
 pub(crate) mod alloc;
 mod device;
@@ -17,6 +18,7 @@ pub(crate) mod hazard;
 pub(crate) mod holdings;
 mod host;
 pub(crate) mod operand;
+pub(crate) mod outliving;
 mod shared;
 
 pub use device::{DeviceAccess, DeviceBuffer};

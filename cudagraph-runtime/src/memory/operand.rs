@@ -24,6 +24,14 @@ pub enum Hold<'a> {
     Raw,
     /// A reference to an owned allocation.
     Owned(Arc<dyn Allocation>),
+    /// An allocation made by an alloc node of the graph (family `family`, its allocation number
+    /// `slot`): the graph's own rules order its uses (see `node::mem`).
+    Graph {
+        /// The graph family whose alloc node made it.
+        family: u64,
+        /// Its index among that graph's allocations.
+        slot: u32,
+    },
     /// A borrow that outlives the graph (`'a`); for cudarc device memory, the stream its earlier
     /// work was ordered on.
     Borrowed {

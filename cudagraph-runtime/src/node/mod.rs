@@ -8,11 +8,13 @@
 //! ([`cuGraphNodeSetEnabled`](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)).
 
 mod host;
+pub(crate) mod mem;
 mod memcpy;
 mod memset;
 
 pub(crate) use host::{in_host_node, with_views, HostCall, PanicSlot, PanicWatch};
 pub use host::{HostCallback, HostFn, HostViews, RawView, Writes};
+pub use mem::GraphAlloc;
 pub use memcpy::{DeviceToDevice, DeviceToHost, Direction, HostToDevice, Memcpy};
 pub use memset::{FillWith, Memset, MemsetValue};
 
@@ -33,6 +35,10 @@ pub enum NodeKind {
     Host,
     /// An embedded graph.
     ChildGraph,
+    /// A graph allocation (`cuGraphAddNode` with a memory-alloc node).
+    MemAlloc,
+    /// The free of a graph allocation.
+    MemFree,
     /// A node of another kind, found in a captured graph.
     Other,
 }
@@ -47,6 +53,8 @@ impl NodeKind {
             Self::Empty => "empty",
             Self::Host => "host",
             Self::ChildGraph => "child_graph",
+            Self::MemAlloc => "mem_alloc",
+            Self::MemFree => "mem_free",
             Self::Other => "node",
         }
     }
@@ -119,6 +127,11 @@ handle!(
 handle!(
     /// A child-graph node.
     ChildGraphNode
+);
+handle!(
+    /// A node freeing a graph allocation. (An alloc node's handle is its
+    /// [`GraphAlloc`].) Neither has updates: CUDA allows none.
+    MemFreeNode
 );
 
 /// Node kinds an executable can enable and disable (`cuGraphNodeSetEnabled`): kernel, memcpy and

@@ -1,0 +1,328 @@
+//! Graph memory nodes: allocations a graph makes and frees itself.
+//!
+//! An alloc node reserves a virtual address range when it is added, fixed for the life of the
+//! graph and its executable; CUDA backs it with physical memory only while the allocation lives in
+//! *graph order*: from the alloc node to the free node (or, for an allocation the graph does not
+//! free, until something frees it after the launch). Allocations whose graph-order lifetimes do
+//! not overlap may share physical memory, within one graph and across graphs launched into one
+//! stream ([graph memory nodes]).
+//!
+//! CUDA checks almost none of the rules, so this crate does, when a node is added:
+//!
+//! - every use is ordered after the alloc node (a path from it through the dependencies);
+//! - a free node is ordered after every use, and nothing uses the allocation once it is freed;
+//! - an allocation is freed once, by a node of its own graph;
+//! - an allocation is used only by nodes of the graph that made it.
+//!
+//! The driver accepts all of these mistakes without an error (the tests show it), and then reads
+//! or writes memory that another allocation owns, or faults. A graph with memory nodes cannot be
+//! cloned, embedded as a child graph, instantiated twice or updated as a whole (CUDA refuses the
+//! first three; a whole-graph update it accepts, and would point the executable's nodes at the
+//! other graph's addresses).
+//!
+//! [graph memory nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#graph-memory-nodes
+
+use std::marker::PhantomData;
+
+use cudarc::driver::sys;
+
+use super::NodeId;
+use crate::error::{Error, Result};
+use crate::memory::alloc::Space;
+use crate::memory::operand::sealed::MemoryOperand;
+use crate::memory::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
+
+/// Memory allocated by an alloc node of a graph: `len` `T`s on the device, at an address fixed
+/// when the node was added.
+///
+/// It is also the alloc node's handle (for dependency lists: `a.id()`). Give it (by reference)
+/// as a kernel argument, memcpy or memset operand of nodes of the same graph ordered after the
+/// alloc node and, if the graph frees it, before the free node; anything else is refused with
+/// [`Error::Allocation`] when the node is added.
+pub struct GraphAlloc<T> {
+    pub(crate) node: NodeId,
+    /// Its index among the graph's allocations.
+    pub(crate) slot: u32,
+    pub(crate) addr: sys::CUdeviceptr,
+    pub(crate) len: usize,
+    _elem: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for GraphAlloc<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for GraphAlloc<T> {}
+
+impl<T> std::fmt::Debug for GraphAlloc<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "GraphAlloc<{}>(node#{}, {:#x}, len {})",
+            std::any::type_name::<T>(),
+            self.node.index,
+            self.addr,
+            self.len
+        )
+    }
+}
+
+impl<T> GraphAlloc<T> {
+    pub(crate) fn new(node: NodeId, slot: u32, addr: sys::CUdeviceptr, len: usize) -> Self {
+        Self {
+            node,
+            slot,
+            addr,
+            len,
+            _elem: PhantomData,
+        }
+    }
+
+    /// The alloc node, for dependency lists.
+    pub fn id(&self) -> NodeId {
+        self.node
+    }
+
+    /// The allocation's device address (the same for every launch).
+    pub fn addr(&self) -> sys::CUdeviceptr {
+        self.addr
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether it holds no element (never: an allocation holds at least one).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.len * std::mem::size_of::<T>()
+    }
+
+    fn key(&self) -> MemKey {
+        MemKey {
+            start: self.addr,
+            end: self.addr + self.bytes() as u64,
+            owner: std::ptr::null(),
+        }
+    }
+
+    fn into_use<'a>(self, write: bool) -> Use<'a> {
+        Use {
+            space: Space::Device,
+            start: self.addr,
+            end: self.addr + self.bytes() as u64,
+            write,
+            host_code: false,
+            hold: Hold::Graph {
+                family: self.node.family,
+                slot: self.slot,
+            },
+        }
+    }
+}
+
+impl<T> From<GraphAlloc<T>> for NodeId {
+    fn from(a: GraphAlloc<T>) -> NodeId {
+        a.node
+    }
+}
+
+impl<T> From<&GraphAlloc<T>> for NodeId {
+    fn from(a: &GraphAlloc<T>) -> NodeId {
+        a.node
+    }
+}
+
+macro_rules! graph_alloc_operand {
+    ($($ty:ty),*) => {$(
+        impl<'a, T> MemoryOperand<'a> for $ty {
+            type Elem = T;
+            fn key(&self) -> MemKey {
+                GraphAlloc::key(self)
+            }
+            fn len(&self) -> usize {
+                self.len
+            }
+            fn into_use(self, write: bool) -> Result<Use<'a>> {
+                let alloc: &GraphAlloc<T> = &self;
+                Ok(GraphAlloc::into_use(*alloc, write))
+            }
+        }
+        impl<'a, T> DeviceSrc<'a, T> for $ty {}
+        impl<'a, T> DeviceDst<'a, T> for $ty {}
+    )*};
+}
+graph_alloc_operand!(GraphAlloc<T>, &GraphAlloc<T>);
+
+/// What a graph knows of one of its allocations.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AllocRecord {
+    /// The alloc node.
+    pub(crate) node: u32,
+    /// Its address.
+    pub(crate) addr: sys::CUdeviceptr,
+    /// The free node, once added.
+    pub(crate) freed_by: Option<u32>,
+}
+
+/// Checks a node's uses of graph allocations (`uses`) against the rules of the module docs: the
+/// node is `node` (the next index when it is being added), ordered after `deps`, and `reaches`
+/// tells whether there is a path from one node to another (each node reaches itself).
+pub(crate) fn check_uses(
+    family: u64,
+    allocs: &[AllocRecord],
+    uses: &[Use<'_>],
+    deps: &[u32],
+    node: &dyn Fn() -> String,
+    name_of: &dyn Fn(usize) -> String,
+    reaches: &dyn Fn(usize, usize) -> bool,
+) -> Result<()> {
+    for u in uses {
+        let Hold::Graph { family: f, slot } = u.hold else {
+            continue;
+        };
+        let record = match allocs.get(slot as usize) {
+            Some(record) if f == family => record,
+            _ => {
+                return Err(Error::Allocation {
+                    node: node(),
+                    allocation: format!("allocation at {:#x}", u.start),
+                    reason: "it was made by an alloc node of another graph (or of this graph \
+                             before `clear`); a node may use only its own graph's allocations \
+                             (CUDA would fault, or touch another graph's memory)"
+                        .into(),
+                });
+            }
+        };
+        let alloc = record.node as usize;
+        let allocation = || name_of(alloc);
+        if !deps.iter().any(|&d| reaches(alloc, d as usize)) {
+            return Err(Error::Allocation {
+                node: node(),
+                allocation: allocation(),
+                reason: "the node is not ordered after the alloc node: add a dependency on it \
+                         (the allocation does not exist before its alloc node runs)"
+                    .into(),
+            });
+        }
+        if let Some(free) = record.freed_by {
+            return Err(Error::Allocation {
+                node: node(),
+                allocation: allocation(),
+                reason: format!(
+                    "it is freed by `{}`, and no node may use an allocation after it is freed \
+                     (a use must be ordered before the free node: add the nodes that use it \
+                     before the free node, which depends on them)",
+                    name_of(free as usize)
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Checks a free of allocation `slot` by the node about to be added after `deps`: the allocation
+/// is this graph's and not yet freed, and every node using it (`users`) is ordered before.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn check_free(
+    family: u64,
+    alloc_family: u64,
+    allocs: &[AllocRecord],
+    slot: u32,
+    users: impl Iterator<Item = usize>,
+    deps: &[u32],
+    node: &dyn Fn() -> String,
+    name_of: &dyn Fn(usize) -> String,
+    reaches: &dyn Fn(usize, usize) -> bool,
+) -> Result<()> {
+    let Some(record) = allocs.get(slot as usize).filter(|_| alloc_family == family) else {
+        return Err(Error::Allocation {
+            node: node(),
+            allocation: "an allocation of another graph".into(),
+            reason: "a free node frees an allocation of its own graph (CUDA refuses others)".into(),
+        });
+    };
+    let allocation = name_of(record.node as usize);
+    if let Some(free) = record.freed_by {
+        return Err(Error::Allocation {
+            node: node(),
+            allocation,
+            reason: format!(
+                "it is already freed by `{}`: an allocation is freed once",
+                name_of(free as usize)
+            ),
+        });
+    }
+    let ordered = |n: usize| deps.iter().any(|&d| reaches(n, d as usize));
+    if !ordered(record.node as usize) {
+        return Err(Error::Allocation {
+            node: node(),
+            allocation,
+            reason: "the free node is not ordered after the alloc node: add a dependency on it"
+                .into(),
+        });
+    }
+    for user in users {
+        if !ordered(user) {
+            return Err(Error::Allocation {
+                node: node(),
+                allocation,
+                reason: format!(
+                    "`{}` uses the allocation and the free node is not ordered after it: add \
+                     a dependency on `{}` (memory freed while a node uses it may already \
+                     belong to another allocation)",
+                    name_of(user),
+                    name_of(user)
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// `CUgraphNodeParams` for an alloc node of `bytes` bytes of device memory on device `ordinal`,
+/// accessible from that device only.
+pub(crate) fn alloc_params(ordinal: i32, bytes: usize) -> sys::CUgraphNodeParams {
+    // SAFETY: a plain C struct of integers and pointers, for which all zeros is the documented
+    // "nothing set" value.
+    let mut p: sys::CUgraphNodeParams = unsafe { std::mem::zeroed() };
+    p.type_ = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+    // SAFETY: writing the union's `alloc` member, the one `type_` selects.
+    let alloc = unsafe { &mut p.__bindgen_anon_1.alloc };
+    alloc.poolProps.allocType = sys::CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
+    alloc.poolProps.location.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
+    set_location_id(&mut alloc.poolProps.location, ordinal);
+    alloc.bytesize = bytes;
+    p
+}
+
+#[cfg(not(any(feature = "cuda-13020")))]
+fn set_location_id(location: &mut sys::CUmemLocation, ordinal: i32) {
+    location.id = ordinal;
+}
+
+#[cfg(feature = "cuda-13020")]
+fn set_location_id(location: &mut sys::CUmemLocation, ordinal: i32) {
+    location.__bindgen_anon_1.id = ordinal;
+}
+
+/// The address an alloc node was given (`params` after `cuGraphAddNode`).
+pub(crate) fn allocated_address(params: &sys::CUgraphNodeParams) -> sys::CUdeviceptr {
+    // SAFETY: `params` is an alloc node's, whose `alloc` member the driver filled in.
+    unsafe { params.__bindgen_anon_1.alloc.dptr }
+}
+
+/// `CUgraphNodeParams` for a free node of the allocation at `addr`.
+pub(crate) fn free_params(addr: sys::CUdeviceptr) -> sys::CUgraphNodeParams {
+    // SAFETY: as in `alloc_params`.
+    let mut p: sys::CUgraphNodeParams = unsafe { std::mem::zeroed() };
+    p.type_ = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_FREE;
+    p.__bindgen_anon_1.free.dptr = addr;
+    p
+}
