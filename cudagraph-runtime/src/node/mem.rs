@@ -201,7 +201,7 @@ pub(crate) fn check_uses(
             }
         };
         let alloc = record.node as usize;
-        let allocation = || name_of(alloc);
+        let allocation = || format!("`{}`", name_of(alloc));
         if !deps.iter().any(|&d| reaches(alloc, d as usize)) {
             return Err(Error::Allocation {
                 node: node(),
@@ -248,7 +248,7 @@ pub(crate) fn check_free(
             reason: "a free node frees an allocation of its own graph (CUDA refuses others)".into(),
         });
     };
-    let allocation = name_of(record.node as usize);
+    let allocation = format!("`{}`", name_of(record.node as usize));
     if let Some(free) = record.freed_by {
         return Err(Error::Allocation {
             node: node(),

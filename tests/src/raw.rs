@@ -1,0 +1,99 @@
+//! Raw driver calls that add graph nodes the runtime would refuse: what the GPU witnesses build
+//! to show how the driver itself treats a program that a rule of ours rules out.
+
+use cudagraph_runtime::cudarc::driver::sys;
+use cudagraph_runtime::Graph;
+
+/// Adds a 1-D memset of `n` 4-byte words at `dst` to `graph` after `deps`, with the raw call:
+/// the node, or the driver's refusal.
+pub fn memset_u32(
+    graph: &Graph<'_>,
+    deps: &[sys::CUgraphNode],
+    dst: sys::CUdeviceptr,
+    n: usize,
+    value: u32,
+) -> Result<sys::CUgraphNode, sys::CUresult> {
+    let p = sys::CUDA_MEMSET_NODE_PARAMS {
+        dst,
+        pitch: 0,
+        value,
+        elementSize: 4,
+        width: n,
+        height: 1,
+    };
+    let mut node = std::ptr::null_mut();
+    // SAFETY: a live graph, its nodes, and a valid parameter block; the driver copies it.
+    let r = unsafe {
+        sys::cuGraphAddMemsetNode(
+            &mut node,
+            graph.raw(),
+            deps.as_ptr(),
+            deps.len(),
+            &p,
+            graph.context().cu_ctx(),
+        )
+    };
+    match r {
+        sys::CUresult::CUDA_SUCCESS => Ok(node),
+        e => Err(e),
+    }
+}
+
+/// Adds a free node of `addr` to `graph` after `deps`, with the raw call.
+pub fn free(
+    graph: &Graph<'_>,
+    deps: &[sys::CUgraphNode],
+    addr: sys::CUdeviceptr,
+) -> Result<sys::CUgraphNode, sys::CUresult> {
+    let mut node = std::ptr::null_mut();
+    // SAFETY: a live graph and its nodes; the driver validates the address.
+    let r = unsafe {
+        sys::cuGraphAddMemFreeNode(&mut node, graph.raw(), deps.as_ptr(), deps.len(), addr)
+    };
+    match r {
+        sys::CUresult::CUDA_SUCCESS => Ok(node),
+        e => Err(e),
+    }
+}
+
+/// Adds a launch of `add_u32(n, k, y)` (`y[i] += k`, from the tests' kernels) to `graph` after
+/// `deps`, with the raw call: a kernel argument is an address the driver cannot check.
+pub fn add_u32(
+    graph: &Graph<'_>,
+    deps: &[sys::CUgraphNode],
+    kernel: &cudagraph_runtime::Kernel<crate::AddU32Args>,
+    y: sys::CUdeviceptr,
+    n: u32,
+    k: u32,
+) -> Result<sys::CUgraphNode, sys::CUresult> {
+    let (mut n_arg, mut k_arg, mut y_arg) = (n, k, y);
+    let mut args: [*mut std::ffi::c_void; 3] = [
+        (&mut n_arg as *mut u32).cast(),
+        (&mut k_arg as *mut u32).cast(),
+        (&mut y_arg as *mut u64).cast(),
+    ];
+    let p = sys::CUDA_KERNEL_NODE_PARAMS {
+        func: kernel.cu_function(),
+        gridDimX: n.div_ceil(256),
+        gridDimY: 1,
+        gridDimZ: 1,
+        blockDimX: 256,
+        blockDimY: 1,
+        blockDimZ: 1,
+        sharedMemBytes: 0,
+        kernelParams: args.as_mut_ptr(),
+        extra: std::ptr::null_mut(),
+        kern: std::ptr::null_mut(),
+        ctx: std::ptr::null_mut(),
+    };
+    let mut node = std::ptr::null_mut();
+    // SAFETY: a live graph and its nodes; `p` and the arguments it points to are valid for the
+    // call (the driver copies them), and match `add_u32(unsigned, unsigned, unsigned*)`.
+    let r = unsafe {
+        sys::cuGraphAddKernelNode_v2(&mut node, graph.raw(), deps.as_ptr(), deps.len(), &p)
+    };
+    match r {
+        sys::CUresult::CUDA_SUCCESS => Ok(node),
+        e => Err(e),
+    }
+}
