@@ -46,7 +46,11 @@ pub(crate) unsafe fn add_node(
     deps: &[sys::CUgraphNode],
     params: &mut sys::CUgraphNodeParams,
 ) -> (&'static str, sys::CUresult) {
+    // SAFETY: the caller's promise.
+    #[cfg(feature = "cuda-12020")]
+    let result = unsafe { sys::cuGraphAddNode(out, graph, deps.as_ptr(), deps.len(), params) };
     // SAFETY: the caller's promise; null edge data means default edges.
+    #[cfg(not(feature = "cuda-12020"))]
     let result = unsafe {
         sys::cuGraphAddNode_v2(
             out,

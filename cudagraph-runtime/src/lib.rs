@@ -137,7 +137,8 @@
 //! # CUDA version
 //!
 //! The default feature `cuda-13000` binds the CUDA 13.0 driver API, which runs on any CUDA 13
-//! driver. Pick another with `default-features = false, features = ["cuda-12080"]` (12.0 or newer).
+//! driver. Pick another with `default-features = false, features = ["cuda-12080"]` (12.2 or newer: the generic
+//! `cuGraphAddNode`, which memory nodes are added with, first exists there).
 #![deny(missing_docs)]
 
 #[doc(hidden)]
