@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod graphs;
+pub mod pipeline;
 pub mod raw;
 
 use std::sync::Arc;
