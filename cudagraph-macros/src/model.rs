@@ -148,9 +148,9 @@ impl<'a> Model<'a> {
         topological_order(self.nodes.len(), &self.resolved_edges()).ok()
     }
 
-    /// The params a node's expressions may read, by index, in declared order.
-    pub fn mentions(&self, node: &NodeDecl) -> Vec<usize> {
-        let tokens = match &node.op {
+    /// The tokens of a node's expressions: everything but the names of its node kind.
+    fn expression_tokens(node: &NodeDecl) -> TokenStream {
+        match &node.op {
             NodeOp::Kernel(k) => {
                 let (kernel, config, args) = (&k.kernel, &k.config, &k.args);
                 quote::quote!(#kernel #config #args)
@@ -168,10 +168,21 @@ impl<'a> Model<'a> {
                 quote::quote!(#f #(#buffers)*)
             }
             NodeOp::Child(c) => c.graph.to_token_stream(),
-            NodeOp::Empty(_) => TokenStream::new(),
-        };
+            NodeOp::Alloc(a) => a.len.to_token_stream(),
+            // A free's operand is the allocation it frees, not a use of it (see `freed`).
+            NodeOp::Empty(_) | NodeOp::Free(_) => TokenStream::new(),
+        }
+    }
+
+    /// Calls `f` on every name a node's expressions may read.
+    pub fn each_mention(&self, node: &NodeDecl, f: &mut dyn FnMut(&Ident)) {
+        collect_mentions(Self::expression_tokens(node), f);
+    }
+
+    /// The params a node's expressions may read, by index, in declared order.
+    pub fn mentions(&self, node: &NodeDecl) -> Vec<usize> {
         let mut found = Vec::new();
-        collect_mentions(tokens, &mut |ident| {
+        collect_mentions(Self::expression_tokens(node), &mut |ident| {
             if let Some(index) = self.param(ident) {
                 if !found.contains(&index) {
                     found.push(index);
@@ -180,6 +191,53 @@ impl<'a> Model<'a> {
         });
         found.sort_unstable();
         found
+    }
+
+    /// The allocations a node's expressions name (node indices of alloc nodes, with the first
+    /// token naming each), in the order first named. A param of the same name hides the
+    /// allocation (the names rule reports the clash).
+    pub fn alloc_mentions(&self, node: &NodeDecl) -> Vec<(usize, Span)> {
+        let mut found: Vec<(usize, Span)> = Vec::new();
+        collect_mentions(Self::expression_tokens(node), &mut |ident| {
+            if self.param(ident).is_some() {
+                return;
+            }
+            if let Some(index) = self.allocation(ident) {
+                if !found.iter().any(|&(i, _)| i == index) {
+                    found.push((index, ident.span()));
+                }
+            }
+        });
+        found
+    }
+
+    /// The alloc node named `name`, by index.
+    pub fn allocation(&self, name: &Ident) -> Option<usize> {
+        self.node(name)
+            .filter(|&i| matches!(self.nodes[i].op, NodeOp::Alloc(_)))
+    }
+
+    /// The allocation a free node frees (its alloc node's index), if it names one.
+    pub fn freed(&self, node: &NodeDecl) -> Option<usize> {
+        match &node.op {
+            NodeOp::Free(f) => self.allocation(&f.alloc),
+            _ => None,
+        }
+    }
+
+    /// Whether the declaration has memory nodes (alloc or free).
+    pub fn has_memory_nodes(&self) -> bool {
+        self.nodes
+            .iter()
+            .any(|n| matches!(n.op, NodeOp::Alloc(_) | NodeOp::Free(_)))
+    }
+
+    /// The alloc nodes that no free node frees: their allocations outlive each launch.
+    pub fn outliving_allocations(&self) -> Vec<usize> {
+        (0..self.nodes.len())
+            .filter(|&i| matches!(self.nodes[i].op, NodeOp::Alloc(_)))
+            .filter(|&i| !self.nodes.iter().any(|n| self.freed(n) == Some(i)))
+            .collect()
     }
 
     /// The graph's non-doc attributes (applied to every generated item) and its doc attributes.
@@ -225,11 +283,20 @@ impl Access {
     }
 }
 
-/// One use of a memory param by a node.
+/// Memory a node can use: a buffer param or an allocation of the graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Buffer {
+    /// A param, by index.
+    Param(usize),
+    /// An allocation, by the index of its alloc node.
+    Alloc(usize),
+}
+
+/// One use of memory by a node.
 #[derive(Debug, Clone, Copy)]
 pub struct MemUse {
-    /// The param's index.
-    pub param: usize,
+    /// The memory used.
+    pub buffer: Buffer,
     pub access: Access,
     /// The token naming the param in the node.
     pub span: Span,
@@ -241,21 +308,35 @@ impl Model<'_> {
         memory_space(&self.params[index].ty)
     }
 
-    /// The memory params `node` uses and how: kernel arguments (read for a `DevicePtr` parameter,
+    /// The name of a buffer, as declared.
+    pub fn buffer_name(&self, buffer: Buffer) -> String {
+        match buffer {
+            Buffer::Param(i) => name_of(&self.params[i].name),
+            Buffer::Alloc(i) => name_of(&self.nodes[i].name),
+        }
+    }
+
+    /// The buffer `name` names: a memory param, else an allocation.
+    pub fn buffer(&self, name: &Ident) -> Option<Buffer> {
+        match self.param(name) {
+            Some(i) => self.param_space(i).map(|_| Buffer::Param(i)),
+            None => self.allocation(name).map(Buffer::Alloc),
+        }
+    }
+
+    /// The memory (params and allocations) `node` uses and how: kernel arguments (read for a `DevicePtr` parameter,
     /// written for a `DevicePtrMut`), a memset's destination (written), a memcpy's source (read)
     /// and destination (written), a host node's buffers (`mut`: written).
     pub fn memory_uses(&self, node: &NodeDecl) -> Vec<MemUse> {
         let mut uses = Vec::new();
         let named = |expr_tokens: TokenStream, access: Access, uses: &mut Vec<MemUse>| {
             collect_mentions(expr_tokens, &mut |ident| {
-                if let Some(param) = self.param(ident) {
-                    if self.param_space(param).is_some() {
-                        uses.push(MemUse {
-                            param,
-                            access,
-                            span: ident.span(),
-                        });
-                    }
+                if let Some(buffer) = self.buffer(ident) {
+                    uses.push(MemUse {
+                        buffer,
+                        access,
+                        span: ident.span(),
+                    });
                 }
             });
         };
@@ -291,13 +372,13 @@ impl Model<'_> {
                     named(b.name.to_token_stream(), access, &mut uses);
                 }
             }
-            NodeOp::Child(_) | NodeOp::Empty(_) => {}
+            NodeOp::Child(_) | NodeOp::Empty(_) | NodeOp::Alloc(_) | NodeOp::Free(_) => {}
         }
         uses
     }
 
-    /// The params named in a node's `#[unordered(...)]` attributes, with their tokens.
-    pub fn unordered_params(&self, node: &NodeDecl) -> Vec<(Ident, Option<usize>)> {
+    /// The buffers named in a node's `#[unordered(...)]` attributes, with their tokens.
+    pub fn unordered_buffers(&self, node: &NodeDecl) -> Vec<(Ident, Option<Buffer>)> {
         node.attrs
             .iter()
             .filter(|a| a.path().is_ident("unordered"))
@@ -307,8 +388,8 @@ impl Model<'_> {
             })
             .flatten()
             .map(|ident| {
-                let param = self.param(&ident);
-                (ident, param)
+                let buffer = self.buffer(&ident);
+                (ident, buffer)
             })
             .collect()
     }

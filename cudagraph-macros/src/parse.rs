@@ -24,6 +24,8 @@ pub mod kw {
     syn::custom_keyword!(host);
     syn::custom_keyword!(child);
     syn::custom_keyword!(empty);
+    syn::custom_keyword!(alloc);
+    syn::custom_keyword!(free);
 }
 
 /// The whole macro input: one or more graph declarations.
@@ -89,6 +91,8 @@ pub enum NodeOp {
     Host(HostOp),
     Child(ChildOp),
     Empty(kw::empty),
+    Alloc(AllocOp),
+    Free(FreeOp),
 }
 
 /// `kernel name<<<config>>>(args)`.
@@ -137,6 +141,19 @@ pub struct ChildOp {
     pub graph: Expr,
 }
 
+/// `alloc::<T>(len)`: a graph allocation of `len` elements of type `T`.
+pub struct AllocOp {
+    pub token: kw::alloc,
+    pub elem: Type,
+    pub len: Expr,
+}
+
+/// `free(allocation)`: frees the allocation made by the alloc node `allocation`.
+pub struct FreeOp {
+    pub token: kw::free,
+    pub alloc: Ident,
+}
+
 /// `a -> [b, c] -> d;`: terms joined by arrows.
 pub struct EdgeChain {
     pub terms: Vec<EdgeTerm>,
@@ -159,6 +176,8 @@ impl NodeOp {
             Self::Host(h) => h.token.span,
             Self::Child(c) => c.token.span,
             Self::Empty(e) => e.span,
+            Self::Alloc(a) => a.token.span,
+            Self::Free(f) => f.token.span,
         }
     }
 }
@@ -456,6 +475,10 @@ impl Parse for NodeOp {
                 return Err(input.error("an empty node takes no arguments: write `name: empty;`"));
             }
             Ok(Self::Empty(token))
+        } else if lookahead.peek(kw::alloc) {
+            input.parse().map(Self::Alloc)
+        } else if lookahead.peek(kw::free) {
+            input.parse().map(Self::Free)
         } else if input.peek(Ident) && input.fork().parse::<Ident>().is_ok_and(|i| i == "launch") {
             Err(input.error("a kernel node is written `name: kernel k<<<grid, block>>>(args);`"))
         } else {
@@ -662,6 +685,43 @@ impl Parse for ChildOp {
         let token = input.parse()?;
         let graph = single_argument(input, "a child-graph node is written `child(graph_param)`")?;
         Ok(Self { token, graph })
+    }
+}
+
+impl Parse for AllocOp {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let token: kw::alloc = input.parse()?;
+        let usage = "an allocation is written `alloc::<T>(len)`: the element type and the number of \
+                     elements (a `usize` expression over the params)";
+        if !(input.peek(Token![::]) && input.peek3(Token![<])) {
+            return Err(syn::Error::new(token.span, usage));
+        }
+        input.parse::<Token![::]>()?;
+        input.parse::<Token![<]>()?;
+        let elem: Type = input.parse()?;
+        input
+            .parse::<Token![>]>()
+            .map_err(|e| syn::Error::new(e.span(), usage))?;
+        let len = single_argument(input, usage)?;
+        Ok(Self { token, elem, len })
+    }
+}
+
+impl Parse for FreeOp {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let token = input.parse()?;
+        let usage = "a free node is written `free(allocation)`, naming an alloc node of this graph";
+        let expr = single_argument(input, usage)?;
+        match &expr {
+            Expr::Path(p) if p.qself.is_none() => match p.path.get_ident() {
+                Some(alloc) => Ok(Self {
+                    token,
+                    alloc: alloc.clone(),
+                }),
+                None => Err(syn::Error::new_spanned(&expr, usage)),
+            },
+            _ => Err(syn::Error::new_spanned(&expr, usage)),
+        }
     }
 }
 

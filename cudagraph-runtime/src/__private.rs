@@ -12,6 +12,8 @@ pub use crate::memory::operand::{Hold, MemKey, Use};
 pub use cudarc::driver::{CudaContext, CudaStream};
 pub use std::boxed::Box;
 pub use std::clone::Clone;
+pub use std::default::Default;
+pub use std::vec::Vec;
 pub use std::fmt;
 pub use std::mem::ManuallyDrop;
 pub use std::option::Option;
@@ -238,6 +240,7 @@ macro_rules! memory_params {
     )*};
 }
 memory_params! {
+    GraphAlloc: GraphAlloc<T>, Device, |s| *s;
     DeviceBuffer: &'p DeviceBuffer<T>, Device, |s| s;
     HostBuffer: &'p HostBuffer<T>, Host, |s| s;
     DevicePtr: DevicePtr<T>, Device, |s| *s;
@@ -302,7 +305,7 @@ macro_rules! memset_targets {
         }
     )*};
 }
-memset_targets!(DeviceBuffer, DevicePtrMut);
+memset_targets!(DeviceBuffer, DevicePtrMut, GraphAlloc);
 
 /// The memory a memset handle's `set(dst, value)` writes: device memory holding elements that a
 /// pattern `V` fills.
@@ -345,7 +348,7 @@ macro_rules! device_dst_of {
         }
     )*};
 }
-device_dst_of!(&DeviceBuffer<T>, DeviceBuffer<T>, DevicePtrMut<T>);
+device_dst_of!(&DeviceBuffer<T>, DeviceBuffer<T>, DevicePtrMut<T>, GraphAlloc<T>, &GraphAlloc<T>);
 
 // ---------------------------------------------------------------------------------------------
 // Memcpy nodes.
@@ -383,17 +386,19 @@ macro_rules! copy_pairs {
     )*};
 }
 copy_pairs!(HostToDevice, htod:
-    HostBuffer => DeviceBuffer, HostBuffer => DevicePtrMut,
-    HostPtr => DeviceBuffer, HostPtr => DevicePtrMut,
-    HostPtrMut => DeviceBuffer, HostPtrMut => DevicePtrMut);
+    HostBuffer => DeviceBuffer, HostBuffer => DevicePtrMut, HostBuffer => GraphAlloc,
+    HostPtr => DeviceBuffer, HostPtr => DevicePtrMut, HostPtr => GraphAlloc,
+    HostPtrMut => DeviceBuffer, HostPtrMut => DevicePtrMut, HostPtrMut => GraphAlloc);
 copy_pairs!(DeviceToHost, dtoh:
     DeviceBuffer => HostBuffer, DeviceBuffer => HostPtrMut,
     DevicePtr => HostBuffer, DevicePtr => HostPtrMut,
-    DevicePtrMut => HostBuffer, DevicePtrMut => HostPtrMut);
+    DevicePtrMut => HostBuffer, DevicePtrMut => HostPtrMut,
+    GraphAlloc => HostBuffer, GraphAlloc => HostPtrMut);
 copy_pairs!(DeviceToDevice, dtod:
-    DeviceBuffer => DeviceBuffer, DeviceBuffer => DevicePtrMut,
-    DevicePtr => DeviceBuffer, DevicePtr => DevicePtrMut,
-    DevicePtrMut => DeviceBuffer, DevicePtrMut => DevicePtrMut);
+    DeviceBuffer => DeviceBuffer, DeviceBuffer => DevicePtrMut, DeviceBuffer => GraphAlloc,
+    DevicePtr => DeviceBuffer, DevicePtr => DevicePtrMut, DevicePtr => GraphAlloc,
+    DevicePtrMut => DeviceBuffer, DevicePtrMut => DevicePtrMut, DevicePtrMut => GraphAlloc,
+    GraphAlloc => DeviceBuffer, GraphAlloc => DevicePtrMut, GraphAlloc => GraphAlloc);
 
 /// `(source, destination)` operands a memcpy node of direction `Dir` can be set to, copying `T`s.
 #[diagnostic::on_unimplemented(
@@ -640,6 +645,74 @@ pub trait CanEnableDisable {
 pub trait CanUpdate2D {
     #[doc(hidden)]
     const NEVER: Infallible;
+}
+
+/// Never implemented: bounds `set` on an alloc or free node's handle.
+#[diagnostic::on_unimplemented(
+    message = "alloc and free nodes cannot be updated",
+    label = "CUDA cannot change a memory node after instantiation",
+    note = "an allocation's size and address are fixed when the graph is built, and CUDA refuses \
+            per-node updates of alloc and free nodes (cuGraphExecNodeSetParams): to allocate \
+            another size, build and instantiate a new graph"
+)]
+pub trait CanUpdateMemoryNode {
+    #[doc(hidden)]
+    const NEVER: Infallible;
+}
+
+/// Never implemented: bounds the whole-graph `update` of a declaration with memory nodes.
+#[diagnostic::on_unimplemented(
+    message = "a graph with memory nodes (alloc or free) cannot be updated as a whole",
+    label = "this executable's graph has memory nodes",
+    note = "an executable's allocations stay at the addresses fixed when its graph was built; \
+            CUDA does not update them from another graph (cuGraphExecUpdate): use `set_params` \
+            or the nodes' handles, or instantiate the new graph"
+)]
+pub trait CanUpdateWholeWithMemoryNodes {
+    #[doc(hidden)]
+    const NEVER: Infallible;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory nodes and child graphs.
+
+/// A graph a child node can embed: a runtime [`Graph`] (checked when the node is added) or a
+/// declared graph without memory nodes.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has memory nodes (alloc or free): it cannot be embedded as a child graph",
+    label = "a child graph cannot allocate or free memory",
+    note = "CUDA refuses child graphs with memory nodes (cuGraphAddChildGraphNode): declare the \
+            allocations in the parent graph and give the memory to the child's declaration as a \
+            `DeviceBuffer` param, or launch the two graphs one after the other on one stream"
+)]
+pub trait Embeddable {}
+
+impl Embeddable for Graph<'static> {}
+impl<G: Embeddable + ?Sized> Embeddable for &G {}
+
+/// Requires `G` to be embeddable (a call located at the child node's operand).
+#[inline(always)]
+pub fn embeddable<G: Embeddable + ?Sized>() {}
+
+/// An alloc node's length, as declared (a `usize`).
+#[inline(always)]
+pub fn alloc_len(len: usize) -> usize {
+    len
+}
+
+/// Refuses params that would change the length of allocation `alloc` of alloc node `node`.
+pub fn same_alloc_len<T>(alloc: &GraphAlloc<T>, len: usize, node: &str) -> Result<()> {
+    if alloc.len() == len {
+        return Ok(());
+    }
+    Err(Error::Allocation {
+        node: node.into(),
+        allocation: format!("its allocation of {} elements", alloc.len()),
+        reason: format!(
+            "the params ask for {len} elements: CUDA fixes an allocation's size when the graph is \
+             built; build and instantiate a new graph for the new size"
+        ),
+    })
 }
 
 // ---------------------------------------------------------------------------------------------

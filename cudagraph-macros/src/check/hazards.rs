@@ -8,13 +8,13 @@
 // run time: the generated `build` and `set_params` check those pairs (see `overlap_candidates`).
 
 use super::Ctxt;
-use crate::model::{name_of, Access, MemUse, Model};
+use crate::model::{Access, Buffer, MemUse, Model};
 use crate::parse::NodeDecl;
 
 pub fn check(model: &Model, cx: &mut Ctxt) {
     let reach = model.reachability();
     let uses: Vec<Vec<MemUse>> = model.nodes.iter().map(|n| model.memory_uses(n)).collect();
-    let unordered: Vec<Vec<usize>> = model.nodes.iter().map(|n| opted_out(model, n)).collect();
+    let unordered: Vec<Vec<Buffer>> = model.nodes.iter().map(|n| opted_out(model, n)).collect();
     check_attributes(model, &uses, cx);
     for (b, b_uses) in uses.iter().enumerate() {
         for a in 0..b {
@@ -23,29 +23,29 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             }
             let mut reported = Vec::new();
             for ub in b_uses {
-                if reported.contains(&ub.param) {
+                if reported.contains(&ub.buffer) {
                     continue;
                 }
                 let Some(ua) = uses[a]
                     .iter()
-                    .find(|ua| ua.param == ub.param && (ua.access.writes() || ub.access.writes()))
+                    .find(|ua| ua.buffer == ub.buffer && (ua.access.writes() || ub.access.writes()))
                 else {
                     continue;
                 };
-                if unordered[a].contains(&ub.param) && unordered[b].contains(&ub.param) {
+                if unordered[a].contains(&ub.buffer) && unordered[b].contains(&ub.buffer) {
                     continue;
                 }
-                reported.push(ub.param);
+                reported.push(ub.buffer);
                 report(model, (a, ua), (b, ub), cx);
             }
         }
     }
 }
 
-/// The params a node opted out of the rule for.
-fn opted_out(model: &Model, node: &NodeDecl) -> Vec<usize> {
+/// The buffers a node opted out of the rule for.
+fn opted_out(model: &Model, node: &NodeDecl) -> Vec<Buffer> {
     model
-        .unordered_params(node)
+        .unordered_buffers(node)
         .into_iter()
         .filter_map(|(_, p)| p)
         .collect()
@@ -53,7 +53,7 @@ fn opted_out(model: &Model, node: &NodeDecl) -> Vec<usize> {
 
 fn report(model: &Model, (a, ua): (usize, &MemUse), (b, ub): (usize, &MemUse), cx: &mut Ctxt) {
     let (na, nb) = (&model.nodes[a].name, &model.nodes[b].name);
-    let buffer = name_of(&model.params[ub.param].name);
+    let buffer = model.buffer_name(ub.buffer);
     let verb = |access: Access, plural: bool| match (access, plural) {
         (Access::Read, false) => "reads",
         (Access::Read, true) => "read",
@@ -88,20 +88,21 @@ fn report(model: &Model, (a, ua): (usize, &MemUse), (b, ub): (usize, &MemUse), c
     cx.error(ua.span, format!("`{na}` uses `{buffer}` here"));
 }
 
-/// `#[unordered(...)]` names params its node uses as memory.
+/// `#[unordered(...)]` names buffers its node uses.
 fn check_attributes(model: &Model, uses: &[Vec<MemUse>], cx: &mut Ctxt) {
     for (index, node) in model.nodes.iter().enumerate() {
-        for (ident, param) in model.unordered_params(node) {
-            match param {
+        for (ident, buffer) in model.unordered_buffers(node) {
+            match buffer {
                 None => cx.error(
                     ident.span(),
                     format!(
-                        "`{ident}` is not a param of graph `{}`: `#[unordered(...)]` names the \
-                         buffer params the node may use at the same time as other nodes",
+                        "`{ident}` is not a buffer of graph `{}`: `#[unordered(...)]` names the \
+                         buffer params and allocations the node may use at the same time as other \
+                         nodes",
                         model.decl.name
                     ),
                 ),
-                Some(p) if !uses[index].iter().any(|u| u.param == p) => cx.error(
+                Some(b) if !uses[index].iter().any(|u| u.buffer == b) => cx.error(
                     ident.span(),
                     format!(
                         "node `{}` does not use `{ident}` as memory: `#[unordered(...)]` names \
@@ -131,7 +132,7 @@ fn check_attributes(model: &Model, uses: &[Vec<MemUse>], cx: &mut Ctxt) {
 pub fn overlap_candidates(model: &Model) -> Vec<(usize, usize, usize, usize)> {
     let reach = model.reachability();
     let uses: Vec<Vec<MemUse>> = model.nodes.iter().map(|n| model.memory_uses(n)).collect();
-    let unordered: Vec<Vec<usize>> = model.nodes.iter().map(|n| opted_out(model, n)).collect();
+    let unordered: Vec<Vec<Buffer>> = model.nodes.iter().map(|n| opted_out(model, n)).collect();
     let mut out = Vec::new();
     for b in 0..uses.len() {
         for a in 0..b {
@@ -140,11 +141,15 @@ pub fn overlap_candidates(model: &Model) -> Vec<(usize, usize, usize, usize)> {
             }
             for ua in &uses[a] {
                 for ub in &uses[b] {
-                    let pair = (a, ua.param, b, ub.param);
-                    let conflict = ua.param != ub.param
+                    // Allocations have addresses of their own: only params can share memory.
+                    let (Buffer::Param(pa), Buffer::Param(pb)) = (ua.buffer, ub.buffer) else {
+                        continue;
+                    };
+                    let pair = (a, pa, b, pb);
+                    let conflict = pa != pb
                         && (ua.access.writes() || ub.access.writes())
-                        && model.param_space(ua.param) == model.param_space(ub.param)
-                        && !(unordered[a].contains(&ua.param) && unordered[b].contains(&ub.param));
+                        && model.param_space(pa) == model.param_space(pb)
+                        && !(unordered[a].contains(&ua.buffer) && unordered[b].contains(&ub.buffer));
                     if conflict && !out.contains(&pair) {
                         out.push(pair);
                     }

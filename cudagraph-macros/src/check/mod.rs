@@ -6,6 +6,7 @@
 //! type checker enforces better (argument types, update limits) are left to the generated code's
 //! types and to `cudagraph_runtime::__private`'s `on_unimplemented` messages.
 
+mod allocations;
 mod attributes;
 mod cycles;
 pub mod hazards;
@@ -69,9 +70,12 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
         names::check(model, cx);
         cycles::check(model, cx);
         operands::check(model, cx);
-        // Data races are judged on a declaration that is otherwise sound: on a broken one (a
+        allocations::check_names(models, model, cx);
+        allocations::check_foreign(models, model, cx);
+        // Graph order and data races are judged on a declaration that is otherwise sound: on a broken one (a
         // cycle, an operand that is no param) they would only add noise, or mislead.
         if cx.errors.len() == before {
+            allocations::check_order(model, cx);
             hazards::check(model, cx);
         }
     }

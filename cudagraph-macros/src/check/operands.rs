@@ -71,7 +71,8 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     cx,
                     &m.dst,
                     "the destination of a memset",
-                    "a `DeviceBuffer<T>`",
+                    "a `DeviceBuffer<T>` param or an allocation",
+                    true,
                 );
                 no_self(m.value.to_token_stream(), cx);
             }
@@ -81,14 +82,16 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     cx,
                     &m.src,
                     "the source of a memcpy",
-                    "a `DeviceBuffer<T>` or `HostBuffer<T>`",
+                    "a `DeviceBuffer<T>` or `HostBuffer<T>` param, or an allocation",
+                    true,
                 );
                 operand(
                     model,
                     cx,
                     &m.dst,
                     "the destination of a memcpy",
-                    "a `DeviceBuffer<T>` or `HostBuffer<T>`",
+                    "a `DeviceBuffer<T>` or `HostBuffer<T>` param, or an allocation",
+                    true,
                 );
             }
             NodeOp::Host(h) => {
@@ -108,10 +111,13 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     cx,
                     &c.graph,
                     "the graph of a child node",
-                    "a `Graph` or a declared graph",
+                    "a param (a `Graph` or a declared graph)",
+                    false,
                 );
             }
-            NodeOp::Empty(_) => {}
+            NodeOp::Alloc(a) => no_self(a.len.to_token_stream(), cx),
+            // The allocation rule checks what a free names.
+            NodeOp::Empty(_) | NodeOp::Free(_) => {}
         }
     }
 }
@@ -136,17 +142,20 @@ fn param(model: &Model, cx: &mut Ctxt, ident: &Ident, why: &str) -> Option<usize
     found
 }
 
-/// An operand that fixes a node's type: it must be a param's name.
-fn operand(model: &Model, cx: &mut Ctxt, expr: &Expr, what: &str, ty: &str) {
+/// An operand that fixes a node's type: it must be a param's name, or an allocation's where
+/// `allocations` allows.
+fn operand(model: &Model, cx: &mut Ctxt, expr: &Expr, what: &str, ty: &str, allocations: bool) {
     match expr {
         Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
             if let Some(ident) = p.path.get_ident() {
-                param(model, cx, ident, &format!("{what} must be a param ({ty}), it fixes the node's type"));
+                if !(allocations && model.allocation(ident).is_some()) {
+                    param(model, cx, ident, &format!("{what} must be {ty}, it fixes the node's type"));
+                }
             }
         }
         _ => cx.error_spanned(
             expr,
-            format!("{what} must be the name of a param ({ty}): it fixes the node's type, so it cannot be an expression"),
+            format!("{what} must be the name of {ty}: it fixes the node's type, so it cannot be an expression"),
         ),
     }
 }

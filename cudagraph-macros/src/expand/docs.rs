@@ -31,6 +31,12 @@ pub fn declaration(node: &NodeGen) -> String {
         NodeOp::Host(h) => format!("host({})", pretty_expr(h.f.to_token_stream())),
         NodeOp::Child(c) => format!("child({})", pretty_expr(c.graph.to_token_stream())),
         NodeOp::Empty(_) => "empty".to_owned(),
+        NodeOp::Alloc(a) => format!(
+            "alloc::<{}>({})",
+            pretty(a.elem.to_token_stream()),
+            pretty_expr(a.len.to_token_stream())
+        ),
+        NodeOp::Free(f) => format!("free({})", f.alloc),
     }
 }
 
@@ -42,6 +48,8 @@ fn kind_name(node: &NodeGen) -> &'static str {
         NodeOp::Host(_) => "host",
         NodeOp::Child(_) => "child_graph",
         NodeOp::Empty(_) => "empty",
+        NodeOp::Alloc(_) => "mem_alloc",
+        NodeOp::Free(_) => "mem_free",
     }
 }
 
@@ -174,6 +182,8 @@ pub fn handle_doc(g: &Gen, node: &NodeGen) -> String {
         NodeOp::Host(_) => "its closure can change; CUDA cannot enable or disable it",
         NodeOp::Child(_) => "its embedded graph can change (same topology); CUDA cannot enable or disable it",
         NodeOp::Empty(_) => "nothing about it can change",
+        NodeOp::Alloc(_) => "nothing about it can change (CUDA fixes an allocation's size and address when the graph is built); it gives the allocation, for the runtime's own API",
+        NodeOp::Free(_) => "nothing about it can change (CUDA cannot update a free node)",
     };
     let mut out = format!(
         "Update handle of node `{}` of [`{}`] (`{}`): {allowed} ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).",
@@ -207,7 +217,3 @@ fn node_docs(node: &NodeGen) -> Vec<String> {
         .collect()
 }
 
-#[allow(dead_code)]
-fn unused(g: &Gen) -> String {
-    pretty(g.graph.to_token_stream())
-}

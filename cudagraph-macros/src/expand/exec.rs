@@ -28,10 +28,26 @@ pub fn exec_type(g: &Gen) -> TokenStream {
         quote!(!(#unchanged))
     });
     let param_count = g.model.params.len();
+    // An allocation's length is checked before any node is updated: CUDA cannot change it, so
+    // params that would change it are refused as a whole.
+    let alloc_checks = g
+        .nodes
+        .iter()
+        .filter(|n| matches!(n.decl.op, NodeOp::Alloc(_)) && !n.mentions.is_empty())
+        .map(|n| {
+            let inputs = n.mentions.iter().map(|i| quote!(#changed[#i]));
+            let check = g.update_node(n);
+            relocated(quote!(if #(#inputs)||* { #check }), n.site)
+        });
     let updates = g
         .nodes
         .iter()
-        .filter(|n| !matches!(n.decl.op, NodeOp::Empty(_)))
+        .filter(|n| {
+            !matches!(
+                n.decl.op,
+                NodeOp::Empty(_) | NodeOp::Alloc(_) | NodeOp::Free(_)
+            )
+        })
         .map(|n| {
             let pos = n.pos;
             let inputs = n.mentions.iter().map(|i| quote!(|| #changed[#i]));
@@ -85,7 +101,36 @@ pub fn exec_type(g: &Gen) -> TokenStream {
          parameter list, same context): the node's single-node update switches it."
     );
 
+    let update = if g.model.has_memory_nodes() {
+        // CUDA cannot update a graph with memory nodes as a whole: the method explains it.
+        let life = syn::Lifetime::new("'__cg_u", Span::mixed_site());
+        quote! {
+            #[doc(hidden)]
+            pub fn update<#life, #same>(&#life mut self, #source: &#same) -> #p::Result<()>
+            where
+                &#life (): #p::CanUpdateWholeWithMemoryNodes,
+            {
+                let _ = #source;
+                match <&#life () as #p::CanUpdateWholeWithMemoryNodes>::NEVER {}
+            }
+        }
+    } else {
+        quote! {
+            #[doc = #update_doc]
+            pub fn update<#same: #p::SameDeclaration<#graph>>(&mut self, #source: &#same) -> #p::Result<()> {
+                let #source: &#graph = #p::SameDeclaration::same(#source);
+                self.exec.update(&#source.graph)?;
+                self.state = #source.state.clone();
+                self.dirty = [false; #count];
+                #p::Result::Ok(())
+            }
+        }
+    };
+    let (launch, outliving) = launch(g, &stream);
+
     quote! {
+        #outliving
+
         #(#pass)*
         #[doc = #doc]
         #vis struct #exec_ty {
@@ -98,30 +143,21 @@ pub fn exec_type(g: &Gen) -> TokenStream {
 
         #(#pass)*
         impl #exec_ty {
-            /// Launches the graph into `stream`.
-            pub fn launch(&mut self, #stream: &#p::Arc<#p::CudaStream>) -> #p::Result<()> {
-                self.exec.launch(#stream)
-            }
+            #launch
 
             /// Uploads the executable ahead of its first launch.
             pub fn upload(&self, #stream: &#p::CudaStream) -> #p::Result<()> {
                 self.exec.upload(#stream)
             }
 
-            #[doc = #update_doc]
-            pub fn update<#same: #p::SameDeclaration<#graph>>(&mut self, #source: &#same) -> #p::Result<()> {
-                let #source: &#graph = #p::SameDeclaration::same(#source);
-                self.exec.update(&#source.graph)?;
-                self.state = #source.state.clone();
-                self.dirty = [false; #count];
-                #p::Result::Ok(())
-            }
+            #update
 
             #[doc = #set_params_doc]
             pub fn set_params(&mut self, #params: &#params_ty) -> #p::Result<usize> {
                 #graph::__cg_check_overlaps(#params)?;
                 #[allow(unused_variables)]
                 let #changed: [bool; #param_count] = [#(#compare),*];
+                #(#alloc_checks)*
                 let mut #updated = 0usize;
                 #(#updates)*
                 #(#commits)*
@@ -144,4 +180,96 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             }
         }
     }
+}
+
+/// `launch`, and for a declaration whose allocations outlive the launch, the type through which
+/// it hands them out: `<Graph>Allocations<'_>`, borrowing the executable, so that no launch
+/// (which frees them: the executable is instantiated with auto-free-on-launch) can happen while
+/// it is alive.
+fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
+    let p = &g.p;
+    let outliving = g.model.outliving_allocations();
+    if outliving.is_empty() {
+        let launch = quote! {
+            /// Launches the graph into `stream`.
+            pub fn launch(&mut self, #stream: &#p::Arc<#p::CudaStream>) -> #p::Result<()> {
+                self.exec.launch(#stream)
+            }
+        };
+        return (launch, TokenStream::new());
+    }
+    let (vis, pass, exec_ty) = (&g.model.decl.vis, &g.pass, &g.exec_ty);
+    let allocs_ty = quote::format_ident!("{}Allocations", crate::model::name_of(g.graph), span = g.graph.span());
+    let allocs_name = allocs_ty.to_string();
+    let methods = g
+        .nodes
+        .iter()
+        .filter(|n| outliving.iter().any(|&i| std::ptr::eq(g.model.nodes[i], n.decl)))
+        .map(|n| {
+            let (name, ty) = (&n.decl.name, g.alloc_type(n));
+            let read = quote::format_ident!("read_{}", n.name, span = n.decl.name.span());
+            let NodeOp::Alloc(a) = &n.decl.op else {
+                return TokenStream::new();
+            };
+            let elem = &a.elem;
+            let read_doc = format!(
+                "A copy of allocation `{}` as the launch left it (copied on the launch's stream, \
+                 after the launch; this call waits for the copy).",
+                n.name
+            );
+            let alloc_doc = format!(
+                "Allocation `{}`: its address and length, for the runtime's own API. The memory \
+                 is freed when the executable is launched again.",
+                n.name
+            );
+            quote! {
+                #[doc = #read_doc]
+                pub fn #read(&self) -> #p::Result<#p::Vec<#elem>>
+                where
+                    #elem: #p::Clone + #p::Default,
+                {
+                    self.exec.exec.read_allocation(&self.exec.nodes.#name)
+                }
+
+                #[doc = #alloc_doc]
+                pub fn #name(&self) -> #ty {
+                    self.exec.nodes.#name
+                }
+            }
+        });
+    let doc = format!(
+        "What a launch of [`{exec_ty}`] leaves behind: the allocations the graph makes and does \
+         not free. They live until the executable's next launch, which frees them (CUDA's \
+         auto-free-on-launch); this value borrows the executable, so it cannot be launched again \
+         while the allocations are being read. To keep an allocation beyond that, copy it into \
+         a `DeviceBuffer` param with a memcpy node, or free it in the graph."
+    );
+    let launch = quote! {
+        /// Launches the graph into `stream`; the allocations it leaves live until the next launch,
+        /// readable through the returned value (which borrows the executable).
+        pub fn launch(&mut self, #stream: &#p::Arc<#p::CudaStream>) -> #p::Result<#allocs_ty<'_>> {
+            self.exec.launch(#stream)?;
+            #p::Result::Ok(#allocs_ty { exec: self })
+        }
+    };
+    let allocs = quote! {
+        #(#pass)*
+        #[doc = #doc]
+        #vis struct #allocs_ty<'a> {
+            exec: &'a #exec_ty,
+        }
+
+        #(#pass)*
+        impl #allocs_ty<'_> {
+            #(#methods)*
+        }
+
+        #(#pass)*
+        impl #p::fmt::Debug for #allocs_ty<'_> {
+            fn fmt(&self, f: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
+                f.debug_struct(#allocs_name).finish_non_exhaustive()
+            }
+        }
+    };
+    (launch, allocs)
 }

@@ -130,6 +130,32 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     let topo_edges = g.edges.iter().map(|(a, b)| quote!((#a, #b)));
     let doc = docs::graph_doc(g);
     let (flags, upload) = (local("flags"), local("upload"));
+    // T8: allocations the graph does not free outlive the launch; CUDA relaunches such a graph
+    // only once they are freed, so its executables always free them at the next launch.
+    let outliving = !g.model.outliving_allocations().is_empty();
+    let (instantiate_doc, instantiate_with_doc, auto_free) = if outliving {
+        (
+            "Instantiates the graph, with auto-free-on-launch: the allocations the graph does not \
+             free live until the next launch.",
+            "Instantiates the graph with `flags` and auto-free-on-launch (the graph leaves \
+             allocations unfreed, which CUDA frees at the next launch), uploading it to `upload` \
+             when given.",
+            quote!(let #flags = #flags | #p::InstantiateFlags::AUTO_FREE_ON_LAUNCH;),
+        )
+    } else {
+        (
+            "Instantiates the graph with default flags.",
+            "Instantiates the graph with `flags`, uploading it to `upload` when given.",
+            TokenStream::new(),
+        )
+    };
+    // A graph with memory nodes cannot be a child graph (CUDA refuses to embed one).
+    let embeddable = (!g.model.has_memory_nodes()).then(|| {
+        quote! {
+            #(#pass)*
+            impl #p::Embeddable for #graph {}
+        }
+    });
 
     quote! {
         #(#pass)*
@@ -253,17 +279,18 @@ pub fn graph_type(g: &Gen) -> TokenStream {
 
             #overlaps
 
-            /// Instantiates the graph with default flags.
+            #[doc = #instantiate_doc]
             pub fn instantiate(self) -> #p::Result<#exec_ty> {
                 self.instantiate_with(#p::InstantiateFlags::NONE, #p::Option::None)
             }
 
-            /// Instantiates the graph with `flags`, uploading it to `upload` when given.
+            #[doc = #instantiate_with_doc]
             pub fn instantiate_with(
                 self,
                 #flags: #p::InstantiateFlags,
                 #upload: #p::Option<&#p::CudaStream>,
             ) -> #p::Result<#exec_ty> {
+                #auto_free
                 #p::Result::Ok(#exec_ty {
                     exec: self.graph.instantiate_with(#flags, #upload)?,
                     nodes: self.nodes,
@@ -291,6 +318,8 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 #p::Option::Some(self.build_id)
             }
         }
+
+        #embeddable
 
         #(#pass)*
         impl #p::SameDeclaration<#graph> for #graph {

@@ -84,6 +84,11 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             m
         }
         NodeOp::Empty(_) => forbidden_switch(g),
+        NodeOp::Alloc(_) | NodeOp::Free(_) => {
+            let mut m = forbidden_memory_update(g);
+            m.extend(forbidden_switch(g));
+            m
+        }
     };
     let doc = docs::handle_doc(g, node);
     let handle_name = handle.to_string();
@@ -220,7 +225,7 @@ fn memset_methods(g: &Gen, node: &NodeGen, dst_operand: &Expr) -> TokenStream {
     let ty = g.param_type(dst_operand);
     let pattern = g.memset_pattern(dst_operand);
     let (dst, value) = (plain("dst"), plain("value"));
-    let span = at(ty.map_or_else(proc_macro2::Span::call_site, |t| t.span()));
+    let span = at(ty.map_or_else(|| dst_operand.span(), |t| t.span()));
     let ps = private_at(span);
     let (dst_at, value_at) = (plain_at("dst", span), plain_at("value", span));
     let set = quote_spanned! {span=>
@@ -329,6 +334,22 @@ fn switch_methods(g: &Gen, node: &NodeGen) -> TokenStream {
         /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
         pub fn is_enabled(&self) -> #p::Result<bool> {
             self.exec.exec.is_enabled(#node_ref)
+        }
+    }
+}
+
+/// `set` on an alloc or free node: a bound that never holds, so a call explains the rule.
+fn forbidden_memory_update(g: &Gen) -> TokenStream {
+    let p = &g.p;
+    let (params, any) = (local("params"), format_ident!("__CgAny"));
+    quote! {
+        #[doc(hidden)]
+        pub fn set<#any>(&mut self, #params: #any) -> #p::Result<()>
+        where
+            &'a (): #p::CanUpdateMemoryNode,
+        {
+            let _ = #params;
+            match <&'a () as #p::CanUpdateMemoryNode>::NEVER {}
         }
     }
 }

@@ -94,6 +94,8 @@ fn site_of(op: &NodeOp) -> Span {
         NodeOp::Host(h) => h.f.span(),
         NodeOp::Child(c) => c.graph.span(),
         NodeOp::Empty(e) => e.span,
+        NodeOp::Alloc(a) => a.elem.span(),
+        NodeOp::Free(f) => f.alloc.span(),
     }
 }
 
@@ -178,6 +180,8 @@ struct NodeGen<'a> {
     deps: Vec<usize>,
     /// Indices of the params its expressions read.
     mentions: Vec<usize>,
+    /// Positions of the alloc nodes whose allocations its expressions name.
+    allocs: Vec<usize>,
     /// The user's token that fixes the node's types (the kernel's name, a memset's
     /// destination, a memcpy's arrow, ...): code using those types is located there, so that a
     /// type error is reported there whichever use of the type meets it.
@@ -218,6 +222,11 @@ impl<'a> Gen<'a> {
                     local: local(&format!("node_{name}")),
                     deps: deps[decl].clone(),
                     mentions: model.mentions(node),
+                    allocs: model
+                        .alloc_mentions(node)
+                        .into_iter()
+                        .map(|(a, _)| pos[a])
+                        .collect(),
                     site: site_of(&node.op),
                     name,
                 }

@@ -52,18 +52,91 @@ impl Gen<'_> {
         }
     }
 
+    /// The alloc node an operand names (checked to be a param or an allocation).
+    fn operand_alloc(&self, operand: &Expr) -> Option<&NodeGen<'_>> {
+        let ident = self.param_ident(operand)?;
+        if self.model.param(ident).is_some() {
+            return None;
+        }
+        let index = self.model.allocation(ident)?;
+        self.nodes.iter().find(|n| std::ptr::eq(n.decl, self.model.nodes[index]))
+    }
+
+    /// The type of a memory operand: its param's declared type, or `GraphAlloc<T>` for an
+    /// allocation.
+    pub(super) fn operand_type(&self, operand: &Expr) -> TokenStream {
+        match self.operand_alloc(operand) {
+            Some(alloc) => self.alloc_type(alloc),
+            None => {
+                let ty = self.param_type(operand);
+                quote!(#ty)
+            }
+        }
+    }
+
+    /// `&<operand>` in an eval function: the param (from `params`) or the allocation (an argument).
+    fn operand_ref(&self, operand: &Expr, params: &Ident) -> TokenStream {
+        let ident = self.param_ident(operand);
+        let s = at(operand.span());
+        match self.operand_alloc(operand) {
+            Some(_) => quote_spanned!(s=> &#ident),
+            None => quote_spanned!(s=> &#params.#ident),
+        }
+    }
+
+    /// `GraphAlloc<T>` of an alloc node.
+    pub(super) fn alloc_type(&self, alloc: &NodeGen) -> TokenStream {
+        let NodeOp::Alloc(a) = &alloc.decl.op else {
+            return quote!(());
+        };
+        let elem = &a.elem;
+        let (s, p) = (at(elem.span()), private_at(elem.span()));
+        quote_spanned!(s=> #p::GraphAlloc<#elem>)
+    }
+
     /// The pattern type a memset node writes, located at its destination.
     pub(super) fn memset_pattern(&self, dst: &Expr) -> TokenStream {
-        let ty = self.param_type(dst);
+        let ty = self.operand_type(dst);
         let (s, p) = (at(dst.span()), private_at(dst.span()));
         quote_spanned!(s=> <#ty as #p::MemsetTarget>::Pattern)
     }
 
-    /// The direction of a memcpy between two params, located at its arrow.
+    /// The direction of a memcpy between two operands, located at its arrow.
     pub(super) fn memcpy_direction(&self, src: &Expr, dst: &Expr, arrow: Span) -> TokenStream {
-        let (src, dst) = (self.param_type(src), self.param_type(dst));
+        let (src, dst) = (self.operand_type(src), self.operand_type(dst));
         let (s, p) = (at(arrow), private_at(arrow));
         quote_spanned!(s=> <(#src, #dst) as #p::CopyPair>::Dir)
+    }
+
+    /// The allocations a node names, as eval-function parameters (`h: GraphAlloc<T>`, under the
+    /// user's own names, so the user's expressions see them).
+    fn alloc_params(&self, node: &NodeGen) -> TokenStream {
+        let params = node.allocs.iter().map(|&pos| {
+            let alloc = &self.nodes[pos];
+            let (name, ty) = (&alloc.decl.name, self.alloc_type(alloc));
+            quote!(#name: #ty,)
+        });
+        quote!(#(#params)*)
+    }
+
+    /// The allocations a node names, as arguments of its eval function: in `build`, the locals
+    /// holding them.
+    fn alloc_args_in_build(&self, node: &NodeGen) -> TokenStream {
+        let args = node
+            .allocs
+            .iter()
+            .map(|&pos| moved(&self.nodes[pos].local, node.site));
+        quote!(#(, #args)*)
+    }
+
+    /// The same, in the executable (`self`): the handles it keeps.
+    fn alloc_args_in_exec(&self, node: &NodeGen) -> TokenStream {
+        let s = at(node.site);
+        let args = node.allocs.iter().map(|&pos| {
+            let name = moved(&self.nodes[pos].decl.name, node.site);
+            quote_spanned!(s=> self.nodes.#name)
+        });
+        quote!(#(, #args)*)
     }
 
     /// The runtime handle type of a node.
@@ -95,6 +168,8 @@ impl Gen<'_> {
             NodeOp::Host(_) => quote!(#p::HostNode),
             NodeOp::Child(_) => quote!(#p::ChildGraphNode),
             NodeOp::Empty(_) => quote!(#p::EmptyNode),
+            NodeOp::Alloc(_) => self.alloc_type(node),
+            NodeOp::Free(_) => quote!(#p::MemFreeNode),
         }
     }
 
@@ -107,6 +182,8 @@ impl Gen<'_> {
             NodeOp::Host(_) => quote!(Host),
             NodeOp::Child(_) => quote!(ChildGraph),
             NodeOp::Empty(_) => quote!(Empty),
+            NodeOp::Alloc(_) => quote!(MemAlloc),
+            NodeOp::Free(_) => quote!(MemFree),
         };
         let (s, p) = (
             at(node.decl.op.keyword_span()),
@@ -151,30 +228,33 @@ impl Gen<'_> {
                 )
             }
             NodeOp::Memset(m) => {
-                let (ty, pattern) = (self.param_type(&m.dst), self.memset_pattern(&m.dst));
-                let (dst, value) = (self.param_ident(&m.dst), &m.value);
+                let (ty, pattern) = (self.operand_type(&m.dst), self.memset_pattern(&m.dst));
                 let (s, ps, params) = (
                     at(m.dst.span()),
                     private_at(m.dst.span()),
                     params_at(m.dst.span()),
                 );
+                let (dst, value) = (self.operand_ref(&m.dst, &params), &m.value);
                 (
                     quote_spanned!(s=> #ps::Memset<'static, #pattern>),
-                    quote_spanned!(s=> <#ty as #ps::MemsetTarget>::memset(&#params.#dst, #value)),
+                    quote_spanned!(s=> <#ty as #ps::MemsetTarget>::memset(#dst, #value)),
                 )
             }
             NodeOp::Memcpy(m) => {
                 let dir = self.memcpy_direction(&m.src, &m.dst, m.arrow.span());
-                let (src_ty, dst_ty) = (self.param_type(&m.src), self.param_type(&m.dst));
-                let (src, dst) = (self.param_ident(&m.src), self.param_ident(&m.dst));
+                let (src_ty, dst_ty) = (self.operand_type(&m.src), self.operand_type(&m.dst));
                 let (s, ps, params) = (
                     at(m.arrow.span()),
                     private_at(m.arrow.span()),
                     params_at(m.arrow.span()),
                 );
+                let (src, dst) = (
+                    self.operand_ref(&m.src, &params),
+                    self.operand_ref(&m.dst, &params),
+                );
                 (
                     quote_spanned!(s=> #ps::Memcpy<'static, #dir>),
-                    quote_spanned!(s=> <(#src_ty, #dst_ty) as #ps::CopyPair>::memcpy(&#params.#src, &#params.#dst)),
+                    quote_spanned!(s=> <(#src_ty, #dst_ty) as #ps::CopyPair>::memcpy(#src, #dst)),
                 )
             }
             NodeOp::Host(h) => {
@@ -213,14 +293,23 @@ impl Gen<'_> {
                 );
                 (
                     quote!(&#life #p::Graph<'static>),
-                    quote_spanned!(s=> <#ty as #ps::ChildGraph>::graph(&#params.#graph)),
+                    quote_spanned!(s=> {
+                        #ps::embeddable::<#ty>();
+                        <#ty as #ps::ChildGraph>::graph(&#params.#graph)
+                    }),
                 )
             }
-            NodeOp::Empty(_) => return TokenStream::new(),
+            NodeOp::Alloc(a) => {
+                let (s, ps) = (at(a.len.span()), private_at(a.len.span()));
+                let len = &a.len;
+                (quote!(usize), quote_spanned!(s=> #ps::alloc_len(#len)))
+            }
+            NodeOp::Empty(_) | NodeOp::Free(_) => return TokenStream::new(),
         };
+        let allocs = self.alloc_params(node);
         quote! {
-            #[allow(non_snake_case, clippy::type_complexity, clippy::needless_lifetimes)]
-            fn #eval<#life>(#params: &#life #params_ty) -> #ret {
+            #[allow(non_snake_case, unused_variables, clippy::type_complexity, clippy::needless_lifetimes)]
+            fn #eval<#life>(#params: &#life #params_ty, #allocs) -> #ret {
                 #bindings
                 #body
             }
@@ -290,6 +379,7 @@ impl Gen<'_> {
         let name = &node.name;
         let deps = node.deps.iter().map(|&d| moved(&self.nodes[d].local, site));
         let deps = quote_spanned!(s=> &[#(#deps.id()),*]);
+        let allocs = self.alloc_args_in_build(node);
         let add = match &node.decl.op {
             NodeOp::Kernel(_) => {
                 let (k, c, a) = (
@@ -298,22 +388,34 @@ impl Gen<'_> {
                     moved(&local("args"), site),
                 );
                 let (kernel, config, args) = (&k, &c, &a);
-                quote_spanned!(s=> let (#kernel, #config, #args) = #graph_ty::#eval(#params); let #handle = #graph.add_kernel(#k, #c, #a, #deps)?;)
+                quote_spanned!(s=> let (#kernel, #config, #args) = #graph_ty::#eval(#params #allocs); let #handle = #graph.add_kernel(#k, #c, #a, #deps)?;)
             }
             NodeOp::Memset(_) => {
-                quote_spanned!(s=> let #handle = #graph.add_memset(#graph_ty::#eval(#params), #deps)?;)
+                quote_spanned!(s=> let #handle = #graph.add_memset(#graph_ty::#eval(#params #allocs), #deps)?;)
             }
             NodeOp::Memcpy(_) => {
-                quote_spanned!(s=> let #handle = #graph.add_memcpy(#graph_ty::#eval(#params), #deps)?;)
+                quote_spanned!(s=> let #handle = #graph.add_memcpy(#graph_ty::#eval(#params #allocs), #deps)?;)
             }
             NodeOp::Host(_) => {
                 let p = private_at(site);
-                quote_spanned!(s=> let #handle = #p::add_host(#graph, #graph_ty::#eval(#params), #deps)?;)
+                quote_spanned!(s=> let #handle = #p::add_host(#graph, #graph_ty::#eval(#params #allocs), #deps)?;)
             }
             NodeOp::Child(_) => {
-                quote_spanned!(s=> let #handle = #graph.add_child_graph(#graph_ty::#eval(#params), #deps)?;)
+                quote_spanned!(s=> let #handle = #graph.add_child_graph(#graph_ty::#eval(#params #allocs), #deps)?;)
             }
             NodeOp::Empty(_) => quote_spanned!(s=> let #handle = #graph.add_empty(#deps)?;),
+            NodeOp::Alloc(a) => {
+                let elem = &a.elem;
+                quote_spanned!(s=> let #handle = #graph.add_mem_alloc::<#elem>(#graph_ty::#eval(#params #allocs), #deps)?;)
+            }
+            NodeOp::Free(f) => {
+                let alloc = self
+                    .model
+                    .allocation(&f.alloc)
+                    .and_then(|i| self.nodes.iter().find(|n| std::ptr::eq(n.decl, self.model.nodes[i])));
+                let alloc = alloc.map(|a| moved(&a.local, site));
+                quote_spanned!(s=> let #handle = #graph.add_mem_free(&#alloc, #deps)?;)
+            }
         };
         let graph = graph_at(Span::call_site());
         quote! {
@@ -333,6 +435,7 @@ impl Gen<'_> {
             moved(&node.eval, site),
             moved(&node.decl.name, site),
         );
+        let allocs = self.alloc_args_in_exec(node);
         match &node.decl.op {
             NodeOp::Kernel(_) => {
                 let (kernel, config, args) = (local("kernel"), local("config"), local("args"));
@@ -342,26 +445,31 @@ impl Gen<'_> {
                     moved(&args, site),
                 );
                 quote_spanned! {s=>
-                    let (#kernel, #config, #args) = #graph_ty::#eval(#params);
+                    let (#kernel, #config, #args) = #graph_ty::#eval(#params #allocs);
                     // `set_kernel`: the kernel param may now hold another function.
                     self.exec.set_kernel(self.nodes.#field, #k, #c, #a)?;
                     self.state.launch.#field = #c;
                 }
             }
             NodeOp::Memset(_) => {
-                quote_spanned!(s=> self.exec.set_memset_params(self.nodes.#field, #graph_ty::#eval(#params))?;)
+                quote_spanned!(s=> self.exec.set_memset_params(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::Memcpy(_) => {
-                quote_spanned!(s=> self.exec.set_memcpy_params(self.nodes.#field, #graph_ty::#eval(#params))?;)
+                quote_spanned!(s=> self.exec.set_memcpy_params(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::Host(_) => {
                 let p = private_at(site);
-                quote_spanned!(s=> #p::set_host(&mut self.exec, self.nodes.#field, #graph_ty::#eval(#params))?;)
+                quote_spanned!(s=> #p::set_host(&mut self.exec, self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::Child(_) => {
-                quote_spanned!(s=> self.exec.set_child_graph(self.nodes.#field, #graph_ty::#eval(#params))?;)
+                quote_spanned!(s=> self.exec.set_child_graph(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
             }
-            NodeOp::Empty(_) => TokenStream::new(),
+            // CUDA fixes an allocation when the graph is built: a new length is refused.
+            NodeOp::Alloc(_) => {
+                let (p, name) = (private_at(site), &node.name);
+                quote_spanned!(s=> #p::same_alloc_len(&self.nodes.#field, #graph_ty::#eval(#params #allocs), #name)?;)
+            }
+            NodeOp::Empty(_) | NodeOp::Free(_) => TokenStream::new(),
         }
     }
 }

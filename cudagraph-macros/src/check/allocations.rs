@@ -1,0 +1,192 @@
+// Rationale (T7, graph memory nodes): CUDA backs an allocation with physical memory only between
+// its alloc node and its free node in graph order, and may give the same physical memory to
+// another allocation outside that span. A node that uses the allocation without being ordered
+// after the alloc node and before the free node reads or writes memory that another allocation
+// may own; the driver accepts such a graph without a word (a second free it refuses, when the
+// graph is launched). The declaration shows every use, so each mistake is reported at the use,
+// with the edge that fixes it.
+
+use super::{suggest, Ctxt};
+use crate::model::{name_of, Model};
+use crate::parse::{Item, NodeOp};
+
+/// The documentation of graph memory nodes, for the messages.
+const DOCS: &str =
+    "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#graph-memory-nodes";
+
+/// Names: an allocation does not share its name with a param, and a free names an allocation
+/// (of this graph: `models` holds the call's other graphs, whose allocations `check_foreign`
+/// reports).
+pub fn check_names(models: &[Model], model: &Model, cx: &mut Ctxt) {
+    let graph = &model.decl.name;
+    for node in &model.nodes {
+        match &node.op {
+            NodeOp::Alloc(_) if model.param(&node.name).is_some() => cx.error(
+                node.name.span(),
+                format!(
+                    "`{}` names both a param and an allocation of graph `{graph}`: node \
+                     expressions could not tell them apart; rename one",
+                    node.name
+                ),
+            ),
+            NodeOp::Free(f)
+                if model.allocation(&f.alloc).is_none()
+                    && owner(models, model, &f.alloc).is_none() =>
+            {
+                let what = if model.param(&f.alloc).is_some() {
+                    format!(
+                        "`{}` is a param: a param's memory is freed when its last handle is \
+                         dropped, after the launches that use it",
+                        f.alloc
+                    )
+                } else if model.knows_node(&f.alloc) {
+                    format!("node `{}` is not an alloc node", f.alloc)
+                } else {
+                    let allocs = model
+                        .nodes
+                        .iter()
+                        .filter(|n| matches!(n.op, NodeOp::Alloc(_)))
+                        .map(|n| name_of(&n.name))
+                        .collect::<Vec<_>>();
+                    match suggest(&name_of(&f.alloc), allocs.iter().map(String::as_str)) {
+                        Some(close) => {
+                            format!("graph `{graph}` has no allocation `{}`: did you mean `{close}`?", f.alloc)
+                        }
+                        None => format!("graph `{graph}` has no allocation `{}`", f.alloc),
+                    }
+                };
+                cx.error(
+                    f.alloc.span(),
+                    format!(
+                        "{what}; `free(...)` names an alloc node of this graph \
+                         (`{}: alloc::<T>(len);`)",
+                        f.alloc
+                    ),
+                );
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Graph order: every use after the alloc node and before the free node, one free at most.
+/// Runs on an acyclic declaration (it needs the paths between nodes).
+pub fn check_order(model: &Model, cx: &mut Ctxt) {
+    let reach = model.reachability();
+    let node = |i: usize| name_of(&model.nodes[i].name);
+    let frees: Vec<Vec<usize>> = (0..model.nodes.len())
+        .map(|a| {
+            (0..model.nodes.len())
+                .filter(|&f| model.freed(model.nodes[f]) == Some(a))
+                .collect()
+        })
+        .collect();
+    let free_token = |f: usize| match &model.nodes[f].op {
+        NodeOp::Free(op) => op.alloc.span(),
+        _ => model.nodes[f].name.span(),
+    };
+    for (a, frees) in frees.iter().enumerate() {
+        let alloc = node(a);
+        for &f in frees.iter().skip(1) {
+            cx.error(
+                free_token(f),
+                format!(
+                    "allocation `{alloc}` is freed twice, by `{}` and by `{}`: CUDA frees an \
+                     allocation once (a second free fails when the graph is launched); remove one \
+                     of the free nodes",
+                    node(frees[0]),
+                    node(f)
+                ),
+            );
+        }
+        for &f in frees {
+            if !reach[a][f] {
+                cx.error(
+                    free_token(f),
+                    format!(
+                        "free node `{}` is not ordered after the alloc node `{alloc}` that it \
+                         frees: add the edge `{alloc} -> {};`",
+                        node(f),
+                        node(f)
+                    ),
+                );
+            }
+        }
+    }
+    for (u, user) in model.nodes.iter().enumerate() {
+        for (a, span) in model.alloc_mentions(user) {
+            let (use_, alloc) = (node(u), node(a));
+            if !reach[a][u] {
+                cx.error(
+                    span,
+                    format!(
+                        "node `{use_}` uses allocation `{alloc}` but is not ordered after the \
+                         alloc node `{alloc}`: CUDA backs an allocation with memory only from its \
+                         alloc node on, in graph order ({DOCS}); add the edge `{alloc} -> {use_};`"
+                    ),
+                );
+            }
+            for &f in &frees[a] {
+                let free = node(f);
+                if reach[f][u] {
+                    cx.error(
+                        span,
+                        format!(
+                            "node `{use_}` uses allocation `{alloc}` after `{free}` frees it: the \
+                             memory may already belong to another allocation ({DOCS}); order \
+                             `{use_}` before `{free}` instead (`{use_} -> {free};`)"
+                        ),
+                    );
+                } else if !reach[u][f] {
+                    cx.error(
+                        span,
+                        format!(
+                            "node `{use_}` uses allocation `{alloc}` but is not ordered before \
+                             `{free}`, which frees it: CUDA may free the memory while `{use_}` \
+                             runs ({DOCS}); add the edge `{use_} -> {free};`"
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The graph, other than `model`'s, among `models` that has an allocation named `ident`.
+fn owner<'m>(models: &'m [Model], model: &Model, ident: &syn::Ident) -> Option<&'m syn::Ident> {
+    models
+        .iter()
+        .filter(|other| !std::ptr::eq(*other, model))
+        .find(|other| other.allocation(ident).is_some())
+        .map(|other| &other.decl.name)
+}
+
+/// An allocation of one graph named in another graph of the same call: allocations belong to
+/// the graph that makes them (an address of another graph's allocation is backed by memory only
+/// during that graph's launch, and CUDA refuses to embed a graph with memory nodes).
+pub fn check_foreign(models: &[Model], model: &Model, cx: &mut Ctxt) {
+    for item in &model.decl.items {
+        let Item::Node(node) = item else { continue };
+        let mut report = |ident: &syn::Ident| {
+            if model.param(ident).is_some() || model.allocation(ident).is_some() {
+                return;
+            }
+            if let Some(graph) = owner(models, model, ident) {
+                cx.error(
+                    ident.span(),
+                    format!(
+                        "`{ident}` is an allocation of graph `{graph}`, not of `{}`: an allocation \
+                         is used and freed only by nodes of the graph that makes it; declare an \
+                         allocation in `{}`, or pass memory between graphs as a `DeviceBuffer<T>` \
+                         param",
+                        model.decl.name, model.decl.name
+                    ),
+                );
+            }
+        };
+        if let NodeOp::Free(f) = &node.op {
+            report(&f.alloc);
+        }
+        model.each_mention(node, &mut report);
+    }
+}
