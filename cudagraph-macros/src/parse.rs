@@ -691,7 +691,8 @@ impl Parse for ChildOp {
 impl Parse for AllocOp {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let token: kw::alloc = input.parse()?;
-        let usage = "an allocation is written `alloc::<T>(len)`: the element type and the number of \
+        let usage =
+            "an allocation is written `alloc::<T>(len)`: the element type and the number of \
                      elements (a `usize` expression over the params)";
         if !(input.peek(Token![::]) && input.peek3(Token![<])) {
             return Err(syn::Error::new(token.span, usage));

@@ -13,11 +13,11 @@ pub use cudarc::driver::{CudaContext, CudaStream};
 pub use std::boxed::Box;
 pub use std::clone::Clone;
 pub use std::default::Default;
-pub use std::vec::Vec;
 pub use std::fmt;
 pub use std::mem::ManuallyDrop;
 pub use std::option::Option;
 pub use std::sync::Arc;
+pub use std::vec::Vec;
 
 use std::convert::Infallible;
 
@@ -348,7 +348,13 @@ macro_rules! device_dst_of {
         }
     )*};
 }
-device_dst_of!(&DeviceBuffer<T>, DeviceBuffer<T>, DevicePtrMut<T>, GraphAlloc<T>, &GraphAlloc<T>);
+device_dst_of!(
+    &DeviceBuffer<T>,
+    DeviceBuffer<T>,
+    DevicePtrMut<T>,
+    GraphAlloc<T>,
+    &GraphAlloc<T>
+);
 
 // ---------------------------------------------------------------------------------------------
 // Memcpy nodes.
@@ -569,10 +575,14 @@ pub fn host_fn(f: impl HostCallable) -> HostFn {
 // ---------------------------------------------------------------------------------------------
 // Child-graph nodes and whole-graph updates.
 
-/// A graph a child node can embed: a runtime [`Graph`] or a graph declared with `cuda_graph!`.
+/// A graph a child node can embed: a runtime [`Graph`] (whose memory nodes are refused when the
+/// node is added) or a graph declared with `cuda_graph!` without memory nodes.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a graph",
-    label = "a child node embeds a `Graph` or a graph declared with `cuda_graph!`"
+    message = "`{Self}` cannot be embedded as a child graph",
+    label = "a child node embeds a `Graph`, or a graph declared with `cuda_graph!` without memory nodes",
+    note = "CUDA refuses child graphs with memory nodes (alloc or free): declare such allocations \
+            in the parent graph and give the memory to the child's declaration as a \
+            `DeviceBuffer` param, or launch the two graphs one after the other on one stream"
 )]
 pub trait ChildGraph {
     /// The graph.
@@ -674,25 +684,7 @@ pub trait CanUpdateWholeWithMemoryNodes {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Memory nodes and child graphs.
-
-/// A graph a child node can embed: a runtime [`Graph`] (checked when the node is added) or a
-/// declared graph without memory nodes.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` has memory nodes (alloc or free): it cannot be embedded as a child graph",
-    label = "a child graph cannot allocate or free memory",
-    note = "CUDA refuses child graphs with memory nodes (cuGraphAddChildGraphNode): declare the \
-            allocations in the parent graph and give the memory to the child's declaration as a \
-            `DeviceBuffer` param, or launch the two graphs one after the other on one stream"
-)]
-pub trait Embeddable {}
-
-impl Embeddable for Graph<'static> {}
-impl<G: Embeddable + ?Sized> Embeddable for &G {}
-
-/// Requires `G` to be embeddable (a call located at the child node's operand).
-#[inline(always)]
-pub fn embeddable<G: Embeddable + ?Sized>() {}
+// Memory nodes.
 
 /// An alloc node's length, as declared (a `usize`).
 #[inline(always)]

@@ -98,7 +98,11 @@ fn a_pipeline_of_graph_allocations_matches_the_cpu() {
         .iter()
         .map(|&v| expected(v))
         .collect();
-    assert_eq!(read_back(&gpu.stream, &params.out), want, "after the refusal");
+    assert_eq!(
+        read_back(&gpu.stream, &params.out),
+        want,
+        "after the refusal"
+    );
 
     let kinds: Vec<NodeKind> = Pipeline::TOPOLOGY.nodes.iter().map(|&(_, k)| k).collect();
     assert_eq!(
@@ -132,7 +136,11 @@ fn an_allocation_left_unfreed_is_read_after_each_launch_and_freed_by_the_next() 
         params.k = k;
         exec.set_params(&params).expect("set_params");
         let launched = exec.launch(&gpu.stream).expect("launch");
-        assert_eq!(launched.read_counts().expect("read"), vec![k; n], "launch {k}");
+        assert_eq!(
+            launched.read_counts().expect("read"),
+            vec![k; n],
+            "launch {k}"
+        );
         assert_eq!(launched.counts().len(), n);
         assert_eq!(read_back(&gpu.stream, &params.seen), vec![k; n]);
         if k % 50 == 0 {

@@ -12,4 +12,5 @@ fn ui() {
     t.compile_fail("cases/malformed/*.rs");
     t.compile_fail("cases/memory/*.rs");
     t.compile_fail("cases/hazards/*.rs");
+    t.compile_fail("cases/memory_nodes/*.rs");
 }

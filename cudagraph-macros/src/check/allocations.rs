@@ -33,36 +33,32 @@ pub fn check_names(models: &[Model], model: &Model, cx: &mut Ctxt) {
                 if model.allocation(&f.alloc).is_none()
                     && owner(models, model, &f.alloc).is_none() =>
             {
-                let what = if model.param(&f.alloc).is_some() {
+                let (alloc, rule) = (&f.alloc, "`free(...)` names an alloc node of this graph");
+                let message = if model.param(alloc).is_some() {
                     format!(
-                        "`{}` is a param: a param's memory is freed when its last handle is \
-                         dropped, after the launches that use it",
-                        f.alloc
+                        "`{alloc}` is a param, not an allocation: {rule} (a param's memory is \
+                         freed when its last handle is dropped, after the launches that use it)"
                     )
-                } else if model.knows_node(&f.alloc) {
-                    format!("node `{}` is not an alloc node", f.alloc)
+                } else if model.knows_node(alloc) {
+                    format!("node `{alloc}` is not an alloc node: {rule}")
                 } else {
-                    let allocs = model
+                    let allocs: Vec<String> = model
                         .nodes
                         .iter()
                         .filter(|n| matches!(n.op, NodeOp::Alloc(_)))
                         .map(|n| name_of(&n.name))
-                        .collect::<Vec<_>>();
-                    match suggest(&name_of(&f.alloc), allocs.iter().map(String::as_str)) {
-                        Some(close) => {
-                            format!("graph `{graph}` has no allocation `{}`: did you mean `{close}`?", f.alloc)
-                        }
-                        None => format!("graph `{graph}` has no allocation `{}`", f.alloc),
+                        .collect();
+                    match suggest(&name_of(alloc), allocs.iter().map(String::as_str)) {
+                        Some(close) => format!(
+                            "graph `{graph}` has no allocation `{alloc}`: did you mean `{close}`?"
+                        ),
+                        None => format!(
+                            "graph `{graph}` has no allocation `{alloc}`: {rule} \
+                             (`{alloc}: alloc::<T>(len);`)"
+                        ),
                     }
                 };
-                cx.error(
-                    f.alloc.span(),
-                    format!(
-                        "{what}; `free(...)` names an alloc node of this graph \
-                         (`{}: alloc::<T>(len);`)",
-                        f.alloc
-                    ),
-                );
+                cx.error(alloc.span(), message);
             }
             _ => {}
         }

@@ -26,10 +26,9 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                 if reported.contains(&ub.buffer) {
                     continue;
                 }
-                let Some(ua) = uses[a]
-                    .iter()
-                    .find(|ua| ua.buffer == ub.buffer && (ua.access.writes() || ub.access.writes()))
-                else {
+                let Some(ua) = uses[a].iter().find(|ua| {
+                    ua.buffer == ub.buffer && (ua.access.writes() || ub.access.writes())
+                }) else {
                     continue;
                 };
                 if unordered[a].contains(&ub.buffer) && unordered[b].contains(&ub.buffer) {
@@ -149,7 +148,8 @@ pub fn overlap_candidates(model: &Model) -> Vec<(usize, usize, usize, usize)> {
                     let conflict = pa != pb
                         && (ua.access.writes() || ub.access.writes())
                         && model.param_space(pa) == model.param_space(pb)
-                        && !(unordered[a].contains(&ua.buffer) && unordered[b].contains(&ub.buffer));
+                        && !(unordered[a].contains(&ua.buffer)
+                            && unordered[b].contains(&ub.buffer));
                     if conflict && !out.contains(&pair) {
                         out.push(pair);
                     }

@@ -216,4 +216,3 @@ fn node_docs(node: &NodeGen) -> Vec<String> {
         })
         .collect()
 }
-

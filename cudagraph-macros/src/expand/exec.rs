@@ -199,12 +199,20 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
         return (launch, TokenStream::new());
     }
     let (vis, pass, exec_ty) = (&g.model.decl.vis, &g.pass, &g.exec_ty);
-    let allocs_ty = quote::format_ident!("{}Allocations", crate::model::name_of(g.graph), span = g.graph.span());
+    let allocs_ty = quote::format_ident!(
+        "{}Allocations",
+        crate::model::name_of(g.graph),
+        span = g.graph.span()
+    );
     let allocs_name = allocs_ty.to_string();
     let methods = g
         .nodes
         .iter()
-        .filter(|n| outliving.iter().any(|&i| std::ptr::eq(g.model.nodes[i], n.decl)))
+        .filter(|n| {
+            outliving
+                .iter()
+                .any(|&i| std::ptr::eq(g.model.nodes[i], n.decl))
+        })
         .map(|n| {
             let (name, ty) = (&n.decl.name, g.alloc_type(n));
             let read = quote::format_ident!("read_{}", n.name, span = n.decl.name.span());

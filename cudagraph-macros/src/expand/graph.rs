@@ -153,7 +153,14 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     let embeddable = (!g.model.has_memory_nodes()).then(|| {
         quote! {
             #(#pass)*
-            impl #p::Embeddable for #graph {}
+            impl #p::ChildGraph for #graph {
+                fn graph(&self) -> &#p::Graph<'static> {
+                    &self.graph
+                }
+                fn identity(&self) -> #p::Option<u64> {
+                    #p::Option::Some(self.build_id)
+                }
+            }
         }
     });
 
@@ -306,16 +313,6 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         impl #p::fmt::Debug for #graph {
             fn fmt(&self, f: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
                 f.debug_struct(#graph_name).field("graph", &self.graph).finish_non_exhaustive()
-            }
-        }
-
-        #(#pass)*
-        impl #p::ChildGraph for #graph {
-            fn graph(&self) -> &#p::Graph<'static> {
-                &self.graph
-            }
-            fn identity(&self) -> #p::Option<u64> {
-                #p::Option::Some(self.build_id)
             }
         }
 

@@ -59,7 +59,9 @@ impl Gen<'_> {
             return None;
         }
         let index = self.model.allocation(ident)?;
-        self.nodes.iter().find(|n| std::ptr::eq(n.decl, self.model.nodes[index]))
+        self.nodes
+            .iter()
+            .find(|n| std::ptr::eq(n.decl, self.model.nodes[index]))
     }
 
     /// The type of a memory operand: its param's declared type, or `GraphAlloc<T>` for an
@@ -74,10 +76,11 @@ impl Gen<'_> {
         }
     }
 
-    /// `&<operand>` in an eval function: the param (from `params`) or the allocation (an argument).
-    fn operand_ref(&self, operand: &Expr, params: &Ident) -> TokenStream {
+    /// `&<operand>` in an eval function: the param (from `params`) or the allocation (an
+    /// argument), located at `span`.
+    fn operand_ref(&self, operand: &Expr, params: &Ident, span: Span) -> TokenStream {
         let ident = self.param_ident(operand);
-        let s = at(operand.span());
+        let s = at(span);
         match self.operand_alloc(operand) {
             Some(_) => quote_spanned!(s=> &#ident),
             None => quote_spanned!(s=> &#params.#ident),
@@ -234,7 +237,7 @@ impl Gen<'_> {
                     private_at(m.dst.span()),
                     params_at(m.dst.span()),
                 );
-                let (dst, value) = (self.operand_ref(&m.dst, &params), &m.value);
+                let (dst, value) = (self.operand_ref(&m.dst, &params, m.dst.span()), &m.value);
                 (
                     quote_spanned!(s=> #ps::Memset<'static, #pattern>),
                     quote_spanned!(s=> <#ty as #ps::MemsetTarget>::memset(#dst, #value)),
@@ -249,8 +252,8 @@ impl Gen<'_> {
                     params_at(m.arrow.span()),
                 );
                 let (src, dst) = (
-                    self.operand_ref(&m.src, &params),
-                    self.operand_ref(&m.dst, &params),
+                    self.operand_ref(&m.src, &params, m.arrow.span()),
+                    self.operand_ref(&m.dst, &params, m.arrow.span()),
                 );
                 (
                     quote_spanned!(s=> #ps::Memcpy<'static, #dir>),
@@ -293,10 +296,7 @@ impl Gen<'_> {
                 );
                 (
                     quote!(&#life #p::Graph<'static>),
-                    quote_spanned!(s=> {
-                        #ps::embeddable::<#ty>();
-                        <#ty as #ps::ChildGraph>::graph(&#params.#graph)
-                    }),
+                    quote_spanned!(s=> <#ty as #ps::ChildGraph>::graph(&#params.#graph)),
                 )
             }
             NodeOp::Alloc(a) => {
@@ -409,10 +409,11 @@ impl Gen<'_> {
                 quote_spanned!(s=> let #handle = #graph.add_mem_alloc::<#elem>(#graph_ty::#eval(#params #allocs), #deps)?;)
             }
             NodeOp::Free(f) => {
-                let alloc = self
-                    .model
-                    .allocation(&f.alloc)
-                    .and_then(|i| self.nodes.iter().find(|n| std::ptr::eq(n.decl, self.model.nodes[i])));
+                let alloc = self.model.allocation(&f.alloc).and_then(|i| {
+                    self.nodes
+                        .iter()
+                        .find(|n| std::ptr::eq(n.decl, self.model.nodes[i]))
+                });
                 let alloc = alloc.map(|a| moved(&a.local, site));
                 quote_spanned!(s=> let #handle = #graph.add_mem_free(&#alloc, #deps)?;)
             }
