@@ -99,6 +99,8 @@ use proc_macro::TokenStream;
 ///   | | `host(f, a, mut b)` | `f` gets `HostBuffer` params as slices: `a` read (`&[T]`), `mut b` written (`&mut [T]`); one buffer alone, several as a tuple |
 ///   | child | `child(g)` | embeds param `g`: a graph of another `cuda_graph!` declaration, or a runtime `Graph` |
 ///   | empty | `empty` | does nothing (a join point) |
+///   | alloc | `alloc::<T>(len)` | a graph allocation of `len` `T`s (`len`: a `usize` expression); its name is then a memory operand of kernel arguments, memsets and memcpys, like a `DeviceBuffer<T>` param (see "Graph allocations") |
+///   | free | `free(a)` | frees the allocation of alloc node `a` |
 ///
 ///   `grid` and `block` are `u32`, `(u32, u32)` or `(u32, u32, u32)`. The operands that fix a
 ///   node's *type* (the kernel, a memset's destination, a memcpy's two ends, a child's graph)
@@ -130,6 +132,49 @@ use proc_macro::TokenStream;
 /// #[unordered(y)] lo: kernel fill<<<g, b>>>(half, 1.0, y.slice(..half as usize));
 /// #[unordered(y)] hi: kernel fill<<<g, b>>>(half, 2.0, y.slice(half as usize..));
 /// ```
+///
+/// ## Graph allocations
+///
+/// An alloc node makes device memory that lives in *graph order*: CUDA backs it with physical
+/// memory from the alloc node to the free node, and allocations whose spans do not overlap may
+/// share physical memory, within one graph and across graphs launched into one stream
+/// ([graph memory nodes]). That is what temporaries between the stages of a pipeline want:
+///
+/// ```text
+/// t1: alloc::<f32>(n as usize);
+/// t2: alloc::<f32>(n as usize);
+/// s1: kernel affine<<<g, b>>>(n, 2.0, -1.0, x, t1);
+/// s2: kernel relu<<<g, b>>>(n, t1, t2);
+/// f1: free(t1);
+/// t3: alloc::<f32>(n as usize);            // after f1: may reuse t1's memory
+/// s3: kernel affine<<<g, b>>>(n, 0.5, 0.25, t2, t3);
+/// s4: kernel add<<<g, b>>>(n, t3, x, out);
+/// f2: free(t2);
+/// f3: free(t3);
+/// t1 -> s1 -> s2 -> f1 -> t3 -> s3 -> s4 -> f3;
+/// t2 -> s2 -> s3 -> f2;
+/// ```
+///
+/// Every use of an allocation must be ordered after its alloc node and before its free node, and
+/// it is freed once (T7 below): CUDA checks none of this, and a use outside the span reads or
+/// writes memory another allocation may own. An allocation's size and address are fixed when the
+/// graph is built: `set_params` refuses params that would change a length
+/// (`Error::Allocation`), and the nodes' handles offer no update. A declaration with memory
+/// nodes has no whole-graph `update` and cannot be a child graph (CUDA supports neither).
+///
+/// An allocation with no free node outlives the launch (T8): CUDA launches such a graph again
+/// only once the allocation is freed. Its executable is therefore instantiated with
+/// auto-free-on-launch (each launch frees the last one's allocations), and `launch` returns a
+/// `<Graph>Allocations<'_>` that borrows the executable: `read_<name>()` copies an allocation
+/// out, `<name>()` gives its address, and the executable cannot be launched again while the
+/// value lives:
+///
+/// ```text
+/// let done = exec.launch(&stream)?;
+/// let counts: Vec<u32> = done.read_counts()?;
+/// ```
+///
+/// [graph memory nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#graph-memory-nodes
 ///
 /// Doc comments on a graph document its type; `cfg` and lint attributes (`allow`, `warn`, ...)
 /// apply to every generated item; the visibility applies to every generated type.
@@ -180,6 +225,7 @@ use proc_macro::TokenStream;
 ///   | host | `set(f)`, `set_with(buffers, f)` (`&buffer` read, `&mut buffer` written) |
 ///   | child | `set(&graph)` (same graph type) |
 ///   | empty | — |
+///   | alloc, free | — (`node()` of an alloc node is its `GraphAlloc<T>`: address and length) |
 ///
 ///   Every handle also has `node()`, its runtime handle. Kernel arguments are given as for the
 ///   runtime's `add_kernel`: values, and buffers by reference (`set(n, a, &x, &y)`). A kernel
@@ -216,9 +262,11 @@ use proc_macro::TokenStream;
 /// | T1 | a node name used twice, an edge to an undeclared node (with a "did you mean"), a self-edge, an edge declared twice | malformed topology | the macro | `topology/duplicate_node`, `unknown_node`, `self_edge`, `duplicate_edge` |
 /// | T2 | a dependency cycle: every edge of it, each with the whole cycle spelled out | a CUDA graph is a DAG (the driver refuses a cycle when the edge is added or at instantiation) | the macro | `topology/cycle`, `two_cycles` |
 /// | T3 | kernel arguments that do not match the kernel's parameters: count (when the tuple is written out) and types, each at its argument | the kernel would read garbage | macro / rustc | `kernel_args/*` |
-/// | T4 | `exec.update(&g)` with `g` from another declaration or a runtime `Graph` | `cuGraphExecUpdate` pairs nodes by creation order ([whole-graph update]) | rustc, custom message | `updates/update_other_declaration` |
-/// | T5 | a memcpy update in another direction, a 2-D memset or memcpy update, a memset of memory the node's pattern cannot fill | `cuGraphExecMemcpyNodeSetParams` / `...MemsetNodeSetParams` refuse them ([individual node update]) | rustc, custom message | `updates/memcpy_direction`, `two_dimensional`, `handle_types` |
-/// | T6 | `set_enabled`/`is_enabled` on a host, child or empty node | `cuGraphNodeSetEnabled` takes kernel, memcpy and memset nodes only | rustc, custom message | `updates/enable_disable` |
+/// | T4 | `exec.update(&g)` with `g` from another declaration or a runtime `Graph`; any whole-graph update of a declaration with memory nodes | `cuGraphExecUpdate` pairs nodes by creation order ([whole-graph update]); it cannot move an executable's allocations | rustc, custom message | `updates/update_other_declaration`, `memory_nodes/no_update` |
+/// | T5 | `set` on an alloc or free node, a memcpy update in another direction, a 2-D memset or memcpy update, a memset of memory the node's pattern cannot fill | `cuGraphExecMemcpyNodeSetParams` / `...MemsetNodeSetParams` refuse them, and `cuGraphExecNodeSetParams` refuses memory nodes ([individual node update]) | rustc, custom message | `updates/memcpy_direction`, `two_dimensional`, `handle_types`, `memory_nodes/no_update` |
+/// | T6 | `set_enabled`/`is_enabled` on a host, child, empty, alloc or free node | `cuGraphNodeSetEnabled` takes kernel, memcpy and memset nodes only | rustc, custom message | `updates/enable_disable`, `memory_nodes/no_update` |
+/// | T7 | a node using an allocation without being ordered after its alloc node, or before its free node; a use ordered after the free; a second free; a free of something else than an allocation of the graph; an allocation of another graph of the call; an allocation and a param of one name; a child node embedding a declaration with memory nodes (rustc, custom message) | CUDA backs an allocation only between its alloc and free nodes, in graph order, and may give the memory to another allocation outside ([graph memory nodes]); the driver accepts all but the second free and the embedding (`witness_memory_nodes.rs`, `witness_use_after_free.rs`, `witness_foreign_allocation.rs` show what it does) | the macro | `memory_nodes/use_not_after_alloc`, `free_not_after_use`, `use_after_free`, `double_free`, `free_what`, `names`, `embed_memory_nodes` |
+/// | T8 | launching again while the allocations a launch left (no free node) are still lent out | CUDA relaunches a graph only once its unfreed allocations are freed (the driver refuses with `CUDA_ERROR_INVALID_VALUE`); the executable is instantiated with auto-free-on-launch and `launch` lends the allocations through a borrow of it | rustc (borrow checker) | `memory_nodes/relaunch_while_read` |
 /// | T12 | `if`, `match`, `for`, `while`, `loop` choosing or repeating nodes at run time | whole-graph update needs one topology per declaration | the macro | `topology/runtime_if`, `runtime_loops` |
 /// | T13 | values moved into a graph (host closures, retained values) that are not `Send` | they are dropped on another thread, after the last launch (CUDA runs [user object] destructors on its own thread, where CUDA calls are illegal; the runtime hands them to one of its own) | rustc | `memory/non_send_values` |
 /// | T14 | two nodes with no path between them that use one buffer param, one writing it (a `DevicePtrMut` argument, a memset or memcpy destination, a host node's `mut` buffer), unless both are `#[unordered(buffer)]`; at build time, two *different* params that share memory used that way | CUDA runs unordered nodes in any order, or at once: a data race the driver accepts | the macro (`build` and `set_params` for shared memory: `Error::Hazard`) | `hazards/*` |
@@ -227,6 +275,7 @@ use proc_macro::TokenStream;
 /// [whole-graph update]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update
 /// [individual node update]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update
 /// [user object]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cuda-user-objects
+/// [graph memory nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#graph-memory-nodes
 ///
 /// Also rejected: operands that fix a node's type but are not params, `self` in expressions,
 /// params that cannot be compared, memcpys without a device side, a runtime `Graph` param
@@ -237,9 +286,10 @@ use proc_macro::TokenStream;
 /// # Limits
 ///
 /// Graphs cannot be generic, so params own what the nodes use (no borrowed cudarc slices: the
-/// runtime API takes those). Node kinds are those of the runtime: kernel, 1-D memset, 1-D memcpy,
-/// host, child graph, empty (no event, semaphore, memory or conditional nodes yet). The hazard rule
-/// sees a kernel's reads and writes only when its parameter tuple is written out.
+/// runtime API takes those). Node kinds: kernel, 1-D memset, 1-D memcpy, host, child graph, empty,
+/// alloc and free (no event, semaphore or conditional nodes yet). The hazard rule sees a kernel's
+/// reads and writes only when its parameter tuple is written out. Allocations are on the graph's
+/// device (the `ctx` given to `build`).
 #[proc_macro]
 pub fn cuda_graph(input: TokenStream) -> TokenStream {
     syn::parse::<parse::Input>(input)

@@ -118,6 +118,40 @@
 //! as CUDA orders any two launches; within one graph, `cuda_graph!` rejects unordered nodes that
 //! race on a buffer at compile time.
 //!
+//! # Graph memory nodes
+//!
+//! [`Graph::add_mem_alloc`] adds an alloc node: `len` `T`s of device memory at an address fixed
+//! when the node is added, returned as a [`GraphAlloc<T>`] that is both the node's handle and an
+//! operand of kernel, memcpy and memset nodes of the same graph. [`Graph::add_mem_free`] frees
+//! it. CUDA backs the allocation with physical memory only between the two nodes in graph order,
+//! so temporaries whose spans do not overlap share memory, within one graph and across graphs
+//! launched into one stream ([graph memory nodes]); [`GraphMemory`] shows what is used and
+//! reserved (current and peak), resets the peaks and returns unused memory to the system.
+//!
+//! ```text
+//!  x ──► [stage 1] ──► h1 ──► [stage 2] ──► h2 ──► [stage 3] ──► h3 ──► [stage 4] ──► y
+//!        alloc h1 ─────────────── free h1
+//!                     alloc h2 ───────────────────── free h2
+//!                                    alloc h3 (may reuse h1's memory) ──────── free h3
+//! ```
+//!
+//! CUDA checks almost none of the rules of these nodes; this crate checks them when a node is
+//! added ([`Error::Allocation`], naming the node and the allocation): every use ordered after the
+//! alloc node and before the free node, one free, by the graph that made the allocation, and no
+//! use by another graph. A graph with memory nodes cannot be cloned, embedded as a child graph,
+//! instantiated twice or updated as a whole; its per-node updates keep its allocations.
+//!
+//! An allocation the graph does not free outlives the launch, and CUDA launches the graph again
+//! only once it is freed: take it with [`GraphExec::take_allocation`] (a [`DeviceBuffer`], freed
+//! stream-ordered when dropped, usable by cudarc and other graphs), read it with
+//! [`GraphExec::read_allocation`], or instantiate with
+//! [`InstantiateFlags::AUTO_FREE_ON_LAUNCH`] to have each launch free the last one's. Dropping
+//! the executable frees what is left. `cuda_graph!` declares the same with `alloc::<T>(len)` and
+//! `free(a)` nodes and checks the rules at compile time; `examples/memory_nodes.rs` runs a
+//! pipeline of graph allocations for several batch sizes.
+//!
+//! [graph memory nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#graph-memory-nodes
+//!
 //! # Soundness model, beyond memory
 //!
 //! - **Thread safety.** [`Graph`] and [`GraphExec`] are `Send`, not `Sync`: CUDA graph objects must

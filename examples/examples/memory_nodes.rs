@@ -1,5 +1,6 @@
 //! Temporaries as graph allocations: a three-stage pipeline built once per batch size, whose
-//! intermediate tensors are allocated and freed by the graph itself. CUDA backs them with
+//! intermediate tensors are allocated and freed by the graph itself (declared with `alloc` and
+//! `free` nodes). CUDA backs them with
 //! physical memory only while they live in graph order, so the stages reuse each other's memory,
 //! and the executables of all batch sizes, launched into one stream, share one pool, instead of
 //! holding a static buffer per tensor per shape.
@@ -10,10 +11,10 @@
 
 use std::sync::Arc;
 
-use cudagraph_runtime::cudarc::driver::{CudaContext, CudaStream};
+use cudagraph_runtime::cudarc::driver::CudaStream;
 use cudagraph_runtime::cudarc::nvrtc::compile_ptx;
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{Error, GraphMemory};
+use cudagraph_runtime::{cuda_graph, Error, GraphMemory};
 
 const KERNELS: &str = r#"
 extern "C" __global__ void affine(unsigned n, float a, float b, const float* x, float* y) {
@@ -30,45 +31,35 @@ extern "C" __global__ void add(unsigned n, const float* x, const float* y, float
 }
 "#;
 
-/// Features per row of a batch.
-const WIDTH: usize = 1 << 16;
+/// Features per row of a batch: a batch of 16 rows has 64 MiB temporaries.
+const WIDTH: usize = 1 << 20;
 
-/// `affine(n, a, b, x, y)`: `y = a * x + b`.
-type Affine = (u32, f32, f32, DevicePtr<f32>, DevicePtrMut<f32>);
-/// `add(n, x, y, out)`: `out = x + y`.
-type Add = (u32, DevicePtr<f32>, DevicePtr<f32>, DevicePtrMut<f32>);
-
-struct Kernels {
-    affine: Kernel<Affine>,
-    relu: Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
-    add: Kernel<Add>,
-}
-
-/// The pipeline for one batch: `x` in, `y` out, three temporaries allocated by the graph.
-fn pipeline(
-    ctx: &Arc<CudaContext>,
-    k: &Kernels,
-    x: &DeviceBuffer<f32>,
-    y: &DeviceBuffer<f32>,
-) -> Result<Graph<'static>, Error> {
-    let n = x.len();
-    let (cfg, n32) = (LaunchConfig::for_num_elems(n as u32), n as u32);
-    let mut g = Graph::new(ctx)?;
-    g.name_next("h1");
-    let h1 = g.add_mem_alloc::<f32>(n, &[])?;
-    let s1 = g.add_kernel(&k.affine, cfg, (n32, 2.0, -1.0, x, h1), &[h1.id()])?;
-    g.name_next("h2");
-    let h2 = g.add_mem_alloc::<f32>(n, &[])?;
-    let s2 = g.add_kernel(&k.relu, cfg, (n32, h1, h2), &[s1.id(), h2.id()])?;
-    // h1 is dead after stage 2: freeing it before h3 is allocated lets h3 take its memory.
-    let free_h1 = g.add_mem_free(&h1, &[s2.id()])?;
-    g.name_next("h3");
-    let h3 = g.add_mem_alloc::<f32>(n, &[free_h1.id()])?;
-    let s3 = g.add_kernel(&k.affine, cfg, (n32, 0.5, 0.25, h2, h3), &[h3.id()])?;
-    g.add_mem_free(&h2, &[s3.id()])?;
-    let s4 = g.add_kernel(&k.add, cfg, (n32, h3, x, y), &[s3.id()])?;
-    g.add_mem_free(&h3, &[s4.id()])?;
-    Ok(g)
+cuda_graph! {
+    /// The pipeline for one batch: `x` in, `y` out, its three temporaries allocated by the graph.
+    /// `h1` is dead after stage 2: it is freed before `h3` is allocated, so `h3` can take its
+    /// memory.
+    graph Pipeline {
+        params {
+            affine: Kernel<(u32, f32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+            relu: Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+            add: Kernel<(u32, DevicePtr<f32>, DevicePtr<f32>, DevicePtrMut<f32>)>,
+            x: DeviceBuffer<f32>,
+            y: DeviceBuffer<f32>,
+            n: u32,
+        }
+        h1: alloc::<f32>(n as usize);
+        h2: alloc::<f32>(n as usize);
+        h3: alloc::<f32>(n as usize);
+        stage1: kernel affine<<<n.div_ceil(256), 256>>>(n, 2.0, -1.0, x, h1);
+        stage2: kernel relu<<<n.div_ceil(256), 256>>>(n, h1, h2);
+        stage3: kernel affine<<<n.div_ceil(256), 256>>>(n, 0.5, 0.25, h2, h3);
+        stage4: kernel add<<<n.div_ceil(256), 256>>>(n, h3, x, y);
+        free_h1: free(h1);
+        free_h2: free(h2);
+        free_h3: free(h3);
+        h1 -> stage1 -> stage2 -> free_h1 -> h3 -> stage3 -> stage4 -> free_h3;
+        h2 -> stage2 -> stage3 -> free_h2;
+    }
 }
 
 fn main() -> Result<(), Error> {
@@ -82,12 +73,12 @@ fn main() -> Result<(), Error> {
     let stream: Arc<CudaStream> = ctx.new_stream()?;
     let module = ctx.load_module(compile_ptx(KERNELS).expect("NVRTC compiles the kernels"))?;
     // SAFETY: the parameter lists of the kernels of these names in `KERNELS`.
-    let k = unsafe {
-        Kernels {
-            affine: Kernel::new(module.load_function("affine")?),
-            relu: Kernel::new(module.load_function("relu")?),
-            add: Kernel::new(module.load_function("add")?),
-        }
+    let (affine, relu, add) = unsafe {
+        (
+            Kernel::new(module.load_function("affine")?),
+            Kernel::new(module.load_function("relu")?),
+            Kernel::new(module.load_function("add")?),
+        )
     };
     println!("device: {}", ctx.name()?);
     GraphMemory::trim(&ctx)?;
@@ -99,11 +90,17 @@ fn main() -> Result<(), Error> {
     for batch in [1, 4, 16] {
         let n = batch * WIDTH;
         let host: Vec<f32> = (0..n).map(|i| (i % 997) as f32 / 250.0 - 2.0).collect();
-        let x = DeviceBuffer::from_host(&stream, &host)?;
-        let y = DeviceBuffer::<f32>::zeros(&stream, n)?;
-        let exec = pipeline(&ctx, &k, &x, &y)?.instantiate()?;
+        let params = PipelineParams {
+            affine: affine.clone(),
+            relu: relu.clone(),
+            add: add.clone(),
+            x: DeviceBuffer::from_host(&stream, &host)?,
+            y: DeviceBuffer::zeros(&stream, n)?,
+            n: n as u32,
+        };
+        let exec = Pipeline::build(&ctx, &params)?.instantiate()?;
         temporaries += 3 * (n * 4) as u64;
-        shapes.push((batch, host, y, exec));
+        shapes.push((batch, host, params.y, exec));
     }
     for _step in 0..10 {
         for (_, _, _, exec) in &mut shapes {

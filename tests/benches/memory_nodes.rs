@@ -16,8 +16,11 @@ use cudagraph_tests::pipeline::{self, Allocated, PipelineKernels, Static};
 use cudagraph_tests::{gpu, read_back, upload, zeros, Gpu};
 
 const SAMPLE_SIZE: usize = 30;
-/// Elements per temporary: 64 KiB and 16 MiB of floats.
-const SIZES: [usize; 2] = [1 << 14, 1 << 22];
+/// Elements per temporary: 64 KiB of floats (a small graph, where memory nodes' own cost shows),
+/// then the example's batches of 1, 4 and 16 rows of 2^20 floats (4, 16 and 64 MiB).
+const SIZES: [usize; 4] = [1 << 14, 1 << 20, 1 << 22, 1 << 24];
+/// Sizes below this are reported without a target: the target is for the example's sizes.
+const EXAMPLE_SIZES_FROM: usize = 1 << 20;
 
 fn main() {
     let Some(gpu) = gpu("bench memory_nodes") else {
@@ -38,8 +41,12 @@ fn main() {
             "launch A/B",
             n,
             (&format!("launch/alloc/{n}"), &format!("launch/static/{n}")),
-            Some(1.05),
-            "blocks of launches, each ended by a stream wait",
+            (n >= EXAMPLE_SIZES_FROM).then_some(1.05),
+            if n >= EXAMPLE_SIZES_FROM {
+                "blocks of launches, each ended by a stream wait"
+            } else {
+                "small graph, not the example's: what the alloc and free nodes cost on the GPU"
+            },
         );
         table.compare(
             &samples,
@@ -94,7 +101,13 @@ fn run(gpu: &Gpu, k: &PipelineKernels, samples: &Samples, n: usize) -> (usize, u
     assert_eq!(read_back(stream, &out_a), want, "memory nodes, n = {n}");
     assert_eq!(read_back(stream, &out_s), want, "static buffers, n = {n}");
 
-    let block = if n < 1 << 20 { 200 } else { 20 };
+    let block = if n < 1 << 20 {
+        200
+    } else if n < 1 << 24 {
+        20
+    } else {
+        5
+    };
     samples.interleaved_blocks(
         (&format!("launch/alloc/{n}"), &format!("launch/static/{n}")),
         block,
