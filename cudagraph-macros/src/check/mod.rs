@@ -75,6 +75,7 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
         // Graph order and data races are judged on a declaration that is otherwise sound: on a broken one (a
         // cycle, an operand that is no param) they would only add noise, or mislead.
         if cx.errors.len() == before {
+            params::check_launched(model, cx);
             allocations::check_order(model, cx);
             hazards::check(model, cx);
         }

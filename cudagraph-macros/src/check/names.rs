@@ -55,6 +55,27 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         for end in [edge.from, edge.to] {
             if !model.knows_node(end) {
                 resolved = false;
+                if let Some(param) = model.param(end) {
+                    let readers: Vec<String> = model
+                        .nodes
+                        .iter()
+                        .filter(|n| model.mentions(n).contains(&param))
+                        .map(|n| format!("`{}`", n.name))
+                        .collect();
+                    let hint = match readers.as_slice() {
+                        [] => "name the nodes to order".to_owned(),
+                        [one] => format!("the node that uses it is {one}"),
+                        many => format!("the nodes that use it are {}", many.join(", ")),
+                    };
+                    cx.error(
+                        end.span(),
+                        format!(
+                            "`{end}` is a param of graph `{graph}`, not a node: an edge orders two \
+                             nodes (`a -> b;`); {hint}"
+                        ),
+                    );
+                    continue;
+                }
                 let hint = match suggest(&name_of(end), names.iter().map(String::as_str)) {
                     Some(close) => format!("did you mean `{close}`?"),
                     None => format!("declare it first, e.g. `{end}: empty;`"),

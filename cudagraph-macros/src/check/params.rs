@@ -2,7 +2,9 @@
 // expressions read, so a graph has one `params` block and each name once; a second declaration
 // is reported at its own token so the user sees which one to remove. A runtime `Graph` has a
 // lifetime (the memory it borrows): as a param it can only be `Graph<'static>`, and rustc's own
-// error for the bare name would suggest making the declaration generic, which it cannot be.
+// error for the bare name would suggest making the declaration generic, which it cannot be. A
+// kernel param no node launches would be compared by value in `set_params`, which a kernel
+// cannot be: the real mistake is the missing launch (or the leftover param), said as such.
 
 use std::collections::BTreeSet;
 
@@ -11,7 +13,7 @@ use syn::{PathArguments, Type};
 
 use super::Ctxt;
 use crate::model::{name_of, Model};
-use crate::parse::Item;
+use crate::parse::{Item, NodeOp};
 
 pub fn check(model: &Model, cx: &mut Ctxt) {
     let graph = &model.decl.name;
@@ -57,6 +59,41 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             }
         }
     }
+}
+
+/// Kernel params that no node launches. Run on an otherwise sound declaration: a kernel node
+/// that did not parse, or that names its kernel with a typo, is the real error there.
+pub fn check_launched(model: &Model, cx: &mut Ctxt) {
+    let graph = &model.decl.name;
+    for field in &model.params {
+        if is_kernel(&field.ty) && !launched(model, &field.name) {
+            cx.error(
+                field.name.span(),
+                format!(
+                    "kernel param `{}` is not launched by any node of graph `{graph}`: launch it \
+                     (`name: kernel {}<<<grid, block>>>(args);`) or remove the param",
+                    field.name, field.name
+                ),
+            );
+        }
+    }
+}
+
+/// `Kernel<...>` (or `path::Kernel<...>`).
+fn is_kernel(ty: &Type) -> bool {
+    let Type::Path(path) = ty else { return false };
+    path.path
+        .segments
+        .last()
+        .is_some_and(|s| s.ident == "Kernel")
+}
+
+/// Whether a kernel node launches the param `name`.
+fn launched(model: &Model, name: &syn::Ident) -> bool {
+    model.nodes.iter().any(|n| match &n.op {
+        NodeOp::Kernel(k) => name_of(&k.kernel) == name_of(name),
+        _ => false,
+    })
 }
 
 /// `Graph` (or `path::Graph`) without its lifetime.
