@@ -152,6 +152,23 @@ fn instantiate_raw(
     })
 }
 
+impl<'a> Graph<'a> {
+    /// Instantiates the graph with default flags. The executable owns the graph from then on: its
+    /// node handles keep working with it.
+    pub fn instantiate(self) -> Result<GraphExec<'a>> {
+        self.instantiate_with(InstantiateFlags::NONE, None)
+    }
+
+    /// Instantiates with `flags`, uploading to `upload` when given (`CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD`).
+    pub fn instantiate_with(
+        self,
+        flags: InstantiateFlags,
+        upload: Option<&CudaStream>,
+    ) -> Result<GraphExec<'a>> {
+        GraphExec::instantiate(self, flags, upload)
+    }
+}
+
 impl<'a> GraphExec<'a> {
     pub(crate) fn instantiate(
         graph: Graph<'a>,

@@ -8,7 +8,6 @@ use cudarc::driver::{sys, CudaContext, CudaStream};
 
 use crate::driver::check;
 use crate::error::{Error, Result};
-use crate::exec::{GraphExec, InstantiateFlags};
 use crate::function_set::FunctionSet;
 use crate::id::fresh_id;
 use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
@@ -200,12 +199,12 @@ impl<'a> Graph<'a> {
     /// destroyed. What the Rust side holds is kept: the context and kernel-module references (so
     /// rebuilding with the same kernels takes no new ones) and the node table's capacity.
     ///
-    /// This is the cheap way to rebuild a graph for [`GraphExec::update`] in a loop: it makes the
-    /// same driver calls as dropping the graph and building a new one, without the allocations
-    /// and reference counting. Handles to the old nodes stop working here (the graph starts a new
-    /// family); executables instantiated from it are unaffected. Host closures of the old nodes
-    /// and values handed over with [`Graph::retain`] are released with the old driver graph, once
-    /// no executable needs them.
+    /// This is the cheap way to rebuild a graph for [`GraphExec::update`](crate::GraphExec::update)
+    /// in a loop: it makes the same driver calls as dropping the graph and building a new one,
+    /// without the allocations and reference counting. Handles to the old nodes stop working here
+    /// (the graph starts a new family); executables instantiated from it are unaffected. Host
+    /// closures of the old nodes and values handed over with [`Graph::retain`] are released with
+    /// the old driver graph, once no executable needs them.
     ///
     /// Kernel modules the old contents used stay loaded until the graph is dropped.
     pub fn clear(&mut self) -> Result<()> {
@@ -613,7 +612,8 @@ impl<'a> Graph<'a> {
     /// Adds an alloc node: `len` `T`s of device memory on the graph's device, allocated when the
     /// launch reaches the node, at an address fixed now (the same for every launch). Use it in
     /// nodes ordered after this one; free it with [`Graph::add_mem_free`] after its last use,
-    /// or leave it to outlive the launch (see [`GraphExec::take_allocation`]).
+    /// or leave it to outlive the launch (see
+    /// [`GraphExec::take_allocation`](crate::GraphExec::take_allocation)).
     ///
     /// The memory is uninitialized: write it before reading it.
     pub fn add_mem_alloc<T: cudarc::driver::DeviceRepr>(
@@ -872,8 +872,9 @@ impl<'a> Graph<'a> {
     /// The closure is owned by a user object held by the graph, so it lives as long as any
     /// executable or launch that may call it. It must not call CUDA (the driver forbids it in host
     /// nodes; this crate's own calls refuse with [`Error::InHostNode`]). A panic inside it is
-    /// caught before it reaches the driver and reported by the next [`GraphExec::launch`] as
-    /// [`Error::HostPanicked`]. To read or write host buffers, use [`Graph::add_host_with`].
+    /// caught before it reaches the driver and reported by the next
+    /// [`GraphExec::launch`](crate::GraphExec::launch) as [`Error::HostPanicked`]. To read or
+    /// write host buffers, use [`Graph::add_host_with`].
     pub fn add_host(
         &mut self,
         f: impl FnMut() + Send + 'static,
@@ -1059,21 +1060,6 @@ impl<'a> Graph<'a> {
             record.raw = found;
         }
         Ok(clone)
-    }
-
-    /// Instantiates the graph with default flags. The executable owns the graph from then on: its
-    /// node handles keep working with it.
-    pub fn instantiate(self) -> Result<GraphExec<'a>> {
-        self.instantiate_with(InstantiateFlags::NONE, None)
-    }
-
-    /// Instantiates with `flags`, uploading to `upload` when given (`CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD`).
-    pub fn instantiate_with(
-        self,
-        flags: InstantiateFlags,
-        upload: Option<&CudaStream>,
-    ) -> Result<GraphExec<'a>> {
-        GraphExec::instantiate(self, flags, upload)
     }
 }
 
