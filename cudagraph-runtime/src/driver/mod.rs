@@ -1,4 +1,10 @@
 //! Turning driver results into [`Error`]s, and opening a device without panicking.
+//!
+//! [`result`] wraps the raw driver calls the graph, executable and node code makes, one function a
+//! call, each returning this crate's [`Result`] with the call's name, as cudarc's own `result`
+//! module does for the calls it wraps.
+
+pub(crate) mod result;
 
 use std::sync::Arc;
 
@@ -18,6 +24,14 @@ pub(crate) fn check(call: &'static str, result: sys::CUresult) -> Result<()> {
     }
 }
 
+/// Hands a failed driver call made where no error can be returned (a `Drop`) to `ctx`, which
+/// keeps it for cudarc's next checked call.
+pub(crate) fn record_err(ctx: &CudaContext, result: Result<()>) {
+    if let Err(Error::Driver { source, .. } | Error::Node { source, .. }) = result {
+        ctx.record_err(Err::<(), _>(source));
+    }
+}
+
 /// Whether the CUDA driver library can be loaded on this machine.
 pub fn driver_present() -> bool {
     // SAFETY: only tries to open the library; it is not kept open.
@@ -33,33 +47,4 @@ pub fn open_device(ordinal: usize) -> Result<Arc<CudaContext>> {
         return Err(Error::NoDriver);
     }
     CudaContext::new(ordinal).map_err(|source| Error::NoDevice { ordinal, source })
-}
-
-/// Adds a node of any kind through the generic `cuGraphAddNode` (no edge data), returning the
-/// call's name and result, as node adders do.
-///
-/// # Safety
-/// `graph` is live, `deps` are its nodes, and `params` is valid for its `type_`.
-pub(crate) unsafe fn add_node(
-    out: &mut sys::CUgraphNode,
-    graph: sys::CUgraph,
-    deps: &[sys::CUgraphNode],
-    params: &mut sys::CUgraphNodeParams,
-) -> (&'static str, sys::CUresult) {
-    // SAFETY: the caller's promise.
-    #[cfg(feature = "cuda-12020")]
-    let result = unsafe { sys::cuGraphAddNode(out, graph, deps.as_ptr(), deps.len(), params) };
-    // SAFETY: the caller's promise; null edge data means default edges.
-    #[cfg(not(feature = "cuda-12020"))]
-    let result = unsafe {
-        sys::cuGraphAddNode_v2(
-            out,
-            graph,
-            deps.as_ptr(),
-            std::ptr::null(),
-            deps.len(),
-            params,
-        )
-    };
-    ("cuGraphAddNode", result)
 }
