@@ -1,8 +1,9 @@
 //! Turning driver results into [`Error`]s, and opening a device without panicking.
 //!
-//! [`result`] wraps the raw driver calls the graph, executable and node code makes, one function a
-//! call, each returning this crate's [`Result`] with the call's name, as cudarc's own `result`
-//! module does for the calls it wraps.
+//! [`result`] wraps the raw driver calls this crate checks, one function a call, each returning
+//! this crate's [`Result`] with the call's name, as cudarc's own `result` module does for the calls
+//! it wraps. (The few calls whose result is ignored or only tested, such as a user object's
+//! retain and release, stay where they are made.)
 
 pub(crate) mod result;
 
@@ -12,9 +13,10 @@ use cudarc::driver::{sys, CudaContext, DriverError};
 
 use crate::error::{Error, Result};
 
-/// `Ok(())` for `CUDA_SUCCESS`, else [`Error::Driver`] naming `call`.
+/// `Ok(())` for `CUDA_SUCCESS`, else [`Error::Driver`] naming `call`: what every function of
+/// [`result`] returns.
 #[inline]
-pub(crate) fn check(call: &'static str, result: sys::CUresult) -> Result<()> {
+fn check(call: &'static str, result: sys::CUresult) -> Result<()> {
     match result {
         sys::CUresult::CUDA_SUCCESS => Ok(()),
         code => Err(Error::Driver {

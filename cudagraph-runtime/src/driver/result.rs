@@ -1,7 +1,7 @@
-//! The driver calls of graphs, executables and their nodes, one thin function a call: each makes
-//! the raw `sys` call and turns its `CUresult` into this crate's [`Result`], an
+//! The driver calls of graphs, executables, their nodes and the memory they use, one thin function
+//! a call: each makes the raw `sys` call and turns its `CUresult` into this crate's [`Result`], an
 //! [`Error::Driver`](crate::Error::Driver) naming the call. Callers that know the node a call was
-//! about name it with [`Error::at_node`].
+//! about name it with [`Error::at_node`](crate::Error::at_node).
 //!
 //! The functions take raw handles, so most are `unsafe`: their `# Safety` sections say what the
 //! handles must be, and every caller says why they are.
@@ -97,6 +97,23 @@ pub(crate) mod graph {
             sys::cuGraphNodeGetType(node, &mut kind)
         })?;
         Ok(kind)
+    }
+
+    /// `cuGraphRetainUserObject` with `CU_GRAPH_USER_OBJECT_MOVE`: the caller's reference to
+    /// `object` becomes the graph's.
+    ///
+    /// # Safety
+    /// `graph` is live; the caller holds a reference to `object`, and gives it up on success.
+    #[inline]
+    pub(crate) unsafe fn move_user_object(
+        graph: sys::CUgraph,
+        object: sys::CUuserObject,
+    ) -> Result<()> {
+        let flags = sys::CUuserObjectRetain_flags::CU_GRAPH_USER_OBJECT_MOVE as u32;
+        // SAFETY: the caller's promise.
+        check("cuGraphRetainUserObject", unsafe {
+            sys::cuGraphRetainUserObject(graph, object, 1, flags)
+        })
     }
 
     /// Adds a node of any kind through the generic `cuGraphAddNode` (`cuGraphAddNode_v2` with no
@@ -349,6 +366,21 @@ pub(crate) mod exec {
 pub(crate) mod stream {
     use super::*;
 
+    /// `cuStreamIsCapturing`: whether work enqueued on `stream` now would be captured.
+    ///
+    /// # Safety
+    /// `stream` is live.
+    #[inline]
+    pub(crate) unsafe fn is_capturing(stream: sys::CUstream) -> Result<bool> {
+        let mut status = sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
+        // SAFETY: the caller's promise; `status` is a valid out-pointer. Allowed during any
+        // capture.
+        check("cuStreamIsCapturing", unsafe {
+            sys::cuStreamIsCapturing(stream, &mut status)
+        })?;
+        Ok(status != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
+    }
+
     /// `cuStreamBeginCapture` in `mode`.
     ///
     /// # Safety
@@ -380,9 +412,67 @@ pub(crate) mod stream {
     }
 }
 
-/// Copies.
+/// Copies, frees and the device's graph memory pool.
 pub(crate) mod memory {
     use super::*;
+
+    /// `cuMemFreeAsync` of the allocation at `addr`, on `stream`.
+    ///
+    /// # Safety
+    /// `addr` is a live allocation that nothing uses after the work already on `stream`, and
+    /// `stream` is live.
+    #[inline]
+    pub(crate) unsafe fn free_async(addr: sys::CUdeviceptr, stream: sys::CUstream) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuMemFreeAsync", unsafe {
+            sys::cuMemFreeAsync(addr, stream)
+        })
+    }
+
+    /// `cuDeviceGetGraphMemAttribute` of one of the 64-bit attributes (all of them are).
+    ///
+    /// # Safety
+    /// `device` is a valid device.
+    #[inline]
+    pub(crate) unsafe fn graph_mem_attribute(
+        device: sys::CUdevice,
+        attr: sys::CUgraphMem_attribute,
+    ) -> Result<u64> {
+        let mut value: u64 = 0;
+        // SAFETY: the caller's promise; each attribute is a 64-bit value.
+        check("cuDeviceGetGraphMemAttribute", unsafe {
+            sys::cuDeviceGetGraphMemAttribute(device, attr, (&mut value as *mut u64).cast())
+        })?;
+        Ok(value)
+    }
+
+    /// `cuDeviceSetGraphMemAttribute` of one of the 64-bit attributes to `value`.
+    ///
+    /// # Safety
+    /// `device` is a valid device, and `attr` one the driver lets set (a high-water mark, to 0).
+    #[inline]
+    pub(crate) unsafe fn set_graph_mem_attribute(
+        device: sys::CUdevice,
+        attr: sys::CUgraphMem_attribute,
+        mut value: u64,
+    ) -> Result<()> {
+        // SAFETY: the caller's promise; each attribute is a 64-bit value.
+        check("cuDeviceSetGraphMemAttribute", unsafe {
+            sys::cuDeviceSetGraphMemAttribute(device, attr, (&mut value as *mut u64).cast())
+        })
+    }
+
+    /// `cuDeviceGraphMemTrim`: returns the graph memory pool's unused memory to the system.
+    ///
+    /// # Safety
+    /// `device` is a valid device.
+    #[inline]
+    pub(crate) unsafe fn graph_mem_trim(device: sys::CUdevice) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuDeviceGraphMemTrim", unsafe {
+            sys::cuDeviceGraphMemTrim(device)
+        })
+    }
 
     /// `cuMemcpyDtoHAsync`: `bytes` bytes from device address `src` to `dst`, on `stream`.
     ///
@@ -400,5 +490,30 @@ pub(crate) mod memory {
         check("cuMemcpyDtoHAsync", unsafe {
             sys::cuMemcpyDtoHAsync_v2(dst, src, bytes, stream)
         })
+    }
+}
+
+/// User objects.
+pub(crate) mod user_object {
+    use super::*;
+
+    /// `cuUserObjectCreate` with one reference, held by the caller, and the mandatory
+    /// `CU_USER_OBJECT_NO_DESTRUCTOR_SYNC`. On failure the driver did not take `data`.
+    ///
+    /// # Safety
+    /// `destroy` may be called with `data`, once, on a thread of the driver's, when the last
+    /// reference goes.
+    #[inline]
+    pub(crate) unsafe fn create(
+        data: *mut std::ffi::c_void,
+        destroy: sys::CUhostFn,
+    ) -> Result<sys::CUuserObject> {
+        let mut raw = std::ptr::null_mut();
+        let flags = sys::CUuserObject_flags::CU_USER_OBJECT_NO_DESTRUCTOR_SYNC as u32;
+        // SAFETY: the caller's promise; `raw` is a valid out-pointer.
+        check("cuUserObjectCreate", unsafe {
+            sys::cuUserObjectCreate(&mut raw, data, destroy, 1, flags)
+        })?;
+        Ok(raw)
     }
 }

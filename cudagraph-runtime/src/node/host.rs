@@ -200,8 +200,7 @@ thread_local! {
 }
 
 /// Whether this thread is running a host node now. CUDA forbids CUDA calls there, so the runtime's
-/// own calls refuse ([`Error::InHostNode`](crate::Error::InHostNode)) and its releases go to the
-/// reaper thread instead.
+/// own calls refuse ([`Error::InHostNode`]) and its releases go to the reaper thread instead.
 pub(crate) fn in_host_node() -> bool {
     IN_HOST_NODE.with(Cell::get)
 }
