@@ -159,6 +159,22 @@ pub enum Error {
     },
 }
 
+impl Error {
+    /// A driver call's failure ([`Error::Driver`]) as one about node `node` ([`Error::Node`]);
+    /// any other error as it is.
+    #[cold]
+    pub(crate) fn at_node(self, node: impl FnOnce() -> String) -> Error {
+        match self {
+            Error::Driver { call, source } => Error::Node {
+                call,
+                node: node(),
+                source,
+            },
+            other => other,
+        }
+    }
+}
+
 /// `Result` with this crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 

@@ -2,12 +2,13 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{sys, CudaStream, DriverError};
+use cudarc::driver::{sys, CudaStream};
 
-use crate::driver::check;
+use crate::driver::record_err;
+use crate::driver::result::{self, exec::UpdateResultInfo};
 use crate::error::{Error, Result, UpdateFailure};
 use crate::function_set::FunctionSet;
-use crate::graph::{kernel_params, Graph};
+use crate::graph::Graph;
 use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
 use crate::memory::alloc::Space;
 use crate::memory::hazard::{host_code_conflict, reaches};
@@ -16,8 +17,9 @@ use crate::memory::operand::Use;
 use crate::memory::outliving::Outliving;
 use crate::memory::DeviceBuffer;
 use crate::node::{
-    with_views, ChildGraphNode, Direction, GraphAlloc, HostCall, HostNode, HostViews, KernelNode,
-    Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId, PanicSlot, PanicWatch, Switchable,
+    check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, GraphAlloc, HostCall,
+    HostNode, HostParams, HostViews, KernelLaunch, KernelNode, KernelParams, Memcpy, MemcpyNode,
+    Memset, MemsetNode, MemsetValue, NodeId, NodeUpdate, PanicSlot, PanicWatch, Switchable,
 };
 
 /// Flags for instantiation (`CUgraphInstantiate_flags`).
@@ -83,18 +85,6 @@ pub struct GraphExec<'a> {
     outliving: Option<Box<Outliving>>,
 }
 
-/// `CUgraphExecUpdateResultInfo` with the result code as a plain integer.
-#[repr(C)]
-struct UpdateResultInfo {
-    result: u32,
-    error_node: sys::CUgraphNode,
-    error_from_node: sys::CUgraphNode,
-}
-const _: () = assert!(
-    std::mem::size_of::<UpdateResultInfo>()
-        == std::mem::size_of::<sys::CUgraphExecUpdateResultInfo>()
-);
-
 // SAFETY: as for `Graph`: usable from any thread, never from two at once (`!Sync`).
 unsafe impl Send for GraphExec<'_> {}
 
@@ -129,27 +119,36 @@ fn instantiate_raw(
         hErrNode_out: std::ptr::null_mut(),
         result_out: sys::CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_SUCCESS,
     };
-    let mut raw = std::ptr::null_mut();
-    // SAFETY: live graph; `params` is valid for the call.
-    let result = unsafe { sys::cuGraphInstantiateWithParams(&mut raw, graph.raw(), &mut params) };
-    if result == sys::CUresult::CUDA_SUCCESS {
-        return Ok(raw);
-    }
-    let blamed = graph
-        .records()
-        .iter()
-        .position(|r| r.raw == params.hErrNode_out);
-    Err(match blamed {
-        Some(index) => Error::Node {
-            call: "cuGraphInstantiateWithParams",
-            node: graph.name_of(index),
-            source: DriverError(result),
-        },
-        None => Error::Driver {
-            call: "cuGraphInstantiateWithParams",
-            source: DriverError(result),
-        },
+    // SAFETY: a live graph whose context was made current above; `params` names a live upload
+    // stream or none.
+    let instantiated = unsafe { result::exec::instantiate(graph.raw(), &mut params) };
+    instantiated.map_err(|e| {
+        let blamed = graph
+            .records()
+            .iter()
+            .position(|r| r.raw == params.hErrNode_out);
+        match blamed {
+            Some(index) => e.at_node(|| graph.name_of(index)),
+            None => e,
+        }
     })
+}
+
+impl<'a> Graph<'a> {
+    /// Instantiates the graph with default flags. The executable owns the graph from then on: its
+    /// node handles keep working with it.
+    pub fn instantiate(self) -> Result<GraphExec<'a>> {
+        self.instantiate_with(InstantiateFlags::NONE, None)
+    }
+
+    /// Instantiates with `flags`, uploading to `upload` when given (`CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD`).
+    pub fn instantiate_with(
+        self,
+        flags: InstantiateFlags,
+        upload: Option<&CudaStream>,
+    ) -> Result<GraphExec<'a>> {
+        GraphExec::instantiate(self, flags, upload)
+    }
 }
 
 impl<'a> GraphExec<'a> {
@@ -219,9 +218,7 @@ impl<'a> GraphExec<'a> {
         let raw = self.raw;
         self.memory.launch(stream, || {
             // SAFETY: live executable and stream.
-            check("cuGraphLaunch", unsafe {
-                sys::cuGraphLaunch(raw, stream.cu_stream())
-            })
+            unsafe { result::exec::launch(raw, stream.cu_stream()) }
         })
     }
 
@@ -285,14 +282,14 @@ impl<'a> GraphExec<'a> {
         // SAFETY: `addr` holds `len` `T`s (a live allocation, which no launch can free while
         // `self` is borrowed); `out` has room for them; the copy follows the launch on `stream`,
         // and the synchronize below ends it before `out` is used.
-        check("cuMemcpyDtoHAsync", unsafe {
-            sys::cuMemcpyDtoHAsync_v2(
+        unsafe {
+            result::memory::copy_dtoh_async(
                 out.as_mut_ptr().cast(),
                 addr,
                 alloc.bytes(),
                 stream.cu_stream(),
             )
-        })?;
+        }?;
         stream.synchronize().map_err(|source| Error::Driver {
             call: "cuStreamSynchronize",
             source,
@@ -303,9 +300,7 @@ impl<'a> GraphExec<'a> {
     /// Uploads the executable's resources ahead of its first launch (`cuGraphUpload`).
     pub fn upload(&self, stream: &CudaStream) -> Result<()> {
         // SAFETY: live executable and stream.
-        check("cuGraphUpload", unsafe {
-            sys::cuGraphUpload(self.raw, stream.cu_stream())
-        })
+        unsafe { result::exec::upload(self.raw, stream.cu_stream()) }
     }
 
     /// The first host-node panic caught since the last report, as an error.
@@ -334,9 +329,7 @@ impl<'a> GraphExec<'a> {
         let old = std::mem::replace(&mut self.raw, fresh.expect("set by the replacement"));
         self.retire_host_calls();
         // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
-        check("cuGraphExecDestroy", unsafe {
-            sys::cuGraphExecDestroy(old)
-        })
+        unsafe { result::exec::destroy(old) }
     }
 
     /// Replaces the executable with a fresh instantiation of `graph`: the usual fallback when
@@ -368,9 +361,7 @@ impl<'a> GraphExec<'a> {
         // The old graph goes only after its executable: `old` may still reference its nodes.
         let old_graph = std::mem::replace(&mut self.graph, graph);
         // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
-        let destroyed = check("cuGraphExecDestroy", unsafe {
-            sys::cuGraphExecDestroy(old)
-        });
+        let destroyed = unsafe { result::exec::destroy(old) };
         drop(old_graph);
         destroyed
     }
@@ -435,20 +426,15 @@ impl<'a> GraphExec<'a> {
         Ok((index, self.graph.records()[index].raw))
     }
 
-    fn node_error(&self, call: &'static str, index: usize, result: sys::CUresult) -> Result<()> {
-        if result == sys::CUresult::CUDA_SUCCESS {
-            Ok(())
-        } else {
-            Err(Error::Node {
-                call,
-                node: self.graph.name_of(index),
-                source: DriverError(result),
-            })
-        }
+    /// A failed driver call about node `index`, as an error naming the node.
+    #[cold]
+    fn at_node(&self, error: Error, index: usize) -> Error {
+        error.at_node(|| self.graph.name_of(index))
     }
 
     /// Makes node `index` use `uses` instead of its current memory around `apply` (the driver
-    /// call), after checking that host code in the graph cannot race with the new uses.
+    /// call, whose failure is reported as one about the node), after checking that host code in
+    /// the graph cannot race with the new uses.
     fn replace_uses(
         &mut self,
         index: usize,
@@ -458,8 +444,26 @@ impl<'a> GraphExec<'a> {
         self.check_host_code(index, &uses)?;
         self.graph.check_alloc_uses_of(index, &uses)?;
         let graph = &self.graph;
+        let apply = || apply().map_err(|e| e.at_node(|| graph.name_of(index)));
         self.memory
             .replace(vec![(index, uses)], &|i| graph.name_of(i), apply)
+    }
+
+    /// Sends `params` to node `index` (`raw_node`), which then uses `uses`: the single-node
+    /// update of every kind but kernels, whose hot path has its own.
+    fn update_node(
+        &mut self,
+        index: usize,
+        raw_node: sys::CUgraphNode,
+        uses: Vec<Use<'a>>,
+        mut params: impl NodeUpdate,
+    ) -> Result<()> {
+        let raw = self.raw;
+        self.replace_uses(index, uses, || {
+            // SAFETY: live executable; `raw_node` is a node of its graph, of the kind `params` is
+            // for (the handle's type says so).
+            unsafe { params.update(raw, raw_node) }
+        })
     }
 
     /// A node of the graph that node `index` would race with if it used `uses` (see
@@ -533,28 +537,25 @@ impl<'a> GraphExec<'a> {
         config: &LaunchConfig,
         args: impl KernelArgValues<'a, A>,
     ) -> Result<()> {
-        let ctx = self.graph.context().cu_ctx();
+        let launch = KernelLaunch {
+            func,
+            ctx: self.graph.context().cu_ctx(),
+            config: *config,
+        };
         let raw = self.raw;
         if args.same_memory(self.memory.node_uses(index)) {
             // The hot path: the same memory, new values; nothing to keep or release.
             let result = args.with_params(|params| {
-                let p = kernel_params(func, ctx, config, params);
-                // SAFETY: live executable; `raw_node` is a kernel node of its graph; `p` is valid.
-                unsafe { sys::cuGraphExecKernelNodeSetParams_v2(raw, raw_node, &p) }
+                // SAFETY: live executable; `raw_node` is a kernel node of its graph; `params`
+                // holds the arguments of its parameter list `A`.
+                unsafe { launch.update(raw, raw_node, params) }
             });
-            return self.node_error("cuGraphExecKernelNodeSetParams", index, result);
+            return result.map_err(|e| self.at_node(e, index));
         }
         let mut uses = Vec::new();
-        let mut reprs = args.into_parts(&mut uses)?;
-        let name = self.graph.name_of(index);
-        self.replace_uses(index, uses, || {
-            let result = A::with_reprs(&mut reprs, |params| {
-                let p = kernel_params(func, ctx, config, params);
-                // SAFETY: as above.
-                unsafe { sys::cuGraphExecKernelNodeSetParams_v2(raw, raw_node, &p) }
-            });
-            node_result("cuGraphExecKernelNodeSetParams", name, result)
-        })
+        let reprs = args.into_parts(&mut uses)?;
+        let params = KernelParams::<A> { launch, reprs };
+        self.update_node(index, raw_node, uses, params)
     }
 
     /// Sets a memcpy node's source and destination (`cuGraphExecMemcpyNodeSetParams`). The
@@ -566,14 +567,9 @@ impl<'a> GraphExec<'a> {
         copy: Memcpy<'a, D>,
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
-        let name = self.graph.name_of(index);
-        let (src, dst, p) = copy.into_parts(|| name.clone())?;
-        let (raw, ctx) = (self.raw, self.graph.context().cu_ctx());
-        self.replace_uses(index, vec![src, dst], || {
-            // SAFETY: live executable; `raw_node` is a memcpy node of its graph; `p` is valid.
-            let result = unsafe { sys::cuGraphExecMemcpyNodeSetParams(raw, raw_node, &p, ctx) };
-            node_result("cuGraphExecMemcpyNodeSetParams", name, result)
-        })
+        let ctx = self.graph.context().cu_ctx();
+        let (src, dst, params) = copy.into_parts(ctx, || self.graph.name_of(index))?;
+        self.update_node(index, raw_node, vec![src, dst], params)
     }
 
     /// Sets a memset node's destination and value (`cuGraphExecMemsetNodeSetParams`). Memory the
@@ -584,14 +580,8 @@ impl<'a> GraphExec<'a> {
         set: Memset<'a, V>,
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
-        let (dst, p) = set.into_parts()?;
-        let name = self.graph.name_of(index);
-        let (raw, ctx) = (self.raw, self.graph.context().cu_ctx());
-        self.replace_uses(index, vec![dst], || {
-            // SAFETY: live executable; `raw_node` is a memset node of its graph; `p` is valid.
-            let result = unsafe { sys::cuGraphExecMemsetNodeSetParams(raw, raw_node, &p, ctx) };
-            node_result("cuGraphExecMemsetNodeSetParams", name, result)
-        })
+        let (dst, params) = set.into_parts(self.graph.context().cu_ctx())?;
+        self.update_node(index, raw_node, vec![dst], params)
     }
 
     /// Replaces a host node's closure (`cuGraphExecHostNodeSetParams`). The old closure stays
@@ -622,23 +612,12 @@ impl<'a> GraphExec<'a> {
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
         let name = self.graph.name_of(index);
-        for (i, a) in uses.iter().enumerate() {
-            if uses[..i].iter().any(|b| a.conflicts_with(b)) {
-                return Err(Error::Invalid {
-                    node: name,
-                    reason: "two of the host node's buffers overlap and one is written".into(),
-                });
-            }
-        }
-        let call = HostCall::new(f, name.clone(), self.panics.own_slot());
-        let p = HostCall::raw_params(&call);
-        let raw = self.raw;
-        self.replace_uses(index, uses, || {
-            // SAFETY: live executable; `raw_node` is a host node of its graph; `p` points into
-            // `call`, which `self.host_calls` keeps until no launch may call it any more.
-            let result = unsafe { sys::cuGraphExecHostNodeSetParams(raw, raw_node, &p) };
-            node_result("cuGraphExecHostNodeSetParams", name, result)
-        })?;
+        check_views_apart(&uses, || name.clone())?;
+        let call = HostCall::new(f, name, self.panics.own_slot());
+        // `params` points into `call`, which `self.host_calls` keeps until no launch may call it
+        // any more.
+        let params = HostParams::of(&call);
+        self.update_node(index, raw_node, uses, params)?;
         if let Some(slot) = self.host_calls.iter().position(|(i, _)| *i == index) {
             let (_, old) = self.host_calls.swap_remove(slot);
             self.memory.drop_after_launches(Box::new(old));
@@ -652,14 +631,8 @@ impl<'a> GraphExec<'a> {
     /// released once the launches that may use it have completed.
     pub fn set_child_graph(&mut self, node: ChildGraphNode, child: &Graph<'a>) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
-        let name = self.graph.name_of(index);
-        let raw = self.raw;
-        self.replace_uses(index, child.all_uses(), || {
-            // SAFETY: live executable and graph; `raw_node` is a child-graph node of its graph.
-            let result =
-                unsafe { sys::cuGraphExecChildGraphNodeSetParams(raw, raw_node, child.raw()) };
-            node_result("cuGraphExecChildGraphNodeSetParams", name, result)
-        })?;
+        let params = ChildParams { graph: child.raw() };
+        self.update_node(index, raw_node, child.all_uses(), params)?;
         self.keep_functions(child);
         // Stop watching what this node's previous child reported to (unless a panic is pending).
         let slot = self.child_panics.iter().position(|(i, _)| *i == index);
@@ -684,11 +657,9 @@ impl<'a> GraphExec<'a> {
     /// Whether a kernel, memcpy or memset node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(&self, node: impl Switchable) -> Result<bool> {
         let (index, raw_node) = self.node(node.into())?;
-        let mut on = 0u32;
-        // SAFETY: live executable; a switchable node of its graph; valid out-pointer.
-        let result = unsafe { sys::cuGraphNodeGetEnabled(self.raw, raw_node, &mut on) };
-        self.node_error("cuGraphNodeGetEnabled", index, result)?;
-        Ok(on != 0)
+        // SAFETY: live executable; a switchable node of its graph.
+        let enabled = unsafe { result::exec::node_get_enabled(self.raw, raw_node) };
+        enabled.map_err(|e| self.at_node(e, index))
     }
 
     /// [`GraphExec::set_enabled`] for any node: the driver decides. Exists so tests can show the
@@ -700,8 +671,8 @@ impl<'a> GraphExec<'a> {
     pub unsafe fn set_enabled_unchecked(&mut self, node: NodeId, enabled: bool) -> Result<()> {
         let (index, raw_node) = self.node(node)?;
         // SAFETY: live executable; `raw_node` is a node of its graph.
-        let result = unsafe { sys::cuGraphNodeSetEnabled(self.raw, raw_node, enabled as u32) };
-        self.node_error("cuGraphNodeSetEnabled", index, result)
+        let set = unsafe { result::exec::node_set_enabled(self.raw, raw_node, enabled) };
+        set.map_err(|e| self.at_node(e, index))
     }
 }
 
@@ -711,13 +682,12 @@ impl Drop for GraphExec<'_> {
         // that may call them. The memory the nodes use is released by `self.memory`, after this.
         self.retire_host_calls();
         // SAFETY: we own `raw`; CUDA keeps what queued launches need until they complete.
-        let result = unsafe { sys::cuGraphExecDestroy(self.raw) };
-        self.graph.context().record_err(result.result());
+        record_err(self.graph.context(), unsafe {
+            result::exec::destroy(self.raw)
+        });
         // Allocations the last launch left live and nobody took: freed after that launch.
         if let Some(outliving) = &mut self.outliving {
-            if let Err(Error::Driver { source, .. }) = outliving.free_live() {
-                self.graph.context().record_err(Err::<(), _>(source));
-            }
+            record_err(self.graph.context(), outliving.free_live());
         }
     }
 }
@@ -746,18 +716,10 @@ fn update_raw(raw: sys::CUgraphExec, graph: &Graph<'_>) -> Result<()> {
         error_node: std::ptr::null_mut(),
         error_from_node: std::ptr::null_mut(),
     };
-    // SAFETY: live executable and graph; `info` has the layout of `CUgraphExecUpdateResultInfo`
-    // with the result as a plain integer, so a code newer than our bindings is no invalid enum.
-    let result = unsafe {
-        sys::cuGraphExecUpdate_v2(
-            raw,
-            graph.raw(),
-            (&mut info as *mut UpdateResultInfo).cast(),
-        )
-    };
-    if result == sys::CUresult::CUDA_SUCCESS {
+    // SAFETY: live executable and graph.
+    let Err(error) = (unsafe { result::exec::update(raw, graph.raw(), &mut info) }) else {
         return Ok(());
-    }
+    };
     let reason = match info.result {
         0 | 1 => UpdateFailure::Unspecified,
         2 => UpdateFailure::TopologyChanged,
@@ -776,23 +738,7 @@ fn update_raw(raw: sys::CUgraphExec, graph: &Graph<'_>) -> Result<()> {
         .map_or_else(|| "<graph>".to_owned(), |i| graph.name_of(i));
     if info.result <= 1 && info.error_node.is_null() {
         // Not a pairing verdict: report the driver's code itself.
-        return Err(Error::Driver {
-            call: "cuGraphExecUpdate",
-            source: DriverError(result),
-        });
+        return Err(error);
     }
     Err(Error::UpdateRejected { node, reason })
-}
-
-/// `result` of `call` on node `node`, as an error naming it.
-fn node_result(call: &'static str, node: String, result: sys::CUresult) -> Result<()> {
-    if result == sys::CUresult::CUDA_SUCCESS {
-        Ok(())
-    } else {
-        Err(Error::Node {
-            call,
-            node,
-            source: DriverError(result),
-        })
-    }
 }

@@ -6,20 +6,20 @@ use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaContext, CudaStream};
 
-use crate::driver::check;
+use crate::driver::{record_err, result};
 use crate::error::{Error, Result};
-use crate::exec::{GraphExec, InstantiateFlags};
 use crate::function_set::FunctionSet;
 use crate::id::fresh_id;
 use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
 use crate::memory::alloc::Space;
 use crate::memory::hazard::{host_code_conflict, reaches};
 use crate::memory::operand::{Hold, Use};
-use crate::node::mem::{self, AllocRecord};
+use crate::node::mem::{self, AllocParams, AllocRecord, FreeParams};
 use crate::node::{
-    with_views, ChildGraphNode, Direction, EmptyNode, GraphAlloc, HostCall, HostFn, HostNode,
-    HostViews, KernelNode, MemFreeNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue,
-    NodeId, NodeKind, PanicWatch,
+    check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, EmptyNode, EmptyParams,
+    GraphAlloc, HostCall, HostFn, HostNode, HostParams, HostViews, KernelLaunch, KernelNode,
+    KernelParams, MemFreeNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId,
+    NodeKind, NodeParams, PanicWatch,
 };
 use crate::user_object::UserObject;
 
@@ -131,9 +131,7 @@ impl<'a> Graph<'a> {
     pub fn with_capacity(ctx: &Arc<CudaContext>, nodes: usize) -> Result<Self> {
         // No context needs to be current: a graph belongs to none, and every node-add call that
         // needs one names it (`ctx` in kernel, memset and memcpy parameters).
-        let mut raw = std::ptr::null_mut();
-        // SAFETY: `raw` is a valid out-pointer; flags must be 0.
-        check("cuGraphCreate", unsafe { sys::cuGraphCreate(&mut raw, 0) })?;
+        let raw = result::graph::create()?;
         // SAFETY: `raw` was just created and is owned by nobody else.
         Ok(unsafe { Self::from_raw_parts(raw, ctx.clone(), Vec::with_capacity(nodes)) })
     }
@@ -200,24 +198,19 @@ impl<'a> Graph<'a> {
     /// destroyed. What the Rust side holds is kept: the context and kernel-module references (so
     /// rebuilding with the same kernels takes no new ones) and the node table's capacity.
     ///
-    /// This is the cheap way to rebuild a graph for [`GraphExec::update`] in a loop: it makes the
-    /// same driver calls as dropping the graph and building a new one, without the allocations
-    /// and reference counting. Handles to the old nodes stop working here (the graph starts a new
-    /// family); executables instantiated from it are unaffected. Host closures of the old nodes
-    /// and values handed over with [`Graph::retain`] are released with the old driver graph, once
-    /// no executable needs them.
+    /// This is the cheap way to rebuild a graph for [`GraphExec::update`](crate::GraphExec::update)
+    /// in a loop: it makes the same driver calls as dropping the graph and building a new one,
+    /// without the allocations and reference counting. Handles to the old nodes stop working here
+    /// (the graph starts a new family); executables instantiated from it are unaffected. Host
+    /// closures of the old nodes and values handed over with [`Graph::retain`] are released with
+    /// the old driver graph, once no executable needs them.
     ///
     /// Kernel modules the old contents used stay loaded until the graph is dropped.
     pub fn clear(&mut self) -> Result<()> {
-        let mut fresh = std::ptr::null_mut();
-        // SAFETY: `fresh` is a valid out-pointer; flags must be 0.
-        check("cuGraphCreate", unsafe {
-            sys::cuGraphCreate(&mut fresh, 0)
-        })?;
-        let old = std::mem::replace(&mut self.raw, fresh);
+        let old = std::mem::replace(&mut self.raw, result::graph::create()?);
         // SAFETY: `old` was ours and nothing refers to it any more (executables made from it
         // hold their own copy, and its user objects keep what those need).
-        let destroyed = check("cuGraphDestroy", unsafe { sys::cuGraphDestroy(old) });
+        let destroyed = unsafe { result::graph::destroy(old) };
         self.family = fresh_id();
         self.nodes.clear();
         if let Some(tables) = &mut self.tables {
@@ -379,33 +372,50 @@ impl<'a> Graph<'a> {
         }
     }
 
-    /// Adds a node through `add`, which gets the raw dependency array; records it on success,
-    /// with its uses of memory: the ones appended to the table from `uses_from` on (the caller
-    /// appended them there, so that no node allocates a list of its own). On error they are
-    /// removed again.
-    fn push_node(
+    /// Where the uses `uses` start once appended to the table (appended only if there are
+    /// any: a node without memory allocates no table).
+    fn append_uses(&mut self, uses: impl IntoIterator<Item = Use<'a>>) -> usize {
+        let from = self.uses_len();
+        let mut uses = uses.into_iter().peekable();
+        if uses.peek().is_some() {
+            self.tables_mut().uses.extend(uses);
+        }
+        from
+    }
+
+    /// `result`, forgetting the name given for the next node when it is an error: the name was
+    /// for the node that was refused, not for the one after it.
+    fn or_forget_name<T>(&mut self, result: Result<T>) -> Result<T> {
+        if result.is_err() {
+            self.next_name = None;
+        }
+        result
+    }
+
+    /// Adds a node of `params`' kind after `deps`, through the generic `cuGraphAddNode`: the one
+    /// path every kind's adder takes. Records the node on success, with its uses of memory: the
+    /// ones appended to the table from `uses_from` on (the adder appended them there, so that no
+    /// node allocates a list of its own). On error they are removed again.
+    fn add_node(
         &mut self,
-        kind: NodeKind,
+        params: &mut impl NodeParams,
         deps: &[NodeId],
-        func: sys::CUfunction,
         uses_from: usize,
-        add: impl FnOnce(&mut sys::CUgraphNode, &[sys::CUgraphNode]) -> (&'static str, sys::CUresult),
     ) -> Result<NodeId> {
-        let result = self.push_node_with(kind, deps, func, uses_from, add);
+        let result = self.add_node_with(params, deps, uses_from);
         if result.is_err() {
             self.drop_uses_from(uses_from);
         }
         result
     }
 
-    fn push_node_with(
+    fn add_node_with<P: NodeParams>(
         &mut self,
-        kind: NodeKind,
+        params: &mut P,
         deps: &[NodeId],
-        func: sys::CUfunction,
         uses_from: usize,
-        add: impl FnOnce(&mut sys::CUgraphNode, &[sys::CUgraphNode]) -> (&'static str, sys::CUresult),
     ) -> Result<NodeId> {
+        let kind = P::KIND;
         let index = self.nodes.len();
         let name = self.next_name.take();
         let node_name = |name: Option<Cow<'static, str>>| {
@@ -469,15 +479,16 @@ impl<'a> Graph<'a> {
             spilled.splice(0..0, inline);
             &spilled
         };
-        let mut raw = std::ptr::null_mut();
-        let (call, result) = add(&mut raw, raw_deps);
-        if result != sys::CUresult::CUDA_SUCCESS {
-            return Err(Error::Node {
-                call,
-                node: node_name(name),
-                source: cudarc::driver::DriverError(result),
-            });
-        }
+        let graph = self.raw;
+        let added = params.with_raw(|p| {
+            // SAFETY: `graph` is live; `raw_deps` are its nodes; `p` is valid for its kind, with
+            // the pointers in it valid during the call (`NodeParams::with_raw`).
+            unsafe { result::graph::add_node(graph, raw_deps, p) }
+        });
+        let raw = match added {
+            Ok(raw) => raw,
+            Err(e) => return Err(e.at_node(|| node_name(name))),
+        };
         let deps = match deps {
             [] => Deps::None,
             [dep] => Deps::One(dep.index),
@@ -503,7 +514,7 @@ impl<'a> Graph<'a> {
             kind,
             name,
             deps,
-            func,
+            func: params.function(),
             uses,
         });
         Ok(NodeId {
@@ -613,7 +624,8 @@ impl<'a> Graph<'a> {
     /// Adds an alloc node: `len` `T`s of device memory on the graph's device, allocated when the
     /// launch reaches the node, at an address fixed now (the same for every launch). Use it in
     /// nodes ordered after this one; free it with [`Graph::add_mem_free`] after its last use,
-    /// or leave it to outlive the launch (see [`GraphExec::take_allocation`]).
+    /// or leave it to outlive the launch (see
+    /// [`GraphExec::take_allocation`](crate::GraphExec::take_allocation)).
     ///
     /// The memory is uninitialized: write it before reading it.
     pub fn add_mem_alloc<T: cudarc::driver::DeviceRepr>(
@@ -621,38 +633,23 @@ impl<'a> Graph<'a> {
         len: usize,
         deps: &[NodeId],
     ) -> Result<GraphAlloc<T>> {
-        let node = self.pending_name(NodeKind::MemAlloc);
         let bytes = len
             .checked_mul(std::mem::size_of::<T>())
             .filter(|&b| b > 0)
-            .ok_or_else(|| {
-                self.next_name = None;
-                Error::Invalid {
-                    node,
-                    reason: format!(
-                        "an allocation of {len} elements of {} bytes: it must hold at least one \
-                         byte and fit in memory",
-                        std::mem::size_of::<T>()
-                    ),
-                }
-            })?;
-        let ordinal = self.ctx.ordinal() as i32;
-        let mut params = mem::alloc_params(ordinal, bytes);
-        let graph = self.raw;
-        let from = self.uses_len();
-        let id = self.push_node(
-            NodeKind::MemAlloc,
-            deps,
-            std::ptr::null_mut(),
-            from,
-            |out, raw_deps| {
-                // SAFETY: live graph; `raw_deps` are its nodes; `params` is an alloc node's.
-                unsafe { crate::driver::add_node(out, graph, raw_deps, &mut params) }
-            },
-        )?;
-        let addr = mem::allocated_address(&params);
+            .ok_or_else(|| Error::Invalid {
+                node: self.pending_name(NodeKind::MemAlloc),
+                reason: format!(
+                    "an allocation of {len} elements of {} bytes: it must hold at least one \
+                     byte and fit in memory",
+                    std::mem::size_of::<T>()
+                ),
+            });
+        let bytes = self.or_forget_name(bytes)?;
+        let mut params = AllocParams::new(self.ctx.ordinal() as i32, bytes);
+        let id = self.add_node(&mut params, deps, self.uses_len())?;
         let tables = self.tables_mut();
         let slot = tables.allocs.len() as u32;
+        let addr = params.address();
         tables.allocs.push(AllocRecord {
             node: id.index,
             addr,
@@ -671,31 +668,15 @@ impl<'a> Graph<'a> {
         alloc: &GraphAlloc<T>,
         deps: &[NodeId],
     ) -> Result<MemFreeNode> {
-        let node = self.pending_name(NodeKind::MemFree);
-        if let Err(e) = self.check_free(alloc, deps, &node) {
-            self.next_name = None;
-            return Err(e);
-        }
-        let mut params = mem::free_params(alloc.addr);
-        let graph = self.raw;
-        let from = self.uses_len();
-        let id = self.push_node(
-            NodeKind::MemFree,
-            deps,
-            std::ptr::null_mut(),
-            from,
-            |out, raw_deps| {
-                // SAFETY: live graph; `raw_deps` are its nodes; `params` frees an allocation of
-                // this graph, once (checked above).
-                unsafe { crate::driver::add_node(out, graph, raw_deps, &mut params) }
-            },
-        )?;
-        let tables = self.tables_mut();
-        tables.allocs[alloc.slot as usize].freed_by = Some(id.index);
+        let checked = self.check_free(alloc, deps);
+        self.or_forget_name(checked)?;
+        let mut params = FreeParams { addr: alloc.addr };
+        let id = self.add_node(&mut params, deps, self.uses_len())?;
+        self.tables_mut().allocs[alloc.slot as usize].freed_by = Some(id.index);
         Ok(MemFreeNode::from_id(id))
     }
 
-    fn check_free<T>(&self, alloc: &GraphAlloc<T>, deps: &[NodeId], node: &str) -> Result<()> {
+    fn check_free<T>(&self, alloc: &GraphAlloc<T>, deps: &[NodeId]) -> Result<()> {
         let empty = Tables::default();
         let tables = self.tables.as_deref().unwrap_or(&empty);
         let users = self
@@ -723,7 +704,7 @@ impl<'a> Graph<'a> {
             alloc.slot,
             users,
             &deps,
-            &|| node.to_owned(),
+            &|| self.pending_name(NodeKind::MemFree),
             &|i| self.name_of(i),
             &|a, b| reaches(a, b, |n| self.deps_of(n)),
         )
@@ -742,29 +723,19 @@ impl<'a> Graph<'a> {
         deps: &[NodeId],
     ) -> Result<KernelNode<A>> {
         let from = self.uses_len();
-        let mut reprs = match args.into_parts(&mut self.tables_mut().uses) {
-            Ok(reprs) => reprs,
-            Err(e) => {
-                self.drop_uses_from(from);
-                self.next_name = None; // the name was for this node, refused: not the next one
-                return Err(e);
-            }
-        };
-        let func = kernel.cu_function();
+        let reprs = args.into_parts(&mut self.tables_mut().uses);
+        if reprs.is_err() {
+            self.drop_uses_from(from);
+        }
+        let reprs = self.or_forget_name(reprs)?;
         self.functions.insert(kernel.function());
-        let graph = self.raw;
-        let ctx = self.ctx.cu_ctx();
-        let id = self.push_node(NodeKind::Kernel, deps, func, from, |out, raw_deps| {
-            let result = A::with_reprs(&mut reprs, |params| {
-                let p = kernel_params(func, ctx, &config, params);
-                // SAFETY: `graph` is live; `raw_deps` are its nodes; `p` and the argument array it
-                // points to are valid for the call, and the driver copies the arguments.
-                unsafe {
-                    sys::cuGraphAddKernelNode_v2(out, graph, raw_deps.as_ptr(), raw_deps.len(), &p)
-                }
-            });
-            ("cuGraphAddKernelNode", result)
-        })?;
+        let launch = KernelLaunch {
+            func: kernel.cu_function(),
+            ctx: self.ctx.cu_ctx(),
+            config,
+        };
+        let mut params = KernelParams::<A> { launch, reprs };
+        let id = self.add_node(&mut params, deps, from)?;
         Ok(KernelNode::from_id(id))
     }
 
@@ -774,37 +745,10 @@ impl<'a> Graph<'a> {
         copy: Memcpy<'a, D>,
         deps: &[NodeId],
     ) -> Result<MemcpyNode<D>> {
-        let node = self.pending_name(NodeKind::Memcpy);
-        let (src, dst, p) = match copy.into_parts(|| node) {
-            Ok(parts) => parts,
-            Err(e) => {
-                self.next_name = None; // the name was for this node, refused: not the next one
-                return Err(e);
-            }
-        };
-        let (graph, ctx) = (self.raw, self.ctx.cu_ctx());
-        let from = self.uses_len();
-        self.tables_mut().uses.extend([src, dst]);
-        let id = self.push_node(
-            NodeKind::Memcpy,
-            deps,
-            std::ptr::null_mut(),
-            from,
-            |out, raw_deps| {
-                // SAFETY: live graph and context; `p` describes a 1-D copy between the uses given.
-                let r = unsafe {
-                    sys::cuGraphAddMemcpyNode(
-                        out,
-                        graph,
-                        raw_deps.as_ptr(),
-                        raw_deps.len(),
-                        &p,
-                        ctx,
-                    )
-                };
-                ("cuGraphAddMemcpyNode", r)
-            },
-        )?;
+        let parts = copy.into_parts(self.ctx.cu_ctx(), || self.pending_name(NodeKind::Memcpy));
+        let (src, dst, mut params) = self.or_forget_name(parts)?;
+        let from = self.append_uses([src, dst]);
+        let id = self.add_node(&mut params, deps, from)?;
         Ok(MemcpyNode::from_id(id))
     }
 
@@ -814,56 +758,16 @@ impl<'a> Graph<'a> {
         set: Memset<'a, V>,
         deps: &[NodeId],
     ) -> Result<MemsetNode<V>> {
-        let (dst, p) = match set.into_parts() {
-            Ok(parts) => parts,
-            Err(e) => {
-                self.next_name = None;
-                return Err(e);
-            }
-        };
-        let (graph, ctx) = (self.raw, self.ctx.cu_ctx());
-        let from = self.uses_len();
-        self.tables_mut().uses.push(dst);
-        let id = self.push_node(
-            NodeKind::Memset,
-            deps,
-            std::ptr::null_mut(),
-            from,
-            |out, raw_deps| {
-                // SAFETY: live graph and context; `p` is a 1-D memset of a device range.
-                let r = unsafe {
-                    sys::cuGraphAddMemsetNode(
-                        out,
-                        graph,
-                        raw_deps.as_ptr(),
-                        raw_deps.len(),
-                        &p,
-                        ctx,
-                    )
-                };
-                ("cuGraphAddMemsetNode", r)
-            },
-        )?;
+        let parts = set.into_parts(self.ctx.cu_ctx());
+        let (dst, mut params) = self.or_forget_name(parts)?;
+        let from = self.append_uses([dst]);
+        let id = self.add_node(&mut params, deps, from)?;
         Ok(MemsetNode::from_id(id))
     }
 
     /// Adds an empty node (a join point), after `deps`.
     pub fn add_empty(&mut self, deps: &[NodeId]) -> Result<EmptyNode> {
-        let graph = self.raw;
-        let from = self.uses_len();
-        let id = self.push_node(
-            NodeKind::Empty,
-            deps,
-            std::ptr::null_mut(),
-            from,
-            |out, raw_deps| {
-                // SAFETY: live graph; `raw_deps` are its nodes.
-                let r = unsafe {
-                    sys::cuGraphAddEmptyNode(out, graph, raw_deps.as_ptr(), raw_deps.len())
-                };
-                ("cuGraphAddEmptyNode", r)
-            },
-        )?;
+        let id = self.add_node(&mut EmptyParams, deps, self.uses_len())?;
         Ok(EmptyNode::from_id(id))
     }
 
@@ -872,8 +776,9 @@ impl<'a> Graph<'a> {
     /// The closure is owned by a user object held by the graph, so it lives as long as any
     /// executable or launch that may call it. It must not call CUDA (the driver forbids it in host
     /// nodes; this crate's own calls refuse with [`Error::InHostNode`]). A panic inside it is
-    /// caught before it reaches the driver and reported by the next [`GraphExec::launch`] as
-    /// [`Error::HostPanicked`]. To read or write host buffers, use [`Graph::add_host_with`].
+    /// caught before it reaches the driver and reported by the next
+    /// [`GraphExec::launch`](crate::GraphExec::launch) as [`Error::HostPanicked`]. To read or
+    /// write host buffers, use [`Graph::add_host_with`].
     pub fn add_host(
         &mut self,
         f: impl FnMut() + Send + 'static,
@@ -903,18 +808,8 @@ impl<'a> Graph<'a> {
     ) -> Result<HostNode> {
         let mut uses = Vec::new();
         let f = with_views(buffers, f, &mut uses);
-        for (i, a) in uses.iter().enumerate() {
-            if uses[..i].iter().any(|b| a.conflicts_with(b)) {
-                let node = self.pending_name(NodeKind::Host);
-                self.next_name = None;
-                return Err(Error::Invalid {
-                    node,
-                    reason: "two of the host node's buffers overlap and one is written: the \
-                             closure would get a `&mut` slice aliasing another slice"
-                        .into(),
-                });
-            }
-        }
+        let apart = check_views_apart(&uses, || self.pending_name(NodeKind::Host));
+        self.or_forget_name(apart)?;
         self.push_host(f, uses, deps)
     }
 
@@ -926,30 +821,12 @@ impl<'a> Graph<'a> {
     ) -> Result<HostNode> {
         let node_name = self.pending_name(NodeKind::Host);
         let call = HostCall::new(f, node_name, self.panics.own_slot());
-        let p = HostCall::raw_params(&call);
+        let mut params = HostParams::of(&call);
         // The boxed call's address is stable; the user object now owns it for the graph.
-        if let Err(e) = UserObject::new(call).and_then(|object| object.move_into(self.raw)) {
-            self.next_name = None;
-            return Err(e);
-        }
-        let graph = self.raw;
-        let from = self.uses_len();
-        if !uses.is_empty() {
-            self.tables_mut().uses.extend(uses);
-        }
-        let id = self.push_node(
-            NodeKind::Host,
-            deps,
-            std::ptr::null_mut(),
-            from,
-            |out, raw_deps| {
-                // SAFETY: live graph; `p` points to a `HostCall` the graph keeps alive.
-                let r = unsafe {
-                    sys::cuGraphAddHostNode(out, graph, raw_deps.as_ptr(), raw_deps.len(), &p)
-                };
-                ("cuGraphAddHostNode", r)
-            },
-        )?;
+        let kept = UserObject::new(call).and_then(|object| object.move_into(self.raw));
+        self.or_forget_name(kept)?;
+        let from = self.append_uses(uses);
+        let id = self.add_node(&mut params, deps, from)?;
         Ok(HostNode::from_id(id))
     }
 
@@ -961,40 +838,17 @@ impl<'a> Graph<'a> {
         deps: &[NodeId],
     ) -> Result<ChildGraphNode> {
         if child.has_memory_nodes() {
-            self.next_name = None;
-            return Err(Error::Invalid {
+            return self.or_forget_name(Err(Error::Invalid {
                 node: self.pending_name(NodeKind::ChildGraph),
                 reason: "the child graph has memory nodes (alloc or free), and CUDA embeds such \
                          a graph only by moving it, which would leave its handles dangling: add \
                          the allocations to this graph instead"
                     .into(),
-            });
+            }));
         }
-        let (graph, raw_child) = (self.raw, child.raw);
-        let from = self.uses_len();
-        if let Some(child_tables) = &child.tables {
-            let uses = child_tables.uses.iter().cloned();
-            self.tables_mut().uses.extend(uses);
-        }
-        let id = self.push_node(
-            NodeKind::ChildGraph,
-            deps,
-            std::ptr::null_mut(),
-            from,
-            |out, raw_deps| {
-                // SAFETY: both graphs are live; the driver clones `raw_child`.
-                let r = unsafe {
-                    sys::cuGraphAddChildGraphNode(
-                        out,
-                        graph,
-                        raw_deps.as_ptr(),
-                        raw_deps.len(),
-                        raw_child,
-                    )
-                };
-                ("cuGraphAddChildGraphNode", r)
-            },
-        )?;
+        let from = self.append_uses(child.tables.iter().flat_map(|t| t.uses.iter().cloned()));
+        let mut params = ChildParams { graph: child.raw };
+        let id = self.add_node(&mut params, deps, from)?;
         self.adopt_resources_of(child);
         Ok(ChildGraphNode::from_id(id))
     }
@@ -1034,11 +888,8 @@ impl<'a> Graph<'a> {
                     .into(),
             });
         }
-        let mut raw = std::ptr::null_mut();
-        // SAFETY: live graph, valid out-pointer.
-        check("cuGraphClone", unsafe {
-            sys::cuGraphClone(&mut raw, self.raw)
-        })?;
+        // SAFETY: a live graph.
+        let raw = unsafe { result::graph::clone(self.raw) }?;
         // SAFETY: the clone is new and ours.
         let mut clone = unsafe { Self::from_raw_parts(raw, self.ctx.clone(), self.nodes.clone()) };
         clone.family = self.family;
@@ -1046,34 +897,11 @@ impl<'a> Graph<'a> {
         clone.functions = self.functions.clone();
         clone.panics = self.panics.clone();
         for (index, record) in clone.nodes.iter_mut().enumerate() {
-            let mut found = std::ptr::null_mut();
-            // SAFETY: `self.nodes[index].raw` is a node of the original, `raw` its clone.
-            let r = unsafe { sys::cuGraphNodeFindInClone(&mut found, self.nodes[index].raw, raw) };
-            if r != sys::CUresult::CUDA_SUCCESS {
-                return Err(Error::Node {
-                    call: "cuGraphNodeFindInClone",
-                    node: self.name_of(index),
-                    source: cudarc::driver::DriverError(r),
-                });
-            }
-            record.raw = found;
+            // SAFETY: `record.raw` is a node of the original, `raw` its live clone.
+            let found = unsafe { result::graph::find_in_clone(record.raw, raw) };
+            record.raw = found.map_err(|e| e.at_node(|| self.name_of(index)))?;
         }
         Ok(clone)
-    }
-
-    /// Instantiates the graph with default flags. The executable owns the graph from then on: its
-    /// node handles keep working with it.
-    pub fn instantiate(self) -> Result<GraphExec<'a>> {
-        self.instantiate_with(InstantiateFlags::NONE, None)
-    }
-
-    /// Instantiates with `flags`, uploading to `upload` when given (`CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD`).
-    pub fn instantiate_with(
-        self,
-        flags: InstantiateFlags,
-        upload: Option<&CudaStream>,
-    ) -> Result<GraphExec<'a>> {
-        GraphExec::instantiate(self, flags, upload)
     }
 }
 
@@ -1109,15 +937,10 @@ impl Graph<'static> {
         })?;
         let mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
         // SAFETY: a live stream of a bound context.
-        check("cuStreamBeginCapture", unsafe {
-            sys::cuStreamBeginCapture_v2(stream.cu_stream(), mode)
-        })?;
+        unsafe { result::stream::begin_capture(stream.cu_stream(), mode) }?;
         let body = f(stream);
-        let mut raw = std::ptr::null_mut();
         // SAFETY: the capture begun above, on the same stream and thread.
-        let ended = check("cuStreamEndCapture", unsafe {
-            sys::cuStreamEndCapture(stream.cu_stream(), &mut raw)
-        });
+        let (raw, ended) = unsafe { result::stream::end_capture(stream.cu_stream()) };
         let graph = if raw.is_null() {
             None
         } else {
@@ -1137,35 +960,18 @@ impl Graph<'static> {
 
 impl Graph<'_> {
     fn list_captured_nodes(&mut self) -> Result<()> {
-        let mut count = 0usize;
-        // SAFETY: live graph; first call asks for the count only.
-        check("cuGraphGetNodes", unsafe {
-            sys::cuGraphGetNodes(self.raw, std::ptr::null_mut(), &mut count)
-        })?;
-        let mut raw = vec![std::ptr::null_mut(); count];
-        // SAFETY: `raw` has room for `count` nodes.
-        check("cuGraphGetNodes", unsafe {
-            sys::cuGraphGetNodes(self.raw, raw.as_mut_ptr(), &mut count)
-        })?;
+        // SAFETY: a live graph.
+        let raw = unsafe { result::graph::nodes(self.raw) }?;
         let kind_of = |raw: sys::CUgraphNode| {
-            let mut kind = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_EMPTY;
-            // SAFETY: a node of this live graph; `kind` is a valid out-pointer.
-            let found = unsafe { sys::cuGraphNodeGetType(raw, &mut kind) };
-            match (found, kind) {
-                (
-                    sys::CUresult::CUDA_SUCCESS,
-                    sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_ALLOC,
-                ) => NodeKind::MemAlloc,
-                (
-                    sys::CUresult::CUDA_SUCCESS,
-                    sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_FREE,
-                ) => NodeKind::MemFree,
+            // SAFETY: a node of this live graph.
+            match unsafe { result::graph::node_type(raw) } {
+                Ok(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_ALLOC) => NodeKind::MemAlloc,
+                Ok(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_FREE) => NodeKind::MemFree,
                 _ => NodeKind::Other,
             }
         };
         let nodes: Vec<NodeRecord> = raw
             .into_iter()
-            .take(count)
             .map(|raw| NodeRecord {
                 raw,
                 kind: kind_of(raw),
@@ -1198,31 +1004,7 @@ impl Graph<'_> {
 impl Drop for Graph<'_> {
     fn drop(&mut self) {
         // SAFETY: we own `raw`. An error here means the context is gone, and the graph with it.
-        let result = unsafe { sys::cuGraphDestroy(self.raw) };
-        self.ctx.record_err(result.result());
-    }
-}
-
-/// The `CUDA_KERNEL_NODE_PARAMS` for a launch of `func`.
-pub(crate) fn kernel_params(
-    func: sys::CUfunction,
-    ctx: sys::CUcontext,
-    config: &LaunchConfig,
-    params: *mut *mut std::ffi::c_void,
-) -> sys::CUDA_KERNEL_NODE_PARAMS {
-    sys::CUDA_KERNEL_NODE_PARAMS {
-        func,
-        gridDimX: config.grid_dim.0,
-        gridDimY: config.grid_dim.1,
-        gridDimZ: config.grid_dim.2,
-        blockDimX: config.block_dim.0,
-        blockDimY: config.block_dim.1,
-        blockDimZ: config.block_dim.2,
-        sharedMemBytes: config.shared_mem_bytes,
-        kernelParams: params,
-        extra: std::ptr::null_mut(),
-        kern: std::ptr::null_mut(),
-        ctx,
+        record_err(&self.ctx, unsafe { result::graph::destroy(self.raw) });
     }
 }
 

@@ -13,7 +13,7 @@ use std::fmt;
 
 use cudarc::driver::{sys, CudaContext};
 
-use crate::driver::check;
+use crate::driver::result;
 use crate::error::Result;
 
 /// A snapshot of a device's graph memory, in bytes. `Display` prints a summary table.
@@ -32,12 +32,8 @@ pub struct GraphMemory {
 }
 
 fn get(ctx: &CudaContext, attr: sys::CUgraphMem_attribute) -> Result<u64> {
-    let mut value: u64 = 0;
-    // SAFETY: a valid device; each of these attributes is a 64-bit value.
-    check("cuDeviceGetGraphMemAttribute", unsafe {
-        sys::cuDeviceGetGraphMemAttribute(ctx.cu_device(), attr, (&mut value as *mut u64).cast())
-    })?;
-    Ok(value)
+    // SAFETY: a valid device.
+    unsafe { result::memory::graph_mem_attribute(ctx.cu_device(), attr) }
 }
 
 impl GraphMemory {
@@ -62,15 +58,8 @@ impl GraphMemory {
             A::CU_GRAPH_MEM_ATTR_USED_MEM_HIGH,
             A::CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH,
         ] {
-            let mut zero: u64 = 0;
             // SAFETY: a valid device; resetting a high-water mark takes the value 0.
-            check("cuDeviceSetGraphMemAttribute", unsafe {
-                sys::cuDeviceSetGraphMemAttribute(
-                    ctx.cu_device(),
-                    attr,
-                    (&mut zero as *mut u64).cast(),
-                )
-            })?;
+            unsafe { result::memory::set_graph_mem_attribute(ctx.cu_device(), attr, 0) }?;
         }
         Ok(())
     }
@@ -80,9 +69,7 @@ impl GraphMemory {
     /// use is kept.
     pub fn trim(ctx: &CudaContext) -> Result<()> {
         // SAFETY: a valid device.
-        check("cuDeviceGraphMemTrim", unsafe {
-            sys::cuDeviceGraphMemTrim(ctx.cu_device())
-        })
+        unsafe { result::memory::graph_mem_trim(ctx.cu_device()) }
     }
 }
 

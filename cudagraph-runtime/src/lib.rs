@@ -172,7 +172,7 @@
 //!
 //! The default feature `cuda-13000` binds the CUDA 13.0 driver API, which runs on any CUDA 13
 //! driver. Pick another with `default-features = false, features = ["cuda-12080"]` (12.2 or newer: the generic
-//! `cuGraphAddNode`, which memory nodes are added with, first exists there).
+//! `cuGraphAddNode`, which every node is added with, first exists there).
 #![deny(missing_docs)]
 
 #[doc(hidden)]

@@ -14,7 +14,7 @@ use std::ffi::c_void;
 
 use cudarc::driver::sys;
 
-use crate::driver::check;
+use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::reaper;
 
@@ -50,23 +50,12 @@ impl UserObject {
             });
         }
         let data = Box::into_raw(Box::new(Box::new(value) as Payload));
-        let mut raw = std::ptr::null_mut();
-        // SAFETY: `data` is a valid leaked box that the destructor reclaims; flags as the driver
-        // requires (`CU_USER_OBJECT_NO_DESTRUCTOR_SYNC` is the only flag and is mandatory).
-        let result = unsafe {
-            sys::cuUserObjectCreate(
-                &mut raw,
-                data.cast(),
-                Some(destroy_on_reaper),
-                1,
-                sys::CUuserObject_flags::CU_USER_OBJECT_NO_DESTRUCTOR_SYNC as u32,
-            )
-        };
-        if let Err(e) = check("cuUserObjectCreate", result) {
+        // SAFETY: `data` is a valid leaked box that the destructor reclaims, once.
+        let created = unsafe { result::user_object::create(data.cast(), Some(destroy_on_reaper)) };
+        let raw = created.inspect_err(|_| {
             // SAFETY: the driver did not take `data`, so it is still ours.
             drop(unsafe { Box::from_raw(data) });
-            return Err(e);
-        }
+        })?;
         Ok(Self { raw })
     }
 
@@ -78,15 +67,7 @@ impl UserObject {
     /// Moves this reference into `graph` (`cuGraphRetainUserObject` with `CU_GRAPH_USER_OBJECT_MOVE`).
     pub(crate) fn move_into(self, graph: sys::CUgraph) -> Result<()> {
         // SAFETY: `graph` is a live graph; the reference we hold is transferred, so we forget self.
-        let result = unsafe {
-            sys::cuGraphRetainUserObject(
-                graph,
-                self.raw,
-                1,
-                sys::CUuserObjectRetain_flags::CU_GRAPH_USER_OBJECT_MOVE as u32,
-            )
-        };
-        check("cuGraphRetainUserObject", result)?;
+        unsafe { result::graph::move_user_object(graph, self.raw) }?;
         std::mem::forget(self);
         Ok(())
     }

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use cudarc::driver::{sys, CudaEvent, CudaStream};
 
-use crate::driver::check;
+use crate::driver::result;
 use crate::error::{Error, Result};
 
 /// An event shared by whoever must wait for it, recorded again as the work it marks grows.
@@ -111,12 +111,8 @@ pub(crate) fn relaxed<R>(f: impl FnOnce() -> R) -> R {
 
 /// Whether work enqueued on `stream` now would be captured instead of run.
 pub(crate) fn is_capturing(stream: &CudaStream) -> Result<bool> {
-    let mut status = sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
-    // SAFETY: a live stream and a valid out-pointer; allowed during any capture.
-    check("cuStreamIsCapturing", unsafe {
-        sys::cuStreamIsCapturing(stream.cu_stream(), &mut status)
-    })?;
-    Ok(status != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
+    // SAFETY: a live stream.
+    unsafe { result::stream::is_capturing(stream.cu_stream()) }
 }
 
 /// One executable's side of the memory model (see the module docs).

@@ -25,7 +25,7 @@ use cudarc::driver::{sys, CudaStream};
 
 use super::alloc::Allocation;
 use super::fence::EventCell;
-use crate::driver::check;
+use crate::driver::result;
 use crate::error::{Error, Result};
 
 /// Where one outliving allocation stands.
@@ -207,9 +207,7 @@ impl Outliving {
             if let State::Live(stream) = &record.state {
                 // SAFETY: a live graph allocation; nothing can use it once its executable is gone
                 // (reads go through `&GraphExec`), and the free is ordered after its launch.
-                let freed = check("cuMemFreeAsync", unsafe {
-                    sys::cuMemFreeAsync(record.addr, stream.cu_stream())
-                });
+                let freed = unsafe { result::memory::free_async(record.addr, stream.cu_stream()) };
                 result = result.and(freed);
                 record.state = State::Free;
             }

@@ -9,8 +9,16 @@ use std::sync::{Arc, Mutex};
 
 use cudarc::driver::sys;
 
+use super::{node_params, NodeKind, NodeParams, NodeUpdate};
+use crate::driver::result;
+use crate::error::{Error, Result};
 use crate::memory::operand::Use;
 use crate::memory::HostBuffer;
+
+handle!(
+    /// A host node.
+    HostNode
+);
 
 /// The closure type a host node runs.
 pub type HostFn = Box<dyn FnMut() + Send + 'static>;
@@ -143,12 +151,46 @@ impl HostCall {
             panics,
         })
     }
+}
 
-    pub(crate) fn raw_params(call: &HostCall) -> sys::CUDA_HOST_NODE_PARAMS {
-        sys::CUDA_HOST_NODE_PARAMS {
-            fn_: Some(run_host_call),
-            userData: call as *const HostCall as *mut c_void,
+/// A host node's parameters: the call the driver makes, with the `HostCall` it gets. Whoever
+/// adds or updates the node keeps that `HostCall` alive as long as a launch may call it.
+#[derive(Debug)]
+pub(crate) struct HostParams {
+    raw: sys::CUDA_HOST_NODE_PARAMS,
+}
+
+impl HostParams {
+    /// The parameters that make the driver run `call`.
+    pub(crate) fn of(call: &HostCall) -> Self {
+        Self {
+            raw: sys::CUDA_HOST_NODE_PARAMS {
+                fn_: Some(run_host_call),
+                userData: call as *const HostCall as *mut c_void,
+            },
         }
+    }
+}
+
+impl NodeParams for HostParams {
+    const KIND: NodeKind = NodeKind::Host;
+
+    #[inline]
+    fn with_raw<R>(&mut self, f: impl FnOnce(&mut sys::CUgraphNodeParams) -> R) -> R {
+        let mut p = node_params(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_HOST);
+        // Field by field: newer CUDA versions add fields, left zero (their defaults).
+        p.__bindgen_anon_1.host.fn_ = self.raw.fn_;
+        p.__bindgen_anon_1.host.userData = self.raw.userData;
+        f(&mut p)
+    }
+}
+
+impl NodeUpdate for HostParams {
+    #[inline]
+    unsafe fn update(&mut self, exec: sys::CUgraphExec, node: sys::CUgraphNode) -> Result<()> {
+        // SAFETY: the caller's promise; the `HostCall` outlives the launches that may call it
+        // (this type's contract).
+        unsafe { result::exec::host_node_set_params(exec, node, &self.raw) }
     }
 }
 
@@ -158,8 +200,7 @@ thread_local! {
 }
 
 /// Whether this thread is running a host node now. CUDA forbids CUDA calls there, so the runtime's
-/// own calls refuse ([`Error::InHostNode`](crate::Error::InHostNode)) and its releases go to the
-/// reaper thread instead.
+/// own calls refuse ([`Error::InHostNode`]) and its releases go to the reaper thread instead.
 pub(crate) fn in_host_node() -> bool {
     IN_HOST_NODE.with(Cell::get)
 }
@@ -383,4 +424,20 @@ pub(crate) fn with_views<V: HostViews>(
         // other use of the memory (in its graph, by other executables, by guards).
         f(unsafe { V::views(&mut raw) })
     })
+}
+
+/// Refuses a host node's buffers (`uses`) when two overlap and one is written: the closure would
+/// get a `&mut` slice aliasing another. `node` names the node.
+pub(crate) fn check_views_apart(uses: &[Use<'_>], node: impl FnOnce() -> String) -> Result<()> {
+    for (i, a) in uses.iter().enumerate() {
+        if uses[..i].iter().any(|b| a.conflicts_with(b)) {
+            return Err(Error::Invalid {
+                node: node(),
+                reason: "two of the host node's buffers overlap and one is written: the \
+                         closure would get a `&mut` slice aliasing another slice"
+                    .into(),
+            });
+        }
+    }
+    Ok(())
 }

@@ -26,11 +26,17 @@ use std::marker::PhantomData;
 
 use cudarc::driver::sys;
 
-use super::NodeId;
+use super::{node_params, NodeId, NodeKind, NodeParams};
 use crate::error::{Error, Result};
 use crate::memory::alloc::Space;
 use crate::memory::operand::sealed::MemoryOperand;
 use crate::memory::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
+
+handle!(
+    /// A node freeing a graph allocation. (An alloc node's handle is its
+    /// [`GraphAlloc`].) Neither has updates: CUDA allows none.
+    MemFreeNode
+);
 
 /// Memory allocated by an alloc node of a graph: `len` `T`s on the device, at an address fixed
 /// when the node was added.
@@ -286,20 +292,39 @@ pub(crate) fn check_free(
     Ok(())
 }
 
-/// `CUgraphNodeParams` for an alloc node of `bytes` bytes of device memory on device `ordinal`,
-/// accessible from that device only.
-pub(crate) fn alloc_params(ordinal: i32, bytes: usize) -> sys::CUgraphNodeParams {
-    // SAFETY: a plain C struct of integers and pointers, for which all zeros is the documented
-    // "nothing set" value.
-    let mut p: sys::CUgraphNodeParams = unsafe { std::mem::zeroed() };
-    p.type_ = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_ALLOC;
-    // SAFETY: writing the union's `alloc` member, the one `type_` selects.
-    let alloc = unsafe { &mut p.__bindgen_anon_1.alloc };
-    alloc.poolProps.allocType = sys::CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
-    alloc.poolProps.location.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
-    set_location_id(&mut alloc.poolProps.location, ordinal);
-    alloc.bytesize = bytes;
-    p
+/// An alloc node's parameters: `bytes` bytes of device memory on one device, accessible from
+/// that device only. The driver writes the allocation's address into them.
+pub(crate) struct AllocParams {
+    raw: sys::CUgraphNodeParams,
+}
+
+impl AllocParams {
+    /// An allocation of `bytes` bytes on device `ordinal`.
+    pub(crate) fn new(ordinal: i32, bytes: usize) -> Self {
+        let mut raw = node_params(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_ALLOC);
+        // SAFETY: borrowing the union's `alloc` member, the one `type_` selects, all zeros.
+        let alloc = unsafe { &mut raw.__bindgen_anon_1.alloc };
+        alloc.poolProps.allocType = sys::CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
+        alloc.poolProps.location.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
+        set_location_id(&mut alloc.poolProps.location, ordinal);
+        alloc.bytesize = bytes;
+        Self { raw }
+    }
+
+    /// The address the driver gave the allocation (once the node is added).
+    pub(crate) fn address(&self) -> sys::CUdeviceptr {
+        // SAFETY: an alloc node's parameters, whose `alloc` member the driver filled in.
+        unsafe { self.raw.__bindgen_anon_1.alloc.dptr }
+    }
+}
+
+impl NodeParams for AllocParams {
+    const KIND: NodeKind = NodeKind::MemAlloc;
+
+    #[inline]
+    fn with_raw<R>(&mut self, f: impl FnOnce(&mut sys::CUgraphNodeParams) -> R) -> R {
+        f(&mut self.raw)
+    }
 }
 
 #[cfg(not(any(feature = "cuda-13020")))]
@@ -312,17 +337,19 @@ fn set_location_id(location: &mut sys::CUmemLocation, ordinal: i32) {
     location.__bindgen_anon_1.id = ordinal;
 }
 
-/// The address an alloc node was given (`params` after `cuGraphAddNode`).
-pub(crate) fn allocated_address(params: &sys::CUgraphNodeParams) -> sys::CUdeviceptr {
-    // SAFETY: `params` is an alloc node's, whose `alloc` member the driver filled in.
-    unsafe { params.__bindgen_anon_1.alloc.dptr }
+/// A free node's parameters: the allocation it frees.
+pub(crate) struct FreeParams {
+    /// The allocation's address.
+    pub(crate) addr: sys::CUdeviceptr,
 }
 
-/// `CUgraphNodeParams` for a free node of the allocation at `addr`.
-pub(crate) fn free_params(addr: sys::CUdeviceptr) -> sys::CUgraphNodeParams {
-    // SAFETY: as in `alloc_params`.
-    let mut p: sys::CUgraphNodeParams = unsafe { std::mem::zeroed() };
-    p.type_ = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_FREE;
-    p.__bindgen_anon_1.free.dptr = addr;
-    p
+impl NodeParams for FreeParams {
+    const KIND: NodeKind = NodeKind::MemFree;
+
+    #[inline]
+    fn with_raw<R>(&mut self, f: impl FnOnce(&mut sys::CUgraphNodeParams) -> R) -> R {
+        let mut p = node_params(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_FREE);
+        p.__bindgen_anon_1.free.dptr = self.addr;
+        f(&mut p)
+    }
 }

@@ -8,10 +8,18 @@ use std::marker::PhantomData;
 
 use cudarc::driver::sys;
 
+use super::{node_params, NodeKind, NodeParams, NodeUpdate, Switchable};
+use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::memory::operand::sealed::MemoryOperand;
 use crate::memory::operand::Use;
 use crate::memory::{DeviceDst, DeviceSrc, HostDst, HostSrc};
+
+handle!(
+    /// A 1-D memcpy node copying in direction `D`.
+    MemcpyNode<D>
+);
+impl<D> Switchable for MemcpyNode<D> {}
 
 /// A copy direction (sealed: [`HostToDevice`], [`DeviceToHost`], [`DeviceToDevice`]).
 pub trait Direction: private::Sealed {
@@ -72,12 +80,13 @@ impl<'a, D: Direction> Memcpy<'a, D> {
         }
     }
 
-    /// The source's and destination's uses and the driver's parameters; `node` names the node
-    /// for errors.
+    /// The source's and destination's uses and the node's parameters for a copy in `ctx`;
+    /// `node` names the node for errors.
     pub(crate) fn into_parts(
         self,
+        ctx: sys::CUcontext,
         node: impl FnOnce() -> String,
-    ) -> Result<(Use<'a>, Use<'a>, sys::CUDA_MEMCPY3D)> {
+    ) -> Result<(Use<'a>, Use<'a>, MemcpyParams)> {
         let (src, dst) = (self.src?, self.dst?);
         if src.bytes() != dst.bytes() {
             return Err(Error::Invalid {
@@ -90,8 +99,40 @@ impl<'a, D: Direction> Memcpy<'a, D> {
                 ),
             });
         }
-        let raw = raw_copy::<D>(src.start, dst.start, src.bytes());
-        Ok((src, dst, raw))
+        let copy = raw_copy::<D>(src.start, dst.start, src.bytes());
+        Ok((src, dst, MemcpyParams { copy, ctx }))
+    }
+}
+
+/// A memcpy node's parameters: the copy, and the context it runs in.
+#[derive(Debug)]
+pub(crate) struct MemcpyParams {
+    copy: sys::CUDA_MEMCPY3D,
+    ctx: sys::CUcontext,
+}
+
+impl NodeParams for MemcpyParams {
+    const KIND: NodeKind = NodeKind::Memcpy;
+
+    #[inline]
+    fn with_raw<R>(&mut self, f: impl FnOnce(&mut sys::CUgraphNodeParams) -> R) -> R {
+        let mut p = node_params(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEMCPY);
+        p.__bindgen_anon_1.memcpy = sys::CUDA_MEMCPY_NODE_PARAMS {
+            flags: 0,
+            reserved: 0,
+            copyCtx: self.ctx,
+            copyParams: self.copy,
+        };
+        f(&mut p)
+    }
+}
+
+impl NodeUpdate for MemcpyParams {
+    #[inline]
+    unsafe fn update(&mut self, exec: sys::CUgraphExec, node: sys::CUgraphNode) -> Result<()> {
+        // SAFETY: the caller's promise; the copy has the node's direction and memory types
+        // (its handle's type says so).
+        unsafe { result::exec::memcpy_node_set_params(exec, node, &self.copy, self.ctx) }
     }
 }
 

@@ -6,9 +6,17 @@
 
 use cudarc::driver::sys;
 
+use super::{node_params, NodeKind, NodeParams, NodeUpdate, Switchable};
+use crate::driver::result;
 use crate::error::Result;
 use crate::memory::operand::Use;
 use crate::memory::DeviceDst;
+
+handle!(
+    /// A 1-D memset node writing a pattern of type `V`.
+    MemsetNode<V>
+);
+impl<T> Switchable for MemsetNode<T> {}
 
 /// A pattern a memset writes repeatedly: 1, 2 or 4 bytes.
 pub trait MemsetValue: Copy {
@@ -84,10 +92,10 @@ impl<'a, V: MemsetValue> Memset<'a, V> {
         }
     }
 
-    /// The destination's use and the driver's parameters.
-    pub(crate) fn into_parts(self) -> Result<(Use<'a>, sys::CUDA_MEMSET_NODE_PARAMS)> {
+    /// The destination's use and the node's parameters for a memset in `ctx`.
+    pub(crate) fn into_parts(self, ctx: sys::CUcontext) -> Result<(Use<'a>, MemsetParams)> {
         let dst = self.dst?;
-        let raw = sys::CUDA_MEMSET_NODE_PARAMS {
+        let set = sys::CUDA_MEMSET_NODE_PARAMS {
             dst: dst.start,
             pitch: 0,
             value: self.value.bits(),
@@ -95,6 +103,41 @@ impl<'a, V: MemsetValue> Memset<'a, V> {
             width: dst.bytes() / V::SIZE as usize,
             height: 1,
         };
-        Ok((dst, raw))
+        Ok((dst, MemsetParams { set, ctx }))
+    }
+}
+
+/// A memset node's parameters: the memset, and the context it runs in.
+#[derive(Debug)]
+pub(crate) struct MemsetParams {
+    set: sys::CUDA_MEMSET_NODE_PARAMS,
+    ctx: sys::CUcontext,
+}
+
+impl NodeParams for MemsetParams {
+    const KIND: NodeKind = NodeKind::Memset;
+
+    #[inline]
+    fn with_raw<R>(&mut self, f: impl FnOnce(&mut sys::CUgraphNodeParams) -> R) -> R {
+        let set = &self.set;
+        let mut p = node_params(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEMSET);
+        p.__bindgen_anon_1.memset = sys::CUDA_MEMSET_NODE_PARAMS_v2 {
+            dst: set.dst,
+            pitch: set.pitch,
+            value: set.value,
+            elementSize: set.elementSize,
+            width: set.width,
+            height: set.height,
+            ctx: self.ctx,
+        };
+        f(&mut p)
+    }
+}
+
+impl NodeUpdate for MemsetParams {
+    #[inline]
+    unsafe fn update(&mut self, exec: sys::CUgraphExec, node: sys::CUgraphNode) -> Result<()> {
+        // SAFETY: the caller's promise; the memset writes device memory.
+        unsafe { result::exec::memset_node_set_params(exec, node, &self.set, self.ctx) }
     }
 }

@@ -7,18 +7,62 @@
 //! allows: e.g. only kernel, memcpy and memset handles implement [`Switchable`]
 //! ([`cuGraphNodeSetEnabled`](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)).
 
+// Each kind's handle is declared in its module with this macro, so it comes first.
+macro_rules! handle {
+    ($(#[$doc:meta])* $name:ident $(<$p:ident>)?) => {
+        $(#[$doc])*
+        pub struct $name$(<$p>)? {
+            pub(crate) id: $crate::node::NodeId,
+            $(pub(crate) _kind: std::marker::PhantomData<fn($p)>,)?
+        }
+        impl$(<$p>)? Clone for $name$(<$p>)? {
+            fn clone(&self) -> Self { *self }
+        }
+        impl$(<$p>)? Copy for $name$(<$p>)? {}
+        impl$(<$p>)? std::fmt::Debug for $name$(<$p>)? {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}#{}", stringify!($name), self.id.index)
+            }
+        }
+        impl$(<$p>)? $name$(<$p>)? {
+            /// The untyped id, for dependency lists.
+            pub fn id(&self) -> $crate::node::NodeId { self.id }
+            #[allow(dead_code)]
+            pub(crate) fn from_id(id: $crate::node::NodeId) -> Self {
+                Self { id, $(_kind: std::marker::PhantomData::<fn($p)>)? }
+            }
+        }
+        impl$(<$p>)? From<$name$(<$p>)?> for $crate::node::NodeId {
+            fn from(h: $name$(<$p>)?) -> $crate::node::NodeId { h.id }
+        }
+    };
+}
+
+mod child;
+mod empty;
 mod host;
+mod kernel;
 pub(crate) mod mem;
 mod memcpy;
 mod memset;
 
-pub(crate) use host::{in_host_node, with_views, HostCall, PanicSlot, PanicWatch};
-pub use host::{HostCallback, HostFn, HostViews, RawView, Writes};
-pub use mem::GraphAlloc;
-pub use memcpy::{DeviceToDevice, DeviceToHost, Direction, HostToDevice, Memcpy};
-pub use memset::{FillWith, Memset, MemsetValue};
+pub use child::ChildGraphNode;
+pub(crate) use child::ChildParams;
+pub use empty::EmptyNode;
+pub(crate) use empty::EmptyParams;
+pub(crate) use host::{
+    check_views_apart, in_host_node, with_views, HostCall, HostParams, PanicSlot, PanicWatch,
+};
+pub use host::{HostCallback, HostFn, HostNode, HostViews, RawView, Writes};
+pub use kernel::KernelNode;
+pub(crate) use kernel::{KernelLaunch, KernelParams};
+pub use mem::{GraphAlloc, MemFreeNode};
+pub use memcpy::{DeviceToDevice, DeviceToHost, Direction, HostToDevice, Memcpy, MemcpyNode};
+pub use memset::{FillWith, Memset, MemsetNode, MemsetValue};
 
-use std::marker::PhantomData;
+use cudarc::driver::sys;
+
+use crate::error::Result;
 
 /// What a node does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -74,69 +118,45 @@ impl NodeId {
     }
 }
 
-macro_rules! handle {
-    ($(#[$doc:meta])* $name:ident $(<$p:ident>)?) => {
-        $(#[$doc])*
-        pub struct $name$(<$p>)? {
-            pub(crate) id: NodeId,
-            $(pub(crate) _kind: PhantomData<fn($p)>,)?
-        }
-        impl$(<$p>)? Clone for $name$(<$p>)? {
-            fn clone(&self) -> Self { *self }
-        }
-        impl$(<$p>)? Copy for $name$(<$p>)? {}
-        impl$(<$p>)? std::fmt::Debug for $name$(<$p>)? {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                write!(f, "{}#{}", stringify!($name), self.id.index)
-            }
-        }
-        impl$(<$p>)? $name$(<$p>)? {
-            /// The untyped id, for dependency lists.
-            pub fn id(&self) -> NodeId { self.id }
-            #[allow(dead_code)]
-            pub(crate) fn from_id(id: NodeId) -> Self {
-                Self { id, $(_kind: PhantomData::<fn($p)>)? }
-            }
-        }
-        impl$(<$p>)? From<$name$(<$p>)?> for NodeId {
-            fn from(h: $name$(<$p>)?) -> NodeId { h.id }
-        }
-    };
-}
-
-handle!(
-    /// A kernel node whose argument list is `A`.
-    KernelNode<A>
-);
-handle!(
-    /// A 1-D memcpy node copying in direction `D`.
-    MemcpyNode<D>
-);
-handle!(
-    /// A 1-D memset node writing a pattern of type `V`.
-    MemsetNode<V>
-);
-handle!(
-    /// An empty node.
-    EmptyNode
-);
-handle!(
-    /// A host node.
-    HostNode
-);
-handle!(
-    /// A child-graph node.
-    ChildGraphNode
-);
-handle!(
-    /// A node freeing a graph allocation. (An alloc node's handle is its
-    /// [`GraphAlloc`].) Neither has updates: CUDA allows none.
-    MemFreeNode
-);
-
 /// Node kinds an executable can enable and disable (`cuGraphNodeSetEnabled`): kernel, memcpy and
 /// memset nodes only.
 pub trait Switchable: Copy + Into<NodeId> {}
-impl<A> Switchable for KernelNode<A> {}
-impl<D> Switchable for MemcpyNode<D> {}
-impl<T> Switchable for MemsetNode<T> {}
+
+/// A node kind's parameters as the driver takes them: what [`Graph`](crate::Graph) adds a node
+/// of this kind with, through the generic `cuGraphAddNode`.
+pub(crate) trait NodeParams {
+    /// The kind of node these parameters make.
+    const KIND: NodeKind;
+
+    /// The function a kernel node launches (null for other kinds); an update re-sends it.
+    #[inline]
+    fn function(&self) -> sys::CUfunction {
+        std::ptr::null_mut()
+    }
+
+    /// Calls `f` with the driver's generic parameters for a node of this kind. Pointers in them
+    /// are valid during the call only; the driver may write results into them (an alloc node's
+    /// address), which the implementation keeps.
+    fn with_raw<R>(&mut self, f: impl FnOnce(&mut sys::CUgraphNodeParams) -> R) -> R;
+}
+
+/// A node kind's parameters as an executable's single-node update sends them
+/// (`cuGraphExec*NodeSetParams` of the kind).
+pub(crate) trait NodeUpdate {
+    /// Sends the parameters to node `node` of `exec`.
+    ///
+    /// # Safety
+    /// `exec` is live, and `node` is a node of its graph of the kind these parameters are for.
+    unsafe fn update(&mut self, exec: sys::CUgraphExec, node: sys::CUgraphNode) -> Result<()>;
+}
+
+/// Generic node parameters of type `type_`, all else zero (the driver's "nothing set"): the
+/// kind's module fills in its member of the union.
+#[inline]
+pub(crate) fn node_params(type_: sys::CUgraphNodeType) -> sys::CUgraphNodeParams {
+    // SAFETY: a plain C struct of integers, pointers and unions of such, for which all zeros is
+    // a valid value (and the documented one for fields left unset).
+    let mut p: sys::CUgraphNodeParams = unsafe { std::mem::zeroed() };
+    p.type_ = type_;
+    p
+}

@@ -1,0 +1,519 @@
+//! The driver calls of graphs, executables, their nodes and the memory they use, one thin function
+//! a call: each makes the raw `sys` call and turns its `CUresult` into this crate's [`Result`], an
+//! [`Error::Driver`](crate::Error::Driver) naming the call. Callers that know the node a call was
+//! about name it with [`Error::at_node`](crate::Error::at_node).
+//!
+//! The functions take raw handles, so most are `unsafe`: their `# Safety` sections say what the
+//! handles must be, and every caller says why they are.
+
+use cudarc::driver::sys;
+
+use super::check;
+use crate::error::Result;
+
+/// Definition graphs and their nodes.
+pub(crate) mod graph {
+    use super::*;
+
+    /// `cuGraphCreate`: a new, empty graph, owned by the caller.
+    #[inline]
+    pub(crate) fn create() -> Result<sys::CUgraph> {
+        let mut raw = std::ptr::null_mut();
+        // SAFETY: `raw` is a valid out-pointer; flags must be 0.
+        check("cuGraphCreate", unsafe { sys::cuGraphCreate(&mut raw, 0) })?;
+        Ok(raw)
+    }
+
+    /// `cuGraphDestroy`.
+    ///
+    /// # Safety
+    /// `graph` is a live graph the caller owns, and nothing uses it afterwards.
+    #[inline]
+    pub(crate) unsafe fn destroy(graph: sys::CUgraph) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuGraphDestroy", unsafe { sys::cuGraphDestroy(graph) })
+    }
+
+    /// `cuGraphClone`: a copy of `graph`, owned by the caller.
+    ///
+    /// # Safety
+    /// `graph` is live.
+    #[inline]
+    pub(crate) unsafe fn clone(graph: sys::CUgraph) -> Result<sys::CUgraph> {
+        let mut raw = std::ptr::null_mut();
+        // SAFETY: the caller's promise; `raw` is a valid out-pointer.
+        check("cuGraphClone", unsafe {
+            sys::cuGraphClone(&mut raw, graph)
+        })?;
+        Ok(raw)
+    }
+
+    /// `cuGraphNodeFindInClone`: the node of `clone` that is `original`'s copy.
+    ///
+    /// # Safety
+    /// `clone` is live and was cloned from the graph of `original`, a live node.
+    #[inline]
+    pub(crate) unsafe fn find_in_clone(
+        original: sys::CUgraphNode,
+        clone: sys::CUgraph,
+    ) -> Result<sys::CUgraphNode> {
+        let mut found = std::ptr::null_mut();
+        // SAFETY: the caller's promise; `found` is a valid out-pointer.
+        check("cuGraphNodeFindInClone", unsafe {
+            sys::cuGraphNodeFindInClone(&mut found, original, clone)
+        })?;
+        Ok(found)
+    }
+
+    /// `cuGraphGetNodes`, twice: the count, then the nodes.
+    ///
+    /// # Safety
+    /// `graph` is live.
+    pub(crate) unsafe fn nodes(graph: sys::CUgraph) -> Result<Vec<sys::CUgraphNode>> {
+        let mut count = 0usize;
+        // SAFETY: the caller's promise; a null array asks for the count only.
+        check("cuGraphGetNodes", unsafe {
+            sys::cuGraphGetNodes(graph, std::ptr::null_mut(), &mut count)
+        })?;
+        let mut nodes = vec![std::ptr::null_mut(); count];
+        // SAFETY: the caller's promise; `nodes` has room for `count` nodes, and the driver
+        // writes at most that many (and says how many in `count`).
+        check("cuGraphGetNodes", unsafe {
+            sys::cuGraphGetNodes(graph, nodes.as_mut_ptr(), &mut count)
+        })?;
+        nodes.truncate(count);
+        Ok(nodes)
+    }
+
+    /// `cuGraphNodeGetType`.
+    ///
+    /// # Safety
+    /// `node` is a node of a live graph.
+    #[inline]
+    pub(crate) unsafe fn node_type(node: sys::CUgraphNode) -> Result<sys::CUgraphNodeType> {
+        let mut kind = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_EMPTY;
+        // SAFETY: the caller's promise; `kind` is a valid out-pointer.
+        check("cuGraphNodeGetType", unsafe {
+            sys::cuGraphNodeGetType(node, &mut kind)
+        })?;
+        Ok(kind)
+    }
+
+    /// `cuGraphRetainUserObject` with `CU_GRAPH_USER_OBJECT_MOVE`: the caller's reference to
+    /// `object` becomes the graph's.
+    ///
+    /// # Safety
+    /// `graph` is live; the caller holds a reference to `object`, and gives it up on success.
+    #[inline]
+    pub(crate) unsafe fn move_user_object(
+        graph: sys::CUgraph,
+        object: sys::CUuserObject,
+    ) -> Result<()> {
+        let flags = sys::CUuserObjectRetain_flags::CU_GRAPH_USER_OBJECT_MOVE as u32;
+        // SAFETY: the caller's promise.
+        check("cuGraphRetainUserObject", unsafe {
+            sys::cuGraphRetainUserObject(graph, object, 1, flags)
+        })
+    }
+
+    /// Adds a node of any kind through the generic `cuGraphAddNode` (`cuGraphAddNode_v2` with no
+    /// edge data from CUDA 12.3 on), after `deps`. The driver may write results into `params`
+    /// (an alloc node's address).
+    ///
+    /// # Safety
+    /// `graph` is live, `deps` are its nodes, and `params` is valid for its `type_`, with every
+    /// pointer in it valid for the call.
+    #[inline]
+    pub(crate) unsafe fn add_node(
+        graph: sys::CUgraph,
+        deps: &[sys::CUgraphNode],
+        params: &mut sys::CUgraphNodeParams,
+    ) -> Result<sys::CUgraphNode> {
+        let mut node = std::ptr::null_mut();
+        // SAFETY: the caller's promise; `node` is a valid out-pointer.
+        #[cfg(feature = "cuda-12020")]
+        let result =
+            unsafe { sys::cuGraphAddNode(&mut node, graph, deps.as_ptr(), deps.len(), params) };
+        // SAFETY: the caller's promise; null edge data means default edges.
+        #[cfg(not(feature = "cuda-12020"))]
+        let result = unsafe {
+            sys::cuGraphAddNode_v2(
+                &mut node,
+                graph,
+                deps.as_ptr(),
+                std::ptr::null(),
+                deps.len(),
+                params,
+            )
+        };
+        check("cuGraphAddNode", result)?;
+        Ok(node)
+    }
+}
+
+/// Executable graphs: instantiation, launch, updates.
+pub(crate) mod exec {
+    use super::*;
+
+    /// `cuGraphInstantiateWithParams`: an executable of `graph`, owned by the caller. On failure
+    /// the driver may name the node it blames in `params.hErrNode_out`.
+    ///
+    /// # Safety
+    /// `graph` is live; the context it belongs to is current; `params.hUploadStream` is null or
+    /// a live stream.
+    #[inline]
+    pub(crate) unsafe fn instantiate(
+        graph: sys::CUgraph,
+        params: &mut sys::CUDA_GRAPH_INSTANTIATE_PARAMS,
+    ) -> Result<sys::CUgraphExec> {
+        let mut raw = std::ptr::null_mut();
+        // SAFETY: the caller's promise; `raw` is a valid out-pointer.
+        check("cuGraphInstantiateWithParams", unsafe {
+            sys::cuGraphInstantiateWithParams(&mut raw, graph, params)
+        })?;
+        Ok(raw)
+    }
+
+    /// `cuGraphExecDestroy`.
+    ///
+    /// # Safety
+    /// `exec` is a live executable the caller owns, and nothing uses it afterwards (launches
+    /// already queued keep what they need: CUDA defers the release).
+    #[inline]
+    pub(crate) unsafe fn destroy(exec: sys::CUgraphExec) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuGraphExecDestroy", unsafe {
+            sys::cuGraphExecDestroy(exec)
+        })
+    }
+
+    /// `cuGraphLaunch`.
+    ///
+    /// # Safety
+    /// `exec` and `stream` are live, of one context.
+    #[inline]
+    pub(crate) unsafe fn launch(exec: sys::CUgraphExec, stream: sys::CUstream) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuGraphLaunch", unsafe { sys::cuGraphLaunch(exec, stream) })
+    }
+
+    /// `cuGraphUpload`.
+    ///
+    /// # Safety
+    /// `exec` and `stream` are live, of one context.
+    #[inline]
+    pub(crate) unsafe fn upload(exec: sys::CUgraphExec, stream: sys::CUstream) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuGraphUpload", unsafe { sys::cuGraphUpload(exec, stream) })
+    }
+
+    /// `CUgraphExecUpdateResultInfo` with the result code as a plain integer, so a code newer
+    /// than our bindings is no invalid enum.
+    #[repr(C)]
+    #[derive(Debug)]
+    pub(crate) struct UpdateResultInfo {
+        /// The `CUgraphExecUpdateResult`.
+        pub(crate) result: u32,
+        /// The node of the source graph the driver blamed, if any.
+        pub(crate) error_node: sys::CUgraphNode,
+        /// The executable's node paired with it, if any.
+        pub(crate) error_from_node: sys::CUgraphNode,
+    }
+    const _: () = assert!(
+        std::mem::size_of::<UpdateResultInfo>()
+            == std::mem::size_of::<sys::CUgraphExecUpdateResultInfo>()
+    );
+
+    /// `cuGraphExecUpdate`: every node's parameters from `graph`. On refusal, the driver's
+    /// verdict is in `info`.
+    ///
+    /// # Safety
+    /// `exec` and `graph` are live.
+    #[inline]
+    pub(crate) unsafe fn update(
+        exec: sys::CUgraphExec,
+        graph: sys::CUgraph,
+        info: &mut UpdateResultInfo,
+    ) -> Result<()> {
+        // SAFETY: the caller's promise; `info` has the layout of `CUgraphExecUpdateResultInfo`
+        // (checked above), with the result as a plain integer.
+        check("cuGraphExecUpdate", unsafe {
+            sys::cuGraphExecUpdate_v2(exec, graph, (info as *mut UpdateResultInfo).cast())
+        })
+    }
+
+    /// `cuGraphExecKernelNodeSetParams` (v2).
+    ///
+    /// # Safety
+    /// `exec` is live; `node` is a kernel node of its graph; `params` and the argument array it
+    /// points to are valid for the call (the driver copies the arguments).
+    #[inline]
+    pub(crate) unsafe fn kernel_node_set_params(
+        exec: sys::CUgraphExec,
+        node: sys::CUgraphNode,
+        params: &sys::CUDA_KERNEL_NODE_PARAMS,
+    ) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuGraphExecKernelNodeSetParams", unsafe {
+            sys::cuGraphExecKernelNodeSetParams_v2(exec, node, params)
+        })
+    }
+
+    /// `cuGraphExecMemcpyNodeSetParams`.
+    ///
+    /// # Safety
+    /// `exec` and `ctx` are live; `node` is a memcpy node of its graph; `params` describes a copy
+    /// of the node's direction and memory types.
+    #[inline]
+    pub(crate) unsafe fn memcpy_node_set_params(
+        exec: sys::CUgraphExec,
+        node: sys::CUgraphNode,
+        params: &sys::CUDA_MEMCPY3D,
+        ctx: sys::CUcontext,
+    ) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuGraphExecMemcpyNodeSetParams", unsafe {
+            sys::cuGraphExecMemcpyNodeSetParams(exec, node, params, ctx)
+        })
+    }
+
+    /// `cuGraphExecMemsetNodeSetParams`.
+    ///
+    /// # Safety
+    /// `exec` and `ctx` are live; `node` is a memset node of its graph; `params` is a memset of
+    /// device memory.
+    #[inline]
+    pub(crate) unsafe fn memset_node_set_params(
+        exec: sys::CUgraphExec,
+        node: sys::CUgraphNode,
+        params: &sys::CUDA_MEMSET_NODE_PARAMS,
+        ctx: sys::CUcontext,
+    ) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuGraphExecMemsetNodeSetParams", unsafe {
+            sys::cuGraphExecMemsetNodeSetParams(exec, node, params, ctx)
+        })
+    }
+
+    /// `cuGraphExecHostNodeSetParams`.
+    ///
+    /// # Safety
+    /// `exec` is live; `node` is a host node of its graph; what `params.userData` points to lives
+    /// as long as a launch may call `params.fn_` with it.
+    #[inline]
+    pub(crate) unsafe fn host_node_set_params(
+        exec: sys::CUgraphExec,
+        node: sys::CUgraphNode,
+        params: &sys::CUDA_HOST_NODE_PARAMS,
+    ) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuGraphExecHostNodeSetParams", unsafe {
+            sys::cuGraphExecHostNodeSetParams(exec, node, params)
+        })
+    }
+
+    /// `cuGraphExecChildGraphNodeSetParams`.
+    ///
+    /// # Safety
+    /// `exec` and `child` are live; `node` is a child-graph node of the executable's graph.
+    #[inline]
+    pub(crate) unsafe fn child_graph_node_set_params(
+        exec: sys::CUgraphExec,
+        node: sys::CUgraphNode,
+        child: sys::CUgraph,
+    ) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuGraphExecChildGraphNodeSetParams", unsafe {
+            sys::cuGraphExecChildGraphNodeSetParams(exec, node, child)
+        })
+    }
+
+    /// `cuGraphNodeSetEnabled`.
+    ///
+    /// # Safety
+    /// `exec` is live and `node` is a node of its graph.
+    #[inline]
+    pub(crate) unsafe fn node_set_enabled(
+        exec: sys::CUgraphExec,
+        node: sys::CUgraphNode,
+        enabled: bool,
+    ) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuGraphNodeSetEnabled", unsafe {
+            sys::cuGraphNodeSetEnabled(exec, node, enabled as u32)
+        })
+    }
+
+    /// `cuGraphNodeGetEnabled`.
+    ///
+    /// # Safety
+    /// `exec` is live and `node` is a node of its graph.
+    #[inline]
+    pub(crate) unsafe fn node_get_enabled(
+        exec: sys::CUgraphExec,
+        node: sys::CUgraphNode,
+    ) -> Result<bool> {
+        let mut on = 0u32;
+        // SAFETY: the caller's promise; `on` is a valid out-pointer.
+        check("cuGraphNodeGetEnabled", unsafe {
+            sys::cuGraphNodeGetEnabled(exec, node, &mut on)
+        })?;
+        Ok(on != 0)
+    }
+}
+
+/// Stream capture.
+pub(crate) mod stream {
+    use super::*;
+
+    /// `cuStreamIsCapturing`: whether work enqueued on `stream` now would be captured.
+    ///
+    /// # Safety
+    /// `stream` is live.
+    #[inline]
+    pub(crate) unsafe fn is_capturing(stream: sys::CUstream) -> Result<bool> {
+        let mut status = sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
+        // SAFETY: the caller's promise; `status` is a valid out-pointer. Allowed during any
+        // capture.
+        check("cuStreamIsCapturing", unsafe {
+            sys::cuStreamIsCapturing(stream, &mut status)
+        })?;
+        Ok(status != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
+    }
+
+    /// `cuStreamBeginCapture` in `mode`.
+    ///
+    /// # Safety
+    /// `stream` is live and its context is current on this thread.
+    #[inline]
+    pub(crate) unsafe fn begin_capture(
+        stream: sys::CUstream,
+        mode: sys::CUstreamCaptureMode,
+    ) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuStreamBeginCapture", unsafe {
+            sys::cuStreamBeginCapture_v2(stream, mode)
+        })
+    }
+
+    /// `cuStreamEndCapture`: the captured graph (null when none was made) and the call's
+    /// outcome. A graph the driver made belongs to the caller, also when the call failed.
+    ///
+    /// # Safety
+    /// A capture begun on `stream` by this thread is under way.
+    #[inline]
+    pub(crate) unsafe fn end_capture(stream: sys::CUstream) -> (sys::CUgraph, Result<()>) {
+        let mut graph = std::ptr::null_mut();
+        // SAFETY: the caller's promise; `graph` is a valid out-pointer.
+        let ended = check("cuStreamEndCapture", unsafe {
+            sys::cuStreamEndCapture(stream, &mut graph)
+        });
+        (graph, ended)
+    }
+}
+
+/// Copies, frees and the device's graph memory pool.
+pub(crate) mod memory {
+    use super::*;
+
+    /// `cuMemFreeAsync` of the allocation at `addr`, on `stream`.
+    ///
+    /// # Safety
+    /// `addr` is a live allocation that nothing uses after the work already on `stream`, and
+    /// `stream` is live.
+    #[inline]
+    pub(crate) unsafe fn free_async(addr: sys::CUdeviceptr, stream: sys::CUstream) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuMemFreeAsync", unsafe {
+            sys::cuMemFreeAsync(addr, stream)
+        })
+    }
+
+    /// `cuDeviceGetGraphMemAttribute` of one of the 64-bit attributes (all of them are).
+    ///
+    /// # Safety
+    /// `device` is a valid device.
+    #[inline]
+    pub(crate) unsafe fn graph_mem_attribute(
+        device: sys::CUdevice,
+        attr: sys::CUgraphMem_attribute,
+    ) -> Result<u64> {
+        let mut value: u64 = 0;
+        // SAFETY: the caller's promise; each attribute is a 64-bit value.
+        check("cuDeviceGetGraphMemAttribute", unsafe {
+            sys::cuDeviceGetGraphMemAttribute(device, attr, (&mut value as *mut u64).cast())
+        })?;
+        Ok(value)
+    }
+
+    /// `cuDeviceSetGraphMemAttribute` of one of the 64-bit attributes to `value`.
+    ///
+    /// # Safety
+    /// `device` is a valid device, and `attr` one the driver lets set (a high-water mark, to 0).
+    #[inline]
+    pub(crate) unsafe fn set_graph_mem_attribute(
+        device: sys::CUdevice,
+        attr: sys::CUgraphMem_attribute,
+        mut value: u64,
+    ) -> Result<()> {
+        // SAFETY: the caller's promise; each attribute is a 64-bit value.
+        check("cuDeviceSetGraphMemAttribute", unsafe {
+            sys::cuDeviceSetGraphMemAttribute(device, attr, (&mut value as *mut u64).cast())
+        })
+    }
+
+    /// `cuDeviceGraphMemTrim`: returns the graph memory pool's unused memory to the system.
+    ///
+    /// # Safety
+    /// `device` is a valid device.
+    #[inline]
+    pub(crate) unsafe fn graph_mem_trim(device: sys::CUdevice) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuDeviceGraphMemTrim", unsafe {
+            sys::cuDeviceGraphMemTrim(device)
+        })
+    }
+
+    /// `cuMemcpyDtoHAsync`: `bytes` bytes from device address `src` to `dst`, on `stream`.
+    ///
+    /// # Safety
+    /// `src` holds `bytes` bytes, `dst` has room for them and is not touched until the copy has
+    /// completed; `stream` is live.
+    #[inline]
+    pub(crate) unsafe fn copy_dtoh_async(
+        dst: *mut std::ffi::c_void,
+        src: sys::CUdeviceptr,
+        bytes: usize,
+        stream: sys::CUstream,
+    ) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuMemcpyDtoHAsync", unsafe {
+            sys::cuMemcpyDtoHAsync_v2(dst, src, bytes, stream)
+        })
+    }
+}
+
+/// User objects.
+pub(crate) mod user_object {
+    use super::*;
+
+    /// `cuUserObjectCreate` with one reference, held by the caller, and the mandatory
+    /// `CU_USER_OBJECT_NO_DESTRUCTOR_SYNC`. On failure the driver did not take `data`.
+    ///
+    /// # Safety
+    /// `destroy` may be called with `data`, once, on a thread of the driver's, when the last
+    /// reference goes.
+    #[inline]
+    pub(crate) unsafe fn create(
+        data: *mut std::ffi::c_void,
+        destroy: sys::CUhostFn,
+    ) -> Result<sys::CUuserObject> {
+        let mut raw = std::ptr::null_mut();
+        let flags = sys::CUuserObject_flags::CU_USER_OBJECT_NO_DESTRUCTOR_SYNC as u32;
+        // SAFETY: the caller's promise; `raw` is a valid out-pointer.
+        check("cuUserObjectCreate", unsafe {
+            sys::cuUserObjectCreate(&mut raw, data, destroy, 1, flags)
+        })?;
+        Ok(raw)
+    }
+}
