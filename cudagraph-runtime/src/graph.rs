@@ -480,11 +480,8 @@ impl<'a> Graph<'a> {
             &spilled
         };
         let graph = self.raw;
-        let added = params.with_raw(|p| {
-            // SAFETY: `graph` is live; `raw_deps` are its nodes; `p` is valid for its kind, with
-            // the pointers in it valid during the call (`NodeParams::with_raw`).
-            unsafe { result::graph::add_node(graph, raw_deps, p) }
-        });
+        // SAFETY: `graph` is live; `raw_deps` are its nodes.
+        let added = unsafe { params.add_to(graph, raw_deps) };
         let raw = match added {
             Ok(raw) => raw,
             Err(e) => return Err(e.at_node(|| node_name(name))),

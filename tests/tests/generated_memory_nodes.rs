@@ -3,6 +3,8 @@
 //! does not free, read after each launch of an auto-free-on-launch executable; `set_params`
 //! refusing a new allocation size; the declared topology.
 
+use std::sync::{Mutex, MutexGuard};
+
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, Error, GraphMemory, NodeKind};
 use cudagraph_tests::pipeline::{expected, PipelineKernels};
@@ -51,8 +53,15 @@ cuda_graph! {
     }
 }
 
+/// Graph memory is one pool per device: the tests take turns, so that one's figures are its own.
+fn turn() -> MutexGuard<'static, ()> {
+    static POOL: Mutex<()> = Mutex::new(());
+    POOL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 #[test]
 fn a_pipeline_of_graph_allocations_matches_the_cpu() {
+    let _turn = turn();
     let Some(gpu) = cudagraph_tests::gpu("a_pipeline_of_graph_allocations_matches_the_cpu") else {
         return;
     };
@@ -114,6 +123,7 @@ fn a_pipeline_of_graph_allocations_matches_the_cpu() {
 
 #[test]
 fn an_allocation_left_unfreed_is_read_after_each_launch_and_freed_by_the_next() {
+    let _turn = turn();
     let Some(gpu) = cudagraph_tests::gpu(
         "an_allocation_left_unfreed_is_read_after_each_launch_and_freed_by_the_next",
     ) else {
@@ -127,6 +137,9 @@ fn an_allocation_left_unfreed_is_read_after_each_launch_and_freed_by_the_next() 
         n: n as u32,
         k: 1,
     };
+    // From a pool holding nothing but what this test allocates.
+    gpu.stream.synchronize().expect("sync");
+    GraphMemory::trim(&gpu.ctx).expect("trim");
     let mut exec = Counts::build(&gpu.ctx, &params)
         .expect("build")
         .instantiate()

@@ -138,6 +138,24 @@ pub(crate) trait NodeParams {
     /// are valid during the call only; the driver may write results into them (an alloc node's
     /// address), which the implementation keeps.
     fn with_raw<R>(&mut self, f: impl FnOnce(&mut sys::CUgraphNodeParams) -> R) -> R;
+
+    /// Adds a node with these parameters to `graph` after `deps`: through the generic
+    /// `cuGraphAddNode` unless the kind has a faster call of its own.
+    ///
+    /// # Safety
+    /// `graph` is live and `deps` are its nodes.
+    #[inline]
+    unsafe fn add_to(
+        &mut self,
+        graph: sys::CUgraph,
+        deps: &[sys::CUgraphNode],
+    ) -> Result<sys::CUgraphNode> {
+        self.with_raw(|p| {
+            // SAFETY: the caller's promise; `p` is valid for its kind, with the pointers in it
+            // valid during the call (`with_raw`).
+            unsafe { crate::driver::result::graph::add_node(graph, deps, p) }
+        })
+    }
 }
 
 /// A node kind's parameters as an executable's single-node update sends them
