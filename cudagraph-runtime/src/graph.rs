@@ -161,6 +161,7 @@ impl<'a> Graph<'a> {
         self.tables.as_ref().map_or(&[], |t| &t.edges)
     }
 
+    #[inline]
     fn tables_mut(&mut self) -> &mut Tables<'a> {
         self.tables.get_or_insert_with(Default::default)
     }
@@ -361,6 +362,7 @@ impl<'a> Graph<'a> {
     }
 
     /// The number of uses recorded so far: where the next node's uses start.
+    #[inline]
     fn uses_len(&self) -> usize {
         self.tables.as_ref().map_or(0, |t| t.uses.len())
     }
@@ -385,6 +387,7 @@ impl<'a> Graph<'a> {
 
     /// `result`, forgetting the name given for the next node when it is an error: the name was
     /// for the node that was refused, not for the one after it.
+    #[inline]
     fn or_forget_name<T>(&mut self, result: Result<T>) -> Result<T> {
         if result.is_err() {
             self.next_name = None;
