@@ -83,6 +83,8 @@ pub struct GraphExec<'a> {
     memory: Holdings<'a>,
     /// The graph allocations a launch leaves live (none for most graphs).
     outliving: Option<Box<Outliving>>,
+    /// Whether free nodes free allocations of other graphs: the executable launches once.
+    frees_adopted: bool,
 }
 
 // SAFETY: as for `Graph`: usable from any thread, never from two at once (`!Sync`).
@@ -163,6 +165,8 @@ impl<'a> GraphExec<'a> {
         let outliving = Outliving::new(graph.unfreed_allocations(), auto_free);
         let mut panics = PanicWatch::default();
         panics.watch(graph.panics.slots());
+        let mut graph = graph;
+        let frees_adopted = !graph.adopted_mut().is_empty();
         Ok(Self {
             raw,
             panics,
@@ -172,6 +176,7 @@ impl<'a> GraphExec<'a> {
             child_panics: Vec::new(),
             memory,
             outliving,
+            frees_adopted,
         })
     }
 
@@ -194,21 +199,36 @@ impl<'a> GraphExec<'a> {
     #[inline]
     pub fn launch(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
         self.check_host_panics()?;
-        if self.outliving.is_some() {
+        if self.outliving.is_some() || self.frees_adopted {
             return self.launch_with_outliving(stream);
         }
         self.launch_raw(stream)
     }
 
     /// A launch of a graph that leaves allocations live (see `memory::outliving`).
+    /// (Also the launch of a graph that frees allocations of other graphs: see
+    /// `memory::adopted`.)
     #[cold]
     fn launch_with_outliving(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
-        let graph = &self.graph;
-        let outliving = self.outliving.as_mut().expect("checked by the caller");
-        outliving.before_launch(stream, &|i| graph.name_of(i))?;
+        if self.graph.adopted_mut().iter().any(|a| a.freed()) {
+            return Err(Error::Allocation {
+                node: "launch".into(),
+                allocation: "the buffers its free nodes free".into(),
+                reason: "the first launch of this executable freed them, and another launch \
+                         would free them again: instantiate a new graph"
+                    .into(),
+            });
+        }
+        if let Some(outliving) = self.outliving.as_mut() {
+            let graph = &self.graph;
+            outliving.before_launch(stream, &|i| graph.name_of(i))?;
+        }
         self.launch_raw(stream)?;
         if let Some(outliving) = &mut self.outliving {
             outliving.after_launch(stream);
+        }
+        for adopted in self.graph.adopted_mut() {
+            adopted.after_launch(stream)?;
         }
         Ok(())
     }
@@ -253,7 +273,7 @@ impl<'a> GraphExec<'a> {
             // `stream`; from here on the slice owns it (the executable no longer frees it), and
             // cudarc frees it with `cuMemFreeAsync`, a valid free of a graph allocation.
             let slice = unsafe { stream.upgrade_device_ptr::<T>(addr, len) };
-            let buffer = DeviceBuffer::from(slice);
+            let buffer = DeviceBuffer::from_graph_allocation(slice);
             let weak = buffer.weak_allocation();
             (buffer, weak)
         })

@@ -11,9 +11,11 @@ use crate::error::{Error, Result};
 use crate::function_set::FunctionSet;
 use crate::id::fresh_id;
 use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
+use crate::memory::adopted::{Adopted, AdoptedList};
 use crate::memory::alloc::Space;
 use crate::memory::hazard::{host_code_conflict, reaches};
 use crate::memory::operand::{Hold, Use};
+use crate::memory::DeviceBuffer;
 use crate::node::mem::{self, AllocParams, AllocRecord, FreeParams};
 use crate::node::{
     check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, EmptyNode, EmptyParams,
@@ -73,6 +75,8 @@ struct Tables<'a> {
     allocs: Vec<AllocRecord>,
     /// Whether the graph has memory nodes (alloc or free, added or captured).
     memory_nodes: bool,
+    /// Allocations of other graphs that free nodes of this one free.
+    adopted: AdoptedList,
 }
 
 /// A CUDA graph being defined (`CUgraph`).
@@ -220,6 +224,7 @@ impl<'a> Graph<'a> {
             tables.host_code = false;
             tables.allocs.clear();
             tables.memory_nodes = false;
+            tables.adopted.0.clear();
         }
         self.next_name = None;
         // The old host nodes are gone from this graph: stop watching their slots (the own slot
@@ -674,6 +679,93 @@ impl<'a> Graph<'a> {
         let id = self.add_node(&mut params, deps, self.uses_len())?;
         self.tables_mut().allocs[alloc.slot as usize].freed_by = Some(id.index);
         Ok(MemFreeNode::from_id(id))
+    }
+
+    /// Adds a free node for `buffer`, an allocation that another graph made and left unfreed
+    /// (taken from its executable with [`GraphExec::take_allocation`]), after `deps`, which must
+    /// order it after every node of this graph that uses the buffer. The buffer must be whole and
+    /// otherwise unshared: no clone, and no other graph or executable using it. The work queued
+    /// on it so far is waited for here.
+    ///
+    /// The first launch of this graph's executable frees the memory, so that executable launches
+    /// once; later launches are refused ([`Error::Allocation`]). Until that launch the executable
+    /// that made the allocation still waits for it to be freed before it launches again; a graph
+    /// or executable dropped without launching frees the memory itself.
+    pub fn add_mem_free_buffer<T: cudarc::driver::DeviceRepr>(
+        &mut self,
+        buffer: DeviceBuffer<T>,
+        deps: &[NodeId],
+    ) -> Result<MemFreeNode> {
+        let checked = self.check_free_buffer(&buffer, deps);
+        self.or_forget_name(checked)?;
+        let (addr, home, record) = buffer.adopt_for_free()?;
+        let adopted = Adopted::new(addr, home, record);
+        let mut params = FreeParams { addr };
+        // Pushed first: if the node is refused, dropping the table entry frees the memory.
+        let tables = self.tables_mut();
+        tables.adopted.0.push(adopted);
+        tables.memory_nodes = true;
+        let id = self.add_node(&mut params, deps, self.uses_len());
+        if id.is_err() {
+            self.tables_mut().adopted.0.pop();
+        }
+        Ok(MemFreeNode::from_id(id?))
+    }
+
+    /// `buffer` can go to a free node after `deps`: only nodes of this graph use it, all ordered
+    /// before the free node.
+    fn check_free_buffer<T: cudarc::driver::DeviceRepr>(
+        &self,
+        buffer: &DeviceBuffer<T>,
+        deps: &[NodeId],
+    ) -> Result<()> {
+        for dep in deps {
+            self.check_node(*dep)?;
+        }
+        let record = buffer.record_ptr();
+        let holds = |u: &Use<'_>| matches!(&u.hold, Hold::Owned(a) if Arc::as_ptr(a).cast::<()>() == record);
+        let empty = Tables::default();
+        let tables = self.tables.as_deref().unwrap_or(&empty);
+        let mut held = 0;
+        for (index, node) in self.nodes.iter().enumerate() {
+            let (start, len) = node.uses;
+            let count = tables.uses[start as usize..(start + len) as usize]
+                .iter()
+                .filter(|u| holds(u))
+                .count();
+            held += count;
+            if count > 0
+                && !deps
+                    .iter()
+                    .any(|d| reaches(index, d.index as usize, |n| self.deps_of(n)))
+            {
+                return Err(Error::Allocation {
+                    node: self.pending_name(NodeKind::MemFree),
+                    allocation: format!("the buffer at {:#x}", buffer.addr()),
+                    reason: format!(
+                        "node `{}` uses the buffer and is not ordered before the free node: list \
+                         it (or a node after it) in the free node's dependencies",
+                        self.name_of(index)
+                    ),
+                });
+            }
+        }
+        match buffer.why_not_adoptable(held) {
+            None => Ok(()),
+            Some(why) => Err(Error::Allocation {
+                node: self.pending_name(NodeKind::MemFree),
+                allocation: format!("the buffer at {:#x}", buffer.addr()),
+                reason: why.into(),
+            }),
+        }
+    }
+
+    /// The allocations of other graphs that this graph's free nodes free.
+    pub(crate) fn adopted_mut(&mut self) -> &mut [Adopted] {
+        match &mut self.tables {
+            Some(tables) => &mut tables.adopted.0,
+            None => &mut [],
+        }
     }
 
     fn check_free<T>(&self, alloc: &GraphAlloc<T>, deps: &[NodeId]) -> Result<()> {

@@ -143,7 +143,8 @@
 //!
 //! An allocation the graph does not free outlives the launch, and CUDA launches the graph again
 //! only once it is freed: take it with [`GraphExec::take_allocation`] (a [`DeviceBuffer`], freed
-//! stream-ordered when dropped, usable by cudarc and other graphs), read it with
+//! stream-ordered when dropped, usable by cudarc and other graphs; or freed by the free node of
+//! a later graph, [`Graph::add_mem_free_buffer`]), read it with
 //! [`GraphExec::read_allocation`], or instantiate with
 //! [`InstantiateFlags::AUTO_FREE_ON_LAUNCH`] to have each launch free the last one's. Dropping
 //! the executable frees what is left. `cuda_graph!` declares the same with `alloc::<T>(len)` and

@@ -51,6 +51,9 @@ pub(crate) struct DeviceAlloc<T: 'static> {
     /// The slice's own stream: cudarc frees it there, and orders its work there.
     home: Arc<CudaStream>,
     state: AllocState,
+    /// Whether the memory is a graph allocation (taken from an executable), which a free node
+    /// of another graph may free.
+    graph_allocation: bool,
 }
 
 range_methods!(DeviceBuffer);
@@ -83,10 +86,72 @@ impl<T: DeviceRepr + 'static> From<CudaSlice<T>> for DeviceBuffer<T> {
             len,
             home,
             state: AllocState::default(),
+            graph_allocation: false,
         };
         Self {
             shared: Shared::new(alloc, len),
         }
+    }
+}
+
+impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
+    /// A graph allocation that an executable's launch left live, taken over as a buffer.
+    pub(crate) fn from_graph_allocation(slice: CudaSlice<T>) -> Self {
+        let mut buffer = Self::from(slice);
+        if let Some(alloc) = Arc::get_mut(&mut buffer.shared.alloc) {
+            alloc.graph_allocation = true;
+        }
+        buffer
+    }
+
+    /// Why the memory cannot go to a free node of a graph whose uses hold `held_by_graph`
+    /// references to it, if it cannot: it must be a whole graph allocation that nothing else
+    /// shares.
+    pub(crate) fn why_not_adoptable(&self, held_by_graph: usize) -> Option<&'static str> {
+        let alloc = &self.shared.alloc;
+        if !alloc.graph_allocation {
+            Some(
+                "a free node frees graph allocations only: this buffer was not taken from an \
+                  executable (`GraphExec::take_allocation`); drop it instead",
+            )
+        } else if self.shared.offset != 0 || self.shared.len != alloc.len {
+            Some("the buffer is a part of its allocation: give the whole buffer")
+        } else if Arc::strong_count(alloc) != 1 + held_by_graph {
+            Some(
+                "other handles to the buffer (clones, or other graphs and executables that use \
+                  it) are still alive: a free node frees memory that only its own graph still \
+                  uses",
+            )
+        } else {
+            None
+        }
+    }
+
+    /// Gives the memory to a free node (checked with [`Self::why_not_adoptable`]): waits for
+    /// the work queued on it so far, and takes the memory out of the buffer, so that only the
+    /// free node frees it. Returns the address, the home stream and the buffer's record.
+    pub(crate) fn adopt_for_free(
+        self,
+    ) -> Result<(sys::CUdeviceptr, Arc<CudaStream>, Arc<dyn Allocation>)> {
+        // Everything queued on the memory so far completes before the graph can free it.
+        drop(self.access()?);
+        let alloc = &self.shared.alloc;
+        alloc.home.synchronize().map_err(|source| Error::Driver {
+            call: "cuStreamSynchronize",
+            source,
+        })?;
+        let slice = alloc.slice.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(slice) = slice {
+            // From now on the graph's free node frees it, not cudarc.
+            slice.leak();
+        }
+        let record: Arc<dyn Allocation> = alloc.clone();
+        Ok((alloc.base, alloc.home.clone(), record))
+    }
+
+    /// The buffer's allocation record, for counting a graph's holds of it.
+    pub(crate) fn record_ptr(&self) -> *const () {
+        Arc::as_ptr(&self.shared.alloc).cast()
     }
 }
 

@@ -9,8 +9,10 @@
 //! - `fence`: an executable's side of that record (launch gate, completion marker);
 //! - `holdings`: an executable's uses of memory, registered with those records;
 //! - `hazard`: conflicting uses of host memory by unordered nodes of one graph;
-//! - `outliving`: graph allocations an executable's launches leave live, and who frees them.
+//! - `outliving`: graph allocations an executable's launches leave live, and who frees them;
+//! - `adopted`: such allocations given to a free node of a later graph.
 
+pub(crate) mod adopted;
 pub(crate) mod alloc;
 mod device;
 pub(crate) mod fence;

@@ -8,8 +8,10 @@
 //!
 //! - without auto-free: the last launch's allocation was taken out as a
 //!   [`DeviceBuffer`](crate::DeviceBuffer) ([`GraphExec::take_allocation`]) and that buffer is
-//!   gone, so cudarc freed it (`cuMemFreeAsync` on the stream it was taken on); a launch on
-//!   another stream first waits for that free, which the driver does not order by itself;
+//!   gone, so cudarc freed it (`cuMemFreeAsync` on the stream it was taken on), or a later
+//!   graph's free node freed it (`memory::adopted`, which orders that stream after the free); a
+//!   launch on another stream first waits for that stream, which the driver does not order by
+//!   itself;
 //! - with auto-free: nothing; the allocation is read only through `&self` methods, so no read
 //!   can overlap the launch that frees it.
 //!
@@ -101,13 +103,19 @@ impl Outliving {
                     });
                 }
                 State::Taken { buffer, home } => {
-                    if buffer.strong_count() > 0 {
+                    // Gone (cudarc freed it on `home`), or freed by another graph's free node
+                    // (with `home` ordered after that launch).
+                    let freed = buffer
+                        .upgrade()
+                        .map_or(true, |alloc| alloc.state().freed_by_graph());
+                    if !freed {
                         return Err(Error::Allocation {
                             node: "launch".into(),
                             allocation: format!("`{}`", name_of(record.node)),
                             reason: "the buffer taken from the last launch is still alive, and \
                                      the next launch would allocate the same addresses: drop \
-                                     it first (copy out what you need)"
+                                     it first (copy out what you need), or launch the graph \
+                                     whose free node frees it"
                                 .into(),
                         });
                     }

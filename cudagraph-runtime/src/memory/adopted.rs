@@ -1,0 +1,112 @@
+//! Graph allocations freed by another graph: a buffer taken from the executable whose launch
+//! allocated it ([`GraphExec::take_allocation`]) and given to a later graph's free node
+//! ([`Graph::add_mem_free_buffer`]).
+//!
+//! The buffer's memory then belongs to the later graph: its first launch frees it, so its
+//! executable launches once (a second launch would free it again). Until that launch the
+//! buffer's record stays alive, so the executable that made the allocation, which launches again
+//! only once the allocation is gone, keeps waiting; after it, the buffer's home stream is ordered
+//! after the launch that freed it, which is what that executable orders its relaunch after. A
+//! graph or executable dropped before that launch frees the memory itself, stream-ordered.
+//!
+//! [`GraphExec::take_allocation`]: crate::GraphExec::take_allocation
+//! [`Graph::add_mem_free_buffer`]: crate::Graph::add_mem_free_buffer
+
+use std::sync::Arc;
+
+use cudarc::driver::{sys, CudaStream};
+
+use super::alloc::Allocation;
+use super::fence::{is_capturing, EventCell};
+use crate::driver::result;
+use crate::error::Result;
+use crate::node::in_host_node;
+use crate::reaper;
+
+/// One allocation a free node of this graph frees, taken over from a buffer.
+pub(crate) struct Adopted {
+    addr: sys::CUdeviceptr,
+    /// The stream the buffer's work was ordered on.
+    home: Arc<CudaStream>,
+    /// The buffer's record, alive until a launch has freed the memory.
+    record: Option<Arc<dyn Allocation>>,
+}
+
+impl Adopted {
+    /// Takes over the memory at `addr`, whose buffer record is `record` and whose work is
+    /// ordered on `home`. Nothing may free it but this graph's free node (or this value's drop).
+    pub(crate) fn new(
+        addr: sys::CUdeviceptr,
+        home: Arc<CudaStream>,
+        record: Arc<dyn Allocation>,
+    ) -> Self {
+        Self {
+            addr,
+            home,
+            record: Some(record),
+        }
+    }
+
+    /// Whether a launch has freed it.
+    pub(crate) fn freed(&self) -> bool {
+        self.record.is_none()
+    }
+
+    /// After the launch on `stream` that freed it: orders the buffer's home stream after that
+    /// launch, then lets the buffer's record go.
+    pub(crate) fn after_launch(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
+        if !Arc::ptr_eq(stream, &self.home) {
+            let marker = EventCell::default();
+            marker.record(stream)?;
+            marker.order_before(&self.home)?;
+        }
+        if let Some(record) = self.record.take() {
+            record.state().mark_freed_by_graph();
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Debug for Adopted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Adopted({:#x}, freed: {})", self.addr, self.freed())
+    }
+}
+
+impl Drop for Adopted {
+    /// Frees the memory if no launch did (`cuMemFreeAsync` on its home stream); when that stream
+    /// is being captured, or inside a host node, on the crate's own thread.
+    fn drop(&mut self) {
+        if self.freed() {
+            return;
+        }
+        let (addr, home) = (self.addr, self.home.clone());
+        let free = move || -> bool {
+            match is_capturing(&home) {
+                Ok(false) => {}
+                Ok(true) => return false,
+                Err(_) => return true, // the stream is unusable: leak rather than guess
+            }
+            // SAFETY: the memory is a live allocation that nothing uses after the work on its
+            // home stream (no launch freed it, and the graph that would is gone).
+            let _ = unsafe { result::memory::free_async(addr, home.cu_stream()) };
+            true
+        };
+        if in_host_node() || !free() {
+            reaper::run_later(Box::new(free));
+        }
+    }
+}
+
+/// The allocations a graph's free nodes take over, in its table. A graph with memory nodes is
+/// never cloned (CUDA refuses), so a clone of the table (made only for graphs without them)
+/// starts empty.
+#[derive(Debug, Default)]
+pub(crate) struct AdoptedList(pub(crate) Vec<Adopted>);
+
+impl Clone for AdoptedList {
+    fn clone(&self) -> Self {
+        debug_assert!(self.0.is_empty(), "graphs with memory nodes are not cloned");
+        Self(Vec::new())
+    }
+}
