@@ -682,7 +682,7 @@ impl<'a> Graph<'a> {
     }
 
     /// Adds a free node for `buffer`, an allocation that another graph made and left unfreed
-    /// (taken from its executable with [`GraphExec::take_allocation`]), after `deps`, which must
+    /// (taken from its executable with [`GraphExec::take_allocation`](crate::GraphExec::take_allocation)), after `deps`, which must
     /// order it after every node of this graph that uses the buffer. The buffer must be whole and
     /// otherwise unshared: no clone, and no other graph or executable using it. The work queued
     /// on it so far is waited for here.
