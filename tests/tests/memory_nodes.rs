@@ -2,47 +2,13 @@
 //! shared between allocations whose lifetimes do not overlap, allocations that outlive a launch,
 //! and the ordering rules the runtime checks where the driver checks nothing.
 
-use std::sync::{Mutex, MutexGuard};
-
 use cudagraph_runtime::cudarc::driver::sys;
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{Error, GraphMemory, NodeKind};
-use cudagraph_tests::{cfg, gpu, read_back, zeros, Gpu, Kernels};
+use cudagraph_tests::graph_memory::{assert_nothing_leaked, fresh_pool, outliving, settled, turn};
+use cudagraph_tests::{cfg, gpu, read_back, zeros, Kernels};
 
 const MIB: usize = 1 << 20;
-
-/// The device's graph memory is one pool for the whole process: the tests of this file take
-/// turns, so that each one's figures are its own.
-static POOL: Mutex<()> = Mutex::new(());
-
-fn turn() -> MutexGuard<'static, ()> {
-    POOL.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Starts a measurement of graph memory: unused reserved memory returned, peaks reset.
-fn fresh_pool(gpu: &Gpu) {
-    settled(gpu);
-    GraphMemory::reset_peaks(&gpu.ctx).unwrap();
-}
-
-/// The graph memory once the device is idle and the memory no live allocation needs is
-/// returned (`cuDeviceGraphMemTrim`): what is left is held by live allocations.
-fn settled(gpu: &Gpu) -> GraphMemory {
-    gpu.ctx.synchronize().unwrap();
-    GraphMemory::trim(&gpu.ctx).unwrap();
-    GraphMemory::of(&gpu.ctx).unwrap()
-}
-
-/// Asserts that graph memory went back to `before`: nothing leaked.
-#[track_caller]
-fn assert_nothing_leaked(gpu: &Gpu, before: &GraphMemory, what: &str) {
-    let after = settled(gpu);
-    println!("{what}: before\n{before}\nafter\n{after}");
-    assert!(
-        after.used <= before.used && after.reserved <= before.reserved,
-        "{what}: graph memory leaked:\n{before}\n->\n{after}"
-    );
-}
 
 /// `alloc -> memset(value) -> scale(by) -> copy into out -> free`, after `deps`; returns the free
 /// node. `n` floats.
@@ -143,15 +109,6 @@ fn allocations_whose_lifetimes_do_not_overlap_share_physical_memory() {
     );
 }
 
-/// `alloc -> memset(value)`, not freed: the allocation outlives the launch.
-fn outliving(gpu: &Gpu, n: usize, value: u32) -> (Graph<'static>, GraphAlloc<u32>) {
-    let mut g = Graph::new(&gpu.ctx).unwrap();
-    g.name_next("result");
-    let t = g.add_mem_alloc::<u32>(n, &[]).unwrap();
-    g.add_memset(Memset::new(t, value), &[t.id()]).unwrap();
-    (g, t)
-}
-
 #[test]
 fn an_outliving_allocation_is_taken_as_a_buffer_and_used_by_cudarc_and_a_later_graph() {
     let _turn = turn();
@@ -203,144 +160,6 @@ fn an_outliving_allocation_is_taken_as_a_buffer_and_used_by_cudarc_and_a_later_g
     assert_eq!(exec.read_allocation(&t).unwrap(), vec![7u32; n]);
     let again = exec.take_allocation(&t).unwrap();
     assert_eq!(again.to_vec().unwrap(), vec![7u32; n]);
-}
-
-#[test]
-fn a_free_node_takes_only_a_whole_unshared_graph_allocation_used_before_it() {
-    let _turn = turn();
-    let Some(gpu) = gpu("a_free_node_takes_only_a_whole_unshared_graph_allocation_used_before_it")
-    else {
-        return;
-    };
-    let k = Kernels::load(&gpu.ctx);
-    let n = 1 << 20;
-    let (g, t) = outliving(&gpu, n, 7);
-    let mut exec = g.instantiate().unwrap();
-    exec.launch(&gpu.stream).unwrap();
-    let buffer = exec.take_allocation(&t).unwrap();
-
-    // Memory that is not a graph allocation, a part of one, a buffer with another handle alive.
-    let mut later = Graph::new(&gpu.ctx).unwrap();
-    for (what, refused) in [
-        (
-            "a cudarc allocation",
-            later.add_mem_free_buffer(zeros::<u32>(&gpu, n), &[]),
-        ),
-        ("a part", later.add_mem_free_buffer(buffer.slice(..16), &[])),
-        (
-            "a shared buffer",
-            later.add_mem_free_buffer(buffer.clone(), &[]),
-        ),
-    ] {
-        assert!(
-            matches!(refused, Err(Error::Allocation { .. })),
-            "{what}: {refused:?}"
-        );
-    }
-    // A node of the graph that uses the buffer and is not ordered before the free.
-    let out = zeros::<u32>(&gpu, n);
-    let bump = later
-        .add_kernel(&k.add_u32, cfg(n), (n as u32, 5, &buffer), &[])
-        .unwrap();
-    later
-        .add_memcpy(Memcpy::dtod(&buffer, &out), &[bump.id()])
-        .unwrap();
-    let unordered = later.add_mem_free_buffer(buffer, &[bump.id()]);
-    assert!(
-        matches!(&unordered, Err(Error::Allocation { reason, .. }) if reason.contains("memcpy#1")),
-        "{unordered:?}"
-    );
-}
-
-#[test]
-fn a_later_graph_frees_an_outliving_allocation_once_and_the_maker_relaunches() {
-    let _turn = turn();
-    let Some(gpu) =
-        gpu("a_later_graph_frees_an_outliving_allocation_once_and_the_maker_relaunches")
-    else {
-        return;
-    };
-    let k = Kernels::load(&gpu.ctx);
-    let n = 1 << 20;
-    fresh_pool(&gpu);
-    let before = settled(&gpu);
-    let (g, t) = outliving(&gpu, n, 7);
-    let mut exec = g.instantiate().unwrap();
-    exec.launch(&gpu.stream).unwrap();
-    let buffer = exec.take_allocation(&t).unwrap();
-    let addr = buffer.addr();
-
-    let out = zeros::<u32>(&gpu, n);
-    let mut later = Graph::new(&gpu.ctx).unwrap();
-    let bump = later
-        .add_kernel(&k.add_u32, cfg(n), (n as u32, 5, &buffer), &[])
-        .unwrap();
-    let copy = later
-        .add_memcpy(Memcpy::dtod(&buffer, &out), &[bump.id()])
-        .unwrap();
-    later.add_mem_free_buffer(buffer, &[copy.id()]).unwrap();
-    let mut later = later.instantiate().unwrap();
-
-    // Until the later graph has run, the maker still waits for its allocation to be freed.
-    assert!(matches!(
-        exec.launch(&gpu.stream),
-        Err(Error::Allocation { .. })
-    ));
-    let other = gpu.ctx.new_stream().unwrap();
-    later.launch(&other).unwrap();
-    assert_eq!(
-        read_back(&other, &out),
-        vec![12u32; n],
-        "used before the free"
-    );
-    // Once: a second launch would free the memory again.
-    assert!(matches!(
-        later.launch(&other),
-        Err(Error::Allocation { .. })
-    ));
-
-    // The maker relaunches (after the free, on the other stream) and gets the same address.
-    exec.launch(&gpu.stream).unwrap();
-    let again = exec.take_allocation(&t).unwrap();
-    assert_eq!(again.addr(), addr);
-    // The refused relaunch of the later graph wrote nothing into it (nor freed it): the new
-    // allocation holds what the maker wrote, and stays so.
-    assert!(matches!(
-        later.launch(&other),
-        Err(Error::Allocation { .. })
-    ));
-    other.synchronize().unwrap();
-    assert_eq!(again.to_vec().unwrap(), vec![7u32; n]);
-    drop(later);
-    drop(again);
-    drop(exec);
-    gpu.stream.synchronize().unwrap();
-    assert_nothing_leaked(&gpu, &before, "freed by a later graph");
-}
-
-#[test]
-fn a_later_graph_dropped_without_launching_frees_the_allocation_itself() {
-    let _turn = turn();
-    let Some(gpu) = gpu("a_later_graph_dropped_without_launching_frees_the_allocation_itself")
-    else {
-        return;
-    };
-    let n = 1 << 20;
-    fresh_pool(&gpu);
-    let before = settled(&gpu);
-    let (g, t) = outliving(&gpu, n, 7);
-    let mut exec = g.instantiate().unwrap();
-    exec.launch(&gpu.stream).unwrap();
-    let buffer = exec.take_allocation(&t).unwrap();
-    let mut later = Graph::new(&gpu.ctx).unwrap();
-    later.add_mem_free_buffer(buffer, &[]).unwrap();
-    let later = later.instantiate().unwrap();
-    drop(later);
-    // Freed by the drop (stream-ordered): the maker may launch again.
-    exec.launch(&gpu.stream).unwrap();
-    drop(exec);
-    gpu.stream.synchronize().unwrap();
-    assert_nothing_leaked(&gpu, &before, "freed by a dropped graph");
 }
 
 #[test]
