@@ -3,9 +3,11 @@
 //! the later graph is dropped unlaunched.
 //!
 //! In its own file (its own process): after a graph allocation is freed by a free node of a
-//! graph launched on another stream, `compute-sanitizer --tool memcheck` flags accesses to
-//! graph allocations made later in the same process as out of bounds, although their results are
-//! right; `sanitizer_cross_graph_free.rs` shows it with raw driver calls only.
+//! graph launched on another stream, `compute-sanitizer --tool memcheck` does not see that free:
+//! it reports the allocation as leaked, and flags accesses to graph allocations made later in
+//! the same process as out of bounds, although their results are right and the driver's own
+//! accounting (graph memory in use, after a trim) shows nothing left allocated.
+//! `sanitizer_cross_graph_free.rs` shows the same with raw driver calls only.
 
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::Error;

@@ -1,6 +1,7 @@
 //! What `compute-sanitizer --tool memcheck` makes of a graph allocation freed by a free node of
 //! another graph launched on another stream, with raw driver calls only (instantiate, launch,
-//! free): graph allocations made afterwards in the same process are reported as out of bounds,
+//! free): the free is not seen (the allocation, and the later ones, are reported as leaked), and
+//! graph allocations made afterwards in the same process are reported as out of bounds,
 //! although the driver runs the work correctly (this test checks the values). Run it under
 //! memcheck to see; it passes without. The runtime's own test of that path
 //! (`memory_nodes_freed_elsewhere.rs`) therefore has a process to itself.
