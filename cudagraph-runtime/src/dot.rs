@@ -13,6 +13,7 @@ fn shape(kind: NodeKind) -> &'static str {
         NodeKind::ChildGraph => "box3d",
         NodeKind::MemAlloc => "invtrapezium",
         NodeKind::MemFree => "trapezium",
+        NodeKind::EventRecord | NodeKind::EventWait => "cds",
         NodeKind::Other => "ellipse",
     }
 }

@@ -17,9 +17,10 @@ use crate::memory::operand::Use;
 use crate::memory::outliving::Outliving;
 use crate::memory::DeviceBuffer;
 use crate::node::{
-    check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, GraphAlloc, HostCall,
-    HostNode, HostParams, HostViews, KernelLaunch, KernelNode, KernelParams, Memcpy, MemcpyNode,
-    Memset, MemsetNode, MemsetValue, NodeId, NodeUpdate, PanicSlot, PanicWatch, Switchable,
+    check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, Event, EventParams,
+    EventRecordNode, EventWaitNode, GraphAlloc, HostCall, HostNode, HostParams, HostViews,
+    KernelLaunch, KernelNode, KernelParams, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue,
+    NodeId, NodeUpdate, PanicSlot, PanicWatch, Switchable,
 };
 
 /// Flags for instantiation (`CUgraphInstantiate_flags`).
@@ -85,6 +86,8 @@ pub struct GraphExec<'a> {
     outliving: Option<Box<Outliving>>,
     /// Whether free nodes free allocations of other graphs: the executable launches once.
     frees_adopted: bool,
+    /// Events set on event nodes by updates, by node index (the graph keeps the first ones).
+    events: Vec<(usize, Event)>,
 }
 
 // SAFETY: as for `Graph`: usable from any thread, never from two at once (`!Sync`).
@@ -177,6 +180,7 @@ impl<'a> GraphExec<'a> {
             memory,
             outliving,
             frees_adopted,
+            events: Vec::new(),
         })
     }
 
@@ -622,6 +626,39 @@ impl<'a> GraphExec<'a> {
         let mut uses = Vec::new();
         let f = with_views(buffers, f, &mut uses);
         self.install_host_call(node, f, uses)
+    }
+
+    /// Sets the event an event record node records, for the next launches
+    /// (`cuGraphExecEventRecordNodeSetEvent`). The executable keeps it alive; the one it
+    /// replaces lives until the launches that may record it are done.
+    pub fn set_event_record(&mut self, node: EventRecordNode, event: &Event) -> Result<()> {
+        self.set_event::<true>(node.id, event)
+    }
+
+    /// Sets the event an event wait node waits for, for the next launches
+    /// (`cuGraphExecEventWaitNodeSetEvent`); as [`GraphExec::set_event_record`].
+    pub fn set_event_wait(&mut self, node: EventWaitNode, event: &Event) -> Result<()> {
+        self.set_event::<false>(node.id, event)
+    }
+
+    fn set_event<const RECORD: bool>(&mut self, node: NodeId, event: &Event) -> Result<()> {
+        let (index, raw_node) = self.node(node)?;
+        let mut params = EventParams::<RECORD> { event: event.raw() };
+        // SAFETY: a live executable; `raw_node` is an event node of the kind `RECORD` says (the
+        // handle's type); the event is kept alive below.
+        unsafe { params.update(self.raw, raw_node) }.map_err(|e| self.at_node(e, index))?;
+        let slot = self.events.iter().position(|(i, _)| *i == index);
+        let old = match slot {
+            Some(slot) => Some(std::mem::replace(&mut self.events[slot].1, event.clone())),
+            None => {
+                self.events.push((index, event.clone()));
+                None
+            }
+        };
+        if let Some(old) = old {
+            self.memory.drop_after_launches(Box::new(old));
+        }
+        Ok(())
     }
 
     pub(crate) fn install_host_call(

@@ -19,9 +19,9 @@ use crate::memory::DeviceBuffer;
 use crate::node::mem::{self, AllocParams, AllocRecord, FreeParams};
 use crate::node::{
     check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, EmptyNode, EmptyParams,
-    GraphAlloc, HostCall, HostFn, HostNode, HostParams, HostViews, KernelLaunch, KernelNode,
-    KernelParams, MemFreeNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId,
-    NodeKind, NodeParams, PanicWatch,
+    Event, EventParams, EventRecordNode, EventWaitNode, GraphAlloc, HostCall, HostFn, HostNode,
+    HostParams, HostViews, KernelLaunch, KernelNode, KernelParams, MemFreeNode, Memcpy, MemcpyNode,
+    Memset, MemsetNode, MemsetValue, NodeId, NodeKind, NodeParams, PanicWatch,
 };
 use crate::user_object::UserObject;
 
@@ -863,6 +863,30 @@ impl<'a> Graph<'a> {
         Ok(EmptyNode::from_id(id))
     }
 
+    /// Adds an event record node, after `deps`: each launch records `event` when it reaches the
+    /// node (`cuGraphAddEventRecordNode`), so a stream or another graph that waits for the event
+    /// waits for the nodes before it. The graph keeps the event alive.
+    pub fn add_event_record(&mut self, event: &Event, deps: &[NodeId]) -> Result<EventRecordNode> {
+        let id = self.add_event::<true>(event, deps)?;
+        Ok(EventRecordNode::from_id(id))
+    }
+
+    /// Adds an event wait node, after `deps`: the nodes after it wait for the last record of
+    /// `event` made before the launch reaches the node (`cuGraphAddEventWaitNode`), on any
+    /// stream or in any graph. The graph keeps the event alive.
+    pub fn add_event_wait(&mut self, event: &Event, deps: &[NodeId]) -> Result<EventWaitNode> {
+        let id = self.add_event::<false>(event, deps)?;
+        Ok(EventWaitNode::from_id(id))
+    }
+
+    fn add_event<const RECORD: bool>(&mut self, event: &Event, deps: &[NodeId]) -> Result<NodeId> {
+        let mut params = EventParams::<RECORD> { event: event.raw() };
+        let id = self.add_node(&mut params, deps, self.uses_len())?;
+        // Released on this crate's thread once the graph and its launches are done with it.
+        self.retain(event.clone())?;
+        Ok(id)
+    }
+
     /// Adds a host node running `f` on a CPU thread, after `deps`.
     ///
     /// The closure is owned by a user object held by the graph, so it lives as long as any
@@ -1059,6 +1083,8 @@ impl Graph<'_> {
             match unsafe { result::graph::node_type(raw) } {
                 Ok(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_ALLOC) => NodeKind::MemAlloc,
                 Ok(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_FREE) => NodeKind::MemFree,
+                Ok(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_EVENT_RECORD) => NodeKind::EventRecord,
+                Ok(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_WAIT_EVENT) => NodeKind::EventWait,
                 _ => NodeKind::Other,
             }
         };

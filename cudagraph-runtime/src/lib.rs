@@ -209,9 +209,10 @@ pub use memory::{
     HostWriteGuard,
 };
 pub use node::{
-    ChildGraphNode, DeviceToDevice, DeviceToHost, Direction, EmptyNode, FillWith, GraphAlloc,
-    HostCallback, HostFn, HostNode, HostToDevice, HostViews, KernelNode, MemFreeNode, Memcpy,
-    MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId, NodeKind, RawView, Switchable,
+    ChildGraphNode, DeviceToDevice, DeviceToHost, Direction, EmptyNode, Event, EventRecordNode,
+    EventWaitNode, FillWith, GraphAlloc, HostCallback, HostFn, HostNode, HostToDevice, HostViews,
+    KernelNode, MemFreeNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId, NodeKind,
+    RawView, Switchable,
 };
 pub use ptr::{DevicePtr, DevicePtrMut, HostPtr, HostPtrMut};
 pub use topology::Topology;
@@ -220,7 +221,7 @@ pub use user_object::UserObject;
 /// The names most programs need.
 pub mod prelude {
     pub use crate::{
-        cuda_graph, DeviceBuffer, DevicePtr, DevicePtrMut, Graph, GraphAlloc, GraphExec,
+        cuda_graph, DeviceBuffer, DevicePtr, DevicePtrMut, Event, Graph, GraphAlloc, GraphExec,
         HostBuffer, HostCallback, HostPtr, HostPtrMut, InstantiateFlags, Kernel, LaunchConfig,
         Memcpy, Memset, NodeId,
     };

@@ -350,6 +350,31 @@ pub(crate) mod exec {
         })
     }
 
+    /// `cuGraphExecEventRecordNodeSetEvent` or, for a wait node, `...EventWaitNodeSetEvent`.
+    ///
+    /// # Safety
+    /// `exec` and `event` are live; `node` is an event record (`record`) or wait node of the
+    /// executable's graph.
+    #[inline]
+    pub(crate) unsafe fn event_node_set_event(
+        exec: sys::CUgraphExec,
+        node: sys::CUgraphNode,
+        event: sys::CUevent,
+        record: bool,
+    ) -> Result<()> {
+        if record {
+            // SAFETY: the caller's promise.
+            check("cuGraphExecEventRecordNodeSetEvent", unsafe {
+                sys::cuGraphExecEventRecordNodeSetEvent(exec, node, event)
+            })
+        } else {
+            // SAFETY: the caller's promise.
+            check("cuGraphExecEventWaitNodeSetEvent", unsafe {
+                sys::cuGraphExecEventWaitNodeSetEvent(exec, node, event)
+            })
+        }
+    }
+
     /// `cuGraphNodeSetEnabled`.
     ///
     /// # Safety

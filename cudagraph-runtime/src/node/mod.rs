@@ -40,6 +40,7 @@ macro_rules! handle {
 
 mod child;
 mod empty;
+mod event;
 mod host;
 mod kernel;
 pub(crate) mod mem;
@@ -50,6 +51,8 @@ pub use child::ChildGraphNode;
 pub(crate) use child::ChildParams;
 pub use empty::EmptyNode;
 pub(crate) use empty::EmptyParams;
+pub(crate) use event::EventParams;
+pub use event::{Event, EventRecordNode, EventWaitNode};
 pub(crate) use host::{
     check_views_apart, in_host_node, with_views, HostCall, HostParams, PanicSlot, PanicWatch,
 };
@@ -83,6 +86,10 @@ pub enum NodeKind {
     MemAlloc,
     /// The free of a graph allocation.
     MemFree,
+    /// The record of a CUDA event.
+    EventRecord,
+    /// A wait for a CUDA event.
+    EventWait,
     /// A node of another kind, found in a captured graph.
     Other,
 }
@@ -99,6 +106,8 @@ impl NodeKind {
             Self::ChildGraph => "child_graph",
             Self::MemAlloc => "mem_alloc",
             Self::MemFree => "mem_free",
+            Self::EventRecord => "event_record",
+            Self::EventWait => "event_wait",
             Self::Other => "node",
         }
     }

@@ -1,0 +1,113 @@
+//! Event record and event wait nodes: a graph records a CUDA event when the node runs, or waits
+//! for the event's last record before the nodes after it run, so graphs launched into different
+//! streams, and streams outside graphs, can order their work with each other. An update sets
+//! another event ([event nodes]).
+//!
+//! [event nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cuda-graphs
+
+use std::sync::Arc;
+
+use cudarc::driver::{sys, CudaContext, CudaEvent};
+
+use super::{node_params, NodeKind, NodeParams, NodeUpdate};
+use crate::driver::result;
+use crate::error::{Error, Result};
+
+handle!(
+    /// An event record node.
+    EventRecordNode
+);
+handle!(
+    /// An event wait node.
+    EventWaitNode
+);
+
+/// A CUDA event that graphs record and wait on: shared (a clone is the same event, and graphs
+/// and executables that use it keep it alive until their launches are done), compared by
+/// identity.
+#[derive(Clone)]
+pub struct Event(Arc<CudaEvent>);
+
+impl Event {
+    /// A new event of `ctx`, without timing (the cheapest kind to record and wait on).
+    pub fn new(ctx: &Arc<CudaContext>) -> Result<Self> {
+        let flags = sys::CUevent_flags::CU_EVENT_DISABLE_TIMING;
+        ctx.new_event(Some(flags))
+            .map(Self::from)
+            .map_err(|source| Error::Driver {
+                call: "cuEventCreate",
+                source,
+            })
+    }
+
+    /// The cudarc event: record it on a stream, wait for it, synchronize with it.
+    pub fn cuda(&self) -> &CudaEvent {
+        &self.0
+    }
+
+    pub(crate) fn raw(&self) -> sys::CUevent {
+        self.0.cu_event()
+    }
+}
+
+impl From<CudaEvent> for Event {
+    fn from(event: CudaEvent) -> Self {
+        Self(Arc::new(event))
+    }
+}
+
+impl From<Arc<CudaEvent>> for Event {
+    fn from(event: Arc<CudaEvent>) -> Self {
+        Self(event)
+    }
+}
+
+/// Two events are equal when they are the same event.
+impl PartialEq for Event {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+impl Eq for Event {}
+
+impl std::fmt::Debug for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Event({:p})", self.raw())
+    }
+}
+
+/// An event node's parameters: the event; `RECORD` says whether the node records it or waits for
+/// it.
+#[derive(Debug)]
+pub(crate) struct EventParams<const RECORD: bool> {
+    pub(crate) event: sys::CUevent,
+}
+
+impl<const RECORD: bool> NodeParams for EventParams<RECORD> {
+    const KIND: NodeKind = if RECORD {
+        NodeKind::EventRecord
+    } else {
+        NodeKind::EventWait
+    };
+
+    #[inline]
+    fn with_raw<R>(&mut self, f: impl FnOnce(&mut sys::CUgraphNodeParams) -> R) -> R {
+        let mut p;
+        if RECORD {
+            p = node_params(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_EVENT_RECORD);
+            p.__bindgen_anon_1.eventRecord.event = self.event;
+        } else {
+            p = node_params(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_WAIT_EVENT);
+            p.__bindgen_anon_1.eventWait.event = self.event;
+        }
+        f(&mut p)
+    }
+}
+
+impl<const RECORD: bool> NodeUpdate for EventParams<RECORD> {
+    #[inline]
+    unsafe fn update(&mut self, exec: sys::CUgraphExec, node: sys::CUgraphNode) -> Result<()> {
+        // SAFETY: the caller's promise; `self.event` is live (the caller keeps it alive).
+        unsafe { result::exec::event_node_set_event(exec, node, self.event, RECORD) }
+    }
+}

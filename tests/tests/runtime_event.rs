@@ -1,0 +1,165 @@
+//! Event record and wait nodes on the GPU: a graph that waits for an event another graph records
+//! on another stream reads what that graph wrote (and one without the wait does not: the two
+//! streams run at the same time), per-node updates that switch the events, and an event
+//! recorded by a graph that a cudarc stream waits for.
+
+use std::sync::Arc;
+
+use cudagraph_runtime::cudarc::driver::CudaStream;
+use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::{Event, NodeKind};
+use cudagraph_tests::{compile, function, gpu, read_back, zeros, Gpu};
+
+const SRC: &str = r#"
+extern "C" __global__ void slow_fill(unsigned n, unsigned v, unsigned long long cycles, unsigned* y) {
+    long long start = clock64();
+    while ((unsigned long long)(clock64() - start) < cycles) {}
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = v;
+}
+extern "C" __global__ void add_into(unsigned n, unsigned k, const unsigned* x, unsigned* y) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = x[i] + k;
+}
+"#;
+
+type SlowFill = (u32, u32, u64, DevicePtrMut<u32>);
+type AddInto = (u32, u32, DevicePtr<u32>, DevicePtrMut<u32>);
+
+const N: usize = 1024;
+/// About 30 ms of spinning at the H100's clock: long enough that work on another stream runs
+/// meanwhile.
+const CYCLES: u64 = 50_000_000;
+
+struct Kernels {
+    slow_fill: Kernel<SlowFill>,
+    add_into: Kernel<AddInto>,
+}
+
+fn kernels(gpu: &Gpu) -> Kernels {
+    let module = compile(&gpu.ctx, SRC);
+    // SAFETY: the parameter lists of the kernels of these names in `SRC`.
+    unsafe {
+        Kernels {
+            slow_fill: Kernel::new(function(&module, "slow_fill")),
+            add_into: Kernel::new(function(&module, "add_into")),
+        }
+    }
+}
+
+fn cfg() -> LaunchConfig {
+    LaunchConfig::for_num_elems(N as u32)
+}
+
+/// `x = v` slowly, then (if given) record `event`.
+fn producer(
+    gpu: &Gpu,
+    k: &Kernels,
+    x: &DeviceBuffer<u32>,
+    v: u32,
+    event: Option<&Event>,
+) -> (
+    GraphExec<'static>,
+    Option<cudagraph_runtime::EventRecordNode>,
+) {
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let fill = g
+        .add_kernel(&k.slow_fill, cfg(), (N as u32, v, CYCLES, x), &[])
+        .unwrap();
+    let rec = event.map(|e| g.add_event_record(e, &[fill.id()]).unwrap());
+    (g.instantiate().unwrap(), rec)
+}
+
+/// (If given, wait for `event`, then) `y = x + 1`.
+fn consumer(
+    gpu: &Gpu,
+    k: &Kernels,
+    x: &DeviceBuffer<u32>,
+    y: &DeviceBuffer<u32>,
+    event: Option<&Event>,
+) -> (GraphExec<'static>, Option<cudagraph_runtime::EventWaitNode>) {
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let wait = event.map(|e| g.add_event_wait(e, &[]).unwrap());
+    let deps: Vec<NodeId> = wait.iter().map(|w| w.id()).collect();
+    g.add_kernel(&k.add_into, cfg(), (N as u32, 1, x, y), &deps)
+        .unwrap();
+    (g.instantiate().unwrap(), wait)
+}
+
+fn streams(gpu: &Gpu) -> (Arc<CudaStream>, Arc<CudaStream>) {
+    (gpu.ctx.new_stream().unwrap(), gpu.ctx.new_stream().unwrap())
+}
+
+#[test]
+fn a_graph_waits_for_the_event_another_graph_records_on_another_stream() {
+    let Some(gpu) = gpu("a_graph_waits_for_the_event_another_graph_records_on_another_stream")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let (s1, s2) = streams(&gpu);
+    let (x, y) = (zeros::<u32>(&gpu, N), zeros::<u32>(&gpu, N));
+    let event = Event::new(&gpu.ctx).unwrap();
+
+    // Without the wait, the consumer on the other stream runs while the producer spins: it
+    // reads the old `x`. (What the wait node is for.)
+    let (mut plain_producer, _) = producer(&gpu, &k, &x, 7, None);
+    let (mut plain_consumer, _) = consumer(&gpu, &k, &x, &y, None);
+    plain_producer.launch(&s1).unwrap();
+    plain_consumer.launch(&s2).unwrap();
+    s1.synchronize().unwrap();
+    s2.synchronize().unwrap();
+    assert_eq!(read_back(&s2, &y), vec![1u32; N], "no wait: read the old x");
+
+    // With it, the consumer waits for the producer's record, whichever stream it runs on.
+    let (mut a, rec) = producer(&gpu, &k, &x, 9, Some(&event));
+    let (mut b, wait) = consumer(&gpu, &k, &x, &y, Some(&event));
+    let kind = |exec: &GraphExec<'_>, index: usize| exec.graph().nodes().nth(index).unwrap().kind;
+    assert_eq!(kind(&a, rec.unwrap().id().index()), NodeKind::EventRecord);
+    assert_eq!(kind(&b, wait.unwrap().id().index()), NodeKind::EventWait);
+    for _ in 0..3 {
+        a.launch(&s1).unwrap();
+        b.launch(&s2).unwrap();
+        s2.synchronize().unwrap();
+        assert_eq!(read_back(&s2, &y), vec![10u32; N], "waited for the record");
+    }
+    // A cudarc stream waits for the graph's record too.
+    a.launch(&s1).unwrap();
+    s2.wait(event.cuda()).unwrap();
+    assert_eq!(read_back(&s2, &x), vec![9u32; N]);
+}
+
+#[test]
+fn event_nodes_switch_events_by_per_node_update() {
+    let Some(gpu) = gpu("event_nodes_switch_events_by_per_node_update") else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let (s1, s2) = streams(&gpu);
+    let (x, y) = (zeros::<u32>(&gpu, N), zeros::<u32>(&gpu, N));
+    let first = Event::new(&gpu.ctx).unwrap();
+    let (mut a, rec) = producer(&gpu, &k, &x, 4, Some(&first));
+    let (mut b, wait) = consumer(&gpu, &k, &x, &y, Some(&first));
+    // Both switch to a second event; the first is no longer ours (the graphs keep it).
+    let second = Event::new(&gpu.ctx).unwrap();
+    a.set_event_record(rec.unwrap(), &second).unwrap();
+    b.set_event_wait(wait.unwrap(), &second).unwrap();
+    drop(first);
+    for _ in 0..3 {
+        a.launch(&s1).unwrap();
+        b.launch(&s2).unwrap();
+        s2.synchronize().unwrap();
+        assert_eq!(read_back(&s2, &y), vec![5u32; N]);
+    }
+    // Switching the wait alone to an event nobody records: the consumer no longer waits.
+    let idle = Event::new(&gpu.ctx).unwrap();
+    b.set_event_wait(wait.unwrap(), &idle).unwrap();
+    s1.synchronize().unwrap();
+    x.copy_from(&vec![0u32; N]).unwrap();
+    gpu.ctx.synchronize().unwrap();
+    a.launch(&s1).unwrap();
+    b.launch(&s2).unwrap();
+    s1.synchronize().unwrap();
+    s2.synchronize().unwrap();
+    assert_eq!(read_back(&s2, &y), vec![1u32; N], "no longer waits");
+}
