@@ -101,6 +101,8 @@ use proc_macro::TokenStream;
 ///   | empty | `empty` | does nothing (a join point) |
 ///   | alloc | `alloc::<T>(len)` | a graph allocation of `len` `T`s (`len`: a `usize` expression); its name is then a memory operand of kernel arguments, memsets and memcpys, like a `DeviceBuffer<T>` param (see "Graph allocations") |
 ///   | free | `free(a)` | frees the allocation of alloc node `a` |
+///   | event record | `record(e)` | records param `e: Event` when the node runs: a stream or another graph that waits for `e` waits for the nodes before it |
+///   | event wait | `wait(e)` | the nodes after it wait for the last record of param `e: Event`, made on any stream or by any graph |
 ///
 ///   `grid` and `block` are `u32`, `(u32, u32)` or `(u32, u32, u32)`. The operands that fix a
 ///   node's *type* (the kernel, a memset's destination, a memcpy's two ends, a child's graph)
@@ -226,6 +228,7 @@ use proc_macro::TokenStream;
 ///   | child | `set(&graph)` (same graph type) |
 ///   | empty | — |
 ///   | alloc, free | — (`node()` of an alloc node is its `GraphAlloc<T>`: address and length) |
+///   | event record, event wait | `set(&event)` |
 ///
 ///   Every handle also has `node()`, its runtime handle. Kernel arguments are given as for the
 ///   runtime's `add_kernel`: values, and buffers by reference (`set(n, a, &x, &y)`). A kernel
@@ -287,7 +290,7 @@ use proc_macro::TokenStream;
 ///
 /// Graphs cannot be generic, so params own what the nodes use (no borrowed cudarc slices: the
 /// runtime API takes those). Node kinds: kernel, 1-D memset, 1-D memcpy, host, child graph, empty,
-/// alloc and free (no event, semaphore or conditional nodes yet). The hazard rule sees a kernel's
+/// alloc, free, event record and event wait (no semaphore or conditional nodes yet). The hazard rule sees a kernel's
 /// reads and writes only when its parameter tuple is written out. Allocations are on the graph's
 /// device (the `ctx` given to `build`).
 #[proc_macro]

@@ -169,6 +169,8 @@ impl<'a> Model<'a> {
             }
             NodeOp::Child(c) => c.graph.to_token_stream(),
             NodeOp::Alloc(a) => a.len.to_token_stream(),
+            NodeOp::Record(r) => r.event.to_token_stream(),
+            NodeOp::Wait(w) => w.event.to_token_stream(),
             // A free's operand is the allocation it frees, not a use of it (see `freed`).
             NodeOp::Empty(_) | NodeOp::Free(_) => TokenStream::new(),
         }
@@ -372,7 +374,12 @@ impl Model<'_> {
                     named(b.name.to_token_stream(), access, &mut uses);
                 }
             }
-            NodeOp::Child(_) | NodeOp::Empty(_) | NodeOp::Alloc(_) | NodeOp::Free(_) => {}
+            NodeOp::Child(_)
+            | NodeOp::Empty(_)
+            | NodeOp::Alloc(_)
+            | NodeOp::Free(_)
+            | NodeOp::Record(_)
+            | NodeOp::Wait(_) => {}
         }
         uses
     }

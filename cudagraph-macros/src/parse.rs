@@ -26,6 +26,8 @@ pub mod kw {
     syn::custom_keyword!(empty);
     syn::custom_keyword!(alloc);
     syn::custom_keyword!(free);
+    syn::custom_keyword!(record);
+    syn::custom_keyword!(wait);
 }
 
 /// The whole macro input: one or more graph declarations.
@@ -93,6 +95,8 @@ pub enum NodeOp {
     Empty(kw::empty),
     Alloc(AllocOp),
     Free(FreeOp),
+    Record(RecordOp),
+    Wait(WaitOp),
 }
 
 /// `kernel name<<<config>>>(args)`.
@@ -154,6 +158,18 @@ pub struct FreeOp {
     pub alloc: Ident,
 }
 
+/// `record(event)`: records the event param `event` when the node runs.
+pub struct RecordOp {
+    pub token: kw::record,
+    pub event: Expr,
+}
+
+/// `wait(event)`: the nodes after this one wait for the last record of the event param `event`.
+pub struct WaitOp {
+    pub token: kw::wait,
+    pub event: Expr,
+}
+
 /// `a -> [b, c] -> d;`: terms joined by arrows.
 pub struct EdgeChain {
     pub terms: Vec<EdgeTerm>,
@@ -178,6 +194,8 @@ impl NodeOp {
             Self::Empty(e) => e.span,
             Self::Alloc(a) => a.token.span,
             Self::Free(f) => f.token.span,
+            Self::Record(r) => r.token.span,
+            Self::Wait(w) => w.token.span,
         }
     }
 }
@@ -479,6 +497,14 @@ impl Parse for NodeOp {
             input.parse().map(Self::Alloc)
         } else if lookahead.peek(kw::free) {
             input.parse().map(Self::Free)
+        } else if lookahead.peek(kw::record) {
+            let token = input.parse()?;
+            let event = single_argument(input, "an event record node is written `record(event)`")?;
+            Ok(Self::Record(RecordOp { token, event }))
+        } else if lookahead.peek(kw::wait) {
+            let token = input.parse()?;
+            let event = single_argument(input, "an event wait node is written `wait(event)`")?;
+            Ok(Self::Wait(WaitOp { token, event }))
         } else if input.peek(Ident) && input.fork().parse::<Ident>().is_ok_and(|i| i == "launch") {
             Err(input.error("a kernel node is written `name: kernel k<<<grid, block>>>(args);`"))
         } else {

@@ -684,6 +684,28 @@ pub trait CanUpdateWholeWithMemoryNodes {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Event nodes.
+
+/// The param of an event record or wait node: an [`Event`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an event",
+    label = "`record(...)` and `wait(...)` take a param of type `Event`",
+    note = "declare the param as `cudagraph_runtime::Event` (a shared cudarc event: \
+            `Event::new(&ctx)?` or `Event::from(cuda_event)`)"
+)]
+pub trait EventParam {
+    /// The event.
+    fn event(&self) -> &Event;
+}
+
+impl EventParam for Event {
+    #[inline(always)]
+    fn event(&self) -> &Event {
+        self
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Memory nodes.
 
 /// An alloc node's length, as declared (a `usize`).

@@ -11,7 +11,7 @@ use syn::{Expr, Ident};
 
 use super::{suggest, Ctxt};
 use crate::model::{kernel_params, name_of, Model};
-use crate::parse::{Item, NodeOp};
+use crate::parse::{Item, NodeOp, RecordOp, WaitOp};
 use crate::text::pretty;
 
 pub fn check(model: &Model, cx: &mut Ctxt) {
@@ -116,6 +116,16 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                 );
             }
             NodeOp::Alloc(a) => no_self(a.len.to_token_stream(), cx),
+            NodeOp::Record(RecordOp { event, .. }) | NodeOp::Wait(WaitOp { event, .. }) => {
+                operand(
+                    model,
+                    cx,
+                    event,
+                    "the event of an event node",
+                    "a param (an `Event`)",
+                    false,
+                );
+            }
             // The allocation rule checks what a free names.
             NodeOp::Empty(_) | NodeOp::Free(_) => {}
         }

@@ -37,6 +37,8 @@ pub fn declaration(node: &NodeGen) -> String {
             pretty_expr(a.len.to_token_stream())
         ),
         NodeOp::Free(f) => format!("free({})", f.alloc),
+        NodeOp::Record(r) => format!("record({})", pretty_expr(r.event.to_token_stream())),
+        NodeOp::Wait(w) => format!("wait({})", pretty_expr(w.event.to_token_stream())),
     }
 }
 
@@ -50,6 +52,8 @@ fn kind_name(node: &NodeGen) -> &'static str {
         NodeOp::Empty(_) => "empty",
         NodeOp::Alloc(_) => "mem_alloc",
         NodeOp::Free(_) => "mem_free",
+        NodeOp::Record(_) => "event_record",
+        NodeOp::Wait(_) => "event_wait",
     }
 }
 
@@ -184,6 +188,8 @@ pub fn handle_doc(g: &Gen, node: &NodeGen) -> String {
         NodeOp::Empty(_) => "nothing about it can change",
         NodeOp::Alloc(_) => "nothing about it can change (CUDA fixes an allocation's size and address when the graph is built); it gives the allocation, for the runtime's own API",
         NodeOp::Free(_) => "nothing about it can change (CUDA cannot update a free node)",
+        NodeOp::Record(_) => "its event can change; CUDA cannot enable or disable it",
+        NodeOp::Wait(_) => "its event can change; CUDA cannot enable or disable it",
     };
     let mut out = format!(
         "Update handle of node `{}` of [`{}`] (`{}`): {allowed} ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).",

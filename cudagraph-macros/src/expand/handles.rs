@@ -84,6 +84,33 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             m
         }
         NodeOp::Empty(_) => forbidden_switch(g),
+        NodeOp::Record(_) | NodeOp::Wait(_) => {
+            let (event, pos) = (plain("event"), node.pos);
+            let (setter, doc) = if matches!(node.decl.op, NodeOp::Record(_)) {
+                (
+                    quote!(set_event_record),
+                    "Sets the event the node records, for the next launches \
+                     (`cuGraphExecEventRecordNodeSetEvent`). The replaced event lives until the \
+                     launches that may record it are done.",
+                )
+            } else {
+                (
+                    quote!(set_event_wait),
+                    "Sets the event the node waits for, for the next launches \
+                     (`cuGraphExecEventWaitNodeSetEvent`). The replaced event lives until the \
+                     launches that may wait for it are done.",
+                )
+            };
+            let mut m = quote! {
+                #[doc = #doc]
+                pub fn set(&mut self, #event: &#p::Event) -> #p::Result<()> {
+                    self.exec.dirty[#pos] = true;
+                    self.exec.exec.#setter(#node_ref, #event)
+                }
+            };
+            m.extend(forbidden_switch(g));
+            m
+        }
         NodeOp::Alloc(_) | NodeOp::Free(_) => {
             let mut m = forbidden_memory_update(g);
             m.extend(forbidden_switch(g));

@@ -96,6 +96,8 @@ fn site_of(op: &NodeOp) -> Span {
         NodeOp::Empty(e) => e.span,
         NodeOp::Alloc(a) => a.elem.span(),
         NodeOp::Free(f) => f.alloc.span(),
+        NodeOp::Record(r) => r.event.span(),
+        NodeOp::Wait(w) => w.event.span(),
     }
 }
 

@@ -12,7 +12,7 @@ use syn::{Expr, Ident, Type};
 
 use super::{at, graph_at, local, moved, params_at, private_at, Gen, NodeGen};
 use crate::model::kernel_params;
-use crate::parse::{KernelOp, NodeOp};
+use crate::parse::{KernelOp, NodeOp, RecordOp, WaitOp};
 
 impl Gen<'_> {
     /// The declared type of the param an operand names (checked to be a param).
@@ -173,6 +173,8 @@ impl Gen<'_> {
             NodeOp::Empty(_) => quote!(#p::EmptyNode),
             NodeOp::Alloc(_) => self.alloc_type(node),
             NodeOp::Free(_) => quote!(#p::MemFreeNode),
+            NodeOp::Record(_) => quote!(#p::EventRecordNode),
+            NodeOp::Wait(_) => quote!(#p::EventWaitNode),
         }
     }
 
@@ -187,6 +189,8 @@ impl Gen<'_> {
             NodeOp::Empty(_) => quote!(Empty),
             NodeOp::Alloc(_) => quote!(MemAlloc),
             NodeOp::Free(_) => quote!(MemFree),
+            NodeOp::Record(_) => quote!(EventRecord),
+            NodeOp::Wait(_) => quote!(EventWait),
         };
         let (s, p) = (
             at(node.decl.op.keyword_span()),
@@ -299,6 +303,18 @@ impl Gen<'_> {
                     quote_spanned!(s=> <#ty as #ps::ChildGraph>::graph(&#params.#graph)),
                 )
             }
+            NodeOp::Record(RecordOp { event, .. }) | NodeOp::Wait(WaitOp { event, .. }) => {
+                let (ident, ty) = (self.param_ident(event), self.param_type(event));
+                let (s, ps, params) = (
+                    at(event.span()),
+                    private_at(event.span()),
+                    params_at(event.span()),
+                );
+                (
+                    quote!(&#life #p::Event),
+                    quote_spanned!(s=> <#ty as #ps::EventParam>::event(&#params.#ident)),
+                )
+            }
             NodeOp::Alloc(a) => {
                 let (s, ps) = (at(a.len.span()), private_at(a.len.span()));
                 let len = &a.len;
@@ -408,6 +424,12 @@ impl Gen<'_> {
                 let elem = &a.elem;
                 quote_spanned!(s=> let #handle = #graph.add_mem_alloc::<#elem>(#graph_ty::#eval(#params #allocs), #deps)?;)
             }
+            NodeOp::Record(_) => {
+                quote_spanned!(s=> let #handle = #graph.add_event_record(#graph_ty::#eval(#params #allocs), #deps)?;)
+            }
+            NodeOp::Wait(_) => {
+                quote_spanned!(s=> let #handle = #graph.add_event_wait(#graph_ty::#eval(#params #allocs), #deps)?;)
+            }
             NodeOp::Free(f) => {
                 let alloc = self.model.allocation(&f.alloc).and_then(|i| {
                     self.nodes
@@ -469,6 +491,12 @@ impl Gen<'_> {
             NodeOp::Alloc(_) => {
                 let (p, name) = (private_at(site), &node.name);
                 quote_spanned!(s=> #p::same_alloc_len(&self.nodes.#field, #graph_ty::#eval(#params #allocs), #name)?;)
+            }
+            NodeOp::Record(_) => {
+                quote_spanned!(s=> self.exec.set_event_record(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
+            }
+            NodeOp::Wait(_) => {
+                quote_spanned!(s=> self.exec.set_event_wait(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::Empty(_) | NodeOp::Free(_) => TokenStream::new(),
         }
