@@ -14,6 +14,7 @@ fn shape(kind: NodeKind) -> &'static str {
         NodeKind::MemAlloc => "invtrapezium",
         NodeKind::MemFree => "trapezium",
         NodeKind::EventRecord | NodeKind::EventWait => "cds",
+        NodeKind::Conditional => "diamond",
         NodeKind::Other => "ellipse",
     }
 }

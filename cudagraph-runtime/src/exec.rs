@@ -466,6 +466,8 @@ impl<'a> GraphExec<'a> {
         apply: impl FnOnce() -> Result<()>,
     ) -> Result<()> {
         self.check_host_code(index, &uses)?;
+        self.graph
+            .check_handles(&uses, &|| self.graph.name_of(index))?;
         self.graph.check_alloc_uses_of(index, &uses)?;
         let graph = &self.graph;
         let apply = || apply().map_err(|e| e.at_node(|| graph.name_of(index)));

@@ -23,6 +23,8 @@ use crate::node::{
     HostParams, HostViews, KernelLaunch, KernelNode, KernelParams, MemFreeNode, Memcpy, MemcpyNode,
     Memset, MemsetNode, MemsetValue, NodeId, NodeKind, NodeParams, PanicWatch,
 };
+#[cfg(not(feature = "cuda-12020"))]
+use crate::node::{Condition, ConditionalHandle, ConditionalNode, ConditionalParams};
 use crate::user_object::UserObject;
 
 /// What the crate remembers of each node: enough to update it, name it and draw it.
@@ -77,6 +79,9 @@ struct Tables<'a> {
     memory_nodes: bool,
     /// Allocations of other graphs that free nodes of this one free.
     adopted: AdoptedList,
+    /// For the body of a conditional node: the scope of the conditional handles its kernels may
+    /// set (the root graph's), and the body's raw graph belongs to the node, not to us.
+    body_of: Option<u64>,
 }
 
 /// A CUDA graph being defined (`CUgraph`).
@@ -212,6 +217,14 @@ impl<'a> Graph<'a> {
     ///
     /// Kernel modules the old contents used stay loaded until the graph is dropped.
     pub fn clear(&mut self) -> Result<()> {
+        if self.is_body() {
+            return Err(Error::Invalid {
+                node: "clear".into(),
+                reason: "a conditional body belongs to its conditional node: it cannot be \
+                         replaced; build another conditional node instead"
+                    .into(),
+            });
+        }
         let old = std::mem::replace(&mut self.raw, result::graph::create()?);
         // SAFETY: `old` was ours and nothing refers to it any more (executables made from it
         // hold their own copy, and its user objects keep what those need).
@@ -429,6 +442,17 @@ impl<'a> Graph<'a> {
         let node_name = |name: Option<Cow<'static, str>>| {
             name.map_or_else(|| format!("{}#{index}", kind.name()), Cow::into_owned)
         };
+        if self.is_body() && !kind.allowed_in_body() {
+            return Err(Error::Invalid {
+                node: node_name(name),
+                reason: format!(
+                    "CUDA allows only kernel, empty, child-graph, memset, memcpy and conditional \
+                     nodes in a conditional body, not {} nodes: put it before or after the \
+                     conditional node",
+                    kind.name()
+                ),
+            });
+        }
         let index32 = u32::try_from(index).map_err(|_| Error::Invalid {
             node: format!("{}#{index}", kind.name()),
             reason: "a graph holds at most 2^32 nodes".into(),
@@ -459,12 +483,17 @@ impl<'a> Graph<'a> {
                         (
                             host || u.space == Space::Host,
                             code || u.host_code,
-                            alloc || matches!(u.hold, Hold::Graph { .. }),
+                            alloc || matches!(u.hold, Hold::Graph { .. } | Hold::Handle { .. }),
                         )
                     },
                 )
             });
         if graph_alloc {
+            let uses = self
+                .tables
+                .as_ref()
+                .map_or(&[][..], |t| &t.uses[uses_from..]);
+            self.check_handles(uses, &|| node_name(name.clone()))?;
             self.check_alloc_uses(uses_from, deps, &|| node_name(name.clone()))?;
         }
         let may_conflict =
@@ -570,6 +599,24 @@ impl<'a> Graph<'a> {
             &|i| self.name_of(i),
             &|a, b| reaches(a, b, |n| self.deps_of(n)),
         )
+    }
+
+    /// Refuses conditional handles (among `uses`) that this graph's kernels may not set.
+    pub(crate) fn check_handles(&self, uses: &[Use<'_>], node: &dyn Fn() -> String) -> Result<()> {
+        let scope = self.scope();
+        match uses
+            .iter()
+            .any(|u| matches!(u.hold, Hold::Handle { scope: s } if s != scope))
+        {
+            false => Ok(()),
+            true => Err(Error::Invalid {
+                node: node(),
+                reason: "a conditional handle of another graph: a kernel may set only the \
+                         handles of its own graph (and of the graph whose conditional body it is \
+                         in)"
+                .into(),
+            }),
+        }
     }
 
     /// Checks that node `index`, already in the graph, may use `uses` (an executable's update of
@@ -863,6 +910,110 @@ impl<'a> Graph<'a> {
         Ok(EmptyNode::from_id(id))
     }
 
+    /// Whether this graph is the body of a conditional node.
+    pub(crate) fn is_body(&self) -> bool {
+        self.tables.as_ref().is_some_and(|t| t.body_of.is_some())
+    }
+
+    /// The scope of the conditional handles this graph's kernels may set: its own family, or
+    /// for a conditional body the root graph's.
+    fn scope(&self) -> u64 {
+        self.tables
+            .as_ref()
+            .and_then(|t| t.body_of)
+            .unwrap_or(self.family)
+    }
+
+    /// Makes a conditional handle for conditional nodes of this graph
+    /// (`cuGraphConditionalHandleCreate`): reset to `default` at the start of each launch when
+    /// given, else left as the last launch set it (zero at first). Kernels of this graph and
+    /// of its conditional bodies set it (a kernel parameter of type [`ConditionalHandle`],
+    /// `unsigned long long` in CUDA C, with [`SET_CONDITIONAL_DECLARATION`](crate::SET_CONDITIONAL_DECLARATION)).
+    #[cfg(not(feature = "cuda-12020"))]
+    pub fn conditional_handle(&mut self, default: Option<u32>) -> Result<ConditionalHandle> {
+        // SAFETY: a live graph and its context.
+        let raw =
+            unsafe { result::graph::conditional_handle(self.raw, self.ctx.cu_ctx(), default) }?;
+        Ok(ConditionalHandle {
+            raw,
+            scope: self.scope(),
+        })
+    }
+
+    /// Adds a conditional node reading `handle` after `deps` (CUDA 12.4 or newer; `Switch` 12.8),
+    /// and builds its bodies with `build`, which gets them as graphs: one for `If` and `While`,
+    /// two for `IfElse` (taken when the value is not zero, then when it is), `n` for
+    /// `Switch(n)`. A body may hold kernel, empty, child-graph, memset, memcpy and conditional
+    /// nodes (CUDA's rule); the others are refused there. If `build` fails, the node is removed
+    /// and its error returned.
+    ///
+    /// Nodes of a body answer only to the body graph (their handles are not this graph's), and
+    /// executables update them only through a whole-graph update.
+    #[cfg(not(feature = "cuda-12020"))]
+    pub fn add_conditional(
+        &mut self,
+        handle: ConditionalHandle,
+        condition: Condition,
+        deps: &[NodeId],
+        build: impl FnOnce(&mut [Graph<'a>]) -> Result<()>,
+    ) -> Result<ConditionalNode> {
+        let scope = self.scope();
+        if handle.scope != scope {
+            let node = self.pending_name(NodeKind::Conditional);
+            return self.or_forget_name(Err(Error::Invalid {
+                node,
+                reason: "the conditional handle belongs to another graph: make it with this \
+                         graph's `conditional_handle`"
+                    .into(),
+            }));
+        }
+        if let Condition::Switch(0) = condition {
+            let node = self.pending_name(NodeKind::Conditional);
+            return self.or_forget_name(Err(Error::Invalid {
+                node,
+                reason: "a switch has at least one body".into(),
+            }));
+        }
+        let mut params = ConditionalParams {
+            handle: handle.raw,
+            condition,
+            ctx: self.ctx.cu_ctx(),
+            bodies: std::ptr::null_mut(),
+        };
+        let id = self.add_node(&mut params, deps, self.uses_len())?;
+        let count = condition.bodies() as usize;
+        let mut bodies: Vec<Graph<'a>> = (0..count)
+            .map(|i| {
+                // SAFETY: the driver filled `bodies` with `count` graphs owned by the node.
+                let raw = unsafe { *params.bodies.add(i) };
+                // SAFETY: a live graph of this context; the body's `Drop` leaves it to the node.
+                let mut body = unsafe { Self::from_raw_parts(raw, self.ctx.clone(), Vec::new()) };
+                body.tables_mut().body_of = Some(scope);
+                body
+            })
+            .collect();
+        if let Err(e) = build(&mut bodies) {
+            // SAFETY: the node was just added, and nothing refers to it.
+            let removed = unsafe { result::graph::destroy_node(self.nodes[id.index as usize].raw) };
+            self.nodes.pop();
+            drop(bodies);
+            removed?;
+            return Err(e.at_node(|| self.name_of(id.index as usize)));
+        }
+        // The node holds what its bodies' nodes use and need.
+        let mut uses = Vec::new();
+        for body in &bodies {
+            uses.extend(body.tables.iter().flat_map(|t| t.uses.iter().cloned()));
+            self.adopt_resources_of(body);
+        }
+        let from = self.append_uses(uses);
+        let total = self.uses_len() - from;
+        if total > 0 {
+            self.nodes[id.index as usize].uses = (from as u32, total as u32);
+        }
+        Ok(ConditionalNode::from_id(id))
+    }
+
     /// Adds an event record node, after `deps`: each launch records `event` when it reaches the
     /// node (`cuGraphAddEventRecordNode`), so a stream or another graph that waits for the event
     /// waits for the nodes before it. The graph keeps the event alive.
@@ -1085,6 +1236,7 @@ impl Graph<'_> {
                 Ok(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_FREE) => NodeKind::MemFree,
                 Ok(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_EVENT_RECORD) => NodeKind::EventRecord,
                 Ok(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_WAIT_EVENT) => NodeKind::EventWait,
+                Ok(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_CONDITIONAL) => NodeKind::Conditional,
                 _ => NodeKind::Other,
             }
         };
@@ -1121,6 +1273,9 @@ impl Graph<'_> {
 
 impl Drop for Graph<'_> {
     fn drop(&mut self) {
+        if self.is_body() {
+            return; // the conditional node owns the raw graph
+        }
         // SAFETY: we own `raw`. An error here means the context is gone, and the graph with it.
         record_err(&self.ctx, unsafe { result::graph::destroy(self.raw) });
     }

@@ -124,6 +124,32 @@ impl<T> Param for DevicePtrMut<T> {
     type Repr = sys::CUdeviceptr;
 }
 
+#[cfg(not(feature = "cuda-12020"))]
+impl private::Sealed for crate::node::ConditionalHandle {}
+/// A kernel may take a conditional handle (`unsigned long long` in CUDA C), to set it with
+/// `cudaGraphSetConditional`.
+#[cfg(not(feature = "cuda-12020"))]
+impl Param for crate::node::ConditionalHandle {
+    type Repr = u64;
+}
+
+/// A handle is given as itself; the graph checks that it is one of its own.
+#[cfg(not(feature = "cuda-12020"))]
+impl<'a> KernelArg<'a, crate::node::ConditionalHandle> for crate::node::ConditionalHandle {
+    #[inline(always)]
+    fn repr(&self) -> u64 {
+        self.raw
+    }
+    #[inline(always)]
+    fn memory(&self) -> Option<MemKey> {
+        None
+    }
+    #[inline]
+    fn into_part(self) -> Result<(u64, Option<Use<'a>>)> {
+        Ok((self.raw, Some(Use::handle(self.scope))))
+    }
+}
+
 /// A value given for a kernel parameter of type `P`: `P` itself for a [`KernelParam`]; device
 /// memory the kernel reads ([`DeviceSrc<T>`]) for a [`DevicePtr<T>`], or writes ([`DeviceDst<T>`])
 /// for a [`DevicePtrMut<T>`]: a `DeviceBuffer<T>` (kept alive by the graph), a cudarc slice or

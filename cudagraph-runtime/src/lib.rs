@@ -214,6 +214,8 @@ pub use node::{
     KernelNode, MemFreeNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId, NodeKind,
     RawView, Switchable,
 };
+#[cfg(not(feature = "cuda-12020"))]
+pub use node::{Condition, ConditionalHandle, ConditionalNode, SET_CONDITIONAL_DECLARATION};
 pub use ptr::{DevicePtr, DevicePtrMut, HostPtr, HostPtrMut};
 pub use topology::Topology;
 pub use user_object::UserObject;

@@ -57,12 +57,22 @@ fn declared_graphs_order_each_other_through_event_nodes() {
         y: zeros::<u32>(&gpu, n),
         ready: event,
     };
-    let mut a = Produce::build(&gpu.ctx, &produce).unwrap().instantiate().unwrap();
-    let mut b = Consume::build(&gpu.ctx, &consume).unwrap().instantiate().unwrap();
+    let mut a = Produce::build(&gpu.ctx, &produce)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    let mut b = Consume::build(&gpu.ctx, &consume)
+        .unwrap()
+        .instantiate()
+        .unwrap();
     for round in 1..=3u32 {
         a.launch(&s1).unwrap();
         b.launch(&s2).unwrap();
-        assert_eq!(read_back(&s2, &consume.y), vec![3 * round; n], "round {round}");
+        assert_eq!(
+            read_back(&s2, &consume.y),
+            vec![3 * round; n],
+            "round {round}"
+        );
     }
     // Another event for both: set_params updates exactly the event nodes.
     let other = Event::new(&gpu.ctx).unwrap();
@@ -79,6 +89,9 @@ fn declared_graphs_order_each_other_through_event_nodes() {
     b.launch(&s2).unwrap();
     assert_eq!(read_back(&s2, &consume.y), vec![15u32; n]);
 
-    assert_eq!(Produce::TOPOLOGY.nodes[1], ("signal", NodeKind::EventRecord));
+    assert_eq!(
+        Produce::TOPOLOGY.nodes[1],
+        ("signal", NodeKind::EventRecord)
+    );
     assert_eq!(Consume::TOPOLOGY.nodes[0], ("hold", NodeKind::EventWait));
 }

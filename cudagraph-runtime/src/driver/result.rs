@@ -34,6 +34,49 @@ pub(crate) mod graph {
         check("cuGraphDestroy", unsafe { sys::cuGraphDestroy(graph) })
     }
 
+    /// `cuGraphDestroyNode`: removes `node` and its edges from its graph.
+    ///
+    /// # Safety
+    /// `node` is a live node of a graph without memory nodes, used by nothing afterwards.
+    #[inline]
+    pub(crate) unsafe fn destroy_node(node: sys::CUgraphNode) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuGraphDestroyNode", unsafe {
+            sys::cuGraphDestroyNode(node)
+        })
+    }
+
+    /// `cuGraphConditionalHandleCreate`: a handle for conditional nodes of `graph`, reset to
+    /// `default` at each launch when given.
+    ///
+    /// # Safety
+    /// `graph` is live and `ctx` is its context.
+    #[cfg(not(feature = "cuda-12020"))]
+    #[inline]
+    pub(crate) unsafe fn conditional_handle(
+        graph: sys::CUgraph,
+        ctx: sys::CUcontext,
+        default: Option<u32>,
+    ) -> Result<sys::CUgraphConditionalHandle> {
+        let mut handle = 0;
+        let flags = if default.is_some() {
+            sys::CU_GRAPH_COND_ASSIGN_DEFAULT
+        } else {
+            0
+        };
+        // SAFETY: the caller's promise; `handle` is a valid out-pointer.
+        check("cuGraphConditionalHandleCreate", unsafe {
+            sys::cuGraphConditionalHandleCreate(
+                &mut handle,
+                graph,
+                ctx,
+                default.unwrap_or(0),
+                flags,
+            )
+        })?;
+        Ok(handle)
+    }
+
     /// `cuGraphClone`: a copy of `graph`, owned by the caller.
     ///
     /// # Safety

@@ -32,6 +32,12 @@ pub enum Hold<'a> {
         /// Its index among that graph's allocations.
         slot: u32,
     },
+    /// Not memory: a conditional handle given to a kernel, which only the graph whose handles
+    /// have scope `scope` (a graph and its conditional bodies) may set.
+    Handle {
+        /// The scope of the handle.
+        scope: u64,
+    },
     /// A borrow that outlives the graph (`'a`); for cudarc device memory, the stream its earlier
     /// work was ordered on.
     Borrowed {
@@ -54,6 +60,20 @@ pub struct Use<'a> {
     /// Read or written by host code, in a host node.
     pub(crate) host_code: bool,
     pub(crate) hold: Hold<'a>,
+}
+
+impl Use<'_> {
+    /// A kernel's conditional handle of scope `scope`: no memory.
+    pub(crate) fn handle(scope: u64) -> Self {
+        Self {
+            space: Space::Device,
+            start: 0,
+            end: 0,
+            write: false,
+            host_code: false,
+            hold: Hold::Handle { scope },
+        }
+    }
 }
 
 /// A use's identity, to tell without cloning anything whether an update changes it.

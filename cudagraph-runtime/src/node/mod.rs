@@ -39,6 +39,8 @@ macro_rules! handle {
 }
 
 mod child;
+#[cfg(not(feature = "cuda-12020"))]
+mod conditional;
 mod empty;
 mod event;
 mod host;
@@ -49,6 +51,10 @@ mod memset;
 
 pub use child::ChildGraphNode;
 pub(crate) use child::ChildParams;
+#[cfg(not(feature = "cuda-12020"))]
+pub(crate) use conditional::ConditionalParams;
+#[cfg(not(feature = "cuda-12020"))]
+pub use conditional::{Condition, ConditionalHandle, ConditionalNode, SET_CONDITIONAL_DECLARATION};
 pub use empty::EmptyNode;
 pub(crate) use empty::EmptyParams;
 pub(crate) use event::EventParams;
@@ -90,11 +96,26 @@ pub enum NodeKind {
     EventRecord,
     /// A wait for a CUDA event.
     EventWait,
+    /// A conditional node (if, if/else, while, switch) with its body graphs.
+    Conditional,
     /// A node of another kind, found in a captured graph.
     Other,
 }
 
 impl NodeKind {
+    /// Whether CUDA allows the kind in the body of a conditional node.
+    pub const fn allowed_in_body(self) -> bool {
+        matches!(
+            self,
+            Self::Kernel
+                | Self::Empty
+                | Self::ChildGraph
+                | Self::Memset
+                | Self::Memcpy
+                | Self::Conditional
+        )
+    }
+
     /// Lower-case name, as used in default node names and DOT output.
     pub const fn name(self) -> &'static str {
         match self {
@@ -108,6 +129,7 @@ impl NodeKind {
             Self::MemFree => "mem_free",
             Self::EventRecord => "event_record",
             Self::EventWait => "event_wait",
+            Self::Conditional => "conditional",
             Self::Other => "node",
         }
     }

@@ -1,0 +1,183 @@
+//! Conditional nodes on the GPU: a WHILE loop that a kernel of its body ends, IF/ELSE and SWITCH
+//! bodies chosen by a value in device memory, and what a body or a handle may not be (CUDA's
+//! rules for bodies; handles of another graph), each refused with the graph left usable.
+
+use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::{
+    Condition, ConditionalHandle, Error, NodeKind, SET_CONDITIONAL_DECLARATION,
+};
+use cudagraph_tests::{compile, function, gpu, read_back, zeros, Gpu};
+
+const SRC: &str = r#"
+extern "C" __global__ void step(unsigned long long h, unsigned* counter, unsigned limit) {
+    if (threadIdx.x == 0 && blockIdx.x == 0) {
+        unsigned c = ++counter[0];
+        cudaGraphSetConditional(h, c < limit ? 1u : 0u);
+    }
+}
+extern "C" __global__ void set_from(unsigned long long h, const unsigned* value) {
+    if (threadIdx.x == 0 && blockIdx.x == 0) cudaGraphSetConditional(h, value[0]);
+}
+extern "C" __global__ void put(unsigned v, unsigned* out) {
+    if (threadIdx.x == 0 && blockIdx.x == 0) out[0] = v;
+}
+"#;
+
+struct Kernels {
+    step: Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)>,
+    set_from: Kernel<(ConditionalHandle, DevicePtr<u32>)>,
+    put: Kernel<(u32, DevicePtrMut<u32>)>,
+}
+
+fn kernels(gpu: &Gpu) -> Kernels {
+    let module = compile(&gpu.ctx, &format!("{SET_CONDITIONAL_DECLARATION}{SRC}"));
+    // SAFETY: the parameter lists of the kernels of these names in `SRC` (a conditional handle
+    // is an `unsigned long long`).
+    unsafe {
+        Kernels {
+            step: Kernel::new(function(&module, "step")),
+            set_from: Kernel::new(function(&module, "set_from")),
+            put: Kernel::new(function(&module, "put")),
+        }
+    }
+}
+
+fn one() -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: (1, 1, 1),
+        block_dim: (32, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
+#[test]
+fn a_while_loop_runs_on_the_gpu_until_its_body_ends_it() {
+    let Some(gpu) = gpu("a_while_loop_runs_on_the_gpu_until_its_body_ends_it") else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let counter = zeros::<u32>(&gpu, 1);
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let reset = g.add_memset(Memset::new(&counter, 0u32), &[]).unwrap();
+    // Reset to 1 at each launch: the body runs at least once.
+    let handle = g.conditional_handle(Some(1)).unwrap();
+    let looped = g
+        .add_conditional(handle, Condition::While, &[reset.id()], |bodies| {
+            bodies[0].add_kernel(&k.step, one(), (handle, &counter, 1000u32), &[])?;
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(
+        g.nodes().nth(looped.id().index()).unwrap().kind,
+        NodeKind::Conditional
+    );
+    let mut exec = g.instantiate().unwrap();
+    for launch in 0..3 {
+        exec.launch(&gpu.stream).unwrap();
+        assert_eq!(
+            read_back(&gpu.stream, &counter),
+            vec![1000],
+            "launch {launch}"
+        );
+    }
+}
+
+#[test]
+fn if_else_and_switch_bodies_follow_a_value_in_device_memory() {
+    let Some(gpu) = gpu("if_else_and_switch_bodies_follow_a_value_in_device_memory") else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let (value, out) = (zeros::<u32>(&gpu, 1), zeros::<u32>(&gpu, 1));
+
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let handle = g.conditional_handle(None).unwrap();
+    let set = g
+        .add_kernel(&k.set_from, one(), (handle, &value), &[])
+        .unwrap();
+    g.add_conditional(handle, Condition::IfElse, &[set.id()], |b| {
+        b[0].add_kernel(&k.put, one(), (1u32, &out), &[])?;
+        b[1].add_kernel(&k.put, one(), (2u32, &out), &[])?;
+        Ok(())
+    })
+    .unwrap();
+    let mut if_else = g.instantiate().unwrap();
+    for (v, want) in [(0, 2), (7, 1), (0, 2)] {
+        value.copy_from(&[v]).unwrap();
+        if_else.launch(&gpu.stream).unwrap();
+        assert_eq!(read_back(&gpu.stream, &out), vec![want], "value {v}");
+    }
+
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let handle = g.conditional_handle(None).unwrap();
+    let set = g
+        .add_kernel(&k.set_from, one(), (handle, &value), &[])
+        .unwrap();
+    g.add_conditional(handle, Condition::Switch(3), &[set.id()], |b| {
+        for (i, body) in b.iter_mut().enumerate() {
+            body.add_kernel(&k.put, one(), (10 + i as u32, &out), &[])?;
+        }
+        Ok(())
+    })
+    .unwrap();
+    let mut switch = g.instantiate().unwrap();
+    out.copy_from(&[99]).unwrap();
+    for (v, want) in [(0, 10), (2, 12), (1, 11), (5, 11)] {
+        value.copy_from(&[v]).unwrap();
+        switch.launch(&gpu.stream).unwrap();
+        assert_eq!(
+            read_back(&gpu.stream, &out),
+            vec![want],
+            "value {v} (5: no body runs)"
+        );
+    }
+}
+
+#[test]
+fn bodies_and_handles_are_checked_and_a_refusal_leaves_the_graph_usable() {
+    let Some(gpu) = gpu("bodies_and_handles_are_checked_and_a_refusal_leaves_the_graph_usable")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let (value, out) = (zeros::<u32>(&gpu, 1), zeros::<u32>(&gpu, 1));
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let mut other = Graph::new(&gpu.ctx).unwrap();
+    let handle = g.conditional_handle(None).unwrap();
+    let foreign = other.conditional_handle(None).unwrap();
+
+    // A handle of another graph: as a kernel argument, and for a conditional node.
+    let refused = g.add_kernel(&k.set_from, one(), (foreign, &value), &[]);
+    assert!(matches!(refused, Err(Error::Invalid { .. })), "{refused:?}");
+    let refused = g.add_conditional(foreign, Condition::If, &[], |_| Ok(()));
+    assert!(matches!(refused, Err(Error::Invalid { .. })), "{refused:?}");
+
+    // Kinds CUDA forbids in a body: host, event, memory nodes. Each refusal removes the node.
+    let event = Event::new(&gpu.ctx).unwrap();
+    let set = g
+        .add_kernel(&k.set_from, one(), (handle, &value), &[])
+        .unwrap();
+    for what in ["host", "event record", "event wait", "alloc"] {
+        let refused = g.add_conditional(handle, Condition::If, &[set.id()], |b| match what {
+            "host" => b[0].add_host(|| {}, &[]).map(drop),
+            "event record" => b[0].add_event_record(&event, &[]).map(drop),
+            "event wait" => b[0].add_event_wait(&event, &[]).map(drop),
+            _ => b[0].add_mem_alloc::<u32>(4, &[]).map(drop),
+        });
+        assert!(
+            matches!(refused, Err(Error::Invalid { .. })),
+            "{what}: {refused:?}"
+        );
+    }
+    assert_eq!(g.len(), 1, "only the kernel is left");
+
+    // The graph is still usable: an IF on the value.
+    g.add_conditional(handle, Condition::If, &[set.id()], |b| {
+        b[0].add_kernel(&k.put, one(), (5u32, &out), &[]).map(drop)
+    })
+    .unwrap();
+    let mut exec = g.instantiate().unwrap();
+    value.copy_from(&[1]).unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &out), vec![5]);
+}
