@@ -181,3 +181,56 @@ fn bodies_and_handles_are_checked_and_a_refusal_leaves_the_graph_usable() {
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(read_back(&gpu.stream, &out), vec![5]);
 }
+
+/// GPU witness of CUDA's body rule: the raw driver calls for a host node and an event record node
+/// in a conditional body, and what the driver answers (here or when instantiating).
+#[test]
+fn the_driver_refuses_host_and_event_nodes_in_a_conditional_body() {
+    use cudagraph_runtime::cudarc::driver::sys;
+    let Some(gpu) = gpu("the_driver_refuses_host_and_event_nodes_in_a_conditional_body") else {
+        return;
+    };
+    unsafe extern "C" fn nothing(_: *mut std::ffi::c_void) {}
+    let event = Event::new(&gpu.ctx).unwrap();
+    for what in ["host", "event record"] {
+        let mut g = Graph::new(&gpu.ctx).unwrap();
+        let handle = g.conditional_handle(Some(1)).unwrap();
+        let mut added = sys::CUresult::CUDA_SUCCESS;
+        g.add_conditional(handle, Condition::If, &[], |b| {
+            let mut node = std::ptr::null_mut();
+            // SAFETY: a live body graph; valid parameters for the call.
+            added = unsafe {
+                match what {
+                    "host" => {
+                        let p = sys::CUDA_HOST_NODE_PARAMS {
+                            fn_: Some(nothing),
+                            userData: std::ptr::null_mut(),
+                        };
+                        sys::cuGraphAddHostNode(&mut node, b[0].raw(), std::ptr::null(), 0, &p)
+                    }
+                    _ => sys::cuGraphAddEventRecordNode(
+                        &mut node,
+                        b[0].raw(),
+                        std::ptr::null(),
+                        0,
+                        event.cuda().cu_event(),
+                    ),
+                }
+            };
+            Ok(())
+        })
+        .unwrap();
+        let mut exec = std::ptr::null_mut();
+        // SAFETY: a live graph; `exec` is a valid out-pointer.
+        let instantiated = unsafe { sys::cuGraphInstantiateWithFlags(&mut exec, g.raw(), 0) };
+        if !exec.is_null() {
+            // SAFETY: ours, unused.
+            unsafe { sys::cuGraphExecDestroy(exec) };
+        }
+        println!("{what} node in a body: add {added:?}, instantiate {instantiated:?}");
+        assert!(
+            added != sys::CUresult::CUDA_SUCCESS || instantiated != sys::CUresult::CUDA_SUCCESS,
+            "{what}: the driver accepted it"
+        );
+    }
+}
