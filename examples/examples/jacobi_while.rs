@@ -8,7 +8,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use cudagraph_examples::jacobi::{cpu_jacobi, Jacobi};
+use cudagraph_examples::jacobi::{cpu_jacobi, Jacobi, NEVER};
 use cudagraph_examples::{main_with, open_gpu, Failure};
 
 fn main() -> ExitCode {
@@ -45,7 +45,7 @@ fn run() -> Result<(), Failure> {
         "iterations", "WHILE node", "host loop", "speedup"
     );
     for iterations in [10u32, 100, 1000] {
-        let mut fixed = solver.while_graph(0.0, iterations)?.instantiate()?;
+        let mut fixed = solver.while_graph(NEVER, iterations)?.instantiate()?;
         fixed.launch(&stream)?; // warm up
         stream.synchronize()?;
         let started = Instant::now();
@@ -54,9 +54,9 @@ fn run() -> Result<(), Failure> {
         let on_gpu = started.elapsed();
         assert_eq!(solver.iterations.to_vec()?[0], iterations);
 
-        solver.solve_from_host(&mut step, &stream, 0.0, iterations)?; // warm up
+        solver.solve_from_host(&mut step, &stream, NEVER, iterations)?; // warm up
         let started = Instant::now();
-        let made = solver.solve_from_host(&mut step, &stream, 0.0, iterations)?;
+        let made = solver.solve_from_host(&mut step, &stream, NEVER, iterations)?;
         let from_host = started.elapsed();
         assert_eq!(made, iterations);
         println!(

@@ -37,6 +37,10 @@ extern "C" __global__ void decide(unsigned long long loop, float* delta2, unsign
 }
 "#;
 
+/// A tolerance no iteration meets (a squared change is never negative): the solver then makes
+/// exactly its maximum number of iterations, for timing.
+pub const NEVER: f32 = -1.0;
+
 /// `jacobi(n, b, x, y, delta2)`.
 type JacobiArgs = (
     u32,

@@ -7,7 +7,7 @@
 //!
 //! Without a GPU, prints one skip line.
 
-use cudagraph_examples::jacobi::Jacobi;
+use cudagraph_examples::jacobi::{Jacobi, NEVER};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::Condition;
 use cudagraph_tests::bench::{RatioTable, Samples};
@@ -36,7 +36,7 @@ fn main() {
     ));
     for iterations in [10u32, 100, 1000] {
         let mut on_gpu = solver
-            .while_graph(0.0, iterations)
+            .while_graph(NEVER, iterations)
             .expect("while graph")
             .instantiate()
             .expect("instantiate");
@@ -51,7 +51,7 @@ fn main() {
             },
             || {
                 let made = solver
-                    .solve_from_host(&mut step, stream, 0.0, iterations)
+                    .solve_from_host(&mut step, stream, NEVER, iterations)
                     .expect("host loop");
                 assert_eq!(made, iterations);
             },
