@@ -153,6 +153,19 @@
 //!
 //! [graph memory nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#graph-memory-nodes
 //!
+//! # Conditional nodes and events
+//!
+//! [`Graph::add_conditional`] adds an IF, IF/ELSE, WHILE or SWITCH node whose body graphs the GPU
+//! runs, skips, repeats or picks by the value of a [`ConditionalHandle`] that kernels of the graph
+//! set (`cudaGraphSetConditional`; NVRTC sources start with [`SET_CONDITIONAL_DECLARATION`]), so a
+//! loop until convergence needs no host round-trip ([conditional graph nodes]). Bodies take
+//! kernel, empty, child-graph, memset, memcpy and conditional nodes only, and a kernel may set
+//! only its own graph's handles: both are checked when a node is added (the driver would refuse
+//! the first only at instantiation and does not check the second). [`Graph::add_event_record`] and
+//! [`Graph::add_event_wait`] order a graph with streams and other graphs through an [`Event`].
+//!
+//! [conditional graph nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#conditional-graph-nodes
+//!
 //! # Soundness model, beyond memory
 //!
 //! - **Thread safety.** [`Graph`] and [`GraphExec`] are `Send`, not `Sync`: CUDA graph objects must
