@@ -41,6 +41,14 @@ fn main() {
     }
     src.push_str("        _ => panic!(\"no parameter a{i}\"),\n    }\n}\n");
 
+    // The enum variant of `a_i`, for `set_params_only`.
+    src.push_str("/// `Chain1000Param::A<i>`.\n");
+    src.push_str("pub fn a_param(i: usize) -> Chain1000Param {\n    match i {\n");
+    for i in 0..NODES {
+        let _ = writeln!(src, "        {i} => Chain1000Param::A{i},");
+    }
+    src.push_str("        _ => panic!(\"no parameter a{i}\"),\n    }\n}\n");
+
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     std::fs::write(out.join("chain1000.rs"), src).expect("writing chain1000.rs");
     println!("cargo::rerun-if-changed=build.rs");

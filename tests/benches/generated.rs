@@ -209,6 +209,49 @@ fn main() {
     group.finish();
     exec.set_params(&p).expect("resync");
 
+    // set_params_only with k named params vs k raw single-node calls, A/B.
+    for k in KS {
+        let named: Vec<Chain1000Param> = (0..k).map(|i| a_param(i * (1000 / k))).collect();
+        let graph = exec.as_exec().graph();
+        let nodes: Vec<_> = (0..k)
+            .map(|i| {
+                graph
+                    .node_id(i * (1000 / k))
+                    .and_then(|id| graph.raw_node(id).ok())
+                    .expect("node")
+            })
+            .collect();
+        let (ours_flip, raw_flip) = (Cell::new(false), Cell::new(false));
+        let flip = |f: &Cell<bool>| {
+            f.set(!f.get());
+            if f.get() {
+                1.5f32
+            } else {
+                1.0
+            }
+        };
+        samples.interleaved(
+            (&format!("only/ours/{k}"), &format!("only/raw/{k}")),
+            200,
+            3,
+            || {
+                let v = flip(&ours_flip);
+                for i in 0..k {
+                    set_a(&mut p, i * (1000 / k), v);
+                }
+                let updated = exec.set_params_only(&p, &named).expect("set_params_only");
+                assert_eq!(updated, k);
+            },
+            || {
+                let v = flip(&raw_flip);
+                for &node in &nodes {
+                    raw_set(raw_exec, node, func, ctx, v, y.addr());
+                }
+            },
+        );
+    }
+    exec.set_params(&p).expect("resync");
+
     let mut group = c.benchmark_group("reinstantiate");
     group.bench_function("instantiate", |b| {
         b.iter_custom(|iters| {
@@ -310,6 +353,20 @@ fn main() {
             (&ours, &format!("set_params/raw/{k}")),
             None,
             "",
+        );
+    }
+    for k in KS {
+        table.compare(
+            &samples,
+            "set_params_only vs k raw calls A/B",
+            k,
+            (&format!("only/ours/{k}"), &format!("only/raw/{k}")),
+            match k {
+                1 => Some(1.2),
+                10 => Some(1.1),
+                _ => None,
+            },
+            "alternating blocks of 200 calls; params named, not compared",
         );
     }
     table.compare(

@@ -656,3 +656,52 @@ fn a_kernel_param_that_changes_function_switches_what_its_nodes_compute() {
     launch_and_check(&mut exec, &|v| v * s * t, "after update: scale twice");
     assert_eq!(exec.set_params(&p).unwrap(), 0, "in step with the update");
 }
+
+#[test]
+fn set_params_only_updates_exactly_the_readers_of_the_named_params() {
+    let Some(gpu) =
+        cudagraph_tests::gpu("set_params_only_updates_exactly_the_readers_of_the_named_params")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("set_params_only");
+    let bufs = PipelineBuffers::new(&gpu, &mut rng, 4096);
+    let mut p = bufs.params(&k, &mut rng);
+    let mut exec = Pipeline::build(&gpu.ctx, &p)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    bufs.launch_and_check(&gpu, &mut exec, &p, "first launch");
+
+    // `a` is read by one node, `s` by two; each node is updated once however many of its
+    // params are named.
+    p.a = other(&mut rng, p.a);
+    assert_eq!(exec.set_params_only(&p, &[PipelineParam::A]).unwrap(), 1);
+    bufs.launch_and_check(&gpu, &mut exec, &p, "a");
+    p.s = other(&mut rng, p.s);
+    p.c = other(&mut rng, p.c);
+    let updated = exec
+        .set_params_only(&p, &[PipelineParam::S, PipelineParam::C, PipelineParam::S])
+        .unwrap();
+    assert_eq!(updated, 3, "mul_y, mul_w, init_y");
+    bufs.launch_and_check(&gpu, &mut exec, &p, "s and c");
+    // Buffers too: the nodes reading `x` and `y` switch to the other buffers.
+    p.x = bufs.xs[1].1.clone();
+    p.y = bufs.ys[1].clone();
+    let updated = exec
+        .set_params_only(&p, &[PipelineParam::X, PipelineParam::Y])
+        .unwrap();
+    assert_eq!(updated, 3, "axpy (x, y), init_y and mul_y (y)");
+    bufs.launch_and_check(&gpu, &mut exec, &p, "x and y");
+    // A param no node reads, and nothing named: nothing to do.
+    p.unused = 7;
+    assert_eq!(
+        exec.set_params_only(&p, &[PipelineParam::Unused]).unwrap(),
+        0
+    );
+    assert_eq!(exec.set_params_only(&p, &[]).unwrap(), 0);
+    // `set_params` agrees that everything is current.
+    assert_eq!(exec.set_params(&p).unwrap(), 0);
+    bufs.launch_and_check(&gpu, &mut exec, &p, "after set_params");
+}

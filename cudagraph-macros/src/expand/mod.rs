@@ -11,6 +11,7 @@ mod exec;
 mod graph;
 mod handles;
 mod node;
+mod only;
 
 use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
@@ -283,11 +284,13 @@ impl<'a> Gen<'a> {
         let params = graph::params_struct(self);
         let graph = graph::graph_type(self);
         let exec = exec::exec_type(self);
+        let only = only::set_params_only(self);
         let handles = self.nodes.iter().map(|n| handles::handle(self, n));
         quote! {
             #params
             #graph
             #exec
+            #only
             #(#handles)*
         }
     }

@@ -1,0 +1,155 @@
+//! `set_params_only`: the update path whose cost grows with what changed. The caller names the
+//! params it changed (a generated `<Graph>Param` enum); the executable updates the nodes whose
+//! expressions read them, and nothing else: no comparison of every param, no walk over every
+//! node. Which node reads which param is known here, at compile time.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+
+use super::{camel, local, params_at, relocated, Base, Gen};
+use crate::model::name_of;
+use crate::parse::NodeOp;
+
+/// The `<Graph>Param` enum, and the executable's `set_params_only` with its per-node dispatch.
+pub fn set_params_only(g: &Gen) -> TokenStream {
+    let p = &g.p;
+    let (vis, pass, graph, params_ty, exec_ty) = (
+        &g.model.decl.vis,
+        &g.pass,
+        g.graph,
+        &g.params_ty,
+        &g.exec_ty,
+    );
+    let enum_ty = param_enum(g);
+    let variants: Vec<_> = g
+        .model
+        .params
+        .iter()
+        .map(|f| format_ident!("{}", camel(&name_of(&f.name)), span = f.name.span()))
+        .collect();
+    let variant_docs = g
+        .model
+        .params
+        .iter()
+        .map(|f| format!("Param `{}`.", name_of(&f.name)));
+    let count = g.nodes.len();
+    let (params, changed, marked, updated, pos) = (
+        params_at(Span::call_site()),
+        local("changed"),
+        local("marked"),
+        local("updated"),
+        local("pos"),
+    );
+
+    // Per param: the positions of the nodes that read it (alloc nodes apart: they are checked,
+    // not updated), and the commit of its kept value.
+    let readers = g.model.params.iter().enumerate().map(|(i, _)| {
+        let v = &variants[i];
+        let nodes = g
+            .nodes
+            .iter()
+            .filter(|n| n.mentions.contains(&i) && updatable(&n.decl.op))
+            .map(|n| n.pos);
+        quote!(#enum_ty::#v => &[#(#nodes),*],)
+    });
+    let alloc_checks = g.model.params.iter().enumerate().map(|(i, _)| {
+        let v = &variants[i];
+        let checks = g
+            .nodes
+            .iter()
+            .filter(|n| n.mentions.contains(&i) && matches!(n.decl.op, NodeOp::Alloc(_)))
+            .map(|n| relocated(g.update_node(n), n.site));
+        quote!(#enum_ty::#v => { #(#checks)* })
+    });
+    let commits = g.model.params.iter().enumerate().map(|(i, f)| {
+        let (v, name, take) = (&variants[i], &f.name, g.keep(i, Base::Params));
+        quote!(#enum_ty::#v => self.state.params.#name = #take,)
+    });
+    let arms = g.nodes.iter().filter(|n| updatable(&n.decl.op)).map(|n| {
+        let node_pos = n.pos;
+        let update = relocated(g.update_node(n), n.site);
+        quote!(#node_pos => { #update })
+    });
+    let enum_doc = format!(
+        "The params of [`{params_ty}`], one variant each: what [`{exec_ty}::set_params_only`] is \
+         told changed."
+    );
+    let only_doc = format!(
+        "Like [`set_params`](Self::set_params), for callers that know what they changed: updates \
+         the nodes whose expressions read a param in `changed` (each once), and only them, so its \
+         cost grows with the nodes updated, not with the graph. Returns how many nodes it \
+         updated.\n\n\
+         A changed param missing from `changed` leaves its nodes as they were (the executable \
+         keeps alive whatever memory they use); nodes set through their handles are not reset \
+         (`set_params` does both). Params that share memory with another under nodes that may \
+         run at the same time are refused as by [`{graph}::build`]."
+    );
+    quote! {
+        #(#pass)*
+        #[doc = #enum_doc]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        // A program names the params it changes, not necessarily all of them.
+        #[allow(dead_code)]
+        #vis enum #enum_ty {
+            #(#[doc = #variant_docs] #variants,)*
+        }
+
+        #(#pass)*
+        impl #exec_ty {
+            #[doc = #only_doc]
+            pub fn set_params_only(
+                &mut self,
+                #params: &#params_ty,
+                #changed: &[#enum_ty],
+            ) -> #p::Result<usize> {
+                #graph::__cg_check_overlaps(#params)?;
+                // CUDA cannot resize an allocation: refuse before updating anything.
+                for &__cg_param in #changed {
+                    match __cg_param {
+                        #(#alloc_checks)*
+                    }
+                }
+                let mut #marked = [false; #count];
+                let mut #updated = 0usize;
+                for &__cg_param in #changed {
+                    let readers: &[usize] = match __cg_param {
+                        #(#readers)*
+                    };
+                    for &#pos in readers {
+                        if !#marked[#pos] {
+                            #marked[#pos] = true;
+                            self.__cg_update_node(#params, #pos)?;
+                            #updated += 1;
+                        }
+                    }
+                }
+                for &__cg_param in #changed {
+                    match __cg_param {
+                        #(#commits)*
+                    }
+                }
+                #p::Result::Ok(#updated)
+            }
+
+            /// The single-node update of node `pos` from `params`.
+            #[allow(unused_variables, clippy::match_single_binding)]
+            fn __cg_update_node(&mut self, #params: &#params_ty, #pos: usize) -> #p::Result<()> {
+                match #pos {
+                    #(#arms)*
+                    _ => {}
+                }
+                #p::Result::Ok(())
+            }
+        }
+    }
+}
+
+/// `<Graph>Param`.
+pub fn param_enum(g: &Gen) -> proc_macro2::Ident {
+    format_ident!("{}Param", name_of(g.graph), span = g.graph.span())
+}
+
+/// Whether a node of this kind has a single-node update (alloc nodes are only checked).
+fn updatable(op: &NodeOp) -> bool {
+    !matches!(op, NodeOp::Empty(_) | NodeOp::Alloc(_) | NodeOp::Free(_))
+}
