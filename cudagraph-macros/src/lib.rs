@@ -213,6 +213,12 @@ use proc_macro::TokenStream;
 ///     nodes whose expressions mention a changed param (or that were set through their handle
 ///     since); it returns how many nodes it updated. Afterwards the executable's nodes are what
 ///     `Step::build(&ctx, &params)` would make; enabled/disabled states are kept.
+///   - `set_params_only(&params, &[StepParam::Alpha, ...]) -> Result<usize>`: for callers that
+///     know what they changed. It updates the nodes whose expressions read a named param (each
+///     once) and nothing else: no comparison of every param, no walk over every node, so its cost
+///     grows with what changed. `StepParam` has one variant per param (`alpha` is `Alpha`). A
+///     changed param left unnamed leaves its nodes as they were; nodes set through their handles
+///     are not reset (`set_params` does both).
 ///   - one method per node, `exec.scale()`, returning its update handle.
 /// - **One handle type per node**, `StepScaleNode<'_>`, with exactly the updates CUDA allows for
 ///   the node's kind ([individual node update]):
