@@ -135,6 +135,7 @@ impl Param for crate::node::ConditionalHandle {
 
 /// A handle is given as itself; the graph checks that it is one of its own.
 #[cfg(not(feature = "cuda-12020"))]
+#[diagnostic::do_not_recommend]
 impl<'a> KernelArg<'a, crate::node::ConditionalHandle> for crate::node::ConditionalHandle {
     #[inline(always)]
     fn repr(&self) -> u64 {

@@ -84,6 +84,44 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
          (`set_params` does both). Params that share memory with another under nodes that may \
          run at the same time are refused as by [`{graph}::build`]."
     );
+    // Without params there is nothing to name (and an empty enum's `match` is unreachable code).
+    let body = if g.model.params.is_empty() {
+        quote! {
+            let _ = #changed;
+            #graph::__cg_check_overlaps(#params)?;
+            #p::Result::Ok(0)
+        }
+    } else {
+        quote! {
+            #graph::__cg_check_overlaps(#params)?;
+            // CUDA cannot resize an allocation: refuse before updating anything.
+            for &__cg_param in #changed {
+                match __cg_param {
+                    #(#alloc_checks)*
+                }
+            }
+            let mut #marked = [false; #count];
+            let mut #updated = 0usize;
+            for &__cg_param in #changed {
+                let readers: &[usize] = match __cg_param {
+                    #(#readers)*
+                };
+                for &#pos in readers {
+                    if !#marked[#pos] {
+                        #marked[#pos] = true;
+                        self.__cg_update_node(#params, #pos)?;
+                        #updated += 1;
+                    }
+                }
+            }
+            for &__cg_param in #changed {
+                match __cg_param {
+                    #(#commits)*
+                }
+            }
+            #p::Result::Ok(#updated)
+        }
+    };
     quote! {
         #(#pass)*
         #[doc = #enum_doc]
@@ -102,33 +140,7 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
                 #params: &#params_ty,
                 #changed: &[#enum_ty],
             ) -> #p::Result<usize> {
-                #graph::__cg_check_overlaps(#params)?;
-                // CUDA cannot resize an allocation: refuse before updating anything.
-                for &__cg_param in #changed {
-                    match __cg_param {
-                        #(#alloc_checks)*
-                    }
-                }
-                let mut #marked = [false; #count];
-                let mut #updated = 0usize;
-                for &__cg_param in #changed {
-                    let readers: &[usize] = match __cg_param {
-                        #(#readers)*
-                    };
-                    for &#pos in readers {
-                        if !#marked[#pos] {
-                            #marked[#pos] = true;
-                            self.__cg_update_node(#params, #pos)?;
-                            #updated += 1;
-                        }
-                    }
-                }
-                for &__cg_param in #changed {
-                    match __cg_param {
-                        #(#commits)*
-                    }
-                }
-                #p::Result::Ok(#updated)
+                #body
             }
 
             /// The single-node update of node `pos` from `params`.
