@@ -32,7 +32,7 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
         .params
         .iter()
         .map(|f| format!("Param `{}`.", name_of(&f.name)));
-    let count = g.nodes.len();
+    let words = g.nodes.len().div_ceil(64);
     let (params, changed, marked, updated, pos) = (
         params_at(Span::call_site()),
         local("changed"),
@@ -43,15 +43,22 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
 
     // Per param: the positions of the nodes that read it (alloc nodes apart: they are checked,
     // not updated), and the commit of its kept value.
-    let readers = g.model.params.iter().enumerate().map(|(i, _)| {
-        let v = &variants[i];
-        let nodes = g
-            .nodes
-            .iter()
-            .filter(|n| n.mentions.contains(&i) && updatable(&n.decl.op))
-            .map(|n| n.pos);
-        quote!(#enum_ty::#v => &[#(#nodes),*],)
-    });
+    let readers: Vec<TokenStream> = g
+        .model
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, _)| {
+            let v = &variants[i];
+            let nodes = g
+                .nodes
+                .iter()
+                .filter(|n| n.mentions.contains(&i) && updatable(&n.decl.op))
+                .map(|n| n.pos);
+            quote!(#enum_ty::#v => &[#(#nodes),*],)
+        })
+        .collect();
+    let readers_one: Vec<TokenStream> = readers.clone();
     let alloc_checks = g.model.params.iter().enumerate().map(|(i, _)| {
         let v = &variants[i];
         let checks = g
@@ -61,10 +68,17 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
             .map(|n| relocated(g.update_node(n), n.site));
         quote!(#enum_ty::#v => { #(#checks)* })
     });
-    let commits = g.model.params.iter().enumerate().map(|(i, f)| {
-        let (v, name, take) = (&variants[i], &f.name, g.keep(i, Base::Params));
-        quote!(#enum_ty::#v => self.state.params.#name = #take,)
-    });
+    let commits: Vec<TokenStream> = g
+        .model
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let (v, name, take) = (&variants[i], &f.name, g.keep(i, Base::Params));
+            quote!(#enum_ty::#v => self.state.params.#name = #take,)
+        })
+        .collect();
+    let commits_one = commits.clone();
     let arms = g.nodes.iter().filter(|n| updatable(&n.decl.op)).map(|n| {
         let node_pos = n.pos;
         let update = relocated(g.update_node(n), n.site);
@@ -100,15 +114,31 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
                     #(#alloc_checks)*
                 }
             }
-            let mut #marked = [false; #count];
             let mut #updated = 0usize;
+            if let [__cg_param] = #changed {
+                // One param: its readers are distinct nodes, nothing to deduplicate.
+                let readers: &[usize] = match __cg_param {
+                    #(#readers_one)*
+                };
+                for &#pos in readers {
+                    self.__cg_update_node(#params, #pos)?;
+                    #updated += 1;
+                }
+                match __cg_param {
+                    #(#commits_one)*
+                }
+                return #p::Result::Ok(#updated);
+            }
+            // One bit per node: nodes read by several named params are updated once.
+            let mut #marked = [0u64; #words];
             for &__cg_param in #changed {
                 let readers: &[usize] = match __cg_param {
                     #(#readers)*
                 };
                 for &#pos in readers {
-                    if !#marked[#pos] {
-                        #marked[#pos] = true;
+                    let bit = 1u64 << (#pos % 64);
+                    if #marked[#pos / 64] & bit == 0 {
+                        #marked[#pos / 64] |= bit;
                         self.__cg_update_node(#params, #pos)?;
                         #updated += 1;
                     }
