@@ -129,8 +129,7 @@ fn instantiate_raw(
     let instantiated = unsafe { result::exec::instantiate(graph.raw(), &mut params) };
     instantiated.map_err(|e| {
         let blamed = graph
-            .records()
-            .iter()
+            .all_records()
             .position(|r| r.raw == params.hErrNode_out);
         match blamed {
             Some(index) => e.at_node(|| graph.name_of(index)),
@@ -398,6 +397,13 @@ impl<'a> GraphExec<'a> {
     /// afterwards is released once the launches that may use it have completed.
     pub fn update(&mut self, graph: &Graph<'a>) -> Result<()> {
         refuse_memory_nodes(&self.graph, graph, "update")?;
+        if !self.graph.same_bodies_as(graph) {
+            // The driver would refuse too; checked first since node uses are paired by position.
+            return Err(Error::UpdateRejected {
+                node: "<graph>".into(),
+                reason: UpdateFailure::TopologyChanged,
+            });
+        }
         let raw = self.raw;
         // Only the nodes whose memory changes: a rebuild with the same buffers copies nothing.
         let (table, ranges) = graph.use_table();
@@ -446,8 +452,9 @@ impl<'a> GraphExec<'a> {
 
     #[inline]
     fn node(&self, node: NodeId) -> Result<(usize, sys::CUgraphNode)> {
-        let index = self.graph.check_node(node)?;
-        Ok((index, self.graph.records()[index].raw))
+        let index = self.graph.check_any_node(node)?;
+        let record = self.graph.record(index).expect("checked by check_node");
+        Ok((index, record.raw))
     }
 
     /// A failed driver call about node `index`, as an error naming the node.
@@ -528,7 +535,11 @@ impl<'a> GraphExec<'a> {
         args: impl KernelArgValues<'a, A>,
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
-        let func = self.graph.records()[index].func;
+        let func = self
+            .graph
+            .record(index)
+            .expect("checked by check_node")
+            .func;
         self.send_kernel_params(index, raw_node, func, &config, args)
     }
 
@@ -545,7 +556,7 @@ impl<'a> GraphExec<'a> {
         let (index, raw_node) = self.node(node.id)?;
         let func = kernel.cu_function();
         self.send_kernel_params(index, raw_node, func, &config, args)?;
-        if self.graph.records()[index].func != func {
+        if self.graph.record(index).is_some_and(|r| r.func != func) {
             self.graph.set_kernel_function(index, func);
             if !self.graph.functions().contains(func) {
                 self.functions.insert(kernel.function());
@@ -791,8 +802,7 @@ fn update_raw(raw: sys::CUgraphExec, graph: &Graph<'_>) -> Result<()> {
         code => UpdateFailure::Other(code),
     };
     let node = graph
-        .records()
-        .iter()
+        .all_records()
         .position(|r| r.raw == info.error_node)
         .map_or_else(|| "<graph>".to_owned(), |i| graph.name_of(i));
     if info.result <= 1 && info.error_node.is_null() {

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaContext, CudaStream};
 
+use crate::bodies::{BodyNode, BodyTable};
 use crate::driver::{record_err, result};
 use crate::error::{Error, Result};
 use crate::function_set::FunctionSet;
@@ -38,6 +39,21 @@ pub(crate) struct NodeRecord {
     pub(crate) func: sys::CUfunction,
     /// The node's uses of memory: `tables.uses[start..start + len]`.
     uses: (u32, u32),
+}
+
+impl NodeRecord {
+    /// The record once its graph's use and edge tables are appended to another graph's, at
+    /// `uses_base` and `edges_base` (a conditional body's, taken in by the enclosing graph).
+    pub(crate) fn rebased(mut self, uses_base: u32, edges_base: u32) -> Self {
+        if self.uses.1 > 0 {
+            self.uses.0 += uses_base;
+        }
+        if let Deps::Listed { start, end } = &mut self.deps {
+            *start += edges_base;
+            *end += edges_base;
+        }
+        self
+    }
 }
 
 /// A node's dependencies, by index, in the order given.
@@ -82,6 +98,9 @@ struct Tables<'a> {
     /// For the body of a conditional node: the scope of the conditional handles its kernels may
     /// set (the root graph's), and the body's raw graph belongs to the node, not to us.
     body_of: Option<u64>,
+    /// The nodes of the conditional bodies, nested ones too (their uses and dependency lists are
+    /// in `uses` and `edges` with this graph's own).
+    bodies: BodyTable,
 }
 
 /// A CUDA graph being defined (`CUgraph`).
@@ -175,9 +194,9 @@ impl<'a> Graph<'a> {
         self.tables.get_or_insert_with(Default::default)
     }
 
-    /// The uses of memory of node `index`.
+    /// The uses of memory of node `index` (a body's node: see [`Graph::record`]).
     pub(crate) fn node_uses(&self, index: usize) -> &[Use<'a>] {
-        match (&self.tables, self.nodes.get(index)) {
+        match (&self.tables, self.record(index)) {
             (Some(tables), Some(record)) => {
                 let (start, len) = record.uses;
                 &tables.uses[start as usize..(start + len) as usize]
@@ -186,15 +205,62 @@ impl<'a> Graph<'a> {
         }
     }
 
-    /// Every node's uses of memory, in node order.
-    /// The table of every node's uses, and each node's `(start, len)` in it, in node order.
+    /// The table of every node's uses, and each node's `(start, len)` in it, in node order
+    /// (the conditional bodies' nodes after the graph's own).
     pub(crate) fn use_table(&self) -> (&[Use<'a>], impl Iterator<Item = (u32, u32)> + Clone + '_) {
         let table = self.tables.as_ref().map_or(&[][..], |t| &t.uses[..]);
-        (table, self.nodes.iter().map(|r| r.uses))
+        let bodies = self.body_nodes().iter().map(|n| n.record.uses);
+        (table, self.nodes.iter().map(|r| r.uses).chain(bodies))
     }
 
+    /// Every node's uses of memory, in node order (the conditional bodies' nodes after the
+    /// graph's own).
     pub(crate) fn uses_by_node(&self) -> impl Iterator<Item = &[Use<'a>]> + '_ {
-        (0..self.nodes.len()).map(move |i| self.node_uses(i))
+        (0..self.nodes.len() + self.body_nodes().len()).map(move |i| self.node_uses(i))
+    }
+
+    /// Every node's uses of memory with the index of the node of this graph that orders them:
+    /// the node itself, or for a node of a conditional body the conditional node.
+    fn ordered_uses(&self) -> impl Iterator<Item = (usize, &[Use<'a>])> + '_ {
+        let own = (0..self.nodes.len()).map(move |i| (i, self.node_uses(i)));
+        let len = self.nodes.len();
+        let bodies = self
+            .body_nodes()
+            .iter()
+            .enumerate()
+            .map(move |(i, n)| (n.owner as usize, self.node_uses(len + i)));
+        own.chain(bodies)
+    }
+
+    /// The nodes of the conditional bodies.
+    fn body_nodes(&self) -> &[BodyNode] {
+        self.tables.as_ref().map_or(&[], |t| &t.bodies.nodes)
+    }
+
+    /// The record of node `index`: one of the graph's own nodes below [`Graph::len`], above it
+    /// a node of a conditional body (`len() + its position among them`), as executables number
+    /// them.
+    #[inline]
+    pub(crate) fn record(&self, index: usize) -> Option<&NodeRecord> {
+        match self.nodes.get(index) {
+            Some(record) => Some(record),
+            None => self
+                .body_nodes()
+                .get(index - self.nodes.len())
+                .map(|n| &n.record),
+        }
+    }
+
+    fn record_mut(&mut self, index: usize) -> Option<&mut NodeRecord> {
+        let len = self.nodes.len();
+        match self.nodes.get_mut(index) {
+            Some(record) => Some(record),
+            None => self
+                .tables
+                .as_mut()
+                .and_then(|t| t.bodies.nodes.get_mut(index - len))
+                .map(|n| &mut n.record),
+        }
     }
 
     /// The dependencies of node `index`, by index.
@@ -238,6 +304,7 @@ impl<'a> Graph<'a> {
             tables.allocs.clear();
             tables.memory_nodes = false;
             tables.adopted.0.clear();
+            tables.bodies.clear();
         }
         self.next_name = None;
         // The old host nodes are gone from this graph: stop watching their slots (the own slot
@@ -258,8 +325,10 @@ impl<'a> Graph<'a> {
         node: impl Into<NodeId>,
         name: impl Into<Cow<'static, str>>,
     ) -> Result<()> {
-        let index = self.check_node(node.into())?;
-        self.nodes[index].name = Some(name.into());
+        let index = self.check_any_node(node.into())?;
+        if let Some(record) = self.record_mut(index) {
+            record.name = Some(name.into());
+        }
         Ok(())
     }
 
@@ -269,7 +338,7 @@ impl<'a> Graph<'a> {
     }
 
     pub(crate) fn name_of(&self, index: usize) -> String {
-        match self.nodes.get(index) {
+        match self.record(index) {
             Some(NodeRecord {
                 name: Some(name), ..
             }) => name.to_string(),
@@ -336,8 +405,8 @@ impl<'a> Graph<'a> {
 
     /// The raw handle of one of this graph's nodes.
     pub fn raw_node(&self, node: impl Into<NodeId>) -> Result<sys::CUgraphNode> {
-        let index = self.check_node(node.into())?;
-        Ok(self.nodes[index].raw)
+        let index = self.check_any_node(node.into())?;
+        Ok(self.record(index).expect("checked").raw)
     }
 
     /// After a whole-graph update from `other` (same topology), the kernel functions now in use.
@@ -345,20 +414,42 @@ impl<'a> Graph<'a> {
         for (mine, theirs) in self.nodes.iter_mut().zip(&other.nodes) {
             mine.func = theirs.func;
         }
+        if let Some(tables) = &mut self.tables {
+            let theirs = other.body_nodes().iter();
+            for (mine, theirs) in tables.bodies.nodes.iter_mut().zip(theirs) {
+                mine.record.func = theirs.record.func;
+            }
+        }
     }
 
     /// Records that the kernel node at `index` now launches `func`.
     pub(crate) fn set_kernel_function(&mut self, index: usize, func: sys::CUfunction) {
-        self.nodes[index].func = func;
+        if let Some(record) = self.record_mut(index) {
+            record.func = func;
+        }
     }
 
     /// Makes `self` answer to `other`'s node handles (same declaration, same construction order).
     pub(crate) fn join_family_of(&mut self, other: &Graph<'_>) {
         self.family = other.family;
+        if let (Some(mine), Some(theirs)) = (&mut self.tables, &other.tables) {
+            mine.bodies.join_families_of(&theirs.bodies);
+        }
     }
 
-    pub(crate) fn records(&self) -> &[NodeRecord] {
-        &self.nodes
+    /// Whether `other`'s conditional bodies have as many nodes as this graph's, body by body (a
+    /// whole-graph update pairs them one to one).
+    pub(crate) fn same_bodies_as(&self, other: &Graph<'_>) -> bool {
+        let empty = BodyTable::default();
+        let mine = self.tables.as_ref().map_or(&empty, |t| &t.bodies);
+        let theirs = other.tables.as_ref().map_or(&empty, |t| &t.bodies);
+        mine.same_shape(theirs)
+    }
+
+    /// The records of the graph's own nodes, then of its conditional bodies' nodes.
+    pub(crate) fn all_records(&self) -> impl Iterator<Item = &NodeRecord> + '_ {
+        let bodies = self.body_nodes().iter().map(|n| &n.record);
+        self.nodes.iter().chain(bodies)
     }
 
     pub(crate) fn functions(&self) -> &FunctionSet {
@@ -377,6 +468,24 @@ impl<'a> Graph<'a> {
     fn index_of(&self, node: NodeId) -> Option<usize> {
         let index = node.index as usize;
         (node.family == self.family && index < self.nodes.len()).then_some(index)
+    }
+
+    /// The index of `node` if it is one of this graph's own nodes or a node of one of its
+    /// conditional bodies (numbered after the graph's own: see [`Graph::record`]).
+    #[inline]
+    pub(crate) fn check_any_node(&self, node: NodeId) -> Result<usize> {
+        self.index_of(node)
+            .or_else(|| self.index_in_bodies(node))
+            .ok_or_else(|| Error::ForeignNode {
+                node: format!("node#{}", node.index),
+            })
+    }
+
+    /// A node of a conditional body, numbered after the graph's own nodes.
+    #[cold]
+    fn index_in_bodies(&self, node: NodeId) -> Option<usize> {
+        let bodies = &self.tables.as_ref()?.bodies;
+        Some(self.nodes.len() + bodies.position(node)?)
     }
 
     /// The number of uses recorded so far: where the next node's uses start.
@@ -565,12 +674,9 @@ impl<'a> Graph<'a> {
     fn host_code_conflict(&self, from: usize, deps: &[NodeId]) -> Option<usize> {
         let tables = self.tables.as_ref()?;
         let uses = tables.uses.get(from..).unwrap_or_default();
-        let others = self.nodes.iter().enumerate().flat_map(|(i, r)| {
-            let (start, len) = r.uses;
-            tables.uses[start as usize..(start + len) as usize]
-                .iter()
-                .map(move |u| (i, u))
-        });
+        let others = self
+            .ordered_uses()
+            .flat_map(|(i, uses)| uses.iter().map(move |u| (i, u)));
         host_code_conflict(uses, others, |other| {
             deps.iter()
                 .any(|d| reaches(other, d.index as usize, |n| self.deps_of(n)))
@@ -629,20 +735,24 @@ impl<'a> Graph<'a> {
             return Ok(());
         }
         let ordered_before = |a: usize, b: usize| reaches(a, b, |n| self.deps_of(n));
+        // A body's node is ordered as its conditional node is.
+        let node = match index.checked_sub(self.nodes.len()) {
+            None => index as u32,
+            Some(i) => tables.bodies.nodes[i].owner,
+        };
         // As if the node were being added: after its own dependencies, with the frees that come
         // after it not counted (a use ordered before its free is what the rule asks for).
         let mut allocs = tables.allocs.clone();
         for record in &mut allocs {
             if record
                 .freed_by
-                .is_some_and(|free| ordered_before(index, free as usize))
+                .is_some_and(|free| ordered_before(node as usize, free as usize))
             {
                 record.freed_by = None;
             }
         }
         // The node itself (not its dependencies): the alloc node must reach it, and it differs
         // from the alloc node.
-        let node = index as u32;
         mem::check_uses(
             self.family,
             &allocs,
@@ -771,15 +881,9 @@ impl<'a> Graph<'a> {
         }
         let record = buffer.record_ptr();
         let holds = |u: &Use<'_>| matches!(&u.hold, Hold::Owned(a) if Arc::as_ptr(a).cast::<()>() == record);
-        let empty = Tables::default();
-        let tables = self.tables.as_deref().unwrap_or(&empty);
         let mut held = 0;
-        for (index, node) in self.nodes.iter().enumerate() {
-            let (start, len) = node.uses;
-            let count = tables.uses[start as usize..(start + len) as usize]
-                .iter()
-                .filter(|u| holds(u))
-                .count();
+        for (index, uses) in self.ordered_uses() {
+            let count = uses.iter().filter(|u| holds(u)).count();
             held += count;
             if count > 0
                 && !deps
@@ -819,17 +923,12 @@ impl<'a> Graph<'a> {
         let empty = Tables::default();
         let tables = self.tables.as_deref().unwrap_or(&empty);
         let users = self
-            .nodes
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| {
-                let (start, len) = r.uses;
-                tables.uses[start as usize..(start + len) as usize]
-                    .iter()
-                    .any(|u| {
-                        matches!(u.hold, Hold::Graph { family, slot }
+            .ordered_uses()
+            .filter(|(_, uses)| {
+                uses.iter().any(|u| {
+                    matches!(u.hold, Hold::Graph { family, slot }
                         if family == alloc.node.family && slot == alloc.slot)
-                    })
+                })
             })
             .map(|(i, _)| i);
         for dep in deps {
@@ -947,8 +1046,9 @@ impl<'a> Graph<'a> {
     /// nodes (CUDA's rule); the others are refused there. If `build` fails, the node is removed
     /// and its error returned.
     ///
-    /// Nodes of a body answer only to the body graph (their handles are not this graph's), and
-    /// executables update them only through a whole-graph update.
+    /// The handles of the bodies' nodes work with this graph and its executables as its own
+    /// nodes' do: an executable updates a body's kernel, memcpy and memset nodes one by one
+    /// (CUDA allows it), and a whole-graph update pairs bodies node by node.
     #[cfg(not(feature = "cuda-12020"))]
     pub fn add_conditional(
         &mut self,
@@ -1000,18 +1100,34 @@ impl<'a> Graph<'a> {
             removed?;
             return Err(e.at_node(|| self.name_of(id.index as usize)));
         }
-        // The node holds what its bodies' nodes use and need.
-        let mut uses = Vec::new();
-        for body in &bodies {
-            uses.extend(body.tables.iter().flat_map(|t| t.uses.iter().cloned()));
+        // The bodies' nodes stay updatable through this graph (and its executables), with
+        // what they use and need.
+        for body in &mut bodies {
             self.adopt_resources_of(body);
-        }
-        let from = self.append_uses(uses);
-        let total = self.uses_len() - from;
-        if total > 0 {
-            self.nodes[id.index as usize].uses = (from as u32, total as u32);
+            self.absorb_body(body, id.index);
         }
         Ok(ConditionalNode::from_id(id))
+    }
+
+    /// Takes in the nodes of `body`, a body of the conditional node `owner`: their records, uses
+    /// and dependency lists move here (the body keeps its raw graph, owned by the node).
+    fn absorb_body(&mut self, body: &mut Graph<'a>, owner: u32) {
+        let records = std::mem::take(&mut body.nodes);
+        let (uses, edges, nested) = match &mut body.tables {
+            Some(t) => (
+                std::mem::take(&mut t.uses),
+                std::mem::take(&mut t.edges),
+                std::mem::take(&mut t.bodies),
+            ),
+            None => Default::default(),
+        };
+        let tables = self.tables_mut();
+        let bases = (tables.uses.len() as u32, tables.edges.len() as u32);
+        tables.uses.extend(uses);
+        tables.edges.extend(edges);
+        tables
+            .bodies
+            .absorb(body.family, records, nested, owner, bases);
     }
 
     /// Adds an event record node, after `deps`: each launch records `event` when it reaches the
@@ -1163,8 +1279,11 @@ impl<'a> Graph<'a> {
         clone.tables = self.tables.clone();
         clone.functions = self.functions.clone();
         clone.panics = self.panics.clone();
-        for (index, record) in clone.nodes.iter_mut().enumerate() {
-            // SAFETY: `record.raw` is a node of the original, `raw` its live clone.
+        let len = clone.nodes.len();
+        for index in 0..len + clone.body_nodes().len() {
+            let record = clone.record_mut(index).expect("in range");
+            // SAFETY: `record.raw` is a node of the original (or of one of its conditional
+            // bodies), `raw` its live clone.
             let found = unsafe { result::graph::find_in_clone(record.raw, raw) };
             record.raw = found.map_err(|e| e.at_node(|| self.name_of(index)))?;
         }

@@ -191,6 +191,7 @@
 
 #[doc(hidden)]
 pub mod __private;
+mod bodies;
 pub mod dot;
 mod driver;
 mod error;

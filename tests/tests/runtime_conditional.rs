@@ -234,3 +234,219 @@ fn the_driver_refuses_host_and_event_nodes_in_a_conditional_body() {
         );
     }
 }
+
+/// What the driver allows for nodes inside a conditional body once the graph is instantiated:
+/// a single-node update of a body's kernel node (`cuGraphExecKernelNodeSetParams`), and a
+/// whole-graph update from another graph of the same shape with its own conditional handle.
+#[test]
+fn the_driver_updates_a_kernel_node_inside_a_conditional_body() {
+    use cudagraph_runtime::cudarc::driver::sys;
+    let Some(gpu) = gpu("the_driver_updates_a_kernel_node_inside_a_conditional_body") else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let out = zeros::<u32>(&gpu, 1);
+    let build = |v: u32| {
+        let mut g = Graph::new(&gpu.ctx).unwrap();
+        let handle = g.conditional_handle(Some(1)).unwrap();
+        let mut body_node = std::ptr::null_mut();
+        g.add_conditional(handle, Condition::If, &[], |b| {
+            b[0].add_kernel(&k.put, one(), (v, &out), &[])?;
+            let mut count = 1usize;
+            // SAFETY: a live body graph with one node; room for one handle.
+            let r = unsafe { sys::cuGraphGetNodes(b[0].raw(), &mut body_node, &mut count) };
+            assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
+            Ok(())
+        })
+        .unwrap();
+        (g, body_node)
+    };
+    let (g, body_node) = build(5);
+    let mut exec = g.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &out), vec![5]);
+
+    // SAFETY: `body_node` is a kernel node of the body; the struct is filled by the driver.
+    let mut p: sys::CUDA_KERNEL_NODE_PARAMS = unsafe { std::mem::zeroed() };
+    let r = unsafe { sys::cuGraphKernelNodeGetParams_v2(body_node, &mut p) };
+    assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
+    let mut v = 7u32;
+    // SAFETY: the driver's copy of the node's second argument, a device pointer.
+    let mut ptr: u64 = unsafe { *(*p.kernelParams.add(1) as *const u64) };
+    let mut args = [
+        &mut v as *mut u32 as *mut std::ffi::c_void,
+        &mut ptr as *mut u64 as *mut std::ffi::c_void,
+    ];
+    p.kernelParams = args.as_mut_ptr();
+    p.extra = std::ptr::null_mut();
+    // SAFETY: live executable, a node of the body of its graph, a full parameter list.
+    let updated = unsafe { sys::cuGraphExecKernelNodeSetParams_v2(exec.raw(), body_node, &p) };
+    println!("single-node update of a body node: {updated:?}");
+    exec.launch(&gpu.stream).unwrap();
+    let after_single = read_back(&gpu.stream, &out);
+    println!("after it, the body wrote {after_single:?}");
+
+    let (other, _) = build(9);
+    let mut info: sys::CUgraphExecUpdateResultInfo = unsafe { std::mem::zeroed() };
+    // SAFETY: live executable and graph; `info` is a valid out-pointer.
+    let whole = unsafe { sys::cuGraphExecUpdate_v2(exec.raw(), other.raw(), &mut info) };
+    println!(
+        "whole-graph update with another handle: {whole:?} ({:?})",
+        info.result
+    );
+    exec.launch(&gpu.stream).unwrap();
+    let after_whole = read_back(&gpu.stream, &out);
+    println!("after it, the body wrote {after_whole:?}");
+    assert_eq!(updated, sys::CUresult::CUDA_SUCCESS);
+    assert_eq!(after_single, vec![7]);
+    assert_eq!(whole, sys::CUresult::CUDA_SUCCESS);
+    assert_eq!(after_whole, vec![9]);
+}
+
+/// Whether a whole-graph update from a graph with its own conditional handle keeps the
+/// executable's conditional node and the kernels that set the handle consistent.
+#[test]
+fn a_whole_graph_update_follows_the_new_graphs_conditional_handle() {
+    use cudagraph_runtime::cudarc::driver::sys;
+    let Some(gpu) = gpu("a_whole_graph_update_follows_the_new_graphs_conditional_handle") else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let (value, out) = (zeros::<u32>(&gpu, 1), zeros::<u32>(&gpu, 1));
+    let build = |v: u32| {
+        let mut g = Graph::new(&gpu.ctx).unwrap();
+        let handle = g.conditional_handle(None).unwrap();
+        let set = g
+            .add_kernel(&k.set_from, one(), (handle, &value), &[])
+            .unwrap();
+        g.add_conditional(handle, Condition::If, &[set.id()], |b| {
+            b[0].add_kernel(&k.put, one(), (v, &out), &[]).map(drop)
+        })
+        .unwrap();
+        g
+    };
+    let mut exec = build(1).instantiate().unwrap();
+    value.copy_from(&[1]).unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &out), vec![1]);
+    let other = build(2);
+    let mut info: sys::CUgraphExecUpdateResultInfo = unsafe { std::mem::zeroed() };
+    // SAFETY: live executable and graph; `info` is a valid out-pointer.
+    let whole = unsafe { sys::cuGraphExecUpdate_v2(exec.raw(), other.raw(), &mut info) };
+    println!("whole-graph update: {whole:?} ({:?})", info.result);
+    let mut seen = Vec::new();
+    for v in [0u32, 1, 0, 1] {
+        out.copy_from(&[99]).unwrap();
+        value.copy_from(&[v]).unwrap();
+        exec.launch(&gpu.stream).unwrap();
+        seen.push((v, read_back(&gpu.stream, &out)[0]));
+    }
+    println!("(value, body output) after the update: {seen:?} (99: the body did not run)");
+    assert_eq!(whole, sys::CUresult::CUDA_SUCCESS);
+    assert_eq!(seen, vec![(0, 99), (1, 2), (0, 99), (1, 2)]);
+    drop(other);
+    value.copy_from(&[0]).unwrap();
+    out.copy_from(&[99]).unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(
+        read_back(&gpu.stream, &out),
+        vec![99],
+        "value 0, source graph dropped"
+    );
+    value.copy_from(&[1]).unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(
+        read_back(&gpu.stream, &out),
+        vec![2],
+        "value 1, source graph dropped"
+    );
+}
+
+/// Nodes of conditional bodies, nested ones too, are updated one by one through their own
+/// handles on the executable, and by a whole-graph update (buffers swapped included); a clone
+/// of the graph answers to the same handles.
+#[test]
+fn body_nodes_are_updated_through_their_handles_and_by_whole_graph_updates() {
+    let Some(gpu) = gpu("body_nodes_are_updated_through_their_handles_and_by_whole_graph_updates")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let counter = zeros::<u32>(&gpu, 1);
+    let build = |v: u32, out: &DeviceBuffer<u32>| {
+        let mut g = Graph::new(&gpu.ctx).unwrap();
+        let reset = g.add_memset(Memset::new(&counter, 0u32), &[]).unwrap();
+        let looping = g.conditional_handle(Some(1)).unwrap();
+        let mut nodes = None;
+        g.add_conditional(looping, Condition::While, &[reset.id()], |body| {
+            let b = &mut body[0];
+            let step = b.add_kernel(&k.step, one(), (looping, &counter, 3u32), &[])?;
+            // Inside the loop, an IF that always runs (default 1): a nested body.
+            let always = b.conditional_handle(Some(1))?;
+            let mut inner = None;
+            b.add_conditional(always, Condition::If, &[step.id()], |inner_body| {
+                inner = Some(inner_body[0].add_kernel(&k.put, one(), (v, out), &[])?);
+                Ok(())
+            })?;
+            nodes = Some((step, inner.unwrap()));
+            Ok(())
+        })
+        .unwrap();
+        let (step, put) = nodes.unwrap();
+        (g, step, put, looping)
+    };
+    let out = zeros::<u32>(&gpu, 1);
+    let (g, step, put, looping) = build(5, &out);
+    assert_eq!(g.len(), 2, "the graph's own nodes: memset and the loop");
+    let clone = g.try_clone().unwrap();
+    let mut exec = g.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &out), vec![5]);
+    assert_eq!(read_back(&gpu.stream, &counter), vec![3]);
+
+    // One by one: the nested body's kernel, then the loop body's kernel (limit 3 -> 7).
+    exec.set_kernel_params(put, one(), (8u32, &out)).unwrap();
+    exec.set_kernel_params(step, one(), (looping, &counter, 7u32))
+        .unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &out), vec![8]);
+    assert_eq!(read_back(&gpu.stream, &counter), vec![7]);
+
+    // A new buffer through a body node's handle: the old one is released after the launches.
+    let other_out = zeros::<u32>(&gpu, 1);
+    exec.set_kernel_params(put, one(), (9u32, &other_out))
+        .unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &other_out), vec![9]);
+    assert_eq!(read_back(&gpu.stream, &out), vec![8], "no longer written");
+
+    // A whole-graph update from another build: its body writes 11 into `out`.
+    let (g2, ..) = build(11, &out);
+    exec.update(&g2).unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &out), vec![11]);
+
+    // A graph with other bodies is refused before the driver is asked.
+    let mut g3 = Graph::new(&gpu.ctx).unwrap();
+    g3.add_memset(Memset::new(&counter, 0u32), &[]).unwrap();
+    let h = g3.conditional_handle(Some(0)).unwrap();
+    g3.add_conditional(h, Condition::While, &[], |_| Ok(()))
+        .unwrap();
+    let refused = exec.update(&g3);
+    assert!(
+        matches!(refused, Err(Error::UpdateRejected { .. })),
+        "{refused:?}"
+    );
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(
+        read_back(&gpu.stream, &out),
+        vec![11],
+        "unchanged by the refusal"
+    );
+
+    // The clone: its own executable, updated through the original's handles.
+    let mut cloned = clone.instantiate().unwrap();
+    cloned.set_kernel_params(put, one(), (21u32, &out)).unwrap();
+    cloned.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &out), vec![21]);
+}
