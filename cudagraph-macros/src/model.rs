@@ -17,6 +17,10 @@ use crate::parse::{
     Declares, EdgeChain, GraphDecl, Item, NodeDecl, NodeOp, ParamField, ParamsBlock,
 };
 
+/// Where a node or edge is declared: at the top of the graph (`None`), or in body `b` of the
+/// conditional node `c` (`Some((c, b))`, node indices).
+pub type Scope = Option<(usize, usize)>;
+
 /// One declaration, resolved.
 pub struct Model<'a> {
     pub decl: &'a GraphDecl,
@@ -26,14 +30,21 @@ pub struct Model<'a> {
     pub params: Vec<&'a ParamField>,
     /// Whether some param may be missing (a `params` block did not parse).
     pub params_incomplete: bool,
-    /// Nodes in declared order (the first declaration of each name).
+    /// Nodes in declared order (the first declaration of each name), those of conditional
+    /// bodies included (after their conditional node, in the order of their bodies).
     pub nodes: Vec<&'a NodeDecl>,
+    /// Where each node is declared.
+    pub scopes: Vec<Scope>,
+    /// Params blocks written inside a conditional body (refused).
+    pub misplaced_params: Vec<&'a ParamsBlock>,
     /// Names of nodes whose declaration did not parse: known, but not usable.
     pub broken_nodes: Vec<String>,
     /// Every edge as written, in declared order (left to right, bracketed lists in order).
     pub edges: Vec<Edge<'a>>,
     param_index: BTreeMap<String, usize>,
     node_index: BTreeMap<String, usize>,
+    /// Conditional handles by name: the conditional node declaring each.
+    handle_index: BTreeMap<String, usize>,
 }
 
 /// One `from -> to` as written.
@@ -64,46 +75,63 @@ impl<'a> Model<'a> {
             params: Vec::new(),
             params_incomplete: false,
             nodes: Vec::new(),
+            scopes: Vec::new(),
+            misplaced_params: Vec::new(),
             broken_nodes: Vec::new(),
             edges: Vec::new(),
             param_index: BTreeMap::new(),
             node_index: BTreeMap::new(),
+            handle_index: BTreeMap::new(),
         };
-        for item in &decl.items {
+        model.take_items(&decl.items, None);
+        model
+    }
+
+    /// Takes in the items of the graph (`scope` is `None`) or of a conditional body.
+    fn take_items(&mut self, items: &'a [Item], scope: Scope) {
+        for item in items {
             match item {
+                Item::Params(block) if scope.is_some() => self.misplaced_params.push(block),
                 Item::Params(block) => {
-                    if model.params_block.is_some() {
+                    if self.params_block.is_some() {
                         continue;
                     }
-                    model.params_block = Some(block);
+                    self.params_block = Some(block);
                     for field in &block.fields {
-                        let index = model.params.len();
+                        let index = self.params.len();
                         if let std::collections::btree_map::Entry::Vacant(e) =
-                            model.param_index.entry(name_of(&field.name))
+                            self.param_index.entry(name_of(&field.name))
                         {
                             e.insert(index);
-                            model.params.push(field);
+                            self.params.push(field);
                         }
                     }
                 }
                 Item::Node(node) => {
-                    let index = model.nodes.len();
+                    let index = self.nodes.len();
                     if let std::collections::btree_map::Entry::Vacant(e) =
-                        model.node_index.entry(name_of(&node.name))
+                        self.node_index.entry(name_of(&node.name))
                     {
                         e.insert(index);
-                        model.nodes.push(node);
+                        self.nodes.push(node);
+                        self.scopes.push(scope);
+                        if let NodeOp::Conditional(c) = &node.op {
+                            self.handle_index.entry(name_of(&c.handle)).or_insert(index);
+                            for (b, body) in c.bodies.iter().enumerate() {
+                                self.take_items(&body.items, Some((index, b)));
+                            }
+                        }
                     }
                 }
-                Item::Edges(chain) => model.edges.extend(chain_edges(chain)),
+                Item::Edges(chain) => self.edges.extend(chain_edges(chain)),
                 Item::Invalid {
                     declares: Declares::Node(name),
                     ..
-                } => model.broken_nodes.push(name_of(name)),
+                } => self.broken_nodes.push(name_of(name)),
                 Item::Invalid {
                     declares: Declares::Params,
                     ..
-                } => model.params_incomplete = true,
+                } => self.params_incomplete = true,
                 Item::Invalid {
                     declares: Declares::Nothing,
                     ..
@@ -111,7 +139,91 @@ impl<'a> Model<'a> {
                 | Item::ControlFlow(_) => {}
             }
         }
-        model
+    }
+
+    /// Every item of the declaration, those of conditional bodies included, with where each is.
+    pub fn all_items(&self) -> Vec<(&'a Item, Scope)> {
+        fn walk<'a>(
+            items: &'a [Item],
+            scope: Scope,
+            model: &Model<'a>,
+            out: &mut Vec<(&'a Item, Scope)>,
+        ) {
+            for item in items {
+                out.push((item, scope));
+                if let Item::Node(node) = item {
+                    if let (NodeOp::Conditional(c), Some(index)) =
+                        (&node.op, model.node(&node.name))
+                    {
+                        if std::ptr::eq(model.nodes[index], &**node) {
+                            for (b, body) in c.bodies.iter().enumerate() {
+                                walk(&body.items, Some((index, b)), model, out);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.decl.items, None, self, &mut out);
+        out
+    }
+
+    /// The conditional node whose handle is named `name`.
+    pub fn handle(&self, name: &Ident) -> Option<usize> {
+        self.handle_index.get(&name_of(name)).copied()
+    }
+
+    /// The conditional nodes enclosing node `index`, innermost first, with the body it is in.
+    pub fn enclosing(&self, index: usize) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut scope = self.scopes[index];
+        while let Some((c, b)) = scope {
+            out.push((c, b));
+            scope = self.scopes[c];
+        }
+        out
+    }
+
+    /// Whether a conditional node's handle may be set by node `index`: a node of the scope the
+    /// conditional node is in, or of any body within that scope (at any depth).
+    pub fn may_set(&self, index: usize, conditional: usize) -> bool {
+        match self.scopes[conditional] {
+            None => true,
+            Some(home) => self.enclosing(index).contains(&home),
+        }
+    }
+
+    /// The nodes of `scope`, as `index` orders them (`order`: all nodes, in some order).
+    pub fn in_scope(&self, order: &[usize], scope: Scope) -> Vec<usize> {
+        order
+            .iter()
+            .copied()
+            .filter(|&i| self.scopes[i] == scope)
+            .collect()
+    }
+
+    /// For two nodes, the nodes standing for them in the innermost scope holding both (the
+    /// nodes themselves, or the conditional nodes whose bodies hold them); `None` when they are
+    /// in different bodies of one conditional node, which never run at the same time.
+    pub fn in_common_scope(&self, a: usize, b: usize) -> Option<(usize, usize)> {
+        // Each node's representatives, innermost scope first.
+        let chain = |i: usize| {
+            let mut chain = vec![(self.scopes[i], i)];
+            while let Some((c, _)) = chain.last().unwrap().0 {
+                chain.push((self.scopes[c], c));
+            }
+            chain
+        };
+        let (ca, cb) = (chain(a), chain(b));
+        let (node_a, node_b) = ca.iter().find_map(|&(scope, node_a)| {
+            cb.iter()
+                .find(|&&(s, _)| s == scope)
+                .map(|&(_, node_b)| (node_a, node_b))
+        })?;
+        // One conditional node standing for both: they are in different bodies of it (or one
+        // is the node itself), which never run at the same time.
+        (node_a != node_b).then_some((node_a, node_b))
     }
 
     /// The index of the node named `name`.
@@ -171,6 +283,7 @@ impl<'a> Model<'a> {
             NodeOp::Alloc(a) => a.len.to_token_stream(),
             NodeOp::Record(r) => r.event.to_token_stream(),
             NodeOp::Wait(w) => w.event.to_token_stream(),
+            NodeOp::Conditional(c) => c.default.to_token_stream(),
             // A free's operand is the allocation it frees, not a use of it (see `freed`).
             NodeOp::Empty(_) | NodeOp::Free(_) => TokenStream::new(),
         }
@@ -205,6 +318,24 @@ impl<'a> Model<'a> {
                 return;
             }
             if let Some(index) = self.allocation(ident) {
+                if !found.iter().any(|&(i, _)| i == index) {
+                    found.push((index, ident.span()));
+                }
+            }
+        });
+        found
+    }
+
+    /// The conditional nodes whose handles a node's expressions name (node indices, with the
+    /// first token naming each), in the order first named. A param or allocation of the same
+    /// name hides the handle (the names rule reports the clash).
+    pub fn handle_mentions(&self, node: &NodeDecl) -> Vec<(usize, Span)> {
+        let mut found: Vec<(usize, Span)> = Vec::new();
+        collect_mentions(Self::expression_tokens(node), &mut |ident| {
+            if self.param(ident).is_some() || self.allocation(ident).is_some() {
+                return;
+            }
+            if let Some(index) = self.handle(ident) {
                 if !found.iter().any(|&(i, _)| i == index) {
                     found.push((index, ident.span()));
                 }
@@ -379,7 +510,8 @@ impl Model<'_> {
             | NodeOp::Alloc(_)
             | NodeOp::Free(_)
             | NodeOp::Record(_)
-            | NodeOp::Wait(_) => {}
+            | NodeOp::Wait(_)
+            | NodeOp::Conditional(_) => {}
         }
         uses
     }
@@ -423,12 +555,30 @@ impl Model<'_> {
             }
             reach[node] = row;
         }
-        reach
+        if self.scopes.iter().all(Option::is_none) {
+            return reach;
+        }
+        // Across conditional bodies: a body's node is ordered as its conditional node is, and
+        // nodes that never run at the same time (in different bodies of one conditional node,
+        // or a conditional node and its bodies' nodes) count as ordered, earlier declared first.
+        let mut full = reach.clone();
+        for a in 0..n {
+            for b in 0..n {
+                if a == b || self.scopes[a] == self.scopes[b] {
+                    continue;
+                }
+                full[a][b] = match self.in_common_scope(a, b) {
+                    Some((ra, rb)) => reach[ra][rb],
+                    None => a < b,
+                };
+            }
+        }
+        full
     }
 }
 
 /// The last path segment's name of `ty`.
-fn last_segment(ty: &Type) -> Option<String> {
+pub fn last_segment(ty: &Type) -> Option<String> {
     let Type::Path(path) = ty else { return None };
     path.path.segments.last().map(|s| s.ident.to_string())
 }
@@ -467,6 +617,12 @@ fn chain_edges(chain: &EdgeChain) -> Vec<Edge<'_>> {
 /// Calls `f` on every identifier of `tokens` that may be a local variable: all but field and
 /// method names (`x.name`) and path segments after `::`. An over-approximation is safe (a node is
 /// then updated when it need not be); missing a use would not be.
+/// Calls `f` on every identifier of `tokens` that may be a local variable (see
+/// `collect_mentions`).
+pub fn each_ident(tokens: &impl ToTokens, f: &mut dyn FnMut(&Ident)) {
+    collect_mentions(tokens.to_token_stream(), f);
+}
+
 fn collect_mentions(tokens: TokenStream, f: &mut dyn FnMut(&Ident)) {
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
     for (i, tt) in tokens.iter().enumerate() {

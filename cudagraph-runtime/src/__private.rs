@@ -742,6 +742,7 @@ mod tests {
             name: "g",
             nodes: &[("zero", NodeKind::Memset), ("scale", NodeKind::Kernel)],
             edges: &[(0, 1)],
+            bodies: &[],
         };
         assert!(T.to_dot().contains("n0 -> n1;"));
         assert!(T.to_mermaid().contains("n0 --> n1"));

@@ -23,47 +23,133 @@ fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// DOT text for nodes `(name, kind)` (identified by position) and edges `(from, to)`.
+/// Where each node is: `None` for the graph's own nodes, `Some((c, b))` for body `b` of the
+/// conditional node `c`. An empty slice: every node is the graph's own.
+pub type Bodies<'a> = &'a [Option<(usize, u32)>];
+
+/// The nodes of one scope and the bodies directly inside it.
+fn scope_members(bodies: Bodies<'_>, count: usize, scope: Option<(usize, u32)>) -> Vec<usize> {
+    (0..count)
+        .filter(|&i| bodies.get(i).copied().flatten() == scope)
+        .collect()
+}
+
+/// The bodies of conditional node `c` that hold nodes, in order.
+fn bodies_of(bodies: Bodies<'_>, c: usize) -> Vec<u32> {
+    let mut out: Vec<u32> = bodies
+        .iter()
+        .filter_map(|s| s.filter(|&(owner, _)| owner == c).map(|(_, b)| b))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The nodes of a body that no node of the body precedes: where its conditional node's dashed
+/// edge points.
+fn body_roots(
+    bodies: Bodies<'_>,
+    count: usize,
+    scope: (usize, u32),
+    edges: &[(usize, usize)],
+) -> Vec<usize> {
+    scope_members(bodies, count, Some(scope))
+        .into_iter()
+        .filter(|&n| !edges.iter().any(|&(_, to)| to == n))
+        .collect()
+}
+
+/// DOT text for nodes `(name, kind)` (identified by position) and edges `(from, to)`; conditional
+/// bodies (`bodies`) are drawn as nested clusters, each reached from its conditional node by a
+/// dashed edge.
 pub fn to_dot<'a>(
     title: &str,
     nodes: impl IntoIterator<Item = (&'a str, NodeKind)>,
     edges: impl IntoIterator<Item = (usize, usize)>,
+    bodies: Bodies<'_>,
 ) -> String {
+    let nodes: Vec<(&str, NodeKind)> = nodes.into_iter().collect();
+    let edges: Vec<(usize, usize)> = edges.into_iter().collect();
     let mut out = format!("digraph \"{}\" {{\n    rankdir=TB;\n", escape(title));
-    for (i, (name, kind)) in nodes.into_iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "    n{i} [label=\"{}\\n{}\", shape={}];",
-            escape(name),
-            kind.name(),
-            shape(kind)
-        );
-    }
-    for (from, to) in edges {
+    dot_scope(&mut out, &nodes, &edges, bodies, None, 1);
+    for (from, to) in &edges {
         let _ = writeln!(out, "    n{from} -> n{to};");
     }
     out.push_str("}\n");
     out
 }
 
-/// Mermaid flowchart text, same inputs as [`to_dot`].
+fn dot_scope(
+    out: &mut String,
+    nodes: &[(&str, NodeKind)],
+    edges: &[(usize, usize)],
+    bodies: Bodies<'_>,
+    scope: Option<(usize, u32)>,
+    depth: usize,
+) {
+    let pad = "    ".repeat(depth);
+    for i in scope_members(bodies, nodes.len(), scope) {
+        let (name, kind) = nodes[i];
+        let _ = writeln!(
+            out,
+            "{pad}n{i} [label=\"{}\\n{}\", shape={}];",
+            escape(name),
+            kind.name(),
+            shape(kind)
+        );
+        for b in bodies_of(bodies, i) {
+            let _ = writeln!(
+                out,
+                "{pad}subgraph cluster_{i}_{b} {{\n{pad}    label=\"{} body {b}\";\n{pad}    style=dashed;",
+                escape(name)
+            );
+            dot_scope(out, nodes, edges, bodies, Some((i, b)), depth + 1);
+            let _ = writeln!(out, "{pad}}}");
+            for root in body_roots(bodies, nodes.len(), (i, b), edges) {
+                let _ = writeln!(out, "{pad}n{i} -> n{root} [style=dashed];");
+            }
+        }
+    }
+}
+
+/// Mermaid flowchart text, same inputs as [`to_dot`] (bodies as nested subgraphs).
 pub fn to_mermaid<'a>(
     nodes: impl IntoIterator<Item = (&'a str, NodeKind)>,
     edges: impl IntoIterator<Item = (usize, usize)>,
+    bodies: Bodies<'_>,
 ) -> String {
+    let nodes: Vec<(&str, NodeKind)> = nodes.into_iter().collect();
+    let edges: Vec<(usize, usize)> = edges.into_iter().collect();
     let mut out = String::from("flowchart TD\n");
-    for (i, (name, kind)) in nodes.into_iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "    n{i}[\"{}: {}\"]",
-            name.replace('"', "#quot;"),
-            kind.name()
-        );
-    }
-    for (from, to) in edges {
+    mermaid_scope(&mut out, &nodes, &edges, bodies, None, 1);
+    for (from, to) in &edges {
         let _ = writeln!(out, "    n{from} --> n{to}");
     }
     out
+}
+
+fn mermaid_scope(
+    out: &mut String,
+    nodes: &[(&str, NodeKind)],
+    edges: &[(usize, usize)],
+    bodies: Bodies<'_>,
+    scope: Option<(usize, u32)>,
+    depth: usize,
+) {
+    let pad = "    ".repeat(depth);
+    for i in scope_members(bodies, nodes.len(), scope) {
+        let (name, kind) = nodes[i];
+        let label = name.replace('"', "#quot;");
+        let _ = writeln!(out, "{pad}n{i}[\"{label}: {}\"]", kind.name());
+        for b in bodies_of(bodies, i) {
+            let _ = writeln!(out, "{pad}subgraph b{i}_{b}[\"{label} body {b}\"]");
+            mermaid_scope(out, nodes, edges, bodies, Some((i, b)), depth + 1);
+            let _ = writeln!(out, "{pad}end");
+            for root in body_roots(bodies, nodes.len(), (i, b), edges) {
+                let _ = writeln!(out, "{pad}n{i} -.-> n{root}");
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -76,6 +162,7 @@ mod tests {
             "g",
             [("zero", NodeKind::Memset), ("scale", NodeKind::Kernel)],
             [(0, 1)],
+            &[],
         );
         assert!(
             dot.contains("n0 [label=\"zero\\nmemset\", shape=parallelogram];"),
@@ -86,7 +173,30 @@ mod tests {
             "{dot}"
         );
         assert!(dot.contains("n0 -> n1;"), "{dot}");
-        let mermaid = to_mermaid([("a\"b", NodeKind::Host)], []);
+        let mermaid = to_mermaid([("a\"b", NodeKind::Host)], [], &[]);
         assert_eq!(mermaid, "flowchart TD\n    n0[\"a#quot;b: host\"]\n");
+    }
+
+    #[test]
+    fn bodies_are_nested_clusters_reached_by_dashed_edges() {
+        let nodes = [
+            ("zero", NodeKind::Memset),
+            ("solve", NodeKind::Conditional),
+            ("step", NodeKind::Kernel),
+            ("check", NodeKind::Kernel),
+        ];
+        let bodies = [None, None, Some((1, 0)), Some((1, 0))];
+        let dot = to_dot("g", nodes, [(0, 1), (2, 3)], &bodies);
+        assert!(dot.contains("subgraph cluster_1_0 {"), "{dot}");
+        assert!(dot.contains("n1 -> n2 [style=dashed];"), "{dot}");
+        assert!(!dot.contains("n1 -> n3 [style=dashed];"), "{dot}");
+        let cluster = dot.find("subgraph cluster_1_0").unwrap();
+        assert!(dot.find("n3 [label").unwrap() > cluster, "{dot}");
+        let mermaid = to_mermaid(nodes, [(0, 1), (2, 3)], &bodies);
+        assert!(
+            mermaid.contains("    subgraph b1_0[\"solve body 0\"]\n        n2[\"step: kernel\"]"),
+            "{mermaid}"
+        );
+        assert!(mermaid.contains("n1 -.-> n2"), "{mermaid}");
     }
 }

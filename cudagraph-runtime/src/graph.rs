@@ -379,6 +379,7 @@ impl<'a> Graph<'a> {
             nodes
                 .iter()
                 .flat_map(|n| n.deps.iter().map(move |&d| (d as usize, n.index))),
+            &[],
         )
     }
 
@@ -1057,6 +1058,20 @@ impl<'a> Graph<'a> {
         deps: &[NodeId],
         build: impl FnOnce(&mut [Graph<'a>]) -> Result<()>,
     ) -> Result<ConditionalNode> {
+        self.add_conditional_with(handle, condition, deps, build)
+            .map(|(node, ())| node)
+    }
+
+    /// [`Graph::add_conditional`], returning what `build` returns too (the handles of the
+    /// bodies' nodes, say).
+    #[cfg(not(feature = "cuda-12020"))]
+    pub fn add_conditional_with<R>(
+        &mut self,
+        handle: ConditionalHandle,
+        condition: Condition,
+        deps: &[NodeId],
+        build: impl FnOnce(&mut [Graph<'a>]) -> Result<R>,
+    ) -> Result<(ConditionalNode, R)> {
         let scope = self.scope();
         if handle.scope != scope {
             let node = self.pending_name(NodeKind::Conditional);
@@ -1092,21 +1107,25 @@ impl<'a> Graph<'a> {
                 body
             })
             .collect();
-        if let Err(e) = build(&mut bodies) {
-            // SAFETY: the node was just added, and nothing refers to it.
-            let removed = unsafe { result::graph::destroy_node(self.nodes[id.index as usize].raw) };
-            self.nodes.pop();
-            drop(bodies);
-            removed?;
-            return Err(e.at_node(|| self.name_of(id.index as usize)));
-        }
+        let built = match build(&mut bodies) {
+            Ok(built) => built,
+            Err(e) => {
+                // SAFETY: the node was just added, and nothing refers to it.
+                let removed =
+                    unsafe { result::graph::destroy_node(self.nodes[id.index as usize].raw) };
+                self.nodes.pop();
+                drop(bodies);
+                removed?;
+                return Err(e.at_node(|| self.name_of(id.index as usize)));
+            }
+        };
         // The bodies' nodes stay updatable through this graph (and its executables), with
         // what they use and need.
         for body in &mut bodies {
             self.adopt_resources_of(body);
             self.absorb_body(body, id.index);
         }
-        Ok(ConditionalNode::from_id(id))
+        Ok((ConditionalNode::from_id(id), built))
     }
 
     /// Takes in the nodes of `body`, a body of the conditional node `owner`: their records, uses

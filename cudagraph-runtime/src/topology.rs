@@ -11,6 +11,10 @@ pub struct Topology {
     pub nodes: &'static [(&'static str, NodeKind)],
     /// `(dependency, dependent)` pairs: for each node in order, its dependencies in declared order.
     pub edges: &'static [(usize, usize)],
+    /// Where each node is: `None` for the graph's own nodes, `Some((c, b))` for body `b` of the
+    /// conditional node `c` (empty when the graph has no conditional node). A body's nodes come
+    /// after the graph's own, in the order an executable numbers them.
+    pub bodies: &'static [Option<(usize, u32)>],
 }
 
 impl Topology {
@@ -30,11 +34,16 @@ impl Topology {
             self.name,
             self.nodes.iter().copied(),
             self.edges.iter().copied(),
+            self.bodies,
         )
     }
 
     /// The graph as a Mermaid flowchart.
     pub fn to_mermaid(&self) -> String {
-        crate::dot::to_mermaid(self.nodes.iter().copied(), self.edges.iter().copied())
+        crate::dot::to_mermaid(
+            self.nodes.iter().copied(),
+            self.edges.iter().copied(),
+            self.bodies,
+        )
     }
 }

@@ -161,7 +161,7 @@ fn owner<'m>(models: &'m [Model], model: &Model, ident: &syn::Ident) -> Option<&
 /// the graph that makes them (an address of another graph's allocation is backed by memory only
 /// during that graph's launch, and CUDA refuses to embed a graph with memory nodes).
 pub fn check_foreign(models: &[Model], model: &Model, cx: &mut Ctxt) {
-    for item in &model.decl.items {
+    for (item, _) in model.all_items() {
         let Item::Node(node) = item else { continue };
         let mut report = |ident: &syn::Ident| {
             if model.param(ident).is_some() || model.allocation(ident).is_some() {

@@ -37,7 +37,7 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             );
         }
     }
-    for item in &model.decl.items {
+    for (item, _) in model.all_items() {
         match item {
             Item::Node(node) => {
                 for attr in node

@@ -8,6 +8,7 @@
 
 mod allocations;
 mod attributes;
+mod conditionals;
 mod cycles;
 pub mod hazards;
 mod names;
@@ -72,6 +73,7 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
         operands::check(model, cx);
         allocations::check_names(models, model, cx);
         allocations::check_foreign(models, model, cx);
+        conditionals::check(models, model, cx);
         // Graph order and data races are judged on a declaration that is otherwise sound: on a broken one (a
         // cycle, an operand that is no param) they would only add noise, or mislead.
         if cx.errors.len() == before {

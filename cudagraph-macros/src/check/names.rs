@@ -15,7 +15,7 @@ pub const RESERVED: [&str; 5] = ["launch", "upload", "update", "set_params", "as
 pub fn check(model: &Model, cx: &mut Ctxt) {
     let graph = &model.decl.name;
     let mut seen = BTreeSet::new();
-    for item in &model.decl.items {
+    for (item, _) in model.all_items() {
         let Item::Node(node) = item else { continue };
         let name = name_of(&node.name);
         if !seen.insert(name.clone()) {

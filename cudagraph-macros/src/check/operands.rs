@@ -15,7 +15,7 @@ use crate::parse::{Item, NodeOp, RecordOp, WaitOp};
 use crate::text::pretty;
 
 pub fn check(model: &Model, cx: &mut Ctxt) {
-    for item in &model.decl.items {
+    for (item, _) in model.all_items() {
         let Item::Node(node) = item else { continue };
         let name = &node.name;
         match &node.op {
@@ -125,6 +125,11 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     "a param (an `Event`)",
                     false,
                 );
+            }
+            NodeOp::Conditional(c) => {
+                if let Some(default) = &c.default {
+                    no_self(default.to_token_stream(), cx);
+                }
             }
             // The allocation rule checks what a free names.
             NodeOp::Empty(_) | NodeOp::Free(_) => {}

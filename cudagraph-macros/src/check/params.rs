@@ -20,7 +20,7 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
     let mut blocks = 0;
     let mut seen = BTreeSet::new();
     let mut variants = std::collections::BTreeMap::new();
-    for item in &model.decl.items {
+    for (item, _) in model.all_items() {
         let Item::Params(block) = item else { continue };
         blocks += 1;
         if blocks > 1 {

@@ -9,7 +9,7 @@ use crate::model::Model;
 use crate::parse::Item;
 
 pub fn check(model: &Model, cx: &mut Ctxt) {
-    for item in &model.decl.items {
+    for (item, _) in model.all_items() {
         if let Item::ControlFlow(flow) = item {
             let fix = match flow.keyword {
                 "if" | "match" => {

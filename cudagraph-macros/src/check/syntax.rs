@@ -7,7 +7,7 @@ use crate::model::Model;
 use crate::parse::Item;
 
 pub fn check(model: &Model, cx: &mut Ctxt) {
-    for item in &model.decl.items {
+    for (item, _) in model.all_items() {
         if let Item::Invalid { error, .. } = item {
             cx.push(error.clone());
         }

@@ -6,7 +6,7 @@ use quote::ToTokens;
 
 use super::{Gen, NodeGen};
 use crate::model::name_of;
-use crate::parse::NodeOp;
+use crate::parse::{CondKind, NodeOp};
 use crate::text::{pretty, pretty_expr};
 
 /// A node's declaration, as written (`kernel saxpy<<<grid, 256>>>(n, x)`).
@@ -39,6 +39,22 @@ pub fn declaration(node: &NodeGen) -> String {
         NodeOp::Free(f) => format!("free({})", f.alloc),
         NodeOp::Record(r) => format!("record({})", pretty_expr(r.event.to_token_stream())),
         NodeOp::Wait(w) => format!("wait({})", pretty_expr(w.event.to_token_stream())),
+        NodeOp::Conditional(c) => {
+            let keyword = match c.kind {
+                CondKind::If | CondKind::IfElse => "if",
+                CondKind::While => "while",
+                CondKind::Switch => "switch",
+            };
+            let default = c.default.as_ref().map_or_else(String::new, |d| {
+                format!("(default = {})", pretty_expr(d.to_token_stream()))
+            });
+            let bodies = match c.kind {
+                CondKind::IfElse => " { .. } else { .. }".to_owned(),
+                CondKind::Switch => format!(" {{ {} cases }}", c.bodies.len()),
+                _ => " { .. }".to_owned(),
+            };
+            format!("{keyword} {}{default}{bodies}", c.handle)
+        }
     }
 }
 
@@ -54,6 +70,12 @@ fn kind_name(node: &NodeGen) -> &'static str {
         NodeOp::Free(_) => "mem_free",
         NodeOp::Record(_) => "event_record",
         NodeOp::Wait(_) => "event_wait",
+        NodeOp::Conditional(c) => match c.kind {
+            CondKind::If => "if",
+            CondKind::IfElse => "if_else",
+            CondKind::While => "while",
+            CondKind::Switch => "switch",
+        },
     }
 }
 
@@ -190,6 +212,7 @@ pub fn handle_doc(g: &Gen, node: &NodeGen) -> String {
         NodeOp::Free(_) => "nothing about it can change (CUDA cannot update a free node)",
         NodeOp::Record(_) => "its event can change; CUDA cannot enable or disable it",
         NodeOp::Wait(_) => "its event can change; CUDA cannot enable or disable it",
+        NodeOp::Conditional(_) => "nothing about it can change (CUDA updates a conditional node only through its bodies' nodes, which have handles of their own)",
     };
     let mut out = format!(
         "Update handle of node `{}` of [`{}`] (`{}`): {allowed} ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).",

@@ -6,7 +6,8 @@ use quote::{quote, quote_spanned};
 use syn::punctuated::Punctuated;
 use syn::{Path, Token};
 
-use super::{docs, graph_at, local, moved, node::launch_local, params_at, Base, Gen, Role};
+use super::node::{handle_name, launch_local};
+use super::{docs, graph_at, local, moved, params_at, Base, Gen, Role};
 use crate::model::name_of;
 use crate::parse::NodeOp;
 
@@ -77,6 +78,20 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         let (name, ty) = (&n.decl.name, g.runtime_handle(n));
         quote!(#name: #ty,)
     });
+    // Conditional nodes' handles, which kernels take as arguments.
+    let conditionals: Vec<_> = g
+        .nodes
+        .iter()
+        .filter(|n| matches!(n.decl.op, NodeOp::Conditional(_)))
+        .collect();
+    let handle_fields = conditionals.iter().map(|n| {
+        let name = handle_name(n);
+        quote!(#name: #p::ConditionalHandle,)
+    });
+    let handle_inits = conditionals.iter().map(|n| {
+        let (name, local) = (handle_name(n), &n.handle_local);
+        quote!(#name: #local,)
+    });
     let snapshot_fields = g.model.params.iter().enumerate().map(|(i, f)| {
         let (name, ty) = (&f.name, g.kept_type(i));
         quote!(#name: #ty,)
@@ -97,7 +112,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         graph_at(Span::call_site()),
     );
     let count = g.nodes.len();
-    let adds = g.nodes.iter().map(|n| g.add_node(n));
+    let adds = g.add_scope(None);
     let node_inits = g.nodes.iter().map(|n| {
         let (name, local) = (moved(&n.decl.name, n.site), moved(&n.local, n.site));
         quote!(#name: #local,)
@@ -128,6 +143,18 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         quote!((#name, #kind))
     });
     let topo_edges = g.edges.iter().map(|(a, b)| quote!((#a, #b)));
+    let topo_bodies = g.nodes.iter().map(|n| match n.scope {
+        Some((c, b)) => {
+            let b = b as u32;
+            quote!(#p::Option::Some((#c, #b)))
+        }
+        None => quote!(#p::Option::None),
+    });
+    let topo_bodies = if conditionals.is_empty() {
+        quote!(&[])
+    } else {
+        quote!(&[#(#topo_bodies),*])
+    };
     let doc = docs::graph_doc(g);
     let (flags, upload) = (local("flags"), local("upload"));
     // T8: allocations the graph does not free outlive the launch; CUDA relaunches such a graph
@@ -184,6 +211,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
         struct #nodes_ty {
             #(#node_fields)*
+            #(#handle_fields)*
         }
 
         #(#pass)*
@@ -225,6 +253,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 name: #graph_name,
                 nodes: &[#(#topo_nodes),*],
                 edges: &[#(#topo_edges),*],
+                bodies: #topo_bodies,
             };
 
             /// Builds the graph from `params` on `ctx`'s device.
@@ -269,9 +298,9 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 #graph_local: &mut #p::Graph<'static>,
                 #params: &#params_ty,
             ) -> #p::Result<(#p::Box<#p::ManuallyDrop<#nodes_ty>>, #state_ty)> {
-                #(#adds)*
+                #adds
                 #p::Result::Ok((
-                    #p::Box::new(#p::ManuallyDrop::new(#nodes_ty { #(#node_inits)* })),
+                    #p::Box::new(#p::ManuallyDrop::new(#nodes_ty { #(#node_inits)* #(#handle_inits)* })),
                     #state_ty {
                         params: #snapshot_ty { #(#snapshot_inits)* },
                         launch: #launch_ty { #(#launch_inits)* },

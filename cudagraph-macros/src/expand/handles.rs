@@ -83,7 +83,8 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             m.extend(forbidden_switch(g));
             m
         }
-        NodeOp::Empty(_) => forbidden_switch(g),
+        // A conditional node has nothing CUDA updates (its bodies' nodes have handles).
+        NodeOp::Empty(_) | NodeOp::Conditional(_) => forbidden_switch(g),
         NodeOp::Record(_) | NodeOp::Wait(_) => {
             let (event, pos) = (plain("event"), node.pos);
             let (setter, doc) = if matches!(node.decl.op, NodeOp::Record(_)) {

@@ -99,7 +99,33 @@ fn site_of(op: &NodeOp) -> Span {
         NodeOp::Free(f) => f.alloc.span(),
         NodeOp::Record(r) => r.event.span(),
         NodeOp::Wait(w) => w.event.span(),
+        NodeOp::Conditional(c) => c.handle.span(),
     }
+}
+
+/// The order the generated code numbers nodes in (as the runtime numbers them in an
+/// executable): the graph's own nodes in topological order, then each conditional node's bodies
+/// in turn, each body's own nodes followed by its nested bodies (depth first).
+fn build_order(model: &Model, topological: &[usize]) -> Vec<usize> {
+    fn visit(
+        model: &Model,
+        topological: &[usize],
+        scope: Option<(usize, usize)>,
+        out: &mut Vec<usize>,
+    ) {
+        let members = model.in_scope(topological, scope);
+        out.extend(&members);
+        for c in members {
+            if let NodeOp::Conditional(cond) = &model.nodes[c].op {
+                for b in 0..cond.bodies.len() {
+                    visit(model, topological, Some((c, b)), out);
+                }
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(topological.len());
+    visit(model, topological, None, &mut out);
+    out
 }
 
 /// An identifier only the generated code can see.
@@ -185,6 +211,13 @@ struct NodeGen<'a> {
     mentions: Vec<usize>,
     /// Positions of the alloc nodes whose allocations its expressions name.
     allocs: Vec<usize>,
+    /// Positions of the conditional nodes whose handles its expressions name.
+    handles: Vec<usize>,
+    /// Where the node is: `None` at the top of the graph, else the position of its conditional
+    /// node and the body's index.
+    scope: Option<(usize, usize)>,
+    /// For a conditional node, the local holding its conditional handle while building.
+    handle_local: Ident,
     /// The user's token that fixes the node's types (the kernel's name, a memset's
     /// destination, a memcpy's arrow, ...): code using those types is located there, so that a
     /// type error is reported there whichever use of the type meets it.
@@ -194,10 +227,11 @@ struct NodeGen<'a> {
 impl<'a> Gen<'a> {
     fn new(model: &'a Model<'a>) -> syn::Result<Self> {
         let graph = &model.decl.name;
-        let order = model.canonical_order().ok_or_else(|| {
+        let topological = model.canonical_order().ok_or_else(|| {
             // The cycle rule has reported this already; never reached after a clean check.
             syn::Error::new(graph.span(), "the graph has a dependency cycle")
         })?;
+        let order = build_order(model, &topological);
         let mut pos = vec![0; order.len()];
         for (p, &decl) in order.iter().enumerate() {
             pos[decl] = p;
@@ -230,6 +264,13 @@ impl<'a> Gen<'a> {
                         .into_iter()
                         .map(|(a, _)| pos[a])
                         .collect(),
+                    handles: model
+                        .handle_mentions(node)
+                        .into_iter()
+                        .map(|(c, _)| pos[c])
+                        .collect(),
+                    scope: model.scopes[decl].map(|(c, b)| (pos[c], b)),
+                    handle_local: local(&format!("handle_{name}")),
                     site: site_of(&node.op),
                     name,
                 }

@@ -12,7 +12,7 @@ use syn::{Expr, Ident, Type};
 
 use super::{at, graph_at, local, moved, params_at, private_at, Gen, NodeGen};
 use crate::model::kernel_params;
-use crate::parse::{KernelOp, NodeOp, RecordOp, WaitOp};
+use crate::parse::{CondKind, CondOp, KernelOp, NodeOp, RecordOp, WaitOp};
 
 impl Gen<'_> {
     /// The declared type of the param an operand names (checked to be a param).
@@ -122,24 +122,43 @@ impl Gen<'_> {
         quote!(#(#params)*)
     }
 
-    /// The allocations a node names, as arguments of its eval function: in `build`, the locals
-    /// holding them.
+    /// The conditional handles a node names, as eval-function parameters (under the handles'
+    /// declared names, so the user's expressions see them).
+    fn handle_params(&self, node: &NodeGen) -> TokenStream {
+        let p = &self.p;
+        let params = node.handles.iter().map(|&pos| {
+            let name = handle_name(&self.nodes[pos]);
+            quote!(#name: #p::ConditionalHandle,)
+        });
+        quote!(#(#params)*)
+    }
+
+    /// The allocations and conditional handles a node names, as arguments of its eval function:
+    /// in `build`, the locals holding them.
     fn alloc_args_in_build(&self, node: &NodeGen) -> TokenStream {
-        let args = node
+        let allocs = node
             .allocs
             .iter()
             .map(|&pos| moved(&self.nodes[pos].local, node.site));
-        quote!(#(, #args)*)
+        let handles = node
+            .handles
+            .iter()
+            .map(|&pos| moved(&self.nodes[pos].handle_local, node.site));
+        quote!(#(, #allocs)* #(, #handles)*)
     }
 
     /// The same, in the executable (`self`): the handles it keeps.
     fn alloc_args_in_exec(&self, node: &NodeGen) -> TokenStream {
         let s = at(node.site);
-        let args = node.allocs.iter().map(|&pos| {
+        let allocs = node.allocs.iter().map(|&pos| {
             let name = moved(&self.nodes[pos].decl.name, node.site);
             quote_spanned!(s=> self.nodes.#name)
         });
-        quote!(#(, #args)*)
+        let handles = node.handles.iter().map(|&pos| {
+            let name = moved(handle_name(&self.nodes[pos]), node.site);
+            quote_spanned!(s=> self.nodes.#name)
+        });
+        quote!(#(, #allocs)* #(, #handles)*)
     }
 
     /// The runtime handle type of a node.
@@ -175,6 +194,7 @@ impl Gen<'_> {
             NodeOp::Free(_) => quote!(#p::MemFreeNode),
             NodeOp::Record(_) => quote!(#p::EventRecordNode),
             NodeOp::Wait(_) => quote!(#p::EventWaitNode),
+            NodeOp::Conditional(_) => quote!(#p::ConditionalNode),
         }
     }
 
@@ -191,6 +211,7 @@ impl Gen<'_> {
             NodeOp::Free(_) => quote!(MemFree),
             NodeOp::Record(_) => quote!(EventRecord),
             NodeOp::Wait(_) => quote!(EventWait),
+            NodeOp::Conditional(_) => quote!(Conditional),
         };
         let (s, p) = (
             at(node.decl.op.keyword_span()),
@@ -320,12 +341,16 @@ impl Gen<'_> {
                 let len = &a.len;
                 (quote!(usize), quote_spanned!(s=> #ps::alloc_len(#len)))
             }
-            NodeOp::Empty(_) | NodeOp::Free(_) => return TokenStream::new(),
+            // A conditional node's one expression, its handle's default, reads no param.
+            NodeOp::Empty(_) | NodeOp::Free(_) | NodeOp::Conditional(_) => {
+                return TokenStream::new()
+            }
         };
         let allocs = self.alloc_params(node);
+        let handles = self.handle_params(node);
         quote! {
             #[allow(non_snake_case, unused_variables, clippy::type_complexity, clippy::needless_lifetimes)]
-            fn #eval<#life>(#params: &#life #params_ty, #allocs) -> #ret {
+            fn #eval<#life>(#params: &#life #params_ty, #allocs #handles) -> #ret {
                 #bindings
                 #body
             }
@@ -439,6 +464,7 @@ impl Gen<'_> {
                 let alloc = alloc.map(|a| moved(&a.local, site));
                 quote_spanned!(s=> let #handle = #graph.add_mem_free(&#alloc, #deps)?;)
             }
+            NodeOp::Conditional(c) => return self.add_conditional(node, c, deps),
         };
         let graph = graph_at(Span::call_site());
         quote! {
@@ -498,8 +524,111 @@ impl Gen<'_> {
             NodeOp::Wait(_) => {
                 quote_spanned!(s=> self.exec.set_event_wait(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
             }
-            NodeOp::Empty(_) | NodeOp::Free(_) => TokenStream::new(),
+            NodeOp::Empty(_) | NodeOp::Free(_) | NodeOp::Conditional(_) => TokenStream::new(),
         }
+    }
+
+    /// The nodes of `scope` (`None`: the graph's own), in build order.
+    pub(super) fn scope_nodes(&self, scope: Option<(usize, usize)>) -> Vec<&NodeGen<'_>> {
+        self.nodes.iter().filter(|n| n.scope == scope).collect()
+    }
+
+    /// In `build`: adds the nodes of `scope` to the graph being built (`graph_at`), the handles
+    /// of its conditional nodes first (kernels before a conditional node set its handle).
+    pub(super) fn add_scope(&self, scope: Option<(usize, usize)>) -> TokenStream {
+        let nodes = self.scope_nodes(scope);
+        let graph = graph_at(Span::call_site());
+        let handles = nodes.iter().filter_map(|n| {
+            let NodeOp::Conditional(c) = &n.decl.op else {
+                return None;
+            };
+            let local = &n.handle_local;
+            let default = match &c.default {
+                Some(value) => {
+                    let (s, p) = (at(value.span()), private_at(value.span()));
+                    quote_spanned!(s=> #p::Option::Some(#value))
+                }
+                None => {
+                    let p = &self.p;
+                    quote!(#p::Option::None)
+                }
+            };
+            Some(quote!(let #local = #graph.conditional_handle(#default)?;))
+        });
+        let adds = nodes.iter().map(|n| self.add_node(n));
+        quote! {
+            #(#handles)*
+            #(#adds)*
+        }
+    }
+
+    /// The locals that `build` binds for the nodes inside conditional node `node`'s bodies (at
+    /// any depth): node handles, kernels' launch configurations, conditional handles. They are
+    /// made inside the closure that builds the bodies, which returns them.
+    pub(super) fn body_locals(&self, node: &NodeGen) -> Vec<Ident> {
+        let inside = |n: &NodeGen| {
+            let mut scope = n.scope;
+            while let Some((c, _)) = scope {
+                if c == node.pos {
+                    return true;
+                }
+                scope = self.nodes[c].scope;
+            }
+            false
+        };
+        let mut out = Vec::new();
+        for n in self.nodes.iter().filter(|n| inside(n)) {
+            out.push(n.local.clone());
+            match n.decl.op {
+                NodeOp::Kernel(_) => out.push(launch_local(n)),
+                NodeOp::Conditional(_) => out.push(n.handle_local.clone()),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// In `build`: adds conditional node `node` and, in the closure that gets its bodies, their
+    /// nodes; the bodies' locals come back out of the closure.
+    fn add_conditional(&self, node: &NodeGen, c: &CondOp, deps: TokenStream) -> TokenStream {
+        let (p, s) = (private_at(c.keyword), at(c.keyword));
+        let graph = graph_at(Span::call_site());
+        let (node_local, handle) = (&node.local, &node.handle_local);
+        let condition = match c.kind {
+            CondKind::If => quote_spanned!(s=> #p::Condition::If),
+            CondKind::IfElse => quote_spanned!(s=> #p::Condition::IfElse),
+            CondKind::While => quote_spanned!(s=> #p::Condition::While),
+            CondKind::Switch => {
+                let n = c.bodies.len() as u32;
+                quote_spanned!(s=> #p::Condition::Switch(#n))
+            }
+        };
+        let bodies = local("bodies");
+        let built = (0..c.bodies.len()).map(|b| {
+            let scope = self.add_scope(Some((node.pos, b)));
+            quote! {
+                let #graph = &mut #bodies[#b];
+                #scope
+            }
+        });
+        let escapes = self.body_locals(node);
+        let name = &node.name;
+        quote! {
+            #graph.name_next(#name);
+            #[allow(unused_variables)]
+            let (#node_local, (#(#escapes,)*)) = #graph.add_conditional_with(#handle, #condition, #deps, |#bodies| {
+                #(#built)*
+                #p::Result::Ok((#(#escapes,)*))
+            })?;
+        }
+    }
+}
+
+/// The name a conditional node's handle is declared under.
+pub(super) fn handle_name<'n>(node: &'n NodeGen) -> &'n Ident {
+    match &node.decl.op {
+        NodeOp::Conditional(c) => &c.handle,
+        _ => &node.decl.name,
     }
 }
 

@@ -1,0 +1,193 @@
+//! Conditional nodes declared with `cuda_graph!`: a WHILE loop, an IF/ELSE on a value a kernel
+//! computes, a SWITCH on a value in device memory with a WHILE nested in one case. `set_params`
+//! updates nodes inside the bodies, node handles reach them, and a whole-graph update from
+//! another build keeps the executable consistent.
+
+use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::{cuda_graph, ConditionalHandle, NodeKind, SET_CONDITIONAL_DECLARATION};
+use cudagraph_tests::{compile, function, gpu, read_back, zeros, Gpu};
+
+type Step = Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)>;
+type Put = Kernel<(u32, DevicePtrMut<u32>)>;
+type SetFrom = Kernel<(ConditionalHandle, DevicePtr<u32>)>;
+
+cuda_graph! {
+    /// Counts to `limit` on the GPU, marks the count odd or even, then runs the case `choice`
+    /// holds.
+    graph Flow {
+        params {
+            step: Step,
+            put: Put,
+            set_from: SetFrom,
+            parity: SetFrom,
+            counter: DeviceBuffer<u32>,
+            out: DeviceBuffer<u32>,
+            choice: DeviceBuffer<u32>,
+            chosen: DeviceBuffer<u32>,
+            limit: u32,
+            tag: u32,
+        }
+        reset: memset(counter, 0u32);
+        count: while more(default = 1) {
+            bump: kernel step<<<1, 32>>>(more, counter, limit);
+        }
+        odd_even: kernel parity<<<1, 32>>>(odd, counter);
+        branch: if odd {
+            mark_odd: kernel put<<<1, 32>>>(tag + 1, out);
+        } else {
+            mark_even: kernel put<<<1, 32>>>(tag, out);
+        }
+        clear: memset(chosen, 0u32);
+        pick: kernel set_from<<<1, 32>>>(case, choice);
+        select: switch case {
+            0 => { c0: kernel put<<<1, 32>>>(100, chosen); }
+            1 => { c1: kernel put<<<1, 32>>>(101, chosen); }
+            2 => {
+                inner: while again(default = 1) {
+                    c2: kernel step<<<1, 32>>>(again, chosen, 7);
+                }
+            }
+        }
+        reset -> count -> odd_even -> branch;
+        [clear, pick] -> select;
+    }
+}
+
+const SRC: &str = r#"
+extern "C" __global__ void step(unsigned long long h, unsigned* counter, unsigned limit) {
+    if (threadIdx.x == 0 && blockIdx.x == 0) {
+        unsigned c = ++counter[0];
+        cudaGraphSetConditional(h, c < limit ? 1u : 0u);
+    }
+}
+extern "C" __global__ void put(unsigned v, unsigned* out) {
+    if (threadIdx.x == 0 && blockIdx.x == 0) out[0] = v;
+}
+extern "C" __global__ void set_from(unsigned long long h, const unsigned* value) {
+    if (threadIdx.x == 0 && blockIdx.x == 0) cudaGraphSetConditional(h, value[0]);
+}
+extern "C" __global__ void parity(unsigned long long h, const unsigned* value) {
+    if (threadIdx.x == 0 && blockIdx.x == 0) cudaGraphSetConditional(h, value[0] & 1u);
+}
+"#;
+
+fn params(gpu: &Gpu, limit: u32, tag: u32) -> FlowParams {
+    let module = compile(&gpu.ctx, &format!("{SET_CONDITIONAL_DECLARATION}{SRC}"));
+    // SAFETY: the parameter lists of the kernels of these names in `SRC` (a conditional handle
+    // is an `unsigned long long`).
+    unsafe {
+        FlowParams {
+            step: Kernel::new(function(&module, "step")),
+            put: Kernel::new(function(&module, "put")),
+            set_from: Kernel::new(function(&module, "set_from")),
+            parity: Kernel::new(function(&module, "parity")),
+            counter: zeros(gpu, 1),
+            out: zeros(gpu, 1),
+            choice: zeros(gpu, 1),
+            chosen: zeros(gpu, 1),
+            limit,
+            tag,
+        }
+    }
+}
+
+#[test]
+fn the_declared_shape_has_nested_bodies() {
+    let t = Flow::TOPOLOGY;
+    let names: Vec<&str> = t.nodes.iter().map(|n| n.0).collect();
+    // The graph's own nodes first, then each conditional node's bodies, depth first.
+    assert_eq!(
+        names,
+        [
+            "reset",
+            "count",
+            "odd_even",
+            "branch",
+            "clear",
+            "pick",
+            "select",
+            "bump",
+            "mark_odd",
+            "mark_even",
+            "c0",
+            "c1",
+            "inner",
+            "c2"
+        ]
+    );
+    let kind = |name: &str| t.nodes[t.node(name).unwrap()].1;
+    assert_eq!(kind("count"), NodeKind::Conditional);
+    assert_eq!(kind("inner"), NodeKind::Conditional);
+    let at = |name: &str| t.bodies[t.node(name).unwrap()];
+    let (count, branch, select, inner) = (
+        t.node("count").unwrap(),
+        t.node("branch").unwrap(),
+        t.node("select").unwrap(),
+        t.node("inner").unwrap(),
+    );
+    assert_eq!(at("reset"), None);
+    assert_eq!(at("bump"), Some((count, 0)));
+    assert_eq!(at("mark_odd"), Some((branch, 0)));
+    assert_eq!(at("mark_even"), Some((branch, 1)));
+    assert_eq!(at("c1"), Some((select, 1)));
+    assert_eq!(at("inner"), Some((select, 2)));
+    assert_eq!(at("c2"), Some((inner, 0)));
+    let dot = t.to_dot();
+    assert!(
+        dot.contains(&format!("subgraph cluster_{select}_2 {{")),
+        "{dot}"
+    );
+    assert!(
+        dot.contains(&format!("subgraph cluster_{inner}_0 {{")),
+        "{dot}"
+    );
+    let mermaid = t.to_mermaid();
+    assert!(
+        mermaid.contains(&format!("subgraph b{branch}_1")),
+        "{mermaid}"
+    );
+}
+
+#[test]
+fn declared_conditional_nodes_loop_branch_and_switch_on_the_gpu() {
+    let Some(gpu) = gpu("declared_conditional_nodes_loop_branch_and_switch_on_the_gpu") else {
+        return;
+    };
+    let mut p = params(&gpu, 5, 10);
+    let graph = Flow::build(&gpu.ctx, &p).unwrap();
+    assert_eq!(graph.graph().len(), 7, "the graph's own nodes");
+    let mut exec = graph.instantiate().unwrap();
+    let check = |exec: &mut FlowExec, p: &FlowParams, choice: u32, want: [u32; 3]| {
+        p.choice.copy_from(&[choice]).unwrap();
+        exec.launch(&gpu.stream).unwrap();
+        let got = [
+            read_back(&gpu.stream, &p.counter)[0],
+            read_back(&gpu.stream, &p.out)[0],
+            read_back(&gpu.stream, &p.chosen)[0],
+        ];
+        assert_eq!(got, want, "choice {choice} (counter, out, chosen)");
+    };
+    // 5 is odd: `mark_odd` writes tag + 1. Case 2 loops `chosen` up to 7; case 5 runs nothing.
+    check(&mut exec, &p, 0, [5, 11, 100]);
+    check(&mut exec, &p, 1, [5, 11, 101]);
+    check(&mut exec, &p, 2, [5, 11, 7]);
+    check(&mut exec, &p, 5, [5, 11, 0]);
+
+    // `set_params`: the loop's limit (node `bump` in the WHILE body) and the tag (both IF/ELSE
+    // bodies) change; exactly those three nodes are updated.
+    p.limit = 8;
+    p.tag = 20;
+    assert_eq!(exec.set_params(&p).unwrap(), 3);
+    check(&mut exec, &p, 1, [8, 20, 101]);
+
+    // A node handle inside a body.
+    exec.mark_even().set((30u32, &p.out)).unwrap();
+    check(&mut exec, &p, 0, [8, 30, 100]);
+
+    // A whole-graph update from another build (its own conditional handles).
+    let other = params(&gpu, 3, 40);
+    let rebuilt = Flow::build(&gpu.ctx, &other).unwrap();
+    exec.update(&rebuilt).unwrap();
+    check(&mut exec, &other, 2, [3, 41, 7]);
+    check(&mut exec, &other, 0, [3, 41, 100]);
+}
