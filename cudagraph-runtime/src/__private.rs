@@ -575,14 +575,17 @@ pub fn host_fn(f: impl HostCallable) -> HostFn {
 // ---------------------------------------------------------------------------------------------
 // Child-graph nodes and whole-graph updates.
 
-/// A graph a child node can embed: a runtime [`Graph`] (whose memory nodes are refused when the
-/// node is added) or a graph declared with `cuda_graph!` without memory nodes.
+/// A graph a child node can embed: a runtime [`Graph`] (whose memory and conditional nodes are
+/// refused when the node is added) or a graph declared with `cuda_graph!` without memory or
+/// conditional nodes.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be embedded as a child graph",
-    label = "a child node embeds a `Graph`, or a graph declared with `cuda_graph!` without memory nodes",
+    label = "a child node embeds a `Graph`, or a graph declared with `cuda_graph!` without memory or conditional nodes",
     note = "CUDA refuses child graphs with memory nodes (alloc or free): declare such allocations \
             in the parent graph and give the memory to the child's declaration as a \
-            `DeviceBuffer` param, or launch the two graphs one after the other on one stream"
+            `DeviceBuffer` param, or launch the two graphs one after the other on one stream",
+    note = "CUDA embeds a child graph by cloning it, and cannot clone conditional nodes: declare \
+            the conditional nodes in the parent graph"
 )]
 pub trait ChildGraph {
     /// The graph.

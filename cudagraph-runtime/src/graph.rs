@@ -765,6 +765,12 @@ impl<'a> Graph<'a> {
         )
     }
 
+    /// Whether the graph has conditional nodes (added or captured). CUDA cannot clone such a
+    /// graph, so it cannot be cloned or embedded in another as a child graph either.
+    pub fn has_conditional_nodes(&self) -> bool {
+        self.nodes.iter().any(|n| n.kind == NodeKind::Conditional)
+    }
+
     /// Whether the graph has memory nodes (alloc or free nodes, added or captured). Such a
     /// graph cannot be cloned, embedded in another or updated as a whole, and CUDA allows one
     /// executable of it at a time.
@@ -1248,6 +1254,16 @@ impl<'a> Graph<'a> {
                     .into(),
             }));
         }
+        if child.has_conditional_nodes() {
+            return self.or_forget_name(Err(Error::Invalid {
+                node: self.pending_name(NodeKind::ChildGraph),
+                reason: "the child graph has conditional nodes, and CUDA embeds a graph by \
+                         cloning it, which it cannot do for conditional nodes \
+                         (CUDA_ERROR_NOT_SUPPORTED): add the conditional nodes to this graph \
+                         instead"
+                    .into(),
+            }));
+        }
         let from = self.append_uses(child.tables.iter().flat_map(|t| t.uses.iter().cloned()));
         let mut params = ChildParams { graph: child.raw };
         let id = self.add_node(&mut params, deps, from)?;
@@ -1287,6 +1303,14 @@ impl<'a> Graph<'a> {
                 node: "try_clone".into(),
                 reason: "CUDA cannot clone a graph with memory nodes (alloc or free): build \
                          another graph instead"
+                    .into(),
+            });
+        }
+        if self.has_conditional_nodes() {
+            return Err(Error::Invalid {
+                node: "try_clone".into(),
+                reason: "CUDA cannot clone a graph with conditional nodes \
+                         (CUDA_ERROR_NOT_SUPPORTED): build another graph instead"
                     .into(),
             });
         }
