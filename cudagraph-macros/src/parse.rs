@@ -461,7 +461,7 @@ fn parse_conditional_node(input: ParseStream) -> syn::Result<Item> {
                 return Err(syn::Error::new(
                     case.span(),
                     format!(
-                        "the cases of a switch are its handle's values 0, 1, 2, ... in order:                          expected `{}` here",
+                        "the cases of a switch are its handle's values 0, 1, 2, ... in order: expected `{}` here",
                         bodies.len()
                     ),
                 ));
@@ -490,7 +490,7 @@ fn parse_conditional_node(input: ParseStream) -> syn::Result<Item> {
             }
             if input.peek(Token![if]) {
                 return Err(input.error(
-                    "`else if` is not a CUDA conditional node: nest an `if` node in the `else`                      body, or use `switch`",
+                    "`else if` is not a CUDA conditional node: nest an `if` node in the `else` body, or use `switch`",
                 ));
             }
             bodies.push(parse_body(input)?);

@@ -237,8 +237,8 @@ pub use user_object::UserObject;
 /// The names most programs need.
 pub mod prelude {
     pub use crate::{
-        cuda_graph, DeviceBuffer, DevicePtr, DevicePtrMut, Event, Graph, GraphAlloc, GraphExec,
-        HostBuffer, HostCallback, HostPtr, HostPtrMut, InstantiateFlags, Kernel, LaunchConfig,
-        Memcpy, Memset, NodeId,
+        cuda_graph, Condition, ConditionalHandle, DeviceBuffer, DevicePtr, DevicePtrMut, Event,
+        Graph, GraphAlloc, GraphExec, HostBuffer, HostCallback, HostPtr, HostPtrMut,
+        InstantiateFlags, Kernel, LaunchConfig, Memcpy, Memset, NodeId,
     };
 }

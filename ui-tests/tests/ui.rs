@@ -13,4 +13,5 @@ fn ui() {
     t.compile_fail("cases/memory/*.rs");
     t.compile_fail("cases/hazards/*.rs");
     t.compile_fail("cases/memory_nodes/*.rs");
+    t.compile_fail("cases/conditional/*.rs");
 }
