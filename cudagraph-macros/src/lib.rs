@@ -178,6 +178,43 @@ use proc_macro::TokenStream;
 ///
 /// [graph memory nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#graph-memory-nodes
 ///
+/// ## Conditional nodes
+///
+/// A conditional node runs, skips, repeats or picks its bodies on the GPU by the value of its
+/// *conditional handle*, which kernels set with `cudaGraphSetConditional`: a loop until
+/// convergence or a branch on a computed value, with no host round-trip ([conditional graph
+/// nodes], CUDA 12.4 or newer, `switch` 12.8):
+///
+/// ```text
+/// reset: memset(counter, 0u32);
+/// solve: while more(default = 1) {          // `more` is reset to 1 at each launch
+///     sweep: kernel jacobi<<<g, b>>>(n, x, x_next);
+///     check: kernel residual<<<g, b>>>(n, x_next, x, tol, more);   // sets `more` to 0 when done
+///     sweep -> check;
+/// }
+/// decide: kernel sign<<<1, 32>>>(positive, x);
+/// branch: if positive { up: kernel scale<<<g, b>>>(n, 2.0, x); }
+///         else { down: memset(x, 0.0f32); }
+/// pick: switch variant { 0 => { a: kernel fast<<<g, b>>>(n, x); } 1 => { b: kernel exact<<<g, b>>>(n, x); } }
+/// reset -> solve -> decide -> branch;
+/// ```
+///
+/// The name after `if` / `while` / `switch` declares the node's handle: a kernel takes it as an
+/// argument of type `ConditionalHandle` (`unsigned long long` in CUDA C, with the one-line
+/// declaration `cudagraph_runtime::SET_CONDITIONAL_DECLARATION` for NVRTC). `h(default = v)` resets
+/// it to `v` at the start of each launch (otherwise it keeps the last value set). A switch's
+/// cases are the values `0, 1, 2, ...` in order; a value with no case runs nothing. Bodies hold
+/// nodes and edges like the graph does, conditional nodes included; node names are unique across
+/// the whole declaration, and edges stay within one body. Nodes of a body get handles of their
+/// kind (`exec.up().set(..)`) and `set_params` updates them; the conditional node itself has no
+/// update, and a declaration with conditional nodes cannot be a child graph (CUDA cannot clone
+/// them). The handle of a conditional node may be set by the nodes beside it (in the same scope)
+/// and by the nodes inside the bodies within that scope. CUDA's rules a declaration cannot show
+/// (a body's kernel launching work with dynamic parallelism) are checked by the driver when the
+/// graph is instantiated.
+///
+/// [conditional graph nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#conditional-graph-nodes
+///
 /// Doc comments on a graph document its type; `cfg` and lint attributes (`allow`, `warn`, ...)
 /// apply to every generated item; the visibility applies to every generated type.
 ///
@@ -235,6 +272,7 @@ use proc_macro::TokenStream;
 ///   | empty | — |
 ///   | alloc, free | — (`node()` of an alloc node is its `GraphAlloc<T>`: address and length) |
 ///   | event record, event wait | `set(&event)` |
+///   | conditional | — (its bodies' nodes have handles of their own) |
 ///
 ///   Every handle also has `node()`, its runtime handle. Kernel arguments are given as for the
 ///   runtime's `add_kernel`: values, and buffers by reference (`set(n, a, &x, &y)`). A kernel
@@ -276,6 +314,7 @@ use proc_macro::TokenStream;
 /// | T6 | `set_enabled`/`is_enabled` on a host, child, empty, alloc or free node | `cuGraphNodeSetEnabled` takes kernel, memcpy and memset nodes only | rustc, custom message | `updates/enable_disable`, `memory_nodes/no_update` |
 /// | T7 | a node using an allocation without being ordered after its alloc node, or before its free node; a use ordered after the free; a second free; a free of something else than an allocation of the graph; an allocation of another graph of the call; an allocation and a param of one name; a child node embedding a declaration with memory nodes (rustc, custom message) | CUDA backs an allocation only between its alloc and free nodes, in graph order, and may give the memory to another allocation outside ([graph memory nodes]); the driver accepts all but the second free and the embedding (`witness_memory_nodes.rs`, `witness_use_after_free.rs`, `witness_foreign_allocation.rs` show what it does) | the macro | `memory_nodes/use_not_after_alloc`, `free_not_after_use`, `use_after_free`, `double_free`, `free_what`, `names`, `embed_memory_nodes` |
 /// | T8 | launching again while the allocations a launch left (no free node) are still lent out | CUDA relaunches a graph only once its unfreed allocations are freed (the driver refuses with `CUDA_ERROR_INVALID_VALUE`); the executable is instantiated with auto-free-on-launch and `launch` lends the allocations through a borrow of it | rustc (borrow checker) | `memory_nodes/relaunch_while_read` |
+/// | T10 | a host, event record, event wait, alloc or free node in a conditional body; a body node using an allocation; an edge between a body's node and a node outside the body (or in another body); a kernel setting the handle of a conditional node it is neither beside nor inside; a handle of another graph of the call; a `ConditionalHandle` param; a handle named like a param, node or other handle; a default that reads a param; switch cases out of order; `else if` | CUDA allows only kernel, empty, child, memset, memcpy and conditional nodes in a body ([body requirements]) and reports a bad body only at instantiation (`runtime_conditional.rs` shows the driver accepting host and event nodes in a body when they are added and refusing the graph at instantiation); a handle belongs to the graph it was made for; CUDA fixes a handle's default when the graph is built | the macro; embedding and `set_enabled` on the node: rustc, custom message | `conditional/*` |
 /// | T12 | `if`, `match`, `for`, `while`, `loop` choosing or repeating nodes at run time | whole-graph update needs one topology per declaration | the macro | `topology/runtime_if`, `runtime_loops` |
 /// | T13 | values moved into a graph (host closures, retained values) that are not `Send` | they are dropped on another thread, after the last launch (CUDA runs [user object] destructors on its own thread, where CUDA calls are illegal; the runtime hands them to one of its own) | rustc | `memory/non_send_values` |
 /// | T14 | two nodes with no path between them that use one buffer param, one writing it (a `DevicePtrMut` argument, a memset or memcpy destination, a host node's `mut` buffer), unless both are `#[unordered(buffer)]`; at build time, two *different* params that share memory used that way | CUDA runs unordered nodes in any order, or at once: a data race the driver accepts | the macro (`build` and `set_params` for shared memory: `Error::Hazard`) | `hazards/*` |
@@ -285,6 +324,7 @@ use proc_macro::TokenStream;
 /// [individual node update]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update
 /// [user object]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cuda-user-objects
 /// [graph memory nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#graph-memory-nodes
+/// [body requirements]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#conditional-node-body-graph-requirements
 ///
 /// Also rejected: operands that fix a node's type but are not params, `self` in expressions,
 /// params that cannot be compared, memcpys without a device side, a runtime `Graph` param
@@ -296,7 +336,8 @@ use proc_macro::TokenStream;
 ///
 /// Graphs cannot be generic, so params own what the nodes use (no borrowed cudarc slices: the
 /// runtime API takes those). Node kinds: kernel, 1-D memset, 1-D memcpy, host, child graph, empty,
-/// alloc, free, event record and event wait (no semaphore or conditional nodes yet). The hazard rule sees a kernel's
+/// alloc, free, event record, event wait and conditional (no semaphore nodes). Nodes inside a
+/// conditional body cannot use the declaration's allocations. The hazard rule sees a kernel's
 /// reads and writes only when its parameter tuple is written out. Allocations are on the graph's
 /// device (the `ctx` given to `build`).
 #[proc_macro]
