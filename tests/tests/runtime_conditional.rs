@@ -457,3 +457,77 @@ fn body_nodes_are_updated_through_their_handles_and_by_whole_graph_updates() {
         "unchanged by the refusal"
     );
 }
+
+/// What CUDA allows for copies in a body: page-locked host memory (the only host memory this
+/// crate's safe copies take) works, in both directions; a raw memcpy node from pageable memory
+/// (a `Vec`), which the types cannot express, is refused by the driver (here, or when the graph
+/// is instantiated): the GPU witness of T10's memory rule.
+#[test]
+fn a_body_copies_page_locked_memory_and_the_driver_refuses_pageable_memory() {
+    use cudagraph_runtime::cudarc::driver::sys;
+    let Some(gpu) =
+        gpu("a_body_copies_page_locked_memory_and_the_driver_refuses_pageable_memory")
+    else {
+        return;
+    };
+    let host_in = HostBuffer::from_slice(&gpu.ctx, &[41u32, 42, 43]).unwrap();
+    let host_out = HostBuffer::<u32>::zeroed(&gpu.ctx, 3).unwrap();
+    let device = zeros::<u32>(&gpu, 3);
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let handle = g.conditional_handle(Some(1)).unwrap();
+    g.add_conditional(handle, Condition::If, &[], |b| {
+        let up = b[0].add_memcpy(Memcpy::htod(&host_in, &device), &[])?;
+        b[0].add_memcpy(Memcpy::dtoh(&device, &host_out), &[up.id()])?;
+        Ok(())
+    })
+    .unwrap();
+    let mut exec = g.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(host_out.to_vec().unwrap(), vec![41, 42, 43]);
+
+    // The raw path: a memcpy node from a pageable `Vec` into device memory, in a body.
+    let pageable = vec![7u32; 3];
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let handle = g.conditional_handle(Some(1)).unwrap();
+    let mut added = sys::CUresult::CUDA_SUCCESS;
+    g.add_conditional(handle, Condition::If, &[], |b| {
+        let copy = sys::CUDA_MEMCPY3D {
+            srcMemoryType: sys::CUmemorytype::CU_MEMORYTYPE_HOST,
+            srcHost: pageable.as_ptr().cast(),
+            dstMemoryType: sys::CUmemorytype::CU_MEMORYTYPE_DEVICE,
+            dstDevice: device.addr(),
+            WidthInBytes: 12,
+            Height: 1,
+            Depth: 1,
+            // SAFETY: all-zero is a valid value for the remaining fields (offsets, pitches,
+            // null arrays).
+            ..unsafe { std::mem::zeroed() }
+        };
+        let mut node = std::ptr::null_mut();
+        // SAFETY: a live body graph; `copy` describes 12 bytes of live memory on both sides.
+        added = unsafe {
+            sys::cuGraphAddMemcpyNode(
+                &mut node,
+                b[0].raw(),
+                std::ptr::null(),
+                0,
+                &copy,
+                gpu.ctx.cu_ctx(),
+            )
+        };
+        Ok(())
+    })
+    .unwrap();
+    let mut raw_exec = std::ptr::null_mut();
+    // SAFETY: a live graph; `raw_exec` is a valid out-pointer.
+    let instantiated = unsafe { sys::cuGraphInstantiateWithFlags(&mut raw_exec, g.raw(), 0) };
+    if !raw_exec.is_null() {
+        // SAFETY: ours, never launched.
+        unsafe { sys::cuGraphExecDestroy(raw_exec) };
+    }
+    println!("pageable memcpy in a body: add {added:?}, instantiate {instantiated:?}");
+    assert!(
+        added != sys::CUresult::CUDA_SUCCESS || instantiated != sys::CUresult::CUDA_SUCCESS,
+        "the driver accepted a pageable copy in a body"
+    );
+}
