@@ -1,4 +1,5 @@
-//! The rustdoc of generated items: what each is, and the graph's shape (node list and Mermaid).
+//! The rustdoc of generated items: what each is, and the graph's shape (node list, picture and
+//! Mermaid).
 
 use std::fmt::Write;
 
@@ -7,6 +8,7 @@ use quote::ToTokens;
 use super::{Gen, NodeGen};
 use crate::model::name_of;
 use crate::parse::{CondKind, NodeOp};
+use crate::picture::{self, PNode, Picture};
 use crate::text::{pretty, pretty_expr};
 
 /// A node's declaration, as written (`kernel saxpy<<<grid, 256>>>(n, x)`).
@@ -79,7 +81,13 @@ fn kind_name(node: &NodeGen) -> &'static str {
     }
 }
 
-/// The node list and the Mermaid flowchart of the graph (the text of `TOPOLOGY.to_mermaid()`).
+/// Graphs with more nodes than this get no picture: it would be too large to read, and would
+/// weigh on every page of the docs (about 250 bytes a node).
+const MAX_PICTURE_NODES: usize = 100;
+
+/// The node list, then the graph drawn as an SVG (laid out here, at compile time, so that it
+/// shows offline and on docs.rs with no script), with its Mermaid flowchart (the text of
+/// `TOPOLOGY.to_mermaid()`) folded below.
 fn shape(g: &Gen) -> String {
     let mut out = String::from(
         "# Nodes\n\nIn build order (a node's position is its index in the graph):\n\n",
@@ -102,7 +110,38 @@ fn shape(g: &Gen) -> String {
         }
         out.push('\n');
     }
-    out.push_str("\n# Topology\n\n```text\nflowchart TD\n");
+    out.push_str("\n# Topology\n\n");
+    let picture = Picture {
+        nodes: g
+            .nodes
+            .iter()
+            .map(|n| PNode {
+                label: n.name.clone(),
+                kind: kind_name(n).to_owned(),
+                bodies: Vec::new(),
+            })
+            .collect(),
+        edges: g.edges.clone(),
+    };
+    let count = picture::node_count(&picture);
+    if count <= MAX_PICTURE_NODES {
+        // On one line in a `<div>`: a raw HTML block for rustdoc's markdown, which would read
+        // the labels as markdown in a paragraph and end the block at a blank line.
+        let _ = writeln!(
+            out,
+            "<div style=\"overflow-x:auto\">{}</div>\n",
+            picture::render_svg_titled(&picture, &format!("Topology of {}", g.graph))
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "{count} nodes are too many to draw here: `{}::TOPOLOGY.to_dot()` gives the graph \
+             to Graphviz.\n",
+            g.graph
+        );
+    }
+    // The same graph as text, for Mermaid renderers (the text of `TOPOLOGY.to_mermaid()`).
+    out.push_str("<details><summary>Mermaid source</summary>\n\n```text\nflowchart TD\n");
     for node in &g.nodes {
         let _ = writeln!(
             out,
@@ -115,7 +154,7 @@ fn shape(g: &Gen) -> String {
     for (from, to) in &g.edges {
         let _ = writeln!(out, "    n{from} --> n{to}");
     }
-    out.push_str("```\n");
+    out.push_str("```\n\n</details>\n");
     out
 }
 
