@@ -88,7 +88,7 @@ const MAX_PICTURE_NODES: usize = 100;
 /// The node list, then the graph drawn as an SVG (laid out here, at compile time, so that it
 /// shows offline and on docs.rs with no script), with its Mermaid flowchart (the text of
 /// `TOPOLOGY.to_mermaid()`) folded below.
-fn shape(g: &Gen) -> String {
+fn shape(g: &Gen, svg: &str) -> String {
     let mut out = String::from(
         "# Nodes\n\nIn build order (a node's position is its index in the graph):\n\n",
     );
@@ -111,32 +111,16 @@ fn shape(g: &Gen) -> String {
         out.push('\n');
     }
     out.push_str("\n# Topology\n\n");
-    let picture = Picture {
-        nodes: g
-            .nodes
-            .iter()
-            .map(|n| PNode {
-                label: n.name.clone(),
-                kind: kind_name(n).to_owned(),
-                bodies: Vec::new(),
-            })
-            .collect(),
-        edges: g.edges.clone(),
-    };
-    let count = picture::node_count(&picture);
-    if count <= MAX_PICTURE_NODES {
+    if picture_nodes(g) <= MAX_PICTURE_NODES {
         // On one line in a `<div>`: a raw HTML block for rustdoc's markdown, which would read
         // the labels as markdown in a paragraph and end the block at a blank line.
-        let _ = writeln!(
-            out,
-            "<div style=\"overflow-x:auto\">{}</div>\n",
-            picture::render_svg_titled(&picture, &format!("Topology of {}", g.graph))
-        );
+        let _ = writeln!(out, "<div style=\"overflow-x:auto\">{svg}</div>\n");
     } else {
         let _ = writeln!(
             out,
-            "{count} nodes are too many to draw here: `{}::TOPOLOGY.to_dot()` gives the graph \
-             to Graphviz.\n",
+            "{} nodes are too many to draw here: [`{}::TOPOLOGY_SVG`] has the picture, and \
+             `TOPOLOGY.to_dot()` gives the graph to Graphviz.\n",
+            picture_nodes(g),
             g.graph
         );
     }
@@ -158,13 +142,40 @@ fn shape(g: &Gen) -> String {
     out
 }
 
-pub fn graph_doc(g: &Gen) -> String {
+/// The graph as the picture module's input: its nodes with their kinds, and its edges.
+fn picture(g: &Gen) -> Picture {
+    Picture {
+        nodes: g
+            .nodes
+            .iter()
+            .map(|n| PNode {
+                label: n.name.clone(),
+                kind: kind_name(n).to_owned(),
+                bodies: Vec::new(),
+            })
+            .collect(),
+        edges: g.edges.clone(),
+    }
+}
+
+/// The number of boxes in the graph's picture.
+fn picture_nodes(g: &Gen) -> usize {
+    picture::node_count(&picture(g))
+}
+
+/// The graph drawn as one line of SVG, laid out here at compile time.
+pub fn topology_svg(g: &Gen) -> String {
+    picture::render_svg_titled(&picture(g), &format!("Topology of {}", g.graph))
+}
+
+/// The graph type's rustdoc; `svg` is [`topology_svg`].
+pub fn graph_doc(g: &Gen, svg: &str) -> String {
     let (graph, params, exec) = (g.graph, &g.params_ty, &g.exec_ty);
     let lead = if g.docs.is_empty() { "" } else { "\n\n" };
     format!(
         "{lead}A CUDA graph declared with `cuda_graph!`: [`{graph}::build`] builds it from a \
          [`{params}`], [`{graph}::instantiate`] makes it a [`{exec}`].\n\n{}",
-        shape(g)
+        shape(g, svg)
     )
 }
 
@@ -283,4 +294,47 @@ fn node_docs(node: &NodeGen) -> Vec<String> {
             _ => None,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    /// The expansion of `source`, as text.
+    fn expand(source: &str) -> String {
+        let input = syn::parse_str::<crate::parse::Input>(source).expect("parses");
+        crate::expand::expand(input).expect("expands").to_string()
+    }
+
+    /// A chain of `n` empty nodes.
+    fn chain(n: usize) -> String {
+        let nodes: String = (0..n).map(|i| format!("n{i}: empty; ")).collect();
+        let edges: Vec<String> = (0..n).map(|i| format!("n{i}")).collect();
+        format!("graph Chain {{ {nodes} {}; }}", edges.join(" -> "))
+    }
+
+    #[test]
+    fn the_graph_doc_holds_the_picture_as_one_raw_html_line() {
+        let out = expand(&chain(3));
+        // In the doc string literal, quotes are escaped and the line ends with an escaped
+        // newline: the `<div>` opens a raw HTML block that the blank line after it closes.
+        let picture = "\\n\\n<div style=\\\"overflow-x:auto\\\"><svg xmlns=";
+        assert!(out.contains(picture), "{out}");
+        assert!(out.contains("</svg></div>\\n\\n<details><summary>Mermaid source</summary>"));
+        assert!(out.contains("Topology of Chain: 3 nodes, 2 edges"), "{out}");
+        assert!(out.contains("TOPOLOGY_SVG"), "{out}");
+    }
+
+    #[test]
+    fn large_graphs_get_no_picture_in_their_docs() {
+        let n = super::MAX_PICTURE_NODES + 1;
+        let out = expand(&chain(n));
+        assert!(
+            out.contains(&format!("{n} nodes are too many to draw here")),
+            "{out}"
+        );
+        // `TOPOLOGY_SVG` still has the picture; the docs do not.
+        assert_eq!(out.matches("<svg xmlns=").count(), 1, "{out}");
+        let svg = out.find("<svg xmlns=").unwrap();
+        let constant = out.find("const TOPOLOGY_SVG").unwrap();
+        assert!(constant < svg && !out[constant..svg].contains(';'), "{out}");
+    }
 }
