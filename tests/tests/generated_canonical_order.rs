@@ -3,7 +3,7 @@
 //! (`exec.update(&g)`) pairs node for node whatever the params. A declaration with two roots,
 //! a fan-in, a fan-out and three sinks (the shape where the driver pairs by creation order) is
 //! built 50 times with random params and pointers; every update must succeed and every launch
-//! must compute what that build's params say. `TOPOLOGY`, its renderings (`TOPOLOGY_SVG`
+//! must compute what that build's params say. `TOPOLOGY`, its renderings (`topology_svg()`
 //! included) and the runtime graph list the declared nodes and edges.
 
 use std::collections::BTreeSet;
@@ -185,7 +185,7 @@ fn topology_renders_every_node_and_edge_to_dot_and_mermaid() {
 
 #[test]
 fn topology_svg_draws_every_node_and_edge() {
-    let svg = Web::TOPOLOGY_SVG;
+    let svg = Web::topology_svg();
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "));
     assert!(svg.ends_with("</svg>") && !svg.contains('\n'), "{svg}");
     let title = format!(

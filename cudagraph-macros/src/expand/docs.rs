@@ -118,7 +118,7 @@ fn shape(g: &Gen, svg: &str) -> String {
     } else {
         let _ = writeln!(
             out,
-            "{} nodes are too many to draw here: [`{}::TOPOLOGY_SVG`] has the picture, and \
+            "{} nodes are too many to draw here: [`{}::topology_svg()`] has the picture, and \
              `TOPOLOGY.to_dot()` gives the graph to Graphviz.\n",
             picture_nodes(g),
             g.graph
@@ -320,7 +320,7 @@ mod tests {
         assert!(out.contains(picture), "{out}");
         assert!(out.contains("</svg></div>\\n\\n<details><summary>Mermaid source</summary>"));
         assert!(out.contains("Topology of Chain: 3 nodes, 2 edges"), "{out}");
-        assert!(out.contains("TOPOLOGY_SVG"), "{out}");
+        assert!(out.contains("fn topology_svg"), "{out}");
     }
 
     #[test]
@@ -331,10 +331,10 @@ mod tests {
             out.contains(&format!("{n} nodes are too many to draw here")),
             "{out}"
         );
-        // `TOPOLOGY_SVG` still has the picture; the docs do not.
+        // `topology_svg()` still has the picture; the docs do not.
         assert_eq!(out.matches("<svg xmlns=").count(), 1, "{out}");
         let svg = out.find("<svg xmlns=").unwrap();
-        let constant = out.find("const TOPOLOGY_SVG").unwrap();
-        assert!(constant < svg && !out[constant..svg].contains(';'), "{out}");
+        let function = out.find("fn topology_svg").unwrap();
+        assert!(function < svg && !out[function..svg].contains('}'), "{out}");
     }
 }

@@ -265,8 +265,11 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             /// [`TOPOLOGY`](Self::TOPOLOGY) drawn as a standalone SVG image, laid out when the
             /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
             /// in an HTML page; its lines and labels take the text colour of the page around it
-            /// (black in a file of its own). It is in the binary only if the program uses it.
-            pub const TOPOLOGY_SVG: &'static str = #svg;
+            /// (black in a file of its own). It is in the binary only if the program calls this.
+            pub const fn topology_svg() -> &'static str {
+                // A function rather than a constant: rustdoc prints a constant's value.
+                #svg
+            }
 
             /// Builds the graph from `params` on `ctx`'s device.
             ///
