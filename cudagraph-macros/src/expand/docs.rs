@@ -1,5 +1,4 @@
-//! The rustdoc of generated items: what each is, and the graph's shape (node list, picture and
-//! Mermaid).
+//! The rustdoc of generated items: what each is, and the graph's shape (node list and picture).
 
 use std::fmt::Write;
 
@@ -8,7 +7,7 @@ use quote::ToTokens;
 use super::{Gen, NodeGen};
 use crate::model::name_of;
 use crate::parse::{CondKind, NodeOp};
-use crate::picture::{self, PNode, Picture};
+use crate::picture::{self, Body, PNode, Picture};
 use crate::text::{pretty, pretty_expr};
 
 /// A node's declaration, as written (`kernel saxpy<<<grid, 256>>>(n, x)`).
@@ -85,9 +84,8 @@ fn kind_name(node: &NodeGen) -> &'static str {
 /// weigh on every page of the docs (about 250 bytes a node).
 const MAX_PICTURE_NODES: usize = 100;
 
-/// The node list, then the graph drawn as an SVG (laid out here, at compile time, so that it
-/// shows offline and on docs.rs with no script), with its Mermaid flowchart (the text of
-/// `TOPOLOGY.to_mermaid()`) folded below.
+/// The node list, then the graph drawn as an SVG, laid out here at compile time so that it
+/// shows offline and on docs.rs with no script; `TOPOLOGY` gives it as text.
 fn shape(g: &Gen, svg: &str) -> String {
     let mut out = String::from(
         "# Nodes\n\nIn build order (a node's position is its index in the graph):\n\n",
@@ -115,47 +113,63 @@ fn shape(g: &Gen, svg: &str) -> String {
         // On one line in a `<div>`: a raw HTML block for rustdoc's markdown, which would read
         // the labels as markdown in a paragraph and end the block at a blank line.
         let _ = writeln!(out, "<div style=\"overflow-x:auto\">{svg}</div>\n");
+        // Text for other tools: the picture already shows what the flowchart would.
+        let _ = writeln!(
+            out,
+            "As text: `{}::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).",
+            g.graph
+        );
     } else {
         let _ = writeln!(
             out,
-            "{} nodes are too many to draw here: [`{}::topology_svg()`] has the picture, and \
-             `TOPOLOGY.to_dot()` gives the graph to Graphviz.\n",
+            "{} nodes are too many to draw here: [`{graph}::topology_svg()`] has the picture, and \
+             `{graph}::TOPOLOGY.to_dot()` gives the graph to Graphviz (`.to_mermaid()` to \
+             Mermaid).",
             picture_nodes(g),
-            g.graph
+            graph = g.graph
         );
     }
-    // The same graph as text, for Mermaid renderers (the text of `TOPOLOGY.to_mermaid()`).
-    out.push_str("<details><summary>Mermaid source</summary>\n\n```text\nflowchart TD\n");
-    for node in &g.nodes {
-        let _ = writeln!(
-            out,
-            "    n{}[\"{}: {}\"]",
-            node.pos,
-            node.name,
-            kind_name(node)
-        );
-    }
-    for (from, to) in &g.edges {
-        let _ = writeln!(out, "    n{from} --> n{to}");
-    }
-    out.push_str("```\n\n</details>\n");
     out
 }
 
-/// The graph as the picture module's input: its nodes with their kinds, and its edges.
+/// The graph as the picture module's input: its own nodes with their kinds and edges, each
+/// conditional node holding its bodies' nodes and edges, recursively.
 fn picture(g: &Gen) -> Picture {
-    Picture {
-        nodes: g
-            .nodes
-            .iter()
-            .map(|n| PNode {
-                label: n.name.clone(),
-                kind: kind_name(n).to_owned(),
-                bodies: Vec::new(),
-            })
-            .collect(),
-        edges: g.edges.clone(),
-    }
+    scope_picture(g, None)
+}
+
+/// The nodes of one scope (the graph's own, or one body of a conditional node) and the edges
+/// between them: an edge never leaves its scope (the macro refuses one that would).
+fn scope_picture(g: &Gen, scope: Option<(usize, usize)>) -> Picture {
+    let members: Vec<&NodeGen> = g.nodes.iter().filter(|n| n.scope == scope).collect();
+    let index = |pos: usize| members.iter().position(|n| n.pos == pos);
+    let nodes = members
+        .iter()
+        .map(|n| PNode {
+            label: n.name.clone(),
+            kind: kind_name(n).to_owned(),
+            bodies: match &n.decl.op {
+                NodeOp::Conditional(c) => (0..c.bodies.len())
+                    .map(|b| Body {
+                        label: match c.kind {
+                            CondKind::If | CondKind::IfElse if b == 0 => "then".to_owned(),
+                            CondKind::IfElse => "else".to_owned(),
+                            CondKind::Switch => format!("case {b}"),
+                            _ => "body".to_owned(),
+                        },
+                        picture: scope_picture(g, Some((n.pos, b))),
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            },
+        })
+        .collect();
+    let edges = g
+        .edges
+        .iter()
+        .filter_map(|&(a, b)| Some((index(a)?, index(b)?)))
+        .collect();
+    Picture { nodes, edges }
 }
 
 /// The number of boxes in the graph's picture.
@@ -318,9 +332,46 @@ mod tests {
         // newline: the `<div>` opens a raw HTML block that the blank line after it closes.
         let picture = "\\n\\n<div style=\\\"overflow-x:auto\\\"><svg xmlns=";
         assert!(out.contains(picture), "{out}");
-        assert!(out.contains("</svg></div>\\n\\n<details><summary>Mermaid source</summary>"));
+        assert!(out.contains("</svg></div>\\n\\nAs text: `Chain::TOPOLOGY.to_mermaid()`"));
         assert!(out.contains("Topology of Chain: 3 nodes, 2 edges"), "{out}");
         assert!(out.contains("fn topology_svg"), "{out}");
+    }
+
+    #[test]
+    fn conditional_bodies_are_drawn_inside_their_nodes() {
+        let out = expand(
+            "graph Loop {
+                params {
+                    step: Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)>,
+                    counter: DeviceBuffer<u32>,
+                    limit: u32,
+                }
+                reset: memset(counter, 0u32);
+                count: while more(default = 1) {
+                    bump: kernel step<<<1, 32>>>(more, counter, limit);
+                    again: kernel step<<<1, 32>>>(more, counter, limit);
+                    bump -> again;
+                }
+                check: if done {
+                    yes: empty;
+                } else {
+                    no: empty;
+                }
+                reset -> count -> check;
+            }",
+        );
+        let svg = &out[out.find("<svg").unwrap()..out.find("</svg>").unwrap()];
+        // Every node once, the edges of the graph and of the WHILE's body.
+        assert!(svg.contains("Topology of Loop: 7 nodes, 3 edges"), "{svg}");
+        for label in [
+            "count</tspan>: while",
+            "check</tspan>: if_else",
+            ">body</text>",
+            ">then</text>",
+            ">else</text>",
+        ] {
+            assert_eq!(svg.matches(label).count(), 1, "{label} in {svg}");
+        }
     }
 
     #[test]
