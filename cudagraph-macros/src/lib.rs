@@ -241,9 +241,10 @@ use proc_macro::TokenStream;
 ///     `graph()` gives the runtime graph.
 ///   - `Step::TOPOLOGY`: the nodes (in build order: node `i` is the graph's node `i`), their
 ///     kinds and the edges, as constants, with `to_dot()` and `to_mermaid()`. The type's rustdoc
-///     shows the node list and a picture of the graph: an SVG laid out by the macro at compile
-///     time and inlined into the docs (no script, so it shows offline and on docs.rs), with the
-///     Mermaid text folded below it (graphs of more than 100 nodes get no picture there).
+///     shows the node list and a picture of the graph, conditional nodes drawn around their
+///     bodies: an SVG laid out by the macro at compile time and inlined into the docs (no
+///     script, so it shows offline and on docs.rs); graphs of more than 100 nodes get no
+///     picture there.
 ///   - `Step::topology_svg()`: that picture as a standalone SVG, for a program to save or serve.
 /// - **`StepExec`**, the executable:
 ///   - `launch(&stream)`, `upload(&stream)`, `as_exec()` (the runtime executable, read-only);
