@@ -14,6 +14,7 @@ mod check;
 mod expand;
 mod model;
 mod parse;
+mod picture;
 #[cfg(test)]
 mod robustness;
 mod text;
@@ -240,7 +241,11 @@ use proc_macro::TokenStream;
 ///     `graph()` gives the runtime graph.
 ///   - `Step::TOPOLOGY`: the nodes (in build order: node `i` is the graph's node `i`), their
 ///     kinds and the edges, as constants, with `to_dot()` and `to_mermaid()`. The type's rustdoc
-///     shows the node list and the Mermaid text.
+///     shows the node list and a picture of the graph, conditional nodes drawn around their
+///     bodies: an SVG laid out by the macro at compile time and inlined into the docs (no
+///     script, so it shows offline and on docs.rs); graphs of more than 100 nodes get no
+///     picture there.
+///   - `Step::topology_svg()`: that picture as a standalone SVG, for a program to save or serve.
 /// - **`StepExec`**, the executable:
 ///   - `launch(&stream)`, `upload(&stream)`, `as_exec()` (the runtime executable, read-only);
 ///   - `update(&step)`: whole-graph update, from a `Step` only (another declaration's graph,

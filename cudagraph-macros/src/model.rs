@@ -562,12 +562,12 @@ impl Model<'_> {
         // nodes that never run at the same time (in different bodies of one conditional node,
         // or a conditional node and its bodies' nodes) count as ordered, earlier declared first.
         let mut full = reach.clone();
-        for a in 0..n {
-            for b in 0..n {
+        for (a, row) in full.iter_mut().enumerate() {
+            for (b, cell) in row.iter_mut().enumerate() {
                 if a == b || self.scopes[a] == self.scopes[b] {
                     continue;
                 }
-                full[a][b] = match self.in_common_scope(a, b) {
+                *cell = match self.in_common_scope(a, b) {
                     Some((ra, rb)) => reach[ra][rb],
                     None => a < b,
                 };

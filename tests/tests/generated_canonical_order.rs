@@ -3,8 +3,8 @@
 //! (`exec.update(&g)`) pairs node for node whatever the params. A declaration with two roots,
 //! a fan-in, a fan-out and three sinks (the shape where the driver pairs by creation order) is
 //! built 50 times with random params and pointers; every update must succeed and every launch
-//! must compute what that build's params say. `TOPOLOGY`, its renderings and the runtime graph
-//! list the declared nodes and edges.
+//! must compute what that build's params say. `TOPOLOGY`, its renderings (`topology_svg()`
+//! included) and the runtime graph list the declared nodes and edges.
 
 use std::collections::BTreeSet;
 
@@ -181,6 +181,32 @@ fn topology_renders_every_node_and_edge_to_dot_and_mermaid() {
         1 + DECLARED_NODES.len() + DECLARED_EDGES.len()
     );
     assert!(dot.starts_with("digraph \"Web\" {"), "{dot}");
+}
+
+#[test]
+fn topology_svg_draws_every_node_and_edge() {
+    let svg = Web::topology_svg();
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "));
+    assert!(svg.ends_with("</svg>") && !svg.contains('\n'), "{svg}");
+    let title = format!(
+        "<title>Topology of Web: {} nodes, {} edges</title>",
+        DECLARED_NODES.len(),
+        DECLARED_EDGES.len()
+    );
+    assert!(svg.contains(&title), "{svg}");
+    for (name, kind) in DECLARED_NODES {
+        // The name over the kind, in one box each.
+        let name = format!(">{name}</text>");
+        assert_eq!(svg.matches(&name).count(), 1, "{name} in {svg}");
+        assert!(svg.contains(&format!(">{}</text>", kind.name())), "{svg}");
+    }
+    assert_eq!(svg.matches("<rect ").count(), DECLARED_NODES.len(), "{svg}");
+    // One path per edge, plus the arrowhead's.
+    assert_eq!(
+        svg.matches("<path ").count(),
+        DECLARED_EDGES.len() + 1,
+        "{svg}"
+    );
 }
 
 /// Buffers for `Web`: the input, two candidates for `p` and `q`, three outputs.

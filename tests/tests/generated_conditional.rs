@@ -91,6 +91,50 @@ fn params(gpu: &Gpu, limit: u32, tag: u32) -> FlowParams {
     }
 }
 
+/// The box drawn for the conditional node `name` in `svg`: `(x, y, width, height)`.
+fn conditional_box(svg: &str, name: &str) -> (i32, i32, i32, i32) {
+    let label = svg
+        .find(&format!(">{name}</tspan>"))
+        .unwrap_or_else(|| panic!("no box for {name}: {svg}"));
+    let rect = svg[..label].rfind("<rect ").unwrap();
+    let attr = |key: &str| -> i32 {
+        let at = rect + svg[rect..].find(&format!(" {key}=\"")).unwrap() + key.len() + 3;
+        let end = at + svg[at..].find('"').unwrap();
+        svg[at..end].parse().unwrap()
+    };
+    (attr("x"), attr("y"), attr("width"), attr("height"))
+}
+
+#[test]
+fn the_picture_draws_bodies_inside_their_conditional_nodes() {
+    let svg = Flow::topology_svg();
+    // Every node once; the five edges are the graph's own (the bodies have none).
+    assert!(
+        svg.contains("<title>Topology of Flow: 14 nodes, 5 edges</title>"),
+        "{svg}"
+    );
+    for (label, count) in [
+        ("count</tspan>: while", 1),
+        ("branch</tspan>: if_else", 1),
+        ("select</tspan>: switch", 1),
+        ("inner</tspan>: while", 1),
+        (">then</text>", 1),
+        (">else</text>", 1),
+        (">case 0</text>", 1),
+        (">case 2</text>", 1),
+        (">body</text>", 2),
+    ] {
+        assert_eq!(svg.matches(label).count(), count, "{label} in {svg}");
+    }
+    // The WHILE nested in case 2 is drawn inside the SWITCH.
+    let (ox, oy, ow, oh) = conditional_box(svg, "select");
+    let (ix, iy, iw, ih) = conditional_box(svg, "inner");
+    assert!(
+        ix > ox && iy > oy && ix + iw < ox + ow && iy + ih < oy + oh,
+        "{svg}"
+    );
+}
+
 #[test]
 fn the_declared_shape_has_nested_bodies() {
     let t = Flow::TOPOLOGY;

@@ -1,4 +1,4 @@
-//! The rustdoc of generated items: what each is, and the graph's shape (node list and Mermaid).
+//! The rustdoc of generated items: what each is, and the graph's shape (node list and picture).
 
 use std::fmt::Write;
 
@@ -7,6 +7,7 @@ use quote::ToTokens;
 use super::{Gen, NodeGen};
 use crate::model::name_of;
 use crate::parse::{CondKind, NodeOp};
+use crate::picture::{self, Body, PNode, Picture};
 use crate::text::{pretty, pretty_expr};
 
 /// A node's declaration, as written (`kernel saxpy<<<grid, 256>>>(n, x)`).
@@ -79,8 +80,13 @@ fn kind_name(node: &NodeGen) -> &'static str {
     }
 }
 
-/// The node list and the Mermaid flowchart of the graph (the text of `TOPOLOGY.to_mermaid()`).
-fn shape(g: &Gen) -> String {
+/// Graphs with more nodes than this get no picture: it would be too large to read, and would
+/// weigh on every page of the docs (about 250 bytes a node).
+const MAX_PICTURE_NODES: usize = 100;
+
+/// The node list, then the graph drawn as an SVG, laid out here at compile time so that it
+/// shows offline and on docs.rs with no script; `TOPOLOGY` gives it as text.
+fn shape(g: &Gen, svg: &str) -> String {
     let mut out = String::from(
         "# Nodes\n\nIn build order (a node's position is its index in the graph):\n\n",
     );
@@ -102,30 +108,88 @@ fn shape(g: &Gen) -> String {
         }
         out.push('\n');
     }
-    out.push_str("\n# Topology\n\n```text\nflowchart TD\n");
-    for node in &g.nodes {
+    out.push_str("\n# Topology\n\n");
+    if picture_nodes(g) <= MAX_PICTURE_NODES {
+        // On one line in a `<div>`: a raw HTML block for rustdoc's markdown, which would read
+        // the labels as markdown in a paragraph and end the block at a blank line.
+        let _ = writeln!(out, "<div style=\"overflow-x:auto\">{svg}</div>\n");
+        // Text for other tools: the picture already shows what the flowchart would.
         let _ = writeln!(
             out,
-            "    n{}[\"{}: {}\"]",
-            node.pos,
-            node.name,
-            kind_name(node)
+            "As text: `{}::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).",
+            g.graph
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "{} nodes are too many to draw here: [`{graph}::topology_svg()`] has the picture, and \
+             `{graph}::TOPOLOGY.to_dot()` gives the graph to Graphviz (`.to_mermaid()` to \
+             Mermaid).",
+            picture_nodes(g),
+            graph = g.graph
         );
     }
-    for (from, to) in &g.edges {
-        let _ = writeln!(out, "    n{from} --> n{to}");
-    }
-    out.push_str("```\n");
     out
 }
 
-pub fn graph_doc(g: &Gen) -> String {
+/// The graph as the picture module's input: its own nodes with their kinds and edges, each
+/// conditional node holding its bodies' nodes and edges, recursively.
+fn picture(g: &Gen) -> Picture {
+    scope_picture(g, None)
+}
+
+/// The nodes of one scope (the graph's own, or one body of a conditional node) and the edges
+/// between them: an edge never leaves its scope (the macro refuses one that would).
+fn scope_picture(g: &Gen, scope: Option<(usize, usize)>) -> Picture {
+    let members: Vec<&NodeGen> = g.nodes.iter().filter(|n| n.scope == scope).collect();
+    let index = |pos: usize| members.iter().position(|n| n.pos == pos);
+    let nodes = members
+        .iter()
+        .map(|n| PNode {
+            label: n.name.clone(),
+            kind: kind_name(n).to_owned(),
+            bodies: match &n.decl.op {
+                NodeOp::Conditional(c) => (0..c.bodies.len())
+                    .map(|b| Body {
+                        label: match c.kind {
+                            CondKind::If | CondKind::IfElse if b == 0 => "then".to_owned(),
+                            CondKind::IfElse => "else".to_owned(),
+                            CondKind::Switch => format!("case {b}"),
+                            _ => "body".to_owned(),
+                        },
+                        picture: scope_picture(g, Some((n.pos, b))),
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            },
+        })
+        .collect();
+    let edges = g
+        .edges
+        .iter()
+        .filter_map(|&(a, b)| Some((index(a)?, index(b)?)))
+        .collect();
+    Picture { nodes, edges }
+}
+
+/// The number of boxes in the graph's picture.
+fn picture_nodes(g: &Gen) -> usize {
+    picture::node_count(&picture(g))
+}
+
+/// The graph drawn as one line of SVG, laid out here at compile time.
+pub fn topology_svg(g: &Gen) -> String {
+    picture::render_svg_titled(&picture(g), &format!("Topology of {}", g.graph))
+}
+
+/// The graph type's rustdoc; `svg` is [`topology_svg`].
+pub fn graph_doc(g: &Gen, svg: &str) -> String {
     let (graph, params, exec) = (g.graph, &g.params_ty, &g.exec_ty);
     let lead = if g.docs.is_empty() { "" } else { "\n\n" };
     format!(
         "{lead}A CUDA graph declared with `cuda_graph!`: [`{graph}::build`] builds it from a \
          [`{params}`], [`{graph}::instantiate`] makes it a [`{exec}`].\n\n{}",
-        shape(g)
+        shape(g, svg)
     )
 }
 
@@ -244,4 +308,84 @@ fn node_docs(node: &NodeGen) -> Vec<String> {
             _ => None,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    /// The expansion of `source`, as text.
+    fn expand(source: &str) -> String {
+        let input = syn::parse_str::<crate::parse::Input>(source).expect("parses");
+        crate::expand::expand(input).expect("expands").to_string()
+    }
+
+    /// A chain of `n` empty nodes.
+    fn chain(n: usize) -> String {
+        let nodes: String = (0..n).map(|i| format!("n{i}: empty; ")).collect();
+        let edges: Vec<String> = (0..n).map(|i| format!("n{i}")).collect();
+        format!("graph Chain {{ {nodes} {}; }}", edges.join(" -> "))
+    }
+
+    #[test]
+    fn the_graph_doc_holds_the_picture_as_one_raw_html_line() {
+        let out = expand(&chain(3));
+        // In the doc string literal, quotes are escaped and the line ends with an escaped
+        // newline: the `<div>` opens a raw HTML block that the blank line after it closes.
+        let picture = "\\n\\n<div style=\\\"overflow-x:auto\\\"><svg xmlns=";
+        assert!(out.contains(picture), "{out}");
+        assert!(out.contains("</svg></div>\\n\\nAs text: `Chain::TOPOLOGY.to_mermaid()`"));
+        assert!(out.contains("Topology of Chain: 3 nodes, 2 edges"), "{out}");
+        assert!(out.contains("fn topology_svg"), "{out}");
+    }
+
+    #[test]
+    fn conditional_bodies_are_drawn_inside_their_nodes() {
+        let out = expand(
+            "graph Loop {
+                params {
+                    step: Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)>,
+                    counter: DeviceBuffer<u32>,
+                    limit: u32,
+                }
+                reset: memset(counter, 0u32);
+                count: while more(default = 1) {
+                    bump: kernel step<<<1, 32>>>(more, counter, limit);
+                    again: kernel step<<<1, 32>>>(more, counter, limit);
+                    bump -> again;
+                }
+                check: if done {
+                    yes: empty;
+                } else {
+                    no: empty;
+                }
+                reset -> count -> check;
+            }",
+        );
+        let svg = &out[out.find("<svg").unwrap()..out.find("</svg>").unwrap()];
+        // Every node once, the edges of the graph and of the WHILE's body.
+        assert!(svg.contains("Topology of Loop: 7 nodes, 3 edges"), "{svg}");
+        for label in [
+            "count</tspan>: while",
+            "check</tspan>: if_else",
+            ">body</text>",
+            ">then</text>",
+            ">else</text>",
+        ] {
+            assert_eq!(svg.matches(label).count(), 1, "{label} in {svg}");
+        }
+    }
+
+    #[test]
+    fn large_graphs_get_no_picture_in_their_docs() {
+        let n = super::MAX_PICTURE_NODES + 1;
+        let out = expand(&chain(n));
+        assert!(
+            out.contains(&format!("{n} nodes are too many to draw here")),
+            "{out}"
+        );
+        // `topology_svg()` still has the picture; the docs do not.
+        assert_eq!(out.matches("<svg xmlns=").count(), 1, "{out}");
+        let svg = out.find("<svg xmlns=").unwrap();
+        let function = out.find("fn topology_svg").unwrap();
+        assert!(function < svg && !out[function..svg].contains('}'), "{out}");
+    }
 }

@@ -155,7 +155,8 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     } else {
         quote!(&[#(#topo_bodies),*])
     };
-    let doc = docs::graph_doc(g);
+    let svg = docs::topology_svg(g);
+    let doc = docs::graph_doc(g, &svg);
     let (flags, upload) = (local("flags"), local("upload"));
     // T8: allocations the graph does not free outlive the launch; CUDA relaunches such a graph
     // only once they are freed, so its executables always free them at the next launch.
@@ -260,6 +261,15 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 edges: &[#(#topo_edges),*],
                 bodies: #topo_bodies,
             };
+
+            /// [`TOPOLOGY`](Self::TOPOLOGY) drawn as a standalone SVG image, laid out when the
+            /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
+            /// in an HTML page; its lines and labels take the text colour of the page around it
+            /// (black in a file of its own). It is in the binary only if the program calls this.
+            pub const fn topology_svg() -> &'static str {
+                // A function rather than a constant: rustdoc prints a constant's value.
+                #svg
+            }
 
             /// Builds the graph from `params` on `ctx`'s device.
             ///
