@@ -266,8 +266,9 @@ fn the_driver_updates_a_kernel_node_inside_a_conditional_body() {
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(read_back(&gpu.stream, &out), vec![5]);
 
-    // SAFETY: `body_node` is a kernel node of the body; the struct is filled by the driver.
+    // SAFETY: all-zero is a valid value of this plain C struct, which the driver fills below.
     let mut p: sys::CUDA_KERNEL_NODE_PARAMS = unsafe { std::mem::zeroed() };
+    // SAFETY: `body_node` is a kernel node of the body; `p` is a valid out-pointer.
     let r = unsafe { sys::cuGraphKernelNodeGetParams_v2(body_node, &mut p) };
     assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
     let mut v = 7u32;
@@ -287,6 +288,7 @@ fn the_driver_updates_a_kernel_node_inside_a_conditional_body() {
     println!("after it, the body wrote {after_single:?}");
 
     let (other, _) = build(9);
+    // SAFETY: all-zero is a valid value of this plain C struct (null nodes).
     let mut info: sys::CUgraphExecUpdateResultInfo = unsafe { std::mem::zeroed() };
     // SAFETY: live executable and graph; `info` is a valid out-pointer.
     let whole = unsafe { sys::cuGraphExecUpdate_v2(exec.raw(), other.raw(), &mut info) };
@@ -330,6 +332,7 @@ fn a_whole_graph_update_follows_the_new_graphs_conditional_handle() {
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(read_back(&gpu.stream, &out), vec![1]);
     let other = build(2);
+    // SAFETY: all-zero is a valid value of this plain C struct (null nodes).
     let mut info: sys::CUgraphExecUpdateResultInfo = unsafe { std::mem::zeroed() };
     // SAFETY: live executable and graph; `info` is a valid out-pointer.
     let whole = unsafe { sys::cuGraphExecUpdate_v2(exec.raw(), other.raw(), &mut info) };
@@ -486,7 +489,8 @@ fn a_body_copies_page_locked_memory_and_the_driver_refuses_pageable_memory() {
     assert_eq!(host_out.to_vec().unwrap(), vec![41, 42, 43]);
 
     // The raw path: a memcpy node from a pageable `Vec` into device memory, in a body.
-    let pageable = vec![7u32; 3];
+    // Pageable: ordinary (not page-locked) memory on the heap.
+    let pageable = Box::new([7u32; 3]);
     let mut g = Graph::new(&gpu.ctx).unwrap();
     let handle = g.conditional_handle(Some(1)).unwrap();
     let mut added = sys::CUresult::CUDA_SUCCESS;
