@@ -161,8 +161,29 @@
 //! loop until convergence needs no host round-trip ([conditional graph nodes]). Bodies take
 //! kernel, empty, child-graph, memset, memcpy and conditional nodes only, and a kernel may set
 //! only its own graph's handles: both are checked when a node is added (the driver would refuse
-//! the first only at instantiation and does not check the second). [`Graph::add_event_record`] and
-//! [`Graph::add_event_wait`] order a graph with streams and other graphs through an [`Event`].
+//! the first only at instantiation and does not check the second). The bodies' nodes answer to
+//! their handles on the enclosing graph's executables (one-by-one updates, and whole-graph
+//! updates pair them too); CUDA cannot clone a graph with conditional nodes, so such a graph is
+//! neither cloned nor embedded as a child. `cuda_graph!` declares conditional nodes with their
+//! bodies inline (`name: while h { ... }`), checks CUDA's body rules at compile time, and draws
+//! each declared graph, bodies nested, as a picture in the type's docs; `TOPOLOGY.to_dot()` and
+//! `to_mermaid()` give the same nesting as Graphviz clusters and Mermaid subgraphs:
+//!
+//! ```text
+//! flowchart TD
+//!     n0["reset: memset"]
+//!     n1["count: conditional"]
+//!     subgraph b1_0["count body 0"]
+//!         n3["bump: kernel"]
+//!     end
+//!     n1 -.-> n3
+//!     n2["check: kernel"]
+//!     n0 --> n1
+//!     n1 --> n2
+//! ```
+//!
+//! [`Graph::add_event_record`] and [`Graph::add_event_wait`] order a graph with streams and other
+//! graphs through an [`Event`].
 //!
 //! [conditional graph nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#conditional-graph-nodes
 //!
