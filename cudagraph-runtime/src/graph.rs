@@ -1273,6 +1273,7 @@ impl Graph<'_> {
     /// Removes the nodes a failed capture recorded into this graph, so that the graph is as it
     /// was. CUDA cannot remove nodes from a graph with memory nodes (`cuGraphDestroyNode`): those
     /// that stay are added to the node table, so that it lists what the graph holds.
+    #[cfg(not(feature = "cuda-12020"))]
     pub(crate) fn discard_recorded(&mut self) -> Result<()> {
         let recorded = self.recorded_nodes()?;
         if recorded.is_empty() {

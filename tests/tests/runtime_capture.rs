@@ -14,6 +14,7 @@ use std::sync::Arc;
 use cudagraph_runtime::cudarc::driver::{result, sys, CudaContext, DriverError, PushKernelArg};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{CaptureScope, Condition, Error, NodeKind};
+use cudagraph_tests::capture::{saxpy_on, scale_on};
 use cudagraph_tests::{
     assert_close, assert_read_close, assert_read_untouched, cfg, fill, fill_buffer, pinned,
     read_back, zeros, Kernels, Rng, POISON,
@@ -194,39 +195,6 @@ fn a_failing_capture_body_still_ends_the_capture() {
     let fresh = rng.f32s(n);
     gpu.stream.memcpy_htod(&fresh, &mut buf).unwrap();
     assert_eq!(read_back(&gpu.stream, &buf), fresh);
-}
-
-/// `scale(n, a, y)`: `y[i] *= a`, launched through cudarc on `s`, `y` by device address (captured
-/// work is not tracked: it reaches memory by address).
-fn scale_on(
-    s: &CaptureScope<'_>,
-    k: &Kernels,
-    n: usize,
-    a: f32,
-    y: u64,
-) -> Result<(), DriverError> {
-    let n32 = n as u32;
-    let mut launch = s.launch_builder(k.scale.function());
-    launch.arg(&n32).arg(&a).arg(&y);
-    // SAFETY: `scale(unsigned n, float a, float* y)` on `n` elements at `y`, one thread each.
-    unsafe { launch.launch(cfg(n)) }.map(drop)
-}
-
-/// `saxpy(n, a, x, y)`: `y[i] = a * x[i] + y[i]`, on `s`, by device addresses.
-fn saxpy_on(
-    s: &CaptureScope<'_>,
-    k: &Kernels,
-    n: usize,
-    a: f32,
-    x: u64,
-    y: u64,
-) -> Result<(), DriverError> {
-    let n32 = n as u32;
-    let mut launch = s.launch_builder(k.saxpy.function());
-    launch.arg(&n32).arg(&a).arg(&x).arg(&y);
-    // SAFETY: `saxpy(unsigned n, float a, const float* x, float* y)` on `n` elements at `x` and
-    // `y`, one thread each.
-    unsafe { launch.launch(cfg(n)) }.map(drop)
 }
 
 #[test]
