@@ -158,7 +158,9 @@ impl CaptureScope<'_> {
     /// on this scope's stream too (keep its scope at hand), and fork further.
     ///
     /// Refused ([`Error::Invalid`]) for `side` being this stream, the legacy default stream,
-    /// a stream of another context, or a stream in another capture.
+    /// a stream of another context, or a stream in another capture. (cudarc's own
+    /// `CudaStream::fork`, `s.stream().fork()`, makes a stream that nothing joins back: the end
+    /// of the capture then fails with `CUDA_ERROR_STREAM_CAPTURE_UNJOINED`.)
     ///
     /// ```no_run
     /// # use cudagraph_runtime::{CaptureScope, Graph, Error};
