@@ -48,7 +48,8 @@ impl Drop for InCapture {
     }
 }
 
-/// Refuses `call`, which waits on the host for the GPU, inside a capture closure.
+/// Refuses `call`, which waits on the host for the GPU or may synchronize the device, inside a
+/// capture closure.
 #[inline]
 pub(crate) fn refuse_waiting_in_capture(call: &str) -> Result<()> {
     if in_capture() {
@@ -61,9 +62,10 @@ pub(crate) fn refuse_waiting_in_capture(call: &str) -> Result<()> {
 fn waiting_in_capture(call: &str) -> Error {
     Error::Capturing {
         what: format!(
-            "{call} inside a capture closure: it waits on the host for the GPU, which CUDA \
-             forbids on the capturing thread (the capture would break), and it could not see \
-             the captured work, which runs only when the graph is launched"
+            "{call} inside a capture closure: it waits on the host for the GPU (or may \
+             synchronize the device), which CUDA forbids on the capturing thread, and it could \
+             not see the captured work, which runs only when the graph is launched; do it before \
+             or after the capture"
         ),
     }
 }
@@ -332,6 +334,7 @@ impl Sequence {
         }
     }
 
+    /// Remembers `side` for the final join ([`Sequence::join_forks`]).
     fn note_forked(&self, side: &Arc<CudaStream>) {
         let mut forked = self.forked.borrow_mut();
         if !forked.iter().any(|s| s.cu_stream() == side.cu_stream()) {
