@@ -143,12 +143,39 @@ pub enum Error {
         /// What is wrong, and what to do.
         reason: String,
     },
-    /// Something had to be enqueued on a stream that is being captured, where it would be
-    /// recorded into the capture instead of run. End the capture first.
+    /// A call of this crate was refused because a stream is being captured: it would have
+    /// enqueued work on a capturing stream (recorded into the capture instead of run: a launch, a
+    /// completion marker, an allocation), or it waits on the host for the GPU inside a capture
+    /// closure (its result could not include the captured work, which has not run, and CUDA
+    /// forbids synchronizing calls there). Refused before any driver call, so the capture is not
+    /// broken: a capture closure may go on after it.
     #[error("{what}: the stream is being captured; end the capture first")]
     Capturing {
-        /// What could not be done.
+        /// The call that was refused, and why.
         what: String,
+    },
+    /// A stream capture was broken by a call made while it ran: most often one that
+    /// synchronizes (`CudaStream::synchronize`, a blocking copy to the host, `cuCtxSynchronize`,
+    /// a query of an event recorded in the capture), a wait on an event recorded outside the
+    /// capture (cudarc's event tracking makes those), or use of the legacy default stream.
+    /// Nothing was recorded; the streams are out of capture mode and usable again.
+    ///
+    /// `call` names the call that failed as far as it can be known: the capture closure's error
+    /// (a cudarc call, or this crate's call named in it), the error cudarc recorded for later
+    /// (see `CudaContext::check_err`), or, when the closure reported nothing, the end of the
+    /// capture. See [CUDA's stream capture rules].
+    ///
+    /// [CUDA's stream capture rules]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#prohibited-and-unhandled-operations
+    #[error("{call} failed with {}: {hint}", code_name(*.code))]
+    CaptureBroken {
+        /// The call that failed, as far as it is known.
+        call: String,
+        /// The driver's capture error (`CUDA_ERROR_STREAM_CAPTURE_*` or
+        /// `CUDA_ERROR_CAPTURED_EVENT`).
+        #[source]
+        code: DriverError,
+        /// What makes CUDA return this code during a capture, and what to do instead.
+        hint: &'static str,
     },
     /// A call that needs the CUDA driver was made inside a host node, where CUDA forbids calls
     /// into it.
@@ -173,6 +200,11 @@ impl Error {
             other => other,
         }
     }
+}
+
+/// The name of a driver error code (`CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED`).
+fn code_name(code: DriverError) -> String {
+    format!("{:?}", code.0)
 }
 
 /// `Result` with this crate's [`Error`].

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaStream};
 
+use crate::capture::{in_capture, refuse_capturing_stream, refuse_waiting_in_capture};
 use crate::driver::record_err;
 use crate::driver::result::{self, exec::UpdateResultInfo};
 use crate::error::{Error, Result, UpdateFailure};
@@ -11,6 +12,7 @@ use crate::function_set::FunctionSet;
 use crate::graph::Graph;
 use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
 use crate::memory::alloc::Space;
+use crate::memory::fence::is_capturing;
 use crate::memory::hazard::{host_code_conflict, reaches};
 use crate::memory::holdings::Holdings;
 use crate::memory::operand::Use;
@@ -199,13 +201,25 @@ impl<'a> GraphExec<'a> {
     /// ([`Error::HostPanicked`]); the launch is then not made. Refused with
     /// [`Error::BufferInUse`] while host code accesses memory the graph uses through a guard
     /// ([`HostBuffer::read`](crate::HostBuffer::read) and the like).
+    ///
+    /// Refused with [`Error::Capturing`] into a stream being captured: CUDA does not record graph
+    /// launches in a capture (embed the graph with [`Graph::add_child_graph`] instead), and a
+    /// launch that does not run would break the completion markers of the memory model.
     #[inline]
     pub fn launch(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
         self.check_host_panics()?;
-        if self.outliving.is_some() || self.frees_adopted {
-            return self.launch_with_outliving(stream);
+        if in_capture() {
+            refuse_capturing_stream(stream, "GraphExec::launch", LAUNCH_IN_CAPTURE)?;
         }
-        self.launch_raw(stream)
+        let launched = if self.outliving.is_some() || self.frees_adopted {
+            self.launch_with_outliving(stream)
+        } else {
+            self.launch_raw(stream)
+        };
+        match launched {
+            Ok(()) => Ok(()),
+            Err(e) => Err(failed_in_capture(e, stream, "GraphExec::launch")),
+        }
     }
 
     /// A launch of a graph that leaves allocations live (see `memory::outliving`).
@@ -301,6 +315,13 @@ impl<'a> GraphExec<'a> {
             });
         };
         let (addr, stream) = outliving.live(node, &name_of)?;
+        // The copy is waited for on the host.
+        refuse_waiting_in_capture("GraphExec::read_allocation")?;
+        refuse_capturing_stream(
+            stream,
+            "GraphExec::read_allocation",
+            "the copy would be recorded into the capture, not run",
+        )?;
         let mut out = vec![T::default(); alloc.len()];
         // SAFETY: `addr` holds `len` `T`s (a live allocation, which no launch can free while
         // `self` is borrowed); `out` has room for them; the copy follows the launch on `stream`,
@@ -320,10 +341,15 @@ impl<'a> GraphExec<'a> {
         Ok(out)
     }
 
-    /// Uploads the executable's resources ahead of its first launch (`cuGraphUpload`).
+    /// Uploads the executable's resources ahead of its first launch (`cuGraphUpload`). Refused
+    /// with [`Error::Capturing`] on a stream being captured.
     pub fn upload(&self, stream: &CudaStream) -> Result<()> {
+        if in_capture() {
+            refuse_capturing_stream(stream, "GraphExec::upload", LAUNCH_IN_CAPTURE)?;
+        }
         // SAFETY: live executable and stream.
         unsafe { result::exec::upload(self.raw, stream.cu_stream()) }
+            .map_err(|e| failed_in_capture(e, stream, "GraphExec::upload"))
     }
 
     /// The first host-node panic caught since the last report, as an error.
@@ -751,14 +777,63 @@ impl Drop for GraphExec<'_> {
         // Closures installed by update live here, not in user objects: freed after the launches
         // that may call them. The memory the nodes use is released by `self.memory`, after this.
         self.retire_host_calls();
-        // SAFETY: we own `raw`; CUDA keeps what queued launches need until they complete.
-        record_err(self.graph.context(), unsafe {
-            result::exec::destroy(self.raw)
-        });
-        // Allocations the last launch left live and nobody took: freed after that launch.
-        if let Some(outliving) = &mut self.outliving {
-            record_err(self.graph.context(), outliving.free_live());
+        let ctx = self.graph.context().clone();
+        let raw = SendExec(self.raw);
+        let mut outliving = self.outliving.take();
+        let mut release = move || {
+            // Allocations the last launch left live and nobody took are freed after that launch,
+            // on its stream: not while that stream is being captured (the free would be
+            // recorded, not made).
+            if outliving
+                .as_ref()
+                .is_some_and(|o| o.live_on_capturing_stream())
+            {
+                return false;
+            }
+            // SAFETY: we own the executable; CUDA keeps what queued launches need until they
+            // complete.
+            record_err(&ctx, unsafe { result::exec::destroy(raw.get()) });
+            if let Some(outliving) = &mut outliving {
+                record_err(&ctx, outliving.free_live());
+            }
+            true
+        };
+        // CUDA forbids destroying an executable on a thread that is capturing (the capture would
+        // break): the release thread does it then.
+        if in_capture() || !release() {
+            crate::reaper::run_later(Box::new(release));
         }
+    }
+}
+
+/// An executable's handle on its way to the release thread.
+struct SendExec(sys::CUgraphExec);
+
+// SAFETY: a CUgraphExec may be used from any thread, one at a time; the handle moves to the
+// release thread once its owner is gone, and nothing else uses it afterwards.
+unsafe impl Send for SendExec {}
+
+impl SendExec {
+    /// The handle (a method, so that a closure captures the whole `Send` wrapper).
+    fn get(&self) -> sys::CUgraphExec {
+        self.0
+    }
+}
+
+/// Why a launch into a stream being captured is refused.
+const LAUNCH_IN_CAPTURE: &str = "CUDA does not record graph launches in a capture; launch \
+     before or after the capture, or embed the graph in the captured one with \
+     `Graph::add_child_graph`";
+
+/// A failed launch or upload into `stream`, as [`Error::Capturing`] when the stream is being
+/// captured (by a capture this crate did not begin: its own are refused before the call).
+#[cold]
+fn failed_in_capture(error: Error, stream: &CudaStream, call: &str) -> Error {
+    match (&error, is_capturing(stream)) {
+        (Error::Driver { .. } | Error::Node { .. }, Ok(true)) => Error::Capturing {
+            what: format!("{call} on a stream being captured ({error}): {LAUNCH_IN_CAPTURE}"),
+        },
+        _ => error,
     }
 }
 

@@ -1,10 +1,12 @@
 //! Definition graphs: nodes and edges, built with explicit driver calls (no capture needed).
 
 use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::marker::PhantomData;
+use std::ops::Range;
 use std::sync::Arc;
 
-use cudarc::driver::{sys, CudaContext, CudaStream};
+use cudarc::driver::{sys, CudaContext};
 
 use crate::bodies::{BodyNode, BodyTable};
 use crate::driver::{record_err, result};
@@ -167,7 +169,7 @@ impl<'a> Graph<'a> {
     /// # Safety
     /// `raw` must be a live graph that this value will own (and destroy).
     #[inline]
-    unsafe fn from_raw_parts(
+    pub(crate) unsafe fn from_raw_parts(
         raw: sys::CUgraph,
         ctx: Arc<CudaContext>,
         nodes: Vec<NodeRecord>,
@@ -516,7 +518,7 @@ impl<'a> Graph<'a> {
     /// `result`, forgetting the name given for the next node when it is an error: the name was
     /// for the node that was refused, not for the one after it.
     #[inline]
-    fn or_forget_name<T>(&mut self, result: Result<T>) -> Result<T> {
+    pub(crate) fn or_forget_name<T>(&mut self, result: Result<T>) -> Result<T> {
         if result.is_err() {
             self.next_name = None;
         }
@@ -1334,102 +1336,157 @@ impl<'a> Graph<'a> {
     }
 }
 
-impl Graph<'static> {
-    /// Records the work `f` enqueues on `stream` as a new graph (`cuStreamBeginCapture` in
-    /// thread-local mode ... `cuStreamEndCapture`). Capture always ends, also when `f` fails.
-    ///
-    /// The nodes of a captured graph are listed as [`NodeKind::Other`], without their edges; embed
-    /// it in a built graph with [`Graph::add_child_graph`], or instantiate it as it is.
-    ///
-    /// cudarc orders each buffer's uses across streams with events. Waiting inside a capture on an
-    /// event recorded outside it invalidates the capture, so with several streams in play call
-    /// `unsafe { ctx.disable_event_tracking() }` (cudarc) before capturing, as cudarc's own capture
-    /// tests do, and order the streams yourself.
-    ///
-    /// # Safety
-    /// The captured nodes keep the raw addresses of the memory `f`'s work uses, and nothing tells
-    /// this crate which memory that is. It must stay allocated, and host code must not access it
-    /// while a launch may use it, for as long as the graph, graphs that embed it and the
-    /// executables made from them may run: keep the buffers alive beyond those executables, or
-    /// hand them to the graph with [`Graph::retain`].
-    pub unsafe fn capture<E>(
-        stream: &Arc<CudaStream>,
-        f: impl FnOnce(&Arc<CudaStream>) -> Result<(), E>,
-    ) -> Result<Graph<'static>>
-    where
-        Error: From<E>,
-    {
-        let ctx = stream.context().clone();
-        ctx.bind_to_thread().map_err(|source| Error::Driver {
-            call: "cuCtxSetCurrent",
-            source,
-        })?;
-        let mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
-        // SAFETY: a live stream of a bound context.
-        unsafe { result::stream::begin_capture(stream.cu_stream(), mode) }?;
-        let body = f(stream);
-        // SAFETY: the capture begun above, on the same stream and thread.
-        let (raw, ended) = unsafe { result::stream::end_capture(stream.cu_stream()) };
-        let graph = if raw.is_null() {
-            None
-        } else {
-            // SAFETY: the captured graph is new and ours.
-            Some(unsafe { Self::from_raw_parts(raw, ctx, Vec::new()) })
-        };
-        body?;
-        ended?;
-        let mut graph = graph.ok_or(Error::Invalid {
-            node: "<capture>".into(),
-            reason: "capture produced no graph".into(),
-        })?;
-        graph.list_captured_nodes()?;
-        Ok(graph)
-    }
-}
-
 impl Graph<'_> {
-    fn list_captured_nodes(&mut self) -> Result<()> {
+    /// The raw handles of `deps`, checked to be nodes of this graph (for `call`).
+    pub(crate) fn raw_deps(&self, call: &str, deps: &[NodeId]) -> Result<Vec<sys::CUgraphNode>> {
+        deps.iter()
+            .map(|dep| match self.index_of(*dep) {
+                Some(index) => Ok(self.nodes[index].raw),
+                None => Err(Error::Invalid {
+                    node: call.into(),
+                    reason: format!("dependency node#{} is not a node of this graph", dep.index),
+                }),
+            })
+            .collect()
+    }
+
+    /// The nodes of the driver's graph that the node table does not list (a capture recorded
+    /// them there), each after its dependencies among them, with its raw type and dependencies.
+    pub(crate) fn recorded_nodes(&self) -> Result<Vec<Recorded>> {
         // SAFETY: a live graph.
-        let raw = unsafe { result::graph::nodes(self.raw) }?;
-        let kind_of = |raw: sys::CUgraphNode| {
-            // SAFETY: a node of this live graph.
-            match unsafe { result::graph::node_type(raw) } {
-                Ok(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_ALLOC) => NodeKind::MemAlloc,
-                Ok(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_FREE) => NodeKind::MemFree,
-                Ok(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_EVENT_RECORD) => NodeKind::EventRecord,
-                Ok(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_WAIT_EVENT) => NodeKind::EventWait,
-                Ok(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_CONDITIONAL) => NodeKind::Conditional,
-                _ => NodeKind::Other,
-            }
-        };
-        let nodes: Vec<NodeRecord> = raw
+        let all = unsafe { result::graph::nodes(self.raw) }?;
+        let known: HashSet<sys::CUgraphNode> = self.nodes.iter().map(|r| r.raw).collect();
+        let recorded = all
             .into_iter()
-            .map(|raw| NodeRecord {
-                raw,
-                kind: kind_of(raw),
+            .filter(|raw| !known.contains(raw))
+            .map(|raw| {
+                // SAFETY: nodes of this live graph.
+                let code = unsafe { result::graph::node_type(raw) }?;
+                // SAFETY: as above.
+                let deps = unsafe { result::graph::dependencies(raw) }?;
+                Ok(Recorded { raw, code, deps })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        topological(recorded)
+    }
+
+    /// Adds `recorded` (from [`Graph::recorded_nodes`], in that order) to the node table, with
+    /// their kinds and edges. Returns their indices.
+    pub(crate) fn learn_recorded(&mut self, recorded: Vec<Recorded>) -> Result<Range<usize>> {
+        let first = self.nodes.len();
+        let too_many = || Error::Invalid {
+            node: "<capture>".into(),
+            reason: "a graph holds at most 2^32 nodes".into(),
+        };
+        u32::try_from(first + recorded.len()).map_err(|_| too_many())?;
+        let mut index_of: HashMap<sys::CUgraphNode, u32> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.raw, i as u32))
+            .collect();
+        self.nodes.reserve(recorded.len());
+        let mut memory_nodes = false;
+        for node in recorded {
+            let index = self.nodes.len() as u32;
+            let deps: Vec<u32> = node
+                .deps
+                .iter()
+                .map(|d| {
+                    index_of.get(d).copied().ok_or_else(|| Error::Invalid {
+                        node: format!("node#{index}"),
+                        reason: "a captured node depends on a node the driver did not list".into(),
+                    })
+                })
+                .collect::<Result<_>>()?;
+            let deps = match deps[..] {
+                [] => Deps::None,
+                [dep] => Deps::One(dep),
+                _ => {
+                    let edges = &mut self.tables_mut().edges;
+                    let start = edges.len() as u32;
+                    edges.extend(&deps);
+                    Deps::Listed {
+                        start,
+                        end: edges.len() as u32,
+                    }
+                }
+            };
+            let kind = captured_kind(node.code);
+            memory_nodes |= matches!(kind, NodeKind::MemAlloc | NodeKind::MemFree);
+            index_of.insert(node.raw, index);
+            self.nodes.push(NodeRecord {
+                raw: node.raw,
+                kind,
                 name: None,
-                deps: Deps::None,
+                deps,
                 func: std::ptr::null_mut(),
                 uses: (0, 0),
-            })
-            .collect();
+            });
+        }
         // Captured `cuMemAllocAsync` / `cuMemFreeAsync` calls became memory nodes: the same
         // restrictions hold (no clone, no embedding, no whole-graph update).
-        if nodes
-            .iter()
-            .any(|n| matches!(n.kind, NodeKind::MemAlloc | NodeKind::MemFree))
-        {
+        if memory_nodes {
             self.tables_mut().memory_nodes = true;
         }
-        self.nodes = nodes;
+        Ok(first..self.nodes.len())
+    }
+
+    /// Removes the nodes a failed capture recorded into this graph, so that the graph is as it
+    /// was. CUDA cannot remove nodes from a graph with memory nodes (`cuGraphDestroyNode`):
+    /// when this graph has some, or the capture recorded some, its nodes stay and are added to
+    /// the node table, so that it lists what the graph holds.
+    #[cfg(not(feature = "cuda-12020"))]
+    pub(crate) fn discard_recorded(&mut self) -> Result<()> {
+        let recorded = self.recorded_nodes()?;
+        if recorded.is_empty() {
+            return Ok(());
+        }
+        let memory_nodes = self.has_memory_nodes()
+            || recorded.iter().any(|n| {
+                matches!(
+                    captured_kind(n.code),
+                    NodeKind::MemAlloc | NodeKind::MemFree
+                )
+            });
+        if memory_nodes {
+            self.learn_recorded(recorded)?;
+            return Ok(());
+        }
+        let mut kept = false;
+        for node in &recorded {
+            // SAFETY: a node of this live graph, which has no memory nodes (checked above), and
+            // that nothing refers to (the table does not list it, and no handle to it was given
+            // out).
+            kept |= unsafe { result::graph::destroy_node(node.raw) }.is_err();
+        }
+        if kept {
+            let left = self.recorded_nodes()?;
+            self.learn_recorded(left)?;
+        }
         Ok(())
     }
 
-    fn pending_name(&self, kind: NodeKind) -> String {
+    /// The name the next node added will have, were it of `kind`.
+    pub(crate) fn pending_name(&self, kind: NodeKind) -> String {
         match &self.next_name {
             Some(name) => name.to_string(),
             None => format!("{}#{}", kind.name(), self.nodes.len()),
         }
+    }
+}
+
+/// A graph handle on its way to the release thread.
+struct SendGraph(sys::CUgraph);
+
+// SAFETY: a CUgraph may be used from any thread, one at a time; the handle moves to the release
+// thread and nothing else uses it afterwards.
+unsafe impl Send for SendGraph {}
+
+impl SendGraph {
+    /// The handle (a method, so that a closure captures the whole `Send` wrapper).
+    fn get(&self) -> sys::CUgraph {
+        self.0
     }
 }
 
@@ -1438,8 +1495,92 @@ impl Drop for Graph<'_> {
         if self.is_body() {
             return; // the conditional node owns the raw graph
         }
+        if crate::capture::in_capture() {
+            // Inside a capture closure a driver call that CUDA deems unsafe breaks the capture:
+            // the release thread destroys the graph instead.
+            let (raw, ctx) = (SendGraph(self.raw), self.ctx.clone());
+            crate::reaper::run_later(Box::new(move || {
+                // SAFETY: as below; the graph was ours and nothing else refers to it.
+                record_err(&ctx, unsafe { result::graph::destroy(raw.get()) });
+                true
+            }));
+            return;
+        }
         // SAFETY: we own `raw`. An error here means the context is gone, and the graph with it.
         record_err(&self.ctx, unsafe { result::graph::destroy(self.raw) });
+    }
+}
+
+/// A node of a driver graph that a capture recorded there.
+#[derive(Debug)]
+pub(crate) struct Recorded {
+    pub(crate) raw: sys::CUgraphNode,
+    /// Its raw `CUgraphNodeType`.
+    pub(crate) code: u32,
+    deps: Vec<sys::CUgraphNode>,
+}
+
+/// `nodes` reordered so that each comes after those of them it depends on (Kahn's algorithm;
+/// ties keep the driver's order). Node indices must follow that order: reachability walks rely on
+/// it (`memory::hazard::reaches`).
+fn topological(nodes: Vec<Recorded>) -> Result<Vec<Recorded>> {
+    let position: HashMap<sys::CUgraphNode, usize> =
+        nodes.iter().enumerate().map(|(i, n)| (n.raw, i)).collect();
+    let mut waiting: Vec<usize> = nodes
+        .iter()
+        .map(|n| n.deps.iter().filter(|d| position.contains_key(d)).count())
+        .collect();
+    let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    for (i, node) in nodes.iter().enumerate() {
+        for dep in &node.deps {
+            if let Some(&d) = position.get(dep) {
+                dependents[d].push(i);
+            }
+        }
+    }
+    let mut ready: std::collections::VecDeque<usize> =
+        (0..nodes.len()).filter(|&i| waiting[i] == 0).collect();
+    let mut order = Vec::with_capacity(nodes.len());
+    while let Some(i) = ready.pop_front() {
+        order.push(i);
+        for &next in &dependents[i] {
+            waiting[next] -= 1;
+            if waiting[next] == 0 {
+                ready.push_back(next);
+            }
+        }
+    }
+    if order.len() != nodes.len() {
+        return Err(Error::Invalid {
+            node: "<capture>".into(),
+            reason: "the captured nodes' dependencies form a cycle".into(),
+        });
+    }
+    let mut slots: Vec<Option<Recorded>> = nodes.into_iter().map(Some).collect();
+    Ok(order.into_iter().filter_map(|i| slots[i].take()).collect())
+}
+
+/// How the node table lists a captured node of raw type `code`: the kinds whose rules this
+/// crate keeps (memory nodes, event nodes, conditional nodes) by their kind, the others as
+/// [`NodeKind::Other`] (a captured kernel has no typed handle, and no parameters this crate
+/// knows).
+fn captured_kind(code: u32) -> NodeKind {
+    use sys::CUgraphNodeType::*;
+    let is = |kind: sys::CUgraphNodeType| kind as u32 == code;
+    if is(CU_GRAPH_NODE_TYPE_MEM_ALLOC) {
+        NodeKind::MemAlloc
+    } else if is(CU_GRAPH_NODE_TYPE_MEM_FREE) {
+        NodeKind::MemFree
+    } else if is(CU_GRAPH_NODE_TYPE_EVENT_RECORD) {
+        NodeKind::EventRecord
+    } else if is(CU_GRAPH_NODE_TYPE_WAIT_EVENT) {
+        NodeKind::EventWait
+    } else {
+        #[cfg(not(feature = "cuda-12020"))]
+        if is(CU_GRAPH_NODE_TYPE_CONDITIONAL) {
+            return NodeKind::Conditional;
+        }
+        NodeKind::Other
     }
 }
 
@@ -1463,6 +1604,45 @@ mod tests {
     /// Graphs are moved by value (built, returned, handed to `update`) in rebuild loops. Up to 128
     /// bytes a move is a few vector stores; past it, a call to `memcpy`, which measurably slowed
     /// rebuild + update of small graphs.
+    /// A fake node handle: `topological` only compares handles.
+    fn fake(n: usize) -> sys::CUgraphNode {
+        (0x1000 + 0x10 * n) as sys::CUgraphNode
+    }
+
+    fn recorded(n: usize, deps: &[usize]) -> Recorded {
+        Recorded {
+            raw: fake(n),
+            code: 0,
+            deps: deps.iter().map(|&d| fake(d)).collect(),
+        }
+    }
+
+    #[test]
+    fn captured_nodes_are_ordered_after_their_dependencies() {
+        // 0 -> 2 -> 3, 1 -> 3, and 4 depends on a node already in the graph (99), listed in an
+        // order where dependents come first.
+        let nodes = vec![
+            recorded(3, &[2, 1]),
+            recorded(2, &[0]),
+            recorded(4, &[99]),
+            recorded(1, &[]),
+            recorded(0, &[]),
+        ];
+        let order: Vec<sys::CUgraphNode> = topological(nodes)
+            .unwrap()
+            .into_iter()
+            .map(|n| n.raw)
+            .collect();
+        let at = |n: usize| order.iter().position(|&r| r == fake(n)).unwrap();
+        assert_eq!(order.len(), 5);
+        assert!(at(0) < at(2) && at(2) < at(3) && at(1) < at(3));
+        // Ties keep the driver's order: 4 and 1 were ready first, in that order.
+        assert!(at(4) < at(1));
+
+        let cycle = vec![recorded(0, &[1]), recorded(1, &[0])];
+        assert!(matches!(topological(cycle), Err(Error::Invalid { .. })));
+    }
+
     #[test]
     fn a_graph_moves_without_memcpy() {
         assert!(std::mem::size_of::<Graph>() <= 128);

@@ -6,7 +6,8 @@
 //! - [`Graph`]: a definition graph. Kernel ([`Kernel`] with a typed argument tuple), 1-D memcpy
 //!   ([`Memcpy`], typed by direction), 1-D memset ([`Memset`], 1/2/4-byte patterns), empty, host
 //!   (a Rust closure, optionally reading and writing [`HostBuffer`]s) and child-graph nodes;
-//!   dependencies listed when a node is added; DOT export; stream capture ([`Graph::capture`]);
+//!   dependencies listed when a node is added; DOT export; stream capture into a new graph, into
+//!   a graph being built or as a child-graph node, over several streams (see "Stream capture");
 //!   [`Graph::clear`] to rebuild it in a loop.
 //! - [`GraphExec`]: the executable. Launch, upload, whole-graph [`update`](GraphExec::update)
 //!   with an error naming the refused node, single-node updates for kernel, memcpy, memset, host
@@ -108,11 +109,13 @@
 //! - **Values moved into a graph** ([`Graph::retain`], host closures, [`UserObject`]s) are `Send`
 //!   and dropped on a thread of this crate once the driver says no graph or launch holds them:
 //!   CUDA runs user-object destructors on its own thread, where calling CUDA is illegal.
-//! - **Stream capture.** Launching into a stream being captured is refused by CUDA. When a
-//!   completion marker is needed while its stream is being captured, the call that needs it fails
-//!   with [`Error::Capturing`] (or, when an executable is dropped, the release waits on this
-//!   crate's thread until the capture ends). [`Graph::capture`] is `unsafe`: it cannot see which
-//!   memory the captured work uses.
+//! - **Stream capture.** A launch into a stream being captured is refused
+//!   ([`Error::Capturing`]): CUDA does not record graph launches. When a completion marker is
+//!   needed while its stream is being captured, the call that needs it fails with
+//!   [`Error::Capturing`] (or, when an executable is dropped, the release waits on this crate's
+//!   thread until the capture ends). Capturing is `unsafe` ([`Graph::capture`],
+//!   [`Graph::capture_into`], [`Graph::add_captured`]): the crate cannot see which memory the
+//!   captured work uses.
 //!
 //! Two executables that share device memory are ordered by the streams they are launched into,
 //! as CUDA orders any two launches; within one graph, `cuda_graph!` rejects unordered nodes that
@@ -187,6 +190,82 @@
 //!
 //! [conditional graph nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#conditional-graph-nodes
 //!
+//! # Stream capture
+//!
+//! Work enqueued on a stream can be recorded as graph nodes instead of run ([stream capture]):
+//!
+//! - [`Graph::capture`]: the work becomes a new graph;
+//! - [`Graph::capture_into`] (CUDA 12.3 or newer): the work becomes nodes of a graph being built,
+//!   after given nodes, and nodes added later depend on [`Captured::sinks`] to come after it; into
+//!   a conditional body too, where CUDA's body rule is checked on the captured nodes;
+//! - [`Graph::add_captured`]: the work becomes one child-graph node.
+//!
+//! The capture closure gets a [`CaptureScope`]: the stream being captured, lent for the closure
+//! only (it dereferences to the `Arc<CudaStream>`, so cudarc's calls work on it as on the stream),
+//! and [`CaptureScope::fork`] / [`CaptureScope::fork_all`] to record parallel branches on other
+//! streams. The capture always ends, also when the closure fails or panics; the closure's error
+//! comes first. Captures run in CUDA's thread-local mode: calls that could synchronize with the
+//! device are forbidden on the capturing thread while the closure runs; other threads are not
+//! affected.
+//!
+//! ```no_run
+//! # use cudagraph_runtime::prelude::*;
+//! # use cudagraph_runtime::Error;
+//! # fn f(stream: &std::sync::Arc<cudagraph_runtime::cudarc::driver::CudaStream>,
+//! #      side: &std::sync::Arc<cudagraph_runtime::cudarc::driver::CudaStream>,
+//! #      a: &mut cudagraph_runtime::cudarc::driver::CudaSlice<f32>,
+//! #      b: &mut cudagraph_runtime::cudarc::driver::CudaSlice<f32>) -> Result<(), Error> {
+//! // SAFETY: `a` and `b` outlive the graph and its executables, and host code touches them only
+//! // when no launch runs.
+//! let graph = unsafe {
+//!     Graph::capture(stream, |s| {
+//!         s.fork(side, |t| {
+//!             t.memset_zeros(&mut *a)?; // on `side`: one branch
+//!             s.memset_zeros(&mut *b)?; // on `stream`: the other
+//!             Ok::<(), Error>(())
+//!         }) // `stream` waits for `side` here, whatever the closure returned
+//!     })
+//! }?;
+//! # Ok(()) }
+//! ```
+//!
+//! **Fork and join.** Another stream joins a capture when it waits for an event recorded in the
+//! capture, and must be joined back into the captured stream before the capture ends, or the end
+//! fails (`CUDA_ERROR_STREAM_CAPTURE_UNJOINED`, [cross-stream dependencies]). With
+//! [`CaptureScope::fork`] a missing join cannot happen: the side stream waits for the captured
+//! stream, records the work of the closure it is lent to, and is joined back when that closure
+//! returns, fails or panics; work enqueued on a forked stream after that (through an
+//! `Arc<CudaStream>` kept elsewhere) is joined before the capture ends. Streams brought in
+//! otherwise (cudarc's `CudaStream::fork` or `join`, waits on raw events) are the caller's to join.
+//!
+//! **What breaks a capture.** A call that synchronizes or waits on the host inside a capture
+//! breaks it: the call fails, the capture is invalidated, and its end fails with
+//! `CUDA_ERROR_STREAM_CAPTURE_INVALIDATED`. The error says which call broke it where that can be
+//! known; the streams are out of capture mode afterwards, and usable:
+//!
+//! | inside the capture closure | the capture returns |
+//! |---|---|
+//! | a cudarc call that fails with a capture code, its error returned from the closure: `CudaStream::synchronize`, `CudaContext::synchronize` (`_UNSUPPORTED`); `CudaEvent::synchronize` or a query of an event recorded in the capture (`CUDA_ERROR_CAPTURED_EVENT`); the legacy default stream used while a blocking stream is captured (`_IMPLICIT`); a wait on an event recorded outside the capture (`_ISOLATION`) | [`Error::CaptureBroken`] with that call (as the closure's error names it), its code, and what to do instead |
+//! | the same, its error ignored; a cudarc call that records its error for later (the waits of cudarc's event tracking, drops) | [`Error::CaptureBroken`] with the code cudarc recorded for later (taken out of the context), else `_INVALIDATED` from the end of the capture |
+//! | a call of this crate that would wait on the host for the GPU ([`HostBuffer::read`], [`HostBuffer::write`], [`HostBuffer::zeroed`], [`DeviceBuffer::to_vec`], [`DeviceBuffer::copy_from`], [`GraphExec::read_allocation`]) or enqueue on a stream being captured ([`GraphExec::launch`], [`GraphExec::upload`], [`DeviceBuffer::access`] of a buffer whose own stream is captured, [`DeviceBuffer::zeros`], [`DeviceBuffer::from_host`]) | [`Error::Capturing`] naming the call, refused before any driver call: the capture is intact, and the closure may go on |
+//! | work on a stream forked with [`CaptureScope::fork`] | nothing: it is always joined |
+//!
+//! Dropping this crate's values inside the closure does not break a capture: what would make a
+//! forbidden driver call there (destroying a graph or an executable, freeing memory) is left to
+//! this crate's release thread.
+//!
+//! **cudarc's event tracking.** cudarc orders each buffer's uses across streams with events: before
+//! a buffer is used, the stream waits for an event recorded after its last use. Inside a capture a
+//! wait on an event recorded outside it breaks the capture (`_ISOLATION`), and the events cudarc
+//! records inside it only order captured work. cudarc records these failures for later instead of
+//! returning them; the capture reports them. With several streams in play, call
+//! `unsafe { ctx.disable_event_tracking() }` (cudarc) before capturing, as cudarc's own capture
+//! tests do, and order the streams yourself (before the capture; inside it with
+//! [`CaptureScope::fork`]).
+//!
+//! [stream capture]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#creating-a-graph-using-stream-capture
+//! [cross-stream dependencies]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cross-stream-dependencies-and-events
+//!
 //! # Soundness model, beyond memory
 //!
 //! - **Thread safety.** [`Graph`] and [`GraphExec`] are `Send`, not `Sync`: CUDA graph objects must
@@ -213,6 +292,7 @@
 #[doc(hidden)]
 pub mod __private;
 mod bodies;
+mod capture;
 pub mod dot;
 mod driver;
 mod error;
@@ -229,6 +309,7 @@ mod reaper;
 mod topology;
 mod user_object;
 
+pub use capture::{CaptureScope, Captured};
 pub use cudagraph_macros::cuda_graph;
 pub use cudarc;
 pub use driver::{driver_present, open_device};

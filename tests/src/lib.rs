@@ -2,6 +2,7 @@
 //! with NVRTC, make random inputs.
 
 pub mod bench;
+pub mod capture;
 pub mod graph_memory;
 pub mod graphs;
 pub mod pipeline;

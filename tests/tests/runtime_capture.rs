@@ -1,6 +1,8 @@
 //! Stream capture (`cuStreamBeginCapture`): work enqueued inside `Graph::capture` is recorded, not run; the
 //! captured graph runs as its own executable or embedded as a child of a built graph; and a
-//! failing capture body still ends the capture, leaving the stream usable.
+//! failing capture body still ends the capture, leaving the stream usable. Capture into a graph
+//! being built (`Graph::capture_into`: between explicit nodes, and into a conditional body, whose
+//! rule it keeps), removed again when it fails; and as one child-graph node (`Graph::add_captured`).
 //!
 //! cudarc tracks each buffer's last use with events and makes a stream wait on them before it
 //! touches the buffer; inside a capture, waiting on an event recorded outside it breaks the
@@ -9,11 +11,10 @@
 
 use std::sync::Arc;
 
-use cudagraph_runtime::cudarc::driver::{
-    result, CudaContext, CudaStream, DriverError, PushKernelArg,
-};
+use cudagraph_runtime::cudarc::driver::{result, sys, CudaContext, DriverError, PushKernelArg};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{Error, NodeKind};
+use cudagraph_runtime::{CaptureScope, Condition, Error, NodeKind};
+use cudagraph_tests::capture::{saxpy_on, scale_on};
 use cudagraph_tests::{
     assert_close, assert_read_close, assert_read_untouched, cfg, fill, fill_buffer, pinned,
     read_back, zeros, Kernels, Rng, POISON,
@@ -47,7 +48,7 @@ fn captured_work_is_recorded_then_runs_on_launch() {
     gpu.stream.synchronize().unwrap();
 
     // out = a * x + y; copy = out; zeroed = 0
-    let body = |s: &Arc<CudaStream>| {
+    let body = |s: &CaptureScope<'_>| {
         let n32 = n as u32;
         let mut launch = s.launch_builder(k.axpy_out.function());
         launch.arg(&n32).arg(&a).arg(&x).arg(&y).arg(&mut out);
@@ -107,7 +108,7 @@ fn captured_graph_embeds_as_a_child() {
 
     // Captured: src -> x (a copy from pinned memory), then x *= a. Captured work is not tracked:
     // it reaches `src` and `x` by address.
-    let body = |s: &Arc<CudaStream>| {
+    let body = |s: &CaptureScope<'_>| {
         // SAFETY: `host_src` is the pinned buffer `src` (n elements, alive until the test ends) and
         // `x_addr` is `x`, n elements on the device.
         unsafe {
@@ -167,7 +168,7 @@ fn a_failing_capture_body_still_ends_the_capture() {
     let data = rng.f32s(n);
     let mut buf = gpu.stream.clone_htod(&data).unwrap();
 
-    let body = |s: &Arc<CudaStream>| {
+    let body = |s: &CaptureScope<'_>| {
         s.memset_zeros(&mut buf)?;
         Err(Error::Invalid {
             node: "<body>".into(),
@@ -194,4 +195,244 @@ fn a_failing_capture_body_still_ends_the_capture() {
     let fresh = rng.f32s(n);
     gpu.stream.memcpy_htod(&fresh, &mut buf).unwrap();
     assert_eq!(read_back(&gpu.stream, &buf), fresh);
+}
+
+#[test]
+fn capture_into_records_between_explicit_nodes() {
+    let Some(gpu) = cudagraph_tests::gpu("capture_into_records_between_explicit_nodes") else {
+        return;
+    };
+    without_event_tracking(&gpu.ctx);
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("capture_into_records_between_explicit_nodes");
+    let n = rng.len_in(1000, 50_000);
+    let (a, b, c) = (rng.f32(), rng.f32(), rng.f32());
+    let x = zeros::<f32>(&gpu, n);
+    let y = zeros::<f32>(&gpu, n);
+    let (x_addr, y_addr) = (x.addr(), y.addr());
+
+    // memset y = 1 -> [captured: y = a x + y; y *= b] -> offset y += c
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let init = graph.add_memset(Memset::new(&y, 1.0f32), &[]).unwrap();
+    // SAFETY: the captured kernels use `x` and `y` by address; both are declared before the graph
+    // and its executable, so dropped after them, and host code touches them only through
+    // `copy_from` / `read_back`, which the stream orders with the launches.
+    let captured = unsafe {
+        graph.capture_into(&gpu.stream, &[init.id()], |s| {
+            saxpy_on(s, &k, n, a, x_addr, y_addr)?;
+            scale_on(s, &k, n, b, y_addr)
+        })
+    }
+    .unwrap();
+    assert_eq!(captured.len(), 2);
+    assert_eq!(captured.sinks().len(), 1, "one chain, one sink");
+    assert_eq!(captured.nodes()[1], captured.sinks()[0]);
+    let last = graph
+        .add_kernel(&k.offset, cfg(n), (n as u32, c, &y), captured.sinks())
+        .unwrap();
+
+    // The table learned the captured nodes and their edges: a chain 0 -> 1 -> 2 -> 3.
+    let nodes: Vec<_> = graph.nodes().collect();
+    assert_eq!(nodes.len(), 4);
+    assert_eq!(nodes[0].kind, NodeKind::Memset);
+    assert_eq!(nodes[1].kind, NodeKind::Other);
+    assert_eq!(nodes[2].kind, NodeKind::Other);
+    assert_eq!(nodes[3].kind, NodeKind::Kernel);
+    for (i, node) in nodes.iter().enumerate().skip(1) {
+        assert_eq!(node.deps, &[i as u32 - 1], "node {i}'s dependencies");
+    }
+    assert_eq!(last.id().index(), 3);
+    let dot = graph.to_dot();
+    for edge in ["n0 -> n1;", "n1 -> n2;", "n2 -> n3;"] {
+        assert!(dot.contains(edge), "{edge} missing from\n{dot}");
+    }
+
+    let mut exec = graph.instantiate().unwrap();
+    for launch in 0..3 {
+        let x_host = rng.f32s(n);
+        x.copy_from(&x_host).unwrap();
+        exec.launch(&gpu.stream).unwrap();
+        let want: Vec<f32> = x_host.iter().map(|x| b * (a * x + 1.0) + c).collect();
+        assert_read_close(&gpu.stream, &format!("launch {launch}: y"), &y, &want);
+    }
+}
+
+#[test]
+fn a_failed_capture_into_leaves_the_graph_as_it_was() {
+    let Some(gpu) = cudagraph_tests::gpu("a_failed_capture_into_leaves_the_graph_as_it_was") else {
+        return;
+    };
+    without_event_tracking(&gpu.ctx);
+    let k = Kernels::load(&gpu.ctx);
+    let n = 4096;
+    let y = zeros::<f32>(&gpu, n);
+    let y_addr = y.addr();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let init = graph.add_memset(Memset::new(&y, 2.0f32), &[]).unwrap();
+
+    // SAFETY: the body fails, so nothing it recorded stays in the graph.
+    let failed = unsafe {
+        graph.capture_into(&gpu.stream, &[init.id()], |s| {
+            scale_on(s, &k, n, 10.0, y_addr)?;
+            Err(Error::Invalid {
+                node: "<body>".into(),
+                reason: "the body gave up".into(),
+            })
+        })
+    };
+    match failed {
+        Err(Error::Invalid { node, .. }) => assert_eq!(node, "<body>"),
+        other => panic!("expected the body's error, got {other:?}"),
+    }
+    assert_eq!(graph.len(), 1, "the recorded kernel was removed");
+
+    // A broken capture (the stream synchronized inside it) is removed too.
+    // SAFETY: the capture fails, so nothing it recorded stays in the graph.
+    let broken = unsafe {
+        graph.capture_into(&gpu.stream, &[init.id()], |s| {
+            scale_on(s, &k, n, 10.0, y_addr)?;
+            s.synchronize()
+        })
+    };
+    assert!(
+        matches!(broken, Err(Error::CaptureBroken { .. })),
+        "{broken:?}"
+    );
+    assert_eq!(graph.len(), 1, "nothing of the broken capture stayed");
+    assert_eq!(graph.nodes().count(), 1);
+
+    // The graph goes on: one more node, instantiated, launched.
+    graph
+        .add_kernel(&k.offset, cfg(n), (n as u32, 1.0f32, &y), &[init.id()])
+        .unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &y), vec![3.0f32; n]);
+}
+
+#[test]
+fn add_captured_embeds_the_work_as_one_child_node() {
+    let Some(gpu) = cudagraph_tests::gpu("add_captured_embeds_the_work_as_one_child_node") else {
+        return;
+    };
+    without_event_tracking(&gpu.ctx);
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("add_captured_embeds_the_work_as_one_child_node");
+    let n = rng.len_in(1000, 50_000);
+    let (a, b) = (rng.f32(), rng.f32());
+    let x = zeros::<f32>(&gpu, n);
+    let y = zeros::<f32>(&gpu, n);
+    let out = HostBuffer::from_slice(&gpu.ctx, &vec![POISON; n]).unwrap();
+    let (x_addr, y_addr) = (x.addr(), y.addr());
+
+    // memset y = 1 -> child [y = a x + y; y *= b] -> copy y to the host
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let init = graph.add_memset(Memset::new(&y, 1.0f32), &[]).unwrap();
+    graph.name_next("captured");
+    // SAFETY: the captured kernels use `x` and `y` by address; both outlive the graph and its
+    // executable, and host code writes `x` only between launches, each read back before the next.
+    let child = unsafe {
+        graph.add_captured(&gpu.stream, &[init.id()], |s| {
+            saxpy_on(s, &k, n, a, x_addr, y_addr)?;
+            scale_on(s, &k, n, b, y_addr)
+        })
+    }
+    .unwrap();
+    graph
+        .add_memcpy(Memcpy::dtoh(&y, &out), &[child.id()])
+        .unwrap();
+    let kinds: Vec<NodeKind> = graph.nodes().map(|n| n.kind).collect();
+    assert_eq!(
+        kinds,
+        [NodeKind::Memset, NodeKind::ChildGraph, NodeKind::Memcpy]
+    );
+    assert_eq!(graph.node_name(child), "captured");
+
+    let mut exec = graph.instantiate().unwrap();
+    for launch in 0..3 {
+        let x_host = rng.f32s(n);
+        x.copy_from(&x_host).unwrap();
+        out.write().unwrap().fill(POISON);
+        exec.launch(&gpu.stream).unwrap();
+        let want: Vec<f32> = x_host.iter().map(|x| b * (a * x + 1.0)).collect();
+        assert_close(
+            &format!("launch {launch}: copied out"),
+            &out.read().unwrap(),
+            &want,
+            1e-6,
+        );
+    }
+}
+
+/// A host function for `cuLaunchHostFunc`: does nothing.
+unsafe extern "C" fn nothing(_: *mut std::ffi::c_void) {}
+
+#[test]
+fn capture_into_a_conditional_body_keeps_the_body_rule() {
+    let Some(gpu) = cudagraph_tests::gpu("capture_into_a_conditional_body_keeps_the_body_rule")
+    else {
+        return;
+    };
+    without_event_tracking(&gpu.ctx);
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new("capture_into_a_conditional_body_keeps_the_body_rule");
+    let n = rng.len_in(1000, 50_000);
+    let (a, c) = (rng.f32(), rng.f32());
+    let y = zeros::<f32>(&gpu, n);
+    let y_addr = y.addr();
+
+    // memset y = 1 -> IF (handle reset to 1 at each launch) { captured: y *= a } -> y += c
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let init = graph.add_memset(Memset::new(&y, 1.0f32), &[]).unwrap();
+    let handle = graph.conditional_handle(Some(1)).unwrap();
+    let cond = graph
+        .add_conditional(handle, Condition::If, &[init.id()], |bodies| {
+            let body = &mut bodies[0];
+            // A host function is no node a body may hold: refused, naming it, and removed (or,
+            // should the driver refuse it first, the capture fails with the driver's error).
+            // SAFETY: the host function does nothing and uses no memory.
+            let refused = unsafe {
+                body.capture_into(&gpu.stream, &[], |s| {
+                    let r =
+                        sys::cuLaunchHostFunc(s.cu_stream(), Some(nothing), std::ptr::null_mut());
+                    match r {
+                        sys::CUresult::CUDA_SUCCESS => Ok(()),
+                        code => Err(DriverError(code)),
+                    }
+                })
+            };
+            match refused {
+                Err(Error::Invalid { node, reason }) => {
+                    assert_eq!(node, "host#0");
+                    assert!(reason.contains("conditional body"), "{reason}");
+                }
+                Err(Error::CaptureBroken { .. } | Error::Driver { .. }) => {}
+                other => panic!("expected the host node to be refused, got {other:?}"),
+            }
+            assert_eq!(
+                body.len(),
+                0,
+                "the refused capture left nothing in the body"
+            );
+            // SAFETY: the kernel uses `y` by address; `y` outlives the graph and its executable.
+            let captured =
+                unsafe { body.capture_into(&gpu.stream, &[], |s| scale_on(s, &k, n, a, y_addr)) }?;
+            assert_eq!(captured.len(), 1);
+            Ok(())
+        })
+        .unwrap();
+    graph
+        .add_kernel(&k.offset, cfg(n), (n as u32, c, &y), &[cond.id()])
+        .unwrap();
+
+    let mut exec = graph.instantiate().unwrap();
+    for launch in 0..3 {
+        exec.launch(&gpu.stream).unwrap();
+        assert_read_close(
+            &gpu.stream,
+            &format!("launch {launch}: y"),
+            &y,
+            &vec![a + c; n],
+        );
+    }
 }

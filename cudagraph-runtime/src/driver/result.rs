@@ -128,18 +128,70 @@ pub(crate) mod graph {
         Ok(nodes)
     }
 
-    /// `cuGraphNodeGetType`.
+    /// `cuGraphNodeGetType`, as the raw `CUgraphNodeType` value: read as an integer, so that a
+    /// node type newer than these bindings (a newer driver) is no invalid enum value.
     ///
     /// # Safety
     /// `node` is a node of a live graph.
     #[inline]
-    pub(crate) unsafe fn node_type(node: sys::CUgraphNode) -> Result<sys::CUgraphNodeType> {
-        let mut kind = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_EMPTY;
-        // SAFETY: the caller's promise; `kind` is a valid out-pointer.
+    pub(crate) unsafe fn node_type(node: sys::CUgraphNode) -> Result<u32> {
+        let mut kind: u32 = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_EMPTY as u32;
+        // SAFETY: the caller's promise; `kind` is a valid out-pointer for a C enum, which is
+        // an `unsigned int` (`CUgraphNodeType` is `repr(u32)`).
         check("cuGraphNodeGetType", unsafe {
-            sys::cuGraphNodeGetType(node, &mut kind)
+            sys::cuGraphNodeGetType(node, (&mut kind as *mut u32).cast())
         })?;
         Ok(kind)
+    }
+
+    /// `cuGraphNodeGetDependencies`, twice: the count, then the nodes `node` depends on.
+    ///
+    /// # Safety
+    /// `node` is a node of a live graph.
+    pub(crate) unsafe fn dependencies(node: sys::CUgraphNode) -> Result<Vec<sys::CUgraphNode>> {
+        let mut count = 0usize;
+        // SAFETY: the caller's promise; a null array asks for the count only.
+        #[cfg(feature = "cuda-12020")]
+        let counted =
+            unsafe { sys::cuGraphNodeGetDependencies(node, std::ptr::null_mut(), &mut count) };
+        // SAFETY: as above.
+        #[cfg(not(feature = "cuda-12020"))]
+        let counted = unsafe {
+            sys::cuGraphNodeGetDependencies_v2(
+                node,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                &mut count,
+            )
+        };
+        check("cuGraphNodeGetDependencies", counted)?;
+        let mut deps = vec![std::ptr::null_mut(); count];
+        // SAFETY: the caller's promise; `deps` has room for `count` nodes, and the driver writes
+        // at most that many (and says how many in `count`).
+        #[cfg(feature = "cuda-12020")]
+        let listed =
+            unsafe { sys::cuGraphNodeGetDependencies(node, deps.as_mut_ptr(), &mut count) };
+        // The edge data is asked for too: without it the driver refuses to list an edge that
+        // carries any (`CUDA_ERROR_LOSSY_QUERY`), and captured edges may (programmatic launches).
+        #[cfg(not(feature = "cuda-12020"))]
+        let mut edges: Vec<sys::CUgraphEdgeData> = vec![
+            // SAFETY: plain integers; all zeros is the default edge.
+            unsafe { std::mem::zeroed() };
+            count
+        ];
+        // SAFETY: as above; `edges` has room for `count` entries too.
+        #[cfg(not(feature = "cuda-12020"))]
+        let listed = unsafe {
+            sys::cuGraphNodeGetDependencies_v2(
+                node,
+                deps.as_mut_ptr(),
+                edges.as_mut_ptr(),
+                &mut count,
+            )
+        };
+        check("cuGraphNodeGetDependencies", listed)?;
+        deps.truncate(count);
+        Ok(deps)
     }
 
     /// `cuGraphRetainUserObject` with `CU_GRAPH_USER_OBJECT_MOVE`: the caller's reference to
@@ -486,6 +538,89 @@ pub(crate) mod stream {
         })
     }
 
+    /// `cuStreamBeginCaptureToGraph` in `mode`: work enqueued on `stream` becomes nodes of
+    /// `graph`, the first ones after `deps` (CUDA 12.3 or newer).
+    ///
+    /// # Safety
+    /// `stream` is live and its context is current on this thread; `graph` is live and `deps` are
+    /// its nodes; nothing else uses `graph` until the capture ends.
+    #[cfg(not(feature = "cuda-12020"))]
+    #[inline]
+    pub(crate) unsafe fn begin_capture_to_graph(
+        stream: sys::CUstream,
+        graph: sys::CUgraph,
+        deps: &[sys::CUgraphNode],
+        mode: sys::CUstreamCaptureMode,
+    ) -> Result<()> {
+        // SAFETY: the caller's promise; null edge data means default edges.
+        check("cuStreamBeginCaptureToGraph", unsafe {
+            sys::cuStreamBeginCaptureToGraph(
+                stream,
+                graph,
+                deps.as_ptr(),
+                std::ptr::null(),
+                deps.len(),
+                mode,
+            )
+        })
+    }
+
+    /// `cuStreamGetCaptureInfo`: whether `stream` is being captured (`None` when not), and if so
+    /// the capture's unique id and whether it is still valid (`false` once invalidated).
+    ///
+    /// # Safety
+    /// `stream` is live.
+    #[inline]
+    pub(crate) unsafe fn capture_info(stream: sys::CUstream) -> Result<Option<(u64, bool)>> {
+        let mut status = sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
+        let mut id: sys::cuuint64_t = 0;
+        use std::ptr::null_mut;
+        // SAFETY: the caller's promise; `status` and `id` are valid out-pointers, and the graph,
+        // dependency and edge outputs are optional (null: not asked for).
+        #[cfg(feature = "cuda-12020")]
+        let got = unsafe {
+            sys::cuStreamGetCaptureInfo_v2(
+                stream,
+                &mut status,
+                &mut id,
+                null_mut(),
+                null_mut(),
+                null_mut(),
+            )
+        };
+        // SAFETY: as above.
+        #[cfg(not(feature = "cuda-12020"))]
+        let got = unsafe {
+            sys::cuStreamGetCaptureInfo_v3(
+                stream,
+                &mut status,
+                &mut id,
+                null_mut(),
+                null_mut(),
+                null_mut(),
+                null_mut(),
+            )
+        };
+        check("cuStreamGetCaptureInfo", got)?;
+        Ok(match status {
+            sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE => None,
+            sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_ACTIVE => Some((id, true)),
+            _ => Some((id, false)),
+        })
+    }
+
+    /// `cuStreamWaitEvent`: `stream`'s later work waits for `event` as last recorded.
+    ///
+    /// # Safety
+    /// `stream` and `event` are live, of one context.
+    #[inline]
+    pub(crate) unsafe fn wait_event(stream: sys::CUstream, event: sys::CUevent) -> Result<()> {
+        // SAFETY: the caller's promise; flags 0 is the default wait.
+        check("cuStreamWaitEvent", unsafe {
+            sys::cuStreamWaitEvent(stream, event, 0)
+        })
+    }
+
     /// `cuStreamEndCapture`: the captured graph (null when none was made) and the call's
     /// outcome. A graph the driver made belongs to the caller, also when the call failed.
     ///
@@ -499,6 +634,48 @@ pub(crate) mod stream {
             sys::cuStreamEndCapture(stream, &mut graph)
         });
         (graph, ended)
+    }
+}
+
+/// Events this crate makes and uses itself (the ones users give are cudarc's).
+pub(crate) mod event {
+    use super::*;
+
+    /// `cuEventCreate` without timing, in the current context, owned by the caller.
+    ///
+    /// # Safety
+    /// A context is current on this thread.
+    #[inline]
+    pub(crate) unsafe fn create() -> Result<sys::CUevent> {
+        let mut raw = std::ptr::null_mut();
+        let flags = sys::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32;
+        // SAFETY: the caller's promise; `raw` is a valid out-pointer.
+        check("cuEventCreate", unsafe {
+            sys::cuEventCreate(&mut raw, flags)
+        })?;
+        Ok(raw)
+    }
+
+    /// `cuEventRecord` on `stream`.
+    ///
+    /// # Safety
+    /// `event` and `stream` are live, of one context.
+    #[inline]
+    pub(crate) unsafe fn record(event: sys::CUevent, stream: sys::CUstream) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuEventRecord", unsafe {
+            sys::cuEventRecord(event, stream)
+        })
+    }
+
+    /// `cuEventDestroy`.
+    ///
+    /// # Safety
+    /// `event` is live, the caller's, and not used afterwards.
+    #[inline]
+    pub(crate) unsafe fn destroy(event: sys::CUevent) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuEventDestroy", unsafe { sys::cuEventDestroy_v2(event) })
     }
 }
 

@@ -12,6 +12,7 @@ use super::fence::{is_capturing, relaxed};
 use super::operand::sealed::MemoryOperand;
 use super::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
 use super::shared::{owned_operand, range_methods, Shared};
+use crate::capture::{in_capture, refuse_capturing_stream, refuse_waiting_in_capture};
 use crate::error::{Error, Result};
 use crate::node::in_host_node;
 use crate::reaper;
@@ -157,17 +158,29 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
 
 impl<T: DeviceRepr + ValidAsZeroBits + 'static> DeviceBuffer<T> {
     /// `len` zeros, allocated on `stream` (which orders the buffer's own work from then on).
+    ///
+    /// Refused ([`Error::Capturing`]) on a stream being captured: the allocation would be
+    /// recorded as a graph allocation, valid only while the graph runs.
     pub fn zeros(stream: &Arc<CudaStream>, len: usize) -> Result<Self> {
+        refuse_capturing_stream(stream, "DeviceBuffer::zeros", RECORDED_ALLOCATION)?;
         Ok(stream.alloc_zeros(len)?.into())
     }
 }
 
 impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
-    /// A copy of `data`, allocated on `stream`.
+    /// A copy of `data`, allocated on `stream`. Refused ([`Error::Capturing`]) on a stream being
+    /// captured, as [`DeviceBuffer::zeros`] is.
     pub fn from_host(stream: &Arc<CudaStream>, data: &[T]) -> Result<Self> {
+        refuse_capturing_stream(stream, "DeviceBuffer::from_host", RECORDED_ALLOCATION)?;
         Ok(stream.clone_htod(data)?.into())
     }
 }
+
+/// Why an allocation on a stream being captured is refused.
+const RECORDED_ALLOCATION: &str = "the allocation would be recorded into the capture as a graph \
+     allocation, valid only while the graph runs; allocate before the capture";
+
+impl<T: DeviceRepr + 'static> DeviceBuffer<T> {}
 
 impl<T: 'static> DeviceBuffer<T> {
     /// The device address of the first element.
@@ -206,11 +219,12 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
         }
         let alloc = &self.shared.alloc;
         let home = &alloc.home;
-        if is_capturing(home)? {
-            return Err(Error::Capturing {
-                what: "accessing a DeviceBuffer whose stream is being captured".into(),
-            });
-        }
+        refuse_capturing_stream(
+            home,
+            "DeviceBuffer::access",
+            "the buffer's own stream, where the access is ordered, is being captured, so the \
+             access would be recorded into the capture, not made now",
+        )?;
         let scope = alloc.state.begin_access()?;
         let slice = alloc.slice.lock().unwrap_or_else(|e| e.into_inner());
         let mut guard = DeviceAccess {
@@ -233,7 +247,9 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
     }
 
     /// The contents, copied to the host after every launch enqueued so far that may write them.
+    /// Refused ([`Error::Capturing`]) inside a capture closure: it waits for the copy.
     pub fn to_vec(&self) -> Result<Vec<T>> {
+        refuse_waiting_in_capture("DeviceBuffer::to_vec")?;
         let guard = self.access()?;
         let stream = guard.stream().clone();
         let out = stream.clone_dtoh(&guard.view())?;
@@ -242,8 +258,10 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
     }
 
     /// Overwrites the contents with `src` (of the same length), after every launch enqueued so far
-    /// that may use them, and before every launch enqueued later.
+    /// that may use them, and before every launch enqueued later. Refused ([`Error::Capturing`])
+    /// inside a capture closure: a copy from pageable memory may wait on the host.
     pub fn copy_from(&self, src: &[T]) -> Result<()> {
+        refuse_waiting_in_capture("DeviceBuffer::copy_from")?;
         if src.len() != self.len() {
             return Err(Error::Invalid {
                 node: "DeviceBuffer::copy_from".into(),
@@ -375,7 +393,9 @@ impl<T: 'static> Drop for DeviceAlloc<T> {
             drop(slice);
             true
         };
-        if in_host_node() || !free() {
+        // Inside a capture closure the free (and cudarc's waits before it) could break the
+        // capture: the release thread makes it.
+        if in_host_node() || in_capture() || !free() {
             reaper::run_later(Box::new(free));
         }
     }

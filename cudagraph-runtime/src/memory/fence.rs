@@ -262,7 +262,10 @@ impl Fence {
         };
         if is_capturing(stream)? {
             return Err(Error::Capturing {
-                what: "marking the completion of an executable's launches".into(),
+                what: "an update, re-instantiation or release of an executable that releases \
+                       memory (GraphExec::set_*, update, reinstantiate): the completion of its \
+                       launches must be marked on the stream of its latest launch"
+                    .into(),
             });
         }
         self.done.record(stream)?;

@@ -10,6 +10,7 @@ use super::alloc::{AccessScope, AllocState, Allocation, Space};
 use super::operand::sealed::MemoryOperand;
 use super::operand::{Hold, HostDst, HostSrc, MemKey, Use};
 use super::shared::{owned_operand, range_methods, Shared};
+use crate::capture::{in_capture, refuse_waiting_in_capture};
 use crate::error::{Error, Result};
 use crate::node::in_host_node;
 use crate::reaper;
@@ -90,7 +91,11 @@ impl<T: DeviceRepr + ValidAsZeroBits + 'static> HostBuffer<T> {
 
     /// `len` zeroed elements of page-locked memory in `ctx` (not write-combined: host code may
     /// read it back at full speed).
+    ///
+    /// Refused inside a capture closure ([`Error::Capturing`]): allocating page-locked memory may
+    /// synchronize the device, which would break the capture.
     pub fn zeroed(ctx: &Arc<CudaContext>, len: usize) -> Result<Self> {
+        refuse_waiting_in_capture("HostBuffer::zeroed")?;
         // SAFETY: flags 0 asks for plain page-locked memory; every byte is zeroed below, before
         // anything reads it, and zero bits are a valid `T`.
         let mut pinned = unsafe { ctx.alloc_pinned_with_flags::<T>(len, 0) }?;
@@ -136,14 +141,15 @@ impl<T: Send + Sync + 'static> HostBuffer<T> {
     ///
     /// Until the guard is dropped, executables that use the buffer refuse to launch
     /// ([`Error::BufferInUse`]) and no executable can start using it. Fails with
-    /// [`Error::BufferInUse`] while a [`HostBuffer::write`] guard is alive.
+    /// [`Error::BufferInUse`] while a [`HostBuffer::write`] guard is alive, and with
+    /// [`Error::Capturing`] inside a capture closure (the captured work has not run).
     pub fn read(&self) -> Result<HostReadGuard<'_, T>> {
         let lock = match self.shared.alloc.guards.try_read() {
             Ok(lock) => lock,
             Err(TryLockError::Poisoned(e)) => e.into_inner(),
             Err(TryLockError::WouldBlock) => return Err(self.busy("written through a guard")),
         };
-        let scope = self.begin()?;
+        let scope = self.begin("HostBuffer::read")?;
         Ok(HostReadGuard {
             buffer: self,
             _lock: lock,
@@ -155,7 +161,8 @@ impl<T: Send + Sync + 'static> HostBuffer<T> {
     ///
     /// Until the guard is dropped, executables that use the buffer refuse to launch
     /// ([`Error::BufferInUse`]) and no executable can start using it. Fails with
-    /// [`Error::BufferInUse`] while another guard of the buffer is alive.
+    /// [`Error::BufferInUse`] while another guard of the buffer is alive, and with
+    /// [`Error::Capturing`] inside a capture closure.
     pub fn write(&self) -> Result<HostWriteGuard<'_, T>> {
         let lock = match self.shared.alloc.guards.try_write() {
             Ok(lock) => lock,
@@ -164,7 +171,7 @@ impl<T: Send + Sync + 'static> HostBuffer<T> {
                 return Err(self.busy("read or written through another guard"))
             }
         };
-        let scope = self.begin()?;
+        let scope = self.begin("HostBuffer::write")?;
         Ok(HostWriteGuard {
             buffer: self,
             _lock: lock,
@@ -188,12 +195,13 @@ impl<T: Send + Sync + 'static> HostBuffer<T> {
     }
 
     /// Keeps the holders' launches out and waits for every launch that may use the memory.
-    fn begin(&self) -> Result<AccessScope> {
+    fn begin(&self, call: &str) -> Result<AccessScope> {
         if in_host_node() {
             return Err(Error::InHostNode {
                 what: "HostBuffer::read/write (a host node reads its buffers through its own arguments)",
             });
         }
+        refuse_waiting_in_capture(call)?;
         let state = &self.shared.alloc.state;
         let scope = state.begin_access()?;
         for fence in &scope.wait_for {
@@ -291,7 +299,10 @@ impl<T: 'static> Drop for HostAlloc<T> {
         let Some(pinned) = self.pinned.take() else {
             return;
         };
+        // Freeing page-locked memory may synchronize the device: not in a host node, nor
+        // inside a capture closure (it would break the capture).
         let settled = !in_host_node()
+            && !in_capture()
             && released
                 .iter()
                 .all(|fence| fence.done().is_complete().unwrap_or(false));

@@ -207,6 +207,15 @@ impl Outliving {
             .expect("found by `live`")
     }
 
+    /// Whether a live allocation's stream (where [`Outliving::free_live`] would free it) is
+    /// being captured now.
+    pub(crate) fn live_on_capturing_stream(&self) -> bool {
+        self.records.iter().any(|r| match &r.state {
+            State::Live(stream) => super::fence::is_capturing(stream).unwrap_or(false),
+            _ => false,
+        })
+    }
+
     /// Frees the allocations still live (the executable is going away): `cuMemFreeAsync` on the
     /// stream of the launch that made them, so after that launch and anything ordered before.
     pub(crate) fn free_live(&mut self) -> Result<()> {

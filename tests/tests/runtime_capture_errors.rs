@@ -1,0 +1,402 @@
+//! What breaks a stream capture, and what the capture then says: each way of synchronizing (or
+//! otherwise breaking CUDA's capture rules) inside a capture closure is reported as
+//! `Error::CaptureBroken` with the driver's code and the failed call as far as it is known, or,
+//! for this crate's own calls, refused as `Error::Capturing` naming the call before anything
+//! breaks. After each, the stream and the context are usable: a normal launch computes what it
+//! should.
+//!
+//! The tests run one at a time: they break captures on purpose, and one of them synchronizes the
+//! whole context.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use cudagraph_runtime::cudarc::driver::{result, sys, CudaContext, CudaStream};
+use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::Error;
+use cudagraph_tests::capture::scale_on;
+use cudagraph_tests::{cfg, read_back, zeros, Gpu, Kernels};
+
+const N: usize = 4096;
+
+fn one_at_a_time() -> MutexGuard<'static, ()> {
+    static TURN: Mutex<()> = Mutex::new(());
+    TURN.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn without_event_tracking(ctx: &Arc<CudaContext>) {
+    // SAFETY: these tests order all work on their buffers with one stream and read results back
+    // through it, so cudarc's cross-stream events are not needed.
+    unsafe { ctx.disable_event_tracking() };
+}
+
+/// The capture failed as broken by a call with `code`, named as containing `call`.
+#[track_caller]
+fn assert_broken(
+    outcome: Result<Graph<'static>, Error>,
+    codes: &[sys::CUresult],
+    call: &str,
+) -> &'static str {
+    match outcome {
+        Err(Error::CaptureBroken {
+            call: named,
+            code,
+            hint,
+        }) => {
+            assert!(
+                codes.contains(&code.0),
+                "code {:?}, expected one of {codes:?}",
+                code.0
+            );
+            assert!(named.contains(call), "the failed call is named `{named}`");
+            let shown = Error::CaptureBroken {
+                call: named,
+                code,
+                hint,
+            }
+            .to_string();
+            assert!(shown.contains(&format!("{:?}", code.0)), "{shown}");
+            hint
+        }
+        other => panic!("expected Error::CaptureBroken, got {other:?}"),
+    }
+}
+
+/// The call was refused as `Error::Capturing`, naming `call`.
+#[track_caller]
+fn assert_refused<T: std::fmt::Debug>(outcome: Result<T, Error>, call: &str) {
+    match outcome {
+        Err(Error::Capturing { what }) => assert!(what.starts_with(call), "{what}"),
+        other => panic!("{call}: expected Error::Capturing, got {other:?}"),
+    }
+}
+
+/// After a failed capture: no error is left for cudarc's next call, `stream` is out of capture
+/// mode, and a graph launched into it computes what it should.
+#[track_caller]
+fn assert_usable(gpu: &Gpu, stream: &Arc<CudaStream>, k: &Kernels) {
+    gpu.ctx
+        .check_err()
+        .expect("no capture error left for cudarc's next call");
+    assert_eq!(
+        stream.capture_status().unwrap(),
+        sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE
+    );
+    let y = zeros::<f32>(gpu, N);
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let set = graph.add_memset(Memset::new(&y, 2.0f32), &[]).unwrap();
+    graph
+        .add_kernel(&k.scale, cfg(N), (N as u32, 3.0f32, &y), &[set.id()])
+        .unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    exec.launch(stream).unwrap();
+    assert_eq!(
+        y.to_vec().unwrap(),
+        vec![6.0f32; N],
+        "a launch after the capture"
+    );
+}
+
+/// Opens the GPU for `test`, one test at a time, with event tracking off.
+fn setup(test: &str) -> Option<(MutexGuard<'static, ()>, Gpu, Kernels)> {
+    let turn = one_at_a_time();
+    let gpu = cudagraph_tests::gpu(test)?;
+    without_event_tracking(&gpu.ctx);
+    let k = Kernels::load(&gpu.ctx);
+    Some((turn, gpu, k))
+}
+
+#[test]
+fn synchronizing_the_captured_stream_is_named() {
+    let Some((_turn, gpu, k)) = setup("synchronizing_the_captured_stream_is_named") else {
+        return;
+    };
+    let y = zeros::<f32>(&gpu, N);
+    y.copy_from(&vec![1.0; N]).unwrap();
+    let ya = y.addr();
+    // SAFETY: the capture fails: no graph keeps the recorded kernel.
+    let outcome = unsafe {
+        Graph::capture(&gpu.stream, |s| {
+            scale_on(s, &k, N, 5.0, ya)?;
+            s.synchronize() // cuStreamSynchronize on a capturing stream
+        })
+    };
+    let hint = assert_broken(
+        outcome,
+        &[sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED],
+        "a cudarc driver call inside the capture",
+    );
+    assert!(hint.contains("synchronize"), "{hint}");
+    assert_eq!(read_back(&gpu.stream, &y), vec![1.0f32; N], "not run");
+    assert_usable(&gpu, &gpu.stream, &k);
+}
+
+#[test]
+fn an_ignored_failure_is_reported_by_the_end_of_the_capture() {
+    let Some((_turn, gpu, k)) = setup("an_ignored_failure_is_reported_by_the_end_of_the_capture")
+    else {
+        return;
+    };
+    // SAFETY: the capture fails: nothing is kept.
+    let outcome = unsafe {
+        Graph::capture(&gpu.stream, |s| {
+            let _ = s.synchronize(); // breaks the capture; the error is dropped
+            Ok::<(), Error>(())
+        })
+    };
+    let hint = assert_broken(
+        outcome,
+        &[sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED],
+        "cuStreamEndCapture",
+    );
+    assert!(
+        hint.contains("not returned by the capture closure"),
+        "{hint}"
+    );
+    assert_usable(&gpu, &gpu.stream, &k);
+}
+
+#[test]
+fn synchronizing_the_context_is_named() {
+    let Some((_turn, gpu, k)) = setup("synchronizing_the_context_is_named") else {
+        return;
+    };
+    // SAFETY: the capture fails: nothing is kept.
+    let outcome = unsafe {
+        Graph::capture(&gpu.stream, |s| {
+            s.context().synchronize() // cuCtxSynchronize while a stream of it is captured
+        })
+    };
+    assert_broken(
+        outcome,
+        &[sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED],
+        "a cudarc driver call inside the capture",
+    );
+    assert_usable(&gpu, &gpu.stream, &k);
+}
+
+#[test]
+fn querying_an_event_recorded_in_the_capture_is_named() {
+    let Some((_turn, gpu, k)) = setup("querying_an_event_recorded_in_the_capture_is_named") else {
+        return;
+    };
+    let event = gpu.ctx.new_event(None).unwrap();
+    // SAFETY: the capture fails: nothing is kept.
+    let outcome = unsafe {
+        Graph::capture(&gpu.stream, |s| {
+            event.record(s)?;
+            event.try_is_complete().map(drop) // cuEventQuery of a captured event
+        })
+    };
+    let hint = assert_broken(
+        outcome,
+        &[sys::CUresult::CUDA_ERROR_CAPTURED_EVENT],
+        "a cudarc driver call inside the capture",
+    );
+    assert!(hint.contains("event"), "{hint}");
+    assert_usable(&gpu, &gpu.stream, &k);
+}
+
+#[test]
+fn the_legacy_stream_beside_a_blocking_capture_is_named() {
+    let Some((_turn, gpu, k)) = setup("the_legacy_stream_beside_a_blocking_capture_is_named")
+    else {
+        return;
+    };
+    // A blocking stream (cudarc makes non-blocking ones): the legacy stream synchronizes with it.
+    let raw = result::stream::create(result::stream::StreamKind::Default).unwrap();
+    // SAFETY: `raw` is a stream of this context, destroyed at the end of the test, after the
+    // wrapper and everything that uses it.
+    let blocking = unsafe { gpu.ctx.wrap_borrowed_stream(raw) };
+    let mut buf = gpu.stream.alloc_zeros::<f32>(N).unwrap();
+    gpu.stream.synchronize().unwrap();
+    let legacy = gpu.ctx.default_stream();
+    // SAFETY: the capture fails: nothing is kept.
+    let outcome = unsafe {
+        Graph::capture(&blocking, |_| {
+            legacy.memset_zeros(&mut buf) // work on stream 0 while `blocking` is captured
+        })
+    };
+    let hint = assert_broken(
+        outcome,
+        &[sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_IMPLICIT],
+        "a cudarc driver call inside the capture",
+    );
+    assert!(hint.contains("default_stream"), "{hint}");
+    assert_usable(&gpu, &blocking, &k);
+
+    // The legacy stream itself is refused before anything is begun.
+    // SAFETY: nothing is captured.
+    let refused = unsafe { Graph::capture(&legacy, |_| Ok::<(), Error>(())) };
+    match refused {
+        Err(Error::Invalid { node, reason }) => {
+            assert_eq!(node, "Graph::capture");
+            assert!(reason.contains("legacy default stream"), "{reason}");
+        }
+        other => panic!("expected Error::Invalid, got {other:?}"),
+    }
+    drop(blocking);
+    gpu.stream.synchronize().unwrap();
+    // SAFETY: our stream; nothing uses it any more.
+    unsafe { result::stream::destroy(raw) }.unwrap();
+}
+
+#[test]
+fn a_stream_joined_by_hand_and_left_out_is_named() {
+    let Some((_turn, gpu, k)) = setup("a_stream_joined_by_hand_and_left_out_is_named") else {
+        return;
+    };
+    let other = gpu.ctx.new_stream().unwrap();
+    let event = gpu.ctx.new_event(None).unwrap();
+    let mut buf = gpu.stream.alloc_zeros::<f32>(N).unwrap();
+    gpu.stream.synchronize().unwrap();
+    // SAFETY: the capture fails: nothing is kept.
+    let outcome = unsafe {
+        Graph::capture(&gpu.stream, |s| {
+            // A fork by hand (not `CaptureScope::fork`), never joined back.
+            event.record(s)?;
+            other.wait(&event)?;
+            other.memset_zeros(&mut buf)
+        })
+    };
+    let hint = assert_broken(
+        outcome,
+        &[sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_UNJOINED],
+        "cuStreamEndCapture",
+    );
+    assert!(hint.contains("CaptureScope::fork"), "{hint}");
+    assert_usable(&gpu, &gpu.stream, &k);
+    assert_usable(&gpu, &other, &k);
+}
+
+#[test]
+fn cudarc_event_tracking_inside_a_capture_is_named() {
+    let _turn = one_at_a_time();
+    let Some(gpu) = cudagraph_tests::gpu("cudarc_event_tracking_inside_a_capture_is_named") else {
+        return;
+    };
+    // Event tracking stays on (cudarc's default): the slice's last write, outside the capture,
+    // was marked with an event that its next use inside the capture waits for.
+    let k = Kernels::load(&gpu.ctx);
+    let mut slice = gpu.stream.clone_htod(&vec![1.0f32; N]).unwrap();
+    // SAFETY: the capture fails: nothing is kept.
+    let outcome = unsafe { Graph::capture(&gpu.stream, |s| s.memset_zeros(&mut slice)) };
+    let hint = assert_broken(
+        outcome,
+        &[
+            sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_ISOLATION,
+            sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
+        ],
+        "cudarc",
+    );
+    assert!(hint.contains("disable_event_tracking"), "{hint}");
+    assert_eq!(read_back(&gpu.stream, &slice), vec![1.0f32; N], "not run");
+    assert_usable(&gpu, &gpu.stream, &k);
+}
+
+#[test]
+fn this_crates_calls_refuse_inside_a_capture_and_leave_it_intact() {
+    let Some((_turn, gpu, k)) =
+        setup("this_crates_calls_refuse_inside_a_capture_and_leave_it_intact")
+    else {
+        return;
+    };
+    let host = HostBuffer::<f32>::zeroed(&gpu.ctx, N).unwrap();
+    let dev = zeros::<f32>(&gpu, N);
+    dev.copy_from(&vec![4.0; N]).unwrap();
+    let da = dev.addr();
+    // An executable launched before the capture, on the stream about to be captured.
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    graph.add_memcpy(Memcpy::dtoh(&dev, &host), &[]).unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+
+    // SAFETY: the captured kernel uses `dev` by address; `dev` outlives the captured graph and
+    // its executable, and is read back only after the launch, through the same stream.
+    let captured = unsafe {
+        Graph::capture(&gpu.stream, |s| {
+            // Each is refused before any driver call: the capture goes on.
+            assert_refused(host.read().map(drop), "HostBuffer::read");
+            assert_refused(host.write().map(drop), "HostBuffer::write");
+            assert_refused(host.to_vec(), "HostBuffer::read");
+            assert_refused(
+                HostBuffer::<f32>::zeroed(s.context(), 4),
+                "HostBuffer::zeroed",
+            );
+            assert_refused(dev.to_vec(), "DeviceBuffer::to_vec");
+            assert_refused(dev.copy_from(&[0.0; N]), "DeviceBuffer::copy_from");
+            assert_refused(dev.access().map(drop), "DeviceBuffer::access");
+            assert_refused(DeviceBuffer::<f32>::zeros(s, 4), "DeviceBuffer::zeros");
+            assert_refused(
+                DeviceBuffer::from_host(s, &[1.0f32]),
+                "DeviceBuffer::from_host",
+            );
+            assert_refused(exec.launch(s), "GraphExec::launch");
+            assert_refused(exec.upload(s), "GraphExec::upload");
+            scale_on(s, &k, N, 0.5, da)
+        })
+    }
+    .expect("the refusals left the capture intact");
+    assert_eq!(captured.len(), 1);
+
+    let mut run = captured.instantiate().unwrap();
+    run.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &dev), vec![2.0f32; N]);
+    // The executable launched before the capture still launches, and copies what is there now.
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(host.to_vec().unwrap(), vec![2.0f32; N]);
+
+    // Returned from the closure, a refusal is the capture's error.
+    // SAFETY: the capture fails: nothing is kept.
+    let outcome = unsafe {
+        Graph::capture(&gpu.stream, |_| {
+            let sum: f32 = host.read()?.iter().sum();
+            assert_eq!(sum, 0.0, "not reached");
+            Ok::<(), Error>(())
+        })
+    };
+    match outcome {
+        Err(Error::Capturing { what }) => assert!(what.starts_with("HostBuffer::read"), "{what}"),
+        other => panic!("expected Error::Capturing, got {other:?}"),
+    }
+    assert_usable(&gpu, &gpu.stream, &k);
+}
+
+#[test]
+fn dropping_this_crates_values_inside_a_capture_leaves_it_intact() {
+    let Some((_turn, gpu, k)) =
+        setup("dropping_this_crates_values_inside_a_capture_leaves_it_intact")
+    else {
+        return;
+    };
+    let y = zeros::<f32>(&gpu, N);
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    graph.add_memset(Memset::new(&y, 1.0f32), &[]).unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    let unused = Graph::new(&gpu.ctx).unwrap();
+    let host = HostBuffer::<f32>::zeroed(&gpu.ctx, N).unwrap();
+    let temp = zeros::<f32>(&gpu, N);
+    let ya = y.addr();
+
+    // SAFETY: the captured kernel uses `y` by address; `y` outlives the captured graph and its
+    // executable.
+    let captured = unsafe {
+        Graph::capture(&gpu.stream, |s| {
+            // Destroying an executable, a graph, page-locked and device memory here would make
+            // driver calls CUDA forbids on the capturing thread: they are left to the release
+            // thread.
+            drop(exec);
+            drop(unused);
+            drop(host);
+            drop(temp);
+            scale_on(s, &k, N, 3.0, ya)
+        })
+    }
+    .expect("the drops left the capture intact");
+    assert_eq!(captured.len(), 1);
+    let mut run = captured.instantiate().unwrap();
+    run.launch(&gpu.stream).unwrap();
+    // The memset ran before the capture (launched then), the captured kernel now.
+    assert_eq!(read_back(&gpu.stream, &y), vec![3.0f32; N]);
+    assert_usable(&gpu, &gpu.stream, &k);
+}
