@@ -911,6 +911,15 @@ impl<'a> Graph<'a> {
         );
         // `ended.graph` is this graph (or null): nothing new to own.
         if ended.panic.is_some() || ended.outcome.is_err() {
+            if let Err(broken @ Error::CaptureBroken { .. }) = ended.outcome {
+                // The driver invalidated the capture, and with it the graph captured into
+                // (every later call about the graph fails): nothing to remove, nothing to use.
+                self.mark_broken_by_capture();
+                if let Some(panic) = ended.panic {
+                    resume_unwind(panic);
+                }
+                return Err(broken);
+            }
             let discarded = self.discard_recorded();
             if let Some(panic) = ended.panic {
                 resume_unwind(panic);

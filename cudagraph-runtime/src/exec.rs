@@ -109,6 +109,7 @@ fn instantiate_raw(
     flags: InstantiateFlags,
     upload: Option<&CudaStream>,
 ) -> Result<sys::CUgraphExec> {
+    graph.check_not_broken()?;
     graph
         .context()
         .bind_to_thread()

@@ -103,6 +103,9 @@ struct Tables<'a> {
     /// The nodes of the conditional bodies, nested ones too (their uses and dependency lists are
     /// in `uses` and `edges` with this graph's own).
     bodies: BodyTable,
+    /// A capture into this graph was broken: CUDA leaves the graph unusable (every later call
+    /// about it fails with `CUDA_ERROR_INVALID_VALUE`).
+    broken_by_capture: bool,
 }
 
 /// A CUDA graph being defined (`CUgraph`).
@@ -551,6 +554,7 @@ impl<'a> Graph<'a> {
         let kind = P::KIND;
         let index = self.nodes.len();
         let name = self.next_name.take();
+        self.check_not_broken()?;
         let node_name = |name: Option<Cow<'static, str>>| {
             name.map_or_else(|| format!("{}#{index}", kind.name()), Cow::into_owned)
         };
@@ -1016,6 +1020,24 @@ impl<'a> Graph<'a> {
     pub fn add_empty(&mut self, deps: &[NodeId]) -> Result<EmptyNode> {
         let id = self.add_node(&mut EmptyParams, deps, self.uses_len())?;
         Ok(EmptyNode::from_id(id))
+    }
+
+    /// Records that a broken capture left the graph unusable.
+    pub(crate) fn mark_broken_by_capture(&mut self) {
+        self.tables_mut().broken_by_capture = true;
+    }
+
+    /// Refuses a graph that a broken capture left unusable, with what to do.
+    pub(crate) fn check_not_broken(&self) -> Result<()> {
+        match self.tables.as_ref().is_some_and(|t| t.broken_by_capture) {
+            false => Ok(()),
+            true => Err(Error::Invalid {
+                node: "graph".into(),
+                reason: "a capture into this graph was broken, and CUDA leaves a graph unusable \
+                         after that: build the graph again"
+                    .into(),
+            }),
+        }
     }
 
     /// Whether this graph is the body of a conditional node.

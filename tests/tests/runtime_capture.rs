@@ -286,8 +286,33 @@ fn a_failed_capture_into_leaves_the_graph_as_it_was() {
     }
     assert_eq!(graph.len(), 1, "the recorded kernel was removed");
 
-    // A broken capture (the stream synchronized inside it) is removed too.
-    // SAFETY: the capture fails, so nothing it recorded stays in the graph.
+    // The graph goes on: one more node, instantiated, launched.
+    graph
+        .add_kernel(&k.offset, cfg(n), (n as u32, 1.0f32, &y), &[init.id()])
+        .unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &y), vec![3.0f32; n]);
+}
+
+/// A broken capture into a graph (the stream synchronized inside it) leaves the graph unusable:
+/// the driver refuses every later call about it (shown with a raw one), so the graph refuses
+/// further nodes and instantiation with an error saying to build it again.
+#[test]
+fn a_broken_capture_into_leaves_the_graph_refusing_further_use() {
+    use cudagraph_runtime::cudarc::driver::sys;
+    let Some(gpu) =
+        cudagraph_tests::gpu("a_broken_capture_into_leaves_the_graph_refusing_further_use")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let n = 256;
+    let y = zeros::<f32>(&gpu, n);
+    let y_addr = y.addr();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let init = graph.add_memset(Memset::new(&y, 2.0f32), &[]).unwrap();
+    // SAFETY: the capture fails, so nothing it recorded is ever launched.
     let broken = unsafe {
         graph.capture_into(&gpu.stream, &[init.id()], |s| {
             scale_on(s, &k, n, 10.0, y_addr)?;
@@ -298,16 +323,19 @@ fn a_failed_capture_into_leaves_the_graph_as_it_was() {
         matches!(broken, Err(Error::CaptureBroken { .. })),
         "{broken:?}"
     );
-    assert_eq!(graph.len(), 1, "nothing of the broken capture stayed");
-    assert_eq!(graph.nodes().count(), 1);
-
-    // The graph goes on: one more node, instantiated, launched.
-    graph
-        .add_kernel(&k.offset, cfg(n), (n as u32, 1.0f32, &y), &[init.id()])
-        .unwrap();
-    let mut exec = graph.instantiate().unwrap();
-    exec.launch(&gpu.stream).unwrap();
-    assert_eq!(read_back(&gpu.stream, &y), vec![3.0f32; n]);
+    let mut node = std::ptr::null_mut();
+    // SAFETY: the graph handle is still ours; `node` is a valid out-pointer.
+    let raw = unsafe { sys::cuGraphAddEmptyNode(&mut node, graph.raw(), std::ptr::null(), 0) };
+    println!("a raw node added after the broken capture: {raw:?}");
+    let refused = graph.add_kernel(&k.offset, cfg(n), (n as u32, 1.0f32, &y), &[init.id()]);
+    assert!(matches!(refused, Err(Error::Invalid { .. })), "{refused:?}");
+    let refused = graph.instantiate();
+    assert!(matches!(refused, Err(Error::Invalid { .. })), "{refused:?}");
+    // The stream goes on.
+    let mut fresh = Graph::new(&gpu.ctx).unwrap();
+    fresh.add_memset(Memset::new(&y, 4.0f32), &[]).unwrap();
+    fresh.instantiate().unwrap().launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &y), vec![4.0f32; n]);
 }
 
 #[test]

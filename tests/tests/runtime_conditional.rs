@@ -468,8 +468,7 @@ fn body_nodes_are_updated_through_their_handles_and_by_whole_graph_updates() {
 #[test]
 fn a_body_copies_page_locked_memory_and_the_driver_refuses_pageable_memory() {
     use cudagraph_runtime::cudarc::driver::sys;
-    let Some(gpu) =
-        gpu("a_body_copies_page_locked_memory_and_the_driver_refuses_pageable_memory")
+    let Some(gpu) = gpu("a_body_copies_page_locked_memory_and_the_driver_refuses_pageable_memory")
     else {
         return;
     };
@@ -496,16 +495,31 @@ fn a_body_copies_page_locked_memory_and_the_driver_refuses_pageable_memory() {
     let mut added = sys::CUresult::CUDA_SUCCESS;
     g.add_conditional(handle, Condition::If, &[], |b| {
         let copy = sys::CUDA_MEMCPY3D {
+            srcXInBytes: 0,
+            srcY: 0,
+            srcZ: 0,
+            srcLOD: 0,
             srcMemoryType: sys::CUmemorytype::CU_MEMORYTYPE_HOST,
             srcHost: pageable.as_ptr().cast(),
+            srcDevice: 0,
+            srcArray: std::ptr::null_mut(),
+            reserved0: std::ptr::null_mut(),
+            srcPitch: 12,
+            srcHeight: 1,
+            dstXInBytes: 0,
+            dstY: 0,
+            dstZ: 0,
+            dstLOD: 0,
             dstMemoryType: sys::CUmemorytype::CU_MEMORYTYPE_DEVICE,
+            dstHost: std::ptr::null_mut(),
             dstDevice: device.addr(),
+            dstArray: std::ptr::null_mut(),
+            reserved1: std::ptr::null_mut(),
+            dstPitch: 12,
+            dstHeight: 1,
             WidthInBytes: 12,
             Height: 1,
             Depth: 1,
-            // SAFETY: all-zero is a valid value for the remaining fields (offsets, pitches,
-            // null arrays).
-            ..unsafe { std::mem::zeroed() }
         };
         let mut node = std::ptr::null_mut();
         // SAFETY: a live body graph; `copy` describes 12 bytes of live memory on both sides.

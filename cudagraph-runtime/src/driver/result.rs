@@ -165,6 +165,10 @@ pub(crate) mod graph {
             )
         };
         check("cuGraphNodeGetDependencies", counted)?;
+        if count == 0 {
+            // A root: nothing to list (and the driver refuses a second call with no room).
+            return Ok(Vec::new());
+        }
         let mut deps = vec![std::ptr::null_mut(); count];
         // SAFETY: the caller's promise; `deps` has room for `count` nodes, and the driver writes
         // at most that many (and says how many in `count`).
