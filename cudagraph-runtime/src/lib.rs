@@ -13,6 +13,8 @@
 //!   and child-graph nodes, and enable/disable for the kinds CUDA allows ([`Switchable`]).
 //! - [`DeviceBuffer`] and [`HostBuffer`]: memory graphs share ownership of (see "Memory model").
 //! - [`UserObject`]: Rust values whose lifetime the driver tracks.
+//! - [`Indirect`] values: scalars kernels read through a pointer, set between launches by a plain
+//!   host write instead of a node update ([`indirect`]).
 //!
 //! ```no_run
 //! use cudagraph_runtime::prelude::*;
@@ -166,6 +168,17 @@
 //!
 //! [conditional graph nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#conditional-graph-nodes
 //!
+//! # Indirect values
+//!
+//! [`Graph::add_indirect`] adds a value that the graph's kernels read through a `const T*`
+//! parameter ([`DevicePtr<T>`]); [`GraphExec::set_indirect`] changes it for the next launches
+//! with a store into host memory, no driver call, and each launch reads exactly the values set
+//! before it was made, however many launches are queued. A fetch kernel at the start of each
+//! launch copies the launch's values from a ring of page-locked slots into device memory; the
+//! [`indirect`] module explains how, what it costs, and when node updates are the better choice.
+//! A graph with indirect values is instantiated once and cannot be cloned, embedded or updated
+//! as a whole.
+//!
 //! # Soundness model, beyond memory
 //!
 //! - **Thread safety.** [`Graph`] and [`GraphExec`] are `Send`, not `Sync`: CUDA graph objects must
@@ -199,6 +212,7 @@ mod function_set;
 mod graph;
 mod graph_memory;
 mod id;
+pub mod indirect;
 mod kernel;
 mod memory;
 mod node;
@@ -214,6 +228,7 @@ pub use error::{Error, Result, UpdateFailure};
 pub use exec::{GraphExec, InstantiateFlags};
 pub use graph::{Graph, NodeInfo};
 pub use graph_memory::GraphMemory;
+pub use indirect::{Indirect, IndirectLayout, IndirectOptions};
 pub use kernel::{
     Kernel, KernelArg, KernelArgPart, KernelArgValues, KernelArgs, KernelParam, LaunchConfig, Param,
 };
@@ -237,7 +252,7 @@ pub use user_object::UserObject;
 pub mod prelude {
     pub use crate::{
         cuda_graph, DeviceBuffer, DevicePtr, DevicePtrMut, Event, Graph, GraphAlloc, GraphExec,
-        HostBuffer, HostCallback, HostPtr, HostPtrMut, InstantiateFlags, Kernel, LaunchConfig,
-        Memcpy, Memset, NodeId,
+        HostBuffer, HostCallback, HostPtr, HostPtrMut, Indirect, InstantiateFlags, Kernel,
+        LaunchConfig, Memcpy, Memset, NodeId,
     };
 }
