@@ -206,6 +206,11 @@ impl<'a> GraphExec<'a> {
     /// ([`Error::HostPanicked`]); the launch is then not made. Refused with
     /// [`Error::BufferInUse`] while host code accesses memory the graph uses through a guard
     /// ([`HostBuffer::read`](crate::HostBuffer::read) and the like).
+    ///
+    /// With [indirect values](crate::indirect), the launch reads the values set so far
+    /// ([`GraphExec::set_indirect`]); when as many launches as the block has ring slots are
+    /// queued and none of them has started, it first waits for the oldest to start. A launch
+    /// into a stream being captured is refused ([`Error::Capturing`]).
     #[inline]
     pub fn launch(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
         self.check_host_panics()?;

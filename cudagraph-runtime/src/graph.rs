@@ -754,8 +754,8 @@ impl<'a> Graph<'a> {
     /// Adds the graph's block of indirect values, sized by `options`, and its fetch node (a
     /// kernel node without dependencies, named `indirect_fetch`); returns the fetch node. Needed
     /// only for a block other than the default one, before the first
-    /// [`Graph::add_indirect`], which otherwise adds it. See the `indirect` section of the crate
-    /// docs for what the block costs.
+    /// [`Graph::add_indirect`], which otherwise adds it. The [`indirect`](crate::indirect)
+    /// module says what the block costs.
     ///
     /// Refused in a conditional body (its kernels read the values of the graph it belongs to),
     /// and when the graph has a block already.

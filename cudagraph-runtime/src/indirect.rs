@@ -926,8 +926,11 @@ pub(crate) fn foreign_block(scope: Option<IndirectScope>, block: u64) -> Option<
 
 /// Refuses a launch of an executable with indirect values into `stream` while it is being
 /// captured: the device counts the launches, and a captured one would run later, from another
-/// executable, out of that count. (CUDA is documented to refuse such launches itself; this check
-/// costs one `cuStreamIsCapturing` and does not depend on it.)
+/// executable, out of that count. The crate's memory model counts on CUDA refusing such a
+/// launch itself (the `runtime_indirect` tests witness what the driver does); indirect values
+/// check it here as well, for one `cuStreamIsCapturing` per launch, since a launch counted wrong
+/// would make later launches read the wrong slots. (A capture another thread begins on the same
+/// stream between this check and the launch is left to the driver's refusal.)
 pub(crate) fn check_not_capturing(stream: &CudaStream) -> Result<()> {
     // SAFETY: a live stream.
     if unsafe { result::stream::is_capturing(stream.cu_stream()) }? {

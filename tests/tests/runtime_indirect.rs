@@ -711,3 +711,55 @@ fn a_launch_into_a_capturing_stream_is_refused_and_the_count_stays_right() {
     }
     r.check("around a refused launch", &want);
 }
+
+#[test]
+fn witness_the_driver_refuses_a_graph_launch_into_a_capturing_stream() {
+    // The crate's memory model counts on CUDA refusing this (see "Stream capture" in the crate
+    // docs). Indirect values do not: `GraphExec::launch` checks for a capture itself (the test
+    // above), since a captured launch would run later, out of the device's count of launches.
+    // Here a plain executable is launched with the raw call, to see what the driver does.
+    let Some(gpu) = gpu("witness_the_driver_refuses_a_graph_launch_into_a_capturing_stream") else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let fixed = upload_u32(&gpu, &[0, 1]);
+    let out = zeros::<u32>(&gpu, 1);
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    g.add_kernel(
+        &k.record,
+        one(),
+        (fixed.slice(0..1), fixed.slice(1..2), &out, 1u32, 0u64),
+        &[],
+    )
+    .unwrap();
+    let exec = g.instantiate().unwrap();
+    let capturing = gpu.ctx.new_stream().unwrap();
+    gpu.ctx.bind_to_thread().unwrap();
+    let mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
+    // SAFETY: a live stream of the current context, not being captured.
+    let began = unsafe { sys::cuStreamBeginCapture_v2(capturing.cu_stream(), mode) };
+    assert_eq!(began, sys::CUresult::CUDA_SUCCESS, "beginning the capture");
+    // SAFETY: a live executable and stream of one context.
+    let launched = unsafe { sys::cuGraphLaunch(exec.raw(), capturing.cu_stream()) };
+    let mut captured = std::ptr::null_mut();
+    // SAFETY: the capture begun above, on this thread; valid out-pointer.
+    let ended = unsafe { sys::cuStreamEndCapture(capturing.cu_stream(), &mut captured) };
+    let mut nodes = 0usize;
+    if !captured.is_null() {
+        // SAFETY: the captured graph is ours: counted, then destroyed, never instantiated.
+        unsafe {
+            sys::cuGraphGetNodes(captured, std::ptr::null_mut(), &mut nodes);
+            sys::cuGraphDestroy(captured);
+        }
+    }
+    eprintln!(
+        "cuGraphLaunch into a capturing stream: {launched:?}; cuStreamEndCapture: {ended:?}, \
+         {nodes} node(s) captured"
+    );
+    assert_ne!(
+        launched,
+        sys::CUresult::CUDA_SUCCESS,
+        "the driver captured a graph launch ({nodes} node(s)): the crate docs' claim that CUDA \
+         refuses it does not hold on this driver"
+    );
+}
