@@ -265,6 +265,12 @@ impl<'a> GraphExec<'a> {
     /// `crate::indirect`), whatever fails after that.
     #[inline(never)]
     fn launch_indirect(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
+        // A host node holds up its stream: waiting there for a slot could wait forever.
+        if crate::node::in_host_node() {
+            return Err(Error::InHostNode {
+                what: "GraphExec::launch",
+            });
+        }
         check_not_capturing(stream)?;
         let raw = self.raw;
         let memory = &mut self.memory;

@@ -502,15 +502,14 @@ impl Drop for BlockMemory {
     }
 }
 
-/// A graph's block of indirect values: its memory, the staged copy, and the count of launches
-/// (see the module docs). Made by the graph, moved into its executable.
-pub(crate) struct IndirectBlock {
-    id: u64,
-    /// `None` only once `Drop` has handed it away.
-    memory: Option<BlockMemory>,
+/// The host's side of a block (see the module docs): the staged copy, the ring it publishes
+/// into, and the count of launches. It knows nothing of CUDA, so the protocol can be run against
+/// a simulated device (see the tests).
+struct Ring {
+    /// `slots` slots of `capacity` bytes, then the consumed word (see [`consumed_offset`]);
+    /// owned by the block.
+    host: *mut u8,
     layout: IndirectLayout,
-    /// The device address of the ring (the host memory's mapping).
-    ring_device: sys::CUdeviceptr,
     staged: Box<[Chunk]>,
     /// Bytes taken by values so far (not rounded).
     used_end: usize,
@@ -520,79 +519,30 @@ pub(crate) struct IndirectBlock {
     next_slot: u32,
     /// The consumed word as last read: launches that have fetched their slot.
     consumed_seen: u64,
-    fetch: sys::CUfunction,
 }
 
-// SAFETY: `BlockMemory` is `Send`; the rest are numbers and a function handle.
-unsafe impl Send for IndirectBlock {}
-
-impl std::fmt::Debug for IndirectBlock {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("IndirectBlock")
-            .field("layout", &self.layout)
-            .field("launches", &self.seq)
-            .finish_non_exhaustive()
-    }
+/// Where the consumed word is in the host memory of a block of `layout`.
+fn consumed_offset(layout: &IndirectLayout) -> usize {
+    (layout.slots as usize * layout.capacity).next_multiple_of(CONSUMED_ALIGN)
 }
 
-impl IndirectBlock {
-    /// A block for `options` in `ctx`: memory allocated and zeroed, the fetch kernel loaded.
-    pub(crate) fn new(ctx: &Arc<CudaContext>, options: IndirectOptions) -> Result<Self> {
-        let layout = layout(options)?;
-        let fetch = fetch_function(ctx)?;
-        bind(ctx)?;
-        let mut memory = BlockMemory {
-            ctx: ctx.clone(),
-            device: 0,
-            host: std::ptr::null_mut(),
-        };
-        // SAFETY: `ctx` is current on this thread.
-        memory.host = unsafe { result::alloc::mapped_host(layout.host_bytes) }?;
-        // SAFETY: `host_bytes` bytes of fresh memory, nothing else refers to them yet. Zero: the
-        // consumed word starts at 0, as the device's counter does.
-        unsafe { std::ptr::write_bytes(memory.host, 0, layout.host_bytes) };
-        // SAFETY: `memory.host` was just allocated in `ctx`, which is current.
-        let ring_device = unsafe { result::alloc::device_address_of(memory.host) }?;
-        // SAFETY: `ctx` is current on this thread.
-        memory.device = unsafe { result::alloc::device(layout.device_bytes) }?;
-        // The counter must start at zero: copied from the zeroed host memory (at least as large),
-        // and complete on return, before any launch can read it.
-        debug_assert!(layout.host_bytes >= layout.device_bytes);
-        // SAFETY: both hold `device_bytes` bytes; the device memory is new; `ctx` is current.
-        unsafe {
-            result::alloc::copy_from_pinned(memory.device, memory.host, layout.device_bytes)
-        }?;
+impl Ring {
+    /// A ring over `host`, which holds `layout.host_bytes` zeroed bytes and outlives it.
+    fn new(host: *mut u8, layout: IndirectLayout) -> Self {
         let chunks = layout.capacity / MAX_ALIGN;
-        Ok(Self {
-            id: fresh_id(),
-            memory: Some(memory),
+        Self {
+            host,
             layout,
-            ring_device,
             staged: vec![Chunk([MaybeUninit::new(0); MAX_ALIGN]); chunks].into_boxed_slice(),
             used_end: 0,
             seq: 0,
             next_slot: 0,
             consumed_seen: 0,
-            fetch,
-        })
+        }
     }
 
-    /// The block's identity, which its keys carry.
-    pub(crate) fn id(&self) -> u64 {
-        self.id
-    }
-
-    pub(crate) fn layout(&self) -> IndirectLayout {
-        self.layout
-    }
-
-    fn memory(&self) -> &BlockMemory {
-        self.memory.as_ref().expect("taken only by Drop")
-    }
-
-    /// Room for a `T` holding `initial`: its key. The fetch node must then copy more words: the
-    /// caller re-sends its parameters ([`IndirectBlock::fetch_params`]).
-    pub(crate) fn add<T: DeviceRepr + Copy>(&mut self, initial: T) -> Result<Indirect<T>> {
+    /// Room for a `T`: its offset, or why there is none.
+    fn place<T>(&mut self) -> Result<usize> {
         let (size, align) = (std::mem::size_of::<T>(), std::mem::align_of::<T>());
         let invalid = |reason: String| Error::Invalid {
             node: "add_indirect".into(),
@@ -619,41 +569,40 @@ impl IndirectBlock {
         })?;
         self.used_end = end;
         self.layout.used = end.next_multiple_of(8);
-        let key = Indirect {
-            block: self.id,
-            offset: offset as u32,
-            addr: self.memory().device + offset as u64,
-            _value: PhantomData,
-        };
-        self.set(&key, initial);
-        Ok(key)
+        Ok(offset)
     }
 
-    /// Writes `value` into the staged copy: the next launch publishes it.
+    /// Writes `value` at `offset` of the staged copy: the next launch publishes it.
+    ///
+    /// # Safety
+    /// `offset` was returned by [`Ring::place`] for a `T`.
     #[inline(always)]
-    pub(crate) fn set<T: Copy>(&mut self, key: &Indirect<T>, value: T) {
-        debug_assert!(key.offset as usize + std::mem::size_of::<T>() <= self.layout.used);
-        // SAFETY: the key was made by this block (the caller checked its id), so `offset` and
-        // the size of `T` lie within the staged copy.
+    unsafe fn set<T: Copy>(&mut self, offset: usize, value: T) {
+        debug_assert!(offset + std::mem::size_of::<T>() <= self.layout.used);
+        // SAFETY: the caller's promise: `offset` and the size of `T` lie within the staged copy.
         unsafe {
             self.staged
                 .as_mut_ptr()
                 .cast::<u8>()
-                .add(key.offset as usize)
+                .add(offset)
                 .cast::<T>()
                 .write_unaligned(value)
         }
     }
 
-    /// The staged value: what the next launch will read.
+    /// The staged `T` at `offset`.
+    ///
+    /// # Safety
+    /// `offset` was returned by [`Ring::place`] for a `T`.
     #[inline(always)]
-    pub(crate) fn get<T: Copy>(&self, key: &Indirect<T>) -> T {
-        // SAFETY: as in `set`; the bytes there were written as a `T` (by `add` or `set`).
+    unsafe fn get<T: Copy>(&self, offset: usize) -> T {
+        // SAFETY: as in `set`; the bytes there were written as a `T` (by `set`, which `add`
+        // calls with the initial value).
         unsafe {
             self.staged
                 .as_ptr()
                 .cast::<u8>()
-                .add(key.offset as usize)
+                .add(offset)
                 .cast::<T>()
                 .read_unaligned()
         }
@@ -662,16 +611,10 @@ impl IndirectBlock {
     /// The consumed word: how many launches have fetched their slot.
     #[inline(always)]
     fn consumed(&self) -> u64 {
-        let ring = self.layout.slots as usize * self.layout.capacity;
-        // SAFETY: the word lies within the host allocation (see `layout`), 64-byte aligned; the
+        // SAFETY: the word lies within the host memory (see `layout`), 64-byte aligned; the
         // device writes it with 8-byte stores and the host only reads it, atomically.
         let word = unsafe {
-            AtomicU64::from_ptr(
-                self.memory()
-                    .host
-                    .add(ring.next_multiple_of(CONSUMED_ALIGN))
-                    .cast::<u64>(),
-            )
+            AtomicU64::from_ptr(self.host.add(consumed_offset(&self.layout)).cast::<u64>())
         };
         // Acquire: the slot's reads by the device came before the store seen here (the fetch
         // kernel fences before it), so writing the slot after this load is safe.
@@ -682,7 +625,7 @@ impl IndirectBlock {
     /// launch that used that slot last has fetched it. `all_done` tells whether every launch so
     /// far has completed (`Ok(false)` when it cannot tell); it is asked only while waiting.
     #[inline]
-    pub(crate) fn publish(&mut self, all_done: impl FnMut() -> Result<bool>) -> Result<()> {
+    fn publish(&mut self, all_done: impl FnMut() -> Result<bool>) -> Result<()> {
         let slots = self.layout.slots as u64;
         if self.seq >= slots {
             // Launch `seq - slots` used this slot; it and the launches before it must have
@@ -695,7 +638,6 @@ impl IndirectBlock {
                 }
             }
         }
-        let memory = self.memory();
         let offset = self.next_slot as usize * self.layout.capacity;
         // SAFETY: the slot lies within the ring (`next_slot < slots`), and `used <= capacity`;
         // no launch reads it now (every launch that used it has fetched it, checked above; the
@@ -704,7 +646,7 @@ impl IndirectBlock {
         unsafe {
             std::ptr::copy_nonoverlapping(
                 self.staged.as_ptr().cast::<u8>(),
-                memory.host.add(offset),
+                self.host.add(offset),
                 self.layout.used,
             )
         };
@@ -714,7 +656,7 @@ impl IndirectBlock {
 
     /// Counts a launch whose launch call succeeded: the device will fetch the slot just written.
     #[inline]
-    pub(crate) fn launched(&mut self) {
+    fn launched(&mut self) {
         self.seq += 1;
         self.next_slot += 1;
         if self.next_slot == self.layout.slots {
@@ -722,7 +664,7 @@ impl IndirectBlock {
         }
     }
 
-    /// Waits until `needed` launches have fetched (see [`IndirectBlock::publish`]).
+    /// Waits until `needed` launches have fetched (see [`Ring::publish`]).
     #[cold]
     #[inline(never)]
     fn wait_consumed(
@@ -769,22 +711,144 @@ impl IndirectBlock {
             }
         }
     }
+}
+
+/// A graph's block of indirect values: its memory, the fetch kernel, and the host's side of the
+/// protocol (see the module docs). Made by the graph, moved into its executable.
+pub(crate) struct IndirectBlock {
+    id: u64,
+    /// `None` only once `Drop` has handed it away.
+    memory: Option<BlockMemory>,
+    /// Over `memory.host`.
+    ring: Ring,
+    /// The device address of the ring (the host memory's mapping).
+    ring_device: sys::CUdeviceptr,
+    fetch: sys::CUfunction,
+}
+
+// SAFETY: `BlockMemory` is `Send`; the ring's pointer is into that memory, which the block owns
+// and reaches only through `&mut self` (the device reads it under the module's protocol); the
+// rest are numbers and a function handle.
+unsafe impl Send for IndirectBlock {}
+
+impl std::fmt::Debug for IndirectBlock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IndirectBlock")
+            .field("layout", &self.ring.layout)
+            .field("launches", &self.ring.seq)
+            .finish_non_exhaustive()
+    }
+}
+
+impl IndirectBlock {
+    /// A block for `options` in `ctx`: memory allocated and zeroed, the fetch kernel loaded.
+    pub(crate) fn new(ctx: &Arc<CudaContext>, options: IndirectOptions) -> Result<Self> {
+        let layout = layout(options)?;
+        let fetch = fetch_function(ctx)?;
+        bind(ctx)?;
+        let mut memory = BlockMemory {
+            ctx: ctx.clone(),
+            device: 0,
+            host: std::ptr::null_mut(),
+        };
+        // SAFETY: `ctx` is current on this thread.
+        memory.host = unsafe { result::alloc::mapped_host(layout.host_bytes) }?;
+        // SAFETY: `host_bytes` bytes of fresh memory, nothing else refers to them yet. Zero: the
+        // consumed word starts at 0, as the device's counter does.
+        unsafe { std::ptr::write_bytes(memory.host, 0, layout.host_bytes) };
+        // SAFETY: `memory.host` was just allocated in `ctx`, which is current.
+        let ring_device = unsafe { result::alloc::device_address_of(memory.host) }?;
+        // SAFETY: `ctx` is current on this thread.
+        memory.device = unsafe { result::alloc::device(layout.device_bytes) }?;
+        // The counter must start at zero: copied from the zeroed host memory (at least as large),
+        // and complete on return, before any launch can read it.
+        debug_assert!(layout.host_bytes >= layout.device_bytes);
+        // SAFETY: both hold `device_bytes` bytes; the device memory is new; `ctx` is current.
+        unsafe {
+            result::alloc::copy_from_pinned(memory.device, memory.host, layout.device_bytes)
+        }?;
+        Ok(Self {
+            id: fresh_id(),
+            ring: Ring::new(memory.host, layout),
+            memory: Some(memory),
+            ring_device,
+            fetch,
+        })
+    }
+
+    /// The block's identity, which its keys carry.
+    #[inline(always)]
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+
+    pub(crate) fn layout(&self) -> IndirectLayout {
+        self.ring.layout
+    }
+
+    fn memory(&self) -> &BlockMemory {
+        self.memory.as_ref().expect("taken only by Drop")
+    }
+
+    /// Room for a `T` holding `initial`: its key. The fetch node must then copy more words: the
+    /// caller re-sends its parameters ([`IndirectBlock::fetch_params`]).
+    pub(crate) fn add<T: DeviceRepr + Copy>(&mut self, initial: T) -> Result<Indirect<T>> {
+        let offset = self.ring.place::<T>()?;
+        let key = Indirect {
+            block: self.id,
+            offset: offset as u32,
+            addr: self.memory().device + offset as u64,
+            _value: PhantomData,
+        };
+        self.set(&key, initial);
+        Ok(key)
+    }
+
+    /// Writes `value` into the staged copy: the next launch publishes it. The caller has
+    /// checked that the key is this block's.
+    #[inline(always)]
+    pub(crate) fn set<T: Copy>(&mut self, key: &Indirect<T>, value: T) {
+        debug_assert_eq!(key.block, self.id);
+        // SAFETY: the key was made by this block (`add`), at an offset `place` gave for a `T`.
+        unsafe { self.ring.set(key.offset as usize, value) }
+    }
+
+    /// The staged value: what the next launch will read. The caller has checked that the key is
+    /// this block's.
+    #[inline(always)]
+    pub(crate) fn get<T: Copy>(&self, key: &Indirect<T>) -> T {
+        debug_assert_eq!(key.block, self.id);
+        // SAFETY: as in `set`.
+        unsafe { self.ring.get(key.offset as usize) }
+    }
+
+    /// See [`Ring::publish`].
+    #[inline]
+    pub(crate) fn publish(&mut self, all_done: impl FnMut() -> Result<bool>) -> Result<()> {
+        self.ring.publish(all_done)
+    }
+
+    /// See [`Ring::launched`].
+    #[inline]
+    pub(crate) fn launched(&mut self) {
+        self.ring.launched()
+    }
 
     /// The fetch node's parameters: its function and the addresses and sizes it copies with.
     pub(crate) fn fetch_params(&self, ctx: sys::CUcontext) -> FetchParams {
         let memory = self.memory();
-        let ring = self.layout.slots as usize * self.layout.capacity;
+        let layout = &self.ring.layout;
         FetchParams {
             func: self.fetch,
             ctx,
             args: FetchArgs {
                 ring: self.ring_device,
                 current: memory.device,
-                counter: memory.device + self.layout.capacity as u64,
-                consumed: self.ring_device + ring.next_multiple_of(CONSUMED_ALIGN) as u64,
-                slots: self.layout.slots,
-                stride: self.layout.capacity as u32,
-                words: (self.layout.used / 8) as u32,
+                counter: memory.device + layout.capacity as u64,
+                consumed: self.ring_device + consumed_offset(layout) as u64,
+                slots: layout.slots,
+                stride: layout.capacity as u32,
+                words: (layout.used / 8) as u32,
             },
         }
     }
@@ -977,6 +1041,112 @@ mod tests {
         assert_eq!(place(16, 4, 4, 32), Some((16, 20)));
         assert_eq!(place(3, 16, 16, 32), Some((16, 32)));
         assert_eq!(place(usize::MAX - 1, 4, 4, usize::MAX), None);
+    }
+
+    /// The host's side of the protocol against a simulated device on another thread, which does
+    /// what the fetch kernel does: waits for launch `c` to be made (the launch call), reads slot
+    /// `c % slots`, publishes `consumed = c + 1`. It falls behind now and then, so the host
+    /// waits for slots; every launch must read exactly the values set before it.
+    #[test]
+    fn a_simulated_device_reads_each_launch_s_own_values() {
+        let hash = |c: u64| c.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5555;
+        for (slots, launches) in [(1u32, 3_000u64), (2, 3_000), (4, 10_000), (64, 20_000)] {
+            let options = IndirectOptions::default()
+                .with_capacity(32)
+                .with_slots(slots);
+            let layout = layout(options).unwrap();
+            let mut host = vec![Chunk([MaybeUninit::new(0); MAX_ALIGN]); layout.host_bytes / 16];
+            let base = host.as_mut_ptr().cast::<u8>();
+            let mut ring = Ring::new(base, layout);
+            let (a, b) = (ring.place::<u32>().unwrap(), ring.place::<u64>().unwrap());
+            assert_eq!((a, b, ring.layout.used), (0, 8, 16));
+            // What the launch call tells the device: how many launches were made.
+            let made = AtomicU64::new(0);
+            let (base_addr, capacity) = (base as usize, layout.capacity);
+            let consumed_at = consumed_offset(&layout);
+            std::thread::scope(|scope| {
+                let device = scope.spawn(|| {
+                    let base = base_addr as *mut u8;
+                    let mut wrong = Vec::new();
+                    for c in 0..launches {
+                        while made.load(Ordering::Acquire) <= c {
+                            std::hint::spin_loop();
+                        }
+                        if c % 97 == 0 {
+                            // Fall behind: the host fills the ring and waits.
+                            std::thread::sleep(Duration::from_micros(200));
+                        }
+                        let slot = (c % slots as u64) as usize * capacity;
+                        // SAFETY: within the host memory; the host wrote this slot before the
+                        // launch was made (ordered by `made`), and writes it again only after
+                        // the store to `consumed` below.
+                        let (got_a, got_b) = unsafe {
+                            (
+                                base.add(slot + a).cast::<u32>().read(),
+                                base.add(slot + b).cast::<u64>().read(),
+                            )
+                        };
+                        if (got_a, got_b) != (c as u32, hash(c)) {
+                            wrong.push(c);
+                        }
+                        // SAFETY: the consumed word, 8-byte aligned, only ever accessed
+                        // atomically while the threads run.
+                        let consumed =
+                            unsafe { AtomicU64::from_ptr(base.add(consumed_at).cast::<u64>()) };
+                        consumed.store(c + 1, Ordering::Release);
+                    }
+                    wrong
+                });
+                for c in 0..launches {
+                    // SAFETY: offsets `place` gave for a u32 and a u64.
+                    unsafe {
+                        ring.set(a, c as u32);
+                        ring.set(b, hash(c));
+                    }
+                    ring.publish(|| Ok(false)).unwrap();
+                    ring.launched();
+                    made.store(c + 1, Ordering::Release);
+                }
+                let wrong = device.join().unwrap();
+                assert!(
+                    wrong.is_empty(),
+                    "{slots} slots: {} launches read other values, first {:?}",
+                    wrong.len(),
+                    wrong.first()
+                );
+            });
+            assert_eq!(ring.seq, launches);
+            drop(host);
+        }
+    }
+
+    #[test]
+    fn a_wait_for_a_fetch_that_never_comes_ends_in_an_error_once_all_is_done() {
+        let layout = layout(IndirectOptions::default().with_slots(2)).unwrap();
+        let mut host = vec![Chunk([MaybeUninit::new(0); MAX_ALIGN]); layout.host_bytes / 16];
+        let mut ring = Ring::new(host.as_mut_ptr().cast(), layout);
+        ring.place::<u32>().unwrap();
+        for _ in 0..2 {
+            ring.publish(|| Ok(false)).unwrap();
+            ring.launched();
+        }
+        // Two launches made, none fetched (a device that never runs the fetch): the third
+        // launch needs slot 0 back, and the driver says every launch is over.
+        let mut asked = 0;
+        let third = ring.publish(|| {
+            asked += 1;
+            Ok(asked > 2)
+        });
+        assert!(matches!(third, Err(Error::Invalid { .. })), "{third:?}");
+        assert_eq!(asked, 3);
+        // An error from the driver ends the wait with that error.
+        let failed = ring.publish(|| {
+            Err(Error::Capturing {
+                what: "the test".into(),
+            })
+        });
+        assert!(matches!(failed, Err(Error::Capturing { .. })), "{failed:?}");
+        drop(host);
     }
 
     #[test]
