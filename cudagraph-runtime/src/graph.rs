@@ -844,7 +844,8 @@ impl<'a> Graph<'a> {
         Ok(())
     }
 
-    /// The value set for `key` (what the executable's first launch will read).
+    /// The value set for `key` (what the executable's first launch will read). Once the graph
+    /// is instantiated, its executable holds the values: ask it ([`GraphExec::indirect`](crate::GraphExec::indirect)).
     pub fn indirect<T: Copy>(&self, key: &Indirect<T>) -> Result<T> {
         let block = self
             .tables
@@ -855,7 +856,8 @@ impl<'a> Graph<'a> {
         Ok(block.get(key))
     }
 
-    /// The size of the graph's block of indirect values and the memory it takes, if it has one.
+    /// The size of the graph's block of indirect values and the memory it takes, if it has one
+    /// (and is not instantiated yet: then its executable has it).
     pub fn indirect_layout(&self) -> Option<IndirectLayout> {
         let block = self.tables.as_ref()?.indirect_block.0.as_deref()?;
         Some(block.layout())

@@ -53,6 +53,7 @@
 //! | [`DeviceBuffer<T>`] / [`HostBuffer<T>`] (owned, shared by reference count) | the graph and every executable made from it | the last launch that may use it has completed |
 //! | a cudarc borrow: `&CudaSlice<T>`, `&mut CudaSlice<T>`, `CudaView(Mut)`, `&(mut) PinnedHostSlice<T>` | the borrow checker: the graph is a `Graph<'a>`, its executables `GraphExec<'a>` | the executable is dropped; dropping it waits for its launches |
 //! | raw [`DevicePtr`] / [`HostPtr`] from `unsafe fn from_raw` | the promise made there | as long as that promise says |
+//! | an [`Indirect<T>`] key (a value in the graph's own block) | the graph, then its executable | the last launch that may use it has completed |
 //!
 //! ```text
 //!  host code             graph / executable                       GPU
