@@ -93,6 +93,15 @@ fn one() -> LaunchConfig {
     }
 }
 
+/// Held by every test of this file: two of them capture a stream (which some calls of the
+/// others, such as a context synchronize, must not meet), and one watches where the allocators
+/// put freed memory, which tests running at the same time would disturb.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// About 2 µs on an H100 (1.7-2 GHz): longer than a launch call, so the host runs ahead of the
 /// GPU and the ring fills.
 const SPIN_SHORT: u64 = 4_000;
@@ -196,6 +205,7 @@ impl Recorder {
 
 #[test]
 fn ten_thousand_unsynchronized_launches_each_read_their_own_values() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("ten_thousand_unsynchronized_launches_each_read_their_own_values") else {
         return;
     };
@@ -219,6 +229,7 @@ fn ten_thousand_unsynchronized_launches_each_read_their_own_values() {
 
 #[test]
 fn a_ring_of_four_slots_and_of_one_wraps_exactly() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("a_ring_of_four_slots_and_of_one_wraps_exactly") else {
         return;
     };
@@ -253,6 +264,7 @@ fn a_ring_of_four_slots_and_of_one_wraps_exactly() {
 
 #[test]
 fn values_of_three_types_and_alignments_share_a_block() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("values_of_three_types_and_alignments_share_a_block") else {
         return;
     };
@@ -386,6 +398,7 @@ impl Drop for Sentinels {
 
 #[test]
 fn the_block_outlives_the_launches_of_a_dropped_executable() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("the_block_outlives_the_launches_of_a_dropped_executable") else {
         return;
     };
@@ -427,6 +440,7 @@ fn the_block_outlives_the_launches_of_a_dropped_executable() {
 
 #[test]
 fn keys_of_other_graphs_and_what_an_indirect_graph_cannot_do_are_refused() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("keys_of_other_graphs_and_what_an_indirect_graph_cannot_do_are_refused")
     else {
         return;
@@ -525,6 +539,7 @@ fn keys_of_other_graphs_and_what_an_indirect_graph_cannot_do_are_refused() {
 
 #[test]
 fn a_node_updated_to_read_a_value_must_already_follow_the_fetch_node() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("a_node_updated_to_read_a_value_must_already_follow_the_fetch_node") else {
         return;
     };
@@ -575,6 +590,7 @@ fn upload_u32(gpu: &Gpu, data: &[u32]) -> DeviceBuffer<u32> {
 
 #[test]
 fn copies_and_conditional_bodies_read_values_after_the_fetch_node() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("copies_and_conditional_bodies_read_values_after_the_fetch_node") else {
         return;
     };
@@ -632,6 +648,7 @@ fn copies_and_conditional_bodies_read_values_after_the_fetch_node() {
 
 #[test]
 fn reinstantiation_keeps_or_replaces_the_block_and_stays_exact() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("reinstantiation_keeps_or_replaces_the_block_and_stays_exact") else {
         return;
     };
@@ -681,6 +698,7 @@ fn reinstantiation_keeps_or_replaces_the_block_and_stays_exact() {
 
 #[test]
 fn a_launch_into_a_capturing_stream_is_refused_and_the_count_stays_right() {
+    let _serial = one_at_a_time();
     let Some(gpu) = gpu("a_launch_into_a_capturing_stream_is_refused_and_the_count_stays_right")
     else {
         return;
@@ -714,6 +732,7 @@ fn a_launch_into_a_capturing_stream_is_refused_and_the_count_stays_right() {
 
 #[test]
 fn witness_the_driver_refuses_a_graph_launch_into_a_capturing_stream() {
+    let _serial = one_at_a_time();
     // The crate's memory model counts on CUDA refusing this (see "Stream capture" in the crate
     // docs). Indirect values do not: `GraphExec::launch` checks for a capture itself (the test
     // above), since a captured launch would run later, out of the device's count of launches.
