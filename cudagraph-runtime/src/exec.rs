@@ -9,7 +9,8 @@ use crate::driver::record_err;
 use crate::driver::result::{self, exec::UpdateResultInfo};
 use crate::error::{Error, Result, UpdateFailure};
 use crate::function_set::FunctionSet;
-use crate::graph::Graph;
+use crate::graph::{foreign_key, Graph};
+use crate::indirect::{check_not_capturing, Indirect, IndirectBlock, IndirectLayout};
 use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
 use crate::memory::alloc::Space;
 use crate::memory::fence::is_capturing;
@@ -90,6 +91,8 @@ pub struct GraphExec<'a> {
     frees_adopted: bool,
     /// Events set on event nodes by updates, by node index (the graph keeps the first ones).
     events: Vec<(usize, Event)>,
+    /// The block of indirect values the graph's kernels read (see `crate::indirect`), if any.
+    indirect: Option<Box<IndirectBlock>>,
 }
 
 // SAFETY: as for `Graph`: usable from any thread, never from two at once (`!Sync`).
@@ -164,13 +167,15 @@ impl<'a> GraphExec<'a> {
         flags: InstantiateFlags,
         upload: Option<&CudaStream>,
     ) -> Result<Self> {
+        let mut graph = graph;
+        refuse_device_launch(&graph, flags)?;
+        let indirect = graph.take_indirect_block()?;
         let memory = Holdings::new(graph.uses_by_node(), &|i| graph.name_of(i))?;
         let raw = instantiate_raw(&graph, flags, upload)?;
         let auto_free = flags.bits() & InstantiateFlags::AUTO_FREE_ON_LAUNCH.bits() != 0;
         let outliving = Outliving::new(graph.unfreed_allocations(), auto_free);
         let mut panics = PanicWatch::default();
         panics.watch(graph.panics.slots());
-        let mut graph = graph;
         let frees_adopted = !graph.adopted_mut().is_empty();
         Ok(Self {
             raw,
@@ -183,6 +188,7 @@ impl<'a> GraphExec<'a> {
             outliving,
             frees_adopted,
             events: Vec::new(),
+            indirect,
         })
     }
 
@@ -206,6 +212,11 @@ impl<'a> GraphExec<'a> {
     /// Refused with [`Error::Capturing`] into a stream being captured: CUDA does not record graph
     /// launches in a capture (embed the graph with [`Graph::add_child_graph`] instead), and a
     /// launch that does not run would break the completion markers of the memory model.
+    ///
+    /// With [indirect values](crate::indirect), the launch reads the values set so far
+    /// ([`GraphExec::set_indirect`]); when as many launches as the block has ring slots are
+    /// queued and none of them has started, it first waits for the oldest to start. A launch
+    /// into a stream being captured is refused, as above.
     #[inline]
     pub fn launch(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
         self.check_host_panics()?;
@@ -253,11 +264,72 @@ impl<'a> GraphExec<'a> {
 
     #[inline]
     fn launch_raw(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
+        if self.indirect.is_some() {
+            return self.launch_indirect(stream);
+        }
         let raw = self.raw;
         self.memory.launch(stream, || {
             // SAFETY: live executable and stream.
             unsafe { result::exec::launch(raw, stream.cu_stream()) }
         })
+    }
+
+    /// A launch of an executable with indirect values: the staged values are published into the
+    /// launch's slot first, and the launch is counted when the driver took it (see
+    /// `crate::indirect`), whatever fails after that.
+    #[inline(never)]
+    fn launch_indirect(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
+        // A host node holds up its stream: waiting there for a slot could wait forever.
+        if crate::node::in_host_node() {
+            return Err(Error::InHostNode {
+                what: "GraphExec::launch",
+            });
+        }
+        check_not_capturing(stream)?;
+        let raw = self.raw;
+        let memory = &mut self.memory;
+        let block = self.indirect.as_deref_mut().expect("checked by the caller");
+        block.publish(|| memory.launches_complete())?;
+        let mut made = false;
+        let result = memory.launch(stream, || {
+            // SAFETY: live executable and stream.
+            let launched = unsafe { result::exec::launch(raw, stream.cu_stream()) };
+            made = launched.is_ok();
+            launched
+        });
+        if made {
+            block.launched();
+        }
+        result
+    }
+
+    /// Sets the value that the next launches read for `key` (a key of this executable's graph):
+    /// a write into host memory, published by [`GraphExec::launch`]. Launches already made keep
+    /// the values they were launched with.
+    #[inline]
+    pub fn set_indirect<T: Copy>(&mut self, key: &Indirect<T>, value: T) -> Result<()> {
+        match self.indirect.as_deref_mut() {
+            Some(block) if block.id() == key.block_id() => {
+                block.set(key, value);
+                Ok(())
+            }
+            _ => Err(foreign_key("set_indirect")),
+        }
+    }
+
+    /// The value the next launch reads for `key` (the last one set).
+    #[inline]
+    pub fn indirect<T: Copy>(&self, key: &Indirect<T>) -> Result<T> {
+        match self.indirect.as_deref() {
+            Some(block) if block.id() == key.block_id() => Ok(block.get(key)),
+            _ => Err(foreign_key("indirect")),
+        }
+    }
+
+    /// The size of the executable's block of indirect values and the memory it takes, if it
+    /// has one.
+    pub fn indirect_layout(&self) -> Option<IndirectLayout> {
+        self.indirect.as_deref().map(IndirectBlock::layout)
     }
 
     /// Takes the allocation `alloc` (an allocation the graph makes and does not free) that the
@@ -367,6 +439,9 @@ impl<'a> GraphExec<'a> {
     /// [`GraphExec::reinstantiate_from`] with the new graph.
     pub fn reinstantiate(&mut self, flags: InstantiateFlags) -> Result<()> {
         refuse_memory_nodes(&self.graph, &self.graph, "reinstantiate")?;
+        // With indirect values: the same block, whose count goes on (the next launch waits for
+        // the old executable's launches, see `before_reinstantiation`).
+        refuse_device_launch(&self.graph, flags)?;
         let uses: Vec<_> = self.graph.uses_by_node().map(<[_]>::to_vec).collect();
         self.memory.before_reinstantiation()?;
         let changes = uses.into_iter().enumerate().collect();
@@ -392,6 +467,9 @@ impl<'a> GraphExec<'a> {
         flags: InstantiateFlags,
     ) -> Result<()> {
         refuse_memory_nodes(&self.graph, &graph, "reinstantiate_from")?;
+        refuse_device_launch(&graph, flags)?;
+        // The new graph's block of indirect values, if any (dropped unused if this fails).
+        let incoming = graph.take_indirect_block()?;
         self.memory.before_reinstantiation()?;
         let changes = graph
             .uses_by_node()
@@ -408,6 +486,12 @@ impl<'a> GraphExec<'a> {
         self.panics.watch_instead(graph.panics.slots());
         self.child_panics.clear();
         self.retire_host_calls();
+        // The new graph's block and keys replace the old ones, which the launches made so far
+        // may still use; the next launch waits for those (`before_reinstantiation`), so the new
+        // block's count starts with it.
+        if let Some(old) = std::mem::replace(&mut self.indirect, incoming) {
+            self.memory.drop_after_launches(old);
+        }
         // The old graph goes only after its executable: `old` may still reference its nodes.
         let old_graph = std::mem::replace(&mut self.graph, graph);
         // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
@@ -429,6 +513,16 @@ impl<'a> GraphExec<'a> {
             return Err(Error::UpdateRejected {
                 node: "<graph>".into(),
                 reason: UpdateFailure::TopologyChanged,
+            });
+        }
+        if self.graph.has_indirect() || graph.has_indirect() {
+            return Err(Error::Invalid {
+                node: "update".into(),
+                reason: "a graph with indirect values cannot be updated as a whole: the \
+                         executable's nodes would read the other graph's block, which its \
+                         own fetch node does not fill; set the values with `set_indirect`, \
+                         update nodes one by one, or re-instantiate from the new graph"
+                    .into(),
             });
         }
         let raw = self.raw;
@@ -502,6 +596,7 @@ impl<'a> GraphExec<'a> {
         self.check_host_code(index, &uses)?;
         self.graph
             .check_handles(&uses, &|| self.graph.name_of(index))?;
+        self.graph.check_indirect_uses_of(index, &uses)?;
         self.graph.check_alloc_uses_of(index, &uses)?;
         let graph = &self.graph;
         let apply = || apply().map_err(|e| e.at_node(|| graph.name_of(index)));
@@ -728,6 +823,14 @@ impl<'a> GraphExec<'a> {
     /// released once the launches that may use it have completed.
     pub fn set_child_graph(&mut self, node: ChildGraphNode, child: &Graph<'a>) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
+        if child.has_indirect() {
+            return Err(Error::Invalid {
+                node: self.graph.name_of(index),
+                reason: "the child graph has indirect values (or reads another graph's), which \
+                         only an executable of its own graph can set"
+                    .into(),
+            });
+        }
         let params = ChildParams { graph: child.raw() };
         self.update_node(index, raw_node, child.all_uses(), params)?;
         self.keep_functions(child);
@@ -804,6 +907,10 @@ impl Drop for GraphExec<'_> {
         if in_capture() || !release() {
             crate::reaper::run_later(Box::new(release));
         }
+        // The block of indirect values, read and written by the launches until they are done.
+        if let Some(block) = self.indirect.take() {
+            self.memory.drop_after_launches(block);
+        }
     }
 }
 
@@ -849,6 +956,20 @@ fn refuse_memory_nodes(mine: &Graph<'_>, other: &Graph<'_>, call: &str) -> Resul
                      re-instantiated as a whole: update its nodes one by one (their \
                      allocations stay where they are), or drop the executable and instantiate \
                      the new graph"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
+/// Refuses device launch for a graph with indirect values: a launch from the device would not go
+/// through [`GraphExec::launch`], which publishes the values and counts the launches.
+fn refuse_device_launch(graph: &Graph<'_>, flags: InstantiateFlags) -> Result<()> {
+    if graph.has_indirect() && flags.bits() & InstantiateFlags::DEVICE_LAUNCH.bits() != 0 {
+        return Err(Error::Invalid {
+            node: "instantiate".into(),
+            reason: "a graph with indirect values cannot be instantiated for device launch: \
+                     its values are published by the host's launch calls"
                 .into(),
         });
     }

@@ -14,6 +14,8 @@
 //!   and child-graph nodes, and enable/disable for the kinds CUDA allows ([`Switchable`]).
 //! - [`DeviceBuffer`] and [`HostBuffer`]: memory graphs share ownership of (see "Memory model").
 //! - [`UserObject`]: Rust values whose lifetime the driver tracks.
+//! - [`Indirect`] values: scalars kernels read through a pointer, set between launches by a plain
+//!   host write instead of a node update ([`indirect`]).
 //!
 //! ```no_run
 //! use cudagraph_runtime::prelude::*;
@@ -52,6 +54,7 @@
 //! | [`DeviceBuffer<T>`] / [`HostBuffer<T>`] (owned, shared by reference count) | the graph and every executable made from it | the last launch that may use it has completed |
 //! | a cudarc borrow: `&CudaSlice<T>`, `&mut CudaSlice<T>`, `CudaView(Mut)`, `&(mut) PinnedHostSlice<T>` | the borrow checker: the graph is a `Graph<'a>`, its executables `GraphExec<'a>` | the executable is dropped; dropping it waits for its launches |
 //! | raw [`DevicePtr`] / [`HostPtr`] from `unsafe fn from_raw` | the promise made there | as long as that promise says |
+//! | an [`Indirect<T>`] key (a value in the graph's own block) | the graph, then its executable | the last launch that may use it has completed |
 //!
 //! ```text
 //!  host code             graph / executable                       GPU
@@ -266,6 +269,17 @@
 //! [stream capture]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#creating-a-graph-using-stream-capture
 //! [cross-stream dependencies]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cross-stream-dependencies-and-events
 //!
+//! # Indirect values
+//!
+//! [`Graph::add_indirect`] adds a value that the graph's kernels read through a `const T*`
+//! parameter ([`DevicePtr<T>`]); [`GraphExec::set_indirect`] changes it for the next launches
+//! with a store into host memory, no driver call, and each launch reads exactly the values set
+//! before it was made, however many launches are queued. A fetch kernel at the start of each
+//! launch copies the launch's values from a ring of page-locked slots into device memory; the
+//! [`indirect`] module explains how, what it costs, and when node updates are the better choice.
+//! A graph with indirect values is instantiated once and cannot be cloned, embedded or updated
+//! as a whole.
+//!
 //! # Soundness model, beyond memory
 //!
 //! - **Thread safety.** [`Graph`] and [`GraphExec`] are `Send`, not `Sync`: CUDA graph objects must
@@ -301,6 +315,7 @@ mod function_set;
 mod graph;
 mod graph_memory;
 mod id;
+pub mod indirect;
 mod kernel;
 mod memory;
 mod node;
@@ -317,6 +332,7 @@ pub use error::{Error, Result, UpdateFailure};
 pub use exec::{GraphExec, InstantiateFlags};
 pub use graph::{Graph, NodeInfo};
 pub use graph_memory::GraphMemory;
+pub use indirect::{Indirect, IndirectLayout, IndirectOptions};
 pub use kernel::{
     Kernel, KernelArg, KernelArgPart, KernelArgValues, KernelArgs, KernelParam, LaunchConfig, Param,
 };
@@ -340,7 +356,7 @@ pub use user_object::UserObject;
 pub mod prelude {
     pub use crate::{
         cuda_graph, Condition, ConditionalHandle, DeviceBuffer, DevicePtr, DevicePtrMut, Event,
-        Graph, GraphAlloc, GraphExec, HostBuffer, HostCallback, HostPtr, HostPtrMut,
+        Graph, GraphAlloc, GraphExec, HostBuffer, HostCallback, HostPtr, HostPtrMut, Indirect,
         InstantiateFlags, Kernel, LaunchConfig, Memcpy, Memset, NodeId,
     };
 }

@@ -270,6 +270,22 @@ pub(crate) mod graph {
         check("cuGraphAddKernelNode", result)?;
         Ok(node)
     }
+
+    /// `cuGraphKernelNodeSetParams` (v2): changes a kernel node of a definition graph.
+    ///
+    /// # Safety
+    /// `node` is a live kernel node; `params` and the argument array it points to are valid for
+    /// the call (the driver copies the arguments).
+    #[inline]
+    pub(crate) unsafe fn kernel_node_set_params(
+        node: sys::CUgraphNode,
+        params: &sys::CUDA_KERNEL_NODE_PARAMS_v2,
+    ) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuGraphKernelNodeSetParams", unsafe {
+            sys::cuGraphKernelNodeSetParams_v2(node, params)
+        })
+    }
 }
 
 /// Executable graphs: instantiation, launch, updates.
@@ -761,6 +777,127 @@ pub(crate) mod memory {
         check("cuMemcpyDtoHAsync", unsafe {
             sys::cuMemcpyDtoHAsync_v2(dst, src, bytes, stream)
         })
+    }
+}
+
+/// Memory this crate allocates itself (the blocks of indirect values, `crate::indirect`).
+pub(crate) mod alloc {
+    use super::*;
+
+    /// `cuMemAlloc`: `bytes` bytes of device memory in the current context.
+    ///
+    /// # Safety
+    /// A context is current on this thread.
+    #[inline]
+    pub(crate) unsafe fn device(bytes: usize) -> Result<sys::CUdeviceptr> {
+        let mut addr = 0;
+        // SAFETY: the caller's promise; `addr` is a valid out-pointer.
+        check("cuMemAlloc", unsafe {
+            sys::cuMemAlloc_v2(&mut addr, bytes)
+        })?;
+        Ok(addr)
+    }
+
+    /// `cuMemFree`.
+    ///
+    /// # Safety
+    /// `addr` was returned by [`device`] in the context current on this thread, and nothing
+    /// uses it any more (no launch still queued or running reads or writes it).
+    #[inline]
+    pub(crate) unsafe fn free_device(addr: sys::CUdeviceptr) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuMemFree", unsafe { sys::cuMemFree_v2(addr) })
+    }
+
+    /// `cuMemHostAlloc` with `CU_MEMHOSTALLOC_DEVICEMAP`: `bytes` bytes of page-locked host
+    /// memory (cacheable, not write-combined) that kernels of the current context can reach.
+    ///
+    /// # Safety
+    /// A context is current on this thread.
+    #[inline]
+    pub(crate) unsafe fn mapped_host(bytes: usize) -> Result<*mut u8> {
+        let mut ptr = std::ptr::null_mut();
+        // SAFETY: the caller's promise; `ptr` is a valid out-pointer.
+        check("cuMemHostAlloc", unsafe {
+            sys::cuMemHostAlloc(&mut ptr, bytes, sys::CU_MEMHOSTALLOC_DEVICEMAP)
+        })?;
+        Ok(ptr.cast())
+    }
+
+    /// `cuMemHostGetDevicePointer`: the device address of mapped host memory.
+    ///
+    /// # Safety
+    /// `ptr` was returned by [`mapped_host`] in the context current on this thread.
+    #[inline]
+    pub(crate) unsafe fn device_address_of(ptr: *mut u8) -> Result<sys::CUdeviceptr> {
+        let mut addr = 0;
+        // SAFETY: the caller's promise; `addr` is a valid out-pointer; flags must be 0.
+        check("cuMemHostGetDevicePointer", unsafe {
+            sys::cuMemHostGetDevicePointer_v2(&mut addr, ptr.cast(), 0)
+        })?;
+        Ok(addr)
+    }
+
+    /// `cuMemFreeHost`.
+    ///
+    /// # Safety
+    /// `ptr` was returned by [`mapped_host`], and nothing uses it any more (no launch still
+    /// queued or running reads or writes it, no host code holds a reference into it).
+    #[inline]
+    pub(crate) unsafe fn free_host(ptr: *mut u8) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuMemFreeHost", unsafe { sys::cuMemFreeHost(ptr.cast()) })
+    }
+
+    /// `cuMemcpyHtoD` from page-locked host memory: complete when it returns (a copy from
+    /// page-locked memory is synchronous with respect to the host).
+    ///
+    /// # Safety
+    /// `dst` holds `bytes` bytes of device memory that nothing else uses yet; `src` holds
+    /// `bytes` bytes of page-locked memory; a context owning both is current on this thread.
+    #[inline]
+    pub(crate) unsafe fn copy_from_pinned(
+        dst: sys::CUdeviceptr,
+        src: *const u8,
+        bytes: usize,
+    ) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuMemcpyHtoD", unsafe {
+            sys::cuMemcpyHtoD_v2(dst, src.cast(), bytes)
+        })
+    }
+}
+
+/// Modules this crate loads itself (the fetch kernel of `crate::indirect`).
+pub(crate) mod module {
+    use super::*;
+
+    /// `cuModuleLoadData` of the NUL-terminated PTX text `ptx`, then `cuModuleGetFunction` of
+    /// `name`: the module (which the caller owns) and the function.
+    ///
+    /// # Safety
+    /// A context is current on this thread.
+    pub(crate) unsafe fn load_ptx(
+        ptx: &std::ffi::CStr,
+        name: &std::ffi::CStr,
+    ) -> Result<(sys::CUmodule, sys::CUfunction)> {
+        let mut module = std::ptr::null_mut();
+        // SAFETY: the caller's promise; `module` is a valid out-pointer, `ptx` a NUL-terminated
+        // image the driver reads during the call.
+        check("cuModuleLoadData", unsafe {
+            sys::cuModuleLoadData(&mut module, ptx.as_ptr().cast())
+        })?;
+        let mut func = std::ptr::null_mut();
+        // SAFETY: `module` was just loaded; `name` is NUL-terminated.
+        let found = check("cuModuleGetFunction", unsafe {
+            sys::cuModuleGetFunction(&mut func, module, name.as_ptr())
+        });
+        if let Err(e) = found {
+            // SAFETY: the module is ours and nothing uses it.
+            unsafe { sys::cuModuleUnload(module) };
+            return Err(e);
+        }
+        Ok((module, func))
     }
 }
 

@@ -407,6 +407,18 @@ impl<'a> Holdings<'a> {
         Ok(())
     }
 
+    /// Whether every launch so far has completed: the completion marker is recorded after the
+    /// latest launch and queried (`cuEventQuery`). `Ok(false)` also when that cannot be known
+    /// now, the latest launch's stream being captured.
+    #[cold]
+    pub(crate) fn launches_complete(&self) -> Result<bool> {
+        match self.fence.mark() {
+            Ok(_) => self.fence.done().is_complete(),
+            Err(Error::Capturing { .. }) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Drops `value` once every launch so far has completed (on the reaper thread if one may
     /// still run): for values the executable's nodes use, such as replaced host closures.
     pub(crate) fn drop_after_launches(&self, value: Box<dyn Any + Send>) {

@@ -38,6 +38,13 @@ pub enum Hold<'a> {
         /// The scope of the handle.
         scope: u64,
     },
+    /// A graph's indirect value (see `crate::indirect`): the current block of block `block`,
+    /// which the graph that made it keeps alive, and which only its nodes ordered after its
+    /// fetch node may read.
+    Indirect {
+        /// The block's identity.
+        block: u64,
+    },
     /// A borrow that outlives the graph (`'a`); for cudarc device memory, the stream its earlier
     /// work was ordered on.
     Borrowed {
