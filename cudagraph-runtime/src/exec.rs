@@ -113,6 +113,7 @@ fn instantiate_raw(
     upload: Option<&CudaStream>,
 ) -> Result<sys::CUgraphExec> {
     graph.check_not_broken()?;
+    graph.check_handles_used()?;
     graph
         .context()
         .bind_to_thread()

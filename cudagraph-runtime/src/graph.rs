@@ -109,6 +109,9 @@ struct Tables<'a> {
     /// A capture into this graph was broken: CUDA leaves the graph unusable (every later call
     /// about it fails with `CUDA_ERROR_INVALID_VALUE`).
     broken_by_capture: bool,
+    /// Conditional handles made for this graph (or its bodies) that drive no conditional node
+    /// yet: CUDA refuses to instantiate a graph with one.
+    idle_handles: Vec<sys::CUgraphConditionalHandle>,
     /// Which indirect values the graph's nodes may read, after which node (see `crate::indirect`).
     indirect: Option<IndirectScope>,
     /// The graph's block of indirect values, until instantiation moves it into the executable.
@@ -319,9 +322,15 @@ impl<'a> Graph<'a> {
             });
         }
         let old = std::mem::replace(&mut self.raw, result::graph::create()?);
-        // SAFETY: `old` was ours and nothing refers to it any more (executables made from it
-        // hold their own copy, and its user objects keep what those need).
-        let destroyed = unsafe { result::graph::destroy(old) };
+        let broken = self.tables.as_ref().is_some_and(|t| t.broken_by_capture);
+        let destroyed = if broken {
+            // A broken capture left the old handle invalid: nothing to destroy.
+            Ok(())
+        } else {
+            // SAFETY: `old` was ours and nothing refers to it any more (executables made from it
+            // hold their own copy, and its user objects keep what those need).
+            unsafe { result::graph::destroy(old) }
+        };
         self.family = fresh_id();
         self.nodes.clear();
         if let Some(tables) = &mut self.tables {
@@ -332,6 +341,8 @@ impl<'a> Graph<'a> {
             tables.memory_nodes = false;
             tables.adopted.0.clear();
             tables.bodies.clear();
+            tables.idle_handles.clear();
+            tables.broken_by_capture = false;
             // Never instantiated (instantiation consumes the graph): no launch used the block.
             tables.indirect = None;
             tables.indirect_block.0 = None;
@@ -1317,6 +1328,24 @@ impl<'a> Graph<'a> {
         self.tables_mut().broken_by_capture = true;
     }
 
+    /// Refuses to instantiate a graph with a conditional handle that drives no conditional node
+    /// (CUDA would refuse it with `CUDA_ERROR_INVALID_VALUE`, naming nothing).
+    pub(crate) fn check_handles_used(&self) -> Result<()> {
+        match self.tables.as_ref().map_or(0, |t| t.idle_handles.len()) {
+            0 => Ok(()),
+            idle => Err(Error::Invalid {
+                node: "conditional handle".into(),
+                reason: format!(
+                    "{idle} conditional handle{} made with `conditional_handle` drive{} no \
+                     conditional node, and CUDA refuses to instantiate such a graph: give each \
+                     to its conditional node, or do not make it",
+                    if idle == 1 { "" } else { "s" },
+                    if idle == 1 { "s" } else { "" }
+                ),
+            }),
+        }
+    }
+
     /// Refuses a graph that a broken capture left unusable, with what to do.
     pub(crate) fn check_not_broken(&self) -> Result<()> {
         match self.tables.as_ref().is_some_and(|t| t.broken_by_capture) {
@@ -1346,7 +1375,10 @@ impl<'a> Graph<'a> {
 
     /// Makes a conditional handle for conditional nodes of this graph
     /// (`cuGraphConditionalHandleCreate`): reset to `default` at the start of each launch when
-    /// given, else left as the last launch set it (zero at first). Kernels of this graph and
+    /// given, else left as the last launch set it (zero at first). The handle goes to one
+    /// conditional node of this graph (for a node in a conditional body, make the handle with
+    /// the body); a handle left without a node makes CUDA refuse the graph at instantiation, so
+    /// [`Graph::instantiate`](crate::Graph::instantiate) refuses it first, naming it. Kernels of this graph and
     /// of its conditional bodies set it (a kernel parameter of type [`ConditionalHandle`],
     /// `unsigned long long` in CUDA C, with [`SET_CONDITIONAL_DECLARATION`](crate::SET_CONDITIONAL_DECLARATION)).
     #[cfg(not(feature = "cuda-12020"))]
@@ -1354,9 +1386,11 @@ impl<'a> Graph<'a> {
         // SAFETY: a live graph and its context.
         let raw =
             unsafe { result::graph::conditional_handle(self.raw, self.ctx.cu_ctx(), default) }?;
+        self.tables_mut().idle_handles.push(raw);
         Ok(ConditionalHandle {
             raw,
             scope: self.scope(),
+            made_for: self.raw as usize,
         })
     }
 
@@ -1393,12 +1427,13 @@ impl<'a> Graph<'a> {
         build: impl FnOnce(&mut [Graph<'a>]) -> Result<R>,
     ) -> Result<(ConditionalNode, R)> {
         let scope = self.scope();
-        if handle.scope != scope {
+        if handle.scope != scope || handle.made_for != self.raw as usize {
             let node = self.pending_name(NodeKind::Conditional);
             return self.or_forget_name(Err(Error::Invalid {
                 node,
-                reason: "the conditional handle belongs to another graph: make it with this \
-                         graph's `conditional_handle`"
+                reason: "the conditional handle was made for another graph: a conditional \
+                         node takes a handle made by `conditional_handle` of the graph (or \
+                         conditional body) it is added to"
                     .into(),
             }));
         }
@@ -1442,6 +1477,9 @@ impl<'a> Graph<'a> {
                 return Err(e.at_node(|| self.name_of(id.index as usize)));
             }
         };
+        if let Some(tables) = &mut self.tables {
+            tables.idle_handles.retain(|&h| h != handle.raw);
+        }
         // The bodies' nodes stay updatable through this graph (and its executables), with
         // what they use and need.
         for body in &mut bodies {
@@ -1455,11 +1493,12 @@ impl<'a> Graph<'a> {
     /// and dependency lists move here (the body keeps its raw graph, owned by the node).
     fn absorb_body(&mut self, body: &mut Graph<'a>, owner: u32) {
         let records = std::mem::take(&mut body.nodes);
-        let (uses, edges, nested) = match &mut body.tables {
+        let (uses, edges, nested, idle) = match &mut body.tables {
             Some(t) => (
                 std::mem::take(&mut t.uses),
                 std::mem::take(&mut t.edges),
                 std::mem::take(&mut t.bodies),
+                std::mem::take(&mut t.idle_handles),
             ),
             None => Default::default(),
         };
@@ -1467,6 +1506,7 @@ impl<'a> Graph<'a> {
         let bases = (tables.uses.len() as u32, tables.edges.len() as u32);
         tables.uses.extend(uses);
         tables.edges.extend(edges);
+        tables.idle_handles.extend(idle);
         tables
             .bodies
             .absorb(body.family, records, nested, owner, bases);
@@ -1827,6 +1867,10 @@ impl Drop for Graph<'_> {
     fn drop(&mut self) {
         if self.is_body() {
             return; // the conditional node owns the raw graph
+        }
+        if self.tables.as_ref().is_some_and(|t| t.broken_by_capture) {
+            // The broken capture left the handle invalid (the driver refuses to destroy it).
+            return;
         }
         if crate::capture::in_capture() {
             // Inside a capture closure a driver call that CUDA deems unsafe breaks the capture:

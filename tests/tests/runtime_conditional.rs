@@ -549,3 +549,48 @@ fn a_body_copies_page_locked_memory_and_the_driver_refuses_pageable_memory() {
         "the driver accepted a pageable copy in a body"
     );
 }
+
+/// A conditional handle that drives no conditional node: the driver refuses to instantiate the
+/// graph (the GPU witness), so `instantiate` refuses it first, saying so; a handle goes to a
+/// node of the graph it was made for.
+#[test]
+fn a_handle_without_its_conditional_node_is_refused_at_instantiation() {
+    use cudagraph_runtime::cudarc::driver::sys;
+    let Some(gpu) = gpu("a_handle_without_its_conditional_node_is_refused_at_instantiation") else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let out = zeros::<u32>(&gpu, 1);
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    g.add_kernel(&k.put, one(), (3u32, &out), &[]).unwrap();
+    let _idle = g.conditional_handle(Some(1)).unwrap();
+    let mut raw_exec = std::ptr::null_mut();
+    // SAFETY: a live graph; `raw_exec` is a valid out-pointer.
+    let raw = unsafe { sys::cuGraphInstantiateWithFlags(&mut raw_exec, g.raw(), 0) };
+    if !raw_exec.is_null() {
+        // SAFETY: ours, never launched.
+        unsafe { sys::cuGraphExecDestroy(raw_exec) };
+    }
+    println!("instantiating a graph with a handle and no conditional node: {raw:?}");
+    assert_ne!(raw, sys::CUresult::CUDA_SUCCESS);
+    let refused = g.instantiate();
+    assert!(matches!(refused, Err(Error::Invalid { .. })), "{refused:?}");
+
+    // A handle of the graph for a node in a body, and the reverse, are refused too.
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let outer = g.conditional_handle(Some(1)).unwrap();
+    let refused = g.add_conditional(outer, Condition::If, &[], |b| {
+        b[0].add_conditional(outer, Condition::If, &[], |_| Ok(()))
+            .map(drop)
+    });
+    assert!(matches!(refused, Err(Error::Invalid { .. })), "{refused:?}");
+    g.add_conditional(outer, Condition::If, &[], |b| {
+        let inner = b[0].conditional_handle(None)?;
+        b[0].add_kernel(&k.put, one(), (4u32, &out), &[])?;
+        b[0].add_conditional(inner, Condition::If, &[], |_| Ok(()))
+            .map(drop)
+    })
+    .unwrap();
+    g.instantiate().unwrap().launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &out), vec![4]);
+}

@@ -620,8 +620,7 @@ fn copies_and_conditional_bodies_read_values_after_the_fetch_node() {
         matches!(refused, Err(Error::Invalid { .. })),
         "a body whose conditional node is not after the fetch node: {refused:?}"
     );
-    // (A fresh handle: the refused node was removed, but its handle is left alone.)
-    let handle = g.conditional_handle(Some(1)).unwrap();
+    // The refused node was removed; its handle goes to the next conditional node.
     g.add_conditional(handle, Condition::While, &[reset.id(), fetch], |bodies| {
         // Nor may a body have values of its own.
         assert!(matches!(

@@ -33,6 +33,8 @@ pub struct ConditionalHandle {
     pub(crate) raw: sys::CUgraphConditionalHandle,
     /// The graph (with its bodies) that may set it.
     pub(crate) scope: u64,
+    /// The address of the driver graph it was made for: the one its conditional node goes in.
+    pub(crate) made_for: usize,
 }
 
 impl ConditionalHandle {
