@@ -104,6 +104,8 @@ use proc_macro::TokenStream;
 ///   | free | `free(a)` | frees the allocation of alloc node `a` |
 ///   | event record | `record(e)` | records param `e: Event` when the node runs: a stream or another graph that waits for `e` waits for the nodes before it |
 ///   | event wait | `wait(e)` | the nodes after it wait for the last record of param `e: Event`, made on any stream or by any graph |
+///   | capture | `capture(w)` | a child graph recorded by stream capture from param `w: Capture` (work enqueued on a stream through cudarc or any CUDA library; `unsafe { Capture::new(&stream, \|s\| ...) }`, whose contract keeps the memory the work uses alive); recorded again when `set_params` gets another `Capture` |
+///   | conditional | `if h { .. }`, `if h { .. } else { .. }`, `while h { .. }`, `switch h { 0 => { .. } .. }` | runs, skips, repeats or picks its bodies on the GPU by the value kernels give handle `h` (see "Conditional nodes") |
 ///
 ///   `grid` and `block` are `u32`, `(u32, u32)` or `(u32, u32, u32)`. The operands that fix a
 ///   node's *type* (the kernel, a memset's destination, a memcpy's two ends, a child's graph)
@@ -277,6 +279,7 @@ use proc_macro::TokenStream;
 ///   | empty | — |
 ///   | alloc, free | — (`node()` of an alloc node is its `GraphAlloc<T>`: address and length) |
 ///   | event record, event wait | `set(&event)` |
+///   | capture | `set(&capture)` (records it; same topology) |
 ///   | conditional | — (its bodies' nodes have handles of their own) |
 ///
 ///   Every handle also has `node()`, its runtime handle. Kernel arguments are given as for the
@@ -341,7 +344,8 @@ use proc_macro::TokenStream;
 ///
 /// Graphs cannot be generic, so params own what the nodes use (no borrowed cudarc slices: the
 /// runtime API takes those). Node kinds: kernel, 1-D memset, 1-D memcpy, host, child graph, empty,
-/// alloc, free, event record, event wait and conditional (no semaphore nodes). Nodes inside a
+/// alloc, free, event record, event wait, capture and conditional (no semaphore nodes). The hazard
+/// rule does not see the memory a capture node's recorded work uses. Nodes inside a
 /// conditional body cannot use the declaration's allocations. The hazard rule sees a kernel's
 /// reads and writes only when its parameter tuple is written out. Allocations are on the graph's
 /// device (the `ctx` given to `build`).

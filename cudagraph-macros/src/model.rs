@@ -284,6 +284,7 @@ impl<'a> Model<'a> {
             NodeOp::Record(r) => r.event.to_token_stream(),
             NodeOp::Wait(w) => w.event.to_token_stream(),
             NodeOp::Conditional(c) => c.default.to_token_stream(),
+            NodeOp::Capture(c) => c.work.to_token_stream(),
             // A free's operand is the allocation it frees, not a use of it (see `freed`).
             NodeOp::Empty(_) | NodeOp::Free(_) => TokenStream::new(),
         }
@@ -511,7 +512,8 @@ impl Model<'_> {
             | NodeOp::Free(_)
             | NodeOp::Record(_)
             | NodeOp::Wait(_)
-            | NodeOp::Conditional(_) => {}
+            | NodeOp::Conditional(_)
+            | NodeOp::Capture(_) => {}
         }
         uses
     }

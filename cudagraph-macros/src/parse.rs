@@ -29,6 +29,7 @@ pub mod kw {
     syn::custom_keyword!(record);
     syn::custom_keyword!(wait);
     syn::custom_keyword!(switch);
+    syn::custom_keyword!(capture);
     syn::custom_keyword!(default);
 }
 
@@ -100,6 +101,13 @@ pub enum NodeOp {
     Record(RecordOp),
     Wait(WaitOp),
     Conditional(CondOp),
+    Capture(CaptureOp),
+}
+
+/// `capture(work)`: records the `Capture` param `work` into a child graph.
+pub struct CaptureOp {
+    pub token: kw::capture,
+    pub work: Expr,
 }
 
 /// A conditional node: `if h { ... }`, `if h { ... } else { ... }`, `while h { ... }` or
@@ -228,6 +236,7 @@ impl NodeOp {
             Self::Record(r) => r.token.span,
             Self::Wait(w) => w.token.span,
             Self::Conditional(c) => c.keyword,
+            Self::Capture(c) => c.token.span,
         }
     }
 }
@@ -718,6 +727,13 @@ impl Parse for NodeOp {
             let token = input.parse()?;
             let event = single_argument(input, "an event record node is written `record(event)`")?;
             Ok(Self::Record(RecordOp { token, event }))
+        } else if lookahead.peek(kw::capture) {
+            let token = input.parse()?;
+            let work = single_argument(
+                input,
+                "a capture node is written `capture(work)`, with `work` a `Capture` param",
+            )?;
+            Ok(Self::Capture(CaptureOp { token, work }))
         } else if lookahead.peek(kw::wait) {
             let token = input.parse()?;
             let event = single_argument(input, "an event wait node is written `wait(event)`")?;

@@ -687,6 +687,27 @@ pub trait CanUpdateWholeWithMemoryNodes {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Capture nodes.
+
+/// The param of a capture node: a [`Capture`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not work to capture",
+    label = "`capture(...)` takes a param of type `Capture`",
+    note = "declare the param as `cudagraph_runtime::Capture`, made with `unsafe {{ Capture::new(&stream, |s| ...) }}`"
+)]
+pub trait CaptureParam {
+    /// The work.
+    fn capture(&self) -> &Capture;
+}
+
+impl CaptureParam for Capture {
+    #[inline(always)]
+    fn capture(&self) -> &Capture {
+        self
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Event nodes.
 
 /// The param of an event record or wait node: an [`Event`].

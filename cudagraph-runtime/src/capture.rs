@@ -1126,3 +1126,73 @@ mod tests {
         assert!(NodeKind::Kernel.allowed_in_body() && !NodeKind::Host.allowed_in_body());
     }
 }
+
+/// Work to record by stream capture, kept as a value: a closure that enqueues work on the stream
+/// it is given, and the stream to capture it on. [`Graph::add_capture`] records it into a
+/// child-graph node, [`GraphExec::set_capture`](crate::GraphExec::set_capture) records it again
+/// for an executable's node, and a `cuda_graph!` declaration takes it as the param of a
+/// `capture(c)` node (compared by identity: a clone is the same work, another `Capture` is new).
+///
+/// The closure runs at each recording, not at each launch: what it enqueues is recorded with the
+/// values and addresses it sees then.
+#[derive(Clone)]
+pub struct Capture {
+    stream: Arc<CudaStream>,
+    #[allow(clippy::type_complexity)]
+    record: Arc<dyn Fn(&CaptureScope<'_>) -> Result<()> + Send + Sync>,
+}
+
+impl std::fmt::Debug for Capture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Capture")
+            .field("stream", &self.stream.cu_stream())
+            .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for Capture {
+    /// The same work: clones of one `Capture`.
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.record, &other.record) && Arc::ptr_eq(&self.stream, &other.stream)
+    }
+}
+
+impl Capture {
+    /// Work `record` enqueues on `stream` (a stream of the context the graphs are built in, and
+    /// not one other threads use while a recording runs), to be recorded as graph nodes.
+    ///
+    /// # Safety
+    /// As for [`Graph::capture`]: the recorded nodes keep the raw addresses of the memory the
+    /// work uses. That memory, and the modules of the kernels it launches, must stay allocated,
+    /// and untouched by host code while a launch may use them, for as long as any graph recorded
+    /// from this `Capture` (and the executables made from those graphs) may run.
+    pub unsafe fn new(
+        stream: &Arc<CudaStream>,
+        record: impl Fn(&CaptureScope<'_>) -> Result<()> + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            stream: stream.clone(),
+            record: Arc::new(record),
+        }
+    }
+
+    /// The stream the work is recorded on.
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
+    /// Records the work into a new graph.
+    pub fn graph(&self) -> Result<Graph<'static>> {
+        // SAFETY: the contract of `Capture::new` covers every graph recorded from it.
+        unsafe { Graph::capture(&self.stream, |s| (self.record)(s)) }
+    }
+}
+
+impl Graph<'_> {
+    /// Records `capture`'s work into a child-graph node of this graph, after `deps`
+    /// ([`Graph::add_captured`], whose contract `Capture::new` took on).
+    pub fn add_capture(&mut self, capture: &Capture, deps: &[NodeId]) -> Result<ChildGraphNode> {
+        // SAFETY: the contract of `Capture::new` covers every graph recorded from it.
+        unsafe { self.add_captured(&capture.stream, deps, |s| (capture.record)(s)) }
+    }
+}

@@ -819,6 +819,14 @@ impl<'a> GraphExec<'a> {
         Ok(())
     }
 
+    /// Records `capture`'s work again and makes the child-graph node `node` run it, for the
+    /// next launches (`cuGraphExecChildGraphNodeSetParams`): the recorded graph must have the
+    /// node's topology, as for [`GraphExec::set_child_graph`].
+    pub fn set_capture(&mut self, node: ChildGraphNode, capture: &crate::Capture) -> Result<()> {
+        let recorded = capture.graph()?;
+        self.set_child_graph(node, &recorded)
+    }
+
     /// Replaces a child-graph node's contents with `child`'s (`cuGraphExecChildGraphNodeSetParams`);
     /// `child` must have the topology of the embedded graph. Memory the node stops using is
     /// released once the launches that may use it have completed.

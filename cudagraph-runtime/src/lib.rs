@@ -324,7 +324,7 @@ mod reaper;
 mod topology;
 mod user_object;
 
-pub use capture::{CaptureScope, Captured};
+pub use capture::{Capture, CaptureScope, Captured};
 pub use cudagraph_macros::cuda_graph;
 pub use cudarc;
 pub use driver::{driver_present, open_device};

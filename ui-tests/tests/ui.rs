@@ -14,4 +14,5 @@ fn ui() {
     t.compile_fail("cases/hazards/*.rs");
     t.compile_fail("cases/memory_nodes/*.rs");
     t.compile_fail("cases/conditional/*.rs");
+    t.compile_fail("cases/capture/*.rs");
 }

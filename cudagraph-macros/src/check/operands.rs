@@ -126,6 +126,16 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     false,
                 );
             }
+            NodeOp::Capture(c) => {
+                operand(
+                    model,
+                    cx,
+                    &c.work,
+                    "the work of a capture node",
+                    "a param (a `Capture`)",
+                    false,
+                );
+            }
             NodeOp::Conditional(c) => {
                 if let Some(default) = &c.default {
                     no_self(default.to_token_stream(), cx);

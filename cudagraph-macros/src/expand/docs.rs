@@ -40,6 +40,7 @@ pub fn declaration(node: &NodeGen) -> String {
         NodeOp::Free(f) => format!("free({})", f.alloc),
         NodeOp::Record(r) => format!("record({})", pretty_expr(r.event.to_token_stream())),
         NodeOp::Wait(w) => format!("wait({})", pretty_expr(w.event.to_token_stream())),
+        NodeOp::Capture(c) => format!("capture({})", pretty_expr(c.work.to_token_stream())),
         NodeOp::Conditional(c) => {
             let keyword = match c.kind {
                 CondKind::If | CondKind::IfElse => "if",
@@ -71,6 +72,7 @@ fn kind_name(node: &NodeGen) -> &'static str {
         NodeOp::Free(_) => "mem_free",
         NodeOp::Record(_) => "event_record",
         NodeOp::Wait(_) => "event_wait",
+        NodeOp::Capture(_) => "capture",
         NodeOp::Conditional(c) => match c.kind {
             CondKind::If => "if",
             CondKind::IfElse => "if_else",
@@ -276,6 +278,7 @@ pub fn handle_doc(g: &Gen, node: &NodeGen) -> String {
         NodeOp::Free(_) => "nothing about it can change (CUDA cannot update a free node)",
         NodeOp::Record(_) => "its event can change; CUDA cannot enable or disable it",
         NodeOp::Wait(_) => "its event can change; CUDA cannot enable or disable it",
+        NodeOp::Capture(_) => "its work can be recorded again from another `Capture` (the recorded graph must have the same topology); CUDA cannot enable or disable it",
         NodeOp::Conditional(_) => "nothing about it can change (CUDA updates a conditional node only through its bodies' nodes, which have handles of their own)",
     };
     let mut out = format!(

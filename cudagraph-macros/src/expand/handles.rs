@@ -83,6 +83,20 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             m.extend(forbidden_switch(g));
             m
         }
+        NodeOp::Capture(_) => {
+            let (work, pos) = (plain("work"), node.pos);
+            let mut m = quote! {
+                /// Records `work` and makes the node run it, for the next launches
+                /// (`cuGraphExecChildGraphNodeSetParams`); the recorded graph must have the
+                /// topology of the node's current one.
+                pub fn set(&mut self, #work: &#p::Capture) -> #p::Result<()> {
+                    self.exec.dirty[#pos] = true;
+                    self.exec.exec.set_capture(#node_ref, #work)
+                }
+            };
+            m.extend(forbidden_switch(g));
+            m
+        }
         // A conditional node has nothing CUDA updates (its bodies' nodes have handles).
         NodeOp::Empty(_) | NodeOp::Conditional(_) => forbidden_switch(g),
         NodeOp::Record(_) | NodeOp::Wait(_) => {

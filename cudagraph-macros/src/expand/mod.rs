@@ -100,6 +100,7 @@ fn site_of(op: &NodeOp) -> Span {
         NodeOp::Record(r) => r.event.span(),
         NodeOp::Wait(w) => w.event.span(),
         NodeOp::Conditional(c) => c.handle.span(),
+        NodeOp::Capture(c) => c.work.span(),
     }
 }
 

@@ -195,6 +195,7 @@ impl Gen<'_> {
             NodeOp::Record(_) => quote!(#p::EventRecordNode),
             NodeOp::Wait(_) => quote!(#p::EventWaitNode),
             NodeOp::Conditional(_) => quote!(#p::ConditionalNode),
+            NodeOp::Capture(_) => quote!(#p::ChildGraphNode),
         }
     }
 
@@ -212,6 +213,7 @@ impl Gen<'_> {
             NodeOp::Record(_) => quote!(EventRecord),
             NodeOp::Wait(_) => quote!(EventWait),
             NodeOp::Conditional(_) => quote!(Conditional),
+            NodeOp::Capture(_) => quote!(ChildGraph),
         };
         let (s, p) = (
             at(node.decl.op.keyword_span()),
@@ -322,6 +324,18 @@ impl Gen<'_> {
                 (
                     quote!(&#life #p::Graph<'static>),
                     quote_spanned!(s=> <#ty as #ps::ChildGraph>::graph(&#params.#graph)),
+                )
+            }
+            NodeOp::Capture(c) => {
+                let (ident, ty) = (self.param_ident(&c.work), self.param_type(&c.work));
+                let (s, ps, params) = (
+                    at(c.work.span()),
+                    private_at(c.work.span()),
+                    params_at(c.work.span()),
+                );
+                (
+                    quote!(&#life #p::Capture),
+                    quote_spanned!(s=> <#ty as #ps::CaptureParam>::capture(&#params.#ident)),
                 )
             }
             NodeOp::Record(RecordOp { event, .. }) | NodeOp::Wait(WaitOp { event, .. }) => {
@@ -465,6 +479,9 @@ impl Gen<'_> {
                 quote_spanned!(s=> let #handle = #graph.add_mem_free(&#alloc, #deps)?;)
             }
             NodeOp::Conditional(c) => return self.add_conditional(node, c, deps),
+            NodeOp::Capture(_) => {
+                quote_spanned!(s=> let #handle = #graph.add_capture(#graph_ty::#eval(#params #allocs), #deps)?;)
+            }
         };
         let graph = graph_at(Span::call_site());
         quote! {
@@ -523,6 +540,9 @@ impl Gen<'_> {
             }
             NodeOp::Wait(_) => {
                 quote_spanned!(s=> self.exec.set_event_wait(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
+            }
+            NodeOp::Capture(_) => {
+                quote_spanned!(s=> self.exec.set_capture(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::Empty(_) | NodeOp::Free(_) | NodeOp::Conditional(_) => TokenStream::new(),
         }
