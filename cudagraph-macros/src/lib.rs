@@ -181,6 +181,33 @@ use proc_macro::TokenStream;
 ///
 /// [graph memory nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#graph-memory-nodes
 ///
+/// ## Indirect params
+///
+/// A param marked `#[indirect]` lives in device memory that the graph's kernels read through a
+/// pointer, and changes with a host write instead of node updates: for the scalars a hot loop
+/// changes every launch (a decode step, a time step, a scale).
+///
+/// ```text
+/// params {
+///     record: Kernel<(DevicePtr<u32>, DevicePtr<f32>, DevicePtrMut<f32>)>,
+///     #[indirect] step: u32,      // a kernel takes it as `const unsigned* step` and reads `*step`
+///     #[indirect] scale: f32,
+///     out: DeviceBuffer<f32>,
+/// }
+/// write: kernel record<<<1, 32>>>(step, scale, out);
+/// ```
+///
+/// The executable gets `set_<param>(value)` (a store into host memory, about a nanosecond, no
+/// driver call); `set_params` and `set_params_only` set changed indirect params the same way and
+/// update no node for them. Each launch reads exactly the values set before its `launch` call,
+/// however many launches are queued: a fetch node added before the declared nodes copies the
+/// launch's values from a ring of page-locked slots at the start of the launch (its GPU cost,
+/// a few microseconds, is what a launch pays; see the runtime's `indirect` module for when node
+/// updates are cheaper). In expressions an indirect param is its key (`Indirect<T>`), a kernel
+/// argument for a `DevicePtr<T>` parameter. Not in conditional bodies; a declaration with
+/// indirect params has no whole-graph `update` (the runtime refuses it) and, because of the
+/// fetch node, its nodes' indices in the runtime graph are one more than in `TOPOLOGY`.
+///
 /// ## Conditional nodes
 ///
 /// A conditional node runs, skips, repeats or picks its bodies on the GPU by the value of its

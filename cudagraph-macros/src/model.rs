@@ -295,11 +295,36 @@ impl<'a> Model<'a> {
         collect_mentions(Self::expression_tokens(node), f);
     }
 
-    /// The params a node's expressions may read, by index, in declared order.
+    /// Whether param `index` is `#[indirect]`: kept in device memory that kernels read through
+    /// a pointer, set by a host write instead of node updates.
+    pub fn is_indirect(&self, index: usize) -> bool {
+        self.params[index]
+            .attrs
+            .iter()
+            .any(|a| a.path().is_ident("indirect"))
+    }
+
+    /// The `#[indirect]` params a node's expressions name (their keys are the node's inputs, not
+    /// their values), by index, in declared order.
+    pub fn indirect_mentions(&self, node: &NodeDecl) -> Vec<usize> {
+        let mut found = Vec::new();
+        collect_mentions(Self::expression_tokens(node), &mut |ident| {
+            if let Some(index) = self.param(ident).filter(|&i| self.is_indirect(i)) {
+                if !found.contains(&index) {
+                    found.push(index);
+                }
+            }
+        });
+        found.sort_unstable();
+        found
+    }
+
+    /// The params a node's expressions may read, by index, in declared order (`#[indirect]`
+    /// params apart: a node reads their keys, which never change).
     pub fn mentions(&self, node: &NodeDecl) -> Vec<usize> {
         let mut found = Vec::new();
         collect_mentions(Self::expression_tokens(node), &mut |ident| {
-            if let Some(index) = self.param(ident) {
+            if let Some(index) = self.param(ident).filter(|&i| !self.is_indirect(i)) {
                 if !found.contains(&index) {
                     found.push(index);
                 }

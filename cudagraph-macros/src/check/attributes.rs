@@ -70,12 +70,17 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     for attr in field
                         .attrs
                         .iter()
-                        .filter(|a| !a.path().is_ident("doc") && !is_any(a, &LINTS))
+                        .filter(|a| !is_any(a, &["doc", "indirect"]) && !is_any(a, &LINTS))
                     {
                         cx.error_spanned(
                             attr,
-                            format!("{} cannot be applied to a param: only doc comments and lint attributes can", name(attr)),
+                            format!("{} cannot be applied to a param: only doc comments, lint attributes and `#[indirect]` can", name(attr)),
                         );
+                    }
+                    for attr in field.attrs.iter().filter(|a| a.path().is_ident("indirect")) {
+                        if !matches!(attr.meta, syn::Meta::Path(_)) {
+                            cx.error_spanned(attr, "`#[indirect]` takes no arguments");
+                        }
                     }
                 }
             }

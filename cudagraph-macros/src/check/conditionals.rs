@@ -53,6 +53,17 @@ pub fn check(models: &[Model], model: &Model, cx: &mut Ctxt) {
                     ),
                 );
             }
+            for i in model.indirect_mentions(node) {
+                cx.error(
+                    node.name.span(),
+                    format!(
+                        "node `{}` in the body of conditional node `{}` reads `#[indirect]` param \
+                         `{}`: indirect params are read by nodes outside conditional bodies only; \
+                         give the body's kernels the value as a plain param",
+                        node.name, model.nodes[c].name, model.params[i].name
+                    ),
+                );
+            }
             for (a, span) in model.alloc_mentions(node) {
                 cx.error(
                     span,

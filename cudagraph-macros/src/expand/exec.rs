@@ -4,7 +4,9 @@
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
-use super::{docs, local, params_at, relocated, Base, Gen};
+use quote::format_ident;
+
+use super::{docs, indirect_key, local, params_at, relocated, Base, Gen};
 use crate::parse::NodeOp;
 
 pub fn exec_type(g: &Gen) -> TokenStream {
@@ -68,12 +70,40 @@ pub fn exec_type(g: &Gen) -> TokenStream {
     let commits = g.model.params.iter().enumerate().map(|(i, f)| {
         let name = &f.name;
         let take = g.keep(i, Base::Params);
+        // An `#[indirect]` param changes with a host write for the next launches.
+        let write = g.model.is_indirect(i).then(|| {
+            let key = indirect_key(name);
+            quote!(self.exec.set_indirect(&self.nodes.#key, #params.#name)?;)
+        });
         quote! {
             if #changed[#i] {
+                #write
                 self.state.params.#name = #take;
             }
         }
     });
+    // One setter per `#[indirect]` param: the host write alone.
+    let setters = (0..g.model.params.len())
+        .filter(|&i| g.model.is_indirect(i))
+        .map(|i| {
+            let f = &g.model.params[i];
+            let (name, ty, key) = (&f.name, &f.ty, indirect_key(&f.name));
+            let setter = format_ident!("set_{}", crate::model::name_of(name));
+            let doc = format!(
+                "Sets `#[indirect]` param `{}` for the launches made from now on: a write into \
+                 host memory, no driver call. Each launch reads the value set before it was made.",
+                crate::model::name_of(name)
+            );
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                pub fn #setter(&mut self, value: #ty) -> #p::Result<()> {
+                    self.exec.set_indirect(&self.nodes.#key, value)?;
+                    self.state.params.#name = value;
+                    #p::Result::Ok(())
+                }
+            }
+        });
     let accessors = g.nodes.iter().map(|n| {
         let (name, handle) = (&n.decl.name, &n.handle);
         let doc = docs::accessor_doc(g, n);
@@ -171,6 +201,8 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             }
 
             #(#accessors)*
+
+            #(#setters)*
         }
 
         #(#pass)*

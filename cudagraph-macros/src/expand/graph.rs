@@ -7,9 +7,10 @@ use syn::punctuated::Punctuated;
 use syn::{Path, Token};
 
 use super::node::{handle_name, launch_local};
-use super::{docs, graph_at, local, moved, params_at, Base, Gen, Role};
+use super::{docs, graph_at, indirect_key, local, moved, params_at, Base, Gen, Role};
 use crate::model::name_of;
 use crate::parse::NodeOp;
+use syn::spanned::Spanned;
 
 /// `<Graph>Params`: a plain struct of the params, `pub` fields.
 pub fn params_struct(g: &Gen) -> TokenStream {
@@ -21,7 +22,13 @@ pub fn params_struct(g: &Gen) -> TokenStream {
         .map(|b| b.attrs.as_slice())
         .unwrap_or_default();
     let fields = g.model.params.iter().enumerate().map(|(i, f)| {
-        let (attrs, name, ty) = (&f.attrs, &f.name, &f.ty);
+        let (name, ty) = (&f.name, &f.ty);
+        // `#[indirect]` is the macro's; the rest (docs, lints) go on the field.
+        let attrs: Vec<_> = f
+            .attrs
+            .iter()
+            .filter(|a| !a.path().is_ident("indirect"))
+            .collect();
         // Undocumented params get a line saying who reads them (and no `missing_docs` warning).
         let doc = (!attrs.iter().any(|a| a.path().is_ident("doc"))).then(|| {
             let doc = docs::param_doc(g, i);
@@ -91,6 +98,27 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     let handle_inits = conditionals.iter().map(|n| {
         let (name, local) = (handle_name(n), &n.handle_local);
         quote!(#name: #local,)
+    });
+    // `#[indirect]` params: their keys, made before any node (the runtime adds the fetch node
+    // that fills them at the start of each launch, and orders their readers after it).
+    let indirect: Vec<usize> = (0..g.model.params.len())
+        .filter(|&i| g.model.is_indirect(i))
+        .collect();
+    let key_fields = indirect.iter().map(|&i| {
+        let (key, ty) = (indirect_key(&g.model.params[i].name), &g.model.params[i].ty);
+        quote!(#key: #p::Indirect<#ty>,)
+    });
+    let key_inits = indirect.iter().map(|&i| {
+        let key = indirect_key(&g.model.params[i].name);
+        quote!(#key: #key,)
+    });
+    let key_adds = indirect.iter().map(|&i| {
+        let f = &g.model.params[i];
+        let (key, name, ty) = (indirect_key(&f.name), &f.name, &f.ty);
+        let graph = graph_at(ty.span());
+        let params = params_at(ty.span());
+        let s = super::at(ty.span());
+        quote_spanned!(s=> let #key = #graph.add_indirect::<#ty>(#params.#name)?;)
     });
     let snapshot_fields = g.model.params.iter().enumerate().map(|(i, f)| {
         let (name, ty) = (&f.name, g.kept_type(i));
@@ -218,6 +246,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         struct #nodes_ty {
             #(#node_fields)*
             #(#handle_fields)*
+            #(#key_fields)*
         }
 
         #(#pass)*
@@ -313,9 +342,10 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 #graph_local: &mut #p::Graph<'static>,
                 #params: &#params_ty,
             ) -> #p::Result<(#p::Box<#p::ManuallyDrop<#nodes_ty>>, #state_ty)> {
+                #(#key_adds)*
                 #adds
                 #p::Result::Ok((
-                    #p::Box::new(#p::ManuallyDrop::new(#nodes_ty { #(#node_inits)* #(#handle_inits)* })),
+                    #p::Box::new(#p::ManuallyDrop::new(#nodes_ty { #(#node_inits)* #(#handle_inits)* #(#key_inits)* })),
                     #state_ty {
                         params: #snapshot_ty { #(#snapshot_inits)* },
                         launch: #launch_ty { #(#launch_inits)* },

@@ -129,6 +129,12 @@ fn build_order(model: &Model, topological: &[usize]) -> Vec<usize> {
     out
 }
 
+/// The field of the executable's node struct (and the local in `build`) holding the key of
+/// `#[indirect]` param `name`.
+fn indirect_key(name: &Ident) -> Ident {
+    format_ident!("__cg_indirect_{}", name_of(name))
+}
+
 /// An identifier only the generated code can see.
 fn local(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
@@ -214,6 +220,8 @@ struct NodeGen<'a> {
     allocs: Vec<usize>,
     /// Positions of the conditional nodes whose handles its expressions name.
     handles: Vec<usize>,
+    /// Indices of the `#[indirect]` params its expressions name (it gets their keys).
+    indirects: Vec<usize>,
     /// Where the node is: `None` at the top of the graph, else the position of its conditional
     /// node and the body's index.
     scope: Option<(usize, usize)>,
@@ -271,6 +279,7 @@ impl<'a> Gen<'a> {
                         .map(|(c, _)| pos[c])
                         .collect(),
                     scope: model.scopes[decl].map(|(c, b)| (pos[c], b)),
+                    indirects: model.indirect_mentions(node),
                     handle_local: local(&format!("handle_{name}")),
                     site: site_of(&node.op),
                     name,

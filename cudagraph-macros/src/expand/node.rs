@@ -10,7 +10,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Expr, Ident, Type};
 
-use super::{at, graph_at, local, moved, params_at, private_at, Gen, NodeGen};
+use super::{at, graph_at, indirect_key, local, moved, params_at, private_at, Gen, NodeGen};
 use crate::model::kernel_params;
 use crate::parse::{CondKind, CondOp, KernelOp, NodeOp, RecordOp, WaitOp};
 
@@ -130,7 +130,12 @@ impl Gen<'_> {
             let name = handle_name(&self.nodes[pos]);
             quote!(#name: #p::ConditionalHandle,)
         });
-        quote!(#(#params)*)
+        // `#[indirect]` params: the node gets their keys, under the params' names.
+        let indirects = node.indirects.iter().map(|&i| {
+            let (name, ty) = (&self.model.params[i].name, &self.model.params[i].ty);
+            quote!(#name: #p::Indirect<#ty>,)
+        });
+        quote!(#(#params)* #(#indirects)*)
     }
 
     /// The allocations and conditional handles a node names, as arguments of its eval function:
@@ -144,7 +149,11 @@ impl Gen<'_> {
             .handles
             .iter()
             .map(|&pos| moved(&self.nodes[pos].handle_local, node.site));
-        quote!(#(, #allocs)* #(, #handles)*)
+        let indirects = node
+            .indirects
+            .iter()
+            .map(|&i| moved(&indirect_key(&self.model.params[i].name), node.site));
+        quote!(#(, #allocs)* #(, #handles)* #(, #indirects)*)
     }
 
     /// The same, in the executable (`self`): the handles it keeps.
@@ -158,7 +167,11 @@ impl Gen<'_> {
             let name = moved(handle_name(&self.nodes[pos]), node.site);
             quote_spanned!(s=> self.nodes.#name)
         });
-        quote!(#(, #allocs)* #(, #handles)*)
+        let indirects = node.indirects.iter().map(|&i| {
+            let name = moved(&indirect_key(&self.model.params[i].name), node.site);
+            quote_spanned!(s=> self.nodes.#name)
+        });
+        quote!(#(, #allocs)* #(, #handles)* #(, #indirects)*)
     }
 
     /// The runtime handle type of a node.

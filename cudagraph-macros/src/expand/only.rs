@@ -75,7 +75,16 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
         .enumerate()
         .map(|(i, f)| {
             let (v, name, take) = (&variants[i], &f.name, g.keep(i, Base::Params));
-            quote!(#enum_ty::#v => self.state.params.#name = #take,)
+            if g.model.is_indirect(i) {
+                // An `#[indirect]` param: a host write, no node to update.
+                let key = super::indirect_key(name);
+                quote!(#enum_ty::#v => {
+                    self.exec.set_indirect(&self.nodes.#key, #params.#name)?;
+                    self.state.params.#name = #take;
+                })
+            } else {
+                quote!(#enum_ty::#v => self.state.params.#name = #take,)
+            }
         })
         .collect();
     let commits_one = commits.clone();

@@ -1,0 +1,77 @@
+//! `#[indirect]` params in a declaration: kernels read them through `const T*`, and setting one
+//! is a host write (no node update, no driver call): 10,000 launches back to back, each with
+//! its own values, every one checked; `set_params` and `set_params_only` set them the same way.
+
+use cudagraph_runtime::prelude::*;
+use cudagraph_tests::{compile, function, gpu, read_back, zeros};
+
+type Record = Kernel<(DevicePtr<u32>, DevicePtr<u32>, DevicePtrMut<u32>)>;
+
+cuda_graph! {
+    /// `out[step] = value`, both read from device memory at each launch.
+    graph Stepper {
+        params {
+            record: Record,
+            out: DeviceBuffer<u32>,
+            #[indirect]
+            step: u32,
+            #[indirect]
+            value: u32,
+        }
+        write: kernel record<<<1, 32>>>(step, value, out);
+    }
+}
+
+const SRC: &str = r#"
+extern "C" __global__ void record(const unsigned* step, const unsigned* value, unsigned* out) {
+    if (threadIdx.x == 0 && blockIdx.x == 0) out[*step] = *value;
+}
+"#;
+
+#[test]
+fn indirect_params_give_every_launch_its_own_values() {
+    let Some(gpu) = gpu("indirect_params_give_every_launch_its_own_values") else {
+        return;
+    };
+    let module = compile(&gpu.ctx, SRC);
+    // SAFETY: `record(const unsigned*, const unsigned*, unsigned*)`.
+    let record: Record = unsafe { Kernel::new(function(&module, "record")) };
+    const LAUNCHES: u32 = 10_000;
+    let mut params = StepperParams {
+        record,
+        out: zeros(&gpu, LAUNCHES as usize),
+        step: 0,
+        value: 7,
+    };
+    let mut exec = Stepper::build(&gpu.ctx, &params)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    for i in 0..LAUNCHES {
+        exec.set_step(i).unwrap();
+        exec.set_value(3 * i + 1).unwrap();
+        exec.launch(&gpu.stream).unwrap();
+    }
+    let out = read_back(&gpu.stream, &params.out);
+    let wrong = (0..LAUNCHES)
+        .filter(|&i| out[i as usize] != 3 * i + 1)
+        .count();
+    assert_eq!(wrong, 0, "launches that read another launch's values");
+
+    // `set_params`: the values change, no node is updated.
+    params.step = 5;
+    params.value = 1234;
+    assert_eq!(exec.set_params(&params).unwrap(), 0);
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &params.out)[5], 1234);
+
+    // `set_params_only` with the one that changed.
+    params.value = 4321;
+    assert_eq!(
+        exec.set_params_only(&params, &[StepperParam::Value])
+            .unwrap(),
+        0
+    );
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &params.out)[5], 4321);
+}
