@@ -373,6 +373,13 @@ mod tests {
         let stats = c.stats();
         assert_eq!((stats.hits, stats.misses, stats.evictions), (4, 8, 6));
         assert_eq!(stats.misses - stats.evictions, c.len() as u64);
+        // A second round (the GPU test `tests/exec_cache.rs` runs both).
+        for &k in &order {
+            touch(&mut c, k, &dropped);
+        }
+        let stats = c.stats();
+        assert_eq!((stats.hits, stats.misses, stats.evictions), (10, 14, 12));
+        assert_eq!(keys(&c), [4, 1]);
     }
 
     #[test]
