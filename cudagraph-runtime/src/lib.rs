@@ -16,6 +16,8 @@
 //! - [`UserObject`]: Rust values whose lifetime the driver tracks.
 //! - [`Indirect`] values: scalars kernels read through a pointer, set between launches by a plain
 //!   host write instead of a node update ([`indirect`]).
+//! - [`ExecCache`]: one executable per shape (batch-size bucket, frame length), built when the
+//!   shape is first seen, the least recently used dropped beyond a bound ([`exec_cache`]).
 //!
 //! ```no_run
 //! use cudagraph_runtime::prelude::*;
@@ -280,6 +282,34 @@
 //! A graph with indirect values is instantiated once and cannot be cloned, embedded or updated
 //! as a whole.
 //!
+//! # One executable per shape
+//!
+//! An executable is fixed to the sizes it was built with (grids, copy lengths, graph
+//! allocations), so a loop over varying sizes keeps one per shape. [`ExecCache<K, E>`] maps a
+//! shape key `K` to any executable type `E` ([`GraphExec`], a `cuda_graph!`-generated type, or a
+//! struct of one and its buffers): [`ExecCache::get_or_build`] builds on a miss and drops the
+//! least recently used executable when the cache is full; [`bucket_pow2`] rounds a size up to
+//! its bucket; [`ExecCache::stats`] counts hits, misses, evictions and failed builds.
+//!
+//! ```no_run
+//! # use std::num::NonZeroUsize;
+//! # use cudagraph_runtime::{bucket_pow2, ExecCache, GraphExec, Error};
+//! # fn build(rows: usize) -> Result<GraphExec<'static>, Error> { todo!() }
+//! # fn f(stream: &std::sync::Arc<cudagraph_runtime::cudarc::driver::CudaStream>, rows: usize)
+//! #     -> Result<(), Error> {
+//! let mut cache = ExecCache::new(NonZeroUsize::new(3).unwrap());
+//! let bucket = bucket_pow2(rows).expect("at most 2^63 rows");
+//! cache.get_or_build(&bucket, |&b| build(b))?.launch(stream)?;
+//! # Ok(()) }
+//! ```
+//!
+//! Evicting drops the executable while its launches may still run, which the memory model makes
+//! sound: CUDA destroys an executable in flight only once its launches complete, memory it owns
+//! is released behind the completion marker of its latest launch, and graph allocations are
+//! freed by stream-ordered free nodes. A build that fails evicts nothing. With graph memory
+//! nodes for the temporaries, the cached executables of all shapes share one pool of physical
+//! memory instead of holding static buffers each (`examples/shape_cache.rs`).
+//!
 //! # Soundness model, beyond memory
 //!
 //! - **Thread safety.** [`Graph`] and [`GraphExec`] are `Send`, not `Sync`: CUDA graph objects must
@@ -311,6 +341,7 @@ pub mod dot;
 mod driver;
 mod error;
 mod exec;
+pub mod exec_cache;
 mod function_set;
 mod graph;
 mod graph_memory;
@@ -330,6 +361,7 @@ pub use cudarc;
 pub use driver::{driver_present, open_device};
 pub use error::{Error, Result, UpdateFailure};
 pub use exec::{GraphExec, InstantiateFlags};
+pub use exec_cache::{bucket_pow2, CacheStats, ExecCache};
 pub use graph::{Graph, NodeInfo};
 pub use graph_memory::GraphMemory;
 pub use indirect::{Indirect, IndirectLayout, IndirectOptions};
