@@ -53,14 +53,16 @@ pub fn exec_type(g: &Gen) -> TokenStream {
         .map(|n| {
             let pos = n.pos;
             let inputs = n.mentions.iter().map(|i| quote!(|| #changed[#i]));
-            let update = g.update_node(n);
+            // Each node's update is a function of its own (generated with `set_params_only`),
+            // so that this one's stack frame does not hold every node's.
+            let update = quote::format_ident!("__cg_update_node_{}", pos);
             relocated(
                 quote! {
                     if self.dirty[#pos] #(#inputs)* {
                         // Dirty until the whole call succeeds: if a later node is refused, the
                         // next call must set this one again (its params are not committed).
                         self.dirty[#pos] = true;
-                        #update
+                        self.#update(#params)?;
                         #updated += 1;
                     }
                 },

@@ -88,10 +88,26 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
         })
         .collect();
     let commits_one = commits.clone();
-    let arms = g.nodes.iter().filter(|n| updatable(&n.decl.op)).map(|n| {
-        let node_pos = n.pos;
+    // One small function per node, called from the dispatch: inlined into one `match`, the
+    // updates of every node would give the dispatch a stack frame as large as all of them
+    // together, probed page by page at each call, whichever node it updates.
+    let updatable_nodes: Vec<_> = g.nodes.iter().filter(|n| updatable(&n.decl.op)).collect();
+    let node_fn = |pos: usize| format_ident!("__cg_update_node_{}", pos);
+    let arms = updatable_nodes.iter().map(|n| {
+        let (node_pos, f) = (n.pos, node_fn(n.pos));
+        quote!(#node_pos => self.#f(#params)?,)
+    });
+    let node_fns = updatable_nodes.iter().map(|n| {
+        let f = node_fn(n.pos);
         let update = relocated(g.update_node(n), n.site);
-        quote!(#node_pos => { #update })
+        quote! {
+            #[inline(never)]
+            #[allow(unused_variables)]
+            fn #f(&mut self, #params: &#params_ty) -> #p::Result<()> {
+                #update
+                #p::Result::Ok(())
+            }
+        }
     });
     let enum_doc = format!(
         "The params of [`{params_ty}`], one variant each: what [`{exec_ty}::set_params_only`] is \
@@ -191,6 +207,8 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
                 }
                 #p::Result::Ok(())
             }
+
+            #(#node_fns)*
         }
     }
 }
