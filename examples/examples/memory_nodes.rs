@@ -11,56 +11,14 @@
 
 use std::sync::Arc;
 
+use cudagraph_examples::pipeline::{expected, Pipeline, PipelineParams, KERNELS, TEMPORARIES};
 use cudagraph_runtime::cudarc::driver::CudaStream;
 use cudagraph_runtime::cudarc::nvrtc::compile_ptx;
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{cuda_graph, Error, GraphMemory};
-
-const KERNELS: &str = r#"
-extern "C" __global__ void affine(unsigned n, float a, float b, const float* x, float* y) {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = a * x[i] + b;
-}
-extern "C" __global__ void relu(unsigned n, const float* x, float* y) {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = fmaxf(x[i], 0.0f);
-}
-extern "C" __global__ void add(unsigned n, const float* x, const float* y, float* out) {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = x[i] + y[i];
-}
-"#;
+use cudagraph_runtime::{Error, GraphMemory};
 
 /// Features per row of a batch: a batch of 16 rows has 64 MiB temporaries.
 const WIDTH: usize = 1 << 20;
-
-cuda_graph! {
-    /// The pipeline for one batch: `x` in, `y` out, its three temporaries allocated by the graph.
-    /// `h1` is dead after stage 2: it is freed before `h3` is allocated, so `h3` can take its
-    /// memory.
-    graph Pipeline {
-        params {
-            affine: Kernel<(u32, f32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
-            relu: Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
-            add: Kernel<(u32, DevicePtr<f32>, DevicePtr<f32>, DevicePtrMut<f32>)>,
-            x: DeviceBuffer<f32>,
-            y: DeviceBuffer<f32>,
-            n: u32,
-        }
-        h1: alloc::<f32>(n as usize);
-        h2: alloc::<f32>(n as usize);
-        h3: alloc::<f32>(n as usize);
-        stage1: kernel affine<<<n.div_ceil(256), 256>>>(n, 2.0, -1.0, x, h1);
-        stage2: kernel relu<<<n.div_ceil(256), 256>>>(n, h1, h2);
-        stage3: kernel affine<<<n.div_ceil(256), 256>>>(n, 0.5, 0.25, h2, h3);
-        stage4: kernel add<<<n.div_ceil(256), 256>>>(n, h3, x, y);
-        free_h1: free(h1);
-        free_h2: free(h2);
-        free_h3: free(h3);
-        h1 -> stage1 -> stage2 -> free_h1 -> h3 -> stage3 -> stage4 -> free_h3;
-        h2 -> stage2 -> stage3 -> free_h2;
-    }
-}
 
 fn main() -> Result<(), Error> {
     let ctx = match cudagraph_runtime::open_device(0) {
@@ -99,7 +57,7 @@ fn main() -> Result<(), Error> {
             n: n as u32,
         };
         let exec = Pipeline::build(&ctx, &params)?.instantiate()?;
-        temporaries += 3 * (n * 4) as u64;
+        temporaries += (TEMPORARIES * n * 4) as u64;
         shapes.push((batch, host, params.y, exec));
     }
     for _step in 0..10 {
@@ -112,7 +70,7 @@ fn main() -> Result<(), Error> {
         let wrong = host
             .iter()
             .zip(&got)
-            .filter(|(&x, &y)| y != (2.0 * x - 1.0).max(0.0) * 0.5 + 0.25 + x)
+            .filter(|(&x, &y)| y != expected(x))
             .count();
         println!(
             "batch {batch:>2}: {} values, {wrong} differ from the CPU",

@@ -14,62 +14,16 @@ use std::num::NonZeroUsize;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use cudagraph_examples::pipeline::{
+    expected, Pipeline, PipelineExec, PipelineParams, KERNELS, TEMPORARIES,
+};
 use cudagraph_examples::{compile, main_with, open_gpu, Failure};
 use cudagraph_runtime::cudarc::driver::CudaStream;
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{bucket_pow2, cuda_graph, ExecCache, GraphMemory};
-
-const SOURCE: &str = r#"
-extern "C" __global__ void affine(unsigned n, float a, float b, const float* x, float* y) {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = a * x[i] + b;
-}
-extern "C" __global__ void relu(unsigned n, const float* x, float* y) {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = fmaxf(x[i], 0.0f);
-}
-extern "C" __global__ void add(unsigned n, const float* x, const float* y, float* out) {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = x[i] + y[i];
-}
-"#;
+use cudagraph_runtime::{bucket_pow2, ExecCache, GraphMemory};
 
 /// Floats per row of a batch: each temporary of a batch of `b` rows is `b` MiB.
 const WIDTH: usize = 1 << 18;
-/// Temporaries per executable.
-const TEMPORARIES: usize = 3;
-
-cuda_graph! {
-    /// The pipeline for one batch: `x` in, `y` out, three temporaries allocated by the graph
-    /// (`h3` takes `h1`'s memory: `h1` is freed before `h3` is allocated).
-    graph Pipeline {
-        params {
-            affine: Kernel<(u32, f32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
-            relu: Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
-            add: Kernel<(u32, DevicePtr<f32>, DevicePtr<f32>, DevicePtrMut<f32>)>,
-            x: DeviceBuffer<f32>,
-            y: DeviceBuffer<f32>,
-            n: u32,
-        }
-        h1: alloc::<f32>(n as usize);
-        h2: alloc::<f32>(n as usize);
-        h3: alloc::<f32>(n as usize);
-        stage1: kernel affine<<<n.div_ceil(256), 256>>>(n, 2.0, -1.0, x, h1);
-        stage2: kernel relu<<<n.div_ceil(256), 256>>>(n, h1, h2);
-        stage3: kernel affine<<<n.div_ceil(256), 256>>>(n, 0.5, 0.25, h2, h3);
-        stage4: kernel add<<<n.div_ceil(256), 256>>>(n, h3, x, y);
-        free_h1: free(h1);
-        free_h2: free(h2);
-        free_h3: free(h3);
-        h1 -> stage1 -> stage2 -> free_h1 -> h3 -> stage3 -> stage4 -> free_h3;
-        h2 -> stage2 -> stage3 -> free_h2;
-    }
-}
-
-/// What the pipeline computes for one element.
-fn expected(x: f32) -> f32 {
-    (2.0 * x - 1.0).max(0.0) * 0.5 + 0.25 + x
-}
 
 /// One shape's executable and the buffers it reads and writes (`rows` rows of `WIDTH`).
 struct Shape {
@@ -117,8 +71,8 @@ fn main() -> ExitCode {
 fn run() -> Result<(), Failure> {
     let ctx = open_gpu()?;
     let stream = ctx.new_stream()?;
-    let module = compile(&ctx, SOURCE)?;
-    // SAFETY: the parameter lists of the kernels of these names in `SOURCE`.
+    let module = compile(&ctx, KERNELS)?;
+    // SAFETY: the parameter lists of the kernels of these names in `KERNELS`.
     let (affine, relu, add) = unsafe {
         (
             Kernel::new(module.load_function("affine")?),

@@ -2,6 +2,7 @@
 //! when something is missing. Run an example with `cargo run -p cudagraph-examples --example NAME`.
 
 pub mod jacobi;
+pub mod pipeline;
 
 use std::process::ExitCode;
 use std::sync::Arc;

@@ -31,7 +31,7 @@ use criterion::Criterion;
 use cudagraph_runtime::cudarc::driver::{sys, CudaStream};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::KernelNode;
-use cudagraph_tests::bench::{RatioTable, Samples};
+use cudagraph_tests::bench::{ok, sync, RatioTable, Samples};
 use cudagraph_tests::{compile, function, gpu, zeros, Gpu};
 
 const SAMPLE_SIZE: usize = 30;
@@ -58,18 +58,6 @@ fn one() -> LaunchConfig {
         block_dim: (32, 1, 1),
         shared_mem_bytes: 0,
     }
-}
-
-#[track_caller]
-fn ok(call: &str, result: sys::CUresult) {
-    assert_eq!(result, sys::CUresult::CUDA_SUCCESS, "{call} failed");
-}
-
-fn sync(stream: &CudaStream) {
-    // SAFETY: a live stream of the context bound to this thread.
-    ok("cuStreamSynchronize", unsafe {
-        sys::cuStreamSynchronize(stream.cu_stream())
-    });
 }
 
 /// The raw side of a single-node update: parameters built once, pointing at a `Cell` holding

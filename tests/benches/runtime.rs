@@ -76,7 +76,7 @@ use criterion::{BenchmarkId, Criterion};
 use cudagraph_runtime::cudarc::driver::{sys, CudaContext, CudaSlice, CudaStream};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{GraphExec, KernelArg, KernelNode};
-use cudagraph_tests::bench::{RatioTable, Samples};
+use cudagraph_tests::bench::{ok, sync, RatioTable, Samples};
 use cudagraph_tests::{compile, function, gpu, zeros, Gpu, KERNELS};
 
 const CHAINS: [usize; 4] = [1, 10, 100, 1000];
@@ -95,18 +95,6 @@ fn config() -> LaunchConfig {
         block_dim: (THREADS, 1, 1),
         shared_mem_bytes: 0,
     }
-}
-
-#[track_caller]
-fn ok(call: &str, result: sys::CUresult) {
-    assert_eq!(result, sys::CUresult::CUDA_SUCCESS, "{call} failed");
-}
-
-fn sync(stream: &CudaStream) {
-    // SAFETY: a live stream of the context bound to this thread.
-    ok("cuStreamSynchronize", unsafe {
-        sys::cuStreamSynchronize(stream.cu_stream())
-    });
 }
 
 /// The `noop` launch as the raw side passes it: the node parameters and the argument array they

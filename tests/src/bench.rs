@@ -335,6 +335,25 @@ impl Display for RatioTable {
     }
 }
 
+/// Asserts that a raw driver call succeeded, naming it otherwise (the raw side of a benchmark
+/// has no error path: a failure there is the benchmark's bug).
+#[track_caller]
+pub fn ok(call: &str, result: cudagraph_runtime::cudarc::driver::sys::CUresult) {
+    assert_eq!(
+        result,
+        cudagraph_runtime::cudarc::driver::sys::CUresult::CUDA_SUCCESS,
+        "{call} failed"
+    );
+}
+
+/// Waits for `stream` with a raw `cuStreamSynchronize`.
+pub fn sync(stream: &cudagraph_runtime::cudarc::driver::CudaStream) {
+    // SAFETY: a live stream of the context bound to this thread.
+    ok("cuStreamSynchronize", unsafe {
+        cudagraph_runtime::cudarc::driver::sys::cuStreamSynchronize(stream.cu_stream())
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
