@@ -59,6 +59,49 @@ fn body_roots(
         .collect()
 }
 
+/// How one text format writes the parts of a graph: node lines, a body's opening and closing
+/// lines (one string each, `\n` between lines), the dashed link from a conditional node to a
+/// root of its body, and an edge.
+struct Syntax {
+    node: fn(usize, &str, NodeKind) -> String,
+    open_body: fn(usize, u32, &str) -> String,
+    close_body: &'static str,
+    body_link: fn(usize, usize) -> String,
+    edge: fn(usize, usize) -> String,
+}
+
+const DOT: Syntax = Syntax {
+    node: |i, name, kind| {
+        format!(
+            "n{i} [label=\"{}\\n{}\", shape={}];",
+            escape(name),
+            kind.name(),
+            shape(kind)
+        )
+    },
+    open_body: |i, b, name| {
+        format!(
+            "subgraph cluster_{i}_{b} {{\n    label=\"{} body {b}\";\n    style=dashed;",
+            escape(name)
+        )
+    },
+    close_body: "}",
+    body_link: |i, root| format!("n{i} -> n{root} [style=dashed];"),
+    edge: |from, to| format!("n{from} -> n{to};"),
+};
+
+const MERMAID: Syntax = Syntax {
+    node: |i, name, kind| format!("n{i}[\"{}: {}\"]", mermaid_label(name), kind.name()),
+    open_body: |i, b, name| format!("subgraph b{i}_{b}[\"{} body {b}\"]", mermaid_label(name)),
+    close_body: "end",
+    body_link: |i, root| format!("n{i} -.-> n{root}"),
+    edge: |from, to| format!("n{from} --> n{to}"),
+};
+
+fn mermaid_label(name: &str) -> String {
+    name.replace('"', "#quot;")
+}
+
 /// DOT text for nodes `(name, kind)` (identified by position) and edges `(from, to)`; conditional
 /// bodies (`bodies`) are drawn as nested clusters, each reached from its conditional node by a
 /// dashed edge.
@@ -68,48 +111,10 @@ pub fn to_dot<'a>(
     edges: impl IntoIterator<Item = (usize, usize)>,
     bodies: Bodies<'_>,
 ) -> String {
-    let nodes: Vec<(&str, NodeKind)> = nodes.into_iter().collect();
-    let edges: Vec<(usize, usize)> = edges.into_iter().collect();
     let mut out = format!("digraph \"{}\" {{\n    rankdir=TB;\n", escape(title));
-    dot_scope(&mut out, &nodes, &edges, bodies, None, 1);
-    for (from, to) in &edges {
-        let _ = writeln!(out, "    n{from} -> n{to};");
-    }
+    write_graph(&mut out, nodes, edges, bodies, &DOT);
     out.push_str("}\n");
     out
-}
-
-fn dot_scope(
-    out: &mut String,
-    nodes: &[(&str, NodeKind)],
-    edges: &[(usize, usize)],
-    bodies: Bodies<'_>,
-    scope: Option<(usize, u32)>,
-    depth: usize,
-) {
-    let pad = "    ".repeat(depth);
-    for i in scope_members(bodies, nodes.len(), scope) {
-        let (name, kind) = nodes[i];
-        let _ = writeln!(
-            out,
-            "{pad}n{i} [label=\"{}\\n{}\", shape={}];",
-            escape(name),
-            kind.name(),
-            shape(kind)
-        );
-        for b in bodies_of(bodies, i) {
-            let _ = writeln!(
-                out,
-                "{pad}subgraph cluster_{i}_{b} {{\n{pad}    label=\"{} body {b}\";\n{pad}    style=dashed;",
-                escape(name)
-            );
-            dot_scope(out, nodes, edges, bodies, Some((i, b)), depth + 1);
-            let _ = writeln!(out, "{pad}}}");
-            for root in body_roots(bodies, nodes.len(), (i, b), edges) {
-                let _ = writeln!(out, "{pad}n{i} -> n{root} [style=dashed];");
-            }
-        }
-    }
 }
 
 /// Mermaid flowchart text, same inputs as [`to_dot`] (bodies as nested subgraphs).
@@ -118,35 +123,52 @@ pub fn to_mermaid<'a>(
     edges: impl IntoIterator<Item = (usize, usize)>,
     bodies: Bodies<'_>,
 ) -> String {
-    let nodes: Vec<(&str, NodeKind)> = nodes.into_iter().collect();
-    let edges: Vec<(usize, usize)> = edges.into_iter().collect();
     let mut out = String::from("flowchart TD\n");
-    mermaid_scope(&mut out, &nodes, &edges, bodies, None, 1);
-    for (from, to) in &edges {
-        let _ = writeln!(out, "    n{from} --> n{to}");
-    }
+    write_graph(&mut out, nodes, edges, bodies, &MERMAID);
     out
 }
 
-fn mermaid_scope(
+/// The nodes, scope by scope, then every edge.
+fn write_graph<'a>(
+    out: &mut String,
+    nodes: impl IntoIterator<Item = (&'a str, NodeKind)>,
+    edges: impl IntoIterator<Item = (usize, usize)>,
+    bodies: Bodies<'_>,
+    syntax: &Syntax,
+) {
+    let nodes: Vec<(&str, NodeKind)> = nodes.into_iter().collect();
+    let edges: Vec<(usize, usize)> = edges.into_iter().collect();
+    write_scope(out, &nodes, &edges, bodies, None, 1, syntax);
+    for &(from, to) in &edges {
+        let _ = writeln!(out, "    {}", (syntax.edge)(from, to));
+    }
+}
+
+/// The nodes of `scope`, each conditional node followed by its bodies, nested one level deeper.
+fn write_scope(
     out: &mut String,
     nodes: &[(&str, NodeKind)],
     edges: &[(usize, usize)],
     bodies: Bodies<'_>,
     scope: Option<(usize, u32)>,
     depth: usize,
+    syntax: &Syntax,
 ) {
     let pad = "    ".repeat(depth);
+    let mut line = |text: &str, out: &mut String| {
+        for l in text.lines() {
+            let _ = writeln!(out, "{pad}{l}");
+        }
+    };
     for i in scope_members(bodies, nodes.len(), scope) {
         let (name, kind) = nodes[i];
-        let label = name.replace('"', "#quot;");
-        let _ = writeln!(out, "{pad}n{i}[\"{label}: {}\"]", kind.name());
+        line(&(syntax.node)(i, name, kind), out);
         for b in bodies_of(bodies, i) {
-            let _ = writeln!(out, "{pad}subgraph b{i}_{b}[\"{label} body {b}\"]");
-            mermaid_scope(out, nodes, edges, bodies, Some((i, b)), depth + 1);
-            let _ = writeln!(out, "{pad}end");
+            line(&(syntax.open_body)(i, b, name), out);
+            write_scope(out, nodes, edges, bodies, Some((i, b)), depth + 1, syntax);
+            line(syntax.close_body, out);
             for root in body_roots(bodies, nodes.len(), (i, b), edges) {
-                let _ = writeln!(out, "{pad}n{i} -.-> n{root}");
+                line(&(syntax.body_link)(i, root), out);
             }
         }
     }

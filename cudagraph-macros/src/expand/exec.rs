@@ -6,7 +6,7 @@ use quote::quote;
 
 use quote::format_ident;
 
-use super::{docs, indirect_key, local, params_at, relocated, Base, Gen};
+use super::{docs, indirect_key, local, params_at, relocated, update_fn, Base, Gen};
 use crate::parse::NodeOp;
 
 pub fn exec_type(g: &Gen) -> TokenStream {
@@ -55,7 +55,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             let inputs = n.mentions.iter().map(|i| quote!(|| #changed[#i]));
             // Each node's update is a function of its own (generated with `set_params_only`),
             // so that this one's stack frame does not hold every node's.
-            let update = quote::format_ident!("__cg_update_node_{}", pos);
+            let update = update_fn(pos);
             relocated(
                 quote! {
                     if self.dirty[#pos] #(#inputs)* {

@@ -135,6 +135,12 @@ fn indirect_key(name: &Ident) -> Ident {
     format_ident!("__cg_indirect_{}", name_of(name))
 }
 
+/// The executable's method that makes the single-node update of the node at `pos` (generated
+/// with `set_params_only`, called by it and by `set_params`).
+fn update_fn(pos: usize) -> Ident {
+    format_ident!("__cg_update_node_{}", pos)
+}
+
 /// An identifier only the generated code can see.
 fn local(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())

@@ -6,7 +6,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{camel, local, params_at, relocated, Base, Gen};
+use super::{camel, local, params_at, relocated, update_fn, Base, Gen};
 use crate::model::name_of;
 use crate::parse::NodeOp;
 
@@ -92,13 +92,12 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
     // updates of every node would give the dispatch a stack frame as large as all of them
     // together, probed page by page at each call, whichever node it updates.
     let updatable_nodes: Vec<_> = g.nodes.iter().filter(|n| updatable(&n.decl.op)).collect();
-    let node_fn = |pos: usize| format_ident!("__cg_update_node_{}", pos);
     let arms = updatable_nodes.iter().map(|n| {
-        let (node_pos, f) = (n.pos, node_fn(n.pos));
+        let (node_pos, f) = (n.pos, update_fn(n.pos));
         quote!(#node_pos => self.#f(#params)?,)
     });
     let node_fns = updatable_nodes.iter().map(|n| {
-        let f = node_fn(n.pos);
+        let f = update_fn(n.pos);
         let update = relocated(g.update_node(n), n.site);
         quote! {
             #[inline(never)]
