@@ -155,7 +155,7 @@ fn write_scope(
     syntax: &Syntax,
 ) {
     let pad = "    ".repeat(depth);
-    let mut line = |text: &str, out: &mut String| {
+    let line = |text: &str, out: &mut String| {
         for l in text.lines() {
             let _ = writeln!(out, "{pad}{l}");
         }
