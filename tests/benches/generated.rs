@@ -33,6 +33,7 @@ use criterion::{BenchmarkId, Criterion};
 use cudagraph_runtime::cudarc::driver::sys;
 use cudagraph_runtime::{cuda_graph, prelude::*};
 use cudagraph_tests::bench::{RatioTable, Samples};
+use cudagraph_tests::raw::kernel_node_params;
 use cudagraph_tests::{gpu, zeros, Kernels};
 
 include!(concat!(env!("OUT_DIR"), "/chain1000.rs"));
@@ -402,20 +403,12 @@ fn raw_set(
         &mut a as *mut f32 as *mut c_void,
         &mut y as *mut u64 as *mut c_void,
     ];
-    let params = sys::CUDA_KERNEL_NODE_PARAMS {
-        func,
-        gridDimX: 1,
-        gridDimY: 1,
-        gridDimZ: 1,
-        blockDimX: THREADS,
-        blockDimY: 1,
-        blockDimZ: 1,
-        sharedMemBytes: 0,
-        kernelParams: args.as_mut_ptr(),
-        extra: std::ptr::null_mut(),
-        kern: std::ptr::null_mut(),
-        ctx,
+    let config = LaunchConfig {
+        grid_dim: (1, 1, 1),
+        block_dim: (THREADS, 1, 1),
+        shared_mem_bytes: 0,
     };
+    let params = kernel_node_params(func, &config, args.as_mut_ptr(), ctx);
     // SAFETY: live executable and one of its kernel nodes; `params` and its arguments live through
     // the call, which copies them.
     let r = unsafe { sys::cuGraphExecKernelNodeSetParams_v2(exec, node, &params) };

@@ -24,7 +24,6 @@
 use std::cell::Cell;
 use std::ffi::c_void;
 use std::hint::black_box;
-use std::ptr::null_mut;
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
@@ -32,6 +31,7 @@ use cudagraph_runtime::cudarc::driver::{sys, CudaStream};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::KernelNode;
 use cudagraph_tests::bench::{ok, sync, RatioTable, Samples};
+use cudagraph_tests::raw::kernel_node_params;
 use cudagraph_tests::{compile, function, gpu, zeros, Gpu};
 
 const SAMPLE_SIZE: usize = 30;
@@ -75,21 +75,7 @@ impl RawPut {
     }
 
     fn params(&self, args: &mut [*mut c_void; 2]) -> sys::CUDA_KERNEL_NODE_PARAMS {
-        let c = one();
-        sys::CUDA_KERNEL_NODE_PARAMS {
-            func: self.func,
-            gridDimX: c.grid_dim.0,
-            gridDimY: c.grid_dim.1,
-            gridDimZ: c.grid_dim.2,
-            blockDimX: c.block_dim.0,
-            blockDimY: c.block_dim.1,
-            blockDimZ: c.block_dim.2,
-            sharedMemBytes: c.shared_mem_bytes,
-            kernelParams: args.as_mut_ptr(),
-            extra: null_mut(),
-            kern: null_mut(),
-            ctx: self.ctx,
-        }
+        kernel_node_params(self.func, &one(), args.as_mut_ptr(), self.ctx)
     }
 }
 
@@ -102,6 +88,25 @@ struct Pair {
     indirect: GraphExec<'static>,
     keys: Vec<Indirect<u32>>,
     outs: Vec<DeviceBuffer<u32>>,
+}
+
+/// Ours: `count` launches of `exec`, each after setting every value of `keys` to the next
+/// value of `v`; then a stream wait.
+fn set_and_launch(
+    exec: &mut GraphExec<'static>,
+    keys: &[Indirect<u32>],
+    v: &mut u32,
+    count: u64,
+    stream: &std::sync::Arc<CudaStream>,
+) {
+    for _ in 0..count {
+        *v = v.wrapping_add(1);
+        for key in keys {
+            exec.set_indirect(key, *v).expect("set_indirect");
+        }
+        exec.launch(stream).expect("launch");
+    }
+    sync(stream);
 }
 
 fn pair(
@@ -250,16 +255,7 @@ fn main() {
             (&ids.0, &ids.1),
             BLOCK,
             2,
-            |count| {
-                for _ in 0..count {
-                    v = v.wrapping_add(1);
-                    for key in &p.keys {
-                        p.indirect.set_indirect(key, v).expect("set_indirect");
-                    }
-                    p.indirect.launch(&stream).expect("launch");
-                }
-                sync(&stream);
-            },
+            |count| set_and_launch(&mut p.indirect, &p.keys, &mut v, count, &stream),
             |count| {
                 for _ in 0..count {
                     w = w.wrapping_add(1);
@@ -295,16 +291,7 @@ fn main() {
             (&ids_ours.0, &ids_ours.1),
             BLOCK,
             2,
-            |count| {
-                for _ in 0..count {
-                    v = v.wrapping_add(1);
-                    for key in &p.keys {
-                        p.indirect.set_indirect(key, v).expect("set_indirect");
-                    }
-                    p.indirect.launch(&stream).expect("launch");
-                }
-                sync(&stream);
-            },
+            |count| set_and_launch(&mut p.indirect, &p.keys, &mut v, count, &stream),
             |count| {
                 for _ in 0..count {
                     x = x.wrapping_add(1);

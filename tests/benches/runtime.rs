@@ -77,6 +77,7 @@ use cudagraph_runtime::cudarc::driver::{sys, CudaContext, CudaSlice, CudaStream}
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{GraphExec, KernelArg, KernelNode};
 use cudagraph_tests::bench::{ok, sync, RatioTable, Samples};
+use cudagraph_tests::raw::kernel_node_params;
 use cudagraph_tests::{compile, function, gpu, zeros, Gpu, KERNELS};
 
 const CHAINS: [usize; 4] = [1, 10, 100, 1000];
@@ -114,21 +115,7 @@ impl RawNoop {
 
     /// The node parameters, pointing at `args`.
     fn params(&self, args: &mut [*mut c_void; 2]) -> sys::CUDA_KERNEL_NODE_PARAMS {
-        let c = config();
-        sys::CUDA_KERNEL_NODE_PARAMS {
-            func: self.func,
-            gridDimX: c.grid_dim.0,
-            gridDimY: c.grid_dim.1,
-            gridDimZ: c.grid_dim.2,
-            blockDimX: c.block_dim.0,
-            blockDimY: c.block_dim.1,
-            blockDimZ: c.block_dim.2,
-            sharedMemBytes: c.shared_mem_bytes,
-            kernelParams: args.as_mut_ptr(),
-            extra: null_mut(),
-            kern: null_mut(),
-            ctx: self.ctx,
-        }
+        kernel_node_params(self.func, &config(), args.as_mut_ptr(), self.ctx)
     }
 
     /// A raw chain of `n` noop nodes; returns the graph and its last node.

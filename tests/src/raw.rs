@@ -4,6 +4,30 @@
 use cudagraph_runtime::cudarc::driver::sys;
 use cudagraph_runtime::Graph;
 
+/// A kernel node's raw parameters: `func` launched with `config`, its arguments at `args` (one
+/// pointer per kernel parameter), in `ctx` (null: the current context).
+pub fn kernel_node_params(
+    func: sys::CUfunction,
+    config: &cudagraph_runtime::LaunchConfig,
+    args: *mut *mut std::ffi::c_void,
+    ctx: sys::CUcontext,
+) -> sys::CUDA_KERNEL_NODE_PARAMS {
+    sys::CUDA_KERNEL_NODE_PARAMS {
+        func,
+        gridDimX: config.grid_dim.0,
+        gridDimY: config.grid_dim.1,
+        gridDimZ: config.grid_dim.2,
+        blockDimX: config.block_dim.0,
+        blockDimY: config.block_dim.1,
+        blockDimZ: config.block_dim.2,
+        sharedMemBytes: config.shared_mem_bytes,
+        kernelParams: args,
+        extra: std::ptr::null_mut(),
+        kern: std::ptr::null_mut(),
+        ctx,
+    }
+}
+
 /// Adds a 1-D memset of `n` 4-byte words at `dst` to `graph` after `deps`, with the raw call:
 /// the node, or the driver's refusal.
 pub fn memset_u32(
@@ -72,20 +96,17 @@ pub fn add_u32(
         (&mut k_arg as *mut u32).cast(),
         (&mut y_arg as *mut u64).cast(),
     ];
-    let p = sys::CUDA_KERNEL_NODE_PARAMS {
-        func: kernel.cu_function(),
-        gridDimX: n.div_ceil(256),
-        gridDimY: 1,
-        gridDimZ: 1,
-        blockDimX: 256,
-        blockDimY: 1,
-        blockDimZ: 1,
-        sharedMemBytes: 0,
-        kernelParams: args.as_mut_ptr(),
-        extra: std::ptr::null_mut(),
-        kern: std::ptr::null_mut(),
-        ctx: std::ptr::null_mut(),
+    let config = cudagraph_runtime::LaunchConfig {
+        grid_dim: (n.div_ceil(256), 1, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
     };
+    let p = kernel_node_params(
+        kernel.cu_function(),
+        &config,
+        args.as_mut_ptr(),
+        std::ptr::null_mut(),
+    );
     let mut node = std::ptr::null_mut();
     // SAFETY: a live graph and its nodes; `p` and the arguments it points to are valid for the
     // call (the driver copies them), and match `add_u32(unsigned, unsigned, unsigned*)`.
