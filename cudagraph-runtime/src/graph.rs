@@ -1697,11 +1697,9 @@ impl<'a> Graph<'a> {
         clone.tables = self.tables.clone();
         clone.functions = self.functions.clone();
         clone.panics = self.panics.clone();
-        let len = clone.nodes.len();
-        for index in 0..len + clone.body_nodes().len() {
-            let record = clone.record_mut(index).expect("in range");
-            // SAFETY: `record.raw` is a node of the original (or of one of its conditional
-            // bodies), `raw` its live clone.
+        // (No conditional bodies: refused above, so the graph's own nodes are all there is.)
+        for (index, record) in clone.nodes.iter_mut().enumerate() {
+            // SAFETY: `record.raw` is a node of the original, `raw` its live clone.
             let found = unsafe { result::graph::find_in_clone(record.raw, raw) };
             record.raw = found.map_err(|e| e.at_node(|| self.name_of(index)))?;
         }
