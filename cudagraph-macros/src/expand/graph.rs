@@ -207,11 +207,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     };
     // A graph with memory nodes cannot be a child graph (CUDA refuses to embed one), nor one
     // with conditional nodes (CUDA cannot clone them, and embedding clones).
-    let conditional = g
-        .nodes
-        .iter()
-        .any(|n| matches!(n.decl.op, NodeOp::Conditional(_)));
-    let embeddable = (!g.model.has_memory_nodes() && !conditional).then(|| {
+    let embeddable = (!g.model.has_memory_nodes() && conditionals.is_empty()).then(|| {
         quote! {
             #(#pass)*
             impl #p::ChildGraph for #graph {
