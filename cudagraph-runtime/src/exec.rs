@@ -572,11 +572,23 @@ impl<'a> GraphExec<'a> {
         }
     }
 
+    /// The index of `node` (one of the graph's nodes) and its driver handle.
     #[inline]
     fn node(&self, node: NodeId) -> Result<(usize, sys::CUgraphNode)> {
+        self.node_and_function(node)
+            .map(|(index, raw_node, _)| (index, raw_node))
+    }
+
+    /// Like [`GraphExec::node`], with the function of a kernel node (one lookup, for the
+    /// single-node update's hot path).
+    #[inline]
+    fn node_and_function(
+        &self,
+        node: NodeId,
+    ) -> Result<(usize, sys::CUgraphNode, sys::CUfunction)> {
         let index = self.graph.check_any_node(node)?;
         let record = self.graph.record(index).expect("checked by check_node");
-        Ok((index, record.raw))
+        Ok((index, record.raw, record.func))
     }
 
     /// A failed driver call about node `index`, as an error naming the node.
@@ -657,12 +669,7 @@ impl<'a> GraphExec<'a> {
         config: LaunchConfig,
         args: impl KernelArgValues<'a, A>,
     ) -> Result<()> {
-        let (index, raw_node) = self.node(node.id)?;
-        let func = self
-            .graph
-            .record(index)
-            .expect("checked by check_node")
-            .func;
+        let (index, raw_node, func) = self.node_and_function(node.id)?;
         self.send_kernel_params(index, raw_node, func, &config, args)
     }
 
@@ -676,10 +683,10 @@ impl<'a> GraphExec<'a> {
         config: LaunchConfig,
         args: impl KernelArgValues<'a, A>,
     ) -> Result<()> {
-        let (index, raw_node) = self.node(node.id)?;
+        let (index, raw_node, old_func) = self.node_and_function(node.id)?;
         let func = kernel.cu_function();
         self.send_kernel_params(index, raw_node, func, &config, args)?;
-        if self.graph.record(index).is_some_and(|r| r.func != func) {
+        if old_func != func {
             self.graph.set_kernel_function(index, func);
             if !self.graph.functions().contains(func) {
                 self.functions.insert(kernel.function());

@@ -223,46 +223,57 @@ impl<'a, T, V: DeviceDst<'a, T>> KernelArg<'a, DevicePtrMut<T>> for V {
     }
 }
 
-/// One kernel argument already converted: its bits and the memory it points to. The code
-/// `cuda_graph!` generates converts each argument where it is written (so a mismatch is reported
-/// there), then passes these on.
+/// One kernel argument, checked where it is written: the code `cuda_graph!` generates wraps each
+/// argument at its own location (so a mismatch is reported there, once), then passes these on.
+/// Its bits and the memory it points to are read at once; the memory is taken as a use (for a
+/// `DeviceBuffer`, a reference count) only when a node starts using it, not on every update that
+/// passes the memory the node already has.
 #[doc(hidden)]
-#[derive(Debug)]
-pub struct KernelArgPart<'a, P: Param> {
+pub struct KernelArgPart<'a, P: Param, V> {
     repr: P::Repr,
-    used: Result<Option<Use<'a>>>,
+    memory: Option<MemKey>,
+    value: V,
+    // `V::into_part`, stored so that this type is a `KernelArg` whatever `V` is: a `V` that is
+    // not an argument for `P` is then reported by `new` alone, at the argument.
+    into_part: fn(V) -> Result<(P::Repr, Option<Use<'a>>)>,
 }
 
-impl<'a, P: Param> KernelArgPart<'a, P> {
-    /// Converts `value`.
-    #[inline]
-    pub fn new(value: impl KernelArg<'a, P>) -> Self {
-        let repr = value.repr();
-        let used = value.into_part().map(|(_, used)| used);
-        Self { repr, used }
+impl<'a, P: Param, V> KernelArgPart<'a, P, V> {
+    /// Wraps `value`.
+    #[inline(always)]
+    pub fn new(value: V) -> Self
+    where
+        V: KernelArg<'a, P>,
+    {
+        Self {
+            repr: value.repr(),
+            memory: value.memory(),
+            value,
+            into_part: V::into_part,
+        }
     }
 }
 
-impl<'a, P: Param> KernelArg<'a, P> for KernelArgPart<'a, P> {
+impl<'a, P: Param, V> KernelArg<'a, P> for KernelArgPart<'a, P, V> {
     #[inline(always)]
     fn repr(&self) -> P::Repr {
         self.repr
     }
     #[inline(always)]
     fn memory(&self) -> Option<MemKey> {
-        match &self.used {
-            Ok(used) => used.as_ref().map(Use::key),
-            // Not the memory of any node: the update takes the slow path, which reports it.
-            Err(_) => Some(MemKey {
-                start: 0,
-                end: 0,
-                owner: std::ptr::null(),
-            }),
-        }
+        self.memory
     }
     #[inline]
     fn into_part(self) -> Result<(P::Repr, Option<Use<'a>>)> {
-        Ok((self.repr, self.used?))
+        (self.into_part)(self.value)
+    }
+}
+
+impl<P: Param, V> std::fmt::Debug for KernelArgPart<'_, P, V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KernelArgPart")
+            .field("memory", &self.memory)
+            .finish_non_exhaustive()
     }
 }
 

@@ -393,7 +393,7 @@ impl Gen<'_> {
             Some(types) if types.len() == k.args.len() => {
                 let args = k.args.iter().zip(types).map(|(arg, ty)| {
                     let (s, p) = (at(arg.span()), private_at(arg.span()));
-                    quote_spanned!(s=> #p::KernelArgPart::<'static, #ty>::new(#arg))
+                    quote_spanned!(s=> #p::KernelArgPart::<'static, #ty, _>::new(#arg))
                 });
                 quote!(#(#args,)*)
             }
@@ -410,7 +410,7 @@ impl Gen<'_> {
         let p = &self.p;
         match self.kernel_type(k).and_then(kernel_params) {
             Some(types) if types.len() == k.args.len() => {
-                quote!((#(#p::KernelArgPart<'static, #types>,)*))
+                quote!((#(impl #p::KernelArg<'static, #types> + #life,)*))
             }
             _ => {
                 let args_ty = self.kernel_args_type(k);

@@ -87,7 +87,6 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
             }
         })
         .collect();
-    let commits_one = commits.clone();
     // One small function per node, called from the dispatch: inlined into one `match`, the
     // updates of every node would give the dispatch a stack frame as large as all of them
     // together, probed page by page at each call, whichever node it updates.
@@ -148,9 +147,7 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
                     self.__cg_update_node(#params, #pos)?;
                     #updated += 1;
                 }
-                match __cg_param {
-                    #(#commits_one)*
-                }
+                self.__cg_commit(#params, *__cg_param)?;
                 return #p::Result::Ok(#updated);
             }
             // One bit per node: nodes read by several named params are updated once.
@@ -169,13 +166,26 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
                 }
             }
             for &__cg_param in #changed {
-                match __cg_param {
-                    #(#commits)*
-                }
+                self.__cg_commit(#params, __cg_param)?;
             }
             #p::Result::Ok(#updated)
         }
     };
+    // Keeping a named param's value: a function of its own, called once per named param. Inlined
+    // into the loop over them, every arm's load from `params` would be hoisted before the loop,
+    // all of them on every call. (Without params, there is nothing to keep.)
+    let commit_fn = (!g.model.params.is_empty()).then(|| {
+        quote! {
+            /// Keeps the value of `param` from `params` (an indirect param: sets it).
+            #[inline(never)]
+            fn __cg_commit(&mut self, #params: &#params_ty, param: #enum_ty) -> #p::Result<()> {
+                match param {
+                    #(#commits)*
+                }
+                #p::Result::Ok(())
+            }
+        }
+    });
     quote! {
         #(#pass)*
         #[doc = #enum_doc]
@@ -196,6 +206,8 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
             ) -> #p::Result<usize> {
                 #body
             }
+
+            #commit_fn
 
             /// The single-node update of node `pos` from `params`.
             #[allow(unused_variables, clippy::match_single_binding)]

@@ -192,6 +192,7 @@ impl<'a> Holdings<'a> {
     }
 
     /// The uses of node `node`.
+    #[inline]
     pub(crate) fn node_uses(&self, node: usize) -> &[Use<'a>] {
         match self.ranges.get(node) {
             Some(&(start, len)) => &self.uses[start as usize..(start + len) as usize],
