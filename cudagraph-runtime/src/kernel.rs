@@ -235,8 +235,11 @@ pub struct KernelArgPart<'a, P: Param, V> {
     value: V,
     // `V::into_part`, stored so that this type is a `KernelArg` whatever `V` is: a `V` that is
     // not an argument for `P` is then reported by `new` alone, at the argument.
-    into_part: fn(V) -> Result<(P::Repr, Option<Use<'a>>)>,
+    into_part: fn(V) -> Result<Part<'a, P>>,
 }
+
+/// A kernel argument's bits, and the memory it points to as a use.
+type Part<'a, P> = (<P as Param>::Repr, Option<Use<'a>>);
 
 impl<'a, P: Param, V> KernelArgPart<'a, P, V> {
     /// Wraps `value`.
