@@ -107,6 +107,26 @@ pub fn next_build_id() -> u64 {
     crate::id::fresh_id()
 }
 
+/// `n` zeros, on the heap.
+pub fn zeros(n: usize) -> Box<[u32]> {
+    vec![0; n].into_boxed_slice()
+}
+
+/// Adds one declared node to `graph` under `name`: `add` evaluates its expressions and makes the
+/// driver call. Never inlined, and a function of its own for each node (each `add` closure is a
+/// type of its own): the code that builds a declaration then grows by a call per node, which
+/// keeps a graph of 10,000 nodes within what the compiler can optimize (inlined, every node's
+/// code would make one function of several megabytes).
+#[inline(never)]
+pub fn add_node<'a, H>(
+    graph: &mut Graph<'a>,
+    name: &'static str,
+    add: impl FnOnce(&mut Graph<'a>) -> Result<H>,
+) -> Result<H> {
+    graph.name_next(name);
+    add(graph)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Kernel nodes.
 

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{sys, CudaStream};
+use cudarc::driver::{sys, CudaFunction, CudaStream};
 
 use crate::capture::{in_capture, refuse_capturing_stream, refuse_waiting_in_capture};
 use crate::driver::record_err;
@@ -71,6 +71,9 @@ impl std::ops::BitOr for InstantiateFlags {
 /// [`cuGraphExecUpdate`]: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html
 pub struct GraphExec<'a> {
     raw: sys::CUgraphExec,
+    /// The graph's context (the graph keeps it alive): kept beside `raw` because kernel node
+    /// updates pass it, and reaching it through the graph is one more memory access per node.
+    ctx: sys::CUcontext,
     graph: Graph<'a>,
     /// Kernel modules of graphs this executable was updated from.
     functions: FunctionSet,
@@ -180,6 +183,7 @@ impl<'a> GraphExec<'a> {
         let frees_adopted = !graph.adopted_mut().is_empty();
         Ok(Self {
             raw,
+            ctx: graph.context().cu_ctx(),
             panics,
             graph,
             functions: FunctionSet::default(),
@@ -495,6 +499,7 @@ impl<'a> GraphExec<'a> {
         }
         // The old graph goes only after its executable: `old` may still reference its nodes.
         let old_graph = std::mem::replace(&mut self.graph, graph);
+        self.ctx = self.graph.context().cu_ctx();
         // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
         let destroyed = unsafe { result::exec::destroy(old) };
         drop(old_graph);
@@ -676,6 +681,10 @@ impl<'a> GraphExec<'a> {
     /// Like [`GraphExec::set_kernel_params`], and switches the node to `kernel`, another function
     /// with the same parameter list in the same context (CUDA allows that; a function that uses
     /// dynamic parallelism it refuses).
+    // Inlined (with `send_kernel_params`): the common update, same memory, is then the node
+    // lookup, the argument array and the driver call, with no copy of the arguments in between;
+    // the rest is out of line.
+    #[inline]
     pub fn set_kernel<A: KernelArgs>(
         &mut self,
         node: KernelNode<A>,
@@ -687,12 +696,21 @@ impl<'a> GraphExec<'a> {
         let func = kernel.cu_function();
         self.send_kernel_params(index, raw_node, func, &config, args)?;
         if old_func != func {
-            self.graph.set_kernel_function(index, func);
-            if !self.graph.functions().contains(func) {
-                self.functions.insert(kernel.function());
-            }
+            self.switch_function(index, kernel.function());
         }
         Ok(())
+    }
+
+    /// Records that kernel node `index` now launches `func` (its update succeeded), keeping the
+    /// function's module loaded for as long as the executable.
+    #[cold]
+    #[inline(never)]
+    fn switch_function(&mut self, index: usize, func: &CudaFunction) {
+        let raw = func.cu_function();
+        self.graph.set_kernel_function(index, raw);
+        if !self.graph.functions().contains(raw) {
+            self.functions.insert(func);
+        }
     }
 
     #[inline]
@@ -706,7 +724,7 @@ impl<'a> GraphExec<'a> {
     ) -> Result<()> {
         let launch = KernelLaunch {
             func,
-            ctx: self.graph.context().cu_ctx(),
+            ctx: self.ctx,
             config: *config,
         };
         let raw = self.raw;
@@ -719,6 +737,19 @@ impl<'a> GraphExec<'a> {
             });
             return result.map_err(|e| self.at_node(e, index));
         }
+        self.send_kernel_params_new_memory(index, raw_node, launch, args)
+    }
+
+    /// [`GraphExec::send_kernel_params`] when the arguments point to other memory than the node
+    /// uses now: the new memory is taken, the old released after the launches that may use it.
+    #[inline(never)]
+    fn send_kernel_params_new_memory<A: KernelArgs>(
+        &mut self,
+        index: usize,
+        raw_node: sys::CUgraphNode,
+        launch: KernelLaunch,
+        args: impl KernelArgValues<'a, A>,
+    ) -> Result<()> {
         let mut uses = Vec::new();
         let reprs = args.into_parts(&mut uses)?;
         let params = KernelParams::<A> { launch, reprs };
@@ -734,7 +765,7 @@ impl<'a> GraphExec<'a> {
         copy: Memcpy<'a, D>,
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
-        let ctx = self.graph.context().cu_ctx();
+        let ctx = self.ctx;
         let (src, dst, params) = copy.into_parts(ctx, || self.graph.name_of(index))?;
         self.update_node(index, raw_node, vec![src, dst], params)
     }
@@ -747,7 +778,7 @@ impl<'a> GraphExec<'a> {
         set: Memset<'a, V>,
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
-        let (dst, params) = set.into_parts(self.graph.context().cu_ctx())?;
+        let (dst, params) = set.into_parts(self.ctx)?;
         self.update_node(index, raw_node, vec![dst], params)
     }
 

@@ -41,7 +41,10 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             let check = g.update_node(n);
             relocated(quote!(if #(#inputs)||* { #check }), n.site)
         });
-    let updates = g
+    // Which nodes to update: per updatable node, its position and the params its expressions
+    // read, as data walked by one loop (code per node would make this function grow with the
+    // graph, past what the compiler optimizes in reasonable time at 10,000 nodes).
+    let reads = g
         .nodes
         .iter()
         .filter(|n| {
@@ -51,24 +54,23 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             )
         })
         .map(|n| {
-            let pos = n.pos;
-            let inputs = n.mentions.iter().map(|i| quote!(|| #changed[#i]));
-            // Each node's update is a function of its own (generated with `set_params_only`),
-            // so that this one's stack frame does not hold every node's.
-            let update = update_fn(pos);
-            relocated(
-                quote! {
-                    if self.dirty[#pos] #(#inputs)* {
-                        // Dirty until the whole call succeeds: if a later node is refused, the
-                        // next call must set this one again (its params are not committed).
-                        self.dirty[#pos] = true;
-                        self.#update(#params)?;
-                        #updated += 1;
-                    }
-                },
-                n.site,
-            )
+            let (pos, mentions, f) = (n.pos, &n.mentions, update_fn(n.pos));
+            quote!((#pos, &[#(#mentions),*], #exec_ty::#f as fn(&mut #exec_ty, &#params_ty) -> #p::Result<()>))
         });
+    let updates = quote! {
+        #[allow(clippy::type_complexity)]
+        const READS: &[(usize, &[usize], fn(&mut #exec_ty, &#params_ty) -> #p::Result<()>)] =
+            &[#(#reads),*];
+        for &(pos, reads, update) in READS {
+            if self.dirty[pos] || reads.iter().any(|&i| #changed[i]) {
+                // Dirty until the whole call succeeds: if a later node is refused, the next call
+                // must set this one again (its params are not committed).
+                self.dirty[pos] = true;
+                update(self, #params)?;
+                #updated += 1;
+            }
+        }
+    };
     let commits = g.model.params.iter().enumerate().map(|(i, f)| {
         let name = &f.name;
         let take = g.keep(i, Base::Params);
@@ -171,6 +173,11 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             state: #state_ty,
             /// Nodes set through their handles since the last `set_params`: it sets them again.
             dirty: [bool; #count],
+            /// Per node, the number of the last `set_params_only` call naming several params that
+            /// updated it (so that it updates each node once).
+            stamps: #p::Box<[u32]>,
+            /// The number of the last such call.
+            generation: u32,
         }
 
         #(#pass)*
@@ -191,7 +198,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
                 let #changed: [bool; #param_count] = [#(#compare),*];
                 #(#alloc_checks)*
                 let mut #updated = 0usize;
-                #(#updates)*
+                #updates
                 #(#commits)*
                 self.dirty = [false; #count];
                 #p::Result::Ok(#updated)

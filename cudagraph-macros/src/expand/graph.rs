@@ -373,6 +373,8 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                     nodes: self.nodes,
                     state: self.state,
                     dirty: [false; #count],
+                    stamps: #p::zeros(#count),
+                    generation: 0,
                 })
             }
 

@@ -456,31 +456,38 @@ impl Gen<'_> {
                     moved(&local("args"), site),
                 );
                 let (kernel, config, args) = (&k, &c, &a);
-                quote_spanned!(s=> let (#kernel, #config, #args) = #graph_ty::#eval(#params #allocs); let #handle = #graph.add_kernel(#k, #c, #a, #deps)?;)
+                let p = private_at(site);
+                // The launch configuration comes out too: the executable keeps it.
+                return quote_spanned! {s=>
+                    let (#handle, #config) = #p::add_node(#graph, #name, |#graph| {
+                        let (#kernel, #config, #args) = #graph_ty::#eval(#params #allocs);
+                        #p::Result::Ok((#graph.add_kernel(#k, #c, #a, #deps)?, #c))
+                    })?;
+                };
             }
             NodeOp::Memset(_) => {
-                quote_spanned!(s=> let #handle = #graph.add_memset(#graph_ty::#eval(#params #allocs), #deps)?;)
+                quote_spanned!(s=> #graph.add_memset(#graph_ty::#eval(#params #allocs), #deps))
             }
             NodeOp::Memcpy(_) => {
-                quote_spanned!(s=> let #handle = #graph.add_memcpy(#graph_ty::#eval(#params #allocs), #deps)?;)
+                quote_spanned!(s=> #graph.add_memcpy(#graph_ty::#eval(#params #allocs), #deps))
             }
             NodeOp::Host(_) => {
                 let p = private_at(site);
-                quote_spanned!(s=> let #handle = #p::add_host(#graph, #graph_ty::#eval(#params #allocs), #deps)?;)
+                quote_spanned!(s=> #p::add_host(#graph, #graph_ty::#eval(#params #allocs), #deps))
             }
             NodeOp::Child(_) => {
-                quote_spanned!(s=> let #handle = #graph.add_child_graph(#graph_ty::#eval(#params #allocs), #deps)?;)
+                quote_spanned!(s=> #graph.add_child_graph(#graph_ty::#eval(#params #allocs), #deps))
             }
-            NodeOp::Empty(_) => quote_spanned!(s=> let #handle = #graph.add_empty(#deps)?;),
+            NodeOp::Empty(_) => quote_spanned!(s=> #graph.add_empty(#deps)),
             NodeOp::Alloc(a) => {
                 let elem = &a.elem;
-                quote_spanned!(s=> let #handle = #graph.add_mem_alloc::<#elem>(#graph_ty::#eval(#params #allocs), #deps)?;)
+                quote_spanned!(s=> #graph.add_mem_alloc::<#elem>(#graph_ty::#eval(#params #allocs), #deps))
             }
             NodeOp::Record(_) => {
-                quote_spanned!(s=> let #handle = #graph.add_event_record(#graph_ty::#eval(#params #allocs), #deps)?;)
+                quote_spanned!(s=> #graph.add_event_record(#graph_ty::#eval(#params #allocs), #deps))
             }
             NodeOp::Wait(_) => {
-                quote_spanned!(s=> let #handle = #graph.add_event_wait(#graph_ty::#eval(#params #allocs), #deps)?;)
+                quote_spanned!(s=> #graph.add_event_wait(#graph_ty::#eval(#params #allocs), #deps))
             }
             NodeOp::Free(f) => {
                 let alloc = self.model.allocation(&f.alloc).and_then(|i| {
@@ -489,17 +496,16 @@ impl Gen<'_> {
                         .find(|n| std::ptr::eq(n.decl, self.model.nodes[i]))
                 });
                 let alloc = alloc.map(|a| moved(&a.local, site));
-                quote_spanned!(s=> let #handle = #graph.add_mem_free(&#alloc, #deps)?;)
+                quote_spanned!(s=> #graph.add_mem_free(&#alloc, #deps))
             }
             NodeOp::Conditional(c) => return self.add_conditional(node, c, deps),
             NodeOp::Capture(_) => {
-                quote_spanned!(s=> let #handle = #graph.add_capture(#graph_ty::#eval(#params #allocs), #deps)?;)
+                quote_spanned!(s=> #graph.add_capture(#graph_ty::#eval(#params #allocs), #deps))
             }
         };
-        let graph = graph_at(Span::call_site());
-        quote! {
-            #graph.name_next(#name);
-            #add
+        let p = private_at(site);
+        quote_spanned! {s=>
+            let #handle = #p::add_node(#graph, #name, |#graph| #add)?;
         }
     }
 

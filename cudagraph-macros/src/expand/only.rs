@@ -32,33 +32,36 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
         .params
         .iter()
         .map(|f| format!("Param `{}`.", name_of(&f.name)));
-    let words = g.nodes.len().div_ceil(64);
-    let (params, changed, marked, updated, pos) = (
+    let (params, changed, updated, pos) = (
         params_at(Span::call_site()),
         local("changed"),
-        local("marked"),
         local("updated"),
         local("pos"),
     );
 
-    // Per param: the positions of the nodes that read it (alloc nodes apart: they are checked,
-    // not updated), and the commit of its kept value.
-    let readers: Vec<TokenStream> = g
+    // A node's update and a param's commit, as the tables below hold them.
+    let fn_ty = quote!(fn(&mut Self, &#params_ty) -> #p::Result<()>);
+    // Per param (in the enum's order): the nodes whose expressions read it (alloc nodes apart:
+    // they are checked, not updated), each with its update function, and the function that
+    // keeps the param's new value. Data, not code: a call walks only the entries it names.
+    let entries: Vec<TokenStream> = g
         .model
         .params
         .iter()
         .enumerate()
         .map(|(i, _)| {
-            let v = &variants[i];
-            let nodes = g
+            let readers = g
                 .nodes
                 .iter()
                 .filter(|n| n.mentions.contains(&i) && updatable(&n.decl.op))
-                .map(|n| n.pos);
-            quote!(#enum_ty::#v => &[#(#nodes),*],)
+                .map(|n| {
+                    let (pos, f) = (n.pos, update_fn(n.pos));
+                    quote!((#pos, Self::#f as #fn_ty))
+                });
+            let commit = commit_fn(i);
+            quote!((&[#(#readers),*], Self::#commit as #fn_ty))
         })
         .collect();
-    let readers_one: Vec<TokenStream> = readers.clone();
     let alloc_checks = g.model.params.iter().enumerate().map(|(i, _)| {
         let v = &variants[i];
         let checks = g
@@ -68,34 +71,27 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
             .map(|n| relocated(g.update_node(n), n.site));
         quote!(#enum_ty::#v => { #(#checks)* })
     });
-    let commits: Vec<TokenStream> = g
-        .model
-        .params
-        .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            let (v, name, take) = (&variants[i], &f.name, g.keep(i, Base::Params));
-            if g.model.is_indirect(i) {
-                // An `#[indirect]` param: a host write, no node to update.
-                let key = super::indirect_key(name);
-                quote!(#enum_ty::#v => {
-                    self.exec.set_indirect(&self.nodes.#key, #params.#name)?;
-                    self.state.params.#name = #take;
-                })
-            } else {
-                quote!(#enum_ty::#v => self.state.params.#name = #take,)
+    // One function per param keeping its value (an indirect param: setting it), and one per
+    // node making its single-node update: each small and of its own, so that a call runs the
+    // code of what it names only (one function dispatching over every param or node would also
+    // have a stack frame as large as all of them together, probed page by page at each call).
+    let commit_fns = g.model.params.iter().enumerate().map(|(i, f)| {
+        let (name, take, commit) = (&f.name, g.keep(i, Base::Params), commit_fn(i));
+        // An `#[indirect]` param: a host write, no node to update.
+        let write = g.model.is_indirect(i).then(|| {
+            let key = super::indirect_key(name);
+            quote!(self.exec.set_indirect(&self.nodes.#key, #params.#name)?;)
+        });
+        quote! {
+            #[inline(never)]
+            fn #commit(&mut self, #params: &#params_ty) -> #p::Result<()> {
+                #write
+                self.state.params.#name = #take;
+                #p::Result::Ok(())
             }
-        })
-        .collect();
-    // One small function per node, called from the dispatch: inlined into one `match`, the
-    // updates of every node would give the dispatch a stack frame as large as all of them
-    // together, probed page by page at each call, whichever node it updates.
-    let updatable_nodes: Vec<_> = g.nodes.iter().filter(|n| updatable(&n.decl.op)).collect();
-    let arms = updatable_nodes.iter().map(|n| {
-        let (node_pos, f) = (n.pos, update_fn(n.pos));
-        quote!(#node_pos => self.#f(#params)?,)
+        }
     });
-    let node_fns = updatable_nodes.iter().map(|n| {
+    let node_fns = g.nodes.iter().filter(|n| updatable(&n.decl.op)).map(|n| {
         let f = update_fn(n.pos);
         let update = relocated(g.update_node(n), n.site);
         quote! {
@@ -140,50 +136,43 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
             let mut #updated = 0usize;
             if let [__cg_param] = #changed {
                 // One param: its readers are distinct nodes, nothing to deduplicate.
-                let readers: &[usize] = match __cg_param {
-                    #(#readers_one)*
-                };
-                for &#pos in readers {
-                    self.__cg_update_node(#params, #pos)?;
+                let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
+                for &(_, update) in readers {
+                    update(self, #params)?;
                     #updated += 1;
                 }
-                self.__cg_commit(#params, *__cg_param)?;
+                commit(self, #params)?;
                 return #p::Result::Ok(#updated);
             }
-            // One bit per node: nodes read by several named params are updated once.
-            let mut #marked = [0u64; #words];
+            // A node read by several named params is updated once: it is stamped with this
+            // call's number when it is (no clearing afterwards, whatever happens: the next call
+            // has another number).
+            self.generation = self.generation.wrapping_add(1);
+            if self.generation == 0 {
+                self.stamps.fill(0);
+                self.generation = 1;
+            }
+            let stamp = self.generation;
             for &__cg_param in #changed {
-                let readers: &[usize] = match __cg_param {
-                    #(#readers)*
-                };
-                for &#pos in readers {
-                    let bit = 1u64 << (#pos % 64);
-                    if #marked[#pos / 64] & bit == 0 {
-                        #marked[#pos / 64] |= bit;
-                        self.__cg_update_node(#params, #pos)?;
+                for &(#pos, update) in Self::__CG_PARAMS[__cg_param as usize].0 {
+                    if self.stamps[#pos] != stamp {
+                        self.stamps[#pos] = stamp;
+                        update(self, #params)?;
                         #updated += 1;
                     }
                 }
             }
             for &__cg_param in #changed {
-                self.__cg_commit(#params, __cg_param)?;
+                (Self::__CG_PARAMS[__cg_param as usize].1)(self, #params)?;
             }
             #p::Result::Ok(#updated)
         }
     };
-    // Keeping a named param's value: a function of its own, called once per named param. Inlined
-    // into the loop over them, every arm's load from `params` would be hoisted before the loop,
-    // all of them on every call. (Without params, there is nothing to keep.)
-    let commit_fn = (!g.model.params.is_empty()).then(|| {
+    // Indexed by `<Graph>Param as usize`. Without params there is no table (nothing to name).
+    let table = (!g.model.params.is_empty()).then(|| {
         quote! {
-            /// Keeps the value of `param` from `params` (an indirect param: sets it).
-            #[inline(never)]
-            fn __cg_commit(&mut self, #params: &#params_ty, param: #enum_ty) -> #p::Result<()> {
-                match param {
-                    #(#commits)*
-                }
-                #p::Result::Ok(())
-            }
+            #[allow(clippy::type_complexity)]
+            const __CG_PARAMS: &'static [(&'static [(usize, #fn_ty)], #fn_ty)] = &[#(#entries),*];
         }
     });
     quote! {
@@ -207,17 +196,9 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
                 #body
             }
 
-            #commit_fn
+            #table
 
-            /// The single-node update of node `pos` from `params`.
-            #[allow(unused_variables, clippy::match_single_binding)]
-            fn __cg_update_node(&mut self, #params: &#params_ty, #pos: usize) -> #p::Result<()> {
-                match #pos {
-                    #(#arms)*
-                    _ => {}
-                }
-                #p::Result::Ok(())
-            }
+            #(#commit_fns)*
 
             #(#node_fns)*
         }
@@ -227,6 +208,11 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
 /// `<Graph>Param`.
 pub fn param_enum(g: &Gen) -> proc_macro2::Ident {
     format_ident!("{}Param", name_of(g.graph), span = g.graph.span())
+}
+
+/// The function keeping the new value of param `i` (see `set_params_only`).
+fn commit_fn(i: usize) -> proc_macro2::Ident {
+    format_ident!("__cg_commit_{}", i)
 }
 
 /// Whether a node of this kind has a single-node update (alloc nodes are only checked).
