@@ -6,7 +6,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{camel, local, params_at, relocated, update_fn, Base, Gen};
+use super::{camel, local, params_at, relocated, update_fn, Base, Gen, NodeGen};
 use crate::model::name_of;
 use crate::parse::NodeOp;
 
@@ -44,30 +44,31 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
     // Per param (in the enum's order): the nodes whose expressions read it (alloc nodes apart:
     // they are checked, not updated), each with its update function, and the function that
     // keeps the param's new value. Data, not code: a call walks only the entries it names.
-    let entries: Vec<TokenStream> = g
-        .model
-        .params
+    // The nodes reading each param, in one pass over the nodes (a large declaration has
+    // thousands of both).
+    let mut readers: Vec<Vec<&NodeGen>> = vec![Vec::new(); g.model.params.len()];
+    for n in &g.nodes {
+        for &i in &n.mentions {
+            readers[i].push(n);
+        }
+    }
+    let entries: Vec<TokenStream> = readers
         .iter()
         .enumerate()
-        .map(|(i, _)| {
-            let readers = g
-                .nodes
-                .iter()
-                .filter(|n| n.mentions.contains(&i) && updatable(&n.decl.op))
-                .map(|n| {
-                    let (pos, f) = (n.pos, update_fn(n.pos));
-                    quote!((#pos, Self::#f as #fn_ty))
-                });
+        .map(|(i, nodes)| {
+            let updates = nodes.iter().filter(|n| updatable(&n.decl.op)).map(|n| {
+                let (pos, f) = (n.pos, update_fn(n.pos));
+                quote!((#pos, Self::#f as #fn_ty))
+            });
             let commit = commit_fn(i);
-            quote!((&[#(#readers),*], Self::#commit as #fn_ty))
+            quote!((&[#(#updates),*], Self::#commit as #fn_ty))
         })
         .collect();
-    let alloc_checks = g.model.params.iter().enumerate().map(|(i, _)| {
+    let alloc_checks = readers.iter().enumerate().map(|(i, nodes)| {
         let v = &variants[i];
-        let checks = g
-            .nodes
+        let checks = nodes
             .iter()
-            .filter(|n| n.mentions.contains(&i) && matches!(n.decl.op, NodeOp::Alloc(_)))
+            .filter(|n| matches!(n.decl.op, NodeOp::Alloc(_)))
             .map(|n| relocated(g.update_node(n), n.site));
         quote!(#enum_ty::#v => { #(#checks)* })
     });
