@@ -13,21 +13,8 @@ use cudagraph_runtime::{
 
 use crate::{cfg, compile, function};
 
-/// The pipeline's kernels, in CUDA C.
-pub const PIPELINE_KERNELS: &str = r#"
-extern "C" __global__ void affine(unsigned n, float a, float b, const float* x, float* y) {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = a * x[i] + b;
-}
-extern "C" __global__ void relu(unsigned n, const float* x, float* y) {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = fmaxf(x[i], 0.0f);
-}
-extern "C" __global__ void add(unsigned n, const float* x, const float* y, float* out) {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = x[i] + y[i];
-}
-"#;
+/// The pipeline's kernels, in CUDA C (the examples' pipeline runs the same ones).
+pub use cudagraph_examples::pipeline::KERNELS as PIPELINE_KERNELS;
 
 /// Arguments of `affine`: `(n, a, b, x, y)`.
 pub type AffineArgs = (u32, f32, f32, DevicePtr<f32>, DevicePtrMut<f32>);

@@ -12,10 +12,12 @@ use std::num::NonZeroUsize;
 use cudagraph_runtime::cudarc::driver::CudaEvent;
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, Error, ExecCache, GraphMemory};
+use cudagraph_tests::pipeline::{AddArgs, PIPELINE_KERNELS};
 use cudagraph_tests::{compile, function, gpu, POISON};
 
-const SOURCE: &str = r#"
 // y[i] = a * x[i] + b, after spinning for `spin` clock cycles: launches pile up on the stream.
+// Compiled with the pipeline's kernels (`relu` and `add` are used from them).
+const LATE_AFFINE: &str = r#"
 extern "C" __global__ void late_affine(unsigned n, unsigned long long spin, float a, float b,
                                        const float* x, float* y) {
     long long start = clock64();
@@ -23,19 +25,10 @@ extern "C" __global__ void late_affine(unsigned n, unsigned long long spin, floa
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) y[i] = a * x[i] + b;
 }
-extern "C" __global__ void relu(unsigned n, const float* x, float* y) {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = fmaxf(x[i], 0.0f);
-}
-extern "C" __global__ void add(unsigned n, const float* x, const float* y, float* out) {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = x[i] + y[i];
-}
 "#;
 
 type LateAffineArgs = (u32, u64, f32, f32, DevicePtr<f32>, DevicePtrMut<f32>);
 type ReluArgs = (u32, DevicePtr<f32>, DevicePtrMut<f32>);
-type AddArgs = (u32, DevicePtr<f32>, DevicePtr<f32>, DevicePtrMut<f32>);
 
 cuda_graph! {
     /// `y = relu(2x - 1) + x` through two temporaries allocated and freed by the graph, then `y`
@@ -91,8 +84,9 @@ fn evicting_shapes_mid_launch_keeps_every_result_and_frees_nothing_early() {
     let Some(gpu) = gpu(test) else {
         return;
     };
-    let module = compile(&gpu.ctx, SOURCE);
-    // SAFETY: the parameter lists of `late_affine`, `relu` and `add` in `SOURCE`.
+    let module = compile(&gpu.ctx, &format!("{LATE_AFFINE}{PIPELINE_KERNELS}"));
+    // SAFETY: the parameter lists of `late_affine` in `LATE_AFFINE`, `relu` and `add` in
+    // `PIPELINE_KERNELS`.
     let (late_affine, relu, add) = unsafe {
         (
             Kernel::<LateAffineArgs>::new(function(&module, "late_affine")),
