@@ -114,9 +114,8 @@ pub fn zeros(n: usize) -> Box<[u32]> {
 
 /// Adds one declared node to `graph` under `name`: `add` evaluates its expressions and makes the
 /// driver call. Never inlined, and a function of its own for each node (each `add` closure is a
-/// type of its own): the code that builds a declaration then grows by a call per node, which
-/// keeps a graph of 10,000 nodes within what the compiler can optimize (inlined, every node's
-/// code would make one function of several megabytes).
+/// type of its own): the function that builds a declaration then grows by a call per node, not
+/// by every node's code (inlined, a 1000-node declaration's was 420 KB of machine code).
 #[inline(never)]
 pub fn add_node<'a, H>(
     graph: &mut Graph<'a>,

@@ -681,9 +681,8 @@ impl<'a> GraphExec<'a> {
     /// Like [`GraphExec::set_kernel_params`], and switches the node to `kernel`, another function
     /// with the same parameter list in the same context (CUDA allows that; a function that uses
     /// dynamic parallelism it refuses).
-    // Inlined (with `send_kernel_params`): the common update, same memory, is then the node
-    // lookup, the argument array and the driver call, with no copy of the arguments in between;
-    // the rest is out of line.
+    // Only the common update (same memory, same function) is here: the node lookup, the
+    // argument array and the driver call; the rest is out of line.
     #[inline]
     pub fn set_kernel<A: KernelArgs>(
         &mut self,

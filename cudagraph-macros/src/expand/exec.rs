@@ -6,7 +6,7 @@ use quote::quote;
 
 use quote::format_ident;
 
-use super::{docs, indirect_key, local, params_at, relocated, update_fn, Base, Gen};
+use super::{docs, indirect_key, local, params_at, relocated, updatable, update_fn, Base, Gen};
 use crate::parse::NodeOp;
 
 pub fn exec_type(g: &Gen) -> TokenStream {
@@ -41,22 +41,12 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             let check = g.update_node(n);
             relocated(quote!(if #(#inputs)||* { #check }), n.site)
         });
-    // Which nodes to update: per updatable node, its position and the params its expressions
-    // read, as data walked by one loop (code per node would make this function grow with the
-    // graph, past what the compiler optimizes in reasonable time at 10,000 nodes).
-    let reads = g
-        .nodes
-        .iter()
-        .filter(|n| {
-            !matches!(
-                n.decl.op,
-                NodeOp::Empty(_) | NodeOp::Alloc(_) | NodeOp::Free(_)
-            )
-        })
-        .map(|n| {
-            let (pos, mentions, f) = (n.pos, &n.mentions, update_fn(n.pos));
-            quote!((#pos, &[#(#mentions),*], #exec_ty::#f as fn(&mut #exec_ty, &#params_ty) -> #p::Result<()>))
-        });
+    // Which nodes to update: per updatable node, its position, the params its expressions read
+    // and its update function, as data walked by one loop (not code per node).
+    let reads = g.nodes.iter().filter(|n| updatable(&n.decl.op)).map(|n| {
+        let (pos, mentions, f) = (n.pos, &n.mentions, update_fn(n.pos));
+        quote!((#pos, &[#(#mentions),*], #exec_ty::#f))
+    });
     let updates = quote! {
         #[allow(clippy::type_complexity)]
         const READS: &[(usize, &[usize], fn(&mut #exec_ty, &#params_ty) -> #p::Result<()>)] =

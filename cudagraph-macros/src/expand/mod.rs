@@ -141,6 +141,12 @@ fn update_fn(pos: usize) -> Ident {
     format_ident!("__cg_update_node_{}", pos)
 }
 
+/// Whether a node of this kind has a single-node update, and so an [`update_fn`] (alloc nodes
+/// are only checked).
+fn updatable(op: &NodeOp) -> bool {
+    !matches!(op, NodeOp::Empty(_) | NodeOp::Alloc(_) | NodeOp::Free(_))
+}
+
 /// An identifier only the generated code can see.
 fn local(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())

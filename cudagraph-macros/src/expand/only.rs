@@ -6,7 +6,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{camel, local, params_at, relocated, update_fn, Base, Gen, NodeGen};
+use super::{camel, local, params_at, relocated, updatable, update_fn, Base, Gen, NodeGen};
 use crate::model::name_of;
 use crate::parse::NodeOp;
 
@@ -58,10 +58,10 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
         .map(|(i, nodes)| {
             let updates = nodes.iter().filter(|n| updatable(&n.decl.op)).map(|n| {
                 let (pos, f) = (n.pos, update_fn(n.pos));
-                quote!((#pos, Self::#f as #fn_ty))
+                quote!((#pos, Self::#f))
             });
             let commit = commit_fn(i);
-            quote!((&[#(#updates),*], Self::#commit as #fn_ty))
+            quote!((&[#(#updates),*], Self::#commit))
         })
         .collect();
     let alloc_checks = readers.iter().enumerate().map(|(i, nodes)| {
@@ -214,9 +214,4 @@ pub fn param_enum(g: &Gen) -> proc_macro2::Ident {
 /// The function keeping the new value of param `i` (see `set_params_only`).
 fn commit_fn(i: usize) -> proc_macro2::Ident {
     format_ident!("__cg_commit_{}", i)
-}
-
-/// Whether a node of this kind has a single-node update (alloc nodes are only checked).
-fn updatable(op: &NodeOp) -> bool {
-    !matches!(op, NodeOp::Empty(_) | NodeOp::Alloc(_) | NodeOp::Free(_))
 }
