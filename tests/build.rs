@@ -1,6 +1,8 @@
-//! Writes `chain.rs` into `OUT_DIR`: a `cuda_graph!` declaration of a chain of kernel nodes, each
-//! with its own scalar parameter, for the generated-code benchmarks (and for timing how long a
-//! large declaration takes to compile). Too long to keep by hand.
+//! Writes into `OUT_DIR` declarations too long to keep by hand: `chain.rs`, a `cuda_graph!`
+//! declaration of a chain of kernel nodes, each with its own scalar parameter, for the
+//! generated-code benchmarks (and for timing how long a large declaration takes to compile);
+//! `spread.rs`, a declaration of a few hundred nodes of several kinds, for the test of large
+//! declarations.
 //!
 //! The chain has 1000 nodes; `CUDAGRAPH_BENCH_CHAIN=10000` (or another length) at build time
 //! makes a longer one, for measuring the same benchmarks at that size.
@@ -72,4 +74,192 @@ fn main() {
 
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     std::fs::write(out.join("chain.rs"), src).expect("writing chain.rs");
+    std::fs::write(out.join("spread.rs"), spread()).expect("writing spread.rs");
+}
+
+/// Top-level links of `Spread`'s chain, and links of the chain in its conditional body.
+const SPREAD_TOP: usize = 100;
+const SPREAD_BODY: usize = 100;
+
+/// `spread.rs`: a declaration large enough that `build` adds its nodes from several functions,
+/// at the top and inside a conditional body, with handles used far from where they are made: an
+/// allocation made first and read by a late node, a conditional handle set by a node built in
+/// another function than the one making it, an `#[indirect]` key read by the last kernel.
+fn spread() -> String {
+    let mut src = String::new();
+    let _ = writeln!(
+        src,
+        "/// Links of `Spread`'s top-level chain.\npub const SPREAD_TOP: usize = {SPREAD_TOP};"
+    );
+    let _ = writeln!(
+        src,
+        "/// Links of the chain in `Spread`'s conditional body.\npub const SPREAD_BODY: usize = {SPREAD_BODY};\n"
+    );
+    src.push_str(
+        "cuda_graph! {
+    /// `y = sum(a_i) + (flag != 0 ? sum(b_i) : 0) + g`, element-wise over `n` elements: the
+    /// `a_i` summed in an allocation `t` by a chain of kernels, the `b_i` added to `y` by a
+    /// chain in an `if` body, then `y += t` and `y += *g`.
+    pub graph Spread {
+        params {
+            offset: Kernel<(u32, f32, DevicePtrMut<f32>)>,
+            offset_by: Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+            add: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+            set_from: Kernel<(ConditionalHandle, DevicePtr<u32>)>,
+            y: DeviceBuffer<f32>,
+            flag: DeviceBuffer<u32>,
+            n: u32,
+            #[indirect]
+            g: f32,
+",
+    );
+    for i in 0..SPREAD_TOP {
+        let _ = writeln!(src, "            a{i}: f32,");
+    }
+    for i in 0..SPREAD_BODY {
+        let _ = writeln!(src, "            b{i}: f32,");
+    }
+    src.push_str(
+        "        }
+",
+    );
+    src.push_str(
+        "        t: alloc::<f32>(n as usize);
+",
+    );
+    src.push_str(
+        "        zero_t: memset(t, 0.0f32);
+",
+    );
+    src.push_str(
+        "        zero_y: memset(y, 0.0f32);
+",
+    );
+    for i in 0..SPREAD_TOP {
+        let _ = writeln!(src, "        s{i}: kernel offset<<<1, 32>>>(n, a{i}, t);");
+    }
+    src.push_str(
+        "        pick: kernel set_from<<<1, 32>>>(go, flag);
+",
+    );
+    src.push_str(
+        "        gate: if go {
+",
+    );
+    for i in 0..SPREAD_BODY {
+        let _ = writeln!(
+            src,
+            "            u{i}: kernel offset<<<1, 32>>>(n, b{i}, y);"
+        );
+    }
+    let body: Vec<String> = (0..SPREAD_BODY).map(|i| format!("u{i}")).collect();
+    let _ = writeln!(src, "            {};", body.join(" -> "));
+    src.push_str(
+        "        }
+",
+    );
+    src.push_str(
+        "        mix: kernel add<<<1, 32>>>(n, 1.0f32, t, y);
+",
+    );
+    src.push_str(
+        "        last: kernel offset_by<<<1, 32>>>(n, g, y);
+",
+    );
+    src.push_str(
+        "        done: free(t);
+",
+    );
+    let top: Vec<String> = (0..SPREAD_TOP).map(|i| format!("s{i}")).collect();
+    let _ = writeln!(
+        src,
+        "        t -> zero_t -> {} -> pick -> gate -> mix -> last -> done;",
+        top.join(" -> ")
+    );
+    src.push_str(
+        "        zero_y -> gate;
+",
+    );
+    src.push_str(
+        "    }
+}
+
+",
+    );
+
+    src.push_str("/// Params with `a_i = i / 4` and `b_i = i + 1` (sums exact in `f32`).\n");
+    src.push_str("#[allow(clippy::too_many_arguments)]\n");
+    src.push_str("pub fn spread_params(\n    offset: Kernel<(u32, f32, DevicePtrMut<f32>)>,\n    offset_by: Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,\n    add: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,\n    set_from: Kernel<(ConditionalHandle, DevicePtr<u32>)>,\n    y: DeviceBuffer<f32>,\n    flag: DeviceBuffer<u32>,\n    n: u32,\n    g: f32,\n) -> SpreadParams {\n");
+    src.push_str("    SpreadParams {\n        offset,\n        offset_by,\n        add,\n        set_from,\n        y,\n        flag,\n        n,\n        g,\n");
+    for i in 0..SPREAD_TOP {
+        let _ = writeln!(src, "        a{i}: {:?},", i as f32 / 4.0);
+    }
+    for i in 0..SPREAD_BODY {
+        let _ = writeln!(src, "        b{i}: {:?},", i as f32 + 1.0);
+    }
+    src.push_str("    }\n}\n\n");
+    src.push_str(
+        "/// `a_i` of `p`.
+pub fn spread_a(p: &mut SpreadParams, i: usize) -> &mut f32 {
+    match i {
+",
+    );
+    for i in 0..SPREAD_TOP {
+        let _ = writeln!(src, "        {i} => &mut p.a{i},");
+    }
+    src.push_str(
+        "        _ => panic!(\"no parameter a{i}\"),
+    }
+}
+
+",
+    );
+    src.push_str(
+        "/// `b_i` of `p`.
+pub fn spread_b(p: &mut SpreadParams, i: usize) -> &mut f32 {
+    match i {
+",
+    );
+    for i in 0..SPREAD_BODY {
+        let _ = writeln!(src, "        {i} => &mut p.b{i},");
+    }
+    src.push_str(
+        "        _ => panic!(\"no parameter b{i}\"),
+    }
+}
+
+",
+    );
+    src.push_str(
+        "/// `SpreadParam::A<i>`.
+pub fn spread_a_param(i: usize) -> SpreadParam {
+    match i {
+",
+    );
+    for i in 0..SPREAD_TOP {
+        let _ = writeln!(src, "        {i} => SpreadParam::A{i},");
+    }
+    src.push_str(
+        "        _ => panic!(\"no parameter a{i}\"),
+    }
+}
+
+",
+    );
+    src.push_str(
+        "/// `SpreadParam::B<i>`.
+pub fn spread_b_param(i: usize) -> SpreadParam {
+    match i {
+",
+    );
+    for i in 0..SPREAD_BODY {
+        let _ = writeln!(src, "        {i} => SpreadParam::B{i},");
+    }
+    src.push_str(
+        "        _ => panic!(\"no parameter b{i}\"),
+    }
+}
+",
+    );
+    src
 }

@@ -1987,9 +1987,6 @@ pub struct NodeInfo<'g> {
 mod tests {
     use super::*;
 
-    /// Graphs are moved by value (built, returned, handed to `update`) in rebuild loops. Up to 128
-    /// bytes a move is a few vector stores; past it, a call to `memcpy`, which measurably slowed
-    /// rebuild + update of small graphs.
     /// A fake node handle: `topological` only compares handles.
     fn fake(n: usize) -> sys::CUgraphNode {
         (0x1000 + 0x10 * n) as sys::CUgraphNode

@@ -6,7 +6,7 @@ use quote::quote;
 
 use quote::format_ident;
 
-use super::{docs, indirect_key, local, params_at, relocated, updatable, update_fn, Base, Gen};
+use super::{docs, indirect_key, local, params_at, relocated, updatable, update_fn, Gen, PER_FN};
 use crate::parse::NodeOp;
 
 pub fn exec_type(g: &Gen) -> TokenStream {
@@ -25,11 +25,26 @@ pub fn exec_type(g: &Gen) -> TokenStream {
     );
     let same = local("__CgSame");
 
-    let compare = (0..g.model.params.len()).map(|i| {
-        let unchanged = g.unchanged(i);
-        quote!(!(#unchanged))
-    });
+    // Which params changed: compared a few dozen per function (each param's comparison is
+    // inlined code; one function comparing thousands would be beyond the optimizer).
     let param_count = g.model.params.len();
+    let indices: Vec<usize> = (0..param_count).collect();
+    let mut compare_calls = Vec::new();
+    let mut compare_fns = Vec::new();
+    for chunk in indices.chunks(PER_FN) {
+        let f = format_ident!("__cg_changed_{}", chunk[0]);
+        let sets = chunk.iter().map(|&i| {
+            let unchanged = g.unchanged(i);
+            quote!(#changed[#i] = !(#unchanged);)
+        });
+        compare_fns.push(quote! {
+            #[inline(never)]
+            fn #f(&self, #params: &#params_ty, #changed: &mut [bool; #param_count]) {
+                #(#sets)*
+            }
+        });
+        compare_calls.push(quote!(self.#f(#params, &mut #changed);));
+    }
     // An allocation's length is checked before any node is updated: CUDA cannot change it, so
     // params that would change it are refused as a whole.
     let alloc_checks = g
@@ -61,18 +76,13 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             }
         }
     };
-    let commits = g.model.params.iter().enumerate().map(|(i, f)| {
-        let name = &f.name;
-        let take = g.keep(i, Base::Params);
-        // An `#[indirect]` param changes with a host write for the next launches.
-        let write = g.model.is_indirect(i).then(|| {
-            let key = indirect_key(name);
-            quote!(self.exec.set_indirect(&self.nodes.#key, #params.#name)?;)
-        });
+    // Each changed param's new value is kept by its commit function (`set_params_only`'s table).
+    let commits = (param_count > 0).then(|| {
         quote! {
-            if #changed[#i] {
-                #write
-                self.state.params.#name = #take;
+            for (#changed, &(_, commit)) in #changed.iter().zip(Self::__CG_PARAMS) {
+                if *#changed {
+                    commit(self, #params)?;
+                }
             }
         }
     });
@@ -88,12 +98,13 @@ pub fn exec_type(g: &Gen) -> TokenStream {
                  host memory, no driver call. Each launch reads the value set before it was made.",
                 crate::model::name_of(name)
             );
+            let kept = g.kept(i);
             quote! {
                 #[doc = #doc]
                 #[inline]
                 pub fn #setter(&mut self, value: #ty) -> #p::Result<()> {
                     self.exec.set_indirect(&self.nodes.#key, value)?;
-                    self.state.params.#name = value;
+                    #kept = value;
                     #p::Result::Ok(())
                 }
             }
@@ -144,7 +155,8 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             pub fn update<#same: #p::SameDeclaration<#graph>>(&mut self, #source: &#same) -> #p::Result<()> {
                 let #source: &#graph = #p::SameDeclaration::same(#source);
                 self.exec.update(&#source.graph)?;
-                self.state = #source.state.clone();
+                self.state.params = #source.state.params.clone();
+                *self.state.launch = *#source.state.launch;
                 self.dirty = [false; #count];
                 #p::Result::Ok(())
             }
@@ -184,12 +196,13 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             #[doc = #set_params_doc]
             pub fn set_params(&mut self, #params: &#params_ty) -> #p::Result<usize> {
                 #graph::__cg_check_overlaps(#params)?;
-                #[allow(unused_variables)]
-                let #changed: [bool; #param_count] = [#(#compare),*];
+                #[allow(unused_mut)]
+                let mut #changed = [false; #param_count];
+                #(#compare_calls)*
                 #(#alloc_checks)*
                 let mut #updated = 0usize;
                 #updates
-                #(#commits)*
+                #commits
                 self.dirty = [false; #count];
                 #p::Result::Ok(#updated)
             }
@@ -198,6 +211,8 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             pub fn as_exec(&self) -> &#p::GraphExec<'static> {
                 &self.exec
             }
+
+            #(#compare_fns)*
 
             #(#accessors)*
 

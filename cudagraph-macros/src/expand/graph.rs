@@ -2,12 +2,12 @@
 //! structs both the graph and its executable keep.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
 use syn::punctuated::Punctuated;
 use syn::{Path, Token};
 
-use super::node::{handle_name, launch_local};
-use super::{docs, graph_at, indirect_key, local, moved, params_at, Base, Gen, Role};
+use super::node::{handle_name, launches_at, nodes_at};
+use super::{docs, graph_at, indirect_key, kept_piece, local, params_at, Base, Gen, Role, PER_FN};
 use crate::model::name_of;
 use crate::parse::NodeOp;
 use syn::spanned::Spanned;
@@ -95,10 +95,6 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         let name = handle_name(n);
         quote!(#name: #p::ConditionalHandle,)
     });
-    let handle_inits = conditionals.iter().map(|n| {
-        let (name, local) = (handle_name(n), &n.handle_local);
-        quote!(#name: #local,)
-    });
     // `#[indirect]` params: their keys, made before any node (the runtime adds the fetch node
     // that fills them at the start of each launch, and orders their readers after it).
     let indirect: Vec<usize> = (0..g.model.params.len())
@@ -108,21 +104,16 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         let (key, ty) = (indirect_key(&g.model.params[i].name), &g.model.params[i].ty);
         quote!(#key: #p::Indirect<#ty>,)
     });
-    let key_inits = indirect.iter().map(|&i| {
-        let key = indirect_key(&g.model.params[i].name);
-        quote!(#key: #key,)
-    });
     let key_adds = indirect.iter().map(|&i| {
         let f = &g.model.params[i];
         let (key, name, ty) = (indirect_key(&f.name), &f.name, &f.ty);
-        let graph = graph_at(ty.span());
-        let params = params_at(ty.span());
+        let (graph, params, nodes) = (
+            graph_at(ty.span()),
+            params_at(ty.span()),
+            nodes_at(ty.span()),
+        );
         let s = super::at(ty.span());
-        quote_spanned!(s=> let #key = #graph.add_indirect::<#ty>(#params.#name)?;)
-    });
-    let snapshot_fields = g.model.params.iter().enumerate().map(|(i, f)| {
-        let (name, ty) = (&f.name, g.kept_type(i));
-        quote!(#name: #ty,)
+        quote_spanned!(s=> #nodes.#key = #graph.add_indirect::<#ty>(#params.#name)?;)
     });
     let kernels: Vec<_> = g
         .nodes
@@ -140,29 +131,11 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         graph_at(Span::call_site()),
     );
     let count = g.nodes.len();
-    let adds = g.add_scope(None);
-    let node_inits = g.nodes.iter().map(|n| {
-        let (name, local) = (moved(&n.decl.name, n.site), moved(&n.local, n.site));
-        quote!(#name: #local,)
-    });
-    let snapshot_inits = g.model.params.iter().enumerate().map(|(i, f)| {
-        let (name, keep) = (&f.name, g.keep(i, Base::Params));
-        quote!(#name: #keep,)
-    });
-    let snapshot_clones = g.model.params.iter().enumerate().map(|(i, f)| {
-        let name = &f.name;
-        match g.roles[i] {
-            Role::Value => {
-                let keep = g.keep(i, Base::SelfSnapshot);
-                quote!(#name: #keep,)
-            }
-            Role::Kernel | Role::Child => quote!(#name: self.#name,),
-        }
-    });
-    let launch_inits = kernels.iter().map(|n| {
-        let (name, local) = (&n.decl.name, launch_local(n));
-        quote!(#name: #local,)
-    });
+    let mut add_fns = Vec::new();
+    let adds = g.add_scope(None, &mut add_fns);
+    let (nodes, launches) = (nodes_at(Span::call_site()), launches_at(Span::call_site()));
+    let (boxed, configs) = (local("boxed"), local("configs"));
+    let kept = kept_params(g);
     let evals = g.nodes.iter().map(|n| g.eval_fn(n));
     let overlaps = overlap_check(g);
 
@@ -245,19 +218,11 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             #(#key_fields)*
         }
 
+        // SAFETY: node handles, conditional handles and `#[indirect]` keys, all `Unbuilt`.
         #(#pass)*
-        #[doc(hidden)]
-        #[allow(non_camel_case_types, non_snake_case, dead_code, clippy::type_complexity)]
-        struct #snapshot_ty {
-            #(#snapshot_fields)*
-        }
+        unsafe impl #p::Unbuilt for #nodes_ty {}
 
-        #(#pass)*
-        impl #p::Clone for #snapshot_ty {
-            fn clone(&self) -> Self {
-                Self { #(#snapshot_clones)* }
-            }
-        }
+        #kept
 
         #(#pass)*
         #[doc(hidden)]
@@ -267,13 +232,18 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             #(#launch_fields)*
         }
 
+        // SAFETY: launch configurations, `Unbuilt` themselves.
+        #(#pass)*
+        unsafe impl #p::Unbuilt for #launch_ty {}
+
         #(#pass)*
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
         #[derive(Clone)]
         struct #state_ty {
             params: #snapshot_ty,
-            launch: #launch_ty,
+            // Boxed: made zeroed on the heap (see `__cg_add_nodes`).
+            launch: #p::Box<#launch_ty>,
         }
 
         #(#pass)*
@@ -338,16 +308,27 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 #graph_local: &mut #p::Graph<'static>,
                 #params: &#params_ty,
             ) -> #p::Result<(#p::Box<#p::ManuallyDrop<#nodes_ty>>, #state_ty)> {
-                #(#key_adds)*
-                #adds
+                // Every handle starts as one of zeros, overwritten as its node is added: the
+                // structs are made zeroed on the heap, not field by field (see `Unbuilt`).
+                let mut #boxed = #p::unbuilt_box::<#p::ManuallyDrop<#nodes_ty>>();
+                let mut #configs = #p::unbuilt_box::<#launch_ty>();
+                {
+                    let #nodes: &mut #nodes_ty = &mut #boxed;
+                    #[allow(unused_variables)]
+                    let #launches: &mut #launch_ty = &mut #configs;
+                    #(#key_adds)*
+                    #adds
+                }
                 #p::Result::Ok((
-                    #p::Box::new(#p::ManuallyDrop::new(#nodes_ty { #(#node_inits)* #(#handle_inits)* #(#key_inits)* })),
+                    #boxed,
                     #state_ty {
-                        params: #snapshot_ty { #(#snapshot_inits)* },
-                        launch: #launch_ty { #(#launch_inits)* },
+                        params: #snapshot_ty::__cg_keep(#params),
+                        launch: #configs,
                     },
                 ))
             }
+
+            #(#add_fns)*
 
             /// The runtime graph.
             pub fn graph(&self) -> &#p::Graph<'static> {
@@ -429,6 +410,82 @@ fn overlap_check(g: &Gen) -> TokenStream {
         fn __cg_check_overlaps(#params: &#params_ty) -> #p::Result<()> {
             #(#checks)*
             #p::Result::Ok(())
+        }
+    }
+}
+
+/// The struct of the params an executable keeps (what `set_params` compares with), in pieces of
+/// [`PER_FN`] params, each a struct of its own made and cloned by functions of its own (a struct
+/// of thousands of fields built in one function is beyond the optimizer: see `PER_FN`).
+fn kept_params(g: &Gen) -> TokenStream {
+    let p = &g.p;
+    let (pass, params_ty, snapshot_ty) = (&g.pass, &g.params_ty, &g.snapshot_ty);
+    let params = params_at(Span::call_site());
+    let indices: Vec<usize> = (0..g.model.params.len()).collect();
+    let (mut pieces, mut fields, mut piece_types) = (Vec::new(), Vec::new(), Vec::new());
+    for (j, piece) in indices.chunks(PER_FN).enumerate() {
+        let (ty, field) = (format_ident!("{}{}", snapshot_ty, j), kept_piece(piece[0]));
+        let names: Vec<_> = piece.iter().map(|&i| &g.model.params[i].name).collect();
+        let types = piece.iter().map(|&i| g.kept_type(i));
+        let keeps = piece.iter().map(|&i| g.keep(i, Base::Params));
+        let clones = piece.iter().map(|&i| match g.roles[i] {
+            Role::Value => g.keep(i, Base::SelfSnapshot),
+            Role::Kernel | Role::Child => {
+                let name = &g.model.params[i].name;
+                quote!(self.#name)
+            }
+        });
+        pieces.push(quote! {
+            #(#pass)*
+            #[doc(hidden)]
+            #[allow(non_camel_case_types, non_snake_case, dead_code, clippy::type_complexity)]
+            struct #ty {
+                #(#names: #types,)*
+            }
+
+            #(#pass)*
+            impl #ty {
+                #[inline(never)]
+                fn __cg_keep(#params: &#params_ty) -> Self {
+                    Self { #(#names: #keeps,)* }
+                }
+            }
+
+            #(#pass)*
+            impl #p::Clone for #ty {
+                #[inline(never)]
+                fn clone(&self) -> Self {
+                    Self { #(#names: #clones,)* }
+                }
+            }
+        });
+        fields.push(field);
+        piece_types.push(ty);
+    }
+    quote! {
+        #(#pieces)*
+
+        #(#pass)*
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        struct #snapshot_ty {
+            #(#fields: #piece_types,)*
+        }
+
+        #(#pass)*
+        impl #snapshot_ty {
+            /// What the executable keeps of `params`.
+            #[allow(unused_variables)]
+            fn __cg_keep(#params: &#params_ty) -> Self {
+                Self { #(#fields: #piece_types::__cg_keep(#params),)* }
+            }
+        }
+
+        #(#pass)*
+        impl #p::Clone for #snapshot_ty {
+            fn clone(&self) -> Self {
+                Self { #(#fields: #p::Clone::clone(&self.#fields),)* }
+            }
         }
     }
 }

@@ -147,6 +147,19 @@ fn updatable(op: &NodeOp) -> bool {
     !matches!(op, NodeOp::Empty(_) | NodeOp::Alloc(_) | NodeOp::Free(_))
 }
 
+/// Nodes added, params compared and params kept per generated function, and fields per struct
+/// of kept params. The optimizer's time grows faster than linearly with a function's size and
+/// with the fields of a value it builds: a 10,000-node declaration made into one function (or
+/// one struct value) of each did not compile. In pieces of this size everything grows linearly,
+/// and a call per piece costs nothing next to the driver calls they make.
+const PER_FN: usize = 64;
+
+/// The field of the struct of kept params holding the piece that param `i` is in (see
+/// [`PER_FN`]).
+fn kept_piece(i: usize) -> Ident {
+    format_ident!("__cg_kept_{}", i / PER_FN)
+}
+
 /// An identifier only the generated code can see.
 fn local(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
@@ -196,7 +209,7 @@ enum Base {
     Params,
     /// The executable's kept values (`self.state.params`).
     Kept,
-    /// `self`, a kept-values struct.
+    /// `self`, a piece of the kept-values struct.
     SelfSnapshot,
 }
 
@@ -222,8 +235,6 @@ struct NodeGen<'a> {
     handle: Ident,
     /// The function computing the node's inputs from the params.
     eval: Ident,
-    /// The local holding the node's runtime handle while building.
-    local: Ident,
     /// Positions of the node's dependencies, in declared order.
     deps: Vec<usize>,
     /// Indices of the params its expressions read.
@@ -237,8 +248,6 @@ struct NodeGen<'a> {
     /// Where the node is: `None` at the top of the graph, else the position of its conditional
     /// node and the body's index.
     scope: Option<(usize, usize)>,
-    /// For a conditional node, the local holding its conditional handle while building.
-    handle_local: Ident,
     /// The user's token that fixes the node's types (the kernel's name, a memset's
     /// destination, a memcpy's arrow, ...): code using those types is located there, so that a
     /// type error is reported there whichever use of the type meets it.
@@ -277,7 +286,6 @@ impl<'a> Gen<'a> {
                         span = node.name.span()
                     ),
                     eval: format_ident!("__cg_eval_{}", name),
-                    local: local(&format!("node_{name}")),
                     deps: deps[decl].clone(),
                     mentions: model.mentions(node),
                     allocs: model
@@ -292,7 +300,6 @@ impl<'a> Gen<'a> {
                         .collect(),
                     scope: model.scopes[decl].map(|(c, b)| (pos[c], b)),
                     indirects: model.indirect_mentions(node),
-                    handle_local: local(&format!("handle_{name}")),
                     site: site_of(&node.op),
                     name,
                 }
@@ -408,10 +415,19 @@ impl<'a> Gen<'a> {
                 let params = params_at(span);
                 quote!(#params)
             }
-            Base::Kept => quote_spanned!(span=> self.state.params),
+            Base::Kept => {
+                let piece = kept_piece(i);
+                quote_spanned!(span=> self.state.params.#piece)
+            }
             Base::SelfSnapshot => quote_spanned!(span=> self),
         };
         quote_spanned!(span=> #base.#name)
+    }
+
+    /// `self.state.params.<piece>.<param i>`: where the executable keeps param `i`.
+    fn kept(&self, i: usize) -> TokenStream {
+        let (piece, name) = (kept_piece(i), &self.model.params[i].name);
+        quote!(self.state.params.#piece.#name)
     }
 
     /// The bindings of params `mentions` as locals, by value when `Copy`, for a node expression.

@@ -6,11 +6,13 @@
 //! span rustc reports).
 
 use proc_macro2::{Delimiter, Group, Span, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{Expr, Ident, Type};
 
-use super::{at, graph_at, indirect_key, local, moved, params_at, private_at, Gen, NodeGen};
+use super::{
+    at, graph_at, indirect_key, local, moved, params_at, private_at, Gen, NodeGen, PER_FN,
+};
 use crate::model::kernel_params;
 use crate::parse::{CondKind, CondOp, KernelOp, NodeOp, RecordOp, WaitOp};
 
@@ -138,40 +140,31 @@ impl Gen<'_> {
         quote!(#(#params)* #(#indirects)*)
     }
 
-    /// The allocations and conditional handles a node names, as arguments of its eval function:
-    /// in `build`, the locals holding them.
-    fn alloc_args_in_build(&self, node: &NodeGen) -> TokenStream {
-        let allocs = node
+    /// The allocations, conditional handles and `#[indirect]` keys a node names, as arguments of
+    /// its eval function: fields of `handles`, the struct of the graph's handles (`self.nodes` in
+    /// the executable, the struct being filled in `build`).
+    fn handle_args(&self, node: &NodeGen, handles: &TokenStream) -> TokenStream {
+        let s = at(node.site);
+        let fields = node
             .allocs
             .iter()
-            .map(|&pos| moved(&self.nodes[pos].local, node.site));
-        let handles = node
-            .handles
-            .iter()
-            .map(|&pos| moved(&self.nodes[pos].handle_local, node.site));
-        let indirects = node
-            .indirects
-            .iter()
-            .map(|&i| moved(&indirect_key(&self.model.params[i].name), node.site));
-        quote!(#(, #allocs)* #(, #handles)* #(, #indirects)*)
-    }
-
-    /// The same, in the executable (`self`): the handles it keeps.
-    fn alloc_args_in_exec(&self, node: &NodeGen) -> TokenStream {
-        let s = at(node.site);
-        let allocs = node.allocs.iter().map(|&pos| {
-            let name = moved(&self.nodes[pos].decl.name, node.site);
-            quote_spanned!(s=> self.nodes.#name)
-        });
-        let handles = node.handles.iter().map(|&pos| {
-            let name = moved(handle_name(&self.nodes[pos]), node.site);
-            quote_spanned!(s=> self.nodes.#name)
-        });
-        let indirects = node.indirects.iter().map(|&i| {
-            let name = moved(&indirect_key(&self.model.params[i].name), node.site);
-            quote_spanned!(s=> self.nodes.#name)
-        });
-        quote!(#(, #allocs)* #(, #handles)* #(, #indirects)*)
+            .map(|&pos| &self.nodes[pos].decl.name)
+            .chain(
+                node.handles
+                    .iter()
+                    .map(|&pos| handle_name(&self.nodes[pos])),
+            )
+            .cloned()
+            .chain(
+                node.indirects
+                    .iter()
+                    .map(|&i| indirect_key(&self.model.params[i].name)),
+            )
+            .map(|field| {
+                let field = moved(&field, node.site);
+                quote_spanned!(s=> #handles.#field)
+            });
+        quote!(#(, #fields)*)
     }
 
     /// The runtime handle type of a node.
@@ -433,33 +426,38 @@ impl Gen<'_> {
         }
     }
 
-    /// In `build`: adds the node to `graph` after `deps`, binding its handle to `node.local`.
-    /// Located at the node's site (see [`NodeGen::site`]).
-    pub(super) fn add_node(&self, node: &NodeGen) -> TokenStream {
+    /// In `build`: adds the node to the graph being built after its dependencies, writing its
+    /// handle (and a kernel's launch configuration) into the structs being filled. Code for
+    /// the nodes in a conditional node's bodies goes into `fns`. Located at the node's site
+    /// (see [`NodeGen::site`]).
+    fn add_node(&self, node: &NodeGen, fns: &mut Vec<TokenStream>) -> TokenStream {
         let site = node.site;
         let s = at(site);
-        let (graph, params) = (graph_at(site), params_at(site));
-        let (graph_ty, eval, handle) = (
+        let (graph, params, nodes) = (graph_at(site), params_at(site), nodes_at(site));
+        let (graph_ty, eval, field) = (
             moved(self.graph, site),
             moved(&node.eval, site),
-            moved(&node.local, site),
+            moved(&node.decl.name, site),
         );
         let name = &node.name;
-        let deps = node.deps.iter().map(|&d| moved(&self.nodes[d].local, site));
-        let deps = quote_spanned!(s=> &[#(#deps.id()),*]);
-        let allocs = self.alloc_args_in_build(node);
+        let deps = node.deps.iter().map(|&d| {
+            let dep = moved(&self.nodes[d].decl.name, site);
+            quote_spanned!(s=> #nodes.#dep.id())
+        });
+        let deps = quote_spanned!(s=> &[#(#deps),*]);
+        let allocs = self.handle_args(node, &nodes.to_token_stream());
         let add = match &node.decl.op {
             NodeOp::Kernel(_) => {
                 let (k, c, a) = (
                     moved(&local("kernel"), site),
-                    moved(&launch_local(node), site),
+                    moved(&local("config"), site),
                     moved(&local("args"), site),
                 );
                 let (kernel, config, args) = (&k, &c, &a);
-                let p = private_at(site);
+                let (p, launches) = (private_at(site), launches_at(site));
                 // The launch configuration comes out too: the executable keeps it.
                 return quote_spanned! {s=>
-                    let (#handle, #config) = #p::add_node(#graph, #name, |#graph| {
+                    (#nodes.#field, #launches.#field) = #p::add_node(#graph, #name, |#graph| {
                         let (#kernel, #config, #args) = #graph_ty::#eval(#params #allocs);
                         #p::Result::Ok((#graph.add_kernel(#k, #c, #a, #deps)?, #c))
                     })?;
@@ -495,17 +493,17 @@ impl Gen<'_> {
                         .iter()
                         .find(|n| std::ptr::eq(n.decl, self.model.nodes[i]))
                 });
-                let alloc = alloc.map(|a| moved(&a.local, site));
-                quote_spanned!(s=> #graph.add_mem_free(&#alloc, #deps))
+                let alloc = alloc.map(|a| moved(&a.decl.name, site));
+                quote_spanned!(s=> #graph.add_mem_free(&#nodes.#alloc, #deps))
             }
-            NodeOp::Conditional(c) => return self.add_conditional(node, c, deps),
+            NodeOp::Conditional(c) => return self.add_conditional(node, c, deps, fns),
             NodeOp::Capture(_) => {
                 quote_spanned!(s=> #graph.add_capture(#graph_ty::#eval(#params #allocs), #deps))
             }
         };
         let p = private_at(site);
         quote_spanned! {s=>
-            let #handle = #p::add_node(#graph, #name, |#graph| #add)?;
+            #nodes.#field = #p::add_node(#graph, #name, |#graph| #add)?;
         }
     }
 
@@ -520,7 +518,7 @@ impl Gen<'_> {
             moved(&node.eval, site),
             moved(&node.decl.name, site),
         );
-        let allocs = self.alloc_args_in_exec(node);
+        let allocs = self.handle_args(node, &quote_spanned!(at(site)=> self.nodes));
         match &node.decl.op {
             NodeOp::Kernel(_) => {
                 let (kernel, config, args) = (local("kernel"), local("config"), local("args"));
@@ -574,65 +572,78 @@ impl Gen<'_> {
 
     /// In `build`: adds the nodes of `scope` to the graph being built (`graph_at`), the handles
     /// of its conditional nodes first (kernels before a conditional node set its handle).
-    pub(super) fn add_scope(&self, scope: Option<(usize, usize)>) -> TokenStream {
-        let nodes = self.scope_nodes(scope);
-        let graph = graph_at(Span::call_site());
-        let handles = nodes.iter().filter_map(|n| {
+    ///
+    /// The nodes are added by functions of [`PER_FN`] nodes each, pushed onto `fns`; the
+    /// code returned makes the handles and calls those functions, so that no function grows
+    /// with the declaration. The functions write each node's handle into the struct being
+    /// filled (`nodes_at`), and read their dependencies' handles from it.
+    pub(super) fn add_scope(
+        &self,
+        scope: Option<(usize, usize)>,
+        fns: &mut Vec<TokenStream>,
+    ) -> TokenStream {
+        let p = &self.p;
+        let here = Span::call_site();
+        let (graph, params, nodes, launches) = (
+            graph_at(here),
+            params_at(here),
+            nodes_at(here),
+            launches_at(here),
+        );
+        let (params_ty, nodes_ty, launch_ty) = (&self.params_ty, &self.nodes_ty, &self.launch_ty);
+        let members = self.scope_nodes(scope);
+        let handles = members.iter().filter_map(|n| {
             let NodeOp::Conditional(c) = &n.decl.op else {
                 return None;
             };
-            let local = &n.handle_local;
+            let field = &c.handle;
             let default = match &c.default {
                 Some(value) => {
                     let (s, p) = (at(value.span()), private_at(value.span()));
                     quote_spanned!(s=> #p::Option::Some(#value))
                 }
-                None => {
-                    let p = &self.p;
-                    quote!(#p::Option::None)
-                }
+                None => quote!(#p::Option::None),
             };
-            Some(quote!(let #local = #graph.conditional_handle(#default)?;))
+            Some(quote!(#nodes.#field = #graph.conditional_handle(#default)?;))
         });
-        let adds = nodes.iter().map(|n| self.add_node(n));
+        let handles: Vec<_> = handles.collect();
+        let mut calls = Vec::new();
+        for chunk in members.chunks(PER_FN) {
+            let f = format_ident!("__cg_add_{}", chunk[0].pos);
+            let adds: Vec<_> = chunk.iter().map(|n| self.add_node(n, fns)).collect();
+            fns.push(quote! {
+                #[inline(never)]
+                fn #f(
+                    #graph: &mut #p::Graph<'static>,
+                    #params: &#params_ty,
+                    #nodes: &mut #nodes_ty,
+                    #launches: &mut #launch_ty,
+                ) -> #p::Result<()> {
+                    #(#adds)*
+                    #p::Result::Ok(())
+                }
+            });
+            calls.push(quote!(Self::#f(#graph, #params, #nodes, #launches)?;));
+        }
         quote! {
             #(#handles)*
-            #(#adds)*
+            #(#calls)*
         }
     }
 
-    /// The locals that `build` binds for the nodes inside conditional node `node`'s bodies (at
-    /// any depth): node handles, kernels' launch configurations, conditional handles. They are
-    /// made inside the closure that builds the bodies, which returns them.
-    pub(super) fn body_locals(&self, node: &NodeGen) -> Vec<Ident> {
-        let inside = |n: &NodeGen| {
-            let mut scope = n.scope;
-            while let Some((c, _)) = scope {
-                if c == node.pos {
-                    return true;
-                }
-                scope = self.nodes[c].scope;
-            }
-            false
-        };
-        let mut out = Vec::new();
-        for n in self.nodes.iter().filter(|n| inside(n)) {
-            out.push(n.local.clone());
-            match n.decl.op {
-                NodeOp::Kernel(_) => out.push(launch_local(n)),
-                NodeOp::Conditional(_) => out.push(n.handle_local.clone()),
-                _ => {}
-            }
-        }
-        out
-    }
-
-    /// In `build`: adds conditional node `node` and, in the closure that gets its bodies, their
-    /// nodes; the bodies' locals come back out of the closure.
-    fn add_conditional(&self, node: &NodeGen, c: &CondOp, deps: TokenStream) -> TokenStream {
+    /// In `build`: adds conditional node `node`; the closure that gets its bodies adds their
+    /// nodes.
+    fn add_conditional(
+        &self,
+        node: &NodeGen,
+        c: &CondOp,
+        deps: TokenStream,
+        fns: &mut Vec<TokenStream>,
+    ) -> TokenStream {
         let (p, s) = (private_at(c.keyword), at(c.keyword));
-        let graph = graph_at(Span::call_site());
-        let (node_local, handle) = (&node.local, &node.handle_local);
+        let here = Span::call_site();
+        let (graph, nodes) = (graph_at(here), nodes_at(here));
+        let (field, handle) = (&node.decl.name, &c.handle);
         let condition = match c.kind {
             CondKind::If => quote_spanned!(s=> #p::Condition::If),
             CondKind::IfElse => quote_spanned!(s=> #p::Condition::IfElse),
@@ -643,24 +654,39 @@ impl Gen<'_> {
             }
         };
         let bodies = local("bodies");
-        let built = (0..c.bodies.len()).map(|b| {
-            let scope = self.add_scope(Some((node.pos, b)));
-            quote! {
-                let #graph = &mut #bodies[#b];
-                #scope
-            }
-        });
-        let escapes = self.body_locals(node);
+        let built: Vec<_> = (0..c.bodies.len())
+            .map(|b| {
+                let scope = self.add_scope(Some((node.pos, b)), fns);
+                quote! {
+                    {
+                        let #graph = &mut #bodies[#b];
+                        #scope
+                    }
+                }
+            })
+            .collect();
         let name = &node.name;
         quote! {
             #graph.name_next(#name);
-            #[allow(unused_variables)]
-            let (#node_local, (#(#escapes,)*)) = #graph.add_conditional_with(#handle, #condition, #deps, |#bodies| {
-                #(#built)*
-                #p::Result::Ok((#(#escapes,)*))
-            })?;
+            #nodes.#field = #graph
+                .add_conditional_with(#nodes.#handle, #condition, #deps, |#bodies| {
+                    #(#built)*
+                    #p::Result::Ok(())
+                })?
+                .0;
         }
     }
+}
+
+/// `&mut <Graph>Nodes`, the struct of node handles `build` fills, at the location of `span`.
+pub(super) fn nodes_at(span: Span) -> Ident {
+    moved(&local("nodes"), span)
+}
+
+/// `&mut <Graph>Launch`, the struct of kernels' launch configurations `build` fills, at the
+/// location of `span`.
+pub(super) fn launches_at(span: Span) -> Ident {
+    moved(&local("launches"), span)
 }
 
 /// The name a conditional node's handle is declared under.
@@ -669,9 +695,4 @@ pub(super) fn handle_name<'n>(node: &'n NodeGen) -> &'n Ident {
         NodeOp::Conditional(c) => &c.handle,
         _ => &node.decl.name,
     }
-}
-
-/// The local holding a kernel node's launch configuration while building.
-pub(super) fn launch_local(node: &NodeGen) -> Ident {
-    local(&format!("launch_{}", node.name))
 }

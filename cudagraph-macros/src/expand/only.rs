@@ -77,7 +77,8 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
     // code of what it names only (one function dispatching over every param or node would also
     // have a stack frame as large as all of them together, probed page by page at each call).
     let commit_fns = g.model.params.iter().enumerate().map(|(i, f)| {
-        let (name, take, commit) = (&f.name, g.keep(i, Base::Params), commit_fn(i));
+        let (name, take, commit, kept) =
+            (&f.name, g.keep(i, Base::Params), commit_fn(i), g.kept(i));
         // An `#[indirect]` param: a host write, no node to update.
         let write = g.model.is_indirect(i).then(|| {
             let key = super::indirect_key(name);
@@ -87,7 +88,7 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
             #[inline(never)]
             fn #commit(&mut self, #params: &#params_ty) -> #p::Result<()> {
                 #write
-                self.state.params.#name = #take;
+                #kept = #take;
                 #p::Result::Ok(())
             }
         }

@@ -37,6 +37,9 @@ pub struct ConditionalHandle {
     pub(crate) made_for: usize,
 }
 
+// SAFETY: integers; scope 0 is no graph's (ids start at 1).
+unsafe impl crate::__private::Unbuilt for ConditionalHandle {}
+
 impl ConditionalHandle {
     /// The driver's handle.
     pub fn raw(&self) -> u64 {

@@ -32,6 +32,8 @@ macro_rules! handle {
                 Self { id, $(_kind: std::marker::PhantomData::<fn($p)>)? }
             }
         }
+        // SAFETY: a `NodeId` of zeros (family 0, never handed out) and a `PhantomData`.
+        unsafe impl$(<$p>)? $crate::__private::Unbuilt for $name$(<$p>)? {}
         impl$(<$p>)? From<$name$(<$p>)?> for $crate::node::NodeId {
             fn from(h: $name$(<$p>)?) -> $crate::node::NodeId { h.id }
         }
@@ -138,6 +140,8 @@ impl NodeKind {
 /// Any node of a graph, by position: what dependency lists are made of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct NodeId {
+    /// The graph family's id: never 0 (`fresh_id`), so an id of zeros (a handle standing for a
+    /// node not built yet, see `__private::Unbuilt`) belongs to no graph.
     pub(crate) family: u64,
     pub(crate) index: u32,
 }
