@@ -7,7 +7,10 @@ use crate::node::NodeKind;
 pub struct Topology {
     /// The graph's declared name.
     pub name: &'static str,
-    /// Each node's declared name and kind, in the order the nodes are added (their indices).
+    /// Each node's declared name and kind, in the order the nodes are added: their indices in
+    /// the graph, but for a declaration with `#[indirect]` params, whose graph starts with the
+    /// node fetching them ([`Graph::indirect_fetch`](crate::Graph::indirect_fetch)):
+    /// one more.
     pub nodes: &'static [(&'static str, NodeKind)],
     /// `(dependency, dependent)` pairs: for each node in order, its dependencies in declared order.
     pub edges: &'static [(usize, usize)],

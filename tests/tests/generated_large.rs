@@ -10,7 +10,8 @@ use cudagraph_tests::{compile, function, gpu, read_back, upload, zeros, Gpu, Ker
 
 include!(concat!(env!("OUT_DIR"), "/spread.rs"));
 
-const N: u32 = 64;
+/// Elements of `y`: one block of 32 threads, as the declaration launches.
+const N: u32 = 32;
 
 const SRC: &str = r#"
 extern "C" __global__ void set_from(unsigned long long h, const unsigned* flag) {
@@ -74,19 +75,36 @@ fn a_declaration_built_by_several_functions_is_the_declared_graph_and_runs_its_p
     let mut p = params(&gpu);
     let graph = Spread::build(&gpu.ctx, &p).unwrap();
 
-    // The top-level graph holds the declared top-level nodes in TOPOLOGY's order, with their
-    // dependencies in declared order; the body's nodes follow them in TOPOLOGY.
+    // The top-level graph holds the fetch node of the `#[indirect]` param, then the declared
+    // top-level nodes in TOPOLOGY's order with their dependencies in declared order (and the
+    // reader of `g` after the fetch node); the body's nodes follow them in TOPOLOGY.
     let t = Spread::TOPOLOGY;
-    let nodes: Vec<_> = graph.graph().nodes().collect();
-    let top = 3 + SPREAD_TOP + 6;
-    assert_eq!(nodes.len(), top, "top-level nodes");
+    let top = 3 + SPREAD_TOP + 5;
     assert_eq!(t.nodes.len(), top + SPREAD_BODY, "declared nodes");
+    let fetch = graph
+        .graph()
+        .indirect_fetch()
+        .expect("a fetch node for `g`");
+    assert_eq!(fetch.index(), 0, "the fetch node comes first");
+    let nodes: Vec<_> = graph.graph().nodes().skip(1).collect();
+    assert_eq!(nodes.len(), top, "top-level nodes");
     for (info, (i, &(name, kind))) in nodes.iter().zip(t.nodes.iter().enumerate()) {
-        assert_eq!(info.index, i);
+        assert_eq!(info.index, i + 1);
         assert_eq!((info.name.as_str(), info.kind), (name, kind), "node {i}");
-        let deps: Vec<usize> = info.deps.iter().map(|&d| d as usize).collect();
+        let deps: Vec<usize> = info
+            .deps
+            .iter()
+            .filter(|&&d| d as usize != fetch.index())
+            .map(|&d| d as usize - 1)
+            .collect();
         let want: Vec<usize> = t.dependencies(i).collect();
         assert_eq!(deps, want, "dependencies of `{name}`, in declared order");
+        let after_fetch = info.deps.iter().any(|&d| d as usize == fetch.index());
+        assert_eq!(
+            after_fetch,
+            name == "last",
+            "`{name}` ordered after the fetch node"
+        );
     }
 
     let mut exec = graph.instantiate().unwrap();
@@ -154,10 +172,13 @@ fn a_handle_of_zeros_belongs_to_no_graph() {
         zeros.id().index(),
         "same index, other family"
     );
-    assert!(matches!(
-        graph.add_empty(&[zeros.id()]),
-        Err(cudagraph_runtime::Error::ForeignNode { .. })
-    ));
+    let refused = graph.add_empty(&[zeros.id()]).unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("dependency node#0 is not a node of this graph"),
+        "{refused}"
+    );
     let mut exec = graph.instantiate().unwrap();
     let refused =
         exec.set_kernel_params(zeros, LaunchConfig::for_num_elems(32), (32u32, 3.0f32, &y));

@@ -248,8 +248,9 @@ pub fn graph_type(g: &Gen) -> TokenStream {
 
         #(#pass)*
         impl #graph {
-            /// The declared shape: nodes in build order (their indices in the graph), kinds and
-            /// edges. Its `to_dot()` and `to_mermaid()` draw it.
+            /// The declared shape: nodes in build order (their indices in the graph; one more
+            /// with `#[indirect]` params, whose fetch node comes first), kinds and edges. Its
+            /// `to_dot()` and `to_mermaid()` draw it.
             pub const TOPOLOGY: #p::Topology = #p::Topology {
                 name: #graph_name,
                 nodes: &[#(#topo_nodes),*],
