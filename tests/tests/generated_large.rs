@@ -1,4 +1,4 @@
-//! A declaration large enough that `build` adds its nodes from several functions (`Spread`, 207
+//! A declaration large enough that `build` adds its nodes from several functions (`Spread`, 208
 //! nodes, written by `build.rs`): at the top and in a conditional body, with an allocation, a
 //! conditional handle and an `#[indirect]` key made in one place and used by nodes built in
 //! another. The built graph is the declared one (names, kinds, dependencies in order), and each
