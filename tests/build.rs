@@ -56,21 +56,22 @@ fn main() {
     }
     src.push_str("    }\n}\n\n");
 
-    // Field access by index, for benchmarks that change k of the N parameters.
-    src.push_str("/// Sets `a_i` of `p`.\n");
-    src.push_str("pub fn set_a(p: &mut ChainParams, i: usize, value: f32) {\n    match i {\n");
-    for i in 0..nodes {
-        let _ = writeln!(src, "        {i} => p.a{i} = value,");
-    }
-    src.push_str("        _ => panic!(\"no parameter a{i}\"),\n    }\n}\n");
-
-    // The enum variant of `a_i`, for `set_params_only`.
-    src.push_str("/// `ChainParam::A<i>`.\n");
-    src.push_str("pub fn a_param(i: usize) -> ChainParam {\n    match i {\n");
-    for i in 0..nodes {
-        let _ = writeln!(src, "        {i} => ChainParam::A{i},");
-    }
-    src.push_str("        _ => panic!(\"no parameter a{i}\"),\n    }\n}\n");
+    // Field access by index, for benchmarks that change k of the N parameters, and the enum
+    // variant of `a_i`, for `set_params_only`.
+    by_index(
+        &mut src,
+        "Sets `a_i` of `p`.",
+        "set_a(p: &mut ChainParams, i: usize, value: f32)",
+        nodes,
+        |i| format!("p.a{i} = value"),
+    );
+    by_index(
+        &mut src,
+        "`ChainParam::A<i>`.",
+        "a_param(i: usize) -> ChainParam",
+        nodes,
+        |i| format!("ChainParam::A{i}"),
+    );
 
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     std::fs::write(out.join("chain.rs"), src).expect("writing chain.rs");
@@ -198,68 +199,43 @@ fn spread() -> String {
         let _ = writeln!(src, "        b{i}: {:?},", i as f32 + 1.0);
     }
     src.push_str("    }\n}\n\n");
-    src.push_str(
-        "/// `a_i` of `p`.
-pub fn spread_a(p: &mut SpreadParams, i: usize) -> &mut f32 {
-    match i {
-",
+    by_index(
+        &mut src,
+        "`a_i` of `p`.",
+        "spread_a(p: &mut SpreadParams, i: usize) -> &mut f32",
+        SPREAD_TOP,
+        |i| format!("&mut p.a{i}"),
     );
-    for i in 0..SPREAD_TOP {
-        let _ = writeln!(src, "        {i} => &mut p.a{i},");
-    }
-    src.push_str(
-        "        _ => panic!(\"no parameter a{i}\"),
-    }
-}
-
-",
+    by_index(
+        &mut src,
+        "`b_i` of `p`.",
+        "spread_b(p: &mut SpreadParams, i: usize) -> &mut f32",
+        SPREAD_BODY,
+        |i| format!("&mut p.b{i}"),
     );
-    src.push_str(
-        "/// `b_i` of `p`.
-pub fn spread_b(p: &mut SpreadParams, i: usize) -> &mut f32 {
-    match i {
-",
+    by_index(
+        &mut src,
+        "`SpreadParam::A<i>`.",
+        "spread_a_param(i: usize) -> SpreadParam",
+        SPREAD_TOP,
+        |i| format!("SpreadParam::A{i}"),
     );
-    for i in 0..SPREAD_BODY {
-        let _ = writeln!(src, "        {i} => &mut p.b{i},");
-    }
-    src.push_str(
-        "        _ => panic!(\"no parameter b{i}\"),
-    }
-}
-
-",
-    );
-    src.push_str(
-        "/// `SpreadParam::A<i>`.
-pub fn spread_a_param(i: usize) -> SpreadParam {
-    match i {
-",
-    );
-    for i in 0..SPREAD_TOP {
-        let _ = writeln!(src, "        {i} => SpreadParam::A{i},");
-    }
-    src.push_str(
-        "        _ => panic!(\"no parameter a{i}\"),
-    }
-}
-
-",
-    );
-    src.push_str(
-        "/// `SpreadParam::B<i>`.
-pub fn spread_b_param(i: usize) -> SpreadParam {
-    match i {
-",
-    );
-    for i in 0..SPREAD_BODY {
-        let _ = writeln!(src, "        {i} => SpreadParam::B{i},");
-    }
-    src.push_str(
-        "        _ => panic!(\"no parameter b{i}\"),
-    }
-}
-",
+    by_index(
+        &mut src,
+        "`SpreadParam::B<i>`.",
+        "spread_b_param(i: usize) -> SpreadParam",
+        SPREAD_BODY,
+        |i| format!("SpreadParam::B{i}"),
     );
     src
+}
+
+/// Writes `pub fn <signature>`, documented `doc`, whose body is a `match` on `i` from 0 to `n - 1`
+/// with `arm(i)` as each arm's expression (a param's field or variant, picked by its index).
+fn by_index(src: &mut String, doc: &str, signature: &str, n: usize, arm: impl Fn(usize) -> String) {
+    let _ = writeln!(src, "/// {doc}\npub fn {signature} {{\n    match i {{");
+    for i in 0..n {
+        let _ = writeln!(src, "        {i} => {},", arm(i));
+    }
+    src.push_str("        _ => panic!(\"no parameter number {i}\"),\n    }\n}\n\n");
 }
