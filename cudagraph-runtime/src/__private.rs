@@ -134,8 +134,8 @@ pub fn add_node<'a, H>(
 /// `build` starts from such a struct of every node's handle, allocated zeroed by
 /// [`unbuilt_box`], and adds the nodes a few dozen per function, each writing its handles into
 /// it: no function holds a local per node, and no struct of thousands of fields is built on the
-/// stack (the optimizer takes time quadratic in the fields of such a value: a 10,000-node
-/// declaration did not compile either way).
+/// stack. (The optimizer takes time quadratic in the fields of such a value; built with either, a
+/// 10,000-node declaration did not compile.)
 ///
 /// # Safety
 /// The all-zero bit pattern is a valid value of the type.
