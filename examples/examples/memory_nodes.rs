@@ -5,7 +5,7 @@
 //! and the executables of all batch sizes, launched into one stream, share one pool, instead of
 //! holding a static buffer per tensor per shape.
 //!
-//! `h1 = 2x - 1; h2 = relu(h1); h3 = h2 / 2 + 1/4; y = h3 + x`, checked against the CPU.
+//! `t1 = 2x - 1; t2 = relu(t1); t3 = t2 / 2 + 1/4; out = t3 + x`, checked against the CPU.
 //!
 //! Run: `cargo run --release --example memory_nodes`
 
@@ -53,12 +53,12 @@ fn main() -> Result<(), Error> {
             relu: relu.clone(),
             add: add.clone(),
             x: DeviceBuffer::from_host(&stream, &host)?,
-            y: DeviceBuffer::zeros(&stream, n)?,
+            out: DeviceBuffer::zeros(&stream, n)?,
             n: n as u32,
         };
         let exec = Pipeline::build(&ctx, &params)?.instantiate()?;
         temporaries += (TEMPORARIES * n * 4) as u64;
-        shapes.push((batch, host, params.y, exec));
+        shapes.push((batch, host, params.out, exec));
     }
     for _step in 0..10 {
         for (_, _, _, exec) in &mut shapes {

@@ -3,7 +3,7 @@
 //! a bounded number of them. The pipeline's temporaries are graph memory nodes, so the cached
 //! executables share one pool of physical memory instead of holding static buffers each.
 //!
-//! `h1 = 2x - 1; h2 = relu(h1); h3 = h2 / 2 + 1/4; y = h3 + x`, every request checked against the
+//! `t1 = 2x - 1; t2 = relu(t1); t3 = t2 / 2 + 1/4; out = t3 + x`, every request checked against the
 //! CPU. Printed: graph memory reserved with 1, 4 and 16 shapes cached against the bytes of static
 //! temporaries one executable per shape would hold; then batch sizes 1 to 16 bucketed to powers
 //! of two through a cache smaller than the number of buckets.
@@ -89,14 +89,14 @@ fn run() -> Result<(), Failure> {
             relu: relu.clone(),
             add: add.clone(),
             x: DeviceBuffer::zeros(&stream, n)?,
-            y: DeviceBuffer::zeros(&stream, n)?,
+            out: DeviceBuffer::zeros(&stream, n)?,
             n: u32::try_from(n)?,
         };
         let exec = Pipeline::build(&ctx, &params)?.instantiate()?;
         Ok(Shape {
             exec,
             x: params.x,
-            y: params.y,
+            y: params.out,
         })
     };
 

@@ -7,35 +7,13 @@ use std::sync::{Mutex, MutexGuard};
 
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, Error, GraphMemory, NodeKind};
+// `Pipeline`: `out = relu(2x - 1) / 2 + 1/4 + x`, its three temporaries graph allocations (`t3`
+// allocated after `t1` is freed), the declaration the examples run.
+use cudagraph_examples::pipeline::{Pipeline, PipelineParams};
 use cudagraph_tests::pipeline::{expected, PipelineKernels};
 use cudagraph_tests::{read_back, upload, zeros, AddU32Args};
 
 cuda_graph! {
-    /// `out = relu(2x - 1) / 2 + 1/4 + x`, its three temporaries graph allocations: `t3` is
-    /// allocated after `t1` is freed, so CUDA may back both with the same memory.
-    graph Pipeline {
-        params {
-            affine: Kernel<(u32, f32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
-            relu: Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
-            add: Kernel<(u32, DevicePtr<f32>, DevicePtr<f32>, DevicePtrMut<f32>)>,
-            x: DeviceBuffer<f32>,
-            out: DeviceBuffer<f32>,
-            n: u32,
-        }
-        t1: alloc::<f32>(n as usize);
-        t2: alloc::<f32>(n as usize);
-        t3: alloc::<f32>(n as usize);
-        stage1: kernel affine<<<n.div_ceil(256), 256>>>(n, 2.0, -1.0, x, t1);
-        stage2: kernel relu<<<n.div_ceil(256), 256>>>(n, t1, t2);
-        stage3: kernel affine<<<n.div_ceil(256), 256>>>(n, 0.5, 0.25, t2, t3);
-        stage4: kernel add<<<n.div_ceil(256), 256>>>(n, t3, x, out);
-        free1: free(t1);
-        free2: free(t2);
-        free3: free(t3);
-        t1 -> stage1 -> stage2 -> free1 -> t3 -> stage3 -> stage4 -> free3;
-        t2 -> stage2 -> stage3 -> free2;
-    }
-
     /// A count per element, made in an allocation the graph does not free: `zero` clears it,
     /// `bump` adds `k`, `copy` leaves a copy in `seen` too.
     graph Counts {
