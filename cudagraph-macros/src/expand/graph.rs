@@ -239,7 +239,6 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         #(#pass)*
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
-        #[derive(Clone)]
         struct #state_ty {
             params: #snapshot_ty,
             // Boxed: made zeroed on the heap (see `__cg_add_nodes`).
