@@ -516,8 +516,26 @@ impl<'a> Graph<'a> {
     /// conditional bodies (numbered after the graph's own: see [`Graph::record`]).
     #[inline]
     pub(crate) fn check_any_node(&self, node: NodeId) -> Result<usize> {
-        self.index_of(node)
-            .or_else(|| self.index_in_bodies(node))
+        self.any_record(node).map(|(index, _)| index)
+    }
+
+    /// [`Graph::check_any_node`] with the node's record: one lookup, and for one of the
+    /// graph's own nodes (an update's hot path) nothing else inline.
+    #[inline]
+    pub(crate) fn any_record(&self, node: NodeId) -> Result<(usize, &NodeRecord)> {
+        let index = node.index as usize;
+        match self.nodes.get(index) {
+            Some(record) if node.family == self.family => Ok((index, record)),
+            _ => self.body_record(node),
+        }
+    }
+
+    /// [`Graph::any_record`] for a node that is not one of the graph's own.
+    #[cold]
+    #[inline(never)]
+    fn body_record(&self, node: NodeId) -> Result<(usize, &NodeRecord)> {
+        self.index_in_bodies(node)
+            .and_then(|index| Some((index, self.record(index)?)))
             .ok_or_else(|| Error::ForeignNode {
                 node: format!("node#{}", node.index),
             })
