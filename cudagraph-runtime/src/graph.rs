@@ -1365,15 +1365,11 @@ impl<'a> Graph<'a> {
     }
 
     /// Refuses a graph that a broken capture left unusable, with what to do.
+    #[inline]
     pub(crate) fn check_not_broken(&self) -> Result<()> {
         match self.tables.as_ref().is_some_and(|t| t.broken_by_capture) {
             false => Ok(()),
-            true => Err(Error::Invalid {
-                node: "graph".into(),
-                reason: "a capture into this graph was broken, and CUDA leaves a graph unusable \
-                         after that: build the graph again"
-                    .into(),
-            }),
+            true => Err(broken_by_capture()),
         }
     }
 
@@ -1999,6 +1995,17 @@ pub struct NodeInfo<'g> {
     pub name: String,
     /// Indices of the nodes it depends on, in the order given.
     pub deps: &'g [u32],
+}
+
+/// The error for a graph that a broken capture left unusable.
+#[cold]
+fn broken_by_capture() -> Error {
+    Error::Invalid {
+        node: "graph".into(),
+        reason: "a capture into this graph was broken, and CUDA leaves a graph unusable after \
+                 that: build the graph again"
+            .into(),
+    }
 }
 
 #[cfg(test)]
