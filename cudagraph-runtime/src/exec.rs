@@ -684,9 +684,10 @@ impl<'a> GraphExec<'a> {
     // argument array and the driver call; the rest is out of line. Always inlined, into each of
     // the update functions `cuda_graph!` generates per node: there the arguments are values the
     // optimizer sees (their bits and memory read straight from the params, the memory check a
-    // few comparisons); called, they are a struct in memory copied field by field. That halves
-    // our instructions per updated node (about 340 to 200, against a null driver), which shows
-    // in the hot loop's ratio to the raw call, for a larger update function per node.
+    // few comparisons); called, they are a struct in memory copied field by field. That cuts
+    // our instructions per updated node from about 340 to 200 (against a null driver), which
+    // shows in the hot loop's ratio to the raw call, for a larger update function per node (and
+    // a longer compile of large declarations).
     #[inline(always)]
     pub fn set_kernel<A: KernelArgs>(
         &mut self,
