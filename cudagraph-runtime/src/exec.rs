@@ -666,7 +666,9 @@ impl<'a> GraphExec<'a> {
     ///
     /// Memory the node stops using is released once the launches that may use it have
     /// completed; when the memory stays the same, this is one driver call.
-    #[inline]
+    // Always inlined, as `set_kernel` is (see there): left to the optimizer, it was called out of
+    // line where a program updates several nodes, with its arguments copied through memory.
+    #[inline(always)]
     pub fn set_kernel_params<A: KernelArgs>(
         &mut self,
         node: KernelNode<A>,
