@@ -12,41 +12,12 @@ use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaContext, CudaStream, DriverError};
 
+use crate::ambient::{in_capture, in_host_node, InCapture};
 use crate::driver::{record_err, result};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::memory::fence::is_capturing;
-use crate::node::{in_host_node, ChildGraphNode, NodeId, NodeKind};
-
-thread_local! {
-    /// How many capture closures of this crate the thread is running (a closure may capture
-    /// another stream in turn).
-    static CAPTURES: Cell<u32> = const { Cell::new(0) };
-}
-
-/// Whether this thread is running a capture closure of this crate: calls that wait on the host
-/// for the GPU refuse there ([`Error::Capturing`]), and releases that would call the driver go to
-/// the release thread.
-#[inline]
-pub(crate) fn in_capture() -> bool {
-    CAPTURES.with(Cell::get) > 0
-}
-
-/// Marks the thread as running a capture closure while alive.
-struct InCapture;
-
-impl InCapture {
-    fn enter() -> Self {
-        CAPTURES.with(|n| n.set(n.get() + 1));
-        InCapture
-    }
-}
-
-impl Drop for InCapture {
-    fn drop(&mut self) {
-        CAPTURES.with(|n| n.set(n.get().saturating_sub(1)));
-    }
-}
+use crate::node::{ChildGraphNode, NodeId, NodeKind};
 
 /// Refuses `call`, which waits on the host for the GPU or may synchronize the device, inside a
 /// capture closure.
@@ -1072,27 +1043,15 @@ mod tests {
     }
 
     #[test]
-    fn the_capture_flag_counts_nested_closures() {
-        assert!(!in_capture());
+    fn waiting_is_refused_inside_a_capture_closure() {
         assert!(refuse_waiting_in_capture("HostBuffer::read").is_ok());
-        {
-            let _outer = InCapture::enter();
-            {
-                let _inner = InCapture::enter();
-                assert!(in_capture());
-            }
-            assert!(in_capture());
-            match refuse_waiting_in_capture("HostBuffer::read") {
-                Err(Error::Capturing { what }) => {
-                    assert!(what.starts_with("HostBuffer::read inside a capture closure"))
-                }
-                other => panic!("expected Error::Capturing, got {other:?}"),
-            }
-        }
-        assert!(!in_capture());
-        // Another thread is not inside this thread's capture.
         let _inside = InCapture::enter();
-        assert!(!std::thread::spawn(in_capture).join().unwrap());
+        match refuse_waiting_in_capture("HostBuffer::read") {
+            Err(Error::Capturing { what }) => {
+                assert!(what.starts_with("HostBuffer::read inside a capture closure"))
+            }
+            other => panic!("expected Error::Capturing, got {other:?}"),
+        }
     }
 
     #[test]
@@ -1147,6 +1106,17 @@ impl std::fmt::Debug for Capture {
         f.debug_struct("Capture")
             .field("stream", &self.stream.cu_stream())
             .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Capture {
+    /// The work's closure may own cudarc values, and the stream may be the last reference to
+    /// itself (dropping either may call the driver): not inside a host node or a capture closure,
+    /// where the release thread drops them.
+    fn drop(&mut self) {
+        if crate::ambient::must_defer_releases() {
+            crate::reaper::drop_later(Box::new((self.stream.clone(), self.record.clone())));
+        }
     }
 }
 

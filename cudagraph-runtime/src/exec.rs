@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaFunction, CudaStream};
 
-use crate::capture::{in_capture, refuse_capturing_stream, refuse_waiting_in_capture};
+use crate::ambient::{in_capture, in_host_node, must_defer_releases};
+use crate::capture::{refuse_capturing_stream, refuse_waiting_in_capture};
 use crate::driver::record_err;
 use crate::driver::result::{self, exec::UpdateResultInfo};
 use crate::error::{Error, Result, UpdateFailure};
@@ -285,7 +286,7 @@ impl<'a> GraphExec<'a> {
     #[inline(never)]
     fn launch_indirect(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
         // A host node holds up its stream: waiting there for a slot could wait forever.
-        if crate::node::in_host_node() {
+        if in_host_node() {
             return Err(Error::InHostNode {
                 what: "GraphExec::launch",
             });
@@ -347,7 +348,7 @@ impl<'a> GraphExec<'a> {
     /// gone, [`GraphExec::launch`] refuses with [`Error::Allocation`]. (An executable
     /// instantiated with [`InstantiateFlags::AUTO_FREE_ON_LAUNCH`] frees it at its next launch
     /// instead; read it with [`GraphExec::read_allocation`] there.)
-    pub fn take_allocation<T: cudarc::driver::DeviceRepr>(
+    pub fn take_allocation<T: cudarc::driver::DeviceRepr + bytemuck::AnyBitPattern>(
         &mut self,
         alloc: &GraphAlloc<T>,
     ) -> Result<DeviceBuffer<T>> {
@@ -376,7 +377,7 @@ impl<'a> GraphExec<'a> {
 
     /// A copy of the allocation `alloc` (one the graph does not free) as the last launch left
     /// it, copied on that launch's stream after it. The allocation stays the executable's.
-    pub fn read_allocation<T: cudarc::driver::DeviceRepr + Default + Clone>(
+    pub fn read_allocation<T: cudarc::driver::DeviceRepr + bytemuck::AnyBitPattern>(
         &self,
         alloc: &GraphAlloc<T>,
     ) -> Result<Vec<T>> {
@@ -400,7 +401,7 @@ impl<'a> GraphExec<'a> {
             "GraphExec::read_allocation",
             "the copy would be recorded into the capture, not run",
         )?;
-        let mut out = vec![T::default(); alloc.len()];
+        let mut out = vec![T::zeroed(); alloc.len()];
         // SAFETY: `addr` holds `len` `T`s (a live allocation, which no launch can free while
         // `self` is borrowed); `out` has room for them; the copy follows the launch on `stream`,
         // and the synchronize below ends it before `out` is used.
@@ -955,11 +956,13 @@ impl Drop for GraphExec<'_> {
             }
             true
         };
-        // CUDA forbids destroying an executable on a thread that is capturing (the capture would
-        // break): the release thread does it then.
-        if in_capture() || !release() {
+        // CUDA forbids destroying an executable inside a host node, and on a thread that is
+        // capturing (the capture would break): the release thread does it then, and takes the
+        // kernel modules this executable holds (unloading the last reference calls the driver).
+        if must_defer_releases() || !release() {
             crate::reaper::run_later(Box::new(release));
         }
+        crate::reaper::release(std::mem::take(&mut self.functions));
         // The block of indirect values, read and written by the launches until they are done.
         if let Some(block) = self.indirect.take() {
             self.memory.drop_after_launches(block);

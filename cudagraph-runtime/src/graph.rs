@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaContext};
 
+use crate::ambient::must_defer_releases;
 use crate::bodies::{BodyNode, BodyTable};
 use crate::driver::{record_err, result};
 use crate::error::{Error, Result};
@@ -31,6 +32,7 @@ use crate::node::{
 };
 #[cfg(not(feature = "cuda-12020"))]
 use crate::node::{Condition, ConditionalHandle, ConditionalNode, ConditionalParams};
+use crate::reaper;
 use crate::user_object::UserObject;
 
 /// What the crate remembers of each node: enough to update it, name it and draw it.
@@ -1121,8 +1123,13 @@ impl<'a> Graph<'a> {
     /// or leave it to outlive the launch (see
     /// [`GraphExec::take_allocation`](crate::GraphExec::take_allocation)).
     ///
-    /// The memory is uninitialized: write it before reading it.
-    pub fn add_mem_alloc<T: cudarc::driver::DeviceRepr>(
+    /// The memory is uninitialized: write it before reading it. Whatever a node reads of it
+    /// before then (and whatever a copy, [`GraphExec::read_allocation`](crate::GraphExec::read_allocation)
+    /// or a taken buffer hands host code) is arbitrary bits, so `T` must be valid for every bit
+    /// pattern ([`AnyBitPattern`](bytemuck::AnyBitPattern): numbers, arrays of them, and
+    /// `#[repr(C)]` structs of them that derive `bytemuck::Pod` or `AnyBitPattern`; not `bool`,
+    /// `char` or enums).
+    pub fn add_mem_alloc<T: cudarc::driver::DeviceRepr + bytemuck::AnyBitPattern>(
         &mut self,
         len: usize,
         deps: &[NodeId],
@@ -1877,6 +1884,16 @@ impl SendGraph {
 
 impl Drop for Graph<'_> {
     fn drop(&mut self) {
+        // Inside a host node CUDA forbids driver calls, and inside a capture closure one that
+        // CUDA deems unsafe breaks the capture: there, what may call the driver goes to the
+        // release thread (the last reference to a kernel module or to the context unloads it).
+        let deferred = must_defer_releases();
+        if deferred {
+            reaper::drop_later(Box::new((
+                std::mem::take(&mut self.functions),
+                self.ctx.clone(),
+            )));
+        }
         if self.is_body() {
             return; // the conditional node owns the raw graph
         }
@@ -1884,11 +1901,9 @@ impl Drop for Graph<'_> {
             // The broken capture left the handle invalid (the driver refuses to destroy it).
             return;
         }
-        if crate::capture::in_capture() {
-            // Inside a capture closure a driver call that CUDA deems unsafe breaks the capture:
-            // the release thread destroys the graph instead.
+        if deferred {
             let (raw, ctx) = (SendGraph(self.raw), self.ctx.clone());
-            crate::reaper::run_later(Box::new(move || {
+            reaper::run_later(Box::new(move || {
                 // SAFETY: as below; the graph was ours and nothing else refers to it.
                 record_err(&ctx, unsafe { result::graph::destroy(raw.get()) });
                 true

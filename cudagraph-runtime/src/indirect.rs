@@ -122,7 +122,7 @@ use crate::id::fresh_id;
 use crate::memory::alloc::Space;
 use crate::memory::operand::sealed::MemoryOperand;
 use crate::memory::operand::{DeviceSrc, Hold, MemKey, Use};
-use crate::node::{in_host_node, NodeKind, NodeParams};
+use crate::node::{NodeKind, NodeParams};
 use crate::reaper;
 
 /// The largest alignment a value may need: slots, the staged copy and the current block are
@@ -859,11 +859,10 @@ impl IndirectBlock {
 
 impl Drop for IndirectBlock {
     fn drop(&mut self) {
-        // Freeing calls CUDA, which a host node must not: leave it to the reaper there.
+        // Freeing calls CUDA, which a host node (or a capture closure) must not: the reaper
+        // does it there.
         if let Some(memory) = self.memory.take() {
-            if in_host_node() {
-                reaper::drop_later(Box::new(memory));
-            }
+            reaper::release(memory);
         }
     }
 }

@@ -38,6 +38,16 @@ impl<A> Clone for Kernel<A> {
     }
 }
 
+impl<A> Drop for Kernel<A> {
+    /// The last reference to the kernel's module unloads it (a driver call): not inside a host
+    /// node or a capture closure, where the release thread does it.
+    fn drop(&mut self) {
+        if crate::ambient::must_defer_releases() {
+            crate::reaper::drop_later(Box::new(self.func.clone()));
+        }
+    }
+}
+
 impl<A> std::fmt::Debug for Kernel<A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -107,8 +117,16 @@ pub trait Param: private::Sealed {
     type Repr: DeviceRepr + Copy;
 }
 
+/// The traits below hand the driver raw bits and addresses: only this crate implements them.
 mod private {
+    /// Sealed: a parameter type.
     pub trait Sealed {}
+    /// Sealed: a value given for a parameter of type `P`.
+    pub trait Argument<'a, P> {}
+    /// Sealed: a tuple of parameter types.
+    pub trait Signature {}
+    /// Sealed: a tuple of values for a signature `A`.
+    pub trait Arguments<'a, A> {}
 }
 
 impl<P: KernelParam> private::Sealed for P {}
@@ -135,6 +153,8 @@ impl Param for crate::node::ConditionalHandle {
 
 /// A handle is given as itself; the graph checks that it is one of its own.
 #[cfg(not(feature = "cuda-12020"))]
+impl<'a> private::Argument<'a, crate::node::ConditionalHandle> for crate::node::ConditionalHandle {}
+#[cfg(not(feature = "cuda-12020"))]
 #[diagnostic::do_not_recommend]
 impl<'a> KernelArg<'a, crate::node::ConditionalHandle> for crate::node::ConditionalHandle {
     #[inline(always)]
@@ -155,6 +175,8 @@ impl<'a> KernelArg<'a, crate::node::ConditionalHandle> for crate::node::Conditio
 /// memory the kernel reads ([`DeviceSrc<T>`]) for a [`DevicePtr<T>`], or writes ([`DeviceDst<T>`])
 /// for a [`DevicePtrMut<T>`]: a `DeviceBuffer<T>` (kept alive by the graph), a cudarc slice or
 /// view (borrowed for the graph's lifetime `'a`), or a raw pointer.
+///
+/// Sealed: its implementations give the driver the bits and addresses a launch uses.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be passed for a kernel parameter of type `{P}`",
     label = "not a `{P}`",
@@ -162,7 +184,7 @@ impl<'a> KernelArg<'a, crate::node::ConditionalHandle> for crate::node::Conditio
             `&DeviceBuffer<T>` or a cudarc `&CudaSlice<T>`; a `DevicePtrMut<T>` parameter (`T*`) takes \
             memory it writes: a `&DeviceBuffer<T>` or a cudarc `&mut CudaSlice<T>`"
 )]
-pub trait KernelArg<'a, P: Param> {
+pub trait KernelArg<'a, P: Param>: private::Argument<'a, P> {
     /// The bits the kernel receives.
     #[doc(hidden)]
     fn repr(&self) -> P::Repr;
@@ -174,6 +196,7 @@ pub trait KernelArg<'a, P: Param> {
     fn into_part(self) -> Result<(P::Repr, Option<Use<'a>>)>;
 }
 
+impl<'a, P: KernelParam> private::Argument<'a, P> for P {}
 impl<'a, P: KernelParam> KernelArg<'a, P> for P {
     #[inline(always)]
     fn repr(&self) -> P::Repr {
@@ -189,6 +212,7 @@ impl<'a, P: KernelParam> KernelArg<'a, P> for P {
     }
 }
 
+impl<'a, T, V: DeviceSrc<'a, T>> private::Argument<'a, DevicePtr<T>> for V {}
 #[diagnostic::do_not_recommend]
 impl<'a, T, V: DeviceSrc<'a, T>> KernelArg<'a, DevicePtr<T>> for V {
     #[inline(always)]
@@ -206,6 +230,7 @@ impl<'a, T, V: DeviceSrc<'a, T>> KernelArg<'a, DevicePtr<T>> for V {
     }
 }
 
+impl<'a, T, V: DeviceDst<'a, T>> private::Argument<'a, DevicePtrMut<T>> for V {}
 #[diagnostic::do_not_recommend]
 impl<'a, T, V: DeviceDst<'a, T>> KernelArg<'a, DevicePtrMut<T>> for V {
     #[inline(always)]
@@ -257,6 +282,7 @@ impl<'a, P: Param, V> KernelArgPart<'a, P, V> {
     }
 }
 
+impl<'a, P: Param, V> private::Argument<'a, P> for KernelArgPart<'a, P, V> {}
 impl<'a, P: Param, V> KernelArg<'a, P> for KernelArgPart<'a, P, V> {
     #[inline(always)]
     fn repr(&self) -> P::Repr {
@@ -280,8 +306,8 @@ impl<P: Param, V> std::fmt::Debug for KernelArgPart<'_, P, V> {
     }
 }
 
-/// A kernel's whole signature: a tuple of [`Param`]s (up to 12).
-pub trait KernelArgs {
+/// A kernel's whole signature: a tuple of [`Param`]s (up to 12). Sealed.
+pub trait KernelArgs: private::Signature {
     /// Number of parameters.
     const COUNT: usize;
     /// The parameters' device representations, as a tuple.
@@ -293,14 +319,14 @@ pub trait KernelArgs {
     fn with_reprs<R>(reprs: &mut Self::Reprs, f: impl FnOnce(*mut *mut c_void) -> R) -> R;
 }
 
-/// Values for a whole signature `A`: a tuple whose elements are [`KernelArg`]s of `A`'s.
+/// Values for a whole signature `A`: a tuple whose elements are [`KernelArg`]s of `A`'s. Sealed.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` are not arguments for a kernel with parameters `{A}`",
     label = "expected one argument per kernel parameter, each fitting its type",
     note = "each argument is the parameter's type itself, or for a `DevicePtr<T>` / `DevicePtrMut<T>` \
             parameter a `&DeviceBuffer<T>` or a cudarc slice"
 )]
-pub trait KernelArgValues<'a, A: KernelArgs> {
+pub trait KernelArgValues<'a, A: KernelArgs>: private::Arguments<'a, A> {
     /// Calls `f` with the arguments' `kernelParams` array (see [`KernelArgs::with_reprs`]),
     /// without taking the memory they point to.
     #[doc(hidden)]
@@ -316,6 +342,7 @@ pub trait KernelArgValues<'a, A: KernelArgs> {
 
 macro_rules! tuple_args {
     ($count:expr; $($t:ident $v:ident $i:tt),*) => {
+        impl<$($t: Param),*> private::Signature for ($($t,)*) {}
         impl<$($t: Param),*> KernelArgs for ($($t,)*) {
             const COUNT: usize = $count;
             type Reprs = ($($t::Repr,)*);
@@ -327,6 +354,7 @@ macro_rules! tuple_args {
             }
         }
 
+        impl<'a, $($t: Param, $v: KernelArg<'a, $t>),*> private::Arguments<'a, ($($t,)*)> for ($($v,)*) {}
         #[diagnostic::do_not_recommend]
         impl<'a, $($t: Param, $v: KernelArg<'a, $t>),*> KernelArgValues<'a, ($($t,)*)> for ($($v,)*) {
             #[inline]

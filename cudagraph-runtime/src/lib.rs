@@ -335,6 +335,7 @@
 
 #[doc(hidden)]
 pub mod __private;
+mod ambient;
 mod bodies;
 mod capture;
 pub mod dot;
@@ -355,6 +356,7 @@ mod reaper;
 mod topology;
 mod user_object;
 
+pub use bytemuck;
 pub use capture::{Capture, CaptureScope, Captured};
 pub use cudagraph_macros::cuda_graph;
 pub use cudarc;

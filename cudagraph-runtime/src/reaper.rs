@@ -93,6 +93,18 @@ pub(crate) fn drop_later(value: Box<dyn Any + Send>) {
     send(Work::Drop(value));
 }
 
+/// Drops `value` now, or on the reaper thread when this thread may not call the driver (a host
+/// node, a capture closure: see `crate::ambient`): for values whose drop may call it (a cudarc
+/// event, stream, module or context whose last reference this is).
+#[inline]
+pub(crate) fn release<T: Send + 'static>(value: T) {
+    if crate::ambient::must_defer_releases() {
+        drop_later(Box::new(value));
+    } else {
+        drop(value);
+    }
+}
+
 /// Runs `job` on the reaper thread until it reports that it is finished.
 pub(crate) fn run_later(job: Job) {
     send(Work::Job(job));

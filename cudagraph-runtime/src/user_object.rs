@@ -11,9 +11,11 @@
 
 use std::any::Any;
 use std::ffi::c_void;
+use std::sync::Arc;
 
 use cudarc::driver::sys;
 
+use crate::ambient::must_defer_releases;
 use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::reaper;
@@ -21,14 +23,35 @@ use crate::reaper;
 /// A reference to a CUDA user object that owns a Rust value.
 ///
 /// Dropping it releases this reference; the value is dropped (on the reaper thread) once the last
-/// reference, held here or by graphs, is gone.
-#[derive(Debug)]
+/// reference, held here or by graphs, is gone. Clones share one driver reference, so cloning and
+/// dropping a clone call no driver function (a host node may do either).
+#[derive(Debug, Clone)]
 pub struct UserObject {
-    raw: sys::CUuserObject,
+    held: Arc<Reference>,
 }
 
+/// One reference the driver counts, released when dropped.
+#[derive(Debug)]
+struct Reference(sys::CUuserObject);
+
 // SAFETY: a user object reference may be released from any thread; the value it owns is `Send`.
-unsafe impl Send for UserObject {}
+unsafe impl Send for Reference {}
+// SAFETY: `&Reference` only reads the handle.
+unsafe impl Sync for Reference {}
+
+impl Drop for Reference {
+    fn drop(&mut self) {
+        if must_defer_releases() {
+            // A host node (or a capture closure) may not call the driver: the release thread
+            // gives the reference up instead.
+            reaper::drop_later(Box::new(Reference(self.0)));
+            return;
+        }
+        // SAFETY: we hold one reference and give it up. Nothing to report if it fails: the handle
+        // was live, so failure means the driver is already gone, and the value with it.
+        let _ = unsafe { sys::cuUserObjectRelease(self.0, 1) };
+    }
+}
 
 type Payload = Box<dyn Any + Send>;
 
@@ -56,36 +79,30 @@ impl UserObject {
             // SAFETY: the driver did not take `data`, so it is still ours.
             drop(unsafe { Box::from_raw(data) });
         })?;
-        Ok(Self { raw })
+        Ok(Self {
+            held: Arc::new(Reference(raw)),
+        })
     }
 
     /// The raw handle.
     pub fn raw(&self) -> sys::CUuserObject {
-        self.raw
+        self.held.0
     }
 
-    /// Moves this reference into `graph` (`cuGraphRetainUserObject` with `CU_GRAPH_USER_OBJECT_MOVE`).
+    /// Gives `graph` a reference (`cuGraphRetainUserObject`): this one, moved, when no clone
+    /// shares it; otherwise a new one.
     pub(crate) fn move_into(self, graph: sys::CUgraph) -> Result<()> {
-        // SAFETY: `graph` is a live graph; the reference we hold is transferred, so we forget self.
-        unsafe { result::graph::move_user_object(graph, self.raw) }?;
-        std::mem::forget(self);
+        match Arc::try_unwrap(self.held) {
+            Ok(reference) => {
+                // SAFETY: `graph` is a live graph; the reference we hold is transferred.
+                unsafe { result::graph::retain_user_object(graph, reference.0, true) }?;
+                std::mem::forget(reference);
+            }
+            Err(shared) => {
+                // SAFETY: `graph` is a live graph and the object is live (`shared` holds it).
+                unsafe { result::graph::retain_user_object(graph, shared.0, false) }?;
+            }
+        }
         Ok(())
-    }
-}
-
-impl Clone for UserObject {
-    /// Another reference to the same object.
-    fn clone(&self) -> Self {
-        // SAFETY: `raw` is live while we hold a reference. Retain cannot fail on a live object.
-        let _ = unsafe { sys::cuUserObjectRetain(self.raw, 1) };
-        Self { raw: self.raw }
-    }
-}
-
-impl Drop for UserObject {
-    fn drop(&mut self) {
-        // SAFETY: we hold one reference and give it up. Nothing to report if it fails: the handle
-        // was live, so failure means the driver is already gone, and the value with it.
-        let _ = unsafe { sys::cuUserObjectRelease(self.raw, 1) };
     }
 }

@@ -198,17 +198,23 @@ pub(crate) mod graph {
         Ok(deps)
     }
 
-    /// `cuGraphRetainUserObject` with `CU_GRAPH_USER_OBJECT_MOVE`: the caller's reference to
-    /// `object` becomes the graph's.
+    /// `cuGraphRetainUserObject`: with `moved`, the caller's reference to `object` becomes the
+    /// graph's (`CU_GRAPH_USER_OBJECT_MOVE`); without, the graph takes a new reference.
     ///
     /// # Safety
-    /// `graph` is live; the caller holds a reference to `object`, and gives it up on success.
+    /// `graph` is live; the caller holds a reference to `object`, and with `moved` gives it up on
+    /// success.
     #[inline]
-    pub(crate) unsafe fn move_user_object(
+    pub(crate) unsafe fn retain_user_object(
         graph: sys::CUgraph,
         object: sys::CUuserObject,
+        moved: bool,
     ) -> Result<()> {
-        let flags = sys::CUuserObjectRetain_flags::CU_GRAPH_USER_OBJECT_MOVE as u32;
+        let flags = if moved {
+            sys::CUuserObjectRetain_flags::CU_GRAPH_USER_OBJECT_MOVE as u32
+        } else {
+            0
+        };
         // SAFETY: the caller's promise.
         check("cuGraphRetainUserObject", unsafe {
             sys::cuGraphRetainUserObject(graph, object, 1, flags)

@@ -18,9 +18,9 @@ use cudarc::driver::{sys, CudaStream};
 
 use super::alloc::Allocation;
 use super::fence::{is_capturing, EventCell};
+use crate::ambient::must_defer_releases;
 use crate::driver::result;
 use crate::error::Result;
-use crate::node::in_host_node;
 use crate::reaper;
 
 /// One allocation a free node of this graph frees, taken over from a buffer.
@@ -92,7 +92,7 @@ impl Drop for Adopted {
             let _ = unsafe { result::memory::free_async(addr, home.cu_stream()) };
             true
         };
-        if in_host_node() || !free() {
+        if must_defer_releases() || !free() {
             reaper::run_later(Box::new(free));
         }
     }

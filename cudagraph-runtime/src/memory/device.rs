@@ -12,9 +12,9 @@ use super::fence::{is_capturing, relaxed};
 use super::operand::sealed::MemoryOperand;
 use super::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
 use super::shared::{owned_operand, range_methods, Shared};
-use crate::capture::{in_capture, refuse_capturing_stream, refuse_waiting_in_capture};
+use crate::ambient::{in_capture, in_host_node};
+use crate::capture::{refuse_capturing_stream, refuse_waiting_in_capture};
 use crate::error::{Error, Result};
-use crate::node::in_host_node;
 use crate::reaper;
 
 /// Device memory shared by reference counting: `T`s on the device, as one cudarc allocation or a

@@ -90,6 +90,14 @@ impl EventCell {
     }
 }
 
+impl Drop for EventCell {
+    /// Destroying the event calls the driver: not inside a host node or a capture closure.
+    fn drop(&mut self) {
+        let event = self.0.get_mut().unwrap_or_else(|e| e.into_inner()).take();
+        crate::reaper::release(event);
+    }
+}
+
 /// Runs `f` with this thread's stream-capture interaction mode set to relaxed.
 ///
 /// Waiting for an event is one of the "potentially unsafe" calls CUDA forbids, in the default
@@ -180,6 +188,19 @@ impl PendingWait {
                 scratch.order_before(stream)
             }
         }
+    }
+}
+
+impl Drop for Fence {
+    /// The last reference to the latest launch's stream destroys it (a driver call): not inside
+    /// a host node or a capture closure.
+    fn drop(&mut self) {
+        let stream = self
+            .last_stream
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        crate::reaper::release(stream);
     }
 }
 

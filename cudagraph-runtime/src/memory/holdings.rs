@@ -18,6 +18,7 @@ use cudarc::driver::{sys, CudaStream};
 use super::alloc::{Allocation, UseCounts};
 use super::fence::{Fence, PendingWait};
 use super::operand::Use;
+use crate::ambient::must_defer_releases;
 use crate::error::{Error, Result};
 use crate::reaper;
 
@@ -433,7 +434,10 @@ fn after_launches(fence: Arc<Fence>, launched: bool, value: Box<dyn Any + Send>)
         reaper::drop_later(value);
         return;
     }
-    let mut marked = fence.mark().is_ok();
+    // The marker is recorded here, right after the latest launch, unless this thread may not call
+    // the driver now (a host node, a capture closure): then the release thread records it, after
+    // later launches too (which only makes the wait longer).
+    let mut marked = !must_defer_releases() && fence.mark().is_ok();
     let mut value = Some(value);
     reaper::run_later(Box::new(move || {
         if !marked {
@@ -478,6 +482,7 @@ fn describe(alloc: &Arc<dyn Allocation>, node: &str) -> String {
 
 impl Drop for Holdings<'_> {
     fn drop(&mut self) {
+        reaper::release(self.last_stream.take());
         if self.borrowed && self.launched {
             // Recorded after the latest launch: the borrowed memory may be used again after it.
             // The borrow ends when this returns, so if the wait fails because a capture got in
@@ -508,7 +513,7 @@ impl Drop for Holdings<'_> {
                 h.alloc.state().unregister(&fence, h.counts, launched);
             }
         };
-        if !launched || self.fence.mark().is_ok() {
+        if !launched || (!must_defer_releases() && self.fence.mark().is_ok()) {
             release(&held);
             return;
         }

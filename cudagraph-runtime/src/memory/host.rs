@@ -10,9 +10,9 @@ use super::alloc::{AccessScope, AllocState, Allocation, Space};
 use super::operand::sealed::MemoryOperand;
 use super::operand::{Hold, HostDst, HostSrc, MemKey, Use};
 use super::shared::{owned_operand, range_methods, Shared};
-use crate::capture::{in_capture, refuse_waiting_in_capture};
+use crate::ambient::{in_capture, in_host_node};
+use crate::capture::refuse_waiting_in_capture;
 use crate::error::{Error, Result};
-use crate::node::in_host_node;
 use crate::reaper;
 
 /// Page-locked host memory shared by reference counting: `T`s on the host that copies read and
@@ -41,7 +41,7 @@ pub struct HostBuffer<T: 'static> {
 
 /// One page-locked allocation and the record of its users.
 pub(crate) struct HostAlloc<T: 'static> {
-    /// `None` only once the final release took it.
+    /// `None` once the final release took it, and for a buffer of no bytes (nothing allocated).
     pinned: Option<PinnedHostSlice<T>>,
     ptr: *mut T,
     len: usize,
@@ -96,6 +96,11 @@ impl<T: DeviceRepr + ValidAsZeroBits + 'static> HostBuffer<T> {
     /// synchronize the device, which would break the capture.
     pub fn zeroed(ctx: &Arc<CudaContext>, len: usize) -> Result<Self> {
         refuse_waiting_in_capture("HostBuffer::zeroed")?;
+        if len == 0 || std::mem::size_of::<T>() == 0 {
+            // No bytes to allocate (an empty batch, or elements of no size): the driver would
+            // refuse a page-locked allocation of zero bytes.
+            return Ok(Self::without_bytes(len));
+        }
         // SAFETY: flags 0 asks for plain page-locked memory; every byte is zeroed below, before
         // anything reads it, and zero bits are a valid `T`.
         let mut pinned = unsafe { ctx.alloc_pinned_with_flags::<T>(len, 0) }?;
@@ -103,6 +108,24 @@ impl<T: DeviceRepr + ValidAsZeroBits + 'static> HostBuffer<T> {
         // SAFETY: `ptr` has room for `len` elements and nothing else refers to them yet.
         unsafe { std::ptr::write_bytes(ptr, 0, len) };
         Self::from_pinned(pinned)
+    }
+}
+
+impl<T: 'static> HostBuffer<T> {
+    /// A buffer of `len` elements that take no bytes (`len` is 0, or `T` has no size): nothing
+    /// is allocated, and the elements live at a dangling, aligned address (the address of a
+    /// slice with no bytes). Copies of it move nothing.
+    fn without_bytes(len: usize) -> Self {
+        let alloc = HostAlloc {
+            pinned: None,
+            ptr: std::ptr::NonNull::dangling().as_ptr(),
+            len,
+            state: AllocState::default(),
+            guards: RwLock::new(()),
+        };
+        Self {
+            shared: Shared::new(alloc, len),
+        }
     }
 }
 

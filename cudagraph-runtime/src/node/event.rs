@@ -62,6 +62,16 @@ impl From<Arc<CudaEvent>> for Event {
     }
 }
 
+impl Drop for Event {
+    /// The last reference destroys the event (a driver call): not inside a host node or a
+    /// capture closure, where the release thread does it.
+    fn drop(&mut self) {
+        if crate::ambient::must_defer_releases() {
+            crate::reaper::drop_later(Box::new(self.0.clone()));
+        }
+    }
+}
+
 /// Two events are equal when they are the same event.
 impl PartialEq for Event {
     fn eq(&self, other: &Self) -> bool {

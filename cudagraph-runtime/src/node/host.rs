@@ -1,7 +1,6 @@
 //! Host nodes: Rust closures called by the driver, with panics caught at the boundary, and the
 //! host buffers they read and write.
 
-use std::cell::Cell;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use cudarc::driver::sys;
 
 use super::{node_params, NodeKind, NodeParams, NodeUpdate};
+use crate::ambient::InHostNode;
 use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::memory::operand::Use;
@@ -191,33 +191,6 @@ impl NodeUpdate for HostParams {
         // SAFETY: the caller's promise; the `HostCall` outlives the launches that may call it
         // (this type's contract).
         unsafe { result::exec::host_node_set_params(exec, node, &self.raw) }
-    }
-}
-
-thread_local! {
-    /// Whether this thread is running a host node's closure now.
-    static IN_HOST_NODE: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Whether this thread is running a host node now. CUDA forbids CUDA calls there, so the runtime's
-/// own calls refuse ([`Error::InHostNode`]) and its releases go to the reaper thread instead.
-pub(crate) fn in_host_node() -> bool {
-    IN_HOST_NODE.with(Cell::get)
-}
-
-/// Marks the thread as running a host node while alive.
-struct InHostNode;
-
-impl InHostNode {
-    fn enter() -> Self {
-        IN_HOST_NODE.with(|flag| flag.set(true));
-        InHostNode
-    }
-}
-
-impl Drop for InHostNode {
-    fn drop(&mut self) {
-        IN_HOST_NODE.with(|flag| flag.set(false));
     }
 }
 

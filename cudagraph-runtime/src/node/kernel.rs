@@ -18,6 +18,7 @@ handle!(
     /// A kernel node whose argument list is `A`.
     KernelNode<A>
 );
+impl<A> super::switchable::Sealed for KernelNode<A> {}
 impl<A> Switchable for KernelNode<A> {}
 
 /// A launch of `func` in `ctx` with `config`, whatever its arguments: what a kernel node's

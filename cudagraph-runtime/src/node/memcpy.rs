@@ -19,6 +19,7 @@ handle!(
     /// A 1-D memcpy node copying in direction `D`.
     MemcpyNode<D>
 );
+impl<D> super::switchable::Sealed for MemcpyNode<D> {}
 impl<D> Switchable for MemcpyNode<D> {}
 
 /// A copy direction (sealed: [`HostToDevice`], [`DeviceToHost`], [`DeviceToDevice`]).

@@ -16,10 +16,17 @@ handle!(
     /// A 1-D memset node writing a pattern of type `V`.
     MemsetNode<V>
 );
+impl<T> super::switchable::Sealed for MemsetNode<T> {}
 impl<T> Switchable for MemsetNode<T> {}
 
-/// A pattern a memset writes repeatedly: 1, 2 or 4 bytes.
-pub trait MemsetValue: Copy {
+mod private {
+    /// Sealed: CUDA's memsets write 1-, 2- and 4-byte patterns, and these are the types of them.
+    pub trait Sealed {}
+}
+
+/// A pattern a memset writes repeatedly: 1, 2 or 4 bytes (sealed: `u8`, `i8`, `u16`, `i16`,
+/// `u32`, `i32`, `f32`).
+pub trait MemsetValue: Copy + private::Sealed {
     /// The pattern's size in bytes (1, 2 or 4).
     const SIZE: u32;
     /// The pattern's bits, zero-extended to 32.
@@ -28,6 +35,7 @@ pub trait MemsetValue: Copy {
 
 macro_rules! memset_value {
     ($($t:ty => $size:expr, |$v:ident| $bits:expr;)*) => {$(
+        impl private::Sealed for $t {}
         impl MemsetValue for $t {
             const SIZE: u32 = $size;
             #[inline]
@@ -47,18 +55,28 @@ memset_value! {
 
 /// Element types a memset with pattern `V` can fill: their size is a multiple of `V`'s, and every
 /// bit pattern is a valid value (so `bool` is not one).
+///
+/// Implemented for the primitive numbers and arrays of them; implement it for a `#[repr(C)]`
+/// struct of those to fill buffers of it.
+///
+/// # Safety
+/// `size_of::<Self>()` is a multiple of `V::SIZE`, and any repetition of a `V` pattern's bytes
+/// over a `Self` is a valid `Self` (a graph's memset writes exactly that, and host code may then
+/// read the elements).
 #[diagnostic::on_unimplemented(
     message = "a memset with a `{V}` pattern cannot fill `{Self}` elements",
     label = "the pattern's size must divide the element's size",
     note = "CUDA memsets write 1-, 2- or 4-byte patterns (u8, i8, u16, i16, u32, i32, f32); \
             an element of 8 bytes is filled with a 4-byte pattern repeated (`0u32` zeroes `f64`s)"
 )]
-pub trait FillWith<V: MemsetValue> {}
+pub unsafe trait FillWith<V: MemsetValue> {}
 
 macro_rules! fill_with {
     ($($elem:ty: $($pattern:ty),*;)*) => {$($(
+        // SAFETY: a primitive number whose size is a multiple of the pattern's; every bit
+        // pattern is a valid value.
         #[diagnostic::do_not_recommend]
-        impl FillWith<$pattern> for $elem {}
+        unsafe impl FillWith<$pattern> for $elem {}
     )*)*};
 }
 fill_with! {
@@ -73,7 +91,8 @@ fill_with! {
     i64: u8, i8, u16, i16, u32, i32, f32;
     f64: u8, i8, u16, i16, u32, i32, f32;
 }
-impl<T: FillWith<V>, V: MemsetValue, const N: usize> FillWith<V> for [T; N] {}
+// SAFETY: an array of elements that the pattern fills is filled element by element.
+unsafe impl<T: FillWith<V>, V: MemsetValue, const N: usize> FillWith<V> for [T; N] {}
 
 /// Fills device memory with a pattern `V` repeated.
 #[derive(Debug)]

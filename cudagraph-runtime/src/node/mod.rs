@@ -61,9 +61,7 @@ pub use empty::EmptyNode;
 pub(crate) use empty::EmptyParams;
 pub(crate) use event::EventParams;
 pub use event::{Event, EventRecordNode, EventWaitNode};
-pub(crate) use host::{
-    check_views_apart, in_host_node, with_views, HostCall, HostParams, PanicSlot, PanicWatch,
-};
+pub(crate) use host::{check_views_apart, with_views, HostCall, HostParams, PanicSlot, PanicWatch};
 pub use host::{HostCallback, HostFn, HostNode, HostViews, RawView, Writes};
 pub use kernel::KernelNode;
 pub(crate) use kernel::{KernelLaunch, KernelParams};
@@ -154,8 +152,13 @@ impl NodeId {
 }
 
 /// Node kinds an executable can enable and disable (`cuGraphNodeSetEnabled`): kernel, memcpy and
-/// memset nodes only.
-pub trait Switchable: Copy + Into<NodeId> {}
+/// memset nodes only (sealed: the handles of those kinds).
+pub trait Switchable: Copy + Into<NodeId> + switchable::Sealed {}
+
+pub(crate) mod switchable {
+    /// Sealed: the handles of the node kinds CUDA enables and disables.
+    pub trait Sealed {}
+}
 
 /// A node kind's parameters as the driver takes them: what [`Graph`](crate::Graph) adds a node
 /// of this kind with, through the generic `cuGraphAddNode`.
