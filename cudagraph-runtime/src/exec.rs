@@ -10,9 +10,9 @@ use crate::driver::record_err;
 use crate::driver::result::{self, exec::UpdateResultInfo};
 use crate::error::{Error, Result, UpdateFailure};
 use crate::function_set::FunctionSet;
-use crate::graph::{foreign_key, Graph};
+use crate::graph::{foreign_key, launch_refused, Graph};
 use crate::indirect::{check_not_capturing, Indirect, IndirectBlock, IndirectLayout};
-use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
+use crate::kernel::{Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig};
 use crate::memory::alloc::Space;
 use crate::memory::fence::is_capturing;
 use crate::memory::hazard::{host_code_conflict, reaches};
@@ -552,7 +552,7 @@ impl<'a> GraphExec<'a> {
         self.retire_host_calls();
         // Kernel nodes may have switched function (same context): later single-node updates
         // must re-send the new one.
-        self.graph.take_kernel_functions_of(graph);
+        self.graph.take_kernels_of(graph);
         // Host closures of `graph` are kept alive by its user objects, which the update retained.
         // The executable now runs `graph`'s closures: watch their slots instead of the old ones
         // (a slot with an unreported panic stays until it is reported, so the list never grows).
@@ -581,19 +581,40 @@ impl<'a> GraphExec<'a> {
     /// The index of `node` (one of the graph's nodes) and its driver handle.
     #[inline]
     fn node(&self, node: NodeId) -> Result<(usize, sys::CUgraphNode)> {
-        self.node_and_function(node)
+        self.kernel_node(node)
             .map(|(index, raw_node, _)| (index, raw_node))
     }
 
-    /// Like [`GraphExec::node`], with the function of a kernel node (one lookup, for the
-    /// single-node update's hot path).
+    /// Like [`GraphExec::node`], with what a kernel node keeps of its kernel (one lookup, for
+    /// the single-node update's hot path).
     #[inline(always)]
-    fn node_and_function(
-        &self,
-        node: NodeId,
-    ) -> Result<(usize, sys::CUgraphNode, sys::CUfunction)> {
+    fn kernel_node(&self, node: NodeId) -> Result<(usize, sys::CUgraphNode, KernelContract)> {
         let (index, record) = self.graph.any_record(node)?;
-        Ok((index, record.raw, record.func))
+        Ok((index, record.raw, record.kernel))
+    }
+
+    /// The error for a `KernelNode<A>` handle of node `index`, which launches a kernel of
+    /// another parameter list now.
+    #[cold]
+    #[inline(never)]
+    fn stale_handle<A>(&self, index: usize) -> Error {
+        Error::Invalid {
+            node: self.graph.name_of(index),
+            reason: format!(
+                "the handle is a `KernelNode<{}>`, but the node launches a kernel with another \
+                 parameter list now (a whole-graph update or a re-instantiation changed it, or \
+                 the node is not a kernel node): use the handle from the graph it was updated \
+                 from",
+                std::any::type_name::<A>()
+            ),
+        }
+    }
+
+    /// The error for a kernel launch of node `index` that its kernel's check refuses.
+    #[cold]
+    #[inline(never)]
+    fn refused_launch(&self, index: usize, config: &LaunchConfig) -> Error {
+        launch_refused(self.graph.name_of(index), config)
     }
 
     /// A failed driver call about node `index`, as an error naming the node.
@@ -676,8 +697,11 @@ impl<'a> GraphExec<'a> {
         config: LaunchConfig,
         args: impl KernelArgValues<'a, A>,
     ) -> Result<()> {
-        let (index, raw_node, func) = self.node_and_function(node.id)?;
-        self.send_kernel_params(index, raw_node, func, &config, args)
+        let (index, raw_node, kernel) = self.kernel_node(node.id)?;
+        if !kernel.takes::<A>() {
+            return Err(self.stale_handle::<A>(index));
+        }
+        self.send_kernel_params(index, raw_node, kernel, &config, args)
     }
 
     /// Like [`GraphExec::set_kernel_params`], and switches the node to `kernel`, another function
@@ -699,38 +723,46 @@ impl<'a> GraphExec<'a> {
         config: LaunchConfig,
         args: impl KernelArgValues<'a, A>,
     ) -> Result<()> {
-        let (index, raw_node, old_func) = self.node_and_function(node.id)?;
-        let func = kernel.cu_function();
-        self.send_kernel_params(index, raw_node, func, &config, args)?;
-        if old_func != func {
-            self.switch_function(index, kernel.function());
+        let (index, raw_node, current) = self.kernel_node(node.id)?;
+        if !current.takes::<A>() {
+            return Err(self.stale_handle::<A>(index));
+        }
+        let new = kernel.contract();
+        self.send_kernel_params(index, raw_node, new, &config, args)?;
+        if !current.same(&new) {
+            self.switch_kernel(index, kernel.function(), new);
         }
         Ok(())
     }
 
-    /// Records that kernel node `index` now launches `func` (its update succeeded), keeping the
-    /// function's module loaded for as long as the executable.
+    /// Records that kernel node `index` now launches `func` with the contract `kernel` (its
+    /// update succeeded), keeping the function's module loaded for as long as the executable.
     #[cold]
     #[inline(never)]
-    fn switch_function(&mut self, index: usize, func: &CudaFunction) {
-        let raw = func.cu_function();
-        self.graph.set_kernel_function(index, raw);
-        if !self.graph.functions().contains(raw) {
+    fn switch_kernel(&mut self, index: usize, func: &CudaFunction, kernel: KernelContract) {
+        self.graph.set_kernel(index, kernel);
+        if !self.graph.functions().contains(kernel.func) {
             self.functions.insert(func);
         }
     }
 
+    /// Sends a kernel node (`index`, `raw_node`, launching a kernel of parameter list `A` as
+    /// `kernel` describes) its new configuration and arguments, once the kernel's check admits
+    /// them.
     #[inline(always)]
     fn send_kernel_params<A: KernelArgs>(
         &mut self,
         index: usize,
         raw_node: sys::CUgraphNode,
-        func: sys::CUfunction,
+        kernel: KernelContract,
         config: &LaunchConfig,
         args: impl KernelArgValues<'a, A>,
     ) -> Result<()> {
+        if !kernel.admits::<A>(config, || args.checked()) {
+            return Err(self.refused_launch(index, config));
+        }
         let launch = KernelLaunch {
-            func,
+            func: kernel.func,
             ctx: self.ctx,
             config: *config,
         };
@@ -759,7 +791,12 @@ impl<'a> GraphExec<'a> {
     ) -> Result<()> {
         let mut uses = Vec::new();
         let reprs = args.into_parts(&mut uses)?;
-        let params = KernelParams::<A> { launch, reprs };
+        // (What the node keeps of its kernel is the caller's to record.)
+        let params = KernelParams::<A> {
+            launch,
+            reprs,
+            kernel: KernelContract::NONE,
+        };
         self.update_node(index, raw_node, uses, params)
     }
 

@@ -10,6 +10,7 @@ use cudarc::driver::{sys, CudaContext};
 
 use crate::ambient::must_defer_releases;
 use crate::bodies::{BodyNode, BodyTable};
+use crate::body::Body;
 use crate::driver::{record_err, result};
 use crate::error::{Error, Result};
 use crate::function_set::FunctionSet;
@@ -17,7 +18,7 @@ use crate::id::fresh_id;
 use crate::indirect::{
     foreign_block, Indirect, IndirectBlock, IndirectLayout, IndirectOptions, IndirectScope,
 };
-use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
+use crate::kernel::{Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig};
 use crate::memory::adopted::{Adopted, AdoptedList};
 use crate::memory::alloc::Space;
 use crate::memory::hazard::{host_code_conflict, reaches};
@@ -42,8 +43,9 @@ pub(crate) struct NodeRecord {
     pub(crate) kind: NodeKind,
     pub(crate) name: Option<Cow<'static, str>>,
     deps: Deps,
-    /// For kernel nodes, the function (an update re-sends it).
-    pub(crate) func: sys::CUfunction,
+    /// For kernel nodes, what the node keeps of its kernel: the function (an update re-sends
+    /// it), the type of its parameter list and its launch check.
+    pub(crate) kernel: KernelContract,
     /// The node's uses of memory: `tables.uses[start..start + len]`.
     uses: (u32, u32),
 }
@@ -356,6 +358,13 @@ impl<'a> Graph<'a> {
         destroyed
     }
 
+    /// This graph seen as a [`Body`], whose adders are those of the node kinds a conditional
+    /// body allows: for code that builds the same nodes into a graph and into conditional bodies
+    /// (a function taking `&mut Body` serves both).
+    pub fn as_body(&mut self) -> &mut Body<'a> {
+        Body::lend(self)
+    }
+
     /// Names the next node added. The name appears in errors about the node and in DOT output.
     pub fn name_next(&mut self, name: impl Into<Cow<'static, str>>) -> &mut Self {
         self.next_name = Some(name.into());
@@ -453,23 +462,25 @@ impl<'a> Graph<'a> {
         Ok(self.record(index).expect("checked").raw)
     }
 
-    /// After a whole-graph update from `other` (same topology), the kernel functions now in use.
-    pub(crate) fn take_kernel_functions_of(&mut self, other: &Graph<'_>) {
+    /// After a whole-graph update from `other` (same topology), the kernels now launched: their
+    /// functions, parameter lists and checks (an old `KernelNode<A>` handle is refused where the
+    /// parameter list changed).
+    pub(crate) fn take_kernels_of(&mut self, other: &Graph<'_>) {
         for (mine, theirs) in self.nodes.iter_mut().zip(&other.nodes) {
-            mine.func = theirs.func;
+            mine.kernel = theirs.kernel;
         }
         if let Some(tables) = &mut self.tables {
             let theirs = other.body_nodes().iter();
             for (mine, theirs) in tables.bodies.nodes.iter_mut().zip(theirs) {
-                mine.record.func = theirs.record.func;
+                mine.record.kernel = theirs.record.kernel;
             }
         }
     }
 
-    /// Records that the kernel node at `index` now launches `func`.
-    pub(crate) fn set_kernel_function(&mut self, index: usize, func: sys::CUfunction) {
+    /// Records that the kernel node at `index` now launches the kernel `kernel` describes.
+    pub(crate) fn set_kernel(&mut self, index: usize, kernel: KernelContract) {
         if let Some(record) = self.record_mut(index) {
-            record.func = func;
+            record.kernel = kernel;
         }
     }
 
@@ -744,7 +755,7 @@ impl<'a> Graph<'a> {
             kind,
             name,
             deps,
-            func: params.function(),
+            kernel: params.kernel(),
             uses,
         });
         Ok(NodeId {
@@ -1299,6 +1310,10 @@ impl<'a> Graph<'a> {
         args: impl KernelArgValues<'a, A>,
         deps: &[NodeId],
     ) -> Result<KernelNode<A>> {
+        if !kernel.admits(&config, &args) {
+            let node = self.pending_name(NodeKind::Kernel);
+            return self.or_forget_name(Err(launch_refused(node, &config)));
+        }
         let from = self.uses_len();
         let reprs = args.into_parts(&mut self.tables_mut().uses);
         if reprs.is_err() {
@@ -1311,7 +1326,11 @@ impl<'a> Graph<'a> {
             ctx: self.ctx.cu_ctx(),
             config,
         };
-        let mut params = KernelParams::<A> { launch, reprs };
+        let mut params = KernelParams::<A> {
+            launch,
+            reprs,
+            kernel: kernel.contract(),
+        };
         let id = self.add_node(&mut params, deps, from)?;
         Ok(KernelNode::from_id(id))
     }
@@ -1416,11 +1435,11 @@ impl<'a> Graph<'a> {
     }
 
     /// Adds a conditional node reading `handle` after `deps` (CUDA 12.4 or newer; `Switch` 12.8),
-    /// and builds its bodies with `build`, which gets them as graphs: one for `If` and `While`,
-    /// two for `IfElse` (taken when the value is not zero, then when it is), `n` for
-    /// `Switch(n)`. A body may hold kernel, empty, child-graph, memset, memcpy and conditional
-    /// nodes (CUDA's rule); the others are refused there. If `build` fails, the node is removed
-    /// and its error returned.
+    /// and builds its bodies with `build`, which gets them as [`Body`]s: one for `If` and
+    /// `While`, two for `IfElse` (taken when the value is not zero, then when it is), `n` for
+    /// `Switch(n)`. A body has the adders of the node kinds CUDA allows there (kernel, empty,
+    /// child-graph, memset, memcpy and conditional nodes), and exists only inside `build`. If
+    /// `build` fails, the node is removed and its error returned.
     ///
     /// The handles of the bodies' nodes work with this graph and its executables as its own
     /// nodes' do: an executable updates a body's kernel, memcpy and memset nodes one by one
@@ -1431,7 +1450,7 @@ impl<'a> Graph<'a> {
         handle: ConditionalHandle,
         condition: Condition,
         deps: &[NodeId],
-        build: impl FnOnce(&mut [Graph<'a>]) -> Result<()>,
+        build: impl FnOnce(&mut [&mut Body<'a>]) -> Result<()>,
     ) -> Result<ConditionalNode> {
         self.add_conditional_with(handle, condition, deps, build)
             .map(|(node, ())| node)
@@ -1445,7 +1464,7 @@ impl<'a> Graph<'a> {
         handle: ConditionalHandle,
         condition: Condition,
         deps: &[NodeId],
-        build: impl FnOnce(&mut [Graph<'a>]) -> Result<R>,
+        build: impl FnOnce(&mut [&mut Body<'a>]) -> Result<R>,
     ) -> Result<(ConditionalNode, R)> {
         let scope = self.scope();
         if handle.scope != scope || handle.made_for != self.raw as usize {
@@ -1486,7 +1505,11 @@ impl<'a> Graph<'a> {
                 body
             })
             .collect();
-        let built = match build(&mut bodies) {
+        // Lent as `Body`s: unsized, they stay where they are (see `Body`).
+        let mut lent: Vec<&mut Body<'a>> = bodies.iter_mut().map(Body::lend).collect();
+        let built = build(&mut lent);
+        drop(lent);
+        let built = match built {
             Ok(built) => built,
             Err(e) => {
                 // SAFETY: the node was just added, and nothing refers to it.
@@ -1685,6 +1708,14 @@ impl<'a> Graph<'a> {
 
     /// A copy of this graph (`cuGraphClone`) whose nodes answer to the same handles.
     pub fn try_clone(&self) -> Result<Graph<'a>> {
+        if self.is_body() {
+            return Err(Error::Invalid {
+                node: "try_clone".into(),
+                reason: "a conditional body belongs to its conditional node, and is cloned with \
+                         the graph that holds that node"
+                    .into(),
+            });
+        }
         if self.has_indirect() {
             return Err(Error::Invalid {
                 node: "try_clone".into(),
@@ -1812,7 +1843,7 @@ impl Graph<'_> {
                 kind,
                 name: None,
                 deps,
-                func: std::ptr::null_mut(),
+                kernel: KernelContract::NONE,
                 uses: (0, 0),
             });
         }
@@ -1996,6 +2027,20 @@ pub(crate) fn foreign_key(call: &str) -> Error {
         reason: "an indirect value of another graph: a key works only with the graph that made \
                  it and that graph's executable"
             .into(),
+    }
+}
+
+/// The error for a kernel launch that the kernel's check ([`Kernel::requires`]) refuses.
+#[cold]
+pub(crate) fn launch_refused(node: String, config: &LaunchConfig) -> Error {
+    Error::Invalid {
+        node,
+        reason: format!(
+            "the kernel's check (`Kernel::requires`) refuses this launch (grid {:?}, block {:?}): \
+             its arguments would make it read or write outside the memory given to it; give \
+             lengths and buffers that fit, or a grid that does",
+            config.grid_dim, config.block_dim
+        ),
     }
 }
 

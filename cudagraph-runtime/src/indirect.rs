@@ -941,8 +941,9 @@ impl FetchParams {
 impl NodeParams for FetchParams {
     const KIND: NodeKind = NodeKind::Kernel;
 
-    fn function(&self) -> sys::CUfunction {
-        self.func
+    fn kernel(&self) -> crate::kernel::KernelContract {
+        // No typed handle updates the fetch node.
+        crate::kernel::KernelContract::untyped(self.func)
     }
 
     fn with_raw<R>(&mut self, f: impl FnOnce(&mut sys::CUgraphNodeParams) -> R) -> R {

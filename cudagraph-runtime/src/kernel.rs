@@ -1,5 +1,6 @@
-//! Kernels with typed argument lists.
+//! Kernels with typed argument lists, and the contract a kernel's author signs for them.
 
+use std::any::TypeId;
 use std::ffi::c_void;
 use std::marker::PhantomData;
 
@@ -13,26 +14,40 @@ use crate::ptr::{DevicePtr, DevicePtrMut};
 
 /// A loaded kernel whose parameter list is the tuple `A`.
 ///
-/// Creating one is `unsafe`: you vouch that the function really takes these parameters, in this
-/// order. From then on Rust checks every argument list given for it.
+/// Creating one is `unsafe`: you vouch for what the kernel does with its arguments (see
+/// [`Kernel::new`]), for every launch that passes the kernel's check ([`Kernel::requires`]).
+/// From then on Rust checks every argument list given for it, and the runtime runs the check at
+/// every node added and every node update.
 ///
 /// ```no_run
 /// # use cudagraph_runtime::prelude::*;
 /// # fn f(func: cudarc::driver::CudaFunction) {
-/// // extern "C" __global__ void saxpy(unsigned n, float a, const float* x, float* y)
-/// // SAFETY: `saxpy` has exactly this parameter list.
-/// let saxpy: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)> = unsafe { Kernel::new(func) };
+/// // extern "C" __global__ void saxpy(unsigned n, float a, const float* x, float* y) {
+/// //     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+/// //     if (i < n) y[i] = a * x[i] + y[i];
+/// // }
+/// // SAFETY: `saxpy` has this parameter list, reads `x[i]` and writes `y[i]` only for `i < n`,
+/// // and the check below admits only launches whose `n` fits both buffers.
+/// let saxpy: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)> = unsafe { Kernel::new(func) }
+///     .requires(|_, (n, _, x, y)| n as usize <= x && n as usize <= y);
 /// # }
 /// ```
 pub struct Kernel<A> {
     func: CudaFunction,
+    /// The check of [`Kernel::requires`]: a `fn(&LaunchConfig, A::Checked) -> bool`, erased.
+    check: Option<ErasedCheck>,
     _args: PhantomData<fn(A)>,
 }
+
+/// A launch check of a kernel with its argument type erased; called only through the type it
+/// was made from (see [`KernelContract::admits`]).
+pub(crate) type ErasedCheck = fn();
 
 impl<A> Clone for Kernel<A> {
     fn clone(&self) -> Self {
         Self {
             func: self.func.clone(),
+            check: self.check,
             _args: PhantomData,
         }
     }
@@ -63,12 +78,151 @@ impl<A: KernelArgs> Kernel<A> {
     /// Wraps `func`, declaring its parameter list to be `A`.
     ///
     /// # Safety
-    /// The kernel's C parameter list must match `A` element for element: each element's
-    /// [`KernelParam::Repr`] has the size, alignment and meaning of the C parameter.
+    /// For every launch this crate makes of the kernel whose launch configuration and arguments
+    /// pass the kernel's check ([`Kernel::requires`]; without one, for every launch), the kernel:
+    ///
+    /// 1. has the C parameter list `A`, element for element: each element's device
+    ///    representation has the size, alignment and meaning of the C parameter (a
+    ///    [`DevicePtr<T>`] is a `const T*`, a [`DevicePtrMut<T>`] a `T*`, a
+    ///    [`ConditionalHandle`](crate::ConditionalHandle) a `cudaGraphConditionalHandle`);
+    /// 2. reads and writes device or host memory only through its pointer parameters, and
+    ///    through each only the elements `0..len` of the memory given for it, where `len` is
+    ///    the length of that buffer, slice, view or raw pointer (what the check sees as the
+    ///    argument: [`Param::Checked`]);
+    /// 3. writes through a [`DevicePtrMut<T>`] only valid `T`s (for `T = bool`, only 0 and 1),
+    ///    and writes nothing through a [`DevicePtr<T>`];
+    /// 4. sets conditional handles only through its [`ConditionalHandle`](crate::ConditionalHandle)
+    ///    parameters, and launches no work of its own (no dynamic parallelism).
+    ///
+    /// Point 2 is one a kernel cannot keep on its own when its accesses depend on a length
+    /// parameter (`if (i < n) y[i] = ...`): give the check that keeps that length within the
+    /// buffers, with [`Kernel::requires`]. Safe code cannot break the contract: every argument
+    /// list a graph gives the kernel, when a node is added and at every update, passes the check
+    /// first (refused with [`Error::Invalid`](crate::Error::Invalid) naming the node otherwise).
     pub unsafe fn new(func: CudaFunction) -> Self {
         Self {
             func,
+            check: None,
             _args: PhantomData,
+        }
+    }
+
+    /// The kernel with a check of its launches: `check` gets the launch configuration and the
+    /// arguments, each value parameter as its value and each pointer parameter as the number of
+    /// elements of the memory given for it ([`Param::Checked`]), and admits the launch by
+    /// returning `true`. Every node added for the kernel and every update of such a node runs
+    /// it first; a launch it refuses is an [`Error::Invalid`](crate::Error::Invalid) naming the
+    /// node.
+    ///
+    /// This is what makes a kernel that trusts a length parameter sound: its author states,
+    /// next to the kernel, which lengths and grids it can take ([`Kernel::new`], point 2).
+    ///
+    /// ```no_run
+    /// # use cudagraph_runtime::prelude::*;
+    /// # fn f(func: cudarc::driver::CudaFunction) {
+    /// // extern "C" __global__ void fill(unsigned n, float v, float* y) {
+    /// //     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    /// //     if (i < n) y[i] = v;
+    /// // }
+    /// // SAFETY: `fill` writes y[i] for i < n only; the check keeps n within `y`.
+    /// let fill: Kernel<(u32, f32, DevicePtrMut<f32>)> = unsafe { Kernel::new(func) }
+    ///     .requires(|_config, (n, _v, y)| n as usize <= y);
+    /// # }
+    /// ```
+    ///
+    /// A kernel that does not bound its accesses by its arguments but by its grid (one thread
+    /// per element, no `if`) checks the configuration instead:
+    /// `|c, (y,)| (c.grid_dim.0 * c.block_dim.0) as usize <= y`.
+    pub fn requires(mut self, check: fn(&LaunchConfig, A::Checked) -> bool) -> Self {
+        // SAFETY: a function pointer as another function pointer type of the same size; it is
+        // called only as its own type again (`KernelContract::admits`, whose caller checked
+        // that the node launches a kernel of parameter list `A`).
+        self.check = Some(unsafe {
+            std::mem::transmute::<fn(&LaunchConfig, A::Checked) -> bool, ErasedCheck>(check)
+        });
+        self
+    }
+
+    /// Whether a launch with `config` and arguments `args` passes the kernel's check.
+    #[inline]
+    pub(crate) fn admits<'a>(
+        &self,
+        config: &LaunchConfig,
+        args: &impl KernelArgValues<'a, A>,
+    ) -> bool {
+        self.contract().admits::<A>(config, || args.checked())
+    }
+
+    /// What a kernel node launching this kernel keeps of it.
+    #[inline]
+    pub(crate) fn contract(&self) -> KernelContract {
+        KernelContract {
+            func: self.func.cu_function(),
+            params: Some(TypeId::of::<A>()),
+            check: self.check,
+        }
+    }
+}
+
+/// What a kernel node keeps of the kernel it launches: the function (an update re-sends it),
+/// the type of its parameter list (a `KernelNode<A>` handle updates the node only while it
+/// launches a kernel of parameter list `A`: a whole-graph update or a re-instantiation may
+/// change that), and its launch check.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct KernelContract {
+    pub(crate) func: sys::CUfunction,
+    params: Option<TypeId>,
+    check: Option<ErasedCheck>,
+}
+
+impl KernelContract {
+    /// Not a kernel node (or a captured one, whose kernel this crate does not know).
+    pub(crate) const NONE: Self = Self {
+        func: std::ptr::null_mut(),
+        params: None,
+        check: None,
+    };
+
+    /// A kernel node of this crate's own (no `KernelNode<A>` handle may update it).
+    pub(crate) fn untyped(func: sys::CUfunction) -> Self {
+        Self {
+            func,
+            params: None,
+            check: None,
+        }
+    }
+
+    /// Whether both launch the same function with the same check.
+    #[inline(always)]
+    pub(crate) fn same(&self, other: &KernelContract) -> bool {
+        self.func == other.func && self.check.map(|c| c as usize) == other.check.map(|c| c as usize)
+    }
+
+    /// Whether the node launches a kernel of parameter list `A`.
+    #[inline(always)]
+    pub(crate) fn takes<A: KernelArgs>(&self) -> bool {
+        self.params == Some(TypeId::of::<A>())
+    }
+
+    /// Whether a launch with `config` and the arguments `checked` gives passes the check, for a
+    /// node that launches a kernel of parameter list `A` (the caller checked [`Self::takes`]).
+    #[inline(always)]
+    pub(crate) fn admits<A: KernelArgs>(
+        &self,
+        config: &LaunchConfig,
+        checked: impl FnOnce() -> A::Checked,
+    ) -> bool {
+        match self.check {
+            None => true,
+            Some(check) => {
+                debug_assert!(self.takes::<A>());
+                // SAFETY: made from a `fn(&LaunchConfig, A::Checked) -> bool` by
+                // `Kernel::<A>::requires`: the node launches a kernel of parameter list `A`.
+                let check = unsafe {
+                    std::mem::transmute::<ErasedCheck, fn(&LaunchConfig, A::Checked) -> bool>(check)
+                };
+                check(config, checked())
+            }
         }
     }
 }
@@ -90,7 +244,7 @@ impl<A> Kernel<A> {
 ///
 /// # Safety
 /// `Repr` must be the exact bit pattern the kernel's C parameter expects for this value.
-pub unsafe trait KernelParam: Copy {
+pub unsafe trait KernelParam: Copy + 'static {
     /// The bits the kernel receives.
     type Repr: DeviceRepr + Copy;
     /// Converts to those bits.
@@ -111,10 +265,14 @@ plain_params!(bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64
 
 /// One parameter of a kernel's signature: a [`KernelParam`] (by value), or a pointer,
 /// [`DevicePtr<T>`] (`const T*`) or [`DevicePtrMut<T>`] (`T*`).
-pub trait Param: private::Sealed {
+pub trait Param: private::Sealed + 'static {
     /// The bits the kernel receives.
     #[doc(hidden)]
     type Repr: DeviceRepr + Copy;
+    /// What a kernel's launch check ([`Kernel::requires`]) sees of an argument for this
+    /// parameter: a value parameter's value; for a pointer parameter, the number of elements of
+    /// the memory given (`usize`); nothing (`()`) for a conditional handle.
+    type Checked: Copy;
 }
 
 /// The traits below hand the driver raw bits and addresses: only this crate implements them.
@@ -132,14 +290,17 @@ mod private {
 impl<P: KernelParam> private::Sealed for P {}
 impl<P: KernelParam> Param for P {
     type Repr = P::Repr;
+    type Checked = P;
 }
-impl<T> private::Sealed for DevicePtr<T> {}
-impl<T> Param for DevicePtr<T> {
+impl<T: 'static> private::Sealed for DevicePtr<T> {}
+impl<T: 'static> Param for DevicePtr<T> {
     type Repr = sys::CUdeviceptr;
+    type Checked = usize;
 }
-impl<T> private::Sealed for DevicePtrMut<T> {}
-impl<T> Param for DevicePtrMut<T> {
+impl<T: 'static> private::Sealed for DevicePtrMut<T> {}
+impl<T: 'static> Param for DevicePtrMut<T> {
     type Repr = sys::CUdeviceptr;
+    type Checked = usize;
 }
 
 #[cfg(not(feature = "cuda-12020"))]
@@ -149,6 +310,7 @@ impl private::Sealed for crate::node::ConditionalHandle {}
 #[cfg(not(feature = "cuda-12020"))]
 impl Param for crate::node::ConditionalHandle {
     type Repr = u64;
+    type Checked = ();
 }
 
 /// A handle is given as itself; the graph checks that it is one of its own.
@@ -161,6 +323,8 @@ impl<'a> KernelArg<'a, crate::node::ConditionalHandle> for crate::node::Conditio
     fn repr(&self) -> u64 {
         self.raw
     }
+    #[inline(always)]
+    fn checked(&self) {}
     #[inline(always)]
     fn memory(&self) -> Option<MemKey> {
         None
@@ -188,6 +352,9 @@ pub trait KernelArg<'a, P: Param>: private::Argument<'a, P> {
     /// The bits the kernel receives.
     #[doc(hidden)]
     fn repr(&self) -> P::Repr;
+    /// What the kernel's launch check sees of it.
+    #[doc(hidden)]
+    fn checked(&self) -> P::Checked;
     /// The memory it points to, for a pointer.
     #[doc(hidden)]
     fn memory(&self) -> Option<MemKey>;
@@ -203,6 +370,10 @@ impl<'a, P: KernelParam> KernelArg<'a, P> for P {
         self.to_repr()
     }
     #[inline(always)]
+    fn checked(&self) -> P {
+        *self
+    }
+    #[inline(always)]
     fn memory(&self) -> Option<MemKey> {
         None
     }
@@ -212,12 +383,16 @@ impl<'a, P: KernelParam> KernelArg<'a, P> for P {
     }
 }
 
-impl<'a, T, V: DeviceSrc<'a, T>> private::Argument<'a, DevicePtr<T>> for V {}
+impl<'a, T: 'static, V: DeviceSrc<'a, T>> private::Argument<'a, DevicePtr<T>> for V {}
 #[diagnostic::do_not_recommend]
-impl<'a, T, V: DeviceSrc<'a, T>> KernelArg<'a, DevicePtr<T>> for V {
+impl<'a, T: 'static, V: DeviceSrc<'a, T>> KernelArg<'a, DevicePtr<T>> for V {
     #[inline(always)]
     fn repr(&self) -> sys::CUdeviceptr {
         self.key().start
+    }
+    #[inline(always)]
+    fn checked(&self) -> usize {
+        MemoryOperand::len(self)
     }
     #[inline(always)]
     fn memory(&self) -> Option<MemKey> {
@@ -230,12 +405,16 @@ impl<'a, T, V: DeviceSrc<'a, T>> KernelArg<'a, DevicePtr<T>> for V {
     }
 }
 
-impl<'a, T, V: DeviceDst<'a, T>> private::Argument<'a, DevicePtrMut<T>> for V {}
+impl<'a, T: 'static, V: DeviceDst<'a, T>> private::Argument<'a, DevicePtrMut<T>> for V {}
 #[diagnostic::do_not_recommend]
-impl<'a, T, V: DeviceDst<'a, T>> KernelArg<'a, DevicePtrMut<T>> for V {
+impl<'a, T: 'static, V: DeviceDst<'a, T>> KernelArg<'a, DevicePtrMut<T>> for V {
     #[inline(always)]
     fn repr(&self) -> sys::CUdeviceptr {
         self.key().start
+    }
+    #[inline(always)]
+    fn checked(&self) -> usize {
+        MemoryOperand::len(self)
     }
     #[inline(always)]
     fn memory(&self) -> Option<MemKey> {
@@ -256,6 +435,7 @@ impl<'a, T, V: DeviceDst<'a, T>> KernelArg<'a, DevicePtrMut<T>> for V {
 #[doc(hidden)]
 pub struct KernelArgPart<'a, P: Param, V> {
     repr: P::Repr,
+    checked: P::Checked,
     memory: Option<MemKey>,
     value: V,
     // `V::into_part`, stored so that this type is a `KernelArg` whatever `V` is: a `V` that is
@@ -275,6 +455,7 @@ impl<'a, P: Param, V> KernelArgPart<'a, P, V> {
     {
         Self {
             repr: value.repr(),
+            checked: value.checked(),
             memory: value.memory(),
             value,
             into_part: V::into_part,
@@ -287,6 +468,10 @@ impl<'a, P: Param, V> KernelArg<'a, P> for KernelArgPart<'a, P, V> {
     #[inline(always)]
     fn repr(&self) -> P::Repr {
         self.repr
+    }
+    #[inline(always)]
+    fn checked(&self) -> P::Checked {
+        self.checked
     }
     #[inline(always)]
     fn memory(&self) -> Option<MemKey> {
@@ -307,9 +492,12 @@ impl<P: Param, V> std::fmt::Debug for KernelArgPart<'_, P, V> {
 }
 
 /// A kernel's whole signature: a tuple of [`Param`]s (up to 12). Sealed.
-pub trait KernelArgs: private::Signature {
+pub trait KernelArgs: private::Signature + 'static {
     /// Number of parameters.
     const COUNT: usize;
+    /// What a launch check sees of the arguments: the tuple of each parameter's
+    /// [`Param::Checked`].
+    type Checked: Copy;
     /// The parameters' device representations, as a tuple.
     #[doc(hidden)]
     type Reprs;
@@ -331,6 +519,9 @@ pub trait KernelArgValues<'a, A: KernelArgs>: private::Arguments<'a, A> {
     /// without taking the memory they point to.
     #[doc(hidden)]
     fn with_params<R>(&self, f: impl FnOnce(*mut *mut c_void) -> R) -> R;
+    /// What the kernel's launch check sees of the arguments.
+    #[doc(hidden)]
+    fn checked(&self) -> A::Checked;
     /// Whether the pointer arguments are exactly the memory of `uses` (in order).
     #[doc(hidden)]
     fn same_memory(&self, uses: &[Use<'a>]) -> bool;
@@ -345,6 +536,7 @@ macro_rules! tuple_args {
         impl<$($t: Param),*> private::Signature for ($($t,)*) {}
         impl<$($t: Param),*> KernelArgs for ($($t,)*) {
             const COUNT: usize = $count;
+            type Checked = ($($t::Checked,)*);
             type Reprs = ($($t::Repr,)*);
             #[inline]
             #[allow(unused_variables, clippy::unused_unit)]
@@ -362,6 +554,12 @@ macro_rules! tuple_args {
             fn with_params<R>(&self, f: impl FnOnce(*mut *mut c_void) -> R) -> R {
                 let mut reprs = ($(KernelArg::<'a, $t>::repr(&self.$i),)*);
                 <($($t,)*) as KernelArgs>::with_reprs(&mut reprs, f)
+            }
+
+            #[inline(always)]
+            #[allow(clippy::unused_unit)]
+            fn checked(&self) -> ($($t::Checked,)*) {
+                ($(KernelArg::<'a, $t>::checked(&self.$i),)*)
             }
 
             #[inline]

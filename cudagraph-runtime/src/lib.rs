@@ -337,6 +337,7 @@
 pub mod __private;
 mod ambient;
 mod bodies;
+mod body;
 mod capture;
 pub mod dot;
 mod driver;
@@ -356,6 +357,7 @@ mod reaper;
 mod topology;
 mod user_object;
 
+pub use body::Body;
 pub use bytemuck;
 pub use capture::{Capture, CaptureScope, Captured};
 pub use cudagraph_macros::cuda_graph;
@@ -389,8 +391,8 @@ pub use user_object::UserObject;
 /// The names most programs need.
 pub mod prelude {
     pub use crate::{
-        cuda_graph, Condition, ConditionalHandle, DeviceBuffer, DevicePtr, DevicePtrMut, Event,
-        Graph, GraphAlloc, GraphExec, HostBuffer, HostCallback, HostPtr, HostPtrMut, Indirect,
-        InstantiateFlags, Kernel, LaunchConfig, Memcpy, Memset, NodeId,
+        cuda_graph, Body, Condition, ConditionalHandle, DeviceBuffer, DevicePtr, DevicePtrMut,
+        Event, Graph, GraphAlloc, GraphExec, HostBuffer, HostCallback, HostPtr, HostPtrMut,
+        Indirect, InstantiateFlags, Kernel, LaunchConfig, Memcpy, Memset, NodeId,
     };
 }

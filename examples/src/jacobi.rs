@@ -121,7 +121,7 @@ impl Jacobi {
     }
 
     /// One iteration (two half-steps, `x -> y -> x`) after `deps`; returns its last node.
-    fn iteration(&self, g: &mut Graph<'static>, deps: &[NodeId]) -> Result<NodeId> {
+    fn iteration(&self, g: &mut Body<'static>, deps: &[NodeId]) -> Result<NodeId> {
         let cfg = LaunchConfig::for_num_elems(self.n());
         let n = self.n();
         let a = g.add_kernel(
@@ -150,7 +150,7 @@ impl Jacobi {
         ];
         let looping = g.conditional_handle(Some(1))?;
         g.add_conditional(looping, Condition::While, &start, |body| {
-            let body = &mut body[0];
+            let body = &mut *body[0];
             let last = self.iteration(body, &[])?;
             let one = LaunchConfig {
                 grid_dim: (1, 1, 1),
@@ -178,7 +178,7 @@ impl Jacobi {
     pub fn step_graph(&self) -> Result<Graph<'static>> {
         let mut g = Graph::new(&self.ctx)?;
         let clear = g.add_memset(Memset::new(&self.delta2, 0.0f32), &[])?;
-        self.iteration(&mut g, &[clear.id()])?;
+        self.iteration(g.as_body(), &[clear.id()])?;
         Ok(g)
     }
 

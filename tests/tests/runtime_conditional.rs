@@ -152,17 +152,23 @@ fn bodies_and_handles_are_checked_and_a_refusal_leaves_the_graph_usable() {
     let refused = g.add_conditional(foreign, Condition::If, &[], |_| Ok(()));
     assert!(matches!(refused, Err(Error::Invalid { .. })), "{refused:?}");
 
-    // Kinds CUDA forbids in a body: host, event, memory nodes. Each refusal removes the node.
+    // Kinds CUDA forbids in a body: host, event, memory nodes. A `Body` has no adder for them;
+    // the graph under it (reached as `cuda_graph!`'s generated code reaches it) refuses them
+    // too, and each refusal removes the conditional node.
     let event = Event::new(&gpu.ctx).unwrap();
     let set = g
         .add_kernel(&k.set_from, one(), (handle, &value), &[])
         .unwrap();
     for what in ["host", "event record", "event wait", "alloc"] {
-        let refused = g.add_conditional(handle, Condition::If, &[set.id()], |b| match what {
-            "host" => b[0].add_host(|| {}, &[]).map(drop),
-            "event record" => b[0].add_event_record(&event, &[]).map(drop),
-            "event wait" => b[0].add_event_wait(&event, &[]).map(drop),
-            _ => b[0].add_mem_alloc::<u32>(4, &[]).map(drop),
+        let refused = g.add_conditional(handle, Condition::If, &[set.id()], |b| {
+            // SAFETY: the body's graph is used in place, here only.
+            let body = unsafe { b[0].as_graph_mut() };
+            match what {
+                "host" => body.add_host(|| {}, &[]).map(drop),
+                "event record" => body.add_event_record(&event, &[]).map(drop),
+                "event wait" => body.add_event_wait(&event, &[]).map(drop),
+                _ => body.add_mem_alloc::<u32>(4, &[]).map(drop),
+            }
         });
         assert!(
             matches!(refused, Err(Error::Invalid { .. })),

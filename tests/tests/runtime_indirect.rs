@@ -621,12 +621,8 @@ fn copies_and_conditional_bodies_read_values_after_the_fetch_node() {
         "a body whose conditional node is not after the fetch node: {refused:?}"
     );
     // The refused node was removed; its handle goes to the next conditional node.
+    // (Nor may a body have values of its own: a `Body` has no `add_indirect`.)
     g.add_conditional(handle, Condition::While, &[reset.id(), fetch], |bodies| {
-        // Nor may a body have values of its own.
-        assert!(matches!(
-            bodies[0].add_indirect(1u32),
-            Err(Error::Invalid { .. })
-        ));
         bodies[0]
             .add_kernel(&k.count_to, one(), (handle, &counter, limit), &[])
             .map(drop)

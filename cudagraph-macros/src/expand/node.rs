@@ -659,7 +659,8 @@ impl Gen<'_> {
                 let scope = self.add_scope(Some((node.pos, b)), fns);
                 quote! {
                     {
-                        let #graph = &mut #bodies[#b];
+                        // SAFETY: the body is used in place, by the code below only.
+                        let #graph = unsafe { #p::Body::as_graph_mut(&mut *#bodies[#b]) };
                         #scope
                     }
                 }

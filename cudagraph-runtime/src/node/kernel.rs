@@ -12,7 +12,7 @@ use cudarc::driver::sys;
 use super::{node_params, NodeKind, NodeParams, NodeUpdate, Switchable};
 use crate::driver::result;
 use crate::error::Result;
-use crate::kernel::{KernelArgs, LaunchConfig};
+use crate::kernel::{KernelArgs, KernelContract, LaunchConfig};
 
 handle!(
     /// A kernel node whose argument list is `A`.
@@ -73,18 +73,20 @@ impl KernelLaunch {
     }
 }
 
-/// A kernel node's parameters: the launch, and the arguments' device representations.
+/// A kernel node's parameters: the launch, the arguments' device representations, and what the
+/// node keeps of its kernel.
 pub(crate) struct KernelParams<A: KernelArgs> {
     pub(crate) launch: KernelLaunch,
     pub(crate) reprs: A::Reprs,
+    pub(crate) kernel: KernelContract,
 }
 
 impl<A: KernelArgs> NodeParams for KernelParams<A> {
     const KIND: NodeKind = NodeKind::Kernel;
 
     #[inline]
-    fn function(&self) -> sys::CUfunction {
-        self.launch.func
+    fn kernel(&self) -> KernelContract {
+        self.kernel
     }
 
     #[inline]

@@ -72,6 +72,7 @@ pub use memset::{FillWith, Memset, MemsetNode, MemsetValue};
 use cudarc::driver::sys;
 
 use crate::error::Result;
+use crate::kernel::KernelContract;
 
 /// What a node does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -166,10 +167,10 @@ pub(crate) trait NodeParams {
     /// The kind of node these parameters make.
     const KIND: NodeKind;
 
-    /// The function a kernel node launches (null for other kinds); an update re-sends it.
+    /// What a kernel node keeps of its kernel ([`KernelContract::NONE`] for other kinds).
     #[inline]
-    fn function(&self) -> sys::CUfunction {
-        std::ptr::null_mut()
+    fn kernel(&self) -> KernelContract {
+        KernelContract::NONE
     }
 
     /// Calls `f` with the driver's generic parameters for a node of this kind. Pointers in them
