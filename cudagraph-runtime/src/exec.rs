@@ -177,6 +177,11 @@ impl<'a> GraphExec<'a> {
         let indirect = graph.take_indirect_block()?;
         let memory = Holdings::new(graph.uses_by_node(), &|i| graph.name_of(i))?;
         let raw = instantiate_raw(&graph, flags, upload)?;
+        if let Some(scope) = graph.scope_registry() {
+            // The memory the graph borrows is borrowed until the scope ends, which waits for
+            // this executable's launches then, whatever becomes of the executable.
+            scope.enlist(memory.fence());
+        }
         let auto_free = flags.bits() & InstantiateFlags::AUTO_FREE_ON_LAUNCH.bits() != 0;
         let outliving = Outliving::new(graph.unfreed_allocations(), auto_free);
         let mut panics = PanicWatch::default();
@@ -912,7 +917,11 @@ impl<'a> GraphExec<'a> {
     /// Replaces a child-graph node's contents with `child`'s (`cuGraphExecChildGraphNodeSetParams`);
     /// `child` must have the topology of the embedded graph. Memory the node stops using is
     /// released once the launches that may use it have completed.
-    pub fn set_child_graph(&mut self, node: ChildGraphNode, child: &Graph<'a>) -> Result<()> {
+    pub fn set_child_graph<'c: 'a>(
+        &mut self,
+        node: ChildGraphNode,
+        child: &Graph<'c>,
+    ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
         if child.has_indirect() {
             return Err(Error::Invalid {

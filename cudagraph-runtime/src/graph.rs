@@ -34,6 +34,7 @@ use crate::node::{
 #[cfg(not(feature = "cuda-12020"))]
 use crate::node::{Condition, ConditionalHandle, ConditionalNode, ConditionalParams};
 use crate::reaper;
+use crate::scope::Registry;
 use crate::user_object::UserObject;
 
 /// What the crate remembers of each node: enough to update it, name it and draw it.
@@ -120,6 +121,9 @@ struct Tables<'a> {
     indirect: Option<IndirectScope>,
     /// The graph's block of indirect values, until instantiation moves it into the executable.
     indirect_block: BlockSlot,
+    /// For a graph made by a [`Scope`](crate::Scope): the executables made from it are waited
+    /// for when the scope ends.
+    scope: Option<&'a Registry>,
 }
 
 /// A graph's block of indirect values. Graphs with one are never cloned, so a clone of the
@@ -143,10 +147,12 @@ impl Clone for BlockSlot {
 /// order, which is what makes whole-graph updates pair nodes deterministically: CUDA pairs the
 /// nodes of two graphs built by the same sequence of calls ([`cuGraphExecUpdate`]).
 ///
-/// `'a` is how long the memory the graph borrows lives (cudarc slices given by reference); a
-/// graph that borrows nothing is a `Graph<'static>`. Memory given as a
-/// [`DeviceBuffer`](crate::DeviceBuffer) or [`HostBuffer`](crate::HostBuffer) is kept alive by the
-/// graph and its executables (see the crate docs, "Memory model").
+/// `'a` is how long the memory the graph borrows lives: a graph made with [`Graph::new`] borrows
+/// nothing (it is a `Graph<'static>`) and takes memory as [`DeviceBuffer`](crate::DeviceBuffer)s
+/// and [`HostBuffer`](crate::HostBuffer)s, which it and its executables keep alive (see the crate
+/// docs, "Memory model"); a graph made by a [`Scope`](crate::Scope) is a `Graph<'scope>` and may
+/// borrow cudarc memory for the scope ([`scope`](crate::scope)). `'a` is invariant: a graph's
+/// borrows can never be made shorter than they were promised.
 ///
 /// `Send` but not `Sync`: a CUDA graph may move between threads but must never be touched by two
 /// at once ([graph thread safety]).
@@ -165,7 +171,7 @@ pub struct Graph<'a> {
     functions: FunctionSet,
     /// Where this graph's host nodes (its own and its children's) report panics.
     pub(crate) panics: PanicWatch,
-    _borrows: PhantomData<&'a ()>,
+    _borrows: PhantomData<fn(&'a ()) -> &'a ()>,
 }
 
 // SAFETY: a CUgraph may be used from any thread as long as no two threads use it at once, which
@@ -181,8 +187,10 @@ impl std::fmt::Debug for Graph<'_> {
     }
 }
 
-impl<'a> Graph<'a> {
-    /// An empty graph on `ctx`'s device.
+impl Graph<'static> {
+    /// An empty graph on `ctx`'s device. It borrows nothing: memory goes in as
+    /// [`DeviceBuffer`](crate::DeviceBuffer)s and [`HostBuffer`](crate::HostBuffer)s (to borrow
+    /// cudarc memory, make the graph in a [`scope`](crate::scope)).
     #[inline]
     pub fn new(ctx: &Arc<CudaContext>) -> Result<Self> {
         Self::with_capacity(ctx, 0)
@@ -191,11 +199,34 @@ impl<'a> Graph<'a> {
     /// An empty graph with room for `nodes` nodes in its bookkeeping.
     #[inline]
     pub fn with_capacity(ctx: &Arc<CudaContext>, nodes: usize) -> Result<Self> {
+        Self::create(ctx, nodes)
+    }
+}
+
+impl<'a> Graph<'a> {
+    /// An empty graph that borrows memory for the scope whose executables `scope` lists.
+    pub(crate) fn scoped(
+        ctx: &Arc<CudaContext>,
+        nodes: usize,
+        scope: &'a Registry,
+    ) -> Result<Self> {
+        let mut graph = Self::create(ctx, nodes)?;
+        graph.tables_mut().scope = Some(scope);
+        Ok(graph)
+    }
+
+    #[inline]
+    fn create(ctx: &Arc<CudaContext>, nodes: usize) -> Result<Self> {
         // No context needs to be current: a graph belongs to none, and every node-add call that
         // needs one names it (`ctx` in kernel, memset and memcpy parameters).
         let raw = result::graph::create()?;
         // SAFETY: `raw` was just created and is owned by nobody else.
         Ok(unsafe { Self::from_raw_parts(raw, ctx.clone(), Vec::with_capacity(nodes)) })
+    }
+
+    /// The scope the graph was made in, whose end waits for its executables' launches.
+    pub(crate) fn scope_registry(&self) -> Option<&'a Registry> {
+        self.tables.as_ref().and_then(|t| t.scope)
     }
 
     /// # Safety
@@ -410,7 +441,7 @@ impl<'a> Graph<'a> {
     }
 
     /// Each node's kind, name and dependencies, in the order they were added.
-    pub fn nodes(&self) -> impl Iterator<Item = NodeInfo<'_>> + '_ {
+    pub fn nodes(&self) -> impl Iterator<Item = NodeInfo<'_>> + use<'_, 'a> {
         (0..self.nodes.len()).map(move |index| {
             let r = &self.nodes[index];
             NodeInfo {
@@ -1641,9 +1672,9 @@ impl<'a> Graph<'a> {
 
     /// Adds `child` as a child-graph node, after `deps`. The driver embeds a clone of `child`;
     /// `child` itself stays yours. The node uses the memory `child`'s nodes use.
-    pub fn add_child_graph(
+    pub fn add_child_graph<'c: 'a>(
         &mut self,
-        child: &Graph<'a>,
+        child: &Graph<'c>,
         deps: &[NodeId],
     ) -> Result<ChildGraphNode> {
         if child.has_indirect() {

@@ -354,6 +354,7 @@ mod memory;
 mod node;
 mod ptr;
 mod reaper;
+mod scope;
 mod topology;
 mod user_object;
 
@@ -385,6 +386,7 @@ pub use node::{
 #[cfg(not(feature = "cuda-12020"))]
 pub use node::{Condition, ConditionalHandle, ConditionalNode, SET_CONDITIONAL_DECLARATION};
 pub use ptr::{DevicePtr, DevicePtrMut, HostPtr, HostPtrMut};
+pub use scope::{scope, Scope};
 pub use topology::Topology;
 pub use user_object::UserObject;
 

@@ -35,8 +35,8 @@
 //!   call for larger N (whose other nodes keep the first buffer).
 //! - `launch borrowed`: launches of a chain whose nodes borrow cudarc slices (`&mut CudaSlice`
 //!   given to `add_kernel`, one slice per node: a slice can be borrowed mutably by one node only)
-//!   vs `cuGraphLaunch`. Borrowed memory skips the launch gate, but every launch records the
-//!   completion marker, which the drop of the executable waits for before the borrows end.
+//!   vs `cuGraphLaunch`, in a `cudagraph_runtime::scope`. Borrowed memory skips the launch gate
+//!   and records nothing per launch: the scope waits for the launches when it ends.
 //!
 //! Methodology. Each side is measured with `iter_custom`, and the time handed to criterion is also
 //! kept (`cudagraph_tests::bench::Samples`) so the summary can be printed without criterion's
@@ -497,12 +497,14 @@ fn launches_ab(s: &Setup, samples: &Samples) {
         let mut ys: Vec<CudaSlice<f32>> = (0..n)
             .map(|_| stream.alloc_zeros(THREADS as usize).expect("allocating y"))
             .collect();
-        let mut graph = Graph::with_capacity(s.ctx(), n).expect("Graph::with_capacity");
-        s.add_nodes(&mut graph, THREADS, ys.iter_mut());
-        let mut exec = graph.instantiate().expect("instantiate");
-        launch_ab(samples, stream, "launch borrowed", n, &mut exec);
-        // Waits for its launches: the borrows of `ys` end here.
-        drop(exec);
+        cudagraph_runtime::scope(|scope| {
+            let mut graph = scope
+                .graph_with_capacity(s.ctx(), n)
+                .expect("Scope::graph_with_capacity");
+            s.add_nodes(&mut graph, THREADS, ys.iter_mut());
+            let mut exec = graph.instantiate().expect("instantiate");
+            launch_ab(samples, stream, "launch borrowed", n, &mut exec);
+        }); // waits for the launches: the borrows of `ys` end here
     }
 }
 

@@ -427,27 +427,30 @@ fn without_event_tracking_the_buffers_own_stream_still_orders_everything() {
 }
 
 #[test]
-fn dropping_an_executable_that_borrows_memory_waits_for_its_launches() {
+fn a_scope_waits_for_the_launches_of_the_executables_that_borrow_memory() {
     let _serial = one_at_a_time();
-    let Some(gpu) = gpu("dropping_an_executable_that_borrows_memory_waits_for_its_launches") else {
+    let Some(gpu) = gpu("a_scope_waits_for_the_launches_of_the_executables_that_borrow_memory")
+    else {
         return;
     };
     let k = Late::load(&gpu.ctx);
     let launch_stream = gpu.ctx.new_stream().unwrap();
     let n = 1 << 14;
     let mut y = gpu.stream.alloc_zeros::<f32>(n).unwrap();
-    {
-        let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let started = Instant::now();
+    cudagraph_runtime::scope(|s| {
+        let mut graph = s.graph(&gpu.ctx).unwrap();
         graph
             .add_kernel(&k.fill, cfg(n), (n as u32, SPIN, 4.0f32, &mut y), &[])
             .unwrap();
         let mut exec = graph.instantiate().unwrap();
         exec.launch(&launch_stream).unwrap();
-        let started = Instant::now();
-        drop(exec);
-        eprintln!("dropping the executable waited {:?}", started.elapsed());
-    }
-    // The borrow is over: cudarc reads `y` on its own stream, with no synchronization of ours.
+        // Its `Drop` never runs: the scope waits all the same.
+        std::mem::forget(exec);
+    });
+    eprintln!("the scope waited {:?}", started.elapsed());
+    // The borrow is over, and so is the launch: cudarc reads `y` on its own stream, with no
+    // synchronization of ours.
     assert!(read_back(&gpu.stream, &y).iter().all(|&v| v == 4.0));
 }
 

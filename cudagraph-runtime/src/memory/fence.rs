@@ -159,10 +159,11 @@ impl PendingWait {
     fn same(&self, other: &PendingWait) -> bool {
         match (self, other) {
             (PendingWait::Event(a), PendingWait::Event(b)) => Arc::ptr_eq(a, b),
+            // One wait for a stream's tail serves every memory whose own work is ordered there.
             (
-                PendingWait::StreamTail { scratch: a, .. },
-                PendingWait::StreamTail { scratch: b, .. },
-            ) => Arc::ptr_eq(a, b),
+                PendingWait::StreamTail { stream: a, .. },
+                PendingWait::StreamTail { stream: b, .. },
+            ) => Arc::ptr_eq(a, b) || **a == **b,
             _ => false,
         }
     }

@@ -13,11 +13,11 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use cudarc::driver::{sys, CudaStream};
+use cudarc::driver::CudaStream;
 
 use super::alloc::{Allocation, UseCounts};
-use super::fence::{Fence, PendingWait};
-use super::operand::Use;
+use super::fence::{EventCell, Fence, PendingWait};
+use super::operand::{Hold, Use};
 use crate::ambient::must_defer_releases;
 use crate::error::{Error, Result};
 use crate::reaper;
@@ -38,9 +38,6 @@ pub(crate) struct Holdings<'a> {
     held: HashMap<usize, Held>,
     /// Launches go through the fence's gate (owned memory is in use, host code may access it).
     gated: bool,
-    /// Some memory is borrowed: every launch records the completion marker, and dropping waits
-    /// for it, since the borrow ends when the executable is dropped.
-    borrowed: bool,
     launched: bool,
     last_stream: Option<Arc<CudaStream>>,
 }
@@ -50,7 +47,6 @@ impl std::fmt::Debug for Holdings<'_> {
         f.debug_struct("Holdings")
             .field("uses", &self.uses.len())
             .field("allocations", &self.held.len())
-            .field("borrowed", &self.borrowed)
             .finish_non_exhaustive()
     }
 }
@@ -98,7 +94,6 @@ impl<'a> Holdings<'a> {
             ranges: Vec::new(),
             held: HashMap::new(),
             gated: false,
-            borrowed: false,
             launched: false,
             last_stream: None,
         };
@@ -123,8 +118,39 @@ impl<'a> Holdings<'a> {
             holdings.held.insert(alloc_key(&held.alloc), held);
         }
         holdings.gated = !holdings.held.is_empty();
-        holdings.borrowed = holdings.uses.iter().any(Use::is_borrowed);
+        holdings.wait_for_borrowed_homes(&holdings.uses);
         Ok(holdings)
+    }
+
+    /// The executable's side of the memory model, as the scope that may end its borrows sees
+    /// it.
+    pub(crate) fn fence(&self) -> &Arc<Fence> {
+        &self.fence
+    }
+
+    /// Makes the next launch wait for the work enqueued so far on the home streams of the
+    /// borrowed device memory among `uses`: cudarc's work on that memory, done before the graph
+    /// borrowed it (taking the borrow made the home stream wait for the memory's uses on other
+    /// streams, when cudarc tracks them). Launches after the next need nothing more: the memory
+    /// stays borrowed, so nothing else writes it until the borrow's scope ends.
+    fn wait_for_borrowed_homes(&self, uses: &[Use<'a>]) {
+        let mut homes: Vec<&Arc<CudaStream>> = Vec::new();
+        for u in uses {
+            if let Hold::Borrowed {
+                home: Some(home), ..
+            } = &u.hold
+            {
+                if !homes.iter().any(|h| Arc::ptr_eq(h, home)) {
+                    homes.push(home);
+                }
+            }
+        }
+        for home in homes {
+            self.fence.wait_before_next_launch(PendingWait::StreamTail {
+                stream: home.clone(),
+                scratch: Arc::new(EventCell::default()),
+            });
+        }
     }
 
     fn first_user(&self, alloc: &Arc<dyn Allocation>) -> usize {
@@ -294,10 +320,10 @@ impl<'a> Holdings<'a> {
             self.unregister_all(&registered);
             return Err(e);
         }
-        // Committed: the nodes now use the new memory.
-        let borrows = changes
-            .iter()
-            .any(|(_, uses)| uses.iter().any(Use::is_borrowed));
+        // Committed: the nodes now use the new memory, borrowed memory after its earlier work.
+        for (_, new_uses) in &changes {
+            self.wait_for_borrowed_homes(new_uses);
+        }
         for (node, new_uses) in changes {
             self.set_node_uses(node, new_uses);
         }
@@ -322,9 +348,6 @@ impl<'a> Holdings<'a> {
             }
         }
         self.gated = !self.held.is_empty();
-        // Once borrowing, an executable keeps recording a marker per launch: cheaper than
-        // recounting every node's uses on each update.
-        self.borrowed |= borrows;
         Ok(())
     }
 
@@ -390,11 +413,6 @@ impl<'a> Holdings<'a> {
             self.last_stream = Some(stream.clone());
             self.fence.set_last_stream(stream);
         }
-        if self.borrowed {
-            // The borrow ends when the executable is dropped; the marker must then already
-            // follow this launch, whatever happens to the stream meanwhile.
-            self.fence.done().record(stream)?;
-        }
         Ok(())
     }
 
@@ -457,19 +475,6 @@ fn after_launches(fence: Arc<Fence>, launched: bool, value: Box<dyn Any + Send>)
     }));
 }
 
-/// Whether `code` says a capture got in the way (rather than that the context is lost).
-fn is_capture_error(code: sys::CUresult) -> bool {
-    use sys::CUresult::*;
-    matches!(
-        code,
-        CUDA_ERROR_CAPTURED_EVENT
-            | CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
-            | CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
-            | CUDA_ERROR_STREAM_CAPTURE_IMPLICIT
-            | CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD
-    )
-}
-
 /// `alloc` as errors name it, with the node that uses it.
 fn describe(alloc: &Arc<dyn Allocation>, node: &str) -> String {
     let (start, end) = alloc.range();
@@ -482,27 +487,9 @@ fn describe(alloc: &Arc<dyn Allocation>, node: &str) -> String {
 
 impl Drop for Holdings<'_> {
     fn drop(&mut self) {
+        // Borrowed memory needs nothing here: it stays borrowed until its scope ends, and the
+        // scope waits for this executable's launches then (`crate::scope`).
         reaper::release(self.last_stream.take());
-        if self.borrowed && self.launched {
-            // Recorded after the latest launch: the borrowed memory may be used again after it.
-            // The borrow ends when this returns, so if the wait fails because a capture got in
-            // the way, wait for the capture to end; any other failure means the context is lost
-            // and runs nothing any more.
-            loop {
-                match self.fence.done().wait_host() {
-                    Err(Error::Driver { source, .. }) if is_capture_error(source.0) => {
-                        match self.fence.mark() {
-                            Ok(_) => {}
-                            Err(Error::Capturing { .. }) => {
-                                std::thread::sleep(std::time::Duration::from_millis(1))
-                            }
-                            Err(_) => break,
-                        }
-                    }
-                    _ => break,
-                }
-            }
-        }
         if self.held.is_empty() {
             return;
         }

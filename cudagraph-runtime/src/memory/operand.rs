@@ -139,11 +139,6 @@ impl Use<'_> {
             _ => None,
         }
     }
-
-    /// Whether the graph borrows this memory.
-    pub(crate) fn is_borrowed(&self) -> bool {
-        matches!(self.hold, Hold::Borrowed { .. })
-    }
 }
 
 pub(crate) mod sealed {

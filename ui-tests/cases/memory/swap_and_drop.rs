@@ -1,5 +1,5 @@
-//! An executable keeps the memory a single-node update gave it borrowed: swapping a borrowed
-//! buffer in and dropping it before the executable does not compile.
+//! An executable keeps the memory a single-node update gave it borrowed for its scope: swapping
+//! a borrowed buffer in and dropping it inside the scope does not compile.
 use std::sync::Arc;
 
 use cudagraph_runtime::cudarc::driver::{CudaContext, CudaStream};
@@ -13,13 +13,14 @@ fn run(
     let cfg = LaunchConfig::for_num_elems(1024);
     let mut y = stream.alloc_zeros::<f32>(1024)?;
     let mut z = stream.alloc_zeros::<f32>(1024)?;
-    let mut graph = Graph::new(ctx)?;
-    let node = graph.add_kernel(fill, cfg, (1024u32, &mut y), &[])?;
-    let mut exec = graph.instantiate()?;
-    exec.set_kernel_params(node, cfg, (1024u32, &mut z))?;
-    drop(z);
-    exec.launch(stream)?;
-    Ok(())
+    cudagraph_runtime::scope(|s| {
+        let mut graph = s.graph(ctx)?;
+        let node = graph.add_kernel(fill, cfg, (1024u32, &mut y), &[])?;
+        let mut exec = graph.instantiate()?;
+        exec.set_kernel_params(node, cfg, (1024u32, &mut z))?;
+        drop(z);
+        exec.launch(stream)
+    })
 }
 
 fn main() {
