@@ -336,6 +336,7 @@
 #[doc(hidden)]
 pub mod __private;
 mod bodies;
+mod body_rules;
 mod capture;
 pub mod dot;
 mod driver;
@@ -350,6 +351,7 @@ pub mod indirect;
 mod kernel;
 mod memory;
 mod node;
+mod param_class;
 mod ptr;
 mod reaper;
 mod topology;
