@@ -46,7 +46,15 @@ macro_rules! memory_like {
         }
     )*};
 }
-memory_like!(DeviceBuffer, HostBuffer, DevicePtr, DevicePtrMut, HostPtr, HostPtrMut, GraphAlloc);
+memory_like!(
+    DeviceBuffer,
+    HostBuffer,
+    DevicePtr,
+    DevicePtrMut,
+    HostPtr,
+    HostPtrMut,
+    GraphAlloc
+);
 
 impl<M: MemoryLike + ?Sized> MemoryLike for &M {
     #[inline]
@@ -273,7 +281,55 @@ impl<T: WholeLaunchConfig + Copy> ConfigParam for T {
 }
 
 // ---------------------------------------------------------------------------------------------
+// What `set_params` keeps of params with a role.
+
+/// Asks for what `set_params` keeps of a param that a node gives a role: a child graph's
+/// identity, a launch configuration's sizes. For a type without that role (the node's own code
+/// reports it, at the node), a stand-in, so that the error is not repeated at the param.
+#[derive(Debug)]
+pub struct RoleProbe<T: ?Sized>(PhantomData<T>);
+
+/// The stand-ins of [`RoleProbe`].
+pub trait RoleFallback<T: ?Sized> {
+    /// No identity.
+    #[inline(always)]
+    fn identity(_: &T) -> Option<u64> {
+        None
+    }
+    /// No sizes.
+    #[inline(always)]
+    fn launch_key(_: &T) -> LaunchKey {
+        ((0, 0, 0), (0, 0, 0), 0)
+    }
+}
+
+impl<T: ?Sized> RoleFallback<T> for RoleProbe<T> {}
+
+impl<T: crate::__private::ChildGraph + ?Sized> RoleProbe<T> {
+    /// The graph's identity.
+    #[inline(always)]
+    pub fn identity(graph: &T) -> Option<u64> {
+        graph.identity()
+    }
+}
+
+impl<T: ConfigParam> RoleProbe<T> {
+    /// The sizes.
+    #[inline(always)]
+    pub fn launch_key(config: &T) -> LaunchKey {
+        config.launch_key()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Messages made at compile time.
+
+/// Stops the evaluation of a constant with `message`: rustc reports it as an error at the call
+/// (`track_caller`), which the generated code locates at the user's token.
+#[track_caller]
+pub const fn fail(message: &str) -> ! {
+    panic!("{}", message)
+}
 
 /// A message joined from parts in a constant (`panic!` in a constant takes one `&str`).
 #[derive(Debug, Clone, Copy)]
