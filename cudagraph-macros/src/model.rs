@@ -255,6 +255,57 @@ impl<'a> Model<'a> {
         out
     }
 
+    /// Whether the edge `from -> to` (node indices), added to the declaration, keeps it legal:
+    /// two different nodes of one scope (an edge cannot cross a conditional body), not an edge
+    /// already, and no cycle (`reach` from [`Model::reachability`]). Every edge a message
+    /// suggests is checked with this first.
+    pub fn edge_legal(&self, from: usize, to: usize, reach: &[Vec<bool>]) -> bool {
+        from != to
+            && self.scopes[from] == self.scopes[to]
+            && !self.resolved_edges().contains(&(from, to))
+            && !reach[to][from]
+    }
+
+    /// A shortest path of edges from node `from` to node `to`, as the nodes on it, both ends
+    /// included (for messages that must say which edges order two nodes).
+    pub fn path(&self, from: usize, to: usize) -> Option<Vec<usize>> {
+        let n = self.nodes.len();
+        let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (a, b) in self.resolved_edges() {
+            out[a].push(b);
+        }
+        let mut parent: Vec<Option<usize>> = vec![None; n];
+        let mut queue = VecDeque::from([from]);
+        let mut seen = vec![false; n];
+        seen[from] = true;
+        while let Some(v) = queue.pop_front() {
+            if v == to {
+                let mut path = vec![to];
+                let mut at = to;
+                while let Some(p) = parent[at] {
+                    path.push(p);
+                    at = p;
+                }
+                path.reverse();
+                return Some(path);
+            }
+            for &w in &out[v] {
+                if !seen[w] {
+                    seen[w] = true;
+                    parent[w] = Some(v);
+                    queue.push_back(w);
+                }
+            }
+        }
+        None
+    }
+
+    /// `a -> b -> c`: a path as the declaration writes it.
+    pub fn path_text(&self, path: &[usize]) -> String {
+        let names: Vec<String> = path.iter().map(|&i| name_of(&self.nodes[i].name)).collect();
+        names.join(" -> ")
+    }
+
     /// The order the generated code adds nodes in; `None` if the graph has a cycle.
     pub fn canonical_order(&self) -> Option<Vec<usize>> {
         topological_order(self.nodes.len(), &self.resolved_edges()).ok()
@@ -415,14 +466,62 @@ pub enum Space {
     Host,
 }
 
-/// The memory space of a param type that is memory (`DeviceBuffer<T>`, `HostBuffer<T>` or a raw
-/// pointer), by the last segment of its path.
-pub fn memory_space(ty: &Type) -> Option<Space> {
-    let Type::Path(path) = ty else { return None };
-    let last = path.path.segments.last()?;
+/// What a type says about memory *as written*. Only a shortcut: a type written through an alias,
+/// or by a name the macro does not know, is `Unknown`, and the generated code asks the type
+/// system (`cudagraph_runtime::__private::ParamProbe`); no rule is decided on the spelling of an
+/// `Unknown` type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spelled {
+    /// One of the runtime's memory types by name (`DeviceBuffer<T>`, `HostPtr<T>`, ...).
+    Memory(Space),
+    /// A primitive (`u32`, `f32`, `bool`, ...): never memory.
+    Plain,
+    Unknown,
+}
+
+/// The primitive types, which are never memory.
+const PRIMITIVES: [&str; 17] = [
+    "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f32",
+    "f64", "bool", "char", "str",
+];
+
+/// What `ty` says about memory as written (see [`Spelled`]).
+pub fn spelled(ty: &Type) -> Spelled {
+    let Type::Path(path) = ty else {
+        return Spelled::Unknown;
+    };
+    if path.qself.is_some() {
+        return Spelled::Unknown;
+    }
+    let Some(last) = path.path.segments.last() else {
+        return Spelled::Unknown;
+    };
     match last.ident.to_string().as_str() {
-        "DeviceBuffer" | "DevicePtr" | "DevicePtrMut" => Some(Space::Device),
-        "HostBuffer" | "HostPtr" | "HostPtrMut" => Some(Space::Host),
+        "DeviceBuffer" | "DevicePtr" | "DevicePtrMut" | "GraphAlloc" => {
+            Spelled::Memory(Space::Device)
+        }
+        "HostBuffer" | "HostPtr" | "HostPtrMut" => Spelled::Memory(Space::Host),
+        name if path.path.segments.len() == 1
+            && matches!(last.arguments, PathArguments::None)
+            && PRIMITIVES.contains(&name) =>
+        {
+            Spelled::Plain
+        }
+        _ => Spelled::Unknown,
+    }
+}
+
+/// How a kernel parameter type, as written, passes its argument: `Some(Some(write))` for a
+/// pointer (`DevicePtr` reads, `DevicePtrMut` writes), `Some(None)` for a value, `None` when the
+/// spelling does not say (an alias: the generated code asks the type system).
+fn spelled_slot(ty: &Type) -> Option<Option<bool>> {
+    if spelled(ty) == Spelled::Plain {
+        return Some(None);
+    }
+    match last_segment(ty).as_deref() {
+        Some("DevicePtrMut") => Some(Some(true)),
+        Some("DevicePtr") => Some(Some(false)),
+        Some("ConditionalHandle") => Some(None),
         _ => None,
     }
 }
@@ -432,18 +531,39 @@ pub fn memory_space(ty: &Type) -> Option<Space> {
 pub enum Access {
     Read,
     Write,
-    /// A kernel argument whose parameter type is not written out (`Kernel<Alias>`): it may write.
-    MayWrite,
+    /// Passed to kernel parameter `arg` of the kernel param `kernel`, whose type the declaration
+    /// does not spell out (`Kernel<Alias>`, or an alias in the tuple): a read, a write or no use
+    /// of memory at all (a value), as the type system says.
+    Slot {
+        kernel: usize,
+        arg: usize,
+    },
 }
 
 impl Access {
-    pub fn writes(self) -> bool {
-        self != Access::Read
+    /// Whether it writes, if the declaration says.
+    pub fn known_write(self) -> Option<bool> {
+        match self {
+            Access::Read => Some(false),
+            Access::Write => Some(true),
+            Access::Slot { .. } => None,
+        }
     }
 }
 
-/// Memory a node can use: a buffer param or an allocation of the graph.
+/// Whether what a use names is memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mem {
+    /// Certainly: an allocation, an operand whose node takes memory only (a memset's
+    /// destination, ...), or a param whose type is written as one of the runtime's memory types.
+    Yes,
+    /// As the type system says of the param's type (an alias, or a type the macro does not
+    /// know, mentioned in a kernel argument).
+    Probe,
+}
+
+/// Memory a node can use: a buffer param or an allocation of the graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Buffer {
     /// A param, by index.
     Param(usize),
@@ -457,14 +577,25 @@ pub struct MemUse {
     /// The memory used.
     pub buffer: Buffer,
     pub access: Access,
-    /// The token naming the param in the node.
+    /// The token naming the memory in the node.
     pub span: Span,
+    pub mem: Mem,
+}
+
+/// A node whose memory uses the declaration does not show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opaque {
+    /// A capture node without a list of uses: its recorded work may use any memory.
+    Capture,
+    /// A child-graph node: the embedded graph's uses are known when the graph is built, and
+    /// checked then.
+    Child,
 }
 
 impl Model<'_> {
-    /// Whether param `index` is memory, and where.
-    pub fn param_space(&self, index: usize) -> Option<Space> {
-        memory_space(&self.params[index].ty)
+    /// What param `index`'s type says about memory, as written.
+    pub fn param_spelled(&self, index: usize) -> Spelled {
+        spelled(&self.params[index].ty)
     }
 
     /// The name of a buffer, as declared.
@@ -475,51 +606,93 @@ impl Model<'_> {
         }
     }
 
-    /// The buffer `name` names: a memory param, else an allocation.
+    /// The buffer `name` may name: a param (memory or not: the type system may have to say),
+    /// else an allocation.
     pub fn buffer(&self, name: &Ident) -> Option<Buffer> {
         match self.param(name) {
-            Some(i) => self.param_space(i).map(|_| Buffer::Param(i)),
+            Some(i) => Some(Buffer::Param(i)),
             None => self.allocation(name).map(Buffer::Alloc),
         }
     }
 
-    /// The memory (params and allocations) `node` uses and how: kernel arguments (read for a `DevicePtr` parameter,
-    /// written for a `DevicePtrMut`), a memset's destination (written), a memcpy's source (read)
-    /// and destination (written), a host node's buffers (`mut`: written).
+    /// Whether node `node`'s memory uses are not in the declaration, and why.
+    pub fn opaque(&self, node: &NodeDecl) -> Option<Opaque> {
+        match &node.op {
+            NodeOp::Capture(c) if c.uses.is_none() => Some(Opaque::Capture),
+            NodeOp::Child(_) => Some(Opaque::Child),
+            _ => None,
+        }
+    }
+
+    /// The memory (params and allocations) `node` uses and how: kernel arguments (read for a
+    /// `DevicePtr` parameter, written for a `DevicePtrMut`, as the type system says when the
+    /// parameter's type is not written out), a memset's destination (written), a memcpy's
+    /// source (read) and destination (written), a host node's buffers (`mut`: written), a
+    /// capture node's declared uses (`mut`: written). Params whose type is written as a
+    /// primitive are never memory; `#[indirect]` params are read through keys of their own
+    /// (only the fetch node writes them).
     pub fn memory_uses(&self, node: &NodeDecl) -> Vec<MemUse> {
         let mut uses = Vec::new();
-        let named = |expr_tokens: TokenStream, access: Access, uses: &mut Vec<MemUse>| {
-            collect_mentions(expr_tokens, &mut |ident| {
-                if let Some(buffer) = self.buffer(ident) {
-                    uses.push(MemUse {
-                        buffer,
-                        access,
-                        span: ident.span(),
-                    });
+        // An operand that must be memory (its node's traits take memory only).
+        let operand = |ident: &Ident, access: Access, uses: &mut Vec<MemUse>| {
+            if let Some(buffer) = self.buffer(ident) {
+                uses.push(MemUse {
+                    buffer,
+                    access,
+                    span: ident.span(),
+                    mem: Mem::Yes,
+                });
+            }
+        };
+        let operand_expr = |expr: &syn::Expr, access: Access, uses: &mut Vec<MemUse>| {
+            if let syn::Expr::Path(p) = expr {
+                if let Some(ident) = p.path.get_ident() {
+                    operand(ident, access, uses);
                 }
-            });
+            }
         };
         match &node.op {
             NodeOp::Kernel(k) => {
-                let signature = self
-                    .param(&k.kernel)
-                    .and_then(|i| kernel_params(&self.params[i].ty));
-                for (i, arg) in k.args.iter().enumerate() {
-                    let access = match signature.as_ref().and_then(|s| s.get(i)) {
-                        Some(ty) => match last_segment(ty).as_deref() {
-                            Some("DevicePtrMut") => Access::Write,
-                            Some("DevicePtr") => Access::Read,
-                            _ => continue, // a value: no memory
+                let Some(kernel) = self.param(&k.kernel) else {
+                    return uses;
+                };
+                let signature = kernel_params(&self.params[kernel].ty);
+                for (arg, expr) in k.args.iter().enumerate() {
+                    let access = match &signature {
+                        Some(types) => match types.get(arg).map(|t| spelled_slot(t)) {
+                            None | Some(Some(None)) => continue, // a value (or too many args)
+                            Some(Some(Some(true))) => Access::Write,
+                            Some(Some(Some(false))) => Access::Read,
+                            Some(None) => Access::Slot { kernel, arg },
                         },
-                        None => Access::MayWrite,
+                        None => Access::Slot { kernel, arg },
                     };
-                    named(arg.to_token_stream(), access, &mut uses);
+                    collect_mentions(expr.to_token_stream(), &mut |ident| {
+                        let (buffer, mem) = match self.param(ident) {
+                            Some(i) if self.is_indirect(i) => return,
+                            Some(i) => match self.param_spelled(i) {
+                                Spelled::Plain => return,
+                                Spelled::Memory(_) => (Buffer::Param(i), Mem::Yes),
+                                Spelled::Unknown => (Buffer::Param(i), Mem::Probe),
+                            },
+                            None => match self.allocation(ident) {
+                                Some(a) => (Buffer::Alloc(a), Mem::Yes),
+                                None => return,
+                            },
+                        };
+                        uses.push(MemUse {
+                            buffer,
+                            access,
+                            span: ident.span(),
+                            mem,
+                        });
+                    });
                 }
             }
-            NodeOp::Memset(m) => named(m.dst.to_token_stream(), Access::Write, &mut uses),
+            NodeOp::Memset(m) => operand_expr(&m.dst, Access::Write, &mut uses),
             NodeOp::Memcpy(m) => {
-                named(m.src.to_token_stream(), Access::Read, &mut uses);
-                named(m.dst.to_token_stream(), Access::Write, &mut uses);
+                operand_expr(&m.src, Access::Read, &mut uses);
+                operand_expr(&m.dst, Access::Write, &mut uses);
             }
             NodeOp::Host(h) => {
                 for b in &h.buffers {
@@ -528,7 +701,20 @@ impl Model<'_> {
                     } else {
                         Access::Read
                     };
-                    named(b.name.to_token_stream(), access, &mut uses);
+                    operand(&b.name, access, &mut uses);
+                }
+            }
+            NodeOp::Capture(c) => {
+                for b in c.uses.iter().flat_map(|u| &u.buffers) {
+                    let access = if b.mutability.is_some() {
+                        Access::Write
+                    } else {
+                        Access::Read
+                    };
+                    // Params only: a capture's work cannot know an allocation's address.
+                    if self.param(&b.name).is_some() {
+                        operand(&b.name, access, &mut uses);
+                    }
                 }
             }
             NodeOp::Child(_)
@@ -537,8 +723,7 @@ impl Model<'_> {
             | NodeOp::Free(_)
             | NodeOp::Record(_)
             | NodeOp::Wait(_)
-            | NodeOp::Conditional(_)
-            | NodeOp::Capture(_) => {}
+            | NodeOp::Conditional(_) => {}
         }
         uses
     }

@@ -5,7 +5,8 @@
 //! errors of the declaration. Run-time control flow (`if`, `for`, ...) is kept as
 //! [`Item::ControlFlow`] for the static-topology rule to reject with a useful message.
 
-use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
+use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
@@ -104,10 +105,19 @@ pub enum NodeOp {
     Capture(CaptureOp),
 }
 
-/// `capture(work)`: records the `Capture` param `work` into a child graph.
+/// `capture(work)` or `capture(work, [a, mut b])`: records the `Capture` param `work` into a
+/// child graph; the list, when written, declares the buffer params the recorded work reads (`a`)
+/// and writes (`mut b`).
 pub struct CaptureOp {
     pub token: kw::capture,
     pub work: Expr,
+    /// The declared uses: `None` when not written (the work may use any memory).
+    pub uses: Option<DeclaredUses>,
+}
+
+/// `[a, mut b]`: buffer params some work reads (`a`) and writes (`mut b`).
+pub struct DeclaredUses {
+    pub buffers: Vec<BufferArg>,
 }
 
 /// A conditional node: `if h { ... }`, `if h { ... } else { ... }`, `while h { ... }` or
@@ -169,11 +179,12 @@ pub struct MemcpyOp {
 pub struct HostOp {
     pub token: kw::host,
     pub f: Expr,
-    pub buffers: Vec<HostBufferArg>,
+    pub buffers: Vec<BufferArg>,
 }
 
-/// A host buffer a host node's closure gets: `name` (read) or `mut name` (written).
-pub struct HostBufferArg {
+/// A buffer a node reads (`name`) or writes (`mut name`): a host node's closure gets it, a
+/// capture node's work uses it.
+pub struct BufferArg {
     pub mutability: Option<Token![mut]>,
     pub name: Ident,
 }
@@ -250,7 +261,8 @@ impl EdgeTerm {
     }
 }
 
-/// Control flow at node level: `keyword` is `if`, `for`, `while`, `loop` or `match`.
+/// Rust statements at node level: `keyword` is `if`, `for`, `while`, `loop` or `match` (control
+/// flow), `block` (`{ ... }`, `unsafe { ... }`), `let` or `macro` (a macro call).
 pub struct ControlFlow {
     pub keyword: &'static str,
     pub span: Span,
@@ -315,7 +327,8 @@ fn parse_item(input: ParseStream) -> Item {
     if starts_conditional_node(input) {
         let declares = take_conditional_node(input);
         let name = declared_name(&declares).map_or(Declares::Nothing, Declares::Node);
-        return match Parser::parse2(parse_conditional_node, declares) {
+        let end = last_span(&declares);
+        return match parse_detached(parse_conditional_node, declares, end) {
             Ok(item) => item,
             Err(error) => Item::Invalid {
                 error,
@@ -325,8 +338,10 @@ fn parse_item(input: ParseStream) -> Item {
     }
     if starts_params_block(input) {
         // Parsed from its own tokens: an error inside must not leave the body half-read.
-        let parsed =
-            take_params_block(input).and_then(|tokens| Parser::parse2(ParamsBlock::parse, tokens));
+        let parsed = take_params_block(input).and_then(|tokens| {
+            let end = last_span(&tokens);
+            parse_detached(ParamsBlock::parse, tokens, end)
+        });
         return match parsed {
             Ok(block) => Item::Params(block),
             Err(error) => Item::Invalid {
@@ -346,20 +361,25 @@ fn parse_item(input: ParseStream) -> Item {
     };
     let declares = declared_name(&tokens).map_or(Declares::Nothing, Declares::Node);
     let Some(semi) = semi else {
-        let last = tokens
-            .clone()
-            .into_iter()
-            .last()
-            .map_or_else(Span::call_site, |t| t.span());
-        let error = syn::Error::new(last, "expected `;` after this statement");
+        let error = syn::Error::new(last_span(&tokens), "expected `;` after this statement");
         return Item::Invalid { error, declares };
     };
     let mut stmt = tokens;
+    let end = semi.span();
     stmt.extend(std::iter::once(TokenTree::Punct(semi)));
-    match Parser::parse2(parse_statement, stmt) {
+    match parse_detached(parse_statement, stmt, end) {
         Ok(item) => item,
         Err(error) => Item::Invalid { error, declares },
     }
+}
+
+/// The span of the last token of `tokens` (the macro call's for none).
+fn last_span(tokens: &TokenStream) -> Span {
+    tokens
+        .clone()
+        .into_iter()
+        .last()
+        .map_or_else(Span::call_site, |t| t.span())
 }
 
 /// `name: if` / `name: while` / `name: switch` (after optional attributes)?
@@ -559,29 +579,47 @@ fn take_params_block(input: ParseStream) -> syn::Result<TokenStream> {
     })
 }
 
-/// Run-time control flow where a statement was expected: consumes it (up to its last block, and
-/// any `else` branches) and says which keyword it was.
+/// Run-time control flow (or another Rust statement that is not a node) where a node was
+/// expected: consumes it (up to its last block, and any `else` branches, or to its `;`) and
+/// says what it was. Attributes and doc comments before it, and a loop's label, are part of it.
 fn control_flow(input: ParseStream) -> Option<ControlFlow> {
-    let keyword = if input.peek(Token![if]) {
+    let fork = input.fork();
+    if fork.call(Attribute::parse_outer).is_err() {
+        return None;
+    }
+    if fork.peek(syn::Lifetime) && fork.peek2(Token![:]) && !fork.peek2(Token![::]) {
+        let _ = fork.parse::<syn::Lifetime>();
+        let _ = fork.parse::<Token![:]>();
+    }
+    let span = fork.span();
+    let keyword = if fork.peek(Token![if]) {
         "if"
-    } else if input.peek(Token![for]) {
+    } else if fork.peek(Token![for]) {
         "for"
-    } else if input.peek(Token![while]) {
+    } else if fork.peek(Token![while]) {
         "while"
-    } else if input.peek(Token![loop]) {
+    } else if fork.peek(Token![loop]) {
         "loop"
-    } else if input.peek(Token![match]) {
+    } else if fork.peek(Token![match]) {
         "match"
+    } else if fork.peek(token::Brace) || (fork.peek(Token![unsafe]) && fork.peek2(token::Brace)) {
+        "block"
+    } else if fork.peek(Token![let]) {
+        "let"
+    } else if fork.peek(Ident) && fork.peek2(Token![!]) && !fork.peek2(Token![!=]) {
+        "macro"
     } else {
         return None;
     };
-    let span = input.span();
+    // Statements that end at their `;`; blocks and control flow at their last block.
+    let to_semicolon = keyword == "let";
     let _ = input.step(|cursor| {
         let mut rest = *cursor;
-        // Up to and including the first top-level block, then `else` / `else if` chains.
         loop {
             match rest.token_tree() {
-                Some((TokenTree::Group(g), next)) if g.delimiter() == Delimiter::Brace => {
+                Some((TokenTree::Group(g), next))
+                    if g.delimiter() == Delimiter::Brace && !to_semicolon =>
+                {
                     rest = next;
                     match rest.ident() {
                         Some((ident, next)) if ident == "else" => rest = next,
@@ -590,7 +628,7 @@ fn control_flow(input: ParseStream) -> Option<ControlFlow> {
                 }
                 Some((TokenTree::Punct(p), next)) if p.as_char() == ';' => {
                     rest = next;
-                    break;
+                    return Ok(((), rest));
                 }
                 Some((_, next)) => rest = next,
                 None => break,
@@ -728,12 +766,7 @@ impl Parse for NodeOp {
             let event = single_argument(input, "an event record node is written `record(event)`")?;
             Ok(Self::Record(RecordOp { token, event }))
         } else if lookahead.peek(kw::capture) {
-            let token = input.parse()?;
-            let work = single_argument(
-                input,
-                "a capture node is written `capture(work)`, with `work` a `Capture` param",
-            )?;
-            Ok(Self::Capture(CaptureOp { token, work }))
+            input.parse().map(Self::Capture)
         } else if lookahead.peek(kw::wait) {
             let token = input.parse()?;
             let event = single_argument(input, "an event wait node is written `wait(event)`")?;
@@ -741,9 +774,33 @@ impl Parse for NodeOp {
         } else if input.peek(Ident) && input.fork().parse::<Ident>().is_ok_and(|i| i == "launch") {
             Err(input.error("a kernel node is written `name: kernel k<<<grid, block>>>(args);`"))
         } else {
-            Err(lookahead.error())
+            Err(unknown_kind(input))
         }
     }
+}
+
+/// The node kinds, as an error lists them.
+pub const NODE_KINDS: &str = "`kernel`, `memset`, `memcpy`, `host`, `child`, `empty`, `alloc`, \
+     `free`, `record`, `wait`, `capture`, or a conditional node: `if`, `while` or `switch`";
+
+/// The error for a node whose kind is not one of the DSL's, with a "did you mean" when the word
+/// written is close to one.
+fn unknown_kind(input: ParseStream) -> syn::Error {
+    const KINDS: [&str; 14] = [
+        "kernel", "memset", "memcpy", "host", "child", "empty", "alloc", "free", "record", "wait",
+        "capture", "if", "while", "switch",
+    ];
+    let written = input
+        .fork()
+        .call(Ident::parse_any)
+        .ok()
+        .map(|i| i.to_string());
+    let hint = written
+        .as_deref()
+        .and_then(|w| crate::check::suggest(w, KINDS))
+        .map(|k| format!(": did you mean `{k}`?"))
+        .unwrap_or_default();
+    input.error(format!("expected a node kind: {NODE_KINDS}{hint}"))
 }
 
 impl Parse for KernelOp {
@@ -756,23 +813,30 @@ impl Parse for KernelOp {
             )
         })?;
         let open = input.span();
-        if !(input.peek(Token![<<]) && input.peek3(Token![<])) {
+        if !three_puncts(input.cursor(), '<') {
             return Err(input.error(format!(
                 "expected `<<<grid, block>>>` after `kernel {kernel}`, then the arguments in parentheses"
             )));
         }
-        input.parse::<Token![<<]>()?;
-        input.parse::<Token![<]>()?;
-        let tokens = take_launch_config(input, open)?;
-        let config = Punctuated::parse_terminated.parse2(tokens)?;
-        if !input.peek(token::Paren) {
-            return Err(input.error(format!(
-                "expected the arguments of `{kernel}` in parentheses after `>>>`: `(a, b, ...)`"
-            )));
-        }
-        let content;
-        let paren = parenthesized!(content in input);
-        let args = content.parse_terminated(Expr::parse, Token![,])?;
+        let launch = take_launch(input, open)?;
+        let config = parse_detached(Punctuated::parse_terminated, launch.config, launch.close)?;
+        let Some(args) = launch.args else {
+            return Err(syn::Error::new(
+                launch.after,
+                format!(
+                    "expected the arguments of `{kernel}` in parentheses after `>>>`: `(a, b, ...)`"
+                ),
+            ));
+        };
+        let (paren, args) = Parser::parse2(
+            |input: ParseStream| {
+                let content;
+                let paren = parenthesized!(content in input);
+                let args = content.parse_terminated(Expr::parse, Token![,])?;
+                Ok((paren, args))
+            },
+            TokenStream::from(TokenTree::Group(args)),
+        )?;
         Ok(Self {
             token,
             kernel,
@@ -784,20 +848,67 @@ impl Parse for KernelOp {
     }
 }
 
-/// The tokens between `<<<` (already consumed) and the next `>>>` (consumed).
-fn take_launch_config(input: ParseStream, open: Span) -> syn::Result<TokenStream> {
+/// A kernel launch's tokens after its name, split.
+struct Launch {
+    /// Between `<<<` and `>>>`.
+    config: TokenStream,
+    /// The first `>` of the closing `>>>`.
+    close: Span,
+    /// The arguments' parenthesized group, when one follows `>>>`.
+    args: Option<Group>,
+    /// The token after `>>>` (or the last `>`), for an error about missing arguments.
+    after: Span,
+}
+
+/// Whether three `c` punctuation tokens start at `cursor`. Their spacing is not looked at: a
+/// declaration that `macro_rules!` passes on comes with the spacing the calling macro gave its
+/// tokens (`>>` `>` may arrive apart), and it must parse as it does when written out.
+fn three_puncts(cursor: syn::buffer::Cursor, c: char) -> bool {
+    let mut rest = cursor;
+    for _ in 0..3 {
+        match rest.punct() {
+            Some((p, next)) if p.as_char() == c => rest = next,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Consumes `<<< config >>> (args)` (the `<<<` is at the cursor). The launch configuration ends
+/// at the `>>>` right before the argument list that ends the node, so that expressions with
+/// generics (`size_of::<Vec<u32>>()`, whose `>>>` is not the end) may appear in it; when the
+/// node does not end that way, at the first `>>>`.
+fn take_launch(input: ParseStream, open: Span) -> syn::Result<Launch> {
     input.step(|cursor| {
         let mut rest = *cursor;
-        let mut tokens = TokenStream::new();
-        loop {
-            if let Some(after) = triple_gt(rest) {
-                return Ok((tokens, after));
+        for _ in 0..3 {
+            if let Some((_, next)) = rest.punct() {
+                rest = next;
             }
-            match rest.token_tree() {
-                Some((tt, next)) => {
-                    tokens.extend(std::iter::once(tt));
-                    rest = next;
-                }
+        }
+        // The rest of the node: up to its `;`, each token with the cursor after it.
+        let mut tokens: Vec<(TokenTree, syn::buffer::Cursor)> = Vec::new();
+        let mut scan = rest;
+        while let Some((tt, next)) = scan.token_tree() {
+            if matches!(&tt, TokenTree::Punct(p) if p.as_char() == ';') {
+                break;
+            }
+            tokens.push((tt, next));
+            scan = next;
+        }
+        let is_gt = |i: usize| {
+            matches!(tokens.get(i), Some((TokenTree::Punct(p), _)) if p.as_char() == '>')
+        };
+        let closes_at = |i: usize| is_gt(i) && is_gt(i + 1) && is_gt(i + 2);
+        let n = tokens.len();
+        let ends_with_args = n >= 4
+            && closes_at(n - 4)
+            && matches!(&tokens[n - 1].0, TokenTree::Group(g) if g.delimiter() == Delimiter::Parenthesis);
+        let close = if ends_with_args {
+            n - 4
+        } else {
+            match (0..n).find(|&i| closes_at(i)) {
+                Some(i) => i,
                 None => {
                     return Err(syn::Error::new(
                         open,
@@ -805,18 +916,51 @@ fn take_launch_config(input: ParseStream, open: Span) -> syn::Result<TokenStream
                     ))
                 }
             }
-        }
+        };
+        let config: TokenStream = tokens[..close].iter().map(|(tt, _)| tt.clone()).collect();
+        let close_span = tokens[close].0.span();
+        let mut end = tokens[close + 2].1;
+        let args = match tokens.get(close + 3) {
+            Some((TokenTree::Group(g), next)) if g.delimiter() == Delimiter::Parenthesis => {
+                end = *next;
+                Some(g.clone())
+            }
+            _ => None,
+        };
+        // The token after `>>>`: the next one, or the `;` that ends the node.
+        let after = tokens[close + 2].1.span();
+        Ok((
+            Launch {
+                config,
+                close: close_span,
+                args,
+                after,
+            },
+            end,
+        ))
     })
 }
 
-/// The cursor after `>>>` if it starts here.
-fn triple_gt(cursor: syn::buffer::Cursor) -> Option<syn::buffer::Cursor> {
-    let (a, rest) = cursor.punct()?;
-    let (b, rest) = rest.punct()?;
-    let (c, rest) = rest.punct()?;
-    let joint = proc_macro2::Spacing::Joint;
-    let all_gt = a.as_char() == '>' && b.as_char() == '>' && c.as_char() == '>';
-    (all_gt && a.spacing() == joint && b.spacing() == joint).then_some(rest)
+/// Parses `tokens`, cut out of the input, with `parser`, as if a token at `end` followed them:
+/// an error at their end is reported there, not at the macro call (where syn puts the end of
+/// a stream parsed on its own).
+fn parse_detached<T>(
+    parser: impl FnOnce(ParseStream) -> syn::Result<T>,
+    tokens: TokenStream,
+    end: Span,
+) -> syn::Result<T> {
+    let mut group = Group::new(Delimiter::Parenthesis, tokens);
+    group.set_span(end);
+    let within = |input: ParseStream| {
+        let content;
+        parenthesized!(content in input);
+        let value = parser(&content)?;
+        if !content.is_empty() {
+            return Err(content.error("unexpected token"));
+        }
+        Ok(value)
+    };
+    within.parse2(TokenStream::from(TokenTree::Group(group)))
 }
 
 impl Parse for MemsetOp {
@@ -852,15 +996,17 @@ impl Parse for MemcpyOp {
         }
         let content;
         let paren = parenthesized!(content in input);
-        let src_tokens = content.step(|cursor| {
+        // Up to the `->` (`-` then `>`, whatever their spacing: see `three_puncts`).
+        let (src_tokens, arrow) = content.step(|cursor| {
             let mut rest = *cursor;
             let mut tokens = TokenStream::new();
             while let Some((tt, next)) = rest.token_tree() {
-                if let TokenTree::Punct(p) = &tt {
-                    if p.as_char() == '-' && p.spacing() == proc_macro2::Spacing::Joint {
-                        if let Some((gt, _)) = next.punct() {
+                if let TokenTree::Punct(minus) = &tt {
+                    if minus.as_char() == '-' {
+                        if let Some((gt, after)) = next.punct() {
                             if gt.as_char() == '>' {
-                                return Ok((tokens, rest));
+                                let arrow = Token![->]([minus.span(), gt.span()]);
+                                return Ok(((tokens, arrow), after));
                             }
                         }
                     }
@@ -870,11 +1016,22 @@ impl Parse for MemcpyOp {
             }
             Err(syn::Error::new(
                 paren.span.join(),
-                format!("{usage}: expected `->`"),
+                format!("{usage}: expected `->` between the source and the destination"),
             ))
         })?;
-        let src = Expr::parse.parse2(src_tokens)?;
-        let arrow = content.parse()?;
+        if src_tokens.is_empty() {
+            return Err(syn::Error::new(
+                arrow.spans[0],
+                format!("{usage}: expected the source before `->`"),
+            ));
+        }
+        if content.is_empty() {
+            return Err(syn::Error::new(
+                arrow.spans[1],
+                format!("{usage}: expected the destination after `->`"),
+            ));
+        }
+        let src = parse_detached(Expr::parse, src_tokens, arrow.spans[0])?;
         let dst = content.parse()?;
         if !content.is_empty() {
             return Err(content.error(format!("{usage}: unexpected tokens after the destination")));
@@ -926,16 +1083,60 @@ impl Parse for HostOp {
             if content.is_empty() {
                 break;
             }
-            let mutability = content.parse()?;
-            let name = Ident::parse(&content).map_err(|e| {
-                syn::Error::new(
-                    e.span(),
-                    format!("{usage}: expected the name of a `HostBuffer` param"),
-                )
-            })?;
-            buffers.push(HostBufferArg { mutability, name });
+            buffers.push(buffer_arg(&content, usage, "a `HostBuffer` param")?);
         }
         Ok(Self { token, f, buffers })
+    }
+}
+
+/// `name` or `mut name`: a buffer read or written.
+fn buffer_arg(input: ParseStream, usage: &str, what: &str) -> syn::Result<BufferArg> {
+    let mutability = input.parse()?;
+    let name = Ident::parse(input)
+        .map_err(|e| syn::Error::new(e.span(), format!("{usage}: expected the name of {what}")))?;
+    Ok(BufferArg { mutability, name })
+}
+
+impl Parse for CaptureOp {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let token = input.parse()?;
+        let usage = "a capture node is written `capture(work)`, with `work` a `Capture` param, or \
+                     `capture(work, [a, mut b])`, declaring the buffer params the work reads \
+                     (`a`) and writes (`mut b`)";
+        if !input.peek(token::Paren) {
+            return Err(input.error(usage));
+        }
+        let content;
+        let paren = parenthesized!(content in input);
+        if content.is_empty() {
+            return Err(syn::Error::new(paren.span.join(), usage));
+        }
+        let work = content.parse()?;
+        let mut uses = None;
+        if content.peek(Token![,]) {
+            content.parse::<Token![,]>()?;
+            if content.peek(token::Bracket) {
+                let list;
+                bracketed!(list in content);
+                let mut buffers = Vec::new();
+                while !list.is_empty() {
+                    buffers.push(buffer_arg(&list, usage, "a buffer param")?);
+                    if list.is_empty() {
+                        break;
+                    }
+                    list.parse::<Token![,]>()?;
+                }
+                uses = Some(DeclaredUses { buffers });
+            } else if !content.is_empty() {
+                return Err(content.error(format!(
+                    "{usage}: expected the declared uses in brackets, `[a, mut b]` (`[]` for none)"
+                )));
+            }
+        }
+        if !content.is_empty() {
+            return Err(content.error(format!("{usage}: unexpected tokens after the uses")));
+        }
+        Ok(Self { token, work, uses })
     }
 }
 

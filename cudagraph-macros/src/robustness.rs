@@ -1,11 +1,24 @@
 //! The macro must never panic, whatever tokens it gets: every malformed input is a spanned
-//! compile error. These tests run the parser, the checks and the expansion on many mutations of
-//! valid declarations (words deleted, repeated, swapped, replaced) and on truncations.
+//! compile error. These tests run the parser, the checks and the expansion on
+//!
+//! - a corpus: every `cuda_graph!` call of the ui cases (`ui-tests/cases`), each also with its
+//!   punctuation re-spaced (as `macro_rules!` may pass it on) and cut at every token;
+//! - mutations of valid declarations (words deleted, repeated, swapped, replaced);
+//! - random inputs from a structured generator (declarations made of the DSL's pieces with odd
+//!   names, wrong kinds and stray tokens, then mutated token by token), seeded from the clock
+//!   (printed; `CUDAGRAPH_FUZZ_SEED` replays a run) for a bounded time in CI:
+//!   `CUDAGRAPH_FUZZ_INPUTS` (default 20,000) inputs, spread over the machine's cores.
+//!
+//! A declaration that parses when written out must also parse when its punctuation arrives
+//! with other spacing (`>>` `>` apart): `respaced_declarations_expand_alike` checks it on every
+//! ui case that compiles.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Delimiter, Group, Ident, Punct, Spacing, Span, TokenStream, TokenTree};
 
 const VALID: &str = r#"
     /// Docs.
@@ -51,12 +64,25 @@ const BROKEN: &str = r#"
     }
 "#;
 
-/// Parses, checks and expands `tokens`; whatever the outcome, it must not panic.
-fn run(tokens: TokenStream) {
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
+/// Parses, checks and expands `tokens`; whether it panicked.
+fn panics(tokens: &TokenStream) -> bool {
+    catch_unwind(AssertUnwindSafe(|| {
         let _ = syn::parse2::<crate::parse::Input>(tokens.clone()).and_then(crate::expand::expand);
-    }));
-    assert!(outcome.is_ok(), "the macro panicked on:\n{tokens}");
+    }))
+    .is_err()
+}
+
+/// Parses, checks and expands `tokens`; it must not panic.
+fn run(tokens: TokenStream) {
+    assert!(!panics(&tokens), "the macro panicked on:\n{tokens}");
+}
+
+/// The expansion of `tokens`, or its errors, as text.
+fn outcome(tokens: TokenStream) -> Result<String, String> {
+    syn::parse2::<crate::parse::Input>(tokens)
+        .and_then(crate::expand::expand)
+        .map(|t| t.to_string())
+        .map_err(|e| e.to_compile_error().to_string())
 }
 
 fn words(source: &str) -> Vec<&str> {
@@ -111,6 +137,9 @@ fn mutated_declarations_never_panic() {
                 "self",
                 "r#type",
                 "__cg_params",
+                "_1",
+                "é",
+                "'a:",
             ] {
                 let mut replaced = w.clone();
                 replaced[i] = replacement;
@@ -146,6 +175,8 @@ fn odd_inputs_never_panic() {
         "graph X { params { k: Kernel<()> } a: kernel k<<<1 >> 2, 3>>>(); }",
         "graph X { a: memcpy(a -> -> b); }",
         "graph X { a: memcpy(->); }",
+        "graph X { a: memcpy(-> y); }",
+        "graph X { a: memcpy(x ->); }",
         "graph X { a: host(|| -> u32 { 1 }); }",
         "graph X { r#loop: empty; r#loop -> r#loop; }",
         "graph X { a: empty; b: empty; c: empty; a -> b -> c -> a; c -> b; }",
@@ -154,9 +185,567 @@ fn odd_inputs_never_panic() {
         "#[] graph X {}",
         "graph X { params { a: , } }",
         "graph X { params { : u32 } }",
+        "graph X { params { _1: u32, __: u32, _\u{300}: u32 } a: empty; }",
+        "graph X { __: empty; ___: empty; }",
+        "graph X { 'outer: loop { a: empty; } /// doc\n match x {} }",
+        "graph X { a: capture(w, [x, mut y, mut]); b: capture(w, [], x); c: capture(); }",
+        "graph X { a: capture(w, [,]); }",
+        "graph X { params { w: Capture } a: capture(w, [w, mut w]); }",
+        "graph Step { a: empty; } graph StepExec { b: empty; } graph StepParams {}",
+        "graph X { params { k: Kernel<(u32,)> } a: kernel k<<<f::<Vec<Vec<u32>>>(), 1>>>(1); }",
     ] {
         if let Ok(tokens) = TokenStream::from_str(source) {
             run(tokens);
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The corpus: the ui cases.
+
+/// `ui-tests/cases`, beside this crate.
+fn cases_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../ui-tests/cases")
+}
+
+/// Every `.rs` file under `dir`, sorted.
+fn case_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(case_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The input of every `cuda_graph! { ... }` call in `tokens`, at any depth (inside
+/// `macro_rules!` bodies too).
+fn macro_inputs(tokens: TokenStream, out: &mut Vec<TokenStream>) {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    for (i, tt) in tokens.iter().enumerate() {
+        if let TokenTree::Group(g) = tt {
+            let called = i >= 2
+                && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '!')
+                && matches!(&tokens[i - 2], TokenTree::Ident(id) if id == "cuda_graph");
+            if called {
+                out.push(g.stream());
+            } else {
+                macro_inputs(g.stream(), out);
+            }
+        }
+    }
+}
+
+/// Each ui case's `cuda_graph!` inputs, with whether the case is expected to compile.
+fn corpus() -> Vec<(PathBuf, TokenStream)> {
+    let mut out = Vec::new();
+    for path in case_files(&cases_dir()) {
+        let Ok(source) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let Ok(tokens) = TokenStream::from_str(&source) else {
+            continue;
+        };
+        let mut inputs = Vec::new();
+        macro_inputs(tokens, &mut inputs);
+        out.extend(inputs.into_iter().map(|t| (path.clone(), t)));
+    }
+    out
+}
+
+/// `tokens` with every punctuation's spacing given by `spacing`, at any depth.
+fn respaced(tokens: TokenStream, spacing: &mut dyn FnMut(&Punct) -> Spacing) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|tt| match tt {
+            TokenTree::Group(g) => {
+                let mut group = Group::new(g.delimiter(), respaced(g.stream(), spacing));
+                group.set_span(g.span());
+                TokenTree::Group(group)
+            }
+            TokenTree::Punct(p) => {
+                let mut punct = Punct::new(p.as_char(), spacing(&p));
+                punct.set_span(p.span());
+                TokenTree::Punct(punct)
+            }
+            other => other,
+        })
+        .collect()
+}
+
+/// Every token tree of `tokens`, depth first, as flat positions: cutting at each.
+fn cut_at_every_token(tokens: &TokenStream, f: &mut dyn FnMut(TokenStream)) {
+    let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    for i in 0..trees.len() {
+        f(trees[..i].iter().cloned().collect());
+        if let TokenTree::Group(g) = &trees[i] {
+            cut_at_every_token(&g.stream(), &mut |inner| {
+                let mut group = Group::new(g.delimiter(), inner);
+                group.set_span(g.span());
+                let mut cut: Vec<TokenTree> = trees[..i].to_vec();
+                cut.push(TokenTree::Group(group));
+                f(cut.into_iter().collect());
+            });
+        }
+    }
+}
+
+#[test]
+fn the_corpus_never_panics() {
+    let corpus = corpus();
+    assert!(
+        corpus.len() > 50,
+        "expected the ui cases under {}",
+        cases_dir().display()
+    );
+    let mut inputs = 0usize;
+    for (path, tokens) in &corpus {
+        let mut check = |t: TokenStream| {
+            inputs += 1;
+            assert!(
+                !panics(&t),
+                "the macro panicked on a cut of {}:\n{t}",
+                path.display()
+            );
+        };
+        check(tokens.clone());
+        check(respaced(tokens.clone(), &mut |_| Spacing::Alone));
+        cut_at_every_token(tokens, &mut check);
+    }
+    println!(
+        "corpus: {} declarations, {inputs} inputs, no panic",
+        corpus.len()
+    );
+}
+
+/// A declaration that expands when written out expands too when its punctuation comes with
+/// other spacing, where Rust's own tokens allow it: `>>>` as `>>` `>` or `>` `>` `>`, `<<<`
+/// likewise (rustc lexes `>>` as one token, and `macro_rules!` passes tokens on with the
+/// spacing they had).
+#[test]
+fn respaced_declarations_expand_alike() {
+    let mut compared = 0;
+    for (path, tokens) in corpus() {
+        if outcome(tokens.clone()).is_err() {
+            continue;
+        }
+        // `<` and `>` apart from their neighbours: how they arrive when `macro_rules!` passes
+        // on `>>` `>`, or a generic's closing `>` next to `>>`.
+        let apart = respaced(tokens.clone(), &mut |p| match p.as_char() {
+            '<' | '>' => Spacing::Alone,
+            _ => p.spacing(),
+        });
+        let joined = respaced(tokens, &mut |p| match p.as_char() {
+            '<' | '>' => Spacing::Joint,
+            _ => p.spacing(),
+        });
+        // (The expansions differ only in the docs, which quote expressions as spaced.)
+        for (how, t) in [("apart", apart), ("joined", joined)] {
+            if let Err(e) = outcome(t) {
+                panic!("{} does not expand with `<`/`>` {how}: {e}", path.display());
+            }
+        }
+        compared += 1;
+    }
+    assert!(compared > 20, "only {compared} ui cases expanded");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random inputs.
+
+/// SplitMix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+
+    fn pick<'a, T: ?Sized>(&mut self, items: &[&'a T]) -> &'a T {
+        items[self.below(items.len())]
+    }
+}
+
+/// Names the generator uses: ordinary ones, ones that clash with generated items, ones whose
+/// derived names are no identifiers, raw and non-ASCII ones.
+const NAMES: [&str; 34] = [
+    "a",
+    "b",
+    "c",
+    "x",
+    "y",
+    "n",
+    "k",
+    "h",
+    "t",
+    "w",
+    "e",
+    "g",
+    "cfg",
+    "len",
+    "step",
+    "out",
+    "_1",
+    "__",
+    "_\u{300}x",
+    "ñ",
+    "é_b",
+    "ʰ",
+    "r#type",
+    "r#loop",
+    "launch",
+    "set_params_only",
+    "set_step",
+    "read_t",
+    "__cg_x",
+    "foo_bar",
+    "fooBar",
+    "Step",
+    "StepExec",
+    "Solver",
+];
+
+const TYPES: [&str; 24] = [
+    "u32",
+    "f32",
+    "usize",
+    "bool",
+    "Kernel<(u32, DevicePtrMut<f32>)>",
+    "Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>",
+    "Kernel<Args>",
+    "Kernel<(Out,)>",
+    "DeviceBuffer<f32>",
+    "HostBuffer<f32>",
+    "DevicePtr<f32>",
+    "DevicePtrMut<f32>",
+    "Buf",
+    "LaunchConfig",
+    "Capture",
+    "Event",
+    "Graph<'static>",
+    "Graph",
+    "Inner",
+    "fn()",
+    "HostCallback",
+    "Vec<DeviceBuffer<f32>>",
+    "ConditionalHandle",
+    "Handle",
+];
+
+/// A random expression over the names.
+fn expr(rng: &mut Rng, depth: usize) -> String {
+    let name = rng.pick(&NAMES);
+    match (rng.below(9), depth) {
+        (_, 3..) | (0..=2, _) => name.to_owned(),
+        (3, _) => format!("{} + {}", expr(rng, depth + 1), expr(rng, depth + 1)),
+        (4, _) => format!("{name}.div_ceil(256)"),
+        (5, _) => format!(
+            "size_of::<Vec<Vec<{}>>>() as u32",
+            rng.pick(&["u32", "f32"])
+        ),
+        (6, _) => format!("({}, {})", expr(rng, depth + 1), expr(rng, depth + 1)),
+        (7, _) => format!("{name}.slice(..{} as usize)", expr(rng, depth + 1)),
+        _ => format!("{}u32", rng.below(1000)),
+    }
+}
+
+/// A list of `count` expressions.
+fn exprs(rng: &mut Rng, count: usize) -> String {
+    (0..count)
+        .map(|_| expr(rng, 0))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A random node, statement or piece of one.
+fn item(rng: &mut Rng, depth: usize) -> String {
+    let name = rng.pick(&NAMES);
+    let other = rng.pick(&NAMES);
+    let attrs = match rng.below(12) {
+        0 => "/// Docs.\n",
+        1 => "#[unordered(y)] ",
+        2 => "#[unordered(x, n)] ",
+        3 => "#[cfg(test)] ",
+        _ => "",
+    };
+    let body = |rng: &mut Rng| {
+        let count = rng.below(4);
+        (0..count)
+            .map(|_| item(rng, depth + 1))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let node = match rng.below(24) {
+        0..=3 => {
+            let config = match rng.below(5) {
+                0 => "cfg".to_owned(),
+                1 => format!("{}, {}, {}", expr(rng, 0), expr(rng, 0), expr(rng, 0)),
+                2 => String::new(),
+                _ => format!("{}, {}", expr(rng, 0), expr(rng, 0)),
+            };
+            let args = rng.below(5);
+            format!("kernel {other}<<<{config}>>>({})", exprs(rng, args))
+        }
+        4 => format!("memset({other}, {})", expr(rng, 0)),
+        5 => format!("memcpy({} -> {})", rng.pick(&NAMES), rng.pick(&NAMES)),
+        6 => format!("host({}, {other}, mut {})", expr(rng, 0), rng.pick(&NAMES)),
+        7 => format!("host(move || println!(\"{{{other}}}\"))"),
+        8 => format!("child({other})"),
+        9 => "empty".to_owned(),
+        10 => format!("alloc::<{}>({})", rng.pick(&["f32", "u32"]), expr(rng, 0)),
+        11 => format!("free({other})"),
+        12 => format!("record({other})"),
+        13 => format!("wait({other})"),
+        14 => format!("capture({other})"),
+        15 => format!(
+            "capture({other}, [{}, mut {}])",
+            rng.pick(&NAMES),
+            rng.pick(&NAMES)
+        ),
+        16 if depth < 3 => format!("if {other} {{ {} }}", body(rng)),
+        17 if depth < 3 => format!(
+            "if {other}(default = 1) {{ {} }} else {{ {} }}",
+            body(rng),
+            body(rng)
+        ),
+        18 if depth < 3 => format!("while {other} {{ {} }}", body(rng)),
+        19 if depth < 3 => format!(
+            "switch {other} {{ 0 => {{ {} }} 1 => {{ {} }} }}",
+            body(rng),
+            body(rng)
+        ),
+        20 => {
+            let chain: Vec<&str> = (0..2 + rng.below(3)).map(|_| rng.pick(&NAMES)).collect();
+            return format!("{} -> [{}, {}];", chain.join(" -> "), name, other);
+        }
+        21 => {
+            return match rng.below(6) {
+                0 => format!("'l: loop {{ {name}: empty; }}"),
+                1 => format!("/// Doc.\nmatch {other} {{ _ => {{}} }}"),
+                2 => format!("for i in 0..{other} {{ {name}: empty; }}"),
+                3 => format!("let {name} = {};", expr(rng, 0)),
+                4 => format!("{{ {name}: empty; }}"),
+                _ => format!("repeat!({name});"),
+            }
+        }
+        22 => return format!("{name} -> {other};"),
+        _ => format!("launch {other}<<<1, 1>>>()"),
+    };
+    format!("{attrs}{name}: {node};")
+}
+
+/// A random declaration: one to three graphs with params, nodes and edges.
+fn declaration(rng: &mut Rng) -> String {
+    let mut out = String::new();
+    for _ in 0..1 + rng.below(3) {
+        let name = rng.pick(&["Step", "StepExec", "Solver", "SolverParam", "Inner", "G"]);
+        let vis = rng.pick(&["", "pub ", "pub(crate) "]);
+        out.push_str(&format!("/// A graph.\n{vis}graph {name} {{\n"));
+        if rng.chance(90) {
+            out.push_str("params {\n");
+            for _ in 0..rng.below(8) {
+                let attr = if rng.chance(15) { "#[indirect] " } else { "" };
+                out.push_str(&format!(
+                    "{attr}{}: {},\n",
+                    rng.pick(&NAMES),
+                    rng.pick(&TYPES)
+                ));
+            }
+            out.push_str("}\n");
+        }
+        for _ in 0..rng.below(10) {
+            out.push_str(&item(rng, 0));
+            out.push('\n');
+        }
+        out.push_str("}\n");
+    }
+    out
+}
+
+/// One random change to a token stream: a token deleted, repeated, swapped with the next, or
+/// replaced; a group's delimiter changed; spacing flipped.
+fn mutate(tokens: TokenStream, rng: &mut Rng) -> TokenStream {
+    let mut trees: Vec<TokenTree> = tokens.into_iter().collect();
+    if trees.is_empty() {
+        return TokenStream::new();
+    }
+    let i = rng.below(trees.len());
+    // Into a group, sometimes.
+    if let TokenTree::Group(g) = &trees[i] {
+        if rng.chance(50) {
+            let mut group = Group::new(g.delimiter(), mutate(g.stream(), rng));
+            group.set_span(g.span());
+            trees[i] = TokenTree::Group(group);
+            return trees.into_iter().collect();
+        }
+    }
+    match rng.below(7) {
+        0 => {
+            trees.remove(i);
+        }
+        1 => {
+            let t = trees[i].clone();
+            trees.insert(i, t);
+        }
+        2 => {
+            let j = (i + 1).min(trees.len() - 1);
+            trees.swap(i, j);
+        }
+        3 => {
+            let name = rng.pick(&NAMES);
+            trees[i] = match name.strip_prefix("r#") {
+                Some(raw) => TokenTree::Ident(Ident::new_raw(raw, Span::call_site())),
+                None => TokenTree::Ident(Ident::new(name, Span::call_site())),
+            };
+        }
+        4 => {
+            let c = *rng.pick(&[&'<', &'>', &'-', &':', &';', &',', &'#', &'!', &'=', &'\'']);
+            let spacing = if rng.chance(50) {
+                Spacing::Joint
+            } else {
+                Spacing::Alone
+            };
+            trees[i] = TokenTree::Punct(Punct::new(c, spacing));
+        }
+        5 => {
+            let delimiter = *rng.pick(&[
+                &Delimiter::Brace,
+                &Delimiter::Bracket,
+                &Delimiter::Parenthesis,
+                &Delimiter::None,
+            ]);
+            let inner = match &trees[i] {
+                TokenTree::Group(g) => g.stream(),
+                other => other.clone().into(),
+            };
+            trees[i] = TokenTree::Group(Group::new(delimiter, inner));
+        }
+        _ => {
+            return respaced(trees.into_iter().collect(), &mut |p| {
+                if rng.chance(30) {
+                    match p.spacing() {
+                        Spacing::Joint => Spacing::Alone,
+                        Spacing::Alone => Spacing::Joint,
+                    }
+                } else {
+                    p.spacing()
+                }
+            })
+        }
+    }
+    trees.into_iter().collect()
+}
+
+/// The seed of a fuzz run: `CUDAGRAPH_FUZZ_SEED`, else the clock.
+fn seed() -> u64 {
+    std::env::var("CUDAGRAPH_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        })
+}
+
+/// Runs `inputs` random inputs from `seed`, over `threads` threads; returns how many ran and
+/// the inputs that panicked.
+fn fuzz(seed: u64, inputs: usize, threads: usize) -> (usize, Vec<String>) {
+    let done = AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for thread in 0..threads {
+            let (done, failures) = (&done, &failures);
+            scope.spawn(move || {
+                // Token streams stay on their thread: each reads the corpus itself.
+                let corpus: Vec<TokenStream> = corpus().into_iter().map(|(_, t)| t).collect();
+                let mut rng = Rng(seed ^ (thread as u64).wrapping_mul(0xA24B_AED4_963E_E407));
+                while done.fetch_add(1, Ordering::Relaxed) < inputs {
+                    // Half from the generator, half from the corpus; then 0 to 4 mutations.
+                    let base = if rng.chance(50) || corpus.is_empty() {
+                        TokenStream::from_str(&declaration(&mut rng)).unwrap_or_default()
+                    } else {
+                        corpus[rng.below(corpus.len())].clone()
+                    };
+                    let mut tokens = base;
+                    for _ in 0..rng.below(5) {
+                        tokens = mutate(tokens, &mut rng);
+                    }
+                    if panics(&tokens) {
+                        if let Ok(mut f) = failures.lock() {
+                            f.push(tokens.to_string());
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let ran = done.load(Ordering::Relaxed).min(inputs);
+    (ran, failures.into_inner().unwrap_or_default())
+}
+
+/// A bounded fuzz run, for CI: `CUDAGRAPH_FUZZ_INPUTS` inputs (20,000 by default; the release
+/// run of 1,000,000 is `CUDAGRAPH_FUZZ_INPUTS=1000000 cargo test --release -p cudagraph-macros
+/// fuzz -- --nocapture`).
+#[test]
+fn fuzz_never_panics() {
+    let inputs = std::env::var("CUDAGRAPH_FUZZ_INPUTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let seed = seed();
+    let started = std::time::Instant::now();
+    let (ran, failures) = fuzz(seed, inputs, threads);
+    println!(
+        "fuzz: {ran} inputs from seed {seed} (replay with CUDAGRAPH_FUZZ_SEED={seed}), {} \
+         threads, {:.1} s, {} panics",
+        threads,
+        started.elapsed().as_secs_f64(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "the macro panicked on {} inputs, the first:\n{}",
+        failures.len(),
+        failures[0]
+    );
+}
+
+#[test]
+fn the_generator_makes_declarations_that_expand() {
+    // The generator must reach the expansion, not only the parser's errors.
+    let mut rng = Rng(7);
+    let expanded = (0..2000)
+        .filter(|_| {
+            let source = declaration(&mut rng);
+            TokenStream::from_str(&source)
+                .ok()
+                .is_some_and(|t| outcome(t).is_ok())
+        })
+        .count();
+    assert!(
+        expanded > 20,
+        "only {expanded} of 2000 generated declarations expanded"
+    );
 }

@@ -9,6 +9,7 @@ pub use crate::*;
 // Named by the hidden methods of public traits; not part of the API.
 pub use crate::memory::alloc::{AllocState, Allocation, Space};
 pub use crate::memory::operand::{Hold, MemKey, Use};
+pub use crate::param_class::*;
 pub use cudarc::driver::{CudaContext, CudaStream};
 pub use std::boxed::Box;
 pub use std::clone::Clone;

@@ -1705,6 +1705,7 @@ impl<'a> Graph<'a> {
                     .into(),
             }));
         }
+        self.check_child_in_body(child)?;
         let from = self.append_uses(child.tables.iter().flat_map(|t| t.uses.iter().cloned()));
         let mut params = ChildParams { graph: child.raw };
         let id = self.add_node(&mut params, deps, from)?;

@@ -42,11 +42,12 @@ pub fn check_names(models: &[Model], model: &Model, cx: &mut Ctxt) {
                 } else if model.knows_node(alloc) {
                     format!("node `{alloc}` is not an alloc node: {rule}")
                 } else {
-                    let allocs: Vec<String> = model
-                        .nodes
-                        .iter()
-                        .filter(|n| matches!(n.op, NodeOp::Alloc(_)))
-                        .map(|n| name_of(&n.name))
+                    // Allocations no free node frees yet: suggesting another would make a
+                    // double free.
+                    let allocs: Vec<String> = (0..model.nodes.len())
+                        .filter(|&i| matches!(model.nodes[i].op, NodeOp::Alloc(_)))
+                        .filter(|&i| !model.nodes.iter().any(|n| model.freed(n) == Some(i)))
+                        .map(|i| name_of(&model.nodes[i].name))
                         .collect();
                     match suggest(&name_of(alloc), allocs.iter().map(String::as_str)) {
                         Some(close) => format!(
@@ -97,13 +98,13 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
         }
         for &f in frees {
             if !reach[a][f] {
+                let fix = add_edge(model, &reach, a, f);
                 cx.error(
                     free_token(f),
                     format!(
                         "free node `{}` is not ordered after the alloc node `{alloc}` that it \
-                         frees: add the edge `{alloc} -> {};`",
+                         frees: {fix}",
                         node(f),
-                        node(f)
                     ),
                 );
             }
@@ -113,38 +114,64 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
         for (a, span) in model.alloc_mentions(user) {
             let (use_, alloc) = (node(u), node(a));
             if !reach[a][u] {
+                let fix = add_edge(model, &reach, a, u);
                 cx.error(
                     span,
                     format!(
                         "node `{use_}` uses allocation `{alloc}` but is not ordered after the \
                          alloc node `{alloc}`: CUDA backs an allocation with memory only from its \
-                         alloc node on, in graph order ({DOCS}); add the edge `{alloc} -> {use_};`"
+                         alloc node on, in graph order ({DOCS}); {fix}"
                     ),
                 );
             }
             for &f in &frees[a] {
                 let free = node(f);
                 if reach[f][u] {
+                    let fix = add_edge(model, &reach, u, f);
                     cx.error(
                         span,
                         format!(
                             "node `{use_}` uses allocation `{alloc}` after `{free}` frees it: the \
                              memory may already belong to another allocation ({DOCS}); order \
-                             `{use_}` before `{free}` instead (`{use_} -> {free};`)"
+                             `{use_}` before `{free}` instead: {fix}"
                         ),
                     );
                 } else if !reach[u][f] {
+                    let fix = add_edge(model, &reach, u, f);
                     cx.error(
                         span,
                         format!(
                             "node `{use_}` uses allocation `{alloc}` but is not ordered before \
                              `{free}`, which frees it: CUDA may free the memory while `{use_}` \
-                             runs ({DOCS}); add the edge `{use_} -> {free};`"
+                             runs ({DOCS}); {fix}"
                         ),
                     );
                 }
             }
         }
+    }
+}
+
+/// How to order `from` before `to`: the edge `from -> to`, when adding it is legal; else the
+/// path that orders them the other way, which has to change first (adding the edge would close
+/// a cycle).
+fn add_edge(model: &Model, reach: &[Vec<bool>], from: usize, to: usize) -> String {
+    let (f, t) = (
+        name_of(&model.nodes[from].name),
+        name_of(&model.nodes[to].name),
+    );
+    if model.edge_legal(from, to, reach) {
+        return format!("add the edge `{f} -> {t};`");
+    }
+    match model.path(to, from) {
+        Some(path) => format!(
+            "the {} `{}` {} `{f}` after `{t}`, so the edge `{f} -> {t};` would close a cycle: \
+             change that first",
+            if path.len() == 2 { "edge" } else { "edges" },
+            model.path_text(&path),
+            if path.len() == 2 { "orders" } else { "order" },
+        ),
+        None => format!("order `{f}` before `{t}`"),
     }
 }
 

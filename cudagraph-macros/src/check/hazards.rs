@@ -1,96 +1,435 @@
 // Rationale (T14, a data race the driver does not catch): CUDA runs two nodes with no path between
 // them in any order, or at the same time. If both use one buffer param and one of them writes it
-// (a `DevicePtrMut` kernel argument, a memset or memcpy destination, a host node's `mut` buffer),
-// the result depends on the schedule: a race, which CUDA accepts without a word. The declaration
-// shows every use, so the race is reported here, at both uses, with the edge that fixes it. When
-// the concurrency is intended (disjoint parts of the buffer, atomics), both nodes say so with
-// `#[unordered(buffer)]`. Two *different* params that turn out to share memory are only known at
-// run time: the generated `build` and `set_params` check those pairs (see `overlap_candidates`).
+// (a `DevicePtrMut` kernel argument, a memset or memcpy destination, a host node's `mut` buffer,
+// a capture node's declared `mut` use), the result depends on the schedule: a race, which CUDA
+// accepts without a word. The declaration shows every use, so the race is reported here, at
+// both uses, with an edge that fixes it. When the concurrency is intended (disjoint parts of the
+// buffer, atomics), both nodes say so with `#[unordered(buffer)]`.
+//
+// What a use *is* must not depend on how a type is spelled: a param written through an alias is
+// memory all the same. Where the declaration spells the types out (`DeviceBuffer<T>`,
+// `DevicePtrMut<T>`, `u32`), the race is decided here; where it does not (an alias, a type the
+// macro does not know), the generated code asks the type system and asserts at compile time
+// (`Analysis::typed` and `probes`, see `cudagraph_runtime::__private::ParamProbe`). What only
+// values show is checked when the graph is built: two *different* params that share memory
+// (`overlaps`), and the memory a child node's graph uses (`children`). A capture node whose
+// uses are not declared may use any memory, so it counts as writing every buffer.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proc_macro2::Span;
 
 use super::Ctxt;
-use crate::model::{Access, Buffer, MemUse, Model};
-use crate::parse::NodeDecl;
+use crate::model::{name_of, Access, Buffer, Mem, MemUse, Model, Opaque, Spelled};
+use crate::parse::NodeOp;
 
-pub fn check(model: &Model, cx: &mut Ctxt) {
-    let reach = model.reachability();
+/// What one node does with one buffer: its accesses (one per naming), the first token naming
+/// it, and whether it is certainly memory.
+#[derive(Clone)]
+pub struct NodeUse {
+    pub accesses: Vec<Access>,
+    pub span: Span,
+    pub mem: Mem,
+}
+
+/// Two nodes no edge orders that use one buffer.
+pub struct Race {
+    pub a: usize,
+    pub b: usize,
+    pub buffer: Buffer,
+    pub use_a: NodeUse,
+    pub use_b: NodeUse,
+}
+
+/// A kernel argument naming a param whose type the macro cannot read: it must be memory, or a
+/// plain (`Copy`) value, as its kernel parameter says.
+pub struct ArgProbe {
+    pub node: usize,
+    pub param: usize,
+    pub accesses: Vec<Access>,
+    pub span: Span,
+}
+
+/// Two different params, one used by node `a`, the other by node `b` (no edge orders them),
+/// one writing: whether they share memory is known when the graph is built.
+pub struct Overlap {
+    pub a: usize,
+    pub param_a: usize,
+    pub use_a: NodeUse,
+    pub b: usize,
+    pub param_b: usize,
+    pub use_b: NodeUse,
+}
+
+/// A child node and a node no edge orders with it: the child graph's memory is checked against
+/// the other node's when the graph is built.
+pub struct ChildPair {
+    pub child: usize,
+    pub other: usize,
+    /// The other node's uses of params (none when it is a child node too).
+    pub uses: Vec<(usize, NodeUse)>,
+    /// The params both nodes opted out for.
+    pub exempt: Vec<usize>,
+}
+
+/// Everything the hazard rule finds in one declaration.
+#[derive(Default)]
+pub struct Analysis {
+    /// Races the declaration shows (reported by [`check`]).
+    races: Vec<Race>,
+    /// Pairs involving a capture node without declared uses that cannot be checked at all.
+    opaque: Vec<(usize, usize)>,
+    /// Races the types decide: asserted by the generated code.
+    pub typed: Vec<Race>,
+    pub probes: Vec<ArgProbe>,
+    pub overlaps: Vec<Overlap>,
+    pub children: Vec<ChildPair>,
+}
+
+/// Each node's uses, by buffer.
+pub fn node_uses(model: &Model) -> Vec<BTreeMap<Buffer, NodeUse>> {
     let uses: Vec<Vec<MemUse>> = model.nodes.iter().map(|n| model.memory_uses(n)).collect();
-    let unordered: Vec<Vec<Buffer>> = model.nodes.iter().map(|n| opted_out(model, n)).collect();
-    check_attributes(model, &uses, cx);
-    for (b, b_uses) in uses.iter().enumerate() {
+    // A param is certainly memory when its type says so or some node takes it as memory only.
+    let forced: BTreeSet<Buffer> = uses
+        .iter()
+        .flatten()
+        .filter(|u| u.mem == Mem::Yes)
+        .map(|u| u.buffer)
+        .collect();
+    uses.iter()
+        .map(|node| {
+            let mut by_buffer: BTreeMap<Buffer, NodeUse> = BTreeMap::new();
+            for u in node {
+                let mem = if forced.contains(&u.buffer) {
+                    Mem::Yes
+                } else {
+                    Mem::Probe
+                };
+                by_buffer
+                    .entry(u.buffer)
+                    .or_insert_with(|| NodeUse {
+                        accesses: Vec::new(),
+                        span: u.span,
+                        mem,
+                    })
+                    .accesses
+                    .push(u.access);
+            }
+            by_buffer
+        })
+        .collect()
+}
+
+impl NodeUse {
+    /// Whether it writes, if the declaration says (`None`: the types decide).
+    pub fn known_write(&self) -> Option<bool> {
+        let mut write = false;
+        for a in &self.accesses {
+            write |= a.known_write()?;
+        }
+        Some(write)
+    }
+}
+
+/// The hazard rule's findings.
+pub fn analyze(model: &Model) -> Analysis {
+    let mut out = Analysis::default();
+    let n = model.nodes.len();
+    let reach = model.reachability();
+    let uses = node_uses(model);
+    let opaque: Vec<Option<Opaque>> = model.nodes.iter().map(|n| model.opaque(n)).collect();
+    let opted: Vec<Vec<Buffer>> = model
+        .nodes
+        .iter()
+        .map(|node| {
+            model
+                .unordered_buffers(node)
+                .into_iter()
+                .filter_map(|(_, b)| b)
+                .collect()
+        })
+        .collect();
+    let both_opted = |a: usize, b: usize, buffer: &Buffer| {
+        opted[a].contains(buffer) && opted[b].contains(buffer)
+    };
+    for (node, by_buffer) in uses.iter().enumerate() {
+        for (buffer, u) in by_buffer {
+            if let (Buffer::Param(param), Mem::Probe) = (*buffer, u.mem) {
+                out.probes.push(ArgProbe {
+                    node,
+                    param,
+                    accesses: u.accesses.clone(),
+                    span: u.span,
+                });
+            }
+        }
+    }
+    for b in 0..n {
         for a in 0..b {
             if reach[a][b] || reach[b][a] {
                 continue;
             }
-            let mut reported = Vec::new();
-            for ub in b_uses {
-                if reported.contains(&ub.buffer) {
+            match (opaque[a], opaque[b]) {
+                (Some(Opaque::Capture), Some(_)) | (Some(_), Some(Opaque::Capture)) => {
+                    out.opaque.push((a, b));
                     continue;
                 }
-                let Some(ua) = uses[a].iter().find(|ua| {
-                    ua.buffer == ub.buffer && (ua.access.writes() || ub.access.writes())
-                }) else {
+                (Some(Opaque::Child), _) | (_, Some(Opaque::Child)) => {
+                    let (child, other) = if opaque[a] == Some(Opaque::Child) {
+                        (a, b)
+                    } else {
+                        (b, a)
+                    };
+                    let params: Vec<(usize, NodeUse)> = uses[other]
+                        .iter()
+                        .filter_map(|(buffer, u)| match buffer {
+                            Buffer::Param(p) => Some((*p, u.clone())),
+                            Buffer::Alloc(_) => None,
+                        })
+                        .collect();
+                    if opaque[other] == Some(Opaque::Child) || !params.is_empty() {
+                        let exempt = opted[child]
+                            .iter()
+                            .filter(|b| opted[other].contains(b))
+                            .filter_map(|b| match b {
+                                Buffer::Param(p) => Some(*p),
+                                Buffer::Alloc(_) => None,
+                            })
+                            .collect();
+                        out.children.push(ChildPair {
+                            child,
+                            other,
+                            uses: params,
+                            exempt,
+                        });
+                    }
+                    continue;
+                }
+                (Some(Opaque::Capture), None) | (None, Some(Opaque::Capture)) => {
+                    // The capture may write any memory: every buffer param the other node
+                    // uses is a race, as if the capture wrote it.
+                    let (capture, other) = if opaque[a].is_some() { (a, b) } else { (b, a) };
+                    for (buffer, u) in &uses[other] {
+                        if matches!(buffer, Buffer::Alloc(_)) || both_opted(a, b, buffer) {
+                            continue;
+                        }
+                        let all = NodeUse {
+                            accesses: vec![Access::Write],
+                            span: capture_span(model, capture),
+                            mem: u.mem,
+                        };
+                        let (use_a, use_b) = if capture == a {
+                            (all, u.clone())
+                        } else {
+                            (u.clone(), all)
+                        };
+                        push_race(&mut out, a, b, *buffer, use_a, use_b);
+                    }
+                    continue;
+                }
+                (None, None) => {}
+            }
+            for (buffer, ub) in &uses[b] {
+                let Some(ua) = uses[a].get(buffer) else {
                     continue;
                 };
-                if unordered[a].contains(&ub.buffer) && unordered[b].contains(&ub.buffer) {
+                if both_opted(a, b, buffer) {
                     continue;
                 }
-                reported.push(ub.buffer);
-                report(model, (a, ua), (b, ub), cx);
+                push_race(&mut out, a, b, *buffer, ua.clone(), ub.clone());
+            }
+            for (ba, ua) in &uses[a] {
+                for (bb, ub) in &uses[b] {
+                    let (Buffer::Param(pa), Buffer::Param(pb)) = (*ba, *bb) else {
+                        // Allocations have addresses of their own: only params share memory.
+                        continue;
+                    };
+                    if pa == pb || (opted[a].contains(ba) && opted[b].contains(bb)) {
+                        continue;
+                    }
+                    if ua.known_write() == Some(false) && ub.known_write() == Some(false) {
+                        continue;
+                    }
+                    let spaces = (model.param_spelled(pa), model.param_spelled(pb));
+                    if let (Spelled::Memory(sa), Spelled::Memory(sb)) = spaces {
+                        if sa != sb {
+                            continue;
+                        }
+                    }
+                    out.overlaps.push(Overlap {
+                        a,
+                        param_a: pa,
+                        use_a: ua.clone(),
+                        b,
+                        param_b: pb,
+                        use_b: ub.clone(),
+                    });
+                }
             }
         }
     }
+    out
 }
 
-/// The buffers a node opted out of the rule for.
-fn opted_out(model: &Model, node: &NodeDecl) -> Vec<Buffer> {
-    model
-        .unordered_buffers(node)
-        .into_iter()
-        .filter_map(|(_, p)| p)
-        .collect()
+/// Records a possible race: decided here when the declaration shows everything, else by the
+/// types.
+fn push_race(
+    out: &mut Analysis,
+    a: usize,
+    b: usize,
+    buffer: Buffer,
+    use_a: NodeUse,
+    use_b: NodeUse,
+) {
+    let race = Race {
+        a,
+        b,
+        buffer,
+        use_a,
+        use_b,
+    };
+    match (
+        race.use_a.known_write(),
+        race.use_b.known_write(),
+        race.use_a.mem,
+    ) {
+        (Some(wa), Some(wb), Mem::Yes) => {
+            if wa || wb {
+                out.races.push(race);
+            }
+        }
+        (Some(false), Some(false), _) => {}
+        _ => out.typed.push(race),
+    }
 }
 
-fn report(model: &Model, (a, ua): (usize, &MemUse), (b, ub): (usize, &MemUse), cx: &mut Ctxt) {
+/// The token of a capture node's work.
+fn capture_span(model: &Model, node: usize) -> Span {
+    match &model.nodes[node].op {
+        NodeOp::Capture(c) => syn::spanned::Spanned::span(&c.work),
+        _ => model.nodes[node].name.span(),
+    }
+}
+
+pub fn check(model: &Model, cx: &mut Ctxt) {
+    let analysis = analyze(model);
+    check_attributes(model, cx);
+    for race in &analysis.races {
+        let (wa, wb) = (
+            race.use_a.known_write().unwrap_or(true),
+            race.use_b.known_write().unwrap_or(true),
+        );
+        cx.error(race.use_b.span, race_message(model, race, wa, wb));
+        cx.error(race.use_a.span, used_here(model, race));
+    }
+    for &(a, b) in &analysis.opaque {
+        let (na, nb) = (&model.nodes[a].name, &model.nodes[b].name);
+        let (capture, other) = if model.opaque(model.nodes[a]) == Some(Opaque::Capture) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let what = match model.opaque(model.nodes[other]) {
+            Some(Opaque::Capture) => "another capture node whose uses are not declared either",
+            _ => "a child node, whose graph's memory is known only when it is built",
+        };
+        let name = &model.nodes[capture].name;
+        cx.error(
+            capture_span(model, capture),
+            format!(
+                "capture node `{name}` does not declare the memory its work uses, so it counts as \
+                 writing every buffer, and no edge orders it with `{}`, {what}: declare the \
+                 buffer params its work reads and writes (`{name}: capture(work, [a, mut b]);`, \
+                 `[]` for none), or {}",
+                model.nodes[other].name,
+                order_suggestion(model, a, b, &format!("`{na}` and `{nb}`"))
+            ),
+        );
+    }
+}
+
+/// The message of a race at its second node's use: `wa` and `wb` say who writes.
+pub fn race_message(model: &Model, race: &Race, wa: bool, wb: bool) -> String {
+    let (a, b) = (race.a, race.b);
     let (na, nb) = (&model.nodes[a].name, &model.nodes[b].name);
-    let buffer = model.buffer_name(ub.buffer);
-    let verb = |access: Access, plural: bool| match (access, plural) {
-        (Access::Read, false) => "reads",
-        (Access::Read, true) => "read",
-        (Access::Write, false) => "writes",
-        (Access::Write, true) => "write",
-        (Access::MayWrite, _) => "may write",
-    };
-    let who = if ua.access == ub.access {
-        format!("both {} it", verb(ua.access, true))
+    let buffer = model.buffer_name(race.buffer);
+    let verb = |write: bool| if write { "writes" } else { "reads" };
+    let who = if wa && wb {
+        "both write it".to_owned()
     } else {
-        format!(
-            "`{na}` {} it and `{nb}` {} it",
-            verb(ua.access, false),
-            verb(ub.access, false)
-        )
+        format!("`{na}` {} it and `{nb}` {} it", verb(wa), verb(wb))
     };
-    let unknown = if ua.access == Access::MayWrite || ub.access == Access::MayWrite {
-        " A kernel whose parameter types are behind an alias (`Kernel<Alias>`) counts as writing \
-         every buffer it gets: write `Kernel<(...)>` out to let the macro tell reads from writes."
-    } else {
-        ""
-    };
-    cx.error(
-        ub.span,
-        format!(
-            "nodes `{na}` and `{nb}` both use buffer `{buffer}` and {who}, but no edge orders them: \
-             CUDA may run the two at the same time (a data race).{unknown} Add the edge \
-             `{na} -> {nb};` (or `{nb} -> {na};`), or, if they use disjoint parts of `{buffer}` or \
-             only atomics, mark both nodes `#[unordered({buffer})]`"
+    let capture = [a, b]
+        .into_iter()
+        .find(|&i| model.opaque(model.nodes[i]) == Some(Opaque::Capture))
+        .map(|c| {
+            format!(
+                " (`{}` is a capture node that does not declare the memory its work uses: it \
+                 counts as writing every buffer; declare its uses, `capture(work, [a, mut b])`)",
+                model.nodes[c].name
+            )
+        })
+        .unwrap_or_default();
+    let order = order_suggestion(model, a, b, &format!("`{na}` and `{nb}`"));
+    format!(
+        "nodes `{na}` and `{nb}` both use buffer `{buffer}` and {who}, but no edge orders them: \
+         CUDA may run the two at the same time (a data race){capture}. {order}, or, if they use \
+         disjoint parts of `{buffer}` or only atomics, mark both nodes `#[unordered({buffer})]`",
+        order = capitalized(&order),
+    )
+}
+
+/// The note at a race's first node's use.
+pub fn used_here(model: &Model, race: &Race) -> String {
+    format!(
+        "`{}` uses `{}` here",
+        model.nodes[race.a].name,
+        model.buffer_name(race.buffer)
+    )
+}
+
+/// How to order two unordered nodes, as an edge that is legal: between the nodes themselves in
+/// one scope, or, for a node in a conditional body, between the nodes standing for them in the
+/// scope they share (an edge may not cross a body). `what` names the two nodes.
+pub fn order_suggestion(model: &Model, a: usize, b: usize, what: &str) -> String {
+    let name = |i: usize| name_of(&model.nodes[i].name);
+    match model.in_common_scope(a, b) {
+        Some((ra, rb)) if (ra, rb) == (a, b) => {
+            format!(
+                "add the edge `{} -> {};` (or `{} -> {};`)",
+                name(a),
+                name(b),
+                name(b),
+                name(a)
+            )
+        }
+        Some((ra, rb)) => format!(
+            "order {what} through the nodes that hold them in one scope (an edge cannot cross a \
+             conditional body): add the edge `{} -> {};` (or `{} -> {};`)",
+            name(ra),
+            name(rb),
+            name(rb),
+            name(ra)
         ),
-    );
-    cx.error(ua.span, format!("`{na}` uses `{buffer}` here"));
+        None => format!("order {what}"),
+    }
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// `#[unordered(...)]` names buffers its node uses.
-fn check_attributes(model: &Model, uses: &[Vec<MemUse>], cx: &mut Ctxt) {
+fn check_attributes(model: &Model, cx: &mut Ctxt) {
+    let uses = node_uses(model);
     for (index, node) in model.nodes.iter().enumerate() {
+        let opaque = model.opaque(node).is_some();
         for (ident, buffer) in model.unordered_buffers(node) {
+            let plain = matches!(buffer, Some(Buffer::Param(p)) if model.param_spelled(p) == Spelled::Plain);
             match buffer {
                 None => cx.error(
                     ident.span(),
@@ -101,7 +440,7 @@ fn check_attributes(model: &Model, uses: &[Vec<MemUse>], cx: &mut Ctxt) {
                         model.decl.name
                     ),
                 ),
-                Some(b) if !uses[index].iter().any(|u| u.buffer == b) => cx.error(
+                Some(b) if plain || (!opaque && !uses[index].contains_key(&b)) => cx.error(
                     ident.span(),
                     format!(
                         "node `{}` does not use `{ident}` as memory: `#[unordered(...)]` names \
@@ -123,39 +462,4 @@ fn check_attributes(model: &Model, uses: &[Vec<MemUse>], cx: &mut Ctxt) {
             }
         }
     }
-}
-
-/// Pairs of nodes with no path between them that use two *different* params of one memory space,
-/// one writing: `(first node, its param, second node, its param)` by declared index. Whether the
-/// two params share memory is known only at run time; the generated code checks.
-pub fn overlap_candidates(model: &Model) -> Vec<(usize, usize, usize, usize)> {
-    let reach = model.reachability();
-    let uses: Vec<Vec<MemUse>> = model.nodes.iter().map(|n| model.memory_uses(n)).collect();
-    let unordered: Vec<Vec<Buffer>> = model.nodes.iter().map(|n| opted_out(model, n)).collect();
-    let mut out = Vec::new();
-    for b in 0..uses.len() {
-        for a in 0..b {
-            if reach[a][b] || reach[b][a] {
-                continue;
-            }
-            for ua in &uses[a] {
-                for ub in &uses[b] {
-                    // Allocations have addresses of their own: only params can share memory.
-                    let (Buffer::Param(pa), Buffer::Param(pb)) = (ua.buffer, ub.buffer) else {
-                        continue;
-                    };
-                    let pair = (a, pa, b, pb);
-                    let conflict = pa != pb
-                        && (ua.access.writes() || ub.access.writes())
-                        && model.param_space(pa) == model.param_space(pb)
-                        && !(unordered[a].contains(&ua.buffer)
-                            && unordered[b].contains(&ub.buffer));
-                    if conflict && !out.contains(&pair) {
-                        out.push(pair);
-                    }
-                }
-            }
-        }
-    }
-    out
 }

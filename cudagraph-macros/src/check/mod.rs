@@ -10,6 +10,7 @@ mod allocations;
 mod attributes;
 mod conditionals;
 mod cycles;
+pub mod generated;
 pub mod hazards;
 mod names;
 mod operands;
@@ -62,6 +63,7 @@ impl Ctxt {
 /// Runs every rule on every declaration of one macro call.
 pub fn check(models: &[Model], cx: &mut Ctxt) {
     unique_graph_names(models, cx);
+    generated::check(models, cx);
     for model in models {
         let before = cx.errors.len();
         syntax::check(model, cx);

@@ -1,16 +1,13 @@
 // Rationale (T1): nodes are addressed by name (edges, handle methods, error messages), so each
 // name is declared once, every edge names declared nodes, and no node depends on itself. A
-// repeated edge would list a dependency twice in the driver call. A node name also becomes a
-// method of the generated executable, so it must not shadow the executable's own methods.
+// repeated edge would list a dependency twice in the driver call. (A node name also names
+// generated items, a method and a handle type: `generated` checks those.)
 
 use std::collections::BTreeSet;
 
 use super::{suggest, Ctxt};
 use crate::model::{name_of, Model};
 use crate::parse::Item;
-
-/// Methods of the generated `<Graph>Exec` that a node's handle method would clash with.
-pub const RESERVED: [&str; 5] = ["launch", "upload", "update", "set_params", "as_exec"];
 
 pub fn check(model: &Model, cx: &mut Ctxt) {
     let graph = &model.decl.name;
@@ -23,36 +20,27 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                 node.name.span(),
                 format!("node `{name}` is declared twice in graph `{graph}`: node names must be unique, rename one"),
             );
-        } else if RESERVED.contains(&name.as_str()) {
+        } else if name.starts_with("__cg") {
             cx.error(
                 node.name.span(),
-                format!(
-                    "node name `{name}` clashes with the method `{graph}Exec::{name}` of the generated executable: rename the node"
-                ),
+                "names starting with `__cg` are reserved for the code `cuda_graph!` generates: rename this node",
             );
+        }
+        if let crate::parse::NodeOp::Conditional(c) = &node.op {
+            if name_of(&c.handle).starts_with("__cg") {
+                cx.error(
+                    c.handle.span(),
+                    "names starting with `__cg` are reserved for the code `cuda_graph!` generates: rename this handle",
+                );
+            }
         }
     }
 
-    // Handle types are named `<Graph><CamelNode>Node`: `foo_bar` and `fooBar` would clash.
-    let mut handles = std::collections::BTreeMap::new();
-    for node in &model.nodes {
-        let name = name_of(&node.name);
-        if let Some(first) = handles.insert(crate::expand::camel(&name), name.clone()) {
-            cx.error(
-                node.name.span(),
-                format!(
-                    "nodes `{first}` and `{name}` would both have the handle type `{graph}{}Node`: rename one",
-                    crate::expand::camel(&name)
-                ),
-            );
-        }
-    }
-
-    let names: Vec<String> = model.nodes.iter().map(|n| name_of(&n.name)).collect();
+    let reach = model.reachability();
     let mut edges = BTreeSet::new();
     for edge in &model.edges {
         let mut resolved = true;
-        for end in [edge.from, edge.to] {
+        for (end, other, end_is_from) in [(edge.from, edge.to, true), (edge.to, edge.from, false)] {
             if !model.knows_node(end) {
                 resolved = false;
                 if let Some(param) = model.param(end) {
@@ -76,9 +64,41 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     );
                     continue;
                 }
-                let hint = match suggest(&name_of(end), names.iter().map(String::as_str)) {
+                if let Some(c) = model.handle(end) {
+                    let cond = &model.nodes[c].name;
+                    cx.error(
+                        end.span(),
+                        format!(
+                            "`{end}` is the handle of conditional node `{cond}`, not a node: an \
+                             edge orders two nodes; to order the conditional node, name it \
+                             (`{cond}`)"
+                        ),
+                    );
+                    continue;
+                }
+                // Only names that make a legal edge in this place are suggested.
+                let other = model.node(other);
+                let candidates: Vec<String> = (0..model.nodes.len())
+                    .filter(|&i| match other {
+                        Some(o) if end_is_from => model.edge_legal(i, o, &reach),
+                        Some(o) => model.edge_legal(o, i, &reach),
+                        None => true,
+                    })
+                    .map(|i| name_of(&model.nodes[i].name))
+                    .collect();
+                let fresh = {
+                    let name = name_of(end);
+                    !name.starts_with("__cg")
+                        && !crate::check::generated::EXEC_METHODS.contains(&name.as_str())
+                        && crate::check::generated::is_ident(&crate::check::generated::handle_type(
+                            &name_of(graph),
+                            &name,
+                        ))
+                };
+                let hint = match suggest(&name_of(end), candidates.iter().map(String::as_str)) {
                     Some(close) => format!("did you mean `{close}`?"),
-                    None => format!("declare it first, e.g. `{end}: empty;`"),
+                    None if fresh => format!("declare it first, e.g. `{end}: empty;`"),
+                    None => "declare the node first".to_owned(),
                 };
                 cx.error(
                     end.span(),

@@ -10,7 +10,7 @@ use quote::ToTokens;
 use syn::{Expr, Ident};
 
 use super::{suggest, Ctxt};
-use crate::model::{kernel_params, name_of, Model};
+use crate::model::{kernel_params, name_of, Model, Spelled};
 use crate::parse::{Item, NodeOp, RecordOp, WaitOp};
 use crate::text::pretty;
 
@@ -135,6 +135,7 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     "a param (a `Capture`)",
                     false,
                 );
+                declared_uses(model, cx, name, c.uses.iter().flat_map(|u| &u.buffers));
             }
             NodeOp::Conditional(c) => {
                 if let Some(default) = &c.default {
@@ -147,11 +148,66 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
     }
 }
 
+/// A capture node's declared uses name buffer params, each once: the recorded work is made before
+/// the graph's allocations exist, so it cannot use one.
+fn declared_uses<'a>(
+    model: &Model,
+    cx: &mut Ctxt,
+    node: &Ident,
+    buffers: impl Iterator<Item = &'a crate::parse::BufferArg>,
+) {
+    let mut seen: Vec<String> = Vec::new();
+    for b in buffers {
+        let name = &b.name;
+        if seen.contains(&name_of(name)) {
+            cx.error(
+                name.span(),
+                format!(
+                    "`{name}` is declared twice in the uses of capture node `{node}`: list each \
+                     buffer once, `mut` if the work writes it"
+                ),
+            );
+            continue;
+        }
+        seen.push(name_of(name));
+        match model.param(name) {
+            Some(i) if model.param_spelled(i) == Spelled::Plain => cx.error(
+                name.span(),
+                format!(
+                    "`{name}` is not a buffer param: a capture node declares the buffer params \
+                     (`DeviceBuffer<T>`, `HostBuffer<T>`, raw pointers) its work reads and writes"
+                ),
+            ),
+            Some(_) => {}
+            None if model.allocation(name).is_some() => cx.error(
+                name.span(),
+                format!(
+                    "`{name}` is an allocation: a capture's work is recorded before the graph \
+                     makes its allocations, so it cannot use one; declare buffer params only"
+                ),
+            ),
+            None => {
+                param(
+                    model,
+                    cx,
+                    name,
+                    "a capture node declares the buffer params its work reads and writes",
+                );
+            }
+        }
+    }
+}
+
 /// The param `ident` names, or an error saying it must be one.
 fn param(model: &Model, cx: &mut Ctxt, ident: &Ident, why: &str) -> Option<usize> {
     let found = model.param(ident);
     if found.is_none() && !model.params_incomplete {
-        let names: Vec<String> = model.params.iter().map(|p| name_of(&p.name)).collect();
+        // Only params that can be such an operand are suggested: no primitive is one, no
+        // `#[indirect]` param either (it is read through a key).
+        let names: Vec<String> = (0..model.params.len())
+            .filter(|&i| model.param_spelled(i) != Spelled::Plain && !model.is_indirect(i))
+            .map(|i| name_of(&model.params[i].name))
+            .collect();
         let hint = match suggest(&name_of(ident), names.iter().map(String::as_str)) {
             Some(close) => format!("did you mean `{close}`?"),
             None => "declare it in `params { }`".to_owned(),

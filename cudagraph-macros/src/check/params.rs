@@ -19,7 +19,6 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
     let graph = &model.decl.name;
     let mut blocks = 0;
     let mut seen = BTreeSet::new();
-    let mut variants = std::collections::BTreeMap::new();
     for (item, _) in model.all_items() {
         let Item::Params(block) = item else { continue };
         blocks += 1;
@@ -48,19 +47,6 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                         field.name
                     ),
                 );
-            }
-            let variant = crate::expand::camel(&name_of(&field.name));
-            if let Some(first) = variants.insert(variant.clone(), name_of(&field.name)) {
-                if first != name_of(&field.name) {
-                    cx.error(
-                        field.name.span(),
-                        format!(
-                            "params `{first}` and `{}` would both be `{graph}Param::{variant}` (the \
-                             enum `set_params_only` takes): rename one",
-                            field.name
-                        ),
-                    );
-                }
             }
             if !seen.insert(name_of(&field.name)) {
                 cx.error(

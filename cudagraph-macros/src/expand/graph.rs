@@ -8,7 +8,6 @@ use syn::{Path, Token};
 
 use super::node::{handle_name, launches_at, nodes_at};
 use super::{docs, graph_at, indirect_key, kept_piece, local, params_at, Base, Gen, Role, PER_FN};
-use crate::model::name_of;
 use crate::parse::NodeOp;
 use syn::spanned::Spanned;
 
@@ -137,7 +136,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     let (boxed, configs) = (local("boxed"), local("configs"));
     let kept = kept_params(g);
     let evals = g.nodes.iter().map(|n| g.eval_fn(n));
-    let overlaps = overlap_check(g);
+    let overlaps = super::hazards::overlap_check(g, &g.analysis);
 
     let topo_nodes = g.nodes.iter().map(|n| {
         let (name, kind) = (&n.name, g.kind(n));
@@ -181,7 +180,10 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     // A graph with memory nodes cannot be a child graph (CUDA refuses to embed one), nor one
     // with conditional nodes (CUDA cannot clone them, and embedding clones).
     let embeddable = (!g.model.has_memory_nodes() && conditionals.is_empty()).then(|| {
+        let body_rules = super::hazards::body_rules(g);
         quote! {
+            #body_rules
+
             #(#pass)*
             impl #p::ChildGraph for #graph {
                 fn graph(&self) -> &#p::Graph<'static> {
@@ -380,40 +382,6 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     }
 }
 
-/// `__cg_check_overlaps(params)`: for every pair of nodes with no path between them that use two
-/// different memory params of one space, one writing, an error if the two params share memory
-/// (the static hazard rule sees params, not the memory behind them).
-fn overlap_check(g: &Gen) -> TokenStream {
-    let p = &g.p;
-    let params = params_at(Span::call_site());
-    let checks = crate::check::hazards::overlap_candidates(g.model)
-        .into_iter()
-        .map(|(a, pa, b, pb)| {
-            let (na, nb) = (
-                name_of(&g.model.nodes[a].name),
-                name_of(&g.model.nodes[b].name),
-            );
-            let (fa, fb) = (&g.model.params[pa].name, &g.model.params[pb].name);
-            let (sa, sb) = (name_of(fa), name_of(fb));
-            quote! {
-                if #p::overlap(&#params.#fa, &#params.#fb) {
-                    return #p::Result::Err(#p::overlap_error(#na, #sa, #nb, #sb));
-                }
-            }
-        });
-    let params_ty = &g.params_ty;
-    quote! {
-        /// Refuses params under which two nodes that may run at the same time share memory, one
-        /// writing it.
-        #[allow(unused_variables)]
-        #[inline]
-        fn __cg_check_overlaps(#params: &#params_ty) -> #p::Result<()> {
-            #(#checks)*
-            #p::Result::Ok(())
-        }
-    }
-}
-
 /// The struct of the params an executable keeps (what `set_params` compares with), in pieces of
 /// [`PER_FN`] params, each a struct of its own made and cloned by functions of its own (a struct
 /// of thousands of fields built in one function is beyond the optimizer: see `PER_FN`).
@@ -430,7 +398,7 @@ fn kept_params(g: &Gen) -> TokenStream {
         let keeps = piece.iter().map(|&i| g.keep(i, Base::Params));
         let clones = piece.iter().map(|&i| match g.roles[i] {
             Role::Value => g.keep(i, Base::SelfSnapshot),
-            Role::Kernel | Role::Child => {
+            Role::Kernel | Role::Child | Role::Config => {
                 let name = &g.model.params[i].name;
                 quote!(self.#name)
             }

@@ -10,6 +10,7 @@ mod docs;
 mod exec;
 mod graph;
 mod handles;
+mod hazards;
 mod node;
 mod only;
 
@@ -152,7 +153,7 @@ fn updatable(op: &NodeOp) -> bool {
 /// with the fields of a value it builds: a 10,000-node declaration made into one function (or
 /// one struct value) of each did not compile. In pieces of this size everything grows linearly,
 /// and a call per piece costs nothing next to the driver calls they make.
-const PER_FN: usize = 64;
+pub(crate) const PER_FN: usize = 64;
 
 /// The field of the struct of kept params holding the piece that param `i` is in (see
 /// [`PER_FN`]).
@@ -200,6 +201,8 @@ struct Gen<'a> {
     edges: Vec<(usize, usize)>,
     /// How each param is compared by `set_params`.
     roles: Vec<Role>,
+    /// What the hazard rule leaves to the types and to the values.
+    analysis: crate::check::hazards::Analysis,
 }
 
 /// Where a param is read from.
@@ -222,6 +225,9 @@ enum Role {
     Kernel,
     /// By graph identity: the param is embedded by a child node.
     Child,
+    /// By its sizes: the param is a kernel node's whole launch configuration (`<<<cfg>>>`;
+    /// cudarc's `LaunchConfig` has no `PartialEq`).
+    Config,
 }
 
 /// One node, as the generated code sees it.
@@ -310,6 +316,10 @@ impl<'a> Gen<'a> {
             .flat_map(|n| n.deps.iter().map(move |&d| (d, n.pos)))
             .collect();
         let mut roles = vec![Role::Value; model.params.len()];
+        let param_of = |expr: &syn::Expr| match expr {
+            syn::Expr::Path(path) => path.path.get_ident().and_then(|id| model.param(id)),
+            _ => None,
+        };
         for node in &model.nodes {
             match &node.op {
                 NodeOp::Kernel(k) => {
@@ -318,12 +328,16 @@ impl<'a> Gen<'a> {
                             roles[i] = Role::Kernel;
                         }
                     }
+                    // `<<<cfg>>>`: a launch configuration given as a param.
+                    if let (1, Some(i)) = (k.config.len(), k.config.first().and_then(param_of)) {
+                        if roles[i] == Role::Value {
+                            roles[i] = Role::Config;
+                        }
+                    }
                 }
                 NodeOp::Child(c) => {
-                    if let syn::Expr::Path(path) = &c.graph {
-                        if let Some(i) = path.path.get_ident().and_then(|id| model.param(id)) {
-                            roles[i] = Role::Child;
-                        }
+                    if let Some(i) = param_of(&c.graph) {
+                        roles[i] = Role::Child;
                     }
                 }
                 _ => {}
@@ -347,6 +361,7 @@ impl<'a> Gen<'a> {
             nodes,
             edges,
             roles,
+            analysis: crate::check::hazards::analyze(model),
         })
     }
 
@@ -356,7 +371,9 @@ impl<'a> Gen<'a> {
         let exec = exec::exec_type(self);
         let only = only::set_params_only(self);
         let handles = self.nodes.iter().map(|n| handles::handle(self, n));
+        let assertions = hazards::assertions(self, &self.analysis);
         quote! {
+            #assertions
             #params
             #graph
             #exec
@@ -372,6 +389,7 @@ impl<'a> Gen<'a> {
             Role::Value => self.model.params[i].ty.to_token_stream(),
             Role::Kernel => quote!(usize),
             Role::Child => quote!(#p::Option<u64>),
+            Role::Config => quote!(#p::LaunchKey),
         }
     }
 
@@ -383,7 +401,14 @@ impl<'a> Gen<'a> {
         match self.roles[i] {
             Role::Value => quote_spanned!(span=> <#ty as #p::ParamValue>::keep(&#field)),
             Role::Kernel => quote_spanned!(span=> <#ty as #p::KernelType>::function_id(&#field)),
-            Role::Child => quote_spanned!(span=> <#ty as #p::ChildGraph>::identity(&#field)),
+            Role::Child => quote_spanned!(span=> {
+                use #p::RoleFallback as _;
+                <#p::RoleProbe<#ty>>::identity(&#field)
+            }),
+            Role::Config => quote_spanned!(span=> {
+                use #p::RoleFallback as _;
+                <#p::RoleProbe<#ty>>::launch_key(&#field)
+            }),
         }
     }
 
@@ -398,9 +423,14 @@ impl<'a> Gen<'a> {
             Role::Kernel => {
                 quote_spanned!(span=> <#ty as #p::KernelType>::function_id(&#now) == #last)
             }
-            Role::Child => {
-                quote_spanned!(span=> #p::same_graph(<#ty as #p::ChildGraph>::identity(&#now), #last))
-            }
+            Role::Child => quote_spanned!(span=> {
+                use #p::RoleFallback as _;
+                #p::same_graph(<#p::RoleProbe<#ty>>::identity(&#now), #last)
+            }),
+            Role::Config => quote_spanned!(span=> {
+                use #p::RoleFallback as _;
+                <#p::RoleProbe<#ty>>::launch_key(&#now) == #last
+            }),
         }
     }
 
@@ -430,20 +460,57 @@ impl<'a> Gen<'a> {
         quote!(self.state.params.#piece.#name)
     }
 
-    /// The bindings of params `mentions` as locals, by value when `Copy`, for a node expression.
-    fn bindings(&self, params: &Ident, mentions: &[usize]) -> TokenStream {
+    /// The bindings a node's expressions read: its params as locals (by value when `Copy`), and
+    /// again the allocations, conditional handles and `#[indirect]` keys its eval function gets.
+    ///
+    /// Each name is bound under every token that names it in the node, with that token's
+    /// hygiene: a declaration that `macro_rules!` makes from its own tokens and its caller's
+    /// (`n` declared in the macro, `n` given by the caller) is resolved as written out.
+    fn bindings(&self, params: &Ident, node: &NodeDecl) -> TokenStream {
         let p = &self.p;
-        let lets = mentions.iter().map(|&i| {
-            let name = &self.model.params[i].name;
-            quote! {
-                #[allow(unused_variables, clippy::needless_borrow)]
-                let #name = (&#p::Bind(&#params.#name)).__cg_bind();
+        let mut seen = std::collections::BTreeSet::new();
+        let mut lets = Vec::new();
+        self.model.each_mention(node, &mut |ident| {
+            if !seen.insert((name_of(ident), format!("{:?}", ident.span()))) {
+                return;
+            }
+            let alone = || {
+                self.model.param(ident).is_none()
+                    && (self.model.allocation(ident).is_some()
+                        || self.model.handle(ident).is_some())
+            };
+            match self.model.param(ident) {
+                Some(i) if self.model.is_indirect(i) => {
+                    let name = &self.model.params[i].name;
+                    lets.push(quote!(let #ident = #name;));
+                }
+                Some(i) => {
+                    let name = &self.model.params[i].name;
+                    lets.push(quote! {
+                        #[allow(clippy::needless_borrow)]
+                        let #ident = (&#p::Bind(&#params.#name)).__cg_bind();
+                    });
+                }
+                None if alone() => {
+                    let declared = match self.model.allocation(ident) {
+                        Some(a) => &self.model.nodes[a].name,
+                        None => match self.model.handle(ident).map(|c| &self.model.nodes[c].op) {
+                            Some(NodeOp::Conditional(c)) => &c.handle,
+                            _ => return,
+                        },
+                    };
+                    lets.push(quote!(let #ident = #declared;));
+                }
+                None => {}
             }
         });
         quote! {
             #[allow(unused_imports)]
             use #p::{BindCopy as _, BindRef as _};
-            #(#lets)*
+            #(
+                #[allow(unused_variables, clippy::redundant_locals)]
+                #lets
+            )*
         }
     }
 }

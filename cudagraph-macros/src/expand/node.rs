@@ -235,7 +235,7 @@ impl Gen<'_> {
         let p = &self.p;
         let params = params_at(Span::call_site());
         let params_ty = &self.params_ty;
-        let bindings = self.bindings(&params, &node.mentions);
+        let bindings = self.bindings(&params, node.decl);
         let eval = &node.eval;
         let life = syn::Lifetime::new("'__cg_p", Span::mixed_site());
         let (ret, body) = match &node.decl.op {
@@ -321,7 +321,7 @@ impl Gen<'_> {
                 (quote!(#p::HostWith), body)
             }
             NodeOp::Child(c) => {
-                let (graph, ty) = (self.param_ident(&c.graph), self.param_type(&c.graph));
+                let graph = self.param_ident(&c.graph);
                 let (s, ps, params) = (
                     at(c.graph.span()),
                     private_at(c.graph.span()),
@@ -329,11 +329,11 @@ impl Gen<'_> {
                 );
                 (
                     quote!(&#life #p::Graph<'static>),
-                    quote_spanned!(s=> <#ty as #ps::ChildGraph>::graph(&#params.#graph)),
+                    quote_spanned!(s=> #ps::ChildGraph::graph(&#params.#graph)),
                 )
             }
             NodeOp::Capture(c) => {
-                let (ident, ty) = (self.param_ident(&c.work), self.param_type(&c.work));
+                let ident = self.param_ident(&c.work);
                 let (s, ps, params) = (
                     at(c.work.span()),
                     private_at(c.work.span()),
@@ -341,11 +341,11 @@ impl Gen<'_> {
                 );
                 (
                     quote!(&#life #p::Capture),
-                    quote_spanned!(s=> <#ty as #ps::CaptureParam>::capture(&#params.#ident)),
+                    quote_spanned!(s=> #ps::CaptureParam::capture(&#params.#ident)),
                 )
             }
             NodeOp::Record(RecordOp { event, .. }) | NodeOp::Wait(WaitOp { event, .. }) => {
-                let (ident, ty) = (self.param_ident(event), self.param_type(event));
+                let ident = self.param_ident(event);
                 let (s, ps, params) = (
                     at(event.span()),
                     private_at(event.span()),
@@ -353,7 +353,7 @@ impl Gen<'_> {
                 );
                 (
                     quote!(&#life #p::Event),
-                    quote_spanned!(s=> <#ty as #ps::EventParam>::event(&#params.#ident)),
+                    quote_spanned!(s=> #ps::EventParam::event(&#params.#ident)),
                 )
             }
             NodeOp::Alloc(a) => {

@@ -144,6 +144,19 @@ pub(crate) mod graph {
         Ok(kind)
     }
 
+    /// `cuGraphChildGraphNodeGetGraph`: the graph a child-graph node embeds (the node owns it).
+    ///
+    /// # Safety
+    /// `node` is a child-graph node of a live graph.
+    pub(crate) unsafe fn child_graph(node: sys::CUgraphNode) -> Result<sys::CUgraph> {
+        let mut graph = std::ptr::null_mut();
+        // SAFETY: the caller's promise; `graph` is a valid out-pointer.
+        check("cuGraphChildGraphNodeGetGraph", unsafe {
+            sys::cuGraphChildGraphNodeGetGraph(node, &mut graph)
+        })?;
+        Ok(graph)
+    }
+
     /// `cuGraphNodeGetDependencies`, twice: the count, then the nodes `node` depends on.
     ///
     /// # Safety

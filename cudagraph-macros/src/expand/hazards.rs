@@ -1,0 +1,346 @@
+//! What the rules leave to the type system and to the values: constant assertions over
+//! `cudagraph_runtime::__private`'s probes (a param's type is memory or not, a kernel parameter
+//! reads, writes or takes a value, a child graph holds a node CUDA forbids in a body), located
+//! at the user's tokens with the macro's own message; and the checks `build` and `set_params`
+//! make of memory only values show (two params that share memory, a child graph's uses).
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned;
+
+use super::{at, params_at, private_at, Gen};
+use crate::check::hazards::{race_message, used_here, Analysis, NodeUse, Race};
+use crate::model::{kernel_params, name_of, Access, Mem, Opaque, Spelled};
+use crate::parse::NodeOp;
+use crate::text::pretty;
+
+/// The probes' fallback traits, which the probes need in scope.
+fn fallbacks(p: &TokenStream) -> TokenStream {
+    quote! {
+        #[allow(unused_imports)]
+        use #p::{ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _};
+    }
+}
+
+impl Gen<'_> {
+    /// A node's accesses to one buffer as a constant `u8` (`VALUE`, `READ` or `WRITE`).
+    fn access_expr(&self, u: &NodeUse) -> TokenStream {
+        let p = &self.p;
+        let each = u.accesses.iter().map(|a| match *a {
+            Access::Read => quote!(#p::READ),
+            Access::Write => quote!(#p::WRITE),
+            Access::Slot { kernel, arg } => {
+                let ty = &self.model.params[kernel].ty;
+                match kernel_params(ty).and_then(|types| types.get(arg).copied()) {
+                    Some(slot) => quote!(<#p::SlotProbe<#slot>>::ACCESS),
+                    None => quote!(#p::slot(<#p::ArgsProbe<#ty>>::ACCESS, #arg)),
+                }
+            }
+        });
+        quote!(#p::access_max(&[#(#each),*]))
+    }
+
+    /// Whether param `index` is memory, as a constant `bool`.
+    fn memory_expr(&self, index: usize, mem: Mem) -> TokenStream {
+        let p = &self.p;
+        let ty = &self.model.params[index].ty;
+        match mem {
+            Mem::Yes => quote!(true),
+            Mem::Probe => quote!(<#p::ParamProbe<#ty>>::IS_MEMORY),
+        }
+    }
+
+    /// `ParamProbe::bytes` of param `index` of the `&Params` argument.
+    fn bytes_expr(&self, index: usize) -> TokenStream {
+        let p = &self.p;
+        let (name, ty) = (&self.model.params[index].name, &self.model.params[index].ty);
+        let params = params_at(Span::call_site());
+        quote!(<#p::ParamProbe<#ty>>::bytes(&#params.#name))
+    }
+}
+
+/// Constant assertions: races and kernel arguments that the types decide, params that are
+/// conditional handles, and CUDA's body rule for the child graphs that bodies embed.
+pub fn assertions(g: &Gen, analysis: &Analysis) -> TokenStream {
+    let mut out = TokenStream::new();
+    for race in &analysis.typed {
+        out.extend(race_assertion(g, race));
+    }
+    for probe in &analysis.probes {
+        let p = private_at(probe.span);
+        let ty = &g.model.params[probe.param].ty;
+        let access = g.access_expr(&NodeUse {
+            accesses: probe.accesses.clone(),
+            span: probe.span,
+            mem: Mem::Probe,
+        });
+        let message = format!(
+            "param `{}` gives memory to node `{}`, but its type (`{}`) is neither a buffer \
+             (`DeviceBuffer<T>`, `HostBuffer<T>`, a raw pointer, or a reference to one) nor a \
+             plain `Copy` value: `cuda_graph!` finds data races through buffer params, and cannot \
+             see the memory this one holds; make each buffer a param of its own",
+            g.model.params[probe.param].name,
+            g.model.nodes[probe.node].name,
+            pretty(ty.to_token_stream())
+        );
+        out.extend(assertion(
+            &p,
+            probe.span,
+            quote! {
+                !<#p::ParamProbe<#ty>>::IS_MEMORY
+                    && !<#p::ParamProbe<#ty>>::IS_COPY
+                    && #access != #p::VALUE
+            },
+            quote!(#message),
+        ));
+    }
+    // A conditional handle as a param (spelled out, the conditional rule reports it).
+    for (i, param) in g.model.params.iter().enumerate() {
+        if g.model.param_spelled(i) != Spelled::Unknown {
+            continue;
+        }
+        let (ty, p) = (&param.ty, private_at(param.ty.span()));
+        let message = format!(
+            "param `{}` is a `ConditionalHandle`: a handle is made by the conditional node that \
+             reads it (`name: while {} {{ ... }}`), since one made for another graph would be set \
+             where no node reads it",
+            param.name, param.name
+        );
+        out.extend(assertion(
+            &p,
+            param.ty.span(),
+            quote!(<#p::ParamProbe<#ty>>::IS_HANDLE),
+            quote!(#message),
+        ));
+    }
+    // A capture node's declared uses, when their types are not written out: buffers.
+    for node in &g.model.nodes {
+        let NodeOp::Capture(c) = &node.op else {
+            continue;
+        };
+        for b in c.uses.iter().flat_map(|u| &u.buffers) {
+            let Some(i) = g.model.param(&b.name) else {
+                continue;
+            };
+            if g.model.param_spelled(i) != Spelled::Unknown {
+                continue;
+            }
+            let (ty, p) = (&g.model.params[i].ty, private_at(b.name.span()));
+            let message = format!(
+                "`{}` is not a buffer param: capture node `{}` declares the buffer params \
+                 (`DeviceBuffer<T>`, `HostBuffer<T>`, raw pointers) its work reads and writes",
+                b.name, node.name
+            );
+            out.extend(assertion(
+                &p,
+                b.name.span(),
+                quote!(!<#p::ParamProbe<#ty>>::IS_MEMORY),
+                quote!(#message),
+            ));
+        }
+    }
+    out.extend(body_assertions(g));
+    out
+}
+
+/// `const _: () = if condition { panic!("{}", message) };`, the panic at `span`.
+fn assertion(
+    p: &TokenStream,
+    span: Span,
+    condition: TokenStream,
+    message: TokenStream,
+) -> TokenStream {
+    let s = at(span);
+    let fallbacks = fallbacks(p);
+    let panic = quote_spanned!(s=> #p::fail(#message));
+    quote! {
+        const _: () = {
+            #fallbacks
+            if #condition {
+                #panic
+            }
+        };
+    }
+}
+
+/// A race whose accesses or memory the types decide.
+fn race_assertion(g: &Gen, race: &Race) -> TokenStream {
+    let p = private_at(race.use_b.span);
+    let (a, b) = (g.access_expr(&race.use_a), g.access_expr(&race.use_b));
+    let mem = match race.buffer {
+        crate::model::Buffer::Param(i) => g.memory_expr(i, race.use_a.mem),
+        crate::model::Buffer::Alloc(_) => quote!(true),
+    };
+    let note = used_here(g.model, race);
+    let messages = [(true, false), (false, true), (true, true)]
+        .map(|(wa, wb)| format!("{} ({note})", race_message(g.model, race, wa, wb)));
+    let [wr, rw, ww] = messages;
+    let s = at(race.use_b.span);
+    let fallbacks = fallbacks(&p);
+    let panic = quote_spanned!(s=> #p::fail(#p::race_message(A, B, [#wr, #rw, #ww])));
+    quote! {
+        const _: () = {
+            #fallbacks
+            const A: u8 = #a;
+            const B: u8 = #b;
+            if #mem && #p::races(A, B) {
+                #panic
+            }
+        };
+    }
+}
+
+/// CUDA's body rule through child graphs: the declaration's `BodyRules` (what it holds that a
+/// body may not, for the declarations that embed it), and an assertion per child node in one
+/// of its own bodies.
+fn body_assertions(g: &Gen) -> TokenStream {
+    let mut out = TokenStream::new();
+    let model = g.model;
+    for (index, node) in model.nodes.iter().enumerate() {
+        let (NodeOp::Child(c), Some((cond, _))) = (&node.op, model.scopes[index]) else {
+            continue;
+        };
+        let Some(ty) = g.param_type(&c.graph) else {
+            continue;
+        };
+        let p = private_at(c.graph.span());
+        let prefix = format!(
+            "node `{}` in the body of conditional node `{}` embeds a `{}` (param `{}`), which ",
+            node.name,
+            model.nodes[cond].name,
+            pretty(ty.to_token_stream()),
+            pretty(c.graph.to_token_stream()),
+        );
+        let suffix = ": CUDA allows only kernel, empty, child, memset, memcpy and conditional \
+                      nodes in a conditional body, in the graphs it embeds too (https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#conditional-node-body-graph-requirements); \
+                      embed the graph before or after the conditional node";
+        let s = at(c.graph.span());
+        let fallbacks = fallbacks(&p);
+        let panic = quote_spanned!(s=> #p::fail(message.as_str()));
+        out.extend(quote! {
+            const _: () = {
+                #fallbacks
+                if let #p::Option::Some(why) = <#p::BodyProbe<#ty>>::FORBIDDEN_IN_BODY {
+                    let message = #p::ConstMessage::join(&[#prefix, why, #suffix]);
+                    #panic
+                }
+            };
+        });
+    }
+    out
+}
+
+/// `impl BodyRules` for an embeddable declaration: the first node CUDA forbids in a body that it
+/// holds, or that a graph it embeds holds.
+pub fn body_rules(g: &Gen) -> TokenStream {
+    let (p, graph, pass) = (&g.p, g.graph, &g.pass);
+    let mut found = Vec::new();
+    for node in &g.model.nodes {
+        let kind = match &node.op {
+            NodeOp::Host(_) => "host",
+            NodeOp::Record(_) => "event record",
+            NodeOp::Wait(_) => "event wait",
+            NodeOp::Child(c) => {
+                let Some(ty) = g.param_type(&c.graph) else {
+                    continue;
+                };
+                let prefix = format!(
+                    "embeds a `{}` in child node `{}`, which ",
+                    pretty(ty.to_token_stream()),
+                    name_of(&node.name)
+                );
+                found.push(quote! {{
+                    const INNER: #p::Option<&'static str> = <#p::BodyProbe<#ty>>::FORBIDDEN_IN_BODY;
+                    const JOINED: &#p::ConstMessage = &#p::ConstMessage::join(&[
+                        #prefix,
+                        match INNER { #p::Option::Some(inner) => inner, #p::Option::None => "" },
+                    ]);
+                    if INNER.is_some() { #p::Option::Some(JOINED.as_str()) } else { #p::Option::None }
+                }});
+                continue;
+            }
+            _ => continue,
+        };
+        let text = format!("holds {kind} node `{}`", name_of(&node.name));
+        found.push(quote!(#p::Option::Some(#text)));
+    }
+    let fallbacks = fallbacks(p);
+    quote! {
+        #(#pass)*
+        impl #p::BodyRules for #graph {
+            const FORBIDDEN_IN_BODY: #p::Option<&'static str> = {
+                #fallbacks
+                #p::first_forbidden(&[#(#found),*])
+            };
+        }
+    }
+}
+
+/// `__cg_check_overlaps(params)`: what `build` and `set_params` check of memory that only the
+/// values show. Two nodes no edge orders that use two *different* params, one writing, may not
+/// get params that share memory; a child node's graph may not use memory that a node no edge
+/// orders with it uses, one of them writing.
+pub fn overlap_check(g: &Gen, analysis: &Analysis) -> TokenStream {
+    let p = &g.p;
+    let params = params_at(Span::call_site());
+    let node = |i: usize| name_of(&g.model.nodes[i].name);
+    let overlaps = analysis.overlaps.iter().map(|o| {
+        let (na, nb) = (node(o.a), node(o.b));
+        let (sa, sb) = (
+            name_of(&g.model.params[o.param_a].name),
+            name_of(&g.model.params[o.param_b].name),
+        );
+        let (aa, ab) = (g.access_expr(&o.use_a), g.access_expr(&o.use_b));
+        let (ba, bb) = (g.bytes_expr(o.param_a), g.bytes_expr(o.param_b));
+        quote! {
+            if #p::races(#aa, #ab) && #p::overlap_bytes(#ba, #bb) {
+                return #p::Result::Err(#p::overlap_error(#na, #sa, #nb, #sb));
+            }
+        }
+    });
+    let children = analysis.children.iter().filter_map(|pair| {
+        let child_graph = |i: usize| {
+            let NodeOp::Child(c) = &g.model.nodes[i].op else {
+                return None;
+            };
+            let ident = g.param_ident(&c.graph)?;
+            let (s, ps, params) = (
+                at(c.graph.span()),
+                private_at(c.graph.span()),
+                params_at(c.graph.span()),
+            );
+            Some(quote_spanned!(s=> #ps::ChildGraph::graph(&#params.#ident)))
+        };
+        let child = child_graph(pair.child)?;
+        let exempt = pair.exempt.iter().map(|&i| g.bytes_expr(i));
+        let names = (node(pair.child), node(pair.other));
+        let (nc, no) = names;
+        if g.model.opaque(g.model.nodes[pair.other]) == Some(Opaque::Child) {
+            let other = child_graph(pair.other)?;
+            return Some(quote! {
+                #p::check_children((#child, #other), &[#(#exempt),*], (#nc, #no))?;
+            });
+        }
+        let uses = pair.uses.iter().map(|(i, u)| {
+            let (access, bytes) = (g.access_expr(u), g.bytes_expr(*i));
+            quote!(#p::declared_use(#access, #bytes))
+        });
+        Some(quote! {
+            #p::check_child_uses(#child, &[#(#uses),*], &[#(#exempt),*], (#nc, #no))?;
+        })
+    });
+    let params_ty = &g.params_ty;
+    let fallbacks = fallbacks(p);
+    quote! {
+        /// Refuses params under which two nodes that may run at the same time share memory, one
+        /// writing it.
+        #[allow(unused_variables)]
+        #[inline]
+        fn __cg_check_overlaps(#params: &#params_ty) -> #p::Result<()> {
+            #fallbacks
+            #(#overlaps)*
+            #(#children)*
+            #p::Result::Ok(())
+        }
+    }
+}
