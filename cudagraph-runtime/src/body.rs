@@ -181,27 +181,6 @@ impl<'a> Body<'a> {
     }
 }
 
-impl Body<'_> {
-    /// Records the work `f` enqueues on `stream` into this body (see [`Graph::capture_into`]);
-    /// a captured node of a kind a body may not hold is refused.
-    ///
-    /// # Safety
-    /// As for [`Graph::capture_into`].
-    #[cfg(not(feature = "cuda-12020"))]
-    pub unsafe fn capture_into<E>(
-        &mut self,
-        stream: &std::sync::Arc<cudarc::driver::CudaStream>,
-        deps: &[NodeId],
-        f: impl FnOnce(&crate::CaptureScope<'_>) -> std::result::Result<(), E>,
-    ) -> Result<crate::Captured>
-    where
-        crate::Error: From<E>,
-    {
-        // SAFETY: the caller's promise.
-        unsafe { self.graph_mut().capture_into(stream, deps, f) }
-    }
-}
-
 impl<'a> Deref for Body<'a> {
     type Target = Graph<'a>;
 

@@ -10,7 +10,7 @@ use crate::driver::record_err;
 use crate::driver::result::{self, exec::UpdateResultInfo};
 use crate::error::{Error, Result, UpdateFailure};
 use crate::function_set::FunctionSet;
-use crate::graph::{foreign_key, launch_refused, Graph};
+use crate::graph::{foreign_key, launch_refused, refuse_captured, Graph};
 use crate::indirect::{check_not_capturing, Indirect, IndirectBlock, IndirectLayout};
 use crate::kernel::{Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig};
 use crate::memory::alloc::Space;
@@ -638,6 +638,7 @@ impl<'a> GraphExec<'a> {
         apply: impl FnOnce() -> Result<()>,
     ) -> Result<()> {
         self.check_host_code(index, &uses)?;
+        refuse_captured(&uses, &|| self.graph.name_of(index))?;
         self.graph
             .check_handles(&uses, &|| self.graph.name_of(index))?;
         self.graph.check_indirect_uses_of(index, &uses)?;

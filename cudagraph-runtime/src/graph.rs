@@ -224,6 +224,26 @@ impl<'a> Graph<'a> {
         Ok(unsafe { Self::from_raw_parts(raw, ctx.clone(), Vec::with_capacity(nodes)) })
     }
 
+    /// The graph of the driver's `raw` (a capture's), owned from now on, in family `family` (the
+    /// scope its conditional handles were made for).
+    ///
+    /// # Safety
+    /// `raw` is a live graph that this value will own (and destroy).
+    pub(crate) unsafe fn captured(
+        raw: sys::CUgraph,
+        ctx: Arc<CudaContext>,
+        family: u64,
+        scope: Option<&'a Registry>,
+    ) -> Self {
+        // SAFETY: the caller's promise.
+        let mut graph = unsafe { Self::from_raw_parts(raw, ctx, Vec::new()) };
+        graph.family = family;
+        if scope.is_some() {
+            graph.tables_mut().scope = scope;
+        }
+        graph
+    }
+
     /// The scope the graph was made in, whose end waits for its executables' launches.
     pub(crate) fn scope_registry(&self) -> Option<&'a Registry> {
         self.tables.as_ref().and_then(|t| t.scope)
@@ -713,6 +733,7 @@ impl<'a> Graph<'a> {
                                     Hold::Graph { .. }
                                         | Hold::Handle { .. }
                                         | Hold::Indirect { .. }
+                                        | Hold::Captured { .. }
                                 ),
                         )
                     },
@@ -723,6 +744,7 @@ impl<'a> Graph<'a> {
                 .tables
                 .as_ref()
                 .map_or(&[][..], |t| &t.uses[uses_from..]);
+            refuse_captured(uses, &|| node_name(name.clone()))?;
             self.check_handles(uses, &|| node_name(name.clone()))?;
             self.check_indirect_uses(uses, &|b| {
                 deps.iter()
@@ -1437,7 +1459,7 @@ impl<'a> Graph<'a> {
 
     /// The scope of the conditional handles this graph's kernels may set: its own family, or
     /// for a conditional body the root graph's.
-    fn scope(&self) -> u64 {
+    pub(crate) fn scope(&self) -> u64 {
         self.tables
             .as_ref()
             .and_then(|t| t.body_of)
@@ -1523,19 +1545,8 @@ impl<'a> Graph<'a> {
         };
         let bodies_scope = self.indirect_scope_for_bodies(deps);
         let id = self.add_node(&mut params, deps, self.uses_len())?;
-        let count = condition.bodies() as usize;
-        let mut bodies: Vec<Graph<'a>> = (0..count)
-            .map(|i| {
-                // SAFETY: the driver filled `bodies` with `count` graphs owned by the node.
-                let raw = unsafe { *params.bodies.add(i) };
-                // SAFETY: a live graph of this context; the body's `Drop` leaves it to the node.
-                let mut body = unsafe { Self::from_raw_parts(raw, self.ctx.clone(), Vec::new()) };
-                let tables = body.tables_mut();
-                tables.body_of = Some(scope);
-                tables.indirect = bodies_scope;
-                body
-            })
-            .collect();
+        // SAFETY: the node was just added: the driver made its bodies.
+        let mut bodies = unsafe { Self::bodies_of(&params, &self.ctx, scope, bodies_scope) };
         // Lent as `Body`s: unsized, they stay where they are (see `Body`).
         let mut lent: Vec<&mut Body<'a>> = bodies.iter_mut().map(Body::lend).collect();
         let built = build(&mut lent);
@@ -1564,9 +1575,37 @@ impl<'a> Graph<'a> {
         Ok((ConditionalNode::from_id(id), built))
     }
 
+    /// The body graphs the driver made for the conditional node added with `params`, as graphs
+    /// of `ctx` whose kernels may set the handles of `scope` and read the indirect values of
+    /// `indirect`.
+    ///
+    /// # Safety
+    /// The node was added with `params`: its body array holds `params.condition`'s count of
+    /// live graphs, which the node owns.
+    #[cfg(not(feature = "cuda-12020"))]
+    pub(crate) unsafe fn bodies_of(
+        params: &ConditionalParams,
+        ctx: &Arc<CudaContext>,
+        scope: u64,
+        indirect: Option<IndirectScope>,
+    ) -> Vec<Graph<'a>> {
+        (0..params.condition.bodies() as usize)
+            .map(|i| {
+                // SAFETY: the caller's promise: the array has this many graphs.
+                let raw = unsafe { *params.bodies.add(i) };
+                // SAFETY: a live graph of this context; the body's `Drop` leaves it to the node.
+                let mut body = unsafe { Self::from_raw_parts(raw, ctx.clone(), Vec::new()) };
+                let tables = body.tables_mut();
+                tables.body_of = Some(scope);
+                tables.indirect = indirect;
+                body
+            })
+            .collect()
+    }
+
     /// Takes in the nodes of `body`, a body of the conditional node `owner`: their records, uses
     /// and dependency lists move here (the body keeps its raw graph, owned by the node).
-    fn absorb_body(&mut self, body: &mut Graph<'a>, owner: u32) {
+    pub(crate) fn absorb_body(&mut self, body: &mut Graph<'a>, owner: u32) {
         let records = std::mem::take(&mut body.nodes);
         let (uses, edges, nested, idle) = match &mut body.tables {
             Some(t) => (
@@ -1791,7 +1830,7 @@ impl<'a> Graph<'a> {
     }
 }
 
-impl Graph<'_> {
+impl<'a> Graph<'a> {
     /// The raw handles of `deps`, checked to be nodes of this graph (for `call`).
     pub(crate) fn raw_deps(&self, call: &str, deps: &[NodeId]) -> Result<Vec<sys::CUgraphNode>> {
         deps.iter()
@@ -1887,6 +1926,96 @@ impl Graph<'_> {
         Ok(first..self.nodes.len())
     }
 
+    /// What a capture's own calls leave to the graph it recorded: the kernels' modules, the
+    /// panic slot of its host functions, the conditional handles that drive no node yet.
+    pub(crate) fn take_from_capture(
+        &mut self,
+        functions: &FunctionSet,
+        panics: &Arc<crate::node::PanicSlot>,
+        idle_handles: Vec<sys::CUgraphConditionalHandle>,
+    ) {
+        self.functions.extend(functions);
+        self.panics.watch(std::slice::from_ref(panics));
+        if !idle_handles.is_empty() {
+            self.tables_mut().idle_handles.extend(idle_handles);
+        }
+    }
+
+    /// The first node of `nodes` whose use of host memory in host code could run at the same
+    /// time as another node's conflicting use (see `memory::hazard`), with that other node.
+    pub(crate) fn host_code_race_among(&self, nodes: Range<usize>) -> Option<(usize, usize)> {
+        if !self.tables.as_ref().is_some_and(|t| t.host_code) {
+            return None;
+        }
+        for i in nodes.clone() {
+            let uses = self.node_uses(i);
+            if !uses.iter().any(|u| u.host_code) {
+                continue;
+            }
+            let others = self
+                .ordered_uses()
+                .filter(|&(j, _)| j != i)
+                .flat_map(|(j, uses)| uses.iter().map(move |u| (j, u)));
+            let ordered = |j: usize| {
+                let (from, to) = (i.min(j), i.max(j));
+                reaches(from, to, |n| self.deps_of(n))
+            };
+            if let Some(j) = host_code_conflict(uses, others, ordered) {
+                return Some((j, i));
+            }
+        }
+        None
+    }
+
+    /// Where the node table stands, to roll back to ([`Graph::roll_back`]).
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            nodes: self.nodes.len(),
+            edges: self.edges().len(),
+            uses: self.uses_len(),
+        }
+    }
+
+    /// Removes the nodes added since `mark` (a capture into this graph whose recorded work was
+    /// refused after it was learned). CUDA cannot remove nodes from a graph with memory nodes:
+    /// then, or when a removal fails, the graph is left unusable, as a broken capture leaves it
+    /// (it would hold work that was refused).
+    pub(crate) fn roll_back(&mut self, mark: Mark) {
+        let mut kept = self.has_memory_nodes();
+        if !kept {
+            for record in &self.nodes[mark.nodes.min(self.nodes.len())..] {
+                // SAFETY: a node of this live graph, without memory nodes, that no handle names
+                // (the capture's handles were not given out).
+                kept |= unsafe { result::graph::destroy_node(record.raw) }.is_err();
+            }
+        }
+        self.nodes.truncate(mark.nodes);
+        if let Some(tables) = &mut self.tables {
+            tables.edges.truncate(mark.edges);
+            tables.uses.truncate(mark.uses);
+        }
+        if kept {
+            self.mark_broken_by_capture();
+        }
+    }
+
+    /// Gives node `index` (one of the graph's own, added by a capture with no uses yet) the
+    /// uses `uses`.
+    pub(crate) fn attach_uses(&mut self, index: usize, uses: Vec<Use<'a>>) {
+        if uses.is_empty() {
+            return;
+        }
+        let host_code = uses.iter().any(|u| u.host_code);
+        let tables = self.tables_mut();
+        let start = tables.uses.len() as u32;
+        let len = uses.len() as u32;
+        tables.uses.extend(uses);
+        tables.host_code |= host_code;
+        if let Some(record) = self.nodes.get_mut(index) {
+            record.uses = (start, len);
+        }
+    }
+
     /// Removes the nodes a failed capture recorded into this graph, so that the graph is as it
     /// was. CUDA cannot remove nodes from a graph with memory nodes (`cuGraphDestroyNode`):
     /// when this graph has some, or the capture recorded some, its nodes stay and are added to
@@ -1929,6 +2058,14 @@ impl Graph<'_> {
             None => format!("{}#{}", kind.name(), self.nodes.len()),
         }
     }
+}
+
+/// Where a graph's node table stood ([`Graph::mark`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mark {
+    nodes: usize,
+    edges: usize,
+    uses: usize,
 }
 
 /// A graph handle on its way to the release thread.
@@ -2060,6 +2197,23 @@ pub(crate) fn foreign_key(call: &str) -> Error {
                  it and that graph's executable"
             .into(),
     }
+}
+
+/// Refuses memory of a capture among `uses` (`Hold::Captured`: an allocation made in a capture,
+/// or a capture closure's view of the memory given to it), which only that capture's own work
+/// may use: a node added to a graph, or an update, is not.
+pub(crate) fn refuse_captured(uses: &[Use<'_>], node: &dyn Fn() -> String) -> Result<()> {
+    if uses.iter().any(|u| matches!(u.hold, Hold::Captured { .. })) {
+        return Err(Error::Invalid {
+            node: node(),
+            reason:
+                "memory of a capture (an allocation made in it, or a capture closure's view of \
+                     the memory given to it) is valid only for that capture's own work: give the \
+                     node the buffer itself"
+                    .into(),
+        });
+    }
+    Ok(())
 }
 
 /// The error for a kernel launch that the kernel's check ([`Kernel::requires`]) refuses.

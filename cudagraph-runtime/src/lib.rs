@@ -362,7 +362,10 @@ mod user_object;
 
 pub use body::Body;
 pub use bytemuck;
-pub use capture::{Capture, CaptureScope, Captured};
+pub use capture::{
+    Capture, CaptureAlloc, CaptureOperand, CaptureOperands, CaptureScope, CaptureView,
+    CaptureViewMut, Captured, Mut, Replay,
+};
 pub use cudagraph_macros::cuda_graph;
 pub use cudarc;
 pub use driver::{driver_present, open_device};

@@ -97,6 +97,11 @@ impl std::fmt::Debug for Scope<'_, '_> {
 }
 
 impl<'scope> Scope<'scope, '_> {
+    /// What the scope waits for when it ends.
+    pub(crate) fn registry(&'scope self) -> &'scope Registry {
+        &self.launched
+    }
+
     /// An empty graph on `ctx`'s device that may borrow memory for the scope.
     pub fn graph(&'scope self, ctx: &Arc<CudaContext>) -> Result<Graph<'scope>> {
         self.graph_with_capacity(ctx, 0)

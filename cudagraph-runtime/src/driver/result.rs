@@ -648,6 +648,91 @@ pub(crate) mod stream {
         })
     }
 
+    /// What a capture under way on `stream` has recorded so far: the graph it records into, and
+    /// the nodes the next work enqueued on `stream` will depend on (`cuStreamGetCaptureInfo`).
+    /// `None` when `stream` is not being captured (or its capture was invalidated).
+    ///
+    /// # Safety
+    /// `stream` is live.
+    pub(crate) unsafe fn capture_state(
+        stream: sys::CUstream,
+    ) -> Result<Option<(sys::CUgraph, Vec<sys::CUgraphNode>)>> {
+        let mut status = sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
+        let mut id: sys::cuuint64_t = 0;
+        let mut graph = std::ptr::null_mut();
+        let mut deps: *const sys::CUgraphNode = std::ptr::null();
+        let mut count = 0usize;
+        use std::ptr::null_mut;
+        // SAFETY: the caller's promise; every out-pointer is valid, edge data not asked for.
+        #[cfg(feature = "cuda-12020")]
+        let got = unsafe {
+            sys::cuStreamGetCaptureInfo_v2(
+                stream,
+                &mut status,
+                &mut id,
+                &mut graph,
+                &mut deps,
+                &mut count,
+            )
+        };
+        // SAFETY: as above.
+        #[cfg(not(feature = "cuda-12020"))]
+        let got = unsafe {
+            sys::cuStreamGetCaptureInfo_v3(
+                stream,
+                &mut status,
+                &mut id,
+                &mut graph,
+                &mut deps,
+                null_mut(),
+                &mut count,
+            )
+        };
+        check("cuStreamGetCaptureInfo", got)?;
+        if status != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_ACTIVE {
+            return Ok(None);
+        }
+        let deps = if deps.is_null() || count == 0 {
+            Vec::new()
+        } else {
+            // SAFETY: the driver's array of `count` nodes, valid until the next call about the
+            // stream; copied at once.
+            unsafe { std::slice::from_raw_parts(deps, count) }.to_vec()
+        };
+        Ok(Some((graph, deps)))
+    }
+
+    /// `cuStreamUpdateCaptureDependencies`: the next work enqueued on `stream` (being captured)
+    /// depends on `deps` instead of what it depended on.
+    ///
+    /// # Safety
+    /// `stream` is live and being captured; `deps` are nodes of the graph it records into.
+    pub(crate) unsafe fn set_capture_dependencies(
+        stream: sys::CUstream,
+        deps: &[sys::CUgraphNode],
+    ) -> Result<()> {
+        let mut deps = deps.to_vec();
+        let flags = sys::CUstreamUpdateCaptureDependencies_flags::CU_STREAM_SET_CAPTURE_DEPENDENCIES
+            as std::ffi::c_uint;
+        // SAFETY: the caller's promise; `deps` is a valid array (the driver does not keep it).
+        #[cfg(feature = "cuda-12020")]
+        let set = unsafe {
+            sys::cuStreamUpdateCaptureDependencies(stream, deps.as_mut_ptr(), deps.len(), flags)
+        };
+        // SAFETY: as above; null edge data means default edges.
+        #[cfg(not(feature = "cuda-12020"))]
+        let set = unsafe {
+            sys::cuStreamUpdateCaptureDependencies_v2(
+                stream,
+                deps.as_mut_ptr(),
+                std::ptr::null(),
+                deps.len(),
+                flags,
+            )
+        };
+        check("cuStreamUpdateCaptureDependencies", set)
+    }
+
     /// `cuStreamWaitEvent`: `stream`'s later work waits for `event` as last recorded.
     ///
     /// # Safety
@@ -673,6 +758,148 @@ pub(crate) mod stream {
             sys::cuStreamEndCapture(stream, &mut graph)
         });
         (graph, ended)
+    }
+}
+
+/// Work enqueued on a stream by this crate's capture calls (recorded as nodes when the stream is
+/// being captured).
+pub(crate) mod enqueue {
+    use super::*;
+
+    /// `cuLaunchKernel` of `func` with `config` and the `kernelParams` array `params`.
+    ///
+    /// # Safety
+    /// `func` is a live kernel of `stream`'s context whose parameters `params` points to (one
+    /// valid pointer per parameter); the memory they point to stays valid while the work may
+    /// run.
+    pub(crate) unsafe fn kernel(
+        func: sys::CUfunction,
+        config: &cudarc::driver::LaunchConfig,
+        stream: sys::CUstream,
+        params: *mut *mut std::ffi::c_void,
+    ) -> Result<()> {
+        let (g, b) = (config.grid_dim, config.block_dim);
+        // SAFETY: the caller's promise; no `extra` array.
+        check("cuLaunchKernel", unsafe {
+            sys::cuLaunchKernel(
+                func,
+                g.0,
+                g.1,
+                g.2,
+                b.0,
+                b.1,
+                b.2,
+                config.shared_mem_bytes,
+                stream,
+                params,
+                std::ptr::null_mut(),
+            )
+        })
+    }
+
+    /// `cuMemcpy3DAsync` of `copy` on `stream`.
+    ///
+    /// # Safety
+    /// `copy` names memory valid for the copy's bytes while the work may run.
+    pub(crate) unsafe fn copy(copy: &sys::CUDA_MEMCPY3D, stream: sys::CUstream) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuMemcpy3DAsync", unsafe {
+            sys::cuMemcpy3DAsync_v2(copy, stream)
+        })
+    }
+
+    /// The 1-D memset `set` (1-, 2- or 4-byte pattern) on `stream`.
+    ///
+    /// # Safety
+    /// `set.dst` is device memory of `width * elementSize` bytes, valid while the work may run.
+    pub(crate) unsafe fn memset(
+        set: &sys::CUDA_MEMSET_NODE_PARAMS,
+        stream: sys::CUstream,
+    ) -> Result<()> {
+        let (dst, value, n) = (set.dst, set.value, set.width);
+        // SAFETY: the caller's promise.
+        let done = unsafe {
+            match set.elementSize {
+                1 => sys::cuMemsetD8Async(dst, value as u8, n, stream),
+                2 => sys::cuMemsetD16Async(dst, value as u16, n, stream),
+                _ => sys::cuMemsetD32Async(dst, value, n, stream),
+            }
+        };
+        check("cuMemsetAsync", done)
+    }
+
+    /// `cuLaunchHostFunc` of `host` on `stream`.
+    ///
+    /// # Safety
+    /// `host.userData` stays valid for `host.fn_` while the work may run.
+    pub(crate) unsafe fn host(
+        host: &sys::CUDA_HOST_NODE_PARAMS,
+        stream: sys::CUstream,
+    ) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuLaunchHostFunc", unsafe {
+            sys::cuLaunchHostFunc(stream, host.fn_, host.userData)
+        })
+    }
+
+    /// `cuMemAllocAsync` of `bytes` on `stream`.
+    ///
+    /// # Safety
+    /// `stream` is live.
+    pub(crate) unsafe fn alloc(bytes: usize, stream: sys::CUstream) -> Result<sys::CUdeviceptr> {
+        let mut addr = 0;
+        // SAFETY: the caller's promise; `addr` is a valid out-pointer.
+        check("cuMemAllocAsync", unsafe {
+            sys::cuMemAllocAsync(&mut addr, bytes, stream)
+        })?;
+        Ok(addr)
+    }
+}
+
+/// The parameters of nodes a capture recorded, read back to check what memory they touch.
+pub(crate) mod recorded {
+    use super::*;
+
+    /// `cuGraphMemcpyNodeGetParams`.
+    ///
+    /// # Safety
+    /// `node` is a live memcpy node.
+    pub(crate) unsafe fn memcpy(node: sys::CUgraphNode) -> Result<sys::CUDA_MEMCPY3D> {
+        // SAFETY: a plain C struct for which all zeros is valid.
+        let mut copy: sys::CUDA_MEMCPY3D = unsafe { std::mem::zeroed() };
+        // SAFETY: the caller's promise; `copy` is a valid out-pointer.
+        check("cuGraphMemcpyNodeGetParams", unsafe {
+            sys::cuGraphMemcpyNodeGetParams(node, &mut copy)
+        })?;
+        Ok(copy)
+    }
+
+    /// `cuGraphMemsetNodeGetParams`.
+    ///
+    /// # Safety
+    /// `node` is a live memset node.
+    pub(crate) unsafe fn memset(node: sys::CUgraphNode) -> Result<sys::CUDA_MEMSET_NODE_PARAMS> {
+        // SAFETY: a plain C struct for which all zeros is valid.
+        let mut set: sys::CUDA_MEMSET_NODE_PARAMS = unsafe { std::mem::zeroed() };
+        // SAFETY: the caller's promise; `set` is a valid out-pointer.
+        check("cuGraphMemsetNodeGetParams", unsafe {
+            sys::cuGraphMemsetNodeGetParams(node, &mut set)
+        })?;
+        Ok(set)
+    }
+
+    /// `cuGraphMemAllocNodeGetParams`: the allocation's address and size.
+    ///
+    /// # Safety
+    /// `node` is a live alloc node.
+    pub(crate) unsafe fn alloc(node: sys::CUgraphNode) -> Result<(sys::CUdeviceptr, usize)> {
+        // SAFETY: a plain C struct for which all zeros is valid.
+        let mut params: sys::CUDA_MEM_ALLOC_NODE_PARAMS = unsafe { std::mem::zeroed() };
+        // SAFETY: the caller's promise; `params` is a valid out-pointer.
+        check("cuGraphMemAllocNodeGetParams", unsafe {
+            sys::cuGraphMemAllocNodeGetParams(node, &mut params)
+        })?;
+        Ok((params.dptr, params.bytesize))
     }
 }
 

@@ -45,6 +45,13 @@ pub enum Hold<'a> {
         /// The block's identity.
         block: u64,
     },
+    /// Memory of a capture under way, valid only inside the graph that capture makes (an
+    /// allocation made in the capture, or memory given to the capture and kept alive by it):
+    /// only the capture's own work may use it.
+    Captured {
+        /// The capture's unique id (`cuStreamGetCaptureInfo`).
+        capture: u64,
+    },
     /// A borrow that outlives the graph (`'a`); for cudarc device memory, the stream its earlier
     /// work was ordered on.
     Borrowed {

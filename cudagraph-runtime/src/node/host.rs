@@ -161,6 +161,11 @@ pub(crate) struct HostParams {
 }
 
 impl HostParams {
+    /// The driver's parameters.
+    pub(crate) fn raw(&self) -> &sys::CUDA_HOST_NODE_PARAMS {
+        &self.raw
+    }
+
     /// The parameters that make the driver run `call`.
     pub(crate) fn of(call: &HostCall) -> Self {
         Self {

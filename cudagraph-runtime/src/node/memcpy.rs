@@ -108,7 +108,7 @@ impl<'a, D: Direction> Memcpy<'a, D> {
 /// A memcpy node's parameters: the copy, and the context it runs in.
 #[derive(Debug)]
 pub(crate) struct MemcpyParams {
-    copy: sys::CUDA_MEMCPY3D,
+    pub(crate) copy: sys::CUDA_MEMCPY3D,
     ctx: sys::CUcontext,
 }
 

@@ -129,7 +129,7 @@ impl<'a, V: MemsetValue> Memset<'a, V> {
 /// A memset node's parameters: the memset, and the context it runs in.
 #[derive(Debug)]
 pub(crate) struct MemsetParams {
-    set: sys::CUDA_MEMSET_NODE_PARAMS,
+    pub(crate) set: sys::CUDA_MEMSET_NODE_PARAMS,
     ctx: sys::CUcontext,
 }
 

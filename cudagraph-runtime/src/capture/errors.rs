@@ -1,0 +1,336 @@
+//! What breaks a stream capture, and the errors that say so: the driver's capture codes
+//! explained with the call that failed and what to do instead, and CUDA's rule on the node kinds
+//! a conditional body may hold, for captured nodes.
+
+use cudarc::driver::{sys, CudaContext, DriverError};
+
+use crate::error::Error;
+#[cfg(test)]
+use crate::node::NodeKind;
+
+/// Whether `code` is one of the driver's stream-capture errors.
+pub(crate) fn is_capture_code(code: sys::CUresult) -> bool {
+    use sys::CUresult::*;
+    matches!(
+        code,
+        CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
+            | CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
+            | CUDA_ERROR_STREAM_CAPTURE_MERGE
+            | CUDA_ERROR_STREAM_CAPTURE_UNMATCHED
+            | CUDA_ERROR_STREAM_CAPTURE_UNJOINED
+            | CUDA_ERROR_STREAM_CAPTURE_ISOLATION
+            | CUDA_ERROR_STREAM_CAPTURE_IMPLICIT
+            | CUDA_ERROR_CAPTURED_EVENT
+            | CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD
+    )
+}
+
+/// What cudarc recorded for later during a broken capture, if it is a capture error: taken out
+/// of the context (it concerns the capture, and would fail the caller's next cudarc call), while
+/// any other recorded error is put back.
+fn take_recorded(ctx: &CudaContext) -> Option<DriverError> {
+    match ctx.check_err() {
+        Ok(()) => None,
+        Err(e) if is_capture_code(e.0) => Some(e),
+        Err(e) => {
+            ctx.record_err(Err::<(), _>(e));
+            None
+        }
+    }
+}
+
+/// A capture's failure, explained: a driver error with a capture code becomes
+/// [`Error::CaptureBroken`] naming the failed call (`end` names the end of the capture when the
+/// error is the end's), or the call whose error cudarc recorded for later when the failure is
+/// only the invalidation that followed it. Other errors are returned as they are. `broken` says
+/// whether the capture was broken (its end failed): then cudarc's recorded capture errors are
+/// taken out of the context.
+pub(crate) fn explain(
+    error: Error,
+    broken: bool,
+    ctx: &CudaContext,
+    end: Option<&'static str>,
+) -> Error {
+    let failed = match &error {
+        Error::Driver { call, source } if is_capture_code(source.0) => Some((
+            end.map_or_else(|| format!("{call} inside the capture"), str::to_owned),
+            *source,
+        )),
+        Error::Node { call, node, source } if is_capture_code(source.0) => Some((
+            format!("{call} on node `{node}` inside the capture"),
+            *source,
+        )),
+        _ => None,
+    };
+    let recorded = if broken || failed.is_some() {
+        take_recorded(ctx)
+    } else {
+        None
+    };
+    let Some((call, code)) = failed else {
+        return error;
+    };
+    let tracking = ctx.is_managing_stream_synchronization();
+    let invalidated = sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    match recorded {
+        // The invalidation followed an earlier failure, which cudarc recorded: that one says
+        // what broke the capture.
+        Some(first) if code.0 == invalidated && first.0 != invalidated => capture_broken(
+            "a cudarc call inside the capture that records its errors for later (the wait of \
+             cudarc's event tracking before a buffer is used, or a drop)"
+                .into(),
+            first,
+            tracking,
+        ),
+        _ => capture_broken(call, code, tracking),
+    }
+}
+
+/// [`Error::CaptureBroken`] for `call` failing with `code`; `tracking` says whether cudarc's
+/// event tracking is on (it explains some codes).
+pub(crate) fn capture_broken(call: String, code: DriverError, tracking: bool) -> Error {
+    Error::CaptureBroken {
+        call,
+        code,
+        hint: hint(code.0, tracking),
+    }
+}
+
+/// What makes the driver return `code` during a capture, and what to do instead.
+pub(crate) fn hint(code: sys::CUresult, tracking: bool) -> &'static str {
+    use sys::CUresult::*;
+    match code {
+        CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED => {
+            "a call that synchronizes or waits on the host is not allowed while a stream is \
+             being captured (e.g. `CudaStream::synchronize`, `CudaContext::synchronize`, \
+             `CudaEvent::synchronize`, a copy to or from pageable host memory such as \
+             `clone_dtoh` or `memcpy_dtov`, `cuMemAlloc`, `cuMemFreeHost`); make it before or \
+             after the capture, and read results after launching the graph"
+        }
+        CUDA_ERROR_STREAM_CAPTURE_INVALIDATED if tracking => {
+            "an earlier call broke the capture and its error was not returned by the capture \
+             closure (ignored, or recorded by cudarc for later). cudarc's event tracking is on: \
+             a buffer last used outside the capture makes cudarc wait on an event recorded \
+             outside it, which breaks the capture; call `unsafe { ctx.disable_event_tracking() \
+             }` before capturing and order the streams yourself. Otherwise look for a call that \
+             synchronizes (`synchronize`, a blocking copy to the host)"
+        }
+        CUDA_ERROR_STREAM_CAPTURE_INVALIDATED => {
+            "an earlier call broke the capture and its error was not returned by the capture \
+             closure (ignored with `let _ =` or `.ok()`, or recorded by cudarc for later): \
+             typically a call that synchronizes (`synchronize`, a blocking copy to the host), or \
+             a wait on an event recorded outside the capture; return errors from the closure \
+             with `?` to see which"
+        }
+        CUDA_ERROR_STREAM_CAPTURE_MERGE => {
+            "two separate captures were joined: a stream being captured waited on an event \
+             recorded in another capture"
+        }
+        CUDA_ERROR_STREAM_CAPTURE_UNMATCHED => "the capture was not begun on this stream",
+        CUDA_ERROR_STREAM_CAPTURE_UNJOINED => {
+            "a stream joined the capture (it waited on an event recorded in it: cudarc's \
+             `CudaStream::fork` or `join`, `CudaStream::wait`, or cudarc's event tracking) and \
+             was not joined back into the captured stream before the capture ended; fork \
+             streams with `CaptureScope::fork`, which always joins them"
+        }
+        CUDA_ERROR_STREAM_CAPTURE_ISOLATION if tracking => {
+            "the capture would depend on work outside it: a stream being captured waited on an \
+             event recorded outside the capture. cudarc's event tracking is on, and does this \
+             when a buffer was last used outside the capture: call `unsafe { \
+             ctx.disable_event_tracking() }` before capturing and order the streams yourself"
+        }
+        CUDA_ERROR_STREAM_CAPTURE_ISOLATION => {
+            "the capture would depend on work outside it: a stream being captured waited on an \
+             event recorded outside the capture (order such work before the capture begins)"
+        }
+        CUDA_ERROR_STREAM_CAPTURE_IMPLICIT => {
+            "the legacy default stream (`CudaContext::default_stream`, stream 0) was used while \
+             a blocking stream was being captured, which would make it wait on the capture; use \
+             streams made by `CudaContext::new_stream` (non-blocking)"
+        }
+        CUDA_ERROR_CAPTURED_EVENT => {
+            "an event last recorded inside the capture was queried or waited for on the host \
+             (`CudaEvent::synchronize`, `is_complete`, `elapsed_ms`) or by a stream outside the \
+             capture: such an event only orders captured work. cudarc records such events for \
+             its buffers when event tracking is on (see `CudaContext::disable_event_tracking`)"
+        }
+        CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD => {
+            "a call that belongs to the capturing thread was made on another thread (captures of \
+             this crate are thread-local: keep the capture's work on the capturing thread)"
+        }
+        _ => "see the CUDA driver API documentation of this error code",
+    }
+}
+
+/// The name of a raw node type (`CUgraphNodeType`), as in default node names.
+pub(crate) fn raw_kind_name(code: u32) -> &'static str {
+    use sys::CUgraphNodeType::*;
+    const KINDS: &[(sys::CUgraphNodeType, &str)] = &[
+        (CU_GRAPH_NODE_TYPE_KERNEL, "kernel"),
+        (CU_GRAPH_NODE_TYPE_MEMCPY, "memcpy"),
+        (CU_GRAPH_NODE_TYPE_MEMSET, "memset"),
+        (CU_GRAPH_NODE_TYPE_HOST, "host"),
+        (CU_GRAPH_NODE_TYPE_GRAPH, "child_graph"),
+        (CU_GRAPH_NODE_TYPE_EMPTY, "empty"),
+        (CU_GRAPH_NODE_TYPE_WAIT_EVENT, "event_wait"),
+        (CU_GRAPH_NODE_TYPE_EVENT_RECORD, "event_record"),
+        (CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL, "semaphore_signal"),
+        (CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT, "semaphore_wait"),
+        (CU_GRAPH_NODE_TYPE_MEM_ALLOC, "mem_alloc"),
+        (CU_GRAPH_NODE_TYPE_MEM_FREE, "mem_free"),
+        (CU_GRAPH_NODE_TYPE_BATCH_MEM_OP, "batch_mem_op"),
+        #[cfg(not(feature = "cuda-12020"))]
+        (CU_GRAPH_NODE_TYPE_CONDITIONAL, "conditional"),
+    ];
+    KINDS
+        .iter()
+        .find(|(kind, _)| *kind as u32 == code)
+        .map_or("node", |(_, name)| name)
+}
+
+/// Whether CUDA allows a node of raw type `code` in a conditional body (kernel, empty,
+/// child-graph, memset, memcpy and conditional nodes: [conditional graph nodes]).
+///
+/// [conditional graph nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#conditional-graph-nodes
+pub(crate) fn raw_allowed_in_body(code: u32) -> bool {
+    use sys::CUgraphNodeType::*;
+    [
+        CU_GRAPH_NODE_TYPE_KERNEL,
+        CU_GRAPH_NODE_TYPE_EMPTY,
+        CU_GRAPH_NODE_TYPE_GRAPH,
+        CU_GRAPH_NODE_TYPE_MEMSET,
+        CU_GRAPH_NODE_TYPE_MEMCPY,
+        #[cfg(not(feature = "cuda-12020"))]
+        CU_GRAPH_NODE_TYPE_CONDITIONAL,
+    ]
+    .iter()
+    .any(|&kind| kind as u32 == code)
+}
+
+/// The error for a captured node of raw type `code` that a conditional body may not hold.
+pub(crate) fn not_in_body(node: String, code: u32) -> Error {
+    Error::Invalid {
+        node,
+        reason: format!(
+            "the capture recorded a {} node, and CUDA allows only kernel, empty, child-graph, \
+             memset, memcpy and conditional nodes in a conditional body (host functions, event \
+             records and waits with external events, stream-ordered allocations and frees are \
+             not): enqueue that work before or after the conditional node",
+            raw_kind_name(code)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes() -> [sys::CUresult; 9] {
+        use sys::CUresult::*;
+        [
+            CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+            CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
+            CUDA_ERROR_STREAM_CAPTURE_MERGE,
+            CUDA_ERROR_STREAM_CAPTURE_UNMATCHED,
+            CUDA_ERROR_STREAM_CAPTURE_UNJOINED,
+            CUDA_ERROR_STREAM_CAPTURE_ISOLATION,
+            CUDA_ERROR_STREAM_CAPTURE_IMPLICIT,
+            CUDA_ERROR_CAPTURED_EVENT,
+            CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD,
+        ]
+    }
+
+    #[test]
+    fn every_capture_code_has_its_own_hint() {
+        for tracking in [false, true] {
+            let hints: Vec<&str> = codes().iter().map(|&c| hint(c, tracking)).collect();
+            for (i, h) in hints.iter().enumerate() {
+                assert!(
+                    !h.starts_with("see the CUDA"),
+                    "{:?} has no hint",
+                    codes()[i]
+                );
+                assert!(
+                    !hints[..i].contains(h),
+                    "{:?} shares its hint with an earlier code",
+                    codes()[i]
+                );
+            }
+        }
+        assert!(!is_capture_code(sys::CUresult::CUDA_ERROR_INVALID_VALUE));
+        assert!(codes().iter().all(|&c| is_capture_code(c)));
+    }
+
+    #[test]
+    fn a_broken_capture_names_the_call_the_code_and_what_to_do() {
+        let code = DriverError(sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+        let e = capture_broken(
+            "a cudarc driver call inside the capture".into(),
+            code,
+            false,
+        );
+        let text = e.to_string();
+        assert!(
+            text.starts_with(
+                "a cudarc driver call inside the capture failed with \
+                 CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED: a call that synchronizes"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("CudaStream::synchronize"), "{text}");
+        match e {
+            Error::CaptureBroken { call, code: c, .. } => {
+                assert_eq!(call, "a cudarc driver call inside the capture");
+                assert_eq!(c, code);
+            }
+            other => panic!("expected CaptureBroken, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn event_tracking_is_named_where_it_explains_the_code() {
+        use sys::CUresult::*;
+        for code in [
+            CUDA_ERROR_STREAM_CAPTURE_ISOLATION,
+            CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
+        ] {
+            assert!(
+                hint(code, true).contains("disable_event_tracking"),
+                "{code:?}"
+            );
+        }
+        assert!(hint(CUDA_ERROR_STREAM_CAPTURE_UNJOINED, false).contains("CaptureScope::fork"));
+        assert!(hint(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, false).contains("default_stream"));
+    }
+
+    #[test]
+    fn raw_node_kinds_are_named_and_sorted_by_the_body_rule() {
+        use sys::CUgraphNodeType::*;
+        assert_eq!(raw_kind_name(CU_GRAPH_NODE_TYPE_HOST as u32), "host");
+        assert_eq!(
+            raw_kind_name(CU_GRAPH_NODE_TYPE_MEM_ALLOC as u32),
+            "mem_alloc"
+        );
+        assert_eq!(raw_kind_name(1000), "node");
+        for ok in [
+            CU_GRAPH_NODE_TYPE_KERNEL,
+            CU_GRAPH_NODE_TYPE_MEMCPY,
+            CU_GRAPH_NODE_TYPE_MEMSET,
+            CU_GRAPH_NODE_TYPE_EMPTY,
+            CU_GRAPH_NODE_TYPE_GRAPH,
+        ] {
+            assert!(raw_allowed_in_body(ok as u32), "{ok:?}");
+        }
+        for refused in [
+            CU_GRAPH_NODE_TYPE_HOST,
+            CU_GRAPH_NODE_TYPE_EVENT_RECORD,
+            CU_GRAPH_NODE_TYPE_WAIT_EVENT,
+            CU_GRAPH_NODE_TYPE_MEM_ALLOC,
+            CU_GRAPH_NODE_TYPE_MEM_FREE,
+        ] {
+            assert!(!raw_allowed_in_body(refused as u32), "{refused:?}");
+        }
+        // Agrees with the rule for added nodes.
+        assert!(NodeKind::Kernel.allowed_in_body() && !NodeKind::Host.allowed_in_body());
+    }
+}

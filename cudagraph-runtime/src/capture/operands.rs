@@ -1,0 +1,424 @@
+//! The memory a capture is given, and the views its closure works on.
+//!
+//! A captured graph keeps the raw addresses of the memory its work uses, so that memory must be
+//! known: the capture's operands ([`CaptureOperands`]) are held by the graph as any node's
+//! memory is (a [`DeviceBuffer`] shared, a cudarc slice borrowed for the graph's lifetime), and
+//! the closure reaches them only through views ([`CaptureView`], [`CaptureViewMut`]). A view
+//! works with cudarc's calls and cuBLAS (it implements cudarc's `DevicePtr` traits) and with the
+//! [`CaptureScope`](super::CaptureScope)'s own calls, but nowhere else: it names memory whose
+//! owner the capture holds, and only the capture's work may use it.
+//!
+//! A view carries no cudarc event: cudarc orders a buffer's uses across streams by waiting on
+//! events recorded after its last uses, and inside a capture a wait on an event recorded outside
+//! it breaks the capture. The capture's own work is ordered by the capture (stream order, forks
+//! and joins), and the executables' launches by the memory model.
+
+use std::marker::PhantomData;
+use std::ops::RangeBounds;
+use std::sync::Arc;
+
+use cudarc::driver::{
+    sys, CudaSlice, CudaStream, CudaView, CudaViewMut, DevicePtr as CudarcDevicePtr,
+    DevicePtrMut as CudarcDevicePtrMut, DeviceRepr, DeviceSlice, SyncOnDrop,
+};
+
+use crate::error::{Error, Result};
+use crate::memory::alloc::Space;
+use crate::memory::operand::sealed::MemoryOperand;
+use crate::memory::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
+use crate::memory::DeviceBuffer;
+use crate::ptr::{bounds, DevicePtr, DevicePtrMut};
+
+/// Marks a buffer given to a capture as written: `Mut(buffer)` (for operands kept by value, as
+/// a [`Capture`](crate::Capture) keeps them; a reference says it with `&mut buffer`).
+#[derive(Debug, Clone)]
+pub struct Mut<B>(pub B);
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// One piece of device memory given to a capture: read (`&DeviceBuffer<T>`, a `DeviceBuffer<T>`,
+/// a cudarc `&CudaSlice<T>` or `CudaView<T>`, a raw `DevicePtr<T>`) or written
+/// (`&mut DeviceBuffer<T>`, `Mut(DeviceBuffer<T>)`, `&mut CudaSlice<T>`, `CudaViewMut<T>`, a raw
+/// `DevicePtrMut<T>`). Sealed.
+pub trait CaptureOperand<'a>: sealed::Sealed {
+    /// The view the capture closure gets: [`CaptureView`] or [`CaptureViewMut`].
+    type View<'v>;
+    /// The memory, as a use by the captured work (kept alive as the operand says).
+    #[doc(hidden)]
+    fn into_use(self) -> Result<Use<'a>>;
+    /// The view of `used` for the capture `capture` on `stream`.
+    #[doc(hidden)]
+    fn view<'v>(used: &Use<'a>, capture: u64, stream: &'v Arc<CudaStream>) -> Self::View<'v>;
+}
+
+/// The memory given to a capture: one [`CaptureOperand`], or a tuple of up to eight (`()` for
+/// none). The capture closure gets a view of each, in order. Sealed.
+pub trait CaptureOperands<'a>: sealed::Sealed {
+    /// The views the closure gets.
+    type Views<'v>;
+    /// The memory, as uses by the captured work, appended to `out`.
+    #[doc(hidden)]
+    fn into_uses(self, out: &mut Vec<Use<'a>>) -> Result<()>;
+    /// The views of `uses` (what [`CaptureOperands::into_uses`] appended).
+    #[doc(hidden)]
+    fn views<'v>(uses: &[Use<'a>], capture: u64, stream: &'v Arc<CudaStream>) -> Self::Views<'v>;
+}
+
+macro_rules! view_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        pub struct $name<'v, T> {
+            addr: sys::CUdeviceptr,
+            len: usize,
+            capture: u64,
+            stream: &'v Arc<CudaStream>,
+            _elem: PhantomData<fn() -> T>,
+        }
+
+        impl<T> std::fmt::Debug for $name<'_, T> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(
+                    f,
+                    "{}<{}>({:#x}, len {})",
+                    stringify!($name),
+                    std::any::type_name::<T>(),
+                    self.addr,
+                    self.len
+                )
+            }
+        }
+
+        impl<'v, T> $name<'v, T> {
+            fn new(used: &Use<'_>, capture: u64, stream: &'v Arc<CudaStream>) -> Self {
+                Self {
+                    addr: used.start,
+                    len: used.bytes() / std::mem::size_of::<T>().max(1),
+                    capture,
+                    stream,
+                    _elem: PhantomData,
+                }
+            }
+
+            /// The device address of the first element (for a kernel parameter pushed as an
+            /// address).
+            pub fn addr(&self) -> sys::CUdeviceptr {
+                self.addr
+            }
+
+            /// The number of elements.
+            pub fn len(&self) -> usize {
+                self.len
+            }
+
+            /// Whether it holds no element.
+            pub fn is_empty(&self) -> bool {
+                self.len == 0
+            }
+
+            /// Elements `range` of this view; `None` when out of bounds.
+            pub fn try_slice(&self, range: impl RangeBounds<usize>) -> Option<Self> {
+                let (start, end) = bounds(range, self.len)?;
+                Some(Self {
+                    addr: self.addr + (start * std::mem::size_of::<T>()) as u64,
+                    len: end - start,
+                    capture: self.capture,
+                    stream: self.stream,
+                    _elem: PhantomData,
+                })
+            }
+
+            fn key(&self) -> MemKey {
+                MemKey {
+                    start: self.addr,
+                    end: self.addr + (self.len * std::mem::size_of::<T>()) as u64,
+                    owner: std::ptr::null(),
+                }
+            }
+
+            fn captured_use<'a>(&self, write: bool) -> Use<'a> {
+                let key = self.key();
+                Use {
+                    space: Space::Device,
+                    start: key.start,
+                    end: key.end,
+                    write,
+                    host_code: false,
+                    hold: Hold::Captured {
+                        capture: self.capture,
+                    },
+                }
+            }
+        }
+
+        impl<T> DeviceSlice<T> for $name<'_, T> {
+            fn len(&self) -> usize {
+                self.len
+            }
+            fn stream(&self) -> &Arc<CudaStream> {
+                self.stream
+            }
+        }
+
+        // No event to wait on or record: the capture orders its own work (see the module docs).
+        impl<T> CudarcDevicePtr<T> for $name<'_, T> {
+            fn device_ptr<'b>(&'b self, _stream: &'b CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'b>) {
+                (self.addr, SyncOnDrop::Record(None))
+            }
+        }
+
+        impl<'a, T> MemoryOperand<'a> for &$name<'_, T> {
+            type Elem = T;
+            fn key(&self) -> MemKey {
+                (*self).key()
+            }
+            fn len(&self) -> usize {
+                self.len
+            }
+            fn into_use(self, write: bool) -> Result<Use<'a>> {
+                Ok(self.captured_use(write))
+            }
+        }
+
+        #[diagnostic::do_not_recommend]
+        impl<'a, T> DeviceSrc<'a, T> for &$name<'_, T> {}
+    };
+}
+
+view_type!(
+    /// A capture closure's view of device memory given to the capture for reading: `len` `T`s.
+    ///
+    /// It is an argument of cudarc's calls and cuBLAS (it implements cudarc's `DevicePtr`), and a
+    /// [`DeviceSrc`] of the [`CaptureScope`](super::CaptureScope)'s calls: of the capture's own
+    /// work, nothing else's (a node added to a graph refuses it).
+    CaptureView
+);
+view_type!(
+    /// A capture closure's view of device memory given to the capture for writing: `len` `T`s.
+    ///
+    /// It is an argument of cudarc's calls and cuBLAS (it implements cudarc's `DevicePtr` and
+    /// `DevicePtrMut`), and a [`DeviceSrc`] and [`DeviceDst`] of the
+    /// [`CaptureScope`](super::CaptureScope)'s calls: of the capture's own work only.
+    CaptureViewMut
+);
+
+impl<T> CudarcDevicePtrMut<T> for CaptureViewMut<'_, T> {
+    fn device_ptr_mut<'b>(
+        &'b mut self,
+        _stream: &'b CudaStream,
+    ) -> (sys::CUdeviceptr, SyncOnDrop<'b>) {
+        (self.addr, SyncOnDrop::Record(None))
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<'a, T> DeviceDst<'a, T> for &CaptureViewMut<'_, T> {}
+
+impl<'v, T> CaptureViewMut<'v, T> {
+    /// The same memory, to read.
+    pub fn as_view(&self) -> CaptureView<'v, T> {
+        CaptureView {
+            addr: self.addr,
+            len: self.len,
+            capture: self.capture,
+            stream: self.stream,
+            _elem: PhantomData,
+        }
+    }
+}
+
+/// Implements [`CaptureOperand`] for `$ty`, read (`CaptureView`) or written (`CaptureViewMut`):
+/// `|$o| $use` makes the use from the operand `$o`.
+macro_rules! operand {
+    ($([$($gen:tt)*] $ty:ty, $view:ident, |$o:ident| $use:expr;)*) => {$(
+        impl<$($gen)*> sealed::Sealed for $ty {}
+        impl<$($gen)*> CaptureOperand<'a> for $ty {
+            type View<'v> = $view<'v, T>;
+            fn into_use(self) -> Result<Use<'a>> {
+                let $o = self;
+                $use
+            }
+            fn view<'v>(used: &Use<'a>, capture: u64, stream: &'v Arc<CudaStream>) -> $view<'v, T> {
+                $view::new(used, capture, stream)
+            }
+        }
+    )*};
+}
+operand! {
+    ['a, T: DeviceRepr + 'static] &DeviceBuffer<T>, CaptureView, |o| MemoryOperand::into_use(o, false);
+    ['a, T: DeviceRepr + 'static] DeviceBuffer<T>, CaptureView, |o| MemoryOperand::into_use(o, false);
+    ['a, T: DeviceRepr + 'static] &mut DeviceBuffer<T>, CaptureViewMut, |o| MemoryOperand::into_use(&*o, true);
+    ['a, T: DeviceRepr + 'static] Mut<DeviceBuffer<T>>, CaptureViewMut, |o| MemoryOperand::into_use(o.0, true);
+    ['a, T: DeviceRepr + 'static] Mut<&DeviceBuffer<T>>, CaptureViewMut, |o| MemoryOperand::into_use(o.0, true);
+    ['a, T: DeviceRepr] &'a CudaSlice<T>, CaptureView, |o| MemoryOperand::into_use(o, false);
+    ['a, T: DeviceRepr] &'a mut CudaSlice<T>, CaptureViewMut, |o| MemoryOperand::into_use(o, true);
+    ['a, T: DeviceRepr] CudaView<'a, T>, CaptureView, |o| MemoryOperand::into_use(o, false);
+    ['a, T: DeviceRepr] CudaViewMut<'a, T>, CaptureViewMut, |o| MemoryOperand::into_use(o, true);
+    ['a, T: DeviceRepr] DevicePtr<T>, CaptureView, |o| MemoryOperand::into_use(o, false);
+    ['a, T: DeviceRepr] DevicePtrMut<T>, CaptureViewMut, |o| MemoryOperand::into_use(o, true);
+}
+
+impl sealed::Sealed for () {}
+impl<'a> CaptureOperands<'a> for () {
+    type Views<'v> = ();
+    fn into_uses(self, _: &mut Vec<Use<'a>>) -> Result<()> {
+        Ok(())
+    }
+    fn views<'v>(_: &[Use<'a>], _: u64, _: &'v Arc<CudaStream>) {}
+}
+
+macro_rules! tuple_operands {
+    ($($o:ident $i:tt),*) => {
+        impl<'a, $($o: CaptureOperand<'a>),*> sealed::Sealed for ($($o,)*) {}
+        impl<'a, $($o: CaptureOperand<'a>),*> CaptureOperands<'a> for ($($o,)*) {
+            type Views<'v> = ($($o::View<'v>,)*);
+            fn into_uses(self, out: &mut Vec<Use<'a>>) -> Result<()> {
+                $(out.push(self.$i.into_use()?);)*
+                Ok(())
+            }
+            fn views<'v>(uses: &[Use<'a>], capture: u64, stream: &'v Arc<CudaStream>) -> Self::Views<'v> {
+                ($($o::view(&uses[$i], capture, stream),)*)
+            }
+        }
+    };
+}
+tuple_operands!(A 0);
+tuple_operands!(A 0, B 1);
+tuple_operands!(A 0, B 1, C 2);
+tuple_operands!(A 0, B 1, C 2, D 3);
+tuple_operands!(A 0, B 1, C 2, D 3, E 4);
+tuple_operands!(A 0, B 1, C 2, D 3, E 4, F 5);
+tuple_operands!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+tuple_operands!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+
+/// Refuses operands that overlap with one of them written: the closure would get a writable
+/// view aliasing another view.
+pub(crate) fn check_apart(uses: &[Use<'_>]) -> Result<()> {
+    for (i, a) in uses.iter().enumerate() {
+        if uses[..i].iter().any(|b| a.conflicts_with(b)) {
+            return Err(Error::Invalid {
+                node: "<capture>".into(),
+                reason: "two pieces of memory given to the capture overlap and one is written: \
+                         give each buffer once (slice its view inside the closure)"
+                    .into(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Device memory allocated inside a capture ([`CaptureScope::alloc`](super::CaptureScope::alloc)):
+/// a graph allocation of `len` `T`s, made each time the graph runs and freed by
+/// [`CaptureScope::free`](super::CaptureScope::free) or at the end of the capture.
+///
+/// Give it (by reference) to the capture scope's calls, ordered after the allocation by the
+/// capture (on the stream that allocated it, or on streams forked after); it exists only inside
+/// the capture closure (`'s`), and only the capture's own work may use it.
+pub struct CaptureAlloc<'s, T> {
+    pub(crate) addr: sys::CUdeviceptr,
+    pub(crate) len: usize,
+    pub(crate) capture: u64,
+    stream: &'s Arc<CudaStream>,
+    _elem: PhantomData<fn() -> T>,
+}
+
+impl<T> std::fmt::Debug for CaptureAlloc<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "CaptureAlloc<{}>({:#x}, len {})",
+            std::any::type_name::<T>(),
+            self.addr,
+            self.len
+        )
+    }
+}
+
+impl<'s, T> CaptureAlloc<'s, T> {
+    pub(crate) fn new(
+        addr: sys::CUdeviceptr,
+        len: usize,
+        capture: u64,
+        stream: &'s Arc<CudaStream>,
+    ) -> Self {
+        Self {
+            addr,
+            len,
+            capture,
+            stream,
+            _elem: PhantomData,
+        }
+    }
+
+    /// The allocation as a view to read, for cudarc's calls and cuBLAS.
+    pub fn view(&self) -> CaptureView<'s, T> {
+        CaptureView {
+            addr: self.addr,
+            len: self.len,
+            capture: self.capture,
+            stream: self.stream,
+            _elem: PhantomData,
+        }
+    }
+
+    /// The allocation as a view to write, for cudarc's calls and cuBLAS.
+    pub fn view_mut(&mut self) -> CaptureViewMut<'s, T> {
+        CaptureViewMut {
+            addr: self.addr,
+            len: self.len,
+            capture: self.capture,
+            stream: self.stream,
+            _elem: PhantomData,
+        }
+    }
+
+    /// The device address (fixed for every launch of the graph).
+    pub fn addr(&self) -> sys::CUdeviceptr {
+        self.addr
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether it holds no element (never: an allocation holds at least one).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn key(&self) -> MemKey {
+        MemKey {
+            start: self.addr,
+            end: self.addr + (self.len * std::mem::size_of::<T>()) as u64,
+            owner: std::ptr::null(),
+        }
+    }
+}
+
+impl<'a, T> MemoryOperand<'a> for &CaptureAlloc<'_, T> {
+    type Elem = T;
+    fn key(&self) -> MemKey {
+        (*self).key()
+    }
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn into_use(self, write: bool) -> Result<Use<'a>> {
+        let key = self.key();
+        Ok(Use {
+            space: Space::Device,
+            start: key.start,
+            end: key.end,
+            write,
+            host_code: false,
+            hold: Hold::Captured {
+                capture: self.capture,
+            },
+        })
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<'a, T> DeviceSrc<'a, T> for &CaptureAlloc<'_, T> {}
+impl<'a, T> DeviceDst<'a, T> for &CaptureAlloc<'_, T> {}
