@@ -638,7 +638,7 @@ impl<'a> GraphExec<'a> {
         apply: impl FnOnce() -> Result<()>,
     ) -> Result<()> {
         self.check_host_code(index, &uses)?;
-        refuse_captured(&uses, &|| self.graph.name_of(index))?;
+        refuse_captured(&uses, None, &|| self.graph.name_of(index))?;
         self.graph
             .check_handles(&uses, &|| self.graph.name_of(index))?;
         self.graph.check_indirect_uses_of(index, &uses)?;

@@ -124,6 +124,9 @@ struct Tables<'a> {
     /// For a graph made by a [`Scope`](crate::Scope): the executables made from it are waited
     /// for when the scope ends.
     scope: Option<&'a Registry>,
+    /// For a conditional body made in a capture: the capture's id, whose memory (views,
+    /// allocations) its nodes may use.
+    capture: Option<u64>,
 }
 
 /// A graph's block of indirect values. Graphs with one are never cloned, so a clone of the
@@ -744,7 +747,8 @@ impl<'a> Graph<'a> {
                 .tables
                 .as_ref()
                 .map_or(&[][..], |t| &t.uses[uses_from..]);
-            refuse_captured(uses, &|| node_name(name.clone()))?;
+            let capture = self.tables.as_ref().and_then(|t| t.capture);
+            refuse_captured(uses, capture, &|| node_name(name.clone()))?;
             self.check_handles(uses, &|| node_name(name.clone()))?;
             self.check_indirect_uses(uses, &|b| {
                 deps.iter()
@@ -1546,7 +1550,9 @@ impl<'a> Graph<'a> {
         let bodies_scope = self.indirect_scope_for_bodies(deps);
         let id = self.add_node(&mut params, deps, self.uses_len())?;
         // SAFETY: the node was just added: the driver made its bodies.
-        let mut bodies = unsafe { Self::bodies_of(&params, &self.ctx, scope, bodies_scope) };
+        let capture = self.tables.as_ref().and_then(|t| t.capture);
+        let mut bodies =
+            unsafe { Self::bodies_of(&params, &self.ctx, scope, bodies_scope, capture) };
         // Lent as `Body`s: unsized, they stay where they are (see `Body`).
         let mut lent: Vec<&mut Body<'a>> = bodies.iter_mut().map(Body::lend).collect();
         let built = build(&mut lent);
@@ -1577,7 +1583,8 @@ impl<'a> Graph<'a> {
 
     /// The body graphs the driver made for the conditional node added with `params`, as graphs
     /// of `ctx` whose kernels may set the handles of `scope` and read the indirect values of
-    /// `indirect`.
+    /// `indirect`, and whose nodes may use the memory of the capture `capture` (a conditional
+    /// node added to a capture in progress).
     ///
     /// # Safety
     /// The node was added with `params`: its body array holds `params.condition`'s count of
@@ -1588,6 +1595,7 @@ impl<'a> Graph<'a> {
         ctx: &Arc<CudaContext>,
         scope: u64,
         indirect: Option<IndirectScope>,
+        capture: Option<u64>,
     ) -> Vec<Graph<'a>> {
         (0..params.condition.bodies() as usize)
             .map(|i| {
@@ -1598,6 +1606,7 @@ impl<'a> Graph<'a> {
                 let tables = body.tables_mut();
                 tables.body_of = Some(scope);
                 tables.indirect = indirect;
+                tables.capture = capture;
                 body
             })
             .collect()
@@ -2201,9 +2210,17 @@ pub(crate) fn foreign_key(call: &str) -> Error {
 
 /// Refuses memory of a capture among `uses` (`Hold::Captured`: an allocation made in a capture,
 /// or a capture closure's view of the memory given to it), which only that capture's own work
-/// may use: a node added to a graph, or an update, is not.
-pub(crate) fn refuse_captured(uses: &[Use<'_>], node: &dyn Fn() -> String) -> Result<()> {
-    if uses.iter().any(|u| matches!(u.hold, Hold::Captured { .. })) {
+/// may use: a node added to a graph, or an update, is not, unless it is a node of a conditional
+/// body added to the capture `within`.
+pub(crate) fn refuse_captured(
+    uses: &[Use<'_>],
+    within: Option<u64>,
+    node: &dyn Fn() -> String,
+) -> Result<()> {
+    if uses
+        .iter()
+        .any(|u| matches!(u.hold, Hold::Captured { capture } if Some(capture) != within))
+    {
         return Err(Error::Invalid {
             node: node(),
             reason:

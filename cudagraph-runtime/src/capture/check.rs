@@ -151,15 +151,33 @@ mod tests {
 
     #[test]
     fn a_copy_covers_its_first_to_its_last_byte() {
-        // SAFETY: a plain C struct for which all zeros is valid.
-        let mut c: sys::CUDA_MEMCPY3D = unsafe { std::mem::zeroed() };
-        c.srcMemoryType = sys::CUmemorytype::CU_MEMORYTYPE_DEVICE;
-        c.srcDevice = 0x1000;
-        c.dstMemoryType = sys::CUmemorytype::CU_MEMORYTYPE_HOST;
-        c.dstHost = 0x9000 as *mut _;
-        c.WidthInBytes = 64;
-        c.Height = 1;
-        c.Depth = 1;
+        let mut c = sys::CUDA_MEMCPY3D {
+            srcXInBytes: 0,
+            srcY: 0,
+            srcZ: 0,
+            srcLOD: 0,
+            srcMemoryType: sys::CUmemorytype::CU_MEMORYTYPE_DEVICE,
+            srcHost: std::ptr::null(),
+            srcDevice: 0x1000,
+            srcArray: std::ptr::null_mut(),
+            reserved0: std::ptr::null_mut(),
+            srcPitch: 0,
+            srcHeight: 0,
+            dstXInBytes: 0,
+            dstY: 0,
+            dstZ: 0,
+            dstLOD: 0,
+            dstMemoryType: sys::CUmemorytype::CU_MEMORYTYPE_HOST,
+            dstHost: 0x9000 as *mut _,
+            dstDevice: 0,
+            dstArray: std::ptr::null_mut(),
+            reserved1: std::ptr::null_mut(),
+            dstPitch: 0,
+            dstHeight: 0,
+            WidthInBytes: 64,
+            Height: 1,
+            Depth: 1,
+        };
         assert_eq!(copy_ranges(&c), (0x1000..0x1040, 0x9000..0x9040));
         // 2-D, 3 rows with a pitch of 256, from (8, 1).
         c.Height = 3;

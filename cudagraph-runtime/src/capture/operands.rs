@@ -53,8 +53,8 @@ pub trait CaptureOperand<'a>: sealed::Sealed {
     fn view<'v>(used: &Use<'a>, capture: u64, stream: &'v Arc<CudaStream>) -> Self::View<'v>;
 }
 
-/// The memory given to a capture: one [`CaptureOperand`], or a tuple of up to eight (`()` for
-/// none). The capture closure gets a view of each, in order. Sealed.
+/// The memory given to a capture: one [`CaptureOperand`] (the closure gets its view), or a tuple
+/// of up to eight (the closure gets a tuple of their views, in order; `()` for none). Sealed.
 pub trait CaptureOperands<'a>: sealed::Sealed {
     /// The views the closure gets.
     type Views<'v>;
@@ -241,6 +241,17 @@ macro_rules! operand {
             }
             fn view<'v>(used: &Use<'a>, capture: u64, stream: &'v Arc<CudaStream>) -> $view<'v, T> {
                 $view::new(used, capture, stream)
+            }
+        }
+        // One operand alone is given as itself, its view alone (not a tuple of one).
+        impl<$($gen)*> CaptureOperands<'a> for $ty {
+            type Views<'v> = $view<'v, T>;
+            fn into_uses(self, out: &mut Vec<Use<'a>>) -> Result<()> {
+                out.push(CaptureOperand::into_use(self)?);
+                Ok(())
+            }
+            fn views<'v>(uses: &[Use<'a>], capture: u64, stream: &'v Arc<CudaStream>) -> $view<'v, T> {
+                $view::new(&uses[0], capture, stream)
             }
         }
     )*};

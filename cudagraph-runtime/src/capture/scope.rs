@@ -417,8 +417,15 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
         // depends on.
         let node = unsafe { params.add_to(graph, &deps) }.map_err(|e| e.at_node(name))?;
         // SAFETY: the node was just added with `params`.
-        let mut bodies =
-            unsafe { Graph::bodies_of(&params, &self.sequence.ctx, self.sequence.scope, None) };
+        let mut bodies = unsafe {
+            Graph::bodies_of(
+                &params,
+                &self.sequence.ctx,
+                self.sequence.scope,
+                None,
+                Some(self.sequence.id),
+            )
+        };
         let mut lent: Vec<&mut Body<'a>> = bodies.iter_mut().map(Body::lend).collect();
         let built = build(&mut lent);
         drop(lent);
@@ -427,10 +434,11 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
             unsafe { result::stream::set_capture_dependencies(self.stream.cu_stream(), &[node]) }
         });
         if let Err(e) = placed {
-            // SAFETY: the node was just added and nothing refers to it.
-            let removed = unsafe { result::graph::destroy_node(node) };
+            // SAFETY: the node was just added and nothing refers to it. Should CUDA keep it (it
+            // removes no node from a graph with memory nodes), the error below fails the
+            // capture, and its graph goes with it.
+            let _ = unsafe { result::graph::destroy_node(node) };
             drop(bodies);
-            removed?;
             return Err(e.at_node(name));
         }
         self.sequence

@@ -865,13 +865,14 @@ pub(crate) mod recorded {
     /// # Safety
     /// `node` is a live memcpy node.
     pub(crate) unsafe fn memcpy(node: sys::CUgraphNode) -> Result<sys::CUDA_MEMCPY3D> {
-        // SAFETY: a plain C struct for which all zeros is valid.
-        let mut copy: sys::CUDA_MEMCPY3D = unsafe { std::mem::zeroed() };
+        // Not zeroed: its memory-type fields are enums without a zero value.
+        let mut copy = std::mem::MaybeUninit::<sys::CUDA_MEMCPY3D>::uninit();
         // SAFETY: the caller's promise; `copy` is a valid out-pointer.
         check("cuGraphMemcpyNodeGetParams", unsafe {
-            sys::cuGraphMemcpyNodeGetParams(node, &mut copy)
+            sys::cuGraphMemcpyNodeGetParams(node, copy.as_mut_ptr())
         })?;
-        Ok(copy)
+        // SAFETY: the driver filled every field.
+        Ok(unsafe { copy.assume_init() })
     }
 
     /// `cuGraphMemsetNodeGetParams`.
@@ -893,12 +894,14 @@ pub(crate) mod recorded {
     /// # Safety
     /// `node` is a live alloc node.
     pub(crate) unsafe fn alloc(node: sys::CUgraphNode) -> Result<(sys::CUdeviceptr, usize)> {
-        // SAFETY: a plain C struct for which all zeros is valid.
-        let mut params: sys::CUDA_MEM_ALLOC_NODE_PARAMS = unsafe { std::mem::zeroed() };
+        // Not zeroed: it holds enums without a zero value.
+        let mut params = std::mem::MaybeUninit::<sys::CUDA_MEM_ALLOC_NODE_PARAMS>::uninit();
         // SAFETY: the caller's promise; `params` is a valid out-pointer.
         check("cuGraphMemAllocNodeGetParams", unsafe {
-            sys::cuGraphMemAllocNodeGetParams(node, &mut params)
+            sys::cuGraphMemAllocNodeGetParams(node, params.as_mut_ptr())
         })?;
+        // SAFETY: the driver filled every field.
+        let params = unsafe { params.assume_init() };
         Ok((params.dptr, params.bytesize))
     }
 }
