@@ -15,10 +15,13 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use cudagraph_examples::{compile, main_with, open_gpu, Failure};
-use cudagraph_runtime::cudarc::cublas::{sys as blas_sys, CudaBlas};
-use cudagraph_runtime::cudarc::driver::{CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
+use cudagraph_runtime::cudarc::cublas::{sys as blas_sys, CudaBlas, Gemm, GemmConfig};
+use cudagraph_runtime::cudarc::driver::{
+    CudaFunction, CudaStream, DevicePtr as CudarcPtr, DevicePtrMut as CudarcPtrMut, LaunchConfig,
+    PushKernelArg,
+};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{Capture, Error};
+use cudagraph_runtime::{Capture, Error, Mut};
 
 /// Sequences decoded at once.
 const BATCH: usize = 4;
@@ -165,7 +168,43 @@ impl Model {
     }
 }
 
-/// `C (m x n) = A (m x k) * B (k x n)`, column-major, device addresses, on `blas`'s stream.
+/// `C (m x n) = A (m x k) * B (k x n)`, column-major, on `blas`'s stream, through cudarc's
+/// typed cuBLAS call (the capture's views are its buffers).
+fn gemm<A: CudarcPtr<f32>, B: CudarcPtr<f32>, C: CudarcPtrMut<f32>>(
+    blas: &CudaBlas,
+    (m, n, k): (usize, usize, usize),
+    a: &A,
+    b: &B,
+    c: &mut C,
+) -> Result<(), Error> {
+    let cfg = GemmConfig {
+        transa: blas_sys::cublasOperation_t::CUBLAS_OP_N,
+        transb: blas_sys::cublasOperation_t::CUBLAS_OP_N,
+        m: m as i32,
+        n: n as i32,
+        k: k as i32,
+        alpha: 1.0f32,
+        lda: m as i32,
+        ldb: k as i32,
+        beta: 0.0,
+        ldc: m as i32,
+    };
+    if a.len() < m * k || b.len() < k * n || c.len() < m * n {
+        return Err(Error::Invalid {
+            node: "cublasSgemm".into(),
+            reason: format!("buffers too small for a {m} x {n} x {k} product"),
+        });
+    }
+    // SAFETY: `a`, `b` and `c` hold m*k, k*n and m*n floats (checked above); the leading
+    // dimensions are the row counts.
+    unsafe { blas.gemm(cfg, a, b, c) }.map_err(|e| Error::Invalid {
+        node: "cublasSgemm".into(),
+        reason: format!("cuBLAS answered {e:?}"),
+    })
+}
+
+/// `C (m x n) = A (m x k) * B (k x n)`, column-major, device addresses, on `blas`'s stream: the
+/// eager steps' call.
 fn sgemm(
     blas: &CudaBlas,
     (m, n, k): (usize, usize, usize),
@@ -221,38 +260,23 @@ struct Gpu {
 }
 
 impl Gpu {
-    /// The first layer's GEMM (`h = W1 x`) as work to record.
+    /// The first layer's GEMM (`h = W1 x`) as work to record: cuBLAS on the views of the
+    /// buffers given to the capture (which every graph recorded from it holds).
     fn layer1(&self) -> Capture {
-        let (blas, w1, x, h) = (
-            self.capture_blas.clone(),
-            self.w1.addr(),
-            self.x.addr(),
-            self.h.addr(),
-        );
-        // SAFETY: the work reaches `w1`, `x` and `h`, which `self` keeps alive beyond every graph
-        // and executable of this program; host code touches them only between launches that
-        // have completed (`to_vec` and `copy_from` order after them).
-        unsafe {
-            Capture::new(&self.capture_stream, move |_| {
-                sgemm(&blas, (HIDDEN, BATCH, DIM), w1, x, h)
-            })
-        }
+        let blas = self.capture_blas.clone();
+        let operands = (self.w1.clone(), self.x.clone(), Mut(self.h.clone()));
+        Capture::new(&self.capture_stream, operands, move |_, (w1, x, mut h)| {
+            gemm(&blas, (HIDDEN, BATCH, DIM), &w1, &x, &mut h)
+        })
     }
 
     /// The second layer's GEMM (`y = W2 h`) as work to record.
     fn layer2(&self) -> Capture {
-        let (blas, w2, h, y) = (
-            self.capture_blas.clone(),
-            self.w2.addr(),
-            self.h.addr(),
-            self.y.addr(),
-        );
-        // SAFETY: as for `layer1`, with `w2`, `h` and `y`.
-        unsafe {
-            Capture::new(&self.capture_stream, move |_| {
-                sgemm(&blas, (DIM, BATCH, HIDDEN), w2, h, y)
-            })
-        }
+        let blas = self.capture_blas.clone();
+        let operands = (self.w2.clone(), self.h.clone(), Mut(self.y.clone()));
+        Capture::new(&self.capture_stream, operands, move |_, (w2, h, mut y)| {
+            gemm(&blas, (DIM, BATCH, HIDDEN), &w2, &h, &mut y)
+        })
     }
 
     /// One eager step: the five operations launched one by one.
