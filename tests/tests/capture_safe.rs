@@ -133,9 +133,9 @@ fn host_functions_allocations_and_conditional_nodes_in_a_capture() {
             "the conditional body ran or not"
         );
         assert_eq!(
-            seen.load(Ordering::SeqCst),
-            want_tmp as i32 as u32,
-            "the host function"
+            f32::from_bits(seen.load(Ordering::SeqCst)),
+            want_tmp,
+            "what the host function saw"
         );
     }
 }

@@ -13,6 +13,7 @@
 //! it breaks the capture. The capture's own work is ordered by the capture (stream order, forks
 //! and joins), and the executables' launches by the memory model.
 
+use std::cell::RefCell;
 use std::marker::PhantomData;
 use std::ops::RangeBounds;
 use std::sync::Arc;
@@ -22,6 +23,7 @@ use cudarc::driver::{
     DevicePtrMut as CudarcDevicePtrMut, DeviceRepr, DeviceSlice, SyncOnDrop,
 };
 
+use super::scope::AllocEntry;
 use crate::error::{Error, Result};
 use crate::memory::alloc::Space;
 use crate::memory::operand::sealed::MemoryOperand;
@@ -331,6 +333,9 @@ pub struct CaptureAlloc<'s, T> {
     pub(crate) len: usize,
     pub(crate) capture: u64,
     stream: &'s Arc<CudaStream>,
+    /// The capture's record of its allocations, and this one's place in it.
+    allocs: &'s RefCell<Vec<AllocEntry>>,
+    pub(crate) index: usize,
     _elem: PhantomData<fn() -> T>,
 }
 
@@ -352,18 +357,30 @@ impl<'s, T> CaptureAlloc<'s, T> {
         len: usize,
         capture: u64,
         stream: &'s Arc<CudaStream>,
+        (allocs, index): (&'s RefCell<Vec<AllocEntry>>, usize),
     ) -> Self {
         Self {
             addr,
             len,
             capture,
             stream,
+            allocs,
+            index,
             _elem: PhantomData,
         }
     }
 
+    /// Notes that a view went out: its uses (cudarc's, on any stream) are not followed, so the
+    /// allocation's free waits for every stream of the capture.
+    fn viewed(&self) {
+        if let Some(entry) = self.allocs.borrow_mut().get_mut(self.index) {
+            entry.viewed = true;
+        }
+    }
+
     /// The allocation as a view to read, for cudarc's calls and cuBLAS.
-    pub fn view(&self) -> CaptureView<'s, T> {
+    pub fn view(&self) -> CaptureView<'_, T> {
+        self.viewed();
         CaptureView {
             addr: self.addr,
             len: self.len,
@@ -374,7 +391,8 @@ impl<'s, T> CaptureAlloc<'s, T> {
     }
 
     /// The allocation as a view to write, for cudarc's calls and cuBLAS.
-    pub fn view_mut(&mut self) -> CaptureViewMut<'s, T> {
+    pub fn view_mut(&mut self) -> CaptureViewMut<'_, T> {
+        self.viewed();
         CaptureViewMut {
             addr: self.addr,
             len: self.len,

@@ -334,27 +334,40 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
         }
         // SAFETY: a live stream being captured: the allocation is recorded as an alloc node.
         let addr = unsafe { result::enqueue::alloc(bytes, self.stream.cu_stream()) }?;
-        self.sequence.allocs.borrow_mut().push((addr, false));
-        Ok(CaptureAlloc::new(addr, len, self.sequence.id, self.stream))
+        let index = self.sequence.allocs.borrow().len();
+        self.sequence.allocs.borrow_mut().push(AllocEntry {
+            range: addr..addr + bytes as u64,
+            streams: vec![self.stream.clone()],
+            viewed: false,
+            freed: false,
+        });
+        Ok(CaptureAlloc::new(
+            addr,
+            len,
+            self.sequence.id,
+            self.stream,
+            (&self.sequence.allocs, index),
+        ))
     }
 
-    /// Frees `alloc` on this scope's stream (a free node of the graph), after everything the
-    /// capture recorded so far on every one of its streams: so after every use of the
-    /// allocation, whichever stream made it.
+    /// Frees `alloc` on this scope's stream (a free node of the graph), after every use of it
+    /// recorded so far: the capture orders this stream after the streams that made and used it
+    /// (after every stream of the capture, once cudarc's calls had a view of it, which this
+    /// crate does not follow).
     pub fn free<T>(&self, alloc: CaptureAlloc<'s, T>) -> Result<()> {
-        self.sequence.join_all_into(self.stream)?;
+        let entry = self.sequence.allocs.borrow()[alloc.index].clone();
+        if entry.viewed {
+            self.sequence.join_all_into(self.stream)?;
+        } else {
+            let mine = self.stream.cu_stream();
+            for user in entry.streams.iter().filter(|s| s.cu_stream() != mine) {
+                self.sequence.order(user, self.stream)?;
+            }
+        }
         // SAFETY: an allocation of this capture that nothing recorded after this point uses (it
         // is consumed), ordered after every use recorded so far.
         unsafe { result::memory::free_async(alloc.addr, self.stream.cu_stream()) }?;
-        if let Some(a) = self
-            .sequence
-            .allocs
-            .borrow_mut()
-            .iter_mut()
-            .find(|(addr, _)| *addr == alloc.addr)
-        {
-            a.1 = true;
-        }
+        self.sequence.allocs.borrow_mut()[alloc.index].freed = true;
         Ok(())
     }
 
@@ -450,6 +463,16 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
     }
 }
 
+/// An allocation made by [`CaptureScope::alloc`]: its bytes, the streams that made and used it
+/// through this crate's calls, whether a view of it went to cudarc, whether it was freed.
+#[derive(Debug, Clone)]
+pub(crate) struct AllocEntry {
+    range: std::ops::Range<sys::CUdeviceptr>,
+    streams: Vec<Arc<CudaStream>>,
+    pub(crate) viewed: bool,
+    freed: bool,
+}
+
 /// What the scopes of one capture share: its id, the streams forked into it and the event that
 /// forks and joins are made with, and what the capture's own calls recorded for its graph.
 pub(crate) struct Sequence<'a> {
@@ -466,8 +489,8 @@ pub(crate) struct Sequence<'a> {
     pub(crate) scope: u64,
     /// The capture's own calls: each node they recorded, with the memory it uses.
     pub(crate) nodes: RefCell<Vec<(sys::CUgraphNode, Vec<Use<'a>>)>>,
-    /// Allocations made by [`CaptureScope::alloc`], and whether they were freed.
-    pub(crate) allocs: RefCell<Vec<(sys::CUdeviceptr, bool)>>,
+    /// Allocations made by [`CaptureScope::alloc`].
+    pub(crate) allocs: RefCell<Vec<AllocEntry>>,
     /// Values the graph keeps as long as it and its launches live (host functions).
     pub(crate) kept: RefCell<Vec<Box<dyn Any + Send>>>,
     /// The kernels launched: their modules stay loaded with the graph.
@@ -550,10 +573,26 @@ impl<'a> Sequence<'a> {
     }
 
     /// Notes that the work just enqueued on `stream` uses `uses`: the node it recorded is the
-    /// one the stream's next work depends on.
-    fn recorded(&self, stream: &CudaStream, uses: Vec<Use<'a>>) -> Result<()> {
+    /// one the stream's next work depends on, and the allocations of the capture among them
+    /// are used on `stream`.
+    fn recorded(&self, stream: &Arc<CudaStream>, uses: Vec<Use<'a>>) -> Result<()> {
         if self.id == 0 {
             return Ok(());
+        }
+        for entry in self.allocs.borrow_mut().iter_mut() {
+            let used = uses.iter().any(|u| {
+                matches!(u.hold, Hold::Captured { .. })
+                    && u.start < entry.range.end
+                    && entry.range.start < u.end
+            });
+            if used
+                && !entry
+                    .streams
+                    .iter()
+                    .any(|s| s.cu_stream() == stream.cu_stream())
+            {
+                entry.streams.push(stream.clone());
+            }
         }
         // SAFETY: a live stream.
         if let Some((_, deps)) = unsafe { result::stream::capture_state(stream.cu_stream()) }? {
@@ -702,17 +741,12 @@ impl<'a> Sequence<'a> {
     /// [`CaptureScope::free`] did not free.
     pub(crate) fn free_the_rest(&self) -> Result<()> {
         let mut freed = Ok(());
-        for (addr, done) in self
-            .allocs
-            .borrow_mut()
-            .iter_mut()
-            .filter(|(_, done)| !*done)
-        {
+        for entry in self.allocs.borrow_mut().iter_mut().filter(|e| !e.freed) {
             // SAFETY: an allocation of this capture, after everything recorded (the streams are
             // joined into the first one).
-            freed =
-                freed.and(unsafe { result::memory::free_async(*addr, self.origin.cu_stream()) });
-            *done = true;
+            let addr = entry.range.start;
+            freed = freed.and(unsafe { result::memory::free_async(addr, self.origin.cu_stream()) });
+            entry.freed = true;
         }
         freed
     }
