@@ -369,6 +369,7 @@ pub use capture::{
 pub use cudagraph_macros::cuda_graph;
 pub use cudarc;
 pub use driver::{driver_present, open_device};
+pub use reaper::wait_for_releases;
 pub use error::{Error, Result, UpdateFailure};
 pub use exec::{GraphExec, InstantiateFlags};
 pub use exec_cache::{bucket_pow2, CacheStats, ExecCache};

@@ -26,6 +26,8 @@ pub(crate) type Job = Box<dyn FnMut() -> bool + Send>;
 enum Work {
     Drop(Box<dyn Any + Send>),
     Job(Job),
+    /// Answer once every earlier value is dropped and every job finished.
+    Flush(Sender<()>),
 }
 
 /// The reaper's inbox, or `None` if its thread could not be started.
@@ -41,6 +43,7 @@ fn inbox() -> Option<&'static Sender<Work>> {
                     // SAFETY: sets this thread's capture interaction mode; the old one is unused.
                     unsafe { sys::cuThreadExchangeStreamCaptureMode(&mut mode) };
                     let mut jobs: Vec<Job> = Vec::new();
+                    let mut flushes: Vec<Sender<()>> = Vec::new();
                     loop {
                         let next = if jobs.is_empty() {
                             rx.recv().map_err(|_| RecvTimeoutError::Disconnected)
@@ -53,6 +56,7 @@ fn inbox() -> Option<&'static Sender<Work>> {
                                 let _ = catch_unwind(AssertUnwindSafe(|| drop(value)));
                             }
                             Ok(Work::Job(job)) => jobs.push(job),
+                            Ok(Work::Flush(done)) => flushes.push(done),
                             Err(RecvTimeoutError::Timeout) => {}
                             Err(RecvTimeoutError::Disconnected) if jobs.is_empty() => return,
                             Err(RecvTimeoutError::Disconnected) => {
@@ -60,6 +64,11 @@ fn inbox() -> Option<&'static Sender<Work>> {
                             }
                         }
                         jobs.retain_mut(|job| !catch_unwind(AssertUnwindSafe(job)).unwrap_or(true));
+                        if jobs.is_empty() {
+                            for done in flushes.drain(..) {
+                                let _ = done.send(());
+                            }
+                        }
                     }
                 });
             spawned.ok().map(|_| tx)
@@ -85,6 +94,40 @@ fn send(work: Work) {
             }
         }
         None => std::mem::forget(work),
+    }
+}
+
+/// Waits, at most `timeout`, until every release this crate put off is done: every value moved
+/// into a graph (host closures, captured work's closures, [`UserObject`](crate::UserObject)s)
+/// dropped, memory released behind the launches that used it freed, executables and graphs
+/// destroyed where the driver could not be called. Returns whether all are (`false` on timeout,
+/// which is what a graph or user object still alive, holding a value, leads to).
+///
+/// Nothing needs this for soundness. It is for a program (or a test) that wants everything
+/// released before it exits: a release still under way when the process ends may find the
+/// driver torn down. Call it once the graphs, executables and user objects are dropped (the
+/// driver hands a value back, asynchronously, once no graph or launch holds it). Inside a host
+/// node or a capture closure, where it could wait forever, it returns `false` at once.
+pub fn wait_for_releases(timeout: Duration) -> bool {
+    if crate::ambient::must_defer_releases() {
+        return false;
+    }
+    let deadline = std::time::Instant::now() + timeout;
+    loop {
+        let (done, answer) = channel();
+        let flushed = match inbox() {
+            Some(inbox) if inbox.send(Work::Flush(done)).is_ok() => answer
+                .recv_timeout(deadline.saturating_duration_since(std::time::Instant::now()))
+                .is_ok(),
+            _ => true, // no release thread: nothing was left to it
+        };
+        if flushed && crate::user_object::values_held() == 0 {
+            return true;
+        }
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(1));
     }
 }
 

@@ -11,6 +11,7 @@
 
 use std::any::Any;
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use cudarc::driver::sys;
@@ -53,12 +54,27 @@ impl Drop for Reference {
     }
 }
 
-type Payload = Box<dyn Any + Send>;
+/// A value a user object owns; counted while it lives (see [`values_held`]).
+struct Payload(#[allow(dead_code)] Box<dyn Any + Send>);
+
+/// How many values user objects own that are not dropped yet.
+static HELD: AtomicUsize = AtomicUsize::new(0);
+
+impl Drop for Payload {
+    fn drop(&mut self) {
+        HELD.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// How many values moved into user objects (graphs) are not dropped yet.
+pub(crate) fn values_held() -> usize {
+    HELD.load(Ordering::Acquire)
+}
 
 unsafe extern "C" fn destroy_on_reaper(data: *mut c_void) {
     // SAFETY: `data` is the `Box<Payload>` leaked in `UserObject::new`; CUDA calls this once.
     let payload: Box<Payload> = unsafe { Box::from_raw(data.cast()) };
-    reaper::drop_later(*payload);
+    reaper::drop_later(payload);
 }
 
 impl UserObject {
@@ -72,7 +88,8 @@ impl UserObject {
                 reason: "the thread that drops user-object values could not be started".into(),
             });
         }
-        let data = Box::into_raw(Box::new(Box::new(value) as Payload));
+        HELD.fetch_add(1, Ordering::AcqRel);
+        let data = Box::into_raw(Box::new(Payload(Box::new(value))));
         // SAFETY: `data` is a valid leaked box that the destructor reclaims, once.
         let created = unsafe { result::user_object::create(data.cast(), Some(destroy_on_reaper)) };
         let raw = created.inspect_err(|_| {

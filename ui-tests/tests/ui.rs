@@ -17,4 +17,5 @@ fn ui() {
     t.compile_fail("cases/capture/*.rs");
     t.compile_fail("cases/aliases/*.rs");
     t.compile_fail("cases/collisions/*.rs");
+    t.compile_fail("cases/soundness/*.rs");
 }
