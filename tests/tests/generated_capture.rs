@@ -1,11 +1,12 @@
 //! A capture node declared with `cuda_graph!`: work enqueued through cudarc, recorded into a
 //! child graph between declared nodes; `set_params` with another `Capture` records the new work,
-//! and so does the node's handle.
+//! and so does the node's handle. Each `Capture` is given the buffer its work writes
+//! (`Mut(y.clone())`), which every graph recorded from it holds.
 
 use std::sync::Arc;
 
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{Capture, NodeKind};
+use cudagraph_runtime::{Capture, Mut, NodeKind};
 use cudagraph_tests::capture::scale_on;
 use cudagraph_tests::{read_back, zeros, Kernels, ScaleArgs};
 
@@ -26,19 +27,17 @@ cuda_graph! {
     }
 }
 
-/// Work that scales `n` floats at `addr` by `s`, recorded on `stream`.
+/// Work that scales every float of `y` by `s`, recorded on `stream`.
 fn scaling(
     gpu_stream: &Arc<cudagraph_runtime::cudarc::driver::CudaStream>,
     k: &Arc<Kernels>,
-    n: usize,
+    y: &DeviceBuffer<f32>,
     s: f32,
-    addr: u64,
 ) -> Capture {
     let k = k.clone();
-    // SAFETY: the work reaches `n` floats at `addr`, the test's `y`, which outlives every graph
-    // and executable recorded from this `Capture`; host code reads `y` only through
-    // `read_back`, after the launches.
-    unsafe { Capture::new(gpu_stream, move |st| Ok(scale_on(st, &k, n, s, addr)?)) }
+    Capture::new(gpu_stream, Mut(y.clone()), move |st, y| {
+        scale_on(st, &k, s, &y)
+    })
 }
 
 #[test]
@@ -57,7 +56,7 @@ fn a_declared_capture_node_records_work_between_declared_nodes() {
         y: y.clone(),
         n: n as u32,
         a: 1.0,
-        middle: scaling(&capture_stream, &k, n, 3.0, y.addr()),
+        middle: scaling(&capture_stream, &k, &y, 3.0),
     };
     let graph = Around::build(&gpu.ctx, &params).unwrap();
     let kinds: Vec<NodeKind> = graph.graph().nodes().map(|n| n.kind).collect();
@@ -71,7 +70,7 @@ fn a_declared_capture_node_records_work_between_declared_nodes() {
     assert_eq!(read_back(&gpu.stream, &y), vec![4.0; n]);
 
     // Another `Capture`: `set_params` records it (one node), the others stay.
-    params.middle = scaling(&capture_stream, &k, n, 0.5, y.addr());
+    params.middle = scaling(&capture_stream, &k, &y, 0.5);
     assert_eq!(exec.set_params(&params).unwrap(), 1);
     exec.launch(&gpu.stream).unwrap();
     // (4 + 1) * 0.5 + 1
@@ -83,7 +82,7 @@ fn a_declared_capture_node_records_work_between_declared_nodes() {
 
     // Through the node's handle.
     exec.recorded()
-        .set(&scaling(&capture_stream, &k, n, 2.0, y.addr()))
+        .set(&scaling(&capture_stream, &k, &y, 2.0))
         .unwrap();
     exec.launch(&gpu.stream).unwrap();
     // (3.5 + 1) * 2 + 1

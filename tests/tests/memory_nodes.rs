@@ -342,31 +342,48 @@ fn captured_stream_allocations_become_memory_nodes() {
         return;
     };
     let bytes = 4 * MIB;
+    let n = bytes / 4;
     let before = settled(&gpu);
-    // SAFETY: the captured allocation is made and freed inside the capture; nothing else is
-    // captured.
-    let g = unsafe {
-        Graph::capture(&gpu.stream, |s| -> Result<(), Error> {
-            let mut ptr = 0;
+    // Allocated, set and freed by raw driver calls on the captured stream, as a library would:
+    // the memset the capture did not record itself is checked against the memory given to the
+    // capture (none) and the allocations made in it, and is admitted as writing one of those.
+    let raw = Graph::capture(&gpu.stream, (), move |s, ()| -> Result<(), Error> {
+        let mut ptr = 0;
+        // SAFETY: an allocation of `bytes` on the captured stream, set (n 32-bit words, `bytes`
+        // bytes) and freed on the same stream, in that order; nothing else uses it.
+        unsafe {
             let r = sys::cuMemAllocAsync(&mut ptr, bytes, s.cu_stream());
             assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
-            let r = sys::cuMemsetD32Async(ptr, 1, bytes / 4, s.cu_stream());
+            let r = sys::cuMemsetD32Async(ptr, 1, n, s.cu_stream());
             assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
             let r = sys::cuMemFreeAsync(ptr, s.cu_stream());
             assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
-            Ok(())
-        })
-    }
+        }
+        Ok(())
+    })
     .unwrap();
-    let kinds: Vec<NodeKind> = g.nodes().map(|n| n.kind).collect();
-    assert!(kinds.contains(&NodeKind::MemAlloc), "{kinds:?}");
-    assert!(kinds.contains(&NodeKind::MemFree), "{kinds:?}");
-    assert!(g.has_memory_nodes());
-    assert!(matches!(g.try_clone(), Err(Error::Invalid { .. })));
-    let mut exec = g.instantiate().unwrap();
-    for _ in 0..3 {
-        exec.launch(&gpu.stream).unwrap();
+    // The same with the capture scope's own calls: an allocation of the capture, set, freed.
+    let scoped = Graph::capture(&gpu.stream, (), move |s, ()| {
+        let t = s.alloc::<u32>(n)?;
+        s.memset(Memset::new(&t, 1u32))?;
+        s.free(t)
+    })
+    .unwrap();
+    for (what, g) in [("raw calls", raw), ("the scope's calls", scoped)] {
+        let kinds: Vec<NodeKind> = g.nodes().map(|n| n.kind).collect();
+        assert!(kinds.contains(&NodeKind::MemAlloc), "{what}: {kinds:?}");
+        assert!(kinds.contains(&NodeKind::MemFree), "{what}: {kinds:?}");
+        assert_eq!(kinds.len(), 3, "{what}: {kinds:?}");
+        assert!(g.has_memory_nodes(), "{what}");
+        assert!(
+            matches!(g.try_clone(), Err(Error::Invalid { .. })),
+            "{what}"
+        );
+        let mut exec = g.instantiate().unwrap();
+        for _ in 0..3 {
+            exec.launch(&gpu.stream).unwrap();
+        }
+        drop(exec);
     }
-    drop(exec);
     assert_nothing_leaked(&gpu, &before, "captured allocations");
 }

@@ -7,12 +7,16 @@
 //!
 //! The tests run one at a time: they break captures on purpose, and one of them synchronizes the
 //! whole context.
+//!
+//! cudarc's event tracking stays on (its default) in every test: the memory a capture works on is
+//! given to it, and its views carry no cudarc event. One test is about what tracking does to a
+//! cudarc buffer that was not given to the capture.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use cudagraph_runtime::cudarc::driver::{result, sys, CudaContext, CudaStream};
+use cudagraph_runtime::cudarc::driver::{result, sys, CudaStream};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::Error;
+use cudagraph_runtime::{Error, Mut};
 use cudagraph_tests::capture::scale_on;
 use cudagraph_tests::{cfg, read_back, zeros, Gpu, Kernels};
 
@@ -21,12 +25,6 @@ const N: usize = 4096;
 fn one_at_a_time() -> MutexGuard<'static, ()> {
     static TURN: Mutex<()> = Mutex::new(());
     TURN.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn without_event_tracking(ctx: &Arc<CudaContext>) {
-    // SAFETY: these tests order all work on their buffers with one stream and read results back
-    // through it, so cudarc's cross-stream events are not needed.
-    unsafe { ctx.disable_event_tracking() };
 }
 
 /// The capture failed as broken by a call with `code`, named as containing `call`.
@@ -96,11 +94,10 @@ fn assert_usable(gpu: &Gpu, stream: &Arc<CudaStream>, k: &Kernels) {
     );
 }
 
-/// Opens the GPU for `test`, one test at a time, with event tracking off.
+/// Opens the GPU for `test`, one test at a time.
 fn setup(test: &str) -> Option<(MutexGuard<'static, ()>, Gpu, Kernels)> {
     let turn = one_at_a_time();
     let gpu = cudagraph_tests::gpu(test)?;
-    without_event_tracking(&gpu.ctx);
     let k = Kernels::load(&gpu.ctx);
     Some((turn, gpu, k))
 }
@@ -112,14 +109,11 @@ fn synchronizing_the_captured_stream_is_named() {
     };
     let y = zeros::<f32>(&gpu, N);
     y.copy_from(&vec![1.0; N]).unwrap();
-    let ya = y.addr();
-    // SAFETY: the capture fails: no graph keeps the recorded kernel.
-    let outcome = unsafe {
-        Graph::capture(&gpu.stream, |s| {
-            scale_on(s, &k, N, 5.0, ya)?;
-            s.synchronize() // cuStreamSynchronize on a capturing stream
-        })
-    };
+    let k2 = k.clone();
+    let outcome = Graph::capture(&gpu.stream, Mut(&y), move |s, y| {
+        scale_on(s, &k2, 5.0, &y)?;
+        s.synchronize() // cuStreamSynchronize on a capturing stream
+    });
     let hint = assert_broken(
         outcome,
         &[sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED],
@@ -136,13 +130,10 @@ fn an_ignored_failure_is_reported_by_the_end_of_the_capture() {
     else {
         return;
     };
-    // SAFETY: the capture fails: nothing is kept.
-    let outcome = unsafe {
-        Graph::capture(&gpu.stream, |s| {
-            let _ = s.synchronize(); // breaks the capture; the error is dropped
-            Ok::<(), Error>(())
-        })
-    };
+    let outcome = Graph::capture(&gpu.stream, (), |s, ()| {
+        let _ = s.synchronize(); // breaks the capture; the error is dropped
+        Ok::<(), Error>(())
+    });
     let hint = assert_broken(
         outcome,
         &[sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED],
@@ -160,12 +151,9 @@ fn synchronizing_the_context_is_named() {
     let Some((_turn, gpu, k)) = setup("synchronizing_the_context_is_named") else {
         return;
     };
-    // SAFETY: the capture fails: nothing is kept.
-    let outcome = unsafe {
-        Graph::capture(&gpu.stream, |s| {
-            s.context().synchronize() // cuCtxSynchronize while a stream of it is captured
-        })
-    };
+    let outcome = Graph::capture(&gpu.stream, (), |s, ()| {
+        s.context().synchronize() // cuCtxSynchronize while a stream of it is captured
+    });
     assert_broken(
         outcome,
         &[sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED],
@@ -180,13 +168,10 @@ fn querying_an_event_recorded_in_the_capture_is_named() {
         return;
     };
     let event = gpu.ctx.new_event(None).unwrap();
-    // SAFETY: the capture fails: nothing is kept.
-    let outcome = unsafe {
-        Graph::capture(&gpu.stream, |s| {
-            event.record(s)?;
-            event.try_is_complete().map(drop) // cuEventQuery of a captured event
-        })
-    };
+    let outcome = Graph::capture(&gpu.stream, (), move |s, ()| {
+        event.record(s)?;
+        event.try_is_complete().map(drop) // cuEventQuery of a captured event
+    });
     let hint = assert_broken(
         outcome,
         &[sys::CUresult::CUDA_ERROR_CAPTURED_EVENT],
@@ -207,15 +192,12 @@ fn the_legacy_stream_beside_a_blocking_capture_is_named() {
     // SAFETY: `raw` is a stream of this context, destroyed at the end of the test, after the
     // wrapper and everything that uses it.
     let blocking = unsafe { gpu.ctx.wrap_borrowed_stream(raw) };
-    let mut buf = gpu.stream.alloc_zeros::<f32>(N).unwrap();
-    gpu.stream.synchronize().unwrap();
+    let buf = zeros::<f32>(&gpu, N);
     let legacy = gpu.ctx.default_stream();
-    // SAFETY: the capture fails: nothing is kept.
-    let outcome = unsafe {
-        Graph::capture(&blocking, |_| {
-            legacy.memset_zeros(&mut buf) // work on stream 0 while `blocking` is captured
-        })
-    };
+    let stream0 = legacy.clone();
+    let outcome = Graph::capture(&blocking, Mut(&buf), move |_, mut buf| {
+        stream0.memset_zeros(&mut buf) // work on stream 0 while `blocking` is captured
+    });
     let hint = assert_broken(
         outcome,
         &[sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_IMPLICIT],
@@ -225,8 +207,7 @@ fn the_legacy_stream_beside_a_blocking_capture_is_named() {
     assert_usable(&gpu, &blocking, &k);
 
     // The legacy stream itself is refused before anything is begun.
-    // SAFETY: nothing is captured.
-    let refused = unsafe { Graph::capture(&legacy, |_| Ok::<(), Error>(())) };
+    let refused = Graph::capture(&legacy, (), |_, ()| Ok::<(), Error>(()));
     match refused {
         Err(Error::Invalid { node, reason }) => {
             assert_eq!(node, "Graph::capture");
@@ -247,17 +228,14 @@ fn a_stream_joined_by_hand_and_left_out_is_named() {
     };
     let other = gpu.ctx.new_stream().unwrap();
     let event = gpu.ctx.new_event(None).unwrap();
-    let mut buf = gpu.stream.alloc_zeros::<f32>(N).unwrap();
-    gpu.stream.synchronize().unwrap();
-    // SAFETY: the capture fails: nothing is kept.
-    let outcome = unsafe {
-        Graph::capture(&gpu.stream, |s| {
-            // A fork by hand (not `CaptureScope::fork`), never joined back.
-            event.record(s)?;
-            other.wait(&event)?;
-            other.memset_zeros(&mut buf)
-        })
-    };
+    let buf = zeros::<f32>(&gpu, N);
+    let forked = other.clone();
+    let outcome = Graph::capture(&gpu.stream, Mut(&buf), move |s, mut buf| {
+        // A fork by hand (not `CaptureScope::fork`), never joined back.
+        event.record(s)?;
+        forked.wait(&event)?;
+        forked.memset_zeros(&mut buf)
+    });
     let hint = assert_broken(
         outcome,
         &[sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_UNJOINED],
@@ -275,11 +253,17 @@ fn cudarc_event_tracking_inside_a_capture_is_named() {
         return;
     };
     // Event tracking stays on (cudarc's default): the slice's last write, outside the capture,
-    // was marked with an event that its next use inside the capture waits for.
+    // was marked with an event that its next use inside the capture waits for. The slice is not
+    // given to the capture (the closure reaches it through a mutex it owns a share of), so this
+    // is what keeps a capture from writing memory it was not given.
     let k = Kernels::load(&gpu.ctx);
-    let mut slice = gpu.stream.clone_htod(&vec![1.0f32; N]).unwrap();
-    // SAFETY: the capture fails: nothing is kept.
-    let outcome = unsafe { Graph::capture(&gpu.stream, |s| s.memset_zeros(&mut slice)) };
+    let slice = gpu.stream.clone_htod(&vec![1.0f32; N]).unwrap();
+    let slice = Arc::new(Mutex::new(slice));
+    let undeclared = slice.clone();
+    let outcome = Graph::capture(&gpu.stream, (), move |s, ()| {
+        let mut slice = undeclared.lock().unwrap();
+        s.memset_zeros(&mut *slice)
+    });
     let hint = assert_broken(
         outcome,
         &[
@@ -288,8 +272,9 @@ fn cudarc_event_tracking_inside_a_capture_is_named() {
         ],
         "cudarc",
     );
-    assert!(hint.contains("disable_event_tracking"), "{hint}");
-    assert_eq!(read_back(&gpu.stream, &slice), vec![1.0f32; N], "not run");
+    assert!(hint.contains("event tracking"), "{hint}");
+    let slice = slice.lock().unwrap();
+    assert_eq!(read_back(&gpu.stream, &*slice), vec![1.0f32; N], "not run");
     assert_usable(&gpu, &gpu.stream, &k);
 }
 
@@ -303,38 +288,38 @@ fn this_crates_calls_refuse_inside_a_capture_and_leave_it_intact() {
     let host = HostBuffer::<f32>::zeroed(&gpu.ctx, N).unwrap();
     let dev = zeros::<f32>(&gpu, N);
     dev.copy_from(&vec![4.0; N]).unwrap();
-    let da = dev.addr();
     // An executable launched before the capture, on the stream about to be captured.
     let mut graph = Graph::new(&gpu.ctx).unwrap();
     graph.add_memcpy(Memcpy::dtoh(&dev, &host), &[]).unwrap();
     let mut exec = graph.instantiate().unwrap();
     exec.launch(&gpu.stream).unwrap();
+    // The closure is kept by the graph ('static): it owns clones of the buffers (the same
+    // memory) and a share of the executable, which the test launches again afterwards.
+    let exec = Arc::new(Mutex::new(exec));
 
-    // SAFETY: the captured kernel uses `dev` by address; `dev` outlives the captured graph and
-    // its executable, and is read back only after the launch, through the same stream.
-    let captured = unsafe {
-        Graph::capture(&gpu.stream, |s| {
-            // Each is refused before any driver call: the capture goes on.
-            assert_refused(host.read().map(drop), "HostBuffer::read");
-            assert_refused(host.write().map(drop), "HostBuffer::write");
-            assert_refused(host.to_vec(), "HostBuffer::read");
-            assert_refused(
-                HostBuffer::<f32>::zeroed(s.context(), 4),
-                "HostBuffer::zeroed",
-            );
-            assert_refused(dev.to_vec(), "DeviceBuffer::to_vec");
-            assert_refused(dev.copy_from(&[0.0; N]), "DeviceBuffer::copy_from");
-            assert_refused(dev.access().map(drop), "DeviceBuffer::access");
-            assert_refused(DeviceBuffer::<f32>::zeros(s, 4), "DeviceBuffer::zeros");
-            assert_refused(
-                DeviceBuffer::from_host(s, &[1.0f32]),
-                "DeviceBuffer::from_host",
-            );
-            assert_refused(exec.launch(s), "GraphExec::launch");
-            assert_refused(exec.upload(s), "GraphExec::upload");
-            scale_on(s, &k, N, 0.5, da)
-        })
-    }
+    let (k2, host2, dev2, exec2) = (k.clone(), host.clone(), dev.clone(), exec.clone());
+    let captured = Graph::capture(&gpu.stream, Mut(&dev), move |s, view| {
+        // Each is refused before any driver call: the capture goes on.
+        assert_refused(host2.read().map(drop), "HostBuffer::read");
+        assert_refused(host2.write().map(drop), "HostBuffer::write");
+        assert_refused(host2.to_vec(), "HostBuffer::read");
+        assert_refused(
+            HostBuffer::<f32>::zeroed(s.context(), 4),
+            "HostBuffer::zeroed",
+        );
+        assert_refused(dev2.to_vec(), "DeviceBuffer::to_vec");
+        assert_refused(dev2.copy_from(&[0.0; N]), "DeviceBuffer::copy_from");
+        assert_refused(dev2.access().map(drop), "DeviceBuffer::access");
+        assert_refused(DeviceBuffer::<f32>::zeros(s, 4), "DeviceBuffer::zeros");
+        assert_refused(
+            DeviceBuffer::from_host(s, &[1.0f32]),
+            "DeviceBuffer::from_host",
+        );
+        let mut exec = exec2.lock().unwrap();
+        assert_refused(exec.launch(s), "GraphExec::launch");
+        assert_refused(exec.upload(s), "GraphExec::upload");
+        scale_on(s, &k2, 0.5, &view)
+    })
     .expect("the refusals left the capture intact");
     assert_eq!(captured.len(), 1);
 
@@ -342,18 +327,16 @@ fn this_crates_calls_refuse_inside_a_capture_and_leave_it_intact() {
     run.launch(&gpu.stream).unwrap();
     assert_eq!(read_back(&gpu.stream, &dev), vec![2.0f32; N]);
     // The executable launched before the capture still launches, and copies what is there now.
-    exec.launch(&gpu.stream).unwrap();
+    exec.lock().unwrap().launch(&gpu.stream).unwrap();
     assert_eq!(host.to_vec().unwrap(), vec![2.0f32; N]);
 
     // Returned from the closure, a refusal is the capture's error.
-    // SAFETY: the capture fails: nothing is kept.
-    let outcome = unsafe {
-        Graph::capture(&gpu.stream, |_| {
-            let sum: f32 = host.read()?.iter().sum();
-            assert_eq!(sum, 0.0, "not reached");
-            Ok::<(), Error>(())
-        })
-    };
+    let host2 = host.clone();
+    let outcome = Graph::capture(&gpu.stream, (), move |_, ()| {
+        let sum: f32 = host2.read()?.iter().sum();
+        assert_eq!(sum, 0.0, "not reached");
+        Ok::<(), Error>(())
+    });
     match outcome {
         Err(Error::Capturing { what }) => assert!(what.starts_with("HostBuffer::read"), "{what}"),
         other => panic!("expected Error::Capturing, got {other:?}"),
@@ -376,22 +359,22 @@ fn dropping_this_crates_values_inside_a_capture_leaves_it_intact() {
     let unused = Graph::new(&gpu.ctx).unwrap();
     let host = HostBuffer::<f32>::zeroed(&gpu.ctx, N).unwrap();
     let temp = zeros::<f32>(&gpu, N);
-    let ya = y.addr();
 
-    // SAFETY: the captured kernel uses `y` by address; `y` outlives the captured graph and its
-    // executable.
-    let captured = unsafe {
-        Graph::capture(&gpu.stream, |s| {
-            // Destroying an executable, a graph, page-locked and device memory here would make
-            // driver calls CUDA forbids on the capturing thread: they are left to the release
-            // thread.
-            drop(exec);
-            drop(unused);
-            drop(host);
-            drop(temp);
-            scale_on(s, &k, N, 3.0, ya)
-        })
-    }
+    // The closure is kept by the graph and may be called again (`FnMut`): it owns the values and
+    // takes them out to drop them, at its first (and only) call, inside the capture.
+    let mut held = Some((exec, unused, host, temp));
+    let k2 = k.clone();
+    let captured = Graph::capture(&gpu.stream, Mut(&y), move |s, y| {
+        // Destroying an executable, a graph, page-locked and device memory here would make
+        // driver calls CUDA forbids on the capturing thread: they are left to the release
+        // thread.
+        let (exec, unused, host, temp) = held.take().expect("called once");
+        drop(exec);
+        drop(unused);
+        drop(host);
+        drop(temp);
+        scale_on(s, &k2, 3.0, &y)
+    })
     .expect("the drops left the capture intact");
     assert_eq!(captured.len(), 1);
     let mut run = captured.instantiate().unwrap();

@@ -3,23 +3,17 @@
 //! stream after its fork returned, and when a branch fails); the graphs have the expected
 //! parallel branches, and compute what the CPU computes over several launches.
 //!
-//! cudarc's event tracking would make the captured streams wait on events recorded outside the
-//! capture, which breaks it: every test switches it off first (the tests order all work on their
-//! buffers with the launch stream and read results back through it).
+//! Each capture is given the `DeviceBuffer`s its work uses, and its closure works on views of
+//! them, which carry no cudarc event: cudarc's event tracking stays on (its default), and no test
+//! needs to switch it off. Kernels are launched through cudarc's launch builder on the views'
+//! addresses (`cudagraph_tests::capture`), on the scopes' streams (and, once, on a forked stream
+//! itself).
 
-use std::sync::Arc;
-
-use cudagraph_runtime::cudarc::driver::{sys, CudaContext};
+use cudagraph_runtime::cudarc::driver::sys;
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{Error, NodeInfo, NodeKind};
+use cudagraph_runtime::{Error, Mut, NodeInfo, NodeKind};
 use cudagraph_tests::capture::{axpy_out_on, saxpy_on, scale_on};
 use cudagraph_tests::{assert_read_close, cfg, read_back, zeros, Kernels, Rng};
-
-fn without_event_tracking(ctx: &Arc<CudaContext>) {
-    // SAFETY: every test here orders all work on its buffers with its launch stream and reads
-    // results back through it, so cudarc's cross-stream events are not needed.
-    unsafe { ctx.disable_event_tracking() };
-}
 
 /// Whether node `to` can be reached from node `from` along the listed edges.
 fn reaches(nodes: &[NodeInfo<'_>], from: usize, to: usize) -> bool {
@@ -57,31 +51,30 @@ fn a_fork_records_two_parallel_branches_joined_before_the_next_node() {
     else {
         return;
     };
-    without_event_tracking(&gpu.ctx);
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("a_fork_records_two_parallel_branches_joined_before_the_next_node");
     let n = rng.len_in(1000, 50_000);
     let (p, q) = (rng.f32(), rng.f32());
     let side = gpu.ctx.new_stream().unwrap();
     let [x, u, v, w] = [(); 4].map(|()| zeros::<f32>(&gpu, n));
-    let (xa, ua, va, wa) = (x.addr(), u.addr(), v.addr(), w.addr());
 
     // u = x (origin); then in parallel: u *= p (side), v = q x + x (origin); then w = u + v.
-    // SAFETY: the captured work uses `x`, `u`, `v` and `w` by address; all are declared before
-    // the graph and its executable, so dropped after them, and host code touches them only
-    // through `copy_from` / `read_back`, which the launch stream orders with the launches.
-    let graph = unsafe {
-        Graph::capture(&gpu.stream, |s| {
-            axpy_out_on(s, &k, n, 0.0, (xa, xa, ua))?; // u = 0 x + x
+    let k2 = k.clone();
+    let graph = Graph::capture(
+        &gpu.stream,
+        (&x, Mut(&u), Mut(&v), Mut(&w)),
+        move |s, (x, u, v, w)| {
+            axpy_out_on(s, &k2, 0.0, (&x, &x, &u))?; // u = 0 x + x
             s.fork(&side, |t| {
-                scale_on(t, &k, n, p, ua)?; // on `side`
-                axpy_out_on(s, &k, n, q, (xa, xa, va))?; // on the capture's stream meanwhile
+                scale_on(t, &k2, p, &u)?; // on `side`
+                axpy_out_on(s, &k2, q, (&x, &x, &v))?; // on the capture's stream meanwhile
                 Ok::<(), Error>(())
             })?;
-            axpy_out_on(s, &k, n, 1.0, (ua, va, wa))?; // after the join: w = u + v
+            // After the join: w = u + v.
+            axpy_out_on(s, &k2, 1.0, (&u.as_view(), &v.as_view(), &w))?;
             Ok::<(), Error>(())
-        })
-    }
+        },
+    )
     .unwrap();
 
     let nodes: Vec<NodeInfo<'_>> = graph.nodes().collect();
@@ -112,33 +105,33 @@ fn fork_all_records_three_streams_in_parallel() {
     let Some(gpu) = cudagraph_tests::gpu("fork_all_records_three_streams_in_parallel") else {
         return;
     };
-    without_event_tracking(&gpu.ctx);
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("fork_all_records_three_streams_in_parallel");
     let n = rng.len_in(1000, 50_000);
     let c = [rng.f32(), rng.f32(), rng.f32()];
     let (s1, s2) = (gpu.ctx.new_stream().unwrap(), gpu.ctx.new_stream().unwrap());
     let [x, y0, y1, y2, y3] = [(); 5].map(|()| zeros::<f32>(&gpu, n));
-    let [xa, a0, a1, a2, a3] = [&x, &y0, &y1, &y2, &y3].map(|b| b.addr());
 
     // y0 = x; then on three streams: y1 = c0 x + y0, y2 = c1 x + y0, y3 = c2 x + y0 (each reads
     // y0 and x, writes its own); then y1 += y2, y1 += y3.
-    // SAFETY: as in the test above: the buffers outlive the graph and its executable, and host
-    // code touches them only through calls the launch stream orders.
-    let graph = unsafe {
-        Graph::capture(&gpu.stream, |s| {
-            axpy_out_on(s, &k, n, 0.0, (xa, xa, a0))?;
-            s.fork_all(&[&s1, &s2], |branches| {
-                axpy_out_on(&branches[0], &k, n, c[0], (xa, a0, a1))?;
-                axpy_out_on(&branches[1], &k, n, c[1], (xa, a0, a2))?;
-                axpy_out_on(s, &k, n, c[2], (xa, a0, a3))?;
+    let (k2, t1, t2) = (k.clone(), s1.clone(), s2.clone());
+    let graph = Graph::capture(
+        &gpu.stream,
+        (&x, Mut(&y0), Mut(&y1), Mut(&y2), Mut(&y3)),
+        move |s, (x, y0, y1, y2, y3)| {
+            axpy_out_on(s, &k2, 0.0, (&x, &x, &y0))?;
+            let y0 = y0.as_view();
+            s.fork_all(&[&t1, &t2], |branches| {
+                axpy_out_on(&branches[0], &k2, c[0], (&x, &y0, &y1))?;
+                axpy_out_on(&branches[1], &k2, c[1], (&x, &y0, &y2))?;
+                axpy_out_on(s, &k2, c[2], (&x, &y0, &y3))?;
                 Ok::<(), Error>(())
             })?;
-            saxpy_on(s, &k, n, 1.0, a2, a1)?;
-            saxpy_on(s, &k, n, 1.0, a3, a1)?;
+            saxpy_on(s, &k2, 1.0, &y2.as_view(), &y1)?;
+            saxpy_on(s, &k2, 1.0, &y3.as_view(), &y1)?;
             Ok::<(), Error>(())
-        })
-    }
+        },
+    )
     .unwrap();
 
     let nodes: Vec<NodeInfo<'_>> = graph.nodes().collect();
@@ -188,29 +181,25 @@ fn work_on_a_forked_stream_after_its_fork_is_still_joined() {
     else {
         return;
     };
-    without_event_tracking(&gpu.ctx);
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("work_on_a_forked_stream_after_its_fork_is_still_joined");
     let n = rng.len_in(1000, 50_000);
     let (p, q, r) = (rng.f32(), rng.f32(), rng.f32());
     let (s1, s2) = (gpu.ctx.new_stream().unwrap(), gpu.ctx.new_stream().unwrap());
     let [u, v] = [(); 2].map(|()| zeros::<f32>(&gpu, n));
-    let (ua, va) = (u.addr(), v.addr());
 
     // Nested forks (s1 from the capture's stream, s2 from s1), then more work on s1 through the
     // stream itself, after its fork returned: without the final join the end of the capture
     // would fail (CUDA_ERROR_STREAM_CAPTURE_UNJOINED).
-    // SAFETY: as above.
-    let graph = unsafe {
-        Graph::capture(&gpu.stream, |s| {
-            s.fork(&s1, |t| {
-                scale_on(t, &k, n, p, ua)?; // u *= p on s1
-                t.fork(&s2, |w| scale_on(w, &k, n, q, va)) // v *= q on s2
-            })?;
-            scale_on(&s1, &k, n, r, ua)?; // u *= r on s1, no scope
-            Ok::<(), Error>(())
-        })
-    }
+    let k2 = k.clone();
+    let graph = Graph::capture(&gpu.stream, (Mut(&u), Mut(&v)), move |s, (u, v)| {
+        s.fork(&s1, |t| {
+            scale_on(t, &k2, p, &u)?; // u *= p on s1
+            t.fork(&s2, |w| scale_on(w, &k2, q, &v)) // v *= q on s2
+        })?;
+        scale_on(&s1, &k2, r, &u)?; // u *= r on s1, no scope
+        Ok::<(), Error>(())
+    })
     .expect("every forked stream is joined before the capture ends");
     assert_eq!(graph.len(), 3, "{}", graph.to_dot());
 
@@ -233,26 +222,22 @@ fn a_failing_branch_is_joined_and_its_error_returned() {
     else {
         return;
     };
-    without_event_tracking(&gpu.ctx);
     let k = Kernels::load(&gpu.ctx);
     let n = 4096;
     let side = gpu.ctx.new_stream().unwrap();
     let y = zeros::<f32>(&gpu, n);
     y.copy_from(&vec![2.0; n]).unwrap();
-    let ya = y.addr();
 
-    // SAFETY: the capture fails, so no graph holds the recorded kernel.
-    let outcome = unsafe {
-        Graph::capture(&gpu.stream, |s| {
-            s.fork(&side, |t| {
-                scale_on(t, &k, n, 10.0, ya)?;
-                Err::<(), _>(Error::Invalid {
-                    node: "<branch>".into(),
-                    reason: "the branch gave up".into(),
-                })
+    let (k2, t) = (k.clone(), side.clone());
+    let outcome = Graph::capture(&gpu.stream, Mut(&y), move |s, y| {
+        s.fork(&t, |t| {
+            scale_on(t, &k2, 10.0, &y)?;
+            Err::<(), _>(Error::Invalid {
+                node: "<branch>".into(),
+                reason: "the branch gave up".into(),
             })
         })
-    };
+    });
     match outcome {
         Err(Error::Invalid { node, reason }) => {
             assert_eq!(node, "<branch>");
@@ -289,14 +274,12 @@ fn forks_that_cannot_be_made_are_refused_and_the_capture_goes_on() {
     else {
         return;
     };
-    without_event_tracking(&gpu.ctx);
     let k = Kernels::load(&gpu.ctx);
     let n = 4096;
     let side = gpu.ctx.new_stream().unwrap();
     let legacy = gpu.ctx.default_stream();
     let y = zeros::<f32>(&gpu, n);
     y.copy_from(&vec![2.0; n]).unwrap();
-    let ya = y.addr();
 
     let refused = |outcome: Result<(), Error>, what: &str| match outcome {
         Err(Error::Invalid { node, reason }) => {
@@ -305,27 +288,26 @@ fn forks_that_cannot_be_made_are_refused_and_the_capture_goes_on() {
         }
         other => panic!("{what}: expected Error::Invalid, got {other:?}"),
     };
-    // SAFETY: the kernel uses `y` by address; `y` outlives the graph and its executable.
-    let graph = unsafe {
-        Graph::capture(&gpu.stream, |s| {
-            let own = refused(
-                s.fork(s.stream(), |_| Ok::<(), Error>(())),
-                "its own stream",
-            );
-            assert!(own.contains("itself"), "{own}");
-            let old = refused(
-                s.fork(&legacy, |_| Ok::<(), Error>(())),
-                "the legacy stream",
-            );
-            assert!(old.contains("legacy default stream"), "{old}");
-            let twice = refused(
-                s.fork_all(&[&side, &side], |_| Ok::<(), Error>(())),
-                "twice",
-            );
-            assert!(twice.contains("twice"), "{twice}");
-            scale_on(s, &k, n, 3.0, ya)
-        })
-    }
+    // The closure's assertions panic inside the capture: the capture ends, and the panic goes on.
+    let k2 = k.clone();
+    let graph = Graph::capture(&gpu.stream, Mut(&y), move |s, y| {
+        let own = refused(
+            s.fork(s.stream(), |_| Ok::<(), Error>(())),
+            "its own stream",
+        );
+        assert!(own.contains("itself"), "{own}");
+        let old = refused(
+            s.fork(&legacy, |_| Ok::<(), Error>(())),
+            "the legacy stream",
+        );
+        assert!(old.contains("legacy default stream"), "{old}");
+        let twice = refused(
+            s.fork_all(&[&side, &side], |_| Ok::<(), Error>(())),
+            "twice",
+        );
+        assert!(twice.contains("twice"), "{twice}");
+        scale_on(s, &k2, 3.0, &y)
+    })
     .expect("refused forks leave the capture intact");
     assert_eq!(graph.len(), 1);
     let mut exec = graph.instantiate().unwrap();
@@ -339,31 +321,32 @@ fn capture_into_with_a_fork_gives_both_branches_as_sinks() {
     else {
         return;
     };
-    without_event_tracking(&gpu.ctx);
     let k = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("capture_into_with_a_fork_gives_both_branches_as_sinks");
     let n = rng.len_in(1000, 50_000);
     let (p, q) = (rng.f32(), rng.f32());
     let side = gpu.ctx.new_stream().unwrap();
     let [u, v, w] = [(); 3].map(|()| zeros::<f32>(&gpu, n));
-    let (ua, va) = (u.addr(), v.addr());
 
     // memsets u = 1, v = 2 -> captured in parallel: u *= p (side), v *= q -> w = u + v
     let mut graph = Graph::new(&gpu.ctx).unwrap();
     let mu = graph.add_memset(Memset::new(&u, 1.0f32), &[]).unwrap();
     let mv = graph.add_memset(Memset::new(&v, 2.0f32), &[]).unwrap();
-    // SAFETY: the captured kernels use `u` and `v` by address; both outlive the graph and its
-    // executable, and are read only through `read_back`, ordered after the launches.
-    let captured = unsafe {
-        graph.capture_into(&gpu.stream, &[mu.id(), mv.id()], |s| {
-            s.fork(&side, |t| {
-                scale_on(t, &k, n, p, ua)?;
-                scale_on(s, &k, n, q, va)?;
-                Ok::<(), Error>(())
-            })
-        })
-    }
-    .unwrap();
+    let k2 = k.clone();
+    let captured = graph
+        .capture_into(
+            &gpu.stream,
+            &[mu.id(), mv.id()],
+            (Mut(&u), Mut(&v)),
+            move |s, (u, v)| {
+                s.fork(&side, |t| {
+                    scale_on(t, &k2, p, &u)?;
+                    scale_on(s, &k2, q, &v)?;
+                    Ok::<(), Error>(())
+                })
+            },
+        )
+        .unwrap();
     assert_eq!(captured.len(), 2);
     assert_eq!(captured.sinks().len(), 2, "two branches, both sinks");
     let sum = graph
