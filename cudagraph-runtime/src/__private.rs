@@ -814,6 +814,21 @@ pub fn same_alloc_len<T>(alloc: &GraphAlloc<T>, len: usize, node: &str) -> Resul
 // ---------------------------------------------------------------------------------------------
 // The declared shape of a graph.
 
+/// A copy of a declared allocation (`read_<name>()` of a `cuda_graph!` executable).
+///
+/// # Safety
+/// The allocation was made by the declaration's `alloc::<T>` node, which `Graph::add_mem_alloc`
+/// admits only for types valid for every bit pattern. (Taking that bound here too would report a
+/// `bool` allocation twice, once at the node and once at the whole macro.)
+#[inline]
+pub unsafe fn read_declared_allocation<T: cudarc::driver::DeviceRepr>(
+    exec: &GraphExec<'_>,
+    alloc: &GraphAlloc<T>,
+) -> Result<Vec<T>> {
+    // SAFETY: the caller's promise.
+    unsafe { exec.copy_allocation(alloc) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

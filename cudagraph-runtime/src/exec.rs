@@ -386,6 +386,18 @@ impl<'a> GraphExec<'a> {
         &self,
         alloc: &GraphAlloc<T>,
     ) -> Result<Vec<T>> {
+        // SAFETY: `T: AnyBitPattern`.
+        unsafe { self.copy_allocation(alloc) }
+    }
+
+    /// [`GraphExec::read_allocation`] for any element type.
+    ///
+    /// # Safety
+    /// Every bit pattern is a valid `T` (the allocation may hold any bytes).
+    pub(crate) unsafe fn copy_allocation<T: cudarc::driver::DeviceRepr>(
+        &self,
+        alloc: &GraphAlloc<T>,
+    ) -> Result<Vec<T>> {
         let node = self.graph.check_node(alloc.id())?;
         let graph = &self.graph;
         let name_of = |i| graph.name_of(i);
@@ -406,7 +418,7 @@ impl<'a> GraphExec<'a> {
             "GraphExec::read_allocation",
             "the copy would be recorded into the capture, not run",
         )?;
-        let mut out = vec![T::zeroed(); alloc.len()];
+        let mut out = Vec::<T>::with_capacity(alloc.len());
         // SAFETY: `addr` holds `len` `T`s (a live allocation, which no launch can free while
         // `self` is borrowed); `out` has room for them; the copy follows the launch on `stream`,
         // and the synchronize below ends it before `out` is used.
@@ -422,6 +434,9 @@ impl<'a> GraphExec<'a> {
             call: "cuStreamSynchronize",
             source,
         })?;
+        // SAFETY: the copy above wrote all `len` elements, and any bytes are a valid `T` (the
+        // caller's promise).
+        unsafe { out.set_len(alloc.len()) };
         Ok(out)
     }
 

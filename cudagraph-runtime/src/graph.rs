@@ -1549,8 +1549,8 @@ impl<'a> Graph<'a> {
         };
         let bodies_scope = self.indirect_scope_for_bodies(deps);
         let id = self.add_node(&mut params, deps, self.uses_len())?;
-        // SAFETY: the node was just added: the driver made its bodies.
         let capture = self.tables.as_ref().and_then(|t| t.capture);
+        // SAFETY: the node was just added: the driver made its bodies.
         let mut bodies =
             unsafe { Self::bodies_of(&params, &self.ctx, scope, bodies_scope, capture) };
         // Lent as `Body`s: unsized, they stay where they are (see `Body`).

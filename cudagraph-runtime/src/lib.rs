@@ -369,7 +369,6 @@ pub use capture::{
 pub use cudagraph_macros::cuda_graph;
 pub use cudarc;
 pub use driver::{driver_present, open_device};
-pub use reaper::wait_for_releases;
 pub use error::{Error, Result, UpdateFailure};
 pub use exec::{GraphExec, InstantiateFlags};
 pub use exec_cache::{bucket_pow2, CacheStats, ExecCache};
@@ -392,6 +391,7 @@ pub use node::{
 #[cfg(not(feature = "cuda-12020"))]
 pub use node::{Condition, ConditionalHandle, ConditionalNode, SET_CONDITIONAL_DECLARATION};
 pub use ptr::{DevicePtr, DevicePtrMut, HostPtr, HostPtrMut};
+pub use reaper::wait_for_releases;
 pub use scope::{scope, Scope};
 pub use topology::Topology;
 pub use user_object::UserObject;

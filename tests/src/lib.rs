@@ -7,6 +7,7 @@ pub mod graph_memory;
 pub mod graphs;
 pub mod pipeline;
 pub mod raw;
+pub mod soundness;
 
 use std::sync::Arc;
 

@@ -157,6 +157,7 @@ fn simple_cuda_graphs_stream_capture() {
             "launch {i}: the graph summed {sum}, the CPU {want}"
         );
     }
+    all_released(cloned_exec);
 }
 
 const GRAPH_MEMORY_NODES: &str = r#"
@@ -238,4 +239,16 @@ fn graph_memory_nodes_stream_capture() {
             }
         }
     }
+    all_released(exec);
+}
+
+/// Drops `exec` and waits until everything it and its graph held is released, so that nothing
+/// is still being released when the process exits (the sample's own clean-up, which
+/// compute-sanitizer checks).
+fn all_released(exec: GraphExec<'static>) {
+    drop(exec);
+    assert!(
+        cudagraph_runtime::wait_for_releases(std::time::Duration::from_secs(10)),
+        "everything the graphs held is released"
+    );
 }

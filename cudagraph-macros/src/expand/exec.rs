@@ -278,11 +278,10 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
             );
             quote! {
                 #[doc = #read_doc]
-                pub fn #read(&self) -> #p::Result<#p::Vec<#elem>>
-                where
-                    #elem: #p::Clone + #p::Default,
-                {
-                    self.exec.exec.read_allocation(&self.exec.nodes.#name)
+                pub fn #read(&self) -> #p::Result<#p::Vec<#elem>> {
+                    // SAFETY: the node was added with `add_mem_alloc::<#elem>`, which admits
+                    // only element types valid for every bit pattern.
+                    unsafe { #p::read_declared_allocation(&self.exec.exec, &self.exec.nodes.#name) }
                 }
 
                 #[doc = #alloc_doc]

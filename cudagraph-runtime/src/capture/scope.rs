@@ -707,10 +707,8 @@ impl<'a> Sequence<'a> {
             .iter()
             .filter(|side| {
                 // SAFETY: a live stream.
-                matches!(
-                    unsafe { result::stream::capture_info(side.cu_stream()) },
-                    Ok(Some((id, true))) if id == self.id
-                )
+                let info = unsafe { result::stream::capture_info(side.cu_stream()) };
+                matches!(info, Ok(Some((id, true))) if id == self.id)
             })
             .cloned()
             .collect()
@@ -742,10 +740,11 @@ impl<'a> Sequence<'a> {
     pub(crate) fn free_the_rest(&self) -> Result<()> {
         let mut freed = Ok(());
         for entry in self.allocs.borrow_mut().iter_mut().filter(|e| !e.freed) {
+            let addr = entry.range.start;
             // SAFETY: an allocation of this capture, after everything recorded (the streams are
             // joined into the first one).
-            let addr = entry.range.start;
-            freed = freed.and(unsafe { result::memory::free_async(addr, self.origin.cu_stream()) });
+            let done = unsafe { result::memory::free_async(addr, self.origin.cu_stream()) };
+            freed = freed.and(done);
             entry.freed = true;
         }
         freed

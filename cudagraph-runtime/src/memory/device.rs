@@ -180,8 +180,6 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
 const RECORDED_ALLOCATION: &str = "the allocation would be recorded into the capture as a graph \
      allocation, valid only while the graph runs; allocate before the capture";
 
-impl<T: DeviceRepr + 'static> DeviceBuffer<T> {}
-
 impl<T: 'static> DeviceBuffer<T> {
     /// The device address of the first element.
     pub fn addr(&self) -> sys::CUdeviceptr {
