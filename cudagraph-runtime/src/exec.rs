@@ -843,7 +843,7 @@ impl<'a> GraphExec<'a> {
         set: Memset<'a, V>,
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
-        let (dst, params) = set.into_parts(self.ctx)?;
+        let (dst, params) = set.into_parts(self.ctx, || self.graph.name_of(index))?;
         self.update_node(index, raw_node, vec![dst], params)
     }
 

@@ -1411,7 +1411,7 @@ impl<'a> Graph<'a> {
         set: Memset<'a, V>,
         deps: &[NodeId],
     ) -> Result<MemsetNode<V>> {
-        let parts = set.into_parts(self.ctx.cu_ctx());
+        let parts = set.into_parts(self.ctx.cu_ctx(), || self.pending_name(NodeKind::Memset));
         let (dst, mut params) = self.or_forget_name(parts)?;
         let from = self.append_uses([dst]);
         let id = self.add_node(&mut params, deps, from)?;

@@ -71,9 +71,42 @@ fn inbox() -> Option<&'static Sender<Work>> {
                         }
                     }
                 });
-            spawned.ok().map(|_| tx)
+            let tx = spawned.ok().map(|_| tx)?;
+            // SAFETY: registers a plain function, callable at any time, with the C library.
+            unsafe { atexit(finish_at_exit) };
+            Some(tx)
         })
         .as_ref()
+}
+
+unsafe extern "C" {
+    /// The C library's `atexit`: `f` runs when the process exits normally (`main` returns, or
+    /// `std::process::exit`), before what was registered earlier, the CUDA driver's teardown
+    /// among it (the reaper starts after the driver is initialized).
+    fn atexit(f: extern "C" fn()) -> std::ffi::c_int;
+}
+
+/// How long the process may wait, as it exits, for the releases still under way.
+const AT_EXIT: Duration = Duration::from_secs(5);
+
+/// Lets the reaper finish what it holds before the process exits: a release running while the
+/// driver is torn down (its `atexit` handler, right after this one) would crash the process.
+/// Bounded, as a program's exit must be: what is left after [`AT_EXIT`] is abandoned, which
+/// leaks nothing the process's end does not reclaim.
+extern "C" fn finish_at_exit() {
+    let _ = catch_unwind(|| flush(AT_EXIT));
+}
+
+/// Waits, at most `timeout`, until the reaper has dropped every value sent to it and finished
+/// every job; whether it has.
+fn flush(timeout: Duration) -> bool {
+    let (done, answer) = channel();
+    match inbox() {
+        Some(inbox) if inbox.send(Work::Flush(done)).is_ok() => {
+            answer.recv_timeout(timeout).is_ok()
+        }
+        _ => true, // no release thread: nothing was left to it
+    }
 }
 
 /// Starts the reaper if it is not running; `false` if its thread cannot be started. Call it
@@ -114,13 +147,7 @@ pub fn wait_for_releases(timeout: Duration) -> bool {
     }
     let deadline = std::time::Instant::now() + timeout;
     loop {
-        let (done, answer) = channel();
-        let flushed = match inbox() {
-            Some(inbox) if inbox.send(Work::Flush(done)).is_ok() => answer
-                .recv_timeout(deadline.saturating_duration_since(std::time::Instant::now()))
-                .is_ok(),
-            _ => true, // no release thread: nothing was left to it
-        };
+        let flushed = flush(deadline.saturating_duration_since(std::time::Instant::now()));
         if flushed && crate::user_object::values_held() == 0 {
             return true;
         }

@@ -239,14 +239,13 @@ fn graph_memory_nodes_stream_capture() {
             }
         }
     }
-    all_released(exec);
+    all_released((exec, square_h, neg_square_h));
 }
 
-/// Drops `exec` and waits until everything it and its graph held is released, so that nothing
-/// is still being released when the process exits (the sample's own clean-up, which
-/// compute-sanitizer checks).
-fn all_released(exec: GraphExec<'static>) {
-    drop(exec);
+/// Drops `values` (an executable, buffers) and waits until everything they held is released:
+/// the sample's own clean-up, which compute-sanitizer checks.
+fn all_released<T>(values: T) {
+    drop(values);
     assert!(
         cudagraph_runtime::wait_for_releases(std::time::Duration::from_secs(10)),
         "everything the graphs held is released"

@@ -249,10 +249,10 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
     /// Sets memory with `set` on this scope's stream (a memset node of the graph), as
     /// [`Graph::add_memset`] adds one.
     pub fn memset<V: MemsetValue>(&self, set: Memset<'a, V>) -> Result<()> {
-        let (dst, params) = set.into_parts(self.sequence.ctx.cu_ctx())?;
+        let name = || self.sequence.name("memset");
+        let (dst, params) = set.into_parts(self.sequence.ctx.cu_ctx(), name)?;
         let uses = vec![dst];
-        self.sequence
-            .admit(&uses, &|| self.sequence.name("memset"))?;
+        self.sequence.admit(&uses, &name)?;
         // SAFETY: the memset's memory is held as `uses` says.
         unsafe { result::enqueue::memset(&params.set, self.stream.cu_stream()) }?;
         self.sequence.recorded(self.stream, uses)

@@ -100,8 +100,24 @@ impl<'a, D: Direction> Memcpy<'a, D> {
                 ),
             });
         }
+        if src.bytes() == 0 {
+            return Err(empty(node(), "copy"));
+        }
         let copy = raw_copy::<D>(src.start, dst.start, src.bytes());
         Ok((src, dst, MemcpyParams { copy, ctx }))
+    }
+}
+
+/// The error for a copy or memset of no bytes (an empty buffer, an empty slice of one), which
+/// CUDA refuses as a node (`CUDA_ERROR_INVALID_VALUE`).
+pub(crate) fn empty(node: String, what: &str) -> Error {
+    Error::Invalid {
+        node,
+        reason: format!(
+            "the {what} covers no bytes (its memory is empty), and CUDA has no {what} node of \
+             zero bytes: leave the node out while the buffer is empty (an empty batch needs no \
+             {what})"
+        ),
     }
 }
 

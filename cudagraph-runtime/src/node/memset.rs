@@ -112,8 +112,15 @@ impl<'a, V: MemsetValue> Memset<'a, V> {
     }
 
     /// The destination's use and the node's parameters for a memset in `ctx`.
-    pub(crate) fn into_parts(self, ctx: sys::CUcontext) -> Result<(Use<'a>, MemsetParams)> {
+    pub(crate) fn into_parts(
+        self,
+        ctx: sys::CUcontext,
+        node: impl FnOnce() -> String,
+    ) -> Result<(Use<'a>, MemsetParams)> {
         let dst = self.dst?;
+        if dst.bytes() == 0 {
+            return Err(super::memcpy::empty(node(), "memset"));
+        }
         let set = sys::CUDA_MEMSET_NODE_PARAMS {
             dst: dst.start,
             pitch: 0,
