@@ -13,6 +13,11 @@
 //!   with an error naming the refused node, single-node updates for kernel, memcpy, memset, host
 //!   and child-graph nodes, and enable/disable for the kinds CUDA allows ([`Switchable`]).
 //! - [`DeviceBuffer`] and [`HostBuffer`]: memory graphs share ownership of (see "Memory model").
+//! - [`scope`]: graphs that borrow cudarc memory (`&CudaSlice`, `&mut CudaSlice`, views), every
+//!   launch waited for before the borrows end.
+//! - [`Graph::capture`], [`Capture`] and [`Replay`]: safe stream capture of cudarc's calls, cuBLAS
+//!   and this crate's own (kernels, copies, host functions, allocations, conditional nodes) over
+//!   the memory given to the capture (see "Stream capture").
 //! - [`UserObject`]: Rust values whose lifetime the driver tracks.
 //! - [`Indirect`] values: scalars kernels read through a pointer, set between launches by a plain
 //!   host write instead of a node update ([`indirect`]).
@@ -25,8 +30,10 @@
 //! # let func: cudarc::driver::CudaFunction = todo!();
 //! let ctx = cudagraph_runtime::open_device(0)?; // Error::NoDriver on a machine without CUDA
 //! let stream = ctx.new_stream()?;
-//! // SAFETY: the kernel is `void scale(float a, float* y, unsigned n)`.
-//! let scale: Kernel<(f32, DevicePtrMut<f32>, u32)> = unsafe { Kernel::new(func) };
+//! // SAFETY: the kernel is `void scale(float a, float* y, unsigned n)`, which writes y[i] for
+//! // i < n only; the check keeps n within y.
+//! let scale: Kernel<(f32, DevicePtrMut<f32>, u32)> =
+//!     unsafe { Kernel::new(func) }.requires(|_, (_, y, n)| n as usize <= y);
 //! let y = DeviceBuffer::<f32>::zeros(&stream, 1024)?;
 //! let out = HostBuffer::<f32>::zeroed(&ctx, 1024)?;
 //!
@@ -48,13 +55,44 @@
 //!
 //! A CUDA graph keeps the raw addresses of the memory its nodes use, and a launch runs long after
 //! the call that enqueued it returned. Rust's promise still holds here: **safe code cannot make a
-//! launch touch freed memory, nor let host code touch memory a launch may be writing.** A graph
-//! gets memory in one of three ways:
+//! launch touch freed memory or read an invalid value, nor let host code touch memory a launch
+//! may be writing.** These are the rules that keep it, each one for all safe code, with no
+//! `Drop` relied on (an executable may be leaked with `mem::forget` or kept in an `Rc` cycle):
+//!
+//! 1. **Memory outlives the launches that use it.** A graph gets memory in one of the ways in the
+//!    table below, and each keeps it valid until the last launch that may use it has completed.
+//! 2. **Launches come after the work already queued on their memory, and host code after the
+//!    launches.** An owned buffer's work is ordered on its own stream; the first launch of a
+//!    graph borrowing a cudarc slice waits for the work cudarc queued on it, on any stream.
+//!    [`HostBuffer::read`] / [`HostBuffer::write`] wait for the launches that may use the memory
+//!    and hold new ones off; [`DeviceBuffer::access`] orders cudarc's calls after them.
+//! 3. **A kernel touches only the memory it is given** (the one `unsafe` promise, made once per
+//!    kernel: [`Kernel::new`], below). Every argument list a graph gives a kernel, at its add and
+//!    at every update, passes the kernel's own check first ([`Kernel::requires`]).
+//! 4. **Values are valid.** Memory handed out as `T` without being written first (a graph
+//!    allocation, [`GraphExec::read_allocation`], [`GraphExec::take_allocation`]) has a `T` valid
+//!    for every bit pattern (`bytemuck::AnyBitPattern`; not `bool`); a memset fills only types
+//!    whose every element its bits make valid ([`FillWith`], `unsafe` to implement).
+//! 5. **Traits that reach the driver are sealed**: [`KernelArg`], [`KernelArgValues`],
+//!    [`KernelArgs`], [`MemsetValue`], [`Switchable`], [`CaptureOperand`], [`CaptureOperands`]
+//!    cannot be implemented outside this crate, so no implementation can hand the driver an
+//!    address or value the crate did not check.
+//! 6. **A handle names what it was made for, or is refused.** Node handles work only with their
+//!    graph's executables; a [`KernelNode<A>`] updates a node only while it launches a kernel of
+//!    parameter list `A` (a whole-graph update or a re-instantiation may change that); a
+//!    conditional node's bodies are lent as [`Body`]s, only inside the closure that builds them,
+//!    and cannot be moved out.
+//! 7. **No driver calls where CUDA forbids them.** Inside a host node or a capture closure this
+//!    crate's calls refuse ([`Error::InHostNode`], [`Error::Capturing`]), and a drop that would
+//!    call the driver (a graph, an executable, a buffer, a kernel's module) is left to this
+//!    crate's release thread.
+//! 8. **Bad input is an error, never a panic**: empty buffers are ordinary values, and what CUDA
+//!    cannot do with them (a copy of no bytes) is an [`Error`] naming the node.
 //!
 //! | given as | kept valid by | until |
 //! |---|---|---|
 //! | [`DeviceBuffer<T>`] / [`HostBuffer<T>`] (owned, shared by reference count) | the graph and every executable made from it | the last launch that may use it has completed |
-//! | a cudarc borrow: `&CudaSlice<T>`, `&mut CudaSlice<T>`, `CudaView(Mut)`, `&(mut) PinnedHostSlice<T>` | the borrow checker: the graph is a `Graph<'a>`, its executables `GraphExec<'a>` | the executable is dropped; dropping it waits for its launches |
+//! | a cudarc borrow: `&CudaSlice<T>`, `&mut CudaSlice<T>`, `CudaView(Mut)`, `&(mut) PinnedHostSlice<T>` | a [`scope`]: the graph is a `Graph<'scope>`, its executables `GraphExec<'scope>`, the memory borrowed for the whole scope | the scope returns, which it does only once every launch of every executable made in it has completed |
 //! | raw [`DevicePtr`] / [`HostPtr`] from `unsafe fn from_raw` | the promise made there | as long as that promise says |
 //! | an [`Indirect<T>`] key (a value in the graph's own block) | the graph, then its executable | the last launch that may use it has completed |
 //!
@@ -66,16 +104,39 @@
 //!                                     ├── set_params swaps y → z:
 //!                                     │     y released after a completion
 //!                                     │     marker recorded behind launch k
-//!                                     └── executable dropped mid-launch:
+//!                                     └── executable dropped (or leaked) mid-launch:
 //!                                           same: every buffer released behind
 //!                                           the marker, nothing blocks
 //!  y's last clone dropped ──▶ freed on y's own stream, *after* the marker
 //!
 //!  HostBuffer::read() ──▶ waits for the launches that may use it, keeps new ones out
 //!  DeviceBuffer::access() ──▶ cudarc slice, ordered after those launches (stream-ordered)
+//!  scope(|s| ..) ──▶ returns once every launch of the scope's executables has completed
 //! ```
 //!
-//! How it works:
+//! ## What `Kernel::new` asks of a kernel
+//!
+//! The kernel's code is the one thing this crate cannot check, so [`Kernel::new`] is `unsafe`,
+//! and its contract is one a kernel's author can check by reading the kernel: for every launch
+//! that passes the kernel's check ([`Kernel::requires`]; without one, for every launch), the
+//! kernel (1) has the parameter list it is declared with; (2) reads and writes memory only
+//! through its pointer parameters, and through each only the elements `0..len` of the memory
+//! given for it; (3) writes only valid values of the pointee type; (4) sets conditional handles
+//! only through its handle parameters and launches no work of its own. A kernel whose accesses
+//! follow a length parameter (`if (i < n) y[i] = v`) keeps (2) with a check stating the bound:
+//!
+//! ```no_run
+//! # use cudagraph_runtime::prelude::*;
+//! # fn f(func: cudarc::driver::CudaFunction) {
+//! // SAFETY: `fill(unsigned n, float v, float* y)` writes y[i] for i < n only; the check keeps n
+//! // within y. Every add and update of a node launching it is checked, and refused with an
+//! // `Error::Invalid` naming the node when n would run past y.
+//! let fill: Kernel<(u32, f32, DevicePtrMut<f32>)> =
+//!     unsafe { Kernel::new(func) }.requires(|_config, (n, _v, y)| n as usize <= y);
+//! # }
+//! ```
+//!
+//! ## How it works
 //!
 //! - **Who may be using an allocation.** Each allocation records the executables whose nodes use
 //!   it (registered at instantiation and by updates), and the ones that stopped using it while
@@ -87,7 +148,8 @@
 //!   and the other single-node updates, by [`GraphExec::update`], or because the executable is
 //!   dropped) keeps that marker. A `DeviceBuffer` is freed on its own stream after a wait for it,
 //!   so nothing blocks; a `HostBuffer` is freed once its markers have completed (by a thread of
-//!   this crate if they have not). Launches never pay for this.
+//!   this crate if they have not). Launches never pay for this. An executable that is leaked
+//!   never releases what it holds: its memory leaks with it, and stays valid.
 //! - **Host access.** [`HostBuffer::read`] and [`HostBuffer::write`] wait for the launches that
 //!   may use the memory, and while their guard is alive those executables refuse to launch
 //!   ([`Error::BufferInUse`]). [`DeviceBuffer::access`] gives the cudarc slice for cudarc's stream
@@ -98,9 +160,13 @@
 //!   first (with cudarc's event tracking on or off: the buffer's own stream orders it), and cudarc
 //!   calls made through [`DeviceBuffer::access`] come after the launches that use the buffer.
 //!   With event tracking off, enqueue that work on [`DeviceAccess::stream`].
-//! - **Borrowed memory** is the simple path for scripts and tests: each launch of an executable
-//!   that borrows memory records its completion marker (one event record per launch), and
-//!   dropping it waits for that marker, since the borrow ends there.
+//! - **Borrowed memory** needs a [`scope`], as borrowing across threads needs
+//!   [`std::thread::scope`]: the borrow cannot end before the scope does, and the scope waits
+//!   for every launch of its executables, however they ended. Taking the borrow makes the
+//!   slice's own stream wait for cudarc's uses of it on other streams (its event tracking), and
+//!   the executable's first launch waits for that stream: a launch reads what cudarc wrote
+//!   before it, and a copy cudarc queued before it never sees its writes. Graphs made with
+//!   [`Graph::new`] borrow nothing (`Graph<'static>`): they live as long as you like.
 //! - **Page-locked host memory only.** Copies read and write [`HostBuffer`]s (or cudarc's
 //!   `PinnedHostSlice`). A pageable buffer in a copy node makes `cuGraphLaunch` itself wait until
 //!   the whole graph has run, and nothing would keep host code off it meanwhile: it is reachable
@@ -111,16 +177,17 @@
 //!   code would share host memory with another executable's writes (launches of two executables
 //!   are not ordered with each other). A host node must not call CUDA; this crate's calls refuse
 //!   there ([`Error::InHostNode`]), and releases that would call CUDA go to its own thread.
-//! - **Values moved into a graph** ([`Graph::retain`], host closures, [`UserObject`]s) are `Send`
-//!   and dropped on a thread of this crate once the driver says no graph or launch holds them:
-//!   CUDA runs user-object destructors on its own thread, where calling CUDA is illegal.
+//! - **Values moved into a graph** ([`Graph::retain`], host closures, captured work's closures,
+//!   [`UserObject`]s) are `Send` and dropped on a thread of this crate once the driver says no
+//!   graph or launch holds them: CUDA runs user-object destructors on its own thread, where
+//!   calling CUDA is illegal. [`wait_for_releases`] waits for that thread, and the process's
+//!   exit does too (bounded), so that no release runs into the driver's teardown.
 //! - **Stream capture.** A launch into a stream being captured is refused
 //!   ([`Error::Capturing`]): CUDA does not record graph launches. When a completion marker is
 //!   needed while its stream is being captured, the call that needs it fails with
 //!   [`Error::Capturing`] (or, when an executable is dropped, the release waits on this crate's
-//!   thread until the capture ends). Capturing is `unsafe` ([`Graph::capture`],
-//!   [`Graph::capture_into`], [`Graph::add_captured`]): the crate cannot see which memory the
-//!   captured work uses.
+//!   thread until the capture ends). Captured work gets its memory as the capture's operands,
+//!   held as any node's, and what it records is checked against them ("Stream capture").
 //!
 //! Two executables that share device memory are ordered by the streams they are launched into,
 //! as CUDA orders any two launches; within one graph, `cuda_graph!` rejects unordered nodes that
@@ -199,16 +266,32 @@
 //!
 //! Work enqueued on a stream can be recorded as graph nodes instead of run ([stream capture]):
 //!
-//! - [`Graph::capture`]: the work becomes a new graph;
+//! - [`Graph::capture`]: the work becomes a new graph ([`Scope::capture`] for one that borrows
+//!   cudarc memory);
 //! - [`Graph::capture_into`] (CUDA 12.3 or newer): the work becomes nodes of a graph being built,
 //!   after given nodes, and nodes added later depend on [`Captured::sinks`] to come after it; into
 //!   a conditional body too, where CUDA's body rule is checked on the captured nodes;
 //! - [`Graph::add_captured`]: the work becomes one child-graph node.
 //!
-//! The capture closure gets a [`CaptureScope`]: the stream being captured, lent for the closure
-//! only (it dereferences to the `Arc<CudaStream>`, so cudarc's calls work on it as on the stream),
-//! and [`CaptureScope::fork`] / [`CaptureScope::fork_all`] to record parallel branches on other
-//! streams. The capture always ends, also when the closure fails or panics; the closure's error
+//! - [`Capture`]: work to record again and again (a `cuda_graph!` capture node's param);
+//! - [`Replay`]: PyTorch's `torch.cuda.graph` pattern: warm up on a side stream, capture once,
+//!   then replay with new values written into the static inputs.
+//!
+//! Capture is safe. The memory the work uses is given to the capture as its *operands*
+//! ([`CaptureOperands`]: `&buffer` to read, `&mut buffer` or [`Mut`] to write, one or a tuple),
+//! held by the graph as any node's memory is, and the closure reaches it only through views
+//! ([`CaptureView`], [`CaptureViewMut`]) that work with cudarc's calls and cuBLAS and cannot
+//! leave the closure. The closure gets a [`CaptureScope`]: the stream being captured, lent for
+//! the closure only (it dereferences to the `Arc<CudaStream>`, so cudarc's calls work on it as on
+//! the stream); its own calls record kernels, copies, memsets, host functions
+//! ([`CaptureScope::host`], `cuLaunchHostFunc`), graph allocations and conditional nodes
+//! ([`CaptureScope::add_conditional`], through `cuStreamGetCaptureInfo` /
+//! `cuStreamUpdateCaptureDependencies`), each checked as [`Graph`]'s adders check theirs; and
+//! [`CaptureScope::fork`] / [`CaptureScope::fork_all`] record parallel branches on other streams.
+//! What cudarc recorded on its own (copies, memsets) is checked when the capture ends to touch
+//! only the operands (to write, for what it writes) and the capture's allocations; anything else
+//! is an [`Error::Invalid`] naming the node. The closure is `Send + 'static` and the graph keeps
+//! it (with what it owns: a cuBLAS handle, kernels) while the graph and its executables may run. The capture always ends, also when the closure fails or panics; the closure's error
 //! comes first. Captures run in CUDA's thread-local mode: calls that could synchronize with the
 //! device are forbidden on the capturing thread while the closure runs; other threads are not
 //! affected.
@@ -217,20 +300,15 @@
 //! # use cudagraph_runtime::prelude::*;
 //! # use cudagraph_runtime::Error;
 //! # fn f(stream: &std::sync::Arc<cudagraph_runtime::cudarc::driver::CudaStream>,
-//! #      side: &std::sync::Arc<cudagraph_runtime::cudarc::driver::CudaStream>,
-//! #      a: &mut cudagraph_runtime::cudarc::driver::CudaSlice<f32>,
-//! #      b: &mut cudagraph_runtime::cudarc::driver::CudaSlice<f32>) -> Result<(), Error> {
-//! // SAFETY: `a` and `b` outlive the graph and its executables, and host code touches them only
-//! // when no launch runs.
-//! let graph = unsafe {
-//!     Graph::capture(stream, |s| {
-//!         s.fork(side, |t| {
-//!             t.memset_zeros(&mut *a)?; // on `side`: one branch
-//!             s.memset_zeros(&mut *b)?; // on `stream`: the other
-//!             Ok::<(), Error>(())
-//!         }) // `stream` waits for `side` here, whatever the closure returned
-//!     })
-//! }?;
+//! #      side: std::sync::Arc<cudagraph_runtime::cudarc::driver::CudaStream>,
+//! #      a: &DeviceBuffer<f32>, b: &DeviceBuffer<f32>) -> Result<(), Error> {
+//! let graph = Graph::capture(stream, (Mut(a.clone()), Mut(b.clone())), move |s, (mut a, mut b)| {
+//!     s.fork(&side, |t| {
+//!         t.memset_zeros(&mut a)?; // on `side`: one branch
+//!         s.memset_zeros(&mut b)?; // on `stream`: the other
+//!         Ok::<(), Error>(())
+//!     }) // `stream` waits for `side` here, whatever the closure returned
+//! })?;
 //! # Ok(()) }
 //! ```
 //!
@@ -259,14 +337,13 @@
 //! forbidden driver call there (destroying a graph or an executable, freeing memory) is left to
 //! this crate's release thread.
 //!
-//! **cudarc's event tracking.** cudarc orders each buffer's uses across streams with events: before
-//! a buffer is used, the stream waits for an event recorded after its last use. Inside a capture a
-//! wait on an event recorded outside it breaks the capture (`_ISOLATION`), and the events cudarc
-//! records inside it only order captured work. cudarc records these failures for later instead of
-//! returning them; the capture reports them. With several streams in play, call
-//! `unsafe { ctx.disable_event_tracking() }` (cudarc) before capturing, as cudarc's own capture
-//! tests do, and order the streams yourself (before the capture; inside it with
-//! [`CaptureScope::fork`]).
+//! **cudarc's event tracking.** cudarc orders each buffer's uses across streams with events:
+//! before a buffer is used, the stream waits for an event recorded after its last use. Inside a
+//! capture a wait on an event recorded outside it breaks the capture (`_ISOLATION`). The views a
+//! capture closure works on carry no events (the capture orders its own work: stream order, forks
+//! and joins; the memory model orders the launches), so tracking stays on; a cudarc buffer used
+//! in the closure without being given to the capture breaks it this way, and the capture reports
+//! [`Error::CaptureBroken`] naming cudarc's event tracking.
 //!
 //! [stream capture]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#creating-a-graph-using-stream-capture
 //! [cross-stream dependencies]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cross-stream-dependencies-and-events
@@ -399,8 +476,9 @@ pub use user_object::UserObject;
 /// The names most programs need.
 pub mod prelude {
     pub use crate::{
-        cuda_graph, Body, Condition, ConditionalHandle, DeviceBuffer, DevicePtr, DevicePtrMut,
-        Event, Graph, GraphAlloc, GraphExec, HostBuffer, HostCallback, HostPtr, HostPtrMut,
-        Indirect, InstantiateFlags, Kernel, LaunchConfig, Memcpy, Memset, NodeId,
+        cuda_graph, Body, Capture, Condition, ConditionalHandle, DeviceBuffer, DevicePtr,
+        DevicePtrMut, Event, Graph, GraphAlloc, GraphExec, HostBuffer, HostCallback, HostPtr,
+        HostPtrMut, Indirect, InstantiateFlags, Kernel, LaunchConfig, Memcpy, Memset, Mut, NodeId,
+        Replay,
     };
 }

@@ -110,10 +110,10 @@ pub(crate) fn hint(code: sys::CUresult, tracking: bool) -> &'static str {
         CUDA_ERROR_STREAM_CAPTURE_INVALIDATED if tracking => {
             "an earlier call broke the capture and its error was not returned by the capture \
              closure (ignored, or recorded by cudarc for later). cudarc's event tracking is on: \
-             a buffer last used outside the capture makes cudarc wait on an event recorded \
-             outside it, which breaks the capture; call `unsafe { ctx.disable_event_tracking() \
-             }` before capturing and order the streams yourself. Otherwise look for a call that \
-             synchronizes (`synchronize`, a blocking copy to the host)"
+             a cudarc buffer used in the closure makes cudarc wait on an event recorded after \
+             its last use outside the capture, which breaks it; give the buffer to the capture \
+             as an operand and use its view (views carry no events). Otherwise look for a call \
+             that synchronizes (`synchronize`, a blocking copy to the host)"
         }
         CUDA_ERROR_STREAM_CAPTURE_INVALIDATED => {
             "an earlier call broke the capture and its error was not returned by the capture \
@@ -136,8 +136,8 @@ pub(crate) fn hint(code: sys::CUresult, tracking: bool) -> &'static str {
         CUDA_ERROR_STREAM_CAPTURE_ISOLATION if tracking => {
             "the capture would depend on work outside it: a stream being captured waited on an \
              event recorded outside the capture. cudarc's event tracking is on, and does this \
-             when a buffer was last used outside the capture: call `unsafe { \
-             ctx.disable_event_tracking() }` before capturing and order the streams yourself"
+             when a cudarc buffer used in the closure was last used outside the capture: give \
+             the buffer to the capture as an operand and use its view (views carry no events)"
         }
         CUDA_ERROR_STREAM_CAPTURE_ISOLATION => {
             "the capture would depend on work outside it: a stream being captured waited on an \
@@ -152,7 +152,8 @@ pub(crate) fn hint(code: sys::CUresult, tracking: bool) -> &'static str {
             "an event last recorded inside the capture was queried or waited for on the host \
              (`CudaEvent::synchronize`, `is_complete`, `elapsed_ms`) or by a stream outside the \
              capture: such an event only orders captured work. cudarc records such events for \
-             its buffers when event tracking is on (see `CudaContext::disable_event_tracking`)"
+             its buffers when event tracking is on: use the views of the capture's operands, \
+             which carry no events"
         }
         CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD => {
             "a call that belongs to the capturing thread was made on another thread (captures of \
@@ -294,10 +295,7 @@ mod tests {
             CUDA_ERROR_STREAM_CAPTURE_ISOLATION,
             CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
         ] {
-            assert!(
-                hint(code, true).contains("disable_event_tracking"),
-                "{code:?}"
-            );
+            assert!(hint(code, true).contains("operand"), "{code:?}");
         }
         assert!(hint(CUDA_ERROR_STREAM_CAPTURE_UNJOINED, false).contains("CaptureScope::fork"));
         assert!(hint(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, false).contains("default_stream"));
