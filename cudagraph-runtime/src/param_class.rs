@@ -478,8 +478,8 @@ pub fn check_children(
     names: (&str, &str),
 ) -> Result<()> {
     let theirs: Vec<(Bytes, bool)> = b
-        .all_uses()
-        .iter()
+        .uses_by_node()
+        .flatten()
         .filter(|u| u.end > u.start)
         .map(|u| ((u.space, u.start, u.end), u.write))
         .collect();
@@ -501,7 +501,8 @@ fn conflict(
             .flatten()
             .any(|&(s, lo, hi)| s == space && lo <= start && end <= hi)
     };
-    for u in child.all_uses() {
+    // The child's uses in place (no clone of its table: this runs at every `set_params`).
+    for u in child.uses_by_node().flatten() {
         for &((space, start, end), write) in theirs {
             let overlaps = u.space == space && u.start < end && start < u.end;
             if overlaps && (u.write || write) && !within(space, u.start.max(start), u.end.min(end))
