@@ -93,7 +93,7 @@ use proc_macro::TokenStream;
 ///   |---|---|---|
 ///   | kernel | `kernel k<<<grid, block>>>(args...)` | launch of param `k: Kernel<(A, B, ...)>` |
 ///   | | `kernel k<<<grid, block, shared_mem_bytes>>>(args...)` | with dynamic shared memory |
-///   | | `kernel k<<<config>>>(args...)` | `config`: a `LaunchConfig` |
+///   | | `kernel k<<<config>>>(args...)` | `config`: a `LaunchConfig` (an expression, or a param of that type) |
 ///   | memset | `memset(dst, value)` | fills param `dst: DeviceBuffer<T>` with `value` repeated: a `T` for elements of 1, 2 or 4 bytes, a `u32` pattern for 8-byte elements (`memset(doubles, 0u32)` zeroes `f64`s) |
 ///   | memcpy | `memcpy(src -> dst)` | 1-D copy between two buffer params; the direction follows from their types (`DeviceBuffer` to `HostBuffer` is device-to-host, ...) |
 ///   | host | `host(f)` | runs `f` on a CPU thread: a `fn()`, a closure, or a `HostCallback` |
@@ -105,9 +105,12 @@ use proc_macro::TokenStream;
 ///   | event record | `record(e)` | records param `e: Event` when the node runs: a stream or another graph that waits for `e` waits for the nodes before it |
 ///   | event wait | `wait(e)` | the nodes after it wait for the last record of param `e: Event`, made on any stream or by any graph |
 ///   | capture | `capture(w)` | a child graph recorded by stream capture from param `w: Capture` (work enqueued on a stream through cudarc or any CUDA library; `unsafe { Capture::new(&stream, \|s\| ...) }`, whose contract keeps the memory the work uses alive); recorded again when `set_params` gets another `Capture` |
+///   | | `capture(w, [a, mut b])` | the same, declaring the buffer params the work reads (`a`) and writes (`mut b`); `[]` for none (see "Memory") |
 ///   | conditional | `if h { .. }`, `if h { .. } else { .. }`, `while h { .. }`, `switch h { 0 => { .. } .. }` | runs, skips, repeats or picks its bodies on the GPU by the value kernels give handle `h` (see "Conditional nodes") |
 ///
-///   `grid` and `block` are `u32`, `(u32, u32)` or `(u32, u32, u32)`. The operands that fix a
+///   `grid` and `block` are `u32`, `(u32, u32)` or `(u32, u32, u32)`; the launch configuration
+///   ends at the `>>>` before the argument list, so it may hold generics
+///   (`<<<blocks::<Vec<u32>>(n), 256>>>`). The operands that fix a
 ///   node's *type* (the kernel, a memset's destination, a memcpy's two ends, a child's graph)
 ///   are param names; every other operand (launch sizes, kernel arguments, a memset's value, a
 ///   host closure) is any Rust expression over the params: `(n + 255) / 256`, `n as usize`,
@@ -130,7 +133,24 @@ use proc_macro::TokenStream;
 /// are accepted too, with the promise made there. See the runtime crate's "Memory model".
 ///
 /// Two nodes that use one buffer, one of them writing it, must be ordered by an edge (T14
-/// below). When they may run at the same time on purpose (each writes its own part of the
+/// below). What a node uses is decided by the types, not by how they are written: a param of
+/// type `Buf` (`type Buf = DeviceBuffer<f32>`) is a buffer, and a kernel parameter of type
+/// `Out` (`type Out = DevicePtrMut<f32>`), or of a kernel whose whole type is an alias, writes
+/// what it gets. Where the declaration spells the types out, the macro reports the race itself;
+/// where it does not, the generated code asks the type system and the compile fails at the
+/// same token with the same message (an `E0080` constant-evaluation error). A param whose type
+/// holds memory the macro cannot see (`Vec<DeviceBuffer<T>>`, `Option<DevicePtrMut<T>>`) cannot
+/// be named in a kernel's pointer argument: make each buffer a param (plain values, such as
+/// the `usize` of `y.slice(..half)`, can). Two work items the declaration cannot see through are handled
+/// this way:
+///
+/// - a capture node's work is opaque: `capture(w, [x, mut h])` declares that it reads `x` and
+///   writes `h` (a promise, as the rest of `Capture::new`'s contract), and the node is checked
+///   like any other; `capture(w)` declares nothing, and counts as writing every buffer;
+/// - a child node's graph keeps a record of the memory its nodes use: `build` and `set_params`
+///   check it against the nodes no edge orders with the child node (`Error::Hazard`).
+///
+/// When two nodes may run at the same time on purpose (each writes its own part of the
 /// buffer, or they use only atomics), mark both `#[unordered(buffer)]`:
 ///
 /// ```text
@@ -362,10 +382,10 @@ use proc_macro::TokenStream;
 /// | T6 | `set_enabled`/`is_enabled` on a host, child, empty, alloc or free node | `cuGraphNodeSetEnabled` takes kernel, memcpy and memset nodes only | rustc, custom message | `updates/enable_disable`, `memory_nodes/no_update` |
 /// | T7 | a node using an allocation without being ordered after its alloc node, or before its free node; a use ordered after the free; a second free; a free of something else than an allocation of the graph; an allocation of another graph of the call; an allocation and a param of one name; a child node embedding a declaration with memory nodes (rustc, custom message) | CUDA backs an allocation only between its alloc and free nodes, in graph order, and may give the memory to another allocation outside ([graph memory nodes]); the driver accepts all but the second free and the embedding (`witness_memory_nodes.rs`, `witness_use_after_free.rs`, `witness_foreign_allocation.rs` show what it does) | the macro | `memory_nodes/use_not_after_alloc`, `free_not_after_use`, `use_after_free`, `double_free`, `free_what`, `names`, `embed_memory_nodes` |
 /// | T8 | launching again while the allocations a launch left (no free node) are still lent out | CUDA relaunches a graph only once its unfreed allocations are freed (the driver refuses with `CUDA_ERROR_INVALID_VALUE`); the executable is instantiated with auto-free-on-launch and `launch` lends the allocations through a borrow of it | rustc (borrow checker) | `memory_nodes/relaunch_while_read` |
-/// | T10 | a host, event record, event wait, alloc or free node in a conditional body; a body node using an allocation; an edge between a body's node and a node outside the body (or in another body); a kernel setting the handle of a conditional node it is neither beside nor inside; a handle of another graph of the call; a `ConditionalHandle` param; a handle named like a param, node or other handle; a default that reads a param; switch cases out of order; `else if` | CUDA allows only kernel, empty, child, memset, memcpy and conditional nodes in a body ([body requirements]) and reports a bad body only at instantiation (`runtime_conditional.rs` shows the driver accepting host and event nodes in a body when they are added and refusing the graph at instantiation); a handle belongs to the graph it was made for; CUDA fixes a handle's default when the graph is built | the macro; embedding and `set_enabled` on the node: rustc, custom message | `conditional/*` |
-/// | T12 | `if`, `match`, `for`, `while`, `loop` choosing or repeating nodes at run time | whole-graph update needs one topology per declaration | the macro | `topology/runtime_if`, `runtime_loops` |
+/// | T10 | a host, event record, event wait, alloc or free node in a conditional body, also inside a graph a body's child node embeds, at any depth (a declared graph at compile time; a runtime `Graph`, or captured work, when the node is added: `Error::Invalid`); a body node using an allocation; an edge between a body's node and a node outside the body (or in another body); a kernel setting the handle of a conditional node it is neither beside nor inside; a handle of another graph of the call; a `ConditionalHandle` param; a handle named like a param, node or other handle; a default that reads a param; switch cases out of order; `else if` | CUDA allows only kernel, empty, child, memset, memcpy and conditional nodes in a body ([body requirements]) and reports a bad body only at instantiation (`runtime_conditional.rs` shows the driver accepting host and event nodes in a body when they are added and refusing the graph at instantiation, `witness_body_child.rs` the same through a child graph); a handle belongs to the graph it was made for; CUDA fixes a handle's default when the graph is built | the macro; embedding and `set_enabled` on the node: rustc, custom message | `conditional/*` |
+/// | T12 | `if`, `if let`, `match`, `for`, `while`, `while let`, `loop` choosing or repeating nodes at run time, whatever comes before them (doc comments, attributes, a label) | whole-graph update needs one topology per declaration | the macro | `topology/runtime_if`, `runtime_loops`, `runtime_shapes` |
 /// | T13 | values moved into a graph (host closures, retained values) that are not `Send` | they are dropped on another thread, after the last launch (CUDA runs [user object] destructors on its own thread, where CUDA calls are illegal; the runtime hands them to one of its own) | rustc | `memory/non_send_values` |
-/// | T14 | two nodes with no path between them that use one buffer param, one writing it (a `DevicePtrMut` argument, a memset or memcpy destination, a host node's `mut` buffer), unless both are `#[unordered(buffer)]`; at build time, two *different* params that share memory used that way | CUDA runs unordered nodes in any order, or at once: a data race the driver accepts | the macro (`build` and `set_params` for shared memory: `Error::Hazard`) | `hazards/*` |
+/// | T14 | two nodes with no path between them that use one buffer param, one writing it (a `DevicePtrMut` argument, a memset or memcpy destination, a host node's `mut` buffer, a capture node's `mut` use or any use of an undeclared capture), unless both are `#[unordered(buffer)]`, whatever the types are written as; a kernel argument giving memory from a param whose memory cannot be seen; at build time, two *different* params that share memory used that way, and a child graph's memory used that way | CUDA runs unordered nodes in any order, or at once: a data race the driver accepts | the macro, or rustc (a constant assertion) where the types are behind aliases; `build` and `set_params` for shared memory and child graphs: `Error::Hazard` | `hazards/*`, `aliases/*` |
 /// | T15 | dropping or replacing borrowed memory while an executable uses it, host code reading memory a launch may write, a pageable `Vec` as a copy's operand, a raw pointer made from a borrow | use after free and data races with the GPU | rustc (borrow checker, operand traits) | `memory/*` |
 ///
 /// [whole-graph update]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update
@@ -374,21 +394,30 @@ use proc_macro::TokenStream;
 /// [graph memory nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#graph-memory-nodes
 /// [body requirements]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#conditional-node-body-graph-requirements
 ///
-/// Also rejected: operands that fix a node's type but are not params, `self` in expressions,
+/// Also rejected: names that make generated items clash (a graph named like another graph's
+/// `StepExec`, a node named like a method of the executable, two nodes with one handle type,
+/// ...: `collisions/*`), names from which no item can be derived (a param `_1` would make the
+/// variant `1`), operands that fix a node's type but are not params, `self` in expressions,
 /// params that cannot be compared, memcpys without a device side, a runtime `Graph` param
-/// without its `'static`, attributes with no single generated item to go to, and malformed syntax
-/// of any kind (the macro never panics; a statement that does not parse is reported and the
-/// rest of the declaration is still checked).
+/// without its `'static`, attributes with no single generated item to go to, Rust statements
+/// where nodes go (blocks, `let`, macro calls: generate the whole `cuda_graph!` call from a
+/// macro instead), and malformed syntax of any kind (the macro never panics, on any input: a
+/// fuzz test runs it on generated and mutated declarations; a statement that does not parse is
+/// reported and the rest of the declaration is still checked). Every suggestion a message makes
+/// (an edge to add, a name meant) is checked to be legal first.
+///
+/// A declaration made by `macro_rules!` compiles as written out: the punctuation may come with
+/// any spacing (`>>` and `>` apart), and names the caller passes in (`n` in an argument)
+/// resolve against the params the macro declares.
 ///
 /// # Limits
 ///
 /// Graphs cannot be generic, so params own what the nodes use (no borrowed cudarc slices: the
 /// runtime API takes those). Node kinds: kernel, 1-D memset, 1-D memcpy, host, child graph, empty,
-/// alloc, free, event record, event wait, capture and conditional (no semaphore nodes). The hazard
-/// rule does not see the memory a capture node's recorded work uses. Nodes inside a
-/// conditional body cannot use the declaration's allocations. The hazard rule sees a kernel's
-/// reads and writes only when its parameter tuple is written out. Allocations are on the graph's
-/// device (the `ctx` given to `build`).
+/// alloc, free, event record, event wait, capture and conditional (no semaphore nodes). The uses
+/// a capture node declares are a promise the macro cannot check (its work is opaque). Nodes
+/// inside a conditional body cannot use the declaration's allocations. Allocations are on the
+/// graph's device (the `ctx` given to `build`).
 #[proc_macro]
 pub fn cuda_graph(input: TokenStream) -> TokenStream {
     syn::parse::<parse::Input>(input)

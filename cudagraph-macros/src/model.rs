@@ -45,6 +45,8 @@ pub struct Model<'a> {
     node_index: BTreeMap<String, usize>,
     /// Conditional handles by name: the conditional node declaring each.
     handle_index: BTreeMap<String, usize>,
+    /// [`Model::resolved_edges`], as a set.
+    edge_set: std::collections::BTreeSet<(usize, usize)>,
 }
 
 /// One `from -> to` as written.
@@ -82,8 +84,10 @@ impl<'a> Model<'a> {
             param_index: BTreeMap::new(),
             node_index: BTreeMap::new(),
             handle_index: BTreeMap::new(),
+            edge_set: Default::default(),
         };
         model.take_items(&decl.items, None);
+        model.edge_set = model.resolved_edges().into_iter().collect();
         model
     }
 
@@ -245,9 +249,10 @@ impl<'a> Model<'a> {
     /// edges, repeated edges and edges to unknown nodes (all rejected by the checks) left out.
     pub fn resolved_edges(&self) -> Vec<(usize, usize)> {
         let mut out: Vec<(usize, usize)> = Vec::new();
+        let mut seen = std::collections::BTreeSet::new();
         for edge in &self.edges {
             if let (Some(from), Some(to)) = (self.node(edge.from), self.node(edge.to)) {
-                if from != to && !out.contains(&(from, to)) {
+                if from != to && seen.insert((from, to)) {
                     out.push((from, to));
                 }
             }
@@ -262,7 +267,7 @@ impl<'a> Model<'a> {
     pub fn edge_legal(&self, from: usize, to: usize, reach: &[Vec<bool>]) -> bool {
         from != to
             && self.scopes[from] == self.scopes[to]
-            && !self.resolved_edges().contains(&(from, to))
+            && !self.edge_set.contains(&(from, to))
             && !reach[to][from]
     }
 
@@ -1056,6 +1061,104 @@ mod tests {
             ]
         );
         assert!(cycle_edges(3, &[(0, 1), (1, 2), (0, 2)]).is_empty());
+    }
+
+    /// The first graph of `source`, resolved, given to `f`.
+    fn with_model(source: &str, f: impl FnOnce(&Model)) {
+        let input: crate::parse::Input = syn::parse_str(source).expect("parses");
+        f(&Model::new(&input.graphs[0]));
+    }
+
+    #[test]
+    fn spelling_is_only_a_shortcut() {
+        let ty = |s: &str| syn::parse_str::<Type>(s).expect("a type");
+        assert_eq!(
+            spelled(&ty("DeviceBuffer<f32>")),
+            Spelled::Memory(Space::Device)
+        );
+        assert_eq!(
+            spelled(&ty("cudagraph_runtime::HostPtr<u8>")),
+            Spelled::Memory(Space::Host)
+        );
+        assert_eq!(spelled(&ty("u32")), Spelled::Plain);
+        // A path or an alias says nothing: the type system decides.
+        for unknown in [
+            "std::primitive::u32",
+            "Buf",
+            "&'static DeviceBuffer<f32>",
+            "(u32,)",
+        ] {
+            assert_eq!(spelled(&ty(unknown)), Spelled::Unknown, "{unknown}");
+        }
+        assert_eq!(spelled_slot(&ty("DevicePtrMut<f32>")), Some(Some(true)));
+        assert_eq!(spelled_slot(&ty("f32")), Some(None));
+        assert_eq!(spelled_slot(&ty("Out")), None);
+    }
+
+    #[test]
+    fn kernel_arguments_through_aliases_are_left_to_the_types() {
+        let source = "graph G {
+            params { k: Kernel<(u32, Out, DevicePtr<f32>)>, a: Kernel<Args>, y: Buf, x: DeviceBuffer<f32>, n: u32 }
+            s: kernel k<<<1, 1>>>(n, y, x);
+            t: kernel a<<<1, 1>>>(n, y);
+        }";
+        with_model(source, |m| {
+            let uses = m.memory_uses(m.nodes[0]);
+            let found: Vec<(String, Access, Mem)> = uses
+                .iter()
+                .map(|u| (m.buffer_name(u.buffer), u.access, u.mem))
+                .collect();
+            assert_eq!(
+                found,
+                [
+                    (
+                        "y".to_owned(),
+                        Access::Slot { kernel: 0, arg: 1 },
+                        Mem::Probe
+                    ),
+                    ("x".to_owned(), Access::Read, Mem::Yes),
+                ]
+            );
+            // `n` is a primitive: never memory, whatever the parameter.
+            let uses = m.memory_uses(m.nodes[1]);
+            assert_eq!(uses.len(), 1);
+            assert_eq!(uses[0].access, Access::Slot { kernel: 1, arg: 1 });
+        });
+    }
+
+    #[test]
+    fn suggested_edges_are_checked() {
+        let source = "graph G {
+            a: empty; b: empty; c: empty;
+            branch: if h { inner: empty; }
+            a -> b -> c;
+        }";
+        with_model(source, |m| {
+            let reach = m.reachability();
+            let node = |name: &str| {
+                (0..m.nodes.len())
+                    .find(|&i| m.nodes[i].name == name)
+                    .unwrap()
+            };
+            let (a, b, c, branch, inner) = (
+                node("a"),
+                node("b"),
+                node("c"),
+                node("branch"),
+                node("inner"),
+            );
+            assert!(m.edge_legal(a, c, &reach), "a redundant edge is legal");
+            assert!(!m.edge_legal(a, b, &reach), "declared already");
+            assert!(!m.edge_legal(c, a, &reach), "a cycle");
+            assert!(!m.edge_legal(a, a, &reach), "a self edge");
+            assert!(!m.edge_legal(a, inner, &reach), "across a body");
+            assert!(m.edge_legal(c, branch, &reach));
+            assert_eq!(
+                m.path(a, c).map(|p| m.path_text(&p)),
+                Some("a -> b -> c".to_owned())
+            );
+            assert_eq!(m.path(c, a), None);
+        });
     }
 
     #[test]

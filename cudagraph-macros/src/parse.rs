@@ -763,13 +763,19 @@ impl Parse for NodeOp {
             input.parse().map(Self::Free)
         } else if lookahead.peek(kw::record) {
             let token = input.parse()?;
-            let event = single_argument(input, "an event record node is written `record(event)`")?;
+            let event = name_operand(single_argument(
+                input,
+                "an event record node is written `record(event)`",
+            )?);
             Ok(Self::Record(RecordOp { token, event }))
         } else if lookahead.peek(kw::capture) {
             input.parse().map(Self::Capture)
         } else if lookahead.peek(kw::wait) {
             let token = input.parse()?;
-            let event = single_argument(input, "an event wait node is written `wait(event)`")?;
+            let event = name_operand(single_argument(
+                input,
+                "an event wait node is written `wait(event)`",
+            )?);
             Ok(Self::Wait(WaitOp { token, event }))
         } else if input.peek(Ident) && input.fork().parse::<Ident>().is_ok_and(|i| i == "launch") {
             Err(input.error("a kernel node is written `name: kernel k<<<grid, block>>>(args);`"))
@@ -819,7 +825,13 @@ impl Parse for KernelOp {
             )));
         }
         let launch = take_launch(input, open)?;
-        let config = parse_detached(Punctuated::parse_terminated, launch.config, launch.close)?;
+        let config: Punctuated<Expr, Token![,]> =
+            parse_detached(Punctuated::parse_terminated, launch.config, launch.close)?;
+        let config = config.into_pairs().map(|pair| {
+            let (expr, comma) = pair.into_tuple();
+            syn::punctuated::Pair::new(name_operand(expr), comma)
+        });
+        let config = config.collect();
         let Some(args) = launch.args else {
             return Err(syn::Error::new(
                 launch.after,
@@ -981,7 +993,11 @@ impl Parse for MemsetOp {
         }
         let mut exprs = exprs.into_iter();
         match (exprs.next(), exprs.next()) {
-            (Some(dst), Some(value)) => Ok(Self { token, dst, value }),
+            (Some(dst), Some(value)) => Ok(Self {
+                token,
+                dst: name_operand(dst),
+                value,
+            }),
             _ => Err(syn::Error::new(paren.span.join(), usage)),
         }
     }
@@ -1031,8 +1047,8 @@ impl Parse for MemcpyOp {
                 format!("{usage}: expected the destination after `->`"),
             ));
         }
-        let src = parse_detached(Expr::parse, src_tokens, arrow.spans[0])?;
-        let dst = content.parse()?;
+        let src = name_operand(parse_detached(Expr::parse, src_tokens, arrow.spans[0])?);
+        let dst = name_operand(content.parse()?);
         if !content.is_empty() {
             return Err(content.error(format!("{usage}: unexpected tokens after the destination")));
         }
@@ -1042,6 +1058,25 @@ impl Parse for MemcpyOp {
             arrow,
             dst,
         })
+    }
+}
+
+/// A name as an operand, unwrapped from the invisible group a `macro_rules!` fragment arrives in
+/// (`$dst:expr` given `y` is a group holding `y`): it names a param as written out does. Other
+/// expressions stay as they are.
+fn name_operand(expr: Expr) -> Expr {
+    match expr {
+        Expr::Group(group) if matches!(*group.expr, Expr::Path(_) | Expr::Group(_)) => {
+            match name_operand(*group.expr) {
+                named @ Expr::Path(_) => named,
+                other => Expr::Group(syn::ExprGroup {
+                    attrs: group.attrs,
+                    group_token: group.group_token,
+                    expr: Box::new(other),
+                }),
+            }
+        }
+        other => other,
     }
 }
 
@@ -1111,7 +1146,7 @@ impl Parse for CaptureOp {
         if content.is_empty() {
             return Err(syn::Error::new(paren.span.join(), usage));
         }
-        let work = content.parse()?;
+        let work = name_operand(content.parse()?);
         let mut uses = None;
         if content.peek(Token![,]) {
             content.parse::<Token![,]>()?;
@@ -1143,7 +1178,10 @@ impl Parse for CaptureOp {
 impl Parse for ChildOp {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let token = input.parse()?;
-        let graph = single_argument(input, "a child-graph node is written `child(graph_param)`")?;
+        let graph = name_operand(single_argument(
+            input,
+            "a child-graph node is written `child(graph_param)`",
+        )?);
         Ok(Self { token, graph })
     }
 }
@@ -1172,7 +1210,7 @@ impl Parse for FreeOp {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let token = input.parse()?;
         let usage = "a free node is written `free(allocation)`, naming an alloc node of this graph";
-        let expr = single_argument(input, usage)?;
+        let expr = name_operand(single_argument(input, usage)?);
         match &expr {
             Expr::Path(p) if p.qself.is_none() => match p.path.get_ident() {
                 Some(alloc) => Ok(Self {

@@ -63,9 +63,10 @@ impl<M: MemoryLike + ?Sized> MemoryLike for &M {
     }
 }
 
-/// Asks about a param's type `T`: `IS_MEMORY` (a [`MemoryLike`] type), `IS_COPY` (a `Copy`
-/// type: it holds no buffer, which is not `Copy`), `IS_HANDLE` (a conditional handle), and
-/// `bytes(&value)`, its memory (`None` when not memory).
+/// Asks about a param's type `T`: `IS_MEMORY` (a [`MemoryLike`] type), `IS_VALUE` (a
+/// [`KernelParam`]: a number, `bool`, or a type whose bits its implementer vouched for, never
+/// a buffer), `IS_HANDLE` (a conditional handle), and `bytes(&value)`, its memory (`None` when
+/// not memory).
 #[derive(Debug)]
 pub struct ParamProbe<T: ?Sized>(PhantomData<T>);
 
@@ -73,8 +74,8 @@ pub struct ParamProbe<T: ?Sized>(PhantomData<T>);
 pub trait ParamFallback<T: ?Sized> {
     /// Not memory.
     const IS_MEMORY: bool = false;
-    /// Not `Copy`.
-    const IS_COPY: bool = false;
+    /// Not a kernel parameter value.
+    const IS_VALUE: bool = false;
     /// Not a conditional handle.
     const IS_HANDLE: bool = false;
     /// No memory.
@@ -96,9 +97,9 @@ impl<T: MemoryLike + ?Sized> ParamProbe<T> {
     }
 }
 
-impl<T: Copy> ParamProbe<T> {
-    /// `Copy`.
-    pub const IS_COPY: bool = true;
+impl<T: KernelParam> ParamProbe<T> {
+    /// A kernel parameter value.
+    pub const IS_VALUE: bool = true;
 }
 
 #[cfg(not(feature = "cuda-12020"))]
@@ -478,8 +479,8 @@ pub fn check_children(
     names: (&str, &str),
 ) -> Result<()> {
     let theirs: Vec<(Bytes, bool)> = b
-        .all_uses()
-        .iter()
+        .uses_by_node()
+        .flatten()
         .filter(|u| u.end > u.start)
         .map(|u| ((u.space, u.start, u.end), u.write))
         .collect();
@@ -501,7 +502,8 @@ fn conflict(
             .flatten()
             .any(|&(s, lo, hi)| s == space && lo <= start && end <= hi)
     };
-    for u in child.all_uses() {
+    // The child's uses in place (no clone of its table: this runs at every `set_params`).
+    for u in child.uses_by_node().flatten() {
         for &((space, start, end), write) in theirs {
             let overlaps = u.space == space && u.start < end && start < u.end;
             if overlaps && (u.write || write) && !within(space, u.start.max(start), u.end.min(end))
@@ -548,12 +550,14 @@ mod tests {
             <ParamProbe<NotMemory>>::IS_MEMORY,
         ];
         assert_eq!(MEMORY, [true, true, false, false]);
-        const COPY: [bool; 3] = [
-            <ParamProbe<u32>>::IS_COPY,
-            <ParamProbe<Buffer>>::IS_COPY,
-            <ParamProbe<NotMemory>>::IS_COPY,
+        const VALUE: [bool; 4] = [
+            <ParamProbe<u32>>::IS_VALUE,
+            <ParamProbe<Buffer>>::IS_VALUE,
+            <ParamProbe<NotMemory>>::IS_VALUE,
+            // `Copy`, yet it may hold memory: no value.
+            <ParamProbe<Option<DevicePtrMut<f32>>>>::IS_VALUE,
         ];
-        assert_eq!(COPY, [true, false, false]);
+        assert_eq!(VALUE, [true, false, false, false]);
         assert_eq!(<ParamProbe<NotMemory>>::bytes(&NotMemory), None);
     }
 

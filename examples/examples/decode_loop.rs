@@ -1,7 +1,8 @@
 //! A decode loop people recognise: a 2-layer MLP applied 1,000 times, each step feeding its
 //! output back as the next input with a position term that changes every step. The two GEMMs
-//! are cuBLAS calls recorded by stream capture (`capture(...)` nodes), the position, bias and
-//! activation kernels are our own. Three ways to run the same 1,000 steps, each checked against
+//! are cuBLAS calls recorded by stream capture (`capture(...)` nodes, each declaring the buffer
+//! params its work reads and writes, `[x, mut h]`, so that the race check sees them), the
+//! position, bias and activation kernels are our own. Three ways to run the same 1,000 steps, each checked against
 //! the CPU:
 //!
 //! - eager: every step's five operations launched one by one on a stream;
@@ -53,9 +54,9 @@ cuda_graph! {
             step: u32,
         }
         pos: kernel position<<<(BATCH * DIM).div_ceil(256) as u32, 256>>>((BATCH * DIM) as u32, DIM as u32, step, x);
-        gemm1: capture(layer1);
+        gemm1: capture(layer1, [x, mut h]);
         act: kernel bias_relu<<<(BATCH * HIDDEN).div_ceil(256) as u32, 256>>>((BATCH * HIDDEN) as u32, HIDDEN as u32, b1, h);
-        gemm2: capture(layer2);
+        gemm2: capture(layer2, [h, mut y]);
         out: kernel bias_tanh<<<(BATCH * DIM).div_ceil(256) as u32, 256>>>((BATCH * DIM) as u32, DIM as u32, b2, y, x);
         pos -> gemm1 -> act -> gemm2 -> out;
     }
@@ -77,9 +78,9 @@ cuda_graph! {
             step: u32,
         }
         pos: kernel position<<<(BATCH * DIM).div_ceil(256) as u32, 256>>>((BATCH * DIM) as u32, DIM as u32, step, x);
-        gemm1: capture(layer1);
+        gemm1: capture(layer1, [x, mut h]);
         act: kernel bias_relu<<<(BATCH * HIDDEN).div_ceil(256) as u32, 256>>>((BATCH * HIDDEN) as u32, HIDDEN as u32, b1, h);
-        gemm2: capture(layer2);
+        gemm2: capture(layer2, [h, mut y]);
         out: kernel bias_tanh<<<(BATCH * DIM).div_ceil(256) as u32, 256>>>((BATCH * DIM) as u32, DIM as u32, b2, y, x);
         pos -> gemm1 -> act -> gemm2 -> out;
     }

@@ -36,7 +36,8 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         }
     }
 
-    let reach = model.reachability();
+    // Paths between nodes, for the suggestions below: computed only when one is made.
+    let mut reach: Option<Vec<Vec<bool>>> = None;
     let mut edges = BTreeSet::new();
     for edge in &model.edges {
         let mut resolved = true;
@@ -78,10 +79,11 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                 }
                 // Only names that make a legal edge in this place are suggested.
                 let other = model.node(other);
+                let reach = reach.get_or_insert_with(|| model.reachability());
                 let candidates: Vec<String> = (0..model.nodes.len())
                     .filter(|&i| match other {
-                        Some(o) if end_is_from => model.edge_legal(i, o, &reach),
-                        Some(o) => model.edge_legal(o, i, &reach),
+                        Some(o) if end_is_from => model.edge_legal(i, o, reach),
+                        Some(o) => model.edge_legal(o, i, reach),
                         None => true,
                     })
                     .map(|i| name_of(&model.nodes[i].name))

@@ -75,10 +75,11 @@ pub fn assertions(g: &Gen, analysis: &Analysis) -> TokenStream {
             mem: Mem::Probe,
         });
         let message = format!(
-            "param `{}` gives memory to node `{}`, but its type (`{}`) is neither a buffer \
-             (`DeviceBuffer<T>`, `HostBuffer<T>`, a raw pointer, or a reference to one) nor a \
-             plain `Copy` value: `cuda_graph!` finds data races through buffer params, and cannot \
-             see the memory this one holds; make each buffer a param of its own",
+            "param `{}` is named in a pointer argument of node `{}`, but its type (`{}`) is \
+             neither a buffer (`DeviceBuffer<T>`, `HostBuffer<T>`, a raw pointer, or a reference \
+             to one) nor a plain value (a number, `bool`, a `KernelParam` type): `cuda_graph!` \
+             finds data races through buffer params, and cannot see the memory this one may \
+             hold; make each buffer a param of its own",
             g.model.params[probe.param].name,
             g.model.nodes[probe.node].name,
             pretty(ty.to_token_stream())
@@ -88,7 +89,7 @@ pub fn assertions(g: &Gen, analysis: &Analysis) -> TokenStream {
             probe.span,
             quote! {
                 !<#p::ParamProbe<#ty>>::IS_MEMORY
-                    && !<#p::ParamProbe<#ty>>::IS_COPY
+                    && !<#p::ParamProbe<#ty>>::IS_VALUE
                     && #access != #p::VALUE
             },
             quote!(#message),
