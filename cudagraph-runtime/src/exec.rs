@@ -926,8 +926,38 @@ impl<'a> GraphExec<'a> {
     /// next launches (`cuGraphExecChildGraphNodeSetParams`): the recorded graph must have the
     /// node's topology, as for [`GraphExec::set_child_graph`].
     pub fn set_capture(&mut self, node: ChildGraphNode, capture: &crate::Capture) -> Result<()> {
+        self.set_capture_within(node, capture, None)
+    }
+
+    /// [`GraphExec::set_capture`], refused when the recorded work uses memory outside `within`
+    /// (memory, and whether it may be written), when given.
+    pub(crate) fn set_capture_within(
+        &mut self,
+        node: ChildGraphNode,
+        capture: &crate::Capture,
+        within: Option<&[crate::param_class::DeclaredUse]>,
+    ) -> Result<()> {
         let recorded = capture.graph()?;
+        if let Some(within) = within {
+            let (index, _) = self.node(node.id)?;
+            crate::capture::uses_within(&recorded, within, &self.graph.name_of(index))?;
+        }
         self.set_child_graph(node, &recorded)
+    }
+
+    /// The memory child-graph node `node`'s graph uses now, as declared uses: what a
+    /// replacement may use at most.
+    pub(crate) fn child_uses(
+        &self,
+        node: ChildGraphNode,
+    ) -> Result<Vec<crate::param_class::DeclaredUse>> {
+        let (index, _) = self.node(node.id)?;
+        Ok(self
+            .graph
+            .node_uses(index)
+            .iter()
+            .map(|u| (Some((u.space, u.start, u.end)), u.write))
+            .collect())
     }
 
     /// Replaces a child-graph node's contents with `child`'s (`cuGraphExecChildGraphNodeSetParams`);

@@ -88,3 +88,99 @@ fn a_declared_capture_node_records_work_between_declared_nodes() {
     // (3.5 + 1) * 2 + 1
     assert_eq!(read_back(&gpu.stream, &y), vec![10.0; n]);
 }
+
+cuda_graph! {
+    /// A capture node that declares what its work uses: it reads `x` and writes `y`, and a
+    /// kernel no edge orders with it writes `z`.
+    graph Declared {
+        params {
+            offset: Kernel<ScaleArgs>,
+            x: DeviceBuffer<f32>,
+            y: DeviceBuffer<f32>,
+            z: DeviceBuffer<f32>,
+            n: u32,
+            work: Capture,
+        }
+        copy: capture(work, [x, mut y]);
+        beside: kernel offset<<<n.div_ceil(256), 256>>>(n, 1.0, z);
+    }
+}
+
+#[test]
+fn a_capture_node_s_declared_uses_are_checked_against_its_recorded_work() {
+    let Some(gpu) = cudagraph_tests::gpu(
+        "a_capture_node_s_declared_uses_are_checked_against_its_recorded_work",
+    ) else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let n = 1000;
+    let (x, y, z) = (
+        zeros::<f32>(&gpu, n),
+        zeros::<f32>(&gpu, n),
+        zeros::<f32>(&gpu, n),
+    );
+    cudagraph_tests::fill_buffer(&x, 5.0);
+    let stream = gpu.ctx.new_stream().unwrap();
+    // y = x: what the node declares.
+    let copy_into = |dst: &DeviceBuffer<f32>| {
+        Capture::new(&stream, (x.clone(), Mut(dst.clone())), |s, (x, mut d)| {
+            s.memcpy_dtod(&x, &mut d)
+        })
+    };
+    let mut params = DeclaredParams {
+        offset: k.offset.clone(),
+        x: x.clone(),
+        y: y.clone(),
+        z: z.clone(),
+        n: n as u32,
+        work: copy_into(&z),
+    };
+    // Work that writes `z`, which the node does not declare (and `beside` writes unordered).
+    let refused = |e: cudagraph_runtime::Error, what: &str| {
+        eprintln!("{what}: {e}");
+        assert!(
+            matches!(&e, cudagraph_runtime::Error::Invalid { node, reason }
+                if node == "copy" && reason.contains("declared uses")),
+            "{what}: {e:?}"
+        );
+    };
+    refused(
+        Declared::build(&gpu.ctx, &params).err().unwrap(),
+        "build, z written",
+    );
+    // Work that writes `x`, which the node declares read only.
+    params.work = copy_into(&x);
+    refused(
+        Declared::build(&gpu.ctx, &params).err().unwrap(),
+        "build, x written",
+    );
+
+    params.work = copy_into(&y);
+    let mut exec = Declared::build(&gpu.ctx, &params)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &y), vec![5.0; n]);
+    assert_eq!(
+        read_back(&gpu.stream, &z),
+        vec![1.0; n],
+        "the kernel beside ran"
+    );
+
+    // The same refusals at `set_params` and through the handle; the executable keeps its work.
+    params.work = copy_into(&z);
+    refused(
+        exec.set_params(&params).unwrap_err(),
+        "set_params, z written",
+    );
+    refused(
+        exec.copy().set(&copy_into(&z)).unwrap_err(),
+        "handle, z written",
+    );
+    params.work = copy_into(&y);
+    exec.copy().set(&copy_into(&y)).unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &y), vec![5.0; n]);
+}

@@ -83,15 +83,18 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             m.extend(forbidden_switch(g));
             m
         }
-        NodeOp::Capture(_) => {
+        NodeOp::Capture(c) => {
             let (work, pos) = (plain("work"), node.pos);
+            let declared = c.uses.is_some();
             let mut m = quote! {
                 /// Records `work` and makes the node run it, for the next launches
                 /// (`cuGraphExecChildGraphNodeSetParams`); the recorded graph must have the
-                /// topology of the node's current one.
+                /// topology of the node's current one. When the node declares the memory its
+                /// work uses, the new work may use only what the current work uses, as it uses
+                /// it (to use other declared memory, change the params and `set_params`).
                 pub fn set(&mut self, #work: &#p::Capture) -> #p::Result<()> {
                     self.exec.dirty[#pos] = true;
-                    self.exec.exec.set_capture(#node_ref, #work)
+                    #p::set_capture_by_handle(&mut self.exec.exec, #node_ref, #work, #declared)
                 }
             };
             m.extend(forbidden_switch(g));

@@ -51,7 +51,7 @@ impl Gen<'_> {
     }
 
     /// `ParamProbe::bytes` of param `index` of the `&Params` argument.
-    fn bytes_expr(&self, index: usize) -> TokenStream {
+    pub(super) fn bytes_expr(&self, index: usize) -> TokenStream {
         let p = &self.p;
         let (name, ty) = (&self.model.params[index].name, &self.model.params[index].ty);
         let params = params_at(Span::call_site());

@@ -14,7 +14,7 @@ use super::{
     at, graph_at, indirect_key, local, moved, params_at, private_at, Gen, NodeGen, PER_FN,
 };
 use crate::model::kernel_params;
-use crate::parse::{CondKind, CondOp, KernelOp, NodeOp, RecordOp, WaitOp};
+use crate::parse::{CaptureOp, CondKind, CondOp, KernelOp, NodeOp, RecordOp, WaitOp};
 
 impl Gen<'_> {
     /// The declared type of the param an operand names (checked to be a param).
@@ -497,8 +497,9 @@ impl Gen<'_> {
                 quote_spanned!(s=> #graph.add_mem_free(&#nodes.#alloc, #deps))
             }
             NodeOp::Conditional(c) => return self.add_conditional(node, c, deps, fns),
-            NodeOp::Capture(_) => {
-                quote_spanned!(s=> #graph.add_capture(#graph_ty::#eval(#params #allocs), #deps))
+            NodeOp::Capture(c) => {
+                let (p, declared) = (private_at(site), self.declared_capture_uses(c));
+                quote_spanned!(s=> #p::add_declared_capture(#graph, #graph_ty::#eval(#params #allocs), #declared, #deps))
             }
         };
         let p = private_at(site);
@@ -509,6 +510,27 @@ impl Gen<'_> {
 
     /// In `set_params`: the single-node update of `node` from the `&Params` argument (`self` is
     /// the executable). Located at the node's site.
+    /// What a capture node's recorded work may use: `None` when the node declares nothing (it
+    /// counts as using every buffer), else its declared buffer params' memory, each with whether
+    /// it may be written.
+    fn declared_capture_uses(&self, c: &CaptureOp) -> TokenStream {
+        let p = &self.p;
+        let Some(declared) = &c.uses else {
+            return quote!(#p::Option::None);
+        };
+        let uses = declared.buffers.iter().filter_map(|b| {
+            let i = self.model.param(&b.name)?;
+            let access = if b.mutability.is_some() {
+                quote!(#p::WRITE)
+            } else {
+                quote!(#p::READ)
+            };
+            let bytes = self.bytes_expr(i);
+            Some(quote!(#p::declared_use(#access, #bytes)))
+        });
+        quote!(#p::Option::Some(&[#(#uses),*]))
+    }
+
     pub(super) fn update_node(&self, node: &NodeGen) -> TokenStream {
         let site = node.site;
         let s = at(site);
@@ -558,8 +580,9 @@ impl Gen<'_> {
             NodeOp::Wait(_) => {
                 quote_spanned!(s=> self.exec.set_event_wait(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
             }
-            NodeOp::Capture(_) => {
-                quote_spanned!(s=> self.exec.set_capture(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
+            NodeOp::Capture(c) => {
+                let (p, declared) = (private_at(site), self.declared_capture_uses(c));
+                quote_spanned!(s=> #p::set_declared_capture(&mut self.exec, self.nodes.#field, #graph_ty::#eval(#params #allocs), #declared)?;)
             }
             NodeOp::Empty(_) | NodeOp::Free(_) | NodeOp::Conditional(_) => TokenStream::new(),
         }

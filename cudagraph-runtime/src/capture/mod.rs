@@ -33,6 +33,7 @@ pub use operands::{
 pub use replay::Replay;
 pub use scope::CaptureScope;
 use scope::Sequence;
+pub(crate) use work::uses_within;
 pub use work::Capture;
 
 use crate::ambient::{in_capture, in_host_node, InCapture};

@@ -8,7 +8,8 @@ use cudarc::driver::CudaStream;
 use super::{CaptureOperands, CaptureScope};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
-use crate::node::{ChildGraphNode, NodeId};
+use crate::node::{ChildGraphNode, NodeId, NodeKind};
+use crate::param_class::DeclaredUse;
 
 /// Records the work into a new graph on the stream given.
 type Record = dyn Fn(&Arc<CudaStream>) -> Result<Graph<'static>> + Send + Sync;
@@ -104,9 +105,55 @@ impl<'a> Graph<'a> {
     /// Records `capture`'s work into a child-graph node of this graph, after `deps` (as
     /// [`Graph::add_captured`] records a closure's).
     pub fn add_capture(&mut self, capture: &Capture, deps: &[NodeId]) -> Result<ChildGraphNode> {
+        self.add_capture_within(capture, None, deps)
+    }
+
+    /// [`Graph::add_capture`], refused when the recorded work uses memory outside `within`
+    /// (memory, and whether it may be written), when given.
+    pub(crate) fn add_capture_within(
+        &mut self,
+        capture: &Capture,
+        within: Option<&[DeclaredUse]>,
+        deps: &[NodeId],
+    ) -> Result<ChildGraphNode> {
         let checked = self.check_capture("Graph::add_capture", capture.stream(), deps);
         self.or_forget_name(checked)?;
-        let child = capture.graph();
+        let child = capture.graph().and_then(|child| match within {
+            Some(within) => {
+                let node = self.pending_name(NodeKind::ChildGraph);
+                uses_within(&child, within, &node).map(|()| child)
+            }
+            None => Ok(child),
+        });
         self.embed_captured(child, deps)
+    }
+}
+
+/// Refuses recorded work (`recorded`, for node `node`) that uses memory outside `within`: every
+/// use must lie in one piece of declared memory, and a write in one declared written.
+pub(crate) fn uses_within(recorded: &Graph<'_>, within: &[DeclaredUse], node: &str) -> Result<()> {
+    let outside = recorded.all_uses().into_iter().find(|u| {
+        u.end > u.start
+            && !within.iter().any(|&(bytes, write)| {
+                bytes.is_some_and(|(space, start, end)| {
+                    space == u.space && start <= u.start && u.end <= end && (write || !u.write)
+                })
+            })
+    });
+    match outside {
+        None => Ok(()),
+        Some(u) => Err(Error::Invalid {
+            node: node.to_owned(),
+            reason: format!(
+                "the captured work {} {} bytes of {} memory that the node's declared uses do \
+                 not {}: list the buffer param it {} in `capture(work, [...])`{}",
+                if u.write { "writes" } else { "reads" },
+                u.end - u.start,
+                u.space.name(),
+                if u.write { "let it write" } else { "include" },
+                if u.write { "writes" } else { "reads" },
+                if u.write { " with `mut`" } else { "" },
+            ),
+        }),
     }
 }
