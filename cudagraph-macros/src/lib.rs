@@ -104,7 +104,7 @@ use proc_macro::TokenStream;
 ///   | free | `free(a)` | frees the allocation of alloc node `a` |
 ///   | event record | `record(e)` | records param `e: Event` when the node runs: a stream or another graph that waits for `e` waits for the nodes before it |
 ///   | event wait | `wait(e)` | the nodes after it wait for the last record of param `e: Event`, made on any stream or by any graph |
-///   | capture | `capture(w)` | a child graph recorded by stream capture from param `w: Capture` (work enqueued on a stream through cudarc or any CUDA library; `unsafe { Capture::new(&stream, \|s\| ...) }`, whose contract keeps the memory the work uses alive); recorded again when `set_params` gets another `Capture` |
+///   | capture | `capture(w)` | a child graph recorded by stream capture from param `w: Capture` (work enqueued on a stream through cudarc, cuBLAS or the capture scope's own calls, on the memory given to it: `Capture::new(&stream, (x, Mut(h)), \|s, (x, mut h)\| ...)`); recorded again when `set_params` gets another `Capture` |
 ///   | | `capture(w, [a, mut b])` | the same, declaring the buffer params the work reads (`a`) and writes (`mut b`); `[]` for none (see "Memory") |
 ///   | conditional | `if h { .. }`, `if h { .. } else { .. }`, `while h { .. }`, `switch h { 0 => { .. } .. }` | runs, skips, repeats or picks its bodies on the GPU by the value kernels give handle `h` (see "Conditional nodes") |
 ///
@@ -144,9 +144,12 @@ use proc_macro::TokenStream;
 /// the `usize` of `y.slice(..half)`, can). Two work items the declaration cannot see through are handled
 /// this way:
 ///
-/// - a capture node's work is opaque: `capture(w, [x, mut h])` declares that it reads `x` and
-///   writes `h` (a promise, as the rest of `Capture::new`'s contract), and the node is checked
-///   like any other; `capture(w)` declares nothing, and counts as writing every buffer;
+/// - a capture node's work is not in the declaration: `capture(w, [x, mut h])` declares that it
+///   reads `x` and writes `h`, and the node is checked like any other; `build`, `set_params`
+///   and the node's handle check the recorded work against that (it may use only the memory
+///   given to its `Capture`, so its memory is known), and refuse work that uses other memory
+///   or writes memory declared read (`Error::Invalid`). `capture(w)` declares nothing, and
+///   counts as writing every buffer;
 /// - a child node's graph keeps a record of the memory its nodes use: `build` and `set_params`
 ///   check it against the nodes no edge orders with the child node (`Error::Hazard`).
 ///
@@ -415,7 +418,7 @@ use proc_macro::TokenStream;
 /// Graphs cannot be generic, so params own what the nodes use (no borrowed cudarc slices: the
 /// runtime API takes those). Node kinds: kernel, 1-D memset, 1-D memcpy, host, child graph, empty,
 /// alloc, free, event record, event wait, capture and conditional (no semaphore nodes). The uses
-/// a capture node declares are a promise the macro cannot check (its work is opaque). Nodes
+/// a capture node declares name params, not the declaration's allocations. Nodes
 /// inside a conditional body cannot use the declaration's allocations. Allocations are on the
 /// graph's device (the `ctx` given to `build`).
 #[proc_macro]

@@ -751,7 +751,7 @@ pub trait CanUpdateWholeWithMemoryNodes {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not work to capture",
     label = "`capture(...)` takes a param of type `Capture`",
-    note = "declare the param as `cudagraph_runtime::Capture`, made with `unsafe {{ Capture::new(&stream, |s| ...) }}`"
+    note = "declare the param as `cudagraph_runtime::Capture`, made with `Capture::new(&stream, operands, |s, views| ...)`"
 )]
 pub trait CaptureParam {
     /// The work.

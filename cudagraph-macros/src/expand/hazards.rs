@@ -15,7 +15,7 @@ use crate::parse::NodeOp;
 use crate::text::pretty;
 
 /// The probes' fallback traits, which the probes need in scope.
-fn fallbacks(p: &TokenStream) -> TokenStream {
+pub(super) fn fallbacks(p: &TokenStream) -> TokenStream {
     quote! {
         #[allow(unused_imports)]
         use #p::{ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _};

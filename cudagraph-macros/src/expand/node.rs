@@ -510,14 +510,15 @@ impl Gen<'_> {
 
     /// In `set_params`: the single-node update of `node` from the `&Params` argument (`self` is
     /// the executable). Located at the node's site.
-    /// What a capture node's recorded work may use: `None` when the node declares nothing (it
-    /// counts as using every buffer), else its declared buffer params' memory, each with whether
-    /// it may be written.
+    /// What a capture node's recorded work may use, as an `Option<&[DeclaredUse]>` expression:
+    /// `None` when the node declares nothing (it counts as using every buffer), else its
+    /// declared buffer params' memory, each with whether it may be written.
     fn declared_capture_uses(&self, c: &CaptureOp) -> TokenStream {
         let p = &self.p;
         let Some(declared) = &c.uses else {
             return quote!(#p::Option::None);
         };
+        let fallbacks = super::hazards::fallbacks(p);
         let uses = declared.buffers.iter().filter_map(|b| {
             let i = self.model.param(&b.name)?;
             let access = if b.mutability.is_some() {
@@ -528,7 +529,12 @@ impl Gen<'_> {
             let bytes = self.bytes_expr(i);
             Some(quote!(#p::declared_use(#access, #bytes)))
         });
-        quote!(#p::Option::Some(&[#(#uses),*]))
+        // A `Vec` (built at each recording, next to which it costs nothing): a borrowed array
+        // would not outlive this block in a crate of the 2024 edition.
+        quote!({
+            #fallbacks
+            #p::Option::Some(#p::Vec::from([#(#uses),*]))
+        }.as_deref())
     }
 
     pub(super) fn update_node(&self, node: &NodeGen) -> TokenStream {
