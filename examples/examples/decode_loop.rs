@@ -1,9 +1,9 @@
 //! A decode loop people recognise: a 2-layer MLP applied 1,000 times, each step feeding its
 //! output back as the next input with a position term that changes every step. The two GEMMs
 //! are cuBLAS calls recorded by stream capture (`capture(...)` nodes, each declaring the buffer
-//! params its work reads and writes, `[x, mut h]`, so that the race check sees them), the
-//! position, bias and activation kernels are our own. Three ways to run the same 1,000 steps, each checked against
-//! the CPU:
+//! params its work reads and writes, `[w1, x, mut h]`, which the race check uses and the
+//! recorded work is checked against); the position, bias and activation kernels are our own.
+//! Three ways to run the same 1,000 steps, each checked against the CPU:
 //!
 //! - eager: every step's five operations launched one by one on a stream;
 //! - a graph whose step number is a plain param: `set_params` updates one kernel node per step;
@@ -46,6 +46,8 @@ cuda_graph! {
             bias_tanh: BiasTanh,
             layer1: Capture,
             layer2: Capture,
+            w1: DeviceBuffer<f32>,
+            w2: DeviceBuffer<f32>,
             x: DeviceBuffer<f32>,
             h: DeviceBuffer<f32>,
             y: DeviceBuffer<f32>,
@@ -54,9 +56,9 @@ cuda_graph! {
             step: u32,
         }
         pos: kernel position<<<(BATCH * DIM).div_ceil(256) as u32, 256>>>((BATCH * DIM) as u32, DIM as u32, step, x);
-        gemm1: capture(layer1, [x, mut h]);
+        gemm1: capture(layer1, [w1, x, mut h]);
         act: kernel bias_relu<<<(BATCH * HIDDEN).div_ceil(256) as u32, 256>>>((BATCH * HIDDEN) as u32, HIDDEN as u32, b1, h);
-        gemm2: capture(layer2, [h, mut y]);
+        gemm2: capture(layer2, [w2, h, mut y]);
         out: kernel bias_tanh<<<(BATCH * DIM).div_ceil(256) as u32, 256>>>((BATCH * DIM) as u32, DIM as u32, b2, y, x);
         pos -> gemm1 -> act -> gemm2 -> out;
     }
@@ -69,6 +71,8 @@ cuda_graph! {
             bias_tanh: BiasTanh,
             layer1: Capture,
             layer2: Capture,
+            w1: DeviceBuffer<f32>,
+            w2: DeviceBuffer<f32>,
             x: DeviceBuffer<f32>,
             h: DeviceBuffer<f32>,
             y: DeviceBuffer<f32>,
@@ -78,9 +82,9 @@ cuda_graph! {
             step: u32,
         }
         pos: kernel position<<<(BATCH * DIM).div_ceil(256) as u32, 256>>>((BATCH * DIM) as u32, DIM as u32, step, x);
-        gemm1: capture(layer1, [x, mut h]);
+        gemm1: capture(layer1, [w1, x, mut h]);
         act: kernel bias_relu<<<(BATCH * HIDDEN).div_ceil(256) as u32, 256>>>((BATCH * HIDDEN) as u32, HIDDEN as u32, b1, h);
-        gemm2: capture(layer2, [h, mut y]);
+        gemm2: capture(layer2, [w2, h, mut y]);
         out: kernel bias_tanh<<<(BATCH * DIM).div_ceil(256) as u32, 256>>>((BATCH * DIM) as u32, DIM as u32, b2, y, x);
         pos -> gemm1 -> act -> gemm2 -> out;
     }
@@ -428,6 +432,8 @@ fn run() -> Result<(), Failure> {
         bias_tanh: bias_tanh.clone(),
         layer1: gpu.layer1(),
         layer2: gpu.layer2(),
+        w1: gpu.w1.clone(),
+        w2: gpu.w2.clone(),
         x: gpu.x.clone(),
         h: gpu.h.clone(),
         y: gpu.y.clone(),
@@ -461,6 +467,8 @@ fn run() -> Result<(), Failure> {
         bias_tanh,
         layer1: gpu.layer1(),
         layer2: gpu.layer2(),
+        w1: gpu.w1.clone(),
+        w2: gpu.w2.clone(),
         x: gpu.x.clone(),
         h: gpu.h.clone(),
         y: gpu.y.clone(),

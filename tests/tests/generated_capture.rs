@@ -122,12 +122,15 @@ fn a_capture_node_s_declared_uses_are_checked_against_its_recorded_work() {
     );
     cudagraph_tests::fill_buffer(&x, 5.0);
     let stream = gpu.ctx.new_stream().unwrap();
-    // y = x: what the node declares.
-    let copy_into = |dst: &DeviceBuffer<f32>| {
-        Capture::new(&stream, (x.clone(), Mut(dst.clone())), |s, (x, mut d)| {
-            s.memcpy_dtod(&x, &mut d)
-        })
+    // dst = src; the node declares y = x.
+    let copy = |src: &DeviceBuffer<f32>, dst: &DeviceBuffer<f32>| {
+        Capture::new(
+            &stream,
+            (src.clone(), Mut(dst.clone())),
+            |s, (src, mut dst)| s.memcpy_dtod(&src, &mut dst),
+        )
     };
+    let copy_into = |dst: &DeviceBuffer<f32>| copy(&x, dst);
     let mut params = DeclaredParams {
         offset: k.offset.clone(),
         x: x.clone(),
@@ -150,7 +153,7 @@ fn a_capture_node_s_declared_uses_are_checked_against_its_recorded_work() {
         "build, z written",
     );
     // Work that writes `x`, which the node declares read only.
-    params.work = copy_into(&x);
+    params.work = copy(&y, &x);
     refused(
         Declared::build(&gpu.ctx, &params).err().unwrap(),
         "build, x written",
