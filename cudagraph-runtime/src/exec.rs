@@ -6,8 +6,8 @@ use cudarc::driver::{sys, CudaFunction, CudaStream};
 
 use crate::ambient::{in_capture, in_host_node, must_defer_releases};
 use crate::capture::{refuse_capturing_stream, refuse_waiting_in_capture};
-use crate::driver::record_err;
 use crate::driver::result::{self, exec::UpdateResultInfo};
+use crate::driver::{named, record_err};
 use crate::error::{Error, Result, UpdateFailure};
 use crate::function_set::FunctionSet;
 use crate::graph::{foreign_key, launch_refused, refuse_captured, Graph};
@@ -281,7 +281,9 @@ impl<'a> GraphExec<'a> {
         let raw = self.raw;
         self.memory.launch(stream, || {
             // SAFETY: live executable and stream.
-            unsafe { result::exec::launch(raw, stream.cu_stream()) }
+            named("cuGraphLaunch", unsafe {
+                cudarc::driver::result::graph::launch(raw, stream.cu_stream())
+            })
         })
     }
 
@@ -304,7 +306,9 @@ impl<'a> GraphExec<'a> {
         let mut made = false;
         let result = memory.launch(stream, || {
             // SAFETY: live executable and stream.
-            let launched = unsafe { result::exec::launch(raw, stream.cu_stream()) };
+            let launched = named("cuGraphLaunch", unsafe {
+                cudarc::driver::result::graph::launch(raw, stream.cu_stream())
+            });
             made = launched.is_ok();
             launched
         });
@@ -447,8 +451,10 @@ impl<'a> GraphExec<'a> {
             refuse_capturing_stream(stream, "GraphExec::upload", LAUNCH_IN_CAPTURE)?;
         }
         // SAFETY: live executable and stream.
-        unsafe { result::exec::upload(self.raw, stream.cu_stream()) }
-            .map_err(|e| failed_in_capture(e, stream, "GraphExec::upload"))
+        named("cuGraphUpload", unsafe {
+            cudarc::driver::result::graph::upload(self.raw, stream.cu_stream())
+        })
+        .map_err(|e| failed_in_capture(e, stream, "GraphExec::upload"))
     }
 
     /// The first host-node panic caught since the last report, as an error.
@@ -480,7 +486,9 @@ impl<'a> GraphExec<'a> {
         let old = std::mem::replace(&mut self.raw, fresh.expect("set by the replacement"));
         self.retire_host_calls();
         // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
-        unsafe { result::exec::destroy(old) }
+        named("cuGraphExecDestroy", unsafe {
+            cudarc::driver::result::graph::exec_destroy(old)
+        })
     }
 
     /// Replaces the executable with a fresh instantiation of `graph`: the usual fallback when
@@ -522,7 +530,9 @@ impl<'a> GraphExec<'a> {
         let old_graph = std::mem::replace(&mut self.graph, graph);
         self.ctx = self.graph.context().cu_ctx();
         // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
-        let destroyed = unsafe { result::exec::destroy(old) };
+        let destroyed = named("cuGraphExecDestroy", unsafe {
+            cudarc::driver::result::graph::exec_destroy(old)
+        });
         drop(old_graph);
         destroyed
     }
@@ -1042,7 +1052,12 @@ impl Drop for GraphExec<'_> {
             }
             // SAFETY: we own the executable; CUDA keeps what queued launches need until they
             // complete.
-            record_err(&ctx, unsafe { result::exec::destroy(raw.get()) });
+            record_err(
+                &ctx,
+                named("cuGraphExecDestroy", unsafe {
+                    cudarc::driver::result::graph::exec_destroy(raw.get())
+                }),
+            );
             if let Some(outliving) = &mut outliving {
                 record_err(&ctx, outliving.free_live());
             }

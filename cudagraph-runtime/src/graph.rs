@@ -11,7 +11,7 @@ use cudarc::driver::{sys, CudaContext};
 use crate::ambient::must_defer_releases;
 use crate::bodies::{BodyNode, BodyTable};
 use crate::body::Body;
-use crate::driver::{record_err, result};
+use crate::driver::{named, record_err, result};
 use crate::error::{Error, Result};
 use crate::function_set::FunctionSet;
 use crate::id::fresh_id;
@@ -387,7 +387,9 @@ impl<'a> Graph<'a> {
         } else {
             // SAFETY: `old` was ours and nothing refers to it any more (executables made from it
             // hold their own copy, and its user objects keep what those need).
-            unsafe { result::graph::destroy(old) }
+            named("cuGraphDestroy", unsafe {
+                cudarc::driver::result::graph::destroy(old)
+            })
         };
         self.family = fresh_id();
         self.nodes.clear();
@@ -2114,13 +2116,23 @@ impl Drop for Graph<'_> {
             let (raw, ctx) = (SendGraph(self.raw), self.ctx.clone());
             reaper::run_later(Box::new(move || {
                 // SAFETY: as below; the graph was ours and nothing else refers to it.
-                record_err(&ctx, unsafe { result::graph::destroy(raw.get()) });
+                record_err(
+                    &ctx,
+                    named("cuGraphDestroy", unsafe {
+                        cudarc::driver::result::graph::destroy(raw.get())
+                    }),
+                );
                 true
             }));
             return;
         }
         // SAFETY: we own `raw`. An error here means the context is gone, and the graph with it.
-        record_err(&self.ctx, unsafe { result::graph::destroy(self.raw) });
+        record_err(
+            &self.ctx,
+            named("cuGraphDestroy", unsafe {
+                cudarc::driver::result::graph::destroy(self.raw)
+            }),
+        );
     }
 }
 

@@ -116,10 +116,11 @@ use std::time::{Duration, Instant};
 
 use cudarc::driver::{sys, CudaContext, CudaStream, DeviceRepr};
 
-use crate::driver::{record_err, result};
+use crate::driver::{named, record_err, result};
 use crate::error::{Error, Result};
 use crate::id::fresh_id;
 use crate::memory::alloc::Space;
+use crate::memory::fence::is_capturing;
 use crate::memory::operand::sealed::MemoryOperand;
 use crate::memory::operand::{DeviceSrc, Hold, MemKey, Use};
 use crate::node::{NodeKind, NodeParams};
@@ -492,15 +493,23 @@ impl Drop for BlockMemory {
             return; // the context is gone, and its memory with it
         }
         if self.device != 0 {
-            // SAFETY: allocated by `alloc::device` in this context; the owner drops this only
+            // SAFETY: allocated by `cuMemAlloc` in this context; the owner drops this only
             // once no launch may use it.
-            record_err(&self.ctx, unsafe {
-                result::alloc::free_device(self.device)
-            });
+            record_err(
+                &self.ctx,
+                named("cuMemFree", unsafe {
+                    cudarc::driver::result::free_sync(self.device)
+                }),
+            );
         }
         if !self.host.is_null() {
-            // SAFETY: allocated by `alloc::mapped_host`; as above.
-            record_err(&self.ctx, unsafe { result::alloc::free_host(self.host) });
+            // SAFETY: allocated by `cuMemHostAlloc`; as above.
+            record_err(
+                &self.ctx,
+                named("cuMemFreeHost", unsafe {
+                    cudarc::driver::result::free_host(self.host.cast())
+                }),
+            );
         }
     }
 }
@@ -754,22 +763,30 @@ impl IndirectBlock {
             device: 0,
             host: std::ptr::null_mut(),
         };
+        // Page-locked (cacheable, not write-combined), reachable by kernels of `ctx`.
+        let mapped = sys::CU_MEMHOSTALLOC_DEVICEMAP;
         // SAFETY: `ctx` is current on this thread.
-        memory.host = unsafe { result::alloc::mapped_host(layout.host_bytes) }?;
+        let host = unsafe { cudarc::driver::result::malloc_host(layout.host_bytes, mapped) };
+        memory.host = named("cuMemHostAlloc", host)?.cast();
         // SAFETY: `host_bytes` bytes of fresh memory, nothing else refers to them yet. Zero: the
         // consumed word starts at 0, as the device's counter does.
         unsafe { std::ptr::write_bytes(memory.host, 0, layout.host_bytes) };
         // SAFETY: `memory.host` was just allocated in `ctx`, which is current.
         let ring_device = unsafe { result::alloc::device_address_of(memory.host) }?;
         // SAFETY: `ctx` is current on this thread.
-        memory.device = unsafe { result::alloc::device(layout.device_bytes) }?;
+        memory.device = named("cuMemAlloc", unsafe {
+            cudarc::driver::result::malloc_sync(layout.device_bytes)
+        })?;
         // The counter must start at zero: copied from the zeroed host memory (at least as large),
         // and complete on return, before any launch can read it.
         debug_assert!(layout.host_bytes >= layout.device_bytes);
+        // SAFETY: the host memory holds `host_bytes >= device_bytes` bytes, zeroed above, that
+        // nothing else refers to.
+        let zeros = unsafe { std::slice::from_raw_parts(memory.host, layout.device_bytes) };
         // SAFETY: both hold `device_bytes` bytes; the device memory is new; `ctx` is current.
-        unsafe {
-            result::alloc::copy_from_pinned(memory.device, memory.host, layout.device_bytes)
-        }?;
+        named("cuMemcpyHtoD", unsafe {
+            cudarc::driver::result::memcpy_htod_sync(memory.device, zeros)
+        })?;
         Ok(Self {
             id: fresh_id(),
             ring: Ring::new(memory.host, layout),
@@ -999,8 +1016,7 @@ pub(crate) fn foreign_block(scope: Option<IndirectScope>, block: u64) -> Option<
 /// would make later launches read the wrong slots. (A capture another thread begins on the same
 /// stream between this check and the launch is left to the driver's refusal.)
 pub(crate) fn check_not_capturing(stream: &CudaStream) -> Result<()> {
-    // SAFETY: a live stream.
-    if unsafe { result::stream::is_capturing(stream.cu_stream()) }? {
+    if is_capturing(stream)? {
         return Err(Error::Capturing {
             what: "launching an executable with indirect values (its launches are counted \
                    by the device, and a captured launch would run later, elsewhere)"

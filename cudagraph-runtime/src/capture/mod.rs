@@ -38,7 +38,7 @@ pub use work::Capture;
 
 use crate::ambient::{in_capture, in_host_node, InCapture};
 use crate::body::Body;
-use crate::driver::result;
+use crate::driver::{named, result};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::id::fresh_id;
@@ -233,9 +233,13 @@ where
         call,
         stream,
         family,
-        // SAFETY: a live stream (not the legacy one: `run` refuses it) of the context `run`
-        // made current.
-        |s, mode| unsafe { result::stream::begin_capture(s, mode) },
+        |s, mode| {
+            // SAFETY: a live stream (not the legacy one: `run` refuses it) of the context `run`
+            // made current.
+            named("cuStreamBeginCapture", unsafe {
+                cudarc::driver::result::stream::begin_capture(s, mode)
+            })
+        },
         with_views::<O, F, E>(&given, &mut f),
     );
     let graph = (!ended.graph.is_null()).then(|| {

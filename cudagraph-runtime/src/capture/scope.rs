@@ -11,7 +11,7 @@ use cudarc::driver::{sys, CudaContext, CudaStream, DeviceRepr};
 
 use super::operands::CaptureAlloc;
 use crate::body::Body;
-use crate::driver::{record_err, result};
+use crate::driver::{named, record_err, result};
 use crate::error::{Error, Result};
 use crate::function_set::FunctionSet;
 use crate::graph::{launch_refused, Graph};
@@ -297,8 +297,11 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
         let params = HostParams::of(&call);
         // The call's address is stable (boxed); the graph keeps it as long as it may run.
         let kept = UserObject::new(call)?;
+        let (f, data) = params.call();
         // SAFETY: `params` points to the call, which `kept` keeps alive; the graph takes `kept`.
-        unsafe { result::enqueue::host(params.raw(), self.stream.cu_stream()) }?;
+        named("cuLaunchHostFunc", unsafe {
+            cudarc::driver::result::stream::launch_host_function(self.stream.cu_stream(), f, data)
+        })?;
         self.sequence.kept.borrow_mut().push(Box::new(kept));
         self.sequence.recorded(self.stream, uses)
     }
@@ -333,7 +336,9 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
             });
         }
         // SAFETY: a live stream being captured: the allocation is recorded as an alloc node.
-        let addr = unsafe { result::enqueue::alloc(bytes, self.stream.cu_stream()) }?;
+        let addr = named("cuMemAllocAsync", unsafe {
+            cudarc::driver::result::malloc_async(self.stream.cu_stream(), bytes)
+        })?;
         let index = self.sequence.allocs.borrow().len();
         self.sequence.allocs.borrow_mut().push(AllocEntry {
             range: addr..addr + bytes as u64,
@@ -366,7 +371,9 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
         }
         // SAFETY: an allocation of this capture that nothing recorded after this point uses (it
         // is consumed), ordered after every use recorded so far.
-        unsafe { result::memory::free_async(alloc.addr, self.stream.cu_stream()) }?;
+        named("cuMemFreeAsync", unsafe {
+            cudarc::driver::result::free_async(alloc.addr, self.stream.cu_stream())
+        })?;
         self.sequence.allocs.borrow_mut()[alloc.index].freed = true;
         Ok(())
     }
@@ -639,8 +646,12 @@ impl<'a> Sequence<'a> {
                 source,
             },
         )?;
-        // SAFETY: the capture's context was made current above.
-        let event = unsafe { result::event::create() }?;
+        // In the capture's context, made current above.
+        let flags = sys::CUevent_flags::CU_EVENT_DISABLE_TIMING;
+        let event = named(
+            "cuEventCreate",
+            cudarc::driver::result::event::create(flags),
+        )?;
         self.event.set(event);
         Ok(event)
     }
@@ -651,9 +662,14 @@ impl<'a> Sequence<'a> {
         let event = self.event()?;
         // SAFETY: the event and both streams are live, of this capture's context (checked for a
         // forked stream by `check_side`).
-        unsafe { result::event::record(event, from.cu_stream()) }?;
+        named("cuEventRecord", unsafe {
+            cudarc::driver::result::event::record(event, from.cu_stream())
+        })?;
+        let wait = sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT;
         // SAFETY: as above.
-        unsafe { result::stream::wait_event(to.cu_stream(), event) }
+        named("cuStreamWaitEvent", unsafe {
+            cudarc::driver::result::stream::wait_event(to.cu_stream(), event, wait)
+        })
     }
 
     /// Refuses a stream that cannot be forked from `own`.
@@ -743,7 +759,9 @@ impl<'a> Sequence<'a> {
             let addr = entry.range.start;
             // SAFETY: an allocation of this capture, after everything recorded (the streams are
             // joined into the first one).
-            let done = unsafe { result::memory::free_async(addr, self.origin.cu_stream()) };
+            let done = named("cuMemFreeAsync", unsafe {
+                cudarc::driver::result::free_async(addr, self.origin.cu_stream())
+            });
             freed = freed.and(done);
             entry.freed = true;
         }
@@ -756,7 +774,12 @@ impl Drop for Sequence<'_> {
         let event = self.event.get();
         if !event.is_null() {
             // SAFETY: our event; the capture that used it has ended.
-            record_err(&self.ctx, unsafe { result::event::destroy(event) });
+            record_err(
+                &self.ctx,
+                named("cuEventDestroy", unsafe {
+                    cudarc::driver::result::event::destroy(event)
+                }),
+            );
         }
     }
 }

@@ -1,9 +1,11 @@
 //! Turning driver results into [`Error`]s, and opening a device without panicking.
 //!
-//! [`result`] wraps the raw driver calls this crate checks, one function a call, each returning
-//! this crate's [`Result`] with the call's name, as cudarc's own `result` module does for the calls
-//! it wraps. (The few calls whose result is ignored or only tested, such as a user object's
-//! retain and release, stay where they are made.)
+//! The driver calls cudarc's own `result` module wraps are called there, their
+//! `Result<_, DriverError>` turned into this crate's [`Result`] by [`named`], which names the
+//! call. [`result`] wraps the others, one function a call, each returning this crate's
+//! [`Result`] with the call's name: the calls cudarc lacks, and the few where cudarc's wrapper
+//! would lose something (each says what). (The few calls whose result is ignored or only tested,
+//! such as a user object's retain and release, stay where they are made.)
 
 pub(crate) mod result;
 
@@ -17,13 +19,17 @@ use crate::error::{Error, Result};
 /// [`result`] returns.
 #[inline]
 fn check(call: &'static str, result: sys::CUresult) -> Result<()> {
-    match result {
-        sys::CUresult::CUDA_SUCCESS => Ok(()),
-        code => Err(Error::Driver {
-            call,
-            source: DriverError(code),
-        }),
-    }
+    named(call, result.result())
+}
+
+/// The result of a call of cudarc's `result` module as this crate's: its error an
+/// [`Error::Driver`] naming `call`, as the functions of [`result`] name theirs.
+#[inline]
+pub(crate) fn named<T>(
+    call: &'static str,
+    result: std::result::Result<T, DriverError>,
+) -> Result<T> {
+    result.map_err(|source| Error::Driver { call, source })
 }
 
 /// Hands a failed driver call made where no error can be returned (a `Drop`) to `ctx`, which

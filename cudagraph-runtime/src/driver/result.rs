@@ -1,14 +1,19 @@
-//! The driver calls of graphs, executables, their nodes and the memory they use, one thin function
-//! a call: each makes the raw `sys` call and turns its `CUresult` into this crate's [`Result`], an
+//! The driver calls of graphs, executables, their nodes and the memory they use that cudarc's
+//! `result` module (0.19) does not wrap, one thin function a call: each makes the raw `sys` call
+//! and turns its `CUresult` into this crate's [`Result`], an
 //! [`Error::Driver`](crate::Error::Driver) naming the call. Callers that know the node a call was
 //! about name it with [`Error::at_node`](crate::Error::at_node).
+//!
+//! The calls cudarc wraps are made through cudarc's functions, named with
+//! [`named`](super::named) where they are made. Five functions here make a call cudarc has as
+//! well, each because cudarc's would lose something, said where it stands ("cudarc's ...").
 //!
 //! The functions take raw handles, so most are `unsafe`: their `# Safety` sections say what the
 //! handles must be, and every caller says why they are.
 
 use cudarc::driver::sys;
 
-use super::check;
+use super::{check, named};
 use crate::error::Result;
 
 /// Definition graphs and their nodes.
@@ -22,16 +27,6 @@ pub(crate) mod graph {
         // SAFETY: `raw` is a valid out-pointer; flags must be 0.
         check("cuGraphCreate", unsafe { sys::cuGraphCreate(&mut raw, 0) })?;
         Ok(raw)
-    }
-
-    /// `cuGraphDestroy`.
-    ///
-    /// # Safety
-    /// `graph` is a live graph the caller owns, and nothing uses it afterwards.
-    #[inline]
-    pub(crate) unsafe fn destroy(graph: sys::CUgraph) -> Result<()> {
-        // SAFETY: the caller's promise.
-        check("cuGraphDestroy", unsafe { sys::cuGraphDestroy(graph) })
     }
 
     /// `cuGraphDestroyNode`: removes `node` and its edges from its graph.
@@ -312,7 +307,8 @@ pub(crate) mod exec {
     use super::*;
 
     /// `cuGraphInstantiateWithParams`: an executable of `graph`, owned by the caller. On failure
-    /// the driver may name the node it blames in `params.hErrNode_out`.
+    /// the driver may name the node it blames in `params.hErrNode_out`. (cudarc's `instantiate`
+    /// calls `cuGraphInstantiateWithFlags`, which takes no upload stream and blames no node.)
     ///
     /// # Safety
     /// `graph` is live; the context it belongs to is current; `params.hUploadStream` is null or
@@ -328,39 +324,6 @@ pub(crate) mod exec {
             sys::cuGraphInstantiateWithParams(&mut raw, graph, params)
         })?;
         Ok(raw)
-    }
-
-    /// `cuGraphExecDestroy`.
-    ///
-    /// # Safety
-    /// `exec` is a live executable the caller owns, and nothing uses it afterwards (launches
-    /// already queued keep what they need: CUDA defers the release).
-    #[inline]
-    pub(crate) unsafe fn destroy(exec: sys::CUgraphExec) -> Result<()> {
-        // SAFETY: the caller's promise.
-        check("cuGraphExecDestroy", unsafe {
-            sys::cuGraphExecDestroy(exec)
-        })
-    }
-
-    /// `cuGraphLaunch`.
-    ///
-    /// # Safety
-    /// `exec` and `stream` are live, of one context.
-    #[inline]
-    pub(crate) unsafe fn launch(exec: sys::CUgraphExec, stream: sys::CUstream) -> Result<()> {
-        // SAFETY: the caller's promise.
-        check("cuGraphLaunch", unsafe { sys::cuGraphLaunch(exec, stream) })
-    }
-
-    /// `cuGraphUpload`.
-    ///
-    /// # Safety
-    /// `exec` and `stream` are live, of one context.
-    #[inline]
-    pub(crate) unsafe fn upload(exec: sys::CUgraphExec, stream: sys::CUstream) -> Result<()> {
-        // SAFETY: the caller's promise.
-        check("cuGraphUpload", unsafe { sys::cuGraphUpload(exec, stream) })
     }
 
     /// `CUgraphExecUpdateResultInfo` with the result code as a plain integer, so a code newer
@@ -547,36 +510,6 @@ pub(crate) mod exec {
 pub(crate) mod stream {
     use super::*;
 
-    /// `cuStreamIsCapturing`: whether work enqueued on `stream` now would be captured.
-    ///
-    /// # Safety
-    /// `stream` is live.
-    #[inline]
-    pub(crate) unsafe fn is_capturing(stream: sys::CUstream) -> Result<bool> {
-        let mut status = sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
-        // SAFETY: the caller's promise; `status` is a valid out-pointer. Allowed during any
-        // capture.
-        check("cuStreamIsCapturing", unsafe {
-            sys::cuStreamIsCapturing(stream, &mut status)
-        })?;
-        Ok(status != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
-    }
-
-    /// `cuStreamBeginCapture` in `mode`.
-    ///
-    /// # Safety
-    /// `stream` is live and its context is current on this thread.
-    #[inline]
-    pub(crate) unsafe fn begin_capture(
-        stream: sys::CUstream,
-        mode: sys::CUstreamCaptureMode,
-    ) -> Result<()> {
-        // SAFETY: the caller's promise.
-        check("cuStreamBeginCapture", unsafe {
-            sys::cuStreamBeginCapture_v2(stream, mode)
-        })
-    }
-
     /// `cuStreamBeginCaptureToGraph` in `mode`: work enqueued on `stream` becomes nodes of
     /// `graph`, the first ones after `deps` (CUDA 12.3 or newer).
     ///
@@ -733,20 +666,9 @@ pub(crate) mod stream {
         check("cuStreamUpdateCaptureDependencies", set)
     }
 
-    /// `cuStreamWaitEvent`: `stream`'s later work waits for `event` as last recorded.
-    ///
-    /// # Safety
-    /// `stream` and `event` are live, of one context.
-    #[inline]
-    pub(crate) unsafe fn wait_event(stream: sys::CUstream, event: sys::CUevent) -> Result<()> {
-        // SAFETY: the caller's promise; flags 0 is the default wait.
-        check("cuStreamWaitEvent", unsafe {
-            sys::cuStreamWaitEvent(stream, event, 0)
-        })
-    }
-
     /// `cuStreamEndCapture`: the captured graph (null when none was made) and the call's
     /// outcome. A graph the driver made belongs to the caller, also when the call failed.
+    /// (cudarc's `end_capture` returns no graph when the call fails: it would leak.)
     ///
     /// # Safety
     /// A capture begun on `stream` by this thread is under way.
@@ -767,6 +689,8 @@ pub(crate) mod enqueue {
     use super::*;
 
     /// `cuLaunchKernel` of `func` with `config` and the `kernelParams` array `params`.
+    /// (cudarc's `launch_kernel` takes the array as a slice; `KernelArgs::with_reprs` lends it
+    /// as the pointer the driver takes.)
     ///
     /// # Safety
     /// `func` is a live kernel of `stream`'s context whose parameters `params` points to (one
@@ -808,7 +732,8 @@ pub(crate) mod enqueue {
         })
     }
 
-    /// The 1-D memset `set` (1-, 2- or 4-byte pattern) on `stream`.
+    /// The 1-D memset `set` (1-, 2- or 4-byte pattern) on `stream`. (cudarc wraps only the
+    /// 1-byte `cuMemsetD8Async`.)
     ///
     /// # Safety
     /// `set.dst` is device memory of `width * elementSize` bytes, valid while the work may run.
@@ -826,33 +751,6 @@ pub(crate) mod enqueue {
             }
         };
         check("cuMemsetAsync", done)
-    }
-
-    /// `cuLaunchHostFunc` of `host` on `stream`.
-    ///
-    /// # Safety
-    /// `host.userData` stays valid for `host.fn_` while the work may run.
-    pub(crate) unsafe fn host(
-        host: &sys::CUDA_HOST_NODE_PARAMS,
-        stream: sys::CUstream,
-    ) -> Result<()> {
-        // SAFETY: the caller's promise.
-        check("cuLaunchHostFunc", unsafe {
-            sys::cuLaunchHostFunc(stream, host.fn_, host.userData)
-        })
-    }
-
-    /// `cuMemAllocAsync` of `bytes` on `stream`.
-    ///
-    /// # Safety
-    /// `stream` is live.
-    pub(crate) unsafe fn alloc(bytes: usize, stream: sys::CUstream) -> Result<sys::CUdeviceptr> {
-        let mut addr = 0;
-        // SAFETY: the caller's promise; `addr` is a valid out-pointer.
-        check("cuMemAllocAsync", unsafe {
-            sys::cuMemAllocAsync(&mut addr, bytes, stream)
-        })?;
-        Ok(addr)
     }
 }
 
@@ -906,64 +804,9 @@ pub(crate) mod recorded {
     }
 }
 
-/// Events this crate makes and uses itself (the ones users give are cudarc's).
-pub(crate) mod event {
-    use super::*;
-
-    /// `cuEventCreate` without timing, in the current context, owned by the caller.
-    ///
-    /// # Safety
-    /// A context is current on this thread.
-    #[inline]
-    pub(crate) unsafe fn create() -> Result<sys::CUevent> {
-        let mut raw = std::ptr::null_mut();
-        let flags = sys::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32;
-        // SAFETY: the caller's promise; `raw` is a valid out-pointer.
-        check("cuEventCreate", unsafe {
-            sys::cuEventCreate(&mut raw, flags)
-        })?;
-        Ok(raw)
-    }
-
-    /// `cuEventRecord` on `stream`.
-    ///
-    /// # Safety
-    /// `event` and `stream` are live, of one context.
-    #[inline]
-    pub(crate) unsafe fn record(event: sys::CUevent, stream: sys::CUstream) -> Result<()> {
-        // SAFETY: the caller's promise.
-        check("cuEventRecord", unsafe {
-            sys::cuEventRecord(event, stream)
-        })
-    }
-
-    /// `cuEventDestroy`.
-    ///
-    /// # Safety
-    /// `event` is live, the caller's, and not used afterwards.
-    #[inline]
-    pub(crate) unsafe fn destroy(event: sys::CUevent) -> Result<()> {
-        // SAFETY: the caller's promise.
-        check("cuEventDestroy", unsafe { sys::cuEventDestroy_v2(event) })
-    }
-}
-
-/// Copies, frees and the device's graph memory pool.
+/// Copies and the device's graph memory pool.
 pub(crate) mod memory {
     use super::*;
-
-    /// `cuMemFreeAsync` of the allocation at `addr`, on `stream`.
-    ///
-    /// # Safety
-    /// `addr` is a live allocation that nothing uses after the work already on `stream`, and
-    /// `stream` is live.
-    #[inline]
-    pub(crate) unsafe fn free_async(addr: sys::CUdeviceptr, stream: sys::CUstream) -> Result<()> {
-        // SAFETY: the caller's promise.
-        check("cuMemFreeAsync", unsafe {
-            sys::cuMemFreeAsync(addr, stream)
-        })
-    }
 
     /// `cuDeviceGetGraphMemAttribute` of one of the 64-bit attributes (all of them are).
     ///
@@ -1011,6 +854,8 @@ pub(crate) mod memory {
     }
 
     /// `cuMemcpyDtoHAsync`: `bytes` bytes from device address `src` to `dst`, on `stream`.
+    /// (cudarc's `memcpy_dtoh_async` takes `&mut [T]`, which cannot be made over the
+    /// uninitialized memory the copy fills.)
     ///
     /// # Safety
     /// `src` holds `bytes` bytes, `dst` has room for them and is not touched until the copy has
@@ -1033,50 +878,11 @@ pub(crate) mod memory {
 pub(crate) mod alloc {
     use super::*;
 
-    /// `cuMemAlloc`: `bytes` bytes of device memory in the current context.
-    ///
-    /// # Safety
-    /// A context is current on this thread.
-    #[inline]
-    pub(crate) unsafe fn device(bytes: usize) -> Result<sys::CUdeviceptr> {
-        let mut addr = 0;
-        // SAFETY: the caller's promise; `addr` is a valid out-pointer.
-        check("cuMemAlloc", unsafe {
-            sys::cuMemAlloc_v2(&mut addr, bytes)
-        })?;
-        Ok(addr)
-    }
-
-    /// `cuMemFree`.
-    ///
-    /// # Safety
-    /// `addr` was returned by [`device`] in the context current on this thread, and nothing
-    /// uses it any more (no launch still queued or running reads or writes it).
-    #[inline]
-    pub(crate) unsafe fn free_device(addr: sys::CUdeviceptr) -> Result<()> {
-        // SAFETY: the caller's promise.
-        check("cuMemFree", unsafe { sys::cuMemFree_v2(addr) })
-    }
-
-    /// `cuMemHostAlloc` with `CU_MEMHOSTALLOC_DEVICEMAP`: `bytes` bytes of page-locked host
-    /// memory (cacheable, not write-combined) that kernels of the current context can reach.
-    ///
-    /// # Safety
-    /// A context is current on this thread.
-    #[inline]
-    pub(crate) unsafe fn mapped_host(bytes: usize) -> Result<*mut u8> {
-        let mut ptr = std::ptr::null_mut();
-        // SAFETY: the caller's promise; `ptr` is a valid out-pointer.
-        check("cuMemHostAlloc", unsafe {
-            sys::cuMemHostAlloc(&mut ptr, bytes, sys::CU_MEMHOSTALLOC_DEVICEMAP)
-        })?;
-        Ok(ptr.cast())
-    }
-
     /// `cuMemHostGetDevicePointer`: the device address of mapped host memory.
     ///
     /// # Safety
-    /// `ptr` was returned by [`mapped_host`] in the context current on this thread.
+    /// `ptr` was allocated by `cuMemHostAlloc` with `CU_MEMHOSTALLOC_DEVICEMAP` in the context
+    /// current on this thread.
     #[inline]
     pub(crate) unsafe fn device_address_of(ptr: *mut u8) -> Result<sys::CUdeviceptr> {
         let mut addr = 0;
@@ -1086,35 +892,6 @@ pub(crate) mod alloc {
         })?;
         Ok(addr)
     }
-
-    /// `cuMemFreeHost`.
-    ///
-    /// # Safety
-    /// `ptr` was returned by [`mapped_host`], and nothing uses it any more (no launch still
-    /// queued or running reads or writes it, no host code holds a reference into it).
-    #[inline]
-    pub(crate) unsafe fn free_host(ptr: *mut u8) -> Result<()> {
-        // SAFETY: the caller's promise.
-        check("cuMemFreeHost", unsafe { sys::cuMemFreeHost(ptr.cast()) })
-    }
-
-    /// `cuMemcpyHtoD` from page-locked host memory: complete when it returns (a copy from
-    /// page-locked memory is synchronous with respect to the host).
-    ///
-    /// # Safety
-    /// `dst` holds `bytes` bytes of device memory that nothing else uses yet; `src` holds
-    /// `bytes` bytes of page-locked memory; a context owning both is current on this thread.
-    #[inline]
-    pub(crate) unsafe fn copy_from_pinned(
-        dst: sys::CUdeviceptr,
-        src: *const u8,
-        bytes: usize,
-    ) -> Result<()> {
-        // SAFETY: the caller's promise.
-        check("cuMemcpyHtoD", unsafe {
-            sys::cuMemcpyHtoD_v2(dst, src.cast(), bytes)
-        })
-    }
 }
 
 /// Modules this crate loads itself (the fetch kernel of `crate::indirect`).
@@ -1122,7 +899,8 @@ pub(crate) mod module {
     use super::*;
 
     /// `cuModuleLoadData` of the NUL-terminated PTX text `ptx`, then `cuModuleGetFunction` of
-    /// `name`: the module (which the caller owns) and the function.
+    /// `name`: the module (which the caller owns) and the function. cudarc's calls, with the
+    /// unload on failure that they leave to the caller.
     ///
     /// # Safety
     /// A context is current on this thread.
@@ -1130,23 +908,21 @@ pub(crate) mod module {
         ptx: &std::ffi::CStr,
         name: &std::ffi::CStr,
     ) -> Result<(sys::CUmodule, sys::CUfunction)> {
-        let mut module = std::ptr::null_mut();
-        // SAFETY: the caller's promise; `module` is a valid out-pointer, `ptx` a NUL-terminated
-        // image the driver reads during the call.
-        check("cuModuleLoadData", unsafe {
-            sys::cuModuleLoadData(&mut module, ptx.as_ptr().cast())
+        use cudarc::driver::result::module;
+        // SAFETY: the caller's promise; `ptx` is a NUL-terminated image the driver reads during
+        // the call.
+        let module = named("cuModuleLoadData", unsafe {
+            module::load_data(ptx.as_ptr().cast())
         })?;
-        let mut func = std::ptr::null_mut();
         // SAFETY: `module` was just loaded; `name` is NUL-terminated.
-        let found = check("cuModuleGetFunction", unsafe {
-            sys::cuModuleGetFunction(&mut func, module, name.as_ptr())
+        let found = named("cuModuleGetFunction", unsafe {
+            module::get_function(module, name.to_owned())
         });
-        if let Err(e) = found {
+        if found.is_err() {
             // SAFETY: the module is ours and nothing uses it.
-            unsafe { sys::cuModuleUnload(module) };
-            return Err(e);
+            let _ = unsafe { module::unload(module) };
         }
-        Ok((module, func))
+        Ok((module, found?))
     }
 }
 

@@ -19,7 +19,6 @@ use cudarc::driver::{sys, CudaStream};
 use super::alloc::Allocation;
 use super::fence::{is_capturing, EventCell};
 use crate::ambient::must_defer_releases;
-use crate::driver::result;
 use crate::error::Result;
 use crate::reaper;
 
@@ -89,7 +88,7 @@ impl Drop for Adopted {
             }
             // SAFETY: the memory is a live allocation that nothing uses after the work on its
             // home stream (no launch freed it, and the graph that would is gone).
-            let _ = unsafe { result::memory::free_async(addr, home.cu_stream()) };
+            let _ = unsafe { cudarc::driver::result::free_async(addr, home.cu_stream()) };
             true
         };
         if must_defer_releases() || !free() {

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use cudarc::driver::{sys, CudaEvent, CudaStream};
 
-use crate::driver::result;
+use crate::driver::named;
 use crate::error::{Error, Result};
 
 /// An event shared by whoever must wait for it, recorded again as the work it marks grows.
@@ -119,8 +119,10 @@ pub(crate) fn relaxed<R>(f: impl FnOnce() -> R) -> R {
 
 /// Whether work enqueued on `stream` now would be captured instead of run.
 pub(crate) fn is_capturing(stream: &CudaStream) -> Result<bool> {
-    // SAFETY: a live stream.
-    unsafe { result::stream::is_capturing(stream.cu_stream()) }
+    // SAFETY: a live stream. Allowed during any capture.
+    let status = unsafe { cudarc::driver::result::stream::is_capturing(stream.cu_stream()) };
+    let status = named("cuStreamIsCapturing", status)?;
+    Ok(status != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
 }
 
 /// One executable's side of the memory model (see the module docs).

@@ -27,7 +27,7 @@ use cudarc::driver::{sys, CudaStream};
 
 use super::alloc::Allocation;
 use super::fence::EventCell;
-use crate::driver::result;
+use crate::driver::named;
 use crate::error::{Error, Result};
 
 /// Where one outliving allocation stands.
@@ -224,7 +224,9 @@ impl Outliving {
             if let State::Live(stream) = &record.state {
                 // SAFETY: a live graph allocation; nothing can use it once its executable is gone
                 // (reads go through `&GraphExec`), and the free is ordered after its launch.
-                let freed = unsafe { result::memory::free_async(record.addr, stream.cu_stream()) };
+                let freed = named("cuMemFreeAsync", unsafe {
+                    cudarc::driver::result::free_async(record.addr, stream.cu_stream())
+                });
                 result = result.and(freed);
                 record.state = State::Free;
             }

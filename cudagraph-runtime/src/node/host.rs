@@ -161,9 +161,9 @@ pub(crate) struct HostParams {
 }
 
 impl HostParams {
-    /// The driver's parameters.
-    pub(crate) fn raw(&self) -> &sys::CUDA_HOST_NODE_PARAMS {
-        &self.raw
+    /// The function the driver calls and what it calls it with (`cuLaunchHostFunc`'s).
+    pub(crate) fn call(&self) -> (unsafe extern "C" fn(*mut c_void), *mut c_void) {
+        (run_host_call, self.raw.userData)
     }
 
     /// The parameters that make the driver run `call`.
