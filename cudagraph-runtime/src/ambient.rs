@@ -6,12 +6,14 @@
 //!   there ([`Error::InHostNode`](crate::Error::InHostNode)), and releases that would call the
 //!   driver (destroying a graph, an executable or an event, freeing memory, unloading a module)
 //!   go to the release thread (`crate::reaper`).
-//! - In a capture closure a call that waits on the host breaks the capture: such calls refuse,
-//!   and releases go to the release thread as well.
+//! - In a capture closure a call that waits on the host breaks the capture: such calls refuse
+//!   ([`refuse_waiting_in_capture`]), and releases go to the release thread as well.
 //!
 //! [host functions]: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html
 
 use std::cell::Cell;
+
+use crate::error::{Error, Result};
 
 thread_local! {
     /// How many capture closures of this crate the thread is running (a closure may capture
@@ -37,6 +39,28 @@ pub(crate) fn in_host_node() -> bool {
 #[inline]
 pub(crate) fn must_defer_releases() -> bool {
     in_host_node() || in_capture()
+}
+
+/// Refuses `call`, which waits on the host for the GPU or may synchronize the device, inside a
+/// capture closure.
+#[inline]
+pub(crate) fn refuse_waiting_in_capture(call: &str) -> Result<()> {
+    if in_capture() {
+        return Err(waiting_in_capture(call));
+    }
+    Ok(())
+}
+
+#[cold]
+fn waiting_in_capture(call: &str) -> Error {
+    Error::Capturing {
+        what: format!(
+            "{call} inside a capture closure: it waits on the host for the GPU (or may \
+             synchronize the device), which CUDA forbids on the capturing thread, and it could \
+             not see the captured work, which runs only when the graph is launched; do it before \
+             or after the capture"
+        ),
+    }
 }
 
 /// Marks the thread as running a capture closure while alive.
@@ -89,6 +113,18 @@ mod tests {
             assert!(!std::thread::spawn(in_capture).join().unwrap());
         }
         assert!(!in_capture());
+    }
+
+    #[test]
+    fn waiting_is_refused_inside_a_capture_closure() {
+        assert!(refuse_waiting_in_capture("HostBuffer::read").is_ok());
+        let _inside = InCapture::enter();
+        match refuse_waiting_in_capture("HostBuffer::read") {
+            Err(Error::Capturing { what }) => {
+                assert!(what.starts_with("HostBuffer::read inside a capture closure"))
+            }
+            other => panic!("expected Error::Capturing, got {other:?}"),
+        }
     }
 
     #[test]

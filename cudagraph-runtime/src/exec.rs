@@ -4,8 +4,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaFunction, CudaStream};
 
-use crate::ambient::{in_capture, in_host_node, must_defer_releases};
-use crate::capture::{refuse_capturing_stream, refuse_waiting_in_capture};
+use crate::ambient::{in_capture, in_host_node, must_defer_releases, refuse_waiting_in_capture};
 use crate::driver::result::{self, exec::UpdateResultInfo};
 use crate::driver::{named, record_err};
 use crate::error::{Error, Result, UpdateFailure};
@@ -14,10 +13,10 @@ use crate::graph::{foreign_key, launch_refused, refuse_captured, Graph};
 use crate::indirect::{check_not_capturing, Indirect, IndirectBlock, IndirectLayout};
 use crate::kernel::{Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig};
 use crate::memory::alloc::Space;
-use crate::memory::fence::is_capturing;
+use crate::memory::fence::{is_capturing, refuse_capturing_stream};
 use crate::memory::hazard::{host_code_conflict, reaches};
 use crate::memory::holdings::Holdings;
-use crate::memory::operand::Use;
+use crate::memory::operand::{DeclaredUse, Use};
 use crate::memory::outliving::Outliving;
 use crate::memory::DeviceBuffer;
 use crate::node::{
@@ -610,7 +609,7 @@ impl<'a> GraphExec<'a> {
 
     /// The index of `node` (one of the graph's nodes) and its driver handle.
     #[inline]
-    fn node(&self, node: NodeId) -> Result<(usize, sys::CUgraphNode)> {
+    pub(crate) fn node(&self, node: NodeId) -> Result<(usize, sys::CUgraphNode)> {
         self.kernel_node(node)
             .map(|(index, raw_node, _)| (index, raw_node))
     }
@@ -932,35 +931,9 @@ impl<'a> GraphExec<'a> {
         Ok(())
     }
 
-    /// Records `capture`'s work again and makes the child-graph node `node` run it, for the
-    /// next launches (`cuGraphExecChildGraphNodeSetParams`): the recorded graph must have the
-    /// node's topology, as for [`GraphExec::set_child_graph`].
-    pub fn set_capture(&mut self, node: ChildGraphNode, capture: &crate::Capture) -> Result<()> {
-        self.set_capture_within(node, capture, None)
-    }
-
-    /// [`GraphExec::set_capture`], refused when the recorded work uses memory outside `within`
-    /// (memory, and whether it may be written), when given.
-    pub(crate) fn set_capture_within(
-        &mut self,
-        node: ChildGraphNode,
-        capture: &crate::Capture,
-        within: Option<&[crate::param_class::DeclaredUse]>,
-    ) -> Result<()> {
-        let recorded = capture.graph()?;
-        if let Some(within) = within {
-            let (index, _) = self.node(node.id)?;
-            crate::capture::uses_within(&recorded, within, &self.graph.name_of(index))?;
-        }
-        self.set_child_graph(node, &recorded)
-    }
-
     /// The memory child-graph node `node`'s graph uses now, as declared uses: what a
     /// replacement may use at most.
-    pub(crate) fn child_uses(
-        &self,
-        node: ChildGraphNode,
-    ) -> Result<Vec<crate::param_class::DeclaredUse>> {
+    pub(crate) fn child_uses(&self, node: ChildGraphNode) -> Result<Vec<DeclaredUse>> {
         let (index, _) = self.node(node.id)?;
         Ok(self
             .graph

@@ -23,6 +23,7 @@ use crate::memory::adopted::{Adopted, AdoptedList};
 use crate::memory::alloc::Space;
 use crate::memory::hazard::{host_code_conflict, reaches};
 use crate::memory::operand::{Hold, Use};
+use crate::memory::registry::Registry;
 use crate::memory::DeviceBuffer;
 use crate::node::mem::{self, AllocParams, AllocRecord, FreeParams};
 use crate::node::{
@@ -34,7 +35,6 @@ use crate::node::{
 #[cfg(not(feature = "cuda-12020"))]
 use crate::node::{Condition, ConditionalHandle, ConditionalNode, ConditionalParams};
 use crate::reaper;
-use crate::scope::Registry;
 use crate::user_object::UserObject;
 
 /// What the crate remembers of each node: enough to update it, name it and draw it.

@@ -394,7 +394,7 @@ impl<T> std::fmt::Debug for Indirect<T> {
 }
 
 // SAFETY: integers (block 0 is no graph's: ids start at 1) and a `PhantomData`.
-unsafe impl<T> crate::__private::Unbuilt for Indirect<T> {}
+unsafe impl<T> crate::node::unbuilt::Unbuilt for Indirect<T> {}
 
 impl<T> Indirect<T> {
     /// The device address kernels read the value at (the same for every launch).

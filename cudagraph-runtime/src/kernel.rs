@@ -276,7 +276,7 @@ pub trait Param: private::Sealed + 'static {
 }
 
 /// The traits below hand the driver raw bits and addresses: only this crate implements them.
-mod private {
+pub(crate) mod private {
     /// Sealed: a parameter type.
     pub trait Sealed {}
     /// Sealed: a value given for a parameter of type `P`.
@@ -301,38 +301,6 @@ impl<T: 'static> private::Sealed for DevicePtrMut<T> {}
 impl<T: 'static> Param for DevicePtrMut<T> {
     type Repr = sys::CUdeviceptr;
     type Checked = usize;
-}
-
-#[cfg(not(feature = "cuda-12020"))]
-impl private::Sealed for crate::node::ConditionalHandle {}
-/// A kernel may take a conditional handle (`unsigned long long` in CUDA C), to set it with
-/// `cudaGraphSetConditional`.
-#[cfg(not(feature = "cuda-12020"))]
-impl Param for crate::node::ConditionalHandle {
-    type Repr = u64;
-    type Checked = ();
-}
-
-/// A handle is given as itself; the graph checks that it is one of its own.
-#[cfg(not(feature = "cuda-12020"))]
-impl<'a> private::Argument<'a, crate::node::ConditionalHandle> for crate::node::ConditionalHandle {}
-#[cfg(not(feature = "cuda-12020"))]
-#[diagnostic::do_not_recommend]
-impl<'a> KernelArg<'a, crate::node::ConditionalHandle> for crate::node::ConditionalHandle {
-    #[inline(always)]
-    fn repr(&self) -> u64 {
-        self.raw
-    }
-    #[inline(always)]
-    fn checked(&self) {}
-    #[inline(always)]
-    fn memory(&self) -> Option<MemKey> {
-        None
-    }
-    #[inline]
-    fn into_part(self) -> Result<(u64, Option<Use<'a>>)> {
-        Ok((self.raw, Some(Use::handle(self.scope))))
-    }
 }
 
 /// A value given for a kernel parameter of type `P`: `P` itself for a [`KernelParam`]; device

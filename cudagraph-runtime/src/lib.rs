@@ -430,7 +430,6 @@ pub mod indirect;
 mod kernel;
 mod memory;
 mod node;
-mod param_class;
 mod ptr;
 mod reaper;
 mod scope;

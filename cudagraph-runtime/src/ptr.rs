@@ -8,7 +8,7 @@
 //! (kept alive by the graph) or cudarc borrows (checked by the borrow checker).
 
 use std::marker::PhantomData;
-use std::ops::{Bound, RangeBounds};
+use std::ops::RangeBounds;
 
 use cudarc::driver::sys;
 
@@ -16,6 +16,7 @@ use crate::error::Result;
 use crate::memory::alloc::Space;
 use crate::memory::operand::sealed::MemoryOperand;
 use crate::memory::operand::{Hold, MemKey, Use};
+use crate::memory::shared::bounds;
 use crate::memory::{DeviceDst, DeviceSrc, HostDst, HostSrc};
 
 macro_rules! typed_ptr {
@@ -87,21 +88,6 @@ macro_rules! typed_ptr {
             }
         }
     };
-}
-
-/// `range` as `(start, end)` within `0..len`, or `None`.
-pub(crate) fn bounds(range: impl RangeBounds<usize>, len: usize) -> Option<(usize, usize)> {
-    let start = match range.start_bound() {
-        Bound::Included(&s) => s,
-        Bound::Excluded(&s) => s.checked_add(1)?,
-        Bound::Unbounded => 0,
-    };
-    let end = match range.end_bound() {
-        Bound::Included(&e) => e.checked_add(1)?,
-        Bound::Excluded(&e) => e,
-        Bound::Unbounded => len,
-    };
-    (start <= end && end <= len).then_some((start, end))
 }
 
 typed_ptr!(

@@ -14,6 +14,7 @@
 
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -148,7 +149,7 @@ pub fn wait_for_releases(timeout: Duration) -> bool {
     let deadline = std::time::Instant::now() + timeout;
     loop {
         let flushed = flush(deadline.saturating_duration_since(std::time::Instant::now()));
-        if flushed && crate::user_object::values_held() == 0 {
+        if flushed && values_held() == 0 {
             return true;
         }
         if std::time::Instant::now() >= deadline {
@@ -156,6 +157,31 @@ pub fn wait_for_releases(timeout: Duration) -> bool {
         }
         std::thread::sleep(Duration::from_millis(1));
     }
+}
+
+/// A value a user object owns; counted while it lives (see [`values_held`]).
+pub(crate) struct Payload(#[allow(dead_code)] Box<dyn Any + Send>);
+
+/// How many values user objects own that are not dropped yet.
+static HELD: AtomicUsize = AtomicUsize::new(0);
+
+impl Payload {
+    /// `value`, counted until it is dropped (on this thread, once the driver gives it back).
+    pub(crate) fn new(value: Box<dyn Any + Send>) -> Self {
+        HELD.fetch_add(1, Ordering::AcqRel);
+        Self(value)
+    }
+}
+
+impl Drop for Payload {
+    fn drop(&mut self) {
+        HELD.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// How many values moved into user objects (graphs) are not dropped yet.
+fn values_held() -> usize {
+    HELD.load(Ordering::Acquire)
 }
 
 /// Drops `value` on the reaper thread.

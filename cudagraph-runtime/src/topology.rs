@@ -50,3 +50,22 @@ impl Topology {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn topology_renders_like_the_runtime() {
+        const T: Topology = Topology {
+            name: "g",
+            nodes: &[("zero", NodeKind::Memset), ("scale", NodeKind::Kernel)],
+            edges: &[(0, 1)],
+            bodies: &[],
+        };
+        assert!(T.to_dot().contains("n0 -> n1;"));
+        assert!(T.to_mermaid().contains("n0 --> n1"));
+        assert_eq!(T.node("scale"), Some(1));
+        assert_eq!(T.dependencies(1).collect::<Vec<_>>(), [0]);
+    }
+}

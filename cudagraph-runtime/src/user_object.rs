@@ -9,9 +9,7 @@
 //! crate owns (the *reaper*), which drops it. A value whose `Drop` frees CUDA memory is thus safe to
 //! hand over.
 
-use std::any::Any;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use cudarc::driver::sys;
@@ -19,7 +17,7 @@ use cudarc::driver::sys;
 use crate::ambient::must_defer_releases;
 use crate::driver::result;
 use crate::error::{Error, Result};
-use crate::reaper;
+use crate::reaper::{self, Payload};
 
 /// A reference to a CUDA user object that owns a Rust value.
 ///
@@ -54,23 +52,6 @@ impl Drop for Reference {
     }
 }
 
-/// A value a user object owns; counted while it lives (see [`values_held`]).
-struct Payload(#[allow(dead_code)] Box<dyn Any + Send>);
-
-/// How many values user objects own that are not dropped yet.
-static HELD: AtomicUsize = AtomicUsize::new(0);
-
-impl Drop for Payload {
-    fn drop(&mut self) {
-        HELD.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
-/// How many values moved into user objects (graphs) are not dropped yet.
-pub(crate) fn values_held() -> usize {
-    HELD.load(Ordering::Acquire)
-}
-
 unsafe extern "C" fn destroy_on_reaper(data: *mut c_void) {
     // SAFETY: `data` is the `Box<Payload>` leaked in `UserObject::new`; CUDA calls this once.
     let payload: Box<Payload> = unsafe { Box::from_raw(data.cast()) };
@@ -88,8 +69,7 @@ impl UserObject {
                 reason: "the thread that drops user-object values could not be started".into(),
             });
         }
-        HELD.fetch_add(1, Ordering::AcqRel);
-        let data = Box::into_raw(Box::new(Payload(Box::new(value))));
+        let data = Box::into_raw(Box::new(Payload::new(Box::new(value))));
         // SAFETY: `data` is a valid leaked box that the destructor reclaims, once.
         let created = unsafe { result::user_object::create(data.cast(), Some(destroy_on_reaper)) };
         let raw = created.inspect_err(|_| {

@@ -4,26 +4,10 @@
 
 use cudarc::driver::{sys, CudaContext, DriverError};
 
+use crate::driver::is_capture_code;
 use crate::error::Error;
 #[cfg(test)]
 use crate::node::NodeKind;
-
-/// Whether `code` is one of the driver's stream-capture errors.
-pub(crate) fn is_capture_code(code: sys::CUresult) -> bool {
-    use sys::CUresult::*;
-    matches!(
-        code,
-        CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
-            | CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
-            | CUDA_ERROR_STREAM_CAPTURE_MERGE
-            | CUDA_ERROR_STREAM_CAPTURE_UNMATCHED
-            | CUDA_ERROR_STREAM_CAPTURE_UNJOINED
-            | CUDA_ERROR_STREAM_CAPTURE_ISOLATION
-            | CUDA_ERROR_STREAM_CAPTURE_IMPLICIT
-            | CUDA_ERROR_CAPTURED_EVENT
-            | CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD
-    )
-}
 
 /// What cudarc recorded for later during a broken capture, if it is a capture error: taken out
 /// of the context (it concerns the capture, and would fail the caller's next cudarc call), while

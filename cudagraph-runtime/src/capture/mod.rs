@@ -6,11 +6,13 @@
 //! - `scope`: the [`CaptureScope`] a capture closure gets (this crate's own calls, forks) and
 //!   what the capture records ([`scope::Sequence`]);
 //! - `operands`: the memory given to a capture, and the views its closure works on;
+//! - `alloc`: memory allocated inside a capture ([`CaptureAlloc`]);
 //! - `check`: what the capture recorded beyond its own calls, checked against that memory;
 //! - `errors`: what breaks a capture, explained;
 //! - `work`: [`Capture`], work to record again and again;
 //! - `replay`: [`Replay`], warm up, capture once, replay.
 
+mod alloc;
 mod check;
 mod errors;
 mod operands;
@@ -25,60 +27,25 @@ use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaStream};
 
+pub use alloc::CaptureAlloc;
 use errors::not_in_body;
-pub(crate) use errors::{explain, is_capture_code, raw_allowed_in_body, raw_kind_name};
-pub use operands::{
-    CaptureAlloc, CaptureOperand, CaptureOperands, CaptureView, CaptureViewMut, Mut,
-};
+pub(crate) use errors::{explain, raw_allowed_in_body, raw_kind_name};
+pub use operands::{CaptureOperand, CaptureOperands, CaptureView, CaptureViewMut, Mut};
 pub use replay::Replay;
 pub use scope::CaptureScope;
 use scope::Sequence;
-pub(crate) use work::uses_within;
 pub use work::Capture;
 
-use crate::ambient::{in_capture, in_host_node, InCapture};
+use crate::ambient::{in_host_node, InCapture};
 use crate::body::Body;
 use crate::driver::{named, result};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::id::fresh_id;
-use crate::memory::fence::is_capturing;
 use crate::memory::operand::{Hold, Use};
+use crate::memory::registry::Registry;
 use crate::node::{ChildGraphNode, NodeId, NodeKind};
-use crate::scope::{Registry, Scope};
-
-/// Refuses `call`, which waits on the host for the GPU or may synchronize the device, inside a
-/// capture closure.
-#[inline]
-pub(crate) fn refuse_waiting_in_capture(call: &str) -> Result<()> {
-    if in_capture() {
-        return Err(waiting_in_capture(call));
-    }
-    Ok(())
-}
-
-#[cold]
-fn waiting_in_capture(call: &str) -> Error {
-    Error::Capturing {
-        what: format!(
-            "{call} inside a capture closure: it waits on the host for the GPU (or may \
-             synchronize the device), which CUDA forbids on the capturing thread, and it could \
-             not see the captured work, which runs only when the graph is launched; do it before \
-             or after the capture"
-        ),
-    }
-}
-
-/// Refuses `call` when `stream` is being captured: what it would enqueue there (`effect`) would
-/// be recorded into the capture instead of run.
-pub(crate) fn refuse_capturing_stream(stream: &CudaStream, call: &str, effect: &str) -> Result<()> {
-    if is_capturing(stream)? {
-        return Err(Error::Capturing {
-            what: format!("{call} on a stream being captured: {effect}"),
-        });
-    }
-    Ok(())
-}
+use crate::scope::Scope;
 
 /// Whether `stream` is the legacy default stream (null, or `CU_STREAM_LEGACY`), which CUDA does
 /// not capture.
@@ -682,22 +649,5 @@ impl Captured {
     /// Whether the capture recorded nothing.
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn waiting_is_refused_inside_a_capture_closure() {
-        assert!(refuse_waiting_in_capture("HostBuffer::read").is_ok());
-        let _inside = InCapture::enter();
-        match refuse_waiting_in_capture("HostBuffer::read") {
-            Err(Error::Capturing { what }) => {
-                assert!(what.starts_with("HostBuffer::read inside a capture closure"))
-            }
-            other => panic!("expected Error::Capturing, got {other:?}"),
-        }
     }
 }

@@ -13,7 +13,6 @@
 //! it breaks the capture. The capture's own work is ordered by the capture (stream order, forks
 //! and joins), and the executables' launches by the memory model.
 
-use std::cell::RefCell;
 use std::marker::PhantomData;
 use std::ops::RangeBounds;
 use std::sync::Arc;
@@ -23,13 +22,13 @@ use cudarc::driver::{
     DevicePtrMut as CudarcDevicePtrMut, DeviceRepr, DeviceSlice, SyncOnDrop,
 };
 
-use super::scope::AllocEntry;
 use crate::error::{Error, Result};
 use crate::memory::alloc::Space;
 use crate::memory::operand::sealed::MemoryOperand;
 use crate::memory::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
+use crate::memory::shared::bounds;
 use crate::memory::DeviceBuffer;
-use crate::ptr::{bounds, DevicePtr, DevicePtrMut};
+use crate::ptr::{DevicePtr, DevicePtrMut};
 
 /// Marks a buffer given to a capture as written: `Mut(buffer)` (for operands kept by value, as
 /// a [`Capture`](crate::Capture) keeps them; a reference says it with `&mut buffer`).
@@ -72,11 +71,11 @@ macro_rules! view_type {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         pub struct $name<'v, T> {
-            addr: sys::CUdeviceptr,
-            len: usize,
-            capture: u64,
-            stream: &'v Arc<CudaStream>,
-            _elem: PhantomData<fn() -> T>,
+            pub(super) addr: sys::CUdeviceptr,
+            pub(super) len: usize,
+            pub(super) capture: u64,
+            pub(super) stream: &'v Arc<CudaStream>,
+            pub(super) _elem: PhantomData<fn() -> T>,
         }
 
         impl<T> std::fmt::Debug for $name<'_, T> {
@@ -320,134 +319,3 @@ pub(crate) fn check_apart(uses: &[Use<'_>]) -> Result<()> {
     }
     Ok(())
 }
-
-/// Device memory allocated inside a capture ([`CaptureScope::alloc`](super::CaptureScope::alloc)):
-/// a graph allocation of `len` `T`s, made each time the graph runs and freed by
-/// [`CaptureScope::free`](super::CaptureScope::free) or at the end of the capture.
-///
-/// Give it (by reference) to the capture scope's calls, ordered after the allocation by the
-/// capture (on the stream that allocated it, or on streams forked after); it exists only inside
-/// the capture closure (`'s`), and only the capture's own work may use it.
-pub struct CaptureAlloc<'s, T> {
-    pub(crate) addr: sys::CUdeviceptr,
-    pub(crate) len: usize,
-    pub(crate) capture: u64,
-    stream: &'s Arc<CudaStream>,
-    /// The capture's record of its allocations, and this one's place in it.
-    allocs: &'s RefCell<Vec<AllocEntry>>,
-    pub(crate) index: usize,
-    _elem: PhantomData<fn() -> T>,
-}
-
-impl<T> std::fmt::Debug for CaptureAlloc<'_, T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "CaptureAlloc<{}>({:#x}, len {})",
-            std::any::type_name::<T>(),
-            self.addr,
-            self.len
-        )
-    }
-}
-
-impl<'s, T> CaptureAlloc<'s, T> {
-    pub(crate) fn new(
-        addr: sys::CUdeviceptr,
-        len: usize,
-        capture: u64,
-        stream: &'s Arc<CudaStream>,
-        (allocs, index): (&'s RefCell<Vec<AllocEntry>>, usize),
-    ) -> Self {
-        Self {
-            addr,
-            len,
-            capture,
-            stream,
-            allocs,
-            index,
-            _elem: PhantomData,
-        }
-    }
-
-    /// Notes that a view went out: its uses (cudarc's, on any stream) are not followed, so the
-    /// allocation's free waits for every stream of the capture.
-    fn viewed(&self) {
-        if let Some(entry) = self.allocs.borrow_mut().get_mut(self.index) {
-            entry.viewed = true;
-        }
-    }
-
-    /// The allocation as a view to read, for cudarc's calls and cuBLAS.
-    pub fn view(&self) -> CaptureView<'_, T> {
-        self.viewed();
-        CaptureView {
-            addr: self.addr,
-            len: self.len,
-            capture: self.capture,
-            stream: self.stream,
-            _elem: PhantomData,
-        }
-    }
-
-    /// The allocation as a view to write, for cudarc's calls and cuBLAS.
-    pub fn view_mut(&mut self) -> CaptureViewMut<'_, T> {
-        self.viewed();
-        CaptureViewMut {
-            addr: self.addr,
-            len: self.len,
-            capture: self.capture,
-            stream: self.stream,
-            _elem: PhantomData,
-        }
-    }
-
-    /// The device address (fixed for every launch of the graph).
-    pub fn addr(&self) -> sys::CUdeviceptr {
-        self.addr
-    }
-
-    /// The number of elements.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether it holds no element (never: an allocation holds at least one).
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    fn key(&self) -> MemKey {
-        MemKey {
-            start: self.addr,
-            end: self.addr + (self.len * std::mem::size_of::<T>()) as u64,
-            owner: std::ptr::null(),
-        }
-    }
-}
-
-impl<'a, T> MemoryOperand<'a> for &CaptureAlloc<'_, T> {
-    type Elem = T;
-    fn key(&self) -> MemKey {
-        (*self).key()
-    }
-    fn len(&self) -> usize {
-        self.len
-    }
-    fn into_use(self, write: bool) -> Result<Use<'a>> {
-        let key = self.key();
-        Ok(Use {
-            space: Space::Device,
-            start: key.start,
-            end: key.end,
-            write,
-            host_code: false,
-            hold: Hold::Captured {
-                capture: self.capture,
-            },
-        })
-    }
-}
-#[diagnostic::do_not_recommend]
-impl<'a, T> DeviceSrc<'a, T> for &CaptureAlloc<'_, T> {}
-impl<'a, T> DeviceDst<'a, T> for &CaptureAlloc<'_, T> {}

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaContext, CudaStream, DeviceRepr};
 
-use super::operands::CaptureAlloc;
+use super::alloc::{AllocEntry, CaptureAlloc};
 use crate::body::Body;
 use crate::driver::{named, record_err, result};
 use crate::error::{Error, Result};
@@ -468,16 +468,6 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
         self.sequence.bodies.borrow_mut().push((node, bodies));
         Ok(())
     }
-}
-
-/// An allocation made by [`CaptureScope::alloc`]: its bytes, the streams that made and used it
-/// through this crate's calls, whether a view of it went to cudarc, whether it was freed.
-#[derive(Debug, Clone)]
-pub(crate) struct AllocEntry {
-    range: std::ops::Range<sys::CUdeviceptr>,
-    streams: Vec<Arc<CudaStream>>,
-    pub(crate) viewed: bool,
-    freed: bool,
 }
 
 /// What the scopes of one capture share: its id, the streams forked into it and the event that

@@ -7,9 +7,10 @@ use cudarc::driver::CudaStream;
 
 use super::{CaptureOperands, CaptureScope};
 use crate::error::{Error, Result};
+use crate::exec::GraphExec;
 use crate::graph::Graph;
+use crate::memory::operand::DeclaredUse;
 use crate::node::{ChildGraphNode, NodeId, NodeKind};
-use crate::param_class::DeclaredUse;
 
 /// Records the work into a new graph on the stream given.
 type Record = dyn Fn(&Arc<CudaStream>) -> Result<Graph<'static>> + Send + Sync;
@@ -126,6 +127,31 @@ impl<'a> Graph<'a> {
             None => Ok(child),
         });
         self.embed_captured(child, deps)
+    }
+}
+
+impl<'a> GraphExec<'a> {
+    /// Records `capture`'s work again and makes the child-graph node `node` run it, for the
+    /// next launches (`cuGraphExecChildGraphNodeSetParams`): the recorded graph must have the
+    /// node's topology, as for [`GraphExec::set_child_graph`].
+    pub fn set_capture(&mut self, node: ChildGraphNode, capture: &Capture) -> Result<()> {
+        self.set_capture_within(node, capture, None)
+    }
+
+    /// [`GraphExec::set_capture`], refused when the recorded work uses memory outside `within`
+    /// (memory, and whether it may be written), when given.
+    pub(crate) fn set_capture_within(
+        &mut self,
+        node: ChildGraphNode,
+        capture: &Capture,
+        within: Option<&[DeclaredUse]>,
+    ) -> Result<()> {
+        let recorded = capture.graph()?;
+        if let Some(within) = within {
+            let (index, _) = self.node(node.id)?;
+            uses_within(&recorded, within, &self.graph().name_of(index))?;
+        }
+        self.set_child_graph(node, &recorded)
     }
 }
 

@@ -40,6 +40,23 @@ pub(crate) fn record_err(ctx: &CudaContext, result: Result<()>) {
     }
 }
 
+/// Whether `code` is one of the driver's stream-capture errors.
+pub(crate) fn is_capture_code(code: sys::CUresult) -> bool {
+    use sys::CUresult::*;
+    matches!(
+        code,
+        CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
+            | CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
+            | CUDA_ERROR_STREAM_CAPTURE_MERGE
+            | CUDA_ERROR_STREAM_CAPTURE_UNMATCHED
+            | CUDA_ERROR_STREAM_CAPTURE_UNJOINED
+            | CUDA_ERROR_STREAM_CAPTURE_ISOLATION
+            | CUDA_ERROR_STREAM_CAPTURE_IMPLICIT
+            | CUDA_ERROR_CAPTURED_EVENT
+            | CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD
+    )
+}
+
 /// Whether the CUDA driver library can be loaded on this machine.
 pub fn driver_present() -> bool {
     // SAFETY: only tries to open the library; it is not kept open.

@@ -8,12 +8,11 @@ use cudarc::driver::{
 };
 
 use super::alloc::{AccessScope, AllocState, Allocation, Space};
-use super::fence::{is_capturing, relaxed};
+use super::fence::{is_capturing, refuse_capturing_stream, relaxed};
 use super::operand::sealed::MemoryOperand;
 use super::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
 use super::shared::{owned_operand, range_methods, Shared};
-use crate::ambient::{in_capture, in_host_node};
-use crate::capture::{refuse_capturing_stream, refuse_waiting_in_capture};
+use crate::ambient::{in_capture, in_host_node, refuse_waiting_in_capture};
 use crate::error::{Error, Result};
 use crate::reaper;
 

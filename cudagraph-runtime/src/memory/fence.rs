@@ -125,6 +125,17 @@ pub(crate) fn is_capturing(stream: &CudaStream) -> Result<bool> {
     Ok(status != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
 }
 
+/// Refuses `call` when `stream` is being captured: what it would enqueue there (`effect`) would
+/// be recorded into the capture instead of run.
+pub(crate) fn refuse_capturing_stream(stream: &CudaStream, call: &str, effect: &str) -> Result<()> {
+    if is_capturing(stream)? {
+        return Err(Error::Capturing {
+            what: format!("{call} on a stream being captured: {effect}"),
+        });
+    }
+    Ok(())
+}
+
 /// One executable's side of the memory model (see the module docs).
 #[derive(Debug, Default)]
 pub(crate) struct Fence {

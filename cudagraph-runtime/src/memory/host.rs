@@ -10,8 +10,7 @@ use super::alloc::{AccessScope, AllocState, Allocation, Space};
 use super::operand::sealed::MemoryOperand;
 use super::operand::{Hold, HostDst, HostSrc, MemKey, Use};
 use super::shared::{owned_operand, range_methods, Shared};
-use crate::ambient::{in_capture, in_host_node};
-use crate::capture::refuse_waiting_in_capture;
+use crate::ambient::{in_capture, in_host_node, refuse_waiting_in_capture};
 use crate::error::{Error, Result};
 use crate::reaper;
 

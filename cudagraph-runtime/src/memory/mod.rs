@@ -10,7 +10,8 @@
 //! - `holdings`: an executable's uses of memory, registered with those records;
 //! - `hazard`: conflicting uses of host memory by unordered nodes of one graph;
 //! - `outliving`: graph allocations an executable's launches leave live, and who frees them;
-//! - `adopted`: such allocations given to a free node of a later graph.
+//! - `adopted`: such allocations given to a free node of a later graph;
+//! - `registry`: what a [`scope`](crate::scope) waits for, the markers of its executables.
 
 pub(crate) mod adopted;
 pub(crate) mod alloc;
@@ -21,7 +22,8 @@ pub(crate) mod holdings;
 mod host;
 pub(crate) mod operand;
 pub(crate) mod outliving;
-mod shared;
+pub(crate) mod registry;
+pub(crate) mod shared;
 
 pub use device::{DeviceAccess, DeviceBuffer};
 pub use host::{HostBuffer, HostReadGuard, HostWriteGuard};

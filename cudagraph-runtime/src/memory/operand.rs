@@ -90,6 +90,13 @@ impl Use<'_> {
     }
 }
 
+/// A param's memory as a byte range: its space, start and end.
+pub type Bytes = (Space, u64, u64);
+
+/// What a node that no edge orders with a child node uses: one param's memory (`None`: not
+/// memory) and whether it writes it.
+pub type DeclaredUse = (Option<Bytes>, bool);
+
 /// A use's identity, to tell without cloning anything whether an update changes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MemKey {

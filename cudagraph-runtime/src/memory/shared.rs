@@ -4,10 +4,23 @@
 //! [`DeviceBuffer`]: crate::DeviceBuffer
 //! [`HostBuffer`]: crate::HostBuffer
 
-use std::ops::RangeBounds;
+use std::ops::{Bound, RangeBounds};
 use std::sync::Arc;
 
-use crate::ptr::bounds;
+/// `range` as `(start, end)` within `0..len`, or `None`.
+pub(crate) fn bounds(range: impl RangeBounds<usize>, len: usize) -> Option<(usize, usize)> {
+    let start = match range.start_bound() {
+        Bound::Included(&s) => s,
+        Bound::Excluded(&s) => s.checked_add(1)?,
+        Bound::Unbounded => 0,
+    };
+    let end = match range.end_bound() {
+        Bound::Included(&e) => e.checked_add(1)?,
+        Bound::Excluded(&e) => e,
+        Bound::Unbounded => len,
+    };
+    (start <= end && end <= len).then_some((start, end))
+}
 
 /// Elements `offset..offset + len` of the allocation `alloc`, shared with every clone.
 pub(crate) struct Shared<A> {

@@ -13,6 +13,9 @@
 use cudarc::driver::sys;
 
 use super::{node_params, NodeKind, NodeParams};
+use crate::error::Result;
+use crate::kernel::{private, KernelArg, Param};
+use crate::memory::operand::{MemKey, Use};
 
 handle!(
     /// A conditional node.
@@ -38,12 +41,40 @@ pub struct ConditionalHandle {
 }
 
 // SAFETY: integers; scope 0 is no graph's (ids start at 1).
-unsafe impl crate::__private::Unbuilt for ConditionalHandle {}
+unsafe impl crate::node::unbuilt::Unbuilt for ConditionalHandle {}
 
 impl ConditionalHandle {
     /// The driver's handle.
     pub fn raw(&self) -> u64 {
         self.raw
+    }
+}
+
+impl private::Sealed for ConditionalHandle {}
+/// A kernel may take a conditional handle (`unsigned long long` in CUDA C), to set it with
+/// `cudaGraphSetConditional`.
+impl Param for ConditionalHandle {
+    type Repr = u64;
+    type Checked = ();
+}
+
+/// A handle is given as itself; the graph checks that it is one of its own.
+impl<'a> private::Argument<'a, ConditionalHandle> for ConditionalHandle {}
+#[diagnostic::do_not_recommend]
+impl<'a> KernelArg<'a, ConditionalHandle> for ConditionalHandle {
+    #[inline(always)]
+    fn repr(&self) -> u64 {
+        self.raw
+    }
+    #[inline(always)]
+    fn checked(&self) {}
+    #[inline(always)]
+    fn memory(&self) -> Option<MemKey> {
+        None
+    }
+    #[inline]
+    fn into_part(self) -> Result<(u64, Option<Use<'a>>)> {
+        Ok((self.raw, Some(Use::handle(self.scope))))
     }
 }
 

@@ -75,7 +75,7 @@ impl<T> std::fmt::Debug for GraphAlloc<T> {
 }
 
 // SAFETY: integers, a `NodeId` of zeros (family 0: no graph's) and a `PhantomData`.
-unsafe impl<T> crate::__private::Unbuilt for GraphAlloc<T> {}
+unsafe impl<T> crate::node::unbuilt::Unbuilt for GraphAlloc<T> {}
 
 impl<T> GraphAlloc<T> {
     pub(crate) fn new(node: NodeId, slot: u32, addr: sys::CUdeviceptr, len: usize) -> Self {

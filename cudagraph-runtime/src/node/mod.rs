@@ -33,7 +33,7 @@ macro_rules! handle {
             }
         }
         // SAFETY: a `NodeId` of zeros (family 0, never handed out) and a `PhantomData`.
-        unsafe impl$(<$p>)? $crate::__private::Unbuilt for $name$(<$p>)? {}
+        unsafe impl$(<$p>)? $crate::node::unbuilt::Unbuilt for $name$(<$p>)? {}
         impl$(<$p>)? From<$name$(<$p>)?> for $crate::node::NodeId {
             fn from(h: $name$(<$p>)?) -> $crate::node::NodeId { h.id }
         }
@@ -50,6 +50,7 @@ mod kernel;
 pub(crate) mod mem;
 mod memcpy;
 mod memset;
+pub(crate) mod unbuilt;
 
 pub use child::ChildGraphNode;
 pub(crate) use child::ChildParams;
@@ -140,7 +141,7 @@ impl NodeKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct NodeId {
     /// The graph family's id: never 0 (`fresh_id`), so an id of zeros (a handle standing for a
-    /// node not built yet, see `__private::Unbuilt`) belongs to no graph.
+    /// node not built yet, see `node::unbuilt::Unbuilt`) belongs to no graph.
     pub(crate) family: u64,
     pub(crate) index: u32,
 }

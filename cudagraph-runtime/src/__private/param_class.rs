@@ -16,15 +16,16 @@
 
 use std::marker::PhantomData;
 
-use crate::__private::{KernelType, MemoryParam, WholeLaunchConfig};
+use super::child::ChildGraph;
+use super::kernel::{KernelType, WholeLaunchConfig};
+use super::memory::MemoryParam;
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::kernel::KernelParam;
 use crate::memory::alloc::Space;
 use crate::{DeviceBuffer, DevicePtr, DevicePtrMut, GraphAlloc, HostBuffer, HostPtr, HostPtrMut};
 
-/// A param's memory as a byte range: its space, start and end.
-pub type Bytes = (Space, u64, u64);
+pub use crate::memory::operand::{Bytes, DeclaredUse};
 
 // ---------------------------------------------------------------------------------------------
 // Whether a param's type is memory.
@@ -306,7 +307,7 @@ pub trait RoleFallback<T: ?Sized> {
 
 impl<T: ?Sized> RoleFallback<T> for RoleProbe<T> {}
 
-impl<T: crate::__private::ChildGraph + ?Sized> RoleProbe<T> {
+impl<T: ChildGraph + ?Sized> RoleProbe<T> {
     /// The graph's identity.
     #[inline(always)]
     pub fn identity(graph: &T) -> Option<u64> {
@@ -439,10 +440,6 @@ pub const fn first_forbidden(found: &[Option<&'static str>]) -> Option<&'static 
 // parent is built. A child node and a node no edge orders with it race when the child's graph
 // uses memory the other node uses, one of them writing; both may opt out for a param they name
 // in `#[unordered(...)]`.
-
-/// What a node that no edge orders with a child node uses: one param's memory (`None`: not
-/// memory) and whether it writes it.
-pub type DeclaredUse = (Option<Bytes>, bool);
 
 /// What a node uses of one param: its memory unless the access is [`VALUE`] (a kernel
 /// parameter that takes a value: the param gives no memory there).

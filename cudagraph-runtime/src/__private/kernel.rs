@@ -1,0 +1,99 @@
+//! Kernel nodes: the kernel a node launches and its `<<<...>>>` configuration.
+
+use crate::{Kernel, KernelArgs, LaunchConfig};
+
+// ---------------------------------------------------------------------------------------------
+// Kernel nodes.
+
+/// What a kernel node launches: a [`Kernel`] with its parameter tuple.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a kernel",
+    label = "a kernel node launches a param of type `Kernel<(argument types, ...)>`",
+    note = "declare the param as `name: Kernel<(u32, DevicePtr<f32>, ...)>` in `params {{ }}`"
+)]
+pub trait KernelType {
+    /// The kernel's parameter tuple.
+    type Args: KernelArgs;
+    /// As a kernel.
+    fn as_kernel(&self) -> &Kernel<Self::Args>;
+    /// The identity of the kernel's function. An executable keeps the modules of its kernels
+    /// loaded, so the identity of a function it launches is not reused while it is compared.
+    #[inline]
+    fn function_id(&self) -> usize {
+        self.as_kernel().cu_function() as usize
+    }
+}
+
+impl<A: KernelArgs> KernelType for Kernel<A> {
+    type Args = A;
+    #[inline(always)]
+    fn as_kernel(&self) -> &Kernel<A> {
+        self
+    }
+}
+
+/// A grid or block size: `u32`, `(u32, u32)` or `(u32, u32, u32)`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a grid or block size",
+    label = "expected a `u32`, `(u32, u32)` or `(u32, u32, u32)`"
+)]
+pub trait Dim3 {
+    /// As `(x, y, z)`.
+    fn dim3(self) -> (u32, u32, u32);
+}
+
+impl Dim3 for u32 {
+    #[inline(always)]
+    fn dim3(self) -> (u32, u32, u32) {
+        (self, 1, 1)
+    }
+}
+
+impl Dim3 for (u32, u32) {
+    #[inline(always)]
+    fn dim3(self) -> (u32, u32, u32) {
+        (self.0, self.1, 1)
+    }
+}
+
+impl Dim3 for (u32, u32, u32) {
+    #[inline(always)]
+    fn dim3(self) -> (u32, u32, u32) {
+        self
+    }
+}
+
+/// `<<<grid, block, shared_mem_bytes>>>`.
+#[inline(always)]
+pub fn launch(grid: impl Dim3, block: impl Dim3, shared_mem_bytes: u32) -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: grid.dim3(),
+        block_dim: block.dim3(),
+        shared_mem_bytes,
+    }
+}
+
+/// The single part of `<<<config>>>`: a whole [`LaunchConfig`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a launch configuration",
+    label = "expected a `LaunchConfig`",
+    note = "`<<<config>>>` takes a `LaunchConfig`; for sizes write `<<<grid, block>>>` or \
+            `<<<grid, block, shared_mem_bytes>>>`"
+)]
+pub trait WholeLaunchConfig {
+    /// The configuration.
+    fn config(self) -> LaunchConfig;
+}
+
+impl WholeLaunchConfig for LaunchConfig {
+    #[inline(always)]
+    fn config(self) -> LaunchConfig {
+        self
+    }
+}
+
+/// `<<<config>>>`.
+#[inline(always)]
+pub fn launch_config(config: impl WholeLaunchConfig) -> LaunchConfig {
+    config.config()
+}
