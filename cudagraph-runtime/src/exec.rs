@@ -9,9 +9,11 @@ use crate::driver::result::{self, exec::UpdateResultInfo};
 use crate::driver::{named, record_err};
 use crate::error::{Error, Result, UpdateFailure};
 use crate::function_set::FunctionSet;
-use crate::graph::{foreign_key, launch_refused, refuse_captured, Graph};
-use crate::indirect::{check_not_capturing, Indirect, IndirectBlock, IndirectLayout};
-use crate::kernel::{Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig};
+use crate::graph::{refuse_captured, Graph};
+use crate::indirect::{check_not_capturing, foreign_key, Indirect, IndirectBlock, IndirectLayout};
+use crate::kernel::{
+    launch_refused, Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig,
+};
 use crate::memory::alloc::Space;
 use crate::memory::fence::{is_capturing, refuse_capturing_stream};
 use crate::memory::hazard::{host_code_conflict, reaches};

@@ -1008,6 +1008,17 @@ pub(crate) fn foreign_block(scope: Option<IndirectScope>, block: u64) -> Option<
     }
 }
 
+/// A key of another graph's (or executable's) indirect values, as an error of `call`.
+#[cold]
+pub(crate) fn foreign_key(call: &str) -> Error {
+    Error::Invalid {
+        node: call.into(),
+        reason: "an indirect value of another graph: a key works only with the graph that made \
+                 it and that graph's executable"
+            .into(),
+    }
+}
+
 /// Refuses a launch of an executable with indirect values into `stream` while it is being
 /// captured: the device counts the launches, and a captured one would run later, from another
 /// executable, out of that count. The crate's memory model counts on CUDA refusing such a

@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 
 use cudarc::driver::{sys, CudaFunction, DeviceRepr};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::memory::operand::sealed::MemoryOperand;
 use crate::memory::operand::{MemKey, Use};
 use crate::memory::{DeviceDst, DeviceSrc};
@@ -568,6 +568,20 @@ tuple_args!(12; A VA 0, B VB 1, C VC 2, D VD 3, E VE 4, F VF 5, G VG 6, H VH 7, 
 
 /// Grid, block and dynamic shared memory of a launch (cudarc's type).
 pub use cudarc::driver::LaunchConfig;
+
+/// The error for a kernel launch that the kernel's check ([`Kernel::requires`]) refuses.
+#[cold]
+pub(crate) fn launch_refused(node: String, config: &LaunchConfig) -> Error {
+    Error::Invalid {
+        node,
+        reason: format!(
+            "the kernel's check (`Kernel::requires`) refuses this launch (grid {:?}, block {:?}): \
+             its arguments would make it read or write outside the memory given to it; give \
+             lengths and buffers that fit, or a grid that does",
+            config.grid_dim, config.block_dim
+        ),
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -413,9 +413,6 @@
 #[doc(hidden)]
 pub mod __private;
 mod ambient;
-mod bodies;
-mod body;
-mod body_rules;
 mod capture;
 pub mod dot;
 mod driver;
@@ -436,7 +433,6 @@ mod scope;
 mod topology;
 mod user_object;
 
-pub use body::Body;
 pub use bytemuck;
 pub use capture::{
     Capture, CaptureAlloc, CaptureOperand, CaptureOperands, CaptureScope, CaptureView,
@@ -448,7 +444,7 @@ pub use driver::{driver_present, open_device};
 pub use error::{Error, Result, UpdateFailure};
 pub use exec::{GraphExec, InstantiateFlags};
 pub use exec_cache::{bucket_pow2, CacheStats, ExecCache};
-pub use graph::{Graph, NodeInfo};
+pub use graph::{Body, Graph, NodeInfo};
 pub use graph_memory::GraphMemory;
 pub use indirect::{Indirect, IndirectLayout, IndirectOptions};
 pub use kernel::{

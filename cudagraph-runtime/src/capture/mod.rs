@@ -37,10 +37,9 @@ use scope::Sequence;
 pub use work::Capture;
 
 use crate::ambient::{in_host_node, InCapture};
-use crate::body::Body;
 use crate::driver::{named, result};
 use crate::error::{Error, Result};
-use crate::graph::Graph;
+use crate::graph::{Body, Graph};
 use crate::id::fresh_id;
 use crate::memory::operand::{Hold, Use};
 use crate::memory::registry::Registry;

@@ -10,12 +10,11 @@ use std::sync::Arc;
 use cudarc::driver::{sys, CudaContext, CudaStream, DeviceRepr};
 
 use super::alloc::{AllocEntry, CaptureAlloc};
-use crate::body::Body;
 use crate::driver::{named, record_err, result};
 use crate::error::{Error, Result};
 use crate::function_set::FunctionSet;
-use crate::graph::{launch_refused, Graph};
-use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
+use crate::graph::{Body, Graph};
+use crate::kernel::{launch_refused, Kernel, KernelArgValues, KernelArgs, LaunchConfig};
 use crate::memory::operand::{Hold, Use};
 use crate::node::{
     check_views_apart, with_views, Direction, HostCall, HostParams, HostViews, Memcpy, Memset,

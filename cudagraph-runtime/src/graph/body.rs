@@ -3,8 +3,8 @@
 use std::borrow::Cow;
 use std::ops::Deref;
 
+use super::definition::Graph;
 use crate::error::Result;
-use crate::graph::Graph;
 use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
 use crate::node::{
     ChildGraphNode, Direction, EmptyNode, KernelNode, Memcpy, MemcpyNode, Memset, MemsetNode,
@@ -178,6 +178,15 @@ impl<'a> Body<'a> {
     ) -> Result<(ConditionalNode, R)> {
         self.graph_mut()
             .add_conditional_with(handle, condition, deps, build)
+    }
+}
+
+impl<'a> Graph<'a> {
+    /// This graph seen as a [`Body`], whose adders are those of the node kinds a conditional
+    /// body allows: for code that builds the same nodes into a graph and into conditional bodies
+    /// (a function taking `&mut Body` serves both).
+    pub fn as_body(&mut self) -> &mut Body<'a> {
+        Body::lend(self)
     }
 }
 

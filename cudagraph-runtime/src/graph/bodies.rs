@@ -6,7 +6,7 @@
 //! so the enclosing graph keeps their records: an executable numbers them after the graph's own
 //! nodes (`graph.len() + position here`), which is all its update paths need.
 
-use crate::graph::NodeRecord;
+use super::records::NodeRecord;
 use crate::node::NodeId;
 
 /// One node of a body (at any depth).

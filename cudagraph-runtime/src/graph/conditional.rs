@@ -1,0 +1,201 @@
+//! Conditional nodes: handles, the node and its bodies, which the graph takes in (see `bodies`).
+
+use std::sync::Arc;
+
+use cudarc::driver::CudaContext;
+
+use super::body::Body;
+use super::definition::Graph;
+use crate::driver::result;
+use crate::error::{Error, Result};
+use crate::indirect::IndirectScope;
+#[cfg(not(feature = "cuda-12020"))]
+use crate::node::{Condition, ConditionalHandle, ConditionalNode, ConditionalParams};
+use crate::node::{NodeId, NodeKind};
+
+impl<'a> Graph<'a> {
+    /// Whether the graph has conditional nodes (added or captured). CUDA cannot clone such a
+    /// graph, so it cannot be cloned or embedded in another as a child graph either.
+    pub fn has_conditional_nodes(&self) -> bool {
+        self.nodes.iter().any(|n| n.kind == NodeKind::Conditional)
+    }
+
+    /// Whether this graph is the body of a conditional node.
+    pub(crate) fn is_body(&self) -> bool {
+        self.tables.as_ref().is_some_and(|t| t.body_of.is_some())
+    }
+
+    /// The scope of the conditional handles this graph's kernels may set: its own family, or
+    /// for a conditional body the root graph's.
+    pub(crate) fn scope(&self) -> u64 {
+        self.tables
+            .as_ref()
+            .and_then(|t| t.body_of)
+            .unwrap_or(self.family)
+    }
+
+    /// Makes a conditional handle for conditional nodes of this graph
+    /// (`cuGraphConditionalHandleCreate`): reset to `default` at the start of each launch when
+    /// given, else left as the last launch set it (zero at first). The handle goes to one
+    /// conditional node of this graph (for a node in a conditional body, make the handle with
+    /// the body); a handle left without a node makes CUDA refuse the graph at instantiation, so
+    /// [`Graph::instantiate`](crate::Graph::instantiate) refuses it first, naming it. Kernels of this graph and
+    /// of its conditional bodies set it (a kernel parameter of type [`ConditionalHandle`],
+    /// `unsigned long long` in CUDA C, with [`SET_CONDITIONAL_DECLARATION`](crate::SET_CONDITIONAL_DECLARATION)).
+    #[cfg(not(feature = "cuda-12020"))]
+    pub fn conditional_handle(&mut self, default: Option<u32>) -> Result<ConditionalHandle> {
+        // SAFETY: a live graph and its context.
+        let raw =
+            unsafe { result::graph::conditional_handle(self.raw, self.ctx.cu_ctx(), default) }?;
+        self.tables_mut().idle_handles.push(raw);
+        Ok(ConditionalHandle {
+            raw,
+            scope: self.scope(),
+            made_for: self.raw as usize,
+        })
+    }
+
+    /// Adds a conditional node reading `handle` after `deps` (CUDA 12.4 or newer; `Switch` 12.8),
+    /// and builds its bodies with `build`, which gets them as [`Body`]s: one for `If` and
+    /// `While`, two for `IfElse` (taken when the value is not zero, then when it is), `n` for
+    /// `Switch(n)`. A body has the adders of the node kinds CUDA allows there (kernel, empty,
+    /// child-graph, memset, memcpy and conditional nodes), and exists only inside `build`. If
+    /// `build` fails, the node is removed and its error returned.
+    ///
+    /// The handles of the bodies' nodes work with this graph and its executables as its own
+    /// nodes' do: an executable updates a body's kernel, memcpy and memset nodes one by one
+    /// (CUDA allows it), and a whole-graph update pairs bodies node by node.
+    #[cfg(not(feature = "cuda-12020"))]
+    pub fn add_conditional(
+        &mut self,
+        handle: ConditionalHandle,
+        condition: Condition,
+        deps: &[NodeId],
+        build: impl FnOnce(&mut [&mut Body<'a>]) -> Result<()>,
+    ) -> Result<ConditionalNode> {
+        self.add_conditional_with(handle, condition, deps, build)
+            .map(|(node, ())| node)
+    }
+
+    /// [`Graph::add_conditional`], returning what `build` returns too (the handles of the
+    /// bodies' nodes, say).
+    #[cfg(not(feature = "cuda-12020"))]
+    pub fn add_conditional_with<R>(
+        &mut self,
+        handle: ConditionalHandle,
+        condition: Condition,
+        deps: &[NodeId],
+        build: impl FnOnce(&mut [&mut Body<'a>]) -> Result<R>,
+    ) -> Result<(ConditionalNode, R)> {
+        let scope = self.scope();
+        if handle.scope != scope || handle.made_for != self.raw as usize {
+            let node = self.pending_name(NodeKind::Conditional);
+            return self.or_forget_name(Err(Error::Invalid {
+                node,
+                reason: "the conditional handle was made for another graph: a conditional \
+                         node takes a handle made by `conditional_handle` of the graph (or \
+                         conditional body) it is added to"
+                    .into(),
+            }));
+        }
+        if let Condition::Switch(0) = condition {
+            let node = self.pending_name(NodeKind::Conditional);
+            return self.or_forget_name(Err(Error::Invalid {
+                node,
+                reason: "a switch has at least one body".into(),
+            }));
+        }
+        let mut params = ConditionalParams {
+            handle: handle.raw,
+            condition,
+            ctx: self.ctx.cu_ctx(),
+            bodies: std::ptr::null_mut(),
+        };
+        let bodies_scope = self.indirect_scope_for_bodies(deps);
+        let id = self.add_node(&mut params, deps, self.uses_len())?;
+        let capture = self.tables.as_ref().and_then(|t| t.capture);
+        // SAFETY: the node was just added: the driver made its bodies.
+        let mut bodies =
+            unsafe { Self::bodies_of(&params, &self.ctx, scope, bodies_scope, capture) };
+        // Lent as `Body`s: unsized, they stay where they are (see `Body`).
+        let mut lent: Vec<&mut Body<'a>> = bodies.iter_mut().map(Body::lend).collect();
+        let built = build(&mut lent);
+        drop(lent);
+        let built = match built {
+            Ok(built) => built,
+            Err(e) => {
+                // SAFETY: the node was just added, and nothing refers to it.
+                let removed =
+                    unsafe { result::graph::destroy_node(self.nodes[id.index as usize].raw) };
+                self.nodes.pop();
+                drop(bodies);
+                removed?;
+                return Err(e.at_node(|| self.name_of(id.index as usize)));
+            }
+        };
+        if let Some(tables) = &mut self.tables {
+            tables.idle_handles.retain(|&h| h != handle.raw);
+        }
+        // The bodies' nodes stay updatable through this graph (and its executables), with
+        // what they use and need.
+        for body in &mut bodies {
+            self.adopt_resources_of(body);
+            self.absorb_body(body, id.index);
+        }
+        Ok((ConditionalNode::from_id(id), built))
+    }
+
+    /// The body graphs the driver made for the conditional node added with `params`, as graphs
+    /// of `ctx` whose kernels may set the handles of `scope` and read the indirect values of
+    /// `indirect`, and whose nodes may use the memory of the capture `capture` (a conditional
+    /// node added to a capture in progress).
+    ///
+    /// # Safety
+    /// The node was added with `params`: its body array holds `params.condition`'s count of
+    /// live graphs, which the node owns.
+    #[cfg(not(feature = "cuda-12020"))]
+    pub(crate) unsafe fn bodies_of(
+        params: &ConditionalParams,
+        ctx: &Arc<CudaContext>,
+        scope: u64,
+        indirect: Option<IndirectScope>,
+        capture: Option<u64>,
+    ) -> Vec<Graph<'a>> {
+        (0..params.condition.bodies() as usize)
+            .map(|i| {
+                // SAFETY: the caller's promise: the array has this many graphs.
+                let raw = unsafe { *params.bodies.add(i) };
+                // SAFETY: a live graph of this context; the body's `Drop` leaves it to the node.
+                let mut body = unsafe { Self::from_raw_parts(raw, ctx.clone(), Vec::new()) };
+                let tables = body.tables_mut();
+                tables.body_of = Some(scope);
+                tables.indirect = indirect;
+                tables.capture = capture;
+                body
+            })
+            .collect()
+    }
+
+    /// Takes in the nodes of `body`, a body of the conditional node `owner`: their records, uses
+    /// and dependency lists move here (the body keeps its raw graph, owned by the node).
+    pub(crate) fn absorb_body(&mut self, body: &mut Graph<'a>, owner: u32) {
+        let records = std::mem::take(&mut body.nodes);
+        let (uses, edges, nested, idle) = match &mut body.tables {
+            Some(t) => (
+                std::mem::take(&mut t.uses),
+                std::mem::take(&mut t.edges),
+                std::mem::take(&mut t.bodies),
+                std::mem::take(&mut t.idle_handles),
+            ),
+            None => Default::default(),
+        };
+        let tables = self.tables_mut();
+        let bases = (tables.uses.len() as u32, tables.edges.len() as u32);
+        tables.uses.extend(uses);
+        tables.edges.extend(edges);
+        tables.idle_handles.extend(idle);
+        tables
+            .bodies
+            .absorb(body.family, records, nested, owner, bases);
+    }
+}

@@ -1,0 +1,39 @@
+//! Definition graphs: nodes and edges, built with explicit driver calls (no capture needed).
+//!
+//! [`Graph`] is defined in `definition`, and its methods are spread over this directory by
+//! concern, each file holding one:
+//!
+//! - `definition`: the graph itself, its node table, and its life (made, cleared, cloned,
+//!   dropped); `records` and `tables`: what it keeps of each node and beside the nodes;
+//! - `info`: names and introspection;
+//! - `add`: adding nodes: the one path every kind's adder takes, and the adders of the plain
+//!   kinds;
+//! - `validate`: the checks that span node kinds;
+//! - `mem`: memory nodes; `indirect`: indirect values;
+//! - `conditional`: conditional nodes; `body`: a body as the closure building it gets it
+//!   ([`Body`]); `bodies`: the bodies' nodes, kept by the enclosing graph; `body_rules`: CUDA's
+//!   rule for bodies, through child graphs;
+//! - `captured`: the nodes a capture recorded into a graph.
+//!
+//! Two features add methods from their own modules, which build on this one: stream capture
+//! (`crate::capture`: `Graph::capture`, `add_captured`, `capture_into`, `add_capture`) and
+//! instantiation (`crate::exec`: `Graph::instantiate`).
+
+mod add;
+mod bodies;
+mod body;
+mod body_rules;
+mod captured;
+mod conditional;
+mod definition;
+mod indirect;
+mod info;
+mod mem;
+mod records;
+mod tables;
+mod validate;
+
+pub use body::Body;
+pub use definition::Graph;
+pub use info::NodeInfo;
+pub(crate) use validate::refuse_captured;

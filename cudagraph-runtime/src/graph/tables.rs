@@ -1,0 +1,64 @@
+//! The tables a graph keeps beside its node records, behind one pointer: fan-in edges, every
+//! node's uses of memory, allocations, conditional bodies, indirect values.
+
+use cudarc::driver::sys;
+
+use super::bodies::BodyTable;
+use crate::indirect::{IndirectBlock, IndirectScope};
+use crate::memory::adopted::AdoptedList;
+use crate::memory::operand::Use;
+use crate::memory::registry::Registry;
+use crate::node::mem::AllocRecord;
+
+/// Fan-in dependency lists and the nodes' uses of memory, kept together behind one pointer (see
+/// the size test at the end of `definition`).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Tables<'a> {
+    pub(super) edges: Vec<u32>,
+    pub(super) uses: Vec<Use<'a>>,
+    /// Whether some node reads or writes host memory in host code (a host node's buffers).
+    pub(super) host_code: bool,
+    /// The graph's allocations (alloc nodes), in the order they were added.
+    pub(super) allocs: Vec<AllocRecord>,
+    /// Whether the graph has memory nodes (alloc or free, added or captured).
+    pub(super) memory_nodes: bool,
+    /// Allocations of other graphs that free nodes of this one free.
+    pub(super) adopted: AdoptedList,
+    /// For the body of a conditional node: the scope of the conditional handles its kernels may
+    /// set (the root graph's), and the body's raw graph belongs to the node, not to us.
+    pub(super) body_of: Option<u64>,
+    /// The nodes of the conditional bodies, nested ones too (their uses and dependency lists are
+    /// in `uses` and `edges` with this graph's own).
+    pub(super) bodies: BodyTable,
+    /// A capture into this graph was broken: CUDA leaves the graph unusable (every later call
+    /// about it fails with `CUDA_ERROR_INVALID_VALUE`).
+    pub(super) broken_by_capture: bool,
+    /// Conditional handles made for this graph (or its bodies) that drive no conditional node
+    /// yet: CUDA refuses to instantiate a graph with one.
+    pub(super) idle_handles: Vec<sys::CUgraphConditionalHandle>,
+    /// Which indirect values the graph's nodes may read, after which node (see `crate::indirect`).
+    pub(super) indirect: Option<IndirectScope>,
+    /// The graph's block of indirect values, until instantiation moves it into the executable.
+    pub(super) indirect_block: BlockSlot,
+    /// For a graph made by a [`Scope`](crate::Scope): the executables made from it are waited
+    /// for when the scope ends.
+    pub(super) scope: Option<&'a Registry>,
+    /// For a conditional body made in a capture: the capture's id, whose memory (views,
+    /// allocations) its nodes may use.
+    pub(super) capture: Option<u64>,
+}
+
+/// A graph's block of indirect values. Graphs with one are never cloned, so a clone of the
+/// table (made only for graphs without one) starts empty.
+#[derive(Debug, Default)]
+pub(super) struct BlockSlot(pub(super) Option<Box<IndirectBlock>>);
+
+impl Clone for BlockSlot {
+    fn clone(&self) -> Self {
+        debug_assert!(
+            self.0.is_none(),
+            "graphs with indirect values are not cloned"
+        );
+        Self(None)
+    }
+}

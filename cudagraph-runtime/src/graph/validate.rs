@@ -1,0 +1,141 @@
+//! Checks that span node kinds: host code sharing host memory with unordered nodes, the scope of
+//! conditional handles, memory of a capture, a graph a broken capture left unusable.
+
+use std::ops::Range;
+
+use super::definition::Graph;
+use crate::error::{Error, Result};
+use crate::memory::hazard::{host_code_conflict, reaches};
+use crate::memory::operand::{Hold, Use};
+use crate::node::NodeId;
+
+impl<'a> Graph<'a> {
+    /// An earlier node whose use of host memory conflicts with the new node's uses (the table's
+    /// from `from` on; the node comes after `deps`) while host code is involved and no path orders
+    /// the two (see `memory::hazard`). Called only for a node that touches host memory while
+    /// host code is in the graph or in the node.
+    #[cold]
+    pub(super) fn host_code_conflict(&self, from: usize, deps: &[NodeId]) -> Option<usize> {
+        let tables = self.tables.as_ref()?;
+        let uses = tables.uses.get(from..).unwrap_or_default();
+        let others = self
+            .ordered_uses()
+            .flat_map(|(i, uses)| uses.iter().map(move |u| (i, u)));
+        host_code_conflict(uses, others, |other| {
+            deps.iter()
+                .any(|d| reaches(other, d.index as usize, |n| self.deps_of(n)))
+        })
+    }
+
+    /// Refuses conditional handles (among `uses`) that this graph's kernels may not set.
+    pub(crate) fn check_handles(&self, uses: &[Use<'_>], node: &dyn Fn() -> String) -> Result<()> {
+        let scope = self.scope();
+        match uses
+            .iter()
+            .any(|u| matches!(u.hold, Hold::Handle { scope: s } if s != scope))
+        {
+            false => Ok(()),
+            true => Err(Error::Invalid {
+                node: node(),
+                reason: "a conditional handle of another graph: a kernel may set only the \
+                         handles of its own graph (and of the graph whose conditional body it is \
+                         in)"
+                .into(),
+            }),
+        }
+    }
+
+    /// Records that a broken capture left the graph unusable.
+    pub(crate) fn mark_broken_by_capture(&mut self) {
+        self.tables_mut().broken_by_capture = true;
+    }
+
+    /// Refuses to instantiate a graph with a conditional handle that drives no conditional node
+    /// (CUDA would refuse it with `CUDA_ERROR_INVALID_VALUE`, naming nothing).
+    pub(crate) fn check_handles_used(&self) -> Result<()> {
+        match self.tables.as_ref().map_or(0, |t| t.idle_handles.len()) {
+            0 => Ok(()),
+            idle => Err(Error::Invalid {
+                node: "conditional handle".into(),
+                reason: format!(
+                    "{idle} conditional handle{} made with `conditional_handle` drive{} no \
+                     conditional node, and CUDA refuses to instantiate such a graph: give each \
+                     to its conditional node, or do not make it",
+                    if idle == 1 { "" } else { "s" },
+                    if idle == 1 { "s" } else { "" }
+                ),
+            }),
+        }
+    }
+
+    /// Refuses a graph that a broken capture left unusable, with what to do.
+    #[inline]
+    pub(crate) fn check_not_broken(&self) -> Result<()> {
+        match self.tables.as_ref().is_some_and(|t| t.broken_by_capture) {
+            false => Ok(()),
+            true => Err(broken_by_capture()),
+        }
+    }
+
+    /// The first node of `nodes` whose use of host memory in host code could run at the same
+    /// time as another node's conflicting use (see `memory::hazard`), with that other node.
+    pub(crate) fn host_code_race_among(&self, nodes: Range<usize>) -> Option<(usize, usize)> {
+        if !self.tables.as_ref().is_some_and(|t| t.host_code) {
+            return None;
+        }
+        for i in nodes.clone() {
+            let uses = self.node_uses(i);
+            if !uses.iter().any(|u| u.host_code) {
+                continue;
+            }
+            let others = self
+                .ordered_uses()
+                .filter(|&(j, _)| j != i)
+                .flat_map(|(j, uses)| uses.iter().map(move |u| (j, u)));
+            let ordered = |j: usize| {
+                let (from, to) = (i.min(j), i.max(j));
+                reaches(from, to, |n| self.deps_of(n))
+            };
+            if let Some(j) = host_code_conflict(uses, others, ordered) {
+                return Some((j, i));
+            }
+        }
+        None
+    }
+}
+
+/// Refuses memory of a capture among `uses` (`Hold::Captured`: an allocation made in a capture,
+/// or a capture closure's view of the memory given to it), which only that capture's own work
+/// may use: a node added to a graph, or an update, is not, unless it is a node of a conditional
+/// body added to the capture `within`.
+pub(crate) fn refuse_captured(
+    uses: &[Use<'_>],
+    within: Option<u64>,
+    node: &dyn Fn() -> String,
+) -> Result<()> {
+    if uses
+        .iter()
+        .any(|u| matches!(u.hold, Hold::Captured { capture } if Some(capture) != within))
+    {
+        return Err(Error::Invalid {
+            node: node(),
+            reason:
+                "memory of a capture (an allocation made in it, or a capture closure's view of \
+                     the memory given to it) is valid only for that capture's own work: give the \
+                     node the buffer itself"
+                    .into(),
+        });
+    }
+    Ok(())
+}
+
+/// The error for a graph that a broken capture left unusable.
+#[cold]
+fn broken_by_capture() -> Error {
+    Error::Invalid {
+        node: "graph".into(),
+        reason: "a capture into this graph was broken, and CUDA leaves a graph unusable after \
+                 that: build the graph again"
+            .into(),
+    }
+}
