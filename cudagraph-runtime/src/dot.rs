@@ -4,21 +4,6 @@ use std::fmt::Write;
 
 use crate::node::NodeKind;
 
-fn shape(kind: NodeKind) -> &'static str {
-    match kind {
-        NodeKind::Kernel => "box",
-        NodeKind::Memcpy | NodeKind::Memset => "parallelogram",
-        NodeKind::Empty => "point",
-        NodeKind::Host => "house",
-        NodeKind::ChildGraph => "box3d",
-        NodeKind::MemAlloc => "invtrapezium",
-        NodeKind::MemFree => "trapezium",
-        NodeKind::EventRecord | NodeKind::EventWait => "cds",
-        NodeKind::Conditional => "diamond",
-        NodeKind::Other => "ellipse",
-    }
-}
-
 fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
@@ -76,7 +61,7 @@ const DOT: Syntax = Syntax {
             "n{i} [label=\"{}\\n{}\", shape={}];",
             escape(name),
             kind.name(),
-            shape(kind)
+            kind.facts().dot_shape
         )
     },
     open_body: |i, b, name| {

@@ -19,6 +19,7 @@ use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::memory::operand::Use;
+use crate::node::kind::raw_kind_name;
 use crate::node::NodeKind;
 
 /// Checks the copy and memset nodes among `nodes` (the capture's, in `graph`) that the
@@ -80,7 +81,7 @@ pub(crate) fn recorded_memory(
         };
         if let Some((what, range)) = refused {
             return Err(Error::Invalid {
-                node: format!("{}#{i}", super::raw_kind_name(code)),
+                node: format!("{}#{i}", raw_kind_name(code)),
                 reason: format!(
                     "a {what} {:#x}..{:#x}, memory that was not given to the capture (or not to \
                      write): give the buffer as an operand of the capture (`&buffer` to read, \

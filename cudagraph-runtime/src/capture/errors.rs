@@ -6,8 +6,7 @@ use cudarc::driver::{sys, CudaContext, DriverError};
 
 use crate::driver::is_capture_code;
 use crate::error::Error;
-#[cfg(test)]
-use crate::node::NodeKind;
+use crate::node::kind::raw_kind_name;
 
 /// What cudarc recorded for later during a broken capture, if it is a capture error: taken out
 /// of the context (it concerns the capture, and would fail the caller's next cudarc call), while
@@ -147,51 +146,6 @@ pub(crate) fn hint(code: sys::CUresult, tracking: bool) -> &'static str {
     }
 }
 
-/// The name of a raw node type (`CUgraphNodeType`), as in default node names.
-pub(crate) fn raw_kind_name(code: u32) -> &'static str {
-    use sys::CUgraphNodeType::*;
-    const KINDS: &[(sys::CUgraphNodeType, &str)] = &[
-        (CU_GRAPH_NODE_TYPE_KERNEL, "kernel"),
-        (CU_GRAPH_NODE_TYPE_MEMCPY, "memcpy"),
-        (CU_GRAPH_NODE_TYPE_MEMSET, "memset"),
-        (CU_GRAPH_NODE_TYPE_HOST, "host"),
-        (CU_GRAPH_NODE_TYPE_GRAPH, "child_graph"),
-        (CU_GRAPH_NODE_TYPE_EMPTY, "empty"),
-        (CU_GRAPH_NODE_TYPE_WAIT_EVENT, "event_wait"),
-        (CU_GRAPH_NODE_TYPE_EVENT_RECORD, "event_record"),
-        (CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL, "semaphore_signal"),
-        (CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT, "semaphore_wait"),
-        (CU_GRAPH_NODE_TYPE_MEM_ALLOC, "mem_alloc"),
-        (CU_GRAPH_NODE_TYPE_MEM_FREE, "mem_free"),
-        (CU_GRAPH_NODE_TYPE_BATCH_MEM_OP, "batch_mem_op"),
-        #[cfg(not(feature = "cuda-12020"))]
-        (CU_GRAPH_NODE_TYPE_CONDITIONAL, "conditional"),
-    ];
-    KINDS
-        .iter()
-        .find(|(kind, _)| *kind as u32 == code)
-        .map_or("node", |(_, name)| name)
-}
-
-/// Whether CUDA allows a node of raw type `code` in a conditional body (kernel, empty,
-/// child-graph, memset, memcpy and conditional nodes: [conditional graph nodes]).
-///
-/// [conditional graph nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#conditional-graph-nodes
-pub(crate) fn raw_allowed_in_body(code: u32) -> bool {
-    use sys::CUgraphNodeType::*;
-    [
-        CU_GRAPH_NODE_TYPE_KERNEL,
-        CU_GRAPH_NODE_TYPE_EMPTY,
-        CU_GRAPH_NODE_TYPE_GRAPH,
-        CU_GRAPH_NODE_TYPE_MEMSET,
-        CU_GRAPH_NODE_TYPE_MEMCPY,
-        #[cfg(not(feature = "cuda-12020"))]
-        CU_GRAPH_NODE_TYPE_CONDITIONAL,
-    ]
-    .iter()
-    .any(|&kind| kind as u32 == code)
-}
-
 /// The error for a captured node of raw type `code` that a conditional body may not hold.
 pub(crate) fn not_in_body(node: String, code: u32) -> Error {
     Error::Invalid {
@@ -283,36 +237,5 @@ mod tests {
         }
         assert!(hint(CUDA_ERROR_STREAM_CAPTURE_UNJOINED, false).contains("CaptureScope::fork"));
         assert!(hint(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, false).contains("default_stream"));
-    }
-
-    #[test]
-    fn raw_node_kinds_are_named_and_sorted_by_the_body_rule() {
-        use sys::CUgraphNodeType::*;
-        assert_eq!(raw_kind_name(CU_GRAPH_NODE_TYPE_HOST as u32), "host");
-        assert_eq!(
-            raw_kind_name(CU_GRAPH_NODE_TYPE_MEM_ALLOC as u32),
-            "mem_alloc"
-        );
-        assert_eq!(raw_kind_name(1000), "node");
-        for ok in [
-            CU_GRAPH_NODE_TYPE_KERNEL,
-            CU_GRAPH_NODE_TYPE_MEMCPY,
-            CU_GRAPH_NODE_TYPE_MEMSET,
-            CU_GRAPH_NODE_TYPE_EMPTY,
-            CU_GRAPH_NODE_TYPE_GRAPH,
-        ] {
-            assert!(raw_allowed_in_body(ok as u32), "{ok:?}");
-        }
-        for refused in [
-            CU_GRAPH_NODE_TYPE_HOST,
-            CU_GRAPH_NODE_TYPE_EVENT_RECORD,
-            CU_GRAPH_NODE_TYPE_WAIT_EVENT,
-            CU_GRAPH_NODE_TYPE_MEM_ALLOC,
-            CU_GRAPH_NODE_TYPE_MEM_FREE,
-        ] {
-            assert!(!raw_allowed_in_body(refused as u32), "{refused:?}");
-        }
-        // Agrees with the rule for added nodes.
-        assert!(NodeKind::Kernel.allowed_in_body() && !NodeKind::Host.allowed_in_body());
     }
 }

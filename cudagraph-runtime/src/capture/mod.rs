@@ -28,8 +28,8 @@ use std::sync::Arc;
 use cudarc::driver::{sys, CudaStream};
 
 pub use alloc::CaptureAlloc;
+pub(crate) use errors::explain;
 use errors::not_in_body;
-pub(crate) use errors::{explain, raw_allowed_in_body, raw_kind_name};
 pub use operands::{CaptureOperand, CaptureOperands, CaptureView, CaptureViewMut, Mut};
 pub use replay::Replay;
 pub use scope::CaptureScope;
@@ -43,6 +43,7 @@ use crate::graph::{Body, Graph};
 use crate::id::fresh_id;
 use crate::memory::operand::{Hold, Use};
 use crate::memory::registry::Registry;
+use crate::node::kind::{raw_allowed_in_body, raw_kind_name};
 use crate::node::{ChildGraphNode, NodeId, NodeKind};
 use crate::scope::Scope;
 

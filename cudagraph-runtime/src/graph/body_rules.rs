@@ -12,9 +12,9 @@
 use cudarc::driver::sys;
 
 use super::definition::Graph;
-use crate::capture::{raw_allowed_in_body, raw_kind_name};
 use crate::driver::result;
 use crate::error::{Error, Result};
+use crate::node::kind::{raw_allowed_in_body, raw_kind_name};
 use crate::node::NodeKind;
 
 /// Child graphs nested deeper than this are refused in a body rather than looked through (the

@@ -92,7 +92,7 @@ impl<'a> Graph<'a> {
                     }
                 }
             };
-            let kind = captured_kind(node.code);
+            let kind = NodeKind::of_captured(node.code);
             memory_nodes |= matches!(kind, NodeKind::MemAlloc | NodeKind::MemFree);
             index_of.insert(node.raw, index);
             self.nodes.push(NodeRecord {
@@ -189,7 +189,7 @@ impl<'a> Graph<'a> {
         let memory_nodes = self.has_memory_nodes()
             || recorded.iter().any(|n| {
                 matches!(
-                    captured_kind(n.code),
+                    NodeKind::of_captured(n.code),
                     NodeKind::MemAlloc | NodeKind::MemFree
                 )
             });
@@ -267,30 +267,6 @@ fn topological(nodes: Vec<Recorded>) -> Result<Vec<Recorded>> {
     }
     let mut slots: Vec<Option<Recorded>> = nodes.into_iter().map(Some).collect();
     Ok(order.into_iter().filter_map(|i| slots[i].take()).collect())
-}
-
-/// How the node table lists a captured node of raw type `code`: the kinds whose rules this
-/// crate keeps (memory nodes, event nodes, conditional nodes) by their kind, the others as
-/// [`NodeKind::Other`] (a captured kernel has no typed handle, and no parameters this crate
-/// knows).
-fn captured_kind(code: u32) -> NodeKind {
-    use sys::CUgraphNodeType::*;
-    let is = |kind: sys::CUgraphNodeType| kind as u32 == code;
-    if is(CU_GRAPH_NODE_TYPE_MEM_ALLOC) {
-        NodeKind::MemAlloc
-    } else if is(CU_GRAPH_NODE_TYPE_MEM_FREE) {
-        NodeKind::MemFree
-    } else if is(CU_GRAPH_NODE_TYPE_EVENT_RECORD) {
-        NodeKind::EventRecord
-    } else if is(CU_GRAPH_NODE_TYPE_WAIT_EVENT) {
-        NodeKind::EventWait
-    } else {
-        #[cfg(not(feature = "cuda-12020"))]
-        if is(CU_GRAPH_NODE_TYPE_CONDITIONAL) {
-            return NodeKind::Conditional;
-        }
-        NodeKind::Other
-    }
 }
 
 #[cfg(test)]

@@ -1,17 +1,22 @@
 //! Conditional nodes: handles, the node and its bodies, which the graph takes in (see `bodies`).
 
+#[cfg(not(feature = "cuda-12020"))]
 use std::sync::Arc;
 
+#[cfg(not(feature = "cuda-12020"))]
 use cudarc::driver::CudaContext;
 
-use super::body::Body;
 use super::definition::Graph;
-use crate::driver::result;
-use crate::error::{Error, Result};
-use crate::indirect::IndirectScope;
+use crate::node::NodeKind;
+// Conditional nodes themselves need CUDA 12.3 or newer.
 #[cfg(not(feature = "cuda-12020"))]
-use crate::node::{Condition, ConditionalHandle, ConditionalNode, ConditionalParams};
-use crate::node::{NodeId, NodeKind};
+use {
+    super::body::Body,
+    crate::driver::result,
+    crate::error::{Error, Result},
+    crate::indirect::IndirectScope,
+    crate::node::{Condition, ConditionalHandle, ConditionalNode, ConditionalParams, NodeId},
+};
 
 impl<'a> Graph<'a> {
     /// Whether the graph has conditional nodes (added or captured). CUDA cannot clone such a

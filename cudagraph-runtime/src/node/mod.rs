@@ -47,6 +47,7 @@ mod empty;
 mod event;
 mod host;
 mod kernel;
+pub(crate) mod kind;
 pub(crate) mod mem;
 mod memcpy;
 mod memset;
@@ -66,6 +67,7 @@ pub(crate) use host::{check_views_apart, with_views, HostCall, HostParams, Panic
 pub use host::{HostCallback, HostFn, HostNode, HostViews, RawView, Writes};
 pub use kernel::KernelNode;
 pub(crate) use kernel::{KernelLaunch, KernelParams};
+pub use kind::NodeKind;
 pub use mem::{GraphAlloc, MemFreeNode};
 pub use memcpy::{DeviceToDevice, DeviceToHost, Direction, HostToDevice, Memcpy, MemcpyNode};
 pub use memset::{FillWith, Memset, MemsetNode, MemsetValue};
@@ -74,68 +76,6 @@ use cudarc::driver::sys;
 
 use crate::error::Result;
 use crate::kernel::KernelContract;
-
-/// What a node does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum NodeKind {
-    /// A kernel launch.
-    Kernel,
-    /// A 1-D memory copy.
-    Memcpy,
-    /// A 1-D memset.
-    Memset,
-    /// A node that does nothing (a join point).
-    Empty,
-    /// A Rust closure run on a CPU thread.
-    Host,
-    /// An embedded graph.
-    ChildGraph,
-    /// A graph allocation (`cuGraphAddNode` with a memory-alloc node).
-    MemAlloc,
-    /// The free of a graph allocation.
-    MemFree,
-    /// The record of a CUDA event.
-    EventRecord,
-    /// A wait for a CUDA event.
-    EventWait,
-    /// A conditional node (if, if/else, while, switch) with its body graphs.
-    Conditional,
-    /// A node of another kind, found in a captured graph.
-    Other,
-}
-
-impl NodeKind {
-    /// Whether CUDA allows the kind in the body of a conditional node.
-    pub const fn allowed_in_body(self) -> bool {
-        matches!(
-            self,
-            Self::Kernel
-                | Self::Empty
-                | Self::ChildGraph
-                | Self::Memset
-                | Self::Memcpy
-                | Self::Conditional
-        )
-    }
-
-    /// Lower-case name, as used in default node names and DOT output.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Kernel => "kernel",
-            Self::Memcpy => "memcpy",
-            Self::Memset => "memset",
-            Self::Empty => "empty",
-            Self::Host => "host",
-            Self::ChildGraph => "child_graph",
-            Self::MemAlloc => "mem_alloc",
-            Self::MemFree => "mem_free",
-            Self::EventRecord => "event_record",
-            Self::EventWait => "event_wait",
-            Self::Conditional => "conditional",
-            Self::Other => "node",
-        }
-    }
-}
 
 /// Any node of a graph, by position: what dependency lists are made of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
