@@ -1,0 +1,276 @@
+//! The executable ([`GraphExec`]): made by instantiating a graph, and what its drop leaves to
+//! the launches still running.
+
+use std::sync::Arc;
+
+use cudarc::driver::{sys, CudaStream};
+
+use crate::ambient::must_defer_releases;
+use crate::driver::{named, record_err, result};
+use crate::error::{Error, Result};
+use crate::function_set::FunctionSet;
+use crate::graph::Graph;
+use crate::indirect::IndirectBlock;
+use crate::memory::holdings::Holdings;
+use crate::memory::outliving::Outliving;
+use crate::node::{Event, HostCall, PanicSlot, PanicWatch};
+
+/// Flags for instantiation (`CUgraphInstantiate_flags`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct InstantiateFlags(u64);
+
+impl InstantiateFlags {
+    /// No flag.
+    pub const NONE: Self = Self(0);
+    /// Free unfreed graph allocations before each relaunch.
+    pub const AUTO_FREE_ON_LAUNCH: Self = Self(1);
+    /// Upload during instantiation (set for you when an upload stream is given).
+    pub const UPLOAD: Self = Self(2);
+    /// Make the graph launchable from the device.
+    pub const DEVICE_LAUNCH: Self = Self(4);
+    /// Honour per-node priorities instead of the launch stream's.
+    pub const USE_NODE_PRIORITY: Self = Self(8);
+
+    /// The raw bits.
+    pub const fn bits(self) -> u64 {
+        self.0
+    }
+}
+
+impl std::ops::BitOr for InstantiateFlags {
+    type Output = Self;
+    fn bitor(self, rhs: Self) -> Self {
+        Self(self.0 | rhs.0)
+    }
+}
+
+/// An instantiated graph (`CUgraphExec`), ready to launch any number of times.
+///
+/// It owns the graph it was made from: node handles from that graph address this executable's
+/// nodes. Updates apply to launches made after them, never to launches already queued
+/// ([`cuGraphExecUpdate`]).
+///
+/// The executable keeps the memory its nodes use alive until its last launch that may use it has
+/// completed, also when that memory is replaced by an update or the executable is dropped while
+/// launches run (see the crate docs, "Memory model"). `'a` is how long the memory its graph
+/// borrows lives: dropping an executable that borrows memory waits for its launches.
+///
+/// `Send` but not `Sync`, like [`Graph`].
+///
+/// [`cuGraphExecUpdate`]: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html
+pub struct GraphExec<'a> {
+    pub(super) raw: sys::CUgraphExec,
+    /// The graph's context (the graph keeps it alive): kept beside `raw` because kernel node
+    /// updates pass it, and reaching it through the graph is one more memory access per node.
+    pub(super) ctx: sys::CUcontext,
+    pub(super) graph: Graph<'a>,
+    /// Kernel modules of graphs this executable was updated from.
+    pub(super) functions: FunctionSet,
+    /// Host calls installed by [`GraphExec::set_host_fn`] and in use, by node index. Boxed: the
+    /// driver holds their addresses, which must not move when the Vec grows.
+    #[allow(clippy::vec_box)]
+    pub(super) host_calls: Vec<(usize, Box<HostCall>)>,
+    /// The panic slots of the host closures this executable runs now; its own slot is for the
+    /// closures installed by [`GraphExec::set_host_fn`].
+    pub(super) panics: PanicWatch,
+    /// For child-graph nodes set by [`GraphExec::set_child_graph`]: (node index, its slots).
+    pub(super) child_panics: Vec<(usize, Vec<Arc<PanicSlot>>)>,
+    /// The memory the nodes use now, kept alive as long as launches may use it.
+    pub(super) memory: Holdings<'a>,
+    /// The graph allocations a launch leaves live (none for most graphs).
+    pub(super) outliving: Option<Box<Outliving>>,
+    /// Whether free nodes free allocations of other graphs: the executable launches once.
+    pub(super) frees_adopted: bool,
+    /// Events set on event nodes by updates, by node index (the graph keeps the first ones).
+    pub(super) events: Vec<(usize, Event)>,
+    /// The block of indirect values the graph's kernels read (see `crate::indirect`), if any.
+    pub(super) indirect: Option<Box<IndirectBlock>>,
+}
+
+// SAFETY: as for `Graph`: usable from any thread, never from two at once (`!Sync`).
+unsafe impl Send for GraphExec<'_> {}
+
+impl std::fmt::Debug for GraphExec<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GraphExec")
+            .field("raw", &self.raw)
+            .field("graph", &self.graph)
+            .finish()
+    }
+}
+
+pub(super) fn instantiate_raw(
+    graph: &Graph<'_>,
+    flags: InstantiateFlags,
+    upload: Option<&CudaStream>,
+) -> Result<sys::CUgraphExec> {
+    graph.check_not_broken()?;
+    graph.check_handles_used()?;
+    graph
+        .context()
+        .bind_to_thread()
+        .map_err(|source| Error::Driver {
+            call: "cuCtxSetCurrent",
+            source,
+        })?;
+    let flags = match upload {
+        Some(_) => flags | InstantiateFlags::UPLOAD,
+        None => flags,
+    };
+    let mut params = sys::CUDA_GRAPH_INSTANTIATE_PARAMS {
+        flags: flags.bits(),
+        hUploadStream: upload.map_or(std::ptr::null_mut(), |s| s.cu_stream()),
+        hErrNode_out: std::ptr::null_mut(),
+        result_out: sys::CUgraphInstantiateResult::CUDA_GRAPH_INSTANTIATE_SUCCESS,
+    };
+    // SAFETY: a live graph whose context was made current above; `params` names a live upload
+    // stream or none.
+    let instantiated = unsafe { result::exec::instantiate(graph.raw(), &mut params) };
+    instantiated.map_err(|e| {
+        let blamed = graph
+            .all_records()
+            .position(|r| r.raw == params.hErrNode_out);
+        match blamed {
+            Some(index) => e.at_node(|| graph.name_of(index)),
+            None => e,
+        }
+    })
+}
+
+impl<'a> Graph<'a> {
+    /// Instantiates the graph with default flags. The executable owns the graph from then on: its
+    /// node handles keep working with it.
+    pub fn instantiate(self) -> Result<GraphExec<'a>> {
+        self.instantiate_with(InstantiateFlags::NONE, None)
+    }
+
+    /// Instantiates with `flags`, uploading to `upload` when given (`CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD`).
+    pub fn instantiate_with(
+        self,
+        flags: InstantiateFlags,
+        upload: Option<&CudaStream>,
+    ) -> Result<GraphExec<'a>> {
+        GraphExec::instantiate(self, flags, upload)
+    }
+}
+
+impl<'a> GraphExec<'a> {
+    pub(crate) fn instantiate(
+        graph: Graph<'a>,
+        flags: InstantiateFlags,
+        upload: Option<&CudaStream>,
+    ) -> Result<Self> {
+        let mut graph = graph;
+        refuse_device_launch(&graph, flags)?;
+        let indirect = graph.take_indirect_block()?;
+        let memory = Holdings::new(graph.uses_by_node(), &|i| graph.name_of(i))?;
+        let raw = instantiate_raw(&graph, flags, upload)?;
+        if let Some(scope) = graph.scope_registry() {
+            // The memory the graph borrows is borrowed until the scope ends, which waits for
+            // this executable's launches then, whatever becomes of the executable.
+            scope.enlist(memory.fence());
+        }
+        let auto_free = flags.bits() & InstantiateFlags::AUTO_FREE_ON_LAUNCH.bits() != 0;
+        let outliving = Outliving::new(graph.unfreed_allocations(), auto_free);
+        let mut panics = PanicWatch::default();
+        panics.watch(graph.panics.slots());
+        let frees_adopted = !graph.adopted_mut().is_empty();
+        Ok(Self {
+            raw,
+            ctx: graph.context().cu_ctx(),
+            panics,
+            graph,
+            functions: FunctionSet::default(),
+            host_calls: Vec::new(),
+            child_panics: Vec::new(),
+            memory,
+            outliving,
+            frees_adopted,
+            events: Vec::new(),
+            indirect,
+        })
+    }
+
+    /// The graph this executable was instantiated from.
+    pub fn graph(&self) -> &Graph<'a> {
+        &self.graph
+    }
+
+    /// The raw driver handle, for calls this crate does not wrap. Do not destroy it.
+    pub fn raw(&self) -> sys::CUgraphExec {
+        self.raw
+    }
+}
+
+impl Drop for GraphExec<'_> {
+    fn drop(&mut self) {
+        // Closures installed by update live here, not in user objects: freed after the launches
+        // that may call them. The memory the nodes use is released by `self.memory`, after this.
+        self.retire_host_calls();
+        let ctx = self.graph.context().clone();
+        let raw = SendExec(self.raw);
+        let mut outliving = self.outliving.take();
+        let mut release = move || {
+            // Allocations the last launch left live and nobody took are freed after that launch,
+            // on its stream: not while that stream is being captured (the free would be
+            // recorded, not made).
+            if outliving
+                .as_ref()
+                .is_some_and(|o| o.live_on_capturing_stream())
+            {
+                return false;
+            }
+            // SAFETY: we own the executable; CUDA keeps what queued launches need until they
+            // complete.
+            record_err(
+                &ctx,
+                named("cuGraphExecDestroy", unsafe {
+                    cudarc::driver::result::graph::exec_destroy(raw.get())
+                }),
+            );
+            if let Some(outliving) = &mut outliving {
+                record_err(&ctx, outliving.free_live());
+            }
+            true
+        };
+        // CUDA forbids destroying an executable inside a host node, and on a thread that is
+        // capturing (the capture would break): the release thread does it then, and takes the
+        // kernel modules this executable holds (unloading the last reference calls the driver).
+        if must_defer_releases() || !release() {
+            crate::reaper::run_later(Box::new(release));
+        }
+        crate::reaper::release(std::mem::take(&mut self.functions));
+        // The block of indirect values, read and written by the launches until they are done.
+        if let Some(block) = self.indirect.take() {
+            self.memory.drop_after_launches(block);
+        }
+    }
+}
+
+/// An executable's handle on its way to the release thread.
+struct SendExec(sys::CUgraphExec);
+
+// SAFETY: a CUgraphExec may be used from any thread, one at a time; the handle moves to the
+// release thread once its owner is gone, and nothing else uses it afterwards.
+unsafe impl Send for SendExec {}
+
+impl SendExec {
+    /// The handle (a method, so that a closure captures the whole `Send` wrapper).
+    fn get(&self) -> sys::CUgraphExec {
+        self.0
+    }
+}
+
+/// Refuses device launch for a graph with indirect values: a launch from the device would not go
+/// through [`GraphExec::launch`], which publishes the values and counts the launches.
+pub(super) fn refuse_device_launch(graph: &Graph<'_>, flags: InstantiateFlags) -> Result<()> {
+    if graph.has_indirect() && flags.bits() & InstantiateFlags::DEVICE_LAUNCH.bits() != 0 {
+        return Err(Error::Invalid {
+            node: "instantiate".into(),
+            reason: "a graph with indirect values cannot be instantiated for device launch: \
+                     its values are published by the host's launch calls"
+                .into(),
+        });
+    }
+    Ok(())
+}

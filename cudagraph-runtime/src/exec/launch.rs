@@ -1,0 +1,289 @@
+//! Launching an executable: the launch itself (with its memory gate, allocations it leaves live
+//! and indirect values), upload, host-node panics, and reading what launches leave behind.
+
+use std::sync::Arc;
+
+use cudarc::driver::CudaStream;
+
+use super::instantiate::GraphExec;
+use crate::ambient::{in_capture, in_host_node, refuse_waiting_in_capture};
+use crate::driver::{named, result};
+use crate::error::{Error, Result};
+use crate::indirect::{check_not_capturing, foreign_key, Indirect, IndirectBlock, IndirectLayout};
+use crate::memory::fence::{is_capturing, refuse_capturing_stream};
+use crate::memory::DeviceBuffer;
+use crate::node::GraphAlloc;
+
+/// Why a launch into a stream being captured is refused.
+const LAUNCH_IN_CAPTURE: &str = "CUDA does not record graph launches in a capture; launch \
+     before or after the capture, or embed the graph in the captured one with \
+     `Graph::add_child_graph`";
+
+impl<'a> GraphExec<'a> {
+    /// Launches the graph into `stream` (`cuGraphLaunch`).
+    ///
+    /// Reports first a panic caught in one of the graph's host nodes since the last report
+    /// ([`Error::HostPanicked`]); the launch is then not made. Refused with
+    /// [`Error::BufferInUse`] while host code accesses memory the graph uses through a guard
+    /// ([`HostBuffer::read`](crate::HostBuffer::read) and the like).
+    ///
+    /// Refused with [`Error::Capturing`] into a stream being captured: CUDA does not record graph
+    /// launches in a capture (embed the graph with
+    /// [`Graph::add_child_graph`](crate::Graph::add_child_graph) instead), and a launch that does
+    /// not run would break the completion markers of the memory model.
+    ///
+    /// With [indirect values](crate::indirect), the launch reads the values set so far
+    /// ([`GraphExec::set_indirect`]); when as many launches as the block has ring slots are
+    /// queued and none of them has started, it first waits for the oldest to start. A launch
+    /// into a stream being captured is refused, as above.
+    #[inline]
+    pub fn launch(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
+        self.check_host_panics()?;
+        if in_capture() {
+            refuse_capturing_stream(stream, "GraphExec::launch", LAUNCH_IN_CAPTURE)?;
+        }
+        let launched = if self.outliving.is_some() || self.frees_adopted {
+            self.launch_with_outliving(stream)
+        } else {
+            self.launch_raw(stream)
+        };
+        match launched {
+            Ok(()) => Ok(()),
+            Err(e) => Err(failed_in_capture(e, stream, "GraphExec::launch")),
+        }
+    }
+
+    /// A launch of a graph that leaves allocations live (see `memory::outliving`).
+    /// (Also the launch of a graph that frees allocations of other graphs: see
+    /// `memory::adopted`.)
+    #[cold]
+    fn launch_with_outliving(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
+        if self.graph.adopted_mut().iter().any(|a| a.freed()) {
+            return Err(Error::Allocation {
+                node: "launch".into(),
+                allocation: "the buffers its free nodes free".into(),
+                reason: "the first launch of this executable freed them, and another launch \
+                         would free them again: instantiate a new graph"
+                    .into(),
+            });
+        }
+        if let Some(outliving) = self.outliving.as_mut() {
+            let graph = &self.graph;
+            outliving.before_launch(stream, &|i| graph.name_of(i))?;
+        }
+        self.launch_raw(stream)?;
+        if let Some(outliving) = &mut self.outliving {
+            outliving.after_launch(stream);
+        }
+        for adopted in self.graph.adopted_mut() {
+            adopted.after_launch(stream)?;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn launch_raw(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
+        if self.indirect.is_some() {
+            return self.launch_indirect(stream);
+        }
+        let raw = self.raw;
+        self.memory.launch(stream, || {
+            // SAFETY: live executable and stream.
+            named("cuGraphLaunch", unsafe {
+                cudarc::driver::result::graph::launch(raw, stream.cu_stream())
+            })
+        })
+    }
+
+    /// A launch of an executable with indirect values: the staged values are published into the
+    /// launch's slot first, and the launch is counted when the driver took it (see
+    /// `crate::indirect`), whatever fails after that.
+    #[inline(never)]
+    fn launch_indirect(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
+        // A host node holds up its stream: waiting there for a slot could wait forever.
+        if in_host_node() {
+            return Err(Error::InHostNode {
+                what: "GraphExec::launch",
+            });
+        }
+        check_not_capturing(stream)?;
+        let raw = self.raw;
+        let memory = &mut self.memory;
+        let block = self.indirect.as_deref_mut().expect("checked by the caller");
+        block.publish(|| memory.launches_complete())?;
+        let mut made = false;
+        let result = memory.launch(stream, || {
+            // SAFETY: live executable and stream.
+            let launched = named("cuGraphLaunch", unsafe {
+                cudarc::driver::result::graph::launch(raw, stream.cu_stream())
+            });
+            made = launched.is_ok();
+            launched
+        });
+        if made {
+            block.launched();
+        }
+        result
+    }
+
+    /// Sets the value that the next launches read for `key` (a key of this executable's graph):
+    /// a write into host memory, published by [`GraphExec::launch`]. Launches already made keep
+    /// the values they were launched with.
+    #[inline]
+    pub fn set_indirect<T: Copy>(&mut self, key: &Indirect<T>, value: T) -> Result<()> {
+        match self.indirect.as_deref_mut() {
+            Some(block) if block.id() == key.block_id() => {
+                block.set(key, value);
+                Ok(())
+            }
+            _ => Err(foreign_key("set_indirect")),
+        }
+    }
+
+    /// The value the next launch reads for `key` (the last one set).
+    #[inline]
+    pub fn indirect<T: Copy>(&self, key: &Indirect<T>) -> Result<T> {
+        match self.indirect.as_deref() {
+            Some(block) if block.id() == key.block_id() => Ok(block.get(key)),
+            _ => Err(foreign_key("indirect")),
+        }
+    }
+
+    /// The size of the executable's block of indirect values and the memory it takes, if it
+    /// has one.
+    pub fn indirect_layout(&self) -> Option<IndirectLayout> {
+        self.indirect.as_deref().map(IndirectBlock::layout)
+    }
+
+    /// Takes the allocation `alloc` (an allocation the graph makes and does not free) that the
+    /// last launch left live, as a [`DeviceBuffer`]: it is then yours, to read, to give to other
+    /// graphs or to cudarc, and it is freed (`cuMemFreeAsync`) when the last clone is dropped
+    /// and no launch uses it any more. Its work is ordered on the stream of the launch that made
+    /// it.
+    ///
+    /// CUDA launches the executable again only once the allocation is freed: until the buffer is
+    /// gone, [`GraphExec::launch`] refuses with [`Error::Allocation`]. (An executable
+    /// instantiated with
+    /// [`InstantiateFlags::AUTO_FREE_ON_LAUNCH`](crate::InstantiateFlags::AUTO_FREE_ON_LAUNCH)
+    /// frees it at its next launch instead; read it with [`GraphExec::read_allocation`] there.)
+    pub fn take_allocation<T: cudarc::driver::DeviceRepr + bytemuck::AnyBitPattern>(
+        &mut self,
+        alloc: &GraphAlloc<T>,
+    ) -> Result<DeviceBuffer<T>> {
+        let node = self.graph.check_node(alloc.id())?;
+        let graph = &self.graph;
+        let name_of = |i| graph.name_of(i);
+        let Some(outliving) = self.outliving.as_mut() else {
+            return Err(Error::Allocation {
+                node: "take_allocation".into(),
+                allocation: format!("`{}`", name_of(node)),
+                reason: "the graph frees this allocation itself, so it does not outlive a launch"
+                    .into(),
+            });
+        };
+        let len = alloc.len();
+        outliving.take(node, &name_of, |addr, stream| {
+            // SAFETY: `addr` is a live allocation of `len` `T`s that the last launch made on
+            // `stream`; from here on the slice owns it (the executable no longer frees it), and
+            // cudarc frees it with `cuMemFreeAsync`, a valid free of a graph allocation.
+            let slice = unsafe { stream.upgrade_device_ptr::<T>(addr, len) };
+            let buffer = DeviceBuffer::from_graph_allocation(slice);
+            let weak = buffer.weak_allocation();
+            (buffer, weak)
+        })
+    }
+
+    /// A copy of the allocation `alloc` (one the graph does not free) as the last launch left
+    /// it, copied on that launch's stream after it. The allocation stays the executable's.
+    pub fn read_allocation<T: cudarc::driver::DeviceRepr + bytemuck::AnyBitPattern>(
+        &self,
+        alloc: &GraphAlloc<T>,
+    ) -> Result<Vec<T>> {
+        // SAFETY: `T: AnyBitPattern`.
+        unsafe { self.copy_allocation(alloc) }
+    }
+
+    /// [`GraphExec::read_allocation`] for any element type.
+    ///
+    /// # Safety
+    /// Every bit pattern is a valid `T` (the allocation may hold any bytes).
+    pub(crate) unsafe fn copy_allocation<T: cudarc::driver::DeviceRepr>(
+        &self,
+        alloc: &GraphAlloc<T>,
+    ) -> Result<Vec<T>> {
+        let node = self.graph.check_node(alloc.id())?;
+        let graph = &self.graph;
+        let name_of = |i| graph.name_of(i);
+        let Some(outliving) = self.outliving.as_ref() else {
+            return Err(Error::Allocation {
+                node: "read_allocation".into(),
+                allocation: format!("`{}`", name_of(node)),
+                reason: "the graph frees this allocation itself: copy what you need out of it \
+                         with a memcpy node before the free"
+                    .into(),
+            });
+        };
+        let (addr, stream) = outliving.live(node, &name_of)?;
+        // The copy is waited for on the host.
+        refuse_waiting_in_capture("GraphExec::read_allocation")?;
+        refuse_capturing_stream(
+            stream,
+            "GraphExec::read_allocation",
+            "the copy would be recorded into the capture, not run",
+        )?;
+        let mut out = Vec::<T>::with_capacity(alloc.len());
+        // SAFETY: `addr` holds `len` `T`s (a live allocation, which no launch can free while
+        // `self` is borrowed); `out` has room for them; the copy follows the launch on `stream`,
+        // and the synchronize below ends it before `out` is used.
+        unsafe {
+            result::memory::copy_dtoh_async(
+                out.as_mut_ptr().cast(),
+                addr,
+                alloc.bytes(),
+                stream.cu_stream(),
+            )
+        }?;
+        stream.synchronize().map_err(|source| Error::Driver {
+            call: "cuStreamSynchronize",
+            source,
+        })?;
+        // SAFETY: the copy above wrote all `len` elements, and any bytes are a valid `T` (the
+        // caller's promise).
+        unsafe { out.set_len(alloc.len()) };
+        Ok(out)
+    }
+
+    /// Uploads the executable's resources ahead of its first launch (`cuGraphUpload`). Refused
+    /// with [`Error::Capturing`] on a stream being captured.
+    pub fn upload(&self, stream: &CudaStream) -> Result<()> {
+        if in_capture() {
+            refuse_capturing_stream(stream, "GraphExec::upload", LAUNCH_IN_CAPTURE)?;
+        }
+        // SAFETY: live executable and stream.
+        named("cuGraphUpload", unsafe {
+            cudarc::driver::result::graph::upload(self.raw, stream.cu_stream())
+        })
+        .map_err(|e| failed_in_capture(e, stream, "GraphExec::upload"))
+    }
+
+    /// The first host-node panic caught since the last report, as an error.
+    #[inline]
+    pub fn check_host_panics(&self) -> Result<()> {
+        match self.panics.take_first() {
+            Some((node, message)) => Err(Error::HostPanicked { node, message }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A failed launch or upload into `stream`, as [`Error::Capturing`] when the stream is being
+/// captured (by a capture this crate did not begin: its own are refused before the call).
+#[cold]
+fn failed_in_capture(error: Error, stream: &CudaStream, call: &str) -> Error {
+    match (&error, is_capturing(stream)) {
+        (Error::Driver { .. } | Error::Node { .. }, Ok(true)) => Error::Capturing {
+            what: format!("{call} on a stream being captured ({error}): {LAUNCH_IN_CAPTURE}"),
+        },
+        _ => error,
+    }
+}

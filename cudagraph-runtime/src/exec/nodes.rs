@@ -1,0 +1,422 @@
+//! Single-node updates (`cuGraphExec*NodeSetParams`), by node kind, and enabling and disabling
+//! nodes.
+
+use std::sync::Arc;
+
+use cudarc::driver::{sys, CudaFunction};
+
+use super::instantiate::GraphExec;
+use crate::driver::result;
+use crate::error::{Error, Result};
+use crate::graph::{refuse_captured, Graph};
+use crate::kernel::{
+    launch_refused, Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig,
+};
+use crate::memory::alloc::Space;
+use crate::memory::hazard::{host_code_conflict, reaches};
+use crate::memory::operand::{DeclaredUse, Use};
+use crate::node::{
+    check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, Event, EventParams,
+    EventRecordNode, EventWaitNode, HostCall, HostNode, HostParams, HostViews, KernelLaunch,
+    KernelNode, KernelParams, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId,
+    NodeUpdate, Switchable,
+};
+
+impl<'a> GraphExec<'a> {
+    /// The index of `node` (one of the graph's nodes) and its driver handle.
+    #[inline]
+    pub(crate) fn node(&self, node: NodeId) -> Result<(usize, sys::CUgraphNode)> {
+        self.kernel_node(node)
+            .map(|(index, raw_node, _)| (index, raw_node))
+    }
+
+    /// Like [`GraphExec::node`], with what a kernel node keeps of its kernel (one lookup, for
+    /// the single-node update's hot path).
+    #[inline(always)]
+    fn kernel_node(&self, node: NodeId) -> Result<(usize, sys::CUgraphNode, KernelContract)> {
+        let (index, record) = self.graph.any_record(node)?;
+        Ok((index, record.raw, record.kernel))
+    }
+
+    /// The error for a `KernelNode<A>` handle of node `index`, which launches a kernel of
+    /// another parameter list now.
+    #[cold]
+    #[inline(never)]
+    fn stale_handle<A>(&self, index: usize) -> Error {
+        Error::Invalid {
+            node: self.graph.name_of(index),
+            reason: format!(
+                "the handle is a `KernelNode<{}>`, but the node launches a kernel with another \
+                 parameter list now (a whole-graph update or a re-instantiation changed it, or \
+                 the node is not a kernel node): use the handle from the graph it was updated \
+                 from",
+                std::any::type_name::<A>()
+            ),
+        }
+    }
+
+    /// The error for a kernel launch of node `index` that its kernel's check refuses.
+    #[cold]
+    #[inline(never)]
+    fn refused_launch(&self, index: usize, config: &LaunchConfig) -> Error {
+        launch_refused(self.graph.name_of(index), config)
+    }
+
+    /// A failed driver call about node `index`, as an error naming the node.
+    #[cold]
+    fn at_node(&self, error: Error, index: usize) -> Error {
+        error.at_node(|| self.graph.name_of(index))
+    }
+
+    /// Makes node `index` use `uses` instead of its current memory around `apply` (the driver
+    /// call, whose failure is reported as one about the node), after checking that host code in
+    /// the graph cannot race with the new uses.
+    fn replace_uses(
+        &mut self,
+        index: usize,
+        uses: Vec<Use<'a>>,
+        apply: impl FnOnce() -> Result<()>,
+    ) -> Result<()> {
+        self.check_host_code(index, &uses)?;
+        refuse_captured(&uses, None, &|| self.graph.name_of(index))?;
+        self.graph
+            .check_handles(&uses, &|| self.graph.name_of(index))?;
+        self.graph.check_indirect_uses_of(index, &uses)?;
+        self.graph.check_alloc_uses_of(index, &uses)?;
+        let graph = &self.graph;
+        let apply = || apply().map_err(|e| e.at_node(|| graph.name_of(index)));
+        self.memory
+            .replace(vec![(index, uses)], &|i| graph.name_of(i), apply)
+    }
+
+    /// Sends `params` to node `index` (`raw_node`), which then uses `uses`: the single-node
+    /// update of every kind but kernels, whose hot path has its own.
+    fn update_node(
+        &mut self,
+        index: usize,
+        raw_node: sys::CUgraphNode,
+        uses: Vec<Use<'a>>,
+        mut params: impl NodeUpdate,
+    ) -> Result<()> {
+        let raw = self.raw;
+        self.replace_uses(index, uses, || {
+            // SAFETY: live executable; `raw_node` is a node of its graph, of the kind `params` is
+            // for (the handle's type says so).
+            unsafe { params.update(raw, raw_node) }
+        })
+    }
+
+    /// A node of the graph that node `index` would race with if it used `uses` (see
+    /// `memory::hazard`), as an error.
+    fn check_host_code(&self, index: usize, uses: &[Use<'a>]) -> Result<()> {
+        if !uses.iter().any(|u| u.space == Space::Host) {
+            return Ok(());
+        }
+        let others = self.memory.all_uses().filter(|(i, _)| *i != index);
+        let graph = &self.graph;
+        let ordered = |other: usize| {
+            let (from, to) = (other.min(index), other.max(index));
+            reaches(from, to, |n| graph.deps_of(n))
+        };
+        match host_code_conflict(uses, others, ordered) {
+            None => Ok(()),
+            Some(other) => Err(Error::Hazard {
+                first: graph.name_of(other),
+                second: graph.name_of(index),
+                reason: "after this update both would use the same host memory, one writing it, \
+                         with host code (a host node's buffers) involved and no edge between them"
+                    .into(),
+            }),
+        }
+    }
+
+    /// Sets a kernel node's launch configuration and arguments (`cuGraphExecKernelNodeSetParams`).
+    ///
+    /// Memory the node stops using is released once the launches that may use it have
+    /// completed; when the memory stays the same, this is one driver call.
+    // Always inlined, as `set_kernel` is (see there): left to the optimizer, it was called out of
+    // line where a program updates several nodes, with its arguments copied through memory.
+    #[inline(always)]
+    pub fn set_kernel_params<A: KernelArgs>(
+        &mut self,
+        node: KernelNode<A>,
+        config: LaunchConfig,
+        args: impl KernelArgValues<'a, A>,
+    ) -> Result<()> {
+        let (index, raw_node, kernel) = self.kernel_node(node.id)?;
+        if !kernel.takes::<A>() {
+            return Err(self.stale_handle::<A>(index));
+        }
+        self.send_kernel_params(index, raw_node, kernel, &config, args)
+    }
+
+    /// Like [`GraphExec::set_kernel_params`], and switches the node to `kernel`, another function
+    /// with the same parameter list in the same context (CUDA allows that; a function that uses
+    /// dynamic parallelism it refuses).
+    // Only the common update (same memory, same function) is here: the node lookup, the
+    // argument array and the driver call; the rest is out of line. Always inlined, into each of
+    // the update functions `cuda_graph!` generates per node: there the arguments are values the
+    // optimizer sees (their bits and memory read straight from the params, the memory check a
+    // few comparisons); called, they are a struct in memory copied field by field. That cuts
+    // our instructions per updated node from about 340 to 200 (against a null driver), which
+    // shows in the hot loop's ratio to the raw call, for a larger update function per node (and
+    // a longer compile of large declarations).
+    #[inline(always)]
+    pub fn set_kernel<A: KernelArgs>(
+        &mut self,
+        node: KernelNode<A>,
+        kernel: &Kernel<A>,
+        config: LaunchConfig,
+        args: impl KernelArgValues<'a, A>,
+    ) -> Result<()> {
+        let (index, raw_node, current) = self.kernel_node(node.id)?;
+        if !current.takes::<A>() {
+            return Err(self.stale_handle::<A>(index));
+        }
+        let new = kernel.contract();
+        self.send_kernel_params(index, raw_node, new, &config, args)?;
+        if !current.same(&new) {
+            self.switch_kernel(index, kernel.function(), new);
+        }
+        Ok(())
+    }
+
+    /// Records that kernel node `index` now launches `func` with the contract `kernel` (its
+    /// update succeeded), keeping the function's module loaded for as long as the executable.
+    #[cold]
+    #[inline(never)]
+    fn switch_kernel(&mut self, index: usize, func: &CudaFunction, kernel: KernelContract) {
+        self.graph.set_kernel(index, kernel);
+        if !self.graph.functions().contains(kernel.func) {
+            self.functions.insert(func);
+        }
+    }
+
+    /// Sends a kernel node (`index`, `raw_node`, launching a kernel of parameter list `A` as
+    /// `kernel` describes) its new configuration and arguments, once the kernel's check admits
+    /// them.
+    #[inline(always)]
+    fn send_kernel_params<A: KernelArgs>(
+        &mut self,
+        index: usize,
+        raw_node: sys::CUgraphNode,
+        kernel: KernelContract,
+        config: &LaunchConfig,
+        args: impl KernelArgValues<'a, A>,
+    ) -> Result<()> {
+        if !kernel.admits::<A>(config, || args.checked()) {
+            return Err(self.refused_launch(index, config));
+        }
+        let launch = KernelLaunch {
+            func: kernel.func,
+            ctx: self.ctx,
+            config: *config,
+        };
+        let raw = self.raw;
+        if args.same_memory(self.memory.node_uses(index)) {
+            // The hot path: the same memory, new values; nothing to keep or release.
+            let result = args.with_params(|params| {
+                // SAFETY: live executable; `raw_node` is a kernel node of its graph; `params`
+                // holds the arguments of its parameter list `A`.
+                unsafe { launch.update(raw, raw_node, params) }
+            });
+            return result.map_err(|e| self.at_node(e, index));
+        }
+        self.send_kernel_params_new_memory(index, raw_node, launch, args)
+    }
+
+    /// [`GraphExec::send_kernel_params`] when the arguments point to other memory than the node
+    /// uses now: the new memory is taken, the old released after the launches that may use it.
+    #[inline(never)]
+    fn send_kernel_params_new_memory<A: KernelArgs>(
+        &mut self,
+        index: usize,
+        raw_node: sys::CUgraphNode,
+        launch: KernelLaunch,
+        args: impl KernelArgValues<'a, A>,
+    ) -> Result<()> {
+        let mut uses = Vec::new();
+        let reprs = args.into_parts(&mut uses)?;
+        // (What the node keeps of its kernel is the caller's to record.)
+        let params = KernelParams::<A> {
+            launch,
+            reprs,
+            kernel: KernelContract::NONE,
+        };
+        self.update_node(index, raw_node, uses, params)
+    }
+
+    /// Sets a memcpy node's source and destination (`cuGraphExecMemcpyNodeSetParams`). The
+    /// direction is fixed by the handle's type, as CUDA requires. Memory the node stops using is
+    /// released once the launches that may use it have completed.
+    pub fn set_memcpy_params<D: Direction>(
+        &mut self,
+        node: MemcpyNode<D>,
+        copy: Memcpy<'a, D>,
+    ) -> Result<()> {
+        let (index, raw_node) = self.node(node.id)?;
+        let ctx = self.ctx;
+        let (src, dst, params) = copy.into_parts(ctx, || self.graph.name_of(index))?;
+        self.update_node(index, raw_node, vec![src, dst], params)
+    }
+
+    /// Sets a memset node's destination and value (`cuGraphExecMemsetNodeSetParams`). Memory the
+    /// node stops using is released once the launches that may use it have completed.
+    pub fn set_memset_params<V: MemsetValue>(
+        &mut self,
+        node: MemsetNode<V>,
+        set: Memset<'a, V>,
+    ) -> Result<()> {
+        let (index, raw_node) = self.node(node.id)?;
+        let (dst, params) = set.into_parts(self.ctx, || self.graph.name_of(index))?;
+        self.update_node(index, raw_node, vec![dst], params)
+    }
+
+    /// Replaces a host node's closure (`cuGraphExecHostNodeSetParams`). The old closure stays
+    /// alive until launches that may still call it are done.
+    pub fn set_host_fn(&mut self, node: HostNode, f: impl FnMut() + Send + 'static) -> Result<()> {
+        self.install_host_call(node, Box::new(f), Vec::new())
+    }
+
+    /// Replaces a host node's closure and the host buffers it gets (see
+    /// [`Graph::add_host_with`]). The old closure stays alive until launches that may still call
+    /// it are done.
+    pub fn set_host_with<V: HostViews>(
+        &mut self,
+        node: HostNode,
+        buffers: V,
+        f: impl for<'v> FnMut(V::Views<'v>) + Send + 'static,
+    ) -> Result<()> {
+        let mut uses = Vec::new();
+        let f = with_views(buffers, f, &mut uses);
+        self.install_host_call(node, f, uses)
+    }
+
+    /// Sets the event an event record node records, for the next launches
+    /// (`cuGraphExecEventRecordNodeSetEvent`). The executable keeps it alive; the one it
+    /// replaces lives until the launches that may record it are done.
+    pub fn set_event_record(&mut self, node: EventRecordNode, event: &Event) -> Result<()> {
+        self.set_event::<true>(node.id, event)
+    }
+
+    /// Sets the event an event wait node waits for, for the next launches
+    /// (`cuGraphExecEventWaitNodeSetEvent`); as [`GraphExec::set_event_record`].
+    pub fn set_event_wait(&mut self, node: EventWaitNode, event: &Event) -> Result<()> {
+        self.set_event::<false>(node.id, event)
+    }
+
+    fn set_event<const RECORD: bool>(&mut self, node: NodeId, event: &Event) -> Result<()> {
+        let (index, raw_node) = self.node(node)?;
+        let mut params = EventParams::<RECORD> { event: event.raw() };
+        // SAFETY: a live executable; `raw_node` is an event node of the kind `RECORD` says (the
+        // handle's type); the event is kept alive below.
+        unsafe { params.update(self.raw, raw_node) }.map_err(|e| self.at_node(e, index))?;
+        let slot = self.events.iter().position(|(i, _)| *i == index);
+        let old = match slot {
+            Some(slot) => Some(std::mem::replace(&mut self.events[slot].1, event.clone())),
+            None => {
+                self.events.push((index, event.clone()));
+                None
+            }
+        };
+        if let Some(old) = old {
+            self.memory.drop_after_launches(Box::new(old));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn install_host_call(
+        &mut self,
+        node: HostNode,
+        f: crate::node::HostFn,
+        uses: Vec<Use<'static>>,
+    ) -> Result<()> {
+        let (index, raw_node) = self.node(node.id)?;
+        let name = self.graph.name_of(index);
+        check_views_apart(&uses, || name.clone())?;
+        let call = HostCall::new(f, name, self.panics.own_slot());
+        // `params` points into `call`, which `self.host_calls` keeps until no launch may call it
+        // any more.
+        let params = HostParams::of(&call);
+        self.update_node(index, raw_node, uses, params)?;
+        if let Some(slot) = self.host_calls.iter().position(|(i, _)| *i == index) {
+            let (_, old) = self.host_calls.swap_remove(slot);
+            self.memory.drop_after_launches(Box::new(old));
+        }
+        self.host_calls.push((index, call));
+        Ok(())
+    }
+
+    /// The memory child-graph node `node`'s graph uses now, as declared uses: what a
+    /// replacement may use at most.
+    pub(crate) fn child_uses(&self, node: ChildGraphNode) -> Result<Vec<DeclaredUse>> {
+        let (index, _) = self.node(node.id)?;
+        Ok(self
+            .graph
+            .node_uses(index)
+            .iter()
+            .map(|u| (Some((u.space, u.start, u.end)), u.write))
+            .collect())
+    }
+
+    /// Replaces a child-graph node's contents with `child`'s (`cuGraphExecChildGraphNodeSetParams`);
+    /// `child` must have the topology of the embedded graph. Memory the node stops using is
+    /// released once the launches that may use it have completed.
+    pub fn set_child_graph<'c: 'a>(
+        &mut self,
+        node: ChildGraphNode,
+        child: &Graph<'c>,
+    ) -> Result<()> {
+        let (index, raw_node) = self.node(node.id)?;
+        if child.has_indirect() {
+            return Err(Error::Invalid {
+                node: self.graph.name_of(index),
+                reason: "the child graph has indirect values (or reads another graph's), which \
+                         only an executable of its own graph can set"
+                    .into(),
+            });
+        }
+        let params = ChildParams { graph: child.raw() };
+        self.update_node(index, raw_node, child.all_uses(), params)?;
+        self.keep_functions(child);
+        // Stop watching what this node's previous child reported to (unless a panic is pending).
+        let slot = self.child_panics.iter().position(|(i, _)| *i == index);
+        let old = slot
+            .map(|s| self.child_panics.swap_remove(s).1)
+            .unwrap_or_default();
+        self.panics
+            .unwatch(|s| old.iter().any(|o| Arc::ptr_eq(o, s)));
+        self.panics.watch(child.panics.slots());
+        self.child_panics
+            .push((index, child.panics.slots().to_vec()));
+        Ok(())
+    }
+
+    /// Enables or disables a kernel, memcpy or memset node (`cuGraphNodeSetEnabled`). A disabled
+    /// node acts as an empty node; parameter updates made meanwhile apply when it is re-enabled.
+    pub fn set_enabled(&mut self, node: impl Switchable, enabled: bool) -> Result<()> {
+        // SAFETY: `Switchable` is implemented only for the node kinds CUDA allows.
+        unsafe { self.set_enabled_unchecked(node.into(), enabled) }
+    }
+
+    /// Whether a kernel, memcpy or memset node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self, node: impl Switchable) -> Result<bool> {
+        let (index, raw_node) = self.node(node.into())?;
+        // SAFETY: live executable; a switchable node of its graph.
+        let enabled = unsafe { result::exec::node_get_enabled(self.raw, raw_node) };
+        enabled.map_err(|e| self.at_node(e, index))
+    }
+
+    /// [`GraphExec::set_enabled`] for any node: the driver decides. Exists so tests can show the
+    /// driver refusing what the typed API does not offer.
+    ///
+    /// # Safety
+    /// None beyond the driver's own checks; marked `unsafe` because it bypasses the typed API's
+    /// promise that only kernel, memcpy and memset nodes are switched.
+    pub unsafe fn set_enabled_unchecked(&mut self, node: NodeId, enabled: bool) -> Result<()> {
+        let (index, raw_node) = self.node(node)?;
+        // SAFETY: live executable; `raw_node` is a node of its graph.
+        let set = unsafe { result::exec::node_set_enabled(self.raw, raw_node, enabled) };
+        set.map_err(|e| self.at_node(e, index))
+    }
+}

@@ -1,0 +1,203 @@
+//! Whole-graph updates (`cuGraphExecUpdate`) and re-instantiation, their fallback.
+
+use cudarc::driver::sys;
+
+use super::instantiate::{instantiate_raw, refuse_device_launch, GraphExec, InstantiateFlags};
+use crate::driver::named;
+use crate::driver::result::{self, exec::UpdateResultInfo};
+use crate::error::{Error, Result, UpdateFailure};
+use crate::graph::Graph;
+
+impl<'a> GraphExec<'a> {
+    /// Destroys the executable and instantiates the graph it was made from again (parameter
+    /// changes made since are lost). To fall back from a refused update, use
+    /// [`GraphExec::reinstantiate_from`] with the new graph.
+    pub fn reinstantiate(&mut self, flags: InstantiateFlags) -> Result<()> {
+        refuse_memory_nodes(&self.graph, &self.graph, "reinstantiate")?;
+        // With indirect values: the same block, whose count goes on (the next launch waits for
+        // the old executable's launches, see `before_reinstantiation`).
+        refuse_device_launch(&self.graph, flags)?;
+        let uses: Vec<_> = self.graph.uses_by_node().map(<[_]>::to_vec).collect();
+        self.memory.before_reinstantiation()?;
+        let changes = uses.into_iter().enumerate().collect();
+        let graph = &self.graph;
+        let mut fresh = None;
+        self.memory.replace(changes, &|i| graph.name_of(i), || {
+            fresh = Some(instantiate_raw(graph, flags, None)?);
+            Ok(())
+        })?;
+        let old = std::mem::replace(&mut self.raw, fresh.expect("set by the replacement"));
+        self.retire_host_calls();
+        // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
+        named("cuGraphExecDestroy", unsafe {
+            cudarc::driver::result::graph::exec_destroy(old)
+        })
+    }
+
+    /// Replaces the executable with a fresh instantiation of `graph`: the usual fallback when
+    /// [`GraphExec::update`] is refused. Node handles of the old graph keep working when `graph`
+    /// was built by the same calls in the same order (as every graph of one `cuda_graph!`
+    /// declaration is); otherwise use `graph`'s own handles. On error nothing changes.
+    pub fn reinstantiate_from(
+        &mut self,
+        mut graph: Graph<'a>,
+        flags: InstantiateFlags,
+    ) -> Result<()> {
+        refuse_memory_nodes(&self.graph, &graph, "reinstantiate_from")?;
+        refuse_device_launch(&graph, flags)?;
+        // The new graph's block of indirect values, if any (dropped unused if this fails).
+        let incoming = graph.take_indirect_block()?;
+        self.memory.before_reinstantiation()?;
+        let changes = graph
+            .uses_by_node()
+            .map(<[_]>::to_vec)
+            .enumerate()
+            .collect();
+        let mut fresh = None;
+        self.memory.replace(changes, &|i| graph.name_of(i), || {
+            fresh = Some(instantiate_raw(&graph, flags, None)?);
+            Ok(())
+        })?;
+        let old = std::mem::replace(&mut self.raw, fresh.expect("set by the replacement"));
+        graph.join_family_of(&self.graph);
+        self.panics.watch_instead(graph.panics.slots());
+        self.child_panics.clear();
+        self.retire_host_calls();
+        // The new graph's block and keys replace the old ones, which the launches made so far
+        // may still use; the next launch waits for those (`before_reinstantiation`), so the new
+        // block's count starts with it.
+        if let Some(old) = std::mem::replace(&mut self.indirect, incoming) {
+            self.memory.drop_after_launches(old);
+        }
+        // The old graph goes only after its executable: `old` may still reference its nodes.
+        let old_graph = std::mem::replace(&mut self.graph, graph);
+        self.ctx = self.graph.context().cu_ctx();
+        // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
+        let destroyed = named("cuGraphExecDestroy", unsafe {
+            cudarc::driver::result::graph::exec_destroy(old)
+        });
+        drop(old_graph);
+        destroyed
+    }
+
+    /// Whole-graph update (`cuGraphExecUpdate`): takes every node's parameters from `graph`,
+    /// which must have the same topology, built by the same calls in the same order.
+    ///
+    /// On refusal, the error names the node of `graph` the driver blamed and why; the executable
+    /// is unchanged then and may still be launched. Memory the executable no longer uses
+    /// afterwards is released once the launches that may use it have completed.
+    pub fn update(&mut self, graph: &Graph<'a>) -> Result<()> {
+        refuse_memory_nodes(&self.graph, graph, "update")?;
+        if !self.graph.same_bodies_as(graph) {
+            // The driver would refuse too; checked first since node uses are paired by position.
+            return Err(Error::UpdateRejected {
+                node: "<graph>".into(),
+                reason: UpdateFailure::TopologyChanged,
+            });
+        }
+        if self.graph.has_indirect() || graph.has_indirect() {
+            return Err(Error::Invalid {
+                node: "update".into(),
+                reason: "a graph with indirect values cannot be updated as a whole: the \
+                         executable's nodes would read the other graph's block, which its \
+                         own fetch node does not fill; set the values with `set_indirect`, \
+                         update nodes one by one, or re-instantiate from the new graph"
+                    .into(),
+            });
+        }
+        let raw = self.raw;
+        // Only the nodes whose memory changes: a rebuild with the same buffers copies nothing.
+        let (table, ranges) = graph.use_table();
+        let changes = self.memory.changes_from(table, ranges);
+        self.memory
+            .replace(changes, &|i| graph.name_of(i), || update_raw(raw, graph))?;
+        self.adopt(graph);
+        Ok(())
+    }
+
+    /// Keeps alive and watches what an update's source graph brought in.
+    ///
+    /// Each step is skipped when it has nothing to do: a rebuild-and-update loop over graphs
+    /// without host nodes pays for none of them.
+    fn adopt(&mut self, graph: &Graph<'_>) {
+        self.keep_functions(graph);
+        // Every host node now runs `graph`'s closure: the ones installed here are replaced.
+        self.retire_host_calls();
+        // Kernel nodes may have switched function (same context): later single-node updates
+        // must re-send the new one.
+        self.graph.take_kernels_of(graph);
+        // Host closures of `graph` are kept alive by its user objects, which the update retained.
+        // The executable now runs `graph`'s closures: watch their slots instead of the old ones
+        // (a slot with an unreported panic stays until it is reported, so the list never grows).
+        self.panics.watch_instead(graph.panics.slots());
+    }
+
+    /// Host calls installed by [`GraphExec::set_host_fn`] no longer run: they are freed once the
+    /// launches that may still call them have completed.
+    pub(super) fn retire_host_calls(&mut self) {
+        if !self.host_calls.is_empty() {
+            let replaced = std::mem::take(&mut self.host_calls);
+            self.memory.drop_after_launches(Box::new(replaced));
+        }
+    }
+
+    /// Keeps the modules of `graph`'s kernels loaded.
+    #[inline]
+    pub(super) fn keep_functions(&mut self, graph: &Graph<'_>) {
+        for f in graph.functions().iter() {
+            if !self.graph.functions().contains(f.cu_function()) {
+                self.functions.insert(f);
+            }
+        }
+    }
+}
+
+/// Refuses `call` when either graph has memory nodes: CUDA accepts a whole-graph update of such
+/// a graph from another one, but the other graph's allocations live at other addresses, which the
+/// executable's alloc nodes do not back; and it allows one executable of such a graph at a time.
+fn refuse_memory_nodes(mine: &Graph<'_>, other: &Graph<'_>, call: &str) -> Result<()> {
+    if mine.has_memory_nodes() || other.has_memory_nodes() {
+        return Err(Error::Invalid {
+            node: call.into(),
+            reason: "a graph with memory nodes (alloc or free) cannot be updated or \
+                     re-instantiated as a whole: update its nodes one by one (their \
+                     allocations stay where they are), or drop the executable and instantiate \
+                     the new graph"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
+/// `cuGraphExecUpdate` of `raw` from `graph`, with the driver's verdict as an error.
+fn update_raw(raw: sys::CUgraphExec, graph: &Graph<'_>) -> Result<()> {
+    let mut info = UpdateResultInfo {
+        result: 0,
+        error_node: std::ptr::null_mut(),
+        error_from_node: std::ptr::null_mut(),
+    };
+    // SAFETY: live executable and graph.
+    let Err(error) = (unsafe { result::exec::update(raw, graph.raw(), &mut info) }) else {
+        return Ok(());
+    };
+    let reason = match info.result {
+        0 | 1 => UpdateFailure::Unspecified,
+        2 => UpdateFailure::TopologyChanged,
+        3 => UpdateFailure::NodeTypeChanged,
+        4 => UpdateFailure::FunctionChanged,
+        5 => UpdateFailure::ParametersChanged,
+        6 => UpdateFailure::NotSupported,
+        7 => UpdateFailure::UnsupportedFunctionChange,
+        8 => UpdateFailure::AttributesChanged,
+        code => UpdateFailure::Other(code),
+    };
+    let node = graph
+        .all_records()
+        .position(|r| r.raw == info.error_node)
+        .map_or_else(|| "<graph>".to_owned(), |i| graph.name_of(i));
+    if info.result <= 1 && info.error_node.is_null() {
+        // Not a pairing verdict: report the driver's code itself.
+        return Err(error);
+    }
+    Err(Error::UpdateRejected { node, reason })
+}
