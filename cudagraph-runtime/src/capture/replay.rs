@@ -6,8 +6,10 @@ use std::sync::Arc;
 
 use cudarc::driver::CudaStream;
 
-use super::scope::Sequence;
-use super::{given, CaptureOperands, CaptureScope};
+use super::operands::CaptureOperands;
+use super::run::given;
+use super::scope::CaptureScope;
+use super::sequence::Sequence;
 use crate::ambient::InCapture;
 use crate::error::{Error, Result};
 use crate::exec::{GraphExec, InstantiateFlags};

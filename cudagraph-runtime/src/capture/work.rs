@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use cudarc::driver::CudaStream;
 
-use super::{CaptureOperands, CaptureScope};
+use super::operands::CaptureOperands;
+use super::scope::CaptureScope;
 use crate::error::{Error, Result};
 use crate::exec::GraphExec;
 use crate::graph::Graph;

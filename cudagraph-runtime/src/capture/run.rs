@@ -1,0 +1,267 @@
+//! Running a capture: begin it, run the closure on the capture's scope with the views of its
+//! operands, join and free what the closure left, end it whatever happened; and what a capture's
+//! own calls recorded, given to the graph that has its nodes.
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use cudarc::driver::{sys, CudaStream};
+
+use super::check;
+use super::errors::explain;
+use super::operands::{self, CaptureOperands};
+use super::scope::CaptureScope;
+use super::sequence::{is_legacy, Sequence};
+use crate::ambient::{in_host_node, InCapture};
+use crate::driver::{named, result};
+use crate::error::{Error, Result};
+use crate::graph::Graph;
+use crate::id::fresh_id;
+use crate::memory::operand::{Hold, Use};
+use crate::memory::registry::Registry;
+
+/// How a capture went.
+pub(super) struct Ended<'a> {
+    /// The graph `cuStreamEndCapture` returned (null when none): for a capture into a new graph,
+    /// the caller owns it, also when the capture failed; for a capture into a graph, that graph.
+    pub(super) graph: sys::CUgraph,
+    /// The outcome: the closure's error first, then the end's, capture errors explained.
+    pub(super) outcome: Result<()>,
+    /// The closure's panic, to resume once the caller has cleaned up.
+    pub(super) panic: Option<Box<dyn std::any::Any + Send>>,
+    /// What the capture's own calls recorded (`None` when the capture did not begin).
+    pub(super) sequence: Option<Sequence<'a>>,
+}
+
+/// Runs a capture on `stream` for `call`, for a graph of family `scope`: `begin` begins it
+/// (given the raw stream and the mode), `f` records work, allocations left are freed, forked
+/// streams are joined, and the capture ends, whatever `f` did.
+pub(super) fn run<'a>(
+    call: &'static str,
+    stream: &Arc<CudaStream>,
+    scope: u64,
+    begin: impl FnOnce(sys::CUstream, sys::CUstreamCaptureMode) -> Result<()>,
+    f: impl FnOnce(&CaptureScope<'_, 'a>) -> Result<()>,
+) -> Ended<'a> {
+    let not_begun = |outcome| Ended {
+        graph: std::ptr::null_mut(),
+        outcome,
+        panic: None,
+        sequence: None,
+    };
+    if in_host_node() {
+        return not_begun(Err(Error::InHostNode { what: call }));
+    }
+    if is_legacy(stream.cu_stream()) {
+        return not_begun(Err(Error::Invalid {
+            node: call.into(),
+            reason: "the legacy default stream (`CudaContext::default_stream`) cannot be \
+                     captured (CUDA refuses it): capture a stream made by \
+                     `CudaContext::new_stream`"
+                .into(),
+        }));
+    }
+    let ctx = stream.context();
+    if let Err(source) = ctx.bind_to_thread() {
+        return not_begun(Err(Error::Driver {
+            call: "cuCtxSetCurrent",
+            source,
+        }));
+    }
+    // Thread-local: only this thread's synchronizing calls break the capture; other threads
+    // go on as they are.
+    let mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
+    if let Err(e) = begin(stream.cu_stream(), mode) {
+        return not_begun(Err(e));
+    }
+    // SAFETY: a live stream.
+    let info = unsafe { result::stream::capture_info(stream.cu_stream()) };
+    let id = info
+        .as_ref()
+        .ok()
+        .copied()
+        .flatten()
+        .map_or(0, |(id, _)| id);
+    let sequence = Sequence::new(stream, id, scope);
+    let body = match info {
+        Err(e) => Ok(Err(e)),
+        Ok(_) => {
+            let _inside = InCapture::enter();
+            let scope = CaptureScope::new(&sequence);
+            // The panic is resumed by the caller, after the capture has ended and the graph is
+            // cleaned up: nothing here is left half-done.
+            catch_unwind(AssertUnwindSafe(|| f(&scope)))
+        }
+    };
+    // Whatever happened, no forked stream is left out of the end, and no allocation of the
+    // capture outlives its graph.
+    let joined = sequence.join_forks();
+    let freed = sequence.free_the_rest();
+    // SAFETY: the capture begun above, on this stream and thread.
+    let (graph, ended) = unsafe { result::stream::end_capture(stream.cu_stream()) };
+    let (body, panic) = match body {
+        Ok(body) => (body.and(joined).and(freed), None),
+        Err(panic) => (Ok(()), Some(panic)),
+    };
+    let outcome = match (body, ended) {
+        (Ok(()), Ok(())) => Ok(()),
+        (Err(e), ended) => Err(explain(e, ended.is_err(), ctx, None)),
+        (Ok(()), Err(e)) => Err(explain(
+            e,
+            true,
+            ctx,
+            Some("the end of the capture (cuStreamEndCapture)"),
+        )),
+    };
+    Ended {
+        graph,
+        outcome,
+        panic,
+        sequence: Some(sequence),
+    }
+}
+
+/// The memory `operands` gives a capture, as uses, checked to be apart where one is written.
+/// Taken before the capture begins: taking a cudarc borrow makes its stream wait for the
+/// borrowed memory's earlier uses, which inside the capture would break it.
+pub(super) fn given<'a, O: CaptureOperands<'a>>(operands: O) -> Result<Vec<Use<'a>>> {
+    let mut uses = Vec::new();
+    operands.into_uses(&mut uses)?;
+    operands::check_apart(&uses)?;
+    Ok(uses)
+}
+
+/// Runs `f` in a capture on its scope with the views of `given` (the memory of operands `O`).
+pub(super) fn with_views<'g, 'a, O, F, E>(
+    given: &'g [Use<'a>],
+    f: &'g mut F,
+) -> impl FnOnce(&CaptureScope<'_, 'a>) -> Result<()> + 'g
+where
+    O: CaptureOperands<'a>,
+    F: FnMut(&CaptureScope<'_, 'a>, O::Views<'_>) -> std::result::Result<(), E>,
+    Error: From<E>,
+{
+    move |s| {
+        let views = O::views(given, s.capture_id(), s.stream());
+        f(s, views).map_err(Error::from)
+    }
+}
+
+/// Records `f`'s work on `stream` with the memory of `operands` as a new graph of family
+/// `family` (in the scope `registry`, for a scope's graph), for `call`.
+pub(super) fn capture_new<'a, O, F, E>(
+    call: &'static str,
+    stream: &Arc<CudaStream>,
+    operands: O,
+    registry: Option<&'a Registry>,
+    mut f: F,
+) -> Result<Graph<'a>>
+where
+    O: CaptureOperands<'a>,
+    F: FnMut(&CaptureScope<'_, 'a>, O::Views<'_>) -> std::result::Result<(), E> + Send + 'static,
+    Error: From<E>,
+{
+    let given = given(operands)?;
+    let family = fresh_id();
+    let ended = run(
+        call,
+        stream,
+        family,
+        |s, mode| {
+            // SAFETY: a live stream (not the legacy one: `run` refuses it) of the context `run`
+            // made current.
+            named("cuStreamBeginCapture", unsafe {
+                cudarc::driver::result::stream::begin_capture(s, mode)
+            })
+        },
+        with_views::<O, F, E>(&given, &mut f),
+    );
+    let graph = (!ended.graph.is_null()).then(|| {
+        // SAFETY: the captured graph is new and ours, also when the capture failed.
+        unsafe { Graph::captured(ended.graph, stream.context().clone(), family, registry) }
+    });
+    if let Some(panic) = ended.panic {
+        drop(graph);
+        resume_unwind(panic);
+    }
+    ended.outcome?;
+    let mut graph = graph.ok_or_else(|| Error::Invalid {
+        node: call.into(),
+        reason: "the capture produced no graph".into(),
+    })?;
+    let recorded = graph.recorded_nodes()?;
+    let learned = graph.learn_recorded(recorded)?;
+    let sequence = ended.sequence.expect("a capture that ended began");
+    finish(&mut graph, learned, sequence, given)?;
+    // The closure keeps what the recorded work needs (a cuBLAS handle, kernel modules, buffers
+    // it owns): it lives as long as the graph and its launches.
+    graph.retain(f)?;
+    Ok(graph)
+}
+
+/// What a capture's own calls recorded, given to the graph that has its nodes (`learned`):
+/// each node's memory (its own call's, and all the memory given to the capture for the work
+/// the crate did not see), the conditional nodes' bodies, the kernels' modules, the host
+/// functions. Checks first what the capture recorded beyond its own calls ([`check`]) and that
+/// no host function could race with the capture's other work.
+pub(super) fn finish<'a>(
+    graph: &mut Graph<'a>,
+    learned: Range<usize>,
+    sequence: Sequence<'a>,
+    given: Vec<Use<'a>>,
+) -> Result<()> {
+    let mut own: HashMap<sys::CUgraphNode, Vec<Use<'a>>> = HashMap::new();
+    for (node, uses) in sequence.nodes.take() {
+        own.entry(node).or_default().extend(uses);
+    }
+    let ours: HashSet<sys::CUgraphNode> = own.keys().copied().collect();
+    check::recorded_memory(graph, learned.clone(), &ours, &given)?;
+    for index in learned.clone() {
+        let Some(raw) = graph.record(index).map(|r| r.raw) else {
+            continue;
+        };
+        // A view's or a capture allocation's use only said, in the capture, that the memory was
+        // the capture's: what keeps it alive is the memory given to the capture.
+        let mut uses: Vec<Use<'a>> = own
+            .remove(&raw)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|u| !matches!(u.hold, Hold::Captured { .. }))
+            .collect();
+        uses.extend(given.iter().cloned());
+        graph.attach_uses(index, uses);
+    }
+    if let Some((first, second)) = graph.host_code_race_among(learned.clone()) {
+        return Err(Error::Hazard {
+            first: graph.name_of(first),
+            second: graph.name_of(second),
+            reason: "a host function of the capture and other captured work use the same host \
+                     memory, one writing it, on streams the capture did not order with each \
+                     other: record them on one stream, or join the streams in between"
+                .into(),
+        });
+    }
+    for (node, mut bodies) in sequence.bodies.take() {
+        let Some(owner) = learned
+            .clone()
+            .find(|&i| graph.record(i).is_some_and(|r| r.raw == node))
+        else {
+            continue;
+        };
+        for body in &mut bodies {
+            graph.adopt_resources_of(body);
+            graph.absorb_body(body, owner as u32);
+        }
+    }
+    graph.take_from_capture(
+        &sequence.functions.borrow(),
+        &sequence.panics,
+        sequence.idle_handles.take(),
+    );
+    for kept in sequence.kept.take() {
+        graph.retain(kept)?;
+    }
+    Ok(())
+}

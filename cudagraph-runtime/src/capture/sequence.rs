@@ -1,0 +1,327 @@
+//! What one capture records, shared by its scopes: its id, the streams forked into it, and what
+//! its own calls recorded for its graph (nodes with their memory, allocations, host functions,
+//! kernels, conditional bodies).
+
+use std::any::Any;
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
+
+use cudarc::driver::{sys, CudaContext, CudaStream};
+
+use super::alloc::AllocEntry;
+use crate::driver::{named, record_err, result};
+use crate::error::{Error, Result};
+use crate::function_set::FunctionSet;
+use crate::graph::Graph;
+use crate::memory::operand::{Hold, Use};
+use crate::node::PanicSlot;
+
+/// Whether `stream` is the legacy default stream (null, or `CU_STREAM_LEGACY`), which CUDA does
+/// not capture.
+pub(super) fn is_legacy(stream: sys::CUstream) -> bool {
+    stream.is_null() || stream as usize == 0x1
+}
+
+/// What the scopes of one capture share: its id, the streams forked into it and the event that
+/// forks and joins are made with, and what the capture's own calls recorded for its graph.
+pub(crate) struct Sequence<'a> {
+    pub(crate) ctx: Arc<CudaContext>,
+    /// The capture's unique id (`cuStreamGetCaptureInfo`); 0 while the work runs eagerly.
+    pub(crate) id: u64,
+    /// The stream the capture was begun on: every fork is joined back into it at the end.
+    pub(crate) origin: Arc<CudaStream>,
+    forked: RefCell<Vec<Arc<CudaStream>>>,
+    /// Made on the first fork; destroyed after the capture has ended.
+    event: Cell<sys::CUevent>,
+    /// The scope of the conditional handles the capture's kernels may set: the family of the
+    /// graph it makes or records into.
+    pub(crate) scope: u64,
+    /// The capture's own calls: each node they recorded, with the memory it uses.
+    pub(crate) nodes: RefCell<Vec<(sys::CUgraphNode, Vec<Use<'a>>)>>,
+    /// Allocations made by [`CaptureScope::alloc`].
+    pub(crate) allocs: RefCell<Vec<AllocEntry>>,
+    /// Values the graph keeps as long as it and its launches live (host functions).
+    pub(crate) kept: RefCell<Vec<Box<dyn Any + Send>>>,
+    /// The kernels launched: their modules stay loaded with the graph.
+    pub(crate) functions: RefCell<FunctionSet>,
+    /// Where the capture's host functions report panics.
+    pub(crate) panics: Arc<PanicSlot>,
+    /// The conditional nodes added, with their bodies.
+    pub(crate) bodies: RefCell<Vec<(sys::CUgraphNode, Vec<Graph<'a>>)>>,
+    /// Conditional handles made that drive no conditional node yet.
+    pub(crate) idle_handles: RefCell<Vec<sys::CUgraphConditionalHandle>>,
+    /// Counts the capture's own nodes, for their names in errors.
+    calls: Cell<u32>,
+}
+
+impl<'a> Sequence<'a> {
+    /// The sequence of a capture `id` (0: none, the work runs eagerly) begun on `origin`, for a
+    /// graph of family `scope`.
+    pub(crate) fn new(origin: &Arc<CudaStream>, id: u64, scope: u64) -> Self {
+        Self {
+            ctx: origin.context().clone(),
+            id,
+            origin: origin.clone(),
+            forked: RefCell::new(Vec::new()),
+            event: Cell::new(std::ptr::null_mut()),
+            scope,
+            nodes: RefCell::new(Vec::new()),
+            allocs: RefCell::new(Vec::new()),
+            kept: RefCell::new(Vec::new()),
+            functions: RefCell::new(FunctionSet::default()),
+            panics: Arc::new(PanicSlot::default()),
+            bodies: RefCell::new(Vec::new()),
+            idle_handles: RefCell::new(Vec::new()),
+            calls: Cell::new(0),
+        }
+    }
+
+    /// The name of the capture's next node of `kind`, for errors.
+    pub(super) fn name(&self, kind: &str) -> String {
+        let n = self.calls.get();
+        self.calls.set(n + 1);
+        format!("{kind} #{n} of the capture")
+    }
+
+    /// Refuses memory the capture's own work may not use: another capture's, a graph's
+    /// allocations or indirect values (which its own nodes use), another graph's conditional
+    /// handles. While the work runs eagerly (a warm-up) only the views of the memory given to
+    /// it: that memory is what the warm-up holds and orders like a launch.
+    pub(super) fn admit(&self, uses: &[Use<'a>], node: &dyn Fn() -> String) -> Result<()> {
+        for u in uses {
+            let why = match u.hold {
+                Hold::Captured { capture } if capture != self.id => {
+                    "memory of another capture (or of a capture that has ended)"
+                }
+                Hold::Captured { .. } => continue,
+                _ if self.id == 0 => {
+                    "memory not given to the work: while it runs eagerly (a warm-up), the work \
+                     uses only the views of the memory given to it, which the warm-up orders \
+                     like a launch"
+                }
+                Hold::Handle { scope } if scope != self.scope => {
+                    "a conditional handle of another graph: the capture's kernels set only the \
+                     handles made with `CaptureScope::conditional_handle`"
+                }
+                Hold::Graph { .. } => {
+                    "a graph allocation of a graph (`Graph::add_mem_alloc`), which only that \
+                     graph's nodes use: allocate in the capture with `CaptureScope::alloc`"
+                }
+                Hold::Indirect { .. } => {
+                    "an indirect value, which only nodes added to its graph read (after its \
+                     fetch node)"
+                }
+                _ => continue,
+            };
+            return Err(Error::Invalid {
+                node: node(),
+                reason: why.into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Notes that the work just enqueued on `stream` uses `uses`: the node it recorded is the
+    /// one the stream's next work depends on, and the allocations of the capture among them
+    /// are used on `stream`.
+    pub(super) fn recorded(&self, stream: &Arc<CudaStream>, uses: Vec<Use<'a>>) -> Result<()> {
+        if self.id == 0 {
+            return Ok(());
+        }
+        for entry in self.allocs.borrow_mut().iter_mut() {
+            let used = uses.iter().any(|u| {
+                matches!(u.hold, Hold::Captured { .. })
+                    && u.start < entry.range.end
+                    && entry.range.start < u.end
+            });
+            if used
+                && !entry
+                    .streams
+                    .iter()
+                    .any(|s| s.cu_stream() == stream.cu_stream())
+            {
+                entry.streams.push(stream.clone());
+            }
+        }
+        // SAFETY: a live stream.
+        if let Some((_, deps)) = unsafe { result::stream::capture_state(stream.cu_stream()) }? {
+            let mut nodes = self.nodes.borrow_mut();
+            for node in deps {
+                nodes.push((node, uses.clone()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The graph the capture records into, and the nodes `stream`'s next work depends on, for
+    /// `call`; refused while the work runs eagerly.
+    pub(super) fn state(
+        &self,
+        stream: &CudaStream,
+        call: &str,
+    ) -> Result<(sys::CUgraph, Vec<sys::CUgraphNode>)> {
+        // SAFETY: a live stream.
+        match unsafe { result::stream::capture_state(stream.cu_stream()) }? {
+            Some(state) if self.id != 0 => Ok(state),
+            _ => Err(Error::Invalid {
+                node: call.into(),
+                reason: "only a capture records conditional nodes; outside one (a warm-up, \
+                         `CaptureScope::is_capturing` is false) decide on the host"
+                    .into(),
+            }),
+        }
+    }
+
+    /// The event forks and joins are ordered with. One event serves them all: a wait sees the
+    /// event as last recorded when the wait is made, so each record-then-wait pair is
+    /// independent of the others.
+    fn event(&self) -> Result<sys::CUevent> {
+        let event = self.event.get();
+        if !event.is_null() {
+            return Ok(event);
+        }
+        // The closure may have made another context current: the event must be this one's.
+        // SAFETY: a live context.
+        unsafe { cudarc::driver::result::ctx::set_current(self.ctx.cu_ctx()) }.map_err(
+            |source| Error::Driver {
+                call: "cuCtxSetCurrent",
+                source,
+            },
+        )?;
+        // In the capture's context, made current above.
+        let flags = sys::CUevent_flags::CU_EVENT_DISABLE_TIMING;
+        let event = named(
+            "cuEventCreate",
+            cudarc::driver::result::event::create(flags),
+        )?;
+        self.event.set(event);
+        Ok(event)
+    }
+
+    /// Makes `to`'s later work wait for the work enqueued on `from` so far: in a capture, `to`'s
+    /// next nodes depend on `from`'s last ones, and `to` joins the capture if it was not in it.
+    pub(super) fn order(&self, from: &CudaStream, to: &CudaStream) -> Result<()> {
+        let event = self.event()?;
+        // SAFETY: the event and both streams are live, of this capture's context (checked for a
+        // forked stream by `check_side`).
+        named("cuEventRecord", unsafe {
+            cudarc::driver::result::event::record(event, from.cu_stream())
+        })?;
+        let wait = sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT;
+        // SAFETY: as above.
+        named("cuStreamWaitEvent", unsafe {
+            cudarc::driver::result::stream::wait_event(to.cu_stream(), event, wait)
+        })
+    }
+
+    /// Refuses a stream that cannot be forked from `own`.
+    pub(super) fn check_side(&self, own: &CudaStream, side: &CudaStream) -> Result<()> {
+        let refuse = |reason: &str| {
+            Err(Error::Invalid {
+                node: "CaptureScope::fork".into(),
+                reason: reason.into(),
+            })
+        };
+        if is_legacy(side.cu_stream()) {
+            return refuse(
+                "the legacy default stream (`CudaContext::default_stream`) cannot take part in a \
+                 capture (CUDA does not capture it): fork a stream made by \
+                 `CudaContext::new_stream`",
+            );
+        }
+        if side.cu_stream() == own.cu_stream() {
+            return refuse("a stream cannot be forked from itself: give another stream");
+        }
+        if side.context().cu_ctx() != self.ctx.cu_ctx() {
+            return refuse(
+                "the stream belongs to another context than the stream being captured: a \
+                 capture records the work of one context",
+            );
+        }
+        // SAFETY: a live stream.
+        match unsafe { result::stream::capture_info(side.cu_stream()) }? {
+            Some((id, _)) if id != self.id => refuse(
+                "the stream is being captured by another capture, which CUDA would merge with \
+                 this one (CUDA_ERROR_STREAM_CAPTURE_MERGE): fork a stream that is not being \
+                 captured",
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// Remembers `side` for the final join ([`Sequence::join_forks`]).
+    pub(super) fn note_forked(&self, side: &Arc<CudaStream>) {
+        let mut forked = self.forked.borrow_mut();
+        if !forked.iter().any(|s| s.cu_stream() == side.cu_stream()) {
+            forked.push(side.clone());
+        }
+    }
+
+    /// The streams forked into the capture that are still in it (one that left it, by an error,
+    /// has nothing to join).
+    fn forks_in_capture(&self) -> Vec<Arc<CudaStream>> {
+        let forked = self.forked.borrow();
+        forked
+            .iter()
+            .filter(|side| {
+                // SAFETY: a live stream.
+                let info = unsafe { result::stream::capture_info(side.cu_stream()) };
+                matches!(info, Ok(Some((id, true))) if id == self.id)
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Makes `to` wait for everything the capture recorded so far on its other streams.
+    pub(super) fn join_all_into(&self, to: &Arc<CudaStream>) -> Result<()> {
+        let mut joined = Ok(());
+        let others = std::iter::once(self.origin.clone()).chain(self.forks_in_capture());
+        for side in others.filter(|s| s.cu_stream() != to.cu_stream()) {
+            joined = joined.and(self.order(&side, to));
+        }
+        joined
+    }
+
+    /// Joins every stream forked into the capture back into its first stream, so that work
+    /// enqueued on one after its fork returned cannot leave the capture unjoined.
+    pub(crate) fn join_forks(&self) -> Result<()> {
+        let mut joined = Ok(());
+        for side in self.forks_in_capture() {
+            joined = joined.and(self.order(&side, &self.origin));
+        }
+        self.forked.borrow_mut().clear();
+        joined
+    }
+
+    /// Frees, at the end of the capture (after every stream is joined), the allocations
+    /// [`CaptureScope::free`] did not free.
+    pub(crate) fn free_the_rest(&self) -> Result<()> {
+        let mut freed = Ok(());
+        for entry in self.allocs.borrow_mut().iter_mut().filter(|e| !e.freed) {
+            let addr = entry.range.start;
+            // SAFETY: an allocation of this capture, after everything recorded (the streams are
+            // joined into the first one).
+            let done = named("cuMemFreeAsync", unsafe {
+                cudarc::driver::result::free_async(addr, self.origin.cu_stream())
+            });
+            freed = freed.and(done);
+            entry.freed = true;
+        }
+        freed
+    }
+}
+
+impl Drop for Sequence<'_> {
+    fn drop(&mut self) {
+        let event = self.event.get();
+        if !event.is_null() {
+            // SAFETY: our event; the capture that used it has ended.
+            record_err(
+                &self.ctx,
+                named("cuEventDestroy", unsafe {
+                    cudarc::driver::result::event::destroy(event)
+                }),
+            );
+        }
+    }
+}
