@@ -12,6 +12,7 @@
 
 mod check;
 mod expand;
+mod kinds;
 mod model;
 mod parse;
 mod picture;

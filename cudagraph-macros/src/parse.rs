@@ -785,17 +785,9 @@ impl Parse for NodeOp {
     }
 }
 
-/// The node kinds, as an error lists them.
-pub const NODE_KINDS: &str = "`kernel`, `memset`, `memcpy`, `host`, `child`, `empty`, `alloc`, \
-     `free`, `record`, `wait`, `capture`, or a conditional node: `if`, `while` or `switch`";
-
 /// The error for a node whose kind is not one of the DSL's, with a "did you mean" when the word
 /// written is close to one.
 fn unknown_kind(input: ParseStream) -> syn::Error {
-    const KINDS: [&str; 14] = [
-        "kernel", "memset", "memcpy", "host", "child", "empty", "alloc", "free", "record", "wait",
-        "capture", "if", "while", "switch",
-    ];
     let written = input
         .fork()
         .call(Ident::parse_any)
@@ -803,10 +795,13 @@ fn unknown_kind(input: ParseStream) -> syn::Error {
         .map(|i| i.to_string());
     let hint = written
         .as_deref()
-        .and_then(|w| crate::check::suggest(w, KINDS))
+        .and_then(|w| crate::check::suggest(w, crate::kinds::keywords()))
         .map(|k| format!(": did you mean `{k}`?"))
         .unwrap_or_default();
-    input.error(format!("expected a node kind: {NODE_KINDS}{hint}"))
+    input.error(format!(
+        "expected a node kind: {}{hint}",
+        crate::kinds::listed()
+    ))
 }
 
 impl Parse for KernelOp {

@@ -33,15 +33,7 @@ pub fn check(models: &[Model], model: &Model, cx: &mut Ctxt) {
     }
     for (index, node) in model.nodes.iter().enumerate() {
         if let Some((c, _)) = model.scopes[index] {
-            let kind = match &node.op {
-                NodeOp::Host(_) => Some("a host node"),
-                NodeOp::Record(_) => Some("an event record node"),
-                NodeOp::Wait(_) => Some("an event wait node"),
-                NodeOp::Alloc(_) => Some("an alloc node"),
-                NodeOp::Free(_) => Some("a free node"),
-                _ => None,
-            };
-            if let Some(kind) = kind {
+            if let Some(kind) = node.op.kind().refused_in_body_node() {
                 let cond = &model.nodes[c].name;
                 cx.error(
                     node.op.keyword_span(),

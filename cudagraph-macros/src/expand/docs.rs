@@ -62,23 +62,13 @@ pub fn declaration(node: &NodeGen) -> String {
 
 fn kind_name(node: &NodeGen) -> &'static str {
     match &node.decl.op {
-        NodeOp::Kernel(_) => "kernel",
-        NodeOp::Memset(_) => "memset",
-        NodeOp::Memcpy(_) => "memcpy",
-        NodeOp::Host(_) => "host",
-        NodeOp::Child(_) => "child_graph",
-        NodeOp::Empty(_) => "empty",
-        NodeOp::Alloc(_) => "mem_alloc",
-        NodeOp::Free(_) => "mem_free",
-        NodeOp::Record(_) => "event_record",
-        NodeOp::Wait(_) => "event_wait",
-        NodeOp::Capture(_) => "capture",
         NodeOp::Conditional(c) => match c.kind {
             CondKind::If => "if",
             CondKind::IfElse => "if_else",
             CondKind::While => "while",
             CondKind::Switch => "switch",
         },
+        op => op.kind().name,
     }
 }
 
@@ -265,22 +255,7 @@ pub fn accessor_doc(_g: &Gen, node: &NodeGen) -> String {
 }
 
 pub fn handle_doc(g: &Gen, node: &NodeGen) -> String {
-    let allowed = match &node.decl.op {
-        NodeOp::Kernel(_) => "its arguments and launch configuration can change, and it can be enabled or disabled",
-        NodeOp::Memset(_) => "its destination and value can change (1-D only), and it can be enabled or disabled",
-        NodeOp::Memcpy(_) => {
-            "its source and destination can change (same direction, 1-D only), and it can be enabled or disabled"
-        }
-        NodeOp::Host(_) => "its closure can change; CUDA cannot enable or disable it",
-        NodeOp::Child(_) => "its embedded graph can change (same topology); CUDA cannot enable or disable it",
-        NodeOp::Empty(_) => "nothing about it can change",
-        NodeOp::Alloc(_) => "nothing about it can change (CUDA fixes an allocation's size and address when the graph is built); it gives the allocation, for the runtime's own API",
-        NodeOp::Free(_) => "nothing about it can change (CUDA cannot update a free node)",
-        NodeOp::Record(_) => "its event can change; CUDA cannot enable or disable it",
-        NodeOp::Wait(_) => "its event can change; CUDA cannot enable or disable it",
-        NodeOp::Capture(_) => "its work can be recorded again from another `Capture` (the recorded graph must have the same topology); CUDA cannot enable or disable it",
-        NodeOp::Conditional(_) => "nothing about it can change (CUDA updates a conditional node only through its bodies' nodes, which have handles of their own)",
-    };
+    let allowed = node.decl.op.kind().updates;
     let mut out = format!(
         "Update handle of node `{}` of [`{}`] (`{}`): {allowed} ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).",
         node.name,

@@ -237,10 +237,8 @@ pub fn body_rules(g: &Gen) -> TokenStream {
     let (p, graph, pass) = (&g.p, g.graph, &g.pass);
     let mut found = Vec::new();
     for node in &g.model.nodes {
+        // (Alloc and free nodes are refused too, but make a graph that no child node embeds.)
         let kind = match &node.op {
-            NodeOp::Host(_) => "host",
-            NodeOp::Record(_) => "event record",
-            NodeOp::Wait(_) => "event wait",
             NodeOp::Child(c) => {
                 let Some(ty) = g.param_type(&c.graph) else {
                     continue;
@@ -260,7 +258,10 @@ pub fn body_rules(g: &Gen) -> TokenStream {
                 }});
                 continue;
             }
-            _ => continue,
+            op => match op.kind().refused_in_body {
+                Some(kind) => kind,
+                None => continue,
+            },
         };
         let text = format!("holds {kind} node `{}`", name_of(&node.name));
         found.push(quote!(#p::Option::Some(#text)));

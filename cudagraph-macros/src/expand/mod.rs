@@ -145,7 +145,7 @@ fn update_fn(pos: usize) -> Ident {
 /// Whether a node of this kind has a single-node update, and so an [`update_fn`] (alloc nodes
 /// are only checked).
 fn updatable(op: &NodeOp) -> bool {
-    !matches!(op, NodeOp::Empty(_) | NodeOp::Alloc(_) | NodeOp::Free(_))
+    op.kind().updatable
 }
 
 /// Nodes added, params compared and params kept per generated function, and fields per struct

@@ -193,34 +193,21 @@ impl Gen<'_> {
                 let (s, p) = (at(m.arrow.span()), private_at(m.arrow.span()));
                 quote_spanned!(s=> #p::MemcpyNode<#dir>)
             }
-            NodeOp::Host(_) => quote!(#p::HostNode),
-            NodeOp::Child(_) => quote!(#p::ChildGraphNode),
-            NodeOp::Empty(_) => quote!(#p::EmptyNode),
             NodeOp::Alloc(_) => self.alloc_type(node),
-            NodeOp::Free(_) => quote!(#p::MemFreeNode),
-            NodeOp::Record(_) => quote!(#p::EventRecordNode),
-            NodeOp::Wait(_) => quote!(#p::EventWaitNode),
-            NodeOp::Conditional(_) => quote!(#p::ConditionalNode),
-            NodeOp::Capture(_) => quote!(#p::ChildGraphNode),
+            op => {
+                let handle = op
+                    .kind()
+                    .handle
+                    .expect("the other kinds' handles are untyped");
+                let handle = format_ident!("{handle}");
+                quote!(#p::#handle)
+            }
         }
     }
 
     /// `NodeKind::...` of a node.
     pub(super) fn kind(&self, node: &NodeGen) -> TokenStream {
-        let kind = match &node.decl.op {
-            NodeOp::Kernel(_) => quote!(Kernel),
-            NodeOp::Memset(_) => quote!(Memset),
-            NodeOp::Memcpy(_) => quote!(Memcpy),
-            NodeOp::Host(_) => quote!(Host),
-            NodeOp::Child(_) => quote!(ChildGraph),
-            NodeOp::Empty(_) => quote!(Empty),
-            NodeOp::Alloc(_) => quote!(MemAlloc),
-            NodeOp::Free(_) => quote!(MemFree),
-            NodeOp::Record(_) => quote!(EventRecord),
-            NodeOp::Wait(_) => quote!(EventWait),
-            NodeOp::Conditional(_) => quote!(Conditional),
-            NodeOp::Capture(_) => quote!(ChildGraph),
-        };
+        let kind = format_ident!("{}", node.decl.op.kind().node_kind);
         let (s, p) = (
             at(node.decl.op.keyword_span()),
             private_at(node.decl.op.keyword_span()),

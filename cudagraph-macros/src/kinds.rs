@@ -1,0 +1,238 @@
+//! The node kinds of the DSL, in one table: what the macro knows of each kind apart from its
+//! syntax (`parse`) and the code it generates (`expand`): its keywords, the runtime's `NodeKind`
+//! its nodes are and their name there, its runtime handle type, CUDA's rule for conditional
+//! bodies, and what its update handle can change. The runtime keeps its own facts of each kind in
+//! one table too (`cudagraph-runtime/src/node/kind.rs`); the names and `NodeKind` variants here
+//! follow it, and a new kind gets a row in both.
+
+use crate::parse::NodeOp;
+
+/// What the macro knows of one node kind: a row of [`KINDS`].
+pub struct Kind {
+    /// The keywords that declare it.
+    pub keywords: &'static [&'static str],
+    /// The runtime's `NodeKind` variant its nodes are (a capture node is a child-graph node to
+    /// the runtime).
+    pub node_kind: &'static str,
+    /// Its name in a graph's docs and picture: the runtime's `NodeKind::name`, or `capture` (a
+    /// conditional node is named by its condition instead).
+    pub name: &'static str,
+    /// The runtime handle type, where it takes no type parameter (`None`: the node's operands
+    /// give it).
+    pub handle: Option<&'static str>,
+    /// Its name in errors when it is declared in a conditional body, where CUDA refuses it
+    /// (`None`: CUDA allows it there).
+    pub refused_in_body: Option<&'static str>,
+    /// Whether it has a single-node update (alloc nodes are only checked).
+    pub updatable: bool,
+    /// What its update handle can change, as the handle's docs say.
+    pub updates: &'static str,
+}
+
+/// Every kind, in the order errors list their keywords.
+pub const KINDS: [Kind; 12] = [
+    Kind {
+        keywords: &["kernel"],
+        node_kind: "Kernel",
+        name: "kernel",
+        handle: None,
+        refused_in_body: None,
+        updatable: true,
+        updates: "its arguments and launch configuration can change, and it can be enabled or disabled",
+    },
+    Kind {
+        keywords: &["memset"],
+        node_kind: "Memset",
+        name: "memset",
+        handle: None,
+        refused_in_body: None,
+        updatable: true,
+        updates: "its destination and value can change (1-D only), and it can be enabled or disabled",
+    },
+    Kind {
+        keywords: &["memcpy"],
+        node_kind: "Memcpy",
+        name: "memcpy",
+        handle: None,
+        refused_in_body: None,
+        updatable: true,
+        updates: "its source and destination can change (same direction, 1-D only), and it can be enabled or disabled",
+    },
+    Kind {
+        keywords: &["host"],
+        node_kind: "Host",
+        name: "host",
+        handle: Some("HostNode"),
+        refused_in_body: Some("host"),
+        updatable: true,
+        updates: "its closure can change; CUDA cannot enable or disable it",
+    },
+    Kind {
+        keywords: &["child"],
+        node_kind: "ChildGraph",
+        name: "child_graph",
+        handle: Some("ChildGraphNode"),
+        refused_in_body: None,
+        updatable: true,
+        updates: "its embedded graph can change (same topology); CUDA cannot enable or disable it",
+    },
+    Kind {
+        keywords: &["empty"],
+        node_kind: "Empty",
+        name: "empty",
+        handle: Some("EmptyNode"),
+        refused_in_body: None,
+        updatable: false,
+        updates: "nothing about it can change",
+    },
+    Kind {
+        keywords: &["alloc"],
+        node_kind: "MemAlloc",
+        name: "mem_alloc",
+        handle: None,
+        refused_in_body: Some("alloc"),
+        updatable: false,
+        updates: "nothing about it can change (CUDA fixes an allocation's size and address when the graph is built); it gives the allocation, for the runtime's own API",
+    },
+    Kind {
+        keywords: &["free"],
+        node_kind: "MemFree",
+        name: "mem_free",
+        handle: Some("MemFreeNode"),
+        refused_in_body: Some("free"),
+        updatable: false,
+        updates: "nothing about it can change (CUDA cannot update a free node)",
+    },
+    Kind {
+        keywords: &["record"],
+        node_kind: "EventRecord",
+        name: "event_record",
+        handle: Some("EventRecordNode"),
+        refused_in_body: Some("event record"),
+        updatable: true,
+        updates: "its event can change; CUDA cannot enable or disable it",
+    },
+    Kind {
+        keywords: &["wait"],
+        node_kind: "EventWait",
+        name: "event_wait",
+        handle: Some("EventWaitNode"),
+        refused_in_body: Some("event wait"),
+        updatable: true,
+        updates: "its event can change; CUDA cannot enable or disable it",
+    },
+    Kind {
+        keywords: &["capture"],
+        node_kind: "ChildGraph",
+        name: "capture",
+        handle: Some("ChildGraphNode"),
+        refused_in_body: None,
+        updatable: true,
+        updates: "its work can be recorded again from another `Capture` (the recorded graph must have the same topology); CUDA cannot enable or disable it",
+    },
+    Kind {
+        keywords: &["if", "while", "switch"],
+        node_kind: "Conditional",
+        name: "conditional",
+        handle: Some("ConditionalNode"),
+        refused_in_body: None,
+        updatable: true,
+        updates: "nothing about it can change (CUDA updates a conditional node only through its bodies' nodes, which have handles of their own)",
+    },
+];
+
+impl NodeOp {
+    /// The node's kind: its row of [`KINDS`].
+    pub fn kind(&self) -> &'static Kind {
+        let row = match self {
+            Self::Kernel(_) => 0,
+            Self::Memset(_) => 1,
+            Self::Memcpy(_) => 2,
+            Self::Host(_) => 3,
+            Self::Child(_) => 4,
+            Self::Empty(_) => 5,
+            Self::Alloc(_) => 6,
+            Self::Free(_) => 7,
+            Self::Record(_) => 8,
+            Self::Wait(_) => 9,
+            Self::Capture(_) => 10,
+            Self::Conditional(_) => 11,
+        };
+        &KINDS[row]
+    }
+}
+
+impl Kind {
+    /// How errors name a node of the kind refused in a conditional body (`a host node`).
+    pub fn refused_in_body_node(&self) -> Option<String> {
+        let name = self.refused_in_body?;
+        let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        Some(format!("{article} {name} node"))
+    }
+}
+
+/// Every keyword that declares a node, in the order of [`KINDS`].
+pub fn keywords() -> impl Iterator<Item = &'static str> {
+    KINDS.iter().flat_map(|kind| kind.keywords.iter().copied())
+}
+
+/// The node kinds, as an error lists them: `` `kernel`, ..., `capture`, or a conditional node:
+/// `if`, `while` or `switch` ``.
+pub fn listed() -> String {
+    let (conditional, others): (Vec<&Kind>, Vec<&Kind>) = KINDS
+        .iter()
+        .partition(|kind| kind.node_kind == "Conditional");
+    let quoted = |kinds: &[&Kind]| -> Vec<String> {
+        kinds
+            .iter()
+            .flat_map(|kind| kind.keywords.iter())
+            .map(|word| format!("`{word}`"))
+            .collect()
+    };
+    let mut conditional = quoted(&conditional);
+    let last = conditional.pop().unwrap_or_default();
+    format!(
+        "{}, or a conditional node: {} or {last}",
+        quoted(&others).join(", "),
+        conditional.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_list_the_kinds_as_before() {
+        assert_eq!(
+            listed(),
+            "`kernel`, `memset`, `memcpy`, `host`, `child`, `empty`, `alloc`, `free`, `record`, \
+             `wait`, `capture`, or a conditional node: `if`, `while` or `switch`"
+        );
+        assert_eq!(
+            keywords().collect::<Vec<_>>(),
+            [
+                "kernel", "memset", "memcpy", "host", "child", "empty", "alloc", "free", "record",
+                "wait", "capture", "if", "while", "switch"
+            ]
+        );
+        let refused: Vec<String> = KINDS
+            .iter()
+            .filter_map(Kind::refused_in_body_node)
+            .collect();
+        assert_eq!(
+            refused,
+            [
+                "a host node",
+                "an alloc node",
+                "a free node",
+                "an event record node",
+                "an event wait node"
+            ]
+        );
+    }
+}
