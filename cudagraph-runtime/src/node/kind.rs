@@ -69,9 +69,19 @@ const CONDITIONAL: Option<sys::CUgraphNodeType> =
 #[cfg(feature = "cuda-12020")]
 const CONDITIONAL: Option<sys::CUgraphNodeType> = None;
 
+/// How many kinds there are. The match names every variant: a new one fails to compile here
+/// until it is counted, and then [`KINDS`] fails until the kind has its row.
+const COUNT: usize = {
+    use NodeKind::*;
+    match Other {
+        Kernel | Memcpy | Memset | Empty | Host | ChildGraph | MemAlloc | MemFree | EventRecord
+        | EventWait | Conditional | Other => 12,
+    }
+};
+
 /// Every node kind's facts, in the order of [`NodeKind`]'s variants.
 #[rustfmt::skip]
-pub(crate) const KINDS: [KindFacts; 12] = {
+pub(crate) const KINDS: [KindFacts; COUNT] = {
     use sys::CUgraphNodeType::*;
     use NodeKind::*;
     [
@@ -89,6 +99,18 @@ pub(crate) const KINDS: [KindFacts; 12] = {
         row(Conditional, "conditional",  CONDITIONAL,                           true,    true,     "diamond"),
         row(Other,       "node",         None,                                  false,   false,    "ellipse"),
     ]
+};
+
+// Each row stands in its kind's place ([`NodeKind::facts`] reads it there).
+const _: () = {
+    let mut i = 0;
+    while i < COUNT {
+        assert!(
+            KINDS[i].kind as usize == i,
+            "KINDS lists the kinds in NodeKind's order"
+        );
+        i += 1;
+    }
 };
 
 /// A row of [`KINDS`], its columns in the order of [`KindFacts`]'s fields.
