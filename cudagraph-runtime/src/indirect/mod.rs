@@ -1,0 +1,124 @@
+//! Indirect values: scalars that a graph's kernels read through a pointer, changed between
+//! launches by a plain host write instead of a node update.
+//!
+//! A loop that changes a few numbers at every launch (a decode step, a time step, a scale) would
+//! otherwise update a kernel node before each launch: one driver call
+//! (`cuGraphExecKernelNodeSetParams`) of about 0.3 to 0.9 µs per node. An indirect value lives
+//! in device memory instead, and kernels take a pointer to it:
+//!
+//! ```no_run
+//! use cudagraph_runtime::prelude::*;
+//! # fn main() -> cudagraph_runtime::Result<()> {
+//! # let func: cudarc::driver::CudaFunction = todo!();
+//! # let ctx = cudagraph_runtime::open_device(0)?; let stream = ctx.new_stream()?;
+//! // extern "C" __global__ void decode(const unsigned* step, float* out) { ... out[*step] ... }
+//! // SAFETY: `decode` takes `(const unsigned*, float*)`.
+//! let decode: Kernel<(DevicePtr<u32>, DevicePtrMut<f32>)> = unsafe { Kernel::new(func) };
+//! let out = DeviceBuffer::<f32>::zeros(&stream, 4096)?;
+//!
+//! let mut graph = Graph::new(&ctx)?;
+//! let step = graph.add_indirect(0u32)?; // an `Indirect<u32>`: a key, and a `const unsigned*`
+//! graph.add_kernel(&decode, LaunchConfig::for_num_elems(1), (step, &out), &[])?;
+//! let mut exec = graph.instantiate()?;
+//! for s in 0..4096u32 {
+//!     exec.set_indirect(&step, s)?; // a plain write into host memory: no driver call
+//!     exec.launch(&stream)?;         // this launch reads `s`, whatever runs or waits meanwhile
+//! }
+//! # Ok(()) }
+//! ```
+//!
+//! In CUDA C the parameter is a pointer to const, read with a plain load: `const unsigned* step`,
+//! then `*step` (the value does not change while a launch runs, so `__ldg(step)` is fine too).
+//! Several values of different types share one block; each is aligned to its type.
+//!
+//! # How it works
+//!
+//! ```text
+//!  host                                         device (one launch)
+//!  ----                                         -------------------
+//!  set_indirect: writes the staged copy         [fetch] reads its counter c, copies slot c % S
+//!  launch #k: waits until launch #k-S fetched,          into the current block, counter = c+1,
+//!             copies staged -> slot k % S,              then tells the host "k fetched"
+//!             cuGraphLaunch                       │
+//!  (ring of S slots in page-locked memory        ▼
+//!   the device reads over the bus)              [your kernels] read the current block
+//! ```
+//!
+//! - The graph's block has a *current* copy in device memory, which the kernels read, and a
+//!   *staged* copy in host memory, which [`GraphExec::set_indirect`](crate::GraphExec::set_indirect)
+//!   writes.
+//! - [`GraphExec::launch`](crate::GraphExec::launch) copies the staged block into slot `k % S` of
+//!   a ring of `S` slots in page-locked host memory that the device can read
+//!   (`cuMemHostAlloc` with `CU_MEMHOSTALLOC_DEVICEMAP`), then launches.
+//! - The graph's first node, added with the first value, is a small *fetch* kernel (one block,
+//!   PTX that this crate loads once per context, no NVRTC needed). It reads the executable's
+//!   launch counter from device memory, copies slot `counter % S` into the current block,
+//!   increments the counter and publishes it to a word of host memory.
+//! - CUDA orders each launch of an executable after its previous launches ([`cuGraphLaunch`]),
+//!   so the device's counter counts exactly the launch calls that succeeded, as the host does:
+//!   launch `k` fetches slot `k % S`. Before the host writes a slot again, it checks (one load
+//!   from host memory, no driver call) that the launch which used it last has fetched it; if
+//!   not (more than `S` launches queued and not started), `launch` waits, spinning briefly and
+//!   then sleeping, and asks the driver every millisecond whether the launches have failed.
+//! - Every node that reads an indirect value is ordered after the fetch node: a kernel or copy
+//!   given one gets the edge from the fetch node added to its dependencies when they do not
+//!   already order it. A launch's fetch runs only after the previous launch has completed, so no
+//!   kernel ever sees the current block change under it.
+//!
+//! # Costs, and when to prefer node updates
+//!
+//! | | node update + launch | indirect value + launch |
+//! |---|---|---|
+//! | host, per changed value | one driver call per node (~0.3-0.9 µs) | one store (a few ns) |
+//! | host, per launch | the launch | the launch, `cuStreamIsCapturing`, a copy of the used bytes of the block, and now and then one load of the word the device writes |
+//! | device, per launch | nothing | one more kernel node before the first reader starts: a one-block kernel whose copy waits for one round trip across the bus to host memory (expected around 1-2 µs; `tests/benches/indirect.rs` measures it) |
+//! | memory | none | `capacity + 16` bytes of device memory, about `S × capacity + 64` bytes of page-locked host memory ([`IndirectLayout`]) |
+//!
+//! Prefer indirect values when several values change at every launch, or when one value is
+//! read by many nodes (one write reaches them all, where updates would touch every node), and
+//! when the host is the bottleneck (small graphs launched back to back). Prefer node updates when
+//! values change rarely (then nothing is paid per launch), when the graph is so short that the
+//! fetch node's latency matters on the device, or when a value decides something the driver
+//! reads (a launch configuration, a copy's size): those cannot be indirect.
+//!
+//! # Rules
+//!
+//! - A key ([`Indirect<T>`]) belongs to the graph that made it, and to its executable: giving it
+//!   to another graph or executable is an [`Error::Invalid`](crate::Error::Invalid).
+//! - A graph with indirect values is instantiated once (instantiation consumes it), and cannot
+//!   be cloned, embedded as a child graph, updated as a whole (`cuGraphExecUpdate` would point
+//!   the executable's nodes at the other graph's block, which their fetch node does not fill),
+//!   or instantiated for device launch (a launch from the device would not go through
+//!   [`GraphExec::launch`](crate::GraphExec::launch)).
+//!   [`GraphExec::reinstantiate`](crate::GraphExec::reinstantiate) keeps the block and its count
+//!   (the new instantiation's first launch waits for the old one's launches, as for any
+//!   re-instantiation); [`GraphExec::reinstantiate_from`](crate::GraphExec::reinstantiate_from)
+//!   takes the other graph's block and keys, and the old block lives until the old launches are
+//!   done.
+//! - Kernels in the bodies of a conditional node may read the graph's values when the
+//!   conditional node is ordered after the fetch node ([`Graph::indirect_fetch`](crate::Graph::indirect_fetch)).
+//! - The block, the ring and the counters are freed only after the last launch that may use them
+//!   has completed, as the crate's memory model frees any memory a graph uses.
+//! - The fetch node is an ordinary kernel node, reachable only through `unsafe` calls
+//!   ([`GraphExec::set_enabled_unchecked`](crate::GraphExec::set_enabled_unchecked)): disabling it,
+//!   or launching the raw executable with `cuGraphLaunch` yourself, breaks the count. A launch
+//!   that then waits for a fetch that never comes returns an error once the driver says every
+//!   launch is over.
+//!
+//! [`cuGraphLaunch`]: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html
+//!
+//! The module's parts: `key` ([`Indirect`], and which nodes may read a graph's values),
+//! `layout` (a block's size: [`IndirectOptions`], [`IndirectLayout`]), `block` (a graph's
+//! block, `IndirectBlock`), `ring` (its memory and the ring of slots launches read), `fetch`
+//! (the fetch kernel and its node).
+
+mod block;
+mod fetch;
+mod key;
+mod layout;
+mod ring;
+
+pub(crate) use block::{check_not_capturing, IndirectBlock};
+pub use key::Indirect;
+pub(crate) use key::{foreign_block, foreign_key, IndirectScope};
+pub use layout::{IndirectLayout, IndirectOptions};
