@@ -4,6 +4,12 @@
 //! bodies, and what its update handle can change. The runtime keeps its own facts of each kind in
 //! one table too (`cudagraph-runtime/src/node/kind.rs`); the names and `NodeKind` variants here
 //! follow it, and a new kind gets a row in both.
+//!
+//! Besides its row, a new kind is a variant of `NodeOp` with its syntax (`parse`), and its arm in
+//! each match the compiler then names: the params it mentions (`model`), the rules of its
+//! operands (`check::operands`), its add call (`expand::node`), its handle's methods
+//! (`expand::handles`), how the docs write it (`expand::docs`) and where errors about it point
+//! (`expand`).
 
 use crate::parse::NodeOp;
 

@@ -5,9 +5,12 @@
 //! nodes embed) and the listing of captured nodes all read [`KINDS`]; a kind's parameters, handle
 //! and updates live in its own module beside this one.
 //!
-//! A new kind is a variant here, a row of [`KINDS`], and a module of its own (its handle, its
-//! `NodeParams` and `NodeUpdate`); `Graph` gets its adder in `graph::add`, `GraphExec` its update
-//! in `exec`, and the crate root its re-exports.
+//! A new kind is, in this crate: a variant here and its row of [`KINDS`] (the compiler asks for
+//! both); a module of its own under `node/` (its handle, its `NodeParams` and `NodeUpdate`),
+//! declared and re-exported in `node/mod.rs`; its adder in `graph/add.rs`; its single-node update
+//! in `exec/nodes.rs` (and the driver call in `driver/result.rs` where cudarc has none); its
+//! re-exports in `lib.rs`; and, for `cuda_graph!`, its helpers in a module of `__private/`. The
+//! macro keeps its own row of the kind (`cudagraph-macros/src/kinds.rs`).
 
 use cudarc::driver::sys;
 
