@@ -116,7 +116,7 @@ struct Tables<'a> {
     broken_by_capture: bool,
     /// Conditional handles made for this graph (or its bodies) that drive no conditional node
     /// yet: CUDA refuses to instantiate a graph with one.
-    idle_handles: Vec<sys::CUgraphConditionalHandle>,
+    idle_handles: Vec<crate::node::RawConditionalHandle>,
     /// Which indirect values the graph's nodes may read, after which node (see `crate::indirect`).
     indirect: Option<IndirectScope>,
     /// The graph's block of indirect values, until instantiation moves it into the executable.
@@ -1534,6 +1534,12 @@ impl<'a> Graph<'a> {
                     .into(),
             }));
         }
+        #[cfg(not(any(
+            feature = "cuda-12030",
+            feature = "cuda-12040",
+            feature = "cuda-12050",
+            feature = "cuda-12060"
+        )))]
         if let Condition::Switch(0) = condition {
             let node = self.pending_name(NodeKind::Conditional);
             return self.or_forget_name(Err(Error::Invalid {
@@ -1941,7 +1947,7 @@ impl<'a> Graph<'a> {
         &mut self,
         functions: &FunctionSet,
         panics: &Arc<crate::node::PanicSlot>,
-        idle_handles: Vec<sys::CUgraphConditionalHandle>,
+        idle_handles: Vec<crate::node::RawConditionalHandle>,
     ) {
         self.functions.extend(functions);
         self.panics.watch(std::slice::from_ref(panics));

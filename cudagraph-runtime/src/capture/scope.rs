@@ -10,6 +10,7 @@ use std::sync::Arc;
 use cudarc::driver::{sys, CudaContext, CudaStream, DeviceRepr};
 
 use super::operands::CaptureAlloc;
+#[cfg(not(feature = "cuda-12020"))]
 use crate::body::Body;
 use crate::driver::{record_err, result};
 use crate::error::{Error, Result};
@@ -414,6 +415,12 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
                     .into(),
             });
         }
+        #[cfg(not(any(
+            feature = "cuda-12030",
+            feature = "cuda-12040",
+            feature = "cuda-12050",
+            feature = "cuda-12060"
+        )))]
         if let Condition::Switch(0) = condition {
             return Err(Error::Invalid {
                 node: name(),
@@ -500,7 +507,7 @@ pub(crate) struct Sequence<'a> {
     /// The conditional nodes added, with their bodies.
     pub(crate) bodies: RefCell<Vec<(sys::CUgraphNode, Vec<Graph<'a>>)>>,
     /// Conditional handles made that drive no conditional node yet.
-    pub(crate) idle_handles: RefCell<Vec<sys::CUgraphConditionalHandle>>,
+    pub(crate) idle_handles: RefCell<Vec<crate::node::RawConditionalHandle>>,
     /// Counts the capture's own nodes, for their names in errors.
     calls: Cell<u32>,
 }
