@@ -1,6 +1,22 @@
 //! Shared helpers for the GPU integration tests and benches: open the GPU or skip, compile CUDA C
 //! with NVRTC, make random inputs.
 
+/// The workspace README's code blocks, compiled by `cargo test` as doctests (run too, unless
+/// `no_run`: those need a GPU).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
+
+/// The code blocks of cudagraph-runtime's README (the one crates.io shows), as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../cudagraph-runtime/README.md")]
+pub struct RuntimeReadmeDoctests;
+
+/// The code blocks of cudagraph-macros' README, as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../cudagraph-macros/README.md")]
+pub struct MacrosReadmeDoctests;
+
 pub mod bench;
 pub mod capture;
 pub mod graph_memory;
