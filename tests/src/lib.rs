@@ -25,7 +25,9 @@ pub mod pipeline;
 pub mod raw;
 pub mod soundness;
 
-use std::sync::Arc;
+use std::collections::BTreeSet;
+use std::io::Write as _;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use cudagraph_runtime::cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, CudaView,
@@ -36,13 +38,16 @@ use cudagraph_runtime::{
     open_device, DeviceBuffer, DevicePtr, DevicePtrMut, Error, Kernel, LaunchConfig,
 };
 
-/// An open GPU: a context and a stream of it.
+/// An open GPU: a context and a stream of it, and the test's turn on it (see [`gpu`]).
 #[derive(Debug)]
 pub struct Gpu {
     /// The primary context of device 0.
     pub ctx: Arc<CudaContext>,
     /// A fresh non-default stream.
     pub stream: Arc<CudaStream>,
+    /// Held while the `Gpu` lives: dropping it lets tests of other modules start (forgetting it
+    /// keeps them waiting).
+    _turn: Turn,
 }
 
 /// Whether a missing GPU must fail the tests (`CUDAGRAPH_REQUIRE_GPU=1`, set by `.gpu/run`).
@@ -50,25 +55,154 @@ pub fn gpu_required() -> bool {
     std::env::var("CUDAGRAPH_REQUIRE_GPU").is_ok_and(|v| v == "1")
 }
 
-/// Device 0, or `None` after printing a skip line naming `test` when this machine has no GPU.
+/// Device 0 for test `test`, or `None` when this machine has no GPU: then the test is counted as
+/// skipped (a line saying so, captured by the test runner unless `--nocapture`), and the test
+/// program ends with a line the runner does not capture, saying how many of its tests were
+/// skipped and why. Call it at the start of the test, and keep the `Gpu` until its end.
+///
+/// Tests of one module may run at the same time; a test of another module (another source file
+/// calling `gpu`) waits until no test of the module holding the GPU holds a `Gpu` any more. So the
+/// GPU tests that share one test program run module by module, each module as it ran as a program
+/// of its own: several break captures on purpose, synchronize the context, or measure free memory
+/// and the graph-memory pool.
 ///
 /// # Panics
 /// When there is no GPU and `CUDAGRAPH_REQUIRE_GPU=1`: then a missing GPU is a test failure.
+#[track_caller]
 pub fn gpu(test: &str) -> Option<Gpu> {
+    // Every driver call of the test in its turn, opening the device too.
+    let file = std::panic::Location::caller().file();
+    let turn = Turn::take(file);
     match open_device(0) {
         Ok(ctx) => {
             let stream = ctx.new_stream().expect("creating a stream");
-            Some(Gpu { ctx, stream })
+            Some(Gpu {
+                ctx,
+                stream,
+                _turn: turn,
+            })
         }
         Err(e @ (Error::NoDriver | Error::NoDevice { .. })) => {
+            drop(turn);
             if gpu_required() {
                 panic!("{test}: CUDAGRAPH_REQUIRE_GPU=1 but no GPU is usable: {e}");
             }
             eprintln!("skipped {test}: no GPU ({e})");
+            skipped(file, test, &e);
             None
         }
         Err(e) => panic!("{test}: opening the GPU failed: {e}"),
     }
+}
+
+/// Which module's tests hold the GPU, and how many `Gpu`s they hold.
+struct Turns {
+    module: &'static str,
+    holders: usize,
+}
+
+static TURNS: Mutex<Turns> = Mutex::new(Turns {
+    module: "",
+    holders: 0,
+});
+static TURN_ENDED: Condvar = Condvar::new();
+
+/// A test's turn on the GPU: its module's, shared with the other tests of that module.
+#[derive(Debug)]
+struct Turn;
+
+impl Turn {
+    /// Waits until the GPU is free or held by tests of `module`, and joins them.
+    fn take(module: &'static str) -> Self {
+        let mut turns = TURNS.lock().unwrap_or_else(PoisonError::into_inner);
+        // Always admitted while its own module holds the GPU: a test waiting here may hold a lock
+        // of its module that a test already running needs.
+        while turns.holders > 0 && turns.module != module {
+            turns = TURN_ENDED
+                .wait(turns)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        turns.module = module;
+        turns.holders += 1;
+        Turn
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        let mut turns = TURNS.lock().unwrap_or_else(PoisonError::into_inner);
+        turns.holders -= 1;
+        if turns.holders == 0 {
+            TURN_ENDED.notify_all();
+        }
+    }
+}
+
+/// The tests of this program that skipped for want of a GPU, and why.
+static SKIPPED: Mutex<(BTreeSet<String>, String)> = Mutex::new((BTreeSet::new(), String::new()));
+
+/// Counts `test` of source file `file` as skipped; the first skip arranges for the summary at
+/// exit.
+fn skipped(file: &str, test: &str, why: &Error) {
+    let mut skipped = SKIPPED.lock().unwrap_or_else(PoisonError::into_inner);
+    if skipped.0.is_empty() {
+        skipped.1 = why.to_string();
+        // SAFETY: registers a plain function, callable at any time, with the C library.
+        unsafe { atexit(report_skips) };
+    }
+    // Named as the test runner names it: `module::test` in a program of several modules.
+    let module = std::path::Path::new(file)
+        .file_stem()
+        .map(|m| m.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match std::env::args().next() {
+        // A program of one file (`soundness_1_leak_amplification` of `1_leak_amplification.rs`).
+        Some(program) if program_name(&program).ends_with(&*module) => test.to_owned(),
+        _ if module == "main" || module == "lib" => test.to_owned(),
+        _ => format!("{module}::{test}"),
+    };
+    skipped.0.insert(name);
+}
+
+/// The test program's name: its file name without the hash cargo adds (`<name>-<hash>`).
+fn program_name(path: &str) -> String {
+    let file = std::path::Path::new(path)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match file.rsplit_once('-') {
+        Some((name, _)) => name.to_owned(),
+        None => file,
+    }
+}
+
+unsafe extern "C" {
+    /// The C library's `atexit`: `f` runs when the process exits normally, after the test
+    /// runner has printed its results (it returns from `main`, or calls `process::exit`).
+    fn atexit(f: extern "C" fn()) -> std::ffi::c_int;
+}
+
+/// Prints, after the test runner's results, how many tests skipped and why: written to stderr
+/// directly, which the runner does not capture (it captures `print!` and `eprint!` only).
+extern "C" fn report_skips() {
+    let _ = std::panic::catch_unwind(|| {
+        let skipped = SKIPPED.lock().unwrap_or_else(PoisonError::into_inner);
+        let (tests, why) = &*skipped;
+        let program = program_name(&std::env::args().next().unwrap_or_default());
+        let n = tests.len();
+        let what = if n == 1 { "test" } else { "tests" };
+        let named = if n <= 3 {
+            let names: Vec<&str> = tests.iter().map(String::as_str).collect();
+            format!(" ({})", names.join(", "))
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED {n} GPU {what} of `{program}`{named}, counted as passed above but not run: \
+             no GPU: {why}\n(set CUDAGRAPH_REQUIRE_GPU=1 to make a missing GPU fail them)\n"
+        );
+    });
 }
 
 /// Compiles CUDA C `src` with NVRTC and loads it into `ctx`.
