@@ -473,3 +473,53 @@ pub fn assert_read_untouched<S: ReadBack<f32> + ?Sized>(
 ) {
     assert_untouched(what, &read_back(stream, src), POISON);
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Barrier, Mutex};
+    use std::time::Duration;
+
+    use super::Turn;
+
+    /// Tests of one module share the GPU, tests of two modules never do, and a test holding its
+    /// module's own lock while it waits for the turn blocks no one for good.
+    #[test]
+    fn modules_take_turns_and_share_theirs() {
+        // How many turns each of two modules holds at once.
+        static HELD: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
+        static A_LOCK: Mutex<()> = Mutex::new(());
+        const MODULES: [&str; 2] = ["tests/a.rs", "tests/b.rs"];
+        let both_a = Barrier::new(2);
+        let hold = |m: usize, work: &dyn Fn()| {
+            let _turn = Turn::take(MODULES[m]);
+            HELD[m].fetch_add(1, Ordering::SeqCst);
+            assert_eq!(HELD[1 - m].load(Ordering::SeqCst), 0, "two modules at once");
+            work();
+            assert_eq!(HELD[1 - m].load(Ordering::SeqCst), 0, "two modules at once");
+            HELD[m].fetch_sub(1, Ordering::SeqCst);
+        };
+        std::thread::scope(|s| {
+            // Two tests of `a` that hold the turn together (the barrier needs both)...
+            for _ in 0..2 {
+                s.spawn(|| {
+                    hold(0, &|| {
+                        both_a.wait();
+                    })
+                });
+            }
+            // ...one that takes `a`'s own lock before its turn, and one that needs that lock
+            // while it holds the turn...
+            s.spawn(|| {
+                let _lock = A_LOCK.lock().unwrap();
+                hold(0, &|| std::thread::sleep(Duration::from_millis(20)));
+            });
+            s.spawn(|| hold(0, &|| drop(A_LOCK.lock().unwrap())));
+            // ...and tests of `b` in between.
+            for _ in 0..4 {
+                s.spawn(|| hold(1, &|| std::thread::sleep(Duration::from_millis(5))));
+            }
+        });
+        assert_eq!(super::TURNS.lock().unwrap().holders, 0);
+    }
+}
