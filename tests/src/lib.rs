@@ -164,15 +164,17 @@ fn skipped(file: &str, test: &str, why: &Error) {
     skipped.0.insert(name);
 }
 
-/// The test program's name: its file name without the hash cargo adds (`<name>-<hash>`).
+/// The test program's name: its file name without the hash cargo adds (`<name>-<16 hex digits>`).
 fn program_name(path: &str) -> String {
     let file = std::path::Path::new(path)
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     match file.rsplit_once('-') {
-        Some((name, _)) => name.to_owned(),
-        None => file,
+        Some((name, hash)) if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            name.to_owned()
+        }
+        _ => file,
     }
 }
 
@@ -481,6 +483,17 @@ mod tests {
     use std::time::Duration;
 
     use super::Turn;
+
+    #[test]
+    fn program_names_lose_cargos_hash_only() {
+        use super::program_name;
+        assert_eq!(program_name("/t/debug/deps/gpu-d39c022eff3de208"), "gpu");
+        assert_eq!(
+            program_name("deps/soundness_9_empty_buffers-7372a0f54549b7e2"),
+            "soundness_9_empty_buffers"
+        );
+        assert_eq!(program_name(".gpu/test/tests--gpu"), "tests--gpu");
+    }
 
     /// Tests of one module share the GPU, tests of two modules never do, and a test holding its
     /// module's own lock while it waits for the turn blocks no one for good.
