@@ -409,6 +409,9 @@
 //! driver. Pick another with `default-features = false, features = ["cuda-12080"]` (12.2 or newer: the generic
 //! `cuGraphAddNode`, which every node is added with, first exists there).
 #![deny(missing_docs)]
+// The CUDA 12.2 binding has no conditional nodes and no capture into a graph (CUDA 12.3): their
+// helpers are compiled but unused there.
+#![cfg_attr(feature = "cuda-12020", allow(dead_code))]
 
 #[doc(hidden)]
 pub mod __private;
@@ -471,9 +474,11 @@ pub use user_object::UserObject;
 /// The names most programs need.
 pub mod prelude {
     pub use crate::{
-        cuda_graph, Body, Capture, Condition, ConditionalHandle, DeviceBuffer, DevicePtr,
-        DevicePtrMut, Event, Graph, GraphAlloc, GraphExec, HostBuffer, HostCallback, HostPtr,
-        HostPtrMut, Indirect, InstantiateFlags, Kernel, LaunchConfig, Memcpy, Memset, Mut, NodeId,
-        Replay,
+        cuda_graph, Body, Capture, DeviceBuffer, DevicePtr, DevicePtrMut, Event, Graph, GraphAlloc,
+        GraphExec, HostBuffer, HostCallback, HostPtr, HostPtrMut, Indirect, InstantiateFlags,
+        Kernel, LaunchConfig, Memcpy, Memset, Mut, NodeId, Replay,
     };
+    // Conditional nodes came with CUDA 12.3.
+    #[cfg(not(feature = "cuda-12020"))]
+    pub use crate::{Condition, ConditionalHandle};
 }

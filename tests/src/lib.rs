@@ -1,6 +1,22 @@
 //! Shared helpers for the GPU integration tests and benches: open the GPU or skip, compile CUDA C
 //! with NVRTC, make random inputs.
 
+/// The workspace README's code blocks, compiled by `cargo test` as doctests (run too, unless
+/// `no_run`: those need a GPU).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
+
+/// The code blocks of cudagraph-runtime's README (the one crates.io shows), as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../cudagraph-runtime/README.md")]
+pub struct RuntimeReadmeDoctests;
+
+/// The code blocks of cudagraph-macros' README, as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../cudagraph-macros/README.md")]
+pub struct MacrosReadmeDoctests;
+
 pub mod bench;
 pub mod capture;
 pub mod graph_memory;
@@ -9,7 +25,9 @@ pub mod pipeline;
 pub mod raw;
 pub mod soundness;
 
-use std::sync::Arc;
+use std::collections::BTreeSet;
+use std::io::Write as _;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use cudagraph_runtime::cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, CudaView,
@@ -20,13 +38,16 @@ use cudagraph_runtime::{
     open_device, DeviceBuffer, DevicePtr, DevicePtrMut, Error, Kernel, LaunchConfig,
 };
 
-/// An open GPU: a context and a stream of it.
+/// An open GPU: a context and a stream of it, and the test's turn on it (see [`gpu`]).
 #[derive(Debug)]
 pub struct Gpu {
     /// The primary context of device 0.
     pub ctx: Arc<CudaContext>,
     /// A fresh non-default stream.
     pub stream: Arc<CudaStream>,
+    /// Held while the `Gpu` lives: dropping it lets tests of other modules start (forgetting it
+    /// keeps them waiting).
+    _turn: Turn,
 }
 
 /// Whether a missing GPU must fail the tests (`CUDAGRAPH_REQUIRE_GPU=1`, set by `.gpu/run`).
@@ -34,25 +55,156 @@ pub fn gpu_required() -> bool {
     std::env::var("CUDAGRAPH_REQUIRE_GPU").is_ok_and(|v| v == "1")
 }
 
-/// Device 0, or `None` after printing a skip line naming `test` when this machine has no GPU.
+/// Device 0 for test `test`, or `None` when this machine has no GPU: then the test is counted as
+/// skipped (a line saying so, captured by the test runner unless `--nocapture`), and the test
+/// program ends with a line the runner does not capture, saying how many of its tests were
+/// skipped and why. Call it at the start of the test, and keep the `Gpu` until its end.
+///
+/// Tests of one module may run at the same time; a test of another module (another source file
+/// calling `gpu`) waits until no test of the module holding the GPU holds a `Gpu` any more. So the
+/// GPU tests that share one test program run module by module, each module as it ran as a program
+/// of its own: several break captures on purpose, synchronize the context, or measure free memory
+/// and the graph-memory pool.
 ///
 /// # Panics
 /// When there is no GPU and `CUDAGRAPH_REQUIRE_GPU=1`: then a missing GPU is a test failure.
+#[track_caller]
 pub fn gpu(test: &str) -> Option<Gpu> {
+    // Every driver call of the test in its turn, opening the device too.
+    let file = std::panic::Location::caller().file();
+    let turn = Turn::take(file);
     match open_device(0) {
         Ok(ctx) => {
             let stream = ctx.new_stream().expect("creating a stream");
-            Some(Gpu { ctx, stream })
+            Some(Gpu {
+                ctx,
+                stream,
+                _turn: turn,
+            })
         }
         Err(e @ (Error::NoDriver | Error::NoDevice { .. })) => {
+            drop(turn);
             if gpu_required() {
                 panic!("{test}: CUDAGRAPH_REQUIRE_GPU=1 but no GPU is usable: {e}");
             }
             eprintln!("skipped {test}: no GPU ({e})");
+            skipped(file, test, &e);
             None
         }
         Err(e) => panic!("{test}: opening the GPU failed: {e}"),
     }
+}
+
+/// Which module's tests hold the GPU, and how many `Gpu`s they hold.
+struct Turns {
+    module: &'static str,
+    holders: usize,
+}
+
+static TURNS: Mutex<Turns> = Mutex::new(Turns {
+    module: "",
+    holders: 0,
+});
+static TURN_ENDED: Condvar = Condvar::new();
+
+/// A test's turn on the GPU: its module's, shared with the other tests of that module.
+#[derive(Debug)]
+struct Turn;
+
+impl Turn {
+    /// Waits until the GPU is free or held by tests of `module`, and joins them.
+    fn take(module: &'static str) -> Self {
+        let mut turns = TURNS.lock().unwrap_or_else(PoisonError::into_inner);
+        // Always admitted while its own module holds the GPU: a test waiting here may hold a lock
+        // of its module that a test already running needs.
+        while turns.holders > 0 && turns.module != module {
+            turns = TURN_ENDED
+                .wait(turns)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        turns.module = module;
+        turns.holders += 1;
+        Turn
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        let mut turns = TURNS.lock().unwrap_or_else(PoisonError::into_inner);
+        turns.holders -= 1;
+        if turns.holders == 0 {
+            TURN_ENDED.notify_all();
+        }
+    }
+}
+
+/// The tests of this program that skipped for want of a GPU, and why.
+static SKIPPED: Mutex<(BTreeSet<String>, String)> = Mutex::new((BTreeSet::new(), String::new()));
+
+/// Counts `test` of source file `file` as skipped; the first skip arranges for the summary at
+/// exit.
+fn skipped(file: &str, test: &str, why: &Error) {
+    let mut skipped = SKIPPED.lock().unwrap_or_else(PoisonError::into_inner);
+    if skipped.0.is_empty() {
+        skipped.1 = why.to_string();
+        // SAFETY: registers a plain function, callable at any time, with the C library.
+        unsafe { atexit(report_skips) };
+    }
+    // Named as the test runner names it: `module::test` in a program of several modules.
+    let module = std::path::Path::new(file)
+        .file_stem()
+        .map(|m| m.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match std::env::args().next() {
+        // A program of one file (`soundness_1_leak_amplification` of `1_leak_amplification.rs`).
+        Some(program) if program_name(&program).ends_with(&*module) => test.to_owned(),
+        _ if module == "main" || module == "lib" => test.to_owned(),
+        _ => format!("{module}::{test}"),
+    };
+    skipped.0.insert(name);
+}
+
+/// The test program's name: its file name without the hash cargo adds (`<name>-<16 hex digits>`).
+fn program_name(path: &str) -> String {
+    let file = std::path::Path::new(path)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match file.rsplit_once('-') {
+        Some((name, hash)) if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            name.to_owned()
+        }
+        _ => file,
+    }
+}
+
+unsafe extern "C" {
+    /// The C library's `atexit`: `f` runs when the process exits normally, after the test
+    /// runner has printed its results (it returns from `main`, or calls `process::exit`).
+    fn atexit(f: extern "C" fn()) -> std::ffi::c_int;
+}
+
+/// Prints, after the test runner's results, how many tests skipped and why: written to stderr
+/// directly, which the runner does not capture (it captures `print!` and `eprint!` only).
+extern "C" fn report_skips() {
+    let _ = std::panic::catch_unwind(|| {
+        let skipped = SKIPPED.lock().unwrap_or_else(PoisonError::into_inner);
+        let (tests, why) = &*skipped;
+        let program = program_name(&std::env::args().next().unwrap_or_default());
+        let n = tests.len();
+        let what = if n == 1 { "test" } else { "tests" };
+        let named = if n <= 3 {
+            let names: Vec<&str> = tests.iter().map(String::as_str).collect();
+            format!(" ({})", names.join(", "))
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED {n} GPU {what} of `{program}`{named}, counted as passed above but not run: \
+             no GPU: {why}\n(set CUDAGRAPH_REQUIRE_GPU=1 to make a missing GPU fail them)\n"
+        );
+    });
 }
 
 /// Compiles CUDA C `src` with NVRTC and loads it into `ctx`.
@@ -322,4 +474,65 @@ pub fn assert_read_untouched<S: ReadBack<f32> + ?Sized>(
     src: &S,
 ) {
     assert_untouched(what, &read_back(stream, src), POISON);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Barrier, Mutex};
+    use std::time::Duration;
+
+    use super::Turn;
+
+    #[test]
+    fn program_names_lose_cargos_hash_only() {
+        use super::program_name;
+        assert_eq!(program_name("/t/debug/deps/gpu-d39c022eff3de208"), "gpu");
+        assert_eq!(
+            program_name("deps/soundness_9_empty_buffers-7372a0f54549b7e2"),
+            "soundness_9_empty_buffers"
+        );
+        assert_eq!(program_name(".gpu/test/tests--gpu"), "tests--gpu");
+    }
+
+    /// Tests of one module share the GPU, tests of two modules never do, and a test holding its
+    /// module's own lock while it waits for the turn blocks no one for good.
+    #[test]
+    fn modules_take_turns_and_share_theirs() {
+        // How many turns each of two modules holds at once.
+        static HELD: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
+        static A_LOCK: Mutex<()> = Mutex::new(());
+        const MODULES: [&str; 2] = ["tests/a.rs", "tests/b.rs"];
+        let both_a = Barrier::new(2);
+        let hold = |m: usize, work: &dyn Fn()| {
+            let _turn = Turn::take(MODULES[m]);
+            HELD[m].fetch_add(1, Ordering::SeqCst);
+            assert_eq!(HELD[1 - m].load(Ordering::SeqCst), 0, "two modules at once");
+            work();
+            assert_eq!(HELD[1 - m].load(Ordering::SeqCst), 0, "two modules at once");
+            HELD[m].fetch_sub(1, Ordering::SeqCst);
+        };
+        std::thread::scope(|s| {
+            // Two tests of `a` that hold the turn together (the barrier needs both)...
+            for _ in 0..2 {
+                s.spawn(|| {
+                    hold(0, &|| {
+                        both_a.wait();
+                    })
+                });
+            }
+            // ...one that takes `a`'s own lock before its turn, and one that needs that lock
+            // while it holds the turn...
+            s.spawn(|| {
+                let _lock = A_LOCK.lock().unwrap();
+                hold(0, &|| std::thread::sleep(Duration::from_millis(20)));
+            });
+            s.spawn(|| hold(0, &|| drop(A_LOCK.lock().unwrap())));
+            // ...and tests of `b` in between.
+            for _ in 0..4 {
+                s.spawn(|| hold(1, &|| std::thread::sleep(Duration::from_millis(5))));
+            }
+        });
+        assert_eq!(super::TURNS.lock().unwrap().holders, 0);
+    }
 }

@@ -664,11 +664,15 @@ impl Gen<'_> {
             CondKind::If => quote_spanned!(s=> #p::Condition::If),
             CondKind::IfElse => quote_spanned!(s=> #p::Condition::IfElse),
             CondKind::While => quote_spanned!(s=> #p::Condition::While),
+            // Through a trait that only CUDA 12.8 bindings implement: an older binding makes this
+            // an error at the `switch` keyword saying so.
             CondKind::Switch => {
                 let n = c.bodies.len() as u32;
-                quote_spanned!(s=> #p::Condition::Switch(#n))
+                quote_spanned!(s=> <() as #p::CudaHasSwitchNodes>::switch(#n))
             }
         };
+        // Conditional nodes need CUDA 12.3 bindings: an error at the keyword otherwise.
+        let needs = quote_spanned!(s=> #p::needs_conditional_nodes::<()>(););
         let bodies = local("bodies");
         let built: Vec<_> = (0..c.bodies.len())
             .map(|b| {
@@ -684,6 +688,7 @@ impl Gen<'_> {
             .collect();
         let name = &node.name;
         quote! {
+            #needs
             #graph.name_next(#name);
             #nodes.#field = #graph
                 .add_conditional_with(#nodes.#handle, #condition, #deps, |#bodies| {

@@ -419,6 +419,12 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
                     .into(),
             });
         }
+        #[cfg(not(any(
+            feature = "cuda-12030",
+            feature = "cuda-12040",
+            feature = "cuda-12050",
+            feature = "cuda-12060"
+        )))]
         if let Condition::Switch(0) = condition {
             return Err(Error::Invalid {
                 node: name(),

@@ -49,7 +49,7 @@ pub(crate) struct Sequence<'a> {
     /// The conditional nodes added, with their bodies.
     pub(crate) bodies: RefCell<Vec<(sys::CUgraphNode, Vec<Graph<'a>>)>>,
     /// Conditional handles made that drive no conditional node yet.
-    pub(crate) idle_handles: RefCell<Vec<sys::CUgraphConditionalHandle>>,
+    pub(crate) idle_handles: RefCell<Vec<crate::node::RawConditionalHandle>>,
     /// Counts the capture's own nodes, for their names in errors.
     calls: Cell<u32>,
 }

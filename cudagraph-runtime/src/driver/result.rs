@@ -595,6 +595,7 @@ pub(crate) mod stream {
         let mut graph = std::ptr::null_mut();
         let mut deps: *const sys::CUgraphNode = std::ptr::null();
         let mut count = 0usize;
+        #[cfg(not(feature = "cuda-12020"))]
         use std::ptr::null_mut;
         // SAFETY: the caller's promise; every out-pointer is valid, edge data not asked for.
         #[cfg(feature = "cuda-12020")]

@@ -118,7 +118,7 @@ impl<'a> Graph<'a> {
         &mut self,
         functions: &FunctionSet,
         panics: &Arc<crate::node::PanicSlot>,
-        idle_handles: Vec<sys::CUgraphConditionalHandle>,
+        idle_handles: Vec<crate::node::RawConditionalHandle>,
     ) {
         self.functions.extend(functions);
         self.panics.watch(std::slice::from_ref(panics));

@@ -103,6 +103,12 @@ impl<'a> Graph<'a> {
                     .into(),
             }));
         }
+        #[cfg(not(any(
+            feature = "cuda-12030",
+            feature = "cuda-12040",
+            feature = "cuda-12050",
+            feature = "cuda-12060"
+        )))]
         if let Condition::Switch(0) = condition {
             let node = self.pending_name(NodeKind::Conditional);
             return self.or_forget_name(Err(Error::Invalid {

@@ -1,8 +1,6 @@
 //! The tables a graph keeps beside its node records, behind one pointer: fan-in edges, every
 //! node's uses of memory, allocations, conditional bodies, indirect values.
 
-use cudarc::driver::sys;
-
 use super::bodies::BodyTable;
 use crate::indirect::{IndirectBlock, IndirectScope};
 use crate::memory::adopted::AdoptedList;
@@ -35,7 +33,7 @@ pub(super) struct Tables<'a> {
     pub(super) broken_by_capture: bool,
     /// Conditional handles made for this graph (or its bodies) that drive no conditional node
     /// yet: CUDA refuses to instantiate a graph with one.
-    pub(super) idle_handles: Vec<sys::CUgraphConditionalHandle>,
+    pub(super) idle_handles: Vec<crate::node::RawConditionalHandle>,
     /// Which indirect values the graph's nodes may read, after which node (see `crate::indirect`).
     pub(super) indirect: Option<IndirectScope>,
     /// The graph's block of indirect values, until instantiation moves it into the executable.

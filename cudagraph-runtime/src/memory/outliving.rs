@@ -107,7 +107,7 @@ impl Outliving {
                     // (with `home` ordered after that launch).
                     let freed = buffer
                         .upgrade()
-                        .map_or(true, |alloc| alloc.state().freed_by_graph());
+                        .is_none_or(|alloc| alloc.state().freed_by_graph());
                     if !freed {
                         return Err(Error::Allocation {
                             node: "launch".into(),

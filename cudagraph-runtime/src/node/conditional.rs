@@ -88,6 +88,15 @@ pub enum Condition {
     /// Runs its body again and again while the value is not zero (checked before each run).
     While,
     /// Runs body `value` of its `n` bodies, none if the value is `n` or more.
+    ///
+    /// CUDA 12.8 or newer: absent when this crate binds an older CUDA (features `cuda-12030`
+    /// to `cuda-12060`), where a `switch` in `cuda_graph!` is a compile error saying so.
+    #[cfg(not(any(
+        feature = "cuda-12030",
+        feature = "cuda-12040",
+        feature = "cuda-12050",
+        feature = "cuda-12060"
+    )))]
     Switch(u32),
 }
 
@@ -97,6 +106,12 @@ impl Condition {
         match self {
             Self::If | Self::While => 1,
             Self::IfElse => 2,
+            #[cfg(not(any(
+                feature = "cuda-12030",
+                feature = "cuda-12040",
+                feature = "cuda-12050",
+                feature = "cuda-12060"
+            )))]
             Self::Switch(n) => n,
         }
     }
@@ -105,6 +120,12 @@ impl Condition {
         match self {
             Self::If | Self::IfElse => sys::CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_IF,
             Self::While => sys::CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_WHILE,
+            #[cfg(not(any(
+                feature = "cuda-12030",
+                feature = "cuda-12040",
+                feature = "cuda-12050",
+                feature = "cuda-12060"
+            )))]
             Self::Switch(_) => sys::CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_SWITCH,
         }
     }

@@ -59,6 +59,12 @@ pub(crate) use child::ChildParams;
 pub(crate) use conditional::ConditionalParams;
 #[cfg(not(feature = "cuda-12020"))]
 pub use conditional::{Condition, ConditionalHandle, ConditionalNode, SET_CONDITIONAL_DECLARATION};
+/// The driver's conditional handle. The CUDA 12.2 bindings have none (conditional nodes came with
+/// 12.3): there a graph never holds one.
+#[cfg(not(feature = "cuda-12020"))]
+pub(crate) type RawConditionalHandle = cudarc::driver::sys::CUgraphConditionalHandle;
+#[cfg(feature = "cuda-12020")]
+pub(crate) type RawConditionalHandle = u64;
 pub use empty::EmptyNode;
 pub(crate) use empty::EmptyParams;
 pub(crate) use event::EventParams;

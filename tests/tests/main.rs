@@ -1,0 +1,53 @@
+//! The GPU integration tests, one test program with a module per topic (`cargo test --test gpu
+//! <module>::` runs one topic). Without a GPU every GPU test skips, and the program says how many
+//! did (see `cudagraph_tests::gpu`).
+//!
+//! Tests of different modules never run at the same time: `cudagraph_tests::gpu` lets a test of
+//! one module start only while no test of another module holds the GPU, so each module runs as it
+//! did as a program of its own (several modules break captures on purpose, synchronize the whole
+//! context, or watch free memory and the graph-memory pool). Tests within a module run in
+//! parallel as before, unless the module serializes them itself.
+//!
+//! Some tests keep a program of their own (listed in `tests/Cargo.toml`): the two witnesses whose
+//! launch faults or corrupts memory (a fault ends the context for every later test of the
+//! process), and the tests meant to run under `compute-sanitizer`, whose findings hold for the
+//! whole process (`nvidia_capture_samples`, `sanitizer_cross_graph_free`,
+//! `memory_nodes_freed_elsewhere`).
+
+mod capture_safe;
+mod exec_cache;
+mod generated_canonical_order;
+mod generated_capture;
+mod generated_child_races;
+mod generated_conditional;
+mod generated_errors;
+mod generated_events;
+mod generated_handles;
+mod generated_indirect;
+mod generated_large;
+mod generated_memory_nodes;
+mod generated_nodes;
+mod generated_set_params;
+mod macro_updates;
+mod memory_model;
+mod memory_nodes;
+mod runtime_capture;
+mod runtime_capture_errors;
+mod runtime_capture_fork;
+mod runtime_child_empty;
+mod runtime_conditional;
+mod runtime_enable;
+mod runtime_errors;
+mod runtime_event;
+mod runtime_host;
+mod runtime_indirect;
+mod runtime_kernel;
+mod runtime_memcpy_memset;
+mod runtime_static;
+mod runtime_update;
+mod runtime_user_object;
+mod runtime_witness;
+mod witness_body_child;
+mod witness_construction_order;
+mod witness_memory_nodes;
+mod witness_topology;
