@@ -17,6 +17,8 @@ mod parse;
 mod picture;
 #[cfg(test)]
 mod robustness;
+#[cfg(test)]
+mod snapshots;
 mod text;
 
 use proc_macro::TokenStream;
