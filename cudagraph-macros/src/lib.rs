@@ -14,7 +14,6 @@ mod check;
 mod expand;
 mod model;
 mod parse;
-mod picture;
 #[cfg(test)]
 mod robustness;
 #[cfg(test)]

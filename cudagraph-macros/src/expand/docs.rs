@@ -7,7 +7,7 @@ use quote::ToTokens;
 use super::{Gen, NodeGen};
 use crate::model::name_of;
 use crate::parse::{CondKind, NodeOp};
-use crate::picture::{self, Body, PNode, Picture};
+use cudagraph_layout::{self as picture, Body, Node as PNode, Picture};
 use crate::text::{pretty, pretty_expr};
 
 /// A node's declaration, as written (`kernel saxpy<<<grid, 256>>>(n, x)`).
