@@ -127,6 +127,9 @@ fn run<'a>(
                 .into(),
         }));
     }
+    if let Err(e) = crate::version::CAPTURE.require() {
+        return not_begun(Err(e));
+    }
     let ctx = stream.context();
     if let Err(source) = ctx.bind_to_thread() {
         return not_begun(Err(Error::Driver {
