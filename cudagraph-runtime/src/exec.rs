@@ -177,6 +177,12 @@ impl<'a> GraphExec<'a> {
         let indirect = graph.take_indirect_block()?;
         let memory = Holdings::new(graph.uses_by_node(), &|i| graph.name_of(i))?;
         let raw = instantiate_raw(&graph, flags, upload)?;
+        crate::trace::event!(
+            debug,
+            nodes = graph.all_records().count(),
+            flags = flags.bits(),
+            "graph instantiated"
+        );
         if let Some(scope) = graph.scope_registry() {
             // The memory the graph borrows is borrowed until the scope ends, which waits for
             // this executable's launches then, whatever becomes of the executable.
@@ -524,6 +530,11 @@ impl<'a> GraphExec<'a> {
         // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
         let destroyed = unsafe { result::exec::destroy(old) };
         drop(old_graph);
+        crate::trace::event!(
+            info,
+            nodes = self.graph.all_records().count(),
+            "executable re-instantiated"
+        );
         destroyed
     }
 
@@ -537,6 +548,11 @@ impl<'a> GraphExec<'a> {
         refuse_memory_nodes(&self.graph, graph, "update")?;
         if !self.graph.same_bodies_as(graph) {
             // The driver would refuse too; checked first since node uses are paired by position.
+            crate::trace::event!(
+                info,
+                reason = "the bodies differ",
+                "whole-graph update refused"
+            );
             return Err(Error::UpdateRejected {
                 node: "<graph>".into(),
                 reason: UpdateFailure::TopologyChanged,
@@ -1154,5 +1170,6 @@ fn update_raw(raw: sys::CUgraphExec, graph: &Graph<'_>) -> Result<()> {
         // Not a pairing verdict: report the driver's code itself.
         return Err(error);
     }
+    crate::trace::event!(info, node = %node, reason = %reason, "whole-graph update refused");
     Err(Error::UpdateRejected { node, reason })
 }

@@ -439,6 +439,7 @@ mod ptr;
 mod reaper;
 mod scope;
 mod topology;
+mod trace;
 mod user_object;
 mod version;
 

@@ -263,6 +263,7 @@ impl Layers {
             3usize,
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_graph, "Layers");
         ::cudagraph_runtime::__private::Result::Ok(Self {
             graph: __cg_graph,
             nodes,
@@ -284,6 +285,7 @@ impl Layers {
         self.build_id = ::cudagraph_runtime::__private::next_build_id();
         self.graph.clear()?;
         let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&self.graph, "Layers");
         self.nodes = nodes;
         self.state = state;
         ::cudagraph_runtime::__private::Result::Ok(())

@@ -311,6 +311,7 @@ impl Flow {
             12usize,
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_graph, "Flow");
         ::cudagraph_runtime::__private::Result::Ok(Self {
             graph: __cg_graph,
             nodes,
@@ -332,6 +333,7 @@ impl Flow {
         self.build_id = ::cudagraph_runtime::__private::next_build_id();
         self.graph.clear()?;
         let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&self.graph, "Flow");
         self.nodes = nodes;
         self.state = state;
         ::cudagraph_runtime::__private::Result::Ok(())

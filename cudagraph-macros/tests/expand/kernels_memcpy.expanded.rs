@@ -241,6 +241,7 @@ impl Step {
             4usize,
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_graph, "Step");
         ::cudagraph_runtime::__private::Result::Ok(Self {
             graph: __cg_graph,
             nodes,
@@ -262,6 +263,7 @@ impl Step {
         self.build_id = ::cudagraph_runtime::__private::next_build_id();
         self.graph.clear()?;
         let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&self.graph, "Step");
         self.nodes = nodes;
         self.state = state;
         ::cudagraph_runtime::__private::Result::Ok(())

@@ -101,6 +101,7 @@ impl Nothing {
             1usize,
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_graph, "Nothing");
         ::cudagraph_runtime::__private::Result::Ok(Self {
             graph: __cg_graph,
             nodes,
@@ -122,6 +123,7 @@ impl Nothing {
         self.build_id = ::cudagraph_runtime::__private::next_build_id();
         self.graph.clear()?;
         let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&self.graph, "Nothing");
         self.nodes = nodes;
         self.state = state;
         ::cudagraph_runtime::__private::Result::Ok(())
