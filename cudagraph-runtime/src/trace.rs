@@ -48,9 +48,12 @@ mod tests {
     use tracing::span::{Attributes, Id, Record};
     use tracing::{Event, Level, Metadata, Subscriber};
 
-    /// The events seen: level, target, and `field=value` pairs (the message as `message`).
+    /// One event: its level, target, and `field=value` pairs (the message as `message`).
+    type Seen1 = (Level, String, Vec<String>);
+
+    /// The events seen.
     #[derive(Clone, Default)]
-    struct Seen(Arc<Mutex<Vec<(Level, String, Vec<String>)>>>);
+    struct Seen(Arc<Mutex<Vec<Seen1>>>);
 
     struct Fields(Vec<String>);
 
