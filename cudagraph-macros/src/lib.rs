@@ -15,9 +15,10 @@ mod expand;
 mod kinds;
 mod model;
 mod parse;
-mod picture;
 #[cfg(test)]
 mod robustness;
+#[cfg(test)]
+mod snapshots;
 mod text;
 
 use proc_macro::TokenStream;

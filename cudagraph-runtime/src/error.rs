@@ -184,6 +184,21 @@ pub enum Error {
         /// The call.
         what: &'static str,
     },
+    /// The loaded CUDA driver is older than a graph API the call needs (see
+    /// [`driver_version`](crate::driver_version)). Refused before the driver is called.
+    #[error(
+        "{api} needs a CUDA {}.{} driver or newer, and this one is CUDA {}.{}: update the NVIDIA \
+         driver",
+        needed.0, needed.1, found.0, found.1
+    )]
+    DriverTooOld {
+        /// The API (or node type) concerned.
+        api: &'static str,
+        /// The CUDA version it needs, `(major, minor)`.
+        needed: (u32, u32),
+        /// The loaded driver's CUDA version.
+        found: (u32, u32),
+    },
 }
 
 impl Error {

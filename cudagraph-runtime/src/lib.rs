@@ -408,6 +408,9 @@
 //! The default feature `cuda-13000` binds the CUDA 13.0 driver API, which runs on any CUDA 13
 //! driver. Pick another with `default-features = false, features = ["cuda-12080"]` (12.2 or newer: the generic
 //! `cuGraphAddNode`, which every node is added with, first exists there).
+//! [`driver_version`] tells the loaded driver's CUDA version ([`binding_version`] the one bound);
+//! a call that needs a newer driver (IF/ELSE and SWITCH nodes need CUDA 12.8) is refused with
+//! [`Error::DriverTooOld`] naming what it needs.
 #![deny(missing_docs)]
 // The CUDA 12.2 binding has no conditional nodes and no capture into a graph (CUDA 12.3): their
 // helpers are compiled but unused there.
@@ -427,6 +430,7 @@ mod graph;
 mod graph_memory;
 mod id;
 pub mod indirect;
+mod introspect;
 mod kernel;
 mod memory;
 mod node;
@@ -434,7 +438,9 @@ mod ptr;
 mod reaper;
 mod scope;
 mod topology;
+mod trace;
 mod user_object;
+mod version;
 
 pub use bytemuck;
 pub use capture::{
@@ -450,6 +456,7 @@ pub use exec_cache::{bucket_pow2, CacheStats, ExecCache};
 pub use graph::{Body, Graph, NodeInfo};
 pub use graph_memory::GraphMemory;
 pub use indirect::{Indirect, IndirectLayout, IndirectOptions};
+pub use introspect::DotFlags;
 pub use kernel::{
     Kernel, KernelArg, KernelArgPart, KernelArgValues, KernelArgs, KernelParam, LaunchConfig, Param,
 };
@@ -470,6 +477,7 @@ pub use reaper::wait_for_releases;
 pub use scope::{scope, Scope};
 pub use topology::Topology;
 pub use user_object::UserObject;
+pub use version::{binding_version, driver_version};
 
 /// The names most programs need.
 pub mod prelude {

@@ -28,6 +28,7 @@ mod generated_large;
 mod generated_memory_nodes;
 mod generated_nodes;
 mod generated_set_params;
+mod introspection;
 mod macro_updates;
 mod memory_model;
 mod memory_nodes;
@@ -51,3 +52,28 @@ mod witness_body_child;
 mod witness_construction_order;
 mod witness_memory_nodes;
 mod witness_topology;
+
+/// Every file of `tests/tests/` is a module of this program or a program of its own (a `[[test]]`
+/// of `tests/Cargo.toml`): with `autotests = false`, a file left out would never run.
+#[test]
+fn every_test_file_runs() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let main = std::fs::read_to_string(dir.join("tests/main.rs")).unwrap();
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(dir.join("tests")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        let Some(stem) = name.strip_suffix(".rs") else {
+            continue;
+        };
+        let module = main.lines().any(|l| l.trim() == format!("mod {stem};"));
+        let program = manifest.contains(&format!("path = \"tests/{name}\""));
+        if stem != "main" && !module && !program {
+            missing.push(name);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "{missing:?}: neither a module of tests/main.rs nor a [[test]] of tests/Cargo.toml"
+    );
+}

@@ -277,6 +277,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 Self::__cg_check_overlaps(#params)?;
                 let mut #graph_local = #p::Graph::with_capacity(#ctx, #count)?;
                 let (nodes, state) = Self::__cg_add_nodes(&mut #graph_local, #params)?;
+                #p::built(&#graph_local, #graph_name);
                 #p::Result::Ok(Self {
                     graph: #graph_local,
                     nodes,
@@ -297,6 +298,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 self.build_id = #p::next_build_id();
                 self.graph.clear()?;
                 let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, #params)?;
+                #p::built(&self.graph, #graph_name);
                 self.nodes = nodes;
                 self.state = state;
                 #p::Result::Ok(())

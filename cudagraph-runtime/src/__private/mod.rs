@@ -14,6 +14,7 @@ pub use crate::*;
 pub use crate::memory::alloc::{AllocState, Allocation, Space};
 pub use crate::memory::operand::{Hold, MemKey, Use};
 pub use crate::node::unbuilt::{unbuilt_box, Unbuilt};
+pub use crate::trace::built;
 pub use cudarc::driver::{CudaContext, CudaStream};
 pub use std::boxed::Box;
 pub use std::clone::Clone;

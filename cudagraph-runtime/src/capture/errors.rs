@@ -72,6 +72,7 @@ pub(crate) fn explain(
 /// [`Error::CaptureBroken`] for `call` failing with `code`; `tracking` says whether cudarc's
 /// event tracking is on (it explains some codes).
 pub(crate) fn capture_broken(call: String, code: DriverError, tracking: bool) -> Error {
+    crate::trace::event!(warn, call = %call, code = ?code.0, "stream capture broken");
     Error::CaptureBroken {
         call,
         code,

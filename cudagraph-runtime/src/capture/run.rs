@@ -63,6 +63,9 @@ pub(super) fn run<'a>(
                 .into(),
         }));
     }
+    if let Err(e) = crate::version::CAPTURE.require() {
+        return not_begun(Err(e));
+    }
     let ctx = stream.context();
     if let Err(source) = ctx.bind_to_thread() {
         return not_begun(Err(Error::Driver {
@@ -195,6 +198,7 @@ where
     let learned = graph.learn_recorded(recorded)?;
     let sequence = ended.sequence.expect("a capture that ended began");
     finish(&mut graph, learned, sequence, given)?;
+    crate::trace::event!(debug, nodes = graph.all_records().count(), "graph captured");
     // The closure keeps what the recorded work needs (a cuBLAS handle, kernel modules, buffers
     // it owns): it lives as long as the graph and its launches.
     graph.retain(f)?;

@@ -53,6 +53,7 @@ pub(crate) mod graph {
         ctx: sys::CUcontext,
         default: Option<u32>,
     ) -> Result<sys::CUgraphConditionalHandle> {
+        crate::version::CONDITIONAL_HANDLE.require()?;
         let mut handle = 0;
         let flags = if default.is_some() {
             sys::CU_GRAPH_COND_ASSIGN_DEFAULT
@@ -242,6 +243,8 @@ pub(crate) mod graph {
         deps: &[sys::CUgraphNode],
         params: &mut sys::CUgraphNodeParams,
     ) -> Result<sys::CUgraphNode> {
+        // SAFETY: the caller's promise: `params` is valid for its type.
+        unsafe { crate::version::check_add_node(params) }?;
         let mut node = std::ptr::null_mut();
         // SAFETY: the caller's promise; `node` is a valid out-pointer.
         #[cfg(feature = "cuda-12020")]
@@ -524,6 +527,7 @@ pub(crate) mod stream {
         deps: &[sys::CUgraphNode],
         mode: sys::CUstreamCaptureMode,
     ) -> Result<()> {
+        crate::version::BEGIN_CAPTURE_TO_GRAPH.require()?;
         // SAFETY: the caller's promise; null edge data means default edges.
         check("cuStreamBeginCaptureToGraph", unsafe {
             sys::cuStreamBeginCaptureToGraph(

@@ -165,6 +165,12 @@ impl<'a> GraphExec<'a> {
         let indirect = graph.take_indirect_block()?;
         let memory = Holdings::new(graph.uses_by_node(), &|i| graph.name_of(i))?;
         let raw = instantiate_raw(&graph, flags, upload)?;
+        crate::trace::event!(
+            debug,
+            nodes = graph.all_records().count(),
+            flags = flags.bits(),
+            "graph instantiated"
+        );
         if let Some(scope) = graph.scope_registry() {
             // The memory the graph borrows is borrowed until the scope ends, which waits for
             // this executable's launches then, whatever becomes of the executable.

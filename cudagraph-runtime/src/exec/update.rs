@@ -77,6 +77,11 @@ impl<'a> GraphExec<'a> {
             cudarc::driver::result::graph::exec_destroy(old)
         });
         drop(old_graph);
+        crate::trace::event!(
+            info,
+            nodes = self.graph.all_records().count(),
+            "executable re-instantiated"
+        );
         destroyed
     }
 
@@ -90,6 +95,11 @@ impl<'a> GraphExec<'a> {
         refuse_memory_nodes(&self.graph, graph, "update")?;
         if !self.graph.same_bodies_as(graph) {
             // The driver would refuse too; checked first since node uses are paired by position.
+            crate::trace::event!(
+                info,
+                reason = "the bodies differ",
+                "whole-graph update refused"
+            );
             return Err(Error::UpdateRejected {
                 node: "<graph>".into(),
                 reason: UpdateFailure::TopologyChanged,
@@ -199,5 +209,6 @@ fn update_raw(raw: sys::CUgraphExec, graph: &Graph<'_>) -> Result<()> {
         // Not a pairing verdict: report the driver's code itself.
         return Err(error);
     }
+    crate::trace::event!(info, node = %node, reason = %reason, "whole-graph update refused");
     Err(Error::UpdateRejected { node, reason })
 }

@@ -28,10 +28,14 @@ pub(crate) struct BodyTable {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct BodyRange {
+pub(crate) struct BodyRange {
     family: u64,
-    start: u32,
-    len: u32,
+    pub(crate) start: u32,
+    pub(crate) len: u32,
+    /// The conditional node whose body this is, by index in the graph that holds it: the
+    /// enclosing graph's own nodes (`parent: None`) or the body `parent` (what pictures draw).
+    pub(crate) owner: u32,
+    pub(crate) parent: Option<u32>,
 }
 
 impl BodyTable {
@@ -53,14 +57,18 @@ impl BodyTable {
         (uses_base, edges_base): (u32, u32),
     ) {
         let start = self.nodes.len() as u32;
+        let first = self.ranges.len() as u32;
         self.ranges.push(BodyRange {
             family,
             start,
             len: records.len() as u32,
+            owner,
+            parent: None,
         });
         let nested_start = start + records.len() as u32;
         self.ranges.extend(nested.ranges.iter().map(|r| BodyRange {
             start: nested_start + r.start,
+            parent: Some(r.parent.map_or(first, |p| first + 1 + p)),
             ..*r
         }));
         let records = records
@@ -88,6 +96,11 @@ impl BodyTable {
         for (mine, theirs) in self.ranges.iter_mut().zip(&other.ranges) {
             mine.family = theirs.family;
         }
+    }
+
+    /// Each body, in order (a body's nested bodies right after it).
+    pub(crate) fn ranges(&self) -> &[BodyRange] {
+        &self.ranges
     }
 
     pub(crate) fn clear(&mut self) {

@@ -236,6 +236,17 @@ impl<'a> Graph<'a> {
             .map_or(&[], |r| r.deps.get(self.edges()))
     }
 
+    /// The dependencies of node `index`, a conditional body's node too (by index in its body),
+    /// and the bodies: what `crate::introspect` draws.
+    pub(crate) fn local_deps_of(&self, index: usize) -> &[u32] {
+        self.record(index).map_or(&[], |r| r.deps.get(self.edges()))
+    }
+
+    /// The conditional bodies' ranges of the node table (what `crate::introspect` draws).
+    pub(crate) fn body_ranges(&self) -> &[super::bodies::BodyRange] {
+        self.tables.as_ref().map_or(&[], |t| t.bodies.ranges())
+    }
+
     /// Empties the graph for a rebuild: a new, empty driver graph replaces the old one, which is
     /// destroyed. What the Rust side holds is kept: the context and kernel-module references (so
     /// rebuilding with the same kernels takes no new ones) and the node table's capacity.

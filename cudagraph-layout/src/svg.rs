@@ -8,7 +8,7 @@
 use std::fmt::Write;
 
 use super::layout::{Layout, Rect, Route, BODY_HEAD, FONT, LEAF_H, PAD, SMALL};
-use super::{PNode, Picture};
+use super::{Node, Picture};
 
 /// Space around the picture, so that borders and arrowheads are not clipped.
 pub const MARGIN: i32 = 8;
@@ -200,7 +200,7 @@ fn plain_boxes(out: &mut String, l: &Layout, p: &Picture) {
 }
 
 /// One plain node's box and text.
-fn plain_box(out: &mut String, r: Rect, node: &PNode) {
+fn plain_box(out: &mut String, r: Rect, node: &Node) {
     let (fill, stroke) = palette(&node.kind);
     let cx = r.x + r.w / 2;
     let _ = write!(

@@ -17,7 +17,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{PNode, Picture};
+use super::{Node, Picture};
 
 /// Font size of node names and of conditional nodes' headers.
 pub const FONT: i32 = 14;
@@ -166,7 +166,7 @@ pub fn text_width(s: &str, font: i32) -> i32 {
 }
 
 /// The text of a conditional node's header.
-fn cond_header(node: &PNode) -> String {
+fn cond_header(node: &Node) -> String {
     format!("{}: {}", node.label, node.kind)
 }
 
@@ -177,7 +177,7 @@ fn even(w: i32) -> i32 {
 }
 
 /// A node's box size and, for a conditional node, its laid-out bodies relative to the box.
-fn measure(node: &PNode) -> (i32, i32, Vec<PlacedBody>) {
+fn measure(node: &Node) -> (i32, i32, Vec<PlacedBody>) {
     if node.bodies.is_empty() {
         let w = text_width(&node.label, FONT).max(text_width(&node.kind, SMALL)) + 2 * PAD;
         return (even(w), LEAF_H, Vec::new());

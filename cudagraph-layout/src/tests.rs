@@ -2,18 +2,18 @@
 
 use super::layout::{layout, Layout, Rect, BODY_HEAD};
 use super::svg::escape;
-use super::{render_svg, Body, PNode, Picture};
+use super::{render_svg, Body, Node, Picture};
 
-fn node(label: &str, kind: &str) -> PNode {
-    PNode {
+fn node(label: &str, kind: &str) -> Node {
+    Node {
         label: label.to_owned(),
         kind: kind.to_owned(),
         bodies: Vec::new(),
     }
 }
 
-fn cond(label: &str, kind: &str, bodies: Vec<(&str, Picture)>) -> PNode {
-    PNode {
+fn cond(label: &str, kind: &str, bodies: Vec<(&str, Picture)>) -> Node {
+    Node {
         label: label.to_owned(),
         kind: kind.to_owned(),
         bodies: bodies
@@ -26,7 +26,7 @@ fn cond(label: &str, kind: &str, bodies: Vec<(&str, Picture)>) -> PNode {
     }
 }
 
-fn pic(nodes: Vec<PNode>, edges: &[(usize, usize)]) -> Picture {
+fn pic(nodes: Vec<Node>, edges: &[(usize, usize)]) -> Picture {
     Picture {
         nodes,
         edges: edges.to_vec(),

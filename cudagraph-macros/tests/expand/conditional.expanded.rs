@@ -1,0 +1,2250 @@
+//! Conditional nodes: WHILE with a default, IF/ELSE, SWITCH with a nested WHILE.
+use cudagraph_runtime::prelude::*;
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if <::cudagraph_runtime::__private::ParamProbe<
+        Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)>,
+    >>::IS_HANDLE {
+        ::cudagraph_runtime::__private::fail(
+            "param `step` is a `ConditionalHandle`: a handle is made by the conditional node that reads it (`name: while step { ... }`), since one made for another graph would be set where no node reads it",
+        )
+    }
+};
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if <::cudagraph_runtime::__private::ParamProbe<
+        Kernel<(u32, DevicePtrMut<u32>)>,
+    >>::IS_HANDLE {
+        ::cudagraph_runtime::__private::fail(
+            "param `put` is a `ConditionalHandle`: a handle is made by the conditional node that reads it (`name: while put { ... }`), since one made for another graph would be set where no node reads it",
+        )
+    }
+};
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if <::cudagraph_runtime::__private::ParamProbe<
+        Kernel<(ConditionalHandle, DevicePtr<u32>)>,
+    >>::IS_HANDLE {
+        ::cudagraph_runtime::__private::fail(
+            "param `pick` is a `ConditionalHandle`: a handle is made by the conditional node that reads it (`name: while pick { ... }`), since one made for another graph would be set where no node reads it",
+        )
+    }
+};
+/**The params of [`Flow`]: what its nodes are built from ([`Flow::build`]), and what [`FlowExec::set_params`] compares to update only the nodes whose inputs changed.
+
+- node `reset` reads `counter`
+- node `decide` reads `pick`, `counter`
+- node `choose` reads `pick`, `choice`
+- node `bump` reads `step`, `counter`, `limit`
+- node `mark_odd` reads `put`, `out`
+- node `mark_even` reads `out`
+- node `c0` reads `put`, `out`
+- node `c1` reads `step`, `counter`
+*/
+#[allow(clippy::type_complexity)]
+struct FlowParams {
+    ///Param `step`, read by nodes `bump`, `c1`.
+    pub step: Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)>,
+    ///Param `put`, read by nodes `mark_odd`, `c0`.
+    pub put: Kernel<(u32, DevicePtrMut<u32>)>,
+    ///Param `pick`, read by nodes `decide`, `choose`.
+    pub pick: Kernel<(ConditionalHandle, DevicePtr<u32>)>,
+    ///Param `counter`, read by nodes `reset`, `decide`, `bump`, `c1`.
+    pub counter: DeviceBuffer<u32>,
+    ///Param `out`, read by nodes `mark_odd`, `mark_even`, `c0`.
+    pub out: DeviceBuffer<u32>,
+    ///Param `choice`, read by node `choose`.
+    pub choice: DeviceBuffer<u32>,
+    ///Param `limit`, read by node `bump`.
+    pub limit: u32,
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for FlowParams {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FlowParams").finish_non_exhaustive()
+    }
+}
+/**A CUDA graph declared with `cuda_graph!`: [`Flow::build`] builds it from a [`FlowParams`], [`Flow::instantiate`] makes it a [`FlowExec`].
+
+# Nodes
+
+In build order (a node's position is its index in the graph):
+
+0. `reset`: `memset(counter, 0u32)`
+1. `count`: `while more(default = 1) { .. }`, after `reset`
+2. `decide`: `kernel pick<<<1, 32>>>(odd, counter)`, after `count`
+3. `branch`: `if odd { .. } else { .. }`, after `decide`
+4. `choose`: `kernel pick<<<1, 32>>>(case, choice)`, after `branch`
+5. `select`: `switch case { 2 cases }`, after `choose`
+6. `bump`: `kernel step<<<1, 32>>>(more, counter, limit)`
+7. `mark_odd`: `kernel put<<<1, 32>>>(1, out)`
+8. `mark_even`: `memset(out, 0u32)`
+9. `c0`: `kernel put<<<1, 32>>>(100, out)`
+10. `inner`: `while again(default = 1) { .. }`
+11. `c1`: `kernel step<<<1, 32>>>(again, counter, 7)`
+
+# Topology
+
+<div style="overflow-x:auto"><svg xmlns="http://www.w3.org/2000/svg" role="img" width="254" height="648" viewBox="0 0 254 648" font-family="monospace" font-size="14" text-anchor="middle" fill="currentColor"><title>Topology of Flow: 12 nodes, 5 edges</title><defs><marker id="cgf774bfd2" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="8" markerHeight="8" orient="auto"><path d="M0 0L8 4L0 8z"/></marker></defs><rect x="66" y="80" width="122" height="98" rx="6" fill-opacity=".07" stroke="currentColor"/><text x="74" y="97" text-anchor="start"><tspan font-weight="bold">count</tspan>: while</text><rect x="90" y="104" width="74" height="66" rx="4" fill="none" stroke="currentColor" stroke-dasharray="4 3"/><text x="96" y="117" font-size="11" font-style="italic" text-anchor="start">body</text><rect x="8" y="282" width="238" height="98" rx="6" fill-opacity=".07" stroke="currentColor"/><text x="16" y="299" text-anchor="start"><tspan font-weight="bold">branch</tspan>: if_else</text><rect x="16" y="306" width="102" height="66" rx="4" fill="none" stroke="currentColor" stroke-dasharray="4 3"/><text x="22" y="319" font-size="11" font-style="italic" text-anchor="start">then</text><rect x="126" y="306" width="112" height="66" rx="4" fill="none" stroke="currentColor" stroke-dasharray="4 3"/><text x="132" y="319" font-size="11" font-style="italic" text-anchor="start">else</text><rect x="9" y="484" width="236" height="156" rx="6" fill-opacity=".07" stroke="currentColor"/><text x="17" y="501" text-anchor="start"><tspan font-weight="bold">select</tspan>: switch</text><rect x="17" y="508" width="74" height="124" rx="4" fill="none" stroke="currentColor" stroke-dasharray="4 3"/><text x="23" y="521" font-size="11" font-style="italic" text-anchor="start">case 0</text><rect x="99" y="508" width="138" height="124" rx="4" fill="none" stroke="currentColor" stroke-dasharray="4 3"/><text x="105" y="521" font-size="11" font-style="italic" text-anchor="start">case 1</text><rect x="107" y="526" width="122" height="98" rx="6" fill-opacity=".07" stroke="currentColor"/><text x="115" y="543" text-anchor="start"><tspan font-weight="bold">inner</tspan>: while</text><rect x="131" y="550" width="74" height="66" rx="4" fill="none" stroke="currentColor" stroke-dasharray="4 3"/><text x="137" y="563" font-size="11" font-style="italic" text-anchor="start">body</text><g fill="none" stroke="currentColor" marker-end="url(#cgf774bfd2)"><path d="M127 48V80"/><path d="M127 178V210"/><path d="M127 250V282"/><path d="M127 380V412"/><path d="M127 452V484"/></g><rect x="97" y="8" width="60" height="40" rx="4" fill="#ccfbf1" stroke="#0f766e"/><text x="127" y="25" fill="#111">reset</text><text x="127" y="41" font-size="11" fill="#374151">memset</text><rect x="98" y="122" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="127" y="139" fill="#111">bump</text><text x="127" y="155" font-size="11" fill="#374151">kernel</text><rect x="92" y="210" width="70" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="127" y="227" fill="#111">decide</text><text x="127" y="243" font-size="11" fill="#374151">kernel</text><rect x="24" y="324" width="86" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="67" y="341" fill="#111">mark_odd</text><text x="67" y="357" font-size="11" fill="#374151">kernel</text><rect x="134" y="324" width="96" height="40" rx="4" fill="#ccfbf1" stroke="#0f766e"/><text x="182" y="341" fill="#111">mark_even</text><text x="182" y="357" font-size="11" fill="#374151">memset</text><rect x="92" y="412" width="70" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="127" y="429" fill="#111">choose</text><text x="127" y="445" font-size="11" fill="#374151">kernel</text><rect x="25" y="526" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="54" y="543" fill="#111">c0</text><text x="54" y="559" font-size="11" fill="#374151">kernel</text><rect x="139" y="568" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="168" y="585" fill="#111">c1</text><text x="168" y="601" font-size="11" fill="#374151">kernel</text></svg></div>
+
+As text: `Flow::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
+*/
+struct Flow {
+    graph: ::cudagraph_runtime::__private::Graph<'static>,
+    nodes: ::cudagraph_runtime::__private::Box<
+        ::cudagraph_runtime::__private::ManuallyDrop<__FlowNodes>,
+    >,
+    state: __FlowState,
+    build_id: u64,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
+struct __FlowNodes {
+    reset: ::cudagraph_runtime::__private::MemsetNode<
+        <DeviceBuffer<u32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    >,
+    count: ::cudagraph_runtime::__private::ConditionalNode,
+    decide: ::cudagraph_runtime::__private::KernelNode<
+        (ConditionalHandle, DevicePtr<u32>),
+    >,
+    branch: ::cudagraph_runtime::__private::ConditionalNode,
+    choose: ::cudagraph_runtime::__private::KernelNode<
+        (ConditionalHandle, DevicePtr<u32>),
+    >,
+    select: ::cudagraph_runtime::__private::ConditionalNode,
+    bump: ::cudagraph_runtime::__private::KernelNode<
+        (ConditionalHandle, DevicePtrMut<u32>, u32),
+    >,
+    mark_odd: ::cudagraph_runtime::__private::KernelNode<(u32, DevicePtrMut<u32>)>,
+    mark_even: ::cudagraph_runtime::__private::MemsetNode<
+        <DeviceBuffer<u32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    >,
+    c0: ::cudagraph_runtime::__private::KernelNode<(u32, DevicePtrMut<u32>)>,
+    inner: ::cudagraph_runtime::__private::ConditionalNode,
+    c1: ::cudagraph_runtime::__private::KernelNode<
+        (ConditionalHandle, DevicePtrMut<u32>, u32),
+    >,
+    more: ::cudagraph_runtime::__private::ConditionalHandle,
+    odd: ::cudagraph_runtime::__private::ConditionalHandle,
+    case: ::cudagraph_runtime::__private::ConditionalHandle,
+    again: ::cudagraph_runtime::__private::ConditionalHandle,
+}
+unsafe impl ::cudagraph_runtime::__private::Unbuilt for __FlowNodes {}
+#[doc(hidden)]
+#[allow(non_camel_case_types, non_snake_case, dead_code, clippy::type_complexity)]
+struct __FlowSnapshot0 {
+    step: usize,
+    put: usize,
+    pick: usize,
+    counter: DeviceBuffer<u32>,
+    out: DeviceBuffer<u32>,
+    choice: DeviceBuffer<u32>,
+    limit: u32,
+}
+impl __FlowSnapshot0 {
+    #[inline(never)]
+    fn __cg_keep(__cg_params: &FlowParams) -> Self {
+        Self {
+            step: <Kernel<
+                (ConditionalHandle, DevicePtrMut<u32>, u32),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &__cg_params.step,
+            ),
+            put: <Kernel<
+                (u32, DevicePtrMut<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &__cg_params.put,
+            ),
+            pick: <Kernel<
+                (ConditionalHandle, DevicePtr<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &__cg_params.pick,
+            ),
+            counter: <DeviceBuffer<
+                u32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.counter),
+            out: <DeviceBuffer<
+                u32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.out),
+            choice: <DeviceBuffer<
+                u32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.choice),
+            limit: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.limit,
+            ),
+        }
+    }
+}
+impl ::cudagraph_runtime::__private::Clone for __FlowSnapshot0 {
+    #[inline(never)]
+    fn clone(&self) -> Self {
+        Self {
+            step: self.step,
+            put: self.put,
+            pick: self.pick,
+            counter: <DeviceBuffer<
+                u32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.counter),
+            out: <DeviceBuffer<
+                u32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.out),
+            choice: <DeviceBuffer<
+                u32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.choice),
+            limit: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&self.limit),
+        }
+    }
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __FlowSnapshot {
+    __cg_kept_0: __FlowSnapshot0,
+}
+impl __FlowSnapshot {
+    /// What the executable keeps of `params`.
+    #[allow(unused_variables)]
+    fn __cg_keep(__cg_params: &FlowParams) -> Self {
+        Self {
+            __cg_kept_0: __FlowSnapshot0::__cg_keep(__cg_params),
+        }
+    }
+}
+impl ::cudagraph_runtime::__private::Clone for __FlowSnapshot {
+    fn clone(&self) -> Self {
+        Self {
+            __cg_kept_0: ::cudagraph_runtime::__private::Clone::clone(&self.__cg_kept_0),
+        }
+    }
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types, non_snake_case, dead_code)]
+#[derive(Clone, Copy)]
+struct __FlowLaunch {
+    decide: ::cudagraph_runtime::__private::LaunchConfig,
+    choose: ::cudagraph_runtime::__private::LaunchConfig,
+    bump: ::cudagraph_runtime::__private::LaunchConfig,
+    mark_odd: ::cudagraph_runtime::__private::LaunchConfig,
+    c0: ::cudagraph_runtime::__private::LaunchConfig,
+    c1: ::cudagraph_runtime::__private::LaunchConfig,
+}
+unsafe impl ::cudagraph_runtime::__private::Unbuilt for __FlowLaunch {}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __FlowState {
+    params: __FlowSnapshot,
+    launch: ::cudagraph_runtime::__private::Box<__FlowLaunch>,
+}
+impl Flow {
+    /// The declared shape: nodes in build order (their indices in the graph; one more
+    /// with `#[indirect]` params, whose fetch node comes first), kinds and edges. Its
+    /// `to_dot()` and `to_mermaid()` draw it.
+    pub const TOPOLOGY: ::cudagraph_runtime::__private::Topology = ::cudagraph_runtime::__private::Topology {
+        name: "Flow",
+        nodes: &[
+            ("reset", ::cudagraph_runtime::__private::NodeKind::Memset),
+            ("count", ::cudagraph_runtime::__private::NodeKind::Conditional),
+            ("decide", ::cudagraph_runtime::__private::NodeKind::Kernel),
+            ("branch", ::cudagraph_runtime::__private::NodeKind::Conditional),
+            ("choose", ::cudagraph_runtime::__private::NodeKind::Kernel),
+            ("select", ::cudagraph_runtime::__private::NodeKind::Conditional),
+            ("bump", ::cudagraph_runtime::__private::NodeKind::Kernel),
+            ("mark_odd", ::cudagraph_runtime::__private::NodeKind::Kernel),
+            ("mark_even", ::cudagraph_runtime::__private::NodeKind::Memset),
+            ("c0", ::cudagraph_runtime::__private::NodeKind::Kernel),
+            ("inner", ::cudagraph_runtime::__private::NodeKind::Conditional),
+            ("c1", ::cudagraph_runtime::__private::NodeKind::Kernel),
+        ],
+        edges: &[
+            (0usize, 1usize),
+            (1usize, 2usize),
+            (2usize, 3usize),
+            (3usize, 4usize),
+            (4usize, 5usize),
+        ],
+        bodies: &[
+            ::cudagraph_runtime::__private::Option::None,
+            ::cudagraph_runtime::__private::Option::None,
+            ::cudagraph_runtime::__private::Option::None,
+            ::cudagraph_runtime::__private::Option::None,
+            ::cudagraph_runtime::__private::Option::None,
+            ::cudagraph_runtime::__private::Option::None,
+            ::cudagraph_runtime::__private::Option::Some((1usize, 0u32)),
+            ::cudagraph_runtime::__private::Option::Some((3usize, 0u32)),
+            ::cudagraph_runtime::__private::Option::Some((3usize, 1u32)),
+            ::cudagraph_runtime::__private::Option::Some((5usize, 0u32)),
+            ::cudagraph_runtime::__private::Option::Some((5usize, 1u32)),
+            ::cudagraph_runtime::__private::Option::Some((10usize, 0u32)),
+        ],
+    };
+    /// [`TOPOLOGY`](Self::TOPOLOGY) drawn as a standalone SVG image, laid out when the
+    /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
+    /// in an HTML page; its lines and labels take the text colour of the page around it
+    /// (black in a file of its own). It is in the binary only if the program calls this.
+    pub const fn topology_svg() -> &'static str {
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"254\" height=\"648\" viewBox=\"0 0 254 648\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Flow: 12 nodes, 5 edges</title><defs><marker id=\"cgf774bfd2\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><rect x=\"66\" y=\"80\" width=\"122\" height=\"98\" rx=\"6\" fill-opacity=\".07\" stroke=\"currentColor\"/><text x=\"74\" y=\"97\" text-anchor=\"start\"><tspan font-weight=\"bold\">count</tspan>: while</text><rect x=\"90\" y=\"104\" width=\"74\" height=\"66\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"96\" y=\"117\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">body</text><rect x=\"8\" y=\"282\" width=\"238\" height=\"98\" rx=\"6\" fill-opacity=\".07\" stroke=\"currentColor\"/><text x=\"16\" y=\"299\" text-anchor=\"start\"><tspan font-weight=\"bold\">branch</tspan>: if_else</text><rect x=\"16\" y=\"306\" width=\"102\" height=\"66\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"22\" y=\"319\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">then</text><rect x=\"126\" y=\"306\" width=\"112\" height=\"66\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"132\" y=\"319\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">else</text><rect x=\"9\" y=\"484\" width=\"236\" height=\"156\" rx=\"6\" fill-opacity=\".07\" stroke=\"currentColor\"/><text x=\"17\" y=\"501\" text-anchor=\"start\"><tspan font-weight=\"bold\">select</tspan>: switch</text><rect x=\"17\" y=\"508\" width=\"74\" height=\"124\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"23\" y=\"521\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">case 0</text><rect x=\"99\" y=\"508\" width=\"138\" height=\"124\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"105\" y=\"521\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">case 1</text><rect x=\"107\" y=\"526\" width=\"122\" height=\"98\" rx=\"6\" fill-opacity=\".07\" stroke=\"currentColor\"/><text x=\"115\" y=\"543\" text-anchor=\"start\"><tspan font-weight=\"bold\">inner</tspan>: while</text><rect x=\"131\" y=\"550\" width=\"74\" height=\"66\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"137\" y=\"563\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">body</text><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cgf774bfd2)\"><path d=\"M127 48V80\"/><path d=\"M127 178V210\"/><path d=\"M127 250V282\"/><path d=\"M127 380V412\"/><path d=\"M127 452V484\"/></g><rect x=\"97\" y=\"8\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"127\" y=\"25\" fill=\"#111\">reset</text><text x=\"127\" y=\"41\" font-size=\"11\" fill=\"#374151\">memset</text><rect x=\"98\" y=\"122\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"127\" y=\"139\" fill=\"#111\">bump</text><text x=\"127\" y=\"155\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"92\" y=\"210\" width=\"70\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"127\" y=\"227\" fill=\"#111\">decide</text><text x=\"127\" y=\"243\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"24\" y=\"324\" width=\"86\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"67\" y=\"341\" fill=\"#111\">mark_odd</text><text x=\"67\" y=\"357\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"134\" y=\"324\" width=\"96\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"182\" y=\"341\" fill=\"#111\">mark_even</text><text x=\"182\" y=\"357\" font-size=\"11\" fill=\"#374151\">memset</text><rect x=\"92\" y=\"412\" width=\"70\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"127\" y=\"429\" fill=\"#111\">choose</text><text x=\"127\" y=\"445\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"25\" y=\"526\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"54\" y=\"543\" fill=\"#111\">c0</text><text x=\"54\" y=\"559\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"139\" y=\"568\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"168\" y=\"585\" fill=\"#111\">c1</text><text x=\"168\" y=\"601\" font-size=\"11\" fill=\"#374151\">kernel</text></svg>"
+    }
+    /// Builds the graph from `params` on `ctx`'s device.
+    ///
+    /// Nodes are added in one fixed order (a topological order of the declaration, ties
+    /// broken by declaration order) with dependencies in declared order, so every graph
+    /// built here pairs node for node with every executable of this declaration.
+    pub fn build(
+        ctx: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaContext,
+        >,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<Self> {
+        Self::__cg_check_overlaps(__cg_params)?;
+        let mut __cg_graph = ::cudagraph_runtime::__private::Graph::with_capacity(
+            ctx,
+            12usize,
+        )?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_graph, "Flow");
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            graph: __cg_graph,
+            nodes,
+            state,
+            build_id: ::cudagraph_runtime::__private::next_build_id(),
+        })
+    }
+    /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
+    /// reusing the runtime graph's bookkeeping and references (see `Graph::clear`). The
+    /// cheap way to rebuild for a whole-graph update in a loop.
+    ///
+    /// On error the graph is left empty or partly built: rebuild it before using it
+    /// again (an update from it is refused).
+    pub fn rebuild(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        Self::__cg_check_overlaps(__cg_params)?;
+        self.build_id = ::cudagraph_runtime::__private::next_build_id();
+        self.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&self.graph, "Flow");
+        self.nodes = nodes;
+        self.state = state;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// Adds every node to the empty `graph`, in the canonical order; returns their handles
+    /// and the state they were built from. (The handles come boxed for the reason given
+    /// at the `nodes` field: a signature naming their struct by value would repeat each
+    /// bad param type's error at the macro call.)
+    fn __cg_add_nodes(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        (
+            ::cudagraph_runtime::__private::Box<
+                ::cudagraph_runtime::__private::ManuallyDrop<__FlowNodes>,
+            >,
+            __FlowState,
+        ),
+    > {
+        let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
+            ::cudagraph_runtime::__private::ManuallyDrop<__FlowNodes>,
+        >();
+        let mut configs = ::cudagraph_runtime::__private::unbuilt_box::<__FlowLaunch>();
+        {
+            let nodes: &mut __FlowNodes = &mut boxed;
+            #[allow(unused_variables)]
+            let launches: &mut __FlowLaunch = &mut configs;
+            nodes.more = __cg_graph
+                .conditional_handle(::cudagraph_runtime::__private::Option::Some(1))?;
+            nodes.odd = __cg_graph
+                .conditional_handle(::cudagraph_runtime::__private::Option::None)?;
+            nodes.case = __cg_graph
+                .conditional_handle(::cudagraph_runtime::__private::Option::None)?;
+            Self::__cg_add_0(__cg_graph, __cg_params, nodes, launches)?;
+        }
+        ::cudagraph_runtime::__private::Result::Ok((
+            boxed,
+            __FlowState {
+                params: __FlowSnapshot::__cg_keep(__cg_params),
+                launch: configs,
+            },
+        ))
+    }
+    #[inline(never)]
+    fn __cg_add_6(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &FlowParams,
+        nodes: &mut __FlowNodes,
+        launches: &mut __FlowLaunch,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        (nodes.bump, launches.bump) = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "bump",
+            |__cg_graph| {
+                let (kernel, config, args) = Flow::__cg_eval_bump(
+                    __cg_params,
+                    nodes.more,
+                );
+                ::cudagraph_runtime::__private::Result::Ok((
+                    __cg_graph.add_kernel(kernel, config, args, &[])?,
+                    config,
+                ))
+            },
+        )?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_add_7(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &FlowParams,
+        nodes: &mut __FlowNodes,
+        launches: &mut __FlowLaunch,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        (nodes.mark_odd, launches.mark_odd) = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "mark_odd",
+            |__cg_graph| {
+                let (kernel, config, args) = Flow::__cg_eval_mark_odd(__cg_params);
+                ::cudagraph_runtime::__private::Result::Ok((
+                    __cg_graph.add_kernel(kernel, config, args, &[])?,
+                    config,
+                ))
+            },
+        )?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_add_8(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &FlowParams,
+        nodes: &mut __FlowNodes,
+        launches: &mut __FlowLaunch,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        nodes.mark_even = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "mark_even",
+            |__cg_graph| {
+                __cg_graph.add_memset(Flow::__cg_eval_mark_even(__cg_params), &[])
+            },
+        )?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_add_9(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &FlowParams,
+        nodes: &mut __FlowNodes,
+        launches: &mut __FlowLaunch,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        (nodes.c0, launches.c0) = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "c0",
+            |__cg_graph| {
+                let (kernel, config, args) = Flow::__cg_eval_c0(__cg_params);
+                ::cudagraph_runtime::__private::Result::Ok((
+                    __cg_graph.add_kernel(kernel, config, args, &[])?,
+                    config,
+                ))
+            },
+        )?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_add_11(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &FlowParams,
+        nodes: &mut __FlowNodes,
+        launches: &mut __FlowLaunch,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        (nodes.c1, launches.c1) = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "c1",
+            |__cg_graph| {
+                let (kernel, config, args) = Flow::__cg_eval_c1(
+                    __cg_params,
+                    nodes.again,
+                );
+                ::cudagraph_runtime::__private::Result::Ok((
+                    __cg_graph.add_kernel(kernel, config, args, &[])?,
+                    config,
+                ))
+            },
+        )?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_add_10(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &FlowParams,
+        nodes: &mut __FlowNodes,
+        launches: &mut __FlowLaunch,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        __cg_graph.name_next("inner");
+        nodes.inner = __cg_graph
+            .add_conditional_with(
+                nodes.again,
+                ::cudagraph_runtime::__private::Condition::While,
+                &[],
+                |bodies| {
+                    {
+                        let __cg_graph = unsafe {
+                            ::cudagraph_runtime::__private::Body::as_graph_mut(
+                                &mut *bodies[0usize],
+                            )
+                        };
+                        Self::__cg_add_11(__cg_graph, __cg_params, nodes, launches)?;
+                    }
+                    ::cudagraph_runtime::__private::Result::Ok(())
+                },
+            )?
+            .0;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_add_0(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &FlowParams,
+        nodes: &mut __FlowNodes,
+        launches: &mut __FlowLaunch,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        nodes.reset = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "reset",
+            |__cg_graph| __cg_graph.add_memset(Flow::__cg_eval_reset(__cg_params), &[]),
+        )?;
+        __cg_graph.name_next("count");
+        nodes.count = __cg_graph
+            .add_conditional_with(
+                nodes.more,
+                ::cudagraph_runtime::__private::Condition::While,
+                &[nodes.reset.id()],
+                |bodies| {
+                    {
+                        let __cg_graph = unsafe {
+                            ::cudagraph_runtime::__private::Body::as_graph_mut(
+                                &mut *bodies[0usize],
+                            )
+                        };
+                        Self::__cg_add_6(__cg_graph, __cg_params, nodes, launches)?;
+                    }
+                    ::cudagraph_runtime::__private::Result::Ok(())
+                },
+            )?
+            .0;
+        (nodes.decide, launches.decide) = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "decide",
+            |__cg_graph| {
+                let (kernel, config, args) = Flow::__cg_eval_decide(
+                    __cg_params,
+                    nodes.odd,
+                );
+                ::cudagraph_runtime::__private::Result::Ok((
+                    __cg_graph.add_kernel(kernel, config, args, &[nodes.count.id()])?,
+                    config,
+                ))
+            },
+        )?;
+        __cg_graph.name_next("branch");
+        nodes.branch = __cg_graph
+            .add_conditional_with(
+                nodes.odd,
+                ::cudagraph_runtime::__private::Condition::IfElse,
+                &[nodes.decide.id()],
+                |bodies| {
+                    {
+                        let __cg_graph = unsafe {
+                            ::cudagraph_runtime::__private::Body::as_graph_mut(
+                                &mut *bodies[0usize],
+                            )
+                        };
+                        Self::__cg_add_7(__cg_graph, __cg_params, nodes, launches)?;
+                    }
+                    {
+                        let __cg_graph = unsafe {
+                            ::cudagraph_runtime::__private::Body::as_graph_mut(
+                                &mut *bodies[1usize],
+                            )
+                        };
+                        Self::__cg_add_8(__cg_graph, __cg_params, nodes, launches)?;
+                    }
+                    ::cudagraph_runtime::__private::Result::Ok(())
+                },
+            )?
+            .0;
+        (nodes.choose, launches.choose) = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "choose",
+            |__cg_graph| {
+                let (kernel, config, args) = Flow::__cg_eval_choose(
+                    __cg_params,
+                    nodes.case,
+                );
+                ::cudagraph_runtime::__private::Result::Ok((
+                    __cg_graph.add_kernel(kernel, config, args, &[nodes.branch.id()])?,
+                    config,
+                ))
+            },
+        )?;
+        __cg_graph.name_next("select");
+        nodes.select = __cg_graph
+            .add_conditional_with(
+                nodes.case,
+                ::cudagraph_runtime::__private::Condition::Switch(2u32),
+                &[nodes.choose.id()],
+                |bodies| {
+                    {
+                        let __cg_graph = unsafe {
+                            ::cudagraph_runtime::__private::Body::as_graph_mut(
+                                &mut *bodies[0usize],
+                            )
+                        };
+                        Self::__cg_add_9(__cg_graph, __cg_params, nodes, launches)?;
+                    }
+                    {
+                        let __cg_graph = unsafe {
+                            ::cudagraph_runtime::__private::Body::as_graph_mut(
+                                &mut *bodies[1usize],
+                            )
+                        };
+                        nodes.again = __cg_graph
+                            .conditional_handle(
+                                ::cudagraph_runtime::__private::Option::Some(1),
+                            )?;
+                        Self::__cg_add_10(__cg_graph, __cg_params, nodes, launches)?;
+                    }
+                    ::cudagraph_runtime::__private::Result::Ok(())
+                },
+            )?
+            .0;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The runtime graph.
+    pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
+        &self.graph
+    }
+    /// Refuses params under which two nodes that may run at the same time share memory, one
+    /// writing it.
+    #[allow(unused_variables)]
+    #[inline]
+    fn __cg_check_overlaps(
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{
+            ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+        };
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    ///Instantiates the graph with default flags.
+    pub fn instantiate(self) -> ::cudagraph_runtime::__private::Result<FlowExec> {
+        self.instantiate_with(
+            ::cudagraph_runtime::__private::InstantiateFlags::NONE,
+            ::cudagraph_runtime::__private::Option::None,
+        )
+    }
+    ///Instantiates the graph with `flags`, uploading it to `upload` when given.
+    pub fn instantiate_with(
+        self,
+        flags: ::cudagraph_runtime::__private::InstantiateFlags,
+        upload: ::cudagraph_runtime::__private::Option<
+            &::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<FlowExec> {
+        ::cudagraph_runtime::__private::Result::Ok(FlowExec {
+            exec: self.graph.instantiate_with(flags, upload)?,
+            nodes: self.nodes,
+            state: self.state,
+            dirty: [false; 12usize],
+            stamps: ::cudagraph_runtime::__private::zeros(12usize),
+            generation: 0,
+        })
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_reset<'__cg_p>(
+        __cg_params: &'__cg_p FlowParams,
+    ) -> ::cudagraph_runtime::__private::Memset<
+        'static,
+        <DeviceBuffer<u32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    > {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let counter = (&::cudagraph_runtime::__private::Bind(&__cg_params.counter))
+            .__cg_bind();
+        <DeviceBuffer<
+            u32,
+        > as ::cudagraph_runtime::__private::MemsetTarget>::memset(
+            &__cg_params.counter,
+            0u32,
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_decide<'__cg_p>(
+        __cg_params: &'__cg_p FlowParams,
+        odd: ::cudagraph_runtime::__private::ConditionalHandle,
+    ) -> (
+        &'__cg_p ::cudagraph_runtime::__private::Kernel<
+            (ConditionalHandle, DevicePtr<u32>),
+        >,
+        ::cudagraph_runtime::__private::LaunchConfig,
+        (
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                ConditionalHandle,
+            > + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtr<u32>,
+            > + '__cg_p,
+        ),
+    ) {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let pick = (&::cudagraph_runtime::__private::Bind(&__cg_params.pick))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        let odd = odd;
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let counter = (&::cudagraph_runtime::__private::Bind(&__cg_params.counter))
+            .__cg_bind();
+        let config = ::cudagraph_runtime::__private::launch(1, 32, 0);
+        let args = (
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                ConditionalHandle,
+                _,
+            >::new(odd),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtr<u32>,
+                _,
+            >::new(counter),
+        );
+        (
+            <Kernel<
+                (ConditionalHandle, DevicePtr<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::as_kernel(
+                &__cg_params.pick,
+            ),
+            config,
+            args,
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_choose<'__cg_p>(
+        __cg_params: &'__cg_p FlowParams,
+        case: ::cudagraph_runtime::__private::ConditionalHandle,
+    ) -> (
+        &'__cg_p ::cudagraph_runtime::__private::Kernel<
+            (ConditionalHandle, DevicePtr<u32>),
+        >,
+        ::cudagraph_runtime::__private::LaunchConfig,
+        (
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                ConditionalHandle,
+            > + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtr<u32>,
+            > + '__cg_p,
+        ),
+    ) {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let pick = (&::cudagraph_runtime::__private::Bind(&__cg_params.pick))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        let case = case;
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let choice = (&::cudagraph_runtime::__private::Bind(&__cg_params.choice))
+            .__cg_bind();
+        let config = ::cudagraph_runtime::__private::launch(1, 32, 0);
+        let args = (
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                ConditionalHandle,
+                _,
+            >::new(case),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtr<u32>,
+                _,
+            >::new(choice),
+        );
+        (
+            <Kernel<
+                (ConditionalHandle, DevicePtr<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::as_kernel(
+                &__cg_params.pick,
+            ),
+            config,
+            args,
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_bump<'__cg_p>(
+        __cg_params: &'__cg_p FlowParams,
+        more: ::cudagraph_runtime::__private::ConditionalHandle,
+    ) -> (
+        &'__cg_p ::cudagraph_runtime::__private::Kernel<
+            (ConditionalHandle, DevicePtrMut<u32>, u32),
+        >,
+        ::cudagraph_runtime::__private::LaunchConfig,
+        (
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                ConditionalHandle,
+            > + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtrMut<u32>,
+            > + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<'static, u32> + '__cg_p,
+        ),
+    ) {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let step = (&::cudagraph_runtime::__private::Bind(&__cg_params.step))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        let more = more;
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let counter = (&::cudagraph_runtime::__private::Bind(&__cg_params.counter))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let limit = (&::cudagraph_runtime::__private::Bind(&__cg_params.limit))
+            .__cg_bind();
+        let config = ::cudagraph_runtime::__private::launch(1, 32, 0);
+        let args = (
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                ConditionalHandle,
+                _,
+            >::new(more),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtrMut<u32>,
+                _,
+            >::new(counter),
+            ::cudagraph_runtime::__private::KernelArgPart::<'static, u32, _>::new(limit),
+        );
+        (
+            <Kernel<
+                (ConditionalHandle, DevicePtrMut<u32>, u32),
+            > as ::cudagraph_runtime::__private::KernelType>::as_kernel(
+                &__cg_params.step,
+            ),
+            config,
+            args,
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_mark_odd<'__cg_p>(
+        __cg_params: &'__cg_p FlowParams,
+    ) -> (
+        &'__cg_p ::cudagraph_runtime::__private::Kernel<(u32, DevicePtrMut<u32>)>,
+        ::cudagraph_runtime::__private::LaunchConfig,
+        (
+            impl ::cudagraph_runtime::__private::KernelArg<'static, u32> + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtrMut<u32>,
+            > + '__cg_p,
+        ),
+    ) {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let put = (&::cudagraph_runtime::__private::Bind(&__cg_params.put)).__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let out = (&::cudagraph_runtime::__private::Bind(&__cg_params.out)).__cg_bind();
+        let config = ::cudagraph_runtime::__private::launch(1, 32, 0);
+        let args = (
+            ::cudagraph_runtime::__private::KernelArgPart::<'static, u32, _>::new(1),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtrMut<u32>,
+                _,
+            >::new(out),
+        );
+        (
+            <Kernel<
+                (u32, DevicePtrMut<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::as_kernel(
+                &__cg_params.put,
+            ),
+            config,
+            args,
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_mark_even<'__cg_p>(
+        __cg_params: &'__cg_p FlowParams,
+    ) -> ::cudagraph_runtime::__private::Memset<
+        'static,
+        <DeviceBuffer<u32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    > {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let out = (&::cudagraph_runtime::__private::Bind(&__cg_params.out)).__cg_bind();
+        <DeviceBuffer<
+            u32,
+        > as ::cudagraph_runtime::__private::MemsetTarget>::memset(
+            &__cg_params.out,
+            0u32,
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_c0<'__cg_p>(
+        __cg_params: &'__cg_p FlowParams,
+    ) -> (
+        &'__cg_p ::cudagraph_runtime::__private::Kernel<(u32, DevicePtrMut<u32>)>,
+        ::cudagraph_runtime::__private::LaunchConfig,
+        (
+            impl ::cudagraph_runtime::__private::KernelArg<'static, u32> + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtrMut<u32>,
+            > + '__cg_p,
+        ),
+    ) {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let put = (&::cudagraph_runtime::__private::Bind(&__cg_params.put)).__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let out = (&::cudagraph_runtime::__private::Bind(&__cg_params.out)).__cg_bind();
+        let config = ::cudagraph_runtime::__private::launch(1, 32, 0);
+        let args = (
+            ::cudagraph_runtime::__private::KernelArgPart::<'static, u32, _>::new(100),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtrMut<u32>,
+                _,
+            >::new(out),
+        );
+        (
+            <Kernel<
+                (u32, DevicePtrMut<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::as_kernel(
+                &__cg_params.put,
+            ),
+            config,
+            args,
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_c1<'__cg_p>(
+        __cg_params: &'__cg_p FlowParams,
+        again: ::cudagraph_runtime::__private::ConditionalHandle,
+    ) -> (
+        &'__cg_p ::cudagraph_runtime::__private::Kernel<
+            (ConditionalHandle, DevicePtrMut<u32>, u32),
+        >,
+        ::cudagraph_runtime::__private::LaunchConfig,
+        (
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                ConditionalHandle,
+            > + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtrMut<u32>,
+            > + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<'static, u32> + '__cg_p,
+        ),
+    ) {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let step = (&::cudagraph_runtime::__private::Bind(&__cg_params.step))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        let again = again;
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let counter = (&::cudagraph_runtime::__private::Bind(&__cg_params.counter))
+            .__cg_bind();
+        let config = ::cudagraph_runtime::__private::launch(1, 32, 0);
+        let args = (
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                ConditionalHandle,
+                _,
+            >::new(again),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtrMut<u32>,
+                _,
+            >::new(counter),
+            ::cudagraph_runtime::__private::KernelArgPart::<'static, u32, _>::new(7),
+        );
+        (
+            <Kernel<
+                (ConditionalHandle, DevicePtrMut<u32>, u32),
+            > as ::cudagraph_runtime::__private::KernelType>::as_kernel(
+                &__cg_params.step,
+            ),
+            config,
+            args,
+        )
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for Flow {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("Flow").field("graph", &self.graph).finish_non_exhaustive()
+    }
+}
+impl ::cudagraph_runtime::__private::SameDeclaration<Flow> for Flow {
+    fn same(&self) -> &Flow {
+        self
+    }
+}
+/**[`Flow`], instantiated: launch it, update it from another [`Flow`] or with [`set_params`](Self::set_params), or update one node through its handle:
+
+- [`reset()`](Self::reset): memset node
+- [`count()`](Self::count): while node
+- [`decide()`](Self::decide): kernel node
+- [`branch()`](Self::branch): if_else node
+- [`choose()`](Self::choose): kernel node
+- [`select()`](Self::select): switch node
+- [`bump()`](Self::bump): kernel node
+- [`mark_odd()`](Self::mark_odd): kernel node
+- [`mark_even()`](Self::mark_even): memset node
+- [`c0()`](Self::c0): kernel node
+- [`inner()`](Self::inner): while node
+- [`c1()`](Self::c1): kernel node
+*/
+struct FlowExec {
+    exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+    nodes: ::cudagraph_runtime::__private::Box<
+        ::cudagraph_runtime::__private::ManuallyDrop<__FlowNodes>,
+    >,
+    state: __FlowState,
+    /// Nodes set through their handles since the last `set_params`: it sets them again.
+    dirty: [bool; 12usize],
+    /// Per node, the number of the last `set_params_only` call naming several params that
+    /// updated it (so that it updates each node once).
+    stamps: ::cudagraph_runtime::__private::Box<[u32]>,
+    /// The number of the last such call.
+    generation: u32,
+}
+impl FlowExec {
+    /// Launches the graph into `stream`.
+    pub fn launch(
+        &mut self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.launch(stream)
+    }
+    /// Uploads the executable ahead of its first launch.
+    pub fn upload(
+        &self,
+        stream: &::cudagraph_runtime::__private::CudaStream,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.upload(stream)
+    }
+    /**Whole-graph update from a [`Flow`] built with other params (`cuGraphExecUpdate`).
+
+Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable runs that graph's params, and [`set_params`](Self::set_params) compares with them.*/
+    pub fn update<__CgSame: ::cudagraph_runtime::__private::SameDeclaration<Flow>>(
+        &mut self,
+        source: &__CgSame,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let source: &Flow = ::cudagraph_runtime::__private::SameDeclaration::same(
+            source,
+        );
+        self.exec.update(&source.graph)?;
+        self.state.params = source.state.params.clone();
+        *self.state.launch = *source.state.launch;
+        self.dirty = [false; 12usize];
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /**Makes the executable's nodes what [`Flow::build`] would make from `params`, with one single-node update per node whose inputs changed since the last build, update or `set_params` (or that was set through its handle since). Returns how many nodes it updated. Enabled/disabled states are kept.
+
+A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.*/
+    pub fn set_params(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<usize> {
+        Flow::__cg_check_overlaps(__cg_params)?;
+        #[allow(unused_mut)]
+        let mut changed = [false; 7usize];
+        self.__cg_changed_0(__cg_params, &mut changed);
+        let mut updated = 0usize;
+        #[allow(clippy::type_complexity)]
+        const READS: &[(
+            usize,
+            &[usize],
+            fn(&mut FlowExec, &FlowParams) -> ::cudagraph_runtime::__private::Result<()>,
+        )] = &[
+            (0usize, &[3usize], FlowExec::__cg_update_node_0),
+            (1usize, &[], FlowExec::__cg_update_node_1),
+            (2usize, &[2usize, 3usize], FlowExec::__cg_update_node_2),
+            (3usize, &[], FlowExec::__cg_update_node_3),
+            (4usize, &[2usize, 5usize], FlowExec::__cg_update_node_4),
+            (5usize, &[], FlowExec::__cg_update_node_5),
+            (6usize, &[0usize, 3usize, 6usize], FlowExec::__cg_update_node_6),
+            (7usize, &[1usize, 4usize], FlowExec::__cg_update_node_7),
+            (8usize, &[4usize], FlowExec::__cg_update_node_8),
+            (9usize, &[1usize, 4usize], FlowExec::__cg_update_node_9),
+            (10usize, &[], FlowExec::__cg_update_node_10),
+            (11usize, &[0usize, 3usize], FlowExec::__cg_update_node_11),
+        ];
+        for &(pos, reads, update) in READS {
+            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
+                self.dirty[pos] = true;
+                update(self, __cg_params)?;
+                updated += 1;
+            }
+        }
+        for (changed, &(_, commit)) in changed.iter().zip(Self::__CG_PARAMS) {
+            if *changed {
+                commit(self, __cg_params)?;
+            }
+        }
+        self.dirty = [false; 12usize];
+        ::cudagraph_runtime::__private::Result::Ok(updated)
+    }
+    /// The runtime executable, for what the typed API does not cover (read-only).
+    pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
+        &self.exec
+    }
+    #[inline(never)]
+    fn __cg_changed_0(&self, __cg_params: &FlowParams, changed: &mut [bool; 7usize]) {
+        changed[0usize] = !(<Kernel<
+            (ConditionalHandle, DevicePtrMut<u32>, u32),
+        > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.step)
+            == self.state.params.__cg_kept_0.step);
+        changed[1usize] = !(<Kernel<
+            (u32, DevicePtrMut<u32>),
+        > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.put)
+            == self.state.params.__cg_kept_0.put);
+        changed[2usize] = !(<Kernel<
+            (ConditionalHandle, DevicePtr<u32>),
+        > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.pick)
+            == self.state.params.__cg_kept_0.pick);
+        changed[3usize] = !(<DeviceBuffer<
+            u32,
+        > as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.counter,
+            &self.state.params.__cg_kept_0.counter,
+        ));
+        changed[4usize] = !(<DeviceBuffer<
+            u32,
+        > as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.out,
+            &self.state.params.__cg_kept_0.out,
+        ));
+        changed[5usize] = !(<DeviceBuffer<
+            u32,
+        > as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.choice,
+            &self.state.params.__cg_kept_0.choice,
+        ));
+        changed[6usize] = !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.limit,
+            &self.state.params.__cg_kept_0.limit,
+        ));
+    }
+    ///Node `reset` (`memset(counter, 0u32)`): its update handle.
+    pub fn reset(&mut self) -> FlowResetNode<'_> {
+        FlowResetNode { exec: self }
+    }
+    ///Node `count` (`while more(default = 1) { .. }`): its update handle.
+    pub fn count(&mut self) -> FlowCountNode<'_> {
+        FlowCountNode { exec: self }
+    }
+    ///Node `decide` (`kernel pick<<<1, 32>>>(odd, counter)`): its update handle.
+    pub fn decide(&mut self) -> FlowDecideNode<'_> {
+        FlowDecideNode { exec: self }
+    }
+    ///Node `branch` (`if odd { .. } else { .. }`): its update handle.
+    pub fn branch(&mut self) -> FlowBranchNode<'_> {
+        FlowBranchNode { exec: self }
+    }
+    ///Node `choose` (`kernel pick<<<1, 32>>>(case, choice)`): its update handle.
+    pub fn choose(&mut self) -> FlowChooseNode<'_> {
+        FlowChooseNode { exec: self }
+    }
+    ///Node `select` (`switch case { 2 cases }`): its update handle.
+    pub fn select(&mut self) -> FlowSelectNode<'_> {
+        FlowSelectNode { exec: self }
+    }
+    ///Node `bump` (`kernel step<<<1, 32>>>(more, counter, limit)`): its update handle.
+    pub fn bump(&mut self) -> FlowBumpNode<'_> {
+        FlowBumpNode { exec: self }
+    }
+    ///Node `mark_odd` (`kernel put<<<1, 32>>>(1, out)`): its update handle.
+    pub fn mark_odd(&mut self) -> FlowMarkOddNode<'_> {
+        FlowMarkOddNode { exec: self }
+    }
+    ///Node `mark_even` (`memset(out, 0u32)`): its update handle.
+    pub fn mark_even(&mut self) -> FlowMarkEvenNode<'_> {
+        FlowMarkEvenNode { exec: self }
+    }
+    ///Node `c0` (`kernel put<<<1, 32>>>(100, out)`): its update handle.
+    pub fn c0(&mut self) -> FlowC0Node<'_> {
+        FlowC0Node { exec: self }
+    }
+    ///Node `inner` (`while again(default = 1) { .. }`): its update handle.
+    pub fn inner(&mut self) -> FlowInnerNode<'_> {
+        FlowInnerNode { exec: self }
+    }
+    ///Node `c1` (`kernel step<<<1, 32>>>(again, counter, 7)`): its update handle.
+    pub fn c1(&mut self) -> FlowC1Node<'_> {
+        FlowC1Node { exec: self }
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for FlowExec {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FlowExec").field("exec", &self.exec).finish_non_exhaustive()
+    }
+}
+///The params of [`FlowParams`], one variant each: what [`FlowExec::set_params_only`] is told changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(dead_code)]
+enum FlowParam {
+    ///Param `step`.
+    Step,
+    ///Param `put`.
+    Put,
+    ///Param `pick`.
+    Pick,
+    ///Param `counter`.
+    Counter,
+    ///Param `out`.
+    Out,
+    ///Param `choice`.
+    Choice,
+    ///Param `limit`.
+    Limit,
+}
+impl FlowExec {
+    /**Like [`set_params`](Self::set_params), for callers that know what they changed: updates the nodes whose expressions read a param in `changed` (each once), and only them, so its cost grows with the nodes updated, not with the graph. Returns how many nodes it updated.
+
+A changed param missing from `changed` leaves its nodes as they were (the executable keeps alive whatever memory they use); nodes set through their handles are not reset (`set_params` does both). Params that share memory with another under nodes that may run at the same time are refused as by [`Flow::build`].*/
+    pub fn set_params_only(
+        &mut self,
+        __cg_params: &FlowParams,
+        changed: &[FlowParam],
+    ) -> ::cudagraph_runtime::__private::Result<usize> {
+        Flow::__cg_check_overlaps(__cg_params)?;
+        for &__cg_param in changed {
+            match __cg_param {
+                FlowParam::Step => {}
+                FlowParam::Put => {}
+                FlowParam::Pick => {}
+                FlowParam::Counter => {}
+                FlowParam::Out => {}
+                FlowParam::Choice => {}
+                FlowParam::Limit => {}
+            }
+        }
+        let mut updated = 0usize;
+        if let [__cg_param] = changed {
+            let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
+            for &(_, update) in readers {
+                update(self, __cg_params)?;
+                updated += 1;
+            }
+            commit(self, __cg_params)?;
+            return ::cudagraph_runtime::__private::Result::Ok(updated);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamps.fill(0);
+            self.generation = 1;
+        }
+        let stamp = self.generation;
+        for &__cg_param in changed {
+            for &(pos, update) in Self::__CG_PARAMS[__cg_param as usize].0 {
+                if self.stamps[pos] != stamp {
+                    self.stamps[pos] = stamp;
+                    update(self, __cg_params)?;
+                    updated += 1;
+                }
+            }
+        }
+        for &__cg_param in changed {
+            (Self::__CG_PARAMS[__cg_param as usize].1)(self, __cg_params)?;
+        }
+        ::cudagraph_runtime::__private::Result::Ok(updated)
+    }
+    #[allow(clippy::type_complexity)]
+    const __CG_PARAMS: &'static [(
+        &'static [(
+            usize,
+            fn(&mut Self, &FlowParams) -> ::cudagraph_runtime::__private::Result<()>,
+        )],
+        fn(&mut Self, &FlowParams) -> ::cudagraph_runtime::__private::Result<()>,
+    )] = &[
+        (
+            &[(6usize, Self::__cg_update_node_6), (11usize, Self::__cg_update_node_11)],
+            Self::__cg_commit_0,
+        ),
+        (
+            &[(7usize, Self::__cg_update_node_7), (9usize, Self::__cg_update_node_9)],
+            Self::__cg_commit_1,
+        ),
+        (
+            &[(2usize, Self::__cg_update_node_2), (4usize, Self::__cg_update_node_4)],
+            Self::__cg_commit_2,
+        ),
+        (
+            &[
+                (0usize, Self::__cg_update_node_0),
+                (2usize, Self::__cg_update_node_2),
+                (6usize, Self::__cg_update_node_6),
+                (11usize, Self::__cg_update_node_11),
+            ],
+            Self::__cg_commit_3,
+        ),
+        (
+            &[
+                (7usize, Self::__cg_update_node_7),
+                (8usize, Self::__cg_update_node_8),
+                (9usize, Self::__cg_update_node_9),
+            ],
+            Self::__cg_commit_4,
+        ),
+        (&[(4usize, Self::__cg_update_node_4)], Self::__cg_commit_5),
+        (&[(6usize, Self::__cg_update_node_6)], Self::__cg_commit_6),
+    ];
+    #[inline(never)]
+    fn __cg_commit_0(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.step = <Kernel<
+            (ConditionalHandle, DevicePtrMut<u32>, u32),
+        > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.step);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_commit_1(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.put = <Kernel<
+            (u32, DevicePtrMut<u32>),
+        > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.put);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_commit_2(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.pick = <Kernel<
+            (ConditionalHandle, DevicePtr<u32>),
+        > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.pick);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_commit_3(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.counter = <DeviceBuffer<
+            u32,
+        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.counter);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_commit_4(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.out = <DeviceBuffer<
+            u32,
+        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.out);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_commit_5(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.choice = <DeviceBuffer<
+            u32,
+        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.choice);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_commit_6(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.limit = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            &__cg_params.limit,
+        );
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_0(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec
+            .set_memset_params(self.nodes.reset, Flow::__cg_eval_reset(__cg_params))?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_1(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_2(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let (kernel, config, args) = Flow::__cg_eval_decide(__cg_params, self.nodes.odd);
+        self.exec.set_kernel(self.nodes.decide, kernel, config, args)?;
+        self.state.launch.decide = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_3(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_4(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let (kernel, config, args) = Flow::__cg_eval_choose(
+            __cg_params,
+            self.nodes.case,
+        );
+        self.exec.set_kernel(self.nodes.choose, kernel, config, args)?;
+        self.state.launch.choose = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_5(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_6(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let (kernel, config, args) = Flow::__cg_eval_bump(__cg_params, self.nodes.more);
+        self.exec.set_kernel(self.nodes.bump, kernel, config, args)?;
+        self.state.launch.bump = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_7(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let (kernel, config, args) = Flow::__cg_eval_mark_odd(__cg_params);
+        self.exec.set_kernel(self.nodes.mark_odd, kernel, config, args)?;
+        self.state.launch.mark_odd = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_8(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec
+            .set_memset_params(
+                self.nodes.mark_even,
+                Flow::__cg_eval_mark_even(__cg_params),
+            )?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_9(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let (kernel, config, args) = Flow::__cg_eval_c0(__cg_params);
+        self.exec.set_kernel(self.nodes.c0, kernel, config, args)?;
+        self.state.launch.c0 = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_10(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_11(
+        &mut self,
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let (kernel, config, args) = Flow::__cg_eval_c1(__cg_params, self.nodes.again);
+        self.exec.set_kernel(self.nodes.c1, kernel, config, args)?;
+        self.state.launch.c1 = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+}
+///Update handle of node `reset` of [`FlowExec`] (`memset(counter, 0u32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct FlowResetNode<'a> {
+    exec: &'a mut FlowExec,
+}
+impl<'a> FlowResetNode<'a> {
+    /// Sets the destination and the pattern written, for the next launches
+    /// (`cuGraphExecMemsetNodeSetParams`): device memory the node's pattern type fills, such as
+    /// a `&DeviceBuffer<T>`. Memory the node stops using is released once the launches that
+    /// may use it are done.
+    pub fn set(
+        &mut self,
+        dst: impl ::cudagraph_runtime::__private::MemsetAs<
+            <DeviceBuffer<u32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+        >,
+        value: <DeviceBuffer<
+            u32,
+        > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.dirty[0usize] = true;
+        self.exec
+            .exec
+            .set_memset_params(
+                self.exec.nodes.reset,
+                ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
+            )
+    }
+    #[doc(hidden)]
+    pub fn set_2d<__CgDst, __CgValue>(
+        &mut self,
+        dst: __CgDst,
+        pitch: usize,
+        value: __CgValue,
+        width: usize,
+        height: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
+    {
+        let _ = (dst, pitch, value, width, height);
+        match <&'a () as ::cudagraph_runtime::__private::CanUpdate2D>::NEVER {}
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.reset, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.reset)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::MemsetNode<
+        <DeviceBuffer<u32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    > {
+        self.exec.nodes.reset
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for FlowResetNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FlowResetNode").field("index", &0usize).finish_non_exhaustive()
+    }
+}
+///Update handle of node `count` of [`FlowExec`] (`while more(default = 1) { .. }`): nothing about it can change (CUDA updates a conditional node only through its bodies' nodes, which have handles of their own) ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct FlowCountNode<'a> {
+    exec: &'a mut FlowExec,
+}
+impl<'a> FlowCountNode<'a> {
+    #[doc(hidden)]
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
+    {
+        let _ = enabled;
+        match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
+    }
+    #[doc(hidden)]
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
+    {
+        match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(&self) -> ::cudagraph_runtime::__private::ConditionalNode {
+        self.exec.nodes.count
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for FlowCountNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FlowCountNode").field("index", &1usize).finish_non_exhaustive()
+    }
+}
+///Update handle of node `decide` of [`FlowExec`] (`kernel pick<<<1, 32>>>(odd, counter)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct FlowDecideNode<'a> {
+    exec: &'a mut FlowExec,
+}
+impl<'a> FlowDecideNode<'a> {
+    ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
+    pub fn set(
+        &mut self,
+        odd: impl ::cudagraph_runtime::__private::KernelArg<'static, ConditionalHandle>,
+        counter: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<u32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let config = self.exec.state.launch.decide;
+        self.set_launch(config, odd, counter)
+    }
+    ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
+    pub fn set_launch(
+        &mut self,
+        config: ::cudagraph_runtime::__private::LaunchConfig,
+        odd: impl ::cudagraph_runtime::__private::KernelArg<'static, ConditionalHandle>,
+        counter: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<u32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.dirty[2usize] = true;
+        self.exec
+            .exec
+            .set_kernel_params(self.exec.nodes.decide, config, (odd, counter))?;
+        self.exec.state.launch.decide = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The node's launch configuration now.
+    pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
+        self.exec.state.launch.decide
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.decide, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.decide)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::KernelNode<
+        (ConditionalHandle, DevicePtr<u32>),
+    > {
+        self.exec.nodes.decide
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for FlowDecideNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FlowDecideNode").field("index", &2usize).finish_non_exhaustive()
+    }
+}
+///Update handle of node `branch` of [`FlowExec`] (`if odd { .. } else { .. }`): nothing about it can change (CUDA updates a conditional node only through its bodies' nodes, which have handles of their own) ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct FlowBranchNode<'a> {
+    exec: &'a mut FlowExec,
+}
+impl<'a> FlowBranchNode<'a> {
+    #[doc(hidden)]
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
+    {
+        let _ = enabled;
+        match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
+    }
+    #[doc(hidden)]
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
+    {
+        match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(&self) -> ::cudagraph_runtime::__private::ConditionalNode {
+        self.exec.nodes.branch
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for FlowBranchNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FlowBranchNode").field("index", &3usize).finish_non_exhaustive()
+    }
+}
+///Update handle of node `choose` of [`FlowExec`] (`kernel pick<<<1, 32>>>(case, choice)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct FlowChooseNode<'a> {
+    exec: &'a mut FlowExec,
+}
+impl<'a> FlowChooseNode<'a> {
+    ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
+    pub fn set(
+        &mut self,
+        case: impl ::cudagraph_runtime::__private::KernelArg<'static, ConditionalHandle>,
+        choice: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<u32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let config = self.exec.state.launch.choose;
+        self.set_launch(config, case, choice)
+    }
+    ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
+    pub fn set_launch(
+        &mut self,
+        config: ::cudagraph_runtime::__private::LaunchConfig,
+        case: impl ::cudagraph_runtime::__private::KernelArg<'static, ConditionalHandle>,
+        choice: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<u32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.dirty[4usize] = true;
+        self.exec
+            .exec
+            .set_kernel_params(self.exec.nodes.choose, config, (case, choice))?;
+        self.exec.state.launch.choose = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The node's launch configuration now.
+    pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
+        self.exec.state.launch.choose
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.choose, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.choose)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::KernelNode<
+        (ConditionalHandle, DevicePtr<u32>),
+    > {
+        self.exec.nodes.choose
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for FlowChooseNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FlowChooseNode").field("index", &4usize).finish_non_exhaustive()
+    }
+}
+///Update handle of node `select` of [`FlowExec`] (`switch case { 2 cases }`): nothing about it can change (CUDA updates a conditional node only through its bodies' nodes, which have handles of their own) ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct FlowSelectNode<'a> {
+    exec: &'a mut FlowExec,
+}
+impl<'a> FlowSelectNode<'a> {
+    #[doc(hidden)]
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
+    {
+        let _ = enabled;
+        match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
+    }
+    #[doc(hidden)]
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
+    {
+        match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(&self) -> ::cudagraph_runtime::__private::ConditionalNode {
+        self.exec.nodes.select
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for FlowSelectNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FlowSelectNode").field("index", &5usize).finish_non_exhaustive()
+    }
+}
+///Update handle of node `bump` of [`FlowExec`] (`kernel step<<<1, 32>>>(more, counter, limit)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct FlowBumpNode<'a> {
+    exec: &'a mut FlowExec,
+}
+impl<'a> FlowBumpNode<'a> {
+    ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
+    pub fn set(
+        &mut self,
+        more: impl ::cudagraph_runtime::__private::KernelArg<'static, ConditionalHandle>,
+        counter: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            DevicePtrMut<u32>,
+        >,
+        limit: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let config = self.exec.state.launch.bump;
+        self.set_launch(config, more, counter, limit)
+    }
+    ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
+    pub fn set_launch(
+        &mut self,
+        config: ::cudagraph_runtime::__private::LaunchConfig,
+        more: impl ::cudagraph_runtime::__private::KernelArg<'static, ConditionalHandle>,
+        counter: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            DevicePtrMut<u32>,
+        >,
+        limit: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.dirty[6usize] = true;
+        self.exec
+            .exec
+            .set_kernel_params(self.exec.nodes.bump, config, (more, counter, limit))?;
+        self.exec.state.launch.bump = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The node's launch configuration now.
+    pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
+        self.exec.state.launch.bump
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.bump, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.bump)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::KernelNode<
+        (ConditionalHandle, DevicePtrMut<u32>, u32),
+    > {
+        self.exec.nodes.bump
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for FlowBumpNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FlowBumpNode").field("index", &6usize).finish_non_exhaustive()
+    }
+}
+///Update handle of node `mark_odd` of [`FlowExec`] (`kernel put<<<1, 32>>>(1, out)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct FlowMarkOddNode<'a> {
+    exec: &'a mut FlowExec,
+}
+impl<'a> FlowMarkOddNode<'a> {
+    ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
+    pub fn set(
+        &mut self,
+        arg0: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+        out: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<u32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let config = self.exec.state.launch.mark_odd;
+        self.set_launch(config, arg0, out)
+    }
+    ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
+    pub fn set_launch(
+        &mut self,
+        config: ::cudagraph_runtime::__private::LaunchConfig,
+        arg0: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+        out: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<u32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.dirty[7usize] = true;
+        self.exec.exec.set_kernel_params(self.exec.nodes.mark_odd, config, (arg0, out))?;
+        self.exec.state.launch.mark_odd = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The node's launch configuration now.
+    pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
+        self.exec.state.launch.mark_odd
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.mark_odd, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.mark_odd)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::KernelNode<(u32, DevicePtrMut<u32>)> {
+        self.exec.nodes.mark_odd
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for FlowMarkOddNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FlowMarkOddNode").field("index", &7usize).finish_non_exhaustive()
+    }
+}
+///Update handle of node `mark_even` of [`FlowExec`] (`memset(out, 0u32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct FlowMarkEvenNode<'a> {
+    exec: &'a mut FlowExec,
+}
+impl<'a> FlowMarkEvenNode<'a> {
+    /// Sets the destination and the pattern written, for the next launches
+    /// (`cuGraphExecMemsetNodeSetParams`): device memory the node's pattern type fills, such as
+    /// a `&DeviceBuffer<T>`. Memory the node stops using is released once the launches that
+    /// may use it are done.
+    pub fn set(
+        &mut self,
+        dst: impl ::cudagraph_runtime::__private::MemsetAs<
+            <DeviceBuffer<u32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+        >,
+        value: <DeviceBuffer<
+            u32,
+        > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.dirty[8usize] = true;
+        self.exec
+            .exec
+            .set_memset_params(
+                self.exec.nodes.mark_even,
+                ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
+            )
+    }
+    #[doc(hidden)]
+    pub fn set_2d<__CgDst, __CgValue>(
+        &mut self,
+        dst: __CgDst,
+        pitch: usize,
+        value: __CgValue,
+        width: usize,
+        height: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
+    {
+        let _ = (dst, pitch, value, width, height);
+        match <&'a () as ::cudagraph_runtime::__private::CanUpdate2D>::NEVER {}
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.mark_even, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.mark_even)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::MemsetNode<
+        <DeviceBuffer<u32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    > {
+        self.exec.nodes.mark_even
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for FlowMarkEvenNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FlowMarkEvenNode")
+            .field("index", &8usize)
+            .finish_non_exhaustive()
+    }
+}
+///Update handle of node `c0` of [`FlowExec`] (`kernel put<<<1, 32>>>(100, out)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct FlowC0Node<'a> {
+    exec: &'a mut FlowExec,
+}
+impl<'a> FlowC0Node<'a> {
+    ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
+    pub fn set(
+        &mut self,
+        arg0: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+        out: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<u32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let config = self.exec.state.launch.c0;
+        self.set_launch(config, arg0, out)
+    }
+    ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
+    pub fn set_launch(
+        &mut self,
+        config: ::cudagraph_runtime::__private::LaunchConfig,
+        arg0: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+        out: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<u32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.dirty[9usize] = true;
+        self.exec.exec.set_kernel_params(self.exec.nodes.c0, config, (arg0, out))?;
+        self.exec.state.launch.c0 = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The node's launch configuration now.
+    pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
+        self.exec.state.launch.c0
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.c0, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.c0)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::KernelNode<(u32, DevicePtrMut<u32>)> {
+        self.exec.nodes.c0
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for FlowC0Node<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FlowC0Node").field("index", &9usize).finish_non_exhaustive()
+    }
+}
+///Update handle of node `inner` of [`FlowExec`] (`while again(default = 1) { .. }`): nothing about it can change (CUDA updates a conditional node only through its bodies' nodes, which have handles of their own) ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct FlowInnerNode<'a> {
+    exec: &'a mut FlowExec,
+}
+impl<'a> FlowInnerNode<'a> {
+    #[doc(hidden)]
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
+    {
+        let _ = enabled;
+        match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
+    }
+    #[doc(hidden)]
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
+    {
+        match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(&self) -> ::cudagraph_runtime::__private::ConditionalNode {
+        self.exec.nodes.inner
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for FlowInnerNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FlowInnerNode").field("index", &10usize).finish_non_exhaustive()
+    }
+}
+///Update handle of node `c1` of [`FlowExec`] (`kernel step<<<1, 32>>>(again, counter, 7)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct FlowC1Node<'a> {
+    exec: &'a mut FlowExec,
+}
+impl<'a> FlowC1Node<'a> {
+    ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
+    pub fn set(
+        &mut self,
+        again: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            ConditionalHandle,
+        >,
+        counter: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            DevicePtrMut<u32>,
+        >,
+        arg2: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let config = self.exec.state.launch.c1;
+        self.set_launch(config, again, counter, arg2)
+    }
+    ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
+    pub fn set_launch(
+        &mut self,
+        config: ::cudagraph_runtime::__private::LaunchConfig,
+        again: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            ConditionalHandle,
+        >,
+        counter: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            DevicePtrMut<u32>,
+        >,
+        arg2: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.dirty[11usize] = true;
+        self.exec
+            .exec
+            .set_kernel_params(self.exec.nodes.c1, config, (again, counter, arg2))?;
+        self.exec.state.launch.c1 = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The node's launch configuration now.
+    pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
+        self.exec.state.launch.c1
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.c1, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.c1)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::KernelNode<
+        (ConditionalHandle, DevicePtrMut<u32>, u32),
+    > {
+        self.exec.nodes.c1
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for FlowC1Node<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FlowC1Node").field("index", &11usize).finish_non_exhaustive()
+    }
+}
+fn main() {}

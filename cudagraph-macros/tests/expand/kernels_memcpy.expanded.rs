@@ -1,0 +1,1227 @@
+//! Kernels and copies: the macro's doc example (memset, kernel, memcpy to the host, host node).
+use cudagraph_runtime::{cuda_graph, prelude::*};
+fn report(y: &[f32]) {
+    println!("step done: y[0] = {}", y[0]);
+}
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if <::cudagraph_runtime::__private::ParamProbe<
+        Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    >>::IS_HANDLE {
+        ::cudagraph_runtime::__private::fail(
+            "param `saxpy` is a `ConditionalHandle`: a handle is made by the conditional node that reads it (`name: while saxpy { ... }`), since one made for another graph would be set where no node reads it",
+        )
+    }
+};
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if <::cudagraph_runtime::__private::ParamProbe<fn(&[f32])>>::IS_HANDLE {
+        ::cudagraph_runtime::__private::fail(
+            "param `done` is a `ConditionalHandle`: a handle is made by the conditional node that reads it (`name: while done { ... }`), since one made for another graph would be set where no node reads it",
+        )
+    }
+};
+/**The params of [`Step`]: what its nodes are built from ([`Step::build`]), and what [`StepExec::set_params`] compares to update only the nodes whose inputs changed.
+
+- node `zero` reads `y`
+- node `scale` reads `saxpy`, `x`, `y`, `n`, `alpha`
+- node `back` reads `y`, `host_y`
+- node `log` reads `host_y`, `done`
+*/
+#[allow(clippy::type_complexity)]
+pub struct StepParams {
+    ///Param `saxpy`, read by node `scale`.
+    pub saxpy: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    ///Param `x`, read by node `scale`.
+    pub x: DeviceBuffer<f32>,
+    ///Param `y`, read by nodes `zero`, `scale`, `back`.
+    pub y: DeviceBuffer<f32>,
+    ///Param `host_y`, read by nodes `back`, `log`.
+    pub host_y: HostBuffer<f32>,
+    ///Param `n`, read by node `scale`.
+    pub n: u32,
+    ///Param `alpha`, read by node `scale`.
+    pub alpha: f32,
+    ///Param `done`, read by node `log`.
+    pub done: fn(&[f32]),
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for StepParams {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("StepParams").finish_non_exhaustive()
+    }
+}
+/// One solver step: `y = alpha * x + y` on a zeroed `y`, copied back to the host.
+/**
+
+A CUDA graph declared with `cuda_graph!`: [`Step::build`] builds it from a [`StepParams`], [`Step::instantiate`] makes it a [`StepExec`].
+
+# Nodes
+
+In build order (a node's position is its index in the graph):
+
+0. `zero`: `memset(y, 0.0f32)`
+1. `scale`: `kernel saxpy<<<n.div_ceil(256), 256>>>(n, alpha, x, y)`, after `zero`
+2. `back`: `memcpy(y -> host_y)`, after `scale`
+3. `log`: `host(done)`, after `back`
+
+# Topology
+
+<div style="overflow-x:auto"><svg xmlns="http://www.w3.org/2000/svg" role="img" width="76" height="272" viewBox="0 0 76 272" font-family="monospace" font-size="14" text-anchor="middle" fill="currentColor"><title>Topology of Step: 4 nodes, 3 edges</title><defs><marker id="cg175188b6" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="8" markerHeight="8" orient="auto"><path d="M0 0L8 4L0 8z"/></marker></defs><g fill="none" stroke="currentColor" marker-end="url(#cg175188b6)"><path d="M38 48V80"/><path d="M38 120V152"/><path d="M38 192V224"/></g><rect x="9" y="8" width="58" height="40" rx="4" fill="#ccfbf1" stroke="#0f766e"/><text x="38" y="25" fill="#111">zero</text><text x="38" y="41" font-size="11" fill="#374151">memset</text><rect x="8" y="80" width="60" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="38" y="97" fill="#111">scale</text><text x="38" y="113" font-size="11" fill="#374151">kernel</text><rect x="9" y="152" width="58" height="40" rx="4" fill="#dcfce7" stroke="#15803d"/><text x="38" y="169" fill="#111">back</text><text x="38" y="185" font-size="11" fill="#374151">memcpy</text><rect x="16" y="224" width="44" height="40" rx="4" fill="#fef3c7" stroke="#b45309"/><text x="38" y="241" fill="#111">log</text><text x="38" y="257" font-size="11" fill="#374151">host</text></svg></div>
+
+As text: `Step::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
+*/
+pub struct Step {
+    graph: ::cudagraph_runtime::__private::Graph<'static>,
+    nodes: ::cudagraph_runtime::__private::Box<
+        ::cudagraph_runtime::__private::ManuallyDrop<__StepNodes>,
+    >,
+    state: __StepState,
+    build_id: u64,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
+struct __StepNodes {
+    zero: ::cudagraph_runtime::__private::MemsetNode<
+        <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    >,
+    scale: ::cudagraph_runtime::__private::KernelNode<
+        (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+    >,
+    back: ::cudagraph_runtime::__private::MemcpyNode<
+        <(
+            DeviceBuffer<f32>,
+            HostBuffer<f32>,
+        ) as ::cudagraph_runtime::__private::CopyPair>::Dir,
+    >,
+    log: ::cudagraph_runtime::__private::HostNode,
+}
+unsafe impl ::cudagraph_runtime::__private::Unbuilt for __StepNodes {}
+#[doc(hidden)]
+#[allow(non_camel_case_types, non_snake_case, dead_code, clippy::type_complexity)]
+struct __StepSnapshot0 {
+    saxpy: usize,
+    x: DeviceBuffer<f32>,
+    y: DeviceBuffer<f32>,
+    host_y: HostBuffer<f32>,
+    n: u32,
+    alpha: f32,
+    done: fn(&[f32]),
+}
+impl __StepSnapshot0 {
+    #[inline(never)]
+    fn __cg_keep(__cg_params: &StepParams) -> Self {
+        Self {
+            saxpy: <Kernel<
+                (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &__cg_params.saxpy,
+            ),
+            x: <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x),
+            y: <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.y),
+            host_y: <HostBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.host_y),
+            n: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.n),
+            alpha: <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.alpha,
+            ),
+            done: <fn(
+                &[f32],
+            ) as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.done),
+        }
+    }
+}
+impl ::cudagraph_runtime::__private::Clone for __StepSnapshot0 {
+    #[inline(never)]
+    fn clone(&self) -> Self {
+        Self {
+            saxpy: self.saxpy,
+            x: <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.x),
+            y: <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.y),
+            host_y: <HostBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.host_y),
+            n: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&self.n),
+            alpha: <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &self.alpha,
+            ),
+            done: <fn(
+                &[f32],
+            ) as ::cudagraph_runtime::__private::ParamValue>::keep(&self.done),
+        }
+    }
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __StepSnapshot {
+    __cg_kept_0: __StepSnapshot0,
+}
+impl __StepSnapshot {
+    /// What the executable keeps of `params`.
+    #[allow(unused_variables)]
+    fn __cg_keep(__cg_params: &StepParams) -> Self {
+        Self {
+            __cg_kept_0: __StepSnapshot0::__cg_keep(__cg_params),
+        }
+    }
+}
+impl ::cudagraph_runtime::__private::Clone for __StepSnapshot {
+    fn clone(&self) -> Self {
+        Self {
+            __cg_kept_0: ::cudagraph_runtime::__private::Clone::clone(&self.__cg_kept_0),
+        }
+    }
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types, non_snake_case, dead_code)]
+#[derive(Clone, Copy)]
+struct __StepLaunch {
+    scale: ::cudagraph_runtime::__private::LaunchConfig,
+}
+unsafe impl ::cudagraph_runtime::__private::Unbuilt for __StepLaunch {}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __StepState {
+    params: __StepSnapshot,
+    launch: ::cudagraph_runtime::__private::Box<__StepLaunch>,
+}
+impl Step {
+    /// The declared shape: nodes in build order (their indices in the graph; one more
+    /// with `#[indirect]` params, whose fetch node comes first), kinds and edges. Its
+    /// `to_dot()` and `to_mermaid()` draw it.
+    pub const TOPOLOGY: ::cudagraph_runtime::__private::Topology = ::cudagraph_runtime::__private::Topology {
+        name: "Step",
+        nodes: &[
+            ("zero", ::cudagraph_runtime::__private::NodeKind::Memset),
+            ("scale", ::cudagraph_runtime::__private::NodeKind::Kernel),
+            ("back", ::cudagraph_runtime::__private::NodeKind::Memcpy),
+            ("log", ::cudagraph_runtime::__private::NodeKind::Host),
+        ],
+        edges: &[(0usize, 1usize), (1usize, 2usize), (2usize, 3usize)],
+        bodies: &[],
+    };
+    /// [`TOPOLOGY`](Self::TOPOLOGY) drawn as a standalone SVG image, laid out when the
+    /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
+    /// in an HTML page; its lines and labels take the text colour of the page around it
+    /// (black in a file of its own). It is in the binary only if the program calls this.
+    pub const fn topology_svg() -> &'static str {
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"76\" height=\"272\" viewBox=\"0 0 76 272\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Step: 4 nodes, 3 edges</title><defs><marker id=\"cg175188b6\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cg175188b6)\"><path d=\"M38 48V80\"/><path d=\"M38 120V152\"/><path d=\"M38 192V224\"/></g><rect x=\"9\" y=\"8\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"38\" y=\"25\" fill=\"#111\">zero</text><text x=\"38\" y=\"41\" font-size=\"11\" fill=\"#374151\">memset</text><rect x=\"8\" y=\"80\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"38\" y=\"97\" fill=\"#111\">scale</text><text x=\"38\" y=\"113\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"9\" y=\"152\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dcfce7\" stroke=\"#15803d\"/><text x=\"38\" y=\"169\" fill=\"#111\">back</text><text x=\"38\" y=\"185\" font-size=\"11\" fill=\"#374151\">memcpy</text><rect x=\"16\" y=\"224\" width=\"44\" height=\"40\" rx=\"4\" fill=\"#fef3c7\" stroke=\"#b45309\"/><text x=\"38\" y=\"241\" fill=\"#111\">log</text><text x=\"38\" y=\"257\" font-size=\"11\" fill=\"#374151\">host</text></svg>"
+    }
+    /// Builds the graph from `params` on `ctx`'s device.
+    ///
+    /// Nodes are added in one fixed order (a topological order of the declaration, ties
+    /// broken by declaration order) with dependencies in declared order, so every graph
+    /// built here pairs node for node with every executable of this declaration.
+    pub fn build(
+        ctx: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaContext,
+        >,
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<Self> {
+        Self::__cg_check_overlaps(__cg_params)?;
+        let mut __cg_graph = ::cudagraph_runtime::__private::Graph::with_capacity(
+            ctx,
+            4usize,
+        )?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_graph, "Step");
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            graph: __cg_graph,
+            nodes,
+            state,
+            build_id: ::cudagraph_runtime::__private::next_build_id(),
+        })
+    }
+    /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
+    /// reusing the runtime graph's bookkeeping and references (see `Graph::clear`). The
+    /// cheap way to rebuild for a whole-graph update in a loop.
+    ///
+    /// On error the graph is left empty or partly built: rebuild it before using it
+    /// again (an update from it is refused).
+    pub fn rebuild(
+        &mut self,
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        Self::__cg_check_overlaps(__cg_params)?;
+        self.build_id = ::cudagraph_runtime::__private::next_build_id();
+        self.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&self.graph, "Step");
+        self.nodes = nodes;
+        self.state = state;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// Adds every node to the empty `graph`, in the canonical order; returns their handles
+    /// and the state they were built from. (The handles come boxed for the reason given
+    /// at the `nodes` field: a signature naming their struct by value would repeat each
+    /// bad param type's error at the macro call.)
+    fn __cg_add_nodes(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        (
+            ::cudagraph_runtime::__private::Box<
+                ::cudagraph_runtime::__private::ManuallyDrop<__StepNodes>,
+            >,
+            __StepState,
+        ),
+    > {
+        let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
+            ::cudagraph_runtime::__private::ManuallyDrop<__StepNodes>,
+        >();
+        let mut configs = ::cudagraph_runtime::__private::unbuilt_box::<__StepLaunch>();
+        {
+            let nodes: &mut __StepNodes = &mut boxed;
+            #[allow(unused_variables)]
+            let launches: &mut __StepLaunch = &mut configs;
+            Self::__cg_add_0(__cg_graph, __cg_params, nodes, launches)?;
+        }
+        ::cudagraph_runtime::__private::Result::Ok((
+            boxed,
+            __StepState {
+                params: __StepSnapshot::__cg_keep(__cg_params),
+                launch: configs,
+            },
+        ))
+    }
+    #[inline(never)]
+    fn __cg_add_0(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &StepParams,
+        nodes: &mut __StepNodes,
+        launches: &mut __StepLaunch,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        nodes.zero = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "zero",
+            |__cg_graph| __cg_graph.add_memset(Step::__cg_eval_zero(__cg_params), &[]),
+        )?;
+        (nodes.scale, launches.scale) = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "scale",
+            |__cg_graph| {
+                let (kernel, config, args) = Step::__cg_eval_scale(__cg_params);
+                ::cudagraph_runtime::__private::Result::Ok((
+                    __cg_graph.add_kernel(kernel, config, args, &[nodes.zero.id()])?,
+                    config,
+                ))
+            },
+        )?;
+        nodes.back = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "back",
+            |__cg_graph| {
+                __cg_graph
+                    .add_memcpy(Step::__cg_eval_back(__cg_params), &[nodes.scale.id()])
+            },
+        )?;
+        nodes.log = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "log",
+            |__cg_graph| ::cudagraph_runtime::__private::add_host(
+                __cg_graph,
+                Step::__cg_eval_log(__cg_params),
+                &[nodes.back.id()],
+            ),
+        )?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The runtime graph.
+    pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
+        &self.graph
+    }
+    /// Refuses params under which two nodes that may run at the same time share memory, one
+    /// writing it.
+    #[allow(unused_variables)]
+    #[inline]
+    fn __cg_check_overlaps(
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{
+            ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+        };
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    ///Instantiates the graph with default flags.
+    pub fn instantiate(self) -> ::cudagraph_runtime::__private::Result<StepExec> {
+        self.instantiate_with(
+            ::cudagraph_runtime::__private::InstantiateFlags::NONE,
+            ::cudagraph_runtime::__private::Option::None,
+        )
+    }
+    ///Instantiates the graph with `flags`, uploading it to `upload` when given.
+    pub fn instantiate_with(
+        self,
+        flags: ::cudagraph_runtime::__private::InstantiateFlags,
+        upload: ::cudagraph_runtime::__private::Option<
+            &::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<StepExec> {
+        ::cudagraph_runtime::__private::Result::Ok(StepExec {
+            exec: self.graph.instantiate_with(flags, upload)?,
+            nodes: self.nodes,
+            state: self.state,
+            dirty: [false; 4usize],
+            stamps: ::cudagraph_runtime::__private::zeros(4usize),
+            generation: 0,
+        })
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_zero<'__cg_p>(
+        __cg_params: &'__cg_p StepParams,
+    ) -> ::cudagraph_runtime::__private::Memset<
+        'static,
+        <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    > {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let y = (&::cudagraph_runtime::__private::Bind(&__cg_params.y)).__cg_bind();
+        <DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::MemsetTarget>::memset(
+            &__cg_params.y,
+            0.0f32,
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_scale<'__cg_p>(
+        __cg_params: &'__cg_p StepParams,
+    ) -> (
+        &'__cg_p ::cudagraph_runtime::__private::Kernel<
+            (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+        >,
+        ::cudagraph_runtime::__private::LaunchConfig,
+        (
+            impl ::cudagraph_runtime::__private::KernelArg<'static, u32> + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<'static, f32> + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtr<f32>,
+            > + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtrMut<f32>,
+            > + '__cg_p,
+        ),
+    ) {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let saxpy = (&::cudagraph_runtime::__private::Bind(&__cg_params.saxpy))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let n = (&::cudagraph_runtime::__private::Bind(&__cg_params.n)).__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let alpha = (&::cudagraph_runtime::__private::Bind(&__cg_params.alpha))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let x = (&::cudagraph_runtime::__private::Bind(&__cg_params.x)).__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let y = (&::cudagraph_runtime::__private::Bind(&__cg_params.y)).__cg_bind();
+        let config = ::cudagraph_runtime::__private::launch(n.div_ceil(256), 256, 0);
+        let args = (
+            ::cudagraph_runtime::__private::KernelArgPart::<'static, u32, _>::new(n),
+            ::cudagraph_runtime::__private::KernelArgPart::<'static, f32, _>::new(alpha),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtr<f32>,
+                _,
+            >::new(x),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtrMut<f32>,
+                _,
+            >::new(y),
+        );
+        (
+            <Kernel<
+                (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::as_kernel(
+                &__cg_params.saxpy,
+            ),
+            config,
+            args,
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_back<'__cg_p>(
+        __cg_params: &'__cg_p StepParams,
+    ) -> ::cudagraph_runtime::__private::Memcpy<
+        'static,
+        <(
+            DeviceBuffer<f32>,
+            HostBuffer<f32>,
+        ) as ::cudagraph_runtime::__private::CopyPair>::Dir,
+    > {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let y = (&::cudagraph_runtime::__private::Bind(&__cg_params.y)).__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let host_y = (&::cudagraph_runtime::__private::Bind(&__cg_params.host_y))
+            .__cg_bind();
+        <(
+            DeviceBuffer<f32>,
+            HostBuffer<f32>,
+        ) as ::cudagraph_runtime::__private::CopyPair>::memcpy(
+            &__cg_params.y,
+            &__cg_params.host_y,
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_log<'__cg_p>(
+        __cg_params: &'__cg_p StepParams,
+    ) -> ::cudagraph_runtime::__private::HostWith {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let done = (&::cudagraph_runtime::__private::Bind(&__cg_params.done))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let host_y = (&::cudagraph_runtime::__private::Bind(&__cg_params.host_y))
+            .__cg_bind();
+        ::cudagraph_runtime::__private::host_with(&__cg_params.host_y, done)
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for Step {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("Step").field("graph", &self.graph).finish_non_exhaustive()
+    }
+}
+impl ::cudagraph_runtime::__private::BodyRules for Step {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{
+            ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+        };
+        ::cudagraph_runtime::__private::first_forbidden(
+            &[::cudagraph_runtime::__private::Option::Some("holds host node `log`")],
+        )
+    };
+}
+impl ::cudagraph_runtime::__private::ChildGraph for Step {
+    fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
+        &self.graph
+    }
+    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+        ::cudagraph_runtime::__private::Option::Some(self.build_id)
+    }
+}
+impl ::cudagraph_runtime::__private::SameDeclaration<Step> for Step {
+    fn same(&self) -> &Step {
+        self
+    }
+}
+/**[`Step`], instantiated: launch it, update it from another [`Step`] or with [`set_params`](Self::set_params), or update one node through its handle:
+
+- [`zero()`](Self::zero): memset node
+- [`scale()`](Self::scale): kernel node
+- [`back()`](Self::back): memcpy node
+- [`log()`](Self::log): host node
+*/
+pub struct StepExec {
+    exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+    nodes: ::cudagraph_runtime::__private::Box<
+        ::cudagraph_runtime::__private::ManuallyDrop<__StepNodes>,
+    >,
+    state: __StepState,
+    /// Nodes set through their handles since the last `set_params`: it sets them again.
+    dirty: [bool; 4usize],
+    /// Per node, the number of the last `set_params_only` call naming several params that
+    /// updated it (so that it updates each node once).
+    stamps: ::cudagraph_runtime::__private::Box<[u32]>,
+    /// The number of the last such call.
+    generation: u32,
+}
+impl StepExec {
+    /// Launches the graph into `stream`.
+    pub fn launch(
+        &mut self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.launch(stream)
+    }
+    /// Uploads the executable ahead of its first launch.
+    pub fn upload(
+        &self,
+        stream: &::cudagraph_runtime::__private::CudaStream,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.upload(stream)
+    }
+    /**Whole-graph update from a [`Step`] built with other params (`cuGraphExecUpdate`).
+
+Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable runs that graph's params, and [`set_params`](Self::set_params) compares with them.*/
+    pub fn update<__CgSame: ::cudagraph_runtime::__private::SameDeclaration<Step>>(
+        &mut self,
+        source: &__CgSame,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let source: &Step = ::cudagraph_runtime::__private::SameDeclaration::same(
+            source,
+        );
+        self.exec.update(&source.graph)?;
+        self.state.params = source.state.params.clone();
+        *self.state.launch = *source.state.launch;
+        self.dirty = [false; 4usize];
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /**Makes the executable's nodes what [`Step::build`] would make from `params`, with one single-node update per node whose inputs changed since the last build, update or `set_params` (or that was set through its handle since). Returns how many nodes it updated. Enabled/disabled states are kept.
+
+A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.*/
+    pub fn set_params(
+        &mut self,
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<usize> {
+        Step::__cg_check_overlaps(__cg_params)?;
+        #[allow(unused_mut)]
+        let mut changed = [false; 7usize];
+        self.__cg_changed_0(__cg_params, &mut changed);
+        let mut updated = 0usize;
+        #[allow(clippy::type_complexity)]
+        const READS: &[(
+            usize,
+            &[usize],
+            fn(&mut StepExec, &StepParams) -> ::cudagraph_runtime::__private::Result<()>,
+        )] = &[
+            (0usize, &[2usize], StepExec::__cg_update_node_0),
+            (
+                1usize,
+                &[0usize, 1usize, 2usize, 4usize, 5usize],
+                StepExec::__cg_update_node_1,
+            ),
+            (2usize, &[2usize, 3usize], StepExec::__cg_update_node_2),
+            (3usize, &[3usize, 6usize], StepExec::__cg_update_node_3),
+        ];
+        for &(pos, reads, update) in READS {
+            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
+                self.dirty[pos] = true;
+                update(self, __cg_params)?;
+                updated += 1;
+            }
+        }
+        for (changed, &(_, commit)) in changed.iter().zip(Self::__CG_PARAMS) {
+            if *changed {
+                commit(self, __cg_params)?;
+            }
+        }
+        self.dirty = [false; 4usize];
+        ::cudagraph_runtime::__private::Result::Ok(updated)
+    }
+    /// The runtime executable, for what the typed API does not cover (read-only).
+    pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
+        &self.exec
+    }
+    #[inline(never)]
+    fn __cg_changed_0(&self, __cg_params: &StepParams, changed: &mut [bool; 7usize]) {
+        changed[0usize] = !(<Kernel<
+            (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+        > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.saxpy)
+            == self.state.params.__cg_kept_0.saxpy);
+        changed[1usize] = !(<DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.x,
+            &self.state.params.__cg_kept_0.x,
+        ));
+        changed[2usize] = !(<DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.y,
+            &self.state.params.__cg_kept_0.y,
+        ));
+        changed[3usize] = !(<HostBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.host_y,
+            &self.state.params.__cg_kept_0.host_y,
+        ));
+        changed[4usize] = !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.n,
+            &self.state.params.__cg_kept_0.n,
+        ));
+        changed[5usize] = !(<f32 as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.alpha,
+            &self.state.params.__cg_kept_0.alpha,
+        ));
+        changed[6usize] = !(<fn(
+            &[f32],
+        ) as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.done,
+            &self.state.params.__cg_kept_0.done,
+        ));
+    }
+    ///Node `zero` (`memset(y, 0.0f32)`): its update handle.
+    pub fn zero(&mut self) -> StepZeroNode<'_> {
+        StepZeroNode { exec: self }
+    }
+    ///Node `scale` (`kernel saxpy<<<n.div_ceil(256), 256>>>(n, alpha, x, y)`): its update handle.
+    pub fn scale(&mut self) -> StepScaleNode<'_> {
+        StepScaleNode { exec: self }
+    }
+    ///Node `back` (`memcpy(y -> host_y)`): its update handle.
+    pub fn back(&mut self) -> StepBackNode<'_> {
+        StepBackNode { exec: self }
+    }
+    ///Node `log` (`host(done)`): its update handle.
+    pub fn log(&mut self) -> StepLogNode<'_> {
+        StepLogNode { exec: self }
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for StepExec {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("StepExec").field("exec", &self.exec).finish_non_exhaustive()
+    }
+}
+///The params of [`StepParams`], one variant each: what [`StepExec::set_params_only`] is told changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(dead_code)]
+pub enum StepParam {
+    ///Param `saxpy`.
+    Saxpy,
+    ///Param `x`.
+    X,
+    ///Param `y`.
+    Y,
+    ///Param `host_y`.
+    HostY,
+    ///Param `n`.
+    N,
+    ///Param `alpha`.
+    Alpha,
+    ///Param `done`.
+    Done,
+}
+impl StepExec {
+    /**Like [`set_params`](Self::set_params), for callers that know what they changed: updates the nodes whose expressions read a param in `changed` (each once), and only them, so its cost grows with the nodes updated, not with the graph. Returns how many nodes it updated.
+
+A changed param missing from `changed` leaves its nodes as they were (the executable keeps alive whatever memory they use); nodes set through their handles are not reset (`set_params` does both). Params that share memory with another under nodes that may run at the same time are refused as by [`Step::build`].*/
+    pub fn set_params_only(
+        &mut self,
+        __cg_params: &StepParams,
+        changed: &[StepParam],
+    ) -> ::cudagraph_runtime::__private::Result<usize> {
+        Step::__cg_check_overlaps(__cg_params)?;
+        for &__cg_param in changed {
+            match __cg_param {
+                StepParam::Saxpy => {}
+                StepParam::X => {}
+                StepParam::Y => {}
+                StepParam::HostY => {}
+                StepParam::N => {}
+                StepParam::Alpha => {}
+                StepParam::Done => {}
+            }
+        }
+        let mut updated = 0usize;
+        if let [__cg_param] = changed {
+            let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
+            for &(_, update) in readers {
+                update(self, __cg_params)?;
+                updated += 1;
+            }
+            commit(self, __cg_params)?;
+            return ::cudagraph_runtime::__private::Result::Ok(updated);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamps.fill(0);
+            self.generation = 1;
+        }
+        let stamp = self.generation;
+        for &__cg_param in changed {
+            for &(pos, update) in Self::__CG_PARAMS[__cg_param as usize].0 {
+                if self.stamps[pos] != stamp {
+                    self.stamps[pos] = stamp;
+                    update(self, __cg_params)?;
+                    updated += 1;
+                }
+            }
+        }
+        for &__cg_param in changed {
+            (Self::__CG_PARAMS[__cg_param as usize].1)(self, __cg_params)?;
+        }
+        ::cudagraph_runtime::__private::Result::Ok(updated)
+    }
+    #[allow(clippy::type_complexity)]
+    const __CG_PARAMS: &'static [(
+        &'static [(
+            usize,
+            fn(&mut Self, &StepParams) -> ::cudagraph_runtime::__private::Result<()>,
+        )],
+        fn(&mut Self, &StepParams) -> ::cudagraph_runtime::__private::Result<()>,
+    )] = &[
+        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_0),
+        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_1),
+        (
+            &[
+                (0usize, Self::__cg_update_node_0),
+                (1usize, Self::__cg_update_node_1),
+                (2usize, Self::__cg_update_node_2),
+            ],
+            Self::__cg_commit_2,
+        ),
+        (
+            &[(2usize, Self::__cg_update_node_2), (3usize, Self::__cg_update_node_3)],
+            Self::__cg_commit_3,
+        ),
+        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_4),
+        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_5),
+        (&[(3usize, Self::__cg_update_node_3)], Self::__cg_commit_6),
+    ];
+    #[inline(never)]
+    fn __cg_commit_0(
+        &mut self,
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.saxpy = <Kernel<
+            (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+        > as ::cudagraph_runtime::__private::KernelType>::function_id(
+            &__cg_params.saxpy,
+        );
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_commit_1(
+        &mut self,
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.x = <DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_commit_2(
+        &mut self,
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.y = <DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.y);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_commit_3(
+        &mut self,
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.host_y = <HostBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.host_y);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_commit_4(
+        &mut self,
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            &__cg_params.n,
+        );
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_commit_5(
+        &mut self,
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.alpha = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            &__cg_params.alpha,
+        );
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_commit_6(
+        &mut self,
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.done = <fn(
+            &[f32],
+        ) as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.done);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_0(
+        &mut self,
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.set_memset_params(self.nodes.zero, Step::__cg_eval_zero(__cg_params))?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_1(
+        &mut self,
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let (kernel, config, args) = Step::__cg_eval_scale(__cg_params);
+        self.exec.set_kernel(self.nodes.scale, kernel, config, args)?;
+        self.state.launch.scale = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_2(
+        &mut self,
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.set_memcpy_params(self.nodes.back, Step::__cg_eval_back(__cg_params))?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_3(
+        &mut self,
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::set_host(
+            &mut self.exec,
+            self.nodes.log,
+            Step::__cg_eval_log(__cg_params),
+        )?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+}
+///Update handle of node `zero` of [`StepExec`] (`memset(y, 0.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+pub struct StepZeroNode<'a> {
+    exec: &'a mut StepExec,
+}
+impl<'a> StepZeroNode<'a> {
+    /// Sets the destination and the pattern written, for the next launches
+    /// (`cuGraphExecMemsetNodeSetParams`): device memory the node's pattern type fills, such as
+    /// a `&DeviceBuffer<T>`. Memory the node stops using is released once the launches that
+    /// may use it are done.
+    pub fn set(
+        &mut self,
+        dst: impl ::cudagraph_runtime::__private::MemsetAs<
+            <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+        >,
+        value: <DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.dirty[0usize] = true;
+        self.exec
+            .exec
+            .set_memset_params(
+                self.exec.nodes.zero,
+                ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
+            )
+    }
+    #[doc(hidden)]
+    pub fn set_2d<__CgDst, __CgValue>(
+        &mut self,
+        dst: __CgDst,
+        pitch: usize,
+        value: __CgValue,
+        width: usize,
+        height: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
+    {
+        let _ = (dst, pitch, value, width, height);
+        match <&'a () as ::cudagraph_runtime::__private::CanUpdate2D>::NEVER {}
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.zero, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.zero)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::MemsetNode<
+        <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    > {
+        self.exec.nodes.zero
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for StepZeroNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("StepZeroNode").field("index", &0usize).finish_non_exhaustive()
+    }
+}
+///Update handle of node `scale` of [`StepExec`] (`kernel saxpy<<<n.div_ceil(256), 256>>>(n, alpha, x, y)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+pub struct StepScaleNode<'a> {
+    exec: &'a mut StepExec,
+}
+impl<'a> StepScaleNode<'a> {
+    ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
+    pub fn set(
+        &mut self,
+        n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+        alpha: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
+        x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
+        y: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let config = self.exec.state.launch.scale;
+        self.set_launch(config, n, alpha, x, y)
+    }
+    ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
+    pub fn set_launch(
+        &mut self,
+        config: ::cudagraph_runtime::__private::LaunchConfig,
+        n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+        alpha: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
+        x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
+        y: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.dirty[1usize] = true;
+        self.exec
+            .exec
+            .set_kernel_params(self.exec.nodes.scale, config, (n, alpha, x, y))?;
+        self.exec.state.launch.scale = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The node's launch configuration now.
+    pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
+        self.exec.state.launch.scale
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.scale, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.scale)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::KernelNode<
+        (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+    > {
+        self.exec.nodes.scale
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for StepScaleNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("StepScaleNode").field("index", &1usize).finish_non_exhaustive()
+    }
+}
+///Update handle of node `back` of [`StepExec`] (`memcpy(y -> host_y)`): its source and destination can change (same direction, 1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+pub struct StepBackNode<'a> {
+    exec: &'a mut StepExec,
+}
+impl<'a> StepBackNode<'a> {
+    /// Sets the source and the destination for the next launches
+    /// (`cuGraphExecMemcpyNodeSetParams`). They copy in the node's direction (CUDA cannot
+    /// change it), between buffers of equal length: `&DeviceBuffer<T>` and `&HostBuffer<T>`
+    /// as the direction says. Memory the node stops using is released once the launches that
+    /// may use it are done.
+    pub fn set<__CgElem, __CgSrc, __CgDst>(
+        &mut self,
+        src: __CgSrc,
+        dst: __CgDst,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        (
+            __CgSrc,
+            __CgDst,
+        ): ::cudagraph_runtime::__private::CopyAs<
+            <(
+                DeviceBuffer<f32>,
+                HostBuffer<f32>,
+            ) as ::cudagraph_runtime::__private::CopyPair>::Dir,
+            __CgElem,
+        >,
+    {
+        self.exec.dirty[2usize] = true;
+        self.exec
+            .exec
+            .set_memcpy_params(
+                self.exec.nodes.back,
+                ::cudagraph_runtime::__private::memcpy_as(src, dst),
+            )
+    }
+    #[doc(hidden)]
+    pub fn set_2d<__CgSrc, __CgDst>(
+        &mut self,
+        src: __CgSrc,
+        src_pitch: usize,
+        dst: __CgDst,
+        dst_pitch: usize,
+        width: usize,
+        height: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
+    {
+        let _ = (src, src_pitch, dst, dst_pitch, width, height);
+        match <&'a () as ::cudagraph_runtime::__private::CanUpdate2D>::NEVER {}
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.back, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.back)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::MemcpyNode<
+        <(
+            DeviceBuffer<f32>,
+            HostBuffer<f32>,
+        ) as ::cudagraph_runtime::__private::CopyPair>::Dir,
+    > {
+        self.exec.nodes.back
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for StepBackNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("StepBackNode").field("index", &2usize).finish_non_exhaustive()
+    }
+}
+///Update handle of node `log` of [`StepExec`] (`host(done)`): its closure can change; CUDA cannot enable or disable it ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+pub struct StepLogNode<'a> {
+    exec: &'a mut StepExec,
+}
+impl<'a> StepLogNode<'a> {
+    /// Replaces the closure the node runs, for the next launches
+    /// (`cuGraphExecHostNodeSetParams`). The old closure lives until the launches that
+    /// may call it are done. The node gets no host buffers from then on.
+    pub fn set(
+        &mut self,
+        f: impl ::cudagraph_runtime::__private::HostCallable,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.dirty[3usize] = true;
+        ::cudagraph_runtime::__private::set_host(
+            &mut self.exec.exec,
+            self.exec.nodes.log,
+            ::cudagraph_runtime::__private::host_plain(f),
+        )
+    }
+    /// Replaces the closure the node runs and the host buffers it gets (`&buffer` to
+    /// read, `&mut buffer` to write, or a tuple of them), for the next launches. The
+    /// node must stay ordered with every other node that uses those buffers.
+    pub fn set_with<__CgViews: ::cudagraph_runtime::__private::HostViews>(
+        &mut self,
+        buffers: __CgViews,
+        f: impl for<'v> FnMut(__CgViews::Views<'v>) + Send + 'static,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.dirty[3usize] = true;
+        ::cudagraph_runtime::__private::set_host(
+            &mut self.exec.exec,
+            self.exec.nodes.log,
+            ::cudagraph_runtime::__private::host_with(buffers, f),
+        )
+    }
+    #[doc(hidden)]
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
+    {
+        let _ = enabled;
+        match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
+    }
+    #[doc(hidden)]
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
+    {
+        match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(&self) -> ::cudagraph_runtime::__private::HostNode {
+        self.exec.nodes.log
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for StepLogNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("StepLogNode").field("index", &3usize).finish_non_exhaustive()
+    }
+}
+fn main() {
+    let _ = report;
+}
