@@ -486,6 +486,7 @@ impl Flow {
         nodes: &mut __FlowNodes,
         launches: &mut __FlowLaunch,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::needs_conditional_nodes::<()>();
         __cg_graph.name_next("inner");
         nodes.inner = __cg_graph
             .add_conditional_with(
@@ -519,6 +520,7 @@ impl Flow {
             "reset",
             |__cg_graph| __cg_graph.add_memset(Flow::__cg_eval_reset(__cg_params), &[]),
         )?;
+        ::cudagraph_runtime::__private::needs_conditional_nodes::<()>();
         __cg_graph.name_next("count");
         nodes.count = __cg_graph
             .add_conditional_with(
@@ -552,6 +554,7 @@ impl Flow {
                 ))
             },
         )?;
+        ::cudagraph_runtime::__private::needs_conditional_nodes::<()>();
         __cg_graph.name_next("branch");
         nodes.branch = __cg_graph
             .add_conditional_with(
@@ -593,11 +596,12 @@ impl Flow {
                 ))
             },
         )?;
+        ::cudagraph_runtime::__private::needs_conditional_nodes::<()>();
         __cg_graph.name_next("select");
         nodes.select = __cg_graph
             .add_conditional_with(
                 nodes.case,
-                ::cudagraph_runtime::__private::Condition::Switch(2u32),
+                <() as ::cudagraph_runtime::__private::CudaHasSwitchNodes>::switch(2u32),
                 &[nodes.choose.id()],
                 |bodies| {
                     {
