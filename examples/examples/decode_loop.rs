@@ -394,15 +394,28 @@ fn run() -> Result<(), Failure> {
         }
         Ok(worst)
     };
-    // SAFETY: the parameter lists of `position`, `position_at`, `bias_relu` and `bias_tanh` in `SRC`.
-    let (position, position_at, bias_relu, bias_tanh): (Position, PositionAt, BiasRelu, BiasTanh) = unsafe {
-        (
-            Kernel::new(gpu.functions[0].clone()),
-            Kernel::new(gpu.functions[1].clone()),
-            Kernel::new(gpu.functions[2].clone()),
-            Kernel::new(gpu.functions[3].clone()),
-        )
-    };
+    // SAFETY: `position` in `SRC` takes (unsigned, unsigned, unsigned, float*), reads and
+    // writes x[k] for k < n only, and launches nothing; the check keeps n within x, and `dim`
+    // non-zero for its `k % dim`.
+    let position = unsafe { Position::new(gpu.functions[0].clone()) }
+        .requires(|_, (n, dim, _, x)| dim >= 1 && n as usize <= x);
+    // SAFETY: `position_at` takes (unsigned, unsigned, const unsigned*, float*), reads step[0]
+    // and reads and writes x[k] for k < n only, and launches nothing; the check keeps n within
+    // x, `step` non-empty, and `dim` non-zero.
+    let position_at = unsafe { PositionAt::new(gpu.functions[1].clone()) }
+        .requires(|_, (n, dim, step, x)| dim >= 1 && step >= 1 && n as usize <= x);
+    // SAFETY: `bias_relu` takes (unsigned, unsigned, const float*, float*), reads and writes
+    // h[k] for k < n only and reads b[k % width], and launches nothing; the check keeps n
+    // within h and width (non-zero) within b.
+    let bias_relu = unsafe { BiasRelu::new(gpu.functions[2].clone()) }
+        .requires(|_, (n, width, b, h)| (1..=b).contains(&(width as usize)) && n as usize <= h);
+    // SAFETY: `bias_tanh` takes (unsigned, unsigned, const float*, const float*, float*),
+    // reads y[k] and writes x[k] for k < n only and reads b[k % width], and launches nothing;
+    // the check keeps n within y and x and width (non-zero) within b.
+    let bias_tanh =
+        unsafe { BiasTanh::new(gpu.functions[3].clone()) }.requires(|_, (n, width, b, y, x)| {
+            (1..=b).contains(&(width as usize)) && n as usize <= y.min(x)
+        });
 
     println!("{STEPS} decode steps, batch {BATCH}, {DIM} -> {HIDDEN} -> {DIM}, results checked against the CPU:");
     println!(

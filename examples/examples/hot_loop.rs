@@ -63,14 +63,14 @@ fn run() -> Result<(), Failure> {
     let ctx = open_gpu()?;
     let stream = ctx.new_stream()?;
     let module = compile(&ctx, SOURCE)?;
-    // SAFETY: `drift(unsigned, float, const float*, float*)` and `damp(unsigned, float, float*)`
-    // are the parameter lists declared in `SolverStepParams`.
-    let (drift, damp) = unsafe {
-        (
-            Kernel::new(module.load_function("drift")?),
-            Kernel::new(module.load_function("damp")?),
-        )
-    };
+    // SAFETY: `drift` takes (unsigned, float, const float*, float*), reads v[i] and reads and
+    // writes x[i] for i < n only, and launches nothing; the check keeps n within v and x.
+    let drift = unsafe { Kernel::new(module.load_function("drift")?) }
+        .requires(|_, (n, _, v, x)| n as usize <= v && n as usize <= x);
+    // SAFETY: `damp` takes (unsigned, float, float*), reads and writes v[i] for i < n only, and
+    // launches nothing; the check keeps n within v.
+    let damp = unsafe { Kernel::new(module.load_function("damp")?) }
+        .requires(|_, (n, _, v)| n as usize <= v);
 
     // Initial state, on the CPU (the reference) and on the GPU.
     let mut cpu_x: Vec<f32> = (0..N).map(|i| (i % 1000) as f32 * 0.01).collect();

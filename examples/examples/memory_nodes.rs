@@ -7,38 +7,28 @@
 //!
 //! `t1 = 2x - 1; t2 = relu(t1); t3 = t2 / 2 + 1/4; out = t3 + x`, checked against the CPU.
 //!
-//! Run: `cargo run --release --example memory_nodes`
+//! Run: `cargo run --release -p cudagraph-examples --example memory_nodes`
 
-use std::sync::Arc;
+use std::process::ExitCode;
 
-use cudagraph_examples::pipeline::{expected, Pipeline, PipelineParams, KERNELS, TEMPORARIES};
-use cudagraph_runtime::cudarc::driver::CudaStream;
-use cudagraph_runtime::cudarc::nvrtc::compile_ptx;
+use cudagraph_examples::pipeline::{
+    expected, Pipeline, PipelineKernels, PipelineParams, TEMPORARIES,
+};
+use cudagraph_examples::{main_with, open_gpu, Failure};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{Error, GraphMemory};
+use cudagraph_runtime::GraphMemory;
 
 /// Features per row of a batch: a batch of 16 rows has 64 MiB temporaries.
 const WIDTH: usize = 1 << 20;
 
-fn main() -> Result<(), Error> {
-    let ctx = match cudagraph_runtime::open_device(0) {
-        Ok(ctx) => ctx,
-        Err(e) => {
-            eprintln!("memory_nodes needs an NVIDIA GPU with a CUDA driver: {e}");
-            std::process::exit(2);
-        }
-    };
-    let stream: Arc<CudaStream> = ctx.new_stream()?;
-    let module = ctx.load_module(compile_ptx(KERNELS).expect("NVRTC compiles the kernels"))?;
-    // SAFETY: the parameter lists of the kernels of these names in `KERNELS`.
-    let (affine, relu, add) = unsafe {
-        (
-            Kernel::new(module.load_function("affine")?),
-            Kernel::new(module.load_function("relu")?),
-            Kernel::new(module.load_function("add")?),
-        )
-    };
-    println!("device: {}", ctx.name()?);
+fn main() -> ExitCode {
+    main_with("memory_nodes", run)
+}
+
+fn run() -> Result<(), Failure> {
+    let ctx = open_gpu()?;
+    let stream = ctx.new_stream()?;
+    let PipelineKernels { affine, relu, add } = PipelineKernels::load(&ctx)?;
     GraphMemory::trim(&ctx)?;
     GraphMemory::reset_peaks(&ctx)?;
 
@@ -76,7 +66,11 @@ fn main() -> Result<(), Error> {
             "batch {batch:>2}: {} values, {wrong} differ from the CPU",
             got.len()
         );
-        assert_eq!(wrong, 0, "batch {batch}: results differ from the CPU");
+        if wrong != 0 {
+            return Err(Failure::Other(format!(
+                "batch {batch}: {wrong} results differ from the CPU"
+            )));
+        }
     }
     let memory = GraphMemory::of(&ctx)?;
     println!("{memory}");

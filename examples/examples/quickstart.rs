@@ -48,8 +48,12 @@ fn run() -> Result<(), Failure> {
     let ctx = open_gpu()?;
     let stream = ctx.new_stream()?;
     let module = compile(&ctx, SOURCE)?;
-    // SAFETY: `affine` is `void affine(unsigned n, float a, const float* x, float* y)`.
-    let affine = unsafe { Kernel::new(module.load_function("affine")?) };
+    let func = module.load_function("affine")?;
+    // SAFETY: `affine` takes (unsigned, float, const float*, float*), reads x[i] and writes y[i]
+    // for i < n only, and launches nothing; the check keeps n within x and y at every add and
+    // update.
+    let affine = unsafe { Kernel::<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>::new(func) }
+        .requires(|_, (n, _, x, y)| n as usize <= x.min(y));
 
     // The graph shares these buffers: they live as long as a launch may use them.
     let mut params = QuickstartParams {

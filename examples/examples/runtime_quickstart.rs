@@ -31,9 +31,11 @@ fn run() -> Result<(), Failure> {
     let ctx = open_gpu()?;
     let stream = ctx.new_stream()?;
     let module = compile(&ctx, SOURCE)?;
-    // SAFETY: `affine` is `void affine(unsigned n, float a, float* y)`.
+    // SAFETY: `affine` takes (unsigned, float, float*), reads and writes y[i] for i < n only,
+    // and launches nothing; the check keeps n within y at every add and update.
     let affine: Kernel<(u32, f32, DevicePtrMut<f32>)> =
-        unsafe { Kernel::new(module.load_function("affine")?) };
+        unsafe { Kernel::new(module.load_function("affine")?) }
+            .requires(|_, (n, _, y)| n as usize <= y);
 
     // Owned buffers: the graph and its executable keep them alive as long as launches use them.
     let y = DeviceBuffer::<f32>::zeros(&stream, N)?;

@@ -15,9 +15,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use cudagraph_examples::pipeline::{
-    expected, Pipeline, PipelineExec, PipelineParams, KERNELS, TEMPORARIES,
+    expected, Pipeline, PipelineExec, PipelineKernels, PipelineParams, TEMPORARIES,
 };
-use cudagraph_examples::{compile, main_with, open_gpu, Failure};
+use cudagraph_examples::{main_with, open_gpu, Failure};
 use cudagraph_runtime::cudarc::driver::CudaStream;
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{bucket_pow2, ExecCache, GraphMemory};
@@ -71,15 +71,7 @@ fn main() -> ExitCode {
 fn run() -> Result<(), Failure> {
     let ctx = open_gpu()?;
     let stream = ctx.new_stream()?;
-    let module = compile(&ctx, KERNELS)?;
-    // SAFETY: the parameter lists of the kernels of these names in `KERNELS`.
-    let (affine, relu, add) = unsafe {
-        (
-            Kernel::new(module.load_function("affine")?),
-            Kernel::new(module.load_function("relu")?),
-            Kernel::new(module.load_function("add")?),
-        )
-    };
+    let PipelineKernels { affine, relu, add } = PipelineKernels::load(&ctx)?;
     // The executable for batches of `rows` rows, with its own input and output: what the cache
     // runs on a miss.
     let build = |rows: usize| -> Result<Shape, Failure> {

@@ -81,16 +81,19 @@ fn run() -> Result<(), Failure> {
     let x_host: Vec<f32> = (0..n)
         .map(|i| ((i % 1000) as f32 - 500.0) / 100.0)
         .collect();
-    // SAFETY: the parameter lists of the kernels of these names in `SRC` (a conditional handle
-    // is an `unsigned long long`).
-    let (choose, scale, square, clamp) = unsafe {
-        (
-            Kernel::new(module.load_function("choose")?),
-            Kernel::new(module.load_function("scale")?),
-            Kernel::new(module.load_function("square")?),
-            Kernel::new(module.load_function("clamp")?),
-        )
-    };
+    // SAFETY: `choose` takes (unsigned long long, unsigned), a conditional handle being an
+    // `unsigned long long`; it touches no memory, sets only its handle and launches nothing, so
+    // it needs no check.
+    let choose: Choose = unsafe { Kernel::new(module.load_function("choose")?) };
+    // The maps' check: each reads x[i] and writes y[i] for i < n only.
+    let fits = |_: &LaunchConfig, (n, _, x, y): (u32, f32, usize, usize)| n as usize <= x.min(y);
+    // SAFETY: `scale` takes (unsigned, float, const float*, float*), reads x[i] and writes y[i]
+    // for i < n only, and launches nothing; `fits` keeps n within x and y.
+    let scale: Map = unsafe { Kernel::new(module.load_function("scale")?) }.requires(fits);
+    // SAFETY: `square`: the parameter list and accesses of `scale`; `fits` bounds them.
+    let square: Map = unsafe { Kernel::new(module.load_function("square")?) }.requires(fits);
+    // SAFETY: `clamp`: the parameter list and accesses of `scale`; `fits` bounds them.
+    let clamp: Map = unsafe { Kernel::new(module.load_function("clamp")?) }.requires(fits);
     let x = DeviceBuffer::from_host(&stream, &x_host)?;
     let mut params = VariantsParams {
         choose,

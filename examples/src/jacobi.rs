@@ -100,10 +100,18 @@ impl Jacobi {
                     source,
                 })
         };
-        // SAFETY: the parameter lists of the kernels of these names in `KERNELS` (a
-        // conditional handle is an `unsigned long long`).
-        let (jacobi, decide) =
-            unsafe { (Kernel::new(load("jacobi")?), Kernel::new(load("decide")?)) };
+        // SAFETY: `jacobi` in `KERNELS` takes (unsigned, const float*, const float*, float*,
+        // float*); for i < n only it reads b[i] and x[i-1..=i+1] (the neighbours only inside
+        // 0..n) and writes y[i], and it adds into delta2[0]; it launches nothing. The check keeps
+        // n within b, x and y, and delta2 non-empty.
+        let jacobi = unsafe { Kernel::<JacobiArgs>::new(load("jacobi")?) }
+            .requires(|_, (n, b, x, y, delta2)| n as usize <= b.min(x).min(y) && delta2 >= 1);
+        // SAFETY: `decide` takes (unsigned long long, float*, unsigned*, float, unsigned), a
+        // conditional handle being an `unsigned long long`; it touches delta2[0] and
+        // iterations[0] only, sets only its handle `loop`, and launches nothing. The check keeps
+        // both buffers non-empty.
+        let decide = unsafe { Kernel::<DecideArgs>::new(load("decide")?) }
+            .requires(|_, (_, delta2, iterations, _, _)| delta2 >= 1 && iterations >= 1);
         Ok(Self {
             jacobi,
             decide,

@@ -2,7 +2,12 @@
 //! t2 = relu(t1); t3 = t2 / 2 + 1/4; out = t3 + x`, its temporaries allocated and freed by the graph itself
 //! (`alloc` and `free` nodes), so CUDA backs them with physical memory only while they live.
 
+use std::sync::Arc;
+
+use cudagraph_runtime::cudarc::driver::CudaContext;
 use cudagraph_runtime::prelude::*;
+
+use crate::{compile, Failure};
 
 /// The pipeline's kernels, in CUDA C.
 pub const KERNELS: &str = r#"
@@ -19,6 +24,47 @@ extern "C" __global__ void add(unsigned n, const float* x, const float* y, float
     if (i < n) out[i] = x[i] + y[i];
 }
 "#;
+
+/// Arguments of `affine`: `(n, a, b, x, y)`.
+pub type AffineArgs = (u32, f32, f32, DevicePtr<f32>, DevicePtrMut<f32>);
+/// Arguments of `relu`: `(n, x, y)`.
+pub type ReluArgs = (u32, DevicePtr<f32>, DevicePtrMut<f32>);
+/// Arguments of `add`: `(n, x, y, out)`.
+pub type AddArgs = (u32, DevicePtr<f32>, DevicePtr<f32>, DevicePtrMut<f32>);
+
+/// The pipeline's kernels, compiled from [`KERNELS`] and typed, each with the check that keeps
+/// its `n` within the buffers it is given.
+#[derive(Debug, Clone)]
+pub struct PipelineKernels {
+    /// `affine(n, a, b, x, y)`: `y = a * x + b`.
+    pub affine: Kernel<AffineArgs>,
+    /// `relu(n, x, y)`: `y = max(x, 0)`.
+    pub relu: Kernel<ReluArgs>,
+    /// `add(n, x, y, out)`: `out = x + y`.
+    pub add: Kernel<AddArgs>,
+}
+
+impl PipelineKernels {
+    /// Compiles [`KERNELS`] with NVRTC and loads its kernels into `ctx`.
+    pub fn load(ctx: &Arc<CudaContext>) -> Result<Self, Failure> {
+        let module = compile(ctx, KERNELS)?;
+        // SAFETY: `affine` in `KERNELS` takes (unsigned, float, float, const float*, float*),
+        // reads x[i] and writes y[i] for i < n only, and launches nothing; the check keeps n
+        // within x and y.
+        let affine = unsafe { Kernel::<AffineArgs>::new(module.load_function("affine")?) }
+            .requires(|_, (n, _, _, x, y)| n as usize <= x.min(y));
+        // SAFETY: `relu` takes (unsigned, const float*, float*), reads x[i] and writes y[i] for
+        // i < n only, and launches nothing; the check keeps n within x and y.
+        let relu = unsafe { Kernel::<ReluArgs>::new(module.load_function("relu")?) }
+            .requires(|_, (n, x, y)| n as usize <= x.min(y));
+        // SAFETY: `add` takes (unsigned, const float*, const float*, float*), reads x[i] and
+        // y[i] and writes out[i] for i < n only, and launches nothing; the check keeps n within
+        // all three.
+        let add = unsafe { Kernel::<AddArgs>::new(module.load_function("add")?) }
+            .requires(|_, (n, x, y, out)| n as usize <= x.min(y).min(out));
+        Ok(Self { affine, relu, add })
+    }
+}
 
 /// Temporaries per executable.
 pub const TEMPORARIES: usize = 3;

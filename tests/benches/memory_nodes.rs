@@ -28,7 +28,7 @@ fn main() {
     };
     gpu.ctx.bind_to_thread().expect("binding the context");
     let device = gpu.ctx.name().unwrap_or_else(|e| format!("<unnamed: {e}>"));
-    let k = PipelineKernels::load(&gpu.ctx);
+    let k = PipelineKernels::load(&gpu.ctx).expect("loading the pipeline's kernels");
     let samples = Samples::new(SAMPLE_SIZE);
     let mut table = RatioTable::new(format!(
         "graph memory nodes / static buffers on {device} (median over {SAMPLE_SIZE} A/B samples)"

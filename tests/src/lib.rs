@@ -350,16 +350,34 @@ impl Kernels {
     /// Compiles [`KERNELS`] and loads it into `ctx`.
     pub fn load(ctx: &Arc<CudaContext>) -> Self {
         let module = compile(ctx, KERNELS);
-        // SAFETY: each type below is the C parameter list of the kernel of that name in `KERNELS`
-        // (`unsigned` = u32, `float` = f32, `const float*` = DevicePtr, `float*` = DevicePtrMut).
-        unsafe {
-            Self {
-                saxpy: Kernel::new(function(&module, "saxpy")),
-                scale: Kernel::new(function(&module, "scale")),
-                offset: Kernel::new(function(&module, "offset")),
-                add_u32: Kernel::new(function(&module, "add_u32")),
-                axpy_out: Kernel::new(function(&module, "axpy_out")),
-            }
+        // SAFETY: `saxpy` in `KERNELS` takes (unsigned, float, const float*, float*), reads x[i]
+        // and reads and writes y[i] for i < n only, and launches nothing; the check keeps n
+        // within x and y.
+        let saxpy = unsafe { Kernel::<SaxpyArgs>::new(function(&module, "saxpy")) }
+            .requires(|_, (n, _, x, y)| n as usize <= x.min(y));
+        let n_within_y = |_: &LaunchConfig, (n, _, y): (u32, f32, usize)| n as usize <= y;
+        // SAFETY: `scale` takes (unsigned, float, float*), reads and writes y[i] for i < n only,
+        // and launches nothing; the check keeps n within y.
+        let scale =
+            unsafe { Kernel::<ScaleArgs>::new(function(&module, "scale")) }.requires(n_within_y);
+        // SAFETY: `offset`: the parameter list and accesses of `scale`, and its check.
+        let offset =
+            unsafe { Kernel::<ScaleArgs>::new(function(&module, "offset")) }.requires(n_within_y);
+        // SAFETY: `add_u32` takes (unsigned, unsigned, unsigned*), reads and writes y[i] for
+        // i < n only, and launches nothing; the check keeps n within y.
+        let add_u32 = unsafe { Kernel::<AddU32Args>::new(function(&module, "add_u32")) }
+            .requires(|_, (n, _, y)| n as usize <= y);
+        // SAFETY: `axpy_out` takes (unsigned, float, const float*, const float*, float*), reads
+        // x[i] and y[i] and writes out[i] for i < n only, and launches nothing; the check keeps
+        // n within all three.
+        let axpy_out = unsafe { Kernel::<AxpyOutArgs>::new(function(&module, "axpy_out")) }
+            .requires(|_, (n, _, x, y, out)| n as usize <= x.min(y).min(out));
+        Self {
+            saxpy,
+            scale,
+            offset,
+            add_u32,
+            axpy_out,
         }
     }
 }

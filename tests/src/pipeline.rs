@@ -7,45 +7,13 @@
 use std::sync::Arc;
 
 use cudagraph_runtime::cudarc::driver::CudaContext;
-use cudagraph_runtime::{
-    DeviceBuffer, DeviceDst, DevicePtr, DevicePtrMut, DeviceSrc, Graph, Kernel, NodeId,
-};
+use cudagraph_runtime::{DeviceBuffer, DeviceDst, DeviceSrc, Graph, NodeId};
 
-use crate::{cfg, compile, function};
+use crate::cfg;
 
-/// The pipeline's kernels, in CUDA C (the examples' pipeline runs the same ones).
-pub use cudagraph_examples::pipeline::KERNELS as PIPELINE_KERNELS;
-
-/// Arguments of `affine`: `(n, a, b, x, y)`.
-pub type AffineArgs = (u32, f32, f32, DevicePtr<f32>, DevicePtrMut<f32>);
-/// Arguments of `add`: `(n, x, y, out)`.
-pub type AddArgs = (u32, DevicePtr<f32>, DevicePtr<f32>, DevicePtrMut<f32>);
-
-/// The pipeline's kernels, loaded and typed.
-#[derive(Debug, Clone)]
-pub struct PipelineKernels {
-    /// `affine(n, a, b, x, y)`: `y = a * x + b`.
-    pub affine: Kernel<AffineArgs>,
-    /// `relu(n, x, y)`: `y = max(x, 0)`.
-    pub relu: Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
-    /// `add(n, x, y, out)`: `out = x + y`.
-    pub add: Kernel<AddArgs>,
-}
-
-impl PipelineKernels {
-    /// Compiles and loads the kernels into `ctx`.
-    pub fn load(ctx: &Arc<CudaContext>) -> Self {
-        let module = compile(ctx, PIPELINE_KERNELS);
-        // SAFETY: the parameter lists of the kernels of those names in `PIPELINE_KERNELS`.
-        unsafe {
-            Self {
-                affine: Kernel::new(function(&module, "affine")),
-                relu: Kernel::new(function(&module, "relu")),
-                add: Kernel::new(function(&module, "add")),
-            }
-        }
-    }
-}
+/// The pipeline's kernels, loaded with their checks, and their parameter lists (the examples'
+/// pipeline runs the same ones).
+pub use cudagraph_examples::pipeline::{AddArgs, AffineArgs, PipelineKernels, ReluArgs};
 
 /// What the pipeline computes for one input element (as the examples' pipeline).
 pub use cudagraph_examples::pipeline::expected;

@@ -69,21 +69,32 @@ impl Kernels {
     /// Compiles [`SRC`] into `ctx` and loads its kernels.
     pub fn load(ctx: &Arc<CudaContext>) -> Self {
         let module = compile(ctx, SRC);
-        // SAFETY: the parameter lists of SRC; each kernel writes through its pointer parameter
-        // only below its `n` (or element 0), and the checks keep those within the buffers.
-        unsafe {
-            Self {
-                late: Kernel::new(function(&module, "late_fill"))
-                    .requires(|_, (n, _, _, y)| n as usize <= y),
-                fill: Kernel::new(function(&module, "fill_n"))
-                    .requires(|_, (n, _, y)| n as usize <= y),
-                value_first: Kernel::new(function(&module, "value_first"))
-                    .requires(|_, (_, y)| y >= 1),
-                pointer_first: Kernel::new(function(&module, "pointer_first"))
-                    .requires(|_, (y, _)| y >= 1),
-                copy: Kernel::new(function(&module, "copy_u32"))
-                    .requires(|_, (n, x, y)| n as usize <= x && n as usize <= y),
-            }
+        // SAFETY: `late_fill` in `SRC` takes (unsigned, unsigned long long, unsigned, unsigned*),
+        // writes y[i] for i < n only, and launches nothing; the check keeps n within y.
+        let late = unsafe { LateFill::new(function(&module, "late_fill")) }
+            .requires(|_, (n, _, _, y)| n as usize <= y);
+        // SAFETY: `fill_n` takes (unsigned, unsigned, unsigned*), writes y[i] for i < n only,
+        // and launches nothing; the check keeps n within y.
+        let fill = unsafe { FillN::new(function(&module, "fill_n")) }
+            .requires(|_, (n, _, y)| n as usize <= y);
+        // SAFETY: `value_first` takes (unsigned long long, unsigned*), writes y[0] only, and
+        // launches nothing; the check keeps y non-empty.
+        let value_first = unsafe { ValueFirst::new(function(&module, "value_first")) }
+            .requires(|_, (_, y)| y >= 1);
+        // SAFETY: `pointer_first` takes (unsigned*, unsigned long long), writes y[0] only, and
+        // launches nothing; the check keeps y non-empty.
+        let pointer_first = unsafe { PointerFirst::new(function(&module, "pointer_first")) }
+            .requires(|_, (y, _)| y >= 1);
+        // SAFETY: `copy_u32` takes (unsigned, const unsigned*, unsigned*), reads x[i] and writes
+        // y[i] for i < n only, and launches nothing; the check keeps n within x and y.
+        let copy = unsafe { CopyU32::new(function(&module, "copy_u32")) }
+            .requires(|_, (n, x, y)| n as usize <= x.min(y));
+        Self {
+            late,
+            fill,
+            value_first,
+            pointer_first,
+            copy,
         }
     }
 }

@@ -12,11 +12,11 @@ use std::num::NonZeroUsize;
 use cudagraph_runtime::cudarc::driver::CudaEvent;
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, Error, ExecCache, GraphMemory};
-use cudagraph_tests::pipeline::{AddArgs, PIPELINE_KERNELS};
+use cudagraph_tests::pipeline::{AddArgs, PipelineKernels, ReluArgs};
 use cudagraph_tests::{compile, function, gpu, POISON};
 
 // y[i] = a * x[i] + b, after spinning for `spin` clock cycles: launches pile up on the stream.
-// Compiled with the pipeline's kernels (`relu` and `add` are used from them).
+// The graph's other kernels are the pipeline's `relu` and `add`.
 const LATE_AFFINE: &str = r#"
 extern "C" __global__ void late_affine(unsigned n, unsigned long long spin, float a, float b,
                                        const float* x, float* y) {
@@ -28,7 +28,6 @@ extern "C" __global__ void late_affine(unsigned n, unsigned long long spin, floa
 "#;
 
 type LateAffineArgs = (u32, u64, f32, f32, DevicePtr<f32>, DevicePtrMut<f32>);
-type ReluArgs = (u32, DevicePtr<f32>, DevicePtrMut<f32>);
 
 cuda_graph! {
     /// `y = relu(2x - 1) + x` through two temporaries allocated and freed by the graph, then `y`
@@ -84,16 +83,14 @@ fn evicting_shapes_mid_launch_keeps_every_result_and_frees_nothing_early() {
     let Some(gpu) = gpu(test) else {
         return;
     };
-    let module = compile(&gpu.ctx, &format!("{LATE_AFFINE}{PIPELINE_KERNELS}"));
-    // SAFETY: the parameter lists of `late_affine` in `LATE_AFFINE`, `relu` and `add` in
-    // `PIPELINE_KERNELS`.
-    let (late_affine, relu, add) = unsafe {
-        (
-            Kernel::<LateAffineArgs>::new(function(&module, "late_affine")),
-            Kernel::<ReluArgs>::new(function(&module, "relu")),
-            Kernel::<AddArgs>::new(function(&module, "add")),
-        )
-    };
+    let module = compile(&gpu.ctx, LATE_AFFINE);
+    // SAFETY: `late_affine` takes (unsigned, unsigned long long, float, float, const float*,
+    // float*), reads x[i] and writes y[i] for i < n only, and launches nothing; the check keeps
+    // n within x and y.
+    let late_affine = unsafe { Kernel::<LateAffineArgs>::new(function(&module, "late_affine")) }
+        .requires(|_, (n, _, _, _, x, y)| n as usize <= x.min(y));
+    let PipelineKernels { relu, add, .. } =
+        PipelineKernels::load(&gpu.ctx).expect("loading the pipeline's kernels");
     // Buffers live on `gpu.stream` (where they are freed); launches go to another stream, so
     // that nothing but the memory model orders a free after the launches that use the memory.
     let launch_stream = gpu.ctx.new_stream().expect("stream");

@@ -73,21 +73,31 @@ extern "C" __global__ void parity(unsigned long long h, const unsigned* value) {
 
 fn params(gpu: &Gpu, limit: u32, tag: u32) -> FlowParams {
     let module = compile(&gpu.ctx, &format!("{SET_CONDITIONAL_DECLARATION}{SRC}"));
-    // SAFETY: the parameter lists of the kernels of these names in `SRC` (a conditional handle
-    // is an `unsigned long long`).
-    unsafe {
-        FlowParams {
-            step: Kernel::new(function(&module, "step")),
-            put: Kernel::new(function(&module, "put")),
-            set_from: Kernel::new(function(&module, "set_from")),
-            parity: Kernel::new(function(&module, "parity")),
-            counter: zeros(gpu, 1),
-            out: zeros(gpu, 1),
-            choice: zeros(gpu, 1),
-            chosen: zeros(gpu, 1),
-            limit,
-            tag,
-        }
+    // Each kernel touches element 0 of its one buffer, from one thread; a conditional handle is
+    // an `unsigned long long`, and each sets only its handle parameter and launches nothing.
+    // SAFETY: `step` takes (unsigned long long, unsigned*, unsigned) and reads and writes
+    // counter[0] only; the check keeps `counter` non-empty.
+    let step = unsafe { Step::new(function(&module, "step")) }.requires(|_, (_, c, _)| c >= 1);
+    // SAFETY: `put` takes (unsigned, unsigned*) and writes out[0] only; the check keeps `out`
+    // non-empty.
+    let put = unsafe { Put::new(function(&module, "put")) }.requires(|_, (_, out)| out >= 1);
+    let reads_first = |_: &LaunchConfig, (_, value): ((), usize)| value >= 1;
+    // SAFETY: `set_from` takes (unsigned long long, const unsigned*) and reads value[0] only;
+    // the check keeps `value` non-empty.
+    let set_from = unsafe { SetFrom::new(function(&module, "set_from")) }.requires(reads_first);
+    // SAFETY: `parity`: the parameter list and the access of `set_from`, and its check.
+    let parity = unsafe { SetFrom::new(function(&module, "parity")) }.requires(reads_first);
+    FlowParams {
+        step,
+        put,
+        set_from,
+        parity,
+        counter: zeros(gpu, 1),
+        out: zeros(gpu, 1),
+        choice: zeros(gpu, 1),
+        chosen: zeros(gpu, 1),
+        limit,
+        tag,
     }
 }
 

@@ -5,7 +5,10 @@
 use cudagraph_runtime::prelude::*;
 use cudagraph_tests::{compile, function, gpu, read_back, zeros};
 
-type Record = Kernel<(DevicePtr<u32>, DevicePtr<u32>, DevicePtrMut<u32>)>;
+type Record = Kernel<(DevicePtr<u32>, DevicePtr<u32>, DevicePtrMut<u32>, u32)>;
+
+/// Launches of the test, and elements of `out`: one per launch.
+const LAUNCHES: u32 = 10_000;
 
 cuda_graph! {
     /// `out[step] = value`, both read from device memory at each launch.
@@ -18,13 +21,17 @@ cuda_graph! {
             #[indirect]
             value: u32,
         }
-        write: kernel record<<<1, 32>>>(step, value, out);
+        write: kernel record<<<1, 32>>>(step, value, out, LAUNCHES);
     }
 }
 
+// The index comes from device memory, where no launch check sees it: the kernel compares it with
+// `n` itself.
 const SRC: &str = r#"
-extern "C" __global__ void record(const unsigned* step, const unsigned* value, unsigned* out) {
-    if (threadIdx.x == 0 && blockIdx.x == 0) out[*step] = *value;
+extern "C" __global__ void record(const unsigned* step, const unsigned* value, unsigned* out,
+                                  unsigned n) {
+    unsigned i = *step;
+    if (threadIdx.x == 0 && blockIdx.x == 0 && i < n) out[i] = *value;
 }
 "#;
 
@@ -34,9 +41,11 @@ fn indirect_params_give_every_launch_its_own_values() {
         return;
     };
     let module = compile(&gpu.ctx, SRC);
-    // SAFETY: `record(const unsigned*, const unsigned*, unsigned*)`.
-    let record: Record = unsafe { Kernel::new(function(&module, "record")) };
-    const LAUNCHES: u32 = 10_000;
+    // SAFETY: `record` takes (const unsigned*, const unsigned*, unsigned*, unsigned), reads
+    // step[0] and value[0] and writes out[i] for i = step[0] < n only, and launches nothing; the
+    // check keeps step and value non-empty and n within out.
+    let record = unsafe { Record::new(function(&module, "record")) }
+        .requires(|_, (step, value, out, n)| step >= 1 && value >= 1 && n as usize <= out);
     let mut params = StepperParams {
         record,
         out: zeros(&gpu, LAUNCHES as usize),

@@ -23,18 +23,25 @@ extern "C" __global__ void offset_by(unsigned n, const float* a, float* y) {
 }
 "#;
 
+/// `set_from(h, flag)`.
+type SetFrom = Kernel<(ConditionalHandle, DevicePtr<u32>)>;
+/// `offset_by(n, a, y)`.
+type OffsetBy = Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>;
+
 /// The params: `a_i = i / 4`, `b_i = i + 1`, `g = 1/2` (sums exact in `f32`), `flag` 1.
 fn params(gpu: &Gpu) -> SpreadParams {
     let k = Kernels::load(&gpu.ctx);
     let module = compile(&gpu.ctx, &format!("{SET_CONDITIONAL_DECLARATION}{SRC}"));
-    // SAFETY: `set_from(unsigned long long, const unsigned*)` and
-    // `offset_by(unsigned, const float*, float*)`, as declared in `SRC`.
-    let (set_from, offset_by) = unsafe {
-        (
-            Kernel::new(function(&module, "set_from")),
-            Kernel::new(function(&module, "offset_by")),
-        )
-    };
+    // SAFETY: `set_from` in `SRC` takes (unsigned long long, const unsigned*), a conditional
+    // handle being an `unsigned long long`; it reads flag[0] only, sets only its handle, and
+    // launches nothing; the check keeps `flag` non-empty.
+    let set_from =
+        unsafe { SetFrom::new(function(&module, "set_from")) }.requires(|_, (_, flag)| flag >= 1);
+    // SAFETY: `offset_by` takes (unsigned, const float*, float*), reads a[0] and reads and
+    // writes y[i] for i < n only (a grid-stride loop), and launches nothing; the check keeps n
+    // within y and `a` non-empty.
+    let offset_by = unsafe { OffsetBy::new(function(&module, "offset_by")) }
+        .requires(|_, (n, a, y)| a >= 1 && n as usize <= y);
     spread_params(
         k.offset,
         offset_by,

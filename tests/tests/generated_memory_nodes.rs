@@ -43,7 +43,7 @@ fn a_pipeline_of_graph_allocations_matches_the_cpu() {
     let Some(gpu) = cudagraph_tests::gpu("a_pipeline_of_graph_allocations_matches_the_cpu") else {
         return;
     };
-    let k = PipelineKernels::load(&gpu.ctx);
+    let k = PipelineKernels::load(&gpu.ctx).expect("loading the pipeline's kernels");
     let n = 50_000usize;
     let host: Vec<f32> = (0..n).map(|i| (i % 997) as f32 / 200.0 - 2.0).collect();
     let mut params = PipelineParams {

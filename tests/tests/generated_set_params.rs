@@ -10,8 +10,8 @@ use std::sync::Arc;
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, HostCallback};
 use cudagraph_tests::{
-    assert_close, assert_read_untouched, cfg, compile, fill_buffer, function, read_back, upload,
-    zeros, Gpu, Kernels, Rng, SaxpyArgs, ScaleArgs, KERNELS, POISON,
+    assert_close, assert_read_untouched, cfg, fill_buffer, read_back, upload, zeros, Gpu, Kernels,
+    Rng, SaxpyArgs, ScaleArgs, POISON,
 };
 
 cuda_graph! {
@@ -515,14 +515,7 @@ fn set_params_updates_child_nodes_whose_graph_was_rebuilt() {
     else {
         return;
     };
-    let module = compile(&gpu.ctx, KERNELS);
-    // SAFETY: `scale` and `offset` both take `(unsigned n, float a, float* y)`.
-    let (scale, offset): (Kernel<ScaleArgs>, Kernel<ScaleArgs>) = unsafe {
-        (
-            Kernel::new(function(&module, "scale")),
-            Kernel::new(function(&module, "offset")),
-        )
-    };
+    let Kernels { scale, offset, .. } = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("set_params_updates_child_nodes_whose_graph_was_rebuilt");
     let n = rng.len_in(1000, 50_000);
     let data = rng.f32s(n);

@@ -30,15 +30,15 @@ fn kernels(ctx: &Arc<cudagraph_runtime::cudarc::driver::CudaContext>) -> (Scale,
         "typedef unsigned long long cudaGraphConditionalHandle;\n{SET_CONDITIONAL_DECLARATION}{SOURCE}"
     );
     let module = compile(ctx, &src);
-    // SAFETY: the parameter lists of `scale` and `set_if_positive`; `scale` touches y[i] for
-    // i < n only, and its check keeps n within y; `set_if_positive` reads x[0], and its check
-    // keeps x non-empty.
-    unsafe {
-        (
-            Kernel::new(function(&module, "scale")).requires(|_, (n, _, y)| n as usize <= y),
-            Kernel::new(function(&module, "set_if_positive")).requires(|_, (_, x)| x >= 1),
-        )
-    }
+    // SAFETY: `scale` takes (unsigned, float, float*), reads and writes y[i] for i < n only,
+    // and launches nothing; the check keeps n within y.
+    let scale =
+        unsafe { Scale::new(function(&module, "scale")) }.requires(|_, (n, _, y)| n as usize <= y);
+    // SAFETY: `set_if_positive` takes (cudaGraphConditionalHandle, const float*), reads x[0]
+    // only, sets only its handle, and launches nothing; the check keeps x non-empty.
+    let set_if =
+        unsafe { SetIf::new(function(&module, "set_if_positive")) }.requires(|_, (_, x)| x >= 1);
+    (scale, set_if)
 }
 
 /// A path in the temporary folder for this test's file.

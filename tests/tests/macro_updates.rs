@@ -9,7 +9,7 @@ use cudagraph_runtime::cuda_graph;
 use cudagraph_runtime::prelude::*;
 use cudagraph_tests::{
     assert_close, compile, fill_buffer, function, read_back, upload, zeros, Gpu, Kernels, Rng,
-    KERNELS, POISON,
+    SaxpyArgs, KERNELS, POISON,
 };
 
 cuda_graph! {
@@ -257,9 +257,11 @@ fn a_kernel_param_can_change_its_function() {
     };
     let k = Kernels::load(&gpu.ctx);
     let module = compile(&gpu.ctx, KERNELS);
-    // SAFETY: `saxpy` of `KERNELS` is `void saxpy(unsigned n, float a, const float* x, float* y)`.
-    let other: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)> =
-        unsafe { Kernel::new(function(&module, "saxpy")) };
+    // SAFETY: `saxpy` of `KERNELS` takes (unsigned, float, const float*, float*), reads x[i]
+    // and reads and writes y[i] for i < n only, and launches nothing; the check keeps n within
+    // x and y.
+    let other = unsafe { Kernel::<SaxpyArgs>::new(function(&module, "saxpy")) }
+        .requires(|_, (n, _, x, y)| n as usize <= x.min(y));
     assert_ne!(
         other.cu_function(),
         k.saxpy.cu_function(),

@@ -58,13 +58,16 @@ struct Late {
 impl Late {
     fn load(ctx: &Arc<CudaContext>) -> Self {
         let module = compile(ctx, SOURCE);
-        // SAFETY: the parameter lists of `late_fill` and `late_scale` in `SOURCE`.
-        unsafe {
-            Self {
-                fill: Kernel::new(function(&module, "late_fill")),
-                scale: Kernel::new(function(&module, "late_scale")),
-            }
-        }
+        // SAFETY: `late_fill` in `SOURCE` takes (unsigned, unsigned long long, float, float*),
+        // writes y[i] for i < n only, and launches nothing; the check keeps n within y.
+        let fill = unsafe { Kernel::<LateFillArgs>::new(function(&module, "late_fill")) }
+            .requires(|_, (n, _, _, y)| n as usize <= y);
+        // SAFETY: `late_scale` takes (unsigned, unsigned long long, float, const float*, float*),
+        // reads x[i] and writes y[i] for i < n only, and launches nothing; the check keeps n
+        // within x and y.
+        let scale = unsafe { Kernel::<LateScaleArgs>::new(function(&module, "late_scale")) }
+            .requires(|_, (n, _, _, x, y)| n as usize <= x.min(y));
+        Self { fill, scale }
     }
 }
 

@@ -58,7 +58,10 @@ type ReduceFinal = Kernel<(DevicePtr<f64>, DevicePtrMut<f64>, u64)>;
 /// A block size the reductions' shared arrays hold, and that halves down to one thread.
 fn reduction_block(c: &LaunchConfig) -> bool {
     let threads = c.block_dim.0;
-    threads <= THREADS_PER_BLOCK && threads.is_power_of_two() && c.block_dim.1 * c.block_dim.2 == 1
+    threads <= THREADS_PER_BLOCK
+        && threads.is_power_of_two()
+        && c.block_dim.1 == 1
+        && c.block_dim.2 == 1
 }
 
 #[test]
@@ -67,20 +70,21 @@ fn simple_cuda_graphs_stream_capture() {
         return;
     };
     let module = compile(&gpu.ctx, SIMPLE_CUDA_GRAPHS);
-    // SAFETY: the parameter lists of `reduce` and `reduceFinal`; `reduce` reads input[0..n] and
-    // writes output[0..outputs], `reduceFinal` reads input[0..n] and writes result[0], and both
-    // hold a block of at most 512 threads in shared memory: the checks keep n, outputs and the
-    // block within that.
-    let (reduce, reduce_final): (Reduce, ReduceFinal) = unsafe {
-        (
-            Kernel::new(function(&module, "reduce")).requires(|c, (input, output, n, outputs)| {
-                reduction_block(c) && n as usize <= input && outputs as usize <= output
-            }),
-            Kernel::new(function(&module, "reduceFinal")).requires(|c, (input, result, n)| {
-                reduction_block(c) && n as usize <= input && result >= 1
-            }),
-        )
-    };
+    // SAFETY: `reduce` takes (const float*, double*, unsigned long long, unsigned long long),
+    // reads input[i] for i < n only, writes output[b] for blocks b < outputs only, and launches
+    // nothing; its shared array holds one double per thread of a block of at most 512 (also
+    // indexed at threadIdx.x + s < blockDim.x). The check keeps n within input, outputs within
+    // output, and the block a power of two of at most 512 threads in x alone.
+    let reduce = unsafe { Reduce::new(function(&module, "reduce")) }.requires(
+        |c, (input, output, n, outputs)| {
+            reduction_block(c) && n as usize <= input && outputs as usize <= output
+        },
+    );
+    // SAFETY: `reduceFinal` takes (const double*, double*, unsigned long long), reads input[i]
+    // for i < n only, writes result[0] only, and launches nothing; its shared array as
+    // `reduce`'s. The check keeps n within input, result non-empty, and the block as `reduce`'s.
+    let reduce_final = unsafe { ReduceFinal::new(function(&module, "reduceFinal")) }
+        .requires(|c, (input, result, n)| reduction_block(c) && n as usize <= input && result >= 1);
     let mut rng = Rng::new("simple_cuda_graphs_stream_capture");
     let input_size = 1usize << 20;
     let blocks = 512usize;
@@ -179,15 +183,20 @@ fn graph_memory_nodes_stream_capture() {
         return;
     };
     let module = compile(&gpu.ctx, GRAPH_MEMORY_NODES);
-    let fits = |_: &LaunchConfig, (a, b, n): (usize, usize, i32)| n >= 0 && n as usize <= a.min(b);
-    // SAFETY: the parameter lists of `squareArray` and `negateArray`, which read the first and
-    // write the second array at i < n only; the check keeps n within both.
-    let (square, negate): (Elementwise, Elementwise) = unsafe {
-        (
-            Kernel::new(function(&module, "squareArray")).requires(fits),
-            Kernel::new(function(&module, "negateArray")).requires(fits),
-        )
+    // The index is an `int` made from the grid: a grid of more than 2^31 threads would make
+    // negative ones, which `i < n` lets through.
+    let fits = |c: &LaunchConfig, (a, b, n): (usize, usize, i32)| {
+        u64::from(c.grid_dim.0) * u64::from(c.block_dim.0) <= 1 << 31
+            && n >= 0
+            && n as usize <= a.min(b)
     };
+    // SAFETY: `squareArray` takes (const float*, float*, int), reads input[i] and writes
+    // square[i] for 0 <= i < n only (`fits` keeps i non-negative), and launches nothing; `fits`
+    // keeps n within both arrays.
+    let square = unsafe { Elementwise::new(function(&module, "squareArray")) }.requires(fits);
+    // SAFETY: `negateArray`: the parameter list of `squareArray`, reading square[i] and writing
+    // negSquare[i] for 0 <= i < n only; `fits` bounds them as for `squareArray`.
+    let negate = unsafe { Elementwise::new(function(&module, "negateArray")) }.requires(fits);
     let mut rng = Rng::new("graph_memory_nodes_stream_capture");
     let n = 8_000_000usize;
     let input: Vec<f32> = (0..n).map(|_| rng.f32()).collect();

@@ -23,22 +23,35 @@ extern "C" __global__ void put(unsigned v, unsigned* out) {
 }
 "#;
 
+type Step = Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)>;
+type SetFrom = Kernel<(ConditionalHandle, DevicePtr<u32>)>;
+type Put = Kernel<(u32, DevicePtrMut<u32>)>;
+
 struct Kernels {
-    step: Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)>,
-    set_from: Kernel<(ConditionalHandle, DevicePtr<u32>)>,
-    put: Kernel<(u32, DevicePtrMut<u32>)>,
+    step: Step,
+    set_from: SetFrom,
+    put: Put,
 }
 
 fn kernels(gpu: &Gpu) -> Kernels {
     let module = compile(&gpu.ctx, &format!("{SET_CONDITIONAL_DECLARATION}{SRC}"));
-    // SAFETY: the parameter lists of the kernels of these names in `SRC` (a conditional handle
-    // is an `unsigned long long`).
-    unsafe {
-        Kernels {
-            step: Kernel::new(function(&module, "step")),
-            set_from: Kernel::new(function(&module, "set_from")),
-            put: Kernel::new(function(&module, "put")),
-        }
+    // Each kernel touches element 0 of its one buffer, from one thread; a conditional handle is
+    // an `unsigned long long`, and each sets only its handle parameter and launches nothing.
+    // SAFETY: `step` takes (unsigned long long, unsigned*, unsigned) and reads and writes
+    // counter[0] only; the check keeps `counter` non-empty.
+    let step =
+        unsafe { Step::new(function(&module, "step")) }.requires(|_, (_, counter, _)| counter >= 1);
+    // SAFETY: `set_from` takes (unsigned long long, const unsigned*) and reads value[0] only;
+    // the check keeps `value` non-empty.
+    let set_from =
+        unsafe { SetFrom::new(function(&module, "set_from")) }.requires(|_, (_, value)| value >= 1);
+    // SAFETY: `put` takes (unsigned, unsigned*) and writes out[0] only; the check keeps `out`
+    // non-empty.
+    let put = unsafe { Put::new(function(&module, "put")) }.requires(|_, (_, out)| out >= 1);
+    Kernels {
+        step,
+        set_from,
+        put,
     }
 }
 

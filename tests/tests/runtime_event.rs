@@ -38,12 +38,17 @@ struct Kernels {
 
 fn kernels(gpu: &Gpu) -> Kernels {
     let module = compile(&gpu.ctx, SRC);
-    // SAFETY: the parameter lists of the kernels of these names in `SRC`.
-    unsafe {
-        Kernels {
-            slow_fill: Kernel::new(function(&module, "slow_fill")),
-            add_into: Kernel::new(function(&module, "add_into")),
-        }
+    // SAFETY: `slow_fill` takes (unsigned, unsigned, unsigned long long, unsigned*), writes
+    // y[i] for i < n only, and launches nothing; the check keeps n within y.
+    let slow_fill = unsafe { Kernel::<SlowFill>::new(function(&module, "slow_fill")) }
+        .requires(|_, (n, _, _, y)| n as usize <= y);
+    // SAFETY: `add_into` takes (unsigned, unsigned, const unsigned*, unsigned*), reads x[i] and
+    // writes y[i] for i < n only, and launches nothing; the check keeps n within x and y.
+    let add_into = unsafe { Kernel::<AddInto>::new(function(&module, "add_into")) }
+        .requires(|_, (n, _, x, y)| n as usize <= x.min(y));
+    Kernels {
+        slow_fill,
+        add_into,
     }
 }
 

@@ -74,14 +74,31 @@ struct Kernels {
 
 fn kernels(gpu: &Gpu) -> Kernels {
     let module = compile(&gpu.ctx, &format!("{SET_CONDITIONAL_DECLARATION}{SRC}"));
-    // SAFETY: the parameter lists of the kernels of these names in `SRC` (`const unsigned*` =
-    // DevicePtr<u32>, `unsigned long long` = u64, a conditional handle an `unsigned long long`).
-    unsafe {
-        Kernels {
-            record: Kernel::new(function(&module, "record")),
-            mixed: Kernel::new(function(&module, "mixed")),
-            count_to: Kernel::new(function(&module, "count_to")),
-        }
+    // Each kernel works from one thread and launches nothing; an index read from device memory
+    // is compared with `n` in the kernel itself, since no check sees the value.
+    // SAFETY: `record` takes (const unsigned*, const unsigned*, unsigned*, unsigned,
+    // unsigned long long); it reads idx[0] and value[0] and writes out[i] for i = idx[0] < n
+    // only; the check keeps idx and value non-empty and n within out.
+    let record = unsafe { Kernel::<RecordArgs>::new(function(&module, "record")) }
+        .requires(|_, (idx, value, out, n, _)| idx >= 1 && value >= 1 && n as usize <= out);
+    // SAFETY: `mixed` takes (const unsigned char*, const double*, const unsigned*, unsigned*,
+    // double*, unsigned, unsigned long long); it reads a[0], b[0] and idx[0] and writes out_a[i]
+    // and out_b[i] for i = idx[0] < n only; the check keeps the three inputs non-empty and n
+    // within both outputs.
+    let mixed = unsafe { Kernel::<MixedArgs>::new(function(&module, "mixed")) }.requires(
+        |_, (a, b, idx, out_a, out_b, n, _)| {
+            a >= 1 && b >= 1 && idx >= 1 && n as usize <= out_a.min(out_b)
+        },
+    );
+    // SAFETY: `count_to` takes (unsigned long long, unsigned*, const unsigned*), a conditional
+    // handle being an `unsigned long long`; it reads and writes counter[0], reads limit[0], and
+    // sets only its handle; the check keeps both buffers non-empty.
+    let count_to = unsafe { Kernel::<CountToArgs>::new(function(&module, "count_to")) }
+        .requires(|_, (_, counter, limit)| counter >= 1 && limit >= 1);
+    Kernels {
+        record,
+        mixed,
+        count_to,
     }
 }
 

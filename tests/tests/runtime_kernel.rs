@@ -49,8 +49,10 @@ fn kernel_arguments_of_every_size_reach_the_kernel() {
     };
     let module = compile(&gpu.ctx, KERNELS);
     // SAFETY: `MixedArgs` is `mixed_args`'s C parameter list (`unsigned char`, `short`, `long long`,
-    // `double`, `float`, `bool`, `unsigned`, `double*`).
-    let mixed: Kernel<MixedArgs> = unsafe { Kernel::new(function(&module, "mixed_args")) };
+    // `double`, `float`, `bool`, `unsigned`, `double*`); it writes out[i] for i < n only and
+    // launches nothing; the check keeps n within out.
+    let mixed = unsafe { Kernel::<MixedArgs>::new(function(&module, "mixed_args")) }
+        .requires(|_, (.., n, out)| n as usize <= out);
     let mut rng = Rng::new("kernel_arguments_of_every_size_reach_the_kernel");
     let n = rng.len_in(1000, 20_000);
     let out = zeros::<f64>(&gpu, n);

@@ -11,7 +11,7 @@ use cudagraph_runtime::{DeviceToDevice, DeviceToHost, Error, GraphExec, HostToDe
 use cudagraph_tests::graphs::AxpyPair;
 use cudagraph_tests::{
     assert_close, assert_read_close, assert_read_untouched, assert_untouched, cfg, fill_buffer,
-    read_back, upload, zeros, AxpyOutArgs, Gpu, Kernels, Rng, ScaleArgs, POISON,
+    read_back, upload, zeros, AxpyOutArgs, Gpu, Kernels, Rng, POISON,
 };
 
 /// Page-locked host memory holding `data`.
@@ -667,14 +667,7 @@ fn set_kernel_params_after_a_whole_graph_update_keeps_the_new_function() {
     else {
         return;
     };
-    let module = cudagraph_tests::compile(&gpu.ctx, cudagraph_tests::KERNELS);
-    // SAFETY: `scale` and `offset` both take `(unsigned n, float a, float* y)`.
-    let (scale, offset): (Kernel<ScaleArgs>, Kernel<ScaleArgs>) = unsafe {
-        (
-            Kernel::new(cudagraph_tests::function(&module, "scale")),
-            Kernel::new(cudagraph_tests::function(&module, "offset")),
-        )
-    };
+    let Kernels { scale, offset, .. } = Kernels::load(&gpu.ctx);
     let mut rng = Rng::new("set_kernel_params_after_a_whole_graph_update_keeps_the_new_function");
     let n = rng.len_in(1000, 50_000);
     let (a, b1, b2) = (rng.f32(), rng.f32(), rng.f32());
