@@ -47,7 +47,11 @@ fn run() -> Result<(), Failure> {
         exec.launch(&stream)?;
         let y = params.output.read()?; // waits for the launch, then reads on the host
         let wrong = (0..n).filter(|&i| y[i] != a + i as f32).count();
-        println!("a = {a:>4}: y[{}] = {}, {wrong} of {n} wrong", n - 1, y[n - 1]);
+        println!(
+            "a = {a:>4}: y[{}] = {}, {wrong} of {n} wrong",
+            n - 1,
+            y[n - 1]
+        );
         if wrong != 0 {
             return Err(Failure::Other(format!("{wrong} values wrong with a = {a}")));
         }

@@ -44,7 +44,10 @@ pub(crate) fn check_picture(relative: &str, svg: &str) {
 /// The README's picture of the quickstart graph is the one the macro draws of it today.
 #[test]
 fn the_quickstart_picture_is_up_to_date() {
-    check_picture("examples/pictures/quickstart.svg", Quickstart::topology_svg());
+    check_picture(
+        "examples/pictures/quickstart.svg",
+        Quickstart::topology_svg(),
+    );
 }
 
 /// The lines of `text` from the first one starting with `first` to the first one after it that
@@ -69,16 +72,44 @@ fn contains_lines(text: &str, lines: &[&str]) -> bool {
 
 /// The README's example is the quickstart example: the same declaration and kernel
 /// (`examples/src/quickstart.rs`) and the same code from loading the kernel to instantiating the
-/// graph (`examples/examples/quickstart.rs`).
+/// graph (`examples/examples/quickstart.rs`); and the runtime crate's README (the crates.io
+/// page) shows the same example.
 #[test]
 fn the_readme_shows_the_quickstart_example() {
     let readme = read("README.md");
+    let example = span(&readme, "```rust,no_run", "```");
+    assert!(
+        example.iter().any(|l| l.contains("graph Quickstart")),
+        "the README's first `rust,no_run` block is not the quickstart example"
+    );
+    assert!(
+        contains_lines(&read("cudagraph-runtime/README.md"), &example),
+        "cudagraph-runtime/README.md does not show the README's example as it is"
+    );
     let declarations = read("examples/src/quickstart.rs");
     let program = read("examples/examples/quickstart.rs");
     for (what, first, last, file, text) in [
-        ("declaration", "cuda_graph! {", "}", "examples/src/quickstart.rs", &declarations),
-        ("kernel", "extern \"C\" __global__ void affine", "}\"#;", "examples/src/quickstart.rs", &declarations),
-        ("code", "let func = module.load_function", "let mut exec = Quickstart::build(&ctx, &params)?.instantiate()?;", "examples/examples/quickstart.rs", &program),
+        (
+            "declaration",
+            "cuda_graph! {",
+            "}",
+            "examples/src/quickstart.rs",
+            &declarations,
+        ),
+        (
+            "kernel",
+            "extern \"C\" __global__ void affine",
+            "}\"#;",
+            "examples/src/quickstart.rs",
+            &declarations,
+        ),
+        (
+            "code",
+            "let func = module.load_function",
+            "let mut exec = Quickstart::build(&ctx, &params)?.instantiate()?;",
+            "examples/examples/quickstart.rs",
+            &program,
+        ),
     ] {
         let shown = span(&readme, first, last);
         assert!(
