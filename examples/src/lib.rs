@@ -3,6 +3,7 @@
 
 pub mod jacobi;
 pub mod pipeline;
+pub mod quickstart;
 
 use std::process::ExitCode;
 use std::sync::Arc;

@@ -17,6 +17,30 @@ pub struct RuntimeReadmeDoctests;
 #[doc = include_str!("../../cudagraph-macros/README.md")]
 pub struct MacrosReadmeDoctests;
 
+/// The code blocks of the documentation pages in `docs/`, as doctests.
+#[cfg(doctest)]
+pub mod docs {
+    /// `docs/features.md`.
+    #[doc = include_str!("../../docs/features.md")]
+    pub struct Features;
+
+    /// `docs/memory-model.md`.
+    #[doc = include_str!("../../docs/memory-model.md")]
+    pub struct MemoryModel;
+
+    /// `docs/rules.md`.
+    #[doc = include_str!("../../docs/rules.md")]
+    pub struct Rules;
+
+    /// `docs/performance.md`.
+    #[doc = include_str!("../../docs/performance.md")]
+    pub struct Performance;
+
+    /// `docs/development.md`.
+    #[doc = include_str!("../../docs/development.md")]
+    pub struct Development;
+}
+
 pub mod bench;
 pub mod capture;
 pub mod graph_memory;

@@ -246,13 +246,9 @@ fn declared_conditional_nodes_loop_branch_and_switch_on_the_gpu() {
     check(&mut exec, &other, 0, [3, 41, 100]);
 }
 
-/// The picture the README shows is this declaration's, as the macro draws it today.
+/// The picture of this declaration that `docs/features.md` shows is the one the macro draws
+/// today.
 #[test]
-fn the_readme_picture_is_up_to_date() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/pictures/flow.svg");
-    let committed = std::fs::read_to_string(path).unwrap();
-    assert!(
-        committed.trim_end() == Flow::topology_svg(),
-        "examples/pictures/flow.svg is stale: write Flow::topology_svg() to it"
-    );
+fn the_flow_picture_is_up_to_date() {
+    crate::docs::check_picture("examples/pictures/flow.svg", Flow::topology_svg());
 }
