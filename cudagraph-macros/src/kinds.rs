@@ -11,8 +11,6 @@
 //! (`expand::handles`), how the docs write it (`expand::docs`) and where errors about it point
 //! (`expand`).
 
-use crate::parse::NodeOp;
-
 /// What the macro knows of one node kind: a row of [`KINDS`].
 pub struct Kind {
     /// The keywords that declare it.
@@ -146,27 +144,6 @@ pub const KINDS: [Kind; 12] = [
         updates: "nothing about it can change (CUDA updates a conditional node only through its bodies' nodes, which have handles of their own)",
     },
 ];
-
-impl NodeOp {
-    /// The node's kind: its row of [`KINDS`].
-    pub fn kind(&self) -> &'static Kind {
-        let row = match self {
-            Self::Kernel(_) => 0,
-            Self::Memset(_) => 1,
-            Self::Memcpy(_) => 2,
-            Self::Host(_) => 3,
-            Self::Child(_) => 4,
-            Self::Empty(_) => 5,
-            Self::Alloc(_) => 6,
-            Self::Free(_) => 7,
-            Self::Record(_) => 8,
-            Self::Wait(_) => 9,
-            Self::Capture(_) => 10,
-            Self::Conditional(_) => 11,
-        };
-        &KINDS[row]
-    }
-}
 
 impl Kind {
     /// How errors name a node of the kind refused in a conditional body (`a host node`).

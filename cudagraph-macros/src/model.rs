@@ -17,6 +17,13 @@ use crate::parse::{
     Declares, EdgeChain, GraphDecl, Item, NodeDecl, NodeOp, ParamField, ParamsBlock,
 };
 
+/// Nodes added, params compared and params kept per generated function, and fields per struct
+/// of kept params. The optimizer's time grows faster than linearly with a function's size and
+/// with the fields of a value it builds: a 10,000-node declaration made into one function (or
+/// one struct value) of each did not compile. In pieces of this size everything grows linearly,
+/// and a call per piece costs nothing next to the driver calls they make.
+pub(crate) const PER_FN: usize = 64;
+
 /// Where a node or edge is declared: at the top of the graph (`None`), or in body `b` of the
 /// conditional node `c` (`Some((c, b))`, node indices).
 pub type Scope = Option<(usize, usize)>;

@@ -795,7 +795,7 @@ fn unknown_kind(input: ParseStream) -> syn::Error {
         .map(|i| i.to_string());
     let hint = written
         .as_deref()
-        .and_then(|w| crate::check::suggest(w, crate::kinds::keywords()))
+        .and_then(|w| crate::text::suggest(w, crate::kinds::keywords()))
         .map(|k| format!(": did you mean `{k}`?"))
         .unwrap_or_default();
     input.error(format!(
@@ -1257,5 +1257,26 @@ impl Parse for EdgeTerm {
                 syn::Error::new(e.span(), "expected a node name or a list of them: `[a, b]`")
             })
         }
+    }
+}
+
+impl NodeOp {
+    /// The node's kind: its row of [`KINDS`](crate::kinds::KINDS).
+    pub fn kind(&self) -> &'static crate::kinds::Kind {
+        let row = match self {
+            Self::Kernel(_) => 0,
+            Self::Memset(_) => 1,
+            Self::Memcpy(_) => 2,
+            Self::Host(_) => 3,
+            Self::Child(_) => 4,
+            Self::Empty(_) => 5,
+            Self::Alloc(_) => 6,
+            Self::Free(_) => 7,
+            Self::Record(_) => 8,
+            Self::Wait(_) => 9,
+            Self::Capture(_) => 10,
+            Self::Conditional(_) => 11,
+        };
+        &crate::kinds::KINDS[row]
     }
 }

@@ -13,9 +13,9 @@ use std::collections::BTreeMap;
 use proc_macro2::Span;
 
 use super::Ctxt;
-use crate::expand::camel;
 use crate::model::{name_of, Model};
 use crate::parse::NodeOp;
+use crate::text::camel;
 
 /// Methods every executable has (besides one per node and one per `#[indirect]` param).
 pub const EXEC_METHODS: [&str; 6] = [
@@ -111,7 +111,7 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
         for suffix in ["Nodes", "State", "Snapshot", "Launch"] {
             made(format!("__{graph}{suffix}"), "hidden type");
         }
-        for j in 0..model.params.len().div_ceil(crate::expand::PER_FN) {
+        for j in 0..model.params.len().div_ceil(crate::model::PER_FN) {
             made(format!("__{graph}Snapshot{j}"), "hidden type");
         }
         for node in &model.nodes {

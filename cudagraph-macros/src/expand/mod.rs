@@ -148,12 +148,7 @@ fn updatable(op: &NodeOp) -> bool {
     op.kind().updatable
 }
 
-/// Nodes added, params compared and params kept per generated function, and fields per struct
-/// of kept params. The optimizer's time grows faster than linearly with a function's size and
-/// with the fields of a value it builds: a 10,000-node declaration made into one function (or
-/// one struct value) of each did not compile. In pieces of this size everything grows linearly,
-/// and a call per piece costs nothing next to the driver calls they make.
-pub(crate) const PER_FN: usize = 64;
+pub(crate) use crate::model::PER_FN;
 
 /// The field of the struct of kept params holding the piece that param `i` is in (see
 /// [`PER_FN`]).
@@ -166,18 +161,7 @@ fn local(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
 }
 
-/// `snake_case` to `CamelCase`.
-pub fn camel(name: &str) -> String {
-    name.split('_')
-        .filter(|part| !part.is_empty())
-        .map(|part| {
-            let mut chars = part.chars();
-            chars
-                .next()
-                .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
-        })
-        .collect()
-}
+pub use crate::text::camel;
 
 /// Everything one declaration's generated code refers to.
 struct Gen<'a> {
