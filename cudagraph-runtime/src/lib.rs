@@ -461,14 +461,15 @@ pub use kernel::{
     Kernel, KernelArg, KernelArgPart, KernelArgValues, KernelArgs, KernelParam, LaunchConfig, Param,
 };
 pub use memory::{
-    DeviceAccess, DeviceBuffer, DeviceDst, DeviceSrc, HostBuffer, HostDst, HostReadGuard, HostSrc,
-    HostWriteGuard,
+    DeviceAccess, DeviceBuffer, DeviceDst, DeviceSrc, ExternalMemory, HostBuffer, HostDst,
+    HostReadGuard, HostSrc, HostWriteGuard,
 };
 pub use node::{
     ChildGraphNode, DeviceToDevice, DeviceToHost, Direction, EmptyNode, Event, EventRecordNode,
-    EventWaitNode, FillWith, GraphAlloc, HostCallback, HostFn, HostNode, HostToDevice, HostViews,
-    KernelNode, MemFreeNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId, NodeKind,
-    RawView, Switchable,
+    EventWaitNode, ExternalSemaphore, FillWith, GraphAlloc, HostCallback, HostFn, HostNode,
+    HostToDevice, HostViews, KernelNode, MemFreeNode, Memcpy, MemcpyNode, Memset, MemsetNode,
+    MemsetValue, NodeId, NodeKind, RawView, SemaphoreKind, SemaphoreSignalNode, SemaphoreWaitNode,
+    Switchable,
 };
 #[cfg(not(feature = "cuda-12020"))]
 pub use node::{Condition, ConditionalHandle, ConditionalNode, SET_CONDITIONAL_DECLARATION};
