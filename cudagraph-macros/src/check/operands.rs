@@ -142,6 +142,19 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     no_self(default.to_token_stream(), cx);
                 }
             }
+            NodeOp::SemaphoreSignal(s) | NodeOp::SemaphoreWait(s) => {
+                for (sem, value) in &s.sems {
+                    operand(
+                        model,
+                        cx,
+                        sem,
+                        "the semaphore of a semaphore node",
+                        "a param (an `ExternalSemaphore`)",
+                        false,
+                    );
+                    no_self(value.to_token_stream(), cx);
+                }
+            }
             // The allocation rule checks what a free names.
             NodeOp::Empty(_) | NodeOp::Free(_) => {}
         }
