@@ -2,7 +2,6 @@
 //! semaphore wait node and before a semaphore signal node, or it may run while the other API uses
 //! the memory. Only buffer params can be `#[external]`.
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{cuda_graph, ExternalSemaphore};
 
 cuda_graph! {
     graph Frame {
@@ -14,7 +13,7 @@ cuda_graph! {
             #[external]
             n: u32,
             frame: u64,
-            sem: ExternalSemaphore,
+            sem: cudagraph_runtime::ExternalSemaphore,
         }
         early: kernel look<<<1, 256>>>(n, image);
         ready: wait(sem = 2 * frame + 1);
