@@ -342,7 +342,10 @@ impl<'a> Model<'a> {
             NodeOp::Conditional(c) => c.default.to_token_stream(),
             NodeOp::Capture(c) => c.work.to_token_stream(),
             NodeOp::SemaphoreSignal(s) | NodeOp::SemaphoreWait(s) => {
-                let (sems, values) = (s.sems.iter().map(|(sem, _)| sem), s.sems.iter().map(|(_, v)| v));
+                let (sems, values) = (
+                    s.sems.iter().map(|(sem, _)| sem),
+                    s.sems.iter().map(|(_, v)| v),
+                );
                 quote::quote!(#(#sems)* #(#values)*)
             }
             // A free's operand is the allocation it frees, not a use of it (see `freed`).

@@ -13,7 +13,8 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use cudagraph_examples::interop::{first_mismatch, run_frames, LoopError};
+use cudagraph_examples::interop::{cuda_uuid, first_mismatch, run_frames, LoopError};
+use cudagraph_examples::vulkan::VulkanFrames;
 use cudagraph_examples::{main_with, open_gpu, Failure};
 
 const ELEMS: usize = 1024;
@@ -22,16 +23,19 @@ const FRAMES: usize = 1000;
 fn main() -> ExitCode {
     main_with("vulkan_interop", || {
         let ctx = open_gpu()?;
-        let start = Instant::now();
-        let results = run_frames(&ctx, ELEMS, FRAMES).map_err(|e| match e {
+        let failed = |e: LoopError| match e {
             LoopError::NoVulkan(why) => Failure::Other(format!(
                 "no usable Vulkan (it needs the Vulkan loader, libvulkan.so.1, and NVIDIA's \
                  Vulkan driver): {why}"
             )),
             LoopError::Failed(what) => Failure::Other(what),
-        })?;
+        };
+        let mut vulkan =
+            VulkanFrames::new(cuda_uuid(&ctx)?, ELEMS, FRAMES).map_err(|e| failed(e.into()))?;
+        let start = Instant::now();
+        let frames = run_frames(&ctx, &mut vulkan, FRAMES).map_err(failed)?;
         let took = start.elapsed();
-        if let Some((frame, i, got, want)) = first_mismatch(&results, ELEMS) {
+        if let Some((frame, i, got, want)) = first_mismatch(&frames.results, ELEMS) {
             return Err(Failure::Other(format!(
                 "frame {frame}, element {i}: {got}, expected {want}"
             )));

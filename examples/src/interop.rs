@@ -97,21 +97,40 @@ impl From<Failure> for LoopError {
     }
 }
 
-/// Runs `frames` frames of `elems` elements on `ctx`'s device and returns every frame's result,
-/// as Vulkan read it back (frame after frame, `elems` each).
+/// What a frame loop left: every frame's result, as Vulkan read it back (frame after frame,
+/// [`VulkanFrames::elems`] each), and how many nodes `set_params` updated in all.
+#[derive(Debug)]
+pub struct Frames {
+    /// Every frame's buffer after its kernel.
+    pub results: Vec<u32>,
+    /// Nodes updated by `set_params` over the loop: the two semaphore nodes of each frame after
+    /// the first.
+    pub updated: usize,
+}
+
+/// Runs `frames` frames with `vulkan` (made for at least that many) on `ctx`'s device, its
+/// device. CUDA's imports are released before this returns (the Vulkan objects they import may
+/// be destroyed then).
 pub fn run_frames(
     ctx: &Arc<CudaContext>,
-    elems: usize,
+    vulkan: &mut VulkanFrames,
     frames: usize,
-) -> Result<Vec<u32>, LoopError> {
-    let mut vulkan = VulkanFrames::new(cuda_uuid(ctx)?, elems, frames)?;
-    let results = {
-        let stream = ctx.new_stream().map_err(|e| LoopError::Failed(e.to_string()))?;
+) -> Result<Frames, LoopError> {
+    let elems = vulkan.elems();
+    let done = {
+        let stream = ctx
+            .new_stream()
+            .map_err(|e| LoopError::Failed(e.to_string()))?;
         let exported = vulkan.export()?;
         // SAFETY: Vulkan's exported memory object, of the size Vulkan allocated; `u32` takes
         // every bit pattern.
         let memory = unsafe {
-            ExternalMemory::from_fd(ctx, exported.memory, exported.memory_size, exported.dedicated)
+            ExternalMemory::from_fd(
+                ctx,
+                exported.memory,
+                exported.memory_size,
+                exported.dedicated,
+            )
         }?;
         let image = memory.into_buffer::<u32>(&stream, 0, elems)?;
         let sem = ExternalSemaphore::from_fd(ctx, exported.semaphore, SemaphoreKind::Timeline)?;
@@ -128,23 +147,23 @@ pub fn run_frames(
             n: elems as u32,
         };
         let mut exec = Frame::build(ctx, &params)?.instantiate()?;
+        let mut updated = 0;
         for k in 0..frames {
             // Neither side waits on the host: Vulkan's submission waits for CUDA's last signal
             // on the GPU, and the launch waits for Vulkan's.
             vulkan.submit_frame(k, fill_value(k))?;
             params.frame = k as u64;
-            exec.set_params(&params)?;
+            updated += exec.set_params(&params)?;
             exec.launch(&stream)?;
         }
         let results = vulkan.finish(frames)?;
         stream
             .synchronize()
             .map_err(|e| LoopError::Failed(e.to_string()))?;
-        results
+        Frames { results, updated }
     };
-    // The imports are released (the buffer's after the launches that used it): before Vulkan
-    // frees what they import.
+    // The imports are released (the buffer's after the launches that used it) before the caller
+    // may destroy what they import.
     cudagraph_runtime::wait_for_releases(std::time::Duration::from_secs(10));
-    drop(vulkan);
-    Ok(results)
+    Ok(done)
 }

@@ -220,11 +220,8 @@ impl VulkanFrames {
             .handle_type(opaque);
         // SAFETY: a device of this instance; valid in and out structs.
         unsafe {
-            self.instance.get_physical_device_external_buffer_properties(
-                physical,
-                &query,
-                &mut external,
-            )
+            self.instance
+                .get_physical_device_external_buffer_properties(physical, &query, &mut external)
         };
         let features = external.external_memory_properties.external_memory_features;
         if !features.contains(vk::ExternalMemoryFeatureFlags::EXPORTABLE) {
@@ -313,8 +310,8 @@ impl VulkanFrames {
         let mut kind = vk::SemaphoreTypeCreateInfo::default()
             .semaphore_type(vk::SemaphoreType::TIMELINE)
             .initial_value(0);
-        let mut export =
-            vk::ExportSemaphoreCreateInfo::default().handle_types(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD);
+        let mut export = vk::ExportSemaphoreCreateInfo::default()
+            .handle_types(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD);
         let info = vk::SemaphoreCreateInfo::default()
             .push_next(&mut kind)
             .push_next(&mut export);
@@ -386,14 +383,25 @@ impl VulkanFrames {
         })
     }
 
-    /// A new exportable timeline semaphore of this device (for tests that need more than one),
-    /// exported: the semaphore is destroyed with this value.
-    pub fn another_timeline(&mut self) -> Result<OwnedFd, VulkanError> {
+    /// The frame loop's timeline semaphore, exported again (a new descriptor: CUDA imports it as
+    /// another `ExternalSemaphore` of the same semaphore).
+    pub fn export_timeline(&self) -> Result<OwnedFd, VulkanError> {
+        self.export_semaphore(self.timeline)
+    }
+
+    /// A new exportable semaphore of this device, timeline (at 0) or binary (unsignalled), for
+    /// tests that need more than one; exported. It is destroyed with this value.
+    pub fn another_semaphore(&mut self, timeline: bool) -> Result<OwnedFd, VulkanError> {
+        let kind = if timeline {
+            vk::SemaphoreType::TIMELINE
+        } else {
+            vk::SemaphoreType::BINARY
+        };
         let mut kind = vk::SemaphoreTypeCreateInfo::default()
-            .semaphore_type(vk::SemaphoreType::TIMELINE)
+            .semaphore_type(kind)
             .initial_value(0);
-        let mut export =
-            vk::ExportSemaphoreCreateInfo::default().handle_types(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD);
+        let mut export = vk::ExportSemaphoreCreateInfo::default()
+            .handle_types(vk::ExternalSemaphoreHandleTypeFlags::OPAQUE_FD);
         let info = vk::SemaphoreCreateInfo::default()
             .push_next(&mut kind)
             .push_next(&mut export);
@@ -419,6 +427,11 @@ impl VulkanFrames {
 }
 
 impl VulkanFrames {
+    /// Elements of the shared buffer.
+    pub fn elems(&self) -> usize {
+        self.elems
+    }
+
     /// Submits frame `k`'s Vulkan work, without waiting: on the GPU, wait until the semaphore
     /// reaches `2k` (CUDA's frame `k - 1` is done with the buffer; nothing to wait for at
     /// `k = 0`), copy the buffer into readback slot `k - 1`, fill it with `value`, and signal
@@ -683,7 +696,11 @@ fn pick_device(
             continue;
         }
         if api < vk::API_VERSION_1_2 {
-            seen.push(format!("{name} (Vulkan {}.{} < 1.2)", vk::api_version_major(api), vk::api_version_minor(api)));
+            seen.push(format!(
+                "{name} (Vulkan {}.{} < 1.2)",
+                vk::api_version_major(api),
+                vk::api_version_minor(api)
+            ));
             continue;
         }
         // SAFETY: as above.
@@ -695,9 +712,10 @@ fn pick_device(
                 .iter()
                 .any(|e| e.extension_name_as_c_str() == Ok(wanted))
         };
-        if !has(ash::khr::external_memory_fd::NAME) || !has(ash::khr::external_semaphore_fd::NAME)
-        {
-            seen.push(format!("{name} (no VK_KHR_external_memory_fd / _semaphore_fd)"));
+        if !has(ash::khr::external_memory_fd::NAME) || !has(ash::khr::external_semaphore_fd::NAME) {
+            seen.push(format!(
+                "{name} (no VK_KHR_external_memory_fd / _semaphore_fd)"
+            ));
             continue;
         }
         let mut kind = vk::SemaphoreTypeCreateInfo::default()
@@ -725,7 +743,8 @@ fn pick_device(
         // SAFETY: as above.
         let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
         // Graphics and compute queues can transfer too.
-        let transfer = vk::QueueFlags::GRAPHICS | vk::QueueFlags::COMPUTE | vk::QueueFlags::TRANSFER;
+        let transfer =
+            vk::QueueFlags::GRAPHICS | vk::QueueFlags::COMPUTE | vk::QueueFlags::TRANSFER;
         if let Some(family) = families
             .iter()
             .position(|f| f.queue_count > 0 && f.queue_flags.intersects(transfer))
@@ -737,6 +756,9 @@ fn pick_device(
     Err(VulkanError::Unavailable(if seen.is_empty() {
         "no Vulkan device".to_owned()
     } else {
-        format!("no Vulkan device is the CUDA device and shares its memory: {}", seen.join(", "))
+        format!(
+            "no Vulkan device is the CUDA device and shares its memory: {}",
+            seen.join(", ")
+        )
     }))
 }

@@ -68,17 +68,19 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     );
                 }
                 for field in &block.fields {
-                    for attr in field
-                        .attrs
-                        .iter()
-                        .filter(|a| !is_any(a, &["doc", "indirect", "external"]) && !is_any(a, &LINTS))
-                    {
+                    for attr in field.attrs.iter().filter(|a| {
+                        !is_any(a, &["doc", "indirect", "external"]) && !is_any(a, &LINTS)
+                    }) {
                         cx.error_spanned(
                             attr,
                             format!("{} cannot be applied to a param: only doc comments, lint attributes, `#[indirect]` and `#[external]` can", name(attr)),
                         );
                     }
-                    for attr in field.attrs.iter().filter(|a| is_any(a, &["indirect", "external"])) {
+                    for attr in field
+                        .attrs
+                        .iter()
+                        .filter(|a| is_any(a, &["indirect", "external"]))
+                    {
                         if !matches!(attr.meta, syn::Meta::Path(_)) {
                             cx.error_spanned(attr, format!("{} takes no arguments", name(attr)));
                         }

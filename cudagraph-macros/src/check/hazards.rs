@@ -555,8 +555,7 @@ fn check_external(model: &Model, cx: &mut Ctxt) {
                 let edge = match waits.iter().find(|&&w| !reach[at][w]) {
                     Some(&w) => format!(
                         "Order it after a wait node: add the edge `{} -> {};`",
-                        model.nodes[w].name,
-                        model.nodes[at].name
+                        model.nodes[w].name, model.nodes[at].name
                     ),
                     None if !waits.is_empty() => {
                         "It comes before every wait node: move its work after one".to_owned()
@@ -567,15 +566,15 @@ fn check_external(model: &Model, cx: &mut Ctxt) {
                         model.nodes[at].name
                     ),
                 };
-                let race = format!("the other API's work before its signal may still use `{buffer}`");
+                let race =
+                    format!("the other API's work before its signal may still use `{buffer}`");
                 cx.error(span, side("after no semaphore wait node", &race, edge));
             }
             if !before_signal {
                 let edge = match signals.iter().find(|&&s| !reach[s][at]) {
                     Some(&s) => format!(
                         "Order it before a signal node: add the edge `{} -> {};`",
-                        model.nodes[at].name,
-                        model.nodes[s].name
+                        model.nodes[at].name, model.nodes[s].name
                     ),
                     None if !signals.is_empty() => {
                         "It comes after every signal node: move its work before one".to_owned()

@@ -329,9 +329,8 @@ impl<'a> Graph<'a> {
         deps: &[NodeId],
     ) -> Result<NodeId> {
         let kind = <SemaphoreParams<SIGNAL, N> as NodeParams>::KIND;
-        let params = SemaphoreParams::<SIGNAL, N>::of(&ops, self.ctx.cu_ctx(), || {
-            self.pending_name(kind)
-        });
+        let params =
+            SemaphoreParams::<SIGNAL, N>::of(&ops, self.ctx.cu_ctx(), || self.pending_name(kind));
         let mut params = self.or_forget_name(params)?;
         let id = self.add_node(&mut params, deps, self.uses_len())?;
         // Released on this crate's thread once the graph and its launches are done with them.

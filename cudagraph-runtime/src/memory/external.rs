@@ -125,7 +125,9 @@ impl ExternalMemory {
         len: usize,
     ) -> Result<DeviceBuffer<T>> {
         let bytes = (len as u64).checked_mul(std::mem::size_of::<T>() as u64);
-        let inside = bytes.and_then(|b| b.checked_add(offset)).is_some_and(|end| end <= self.size);
+        let inside = bytes
+            .and_then(|b| b.checked_add(offset))
+            .is_some_and(|end| end <= self.size);
         let refuse = |reason: String| {
             Err(Error::Invalid {
                 node: "ExternalMemory::into_buffer".into(),
@@ -173,9 +175,12 @@ impl Drop for ExternalMemory {
             record_err(ctx, named("cuCtxSetCurrent", ctx.bind_to_thread()));
             // SAFETY: imported by us and destroyed once, here; its mapping, if it had one, was
             // freed first (`Mapping::free_after`).
-            record_err(ctx, named("cuDestroyExternalMemory", unsafe {
-                cudarc::driver::result::external_memory::destroy_external_memory(raw)
-            }));
+            record_err(
+                ctx,
+                named("cuDestroyExternalMemory", unsafe {
+                    cudarc::driver::result::external_memory::destroy_external_memory(raw)
+                }),
+            );
         };
         if crate::ambient::must_defer_releases() {
             let (ctx, raw) = (self.ctx.clone(), SendHandle(self.raw));
@@ -218,9 +223,12 @@ impl Mapping {
                         record_err(ctx, named("cuCtxSetCurrent", ctx.bind_to_thread()));
                         // SAFETY: the mapping of this import, freed once; the work that may use
                         // it is done (the event after it completed).
-                        record_err(ctx, named("cuMemFree", unsafe {
-                            cudarc::driver::result::memory_free(base)
-                        }));
+                        record_err(
+                            ctx,
+                            named("cuMemFree", unsafe {
+                                cudarc::driver::result::memory_free(base)
+                            }),
+                        );
                         // Destroys the import, after its mapping.
                         drop(mapping);
                     }

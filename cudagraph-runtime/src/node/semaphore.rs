@@ -64,7 +64,10 @@ unsafe impl Sync for Imported {}
 
 impl Drop for Imported {
     fn drop(&mut self) {
-        record_err(&self.ctx, named("cuCtxSetCurrent", self.ctx.bind_to_thread()));
+        record_err(
+            &self.ctx,
+            named("cuCtxSetCurrent", self.ctx.bind_to_thread()),
+        );
         // SAFETY: imported by us, destroyed once (the last reference); the graphs and
         // executables whose launches may use it hold references until those launches are done.
         record_err(&self.ctx, unsafe {
@@ -219,10 +222,12 @@ impl<const SIGNAL: bool, const N: usize> SemaphoreParams<SIGNAL, N> {
         ctx: sys::CUcontext,
         node: impl FnOnce() -> String,
     ) -> Result<Self> {
-        let refuse = |reason: String| Err(Error::Invalid {
-            node: node(),
-            reason,
-        });
+        let refuse = |reason: String| {
+            Err(Error::Invalid {
+                node: node(),
+                reason,
+            })
+        };
         if N == 0 {
             return refuse(
                 "a semaphore node signals or waits on at least one semaphore (CUDA refuses \
@@ -270,14 +275,12 @@ impl<const SIGNAL: bool, const N: usize> SemaphoreParams<SIGNAL, N> {
                 });
             f(self.sems.as_mut_ptr(), params.as_ptr().cast(), count)
         } else {
-            let params: [sys::CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS; N] =
-                std::array::from_fn(|i| {
-                    // SAFETY: as above.
-                    let mut p: sys::CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS =
-                        unsafe { std::mem::zeroed() };
-                    p.params.fence.value = self.values[i];
-                    p
-                });
+            let params: [sys::CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS; N] = std::array::from_fn(|i| {
+                // SAFETY: as above.
+                let mut p: sys::CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS = unsafe { std::mem::zeroed() };
+                p.params.fence.value = self.values[i];
+                p
+            });
             f(self.sems.as_mut_ptr(), params.as_ptr().cast(), count)
         }
     }
