@@ -23,7 +23,9 @@
 // is, to the other API, an edge on each side of it: a node that uses such a buffer must come after
 // a semaphore wait node and before a semaphore signal node (`check_external`), or it may run while
 // the other API uses the buffer. (Which semaphores, and which values, the other API signals and
-// waits for is the program's to get right: the declaration does not show it.)
+// waits for is the program's to get right: the declaration does not show it. A child node's graph
+// is not looked into: its memory is known only when it is built, and its own declaration marks
+// and checks its `#[external]` buffers.)
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -251,6 +251,13 @@ impl Drop for GraphExec<'_> {
         if let Some(block) = self.indirect.take() {
             self.memory.drop_after_launches(block);
         }
+        // Events and semaphores set by updates: launches may still record, signal or wait on
+        // them (CUDA requires a semaphore's signals and waits to be complete before it is
+        // destroyed).
+        if !self.kept.is_empty() {
+            self.memory
+                .drop_after_launches(Box::new(std::mem::take(&mut self.kept)));
+        }
     }
 }
 

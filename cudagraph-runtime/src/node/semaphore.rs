@@ -230,8 +230,8 @@ impl<const SIGNAL: bool, const N: usize> SemaphoreParams<SIGNAL, N> {
         };
         if N == 0 {
             return refuse(
-                "a semaphore node signals or waits on at least one semaphore (CUDA refuses \
-                 none)"
+                "a semaphore node signals or waits on at least one semaphore, and this one has \
+                 none"
                     .into(),
             );
         }
