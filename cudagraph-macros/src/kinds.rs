@@ -21,8 +21,8 @@ pub struct Kind {
     /// Its name in a graph's docs and picture: the runtime's `NodeKind::name`, or `capture` (a
     /// conditional node is named by its condition instead).
     pub name: &'static str,
-    /// The runtime handle type, where it takes no type parameter (`None`: the node's operands
-    /// give it).
+    /// The runtime handle type, where it takes no parameter (`None`: the node's operands, or
+    /// how many there are, give it).
     pub handle: Option<&'static str>,
     /// Its name in errors when it is declared in a conditional body, where CUDA refuses it
     /// (`None`: CUDA allows it there).
@@ -34,7 +34,7 @@ pub struct Kind {
 }
 
 /// Every kind, in the order errors list their keywords.
-pub const KINDS: [Kind; 12] = [
+pub const KINDS: [Kind; 14] = [
     Kind {
         keywords: &["kernel"],
         node_kind: "Kernel",
@@ -135,6 +135,24 @@ pub const KINDS: [Kind; 12] = [
         updates: "its work can be recorded again from another `Capture` (the recorded graph must have the same topology); CUDA cannot enable or disable it",
     },
     Kind {
+        keywords: &["signal"],
+        node_kind: "SemaphoreSignal",
+        name: "semaphore_signal",
+        handle: None,
+        refused_in_body: Some("semaphore signal"),
+        updatable: true,
+        updates: "its semaphores and their values can change, not how many there are (CUDA cannot change the count); CUDA cannot enable or disable it",
+    },
+    Kind {
+        keywords: &["wait"],
+        node_kind: "SemaphoreWait",
+        name: "semaphore_wait",
+        handle: None,
+        refused_in_body: Some("semaphore wait"),
+        updatable: true,
+        updates: "its semaphores and their values can change, not how many there are (CUDA cannot change the count); CUDA cannot enable or disable it",
+    },
+    Kind {
         keywords: &["if", "while", "switch"],
         node_kind: "Conditional",
         name: "conditional",
@@ -158,9 +176,17 @@ impl Kind {
     }
 }
 
-/// Every keyword that declares a node, in the order of [`KINDS`].
+/// Every keyword that declares a node, in the order of [`KINDS`], each once (`wait` declares an
+/// event wait node or a semaphore wait node, by its arguments).
 pub fn keywords() -> impl Iterator<Item = &'static str> {
-    KINDS.iter().flat_map(|kind| kind.keywords.iter().copied())
+    let all = KINDS.iter().flat_map(|kind| kind.keywords.iter().copied());
+    all.enumerate().filter_map(|(i, word)| {
+        let first = KINDS
+            .iter()
+            .flat_map(|kind| kind.keywords.iter().copied())
+            .position(|w| w == word);
+        (first == Some(i)).then_some(word)
+    })
 }
 
 /// The node kinds, as an error lists them: `` `kernel`, ..., `capture`, or a conditional node:
@@ -170,11 +196,14 @@ pub fn listed() -> String {
         .iter()
         .partition(|kind| kind.node_kind == "Conditional");
     let quoted = |kinds: &[&Kind]| -> Vec<String> {
-        kinds
-            .iter()
-            .flat_map(|kind| kind.keywords.iter())
-            .map(|word| format!("`{word}`"))
-            .collect()
+        let mut words: Vec<String> = Vec::new();
+        for word in kinds.iter().flat_map(|kind| kind.keywords.iter()) {
+            let word = format!("`{word}`");
+            if !words.contains(&word) {
+                words.push(word);
+            }
+        }
+        words
     };
     let mut conditional = quoted(&conditional);
     let last = conditional.pop().unwrap_or_default();
@@ -194,13 +223,13 @@ mod tests {
         assert_eq!(
             listed(),
             "`kernel`, `memset`, `memcpy`, `host`, `child`, `empty`, `alloc`, `free`, `record`, \
-             `wait`, `capture`, or a conditional node: `if`, `while` or `switch`"
+             `wait`, `capture`, `signal`, or a conditional node: `if`, `while` or `switch`"
         );
         assert_eq!(
             keywords().collect::<Vec<_>>(),
             [
                 "kernel", "memset", "memcpy", "host", "child", "empty", "alloc", "free", "record",
-                "wait", "capture", "if", "while", "switch"
+                "wait", "capture", "signal", "if", "while", "switch"
             ]
         );
         let refused: Vec<String> = KINDS
@@ -214,7 +243,9 @@ mod tests {
                 "an alloc node",
                 "a free node",
                 "an event record node",
-                "an event wait node"
+                "an event wait node",
+                "a semaphore signal node",
+                "a semaphore wait node"
             ]
         );
     }

@@ -89,6 +89,8 @@ use proc_macro::TokenStream;
 /// - **`params { name: Type, ... }`**, at most once: the graph's inputs. They become the public
 ///   fields of `NameParams`, and the only names node expressions can read. Attributes on the
 ///   block (`#[derive(Clone, Debug)]`) go to that struct; doc comments on a param go to its field.
+///   A param may be marked `#[indirect]` (see "Indirect params") or `#[external]` (memory another
+///   API shares, see "Semaphore nodes").
 /// - **Nodes**, `name: kind;`, each with a unique name:
 ///
 ///   | kind | syntax | node |
@@ -106,6 +108,8 @@ use proc_macro::TokenStream;
 ///   | free | `free(a)` | frees the allocation of alloc node `a` |
 ///   | event record | `record(e)` | records param `e: Event` when the node runs: a stream or another graph that waits for `e` waits for the nodes before it |
 ///   | event wait | `wait(e)` | the nodes after it wait for the last record of param `e: Event`, made on any stream or by any graph |
+///   | semaphore signal | `signal(s = v)`, `signal(a = v, b = w)` | signals params `s: ExternalSemaphore` (imported from Vulkan or another API), setting a timeline semaphore to `v: u64` (see "Semaphore nodes") |
+///   | semaphore wait | `wait(s = v)`, `wait(a = v, b = w)` | the nodes after it wait until each semaphore reaches its value, signalled by the other API's work |
 ///   | capture | `capture(w)` | a child graph recorded by stream capture from param `w: Capture` (work enqueued on a stream through cudarc, cuBLAS or the capture scope's own calls, on the memory given to it: `Capture::new(&stream, (x, Mut(h)), \|s, (x, mut h)\| ...)`); recorded again when `set_params` gets another `Capture` |
 ///   | | `capture(w, [a, mut b])` | the same, declaring the buffer params the work reads (`a`) and writes (`mut b`); `[]` for none (see "Memory") |
 ///   | conditional | `if h { .. }`, `if h { .. } else { .. }`, `while h { .. }`, `switch h { 0 => { .. } .. }` | runs, skips, repeats or picks its bodies on the GPU by the value kernels give handle `h` (see "Conditional nodes") |
@@ -270,6 +274,47 @@ use proc_macro::TokenStream;
 ///
 /// [conditional graph nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#conditional-graph-nodes
 ///
+/// ## Semaphore nodes
+///
+/// Semaphore nodes hand work between a graph and another API (Vulkan, D3D12) on the GPU, with no
+/// host thread in between: the graph waits for a semaphore the other API signals, and signals
+/// one the other API waits for. The semaphores are params of type `ExternalSemaphore` (imported
+/// with `ExternalSemaphore::from_fd`), their values `u64` expressions over the params; memory the
+/// two APIs share is a `DeviceBuffer<T>` param mapped from `ExternalMemory` and marked
+/// `#[external]`:
+///
+/// ```text
+/// params {
+///     step: Kernel<(u32, DevicePtrMut<u32>)>,
+///     #[external] image: DeviceBuffer<u32>,     // Vulkan memory, imported
+///     sem: ExternalSemaphore,                  // a Vulkan timeline semaphore, imported
+///     frame: u64,
+///     n: u32,
+/// }
+/// ready: wait(sem = 2 * frame + 1);     // Vulkan signals 2k+1 when it has written the image
+/// run: kernel step<<<n.div_ceil(256), 256>>>(n, image);
+/// done: signal(sem = 2 * frame + 2);    // Vulkan waits for 2k+2 before it reads the image
+/// ready -> run -> done;
+/// ```
+///
+/// Each frame, `params.frame = k; exec.set_params(&params)?` updates the two values (and nothing
+/// else), and `launch` queues the frame behind Vulkan's work without the host waiting for it.
+/// A timeline semaphore is set to (or waited until it reaches) its value; a binary semaphore
+/// has no value and takes `0`. A node signals or waits for as many semaphores as it names:
+/// CUDA cannot change that count in an update, so it is part of the node's handle type (its
+/// `set` takes an array of exactly that many `(&ExternalSemaphore, u64)` pairs).
+///
+/// What `#[external]` means for a buffer shared with Vulkan: Vulkan's work on it is ordered with
+/// the graph's only through semaphores. A wait node orders the nodes after it behind the Vulkan
+/// work that signalled it, and a signal node orders the Vulkan work that waits for it behind the
+/// nodes before it: to Vulkan, a path `wait -> node -> signal` is an edge on each side of the
+/// node. So every node that uses an `#[external]` buffer must come after a semaphore wait node
+/// and before a semaphore signal node (T14), or it may run while Vulkan uses the buffer. Which
+/// values Vulkan signals and waits for is the program's to get right: the declaration does not
+/// show Vulkan's side. CUDA refuses semaphore nodes in conditional bodies (T10) and in graphs
+/// instantiated for device launch (the driver refuses the instantiation), and cannot enable or
+/// disable them (T6).
+///
 /// Doc comments on a graph document its type; `cfg` and lint attributes (`allow`, `warn`, ...)
 /// apply to every generated item; the visibility applies to every generated type.
 ///
@@ -331,6 +376,7 @@ use proc_macro::TokenStream;
 ///   | empty | — |
 ///   | alloc, free | — (`node()` of an alloc node is its `GraphAlloc<T>`: address and length) |
 ///   | event record, event wait | `set(&event)` |
+///   | semaphore signal, semaphore wait | `set([(&sem, value), ...])`: exactly as many semaphores as the node names |
 ///   | capture | `set(&capture)` (records it; same topology) |
 ///   | conditional | — (its bodies' nodes have handles of their own) |
 ///
@@ -383,14 +429,14 @@ use proc_macro::TokenStream;
 /// | T2 | a dependency cycle: every edge of it, each with the whole cycle spelled out | a CUDA graph is a DAG (the driver refuses a cycle when the edge is added or at instantiation) | the macro | `topology/cycle`, `two_cycles` |
 /// | T3 | kernel arguments that do not match the kernel's parameters: count (when the tuple is written out) and types, each at its argument | the kernel would read garbage | macro / rustc | `kernel_args/*` |
 /// | T4 | `exec.update(&g)` with `g` from another declaration or a runtime `Graph`; any whole-graph update of a declaration with memory nodes | `cuGraphExecUpdate` pairs nodes by creation order ([whole-graph update]); it cannot move an executable's allocations | rustc, custom message | `updates/update_other_declaration`, `memory_nodes/no_update` |
-/// | T5 | `set` on an alloc or free node, a memcpy update in another direction, a 2-D memset or memcpy update, a memset of memory the node's pattern cannot fill | `cuGraphExecMemcpyNodeSetParams` / `...MemsetNodeSetParams` refuse them, and `cuGraphExecNodeSetParams` refuses memory nodes ([individual node update]) | rustc, custom message | `updates/memcpy_direction`, `two_dimensional`, `handle_types`, `memory_nodes/no_update` |
-/// | T6 | `set_enabled`/`is_enabled` on a host, child, empty, alloc or free node | `cuGraphNodeSetEnabled` takes kernel, memcpy and memset nodes only | rustc, custom message | `updates/enable_disable`, `memory_nodes/no_update` |
+/// | T5 | `set` on an alloc or free node, a memcpy update in another direction, a 2-D memset or memcpy update, a memset of memory the node's pattern cannot fill; a semaphore node update with another number of semaphores (impossible by construction: `set_params` evaluates the declaration's own list, and the handle's `set` takes an array of the declared length) | `cuGraphExecMemcpyNodeSetParams` / `...MemsetNodeSetParams` refuse them, `cuGraphExecNodeSetParams` refuses memory nodes ([individual node update]), and `cuGraphExecExternalSemaphores{Signal,Wait}NodeSetParams` refuse a change of `numExtSems` (`witness_semaphores.rs`) | rustc, custom message; rustc (array length) | `updates/memcpy_direction`, `two_dimensional`, `handle_types`, `semaphore_count`, `memory_nodes/no_update` |
+/// | T6 | `set_enabled`/`is_enabled` on a host, child, empty, alloc, free, event or semaphore node | `cuGraphNodeSetEnabled` takes kernel, memcpy and memset nodes only | rustc, custom message | `updates/enable_disable`, `semaphore_count`, `memory_nodes/no_update` |
 /// | T7 | a node using an allocation without being ordered after its alloc node, or before its free node; a use ordered after the free; a second free; a free of something else than an allocation of the graph; an allocation of another graph of the call; an allocation and a param of one name; a child node embedding a declaration with memory nodes (rustc, custom message) | CUDA backs an allocation only between its alloc and free nodes, in graph order, and may give the memory to another allocation outside ([graph memory nodes]); the driver accepts all but the second free and the embedding (`witness_memory_nodes.rs`, `witness_use_after_free.rs`, `witness_foreign_allocation.rs` show what it does) | the macro | `memory_nodes/use_not_after_alloc`, `free_not_after_use`, `use_after_free`, `double_free`, `free_what`, `names`, `embed_memory_nodes` |
 /// | T8 | launching again while the allocations a launch left (no free node) are still lent out | CUDA relaunches a graph only once its unfreed allocations are freed (the driver refuses with `CUDA_ERROR_INVALID_VALUE`); the executable is instantiated with auto-free-on-launch and `launch` lends the allocations through a borrow of it | rustc (borrow checker) | `memory_nodes/relaunch_while_read` |
-/// | T10 | a host, event record, event wait, alloc or free node in a conditional body, also inside a graph a body's child node embeds, at any depth (a declared graph at compile time; a runtime `Graph`, or captured work, when the node is added: `Error::Invalid`); a body node using an allocation; an edge between a body's node and a node outside the body (or in another body); a kernel setting the handle of a conditional node it is neither beside nor inside; a handle of another graph of the call; a `ConditionalHandle` param; a handle named like a param, node or other handle; a default that reads a param; switch cases out of order; `else if` | CUDA allows only kernel, empty, child, memset, memcpy and conditional nodes in a body ([body requirements]) and reports a bad body only at instantiation (`runtime_conditional.rs` shows the driver accepting host and event nodes in a body when they are added and refusing the graph at instantiation, `witness_body_child.rs` the same through a child graph); a handle belongs to the graph it was made for; CUDA fixes a handle's default when the graph is built | the macro; embedding and `set_enabled` on the node: rustc, custom message | `conditional/*` |
+/// | T10 | a host, event record, event wait, semaphore signal, semaphore wait, alloc or free node in a conditional body, also inside a graph a body's child node embeds, at any depth (a declared graph at compile time; a runtime `Graph`, or captured work, when the node is added: `Error::Invalid`); a body node using an allocation; an edge between a body's node and a node outside the body (or in another body); a kernel setting the handle of a conditional node it is neither beside nor inside; a handle of another graph of the call; a `ConditionalHandle` param; a handle named like a param, node or other handle; a default that reads a param; switch cases out of order; `else if` | CUDA allows only kernel, empty, child, memset, memcpy and conditional nodes in a body ([body requirements]) and reports a bad body only at instantiation (`runtime_conditional.rs` shows the driver accepting host and event nodes in a body when they are added and refusing the graph at instantiation, `witness_body_child.rs` the same through a child graph); a handle belongs to the graph it was made for; CUDA fixes a handle's default when the graph is built | the macro; embedding and `set_enabled` on the node: rustc, custom message | `conditional/*` |
 /// | T12 | `if`, `if let`, `match`, `for`, `while`, `while let`, `loop` choosing or repeating nodes at run time, whatever comes before them (doc comments, attributes, a label) | whole-graph update needs one topology per declaration | the macro | `topology/runtime_if`, `runtime_loops`, `runtime_shapes` |
 /// | T13 | values moved into a graph (host closures, retained values) that are not `Send` | they are dropped on another thread, after the last launch (CUDA runs [user object] destructors on its own thread, where CUDA calls are illegal; the runtime hands them to one of its own) | rustc | `memory/non_send_values` |
-/// | T14 | two nodes with no path between them that use one buffer param, one writing it (a `DevicePtrMut` argument, a memset or memcpy destination, a host node's `mut` buffer, a capture node's `mut` use or any use of an undeclared capture), unless both are `#[unordered(buffer)]`, whatever the types are written as; a kernel argument giving memory from a param whose memory cannot be seen; at build time, two *different* params that share memory used that way, and a child graph's memory used that way | CUDA runs unordered nodes in any order, or at once: a data race the driver accepts | the macro, or rustc (a constant assertion) where the types are behind aliases; `build` and `set_params` for shared memory and child graphs: `Error::Hazard` | `hazards/*`, `aliases/*` |
+/// | T14 | two nodes with no path between them that use one buffer param, one writing it (a `DevicePtrMut` argument, a memset or memcpy destination, a host node's `mut` buffer, a capture node's `mut` use or any use of an undeclared capture), unless both are `#[unordered(buffer)]`, whatever the types are written as; a node using an `#[external]` buffer (shared with another API) that does not come after a semaphore wait node and before a semaphore signal node; a kernel argument giving memory from a param whose memory cannot be seen; at build time, two *different* params that share memory used that way, and a child graph's memory used that way | CUDA runs unordered nodes in any order, or at once: a data race the driver accepts | the macro, or rustc (a constant assertion) where the types are behind aliases; `build` and `set_params` for shared memory and child graphs: `Error::Hazard` | `hazards/*` (`external_buffer` for `#[external]`), `aliases/*` |
 /// | T15 | dropping or replacing borrowed memory while an executable uses it, host code reading memory a launch may write, a pageable `Vec` as a copy's operand, a raw pointer made from a borrow | use after free and data races with the GPU | rustc (borrow checker, operand traits) | `memory/*` |
 ///
 /// [whole-graph update]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update
@@ -419,7 +465,8 @@ use proc_macro::TokenStream;
 ///
 /// Graphs cannot be generic, so params own what the nodes use (no borrowed cudarc slices: the
 /// runtime API takes those). Node kinds: kernel, 1-D memset, 1-D memcpy, host, child graph, empty,
-/// alloc, free, event record, event wait, capture and conditional (no semaphore nodes). The uses
+/// alloc, free, event record, event wait, semaphore signal, semaphore wait, capture and
+/// conditional (no batch memory operations). The uses
 /// a capture node declares name params, not the declaration's allocations. Nodes
 /// inside a conditional body cannot use the declaration's allocations. Allocations are on the
 /// graph's device (the `ctx` given to `build`).

@@ -348,6 +348,13 @@ impl<'a> Model<'a> {
             NodeOp::Wait(w) => w.event.to_token_stream(),
             NodeOp::Conditional(c) => c.default.to_token_stream(),
             NodeOp::Capture(c) => c.work.to_token_stream(),
+            NodeOp::SemaphoreSignal(s) | NodeOp::SemaphoreWait(s) => {
+                let (sems, values) = (
+                    s.sems.iter().map(|(sem, _)| sem),
+                    s.sems.iter().map(|(_, v)| v),
+                );
+                quote::quote!(#(#sems)* #(#values)*)
+            }
             // A free's operand is the allocation it frees, not a use of it (see `freed`).
             NodeOp::Empty(_) | NodeOp::Free(_) => TokenStream::new(),
         }
@@ -735,6 +742,8 @@ impl Model<'_> {
             | NodeOp::Free(_)
             | NodeOp::Record(_)
             | NodeOp::Wait(_)
+            | NodeOp::SemaphoreSignal(_)
+            | NodeOp::SemaphoreWait(_)
             | NodeOp::Conditional(_) => {}
         }
         uses

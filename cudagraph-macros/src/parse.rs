@@ -29,6 +29,7 @@ pub mod kw {
     syn::custom_keyword!(free);
     syn::custom_keyword!(record);
     syn::custom_keyword!(wait);
+    syn::custom_keyword!(signal);
     syn::custom_keyword!(switch);
     syn::custom_keyword!(capture);
     syn::custom_keyword!(default);
@@ -103,6 +104,18 @@ pub enum NodeOp {
     Wait(WaitOp),
     Conditional(CondOp),
     Capture(CaptureOp),
+    SemaphoreSignal(SemaphoreOp),
+    SemaphoreWait(SemaphoreOp),
+}
+
+/// `signal(sem = value, ...)` or `wait(sem = value, ...)`: signals the external semaphore params
+/// (`sem`), setting each to its value, or waits until each reaches its value. How many there are
+/// is fixed by the declaration (CUDA cannot change it in an update).
+pub struct SemaphoreOp {
+    /// The `signal` or `wait` keyword.
+    pub keyword: Span,
+    /// Each semaphore operand and its value (a `u64` expression), as written.
+    pub sems: Vec<(Expr, Expr)>,
 }
 
 /// `capture(work)` or `capture(work, [a, mut b])`: records the `Capture` param `work` into a
@@ -248,6 +261,7 @@ impl NodeOp {
             Self::Wait(w) => w.token.span,
             Self::Conditional(c) => c.keyword,
             Self::Capture(c) => c.token.span,
+            Self::SemaphoreSignal(s) | Self::SemaphoreWait(s) => s.keyword,
         }
     }
 }
@@ -770,11 +784,19 @@ impl Parse for NodeOp {
             Ok(Self::Record(RecordOp { token, event }))
         } else if lookahead.peek(kw::capture) {
             input.parse().map(Self::Capture)
+        } else if lookahead.peek(kw::signal) {
+            let token: kw::signal = input.parse()?;
+            SemaphoreOp::parse(input, token.span, "signal").map(Self::SemaphoreSignal)
         } else if lookahead.peek(kw::wait) {
-            let token = input.parse()?;
+            let token: kw::wait = input.parse()?;
+            // `wait(sem = value)` waits for a semaphore, `wait(event)` for an event.
+            if semaphore_form(input) {
+                return SemaphoreOp::parse(input, token.span, "wait").map(Self::SemaphoreWait);
+            }
             let event = name_operand(single_argument(
                 input,
-                "an event wait node is written `wait(event)`",
+                "an event wait node is written `wait(event)`; a semaphore wait node \
+                 `wait(sem = value)`",
             )?);
             Ok(Self::Wait(WaitOp { token, event }))
         } else if input.peek(Ident) && input.fork().parse::<Ident>().is_ok_and(|i| i == "launch") {
@@ -1092,6 +1114,50 @@ fn single_argument(input: ParseStream, usage: &str) -> syn::Result<Expr> {
     Ok(expr)
 }
 
+/// Whether parenthesized arguments follow whose first is `name = value`: a semaphore node's.
+fn semaphore_form(input: ParseStream) -> bool {
+    let fork = input.fork();
+    let args = |input: ParseStream| {
+        let content;
+        parenthesized!(content in input);
+        content.parse::<Expr>()
+    };
+    matches!(args(&fork), Ok(Expr::Assign(_)))
+}
+
+impl SemaphoreOp {
+    /// `(sem = value, ...)` after the `keyword` (`signal` or `wait`) at `span`.
+    fn parse(input: ParseStream, keyword: Span, word: &str) -> syn::Result<Self> {
+        let usage = format!(
+            "a semaphore {word} node is written `{word}(sem = value)`, or `{word}(a = 1, b = 2)` \
+             for several: each an `ExternalSemaphore` param and its `u64` value (0 for a binary \
+             semaphore)"
+        );
+        if !input.peek(token::Paren) {
+            return Err(input.error(usage));
+        }
+        let content;
+        let paren = parenthesized!(content in input);
+        let args = content.parse_terminated(Expr::parse, Token![,])?;
+        if args.is_empty() {
+            return Err(syn::Error::new(paren.span.join(), usage));
+        }
+        let mut sems = Vec::with_capacity(args.len());
+        for arg in args {
+            match arg {
+                Expr::Assign(assign) => sems.push((name_operand(*assign.left), *assign.right)),
+                other => {
+                    return Err(syn::Error::new_spanned(
+                        other,
+                        format!("{usage}: expected `sem = value` here"),
+                    ))
+                }
+            }
+        }
+        Ok(Self { keyword, sems })
+    }
+}
+
 impl Parse for HostOp {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let token = input.parse()?;
@@ -1275,7 +1341,9 @@ impl NodeOp {
             Self::Record(_) => 8,
             Self::Wait(_) => 9,
             Self::Capture(_) => 10,
-            Self::Conditional(_) => 11,
+            Self::SemaphoreSignal(_) => 11,
+            Self::SemaphoreWait(_) => 12,
+            Self::Conditional(_) => 13,
         };
         &crate::kinds::KINDS[row]
     }

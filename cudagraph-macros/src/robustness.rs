@@ -425,7 +425,7 @@ const NAMES: [&str; 34] = [
     "Solver",
 ];
 
-const TYPES: [&str; 24] = [
+const TYPES: [&str; 25] = [
     "u32",
     "f32",
     "usize",
@@ -442,6 +442,7 @@ const TYPES: [&str; 24] = [
     "LaunchConfig",
     "Capture",
     "Event",
+    "ExternalSemaphore",
     "Graph<'static>",
     "Graph",
     "Inner",
@@ -495,7 +496,7 @@ fn item(rng: &mut Rng, depth: usize) -> String {
             .collect::<Vec<_>>()
             .join("\n")
     };
-    let node = match rng.below(24) {
+    let node = match rng.below(26) {
         0..=3 => {
             let config = match rng.below(5) {
                 0 => "cfg".to_owned(),
@@ -549,6 +550,8 @@ fn item(rng: &mut Rng, depth: usize) -> String {
             }
         }
         22 => return format!("{name} -> {other};"),
+        23 => format!("signal({other} = {})", expr(rng, 0)),
+        24 => format!("wait({other} = {}, {} = 1)", expr(rng, 0), rng.pick(&NAMES)),
         _ => format!("launch {other}<<<1, 1>>>()"),
     };
     format!("{attrs}{name}: {node};")

@@ -23,6 +23,9 @@
 //!   host write instead of a node update ([`indirect`]).
 //! - [`ExecCache`]: one executable per shape (batch-size bucket, frame length), built when the
 //!   shape is first seen, the least recently used dropped beyond a bound ([`exec_cache`]).
+//! - [`ExternalSemaphore`] and [`ExternalMemory`]: Vulkan (or D3D12) semaphores and memory
+//!   imported into CUDA, for semaphore signal and wait nodes and buffers shared with the other
+//!   API (see "Other APIs: semaphore nodes and external memory").
 //!
 //! ```no_run
 //! use cudagraph_runtime::prelude::*;
@@ -95,6 +98,7 @@
 //! | a cudarc borrow: `&CudaSlice<T>`, `&mut CudaSlice<T>`, `CudaView(Mut)`, `&(mut) PinnedHostSlice<T>` | a [`scope`]: the graph is a `Graph<'scope>`, its executables `GraphExec<'scope>`, the memory borrowed for the whole scope | the scope returns, which it does only once every launch of every executable made in it has completed |
 //! | raw [`DevicePtr`] / [`HostPtr`] from `unsafe fn from_raw` | the promise made there | as long as that promise says |
 //! | an [`Indirect<T>`] key (a value in the graph's own block) | the graph, then its executable | the last launch that may use it has completed |
+//! | a [`DeviceBuffer<T>`] mapped from [`ExternalMemory`] (another API's memory) | as any `DeviceBuffer`; its final release frees the mapping, then the import | the last launch that may use it has completed (the other API's own accesses are ordered through semaphores) |
 //!
 //! ```text
 //!  host code             graph / executable                       GPU
@@ -262,6 +266,58 @@
 //!
 //! [conditional graph nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#conditional-graph-nodes
 //!
+//! # Other APIs: semaphore nodes and external memory
+//!
+//! A graph hands work to and from Vulkan (or D3D12) on the GPU, with no host thread in between:
+//! [`Graph::add_semaphore_wait`] makes the nodes after it wait until imported semaphores reach
+//! their values (signalled by the other API's work), and [`Graph::add_semaphore_signal`] sets
+//! them once the nodes before it are done (the other API's work waits for that). The semaphores
+//! are [`ExternalSemaphore`]s ([`ExternalSemaphore::from_fd`] imports a Vulkan binary or
+//! timeline semaphore exported as an opaque file descriptor, taking the descriptor, which CUDA
+//! owns once the import succeeds; [`ExternalSemaphore::from_raw`] other handle types, `unsafe`).
+//! Memory the two APIs share is an [`ExternalMemory`] (imported the same way, `unsafe` because
+//! CUDA cannot check the size it is told) mapped as a [`DeviceBuffer`]
+//! ([`ExternalMemory::into_buffer`]): a buffer like any other for nodes and host access, whose
+//! mapping and import the graphs keep until their launches are done.
+//!
+//! ```no_run
+//! # use cudagraph_runtime::prelude::*;
+//! # use cudagraph_runtime::{ExternalSemaphore, SemaphoreKind};
+//! # fn f(ctx: &std::sync::Arc<cudagraph_runtime::cudarc::driver::CudaContext>,
+//! #      stream: &std::sync::Arc<cudagraph_runtime::cudarc::driver::CudaStream>,
+//! #      fd: std::os::fd::OwnedFd, image: DeviceBuffer<u32>, step: Kernel<(u32, DevicePtrMut<u32>)>)
+//! #      -> cudagraph_runtime::Result<()> {
+//! // `fd`: a Vulkan timeline semaphore, from `vkGetSemaphoreFdKHR`.
+//! let sem = ExternalSemaphore::from_fd(ctx, fd, SemaphoreKind::Timeline)?;
+//! let mut graph = Graph::new(ctx)?;
+//! let ready = graph.add_semaphore_wait([(&sem, 1)], &[])?;
+//! let cfg = LaunchConfig::for_num_elems(image.len() as u32);
+//! let run = graph.add_kernel(&step, cfg, (image.len() as u32, &image), &[ready.id()])?;
+//! let done = graph.add_semaphore_signal([(&sem, 2)], &[run.id()])?;
+//! let mut exec = graph.instantiate()?;
+//! for frame in 0..1000u64 {
+//!     // ... the Vulkan side submits its work for `frame`, signalling 2 * frame + 1 ...
+//!     exec.set_semaphore_wait(ready, [(&sem, 2 * frame + 1)])?;
+//!     exec.set_semaphore_signal(done, [(&sem, 2 * frame + 2)])?;
+//!     exec.launch(stream)?; // no host wait: the GPU waits for Vulkan's signal
+//! }
+//! # Ok(()) }
+//! ```
+//!
+//! CUDA's rules for these nodes are kept by the types: how many semaphores a node has is part of
+//! its handle's type ([`SemaphoreSignalNode<N>`]; CUDA cannot change `numExtSems` in an update),
+//! there is no enable/disable for them ([`Switchable`] is not implemented), and they are refused
+//! in conditional bodies ([`Error::Invalid`] naming the node); CUDA refuses them in graphs
+//! instantiated for device launch. A binary semaphore has no value (its nodes give it `0`).
+//!
+//! **What is needed at run time**: the NVIDIA driver (CUDA), and for the other API its own
+//! runtime: for Vulkan the loader (`libvulkan.so.1`) and NVIDIA's Vulkan driver, on the same GPU
+//! (match the devices by UUID: `CudaContext::uuid`, `VkPhysicalDeviceIDProperties::deviceUUID`).
+//! This crate does not link Vulkan: the program that creates the Vulkan objects does (the
+//! workspace's `vulkan_interop` example uses `ash`). `cuda_graph!` declares the nodes as
+//! `wait(sem = value)` and `signal(sem = value)`, and checks that nodes using a buffer marked
+//! `#[external]` sit between a semaphore wait and a semaphore signal (see its docs).
+//!
 //! # Stream capture
 //!
 //! Work enqueued on a stream can be recorded as graph nodes instead of run ([stream capture]):
@@ -394,8 +450,9 @@
 //! - **Argument types.** A [`Kernel`] is created `unsafe`ly, once, with its parameter tuple; every
 //!   argument list given afterwards is checked by the type checker.
 //! - **Update limits.** Handles are typed by node kind, so only the updates CUDA allows exist:
-//!   a memcpy's direction is part of its handle's type; enable/disable exists only for kernel,
-//!   memcpy and memset nodes. The unchecked escapes are `unsafe`.
+//!   a memcpy's direction and a semaphore node's number of semaphores are part of their handles'
+//!   types; enable/disable exists only for kernel, memcpy and memset nodes. The unchecked
+//!   escapes are `unsafe`.
 //! - **Panics.** A host closure that panics does not unwind into the driver: the panic is caught,
 //!   and the next [`GraphExec::launch`] returns [`Error::HostPanicked`] naming the node.
 //! - **No driver.** A machine without the CUDA driver gives [`Error::NoDriver`] from
@@ -461,14 +518,15 @@ pub use kernel::{
     Kernel, KernelArg, KernelArgPart, KernelArgValues, KernelArgs, KernelParam, LaunchConfig, Param,
 };
 pub use memory::{
-    DeviceAccess, DeviceBuffer, DeviceDst, DeviceSrc, HostBuffer, HostDst, HostReadGuard, HostSrc,
-    HostWriteGuard,
+    DeviceAccess, DeviceBuffer, DeviceDst, DeviceSrc, ExternalMemory, HostBuffer, HostDst,
+    HostReadGuard, HostSrc, HostWriteGuard,
 };
 pub use node::{
     ChildGraphNode, DeviceToDevice, DeviceToHost, Direction, EmptyNode, Event, EventRecordNode,
-    EventWaitNode, FillWith, GraphAlloc, HostCallback, HostFn, HostNode, HostToDevice, HostViews,
-    KernelNode, MemFreeNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId, NodeKind,
-    RawView, Switchable,
+    EventWaitNode, ExternalSemaphore, FillWith, GraphAlloc, HostCallback, HostFn, HostNode,
+    HostToDevice, HostViews, KernelNode, MemFreeNode, Memcpy, MemcpyNode, Memset, MemsetNode,
+    MemsetValue, NodeId, NodeKind, RawView, SemaphoreKind, SemaphoreSignalNode, SemaphoreWaitNode,
+    Switchable,
 };
 #[cfg(not(feature = "cuda-12020"))]
 pub use node::{Condition, ConditionalHandle, ConditionalNode, SET_CONDITIONAL_DECLARATION};

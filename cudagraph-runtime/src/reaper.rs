@@ -45,8 +45,12 @@ fn inbox() -> Option<&'static Sender<Work>> {
                     unsafe { sys::cuThreadExchangeStreamCaptureMode(&mut mode) };
                     let mut jobs: Vec<Job> = Vec::new();
                     let mut flushes: Vec<Sender<()>> = Vec::new();
+                    // Work taken from the inbox before a flush was answered (see below).
+                    let mut taken: Option<Work> = None;
                     loop {
-                        let next = if jobs.is_empty() {
+                        let next = if let Some(work) = taken.take() {
+                            Ok(work)
+                        } else if jobs.is_empty() {
                             rx.recv().map_err(|_| RecvTimeoutError::Disconnected)
                         } else {
                             rx.recv_timeout(Duration::from_millis(1))
@@ -65,7 +69,14 @@ fn inbox() -> Option<&'static Sender<Work>> {
                             }
                         }
                         jobs.retain_mut(|job| !catch_unwind(AssertUnwindSafe(job)).unwrap_or(true));
-                        if jobs.is_empty() {
+                        if jobs.is_empty() && !flushes.is_empty() {
+                            // What a value's drop or a job sent here while it ran (a release
+                            // that must wait in turn) is still in the inbox: a flush is answered
+                            // once that is done too.
+                            if let Ok(work) = rx.try_recv() {
+                                taken = Some(work);
+                                continue;
+                            }
                             for done in flushes.drain(..) {
                                 let _ = done.send(());
                             }

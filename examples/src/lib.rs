@@ -1,9 +1,11 @@
 //! What the examples share: opening the GPU, compiling kernels, and exiting with one clear line
 //! when something is missing. Run an example with `cargo run -p cudagraph-examples --example NAME`.
 
+pub mod interop;
 pub mod jacobi;
 pub mod pipeline;
 pub mod quickstart;
+pub mod vulkan;
 
 use std::process::ExitCode;
 use std::sync::Arc;

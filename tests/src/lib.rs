@@ -112,7 +112,7 @@ pub fn gpu(test: &str) -> Option<Gpu> {
                 panic!("{test}: CUDAGRAPH_REQUIRE_GPU=1 but no GPU is usable: {e}");
             }
             eprintln!("skipped {test}: no GPU ({e})");
-            skipped(file, test, &e);
+            skipped(file, test, &format!("no GPU: {e}"));
             None
         }
         Err(e) => panic!("{test}: opening the GPU failed: {e}"),
@@ -165,9 +165,9 @@ impl Drop for Turn {
 /// The tests of this program that skipped for want of a GPU, and why.
 static SKIPPED: Mutex<(BTreeSet<String>, String)> = Mutex::new((BTreeSet::new(), String::new()));
 
-/// Counts `test` of source file `file` as skipped; the first skip arranges for the summary at
-/// exit.
-fn skipped(file: &str, test: &str, why: &Error) {
+/// Counts `test` of source file `file` as skipped, for want of what `why` says (`no GPU: ...`);
+/// the first skip arranges for the summary at exit.
+fn skipped(file: &str, test: &str, why: &str) {
     let mut skipped = SKIPPED.lock().unwrap_or_else(PoisonError::into_inner);
     if skipped.0.is_empty() {
         skipped.1 = why.to_string();
@@ -226,9 +226,53 @@ extern "C" fn report_skips() {
         let _ = writeln!(
             std::io::stderr(),
             "SKIPPED {n} GPU {what} of `{program}`{named}, counted as passed above but not run: \
-             no GPU: {why}\n(set CUDAGRAPH_REQUIRE_GPU=1 to make a missing GPU fail them)\n"
+             {why}\n(set CUDAGRAPH_REQUIRE_GPU=1 to make a missing GPU fail them, \
+             CUDAGRAPH_REQUIRE_VULKAN=1 a missing Vulkan)\n"
         );
     });
+}
+
+/// Whether a missing Vulkan must fail the tests that need it (`CUDAGRAPH_REQUIRE_VULKAN=1`, for
+/// the GPU machine with the Vulkan loader in place). A machine with CUDA but no Vulkan loader or
+/// driver skips them otherwise: Vulkan is not part of what this crate needs.
+pub fn vulkan_required() -> bool {
+    std::env::var("CUDAGRAPH_REQUIRE_VULKAN").is_ok_and(|v| v == "1")
+}
+
+/// The Vulkan side of a frame loop on `gpu`'s device (see `cudagraph_examples::vulkan`), with a
+/// shared buffer of `elems` `u32`s and readback slots for `frames` frames, for test `test`; or
+/// `None` when this machine has no usable Vulkan (loader, driver, device): then the test is
+/// counted as skipped, as [`gpu`] counts a missing GPU.
+///
+/// # Panics
+/// When Vulkan is missing and `CUDAGRAPH_REQUIRE_VULKAN=1`, or a Vulkan call fails.
+#[track_caller]
+pub fn vulkan(
+    test: &str,
+    gpu: &Gpu,
+    elems: usize,
+    frames: usize,
+) -> Option<cudagraph_examples::vulkan::VulkanFrames> {
+    use cudagraph_examples::vulkan::{VulkanError, VulkanFrames};
+    let file = std::panic::Location::caller().file();
+    let uuid = gpu
+        .ctx
+        .uuid()
+        .expect("the CUDA device's UUID")
+        .bytes
+        .map(|b| b as u8);
+    match VulkanFrames::new(uuid, elems, frames) {
+        Ok(frames) => Some(frames),
+        Err(VulkanError::Unavailable(why)) => {
+            if vulkan_required() {
+                panic!("{test}: CUDAGRAPH_REQUIRE_VULKAN=1 but Vulkan is not usable: {why}");
+            }
+            eprintln!("skipped {test}: no Vulkan ({why})");
+            skipped(file, test, &format!("no Vulkan: {why}"));
+            None
+        }
+        Err(e) => panic!("{test}: Vulkan failed: {e}"),
+    }
 }
 
 /// Compiles CUDA C `src` with NVRTC and loads it into `ctx`.

@@ -49,9 +49,11 @@ mod runtime_static;
 mod runtime_update;
 mod runtime_user_object;
 mod runtime_witness;
+mod vulkan_interop;
 mod witness_body_child;
 mod witness_construction_order;
 mod witness_memory_nodes;
+mod witness_semaphores;
 mod witness_topology;
 
 /// Every file of `tests/tests/` is a module of this program or a program of its own (a `[[test]]`

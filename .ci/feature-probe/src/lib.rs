@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{cuda_graph, Event};
+use cudagraph_runtime::{cuda_graph, Event, ExternalSemaphore};
 
 fn tick() {}
 
@@ -15,6 +15,8 @@ cuda_graph! {
             x: DeviceBuffer<f32>,
             y: DeviceBuffer<f32>,
             done: Event,
+            sem: ExternalSemaphore,
+            frame: u64,
             n: u32,
             a: f32,
             tick_fn: fn(),
@@ -29,8 +31,11 @@ cuda_graph! {
         free_t: free(t);
         beat: host(tick_fn);
         mark: record(done);
+        ready: wait(sem = 2 * frame + 1);
+        release: signal(sem = 2 * frame + 2);
         t -> fill_t -> free_t;
         [up, clear] -> join -> run -> back -> beat -> mark;
+        ready -> run -> release;
     }
 }
 

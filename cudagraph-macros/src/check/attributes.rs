@@ -2,8 +2,9 @@
 // handles, impls). Doc comments go to the graph type; `cfg` and lint attributes must go to every
 // item or the expansion would be inconsistent; any other attribute has no single item to go to,
 // so it is rejected with where to put it instead. Nodes take doc comments (they become the
-// handles' docs) and `#[unordered(...)]` (the hazard rule's opt-out); params may not be
-// conditional, since the nodes read them.
+// handles' docs) and `#[unordered(...)]` (the hazard rule's opt-out); params take `#[indirect]`
+// and `#[external]` (memory another API shares: see `hazards`), and may not be conditional, since
+// the nodes read them.
 
 use syn::Attribute;
 
@@ -67,19 +68,21 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     );
                 }
                 for field in &block.fields {
+                    for attr in field.attrs.iter().filter(|a| {
+                        !is_any(a, &["doc", "indirect", "external"]) && !is_any(a, &LINTS)
+                    }) {
+                        cx.error_spanned(
+                            attr,
+                            format!("{} cannot be applied to a param: only doc comments, lint attributes, `#[indirect]` and `#[external]` can", name(attr)),
+                        );
+                    }
                     for attr in field
                         .attrs
                         .iter()
-                        .filter(|a| !is_any(a, &["doc", "indirect"]) && !is_any(a, &LINTS))
+                        .filter(|a| is_any(a, &["indirect", "external"]))
                     {
-                        cx.error_spanned(
-                            attr,
-                            format!("{} cannot be applied to a param: only doc comments, lint attributes and `#[indirect]` can", name(attr)),
-                        );
-                    }
-                    for attr in field.attrs.iter().filter(|a| a.path().is_ident("indirect")) {
                         if !matches!(attr.meta, syn::Meta::Path(_)) {
-                            cx.error_spanned(attr, "`#[indirect]` takes no arguments");
+                            cx.error_spanned(attr, format!("{} takes no arguments", name(attr)));
                         }
                     }
                 }

@@ -14,6 +14,18 @@
 // values show is checked when the graph is built: two *different* params that share memory
 // (`overlaps`), and the memory a child node's graph uses (`children`). A capture node whose
 // uses are not declared may use any memory, so it counts as writing every buffer.
+//
+// Memory shared with another API (a buffer param marked `#[external]`, such as Vulkan memory
+// imported with `ExternalMemory`) is used by that API's work too, which no edge of the graph can
+// order. Semaphore nodes order it: the other API's work before it signals what a wait node waits
+// for comes before the nodes after that wait, and its work that waits for what a signal node
+// signals comes after the nodes before that signal. So a wait -> ... -> signal path through a node
+// is, to the other API, an edge on each side of it: a node that uses such a buffer must come after
+// a semaphore wait node and before a semaphore signal node (`check_external`), or it may run while
+// the other API uses the buffer. (Which semaphores, and which values, the other API signals and
+// waits for is the program's to get right: the declaration does not show it. A child node's graph
+// is not looked into: its memory is known only when it is built, and its own declaration marks
+// and checks its `#[external]` buffers.)
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -314,6 +326,7 @@ fn capture_span(model: &Model, node: usize) -> Span {
 pub fn check(model: &Model, cx: &mut Ctxt) {
     let analysis = analyze(model);
     check_attributes(model, cx);
+    check_external(model, cx);
     for race in &analysis.races {
         let (wa, wb) = (
             race.use_a.known_write().unwrap_or(true),
@@ -459,6 +472,126 @@ fn check_attributes(model: &Model, cx: &mut Ctxt) {
                 .is_err()
             {
                 cx.error_spanned(attr, "expected buffer params: `#[unordered(buffer, ...)]`");
+            }
+        }
+    }
+}
+
+/// Whether param `index` is marked `#[external]`: memory another API uses too.
+fn is_external(model: &Model, index: usize) -> bool {
+    model.params[index]
+        .attrs
+        .iter()
+        .any(|a| a.path().is_ident("external"))
+}
+
+/// Nodes that use `#[external]` buffers come after a semaphore wait node and before a semaphore
+/// signal node (see the rationale above); only buffer params can be `#[external]`.
+fn check_external(model: &Model, cx: &mut Ctxt) {
+    let external: Vec<usize> = (0..model.params.len())
+        .filter(|&i| is_external(model, i))
+        .collect();
+    if external.is_empty() {
+        return;
+    }
+    for &i in &external {
+        if model.param_spelled(i) == Spelled::Plain || model.is_indirect(i) {
+            let name = &model.params[i].name;
+            cx.error(
+                name.span(),
+                format!(
+                    "`{name}` is not a buffer param: `#[external]` marks memory another API uses \
+                     too (a `DeviceBuffer<T>` mapped from `ExternalMemory`)"
+                ),
+            );
+        }
+    }
+    let reach = model.reachability();
+    let (mut waits, mut signals) = (Vec::new(), Vec::new());
+    for (i, node) in model.nodes.iter().enumerate() {
+        match node.op {
+            NodeOp::SemaphoreWait(_) => waits.push(i),
+            NodeOp::SemaphoreSignal(_) => signals.push(i),
+            _ => {}
+        }
+    }
+    // A node in a conditional body is ordered as the top-level conditional node holding it.
+    let top = |mut i: usize| {
+        while let Some((c, _)) = model.scopes[i] {
+            i = c;
+        }
+        i
+    };
+    let uses = node_uses(model);
+    for (index, node) in model.nodes.iter().enumerate() {
+        let opaque = model.opaque(node) == Some(Opaque::Capture);
+        for &param in &external {
+            let span = match uses[index].get(&Buffer::Param(param)) {
+                Some(u) => u.span,
+                None if opaque => capture_span(model, index),
+                None => continue,
+            };
+            let opted = model.unordered_buffers(node);
+            if opted.iter().any(|(_, b)| *b == Some(Buffer::Param(param))) {
+                continue;
+            }
+            let at = top(index);
+            let after_wait = waits.iter().any(|&w| reach[w][at]);
+            let before_signal = signals.iter().any(|&s| reach[at][s]);
+            let (name, buffer) = (&node.name, &model.params[param].name);
+            let capture = if opaque {
+                " (a capture node that does not declare the memory its work uses counts as \
+                 using every buffer)"
+            } else {
+                ""
+            };
+            let side = |missing: &str, race: &str, edge: String| {
+                format!(
+                    "node `{name}` uses `{buffer}`{capture}, memory another API uses too \
+                     (`#[external]`), but comes {missing}: {race} (a data race). {edge}, or mark \
+                     the node `#[unordered({buffer})]` if the two APIs use disjoint parts of it"
+                )
+            };
+            if !after_wait {
+                // A wait it does not come before (the edge would close a cycle).
+                let edge = match waits.iter().find(|&&w| !reach[at][w]) {
+                    Some(&w) => format!(
+                        "Order it after a wait node: add the edge `{} -> {};`",
+                        model.nodes[w].name, model.nodes[at].name
+                    ),
+                    None if !waits.is_empty() => {
+                        "It comes before every wait node: move its work after one".to_owned()
+                    }
+                    None => format!(
+                        "Wait for the other API's work first: declare `ready: wait(sem = value);` \
+                         and add the edge `ready -> {};`",
+                        model.nodes[at].name
+                    ),
+                };
+                let race =
+                    format!("the other API's work before its signal may still use `{buffer}`");
+                cx.error(span, side("after no semaphore wait node", &race, edge));
+            }
+            if !before_signal {
+                let edge = match signals.iter().find(|&&s| !reach[s][at]) {
+                    Some(&s) => format!(
+                        "Order it before a signal node: add the edge `{} -> {};`",
+                        model.nodes[at].name, model.nodes[s].name
+                    ),
+                    None if !signals.is_empty() => {
+                        "It comes after every signal node: move its work before one".to_owned()
+                    }
+                    None => format!(
+                        "Tell the other API when it is done: declare `done: signal(sem = value);` \
+                         and add the edge `{} -> done;`",
+                        model.nodes[at].name
+                    ),
+                };
+                let race = format!(
+                    "the other API's work after the graph's signals may use `{buffer}` while \
+                     `{name}` runs"
+                );
+                cx.error(span, side("before no semaphore signal node", &race, edge));
             }
         }
     }

@@ -142,6 +142,24 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     no_self(default.to_token_stream(), cx);
                 }
             }
+            NodeOp::SemaphoreSignal(s) | NodeOp::SemaphoreWait(s) => {
+                // Params, so that `set_params` sees when one changes.
+                let why = "a semaphore node signals or waits for `ExternalSemaphore` params";
+                for (sem, value) in &s.sems {
+                    match sem {
+                        Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+                            if let Some(ident) = p.path.get_ident() {
+                                param(model, cx, ident, why);
+                            }
+                        }
+                        _ => cx.error_spanned(
+                            sem,
+                            format!("{why}, named: write the param's name, not an expression"),
+                        ),
+                    }
+                    no_self(value.to_token_stream(), cx);
+                }
+            }
             // The allocation rule checks what a free names.
             NodeOp::Empty(_) | NodeOp::Free(_) => {}
         }

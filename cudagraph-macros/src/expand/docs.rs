@@ -41,6 +41,24 @@ pub fn declaration(node: &NodeGen) -> String {
         NodeOp::Record(r) => format!("record({})", pretty_expr(r.event.to_token_stream())),
         NodeOp::Wait(w) => format!("wait({})", pretty_expr(w.event.to_token_stream())),
         NodeOp::Capture(c) => format!("capture({})", pretty_expr(c.work.to_token_stream())),
+        NodeOp::SemaphoreSignal(s) | NodeOp::SemaphoreWait(s) => {
+            let word = match &node.decl.op {
+                NodeOp::SemaphoreSignal(_) => "signal",
+                _ => "wait",
+            };
+            let sems: Vec<String> = s
+                .sems
+                .iter()
+                .map(|(sem, value)| {
+                    format!(
+                        "{} = {}",
+                        pretty_expr(sem.to_token_stream()),
+                        pretty_expr(value.to_token_stream())
+                    )
+                })
+                .collect();
+            format!("{word}({})", sems.join(", "))
+        }
         NodeOp::Conditional(c) => {
             let keyword = match c.kind {
                 CondKind::If | CondKind::IfElse => "if",

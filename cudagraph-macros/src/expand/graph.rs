@@ -22,11 +22,11 @@ pub fn params_struct(g: &Gen) -> TokenStream {
         .unwrap_or_default();
     let fields = g.model.params.iter().enumerate().map(|(i, f)| {
         let (name, ty) = (&f.name, &f.ty);
-        // `#[indirect]` is the macro's; the rest (docs, lints) go on the field.
+        // `#[indirect]` and `#[external]` are the macro's; the rest (docs, lints) go on the field.
         let attrs: Vec<_> = f
             .attrs
             .iter()
-            .filter(|a| !a.path().is_ident("indirect"))
+            .filter(|a| !a.path().is_ident("indirect") && !a.path().is_ident("external"))
             .collect();
         // Undocumented params get a line saying who reads them (and no `missing_docs` warning).
         let doc = (!attrs.iter().any(|a| a.path().is_ident("doc"))).then(|| {

@@ -129,6 +129,47 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             m.extend(forbidden_switch(g));
             m
         }
+        NodeOp::SemaphoreSignal(sem) | NodeOp::SemaphoreWait(sem) => {
+            let (sems, pos) = (plain("sems"), node.pos);
+            let n = proc_macro2::Literal::usize_unsuffixed(sem.sems.len());
+            let count = sem.sems.len();
+            let (them, each, exactly) = match count {
+                1 => ("semaphore".to_owned(), "it", "One semaphore"),
+                _ => (format!("{count} semaphores"), "each", "Exactly that many"),
+            };
+            let (setter, doc) = if matches!(node.decl.op, NodeOp::SemaphoreSignal(_)) {
+                (
+                    quote!(set_semaphore_signal),
+                    format!(
+                        "Sets the {them} the node signals and the value {each} is set to, for the \
+                         next launches (`cuGraphExecExternalSemaphoresSignalNodeSetParams`). \
+                         {exactly}: CUDA cannot change how many semaphores a node signals. The \
+                         replaced semaphores stay imported until the launches that may signal \
+                         them are done."
+                    ),
+                )
+            } else {
+                (
+                    quote!(set_semaphore_wait),
+                    format!(
+                        "Sets the {them} the node waits for and the value {each} must reach, for \
+                         the next launches (`cuGraphExecExternalSemaphoresWaitNodeSetParams`). \
+                         {exactly}: CUDA cannot change how many semaphores a node waits for. The \
+                         replaced semaphores stay imported until the launches that may wait for \
+                         them are done."
+                    ),
+                )
+            };
+            let mut m = quote! {
+                #[doc = #doc]
+                pub fn set(&mut self, #sems: [(&#p::ExternalSemaphore, u64); #n]) -> #p::Result<()> {
+                    self.exec.dirty[#pos] = true;
+                    self.exec.exec.#setter(#node_ref, #sems)
+                }
+            };
+            m.extend(forbidden_switch(g));
+            m
+        }
         NodeOp::Alloc(_) | NodeOp::Free(_) => {
             let mut m = forbidden_memory_update(g);
             m.extend(forbidden_switch(g));

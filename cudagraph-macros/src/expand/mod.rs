@@ -102,6 +102,10 @@ fn site_of(op: &NodeOp) -> Span {
         NodeOp::Wait(w) => w.event.span(),
         NodeOp::Conditional(c) => c.handle.span(),
         NodeOp::Capture(c) => c.work.span(),
+        // The first semaphore (a node has at least one).
+        NodeOp::SemaphoreSignal(s) | NodeOp::SemaphoreWait(s) => {
+            s.sems.first().map_or(s.keyword, |(sem, _)| sem.span())
+        }
     }
 }
 

@@ -194,6 +194,15 @@ impl Gen<'_> {
                 quote_spanned!(s=> #p::MemcpyNode<#dir>)
             }
             NodeOp::Alloc(_) => self.alloc_type(node),
+            // The count is part of the type: CUDA cannot change it in an update.
+            NodeOp::SemaphoreSignal(sem) => {
+                let n = proc_macro2::Literal::usize_unsuffixed(sem.sems.len());
+                quote!(#p::SemaphoreSignalNode<#n>)
+            }
+            NodeOp::SemaphoreWait(sem) => {
+                let n = proc_macro2::Literal::usize_unsuffixed(sem.sems.len());
+                quote!(#p::SemaphoreWaitNode<#n>)
+            }
             op => {
                 let handle = op
                     .kind()
@@ -348,6 +357,25 @@ impl Gen<'_> {
                 let len = &a.len;
                 (quote!(usize), quote_spanned!(s=> #ps::alloc_len(#len)))
             }
+            NodeOp::SemaphoreSignal(sem) | NodeOp::SemaphoreWait(sem) => {
+                let n = proc_macro2::Literal::usize_unsuffixed(sem.sems.len());
+                let pairs = sem.sems.iter().map(|(operand, value)| {
+                    let ident = self.param_ident(operand);
+                    let (s, ps, params) = (
+                        at(operand.span()),
+                        private_at(operand.span()),
+                        params_at(operand.span()),
+                    );
+                    let sem = quote_spanned!(s=> #ps::SemaphoreParam::semaphore(&#params.#ident));
+                    let (s, ps) = (at(value.span()), private_at(value.span()));
+                    let value = quote_spanned!(s=> #ps::semaphore_value(#value));
+                    quote!((#sem, #value))
+                });
+                (
+                    quote!([(&#life #p::ExternalSemaphore, u64); #n]),
+                    quote!([#(#pairs),*]),
+                )
+            }
             // A conditional node's one expression, its handle's default, reads no param.
             NodeOp::Empty(_) | NodeOp::Free(_) | NodeOp::Conditional(_) => {
                 return TokenStream::new()
@@ -474,6 +502,12 @@ impl Gen<'_> {
             NodeOp::Wait(_) => {
                 quote_spanned!(s=> #graph.add_event_wait(#graph_ty::#eval(#params #allocs), #deps))
             }
+            NodeOp::SemaphoreSignal(_) => {
+                quote_spanned!(s=> #graph.add_semaphore_signal(#graph_ty::#eval(#params #allocs), #deps))
+            }
+            NodeOp::SemaphoreWait(_) => {
+                quote_spanned!(s=> #graph.add_semaphore_wait(#graph_ty::#eval(#params #allocs), #deps))
+            }
             NodeOp::Free(f) => {
                 let alloc = self.model.allocation(&f.alloc).and_then(|i| {
                     self.nodes
@@ -572,6 +606,12 @@ impl Gen<'_> {
             }
             NodeOp::Wait(_) => {
                 quote_spanned!(s=> self.exec.set_event_wait(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
+            }
+            NodeOp::SemaphoreSignal(_) => {
+                quote_spanned!(s=> self.exec.set_semaphore_signal(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
+            }
+            NodeOp::SemaphoreWait(_) => {
+                quote_spanned!(s=> self.exec.set_semaphore_wait(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::Capture(c) => {
                 let (p, declared) = (private_at(site), self.declared_capture_uses(c));

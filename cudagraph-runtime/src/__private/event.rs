@@ -10,7 +10,8 @@ use crate::Event;
     message = "`{Self}` is not an event",
     label = "`record(...)` and `wait(...)` take a param of type `Event`",
     note = "declare the param as `cudagraph_runtime::Event` (a shared cudarc event: \
-            `Event::new(&ctx)?` or `Event::from(cuda_event)`)"
+            `Event::new(&ctx)?` or `Event::from(cuda_event)`)",
+    note = "to wait for an external semaphore, write `wait(sem = value)`"
 )]
 pub trait EventParam {
     /// The event.

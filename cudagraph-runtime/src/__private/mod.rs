@@ -6,7 +6,7 @@
 //! expressions as arguments so that a type mismatch points at them.
 //!
 //! The helpers are grouped by node kind (`kernel`, `memset`, `memcpy`, `host`, `child`, `capture`,
-//! `event`, `mem`), beside `bind` (params as locals, change detection), `memory` (memory params),
+//! `event`, `semaphore`, `mem`), beside `bind` (params as locals, change detection), `memory` (memory params),
 //! `forbidden` (updates CUDA forbids) and `param_class` (what a param's type asks of it).
 
 pub use crate::*;
@@ -38,6 +38,7 @@ mod memcpy;
 mod memory;
 mod memset;
 mod param_class;
+mod semaphore;
 
 pub use bind::*;
 pub use capture::*;
@@ -52,3 +53,4 @@ pub use memcpy::*;
 pub use memory::*;
 pub use memset::*;
 pub use param_class::*;
+pub use semaphore::*;

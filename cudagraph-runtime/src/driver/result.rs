@@ -5,7 +5,7 @@
 //! about name it with [`Error::at_node`](crate::Error::at_node).
 //!
 //! The calls cudarc wraps are made through cudarc's functions, named with
-//! [`named`](super::named) where they are made. Five functions here make a call cudarc has as
+//! [`named`](super::named) where they are made. Six functions here make a call cudarc has as
 //! well, each because cudarc's would lose something, said where it stands ("cudarc's ...").
 //!
 //! The functions take raw handles, so most are `unsafe`: their `# Safety` sections say what the
@@ -475,6 +475,46 @@ pub(crate) mod exec {
         }
     }
 
+    /// `cuGraphExecExternalSemaphoresSignalNodeSetParams` or, for a wait node
+    /// (`signal` false), `...WaitNodeSetParams`: the node's `count` semaphores `sems` and their
+    /// parameters `params` (`CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS` or `..._WAIT_PARAMS`).
+    ///
+    /// # Safety
+    /// `exec` is live; `node` is a semaphore signal (`signal`) or wait node of its graph with
+    /// `count` semaphores; `sems` and `params` hold `count` live semaphores and their parameters
+    /// of the node's direction.
+    #[inline]
+    pub(crate) unsafe fn semaphores_node_set_params(
+        exec: sys::CUgraphExec,
+        node: sys::CUgraphNode,
+        sems: *mut sys::CUexternalSemaphore,
+        params: *const std::ffi::c_void,
+        count: u32,
+        signal: bool,
+    ) -> Result<()> {
+        if signal {
+            let p = sys::CUDA_EXT_SEM_SIGNAL_NODE_PARAMS {
+                extSemArray: sems,
+                paramsArray: params.cast(),
+                numExtSems: count,
+            };
+            // SAFETY: the caller's promise; the driver copies `p` and the arrays.
+            check("cuGraphExecExternalSemaphoresSignalNodeSetParams", unsafe {
+                sys::cuGraphExecExternalSemaphoresSignalNodeSetParams(exec, node, &p)
+            })
+        } else {
+            let p = sys::CUDA_EXT_SEM_WAIT_NODE_PARAMS {
+                extSemArray: sems,
+                paramsArray: params.cast(),
+                numExtSems: count,
+            };
+            // SAFETY: as above.
+            check("cuGraphExecExternalSemaphoresWaitNodeSetParams", unsafe {
+                sys::cuGraphExecExternalSemaphoresWaitNodeSetParams(exec, node, &p)
+            })
+        }
+    }
+
     /// `cuGraphNodeSetEnabled`.
     ///
     /// # Safety
@@ -876,6 +916,59 @@ pub(crate) mod memory {
         check("cuMemcpyDtoHAsync", unsafe {
             sys::cuMemcpyDtoHAsync_v2(dst, src, bytes, stream)
         })
+    }
+}
+
+/// Semaphores and memory of other APIs (Vulkan, D3D12), imported into CUDA. (Mapping imported
+/// memory and destroying it are cudarc's calls, `result::external_memory`.)
+pub(crate) mod interop {
+    use super::*;
+
+    /// `cuImportExternalSemaphore` into the current context.
+    ///
+    /// # Safety
+    /// A context is current; `desc` is valid for the call (its handle live and of its type).
+    #[inline]
+    pub(crate) unsafe fn import_semaphore(
+        desc: &sys::CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC,
+    ) -> Result<sys::CUexternalSemaphore> {
+        let mut raw = std::ptr::null_mut();
+        // SAFETY: the caller's promise; `raw` is a valid out-pointer.
+        check("cuImportExternalSemaphore", unsafe {
+            sys::cuImportExternalSemaphore(&mut raw, desc)
+        })?;
+        Ok(raw)
+    }
+
+    /// `cuDestroyExternalSemaphore`.
+    ///
+    /// # Safety
+    /// `sem` was imported, is destroyed once, and no queued work uses it.
+    #[inline]
+    pub(crate) unsafe fn destroy_semaphore(sem: sys::CUexternalSemaphore) -> Result<()> {
+        // SAFETY: the caller's promise.
+        check("cuDestroyExternalSemaphore", unsafe {
+            sys::cuDestroyExternalSemaphore(sem)
+        })
+    }
+
+    /// `cuImportExternalMemory` into the current context. (cudarc's
+    /// `import_external_memory_opaque_fd` sets no flags, and memory of a dedicated allocation
+    /// needs `CUDA_EXTERNAL_MEMORY_DEDICATED`.)
+    ///
+    /// # Safety
+    /// A context is current; `desc` is valid for the call: its handle live and of its type, its
+    /// size the memory object's.
+    #[inline]
+    pub(crate) unsafe fn import_memory(
+        desc: &sys::CUDA_EXTERNAL_MEMORY_HANDLE_DESC,
+    ) -> Result<sys::CUexternalMemory> {
+        let mut raw = std::ptr::null_mut();
+        // SAFETY: the caller's promise; `raw` is a valid out-pointer.
+        check("cuImportExternalMemory", unsafe {
+            sys::cuImportExternalMemory(&mut raw, desc)
+        })?;
+        Ok(raw)
     }
 }
 

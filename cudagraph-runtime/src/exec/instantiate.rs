@@ -13,7 +13,7 @@ use crate::graph::Graph;
 use crate::indirect::IndirectBlock;
 use crate::memory::holdings::Holdings;
 use crate::memory::outliving::Outliving;
-use crate::node::{Event, HostCall, PanicSlot, PanicWatch};
+use crate::node::{HostCall, PanicSlot, PanicWatch};
 
 /// Flags for instantiation (`CUgraphInstantiate_flags`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -81,8 +81,9 @@ pub struct GraphExec<'a> {
     pub(super) outliving: Option<Box<Outliving>>,
     /// Whether free nodes free allocations of other graphs: the executable launches once.
     pub(super) frees_adopted: bool,
-    /// Events set on event nodes by updates, by node index (the graph keeps the first ones).
-    pub(super) events: Vec<(usize, Event)>,
+    /// What updates set on event and semaphore nodes (their events, their semaphores), by node
+    /// index: kept while launches may use it (the graph keeps what the nodes were built with).
+    pub(super) kept: Vec<(usize, Box<dyn std::any::Any + Send>)>,
     /// The block of indirect values the graph's kernels read (see `crate::indirect`), if any.
     pub(super) indirect: Option<Box<IndirectBlock>>,
 }
@@ -192,7 +193,7 @@ impl<'a> GraphExec<'a> {
             memory,
             outliving,
             frees_adopted,
-            events: Vec::new(),
+            kept: Vec::new(),
             indirect,
         })
     }
@@ -249,6 +250,13 @@ impl Drop for GraphExec<'_> {
         // The block of indirect values, read and written by the launches until they are done.
         if let Some(block) = self.indirect.take() {
             self.memory.drop_after_launches(block);
+        }
+        // Events and semaphores set by updates: launches may still record, signal or wait on
+        // them (CUDA requires a semaphore's signals and waits to be complete before it is
+        // destroyed).
+        if !self.kept.is_empty() {
+            self.memory
+                .drop_after_launches(Box::new(std::mem::take(&mut self.kept)));
         }
     }
 }

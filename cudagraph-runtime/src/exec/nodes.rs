@@ -1,6 +1,7 @@
 //! Single-node updates (`cuGraphExec*NodeSetParams`), by node kind, and enabling and disabling
 //! nodes.
 
+use std::any::Any;
 use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaFunction};
@@ -17,9 +18,9 @@ use crate::memory::hazard::{host_code_conflict, reaches};
 use crate::memory::operand::{DeclaredUse, Use};
 use crate::node::{
     check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, Event, EventParams,
-    EventRecordNode, EventWaitNode, HostCall, HostNode, HostParams, HostViews, KernelLaunch,
-    KernelNode, KernelParams, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId,
-    NodeUpdate, Switchable,
+    EventRecordNode, EventWaitNode, ExternalSemaphore, HostCall, HostNode, HostParams, HostViews,
+    KernelLaunch, KernelNode, KernelParams, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue,
+    NodeId, NodeUpdate, SemaphoreParams, SemaphoreSignalNode, SemaphoreWaitNode, Switchable,
 };
 
 impl<'a> GraphExec<'a> {
@@ -311,18 +312,72 @@ impl<'a> GraphExec<'a> {
         // SAFETY: a live executable; `raw_node` is an event node of the kind `RECORD` says (the
         // handle's type); the event is kept alive below.
         unsafe { params.update(self.raw, raw_node) }.map_err(|e| self.at_node(e, index))?;
-        let slot = self.events.iter().position(|(i, _)| *i == index);
-        let old = match slot {
-            Some(slot) => Some(std::mem::replace(&mut self.events[slot].1, event.clone())),
-            None => {
-                self.events.push((index, event.clone()));
-                None
-            }
-        };
-        if let Some(old) = old {
-            self.memory.drop_after_launches(Box::new(old));
-        }
+        self.keep_for_node(index, event, |kept: &Event| kept == event, Event::clone);
         Ok(())
+    }
+
+    /// Sets the semaphores a semaphore signal node signals and their values, for the next
+    /// launches (`cuGraphExecExternalSemaphoresSignalNodeSetParams`). As many semaphores as the
+    /// node has: CUDA cannot change the count ("changing `numExtSems` is not supported"), and
+    /// `N` is the node's. The executable keeps them imported; the ones they replace stay until
+    /// the launches that may signal them are done. Checked as
+    /// [`Graph::add_semaphore_signal`](crate::Graph::add_semaphore_signal) checks them.
+    pub fn set_semaphore_signal<const N: usize>(
+        &mut self,
+        node: SemaphoreSignalNode<N>,
+        signals: [(&ExternalSemaphore, u64); N],
+    ) -> Result<()> {
+        self.set_semaphores::<true, N>(node.id, signals)
+    }
+
+    /// Sets the semaphores a semaphore wait node waits for and their values, for the next
+    /// launches (`cuGraphExecExternalSemaphoresWaitNodeSetParams`); as
+    /// [`GraphExec::set_semaphore_signal`].
+    pub fn set_semaphore_wait<const N: usize>(
+        &mut self,
+        node: SemaphoreWaitNode<N>,
+        waits: [(&ExternalSemaphore, u64); N],
+    ) -> Result<()> {
+        self.set_semaphores::<false, N>(node.id, waits)
+    }
+
+    fn set_semaphores<const SIGNAL: bool, const N: usize>(
+        &mut self,
+        node: NodeId,
+        ops: [(&ExternalSemaphore, u64); N],
+    ) -> Result<()> {
+        let (index, raw_node) = self.node(node)?;
+        let mut params =
+            SemaphoreParams::<SIGNAL, N>::of(&ops, self.ctx, || self.graph.name_of(index))?;
+        // SAFETY: a live executable; `raw_node` is a semaphore node of the direction `SIGNAL`
+        // says, with `N` semaphores (the handle's type); they are kept imported below.
+        unsafe { params.update(self.raw, raw_node) }.map_err(|e| self.at_node(e, index))?;
+        // A frame loop sets new values on the same semaphores: then nothing changes hands.
+        let same = |kept: &[ExternalSemaphore; N]| kept.iter().zip(&ops).all(|(k, (s, _))| k == *s);
+        self.keep_for_node(index, &ops, same, |ops| ops.map(|(sem, _)| sem.clone()));
+        Ok(())
+    }
+
+    /// Keeps what node `index` uses now, made by `make` from `now`, unless what it keeps is
+    /// `same` already; what it kept before lives until the launches that may use it are done.
+    /// (The graph keeps what the node was built with.)
+    fn keep_for_node<N: ?Sized, K: Any + Send>(
+        &mut self,
+        index: usize,
+        now: &N,
+        same: impl FnOnce(&K) -> bool,
+        make: impl FnOnce(&N) -> K,
+    ) {
+        let slot = self.kept.iter().position(|(i, _)| *i == index);
+        let kept = slot.map(|slot| &mut self.kept[slot].1);
+        match kept {
+            Some(kept) if kept.downcast_ref::<K>().is_some_and(same) => {}
+            Some(kept) => {
+                let old = std::mem::replace(kept, Box::new(make(now)));
+                self.memory.drop_after_launches(old);
+            }
+            None => self.kept.push((index, Box::new(make(now)))),
+        }
     }
 
     pub(crate) fn install_host_call(

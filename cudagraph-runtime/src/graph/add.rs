@@ -1,6 +1,6 @@
 //! Adding nodes: the one path every node kind's adder takes (the generic `cuGraphAddNode`, its
-//! checks, the node's record), and the adders of kernel, memcpy, memset, empty, event, host and
-//! child-graph nodes.
+//! checks, the node's record), and the adders of kernel, memcpy, memset, empty, event, semaphore,
+//! host and child-graph nodes.
 
 use std::borrow::Cow;
 
@@ -16,9 +16,10 @@ use crate::memory::hazard::reaches;
 use crate::memory::operand::{Hold, Use};
 use crate::node::{
     check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, EmptyNode, EmptyParams,
-    Event, EventParams, EventRecordNode, EventWaitNode, HostCall, HostFn, HostNode, HostParams,
-    HostViews, KernelLaunch, KernelNode, KernelParams, Memcpy, MemcpyNode, Memset, MemsetNode,
-    MemsetValue, NodeId, NodeKind, NodeParams,
+    Event, EventParams, EventRecordNode, EventWaitNode, ExternalSemaphore, HostCall, HostFn,
+    HostNode, HostParams, HostViews, KernelLaunch, KernelNode, KernelParams, Memcpy, MemcpyNode,
+    Memset, MemsetNode, MemsetValue, NodeId, NodeKind, NodeParams, SemaphoreParams,
+    SemaphoreSignalNode, SemaphoreWaitNode,
 };
 use crate::user_object::UserObject;
 
@@ -285,6 +286,55 @@ impl<'a> Graph<'a> {
         let id = self.add_node(&mut params, deps, self.uses_len())?;
         // Released on this crate's thread once the graph and its launches are done with it.
         self.retain(event.clone())?;
+        Ok(id)
+    }
+
+    /// Adds an external semaphore signal node, after `deps`: when the nodes before it are done,
+    /// each launch signals the `N` semaphores of `signals` (`cuGraphAddExternalSemaphoresSignalNode`),
+    /// setting a timeline semaphore to its value (a binary semaphore takes `0`). Work of another
+    /// API (Vulkan) that waits for those values then sees everything the nodes before this one
+    /// did. The graph keeps the semaphores imported.
+    ///
+    /// `N` is part of the node's type: CUDA cannot change how many semaphores a node signals
+    /// (see [`GraphExec::set_semaphore_signal`](crate::GraphExec::set_semaphore_signal)). CUDA
+    /// refuses semaphore nodes in conditional bodies and in graphs instantiated for device
+    /// launch, and cannot enable or disable them.
+    pub fn add_semaphore_signal<const N: usize>(
+        &mut self,
+        signals: [(&ExternalSemaphore, u64); N],
+        deps: &[NodeId],
+    ) -> Result<SemaphoreSignalNode<N>> {
+        let id = self.add_semaphores::<true, N>(signals, deps)?;
+        Ok(SemaphoreSignalNode::from_id(id))
+    }
+
+    /// Adds an external semaphore wait node, after `deps`: the nodes after it wait until each of
+    /// the `N` semaphores of `waits` is signalled (`cuGraphAddExternalSemaphoresWaitNode`): a
+    /// timeline semaphore until it reaches its value, a binary one (value `0`) until it is
+    /// signalled, which also resets it. They see what the other API's work before that signal
+    /// wrote. The graph keeps the semaphores imported; as [`Graph::add_semaphore_signal`] for
+    /// the rest.
+    pub fn add_semaphore_wait<const N: usize>(
+        &mut self,
+        waits: [(&ExternalSemaphore, u64); N],
+        deps: &[NodeId],
+    ) -> Result<SemaphoreWaitNode<N>> {
+        let id = self.add_semaphores::<false, N>(waits, deps)?;
+        Ok(SemaphoreWaitNode::from_id(id))
+    }
+
+    fn add_semaphores<const SIGNAL: bool, const N: usize>(
+        &mut self,
+        ops: [(&ExternalSemaphore, u64); N],
+        deps: &[NodeId],
+    ) -> Result<NodeId> {
+        let kind = <SemaphoreParams<SIGNAL, N> as NodeParams>::KIND;
+        let params =
+            SemaphoreParams::<SIGNAL, N>::of(&ops, self.ctx.cu_ctx(), || self.pending_name(kind));
+        let mut params = self.or_forget_name(params)?;
+        let id = self.add_node(&mut params, deps, self.uses_len())?;
+        // Released on this crate's thread once the graph and its launches are done with them.
+        self.retain(ops.map(|(sem, _)| sem.clone()))?;
         Ok(id)
     }
 

@@ -8,6 +8,7 @@ use cudarc::driver::{
 };
 
 use super::alloc::{AccessScope, AllocState, Allocation, Space};
+use super::external::Mapping;
 use super::fence::{is_capturing, refuse_capturing_stream, relaxed};
 use super::operand::sealed::MemoryOperand;
 use super::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
@@ -54,6 +55,9 @@ pub(crate) struct DeviceAlloc<T: 'static> {
     /// Whether the memory is a graph allocation (taken from an executable), which a free node
     /// of another graph may free.
     graph_allocation: bool,
+    /// The import the memory maps, when it is another API's memory: then the final release
+    /// frees the mapping and the import instead of cudarc's free.
+    external: Option<Mapping>,
 }
 
 range_methods!(DeviceBuffer);
@@ -87,6 +91,7 @@ impl<T: DeviceRepr + 'static> From<CudaSlice<T>> for DeviceBuffer<T> {
             home,
             state: AllocState::default(),
             graph_allocation: false,
+            external: None,
         };
         Self {
             shared: Shared::new(alloc, len),
@@ -100,6 +105,15 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
         let mut buffer = Self::from(slice);
         if let Some(alloc) = Arc::get_mut(&mut buffer.shared.alloc) {
             alloc.graph_allocation = true;
+        }
+        buffer
+    }
+
+    /// A mapping of imported memory (`slice`, which must never free it), owning `mapping`.
+    pub(crate) fn from_mapping(slice: CudaSlice<T>, mapping: Mapping) -> Self {
+        let mut buffer = Self::from(slice);
+        if let Some(alloc) = Arc::get_mut(&mut buffer.shared.alloc) {
+            alloc.external = Some(mapping);
         }
         buffer
     }
@@ -370,6 +384,7 @@ impl<T: 'static> Drop for DeviceAlloc<T> {
             .take();
         let Some(slice) = slice else { return };
         let home = self.home.clone();
+        let mut external = self.external.take();
         let mut parts = Some((slice, released));
         let mut free = move || -> bool {
             match is_capturing(&home) {
@@ -387,7 +402,11 @@ impl<T: 'static> Drop for DeviceAlloc<T> {
                     return true;
                 }
             }
-            drop(slice);
+            match external.take() {
+                // Another API's memory: not cudarc's to free.
+                Some(mapping) => mapping.free_after(slice, &home),
+                None => drop(slice),
+            }
             true
         };
         // Inside a capture closure the free (and cudarc's waits before it) could break the

@@ -3,6 +3,8 @@
 //!
 //! - `device`, `host`: the owned buffers, [`DeviceBuffer`] and [`HostBuffer`], each a range of a
 //!   shared allocation (`shared`);
+//! - `external`: another API's memory imported into CUDA ([`ExternalMemory`]), mapped as a
+//!   [`DeviceBuffer`];
 //! - `operand`: what a memory argument of a node becomes, and the traits saying which values
 //!   can be one ([`DeviceSrc`], [`DeviceDst`], [`HostSrc`], [`HostDst`]);
 //! - `alloc`: an allocation's record of the executables that use it and the guards that access it;
@@ -16,6 +18,7 @@
 pub(crate) mod adopted;
 pub(crate) mod alloc;
 mod device;
+mod external;
 pub(crate) mod fence;
 pub(crate) mod hazard;
 pub(crate) mod holdings;
@@ -26,5 +29,6 @@ pub(crate) mod registry;
 pub(crate) mod shared;
 
 pub use device::{DeviceAccess, DeviceBuffer};
+pub use external::ExternalMemory;
 pub use host::{HostBuffer, HostReadGuard, HostWriteGuard};
 pub use operand::{DeviceDst, DeviceSrc, HostDst, HostSrc};

@@ -37,6 +37,10 @@ pub enum NodeKind {
     EventRecord,
     /// A wait for a CUDA event.
     EventWait,
+    /// A signal of external semaphores (imported from another API, such as Vulkan).
+    SemaphoreSignal,
+    /// A wait for external semaphores.
+    SemaphoreWait,
     /// A conditional node (if, if/else, while, switch) with its body graphs.
     Conditional,
     /// A node of another kind, found in a captured graph.
@@ -57,7 +61,8 @@ pub(crate) struct KindFacts {
     /// Whether CUDA allows the kind in the body of a conditional node.
     pub(crate) in_body: bool,
     /// Whether a node of this type that a capture recorded is listed as this kind: the kinds whose
-    /// rules this crate keeps on captured nodes (memory nodes, event nodes, conditional nodes).
+    /// rules this crate keeps on captured nodes (memory nodes, event and semaphore nodes,
+    /// conditional nodes).
     /// The others are listed as [`NodeKind::Other`] (a captured kernel has no typed handle, and
     /// no parameters this crate knows).
     pub(crate) listed_when_captured: bool,
@@ -78,7 +83,7 @@ const COUNT: usize = {
     use NodeKind::*;
     match Other {
         Kernel | Memcpy | Memset | Empty | Host | ChildGraph | MemAlloc | MemFree | EventRecord
-        | EventWait | Conditional | Other => 12,
+        | EventWait | SemaphoreSignal | SemaphoreWait | Conditional | Other => 14,
     }
 };
 
@@ -88,19 +93,21 @@ pub(crate) const KINDS: [KindFacts; COUNT] = {
     use sys::CUgraphNodeType::*;
     use NodeKind::*;
     [
-        // kind           name            driver type                           in body  captured  DOT
-        row(Kernel,      "kernel",       Some(CU_GRAPH_NODE_TYPE_KERNEL),       true,    false,    "box"),
-        row(Memcpy,      "memcpy",       Some(CU_GRAPH_NODE_TYPE_MEMCPY),       true,    false,    "parallelogram"),
-        row(Memset,      "memset",       Some(CU_GRAPH_NODE_TYPE_MEMSET),       true,    false,    "parallelogram"),
-        row(Empty,       "empty",        Some(CU_GRAPH_NODE_TYPE_EMPTY),        true,    false,    "point"),
-        row(Host,        "host",         Some(CU_GRAPH_NODE_TYPE_HOST),         false,   false,    "house"),
-        row(ChildGraph,  "child_graph",  Some(CU_GRAPH_NODE_TYPE_GRAPH),        true,    false,    "box3d"),
-        row(MemAlloc,    "mem_alloc",    Some(CU_GRAPH_NODE_TYPE_MEM_ALLOC),    false,   true,     "invtrapezium"),
-        row(MemFree,     "mem_free",     Some(CU_GRAPH_NODE_TYPE_MEM_FREE),     false,   true,     "trapezium"),
-        row(EventRecord, "event_record", Some(CU_GRAPH_NODE_TYPE_EVENT_RECORD), false,   true,     "cds"),
-        row(EventWait,   "event_wait",   Some(CU_GRAPH_NODE_TYPE_WAIT_EVENT),   false,   true,     "cds"),
-        row(Conditional, "conditional",  CONDITIONAL,                           true,    true,     "diamond"),
-        row(Other,       "node",         None,                                  false,   false,    "ellipse"),
+        // kind              name                driver type                                in body  captured  DOT
+        row(Kernel,           "kernel",           Some(CU_GRAPH_NODE_TYPE_KERNEL),           true,    false,    "box"),
+        row(Memcpy,           "memcpy",           Some(CU_GRAPH_NODE_TYPE_MEMCPY),           true,    false,    "parallelogram"),
+        row(Memset,           "memset",           Some(CU_GRAPH_NODE_TYPE_MEMSET),           true,    false,    "parallelogram"),
+        row(Empty,            "empty",            Some(CU_GRAPH_NODE_TYPE_EMPTY),            true,    false,    "point"),
+        row(Host,             "host",             Some(CU_GRAPH_NODE_TYPE_HOST),             false,   false,    "house"),
+        row(ChildGraph,       "child_graph",      Some(CU_GRAPH_NODE_TYPE_GRAPH),            true,    false,    "box3d"),
+        row(MemAlloc,         "mem_alloc",        Some(CU_GRAPH_NODE_TYPE_MEM_ALLOC),        false,   true,     "invtrapezium"),
+        row(MemFree,          "mem_free",         Some(CU_GRAPH_NODE_TYPE_MEM_FREE),         false,   true,     "trapezium"),
+        row(EventRecord,      "event_record",     Some(CU_GRAPH_NODE_TYPE_EVENT_RECORD),     false,   true,     "cds"),
+        row(EventWait,        "event_wait",       Some(CU_GRAPH_NODE_TYPE_WAIT_EVENT),       false,   true,     "cds"),
+        row(SemaphoreSignal,  "semaphore_signal", Some(CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL), false,   true,     "hexagon"),
+        row(SemaphoreWait,    "semaphore_wait",   Some(CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT),   false,   true,     "hexagon"),
+        row(Conditional,      "conditional",      CONDITIONAL,                               true,    true,     "diamond"),
+        row(Other,            "node",             None,                                      false,   false,    "ellipse"),
     ]
 };
 
@@ -137,13 +144,9 @@ const fn row(
 
 /// Driver node types that no [`NodeKind`] of this crate stands for, by the names messages about
 /// captured nodes give them.
-const FOREIGN: [(sys::CUgraphNodeType, &str); 3] = {
+const FOREIGN: [(sys::CUgraphNodeType, &str); 1] = {
     use sys::CUgraphNodeType::*;
-    [
-        (CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL, "semaphore_signal"),
-        (CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT, "semaphore_wait"),
-        (CU_GRAPH_NODE_TYPE_BATCH_MEM_OP, "batch_mem_op"),
-    ]
+    [(CU_GRAPH_NODE_TYPE_BATCH_MEM_OP, "batch_mem_op")]
 };
 
 impl NodeKind {
@@ -205,7 +208,7 @@ mod tests {
     #[test]
     fn the_table_has_the_driver_type_each_kind_adds() {
         use crate::node::mem::FreeParams;
-        use crate::node::{ChildParams, EmptyParams, EventParams, NodeParams};
+        use crate::node::{ChildParams, EmptyParams, EventParams, NodeParams, SemaphoreParams};
         fn added<P: NodeParams>(mut params: P) -> (NodeKind, u32) {
             (P::KIND, params.with_raw(|p| p.type_ as u32))
         }
@@ -216,6 +219,14 @@ mod tests {
             added(EventParams::<true> { event: null_mut() }),
             added(EventParams::<false> { event: null_mut() }),
             added(FreeParams { addr: 0 }),
+            added(SemaphoreParams::<true, 1> {
+                sems: [null_mut()],
+                values: [1],
+            }),
+            added(SemaphoreParams::<false, 2> {
+                sems: [null_mut(); 2],
+                values: [1, 2],
+            }),
         ] {
             assert_eq!(kind.facts().raw.map(|r| r as u32), Some(raw), "{kind:?}");
         }
@@ -257,9 +268,19 @@ mod tests {
             CU_GRAPH_NODE_TYPE_WAIT_EVENT,
             CU_GRAPH_NODE_TYPE_MEM_ALLOC,
             CU_GRAPH_NODE_TYPE_MEM_FREE,
+            CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL,
+            CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT,
         ] {
             assert!(!raw_allowed_in_body(refused as u32), "{refused:?}");
         }
+        assert_eq!(
+            raw_kind_name(CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT as u32),
+            "semaphore_wait"
+        );
+        assert_eq!(
+            raw_kind_name(CU_GRAPH_NODE_TYPE_BATCH_MEM_OP as u32),
+            "batch_mem_op"
+        );
         // Agrees with the rule for added nodes.
         assert!(NodeKind::Kernel.allowed_in_body() && !NodeKind::Host.allowed_in_body());
     }

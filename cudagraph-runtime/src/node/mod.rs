@@ -7,35 +7,46 @@
 //! allows: e.g. only kernel, memcpy and memset handles implement [`Switchable`]
 //! ([`cuGraphNodeSetEnabled`](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html)).
 
-// Each kind's handle is declared in its module with this macro, so it comes first.
+// Each kind's handle is declared in its module with this macro, so it comes first. A handle is
+// `NAME`, `NAME<T>` (a type parameter, such as a kernel's parameter list) or `NAME<const N:
+// usize>` (a count, such as a semaphore node's): the parameter lives in a marker field.
 macro_rules! handle {
-    ($(#[$doc:meta])* $name:ident $(<$p:ident>)?) => {
+    ($(#[$doc:meta])* $name:ident) => {
+        handle!(@impl $(#[$doc])* $name [] [] (()));
+    };
+    ($(#[$doc:meta])* $name:ident <const $n:ident: usize>) => {
+        handle!(@impl $(#[$doc])* $name [const $n: usize] [$n] ([(); $n]));
+    };
+    ($(#[$doc:meta])* $name:ident <$p:ident>) => {
+        handle!(@impl $(#[$doc])* $name [$p] [$p] (fn($p)));
+    };
+    (@impl $(#[$doc:meta])* $name:ident [$($gen:tt)*] [$($arg:tt)*] ($marker:ty)) => {
         $(#[$doc])*
-        pub struct $name$(<$p>)? {
+        pub struct $name<$($gen)*> {
             pub(crate) id: $crate::node::NodeId,
-            $(pub(crate) _kind: std::marker::PhantomData<fn($p)>,)?
+            pub(crate) _kind: std::marker::PhantomData<$marker>,
         }
-        impl$(<$p>)? Clone for $name$(<$p>)? {
+        impl<$($gen)*> Clone for $name<$($arg)*> {
             fn clone(&self) -> Self { *self }
         }
-        impl$(<$p>)? Copy for $name$(<$p>)? {}
-        impl$(<$p>)? std::fmt::Debug for $name$(<$p>)? {
+        impl<$($gen)*> Copy for $name<$($arg)*> {}
+        impl<$($gen)*> std::fmt::Debug for $name<$($arg)*> {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 write!(f, "{}#{}", stringify!($name), self.id.index)
             }
         }
-        impl$(<$p>)? $name$(<$p>)? {
+        impl<$($gen)*> $name<$($arg)*> {
             /// The untyped id, for dependency lists.
             pub fn id(&self) -> $crate::node::NodeId { self.id }
             #[allow(dead_code)]
             pub(crate) fn from_id(id: $crate::node::NodeId) -> Self {
-                Self { id, $(_kind: std::marker::PhantomData::<fn($p)>)? }
+                Self { id, _kind: std::marker::PhantomData }
             }
         }
         // SAFETY: a `NodeId` of zeros (family 0, never handed out) and a `PhantomData`.
-        unsafe impl$(<$p>)? $crate::node::unbuilt::Unbuilt for $name$(<$p>)? {}
-        impl$(<$p>)? From<$name$(<$p>)?> for $crate::node::NodeId {
-            fn from(h: $name$(<$p>)?) -> $crate::node::NodeId { h.id }
+        unsafe impl<$($gen)*> $crate::node::unbuilt::Unbuilt for $name<$($arg)*> {}
+        impl<$($gen)*> From<$name<$($arg)*>> for $crate::node::NodeId {
+            fn from(h: $name<$($arg)*>) -> $crate::node::NodeId { h.id }
         }
     };
 }
@@ -51,6 +62,7 @@ pub(crate) mod kind;
 pub(crate) mod mem;
 mod memcpy;
 mod memset;
+mod semaphore;
 pub(crate) mod unbuilt;
 
 pub use child::ChildGraphNode;
@@ -77,6 +89,8 @@ pub use kind::NodeKind;
 pub use mem::{GraphAlloc, MemFreeNode};
 pub use memcpy::{DeviceToDevice, DeviceToHost, Direction, HostToDevice, Memcpy, MemcpyNode};
 pub use memset::{FillWith, Memset, MemsetNode, MemsetValue};
+pub(crate) use semaphore::SemaphoreParams;
+pub use semaphore::{ExternalSemaphore, SemaphoreKind, SemaphoreSignalNode, SemaphoreWaitNode};
 
 use cudarc::driver::sys;
 
