@@ -207,6 +207,26 @@ pub(crate) mod graph {
         Ok(deps)
     }
 
+    /// `cuGraphAddDependencies_v2` for one edge `from -> to` carrying `data` (its ports and
+    /// type: a programmatic or launch-order edge between kernel nodes).
+    ///
+    /// # Safety
+    /// `graph` is live and `from` and `to` are its nodes.
+    #[cfg(not(feature = "cuda-12020"))]
+    #[inline]
+    pub(crate) unsafe fn add_dependency(
+        graph: sys::CUgraph,
+        from: sys::CUgraphNode,
+        to: sys::CUgraphNode,
+        data: &sys::CUgraphEdgeData,
+    ) -> Result<()> {
+        crate::version::EDGE_DATA.require()?;
+        // SAFETY: the caller's promise; one edge: one `from`, one `to`, one edge datum.
+        check("cuGraphAddDependencies", unsafe {
+            sys::cuGraphAddDependencies_v2(graph, &from, &to, data, 1)
+        })
+    }
+
     /// `cuGraphRetainUserObject`: with `moved`, the caller's reference to `object` becomes the
     /// graph's (`CU_GRAPH_USER_OBJECT_MOVE`); without, the graph takes a new reference.
     ///

@@ -8,6 +8,7 @@
 //! - `info`: names and introspection;
 //! - `add`: adding nodes: the one path every kind's adder takes, and the adders of the plain
 //!   kinds;
+//! - `edges`: edges added between existing nodes, and edges with data ([`EdgeKind`]);
 //! - `validate`: the checks that span node kinds;
 //! - `mem`: memory nodes; `indirect`: indirect values;
 //! - `conditional`: conditional nodes; `body`: a body as the closure building it gets it
@@ -26,6 +27,7 @@ mod body_rules;
 mod captured;
 mod conditional;
 mod definition;
+mod edges;
 mod indirect;
 mod info;
 mod mem;
@@ -35,5 +37,6 @@ mod validate;
 
 pub use body::Body;
 pub use definition::Graph;
+pub use edges::EdgeKind;
 pub use info::NodeInfo;
 pub(crate) use validate::refuse_captured;
