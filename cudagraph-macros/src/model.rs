@@ -14,7 +14,8 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, GenericArgument, Ident, PathArguments, Token, Type};
 
 use crate::parse::{
-    Declares, EdgeChain, EdgeData, EdgeKind, GraphDecl, Item, NodeDecl, NodeOp, ParamField, ParamsBlock,
+    Declares, EdgeChain, EdgeData, EdgeKind, GraphDecl, Item, NodeDecl, NodeOp, ParamField,
+    ParamsBlock,
 };
 
 /// Where a node or edge is declared: at the top of the graph (`None`), or in body `b` of the
@@ -97,9 +98,7 @@ impl<'a> Model<'a> {
         let mut first = BTreeMap::new();
         for edge in &model.edges {
             if let (Some(from), Some(to)) = (model.node(edge.from), model.node(edge.to)) {
-                first
-                    .entry((from, to))
-                    .or_insert(edge.data.map(|d| d.kind));
+                first.entry((from, to)).or_insert(edge.data.map(|d| d.kind));
             }
         }
         model.written_kinds = first

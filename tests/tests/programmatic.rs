@@ -42,8 +42,14 @@ fn chain(
     let mut prev: Option<NodeId> = None;
     for step in steps {
         let node = match step {
-            Some(add) => g.add_kernel(&k.add, cfg, (N as u32, *add, y), &[]).unwrap().id(),
-            None => g.add_kernel(&k.double, cfg, (N as u32, y), &[]).unwrap().id(),
+            Some(add) => g
+                .add_kernel(&k.add, cfg, (N as u32, *add, y), &[])
+                .unwrap()
+                .id(),
+            None => g
+                .add_kernel(&k.double, cfg, (N as u32, y), &[])
+                .unwrap()
+                .id(),
         };
         if let Some(p) = prev {
             g.add_edge(p, node, kind).unwrap();
@@ -59,7 +65,11 @@ fn a_chain_with_programmatic_edges_matches_the_cpu() {
         return;
     };
     let k = PdlKernels::load(&gpu.ctx);
-    for kind in [EdgeKind::Programmatic, EdgeKind::LaunchOrder, EdgeKind::Default] {
+    for kind in [
+        EdgeKind::Programmatic,
+        EdgeKind::LaunchOrder,
+        EdgeKind::Default,
+    ] {
         for len in [2, 10, 100] {
             let y = zeros::<u32>(&gpu, N);
             let s = steps(len, 1);
@@ -93,7 +103,9 @@ fn an_update_pairs_graphs_whose_edges_carry_data() {
     exec.update(&chain(&gpu, &k, &z, &second, EdgeKind::Programmatic))
         .unwrap();
     exec.launch(&gpu.stream).unwrap();
-    assert!(read_back(&gpu.stream, &z).iter().all(|&v| v == cpu(&second)));
+    assert!(read_back(&gpu.stream, &z)
+        .iter()
+        .all(|&v| v == cpu(&second)));
     assert!(read_back(&gpu.stream, &y).iter().all(|&v| v == 0));
     // The same topology with plain edges is another graph to the driver: the update fails and
     // the executable keeps launching what it had.
@@ -221,6 +233,8 @@ fn a_declared_programmatic_chain_matches_the_cpu() {
     assert!(read_back(&gpu.stream, &y).iter().all(|&v| v == want));
     // A kernel not declared to wait is refused for a `#[waits]` node, naming it.
     params.add = k.add_unmarked.clone();
-    let err = PdlChain::build(&gpu.ctx, &params).err().expect("an unmarked kernel");
+    let Err(err) = PdlChain::build(&gpu.ctx, &params) else {
+        panic!("a #[waits] node took a kernel not marked to wait");
+    };
     assert!(err.to_string().contains("first"), "{err}");
 }

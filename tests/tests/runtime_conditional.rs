@@ -77,7 +77,11 @@ fn an_unrolled_while_loop_stops_at_the_same_iteration() {
             exec.launch(&gpu.stream).unwrap();
             let what = format!("unroll {unroll}, limit {limit}");
             assert_eq!(read_back(&gpu.stream, &counter), vec![limit], "{what}");
-            assert_eq!(read_back(&gpu.stream, &last), vec![(limit - 1) % unroll], "{what}");
+            assert_eq!(
+                read_back(&gpu.stream, &last),
+                vec![(limit - 1) % unroll],
+                "{what}"
+            );
         }
     }
     let mut g = Graph::new(&gpu.ctx).unwrap();

@@ -92,7 +92,10 @@ pub fn unwaited_edge(model: &Model, a: usize, b: usize) -> Option<(usize, usize,
 /// `None`.
 pub fn unwaited_note(model: &Model, a: usize, b: usize) -> Option<String> {
     let (from, to, kind) = unwaited_edge(model, a, b)?;
-    let (f, t) = (name_of(&model.nodes[from].name), name_of(&model.nodes[to].name));
+    let (f, t) = (
+        name_of(&model.nodes[from].name),
+        name_of(&model.nodes[to].name),
+    );
     let written = if model.edges.iter().any(|e| {
         e.data.is_some() && model.node(e.from) == Some(from) && model.node(e.to) == Some(to)
     }) {
@@ -117,4 +120,61 @@ fn with_article(kind: &str) -> String {
         "a"
     };
     format!("{article} {kind} node")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::Model;
+    use crate::parse::EdgeKind;
+
+    fn with_model(source: &str, f: impl FnOnce(&Model)) {
+        let input: crate::parse::Input = syn::parse_str(source).expect("parses");
+        f(&Model::new(&input.graphs[0]));
+    }
+
+    const CHAIN: &str = "
+        graph G {
+            params { k: Kernel<(u32,)>, x: DeviceBuffer<f32> }
+            z: memset(x, 0.0f32);
+            a: kernel k<<<1, 1>>>(1);
+            #[waits]
+            b: kernel k<<<1, 1>>>(1);
+            c: kernel k<<<1, 1>>>(1);
+            z -> a ->(programmatic) b ->(launch_order) c;
+        }";
+
+    #[test]
+    fn edges_carry_what_their_arrow_says() {
+        with_model(CHAIN, |m| {
+            let (z, a, b, c) = (0, 1, 2, 3);
+            assert_eq!(m.edge_kind(z, a), EdgeKind::Plain);
+            assert_eq!(m.edge_kind(a, b), EdgeKind::Programmatic);
+            assert_eq!(m.edge_kind(b, c), EdgeKind::LaunchOrder);
+            // Into a waiting kernel an edge with data orders memory; into `c` it does not.
+            assert_eq!(m.ordering_edges(), [(z, a), (a, b)]);
+            let reach = m.memory_reachability();
+            assert!(reach[z][b] && !reach[a][c] && !reach[z][c]);
+            assert_eq!(
+                super::unwaited_edge(m, z, c),
+                Some((b, c, EdgeKind::LaunchOrder))
+            );
+            assert_eq!(super::unwaited_edge(m, z, b), None);
+        });
+    }
+
+    #[test]
+    fn programmatic_mode_converts_edges_into_waiting_kernels_only() {
+        let source = CHAIN
+            .replace("graph G", "#[programmatic] graph G")
+            .replace("->(programmatic)", "->")
+            .replace("->(launch_order)", "->");
+        with_model(&source, |m| {
+            assert!(m.programmatic_mode().is_some());
+            // memset -> kernel: not a kernel edge; a -> b: into a waiting kernel; b -> c: `c`
+            // does not wait, so the edge stays plain (converting it would lose ordering).
+            assert_eq!(m.edge_kind(0, 1), EdgeKind::Plain);
+            assert_eq!(m.edge_kind(1, 2), EdgeKind::Programmatic);
+            assert_eq!(m.edge_kind(2, 3), EdgeKind::Plain);
+        });
+    }
 }

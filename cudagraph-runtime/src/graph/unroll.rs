@@ -43,7 +43,7 @@ impl<'a> Graph<'a> {
     ///
     /// Node handles of the copies are what `build` returns to its caller (each copy's are its
     /// own: an update must change every copy).
-        pub fn add_while_unrolled(
+    pub fn add_while_unrolled(
         &mut self,
         handle: ConditionalHandle,
         unroll: u32,
