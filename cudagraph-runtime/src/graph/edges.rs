@@ -20,12 +20,26 @@
 //!
 //! [programmatic dependent launch]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#programmatic-dependent-launch-and-synchronization
 
-use super::definition::Graph;
-use super::records::Deps;
-use crate::error::{Error, Result};
-use crate::node::{NodeId, NodeKind};
+// Edges with data need CUDA 12.3 or newer: the `cuda-12020` binding has `EdgeKind` alone.
+#[cfg(not(feature = "cuda-12020"))]
+use {
+    super::definition::Graph,
+    super::records::Deps,
+    crate::error::{Error, Result},
+    crate::node::{NodeId, NodeKind},
+};
 
-/// What an edge added with [`Graph::add_edge`] waits for, and what it promises the consumer.
+/// What an edge added with [`Graph::add_edge`](crate::Graph::add_edge) waits for, and what it
+/// promises the consumer ([programmatic dependent launch]).
+///
+/// A programmatic or launch-order edge joins two kernel nodes. Its consumer sees the producer's
+/// writes only after `cudaGridDependencySynchronize()` (`griddepcontrol.wait`), which waits for
+/// the producer's completion: the graph's memory checks count such an edge as ordering only into
+/// a kernel declared to wait
+/// ([`Kernel::waits_for_dependency`](crate::Kernel::waits_for_dependency)); into any other it
+/// orders launches, not memory.
+///
+/// [programmatic dependent launch]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#programmatic-dependent-launch-and-synchronization
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum EdgeKind {
@@ -79,6 +93,7 @@ impl EdgeKind {
     }
 }
 
+#[cfg(not(feature = "cuda-12020"))]
 impl Graph<'_> {
     /// Adds the edge `from -> to` of `kind` between two nodes already in the graph: `from`
     /// added before `to` (so no edge can close a cycle), not already an edge.
@@ -86,10 +101,9 @@ impl Graph<'_> {
     /// A [`EdgeKind::Programmatic`] or [`EdgeKind::LaunchOrder`] edge joins two kernel nodes
     /// (CUDA's rule; [`Error::Invalid`] naming the node that is not one), needs a CUDA 12.3
     /// driver ([`Error::DriverTooOld`]), and orders memory only into a kernel that waits for
-    /// it ([`Kernel::waits_for_dependency`](crate::Kernel::waits_for_dependency)): see the
-    /// module docs of [`EdgeKind`]. Whole-graph updates pair graphs whose edges carry the same
+    /// it ([`Kernel::waits_for_dependency`](crate::Kernel::waits_for_dependency)): see
+    /// [`EdgeKind`]. Whole-graph updates pair graphs whose edges carry the same
     /// data, added by the same calls in the same order.
-    #[cfg(not(feature = "cuda-12020"))]
     pub fn add_edge(
         &mut self,
         from: impl Into<NodeId>,
