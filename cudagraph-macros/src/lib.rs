@@ -126,7 +126,9 @@ use proc_macro::TokenStream;
 ///   Doc comments on a node document its handle.
 /// - **Edges**, `a -> b;`, in chains (`a -> b -> c;`) and with bracketed lists for fan-out and
 ///   fan-in (`a -> [b, c] -> d;` is `a -> b`, `a -> c`, `b -> d`, `c -> d`). A node's
-///   dependencies are listed to CUDA in the order their edges are declared.
+///   dependencies are listed to CUDA in the order their edges are declared. Between two kernel
+///   nodes an arrow may carry data: `a ->(programmatic) b` and `a ->(launch_order) b` (see
+///   "Programmatic dependent launch").
 ///
 /// ## Memory
 ///
@@ -315,8 +317,41 @@ use proc_macro::TokenStream;
 /// instantiated for device launch (the driver refuses the instantiation), and cannot enable or
 /// disable them (T6).
 ///
+/// ## Programmatic dependent launch
+///
+/// An edge between two kernel nodes may let the second launch before the first has finished
+/// ([programmatic dependent launch], CUDA 12.3 or newer; the instructions need Hopper, `sm_90`):
+///
+/// ```text
+/// produce: kernel step<<<g, b>>>(n, x);
+/// #[waits]
+/// consume: kernel scale<<<g, b>>>(n, x, y);
+/// log: kernel count<<<1, 32>>>(calls);
+/// produce ->(programmatic) consume ->(launch_order) log;
+/// ```
+///
+/// - `a ->(programmatic) b`: `b` may launch once every block of `a` has called
+///   `cudaTriggerProgrammaticLaunchCompletion()` (`griddepcontrol.launch_dependents`) or exited;
+/// - `a ->(launch_order) b`: `b` may launch once every block of `a` has begun.
+///
+/// Either way `b` sees `a`'s writes only after `cudaGridDependencySynchronize()`
+/// (`griddepcontrol.wait`), which waits for `a` to complete. `#[waits]` on a kernel node declares
+/// that its kernel waits so, in every block, before it touches memory; its `Kernel` must say so
+/// too (`unsafe` `Kernel::waits_for_dependency`, checked when the graph is built). Into a
+/// waiting kernel, an edge with data orders memory like a plain edge, and its launch overlaps the
+/// tail of the kernel before it; into any other, it orders launches only, so the memory rules
+/// (T14 races, T7 allocations) treat the two nodes as unordered, and say which edge to fix.
+/// `#[programmatic]` on a graph turns every plain edge between two kernel nodes into a
+/// programmatic one where the consumer is `#[waits]` (where that changes no ordering the
+/// declaration relies on); its other edges stay as written. The edges are added after their
+/// consumer node (`Graph::add_edge`), and a whole-graph update pairs graphs whose edges carry the
+/// same data.
+///
+/// [programmatic dependent launch]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#programmatic-dependent-launch-and-synchronization
+///
 /// Doc comments on a graph document its type; `cfg` and lint attributes (`allow`, `warn`, ...)
-/// apply to every generated item; the visibility applies to every generated type.
+/// apply to every generated item, `#[programmatic]` to its edges; the visibility applies to every
+/// generated type.
 ///
 /// # Generated items
 ///
@@ -437,6 +472,12 @@ use proc_macro::TokenStream;
 /// | T12 | `if`, `if let`, `match`, `for`, `while`, `while let`, `loop` choosing or repeating nodes at run time, whatever comes before them (doc comments, attributes, a label) | whole-graph update needs one topology per declaration | the macro | `topology/runtime_if`, `runtime_loops`, `runtime_shapes` |
 /// | T13 | values moved into a graph (host closures, retained values) that are not `Send` | they are dropped on another thread, after the last launch (CUDA runs [user object] destructors on its own thread, where CUDA calls are illegal; the runtime hands them to one of its own) | rustc | `memory/non_send_values` |
 /// | T14 | two nodes with no path between them that use one buffer param, one writing it (a `DevicePtrMut` argument, a memset or memcpy destination, a host node's `mut` buffer, a capture node's `mut` use or any use of an undeclared capture), unless both are `#[unordered(buffer)]`, whatever the types are written as; a node using an `#[external]` buffer (shared with another API) that does not come after a semaphore wait node and before a semaphore signal node; a kernel argument giving memory from a param whose memory cannot be seen; at build time, two *different* params that share memory used that way, and a child graph's memory used that way | CUDA runs unordered nodes in any order, or at once: a data race the driver accepts | the macro, or rustc (a constant assertion) where the types are behind aliases; `build` and `set_params` for shared memory and child graphs: `Error::Hazard` | `hazards/*` (`external_buffer` for `#[external]`), `aliases/*` |
+///
+/// | T10 | a host, event record, event wait, alloc or free node in a conditional body, also inside a graph a body's child node embeds, at any depth (a declared graph at compile time; a runtime `Graph`, or captured work, when the node is added: `Error::Invalid`); a body node using an allocation; an edge between a body's node and a node outside the body (or in another body); a kernel setting the handle of a conditional node it is neither beside nor inside; a handle of another graph of the call; a `ConditionalHandle` param; a handle named like a param, node or other handle; a default that reads a param; switch cases out of order; `else if` | CUDA allows only kernel, empty, child, memset, memcpy and conditional nodes in a body ([body requirements]) and reports a bad body only at instantiation (`runtime_conditional.rs` shows the driver accepting host and event nodes in a body when they are added and refusing the graph at instantiation, `witness_body_child.rs` the same through a child graph); a handle belongs to the graph it was made for; CUDA fixes a handle's default when the graph is built | the macro; embedding and `set_enabled` on the node: rustc, custom message | `conditional/*` |
+/// | T11 | an edge with data (`->(programmatic)`, `->(launch_order)`) whose end is not a kernel node; `#[waits]` on another node or with arguments; `#[programmatic]` with arguments; an arrow's data other than `programmatic` and `launch_order`; at build time, a `#[waits]` node whose `Kernel` was not made with `waits_for_dependency` (`Error::Invalid`) | CUDA's edge data (`CUgraphEdgeData`: a kernel node's port, `CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC`) joins two kernel nodes only (`tests/tests/programmatic.rs` shows the driver refusing one from a memset); a consumer sees the producer's writes only after `griddepcontrol.wait` | the macro; `build` | `programmatic/*` |
+/// | T12 | `if`, `if let`, `match`, `for`, `while`, `while let`, `loop` choosing or repeating nodes at run time, whatever comes before them (doc comments, attributes, a label) | whole-graph update needs one topology per declaration | the macro | `topology/runtime_if`, `runtime_loops`, `runtime_shapes` |
+/// | T13 | values moved into a graph (host closures, retained values) that are not `Send` | they are dropped on another thread, after the last launch (CUDA runs [user object] destructors on its own thread, where CUDA calls are illegal; the runtime hands them to one of its own) | rustc | `memory/non_send_values` |
+/// | T14 | two nodes with no path between them (through edges that order memory: an edge with data orders memory only into a `#[waits]` kernel) that use one buffer param, one writing it (a `DevicePtrMut` argument, a memset or memcpy destination, a host node's `mut` buffer, a capture node's `mut` use or any use of an undeclared capture), unless both are `#[unordered(buffer)]`, whatever the types are written as; a kernel argument giving memory from a param whose memory cannot be seen; at build time, two *different* params that share memory used that way, and a child graph's memory used that way | CUDA runs unordered nodes in any order, or at once: a data race the driver accepts | the macro, or rustc (a constant assertion) where the types are behind aliases; `build` and `set_params` for shared memory and child graphs: `Error::Hazard` | `hazards/*`, `aliases/*` |
 /// | T15 | dropping or replacing borrowed memory while an executable uses it, host code reading memory a launch may write, a pageable `Vec` as a copy's operand, a raw pointer made from a borrow | use after free and data races with the GPU | rustc (borrow checker, operand traits) | `memory/*` |
 ///
 /// [whole-graph update]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update

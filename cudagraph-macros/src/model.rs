@@ -14,7 +14,8 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, GenericArgument, Ident, PathArguments, Token, Type};
 
 use crate::parse::{
-    Declares, EdgeChain, GraphDecl, Item, NodeDecl, NodeOp, ParamField, ParamsBlock,
+    Declares, EdgeChain, EdgeData, EdgeKind, GraphDecl, Item, NodeDecl, NodeOp, ParamField,
+    ParamsBlock,
 };
 
 /// Nodes added, params compared and params kept per generated function, and fields per struct
@@ -54,6 +55,8 @@ pub struct Model<'a> {
     handle_index: BTreeMap<String, usize>,
     /// [`Model::resolved_edges`], as a set.
     edge_set: std::collections::BTreeSet<(usize, usize)>,
+    /// The edges whose (first) writing carries data, and what.
+    written_kinds: BTreeMap<(usize, usize), EdgeKind>,
 }
 
 /// One `from -> to` as written.
@@ -61,6 +64,8 @@ pub struct Edge<'a> {
     pub from: &'a Ident,
     pub to: &'a Ident,
     pub arrow: &'a syn::Token![->],
+    /// `(programmatic)` or `(launch_order)` after the arrow, when written.
+    pub data: Option<&'a EdgeData>,
 }
 
 impl Edge<'_> {
@@ -92,9 +97,21 @@ impl<'a> Model<'a> {
             node_index: BTreeMap::new(),
             handle_index: BTreeMap::new(),
             edge_set: Default::default(),
+            written_kinds: BTreeMap::new(),
         };
         model.take_items(&decl.items, None);
         model.edge_set = model.resolved_edges().into_iter().collect();
+        // The first writing of an edge says what it carries (a repeated edge is an error).
+        let mut first = BTreeMap::new();
+        for edge in &model.edges {
+            if let (Some(from), Some(to)) = (model.node(edge.from), model.node(edge.to)) {
+                first.entry((from, to)).or_insert(edge.data.map(|d| d.kind));
+            }
+        }
+        model.written_kinds = first
+            .into_iter()
+            .filter_map(|(edge, kind)| Some((edge, kind?)))
+            .collect();
         model
     }
 
@@ -265,6 +282,63 @@ impl<'a> Model<'a> {
             }
         }
         out
+    }
+
+    /// What the edge `from -> to` (node indices, an edge of [`Model::resolved_edges`]) carries:
+    /// what its first writing says after its arrow, else, under the graph's
+    /// `#[programmatic]`, programmatic when that changes nothing the declaration relies on
+    /// ([`Model::programmatic_eligible`]), else plain.
+    pub fn edge_kind(&self, from: usize, to: usize) -> EdgeKind {
+        match self.written_kinds.get(&(from, to)) {
+            Some(&kind) => kind,
+            None if self.programmatic_mode().is_some() && self.programmatic_eligible(from, to) => {
+                EdgeKind::Programmatic
+            }
+            None => EdgeKind::Plain,
+        }
+    }
+
+    /// Whether `#[programmatic]` turns the plain edge `from -> to` into a programmatic one: both
+    /// ends kernel nodes, and the consumer waits (`#[waits]`), so the edge still orders memory
+    /// (and every path through it still orders what it did).
+    pub fn programmatic_eligible(&self, from: usize, to: usize) -> bool {
+        self.is_kernel(from) && self.is_kernel(to) && self.waits(to)
+    }
+
+    /// The graph's `#[programmatic]` attribute: every eligible edge is programmatic.
+    pub fn programmatic_mode(&self) -> Option<&'a Attribute> {
+        self.decl
+            .attrs
+            .iter()
+            .find(|a| a.path().is_ident("programmatic"))
+    }
+
+    /// Whether node `index` is a kernel node.
+    pub fn is_kernel(&self, index: usize) -> bool {
+        matches!(self.nodes[index].op, NodeOp::Kernel(_))
+    }
+
+    /// Whether node `index` is a kernel node declared `#[waits]`: its kernel waits for the
+    /// kernels it depends on (`griddepcontrol.wait`) before it touches memory.
+    pub fn waits(&self, index: usize) -> bool {
+        self.is_kernel(index) && self.waits_attr(index).is_some()
+    }
+
+    /// The `#[waits]` attribute of node `index`.
+    pub fn waits_attr(&self, index: usize) -> Option<&'a Attribute> {
+        self.nodes[index]
+            .attrs
+            .iter()
+            .find(|a| a.path().is_ident("waits"))
+    }
+
+    /// The edges that order memory, as [`Model::resolved_edges`]: every plain edge, and an
+    /// edge with data (programmatic, launch-order) only into a kernel that waits for it.
+    pub fn ordering_edges(&self) -> Vec<(usize, usize)> {
+        self.resolved_edges()
+            .into_iter()
+            .filter(|&(from, to)| self.edge_kind(from, to) == EdgeKind::Plain || self.waits(to))
+            .collect()
     }
 
     /// Whether the edge `from -> to` (node indices), added to the declaration, keeps it legal:
@@ -474,6 +548,7 @@ impl<'a> Model<'a> {
         self.decl
             .attrs
             .iter()
+            .filter(|a| !a.path().is_ident("programmatic"))
             .partition(|a| !a.path().is_ident("doc"))
     }
 }
@@ -768,9 +843,19 @@ impl Model<'_> {
 
     /// `reach[a][b]`: whether node `b` (declared index) can be reached from node `a` by edges.
     pub fn reachability(&self) -> Vec<Vec<bool>> {
+        self.reachability_by(&self.resolved_edges())
+    }
+
+    /// [`Model::reachability`] by the edges that order memory ([`Model::ordering_edges`]): what
+    /// the hazard rule asks.
+    pub fn memory_reachability(&self) -> Vec<Vec<bool>> {
+        self.reachability_by(&self.ordering_edges())
+    }
+
+    fn reachability_by(&self, edges: &[(usize, usize)]) -> Vec<Vec<bool>> {
         let n = self.nodes.len();
         let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (from, to) in self.resolved_edges() {
+        for &(from, to) in edges {
             out[from].push(to);
         }
         let mut reach = vec![vec![false; n]; n];
@@ -837,10 +922,15 @@ pub fn kernel_params(ty: &Type) -> Option<Vec<&Type>> {
 /// The edges of `a -> [b, c] -> d`: every name of a term to every name of the next.
 fn chain_edges(chain: &EdgeChain) -> Vec<Edge<'_>> {
     let mut edges = Vec::new();
-    for (pair, arrow) in chain.terms.windows(2).zip(&chain.arrows) {
+    for ((pair, arrow), data) in chain.terms.windows(2).zip(&chain.arrows).zip(&chain.data) {
         for from in pair[0].names() {
             for to in pair[1].names() {
-                edges.push(Edge { from, to, arrow });
+                edges.push(Edge {
+                    from,
+                    to,
+                    arrow,
+                    data: data.as_ref(),
+                });
             }
         }
     }

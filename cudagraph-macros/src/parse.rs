@@ -237,6 +237,37 @@ pub struct WaitOp {
 pub struct EdgeChain {
     pub terms: Vec<EdgeTerm>,
     pub arrows: Vec<Token![->]>,
+    /// Per arrow, its `(programmatic)` or `(launch_order)` when written (`a ->(programmatic) b`).
+    pub data: Vec<Option<EdgeData>>,
+}
+
+/// What an edge carries, written in parentheses after its arrow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EdgeKind {
+    /// `a -> b`: the consumer starts after the producer completes.
+    Plain,
+    /// `a ->(programmatic) b`: the consumer kernel may launch once the producer kernel triggers
+    /// (`griddepcontrol.launch_dependents`) or completes.
+    Programmatic,
+    /// `a ->(launch_order) b`: the consumer kernel may launch once the producer kernel has begun.
+    LaunchOrder,
+}
+
+impl EdgeKind {
+    /// How the declaration writes it.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            EdgeKind::Plain => "",
+            EdgeKind::Programmatic => "programmatic",
+            EdgeKind::LaunchOrder => "launch_order",
+        }
+    }
+}
+
+/// `(programmatic)` or `(launch_order)` after an arrow.
+pub struct EdgeData {
+    pub ident: Ident,
+    pub kind: EdgeKind,
 }
 
 /// One end of an arrow: a node name or a bracketed list of them.
@@ -1289,8 +1320,14 @@ impl Parse for EdgeChain {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let mut terms = vec![input.parse()?];
         let mut arrows = Vec::new();
+        let mut data = Vec::new();
         while input.peek(Token![->]) {
             arrows.push(input.parse()?);
+            data.push(if input.peek(token::Paren) {
+                Some(input.parse()?)
+            } else {
+                None
+            });
             terms.push(input.parse()?);
         }
         if arrows.is_empty() {
@@ -1298,7 +1335,33 @@ impl Parse for EdgeChain {
                 "expected `->`: an edge is written `a -> b;` (a node declaration is `name: kind(...);`)",
             ));
         }
-        Ok(Self { terms, arrows })
+        Ok(Self {
+            terms,
+            arrows,
+            data,
+        })
+    }
+}
+
+impl Parse for EdgeData {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let content;
+        let paren = parenthesized!(content in input);
+        let usage = "expected `programmatic` or `launch_order` in the parentheses after an arrow: \
+                     `a ->(programmatic) b;` lets kernel `b` launch once kernel `a` triggers it, \
+                     `a ->(launch_order) b;` once `a` has begun";
+        let ident: Ident = content
+            .parse()
+            .map_err(|_| syn::Error::new(paren.span.join(), usage))?;
+        let kind = match ident.to_string().as_str() {
+            "programmatic" => EdgeKind::Programmatic,
+            "launch_order" => EdgeKind::LaunchOrder,
+            _ => return Err(syn::Error::new(ident.span(), usage)),
+        };
+        if !content.is_empty() {
+            return Err(content.error(usage));
+        }
+        Ok(Self { ident, kind })
     }
 }
 

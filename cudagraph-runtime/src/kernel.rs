@@ -36,6 +36,8 @@ pub struct Kernel<A> {
     func: CudaFunction,
     /// The check of [`Kernel::requires`]: a `fn(&LaunchConfig, A::Checked) -> bool`, erased.
     check: Option<ErasedCheck>,
+    /// Declared by [`Kernel::waits_for_dependency`].
+    waits: bool,
     _args: PhantomData<fn(A)>,
 }
 
@@ -48,6 +50,7 @@ impl<A> Clone for Kernel<A> {
         Self {
             func: self.func.clone(),
             check: self.check,
+            waits: self.waits,
             _args: PhantomData,
         }
     }
@@ -103,6 +106,7 @@ impl<A: KernelArgs> Kernel<A> {
         Self {
             func,
             check: None,
+            waits: false,
             _args: PhantomData,
         }
     }
@@ -143,6 +147,31 @@ impl<A: KernelArgs> Kernel<A> {
         self
     }
 
+    /// The kernel, declared to wait for the kernels its node depends on through programmatic
+    /// or launch-order edges ([`EdgeKind`](crate::EdgeKind)) before it touches memory: such an
+    /// edge into a node of this kernel then orders memory like a plain edge (the node's uses
+    /// come after everything before the edge's source), while the kernel's launch and its code
+    /// before the wait overlap the source's tail.
+    ///
+    /// Without it such an edge orders only *launches*: the consumer may run while the producer
+    /// still runs and may not see its writes, so the graph's memory checks (allocations freed
+    /// after their last use, indirect values, host memory) do not count the edge as ordering,
+    /// and the declaration (`cuda_graph!`) refuses a programmatic edge between two nodes whose
+    /// uses of a buffer conflict unless the consumer is `#[waits]`.
+    ///
+    /// # Safety
+    /// Every thread block of the kernel executes `griddepcontrol.wait`
+    /// (`cudaGridDependencySynchronize()`) unconditionally, before it reads or writes any memory
+    /// through its parameters: the wait returns once every kernel it depends on has completed
+    /// and its writes are visible ([programmatic dependent launch]). A kernel launched without a
+    /// programmatic dependency passes the wait at once, so the marker costs nothing elsewhere.
+    ///
+    /// [programmatic dependent launch]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#programmatic-dependent-launch-and-synchronization
+    pub unsafe fn waits_for_dependency(mut self) -> Self {
+        self.waits = true;
+        self
+    }
+
     /// Whether a launch with `config` and arguments `args` passes the kernel's check.
     #[inline]
     pub(crate) fn admits<'a>(
@@ -160,6 +189,7 @@ impl<A: KernelArgs> Kernel<A> {
             func: self.func.cu_function(),
             params: Some(TypeId::of::<A>()),
             check: self.check,
+            waits: self.waits,
         }
     }
 }
@@ -173,6 +203,9 @@ pub(crate) struct KernelContract {
     pub(crate) func: sys::CUfunction,
     params: Option<TypeId>,
     check: Option<ErasedCheck>,
+    /// The kernel waits for its programmatic dependencies before touching memory
+    /// ([`Kernel::waits_for_dependency`]).
+    pub(crate) waits: bool,
 }
 
 impl KernelContract {
@@ -181,6 +214,7 @@ impl KernelContract {
         func: std::ptr::null_mut(),
         params: None,
         check: None,
+        waits: false,
     };
 
     /// A kernel node of this crate's own (no `KernelNode<A>` handle may update it).
@@ -189,13 +223,17 @@ impl KernelContract {
             func,
             params: None,
             check: None,
+            waits: false,
         }
     }
 
-    /// Whether both launch the same function with the same check.
+    /// Whether both launch the same function with the same check and the same promise to wait
+    /// (an update may not take the wait away from a node a programmatic edge orders through).
     #[inline(always)]
     pub(crate) fn same(&self, other: &KernelContract) -> bool {
-        self.func == other.func && self.check.map(|c| c as usize) == other.check.map(|c| c as usize)
+        self.func == other.func
+            && self.check.map(|c| c as usize) == other.check.map(|c| c as usize)
+            && self.waits == other.waits
     }
 
     /// Whether the node launches a kernel of parameter list `A`.
@@ -228,6 +266,12 @@ impl KernelContract {
 }
 
 impl<A> Kernel<A> {
+    /// Whether the kernel was declared to wait for its programmatic dependencies
+    /// ([`Kernel::waits_for_dependency`]).
+    pub fn waits(&self) -> bool {
+        self.waits
+    }
+
     /// The cudarc function.
     pub fn function(&self) -> &CudaFunction {
         &self.func

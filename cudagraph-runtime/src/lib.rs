@@ -510,7 +510,7 @@ pub use driver::{driver_present, open_device};
 pub use error::{Error, Result, UpdateFailure};
 pub use exec::{GraphExec, InstantiateFlags};
 pub use exec_cache::{bucket_pow2, CacheStats, ExecCache};
-pub use graph::{Body, Graph, NodeInfo};
+pub use graph::{Body, EdgeKind, Graph, NodeInfo};
 pub use graph_memory::GraphMemory;
 pub use indirect::{Indirect, IndirectLayout, IndirectOptions};
 pub use introspect::DotFlags;

@@ -16,6 +16,7 @@
 //! | conditional nodes IF/ELSE (two bodies) and SWITCH | CUDA 12.8 |
 //! | stream capture (`cuStreamGetCaptureInfo_v3` and its `_v2`/`_v3` kin, newer bindings) | CUDA 12.3 |
 //! | `cuStreamBeginCaptureToGraph` (capture into a graph or a body) | CUDA 12.3 |
+//! | programmatic and launch-order edges (`CUgraphEdgeData`, `cuGraphAddDependencies_v2`) | CUDA 12.3 |
 //! | `cuGraphDebugDotPrint` with [`DotFlags::CONDITIONAL_NODE_PARAMS`](crate::DotFlags) | CUDA 12.3 |
 //!
 //! The default binding is CUDA 13.0, whose calls all exist in a CUDA 12.3 driver; the GPU
@@ -99,6 +100,13 @@ pub(crate) const CAPTURE: Api = Api {
 #[cfg(not(feature = "cuda-12020"))]
 pub(crate) const BEGIN_CAPTURE_TO_GRAPH: Api = Api {
     name: "cuStreamBeginCaptureToGraph",
+    since: (12, 3),
+};
+/// Edges with data (`CUgraphEdgeData`): programmatic and launch-order edges between kernel
+/// nodes, added with `cuGraphAddDependencies_v2`.
+#[cfg(not(feature = "cuda-12020"))]
+pub(crate) const EDGE_DATA: Api = Api {
+    name: "edges with data (cuGraphAddDependencies_v2: programmatic and launch-order edges)",
     since: (12, 3),
 };
 /// The DOT export's conditional-node parameters.
@@ -284,6 +292,8 @@ mod tests {
             SWITCH_NODE,
             #[cfg(not(feature = "cuda-12020"))]
             BEGIN_CAPTURE_TO_GRAPH,
+            #[cfg(not(feature = "cuda-12020"))]
+            EDGE_DATA,
         ];
         for api in all {
             assert!(check(api, (13, 0)).is_ok(), "{api:?}");

@@ -45,6 +45,7 @@ pub mod bench;
 pub mod capture;
 pub mod graph_memory;
 pub mod graphs;
+pub mod pdl;
 pub mod pipeline;
 pub mod raw;
 pub mod soundness;

@@ -63,6 +63,46 @@ fn one() -> LaunchConfig {
     }
 }
 
+/// `Graph::add_while_unrolled`: `unroll` checked copies of the body per pass of the WHILE node.
+/// The loop stops right after the copy that clears the handle, whatever the unroll: the step
+/// count is exactly the limit (a copy run after convergence would count one more), and the last
+/// copy that ran is `(limit - 1) % unroll` (each copy records its index after its step).
+#[test]
+fn an_unrolled_while_loop_stops_at_the_same_iteration() {
+    let Some(gpu) = gpu("an_unrolled_while_loop_stops_at_the_same_iteration") else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let counter = zeros::<u32>(&gpu, 1);
+    let last = zeros::<u32>(&gpu, 1);
+    for unroll in [1u32, 3, 4, 7, 16] {
+        for limit in [1u32, 5, 16, 1000] {
+            let mut g = Graph::new(&gpu.ctx).unwrap();
+            let reset = g.add_memset(Memset::new(&counter, 0u32), &[]).unwrap();
+            let handle = g.conditional_handle(Some(1)).unwrap();
+            g.add_while_unrolled(handle, unroll, &[reset.id()], |body, copy| {
+                let step = body.add_kernel(&k.step, one(), (handle, &counter, limit), &[])?;
+                body.add_kernel(&k.put, one(), (copy, &last), &[step.id()])?;
+                Ok(())
+            })
+            .unwrap();
+            let mut exec = g.instantiate().unwrap();
+            exec.launch(&gpu.stream).unwrap();
+            let what = format!("unroll {unroll}, limit {limit}");
+            assert_eq!(read_back(&gpu.stream, &counter), vec![limit], "{what}");
+            assert_eq!(
+                read_back(&gpu.stream, &last),
+                vec![(limit - 1) % unroll],
+                "{what}"
+            );
+        }
+    }
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let handle = g.conditional_handle(Some(1)).unwrap();
+    let refused = g.add_while_unrolled(handle, 0, &[], |_, _| Ok(()));
+    assert!(matches!(refused, Err(Error::Invalid { .. })), "{refused:?}");
+}
+
 #[test]
 fn a_while_loop_runs_on_the_gpu_until_its_body_ends_it() {
     let Some(gpu) = gpu("a_while_loop_runs_on_the_gpu_until_its_body_ends_it") else {

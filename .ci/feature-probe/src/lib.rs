@@ -90,3 +90,26 @@ mod switch {
         }
     }
 }
+
+#[cfg(feature = "programmatic")]
+mod programmatic {
+    use cudagraph_runtime::cuda_graph;
+    use cudagraph_runtime::prelude::*;
+
+    cuda_graph! {
+        /// Programmatic and launch-order edges (CUDA 12.3 bindings).
+        graph Chain {
+            params {
+                fill: Kernel<(u32, DevicePtrMut<f32>)>,
+                x: DeviceBuffer<f32>,
+                y: DeviceBuffer<f32>,
+                n: u32,
+            }
+            a: kernel fill<<<1, 32>>>(n, x);
+            #[waits]
+            b: kernel fill<<<1, 32>>>(n, x);
+            c: kernel fill<<<1, 32>>>(n, y);
+            a ->(programmatic) b ->(launch_order) c;
+        }
+    }
+}

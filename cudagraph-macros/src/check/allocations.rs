@@ -69,7 +69,14 @@ pub fn check_names(models: &[Model], model: &Model, cx: &mut Ctxt) {
 /// Graph order: every use after the alloc node and before the free node, one free at most.
 /// Runs on an acyclic declaration (it needs the paths between nodes).
 pub fn check_order(model: &Model, cx: &mut Ctxt) {
-    let reach = model.reachability();
+    // Ordered for memory (an edge with data into a kernel that does not wait orders launches
+    // only); the suggested edges are checked against every edge (no cycle).
+    let reach = model.memory_reachability();
+    let full = model.reachability();
+    let fix = |from: usize, to: usize| {
+        super::programmatic::unwaited_note(model, from, to)
+            .unwrap_or_else(|| add_edge(model, &full, from, to))
+    };
     let node = |i: usize| name_of(&model.nodes[i].name);
     let frees: Vec<Vec<usize>> = (0..model.nodes.len())
         .map(|a| {
@@ -98,7 +105,7 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
         }
         for &f in frees {
             if !reach[a][f] {
-                let fix = add_edge(model, &reach, a, f);
+                let fix = fix(a, f);
                 cx.error(
                     free_token(f),
                     format!(
@@ -114,7 +121,7 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
         for (a, span) in model.alloc_mentions(user) {
             let (use_, alloc) = (node(u), node(a));
             if !reach[a][u] {
-                let fix = add_edge(model, &reach, a, u);
+                let fix = fix(a, u);
                 cx.error(
                     span,
                     format!(
@@ -127,7 +134,7 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
             for &f in &frees[a] {
                 let free = node(f);
                 if reach[f][u] {
-                    let fix = add_edge(model, &reach, u, f);
+                    let fix = fix(u, f);
                     cx.error(
                         span,
                         format!(
@@ -137,7 +144,7 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
                         ),
                     );
                 } else if !reach[u][f] {
-                    let fix = add_edge(model, &reach, u, f);
+                    let fix = fix(u, f);
                     cx.error(
                         span,
                         format!(

@@ -26,13 +26,13 @@ fn is_any(attr: &Attribute, names: &[&str]) -> bool {
 
 pub fn check(model: &Model, cx: &mut Ctxt) {
     for attr in &model.decl.attrs {
-        if !is_any(attr, &["doc", "cfg", "cfg_attr"]) && !is_any(attr, &LINTS) {
+        if !is_any(attr, &["doc", "cfg", "cfg_attr", "programmatic"]) && !is_any(attr, &LINTS) {
             cx.error_spanned(
                 attr,
                 format!(
                     "{} cannot be applied to a graph declaration: only doc comments, `cfg` and lint attributes \
-                     (`allow`, `warn`, ...) apply to the items it generates; attributes for the params struct go \
-                     on the `params` block",
+                     (`allow`, `warn`, ...) apply to the items it generates, and `#[programmatic]` to its edges; \
+                     attributes for the params struct go on the `params` block",
                     name(attr)
                 ),
             );
@@ -44,13 +44,13 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                 for attr in node
                     .attrs
                     .iter()
-                    .filter(|a| !is_any(a, &["doc", "unordered"]))
+                    .filter(|a| !is_any(a, &["doc", "unordered", "waits"]))
                 {
                     cx.error_spanned(
                         attr,
                         format!(
-                            "{} cannot be applied to a node: only doc comments and \
-                             `#[unordered(buffer, ...)]` can",
+                            "{} cannot be applied to a node: only doc comments, \
+                             `#[unordered(buffer, ...)]` and `#[waits]` can",
                             name(attr)
                         ),
                     );

@@ -147,7 +147,9 @@ impl NodeUse {
 pub fn analyze(model: &Model) -> Analysis {
     let mut out = Analysis::default();
     let n = model.nodes.len();
-    let reach = model.reachability();
+    // Ordered for memory: an edge with data into a kernel that does not wait orders launches
+    // only (see `super::programmatic`).
+    let reach = model.memory_reachability();
     let uses = node_uses(model);
     let opaque: Vec<Option<Opaque>> = model.nodes.iter().map(|n| model.opaque(n)).collect();
     let opted: Vec<Vec<Buffer>> = model
@@ -383,6 +385,12 @@ pub fn race_message(model: &Model, race: &Race, wa: bool, wb: bool) -> String {
             )
         })
         .unwrap_or_default();
+    if let Some(note) = super::programmatic::unwaited_note(model, a, b) {
+        return format!(
+            "nodes `{na}` and `{nb}` both use buffer `{buffer}` and {who}, but no edge orders \
+             their memory: {note}"
+        );
+    }
     let order = order_suggestion(model, a, b, &format!("`{na}` and `{nb}`"));
     format!(
         "nodes `{na}` and `{nb}` both use buffer `{buffer}` and {who}, but no edge orders them: \

@@ -21,7 +21,7 @@ use syn::{Attribute, Ident};
 
 use crate::check::{self, Ctxt};
 use crate::model::{name_of, Model};
-use crate::parse::{Input, NodeDecl, NodeOp};
+use crate::parse::{EdgeKind, Input, NodeDecl, NodeOp};
 
 /// Checks every declaration of the call, then generates the code of each.
 pub fn expand(input: Input) -> syn::Result<TokenStream> {
@@ -229,8 +229,11 @@ struct NodeGen<'a> {
     handle: Ident,
     /// The function computing the node's inputs from the params.
     eval: Ident,
-    /// Positions of the node's dependencies, in declared order.
+    /// Positions of the node's dependencies through plain edges, in declared order.
     deps: Vec<usize>,
+    /// Positions of the node's dependencies through edges with data (`->(programmatic)`,
+    /// `->(launch_order)`, or `#[programmatic]`'s), in declared order: added after the node.
+    data_deps: Vec<(usize, EdgeKind)>,
     /// Indices of the params its expressions read.
     mentions: Vec<usize>,
     /// Positions of the alloc nodes whose allocations its expressions name.
@@ -261,8 +264,12 @@ impl<'a> Gen<'a> {
             pos[decl] = p;
         }
         let mut deps: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
+        let mut data_deps: Vec<Vec<(usize, EdgeKind)>> = vec![Vec::new(); order.len()];
         for (from, to) in model.resolved_edges() {
-            deps[to].push(pos[from]);
+            match model.edge_kind(from, to) {
+                EdgeKind::Plain => deps[to].push(pos[from]),
+                kind => data_deps[to].push((pos[from], kind)),
+            }
         }
         let nodes: Vec<NodeGen> = order
             .iter()
@@ -281,6 +288,7 @@ impl<'a> Gen<'a> {
                     ),
                     eval: format_ident!("__cg_eval_{}", name),
                     deps: deps[decl].clone(),
+                    data_deps: data_deps[decl].clone(),
                     mentions: model.mentions(node),
                     allocs: model
                         .alloc_mentions(node)
@@ -301,7 +309,10 @@ impl<'a> Gen<'a> {
             .collect();
         let edges = nodes
             .iter()
-            .flat_map(|n| n.deps.iter().map(move |&d| (d, n.pos)))
+            .flat_map(|n| {
+                let data = n.data_deps.iter().map(|&(d, _)| d);
+                n.deps.iter().copied().chain(data).map(move |d| (d, n.pos))
+            })
             .collect();
         let mut roles = vec![Role::Value; model.params.len()];
         let param_of = |expr: &syn::Expr| match expr {

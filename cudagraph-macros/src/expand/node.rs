@@ -14,7 +14,9 @@ use super::{
     at, graph_at, indirect_key, local, moved, params_at, private_at, Gen, NodeGen, PER_FN,
 };
 use crate::model::kernel_params;
-use crate::parse::{CaptureOp, CondKind, CondOp, KernelOp, NodeOp, RecordOp, WaitOp};
+use crate::parse::{
+    CaptureOp, CondKind, CondOp, EdgeKind, KernelOp, NodeDecl, NodeOp, RecordOp, WaitOp,
+};
 
 impl Gen<'_> {
     /// The declared type of the param an operand names (checked to be a param).
@@ -470,11 +472,38 @@ impl Gen<'_> {
                 );
                 let (kernel, config, args) = (&k, &c, &a);
                 let (p, launches) = (private_at(site), launches_at(site));
-                // The launch configuration comes out too: the executable keeps it.
+                if node.data_deps.is_empty() && !waits_declared(node.decl) {
+                    // The launch configuration comes out too: the executable keeps it.
+                    return quote_spanned! {s=>
+                        (#nodes.#field, #launches.#field) = #p::add_node(#graph, #name, |#graph| {
+                            let (#kernel, #config, #args) = #graph_ty::#eval(#params #allocs);
+                            #p::Result::Ok((#graph.add_kernel(#k, #c, #a, #deps)?, #c))
+                        })?;
+                    };
+                }
+                // `#[waits]`: the kernel must say so too (`Kernel::waits_for_dependency`), the
+                // promise the graph's own memory checks rely on.
+                let waits = waits_declared(node.decl)
+                    .then(|| quote_spanned!(s=> #p::declared_waits(#k, #name)?;));
+                let added = moved(&local("added"), site);
+                // Edges with data join the node once it exists, in declared order.
+                let edges = node.data_deps.iter().map(|&(d, kind)| {
+                    let dep = moved(&self.nodes[d].decl.name, site);
+                    let kind = match kind {
+                        EdgeKind::Programmatic => quote_spanned!(s=> Programmatic),
+                        _ => quote_spanned!(s=> LaunchOrder),
+                    };
+                    quote_spanned! {s=>
+                        #p::add_edge::<()>(#graph, #nodes.#dep.id(), #added.id(), #p::EdgeKind::#kind)?;
+                    }
+                });
                 return quote_spanned! {s=>
                     (#nodes.#field, #launches.#field) = #p::add_node(#graph, #name, |#graph| {
                         let (#kernel, #config, #args) = #graph_ty::#eval(#params #allocs);
-                        #p::Result::Ok((#graph.add_kernel(#k, #c, #a, #deps)?, #c))
+                        #waits
+                        let #added = #graph.add_kernel(#k, #c, #a, #deps)?;
+                        #(#edges)*
+                        #p::Result::Ok((#added, #c))
                     })?;
                 };
             }
@@ -757,4 +786,9 @@ pub(super) fn handle_name<'n>(node: &'n NodeGen) -> &'n Ident {
         NodeOp::Conditional(c) => &c.handle,
         _ => &node.decl.name,
     }
+}
+
+/// Whether a kernel node is declared `#[waits]` (checked to be a kernel node by the rules).
+fn waits_declared(node: &NodeDecl) -> bool {
+    matches!(node.op, NodeOp::Kernel(_)) && node.attrs.iter().any(|a| a.path().is_ident("waits"))
 }

@@ -52,3 +52,48 @@ impl CudaHasSwitchNodes for () {
         Condition::Switch(cases)
     }
 }
+
+/// Implemented when the bound CUDA has edges with data (CUDA 12.3 or newer): adds an edge of a
+/// `->(programmatic)` or `->(launch_order)` arrow.
+#[diagnostic::on_unimplemented(
+    message = "programmatic and launch-order edges (`->(programmatic)`, `->(launch_order)`, \
+               `#[programmatic]`) need CUDA 12.3 or newer: this build of cudagraph-runtime binds \
+               CUDA 12.2 (its `cuda-12020` feature)",
+    label = "needs CUDA 12.3",
+    note = "depend on cudagraph-runtime with `default-features = false, features = [\"cuda-12030\"]` \
+            or a newer `cuda-*` feature (the default binds CUDA 13.0)"
+)]
+pub trait CudaHasEdgeData {
+    /// [`Graph::add_edge`](crate::Graph::add_edge).
+    fn add_edge(
+        graph: &mut crate::Graph<'_>,
+        from: crate::NodeId,
+        to: crate::NodeId,
+        kind: crate::EdgeKind,
+    ) -> crate::Result<()>;
+}
+
+#[cfg(not(feature = "cuda-12020"))]
+impl CudaHasEdgeData for () {
+    #[inline]
+    fn add_edge(
+        graph: &mut crate::Graph<'_>,
+        from: crate::NodeId,
+        to: crate::NodeId,
+        kind: crate::EdgeKind,
+    ) -> crate::Result<()> {
+        graph.add_edge(from, to, kind)
+    }
+}
+
+/// Adds the edge of a `->(programmatic)` or `->(launch_order)` arrow; compiles only when the
+/// bound CUDA has edges with data.
+#[inline]
+pub fn add_edge<T: CudaHasEdgeData>(
+    graph: &mut crate::Graph<'_>,
+    from: crate::NodeId,
+    to: crate::NodeId,
+    kind: crate::EdgeKind,
+) -> crate::Result<()> {
+    T::add_edge(graph, from, to, kind)
+}

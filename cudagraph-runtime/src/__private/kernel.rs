@@ -97,3 +97,21 @@ impl WholeLaunchConfig for LaunchConfig {
 pub fn launch_config(config: impl WholeLaunchConfig) -> LaunchConfig {
     config.config()
 }
+
+/// A node declared `#[waits]`: its kernel must be one made with
+/// [`Kernel::waits_for_dependency`](crate::Kernel::waits_for_dependency), the promise the
+/// declaration's memory rule counted on.
+#[inline]
+pub fn declared_waits<A>(kernel: &crate::Kernel<A>, node: &'static str) -> crate::Result<()> {
+    if kernel.waits() {
+        return Ok(());
+    }
+    Err(crate::Error::Invalid {
+        node: node.into(),
+        reason: "the node is declared `#[waits]`, but its kernel was not made with \
+                 `Kernel::waits_for_dependency` (the `unsafe` promise that it executes \
+                 `griddepcontrol.wait` before it touches memory): mark the kernel, or drop \
+                 `#[waits]`"
+            .into(),
+    })
+}

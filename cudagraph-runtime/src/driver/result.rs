@@ -153,7 +153,11 @@ pub(crate) mod graph {
         Ok(graph)
     }
 
-    /// `cuGraphNodeGetDependencies`, twice: the count, then the nodes `node` depends on.
+    /// `cuGraphNodeGetDependencies`, twice: the count, then the nodes `node` depends on through
+    /// edges that order memory (full completion of the dependency: port 0, the default type).
+    /// An edge with data (programmatic or launch-order, as a capture of a programmatic launch
+    /// records) is left out: it orders launches only, so the memory checks built on these lists
+    /// must not count it.
     ///
     /// # Safety
     /// `node` is a node of a live graph.
@@ -204,7 +208,38 @@ pub(crate) mod graph {
         };
         check("cuGraphNodeGetDependencies", listed)?;
         deps.truncate(count);
+        #[cfg(not(feature = "cuda-12020"))]
+        {
+            let mut data = edges.iter();
+            deps.retain(|_| {
+                data.next().is_some_and(|e| {
+                    e.from_port as u32 == sys::CU_GRAPH_KERNEL_NODE_PORT_DEFAULT
+                        && e.type_
+                            == sys::CUgraphDependencyType::CU_GRAPH_DEPENDENCY_TYPE_DEFAULT as u8
+                })
+            });
+        }
         Ok(deps)
+    }
+
+    /// `cuGraphAddDependencies_v2` for one edge `from -> to` carrying `data` (its ports and
+    /// type: a programmatic or launch-order edge between kernel nodes).
+    ///
+    /// # Safety
+    /// `graph` is live and `from` and `to` are its nodes.
+    #[cfg(not(feature = "cuda-12020"))]
+    #[inline]
+    pub(crate) unsafe fn add_dependency(
+        graph: sys::CUgraph,
+        from: sys::CUgraphNode,
+        to: sys::CUgraphNode,
+        data: &sys::CUgraphEdgeData,
+    ) -> Result<()> {
+        crate::version::EDGE_DATA.require()?;
+        // SAFETY: the caller's promise; one edge: one `from`, one `to`, one edge datum.
+        check("cuGraphAddDependencies", unsafe {
+            sys::cuGraphAddDependencies_v2(graph, &from, &to, data, 1)
+        })
     }
 
     /// `cuGraphRetainUserObject`: with `moved`, the caller's reference to `object` becomes the

@@ -56,6 +56,21 @@ impl<'a> GraphExec<'a> {
         }
     }
 
+    /// The error for switching node `index` from a kernel that waits for its programmatic
+    /// dependencies to one that does not: the graph's memory checks may have counted an edge
+    /// into the node as ordering because of the wait.
+    #[cold]
+    #[inline(never)]
+    fn wait_taken_away(&self, index: usize) -> Error {
+        Error::Invalid {
+            node: self.graph.name_of(index),
+            reason: "the node's kernel waits for its programmatic dependencies \
+                     (`Kernel::waits_for_dependency`), and a programmatic edge into it may order \
+                     memory only because of that wait: switch it only to a kernel that waits too"
+                .into(),
+        }
+    }
+
     /// The error for a kernel launch of node `index` that its kernel's check refuses.
     #[cold]
     #[inline(never)]
@@ -175,6 +190,9 @@ impl<'a> GraphExec<'a> {
             return Err(self.stale_handle::<A>(index));
         }
         let new = kernel.contract();
+        if current.waits && !new.waits {
+            return Err(self.wait_taken_away(index));
+        }
         self.send_kernel_params(index, raw_node, new, &config, args)?;
         if !current.same(&new) {
             self.switch_kernel(index, kernel.function(), new);

@@ -112,6 +112,17 @@ impl<'a> Body<'a> {
         self.graph_mut().add_kernel(kernel, config, args, deps)
     }
 
+    /// Adds an edge between two nodes of the body (see [`Graph::add_edge`]).
+    #[cfg(not(feature = "cuda-12020"))]
+    pub fn add_edge(
+        &mut self,
+        from: impl Into<NodeId>,
+        to: impl Into<NodeId>,
+        kind: crate::EdgeKind,
+    ) -> Result<()> {
+        self.graph_mut().add_edge(from, to, kind)
+    }
+
     /// Adds a 1-D copy (see [`Graph::add_memcpy`]): device memory, or page-locked host memory
     /// the device can reach.
     pub fn add_memcpy<D: Direction>(

@@ -8,11 +8,13 @@
 //! - `info`: names and introspection;
 //! - `add`: adding nodes: the one path every kind's adder takes, and the adders of the plain
 //!   kinds;
+//! - `edges`: edges added between existing nodes, and edges with data ([`EdgeKind`]);
 //! - `validate`: the checks that span node kinds;
 //! - `mem`: memory nodes; `indirect`: indirect values;
 //! - `conditional`: conditional nodes; `body`: a body as the closure building it gets it
 //!   ([`Body`]); `bodies`: the bodies' nodes, kept by the enclosing graph; `body_rules`: CUDA's
 //!   rule for bodies, through child graphs;
+//! - `unroll`: WHILE nodes whose body runs several copies per iteration;
 //! - `captured`: the nodes a capture recorded into a graph.
 //!
 //! Two features add methods from their own modules, which build on this one: stream capture
@@ -26,14 +28,19 @@ mod body_rules;
 mod captured;
 mod conditional;
 mod definition;
+mod edges;
 mod indirect;
 mod info;
 mod mem;
 mod records;
 mod tables;
+// Conditional nodes need CUDA 12.3 or newer.
+#[cfg(not(feature = "cuda-12020"))]
+mod unroll;
 mod validate;
 
 pub use body::Body;
 pub use definition::Graph;
+pub use edges::EdgeKind;
 pub use info::NodeInfo;
 pub(crate) use validate::refuse_captured;
