@@ -420,6 +420,7 @@
 pub mod __private;
 mod ambient;
 mod capture;
+pub mod device_launch;
 pub mod dot;
 mod driver;
 mod error;
@@ -449,6 +450,7 @@ pub use capture::{
 };
 pub use cudagraph_macros::cuda_graph;
 pub use cudarc;
+pub use device_launch::{DeviceGraph, DeviceGraphExec, DeviceGraphHandle};
 pub use driver::{driver_present, open_device};
 pub use error::{Error, Result, UpdateFailure};
 pub use exec::{GraphExec, InstantiateFlags};

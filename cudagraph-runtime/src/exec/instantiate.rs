@@ -85,6 +85,9 @@ pub struct GraphExec<'a> {
     pub(super) events: Vec<(usize, Event)>,
     /// The block of indirect values the graph's kernels read (see `crate::indirect`), if any.
     pub(super) indirect: Option<Box<IndirectBlock>>,
+    /// Made for a [`DeviceGraphExec`](crate::DeviceGraphExec), which alone launches and
+    /// uploads it (ordered with the device launches of it).
+    pub(crate) device_launch: bool,
 }
 
 // SAFETY: as for `Graph`: usable from any thread, never from two at once (`!Sync`).
@@ -194,6 +197,7 @@ impl<'a> GraphExec<'a> {
             frees_adopted,
             events: Vec::new(),
             indirect,
+            device_launch: false,
         })
     }
 
