@@ -29,6 +29,9 @@ pub struct Kind {
     /// Its name in errors when it is declared in a conditional body, where CUDA refuses it
     /// (`None`: CUDA allows it there).
     pub refused_in_body: Option<&'static str>,
+    /// Whether CUDA allows it in a graph launched from the device (a `#[device_launch]`
+    /// declaration): kernel, memcpy, memset, empty and child-graph nodes only.
+    pub in_device_graph: bool,
     /// Whether it has a single-node update (alloc nodes are only checked).
     pub updatable: bool,
     /// What its update handle can change, as the handle's docs say.
@@ -43,6 +46,7 @@ pub const KINDS: [Kind; 12] = [
         name: "kernel",
         handle: None,
         refused_in_body: None,
+        in_device_graph: true,
         updatable: true,
         updates: "its arguments and launch configuration can change, and it can be enabled or disabled",
     },
@@ -52,6 +56,7 @@ pub const KINDS: [Kind; 12] = [
         name: "memset",
         handle: None,
         refused_in_body: None,
+        in_device_graph: true,
         updatable: true,
         updates: "its destination and value can change (1-D only), and it can be enabled or disabled",
     },
@@ -61,6 +66,7 @@ pub const KINDS: [Kind; 12] = [
         name: "memcpy",
         handle: None,
         refused_in_body: None,
+        in_device_graph: true,
         updatable: true,
         updates: "its source and destination can change (same direction, 1-D only), and it can be enabled or disabled",
     },
@@ -70,6 +76,7 @@ pub const KINDS: [Kind; 12] = [
         name: "host",
         handle: Some("HostNode"),
         refused_in_body: Some("host"),
+        in_device_graph: false,
         updatable: true,
         updates: "its closure can change; CUDA cannot enable or disable it",
     },
@@ -79,6 +86,7 @@ pub const KINDS: [Kind; 12] = [
         name: "child_graph",
         handle: Some("ChildGraphNode"),
         refused_in_body: None,
+        in_device_graph: true,
         updatable: true,
         updates: "its embedded graph can change (same topology); CUDA cannot enable or disable it",
     },
@@ -88,6 +96,7 @@ pub const KINDS: [Kind; 12] = [
         name: "empty",
         handle: Some("EmptyNode"),
         refused_in_body: None,
+        in_device_graph: true,
         updatable: false,
         updates: "nothing about it can change",
     },
@@ -97,6 +106,7 @@ pub const KINDS: [Kind; 12] = [
         name: "mem_alloc",
         handle: None,
         refused_in_body: Some("alloc"),
+        in_device_graph: false,
         updatable: false,
         updates: "nothing about it can change (CUDA fixes an allocation's size and address when the graph is built); it gives the allocation, for the runtime's own API",
     },
@@ -106,6 +116,7 @@ pub const KINDS: [Kind; 12] = [
         name: "mem_free",
         handle: Some("MemFreeNode"),
         refused_in_body: Some("free"),
+        in_device_graph: false,
         updatable: false,
         updates: "nothing about it can change (CUDA cannot update a free node)",
     },
@@ -115,6 +126,7 @@ pub const KINDS: [Kind; 12] = [
         name: "event_record",
         handle: Some("EventRecordNode"),
         refused_in_body: Some("event record"),
+        in_device_graph: false,
         updatable: true,
         updates: "its event can change; CUDA cannot enable or disable it",
     },
@@ -124,6 +136,7 @@ pub const KINDS: [Kind; 12] = [
         name: "event_wait",
         handle: Some("EventWaitNode"),
         refused_in_body: Some("event wait"),
+        in_device_graph: false,
         updatable: true,
         updates: "its event can change; CUDA cannot enable or disable it",
     },
@@ -133,6 +146,7 @@ pub const KINDS: [Kind; 12] = [
         name: "capture",
         handle: Some("ChildGraphNode"),
         refused_in_body: None,
+        in_device_graph: true,
         updatable: true,
         updates: "its work can be recorded again from another `Capture` (the recorded graph must have the same topology); CUDA cannot enable or disable it",
     },
@@ -142,6 +156,7 @@ pub const KINDS: [Kind; 12] = [
         name: "conditional",
         handle: Some("ConditionalNode"),
         refused_in_body: None,
+        in_device_graph: false,
         updatable: true,
         updates: "nothing about it can change (CUDA updates a conditional node only through its bodies' nodes, which have handles of their own)",
     },
@@ -172,6 +187,20 @@ impl Kind {
     /// How errors name a node of the kind refused in a conditional body (`a host node`).
     pub fn refused_in_body_node(&self) -> Option<String> {
         let name = self.refused_in_body?;
+        let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        Some(format!("{article} {name} node"))
+    }
+
+    /// How errors name a node of the kind CUDA refuses in a device graph (`a host node`).
+    pub fn refused_in_device_graph_node(&self) -> Option<String> {
+        if self.in_device_graph {
+            return None;
+        }
+        let name = self.refused_in_body.unwrap_or("conditional");
         let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
             "an"
         } else {
@@ -238,6 +267,21 @@ mod tests {
                 "a free node",
                 "an event record node",
                 "an event wait node"
+            ]
+        );
+        let refused: Vec<String> = KINDS
+            .iter()
+            .filter_map(Kind::refused_in_device_graph_node)
+            .collect();
+        assert_eq!(
+            refused,
+            [
+                "a host node",
+                "an alloc node",
+                "a free node",
+                "an event record node",
+                "an event wait node",
+                "a conditional node"
             ]
         );
     }

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use cudarc::driver::CudaStream;
 
-use super::handle::DeviceGraphHandle;
+use super::handle::{DeviceGraphHandle, SharedDeviceGraph};
 use crate::error::{Error, Result};
 use crate::exec::{GraphExec, InstantiateFlags};
 use crate::graph::Graph;
@@ -187,6 +187,12 @@ impl DeviceGraphExec {
     /// until its own last launch has completed.
     pub fn handle(&self) -> DeviceGraphHandle<'_> {
         DeviceGraphHandle::new(&self.anchor)
+    }
+
+    /// An owned handle ([`SharedDeviceGraph`]), for a `cuda_graph!` param: it keeps the
+    /// executable alive while it lives.
+    pub fn shared_handle(&self) -> SharedDeviceGraph {
+        SharedDeviceGraph::new(&self.anchor)
     }
 
     /// The executable, for what only reads it (its graph, its raw handle, its node handles'

@@ -75,6 +75,81 @@ impl<'e> DeviceGraphHandle<'e> {
     }
 }
 
+/// An owned handle of a [`DeviceGraphExec`](super::DeviceGraphExec), for where a borrow cannot
+/// go: a param of a `cuda_graph!` declaration (`Clone + PartialEq`, compared by executable). It
+/// keeps the executable alive while it lives, like a graph given it; given for a kernel parameter
+/// of type [`DeviceGraph`] as [`DeviceGraphHandle`] is. Made by
+/// [`DeviceGraphExec::shared_handle`](super::DeviceGraphExec::shared_handle).
+#[derive(Clone)]
+pub struct SharedDeviceGraph {
+    anchor: Arc<DeviceAnchor>,
+}
+
+impl SharedDeviceGraph {
+    pub(super) fn new(anchor: &Arc<DeviceAnchor>) -> Self {
+        Self {
+            anchor: anchor.clone(),
+        }
+    }
+
+    /// The borrowed, `Copy` handle.
+    pub fn handle(&self) -> DeviceGraphHandle<'_> {
+        DeviceGraphHandle::new(&self.anchor)
+    }
+}
+
+impl PartialEq for SharedDeviceGraph {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.anchor, &other.anchor)
+    }
+}
+impl Eq for SharedDeviceGraph {}
+
+impl std::fmt::Debug for SharedDeviceGraph {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SharedDeviceGraph({:#x})", self.anchor.raw())
+    }
+}
+
+impl<'a> private::Argument<'a, DeviceGraph> for SharedDeviceGraph {}
+#[diagnostic::do_not_recommend]
+impl<'a> KernelArg<'a, DeviceGraph> for SharedDeviceGraph {
+    #[inline(always)]
+    fn repr(&self) -> u64 {
+        self.anchor.raw()
+    }
+    #[inline(always)]
+    fn checked(&self) {}
+    #[inline(always)]
+    fn memory(&self) -> Option<MemKey> {
+        Some(self.handle().key())
+    }
+    #[inline]
+    fn into_part(self) -> Result<(u64, Option<Use<'a>>)> {
+        KernelArg::<'a, DeviceGraph>::into_part(self.handle())
+    }
+}
+
+/// A shared handle given by reference (a declaration's param is given as `&param`).
+impl<'a> private::Argument<'a, DeviceGraph> for &SharedDeviceGraph {}
+#[diagnostic::do_not_recommend]
+impl<'a> KernelArg<'a, DeviceGraph> for &SharedDeviceGraph {
+    #[inline(always)]
+    fn repr(&self) -> u64 {
+        self.anchor.raw()
+    }
+    #[inline(always)]
+    fn checked(&self) {}
+    #[inline(always)]
+    fn memory(&self) -> Option<MemKey> {
+        Some(self.handle().key())
+    }
+    #[inline]
+    fn into_part(self) -> Result<(u64, Option<Use<'a>>)> {
+        KernelArg::<'a, DeviceGraph>::into_part(self.handle())
+    }
+}
+
 impl private::Sealed for DeviceGraph {}
 /// A kernel may take a device-launchable executable (`cudaGraphExec_t` in CUDA C).
 impl Param for DeviceGraph {

@@ -37,4 +37,4 @@ mod handle;
 
 pub use device_runtime::link_with_cudadevrt;
 pub use exec::DeviceGraphExec;
-pub use handle::{DeviceGraph, DeviceGraphHandle, DEVICE_LAUNCH_DECLARATIONS};
+pub use handle::{DeviceGraph, DeviceGraphHandle, SharedDeviceGraph, DEVICE_LAUNCH_DECLARATIONS};
