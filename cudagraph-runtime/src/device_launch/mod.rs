@@ -34,7 +34,11 @@
 pub mod device_runtime;
 mod exec;
 mod handle;
+#[cfg(not(any(feature = "cuda-12020", feature = "cuda-12030")))]
+mod updatable;
 
 pub use device_runtime::link_with_cudadevrt;
 pub use exec::DeviceGraphExec;
 pub use handle::{DeviceGraph, DeviceGraphHandle, SharedDeviceGraph, DEVICE_LAUNCH_DECLARATIONS};
+#[cfg(not(any(feature = "cuda-12020", feature = "cuda-12030")))]
+pub use updatable::{DeviceKernelNode, DeviceNode, DEVICE_UPDATE_DECLARATIONS};

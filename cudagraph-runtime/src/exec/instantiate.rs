@@ -274,7 +274,17 @@ impl SendExec {
 /// Refuses device launch for a graph with indirect values: a launch from the device would not go
 /// through [`GraphExec::launch`], which publishes the values and counts the launches.
 pub(super) fn refuse_device_launch(graph: &Graph<'_>, flags: InstantiateFlags) -> Result<()> {
-    if graph.has_indirect() && flags.bits() & InstantiateFlags::DEVICE_LAUNCH.bits() != 0 {
+    let device_launch = flags.bits() & InstantiateFlags::DEVICE_LAUNCH.bits() != 0;
+    if graph.has_device_updatable_nodes() && !device_launch {
+        return Err(Error::Invalid {
+            node: "instantiate".into(),
+            reason: "the graph has device-updatable kernel nodes: instantiate it with \
+                     `Graph::instantiate_for_device_launch`, which uploads it (and uploads it \
+                     again after host-side updates, as CUDA requires)"
+                .into(),
+        });
+    }
+    if graph.has_indirect() && device_launch {
         return Err(Error::Invalid {
             node: "instantiate".into(),
             reason: "a graph with indirect values cannot be instantiated for device launch: \

@@ -307,12 +307,12 @@ impl<'a> GraphExec<'a> {
 /// The refusal of a launch or upload of a device-launchable executable other than through its
 /// [`DeviceGraphExec`](crate::DeviceGraphExec).
 #[cold]
-fn device_exec_refuses(call: &str) -> Error {
+pub(super) fn device_exec_refuses(call: &str) -> Error {
     Error::Invalid {
         node: call.into(),
         reason: "this executable is launched from the device: launch and update it through its \
                  `DeviceGraphExec`, which orders host launches and re-uploads with the device \
-                 launches of it"
+                 launches of it (and kernels hold its handle, so it is never instantiated anew)"
             .into(),
     }
 }
