@@ -102,6 +102,10 @@ pub struct DeviceGraphExec {
     /// `Some` until the drop parks it in the anchor.
     exec: Option<GraphExec<'static>>,
     anchor: Arc<DeviceAnchor>,
+    /// An update changed the executable but could not be uploaded (see
+    /// [`DeviceGraphExec::update`]): device launches use the version uploaded before, and a host
+    /// launch (which would upload the new one) is refused until an update succeeds.
+    upload_pending: bool,
 }
 
 impl std::fmt::Debug for DeviceGraphExec {
@@ -166,9 +170,12 @@ impl Graph<'static> {
             raw: exec.raw() as u64,
             parked: Mutex::new(None),
         });
+        // The executables that hold the anchor use this memory through it (no holder yet).
+        anchor.state.set_dependents(exec.memory_dependents())?;
         Ok(DeviceGraphExec {
             exec: Some(exec),
             anchor,
+            upload_pending: false,
         })
     }
 }
@@ -207,6 +214,14 @@ impl DeviceGraphExec {
     /// the same graph may run. Refused with [`Error::BufferInUse`] while another thread launches
     /// it or updates it.
     pub fn launch(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
+        if self.upload_pending {
+            return Err(Error::Invalid {
+                node: "DeviceGraphExec::launch".into(),
+                reason: "the last update could not be uploaded (see the error it returned): \
+                         update it again before launching it from the host"
+                    .into(),
+            });
+        }
         let anchor = self.anchor.clone();
         let exec = self.inner_mut();
         exclusive(&anchor, stream, || exec.launch_device_exec(stream))
@@ -219,15 +234,28 @@ impl DeviceGraphExec {
     /// applied some updates).
     ///
     /// `f` cannot launch or upload the executable itself (both are refused inside).
+    ///
+    /// The executables that may launch it from the device use its memory through it: when `f`
+    /// changes that memory, they are registered with the new memory before the upload (the
+    /// memory model, as for their own memory). If that is refused ([`Error::BufferInUse`]: a
+    /// guard is alive on the new memory), nothing is uploaded and the error returned: device
+    /// launches go on with the version uploaded before, and host launches are refused until an
+    /// update succeeds.
     pub fn update<R>(&mut self, f: impl FnOnce(&mut GraphExec<'static>) -> Result<R>) -> Result<R> {
         let anchor = self.anchor.clone();
         let home = anchor.home.clone();
-        let exec = self.inner_mut();
+        let exec = self.exec.as_mut().expect("present until dropped");
         let mut outcome = None;
-        exclusive(&anchor, &home, || {
+        let uploaded = exclusive(&anchor, &home, || {
             outcome = Some(f(exec));
+            anchor.state.set_dependents(exec.memory_dependents())?;
             exec.upload_device_exec(&home)
-        })?;
+        });
+        if outcome.is_some() {
+            // `f` ran: the executable changed, uploaded or not.
+            self.upload_pending = uploaded.is_err();
+        }
+        uploaded?;
         outcome.expect("set by the closure")
     }
 

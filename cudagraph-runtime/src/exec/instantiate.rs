@@ -206,6 +206,12 @@ impl<'a> GraphExec<'a> {
         &self.graph
     }
 
+    /// The owned memory the nodes use now (what executables launching this one from the device
+    /// use through it).
+    pub(crate) fn memory_dependents(&self) -> Vec<crate::memory::alloc::Dependent> {
+        self.memory.dependents()
+    }
+
     /// The raw driver handle, for calls this crate does not wrap. Do not destroy it.
     pub fn raw(&self) -> sys::CUgraphExec {
         self.raw
