@@ -100,7 +100,9 @@ impl<A: KernelArgs> Kernel<A> {
     /// 5. updates kernel nodes from the device only through its
     ///    [`DeviceNode`](crate::device_launch::DeviceNode) parameters, and there only the value
     ///    parameters (at [`DeviceKernelNode::param_offset`](crate::device_launch::DeviceKernelNode::param_offset),
-    ///    with valid values of the parameter's type), the grid and the enabled state.
+    ///    with valid values of the parameter's type), the grid and the enabled state, and only to
+    ///    values and grids the updated node's kernel check ([`Kernel::requires`]) admits with the
+    ///    node's other arguments.
     ///
     /// Point 2 is one a kernel cannot keep on its own when its accesses depend on a length
     /// parameter (`if (i < n) y[i] = ...`): give the check that keeps that length within the
@@ -159,11 +161,6 @@ impl<A: KernelArgs> Kernel<A> {
         args: &impl KernelArgValues<'a, A>,
     ) -> bool {
         self.contract().admits::<A>(config, || args.checked())
-    }
-
-    /// Whether the kernel has a launch check ([`Kernel::requires`]).
-    pub(crate) fn has_check(&self) -> bool {
-        self.check.is_some()
     }
 
     /// What a kernel node launching this kernel keeps of it.

@@ -7,9 +7,8 @@
 //!
 //! The rules ([device-side node updates]), checked here:
 //! - the node is added with
-//!   [`Graph::add_device_updatable_kernel`](crate::Graph::add_device_updatable_kernel), whose
-//!   kernel has no launch check ([`Kernel::requires`](crate::Kernel::requires)): an update made
-//!   on the device would bypass it;
+//!   [`Graph::add_device_updatable_kernel`](crate::Graph::add_device_updatable_kernel), in the
+//!   graph itself (not a conditional body);
 //! - its graph is instantiated only for device launch
 //!   ([`Graph::instantiate_for_device_launch`](crate::Graph::instantiate_for_device_launch)),
 //!   and once (the graph moves into its executable): CUDA forbids instantiating such a graph
@@ -19,9 +18,11 @@
 //!   update (CUDA forbids copying, removing and whole-graph updates of such nodes);
 //! - only kernels of the same graph get the handle (a handle of another graph is refused when
 //!   the kernel node is added);
-//! - the kernel changes only value parameters (at [`DeviceKernelNode::param_offset`]), with
-//!   valid values of their types: the memory a node uses stays what the host gave it (the
-//!   contract of [`Kernel::new`](crate::Kernel::new)).
+//! - the updating kernel changes only value parameters (at
+//!   [`DeviceKernelNode::param_offset`]), with valid values of their types, and only to values
+//!   and grids the updated kernel's launch check admits: the memory a node uses stays what the
+//!   host gave it, and the check cannot run on the device (point 5 of the contract of
+//!   [`Kernel::new`](crate::Kernel::new)).
 //!
 //! [device-side node updates]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-side-node-updates
 

@@ -19,9 +19,10 @@ impl<'a> Graph<'a> {
     /// [`DeviceNode`](crate::device_launch::DeviceNode) parameter.
     ///
     /// The graph is then instantiated only for device launch, and not cloned, cleared, embedded
-    /// or used in a whole-graph update (CUDA's rules for such nodes). Refused with
-    /// [`Error::Invalid`] for a kernel with a launch check ([`Kernel::requires`]), which an
-    /// update made on the device would bypass, and for a conditional body's graph.
+    /// or used in a whole-graph update (CUDA's rules for such nodes). The kernel's launch check
+    /// ([`Kernel::requires`]) runs here and at host-side updates; the values and grids a kernel
+    /// sets from the device are its author's promise to keep within it (point 5 of
+    /// [`Kernel::new`]).
     pub fn add_device_updatable_kernel<A: KernelArgs>(
         &mut self,
         kernel: &Kernel<A>,
@@ -29,18 +30,13 @@ impl<'a> Graph<'a> {
         args: impl KernelArgValues<'a, A>,
         deps: &[NodeId],
     ) -> Result<(KernelNode<A>, DeviceKernelNode<A>)> {
-        if kernel.has_check() || self.is_body() {
+        if self.is_body() {
             let node = self.pending_name(NodeKind::Kernel);
-            let reason = if self.is_body() {
-                "a device-updatable kernel node goes in the graph itself, not in a conditional body"
-            } else {
-                "the kernel has a launch check (`Kernel::requires`), which a device-side update \
-                 of its parameters or grid would bypass: only a kernel sound for every argument \
-                 value and grid can be updated from the device"
-            };
             return self.or_forget_name(Err(Error::Invalid {
                 node,
-                reason: reason.into(),
+                reason: "a device-updatable kernel node goes in the graph itself, not in a \
+                         conditional body"
+                    .into(),
             }));
         }
         let node = self.add_kernel(kernel, config, args, deps)?;
