@@ -485,8 +485,9 @@ pub use version::{binding_version, driver_version};
 pub mod prelude {
     pub use crate::{
         cuda_graph, Body, Capture, DeviceBuffer, DeviceGraph, DeviceGraphExec, DevicePtr,
-        DevicePtrMut, Event, Graph, GraphAlloc, GraphExec, HostBuffer, HostCallback, HostPtr, HostPtrMut, Indirect, InstantiateFlags,
-        Kernel, LaunchConfig, Memcpy, Memset, Mut, NodeId, Replay, SharedDeviceGraph,
+        DevicePtrMut, Event, Graph, GraphAlloc, GraphExec, HostBuffer, HostCallback, HostPtr,
+        HostPtrMut, Indirect, InstantiateFlags, Kernel, LaunchConfig, Memcpy, Memset, Mut, NodeId,
+        Replay, SharedDeviceGraph,
     };
     // Conditional nodes came with CUDA 12.3.
     #[cfg(not(feature = "cuda-12020"))]

@@ -58,7 +58,10 @@ pub fn compile_with_device_runtime(ctx: &Arc<CudaContext>, src: &str) -> Arc<Cud
         arch: Some(arch),
         ..Default::default()
     };
-    let ptx = match compile_ptx_with_opts(format!("{DEVICE_LAUNCH_DECLARATIONS}{src}"), options.clone()) {
+    let ptx = match compile_ptx_with_opts(
+        format!("{DEVICE_LAUNCH_DECLARATIONS}{src}"),
+        options.clone(),
+    ) {
         Ok(ptx) => ptx,
         Err(first) => {
             eprintln!(

@@ -54,7 +54,8 @@ fn kernels(gpu: &Gpu) -> Kernels {
                 |_, (counter, log, limit, err)| counter >= 1 && log >= limit as usize && err >= 1,
             ),
             bump: Kernel::new(f("bump")).requires(|_, (_, y)| y >= 1),
-            steer: Kernel::new(f("steer")).requires(|_, (_, _, launches, err)| launches >= 1 && err >= 1),
+            steer: Kernel::new(f("steer"))
+                .requires(|_, (_, _, launches, err)| launches >= 1 && err >= 1),
         }
     }
 }
@@ -68,14 +69,27 @@ fn one() -> LaunchConfig {
 }
 
 /// A device-launchable graph adding `k` to each of `y`'s 32 elements.
-fn adder(gpu: &Gpu, k: &Kernels, y: &DeviceBuffer<u32>, by: u32) -> (DeviceGraphExec, KernelNode<(u32, u32, DevicePtrMut<u32>)>) {
+fn adder(
+    gpu: &Gpu,
+    k: &Kernels,
+    y: &DeviceBuffer<u32>,
+    by: u32,
+) -> (DeviceGraphExec, KernelNode<(u32, u32, DevicePtrMut<u32>)>) {
     let mut g = Graph::new(&gpu.ctx).unwrap();
-    let node = g.add_kernel(&k.add_u32, one(), (32u32, by, y), &[]).unwrap();
+    let node = g
+        .add_kernel(&k.add_u32, one(), (32u32, by, y), &[])
+        .unwrap();
     (g.instantiate_for_device_launch(&gpu.stream).unwrap(), node)
 }
 
 /// A graph whose kernel launches `target` in `mode` (0 fire-and-forget, 1 tail, 2 sibling).
-fn launcher(gpu: &Gpu, k: &Kernels, target: &DeviceGraphExec, mode: u32, err: &DeviceBuffer<i32>) -> GraphExec<'static> {
+fn launcher(
+    gpu: &Gpu,
+    k: &Kernels,
+    target: &DeviceGraphExec,
+    mode: u32,
+    err: &DeviceBuffer<i32>,
+) -> GraphExec<'static> {
     let mut g = Graph::new(&gpu.ctx).unwrap();
     g.add_kernel(&k.launch_graph, one(), (target.handle(), mode, err), &[])
         .unwrap();
@@ -118,9 +132,14 @@ fn a_tail_launch_runs_after_the_whole_launching_graph() {
         return;
     };
     let k = kernels(&gpu);
-    let (marker, out, err) = (zeros::<u32>(&gpu, 1), zeros::<u32>(&gpu, 1), zeros::<i32>(&gpu, 1));
+    let (marker, out, err) = (
+        zeros::<u32>(&gpu, 1),
+        zeros::<u32>(&gpu, 1),
+        zeros::<i32>(&gpu, 1),
+    );
     let mut w = Graph::new(&gpu.ctx).unwrap();
-    w.add_kernel(&k.copy_first, one(), (&marker, &out), &[]).unwrap();
+    w.add_kernel(&k.copy_first, one(), (&marker, &out), &[])
+        .unwrap();
     let worker = w.instantiate_for_device_launch(&gpu.stream).unwrap();
     // The launcher tail-launches the worker, then sets the marker the worker copies: the worker
     // runs once the launcher is done, so it sees 7.
@@ -128,7 +147,8 @@ fn a_tail_launch_runs_after_the_whole_launching_graph() {
     let go = p
         .add_kernel(&k.launch_graph, one(), (worker.handle(), 1u32, &err), &[])
         .unwrap();
-    p.add_kernel(&k.put, one(), (7u32, &marker), &[go.id()]).unwrap();
+    p.add_kernel(&k.put, one(), (7u32, &marker), &[go.id()])
+        .unwrap();
     let mut p = p.instantiate().unwrap();
     p.launch(&gpu.stream).unwrap();
     assert_eq!(read_back(&gpu.stream, &err), vec![0]);
@@ -160,7 +180,8 @@ fn a_graph_tail_launches_itself_until_a_device_counter_says_stop() {
 
 #[test]
 fn the_executable_outlives_its_device_graph_exec_for_the_graphs_launching_it() {
-    let Some(gpu) = gpu("the_executable_outlives_its_device_graph_exec_for_the_graphs_launching_it")
+    let Some(gpu) =
+        gpu("the_executable_outlives_its_device_graph_exec_for_the_graphs_launching_it")
     else {
         return;
     };
@@ -177,12 +198,15 @@ fn the_executable_outlives_its_device_graph_exec_for_the_graphs_launching_it() {
     assert_eq!(read_back(&gpu.stream, &err), vec![0]);
     drop(p);
     // The launcher's release destroys the worker's executable after its launches.
-    assert!(cudagraph_runtime::wait_for_releases(std::time::Duration::from_secs(10)));
+    assert!(cudagraph_runtime::wait_for_releases(
+        std::time::Duration::from_secs(10)
+    ));
 }
 
 #[test]
 fn host_launches_and_updates_are_ordered_with_device_launches_and_reuploaded() {
-    let Some(gpu) = gpu("host_launches_and_updates_are_ordered_with_device_launches_and_reuploaded")
+    let Some(gpu) =
+        gpu("host_launches_and_updates_are_ordered_with_device_launches_and_reuploaded")
     else {
         return;
     };
@@ -194,7 +218,7 @@ fn host_launches_and_updates_are_ordered_with_device_launches_and_reuploaded() {
     let side = Arc::new(gpu.ctx.new_stream().unwrap());
     p.launch(&gpu.stream).unwrap(); // +1 from the device
     worker.launch(&side).unwrap(); // +1 from the host, after it
-    // Direct host launches of the executable are refused: only `DeviceGraphExec` orders them.
+                                   // Direct host launches of the executable are refused: only `DeviceGraphExec` orders them.
     assert!(matches!(
         unsafe_free_launch(&worker, &gpu),
         Err(Error::Invalid { .. })
@@ -215,7 +239,8 @@ fn unsafe_free_launch(worker: &DeviceGraphExec, gpu: &Gpu) -> cudagraph_runtime:
 
 #[test]
 fn a_second_pending_tail_launch_of_one_graph_fails_with_invalid_value() {
-    let Some(gpu) = gpu("a_second_pending_tail_launch_of_one_graph_fails_with_invalid_value") else {
+    let Some(gpu) = gpu("a_second_pending_tail_launch_of_one_graph_fails_with_invalid_value")
+    else {
         return;
     };
     let k = kernels(&gpu);
@@ -248,10 +273,12 @@ fn the_driver_refuses_device_launch_of_each_forbidden_node_kind() {
                 g.add_host(|| {}, &[]).unwrap();
             }
             "record" => {
-                g.add_event_record(&Event::new(&gpu.ctx).unwrap(), &[]).unwrap();
+                g.add_event_record(&Event::new(&gpu.ctx).unwrap(), &[])
+                    .unwrap();
             }
             "wait" => {
-                g.add_event_wait(&Event::new(&gpu.ctx).unwrap(), &[]).unwrap();
+                g.add_event_wait(&Event::new(&gpu.ctx).unwrap(), &[])
+                    .unwrap();
             }
             "alloc" => {
                 let a = g.add_mem_alloc::<u32>(16, &[]).unwrap();
@@ -270,7 +297,8 @@ fn the_driver_refuses_device_launch_of_each_forbidden_node_kind() {
         g
     };
     for kind in ["host", "record", "wait", "alloc", "conditional"] {
-        let driver = build(kind).instantiate_with(InstantiateFlags::DEVICE_LAUNCH, Some(&gpu.stream));
+        let driver =
+            build(kind).instantiate_with(InstantiateFlags::DEVICE_LAUNCH, Some(&gpu.stream));
         assert!(
             driver.is_err(),
             "the driver instantiated a graph with a {kind} node for device launch"
@@ -290,16 +318,28 @@ fn a_kernel_changes_another_nodes_parameter_and_enabled_state_for_the_next_launc
         return;
     };
     let k = kernels(&gpu);
-    let (y, launches, err) = (zeros::<u32>(&gpu, 1), zeros::<u32>(&gpu, 1), zeros::<i32>(&gpu, 1));
+    let (y, launches, err) = (
+        zeros::<u32>(&gpu, 1),
+        zeros::<u32>(&gpu, 1),
+        zeros::<i32>(&gpu, 1),
+    );
     let mut g = Graph::new(&gpu.ctx).unwrap();
     let (b, b_dev): (_, DeviceKernelNode<(u32, DevicePtrMut<u32>)>) = g
         .add_device_updatable_kernel(&k.bump, one(), (1u32, &y), &[])
         .unwrap();
     let k_offset = b_dev.param_offset(0).unwrap();
     assert_eq!(k_offset, 0);
-    assert!(b_dev.param_offset(1).is_err(), "a pointer parameter is not device-settable");
-    g.add_kernel(&k.steer, one(), (b_dev, k_offset, &launches, &err), &[b.id()])
-        .unwrap();
+    assert!(
+        b_dev.param_offset(1).is_err(),
+        "a pointer parameter is not device-settable"
+    );
+    g.add_kernel(
+        &k.steer,
+        one(),
+        (b_dev, k_offset, &launches, &err),
+        &[b.id()],
+    )
+    .unwrap();
     // CUDA's rules for such graphs, checked before the driver sees them.
     assert!(g.try_clone().is_err());
     let mut exec = g.instantiate_for_device_launch(&gpu.stream).unwrap();
@@ -335,6 +375,9 @@ fn graphs_with_device_updatable_nodes_instantiate_only_for_device_launch() {
     g.add_device_updatable_kernel(&k.bump, one(), (1u32, &y), &[])
         .unwrap();
     let mut parent = Graph::new(&gpu.ctx).unwrap();
-    assert!(matches!(parent.add_child_graph(&g, &[]), Err(Error::Invalid { .. })));
+    assert!(matches!(
+        parent.add_child_graph(&g, &[]),
+        Err(Error::Invalid { .. })
+    ));
     assert!(matches!(g.instantiate(), Err(Error::Invalid { .. })));
 }

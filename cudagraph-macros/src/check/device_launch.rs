@@ -14,7 +14,8 @@ use super::Ctxt;
 use crate::model::{last_segment, Model};
 use crate::parse::NodeOp;
 
-const RULES: &str = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-graph-requirements";
+const RULES: &str =
+    "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-graph-requirements";
 
 pub fn check(model: &Model, cx: &mut Ctxt) {
     if model.device_launch().is_none() {

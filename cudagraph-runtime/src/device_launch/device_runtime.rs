@@ -38,7 +38,10 @@ pub fn cudadevrt_path() -> Result<PathBuf> {
         } else {
             Err(Error::Invalid {
                 node: "link_with_cudadevrt".into(),
-                reason: format!("${CUDADEVRT_ENV} names {}, which is not a file", path.display()),
+                reason: format!(
+                    "${CUDADEVRT_ENV} names {}, which is not a file",
+                    path.display()
+                ),
             })
         };
     }
@@ -78,10 +81,11 @@ pub fn link_with_cudadevrt(ctx: &Arc<CudaContext>, ptx: &str) -> Result<Vec<u8>>
         node: "link_with_cudadevrt".into(),
         reason: "the PTX holds a NUL byte".into(),
     })?;
-    let library = CString::new(library.to_string_lossy().into_owned()).map_err(|_| Error::Invalid {
-        node: "link_with_cudadevrt".into(),
-        reason: "the library's path holds a NUL byte".into(),
-    })?;
+    let library =
+        CString::new(library.to_string_lossy().into_owned()).map_err(|_| Error::Invalid {
+            node: "link_with_cudadevrt".into(),
+            reason: "the library's path holds a NUL byte".into(),
+        })?;
     let mut log = vec![0u8; 16 * 1024];
     let mut options = [
         sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,

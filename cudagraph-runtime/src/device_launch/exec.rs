@@ -138,7 +138,10 @@ impl Graph<'static> {
     /// (host, event record or wait, memory alloc or free, conditional, or one this crate does not
     /// know in a captured graph), for a graph with indirect values, and for an upload stream of
     /// another context. The driver refuses what is left (see the module docs).
-    pub fn instantiate_for_device_launch(self, upload: &Arc<CudaStream>) -> Result<DeviceGraphExec> {
+    pub fn instantiate_for_device_launch(
+        self,
+        upload: &Arc<CudaStream>,
+    ) -> Result<DeviceGraphExec> {
         if let Some(index) = self
             .all_records()
             .position(|r| !allowed_in_device_graph(r.kind))
@@ -307,10 +310,6 @@ impl Drop for DeviceGraphExec {
         // The executable goes to the anchor, which the graphs holding its handle share: the last
         // of them destroys it, after the launches that may launch it.
         let exec = self.exec.take();
-        *self
-            .anchor
-            .parked
-            .lock()
-            .unwrap_or_else(|e| e.into_inner()) = exec;
+        *self.anchor.parked.lock().unwrap_or_else(|e| e.into_inner()) = exec;
     }
 }

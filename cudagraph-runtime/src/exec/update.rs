@@ -17,7 +17,9 @@ impl<'a> GraphExec<'a> {
     /// instantiation would leave dangling.
     pub fn reinstantiate(&mut self, flags: InstantiateFlags) -> Result<()> {
         if self.device_launch {
-            return Err(super::launch::device_exec_refuses("GraphExec::reinstantiate"));
+            return Err(super::launch::device_exec_refuses(
+                "GraphExec::reinstantiate",
+            ));
         }
         refuse_memory_nodes(&self.graph, &self.graph, "reinstantiate")?;
         // With indirect values: the same block, whose count goes on (the next launch waits for
@@ -52,7 +54,9 @@ impl<'a> GraphExec<'a> {
         flags: InstantiateFlags,
     ) -> Result<()> {
         if self.device_launch {
-            return Err(super::launch::device_exec_refuses("GraphExec::reinstantiate_from"));
+            return Err(super::launch::device_exec_refuses(
+                "GraphExec::reinstantiate_from",
+            ));
         }
         refuse_memory_nodes(&self.graph, &graph, "reinstantiate_from")?;
         refuse_device_launch(&graph, flags)?;

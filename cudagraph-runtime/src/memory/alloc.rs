@@ -276,7 +276,12 @@ impl AllocState {
     /// current holders are registered with the new memory, then unregistered from the old once
     /// their completion markers are recorded. On error nothing changes.
     pub(crate) fn set_dependents(&self, deps: Vec<Dependent>) -> Result<()> {
-        let fences: Vec<Arc<Fence>> = self.lock().current.iter().map(|h| h.fence.clone()).collect();
+        let fences: Vec<Arc<Fence>> = self
+            .lock()
+            .current
+            .iter()
+            .map(|h| h.fence.clone())
+            .collect();
         let mut old = self.dependents.lock().unwrap_or_else(|e| e.into_inner());
         let mut launched = Vec::with_capacity(fences.len());
         for fence in &fences {
