@@ -20,7 +20,7 @@ use std::ptr::null_mut;
 use cudagraph_runtime::cudarc::driver::sys;
 use cudagraph_runtime::prelude::*;
 use cudagraph_tests::bench::{ok, RatioTable, Samples};
-use cudagraph_tests::device_launch::{compile_with_device_runtime, SRC};
+use cudagraph_tests::device_launch::{compile_with_device_runtime, SchedulerArgs, SRC};
 use cudagraph_tests::raw::kernel_node_params;
 use cudagraph_tests::{function, gpu, read_back, zeros};
 
@@ -86,10 +86,8 @@ fn main() {
     // admits and launches only the graph it is given or runs in.
     let (step, launch_graph, put, add_u32) = unsafe {
         (
-            Kernel::<(DevicePtrMut<u32>, DevicePtrMut<u32>, u32, DevicePtrMut<i32>)>::new(f(
-                "scheduler_step",
-            ))
-            .requires(|_, (c, log, limit, err)| c >= 1 && log >= limit as usize && err >= 1),
+            Kernel::<SchedulerArgs>::new(f("scheduler_step"))
+                .requires(|_, (c, log, limit, err)| c >= 1 && log >= limit as usize && err >= 1),
             Kernel::<(DeviceGraph, u32, DevicePtrMut<i32>)>::new(f("launch_graph"))
                 .requires(|_, (_, _, err)| err >= 1),
             Kernel::<(u32, DevicePtrMut<u32>)>::new(f("put")).requires(|_, (_, out)| out >= 1),

@@ -80,6 +80,22 @@ pub fn compile_with_device_runtime(ctx: &Arc<CudaContext>, src: &str) -> Arc<Cud
         .expect("loading the linked module")
 }
 
+/// `scheduler_step(unsigned* counter, unsigned* log, unsigned limit, int* err)`.
+pub type SchedulerArgs = (
+    cudagraph_runtime::DevicePtrMut<u32>,
+    cudagraph_runtime::DevicePtrMut<u32>,
+    u32,
+    cudagraph_runtime::DevicePtrMut<i32>,
+);
+
+/// `steer(cudaGraphDeviceNode_t b, unsigned long long k_offset, unsigned* launches, int* err)`.
+pub type SteerArgs = (
+    cudagraph_runtime::device_launch::DeviceNode,
+    u64,
+    cudagraph_runtime::DevicePtrMut<u32>,
+    cudagraph_runtime::DevicePtrMut<i32>,
+);
+
 /// The kernels of the device-launch tests and benches.
 pub const SRC: &str = r#"
 extern "C" __global__ void add_u32(unsigned n, unsigned k, unsigned* y) {

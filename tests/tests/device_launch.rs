@@ -12,10 +12,10 @@
 
 use std::sync::Arc;
 
-use cudagraph_runtime::device_launch::{DeviceKernelNode, DeviceNode};
+use cudagraph_runtime::device_launch::DeviceKernelNode;
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{Condition, Error, KernelNode};
-use cudagraph_tests::device_launch::{compile_with_device_runtime, SRC};
+use cudagraph_tests::device_launch::{compile_with_device_runtime, SchedulerArgs, SteerArgs, SRC};
 use cudagraph_tests::{function, gpu, read_back, zeros, Gpu};
 
 /// `cudaErrorInvalidValue`.
@@ -27,9 +27,9 @@ struct Kernels {
     tail_launch_twice: Kernel<(DeviceGraph, DevicePtrMut<i32>)>,
     put: Kernel<(u32, DevicePtrMut<u32>)>,
     copy_first: Kernel<(DevicePtr<u32>, DevicePtrMut<u32>)>,
-    scheduler_step: Kernel<(DevicePtrMut<u32>, DevicePtrMut<u32>, u32, DevicePtrMut<i32>)>,
+    scheduler_step: Kernel<SchedulerArgs>,
     bump: Kernel<(u32, DevicePtrMut<u32>)>,
-    steer: Kernel<(DeviceNode, u64, DevicePtrMut<u32>, DevicePtrMut<i32>)>,
+    steer: Kernel<SteerArgs>,
 }
 
 fn kernels(gpu: &Gpu) -> Kernels {

@@ -50,8 +50,8 @@ impl<'a> Graph<'a> {
         let set = named("cuGraphKernelNodeSetAttribute", unsafe {
             sys::cuGraphKernelNodeSetAttribute(raw, attr, &value).result()
         });
-        // SAFETY: as above; the driver writes the node's device handle into `value`.
         let got = set.and_then(|()| {
+            // SAFETY: as above; the driver writes the node's device handle into `value`.
             named("cuGraphKernelNodeGetAttribute", unsafe {
                 sys::cuGraphKernelNodeGetAttribute(raw, attr, &mut value).result()
             })
