@@ -31,7 +31,12 @@ pub const CUDADEVRT_ENV: &str = "CUDAGRAPH_CUDADEVRT";
 /// `$CUDA_PATH/lib64` and `/usr/local/cuda/lib64` holding it. [`Error::Invalid`] saying where
 /// it looked when none does.
 pub fn cudadevrt_path() -> Result<PathBuf> {
-    if let Some(path) = std::env::var_os(CUDADEVRT_ENV) {
+    find_cudadevrt(|name| std::env::var_os(name))
+}
+
+/// [`cudadevrt_path`] with the environment read through `env`.
+fn find_cudadevrt(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Result<PathBuf> {
+    if let Some(path) = env(CUDADEVRT_ENV) {
         let path = PathBuf::from(path);
         return if path.is_file() {
             Ok(path)
@@ -48,7 +53,7 @@ pub fn cudadevrt_path() -> Result<PathBuf> {
     let mut tried = Vec::new();
     let homes = ["CUDA_HOME", "CUDA_PATH"]
         .iter()
-        .filter_map(|v| std::env::var_os(v).map(PathBuf::from))
+        .filter_map(|v| env(v).map(PathBuf::from))
         .chain(std::iter::once(PathBuf::from("/usr/local/cuda")));
     for home in homes {
         let path = home.join("lib64").join("libcudadevrt.a");
@@ -158,4 +163,39 @@ pub fn link_with_cudadevrt(ctx: &Arc<CudaContext>, ptx: &str) -> Result<Vec<u8>>
             ),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_library_is_found_by_its_variable_then_under_the_toolkit_homes() {
+        let dir = std::env::temp_dir().join(format!("cudadevrt-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("lib64")).unwrap();
+        let lib = dir.join("lib64").join("libcudadevrt.a");
+        std::fs::write(&lib, b"!<arch>\n").unwrap();
+        let named = |v: &str| (v == CUDADEVRT_ENV).then(|| lib.clone().into_os_string());
+        assert_eq!(find_cudadevrt(named).unwrap(), lib);
+        let home = |v: &str| (v == "CUDA_HOME").then(|| dir.clone().into_os_string());
+        assert_eq!(find_cudadevrt(home).unwrap(), lib);
+        let wrong = |v: &str| (v == CUDADEVRT_ENV).then(|| dir.join("nothing").into_os_string());
+        match find_cudadevrt(wrong) {
+            Err(Error::Invalid { reason, .. }) => {
+                assert!(reason.contains(CUDADEVRT_ENV), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+        let elsewhere = dir.join("empty");
+        let none = |v: &str| (v == "CUDA_PATH").then(|| elsewhere.clone().into_os_string());
+        if !std::path::Path::new("/usr/local/cuda/lib64/libcudadevrt.a").exists() {
+            match find_cudadevrt(none) {
+                Err(Error::Invalid { reason, .. }) => {
+                    assert!(reason.contains("empty/lib64/libcudadevrt.a"), "{reason}")
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

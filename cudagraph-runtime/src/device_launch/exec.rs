@@ -9,8 +9,13 @@ use super::handle::{DeviceGraphHandle, SharedDeviceGraph};
 use crate::error::{Error, Result};
 use crate::exec::{GraphExec, InstantiateFlags};
 use crate::graph::Graph;
+use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
 use crate::memory::alloc::{AccessScope, AllocState, Allocation, Space};
 use crate::node::NodeKind;
+use crate::node::{
+    ChildGraphNode, Direction, KernelNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue,
+    Switchable,
+};
 use crate::reaper;
 
 /// What the graphs whose kernels are given a [`DeviceGraphHandle`] hold of the executable: an
@@ -230,13 +235,11 @@ impl DeviceGraphExec {
         exclusive(&anchor, stream, || exec.launch_device_exec(stream))
     }
 
-    /// Updates the executable with `f` (any of [`GraphExec`]'s updates: node parameters, enabled
-    /// states), then uploads it again on its upload stream, as CUDA requires before the next
-    /// device launch: ordered after the launches of the executables that may launch it from the
-    /// device, and before their next ones. The upload is made also when `f` fails (it may have
-    /// applied some updates).
-    ///
-    /// `f` cannot launch or upload the executable itself (both are refused inside).
+    /// Updates the executable with `f`, through [`DeviceExecUpdates`] (single-node updates,
+    /// enabled states, whole-graph updates), then uploads it again on its upload stream, as CUDA
+    /// requires before the next device launch: ordered after the launches of the executables
+    /// that may launch it from the device, and before their next ones. The upload is made also
+    /// when `f` fails (it may have applied some updates).
     ///
     /// The executables that may launch it from the device use its memory through it: when `f`
     /// changes that memory, they are registered with the new memory before the upload (the
@@ -244,13 +247,16 @@ impl DeviceGraphExec {
     /// guard is alive on the new memory), nothing is uploaded and the error returned: device
     /// launches go on with the version uploaded before, and host launches are refused until an
     /// update succeeds.
-    pub fn update<R>(&mut self, f: impl FnOnce(&mut GraphExec<'static>) -> Result<R>) -> Result<R> {
+    pub fn update<R>(
+        &mut self,
+        f: impl FnOnce(&mut DeviceExecUpdates<'_>) -> Result<R>,
+    ) -> Result<R> {
         let anchor = self.anchor.clone();
         let home = anchor.home.clone();
         let exec = self.exec.as_mut().expect("present until dropped");
         let mut outcome = None;
         let uploaded = exclusive(&anchor, &home, || {
-            outcome = Some(f(exec));
+            outcome = Some(f(&mut DeviceExecUpdates { exec: &mut *exec }));
             anchor.state.set_dependents(exec.memory_dependents())?;
             exec.upload_device_exec(&home)
         });
@@ -265,6 +271,81 @@ impl DeviceGraphExec {
     /// The stream it is uploaded on.
     pub fn upload_stream(&self) -> &Arc<CudaStream> {
         &self.anchor.home
+    }
+}
+
+/// The updates [`DeviceGraphExec::update`] makes: [`GraphExec`]'s, but no access that could
+/// replace the executable itself (kernels hold its handle).
+pub struct DeviceExecUpdates<'x> {
+    exec: &'x mut GraphExec<'static>,
+}
+
+impl std::fmt::Debug for DeviceExecUpdates<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("DeviceExecUpdates")
+            .field(&self.exec)
+            .finish()
+    }
+}
+
+impl DeviceExecUpdates<'_> {
+    /// The executable, to read.
+    pub fn exec(&self) -> &GraphExec<'static> {
+        self.exec
+    }
+
+    /// [`GraphExec::set_kernel_params`].
+    pub fn set_kernel_params<A: KernelArgs>(
+        &mut self,
+        node: KernelNode<A>,
+        config: LaunchConfig,
+        args: impl KernelArgValues<'static, A>,
+    ) -> Result<()> {
+        self.exec.set_kernel_params(node, config, args)
+    }
+
+    /// [`GraphExec::set_kernel`].
+    pub fn set_kernel<A: KernelArgs>(
+        &mut self,
+        node: KernelNode<A>,
+        kernel: &Kernel<A>,
+        config: LaunchConfig,
+        args: impl KernelArgValues<'static, A>,
+    ) -> Result<()> {
+        self.exec.set_kernel(node, kernel, config, args)
+    }
+
+    /// [`GraphExec::set_memcpy_params`].
+    pub fn set_memcpy_params<D: Direction>(
+        &mut self,
+        node: MemcpyNode<D>,
+        copy: Memcpy<'static, D>,
+    ) -> Result<()> {
+        self.exec.set_memcpy_params(node, copy)
+    }
+
+    /// [`GraphExec::set_memset_params`].
+    pub fn set_memset_params<V: MemsetValue>(
+        &mut self,
+        node: MemsetNode<V>,
+        set: Memset<'static, V>,
+    ) -> Result<()> {
+        self.exec.set_memset_params(node, set)
+    }
+
+    /// [`GraphExec::set_child_graph`].
+    pub fn set_child_graph(&mut self, node: ChildGraphNode, child: &Graph<'static>) -> Result<()> {
+        self.exec.set_child_graph(node, child)
+    }
+
+    /// [`GraphExec::set_enabled`].
+    pub fn set_enabled(&mut self, node: impl Switchable, enabled: bool) -> Result<()> {
+        self.exec.set_enabled(node, enabled)
+    }
+
+    /// [`GraphExec::update`] (a whole-graph update).
+    pub fn update(&mut self, graph: &Graph<'static>) -> Result<()> {
+        self.exec.update(graph)
     }
 }
 

@@ -38,7 +38,7 @@ mod handle;
 mod updatable;
 
 pub use device_runtime::link_with_cudadevrt;
-pub use exec::DeviceGraphExec;
+pub use exec::{DeviceExecUpdates, DeviceGraphExec};
 pub use handle::{DeviceGraph, DeviceGraphHandle, SharedDeviceGraph, DEVICE_LAUNCH_DECLARATIONS};
 #[cfg(not(any(feature = "cuda-12020", feature = "cuda-12030")))]
 pub use updatable::{DeviceKernelNode, DeviceNode, DEVICE_UPDATE_DECLARATIONS};

@@ -133,3 +133,27 @@ impl<'a, A> KernelArg<'a, DeviceNode> for DeviceKernelNode<A> {
         Ok((self.raw, Some(Use::handle(self.scope))))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{DevicePtr, DevicePtrMut};
+
+    #[test]
+    fn offsets_are_given_for_value_parameters_only() {
+        let node = DeviceKernelNode::<(u8, DevicePtr<f32>, u64, DevicePtrMut<u32>, u16)> {
+            raw: 1,
+            scope: 1,
+            _args: PhantomData,
+        };
+        assert_eq!(node.param_offset(0).unwrap(), 0);
+        assert_eq!(node.param_offset(2).unwrap(), 16);
+        assert_eq!(node.param_offset(4).unwrap(), 32);
+        for refused in [1, 3, 5] {
+            assert!(matches!(
+                node.param_offset(refused),
+                Err(Error::Invalid { .. })
+            ));
+        }
+    }
+}
