@@ -5,79 +5,14 @@
 
 use std::sync::Arc;
 
-use cudagraph_runtime::cudarc::driver::{sys, CudaContext, CudaModule};
-use cudagraph_runtime::cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions, Ptx};
-use cudagraph_runtime::device_launch::{link_with_cudadevrt, DEVICE_LAUNCH_DECLARATIONS};
-
-/// The declarations of CUDA's `cuda_device_runtime_api.h` and `driver_types.h` these kernels
-/// use, for an NVRTC that does not declare them itself (used only when compiling without them
-/// fails; the test output says so).
-pub const FALLBACK_DECLARATIONS: &str = r#"
-typedef struct CUgraphExec_st* cudaGraphExec_t;
-typedef struct CUstream_st* cudaStream_t;
-typedef struct CUgraphDeviceUpdatableNode_st* cudaGraphDeviceNode_t;
-typedef int cudaError_t;
-extern "C" __device__ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
-static __device__ __forceinline__ cudaGraphExec_t cudaGetCurrentGraphExec() {
-    unsigned long long g;
-    asm("mov.u64 %0, %%current_graph_exec;" : "=l"(g));
-    return (cudaGraphExec_t)g;
-}
-enum cudaGraphKernelNodeField {
-    cudaGraphKernelNodeFieldInvalid = 0,
-    cudaGraphKernelNodeFieldGridDim,
-    cudaGraphKernelNodeFieldParam,
-    cudaGraphKernelNodeFieldEnabled
-};
-struct cudaGraphKernelNodeUpdate {
-    cudaGraphDeviceNode_t node;
-    enum cudaGraphKernelNodeField field;
-    union {
-        dim3 gridDim;
-        struct { const void* pValue; unsigned long long offset; unsigned long long size; } param;
-        unsigned int isEnabled;
-    } updateData;
-};
-extern "C" __device__ cudaError_t cudaGraphKernelNodeUpdatesApply(
-    const struct cudaGraphKernelNodeUpdate* updates, unsigned long long updateCount);
-"#;
+use cudagraph_runtime::cudarc::driver::{CudaContext, CudaModule};
 
 /// Compiles `src` (CUDA C using the device runtime) for `ctx`'s GPU with `-rdc=true`, links it
-/// with `libcudadevrt.a` and loads it. Panics with the compiler's or linker's message.
+/// with `libcudadevrt.a` and loads it (`cudagraph_examples::device_runtime`). Panics with the
+/// compiler's or linker's message.
 pub fn compile_with_device_runtime(ctx: &Arc<CudaContext>, src: &str) -> Arc<CudaModule> {
-    let major = ctx
-        .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)
-        .expect("compute capability");
-    let minor = ctx
-        .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)
-        .expect("compute capability");
-    // NVRTC takes a `&'static str`: one leaked string per compilation, in tests.
-    let arch: &'static str = Box::leak(format!("compute_{major}{minor}").into_boxed_str());
-    let options = CompileOptions {
-        options: vec!["-rdc=true".into()],
-        arch: Some(arch),
-        ..Default::default()
-    };
-    let ptx = match compile_ptx_with_opts(
-        format!("{DEVICE_LAUNCH_DECLARATIONS}{src}"),
-        options.clone(),
-    ) {
-        Ok(ptx) => ptx,
-        Err(first) => {
-            eprintln!(
-                "NVRTC did not compile the kernels with its own declarations ({first:?}); \
-                 compiling them with FALLBACK_DECLARATIONS"
-            );
-            compile_ptx_with_opts(
-                format!("{FALLBACK_DECLARATIONS}{DEVICE_LAUNCH_DECLARATIONS}{src}"),
-                options,
-            )
-            .unwrap_or_else(|e| panic!("NVRTC failed: {e:?}"))
-        }
-    };
-    let cubin = link_with_cudadevrt(ctx, &ptx.to_src()).unwrap_or_else(|e| panic!("{e}"));
-    ctx.load_module(Ptx::from_binary(cubin))
-        .expect("loading the linked module")
+    cudagraph_examples::device_runtime::compile_with_device_runtime(ctx, src)
+        .unwrap_or_else(|e| panic!("compiling with the device runtime: {e:?}"))
 }
 
 /// `scheduler_step(unsigned* counter, unsigned* log, unsigned limit, int* err)`.
