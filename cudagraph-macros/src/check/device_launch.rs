@@ -6,7 +6,8 @@
 // (`DeviceBuffer<T>` is device memory, `HostBuffer<T>` page-locked memory that unified
 // addressing maps for the device; anything else cannot be told apart here and is refused, naming
 // the spelling to use). What a child or captured graph holds is known only when it is built: the
-// runtime checks that when it instantiates (`instantiate_for_device_launch`).
+// runtime checks that when it instantiates (`instantiate_for_device_launch`). `#[indirect]`
+// params are refused too: their values are published by host launches.
 
 use syn::{Expr, Ident};
 
@@ -22,6 +23,19 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         return;
     }
     let graph = &model.decl.name;
+    for (index, param) in model.params.iter().enumerate() {
+        if model.is_indirect(index) {
+            cx.error(
+                param.name.span(),
+                format!(
+                    "`#[indirect]` param `{}` in `#[device_launch]` graph `{graph}`: indirect values \
+                     are published by the host's launch calls, and a launch from the device makes \
+                     none; make `{}` a plain param",
+                    param.name, param.name
+                ),
+            );
+        }
+    }
     for node in &model.nodes {
         if let Some(kind) = node.op.kind().refused_in_device_graph_node() {
             cx.error(
