@@ -218,9 +218,9 @@ fn host_launches_and_updates_are_ordered_with_device_launches_and_reuploaded() {
     let side = Arc::new(gpu.ctx.new_stream().unwrap());
     p.launch(&gpu.stream).unwrap(); // +1 from the device
     worker.launch(&side).unwrap(); // +1 from the host, after it
-                                   // Direct host launches of the executable are refused: only `DeviceGraphExec` orders them.
+                                   // Uploads (and launches) of the inner executable are refused: only `DeviceGraphExec` orders them.
     assert!(matches!(
-        unsafe_free_launch(&worker, &gpu),
+        upload_bypassing_the_device_exec(&worker, &gpu),
         Err(Error::Invalid { .. })
     ));
     worker
@@ -232,8 +232,12 @@ fn host_launches_and_updates_are_ordered_with_device_launches_and_reuploaded() {
     assert_eq!(read_back(&side, &y), vec![22; 32]);
 }
 
-/// A host launch of the inner executable, bypassing `DeviceGraphExec::launch`: refused.
-fn unsafe_free_launch(worker: &DeviceGraphExec, gpu: &Gpu) -> cudagraph_runtime::Result<()> {
+/// An upload of the inner executable, bypassing `DeviceGraphExec` (whose updates re-upload it in
+/// order with the device launches): refused.
+fn upload_bypassing_the_device_exec(
+    worker: &DeviceGraphExec,
+    gpu: &Gpu,
+) -> cudagraph_runtime::Result<()> {
     worker.exec().upload(&gpu.stream)
 }
 
