@@ -27,6 +27,9 @@ pub struct Kind {
     /// Its name in errors when it is declared in a conditional body, where CUDA refuses it
     /// (`None`: CUDA allows it there).
     pub refused_in_body: Option<&'static str>,
+    /// Whether CUDA allows it in a graph launched from the device (a `#[device_launch]`
+    /// declaration): kernel, memcpy, memset, empty and child-graph nodes only.
+    pub in_device_graph: bool,
     /// Whether it has a single-node update (alloc nodes are only checked).
     pub updatable: bool,
     /// What its update handle can change, as the handle's docs say.
@@ -41,6 +44,7 @@ pub const KINDS: [Kind; 14] = [
         name: "kernel",
         handle: None,
         refused_in_body: None,
+        in_device_graph: true,
         updatable: true,
         updates: "its arguments and launch configuration can change, and it can be enabled or disabled",
     },
@@ -50,6 +54,7 @@ pub const KINDS: [Kind; 14] = [
         name: "memset",
         handle: None,
         refused_in_body: None,
+        in_device_graph: true,
         updatable: true,
         updates: "its destination and value can change (1-D only), and it can be enabled or disabled",
     },
@@ -59,6 +64,7 @@ pub const KINDS: [Kind; 14] = [
         name: "memcpy",
         handle: None,
         refused_in_body: None,
+        in_device_graph: true,
         updatable: true,
         updates: "its source and destination can change (same direction, 1-D only), and it can be enabled or disabled",
     },
@@ -68,6 +74,7 @@ pub const KINDS: [Kind; 14] = [
         name: "host",
         handle: Some("HostNode"),
         refused_in_body: Some("host"),
+        in_device_graph: false,
         updatable: true,
         updates: "its closure can change; CUDA cannot enable or disable it",
     },
@@ -77,6 +84,7 @@ pub const KINDS: [Kind; 14] = [
         name: "child_graph",
         handle: Some("ChildGraphNode"),
         refused_in_body: None,
+        in_device_graph: true,
         updatable: true,
         updates: "its embedded graph can change (same topology); CUDA cannot enable or disable it",
     },
@@ -86,6 +94,7 @@ pub const KINDS: [Kind; 14] = [
         name: "empty",
         handle: Some("EmptyNode"),
         refused_in_body: None,
+        in_device_graph: true,
         updatable: false,
         updates: "nothing about it can change",
     },
@@ -95,6 +104,7 @@ pub const KINDS: [Kind; 14] = [
         name: "mem_alloc",
         handle: None,
         refused_in_body: Some("alloc"),
+        in_device_graph: false,
         updatable: false,
         updates: "nothing about it can change (CUDA fixes an allocation's size and address when the graph is built); it gives the allocation, for the runtime's own API",
     },
@@ -104,6 +114,7 @@ pub const KINDS: [Kind; 14] = [
         name: "mem_free",
         handle: Some("MemFreeNode"),
         refused_in_body: Some("free"),
+        in_device_graph: false,
         updatable: false,
         updates: "nothing about it can change (CUDA cannot update a free node)",
     },
@@ -113,6 +124,7 @@ pub const KINDS: [Kind; 14] = [
         name: "event_record",
         handle: Some("EventRecordNode"),
         refused_in_body: Some("event record"),
+        in_device_graph: false,
         updatable: true,
         updates: "its event can change; CUDA cannot enable or disable it",
     },
@@ -122,6 +134,7 @@ pub const KINDS: [Kind; 14] = [
         name: "event_wait",
         handle: Some("EventWaitNode"),
         refused_in_body: Some("event wait"),
+        in_device_graph: false,
         updatable: true,
         updates: "its event can change; CUDA cannot enable or disable it",
     },
@@ -131,6 +144,7 @@ pub const KINDS: [Kind; 14] = [
         name: "capture",
         handle: Some("ChildGraphNode"),
         refused_in_body: None,
+        in_device_graph: true,
         updatable: true,
         updates: "its work can be recorded again from another `Capture` (the recorded graph must have the same topology); CUDA cannot enable or disable it",
     },
@@ -140,6 +154,7 @@ pub const KINDS: [Kind; 14] = [
         name: "semaphore_signal",
         handle: None,
         refused_in_body: Some("semaphore signal"),
+        in_device_graph: false,
         updatable: true,
         updates: "its semaphores and their values can change, not how many there are (CUDA cannot change the count); CUDA cannot enable or disable it",
     },
@@ -149,6 +164,7 @@ pub const KINDS: [Kind; 14] = [
         name: "semaphore_wait",
         handle: None,
         refused_in_body: Some("semaphore wait"),
+        in_device_graph: false,
         updatable: true,
         updates: "its semaphores and their values can change, not how many there are (CUDA cannot change the count); CUDA cannot enable or disable it",
     },
@@ -158,6 +174,7 @@ pub const KINDS: [Kind; 14] = [
         name: "conditional",
         handle: Some("ConditionalNode"),
         refused_in_body: None,
+        in_device_graph: false,
         updatable: true,
         updates: "nothing about it can change (CUDA updates a conditional node only through its bodies' nodes, which have handles of their own)",
     },
@@ -167,6 +184,20 @@ impl Kind {
     /// How errors name a node of the kind refused in a conditional body (`a host node`).
     pub fn refused_in_body_node(&self) -> Option<String> {
         let name = self.refused_in_body?;
+        let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        Some(format!("{article} {name} node"))
+    }
+
+    /// How errors name a node of the kind CUDA refuses in a device graph (`a host node`).
+    pub fn refused_in_device_graph_node(&self) -> Option<String> {
+        if self.in_device_graph {
+            return None;
+        }
+        let name = self.refused_in_body.unwrap_or("conditional");
         let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
             "an"
         } else {
@@ -246,6 +277,21 @@ mod tests {
                 "an event wait node",
                 "a semaphore signal node",
                 "a semaphore wait node"
+            ]
+        );
+        let refused: Vec<String> = KINDS
+            .iter()
+            .filter_map(Kind::refused_in_device_graph_node)
+            .collect();
+        assert_eq!(
+            refused,
+            [
+                "a host node",
+                "an alloc node",
+                "a free node",
+                "an event record node",
+                "an event wait node",
+                "a conditional node"
             ]
         );
     }

@@ -544,12 +544,22 @@ impl<'a> Model<'a> {
     }
 
     /// The graph's non-doc attributes (applied to every generated item) and its doc attributes.
+    /// (`#[device_launch]` is the macro's own: it goes to no item.)
     pub fn split_attrs(&self) -> (Vec<&'a Attribute>, Vec<&'a Attribute>) {
         self.decl
             .attrs
             .iter()
-            .filter(|a| !a.path().is_ident("programmatic"))
+            .filter(|a| !a.path().is_ident("programmatic") && !a.path().is_ident("device_launch"))
             .partition(|a| !a.path().is_ident("doc"))
+    }
+
+    /// The `#[device_launch]` attribute of the declaration, if it has one: its executables are
+    /// launched from the device (CUDA's rules for device graphs apply, `check::device_launch`).
+    pub fn device_launch(&self) -> Option<&'a Attribute> {
+        self.decl
+            .attrs
+            .iter()
+            .find(|a| a.path().is_ident("device_launch"))
     }
 }
 

@@ -87,7 +87,9 @@ impl<A: KernelArgs> Kernel<A> {
     /// 1. has the C parameter list `A`, element for element: each element's device
     ///    representation has the size, alignment and meaning of the C parameter (a
     ///    [`DevicePtr<T>`] is a `const T*`, a [`DevicePtrMut<T>`] a `T*`, a
-    ///    [`ConditionalHandle`](crate::ConditionalHandle) a `cudaGraphConditionalHandle`);
+    ///    [`ConditionalHandle`](crate::ConditionalHandle) a `cudaGraphConditionalHandle`, a
+    ///    [`DeviceGraph`](crate::DeviceGraph) a `cudaGraphExec_t`, a
+    ///    [`DeviceNode`](crate::device_launch::DeviceNode) a `cudaGraphDeviceNode_t`);
     /// 2. reads and writes device or host memory only through its pointer parameters, and
     ///    through each only the elements `0..len` of the memory given for it, where `len` is
     ///    the length of that buffer, slice, view or raw pointer (what the check sees as the
@@ -95,7 +97,15 @@ impl<A: KernelArgs> Kernel<A> {
     /// 3. writes through a [`DevicePtrMut<T>`] only valid `T`s (for `T = bool`, only 0 and 1),
     ///    and writes nothing through a [`DevicePtr<T>`];
     /// 4. sets conditional handles only through its [`ConditionalHandle`](crate::ConditionalHandle)
-    ///    parameters, and launches no work of its own (no dynamic parallelism).
+    ///    parameters, and launches no work of its own (no dynamic parallelism) but graphs:
+    ///    those given for its [`DeviceGraph`](crate::DeviceGraph) parameters, and the graph it
+    ///    runs in (`cudaGetCurrentGraphExec()`), with `cudaGraphLaunch`;
+    /// 5. updates kernel nodes from the device only through its
+    ///    [`DeviceNode`](crate::device_launch::DeviceNode) parameters, and there only the value
+    ///    parameters (at [`DeviceKernelNode::param_offset`](crate::device_launch::DeviceKernelNode::param_offset),
+    ///    with valid values of the parameter's type), the grid and the enabled state, and only to
+    ///    values and grids the updated node's kernel check ([`Kernel::requires`]) admits with the
+    ///    node's other arguments.
     ///
     /// Point 2 is one a kernel cannot keep on its own when its accesses depend on a length
     /// parameter (`if (i < n) y[i] = ...`): give the check that keeps that length within the
@@ -317,6 +327,10 @@ pub trait Param: private::Sealed + 'static {
     /// parameter: a value parameter's value; for a pointer parameter, the number of elements of
     /// the memory given (`usize`); nothing (`()`) for a conditional handle.
     type Checked: Copy;
+    /// Whether a kernel may set it from the device in a device-updatable node
+    /// (`cudaGraphKernelNodeSetParam`): value parameters only, never memory or handles.
+    #[doc(hidden)]
+    const DEVICE_SETTABLE: bool = false;
 }
 
 /// The traits below hand the driver raw bits and addresses: only this crate implements them.
@@ -335,6 +349,7 @@ impl<P: KernelParam> private::Sealed for P {}
 impl<P: KernelParam> Param for P {
     type Repr = P::Repr;
     type Checked = P;
+    const DEVICE_SETTABLE: bool = true;
 }
 impl<T: 'static> private::Sealed for DevicePtr<T> {}
 impl<T: 'static> Param for DevicePtr<T> {
@@ -513,6 +528,13 @@ pub trait KernelArgs: private::Signature + 'static {
     /// The parameters' device representations, as a tuple.
     #[doc(hidden)]
     type Reprs;
+    /// Each parameter's byte offset in the kernel's parameter buffer (each at its own
+    /// alignment, in order, as CUDA lays them out): what device-side updates address.
+    #[doc(hidden)]
+    const OFFSETS: &'static [usize];
+    /// Each parameter's [`Param::DEVICE_SETTABLE`].
+    #[doc(hidden)]
+    const SETTABLE: &'static [bool];
     /// Calls `f` with a `void**` array of pointers to each of `reprs`, as `kernelParams` wants
     /// it. The pointers are valid only during the call.
     #[doc(hidden)]
@@ -550,6 +572,21 @@ macro_rules! tuple_args {
             const COUNT: usize = $count;
             type Checked = ($($t::Checked,)*);
             type Reprs = ($($t::Repr,)*);
+            #[allow(unused_comparisons)]
+            const OFFSETS: &'static [usize] = &{
+                let sizes: [usize; $count] = [$(std::mem::size_of::<$t::Repr>()),*];
+                let aligns: [usize; $count] = [$(std::mem::align_of::<$t::Repr>()),*];
+                let mut out = [0usize; $count];
+                let (mut at, mut i) = (0usize, 0usize);
+                while i < $count {
+                    at = at.div_ceil(aligns[i]) * aligns[i];
+                    out[i] = at;
+                    at += sizes[i];
+                    i += 1;
+                }
+                out
+            };
+            const SETTABLE: &'static [bool] = &[$($t::DEVICE_SETTABLE),*];
             #[inline]
             #[allow(unused_variables, clippy::unused_unit)]
             fn with_reprs<R>(reprs: &mut Self::Reprs, f: impl FnOnce(*mut *mut c_void) -> R) -> R {
@@ -645,5 +682,15 @@ mod tests {
             }
         });
         assert_eq!(<(u32, f32, DevicePtr<f32>)>::COUNT, 3);
+    }
+
+    #[test]
+    fn offsets_follow_the_c_layout_of_the_parameters() {
+        // `(char, double, int, T*)`: 0, 8, 16, 24 (each at its own alignment).
+        assert_eq!(<(u8, f64, i32, DevicePtr<f32>)>::OFFSETS, &[0, 8, 16, 24]);
+        assert_eq!(<(u32, u32, u64)>::OFFSETS, &[0, 4, 8]);
+        assert_eq!(<(bool, u16)>::OFFSETS, &[0, 2]);
+        assert_eq!(<(u32, DevicePtrMut<u32>)>::SETTABLE, &[true, false]);
+        assert!(<()>::OFFSETS.is_empty());
     }
 }

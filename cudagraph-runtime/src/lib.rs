@@ -477,6 +477,7 @@
 pub mod __private;
 mod ambient;
 mod capture;
+pub mod device_launch;
 pub mod dot;
 mod driver;
 mod error;
@@ -506,6 +507,7 @@ pub use capture::{
 };
 pub use cudagraph_macros::cuda_graph;
 pub use cudarc;
+pub use device_launch::{DeviceGraph, DeviceGraphExec, DeviceGraphHandle, SharedDeviceGraph};
 pub use driver::{driver_present, open_device};
 pub use error::{Error, Result, UpdateFailure};
 pub use exec::{GraphExec, InstantiateFlags};
@@ -540,9 +542,10 @@ pub use version::{binding_version, driver_version};
 /// The names most programs need.
 pub mod prelude {
     pub use crate::{
-        cuda_graph, Body, Capture, DeviceBuffer, DevicePtr, DevicePtrMut, Event, Graph, GraphAlloc,
-        GraphExec, HostBuffer, HostCallback, HostPtr, HostPtrMut, Indirect, InstantiateFlags,
-        Kernel, LaunchConfig, Memcpy, Memset, Mut, NodeId, Replay,
+        cuda_graph, Body, Capture, DeviceBuffer, DeviceGraph, DeviceGraphExec, DevicePtr,
+        DevicePtrMut, Event, Graph, GraphAlloc, GraphExec, HostBuffer, HostCallback, HostPtr,
+        HostPtrMut, Indirect, InstantiateFlags, Kernel, LaunchConfig, Memcpy, Memset, Mut, NodeId,
+        Replay, SharedDeviceGraph,
     };
     // Conditional nodes came with CUDA 12.3.
     #[cfg(not(feature = "cuda-12020"))]

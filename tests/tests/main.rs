@@ -15,6 +15,7 @@
 //! `memory_nodes_freed_elsewhere`).
 
 mod capture_safe;
+mod device_launch;
 mod docs;
 mod exec_cache;
 mod generated_canonical_order;

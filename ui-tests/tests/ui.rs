@@ -19,4 +19,5 @@ fn ui() {
     t.compile_fail("cases/collisions/*.rs");
     t.compile_fail("cases/soundness/*.rs");
     t.compile_fail("cases/programmatic/*.rs");
+    t.compile_fail("cases/device_launch/*.rs");
 }

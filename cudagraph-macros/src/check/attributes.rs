@@ -26,12 +26,19 @@ fn is_any(attr: &Attribute, names: &[&str]) -> bool {
 
 pub fn check(model: &Model, cx: &mut Ctxt) {
     for attr in &model.decl.attrs {
+        if attr.path().is_ident("device_launch") {
+            if !matches!(attr.meta, syn::Meta::Path(_)) {
+                cx.error_spanned(attr, "`#[device_launch]` takes no arguments");
+            }
+            continue;
+        }
         if !is_any(attr, &["doc", "cfg", "cfg_attr", "programmatic"]) && !is_any(attr, &LINTS) {
             cx.error_spanned(
                 attr,
                 format!(
                     "{} cannot be applied to a graph declaration: only doc comments, `cfg` and lint attributes \
-                     (`allow`, `warn`, ...) apply to the items it generates, and `#[programmatic]` to its edges; \
+                     (`allow`, `warn`, ...) apply to the items it generates, `#[programmatic]` to its edges, \
+                     and `#[device_launch]` makes its executables launchable from the device; \
                      attributes for the params struct go on the `params` block",
                     name(attr)
                 ),

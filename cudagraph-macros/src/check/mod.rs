@@ -10,6 +10,7 @@ mod allocations;
 mod attributes;
 mod conditionals;
 mod cycles;
+mod device_launch;
 pub mod generated;
 pub mod hazards;
 mod names;
@@ -78,6 +79,7 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
         allocations::check_foreign(models, model, cx);
         conditionals::check(models, model, cx);
         programmatic::check(model, cx);
+        device_launch::check(model, cx);
         // Graph order and data races are judged on a declaration that is otherwise sound: on a broken one (a
         // cycle, an operand that is no param) they would only add noise, or mislead.
         if cx.errors.len() == before {

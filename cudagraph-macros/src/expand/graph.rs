@@ -124,6 +124,22 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         quote!(#name: #p::LaunchConfig,)
     });
 
+    // `#[device_launch]`: the executable kernels launch (the declaration was checked against
+    // CUDA's rules for device graphs, `check::device_launch`).
+    let device_launch = g.model.device_launch().map(|_| {
+        let upload = local("upload");
+        quote! {
+            /// Instantiates the graph for launch from the device and uploads it on `upload`
+            /// (see `cudagraph_runtime::device_launch`): kernels launch it through its
+            /// `DeviceGraphExec::handle`, given for a kernel parameter of type `DeviceGraph`.
+            pub fn instantiate_for_device_launch(
+                self,
+                #upload: &#p::Arc<#p::CudaStream>,
+            ) -> #p::Result<#p::DeviceGraphExec> {
+                self.graph.instantiate_for_device_launch(#upload)
+            }
+        }
+    });
     let (ctx, params, graph_local) = (
         local("ctx"),
         params_at(Span::call_site()),
@@ -362,6 +378,8 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                     generation: 0,
                 })
             }
+
+            #device_launch
 
             #(#evals)*
         }

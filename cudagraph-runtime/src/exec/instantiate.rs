@@ -86,6 +86,9 @@ pub struct GraphExec<'a> {
     pub(super) kept: Vec<(usize, Box<dyn std::any::Any + Send>)>,
     /// The block of indirect values the graph's kernels read (see `crate::indirect`), if any.
     pub(super) indirect: Option<Box<IndirectBlock>>,
+    /// Made for a [`DeviceGraphExec`](crate::DeviceGraphExec), which alone launches and
+    /// uploads it (ordered with the device launches of it).
+    pub(crate) device_launch: bool,
 }
 
 // SAFETY: as for `Graph`: usable from any thread, never from two at once (`!Sync`).
@@ -195,12 +198,19 @@ impl<'a> GraphExec<'a> {
             frees_adopted,
             kept: Vec::new(),
             indirect,
+            device_launch: false,
         })
     }
 
     /// The graph this executable was instantiated from.
     pub fn graph(&self) -> &Graph<'a> {
         &self.graph
+    }
+
+    /// The owned memory the nodes use now (what executables launching this one from the device
+    /// use through it).
+    pub(crate) fn memory_dependents(&self) -> Vec<crate::memory::alloc::Dependent> {
+        self.memory.dependents()
     }
 
     /// The raw driver handle, for calls this crate does not wrap. Do not destroy it.
@@ -278,7 +288,17 @@ impl SendExec {
 /// Refuses device launch for a graph with indirect values: a launch from the device would not go
 /// through [`GraphExec::launch`], which publishes the values and counts the launches.
 pub(super) fn refuse_device_launch(graph: &Graph<'_>, flags: InstantiateFlags) -> Result<()> {
-    if graph.has_indirect() && flags.bits() & InstantiateFlags::DEVICE_LAUNCH.bits() != 0 {
+    let device_launch = flags.bits() & InstantiateFlags::DEVICE_LAUNCH.bits() != 0;
+    if graph.has_device_updatable_nodes() && !device_launch {
+        return Err(Error::Invalid {
+            node: "instantiate".into(),
+            reason: "the graph has device-updatable kernel nodes: instantiate it with \
+                     `Graph::instantiate_for_device_launch`, which uploads it (and uploads it \
+                     again after host-side updates, as CUDA requires)"
+                .into(),
+        });
+    }
+    if graph.has_indirect() && device_launch {
         return Err(Error::Invalid {
             node: "instantiate".into(),
             reason: "a graph with indirect values cannot be instantiated for device launch: \

@@ -42,7 +42,7 @@ impl<'a> GraphExec<'a> {
         if in_capture() {
             refuse_capturing_stream(stream, "GraphExec::launch", LAUNCH_IN_CAPTURE)?;
         }
-        let launched = if self.outliving.is_some() || self.frees_adopted {
+        let launched = if self.outliving.is_some() || self.frees_adopted || self.device_launch {
             self.launch_with_outliving(stream)
         } else {
             self.launch_raw(stream)
@@ -56,8 +56,13 @@ impl<'a> GraphExec<'a> {
     /// A launch of a graph that leaves allocations live (see `memory::outliving`).
     /// (Also the launch of a graph that frees allocations of other graphs: see
     /// `memory::adopted`.)
+    /// (And the refusal of a host launch of a device-launchable executable from here: see
+    /// [`DeviceGraphExec::launch`](crate::DeviceGraphExec::launch).)
     #[cold]
     fn launch_with_outliving(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
+        if self.device_launch {
+            return Err(device_exec_refuses("GraphExec::launch"));
+        }
         if self.graph.adopted_mut().iter().any(|a| a.freed()) {
             return Err(Error::Allocation {
                 node: "launch".into(),
@@ -256,6 +261,29 @@ impl<'a> GraphExec<'a> {
     /// Uploads the executable's resources ahead of its first launch (`cuGraphUpload`). Refused
     /// with [`Error::Capturing`] on a stream being captured.
     pub fn upload(&self, stream: &CudaStream) -> Result<()> {
+        if self.device_launch {
+            return Err(device_exec_refuses("GraphExec::upload"));
+        }
+        self.upload_device_exec(stream)
+    }
+
+    /// A launch of a device-launchable executable, which its [`DeviceGraphExec`] orders with the
+    /// device launches of it.
+    ///
+    /// [`DeviceGraphExec`]: crate::DeviceGraphExec
+    pub(crate) fn launch_device_exec(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
+        self.check_host_panics()?;
+        if in_capture() {
+            refuse_capturing_stream(stream, "DeviceGraphExec::launch", LAUNCH_IN_CAPTURE)?;
+        }
+        self.launch_raw(stream)
+            .map_err(|e| failed_in_capture(e, stream, "DeviceGraphExec::launch"))
+    }
+
+    /// `cuGraphUpload`, for [`GraphExec::upload`] and a [`DeviceGraphExec`]'s re-uploads.
+    ///
+    /// [`DeviceGraphExec`]: crate::DeviceGraphExec
+    pub(crate) fn upload_device_exec(&self, stream: &CudaStream) -> Result<()> {
         if in_capture() {
             refuse_capturing_stream(stream, "GraphExec::upload", LAUNCH_IN_CAPTURE)?;
         }
@@ -273,6 +301,19 @@ impl<'a> GraphExec<'a> {
             Some((node, message)) => Err(Error::HostPanicked { node, message }),
             None => Ok(()),
         }
+    }
+}
+
+/// The refusal of a launch or upload of a device-launchable executable other than through its
+/// [`DeviceGraphExec`](crate::DeviceGraphExec).
+#[cold]
+pub(super) fn device_exec_refuses(call: &str) -> Error {
+    Error::Invalid {
+        node: call.into(),
+        reason: "this executable is launched from the device: launch and update it through its \
+                 `DeviceGraphExec`, which orders host launches and re-uploads with the device \
+                 launches of it (and kernels hold its handle, so it is never instantiated anew)"
+            .into(),
     }
 }
 

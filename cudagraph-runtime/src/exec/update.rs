@@ -12,7 +12,15 @@ impl<'a> GraphExec<'a> {
     /// Destroys the executable and instantiates the graph it was made from again (parameter
     /// changes made since are lost). To fall back from a refused update, use
     /// [`GraphExec::reinstantiate_from`] with the new graph.
+    ///
+    /// Refused for a device-launchable executable: kernels hold its handle, which a new
+    /// instantiation would leave dangling.
     pub fn reinstantiate(&mut self, flags: InstantiateFlags) -> Result<()> {
+        if self.device_launch {
+            return Err(super::launch::device_exec_refuses(
+                "GraphExec::reinstantiate",
+            ));
+        }
         refuse_memory_nodes(&self.graph, &self.graph, "reinstantiate")?;
         // With indirect values: the same block, whose count goes on (the next launch waits for
         // the old executable's launches, see `before_reinstantiation`).
@@ -38,11 +46,18 @@ impl<'a> GraphExec<'a> {
     /// [`GraphExec::update`] is refused. Node handles of the old graph keep working when `graph`
     /// was built by the same calls in the same order (as every graph of one `cuda_graph!`
     /// declaration is); otherwise use `graph`'s own handles. On error nothing changes.
+    ///
+    /// Refused for a device-launchable executable, as [`GraphExec::reinstantiate`] is.
     pub fn reinstantiate_from(
         &mut self,
         mut graph: Graph<'a>,
         flags: InstantiateFlags,
     ) -> Result<()> {
+        if self.device_launch {
+            return Err(super::launch::device_exec_refuses(
+                "GraphExec::reinstantiate_from",
+            ));
+        }
         refuse_memory_nodes(&self.graph, &graph, "reinstantiate_from")?;
         refuse_device_launch(&graph, flags)?;
         // The new graph's block of indirect values, if any (dropped unused if this fails).
@@ -93,6 +108,8 @@ impl<'a> GraphExec<'a> {
     /// afterwards is released once the launches that may use it have completed.
     pub fn update(&mut self, graph: &Graph<'a>) -> Result<()> {
         refuse_memory_nodes(&self.graph, graph, "update")?;
+        self.graph.refuse_device_updatable("update")?;
+        graph.refuse_device_updatable("update")?;
         if !self.graph.same_bodies_as(graph) {
             // The driver would refuse too; checked first since node uses are paired by position.
             crate::trace::event!(

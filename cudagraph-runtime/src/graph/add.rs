@@ -413,6 +413,9 @@ impl<'a> Graph<'a> {
                     .into(),
             }));
         }
+        if let Err(e) = child.refuse_device_updatable("add_child_graph") {
+            return self.or_forget_name(Err(e));
+        }
         if child.has_memory_nodes() {
             return self.or_forget_name(Err(Error::Invalid {
                 node: self.pending_name(NodeKind::ChildGraph),

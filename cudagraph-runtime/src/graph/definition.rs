@@ -260,6 +260,7 @@ impl<'a> Graph<'a> {
     ///
     /// Kernel modules the old contents used stay loaded until the graph is dropped.
     pub fn clear(&mut self) -> Result<()> {
+        self.refuse_device_updatable("clear")?;
         if self.is_body() {
             return Err(Error::Invalid {
                 node: "clear".into(),
@@ -470,6 +471,7 @@ impl<'a> Graph<'a> {
                     .into(),
             });
         }
+        self.refuse_device_updatable("try_clone")?;
         if self.has_memory_nodes() {
             return Err(Error::Invalid {
                 node: "try_clone".into(),

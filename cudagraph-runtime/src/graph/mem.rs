@@ -86,6 +86,27 @@ impl<'a> Graph<'a> {
         self.tables.as_ref().is_some_and(|t| t.memory_nodes)
     }
 
+    /// Whether the graph has device-updatable kernel nodes
+    /// ([`Graph::add_device_updatable_kernel`](crate::Graph::add_device_updatable_kernel)).
+    pub fn has_device_updatable_nodes(&self) -> bool {
+        self.tables.as_ref().is_some_and(|t| t.device_updatable)
+    }
+
+    /// Refuses `what` (a clone, a clear, an embedding, a whole-graph update) of a graph with
+    /// device-updatable kernel nodes: CUDA forbids copying, removing and whole-graph updates of
+    /// them.
+    pub(crate) fn refuse_device_updatable(&self, what: &str) -> crate::error::Result<()> {
+        if self.has_device_updatable_nodes() {
+            return Err(crate::error::Error::Invalid {
+                node: what.into(),
+                reason: "the graph has device-updatable kernel nodes, which CUDA does not let be \
+                         copied, removed or updated by a whole-graph update: build another graph"
+                    .into(),
+            });
+        }
+        Ok(())
+    }
+
     /// The allocations this graph makes and does not free (their alloc node indices and
     /// addresses): they outlive each launch.
     pub(crate) fn unfreed_allocations(&self) -> Vec<(usize, sys::CUdeviceptr)> {

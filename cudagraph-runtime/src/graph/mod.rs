@@ -28,6 +28,8 @@ mod body_rules;
 mod captured;
 mod conditional;
 mod definition;
+#[cfg(not(any(feature = "cuda-12020", feature = "cuda-12030")))]
+mod device_update;
 mod edges;
 mod indirect;
 mod info;

@@ -20,6 +20,9 @@ pub(super) struct Tables<'a> {
     pub(super) allocs: Vec<AllocRecord>,
     /// Whether the graph has memory nodes (alloc or free, added or captured).
     pub(super) memory_nodes: bool,
+    /// Whether the graph has device-updatable kernel nodes (`crate::device_launch`'s rules
+    /// apply: device-launch instantiation only, no clone, clear, embedding or whole-graph update).
+    pub(super) device_updatable: bool,
     /// Allocations of other graphs that free nodes of this one free.
     pub(super) adopted: AdoptedList,
     /// For the body of a conditional node: the scope of the conditional handles its kernels may

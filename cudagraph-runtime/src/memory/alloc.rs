@@ -99,6 +99,53 @@ pub struct AllocState {
     /// Set once a free node of a graph freed the memory (a graph allocation given to another
     /// graph, `memory::adopted`): the executable that made it may launch again.
     freed_by_graph: std::sync::atomic::AtomicBool,
+    /// Memory that every holder of this allocation uses through it, and is registered with as
+    /// long as it holds it (empty but for a device-launchable executable's anchor, whose holders'
+    /// kernels launch the executable and so use its memory: `crate::device_launch`).
+    dependents: Mutex<Vec<Dependent>>,
+}
+
+/// Memory used through an allocation (see [`AllocState::set_dependents`]), with the uses it has.
+#[derive(Debug, Clone)]
+pub(crate) struct Dependent {
+    pub(crate) alloc: Arc<dyn Allocation>,
+    pub(crate) counts: UseCounts,
+}
+
+impl Dependent {
+    fn register(&self, fence: &Arc<Fence>) -> Result<()> {
+        let (start, end) = self.alloc.range();
+        self.alloc.state().register(
+            fence,
+            self.counts,
+            self.alloc.space(),
+            self.alloc.home(),
+            || {
+                format!(
+                    "{} buffer of {} bytes used by a device-launchable executable",
+                    self.alloc.space().name(),
+                    end - start
+                )
+            },
+        )
+    }
+
+    fn unregister(&self, fence: &Arc<Fence>, launched: bool) {
+        self.alloc.state().unregister(fence, self.counts, launched);
+    }
+}
+
+/// Registers `fence` with every one of `deps`, or with none (on error).
+fn register_all(deps: &[Dependent], fence: &Arc<Fence>) -> Result<()> {
+    for (i, dep) in deps.iter().enumerate() {
+        if let Err(e) = dep.register(fence) {
+            for done in &deps[..i] {
+                done.unregister(fence, false);
+            }
+            return Err(e);
+        }
+    }
+    Ok(())
 }
 
 impl AllocState {
@@ -212,6 +259,51 @@ impl AllocState {
             fence: fence.clone(),
             counts,
         });
+        drop(holders);
+        // A new holder uses the dependents too (locks: this allocation's, then theirs; never
+        // the other way round).
+        let deps = self.dependents.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(e) = register_all(&deps, fence) {
+            drop(deps);
+            let mut holders = self.lock();
+            holders.current.retain(|h| !Arc::ptr_eq(&h.fence, fence));
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Replaces the memory used through this allocation by `deps` (see the field's docs): the
+    /// current holders are registered with the new memory, then unregistered from the old once
+    /// their completion markers are recorded. On error nothing changes.
+    pub(crate) fn set_dependents(&self, deps: Vec<Dependent>) -> Result<()> {
+        let fences: Vec<Arc<Fence>> = self
+            .lock()
+            .current
+            .iter()
+            .map(|h| h.fence.clone())
+            .collect();
+        let mut old = self.dependents.lock().unwrap_or_else(|e| e.into_inner());
+        let mut launched = Vec::with_capacity(fences.len());
+        for fence in &fences {
+            // Whether the holder has launched: its marker then follows its latest launch.
+            launched.push(fence.mark()?);
+        }
+        for (i, fence) in fences.iter().enumerate() {
+            if let Err(e) = register_all(&deps, fence) {
+                for done in &fences[..i] {
+                    for dep in &deps {
+                        dep.unregister(done, false);
+                    }
+                }
+                return Err(e);
+            }
+        }
+        for (fence, launched) in fences.iter().zip(launched) {
+            for dep in old.iter() {
+                dep.unregister(fence, launched);
+            }
+        }
+        *old = deps;
         Ok(())
     }
 
@@ -233,6 +325,13 @@ impl AllocState {
             return;
         }
         holders.current.swap_remove(at);
+        {
+            // The dependents are released with this allocation (see `register`).
+            let deps = self.dependents.lock().unwrap_or_else(|e| e.into_inner());
+            for dep in deps.iter() {
+                dep.unregister(fence, launched);
+            }
+        }
         if launched && !holders.released.iter().any(|r| Arc::ptr_eq(r, fence)) {
             // Keep the list short: executables whose launches are known to be over need no wait.
             if holders.released.len() >= 4 {

@@ -165,6 +165,19 @@ impl<'a> Holdings<'a> {
             .unwrap_or(0)
     }
 
+    /// The owned allocations in use now, with their counts: what the launches of another
+    /// executable use through this one (a device-launchable executable's memory, see
+    /// `AllocState::set_dependents`).
+    pub(crate) fn dependents(&self) -> Vec<super::alloc::Dependent> {
+        self.held
+            .values()
+            .map(|h| super::alloc::Dependent {
+                alloc: h.alloc.clone(),
+                counts: h.counts,
+            })
+            .collect()
+    }
+
     fn register(&self, held: &Held, describe: &dyn Fn() -> String) -> Result<()> {
         let alloc = &held.alloc;
         alloc.state().register(

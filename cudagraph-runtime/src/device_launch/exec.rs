@@ -1,0 +1,396 @@
+//! The device-launchable executable ([`DeviceGraphExec`]), and the anchor that keeps it alive for
+//! the graphs whose kernels may launch it.
+
+use std::sync::{Arc, Mutex};
+
+use cudarc::driver::CudaStream;
+
+use super::handle::{DeviceGraphHandle, SharedDeviceGraph};
+use crate::error::{Error, Result};
+use crate::exec::{GraphExec, InstantiateFlags};
+use crate::graph::Graph;
+use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
+use crate::memory::alloc::{AccessScope, AllocState, Allocation, Space};
+use crate::node::NodeKind;
+use crate::node::{
+    ChildGraphNode, Direction, KernelNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue,
+    Switchable,
+};
+use crate::reaper;
+
+/// What the graphs whose kernels are given a [`DeviceGraphHandle`] hold of the executable: an
+/// allocation to the memory model (registered by their executables, released after their
+/// launches), whose "memory" is the executable itself. Its drop destroys the executable only
+/// once those launches have completed.
+pub(crate) struct DeviceAnchor {
+    state: AllocState,
+    /// The stream the executable was uploaded on (and is re-uploaded on after updates): the
+    /// launches of graphs that launch it from the device wait for its work.
+    home: Arc<CudaStream>,
+    /// The driver handle, as an address: the "range" the handle's uses name.
+    raw: u64,
+    /// The executable once its [`DeviceGraphExec`] is dropped, until the launches that may
+    /// launch it are over.
+    parked: Mutex<Option<GraphExec<'static>>>,
+}
+
+impl std::fmt::Debug for DeviceAnchor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceAnchor")
+            .field("raw", &format_args!("{:#x}", self.raw))
+            .finish_non_exhaustive()
+    }
+}
+
+impl DeviceAnchor {
+    pub(crate) fn raw(&self) -> u64 {
+        self.raw
+    }
+}
+
+impl Allocation for DeviceAnchor {
+    fn state(&self) -> &AllocState {
+        &self.state
+    }
+    fn space(&self) -> Space {
+        Space::Device
+    }
+    fn home(&self) -> Option<&Arc<CudaStream>> {
+        Some(&self.home)
+    }
+    fn range(&self) -> (u64, u64) {
+        // No bytes: a handle conflicts with no memory use.
+        (self.raw, self.raw)
+    }
+}
+
+impl Drop for DeviceAnchor {
+    /// Destroys the executable once every launch that may launch it from the device has
+    /// completed (waited for on the release thread); never before.
+    fn drop(&mut self) {
+        let released = self.state.take_released();
+        let exec = self
+            .parked
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if released.is_empty() {
+            drop(exec);
+            return;
+        }
+        let mut parts = Some((exec, released));
+        reaper::run_later(Box::new(move || {
+            if let Some((exec, released)) = parts.take() {
+                for fence in &released {
+                    if fence.done().wait_host().is_err() {
+                        // Could not learn that those launches are over: leak rather than
+                        // destroy an executable a kernel may still launch.
+                        std::mem::forget(exec);
+                        return true;
+                    }
+                }
+                drop(exec);
+            }
+            true
+        }));
+    }
+}
+
+/// An executable instantiated for device launch (`CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH`)
+/// and uploaded: kernels launch it through a [`DeviceGraphHandle`] ([`DeviceGraphExec::handle`]).
+///
+/// The host may launch it too ([`DeviceGraphExec::launch`]) and update it
+/// ([`DeviceGraphExec::update`], re-uploaded for you). Dropping it while graphs that hold its
+/// handle exist, or their launches run, is fine: it is destroyed after them. See the module docs
+/// of [`crate::device_launch`].
+pub struct DeviceGraphExec {
+    /// `Some` until the drop parks it in the anchor.
+    exec: Option<GraphExec<'static>>,
+    anchor: Arc<DeviceAnchor>,
+    /// An update changed the executable but could not be uploaded (see
+    /// [`DeviceGraphExec::update`]): device launches use the version uploaded before, and a host
+    /// launch (which would upload the new one) is refused until an update succeeds.
+    upload_pending: bool,
+}
+
+impl std::fmt::Debug for DeviceGraphExec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceGraphExec")
+            .field("exec", &self.exec)
+            .finish()
+    }
+}
+
+/// The node kinds CUDA allows in a device graph (the programming guide's "Device Graph
+/// Requirements").
+fn allowed_in_device_graph(kind: NodeKind) -> bool {
+    matches!(
+        kind,
+        NodeKind::Kernel
+            | NodeKind::Memcpy
+            | NodeKind::Memset
+            | NodeKind::Empty
+            | NodeKind::ChildGraph
+    )
+}
+
+impl Graph<'static> {
+    /// Instantiates the graph for device launch (`CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH`) and
+    /// uploads it on `upload` (a stream of the graph's context), so that kernels can launch it
+    /// (see [`crate::device_launch`]).
+    ///
+    /// Refused with [`Error::Invalid`] naming the node for a node CUDA forbids in a device graph
+    /// (host, event record or wait, memory alloc or free, conditional, or one this crate does not
+    /// know in a captured graph), for a graph with indirect values, and for an upload stream of
+    /// another context. The driver refuses what is left (see the module docs).
+    pub fn instantiate_for_device_launch(
+        self,
+        upload: &Arc<CudaStream>,
+    ) -> Result<DeviceGraphExec> {
+        if let Some(index) = self
+            .all_records()
+            .position(|r| !allowed_in_device_graph(r.kind))
+        {
+            let kind = self.all_records().nth(index).map(|r| r.kind.name());
+            return Err(Error::Invalid {
+                node: self.name_of(index),
+                reason: format!(
+                    "a {} node cannot be in a graph launched from the device: CUDA allows only \
+                     kernel, memcpy, memset, empty and child-graph nodes there \
+                     (https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-graph-requirements)",
+                    kind.unwrap_or("other")
+                ),
+            });
+        }
+        if upload.context().cu_ctx() != self.context().cu_ctx() {
+            return Err(Error::Invalid {
+                node: "instantiate_for_device_launch".into(),
+                reason: "the upload stream belongs to another context than the graph: a device \
+                         graph lives on one device"
+                    .into(),
+            });
+        }
+        let mut exec = GraphExec::instantiate(self, InstantiateFlags::DEVICE_LAUNCH, Some(upload))?;
+        exec.device_launch = true;
+        let anchor = Arc::new(DeviceAnchor {
+            state: AllocState::default(),
+            home: upload.clone(),
+            raw: exec.raw() as u64,
+            parked: Mutex::new(None),
+        });
+        // The executables that hold the anchor use this memory through it (no holder yet).
+        anchor.state.set_dependents(exec.memory_dependents())?;
+        Ok(DeviceGraphExec {
+            exec: Some(exec),
+            anchor,
+            upload_pending: false,
+        })
+    }
+}
+
+impl DeviceGraphExec {
+    fn inner(&self) -> &GraphExec<'static> {
+        self.exec.as_ref().expect("present until dropped")
+    }
+
+    fn inner_mut(&mut self) -> &mut GraphExec<'static> {
+        self.exec.as_mut().expect("present until dropped")
+    }
+
+    /// The handle kernels launch it with: pass it for a kernel parameter of type
+    /// [`DeviceGraph`](super::DeviceGraph). A graph given the handle keeps this executable alive
+    /// until its own last launch has completed.
+    pub fn handle(&self) -> DeviceGraphHandle<'_> {
+        DeviceGraphHandle::new(&self.anchor)
+    }
+
+    /// An owned handle ([`SharedDeviceGraph`]), for a `cuda_graph!` param: it keeps the
+    /// executable alive while it lives.
+    pub fn shared_handle(&self) -> SharedDeviceGraph {
+        SharedDeviceGraph::new(&self.anchor)
+    }
+
+    /// The executable, for what only reads it (its graph, its raw handle, its node handles'
+    /// queries). Its own `launch` and `upload` refuse: use [`DeviceGraphExec::launch`].
+    pub fn exec(&self) -> &GraphExec<'static> {
+        self.inner()
+    }
+
+    /// Launches it from the host into `stream` (`cuGraphLaunch`), after every launch so far of
+    /// the executables that may launch it from the device (their kernels hold its handle), and
+    /// before their next launches: CUDA leaves a host launch undefined while a device launch of
+    /// the same graph may run. Refused with [`Error::BufferInUse`] while another thread launches
+    /// it or updates it.
+    pub fn launch(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
+        if self.upload_pending {
+            return Err(Error::Invalid {
+                node: "DeviceGraphExec::launch".into(),
+                reason: "the last update could not be uploaded (see the error it returned): \
+                         update it again before launching it from the host"
+                    .into(),
+            });
+        }
+        let anchor = self.anchor.clone();
+        let exec = self.inner_mut();
+        exclusive(&anchor, stream, || exec.launch_device_exec(stream))
+    }
+
+    /// Updates the executable with `f`, through [`DeviceExecUpdates`] (single-node updates,
+    /// enabled states, whole-graph updates), then uploads it again on its upload stream, as CUDA
+    /// requires before the next device launch: ordered after the launches of the executables
+    /// that may launch it from the device, and before their next ones. The upload is made also
+    /// when `f` fails (it may have applied some updates).
+    ///
+    /// The executables that may launch it from the device use its memory through it: when `f`
+    /// changes that memory, they are registered with the new memory before the upload (the
+    /// memory model, as for their own memory). If that is refused ([`Error::BufferInUse`]: a
+    /// guard is alive on the new memory), nothing is uploaded and the error returned: device
+    /// launches go on with the version uploaded before, and host launches are refused until an
+    /// update succeeds.
+    pub fn update<R>(
+        &mut self,
+        f: impl FnOnce(&mut DeviceExecUpdates<'_>) -> Result<R>,
+    ) -> Result<R> {
+        let anchor = self.anchor.clone();
+        let home = anchor.home.clone();
+        let exec = self.exec.as_mut().expect("present until dropped");
+        let mut outcome = None;
+        let uploaded = exclusive(&anchor, &home, || {
+            outcome = Some(f(&mut DeviceExecUpdates { exec: &mut *exec }));
+            anchor.state.set_dependents(exec.memory_dependents())?;
+            exec.upload_device_exec(&home)
+        });
+        if outcome.is_some() {
+            // `f` ran: the executable changed, uploaded or not.
+            self.upload_pending = uploaded.is_err();
+        }
+        uploaded?;
+        outcome.expect("set by the closure")
+    }
+
+    /// The stream it is uploaded on.
+    pub fn upload_stream(&self) -> &Arc<CudaStream> {
+        &self.anchor.home
+    }
+}
+
+/// The updates [`DeviceGraphExec::update`] makes: [`GraphExec`]'s, but no access that could
+/// replace the executable itself (kernels hold its handle).
+pub struct DeviceExecUpdates<'x> {
+    exec: &'x mut GraphExec<'static>,
+}
+
+impl std::fmt::Debug for DeviceExecUpdates<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("DeviceExecUpdates")
+            .field(&self.exec)
+            .finish()
+    }
+}
+
+impl DeviceExecUpdates<'_> {
+    /// The executable, to read.
+    pub fn exec(&self) -> &GraphExec<'static> {
+        self.exec
+    }
+
+    /// [`GraphExec::set_kernel_params`].
+    pub fn set_kernel_params<A: KernelArgs>(
+        &mut self,
+        node: KernelNode<A>,
+        config: LaunchConfig,
+        args: impl KernelArgValues<'static, A>,
+    ) -> Result<()> {
+        self.exec.set_kernel_params(node, config, args)
+    }
+
+    /// [`GraphExec::set_kernel`].
+    pub fn set_kernel<A: KernelArgs>(
+        &mut self,
+        node: KernelNode<A>,
+        kernel: &Kernel<A>,
+        config: LaunchConfig,
+        args: impl KernelArgValues<'static, A>,
+    ) -> Result<()> {
+        self.exec.set_kernel(node, kernel, config, args)
+    }
+
+    /// [`GraphExec::set_memcpy_params`].
+    pub fn set_memcpy_params<D: Direction>(
+        &mut self,
+        node: MemcpyNode<D>,
+        copy: Memcpy<'static, D>,
+    ) -> Result<()> {
+        self.exec.set_memcpy_params(node, copy)
+    }
+
+    /// [`GraphExec::set_memset_params`].
+    pub fn set_memset_params<V: MemsetValue>(
+        &mut self,
+        node: MemsetNode<V>,
+        set: Memset<'static, V>,
+    ) -> Result<()> {
+        self.exec.set_memset_params(node, set)
+    }
+
+    /// [`GraphExec::set_child_graph`].
+    pub fn set_child_graph(&mut self, node: ChildGraphNode, child: &Graph<'static>) -> Result<()> {
+        self.exec.set_child_graph(node, child)
+    }
+
+    /// [`GraphExec::set_enabled`].
+    pub fn set_enabled(&mut self, node: impl Switchable, enabled: bool) -> Result<()> {
+        self.exec.set_enabled(node, enabled)
+    }
+
+    /// [`GraphExec::update`] (a whole-graph update).
+    pub fn update(&mut self, graph: &Graph<'static>) -> Result<()> {
+        self.exec.update(graph)
+    }
+}
+
+/// Runs `work` (which enqueues on `stream`) with the executables that may launch the anchor's
+/// executable from the device kept out: `stream` waits for their launches so far, and their next
+/// launches wait for what `work` enqueued.
+fn exclusive(
+    anchor: &DeviceAnchor,
+    stream: &Arc<CudaStream>,
+    work: impl FnOnce() -> Result<()>,
+) -> Result<()> {
+    let scope: AccessScope = anchor
+        .state
+        .begin_access()
+        .map_err(|e| describe_busy(e, anchor))?;
+    let mut result = Ok(());
+    for fence in &scope.wait_for {
+        if let Err(e) = fence.done().order_before(stream) {
+            result = Err(e);
+            break;
+        }
+    }
+    if result.is_ok() {
+        result = work();
+    }
+    anchor.state.end_access(scope, Some(stream));
+    result
+}
+
+/// A refusal of [`exclusive`], naming the executable.
+fn describe_busy(error: Error, anchor: &DeviceAnchor) -> Error {
+    match error {
+        Error::BufferInUse { reason, .. } => Error::BufferInUse {
+            buffer: format!("device-launchable executable {:#x}", anchor.raw),
+            reason,
+        },
+        e => e,
+    }
+}
+
+impl Drop for DeviceGraphExec {
+    fn drop(&mut self) {
+        // The executable goes to the anchor, which the graphs holding its handle share: the last
+        // of them destroys it, after the launches that may launch it.
+        let exec = self.exec.take();
+        *self.anchor.parked.lock().unwrap_or_else(|e| e.into_inner()) = exec;
+    }
+}

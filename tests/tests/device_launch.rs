@@ -1,0 +1,387 @@
+//! Device graph launch and device-side kernel-node updates on the GPU, against the CPU:
+//! fire-and-forget, tail and sibling launches from a kernel, a graph tail-launching itself until
+//! a counter in device memory says stop (the scheduler pattern), host launches and updates of a
+//! device-launchable executable while graphs hold its handle, the executable outliving its
+//! `DeviceGraphExec` for the graphs that launch it, and a kernel changing another kernel node's
+//! parameter and enabled state for the next launch. Witnesses of CUDA's rules: the driver
+//! refusing device-launch instantiation of each node kind CUDA forbids there (which the library
+//! refuses first, naming the node), and a second pending tail launch of one graph from one
+//! kernel failing with `cudaErrorInvalidValue`.
+//!
+//! Needs CUDA's `libcudadevrt.a` (the toolkit's `lib64/`, or `$CUDAGRAPH_CUDADEVRT`).
+
+use std::sync::Arc;
+
+use cudagraph_runtime::device_launch::DeviceKernelNode;
+use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::{Condition, Error, KernelNode};
+use cudagraph_tests::device_launch::{compile_with_device_runtime, SchedulerArgs, SteerArgs, SRC};
+use cudagraph_tests::{function, gpu, read_back, zeros, Gpu};
+
+/// `cudaErrorInvalidValue`.
+const INVALID_VALUE: i32 = 1;
+
+struct Kernels {
+    add_u32: Kernel<(u32, u32, DevicePtrMut<u32>)>,
+    launch_graph: Kernel<(DeviceGraph, u32, DevicePtrMut<i32>)>,
+    tail_launch_twice: Kernel<(DeviceGraph, DevicePtrMut<i32>)>,
+    put: Kernel<(u32, DevicePtrMut<u32>)>,
+    copy_first: Kernel<(DevicePtr<u32>, DevicePtrMut<u32>)>,
+    scheduler_step: Kernel<SchedulerArgs>,
+    bump: Kernel<(u32, DevicePtrMut<u32>)>,
+    steer: Kernel<SteerArgs>,
+}
+
+fn kernels(gpu: &Gpu) -> Kernels {
+    let module = compile_with_device_runtime(&gpu.ctx, SRC);
+    let f = |name| function(&module, name);
+    // SAFETY: the parameter lists of the kernels of these names in `SRC` (a `DeviceGraph` is a
+    // `cudaGraphExec_t`, a `DeviceNode` a `cudaGraphDeviceNode_t`); each reads and writes only
+    // the elements its check admits, launches only the graphs it is given (or, for
+    // `scheduler_step`, the one it runs in), and `steer` sets only `bump`'s value parameter `k`
+    // (at the offset it is given, `param_offset(0)`) and enabled state, which `bump`'s check
+    // does not depend on.
+    unsafe {
+        Kernels {
+            add_u32: Kernel::new(f("add_u32")).requires(|c, (n, _, y)| {
+                n as usize <= y && (c.grid_dim.0 * c.block_dim.0) as usize >= 1
+            }),
+            launch_graph: Kernel::new(f("launch_graph")).requires(|_, (_, _, err)| err >= 1),
+            tail_launch_twice: Kernel::new(f("tail_launch_twice")).requires(|_, (_, err)| err >= 2),
+            put: Kernel::new(f("put")).requires(|_, (_, out)| out >= 1),
+            copy_first: Kernel::new(f("copy_first")).requires(|_, (src, dst)| src >= 1 && dst >= 1),
+            scheduler_step: Kernel::new(f("scheduler_step")).requires(
+                |_, (counter, log, limit, err)| counter >= 1 && log >= limit as usize && err >= 1,
+            ),
+            bump: Kernel::new(f("bump")).requires(|_, (_, y)| y >= 1),
+            steer: Kernel::new(f("steer"))
+                .requires(|_, (_, _, launches, err)| launches >= 1 && err >= 1),
+        }
+    }
+}
+
+fn one() -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: (1, 1, 1),
+        block_dim: (32, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
+/// A device-launchable graph adding `k` to each of `y`'s 32 elements.
+fn adder(
+    gpu: &Gpu,
+    k: &Kernels,
+    y: &DeviceBuffer<u32>,
+    by: u32,
+) -> (DeviceGraphExec, KernelNode<(u32, u32, DevicePtrMut<u32>)>) {
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let node = g
+        .add_kernel(&k.add_u32, one(), (32u32, by, y), &[])
+        .unwrap();
+    (g.instantiate_for_device_launch(&gpu.stream).unwrap(), node)
+}
+
+/// A graph whose kernel launches `target` in `mode` (0 fire-and-forget, 1 tail, 2 sibling).
+fn launcher(
+    gpu: &Gpu,
+    k: &Kernels,
+    target: &DeviceGraphExec,
+    mode: u32,
+    err: &DeviceBuffer<i32>,
+) -> GraphExec<'static> {
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    g.add_kernel(&k.launch_graph, one(), (target.handle(), mode, err), &[])
+        .unwrap();
+    g.instantiate().unwrap()
+}
+
+fn launch_modes_add_as_often_as_launched(test: &str, mode: u32) {
+    let Some(gpu) = gpu(test) else { return };
+    let k = kernels(&gpu);
+    let y = zeros::<u32>(&gpu, 32);
+    let err = zeros::<i32>(&gpu, 1);
+    let (worker, _) = adder(&gpu, &k, &y, 3);
+    let mut p = launcher(&gpu, &k, &worker, mode, &err);
+    for _ in 0..5 {
+        p.launch(&gpu.stream).unwrap();
+    }
+    // The read waits for the launcher's launches, which cover the launches they made.
+    assert_eq!(read_back(&gpu.stream, &err), vec![0]);
+    assert_eq!(read_back(&gpu.stream, &y), vec![15; 32]);
+}
+
+#[test]
+fn a_kernel_launches_a_graph_fire_and_forget() {
+    launch_modes_add_as_often_as_launched("a_kernel_launches_a_graph_fire_and_forget", 0);
+}
+
+#[test]
+fn a_kernel_tail_launches_a_graph() {
+    launch_modes_add_as_often_as_launched("a_kernel_tail_launches_a_graph", 1);
+}
+
+#[test]
+fn a_kernel_launches_a_graph_as_a_sibling() {
+    launch_modes_add_as_often_as_launched("a_kernel_launches_a_graph_as_a_sibling", 2);
+}
+
+#[test]
+fn a_tail_launch_runs_after_the_whole_launching_graph() {
+    let Some(gpu) = gpu("a_tail_launch_runs_after_the_whole_launching_graph") else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let (marker, out, err) = (
+        zeros::<u32>(&gpu, 1),
+        zeros::<u32>(&gpu, 1),
+        zeros::<i32>(&gpu, 1),
+    );
+    let mut w = Graph::new(&gpu.ctx).unwrap();
+    w.add_kernel(&k.copy_first, one(), (&marker, &out), &[])
+        .unwrap();
+    let worker = w.instantiate_for_device_launch(&gpu.stream).unwrap();
+    // The launcher tail-launches the worker, then sets the marker the worker copies: the worker
+    // runs once the launcher is done, so it sees 7.
+    let mut p = Graph::new(&gpu.ctx).unwrap();
+    let go = p
+        .add_kernel(&k.launch_graph, one(), (worker.handle(), 1u32, &err), &[])
+        .unwrap();
+    p.add_kernel(&k.put, one(), (7u32, &marker), &[go.id()])
+        .unwrap();
+    let mut p = p.instantiate().unwrap();
+    p.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &err), vec![0]);
+    assert_eq!(read_back(&gpu.stream, &out), vec![7]);
+}
+
+#[test]
+fn a_graph_tail_launches_itself_until_a_device_counter_says_stop() {
+    let Some(gpu) = gpu("a_graph_tail_launches_itself_until_a_device_counter_says_stop") else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let limit = 50u32;
+    let (counter, log, err) = (
+        zeros::<u32>(&gpu, 1),
+        zeros::<u32>(&gpu, limit as usize),
+        zeros::<i32>(&gpu, 1),
+    );
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    g.add_kernel(&k.scheduler_step, one(), (&counter, &log, limit, &err), &[])
+        .unwrap();
+    let mut scheduler = g.instantiate_for_device_launch(&gpu.stream).unwrap();
+    scheduler.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &err), vec![0]);
+    assert_eq!(read_back(&gpu.stream, &counter), vec![limit]);
+    let want: Vec<u32> = (1..=limit).collect();
+    assert_eq!(read_back(&gpu.stream, &log), want);
+}
+
+#[test]
+fn the_executable_outlives_its_device_graph_exec_for_the_graphs_launching_it() {
+    let Some(gpu) =
+        gpu("the_executable_outlives_its_device_graph_exec_for_the_graphs_launching_it")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let y = zeros::<u32>(&gpu, 32);
+    let err = zeros::<i32>(&gpu, 1);
+    let (worker, _) = adder(&gpu, &k, &y, 2);
+    let mut p = launcher(&gpu, &k, &worker, 0, &err);
+    drop(worker);
+    for _ in 0..4 {
+        p.launch(&gpu.stream).unwrap();
+    }
+    assert_eq!(read_back(&gpu.stream, &y), vec![8; 32]);
+    assert_eq!(read_back(&gpu.stream, &err), vec![0]);
+    drop(p);
+    // The launcher's release destroys the worker's executable after its launches.
+    assert!(cudagraph_runtime::wait_for_releases(
+        std::time::Duration::from_secs(10)
+    ));
+}
+
+#[test]
+fn host_launches_and_updates_are_ordered_with_device_launches_and_reuploaded() {
+    let Some(gpu) =
+        gpu("host_launches_and_updates_are_ordered_with_device_launches_and_reuploaded")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let y = zeros::<u32>(&gpu, 32);
+    let err = zeros::<i32>(&gpu, 1);
+    let (mut worker, node) = adder(&gpu, &k, &y, 1);
+    let mut p = launcher(&gpu, &k, &worker, 0, &err);
+    let side = Arc::new(gpu.ctx.new_stream().unwrap());
+    p.launch(&gpu.stream).unwrap(); // +1 from the device
+    worker.launch(&side).unwrap(); // +1 from the host, after it
+                                   // Uploads (and launches) of the inner executable are refused: only `DeviceGraphExec` orders them.
+    assert!(matches!(
+        upload_bypassing_the_device_exec(&worker, &gpu),
+        Err(Error::Invalid { .. })
+    ));
+    worker
+        .update(|exec| exec.set_kernel_params(node, one(), (32u32, 10u32, &y)))
+        .unwrap();
+    p.launch(&gpu.stream).unwrap(); // +10 from the device: the update was uploaded
+    worker.launch(&side).unwrap(); // +10 from the host
+    assert_eq!(read_back(&gpu.stream, &err), vec![0]);
+    assert_eq!(read_back(&side, &y), vec![22; 32]);
+}
+
+/// An upload of the inner executable, bypassing `DeviceGraphExec` (whose updates re-upload it in
+/// order with the device launches): refused.
+fn upload_bypassing_the_device_exec(
+    worker: &DeviceGraphExec,
+    gpu: &Gpu,
+) -> cudagraph_runtime::Result<()> {
+    worker.exec().upload(&gpu.stream)
+}
+
+#[test]
+fn a_second_pending_tail_launch_of_one_graph_fails_with_invalid_value() {
+    let Some(gpu) = gpu("a_second_pending_tail_launch_of_one_graph_fails_with_invalid_value")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let (out, err) = (zeros::<u32>(&gpu, 1), zeros::<i32>(&gpu, 2));
+    let mut w = Graph::new(&gpu.ctx).unwrap();
+    w.add_kernel(&k.put, one(), (5u32, &out), &[]).unwrap();
+    let worker = w.instantiate_for_device_launch(&gpu.stream).unwrap();
+    let mut p = Graph::new(&gpu.ctx).unwrap();
+    p.add_kernel(&k.tail_launch_twice, one(), (worker.handle(), &err), &[])
+        .unwrap();
+    let mut p = p.instantiate().unwrap();
+    p.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &err), vec![0, INVALID_VALUE]);
+    assert_eq!(read_back(&gpu.stream, &out), vec![5]);
+}
+
+/// Each node kind CUDA forbids in a device graph: the driver refuses the device-launch
+/// instantiation (through the plain `instantiate_with`, which leaves the rule to it), and
+/// `instantiate_for_device_launch` refuses first, naming the node.
+#[test]
+fn the_driver_refuses_device_launch_of_each_forbidden_node_kind() {
+    let Some(gpu) = gpu("the_driver_refuses_device_launch_of_each_forbidden_node_kind") else {
+        return;
+    };
+    let build = |kind: &'static str| -> Graph<'static> {
+        let mut g = Graph::new(&gpu.ctx).unwrap();
+        g.name_next(kind);
+        match kind {
+            "host" => {
+                g.add_host(|| {}, &[]).unwrap();
+            }
+            "record" => {
+                g.add_event_record(&Event::new(&gpu.ctx).unwrap(), &[])
+                    .unwrap();
+            }
+            "wait" => {
+                g.add_event_wait(&Event::new(&gpu.ctx).unwrap(), &[])
+                    .unwrap();
+            }
+            "alloc" => {
+                let a = g.add_mem_alloc::<u32>(16, &[]).unwrap();
+                g.name_next("free");
+                g.add_mem_free(&a, &[a.id()]).unwrap();
+            }
+            "conditional" => {
+                let h = g.conditional_handle(Some(0)).unwrap();
+                g.add_conditional(h, Condition::If, &[], |bodies| {
+                    bodies[0].add_empty(&[]).map(drop)
+                })
+                .unwrap();
+            }
+            _ => unreachable!(),
+        }
+        g
+    };
+    for kind in ["host", "record", "wait", "alloc", "conditional"] {
+        let driver =
+            build(kind).instantiate_with(InstantiateFlags::DEVICE_LAUNCH, Some(&gpu.stream));
+        assert!(
+            driver.is_err(),
+            "the driver instantiated a graph with a {kind} node for device launch"
+        );
+        match build(kind).instantiate_for_device_launch(&gpu.stream) {
+            Err(Error::Invalid { node, .. }) => assert!(node.contains(kind), "{node}"),
+            other => panic!("{kind}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_kernel_changes_another_nodes_parameter_and_enabled_state_for_the_next_launch() {
+    let Some(gpu) =
+        gpu("a_kernel_changes_another_nodes_parameter_and_enabled_state_for_the_next_launch")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let (y, launches, err) = (
+        zeros::<u32>(&gpu, 1),
+        zeros::<u32>(&gpu, 1),
+        zeros::<i32>(&gpu, 1),
+    );
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let (b, b_dev): (_, DeviceKernelNode<(u32, DevicePtrMut<u32>)>) = g
+        .add_device_updatable_kernel(&k.bump, one(), (1u32, &y), &[])
+        .unwrap();
+    let k_offset = b_dev.param_offset(0).unwrap();
+    assert_eq!(k_offset, 0);
+    assert!(
+        b_dev.param_offset(1).is_err(),
+        "a pointer parameter is not device-settable"
+    );
+    g.add_kernel(
+        &k.steer,
+        one(),
+        (b_dev, k_offset, &launches, &err),
+        &[b.id()],
+    )
+    .unwrap();
+    // CUDA's rules for such graphs, checked before the driver sees them.
+    assert!(g.try_clone().is_err());
+    let mut exec = g.instantiate_for_device_launch(&gpu.stream).unwrap();
+    let runs = 7u32;
+    for _ in 0..runs {
+        exec.launch(&gpu.stream).unwrap();
+    }
+    // The CPU model: launch i adds k_i when enabled; then k_{i+1} = 3(i+1) + 1, enabled unless
+    // (i+1) % 3 == 2.
+    let (mut want, mut k_now, mut enabled) = (0u32, 1u32, true);
+    for i in 0..runs {
+        if enabled {
+            want += k_now;
+        }
+        let c = i + 1;
+        k_now = 3 * c + 1;
+        enabled = c % 3 != 2;
+    }
+    assert_eq!(read_back(&gpu.stream, &err), vec![0]);
+    assert_eq!(read_back(&gpu.stream, &launches), vec![runs]);
+    assert_eq!(read_back(&gpu.stream, &y), vec![want]);
+}
+
+#[test]
+fn graphs_with_device_updatable_nodes_instantiate_only_for_device_launch() {
+    let Some(gpu) = gpu("graphs_with_device_updatable_nodes_instantiate_only_for_device_launch")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let y = zeros::<u32>(&gpu, 1);
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    g.add_device_updatable_kernel(&k.bump, one(), (1u32, &y), &[])
+        .unwrap();
+    let mut parent = Graph::new(&gpu.ctx).unwrap();
+    assert!(matches!(
+        parent.add_child_graph(&g, &[]),
+        Err(Error::Invalid { .. })
+    ));
+    assert!(matches!(g.instantiate(), Err(Error::Invalid { .. })));
+}
