@@ -80,16 +80,11 @@ extern "C" __global__ void steer(cudaGraphDeviceNode_t b, unsigned long long k_o
     if (threadIdx.x == 0 && blockIdx.x == 0) {
         unsigned c = ++launches[0];
         unsigned next_k = 3 * c + 1;
-        struct cudaGraphKernelNodeUpdate u[2];
-        u[0].node = b;
-        u[0].field = cudaGraphKernelNodeFieldParam;
-        u[0].updateData.param.pValue = &next_k;
-        u[0].updateData.param.offset = k_offset;
-        u[0].updateData.param.size = sizeof(unsigned);
-        u[1].node = b;
-        u[1].field = cudaGraphKernelNodeFieldEnabled;
-        u[1].updateData.isEnabled = (c % 3 != 2) ? 1 : 0;
-        err[0] |= (int)cudaGraphKernelNodeUpdatesApply(u, 2);
+        // One call per change (`cudaGraphKernelNodeUpdatesApply` takes an array of
+        // `cudaGraphKernelNodeUpdate`, whose union member has a constructor in NVRTC's
+        // declaration, so an array of them cannot be declared uninitialised).
+        err[0] |= (int)cudaGraphKernelNodeSetParam(b, k_offset, &next_k, sizeof(unsigned));
+        err[0] |= (int)cudaGraphKernelNodeSetEnabled(b, c % 3 != 2);
     }
 }
 "#;

@@ -65,15 +65,22 @@ impl ExternalMemory {
         dedicated: bool,
     ) -> Result<Self> {
         use std::os::fd::{AsRawFd, IntoRawFd};
-        // SAFETY: a plain C struct of integers and a union of such, for which zeros are valid
-        // (and the documented value of the fields left unset).
-        let mut desc: sys::CUDA_EXTERNAL_MEMORY_HANDLE_DESC = unsafe { std::mem::zeroed() };
-        desc.type_ = sys::CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD;
-        desc.handle.fd = fd.as_raw_fd();
-        desc.size = size;
-        if dedicated {
-            desc.flags = sys::CUDA_EXTERNAL_MEMORY_DEDICATED;
-        }
+        // SAFETY: a union of an integer and pointers, for which zeros are valid. (The whole
+        // description is not zeroed: its handle type is an enum without a zero value.)
+        let mut handle: sys::CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st__bindgen_ty_1 =
+            unsafe { std::mem::zeroed() };
+        handle.fd = fd.as_raw_fd();
+        let desc = sys::CUDA_EXTERNAL_MEMORY_HANDLE_DESC {
+            type_: sys::CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD,
+            handle,
+            size,
+            flags: if dedicated {
+                sys::CUDA_EXTERNAL_MEMORY_DEDICATED
+            } else {
+                0
+            },
+            reserved: [0; 16],
+        };
         // SAFETY: the caller's promise; `desc` names an open descriptor we own, which the driver
         // takes on success only.
         let imported = unsafe { Self::from_raw(ctx, &desc) }?;

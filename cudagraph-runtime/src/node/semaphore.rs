@@ -93,14 +93,20 @@ impl ExternalSemaphore {
     ) -> Result<Self> {
         use std::os::fd::{AsRawFd, IntoRawFd};
         use sys::CUexternalSemaphoreHandleType::*;
-        // SAFETY: a plain C struct of integers and a union of such, for which zeros are valid
-        // (and the documented value of the fields left unset).
-        let mut desc: sys::CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC = unsafe { std::mem::zeroed() };
-        desc.type_ = match kind {
-            SemaphoreKind::Binary => CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD,
-            SemaphoreKind::Timeline => CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD,
+        // SAFETY: a union of an integer and pointers, for which zeros are valid. (The whole
+        // description is not zeroed: its handle type is an enum without a zero value.)
+        let mut handle: sys::CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st__bindgen_ty_1 =
+            unsafe { std::mem::zeroed() };
+        handle.fd = fd.as_raw_fd();
+        let desc = sys::CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC {
+            type_: match kind {
+                SemaphoreKind::Binary => CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD,
+                SemaphoreKind::Timeline => CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD,
+            },
+            handle,
+            flags: 0,
+            reserved: [0; 16],
         };
-        desc.handle.fd = fd.as_raw_fd();
         // SAFETY: `desc` names an open descriptor we own; the driver takes it on success only.
         let imported = unsafe { Self::import(ctx, &desc, kind) }?;
         // The driver owns the descriptor now: closing it would be undefined behaviour.
