@@ -420,6 +420,8 @@
 pub mod __private;
 mod ambient;
 mod capture;
+#[cfg(feature = "nccl")]
+mod collective;
 pub mod dot;
 mod driver;
 mod error;
@@ -447,6 +449,8 @@ pub use capture::{
     Capture, CaptureAlloc, CaptureOperand, CaptureOperands, CaptureScope, CaptureView,
     CaptureViewMut, Captured, Mut, Replay,
 };
+#[cfg(feature = "nccl")]
+pub use collective::{nccl_present, Communicator, NcclElem, NcclId, ReduceOp};
 pub use cudagraph_macros::cuda_graph;
 pub use cudarc;
 pub use driver::{driver_present, open_device};

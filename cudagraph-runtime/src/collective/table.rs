@@ -1,0 +1,100 @@
+//! What a graph records about its collective nodes ([`CollectiveTable`]): the communicators they
+//! use, each node's [`Collective`] in the order added, and whether the ranks' orders were
+//! checked; and the ordering of launches that use a communicator.
+
+use std::sync::Arc;
+
+use cudarc::driver::CudaStream;
+
+use super::comm::CommInner;
+use super::op::Collective;
+use super::order;
+use crate::error::Result;
+
+/// A graph's collective nodes (empty for most graphs).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct CollectiveTable {
+    /// The communicators, in the order of their first use.
+    comms: Vec<Arc<CommInner>>,
+    /// Every collective node: (communicator in `comms`, node index, what it issues), in the
+    /// order added.
+    steps: Vec<(usize, usize, Collective)>,
+    /// Whether the ranks were found to agree on `steps` (see `order`).
+    checked: bool,
+}
+
+impl CollectiveTable {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// The communicators the graph's collective nodes use.
+    pub(crate) fn comms(&self) -> &[Arc<CommInner>] {
+        &self.comms
+    }
+
+    /// Records node `node`, issuing `step` on `comm`.
+    pub(crate) fn push(&mut self, comm: &Arc<CommInner>, node: usize, step: Collective) {
+        let at = match self.comms.iter().position(|c| c.id == comm.id) {
+            Some(at) => at,
+            None => {
+                self.comms.push(comm.clone());
+                self.comms.len() - 1
+            }
+        };
+        self.steps.push((at, node, step));
+        self.checked = false;
+    }
+
+    /// Records `child`'s collectives as issued by node `node` (the child-graph node embedding
+    /// them).
+    pub(crate) fn adopt(&mut self, child: &CollectiveTable, node: usize) {
+        for &(comm, _, step) in &child.steps {
+            self.push(&child.comms[comm], node, step);
+        }
+    }
+
+    /// Checks, once, that every rank of each communicator issues the same collectives in the same
+    /// order (see `order`); `name(i)` names node `i`. Every rank must call it at the same point
+    /// (it exchanges over each communicator, in the order of their first use).
+    pub(crate) fn check_order(&mut self, name: &dyn Fn(usize) -> String) -> Result<()> {
+        if self.checked {
+            return Ok(());
+        }
+        for (at, comm) in self.comms.iter().enumerate() {
+            let mine: Vec<(usize, Collective)> = self
+                .steps
+                .iter()
+                .filter(|(c, _, _)| *c == at)
+                .map(|&(_, node, step)| (node, step))
+                .collect();
+            let sequence: Vec<Collective> = mine.iter().map(|&(_, s)| s).collect();
+            order::check(&sequence, &|i| name(mine[i].0), &**comm)?;
+        }
+        self.checked = true;
+        Ok(())
+    }
+}
+
+/// Makes the launch `launch` into `stream` come after the latest launch using each of `comms`,
+/// and records it as theirs (see [`Communicator`](super::Communicator)).
+#[cold]
+pub(crate) fn launch_ordered(
+    comms: &[Arc<CommInner>],
+    stream: &Arc<CudaStream>,
+    launch: impl FnOnce() -> Result<()>,
+) -> Result<()> {
+    // Locked in one order (by id), so that two threads launching executables that share
+    // communicators never hold one lock each while waiting for the other's.
+    let mut sorted: Vec<&Arc<CommInner>> = comms.iter().collect();
+    sorted.sort_by_key(|c| c.id);
+    let mut held: Vec<_> = sorted.iter().map(|c| c.last()).collect();
+    for (comm, last) in sorted.iter().zip(&held) {
+        comm.order_after_last(last, stream)?;
+    }
+    launch()?;
+    for last in &mut held {
+        last.stream = Some(stream.clone());
+    }
+    Ok(())
+}
