@@ -36,7 +36,7 @@ pub struct Kind {
 }
 
 /// Every kind, in the order errors list their keywords.
-pub const KINDS: [Kind; 12] = [
+pub const KINDS: [Kind; 13] = [
     Kind {
         keywords: &["kernel"],
         node_kind: "Kernel",
@@ -137,6 +137,26 @@ pub const KINDS: [Kind; 12] = [
         updates: "its work can be recorded again from another `Capture` (the recorded graph must have the same topology); CUDA cannot enable or disable it",
     },
     Kind {
+        keywords: &[
+            "all_reduce",
+            "all_gather",
+            "reduce_scatter",
+            "broadcast",
+            "send",
+            "recv",
+            "send_recv",
+        ],
+        node_kind: "ChildGraph",
+        name: "collective",
+        handle: Some("ChildGraphNode"),
+        // Refused in a body by a rule of its own (`check::conditionals`): NCCL's reason, not
+        // CUDA's list of body kinds.
+        refused_in_body: None,
+        // Its "update" checks that nothing it uses changed (NCCL recorded its work for them).
+        updatable: true,
+        updates: "nothing about it can change: its communicator, buffers, root and peers are fixed when the graph is built (NCCL recorded its work for them on every rank), and `set_params` refuses a change; CUDA cannot enable or disable it",
+    },
+    Kind {
         keywords: &["if", "while", "switch"],
         node_kind: "Conditional",
         name: "conditional",
@@ -162,7 +182,8 @@ impl NodeOp {
             Self::Record(_) => 8,
             Self::Wait(_) => 9,
             Self::Capture(_) => 10,
-            Self::Conditional(_) => 11,
+            Self::Collective(_) => 11,
+            Self::Conditional(_) => 12,
         };
         &KINDS[row]
     }
@@ -217,13 +238,33 @@ mod tests {
         assert_eq!(
             listed(),
             "`kernel`, `memset`, `memcpy`, `host`, `child`, `empty`, `alloc`, `free`, `record`, \
-             `wait`, `capture`, or a conditional node: `if`, `while` or `switch`"
+             `wait`, `capture`, `all_reduce`, `all_gather`, `reduce_scatter`, `broadcast`, \
+             `send`, `recv`, `send_recv`, or a conditional node: `if`, `while` or `switch`"
         );
         assert_eq!(
             keywords().collect::<Vec<_>>(),
             [
-                "kernel", "memset", "memcpy", "host", "child", "empty", "alloc", "free", "record",
-                "wait", "capture", "if", "while", "switch"
+                "kernel",
+                "memset",
+                "memcpy",
+                "host",
+                "child",
+                "empty",
+                "alloc",
+                "free",
+                "record",
+                "wait",
+                "capture",
+                "all_reduce",
+                "all_gather",
+                "reduce_scatter",
+                "broadcast",
+                "send",
+                "recv",
+                "send_recv",
+                "if",
+                "while",
+                "switch"
             ]
         );
         let refused: Vec<String> = KINDS

@@ -102,6 +102,8 @@ fn site_of(op: &NodeOp) -> Span {
         NodeOp::Wait(w) => w.event.span(),
         NodeOp::Conditional(c) => c.handle.span(),
         NodeOp::Capture(c) => c.work.span(),
+        // At its (first) buffer, which fixes its element type.
+        NodeOp::Collective(c) => c.src.span(),
     }
 }
 

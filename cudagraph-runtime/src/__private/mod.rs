@@ -28,6 +28,8 @@ pub use std::vec::Vec;
 mod bind;
 mod capture;
 mod child;
+#[cfg(feature = "nccl")]
+mod collective;
 mod cuda_version;
 mod event;
 mod forbidden;
@@ -42,6 +44,8 @@ mod param_class;
 pub use bind::*;
 pub use capture::*;
 pub use child::*;
+#[cfg(feature = "nccl")]
+pub use collective::*;
 pub use cuda_version::*;
 pub use event::*;
 pub use forbidden::*;

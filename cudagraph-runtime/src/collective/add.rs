@@ -26,6 +26,7 @@ impl<'a> Graph<'a> {
         &mut self,
         comm: &Communicator,
         step: Collective,
+        addrs: [u64; 2],
         operands: O,
         deps: &[NodeId],
         call: F,
@@ -74,7 +75,7 @@ impl<'a> Graph<'a> {
             }
         })?;
         let index = captured.id().index();
-        self.collectives_mut().push(&comm.inner, index, step);
+        self.collectives_mut().push(&comm.inner, index, step, addrs);
         Ok(captured)
     }
 
@@ -148,7 +149,7 @@ impl<'a> Graph<'a> {
             "an all-reduce writes as many elements as it reads",
         )?;
         let step = Collective::new::<T>(Op::AllReduce(op), src.len());
-        self.add_collective(comm, step, (src, dst), deps, move |c, (s, mut d)| {
+        self.add_collective(comm, step, [src.addr(), dst.addr()], (src, dst), deps, move |c, (s, mut d)| {
             c.all_reduce(&s, &mut d, &op.cudarc()).map(drop)
         })
     }
@@ -163,7 +164,7 @@ impl<'a> Graph<'a> {
         deps: &[NodeId],
     ) -> Result<ChildGraphNode> {
         let step = Collective::new::<T>(Op::AllReduce(op), buf.len());
-        self.add_collective(comm, step, buf, deps, move |c, mut b| {
+        self.add_collective(comm, step, [buf.addr(), 0], buf, deps, move |c, mut b| {
             c.all_reduce_in_place(&mut b, &op.cudarc()).map(drop)
         })
     }
@@ -184,7 +185,7 @@ impl<'a> Graph<'a> {
             "an all-gather writes the communicator's size times the elements it reads",
         )?;
         let step = Collective::new::<T>(Op::AllGather, src.len());
-        self.add_collective(comm, step, (src, dst), deps, |c, (s, mut d)| {
+        self.add_collective(comm, step, [src.addr(), dst.addr()], (src, dst), deps, |c, (s, mut d)| {
             c.all_gather(&s, &mut d).map(drop)
         })
     }
@@ -207,7 +208,7 @@ impl<'a> Graph<'a> {
             "a reduce-scatter reads the communicator's size times the elements it writes",
         )?;
         let step = Collective::new::<T>(Op::ReduceScatter(op), src.len());
-        self.add_collective(comm, step, (src, dst), deps, move |c, (s, mut d)| {
+        self.add_collective(comm, step, [src.addr(), dst.addr()], (src, dst), deps, move |c, (s, mut d)| {
             c.reduce_scatter(&s, &mut d, &op.cudarc()).map(drop)
         })
     }
@@ -224,7 +225,7 @@ impl<'a> Graph<'a> {
     ) -> Result<ChildGraphNode> {
         let root = self.collective_peer("broadcast", comm, root, "root", false)?;
         let step = Collective::new::<T>(Op::Broadcast { root }, buf.len());
-        self.add_collective(comm, step, buf, deps, move |c, mut b| {
+        self.add_collective(comm, step, [buf.addr(), 0], buf, deps, move |c, mut b| {
             c.broadcast_in_place(&mut b, root as i32).map(drop)
         })
     }
@@ -241,7 +242,7 @@ impl<'a> Graph<'a> {
     ) -> Result<ChildGraphNode> {
         let peer = self.collective_peer("send", comm, peer, "peer", true)?;
         let step = Collective::new::<T>(Op::Send { peer }, buf.len());
-        self.add_collective(comm, step, buf, deps, move |c, b| c.send(&b, peer as i32))
+        self.add_collective(comm, step, [buf.addr(), 0], buf, deps, move |c, b| c.send(&b, peer as i32))
     }
 
     /// Adds a receive node (`ncclRecv`): `buf` becomes what rank `peer` sends at the same place
@@ -255,7 +256,7 @@ impl<'a> Graph<'a> {
     ) -> Result<ChildGraphNode> {
         let peer = self.collective_peer("recv", comm, peer, "peer", true)?;
         let step = Collective::new::<T>(Op::Recv { peer }, buf.len());
-        self.add_collective(comm, step, buf, deps, move |c, mut b| {
+        self.add_collective(comm, step, [buf.addr(), 0], buf, deps, move |c, mut b| {
             c.recv(&mut b, peer as i32).map(drop)
         })
     }
@@ -282,7 +283,7 @@ impl<'a> Graph<'a> {
             "a send-receive step receives as many elements as it sends",
         )?;
         let step = Collective::new::<T>(Op::SendRecv { to, from }, src.len());
-        self.add_collective(comm, step, (src, dst), deps, move |c, (s, mut d)| {
+        self.add_collective(comm, step, [src.addr(), dst.addr()], (src, dst), deps, move |c, (s, mut d)| {
             group_start()?;
             let sent = c.send(&s, to as i32);
             let received = c.recv(&mut d, from as i32).map(drop);

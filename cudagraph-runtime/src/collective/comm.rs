@@ -156,6 +156,15 @@ impl Communicator {
     }
 }
 
+/// Two handles are equal when they are the same communicator (clones of one another).
+impl PartialEq for Communicator {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+impl Eq for Communicator {}
+
 impl CommInner {
     /// cudarc's communicator, for one call (or one group of calls) at a time.
     pub(crate) fn lock(&self) -> MutexGuard<'_, impl std::ops::Deref<Target = Comm>> {

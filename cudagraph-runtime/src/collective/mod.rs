@@ -18,6 +18,7 @@ mod order;
 mod table;
 
 pub(crate) use add::NOT_IN_BODY;
+pub(crate) use op::{Collective, Op};
 pub use comm::{nccl_present, Communicator};
 pub(crate) use table::{launch_ordered, CollectiveTable};
 pub use cudarc::nccl::Id as NcclId;

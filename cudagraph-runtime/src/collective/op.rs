@@ -52,6 +52,11 @@ mod sealed {
 
 /// An element type NCCL reduces and moves: `f32`, `f64`, `i8`, `u8`, `i32`, `u32`, `i64`,
 /// `u64` (every type cudarc maps to an `ncclDataType_t`). Sealed.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an element type NCCL reduces or moves",
+    label = "not an NCCL element type",
+    note = "NCCL's element types here are f32, f64, i8, u8, i32, u32, i64 and u64"
+)]
 pub trait NcclElem: NcclType + DeviceRepr + sealed::Sealed + 'static {}
 impl<T: NcclType + DeviceRepr + 'static> NcclElem for T {}
 

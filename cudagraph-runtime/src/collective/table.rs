@@ -11,14 +11,26 @@ use super::op::Collective;
 use super::order;
 use crate::error::Result;
 
+/// One collective node.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    /// Its communicator, in `comms`.
+    comm: usize,
+    /// Its node index in the graph.
+    node: usize,
+    /// What it issues.
+    what: Collective,
+    /// The addresses of its buffers (source, destination; 0 for none), fixed by the capture.
+    addrs: [u64; 2],
+}
+
 /// A graph's collective nodes (empty for most graphs).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CollectiveTable {
     /// The communicators, in the order of their first use.
     comms: Vec<Arc<CommInner>>,
-    /// Every collective node: (communicator in `comms`, node index, what it issues), in the
-    /// order added.
-    steps: Vec<(usize, usize, Collective)>,
+    /// Every collective node, in the order added.
+    steps: Vec<Step>,
     /// Whether the ranks were found to agree on `steps` (see `order`).
     checked: bool,
 }
@@ -33,8 +45,14 @@ impl CollectiveTable {
         &self.comms
     }
 
-    /// Records node `node`, issuing `step` on `comm`.
-    pub(crate) fn push(&mut self, comm: &Arc<CommInner>, node: usize, step: Collective) {
+    /// Records node `node`, issuing `what` on `comm` with the buffers at `addrs`.
+    pub(crate) fn push(
+        &mut self,
+        comm: &Arc<CommInner>,
+        node: usize,
+        what: Collective,
+        addrs: [u64; 2],
+    ) {
         let at = match self.comms.iter().position(|c| c.id == comm.id) {
             Some(at) => at,
             None => {
@@ -42,15 +60,20 @@ impl CollectiveTable {
                 self.comms.len() - 1
             }
         };
-        self.steps.push((at, node, step));
+        self.steps.push(Step {
+            comm: at,
+            node,
+            what,
+            addrs,
+        });
         self.checked = false;
     }
 
     /// Records `child`'s collectives as issued by node `node` (the child-graph node embedding
     /// them).
     pub(crate) fn adopt(&mut self, child: &CollectiveTable, node: usize) {
-        for &(comm, _, step) in &child.steps {
-            self.push(&child.comms[comm], node, step);
+        for step in &child.steps {
+            self.push(&child.comms[step.comm], node, step.what, step.addrs);
         }
     }
 
@@ -65,14 +88,24 @@ impl CollectiveTable {
             let mine: Vec<(usize, Collective)> = self
                 .steps
                 .iter()
-                .filter(|(c, _, _)| *c == at)
-                .map(|&(_, node, step)| (node, step))
+                .filter(|s| s.comm == at)
+                .map(|s| (s.node, s.what))
                 .collect();
             let sequence: Vec<Collective> = mine.iter().map(|&(_, s)| s).collect();
             order::check(&sequence, &|i| name(mine[i].0), &**comm)?;
         }
         self.checked = true;
         Ok(())
+    }
+}
+
+impl CollectiveTable {
+    /// Whether node `node` issues `what` on `comm` with the buffers at `addrs`, as recorded (a
+    /// collective node cannot change: its NCCL work was recorded for those).
+    pub(crate) fn issues(&self, node: usize, comm: u64, what: Collective, addrs: [u64; 2]) -> bool {
+        self.steps.iter().any(|s| {
+            s.node == node && self.comms[s.comm].id == comm && s.what == what && s.addrs == addrs
+        })
     }
 }
 
