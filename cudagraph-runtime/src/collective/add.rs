@@ -65,9 +65,10 @@ impl<'a> Graph<'a> {
                 ),
             }));
         }
+        let deps = self.after_collectives(&[comm.inner.id], deps);
         let inner = comm.inner.clone();
         let call_name = what.1;
-        let captured = self.add_captured(&comm.inner.stream, deps, operands, {
+        let captured = self.add_captured(&comm.inner.stream, &deps, operands, {
             let node = node.clone();
             move |_scope, views| {
                 let comm = inner.lock();
@@ -77,6 +78,24 @@ impl<'a> Graph<'a> {
         let index = captured.id().index();
         self.collectives_mut().push(&comm.inner, index, step, addrs);
         Ok(captured)
+    }
+
+    /// `deps`, and the last collective node on each of the communicators `comms`: NCCL runs a
+    /// communicator's collectives one at a time, in the same order on every rank, so each
+    /// collective node comes after the one added before it on its communicator (the order of
+    /// the calls that add them, which the same declaration makes the same on every rank).
+    pub(crate) fn after_collectives(&self, comms: &[u64], deps: &[NodeId]) -> Vec<NodeId> {
+        let mut all = deps.to_vec();
+        let last = self
+            .collectives()
+            .map(|t| t.last_on(comms))
+            .unwrap_or_default();
+        for id in last.into_iter().filter_map(|i| self.node_id(i)) {
+            if !all.contains(&id) {
+                all.push(id);
+            }
+        }
+        all
     }
 
     /// Refuses `what` of `len` elements where `expected` were needed.
@@ -126,7 +145,10 @@ impl<'a> Graph<'a> {
     /// using them must be ordered with it.
     ///
     /// Every rank must add the same collectives in the same order on `comm` (checked across
-    /// ranks when the graph is instantiated, see [`Graph::check_collective_order`]). A
+    /// ranks when the graph is instantiated, see [`Graph::check_collective_order`]). The node
+    /// runs after `deps` and after the collective node added before it on `comm`, if any:
+    /// NCCL runs a communicator's collectives one at a time, in the order every rank issues
+    /// them. A
     /// conditional body ([`Body`](crate::Body)) has no collective nodes: whether it runs is
     /// decided on each device, so a rank could skip a collective its peers wait in (a child
     /// graph holding collectives is refused there). Refused for a communicator of another

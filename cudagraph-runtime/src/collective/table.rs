@@ -100,6 +100,29 @@ impl CollectiveTable {
 }
 
 impl CollectiveTable {
+    /// The last collective node added on each of `comms` (by id), if any: a new collective on
+    /// one of them must come after it.
+    pub(crate) fn last_on(&self, comms: &[u64]) -> Vec<usize> {
+        let mut last = Vec::new();
+        for &id in comms {
+            let found = self
+                .steps
+                .iter()
+                .rev()
+                .find(|s| self.comms[s.comm].id == id)
+                .map(|s| s.node);
+            if let Some(node) = found.filter(|n| !last.contains(n)) {
+                last.push(node);
+            }
+        }
+        last
+    }
+
+    /// The ids of the communicators.
+    pub(crate) fn comm_ids(&self) -> Vec<u64> {
+        self.comms.iter().map(|c| c.id).collect()
+    }
+
     /// Whether node `node` issues `what` on `comm` with the buffers at `addrs`, as recorded (a
     /// collective node cannot change: its NCCL work was recorded for those).
     pub(crate) fn issues(&self, node: usize, comm: u64, what: Collective, addrs: [u64; 2]) -> bool {

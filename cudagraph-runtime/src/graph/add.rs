@@ -390,6 +390,14 @@ impl<'a> Graph<'a> {
             }));
         }
         self.check_child_in_body(child)?;
+        // A child holding collectives comes after the collectives on its communicators.
+        #[cfg(feature = "nccl")]
+        let ordered = match child.collectives() {
+            Some(theirs) => self.after_collectives(&theirs.comm_ids(), deps),
+            None => deps.to_vec(),
+        };
+        #[cfg(feature = "nccl")]
+        let deps = &ordered[..];
         let from = self.append_uses(child.tables.iter().flat_map(|t| t.uses.iter().cloned()));
         let mut params = ChildParams { graph: child.raw };
         let id = self.add_node(&mut params, deps, from)?;
