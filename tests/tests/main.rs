@@ -32,6 +32,7 @@ mod introspection;
 mod macro_updates;
 mod memory_model;
 mod memory_nodes;
+mod nccl;
 mod runtime_capture;
 mod runtime_capture_errors;
 mod runtime_capture_fork;
