@@ -14,8 +14,7 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, GenericArgument, Ident, PathArguments, Token, Type};
 
 use crate::parse::{
-    CollectiveKind,
-    Declares, EdgeChain, GraphDecl, Item, NodeDecl, NodeOp, ParamField, ParamsBlock,
+    CollectiveKind, Declares, EdgeChain, GraphDecl, Item, NodeDecl, NodeOp, ParamField, ParamsBlock,
 };
 
 /// Where a node or edge is declared: at the top of the graph (`None`), or in body `b` of the
@@ -734,9 +733,7 @@ impl Model<'_> {
                     operand(&c.src, Access::Read, &mut uses);
                     operand(dst, Access::Write, &mut uses);
                 }
-                None if c.kind == CollectiveKind::Send => {
-                    operand(&c.src, Access::Read, &mut uses)
-                }
+                None if c.kind == CollectiveKind::Send => operand(&c.src, Access::Read, &mut uses),
                 None => operand(&c.src, Access::Write, &mut uses),
             },
             NodeOp::Child(_)

@@ -1195,13 +1195,19 @@ fn collective_kind(lookahead: &syn::parse::Lookahead1) -> Option<CollectiveKind>
     let kinds = [
         (lookahead.peek(kw::all_reduce), CollectiveKind::AllReduce),
         (lookahead.peek(kw::all_gather), CollectiveKind::AllGather),
-        (lookahead.peek(kw::reduce_scatter), CollectiveKind::ReduceScatter),
+        (
+            lookahead.peek(kw::reduce_scatter),
+            CollectiveKind::ReduceScatter,
+        ),
         (lookahead.peek(kw::broadcast), CollectiveKind::Broadcast),
         (lookahead.peek(kw::send_recv), CollectiveKind::SendRecv),
         (lookahead.peek(kw::send), CollectiveKind::Send),
         (lookahead.peek(kw::recv), CollectiveKind::Recv),
     ];
-    kinds.into_iter().find(|(found, _)| *found).map(|(_, kind)| kind)
+    kinds
+        .into_iter()
+        .find(|(found, _)| *found)
+        .map(|(_, kind)| kind)
 }
 
 /// A collective node of kind `kind`, from its keyword on.
@@ -1237,7 +1243,10 @@ fn collective(input: ParseStream, kind: CollectiveKind) -> syn::Result<Collectiv
                 format!("{usage}: it uses one buffer, not `src -> dst`"),
             ));
         }
-        Some(name(&content, "the name of the destination, a `DeviceBuffer<T>` param")?)
+        Some(name(
+            &content,
+            "the name of the destination, a `DeviceBuffer<T>` param",
+        )?)
     } else {
         if arrow == Some(true) {
             return Err(syn::Error::new(
@@ -1249,7 +1258,10 @@ fn collective(input: ParseStream, kind: CollectiveKind) -> syn::Result<Collectiv
     };
     let reduce = if reduces {
         comma(&content, "the reduction")?;
-        let op = name(&content, "the reduction: `Sum`, `Prod`, `Max`, `Min` or `Avg`")?;
+        let op = name(
+            &content,
+            "the reduction: `Sum`, `Prod`, `Max`, `Min` or `Avg`",
+        )?;
         if !REDUCTIONS.iter().any(|r| op == r) {
             let hint = crate::check::suggest(&op.to_string(), REDUCTIONS.iter().copied())
                 .map(|r| format!(" (did you mean `{r}`?)"))

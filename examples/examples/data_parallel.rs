@@ -59,7 +59,9 @@ fn main() -> ExitCode {
                 .zip(&want)
                 .map(|(g, c)| (g - c).abs() / c.abs().max(1e-3))
                 .fold(0.0f32, f32::max);
-            println!("rank {rank}: {STEPS} steps, largest relative difference to the CPU {worst:.2e}");
+            println!(
+                "rank {rank}: {STEPS} steps, largest relative difference to the CPU {worst:.2e}"
+            );
             if worst > 1e-3 {
                 return Err(Failure::Other(format!(
                     "rank {rank}'s weights differ from the CPU's by {worst:.2e} (relative)"

@@ -147,22 +147,17 @@ pub fn train_on_cpu(p: &Problem, steps: usize) -> Vec<f32> {
 /// shard of `p`), instantiates it (which checks that every rank issues the same collectives),
 /// launches it `steps` times, and returns its weights. Every rank runs it on its own thread, at
 /// once.
-pub fn train_rank(
-    comm: Communicator,
-    p: &Problem,
-    steps: usize,
-) -> Result<Vec<f32>, Error> {
+pub fn train_rank(comm: Communicator, p: &Problem, steps: usize) -> Result<Vec<f32>, Error> {
     let ctx: Arc<CudaContext> = comm.context().clone();
     let stream: Arc<CudaStream> = ctx.new_stream().map_err(|source| Error::Driver {
         call: "cuStreamCreate",
         source,
     })?;
-    let ptx = cudagraph_runtime::cudarc::nvrtc::compile_ptx(KERNELS).map_err(|e| {
-        Error::Invalid {
+    let ptx =
+        cudagraph_runtime::cudarc::nvrtc::compile_ptx(KERNELS).map_err(|e| Error::Invalid {
             node: "data_parallel kernels".into(),
             reason: format!("NVRTC: {e:?}"),
-        }
-    })?;
+        })?;
     let module = ctx.load_module(ptx).map_err(|source| Error::Driver {
         call: "cuModuleLoadData",
         source,

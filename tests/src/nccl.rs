@@ -53,7 +53,10 @@ pub fn nccl_gpus(test: &str, n: usize) -> Option<(Gpu, Vec<Arc<CudaContext>>)> {
             Err(e @ Error::NoDevice { .. }) => {
                 let why = format!("needs {n} GPUs, and device {ordinal} is missing ({e})");
                 if gpus_required() >= n {
-                    panic!("{test}: CUDAGRAPH_REQUIRE_GPUS={} but it {why}", gpus_required());
+                    panic!(
+                        "{test}: CUDAGRAPH_REQUIRE_GPUS={} but it {why}",
+                        gpus_required()
+                    );
                 }
                 eprintln!("skipped {test}: {why}");
                 skipped(file, test, &format!("needs {n} GPUs"));

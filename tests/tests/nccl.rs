@@ -16,7 +16,7 @@ use cudagraph_runtime::cudarc::driver::{CudaContext, CudaStream};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, Communicator, Condition, DeviceBuffer, Error, ReduceOp};
 use cudagraph_tests::nccl::nccl_gpus;
-use cudagraph_tests::{cfg, compile, function, Kernels, ScaleArgs};
+use cudagraph_tests::{cfg, compile, function, Gpu, Kernels, ScaleArgs};
 
 fn stream(ctx: &Arc<CudaContext>) -> Arc<CudaStream> {
     ctx.new_stream().expect("creating a stream")
@@ -24,6 +24,12 @@ fn stream(ctx: &Arc<CudaContext>) -> Arc<CudaStream> {
 
 fn buffer(stream: &Arc<CudaStream>, data: &[f32]) -> DeviceBuffer<f32> {
     DeviceBuffer::from_host(stream, data).expect("uploading")
+}
+
+/// A communicator of one rank, on device 0.
+fn one_rank(gpu: &Gpu) -> Communicator {
+    let mut comms = Communicator::init_all(std::slice::from_ref(&gpu.ctx)).unwrap();
+    comms.remove(0)
 }
 
 fn ramp(n: usize, from: f32) -> Vec<f32> {
@@ -36,7 +42,7 @@ fn one_rank_collectives_are_captured_and_replayed() {
     let Some((gpu, _)) = nccl_gpus(test, 1) else {
         return;
     };
-    let comm = Communicator::init_all(&[gpu.ctx.clone()]).unwrap().remove(0);
+    let comm = one_rank(&gpu);
     assert_eq!((comm.rank(), comm.size()), (0, 1));
     let k = Kernels::load(&gpu.ctx);
     let n = 1000;
@@ -73,8 +79,14 @@ fn one_rank_collectives_are_captured_and_replayed() {
     graph.add_broadcast(&comm, &mut shared, 0, &[]).unwrap();
     // Nodes of a collective are named after it.
     let names: Vec<String> = graph.nodes().map(|n| n.name.to_string()).collect();
-    assert!(names.iter().any(|n| n.starts_with("all_reduce#")), "{names:?}");
-    assert!(names.iter().any(|n| n.starts_with("send_recv#")), "{names:?}");
+    assert!(
+        names.iter().any(|n| n.starts_with("all_reduce#")),
+        "{names:?}"
+    );
+    assert!(
+        names.iter().any(|n| n.starts_with("send_recv#")),
+        "{names:?}"
+    );
     let mut exec = graph.instantiate().unwrap();
     for launch in 1..=3 {
         exec.launch(s).unwrap();
@@ -88,8 +100,16 @@ fn one_rank_collectives_are_captured_and_replayed() {
         ] {
             assert_eq!(buf.to_vec().unwrap(), want, "{what} after launch {launch}");
         }
-        assert_eq!(in_place.to_vec().unwrap(), ramp(n, 5.0), "in-place all-reduce");
-        assert_eq!(shared.to_vec().unwrap(), ramp(n, 7.0), "broadcast from rank 0");
+        assert_eq!(
+            in_place.to_vec().unwrap(),
+            ramp(n, 5.0),
+            "in-place all-reduce"
+        );
+        assert_eq!(
+            shared.to_vec().unwrap(),
+            ramp(n, 7.0),
+            "broadcast from rank 0"
+        );
     }
 }
 
@@ -99,7 +119,7 @@ fn one_rank_refuses_bad_shapes_and_ranks_naming_the_node() {
     let Some((gpu, _)) = nccl_gpus(test, 1) else {
         return;
     };
-    let comm = Communicator::init_all(&[gpu.ctx.clone()]).unwrap().remove(0);
+    let comm = one_rank(&gpu);
     let s = &gpu.stream;
     let (a, mut b) = (buffer(s, &[1.0; 8]), buffer(s, &[0.0; 4]));
     let mut graph = Graph::new(&gpu.ctx).unwrap();
@@ -147,7 +167,7 @@ fn declared_collectives_replay_and_refuse_changed_buffers() {
     let Some((gpu, _)) = nccl_gpus(test, 1) else {
         return;
     };
-    let comm = Communicator::init_all(&[gpu.ctx.clone()]).unwrap().remove(0);
+    let comm = one_rank(&gpu);
     let k = Kernels::load(&gpu.ctx);
     let n = 256;
     let s = &gpu.stream;
@@ -187,7 +207,7 @@ fn a_collective_cannot_enter_a_conditional_body() {
     let Some((gpu, _)) = nccl_gpus(test, 1) else {
         return;
     };
-    let comm = Communicator::init_all(&[gpu.ctx.clone()]).unwrap().remove(0);
+    let comm = one_rank(&gpu);
     let mut grads = buffer(&gpu.stream, &[1.0; 16]);
     let mut child = Graph::new(&gpu.ctx).unwrap();
     child
@@ -203,7 +223,10 @@ fn a_collective_cannot_enter_a_conditional_body() {
         Err(Error::Invalid { node, reason }) => {
             assert_eq!(node, "maybe_reduce");
             assert!(reason.contains("conditional body"), "{reason}");
-            assert!(reason.contains("before or after the conditional node"), "{reason}");
+            assert!(
+                reason.contains("before or after the conditional node"),
+                "{reason}"
+            );
         }
         other => panic!("expected the body to refuse the collective, got {other:?}"),
     }
@@ -217,7 +240,7 @@ fn launches_on_one_communicator_run_one_after_the_other() {
     let Some((gpu, _)) = nccl_gpus(test, 1) else {
         return;
     };
-    let comm = Communicator::init_all(&[gpu.ctx.clone()]).unwrap().remove(0);
+    let comm = one_rank(&gpu);
     let module = compile(
         &gpu.ctx,
         r#"extern "C" __global__ void spin(long long cycles, float* x) {
@@ -237,7 +260,12 @@ fn launches_on_one_communicator_run_one_after_the_other() {
     // A: spin ~50 ms, bump x[0], then y = all-reduce(x).
     let mut a = Graph::new(&gpu.ctx).unwrap();
     let slow = a
-        .add_kernel(&spin, LaunchConfig::for_num_elems(1), (100_000_000i64, &x), &[])
+        .add_kernel(
+            &spin,
+            LaunchConfig::for_num_elems(1),
+            (100_000_000i64, &x),
+            &[],
+        )
         .unwrap();
     a.add_all_reduce(&comm, &x, &mut y, ReduceOp::Sum, &[slow.id()])
         .unwrap();
@@ -356,7 +384,9 @@ fn two_gpus_run_every_collective() {
                     graph
                         .add_all_reduce(&comm, &src, &mut summed, ReduceOp::Sum, &[])
                         .unwrap();
-                    graph.add_all_gather(&comm, &src, &mut gathered, &[]).unwrap();
+                    graph
+                        .add_all_gather(&comm, &src, &mut gathered, &[])
+                        .unwrap();
                     graph
                         .add_reduce_scatter(&comm, &src, &mut scattered, ReduceOp::Max, &[])
                         .unwrap();
@@ -372,9 +402,15 @@ fn two_gpus_run_every_collective() {
                     let rank1 = ramp(n, 1000.0);
                     let sum: Vec<f32> = rank0.iter().zip(&rank1).map(|(a, b)| a + b).collect();
                     assert_eq!(summed.to_vec().unwrap(), sum, "all-reduce");
-                    assert_eq!(gathered.to_vec().unwrap(), [rank0.clone(), rank1.clone()].concat());
+                    assert_eq!(
+                        gathered.to_vec().unwrap(),
+                        [rank0.clone(), rank1.clone()].concat()
+                    );
                     let half = comm.rank() * n / 2;
-                    assert_eq!(scattered.to_vec().unwrap(), rank1[half..half + n / 2].to_vec());
+                    assert_eq!(
+                        scattered.to_vec().unwrap(),
+                        rank1[half..half + n / 2].to_vec()
+                    );
                     assert_eq!(shared.to_vec().unwrap(), rank1, "broadcast from rank 1");
                     let theirs = if comm.rank() == 0 { &rank1 } else { &rank0 };
                     assert_eq!(&from_peer.to_vec().unwrap(), theirs, "send-receive");

@@ -596,9 +596,17 @@ impl Gen<'_> {
     /// A collective node's eval-function return type and body: its `CollectiveCall` (the
     /// communicator, the operation with its reduction and ranks, the buffers), each part located
     /// at the user's token for it.
-    fn collective_call(&self, c: &CollectiveOp, life: &syn::Lifetime) -> (TokenStream, TokenStream) {
+    fn collective_call(
+        &self,
+        c: &CollectiveOp,
+        life: &syn::Lifetime,
+    ) -> (TokenStream, TokenStream) {
         let (comm, src) = (&c.comm, &c.src);
-        let (s, ps, params) = (at(src.span()), private_at(src.span()), params_at(src.span()));
+        let (s, ps, params) = (
+            at(src.span()),
+            private_at(src.span()),
+            params_at(src.span()),
+        );
         let src_ty = self.model.param(src).map(|i| &self.model.params[i].ty);
         let reduce = c.reduce.as_ref().map(|r| {
             let (rs, rp) = (at(r.span()), private_at(r.span()));
@@ -612,13 +620,21 @@ impl Gen<'_> {
             CollectiveKind::ReduceScatter => {
                 quote_spanned!(ks=> #kp::CollectiveOp::ReduceScatter(#reduce))
             }
-            CollectiveKind::Broadcast => quote_spanned!(ks=> #kp::CollectiveOp::Broadcast(#(#ranks),*)),
+            CollectiveKind::Broadcast => {
+                quote_spanned!(ks=> #kp::CollectiveOp::Broadcast(#(#ranks),*))
+            }
             CollectiveKind::Send => quote_spanned!(ks=> #kp::CollectiveOp::Send(#(#ranks),*)),
             CollectiveKind::Recv => quote_spanned!(ks=> #kp::CollectiveOp::Recv(#(#ranks),*)),
-            CollectiveKind::SendRecv => quote_spanned!(ks=> #kp::CollectiveOp::SendRecv(#(#ranks),*)),
+            CollectiveKind::SendRecv => {
+                quote_spanned!(ks=> #kp::CollectiveOp::SendRecv(#(#ranks),*))
+            }
         };
         let comm_ref = {
-            let (cs, cp, cparams) = (at(comm.span()), private_at(comm.span()), params_at(comm.span()));
+            let (cs, cp, cparams) = (
+                at(comm.span()),
+                private_at(comm.span()),
+                params_at(comm.span()),
+            );
             quote_spanned!(cs=> #cp::communicator(&#cparams.#comm))
         };
         // Both buffers through the source's type: the destination must have the same.
@@ -626,7 +642,11 @@ impl Gen<'_> {
         let body = match &c.dst {
             Some(dst) => {
                 let dst_ref = {
-                    let (ds, dp, dparams) = (at(dst.span()), private_at(dst.span()), params_at(dst.span()));
+                    let (ds, dp, dparams) = (
+                        at(dst.span()),
+                        private_at(dst.span()),
+                        params_at(dst.span()),
+                    );
                     quote_spanned!(ds=> #dp::collective_buffer(&#dparams.#dst))
                 };
                 quote_spanned!(s=> #ps::collective_to(#comm_ref, #op, #src_ref, #dst_ref))

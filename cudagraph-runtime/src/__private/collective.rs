@@ -130,7 +130,9 @@ impl<T: NcclElem> CollectiveCall<'_, T> {
             (CollectiveOp::AllReduce(r), _) => (Op::AllReduce(r), self.src.len()),
             (CollectiveOp::AllGather, _) => (Op::AllGather, self.src.len()),
             (CollectiveOp::ReduceScatter(r), _) => (Op::ReduceScatter(r), self.src.len()),
-            (CollectiveOp::Broadcast(root), _) => (Op::Broadcast { root: rank(root)? }, self.src.len()),
+            (CollectiveOp::Broadcast(root), _) => {
+                (Op::Broadcast { root: rank(root)? }, self.src.len())
+            }
             (CollectiveOp::Send(peer), _) => (Op::Send { peer: rank(peer)? }, self.src.len()),
             (CollectiveOp::Recv(peer), _) => (Op::Recv { peer: rank(peer)? }, self.src.len()),
             (CollectiveOp::SendRecv(to, from), _) => (
@@ -156,7 +158,9 @@ pub fn add_collective<T: NcclElem>(
     let mut src = call.src.clone();
     let mut dst = call.dst.cloned();
     match (call.op, dst.as_mut()) {
-        (CollectiveOp::AllReduce(op), None) => graph.add_all_reduce_in_place(comm, &mut src, op, deps),
+        (CollectiveOp::AllReduce(op), None) => {
+            graph.add_all_reduce_in_place(comm, &mut src, op, deps)
+        }
         (CollectiveOp::AllReduce(op), Some(dst)) => graph.add_all_reduce(comm, &src, dst, op, deps),
         (CollectiveOp::AllGather, Some(dst)) => graph.add_all_gather(comm, &src, dst, deps),
         (CollectiveOp::ReduceScatter(op), Some(dst)) => {
@@ -187,9 +191,9 @@ pub fn same_collective<T: NcclElem>(
 ) -> Result<()> {
     let graph = exec.graph();
     let same = call.recorded().is_some_and(|(what, addrs)| {
-        graph.collectives().is_some_and(|table| {
-            table.issues(node.id().index(), call.comm.inner.id, what, addrs)
-        })
+        graph
+            .collectives()
+            .is_some_and(|table| table.issues(node.id().index(), call.comm.inner.id, what, addrs))
     });
     if same {
         return Ok(());

@@ -171,9 +171,14 @@ impl<'a> Graph<'a> {
             "an all-reduce writes as many elements as it reads",
         )?;
         let step = Collective::new::<T>(Op::AllReduce(op), src.len());
-        self.add_collective(comm, step, [src.addr(), dst.addr()], (src, dst), deps, move |c, (s, mut d)| {
-            c.all_reduce(&s, &mut d, &op.cudarc()).map(drop)
-        })
+        self.add_collective(
+            comm,
+            step,
+            [src.addr(), dst.addr()],
+            (src, dst),
+            deps,
+            move |c, (s, mut d)| c.all_reduce(&s, &mut d, &op.cudarc()).map(drop),
+        )
     }
 
     /// Adds an in-place all-reduce node: `buf` becomes the reduction `op` of every rank's `buf`
@@ -207,9 +212,14 @@ impl<'a> Graph<'a> {
             "an all-gather writes the communicator's size times the elements it reads",
         )?;
         let step = Collective::new::<T>(Op::AllGather, src.len());
-        self.add_collective(comm, step, [src.addr(), dst.addr()], (src, dst), deps, |c, (s, mut d)| {
-            c.all_gather(&s, &mut d).map(drop)
-        })
+        self.add_collective(
+            comm,
+            step,
+            [src.addr(), dst.addr()],
+            (src, dst),
+            deps,
+            |c, (s, mut d)| c.all_gather(&s, &mut d).map(drop),
+        )
     }
 
     /// Adds a reduce-scatter node (`ncclReduceScatter`): rank `r`'s `dst` becomes the reduction
@@ -230,9 +240,14 @@ impl<'a> Graph<'a> {
             "a reduce-scatter reads the communicator's size times the elements it writes",
         )?;
         let step = Collective::new::<T>(Op::ReduceScatter(op), src.len());
-        self.add_collective(comm, step, [src.addr(), dst.addr()], (src, dst), deps, move |c, (s, mut d)| {
-            c.reduce_scatter(&s, &mut d, &op.cudarc()).map(drop)
-        })
+        self.add_collective(
+            comm,
+            step,
+            [src.addr(), dst.addr()],
+            (src, dst),
+            deps,
+            move |c, (s, mut d)| c.reduce_scatter(&s, &mut d, &op.cudarc()).map(drop),
+        )
     }
 
     /// Adds a broadcast node (`ncclBroadcast`, in place): every rank's `buf` becomes rank
@@ -264,7 +279,9 @@ impl<'a> Graph<'a> {
     ) -> Result<ChildGraphNode> {
         let peer = self.collective_peer("send", comm, peer, "peer", true)?;
         let step = Collective::new::<T>(Op::Send { peer }, buf.len());
-        self.add_collective(comm, step, [buf.addr(), 0], buf, deps, move |c, b| c.send(&b, peer as i32))
+        self.add_collective(comm, step, [buf.addr(), 0], buf, deps, move |c, b| {
+            c.send(&b, peer as i32)
+        })
     }
 
     /// Adds a receive node (`ncclRecv`): `buf` becomes what rank `peer` sends at the same place
@@ -305,14 +322,21 @@ impl<'a> Graph<'a> {
             "a send-receive step receives as many elements as it sends",
         )?;
         let step = Collective::new::<T>(Op::SendRecv { to, from }, src.len());
-        self.add_collective(comm, step, [src.addr(), dst.addr()], (src, dst), deps, move |c, (s, mut d)| {
-            group_start()?;
-            let sent = c.send(&s, to as i32);
-            let received = c.recv(&mut d, from as i32).map(drop);
-            // The group always ends, also when a call in it failed.
-            let ended = group_end().map(drop);
-            sent.and(received).and(ended)
-        })
+        self.add_collective(
+            comm,
+            step,
+            [src.addr(), dst.addr()],
+            (src, dst),
+            deps,
+            move |c, (s, mut d)| {
+                group_start()?;
+                let sent = c.send(&s, to as i32);
+                let received = c.recv(&mut d, from as i32).map(drop);
+                // The group always ends, also when a call in it failed.
+                let ended = group_end().map(drop);
+                sent.and(received).and(ended)
+            },
+        )
     }
 
     /// Checks that every rank of each communicator this graph's collective nodes use adds the

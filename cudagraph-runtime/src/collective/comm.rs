@@ -74,7 +74,10 @@ pub(crate) struct LastLaunch {
 }
 
 /// An NCCL error as this crate's, for `call` about `node`.
-pub(crate) fn nccl_err(call: &'static str, node: impl Into<String>) -> impl FnOnce(NcclError) -> Error {
+pub(crate) fn nccl_err(
+    call: &'static str,
+    node: impl Into<String>,
+) -> impl FnOnce(NcclError) -> Error {
     let node = node.into();
     move |e| Error::Nccl {
         call,
@@ -220,7 +223,10 @@ impl Exchange for CommInner {
         let driver = |call| move |source| Error::Driver { call, source };
         let last = self.last();
         self.order_after_last(&last, &self.stream)?;
-        let send = self.stream.clone_htod(mine).map_err(driver("cuMemcpyHtoDAsync"))?;
+        let send = self
+            .stream
+            .clone_htod(mine)
+            .map_err(driver("cuMemcpyHtoDAsync"))?;
         let mut recv = self
             .stream
             .alloc_zeros::<u64>(mine.len() * self.size)
@@ -228,7 +234,10 @@ impl Exchange for CommInner {
         self.lock()
             .all_gather(&send, &mut recv)
             .map_err(nccl_err("ncclAllGather", "the collective order check"))?;
-        let all = self.stream.clone_dtoh(&recv).map_err(driver("cuMemcpyDtoHAsync"))?;
+        let all = self
+            .stream
+            .clone_dtoh(&recv)
+            .map_err(driver("cuMemcpyDtoHAsync"))?;
         self.stream
             .synchronize()
             .map_err(driver("cuStreamSynchronize"))?;

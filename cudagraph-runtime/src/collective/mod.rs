@@ -18,8 +18,8 @@ mod order;
 mod table;
 
 pub(crate) use add::NOT_IN_BODY;
-pub(crate) use op::{Collective, Op};
 pub use comm::{nccl_present, Communicator};
-pub(crate) use table::{launch_ordered, CollectiveTable};
 pub use cudarc::nccl::Id as NcclId;
+pub(crate) use op::{Collective, Op};
 pub use op::{NcclElem, ReduceOp};
+pub(crate) use table::{launch_ordered, CollectiveTable};

@@ -66,11 +66,20 @@ pub(crate) enum Op {
     AllReduce(ReduceOp),
     AllGather,
     ReduceScatter(ReduceOp),
-    Broadcast { root: u32 },
-    Send { peer: u32 },
-    Recv { peer: u32 },
+    Broadcast {
+        root: u32,
+    },
+    Send {
+        peer: u32,
+    },
+    Recv {
+        peer: u32,
+    },
     /// A send and a receive grouped into one step (`ncclGroupStart` ... `ncclGroupEnd`).
-    SendRecv { to: u32, from: u32 },
+    SendRecv {
+        to: u32,
+        from: u32,
+    },
 }
 
 /// One collective node: what every rank must issue at the same place of its sequence.
@@ -97,7 +106,10 @@ impl Collective {
 
     /// Whether it is point to point (its peers differ from rank to rank by design).
     pub(crate) fn is_p2p(&self) -> bool {
-        matches!(self.op, Op::Send { .. } | Op::Recv { .. } | Op::SendRecv { .. })
+        matches!(
+            self.op,
+            Op::Send { .. } | Op::Recv { .. } | Op::SendRecv { .. }
+        )
     }
 
     /// The words of the exchange: operation code (never 0, which pads), reduction, element type,

@@ -46,7 +46,9 @@ pub(crate) fn check(
     let summary = [sequence.len() as u64, hash(sequence), p2p as u64];
     let summaries = exchange.all_gather(&summary)?;
     let rows: Vec<&[u64]> = summaries.chunks(summary.len()).collect();
-    let agree = rows.iter().all(|r| r[0] == rows[0][0] && r[1] == rows[0][1]);
+    let agree = rows
+        .iter()
+        .all(|r| r[0] == rows[0][0] && r[1] == rows[0][1]);
     if agree && rows.iter().all(|r| r[2] == 0) {
         return Ok(());
     }
@@ -87,7 +89,7 @@ fn disagreement(at: &[Option<Collective>]) -> Option<(usize, usize)> {
     if let Some(rank) = at.iter().position(|c| c.is_none() != at[0].is_none()) {
         return Some((0, rank));
     }
-    let Some(first) = at[0] else { return None };
+    let first = at[0]?;
     if !first.is_p2p() {
         return at.iter().position(|c| *c != Some(first)).map(|r| (0, r));
     }
@@ -217,9 +219,7 @@ mod tests {
                         shared: shared.clone(),
                         rounds: rounds.clone(),
                     };
-                    s.spawn(move || {
-                        check(&seq, &|i| format!("node{i}_of_rank{rank}"), &exchange)
-                    })
+                    s.spawn(move || check(&seq, &|i| format!("node{i}_of_rank{rank}"), &exchange))
                 })
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap()).collect()
@@ -244,7 +244,11 @@ mod tests {
 
     #[test]
     fn the_same_sequence_passes_in_one_exchange() {
-        let seq = vec![ar(10), ag(4), Collective::new::<f64>(Op::Broadcast { root: 1 }, 3)];
+        let seq = vec![
+            ar(10),
+            ag(4),
+            Collective::new::<f64>(Op::Broadcast { root: 1 }, 3),
+        ];
         let (outcomes, rounds) = run(vec![seq.clone(), seq.clone(), seq]);
         assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
         assert_eq!(rounds, 1);
@@ -257,7 +261,10 @@ mod tests {
         let (node, why) = reason(&outcomes[0]);
         assert_eq!(node, "node0_of_rank0");
         assert!(why.contains("collective #0"), "{why}");
-        assert!(why.contains("rank 0 issues all_reduce(Sum) of 10 f32"), "{why}");
+        assert!(
+            why.contains("rank 0 issues all_reduce(Sum) of 10 f32"),
+            "{why}"
+        );
         assert!(why.contains("rank 1 issues all_gather of 4 f32"), "{why}");
         let (node, _) = reason(&outcomes[1]);
         assert_eq!(node, "node0_of_rank1");
@@ -314,7 +321,9 @@ mod tests {
             vec![send(1)],
             vec![Collective::new::<f32>(Op::Recv { peer: 0 }, 8)],
         ]);
-        assert!(reason(&outcomes[0]).1.contains("recv(from rank 0) of 8 f32"));
+        assert!(reason(&outcomes[0])
+            .1
+            .contains("recv(from rank 0) of 8 f32"));
         // Two sends and no receive.
         let (outcomes, _) = run(vec![vec![send(1)], vec![send(0)]]);
         assert!(outcomes.iter().all(Result::is_err));

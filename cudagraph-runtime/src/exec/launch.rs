@@ -45,7 +45,9 @@ impl<'a> GraphExec<'a> {
         #[cfg(feature = "nccl")]
         if let Some(collectives) = self.graph.collectives() {
             let comms = collectives.comms().to_vec();
-            return crate::collective::launch_ordered(&comms, stream, || self.launch_unordered(stream));
+            return crate::collective::launch_ordered(&comms, stream, || {
+                self.launch_unordered(stream)
+            });
         }
         self.launch_unordered(stream)
     }

@@ -386,7 +386,10 @@ impl<'a> Graph<'a> {
         if self.is_body() && child.collectives().is_some() {
             return self.or_forget_name(Err(Error::Invalid {
                 node: self.pending_name(NodeKind::ChildGraph),
-                reason: format!("the child graph holds collectives: {}", crate::collective::NOT_IN_BODY),
+                reason: format!(
+                    "the child graph holds collectives: {}",
+                    crate::collective::NOT_IN_BODY
+                ),
             }));
         }
         self.check_child_in_body(child)?;
