@@ -75,6 +75,10 @@ impl<'a> Graph<'a> {
                 call(&comm, views).map_err(nccl_err(call_name, node.clone()))
             }
         })?;
+        // The communicator outlives the launches that may use it (the graph's user objects are
+        // released only after them), however soon the graph, its executables and every handle
+        // are dropped.
+        self.retain(comm.inner.clone())?;
         let index = captured.id().index();
         self.collectives_mut().push(&comm.inner, index, step, addrs);
         Ok(captured)
