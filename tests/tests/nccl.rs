@@ -1,9 +1,10 @@
 //! NCCL collectives as graph nodes, on real data: with one rank on the one-GPU machine (every
 //! operation captured and replayed, the declared form and its `set_params`, the refusal in a
-//! conditional body, launches on one communicator ordered across executables, and whether NCCL
-//! lets two ranks share one GPU), and with two ranks on two GPUs, one thread each (every
-//! operation, the cross-rank order check refusing mismatched graphs, data-parallel training
-//! checked against the CPU, and a peer copy between the devices as a memcpy node).
+//! conditional body, launches on one communicator ordered across executables, whether NCCL lets
+//! two ranks share one GPU, a rank joining by unique id), and with two ranks on two GPUs, one
+//! thread each (joining by unique id, every operation, the cross-rank order check refusing
+//! mismatched graphs, data-parallel training checked against the CPU, and a peer copy between
+//! the devices as a memcpy node).
 //!
 //! Skips (see `cudagraph_tests::nccl`): without NCCL, and the two-GPU tests without a second
 //! GPU (failures instead under `CUDAGRAPH_REQUIRE_GPU=1`, and `CUDAGRAPH_REQUIRE_GPUS=2` for the
@@ -476,4 +477,55 @@ fn two_gpus_copy_between_devices_in_a_memcpy_node() {
     let mut exec = graph.instantiate().unwrap();
     exec.launch(&stream(&more[0])).unwrap();
     assert_eq!(back.to_vec().unwrap(), ramp(n, 3.0));
+}
+
+/// Every rank on its own thread joins the group with `Communicator::from_rank` and one unique
+/// id, builds an all-reduce of `rank + 1` everywhere, and checks the sum.
+fn join_by_unique_id_and_sum(ctxs: Vec<Arc<CudaContext>>) {
+    let id = Communicator::unique_id().unwrap();
+    let size = ctxs.len();
+    let n = 300;
+    std::thread::scope(|s| {
+        let ranks: Vec<_> = ctxs
+            .into_iter()
+            .enumerate()
+            .map(|(rank, ctx)| {
+                s.spawn(move || {
+                    let comm = Communicator::from_rank(&ctx, rank, size, id).unwrap();
+                    assert_eq!((comm.rank(), comm.size()), (rank, size));
+                    let st = stream(&ctx);
+                    let mut buf = buffer(&st, &vec![rank as f32 + 1.0; n]);
+                    let mut graph = Graph::new(&ctx).unwrap();
+                    graph
+                        .add_all_reduce_in_place(&comm, &mut buf, ReduceOp::Sum, &[])
+                        .unwrap();
+                    let mut exec = graph.instantiate().unwrap();
+                    exec.launch(&st).unwrap();
+                    let want = (size * (size + 1) / 2) as f32;
+                    assert_eq!(buf.to_vec().unwrap(), vec![want; n], "rank {rank}");
+                })
+            })
+            .collect();
+        for r in ranks {
+            r.join().unwrap();
+        }
+    });
+}
+
+#[test]
+fn one_rank_joins_by_unique_id() {
+    let test = "one_rank_joins_by_unique_id";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    join_by_unique_id_and_sum(vec![gpu.ctx.clone()]);
+}
+
+#[test]
+fn two_gpus_join_by_unique_id_on_threads() {
+    let test = "two_gpus_join_by_unique_id_on_threads";
+    let Some((gpu, more)) = nccl_gpus(test, 2) else {
+        return;
+    };
+    join_by_unique_id_and_sum(vec![gpu.ctx.clone(), more[0].clone()]);
 }

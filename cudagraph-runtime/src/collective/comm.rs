@@ -125,6 +125,11 @@ impl Communicator {
             });
         }
         let stream = new_stream(ctx)?;
+        // `ncclCommInitRank` joins on the current device: this context's.
+        ctx.bind_to_thread().map_err(|source| Error::Driver {
+            call: "cuCtxSetCurrent",
+            source,
+        })?;
         let comm = Comm::from_rank(stream.clone(), rank, size, id)
             .map_err(nccl_err("ncclCommInitRank", "Communicator::from_rank"))?;
         Ok(Self::wrap(comm, stream))
