@@ -152,8 +152,9 @@ pub const KINDS: [Kind; 13] = [
         // Refused in a body by a rule of its own (`check::conditionals`): NCCL's reason, not
         // CUDA's list of body kinds.
         refused_in_body: None,
-        // Its "update" checks that nothing it uses changed (NCCL recorded its work for them).
-        updatable: true,
+        // Only checked, as alloc nodes are, before any node is updated: nothing it uses may
+        // change (NCCL recorded its work for them).
+        updatable: false,
         updates: "nothing about it can change: its communicator, buffers, root and peers are fixed when the graph is built (NCCL recorded its work for them on every rank), and `set_params` refuses a change; CUDA cannot enable or disable it",
     },
     Kind {

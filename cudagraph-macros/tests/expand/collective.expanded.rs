@@ -587,6 +587,14 @@ A param is compared with `PartialEq`, a kernel by function, a declared graph by 
         #[allow(unused_mut)]
         let mut changed = [false; 5usize];
         self.__cg_changed_0(__cg_params, &mut changed);
+        if changed[0usize] || changed[3usize] {
+            ::cudagraph_runtime::__private::same_collective(
+                &self.exec,
+                self.nodes.average,
+                Step::__cg_eval_average(__cg_params),
+                "average",
+            )?;
+        }
         let mut updated = 0usize;
         #[allow(clippy::type_complexity)]
         const READS: &[(
@@ -595,7 +603,6 @@ A param is compared with `PartialEq`, a kernel by function, a declared graph by 
             fn(&mut StepExec, &StepParams) -> ::cudagraph_runtime::__private::Result<()>,
         )] = &[
             (0usize, &[1usize, 3usize, 4usize], StepExec::__cg_update_node_0),
-            (1usize, &[0usize, 3usize], StepExec::__cg_update_node_1),
             (2usize, &[2usize, 3usize, 4usize], StepExec::__cg_update_node_2),
         ];
         for &(pos, reads, update) in READS {
@@ -691,10 +698,24 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
         Step::__cg_check_overlaps(__cg_params)?;
         for &__cg_param in changed {
             match __cg_param {
-                StepParam::Comm => {}
+                StepParam::Comm => {
+                    ::cudagraph_runtime::__private::same_collective(
+                        &self.exec,
+                        self.nodes.average,
+                        Step::__cg_eval_average(__cg_params),
+                        "average",
+                    )?;
+                }
                 StepParam::Grad => {}
                 StepParam::Update => {}
-                StepParam::Grads => {}
+                StepParam::Grads => {
+                    ::cudagraph_runtime::__private::same_collective(
+                        &self.exec,
+                        self.nodes.average,
+                        Step::__cg_eval_average(__cg_params),
+                        "average",
+                    )?;
+                }
                 StepParam::N => {}
             }
         }
@@ -736,15 +757,11 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
         )],
         fn(&mut Self, &StepParams) -> ::cudagraph_runtime::__private::Result<()>,
     )] = &[
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_0),
+        (&[], Self::__cg_commit_0),
         (&[(0usize, Self::__cg_update_node_0)], Self::__cg_commit_1),
         (&[(2usize, Self::__cg_update_node_2)], Self::__cg_commit_2),
         (
-            &[
-                (0usize, Self::__cg_update_node_0),
-                (1usize, Self::__cg_update_node_1),
-                (2usize, Self::__cg_update_node_2),
-            ],
+            &[(0usize, Self::__cg_update_node_0), (2usize, Self::__cg_update_node_2)],
             Self::__cg_commit_3,
         ),
         (
@@ -813,20 +830,6 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
         let (kernel, config, args) = Step::__cg_eval_local(__cg_params);
         self.exec.set_kernel(self.nodes.local, kernel, config, args)?;
         self.state.launch.local = config;
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    #[allow(unused_variables)]
-    fn __cg_update_node_1(
-        &mut self,
-        __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        ::cudagraph_runtime::__private::same_collective(
-            &self.exec,
-            self.nodes.average,
-            Step::__cg_eval_average(__cg_params),
-            "average",
-        )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
