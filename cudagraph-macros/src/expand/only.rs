@@ -10,7 +10,6 @@ use super::{
     camel, checked_only, local, params_at, relocated, updatable, update_fn, Base, Gen, NodeGen,
 };
 use crate::model::name_of;
-use crate::parse::NodeOp;
 
 /// The `<Graph>Param` enum, and the executable's `set_params_only` with its per-node dispatch.
 pub fn set_params_only(g: &Gen) -> TokenStream {
