@@ -37,7 +37,7 @@ pub struct Kind {
 }
 
 /// Every kind, in the order errors list their keywords.
-pub const KINDS: [Kind; 14] = [
+pub const KINDS: [Kind; 15] = [
     Kind {
         keywords: &["kernel"],
         node_kind: "Kernel",
@@ -169,6 +169,28 @@ pub const KINDS: [Kind; 14] = [
         updates: "its semaphores and their values can change, not how many there are (CUDA cannot change the count); CUDA cannot enable or disable it",
     },
     Kind {
+        keywords: &[
+            "all_reduce",
+            "all_gather",
+            "reduce_scatter",
+            "broadcast",
+            "send",
+            "recv",
+            "send_recv",
+        ],
+        node_kind: "ChildGraph",
+        name: "collective",
+        handle: Some("ChildGraphNode"),
+        // Refused in a body by a rule of its own (`check::conditionals`): NCCL's reason, not
+        // CUDA's list of body kinds.
+        refused_in_body: None,
+        in_device_graph: false,
+        // Only checked, as alloc nodes are, before any node is updated: nothing it uses may
+        // change (NCCL recorded its work for them).
+        updatable: false,
+        updates: "nothing about it can change: its communicator, buffers, root and peers are fixed when the graph is built (NCCL recorded its work for them on every rank), and `set_params` refuses a change; CUDA cannot enable or disable it",
+    },
+    Kind {
         keywords: &["if", "while", "switch"],
         node_kind: "Conditional",
         name: "conditional",
@@ -197,7 +219,7 @@ impl Kind {
         if self.in_device_graph {
             return None;
         }
-        let name = self.refused_in_body.unwrap_or("conditional");
+        let name = self.refused_in_body.unwrap_or(self.name);
         let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
             "an"
         } else {
@@ -254,13 +276,34 @@ mod tests {
         assert_eq!(
             listed(),
             "`kernel`, `memset`, `memcpy`, `host`, `child`, `empty`, `alloc`, `free`, `record`, \
-             `wait`, `capture`, `signal`, or a conditional node: `if`, `while` or `switch`"
+             `wait`, `capture`, `signal`, `all_reduce`, `all_gather`, `reduce_scatter`, `broadcast`, \
+             `send`, `recv`, `send_recv`, or a conditional node: `if`, `while` or `switch`"
         );
         assert_eq!(
             keywords().collect::<Vec<_>>(),
             [
-                "kernel", "memset", "memcpy", "host", "child", "empty", "alloc", "free", "record",
-                "wait", "capture", "signal", "if", "while", "switch"
+                "kernel",
+                "memset",
+                "memcpy",
+                "host",
+                "child",
+                "empty",
+                "alloc",
+                "free",
+                "record",
+                "wait",
+                "capture",
+                "signal",
+                "all_reduce",
+                "all_gather",
+                "reduce_scatter",
+                "broadcast",
+                "send",
+                "recv",
+                "send_recv",
+                "if",
+                "while",
+                "switch"
             ]
         );
         let refused: Vec<String> = KINDS
@@ -291,6 +334,9 @@ mod tests {
                 "a free node",
                 "an event record node",
                 "an event wait node",
+                "a semaphore signal node",
+                "a semaphore wait node",
+                "a collective node",
                 "a conditional node"
             ]
         );

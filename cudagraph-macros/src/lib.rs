@@ -112,6 +112,9 @@ use proc_macro::TokenStream;
 ///   | semaphore wait | `wait(s = v)`, `wait(a = v, b = w)` | the nodes after it wait until each semaphore reaches its value, signalled by the other API's work |
 ///   | capture | `capture(w)` | a child graph recorded by stream capture from param `w: Capture` (work enqueued on a stream through cudarc, cuBLAS or the capture scope's own calls, on the memory given to it: `Capture::new(&stream, (x, Mut(h)), \|s, (x, mut h)\| ...)`); recorded again when `set_params` gets another `Capture` |
 ///   | | `capture(w, [a, mut b])` | the same, declaring the buffer params the work reads (`a`) and writes (`mut b`); `[]` for none (see "Memory") |
+///   | collective | `all_reduce(comm, buf, Sum)`, `all_reduce(comm, src -> dst, Sum)` | an NCCL all-reduce over param `comm: Communicator` (cudagraph-runtime's `nccl` feature), in place or from `src` to `dst` (`DeviceBuffer<T>` params); the reduction is `Sum`, `Prod`, `Max`, `Min` or `Avg` |
+///   | | `all_gather(comm, src -> dst)`, `reduce_scatter(comm, src -> dst, Sum)` | all-gather, reduce-scatter |
+///   | | `broadcast(comm, buf, root)`, `send(comm, buf, peer)`, `recv(comm, buf, peer)`, `send_recv(comm, src -> dst, to, from)` | broadcast in place from rank `root`; send to, receive from a peer; both at once (ranks: `usize` expressions over the params) |
 ///   | conditional | `if h { .. }`, `if h { .. } else { .. }`, `while h { .. }`, `switch h { 0 => { .. } .. }` | runs, skips, repeats or picks its bodies on the GPU by the value kernels give handle `h` (see "Conditional nodes") |
 ///
 ///   `grid` and `block` are `u32`, `(u32, u32)` or `(u32, u32, u32)`; the launch configuration
@@ -160,6 +163,14 @@ use proc_macro::TokenStream;
 ///   counts as writing every buffer;
 /// - a child node's graph keeps a record of the memory its nodes use: `build` and `set_params`
 ///   check it against the nodes no edge orders with the child node (`Error::Hazard`).
+///
+/// A collective node reads its source and writes its destination (its one buffer: an all-reduce
+/// or broadcast reads and writes it, a receive writes it, a send reads it). Every rank builds
+/// the same declaration with its own communicator and buffers; collectives on one communicator
+/// run in the order the graph is built in (the same on every rank), instantiation checks across
+/// the ranks that they agree, and a collective cannot be in a conditional body (a rank could
+/// skip it while its peers wait). NCCL records its work for the communicator and buffers when
+/// the graph is built: `set_params` refuses to change them (build the graph again).
 ///
 /// When two nodes may run at the same time on purpose (each writes its own part of the
 /// buffer, or they use only atomics), mark both `#[unordered(buffer)]`:

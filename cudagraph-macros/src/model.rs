@@ -14,8 +14,8 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, GenericArgument, Ident, PathArguments, Token, Type};
 
 use crate::parse::{
-    Declares, EdgeChain, EdgeData, EdgeKind, GraphDecl, Item, NodeDecl, NodeOp, ParamField,
-    ParamsBlock,
+    CollectiveKind, Declares, EdgeChain, EdgeData, EdgeKind, GraphDecl, Item, NodeDecl, NodeOp,
+    ParamField, ParamsBlock,
 };
 
 /// Nodes added, params compared and params kept per generated function, and fields per struct
@@ -429,6 +429,10 @@ impl<'a> Model<'a> {
                 );
                 quote::quote!(#(#sems)* #(#values)*)
             }
+            NodeOp::Collective(c) => {
+                let (comm, src, dst, ranks) = (&c.comm, &c.src, &c.dst, &c.ranks);
+                quote::quote!(#comm #src #dst #(#ranks)*)
+            }
             // A free's operand is the allocation it frees, not a use of it (see `freed`).
             NodeOp::Empty(_) | NodeOp::Free(_) => TokenStream::new(),
         }
@@ -821,6 +825,16 @@ impl Model<'_> {
                     }
                 }
             }
+            // A collective reads its source and writes its destination; its one buffer, it reads
+            // and writes (all-reduce, broadcast on the root), writes (receive) or reads (send).
+            NodeOp::Collective(c) => match &c.dst {
+                Some(dst) => {
+                    operand(&c.src, Access::Read, &mut uses);
+                    operand(dst, Access::Write, &mut uses);
+                }
+                None if c.kind == CollectiveKind::Send => operand(&c.src, Access::Read, &mut uses),
+                None => operand(&c.src, Access::Write, &mut uses),
+            },
             NodeOp::Child(_)
             | NodeOp::Empty(_)
             | NodeOp::Alloc(_)

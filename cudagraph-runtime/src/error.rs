@@ -101,6 +101,25 @@ pub enum Error {
         /// The panic's message.
         message: String,
     },
+    /// An NCCL call failed (feature `nccl`).
+    #[error("NCCL {call} for `{node}` failed: {code}")]
+    Nccl {
+        /// The NCCL function that failed.
+        call: &'static str,
+        /// The node (or API item) it was for.
+        node: String,
+        /// NCCL's result code.
+        code: String,
+    },
+    /// The ranks of a communicator do not issue the same collectives in the same order: their
+    /// launches would hang (feature `nccl`, see `Graph::check_collective_order`).
+    #[error("collective `{node}` differs between ranks: {reason}")]
+    CollectiveMismatch {
+        /// This rank's node at the first place where the ranks disagree.
+        node: String,
+        /// What each side issues there, and what to do.
+        reason: String,
+    },
     /// An argument is out of range (too many nodes, a copy of the wrong length, ...).
     #[error("invalid argument for `{node}`: {reason}")]
     Invalid {

@@ -443,6 +443,39 @@
 //! nodes for the temporaries, the cached executables of all shapes share one pool of physical
 //! memory instead of holding static buffers each (`examples/shape_cache.rs`).
 //!
+//! # Several GPUs: NCCL collectives (feature `nccl`)
+//!
+//! With the `nccl` feature, NCCL collectives are graph nodes: one graph per GPU, each with its
+//! rank's `Communicator` (`ncclComm_t`; `Communicator::init_all` for the GPUs of this
+//! process, `Communicator::from_rank` with a `NcclId` across processes or threads), and
+//! `Graph::add_all_reduce`, `Graph::add_all_gather`, `Graph::add_reduce_scatter`,
+//! `Graph::add_broadcast`, `Graph::add_send`, `Graph::add_recv` and
+//! `Graph::add_send_recv` (in `cuda_graph!`: `all_reduce(comm, grads, Sum)` and the others).
+//! Each records its NCCL call by stream capture on the communicator's device, as a child-graph
+//! node whose buffers are its memory (read and written as the operation says, kept alive as any
+//! node's). NCCL is loaded at run time (`libnccl.so.2`): building needs no NCCL, and
+//! `nccl_present` tells whether it can be loaded. What NCCL leaves to the user is checked:
+//!
+//! - **Order.** A communicator's collectives run one at a time, in the same order on every rank,
+//!   or the ranks hang: each collective node runs after the one added before it on its
+//!   communicator, and instantiating checks, with one exchange over the communicator, that
+//!   every rank issues the same sequence (operation, element type, count, root; a send meeting
+//!   a receive of its size), refusing with `Error::CollectiveMismatch` naming this rank's node
+//!   where they first differ (`Graph::check_collective_order`). Every rank must instantiate at
+//!   the same point, on its own thread or process.
+//! - **One graph per communicator in flight.** A launch of an executable using a communicator
+//!   waits, on the device, for the previous launch using it (an event the next launch's stream
+//!   waits on, recorded only when that launch went to another stream).
+//! - **Not in conditional bodies.** Whether a body runs is decided on each device, so a rank
+//!   could skip a collective its peers wait in: refused (at compile time in a declaration, with
+//!   an `Error` naming the node in the runtime).
+//! - **Fixed once built.** NCCL recorded its work for the communicator and buffers: a graph with
+//!   collectives is not updated as a whole (re-instantiate it), and `set_params` of a
+//!   declaration refuses a changed communicator, buffer, root or peer.
+//!
+//! A memcpy node between buffers of two devices (`Memcpy::dtod` with a buffer of another
+//! device) is a peer copy, through unified addressing.
+//!
 //! # Soundness model, beyond memory
 //!
 //! - **Thread safety.** [`Graph`] and [`GraphExec`] are `Send`, not `Sync`: CUDA graph objects must
@@ -477,6 +510,8 @@
 pub mod __private;
 mod ambient;
 mod capture;
+#[cfg(feature = "nccl")]
+mod collective;
 pub mod device_launch;
 pub mod dot;
 mod driver;
@@ -505,6 +540,8 @@ pub use capture::{
     Capture, CaptureAlloc, CaptureOperand, CaptureOperands, CaptureScope, CaptureView,
     CaptureViewMut, Captured, Mut, Replay,
 };
+#[cfg(feature = "nccl")]
+pub use collective::{nccl_present, Communicator, NcclElem, NcclId, ReduceOp};
 pub use cudagraph_macros::cuda_graph;
 pub use cudarc;
 pub use device_launch::{DeviceGraph, DeviceGraphExec, DeviceGraphHandle, SharedDeviceGraph};

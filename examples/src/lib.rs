@@ -1,6 +1,7 @@
 //! What the examples share: opening the GPU, compiling kernels, and exiting with one clear line
 //! when something is missing. Run an example with `cargo run -p cudagraph-examples --example NAME`.
 
+pub mod data_parallel;
 pub mod device_runtime;
 pub mod interop;
 pub mod jacobi;

@@ -46,6 +46,7 @@ pub mod capture;
 pub mod device_launch;
 pub mod graph_memory;
 pub mod graphs;
+pub mod nccl;
 pub mod pdl;
 pub mod pipeline;
 pub mod raw;
@@ -164,18 +165,20 @@ impl Drop for Turn {
     }
 }
 
-/// The tests of this program that skipped for want of a GPU, and why.
-static SKIPPED: Mutex<(BTreeSet<String>, String)> = Mutex::new((BTreeSet::new(), String::new()));
+/// The tests of this program that skipped for want of a GPU (or of NCCL, or of a second GPU),
+/// and why.
+static SKIPPED: Mutex<(BTreeSet<String>, BTreeSet<String>)> =
+    Mutex::new((BTreeSet::new(), BTreeSet::new()));
 
 /// Counts `test` of source file `file` as skipped, for want of what `why` says (`no GPU: ...`);
 /// the first skip arranges for the summary at exit.
-fn skipped(file: &str, test: &str, why: &str) {
+pub(crate) fn skipped(file: &str, test: &str, why: &str) {
     let mut skipped = SKIPPED.lock().unwrap_or_else(PoisonError::into_inner);
     if skipped.0.is_empty() {
-        skipped.1 = why.to_string();
         // SAFETY: registers a plain function, callable at any time, with the C library.
         unsafe { atexit(report_skips) };
     }
+    skipped.1.insert(why.to_owned());
     // Named as the test runner names it: `module::test` in a program of several modules.
     let module = std::path::Path::new(file)
         .file_stem()
@@ -216,6 +219,8 @@ extern "C" fn report_skips() {
     let _ = std::panic::catch_unwind(|| {
         let skipped = SKIPPED.lock().unwrap_or_else(PoisonError::into_inner);
         let (tests, why) = &*skipped;
+        let why: Vec<&str> = why.iter().map(String::as_str).collect();
+        let why = why.join("; ");
         let program = program_name(&std::env::args().next().unwrap_or_default());
         let n = tests.len();
         let what = if n == 1 { "test" } else { "tests" };
@@ -228,8 +233,8 @@ extern "C" fn report_skips() {
         let _ = writeln!(
             std::io::stderr(),
             "SKIPPED {n} GPU {what} of `{program}`{named}, counted as passed above but not run: \
-             {why}\n(set CUDAGRAPH_REQUIRE_GPU=1 to make a missing GPU fail them, \
-             CUDAGRAPH_REQUIRE_VULKAN=1 a missing Vulkan)\n"
+             {why}\n(set CUDAGRAPH_REQUIRE_GPU=1 to make a missing GPU or NCCL fail them, \
+             CUDAGRAPH_REQUIRE_VULKAN=1 a missing Vulkan, CUDAGRAPH_REQUIRE_GPUS=2 a missing second GPU)\n"
         );
     });
 }

@@ -34,6 +34,7 @@ mod introspection;
 mod macro_updates;
 mod memory_model;
 mod memory_nodes;
+mod nccl;
 mod programmatic;
 mod runtime_capture;
 mod runtime_capture_errors;

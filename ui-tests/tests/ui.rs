@@ -15,6 +15,7 @@ fn ui() {
     t.compile_fail("cases/memory_nodes/*.rs");
     t.compile_fail("cases/conditional/*.rs");
     t.compile_fail("cases/capture/*.rs");
+    t.compile_fail("cases/collective/*.rs");
     t.compile_fail("cases/aliases/*.rs");
     t.compile_fail("cases/collisions/*.rs");
     t.compile_fail("cases/soundness/*.rs");

@@ -110,6 +110,24 @@ mod programmatic {
             b: kernel fill<<<1, 32>>>(n, x);
             c: kernel fill<<<1, 32>>>(n, y);
             a ->(programmatic) b ->(launch_order) c;
+/// Collective nodes (the `nccl` feature).
+#[cfg(feature = "nccl")]
+mod collectives {
+    use cudagraph_runtime::prelude::*;
+    use cudagraph_runtime::{cuda_graph, Communicator};
+
+    cuda_graph! {
+        graph Collectives {
+            params {
+                comm: Communicator,
+                grads: DeviceBuffer<f32>,
+                all: DeviceBuffer<f32>,
+                peer: usize,
+            }
+            reduce: all_reduce(comm, grads, Avg);
+            gather: all_gather(comm, grads -> all);
+            share: broadcast(comm, all, peer);
+            reduce -> gather -> share;
         }
     }
 }

@@ -45,6 +45,19 @@ pub fn check(models: &[Model], model: &Model, cx: &mut Ctxt) {
                     ),
                 );
             }
+            if let NodeOp::Collective(collective) = &node.op {
+                let cond = &model.nodes[c].name;
+                cx.error(
+                    collective.token.span(),
+                    format!(
+                        "`{}` is a collective node in the body of conditional node `{cond}`: \
+                         whether a body runs is decided on each device, so one rank could skip \
+                         a collective its peers wait in, and hang them all; declare `{}` before \
+                         or after `{cond}`, where every rank runs it",
+                        node.name, node.name
+                    ),
+                );
+            }
             for i in model.indirect_mentions(node) {
                 cx.error(
                     node.name.span(),

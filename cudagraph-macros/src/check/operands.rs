@@ -137,6 +137,36 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                 );
                 declared_uses(model, cx, name, c.uses.iter().flat_map(|u| &u.buffers));
             }
+            NodeOp::Collective(c) => {
+                param(
+                    model,
+                    cx,
+                    &c.comm,
+                    "a collective node runs over a `Communicator` param",
+                );
+                for b in std::iter::once(&c.src).chain(&c.dst) {
+                    if model.param(b).is_none() && model.allocation(b).is_some() {
+                        cx.error(
+                            b.span(),
+                            format!(
+                                "`{b}` is an allocation: a collective's NCCL work is recorded when \
+                                 the graph is built, before the graph makes its allocations, so it \
+                                 cannot use one; give the memory as a `DeviceBuffer<T>` param"
+                            ),
+                        );
+                    } else {
+                        param(
+                            model,
+                            cx,
+                            b,
+                            "a collective node's buffers are `DeviceBuffer<T>` params",
+                        );
+                    }
+                }
+                for rank in &c.ranks {
+                    no_self(rank.to_token_stream(), cx);
+                }
+            }
             NodeOp::Conditional(c) => {
                 if let Some(default) = &c.default {
                     no_self(default.to_token_stream(), cx);

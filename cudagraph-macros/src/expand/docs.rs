@@ -59,6 +59,16 @@ pub fn declaration(node: &NodeGen) -> String {
                 .collect();
             format!("{word}({})", sems.join(", "))
         }
+        NodeOp::Collective(c) => {
+            let mut args = vec![c.comm.to_string()];
+            args.push(match &c.dst {
+                Some(dst) => format!("{} -> {dst}", c.src),
+                None => c.src.to_string(),
+            });
+            args.extend(c.reduce.iter().map(ToString::to_string));
+            args.extend(c.ranks.iter().map(|r| pretty_expr(r.to_token_stream())));
+            format!("{}({})", c.kind.syntax().0, args.join(", "))
+        }
         NodeOp::Conditional(c) => {
             let keyword = match c.kind {
                 CondKind::If | CondKind::IfElse => "if",

@@ -6,7 +6,10 @@ use quote::quote;
 
 use quote::format_ident;
 
-use super::{docs, indirect_key, local, params_at, relocated, updatable, update_fn, Gen, PER_FN};
+use super::{
+    checked_only, docs, indirect_key, local, params_at, relocated, updatable, update_fn, Gen,
+    PER_FN,
+};
 use crate::parse::NodeOp;
 
 pub fn exec_type(g: &Gen) -> TokenStream {
@@ -47,10 +50,10 @@ pub fn exec_type(g: &Gen) -> TokenStream {
     }
     // An allocation's length is checked before any node is updated: CUDA cannot change it, so
     // params that would change it are refused as a whole.
-    let alloc_checks = g
+    let fixed_checks = g
         .nodes
         .iter()
-        .filter(|n| matches!(n.decl.op, NodeOp::Alloc(_)) && !n.mentions.is_empty())
+        .filter(|n| checked_only(&n.decl.op) && !n.mentions.is_empty())
         .map(|n| {
             let inputs = n.mentions.iter().map(|i| quote!(#changed[#i]));
             let check = g.update_node(n);
@@ -199,7 +202,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
                 #[allow(unused_mut)]
                 let mut #changed = [false; #param_count];
                 #(#compare_calls)*
-                #(#alloc_checks)*
+                #(#fixed_checks)*
                 let mut #updated = 0usize;
                 #updates
                 #commits

@@ -101,7 +101,8 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             m
         }
         // A conditional node has nothing CUDA updates (its bodies' nodes have handles).
-        NodeOp::Empty(_) | NodeOp::Conditional(_) => forbidden_switch(g),
+        // A collective node has nothing CUDA updates (its NCCL work is fixed when it is built).
+        NodeOp::Empty(_) | NodeOp::Conditional(_) | NodeOp::Collective(_) => forbidden_switch(g),
         NodeOp::Record(_) | NodeOp::Wait(_) => {
             let (event, pos) = (plain("event"), node.pos);
             let (setter, doc) = if matches!(node.decl.op, NodeOp::Record(_)) {

@@ -106,6 +106,8 @@ fn site_of(op: &NodeOp) -> Span {
         NodeOp::SemaphoreSignal(s) | NodeOp::SemaphoreWait(s) => {
             s.sems.first().map_or(s.keyword, |(sem, _)| sem.span())
         }
+        // At its (first) buffer, which fixes its element type.
+        NodeOp::Collective(c) => c.src.span(),
     }
 }
 
@@ -146,13 +148,21 @@ fn update_fn(pos: usize) -> Ident {
     format_ident!("__cg_update_node_{}", pos)
 }
 
-/// Whether a node of this kind has a single-node update, and so an [`update_fn`] (alloc nodes
-/// are only checked).
+/// Whether a node of this kind has a single-node update, and so an [`update_fn`] (alloc and
+/// collective nodes are only checked, see [`checked_only`]).
 fn updatable(op: &NodeOp) -> bool {
     op.kind().updatable
 }
 
 pub(crate) use crate::model::PER_FN;
+
+/// Whether a node of this kind is only checked by `set_params` (its `update_node` refuses a
+/// change instead of making one): alloc nodes (CUDA fixes an allocation's size) and collective
+/// nodes (NCCL fixes a collective's communicator and buffers). The checks run before any node is
+/// updated, so a refused change leaves the executable as it was.
+fn checked_only(op: &NodeOp) -> bool {
+    matches!(op, NodeOp::Alloc(_) | NodeOp::Collective(_))
+}
 
 /// The field of the struct of kept params holding the piece that param `i` is in (see
 /// [`PER_FN`]).

@@ -15,7 +15,8 @@ use super::{
 };
 use crate::model::kernel_params;
 use crate::parse::{
-    CaptureOp, CondKind, CondOp, EdgeKind, KernelOp, NodeDecl, NodeOp, RecordOp, WaitOp,
+    CaptureOp, CollectiveKind, CollectiveOp, CondKind, CondOp, EdgeKind, KernelOp, NodeDecl,
+    NodeOp, RecordOp, WaitOp,
 };
 
 impl Gen<'_> {
@@ -378,6 +379,7 @@ impl Gen<'_> {
                     quote!([#(#pairs),*]),
                 )
             }
+            NodeOp::Collective(c) => self.collective_call(c, &life),
             // A conditional node's one expression, its handle's default, reads no param.
             NodeOp::Empty(_) | NodeOp::Free(_) | NodeOp::Conditional(_) => {
                 return TokenStream::new()
@@ -551,6 +553,10 @@ impl Gen<'_> {
                 let (p, declared) = (private_at(site), self.declared_capture_uses(c));
                 quote_spanned!(s=> #p::add_declared_capture(#graph, #graph_ty::#eval(#params #allocs), #declared, #deps))
             }
+            NodeOp::Collective(_) => {
+                let p = private_at(site);
+                quote_spanned!(s=> #p::add_collective(#graph, #graph_ty::#eval(#params #allocs), #deps))
+            }
         };
         let p = private_at(site);
         quote_spanned! {s=>
@@ -646,8 +652,79 @@ impl Gen<'_> {
                 let (p, declared) = (private_at(site), self.declared_capture_uses(c));
                 quote_spanned!(s=> #p::set_declared_capture(&mut self.exec, self.nodes.#field, #graph_ty::#eval(#params #allocs), #declared)?;)
             }
+            // Nothing to update: a changed communicator, buffer, root or peer is refused.
+            NodeOp::Collective(_) => {
+                let (p, name) = (private_at(site), &node.name);
+                quote_spanned!(s=> #p::same_collective(&self.exec, self.nodes.#field, #graph_ty::#eval(#params #allocs), #name)?;)
+            }
             NodeOp::Empty(_) | NodeOp::Free(_) | NodeOp::Conditional(_) => TokenStream::new(),
         }
+    }
+
+    /// A collective node's eval-function return type and body: its `CollectiveCall` (the
+    /// communicator, the operation with its reduction and ranks, the buffers), each part located
+    /// at the user's token for it.
+    fn collective_call(
+        &self,
+        c: &CollectiveOp,
+        life: &syn::Lifetime,
+    ) -> (TokenStream, TokenStream) {
+        let (comm, src) = (&c.comm, &c.src);
+        let (s, ps, params) = (
+            at(src.span()),
+            private_at(src.span()),
+            params_at(src.span()),
+        );
+        let src_ty = self.model.param(src).map(|i| &self.model.params[i].ty);
+        let reduce = c.reduce.as_ref().map(|r| {
+            let (rs, rp) = (at(r.span()), private_at(r.span()));
+            quote_spanned!(rs=> #rp::ReduceOp::#r)
+        });
+        let ranks = &c.ranks;
+        let (ks, kp) = (at(c.token.span()), private_at(c.token.span()));
+        let op = match c.kind {
+            CollectiveKind::AllReduce => quote_spanned!(ks=> #kp::CollectiveOp::AllReduce(#reduce)),
+            CollectiveKind::AllGather => quote_spanned!(ks=> #kp::CollectiveOp::AllGather),
+            CollectiveKind::ReduceScatter => {
+                quote_spanned!(ks=> #kp::CollectiveOp::ReduceScatter(#reduce))
+            }
+            CollectiveKind::Broadcast => {
+                quote_spanned!(ks=> #kp::CollectiveOp::Broadcast(#(#ranks),*))
+            }
+            CollectiveKind::Send => quote_spanned!(ks=> #kp::CollectiveOp::Send(#(#ranks),*)),
+            CollectiveKind::Recv => quote_spanned!(ks=> #kp::CollectiveOp::Recv(#(#ranks),*)),
+            CollectiveKind::SendRecv => {
+                quote_spanned!(ks=> #kp::CollectiveOp::SendRecv(#(#ranks),*))
+            }
+        };
+        let comm_ref = {
+            let (cs, cp, cparams) = (
+                at(comm.span()),
+                private_at(comm.span()),
+                params_at(comm.span()),
+            );
+            quote_spanned!(cs=> #cp::communicator(&#cparams.#comm))
+        };
+        // Both buffers through the source's type: the destination must have the same.
+        let src_ref = quote_spanned!(s=> #ps::collective_buffer(&#params.#src));
+        let body = match &c.dst {
+            Some(dst) => {
+                let dst_ref = {
+                    let (ds, dp, dparams) = (
+                        at(dst.span()),
+                        private_at(dst.span()),
+                        params_at(dst.span()),
+                    );
+                    quote_spanned!(ds=> #dp::collective_buffer(&#dparams.#dst))
+                };
+                quote_spanned!(s=> #ps::collective_to(#comm_ref, #op, #src_ref, #dst_ref))
+            }
+            None => quote_spanned!(s=> #ps::collective(#comm_ref, #op, #src_ref)),
+        };
+        (
+            quote_spanned!(s=> #ps::CollectiveCall<#life, <#src_ty as #ps::CollectiveBuffer>::Elem>),
+            body,
+        )
     }
 
     /// The nodes of `scope` (`None`: the graph's own), in build order.

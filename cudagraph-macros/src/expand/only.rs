@@ -6,9 +6,10 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{camel, local, params_at, relocated, updatable, update_fn, Base, Gen, NodeGen};
+use super::{
+    camel, checked_only, local, params_at, relocated, updatable, update_fn, Base, Gen, NodeGen,
+};
 use crate::model::name_of;
-use crate::parse::NodeOp;
 
 /// The `<Graph>Param` enum, and the executable's `set_params_only` with its per-node dispatch.
 pub fn set_params_only(g: &Gen) -> TokenStream {
@@ -64,11 +65,11 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
             quote!((&[#(#updates),*], Self::#commit))
         })
         .collect();
-    let alloc_checks = readers.iter().enumerate().map(|(i, nodes)| {
+    let fixed_checks = readers.iter().enumerate().map(|(i, nodes)| {
         let v = &variants[i];
         let checks = nodes
             .iter()
-            .filter(|n| matches!(n.decl.op, NodeOp::Alloc(_)))
+            .filter(|n| checked_only(&n.decl.op))
             .map(|n| relocated(g.update_node(n), n.site));
         quote!(#enum_ty::#v => { #(#checks)* })
     });
@@ -132,7 +133,7 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
             // CUDA cannot resize an allocation: refuse before updating anything.
             for &__cg_param in #changed {
                 match __cg_param {
-                    #(#alloc_checks)*
+                    #(#fixed_checks)*
                 }
             }
             let mut #updated = 0usize;

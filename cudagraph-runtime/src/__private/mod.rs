@@ -28,6 +28,8 @@ pub use std::vec::Vec;
 mod bind;
 mod capture;
 mod child;
+#[cfg(feature = "nccl")]
+mod collective;
 mod cuda_version;
 mod event;
 mod forbidden;
@@ -43,6 +45,8 @@ mod semaphore;
 pub use bind::*;
 pub use capture::*;
 pub use child::*;
+#[cfg(feature = "nccl")]
+pub use collective::*;
 pub use cuda_version::*;
 pub use event::*;
 pub use forbidden::*;

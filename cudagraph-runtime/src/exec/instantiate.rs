@@ -166,6 +166,8 @@ impl<'a> GraphExec<'a> {
     ) -> Result<Self> {
         let mut graph = graph;
         refuse_device_launch(&graph, flags)?;
+        #[cfg(feature = "nccl")]
+        graph.check_collective_order()?;
         let indirect = graph.take_indirect_block()?;
         let memory = Holdings::new(graph.uses_by_node(), &|i| graph.name_of(i))?;
         let raw = instantiate_raw(&graph, flags, upload)?;

@@ -42,6 +42,20 @@ impl<'a> GraphExec<'a> {
         if in_capture() {
             refuse_capturing_stream(stream, "GraphExec::launch", LAUNCH_IN_CAPTURE)?;
         }
+        #[cfg(feature = "nccl")]
+        if let Some(collectives) = self.graph.collectives() {
+            let comms = collectives.comms().to_vec();
+            return crate::collective::launch_ordered(&comms, stream, || {
+                self.launch_unordered(stream)
+            });
+        }
+        self.launch_unordered(stream)
+    }
+
+    /// [`GraphExec::launch`] after its checks (and, for a graph with collectives, in the order
+    /// of its communicators' launches).
+    #[inline]
+    fn launch_unordered(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
         let launched = if self.outliving.is_some() || self.frees_adopted || self.device_launch {
             self.launch_with_outliving(stream)
         } else {

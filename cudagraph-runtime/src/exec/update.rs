@@ -60,6 +60,8 @@ impl<'a> GraphExec<'a> {
         }
         refuse_memory_nodes(&self.graph, &graph, "reinstantiate_from")?;
         refuse_device_launch(&graph, flags)?;
+        #[cfg(feature = "nccl")]
+        graph.check_collective_order()?;
         // The new graph's block of indirect values, if any (dropped unused if this fails).
         let incoming = graph.take_indirect_block()?;
         self.memory.before_reinstantiation()?;
@@ -120,6 +122,15 @@ impl<'a> GraphExec<'a> {
             return Err(Error::UpdateRejected {
                 node: "<graph>".into(),
                 reason: UpdateFailure::TopologyChanged,
+            });
+        }
+        #[cfg(feature = "nccl")]
+        if self.graph.collectives().is_some() || graph.collectives().is_some() {
+            // NCCL's captured kernels hold per-launch plans of the communicator they were
+            // recorded for; an update would mix one graph's plans with the other's nodes.
+            return Err(Error::UpdateRejected {
+                node: "<graph>".into(),
+                reason: UpdateFailure::NotSupported,
             });
         }
         if self.graph.has_indirect() || graph.has_indirect() {

@@ -435,11 +435,34 @@ impl<'a> Graph<'a> {
                     .into(),
             }));
         }
+        #[cfg(feature = "nccl")]
+        if self.is_body() && child.collectives().is_some() {
+            return self.or_forget_name(Err(Error::Invalid {
+                node: self.pending_name(NodeKind::ChildGraph),
+                reason: format!(
+                    "the child graph holds collectives: {}",
+                    crate::collective::NOT_IN_BODY
+                ),
+            }));
+        }
         self.check_child_in_body(child)?;
+        // A child holding collectives comes after the collectives on its communicators.
+        #[cfg(feature = "nccl")]
+        let ordered = match child.collectives() {
+            Some(theirs) => self.after_collectives(&theirs.comm_ids(), deps),
+            None => deps.to_vec(),
+        };
+        #[cfg(feature = "nccl")]
+        let deps = &ordered[..];
         let from = self.append_uses(child.tables.iter().flat_map(|t| t.uses.iter().cloned()));
         let mut params = ChildParams { graph: child.raw };
         let id = self.add_node(&mut params, deps, from)?;
         self.adopt_resources_of(child);
+        #[cfg(feature = "nccl")]
+        if let Some(theirs) = child.collectives() {
+            let theirs = theirs.clone();
+            self.collectives_mut().adopt(&theirs, id.index());
+        }
         Ok(ChildGraphNode::from_id(id))
     }
 }

@@ -296,6 +296,10 @@ impl<'a> Graph<'a> {
             // Never instantiated (instantiation consumes the graph): no launch used the block.
             tables.indirect = None;
             tables.indirect_block.0 = None;
+            #[cfg(feature = "nccl")]
+            {
+                tables.collectives = Default::default();
+            }
         }
         self.next_name = None;
         // The old host nodes are gone from this graph: stop watching their slots (the own slot

@@ -119,6 +119,28 @@ impl<'a> Graph<'a> {
     }
 
     /// The name the next node added will have, were it of `kind`.
+    /// Names the next node `{default}#{index}` unless a name was given for it.
+    #[cfg(feature = "nccl")]
+    pub(crate) fn name_next_unless_named(&mut self, default: &str) {
+        if self.next_name.is_none() {
+            self.next_name = Some(format!("{default}#{}", self.nodes.len()).into());
+        }
+    }
+
+    /// The graph's collective nodes, if it has any.
+    #[cfg(feature = "nccl")]
+    pub(crate) fn collectives(&self) -> Option<&crate::collective::CollectiveTable> {
+        self.tables
+            .as_ref()
+            .map(|t| &t.collectives)
+            .filter(|c| !c.is_empty())
+    }
+
+    #[cfg(feature = "nccl")]
+    pub(crate) fn collectives_mut(&mut self) -> &mut crate::collective::CollectiveTable {
+        &mut self.tables_mut().collectives
+    }
+
     pub(crate) fn pending_name(&self, kind: NodeKind) -> String {
         match &self.next_name {
             Some(name) => name.to_string(),

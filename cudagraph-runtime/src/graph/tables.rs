@@ -47,6 +47,9 @@ pub(super) struct Tables<'a> {
     /// For a conditional body made in a capture: the capture's id, whose memory (views,
     /// allocations) its nodes may use.
     pub(super) capture: Option<u64>,
+    /// The collective nodes (NCCL), their communicators, and whether the ranks' orders agree.
+    #[cfg(feature = "nccl")]
+    pub(super) collectives: crate::collective::CollectiveTable,
 }
 
 /// A graph's block of indirect values. Graphs with one are never cloned, so a clone of the

@@ -1,0 +1,251 @@
+//! [`Communicator`]: an NCCL communicator of one rank on one device, shared by the graphs whose
+//! collective nodes use it, and the record of its latest launch that orders the next one.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use cudarc::driver::{CudaContext, CudaStream};
+use cudarc::nccl::{result::NcclError, Comm, Id};
+
+use super::order::Exchange;
+use crate::error::{Error, Result};
+use crate::id::fresh_id;
+use crate::memory::fence::{is_capturing, EventCell};
+
+/// Whether the NCCL library (`libnccl.so.2`) can be loaded: collectives need it, and a
+/// [`Communicator`] made without it fails with [`Error::Nccl`].
+pub fn nccl_present() -> bool {
+    // SAFETY: only tries to load the library (`dlopen`), which runs its initialisers, as any
+    // use of NCCL would.
+    unsafe { cudarc::nccl::sys::is_culib_present() }
+}
+
+/// An NCCL communicator: one rank of a group of ranks, on one device (`ncclComm_t`).
+///
+/// Collective nodes ([`Graph::add_all_reduce`](crate::Graph::add_all_reduce) and the others)
+/// use it; the graphs and executables holding such nodes keep it alive until their launches are
+/// done. Cloning it is cheap and gives the same communicator.
+///
+/// Launches of executables using one communicator run one after the other: a launch waits (on
+/// the device, through an event) for the previous launch using the communicator, whatever the
+/// executable and stream, because two graphs issuing collectives on one communicator at once
+/// interleave them differently on different ranks and hang.
+///
+/// Make one for every device of this process with [`Communicator::init_all`] (one rank per
+/// device, `ncclCommInitAll`), or one per process or thread with [`Communicator::from_rank`]
+/// (`ncclCommInitRank`, every rank with the same [`unique_id`](Communicator::unique_id)).
+/// Each rank's work must be driven by its own thread (or process): a collective waits for all
+/// ranks, so one thread cannot take part for two ranks in an exchange that blocks.
+#[derive(Clone, Debug)]
+pub struct Communicator {
+    pub(crate) inner: Arc<CommInner>,
+}
+
+/// The shared part of a [`Communicator`].
+#[derive(Debug)]
+pub(crate) struct CommInner {
+    /// Tells communicators apart (graph tables, lock order).
+    pub(crate) id: u64,
+    pub(crate) rank: usize,
+    pub(crate) size: usize,
+    /// cudarc's communicator. NCCL calls on one communicator must not overlap (NCCL is not
+    /// thread-safe per communicator), hence the lock.
+    comm: Mutex<SendComm>,
+    /// The communicator's own stream (cudarc's `Comm` issues its calls there): captures of
+    /// collective nodes and the order check's exchange run on it.
+    pub(crate) stream: Arc<CudaStream>,
+    /// The latest launch using the communicator (see `launch`).
+    pub(crate) last: Mutex<LastLaunch>,
+}
+
+/// cudarc's `Comm`, which holds a raw `ncclComm_t`.
+#[derive(Debug)]
+struct SendComm(Comm);
+
+// SAFETY: an NCCL communicator may be used from any thread, one call at a time ("NCCL
+// communicators are not thread-safe": https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/usage/threadsafety.html),
+// which the `Mutex` around it ensures.
+unsafe impl Send for SendComm {}
+
+/// Where the latest launch using a communicator went, and the event that marks its end.
+#[derive(Debug, Default)]
+pub(crate) struct LastLaunch {
+    pub(crate) stream: Option<Arc<CudaStream>>,
+    pub(crate) done: EventCell,
+}
+
+/// An NCCL error as this crate's, for `call` about `node`.
+pub(crate) fn nccl_err(
+    call: &'static str,
+    node: impl Into<String>,
+) -> impl FnOnce(NcclError) -> Error {
+    let node = node.into();
+    move |e| Error::Nccl {
+        call,
+        node,
+        code: format!("{:?}", e.0),
+    }
+}
+
+fn new_stream(ctx: &Arc<CudaContext>) -> Result<Arc<CudaStream>> {
+    ctx.new_stream().map_err(|source| Error::Driver {
+        call: "cuStreamCreate",
+        source,
+    })
+}
+
+impl Communicator {
+    /// One communicator for each context in `ctxs` (one device each, no device twice), ranks
+    /// `0..ctxs.len()` in that order (`ncclCommInitAll`). Move each to the thread that drives
+    /// its device.
+    pub fn init_all(ctxs: &[Arc<CudaContext>]) -> Result<Vec<Communicator>> {
+        let streams = ctxs.iter().map(new_stream).collect::<Result<Vec<_>>>()?;
+        let comms = Comm::from_devices(streams.clone())
+            .map_err(nccl_err("ncclCommInitAll", "Communicator::init_all"))?;
+        Ok(comms
+            .into_iter()
+            .zip(streams)
+            .map(|(comm, stream)| Self::wrap(comm, stream))
+            .collect())
+    }
+
+    /// A new id for a group of ranks (`ncclGetUniqueId`): made by one rank and given to every
+    /// rank's [`Communicator::from_rank`].
+    pub fn unique_id() -> Result<Id> {
+        Id::new().map_err(nccl_err("ncclGetUniqueId", "Communicator::unique_id"))
+    }
+
+    /// Rank `rank` of `size` ranks on `ctx`'s device, in the group `id` names
+    /// (`ncclCommInitRank`). Blocks until every rank has joined: call it for each rank on its
+    /// own thread (or process).
+    pub fn from_rank(ctx: &Arc<CudaContext>, rank: usize, size: usize, id: Id) -> Result<Self> {
+        if rank >= size {
+            return Err(Error::Invalid {
+                node: "Communicator::from_rank".into(),
+                reason: format!("rank {rank} of {size} ranks: ranks are 0..{size}"),
+            });
+        }
+        let stream = new_stream(ctx)?;
+        // `ncclCommInitRank` joins on the current device: this context's.
+        ctx.bind_to_thread().map_err(|source| Error::Driver {
+            call: "cuCtxSetCurrent",
+            source,
+        })?;
+        let comm = Comm::from_rank(stream.clone(), rank, size, id)
+            .map_err(nccl_err("ncclCommInitRank", "Communicator::from_rank"))?;
+        Ok(Self::wrap(comm, stream))
+    }
+
+    fn wrap(comm: Comm, stream: Arc<CudaStream>) -> Self {
+        Self {
+            inner: Arc::new(CommInner {
+                id: fresh_id(),
+                rank: comm.rank(),
+                size: comm.world_size(),
+                comm: Mutex::new(SendComm(comm)),
+                stream,
+                last: Mutex::new(LastLaunch::default()),
+            }),
+        }
+    }
+
+    /// This rank (`0..size`).
+    pub fn rank(&self) -> usize {
+        self.inner.rank
+    }
+
+    /// How many ranks the communicator has.
+    pub fn size(&self) -> usize {
+        self.inner.size
+    }
+
+    /// The context of the device this rank runs on.
+    pub fn context(&self) -> &Arc<CudaContext> {
+        self.inner.stream.context()
+    }
+}
+
+/// Two handles are equal when they are the same communicator (clones of one another).
+impl PartialEq for Communicator {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+impl Eq for Communicator {}
+
+impl CommInner {
+    /// cudarc's communicator, for one call (or one group of calls) at a time.
+    pub(crate) fn lock(&self) -> MutexGuard<'_, impl std::ops::Deref<Target = Comm>> {
+        self.comm.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(crate) fn last(&self) -> MutexGuard<'_, LastLaunch> {
+        self.last.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Makes `stream` wait for the latest launch using the communicator, when that launch went
+    /// to another stream (on the same stream, stream order already serialises them).
+    pub(crate) fn order_after_last(&self, last: &LastLaunch, stream: &CudaStream) -> Result<()> {
+        let Some(previous) = &last.stream else {
+            return Ok(());
+        };
+        if previous.cu_stream() == stream.cu_stream() {
+            return Ok(());
+        }
+        if is_capturing(previous)? {
+            return Err(Error::Capturing {
+                what: "a launch using a communicator whose previous launch went to a stream \
+                       being captured (its end cannot be marked)"
+                    .into(),
+            });
+        }
+        // Recorded now, after the previous launch (and whatever followed it there, which only
+        // makes the wait longer).
+        last.done.record(previous)?;
+        last.done.order_before(stream)
+    }
+}
+
+impl std::ops::Deref for SendComm {
+    type Target = Comm;
+    fn deref(&self) -> &Comm {
+        &self.0
+    }
+}
+
+/// The exchange of the order check, over the communicator itself: an eager all-gather on its
+/// stream, after the latest launch using it.
+impl Exchange for CommInner {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+
+    fn size(&self) -> usize {
+        self.size
+    }
+
+    fn all_gather(&self, mine: &[u64]) -> Result<Vec<u64>> {
+        let driver = |call| move |source| Error::Driver { call, source };
+        let last = self.last();
+        self.order_after_last(&last, &self.stream)?;
+        let send = self
+            .stream
+            .clone_htod(mine)
+            .map_err(driver("cuMemcpyHtoDAsync"))?;
+        let mut recv = self
+            .stream
+            .alloc_zeros::<u64>(mine.len() * self.size)
+            .map_err(driver("cuMemAllocAsync"))?;
+        self.lock()
+            .all_gather(&send, &mut recv)
+            .map_err(nccl_err("ncclAllGather", "the collective order check"))?;
+        let all = self
+            .stream
+            .clone_dtoh(&recv)
+            .map_err(driver("cuMemcpyDtoHAsync"))?;
+        self.stream
+            .synchronize()
+            .map_err(driver("cuStreamSynchronize"))?;
+        Ok(all)
+    }
+}

@@ -1,0 +1,25 @@
+//! NCCL collectives as graph nodes (feature `nccl`): all-reduce, all-gather, reduce-scatter,
+//! broadcast, send and receive, recorded by stream capture into a graph, over a
+//! [`Communicator`].
+//!
+//! - `comm`: the [`Communicator`], and the ordering of launches that use one;
+//! - `op`: what a collective node issues ([`ReduceOp`], [`NcclElem`], `Collective`);
+//! - `add`: the [`Graph`](crate::Graph) methods adding collective nodes;
+//! - `table`: what a graph records about its collective nodes;
+//! - `order`: the check that every rank issues the same collectives in the same order.
+//!
+//! NCCL is loaded at run time (`libnccl.so.2`): building needs no NCCL, and
+//! [`nccl_present`] tells whether it can be loaded.
+
+mod add;
+mod comm;
+mod op;
+mod order;
+mod table;
+
+pub(crate) use add::NOT_IN_BODY;
+pub use comm::{nccl_present, Communicator};
+pub use cudarc::nccl::Id as NcclId;
+pub(crate) use op::{Collective, Op};
+pub use op::{NcclElem, ReduceOp};
+pub(crate) use table::{launch_ordered, CollectiveTable};

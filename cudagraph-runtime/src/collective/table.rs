@@ -1,0 +1,156 @@
+//! What a graph records about its collective nodes ([`CollectiveTable`]): the communicators they
+//! use, each node's [`Collective`] in the order added, and whether the ranks' orders were
+//! checked; and the ordering of launches that use a communicator.
+
+use std::sync::Arc;
+
+use cudarc::driver::CudaStream;
+
+use super::comm::CommInner;
+use super::op::Collective;
+use super::order;
+use crate::error::Result;
+
+/// One collective node.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    /// Its communicator, in `comms`.
+    comm: usize,
+    /// Its node index in the graph.
+    node: usize,
+    /// What it issues.
+    what: Collective,
+    /// The addresses of its buffers (source, destination; 0 for none), fixed by the capture.
+    addrs: [u64; 2],
+}
+
+/// A graph's collective nodes (empty for most graphs).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct CollectiveTable {
+    /// The communicators, in the order of their first use.
+    comms: Vec<Arc<CommInner>>,
+    /// Every collective node, in the order added.
+    steps: Vec<Step>,
+    /// Whether the ranks were found to agree on `steps` (see `order`).
+    checked: bool,
+}
+
+impl CollectiveTable {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// The communicators the graph's collective nodes use.
+    pub(crate) fn comms(&self) -> &[Arc<CommInner>] {
+        &self.comms
+    }
+
+    /// Records node `node`, issuing `what` on `comm` with the buffers at `addrs`.
+    pub(crate) fn push(
+        &mut self,
+        comm: &Arc<CommInner>,
+        node: usize,
+        what: Collective,
+        addrs: [u64; 2],
+    ) {
+        let at = match self.comms.iter().position(|c| c.id == comm.id) {
+            Some(at) => at,
+            None => {
+                self.comms.push(comm.clone());
+                self.comms.len() - 1
+            }
+        };
+        self.steps.push(Step {
+            comm: at,
+            node,
+            what,
+            addrs,
+        });
+        self.checked = false;
+    }
+
+    /// Records `child`'s collectives as issued by node `node` (the child-graph node embedding
+    /// them).
+    pub(crate) fn adopt(&mut self, child: &CollectiveTable, node: usize) {
+        for step in &child.steps {
+            self.push(&child.comms[step.comm], node, step.what, step.addrs);
+        }
+    }
+
+    /// Checks, once, that every rank of each communicator issues the same collectives in the same
+    /// order (see `order`); `name(i)` names node `i`. Every rank must call it at the same point
+    /// (it exchanges over each communicator, in the order of their first use).
+    pub(crate) fn check_order(&mut self, name: &dyn Fn(usize) -> String) -> Result<()> {
+        if self.checked {
+            return Ok(());
+        }
+        for (at, comm) in self.comms.iter().enumerate() {
+            let mine: Vec<(usize, Collective)> = self
+                .steps
+                .iter()
+                .filter(|s| s.comm == at)
+                .map(|s| (s.node, s.what))
+                .collect();
+            let sequence: Vec<Collective> = mine.iter().map(|&(_, s)| s).collect();
+            order::check(&sequence, &|i| name(mine[i].0), &**comm)?;
+        }
+        self.checked = true;
+        Ok(())
+    }
+}
+
+impl CollectiveTable {
+    /// The last collective node added on each of `comms` (by id), if any: a new collective on
+    /// one of them must come after it.
+    pub(crate) fn last_on(&self, comms: &[u64]) -> Vec<usize> {
+        let mut last = Vec::new();
+        for &id in comms {
+            let found = self
+                .steps
+                .iter()
+                .rev()
+                .find(|s| self.comms[s.comm].id == id)
+                .map(|s| s.node);
+            if let Some(node) = found.filter(|n| !last.contains(n)) {
+                last.push(node);
+            }
+        }
+        last
+    }
+
+    /// The ids of the communicators.
+    pub(crate) fn comm_ids(&self) -> Vec<u64> {
+        self.comms.iter().map(|c| c.id).collect()
+    }
+
+    /// Whether node `node` issues `what` on `comm` with the buffers at `addrs`, as recorded (a
+    /// collective node cannot change: its NCCL work was recorded for those).
+    pub(crate) fn issues(&self, node: usize, comm: u64, what: Collective, addrs: [u64; 2]) -> bool {
+        self.steps.iter().any(|s| {
+            s.node == node && self.comms[s.comm].id == comm && s.what == what && s.addrs == addrs
+        })
+    }
+}
+
+/// Makes the launch `launch` into `stream` come after the latest launch using each of `comms`,
+/// and records it as theirs (see [`Communicator`](super::Communicator)).
+#[cold]
+pub(crate) fn launch_ordered(
+    comms: &[Arc<CommInner>],
+    stream: &Arc<CudaStream>,
+    launch: impl FnOnce() -> Result<()>,
+) -> Result<()> {
+    // Locked in one order (by id), so that two threads launching executables that share
+    // communicators never hold one lock each while waiting for the other's.
+    let mut sorted: Vec<&Arc<CommInner>> = comms.iter().collect();
+    sorted.sort_by_key(|c| c.id);
+    let mut held: Vec<_> = sorted.iter().map(|c| c.last()).collect();
+    for (comm, last) in sorted.iter().zip(&held) {
+        comm.order_after_last(last, stream)?;
+    }
+    launch()?;
+    for last in &mut held {
+        last.stream = Some(stream.clone());
+    }
+    Ok(())
+}

@@ -1,0 +1,69 @@
+//! The GPUs and NCCL a collective test needs, or a visible skip.
+//!
+//! What a missing piece does to a test:
+//!
+//! - no GPU: skipped, and a failure under `CUDAGRAPH_REQUIRE_GPU=1` (as every GPU test);
+//! - no NCCL (`libnccl.so.2` cannot be loaded): skipped, and a failure under
+//!   `CUDAGRAPH_REQUIRE_GPU=1` (the GPU machines have NCCL), unless `CUDAGRAPH_REQUIRE_NCCL=0`;
+//! - fewer GPUs than the test needs: skipped, and a failure only under
+//!   `CUDAGRAPH_REQUIRE_GPUS=n` for `n` at least the number needed (the one-GPU machine runs the
+//!   two-GPU tests as skips; on the two-GPU machine, set `CUDAGRAPH_REQUIRE_GPUS=2`).
+
+use std::sync::Arc;
+
+use cudagraph_runtime::cudarc::driver::CudaContext;
+use cudagraph_runtime::{nccl_present, open_device, Error};
+
+use crate::{gpu, gpu_required, skipped, Gpu};
+
+/// Whether a missing NCCL fails the tests: under `CUDAGRAPH_REQUIRE_GPU=1`, unless
+/// `CUDAGRAPH_REQUIRE_NCCL=0`.
+pub fn nccl_required() -> bool {
+    gpu_required() && std::env::var("CUDAGRAPH_REQUIRE_NCCL").map_or(true, |v| v != "0")
+}
+
+/// How many GPUs must be there (`CUDAGRAPH_REQUIRE_GPUS`, 0 when unset): tests needing more
+/// than there are fail instead of skipping when they need at most this many.
+pub fn gpus_required() -> usize {
+    std::env::var("CUDAGRAPH_REQUIRE_GPUS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Device 0 (with the test's turn on the GPUs, see [`gpu`]) and the contexts of devices
+/// `1..n`, with NCCL loadable; `None` (a skip, see the module docs) otherwise.
+#[track_caller]
+pub fn nccl_gpus(test: &str, n: usize) -> Option<(Gpu, Vec<Arc<CudaContext>>)> {
+    let file = std::panic::Location::caller().file();
+    let first = gpu(test)?;
+    if !nccl_present() {
+        let why = "no NCCL: libnccl.so.2 could not be loaded";
+        if nccl_required() {
+            panic!("{test}: CUDAGRAPH_REQUIRE_GPU=1 but {why} (CUDAGRAPH_REQUIRE_NCCL=0 to skip)");
+        }
+        eprintln!("skipped {test}: {why}");
+        skipped(file, test, why);
+        return None;
+    }
+    let mut more = Vec::new();
+    for ordinal in 1..n {
+        match open_device(ordinal) {
+            Ok(ctx) => more.push(ctx),
+            Err(e @ Error::NoDevice { .. }) => {
+                let why = format!("needs {n} GPUs, and device {ordinal} is missing ({e})");
+                if gpus_required() >= n {
+                    panic!(
+                        "{test}: CUDAGRAPH_REQUIRE_GPUS={} but it {why}",
+                        gpus_required()
+                    );
+                }
+                eprintln!("skipped {test}: {why}");
+                skipped(file, test, &format!("needs {n} GPUs"));
+                return None;
+            }
+            Err(e) => panic!("{test}: opening device {ordinal} failed: {e}"),
+        }
+    }
+    Some((first, more))
+}

@@ -1,0 +1,531 @@
+//! NCCL collectives as graph nodes, on real data: with one rank on the one-GPU machine (every
+//! operation captured and replayed, the declared form and its `set_params`, the refusal in a
+//! conditional body, launches on one communicator ordered across executables, whether NCCL lets
+//! two ranks share one GPU, a rank joining by unique id), and with two ranks on two GPUs, one
+//! thread each (joining by unique id, every operation, the cross-rank order check refusing
+//! mismatched graphs, data-parallel training checked against the CPU, and a peer copy between
+//! the devices as a memcpy node).
+//!
+//! Skips (see `cudagraph_tests::nccl`): without NCCL, and the two-GPU tests without a second
+//! GPU (failures instead under `CUDAGRAPH_REQUIRE_GPU=1`, and `CUDAGRAPH_REQUIRE_GPUS=2` for the
+//! second GPU).
+
+use std::sync::Arc;
+
+use cudagraph_examples::data_parallel::{train_on_cpu, train_rank, Problem};
+use cudagraph_runtime::cudarc::driver::{CudaContext, CudaStream};
+use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::{cuda_graph, Communicator, Condition, DeviceBuffer, Error, ReduceOp};
+use cudagraph_tests::nccl::nccl_gpus;
+use cudagraph_tests::{cfg, compile, function, Gpu, Kernels, ScaleArgs};
+
+fn stream(ctx: &Arc<CudaContext>) -> Arc<CudaStream> {
+    ctx.new_stream().expect("creating a stream")
+}
+
+fn buffer(stream: &Arc<CudaStream>, data: &[f32]) -> DeviceBuffer<f32> {
+    DeviceBuffer::from_host(stream, data).expect("uploading")
+}
+
+/// A communicator of one rank, on device 0.
+fn one_rank(gpu: &Gpu) -> Communicator {
+    let mut comms = Communicator::init_all(std::slice::from_ref(&gpu.ctx)).unwrap();
+    comms.remove(0)
+}
+
+fn ramp(n: usize, from: f32) -> Vec<f32> {
+    (0..n).map(|i| from + i as f32).collect()
+}
+
+#[test]
+fn one_rank_collectives_are_captured_and_replayed() {
+    let test = "one_rank_collectives_are_captured_and_replayed";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    let comm = one_rank(&gpu);
+    assert_eq!((comm.rank(), comm.size()), (0, 1));
+    let k = Kernels::load(&gpu.ctx);
+    let n = 1000;
+    let s = &gpu.stream;
+    let src = buffer(s, &ramp(n, 0.0));
+    let mut summed = buffer(s, &vec![-1.0; n]);
+    let mut gathered = buffer(s, &vec![-1.0; n]);
+    let mut scattered = buffer(s, &vec![-1.0; n]);
+    let mut ring = buffer(s, &vec![-1.0; n]);
+    let mut in_place = buffer(s, &ramp(n, 5.0));
+    let mut shared = buffer(s, &ramp(n, 7.0));
+
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    // Each launch first adds 1 to `src`: the collectives must see this launch's values.
+    let bump = graph
+        .add_kernel(&k.offset, cfg(n), (n as u32, 1.0f32, &src), &[])
+        .unwrap();
+    let after = [bump.id()];
+    graph
+        .add_all_reduce(&comm, &src, &mut summed, ReduceOp::Sum, &after)
+        .unwrap();
+    graph
+        .add_all_gather(&comm, &src, &mut gathered, &after)
+        .unwrap();
+    graph
+        .add_reduce_scatter(&comm, &src, &mut scattered, ReduceOp::Max, &after)
+        .unwrap();
+    graph
+        .add_send_recv(&comm, &src, 0, &mut ring, 0, &after)
+        .unwrap();
+    graph
+        .add_all_reduce_in_place(&comm, &mut in_place, ReduceOp::Prod, &[])
+        .unwrap();
+    graph.add_broadcast(&comm, &mut shared, 0, &[]).unwrap();
+    // Nodes of a collective are named after it.
+    let names: Vec<String> = graph.nodes().map(|n| n.name.to_string()).collect();
+    assert!(
+        names.iter().any(|n| n.starts_with("all_reduce#")),
+        "{names:?}"
+    );
+    assert!(
+        names.iter().any(|n| n.starts_with("send_recv#")),
+        "{names:?}"
+    );
+    let mut exec = graph.instantiate().unwrap();
+    for launch in 1..=3 {
+        exec.launch(s).unwrap();
+        let want = ramp(n, launch as f32);
+        assert_eq!(src.to_vec().unwrap(), want, "src after launch {launch}");
+        for (what, buf) in [
+            ("all-reduce", &summed),
+            ("all-gather", &gathered),
+            ("reduce-scatter", &scattered),
+            ("send-receive to itself", &ring),
+        ] {
+            assert_eq!(buf.to_vec().unwrap(), want, "{what} after launch {launch}");
+        }
+        assert_eq!(
+            in_place.to_vec().unwrap(),
+            ramp(n, 5.0),
+            "in-place all-reduce"
+        );
+        assert_eq!(
+            shared.to_vec().unwrap(),
+            ramp(n, 7.0),
+            "broadcast from rank 0"
+        );
+    }
+}
+
+#[test]
+fn one_rank_refuses_bad_shapes_and_ranks_naming_the_node() {
+    let test = "one_rank_refuses_bad_shapes_and_ranks_naming_the_node";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    let comm = one_rank(&gpu);
+    let s = &gpu.stream;
+    let (a, mut b) = (buffer(s, &[1.0; 8]), buffer(s, &[0.0; 4]));
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let invalid = |e: Error| match e {
+        Error::Invalid { node, reason } => (node, reason),
+        other => panic!("expected Error::Invalid, got {other}"),
+    };
+    graph.name_next("grads_sum");
+    let (node, reason) = invalid(
+        graph
+            .add_all_reduce(&comm, &a, &mut b, ReduceOp::Sum, &[])
+            .unwrap_err(),
+    );
+    assert_eq!(node, "grads_sum");
+    assert!(reason.contains("4 elements where 8"), "{reason}");
+    let (node, reason) = invalid(graph.add_broadcast(&comm, &mut b, 1, &[]).unwrap_err());
+    assert!(node.starts_with("broadcast#"), "{node}");
+    assert!(reason.contains("ranks 0..1"), "{reason}");
+    let (_, reason) = invalid(graph.add_send(&comm, &a, 0, &[]).unwrap_err());
+    assert!(reason.contains("add_send_recv"), "{reason}");
+    // Nothing was added.
+    assert_eq!(graph.len(), 0);
+}
+
+cuda_graph! {
+    /// `x += a`, then `y` = the all-reduce of `x`.
+    graph BumpAndReduce {
+        params {
+            comm: Communicator,
+            offset: Kernel<ScaleArgs>,
+            x: DeviceBuffer<f32>,
+            y: DeviceBuffer<f32>,
+            n: u32,
+            a: f32,
+        }
+        bump: kernel offset<<<n.div_ceil(128), 128>>>(n, a, x);
+        reduce: all_reduce(comm, x -> y, Sum);
+        bump -> reduce;
+    }
+}
+
+#[test]
+fn declared_collectives_replay_and_refuse_changed_buffers() {
+    let test = "declared_collectives_replay_and_refuse_changed_buffers";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    let comm = one_rank(&gpu);
+    let k = Kernels::load(&gpu.ctx);
+    let n = 256;
+    let s = &gpu.stream;
+    let mut p = BumpAndReduceParams {
+        comm,
+        offset: k.offset.clone(),
+        x: buffer(s, &vec![0.0; n]),
+        y: buffer(s, &vec![-1.0; n]),
+        n: n as u32,
+        a: 1.0,
+    };
+    let mut exec = BumpAndReduce::build(&gpu.ctx, &p)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    exec.launch(s).unwrap();
+    assert_eq!(p.y.to_vec().unwrap(), vec![1.0; n]);
+    // Another value for the kernel: the collective stays as it is.
+    p.a = 2.0;
+    exec.set_params(&p).unwrap();
+    exec.launch(s).unwrap();
+    assert_eq!(p.y.to_vec().unwrap(), vec![3.0; n]);
+    // Another destination: NCCL recorded its work for the old one.
+    p.y = buffer(s, &vec![0.0; n]);
+    match exec.set_params(&p) {
+        Err(Error::Invalid { node, reason }) => {
+            assert_eq!(node, "reduce");
+            assert!(reason.contains("build the graph again"), "{reason}");
+        }
+        other => panic!("expected the changed buffer to be refused, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_collective_cannot_enter_a_conditional_body() {
+    let test = "a_collective_cannot_enter_a_conditional_body";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    let comm = one_rank(&gpu);
+    let mut grads = buffer(&gpu.stream, &[1.0; 16]);
+    let mut child = Graph::new(&gpu.ctx).unwrap();
+    child
+        .add_all_reduce_in_place(&comm, &mut grads, ReduceOp::Sum, &[])
+        .unwrap();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let handle = graph.conditional_handle(Some(1)).unwrap();
+    let refused = graph.add_conditional(handle, Condition::If, &[], |bodies| {
+        bodies[0].name_next("maybe_reduce");
+        bodies[0].add_child_graph(&child, &[]).map(drop)
+    });
+    match refused {
+        Err(Error::Invalid { node, reason }) => {
+            assert_eq!(node, "maybe_reduce");
+            assert!(reason.contains("conditional body"), "{reason}");
+            assert!(
+                reason.contains("before or after the conditional node"),
+                "{reason}"
+            );
+        }
+        other => panic!("expected the body to refuse the collective, got {other:?}"),
+    }
+    // Outside a body the child is embedded, and its collective comes along.
+    graph.add_child_graph(&child, &[]).unwrap();
+}
+
+#[test]
+fn launches_on_one_communicator_run_one_after_the_other() {
+    let test = "launches_on_one_communicator_run_one_after_the_other";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    let comm = one_rank(&gpu);
+    let module = compile(
+        &gpu.ctx,
+        r#"extern "C" __global__ void spin(long long cycles, float* x) {
+            long long start = clock64();
+            while (clock64() - start < cycles) {}
+            if (threadIdx.x == 0) x[0] += 1.0f;
+        }"#,
+    );
+    // SAFETY: `spin(long long, float*)`.
+    let spin: Kernel<(i64, DevicePtrMut<f32>)> = unsafe { Kernel::new(function(&module, "spin")) };
+    let s = &gpu.stream;
+    let (x, mut y, mut z) = (
+        buffer(s, &[0.0; 4]),
+        buffer(s, &[0.0; 4]),
+        buffer(s, &[0.0; 4]),
+    );
+    // A: spin ~50 ms, bump x[0], then y = all-reduce(x).
+    let mut a = Graph::new(&gpu.ctx).unwrap();
+    let slow = a
+        .add_kernel(
+            &spin,
+            LaunchConfig::for_num_elems(1),
+            (100_000_000i64, &x),
+            &[],
+        )
+        .unwrap();
+    a.add_all_reduce(&comm, &x, &mut y, ReduceOp::Sum, &[slow.id()])
+        .unwrap();
+    // B: z = all-reduce(y), on another stream, launched right after A.
+    let mut b = Graph::new(&gpu.ctx).unwrap();
+    b.add_all_reduce(&comm, &y, &mut z, ReduceOp::Sum, &[])
+        .unwrap();
+    let (mut a, mut b) = (a.instantiate().unwrap(), b.instantiate().unwrap());
+    let other = stream(&gpu.ctx);
+    for round in 1..=3 {
+        a.launch(s).unwrap();
+        b.launch(&other).unwrap();
+        other.synchronize().unwrap();
+        // B ran after A: it saw A's result.
+        assert_eq!(z.to_vec().unwrap()[0], round as f32, "round {round}");
+    }
+}
+
+#[test]
+fn two_ranks_on_one_gpu() {
+    let test = "two_ranks_on_one_gpu";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    // NCCL refuses two ranks of one communicator on one device ("Duplicate GPU detected"):
+    // the order check's cross-rank logic is tested on the CPU instead, with ranks as threads
+    // (cudagraph-runtime's `collective::order` tests).
+    match Communicator::init_all(&[gpu.ctx.clone(), gpu.ctx.clone()]) {
+        Err(e @ Error::Nccl { .. }) => eprintln!("{test}: NCCL refuses, as expected: {e}"),
+        Err(e) => panic!("expected an NCCL error, got {e}"),
+        Ok(comms) => {
+            // Should a later NCCL allow it, the order check runs across the two ranks here.
+            eprintln!("{test}: NCCL allowed two ranks on one GPU: checking the order check");
+            mismatched_orders_are_refused(comms);
+        }
+    }
+}
+
+/// Each rank on its own thread builds a graph of two collectives, rank 0 in the opposite order
+/// of rank 1; both instantiations must fail naming the first node, and neither hangs.
+fn mismatched_orders_are_refused(comms: Vec<Communicator>) {
+    let outcomes: Vec<Result<(), Error>> = std::thread::scope(|s| {
+        let ranks: Vec<_> = comms
+            .into_iter()
+            .map(|comm| {
+                s.spawn(move || {
+                    let stream = stream(comm.context());
+                    let a = buffer(&stream, &[1.0; 32]);
+                    let mut b = buffer(&stream, &[0.0; 32]);
+                    let mut c = buffer(&stream, &[0.0; 64]);
+                    let mut graph = Graph::new(comm.context()).unwrap();
+                    if comm.rank() == 0 {
+                        graph.name_next("first");
+                        let r = graph.add_all_reduce(&comm, &a, &mut b, ReduceOp::Sum, &[]);
+                        r.unwrap();
+                        graph.add_all_gather(&comm, &a, &mut c, &[]).unwrap();
+                    } else {
+                        graph.name_next("first");
+                        graph.add_all_gather(&comm, &a, &mut c, &[]).unwrap();
+                        let r = graph.add_all_reduce(&comm, &a, &mut b, ReduceOp::Sum, &[]);
+                        r.unwrap();
+                    }
+                    graph.instantiate().map(drop)
+                })
+            })
+            .collect();
+        ranks.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    for (rank, outcome) in outcomes.into_iter().enumerate() {
+        match outcome {
+            Err(Error::CollectiveMismatch { node, reason }) => {
+                assert_eq!(node, "first", "rank {rank}");
+                assert!(reason.contains("all_reduce(Sum) of 32 f32"), "{reason}");
+                assert!(reason.contains("all_gather of 32 f32"), "{reason}");
+            }
+            other => panic!("rank {rank}: expected a mismatch, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn two_gpus_refuse_collectives_in_different_orders() {
+    let test = "two_gpus_refuse_collectives_in_different_orders";
+    let Some((gpu, more)) = nccl_gpus(test, 2) else {
+        return;
+    };
+    let comms = Communicator::init_all(&[gpu.ctx.clone(), more[0].clone()]).unwrap();
+    mismatched_orders_are_refused(comms);
+}
+
+#[test]
+fn two_gpus_run_every_collective() {
+    let test = "two_gpus_run_every_collective";
+    let Some((gpu, more)) = nccl_gpus(test, 2) else {
+        return;
+    };
+    let comms = Communicator::init_all(&[gpu.ctx.clone(), more[0].clone()]).unwrap();
+    let n = 1024;
+    std::thread::scope(|s| {
+        let ranks: Vec<_> = comms
+            .into_iter()
+            .map(|comm| {
+                s.spawn(move || {
+                    let r = comm.rank() as f32;
+                    let st = stream(comm.context());
+                    // Rank r's values: r * 1000 + i.
+                    let mine = ramp(n, r * 1000.0);
+                    let src = buffer(&st, &mine);
+                    let mut summed = buffer(&st, &vec![0.0; n]);
+                    let mut gathered = buffer(&st, &vec![0.0; 2 * n]);
+                    let mut scattered = buffer(&st, &vec![0.0; n / 2]);
+                    let mut shared = buffer(&st, &mine);
+                    let mut from_peer = buffer(&st, &vec![0.0; n]);
+                    let peer = 1 - comm.rank();
+                    let mut graph = Graph::new(comm.context()).unwrap();
+                    graph
+                        .add_all_reduce(&comm, &src, &mut summed, ReduceOp::Sum, &[])
+                        .unwrap();
+                    graph
+                        .add_all_gather(&comm, &src, &mut gathered, &[])
+                        .unwrap();
+                    graph
+                        .add_reduce_scatter(&comm, &src, &mut scattered, ReduceOp::Max, &[])
+                        .unwrap();
+                    graph.add_broadcast(&comm, &mut shared, 1, &[]).unwrap();
+                    graph
+                        .add_send_recv(&comm, &src, peer, &mut from_peer, peer, &[])
+                        .unwrap();
+                    let mut exec = graph.instantiate().unwrap();
+                    for _ in 0..3 {
+                        exec.launch(&st).unwrap();
+                    }
+                    let rank0 = ramp(n, 0.0);
+                    let rank1 = ramp(n, 1000.0);
+                    let sum: Vec<f32> = rank0.iter().zip(&rank1).map(|(a, b)| a + b).collect();
+                    assert_eq!(summed.to_vec().unwrap(), sum, "all-reduce");
+                    assert_eq!(
+                        gathered.to_vec().unwrap(),
+                        [rank0.clone(), rank1.clone()].concat()
+                    );
+                    let half = comm.rank() * n / 2;
+                    assert_eq!(
+                        scattered.to_vec().unwrap(),
+                        rank1[half..half + n / 2].to_vec()
+                    );
+                    assert_eq!(shared.to_vec().unwrap(), rank1, "broadcast from rank 1");
+                    let theirs = if comm.rank() == 0 { &rank1 } else { &rank0 };
+                    assert_eq!(&from_peer.to_vec().unwrap(), theirs, "send-receive");
+                })
+            })
+            .collect();
+        for r in ranks {
+            r.join().unwrap();
+        }
+    });
+}
+
+#[test]
+fn two_gpus_train_data_parallel_as_the_cpu_does() {
+    let test = "two_gpus_train_data_parallel_as_the_cpu_does";
+    let Some((gpu, more)) = nccl_gpus(test, 2) else {
+        return;
+    };
+    let comms = Communicator::init_all(&[gpu.ctx.clone(), more[0].clone()]).unwrap();
+    let (problem, steps) = (Problem::new(2, 32, 128), 20);
+    let weights: Vec<Vec<f32>> = std::thread::scope(|s| {
+        let ranks: Vec<_> = comms
+            .into_iter()
+            .map(|comm| {
+                let problem = &problem;
+                s.spawn(move || train_rank(comm, problem, steps).unwrap())
+            })
+            .collect();
+        ranks.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    let want = train_on_cpu(&problem, steps);
+    for (rank, w) in weights.iter().enumerate() {
+        for (j, (g, c)) in w.iter().zip(&want).enumerate() {
+            assert!(
+                (g - c).abs() <= 1e-4 * c.abs().max(1.0),
+                "rank {rank}, weight {j}: {g} on the GPU, {c} on the CPU"
+            );
+        }
+    }
+    assert_eq!(weights[0], weights[1], "both ranks took the same steps");
+}
+
+#[test]
+fn two_gpus_copy_between_devices_in_a_memcpy_node() {
+    let test = "two_gpus_copy_between_devices_in_a_memcpy_node";
+    let Some((gpu, more)) = nccl_gpus(test, 2) else {
+        return;
+    };
+    let n = 4096;
+    let far = buffer(&stream(&more[0]), &ramp(n, 3.0));
+    let near = buffer(&gpu.stream, &vec![0.0; n]);
+    // A graph on device 0 copying from device 1 (unified addressing: the copy's source is a
+    // device-1 address).
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    graph.add_memcpy(Memcpy::dtod(&far, &near), &[]).unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(near.to_vec().unwrap(), ramp(n, 3.0));
+    // And back, in a graph on device 1.
+    let back = buffer(&stream(&more[0]), &vec![0.0; n]);
+    let mut graph = Graph::new(&more[0]).unwrap();
+    graph.add_memcpy(Memcpy::dtod(&near, &back), &[]).unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    exec.launch(&stream(&more[0])).unwrap();
+    assert_eq!(back.to_vec().unwrap(), ramp(n, 3.0));
+}
+
+/// Every rank on its own thread joins the group with `Communicator::from_rank` and one unique
+/// id, builds an all-reduce of `rank + 1` everywhere, and checks the sum.
+fn join_by_unique_id_and_sum(ctxs: Vec<Arc<CudaContext>>) {
+    let id = Communicator::unique_id().unwrap();
+    let size = ctxs.len();
+    let n = 300;
+    std::thread::scope(|s| {
+        let ranks: Vec<_> = ctxs
+            .into_iter()
+            .enumerate()
+            .map(|(rank, ctx)| {
+                s.spawn(move || {
+                    let comm = Communicator::from_rank(&ctx, rank, size, id).unwrap();
+                    assert_eq!((comm.rank(), comm.size()), (rank, size));
+                    let st = stream(&ctx);
+                    let mut buf = buffer(&st, &vec![rank as f32 + 1.0; n]);
+                    let mut graph = Graph::new(&ctx).unwrap();
+                    graph
+                        .add_all_reduce_in_place(&comm, &mut buf, ReduceOp::Sum, &[])
+                        .unwrap();
+                    let mut exec = graph.instantiate().unwrap();
+                    exec.launch(&st).unwrap();
+                    let want = (size * (size + 1) / 2) as f32;
+                    assert_eq!(buf.to_vec().unwrap(), vec![want; n], "rank {rank}");
+                })
+            })
+            .collect();
+        for r in ranks {
+            r.join().unwrap();
+        }
+    });
+}
+
+#[test]
+fn one_rank_joins_by_unique_id() {
+    let test = "one_rank_joins_by_unique_id";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    join_by_unique_id_and_sum(vec![gpu.ctx.clone()]);
+}
+
+#[test]
+fn two_gpus_join_by_unique_id_on_threads() {
+    let test = "two_gpus_join_by_unique_id_on_threads";
+    let Some((gpu, more)) = nccl_gpus(test, 2) else {
+        return;
+    };
+    join_by_unique_id_and_sum(vec![gpu.ctx.clone(), more[0].clone()]);
+}
