@@ -281,9 +281,15 @@ fn swapping_buffers_ten_thousand_times_frees_each_only_after_its_launches() {
         }
     }
     let free_after = settled_free_memory(&gpu.ctx);
-    assert_eq!(
-        free_before, free_after,
-        "device memory in use before and after 10,000 swaps (cuMemGetInfo)"
+    // Other modules of this test program run at the same time and allocate and free device
+    // memory of their own, so the device's free memory may have grown meanwhile; what it may not
+    // do is shrink by what the swaps would leak (10,000 buffers of 16 KiB: 160 MiB). Tolerated:
+    // one buffer the pool keeps per stream.
+    let slack = 2 * n * std::mem::size_of::<f32>() + (2 << 20);
+    assert!(
+        free_after + slack >= free_before,
+        "device memory free before and after 10,000 swaps (cuMemGetInfo): {free_before} -> \
+         {free_after} bytes"
     );
 }
 

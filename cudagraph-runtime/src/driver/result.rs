@@ -114,6 +114,11 @@ pub(crate) mod graph {
         check("cuGraphGetNodes", unsafe {
             sys::cuGraphGetNodes(graph, std::ptr::null_mut(), &mut count)
         })?;
+        if count == 0 {
+            // An empty graph (a capture that recorded nothing, such as a one-rank NCCL
+            // collective in place): the driver refuses a second call with an empty array.
+            return Ok(Vec::new());
+        }
         let mut nodes = vec![std::ptr::null_mut(); count];
         // SAFETY: the caller's promise; `nodes` has room for `count` nodes, and the driver
         // writes at most that many (and says how many in `count`).
