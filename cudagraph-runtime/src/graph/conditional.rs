@@ -107,8 +107,10 @@ impl<'a> Graph<'a> {
             }));
         }
         // CUDA associates a handle with a single conditional node ("Conditional Handles" in
-        // the programming guide): a second node on it is refused by the driver
-        // (`CUDA_ERROR_INVALID_VALUE`, naming nothing), so refuse it here, by name.
+        // the programming guide), and the driver refuses a second node on it, naming nothing
+        // (`CUDA_ERROR_INVALID_VALUE` for one in the first's body; the GPU witness is
+        // `witness_the_driver_ties_a_conditional_handle_to_one_node`): refuse it here, by name.
+        // A handle of this graph that drives no node yet is in `idle_handles`.
         if !self
             .tables
             .as_ref()
