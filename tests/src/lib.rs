@@ -43,6 +43,7 @@ pub mod docs {
 
 pub mod bench;
 pub mod capture;
+pub mod conditional;
 pub mod device_launch;
 pub mod graph_memory;
 pub mod graphs;

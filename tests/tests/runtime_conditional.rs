@@ -4,65 +4,9 @@
 //! the graph left usable.
 
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{
-    Condition, ConditionalHandle, Error, NodeKind, SET_CONDITIONAL_DECLARATION,
-};
-use cudagraph_tests::{compile, function, gpu, read_back, zeros, Gpu};
-
-const SRC: &str = r#"
-extern "C" __global__ void step(unsigned long long h, unsigned* counter, unsigned limit) {
-    if (threadIdx.x == 0 && blockIdx.x == 0) {
-        unsigned c = ++counter[0];
-        cudaGraphSetConditional(h, c < limit ? 1u : 0u);
-    }
-}
-extern "C" __global__ void set_from(unsigned long long h, const unsigned* value) {
-    if (threadIdx.x == 0 && blockIdx.x == 0) cudaGraphSetConditional(h, value[0]);
-}
-extern "C" __global__ void put(unsigned v, unsigned* out) {
-    if (threadIdx.x == 0 && blockIdx.x == 0) out[0] = v;
-}
-"#;
-
-type Step = Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)>;
-type SetFrom = Kernel<(ConditionalHandle, DevicePtr<u32>)>;
-type Put = Kernel<(u32, DevicePtrMut<u32>)>;
-
-struct Kernels {
-    step: Step,
-    set_from: SetFrom,
-    put: Put,
-}
-
-fn kernels(gpu: &Gpu) -> Kernels {
-    let module = compile(&gpu.ctx, &format!("{SET_CONDITIONAL_DECLARATION}{SRC}"));
-    // Each kernel touches element 0 of its one buffer, from one thread; a conditional handle is
-    // an `unsigned long long`, and each sets only its handle parameter and launches nothing.
-    // SAFETY: `step` takes (unsigned long long, unsigned*, unsigned) and reads and writes
-    // counter[0] only; the check keeps `counter` non-empty.
-    let step =
-        unsafe { Step::new(function(&module, "step")) }.requires(|_, (_, counter, _)| counter >= 1);
-    // SAFETY: `set_from` takes (unsigned long long, const unsigned*) and reads value[0] only;
-    // the check keeps `value` non-empty.
-    let set_from =
-        unsafe { SetFrom::new(function(&module, "set_from")) }.requires(|_, (_, value)| value >= 1);
-    // SAFETY: `put` takes (unsigned, unsigned*) and writes out[0] only; the check keeps `out`
-    // non-empty.
-    let put = unsafe { Put::new(function(&module, "put")) }.requires(|_, (_, out)| out >= 1);
-    Kernels {
-        step,
-        set_from,
-        put,
-    }
-}
-
-fn one() -> LaunchConfig {
-    LaunchConfig {
-        grid_dim: (1, 1, 1),
-        block_dim: (32, 1, 1),
-        shared_mem_bytes: 0,
-    }
-}
+use cudagraph_runtime::{Body, Condition, Error, NodeKind};
+use cudagraph_tests::conditional::{kernels, one};
+use cudagraph_tests::{gpu, read_back, zeros};
 
 /// GPU witness of CUDA's rule that a conditional handle is associated with a single conditional
 /// node ("Conditional Handles" in the CUDA programming guide), through raw driver calls: a WHILE
@@ -784,4 +728,86 @@ fn a_handle_without_its_conditional_node_is_refused_at_instantiation() {
     .unwrap();
     g.instantiate().unwrap().launch(&gpu.stream).unwrap();
     assert_eq!(read_back(&gpu.stream, &out), vec![4]);
+}
+
+/// A WHILE node that may run beside another conditional node (NVIDIA's driver fails such
+/// launches at random: see the program `witness_concurrent_loops`) is refused at instantiation,
+/// naming both nodes: here an IF holding a WHILE beside an IF, and the same pair inside a body.
+/// Ordered by an edge, the same graphs run.
+#[test]
+fn a_while_loop_beside_another_conditional_node_is_refused_unless_ordered() {
+    let Some(gpu) = gpu("a_while_loop_beside_another_conditional_node_is_refused_unless_ordered")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let (counter, value, out) = (
+        zeros::<u32>(&gpu, 1),
+        zeros::<u32>(&gpu, 1),
+        zeros::<u32>(&gpu, 1),
+    );
+    value.copy_from(&[1]).unwrap();
+    // In `b` (a graph or a body): `outer: if { while { step } }` and, after it when `ordered`,
+    // `set -> other: if { put 9 }`.
+    let pair = |b: &mut Body<'static>, ordered: bool| -> cudagraph_runtime::Result<()> {
+        let always = b.conditional_handle(Some(1))?;
+        b.name_next("outer");
+        let outer = b.add_conditional(always, Condition::If, &[], |body| {
+            let looping = body[0].conditional_handle(Some(1))?;
+            body[0]
+                .add_conditional(looping, Condition::While, &[], |w| {
+                    w[0].add_kernel(&k.step, one(), (looping, &counter, 3u32), &[])
+                        .map(drop)
+                })
+                .map(drop)
+        })?;
+        let h = b.conditional_handle(None)?;
+        let after: &[NodeId] = if ordered { &[outer.id()] } else { &[] };
+        let set = b.add_kernel(&k.set_from, one(), (h, &value), after)?;
+        b.name_next("other");
+        b.add_conditional(h, Condition::If, &[set.id()], |body| {
+            body[0]
+                .add_kernel(&k.put, one(), (9u32, &out), &[])
+                .map(drop)
+        })?;
+        Ok(())
+    };
+    let refused = |g: Graph<'static>| match g.instantiate() {
+        Err(Error::Invalid { node, reason }) => {
+            assert_eq!(node, "other", "{reason}");
+            assert!(
+                reason.contains("`outer`") && reason.contains("WHILE"),
+                "{reason}"
+            );
+        }
+        other => panic!("not refused: {other:?}"),
+    };
+    // In the graph itself.
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    pair(g.as_body(), false).unwrap();
+    refused(g);
+    // Inside the body of an IF that always runs.
+    let nested = |ordered: bool| {
+        let mut g = Graph::new(&gpu.ctx).unwrap();
+        let always = g.conditional_handle(Some(1)).unwrap();
+        g.add_conditional(always, Condition::If, &[], |body| pair(body[0], ordered))
+            .unwrap();
+        g
+    };
+    refused(nested(false));
+    for ordered in [
+        {
+            let mut g = Graph::new(&gpu.ctx).unwrap();
+            pair(g.as_body(), true).unwrap();
+            g
+        },
+        nested(true),
+    ] {
+        counter.copy_from(&[0]).unwrap();
+        out.copy_from(&[0]).unwrap();
+        let mut exec = ordered.instantiate().unwrap();
+        exec.launch(&gpu.stream).unwrap();
+        assert_eq!(read_back(&gpu.stream, &counter), vec![3]);
+        assert_eq!(read_back(&gpu.stream, &out), vec![9]);
+    }
 }

@@ -8,6 +8,7 @@
 
 mod allocations;
 mod attributes;
+mod concurrent_loops;
 mod conditionals;
 mod cycles;
 mod device_launch;
@@ -86,6 +87,7 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
             params::check_launched(model, cx);
             allocations::check_order(model, cx);
             hazards::check(model, cx);
+            concurrent_loops::check(model, cx);
         }
     }
 }

@@ -259,6 +259,14 @@ pub(super) fn finish<'a>(
             graph.absorb_body(body, owner as u32);
         }
     }
+    for node in sequence.loops.take() {
+        if let Some(index) = learned
+            .clone()
+            .find(|&i| graph.record(i).is_some_and(|r| r.raw == node))
+        {
+            graph.add_loop(index as u32);
+        }
+    }
     graph.take_from_capture(
         &sequence.functions.borrow(),
         &sequence.panics,

@@ -50,6 +50,8 @@ pub(crate) struct Sequence<'a> {
     pub(crate) bodies: RefCell<Vec<(sys::CUgraphNode, Vec<Graph<'a>>)>>,
     /// Conditional handles made that drive no conditional node yet.
     pub(crate) idle_handles: RefCell<Vec<crate::node::RawConditionalHandle>>,
+    /// The WHILE nodes added (see `graph::loops`).
+    pub(crate) loops: RefCell<Vec<sys::CUgraphNode>>,
     /// Counts the capture's own nodes, for their names in errors.
     calls: Cell<u32>,
 }
@@ -72,6 +74,7 @@ impl<'a> Sequence<'a> {
             panics: Arc::new(PanicSlot::default()),
             bodies: RefCell::new(Vec::new()),
             idle_handles: RefCell::new(Vec::new()),
+            loops: RefCell::new(Vec::new()),
             calls: Cell::new(0),
         }
     }

@@ -110,6 +110,7 @@ pub(super) fn instantiate_raw(
 ) -> Result<sys::CUgraphExec> {
     graph.check_not_broken()?;
     graph.check_handles_used()?;
+    graph.check_concurrent_loops()?;
     graph
         .context()
         .bind_to_thread()

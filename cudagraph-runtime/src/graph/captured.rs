@@ -153,6 +153,10 @@ impl<'a> Graph<'a> {
         if let Some(tables) = &mut self.tables {
             tables.edges.truncate(mark.edges);
             tables.uses.truncate(mark.uses);
+            let nodes = mark.nodes as u32;
+            tables
+                .loops
+                .retain(|at| !matches!(at, super::loops::LoopAt::Own(i) if *i >= nodes));
         }
         if kept {
             self.mark_broken_by_capture();

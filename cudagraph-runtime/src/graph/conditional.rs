@@ -12,6 +12,7 @@ use crate::node::NodeKind;
 #[cfg(not(feature = "cuda-12020"))]
 use {
     super::body::Body,
+    super::loops::LoopAt,
     crate::driver::result,
     crate::error::{Error, Result},
     crate::indirect::IndirectScope,
@@ -169,6 +170,9 @@ impl<'a> Graph<'a> {
         if let Some(tables) = &mut self.tables {
             tables.idle_handles.retain(|&h| h != handle.raw);
         }
+        if matches!(condition, Condition::While) {
+            self.tables_mut().loops.push(LoopAt::Own(id.index));
+        }
         // The bodies' nodes stay updatable through this graph (and its executables), with
         // what they use and need.
         for body in &mut bodies {
@@ -213,16 +217,21 @@ impl<'a> Graph<'a> {
     /// and dependency lists move here (the body keeps its raw graph, owned by the node).
     pub(crate) fn absorb_body(&mut self, body: &mut Graph<'a>, owner: u32) {
         let records = std::mem::take(&mut body.nodes);
-        let (uses, edges, nested, stranded) = match &mut body.tables {
+        let (uses, edges, nested, stranded, loops) = match &mut body.tables {
             Some(t) => (
                 std::mem::take(&mut t.uses),
                 std::mem::take(&mut t.edges),
                 std::mem::take(&mut t.bodies),
                 std::mem::take(&mut t.idle_handles).len() + std::mem::take(&mut t.stranded_handles),
+                std::mem::take(&mut t.loops),
             ),
             None => Default::default(),
         };
         let tables = self.tables_mut();
+        let (start, own_nodes) = (tables.bodies.nodes.len() as u32, records.len() as u32);
+        tables
+            .loops
+            .extend(loops.into_iter().map(|at| at.absorbed(start, own_nodes)));
         let bases = (tables.uses.len() as u32, tables.edges.len() as u32);
         tables.uses.extend(uses);
         tables.edges.extend(edges);

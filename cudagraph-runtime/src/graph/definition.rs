@@ -291,6 +291,7 @@ impl<'a> Graph<'a> {
             tables.memory_nodes = false;
             tables.adopted.0.clear();
             tables.bodies.clear();
+            tables.loops.clear();
             tables.idle_handles.clear();
             tables.stranded_handles = 0;
             tables.broken_by_capture = false;

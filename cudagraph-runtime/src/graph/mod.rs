@@ -9,7 +9,8 @@
 //! - `add`: adding nodes: the one path every kind's adder takes, and the adders of the plain
 //!   kinds;
 //! - `edges`: edges added between existing nodes, and edges with data ([`EdgeKind`]);
-//! - `validate`: the checks that span node kinds;
+//! - `validate`: the checks that span node kinds; `loops`: WHILE nodes beside other
+//!   conditional nodes (a driver fault);
 //! - `mem`: memory nodes; `indirect`: indirect values;
 //! - `conditional`: conditional nodes; `body`: a body as the closure building it gets it
 //!   ([`Body`]); `bodies`: the bodies' nodes, kept by the enclosing graph; `body_rules`: CUDA's
@@ -32,6 +33,7 @@ mod device_update;
 mod edges;
 mod indirect;
 mod info;
+mod loops;
 mod mem;
 mod records;
 mod tables;

@@ -31,6 +31,8 @@ pub(super) struct Tables<'a> {
     /// The nodes of the conditional bodies, nested ones too (their uses and dependency lists are
     /// in `uses` and `edges` with this graph's own).
     pub(super) bodies: BodyTable,
+    /// The WHILE nodes of this graph and of its bodies (see `graph::loops`).
+    pub(super) loops: Vec<super::loops::LoopAt>,
     /// A capture into this graph was broken: CUDA leaves the graph unusable (every later call
     /// about it fails with `CUDA_ERROR_INVALID_VALUE`).
     pub(super) broken_by_capture: bool,
