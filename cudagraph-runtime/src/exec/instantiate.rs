@@ -85,6 +85,8 @@ pub struct GraphExec<'a> {
     pub(super) events: Vec<(usize, Event)>,
     /// The block of indirect values the graph's kernels read (see `crate::indirect`), if any.
     pub(super) indirect: Option<Box<IndirectBlock>>,
+    /// Room for the uses of a kernel node being updated with new memory, kept between updates.
+    pub(super) scratch: Vec<crate::memory::operand::Use<'a>>,
 }
 
 // SAFETY: as for `Graph`: usable from any thread, never from two at once (`!Sync`).
@@ -194,6 +196,7 @@ impl<'a> GraphExec<'a> {
             frees_adopted,
             events: Vec::new(),
             indirect,
+            scratch: Vec::new(),
         })
     }
 
