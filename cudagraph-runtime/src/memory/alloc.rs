@@ -175,17 +175,20 @@ impl AllocState {
             {
                 mine.add(own.counts);
             }
-            let conflict = holders
-                .current
-                .iter()
-                .any(|h| !Arc::ptr_eq(&h.fence, fence) && mine.host_race(h.counts));
+            // Executables bound to one stream never run at the same time.
+            let conflict = holders.current.iter().any(|h| {
+                !Arc::ptr_eq(&h.fence, fence)
+                    && !h.fence.serialized_with(fence)
+                    && mine.host_race(h.counts)
+            });
             if conflict {
                 return Err(Error::BufferInUse {
                     buffer: describe(),
                     reason: "another executable uses this host memory, and a host node of one of \
                              the two reads or writes it while the other may write or read it \
                              (launches of two executables run in any order); drop that \
-                             executable, or give each its own buffer"
+                             executable, give each its own buffer, or bind both to the one \
+                             stream they are launched into (`instantiate_on`)"
                         .into(),
                 });
             }

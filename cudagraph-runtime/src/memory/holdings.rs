@@ -133,8 +133,20 @@ impl<'a> Holdings<'a> {
     where
         'a: 'u,
     {
+        Self::bound(nodes, name, None)
+    }
+
+    /// [`Holdings::new`] for an executable bound to `stream` (see [`Fence::bound`]).
+    pub(crate) fn bound<'u>(
+        nodes: impl IntoIterator<Item = &'u [Use<'a>]>,
+        name: &dyn Fn(usize) -> String,
+        stream: Option<Arc<CudaStream>>,
+    ) -> Result<Self>
+    where
+        'a: 'u,
+    {
         let mut holdings = Self {
-            fence: Arc::new(Fence::default()),
+            fence: Arc::new(Fence::bound_to(stream)),
             uses: Vec::new(),
             ranges: Vec::new(),
             held: HashMap::default(),
