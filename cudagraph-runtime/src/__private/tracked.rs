@@ -178,22 +178,18 @@ pub fn set_all<E: Tracked>(exec: &mut E) -> Result<usize> {
     apply(exec)
 }
 
-/// Where two values a swap picked lie in the params: their byte offsets, or `None` for values
-/// of no bytes (a swap of which changes nothing).
-type Picked = Option<(usize, usize)>;
-
 /// Swaps the two values `pick` chooses among the params (two params, or parts of them) and
 /// marks the readers of their params stale. Refused, with nothing changed, when either lies
 /// outside the params (a param's heap data, say): which param changed could not be known.
 pub fn stage_swap<E: Tracked, T>(
     exec: &mut E,
     pick: impl FnOnce(&mut E::Params) -> (&mut T, &mut T),
-) -> Result<Picked> {
+) -> Result<()> {
     let params = exec.params_mut();
     let base = params as *mut E::Params as usize;
     let (a, b) = pick(params);
     if size_of::<T>() == 0 {
-        return Ok(None);
+        return Ok(()); // values of no bytes: nothing changes
     }
     let within = |value: &mut T| {
         let offset = (value as *mut T as usize).wrapping_sub(base);
@@ -208,32 +204,16 @@ pub fn stage_swap<E: Tracked, T>(
     for param in [param_a, param_b].into_iter().flatten() {
         stage(exec, param);
     }
-    Ok(Some((at_a, at_b)))
+    Ok(())
 }
 
-/// `exec.swap(pick)`: [`stage_swap`] and [`apply`]. On error the two values are swapped back
-/// (their readers that took them are set back by the next [`apply`]).
-pub fn swap<E: Tracked, T>(
-    exec: &mut E,
-    pick: impl FnOnce(&mut E::Params) -> (&mut T, &mut T),
-) -> Result<usize> {
-    let Some((at_a, at_b)) = stage_swap(exec, pick)? else {
-        return apply(exec);
-    };
-    apply(exec).inspect_err(|_| {
-        let base = (exec.params_mut() as *mut E::Params).cast::<u8>();
-        // SAFETY: `at_a` and `at_b` are the offsets of two `T`s in the params (two distinct
-        // `&mut T` borrowed from them a moment ago, so not overlapping); the params are where
-        // they were (the executable owns them in place, and `apply` does not move them), and
-        // `base` is a fresh pointer to them, so the two pointers are valid for reads and writes
-        // of a `T` each, with nothing else borrowing the params.
-        unsafe { std::ptr::swap(base.add(at_a).cast::<T>(), base.add(at_b).cast::<T>()) };
-        let params = exec.params_mut();
-        let (param_a, param_b) = (E::param_at(params, at_a), E::param_at(params, at_b));
-        for param in [param_a, param_b].into_iter().flatten() {
-            stage(exec, param);
-        }
-    })
+/// Writes `value` for `key`, the key of an `#[indirect]` param of the executable's own graph:
+/// the host write a launch reads (see `GraphExec::set_indirect`, which refuses only the keys of
+/// other graphs, which a declaration's executable never holds).
+#[inline]
+pub fn write_indirect<T: Copy>(exec: &mut crate::GraphExec<'_>, key: &crate::Indirect<T>, value: T) {
+    let written = exec.set_indirect(key, value);
+    debug_assert!(written.is_ok(), "an executable's own key");
 }
 
 /// The error for a swap of values outside the params.
@@ -395,12 +375,9 @@ mod tests {
     #[test]
     fn swaps_find_the_params_they_picked() {
         let mut e = exec();
-        assert_eq!(
-            swap(&mut e, |p| (&mut p.a, &mut p.c)).unwrap(),
-            2,
-            "both nodes"
-        );
+        stage_swap(&mut e, |p| (&mut p.a, &mut p.c)).unwrap();
         assert_eq!((e.params.a, e.params.c), (3, 1));
+        assert_eq!(apply(&mut e).unwrap(), 2, "both nodes");
         assert_eq!(e.updates, [(0, 3, 2), (1, 2, 1)]);
         // Parts of one param: that param.
         stage_swap(&mut e, |p| (&mut p.pair.0, &mut p.pair.1)).unwrap();
@@ -412,12 +389,6 @@ mod tests {
         });
         assert!(refused.is_err());
         assert_eq!(e.params.bytes, [1, 2]);
-        // A refused update swaps back.
-        e.updates.clear();
-        e.params.c = 0;
-        e.tracker.stage(&[1], false);
-        assert!(swap(&mut e, |p| (&mut p.a, &mut p.b)).is_err());
-        assert_eq!((e.params.a, e.params.b), (3, 2), "swapped back");
     }
 
     #[test]
