@@ -51,8 +51,9 @@ fn run() -> Result<(), Failure> {
     // SAFETY: `affine` is `void affine(unsigned n, float a, const float* x, float* y)`.
     let affine = unsafe { Kernel::new(module.load_function("affine")?) };
 
-    // The graph shares these buffers: they live as long as a launch may use them.
-    let mut params = QuickstartParams {
+    // The executable keeps a copy of these params (the buffers are shared, and live as long as
+    // a launch may use them).
+    let params = QuickstartParams {
         affine,
         input: HostBuffer::from_slice(&ctx, &vec![1.0; N])?,
         x: DeviceBuffer::zeros(&stream, N)?,
@@ -64,10 +65,9 @@ fn run() -> Result<(), Failure> {
     let mut exec = Quickstart::build(&ctx, &params)?.instantiate()?;
 
     for a in [2.0, -0.5] {
-        params.a = a;
-        exec.set_params(&params)?; // updates `scale` only, and only when `a` changed
+        exec.set_a(a)?; // updates `scale`, the one node that reads `a`
         exec.launch(&stream)?;
-        let y = params.output.read()?; // waits for the launch, then reads on the host
+        let y = exec.params().output.read()?; // waits for the launch, then reads on the host
         let wrong = (0..N).filter(|&i| y[i] != a + i as f32).count();
         println!(
             "a = {a:>4}: y[{}] = {}, {wrong} of {N} wrong",
