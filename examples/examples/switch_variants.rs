@@ -110,9 +110,7 @@ fn run() -> Result<(), Failure> {
         let y = exec.params().y.to_vec()?;
         let want = on_cpu(variant, exec.params().a, &x_host);
         let wrong = y.iter().zip(&want).filter(|(g, w)| g != w).count();
-        println!(
-            "launch {launch}: variant {variant}, {wrong} of {n} values differ from the CPU"
-        );
+        println!("launch {launch}: variant {variant}, {wrong} of {n} values differ from the CPU");
         if wrong != 0 {
             return Err(Failure::Other(format!(
                 "variant {variant}: {wrong} values differ from the CPU"

@@ -299,7 +299,10 @@ fn main() {
     }
 
     // A ping-pong swap of two buffers the executable holds vs the two raw calls, A/B.
-    let (x, x_new) = (zeros::<f32>(&gpu, THREADS as usize), zeros::<f32>(&gpu, THREADS as usize));
+    let (x, x_new) = (
+        zeros::<f32>(&gpu, THREADS as usize),
+        zeros::<f32>(&gpu, THREADS as usize),
+    );
     let ping = PingPongParams {
         saxpy: kernels.saxpy.clone(),
         scale: kernels.scale.clone(),

@@ -717,7 +717,10 @@ fn large_ab(s: &Setup, samples: &Samples) {
                 .collect();
             let (mut ours_flip, mut raw_flip) = (0, 0);
             samples.interleaved(
-                (&format!("large/ours-ab/{k} of {n}"), &format!("large/raw-ab/{k} of {n}")),
+                (
+                    &format!("large/ours-ab/{k} of {n}"),
+                    &format!("large/raw-ab/{k} of {n}"),
+                ),
                 200,
                 3,
                 || {
@@ -832,10 +835,7 @@ fn summary(device: &str, samples: &Samples) -> RatioTable {
         samples,
         "held buffer swap A/B",
         3,
-        (
-            "held buffer swap/ours-ab/3",
-            "held buffer swap/raw-ab/3",
-        ),
+        ("held buffer swap/ours-ab/3", "held buffer swap/raw-ab/3"),
         Some(1.5),
         "both buffers held by the executable: nothing registered or released",
     );

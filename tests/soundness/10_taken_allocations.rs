@@ -126,7 +126,13 @@ fn an_allocation_taken_out_is_not_relaunched_under_its_buffer() {
         assert!(read_back(a, &buffer).iter().all(|&v| v == 7));
         drop(buffer);
         let sentinel = DeviceBuffer::from_host(a, &vec![SENTINEL; N]).unwrap();
-        assert!(exec.launch(a).unwrap().read_t().unwrap().iter().all(|&v| v == 9));
+        assert!(exec
+            .launch(a)
+            .unwrap()
+            .read_t()
+            .unwrap()
+            .iter()
+            .all(|&v| v == 9));
         assert!(read_back(a, &sentinel).iter().all(|&v| v == SENTINEL));
     }
 }

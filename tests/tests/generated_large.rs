@@ -134,7 +134,12 @@ fn a_declaration_built_by_several_functions_is_the_declared_graph_and_runs_its_p
     p.b6 = 1.5;
     let _ = exec.params_mut().set_b6(1.5);
     assert_eq!((exec.params().a5, exec.params().b6), (4.0, 1.5));
-    launch_and_check(&gpu, &mut exec, &mut p, "after a setter, and a change the launch applied");
+    launch_and_check(
+        &gpu,
+        &mut exec,
+        &mut p,
+        "after a setter, and a change the launch applied",
+    );
 
     *spread_a(&mut p, 70) = -3.0;
     *spread_b(&mut p, 5) = 0.75;

@@ -178,7 +178,6 @@ fn an_allocation_taken_out_of_a_declared_executable_is_the_callers_until_it_is_g
     // Taken once: it is not the executable's any more.
     assert!(matches!(done.take_counts(), Err(Error::Allocation { .. })));
     assert!(matches!(done.read_counts(), Err(Error::Allocation { .. })));
-    drop(done);
     assert_eq!(counts.to_vec().expect("read"), vec![3u32; n]);
     // The next launch would allocate the same addresses: refused while the buffer lives...
     assert!(matches!(
@@ -189,9 +188,10 @@ fn an_allocation_taken_out_of_a_declared_executable_is_the_callers_until_it_is_g
     drop(counts);
     let sentinel = upload(&gpu, &vec![0x5e57_1e15u32; n]);
     exec.set_k(5).expect("set_k");
-    let done = exec.launch(&gpu.stream).expect("launch after the buffer is gone");
+    let done = exec
+        .launch(&gpu.stream)
+        .expect("launch after the buffer is gone");
     assert_eq!(done.read_counts().expect("read"), vec![5u32; n]);
-    drop(done);
     assert_eq!(
         sentinel.to_vec().expect("read"),
         vec![0x5e57_1e15u32; n],

@@ -82,7 +82,8 @@ fn params(gpu: &Gpu) -> CheckedParams {
 #[track_caller]
 fn launch_and_check(gpu: &Gpu, exec: &mut CheckedExec, (n, s): (usize, f32), what: &str) {
     fill_buffer(&exec.params().w, 1.0);
-    exec.launch(&gpu.stream).unwrap_or_else(|e| panic!("{what}: {e}"));
+    exec.launch(&gpu.stream)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
     let p = exec.params();
     let (x, y, w) = (
         read_back(&gpu.stream, &p.x),
@@ -132,9 +133,9 @@ fn a_refused_setter_keeps_the_old_value_and_names_the_node() {
 
 #[test]
 fn a_refused_change_through_the_guard_stops_every_launch_until_it_is_fixed() {
-    let Some(gpu) =
-        cudagraph_tests::gpu("a_refused_change_through_the_guard_stops_every_launch_until_it_is_fixed")
-    else {
+    let Some(gpu) = cudagraph_tests::gpu(
+        "a_refused_change_through_the_guard_stops_every_launch_until_it_is_fixed",
+    ) else {
         return;
     };
     let mut exec = Checked::build(&gpu.ctx, &params(&gpu))
@@ -157,7 +158,10 @@ fn a_refused_change_through_the_guard_stops_every_launch_until_it_is_fixed() {
         }
         gpu.stream.synchronize().unwrap();
         let y = read_back(&gpu.stream, &exec.params().y);
-        assert!(y.iter().all(|v| v.is_nan()), "attempt {attempt}: a launch ran");
+        assert!(
+            y.iter().all(|v| v.is_nan()),
+            "attempt {attempt}: a launch ran"
+        );
     }
     // Fixed through a setter: the pending updates are made, with the fixed value.
     assert_eq!(exec.set_n(LEN as u32).unwrap(), (LEN + EXTRA / 2) as u32);
@@ -170,7 +174,11 @@ fn a_refused_change_through_the_guard_stops_every_launch_until_it_is_fixed() {
     let mut p = exec.params_mut();
     p.set_n(LEN as u32);
     p.set_c(-4.0);
-    assert_eq!(p.apply().unwrap(), 3, "widen, axpy (n), init (c): each once");
+    assert_eq!(
+        p.apply().unwrap(),
+        3,
+        "widen, axpy (n), init (c): each once"
+    );
     launch_and_check(&gpu, &mut exec, (LEN, 0.25), "fixed by the guard");
 }
 
@@ -240,14 +248,18 @@ fn a_swap_through_the_guard_ping_pongs_two_buffers() {
         if step % 2 == 1 {
             assert_eq!(p.apply().unwrap(), 2, "both nodes, each once");
         } // else: the next launch applies it
-        // Read through the executable: waits for the launch that wrote it.
+          // Read through the executable: waits for the launch that wrote it.
         let got = read_back(&gpu.stream, &exec.params().x);
         let scale = 2f32.powi(step as i32);
         for (i, (&g, &x)) in got.iter().zip(&x0).enumerate() {
             assert_eq!(g, x / scale, "step {step}: x[{i}]");
         }
         let want = if step % 2 == 1 { x_new_addr } else { x_addr };
-        assert_eq!(exec.params().x.addr(), want, "step {step}: the buffers alternate");
+        assert_eq!(
+            exec.params().x.addr(),
+            want,
+            "step {step}: the buffers alternate"
+        );
     }
     // The params outlive the executable; a read waits for its launches.
     exec.launch(&gpu.stream).unwrap();

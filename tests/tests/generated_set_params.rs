@@ -688,7 +688,11 @@ fn setters_and_the_params_guard_update_exactly_the_readers_of_what_changed() {
     guard.set_s(p.s);
     guard.set_c(p.c);
     guard.set_s(p.s);
-    assert_eq!((guard.s, guard.c), (p.s, p.c), "the guard reads as the params");
+    assert_eq!(
+        (guard.s, guard.c),
+        (p.s, p.c),
+        "the guard reads as the params"
+    );
     assert_eq!(guard.apply().unwrap(), 3, "mul_y, mul_w, init_y");
     bufs.launch_and_check(&gpu, &mut exec, &p, "s and c");
     // Buffers too, left to the launch: the nodes reading `x` and `y` switch to the other ones.

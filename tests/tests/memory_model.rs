@@ -354,9 +354,16 @@ fn buffers_replaced_through_setters_and_the_params_guard_are_freed_only_after_th
             "the last launch wrote the last buffer"
         );
         for s in &sentinels {
-            assert_sentinel(&gpu, "sentinel allocated while older buffers were released", s);
+            assert_sentinel(
+                &gpu,
+                "sentinel allocated while older buffers were released",
+                s,
+            );
         }
-        println!("{reused} of {} sentinels got a replaced buffer's memory", sentinels.len());
+        println!(
+            "{reused} of {} sentinels got a replaced buffer's memory",
+            sentinels.len()
+        );
     }
     let free_after = settled_free_memory(&gpu.ctx);
     assert_eq!(
@@ -404,13 +411,15 @@ fn a_ping_pong_of_buffers_the_executable_holds_releases_nothing_and_reads_wait()
     let launch_stream = gpu.ctx.new_stream().unwrap();
     for step in 1..=20 {
         exec.launch(&launch_stream).unwrap();
-        exec.params_mut()
-            .swap(|p| (&mut p.a, &mut p.b))
-            .unwrap();
+        exec.params_mut().swap(|p| (&mut p.a, &mut p.b)).unwrap();
         // The swapped-in `a` is what the launch still writes: the read waits for it.
         let got = exec.params().a.to_vec().unwrap();
         let want = 2f32.powi(step);
-        assert!(got.iter().all(|&v| v == want), "step {step}: {} for {want}", got[0]);
+        assert!(
+            got.iter().all(|&v| v == want),
+            "step {step}: {} for {want}",
+            got[0]
+        );
     }
     // Both buffers stayed with the executable (and with this test): none was released.
     drop((a, b));
@@ -420,7 +429,11 @@ fn a_ping_pong_of_buffers_the_executable_holds_releases_nothing_and_reads_wait()
     let s = sentinel(&gpu.stream, n);
     assert_sentinel(&gpu, "sentinel allocated during a ping-pong", &s);
     drop(s);
-    assert_eq!(before, settled_free_memory(&gpu.ctx), "nothing freed or allocated");
+    assert_eq!(
+        before,
+        settled_free_memory(&gpu.ctx),
+        "nothing freed or allocated"
+    );
 }
 
 #[test]
@@ -769,10 +782,7 @@ fn executables_bound_to_one_stream_may_share_host_memory_their_host_nodes_write(
         second.launch(&stream).unwrap();
     }
     // A bound executable launches into its stream only.
-    assert!(matches!(
-        first.launch(&other),
-        Err(Error::Invalid { .. })
-    ));
+    assert!(matches!(first.launch(&other), Err(Error::Invalid { .. })));
     assert_eq!(count.read().unwrap()[0], 100, "every launch counted once");
     assert!(first.as_exec().bound_stream().is_some());
     // The per-thread default stream names another stream on each thread: refused.

@@ -216,7 +216,11 @@ fn auto_free_on_launch_relaunches_a_thousand_times_with_memory_steady() {
     let sentinel = DeviceBuffer::from_host(&gpu.stream, &vec![7u32; n]).unwrap();
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(exec.read_allocation(&t).unwrap(), vec![3u32; n]);
-    assert_eq!(sentinel.to_vec().unwrap(), vec![7u32; n], "the sentinel was written");
+    assert_eq!(
+        sentinel.to_vec().unwrap(),
+        vec![7u32; n],
+        "the sentinel was written"
+    );
     // Dropping the executable frees the last launch's allocation.
     drop(exec);
     assert_nothing_leaked(&gpu, &before, "auto-free executable dropped");

@@ -172,7 +172,8 @@ fn an_allocation_taken_out_of_a_declared_executable_is_freed_by_a_later_graph() 
     // NVIDIA's graphMemoryNodes frees an allocation of one graph in another: declared, the
     // allocation is taken out of what the launch leaves, and given to the later graph's free node.
     let _turn = turn();
-    let Some(gpu) = gpu("an_allocation_taken_out_of_a_declared_executable_is_freed_by_a_later_graph")
+    let Some(gpu) =
+        gpu("an_allocation_taken_out_of_a_declared_executable_is_freed_by_a_later_graph")
     else {
         return;
     };
@@ -193,9 +194,7 @@ fn an_allocation_taken_out_of_a_declared_executable_is_freed_by_a_later_graph() 
 
     let out = zeros::<u32>(&gpu, n);
     let mut later = Graph::new(&gpu.ctx).unwrap();
-    let copy = later
-        .add_memcpy(Memcpy::dtod(&buffer, &out), &[])
-        .unwrap();
+    let copy = later.add_memcpy(Memcpy::dtod(&buffer, &out), &[]).unwrap();
     later.add_mem_free_buffer(buffer, &[copy.id()]).unwrap();
     let mut later = later.instantiate().unwrap();
     // Until the later graph has freed it, the maker waits (its launch would allocate it again).
@@ -209,12 +208,15 @@ fn an_allocation_taken_out_of_a_declared_executable_is_freed_by_a_later_graph() 
 
     // The maker relaunches after the free, its auto-free leaving alone what the later graph freed.
     exec.set_value(9).unwrap();
-    let done = exec.launch(&gpu.stream).unwrap();
-    assert_eq!(done.read_t().unwrap(), vec![9u32; n]);
-    drop(done);
+    let t = exec.launch(&gpu.stream).unwrap().read_t().unwrap();
+    assert_eq!(t, vec![9u32; n]);
     drop(later);
     drop(exec);
     gpu.stream.synchronize().unwrap();
     other.synchronize().unwrap();
-    assert_nothing_leaked(&gpu, &before, "a declared allocation freed by a later graph");
+    assert_nothing_leaked(
+        &gpu,
+        &before,
+        "a declared allocation freed by a later graph",
+    );
 }

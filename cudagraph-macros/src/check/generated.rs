@@ -170,7 +170,10 @@ fn methods(model: &Model, cx: &mut Ctxt) {
     }
     for field in &model.params {
         let name = format!("set_{}", name_of(&field.name));
-        let what = format!("the method `{exec}::{name}` that sets param `{}`", field.name);
+        let what = format!(
+            "the method `{exec}::{name}` that sets param `{}`",
+            field.name
+        );
         let fix = format!("rename param `{}`", field.name);
         methods.add(name, field.name.span(), what, fix);
     }

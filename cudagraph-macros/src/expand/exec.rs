@@ -137,13 +137,12 @@ pub fn exec_type(g: &Gen) -> TokenStream {
         }
     };
     let (launch, outliving) = launch(g, &stream);
-    let params_doc = format!(
+    let params_doc =
         "The params the executable runs: those it was built from, with every change made since \
          through the setters (`set_<param>`), [`params_mut`](Self::params_mut), \
          [`set_params`](Self::set_params) or [`update`](Self::update). \
          Host code reads the buffers among them as any buffer's holder does: \
-         `exec.params().y.to_vec()` waits for the launches that may write `y`."
-    );
+         `exec.params().y.to_vec()` waits for the launches that may write `y`.";
     let params_mut_doc = format!(
         "A guard through which to change several params at once, or to swap two: \
          [`{guard_ty}`]'s `set_<param>` and [`swap`]({guard_ty}::swap) change the params (read \

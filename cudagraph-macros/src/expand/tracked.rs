@@ -66,16 +66,16 @@ pub fn tracked(g: &Gen) -> TokenStream {
             checked[i] = true;
         }
     }
-    let reader_entries = readers.iter().zip(&checked).map(|(nodes, &check)| {
-        quote!((&[#(#nodes),*], #check))
-    });
+    let reader_entries = readers
+        .iter()
+        .zip(&checked)
+        .map(|(nodes, &check)| quote!((&[#(#nodes),*], #check)));
 
     // One small function per node bringing it up to the params, out of line: a call runs the
     // code of the node it updates only.
     let nothing = format_ident!("__cg_nothing");
-    let has_update = |n: &super::NodeGen| {
-        updatable(&n.decl.op) || matches!(n.decl.op, NodeOp::Alloc(_))
-    };
+    let has_update =
+        |n: &super::NodeGen| updatable(&n.decl.op) || matches!(n.decl.op, NodeOp::Alloc(_));
     let node_fns = g.nodes.iter().filter(|n| has_update(n)).map(|n| {
         let f = update_fn(n.pos);
         let update = relocated(g.update_node(n), n.site);
@@ -210,6 +210,8 @@ pub fn tracked(g: &Gen) -> TokenStream {
         }
 
         #(#pass)*
+        // The setters spell out the params' types (kernels' parameter tuples among them).
+        #[allow(clippy::type_complexity)]
         impl #exec_ty {
             #(#setters)*
 
@@ -240,6 +242,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
         }
 
         #(#pass)*
+        #[allow(clippy::type_complexity)]
         impl #guard_ty<'_> {
             #(#staged)*
 

@@ -895,6 +895,7 @@ impl ::cudagraph_runtime::__private::Tracked for LayersExec {
         ::cudagraph_runtime::__private::find_param(found, offset)
     }
 }
+#[allow(clippy::type_complexity)]
 impl LayersExec {
     /**Sets param `bias` and updates what reads it (node `act`), one single-node update each. Returns the old value; on error, naming the node, the param keeps it (see [`LayersExec`]).
 */
@@ -1307,6 +1308,7 @@ impl ::cudagraph_runtime::__private::Deref for LayersParamsMut<'_> {
         &self.exec.state.params
     }
 }
+#[allow(clippy::type_complexity)]
 impl LayersParamsMut<'_> {
     ///Sets param `bias`, and marks what reads it (node `act`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
     #[inline]
@@ -1423,7 +1425,7 @@ impl LayersParamsMut<'_> {
     }
     /// Updates the nodes that read the params changed so far, each once; returns how
     /// many it updated. An update that fails is reported, naming its node, and stays to
-    /// be done: the executable's next `apply` or `launch` makes it again.
+    /// be done: the executable's next launch (or the `apply` of a later guard) makes it again.
     pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }

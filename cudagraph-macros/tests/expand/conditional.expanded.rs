@@ -1398,6 +1398,7 @@ impl ::cudagraph_runtime::__private::Tracked for FlowExec {
         ::cudagraph_runtime::__private::find_param(found, offset)
     }
 }
+#[allow(clippy::type_complexity)]
 impl FlowExec {
     /**Sets param `step` and updates what reads it (nodes `bump`, `c1`), one single-node update each. Returns the old value; on error, naming the node, the param keeps it (see [`FlowExec`]).
 */
@@ -1737,6 +1738,7 @@ impl ::cudagraph_runtime::__private::Deref for FlowParamsMut<'_> {
         &self.exec.state.params
     }
 }
+#[allow(clippy::type_complexity)]
 impl FlowParamsMut<'_> {
     ///Sets param `step`, and marks what reads it (nodes `bump`, `c1`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
     #[inline]
@@ -1829,7 +1831,7 @@ impl FlowParamsMut<'_> {
     }
     /// Updates the nodes that read the params changed so far, each once; returns how
     /// many it updated. An update that fails is reported, naming its node, and stays to
-    /// be done: the executable's next `apply` or `launch` makes it again.
+    /// be done: the executable's next launch (or the `apply` of a later guard) makes it again.
     pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }

@@ -837,6 +837,7 @@ impl ::cudagraph_runtime::__private::Tracked for StepExec {
         ::cudagraph_runtime::__private::find_param(found, offset)
     }
 }
+#[allow(clippy::type_complexity)]
 impl StepExec {
     /**Sets param `saxpy` and updates what reads it (node `scale`), one single-node update each. Returns the old value; on error, naming the node, the param keeps it (see [`StepExec`]).
 */
@@ -1105,6 +1106,7 @@ impl ::cudagraph_runtime::__private::Deref for StepParamsMut<'_> {
         &self.exec.state.params
     }
 }
+#[allow(clippy::type_complexity)]
 impl StepParamsMut<'_> {
     ///Sets param `saxpy`, and marks what reads it (node `scale`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
     #[inline]
@@ -1191,7 +1193,7 @@ impl StepParamsMut<'_> {
     }
     /// Updates the nodes that read the params changed so far, each once; returns how
     /// many it updated. An update that fails is reported, naming its node, and stays to
-    /// be done: the executable's next `apply` or `launch` makes it again.
+    /// be done: the executable's next launch (or the `apply` of a later guard) makes it again.
     pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }

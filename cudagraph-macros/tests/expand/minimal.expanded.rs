@@ -418,6 +418,7 @@ impl ::cudagraph_runtime::__private::Tracked for NothingExec {
         ::cudagraph_runtime::__private::find_param(found, offset)
     }
 }
+#[allow(clippy::type_complexity)]
 impl NothingExec {
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
@@ -444,6 +445,7 @@ impl ::cudagraph_runtime::__private::Deref for NothingParamsMut<'_> {
         &self.exec.state.params
     }
 }
+#[allow(clippy::type_complexity)]
 impl NothingParamsMut<'_> {
     /// Swaps two params of one type (or parts of params), picked by `pick`
     /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
@@ -457,7 +459,7 @@ impl NothingParamsMut<'_> {
     }
     /// Updates the nodes that read the params changed so far, each once; returns how
     /// many it updated. An update that fails is reported, naming its node, and stays to
-    /// be done: the executable's next `apply` or `launch` makes it again.
+    /// be done: the executable's next launch (or the `apply` of a later guard) makes it again.
     pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }

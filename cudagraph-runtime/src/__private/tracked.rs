@@ -211,7 +211,11 @@ pub fn stage_swap<E: Tracked, T>(
 /// the host write a launch reads (see `GraphExec::set_indirect`, which refuses only the keys of
 /// other graphs, which a declaration's executable never holds).
 #[inline]
-pub fn write_indirect<T: Copy>(exec: &mut crate::GraphExec<'_>, key: &crate::Indirect<T>, value: T) {
+pub fn write_indirect<T: Copy>(
+    exec: &mut crate::GraphExec<'_>,
+    key: &crate::Indirect<T>,
+    value: T,
+) {
     let written = exec.set_indirect(key, value);
     debug_assert!(written.is_ok(), "an executable's own key");
 }
@@ -290,8 +294,13 @@ mod tests {
     impl Tracked for Exec {
         type Params = Params;
         const UPDATES: &'static [fn(&mut Self) -> Result<()>] = &[Self::update_0, Self::update_1];
-        const READERS: &'static [(&'static [u32], bool)] =
-            &[(&[0], false), (&[0, 1], false), (&[1], true), (&[], false), (&[], false)];
+        const READERS: &'static [(&'static [u32], bool)] = &[
+            (&[0], false),
+            (&[0, 1], false),
+            (&[1], true),
+            (&[], false),
+            (&[], false),
+        ];
         fn tracker(&mut self) -> &mut Tracker {
             &mut self.tracker
         }
@@ -354,7 +363,10 @@ mod tests {
             assert!(refused.to_string().contains("n1"), "{refused}");
             assert!(e.tracker.is_dirty());
         }
-        assert!(e.updates.is_empty(), "node 0 comes after the refused node 1");
+        assert!(
+            e.updates.is_empty(),
+            "node 0 comes after the refused node 1"
+        );
         e.params.c = 9;
         stage(&mut e, 2);
         assert_eq!(apply(&mut e).unwrap(), 2);

@@ -307,7 +307,10 @@ impl AllocState {
     #[cfg(test)]
     pub(crate) fn holder_counts(&self, fence: &Arc<Fence>) -> Option<UseCounts> {
         let holders = self.lock();
-        let holder = holders.current.iter().find(|h| Arc::ptr_eq(&h.fence, fence));
+        let holder = holders
+            .current
+            .iter()
+            .find(|h| Arc::ptr_eq(&h.fence, fence));
         holder.map(|h| h.counts)
     }
 

@@ -841,7 +841,11 @@ mod tests {
         assert_eq!(count(&holdings, &x), 0);
         drop(holdings);
         for alloc in [&y, &z] {
-            assert_eq!(alloc.state().holder_counts(&fence), None, "released on drop");
+            assert_eq!(
+                alloc.state().holder_counts(&fence),
+                None,
+                "released on drop"
+            );
         }
     }
 
@@ -851,11 +855,15 @@ mod tests {
         let nodes = [uses(&[(&x, false), (&y, true)])];
         let mut holdings =
             Holdings::new(nodes.iter().map(Vec::as_slice), &|i| format!("n{i}")).unwrap();
-        let writes = |h: &Holdings<'_>, a: &Arc<dyn Allocation>| h.held[&alloc_key(a)].counts.writes;
+        let writes =
+            |h: &Holdings<'_>, a: &Arc<dyn Allocation>| h.held[&alloc_key(a)].counts.writes;
         assert_eq!((writes(&holdings, &x), writes(&holdings, &y)), (0, 1));
         let (kx, ky) = (nodes[0][0].key(), nodes[0][1].key());
         assert!(holdings.is_permutation(0, &[ky, kx]));
-        assert!(holdings.is_permutation(0, &[kx, ky]), "the identity is one too");
+        assert!(
+            holdings.is_permutation(0, &[kx, ky]),
+            "the identity is one too"
+        );
         assert!(!holdings.is_permutation(0, &[ky, ky]), "each range once");
         assert!(!holdings.is_permutation(0, &[kx]), "all of them");
         let strong = Arc::strong_count(&x);
@@ -884,7 +892,10 @@ mod tests {
         let mut holdings =
             Holdings::new(nodes.iter().map(Vec::as_slice), &|i| format!("n{i}")).unwrap();
         let name = |i: usize| format!("n{i}");
-        let swaps = [uses(&[(&y, false), (&x, true)]), uses(&[(&x, false), (&y, true)])];
+        let swaps = [
+            uses(&[(&y, false), (&x, true)]),
+            uses(&[(&x, false), (&y, true)]),
+        ];
         let mut scratch = Vec::with_capacity(4);
         let rounds = 200_000;
         let start = std::time::Instant::now();
