@@ -190,7 +190,7 @@ pub fn params_doc(g: &Gen) -> String {
     let mut out = format!(
         "The params of [`{graph}`]: what its nodes are built from ([`{graph}::build`]). Its \
          executable owns a copy ([`{exec}::params`]), changed through the executable \
-         (`set_<param>`, [`{exec}::params_mut`], [`{exec}::swap`], [`{exec}::set_params`]), \
+         (`set_<param>`, [`{exec}::params_mut`], [`{exec}::set_params`]), \
          which updates exactly the nodes that read what changed:\n\n"
     );
     for node in &g.nodes {

@@ -36,7 +36,7 @@ const _: () = {
         )
     }
 };
-/**The params of [`Layers`]: what its nodes are built from ([`Layers::build`]). Its executable owns a copy ([`LayersExec::params`]), changed through the executable (`set_<param>`, [`LayersExec::params_mut`], [`LayersExec::swap`], [`LayersExec::set_params`]), which updates exactly the nodes that read what changed:
+/**The params of [`Layers`]: what its nodes are built from ([`Layers::build`]). Its executable owns a copy ([`LayersExec::params`]), changed through the executable (`set_<param>`, [`LayersExec::params_mut`], [`LayersExec::set_params`]), which updates exactly the nodes that read what changed:
 
 - node `gemm1` reads `layer1`
 - node `act` reads `bias`, `h`, `b`, `n`

@@ -39,7 +39,7 @@ const _: () = {
         )
     }
 };
-/**The params of [`Flow`]: what its nodes are built from ([`Flow::build`]). Its executable owns a copy ([`FlowExec::params`]), changed through the executable (`set_<param>`, [`FlowExec::params_mut`], [`FlowExec::swap`], [`FlowExec::set_params`]), which updates exactly the nodes that read what changed:
+/**The params of [`Flow`]: what its nodes are built from ([`Flow::build`]). Its executable owns a copy ([`FlowExec::params`]), changed through the executable (`set_<param>`, [`FlowExec::params_mut`], [`FlowExec::set_params`]), which updates exactly the nodes that read what changed:
 
 - node `reset` reads `counter`
 - node `decide` reads `pick`, `counter`

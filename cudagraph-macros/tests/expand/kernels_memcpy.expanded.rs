@@ -27,7 +27,7 @@ const _: () = {
         )
     }
 };
-/**The params of [`Step`]: what its nodes are built from ([`Step::build`]). Its executable owns a copy ([`StepExec::params`]), changed through the executable (`set_<param>`, [`StepExec::params_mut`], [`StepExec::swap`], [`StepExec::set_params`]), which updates exactly the nodes that read what changed:
+/**The params of [`Step`]: what its nodes are built from ([`Step::build`]). Its executable owns a copy ([`StepExec::params`]), changed through the executable (`set_<param>`, [`StepExec::params_mut`], [`StepExec::set_params`]), which updates exactly the nodes that read what changed:
 
 - node `zero` reads `y`
 - node `scale` reads `saxpy`, `x`, `y`, `n`, `alpha`

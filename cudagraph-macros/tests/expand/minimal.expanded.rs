@@ -1,6 +1,6 @@
 //! The smallest declaration: no params, one empty node.
 use cudagraph_runtime::cuda_graph;
-/**The params of [`Nothing`]: what its nodes are built from ([`Nothing::build`]). Its executable owns a copy ([`NothingExec::params`]), changed through the executable (`set_<param>`, [`NothingExec::params_mut`], [`NothingExec::swap`], [`NothingExec::set_params`]), which updates exactly the nodes that read what changed:
+/**The params of [`Nothing`]: what its nodes are built from ([`Nothing::build`]). Its executable owns a copy ([`NothingExec::params`]), changed through the executable (`set_<param>`, [`NothingExec::params_mut`], [`NothingExec::set_params`]), which updates exactly the nodes that read what changed:
 
 */
 #[allow(clippy::type_complexity)]
