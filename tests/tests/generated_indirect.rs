@@ -72,4 +72,13 @@ fn indirect_params_give_every_launch_its_own_values() {
     assert_eq!(exec.params().value, 4321);
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(read_back(&gpu.stream, &params.out)[5], 4321);
+
+    // Swapped through the guard: both values written for the next launch.
+    exec.set_value(7).unwrap();
+    exec.params_mut()
+        .swap(|p| (&mut p.step, &mut p.value))
+        .unwrap();
+    assert_eq!((exec.params().step, exec.params().value), (7, 5));
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &params.out)[7], 5);
 }

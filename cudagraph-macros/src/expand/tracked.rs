@@ -171,6 +171,16 @@ pub fn tracked(g: &Gen) -> TokenStream {
             }
         }
     });
+    // After a swap of `#[indirect]` params: their values written where the launches read them.
+    let indirect_writes = (0..count).filter(|&i| g.model.is_indirect(i)).map(|i| {
+        let name = &g.model.params[i].name;
+        let key = indirect_key(name);
+        quote! {
+            if param == #i {
+                #p::write_indirect(&mut self.exec, &self.nodes.#key, self.state.params.#name);
+            }
+        }
+    });
     let guard_doc = docs::guard_doc(g);
     let guard_name = guard_ty.to_string();
     let pick = local("pick");
@@ -194,6 +204,11 @@ pub fn tracked(g: &Gen) -> TokenStream {
 
             fn check(&self) -> #p::Result<()> {
                 #graph::__cg_check_overlaps(&self.state.params)
+            }
+
+            #[allow(unused_variables)]
+            fn write_indirect(&mut self, param: usize) {
+                #(#indirect_writes)*
             }
 
             fn param_at(#params: &#params_ty, offset: usize) -> #p::Option<usize> {

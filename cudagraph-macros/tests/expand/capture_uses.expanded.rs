@@ -876,6 +876,8 @@ impl ::cudagraph_runtime::__private::Tracked for LayersExec {
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Layers::__cg_check_overlaps(&self.state.params)
     }
+    #[allow(unused_variables)]
+    fn write_indirect(&mut self, param: usize) {}
     fn param_at(
         __cg_params: &LayersParams,
         offset: usize,

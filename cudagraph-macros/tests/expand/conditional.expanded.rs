@@ -1379,6 +1379,8 @@ impl ::cudagraph_runtime::__private::Tracked for FlowExec {
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Flow::__cg_check_overlaps(&self.state.params)
     }
+    #[allow(unused_variables)]
+    fn write_indirect(&mut self, param: usize) {}
     fn param_at(
         __cg_params: &FlowParams,
         offset: usize,

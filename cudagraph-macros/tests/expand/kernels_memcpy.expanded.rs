@@ -818,6 +818,8 @@ impl ::cudagraph_runtime::__private::Tracked for StepExec {
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Step::__cg_check_overlaps(&self.state.params)
     }
+    #[allow(unused_variables)]
+    fn write_indirect(&mut self, param: usize) {}
     fn param_at(
         __cg_params: &StepParams,
         offset: usize,

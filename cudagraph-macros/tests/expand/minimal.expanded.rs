@@ -400,6 +400,8 @@ impl ::cudagraph_runtime::__private::Tracked for NothingExec {
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Nothing::__cg_check_overlaps(&self.state.params)
     }
+    #[allow(unused_variables)]
+    fn write_indirect(&mut self, param: usize) {}
     fn param_at(
         __cg_params: &NothingParams,
         offset: usize,

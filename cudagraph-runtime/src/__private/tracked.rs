@@ -109,6 +109,9 @@ pub trait Tracked: Sized + 'static {
     fn check(&self) -> Result<()>;
     /// The param whose bytes hold byte `offset` of `params`, if any.
     fn param_at(params: &Self::Params, offset: usize) -> Option<usize>;
+    /// Writes param `param`'s value where the launches read it, if it is an `#[indirect]` param
+    /// (a host write; its readers are never stale): after a change that no setter made.
+    fn write_indirect(&mut self, param: usize);
 }
 
 /// Marks the readers of param `param` stale: its value changed.
@@ -202,6 +205,7 @@ pub fn stage_swap<E: Tracked, T>(
     let params = exec.params_mut();
     let (param_a, param_b) = (E::param_at(params, at_a), E::param_at(params, at_b));
     for param in [param_a, param_b].into_iter().flatten() {
+        exec.write_indirect(param);
         stage(exec, param);
     }
     Ok(())
@@ -310,6 +314,7 @@ mod tests {
         fn check(&self) -> Result<()> {
             Ok(())
         }
+        fn write_indirect(&mut self, _: usize) {}
         fn param_at(p: &Params, offset: usize) -> Option<usize> {
             let mut layout = vec![
                 field_layout(p, &p.a, 0),

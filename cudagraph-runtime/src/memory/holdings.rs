@@ -6,6 +6,9 @@
 //! - Releasing (an update that replaces memory, dropping the executable) records the executable's
 //!   completion marker after its latest launch and leaves it with the allocation: the memory is
 //!   freed, and reached by host code or by other executables, only after that marker.
+//! - Moving a node between device memory the executable holds (two buffers swapped between
+//!   launches) is neither: the memory stays registered and nothing is released, so the update
+//!   touches no allocation's record and records no marker (`Holdings::replace_one`).
 //! - A launch records nothing: it enters the gate (when the executable holds owned memory),
 //!   waits for whatever registration or host access left pending, and notes its stream.
 
