@@ -199,12 +199,16 @@ use proc_macro::TokenStream;
 /// only once the allocation is freed. Its executable is therefore instantiated with
 /// auto-free-on-launch (each launch frees the last one's allocations), and `launch` returns a
 /// `<Graph>Allocations<'_>` that borrows the executable: `read_<name>()` copies an allocation
-/// out, `<name>()` gives its address, and the executable cannot be launched again while the
-/// value lives:
+/// out, `<name>()` gives its address, `take_<name>()` takes it out as a `DeviceBuffer` (yours to
+/// keep, to give to cudarc, or to a later graph's free node: `Graph::add_mem_free_buffer`), and
+/// the executable cannot be launched again while the value lives. A launch after a
+/// `take_<name>()` is refused (`Error::Allocation`) until the buffer is gone, since it would
+/// allocate the same addresses:
 ///
 /// ```text
-/// let done = exec.launch(&stream)?;
+/// let mut done = exec.launch(&stream)?;
 /// let counts: Vec<u32> = done.read_counts()?;
+/// let kept: DeviceBuffer<u32> = done.take_counts()?;
 /// ```
 ///
 /// [graph memory nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#graph-memory-nodes
