@@ -165,30 +165,6 @@ impl Jacobi {
         Ok(g)
     }
 
-    /// [`Jacobi::while_graph`] with its loop unrolled: `unroll` iterations per pass of the
-    /// WHILE node, each checked for convergence as in the plain loop, the ones after it skipped
-    /// by an IF node on the same handle ([`Graph::add_while_unrolled`]). The same iterations and
-    /// the same answer; the loop goes back to its start once per `unroll` iterations.
-    pub fn while_graph_unrolled(
-        &self,
-        tol2: f32,
-        max_iterations: u32,
-        unroll: u32,
-    ) -> Result<Graph<'static>> {
-        let mut g = Graph::new(&self.ctx)?;
-        let start = [
-            g.add_memset(Memset::new(&self.x, 0.0f32), &[])?.id(),
-            g.add_memset(Memset::new(&self.delta2, 0.0f32), &[])?.id(),
-            g.add_memset(Memset::new(&self.iterations, 0u32), &[])?.id(),
-        ];
-        let looping = g.conditional_handle(Some(1))?;
-        g.add_while_unrolled(looping, unroll, &start, |body, _copy| {
-            let last = self.iteration(body, &[])?;
-            self.add_decide(body, looping, tol2, max_iterations, last)
-        })?;
-        Ok(g)
-    }
-
     /// The convergence check after `last`: counts the iteration and sets `looping`.
     fn add_decide(
         &self,

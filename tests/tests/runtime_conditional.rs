@@ -1,6 +1,7 @@
 //! Conditional nodes on the GPU: a WHILE loop that a kernel of its body ends, IF/ELSE and SWITCH
 //! bodies chosen by a value in device memory, and what a body or a handle may not be (CUDA's
-//! rules for bodies; handles of another graph), each refused with the graph left usable.
+//! rules for bodies; handles of another graph, or of another conditional node), each refused with
+//! the graph left usable.
 
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{
@@ -63,44 +64,175 @@ fn one() -> LaunchConfig {
     }
 }
 
-/// `Graph::add_while_unrolled`: `unroll` checked copies of the body per pass of the WHILE node.
-/// The loop stops right after the copy that clears the handle, whatever the unroll: the step
-/// count is exactly the limit (a copy run after convergence would count one more), and the last
-/// copy that ran is `(limit - 1) % unroll` (each copy records its index after its step).
+/// GPU witness of CUDA's rule that a conditional handle is associated with a single conditional
+/// node ("Conditional Handles" in the CUDA programming guide), through raw driver calls: a WHILE
+/// node on a handle made for its graph, then an IF node on the same handle in the WHILE's body
+/// (what an unrolled loop, `WHILE h { body; IF h { body; ... } }`, would need): the driver
+/// refuses the IF node (`CUDA_ERROR_INVALID_VALUE` seen on an H100, CUDA 13.0 driver). A second
+/// node on the handle in the same graph is refused too, when added or when instantiated.
 #[test]
-fn an_unrolled_while_loop_stops_at_the_same_iteration() {
-    let Some(gpu) = gpu("an_unrolled_while_loop_stops_at_the_same_iteration") else {
+fn witness_the_driver_ties_a_conditional_handle_to_one_node() {
+    use cudagraph_runtime::cudarc::driver::sys;
+    use std::ptr::{null, null_mut};
+    let Some(gpu) = gpu("witness_the_driver_ties_a_conditional_handle_to_one_node") else {
+        return;
+    };
+    gpu.ctx.bind_to_thread().unwrap();
+    let ctx = gpu.ctx.cu_ctx();
+    let ok = sys::CUresult::CUDA_SUCCESS;
+    // A conditional node of `ty` on `handle` in `graph`, with one body: the driver's answer, the
+    // node's body.
+    let add = |graph: sys::CUgraph,
+               handle: sys::CUgraphConditionalHandle,
+               ty: sys::CUgraphConditionalNodeType| {
+        // SAFETY: all-zero is the documented "nothing set" of this plain C struct; the
+        // conditional member is filled in below.
+        let mut p: sys::CUgraphNodeParams = unsafe { std::mem::zeroed() };
+        p.type_ = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_CONDITIONAL;
+        p.__bindgen_anon_1.conditional = sys::CUDA_CONDITIONAL_NODE_PARAMS {
+            handle,
+            type_: ty,
+            size: 1,
+            phGraph_out: null_mut(),
+            ctx,
+        };
+        let mut node = null_mut();
+        // SAFETY: a live graph of `ctx`; no dependencies; `p` is valid for a conditional node.
+        let added = unsafe { sys::cuGraphAddNode_v2(&mut node, graph, null(), null(), 0, &mut p) };
+        // SAFETY: the member written above; on success the driver wrote the node's body array.
+        let bodies = unsafe { p.__bindgen_anon_1.conditional.phGraph_out };
+        let body = if added == ok && !bodies.is_null() {
+            // SAFETY: a node with one body: the array holds one graph, owned by the node.
+            unsafe { *bodies }
+        } else {
+            null_mut()
+        };
+        (added, body)
+    };
+    let new_graph = || {
+        let mut graph = null_mut();
+        // SAFETY: `graph` is a valid out-pointer.
+        assert_eq!(unsafe { sys::cuGraphCreate(&mut graph, 0) }, ok);
+        let mut handle = 0;
+        // SAFETY: a live graph of `ctx`, current on this thread; a valid out-pointer.
+        let made = unsafe {
+            sys::cuGraphConditionalHandleCreate(
+                &mut handle,
+                graph,
+                ctx,
+                1,
+                sys::CU_GRAPH_COND_ASSIGN_DEFAULT,
+            )
+        };
+        assert_eq!(made, ok);
+        (graph, handle)
+    };
+    let instantiate = |graph: sys::CUgraph| {
+        let mut exec = null_mut();
+        // SAFETY: a live graph; `exec` is a valid out-pointer.
+        let instantiated = unsafe { sys::cuGraphInstantiateWithFlags(&mut exec, graph, 0) };
+        if !exec.is_null() {
+            // SAFETY: ours, never launched.
+            unsafe { sys::cuGraphExecDestroy(exec) };
+        }
+        instantiated
+    };
+    let (while_, if_) = (
+        sys::CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_WHILE,
+        sys::CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_IF,
+    );
+
+    // The handle's WHILE node, then an IF node on it in the WHILE's body.
+    let (graph, handle) = new_graph();
+    let (added, body) = add(graph, handle, while_);
+    assert_eq!(added, ok, "the WHILE node on its own handle");
+    assert!(!body.is_null());
+    let (nested, _) = add(body, handle, if_);
+    println!("an IF node on the WHILE node's handle, in its body: {nested:?}");
+    assert_ne!(
+        nested, ok,
+        "the driver accepted a second node on one handle"
+    );
+    // SAFETY: ours; it owns its nodes and their bodies.
+    assert_eq!(unsafe { sys::cuGraphDestroy(graph) }, ok);
+
+    // Two WHILE nodes on one handle in one graph.
+    let (graph, handle) = new_graph();
+    assert_eq!(add(graph, handle, while_).0, ok);
+    let (sibling, _) = add(graph, handle, while_);
+    let instantiated = if sibling == ok {
+        instantiate(graph)
+    } else {
+        ok
+    };
+    println!("a second WHILE node on one handle: add {sibling:?}, instantiate {instantiated:?}");
+    assert!(
+        sibling != ok || instantiated != ok,
+        "the driver accepted two nodes on one handle"
+    );
+    // SAFETY: ours; it owns its nodes and their bodies.
+    assert_eq!(unsafe { sys::cuGraphDestroy(graph) }, ok);
+}
+
+/// A conditional handle drives one conditional node (CUDA's rule, witnessed above): a second
+/// node on it is refused with `Error::Invalid` naming the node, before the driver is asked,
+/// whether beside the first node, in its body, or in a capture; the graph stays usable.
+#[test]
+fn a_handle_that_drives_a_node_is_refused_for_another() {
+    let Some(gpu) = gpu("a_handle_that_drives_a_node_is_refused_for_another") else {
         return;
     };
     let k = kernels(&gpu);
-    let counter = zeros::<u32>(&gpu, 1);
-    let last = zeros::<u32>(&gpu, 1);
-    for unroll in [1u32, 3, 4, 7, 16] {
-        for limit in [1u32, 5, 16, 1000] {
-            let mut g = Graph::new(&gpu.ctx).unwrap();
-            let reset = g.add_memset(Memset::new(&counter, 0u32), &[]).unwrap();
-            let handle = g.conditional_handle(Some(1)).unwrap();
-            g.add_while_unrolled(handle, unroll, &[reset.id()], |body, copy| {
-                let step = body.add_kernel(&k.step, one(), (handle, &counter, limit), &[])?;
-                body.add_kernel(&k.put, one(), (copy, &last), &[step.id()])?;
-                Ok(())
-            })
-            .unwrap();
-            let mut exec = g.instantiate().unwrap();
-            exec.launch(&gpu.stream).unwrap();
-            let what = format!("unroll {unroll}, limit {limit}");
-            assert_eq!(read_back(&gpu.stream, &counter), vec![limit], "{what}");
-            assert_eq!(
-                read_back(&gpu.stream, &last),
-                vec![(limit - 1) % unroll],
-                "{what}"
-            );
-        }
-    }
+    let out = zeros::<u32>(&gpu, 1);
     let mut g = Graph::new(&gpu.ctx).unwrap();
     let handle = g.conditional_handle(Some(1)).unwrap();
-    let refused = g.add_while_unrolled(handle, 0, &[], |_, _| Ok(()));
+    let first = g
+        .add_conditional(handle, Condition::If, &[], |b| {
+            b[0].add_kernel(&k.put, one(), (1u32, &out), &[]).map(drop)
+        })
+        .unwrap();
+    g.name_next("again");
+    let refused = g.add_conditional(handle, Condition::If, &[first.id()], |_| Ok(()));
+    match &refused {
+        Err(Error::Invalid { node, reason }) => {
+            assert!(node.contains("again"), "{node}");
+            assert!(reason.contains("already drives"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // In the body of the handle's own node, as an unrolled loop (`WHILE h { IF h { .. } }`)
+    // would have it: refused (the handle was made for the graph, not the body), and the node
+    // with it.
+    let second = g.conditional_handle(Some(1)).unwrap();
+    let refused = g.add_conditional(second, Condition::While, &[first.id()], |b| {
+        b[0].add_conditional(second, Condition::If, &[], |_| Ok(()))
+            .map(drop)
+    });
     assert!(matches!(refused, Err(Error::Invalid { .. })), "{refused:?}");
+    assert_eq!(g.len(), 1, "the refused nodes are gone");
+    // The graph is as it was, and the handle still free for one node.
+    g.add_conditional(second, Condition::If, &[first.id()], |b| {
+        b[0].add_kernel(&k.put, one(), (2u32, &out), &[]).map(drop)
+    })
+    .unwrap();
+    assert_eq!(
+        g.len(),
+        2,
+        "the graph's own nodes: the two conditional nodes"
+    );
+    g.instantiate().unwrap().launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &out), vec![2]);
+
+    // In a capture: the handle the capture made drives one node.
+    let captured = Graph::capture(&gpu.stream, (), move |s, ()| {
+        let h = s.conditional_handle(Some(1))?;
+        s.add_conditional(h, Condition::If, |_| Ok(()))?;
+        s.add_conditional(h, Condition::If, |_| Ok(()))
+    });
+    assert!(
+        matches!(captured, Err(Error::Invalid { ref reason, .. }) if reason.contains("already drives")),
+        "{captured:?}"
+    );
 }
 
 #[test]

@@ -399,7 +399,9 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
     /// Adds a conditional node reading `handle` at this point of this scope's stream
     /// (`cuStreamGetCaptureInfo`, the node, then `cuStreamUpdateCaptureDependencies`): the work
     /// recorded on this stream afterwards runs after it. `build` builds its bodies, as for
-    /// [`Graph::add_conditional`]; if it fails, the node is removed and its error returned.
+    /// [`Graph::add_conditional`]; if it fails, the node is removed and its error returned. A
+    /// handle drives a single conditional node (CUDA's rule): one that drives a node already, or
+    /// that this capture did not make, is refused with [`Error::Invalid`].
     #[cfg(not(feature = "cuda-12020"))]
     pub fn add_conditional(
         &self,
@@ -415,6 +417,16 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
             return Err(Error::Invalid {
                 node: name(),
                 reason: "the conditional handle was not made for this capture: make it with \
+                         `CaptureScope::conditional_handle`"
+                    .into(),
+            });
+        }
+        if !self.sequence.idle_handles.borrow().contains(&handle.raw) {
+            return Err(Error::Invalid {
+                node: name(),
+                reason: "the conditional handle already drives a conditional node, or was not \
+                         made by this capture, and CUDA ties a handle to a single conditional \
+                         node: make a handle for each node with \
                          `CaptureScope::conditional_handle`"
                     .into(),
             });

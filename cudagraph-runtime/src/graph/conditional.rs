@@ -67,6 +67,9 @@ impl<'a> Graph<'a> {
     /// child-graph, memset, memcpy and conditional nodes), and exists only inside `build`. If
     /// `build` fails, the node is removed and its error returned.
     ///
+    /// A handle drives a single conditional node (CUDA's rule): one that drives a node already,
+    /// or was made for another graph or body, is refused with [`Error::Invalid`].
+    ///
     /// The handles of the bodies' nodes work with this graph and its executables as its own
     /// nodes' do: an executable updates a body's kernel, memcpy and memset nodes one by one
     /// (CUDA allows it), and a whole-graph update pairs bodies node by node.
@@ -100,6 +103,25 @@ impl<'a> Graph<'a> {
                 reason: "the conditional handle was made for another graph: a conditional \
                          node takes a handle made by `conditional_handle` of the graph (or \
                          conditional body) it is added to"
+                    .into(),
+            }));
+        }
+        // CUDA associates a handle with a single conditional node ("Conditional Handles" in
+        // the programming guide), and the driver refuses a second node on it, naming nothing
+        // (`CUDA_ERROR_INVALID_VALUE` for one in the first's body; the GPU witness is
+        // `witness_the_driver_ties_a_conditional_handle_to_one_node`): refuse it here, by name.
+        // A handle of this graph that drives no node yet is in `idle_handles`.
+        if !self
+            .tables
+            .as_ref()
+            .is_some_and(|t| t.idle_handles.contains(&handle.raw))
+        {
+            let node = self.pending_name(NodeKind::Conditional);
+            return self.or_forget_name(Err(Error::Invalid {
+                node,
+                reason: "the conditional handle already drives a conditional node, and CUDA \
+                         ties a handle to a single conditional node: make a handle for each \
+                         node with `conditional_handle`"
                     .into(),
             }));
         }
@@ -191,12 +213,12 @@ impl<'a> Graph<'a> {
     /// and dependency lists move here (the body keeps its raw graph, owned by the node).
     pub(crate) fn absorb_body(&mut self, body: &mut Graph<'a>, owner: u32) {
         let records = std::mem::take(&mut body.nodes);
-        let (uses, edges, nested, idle) = match &mut body.tables {
+        let (uses, edges, nested, stranded) = match &mut body.tables {
             Some(t) => (
                 std::mem::take(&mut t.uses),
                 std::mem::take(&mut t.edges),
                 std::mem::take(&mut t.bodies),
-                std::mem::take(&mut t.idle_handles),
+                std::mem::take(&mut t.idle_handles).len() + std::mem::take(&mut t.stranded_handles),
             ),
             None => Default::default(),
         };
@@ -204,7 +226,7 @@ impl<'a> Graph<'a> {
         let bases = (tables.uses.len() as u32, tables.edges.len() as u32);
         tables.uses.extend(uses);
         tables.edges.extend(edges);
-        tables.idle_handles.extend(idle);
+        tables.stranded_handles += stranded;
         tables
             .bodies
             .absorb(body.family, records, nested, owner, bases);

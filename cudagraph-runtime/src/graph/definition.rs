@@ -292,6 +292,7 @@ impl<'a> Graph<'a> {
             tables.adopted.0.clear();
             tables.bodies.clear();
             tables.idle_handles.clear();
+            tables.stranded_handles = 0;
             tables.broken_by_capture = false;
             // Never instantiated (instantiation consumes the graph): no launch used the block.
             tables.indirect = None;

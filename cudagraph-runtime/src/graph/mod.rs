@@ -14,7 +14,6 @@
 //! - `conditional`: conditional nodes; `body`: a body as the closure building it gets it
 //!   ([`Body`]); `bodies`: the bodies' nodes, kept by the enclosing graph; `body_rules`: CUDA's
 //!   rule for bodies, through child graphs;
-//! - `unroll`: WHILE nodes whose body runs several copies per iteration;
 //! - `captured`: the nodes a capture recorded into a graph.
 //!
 //! Two features add methods from their own modules, which build on this one: stream capture
@@ -36,9 +35,6 @@ mod info;
 mod mem;
 mod records;
 mod tables;
-// Conditional nodes need CUDA 12.3 or newer.
-#[cfg(not(feature = "cuda-12020"))]
-mod unroll;
 mod validate;
 
 pub use body::Body;

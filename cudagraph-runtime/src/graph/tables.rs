@@ -34,9 +34,15 @@ pub(super) struct Tables<'a> {
     /// A capture into this graph was broken: CUDA leaves the graph unusable (every later call
     /// about it fails with `CUDA_ERROR_INVALID_VALUE`).
     pub(super) broken_by_capture: bool,
-    /// Conditional handles made for this graph (or its bodies) that drive no conditional node
-    /// yet: CUDA refuses to instantiate a graph with one.
+    /// Conditional handles made for this graph that drive no conditional node yet: CUDA
+    /// refuses to instantiate a graph with one, and a handle drives one node only, so a
+    /// conditional node takes only a handle listed here.
     pub(super) idle_handles: Vec<crate::node::RawConditionalHandle>,
+    /// How many handles made for conditional bodies, since built, drive no node: nothing can
+    /// use them any more (a body is built only once), and CUDA refuses to instantiate a graph
+    /// with one. Counted apart from `idle_handles`, which holds this graph's own handles only
+    /// (handle values of different graphs may be equal).
+    pub(super) stranded_handles: usize,
     /// Which indirect values the graph's nodes may read, after which node (see `crate::indirect`).
     pub(super) indirect: Option<IndirectScope>,
     /// The graph's block of indirect values, until instantiation moves it into the executable.

@@ -53,7 +53,11 @@ impl<'a> Graph<'a> {
     /// Refuses to instantiate a graph with a conditional handle that drives no conditional node
     /// (CUDA would refuse it with `CUDA_ERROR_INVALID_VALUE`, naming nothing).
     pub(crate) fn check_handles_used(&self) -> Result<()> {
-        match self.tables.as_ref().map_or(0, |t| t.idle_handles.len()) {
+        match self
+            .tables
+            .as_ref()
+            .map_or(0, |t| t.idle_handles.len() + t.stranded_handles)
+        {
             0 => Ok(()),
             idle => Err(Error::Invalid {
                 node: "conditional handle".into(),
