@@ -475,8 +475,16 @@
 //!   collectives is not updated as a whole (re-instantiate it), and `set_params` of a
 //!   declaration refuses a changed communicator, buffer, root or peer.
 //!
-//! A memcpy node between buffers of two devices (`Memcpy::dtod` with a buffer of another
-//! device) is a peer copy, through unified addressing.
+//! Not yet: copies between two devices in one graph. On an H100 pair (CUDA 13.0 driver) the
+//! driver refuses a memcpy node whose buffers are on two devices (`CUDA_ERROR_INVALID_VALUE`,
+//! the GPU test `nccl::two_gpus_copy_between_devices_in_a_memcpy_node`).
+//!
+//! At run time NCCL may connect ranks lazily, at their first collective; inside a capture that
+//! fails (`cudaErrorStreamCaptureUnsupported` from NCCL's peer setup, reported as
+//! `ncclInternalError`). Until the communicator connects eagerly, set `NCCL_RUNTIME_CONNECT=0`
+//! (NCCL connects at initialisation then): on two H100s the collectives then run in graphs and
+//! the `data_parallel` example matches the CPU, while send and receive between two GPUs still
+//! fail inside a capture (NCCL sets up point-to-point connections at the first send).
 //!
 //! # Soundness model, beyond memory
 //!

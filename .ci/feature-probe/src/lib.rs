@@ -110,6 +110,10 @@ mod programmatic {
             b: kernel fill<<<1, 32>>>(n, x);
             c: kernel fill<<<1, 32>>>(n, y);
             a ->(programmatic) b ->(launch_order) c;
+        }
+    }
+}
+
 /// Collective nodes (the `nccl` feature).
 #[cfg(feature = "nccl")]
 mod collectives {
