@@ -411,21 +411,27 @@ use proc_macro::TokenStream;
 ///     known when the macro runs: no param is compared, no other node looked at), and returns the
 ///     old value. On error (an update the driver or a kernel's check refuses, params that would
 ///     make two nodes race, an allocation's length, which CUDA cannot change) the error names
-///     the node and the param keeps its old value;
+///     the node, and the change is undone: the param keeps its old value and the nodes updated
+///     before the refusal are set back, so launches run as before (for this the executable
+///     keeps a copy of the params its nodes were last updated from: a clone of each, a child
+///     graph duplicated);
 ///   - `params_mut() -> StepParamsMut<'_>`, a guard for several changes at once: it reads as the
 ///     params, its `set_<param>(value)` and `swap(|p| (&mut p.x, &mut p.x_new))` change them and
 ///     mark the nodes that read them, and its `apply()` updates those nodes, each once however
 ///     many of its params changed. A guard dropped without `apply` leaves the changes to the next
-///     `launch`, which applies them first: no change can be forgotten, and an update that fails
-///     is the error of that `apply` or `launch` (naming the node), again at every launch until
-///     the params are fixed. A swap of two buffers the executable holds registers and releases
-///     nothing: it costs the single-node updates of their readers;
+///     `launch`, which applies them first: no change can be forgotten. An update that fails is
+///     the error of that `apply` or `launch` (naming the node; the launch launches nothing), and
+///     every change not applied yet is undone: the params are what the nodes were last updated
+///     from, the nodes are as they were, and the next launch runs them. A swap of two buffers
+///     the executable holds registers and releases nothing: it costs the single-node updates of
+///     their readers;
 ///   - `set_params(&params) -> Result<usize>`: whole replacement. It compares each param with
 ///     the executable's own, copies in those that changed and updates exactly the nodes that
 ///     read them (or that were set through their handle since); it returns how many nodes it
 ///     updated. Afterwards the executable's nodes are what `Step::build(&ctx, &params)` would
-///     make; enabled/disabled states are kept. Its cost grows with the declaration (every param
-///     compared): the setters and the guard do not;
+///     make; enabled/disabled states are kept. Refused, it is undone as a whole, as a setter
+///     is. Its cost grows with the declaration (every param compared): the setters and the
+///     guard do not;
 ///   - `update(&step)`: whole-graph update, from a `Step` only (another declaration's graph,
 ///     even of the same shape, does not compile); the executable takes a copy of the graph's
 ///     params;

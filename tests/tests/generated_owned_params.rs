@@ -1,14 +1,18 @@
 //! The params a `cuda_graph!` executable owns, changed through it: a setter updates the nodes
 //! that read its param; the params guard (`params_mut`) changes several, its changes applied by
 //! `apply` or by the next launch; a swap through the guard ping-pongs two buffers. Refused updates
-//! are errors naming the node: a setter's param keeps its old value (and the nodes it updated
-//! before the refusal are set back at the next launch); a change made through the guard is
-//! refused by every launch, which launches nothing, until the params are fixed. A node set
-//! through its handle keeps that until a param it reads changes. Results are checked against the
-//! CPU after every change.
+//! are errors naming the node, and undo the change whole, whoever tried it (a setter, the guard's
+//! `apply`, the launch that applies a dropped guard's changes, which then launches nothing,
+//! `set_params`): the params are as before, the nodes updated before the refusal are set back,
+//! nothing stays pending, and the next launches compute what they computed before. A node set
+//! through its handle keeps that until a param it reads changes, a refused change included.
+//! Results are checked against the CPU after every change.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{cuda_graph, Error};
+use cudagraph_runtime::{cuda_graph, Error, HostCallback};
 use cudagraph_tests::{fill_buffer, read_back, upload, zeros, Gpu, Kernels, SaxpyArgs, ScaleArgs};
 
 cuda_graph! {
@@ -31,6 +35,28 @@ cuda_graph! {
         init: memset(y, c);
         axpy: kernel saxpy<<<n.div_ceil(256), 256>>>(n, a, x, y);
         init -> axpy;
+    }
+
+    /// A host node that counts its calls.
+    graph Tick {
+        params {
+            count: HostCallback,
+        }
+        tick: host(count);
+    }
+
+    /// A `Tick` child graph, then `w[i] *= s` for `i < n` (checked against `w`).
+    graph Nested {
+        params {
+            scale: Kernel<ScaleArgs>,
+            w: DeviceBuffer<f32>,
+            n: u32,
+            s: f32,
+            inner: Tick,
+        }
+        ticks: child(inner);
+        widen: kernel scale<<<n.div_ceil(256), 256>>>(n, s, w);
+        ticks -> widen;
     }
 
     /// `x_new = x / 2`: the host swaps `x` and `x_new` between launches.
@@ -113,7 +139,7 @@ fn a_refused_setter_keeps_the_old_value_and_names_the_node() {
     launch_and_check(&gpu, &mut exec, (LEN, 3.0), "a set");
 
     // `widen` takes the longer `n` (its `w` is long enough), `axpy` refuses it: the error names
-    // `axpy`, `n` keeps its value, and `widen` is set back before the next launch.
+    // `axpy`, `n` keeps its value, and `widen` is set back.
     let longer = (LEN + EXTRA / 2) as u32;
     match exec.set_n(longer) {
         Err(Error::Invalid { node, .. }) => assert_eq!(node, "axpy"),
@@ -131,55 +157,126 @@ fn a_refused_setter_keeps_the_old_value_and_names_the_node() {
     launch_and_check(&gpu, &mut exec, (LEN, 3.0), "n back");
 }
 
+/// Launches `exec` as [`launch_and_check`] does and returns what it computed (`y`, `w`).
+#[track_caller]
+fn outputs(gpu: &Gpu, exec: &mut CheckedExec, n_s: (usize, f32), what: &str) -> [Vec<f32>; 2] {
+    launch_and_check(gpu, exec, n_s, what);
+    let p = exec.params();
+    [read_back(&gpu.stream, &p.y), read_back(&gpu.stream, &p.w)]
+}
+
+/// Asserts that a refusal named `axpy` and left the executable's params as `before`.
+#[track_caller]
+fn refused_by_axpy(result: Result<usize, Error>, exec: &CheckedExec, before: (u32, f32, f32)) {
+    match result {
+        Err(Error::Invalid { node, .. }) => assert_eq!(node, "axpy"),
+        other => panic!("expected axpy's check to refuse the change, got {other:?}"),
+    }
+    let p = exec.params();
+    assert_eq!(
+        (p.n, p.s, p.c),
+        before,
+        "the params are as before the refused change"
+    );
+}
+
 #[test]
-fn a_refused_change_through_the_guard_stops_every_launch_until_it_is_fixed() {
-    let Some(gpu) = cudagraph_tests::gpu(
-        "a_refused_change_through_the_guard_stops_every_launch_until_it_is_fixed",
-    ) else {
+fn a_refused_change_leaves_the_executable_running_what_it_ran() {
+    let Some(gpu) =
+        cudagraph_tests::gpu("a_refused_change_leaves_the_executable_running_what_it_ran")
+    else {
         return;
     };
     let mut exec = Checked::build(&gpu.ctx, &params(&gpu))
         .unwrap()
         .instantiate()
         .unwrap();
-    launch_and_check(&gpu, &mut exec, (LEN, 3.0), "as built");
+    // A valid change, launched: what every refusal below must leave running.
+    assert_eq!(exec.set_a(-1.5).unwrap(), 2.0);
+    let before = outputs(&gpu, &mut exec, (LEN, 3.0), "a set");
+    let kept = (LEN as u32, 3.0, 0.5);
+    // `widen` (first in build order) takes this `n`, its `w` being long enough; `axpy` refuses
+    // it. Were `widen` left with it, the launch would scale `w` past `LEN`, which `outputs`
+    // checks.
+    let longer = (LEN + EXTRA / 2) as u32;
 
-    // The guard is dropped with a change no node can take: nothing is lost, the launch reports
-    // it, naming the node, and launches nothing (`y` keeps its poison).
-    let mut p = exec.params_mut();
-    assert_eq!(p.set_s(0.25), 3.0);
-    p.set_n((LEN + EXTRA / 2) as u32);
-    drop(p);
-    for attempt in 0..2 {
-        fill_buffer(&exec.params().y, f32::NAN);
-        match exec.launch(&gpu.stream) {
-            Err(Error::Invalid { node, .. }) => assert_eq!(node, "axpy", "attempt {attempt}"),
-            other => panic!("attempt {attempt}: expected axpy's refusal, got {other:?}"),
-        }
-        gpu.stream.synchronize().unwrap();
-        let y = read_back(&gpu.stream, &exec.params().y);
-        assert!(
-            y.iter().all(|v| v.is_nan()),
-            "attempt {attempt}: a launch ran"
-        );
-    }
-    // Fixed through a setter: the pending updates are made, with the fixed value.
-    assert_eq!(exec.set_n(LEN as u32).unwrap(), (LEN + EXTRA / 2) as u32);
-    launch_and_check(&gpu, &mut exec, (LEN, 0.25), "fixed");
+    // A setter.
+    refused_by_axpy(exec.set_n(longer).map(|_| 0), &exec, kept);
+    let after = outputs(&gpu, &mut exec, (LEN, 3.0), "after the refused setter");
+    assert_eq!(after, before, "after the refused setter");
 
-    // Through the guard's own apply: the error comes from `apply`, and stays until fixed.
+    // The guard's `apply`: the valid changes made with the refused one are undone too.
     let mut p = exec.params_mut();
-    p.set_n(u32::MAX);
-    assert!(matches!(p.apply(), Err(Error::Invalid { .. })));
-    let mut p = exec.params_mut();
-    p.set_n(LEN as u32);
+    p.set_s(0.25);
     p.set_c(-4.0);
-    assert_eq!(
-        p.apply().unwrap(),
-        3,
-        "widen, axpy (n), init (c): each once"
-    );
-    launch_and_check(&gpu, &mut exec, (LEN, 0.25), "fixed by the guard");
+    p.set_n(longer);
+    refused_by_axpy(p.apply(), &exec, kept);
+    assert_eq!(exec.params_mut().apply().unwrap(), 0, "nothing pending");
+    let after = outputs(&gpu, &mut exec, (LEN, 3.0), "after the refused apply");
+    assert_eq!(after, before, "after the refused apply");
+
+    // The launch that applies a dropped guard's changes: its error, and nothing launched
+    // (`y` keeps its poison); the next launch runs what ran before, and retries nothing.
+    let mut p = exec.params_mut();
+    p.set_s(0.25);
+    p.set_n(longer);
+    p.set_c(-4.0);
+    drop(p);
+    fill_buffer(&exec.params().y, f32::NAN);
+    refused_by_axpy(exec.launch(&gpu.stream).map(|()| 0), &exec, kept);
+    gpu.stream.synchronize().unwrap();
+    let y = read_back(&gpu.stream, &exec.params().y);
+    assert!(y.iter().all(|v| v.is_nan()), "the refusing launch ran");
+    for attempt in 0..2 {
+        let after = outputs(&gpu, &mut exec, (LEN, 3.0), "after the refusing launch");
+        assert_eq!(after, before, "launch {attempt} after the refusing launch");
+    }
+
+    // `set_params`.
+    let p = exec.params();
+    let bad = CheckedParams {
+        saxpy: p.saxpy.clone(),
+        scale: p.scale.clone(),
+        x: p.x.clone(),
+        y: p.y.clone(),
+        w: p.w.clone(),
+        n: longer,
+        s: 0.25,
+        ..*p
+    };
+    refused_by_axpy(exec.set_params(&bad), &exec, kept);
+    let after = outputs(&gpu, &mut exec, (LEN, 3.0), "after the refused set_params");
+    assert_eq!(after, before, "after the refused set_params");
+    let p = exec.params();
+    let same = CheckedParams {
+        saxpy: p.saxpy.clone(),
+        scale: p.scale.clone(),
+        x: p.x.clone(),
+        y: p.y.clone(),
+        w: p.w.clone(),
+        ..*p
+    };
+    assert_eq!(exec.set_params(&same).unwrap(), 0, "nothing half-applied");
+
+    // A node set through its handle, then a refused change of a param it reads: nodes set
+    // through their handles are updated last, so `axpy` refuses before `widen` is reached, and
+    // `widen` keeps the handle's values.
+    let w = exec.params().w.clone();
+    exec.widen().set((LEN as u32, 5.0, &w)).unwrap();
+    let by_handle = outputs(&gpu, &mut exec, (LEN, 5.0), "set through the handle");
+    refused_by_axpy(exec.set_n(longer).map(|_| 0), &exec, kept);
+    let after = outputs(&gpu, &mut exec, (LEN, 5.0), "after the refusal, handle set");
+    assert_eq!(after, by_handle, "the handle's values stand");
+
+    // Valid changes afterwards are made, each by itself.
+    assert_eq!(exec.set_s(0.25).unwrap(), 3.0);
+    launch_and_check(&gpu, &mut exec, (LEN, 0.25), "s set");
+    let mut p = exec.params_mut();
+    p.set_s(0.5);
+    p.set_c(-4.0);
+    p.set_a(3.0);
+    assert_eq!(p.apply().unwrap(), 3, "widen (s), init (c), axpy (a)");
+    launch_and_check(&gpu, &mut exec, (LEN, 0.5), "s, c and a set");
 }
 
 #[test]
@@ -266,4 +363,79 @@ fn a_swap_through_the_guard_ping_pongs_two_buffers() {
     let params = exec.into_params();
     let got = read_back(&gpu.stream, &params.x_new);
     assert_eq!(got[LEN - 1], x0[LEN - 1] / 2048.0);
+}
+
+/// A `Tick` graph counting into a counter of its own.
+fn ticking(gpu: &Gpu) -> (Tick, Arc<AtomicUsize>) {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counter = calls.clone();
+    let count = HostCallback::new(move || {
+        counter.fetch_add(1, Ordering::SeqCst);
+    });
+    (Tick::build(&gpu.ctx, &TickParams { count }).unwrap(), calls)
+}
+
+#[test]
+fn a_refused_change_sets_a_child_graph_back() {
+    let Some(gpu) = cudagraph_tests::gpu("a_refused_change_sets_a_child_graph_back") else {
+        return;
+    };
+    let (_, scale) = checked_kernels(&gpu);
+    let (first, first_calls) = ticking(&gpu);
+    let (second, second_calls) = ticking(&gpu);
+    let w = zeros::<f32>(&gpu, LEN);
+    let mut exec = Nested::build(
+        &gpu.ctx,
+        &NestedParams {
+            scale,
+            w: w.clone(),
+            n: LEN as u32,
+            s: 2.0,
+            inner: first,
+        },
+    )
+    .unwrap()
+    .instantiate()
+    .unwrap();
+    let launch = |exec: &mut NestedExec, what: &str| {
+        fill_buffer(&w, 1.0);
+        exec.launch(&gpu.stream)
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        gpu.stream.synchronize().unwrap();
+        read_back(&gpu.stream, &w)
+    };
+    assert_eq!(launch(&mut exec, "as built"), vec![2.0; LEN]);
+    assert_eq!(first_calls.load(Ordering::SeqCst), 1);
+
+    // The child graph changes (`ticks`, first in build order, takes it), and `widen` refuses an
+    // `n` past `w`: the child node is set back to a copy of the first graph.
+    let mut p = exec.params_mut();
+    let first = p.set_inner(second);
+    p.set_n(LEN as u32 + 1);
+    match p.apply() {
+        Err(Error::Invalid { node, .. }) => assert_eq!(node, "widen"),
+        other => panic!("expected widen's check to refuse, got {other:?}"),
+    }
+    assert_eq!(exec.params().n, LEN as u32);
+    for round in 2..4 {
+        assert_eq!(launch(&mut exec, "after the refusal"), vec![2.0; LEN]);
+        assert_eq!(
+            first_calls.load(Ordering::SeqCst),
+            round,
+            "the first graph ticks"
+        );
+        assert_eq!(
+            second_calls.load(Ordering::SeqCst),
+            0,
+            "the refused one never"
+        );
+    }
+
+    // The executable's child graph is the first one's copy: the second is accepted alone.
+    let (second, second_calls) = ticking(&gpu);
+    exec.set_inner(second).unwrap();
+    assert_eq!(launch(&mut exec, "second graph set"), vec![2.0; LEN]);
+    assert_eq!(second_calls.load(Ordering::SeqCst), 1);
+    assert_eq!(first_calls.load(Ordering::SeqCst), 3);
+    drop(first);
 }

@@ -734,17 +734,20 @@ fn two_unordered_nodes_writing_overlapping_params_are_refused_when_built() {
             other => panic!("expected a hazard between `left` and `right`, got {other:?}"),
         }
     }
-    // The refused setter kept `b`. Through the guard, the launch refuses the change, launching
-    // nothing, until it is undone.
+    // The refused setter kept `b`. Through the guard, the launch that applies the change
+    // refuses it, launching nothing, and undoes it: the next launch runs the disjoint params.
     assert_eq!(exec.params().b.addr(), whole.slice(n..).addr());
     let disjoint_b = exec.params_mut().set_b(overlapping.b.clone());
-    for _ in 0..2 {
-        assert!(matches!(
-            exec.launch(&gpu.stream),
-            Err(Error::Hazard { .. })
-        ));
-    }
-    exec.set_b(disjoint_b).unwrap();
+    assert!(matches!(
+        exec.launch(&gpu.stream),
+        Err(Error::Hazard { .. })
+    ));
+    assert_eq!(
+        whole.to_vec().unwrap(),
+        vec![0.0; 2 * n],
+        "nothing launched"
+    );
+    assert_eq!(exec.params().b.addr(), disjoint_b.addr(), "`b` undone");
     exec.launch(&gpu.stream).unwrap();
     let got = whole.to_vec().unwrap();
     assert!(got[..n].iter().all(|&v| v == 1.0) && got[n..].iter().all(|&v| v == 2.0));

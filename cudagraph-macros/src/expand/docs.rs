@@ -266,11 +266,14 @@ pub fn exec_doc(g: &Gen) -> String {
          from another [`{graph}`] ([`update`](Self::update)), or one node through its handle. \
          Which node reads which param is known when the macro runs: a change updates the nodes \
          that read it, each once, with nothing else compared.\n\n\
-         A setter whose update fails (refused by the driver or a kernel's check, params that \
-         would make two nodes race, or a change CUDA cannot make, such as an allocation's \
-         length) returns the error, naming the node, and the param keeps its old value (nodes \
-         updated before the refusal are set back at the next launch). Memory the executable \
-         stops using is released once the launches that may use it are done.\n\n\
+         A change is made whole or not at all. One that a node refuses (the driver or a \
+         kernel's check, params that would make two nodes race, or a change CUDA cannot make, \
+         such as an allocation's length) is the error of the setter, `apply`, `set_params` or \
+         launch that tried it, naming the node, and is undone: every param changed since the \
+         last update gets back the value the nodes were last updated from (the executable keeps \
+         a copy of those), the nodes updated before the refusal are set back, and nothing stays \
+         pending, so the next launch runs what ran before. Memory the executable stops using is \
+         released once the launches that may use it are done.\n\n\
          Nodes:\n\n"
     );
     for node in &g.nodes {
@@ -310,8 +313,8 @@ pub fn setter_doc(g: &Gen, param: usize, readers: &[u32]) -> String {
     }
     format!(
         "Sets param `{name}` and updates what reads it ({}), one single-node update each. \
-         Returns the old value; on error, naming the node, the param keeps it (see \
-         [`{}`]).\n",
+         Returns the old value; on error, naming the node, nothing changes: the param keeps \
+         its old value and the nodes their updates (see [`{}`]).\n",
         reader_list(g, readers),
         g.exec_ty
     )
@@ -342,8 +345,9 @@ pub fn guard_doc(g: &Gen) -> String {
          mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each \
          once however many of its params changed. A guard dropped without `apply` leaves the \
          changes to the executable's next launch, which applies them first: a change cannot be \
-         forgotten, and an update that fails is the error of that `apply` or launch, naming the \
-         node.\n\n\
+         forgotten. An update that fails is the error of that `apply` or launch, naming the \
+         node (the launch launches nothing), and undoes the changes: the params and the nodes \
+         are as they were before them.\n\n\
          ```text\n\
          let mut p = exec.params_mut();\n\
          p.set_n(n);                         // its readers are updated once,\n\

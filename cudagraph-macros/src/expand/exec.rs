@@ -15,7 +15,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
     let (graph, params_ty, exec_ty, nodes_ty, state_ty) =
         (g.graph, &g.params_ty, &g.exec_ty, &g.nodes_ty, &g.state_ty);
     let guard_ty = super::tracked::guard_type(g);
-    let count = g.nodes.len();
+    let (count, param_count) = (g.nodes.len(), g.model.params.len());
     let exec_name = exec_ty.to_string();
     let (params, stream, source) = (
         params_at(Span::call_site()),
@@ -105,7 +105,9 @@ pub fn exec_type(g: &Gen) -> TokenStream {
          A kernel param may change function (same parameter list, same context): the node's \
          single-node update switches it.\n\n\
          Params under which two nodes that may run at the same time share memory, one writing it, \
-         are refused as by [`{graph}::build`], with nothing changed."
+         are refused as by [`{graph}::build`], with nothing changed. So is any update a node \
+         refuses: the error names the node, and the params and the nodes updated before it are \
+         set back to what they were."
     );
 
     let update = if g.model.has_memory_nodes() {
@@ -126,10 +128,13 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             #[doc = #update_doc]
             pub fn update<#same: #p::SameDeclaration<#graph>>(&mut self, #source: &#same) -> #p::Result<()> {
                 let #source: &#graph = #p::SameDeclaration::same(#source);
-                // Copied first: a copy that fails changes nothing.
+                // Copied first (the params, and the applied params the nodes then agree with):
+                // a copy that fails changes nothing.
                 let params = #graph::__cg_own(&#source.state.params)?;
+                let applied = #graph::__cg_own(&#source.state.params)?;
                 self.exec.update(&#source.graph)?;
                 self.state.params = params;
+                self.applied = applied;
                 *self.state.launch = *#source.state.launch;
                 self.tracker.clear();
                 #p::Result::Ok(())
@@ -149,7 +154,8 @@ pub fn exec_type(g: &Gen) -> TokenStream {
          them through the guard) and mark the nodes that read them; [`{guard_ty}::apply`] \
          updates those nodes, each once however many of its params changed, and if the guard \
          is dropped instead, the next [`launch`](Self::launch) does. Either reports an update \
-         the driver or a kernel's check refuses as an error naming the node; nothing is lost \
+         the driver or a kernel's check refuses as an error naming the node, and undoes the \
+         changes (the params and the nodes are as they were before them); nothing is lost \
          when the guard is dropped.\n\n\
          ```text\n\
          exec.params_mut().swap(|p| (&mut p.x, &mut p.x_new))?; // the ping-pong of a solver\n\
@@ -166,19 +172,25 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             exec: #p::GraphExec<'static>,
             nodes: #p::Box<#p::ManuallyDrop<#nodes_ty>>,
             state: #state_ty,
+            /// A copy of the params as the nodes were last updated from them: what a refused
+            /// change puts back (see `__private::apply`).
+            applied: #p::Box<#params_ty>,
             /// The nodes that disagree with the params (see `__private::Tracker`).
             tracker: #p::Tracker,
         }
 
         #(#pass)*
         impl #exec_ty {
-            /// The executable of `exec`, instantiated from a graph with these nodes and state.
+            /// The executable of `exec`, instantiated from a graph with these nodes and state;
+            /// `applied`, a copy of the state's params.
             fn __cg_new(
                 exec: #p::GraphExec<'static>,
                 nodes: #p::Box<#p::ManuallyDrop<#nodes_ty>>,
                 state: #state_ty,
+                applied: #p::Box<#params_ty>,
             ) -> Self {
-                Self { exec, nodes, state, tracker: #p::Tracker::new(#count) }
+                let tracker = #p::Tracker::new(#count, #param_count);
+                Self { exec, nodes, state, applied, tracker }
             }
 
             #launch
@@ -250,7 +262,8 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
     };
     let pending_doc = "Nodes whose params changed through [`params_mut`](Self::params_mut) and \
                        were not updated yet are updated first; an update that fails is the \
-                       launch's error, naming the node, and nothing is launched.";
+                       launch's error, naming the node, and nothing is launched: the changes are \
+                       undone, so the next launch runs what ran before them.";
     if outliving.is_empty() {
         let launch = quote! {
             /// Launches the graph into `stream`.

@@ -384,16 +384,19 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 #upload: #p::Option<&#p::CudaStream>,
             ) -> #p::Result<#exec_ty> {
                 #auto_free
+                // The executable's copy of the params its nodes are built from (see `applied`).
+                let applied = Self::__cg_own(&self.state.params)?;
                 let exec = self.graph.instantiate_with(#flags, #upload)?;
-                #p::Result::Ok(#exec_ty::__cg_new(exec, self.nodes, self.state))
+                #p::Result::Ok(#exec_ty::__cg_new(exec, self.nodes, self.state, applied))
             }
 
             #[doc = #instantiate_on_doc]
             pub fn instantiate_on(self, #stream: &#p::Arc<#p::CudaStream>) -> #p::Result<#exec_ty> {
                 let #flags = #p::InstantiateFlags::NONE;
                 #auto_free
+                let applied = Self::__cg_own(&self.state.params)?;
                 let exec = self.graph.instantiate_on(#stream, #flags)?;
-                #p::Result::Ok(#exec_ty::__cg_new(exec, self.nodes, self.state))
+                #p::Result::Ok(#exec_ty::__cg_new(exec, self.nodes, self.state, applied))
             }
 
             #device_launch

@@ -1,6 +1,8 @@
 //! The copy of the params that a graph keeps and hands to its executable, which owns it from
 //! then on: made by `build` from the `&Params` it is given, and again by a whole-graph `update`
-//! (the executable takes the source graph's) and `set_params` (for the params that changed).
+//! (the executable takes the source graph's) and `set_params` (for the params that changed). The
+//! executable keeps a second copy, the params its nodes were last updated from (`applied`, made
+//! when it is instantiated), which a refused change is undone from.
 //!
 //! A param is copied as its role says (see [`Role`]): a value is cloned, a kernel cloned, a
 //! launch configuration copied, a child graph duplicated (which may fail, so child graphs are
@@ -21,6 +23,8 @@ pub(super) enum Base {
     Params,
     /// The executable's own params (`self.state.params`).
     Kept,
+    /// The executable's copy of the params its nodes were last updated from (`self.applied`).
+    Applied,
 }
 
 impl Gen<'_> {
@@ -82,6 +86,7 @@ impl Gen<'_> {
                 quote!(#params)
             }
             Base::Kept => quote_spanned!(span=> self.state.params),
+            Base::Applied => quote_spanned!(span=> self.applied),
         };
         quote_spanned!(span=> #base.#name)
     }
@@ -90,6 +95,13 @@ impl Gen<'_> {
     pub(super) fn kept(&self, i: usize) -> TokenStream {
         let name = &self.model.params[i].name;
         quote!(self.state.params.#name)
+    }
+
+    /// `self.applied.<param i>`: the executable's copy of param `i` as its nodes were last
+    /// updated from it.
+    pub(super) fn applied(&self, i: usize) -> TokenStream {
+        let name = &self.model.params[i].name;
+        quote!(self.applied.#name)
     }
 
     /// The params that are child graphs, whose copies may fail.

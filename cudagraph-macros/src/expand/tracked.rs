@@ -1,14 +1,19 @@
 //! Changing the params an executable owns: one setter per param (`exec.set_alpha(v)`), the guard
 //! of `exec.params_mut()` for several changes at once, and what both rest on: which node reads
 //! which param, known here at compile time, so that a change updates exactly the nodes that
-//! read the changed params (each once), and nothing else is compared or looked at.
+//! read the changed params (each once), and nothing else is compared or looked at; and the copy
+//! of the params the nodes were last updated from (`applied`), which a change is copied into once
+//! made, and undone from when refused (`sync`, `sync_children`).
 //!
 //! The runtime's side is `__private::tracked` (the `Tracked` trait implemented here, `apply`).
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{docs, indirect_key, local, params_at, relocated, updatable, update_fn, Gen, PER_FN};
+use super::owned::Base;
+use super::{
+    docs, indirect_key, local, params_at, relocated, updatable, update_fn, Gen, Role, PER_FN,
+};
 use crate::model::name_of;
 use crate::parse::NodeOp;
 
@@ -29,6 +34,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
         &g.exec_ty,
     );
     let guard_ty = guard_type(g);
+    let exec_name = exec_ty.to_string();
     let params = params_at(Span::call_site());
 
     // The nodes reading each param: alloc and collective nodes first (their checks, that CUDA
@@ -131,6 +137,8 @@ pub fn tracked(g: &Gen) -> TokenStream {
                 #[inline]
                 pub fn #setter(&mut self, #value: #ty) -> #p::Result<#ty> {
                     self.exec.set_indirect(&self.nodes.#key, #value)?;
+                    // Written for the launches at once: applied.
+                    self.applied.#name = #value;
                     #p::Result::Ok(#p::replace(&mut self.state.params.#name, #value))
                 }
             };
@@ -139,14 +147,8 @@ pub fn tracked(g: &Gen) -> TokenStream {
             #[doc = #doc]
             pub fn #setter(&mut self, #value: #ty) -> #p::Result<#ty> {
                 let old = #p::replace(&mut self.state.params.#name, #value);
-                match #p::set_param(self, #i) {
-                    #p::Result::Ok(_) => #p::Result::Ok(old),
-                    #p::Result::Err(e) => {
-                        self.state.params.#name = old;
-                        #p::unset_param(self, #i);
-                        #p::Result::Err(e)
-                    }
-                }
+                // Refused: the param has its applied value back (see `__private::apply`).
+                #p::set_param(self, #i).map(|_| old)
             }
         }
     });
@@ -181,6 +183,8 @@ pub fn tracked(g: &Gen) -> TokenStream {
             }
         }
     });
+    let (sync_fns, sync_dispatch) = sync(g);
+    let sync_children = sync_children(g);
     let guard_doc = docs::guard_doc(g);
     let guard_name = guard_ty.to_string();
     let pick = local("pick");
@@ -188,6 +192,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
         #(#pass)*
         impl #p::Tracked for #exec_ty {
             type Params = #params_ty;
+            const NAME: &'static str = #exec_name;
             #[allow(clippy::type_complexity)]
             const UPDATES: &'static [fn(&mut Self) -> #p::Result<()>] = &[#(#updates),*];
             const READERS: &'static [(&'static [u32], bool)] = &[#(#reader_entries),*];
@@ -210,6 +215,14 @@ pub fn tracked(g: &Gen) -> TokenStream {
             fn write_indirect(&mut self, param: usize) {
                 #(#indirect_writes)*
             }
+
+            #[inline]
+            #[allow(unused_variables)]
+            fn sync(&mut self, param: usize, commit: bool) {
+                #sync_dispatch
+            }
+
+            #sync_children
 
             fn param_at(#params: &#params_ty, offset: usize) -> #p::Option<usize> {
                 // The layout is the type's: found once, from the first params asked about.
@@ -239,6 +252,8 @@ pub fn tracked(g: &Gen) -> TokenStream {
             #(#node_fns)*
 
             #(#layout_fns)*
+
+            #(#sync_fns)*
         }
 
         #(#pass)*
@@ -273,8 +288,10 @@ pub fn tracked(g: &Gen) -> TokenStream {
             }
 
             /// Updates the nodes that read the params changed so far, each once; returns how
-            /// many it updated. An update that fails is reported, naming its node, and stays to
-            /// be done: the executable's next launch (or the `apply` of a later guard) makes it again.
+            /// many it updated. All or nothing: an update that fails is reported, naming its
+            /// node, and the changes are undone (the params get back the values the nodes were
+            /// last updated from, the nodes updated before the refusal are set back, nothing
+            /// stays pending), so the executable runs as it did before them.
             pub fn apply(self) -> #p::Result<usize> {
                 #p::apply(self.exec)
             }
@@ -285,6 +302,103 @@ pub fn tracked(g: &Gen) -> TokenStream {
             fn fmt(&self, f: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
                 f.debug_struct(#guard_name).finish_non_exhaustive()
             }
+        }
+    }
+}
+
+/// `Tracked::sync`'s body, and the functions it calls: each copies the params of a chunk of
+/// [`PER_FN`] (a match over them, a function per chunk: a function per param would be thousands
+/// of items, one match over all of them a function beyond the optimizer) between the params and
+/// the applied params. Child graphs are left to [`sync_children`].
+fn sync(g: &Gen) -> (Vec<TokenStream>, TokenStream) {
+    let count = g.model.params.len();
+    let indices: Vec<usize> = (0..count).collect();
+    let (mut fns, mut arms) = (Vec::new(), Vec::new());
+    for (at, chunk) in indices.chunks(PER_FN).enumerate() {
+        let f = format_ident!("__cg_sync_{}", chunk[0]);
+        let copies = chunk
+            .iter()
+            .filter(|&&i| g.roles[i] != Role::Child)
+            .map(|&i| {
+                let (kept, applied) = (g.kept(i), g.applied(i));
+                let (to_applied, to_kept) = (g.keep(i, Base::Kept), g.keep(i, Base::Applied));
+                quote! {
+                    #i => if commit { #applied = #to_applied; } else { #kept = #to_kept; }
+                }
+            });
+        fns.push(quote! {
+            #[inline(never)]
+            #[allow(unused_variables)]
+            fn #f(&mut self, param: usize, commit: bool) {
+                match param {
+                    #(#copies)*
+                    _ => {}
+                }
+            }
+        });
+        arms.push(quote!(#at => self.#f(param, commit),));
+    }
+    let dispatch = quote! {
+        match param / #PER_FN {
+            #(#arms)*
+            _ => {}
+        }
+    };
+    (fns, dispatch)
+}
+
+/// `Tracked::sync_children`: the changed params that are child graphs, whose copies may fail,
+/// copied all before any is stored (as `set_params` copies them), or swapped.
+fn sync_children(g: &Gen) -> TokenStream {
+    let p = &g.p;
+    let children = g.child_params();
+    let how = local("how");
+    if children.is_empty() {
+        return quote! {
+            #[inline(always)]
+            fn sync_children(&mut self, #how: #p::SyncChildren) -> #p::Result<()> {
+                let _ = #how;
+                #p::Result::Ok(())
+            }
+        };
+    }
+    let swaps = children.iter().map(|&i| {
+        let (kept, applied) = (g.kept(i), g.applied(i));
+        quote! {
+            if self.tracker.is_changed(#i) {
+                #p::swap(&mut #kept, &mut #applied);
+            }
+        }
+    });
+    let copies = children.iter().map(|&i| {
+        let copy = super::owned::child_copy(i);
+        let (to_applied, to_kept) = (g.keep(i, Base::Kept), g.keep(i, Base::Applied));
+        quote! {
+            let #copy = match self.tracker.is_changed(#i) {
+                false => #p::Option::None,
+                true if commit => #p::Option::Some(#to_applied?),
+                true => #p::Option::Some(#to_kept?),
+            };
+        }
+    });
+    let stores = children.iter().map(|&i| {
+        let (copy, kept, applied) = (super::owned::child_copy(i), g.kept(i), g.applied(i));
+        quote! {
+            if let #p::Option::Some(copy) = #copy {
+                if commit { #applied = copy; } else { #kept = copy; }
+            }
+        }
+    });
+    quote! {
+        fn sync_children(&mut self, #how: #p::SyncChildren) -> #p::Result<()> {
+            if #how == #p::SyncChildren::Swap {
+                #(#swaps)*
+                return #p::Result::Ok(());
+            }
+            let commit = #how == #p::SyncChildren::Commit;
+            #(#copies)*
+            #(#stores)*
+            #p::Result::Ok(())
         }
     }
 }

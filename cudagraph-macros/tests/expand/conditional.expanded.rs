@@ -576,9 +576,10 @@ impl Flow {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<FlowExec> {
+        let applied = Self::__cg_own(&self.state.params)?;
         let exec = self.graph.instantiate_with(flags, upload)?;
         ::cudagraph_runtime::__private::Result::Ok(
-            FlowExec::__cg_new(exec, self.nodes, self.state),
+            FlowExec::__cg_new(exec, self.nodes, self.state, applied),
         )
     }
     ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
@@ -589,9 +590,10 @@ impl Flow {
         >,
     ) -> ::cudagraph_runtime::__private::Result<FlowExec> {
         let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
+        let applied = Self::__cg_own(&self.state.params)?;
         let exec = self.graph.instantiate_on(stream, flags)?;
         ::cudagraph_runtime::__private::Result::Ok(
-            FlowExec::__cg_new(exec, self.nodes, self.state),
+            FlowExec::__cg_new(exec, self.nodes, self.state, applied),
         )
     }
     #[allow(
@@ -1001,7 +1003,7 @@ impl ::cudagraph_runtime::__private::SameDeclaration<Flow> for Flow {
 
 Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`FlowParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Flow`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
 
-A setter whose update fails (refused by the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) returns the error, naming the node, and the param keeps its old value (nodes updated before the refusal are set back at the next launch). Memory the executable stops using is released once the launches that may use it are done.
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
 
 Nodes:
 
@@ -1024,28 +1026,35 @@ struct FlowExec {
         ::cudagraph_runtime::__private::ManuallyDrop<__FlowNodes>,
     >,
     state: __FlowState,
+    /// A copy of the params as the nodes were last updated from them: what a refused
+    /// change puts back (see `__private::apply`).
+    applied: ::cudagraph_runtime::__private::Box<FlowParams>,
     /// The nodes that disagree with the params (see `__private::Tracker`).
     tracker: ::cudagraph_runtime::__private::Tracker,
 }
 impl FlowExec {
-    /// The executable of `exec`, instantiated from a graph with these nodes and state.
+    /// The executable of `exec`, instantiated from a graph with these nodes and state;
+    /// `applied`, a copy of the state's params.
     fn __cg_new(
         exec: ::cudagraph_runtime::__private::GraphExec<'static>,
         nodes: ::cudagraph_runtime::__private::Box<
             ::cudagraph_runtime::__private::ManuallyDrop<__FlowNodes>,
         >,
         state: __FlowState,
+        applied: ::cudagraph_runtime::__private::Box<FlowParams>,
     ) -> Self {
+        let tracker = ::cudagraph_runtime::__private::Tracker::new(12usize, 7usize);
         Self {
             exec,
             nodes,
             state,
-            tracker: ::cudagraph_runtime::__private::Tracker::new(12usize),
+            applied,
+            tracker,
         }
     }
     /// Launches the graph into `stream`.
     ///
-    ///Nodes whose params changed through [`params_mut`](Self::params_mut) and were not updated yet are updated first; an update that fails is the launch's error, naming the node, and nothing is launched.
+    ///Nodes whose params changed through [`params_mut`](Self::params_mut) and were not updated yet are updated first; an update that fails is the launch's error, naming the node, and nothing is launched: the changes are undone, so the next launch runs what ran before them.
     pub fn launch(
         &mut self,
         stream: &::cudagraph_runtime::__private::Arc<
@@ -1075,8 +1084,10 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
             source,
         );
         let params = Flow::__cg_own(&source.state.params)?;
+        let applied = Flow::__cg_own(&source.state.params)?;
         self.exec.update(&source.graph)?;
         self.state.params = params;
+        self.applied = applied;
         *self.state.launch = *source.state.launch;
         self.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -1085,7 +1096,7 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
 
 It compares every param, so its cost grows with the declaration: to change a few params, set them (the setters `set_<param>`, [`params_mut`](Self::params_mut)), which updates only their readers. A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.
 
-Params under which two nodes that may run at the same time share memory, one writing it, are refused as by [`Flow::build`], with nothing changed.*/
+Params under which two nodes that may run at the same time share memory, one writing it, are refused as by [`Flow::build`], with nothing changed. So is any update a node refuses: the error names the node, and the params and the nodes updated before it are set back to what they were.*/
     pub fn set_params(
         &mut self,
         __cg_params: &FlowParams,
@@ -1098,7 +1109,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn params(&self) -> &FlowParams {
         &self.state.params
     }
-    /**A guard through which to change several params at once, or to swap two: [`FlowParamsMut`]'s `set_<param>` and [`swap`](FlowParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`FlowParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node; nothing is lost when the guard is dropped.
+    /**A guard through which to change several params at once, or to swap two: [`FlowParamsMut`]'s `set_<param>` and [`swap`](FlowParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`FlowParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
 
 ```text
 exec.params_mut().swap(|p| (&mut p.x, &mut p.x_new))?; // the ping-pong of a solver
@@ -1342,6 +1353,7 @@ impl Flow {
 }
 impl ::cudagraph_runtime::__private::Tracked for FlowExec {
     type Params = FlowParams;
+    const NAME: &'static str = "FlowExec";
     #[allow(clippy::type_complexity)]
     const UPDATES: &'static [fn(
         &mut Self,
@@ -1381,6 +1393,22 @@ impl ::cudagraph_runtime::__private::Tracked for FlowExec {
     }
     #[allow(unused_variables)]
     fn write_indirect(&mut self, param: usize) {}
+    #[inline]
+    #[allow(unused_variables)]
+    fn sync(&mut self, param: usize, commit: bool) {
+        match param / 64usize {
+            0usize => self.__cg_sync_0(param, commit),
+            _ => {}
+        }
+    }
+    #[inline(always)]
+    fn sync_children(
+        &mut self,
+        how: ::cudagraph_runtime::__private::SyncChildren,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let _ = how;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
     fn param_at(
         __cg_params: &FlowParams,
         offset: usize,
@@ -1402,7 +1430,7 @@ impl ::cudagraph_runtime::__private::Tracked for FlowExec {
 }
 #[allow(clippy::type_complexity)]
 impl FlowExec {
-    /**Sets param `step` and updates what reads it (nodes `bump`, `c1`), one single-node update each. Returns the old value; on error, naming the node, the param keeps it (see [`FlowExec`]).
+    /**Sets param `step` and updates what reads it (nodes `bump`, `c1`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FlowExec`]).
 */
     pub fn set_step(
         &mut self,
@@ -1414,18 +1442,9 @@ impl FlowExec {
             &mut self.state.params.step,
             value,
         );
-        match ::cudagraph_runtime::__private::set_param(self, 0usize) {
-            ::cudagraph_runtime::__private::Result::Ok(_) => {
-                ::cudagraph_runtime::__private::Result::Ok(old)
-            }
-            ::cudagraph_runtime::__private::Result::Err(e) => {
-                self.state.params.step = old;
-                ::cudagraph_runtime::__private::unset_param(self, 0usize);
-                ::cudagraph_runtime::__private::Result::Err(e)
-            }
-        }
+        ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
     }
-    /**Sets param `put` and updates what reads it (nodes `mark_odd`, `c0`), one single-node update each. Returns the old value; on error, naming the node, the param keeps it (see [`FlowExec`]).
+    /**Sets param `put` and updates what reads it (nodes `mark_odd`, `c0`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FlowExec`]).
 */
     pub fn set_put(
         &mut self,
@@ -1435,18 +1454,9 @@ impl FlowExec {
             &mut self.state.params.put,
             value,
         );
-        match ::cudagraph_runtime::__private::set_param(self, 1usize) {
-            ::cudagraph_runtime::__private::Result::Ok(_) => {
-                ::cudagraph_runtime::__private::Result::Ok(old)
-            }
-            ::cudagraph_runtime::__private::Result::Err(e) => {
-                self.state.params.put = old;
-                ::cudagraph_runtime::__private::unset_param(self, 1usize);
-                ::cudagraph_runtime::__private::Result::Err(e)
-            }
-        }
+        ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
     }
-    /**Sets param `pick` and updates what reads it (nodes `decide`, `choose`), one single-node update each. Returns the old value; on error, naming the node, the param keeps it (see [`FlowExec`]).
+    /**Sets param `pick` and updates what reads it (nodes `decide`, `choose`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FlowExec`]).
 */
     pub fn set_pick(
         &mut self,
@@ -1458,18 +1468,9 @@ impl FlowExec {
             &mut self.state.params.pick,
             value,
         );
-        match ::cudagraph_runtime::__private::set_param(self, 2usize) {
-            ::cudagraph_runtime::__private::Result::Ok(_) => {
-                ::cudagraph_runtime::__private::Result::Ok(old)
-            }
-            ::cudagraph_runtime::__private::Result::Err(e) => {
-                self.state.params.pick = old;
-                ::cudagraph_runtime::__private::unset_param(self, 2usize);
-                ::cudagraph_runtime::__private::Result::Err(e)
-            }
-        }
+        ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
     }
-    /**Sets param `counter` and updates what reads it (nodes `reset`, `decide`, `bump`, `c1`), one single-node update each. Returns the old value; on error, naming the node, the param keeps it (see [`FlowExec`]).
+    /**Sets param `counter` and updates what reads it (nodes `reset`, `decide`, `bump`, `c1`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FlowExec`]).
 */
     pub fn set_counter(
         &mut self,
@@ -1479,18 +1480,9 @@ impl FlowExec {
             &mut self.state.params.counter,
             value,
         );
-        match ::cudagraph_runtime::__private::set_param(self, 3usize) {
-            ::cudagraph_runtime::__private::Result::Ok(_) => {
-                ::cudagraph_runtime::__private::Result::Ok(old)
-            }
-            ::cudagraph_runtime::__private::Result::Err(e) => {
-                self.state.params.counter = old;
-                ::cudagraph_runtime::__private::unset_param(self, 3usize);
-                ::cudagraph_runtime::__private::Result::Err(e)
-            }
-        }
+        ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
     }
-    /**Sets param `out` and updates what reads it (nodes `mark_odd`, `mark_even`, `c0`), one single-node update each. Returns the old value; on error, naming the node, the param keeps it (see [`FlowExec`]).
+    /**Sets param `out` and updates what reads it (nodes `mark_odd`, `mark_even`, `c0`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FlowExec`]).
 */
     pub fn set_out(
         &mut self,
@@ -1500,18 +1492,9 @@ impl FlowExec {
             &mut self.state.params.out,
             value,
         );
-        match ::cudagraph_runtime::__private::set_param(self, 4usize) {
-            ::cudagraph_runtime::__private::Result::Ok(_) => {
-                ::cudagraph_runtime::__private::Result::Ok(old)
-            }
-            ::cudagraph_runtime::__private::Result::Err(e) => {
-                self.state.params.out = old;
-                ::cudagraph_runtime::__private::unset_param(self, 4usize);
-                ::cudagraph_runtime::__private::Result::Err(e)
-            }
-        }
+        ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
     }
-    /**Sets param `choice` and updates what reads it (node `choose`), one single-node update each. Returns the old value; on error, naming the node, the param keeps it (see [`FlowExec`]).
+    /**Sets param `choice` and updates what reads it (node `choose`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FlowExec`]).
 */
     pub fn set_choice(
         &mut self,
@@ -1521,18 +1504,9 @@ impl FlowExec {
             &mut self.state.params.choice,
             value,
         );
-        match ::cudagraph_runtime::__private::set_param(self, 5usize) {
-            ::cudagraph_runtime::__private::Result::Ok(_) => {
-                ::cudagraph_runtime::__private::Result::Ok(old)
-            }
-            ::cudagraph_runtime::__private::Result::Err(e) => {
-                self.state.params.choice = old;
-                ::cudagraph_runtime::__private::unset_param(self, 5usize);
-                ::cudagraph_runtime::__private::Result::Err(e)
-            }
-        }
+        ::cudagraph_runtime::__private::set_param(self, 5usize).map(|_| old)
     }
-    /**Sets param `limit` and updates what reads it (node `bump`), one single-node update each. Returns the old value; on error, naming the node, the param keeps it (see [`FlowExec`]).
+    /**Sets param `limit` and updates what reads it (node `bump`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FlowExec`]).
 */
     pub fn set_limit(
         &mut self,
@@ -1542,16 +1516,7 @@ impl FlowExec {
             &mut self.state.params.limit,
             value,
         );
-        match ::cudagraph_runtime::__private::set_param(self, 6usize) {
-            ::cudagraph_runtime::__private::Result::Ok(_) => {
-                ::cudagraph_runtime::__private::Result::Ok(old)
-            }
-            ::cudagraph_runtime::__private::Result::Err(e) => {
-                self.state.params.limit = old;
-                ::cudagraph_runtime::__private::unset_param(self, 6usize);
-                ::cudagraph_runtime::__private::Result::Err(e)
-            }
-        }
+        ::cudagraph_runtime::__private::set_param(self, 6usize).map(|_| old)
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
@@ -1720,8 +1685,116 @@ impl FlowExec {
                 ),
             );
     }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+        match param {
+            0usize => {
+                if commit {
+                    self.applied.step = <Kernel<
+                        (ConditionalHandle, DevicePtrMut<u32>, u32),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.step,
+                    );
+                } else {
+                    self.state.params.step = <Kernel<
+                        (ConditionalHandle, DevicePtrMut<u32>, u32),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.step,
+                    );
+                }
+            }
+            1usize => {
+                if commit {
+                    self.applied.put = <Kernel<
+                        (u32, DevicePtrMut<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.put,
+                    );
+                } else {
+                    self.state.params.put = <Kernel<
+                        (u32, DevicePtrMut<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.put,
+                    );
+                }
+            }
+            2usize => {
+                if commit {
+                    self.applied.pick = <Kernel<
+                        (ConditionalHandle, DevicePtr<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.pick,
+                    );
+                } else {
+                    self.state.params.pick = <Kernel<
+                        (ConditionalHandle, DevicePtr<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.pick,
+                    );
+                }
+            }
+            3usize => {
+                if commit {
+                    self.applied.counter = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.counter,
+                    );
+                } else {
+                    self.state.params.counter = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.counter,
+                    );
+                }
+            }
+            4usize => {
+                if commit {
+                    self.applied.out = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.out,
+                    );
+                } else {
+                    self.state.params.out = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.out,
+                    );
+                }
+            }
+            5usize => {
+                if commit {
+                    self.applied.choice = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.choice,
+                    );
+                } else {
+                    self.state.params.choice = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.choice,
+                    );
+                }
+            }
+            6usize => {
+                if commit {
+                    self.applied.limit = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.limit,
+                    );
+                } else {
+                    self.state.params.limit = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.limit,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
 }
-/**Changes to the params of a [`FlowExec`], several at once ([`FlowExec::params_mut`]). It reads as the params (`Deref`); `set_<param>` and [`swap`](Self::swap) change them and mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each once however many of its params changed. A guard dropped without `apply` leaves the changes to the executable's next launch, which applies them first: a change cannot be forgotten, and an update that fails is the error of that `apply` or launch, naming the node.
+/**Changes to the params of a [`FlowExec`], several at once ([`FlowExec::params_mut`]). It reads as the params (`Deref`); `set_<param>` and [`swap`](Self::swap) change them and mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each once however many of its params changed. A guard dropped without `apply` leaves the changes to the executable's next launch, which applies them first: a change cannot be forgotten. An update that fails is the error of that `apply` or launch, naming the node (the launch launches nothing), and undoes the changes: the params and the nodes are as they were before them.
 
 ```text
 let mut p = exec.params_mut();
@@ -1832,8 +1905,10 @@ impl FlowParamsMut<'_> {
         ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
     }
     /// Updates the nodes that read the params changed so far, each once; returns how
-    /// many it updated. An update that fails is reported, naming its node, and stays to
-    /// be done: the executable's next launch (or the `apply` of a later guard) makes it again.
+    /// many it updated. All or nothing: an update that fails is reported, naming its
+    /// node, and the changes are undone (the params get back the values the nodes were
+    /// last updated from, the nodes updated before the refusal are set back, nothing
+    /// stays pending), so the executable runs as it did before them.
     pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }

@@ -237,9 +237,10 @@ impl Worker {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<WorkerExec> {
+        let applied = Self::__cg_own(&self.state.params)?;
         let exec = self.graph.instantiate_with(flags, upload)?;
         ::cudagraph_runtime::__private::Result::Ok(
-            WorkerExec::__cg_new(exec, self.nodes, self.state),
+            WorkerExec::__cg_new(exec, self.nodes, self.state, applied),
         )
     }
     ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
@@ -250,9 +251,10 @@ impl Worker {
         >,
     ) -> ::cudagraph_runtime::__private::Result<WorkerExec> {
         let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
+        let applied = Self::__cg_own(&self.state.params)?;
         let exec = self.graph.instantiate_on(stream, flags)?;
         ::cudagraph_runtime::__private::Result::Ok(
-            WorkerExec::__cg_new(exec, self.nodes, self.state),
+            WorkerExec::__cg_new(exec, self.nodes, self.state, applied),
         )
     }
     /// Instantiates the graph for launch from the device and uploads it on `upload`
@@ -384,7 +386,7 @@ impl ::cudagraph_runtime::__private::SameDeclaration<Worker> for Worker {
 
 Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`WorkerParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Worker`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
 
-A setter whose update fails (refused by the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) returns the error, naming the node, and the param keeps its old value (nodes updated before the refusal are set back at the next launch). Memory the executable stops using is released once the launches that may use it are done.
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
 
 Nodes:
 
@@ -397,28 +399,35 @@ struct WorkerExec {
         ::cudagraph_runtime::__private::ManuallyDrop<__WorkerNodes>,
     >,
     state: __WorkerState,
+    /// A copy of the params as the nodes were last updated from them: what a refused
+    /// change puts back (see `__private::apply`).
+    applied: ::cudagraph_runtime::__private::Box<WorkerParams>,
     /// The nodes that disagree with the params (see `__private::Tracker`).
     tracker: ::cudagraph_runtime::__private::Tracker,
 }
 impl WorkerExec {
-    /// The executable of `exec`, instantiated from a graph with these nodes and state.
+    /// The executable of `exec`, instantiated from a graph with these nodes and state;
+    /// `applied`, a copy of the state's params.
     fn __cg_new(
         exec: ::cudagraph_runtime::__private::GraphExec<'static>,
         nodes: ::cudagraph_runtime::__private::Box<
             ::cudagraph_runtime::__private::ManuallyDrop<__WorkerNodes>,
         >,
         state: __WorkerState,
+        applied: ::cudagraph_runtime::__private::Box<WorkerParams>,
     ) -> Self {
+        let tracker = ::cudagraph_runtime::__private::Tracker::new(2usize, 3usize);
         Self {
             exec,
             nodes,
             state,
-            tracker: ::cudagraph_runtime::__private::Tracker::new(2usize),
+            applied,
+            tracker,
         }
     }
     /// Launches the graph into `stream`.
     ///
-    ///Nodes whose params changed through [`params_mut`](Self::params_mut) and were not updated yet are updated first; an update that fails is the launch's error, naming the node, and nothing is launched.
+    ///Nodes whose params changed through [`params_mut`](Self::params_mut) and were not updated yet are updated first; an update that fails is the launch's error, naming the node, and nothing is launched: the changes are undone, so the next launch runs what ran before them.
     pub fn launch(
         &mut self,
         stream: &::cudagraph_runtime::__private::Arc<
@@ -448,8 +457,10 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
             source,
         );
         let params = Worker::__cg_own(&source.state.params)?;
+        let applied = Worker::__cg_own(&source.state.params)?;
         self.exec.update(&source.graph)?;
         self.state.params = params;
+        self.applied = applied;
         *self.state.launch = *source.state.launch;
         self.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -458,7 +469,7 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
 
 It compares every param, so its cost grows with the declaration: to change a few params, set them (the setters `set_<param>`, [`params_mut`](Self::params_mut)), which updates only their readers. A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.
 
-Params under which two nodes that may run at the same time share memory, one writing it, are refused as by [`Worker::build`], with nothing changed.*/
+Params under which two nodes that may run at the same time share memory, one writing it, are refused as by [`Worker::build`], with nothing changed. So is any update a node refuses: the error names the node, and the params and the nodes updated before it are set back to what they were.*/
     pub fn set_params(
         &mut self,
         __cg_params: &WorkerParams,
@@ -471,7 +482,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn params(&self) -> &WorkerParams {
         &self.state.params
     }
-    /**A guard through which to change several params at once, or to swap two: [`WorkerParamsMut`]'s `set_<param>` and [`swap`](WorkerParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`WorkerParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node; nothing is lost when the guard is dropped.
+    /**A guard through which to change several params at once, or to swap two: [`WorkerParamsMut`]'s `set_<param>` and [`swap`](WorkerParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`WorkerParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
 
 ```text
 exec.params_mut().swap(|p| (&mut p.x, &mut p.x_new))?; // the ping-pong of a solver
@@ -593,6 +604,7 @@ impl Worker {
 }
 impl ::cudagraph_runtime::__private::Tracked for WorkerExec {
     type Params = WorkerParams;
+    const NAME: &'static str = "WorkerExec";
     #[allow(clippy::type_complexity)]
     const UPDATES: &'static [fn(
         &mut Self,
@@ -618,6 +630,22 @@ impl ::cudagraph_runtime::__private::Tracked for WorkerExec {
     }
     #[allow(unused_variables)]
     fn write_indirect(&mut self, param: usize) {}
+    #[inline]
+    #[allow(unused_variables)]
+    fn sync(&mut self, param: usize, commit: bool) {
+        match param / 64usize {
+            0usize => self.__cg_sync_0(param, commit),
+            _ => {}
+        }
+    }
+    #[inline(always)]
+    fn sync_children(
+        &mut self,
+        how: ::cudagraph_runtime::__private::SyncChildren,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let _ = how;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
     fn param_at(
         __cg_params: &WorkerParams,
         offset: usize,
@@ -639,7 +667,7 @@ impl ::cudagraph_runtime::__private::Tracked for WorkerExec {
 }
 #[allow(clippy::type_complexity)]
 impl WorkerExec {
-    /**Sets param `step` and updates what reads it (node `bump`), one single-node update each. Returns the old value; on error, naming the node, the param keeps it (see [`WorkerExec`]).
+    /**Sets param `step` and updates what reads it (node `bump`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`WorkerExec`]).
 */
     pub fn set_step(
         &mut self,
@@ -649,18 +677,9 @@ impl WorkerExec {
             &mut self.state.params.step,
             value,
         );
-        match ::cudagraph_runtime::__private::set_param(self, 0usize) {
-            ::cudagraph_runtime::__private::Result::Ok(_) => {
-                ::cudagraph_runtime::__private::Result::Ok(old)
-            }
-            ::cudagraph_runtime::__private::Result::Err(e) => {
-                self.state.params.step = old;
-                ::cudagraph_runtime::__private::unset_param(self, 0usize);
-                ::cudagraph_runtime::__private::Result::Err(e)
-            }
-        }
+        ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
     }
-    /**Sets param `counter` and updates what reads it (nodes `clear`, `bump`), one single-node update each. Returns the old value; on error, naming the node, the param keeps it (see [`WorkerExec`]).
+    /**Sets param `counter` and updates what reads it (nodes `clear`, `bump`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`WorkerExec`]).
 */
     pub fn set_counter(
         &mut self,
@@ -670,34 +689,16 @@ impl WorkerExec {
             &mut self.state.params.counter,
             value,
         );
-        match ::cudagraph_runtime::__private::set_param(self, 1usize) {
-            ::cudagraph_runtime::__private::Result::Ok(_) => {
-                ::cudagraph_runtime::__private::Result::Ok(old)
-            }
-            ::cudagraph_runtime::__private::Result::Err(e) => {
-                self.state.params.counter = old;
-                ::cudagraph_runtime::__private::unset_param(self, 1usize);
-                ::cudagraph_runtime::__private::Result::Err(e)
-            }
-        }
+        ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
     }
-    /**Sets param `n` and updates what reads it (node `bump`), one single-node update each. Returns the old value; on error, naming the node, the param keeps it (see [`WorkerExec`]).
+    /**Sets param `n` and updates what reads it (node `bump`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`WorkerExec`]).
 */
     pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
         let old = ::cudagraph_runtime::__private::replace(
             &mut self.state.params.n,
             value,
         );
-        match ::cudagraph_runtime::__private::set_param(self, 2usize) {
-            ::cudagraph_runtime::__private::Result::Ok(_) => {
-                ::cudagraph_runtime::__private::Result::Ok(old)
-            }
-            ::cudagraph_runtime::__private::Result::Err(e) => {
-                self.state.params.n = old;
-                ::cudagraph_runtime::__private::unset_param(self, 2usize);
-                ::cudagraph_runtime::__private::Result::Err(e)
-            }
-        }
+        ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
@@ -751,8 +752,56 @@ impl WorkerExec {
                 ),
             );
     }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+        match param {
+            0usize => {
+                if commit {
+                    self.applied.step = <Kernel<
+                        (u32, DevicePtrMut<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.step,
+                    );
+                } else {
+                    self.state.params.step = <Kernel<
+                        (u32, DevicePtrMut<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.step,
+                    );
+                }
+            }
+            1usize => {
+                if commit {
+                    self.applied.counter = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.counter,
+                    );
+                } else {
+                    self.state.params.counter = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.counter,
+                    );
+                }
+            }
+            2usize => {
+                if commit {
+                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.n,
+                    );
+                } else {
+                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.n,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
 }
-/**Changes to the params of a [`WorkerExec`], several at once ([`WorkerExec::params_mut`]). It reads as the params (`Deref`); `set_<param>` and [`swap`](Self::swap) change them and mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each once however many of its params changed. A guard dropped without `apply` leaves the changes to the executable's next launch, which applies them first: a change cannot be forgotten, and an update that fails is the error of that `apply` or launch, naming the node.
+/**Changes to the params of a [`WorkerExec`], several at once ([`WorkerExec::params_mut`]). It reads as the params (`Deref`); `set_<param>` and [`swap`](Self::swap) change them and mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each once however many of its params changed. A guard dropped without `apply` leaves the changes to the executable's next launch, which applies them first: a change cannot be forgotten. An update that fails is the error of that `apply` or launch, naming the node (the launch launches nothing), and undoes the changes: the params and the nodes are as they were before them.
 
 ```text
 let mut p = exec.params_mut();
@@ -817,8 +866,10 @@ impl WorkerParamsMut<'_> {
         ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
     }
     /// Updates the nodes that read the params changed so far, each once; returns how
-    /// many it updated. An update that fails is reported, naming its node, and stays to
-    /// be done: the executable's next launch (or the `apply` of a later guard) makes it again.
+    /// many it updated. All or nothing: an update that fails is reported, naming its
+    /// node, and the changes are undone (the params get back the values the nodes were
+    /// last updated from, the nodes updated before the refusal are set back, nothing
+    /// stays pending), so the executable runs as it did before them.
     pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }

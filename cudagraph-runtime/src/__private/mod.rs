@@ -21,7 +21,7 @@ pub use std::boxed::Box;
 pub use std::clone::Clone;
 pub use std::default::Default;
 pub use std::fmt;
-pub use std::mem::{replace, ManuallyDrop};
+pub use std::mem::{replace, swap, ManuallyDrop};
 pub use std::ops::{Deref, DerefMut};
 pub use std::option::Option;
 pub use std::sync::{Arc, OnceLock};
