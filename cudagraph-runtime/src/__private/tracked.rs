@@ -204,7 +204,7 @@ pub fn stage<E: Tracked>(exec: &mut E, param: usize) {
 /// last, so that a refusal before them leaves them untouched). Returns how many nodes were
 /// updated.
 ///
-/// All or nothing: when the check or an update is refused, the change is undone ([`undo`]) and
+/// All or nothing: when the check or an update is refused, the change is undone (`undo`) and
 /// the error, naming the node, is returned. Nothing stays pending, so the next launch runs the
 /// executable as it was.
 pub fn apply<E: Tracked>(exec: &mut E) -> Result<usize> {
