@@ -424,7 +424,8 @@ use proc_macro::TokenStream;
 ///     every change not applied yet is undone: the params are what the nodes were last updated
 ///     from, the nodes are as they were, and the next launch runs them. A swap of two buffers
 ///     the executable holds registers and releases nothing: it costs the single-node updates of
-///     their readers;
+///     their readers, and the two buffers' copies into the applied params (a reference count
+///     each);
 ///   - `set_params(&params) -> Result<usize>`: whole replacement. It compares each param with
 ///     the executable's own, copies in those that changed and updates exactly the nodes that
 ///     read them (or that were set through their handle since); it returns how many nodes it

@@ -234,7 +234,13 @@ fn forward<E: Tracked>(exec: &mut E) -> Result<usize> {
     if exec.tracker().check {
         exec.check()?;
     }
+    // Two rounds: the nodes set through their handles wait for the second, which is skipped
+    // when there are none.
+    let mut handled_waiting = false;
     for handled in [false, true] {
+        if handled && !handled_waiting {
+            break;
+        }
         let mut at = 0;
         loop {
             let tracker = exec.tracker();
@@ -243,7 +249,11 @@ fn forward<E: Tracked>(exec: &mut E) -> Result<usize> {
             };
             at += 1;
             let n = node as usize;
-            if !tracker.stale[n] || tracker.by_handle[n] != handled {
+            if !tracker.stale[n] {
+                continue;
+            }
+            if tracker.by_handle[n] != handled {
+                handled_waiting = true;
                 continue;
             }
             E::UPDATES[n](exec)?;
