@@ -56,8 +56,8 @@ fn main() {
     }
     src.push_str("    }\n}\n\n");
 
-    // Field access by index, for benchmarks that change k of the N parameters, and the enum
-    // variant of `a_i`, for `set_params_only`.
+    // Params by index, for benchmarks that change k of the N parameters: in the params, through
+    // the executable's setter, through the guard of `params_mut`.
     by_index(
         &mut src,
         "Sets `a_i` of `p`.",
@@ -67,10 +67,24 @@ fn main() {
     );
     by_index(
         &mut src,
-        "`ChainParam::A<i>`.",
-        "a_param(i: usize) -> ChainParam",
+        "`a_i` of `p`.",
+        "get_a(p: &ChainParams, i: usize) -> f32",
         nodes,
-        |i| format!("ChainParam::A{i}"),
+        |i| format!("p.a{i}"),
+    );
+    by_index(
+        &mut src,
+        "`exec.set_a<i>(value)`.",
+        "exec_set_a(exec: &mut ChainExec, i: usize, value: f32) -> cudagraph_runtime::Result<f32>",
+        nodes,
+        |i| format!("exec.set_a{i}(value)"),
+    );
+    by_index(
+        &mut src,
+        "`guard.set_a<i>(value)`.",
+        "guard_set_a(guard: &mut ChainParamsMut<'_>, i: usize, value: f32) -> f32",
+        nodes,
+        |i| format!("guard.set_a{i}(value)"),
     );
 
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
@@ -215,17 +229,17 @@ fn spread() -> String {
     );
     by_index(
         &mut src,
-        "`SpreadParam::A<i>`.",
-        "spread_a_param(i: usize) -> SpreadParam",
+        "`guard.set_a<i>(value)`.",
+        "spread_set_a(guard: &mut SpreadParamsMut<'_>, i: usize, value: f32) -> f32",
         SPREAD_TOP,
-        |i| format!("SpreadParam::A{i}"),
+        |i| format!("guard.set_a{i}(value)"),
     );
     by_index(
         &mut src,
-        "`SpreadParam::B<i>`.",
-        "spread_b_param(i: usize) -> SpreadParam",
+        "`guard.set_b<i>(value)`.",
+        "spread_set_b(guard: &mut SpreadParamsMut<'_>, i: usize, value: f32) -> f32",
         SPREAD_BODY,
-        |i| format!("SpreadParam::B{i}"),
+        |i| format!("guard.set_b{i}(value)"),
     );
     src
 }

@@ -59,7 +59,7 @@ use proc_macro::TokenStream;
 /// // SAFETY: `saxpy` is `void saxpy(unsigned n, float a, const float* x, float* y)`.
 /// let saxpy = unsafe { Kernel::new(func) };
 /// let n = 1 << 20;
-/// let mut params = StepParams {
+/// let params = StepParams {
 ///     saxpy,
 ///     x: DeviceBuffer::from_host(&stream, &vec![1.0; n])?,
 ///     y: DeviceBuffer::zeros(&stream, n)?,
@@ -69,14 +69,17 @@ use proc_macro::TokenStream;
 ///     done: report,
 /// };
 ///
-/// let mut exec = Step::build(&ctx, &params)?.instantiate()?;
+/// let mut exec = Step::build(&ctx, &params)?.instantiate()?; // the executable keeps a copy
 /// exec.launch(&stream)?;
 ///
-/// params.alpha = 3.0;
-/// assert_eq!(exec.set_params(&params)?, 1); // only `scale` reads `alpha`
-/// exec.zero().set_enabled(false)?;          // kernel, memset and memcpy nodes only
+/// assert_eq!(exec.set_alpha(3.0)?, 2.0);           // updates `scale`, the one node reading it
+/// let mut p = exec.params_mut();                   // several changes, each node updated once:
+/// let _old_x = p.set_x(DeviceBuffer::from_host(&stream, &vec![0.5; n])?);
+/// p.set_n(n as u32 / 2);
+/// drop(p);                                         // applied by the next launch (or `p.apply()?`)
+/// exec.zero().set_enabled(false)?;                 // kernel, memset and memcpy nodes only
 /// exec.launch(&stream)?;
-/// println!("{}", params.host_y.read()?[0]); // waits for the launch
+/// println!("{}", exec.params().host_y.read()?[0]); // waits for the launch
 /// println!("{}", Step::TOPOLOGY.to_mermaid());
 /// # Ok(()) }
 /// ```
@@ -137,10 +140,10 @@ use proc_macro::TokenStream;
 ///
 /// Buffer params are `DeviceBuffer<T>` (device memory) and `HostBuffer<T>` (page-locked host
 /// memory): shared handles that the graph and its executables keep alive until the last launch
-/// that may use them has completed, also when `set_params` replaces them or the executable is
-/// dropped while a launch runs. Host code reads results through the buffer
-/// (`params.out.read()?` waits for the launches that write it), or in a host node that gets the
-/// buffer (`host(f, out)`). Raw `DevicePtr<T>` / `HostPtr<T>` params (from `unsafe fn from_raw`)
+/// that may use them has completed, also when a setter or `set_params` replaces them or the
+/// executable is dropped while a launch runs. Host code reads results through the buffer
+/// (`exec.params().out.read()?`, or any clone of it, waits for the launches that write it), or
+/// in a host node that gets the buffer (`host(f, out)`). Raw `DevicePtr<T>` / `HostPtr<T>` params (from `unsafe fn from_raw`)
 /// are accepted too, with the promise made there. See the runtime crate's "Memory model".
 ///
 /// Two nodes that use one buffer, one of them writing it, must be ordered by an edge (T14
@@ -213,12 +216,16 @@ use proc_macro::TokenStream;
 /// only once the allocation is freed. Its executable is therefore instantiated with
 /// auto-free-on-launch (each launch frees the last one's allocations), and `launch` returns a
 /// `<Graph>Allocations<'_>` that borrows the executable: `read_<name>()` copies an allocation
-/// out, `<name>()` gives its address, and the executable cannot be launched again while the
-/// value lives:
+/// out, `<name>()` gives its address, `take_<name>()` takes it out as a `DeviceBuffer` (yours to
+/// keep, to give to cudarc, or to a later graph's free node: `Graph::add_mem_free_buffer`), and
+/// the executable cannot be launched again while the value lives. A launch after a
+/// `take_<name>()` is refused (`Error::Allocation`) until the buffer is gone, since it would
+/// allocate the same addresses:
 ///
 /// ```text
-/// let done = exec.launch(&stream)?;
+/// let mut done = exec.launch(&stream)?;
 /// let counts: Vec<u32> = done.read_counts()?;
+/// let kept: DeviceBuffer<u32> = done.take_counts()?;
 /// ```
 ///
 /// [graph memory nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#graph-memory-nodes
@@ -239,8 +246,8 @@ use proc_macro::TokenStream;
 /// write: kernel record<<<1, 32>>>(step, scale, out);
 /// ```
 ///
-/// The executable gets `set_<param>(value)` (a store into host memory, about a nanosecond, no
-/// driver call); `set_params` and `set_params_only` set changed indirect params the same way and
+/// The executable's setter `set_<param>(value)` is a store into host memory (about a nanosecond,
+/// no driver call); the params guard and `set_params` set indirect params the same way and
 /// update no node for them. Each launch reads exactly the values set before its `launch` call,
 /// however many launches are queued: a fetch node added before the declared nodes copies the
 /// launch's values from a ring of page-locked slots at the start of the launch (its GPU cost,
@@ -369,7 +376,10 @@ use proc_macro::TokenStream;
 /// For `graph Step` with nodes `zero`, `scale`, ...:
 ///
 /// - **`StepParams`**: the params, a plain struct with `pub` fields. Its docs list which node
-///   reads which param.
+///   reads which param. A graph keeps a copy of the params it was built from, and hands it to its
+///   executable, which owns it from then on: a param type is `Clone + PartialEq`, or a kernel
+///   (cloned), a launch configuration (copied) or a child graph (duplicated: a runtime `Graph` is
+///   cloned with `cuGraphClone`, a declared graph built again).
 /// - **`Step`**, a built graph:
 ///   - `Step::build(&ctx, &params) -> Result<Step>` adds the nodes in one canonical order: a
 ///     topological order of the declaration where, among the nodes whose dependencies are
@@ -383,7 +393,9 @@ use proc_macro::TokenStream;
 ///     reusing the runtime graph's bookkeeping (`Graph::clear`): the cheap way to rebuild for
 ///     `update` in a loop.
 ///   - `instantiate(self)` and `instantiate_with(self, flags, upload)` make a `StepExec`;
-///     `graph()` gives the runtime graph.
+///     `instantiate_on(self, &stream)` makes one bound to `stream` (it launches there only, so
+///     executables bound to one stream may share host memory their host nodes write: their
+///     launches never overlap); `graph()` gives the runtime graph.
 ///   - `Step::TOPOLOGY`: the nodes (in build order: node `i` is the graph's node `i`), their
 ///     kinds and the edges, as constants, with `to_dot()` and `to_mermaid()`. The type's rustdoc
 ///     shows the node list and a picture of the graph, conditional nodes drawn around their
@@ -391,21 +403,39 @@ use proc_macro::TokenStream;
 ///     script, so it shows offline and on docs.rs); graphs of more than 100 nodes get no
 ///     picture there.
 ///   - `Step::topology_svg()`: that picture as a standalone SVG, for a program to save or serve.
-/// - **`StepExec`**, the executable:
+/// - **`StepExec`**, the executable, which owns the params it runs:
 ///   - `launch(&stream)`, `upload(&stream)`, `as_exec()` (the runtime executable, read-only);
+///   - `params() -> &StepParams`, and `into_params(self)`;
+///   - `set_alpha(value) -> Result<f32>`, one setter per param (`set_<param>`): it updates the
+///     nodes whose expressions read the param, and nothing else (which node reads which param is
+///     known when the macro runs: no param is compared, no other node looked at), and returns the
+///     old value. On error (an update the driver or a kernel's check refuses, params that would
+///     make two nodes race, an allocation's length, which CUDA cannot change) the error names
+///     the node, and the change is undone: the param keeps its old value and the nodes updated
+///     before the refusal are set back, so launches run as before (for this the executable
+///     keeps a copy of the params its nodes were last updated from: a clone of each, a child
+///     graph duplicated);
+///   - `params_mut() -> StepParamsMut<'_>`, a guard for several changes at once: it reads as the
+///     params, its `set_<param>(value)` and `swap(|p| (&mut p.x, &mut p.x_new))` change them and
+///     mark the nodes that read them, and its `apply()` updates those nodes, each once however
+///     many of its params changed. A guard dropped without `apply` leaves the changes to the next
+///     `launch`, which applies them first: no change can be forgotten. An update that fails is
+///     the error of that `apply` or `launch` (naming the node; the launch launches nothing), and
+///     every change not applied yet is undone: the params are what the nodes were last updated
+///     from, the nodes are as they were, and the next launch runs them. A swap of two buffers
+///     the executable holds registers and releases nothing: it costs the single-node updates of
+///     their readers, and the two buffers' copies into the applied params (a reference count
+///     each);
+///   - `set_params(&params) -> Result<usize>`: whole replacement. It compares each param with
+///     the executable's own, copies in those that changed and updates exactly the nodes that
+///     read them (or that were set through their handle since); it returns how many nodes it
+///     updated. Afterwards the executable's nodes are what `Step::build(&ctx, &params)` would
+///     make; enabled/disabled states are kept. Refused, it is undone as a whole, as a setter
+///     is. Its cost grows with the declaration (every param compared): the setters and the
+///     guard do not;
 ///   - `update(&step)`: whole-graph update, from a `Step` only (another declaration's graph,
-///     even of the same shape, does not compile);
-///   - `set_params(&params) -> Result<usize>`: the fast path. It compares each param with the
-///     value the executable was last given, and calls the single-node update of exactly the
-///     nodes whose expressions mention a changed param (or that were set through their handle
-///     since); it returns how many nodes it updated. Afterwards the executable's nodes are what
-///     `Step::build(&ctx, &params)` would make; enabled/disabled states are kept.
-///   - `set_params_only(&params, &[StepParam::Alpha, ...]) -> Result<usize>`: for callers that
-///     know what they changed. It updates the nodes whose expressions read a named param (each
-///     once) and nothing else: no comparison of every param, no walk over every node, so its cost
-///     grows with what changed. `StepParam` has one variant per param (`alpha` is `Alpha`). A
-///     changed param left unnamed leaves its nodes as they were; nodes set through their handles
-///     are not reset (`set_params` does both).
+///     even of the same shape, does not compile); the executable takes a copy of the graph's
+///     params;
 ///   - one method per node, `exec.scale()`, returning its update handle.
 /// - **One handle type per node**, `StepScaleNode<'_>`, with exactly the updates CUDA allows for
 ///   the node's kind ([individual node update]):
@@ -434,7 +464,8 @@ use proc_macro::TokenStream;
 ///
 /// ## How `set_params` compares params
 ///
-/// A param is compared by value (`Clone + PartialEq`, so `f32` NaNs count as changed), a kernel
+/// (The setters and the params guard compare nothing: a param set is a param changed.) A param is
+/// compared by value (`Clone + PartialEq`, so `f32` NaNs count as changed), a kernel
 /// param by its function, a child-graph param by identity (every `build` makes a new one; a
 /// runtime `Graph` has none and counts as changed every time). A host closure given as a `fn()`
 /// compares by address; a closure in the declaration is rebuilt when a param it mentions
@@ -449,15 +480,16 @@ use proc_macro::TokenStream;
 /// ## Declaration size
 ///
 /// The code made for a declaration grows linearly with its nodes and params: a small function
-/// per node for updating it and one per param for `set_params_only`; `build` adds the nodes 64
-/// per function and `set_params` compares the params 64 per function, and the executable's
-/// structs of handles are allocated zeroed rather than built field by field. So no function the
+/// per node for updating it and a setter per param, with tables of which node reads which param;
+/// `build` adds the nodes 64 per function, the params are copied and `set_params` compares them
+/// 64 per function, and the executable's structs of handles are allocated zeroed rather than
+/// built field by field. So no function the
 /// compiler optimizes, and no value it builds, grows with the declaration (the optimizer's time
 /// is quadratic in either). A chain of kernel nodes, each with its own param, compiles in release
 /// (2 cores) in about 35 s and 1.0 GB at 1000 nodes, 198 s and 4.0 GB at 5000, and 431 s and
 /// 7.6 GB at 10,000 (it ran out of 24 GB at 10,000 when `build` was one function). The runtime's
-/// kernel update is inlined into each node's update function, for the speed of
-/// `set_params_only`; without that inlining the same chains compiled in 24 s, 114 s and 262 s.
+/// kernel update is inlined into each node's update function, for the speed of the setters;
+/// without that inlining the same chains compiled in 24 s, 114 s and 262 s.
 ///
 /// # Rules checked at compile time
 ///
@@ -479,20 +511,16 @@ use proc_macro::TokenStream;
 /// | T6 | `set_enabled`/`is_enabled` on a host, child, empty, alloc, free, event or semaphore node | `cuGraphNodeSetEnabled` takes kernel, memcpy and memset nodes only | rustc, custom message | `updates/enable_disable`, `semaphore_count`, `memory_nodes/no_update` |
 /// | T7 | a node using an allocation without being ordered after its alloc node, or before its free node; a use ordered after the free; a second free; a free of something else than an allocation of the graph; an allocation of another graph of the call; an allocation and a param of one name; a child node embedding a declaration with memory nodes (rustc, custom message) | CUDA backs an allocation only between its alloc and free nodes, in graph order, and may give the memory to another allocation outside ([graph memory nodes]); the driver accepts all but the second free and the embedding (`witness_memory_nodes.rs`, `witness_use_after_free.rs`, `witness_foreign_allocation.rs` show what it does) | the macro | `memory_nodes/use_not_after_alloc`, `free_not_after_use`, `use_after_free`, `double_free`, `free_what`, `names`, `embed_memory_nodes` |
 /// | T8 | launching again while the allocations a launch left (no free node) are still lent out | CUDA relaunches a graph only once its unfreed allocations are freed (the driver refuses with `CUDA_ERROR_INVALID_VALUE`); the executable is instantiated with auto-free-on-launch and `launch` lends the allocations through a borrow of it | rustc (borrow checker) | `memory_nodes/relaunch_while_read` |
-/// | T10 | a host, event record, event wait, semaphore signal, semaphore wait, alloc or free node in a conditional body, also inside a graph a body's child node embeds, at any depth (a declared graph at compile time; a runtime `Graph`, or captured work, when the node is added: `Error::Invalid`); a body node using an allocation; an edge between a body's node and a node outside the body (or in another body); a kernel setting the handle of a conditional node it is neither beside nor inside; a handle of another graph of the call; a `ConditionalHandle` param; a handle named like a param, node or other handle; a default that reads a param; switch cases out of order; `else if` | CUDA allows only kernel, empty, child, memset, memcpy and conditional nodes in a body ([body requirements]) and reports a bad body only at instantiation (`runtime_conditional.rs` shows the driver accepting host and event nodes in a body when they are added and refusing the graph at instantiation, `witness_body_child.rs` the same through a child graph); a handle belongs to the graph it was made for; CUDA fixes a handle's default when the graph is built | the macro; embedding and `set_enabled` on the node: rustc, custom message | `conditional/*` |
-/// | T10b | two conditional nodes that no path orders, one of them a WHILE node or holding one in a body (a declared graph at compile time; a runtime `Graph` or captured work at instantiation: `Error::Invalid` naming both) | not a CUDA rule but a driver fault: NVIDIA's driver (580.159.04, H100 and H200) fails such launches at random with `CUDA_ERROR_LAUNCH_FAILED`, which ends the context; ordered, the same graphs run clean (`witness_concurrent_loops.rs`) | the macro | `conditional/concurrent_loops` |
-/// | T12 | `if`, `if let`, `match`, `for`, `while`, `while let`, `loop` choosing or repeating nodes at run time, whatever comes before them (doc comments, attributes, a label) | whole-graph update needs one topology per declaration | the macro | `topology/runtime_if`, `runtime_loops`, `runtime_shapes` |
-/// | T13 | values moved into a graph (host closures, retained values) that are not `Send` | they are dropped on another thread, after the last launch (CUDA runs [user object] destructors on its own thread, where CUDA calls are illegal; the runtime hands them to one of its own) | rustc | `memory/non_send_values` |
-/// | T14 | two nodes with no path between them that use one buffer param, one writing it (a `DevicePtrMut` argument, a memset or memcpy destination, a host node's `mut` buffer, a capture node's `mut` use or any use of an undeclared capture), unless both are `#[unordered(buffer)]`, whatever the types are written as; a node using an `#[external]` buffer (shared with another API) that does not come after a semaphore wait node and before a semaphore signal node; a kernel argument giving memory from a param whose memory cannot be seen; at build time, two *different* params that share memory used that way, and a child graph's memory used that way | CUDA runs unordered nodes in any order, or at once: a data race the driver accepts | the macro, or rustc (a constant assertion) where the types are behind aliases; `build` and `set_params` for shared memory and child graphs: `Error::Hazard` | `hazards/*` (`external_buffer` for `#[external]`), `aliases/*` |
-///
-/// | T10 | a host, event record, event wait, alloc or free node in a conditional body, also inside a graph a body's child node embeds, at any depth (a declared graph at compile time; a runtime `Graph`, or captured work, when the node is added: `Error::Invalid`); a body node using an allocation; an edge between a body's node and a node outside the body (or in another body); a kernel setting the handle of a conditional node it is neither beside nor inside; a handle of another graph of the call; a `ConditionalHandle` param; a handle named like a param, node or other handle; a default that reads a param; switch cases out of order; `else if` | CUDA allows only kernel, empty, child, memset, memcpy and conditional nodes in a body ([body requirements]) and reports a bad body only at instantiation (`runtime_conditional.rs` shows the driver accepting host and event nodes in a body when they are added and refusing the graph at instantiation, `witness_body_child.rs` the same through a child graph); a handle belongs to the graph it was made for; CUDA fixes a handle's default when the graph is built | the macro; embedding and `set_enabled` on the node: rustc, custom message | `conditional/*` |
+/// | T9 | in a `#[device_launch]` declaration: a host, event record, event wait, semaphore, collective, alloc, free or conditional node (at its keyword); a memcpy operand whose type is not written as `DeviceBuffer<T>` or `HostBuffer<T>`; an `#[indirect]` param | a graph instantiated for device launch may hold kernel, memcpy (device or page-locked memory), memset, empty and child-graph nodes only ([device graph launch]; `tests/tests/device_launch.rs` shows the driver refusing each other kind) | the macro; the runtime at instantiation (`Error::Invalid` naming the node) | `device_launch/*` |
+/// | T10 | a host, event record, event wait, semaphore signal, semaphore wait, collective, alloc or free node in a conditional body, also inside a graph a body's child node embeds, at any depth (a declared graph at compile time; a runtime `Graph`, or captured work, when the node is added: `Error::Invalid`); a body node using an allocation; an edge between a body's node and a node outside the body (or in another body); a kernel setting the handle of a conditional node it is neither beside nor inside; a handle of another graph of the call; a `ConditionalHandle` param; a handle named like a param, node or other handle; a default that reads a param; switch cases out of order; `else if` | CUDA allows only kernel, empty, child, memset, memcpy and conditional nodes in a body ([body requirements]) and reports a bad body only at instantiation (`runtime_conditional.rs` shows the driver accepting host and event nodes in a body when they are added and refusing the graph at instantiation, `witness_body_child.rs` the same through a child graph); a handle belongs to the graph it was made for; CUDA fixes a handle's default when the graph is built | the macro; embedding and `set_enabled` on the node: rustc, custom message | `conditional/*` |
 /// | T10b | two conditional nodes that no path orders, one of them a WHILE node or holding one in a body (a declared graph at compile time; a runtime `Graph` or captured work at instantiation: `Error::Invalid` naming both) | not a CUDA rule but a driver fault: NVIDIA's driver (580.159.04, H100 and H200) fails such launches at random with `CUDA_ERROR_LAUNCH_FAILED`, which ends the context; ordered, the same graphs run clean (`witness_concurrent_loops.rs`) | the macro | `conditional/concurrent_loops` |
 /// | T11 | an edge with data (`->(programmatic)`, `->(launch_order)`) whose end is not a kernel node; `#[waits]` on another node or with arguments; `#[programmatic]` with arguments; an arrow's data other than `programmatic` and `launch_order`; at build time, a `#[waits]` node whose `Kernel` was not made with `waits_for_dependency` (`Error::Invalid`) | CUDA's edge data (`CUgraphEdgeData`: a kernel node's port, `CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC`) joins two kernel nodes only (`tests/tests/programmatic.rs` shows the driver refusing one from a memset); a consumer sees the producer's writes only after `griddepcontrol.wait` | the macro; `build` | `programmatic/*` |
 /// | T12 | `if`, `if let`, `match`, `for`, `while`, `while let`, `loop` choosing or repeating nodes at run time, whatever comes before them (doc comments, attributes, a label) | whole-graph update needs one topology per declaration | the macro | `topology/runtime_if`, `runtime_loops`, `runtime_shapes` |
 /// | T13 | values moved into a graph (host closures, retained values) that are not `Send` | they are dropped on another thread, after the last launch (CUDA runs [user object] destructors on its own thread, where CUDA calls are illegal; the runtime hands them to one of its own) | rustc | `memory/non_send_values` |
-/// | T14 | two nodes with no path between them (through edges that order memory: an edge with data orders memory only into a `#[waits]` kernel) that use one buffer param, one writing it (a `DevicePtrMut` argument, a memset or memcpy destination, a host node's `mut` buffer, a capture node's `mut` use or any use of an undeclared capture), unless both are `#[unordered(buffer)]`, whatever the types are written as; a kernel argument giving memory from a param whose memory cannot be seen; at build time, two *different* params that share memory used that way, and a child graph's memory used that way | CUDA runs unordered nodes in any order, or at once: a data race the driver accepts | the macro, or rustc (a constant assertion) where the types are behind aliases; `build` and `set_params` for shared memory and child graphs: `Error::Hazard` | `hazards/*`, `aliases/*` |
+/// | T14 | two nodes with no path between them (through edges that order memory: an edge with data orders memory only into a `#[waits]` kernel) that use one buffer param, one writing it (a `DevicePtrMut` argument, a memset or memcpy destination, a host node's `mut` buffer, a capture node's `mut` use or any use of an undeclared capture), unless both are `#[unordered(buffer)]`, whatever the types are written as; a node using an `#[external]` buffer (shared with another API) that does not come after a semaphore wait node and before a semaphore signal node; a kernel argument giving memory from a param whose memory cannot be seen; at build time, two *different* params that share memory used that way, and a child graph's memory used that way | CUDA runs unordered nodes in any order, or at once: a data race the driver accepts | the macro, or rustc (a constant assertion) where the types are behind aliases; `build`, `set_params`, the setters and the params guard for shared memory and child graphs: `Error::Hazard` | `hazards/*` (`external_buffer` for `#[external]`), `aliases/*`, `programmatic/unwaited_*` |
 /// | T15 | dropping or replacing borrowed memory while an executable uses it, host code reading memory a launch may write, a pageable `Vec` as a copy's operand, a raw pointer made from a borrow | use after free and data races with the GPU | rustc (borrow checker, operand traits) | `memory/*` |
 ///
+/// [device graph launch]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-graph-launch
 /// [whole-graph update]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update
 /// [individual node update]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update
 /// [user object]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cuda-user-objects

@@ -518,6 +518,9 @@ impl<P: Param, V> std::fmt::Debug for KernelArgPart<'_, P, V> {
     }
 }
 
+/// The most parameters a kernel's signature has ([`KernelArgs`] is made for tuples up to 12).
+pub(crate) const MAX_PARAMS: usize = 12;
+
 /// A kernel's whole signature: a tuple of [`Param`]s (up to 12). Sealed.
 pub trait KernelArgs: private::Signature + 'static {
     /// Number of parameters.
@@ -559,6 +562,9 @@ pub trait KernelArgValues<'a, A: KernelArgs>: private::Arguments<'a, A> {
     /// Whether the pointer arguments are exactly the memory of `uses` (in order).
     #[doc(hidden)]
     fn same_memory(&self, uses: &[Use<'a>]) -> bool;
+    /// The memory of the pointer arguments (in order), written into `keys`; returns how many.
+    #[doc(hidden)]
+    fn memory_keys(&self, keys: &mut [MemKey; MAX_PARAMS]) -> usize;
     /// The arguments' device representations; the memory the pointers point to (in order), kept
     /// alive as the values say, is appended to `uses`.
     #[doc(hidden)]
@@ -619,6 +625,17 @@ macro_rules! tuple_args {
                     Some(key) => uses.next().is_some_and(|u| u.key() == key),
                     None => true,
                 })* && uses.next().is_none()
+            }
+
+            #[inline]
+            #[allow(unused_mut, unused_variables)]
+            fn memory_keys(&self, keys: &mut [MemKey; MAX_PARAMS]) -> usize {
+                let mut count = 0;
+                $(if let Some(key) = KernelArg::<'a, $t>::memory(&self.$i) {
+                    keys[count] = key;
+                    count += 1;
+                })*
+                count
             }
 
             #[inline]

@@ -179,7 +179,9 @@
 //!   ([`Graph::add_host_with`]); a node whose use of such memory could run at the same time as
 //!   another node's, one writing, is refused ([`Error::Hazard`]), and so is an executable whose host
 //!   code would share host memory with another executable's writes (launches of two executables
-//!   are not ordered with each other). A host node must not call CUDA; this crate's calls refuse
+//!   are not ordered with each other), unless both are bound to the one stream they are launched
+//!   into ([`Graph::instantiate_on`]: CUDA runs a stream's work in order, so their launches never
+//!   overlap). A host node must not call CUDA; this crate's calls refuse
 //!   there ([`Error::InHostNode`]), and releases that would call CUDA go to its own thread.
 //! - **Values moved into a graph** ([`Graph::retain`], host closures, captured work's closures,
 //!   [`UserObject`]s) are `Send` and dropped on a thread of this crate once the driver says no

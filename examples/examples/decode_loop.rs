@@ -6,7 +6,7 @@
 //! Three ways to run the same 1,000 steps, each checked against the CPU:
 //!
 //! - eager: every step's five operations launched one by one on a stream;
-//! - a graph whose step number is a plain param: `set_params` updates one kernel node per step;
+//! - a graph whose step number is a plain param: its setter updates one kernel node per step;
 //! - a graph whose step number is `#[indirect]`: `set_step` is a host write, no driver call.
 //!
 //! Run: `cargo run --release -p cudagraph-examples --example decode_loop`
@@ -38,7 +38,7 @@ type BiasRelu = Kernel<(u32, u32, DevicePtr<f32>, DevicePtrMut<f32>)>;
 type BiasTanh = Kernel<(u32, u32, DevicePtr<f32>, DevicePtr<f32>, DevicePtrMut<f32>)>;
 
 cuda_graph! {
-    /// One decode step; the step number is a plain param (`set_params` updates `pos`).
+    /// One decode step; the step number is a plain param (its setter updates `pos`).
     graph Step {
         params {
             position: Position,
@@ -438,8 +438,8 @@ fn run() -> Result<(), Failure> {
         "eager stream launches", eager, worst, "1.00x"
     );
 
-    // The graph with set_params.
-    let mut params = StepParams {
+    // The graph with the step number set through its setter.
+    let params = StepParams {
         position,
         bias_relu: bias_relu.clone(),
         bias_tanh: bias_tanh.clone(),
@@ -458,19 +458,18 @@ fn run() -> Result<(), Failure> {
     gpu.x.copy_from(&model.x0)?;
     let started = Instant::now();
     for step in 0..STEPS {
-        params.step = step;
-        step_exec.set_params(&params)?;
+        step_exec.set_step(step)?;
         step_exec.launch(&gpu.stream)?;
     }
     let got = gpu.x.to_vec()?;
-    let with_set_params = STEPS as f64 / started.elapsed().as_secs_f64();
-    let worst = check("graph + set_params", got)?;
+    let with_setter = STEPS as f64 / started.elapsed().as_secs_f64();
+    let worst = check("graph + set_step", got)?;
     println!(
         "{:<34} {:>12.0} {:>14.1e} {:>9.2}x",
-        "graph, step updated by set_params",
-        with_set_params,
+        "graph, step updated by set_step",
+        with_setter,
         worst,
-        with_set_params / eager
+        with_setter / eager
     );
 
     // The graph with the step #[indirect].

@@ -29,8 +29,9 @@ fn run() -> Result<(), Failure> {
     let affine = unsafe { Kernel::<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>::new(func) }
         .requires(|_, (n, _, x, y)| n as usize <= x.min(y));
     let n = 1 << 16;
-    // The graph shares these buffers: they live as long as a launch may use them.
-    let mut params = QuickstartParams {
+    // The executable keeps a copy of these params (the buffers are shared, and live as long as
+    // a launch may use them).
+    let params = QuickstartParams {
         affine,
         input: HostBuffer::from_slice(&ctx, &vec![1.0; n])?,
         x: DeviceBuffer::zeros(&stream, n)?,
@@ -42,10 +43,9 @@ fn run() -> Result<(), Failure> {
 
     let mut exec = Quickstart::build(&ctx, &params)?.instantiate()?;
     for a in [2.0, -0.5] {
-        params.a = a;
-        exec.set_params(&params)?; // updates `scale` only, and only when `a` changed
+        exec.set_a(a)?; // updates `scale`, the one node that reads `a`
         exec.launch(&stream)?;
-        let y = params.output.read()?; // waits for the launch, then reads on the host
+        let y = exec.params().output.read()?; // waits for the launch, then reads on the host
         let wrong = (0..n).filter(|&i| y[i] != a + i as f32).count();
         println!(
             "a = {a:>4}: y[{}] = {}, {wrong} of {n} wrong",

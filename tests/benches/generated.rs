@@ -1,19 +1,29 @@
 //! Benchmarks of the code `cuda_graph!` generates, on a declaration of N = 1000 chained kernel
-//! nodes (`Chain`, written by `build.rs`; `CUDAGRAPH_BENCH_CHAIN=10000` when building the bench
-//! makes N = 10,000), each measured beside the raw driver path or the slower alternative doing the
-//! same work, in the same run:
+//! nodes (`Chain`, written by `build.rs`; `CUDAGRAPH_BENCH_CHAIN=5000` or `10000` when building
+//! the bench makes N = 5000 or 10,000), each measured beside the raw driver path or the slower
+//! alternative doing the same work, in the same run:
 //!
 //! - `handle`: the generated per-node handle (`exec.n500().set(..)`) vs the raw
 //!   `cuGraphExecKernelNodeSetParams_v2` on the same node. Target: at most 1.05x raw, judged on
 //!   the A/B run (alternating blocks in one loop; the separate criterion runs are reported).
-//! - `set_params/k`: `set_params` after changing k of the N parameters (k = 1, 10, 100)
-//!   vs rebuilding the whole graph from the declaration in place (`rebuild`, the fastest
-//!   whole-graph path) and `update` (whole-graph update).
-//!   Target: k = 1 at least 10x faster (ratio at most 0.10).
+//! - `setter/k`: the natural update path, k params changed through their setters
+//!   (`exec.set_a500(v)?`; each updates the one node that reads it, nothing else is compared or
+//!   looked at) vs the same k raw single-node calls, A/B. Targets: k = 1 at most 1.2x, k = 10 at
+//!   most 1.1x.
+//! - `guard/k`: the same k changes through the params guard (`exec.params_mut()`, k `set_a<i>`,
+//!   `apply`) vs the same k raw calls, A/B. Targets as for the setters.
+//! - `set_params/k`: `set_params` (whole replacement: every param compared) after changing k of
+//!   the N parameters (k = 1, 10, 100) vs rebuilding the whole graph from the declaration in place
+//!   (`rebuild`, the fastest whole-graph path) and `update` (whole-graph update). Target: k = 1
+//!   at least 10x faster (ratio at most 0.10).
 //! - `set_params_vs_raw/k`: the same `set_params` vs k raw single-node calls: the price of
-//!   change detection over N nodes (reported).
-//! - `only/k`: `set_params_only` naming the k changed params vs k raw single-node calls, A/B.
-//!   Targets: k = 1 at most 1.2x, k = 10 at most 1.1x.
+//!   comparing every param (reported).
+//! - `swap`: a ping-pong swap of two buffer params through the guard
+//!   (`exec.params_mut().swap(|p| (&mut p.x, &mut p.x_new))`, applied by the guard) on
+//!   `PingPong`, whose `sweep` reads `x` and writes `x_new` and whose `damp` scales `x_new`: both
+//!   nodes are updated, one with its two buffers exchanged, one moved to the other buffer; the
+//!   executable holds both buffers, so nothing is registered or released. Vs the two raw calls
+//!   with the addresses exchanged, A/B. Target: at most 1.5x.
 //! - `reinstantiate`: whole-graph rebuild + update vs rebuild + instantiate, the fallback (reported).
 //! - `overlap check`: what the build-time hazard check costs. In `EightWriters`, eight unordered
 //!   kernels each write their own `DeviceBuffer` param, so `build`/`rebuild` compare the memory of
@@ -23,10 +33,10 @@
 //! Update calls are CPU-side driver calls on an executable that is not running; each iteration
 //! alternates the values so every call is a real change. Without a GPU, prints one skip line.
 //!
-//! The declaration's `y` is a `DeviceBuffer<f32>`, as users declare device memory: the params own
-//! it, the graph and executable keep it alive, and every update passes it again (the runtime sees
-//! that the node's memory is unchanged and makes only the driver call). The raw side passes the
-//! buffer's address.
+//! The declaration's `y` is a `DeviceBuffer<f32>`, as users declare device memory: the executable
+//! owns its params and keeps the buffer alive; an update of a node that reads `a_i` passes `y`
+//! again (the runtime sees that the node's memory is unchanged and makes only the driver call).
+//! The raw side passes the buffer's address.
 
 use std::cell::Cell;
 use std::ffi::c_void;
@@ -42,6 +52,21 @@ use cudagraph_tests::{gpu, zeros, Kernels};
 include!(concat!(env!("OUT_DIR"), "/chain.rs"));
 
 cuda_graph! {
+    /// One step of a ping-pong iteration: `x_new = x / 2 + x_new`, then `x_new *= 0.9`; the
+    /// host swaps `x` and `x_new` between launches.
+    graph PingPong {
+        params {
+            saxpy: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+            scale: Kernel<(u32, f32, DevicePtrMut<f32>)>,
+            x: DeviceBuffer<f32>,
+            x_new: DeviceBuffer<f32>,
+            n: u32,
+        }
+        sweep: kernel saxpy<<<1, 32>>>(n, 0.5f32, x, x_new);
+        damp: kernel scale<<<1, 32>>>(n, 0.9f32, x_new);
+        sweep -> damp;
+    }
+
     /// Eight kernels with no edges between them, each writing its own buffer: every pair of
     /// buffers is checked for shared memory when the graph is built.
     graph EightWriters {
@@ -213,9 +238,9 @@ fn main() {
     group.finish();
     exec.set_params(&p).expect("resync");
 
-    // set_params_only with k named params vs k raw single-node calls, A/B.
+    // The natural path: k params set through their setters, and through the guard, vs k raw
+    // single-node calls, A/B.
     for k in KS {
-        let named: Vec<ChainParam> = (0..k).map(|i| a_param(i * (CHAIN_NODES / k))).collect();
         let graph = exec.as_exec().graph();
         let nodes: Vec<_> = (0..k)
             .map(|i| {
@@ -234,27 +259,87 @@ fn main() {
                 1.0
             }
         };
+        let raw = || {
+            let v = flip(&raw_flip);
+            for &node in &nodes {
+                raw_set(raw_exec, node, func, ctx, v, y.addr());
+            }
+        };
         samples.interleaved(
-            (&format!("only/ours/{k}"), &format!("only/raw/{k}")),
+            (&format!("setter/ours/{k}"), &format!("setter/raw/{k}")),
             200,
             3,
             || {
                 let v = flip(&ours_flip);
                 for i in 0..k {
-                    set_a(&mut p, i * (CHAIN_NODES / k), v);
+                    exec_set_a(&mut exec, i * (CHAIN_NODES / k), v).expect("setter");
                 }
-                let updated = exec.set_params_only(&p, &named).expect("set_params_only");
+            },
+            raw,
+        );
+        samples.interleaved(
+            (&format!("guard/ours/{k}"), &format!("guard/raw/{k}")),
+            200,
+            3,
+            || {
+                let v = flip(&ours_flip);
+                let mut guard = exec.params_mut();
+                for i in 0..k {
+                    guard_set_a(&mut guard, i * (CHAIN_NODES / k), v);
+                }
+                let updated = guard.apply().expect("apply");
                 assert_eq!(updated, k);
             },
-            || {
-                let v = flip(&raw_flip);
-                for &node in &nodes {
-                    raw_set(raw_exec, node, func, ctx, v, y.addr());
-                }
-            },
+            raw,
         );
     }
-    exec.set_params(&p).expect("resync");
+    // The params as the executable now has them.
+    for i in 0..CHAIN_NODES {
+        set_a(&mut p, i, get_a(exec.params(), i));
+    }
+
+    // A ping-pong swap of two buffers the executable holds vs the two raw calls, A/B.
+    let (x, x_new) = (
+        zeros::<f32>(&gpu, THREADS as usize),
+        zeros::<f32>(&gpu, THREADS as usize),
+    );
+    let ping = PingPongParams {
+        saxpy: kernels.saxpy.clone(),
+        scale: kernels.scale.clone(),
+        x: x.clone(),
+        x_new: x_new.clone(),
+        n: THREADS,
+    };
+    let mut ping = PingPong::build(&gpu.ctx, &ping)
+        .expect("build")
+        .instantiate()
+        .expect("instantiate");
+    // Launched once, as in a loop that swaps between launches.
+    ping.launch(&gpu.stream).expect("launch");
+    gpu.stream.synchronize().expect("sync");
+    let raw_ping = ping.as_exec().raw();
+    let (sweep, damp) = (ping.sweep().node(), ping.damp().node());
+    let node_of = |id| ping.as_exec().graph().raw_node(id).expect("node");
+    let (raw_sweep, raw_damp) = (node_of(sweep.id()), node_of(damp.id()));
+    let (saxpy, scale) = (kernels.saxpy.cu_function(), kernels.scale.cu_function());
+    let mut raw_at = false;
+    samples.interleaved(
+        ("swap/ours", "swap/raw"),
+        500,
+        4,
+        || {
+            let mut guard = ping.params_mut();
+            guard.swap(|p| (&mut p.x, &mut p.x_new)).expect("swap");
+            assert_eq!(guard.apply().expect("apply"), 2);
+        },
+        || {
+            raw_at = !raw_at;
+            let (from, to) = if raw_at { (&x_new, &x) } else { (&x, &x_new) };
+            raw_saxpy(raw_ping, raw_sweep, saxpy, ctx, from.addr(), to.addr());
+            raw_set_fn(raw_ping, raw_damp, scale, ctx, 0.9, to.addr());
+        },
+    );
+    drop(ping);
 
     let mut group = c.benchmark_group("reinstantiate");
     group.bench_function("instantiate", |b| {
@@ -359,20 +444,37 @@ fn main() {
             "",
         );
     }
+    let target = |k: usize| match k {
+        1 => Some(1.2),
+        10 => Some(1.1),
+        _ => None,
+    };
     for k in KS {
         table.compare(
             &samples,
-            "set_params_only vs k raw calls A/B",
+            "setters vs k raw calls A/B",
             format!("{k} of {CHAIN_NODES}"),
-            (&format!("only/ours/{k}"), &format!("only/raw/{k}")),
-            match k {
-                1 => Some(1.2),
-                10 => Some(1.1),
-                _ => None,
-            },
-            "alternating blocks of 200 calls; params named, not compared",
+            (&format!("setter/ours/{k}"), &format!("setter/raw/{k}")),
+            target(k),
+            "alternating blocks of 200; k setters, each updating its reader",
+        );
+        table.compare(
+            &samples,
+            "params guard vs k raw calls A/B",
+            format!("{k} of {CHAIN_NODES}"),
+            (&format!("guard/ours/{k}"), &format!("guard/raw/{k}")),
+            target(k),
+            "alternating blocks of 200; params_mut, k sets, apply",
         );
     }
+    table.compare(
+        &samples,
+        "buffer swap vs 2 raw calls A/B",
+        "x <-> x_new",
+        ("swap/ours", "swap/raw"),
+        Some(1.5),
+        "alternating blocks of 500; both buffers held: nothing registered or released",
+    );
     table.compare(
         &samples,
         "rebuild+update vs rebuild+instantiate",
@@ -393,6 +495,46 @@ fn main() {
 }
 
 fn raw_set(
+    exec: sys::CUgraphExec,
+    node: sys::CUgraphNode,
+    func: sys::CUfunction,
+    ctx: sys::CUcontext,
+    a: f32,
+    y: u64,
+) {
+    raw_set_fn(exec, node, func, ctx, a, y);
+}
+
+/// `saxpy(THREADS, 0.5, x, y)` set on `node` with the raw call.
+fn raw_saxpy(
+    exec: sys::CUgraphExec,
+    node: sys::CUgraphNode,
+    func: sys::CUfunction,
+    ctx: sys::CUcontext,
+    x: u64,
+    y: u64,
+) {
+    let (mut n, mut a, mut x, mut y) = (THREADS, 0.5f32, x, y);
+    let mut args = [
+        &mut n as *mut u32 as *mut c_void,
+        &mut a as *mut f32 as *mut c_void,
+        &mut x as *mut u64 as *mut c_void,
+        &mut y as *mut u64 as *mut c_void,
+    ];
+    let config = LaunchConfig {
+        grid_dim: (1, 1, 1),
+        block_dim: (THREADS, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    let params = kernel_node_params(func, &config, args.as_mut_ptr(), ctx);
+    // SAFETY: live executable and one of its kernel nodes; `params` and its arguments live through
+    // the call, which copies them.
+    let r = unsafe { sys::cuGraphExecKernelNodeSetParams_v2(exec, node, &params) };
+    assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
+}
+
+/// `func(THREADS, a, y)` (a kernel of `scale`'s parameter list) set on `node` with the raw call.
+fn raw_set_fn(
     exec: sys::CUgraphExec,
     node: sys::CUgraphNode,
     func: sys::CUfunction,

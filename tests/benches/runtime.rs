@@ -33,6 +33,15 @@
 //!   swaps buffers between launches), so a release that leaves the executable without a buffer
 //!   records its completion marker (`cuEventRecord`): at every call for N = 1, at every other
 //!   call for larger N (whose other nodes keep the first buffer).
+//! - `held buffer swap` (target 1.5x): `GraphExec::set_kernel_params` on the last of three
+//!   nodes, its buffer alternating between two `DeviceBuffer`s that the other two nodes use (one
+//!   each), vs the raw call alternating the address: the executable holds both buffers, so the
+//!   update moves the node between them and registers, releases and records nothing (the
+//!   ping-pong of a solver's two iterates).
+//! - `large` (targets 1.2x and 1.1x): one and ten single-node updates (`set_kernel_params`, the
+//!   call every generated setter makes) on chains of 5000 and 10,000 nodes vs the same raw calls:
+//!   an update costs the same however large the graph (the generated bench measures the setters
+//!   themselves on a declaration of 1000 nodes, and of 5000 or 10,000 when built for it).
 //! - `launch borrowed`: launches of a chain whose nodes borrow cudarc slices (`&mut CudaSlice`
 //!   given to `add_kernel`, one slice per node: a slice can be borrowed mutably by one node only)
 //!   vs `cuGraphLaunch`, in a `cudagraph_runtime::scope`. Borrowed memory skips the launch gate
@@ -641,6 +650,100 @@ fn updates_ab(s: &Setup, samples: &Samples) {
     }
 }
 
+/// `held buffer swap`: a node alternating between two buffers the executable holds (see the
+/// module docs), vs the raw call alternating the address.
+fn held_swap_ab(s: &Setup, samples: &Samples) {
+    let cfg = config();
+    let other = zeros(&s.gpu, THREADS as usize);
+    let buffers = [&s.y, &other];
+    let mut graph = Graph::new(s.ctx()).expect("Graph::new");
+    // A chain: `y`, `other`, and the node that alternates, starting on `y`.
+    let last = s.add_nodes(&mut graph, THREADS, [&s.y, &other, &s.y]);
+    let mut exec = graph.instantiate().expect("instantiate");
+    // Launched once, as in a loop that swaps between launches.
+    exec.launch(s.stream()).expect("launch");
+    sync(s.stream());
+    let (raw_exec, raw_last) = (exec.raw(), exec.graph().raw_node(last).expect("node"));
+    let mut args = s.raw.args();
+    let p = s.raw.params(&mut args);
+    let (mut ours_at, mut raw_at) = (0, 0);
+    samples.interleaved(
+        ("held buffer swap/ours-ab/3", "held buffer swap/raw-ab/3"),
+        500,
+        4,
+        || {
+            ours_at ^= 1;
+            exec.set_kernel_params(last, cfg, (THREADS, buffers[ours_at]))
+                .expect("set_kernel_params");
+        },
+        || {
+            raw_at ^= 1;
+            s.raw.y.set(buffers[raw_at].addr());
+            raw_set_params(raw_exec, raw_last, &p);
+        },
+    );
+    s.raw.y.set(s.y.addr());
+    sync(s.stream());
+}
+
+/// Chains of these many nodes for the `large` rows.
+const LARGE: [usize; 2] = [5000, 10_000];
+
+/// `large`: one and ten single-node updates on chains of [`LARGE`] nodes (see the module docs).
+fn large_ab(s: &Setup, samples: &Samples) {
+    let cfg = config();
+    for n in LARGE {
+        let mut graph = Graph::with_capacity(s.ctx(), n).expect("Graph::with_capacity");
+        let mut nodes = Vec::with_capacity(n);
+        for i in 0..n {
+            let prev: Option<KernelNode<NoopArgs>> = nodes.last().copied();
+            let deps = prev.map(|k| k.id());
+            let node = graph
+                .add_kernel(&s.noop, cfg, (THREADS, &s.y), deps.as_slice())
+                .expect("add_kernel");
+            debug_assert_eq!(i, nodes.len());
+            nodes.push(node);
+        }
+        let mut exec = graph.instantiate().expect("instantiate");
+        let raw_exec = exec.raw();
+        let mut args = s.raw.args();
+        let p = s.raw.params(&mut args);
+        for k in [1, 10] {
+            let picked: Vec<KernelNode<NoopArgs>> =
+                (0..k).map(|i| nodes[n / 2 + i * (n / 2 / k)]).collect();
+            let raw_nodes: Vec<_> = picked
+                .iter()
+                .map(|&node| exec.graph().raw_node(node).expect("node"))
+                .collect();
+            let (mut ours_flip, mut raw_flip) = (0, 0);
+            samples.interleaved(
+                (
+                    &format!("large/ours-ab/{k} of {n}"),
+                    &format!("large/raw-ab/{k} of {n}"),
+                ),
+                200,
+                3,
+                || {
+                    ours_flip ^= 1;
+                    for &node in &picked {
+                        exec.set_kernel_params(node, cfg, (THREADS - ours_flip, &s.y))
+                            .expect("set_kernel_params");
+                    }
+                },
+                || {
+                    raw_flip ^= 1;
+                    s.raw.count.set(THREADS - raw_flip);
+                    for &node in &raw_nodes {
+                        raw_set_params(raw_exec, node, &p);
+                    }
+                },
+            );
+        }
+        s.raw.count.set(THREADS);
+        drop(exec);
+    }
+}
+
 fn reinstantiate(c: &mut Criterion, s: &Setup, samples: &Samples) {
     let mut group = c.benchmark_group("reinstantiate");
     for n in CHAINS {
@@ -728,6 +831,29 @@ fn summary(device: &str, samples: &Samples) -> RatioTable {
             table.compare(samples, &name, n, (&ours, &raw), target, note);
         }
     }
+    table.compare(
+        samples,
+        "held buffer swap A/B",
+        3,
+        ("held buffer swap/ours-ab/3", "held buffer swap/raw-ab/3"),
+        Some(1.5),
+        "both buffers held by the executable: nothing registered or released",
+    );
+    for n in LARGE {
+        for (k, target) in [(1, 1.2), (10, 1.1)] {
+            table.compare(
+                samples,
+                "large A/B",
+                format!("{k} of {n}"),
+                (
+                    &format!("large/ours-ab/{k} of {n}"),
+                    &format!("large/raw-ab/{k} of {n}"),
+                ),
+                Some(target),
+                "single-node updates of a large graph",
+            );
+        }
+    }
     table
 }
 
@@ -770,6 +896,8 @@ fn main() {
     c.final_summary();
     launches_ab(&s, &samples);
     updates_ab(&s, &samples);
+    held_swap_ab(&s, &samples);
+    large_ab(&s, &samples);
 
     sync(s.stream());
     println!("\n{}", summary(&device, &samples));

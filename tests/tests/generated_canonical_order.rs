@@ -26,9 +26,9 @@ cuda_graph! {
     /// first, so the build order is the macro's, not the text's.
     ///
     /// ```text
-    /// set_p ─┐          ┌─ s1 (o1 = a2 * r + x)                        sink
-    ///        ├─ mix ────┼─ s2 (o2 = a3 * x + r) ─ tail (o2 *= a5)      sink
-    /// set_q ─┘ (r = a1 * p + q) └─ s3 (o3 = a4 * r + r) ─ stamp (host)  sink
+    /// fill_p ─┐          ┌─ s1 (o1 = a2 * r + x)                        sink
+    ///         ├─ mix ────┼─ s2 (o2 = a3 * x + r) ─ tail (o2 *= a5)      sink
+    /// fill_q ─┘ (r = a1 * p + q) └─ s3 (o3 = a4 * r + r) ─ stamp (host)  sink
     /// ```
     graph Web {
         params {
@@ -61,9 +61,9 @@ cuda_graph! {
         s3: kernel axpy<<<n.div_ceil(256), 256>>>(n, a4, r, r, o3);
         s2: kernel axpy<<<n.div_ceil(256), 256>>>(n, a3, x, r, o2);
         mix: kernel axpy<<<n.div_ceil(256), 256>>>(n, a1, p, q, r);
-        set_q: memset(q, cq);
-        set_p: memset(p, cp);
-        [set_p, set_q] -> mix -> [s1, s2, s3];
+        fill_q: memset(q, cq);
+        fill_p: memset(p, cp);
+        [fill_p, fill_q] -> mix -> [s1, s2, s3];
         s2 -> tail;
         s3 -> stamp;
     }
@@ -71,8 +71,8 @@ cuda_graph! {
 
 /// The declared edges, by name, as written above.
 const DECLARED_EDGES: [(&str, &str); 7] = [
-    ("set_p", "mix"),
-    ("set_q", "mix"),
+    ("fill_p", "mix"),
+    ("fill_q", "mix"),
     ("mix", "s1"),
     ("mix", "s2"),
     ("mix", "s3"),
@@ -88,8 +88,8 @@ const DECLARED_NODES: [(&str, NodeKind); 8] = [
     ("s3", NodeKind::Kernel),
     ("s2", NodeKind::Kernel),
     ("mix", NodeKind::Kernel),
-    ("set_q", NodeKind::Memset),
-    ("set_p", NodeKind::Memset),
+    ("fill_q", NodeKind::Memset),
+    ("fill_p", NodeKind::Memset),
 ];
 
 /// `TOPOLOGY`'s edges as names.
@@ -130,13 +130,13 @@ fn topology_lists_every_declared_node_and_edge_in_a_topological_order() {
     let names: Vec<&str> = t.nodes.iter().map(|n| n.0).collect();
     assert_eq!(
         names,
-        ["set_q", "set_p", "mix", "s1", "s3", "stamp", "s2", "tail"],
+        ["fill_q", "fill_p", "mix", "s1", "s3", "stamp", "s2", "tail"],
         "canonical order"
     );
-    // Dependencies in declared order: `mix` after `set_p`, then `set_q`.
+    // Dependencies in declared order: `mix` after `fill_p`, then `fill_q`.
     let mix = t.node("mix").unwrap();
     let deps: Vec<&str> = t.dependencies(mix).map(|d| t.nodes[d].0).collect();
-    assert_eq!(deps, ["set_p", "set_q"]);
+    assert_eq!(deps, ["fill_p", "fill_q"]);
 }
 
 #[test]

@@ -216,17 +216,20 @@ fn a_set_params_refused_part_way_leaves_no_node_with_the_refused_params() {
     };
     assert_length_error(exec.set_params(&bad), "download");
 
-    // The good params again: every node must become what `build(good)` makes, which takes
-    // setting back at least `load_in` and `shuffle`.
-    let updated = exec.set_params(&good).unwrap();
-    assert!(
-        updated >= 2,
-        "load_in and shuffle hold the refused `a`: only {updated} node(s) updated"
-    );
+    // The refusal undid the call: `load_in` and `shuffle` are set back to the good `a`, so the
+    // next launch copies as before and never touches the refused one.
     fill_buffer(&other_a, POISON);
-    bufs.launch_and_check(&gpu, &mut exec, "after set_params with the good params");
+    bufs.launch_and_check(&gpu, &mut exec, "after the refused set_params");
     let stray = read_back(&gpu.stream, &other_a);
     cudagraph_tests::assert_untouched("the refused `a`", &stray, POISON);
+    assert_eq!(
+        exec.params().a.addr(),
+        good.a.addr(),
+        "the params are the good ones"
+    );
+    // Nothing was left half-applied or pending: the good params change nothing.
+    assert_eq!(exec.set_params(&good).unwrap(), 0);
+    bufs.launch_and_check(&gpu, &mut exec, "after set_params with the good params");
 }
 
 cuda_graph! {

@@ -1,6 +1,6 @@
 //! `#[indirect]` params in a declaration: kernels read them through `const T*`, and setting one
 //! is a host write (no node update, no driver call): 10,000 launches back to back, each with
-//! its own values, every one checked; `set_params` and `set_params_only` set them the same way.
+//! its own values, every one checked; `set_params` and the params guard set them the same way.
 
 use cudagraph_runtime::prelude::*;
 use cudagraph_tests::{compile, function, gpu, read_back, zeros};
@@ -74,13 +74,20 @@ fn indirect_params_give_every_launch_its_own_values() {
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(read_back(&gpu.stream, &params.out)[5], 1234);
 
-    // `set_params_only` with the one that changed.
-    params.value = 4321;
-    assert_eq!(
-        exec.set_params_only(&params, &[StepperParam::Value])
-            .unwrap(),
-        0
-    );
+    // Through the params guard: a host write too, nothing left for the launch to update.
+    let mut guard = exec.params_mut();
+    assert_eq!(guard.set_value(4321), 1234, "the old value");
+    assert_eq!(guard.apply().unwrap(), 0);
+    assert_eq!(exec.params().value, 4321);
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(read_back(&gpu.stream, &params.out)[5], 4321);
+
+    // Swapped through the guard: both values written for the next launch.
+    exec.set_value(7).unwrap();
+    exec.params_mut()
+        .swap(|p| (&mut p.step, &mut p.value))
+        .unwrap();
+    assert_eq!((exec.params().step, exec.params().value), (7, 5));
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &params.out)[7], 5);
 }

@@ -2,7 +2,8 @@
 //! nodes, written by `build.rs`): at the top and in a conditional body, with an allocation, a
 //! conditional handle and an `#[indirect]` key made in one place and used by nodes built in
 //! another. The built graph is the declared one (names, kinds, dependencies in order), and each
-//! launch computes what its params say after `set_params_only`, `set_params` and a rebuild.
+//! launch computes what its params say after changes through its params guard, its setters,
+//! `set_params` and a rebuild.
 
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, ConditionalHandle, SET_CONDITIONAL_DECLARATION};
@@ -117,23 +118,35 @@ fn a_declaration_built_by_several_functions_is_the_declared_graph_and_runs_its_p
     let mut exec = graph.instantiate().unwrap();
     launch_and_check(&gpu, &mut exec, &mut p, "as built");
 
-    // Nodes in different build functions, at the top and in the body, and the indirect param.
+    // Nodes in different build functions, at the top and in the body, and the indirect param,
+    // set through the guard: each reader updated once.
     let (a, b) = ([1, 63, 64, 99], [0, 63, 64, 99]);
+    let mut guard = exec.params_mut();
     for &i in &a {
         *spread_a(&mut p, i) += 8.0;
+        spread_set_a(&mut guard, i, *spread_a(&mut p, i));
     }
     for &i in &b {
         *spread_b(&mut p, i) -= 0.5;
+        spread_set_b(&mut guard, i, *spread_b(&mut p, i));
     }
     p.g = 2.25;
-    let named: Vec<SpreadParam> = a
-        .iter()
-        .map(|&i| spread_a_param(i))
-        .chain(b.iter().map(|&i| spread_b_param(i)))
-        .chain([SpreadParam::G])
-        .collect();
-    assert_eq!(exec.set_params_only(&p, &named).unwrap(), a.len() + b.len());
-    launch_and_check(&gpu, &mut exec, &mut p, "after set_params_only");
+    assert_eq!(guard.set_g(p.g), 0.5, "the old value");
+    assert_eq!(guard.apply().unwrap(), a.len() + b.len());
+    launch_and_check(&gpu, &mut exec, &mut p, "after the guard's apply");
+
+    // One param by its setter, one left for the launch to apply.
+    p.a5 = 4.0;
+    assert_eq!(exec.set_a5(4.0).unwrap(), 5.0 / 4.0, "the old value");
+    p.b6 = 1.5;
+    let _ = exec.params_mut().set_b6(1.5);
+    assert_eq!((exec.params().a5, exec.params().b6), (4.0, 1.5));
+    launch_and_check(
+        &gpu,
+        &mut exec,
+        &mut p,
+        "after a setter, and a change the launch applied",
+    );
 
     *spread_a(&mut p, 70) = -3.0;
     *spread_b(&mut p, 5) = 0.75;

@@ -145,3 +145,56 @@ fn an_allocation_left_unfreed_is_read_after_each_launch_and_freed_by_the_next() 
         "graph memory in use grew over 200 launches: {used:?}"
     );
 }
+
+#[test]
+fn an_allocation_taken_out_of_a_declared_executable_is_the_callers_until_it_is_gone() {
+    let _turn = turn();
+    let Some(gpu) = cudagraph_tests::gpu(
+        "an_allocation_taken_out_of_a_declared_executable_is_the_callers_until_it_is_gone",
+    ) else {
+        return;
+    };
+    let kernels = cudagraph_tests::Kernels::load(&gpu.ctx);
+    let n = 1 << 16;
+    let params = CountsParams {
+        add_u32: kernels.add_u32.clone(),
+        seen: zeros(&gpu, n),
+        n: n as u32,
+        k: 3,
+    };
+    let mut exec = Counts::build(&gpu.ctx, &params)
+        .expect("build")
+        .instantiate()
+        .expect("instantiate");
+    // A new length is refused, naming the alloc node: CUDA fixed it when the graph was built.
+    match exec.set_n(n as u32 / 2) {
+        Err(Error::Allocation { node, .. }) => assert_eq!(node, "counts"),
+        other => panic!("a new allocation length must be refused, got {other:?}"),
+    }
+    assert_eq!(exec.params().n, n as u32, "the param keeps its value");
+
+    let mut done = exec.launch(&gpu.stream).expect("launch");
+    let counts = done.take_counts().expect("take");
+    // Taken once: it is not the executable's any more.
+    assert!(matches!(done.take_counts(), Err(Error::Allocation { .. })));
+    assert!(matches!(done.read_counts(), Err(Error::Allocation { .. })));
+    assert_eq!(counts.to_vec().expect("read"), vec![3u32; n]);
+    // The next launch would allocate the same addresses: refused while the buffer lives...
+    assert!(matches!(
+        exec.launch(&gpu.stream),
+        Err(Error::Allocation { .. })
+    ));
+    // ...and made once it is gone. A buffer allocated after its free keeps its contents.
+    drop(counts);
+    let sentinel = upload(&gpu, &vec![0x5e57_1e15u32; n]);
+    exec.set_k(5).expect("set_k");
+    let done = exec
+        .launch(&gpu.stream)
+        .expect("launch after the buffer is gone");
+    assert_eq!(done.read_counts().expect("read"), vec![5u32; n]);
+    assert_eq!(
+        sentinel.to_vec().expect("read"),
+        vec![0x5e57_1e15u32; n],
+        "a launch wrote the sentinel"
+    );
+}

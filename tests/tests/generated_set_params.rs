@@ -651,14 +651,14 @@ fn a_kernel_param_that_changes_function_switches_what_its_nodes_compute() {
 }
 
 #[test]
-fn set_params_only_updates_exactly_the_readers_of_the_named_params() {
-    let Some(gpu) =
-        cudagraph_tests::gpu("set_params_only_updates_exactly_the_readers_of_the_named_params")
-    else {
+fn setters_and_the_params_guard_update_exactly_the_readers_of_what_changed() {
+    let Some(gpu) = cudagraph_tests::gpu(
+        "setters_and_the_params_guard_update_exactly_the_readers_of_what_changed",
+    ) else {
         return;
     };
     let k = Kernels::load(&gpu.ctx);
-    let mut rng = Rng::new("set_params_only");
+    let mut rng = Rng::new("setters and the params guard");
     let bufs = PipelineBuffers::new(&gpu, &mut rng, 4096);
     let mut p = bufs.params(&k, &mut rng);
     let mut exec = Pipeline::build(&gpu.ctx, &p)
@@ -667,33 +667,42 @@ fn set_params_only_updates_exactly_the_readers_of_the_named_params() {
         .unwrap();
     bufs.launch_and_check(&gpu, &mut exec, &p, "first launch");
 
-    // `a` is read by one node, `s` by two; each node is updated once however many of its
-    // params are named.
-    p.a = other(&mut rng, p.a);
-    assert_eq!(exec.set_params_only(&p, &[PipelineParam::A]).unwrap(), 1);
+    // `a` is read by one node: its setter updates it, and returns the old value.
+    let a = other(&mut rng, p.a);
+    assert_eq!(exec.set_a(a).unwrap(), p.a);
+    p.a = a;
+    assert_eq!(exec.params().a, a);
     bufs.launch_and_check(&gpu, &mut exec, &p, "a");
+    // `s` is read by two nodes, `c` by one: through the guard, each node is updated once
+    // however many of its params changed, and however often.
     p.s = other(&mut rng, p.s);
     p.c = other(&mut rng, p.c);
-    let updated = exec
-        .set_params_only(&p, &[PipelineParam::S, PipelineParam::C, PipelineParam::S])
-        .unwrap();
-    assert_eq!(updated, 3, "mul_y, mul_w, init_y");
+    let mut guard = exec.params_mut();
+    guard.set_s(p.s);
+    guard.set_c(p.c);
+    guard.set_s(p.s);
+    assert_eq!(
+        (guard.s, guard.c),
+        (p.s, p.c),
+        "the guard reads as the params"
+    );
+    assert_eq!(guard.apply().unwrap(), 3, "mul_y, mul_w, init_y");
     bufs.launch_and_check(&gpu, &mut exec, &p, "s and c");
-    // Buffers too: the nodes reading `x` and `y` switch to the other buffers.
+    // Buffers too, left to the launch: the nodes reading `x` and `y` switch to the other ones.
     p.x = bufs.xs[1].1.clone();
     p.y = bufs.ys[1].clone();
-    let updated = exec
-        .set_params_only(&p, &[PipelineParam::X, PipelineParam::Y])
-        .unwrap();
-    assert_eq!(updated, 3, "axpy (x, y), init_y and mul_y (y)");
-    bufs.launch_and_check(&gpu, &mut exec, &p, "x and y");
-    // A param no node reads, and nothing named: nothing to do.
+    let mut guard = exec.params_mut();
+    let old_x = guard.set_x(p.x.clone());
+    guard.set_y(p.y.clone());
+    drop(guard);
+    assert_eq!(old_x.addr(), bufs.xs[0].1.addr(), "the old buffer");
+    bufs.launch_and_check(&gpu, &mut exec, &p, "x and y, applied by the launch");
+    // A param no node reads: nothing to update.
+    let mut guard = exec.params_mut();
+    guard.set_unused(7);
+    assert_eq!(guard.apply().unwrap(), 0);
     p.unused = 7;
-    assert_eq!(
-        exec.set_params_only(&p, &[PipelineParam::Unused]).unwrap(),
-        0
-    );
-    assert_eq!(exec.set_params_only(&p, &[]).unwrap(), 0);
+    assert_eq!(exec.set_unused(7).unwrap(), 7);
     // `set_params` agrees that everything is current.
     assert_eq!(exec.set_params(&p).unwrap(), 0);
     bufs.launch_and_check(&gpu, &mut exec, &p, "after set_params");

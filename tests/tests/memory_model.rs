@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use cudagraph_runtime::cudarc::driver::{sys, CudaContext, CudaSlice, CudaStream};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, Error};
-use cudagraph_tests::{cfg, compile, function, gpu, read_back, zeros, Gpu};
+use cudagraph_tests::{cfg, compile, function, gpu, read_back, upload, zeros, Gpu};
 
 const SOURCE: &str = r#"
 // Spins for `spin` clock cycles, then writes `value` to y[0..n].
@@ -290,6 +290,158 @@ fn swapping_buffers_ten_thousand_times_frees_each_only_after_its_launches() {
         free_after + slack >= free_before,
         "device memory free before and after 10,000 swaps (cuMemGetInfo): {free_before} -> \
          {free_after} bytes"
+    );
+}
+
+#[test]
+fn buffers_replaced_through_setters_and_the_params_guard_are_freed_only_after_their_launches() {
+    let _serial = one_at_a_time();
+    let Some(gpu) = gpu(
+        "buffers_replaced_through_setters_and_the_params_guard_are_freed_only_after_their_launches",
+    ) else {
+        return;
+    };
+    let k = Late::load(&gpu.ctx);
+    cuda_graph! {
+        graph Writer {
+            params {
+                fill: Kernel<(u32, u64, f32, DevicePtrMut<f32>)>,
+                y: DeviceBuffer<f32>,
+                n: u32,
+                spin: u64,
+                value: f32,
+            }
+            write: kernel fill<<<n.div_ceil(256), 256>>>(n, spin, value, y);
+        }
+    }
+    let launch_stream = gpu.ctx.new_stream().unwrap();
+    let n = 4096;
+    let free_before = settled_free_memory(&gpu.ctx);
+    {
+        let params = WriterParams {
+            fill: k.fill.clone(),
+            y: zeros(&gpu, n),
+            n: n as u32,
+            spin: 0,
+            value: 0.0,
+        };
+        let mut exec = Writer::build(&gpu.ctx, &params)
+            .unwrap()
+            .instantiate()
+            .unwrap();
+        drop(params);
+        let (mut sentinels, mut reused) = (Vec::new(), 0);
+        let iterations = 4000;
+        for i in 0..iterations {
+            // Every 500th launch spins, so replacements and drops happen while it still runs.
+            let spin = if i % 500 == 0 { SPIN } else { 0 };
+            // The old buffer's last handle outside the executable is dropped at once: through a
+            // setter (the node updated now), or through the guard (updated by the launch).
+            let replaced = if i % 2 == 0 {
+                exec.set_spin(spin).unwrap();
+                exec.set_value(i as f32).unwrap();
+                exec.set_y(zeros(&gpu, n)).unwrap()
+            } else {
+                let mut p = exec.params_mut();
+                p.set_spin(spin);
+                p.set_value(i as f32);
+                p.set_y(zeros(&gpu, n))
+            };
+            let replaced_addr = replaced.addr();
+            drop(replaced);
+            exec.launch(&launch_stream).unwrap();
+            if i % 500 == 1 {
+                let s = sentinel(&gpu.stream, n);
+                reused += usize::from(device_address(&s) == replaced_addr);
+                sentinels.push(s);
+            }
+        }
+        // Read through the executable: waits for the launch that wrote it.
+        let last = exec.params().y.to_vec().unwrap();
+        assert!(
+            last.iter().all(|&v| v == (iterations - 1) as f32),
+            "the last launch wrote the last buffer"
+        );
+        for s in &sentinels {
+            assert_sentinel(
+                &gpu,
+                "sentinel allocated while older buffers were released",
+                s,
+            );
+        }
+        println!(
+            "{reused} of {} sentinels got a replaced buffer's memory",
+            sentinels.len()
+        );
+    }
+    let free_after = settled_free_memory(&gpu.ctx);
+    assert_eq!(
+        free_before, free_after,
+        "device memory in use before and after 4000 replacements (cuMemGetInfo)"
+    );
+}
+
+#[test]
+fn a_ping_pong_of_buffers_the_executable_holds_releases_nothing_and_reads_wait() {
+    let _serial = one_at_a_time();
+    let Some(gpu) =
+        gpu("a_ping_pong_of_buffers_the_executable_holds_releases_nothing_and_reads_wait")
+    else {
+        return;
+    };
+    let k = Late::load(&gpu.ctx);
+    cuda_graph! {
+        /// `b = 2 a`, after spinning.
+        graph Double {
+            params {
+                scale: Kernel<(u32, u64, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+                a: DeviceBuffer<f32>,
+                b: DeviceBuffer<f32>,
+                n: u32,
+                spin: u64,
+            }
+            twice: kernel scale<<<n.div_ceil(256), 256>>>(n, spin, 2.0f32, a, b);
+        }
+    }
+    let n = 1 << 16;
+    let (a, b) = (upload(&gpu, &vec![1.0f32; n]), zeros::<f32>(&gpu, n));
+    let params = DoubleParams {
+        scale: k.scale.clone(),
+        a: a.clone(),
+        b: b.clone(),
+        n: n as u32,
+        spin: SPIN / 10,
+    };
+    let mut exec = Double::build(&gpu.ctx, &params)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    drop(params);
+    let launch_stream = gpu.ctx.new_stream().unwrap();
+    for step in 1..=20 {
+        exec.launch(&launch_stream).unwrap();
+        exec.params_mut().swap(|p| (&mut p.a, &mut p.b)).unwrap();
+        // The swapped-in `a` is what the launch still writes: the read waits for it.
+        let got = exec.params().a.to_vec().unwrap();
+        let want = 2f32.powi(step);
+        assert!(
+            got.iter().all(|&v| v == want),
+            "step {step}: {} for {want}",
+            got[0]
+        );
+    }
+    // Both buffers stayed with the executable (and with this test): none was released.
+    drop((a, b));
+    let before = settled_free_memory(&gpu.ctx);
+    exec.launch(&launch_stream).unwrap();
+    exec.params_mut().swap(|p| (&mut p.a, &mut p.b)).unwrap();
+    let s = sentinel(&gpu.stream, n);
+    assert_sentinel(&gpu, "sentinel allocated during a ping-pong", &s);
+    drop(s);
+    assert_eq!(
+        before,
+        settled_free_memory(&gpu.ctx),
+        "nothing freed or allocated"
     );
 }
 
@@ -573,6 +725,7 @@ fn two_unordered_nodes_writing_overlapping_params_are_refused_when_built() {
     for result in [
         TwoWriters::build(&gpu.ctx, &overlapping).map(drop),
         exec.set_params(&overlapping).map(drop),
+        exec.set_b(overlapping.b.clone()).map(drop),
     ] {
         match result {
             Err(Error::Hazard { first, second, .. }) => {
@@ -581,6 +734,80 @@ fn two_unordered_nodes_writing_overlapping_params_are_refused_when_built() {
             other => panic!("expected a hazard between `left` and `right`, got {other:?}"),
         }
     }
+    // The refused setter kept `b`. Through the guard, the launch that applies the change
+    // refuses it, launching nothing, and undoes it: the next launch runs the disjoint params.
+    assert_eq!(exec.params().b.addr(), whole.slice(n..).addr());
+    let disjoint_b = exec.params_mut().set_b(overlapping.b.clone());
+    assert!(matches!(
+        exec.launch(&gpu.stream),
+        Err(Error::Hazard { .. })
+    ));
+    assert_eq!(
+        whole.to_vec().unwrap(),
+        vec![0.0; 2 * n],
+        "nothing launched"
+    );
+    assert_eq!(exec.params().b.addr(), disjoint_b.addr(), "`b` undone");
+    exec.launch(&gpu.stream).unwrap();
+    let got = whole.to_vec().unwrap();
+    assert!(got[..n].iter().all(|&v| v == 1.0) && got[n..].iter().all(|&v| v == 2.0));
+}
+
+#[test]
+fn executables_bound_to_one_stream_may_share_host_memory_their_host_nodes_write() {
+    let _serial = one_at_a_time();
+    let Some(gpu) =
+        gpu("executables_bound_to_one_stream_may_share_host_memory_their_host_nodes_write")
+    else {
+        return;
+    };
+    cuda_graph! {
+        /// Counts its launches in `count[0]`, on the host.
+        graph Tally {
+            params {
+                count: HostBuffer<u32>,
+            }
+            bump: host(|c: &mut [u32]| c[0] += 1, mut count);
+        }
+    }
+    let count = HostBuffer::<u32>::zeroed(&gpu.ctx, 1).unwrap();
+    let params = TallyParams {
+        count: count.clone(),
+    };
+    let built = || Tally::build(&gpu.ctx, &params).unwrap();
+    let (stream, other) = (gpu.ctx.new_stream().unwrap(), gpu.ctx.new_stream().unwrap());
+    // Two executables, both bound to `stream`: their host nodes never run at the same time.
+    let mut first = built().instantiate_on(&stream).unwrap();
+    let mut second = built().instantiate_on(&stream).unwrap();
+    // One launched anywhere, or bound elsewhere, could run at the same time as theirs.
+    for refused in [
+        built().instantiate().map(drop),
+        built().instantiate_on(&other).map(drop),
+    ] {
+        assert!(
+            matches!(refused, Err(Error::BufferInUse { .. })),
+            "{refused:?}"
+        );
+    }
+    for _ in 0..50 {
+        first.launch(&stream).unwrap();
+        second.launch(&stream).unwrap();
+    }
+    // A bound executable launches into its stream only.
+    assert!(matches!(first.launch(&other), Err(Error::Invalid { .. })));
+    assert_eq!(count.read().unwrap()[0], 100, "every launch counted once");
+    assert!(first.as_exec().bound_stream().is_some());
+    // The per-thread default stream names another stream on each thread: refused.
+    let per_thread = gpu.ctx.per_thread_stream();
+    assert!(matches!(
+        built().instantiate_on(&per_thread),
+        Err(Error::Invalid { .. })
+    ));
+    drop((first, second));
+    // Once they are gone, an executable launched anywhere may use the buffer.
+    let mut anywhere = built().instantiate().unwrap();
+    anywhere.launch(&other).unwrap();
+    assert_eq!(count.read().unwrap()[0], 101);
 }
 
 #[test]

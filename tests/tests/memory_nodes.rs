@@ -202,11 +202,25 @@ fn auto_free_on_launch_relaunches_a_thousand_times_with_memory_steady() {
         first.reserved_peak, last.reserved_peak,
         "reserved graph memory grew over 1000 launches"
     );
-    // Taking it out would let the next launch free it under the buffer: refused.
+    // Taken out, the allocation is the buffer's: the next launch would allocate the same
+    // addresses again, so it is refused while the buffer lives...
+    let taken = exec.take_allocation(&t).unwrap();
     assert!(matches!(
-        exec.take_allocation(&t),
+        exec.launch(&gpu.stream),
         Err(Error::Allocation { .. })
     ));
+    assert_eq!(taken.to_vec().unwrap(), vec![3u32; n]);
+    // ...and made once it is gone, cudarc having freed it: the launch's own auto-free frees
+    // only what nobody took. A buffer allocated after that free keeps its contents.
+    drop(taken);
+    let sentinel = DeviceBuffer::from_host(&gpu.stream, &vec![7u32; n]).unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(exec.read_allocation(&t).unwrap(), vec![3u32; n]);
+    assert_eq!(
+        sentinel.to_vec().unwrap(),
+        vec![7u32; n],
+        "the sentinel was written"
+    );
     // Dropping the executable frees the last launch's allocation.
     drop(exec);
     assert_nothing_leaked(&gpu, &before, "auto-free executable dropped");

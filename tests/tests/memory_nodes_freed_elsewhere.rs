@@ -151,3 +151,72 @@ fn a_later_graph_dropped_without_launching_frees_the_allocation_itself() {
     gpu.stream.synchronize().unwrap();
     assert_nothing_leaked(&gpu, &before, "freed by a dropped graph");
 }
+
+cudagraph_runtime::cuda_graph! {
+    /// `t = value` in an allocation the graph does not free.
+    graph Maker {
+        params {
+            add_u32: Kernel<cudagraph_tests::AddU32Args>,
+            n: u32,
+            value: u32,
+        }
+        t: alloc::<u32>(n as usize);
+        zero: memset(t, 0u32);
+        set: kernel add_u32<<<n.div_ceil(256), 256>>>(n, value, t);
+        t -> zero -> set;
+    }
+}
+
+#[test]
+fn an_allocation_taken_out_of_a_declared_executable_is_freed_by_a_later_graph() {
+    // NVIDIA's graphMemoryNodes frees an allocation of one graph in another: declared, the
+    // allocation is taken out of what the launch leaves, and given to the later graph's free node.
+    let _turn = turn();
+    let Some(gpu) =
+        gpu("an_allocation_taken_out_of_a_declared_executable_is_freed_by_a_later_graph")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let n = 1 << 20;
+    fresh_pool(&gpu);
+    let before = settled(&gpu);
+    let params = MakerParams {
+        add_u32: k.add_u32.clone(),
+        n: n as u32,
+        value: 7,
+    };
+    let mut exec = Maker::build(&gpu.ctx, &params)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    let buffer = exec.launch(&gpu.stream).unwrap().take_t().unwrap();
+
+    let out = zeros::<u32>(&gpu, n);
+    let mut later = Graph::new(&gpu.ctx).unwrap();
+    let copy = later.add_memcpy(Memcpy::dtod(&buffer, &out), &[]).unwrap();
+    later.add_mem_free_buffer(buffer, &[copy.id()]).unwrap();
+    let mut later = later.instantiate().unwrap();
+    // Until the later graph has freed it, the maker waits (its launch would allocate it again).
+    assert!(matches!(
+        exec.launch(&gpu.stream),
+        Err(Error::Allocation { .. })
+    ));
+    let other = gpu.ctx.new_stream().unwrap();
+    later.launch(&other).unwrap();
+    assert_eq!(read_back(&other, &out), vec![7u32; n]);
+
+    // The maker relaunches after the free, its auto-free leaving alone what the later graph freed.
+    exec.set_value(9).unwrap();
+    let t = exec.launch(&gpu.stream).unwrap().read_t().unwrap();
+    assert_eq!(t, vec![9u32; n]);
+    drop(later);
+    drop(exec);
+    gpu.stream.synchronize().unwrap();
+    other.synchronize().unwrap();
+    assert_nothing_leaked(
+        &gpu,
+        &before,
+        "a declared allocation freed by a later graph",
+    );
+}

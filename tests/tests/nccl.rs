@@ -200,6 +200,11 @@ fn declared_collectives_replay_and_refuse_changed_buffers() {
         }
         other => panic!("expected the changed buffer to be refused, got {other:?}"),
     }
+    // Refused whole: the executable reduces into the old `y` as before, not into the new one.
+    assert!(exec.params().y != p.y, "the old `y` is back");
+    exec.launch(s).unwrap();
+    assert_eq!(exec.params().y.to_vec().unwrap(), vec![5.0; n]);
+    assert_eq!(p.y.to_vec().unwrap(), vec![0.0; n], "the refused `y`");
 }
 
 #[test]

@@ -141,17 +141,26 @@ fn simple_cuda_graphs_stream_capture() {
     )
     .unwrap();
     let cloned = graph.try_clone().unwrap();
-    let mut exec = graph.instantiate().unwrap();
+    let unbound = graph.try_clone().unwrap();
+    // The clone's host function writes the same host buffer. As the sample does, both
+    // executables are launched into one stream, and bound to it they may both be alive: their
+    // launches never overlap.
+    let mut exec = graph
+        .instantiate_on(&for_graph, InstantiateFlags::NONE)
+        .unwrap();
+    let mut cloned_exec = cloned
+        .instantiate_on(&for_graph, InstantiateFlags::NONE)
+        .unwrap();
+    // One launched anywhere could run while they do: refused.
+    assert!(matches!(
+        unbound.instantiate(),
+        Err(Error::BufferInUse { .. })
+    ));
     for _ in 0..3 {
         exec.launch(&for_graph).unwrap();
-    }
-    // The clone's host function writes the same host buffer: its executable may exist once the
-    // first one is gone (two executables are not ordered with each other).
-    drop(exec);
-    let mut cloned_exec = cloned.instantiate().unwrap();
-    for _ in 0..3 {
         cloned_exec.launch(&for_graph).unwrap();
     }
+    drop(exec);
     for_graph.synchronize().unwrap();
     let reported = reported.lock().unwrap().clone();
     assert_eq!(reported.len(), 6, "one host callback per launch");

@@ -1,7 +1,7 @@
 // Rationale: a declaration expands to items named after the user's names: `<Graph>Params`,
-// `<Graph>Exec`, `<Graph>Param` and its variants, one handle type `<Graph><Node>Node` per node,
-// one executable method per node, `set_<param>` per `#[indirect]` param, `read_<allocation>`
-// per allocation a launch leaves. Two of them with one name would be rustc's E0428 or E0592 at
+// `<Graph>Exec`, `<Graph>ParamsMut`, one handle type `<Graph><Node>Node` per node, one executable
+// method per node, `set_<param>` per param, `read_<allocation>` and `take_<allocation>` per
+// allocation a launch leaves. Two of them with one name would be rustc's E0428 or E0592 at
 // the macro call, a cascade the user cannot trace to a name; a derived name that is not an
 // identifier (`_1` makes the variant `1`) would stop the expansion. So every name the expansion
 // derives is made here, checked to be an identifier, and checked against every other item of its
@@ -17,13 +17,15 @@ use crate::model::{name_of, Model};
 use crate::parse::NodeOp;
 use crate::text::camel;
 
-/// Methods every executable has (besides one per node and one per `#[indirect]` param).
-pub const EXEC_METHODS: [&str; 6] = [
+/// Methods every executable has (besides one per node and one per param).
+pub const EXEC_METHODS: [&str; 8] = [
     "launch",
     "upload",
     "update",
     "set_params",
-    "set_params_only",
+    "params",
+    "params_mut",
+    "into_params",
     "as_exec",
 ];
 
@@ -104,15 +106,12 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
         };
         made(format!("{graph}Params"), "params struct");
         made(format!("{graph}Exec"), "executable type");
-        made(format!("{graph}Param"), "param enum");
+        made(format!("{graph}ParamsMut"), "params guard");
         if !model.outliving_allocations().is_empty() {
             made(format!("{graph}Allocations"), "allocations type");
         }
-        for suffix in ["Nodes", "State", "Snapshot", "Launch"] {
+        for suffix in ["Nodes", "State", "Launch"] {
             made(format!("__{graph}{suffix}"), "hidden type");
-        }
-        for j in 0..model.params.len().div_ceil(crate::model::PER_FN) {
-            made(format!("__{graph}Snapshot{j}"), "hidden type");
         }
         for node in &model.nodes {
             let name = handle_type(&graph, &name_of(&node.name));
@@ -127,7 +126,6 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
             let fix = format!("rename node `{}`", node.name);
             types.add(name, node.name.span(), what, fix);
         }
-        variants(model, cx);
         methods(model, cx);
     }
     types.report(cx);
@@ -160,41 +158,8 @@ fn user_names_are_idents(model: &Model, cx: &mut Ctxt) -> bool {
     all
 }
 
-/// `<Graph>Param`'s variants: one per param, each an identifier of its own.
-fn variants(model: &Model, cx: &mut Ctxt) {
-    let graph = &model.decl.name;
-    let mut variants = Namespace::default();
-    for field in &model.params {
-        let variant = camel(&name_of(&field.name));
-        let what = format!(
-            "the variant `{graph}Param::{variant}` of param `{}`",
-            field.name
-        );
-        if !is_ident(&variant) {
-            let variant = if variant.is_empty() {
-                "(nothing)".to_owned()
-            } else {
-                variant
-            };
-            cx.error(
-                field.name.span(),
-                format!(
-                    "param `{}` would make the variant `{graph}Param::{variant}` (the enum \
-                     `set_params_only` takes), which is not a Rust identifier: rename the param \
-                     (a name that starts with a letter)",
-                    field.name
-                ),
-            );
-            continue;
-        }
-        let fix = format!("rename param `{}`", field.name);
-        variants.add(variant, field.name.span(), what, fix);
-    }
-    variants.report(cx);
-}
-
-/// The executable's methods (one per node, `set_<param>` per `#[indirect]` param, the fixed
-/// ones) and the methods of the type of the allocations a launch leaves.
+/// The executable's methods (one per node, `set_<param>` per param, the fixed ones) and the
+/// methods of the type of the allocations a launch leaves.
 fn methods(model: &Model, cx: &mut Ctxt) {
     let graph = name_of(&model.decl.name);
     let exec = format!("{graph}Exec");
@@ -203,16 +168,14 @@ fn methods(model: &Model, cx: &mut Ctxt) {
         let what = format!("the method `{exec}::{name}` of the generated executable");
         methods.add(name.to_owned(), Span::call_site(), what, String::new());
     }
-    for (i, field) in model.params.iter().enumerate() {
-        if model.is_indirect(i) {
-            let name = format!("set_{}", name_of(&field.name));
-            let what = format!(
-                "the method `{exec}::{name}` that sets `#[indirect]` param `{}`",
-                field.name
-            );
-            let fix = format!("rename param `{}`", field.name);
-            methods.add(name, field.name.span(), what, fix);
-        }
+    for field in &model.params {
+        let name = format!("set_{}", name_of(&field.name));
+        let what = format!(
+            "the method `{exec}::{name}` that sets param `{}`",
+            field.name
+        );
+        let fix = format!("rename param `{}`", field.name);
+        methods.add(name, field.name.span(), what, fix);
     }
     for node in &model.nodes {
         let name = name_of(&node.name);
@@ -247,6 +210,13 @@ fn methods(model: &Model, cx: &mut Ctxt) {
             read.clone(),
             node.name.span(),
             format!("the method `{allocs}::{read}` that copies allocation `{name}` out"),
+            fix.clone(),
+        );
+        let take = format!("take_{name}");
+        outliving.add(
+            take.clone(),
+            node.name.span(),
+            format!("the method `{allocs}::{take}` that takes allocation `{name}` out"),
             fix,
         );
     }

@@ -216,8 +216,10 @@ pub fn graph_doc(g: &Gen, svg: &str) -> String {
 pub fn params_doc(g: &Gen) -> String {
     let (graph, exec) = (g.graph, &g.exec_ty);
     let mut out = format!(
-        "The params of [`{graph}`]: what its nodes are built from ([`{graph}::build`]), and what \
-         [`{exec}::set_params`] compares to update only the nodes whose inputs changed.\n\n"
+        "The params of [`{graph}`]: what its nodes are built from ([`{graph}::build`]). Its \
+         executable owns a copy ([`{exec}::params`]), changed through the executable \
+         (`set_<param>`, [`{exec}::params_mut`], [`{exec}::set_params`]), \
+         which updates exactly the nodes that read what changed:\n\n"
     );
     for node in &g.nodes {
         let read: Vec<String> = node
@@ -252,10 +254,27 @@ pub fn param_doc(g: &Gen, param: usize) -> String {
 }
 
 pub fn exec_doc(g: &Gen) -> String {
-    let graph = g.graph;
+    let (graph, params) = (g.graph, &g.params_ty);
+    let guard = super::tracked::guard_type(g);
     let mut out = format!(
-        "[`{graph}`], instantiated: launch it, update it from another [`{graph}`] or with \
-         [`set_params`](Self::set_params), or update one node through its handle:\n\n"
+        "[`{graph}`], instantiated, with the [`{params}`] it runs, which it owns \
+         ([`params`](Self::params)).\n\n\
+         Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the \
+         nodes that read it, and returns the old value), several at once or two swapped through \
+         [`params_mut`](Self::params_mut) ([`{guard}`], whose changes the next launch applies \
+         if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it \
+         from another [`{graph}`] ([`update`](Self::update)), or one node through its handle. \
+         Which node reads which param is known when the macro runs: a change updates the nodes \
+         that read it, each once, with nothing else compared.\n\n\
+         A change is made whole or not at all. One that a node refuses (the driver or a \
+         kernel's check, params that would make two nodes race, or a change CUDA cannot make, \
+         such as an allocation's length) is the error of the setter, `apply`, `set_params` or \
+         launch that tried it, naming the node, and is undone: every param changed since the \
+         last update gets back the value the nodes were last updated from (the executable keeps \
+         a copy of those), the nodes updated before the refusal are set back, and nothing stays \
+         pending, so the next launch runs what ran before. Memory the executable stops using is \
+         released once the launches that may use it are done.\n\n\
+         Nodes:\n\n"
     );
     for node in &g.nodes {
         let _ = writeln!(
@@ -267,6 +286,76 @@ pub fn exec_doc(g: &Gen) -> String {
         );
     }
     out
+}
+
+/// The node names of `readers` (build positions), as a list for the docs.
+fn reader_list(g: &Gen, readers: &[u32]) -> String {
+    let names: Vec<String> = readers
+        .iter()
+        .map(|&pos| format!("`{}`", g.nodes[pos as usize].name))
+        .collect();
+    match names.as_slice() {
+        [] => "no node".to_owned(),
+        [one] => format!("node {one}"),
+        many => format!("nodes {}", many.join(", ")),
+    }
+}
+
+/// The executable's setter of param `param` (read by the nodes at `readers`).
+pub fn setter_doc(g: &Gen, param: usize, readers: &[u32]) -> String {
+    let name = name_of(&g.model.params[param].name);
+    if g.model.is_indirect(param) {
+        return format!(
+            "Sets `#[indirect]` param `{name}` for the launches made from now on: a write into \
+             host memory, no driver call (each launch reads the value set before it was made). \
+             Returns the old value."
+        );
+    }
+    format!(
+        "Sets param `{name}` and updates what reads it ({}), one single-node update each. \
+         Returns the old value; on error, naming the node, nothing changes: the param keeps \
+         its old value and the nodes their updates (see [`{}`]).\n",
+        reader_list(g, readers),
+        g.exec_ty
+    )
+}
+
+/// The guard's setter of param `param`.
+pub fn staged_setter_doc(g: &Gen, param: usize, readers: &[u32]) -> String {
+    let name = name_of(&g.model.params[param].name);
+    if g.model.is_indirect(param) {
+        return format!(
+            "Sets `#[indirect]` param `{name}` for the launches made from now on (a write into \
+             host memory, as the executable's own setter). Returns the old value."
+        );
+    }
+    format!(
+        "Sets param `{name}`, and marks what reads it ({}) for the guard's \
+         [`apply`](Self::apply), or the executable's next launch. Returns the old value.",
+        reader_list(g, readers)
+    )
+}
+
+/// The guard type's rustdoc.
+pub fn guard_doc(g: &Gen) -> String {
+    let exec = &g.exec_ty;
+    format!(
+        "Changes to the params of a [`{exec}`], several at once ([`{exec}::params_mut`]). It \
+         reads as the params (`Deref`); `set_<param>` and [`swap`](Self::swap) change them and \
+         mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each \
+         once however many of its params changed. A guard dropped without `apply` leaves the \
+         changes to the executable's next launch, which applies them first: a change cannot be \
+         forgotten. An update that fails is the error of that `apply` or launch, naming the \
+         node (the launch launches nothing), and undoes the changes: the params and the nodes \
+         are as they were before them.\n\n\
+         ```text\n\
+         let mut p = exec.params_mut();\n\
+         p.set_n(n);                         // its readers are updated once,\n\
+         p.set_scale(0.5);                   // even those reading both\n\
+         p.swap(|p| (&mut p.x, &mut p.x_new))?;\n\
+         p.apply()?;                         // or: the next exec.launch(&stream)\n\
+         ```"
+    )
 }
 
 pub fn accessor_doc(_g: &Gen, node: &NodeGen) -> String {

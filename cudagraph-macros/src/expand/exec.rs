@@ -1,117 +1,79 @@
-//! The executable type: launch, whole-graph update (same declaration only), the `set_params`
-//! fast path and one handle method per node.
+//! The executable type: it owns the params it runs (`params`, and the setters and guard of
+//! `tracked`), launches (bringing its nodes up to the params first), updates as a whole from
+//! another graph of the declaration or from whole params (`set_params`), and has one handle
+//! method per node.
 
 use proc_macro2::{Span, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
-use quote::format_ident;
-
-use super::{
-    checked_only, docs, indirect_key, local, params_at, relocated, updatable, update_fn, Gen,
-    PER_FN,
-};
-use crate::parse::NodeOp;
+use super::owned::{child_copy, Base};
+use super::{docs, indirect_key, local, params_at, Gen, PER_FN};
 
 pub fn exec_type(g: &Gen) -> TokenStream {
     let p = &g.p;
     let (vis, pass) = (&g.model.decl.vis, &g.pass);
     let (graph, params_ty, exec_ty, nodes_ty, state_ty) =
         (g.graph, &g.params_ty, &g.exec_ty, &g.nodes_ty, &g.state_ty);
-    let count = g.nodes.len();
+    let guard_ty = super::tracked::guard_type(g);
+    let (count, param_count) = (g.nodes.len(), g.model.params.len());
     let exec_name = exec_ty.to_string();
-    let (params, stream, source, changed, updated) = (
+    let (params, stream, source) = (
         params_at(Span::call_site()),
         local("stream"),
         local("source"),
-        local("changed"),
-        local("updated"),
     );
     let same = local("__CgSame");
 
-    // Which params changed: compared a few dozen per function (each param's comparison is
-    // inlined code; one function comparing thousands would be beyond the optimizer).
-    let param_count = g.model.params.len();
-    let indices: Vec<usize> = (0..param_count).collect();
-    let mut compare_calls = Vec::new();
-    let mut compare_fns = Vec::new();
-    for chunk in indices.chunks(PER_FN) {
-        let f = format_ident!("__cg_changed_{}", chunk[0]);
-        let sets = chunk.iter().map(|&i| {
-            let unchanged = g.unchanged(i);
-            quote!(#changed[#i] = !(#unchanged);)
-        });
-        compare_fns.push(quote! {
-            #[inline(never)]
-            fn #f(&self, #params: &#params_ty, #changed: &mut [bool; #param_count]) {
-                #(#sets)*
-            }
-        });
-        compare_calls.push(quote!(self.#f(#params, &mut #changed);));
-    }
-    // An allocation's length is checked before any node is updated: CUDA cannot change it, so
-    // params that would change it are refused as a whole.
-    let fixed_checks = g
-        .nodes
-        .iter()
-        .filter(|n| checked_only(&n.decl.op) && !n.mentions.is_empty())
-        .map(|n| {
-            let inputs = n.mentions.iter().map(|i| quote!(#changed[#i]));
-            let check = g.update_node(n);
-            relocated(quote!(if #(#inputs)||* { #check }), n.site)
-        });
-    // Which nodes to update: per updatable node, its position, the params its expressions read
-    // and its update function, as data walked by one loop (not code per node).
-    let reads = g.nodes.iter().filter(|n| updatable(&n.decl.op)).map(|n| {
-        let (pos, mentions, f) = (n.pos, &n.mentions, update_fn(n.pos));
-        quote!((#pos, &[#(#mentions),*], #exec_ty::#f))
-    });
-    let updates = quote! {
-        #[allow(clippy::type_complexity)]
-        const READS: &[(usize, &[usize], fn(&mut #exec_ty, &#params_ty) -> #p::Result<()>)] =
-            &[#(#reads),*];
-        for &(pos, reads, update) in READS {
-            if self.dirty[pos] || reads.iter().any(|&i| #changed[i]) {
-                // Dirty until the whole call succeeds: if a later node is refused, the next call
-                // must set this one again (its params are not committed).
-                self.dirty[pos] = true;
-                update(self, #params)?;
-                #updated += 1;
-            }
-        }
-    };
-    // Each changed param's new value is kept by its commit function (`set_params_only`'s table).
-    let commits = (param_count > 0).then(|| {
+    // `set_params`: the params compared a few dozen per function (each comparison is inlined
+    // code; one function comparing thousands would be beyond the optimizer), each that changed
+    // copied in and its readers marked. Child graphs are compared and copied first: a copy may
+    // fail, and then nothing has changed.
+    let children = g.child_params();
+    let child_copies = children.iter().map(|&i| {
+        let (copy, unchanged, keep) = (child_copy(i), g.unchanged(i), g.keep(i, Base::Params));
         quote! {
-            for (#changed, &(_, commit)) in #changed.iter().zip(Self::__CG_PARAMS) {
-                if *#changed {
-                    commit(self, #params)?;
-                }
+            let #copy = if #unchanged { #p::Option::None } else { #p::Option::Some(#keep?) };
+        }
+    });
+    let child_takes = children.iter().map(|&i| {
+        let (copy, kept) = (child_copy(i), g.kept(i));
+        quote! {
+            if let #p::Option::Some(copy) = #copy {
+                #kept = copy;
+                #p::stage(self, #i);
             }
         }
     });
-    // One setter per `#[indirect]` param: the host write alone.
-    let setters = (0..g.model.params.len())
-        .filter(|&i| g.model.is_indirect(i))
-        .map(|i| {
-            let f = &g.model.params[i];
-            let (name, ty, key) = (&f.name, &f.ty, indirect_key(&f.name));
-            let setter = format_ident!("set_{}", crate::model::name_of(name));
-            let doc = format!(
-                "Sets `#[indirect]` param `{}` for the launches made from now on: a write into \
-                 host memory, no driver call. Each launch reads the value set before it was made.",
-                crate::model::name_of(name)
-            );
-            let kept = g.kept(i);
+    let others: Vec<usize> = (0..g.model.params.len())
+        .filter(|i| !children.contains(i))
+        .collect();
+    let mut take_calls = Vec::new();
+    let mut take_fns = Vec::new();
+    for chunk in others.chunks(PER_FN) {
+        let f = format_ident!("__cg_take_{}", chunk[0]);
+        let takes = chunk.iter().map(|&i| {
+            let (unchanged, keep, kept) = (g.unchanged(i), g.keep(i, Base::Params), g.kept(i));
+            // An `#[indirect]` param: a host write, no node to update.
+            let write = g.model.is_indirect(i).then(|| {
+                let key = indirect_key(&g.model.params[i].name);
+                quote!(#p::write_indirect(&mut self.exec, &self.nodes.#key, #kept);)
+            });
             quote! {
-                #[doc = #doc]
-                #[inline]
-                pub fn #setter(&mut self, value: #ty) -> #p::Result<()> {
-                    self.exec.set_indirect(&self.nodes.#key, value)?;
-                    #kept = value;
-                    #p::Result::Ok(())
+                if !(#unchanged) {
+                    #kept = #keep;
+                    #write
+                    #p::stage(self, #i);
                 }
             }
         });
+        take_fns.push(quote! {
+            #[inline(never)]
+            fn #f(&mut self, #params: &#params_ty) {
+                #(#takes)*
+            }
+        });
+        take_calls.push(quote!(self.#f(#params);));
+    }
     let accessors = g.nodes.iter().map(|n| {
         let (name, handle) = (&n.decl.name, &n.handle);
         let doc = docs::accessor_doc(g, n);
@@ -125,18 +87,27 @@ pub fn exec_type(g: &Gen) -> TokenStream {
     let doc = docs::exec_doc(g);
     let update_doc = format!(
         "Whole-graph update from a [`{graph}`] built with other params (`cuGraphExecUpdate`).\n\n\
-         Only a graph of this declaration is accepted: it was built by the same sequence of calls, so \
-         its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable runs that graph's \
-         params, and [`set_params`](Self::set_params) compares with them."
+         Only a graph of this declaration is accepted: it was built by the same sequence of calls, \
+         so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). \
+         Afterwards the executable owns a copy of that graph's params (what [`params`](Self::params) \
+         shows), and changes made to its own params and not applied yet are dropped."
     );
     let set_params_doc = format!(
-        "Makes the executable's nodes what [`{graph}::build`] would make from `params`, with one \
-         single-node update per node whose inputs changed since the last build, update or \
-         `set_params` (or that was set through its handle since). Returns how many nodes it \
-         updated. Enabled/disabled states are kept.\n\n\
-         A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a \
-         runtime `Graph` counts as changed every time. A kernel param may change function (same \
-         parameter list, same context): the node's single-node update switches it."
+        "Replaces the executable's params with `params` as a whole: each param that differs \
+         from the executable's own is copied in, then the nodes that read a changed param (or \
+         were set through their handle since) are updated, each once, with one single-node \
+         update. Afterwards the nodes are what [`{graph}::build`] would make from `params`. \
+         Returns how many nodes it updated. Enabled/disabled states are kept.\n\n\
+         It compares every param, so its cost grows with the declaration: to change a few \
+         params, set them (the setters `set_<param>`, [`params_mut`](Self::params_mut)), \
+         which updates only their readers. A param is compared with `PartialEq`, a kernel by \
+         function, a declared graph by identity; a runtime `Graph` counts as changed every time. \
+         A kernel param may change function (same parameter list, same context): the node's \
+         single-node update switches it.\n\n\
+         Params under which two nodes that may run at the same time share memory, one writing it, \
+         are refused as by [`{graph}::build`], with nothing changed. So is any update a node \
+         refuses: the error names the node, and the params and the nodes updated before it are \
+         set back to what they were."
     );
 
     let update = if g.model.has_memory_nodes() {
@@ -157,15 +128,40 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             #[doc = #update_doc]
             pub fn update<#same: #p::SameDeclaration<#graph>>(&mut self, #source: &#same) -> #p::Result<()> {
                 let #source: &#graph = #p::SameDeclaration::same(#source);
+                // Copied first (the params, and the applied params the nodes then agree with):
+                // a copy that fails changes nothing.
+                let params = #graph::__cg_own(&#source.state.params)?;
+                let applied = #graph::__cg_own(&#source.state.params)?;
                 self.exec.update(&#source.graph)?;
-                self.state.params = #source.state.params.clone();
+                self.state.params = params;
+                self.applied = applied;
                 *self.state.launch = *#source.state.launch;
-                self.dirty = [false; #count];
+                self.tracker.clear();
                 #p::Result::Ok(())
             }
         }
     };
     let (launch, outliving) = launch(g, &stream);
+    let params_doc =
+        "The params the executable runs: those it was built from, with every change made since \
+         through the setters (`set_<param>`), [`params_mut`](Self::params_mut), \
+         [`set_params`](Self::set_params) or [`update`](Self::update). \
+         Host code reads the buffers among them as any buffer's holder does: \
+         `exec.params().y.to_vec()` waits for the launches that may write `y`.";
+    let params_mut_doc = format!(
+        "A guard through which to change several params at once, or to swap two: \
+         [`{guard_ty}`]'s `set_<param>` and [`swap`]({guard_ty}::swap) change the params (read \
+         them through the guard) and mark the nodes that read them; [`{guard_ty}::apply`] \
+         updates those nodes, each once however many of its params changed, and if the guard \
+         is dropped instead, the next [`launch`](Self::launch) does. Either reports an update \
+         the driver or a kernel's check refuses as an error naming the node, and undoes the \
+         changes (the params and the nodes are as they were before them); nothing is lost \
+         when the guard is dropped.\n\n\
+         ```text\n\
+         exec.params_mut().swap(|p| (&mut p.x, &mut p.x_new))?; // the ping-pong of a solver\n\
+         exec.launch(&stream)?;                                 // updates x's and x_new's readers\n\
+         ```"
+    );
 
     quote! {
         #outliving
@@ -176,17 +172,27 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             exec: #p::GraphExec<'static>,
             nodes: #p::Box<#p::ManuallyDrop<#nodes_ty>>,
             state: #state_ty,
-            /// Nodes set through their handles since the last `set_params`: it sets them again.
-            dirty: [bool; #count],
-            /// Per node, the number of the last `set_params_only` call naming several params that
-            /// updated it (so that it updates each node once).
-            stamps: #p::Box<[u32]>,
-            /// The number of the last such call.
-            generation: u32,
+            /// A copy of the params as the nodes were last updated from them: what a refused
+            /// change puts back (see `__private::apply`).
+            applied: #p::Box<#params_ty>,
+            /// The nodes that disagree with the params (see `__private::Tracker`).
+            tracker: #p::Tracker,
         }
 
         #(#pass)*
         impl #exec_ty {
+            /// The executable of `exec`, instantiated from a graph with these nodes and state;
+            /// `applied`, a copy of the state's params.
+            fn __cg_new(
+                exec: #p::GraphExec<'static>,
+                nodes: #p::Box<#p::ManuallyDrop<#nodes_ty>>,
+                state: #state_ty,
+                applied: #p::Box<#params_ty>,
+            ) -> Self {
+                let tracker = #p::Tracker::new(#count, #param_count);
+                Self { exec, nodes, state, applied, tracker }
+            }
+
             #launch
 
             /// Uploads the executable ahead of its first launch.
@@ -199,15 +205,26 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             #[doc = #set_params_doc]
             pub fn set_params(&mut self, #params: &#params_ty) -> #p::Result<usize> {
                 #graph::__cg_check_overlaps(#params)?;
-                #[allow(unused_mut)]
-                let mut #changed = [false; #param_count];
-                #(#compare_calls)*
-                #(#fixed_checks)*
-                let mut #updated = 0usize;
-                #updates
-                #commits
-                self.dirty = [false; #count];
-                #p::Result::Ok(#updated)
+                #(#child_copies)*
+                #(#take_calls)*
+                #(#child_takes)*
+                #p::set_all(self)
+            }
+
+            #[doc = #params_doc]
+            pub fn params(&self) -> &#params_ty {
+                &self.state.params
+            }
+
+            #[doc = #params_mut_doc]
+            pub fn params_mut(&mut self) -> #guard_ty<'_> {
+                #guard_ty { exec: self }
+            }
+
+            /// The params, taking the executable apart (it is dropped; memory its launches may
+            /// still use stays alive until they are done).
+            pub fn into_params(self) -> #params_ty {
+                *self.state.params
             }
 
             /// The runtime executable, for what the typed API does not cover (read-only).
@@ -215,11 +232,9 @@ pub fn exec_type(g: &Gen) -> TokenStream {
                 &self.exec
             }
 
-            #(#compare_fns)*
+            #(#take_fns)*
 
             #(#accessors)*
-
-            #(#setters)*
         }
 
         #(#pass)*
@@ -238,17 +253,31 @@ pub fn exec_type(g: &Gen) -> TokenStream {
 fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
     let p = &g.p;
     let outliving = g.model.outliving_allocations();
+    // Nodes whose params changed are brought up to date first: no launch runs nodes that
+    // disagree with the params (one load when nothing changed).
+    let apply = quote! {
+        if self.tracker.is_dirty() {
+            #p::apply(self)?;
+        }
+    };
+    let pending_doc = "Nodes whose params changed through [`params_mut`](Self::params_mut) and \
+                       were not updated yet are updated first; an update that fails is the \
+                       launch's error, naming the node, and nothing is launched: the changes are \
+                       undone, so the next launch runs what ran before them.";
     if outliving.is_empty() {
         let launch = quote! {
             /// Launches the graph into `stream`.
+            ///
+            #[doc = #pending_doc]
             pub fn launch(&mut self, #stream: &#p::Arc<#p::CudaStream>) -> #p::Result<()> {
+                #apply
                 self.exec.launch(#stream)
             }
         };
         return (launch, TokenStream::new());
     }
     let (vis, pass, exec_ty) = (&g.model.decl.vis, &g.pass, &g.exec_ty);
-    let allocs_ty = quote::format_ident!(
+    let allocs_ty = format_ident!(
         "{}Allocations",
         crate::model::name_of(g.graph),
         span = g.graph.span()
@@ -264,14 +293,25 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
         })
         .map(|n| {
             let (name, ty) = (&n.decl.name, g.alloc_type(n));
-            let read = quote::format_ident!("read_{}", n.name, span = n.decl.name.span());
-            let NodeOp::Alloc(a) = &n.decl.op else {
+            let read = format_ident!("read_{}", n.name, span = n.decl.name.span());
+            let take = format_ident!("take_{}", n.name, span = n.decl.name.span());
+            let crate::parse::NodeOp::Alloc(a) = &n.decl.op else {
                 return TokenStream::new();
             };
             let elem = &a.elem;
             let read_doc = format!(
                 "A copy of allocation `{}` as the launch left it (copied on the launch's stream, \
                  after the launch; this call waits for the copy).",
+                n.name
+            );
+            let take_doc = format!(
+                "Takes allocation `{0}` out of the executable, as the launch left it: a \
+                 `DeviceBuffer` from then on, yours to read, to give to cudarc or to other \
+                 graphs (a free node of a later graph may free it), freed when its last clone \
+                 is dropped and no launch uses it. Its work is ordered on the launch's stream.\n\n\
+                 The executable's next launch would allocate the same addresses, so it is \
+                 refused (`Error::Allocation`) until the buffer is gone. Refused when `{0}` \
+                 was taken already.",
                 n.name
             );
             let alloc_doc = format!(
@@ -287,6 +327,13 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
                     unsafe { #p::read_declared_allocation(&self.exec.exec, &self.exec.nodes.#name) }
                 }
 
+                #[doc = #take_doc]
+                pub fn #take(&mut self) -> #p::Result<#p::DeviceBuffer<#elem>> {
+                    let alloc = self.exec.nodes.#name;
+                    // SAFETY: as for `read`: an element type valid for every bit pattern.
+                    unsafe { #p::take_declared_allocation(&mut self.exec.exec, &alloc) }
+                }
+
                 #[doc = #alloc_doc]
                 pub fn #name(&self) -> #ty {
                     self.exec.nodes.#name
@@ -297,13 +344,17 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
         "What a launch of [`{exec_ty}`] leaves behind: the allocations the graph makes and does \
          not free. They live until the executable's next launch, which frees them (CUDA's \
          auto-free-on-launch); this value borrows the executable, so it cannot be launched again \
-         while the allocations are being read. To keep an allocation beyond that, copy it into \
-         a `DeviceBuffer` param with a memcpy node, or free it in the graph."
+         while the allocations are being read. To keep an allocation beyond that, take it out \
+         (`take_<allocation>`), copy it into a `DeviceBuffer` param with a memcpy node, or free \
+         it in the graph."
     );
     let launch = quote! {
         /// Launches the graph into `stream`; the allocations it leaves live until the next launch,
         /// readable through the returned value (which borrows the executable).
+        ///
+        #[doc = #pending_doc]
         pub fn launch(&mut self, #stream: &#p::Arc<#p::CudaStream>) -> #p::Result<#allocs_ty<'_>> {
+            #apply
             self.exec.launch(#stream)?;
             #p::Result::Ok(#allocs_ty { exec: self })
         }
@@ -312,7 +363,7 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
         #(#pass)*
         #[doc = #doc]
         #vis struct #allocs_ty<'a> {
-            exec: &'a #exec_ty,
+            exec: &'a mut #exec_ty,
         }
 
         #(#pass)*

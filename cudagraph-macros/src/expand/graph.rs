@@ -2,12 +2,12 @@
 //! structs both the graph and its executable keep.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::punctuated::Punctuated;
 use syn::{Path, Token};
 
 use super::node::{handle_name, launches_at, nodes_at};
-use super::{docs, graph_at, indirect_key, kept_piece, local, params_at, Base, Gen, Role, PER_FN};
+use super::{docs, graph_at, indirect_key, local, params_at, Gen};
 use crate::parse::NodeOp;
 use syn::spanned::Spanned;
 
@@ -76,8 +76,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     let p = &g.p;
     let (vis, pass, user_docs) = (&g.model.decl.vis, &g.pass, &g.docs);
     let (graph, params_ty, exec_ty) = (g.graph, &g.params_ty, &g.exec_ty);
-    let (nodes_ty, state_ty, snapshot_ty, launch_ty) =
-        (&g.nodes_ty, &g.state_ty, &g.snapshot_ty, &g.launch_ty);
+    let (nodes_ty, state_ty, launch_ty) = (&g.nodes_ty, &g.state_ty, &g.launch_ty);
     let graph_name = graph.to_string();
 
     let node_fields = g.nodes.iter().map(|n| {
@@ -150,7 +149,6 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     let adds = g.add_scope(None, &mut add_fns);
     let (nodes, launches) = (nodes_at(Span::call_site()), launches_at(Span::call_site()));
     let (boxed, configs) = (local("boxed"), local("configs"));
-    let kept = kept_params(g);
     let evals = g.nodes.iter().map(|n| g.eval_fn(n));
     let overlaps = super::hazards::overlap_check(g, &g.analysis);
 
@@ -173,7 +171,19 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     };
     let svg = docs::topology_svg(g);
     let doc = docs::graph_doc(g, &svg);
-    let (flags, upload) = (local("flags"), local("upload"));
+    let (flags, upload, stream) = (local("flags"), local("upload"), local("stream"));
+    let instantiate_on_doc = format!(
+        "Instantiates the graph as an executable *bound to* `stream`: it launches there only \
+         (`launch` refuses another stream). The launches of executables bound to one stream \
+         never overlap, so they may share host memory that their host nodes write, which two \
+         executables launched anywhere may not (`Error::BufferInUse` when the second is \
+         made).{}",
+        if !g.model.outliving_allocations().is_empty() {
+            " With auto-free-on-launch, as [`Self::instantiate`]."
+        } else {
+            ""
+        }
+    );
     // T8: allocations the graph does not free outlive the launch; CUDA relaunches such a graph
     // only once they are freed, so its executables always free them at the next launch.
     let outliving = !g.model.outliving_allocations().is_empty();
@@ -208,6 +218,12 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 fn identity(&self) -> #p::Option<u64> {
                     #p::Option::Some(self.build_id)
                 }
+                fn duplicate(&self) -> #p::Result<Self> {
+                    // The same params make the same graph: built again, it keeps the identity.
+                    let mut copy = Self::build(self.graph.context(), &self.state.params)?;
+                    copy.build_id = self.build_id;
+                    #p::Result::Ok(copy)
+                }
             }
         }
     });
@@ -240,8 +256,6 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         #(#pass)*
         unsafe impl #p::Unbuilt for #nodes_ty {}
 
-        #kept
-
         #(#pass)*
         #[doc(hidden)]
         #[allow(non_camel_case_types, non_snake_case, dead_code)]
@@ -258,7 +272,8 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
         struct #state_ty {
-            params: #snapshot_ty,
+            // The params the graph was built from (see `__cg_own`), which its executable owns.
+            params: #p::Box<#params_ty>,
             // Boxed: made zeroed on the heap (see `__cg_add_nodes`).
             launch: #p::Box<#launch_ty>,
         }
@@ -342,7 +357,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 #p::Result::Ok((
                     #boxed,
                     #state_ty {
-                        params: #snapshot_ty::__cg_keep(#params),
+                        params: Self::__cg_own(#params)?,
                         launch: #configs,
                     },
                 ))
@@ -369,14 +384,19 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 #upload: #p::Option<&#p::CudaStream>,
             ) -> #p::Result<#exec_ty> {
                 #auto_free
-                #p::Result::Ok(#exec_ty {
-                    exec: self.graph.instantiate_with(#flags, #upload)?,
-                    nodes: self.nodes,
-                    state: self.state,
-                    dirty: [false; #count],
-                    stamps: #p::zeros(#count),
-                    generation: 0,
-                })
+                // The executable's copy of the params its nodes are built from (see `applied`).
+                let applied = Self::__cg_own(&self.state.params)?;
+                let exec = self.graph.instantiate_with(#flags, #upload)?;
+                #p::Result::Ok(#exec_ty::__cg_new(exec, self.nodes, self.state, applied))
+            }
+
+            #[doc = #instantiate_on_doc]
+            pub fn instantiate_on(self, #stream: &#p::Arc<#p::CudaStream>) -> #p::Result<#exec_ty> {
+                let #flags = #p::InstantiateFlags::NONE;
+                #auto_free
+                let applied = Self::__cg_own(&self.state.params)?;
+                let exec = self.graph.instantiate_on(#stream, #flags)?;
+                #p::Result::Ok(#exec_ty::__cg_new(exec, self.nodes, self.state, applied))
             }
 
             #device_launch
@@ -397,82 +417,6 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         impl #p::SameDeclaration<#graph> for #graph {
             fn same(&self) -> &#graph {
                 self
-            }
-        }
-    }
-}
-
-/// The struct of the params an executable keeps (what `set_params` compares with), in pieces of
-/// [`PER_FN`] params, each a struct of its own made and cloned by functions of its own (a struct
-/// of thousands of fields built in one function is beyond the optimizer: see `PER_FN`).
-fn kept_params(g: &Gen) -> TokenStream {
-    let p = &g.p;
-    let (pass, params_ty, snapshot_ty) = (&g.pass, &g.params_ty, &g.snapshot_ty);
-    let params = params_at(Span::call_site());
-    let indices: Vec<usize> = (0..g.model.params.len()).collect();
-    let (mut pieces, mut fields, mut piece_types) = (Vec::new(), Vec::new(), Vec::new());
-    for (j, piece) in indices.chunks(PER_FN).enumerate() {
-        let (ty, field) = (format_ident!("{}{}", snapshot_ty, j), kept_piece(piece[0]));
-        let names: Vec<_> = piece.iter().map(|&i| &g.model.params[i].name).collect();
-        let types = piece.iter().map(|&i| g.kept_type(i));
-        let keeps = piece.iter().map(|&i| g.keep(i, Base::Params));
-        let clones = piece.iter().map(|&i| match g.roles[i] {
-            Role::Value => g.keep(i, Base::SelfSnapshot),
-            Role::Kernel | Role::Child | Role::Config => {
-                let name = &g.model.params[i].name;
-                quote!(self.#name)
-            }
-        });
-        pieces.push(quote! {
-            #(#pass)*
-            #[doc(hidden)]
-            #[allow(non_camel_case_types, non_snake_case, dead_code, clippy::type_complexity)]
-            struct #ty {
-                #(#names: #types,)*
-            }
-
-            #(#pass)*
-            impl #ty {
-                #[inline(never)]
-                fn __cg_keep(#params: &#params_ty) -> Self {
-                    Self { #(#names: #keeps,)* }
-                }
-            }
-
-            #(#pass)*
-            impl #p::Clone for #ty {
-                #[inline(never)]
-                fn clone(&self) -> Self {
-                    Self { #(#names: #clones,)* }
-                }
-            }
-        });
-        fields.push(field);
-        piece_types.push(ty);
-    }
-    quote! {
-        #(#pieces)*
-
-        #(#pass)*
-        #[doc(hidden)]
-        #[allow(non_camel_case_types)]
-        struct #snapshot_ty {
-            #(#fields: #piece_types,)*
-        }
-
-        #(#pass)*
-        impl #snapshot_ty {
-            /// What the executable keeps of `params`.
-            #[allow(unused_variables)]
-            fn __cg_keep(#params: &#params_ty) -> Self {
-                Self { #(#fields: #piece_types::__cg_keep(#params),)* }
-            }
-        }
-
-        #(#pass)*
-        impl #p::Clone for #snapshot_ty {
-            fn clone(&self) -> Self {
-                Self { #(#fields: #p::Clone::clone(&self.#fields),)* }
             }
         }
     }

@@ -45,8 +45,9 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
                 /// (`cuGraphExecHostNodeSetParams`). The old closure lives until the launches that
                 /// may call it are done. The node gets no host buffers from then on.
                 pub fn set(&mut self, #f: impl #p::HostCallable) -> #p::Result<()> {
-                    self.exec.dirty[#pos] = true;
-                    #p::set_host(&mut self.exec.exec, #node_ref, #p::host_plain(#f))
+                    let set = #p::set_host(&mut self.exec.exec, #node_ref, #p::host_plain(#f));
+                    // The handle's values stand once set (see `Tracker::set_by_handle`).
+                    set.map(|()| self.exec.tracker.set_by_handle(#pos))
                 }
 
                 /// Replaces the closure the node runs and the host buffers it gets (`&buffer` to
@@ -57,8 +58,9 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
                     #buffers: #v,
                     #f: impl for<'v> FnMut(#v::Views<'v>) + Send + 'static,
                 ) -> #p::Result<()> {
-                    self.exec.dirty[#pos] = true;
-                    #p::set_host(&mut self.exec.exec, #node_ref, #p::host_with(#buffers, #f))
+                    let set = #p::set_host(&mut self.exec.exec, #node_ref, #p::host_with(#buffers, #f));
+                    // The handle's values stand once set (see `Tracker::set_by_handle`).
+                    set.map(|()| self.exec.tracker.set_by_handle(#pos))
                 }
             };
             m.extend(forbidden_switch(g));
@@ -76,8 +78,9 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
                 /// (`cuGraphExecChildGraphNodeSetParams`); it must have the embedded graph's
                 /// topology.
                 pub fn set(&mut self, #graph: &#ty) -> #p::Result<()> {
-                    self.exec.dirty[#pos] = true;
-                    self.exec.exec.set_child_graph(#node_ref, #embedded)
+                    let set = self.exec.exec.set_child_graph(#node_ref, #embedded);
+                    // The handle's values stand once set (see `Tracker::set_by_handle`).
+                    set.map(|()| self.exec.tracker.set_by_handle(#pos))
                 }
             };
             m.extend(forbidden_switch(g));
@@ -93,8 +96,9 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
                 /// work uses, the new work may use only what the current work uses, as it uses
                 /// it (to use other declared memory, change the params and `set_params`).
                 pub fn set(&mut self, #work: &#p::Capture) -> #p::Result<()> {
-                    self.exec.dirty[#pos] = true;
-                    #p::set_capture_by_handle(&mut self.exec.exec, #node_ref, #work, #declared)
+                    let set = #p::set_capture_by_handle(&mut self.exec.exec, #node_ref, #work, #declared);
+                    // The handle's values stand once set (see `Tracker::set_by_handle`).
+                    set.map(|()| self.exec.tracker.set_by_handle(#pos))
                 }
             };
             m.extend(forbidden_switch(g));
@@ -123,8 +127,9 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             let mut m = quote! {
                 #[doc = #doc]
                 pub fn set(&mut self, #event: &#p::Event) -> #p::Result<()> {
-                    self.exec.dirty[#pos] = true;
-                    self.exec.exec.#setter(#node_ref, #event)
+                    let set = self.exec.exec.#setter(#node_ref, #event);
+                    // The handle's values stand once set (see `Tracker::set_by_handle`).
+                    set.map(|()| self.exec.tracker.set_by_handle(#pos))
                 }
             };
             m.extend(forbidden_switch(g));
@@ -164,8 +169,8 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             let mut m = quote! {
                 #[doc = #doc]
                 pub fn set(&mut self, #sems: [(&#p::ExternalSemaphore, u64); #n]) -> #p::Result<()> {
-                    self.exec.dirty[#pos] = true;
-                    self.exec.exec.#setter(#node_ref, #sems)
+                    let set = self.exec.exec.#setter(#node_ref, #sems);
+                    set.map(|()| self.exec.tracker.set_by_handle(#pos))
                 }
             };
             m.extend(forbidden_switch(g));
@@ -251,9 +256,10 @@ fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
 
         #[doc = #set_launch_doc]
         pub fn set_launch(&mut self, #config: #p::LaunchConfig, #params) -> #p::Result<()> {
-            self.exec.dirty[#pos] = true;
             self.exec.exec.set_kernel_params(#node_ref, #config, #tuple)?;
             self.exec.state.launch.#field = #config;
+            // The handle's values stand once set (see `Tracker::set_by_handle`).
+            self.exec.tracker.set_by_handle(#pos);
             #p::Result::Ok(())
         }
 
@@ -326,8 +332,9 @@ fn memset_methods(g: &Gen, node: &NodeGen, dst_operand: &Expr) -> TokenStream {
         /// a `&DeviceBuffer<T>`. Memory the node stops using is released once the launches that
         /// may use it are done.
         pub fn set(&mut self, #dst: impl #p::MemsetAs<#pattern>, #value: #pattern) -> #p::Result<()> {
-            self.exec.dirty[#pos] = true;
-            #set
+            let set = #set;
+            // The handle's values stand once set (see `Tracker::set_by_handle`).
+            set.map(|()| self.exec.tracker.set_by_handle(#pos))
         }
 
         #[doc(hidden)]
@@ -383,8 +390,9 @@ fn memcpy_methods(
         where
             #bound
         {
-            self.exec.dirty[#pos] = true;
-            self.exec.exec.set_memcpy_params(#node_ref, #p::memcpy_as(#src, #dst))
+            let set = self.exec.exec.set_memcpy_params(#node_ref, #p::memcpy_as(#src, #dst));
+            // The handle's values stand once set (see `Tracker::set_by_handle`).
+            set.map(|()| self.exec.tracker.set_by_handle(#pos))
         }
 
         #[doc(hidden)]

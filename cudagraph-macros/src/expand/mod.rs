@@ -12,11 +12,11 @@ mod graph;
 mod handles;
 mod hazards;
 mod node;
-mod only;
+mod owned;
+mod tracked;
 
 use proc_macro2::{Group, Span, TokenStream, TokenTree};
-use quote::{format_ident, quote, quote_spanned, ToTokens};
-use syn::spanned::Spanned;
+use quote::{format_ident, quote, quote_spanned};
 use syn::{Attribute, Ident};
 
 use crate::check::{self, Ctxt};
@@ -142,8 +142,8 @@ fn indirect_key(name: &Ident) -> Ident {
     format_ident!("__cg_indirect_{}", name_of(name))
 }
 
-/// The executable's method that makes the single-node update of the node at `pos` (generated
-/// with `set_params_only`, called by it and by `set_params`).
+/// The executable's method that makes the single-node update of the node at `pos` from the
+/// params it keeps (see `tracked`).
 fn update_fn(pos: usize) -> Ident {
     format_ident!("__cg_update_node_{}", pos)
 }
@@ -164,12 +164,6 @@ fn checked_only(op: &NodeOp) -> bool {
     matches!(op, NodeOp::Alloc(_) | NodeOp::Collective(_))
 }
 
-/// The field of the struct of kept params holding the piece that param `i` is in (see
-/// [`PER_FN`]).
-fn kept_piece(i: usize) -> Ident {
-    format_ident!("__cg_kept_{}", i / PER_FN)
-}
-
 /// An identifier only the generated code can see.
 fn local(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
@@ -187,7 +181,6 @@ struct Gen<'a> {
     exec_ty: Ident,
     nodes_ty: Ident,
     state_ty: Ident,
-    snapshot_ty: Ident,
     launch_ty: Ident,
     /// Attributes every generated item gets (`cfg`, lints).
     pass: Vec<&'a Attribute>,
@@ -197,34 +190,24 @@ struct Gen<'a> {
     nodes: Vec<NodeGen<'a>>,
     /// `(dependency, dependent)` positions, per node in order, dependencies in declared order.
     edges: Vec<(usize, usize)>,
-    /// How each param is compared by `set_params`.
+    /// What each param is to the nodes: how it is copied and compared (see `owned`).
     roles: Vec<Role>,
     /// What the hazard rule leaves to the types and to the values.
     analysis: crate::check::hazards::Analysis,
 }
 
-/// Where a param is read from.
-#[derive(Clone, Copy)]
-enum Base {
-    /// The `&Params` argument ([`params_at`]).
-    Params,
-    /// The executable's kept values (`self.state.params`).
-    Kept,
-    /// `self`, a piece of the kept-values struct.
-    SelfSnapshot,
-}
-
-/// How `set_params` tells whether a param changed.
+/// What a param is to the nodes, which decides how the graph and its executable copy it and how
+/// `set_params` tells whether it changed.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Role {
-    /// By value (`Clone + PartialEq`).
+    /// A value: cloned, compared with `PartialEq` (`Clone + PartialEq`).
     Value,
-    /// By function: the param is launched by a kernel node.
+    /// A kernel node's kernel: cloned, compared by function.
     Kernel,
-    /// By graph identity: the param is embedded by a child node.
+    /// A child node's graph: duplicated (`ChildGraph::duplicate`), compared by identity.
     Child,
-    /// By its sizes: the param is a kernel node's whole launch configuration (`<<<cfg>>>`;
-    /// cudarc's `LaunchConfig` has no `PartialEq`).
+    /// A kernel node's whole launch configuration (`<<<cfg>>>`): copied, compared by its sizes
+    /// (cudarc's `LaunchConfig` has no `PartialEq`).
     Config,
 }
 
@@ -363,7 +346,6 @@ impl<'a> Gen<'a> {
             exec_ty: format_ident!("{}Exec", base, span = graph.span()),
             nodes_ty: hidden("Nodes"),
             state_ty: hidden("State"),
-            snapshot_ty: hidden("Snapshot"),
             launch_ty: hidden("Launch"),
             pass,
             docs,
@@ -378,7 +360,8 @@ impl<'a> Gen<'a> {
         let params = graph::params_struct(self);
         let graph = graph::graph_type(self);
         let exec = exec::exec_type(self);
-        let only = only::set_params_only(self);
+        let owned = owned::owned(self);
+        let tracked = tracked::tracked(self);
         let handles = self.nodes.iter().map(|n| handles::handle(self, n));
         let assertions = hazards::assertions(self, &self.analysis);
         quote! {
@@ -386,87 +369,10 @@ impl<'a> Gen<'a> {
             #params
             #graph
             #exec
-            #only
+            #owned
+            #tracked
             #(#handles)*
         }
-    }
-
-    /// The type `set_params` keeps of param `i`.
-    fn kept_type(&self, i: usize) -> TokenStream {
-        let p = &self.p;
-        match self.roles[i] {
-            Role::Value => self.model.params[i].ty.to_token_stream(),
-            Role::Kernel => quote!(usize),
-            Role::Child => quote!(#p::Option<u64>),
-            Role::Config => quote!(#p::LaunchKey),
-        }
-    }
-
-    /// What `set_params` keeps of param `i`, read from `from`.
-    fn keep(&self, i: usize, from: Base) -> TokenStream {
-        let ty = &self.model.params[i].ty;
-        let (span, p) = (at(ty.span()), private_at(ty.span()));
-        let field = self.param_at(i, from, ty.span());
-        match self.roles[i] {
-            Role::Value => quote_spanned!(span=> <#ty as #p::ParamValue>::keep(&#field)),
-            Role::Kernel => quote_spanned!(span=> <#ty as #p::KernelType>::function_id(&#field)),
-            Role::Child => quote_spanned!(span=> {
-                use #p::RoleFallback as _;
-                <#p::RoleProbe<#ty>>::identity(&#field)
-            }),
-            Role::Config => quote_spanned!(span=> {
-                use #p::RoleFallback as _;
-                <#p::RoleProbe<#ty>>::launch_key(&#field)
-            }),
-        }
-    }
-
-    /// Whether param `i` of the `&Params` argument is unchanged from what the executable kept.
-    fn unchanged(&self, i: usize) -> TokenStream {
-        let ty = &self.model.params[i].ty;
-        let (span, p) = (at(ty.span()), private_at(ty.span()));
-        let now = self.param_at(i, Base::Params, ty.span());
-        let last = self.param_at(i, Base::Kept, ty.span());
-        match self.roles[i] {
-            Role::Value => quote_spanned!(span=> <#ty as #p::ParamValue>::same(&#now, &#last)),
-            Role::Kernel => {
-                quote_spanned!(span=> <#ty as #p::KernelType>::function_id(&#now) == #last)
-            }
-            Role::Child => quote_spanned!(span=> {
-                use #p::RoleFallback as _;
-                #p::same_graph(<#p::RoleProbe<#ty>>::identity(&#now), #last)
-            }),
-            Role::Config => quote_spanned!(span=> {
-                use #p::RoleFallback as _;
-                <#p::RoleProbe<#ty>>::launch_key(&#now) == #last
-            }),
-        }
-    }
-
-    /// `<base>.<param i>`, located at `span` (the param's type), so that an error about the
-    /// param's type is reported there, once.
-    fn param_at(&self, i: usize, base: Base, span: Span) -> TokenStream {
-        let mut name = self.model.params[i].name.clone();
-        name.set_span(at(span));
-        let span = at(span);
-        let base = match base {
-            Base::Params => {
-                let params = params_at(span);
-                quote!(#params)
-            }
-            Base::Kept => {
-                let piece = kept_piece(i);
-                quote_spanned!(span=> self.state.params.#piece)
-            }
-            Base::SelfSnapshot => quote_spanned!(span=> self),
-        };
-        quote_spanned!(span=> #base.#name)
-    }
-
-    /// `self.state.params.<piece>.<param i>`: where the executable keeps param `i`.
-    fn kept(&self, i: usize) -> TokenStream {
-        let (piece, name) = (kept_piece(i), &self.model.params[i].name);
-        quote!(self.state.params.#piece.#name)
     }
 
     /// The bindings a node's expressions read: its params as locals (by value when `Copy`), and

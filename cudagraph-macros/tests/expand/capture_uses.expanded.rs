@@ -36,7 +36,7 @@ const _: () = {
         )
     }
 };
-/**The params of [`Layers`]: what its nodes are built from ([`Layers::build`]), and what [`LayersExec::set_params`] compares to update only the nodes whose inputs changed.
+/**The params of [`Layers`]: what its nodes are built from ([`Layers::build`]). Its executable owns a copy ([`LayersExec::params`]), changed through the executable (`set_<param>`, [`LayersExec::params_mut`], [`LayersExec::set_params`]), which updates exactly the nodes that read what changed:
 
 - node `gemm1` reads `layer1`
 - node `act` reads `bias`, `h`, `b`, `n`
@@ -108,111 +108,6 @@ struct __LayersNodes {
 }
 unsafe impl ::cudagraph_runtime::__private::Unbuilt for __LayersNodes {}
 #[doc(hidden)]
-#[allow(non_camel_case_types, non_snake_case, dead_code, clippy::type_complexity)]
-struct __LayersSnapshot0 {
-    bias: usize,
-    layer1: Capture,
-    layer2: Capture,
-    w1: DeviceBuffer<f32>,
-    w2: DeviceBuffer<f32>,
-    x: DeviceBuffer<f32>,
-    h: DeviceBuffer<f32>,
-    y: DeviceBuffer<f32>,
-    b: DeviceBuffer<f32>,
-    n: u32,
-}
-impl __LayersSnapshot0 {
-    #[inline(never)]
-    fn __cg_keep(__cg_params: &LayersParams) -> Self {
-        Self {
-            bias: <Kernel<
-                (u32, DevicePtr<f32>, DevicePtrMut<f32>),
-            > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &__cg_params.bias,
-            ),
-            layer1: <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
-                &__cg_params.layer1,
-            ),
-            layer2: <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
-                &__cg_params.layer2,
-            ),
-            w1: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.w1),
-            w2: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.w2),
-            x: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x),
-            h: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.h),
-            y: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.y),
-            b: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.b),
-            n: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.n),
-        }
-    }
-}
-impl ::cudagraph_runtime::__private::Clone for __LayersSnapshot0 {
-    #[inline(never)]
-    fn clone(&self) -> Self {
-        Self {
-            bias: self.bias,
-            layer1: <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
-                &self.layer1,
-            ),
-            layer2: <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
-                &self.layer2,
-            ),
-            w1: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.w1),
-            w2: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.w2),
-            x: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.x),
-            h: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.h),
-            y: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.y),
-            b: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.b),
-            n: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&self.n),
-        }
-    }
-}
-#[doc(hidden)]
-#[allow(non_camel_case_types)]
-struct __LayersSnapshot {
-    __cg_kept_0: __LayersSnapshot0,
-}
-impl __LayersSnapshot {
-    /// What the executable keeps of `params`.
-    #[allow(unused_variables)]
-    fn __cg_keep(__cg_params: &LayersParams) -> Self {
-        Self {
-            __cg_kept_0: __LayersSnapshot0::__cg_keep(__cg_params),
-        }
-    }
-}
-impl ::cudagraph_runtime::__private::Clone for __LayersSnapshot {
-    fn clone(&self) -> Self {
-        Self {
-            __cg_kept_0: ::cudagraph_runtime::__private::Clone::clone(&self.__cg_kept_0),
-        }
-    }
-}
-#[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, dead_code)]
 #[derive(Clone, Copy)]
 struct __LayersLaunch {
@@ -222,7 +117,7 @@ unsafe impl ::cudagraph_runtime::__private::Unbuilt for __LayersLaunch {}
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 struct __LayersState {
-    params: __LayersSnapshot,
+    params: ::cudagraph_runtime::__private::Box<LayersParams>,
     launch: ::cudagraph_runtime::__private::Box<__LayersLaunch>,
 }
 impl Layers {
@@ -320,7 +215,7 @@ impl Layers {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __LayersState {
-                params: __LayersSnapshot::__cg_keep(__cg_params),
+                params: Self::__cg_own(__cg_params)?,
                 launch: configs,
             },
         ))
@@ -455,14 +350,25 @@ impl Layers {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<LayersExec> {
-        ::cudagraph_runtime::__private::Result::Ok(LayersExec {
-            exec: self.graph.instantiate_with(flags, upload)?,
-            nodes: self.nodes,
-            state: self.state,
-            dirty: [false; 3usize],
-            stamps: ::cudagraph_runtime::__private::zeros(3usize),
-            generation: 0,
-        })
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            LayersExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
+    }
+    ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
+    pub fn instantiate_on(
+        self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<LayersExec> {
+        let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            LayersExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
     }
     #[allow(
         non_snake_case,
@@ -587,13 +493,24 @@ impl ::cudagraph_runtime::__private::ChildGraph for Layers {
     fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
+    fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
+        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
+        copy.build_id = self.build_id;
+        ::cudagraph_runtime::__private::Result::Ok(copy)
+    }
 }
 impl ::cudagraph_runtime::__private::SameDeclaration<Layers> for Layers {
     fn same(&self) -> &Layers {
         self
     }
 }
-/**[`Layers`], instantiated: launch it, update it from another [`Layers`] or with [`set_params`](Self::set_params), or update one node through its handle:
+/**[`Layers`], instantiated, with the [`LayersParams`] it runs, which it owns ([`params`](Self::params)).
+
+Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`LayersParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Layers`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
+
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
+
+Nodes:
 
 - [`gemm1()`](Self::gemm1): capture node
 - [`act()`](Self::act): kernel node
@@ -605,22 +522,44 @@ struct LayersExec {
         ::cudagraph_runtime::__private::ManuallyDrop<__LayersNodes>,
     >,
     state: __LayersState,
-    /// Nodes set through their handles since the last `set_params`: it sets them again.
-    dirty: [bool; 3usize],
-    /// Per node, the number of the last `set_params_only` call naming several params that
-    /// updated it (so that it updates each node once).
-    stamps: ::cudagraph_runtime::__private::Box<[u32]>,
-    /// The number of the last such call.
-    generation: u32,
+    /// A copy of the params as the nodes were last updated from them: what a refused
+    /// change puts back (see `__private::apply`).
+    applied: ::cudagraph_runtime::__private::Box<LayersParams>,
+    /// The nodes that disagree with the params (see `__private::Tracker`).
+    tracker: ::cudagraph_runtime::__private::Tracker,
 }
 impl LayersExec {
+    /// The executable of `exec`, instantiated from a graph with these nodes and state;
+    /// `applied`, a copy of the state's params.
+    fn __cg_new(
+        exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+        nodes: ::cudagraph_runtime::__private::Box<
+            ::cudagraph_runtime::__private::ManuallyDrop<__LayersNodes>,
+        >,
+        state: __LayersState,
+        applied: ::cudagraph_runtime::__private::Box<LayersParams>,
+    ) -> Self {
+        let tracker = ::cudagraph_runtime::__private::Tracker::new(3usize, 10usize);
+        Self {
+            exec,
+            nodes,
+            state,
+            applied,
+            tracker,
+        }
+    }
     /// Launches the graph into `stream`.
+    ///
+    ///Nodes whose params changed through [`params_mut`](Self::params_mut) and were not updated yet are updated first; an update that fails is the launch's error, naming the node, and nothing is launched: the changes are undone, so the next launch runs what ran before them.
     pub fn launch(
         &mut self,
         stream: &::cudagraph_runtime::__private::Arc<
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        if self.tracker.is_dirty() {
+            ::cudagraph_runtime::__private::apply(self)?;
+        }
         self.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
@@ -632,7 +571,7 @@ impl LayersExec {
     }
     /**Whole-graph update from a [`Layers`] built with other params (`cuGraphExecUpdate`).
 
-Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable runs that graph's params, and [`set_params`](Self::set_params) compares with them.*/
+Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable owns a copy of that graph's params (what [`params`](Self::params) shows), and changes made to its own params and not applied yet are dropped.*/
     pub fn update<__CgSame: ::cudagraph_runtime::__private::SameDeclaration<Layers>>(
         &mut self,
         source: &__CgSame,
@@ -640,110 +579,159 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Layers = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
+        let params = Layers::__cg_own(&source.state.params)?;
+        let applied = Layers::__cg_own(&source.state.params)?;
         self.exec.update(&source.graph)?;
-        self.state.params = source.state.params.clone();
+        self.state.params = params;
+        self.applied = applied;
         *self.state.launch = *source.state.launch;
-        self.dirty = [false; 3usize];
+        self.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    /**Makes the executable's nodes what [`Layers::build`] would make from `params`, with one single-node update per node whose inputs changed since the last build, update or `set_params` (or that was set through its handle since). Returns how many nodes it updated. Enabled/disabled states are kept.
+    /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Layers::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
 
-A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.*/
+It compares every param, so its cost grows with the declaration: to change a few params, set them (the setters `set_<param>`, [`params_mut`](Self::params_mut)), which updates only their readers. A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.
+
+Params under which two nodes that may run at the same time share memory, one writing it, are refused as by [`Layers::build`], with nothing changed. So is any update a node refuses: the error names the node, and the params and the nodes updated before it are set back to what they were.*/
     pub fn set_params(
         &mut self,
         __cg_params: &LayersParams,
     ) -> ::cudagraph_runtime::__private::Result<usize> {
         Layers::__cg_check_overlaps(__cg_params)?;
-        #[allow(unused_mut)]
-        let mut changed = [false; 10usize];
-        self.__cg_changed_0(__cg_params, &mut changed);
-        let mut updated = 0usize;
-        #[allow(clippy::type_complexity)]
-        const READS: &[(
-            usize,
-            &[usize],
-            fn(
-                &mut LayersExec,
-                &LayersParams,
-            ) -> ::cudagraph_runtime::__private::Result<()>,
-        )] = &[
-            (0usize, &[1usize], LayersExec::__cg_update_node_0),
-            (1usize, &[0usize, 6usize, 8usize, 9usize], LayersExec::__cg_update_node_1),
-            (2usize, &[2usize], LayersExec::__cg_update_node_2),
-        ];
-        for &(pos, reads, update) in READS {
-            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
-                self.dirty[pos] = true;
-                update(self, __cg_params)?;
-                updated += 1;
-            }
-        }
-        for (changed, &(_, commit)) in changed.iter().zip(Self::__CG_PARAMS) {
-            if *changed {
-                commit(self, __cg_params)?;
-            }
-        }
-        self.dirty = [false; 3usize];
-        ::cudagraph_runtime::__private::Result::Ok(updated)
+        self.__cg_take_0(__cg_params);
+        ::cudagraph_runtime::__private::set_all(self)
+    }
+    ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
+    pub fn params(&self) -> &LayersParams {
+        &self.state.params
+    }
+    /**A guard through which to change several params at once, or to swap two: [`LayersParamsMut`]'s `set_<param>` and [`swap`](LayersParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`LayersParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
+
+```text
+exec.params_mut().swap(|p| (&mut p.x, &mut p.x_new))?; // the ping-pong of a solver
+exec.launch(&stream)?;                                 // updates x's and x_new's readers
+```*/
+    pub fn params_mut(&mut self) -> LayersParamsMut<'_> {
+        LayersParamsMut { exec: self }
+    }
+    /// The params, taking the executable apart (it is dropped; memory its launches may
+    /// still use stays alive until they are done).
+    pub fn into_params(self) -> LayersParams {
+        *self.state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
         &self.exec
     }
     #[inline(never)]
-    fn __cg_changed_0(&self, __cg_params: &LayersParams, changed: &mut [bool; 10usize]) {
-        changed[0usize] = !(<Kernel<
+    fn __cg_take_0(&mut self, __cg_params: &LayersParams) {
+        if !(<Kernel<
             (u32, DevicePtr<f32>, DevicePtrMut<f32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.bias)
-            == self.state.params.__cg_kept_0.bias);
-        changed[1usize] = !(<Capture as ::cudagraph_runtime::__private::ParamValue>::same(
+            == <Kernel<
+                (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &self.state.params.bias,
+            ))
+        {
+            self.state.params.bias = <Kernel<
+                (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.bias);
+            ::cudagraph_runtime::__private::stage(self, 0usize);
+        }
+        if !(<Capture as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.layer1,
-            &self.state.params.__cg_kept_0.layer1,
-        ));
-        changed[2usize] = !(<Capture as ::cudagraph_runtime::__private::ParamValue>::same(
+            &self.state.params.layer1,
+        )) {
+            self.state.params.layer1 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.layer1,
+            );
+            ::cudagraph_runtime::__private::stage(self, 1usize);
+        }
+        if !(<Capture as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.layer2,
-            &self.state.params.__cg_kept_0.layer2,
-        ));
-        changed[3usize] = !(<DeviceBuffer<
+            &self.state.params.layer2,
+        )) {
+            self.state.params.layer2 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.layer2,
+            );
+            ::cudagraph_runtime::__private::stage(self, 2usize);
+        }
+        if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.w1,
-            &self.state.params.__cg_kept_0.w1,
-        ));
-        changed[4usize] = !(<DeviceBuffer<
+            &self.state.params.w1,
+        )) {
+            self.state.params.w1 = <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.w1);
+            ::cudagraph_runtime::__private::stage(self, 3usize);
+        }
+        if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.w2,
-            &self.state.params.__cg_kept_0.w2,
-        ));
-        changed[5usize] = !(<DeviceBuffer<
+            &self.state.params.w2,
+        )) {
+            self.state.params.w2 = <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.w2);
+            ::cudagraph_runtime::__private::stage(self, 4usize);
+        }
+        if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.x,
-            &self.state.params.__cg_kept_0.x,
-        ));
-        changed[6usize] = !(<DeviceBuffer<
+            &self.state.params.x,
+        )) {
+            self.state.params.x = <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x);
+            ::cudagraph_runtime::__private::stage(self, 5usize);
+        }
+        if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.h,
-            &self.state.params.__cg_kept_0.h,
-        ));
-        changed[7usize] = !(<DeviceBuffer<
+            &self.state.params.h,
+        )) {
+            self.state.params.h = <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.h);
+            ::cudagraph_runtime::__private::stage(self, 6usize);
+        }
+        if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.y,
-            &self.state.params.__cg_kept_0.y,
-        ));
-        changed[8usize] = !(<DeviceBuffer<
+            &self.state.params.y,
+        )) {
+            self.state.params.y = <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.y);
+            ::cudagraph_runtime::__private::stage(self, 7usize);
+        }
+        if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.b,
-            &self.state.params.__cg_kept_0.b,
-        ));
-        changed[9usize] = !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
+            &self.state.params.b,
+        )) {
+            self.state.params.b = <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.b);
+            ::cudagraph_runtime::__private::stage(self, 8usize);
+        }
+        if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.n,
-            &self.state.params.__cg_kept_0.n,
-        ));
+            &self.state.params.n,
+        )) {
+            self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.n,
+            );
+            ::cudagraph_runtime::__private::stage(self, 9usize);
+        }
     }
     ///Node `gemm1` (`capture(layer1)`): its update handle.
     pub fn gemm1(&mut self) -> LayersGemm1Node<'_> {
@@ -766,210 +754,307 @@ impl ::cudagraph_runtime::__private::fmt::Debug for LayersExec {
         f.debug_struct("LayersExec").field("exec", &self.exec).finish_non_exhaustive()
     }
 }
-///The params of [`LayersParams`], one variant each: what [`LayersExec::set_params_only`] is told changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(dead_code)]
-enum LayersParam {
-    ///Param `bias`.
-    Bias,
-    ///Param `layer1`.
-    Layer1,
-    ///Param `layer2`.
-    Layer2,
-    ///Param `w1`.
-    W1,
-    ///Param `w2`.
-    W2,
-    ///Param `x`.
-    X,
-    ///Param `h`.
-    H,
-    ///Param `y`.
-    Y,
-    ///Param `b`.
-    B,
-    ///Param `n`.
-    N,
+impl Layers {
+    /// A copy of `params`, for the graph and then its executable to keep: made field by
+    /// field in place on the heap, a few dozen fields per function.
+    #[allow(unused_variables, unused_unsafe)]
+    fn __cg_own(
+        __cg_params: &LayersParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        ::cudagraph_runtime::__private::Box<LayersParams>,
+    > {
+        let mut out = ::cudagraph_runtime::__private::Box::<LayersParams>::new_uninit();
+        let dst = out.as_mut_ptr();
+        unsafe {
+            Self::__cg_own_0(__cg_params, dst);
+            ::cudagraph_runtime::__private::Result::Ok(out.assume_init())
+        }
+    }
+    /// Writes a copy of some of the params into `dst` (see `__cg_own`).
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of the params struct.
+    #[inline(never)]
+    unsafe fn __cg_own_0(__cg_params: &LayersParams, dst: *mut LayersParams) {
+        unsafe {
+            (&raw mut (*dst).bias)
+                .write(
+                    <Kernel<
+                        (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_params.bias,
+                    ),
+                );
+            (&raw mut (*dst).layer1)
+                .write(
+                    <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.layer1,
+                    ),
+                );
+            (&raw mut (*dst).layer2)
+                .write(
+                    <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.layer2,
+                    ),
+                );
+            (&raw mut (*dst).w1)
+                .write(
+                    <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.w1,
+                    ),
+                );
+            (&raw mut (*dst).w2)
+                .write(
+                    <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.w2,
+                    ),
+                );
+            (&raw mut (*dst).x)
+                .write(
+                    <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.x,
+                    ),
+                );
+            (&raw mut (*dst).h)
+                .write(
+                    <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.h,
+                    ),
+                );
+            (&raw mut (*dst).y)
+                .write(
+                    <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.y,
+                    ),
+                );
+            (&raw mut (*dst).b)
+                .write(
+                    <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.b,
+                    ),
+                );
+            (&raw mut (*dst).n)
+                .write(
+                    <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.n,
+                    ),
+                );
+        }
+    }
 }
-impl LayersExec {
-    /**Like [`set_params`](Self::set_params), for callers that know what they changed: updates the nodes whose expressions read a param in `changed` (each once), and only them, so its cost grows with the nodes updated, not with the graph. Returns how many nodes it updated.
-
-A changed param missing from `changed` leaves its nodes as they were (the executable keeps alive whatever memory they use); nodes set through their handles are not reset (`set_params` does both). Params that share memory with another under nodes that may run at the same time are refused as by [`Layers::build`].*/
-    pub fn set_params_only(
-        &mut self,
-        __cg_params: &LayersParams,
-        changed: &[LayersParam],
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
-        Layers::__cg_check_overlaps(__cg_params)?;
-        for &__cg_param in changed {
-            match __cg_param {
-                LayersParam::Bias => {}
-                LayersParam::Layer1 => {}
-                LayersParam::Layer2 => {}
-                LayersParam::W1 => {}
-                LayersParam::W2 => {}
-                LayersParam::X => {}
-                LayersParam::H => {}
-                LayersParam::Y => {}
-                LayersParam::B => {}
-                LayersParam::N => {}
-            }
-        }
-        let mut updated = 0usize;
-        if let [__cg_param] = changed {
-            let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
-            for &(_, update) in readers {
-                update(self, __cg_params)?;
-                updated += 1;
-            }
-            commit(self, __cg_params)?;
-            return ::cudagraph_runtime::__private::Result::Ok(updated);
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamps.fill(0);
-            self.generation = 1;
-        }
-        let stamp = self.generation;
-        for &__cg_param in changed {
-            for &(pos, update) in Self::__CG_PARAMS[__cg_param as usize].0 {
-                if self.stamps[pos] != stamp {
-                    self.stamps[pos] = stamp;
-                    update(self, __cg_params)?;
-                    updated += 1;
-                }
-            }
-        }
-        for &__cg_param in changed {
-            (Self::__CG_PARAMS[__cg_param as usize].1)(self, __cg_params)?;
-        }
-        ::cudagraph_runtime::__private::Result::Ok(updated)
-    }
+impl ::cudagraph_runtime::__private::Tracked for LayersExec {
+    type Params = LayersParams;
+    const NAME: &'static str = "LayersExec";
     #[allow(clippy::type_complexity)]
-    const __CG_PARAMS: &'static [(
-        &'static [(
-            usize,
-            fn(&mut Self, &LayersParams) -> ::cudagraph_runtime::__private::Result<()>,
-        )],
-        fn(&mut Self, &LayersParams) -> ::cudagraph_runtime::__private::Result<()>,
-    )] = &[
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_0),
-        (&[(0usize, Self::__cg_update_node_0)], Self::__cg_commit_1),
-        (&[(2usize, Self::__cg_update_node_2)], Self::__cg_commit_2),
-        (&[], Self::__cg_commit_3),
-        (&[], Self::__cg_commit_4),
-        (&[], Self::__cg_commit_5),
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_6),
-        (&[], Self::__cg_commit_7),
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_8),
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_9),
+    const UPDATES: &'static [fn(
+        &mut Self,
+    ) -> ::cudagraph_runtime::__private::Result<()>] = &[
+        Self::__cg_update_node_0,
+        Self::__cg_update_node_1,
+        Self::__cg_update_node_2,
     ];
-    #[inline(never)]
-    fn __cg_commit_0(
+    const READERS: &'static [(&'static [u32], bool)] = &[
+        (&[1u32], false),
+        (&[0u32], false),
+        (&[2u32], false),
+        (&[], false),
+        (&[], false),
+        (&[], false),
+        (&[1u32], false),
+        (&[], false),
+        (&[1u32], false),
+        (&[1u32], false),
+    ];
+    #[inline(always)]
+    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+        &mut self.tracker
+    }
+    #[inline(always)]
+    fn params_mut(&mut self) -> &mut LayersParams {
+        &mut self.state.params
+    }
+    fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
+        Layers::__cg_check_overlaps(&self.state.params)
+    }
+    #[allow(unused_variables)]
+    fn write_indirect(&mut self, param: usize) {}
+    #[inline]
+    #[allow(unused_variables)]
+    fn sync(&mut self, param: usize, commit: bool) {
+        match param / 64usize {
+            0usize => self.__cg_sync_0(param, commit),
+            _ => {}
+        }
+    }
+    #[inline(always)]
+    fn sync_children(
         &mut self,
-        __cg_params: &LayersParams,
+        how: ::cudagraph_runtime::__private::SyncChildren,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.bias = <Kernel<
-            (u32, DevicePtr<f32>, DevicePtrMut<f32>),
-        > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.bias);
+        let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    #[inline(never)]
-    fn __cg_commit_1(
-        &mut self,
+    fn param_at(
         __cg_params: &LayersParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.layer1 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
-            &__cg_params.layer1,
+        offset: usize,
+    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        > = ::cudagraph_runtime::__private::OnceLock::new();
+        let found = LAYOUT
+            .get_or_init(|| {
+                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
+                    10usize,
+                );
+                Self::__cg_layout_0(__cg_params, &mut layout);
+                layout.sort_unstable();
+                layout
+            });
+        ::cudagraph_runtime::__private::find_param(found, offset)
+    }
+}
+#[allow(clippy::type_complexity)]
+impl LayersExec {
+    /**Sets param `bias` and updates what reads it (node `act`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+*/
+    pub fn set_bias(
+        &mut self,
+        value: Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    ) -> ::cudagraph_runtime::__private::Result<
+        Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    > {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.bias,
+            value,
         );
-        ::cudagraph_runtime::__private::Result::Ok(())
+        ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
     }
-    #[inline(never)]
-    fn __cg_commit_2(
+    /**Sets param `layer1` and updates what reads it (node `gemm1`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+*/
+    pub fn set_layer1(
         &mut self,
-        __cg_params: &LayersParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.layer2 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
-            &__cg_params.layer2,
+        value: Capture,
+    ) -> ::cudagraph_runtime::__private::Result<Capture> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.layer1,
+            value,
         );
-        ::cudagraph_runtime::__private::Result::Ok(())
+        ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
     }
-    #[inline(never)]
-    fn __cg_commit_3(
+    /**Sets param `layer2` and updates what reads it (node `gemm2`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+*/
+    pub fn set_layer2(
         &mut self,
-        __cg_params: &LayersParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.w1 = <DeviceBuffer<
-            f32,
-        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.w1);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_4(
-        &mut self,
-        __cg_params: &LayersParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.w2 = <DeviceBuffer<
-            f32,
-        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.w2);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_5(
-        &mut self,
-        __cg_params: &LayersParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.x = <DeviceBuffer<
-            f32,
-        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_6(
-        &mut self,
-        __cg_params: &LayersParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.h = <DeviceBuffer<
-            f32,
-        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.h);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_7(
-        &mut self,
-        __cg_params: &LayersParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.y = <DeviceBuffer<
-            f32,
-        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.y);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_8(
-        &mut self,
-        __cg_params: &LayersParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.b = <DeviceBuffer<
-            f32,
-        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.b);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_9(
-        &mut self,
-        __cg_params: &LayersParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-            &__cg_params.n,
+        value: Capture,
+    ) -> ::cudagraph_runtime::__private::Result<Capture> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.layer2,
+            value,
         );
+        ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
+    }
+    /**Sets param `w1` and updates what reads it (no node), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+*/
+    pub fn set_w1(
+        &mut self,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.w1,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
+    }
+    /**Sets param `w2` and updates what reads it (no node), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+*/
+    pub fn set_w2(
+        &mut self,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.w2,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
+    }
+    /**Sets param `x` and updates what reads it (no node), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+*/
+    pub fn set_x(
+        &mut self,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.x,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 5usize).map(|_| old)
+    }
+    /**Sets param `h` and updates what reads it (node `act`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+*/
+    pub fn set_h(
+        &mut self,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.h,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 6usize).map(|_| old)
+    }
+    /**Sets param `y` and updates what reads it (no node), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+*/
+    pub fn set_y(
+        &mut self,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.y,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 7usize).map(|_| old)
+    }
+    /**Sets param `b` and updates what reads it (node `act`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+*/
+    pub fn set_b(
+        &mut self,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.b,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 8usize).map(|_| old)
+    }
+    /**Sets param `n` and updates what reads it (node `act`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+*/
+    pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.n,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 9usize).map(|_| old)
+    }
+    /// The update of a node CUDA updates nothing of.
+    #[allow(dead_code)]
+    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_0(
-        &mut self,
-        __cg_params: &LayersParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &LayersParams = &self.state.params;
         ::cudagraph_runtime::__private::set_declared_capture(
             &mut self.exec,
             self.nodes.gemm1,
@@ -1009,10 +1094,8 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_1(
-        &mut self,
-        __cg_params: &LayersParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &LayersParams = &self.state.params;
         let (kernel, config, args) = Layers::__cg_eval_act(__cg_params);
         self.exec.set_kernel(self.nodes.act, kernel, config, args)?;
         self.state.launch.act = config;
@@ -1020,10 +1103,8 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_2(
-        &mut self,
-        __cg_params: &LayersParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &LayersParams = &self.state.params;
         ::cudagraph_runtime::__private::set_declared_capture(
             &mut self.exec,
             self.nodes.gemm2,
@@ -1061,6 +1142,388 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
+    #[inline(never)]
+    fn __cg_layout_0(
+        __cg_params: &LayersParams,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+    ) {
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.bias,
+                    0u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.layer1,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.layer2,
+                    2u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.w1,
+                    3u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.w2,
+                    4u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.x,
+                    5u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.h,
+                    6u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.y,
+                    7u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.b,
+                    8u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.n,
+                    9u32,
+                ),
+            );
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+        match param {
+            0usize => {
+                if commit {
+                    self.applied.bias = <Kernel<
+                        (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.bias,
+                    );
+                } else {
+                    self.state.params.bias = <Kernel<
+                        (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.bias,
+                    );
+                }
+            }
+            1usize => {
+                if commit {
+                    self.applied.layer1 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.layer1,
+                    );
+                } else {
+                    self.state.params.layer1 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.layer1,
+                    );
+                }
+            }
+            2usize => {
+                if commit {
+                    self.applied.layer2 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.layer2,
+                    );
+                } else {
+                    self.state.params.layer2 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.layer2,
+                    );
+                }
+            }
+            3usize => {
+                if commit {
+                    self.applied.w1 = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.w1,
+                    );
+                } else {
+                    self.state.params.w1 = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.w1,
+                    );
+                }
+            }
+            4usize => {
+                if commit {
+                    self.applied.w2 = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.w2,
+                    );
+                } else {
+                    self.state.params.w2 = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.w2,
+                    );
+                }
+            }
+            5usize => {
+                if commit {
+                    self.applied.x = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.x,
+                    );
+                } else {
+                    self.state.params.x = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.x,
+                    );
+                }
+            }
+            6usize => {
+                if commit {
+                    self.applied.h = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.h,
+                    );
+                } else {
+                    self.state.params.h = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.h,
+                    );
+                }
+            }
+            7usize => {
+                if commit {
+                    self.applied.y = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.y,
+                    );
+                } else {
+                    self.state.params.y = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.y,
+                    );
+                }
+            }
+            8usize => {
+                if commit {
+                    self.applied.b = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.b,
+                    );
+                } else {
+                    self.state.params.b = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.b,
+                    );
+                }
+            }
+            9usize => {
+                if commit {
+                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.n,
+                    );
+                } else {
+                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.n,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+/**Changes to the params of a [`LayersExec`], several at once ([`LayersExec::params_mut`]). It reads as the params (`Deref`); `set_<param>` and [`swap`](Self::swap) change them and mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each once however many of its params changed. A guard dropped without `apply` leaves the changes to the executable's next launch, which applies them first: a change cannot be forgotten. An update that fails is the error of that `apply` or launch, naming the node (the launch launches nothing), and undoes the changes: the params and the nodes are as they were before them.
+
+```text
+let mut p = exec.params_mut();
+p.set_n(n);                         // its readers are updated once,
+p.set_scale(0.5);                   // even those reading both
+p.swap(|p| (&mut p.x, &mut p.x_new))?;
+p.apply()?;                         // or: the next exec.launch(&stream)
+```*/
+#[must_use = "changes made through the guard are applied by `apply`, or by the next launch"]
+struct LayersParamsMut<'a> {
+    exec: &'a mut LayersExec,
+}
+impl ::cudagraph_runtime::__private::Deref for LayersParamsMut<'_> {
+    type Target = LayersParams;
+    fn deref(&self) -> &LayersParams {
+        &self.exec.state.params
+    }
+}
+#[allow(clippy::type_complexity)]
+impl LayersParamsMut<'_> {
+    ///Sets param `bias`, and marks what reads it (node `act`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_bias(
+        &mut self,
+        value: Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    ) -> Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.bias,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        old
+    }
+    ///Sets param `layer1`, and marks what reads it (node `gemm1`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_layer1(&mut self, value: Capture) -> Capture {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.layer1,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 1usize);
+        old
+    }
+    ///Sets param `layer2`, and marks what reads it (node `gemm2`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_layer2(&mut self, value: Capture) -> Capture {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.layer2,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        old
+    }
+    ///Sets param `w1`, and marks what reads it (no node) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_w1(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.w1,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 3usize);
+        old
+    }
+    ///Sets param `w2`, and marks what reads it (no node) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_w2(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.w2,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 4usize);
+        old
+    }
+    ///Sets param `x`, and marks what reads it (no node) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_x(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.x,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 5usize);
+        old
+    }
+    ///Sets param `h`, and marks what reads it (node `act`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_h(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.h,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 6usize);
+        old
+    }
+    ///Sets param `y`, and marks what reads it (no node) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_y(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.y,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 7usize);
+        old
+    }
+    ///Sets param `b`, and marks what reads it (node `act`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_b(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.b,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 8usize);
+        old
+    }
+    ///Sets param `n`, and marks what reads it (node `act`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_n(&mut self, value: u32) -> u32 {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.n,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 9usize);
+        old
+    }
+    /// Swaps two params of one type (or parts of params), picked by `pick`
+    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
+    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
+    /// param's heap data): which param changed could not be known.
+    pub fn swap<T>(
+        &mut self,
+        pick: impl FnOnce(&mut LayersParams) -> (&mut T, &mut T),
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
+    }
+    /// Updates the nodes that read the params changed so far, each once; returns how
+    /// many it updated. All or nothing: an update that fails is reported, naming its
+    /// node, and the changes are undone (the params get back the values the nodes were
+    /// last updated from, the nodes updated before the refusal are set back, nothing
+    /// stays pending), so the executable runs as it did before them.
+    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+        ::cudagraph_runtime::__private::apply(self.exec)
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for LayersParamsMut<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("LayersParamsMut").finish_non_exhaustive()
+    }
 }
 ///Update handle of node `gemm1` of [`LayersExec`] (`capture(layer1)`): its work can be recorded again from another `Capture` (the recorded graph must have the same topology); CUDA cannot enable or disable it ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
 struct LayersGemm1Node<'a> {
@@ -1076,13 +1539,13 @@ impl<'a> LayersGemm1Node<'a> {
         &mut self,
         work: &::cudagraph_runtime::__private::Capture,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[0usize] = true;
-        ::cudagraph_runtime::__private::set_capture_by_handle(
+        let set = ::cudagraph_runtime::__private::set_capture_by_handle(
             &mut self.exec.exec,
             self.exec.nodes.gemm1,
             work,
             true,
-        )
+        );
+        set.map(|()| self.exec.tracker.set_by_handle(0usize))
     }
     #[doc(hidden)]
     pub fn set_enabled(
@@ -1138,9 +1601,9 @@ impl<'a> LayersActNode<'a> {
         b: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
         h: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[1usize] = true;
         self.exec.exec.set_kernel_params(self.exec.nodes.act, config, (n, b, h))?;
         self.exec.state.launch.act = config;
+        self.exec.tracker.set_by_handle(1usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
@@ -1190,13 +1653,13 @@ impl<'a> LayersGemm2Node<'a> {
         &mut self,
         work: &::cudagraph_runtime::__private::Capture,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[2usize] = true;
-        ::cudagraph_runtime::__private::set_capture_by_handle(
+        let set = ::cudagraph_runtime::__private::set_capture_by_handle(
             &mut self.exec.exec,
             self.exec.nodes.gemm2,
             work,
             true,
-        )
+        );
+        set.map(|()| self.exec.tracker.set_by_handle(2usize))
     }
     #[doc(hidden)]
     pub fn set_enabled(

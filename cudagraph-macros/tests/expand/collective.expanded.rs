@@ -38,7 +38,7 @@ const _: () = {
         )
     }
 };
-/**The params of [`Step`]: what its nodes are built from ([`Step::build`]), and what [`StepExec::set_params`] compares to update only the nodes whose inputs changed.
+/**The params of [`Step`]: what its nodes are built from ([`Step::build`]). Its executable owns a copy ([`StepExec::params`]), changed through the executable (`set_<param>`, [`StepExec::params_mut`], [`StepExec::set_params`]), which updates exactly the nodes that read what changed:
 
 - node `local` reads `grad`, `grads`, `n`
 - node `average` reads `comm`, `grads`
@@ -98,76 +98,6 @@ struct __StepNodes {
 }
 unsafe impl ::cudagraph_runtime::__private::Unbuilt for __StepNodes {}
 #[doc(hidden)]
-#[allow(non_camel_case_types, non_snake_case, dead_code, clippy::type_complexity)]
-struct __StepSnapshot0 {
-    comm: Communicator,
-    grad: usize,
-    update: usize,
-    grads: DeviceBuffer<f32>,
-    n: u32,
-}
-impl __StepSnapshot0 {
-    #[inline(never)]
-    fn __cg_keep(__cg_params: &StepParams) -> Self {
-        Self {
-            comm: <Communicator as ::cudagraph_runtime::__private::ParamValue>::keep(
-                &__cg_params.comm,
-            ),
-            grad: <Kernel<
-                (u32, DevicePtrMut<f32>),
-            > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &__cg_params.grad,
-            ),
-            update: <Kernel<
-                (u32, DevicePtr<f32>),
-            > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &__cg_params.update,
-            ),
-            grads: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.grads),
-            n: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.n),
-        }
-    }
-}
-impl ::cudagraph_runtime::__private::Clone for __StepSnapshot0 {
-    #[inline(never)]
-    fn clone(&self) -> Self {
-        Self {
-            comm: <Communicator as ::cudagraph_runtime::__private::ParamValue>::keep(
-                &self.comm,
-            ),
-            grad: self.grad,
-            update: self.update,
-            grads: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.grads),
-            n: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&self.n),
-        }
-    }
-}
-#[doc(hidden)]
-#[allow(non_camel_case_types)]
-struct __StepSnapshot {
-    __cg_kept_0: __StepSnapshot0,
-}
-impl __StepSnapshot {
-    /// What the executable keeps of `params`.
-    #[allow(unused_variables)]
-    fn __cg_keep(__cg_params: &StepParams) -> Self {
-        Self {
-            __cg_kept_0: __StepSnapshot0::__cg_keep(__cg_params),
-        }
-    }
-}
-impl ::cudagraph_runtime::__private::Clone for __StepSnapshot {
-    fn clone(&self) -> Self {
-        Self {
-            __cg_kept_0: ::cudagraph_runtime::__private::Clone::clone(&self.__cg_kept_0),
-        }
-    }
-}
-#[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, dead_code)]
 #[derive(Clone, Copy)]
 struct __StepLaunch {
@@ -178,7 +108,7 @@ unsafe impl ::cudagraph_runtime::__private::Unbuilt for __StepLaunch {}
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 struct __StepState {
-    params: __StepSnapshot,
+    params: ::cudagraph_runtime::__private::Box<StepParams>,
     launch: ::cudagraph_runtime::__private::Box<__StepLaunch>,
 }
 impl Step {
@@ -274,7 +204,7 @@ impl Step {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __StepState {
-                params: __StepSnapshot::__cg_keep(__cg_params),
+                params: Self::__cg_own(__cg_params)?,
                 launch: configs,
             },
         ))
@@ -351,14 +281,25 @@ impl Step {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<StepExec> {
-        ::cudagraph_runtime::__private::Result::Ok(StepExec {
-            exec: self.graph.instantiate_with(flags, upload)?,
-            nodes: self.nodes,
-            state: self.state,
-            dirty: [false; 3usize],
-            stamps: ::cudagraph_runtime::__private::zeros(3usize),
-            generation: 0,
-        })
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            StepExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
+    }
+    ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
+    pub fn instantiate_on(
+        self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<StepExec> {
+        let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            StepExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
     }
     #[allow(
         non_snake_case,
@@ -517,13 +458,24 @@ impl ::cudagraph_runtime::__private::ChildGraph for Step {
     fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
+    fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
+        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
+        copy.build_id = self.build_id;
+        ::cudagraph_runtime::__private::Result::Ok(copy)
+    }
 }
 impl ::cudagraph_runtime::__private::SameDeclaration<Step> for Step {
     fn same(&self) -> &Step {
         self
     }
 }
-/**[`Step`], instantiated: launch it, update it from another [`Step`] or with [`set_params`](Self::set_params), or update one node through its handle:
+/**[`Step`], instantiated, with the [`StepParams`] it runs, which it owns ([`params`](Self::params)).
+
+Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`StepParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Step`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
+
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
+
+Nodes:
 
 - [`local()`](Self::local): kernel node
 - [`average()`](Self::average): collective node
@@ -535,22 +487,44 @@ struct StepExec {
         ::cudagraph_runtime::__private::ManuallyDrop<__StepNodes>,
     >,
     state: __StepState,
-    /// Nodes set through their handles since the last `set_params`: it sets them again.
-    dirty: [bool; 3usize],
-    /// Per node, the number of the last `set_params_only` call naming several params that
-    /// updated it (so that it updates each node once).
-    stamps: ::cudagraph_runtime::__private::Box<[u32]>,
-    /// The number of the last such call.
-    generation: u32,
+    /// A copy of the params as the nodes were last updated from them: what a refused
+    /// change puts back (see `__private::apply`).
+    applied: ::cudagraph_runtime::__private::Box<StepParams>,
+    /// The nodes that disagree with the params (see `__private::Tracker`).
+    tracker: ::cudagraph_runtime::__private::Tracker,
 }
 impl StepExec {
+    /// The executable of `exec`, instantiated from a graph with these nodes and state;
+    /// `applied`, a copy of the state's params.
+    fn __cg_new(
+        exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+        nodes: ::cudagraph_runtime::__private::Box<
+            ::cudagraph_runtime::__private::ManuallyDrop<__StepNodes>,
+        >,
+        state: __StepState,
+        applied: ::cudagraph_runtime::__private::Box<StepParams>,
+    ) -> Self {
+        let tracker = ::cudagraph_runtime::__private::Tracker::new(3usize, 5usize);
+        Self {
+            exec,
+            nodes,
+            state,
+            applied,
+            tracker,
+        }
+    }
     /// Launches the graph into `stream`.
+    ///
+    ///Nodes whose params changed through [`params_mut`](Self::params_mut) and were not updated yet are updated first; an update that fails is the launch's error, naming the node, and nothing is launched: the changes are undone, so the next launch runs what ran before them.
     pub fn launch(
         &mut self,
         stream: &::cudagraph_runtime::__private::Arc<
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        if self.tracker.is_dirty() {
+            ::cudagraph_runtime::__private::apply(self)?;
+        }
         self.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
@@ -562,7 +536,7 @@ impl StepExec {
     }
     /**Whole-graph update from a [`Step`] built with other params (`cuGraphExecUpdate`).
 
-Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable runs that graph's params, and [`set_params`](Self::set_params) compares with them.*/
+Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable owns a copy of that graph's params (what [`params`](Self::params) shows), and changes made to its own params and not applied yet are dropped.*/
     pub fn update<__CgSame: ::cudagraph_runtime::__private::SameDeclaration<Step>>(
         &mut self,
         source: &__CgSame,
@@ -570,85 +544,111 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Step = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
+        let params = Step::__cg_own(&source.state.params)?;
+        let applied = Step::__cg_own(&source.state.params)?;
         self.exec.update(&source.graph)?;
-        self.state.params = source.state.params.clone();
+        self.state.params = params;
+        self.applied = applied;
         *self.state.launch = *source.state.launch;
-        self.dirty = [false; 3usize];
+        self.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    /**Makes the executable's nodes what [`Step::build`] would make from `params`, with one single-node update per node whose inputs changed since the last build, update or `set_params` (or that was set through its handle since). Returns how many nodes it updated. Enabled/disabled states are kept.
+    /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Step::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
 
-A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.*/
+It compares every param, so its cost grows with the declaration: to change a few params, set them (the setters `set_<param>`, [`params_mut`](Self::params_mut)), which updates only their readers. A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.
+
+Params under which two nodes that may run at the same time share memory, one writing it, are refused as by [`Step::build`], with nothing changed. So is any update a node refuses: the error names the node, and the params and the nodes updated before it are set back to what they were.*/
     pub fn set_params(
         &mut self,
         __cg_params: &StepParams,
     ) -> ::cudagraph_runtime::__private::Result<usize> {
         Step::__cg_check_overlaps(__cg_params)?;
-        #[allow(unused_mut)]
-        let mut changed = [false; 5usize];
-        self.__cg_changed_0(__cg_params, &mut changed);
-        if changed[0usize] || changed[3usize] {
-            ::cudagraph_runtime::__private::same_collective(
-                &self.exec,
-                self.nodes.average,
-                Step::__cg_eval_average(__cg_params),
-                "average",
-            )?;
-        }
-        let mut updated = 0usize;
-        #[allow(clippy::type_complexity)]
-        const READS: &[(
-            usize,
-            &[usize],
-            fn(&mut StepExec, &StepParams) -> ::cudagraph_runtime::__private::Result<()>,
-        )] = &[
-            (0usize, &[1usize, 3usize, 4usize], StepExec::__cg_update_node_0),
-            (2usize, &[2usize, 3usize, 4usize], StepExec::__cg_update_node_2),
-        ];
-        for &(pos, reads, update) in READS {
-            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
-                self.dirty[pos] = true;
-                update(self, __cg_params)?;
-                updated += 1;
-            }
-        }
-        for (changed, &(_, commit)) in changed.iter().zip(Self::__CG_PARAMS) {
-            if *changed {
-                commit(self, __cg_params)?;
-            }
-        }
-        self.dirty = [false; 3usize];
-        ::cudagraph_runtime::__private::Result::Ok(updated)
+        self.__cg_take_0(__cg_params);
+        ::cudagraph_runtime::__private::set_all(self)
+    }
+    ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
+    pub fn params(&self) -> &StepParams {
+        &self.state.params
+    }
+    /**A guard through which to change several params at once, or to swap two: [`StepParamsMut`]'s `set_<param>` and [`swap`](StepParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`StepParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
+
+```text
+exec.params_mut().swap(|p| (&mut p.x, &mut p.x_new))?; // the ping-pong of a solver
+exec.launch(&stream)?;                                 // updates x's and x_new's readers
+```*/
+    pub fn params_mut(&mut self) -> StepParamsMut<'_> {
+        StepParamsMut { exec: self }
+    }
+    /// The params, taking the executable apart (it is dropped; memory its launches may
+    /// still use stays alive until they are done).
+    pub fn into_params(self) -> StepParams {
+        *self.state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
         &self.exec
     }
     #[inline(never)]
-    fn __cg_changed_0(&self, __cg_params: &StepParams, changed: &mut [bool; 5usize]) {
-        changed[0usize] = !(<Communicator as ::cudagraph_runtime::__private::ParamValue>::same(
+    fn __cg_take_0(&mut self, __cg_params: &StepParams) {
+        if !(<Communicator as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.comm,
-            &self.state.params.__cg_kept_0.comm,
-        ));
-        changed[1usize] = !(<Kernel<
+            &self.state.params.comm,
+        )) {
+            self.state.params.comm = <Communicator as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.comm,
+            );
+            ::cudagraph_runtime::__private::stage(self, 0usize);
+        }
+        if !(<Kernel<
             (u32, DevicePtrMut<f32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.grad)
-            == self.state.params.__cg_kept_0.grad);
-        changed[2usize] = !(<Kernel<
+            == <Kernel<
+                (u32, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &self.state.params.grad,
+            ))
+        {
+            self.state.params.grad = <Kernel<
+                (u32, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.grad);
+            ::cudagraph_runtime::__private::stage(self, 1usize);
+        }
+        if !(<Kernel<
             (u32, DevicePtr<f32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(
             &__cg_params.update,
-        ) == self.state.params.__cg_kept_0.update);
-        changed[3usize] = !(<DeviceBuffer<
+        )
+            == <Kernel<
+                (u32, DevicePtr<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &self.state.params.update,
+            ))
+        {
+            self.state.params.update = <Kernel<
+                (u32, DevicePtr<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.update);
+            ::cudagraph_runtime::__private::stage(self, 2usize);
+        }
+        if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.grads,
-            &self.state.params.__cg_kept_0.grads,
-        ));
-        changed[4usize] = !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
+            &self.state.params.grads,
+        )) {
+            self.state.params.grads = <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.grads);
+            ::cudagraph_runtime::__private::stage(self, 3usize);
+        }
+        if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.n,
-            &self.state.params.__cg_kept_0.n,
-        ));
+            &self.state.params.n,
+        )) {
+            self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.n,
+            );
+            ::cudagraph_runtime::__private::stage(self, 4usize);
+        }
     }
     ///Node `local` (`kernel grad<<<n.div_ceil(256), 256>>>(n, grads)`): its update handle.
     pub fn local(&mut self) -> StepLocalNode<'_> {
@@ -671,162 +671,202 @@ impl ::cudagraph_runtime::__private::fmt::Debug for StepExec {
         f.debug_struct("StepExec").field("exec", &self.exec).finish_non_exhaustive()
     }
 }
-///The params of [`StepParams`], one variant each: what [`StepExec::set_params_only`] is told changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(dead_code)]
-enum StepParam {
-    ///Param `comm`.
-    Comm,
-    ///Param `grad`.
-    Grad,
-    ///Param `update`.
-    Update,
-    ///Param `grads`.
-    Grads,
-    ///Param `n`.
-    N,
+impl Step {
+    /// A copy of `params`, for the graph and then its executable to keep: made field by
+    /// field in place on the heap, a few dozen fields per function.
+    #[allow(unused_variables, unused_unsafe)]
+    fn __cg_own(
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        ::cudagraph_runtime::__private::Box<StepParams>,
+    > {
+        let mut out = ::cudagraph_runtime::__private::Box::<StepParams>::new_uninit();
+        let dst = out.as_mut_ptr();
+        unsafe {
+            Self::__cg_own_0(__cg_params, dst);
+            ::cudagraph_runtime::__private::Result::Ok(out.assume_init())
+        }
+    }
+    /// Writes a copy of some of the params into `dst` (see `__cg_own`).
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of the params struct.
+    #[inline(never)]
+    unsafe fn __cg_own_0(__cg_params: &StepParams, dst: *mut StepParams) {
+        unsafe {
+            (&raw mut (*dst).comm)
+                .write(
+                    <Communicator as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.comm,
+                    ),
+                );
+            (&raw mut (*dst).grad)
+                .write(
+                    <Kernel<
+                        (u32, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_params.grad,
+                    ),
+                );
+            (&raw mut (*dst).update)
+                .write(
+                    <Kernel<
+                        (u32, DevicePtr<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_params.update,
+                    ),
+                );
+            (&raw mut (*dst).grads)
+                .write(
+                    <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.grads,
+                    ),
+                );
+            (&raw mut (*dst).n)
+                .write(
+                    <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.n,
+                    ),
+                );
+        }
+    }
 }
-impl StepExec {
-    /**Like [`set_params`](Self::set_params), for callers that know what they changed: updates the nodes whose expressions read a param in `changed` (each once), and only them, so its cost grows with the nodes updated, not with the graph. Returns how many nodes it updated.
-
-A changed param missing from `changed` leaves its nodes as they were (the executable keeps alive whatever memory they use); nodes set through their handles are not reset (`set_params` does both). Params that share memory with another under nodes that may run at the same time are refused as by [`Step::build`].*/
-    pub fn set_params_only(
-        &mut self,
-        __cg_params: &StepParams,
-        changed: &[StepParam],
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
-        Step::__cg_check_overlaps(__cg_params)?;
-        for &__cg_param in changed {
-            match __cg_param {
-                StepParam::Comm => {
-                    ::cudagraph_runtime::__private::same_collective(
-                        &self.exec,
-                        self.nodes.average,
-                        Step::__cg_eval_average(__cg_params),
-                        "average",
-                    )?;
-                }
-                StepParam::Grad => {}
-                StepParam::Update => {}
-                StepParam::Grads => {
-                    ::cudagraph_runtime::__private::same_collective(
-                        &self.exec,
-                        self.nodes.average,
-                        Step::__cg_eval_average(__cg_params),
-                        "average",
-                    )?;
-                }
-                StepParam::N => {}
-            }
-        }
-        let mut updated = 0usize;
-        if let [__cg_param] = changed {
-            let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
-            for &(_, update) in readers {
-                update(self, __cg_params)?;
-                updated += 1;
-            }
-            commit(self, __cg_params)?;
-            return ::cudagraph_runtime::__private::Result::Ok(updated);
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamps.fill(0);
-            self.generation = 1;
-        }
-        let stamp = self.generation;
-        for &__cg_param in changed {
-            for &(pos, update) in Self::__CG_PARAMS[__cg_param as usize].0 {
-                if self.stamps[pos] != stamp {
-                    self.stamps[pos] = stamp;
-                    update(self, __cg_params)?;
-                    updated += 1;
-                }
-            }
-        }
-        for &__cg_param in changed {
-            (Self::__CG_PARAMS[__cg_param as usize].1)(self, __cg_params)?;
-        }
-        ::cudagraph_runtime::__private::Result::Ok(updated)
-    }
+impl ::cudagraph_runtime::__private::Tracked for StepExec {
+    type Params = StepParams;
+    const NAME: &'static str = "StepExec";
     #[allow(clippy::type_complexity)]
-    const __CG_PARAMS: &'static [(
-        &'static [(
-            usize,
-            fn(&mut Self, &StepParams) -> ::cudagraph_runtime::__private::Result<()>,
-        )],
-        fn(&mut Self, &StepParams) -> ::cudagraph_runtime::__private::Result<()>,
-    )] = &[
-        (&[], Self::__cg_commit_0),
-        (&[(0usize, Self::__cg_update_node_0)], Self::__cg_commit_1),
-        (&[(2usize, Self::__cg_update_node_2)], Self::__cg_commit_2),
-        (
-            &[(0usize, Self::__cg_update_node_0), (2usize, Self::__cg_update_node_2)],
-            Self::__cg_commit_3,
-        ),
-        (
-            &[(0usize, Self::__cg_update_node_0), (2usize, Self::__cg_update_node_2)],
-            Self::__cg_commit_4,
-        ),
+    const UPDATES: &'static [fn(
+        &mut Self,
+    ) -> ::cudagraph_runtime::__private::Result<()>] = &[
+        Self::__cg_update_node_0,
+        Self::__cg_update_node_1,
+        Self::__cg_update_node_2,
     ];
-    #[inline(never)]
-    fn __cg_commit_0(
+    const READERS: &'static [(&'static [u32], bool)] = &[
+        (&[1u32], false),
+        (&[0u32], false),
+        (&[2u32], false),
+        (&[1u32, 0u32, 2u32], false),
+        (&[0u32, 2u32], false),
+    ];
+    #[inline(always)]
+    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+        &mut self.tracker
+    }
+    #[inline(always)]
+    fn params_mut(&mut self) -> &mut StepParams {
+        &mut self.state.params
+    }
+    fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
+        Step::__cg_check_overlaps(&self.state.params)
+    }
+    #[allow(unused_variables)]
+    fn write_indirect(&mut self, param: usize) {}
+    #[inline]
+    #[allow(unused_variables)]
+    fn sync(&mut self, param: usize, commit: bool) {
+        match param / 64usize {
+            0usize => self.__cg_sync_0(param, commit),
+            _ => {}
+        }
+    }
+    #[inline(always)]
+    fn sync_children(
         &mut self,
-        __cg_params: &StepParams,
+        how: ::cudagraph_runtime::__private::SyncChildren,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.comm = <Communicator as ::cudagraph_runtime::__private::ParamValue>::keep(
-            &__cg_params.comm,
+        let _ = how;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    fn param_at(
+        __cg_params: &StepParams,
+        offset: usize,
+    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        > = ::cudagraph_runtime::__private::OnceLock::new();
+        let found = LAYOUT
+            .get_or_init(|| {
+                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
+                    5usize,
+                );
+                Self::__cg_layout_0(__cg_params, &mut layout);
+                layout.sort_unstable();
+                layout
+            });
+        ::cudagraph_runtime::__private::find_param(found, offset)
+    }
+}
+#[allow(clippy::type_complexity)]
+impl StepExec {
+    /**Sets param `comm` and updates what reads it (node `average`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
+*/
+    pub fn set_comm(
+        &mut self,
+        value: Communicator,
+    ) -> ::cudagraph_runtime::__private::Result<Communicator> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.comm,
+            value,
         );
-        ::cudagraph_runtime::__private::Result::Ok(())
+        ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
     }
-    #[inline(never)]
-    fn __cg_commit_1(
+    /**Sets param `grad` and updates what reads it (node `local`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
+*/
+    pub fn set_grad(
         &mut self,
-        __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.grad = <Kernel<
-            (u32, DevicePtrMut<f32>),
-        > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.grad);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_2(
-        &mut self,
-        __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.update = <Kernel<
-            (u32, DevicePtr<f32>),
-        > as ::cudagraph_runtime::__private::KernelType>::function_id(
-            &__cg_params.update,
+        value: Kernel<(u32, DevicePtrMut<f32>)>,
+    ) -> ::cudagraph_runtime::__private::Result<Kernel<(u32, DevicePtrMut<f32>)>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.grad,
+            value,
         );
-        ::cudagraph_runtime::__private::Result::Ok(())
+        ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
     }
-    #[inline(never)]
-    fn __cg_commit_3(
+    /**Sets param `update` and updates what reads it (node `step`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
+*/
+    pub fn set_update(
         &mut self,
-        __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.grads = <DeviceBuffer<
-            f32,
-        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.grads);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_4(
-        &mut self,
-        __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-            &__cg_params.n,
+        value: Kernel<(u32, DevicePtr<f32>)>,
+    ) -> ::cudagraph_runtime::__private::Result<Kernel<(u32, DevicePtr<f32>)>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.update,
+            value,
         );
+        ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
+    }
+    /**Sets param `grads` and updates what reads it (nodes `average`, `local`, `step`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
+*/
+    pub fn set_grads(
+        &mut self,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.grads,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
+    }
+    /**Sets param `n` and updates what reads it (nodes `local`, `step`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
+*/
+    pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.n,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
+    }
+    /// The update of a node CUDA updates nothing of.
+    #[allow(dead_code)]
+    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_0(
-        &mut self,
-        __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &StepParams = &self.state.params;
         let (kernel, config, args) = Step::__cg_eval_local(__cg_params);
         self.exec.set_kernel(self.nodes.local, kernel, config, args)?;
         self.state.launch.local = config;
@@ -834,14 +874,248 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_2(
-        &mut self,
-        __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &StepParams = &self.state.params;
+        ::cudagraph_runtime::__private::same_collective(
+            &self.exec,
+            self.nodes.average,
+            Step::__cg_eval_average(__cg_params),
+            "average",
+        )?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &StepParams = &self.state.params;
         let (kernel, config, args) = Step::__cg_eval_step(__cg_params);
         self.exec.set_kernel(self.nodes.step, kernel, config, args)?;
         self.state.launch.step = config;
         ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_layout_0(
+        __cg_params: &StepParams,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+    ) {
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.comm,
+                    0u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.grad,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.update,
+                    2u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.grads,
+                    3u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.n,
+                    4u32,
+                ),
+            );
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+        match param {
+            0usize => {
+                if commit {
+                    self.applied.comm = <Communicator as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.comm,
+                    );
+                } else {
+                    self.state.params.comm = <Communicator as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.comm,
+                    );
+                }
+            }
+            1usize => {
+                if commit {
+                    self.applied.grad = <Kernel<
+                        (u32, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.grad,
+                    );
+                } else {
+                    self.state.params.grad = <Kernel<
+                        (u32, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.grad,
+                    );
+                }
+            }
+            2usize => {
+                if commit {
+                    self.applied.update = <Kernel<
+                        (u32, DevicePtr<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.update,
+                    );
+                } else {
+                    self.state.params.update = <Kernel<
+                        (u32, DevicePtr<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.update,
+                    );
+                }
+            }
+            3usize => {
+                if commit {
+                    self.applied.grads = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.grads,
+                    );
+                } else {
+                    self.state.params.grads = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.grads,
+                    );
+                }
+            }
+            4usize => {
+                if commit {
+                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.n,
+                    );
+                } else {
+                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.n,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+/**Changes to the params of a [`StepExec`], several at once ([`StepExec::params_mut`]). It reads as the params (`Deref`); `set_<param>` and [`swap`](Self::swap) change them and mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each once however many of its params changed. A guard dropped without `apply` leaves the changes to the executable's next launch, which applies them first: a change cannot be forgotten. An update that fails is the error of that `apply` or launch, naming the node (the launch launches nothing), and undoes the changes: the params and the nodes are as they were before them.
+
+```text
+let mut p = exec.params_mut();
+p.set_n(n);                         // its readers are updated once,
+p.set_scale(0.5);                   // even those reading both
+p.swap(|p| (&mut p.x, &mut p.x_new))?;
+p.apply()?;                         // or: the next exec.launch(&stream)
+```*/
+#[must_use = "changes made through the guard are applied by `apply`, or by the next launch"]
+struct StepParamsMut<'a> {
+    exec: &'a mut StepExec,
+}
+impl ::cudagraph_runtime::__private::Deref for StepParamsMut<'_> {
+    type Target = StepParams;
+    fn deref(&self) -> &StepParams {
+        &self.exec.state.params
+    }
+}
+#[allow(clippy::type_complexity)]
+impl StepParamsMut<'_> {
+    ///Sets param `comm`, and marks what reads it (node `average`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_comm(&mut self, value: Communicator) -> Communicator {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.comm,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        old
+    }
+    ///Sets param `grad`, and marks what reads it (node `local`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_grad(
+        &mut self,
+        value: Kernel<(u32, DevicePtrMut<f32>)>,
+    ) -> Kernel<(u32, DevicePtrMut<f32>)> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.grad,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 1usize);
+        old
+    }
+    ///Sets param `update`, and marks what reads it (node `step`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_update(
+        &mut self,
+        value: Kernel<(u32, DevicePtr<f32>)>,
+    ) -> Kernel<(u32, DevicePtr<f32>)> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.update,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        old
+    }
+    ///Sets param `grads`, and marks what reads it (nodes `average`, `local`, `step`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_grads(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.grads,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 3usize);
+        old
+    }
+    ///Sets param `n`, and marks what reads it (nodes `local`, `step`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_n(&mut self, value: u32) -> u32 {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.n,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 4usize);
+        old
+    }
+    /// Swaps two params of one type (or parts of params), picked by `pick`
+    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
+    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
+    /// param's heap data): which param changed could not be known.
+    pub fn swap<T>(
+        &mut self,
+        pick: impl FnOnce(&mut StepParams) -> (&mut T, &mut T),
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
+    }
+    /// Updates the nodes that read the params changed so far, each once; returns how
+    /// many it updated. All or nothing: an update that fails is reported, naming its
+    /// node, and the changes are undone (the params get back the values the nodes were
+    /// last updated from, the nodes updated before the refusal are set back, nothing
+    /// stays pending), so the executable runs as it did before them.
+    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+        ::cudagraph_runtime::__private::apply(self.exec)
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for StepParamsMut<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("StepParamsMut").finish_non_exhaustive()
     }
 }
 ///Update handle of node `local` of [`StepExec`] (`kernel grad<<<n.div_ceil(256), 256>>>(n, grads)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
@@ -865,9 +1139,9 @@ impl<'a> StepLocalNode<'a> {
         n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
         grads: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[0usize] = true;
         self.exec.exec.set_kernel_params(self.exec.nodes.local, config, (n, grads))?;
         self.exec.state.launch.local = config;
+        self.exec.tracker.set_by_handle(0usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
@@ -958,9 +1232,9 @@ impl<'a> StepStepNode<'a> {
         n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
         grads: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[2usize] = true;
         self.exec.exec.set_kernel_params(self.exec.nodes.step, config, (n, grads))?;
         self.exec.state.launch.step = config;
+        self.exec.tracker.set_by_handle(2usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.

@@ -39,7 +39,7 @@ const _: () = {
         )
     }
 };
-/**The params of [`Flow`]: what its nodes are built from ([`Flow::build`]), and what [`FlowExec::set_params`] compares to update only the nodes whose inputs changed.
+/**The params of [`Flow`]: what its nodes are built from ([`Flow::build`]). Its executable owns a copy ([`FlowExec::params`]), changed through the executable (`set_<param>`, [`FlowExec::params_mut`], [`FlowExec::set_params`]), which updates exactly the nodes that read what changed:
 
 - node `reset` reads `counter`
 - node `decide` reads `pick`, `counter`
@@ -142,92 +142,6 @@ struct __FlowNodes {
 }
 unsafe impl ::cudagraph_runtime::__private::Unbuilt for __FlowNodes {}
 #[doc(hidden)]
-#[allow(non_camel_case_types, non_snake_case, dead_code, clippy::type_complexity)]
-struct __FlowSnapshot0 {
-    step: usize,
-    put: usize,
-    pick: usize,
-    counter: DeviceBuffer<u32>,
-    out: DeviceBuffer<u32>,
-    choice: DeviceBuffer<u32>,
-    limit: u32,
-}
-impl __FlowSnapshot0 {
-    #[inline(never)]
-    fn __cg_keep(__cg_params: &FlowParams) -> Self {
-        Self {
-            step: <Kernel<
-                (ConditionalHandle, DevicePtrMut<u32>, u32),
-            > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &__cg_params.step,
-            ),
-            put: <Kernel<
-                (u32, DevicePtrMut<u32>),
-            > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &__cg_params.put,
-            ),
-            pick: <Kernel<
-                (ConditionalHandle, DevicePtr<u32>),
-            > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &__cg_params.pick,
-            ),
-            counter: <DeviceBuffer<
-                u32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.counter),
-            out: <DeviceBuffer<
-                u32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.out),
-            choice: <DeviceBuffer<
-                u32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.choice),
-            limit: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                &__cg_params.limit,
-            ),
-        }
-    }
-}
-impl ::cudagraph_runtime::__private::Clone for __FlowSnapshot0 {
-    #[inline(never)]
-    fn clone(&self) -> Self {
-        Self {
-            step: self.step,
-            put: self.put,
-            pick: self.pick,
-            counter: <DeviceBuffer<
-                u32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.counter),
-            out: <DeviceBuffer<
-                u32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.out),
-            choice: <DeviceBuffer<
-                u32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.choice),
-            limit: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&self.limit),
-        }
-    }
-}
-#[doc(hidden)]
-#[allow(non_camel_case_types)]
-struct __FlowSnapshot {
-    __cg_kept_0: __FlowSnapshot0,
-}
-impl __FlowSnapshot {
-    /// What the executable keeps of `params`.
-    #[allow(unused_variables)]
-    fn __cg_keep(__cg_params: &FlowParams) -> Self {
-        Self {
-            __cg_kept_0: __FlowSnapshot0::__cg_keep(__cg_params),
-        }
-    }
-}
-impl ::cudagraph_runtime::__private::Clone for __FlowSnapshot {
-    fn clone(&self) -> Self {
-        Self {
-            __cg_kept_0: ::cudagraph_runtime::__private::Clone::clone(&self.__cg_kept_0),
-        }
-    }
-}
-#[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, dead_code)]
 #[derive(Clone, Copy)]
 struct __FlowLaunch {
@@ -242,7 +156,7 @@ unsafe impl ::cudagraph_runtime::__private::Unbuilt for __FlowLaunch {}
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 struct __FlowState {
-    params: __FlowSnapshot,
+    params: ::cudagraph_runtime::__private::Box<FlowParams>,
     launch: ::cudagraph_runtime::__private::Box<__FlowLaunch>,
 }
 impl Flow {
@@ -372,7 +286,7 @@ impl Flow {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __FlowState {
-                params: __FlowSnapshot::__cg_keep(__cg_params),
+                params: Self::__cg_own(__cg_params)?,
                 launch: configs,
             },
         ))
@@ -662,14 +576,25 @@ impl Flow {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<FlowExec> {
-        ::cudagraph_runtime::__private::Result::Ok(FlowExec {
-            exec: self.graph.instantiate_with(flags, upload)?,
-            nodes: self.nodes,
-            state: self.state,
-            dirty: [false; 12usize],
-            stamps: ::cudagraph_runtime::__private::zeros(12usize),
-            generation: 0,
-        })
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            FlowExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
+    }
+    ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
+    pub fn instantiate_on(
+        self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<FlowExec> {
+        let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            FlowExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
     }
     #[allow(
         non_snake_case,
@@ -1074,7 +999,13 @@ impl ::cudagraph_runtime::__private::SameDeclaration<Flow> for Flow {
         self
     }
 }
-/**[`Flow`], instantiated: launch it, update it from another [`Flow`] or with [`set_params`](Self::set_params), or update one node through its handle:
+/**[`Flow`], instantiated, with the [`FlowParams`] it runs, which it owns ([`params`](Self::params)).
+
+Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`FlowParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Flow`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
+
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
+
+Nodes:
 
 - [`reset()`](Self::reset): memset node
 - [`count()`](Self::count): while node
@@ -1095,22 +1026,44 @@ struct FlowExec {
         ::cudagraph_runtime::__private::ManuallyDrop<__FlowNodes>,
     >,
     state: __FlowState,
-    /// Nodes set through their handles since the last `set_params`: it sets them again.
-    dirty: [bool; 12usize],
-    /// Per node, the number of the last `set_params_only` call naming several params that
-    /// updated it (so that it updates each node once).
-    stamps: ::cudagraph_runtime::__private::Box<[u32]>,
-    /// The number of the last such call.
-    generation: u32,
+    /// A copy of the params as the nodes were last updated from them: what a refused
+    /// change puts back (see `__private::apply`).
+    applied: ::cudagraph_runtime::__private::Box<FlowParams>,
+    /// The nodes that disagree with the params (see `__private::Tracker`).
+    tracker: ::cudagraph_runtime::__private::Tracker,
 }
 impl FlowExec {
+    /// The executable of `exec`, instantiated from a graph with these nodes and state;
+    /// `applied`, a copy of the state's params.
+    fn __cg_new(
+        exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+        nodes: ::cudagraph_runtime::__private::Box<
+            ::cudagraph_runtime::__private::ManuallyDrop<__FlowNodes>,
+        >,
+        state: __FlowState,
+        applied: ::cudagraph_runtime::__private::Box<FlowParams>,
+    ) -> Self {
+        let tracker = ::cudagraph_runtime::__private::Tracker::new(12usize, 7usize);
+        Self {
+            exec,
+            nodes,
+            state,
+            applied,
+            tracker,
+        }
+    }
     /// Launches the graph into `stream`.
+    ///
+    ///Nodes whose params changed through [`params_mut`](Self::params_mut) and were not updated yet are updated first; an update that fails is the launch's error, naming the node, and nothing is launched: the changes are undone, so the next launch runs what ran before them.
     pub fn launch(
         &mut self,
         stream: &::cudagraph_runtime::__private::Arc<
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        if self.tracker.is_dirty() {
+            ::cudagraph_runtime::__private::apply(self)?;
+        }
         self.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
@@ -1122,7 +1075,7 @@ impl FlowExec {
     }
     /**Whole-graph update from a [`Flow`] built with other params (`cuGraphExecUpdate`).
 
-Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable runs that graph's params, and [`set_params`](Self::set_params) compares with them.*/
+Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable owns a copy of that graph's params (what [`params`](Self::params) shows), and changes made to its own params and not applied yet are dropped.*/
     pub fn update<__CgSame: ::cudagraph_runtime::__private::SameDeclaration<Flow>>(
         &mut self,
         source: &__CgSame,
@@ -1130,98 +1083,136 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Flow = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
+        let params = Flow::__cg_own(&source.state.params)?;
+        let applied = Flow::__cg_own(&source.state.params)?;
         self.exec.update(&source.graph)?;
-        self.state.params = source.state.params.clone();
+        self.state.params = params;
+        self.applied = applied;
         *self.state.launch = *source.state.launch;
-        self.dirty = [false; 12usize];
+        self.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    /**Makes the executable's nodes what [`Flow::build`] would make from `params`, with one single-node update per node whose inputs changed since the last build, update or `set_params` (or that was set through its handle since). Returns how many nodes it updated. Enabled/disabled states are kept.
+    /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Flow::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
 
-A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.*/
+It compares every param, so its cost grows with the declaration: to change a few params, set them (the setters `set_<param>`, [`params_mut`](Self::params_mut)), which updates only their readers. A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.
+
+Params under which two nodes that may run at the same time share memory, one writing it, are refused as by [`Flow::build`], with nothing changed. So is any update a node refuses: the error names the node, and the params and the nodes updated before it are set back to what they were.*/
     pub fn set_params(
         &mut self,
         __cg_params: &FlowParams,
     ) -> ::cudagraph_runtime::__private::Result<usize> {
         Flow::__cg_check_overlaps(__cg_params)?;
-        #[allow(unused_mut)]
-        let mut changed = [false; 7usize];
-        self.__cg_changed_0(__cg_params, &mut changed);
-        let mut updated = 0usize;
-        #[allow(clippy::type_complexity)]
-        const READS: &[(
-            usize,
-            &[usize],
-            fn(&mut FlowExec, &FlowParams) -> ::cudagraph_runtime::__private::Result<()>,
-        )] = &[
-            (0usize, &[3usize], FlowExec::__cg_update_node_0),
-            (1usize, &[], FlowExec::__cg_update_node_1),
-            (2usize, &[2usize, 3usize], FlowExec::__cg_update_node_2),
-            (3usize, &[], FlowExec::__cg_update_node_3),
-            (4usize, &[2usize, 5usize], FlowExec::__cg_update_node_4),
-            (5usize, &[], FlowExec::__cg_update_node_5),
-            (6usize, &[0usize, 3usize, 6usize], FlowExec::__cg_update_node_6),
-            (7usize, &[1usize, 4usize], FlowExec::__cg_update_node_7),
-            (8usize, &[4usize], FlowExec::__cg_update_node_8),
-            (9usize, &[1usize, 4usize], FlowExec::__cg_update_node_9),
-            (10usize, &[], FlowExec::__cg_update_node_10),
-            (11usize, &[0usize, 3usize], FlowExec::__cg_update_node_11),
-        ];
-        for &(pos, reads, update) in READS {
-            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
-                self.dirty[pos] = true;
-                update(self, __cg_params)?;
-                updated += 1;
-            }
-        }
-        for (changed, &(_, commit)) in changed.iter().zip(Self::__CG_PARAMS) {
-            if *changed {
-                commit(self, __cg_params)?;
-            }
-        }
-        self.dirty = [false; 12usize];
-        ::cudagraph_runtime::__private::Result::Ok(updated)
+        self.__cg_take_0(__cg_params);
+        ::cudagraph_runtime::__private::set_all(self)
+    }
+    ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
+    pub fn params(&self) -> &FlowParams {
+        &self.state.params
+    }
+    /**A guard through which to change several params at once, or to swap two: [`FlowParamsMut`]'s `set_<param>` and [`swap`](FlowParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`FlowParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
+
+```text
+exec.params_mut().swap(|p| (&mut p.x, &mut p.x_new))?; // the ping-pong of a solver
+exec.launch(&stream)?;                                 // updates x's and x_new's readers
+```*/
+    pub fn params_mut(&mut self) -> FlowParamsMut<'_> {
+        FlowParamsMut { exec: self }
+    }
+    /// The params, taking the executable apart (it is dropped; memory its launches may
+    /// still use stays alive until they are done).
+    pub fn into_params(self) -> FlowParams {
+        *self.state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
         &self.exec
     }
     #[inline(never)]
-    fn __cg_changed_0(&self, __cg_params: &FlowParams, changed: &mut [bool; 7usize]) {
-        changed[0usize] = !(<Kernel<
+    fn __cg_take_0(&mut self, __cg_params: &FlowParams) {
+        if !(<Kernel<
             (ConditionalHandle, DevicePtrMut<u32>, u32),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.step)
-            == self.state.params.__cg_kept_0.step);
-        changed[1usize] = !(<Kernel<
+            == <Kernel<
+                (ConditionalHandle, DevicePtrMut<u32>, u32),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &self.state.params.step,
+            ))
+        {
+            self.state.params.step = <Kernel<
+                (ConditionalHandle, DevicePtrMut<u32>, u32),
+            > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.step);
+            ::cudagraph_runtime::__private::stage(self, 0usize);
+        }
+        if !(<Kernel<
             (u32, DevicePtrMut<u32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.put)
-            == self.state.params.__cg_kept_0.put);
-        changed[2usize] = !(<Kernel<
+            == <Kernel<
+                (u32, DevicePtrMut<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &self.state.params.put,
+            ))
+        {
+            self.state.params.put = <Kernel<
+                (u32, DevicePtrMut<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.put);
+            ::cudagraph_runtime::__private::stage(self, 1usize);
+        }
+        if !(<Kernel<
             (ConditionalHandle, DevicePtr<u32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.pick)
-            == self.state.params.__cg_kept_0.pick);
-        changed[3usize] = !(<DeviceBuffer<
+            == <Kernel<
+                (ConditionalHandle, DevicePtr<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &self.state.params.pick,
+            ))
+        {
+            self.state.params.pick = <Kernel<
+                (ConditionalHandle, DevicePtr<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.pick);
+            ::cudagraph_runtime::__private::stage(self, 2usize);
+        }
+        if !(<DeviceBuffer<
             u32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.counter,
-            &self.state.params.__cg_kept_0.counter,
-        ));
-        changed[4usize] = !(<DeviceBuffer<
+            &self.state.params.counter,
+        )) {
+            self.state.params.counter = <DeviceBuffer<
+                u32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.counter);
+            ::cudagraph_runtime::__private::stage(self, 3usize);
+        }
+        if !(<DeviceBuffer<
             u32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.out,
-            &self.state.params.__cg_kept_0.out,
-        ));
-        changed[5usize] = !(<DeviceBuffer<
+            &self.state.params.out,
+        )) {
+            self.state.params.out = <DeviceBuffer<
+                u32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.out);
+            ::cudagraph_runtime::__private::stage(self, 4usize);
+        }
+        if !(<DeviceBuffer<
             u32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.choice,
-            &self.state.params.__cg_kept_0.choice,
-        ));
-        changed[6usize] = !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
+            &self.state.params.choice,
+        )) {
+            self.state.params.choice = <DeviceBuffer<
+                u32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.choice);
+            ::cudagraph_runtime::__private::stage(self, 5usize);
+        }
+        if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.limit,
-            &self.state.params.__cg_kept_0.limit,
-        ));
+            &self.state.params.limit,
+        )) {
+            self.state.params.limit = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.limit,
+            );
+            ::cudagraph_runtime::__private::stage(self, 6usize);
+        }
     }
     ///Node `reset` (`memset(counter, 0u32)`): its update handle.
     pub fn reset(&mut self) -> FlowResetNode<'_> {
@@ -1280,210 +1271,276 @@ impl ::cudagraph_runtime::__private::fmt::Debug for FlowExec {
         f.debug_struct("FlowExec").field("exec", &self.exec).finish_non_exhaustive()
     }
 }
-///The params of [`FlowParams`], one variant each: what [`FlowExec::set_params_only`] is told changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(dead_code)]
-enum FlowParam {
-    ///Param `step`.
-    Step,
-    ///Param `put`.
-    Put,
-    ///Param `pick`.
-    Pick,
-    ///Param `counter`.
-    Counter,
-    ///Param `out`.
-    Out,
-    ///Param `choice`.
-    Choice,
-    ///Param `limit`.
-    Limit,
+impl Flow {
+    /// A copy of `params`, for the graph and then its executable to keep: made field by
+    /// field in place on the heap, a few dozen fields per function.
+    #[allow(unused_variables, unused_unsafe)]
+    fn __cg_own(
+        __cg_params: &FlowParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        ::cudagraph_runtime::__private::Box<FlowParams>,
+    > {
+        let mut out = ::cudagraph_runtime::__private::Box::<FlowParams>::new_uninit();
+        let dst = out.as_mut_ptr();
+        unsafe {
+            Self::__cg_own_0(__cg_params, dst);
+            ::cudagraph_runtime::__private::Result::Ok(out.assume_init())
+        }
+    }
+    /// Writes a copy of some of the params into `dst` (see `__cg_own`).
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of the params struct.
+    #[inline(never)]
+    unsafe fn __cg_own_0(__cg_params: &FlowParams, dst: *mut FlowParams) {
+        unsafe {
+            (&raw mut (*dst).step)
+                .write(
+                    <Kernel<
+                        (ConditionalHandle, DevicePtrMut<u32>, u32),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_params.step,
+                    ),
+                );
+            (&raw mut (*dst).put)
+                .write(
+                    <Kernel<
+                        (u32, DevicePtrMut<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_params.put,
+                    ),
+                );
+            (&raw mut (*dst).pick)
+                .write(
+                    <Kernel<
+                        (ConditionalHandle, DevicePtr<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_params.pick,
+                    ),
+                );
+            (&raw mut (*dst).counter)
+                .write(
+                    <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.counter,
+                    ),
+                );
+            (&raw mut (*dst).out)
+                .write(
+                    <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.out,
+                    ),
+                );
+            (&raw mut (*dst).choice)
+                .write(
+                    <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.choice,
+                    ),
+                );
+            (&raw mut (*dst).limit)
+                .write(
+                    <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.limit,
+                    ),
+                );
+        }
+    }
 }
-impl FlowExec {
-    /**Like [`set_params`](Self::set_params), for callers that know what they changed: updates the nodes whose expressions read a param in `changed` (each once), and only them, so its cost grows with the nodes updated, not with the graph. Returns how many nodes it updated.
-
-A changed param missing from `changed` leaves its nodes as they were (the executable keeps alive whatever memory they use); nodes set through their handles are not reset (`set_params` does both). Params that share memory with another under nodes that may run at the same time are refused as by [`Flow::build`].*/
-    pub fn set_params_only(
-        &mut self,
-        __cg_params: &FlowParams,
-        changed: &[FlowParam],
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
-        Flow::__cg_check_overlaps(__cg_params)?;
-        for &__cg_param in changed {
-            match __cg_param {
-                FlowParam::Step => {}
-                FlowParam::Put => {}
-                FlowParam::Pick => {}
-                FlowParam::Counter => {}
-                FlowParam::Out => {}
-                FlowParam::Choice => {}
-                FlowParam::Limit => {}
-            }
-        }
-        let mut updated = 0usize;
-        if let [__cg_param] = changed {
-            let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
-            for &(_, update) in readers {
-                update(self, __cg_params)?;
-                updated += 1;
-            }
-            commit(self, __cg_params)?;
-            return ::cudagraph_runtime::__private::Result::Ok(updated);
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamps.fill(0);
-            self.generation = 1;
-        }
-        let stamp = self.generation;
-        for &__cg_param in changed {
-            for &(pos, update) in Self::__CG_PARAMS[__cg_param as usize].0 {
-                if self.stamps[pos] != stamp {
-                    self.stamps[pos] = stamp;
-                    update(self, __cg_params)?;
-                    updated += 1;
-                }
-            }
-        }
-        for &__cg_param in changed {
-            (Self::__CG_PARAMS[__cg_param as usize].1)(self, __cg_params)?;
-        }
-        ::cudagraph_runtime::__private::Result::Ok(updated)
-    }
+impl ::cudagraph_runtime::__private::Tracked for FlowExec {
+    type Params = FlowParams;
+    const NAME: &'static str = "FlowExec";
     #[allow(clippy::type_complexity)]
-    const __CG_PARAMS: &'static [(
-        &'static [(
-            usize,
-            fn(&mut Self, &FlowParams) -> ::cudagraph_runtime::__private::Result<()>,
-        )],
-        fn(&mut Self, &FlowParams) -> ::cudagraph_runtime::__private::Result<()>,
-    )] = &[
-        (
-            &[(6usize, Self::__cg_update_node_6), (11usize, Self::__cg_update_node_11)],
-            Self::__cg_commit_0,
-        ),
-        (
-            &[(7usize, Self::__cg_update_node_7), (9usize, Self::__cg_update_node_9)],
-            Self::__cg_commit_1,
-        ),
-        (
-            &[(2usize, Self::__cg_update_node_2), (4usize, Self::__cg_update_node_4)],
-            Self::__cg_commit_2,
-        ),
-        (
-            &[
-                (0usize, Self::__cg_update_node_0),
-                (2usize, Self::__cg_update_node_2),
-                (6usize, Self::__cg_update_node_6),
-                (11usize, Self::__cg_update_node_11),
-            ],
-            Self::__cg_commit_3,
-        ),
-        (
-            &[
-                (7usize, Self::__cg_update_node_7),
-                (8usize, Self::__cg_update_node_8),
-                (9usize, Self::__cg_update_node_9),
-            ],
-            Self::__cg_commit_4,
-        ),
-        (&[(4usize, Self::__cg_update_node_4)], Self::__cg_commit_5),
-        (&[(6usize, Self::__cg_update_node_6)], Self::__cg_commit_6),
+    const UPDATES: &'static [fn(
+        &mut Self,
+    ) -> ::cudagraph_runtime::__private::Result<()>] = &[
+        Self::__cg_update_node_0,
+        Self::__cg_update_node_1,
+        Self::__cg_update_node_2,
+        Self::__cg_update_node_3,
+        Self::__cg_update_node_4,
+        Self::__cg_update_node_5,
+        Self::__cg_update_node_6,
+        Self::__cg_update_node_7,
+        Self::__cg_update_node_8,
+        Self::__cg_update_node_9,
+        Self::__cg_update_node_10,
+        Self::__cg_update_node_11,
     ];
-    #[inline(never)]
-    fn __cg_commit_0(
+    const READERS: &'static [(&'static [u32], bool)] = &[
+        (&[6u32, 11u32], false),
+        (&[7u32, 9u32], false),
+        (&[2u32, 4u32], false),
+        (&[0u32, 2u32, 6u32, 11u32], false),
+        (&[7u32, 8u32, 9u32], false),
+        (&[4u32], false),
+        (&[6u32], false),
+    ];
+    #[inline(always)]
+    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+        &mut self.tracker
+    }
+    #[inline(always)]
+    fn params_mut(&mut self) -> &mut FlowParams {
+        &mut self.state.params
+    }
+    fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
+        Flow::__cg_check_overlaps(&self.state.params)
+    }
+    #[allow(unused_variables)]
+    fn write_indirect(&mut self, param: usize) {}
+    #[inline]
+    #[allow(unused_variables)]
+    fn sync(&mut self, param: usize, commit: bool) {
+        match param / 64usize {
+            0usize => self.__cg_sync_0(param, commit),
+            _ => {}
+        }
+    }
+    #[inline(always)]
+    fn sync_children(
         &mut self,
-        __cg_params: &FlowParams,
+        how: ::cudagraph_runtime::__private::SyncChildren,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.step = <Kernel<
-            (ConditionalHandle, DevicePtrMut<u32>, u32),
-        > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.step);
+        let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    #[inline(never)]
-    fn __cg_commit_1(
-        &mut self,
+    fn param_at(
         __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.put = <Kernel<
-            (u32, DevicePtrMut<u32>),
-        > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.put);
-        ::cudagraph_runtime::__private::Result::Ok(())
+        offset: usize,
+    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        > = ::cudagraph_runtime::__private::OnceLock::new();
+        let found = LAYOUT
+            .get_or_init(|| {
+                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
+                    7usize,
+                );
+                Self::__cg_layout_0(__cg_params, &mut layout);
+                layout.sort_unstable();
+                layout
+            });
+        ::cudagraph_runtime::__private::find_param(found, offset)
     }
-    #[inline(never)]
-    fn __cg_commit_2(
+}
+#[allow(clippy::type_complexity)]
+impl FlowExec {
+    /**Sets param `step` and updates what reads it (nodes `bump`, `c1`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FlowExec`]).
+*/
+    pub fn set_step(
         &mut self,
-        __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.pick = <Kernel<
-            (ConditionalHandle, DevicePtr<u32>),
-        > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.pick);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_3(
-        &mut self,
-        __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.counter = <DeviceBuffer<
-            u32,
-        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.counter);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_4(
-        &mut self,
-        __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.out = <DeviceBuffer<
-            u32,
-        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.out);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_5(
-        &mut self,
-        __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.choice = <DeviceBuffer<
-            u32,
-        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.choice);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_6(
-        &mut self,
-        __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.limit = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-            &__cg_params.limit,
+        value: Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)>,
+    ) -> ::cudagraph_runtime::__private::Result<
+        Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)>,
+    > {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.step,
+            value,
         );
+        ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
+    }
+    /**Sets param `put` and updates what reads it (nodes `mark_odd`, `c0`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FlowExec`]).
+*/
+    pub fn set_put(
+        &mut self,
+        value: Kernel<(u32, DevicePtrMut<u32>)>,
+    ) -> ::cudagraph_runtime::__private::Result<Kernel<(u32, DevicePtrMut<u32>)>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.put,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
+    }
+    /**Sets param `pick` and updates what reads it (nodes `decide`, `choose`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FlowExec`]).
+*/
+    pub fn set_pick(
+        &mut self,
+        value: Kernel<(ConditionalHandle, DevicePtr<u32>)>,
+    ) -> ::cudagraph_runtime::__private::Result<
+        Kernel<(ConditionalHandle, DevicePtr<u32>)>,
+    > {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.pick,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
+    }
+    /**Sets param `counter` and updates what reads it (nodes `reset`, `decide`, `bump`, `c1`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FlowExec`]).
+*/
+    pub fn set_counter(
+        &mut self,
+        value: DeviceBuffer<u32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<u32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.counter,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
+    }
+    /**Sets param `out` and updates what reads it (nodes `mark_odd`, `mark_even`, `c0`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FlowExec`]).
+*/
+    pub fn set_out(
+        &mut self,
+        value: DeviceBuffer<u32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<u32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.out,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
+    }
+    /**Sets param `choice` and updates what reads it (node `choose`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FlowExec`]).
+*/
+    pub fn set_choice(
+        &mut self,
+        value: DeviceBuffer<u32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<u32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.choice,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 5usize).map(|_| old)
+    }
+    /**Sets param `limit` and updates what reads it (node `bump`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FlowExec`]).
+*/
+    pub fn set_limit(
+        &mut self,
+        value: u32,
+    ) -> ::cudagraph_runtime::__private::Result<u32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.limit,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 6usize).map(|_| old)
+    }
+    /// The update of a node CUDA updates nothing of.
+    #[allow(dead_code)]
+    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_0(
-        &mut self,
-        __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &FlowParams = &self.state.params;
         self.exec
             .set_memset_params(self.nodes.reset, Flow::__cg_eval_reset(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_1(
-        &mut self,
-        __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_2(
-        &mut self,
-        __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_decide(__cg_params, self.nodes.odd);
         self.exec.set_kernel(self.nodes.decide, kernel, config, args)?;
         self.state.launch.decide = config;
@@ -1491,18 +1548,14 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_3(
-        &mut self,
-        __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_3(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_4(
-        &mut self,
-        __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_4(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_choose(
             __cg_params,
             self.nodes.case,
@@ -1513,18 +1566,14 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_5(
-        &mut self,
-        __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_5(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_6(
-        &mut self,
-        __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_6(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_bump(__cg_params, self.nodes.more);
         self.exec.set_kernel(self.nodes.bump, kernel, config, args)?;
         self.state.launch.bump = config;
@@ -1532,10 +1581,8 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_7(
-        &mut self,
-        __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_7(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_mark_odd(__cg_params);
         self.exec.set_kernel(self.nodes.mark_odd, kernel, config, args)?;
         self.state.launch.mark_odd = config;
@@ -1543,10 +1590,8 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_8(
-        &mut self,
-        __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_8(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &FlowParams = &self.state.params;
         self.exec
             .set_memset_params(
                 self.nodes.mark_even,
@@ -1556,10 +1601,8 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_9(
-        &mut self,
-        __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_9(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_c0(__cg_params);
         self.exec.set_kernel(self.nodes.c0, kernel, config, args)?;
         self.state.launch.c0 = config;
@@ -1567,22 +1610,315 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_10(
-        &mut self,
-        __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_10(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_11(
-        &mut self,
-        __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_11(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_c1(__cg_params, self.nodes.again);
         self.exec.set_kernel(self.nodes.c1, kernel, config, args)?;
         self.state.launch.c1 = config;
         ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_layout_0(
+        __cg_params: &FlowParams,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+    ) {
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.step,
+                    0u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.put,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.pick,
+                    2u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.counter,
+                    3u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.out,
+                    4u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.choice,
+                    5u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.limit,
+                    6u32,
+                ),
+            );
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+        match param {
+            0usize => {
+                if commit {
+                    self.applied.step = <Kernel<
+                        (ConditionalHandle, DevicePtrMut<u32>, u32),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.step,
+                    );
+                } else {
+                    self.state.params.step = <Kernel<
+                        (ConditionalHandle, DevicePtrMut<u32>, u32),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.step,
+                    );
+                }
+            }
+            1usize => {
+                if commit {
+                    self.applied.put = <Kernel<
+                        (u32, DevicePtrMut<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.put,
+                    );
+                } else {
+                    self.state.params.put = <Kernel<
+                        (u32, DevicePtrMut<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.put,
+                    );
+                }
+            }
+            2usize => {
+                if commit {
+                    self.applied.pick = <Kernel<
+                        (ConditionalHandle, DevicePtr<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.pick,
+                    );
+                } else {
+                    self.state.params.pick = <Kernel<
+                        (ConditionalHandle, DevicePtr<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.pick,
+                    );
+                }
+            }
+            3usize => {
+                if commit {
+                    self.applied.counter = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.counter,
+                    );
+                } else {
+                    self.state.params.counter = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.counter,
+                    );
+                }
+            }
+            4usize => {
+                if commit {
+                    self.applied.out = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.out,
+                    );
+                } else {
+                    self.state.params.out = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.out,
+                    );
+                }
+            }
+            5usize => {
+                if commit {
+                    self.applied.choice = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.choice,
+                    );
+                } else {
+                    self.state.params.choice = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.choice,
+                    );
+                }
+            }
+            6usize => {
+                if commit {
+                    self.applied.limit = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.limit,
+                    );
+                } else {
+                    self.state.params.limit = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.limit,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+/**Changes to the params of a [`FlowExec`], several at once ([`FlowExec::params_mut`]). It reads as the params (`Deref`); `set_<param>` and [`swap`](Self::swap) change them and mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each once however many of its params changed. A guard dropped without `apply` leaves the changes to the executable's next launch, which applies them first: a change cannot be forgotten. An update that fails is the error of that `apply` or launch, naming the node (the launch launches nothing), and undoes the changes: the params and the nodes are as they were before them.
+
+```text
+let mut p = exec.params_mut();
+p.set_n(n);                         // its readers are updated once,
+p.set_scale(0.5);                   // even those reading both
+p.swap(|p| (&mut p.x, &mut p.x_new))?;
+p.apply()?;                         // or: the next exec.launch(&stream)
+```*/
+#[must_use = "changes made through the guard are applied by `apply`, or by the next launch"]
+struct FlowParamsMut<'a> {
+    exec: &'a mut FlowExec,
+}
+impl ::cudagraph_runtime::__private::Deref for FlowParamsMut<'_> {
+    type Target = FlowParams;
+    fn deref(&self) -> &FlowParams {
+        &self.exec.state.params
+    }
+}
+#[allow(clippy::type_complexity)]
+impl FlowParamsMut<'_> {
+    ///Sets param `step`, and marks what reads it (nodes `bump`, `c1`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_step(
+        &mut self,
+        value: Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)>,
+    ) -> Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.step,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        old
+    }
+    ///Sets param `put`, and marks what reads it (nodes `mark_odd`, `c0`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_put(
+        &mut self,
+        value: Kernel<(u32, DevicePtrMut<u32>)>,
+    ) -> Kernel<(u32, DevicePtrMut<u32>)> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.put,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 1usize);
+        old
+    }
+    ///Sets param `pick`, and marks what reads it (nodes `decide`, `choose`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_pick(
+        &mut self,
+        value: Kernel<(ConditionalHandle, DevicePtr<u32>)>,
+    ) -> Kernel<(ConditionalHandle, DevicePtr<u32>)> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.pick,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        old
+    }
+    ///Sets param `counter`, and marks what reads it (nodes `reset`, `decide`, `bump`, `c1`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_counter(&mut self, value: DeviceBuffer<u32>) -> DeviceBuffer<u32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.counter,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 3usize);
+        old
+    }
+    ///Sets param `out`, and marks what reads it (nodes `mark_odd`, `mark_even`, `c0`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_out(&mut self, value: DeviceBuffer<u32>) -> DeviceBuffer<u32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.out,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 4usize);
+        old
+    }
+    ///Sets param `choice`, and marks what reads it (node `choose`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_choice(&mut self, value: DeviceBuffer<u32>) -> DeviceBuffer<u32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.choice,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 5usize);
+        old
+    }
+    ///Sets param `limit`, and marks what reads it (node `bump`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_limit(&mut self, value: u32) -> u32 {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.limit,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 6usize);
+        old
+    }
+    /// Swaps two params of one type (or parts of params), picked by `pick`
+    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
+    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
+    /// param's heap data): which param changed could not be known.
+    pub fn swap<T>(
+        &mut self,
+        pick: impl FnOnce(&mut FlowParams) -> (&mut T, &mut T),
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
+    }
+    /// Updates the nodes that read the params changed so far, each once; returns how
+    /// many it updated. All or nothing: an update that fails is reported, naming its
+    /// node, and the changes are undone (the params get back the values the nodes were
+    /// last updated from, the nodes updated before the refusal are set back, nothing
+    /// stays pending), so the executable runs as it did before them.
+    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+        ::cudagraph_runtime::__private::apply(self.exec)
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for FlowParamsMut<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FlowParamsMut").finish_non_exhaustive()
     }
 }
 ///Update handle of node `reset` of [`FlowExec`] (`memset(counter, 0u32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
@@ -1603,13 +1939,14 @@ impl<'a> FlowResetNode<'a> {
             u32,
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[0usize] = true;
-        self.exec
+        let set = self
+            .exec
             .exec
             .set_memset_params(
                 self.exec.nodes.reset,
                 ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
-            )
+            );
+        set.map(|()| self.exec.tracker.set_by_handle(0usize))
     }
     #[doc(hidden)]
     pub fn set_2d<__CgDst, __CgValue>(
@@ -1712,11 +2049,11 @@ impl<'a> FlowDecideNode<'a> {
         odd: impl ::cudagraph_runtime::__private::KernelArg<'static, ConditionalHandle>,
         counter: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<u32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[2usize] = true;
         self.exec
             .exec
             .set_kernel_params(self.exec.nodes.decide, config, (odd, counter))?;
         self.exec.state.launch.decide = config;
+        self.exec.tracker.set_by_handle(2usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
@@ -1809,11 +2146,11 @@ impl<'a> FlowChooseNode<'a> {
         case: impl ::cudagraph_runtime::__private::KernelArg<'static, ConditionalHandle>,
         choice: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<u32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[4usize] = true;
         self.exec
             .exec
             .set_kernel_params(self.exec.nodes.choose, config, (case, choice))?;
         self.exec.state.launch.choose = config;
+        self.exec.tracker.set_by_handle(4usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
@@ -1914,11 +2251,11 @@ impl<'a> FlowBumpNode<'a> {
         >,
         limit: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[6usize] = true;
         self.exec
             .exec
             .set_kernel_params(self.exec.nodes.bump, config, (more, counter, limit))?;
         self.exec.state.launch.bump = config;
+        self.exec.tracker.set_by_handle(6usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
@@ -1975,9 +2312,9 @@ impl<'a> FlowMarkOddNode<'a> {
         arg0: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
         out: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<u32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[7usize] = true;
         self.exec.exec.set_kernel_params(self.exec.nodes.mark_odd, config, (arg0, out))?;
         self.exec.state.launch.mark_odd = config;
+        self.exec.tracker.set_by_handle(7usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
@@ -2029,13 +2366,14 @@ impl<'a> FlowMarkEvenNode<'a> {
             u32,
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[8usize] = true;
-        self.exec
+        let set = self
+            .exec
             .exec
             .set_memset_params(
                 self.exec.nodes.mark_even,
                 ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
-            )
+            );
+        set.map(|()| self.exec.tracker.set_by_handle(8usize))
     }
     #[doc(hidden)]
     pub fn set_2d<__CgDst, __CgValue>(
@@ -2104,9 +2442,9 @@ impl<'a> FlowC0Node<'a> {
         arg0: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
         out: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<u32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[9usize] = true;
         self.exec.exec.set_kernel_params(self.exec.nodes.c0, config, (arg0, out))?;
         self.exec.state.launch.c0 = config;
+        self.exec.tracker.set_by_handle(9usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
@@ -2211,11 +2549,11 @@ impl<'a> FlowC1Node<'a> {
         >,
         arg2: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[11usize] = true;
         self.exec
             .exec
             .set_kernel_params(self.exec.nodes.c1, config, (again, counter, arg2))?;
         self.exec.state.launch.c1 = config;
+        self.exec.tracker.set_by_handle(11usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.

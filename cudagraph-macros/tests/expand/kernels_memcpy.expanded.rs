@@ -27,7 +27,7 @@ const _: () = {
         )
     }
 };
-/**The params of [`Step`]: what its nodes are built from ([`Step::build`]), and what [`StepExec::set_params`] compares to update only the nodes whose inputs changed.
+/**The params of [`Step`]: what its nodes are built from ([`Step::build`]). Its executable owns a copy ([`StepExec::params`]), changed through the executable (`set_<param>`, [`StepExec::params_mut`], [`StepExec::set_params`]), which updates exactly the nodes that read what changed:
 
 - node `zero` reads `y`
 - node `scale` reads `saxpy`, `x`, `y`, `n`, `alpha`
@@ -106,90 +106,6 @@ struct __StepNodes {
 }
 unsafe impl ::cudagraph_runtime::__private::Unbuilt for __StepNodes {}
 #[doc(hidden)]
-#[allow(non_camel_case_types, non_snake_case, dead_code, clippy::type_complexity)]
-struct __StepSnapshot0 {
-    saxpy: usize,
-    x: DeviceBuffer<f32>,
-    y: DeviceBuffer<f32>,
-    host_y: HostBuffer<f32>,
-    n: u32,
-    alpha: f32,
-    done: fn(&[f32]),
-}
-impl __StepSnapshot0 {
-    #[inline(never)]
-    fn __cg_keep(__cg_params: &StepParams) -> Self {
-        Self {
-            saxpy: <Kernel<
-                (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
-            > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &__cg_params.saxpy,
-            ),
-            x: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x),
-            y: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.y),
-            host_y: <HostBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.host_y),
-            n: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.n),
-            alpha: <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                &__cg_params.alpha,
-            ),
-            done: <fn(
-                &[f32],
-            ) as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.done),
-        }
-    }
-}
-impl ::cudagraph_runtime::__private::Clone for __StepSnapshot0 {
-    #[inline(never)]
-    fn clone(&self) -> Self {
-        Self {
-            saxpy: self.saxpy,
-            x: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.x),
-            y: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.y),
-            host_y: <HostBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.host_y),
-            n: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&self.n),
-            alpha: <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                &self.alpha,
-            ),
-            done: <fn(
-                &[f32],
-            ) as ::cudagraph_runtime::__private::ParamValue>::keep(&self.done),
-        }
-    }
-}
-#[doc(hidden)]
-#[allow(non_camel_case_types)]
-struct __StepSnapshot {
-    __cg_kept_0: __StepSnapshot0,
-}
-impl __StepSnapshot {
-    /// What the executable keeps of `params`.
-    #[allow(unused_variables)]
-    fn __cg_keep(__cg_params: &StepParams) -> Self {
-        Self {
-            __cg_kept_0: __StepSnapshot0::__cg_keep(__cg_params),
-        }
-    }
-}
-impl ::cudagraph_runtime::__private::Clone for __StepSnapshot {
-    fn clone(&self) -> Self {
-        Self {
-            __cg_kept_0: ::cudagraph_runtime::__private::Clone::clone(&self.__cg_kept_0),
-        }
-    }
-}
-#[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, dead_code)]
 #[derive(Clone, Copy)]
 struct __StepLaunch {
@@ -199,7 +115,7 @@ unsafe impl ::cudagraph_runtime::__private::Unbuilt for __StepLaunch {}
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 struct __StepState {
-    params: __StepSnapshot,
+    params: ::cudagraph_runtime::__private::Box<StepParams>,
     launch: ::cudagraph_runtime::__private::Box<__StepLaunch>,
 }
 impl Step {
@@ -296,7 +212,7 @@ impl Step {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __StepState {
-                params: __StepSnapshot::__cg_keep(__cg_params),
+                params: Self::__cg_own(__cg_params)?,
                 launch: configs,
             },
         ))
@@ -375,14 +291,25 @@ impl Step {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<StepExec> {
-        ::cudagraph_runtime::__private::Result::Ok(StepExec {
-            exec: self.graph.instantiate_with(flags, upload)?,
-            nodes: self.nodes,
-            state: self.state,
-            dirty: [false; 4usize],
-            stamps: ::cudagraph_runtime::__private::zeros(4usize),
-            generation: 0,
-        })
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            StepExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
+    }
+    ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
+    pub fn instantiate_on(
+        self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<StepExec> {
+        let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            StepExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
     }
     #[allow(
         non_snake_case,
@@ -558,13 +485,24 @@ impl ::cudagraph_runtime::__private::ChildGraph for Step {
     fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
+    fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
+        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
+        copy.build_id = self.build_id;
+        ::cudagraph_runtime::__private::Result::Ok(copy)
+    }
 }
 impl ::cudagraph_runtime::__private::SameDeclaration<Step> for Step {
     fn same(&self) -> &Step {
         self
     }
 }
-/**[`Step`], instantiated: launch it, update it from another [`Step`] or with [`set_params`](Self::set_params), or update one node through its handle:
+/**[`Step`], instantiated, with the [`StepParams`] it runs, which it owns ([`params`](Self::params)).
+
+Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`StepParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Step`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
+
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
+
+Nodes:
 
 - [`zero()`](Self::zero): memset node
 - [`scale()`](Self::scale): kernel node
@@ -577,22 +515,44 @@ pub struct StepExec {
         ::cudagraph_runtime::__private::ManuallyDrop<__StepNodes>,
     >,
     state: __StepState,
-    /// Nodes set through their handles since the last `set_params`: it sets them again.
-    dirty: [bool; 4usize],
-    /// Per node, the number of the last `set_params_only` call naming several params that
-    /// updated it (so that it updates each node once).
-    stamps: ::cudagraph_runtime::__private::Box<[u32]>,
-    /// The number of the last such call.
-    generation: u32,
+    /// A copy of the params as the nodes were last updated from them: what a refused
+    /// change puts back (see `__private::apply`).
+    applied: ::cudagraph_runtime::__private::Box<StepParams>,
+    /// The nodes that disagree with the params (see `__private::Tracker`).
+    tracker: ::cudagraph_runtime::__private::Tracker,
 }
 impl StepExec {
+    /// The executable of `exec`, instantiated from a graph with these nodes and state;
+    /// `applied`, a copy of the state's params.
+    fn __cg_new(
+        exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+        nodes: ::cudagraph_runtime::__private::Box<
+            ::cudagraph_runtime::__private::ManuallyDrop<__StepNodes>,
+        >,
+        state: __StepState,
+        applied: ::cudagraph_runtime::__private::Box<StepParams>,
+    ) -> Self {
+        let tracker = ::cudagraph_runtime::__private::Tracker::new(4usize, 7usize);
+        Self {
+            exec,
+            nodes,
+            state,
+            applied,
+            tracker,
+        }
+    }
     /// Launches the graph into `stream`.
+    ///
+    ///Nodes whose params changed through [`params_mut`](Self::params_mut) and were not updated yet are updated first; an update that fails is the launch's error, naming the node, and nothing is launched: the changes are undone, so the next launch runs what ran before them.
     pub fn launch(
         &mut self,
         stream: &::cudagraph_runtime::__private::Arc<
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        if self.tracker.is_dirty() {
+            ::cudagraph_runtime::__private::apply(self)?;
+        }
         self.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
@@ -604,7 +564,7 @@ impl StepExec {
     }
     /**Whole-graph update from a [`Step`] built with other params (`cuGraphExecUpdate`).
 
-Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable runs that graph's params, and [`set_params`](Self::set_params) compares with them.*/
+Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable owns a copy of that graph's params (what [`params`](Self::params) shows), and changes made to its own params and not applied yet are dropped.*/
     pub fn update<__CgSame: ::cudagraph_runtime::__private::SameDeclaration<Step>>(
         &mut self,
         source: &__CgSame,
@@ -612,96 +572,128 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Step = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
+        let params = Step::__cg_own(&source.state.params)?;
+        let applied = Step::__cg_own(&source.state.params)?;
         self.exec.update(&source.graph)?;
-        self.state.params = source.state.params.clone();
+        self.state.params = params;
+        self.applied = applied;
         *self.state.launch = *source.state.launch;
-        self.dirty = [false; 4usize];
+        self.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    /**Makes the executable's nodes what [`Step::build`] would make from `params`, with one single-node update per node whose inputs changed since the last build, update or `set_params` (or that was set through its handle since). Returns how many nodes it updated. Enabled/disabled states are kept.
+    /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Step::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
 
-A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.*/
+It compares every param, so its cost grows with the declaration: to change a few params, set them (the setters `set_<param>`, [`params_mut`](Self::params_mut)), which updates only their readers. A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.
+
+Params under which two nodes that may run at the same time share memory, one writing it, are refused as by [`Step::build`], with nothing changed. So is any update a node refuses: the error names the node, and the params and the nodes updated before it are set back to what they were.*/
     pub fn set_params(
         &mut self,
         __cg_params: &StepParams,
     ) -> ::cudagraph_runtime::__private::Result<usize> {
         Step::__cg_check_overlaps(__cg_params)?;
-        #[allow(unused_mut)]
-        let mut changed = [false; 7usize];
-        self.__cg_changed_0(__cg_params, &mut changed);
-        let mut updated = 0usize;
-        #[allow(clippy::type_complexity)]
-        const READS: &[(
-            usize,
-            &[usize],
-            fn(&mut StepExec, &StepParams) -> ::cudagraph_runtime::__private::Result<()>,
-        )] = &[
-            (0usize, &[2usize], StepExec::__cg_update_node_0),
-            (
-                1usize,
-                &[0usize, 1usize, 2usize, 4usize, 5usize],
-                StepExec::__cg_update_node_1,
-            ),
-            (2usize, &[2usize, 3usize], StepExec::__cg_update_node_2),
-            (3usize, &[3usize, 6usize], StepExec::__cg_update_node_3),
-        ];
-        for &(pos, reads, update) in READS {
-            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
-                self.dirty[pos] = true;
-                update(self, __cg_params)?;
-                updated += 1;
-            }
-        }
-        for (changed, &(_, commit)) in changed.iter().zip(Self::__CG_PARAMS) {
-            if *changed {
-                commit(self, __cg_params)?;
-            }
-        }
-        self.dirty = [false; 4usize];
-        ::cudagraph_runtime::__private::Result::Ok(updated)
+        self.__cg_take_0(__cg_params);
+        ::cudagraph_runtime::__private::set_all(self)
+    }
+    ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
+    pub fn params(&self) -> &StepParams {
+        &self.state.params
+    }
+    /**A guard through which to change several params at once, or to swap two: [`StepParamsMut`]'s `set_<param>` and [`swap`](StepParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`StepParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
+
+```text
+exec.params_mut().swap(|p| (&mut p.x, &mut p.x_new))?; // the ping-pong of a solver
+exec.launch(&stream)?;                                 // updates x's and x_new's readers
+```*/
+    pub fn params_mut(&mut self) -> StepParamsMut<'_> {
+        StepParamsMut { exec: self }
+    }
+    /// The params, taking the executable apart (it is dropped; memory its launches may
+    /// still use stays alive until they are done).
+    pub fn into_params(self) -> StepParams {
+        *self.state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
         &self.exec
     }
     #[inline(never)]
-    fn __cg_changed_0(&self, __cg_params: &StepParams, changed: &mut [bool; 7usize]) {
-        changed[0usize] = !(<Kernel<
+    fn __cg_take_0(&mut self, __cg_params: &StepParams) {
+        if !(<Kernel<
             (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.saxpy)
-            == self.state.params.__cg_kept_0.saxpy);
-        changed[1usize] = !(<DeviceBuffer<
+            == <Kernel<
+                (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &self.state.params.saxpy,
+            ))
+        {
+            self.state.params.saxpy = <Kernel<
+                (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.saxpy);
+            ::cudagraph_runtime::__private::stage(self, 0usize);
+        }
+        if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.x,
-            &self.state.params.__cg_kept_0.x,
-        ));
-        changed[2usize] = !(<DeviceBuffer<
+            &self.state.params.x,
+        )) {
+            self.state.params.x = <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x);
+            ::cudagraph_runtime::__private::stage(self, 1usize);
+        }
+        if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.y,
-            &self.state.params.__cg_kept_0.y,
-        ));
-        changed[3usize] = !(<HostBuffer<
+            &self.state.params.y,
+        )) {
+            self.state.params.y = <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.y);
+            ::cudagraph_runtime::__private::stage(self, 2usize);
+        }
+        if !(<HostBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.host_y,
-            &self.state.params.__cg_kept_0.host_y,
-        ));
-        changed[4usize] = !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
+            &self.state.params.host_y,
+        )) {
+            self.state.params.host_y = <HostBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.host_y);
+            ::cudagraph_runtime::__private::stage(self, 3usize);
+        }
+        if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.n,
-            &self.state.params.__cg_kept_0.n,
-        ));
-        changed[5usize] = !(<f32 as ::cudagraph_runtime::__private::ParamValue>::same(
+            &self.state.params.n,
+        )) {
+            self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.n,
+            );
+            ::cudagraph_runtime::__private::stage(self, 4usize);
+        }
+        if !(<f32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.alpha,
-            &self.state.params.__cg_kept_0.alpha,
-        ));
-        changed[6usize] = !(<fn(
+            &self.state.params.alpha,
+        )) {
+            self.state.params.alpha = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.alpha,
+            );
+            ::cudagraph_runtime::__private::stage(self, 5usize);
+        }
+        if !(<fn(
             &[f32],
         ) as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.done,
-            &self.state.params.__cg_kept_0.done,
-        ));
+            &self.state.params.done,
+        )) {
+            self.state.params.done = <fn(
+                &[f32],
+            ) as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.done);
+            ::cudagraph_runtime::__private::stage(self, 6usize);
+        }
     }
     ///Node `zero` (`memset(y, 0.0f32)`): its update handle.
     pub fn zero(&mut self) -> StepZeroNode<'_> {
@@ -728,189 +720,254 @@ impl ::cudagraph_runtime::__private::fmt::Debug for StepExec {
         f.debug_struct("StepExec").field("exec", &self.exec).finish_non_exhaustive()
     }
 }
-///The params of [`StepParams`], one variant each: what [`StepExec::set_params_only`] is told changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(dead_code)]
-pub enum StepParam {
-    ///Param `saxpy`.
-    Saxpy,
-    ///Param `x`.
-    X,
-    ///Param `y`.
-    Y,
-    ///Param `host_y`.
-    HostY,
-    ///Param `n`.
-    N,
-    ///Param `alpha`.
-    Alpha,
-    ///Param `done`.
-    Done,
+impl Step {
+    /// A copy of `params`, for the graph and then its executable to keep: made field by
+    /// field in place on the heap, a few dozen fields per function.
+    #[allow(unused_variables, unused_unsafe)]
+    fn __cg_own(
+        __cg_params: &StepParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        ::cudagraph_runtime::__private::Box<StepParams>,
+    > {
+        let mut out = ::cudagraph_runtime::__private::Box::<StepParams>::new_uninit();
+        let dst = out.as_mut_ptr();
+        unsafe {
+            Self::__cg_own_0(__cg_params, dst);
+            ::cudagraph_runtime::__private::Result::Ok(out.assume_init())
+        }
+    }
+    /// Writes a copy of some of the params into `dst` (see `__cg_own`).
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of the params struct.
+    #[inline(never)]
+    unsafe fn __cg_own_0(__cg_params: &StepParams, dst: *mut StepParams) {
+        unsafe {
+            (&raw mut (*dst).saxpy)
+                .write(
+                    <Kernel<
+                        (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_params.saxpy,
+                    ),
+                );
+            (&raw mut (*dst).x)
+                .write(
+                    <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.x,
+                    ),
+                );
+            (&raw mut (*dst).y)
+                .write(
+                    <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.y,
+                    ),
+                );
+            (&raw mut (*dst).host_y)
+                .write(
+                    <HostBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.host_y,
+                    ),
+                );
+            (&raw mut (*dst).n)
+                .write(
+                    <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.n,
+                    ),
+                );
+            (&raw mut (*dst).alpha)
+                .write(
+                    <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.alpha,
+                    ),
+                );
+            (&raw mut (*dst).done)
+                .write(
+                    <fn(
+                        &[f32],
+                    ) as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.done,
+                    ),
+                );
+        }
+    }
 }
-impl StepExec {
-    /**Like [`set_params`](Self::set_params), for callers that know what they changed: updates the nodes whose expressions read a param in `changed` (each once), and only them, so its cost grows with the nodes updated, not with the graph. Returns how many nodes it updated.
-
-A changed param missing from `changed` leaves its nodes as they were (the executable keeps alive whatever memory they use); nodes set through their handles are not reset (`set_params` does both). Params that share memory with another under nodes that may run at the same time are refused as by [`Step::build`].*/
-    pub fn set_params_only(
-        &mut self,
-        __cg_params: &StepParams,
-        changed: &[StepParam],
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
-        Step::__cg_check_overlaps(__cg_params)?;
-        for &__cg_param in changed {
-            match __cg_param {
-                StepParam::Saxpy => {}
-                StepParam::X => {}
-                StepParam::Y => {}
-                StepParam::HostY => {}
-                StepParam::N => {}
-                StepParam::Alpha => {}
-                StepParam::Done => {}
-            }
-        }
-        let mut updated = 0usize;
-        if let [__cg_param] = changed {
-            let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
-            for &(_, update) in readers {
-                update(self, __cg_params)?;
-                updated += 1;
-            }
-            commit(self, __cg_params)?;
-            return ::cudagraph_runtime::__private::Result::Ok(updated);
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamps.fill(0);
-            self.generation = 1;
-        }
-        let stamp = self.generation;
-        for &__cg_param in changed {
-            for &(pos, update) in Self::__CG_PARAMS[__cg_param as usize].0 {
-                if self.stamps[pos] != stamp {
-                    self.stamps[pos] = stamp;
-                    update(self, __cg_params)?;
-                    updated += 1;
-                }
-            }
-        }
-        for &__cg_param in changed {
-            (Self::__CG_PARAMS[__cg_param as usize].1)(self, __cg_params)?;
-        }
-        ::cudagraph_runtime::__private::Result::Ok(updated)
-    }
+impl ::cudagraph_runtime::__private::Tracked for StepExec {
+    type Params = StepParams;
+    const NAME: &'static str = "StepExec";
     #[allow(clippy::type_complexity)]
-    const __CG_PARAMS: &'static [(
-        &'static [(
-            usize,
-            fn(&mut Self, &StepParams) -> ::cudagraph_runtime::__private::Result<()>,
-        )],
-        fn(&mut Self, &StepParams) -> ::cudagraph_runtime::__private::Result<()>,
-    )] = &[
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_0),
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_1),
-        (
-            &[
-                (0usize, Self::__cg_update_node_0),
-                (1usize, Self::__cg_update_node_1),
-                (2usize, Self::__cg_update_node_2),
-            ],
-            Self::__cg_commit_2,
-        ),
-        (
-            &[(2usize, Self::__cg_update_node_2), (3usize, Self::__cg_update_node_3)],
-            Self::__cg_commit_3,
-        ),
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_4),
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_5),
-        (&[(3usize, Self::__cg_update_node_3)], Self::__cg_commit_6),
+    const UPDATES: &'static [fn(
+        &mut Self,
+    ) -> ::cudagraph_runtime::__private::Result<()>] = &[
+        Self::__cg_update_node_0,
+        Self::__cg_update_node_1,
+        Self::__cg_update_node_2,
+        Self::__cg_update_node_3,
     ];
-    #[inline(never)]
-    fn __cg_commit_0(
+    const READERS: &'static [(&'static [u32], bool)] = &[
+        (&[1u32], false),
+        (&[1u32], false),
+        (&[0u32, 1u32, 2u32], false),
+        (&[2u32, 3u32], false),
+        (&[1u32], false),
+        (&[1u32], false),
+        (&[3u32], false),
+    ];
+    #[inline(always)]
+    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+        &mut self.tracker
+    }
+    #[inline(always)]
+    fn params_mut(&mut self) -> &mut StepParams {
+        &mut self.state.params
+    }
+    fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
+        Step::__cg_check_overlaps(&self.state.params)
+    }
+    #[allow(unused_variables)]
+    fn write_indirect(&mut self, param: usize) {}
+    #[inline]
+    #[allow(unused_variables)]
+    fn sync(&mut self, param: usize, commit: bool) {
+        match param / 64usize {
+            0usize => self.__cg_sync_0(param, commit),
+            _ => {}
+        }
+    }
+    #[inline(always)]
+    fn sync_children(
         &mut self,
-        __cg_params: &StepParams,
+        how: ::cudagraph_runtime::__private::SyncChildren,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.saxpy = <Kernel<
-            (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
-        > as ::cudagraph_runtime::__private::KernelType>::function_id(
-            &__cg_params.saxpy,
+        let _ = how;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    fn param_at(
+        __cg_params: &StepParams,
+        offset: usize,
+    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        > = ::cudagraph_runtime::__private::OnceLock::new();
+        let found = LAYOUT
+            .get_or_init(|| {
+                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
+                    7usize,
+                );
+                Self::__cg_layout_0(__cg_params, &mut layout);
+                layout.sort_unstable();
+                layout
+            });
+        ::cudagraph_runtime::__private::find_param(found, offset)
+    }
+}
+#[allow(clippy::type_complexity)]
+impl StepExec {
+    /**Sets param `saxpy` and updates what reads it (node `scale`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
+*/
+    pub fn set_saxpy(
+        &mut self,
+        value: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    ) -> ::cudagraph_runtime::__private::Result<
+        Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    > {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.saxpy,
+            value,
         );
-        ::cudagraph_runtime::__private::Result::Ok(())
+        ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
     }
-    #[inline(never)]
-    fn __cg_commit_1(
+    /**Sets param `x` and updates what reads it (node `scale`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
+*/
+    pub fn set_x(
         &mut self,
-        __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.x = <DeviceBuffer<
-            f32,
-        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_2(
-        &mut self,
-        __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.y = <DeviceBuffer<
-            f32,
-        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.y);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_3(
-        &mut self,
-        __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.host_y = <HostBuffer<
-            f32,
-        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.host_y);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_4(
-        &mut self,
-        __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-            &__cg_params.n,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.x,
+            value,
         );
-        ::cudagraph_runtime::__private::Result::Ok(())
+        ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
     }
-    #[inline(never)]
-    fn __cg_commit_5(
+    /**Sets param `y` and updates what reads it (nodes `zero`, `scale`, `back`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
+*/
+    pub fn set_y(
         &mut self,
-        __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.alpha = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-            &__cg_params.alpha,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.y,
+            value,
         );
-        ::cudagraph_runtime::__private::Result::Ok(())
+        ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
     }
-    #[inline(never)]
-    fn __cg_commit_6(
+    /**Sets param `host_y` and updates what reads it (nodes `back`, `log`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
+*/
+    pub fn set_host_y(
         &mut self,
-        __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.done = <fn(
-            &[f32],
-        ) as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.done);
+        value: HostBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<HostBuffer<f32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.host_y,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
+    }
+    /**Sets param `n` and updates what reads it (node `scale`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
+*/
+    pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.n,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
+    }
+    /**Sets param `alpha` and updates what reads it (node `scale`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
+*/
+    pub fn set_alpha(
+        &mut self,
+        value: f32,
+    ) -> ::cudagraph_runtime::__private::Result<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.alpha,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 5usize).map(|_| old)
+    }
+    /**Sets param `done` and updates what reads it (node `log`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
+*/
+    pub fn set_done(
+        &mut self,
+        value: fn(&[f32]),
+    ) -> ::cudagraph_runtime::__private::Result<fn(&[f32])> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.done,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 6usize).map(|_| old)
+    }
+    /// The update of a node CUDA updates nothing of.
+    #[allow(dead_code)]
+    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_0(
-        &mut self,
-        __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &StepParams = &self.state.params;
         self.exec.set_memset_params(self.nodes.zero, Step::__cg_eval_zero(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_1(
-        &mut self,
-        __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &StepParams = &self.state.params;
         let (kernel, config, args) = Step::__cg_eval_scale(__cg_params);
         self.exec.set_kernel(self.nodes.scale, kernel, config, args)?;
         self.state.launch.scale = config;
@@ -918,25 +975,308 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_2(
-        &mut self,
-        __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &StepParams = &self.state.params;
         self.exec.set_memcpy_params(self.nodes.back, Step::__cg_eval_back(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_3(
-        &mut self,
-        __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_3(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &StepParams = &self.state.params;
         ::cudagraph_runtime::__private::set_host(
             &mut self.exec,
             self.nodes.log,
             Step::__cg_eval_log(__cg_params),
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_layout_0(
+        __cg_params: &StepParams,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+    ) {
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.saxpy,
+                    0u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.x,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.y,
+                    2u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.host_y,
+                    3u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.n,
+                    4u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.alpha,
+                    5u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.done,
+                    6u32,
+                ),
+            );
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+        match param {
+            0usize => {
+                if commit {
+                    self.applied.saxpy = <Kernel<
+                        (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.saxpy,
+                    );
+                } else {
+                    self.state.params.saxpy = <Kernel<
+                        (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.saxpy,
+                    );
+                }
+            }
+            1usize => {
+                if commit {
+                    self.applied.x = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.x,
+                    );
+                } else {
+                    self.state.params.x = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.x,
+                    );
+                }
+            }
+            2usize => {
+                if commit {
+                    self.applied.y = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.y,
+                    );
+                } else {
+                    self.state.params.y = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.y,
+                    );
+                }
+            }
+            3usize => {
+                if commit {
+                    self.applied.host_y = <HostBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.host_y,
+                    );
+                } else {
+                    self.state.params.host_y = <HostBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.host_y,
+                    );
+                }
+            }
+            4usize => {
+                if commit {
+                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.n,
+                    );
+                } else {
+                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.n,
+                    );
+                }
+            }
+            5usize => {
+                if commit {
+                    self.applied.alpha = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.alpha,
+                    );
+                } else {
+                    self.state.params.alpha = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.alpha,
+                    );
+                }
+            }
+            6usize => {
+                if commit {
+                    self.applied.done = <fn(
+                        &[f32],
+                    ) as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.done,
+                    );
+                } else {
+                    self.state.params.done = <fn(
+                        &[f32],
+                    ) as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.done,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+/**Changes to the params of a [`StepExec`], several at once ([`StepExec::params_mut`]). It reads as the params (`Deref`); `set_<param>` and [`swap`](Self::swap) change them and mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each once however many of its params changed. A guard dropped without `apply` leaves the changes to the executable's next launch, which applies them first: a change cannot be forgotten. An update that fails is the error of that `apply` or launch, naming the node (the launch launches nothing), and undoes the changes: the params and the nodes are as they were before them.
+
+```text
+let mut p = exec.params_mut();
+p.set_n(n);                         // its readers are updated once,
+p.set_scale(0.5);                   // even those reading both
+p.swap(|p| (&mut p.x, &mut p.x_new))?;
+p.apply()?;                         // or: the next exec.launch(&stream)
+```*/
+#[must_use = "changes made through the guard are applied by `apply`, or by the next launch"]
+pub struct StepParamsMut<'a> {
+    exec: &'a mut StepExec,
+}
+impl ::cudagraph_runtime::__private::Deref for StepParamsMut<'_> {
+    type Target = StepParams;
+    fn deref(&self) -> &StepParams {
+        &self.exec.state.params
+    }
+}
+#[allow(clippy::type_complexity)]
+impl StepParamsMut<'_> {
+    ///Sets param `saxpy`, and marks what reads it (node `scale`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_saxpy(
+        &mut self,
+        value: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    ) -> Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.saxpy,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        old
+    }
+    ///Sets param `x`, and marks what reads it (node `scale`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_x(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.x,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 1usize);
+        old
+    }
+    ///Sets param `y`, and marks what reads it (nodes `zero`, `scale`, `back`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_y(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.y,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        old
+    }
+    ///Sets param `host_y`, and marks what reads it (nodes `back`, `log`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_host_y(&mut self, value: HostBuffer<f32>) -> HostBuffer<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.host_y,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 3usize);
+        old
+    }
+    ///Sets param `n`, and marks what reads it (node `scale`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_n(&mut self, value: u32) -> u32 {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.n,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 4usize);
+        old
+    }
+    ///Sets param `alpha`, and marks what reads it (node `scale`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_alpha(&mut self, value: f32) -> f32 {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.alpha,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 5usize);
+        old
+    }
+    ///Sets param `done`, and marks what reads it (node `log`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_done(&mut self, value: fn(&[f32])) -> fn(&[f32]) {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.done,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 6usize);
+        old
+    }
+    /// Swaps two params of one type (or parts of params), picked by `pick`
+    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
+    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
+    /// param's heap data): which param changed could not be known.
+    pub fn swap<T>(
+        &mut self,
+        pick: impl FnOnce(&mut StepParams) -> (&mut T, &mut T),
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
+    }
+    /// Updates the nodes that read the params changed so far, each once; returns how
+    /// many it updated. All or nothing: an update that fails is reported, naming its
+    /// node, and the changes are undone (the params get back the values the nodes were
+    /// last updated from, the nodes updated before the refusal are set back, nothing
+    /// stays pending), so the executable runs as it did before them.
+    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+        ::cudagraph_runtime::__private::apply(self.exec)
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for StepParamsMut<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("StepParamsMut").finish_non_exhaustive()
     }
 }
 ///Update handle of node `zero` of [`StepExec`] (`memset(y, 0.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
@@ -957,13 +1297,14 @@ impl<'a> StepZeroNode<'a> {
             f32,
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[0usize] = true;
-        self.exec
+        let set = self
+            .exec
             .exec
             .set_memset_params(
                 self.exec.nodes.zero,
                 ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
-            )
+            );
+        set.map(|()| self.exec.tracker.set_by_handle(0usize))
     }
     #[doc(hidden)]
     pub fn set_2d<__CgDst, __CgValue>(
@@ -1034,11 +1375,11 @@ impl<'a> StepScaleNode<'a> {
         x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
         y: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[1usize] = true;
         self.exec
             .exec
             .set_kernel_params(self.exec.nodes.scale, config, (n, alpha, x, y))?;
         self.exec.state.launch.scale = config;
+        self.exec.tracker.set_by_handle(1usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
@@ -1101,13 +1442,14 @@ impl<'a> StepBackNode<'a> {
             __CgElem,
         >,
     {
-        self.exec.dirty[2usize] = true;
-        self.exec
+        let set = self
+            .exec
             .exec
             .set_memcpy_params(
                 self.exec.nodes.back,
                 ::cudagraph_runtime::__private::memcpy_as(src, dst),
-            )
+            );
+        set.map(|()| self.exec.tracker.set_by_handle(2usize))
     }
     #[doc(hidden)]
     pub fn set_2d<__CgSrc, __CgDst>(
@@ -1169,12 +1511,12 @@ impl<'a> StepLogNode<'a> {
         &mut self,
         f: impl ::cudagraph_runtime::__private::HostCallable,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[3usize] = true;
-        ::cudagraph_runtime::__private::set_host(
+        let set = ::cudagraph_runtime::__private::set_host(
             &mut self.exec.exec,
             self.exec.nodes.log,
             ::cudagraph_runtime::__private::host_plain(f),
-        )
+        );
+        set.map(|()| self.exec.tracker.set_by_handle(3usize))
     }
     /// Replaces the closure the node runs and the host buffers it gets (`&buffer` to
     /// read, `&mut buffer` to write, or a tuple of them), for the next launches. The
@@ -1184,12 +1526,12 @@ impl<'a> StepLogNode<'a> {
         buffers: __CgViews,
         f: impl for<'v> FnMut(__CgViews::Views<'v>) + Send + 'static,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[3usize] = true;
-        ::cudagraph_runtime::__private::set_host(
+        let set = ::cudagraph_runtime::__private::set_host(
             &mut self.exec.exec,
             self.exec.nodes.log,
             ::cudagraph_runtime::__private::host_with(buffers, f),
-        )
+        );
+        set.map(|()| self.exec.tracker.set_by_handle(3usize))
     }
     #[doc(hidden)]
     pub fn set_enabled(

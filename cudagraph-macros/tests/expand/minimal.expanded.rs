@@ -1,6 +1,6 @@
 //! The smallest declaration: no params, one empty node.
 use cudagraph_runtime::cuda_graph;
-/**The params of [`Nothing`]: what its nodes are built from ([`Nothing::build`]), and what [`NothingExec::set_params`] compares to update only the nodes whose inputs changed.
+/**The params of [`Nothing`]: what its nodes are built from ([`Nothing::build`]). Its executable owns a copy ([`NothingExec::params`]), changed through the executable (`set_<param>`, [`NothingExec::params_mut`], [`NothingExec::set_params`]), which updates exactly the nodes that read what changed:
 
 */
 #[allow(clippy::type_complexity)]
@@ -42,21 +42,6 @@ struct __NothingNodes {
 }
 unsafe impl ::cudagraph_runtime::__private::Unbuilt for __NothingNodes {}
 #[doc(hidden)]
-#[allow(non_camel_case_types)]
-struct __NothingSnapshot {}
-impl __NothingSnapshot {
-    /// What the executable keeps of `params`.
-    #[allow(unused_variables)]
-    fn __cg_keep(__cg_params: &NothingParams) -> Self {
-        Self {}
-    }
-}
-impl ::cudagraph_runtime::__private::Clone for __NothingSnapshot {
-    fn clone(&self) -> Self {
-        Self {}
-    }
-}
-#[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, dead_code)]
 #[derive(Clone, Copy)]
 struct __NothingLaunch {}
@@ -64,7 +49,7 @@ unsafe impl ::cudagraph_runtime::__private::Unbuilt for __NothingLaunch {}
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 struct __NothingState {
-    params: __NothingSnapshot,
+    params: ::cudagraph_runtime::__private::Box<NothingParams>,
     launch: ::cudagraph_runtime::__private::Box<__NothingLaunch>,
 }
 impl Nothing {
@@ -158,7 +143,7 @@ impl Nothing {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __NothingState {
-                params: __NothingSnapshot::__cg_keep(__cg_params),
+                params: Self::__cg_own(__cg_params)?,
                 launch: configs,
             },
         ))
@@ -209,14 +194,25 @@ impl Nothing {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<NothingExec> {
-        ::cudagraph_runtime::__private::Result::Ok(NothingExec {
-            exec: self.graph.instantiate_with(flags, upload)?,
-            nodes: self.nodes,
-            state: self.state,
-            dirty: [false; 1usize],
-            stamps: ::cudagraph_runtime::__private::zeros(1usize),
-            generation: 0,
-        })
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            NothingExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
+    }
+    ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
+    pub fn instantiate_on(
+        self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<NothingExec> {
+        let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            NothingExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for Nothing {
@@ -243,13 +239,24 @@ impl ::cudagraph_runtime::__private::ChildGraph for Nothing {
     fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
+    fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
+        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
+        copy.build_id = self.build_id;
+        ::cudagraph_runtime::__private::Result::Ok(copy)
+    }
 }
 impl ::cudagraph_runtime::__private::SameDeclaration<Nothing> for Nothing {
     fn same(&self) -> &Nothing {
         self
     }
 }
-/**[`Nothing`], instantiated: launch it, update it from another [`Nothing`] or with [`set_params`](Self::set_params), or update one node through its handle:
+/**[`Nothing`], instantiated, with the [`NothingParams`] it runs, which it owns ([`params`](Self::params)).
+
+Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`NothingParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Nothing`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
+
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
+
+Nodes:
 
 - [`only()`](Self::only): empty node
 */
@@ -259,22 +266,44 @@ struct NothingExec {
         ::cudagraph_runtime::__private::ManuallyDrop<__NothingNodes>,
     >,
     state: __NothingState,
-    /// Nodes set through their handles since the last `set_params`: it sets them again.
-    dirty: [bool; 1usize],
-    /// Per node, the number of the last `set_params_only` call naming several params that
-    /// updated it (so that it updates each node once).
-    stamps: ::cudagraph_runtime::__private::Box<[u32]>,
-    /// The number of the last such call.
-    generation: u32,
+    /// A copy of the params as the nodes were last updated from them: what a refused
+    /// change puts back (see `__private::apply`).
+    applied: ::cudagraph_runtime::__private::Box<NothingParams>,
+    /// The nodes that disagree with the params (see `__private::Tracker`).
+    tracker: ::cudagraph_runtime::__private::Tracker,
 }
 impl NothingExec {
+    /// The executable of `exec`, instantiated from a graph with these nodes and state;
+    /// `applied`, a copy of the state's params.
+    fn __cg_new(
+        exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+        nodes: ::cudagraph_runtime::__private::Box<
+            ::cudagraph_runtime::__private::ManuallyDrop<__NothingNodes>,
+        >,
+        state: __NothingState,
+        applied: ::cudagraph_runtime::__private::Box<NothingParams>,
+    ) -> Self {
+        let tracker = ::cudagraph_runtime::__private::Tracker::new(1usize, 0usize);
+        Self {
+            exec,
+            nodes,
+            state,
+            applied,
+            tracker,
+        }
+    }
     /// Launches the graph into `stream`.
+    ///
+    ///Nodes whose params changed through [`params_mut`](Self::params_mut) and were not updated yet are updated first; an update that fails is the launch's error, naming the node, and nothing is launched: the changes are undone, so the next launch runs what ran before them.
     pub fn launch(
         &mut self,
         stream: &::cudagraph_runtime::__private::Arc<
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        if self.tracker.is_dirty() {
+            ::cudagraph_runtime::__private::apply(self)?;
+        }
         self.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
@@ -286,7 +315,7 @@ impl NothingExec {
     }
     /**Whole-graph update from a [`Nothing`] built with other params (`cuGraphExecUpdate`).
 
-Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable runs that graph's params, and [`set_params`](Self::set_params) compares with them.*/
+Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable owns a copy of that graph's params (what [`params`](Self::params) shows), and changes made to its own params and not applied yet are dropped.*/
     pub fn update<__CgSame: ::cudagraph_runtime::__private::SameDeclaration<Nothing>>(
         &mut self,
         source: &__CgSame,
@@ -294,41 +323,44 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Nothing = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
+        let params = Nothing::__cg_own(&source.state.params)?;
+        let applied = Nothing::__cg_own(&source.state.params)?;
         self.exec.update(&source.graph)?;
-        self.state.params = source.state.params.clone();
+        self.state.params = params;
+        self.applied = applied;
         *self.state.launch = *source.state.launch;
-        self.dirty = [false; 1usize];
+        self.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    /**Makes the executable's nodes what [`Nothing::build`] would make from `params`, with one single-node update per node whose inputs changed since the last build, update or `set_params` (or that was set through its handle since). Returns how many nodes it updated. Enabled/disabled states are kept.
+    /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Nothing::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
 
-A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.*/
+It compares every param, so its cost grows with the declaration: to change a few params, set them (the setters `set_<param>`, [`params_mut`](Self::params_mut)), which updates only their readers. A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.
+
+Params under which two nodes that may run at the same time share memory, one writing it, are refused as by [`Nothing::build`], with nothing changed. So is any update a node refuses: the error names the node, and the params and the nodes updated before it are set back to what they were.*/
     pub fn set_params(
         &mut self,
         __cg_params: &NothingParams,
     ) -> ::cudagraph_runtime::__private::Result<usize> {
         Nothing::__cg_check_overlaps(__cg_params)?;
-        #[allow(unused_mut)]
-        let mut changed = [false; 0usize];
-        let mut updated = 0usize;
-        #[allow(clippy::type_complexity)]
-        const READS: &[(
-            usize,
-            &[usize],
-            fn(
-                &mut NothingExec,
-                &NothingParams,
-            ) -> ::cudagraph_runtime::__private::Result<()>,
-        )] = &[];
-        for &(pos, reads, update) in READS {
-            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
-                self.dirty[pos] = true;
-                update(self, __cg_params)?;
-                updated += 1;
-            }
-        }
-        self.dirty = [false; 1usize];
-        ::cudagraph_runtime::__private::Result::Ok(updated)
+        ::cudagraph_runtime::__private::set_all(self)
+    }
+    ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
+    pub fn params(&self) -> &NothingParams {
+        &self.state.params
+    }
+    /**A guard through which to change several params at once, or to swap two: [`NothingParamsMut`]'s `set_<param>` and [`swap`](NothingParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`NothingParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
+
+```text
+exec.params_mut().swap(|p| (&mut p.x, &mut p.x_new))?; // the ping-pong of a solver
+exec.launch(&stream)?;                                 // updates x's and x_new's readers
+```*/
+    pub fn params_mut(&mut self) -> NothingParamsMut<'_> {
+        NothingParamsMut { exec: self }
+    }
+    /// The params, taking the executable apart (it is dropped; memory its launches may
+    /// still use stays alive until they are done).
+    pub fn into_params(self) -> NothingParams {
+        *self.state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
@@ -347,22 +379,128 @@ impl ::cudagraph_runtime::__private::fmt::Debug for NothingExec {
         f.debug_struct("NothingExec").field("exec", &self.exec).finish_non_exhaustive()
     }
 }
-///The params of [`NothingParams`], one variant each: what [`NothingExec::set_params_only`] is told changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(dead_code)]
-enum NothingParam {}
-impl NothingExec {
-    /**Like [`set_params`](Self::set_params), for callers that know what they changed: updates the nodes whose expressions read a param in `changed` (each once), and only them, so its cost grows with the nodes updated, not with the graph. Returns how many nodes it updated.
-
-A changed param missing from `changed` leaves its nodes as they were (the executable keeps alive whatever memory they use); nodes set through their handles are not reset (`set_params` does both). Params that share memory with another under nodes that may run at the same time are refused as by [`Nothing::build`].*/
-    pub fn set_params_only(
-        &mut self,
+impl Nothing {
+    /// A copy of `params`, for the graph and then its executable to keep: made field by
+    /// field in place on the heap, a few dozen fields per function.
+    #[allow(unused_variables, unused_unsafe)]
+    fn __cg_own(
         __cg_params: &NothingParams,
-        changed: &[NothingParam],
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
-        let _ = changed;
-        Nothing::__cg_check_overlaps(__cg_params)?;
-        ::cudagraph_runtime::__private::Result::Ok(0)
+    ) -> ::cudagraph_runtime::__private::Result<
+        ::cudagraph_runtime::__private::Box<NothingParams>,
+    > {
+        let mut out = ::cudagraph_runtime::__private::Box::<NothingParams>::new_uninit();
+        let dst = out.as_mut_ptr();
+        unsafe { ::cudagraph_runtime::__private::Result::Ok(out.assume_init()) }
+    }
+}
+impl ::cudagraph_runtime::__private::Tracked for NothingExec {
+    type Params = NothingParams;
+    const NAME: &'static str = "NothingExec";
+    #[allow(clippy::type_complexity)]
+    const UPDATES: &'static [fn(
+        &mut Self,
+    ) -> ::cudagraph_runtime::__private::Result<()>] = &[Self::__cg_nothing];
+    const READERS: &'static [(&'static [u32], bool)] = &[];
+    #[inline(always)]
+    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+        &mut self.tracker
+    }
+    #[inline(always)]
+    fn params_mut(&mut self) -> &mut NothingParams {
+        &mut self.state.params
+    }
+    fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
+        Nothing::__cg_check_overlaps(&self.state.params)
+    }
+    #[allow(unused_variables)]
+    fn write_indirect(&mut self, param: usize) {}
+    #[inline]
+    #[allow(unused_variables)]
+    fn sync(&mut self, param: usize, commit: bool) {
+        match param / 64usize {
+            _ => {}
+        }
+    }
+    #[inline(always)]
+    fn sync_children(
+        &mut self,
+        how: ::cudagraph_runtime::__private::SyncChildren,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let _ = how;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    fn param_at(
+        __cg_params: &NothingParams,
+        offset: usize,
+    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        > = ::cudagraph_runtime::__private::OnceLock::new();
+        let found = LAYOUT
+            .get_or_init(|| {
+                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
+                    0usize,
+                );
+                layout.sort_unstable();
+                layout
+            });
+        ::cudagraph_runtime::__private::find_param(found, offset)
+    }
+}
+#[allow(clippy::type_complexity)]
+impl NothingExec {
+    /// The update of a node CUDA updates nothing of.
+    #[allow(dead_code)]
+    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+}
+/**Changes to the params of a [`NothingExec`], several at once ([`NothingExec::params_mut`]). It reads as the params (`Deref`); `set_<param>` and [`swap`](Self::swap) change them and mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each once however many of its params changed. A guard dropped without `apply` leaves the changes to the executable's next launch, which applies them first: a change cannot be forgotten. An update that fails is the error of that `apply` or launch, naming the node (the launch launches nothing), and undoes the changes: the params and the nodes are as they were before them.
+
+```text
+let mut p = exec.params_mut();
+p.set_n(n);                         // its readers are updated once,
+p.set_scale(0.5);                   // even those reading both
+p.swap(|p| (&mut p.x, &mut p.x_new))?;
+p.apply()?;                         // or: the next exec.launch(&stream)
+```*/
+#[must_use = "changes made through the guard are applied by `apply`, or by the next launch"]
+struct NothingParamsMut<'a> {
+    exec: &'a mut NothingExec,
+}
+impl ::cudagraph_runtime::__private::Deref for NothingParamsMut<'_> {
+    type Target = NothingParams;
+    fn deref(&self) -> &NothingParams {
+        &self.exec.state.params
+    }
+}
+#[allow(clippy::type_complexity)]
+impl NothingParamsMut<'_> {
+    /// Swaps two params of one type (or parts of params), picked by `pick`
+    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
+    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
+    /// param's heap data): which param changed could not be known.
+    pub fn swap<T>(
+        &mut self,
+        pick: impl FnOnce(&mut NothingParams) -> (&mut T, &mut T),
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
+    }
+    /// Updates the nodes that read the params changed so far, each once; returns how
+    /// many it updated. All or nothing: an update that fails is reported, naming its
+    /// node, and the changes are undone (the params get back the values the nodes were
+    /// last updated from, the nodes updated before the refusal are set back, nothing
+    /// stays pending), so the executable runs as it did before them.
+    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+        ::cudagraph_runtime::__private::apply(self.exec)
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for NothingParamsMut<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("NothingParamsMut").finish_non_exhaustive()
     }
 }
 ///Update handle of node `only` of [`NothingExec`] (`empty`): nothing about it can change ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).

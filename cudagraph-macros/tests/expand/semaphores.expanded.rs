@@ -25,7 +25,7 @@ const _: () = {
         )
     }
 };
-/**The params of [`Frame`]: what its nodes are built from ([`Frame::build`]), and what [`FrameExec::set_params`] compares to update only the nodes whose inputs changed.
+/**The params of [`Frame`]: what its nodes are built from ([`Frame::build`]). Its executable owns a copy ([`FrameExec::params`]), changed through the executable (`set_<param>`, [`FrameExec::params_mut`], [`FrameExec::set_params`]), which updates exactly the nodes that read what changed:
 
 - node `ready` reads `frame`, `sem`
 - node `run` reads `step`, `image`, `n`
@@ -85,76 +85,6 @@ struct __FrameNodes {
 }
 unsafe impl ::cudagraph_runtime::__private::Unbuilt for __FrameNodes {}
 #[doc(hidden)]
-#[allow(non_camel_case_types, non_snake_case, dead_code, clippy::type_complexity)]
-struct __FrameSnapshot0 {
-    step: usize,
-    image: DeviceBuffer<u32>,
-    n: u32,
-    frame: u64,
-    sem: ExternalSemaphore,
-}
-impl __FrameSnapshot0 {
-    #[inline(never)]
-    fn __cg_keep(__cg_params: &FrameParams) -> Self {
-        Self {
-            step: <Kernel<
-                (u32, DevicePtrMut<u32>),
-            > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &__cg_params.step,
-            ),
-            image: <DeviceBuffer<
-                u32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.image),
-            n: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.n),
-            frame: <u64 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                &__cg_params.frame,
-            ),
-            sem: <ExternalSemaphore as ::cudagraph_runtime::__private::ParamValue>::keep(
-                &__cg_params.sem,
-            ),
-        }
-    }
-}
-impl ::cudagraph_runtime::__private::Clone for __FrameSnapshot0 {
-    #[inline(never)]
-    fn clone(&self) -> Self {
-        Self {
-            step: self.step,
-            image: <DeviceBuffer<
-                u32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.image),
-            n: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&self.n),
-            frame: <u64 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                &self.frame,
-            ),
-            sem: <ExternalSemaphore as ::cudagraph_runtime::__private::ParamValue>::keep(
-                &self.sem,
-            ),
-        }
-    }
-}
-#[doc(hidden)]
-#[allow(non_camel_case_types)]
-struct __FrameSnapshot {
-    __cg_kept_0: __FrameSnapshot0,
-}
-impl __FrameSnapshot {
-    /// What the executable keeps of `params`.
-    #[allow(unused_variables)]
-    fn __cg_keep(__cg_params: &FrameParams) -> Self {
-        Self {
-            __cg_kept_0: __FrameSnapshot0::__cg_keep(__cg_params),
-        }
-    }
-}
-impl ::cudagraph_runtime::__private::Clone for __FrameSnapshot {
-    fn clone(&self) -> Self {
-        Self {
-            __cg_kept_0: ::cudagraph_runtime::__private::Clone::clone(&self.__cg_kept_0),
-        }
-    }
-}
-#[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, dead_code)]
 #[derive(Clone, Copy)]
 struct __FrameLaunch {
@@ -164,7 +94,7 @@ unsafe impl ::cudagraph_runtime::__private::Unbuilt for __FrameLaunch {}
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 struct __FrameState {
-    params: __FrameSnapshot,
+    params: ::cudagraph_runtime::__private::Box<FrameParams>,
     launch: ::cudagraph_runtime::__private::Box<__FrameLaunch>,
 }
 impl Frame {
@@ -260,7 +190,7 @@ impl Frame {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __FrameState {
-                params: __FrameSnapshot::__cg_keep(__cg_params),
+                params: Self::__cg_own(__cg_params)?,
                 launch: configs,
             },
         ))
@@ -335,14 +265,25 @@ impl Frame {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<FrameExec> {
-        ::cudagraph_runtime::__private::Result::Ok(FrameExec {
-            exec: self.graph.instantiate_with(flags, upload)?,
-            nodes: self.nodes,
-            state: self.state,
-            dirty: [false; 3usize],
-            stamps: ::cudagraph_runtime::__private::zeros(3usize),
-            generation: 0,
-        })
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            FrameExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
+    }
+    ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
+    pub fn instantiate_on(
+        self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<FrameExec> {
+        let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            FrameExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
     }
     #[allow(
         non_snake_case,
@@ -483,13 +424,24 @@ impl ::cudagraph_runtime::__private::ChildGraph for Frame {
     fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
+    fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
+        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
+        copy.build_id = self.build_id;
+        ::cudagraph_runtime::__private::Result::Ok(copy)
+    }
 }
 impl ::cudagraph_runtime::__private::SameDeclaration<Frame> for Frame {
     fn same(&self) -> &Frame {
         self
     }
 }
-/**[`Frame`], instantiated: launch it, update it from another [`Frame`] or with [`set_params`](Self::set_params), or update one node through its handle:
+/**[`Frame`], instantiated, with the [`FrameParams`] it runs, which it owns ([`params`](Self::params)).
+
+Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`FrameParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Frame`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
+
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
+
+Nodes:
 
 - [`ready()`](Self::ready): semaphore_wait node
 - [`run()`](Self::run): kernel node
@@ -501,22 +453,44 @@ struct FrameExec {
         ::cudagraph_runtime::__private::ManuallyDrop<__FrameNodes>,
     >,
     state: __FrameState,
-    /// Nodes set through their handles since the last `set_params`: it sets them again.
-    dirty: [bool; 3usize],
-    /// Per node, the number of the last `set_params_only` call naming several params that
-    /// updated it (so that it updates each node once).
-    stamps: ::cudagraph_runtime::__private::Box<[u32]>,
-    /// The number of the last such call.
-    generation: u32,
+    /// A copy of the params as the nodes were last updated from them: what a refused
+    /// change puts back (see `__private::apply`).
+    applied: ::cudagraph_runtime::__private::Box<FrameParams>,
+    /// The nodes that disagree with the params (see `__private::Tracker`).
+    tracker: ::cudagraph_runtime::__private::Tracker,
 }
 impl FrameExec {
+    /// The executable of `exec`, instantiated from a graph with these nodes and state;
+    /// `applied`, a copy of the state's params.
+    fn __cg_new(
+        exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+        nodes: ::cudagraph_runtime::__private::Box<
+            ::cudagraph_runtime::__private::ManuallyDrop<__FrameNodes>,
+        >,
+        state: __FrameState,
+        applied: ::cudagraph_runtime::__private::Box<FrameParams>,
+    ) -> Self {
+        let tracker = ::cudagraph_runtime::__private::Tracker::new(3usize, 5usize);
+        Self {
+            exec,
+            nodes,
+            state,
+            applied,
+            tracker,
+        }
+    }
     /// Launches the graph into `stream`.
+    ///
+    ///Nodes whose params changed through [`params_mut`](Self::params_mut) and were not updated yet are updated first; an update that fails is the launch's error, naming the node, and nothing is launched: the changes are undone, so the next launch runs what ran before them.
     pub fn launch(
         &mut self,
         stream: &::cudagraph_runtime::__private::Arc<
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        if self.tracker.is_dirty() {
+            ::cudagraph_runtime::__private::apply(self)?;
+        }
         self.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
@@ -528,7 +502,7 @@ impl FrameExec {
     }
     /**Whole-graph update from a [`Frame`] built with other params (`cuGraphExecUpdate`).
 
-Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable runs that graph's params, and [`set_params`](Self::set_params) compares with them.*/
+Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable owns a copy of that graph's params (what [`params`](Self::params) shows), and changes made to its own params and not applied yet are dropped.*/
     pub fn update<__CgSame: ::cudagraph_runtime::__private::SameDeclaration<Frame>>(
         &mut self,
         source: &__CgSame,
@@ -536,80 +510,104 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Frame = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
+        let params = Frame::__cg_own(&source.state.params)?;
+        let applied = Frame::__cg_own(&source.state.params)?;
         self.exec.update(&source.graph)?;
-        self.state.params = source.state.params.clone();
+        self.state.params = params;
+        self.applied = applied;
         *self.state.launch = *source.state.launch;
-        self.dirty = [false; 3usize];
+        self.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    /**Makes the executable's nodes what [`Frame::build`] would make from `params`, with one single-node update per node whose inputs changed since the last build, update or `set_params` (or that was set through its handle since). Returns how many nodes it updated. Enabled/disabled states are kept.
+    /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Frame::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
 
-A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.*/
+It compares every param, so its cost grows with the declaration: to change a few params, set them (the setters `set_<param>`, [`params_mut`](Self::params_mut)), which updates only their readers. A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.
+
+Params under which two nodes that may run at the same time share memory, one writing it, are refused as by [`Frame::build`], with nothing changed. So is any update a node refuses: the error names the node, and the params and the nodes updated before it are set back to what they were.*/
     pub fn set_params(
         &mut self,
         __cg_params: &FrameParams,
     ) -> ::cudagraph_runtime::__private::Result<usize> {
         Frame::__cg_check_overlaps(__cg_params)?;
-        #[allow(unused_mut)]
-        let mut changed = [false; 5usize];
-        self.__cg_changed_0(__cg_params, &mut changed);
-        let mut updated = 0usize;
-        #[allow(clippy::type_complexity)]
-        const READS: &[(
-            usize,
-            &[usize],
-            fn(
-                &mut FrameExec,
-                &FrameParams,
-            ) -> ::cudagraph_runtime::__private::Result<()>,
-        )] = &[
-            (0usize, &[3usize, 4usize], FrameExec::__cg_update_node_0),
-            (1usize, &[0usize, 1usize, 2usize], FrameExec::__cg_update_node_1),
-            (2usize, &[3usize, 4usize], FrameExec::__cg_update_node_2),
-        ];
-        for &(pos, reads, update) in READS {
-            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
-                self.dirty[pos] = true;
-                update(self, __cg_params)?;
-                updated += 1;
-            }
-        }
-        for (changed, &(_, commit)) in changed.iter().zip(Self::__CG_PARAMS) {
-            if *changed {
-                commit(self, __cg_params)?;
-            }
-        }
-        self.dirty = [false; 3usize];
-        ::cudagraph_runtime::__private::Result::Ok(updated)
+        self.__cg_take_0(__cg_params);
+        ::cudagraph_runtime::__private::set_all(self)
+    }
+    ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
+    pub fn params(&self) -> &FrameParams {
+        &self.state.params
+    }
+    /**A guard through which to change several params at once, or to swap two: [`FrameParamsMut`]'s `set_<param>` and [`swap`](FrameParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`FrameParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
+
+```text
+exec.params_mut().swap(|p| (&mut p.x, &mut p.x_new))?; // the ping-pong of a solver
+exec.launch(&stream)?;                                 // updates x's and x_new's readers
+```*/
+    pub fn params_mut(&mut self) -> FrameParamsMut<'_> {
+        FrameParamsMut { exec: self }
+    }
+    /// The params, taking the executable apart (it is dropped; memory its launches may
+    /// still use stays alive until they are done).
+    pub fn into_params(self) -> FrameParams {
+        *self.state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
         &self.exec
     }
     #[inline(never)]
-    fn __cg_changed_0(&self, __cg_params: &FrameParams, changed: &mut [bool; 5usize]) {
-        changed[0usize] = !(<Kernel<
+    fn __cg_take_0(&mut self, __cg_params: &FrameParams) {
+        if !(<Kernel<
             (u32, DevicePtrMut<u32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.step)
-            == self.state.params.__cg_kept_0.step);
-        changed[1usize] = !(<DeviceBuffer<
+            == <Kernel<
+                (u32, DevicePtrMut<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &self.state.params.step,
+            ))
+        {
+            self.state.params.step = <Kernel<
+                (u32, DevicePtrMut<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.step);
+            ::cudagraph_runtime::__private::stage(self, 0usize);
+        }
+        if !(<DeviceBuffer<
             u32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.image,
-            &self.state.params.__cg_kept_0.image,
-        ));
-        changed[2usize] = !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
+            &self.state.params.image,
+        )) {
+            self.state.params.image = <DeviceBuffer<
+                u32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.image);
+            ::cudagraph_runtime::__private::stage(self, 1usize);
+        }
+        if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.n,
-            &self.state.params.__cg_kept_0.n,
-        ));
-        changed[3usize] = !(<u64 as ::cudagraph_runtime::__private::ParamValue>::same(
+            &self.state.params.n,
+        )) {
+            self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.n,
+            );
+            ::cudagraph_runtime::__private::stage(self, 2usize);
+        }
+        if !(<u64 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.frame,
-            &self.state.params.__cg_kept_0.frame,
-        ));
-        changed[4usize] = !(<ExternalSemaphore as ::cudagraph_runtime::__private::ParamValue>::same(
+            &self.state.params.frame,
+        )) {
+            self.state.params.frame = <u64 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.frame,
+            );
+            ::cudagraph_runtime::__private::stage(self, 3usize);
+        }
+        if !(<ExternalSemaphore as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.sem,
-            &self.state.params.__cg_kept_0.sem,
-        ));
+            &self.state.params.sem,
+        )) {
+            self.state.params.sem = <ExternalSemaphore as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.sem,
+            );
+            ::cudagraph_runtime::__private::stage(self, 4usize);
+        }
     }
     ///Node `ready` (`wait(sem = 2 * frame + 1)`): its update handle.
     pub fn ready(&mut self) -> FrameReadyNode<'_> {
@@ -632,156 +630,208 @@ impl ::cudagraph_runtime::__private::fmt::Debug for FrameExec {
         f.debug_struct("FrameExec").field("exec", &self.exec).finish_non_exhaustive()
     }
 }
-///The params of [`FrameParams`], one variant each: what [`FrameExec::set_params_only`] is told changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(dead_code)]
-enum FrameParam {
-    ///Param `step`.
-    Step,
-    ///Param `image`.
-    Image,
-    ///Param `n`.
-    N,
-    ///Param `frame`.
-    Frame,
-    ///Param `sem`.
-    Sem,
+impl Frame {
+    /// A copy of `params`, for the graph and then its executable to keep: made field by
+    /// field in place on the heap, a few dozen fields per function.
+    #[allow(unused_variables, unused_unsafe)]
+    fn __cg_own(
+        __cg_params: &FrameParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        ::cudagraph_runtime::__private::Box<FrameParams>,
+    > {
+        let mut out = ::cudagraph_runtime::__private::Box::<FrameParams>::new_uninit();
+        let dst = out.as_mut_ptr();
+        unsafe {
+            Self::__cg_own_0(__cg_params, dst);
+            ::cudagraph_runtime::__private::Result::Ok(out.assume_init())
+        }
+    }
+    /// Writes a copy of some of the params into `dst` (see `__cg_own`).
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of the params struct.
+    #[inline(never)]
+    unsafe fn __cg_own_0(__cg_params: &FrameParams, dst: *mut FrameParams) {
+        unsafe {
+            (&raw mut (*dst).step)
+                .write(
+                    <Kernel<
+                        (u32, DevicePtrMut<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_params.step,
+                    ),
+                );
+            (&raw mut (*dst).image)
+                .write(
+                    <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.image,
+                    ),
+                );
+            (&raw mut (*dst).n)
+                .write(
+                    <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.n,
+                    ),
+                );
+            (&raw mut (*dst).frame)
+                .write(
+                    <u64 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.frame,
+                    ),
+                );
+            (&raw mut (*dst).sem)
+                .write(
+                    <ExternalSemaphore as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.sem,
+                    ),
+                );
+        }
+    }
 }
-impl FrameExec {
-    /**Like [`set_params`](Self::set_params), for callers that know what they changed: updates the nodes whose expressions read a param in `changed` (each once), and only them, so its cost grows with the nodes updated, not with the graph. Returns how many nodes it updated.
-
-A changed param missing from `changed` leaves its nodes as they were (the executable keeps alive whatever memory they use); nodes set through their handles are not reset (`set_params` does both). Params that share memory with another under nodes that may run at the same time are refused as by [`Frame::build`].*/
-    pub fn set_params_only(
-        &mut self,
-        __cg_params: &FrameParams,
-        changed: &[FrameParam],
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
-        Frame::__cg_check_overlaps(__cg_params)?;
-        for &__cg_param in changed {
-            match __cg_param {
-                FrameParam::Step => {}
-                FrameParam::Image => {}
-                FrameParam::N => {}
-                FrameParam::Frame => {}
-                FrameParam::Sem => {}
-            }
-        }
-        let mut updated = 0usize;
-        if let [__cg_param] = changed {
-            let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
-            for &(_, update) in readers {
-                update(self, __cg_params)?;
-                updated += 1;
-            }
-            commit(self, __cg_params)?;
-            return ::cudagraph_runtime::__private::Result::Ok(updated);
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamps.fill(0);
-            self.generation = 1;
-        }
-        let stamp = self.generation;
-        for &__cg_param in changed {
-            for &(pos, update) in Self::__CG_PARAMS[__cg_param as usize].0 {
-                if self.stamps[pos] != stamp {
-                    self.stamps[pos] = stamp;
-                    update(self, __cg_params)?;
-                    updated += 1;
-                }
-            }
-        }
-        for &__cg_param in changed {
-            (Self::__CG_PARAMS[__cg_param as usize].1)(self, __cg_params)?;
-        }
-        ::cudagraph_runtime::__private::Result::Ok(updated)
-    }
+impl ::cudagraph_runtime::__private::Tracked for FrameExec {
+    type Params = FrameParams;
+    const NAME: &'static str = "FrameExec";
     #[allow(clippy::type_complexity)]
-    const __CG_PARAMS: &'static [(
-        &'static [(
-            usize,
-            fn(&mut Self, &FrameParams) -> ::cudagraph_runtime::__private::Result<()>,
-        )],
-        fn(&mut Self, &FrameParams) -> ::cudagraph_runtime::__private::Result<()>,
-    )] = &[
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_0),
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_1),
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_2),
-        (
-            &[(0usize, Self::__cg_update_node_0), (2usize, Self::__cg_update_node_2)],
-            Self::__cg_commit_3,
-        ),
-        (
-            &[(0usize, Self::__cg_update_node_0), (2usize, Self::__cg_update_node_2)],
-            Self::__cg_commit_4,
-        ),
+    const UPDATES: &'static [fn(
+        &mut Self,
+    ) -> ::cudagraph_runtime::__private::Result<()>] = &[
+        Self::__cg_update_node_0,
+        Self::__cg_update_node_1,
+        Self::__cg_update_node_2,
     ];
-    #[inline(never)]
-    fn __cg_commit_0(
+    const READERS: &'static [(&'static [u32], bool)] = &[
+        (&[1u32], false),
+        (&[1u32], false),
+        (&[1u32], false),
+        (&[0u32, 2u32], false),
+        (&[0u32, 2u32], false),
+    ];
+    #[inline(always)]
+    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+        &mut self.tracker
+    }
+    #[inline(always)]
+    fn params_mut(&mut self) -> &mut FrameParams {
+        &mut self.state.params
+    }
+    fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
+        Frame::__cg_check_overlaps(&self.state.params)
+    }
+    #[allow(unused_variables)]
+    fn write_indirect(&mut self, param: usize) {}
+    #[inline]
+    #[allow(unused_variables)]
+    fn sync(&mut self, param: usize, commit: bool) {
+        match param / 64usize {
+            0usize => self.__cg_sync_0(param, commit),
+            _ => {}
+        }
+    }
+    #[inline(always)]
+    fn sync_children(
         &mut self,
-        __cg_params: &FrameParams,
+        how: ::cudagraph_runtime::__private::SyncChildren,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.step = <Kernel<
-            (u32, DevicePtrMut<u32>),
-        > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.step);
+        let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    #[inline(never)]
-    fn __cg_commit_1(
-        &mut self,
+    fn param_at(
         __cg_params: &FrameParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.image = <DeviceBuffer<
-            u32,
-        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.image);
-        ::cudagraph_runtime::__private::Result::Ok(())
+        offset: usize,
+    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        > = ::cudagraph_runtime::__private::OnceLock::new();
+        let found = LAYOUT
+            .get_or_init(|| {
+                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
+                    5usize,
+                );
+                Self::__cg_layout_0(__cg_params, &mut layout);
+                layout.sort_unstable();
+                layout
+            });
+        ::cudagraph_runtime::__private::find_param(found, offset)
     }
-    #[inline(never)]
-    fn __cg_commit_2(
+}
+#[allow(clippy::type_complexity)]
+impl FrameExec {
+    /**Sets param `step` and updates what reads it (node `run`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FrameExec`]).
+*/
+    pub fn set_step(
         &mut self,
-        __cg_params: &FrameParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-            &__cg_params.n,
+        value: Kernel<(u32, DevicePtrMut<u32>)>,
+    ) -> ::cudagraph_runtime::__private::Result<Kernel<(u32, DevicePtrMut<u32>)>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.step,
+            value,
         );
-        ::cudagraph_runtime::__private::Result::Ok(())
+        ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
     }
-    #[inline(never)]
-    fn __cg_commit_3(
+    /**Sets param `image` and updates what reads it (node `run`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FrameExec`]).
+*/
+    pub fn set_image(
         &mut self,
-        __cg_params: &FrameParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.frame = <u64 as ::cudagraph_runtime::__private::ParamValue>::keep(
-            &__cg_params.frame,
+        value: DeviceBuffer<u32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<u32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.image,
+            value,
         );
-        ::cudagraph_runtime::__private::Result::Ok(())
+        ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
     }
-    #[inline(never)]
-    fn __cg_commit_4(
-        &mut self,
-        __cg_params: &FrameParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.sem = <ExternalSemaphore as ::cudagraph_runtime::__private::ParamValue>::keep(
-            &__cg_params.sem,
+    /**Sets param `n` and updates what reads it (node `run`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FrameExec`]).
+*/
+    pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.n,
+            value,
         );
+        ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
+    }
+    /**Sets param `frame` and updates what reads it (nodes `ready`, `done`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FrameExec`]).
+*/
+    pub fn set_frame(
+        &mut self,
+        value: u64,
+    ) -> ::cudagraph_runtime::__private::Result<u64> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.frame,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
+    }
+    /**Sets param `sem` and updates what reads it (nodes `ready`, `done`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FrameExec`]).
+*/
+    pub fn set_sem(
+        &mut self,
+        value: ExternalSemaphore,
+    ) -> ::cudagraph_runtime::__private::Result<ExternalSemaphore> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.sem,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
+    }
+    /// The update of a node CUDA updates nothing of.
+    #[allow(dead_code)]
+    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_0(
-        &mut self,
-        __cg_params: &FrameParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &FrameParams = &self.state.params;
         self.exec
             .set_semaphore_wait(self.nodes.ready, Frame::__cg_eval_ready(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_1(
-        &mut self,
-        __cg_params: &FrameParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &FrameParams = &self.state.params;
         let (kernel, config, args) = Frame::__cg_eval_run(__cg_params);
         self.exec.set_kernel(self.nodes.run, kernel, config, args)?;
         self.state.launch.run = config;
@@ -789,13 +839,228 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_2(
-        &mut self,
-        __cg_params: &FrameParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &FrameParams = &self.state.params;
         self.exec
             .set_semaphore_signal(self.nodes.done, Frame::__cg_eval_done(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_layout_0(
+        __cg_params: &FrameParams,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+    ) {
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.step,
+                    0u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.image,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.n,
+                    2u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.frame,
+                    3u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.sem,
+                    4u32,
+                ),
+            );
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+        match param {
+            0usize => {
+                if commit {
+                    self.applied.step = <Kernel<
+                        (u32, DevicePtrMut<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.step,
+                    );
+                } else {
+                    self.state.params.step = <Kernel<
+                        (u32, DevicePtrMut<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.step,
+                    );
+                }
+            }
+            1usize => {
+                if commit {
+                    self.applied.image = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.image,
+                    );
+                } else {
+                    self.state.params.image = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.image,
+                    );
+                }
+            }
+            2usize => {
+                if commit {
+                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.n,
+                    );
+                } else {
+                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.n,
+                    );
+                }
+            }
+            3usize => {
+                if commit {
+                    self.applied.frame = <u64 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.frame,
+                    );
+                } else {
+                    self.state.params.frame = <u64 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.frame,
+                    );
+                }
+            }
+            4usize => {
+                if commit {
+                    self.applied.sem = <ExternalSemaphore as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.sem,
+                    );
+                } else {
+                    self.state.params.sem = <ExternalSemaphore as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.sem,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+/**Changes to the params of a [`FrameExec`], several at once ([`FrameExec::params_mut`]). It reads as the params (`Deref`); `set_<param>` and [`swap`](Self::swap) change them and mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each once however many of its params changed. A guard dropped without `apply` leaves the changes to the executable's next launch, which applies them first: a change cannot be forgotten. An update that fails is the error of that `apply` or launch, naming the node (the launch launches nothing), and undoes the changes: the params and the nodes are as they were before them.
+
+```text
+let mut p = exec.params_mut();
+p.set_n(n);                         // its readers are updated once,
+p.set_scale(0.5);                   // even those reading both
+p.swap(|p| (&mut p.x, &mut p.x_new))?;
+p.apply()?;                         // or: the next exec.launch(&stream)
+```*/
+#[must_use = "changes made through the guard are applied by `apply`, or by the next launch"]
+struct FrameParamsMut<'a> {
+    exec: &'a mut FrameExec,
+}
+impl ::cudagraph_runtime::__private::Deref for FrameParamsMut<'_> {
+    type Target = FrameParams;
+    fn deref(&self) -> &FrameParams {
+        &self.exec.state.params
+    }
+}
+#[allow(clippy::type_complexity)]
+impl FrameParamsMut<'_> {
+    ///Sets param `step`, and marks what reads it (node `run`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_step(
+        &mut self,
+        value: Kernel<(u32, DevicePtrMut<u32>)>,
+    ) -> Kernel<(u32, DevicePtrMut<u32>)> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.step,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        old
+    }
+    ///Sets param `image`, and marks what reads it (node `run`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_image(&mut self, value: DeviceBuffer<u32>) -> DeviceBuffer<u32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.image,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 1usize);
+        old
+    }
+    ///Sets param `n`, and marks what reads it (node `run`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_n(&mut self, value: u32) -> u32 {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.n,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        old
+    }
+    ///Sets param `frame`, and marks what reads it (nodes `ready`, `done`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_frame(&mut self, value: u64) -> u64 {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.frame,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 3usize);
+        old
+    }
+    ///Sets param `sem`, and marks what reads it (nodes `ready`, `done`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_sem(&mut self, value: ExternalSemaphore) -> ExternalSemaphore {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.sem,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 4usize);
+        old
+    }
+    /// Swaps two params of one type (or parts of params), picked by `pick`
+    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
+    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
+    /// param's heap data): which param changed could not be known.
+    pub fn swap<T>(
+        &mut self,
+        pick: impl FnOnce(&mut FrameParams) -> (&mut T, &mut T),
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
+    }
+    /// Updates the nodes that read the params changed so far, each once; returns how
+    /// many it updated. All or nothing: an update that fails is reported, naming its
+    /// node, and the changes are undone (the params get back the values the nodes were
+    /// last updated from, the nodes updated before the refusal are set back, nothing
+    /// stays pending), so the executable runs as it did before them.
+    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+        ::cudagraph_runtime::__private::apply(self.exec)
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for FrameParamsMut<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FrameParamsMut").finish_non_exhaustive()
     }
 }
 ///Update handle of node `ready` of [`FrameExec`] (`wait(sem = 2 * frame + 1)`): its semaphores and their values can change, not how many there are (CUDA cannot change the count); CUDA cannot enable or disable it ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
@@ -808,8 +1073,8 @@ impl<'a> FrameReadyNode<'a> {
         &mut self,
         sems: [(&::cudagraph_runtime::__private::ExternalSemaphore, u64); 1],
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[0usize] = true;
-        self.exec.exec.set_semaphore_wait(self.exec.nodes.ready, sems)
+        let set = self.exec.exec.set_semaphore_wait(self.exec.nodes.ready, sems);
+        set.map(|()| self.exec.tracker.set_by_handle(0usize))
     }
     #[doc(hidden)]
     pub fn set_enabled(
@@ -863,9 +1128,9 @@ impl<'a> FrameRunNode<'a> {
         n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
         image: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<u32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[1usize] = true;
         self.exec.exec.set_kernel_params(self.exec.nodes.run, config, (n, image))?;
         self.exec.state.launch.run = config;
+        self.exec.tracker.set_by_handle(1usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
@@ -909,8 +1174,8 @@ impl<'a> FrameDoneNode<'a> {
         &mut self,
         sems: [(&::cudagraph_runtime::__private::ExternalSemaphore, u64); 1],
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[2usize] = true;
-        self.exec.exec.set_semaphore_signal(self.exec.nodes.done, sems)
+        let set = self.exec.exec.set_semaphore_signal(self.exec.nodes.done, sems);
+        set.map(|()| self.exec.tracker.set_by_handle(2usize))
     }
     #[doc(hidden)]
     pub fn set_enabled(

@@ -25,6 +25,12 @@ pub trait ChildGraph {
     /// has one per build; a runtime [`Graph`] has none (a replaced graph's handle may be reused
     /// by the next graph created), so it counts as changed every time.
     fn identity(&self) -> Option<u64>;
+    /// A copy, for the graph and the executable that keep the params: the same contents and
+    /// the same identity (a runtime [`Graph`] is cloned, `cuGraphClone`; a declared graph is
+    /// built again from its params).
+    fn duplicate(&self) -> crate::Result<Self>
+    where
+        Self: Sized;
 }
 
 impl ChildGraph for Graph<'static> {
@@ -36,6 +42,9 @@ impl ChildGraph for Graph<'static> {
     fn identity(&self) -> Option<u64> {
         None
     }
+    fn duplicate(&self) -> crate::Result<Self> {
+        self.try_clone()
+    }
 }
 
 impl<G: ChildGraph + ?Sized> ChildGraph for &G {
@@ -46,6 +55,10 @@ impl<G: ChildGraph + ?Sized> ChildGraph for &G {
     #[inline(always)]
     fn identity(&self) -> Option<u64> {
         (**self).identity()
+    }
+    #[inline(always)]
+    fn duplicate(&self) -> crate::Result<Self> {
+        Ok(*self)
     }
 }
 

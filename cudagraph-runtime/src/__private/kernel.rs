@@ -22,6 +22,10 @@ pub trait KernelType {
     fn function_id(&self) -> usize {
         self.as_kernel().cu_function() as usize
     }
+    /// A copy, for the graph and the executable that keep the params.
+    fn keep(&self) -> Self
+    where
+        Self: Sized;
 }
 
 impl<A: KernelArgs> KernelType for Kernel<A> {
@@ -29,6 +33,10 @@ impl<A: KernelArgs> KernelType for Kernel<A> {
     #[inline(always)]
     fn as_kernel(&self) -> &Kernel<A> {
         self
+    }
+    #[inline]
+    fn keep(&self) -> Self {
+        self.clone()
     }
 }
 

@@ -26,6 +26,20 @@ pub fn same_alloc_len<T>(alloc: &GraphAlloc<T>, len: usize, node: &str) -> Resul
     })
 }
 
+/// A declared allocation the last launch left, taken out as a buffer (`take_<name>()` of the
+/// allocations a `cuda_graph!` executable's launch returns; see `GraphExec::take_allocation`).
+///
+/// # Safety
+/// As [`read_declared_allocation`].
+#[inline]
+pub unsafe fn take_declared_allocation<T: cudarc::driver::DeviceRepr>(
+    exec: &mut GraphExec<'_>,
+    alloc: &GraphAlloc<T>,
+) -> Result<crate::DeviceBuffer<T>> {
+    // SAFETY: the caller's promise.
+    unsafe { exec.take_any_allocation(alloc) }
+}
+
 /// A copy of a declared allocation (`read_<name>()` of a `cuda_graph!` executable).
 ///
 /// # Safety

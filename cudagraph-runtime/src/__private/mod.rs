@@ -7,7 +7,8 @@
 //!
 //! The helpers are grouped by node kind (`kernel`, `memset`, `memcpy`, `host`, `child`, `capture`,
 //! `event`, `semaphore`, `mem`), beside `bind` (params as locals, change detection), `memory` (memory params),
-//! `forbidden` (updates CUDA forbids) and `param_class` (what a param's type asks of it).
+//! `forbidden` (updates CUDA forbids), `param_class` (what a param's type asks of it) and
+//! `tracked` (the params an executable owns, and the nodes behind each).
 
 pub use crate::*;
 // Named by the hidden methods of public traits; not part of the API.
@@ -20,9 +21,10 @@ pub use std::boxed::Box;
 pub use std::clone::Clone;
 pub use std::default::Default;
 pub use std::fmt;
-pub use std::mem::ManuallyDrop;
+pub use std::mem::{replace, swap, ManuallyDrop};
+pub use std::ops::{Deref, DerefMut};
 pub use std::option::Option;
-pub use std::sync::Arc;
+pub use std::sync::{Arc, OnceLock};
 pub use std::vec::Vec;
 
 mod bind;
@@ -41,6 +43,7 @@ mod memory;
 mod memset;
 mod param_class;
 mod semaphore;
+mod tracked;
 
 pub use bind::*;
 pub use capture::*;
@@ -58,3 +61,4 @@ pub use memory::*;
 pub use memset::*;
 pub use param_class::*;
 pub use semaphore::*;
+pub use tracked::*;

@@ -292,6 +292,9 @@ impl<T: WholeLaunchConfig + Copy> ConfigParam for T {
 pub struct RoleProbe<T: ?Sized>(PhantomData<T>);
 
 /// The stand-ins of [`RoleProbe`].
+///
+/// The copies are never made: a param without its role is an error at the node that gives it
+/// the role, so a program whose code reaches them does not compile.
 pub trait RoleFallback<T: ?Sized> {
     /// No identity.
     #[inline(always)]
@@ -302,6 +305,20 @@ pub trait RoleFallback<T: ?Sized> {
     #[inline(always)]
     fn launch_key(_: &T) -> LaunchKey {
         ((0, 0, 0), (0, 0, 0), 0)
+    }
+    /// Never made (see above).
+    fn duplicate(_: &T) -> Result<T>
+    where
+        T: Sized,
+    {
+        unreachable!("a child-graph param that is no graph does not compile")
+    }
+    /// Never made (see above).
+    fn keep_config(_: &T) -> T
+    where
+        T: Sized,
+    {
+        unreachable!("a launch-configuration param that is none does not compile")
     }
 }
 
@@ -315,11 +332,27 @@ impl<T: ChildGraph + ?Sized> RoleProbe<T> {
     }
 }
 
+impl<T: ChildGraph> RoleProbe<T> {
+    /// A copy of the graph (see [`ChildGraph::duplicate`]).
+    #[inline]
+    pub fn duplicate(graph: &T) -> Result<T> {
+        graph.duplicate()
+    }
+}
+
 impl<T: ConfigParam> RoleProbe<T> {
     /// The sizes.
     #[inline(always)]
     pub fn launch_key(config: &T) -> LaunchKey {
         config.launch_key()
+    }
+}
+
+impl<T: ConfigParam + Copy> RoleProbe<T> {
+    /// A copy.
+    #[inline(always)]
+    pub fn keep_config(config: &T) -> T {
+        *config
     }
 }
 

@@ -170,7 +170,8 @@ impl Graph<'static> {
                     .into(),
             });
         }
-        let mut exec = GraphExec::instantiate(self, InstantiateFlags::DEVICE_LAUNCH, Some(upload))?;
+        let mut exec =
+            GraphExec::instantiate(self, InstantiateFlags::DEVICE_LAUNCH, Some(upload), None)?;
         exec.device_launch = true;
         let anchor = Arc::new(DeviceAnchor {
             state: AllocState::default(),

@@ -89,6 +89,8 @@ pub struct GraphExec<'a> {
     /// Made for a [`DeviceGraphExec`](crate::DeviceGraphExec), which alone launches and
     /// uploads it (ordered with the device launches of it).
     pub(crate) device_launch: bool,
+    /// Room for the uses of a kernel node being updated with new memory, kept between updates.
+    pub(super) scratch: Vec<crate::memory::operand::Use<'a>>,
 }
 
 // SAFETY: as for `Graph`: usable from any thread, never from two at once (`!Sync`).
@@ -155,22 +157,55 @@ impl<'a> Graph<'a> {
         flags: InstantiateFlags,
         upload: Option<&CudaStream>,
     ) -> Result<GraphExec<'a>> {
-        GraphExec::instantiate(self, flags, upload)
+        GraphExec::instantiate(self, flags, upload, None)
+    }
+
+    /// Instantiates with `flags` an executable *bound to* `stream`: it launches into `stream`
+    /// only ([`GraphExec::launch`] refuses another stream with [`Error::Invalid`]).
+    ///
+    /// CUDA runs the work of one stream in order, a graph launch as a whole, so the launches of
+    /// executables bound to one stream never overlap. That is what lets such executables share
+    /// host memory that their host nodes write (a graph and its clone, both launched into one
+    /// stream, as NVIDIA's `simpleCudaGraphs` does), which two executables launched anywhere
+    /// may not: their launches could run at the same time, a host node's writes racing with
+    /// the other's reads ([`Error::BufferInUse`] when the second is made).
+    ///
+    /// Refused for the per-thread default stream (`CudaContext::per_thread_stream`), whose
+    /// handle names another stream on each thread.
+    pub fn instantiate_on(
+        self,
+        stream: &Arc<CudaStream>,
+        flags: InstantiateFlags,
+    ) -> Result<GraphExec<'a>> {
+        if stream.cu_stream() as usize == PER_THREAD_STREAM {
+            return Err(Error::Invalid {
+                node: "instantiate_on".into(),
+                reason: "the per-thread default stream is another stream on each thread, so \
+                         launches into it from two threads may overlap: bind the executable to \
+                         a stream of its own (`CudaContext::new_stream`)"
+                    .into(),
+            });
+        }
+        GraphExec::instantiate(self, flags, None, Some(stream.clone()))
     }
 }
+
+/// The handle of the per-thread default stream (`CU_STREAM_PER_THREAD`).
+const PER_THREAD_STREAM: usize = 0x2;
 
 impl<'a> GraphExec<'a> {
     pub(crate) fn instantiate(
         graph: Graph<'a>,
         flags: InstantiateFlags,
         upload: Option<&CudaStream>,
+        bound: Option<Arc<CudaStream>>,
     ) -> Result<Self> {
         let mut graph = graph;
         refuse_device_launch(&graph, flags)?;
         #[cfg(feature = "nccl")]
         graph.check_collective_order()?;
         let indirect = graph.take_indirect_block()?;
-        let memory = Holdings::new(graph.uses_by_node(), &|i| graph.name_of(i))?;
+        let memory = Holdings::bound(graph.uses_by_node(), &|i| graph.name_of(i), bound)?;
         let raw = instantiate_raw(&graph, flags, upload)?;
         crate::trace::event!(
             debug,
@@ -202,6 +237,7 @@ impl<'a> GraphExec<'a> {
             kept: Vec::new(),
             indirect,
             device_launch: false,
+            scratch: Vec::new(),
         })
     }
 
@@ -219,6 +255,11 @@ impl<'a> GraphExec<'a> {
     /// The raw driver handle, for calls this crate does not wrap. Do not destroy it.
     pub fn raw(&self) -> sys::CUgraphExec {
         self.raw
+    }
+
+    /// The stream the executable is bound to ([`Graph::instantiate_on`]), if any.
+    pub fn bound_stream(&self) -> Option<&Arc<CudaStream>> {
+        self.memory.fence().bound()
     }
 }
 

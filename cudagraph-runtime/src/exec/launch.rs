@@ -36,9 +36,17 @@ impl<'a> GraphExec<'a> {
     /// ([`GraphExec::set_indirect`]); when as many launches as the block has ring slots are
     /// queued and none of them has started, it first waits for the oldest to start. A launch
     /// into a stream being captured is refused, as above.
+    ///
+    /// An executable bound to a stream ([`Graph::instantiate_on`](crate::Graph::instantiate_on))
+    /// launches there only: another stream is refused with [`Error::Invalid`].
     #[inline]
     pub fn launch(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
         self.check_host_panics()?;
+        if let Some(bound) = self.memory.fence().bound() {
+            if !Arc::ptr_eq(bound, stream) && **bound != **stream {
+                return Err(elsewhere());
+            }
+        }
         if in_capture() {
             refuse_capturing_stream(stream, "GraphExec::launch", LAUNCH_IN_CAPTURE)?;
         }
@@ -180,12 +188,25 @@ impl<'a> GraphExec<'a> {
     /// and no launch uses it any more. Its work is ordered on the stream of the launch that made
     /// it.
     ///
-    /// CUDA launches the executable again only once the allocation is freed: until the buffer is
-    /// gone, [`GraphExec::launch`] refuses with [`Error::Allocation`]. (An executable
-    /// instantiated with
-    /// [`InstantiateFlags::AUTO_FREE_ON_LAUNCH`](crate::InstantiateFlags::AUTO_FREE_ON_LAUNCH)
-    /// frees it at its next launch instead; read it with [`GraphExec::read_allocation`] there.)
+    /// The next launch allocates the same addresses again, so until the buffer is gone (all its
+    /// clones dropped, or freed by the free node of a graph it was given to),
+    /// [`GraphExec::launch`] refuses with [`Error::Allocation`]; that holds also for an
+    /// executable instantiated with
+    /// [`InstantiateFlags::AUTO_FREE_ON_LAUNCH`](crate::InstantiateFlags::AUTO_FREE_ON_LAUNCH),
+    /// whose launches free only the allocations nobody took.
     pub fn take_allocation<T: cudarc::driver::DeviceRepr + bytemuck::AnyBitPattern>(
+        &mut self,
+        alloc: &GraphAlloc<T>,
+    ) -> Result<DeviceBuffer<T>> {
+        // SAFETY: `T: AnyBitPattern`.
+        unsafe { self.take_any_allocation(alloc) }
+    }
+
+    /// [`GraphExec::take_allocation`] for any element type.
+    ///
+    /// # Safety
+    /// Every bit pattern is a valid `T` (the allocation may hold any bytes).
+    pub(crate) unsafe fn take_any_allocation<T: cudarc::driver::DeviceRepr>(
         &mut self,
         alloc: &GraphAlloc<T>,
     ) -> Result<DeviceBuffer<T>> {
@@ -327,6 +348,18 @@ pub(super) fn device_exec_refuses(call: &str) -> Error {
         reason: "this executable is launched from the device: launch and update it through its \
                  `DeviceGraphExec`, which orders host launches and re-uploads with the device \
                  launches of it (and kernels hold its handle, so it is never instantiated anew)"
+            .into(),
+    }
+}
+
+/// The error for a launch of a bound executable into another stream.
+#[cold]
+fn elsewhere() -> Error {
+    Error::Invalid {
+        node: "launch".into(),
+        reason: "the executable is bound to another stream (`instantiate_on`): it launches \
+                 only there, which is what lets it share host memory with the other \
+                 executables bound there"
             .into(),
     }
 }

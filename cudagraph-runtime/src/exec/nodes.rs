@@ -11,11 +11,11 @@ use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::graph::{refuse_captured, Graph};
 use crate::kernel::{
-    launch_refused, Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig,
+    launch_refused, Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig, MAX_PARAMS,
 };
 use crate::memory::alloc::Space;
 use crate::memory::hazard::{host_code_conflict, reaches};
-use crate::memory::operand::{DeclaredUse, Use};
+use crate::memory::operand::{DeclaredUse, MemKey, Use};
 use crate::node::{
     check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, Event, EventParams,
     EventRecordNode, EventWaitNode, ExternalSemaphore, HostCall, HostNode, HostParams, HostViews,
@@ -87,22 +87,24 @@ impl<'a> GraphExec<'a> {
     /// Makes node `index` use `uses` instead of its current memory around `apply` (the driver
     /// call, whose failure is reported as one about the node), after checking that host code in
     /// the graph cannot race with the new uses.
+    ///
+    /// `uses` is drained (its capacity kept for the next update) when the update is made.
     fn replace_uses(
         &mut self,
         index: usize,
-        uses: Vec<Use<'a>>,
+        uses: &mut Vec<Use<'a>>,
         apply: impl FnOnce() -> Result<()>,
     ) -> Result<()> {
-        self.check_host_code(index, &uses)?;
-        refuse_captured(&uses, None, &|| self.graph.name_of(index))?;
+        self.check_host_code(index, uses)?;
+        refuse_captured(uses, None, &|| self.graph.name_of(index))?;
         self.graph
-            .check_handles(&uses, &|| self.graph.name_of(index))?;
-        self.graph.check_indirect_uses_of(index, &uses)?;
-        self.graph.check_alloc_uses_of(index, &uses)?;
+            .check_handles(uses, &|| self.graph.name_of(index))?;
+        self.graph.check_indirect_uses_of(index, uses)?;
+        self.graph.check_alloc_uses_of(index, uses)?;
         let graph = &self.graph;
         let apply = || apply().map_err(|e| e.at_node(|| graph.name_of(index)));
         self.memory
-            .replace(vec![(index, uses)], &|i| graph.name_of(i), apply)
+            .replace_one(index, uses, &|i| graph.name_of(i), apply)
     }
 
     /// Sends `params` to node `index` (`raw_node`), which then uses `uses`: the single-node
@@ -111,7 +113,7 @@ impl<'a> GraphExec<'a> {
         &mut self,
         index: usize,
         raw_node: sys::CUgraphNode,
-        uses: Vec<Use<'a>>,
+        uses: &mut Vec<Use<'a>>,
         mut params: impl NodeUpdate,
     ) -> Result<()> {
         let raw = self.raw;
@@ -254,15 +256,40 @@ impl<'a> GraphExec<'a> {
         launch: KernelLaunch,
         args: impl KernelArgValues<'a, A>,
     ) -> Result<()> {
-        let mut uses = Vec::new();
-        let reprs = args.into_parts(&mut uses)?;
-        // (What the node keeps of its kernel is the caller's to record.)
-        let params = KernelParams::<A> {
-            launch,
-            reprs,
-            kernel: KernelContract::NONE,
+        // The node's own memory in another order (two buffers swapped): the driver call, and
+        // the node's uses reordered, nothing taken or released.
+        let mut keys = [MemKey::NONE; MAX_PARAMS];
+        let count = args.memory_keys(&mut keys);
+        let keys = &keys[..count];
+        if self.memory.is_permutation(index, keys) {
+            let raw = self.raw;
+            let result = args.with_params(|params| {
+                // SAFETY: live executable; `raw_node` is a kernel node of its graph; `params`
+                // holds the arguments of its parameter list `A`.
+                unsafe { launch.update(raw, raw_node, params) }
+            });
+            result.map_err(|e| self.at_node(e, index))?;
+            self.memory.permute(index, keys);
+            return Ok(());
+        }
+        // The uses go into the executable's scratch list: no allocation per update.
+        let mut uses = std::mem::take(&mut self.scratch);
+        uses.clear();
+        let updated = match args.into_parts(&mut uses) {
+            Ok(reprs) => {
+                // (What the node keeps of its kernel is the caller's to record.)
+                let params = KernelParams::<A> {
+                    launch,
+                    reprs,
+                    kernel: KernelContract::NONE,
+                };
+                self.update_node(index, raw_node, &mut uses, params)
+            }
+            Err(e) => Err(e),
         };
-        self.update_node(index, raw_node, uses, params)
+        uses.clear();
+        self.scratch = uses;
+        updated
     }
 
     /// Sets a memcpy node's source and destination (`cuGraphExecMemcpyNodeSetParams`). The
@@ -276,7 +303,7 @@ impl<'a> GraphExec<'a> {
         let (index, raw_node) = self.node(node.id)?;
         let ctx = self.ctx;
         let (src, dst, params) = copy.into_parts(ctx, || self.graph.name_of(index))?;
-        self.update_node(index, raw_node, vec![src, dst], params)
+        self.update_node(index, raw_node, &mut vec![src, dst], params)
     }
 
     /// Sets a memset node's destination and value (`cuGraphExecMemsetNodeSetParams`). Memory the
@@ -288,7 +315,7 @@ impl<'a> GraphExec<'a> {
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
         let (dst, params) = set.into_parts(self.ctx, || self.graph.name_of(index))?;
-        self.update_node(index, raw_node, vec![dst], params)
+        self.update_node(index, raw_node, &mut vec![dst], params)
     }
 
     /// Replaces a host node's closure (`cuGraphExecHostNodeSetParams`). The old closure stays
@@ -404,6 +431,7 @@ impl<'a> GraphExec<'a> {
         f: crate::node::HostFn,
         uses: Vec<Use<'static>>,
     ) -> Result<()> {
+        let mut uses: Vec<Use<'a>> = uses;
         let (index, raw_node) = self.node(node.id)?;
         let name = self.graph.name_of(index);
         check_views_apart(&uses, || name.clone())?;
@@ -411,7 +439,7 @@ impl<'a> GraphExec<'a> {
         // `params` points into `call`, which `self.host_calls` keeps until no launch may call it
         // any more.
         let params = HostParams::of(&call);
-        self.update_node(index, raw_node, uses, params)?;
+        self.update_node(index, raw_node, &mut uses, params)?;
         if let Some(slot) = self.host_calls.iter().position(|(i, _)| *i == index) {
             let (_, old) = self.host_calls.swap_remove(slot);
             self.memory.drop_after_launches(Box::new(old));
@@ -450,7 +478,7 @@ impl<'a> GraphExec<'a> {
             });
         }
         let params = ChildParams { graph: child.raw() };
-        self.update_node(index, raw_node, child.all_uses(), params)?;
+        self.update_node(index, raw_node, &mut child.all_uses(), params)?;
         self.keep_functions(child);
         // Stop watching what this node's previous child reported to (unless a panic is pending).
         let slot = self.child_panics.iter().position(|(i, _)| *i == index);

@@ -131,7 +131,9 @@ impl Dependent {
     }
 
     fn unregister(&self, fence: &Arc<Fence>, launched: bool) {
-        self.alloc.state().unregister(fence, self.counts, launched);
+        self.alloc
+            .state()
+            .unregister(fence, self.counts, true, launched);
     }
 }
 
@@ -222,17 +224,20 @@ impl AllocState {
             {
                 mine.add(own.counts);
             }
-            let conflict = holders
-                .current
-                .iter()
-                .any(|h| !Arc::ptr_eq(&h.fence, fence) && mine.host_race(h.counts));
+            // Executables bound to one stream never run at the same time.
+            let conflict = holders.current.iter().any(|h| {
+                !Arc::ptr_eq(&h.fence, fence)
+                    && !h.fence.serialized_with(fence)
+                    && mine.host_race(h.counts)
+            });
             if conflict {
                 return Err(Error::BufferInUse {
                     buffer: describe(),
                     reason: "another executable uses this host memory, and a host node of one of \
                              the two reads or writes it while the other may write or read it \
                              (launches of two executables run in any order); drop that \
-                             executable, or give each its own buffer"
+                             executable, give each its own buffer, or bind both to the one \
+                             stream they are launched into (`instantiate_on`)"
                         .into(),
                 });
             }
@@ -307,10 +312,22 @@ impl AllocState {
         Ok(())
     }
 
-    /// Unregisters `counts` uses by the executable of `fence`. When none is left and the
-    /// executable has launched, it joins the released ones: the caller recorded its completion
-    /// marker after its latest launch.
-    pub(crate) fn unregister(&self, fence: &Arc<Fence>, counts: UseCounts, launched: bool) {
+    /// Unregisters `counts` uses by the executable of `fence`; `last`: the executable uses the
+    /// memory no more. Then, if it has launched, it joins the released ones: the caller recorded
+    /// its completion marker after its latest launch.
+    ///
+    /// Whether an executable still uses the memory is the executable's to say (`last`), from its
+    /// own exact count: the counts kept here are exact for host memory, where they decide
+    /// conflicts between executables ([`UseCounts::host_race`]), while for device memory an
+    /// executable that moves uses between memory it holds already does not report it (see
+    /// `Holdings::replace_one`): nothing here depends on those counts.
+    pub(crate) fn unregister(
+        &self,
+        fence: &Arc<Fence>,
+        counts: UseCounts,
+        last: bool,
+        launched: bool,
+    ) {
         let mut holders = self.lock();
         let Some(at) = holders
             .current
@@ -321,7 +338,7 @@ impl AllocState {
         };
         let holder = &mut holders.current[at];
         holder.counts = holder.counts.saturating_sub(counts);
-        if holder.counts.uses > 0 {
+        if !last {
             return;
         }
         holders.current.swap_remove(at);
@@ -385,6 +402,17 @@ impl AllocState {
             stream: home.clone(),
             scratch: self.home_tail.clone(),
         }
+    }
+
+    /// The counts registered for the executable of `fence`, if it holds the memory.
+    #[cfg(test)]
+    pub(crate) fn holder_counts(&self, fence: &Arc<Fence>) -> Option<UseCounts> {
+        let holders = self.lock();
+        let holder = holders
+            .current
+            .iter()
+            .find(|h| Arc::ptr_eq(&h.fence, fence));
+        holder.map(|h| h.counts)
     }
 
     /// The executables that released the memory and may still be running, for the memory's

@@ -137,7 +137,7 @@ pub(crate) fn refuse_capturing_stream(stream: &CudaStream, call: &str, effect: &
 }
 
 /// One executable's side of the memory model (see the module docs).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Fence {
     /// Set while a launch is being enqueued.
     launching: AtomicBool,
@@ -153,6 +153,10 @@ pub(crate) struct Fence {
     /// over), and whether there is any (one load on the launch path).
     pending: Mutex<Vec<PendingWait>>,
     has_pending: AtomicBool,
+    /// The one stream the executable launches into, when it is bound to one
+    /// ([`Graph::instantiate_on`](crate::Graph::instantiate_on)): its launches and those of the
+    /// other executables bound there run one after the other.
+    bound: Option<Arc<CudaStream>>,
 }
 
 /// Something the next launch of an executable waits for before it runs.
@@ -215,10 +219,43 @@ impl Drop for Fence {
             .unwrap_or_else(|e| e.into_inner())
             .take();
         crate::reaper::release(stream);
+        crate::reaper::release(self.bound.take());
+    }
+}
+
+impl Default for Fence {
+    fn default() -> Self {
+        Self::bound_to(None)
     }
 }
 
 impl Fence {
+    /// The fence of an executable bound to `stream` (see [`Fence::bound`]).
+    pub(crate) fn bound_to(stream: Option<Arc<CudaStream>>) -> Self {
+        Self {
+            launching: AtomicBool::new(false),
+            accessing: AtomicUsize::new(0),
+            last_stream: Mutex::new(None),
+            done: Arc::default(),
+            pending: Mutex::new(Vec::new()),
+            has_pending: AtomicBool::new(false),
+            bound: stream,
+        }
+    }
+
+    /// The stream the executable is bound to, if any.
+    #[inline]
+    pub(crate) fn bound(&self) -> Option<&Arc<CudaStream>> {
+        self.bound.as_ref()
+    }
+
+    /// Whether the launches of this executable and of `other`'s run one after the other: both
+    /// are bound to one stream (CUDA runs the work of a stream in order, a graph launch as a
+    /// whole).
+    pub(crate) fn serialized_with(&self, other: &Fence) -> bool {
+        matches!((&self.bound, &other.bound), (Some(a), Some(b)) if Arc::ptr_eq(a, b) || **a == **b)
+    }
+
     /// Enters the launch gate: `false` while a host-access guard holds launches off.
     ///
     /// Together with [`Fence::hold_off_launches`] this is Dekker's protocol: each side announces

@@ -6,18 +6,22 @@
 //! - Releasing (an update that replaces memory, dropping the executable) records the executable's
 //!   completion marker after its latest launch and leaves it with the allocation: the memory is
 //!   freed, and reached by host code or by other executables, only after that marker.
+//! - Moving a node between device memory the executable holds (two buffers swapped between
+//!   launches) is neither: the memory stays registered and nothing is released, so the update
+//!   touches no allocation's record and records no marker (`Holdings::replace_one`).
 //! - A launch records nothing: it enters the gate (when the executable holds owned memory),
 //!   waits for whatever registration or host access left pending, and notes its stream.
 
 use std::any::Any;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use cudarc::driver::CudaStream;
 
-use super::alloc::{Allocation, UseCounts};
+use super::alloc::{Allocation, Space, UseCounts};
 use super::fence::{EventCell, Fence, PendingWait};
-use super::operand::{Hold, Use};
+use super::operand::{Hold, MemKey, Use};
 use crate::ambient::must_defer_releases;
 use crate::error::{Error, Result};
 use crate::reaper;
@@ -35,7 +39,7 @@ pub(crate) struct Holdings<'a> {
     /// Each node's uses: `uses[start..start + len]`.
     ranges: Vec<(u32, u32)>,
     /// Owned allocations in use, by address.
-    held: HashMap<usize, Held>,
+    held: HashMap<usize, Held, BuildHasherDefault<AddrHasher>>,
     /// Launches go through the fence's gate (owned memory is in use, host code may access it).
     gated: bool,
     launched: bool,
@@ -53,6 +57,50 @@ impl std::fmt::Debug for Holdings<'_> {
 
 fn alloc_key(alloc: &Arc<dyn Allocation>) -> usize {
     Arc::as_ptr(alloc).cast::<()>() as usize
+}
+
+/// Hashes the keys of [`Holdings::held`], allocation addresses: a multiplication and a shift,
+/// where the default hasher's SipHash (made to resist chosen keys, which addresses are not)
+/// takes several times as long, on the path of every update that changes a node's memory.
+#[derive(Default)]
+struct AddrHasher(u64);
+
+impl Hasher for AddrHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        // Fibonacci hashing, folded so that the low bits (the bucket) depend on the high ones.
+        let x = (self.0 ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = x ^ (x >> 29);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The most allocations one node's update may move between for [`Holdings::replace_one`]'s
+/// fast path (a kernel takes at most a dozen arguments; more goes the general way).
+const MOST_MOVED: usize = 16;
+
+/// How one node's update changes its uses of one owned allocation: the allocation's key, and
+/// the change in its uses and writes.
+#[derive(Clone, Copy, Default)]
+struct Moved {
+    key: usize,
+    uses: i32,
+    writes: i32,
 }
 
 /// Owned allocations among `uses`, with their counts, in first-use order.
@@ -88,11 +136,23 @@ impl<'a> Holdings<'a> {
     where
         'a: 'u,
     {
+        Self::bound(nodes, name, None)
+    }
+
+    /// [`Holdings::new`] for an executable bound to `stream` (see [`Fence::bound`]).
+    pub(crate) fn bound<'u>(
+        nodes: impl IntoIterator<Item = &'u [Use<'a>]>,
+        name: &dyn Fn(usize) -> String,
+        stream: Option<Arc<CudaStream>>,
+    ) -> Result<Self>
+    where
+        'a: 'u,
+    {
         let mut holdings = Self {
-            fence: Arc::new(Fence::default()),
+            fence: Arc::new(Fence::bound_to(stream)),
             uses: Vec::new(),
             ranges: Vec::new(),
-            held: HashMap::new(),
+            held: HashMap::default(),
             gated: false,
             launched: false,
             last_stream: None,
@@ -189,11 +249,14 @@ impl<'a> Holdings<'a> {
         )
     }
 
+    /// Undoes registrations just made (`held`, not committed to `self.held` yet): memory the
+    /// executable held before keeps its holder, memory new to it loses it.
     fn unregister_all(&self, held: &[Held]) {
         for h in held {
+            let last = !self.held.contains_key(&alloc_key(&h.alloc));
             h.alloc
                 .state()
-                .unregister(&self.fence, h.counts, self.launched);
+                .unregister(&self.fence, h.counts, last, self.launched);
         }
     }
 
@@ -338,7 +401,7 @@ impl<'a> Holdings<'a> {
             self.wait_for_borrowed_homes(new_uses);
         }
         for (node, new_uses) in changes {
-            self.set_node_uses(node, new_uses);
+            self.set_node_uses(node, new_uses.into_iter());
         }
         for held in registered {
             match self.held.get_mut(&alloc_key(&held.alloc)) {
@@ -350,21 +413,169 @@ impl<'a> Holdings<'a> {
         }
         for l in less {
             let key = alloc_key(&l.alloc);
+            let last = match self.held.get_mut(&key) {
+                Some(h) => {
+                    h.counts = h.counts.saturating_sub(l.counts);
+                    h.counts.uses == 0
+                }
+                None => true,
+            };
             l.alloc
                 .state()
-                .unregister(&self.fence, l.counts, self.launched);
-            if let Some(h) = self.held.get_mut(&key) {
-                h.counts = h.counts.saturating_sub(l.counts);
-                if h.counts.uses == 0 {
-                    self.held.remove(&key);
-                }
+                .unregister(&self.fence, l.counts, last, self.launched);
+            if last {
+                self.held.remove(&key);
             }
         }
         self.gated = !self.held.is_empty();
         Ok(())
     }
 
-    fn set_node_uses(&mut self, node: usize, new_uses: Vec<Use<'a>>) {
+    /// [`Holdings::replace`] for one node, `node`, whose new uses are `uses` (drained; its
+    /// capacity is left for the next update).
+    ///
+    /// When the node only moves between memory the executable holds already, the update is
+    /// its driver call and the node's new uses: the device memory it starts to use is used by
+    /// other nodes of the executable (registered, its earlier work waited for), and every
+    /// allocation it stops using is still used by another node (nothing to release, no
+    /// completion marker). That is the update of a loop that swaps two buffers between launches
+    /// (Jacobi's `x` and `x_new`, double-buffered pipelines). Anything else (memory new to the
+    /// executable, memory it releases, host memory, borrowed memory) goes the general way.
+    pub(crate) fn replace_one(
+        &mut self,
+        node: usize,
+        uses: &mut Vec<Use<'a>>,
+        name: &dyn Fn(usize) -> String,
+        apply: impl FnOnce() -> Result<()>,
+    ) -> Result<()> {
+        let mut moved = [Moved::default(); MOST_MOVED];
+        match self.moves_within_held(node, uses, &mut moved) {
+            Some(count) => {
+                apply()?;
+                for m in &moved[..count] {
+                    if let Some(h) = self.held.get_mut(&m.key) {
+                        h.counts.uses = h.counts.uses.saturating_add_signed(m.uses);
+                        h.counts.writes = h.counts.writes.saturating_add_signed(m.writes);
+                    }
+                }
+                self.set_node_uses(node, uses.drain(..));
+                Ok(())
+            }
+            None => self.replace(vec![(node, std::mem::take(uses))], name, apply),
+        }
+    }
+
+    /// Whether the memory `keys` (a node's pointer arguments, in order) is node `node`'s
+    /// current memory in another order, each range used once, all of it owned device memory or
+    /// raw pointers: then [`Holdings::permute`] makes the node's uses that order with nothing
+    /// taken or released (a kernel node whose two buffers swapped places).
+    #[inline]
+    pub(crate) fn is_permutation(&self, node: usize, keys: &[MemKey]) -> bool {
+        let old = self.node_uses(node);
+        if old.len() != keys.len() || keys.len() > MOST_MOVED {
+            return false;
+        }
+        let eligible = |u: &Use<'_>| match u.hold {
+            Hold::Owned(_) => u.space == Space::Device,
+            Hold::Raw => true,
+            _ => false,
+        };
+        let mut taken = [false; MOST_MOVED];
+        keys.iter().all(|key| {
+            let found = old
+                .iter()
+                .enumerate()
+                .position(|(i, u)| !taken[i] && eligible(u) && u.key() == *key);
+            found.map(|i| taken[i] = true).is_some()
+        })
+    }
+
+    /// Reorders node `node`'s uses into the order of `keys`, checked by
+    /// [`Holdings::is_permutation`] (its driver call made): each use moves to the position of
+    /// its memory among the arguments, and takes that position's access (the parameter there
+    /// reads or writes). Nothing is cloned: no reference count changes.
+    pub(crate) fn permute(&mut self, node: usize, keys: &[MemKey]) {
+        let Some(&(start, len)) = self.ranges.get(node) else {
+            return;
+        };
+        let uses = &mut self.uses[start as usize..(start + len) as usize];
+        // Each position's access belongs to the parameter there, whatever memory it gets.
+        let mut writes = [false; MOST_MOVED];
+        for (w, u) in writes.iter_mut().zip(uses.iter()) {
+            *w = u.write;
+        }
+        for (j, key) in keys.iter().enumerate() {
+            if let Some(k) = (j..uses.len()).find(|&k| uses[k].key() == *key) {
+                uses.swap(j, k);
+            }
+        }
+        for (u, &write) in uses.iter_mut().zip(writes.iter()) {
+            if u.write != write {
+                if let Hold::Owned(alloc) = &u.hold {
+                    if let Some(h) = self.held.get_mut(&alloc_key(alloc)) {
+                        if write {
+                            h.counts.writes += 1;
+                        } else {
+                            h.counts.writes = h.counts.writes.saturating_sub(1);
+                        }
+                    }
+                }
+                u.write = write;
+            }
+        }
+    }
+
+    /// How node `node`'s owned memory changes if it uses `new` instead of its current uses,
+    /// written into `moved` (the count of entries is returned), when the change only moves the
+    /// node between device memory the executable holds and keeps holding; `None` otherwise.
+    #[inline]
+    fn moves_within_held(
+        &self,
+        node: usize,
+        new: &[Use<'a>],
+        moved: &mut [Moved; MOST_MOVED],
+    ) -> Option<usize> {
+        let mut count = 0;
+        let old = self.node_uses(node).iter().map(|u| (u, -1));
+        for (u, sign) in old.chain(new.iter().map(|u| (u, 1))) {
+            let alloc = match &u.hold {
+                Hold::Owned(alloc) => alloc,
+                // Borrowed memory's earlier work is waited for when a node starts to use it.
+                Hold::Borrowed { .. } if sign > 0 => return None,
+                _ => continue,
+            };
+            if u.space != Space::Device {
+                // Host memory: conflicts between executables are judged on exact counts.
+                return None;
+            }
+            let key = alloc_key(alloc);
+            let at = match moved[..count].iter().position(|m| m.key == key) {
+                Some(at) => at,
+                None if count < MOST_MOVED => {
+                    moved[count] = Moved {
+                        key,
+                        uses: 0,
+                        writes: 0,
+                    };
+                    count += 1;
+                    count - 1
+                }
+                None => return None,
+            };
+            moved[at].uses += sign;
+            moved[at].writes += sign * i32::from(u.write);
+        }
+        for m in &moved[..count] {
+            // Held before, and still used afterwards.
+            let held = self.held.get(&m.key)?;
+            if i64::from(held.counts.uses) + i64::from(m.uses) <= 0 {
+                return None;
+            }
+        }
+        Some(count)
+    }
+
+    fn set_node_uses(&mut self, node: usize, new_uses: impl ExactSizeIterator<Item = Use<'a>>) {
         if node >= self.ranges.len() {
             self.ranges.resize(node + 1, (self.uses.len() as u32, 0));
         }
@@ -510,7 +721,7 @@ impl Drop for Holdings<'_> {
         let (fence, launched) = (self.fence.clone(), self.launched);
         let release = move |held: &[Held]| {
             for h in held {
-                h.alloc.state().unregister(&fence, h.counts, launched);
+                h.alloc.state().unregister(&fence, h.counts, true, launched);
             }
         };
         if !launched || (!must_defer_releases() && self.fence.mark().is_ok()) {
@@ -530,5 +741,188 @@ impl Drop for Holdings<'_> {
             }
             true
         }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Device memory with a record and no driver behind it: registering, moving and releasing
+    /// uses of it make no driver call while the executable has not launched.
+    struct Fake {
+        state: AllocState,
+        range: (u64, u64),
+    }
+
+    impl Allocation for Fake {
+        fn state(&self) -> &AllocState {
+            &self.state
+        }
+        fn space(&self) -> Space {
+            Space::Device
+        }
+        fn home(&self) -> Option<&Arc<CudaStream>> {
+            None
+        }
+        fn range(&self) -> (u64, u64) {
+            self.range
+        }
+    }
+
+    use super::super::alloc::AllocState;
+
+    fn fake(start: u64) -> Arc<dyn Allocation> {
+        Arc::new(Fake {
+            state: AllocState::default(),
+            range: (start, start + 64),
+        })
+    }
+
+    fn uses(of: &[(&Arc<dyn Allocation>, bool)]) -> Vec<Use<'static>> {
+        of.iter()
+            .map(|&(alloc, write)| Use {
+                space: Space::Device,
+                start: alloc.range().0,
+                end: alloc.range().1,
+                write,
+                host_code: false,
+                hold: Hold::Owned(alloc.clone()),
+            })
+            .collect()
+    }
+
+    fn count(holdings: &Holdings<'_>, alloc: &Arc<dyn Allocation>) -> u32 {
+        holdings
+            .held
+            .get(&alloc_key(alloc))
+            .map_or(0, |h| h.counts.uses)
+    }
+
+    #[test]
+    fn swapping_held_buffers_registers_and_releases_nothing() {
+        let (x, y, z) = (fake(0x1000), fake(0x2000), fake(0x3000));
+        // `sweep` reads x and writes y; `check` reads x.
+        let nodes = [uses(&[(&x, false), (&y, true)]), uses(&[(&x, false)])];
+        let mut holdings =
+            Holdings::new(nodes.iter().map(Vec::as_slice), &|i| format!("n{i}")).unwrap();
+        let fence = holdings.fence().clone();
+        let registered = x.state().holder_counts(&fence);
+        assert_eq!(registered.map(|c| c.uses), Some(2));
+        let name = |i: usize| format!("n{i}");
+
+        // The swap: both nodes move between x and y, which stay held.
+        let mut applied = 0;
+        let mut new = uses(&[(&y, false), (&x, true)]);
+        holdings
+            .replace_one(0, &mut new, &name, || {
+                applied += 1;
+                Ok(())
+            })
+            .unwrap();
+        assert!(new.is_empty(), "the new uses were taken");
+        let mut new = uses(&[(&y, false)]);
+        holdings
+            .replace_one(1, &mut new, &name, || {
+                applied += 1;
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(applied, 2);
+        assert_eq!((count(&holdings, &x), count(&holdings, &y)), (1, 2));
+        assert!(holdings.node_uses(0)[0].same(&uses(&[(&y, false)])[0]));
+        // The fast path leaves the allocations' records alone: x's still says two uses.
+        assert_eq!(x.state().holder_counts(&fence), registered);
+
+        // A refused driver call changes nothing.
+        let mut new = uses(&[(&x, false), (&y, true)]);
+        let refused = holdings.replace_one(0, &mut new, &name, || {
+            Err(Error::Invalid {
+                node: "n0".into(),
+                reason: "refused".into(),
+            })
+        });
+        assert!(refused.is_err());
+        assert_eq!((count(&holdings, &x), count(&holdings, &y)), (1, 2));
+
+        // Memory new to the executable goes the general way: registered.
+        let mut new = uses(&[(&z, false)]);
+        holdings.replace_one(1, &mut new, &name, || Ok(())).unwrap();
+        assert_eq!(z.state().holder_counts(&fence).map(|c| c.uses), Some(1));
+        assert_eq!(count(&holdings, &y), 1);
+        // So does memory the executable stops using: x, used by node 0 only, is released.
+        let mut new = uses(&[(&y, false), (&z, true)]);
+        holdings.replace_one(0, &mut new, &name, || Ok(())).unwrap();
+        assert_eq!(x.state().holder_counts(&fence), None, "released");
+        assert_eq!(count(&holdings, &x), 0);
+        drop(holdings);
+        for alloc in [&y, &z] {
+            assert_eq!(
+                alloc.state().holder_counts(&fence),
+                None,
+                "released on drop"
+            );
+        }
+    }
+
+    #[test]
+    fn a_node_whose_buffers_swap_places_is_reordered_in_place() {
+        let (x, y) = (fake(0x1000), fake(0x2000));
+        let nodes = [uses(&[(&x, false), (&y, true)])];
+        let mut holdings =
+            Holdings::new(nodes.iter().map(Vec::as_slice), &|i| format!("n{i}")).unwrap();
+        let writes =
+            |h: &Holdings<'_>, a: &Arc<dyn Allocation>| h.held[&alloc_key(a)].counts.writes;
+        assert_eq!((writes(&holdings, &x), writes(&holdings, &y)), (0, 1));
+        let (kx, ky) = (nodes[0][0].key(), nodes[0][1].key());
+        assert!(holdings.is_permutation(0, &[ky, kx]));
+        assert!(
+            holdings.is_permutation(0, &[kx, ky]),
+            "the identity is one too"
+        );
+        assert!(!holdings.is_permutation(0, &[ky, ky]), "each range once");
+        assert!(!holdings.is_permutation(0, &[kx]), "all of them");
+        let strong = Arc::strong_count(&x);
+        holdings.permute(0, &[ky, kx]);
+        let now = holdings.node_uses(0);
+        assert!(now[0].same(&uses(&[(&y, false)])[0]), "y, read");
+        assert!(now[1].same(&uses(&[(&x, true)])[0]), "x, written");
+        assert_eq!((writes(&holdings, &x), writes(&holdings, &y)), (1, 0));
+        assert_eq!(Arc::strong_count(&x), strong, "nothing cloned");
+        let time = std::time::Instant::now();
+        let rounds = 200_000u32;
+        for i in 0..rounds {
+            let keys = if i % 2 == 0 { [kx, ky] } else { [ky, kx] };
+            assert!(holdings.is_permutation(0, &keys));
+            holdings.permute(0, &keys);
+        }
+        println!("permutation: {:?} per node update", time.elapsed() / rounds);
+    }
+
+    /// The bookkeeping of a swap between held buffers, without the driver call: printed, for
+    /// the record (`cargo test -p cudagraph-runtime --release swap_bookkeeping -- --nocapture`).
+    #[test]
+    fn swap_bookkeeping_cost() {
+        let (x, y) = (fake(0x1000), fake(0x2000));
+        let nodes = [uses(&[(&x, false), (&y, true)]), uses(&[(&y, false)])];
+        let mut holdings =
+            Holdings::new(nodes.iter().map(Vec::as_slice), &|i| format!("n{i}")).unwrap();
+        let name = |i: usize| format!("n{i}");
+        let swaps = [
+            uses(&[(&y, false), (&x, true)]),
+            uses(&[(&x, false), (&y, true)]),
+        ];
+        let mut scratch = Vec::with_capacity(4);
+        let rounds = 200_000;
+        let start = std::time::Instant::now();
+        for i in 0..rounds {
+            scratch.extend(swaps[i % 2].iter().cloned());
+            holdings
+                .replace_one(0, &mut scratch, &name, || Ok(()))
+                .unwrap();
+        }
+        let per = start.elapsed() / rounds as u32;
+        println!("swap bookkeeping: {per:?} per node update (uses cloned in, checks, counts)");
+        assert_eq!((count(&holdings, &x), count(&holdings, &y)), (1, 2));
     }
 }

@@ -106,6 +106,15 @@ pub struct MemKey {
     pub(crate) owner: *const (),
 }
 
+impl MemKey {
+    /// No memory (a placeholder in arrays of keys).
+    pub(crate) const NONE: MemKey = MemKey {
+        start: 0,
+        end: 0,
+        owner: std::ptr::null(),
+    };
+}
+
 impl Use<'_> {
     pub(crate) fn key(&self) -> MemKey {
         MemKey {

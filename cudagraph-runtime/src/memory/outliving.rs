@@ -12,8 +12,11 @@
 //!   graph's free node freed it (`memory::adopted`, which orders that stream after the free); a
 //!   launch on another stream first waits for that stream, which the driver does not order by
 //!   itself;
-//! - with auto-free: nothing; the allocation is read only through `&self` methods, so no read
-//!   can overlap the launch that frees it.
+//! - with auto-free: a live allocation needs nothing (the launch frees it first; it is read
+//!   only through `&self` methods, so no read can overlap that launch); one taken out as a
+//!   buffer is as without auto-free: the launch waits until the buffer is gone (freed by
+//!   cudarc, or by a later graph's free node), since it would allocate the same addresses
+//!   again. (CUDA's auto-free frees only what is still unfreed.)
 //!
 //! An executable dropped with an allocation still live (not taken) frees it, ordered after its
 //! last launch, so nothing leaks.
@@ -85,12 +88,11 @@ impl Outliving {
         stream: &Arc<CudaStream>,
         name_of: &dyn Fn(usize) -> String,
     ) -> Result<()> {
-        if self.auto_free {
-            return Ok(());
-        }
         for record in &mut self.records {
             match &record.state {
                 State::Free => {}
+                // The launch frees it first.
+                State::Live(_) if self.auto_free => {}
                 State::Live(_) => {
                     return Err(Error::Allocation {
                         node: "launch".into(),
@@ -167,16 +169,6 @@ impl Outliving {
         name_of: &dyn Fn(usize) -> String,
         wrap: impl FnOnce(sys::CUdeviceptr, &Arc<CudaStream>) -> (B, Weak<dyn Allocation>),
     ) -> Result<B> {
-        if self.auto_free {
-            return Err(Error::Allocation {
-                node: "take_allocation".into(),
-                allocation: format!("`{}`", name_of(node)),
-                reason: "the executable was instantiated with AUTO_FREE_ON_LAUNCH, so its next \
-                         launch frees the allocation: read it with `GraphExec::read_allocation` \
-                         instead"
-                    .into(),
-            });
-        }
         let (addr, stream) = self.live(node, name_of)?;
         let stream = stream.clone();
         let (buffer, weak) = wrap(addr, &stream);

@@ -1,5 +1,5 @@
 //! Graphs named like the types another graph of the call generates (`StepExec` beside `Step`,
-//! `SolverParam` beside `Solver`), and nodes whose handle types would be one.
+//! `SolverParamsMut` beside `Solver`), and nodes whose handle types would be one.
 use cudagraph_runtime::cuda_graph;
 
 cuda_graph! {
@@ -9,7 +9,7 @@ cuda_graph! {
     graph StepExec {
         b: empty;
     }
-    graph SolverParam {
+    graph SolverParamsMut {
         c: empty;
     }
     graph Solver {

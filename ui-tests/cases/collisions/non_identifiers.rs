@@ -1,6 +1,6 @@
-//! Names the expansion cannot derive items from: a param whose `set_params_only` variant (its
-//! name in CamelCase) would not start with a letter (`_1`, `__`), and a node name that rustc
-//! could not lex as an identifier (it reports it, and passes it on).
+//! Names the expansion cannot derive items from: a node name that rustc could not lex as an
+//! identifier (it reports it, and passes it on). Params named `_1` and `__` are fine: their
+//! setters are `set__1` and `set___`.
 use cudagraph_runtime::{cuda_graph, prelude::*};
 
 cuda_graph! {

@@ -1,0 +1,404 @@
+//! Changing the params an executable owns: one setter per param (`exec.set_alpha(v)`), the guard
+//! of `exec.params_mut()` for several changes at once, and what both rest on: which node reads
+//! which param, known here at compile time, so that a change updates exactly the nodes that
+//! read the changed params (each once), and nothing else is compared or looked at; and the copy
+//! of the params the nodes were last updated from (`applied`), which a change is copied into once
+//! made, and undone from when refused (`sync`, `sync_children`).
+//!
+//! The runtime's side is `__private::tracked` (the `Tracked` trait implemented here, `apply`).
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+
+use super::owned::Base;
+use super::{
+    docs, indirect_key, local, params_at, relocated, updatable, update_fn, Gen, Role, PER_FN,
+};
+use crate::model::name_of;
+use crate::parse::NodeOp;
+
+/// `<Graph>ParamsMut`, the guard of `params_mut()`.
+pub fn guard_type(g: &Gen) -> proc_macro2::Ident {
+    format_ident!("{}ParamsMut", name_of(g.graph), span = g.graph.span())
+}
+
+/// The executable's `Tracked` implementation, its update function per node, its setters, and
+/// the guard type.
+pub fn tracked(g: &Gen) -> TokenStream {
+    let p = &g.p;
+    let (vis, pass, graph, params_ty, exec_ty) = (
+        &g.model.decl.vis,
+        &g.pass,
+        g.graph,
+        &g.params_ty,
+        &g.exec_ty,
+    );
+    let guard_ty = guard_type(g);
+    let exec_name = exec_ty.to_string();
+    let params = params_at(Span::call_site());
+
+    // The nodes reading each param: alloc and collective nodes first (their checks, that CUDA
+    // cannot resize an allocation and that NCCL fixed a collective's buffers, come before any
+    // update), then the updatable ones, in build order. An
+    // `#[indirect]` param is read through its key, which never changes: no node.
+    let mut readers: Vec<Vec<u32>> = vec![Vec::new(); g.model.params.len()];
+    for alloc_first in [true, false] {
+        for n in &g.nodes {
+            let is_alloc = super::checked_only(&n.decl.op);
+            if is_alloc != alloc_first || !(is_alloc || updatable(&n.decl.op)) {
+                continue;
+            }
+            for &i in &n.mentions {
+                if !g.model.is_indirect(i) {
+                    readers[i].push(n.pos as u32);
+                }
+            }
+        }
+    }
+    // The params the build-time memory check involves: a change to one runs it again.
+    let mut checked = vec![false; g.model.params.len()];
+    for o in &g.analysis.overlaps {
+        checked[o.param_a] = true;
+        checked[o.param_b] = true;
+    }
+    for pair in &g.analysis.children {
+        for node in [pair.child, pair.other] {
+            if let NodeOp::Child(c) = &g.model.nodes[node].op {
+                if let Some(i) = g.param_ident(&c.graph).and_then(|id| g.model.param(id)) {
+                    checked[i] = true;
+                }
+            }
+        }
+        for &(i, _) in &pair.uses {
+            checked[i] = true;
+        }
+    }
+    let reader_entries = readers
+        .iter()
+        .zip(&checked)
+        .map(|(nodes, &check)| quote!((&[#(#nodes),*], #check)));
+
+    // One small function per node bringing it up to the params, out of line: a call runs the
+    // code of the node it updates only.
+    let nothing = format_ident!("__cg_nothing");
+    let has_update = |n: &super::NodeGen| updatable(&n.decl.op) || super::checked_only(&n.decl.op);
+    let node_fns = g.nodes.iter().filter(|n| has_update(n)).map(|n| {
+        let f = update_fn(n.pos);
+        let update = relocated(g.update_node(n), n.site);
+        quote! {
+            #[inline(never)]
+            #[allow(unused_variables)]
+            fn #f(&mut self) -> #p::Result<()> {
+                let #params: &#params_ty = &self.state.params;
+                #update
+                #p::Result::Ok(())
+            }
+        }
+    });
+    let updates = g.nodes.iter().map(|n| match has_update(n) {
+        true => {
+            let f = update_fn(n.pos);
+            quote!(Self::#f)
+        }
+        false => quote!(Self::#nothing),
+    });
+
+    // Where each param lies in the params struct, for `swap` to tell which params it was given.
+    let count = g.model.params.len();
+    let layout = local("layout");
+    let mut layout_fns = Vec::new();
+    let mut layout_calls = Vec::new();
+    let indices: Vec<usize> = (0..count).collect();
+    for chunk in indices.chunks(PER_FN) {
+        let f = format_ident!("__cg_layout_{}", chunk[0]);
+        let entries = chunk.iter().map(|&i| {
+            let (name, index) = (&g.model.params[i].name, i as u32);
+            quote!(#layout.push(#p::field_layout(#params, &#params.#name, #index));)
+        });
+        layout_fns.push(quote! {
+            #[inline(never)]
+            fn #f(#params: &#params_ty, #layout: &mut #p::Vec<(usize, usize, u32)>) {
+                #(#entries)*
+            }
+        });
+        layout_calls.push(quote!(Self::#f(#params, &mut #layout);));
+    }
+
+    let value = local("value");
+    let setters = (0..count).map(|i| {
+        let f = &g.model.params[i];
+        let (name, ty) = (&f.name, &f.ty);
+        let setter = format_ident!("set_{}", name_of(name), span = name.span());
+        let doc = docs::setter_doc(g, i, &readers[i]);
+        if g.model.is_indirect(i) {
+            let key = indirect_key(name);
+            return quote! {
+                #[doc = #doc]
+                #[inline]
+                pub fn #setter(&mut self, #value: #ty) -> #p::Result<#ty> {
+                    self.exec.set_indirect(&self.nodes.#key, #value)?;
+                    // Written for the launches at once: applied.
+                    self.applied.#name = #value;
+                    #p::Result::Ok(#p::replace(&mut self.state.params.#name, #value))
+                }
+            };
+        }
+        quote! {
+            #[doc = #doc]
+            pub fn #setter(&mut self, #value: #ty) -> #p::Result<#ty> {
+                let old = #p::replace(&mut self.state.params.#name, #value);
+                // Refused: the param has its applied value back (see `__private::apply`).
+                #p::set_param(self, #i).map(|_| old)
+            }
+        }
+    });
+    let staged = (0..count).map(|i| {
+        let f = &g.model.params[i];
+        let (name, ty) = (&f.name, &f.ty);
+        let setter = format_ident!("set_{}", name_of(name), span = name.span());
+        let doc = docs::staged_setter_doc(g, i, &readers[i]);
+        let stage = if g.model.is_indirect(i) {
+            let key = indirect_key(name);
+            quote!(#p::write_indirect(&mut self.exec.exec, &self.exec.nodes.#key, #value);)
+        } else {
+            quote!(#p::stage(self.exec, #i);)
+        };
+        quote! {
+            #[doc = #doc]
+            #[inline]
+            pub fn #setter(&mut self, #value: #ty) -> #ty {
+                let old = #p::replace(&mut self.exec.state.params.#name, #value);
+                #stage
+                old
+            }
+        }
+    });
+    // After a swap of `#[indirect]` params: their values written where the launches read them.
+    let indirect_writes = (0..count).filter(|&i| g.model.is_indirect(i)).map(|i| {
+        let name = &g.model.params[i].name;
+        let key = indirect_key(name);
+        quote! {
+            if param == #i {
+                #p::write_indirect(&mut self.exec, &self.nodes.#key, self.state.params.#name);
+            }
+        }
+    });
+    let (sync_fns, sync_dispatch) = sync(g);
+    let sync_children = sync_children(g);
+    let guard_doc = docs::guard_doc(g);
+    let guard_name = guard_ty.to_string();
+    let pick = local("pick");
+    quote! {
+        #(#pass)*
+        impl #p::Tracked for #exec_ty {
+            type Params = #params_ty;
+            const NAME: &'static str = #exec_name;
+            #[allow(clippy::type_complexity)]
+            const UPDATES: &'static [fn(&mut Self) -> #p::Result<()>] = &[#(#updates),*];
+            const READERS: &'static [(&'static [u32], bool)] = &[#(#reader_entries),*];
+
+            #[inline(always)]
+            fn tracker(&mut self) -> &mut #p::Tracker {
+                &mut self.tracker
+            }
+
+            #[inline(always)]
+            fn params_mut(&mut self) -> &mut #params_ty {
+                &mut self.state.params
+            }
+
+            fn check(&self) -> #p::Result<()> {
+                #graph::__cg_check_overlaps(&self.state.params)
+            }
+
+            #[allow(unused_variables)]
+            fn write_indirect(&mut self, param: usize) {
+                #(#indirect_writes)*
+            }
+
+            #[inline]
+            #[allow(unused_variables)]
+            fn sync(&mut self, param: usize, commit: bool) {
+                #sync_dispatch
+            }
+
+            #sync_children
+
+            fn param_at(#params: &#params_ty, offset: usize) -> #p::Option<usize> {
+                // The layout is the type's: found once, from the first params asked about.
+                static LAYOUT: #p::OnceLock<#p::Vec<(usize, usize, u32)>> = #p::OnceLock::new();
+                let found = LAYOUT.get_or_init(|| {
+                    let mut #layout = #p::Vec::with_capacity(#count);
+                    #(#layout_calls)*
+                    #layout.sort_unstable();
+                    #layout
+                });
+                #p::find_param(found, offset)
+            }
+        }
+
+        #(#pass)*
+        // The setters spell out the params' types (kernels' parameter tuples among them).
+        #[allow(clippy::type_complexity)]
+        impl #exec_ty {
+            #(#setters)*
+
+            /// The update of a node CUDA updates nothing of.
+            #[allow(dead_code)]
+            fn #nothing(&mut self) -> #p::Result<()> {
+                #p::Result::Ok(())
+            }
+
+            #(#node_fns)*
+
+            #(#layout_fns)*
+
+            #(#sync_fns)*
+        }
+
+        #(#pass)*
+        #[doc = #guard_doc]
+        #[must_use = "changes made through the guard are applied by `apply`, or by the next launch"]
+        #vis struct #guard_ty<'a> {
+            exec: &'a mut #exec_ty,
+        }
+
+        #(#pass)*
+        impl #p::Deref for #guard_ty<'_> {
+            type Target = #params_ty;
+            fn deref(&self) -> &#params_ty {
+                &self.exec.state.params
+            }
+        }
+
+        #(#pass)*
+        #[allow(clippy::type_complexity)]
+        impl #guard_ty<'_> {
+            #(#staged)*
+
+            /// Swaps two params of one type (or parts of params), picked by `pick`
+            /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
+            /// Refused, with nothing changed, when `pick` returns memory outside the params (a
+            /// param's heap data): which param changed could not be known.
+            pub fn swap<T>(
+                &mut self,
+                #pick: impl FnOnce(&mut #params_ty) -> (&mut T, &mut T),
+            ) -> #p::Result<()> {
+                #p::stage_swap(self.exec, #pick)
+            }
+
+            /// Updates the nodes that read the params changed so far, each once; returns how
+            /// many it updated. All or nothing: an update that fails is reported, naming its
+            /// node, and the changes are undone (the params get back the values the nodes were
+            /// last updated from, the nodes updated before the refusal are set back, nothing
+            /// stays pending), so the executable runs as it did before them.
+            pub fn apply(self) -> #p::Result<usize> {
+                #p::apply(self.exec)
+            }
+        }
+
+        #(#pass)*
+        impl #p::fmt::Debug for #guard_ty<'_> {
+            fn fmt(&self, f: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
+                f.debug_struct(#guard_name).finish_non_exhaustive()
+            }
+        }
+    }
+}
+
+/// `Tracked::sync`'s body, and the functions it calls: each copies the params of a chunk of
+/// [`PER_FN`] (a match over them, a function per chunk: a function per param would be thousands
+/// of items, one match over all of them a function beyond the optimizer) between the params and
+/// the applied params. Child graphs are left to [`sync_children`].
+fn sync(g: &Gen) -> (Vec<TokenStream>, TokenStream) {
+    let count = g.model.params.len();
+    let indices: Vec<usize> = (0..count).collect();
+    let (mut fns, mut arms) = (Vec::new(), Vec::new());
+    for (at, chunk) in indices.chunks(PER_FN).enumerate() {
+        let f = format_ident!("__cg_sync_{}", chunk[0]);
+        let copies = chunk
+            .iter()
+            .filter(|&&i| g.roles[i] != Role::Child)
+            .map(|&i| {
+                let (kept, applied) = (g.kept(i), g.applied(i));
+                let (to_applied, to_kept) = (g.keep(i, Base::Kept), g.keep(i, Base::Applied));
+                quote! {
+                    #i => if commit { #applied = #to_applied; } else { #kept = #to_kept; }
+                }
+            });
+        fns.push(quote! {
+            #[inline(never)]
+            #[allow(unused_variables)]
+            fn #f(&mut self, param: usize, commit: bool) {
+                match param {
+                    #(#copies)*
+                    _ => {}
+                }
+            }
+        });
+        arms.push(quote!(#at => self.#f(param, commit),));
+    }
+    let dispatch = quote! {
+        match param / #PER_FN {
+            #(#arms)*
+            _ => {}
+        }
+    };
+    (fns, dispatch)
+}
+
+/// `Tracked::sync_children`: the changed params that are child graphs, whose copies may fail,
+/// copied all before any is stored (as `set_params` copies them), or swapped.
+fn sync_children(g: &Gen) -> TokenStream {
+    let p = &g.p;
+    let children = g.child_params();
+    let how = local("how");
+    if children.is_empty() {
+        return quote! {
+            #[inline(always)]
+            fn sync_children(&mut self, #how: #p::SyncChildren) -> #p::Result<()> {
+                let _ = #how;
+                #p::Result::Ok(())
+            }
+        };
+    }
+    let swaps = children.iter().map(|&i| {
+        let (kept, applied) = (g.kept(i), g.applied(i));
+        quote! {
+            if self.tracker.is_changed(#i) {
+                #p::swap(&mut #kept, &mut #applied);
+            }
+        }
+    });
+    let copies = children.iter().map(|&i| {
+        let copy = super::owned::child_copy(i);
+        let (to_applied, to_kept) = (g.keep(i, Base::Kept), g.keep(i, Base::Applied));
+        quote! {
+            let #copy = match self.tracker.is_changed(#i) {
+                false => #p::Option::None,
+                true if commit => #p::Option::Some(#to_applied?),
+                true => #p::Option::Some(#to_kept?),
+            };
+        }
+    });
+    let stores = children.iter().map(|&i| {
+        let (copy, kept, applied) = (super::owned::child_copy(i), g.kept(i), g.applied(i));
+        quote! {
+            if let #p::Option::Some(copy) = #copy {
+                if commit { #applied = copy; } else { #kept = copy; }
+            }
+        }
+    });
+    quote! {
+        fn sync_children(&mut self, #how: #p::SyncChildren) -> #p::Result<()> {
+            if #how == #p::SyncChildren::Swap {
+                #(#swaps)*
+                return #p::Result::Ok(());
+            }
+            let commit = #how == #p::SyncChildren::Commit;
+            #(#copies)*
+            #(#stores)*
+            #p::Result::Ok(())
+        }
+    }
+}

@@ -1,0 +1,2104 @@
+//! Params of every role an executable copies into its applied params and back when a change is
+//! refused: a child graph (whose copies may fail: made all before any is stored), a kernel, a
+//! buffer, a value.
+use cudagraph_runtime::{cuda_graph, prelude::*};
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if <::cudagraph_runtime::__private::ParamProbe<
+        Kernel<(u32, f32, DevicePtrMut<f32>)>,
+    >>::IS_HANDLE {
+        ::cudagraph_runtime::__private::fail(
+            "param `scale` is a `ConditionalHandle`: a handle is made by the conditional node that reads it (`name: while scale { ... }`), since one made for another graph would be set where no node reads it",
+        )
+    }
+};
+/**The params of [`Inner`]: what its nodes are built from ([`Inner::build`]). Its executable owns a copy ([`InnerExec::params`]), changed through the executable (`set_<param>`, [`InnerExec::params_mut`], [`InnerExec::set_params`]), which updates exactly the nodes that read what changed:
+
+- node `mul` reads `scale`, `y`, `n`, `s`
+*/
+#[allow(clippy::type_complexity)]
+struct InnerParams {
+    ///Param `scale`, read by node `mul`.
+    pub scale: Kernel<(u32, f32, DevicePtrMut<f32>)>,
+    ///Param `y`, read by node `mul`.
+    pub y: DeviceBuffer<f32>,
+    ///Param `n`, read by node `mul`.
+    pub n: u32,
+    ///Param `s`, read by node `mul`.
+    pub s: f32,
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for InnerParams {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("InnerParams").finish_non_exhaustive()
+    }
+}
+/// `y *= s` over `n` elements.
+/**
+
+A CUDA graph declared with `cuda_graph!`: [`Inner::build`] builds it from a [`InnerParams`], [`Inner::instantiate`] makes it a [`InnerExec`].
+
+# Nodes
+
+In build order (a node's position is its index in the graph):
+
+0. `mul`: `kernel scale<<<n.div_ceil(256), 256>>>(n, s, y)`
+
+# Topology
+
+<div style="overflow-x:auto"><svg xmlns="http://www.w3.org/2000/svg" role="img" width="74" height="56" viewBox="0 0 74 56" font-family="monospace" font-size="14" text-anchor="middle" fill="currentColor"><title>Topology of Inner: 1 node, 0 edges</title><rect x="8" y="8" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="37" y="25" fill="#111">mul</text><text x="37" y="41" font-size="11" fill="#374151">kernel</text></svg></div>
+
+As text: `Inner::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
+*/
+struct Inner {
+    graph: ::cudagraph_runtime::__private::Graph<'static>,
+    nodes: ::cudagraph_runtime::__private::Box<
+        ::cudagraph_runtime::__private::ManuallyDrop<__InnerNodes>,
+    >,
+    state: __InnerState,
+    build_id: u64,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
+struct __InnerNodes {
+    mul: ::cudagraph_runtime::__private::KernelNode<(u32, f32, DevicePtrMut<f32>)>,
+}
+unsafe impl ::cudagraph_runtime::__private::Unbuilt for __InnerNodes {}
+#[doc(hidden)]
+#[allow(non_camel_case_types, non_snake_case, dead_code)]
+#[derive(Clone, Copy)]
+struct __InnerLaunch {
+    mul: ::cudagraph_runtime::__private::LaunchConfig,
+}
+unsafe impl ::cudagraph_runtime::__private::Unbuilt for __InnerLaunch {}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __InnerState {
+    params: ::cudagraph_runtime::__private::Box<InnerParams>,
+    launch: ::cudagraph_runtime::__private::Box<__InnerLaunch>,
+}
+impl Inner {
+    /// The declared shape: nodes in build order (their indices in the graph; one more
+    /// with `#[indirect]` params, whose fetch node comes first), kinds and edges. Its
+    /// `to_dot()` and `to_mermaid()` draw it.
+    pub const TOPOLOGY: ::cudagraph_runtime::__private::Topology = ::cudagraph_runtime::__private::Topology {
+        name: "Inner",
+        nodes: &[("mul", ::cudagraph_runtime::__private::NodeKind::Kernel)],
+        edges: &[],
+        bodies: &[],
+    };
+    /// [`TOPOLOGY`](Self::TOPOLOGY) drawn as a standalone SVG image, laid out when the
+    /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
+    /// in an HTML page; its lines and labels take the text colour of the page around it
+    /// (black in a file of its own). It is in the binary only if the program calls this.
+    pub const fn topology_svg() -> &'static str {
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"74\" height=\"56\" viewBox=\"0 0 74 56\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Inner: 1 node, 0 edges</title><rect x=\"8\" y=\"8\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"37\" y=\"25\" fill=\"#111\">mul</text><text x=\"37\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text></svg>"
+    }
+    /// Builds the graph from `params` on `ctx`'s device.
+    ///
+    /// Nodes are added in one fixed order (a topological order of the declaration, ties
+    /// broken by declaration order) with dependencies in declared order, so every graph
+    /// built here pairs node for node with every executable of this declaration.
+    pub fn build(
+        ctx: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaContext,
+        >,
+        __cg_params: &InnerParams,
+    ) -> ::cudagraph_runtime::__private::Result<Self> {
+        Self::__cg_check_overlaps(__cg_params)?;
+        let mut __cg_graph = ::cudagraph_runtime::__private::Graph::with_capacity(
+            ctx,
+            1usize,
+        )?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_graph, "Inner");
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            graph: __cg_graph,
+            nodes,
+            state,
+            build_id: ::cudagraph_runtime::__private::next_build_id(),
+        })
+    }
+    /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
+    /// reusing the runtime graph's bookkeeping and references (see `Graph::clear`). The
+    /// cheap way to rebuild for a whole-graph update in a loop.
+    ///
+    /// On error the graph is left empty or partly built: rebuild it before using it
+    /// again (an update from it is refused).
+    pub fn rebuild(
+        &mut self,
+        __cg_params: &InnerParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        Self::__cg_check_overlaps(__cg_params)?;
+        self.build_id = ::cudagraph_runtime::__private::next_build_id();
+        self.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&self.graph, "Inner");
+        self.nodes = nodes;
+        self.state = state;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// Adds every node to the empty `graph`, in the canonical order; returns their handles
+    /// and the state they were built from. (The handles come boxed for the reason given
+    /// at the `nodes` field: a signature naming their struct by value would repeat each
+    /// bad param type's error at the macro call.)
+    fn __cg_add_nodes(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &InnerParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        (
+            ::cudagraph_runtime::__private::Box<
+                ::cudagraph_runtime::__private::ManuallyDrop<__InnerNodes>,
+            >,
+            __InnerState,
+        ),
+    > {
+        let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
+            ::cudagraph_runtime::__private::ManuallyDrop<__InnerNodes>,
+        >();
+        let mut configs = ::cudagraph_runtime::__private::unbuilt_box::<__InnerLaunch>();
+        {
+            let nodes: &mut __InnerNodes = &mut boxed;
+            #[allow(unused_variables)]
+            let launches: &mut __InnerLaunch = &mut configs;
+            Self::__cg_add_0(__cg_graph, __cg_params, nodes, launches)?;
+        }
+        ::cudagraph_runtime::__private::Result::Ok((
+            boxed,
+            __InnerState {
+                params: Self::__cg_own(__cg_params)?,
+                launch: configs,
+            },
+        ))
+    }
+    #[inline(never)]
+    fn __cg_add_0(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &InnerParams,
+        nodes: &mut __InnerNodes,
+        launches: &mut __InnerLaunch,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        (nodes.mul, launches.mul) = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "mul",
+            |__cg_graph| {
+                let (kernel, config, args) = Inner::__cg_eval_mul(__cg_params);
+                ::cudagraph_runtime::__private::Result::Ok((
+                    __cg_graph.add_kernel(kernel, config, args, &[])?,
+                    config,
+                ))
+            },
+        )?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The runtime graph.
+    pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
+        &self.graph
+    }
+    /// Refuses params under which two nodes that may run at the same time share memory, one
+    /// writing it.
+    #[allow(unused_variables)]
+    #[inline]
+    fn __cg_check_overlaps(
+        __cg_params: &InnerParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{
+            ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+        };
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    ///Instantiates the graph with default flags.
+    pub fn instantiate(self) -> ::cudagraph_runtime::__private::Result<InnerExec> {
+        self.instantiate_with(
+            ::cudagraph_runtime::__private::InstantiateFlags::NONE,
+            ::cudagraph_runtime::__private::Option::None,
+        )
+    }
+    ///Instantiates the graph with `flags`, uploading it to `upload` when given.
+    pub fn instantiate_with(
+        self,
+        flags: ::cudagraph_runtime::__private::InstantiateFlags,
+        upload: ::cudagraph_runtime::__private::Option<
+            &::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<InnerExec> {
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            InnerExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
+    }
+    ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
+    pub fn instantiate_on(
+        self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<InnerExec> {
+        let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            InnerExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_mul<'__cg_p>(
+        __cg_params: &'__cg_p InnerParams,
+    ) -> (
+        &'__cg_p ::cudagraph_runtime::__private::Kernel<(u32, f32, DevicePtrMut<f32>)>,
+        ::cudagraph_runtime::__private::LaunchConfig,
+        (
+            impl ::cudagraph_runtime::__private::KernelArg<'static, u32> + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<'static, f32> + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtrMut<f32>,
+            > + '__cg_p,
+        ),
+    ) {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let scale = (&::cudagraph_runtime::__private::Bind(&__cg_params.scale))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let n = (&::cudagraph_runtime::__private::Bind(&__cg_params.n)).__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let s = (&::cudagraph_runtime::__private::Bind(&__cg_params.s)).__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let y = (&::cudagraph_runtime::__private::Bind(&__cg_params.y)).__cg_bind();
+        let config = ::cudagraph_runtime::__private::launch(n.div_ceil(256), 256, 0);
+        let args = (
+            ::cudagraph_runtime::__private::KernelArgPart::<'static, u32, _>::new(n),
+            ::cudagraph_runtime::__private::KernelArgPart::<'static, f32, _>::new(s),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtrMut<f32>,
+                _,
+            >::new(y),
+        );
+        (
+            <Kernel<
+                (u32, f32, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::as_kernel(
+                &__cg_params.scale,
+            ),
+            config,
+            args,
+        )
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for Inner {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("Inner").field("graph", &self.graph).finish_non_exhaustive()
+    }
+}
+impl ::cudagraph_runtime::__private::BodyRules for Inner {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{
+            ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+        };
+        ::cudagraph_runtime::__private::first_forbidden(&[])
+    };
+}
+impl ::cudagraph_runtime::__private::ChildGraph for Inner {
+    fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
+        &self.graph
+    }
+    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+        ::cudagraph_runtime::__private::Option::Some(self.build_id)
+    }
+    fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
+        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
+        copy.build_id = self.build_id;
+        ::cudagraph_runtime::__private::Result::Ok(copy)
+    }
+}
+impl ::cudagraph_runtime::__private::SameDeclaration<Inner> for Inner {
+    fn same(&self) -> &Inner {
+        self
+    }
+}
+/**[`Inner`], instantiated, with the [`InnerParams`] it runs, which it owns ([`params`](Self::params)).
+
+Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`InnerParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Inner`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
+
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
+
+Nodes:
+
+- [`mul()`](Self::mul): kernel node
+*/
+struct InnerExec {
+    exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+    nodes: ::cudagraph_runtime::__private::Box<
+        ::cudagraph_runtime::__private::ManuallyDrop<__InnerNodes>,
+    >,
+    state: __InnerState,
+    /// A copy of the params as the nodes were last updated from them: what a refused
+    /// change puts back (see `__private::apply`).
+    applied: ::cudagraph_runtime::__private::Box<InnerParams>,
+    /// The nodes that disagree with the params (see `__private::Tracker`).
+    tracker: ::cudagraph_runtime::__private::Tracker,
+}
+impl InnerExec {
+    /// The executable of `exec`, instantiated from a graph with these nodes and state;
+    /// `applied`, a copy of the state's params.
+    fn __cg_new(
+        exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+        nodes: ::cudagraph_runtime::__private::Box<
+            ::cudagraph_runtime::__private::ManuallyDrop<__InnerNodes>,
+        >,
+        state: __InnerState,
+        applied: ::cudagraph_runtime::__private::Box<InnerParams>,
+    ) -> Self {
+        let tracker = ::cudagraph_runtime::__private::Tracker::new(1usize, 4usize);
+        Self {
+            exec,
+            nodes,
+            state,
+            applied,
+            tracker,
+        }
+    }
+    /// Launches the graph into `stream`.
+    ///
+    ///Nodes whose params changed through [`params_mut`](Self::params_mut) and were not updated yet are updated first; an update that fails is the launch's error, naming the node, and nothing is launched: the changes are undone, so the next launch runs what ran before them.
+    pub fn launch(
+        &mut self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        if self.tracker.is_dirty() {
+            ::cudagraph_runtime::__private::apply(self)?;
+        }
+        self.exec.launch(stream)
+    }
+    /// Uploads the executable ahead of its first launch.
+    pub fn upload(
+        &self,
+        stream: &::cudagraph_runtime::__private::CudaStream,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.upload(stream)
+    }
+    /**Whole-graph update from a [`Inner`] built with other params (`cuGraphExecUpdate`).
+
+Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable owns a copy of that graph's params (what [`params`](Self::params) shows), and changes made to its own params and not applied yet are dropped.*/
+    pub fn update<__CgSame: ::cudagraph_runtime::__private::SameDeclaration<Inner>>(
+        &mut self,
+        source: &__CgSame,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let source: &Inner = ::cudagraph_runtime::__private::SameDeclaration::same(
+            source,
+        );
+        let params = Inner::__cg_own(&source.state.params)?;
+        let applied = Inner::__cg_own(&source.state.params)?;
+        self.exec.update(&source.graph)?;
+        self.state.params = params;
+        self.applied = applied;
+        *self.state.launch = *source.state.launch;
+        self.tracker.clear();
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Inner::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
+
+It compares every param, so its cost grows with the declaration: to change a few params, set them (the setters `set_<param>`, [`params_mut`](Self::params_mut)), which updates only their readers. A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.
+
+Params under which two nodes that may run at the same time share memory, one writing it, are refused as by [`Inner::build`], with nothing changed. So is any update a node refuses: the error names the node, and the params and the nodes updated before it are set back to what they were.*/
+    pub fn set_params(
+        &mut self,
+        __cg_params: &InnerParams,
+    ) -> ::cudagraph_runtime::__private::Result<usize> {
+        Inner::__cg_check_overlaps(__cg_params)?;
+        self.__cg_take_0(__cg_params);
+        ::cudagraph_runtime::__private::set_all(self)
+    }
+    ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
+    pub fn params(&self) -> &InnerParams {
+        &self.state.params
+    }
+    /**A guard through which to change several params at once, or to swap two: [`InnerParamsMut`]'s `set_<param>` and [`swap`](InnerParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`InnerParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
+
+```text
+exec.params_mut().swap(|p| (&mut p.x, &mut p.x_new))?; // the ping-pong of a solver
+exec.launch(&stream)?;                                 // updates x's and x_new's readers
+```*/
+    pub fn params_mut(&mut self) -> InnerParamsMut<'_> {
+        InnerParamsMut { exec: self }
+    }
+    /// The params, taking the executable apart (it is dropped; memory its launches may
+    /// still use stays alive until they are done).
+    pub fn into_params(self) -> InnerParams {
+        *self.state.params
+    }
+    /// The runtime executable, for what the typed API does not cover (read-only).
+    pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
+        &self.exec
+    }
+    #[inline(never)]
+    fn __cg_take_0(&mut self, __cg_params: &InnerParams) {
+        if !(<Kernel<
+            (u32, f32, DevicePtrMut<f32>),
+        > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.scale)
+            == <Kernel<
+                (u32, f32, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &self.state.params.scale,
+            ))
+        {
+            self.state.params.scale = <Kernel<
+                (u32, f32, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.scale);
+            ::cudagraph_runtime::__private::stage(self, 0usize);
+        }
+        if !(<DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.y,
+            &self.state.params.y,
+        )) {
+            self.state.params.y = <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.y);
+            ::cudagraph_runtime::__private::stage(self, 1usize);
+        }
+        if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.n,
+            &self.state.params.n,
+        )) {
+            self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.n,
+            );
+            ::cudagraph_runtime::__private::stage(self, 2usize);
+        }
+        if !(<f32 as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.s,
+            &self.state.params.s,
+        )) {
+            self.state.params.s = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.s,
+            );
+            ::cudagraph_runtime::__private::stage(self, 3usize);
+        }
+    }
+    ///Node `mul` (`kernel scale<<<n.div_ceil(256), 256>>>(n, s, y)`): its update handle.
+    pub fn mul(&mut self) -> InnerMulNode<'_> {
+        InnerMulNode { exec: self }
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for InnerExec {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("InnerExec").field("exec", &self.exec).finish_non_exhaustive()
+    }
+}
+impl Inner {
+    /// A copy of `params`, for the graph and then its executable to keep: made field by
+    /// field in place on the heap, a few dozen fields per function.
+    #[allow(unused_variables, unused_unsafe)]
+    fn __cg_own(
+        __cg_params: &InnerParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        ::cudagraph_runtime::__private::Box<InnerParams>,
+    > {
+        let mut out = ::cudagraph_runtime::__private::Box::<InnerParams>::new_uninit();
+        let dst = out.as_mut_ptr();
+        unsafe {
+            Self::__cg_own_0(__cg_params, dst);
+            ::cudagraph_runtime::__private::Result::Ok(out.assume_init())
+        }
+    }
+    /// Writes a copy of some of the params into `dst` (see `__cg_own`).
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of the params struct.
+    #[inline(never)]
+    unsafe fn __cg_own_0(__cg_params: &InnerParams, dst: *mut InnerParams) {
+        unsafe {
+            (&raw mut (*dst).scale)
+                .write(
+                    <Kernel<
+                        (u32, f32, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_params.scale,
+                    ),
+                );
+            (&raw mut (*dst).y)
+                .write(
+                    <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.y,
+                    ),
+                );
+            (&raw mut (*dst).n)
+                .write(
+                    <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.n,
+                    ),
+                );
+            (&raw mut (*dst).s)
+                .write(
+                    <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.s,
+                    ),
+                );
+        }
+    }
+}
+impl ::cudagraph_runtime::__private::Tracked for InnerExec {
+    type Params = InnerParams;
+    const NAME: &'static str = "InnerExec";
+    #[allow(clippy::type_complexity)]
+    const UPDATES: &'static [fn(
+        &mut Self,
+    ) -> ::cudagraph_runtime::__private::Result<()>] = &[Self::__cg_update_node_0];
+    const READERS: &'static [(&'static [u32], bool)] = &[
+        (&[0u32], false),
+        (&[0u32], false),
+        (&[0u32], false),
+        (&[0u32], false),
+    ];
+    #[inline(always)]
+    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+        &mut self.tracker
+    }
+    #[inline(always)]
+    fn params_mut(&mut self) -> &mut InnerParams {
+        &mut self.state.params
+    }
+    fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
+        Inner::__cg_check_overlaps(&self.state.params)
+    }
+    #[allow(unused_variables)]
+    fn write_indirect(&mut self, param: usize) {}
+    #[inline]
+    #[allow(unused_variables)]
+    fn sync(&mut self, param: usize, commit: bool) {
+        match param / 64usize {
+            0usize => self.__cg_sync_0(param, commit),
+            _ => {}
+        }
+    }
+    #[inline(always)]
+    fn sync_children(
+        &mut self,
+        how: ::cudagraph_runtime::__private::SyncChildren,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let _ = how;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    fn param_at(
+        __cg_params: &InnerParams,
+        offset: usize,
+    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        > = ::cudagraph_runtime::__private::OnceLock::new();
+        let found = LAYOUT
+            .get_or_init(|| {
+                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
+                    4usize,
+                );
+                Self::__cg_layout_0(__cg_params, &mut layout);
+                layout.sort_unstable();
+                layout
+            });
+        ::cudagraph_runtime::__private::find_param(found, offset)
+    }
+}
+#[allow(clippy::type_complexity)]
+impl InnerExec {
+    /**Sets param `scale` and updates what reads it (node `mul`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`InnerExec`]).
+*/
+    pub fn set_scale(
+        &mut self,
+        value: Kernel<(u32, f32, DevicePtrMut<f32>)>,
+    ) -> ::cudagraph_runtime::__private::Result<Kernel<(u32, f32, DevicePtrMut<f32>)>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.scale,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
+    }
+    /**Sets param `y` and updates what reads it (node `mul`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`InnerExec`]).
+*/
+    pub fn set_y(
+        &mut self,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.y,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
+    }
+    /**Sets param `n` and updates what reads it (node `mul`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`InnerExec`]).
+*/
+    pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.n,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
+    }
+    /**Sets param `s` and updates what reads it (node `mul`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`InnerExec`]).
+*/
+    pub fn set_s(&mut self, value: f32) -> ::cudagraph_runtime::__private::Result<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.s,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
+    }
+    /// The update of a node CUDA updates nothing of.
+    #[allow(dead_code)]
+    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &InnerParams = &self.state.params;
+        let (kernel, config, args) = Inner::__cg_eval_mul(__cg_params);
+        self.exec.set_kernel(self.nodes.mul, kernel, config, args)?;
+        self.state.launch.mul = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_layout_0(
+        __cg_params: &InnerParams,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+    ) {
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.scale,
+                    0u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.y,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.n,
+                    2u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.s,
+                    3u32,
+                ),
+            );
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+        match param {
+            0usize => {
+                if commit {
+                    self.applied.scale = <Kernel<
+                        (u32, f32, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.scale,
+                    );
+                } else {
+                    self.state.params.scale = <Kernel<
+                        (u32, f32, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.scale,
+                    );
+                }
+            }
+            1usize => {
+                if commit {
+                    self.applied.y = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.y,
+                    );
+                } else {
+                    self.state.params.y = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.y,
+                    );
+                }
+            }
+            2usize => {
+                if commit {
+                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.n,
+                    );
+                } else {
+                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.n,
+                    );
+                }
+            }
+            3usize => {
+                if commit {
+                    self.applied.s = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.s,
+                    );
+                } else {
+                    self.state.params.s = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.s,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+/**Changes to the params of a [`InnerExec`], several at once ([`InnerExec::params_mut`]). It reads as the params (`Deref`); `set_<param>` and [`swap`](Self::swap) change them and mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each once however many of its params changed. A guard dropped without `apply` leaves the changes to the executable's next launch, which applies them first: a change cannot be forgotten. An update that fails is the error of that `apply` or launch, naming the node (the launch launches nothing), and undoes the changes: the params and the nodes are as they were before them.
+
+```text
+let mut p = exec.params_mut();
+p.set_n(n);                         // its readers are updated once,
+p.set_scale(0.5);                   // even those reading both
+p.swap(|p| (&mut p.x, &mut p.x_new))?;
+p.apply()?;                         // or: the next exec.launch(&stream)
+```*/
+#[must_use = "changes made through the guard are applied by `apply`, or by the next launch"]
+struct InnerParamsMut<'a> {
+    exec: &'a mut InnerExec,
+}
+impl ::cudagraph_runtime::__private::Deref for InnerParamsMut<'_> {
+    type Target = InnerParams;
+    fn deref(&self) -> &InnerParams {
+        &self.exec.state.params
+    }
+}
+#[allow(clippy::type_complexity)]
+impl InnerParamsMut<'_> {
+    ///Sets param `scale`, and marks what reads it (node `mul`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_scale(
+        &mut self,
+        value: Kernel<(u32, f32, DevicePtrMut<f32>)>,
+    ) -> Kernel<(u32, f32, DevicePtrMut<f32>)> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.scale,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        old
+    }
+    ///Sets param `y`, and marks what reads it (node `mul`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_y(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.y,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 1usize);
+        old
+    }
+    ///Sets param `n`, and marks what reads it (node `mul`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_n(&mut self, value: u32) -> u32 {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.n,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        old
+    }
+    ///Sets param `s`, and marks what reads it (node `mul`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_s(&mut self, value: f32) -> f32 {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.s,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 3usize);
+        old
+    }
+    /// Swaps two params of one type (or parts of params), picked by `pick`
+    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
+    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
+    /// param's heap data): which param changed could not be known.
+    pub fn swap<T>(
+        &mut self,
+        pick: impl FnOnce(&mut InnerParams) -> (&mut T, &mut T),
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
+    }
+    /// Updates the nodes that read the params changed so far, each once; returns how
+    /// many it updated. All or nothing: an update that fails is reported, naming its
+    /// node, and the changes are undone (the params get back the values the nodes were
+    /// last updated from, the nodes updated before the refusal are set back, nothing
+    /// stays pending), so the executable runs as it did before them.
+    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+        ::cudagraph_runtime::__private::apply(self.exec)
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for InnerParamsMut<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("InnerParamsMut").finish_non_exhaustive()
+    }
+}
+///Update handle of node `mul` of [`InnerExec`] (`kernel scale<<<n.div_ceil(256), 256>>>(n, s, y)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct InnerMulNode<'a> {
+    exec: &'a mut InnerExec,
+}
+impl<'a> InnerMulNode<'a> {
+    ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
+    pub fn set(
+        &mut self,
+        n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+        s: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
+        y: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let config = self.exec.state.launch.mul;
+        self.set_launch(config, n, s, y)
+    }
+    ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
+    pub fn set_launch(
+        &mut self,
+        config: ::cudagraph_runtime::__private::LaunchConfig,
+        n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+        s: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
+        y: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_kernel_params(self.exec.nodes.mul, config, (n, s, y))?;
+        self.exec.state.launch.mul = config;
+        self.exec.tracker.set_by_handle(0usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The node's launch configuration now.
+    pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
+        self.exec.state.launch.mul
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.mul, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.mul)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::KernelNode<(u32, f32, DevicePtrMut<f32>)> {
+        self.exec.nodes.mul
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for InnerMulNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("InnerMulNode").field("index", &0usize).finish_non_exhaustive()
+    }
+}
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if <::cudagraph_runtime::__private::ParamProbe<Inner>>::IS_HANDLE {
+        ::cudagraph_runtime::__private::fail(
+            "param `first` is a `ConditionalHandle`: a handle is made by the conditional node that reads it (`name: while first { ... }`), since one made for another graph would be set where no node reads it",
+        )
+    }
+};
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if <::cudagraph_runtime::__private::ParamProbe<Inner>>::IS_HANDLE {
+        ::cudagraph_runtime::__private::fail(
+            "param `second` is a `ConditionalHandle`: a handle is made by the conditional node that reads it (`name: while second { ... }`), since one made for another graph would be set where no node reads it",
+        )
+    }
+};
+/**The params of [`Outer`]: what its nodes are built from ([`Outer::build`]). Its executable owns a copy ([`OuterExec::params`]), changed through the executable (`set_<param>`, [`OuterExec::params_mut`], [`OuterExec::set_params`]), which updates exactly the nodes that read what changed:
+
+- node `a` reads `first`
+- node `b` reads `second`
+- node `clear` reads `z`
+*/
+#[allow(clippy::type_complexity)]
+struct OuterParams {
+    ///Param `first`, read by node `a`.
+    pub first: Inner,
+    ///Param `second`, read by node `b`.
+    pub second: Inner,
+    ///Param `z`, read by node `clear`.
+    pub z: DeviceBuffer<f32>,
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for OuterParams {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("OuterParams").finish_non_exhaustive()
+    }
+}
+/// Two `Inner` children, then a zeroed `z`.
+/**
+
+A CUDA graph declared with `cuda_graph!`: [`Outer::build`] builds it from a [`OuterParams`], [`Outer::instantiate`] makes it a [`OuterExec`].
+
+# Nodes
+
+In build order (a node's position is its index in the graph):
+
+0. `a`: `child(first)`
+1. `b`: `child(second)`, after `a`
+2. `clear`: `memset(z, 0.0f32)`, after `b`
+
+# Topology
+
+<div style="overflow-x:auto"><svg xmlns="http://www.w3.org/2000/svg" role="img" width="108" height="200" viewBox="0 0 108 200" font-family="monospace" font-size="14" text-anchor="middle" fill="currentColor"><title>Topology of Outer: 3 nodes, 2 edges</title><defs><marker id="cg2b757dac" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="8" markerHeight="8" orient="auto"><path d="M0 0L8 4L0 8z"/></marker></defs><g fill="none" stroke="currentColor" marker-end="url(#cg2b757dac)"><path d="M54 48V80"/><path d="M54 120V152"/></g><rect x="8" y="8" width="92" height="40" rx="4" fill="#ede9fe" stroke="#6d28d9"/><text x="54" y="25" fill="#111">a</text><text x="54" y="41" font-size="11" fill="#374151">child_graph</text><rect x="8" y="80" width="92" height="40" rx="4" fill="#ede9fe" stroke="#6d28d9"/><text x="54" y="97" fill="#111">b</text><text x="54" y="113" font-size="11" fill="#374151">child_graph</text><rect x="24" y="152" width="60" height="40" rx="4" fill="#ccfbf1" stroke="#0f766e"/><text x="54" y="169" fill="#111">clear</text><text x="54" y="185" font-size="11" fill="#374151">memset</text></svg></div>
+
+As text: `Outer::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
+*/
+struct Outer {
+    graph: ::cudagraph_runtime::__private::Graph<'static>,
+    nodes: ::cudagraph_runtime::__private::Box<
+        ::cudagraph_runtime::__private::ManuallyDrop<__OuterNodes>,
+    >,
+    state: __OuterState,
+    build_id: u64,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
+struct __OuterNodes {
+    a: ::cudagraph_runtime::__private::ChildGraphNode,
+    b: ::cudagraph_runtime::__private::ChildGraphNode,
+    clear: ::cudagraph_runtime::__private::MemsetNode<
+        <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    >,
+}
+unsafe impl ::cudagraph_runtime::__private::Unbuilt for __OuterNodes {}
+#[doc(hidden)]
+#[allow(non_camel_case_types, non_snake_case, dead_code)]
+#[derive(Clone, Copy)]
+struct __OuterLaunch {}
+unsafe impl ::cudagraph_runtime::__private::Unbuilt for __OuterLaunch {}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __OuterState {
+    params: ::cudagraph_runtime::__private::Box<OuterParams>,
+    launch: ::cudagraph_runtime::__private::Box<__OuterLaunch>,
+}
+impl Outer {
+    /// The declared shape: nodes in build order (their indices in the graph; one more
+    /// with `#[indirect]` params, whose fetch node comes first), kinds and edges. Its
+    /// `to_dot()` and `to_mermaid()` draw it.
+    pub const TOPOLOGY: ::cudagraph_runtime::__private::Topology = ::cudagraph_runtime::__private::Topology {
+        name: "Outer",
+        nodes: &[
+            ("a", ::cudagraph_runtime::__private::NodeKind::ChildGraph),
+            ("b", ::cudagraph_runtime::__private::NodeKind::ChildGraph),
+            ("clear", ::cudagraph_runtime::__private::NodeKind::Memset),
+        ],
+        edges: &[(0usize, 1usize), (1usize, 2usize)],
+        bodies: &[],
+    };
+    /// [`TOPOLOGY`](Self::TOPOLOGY) drawn as a standalone SVG image, laid out when the
+    /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
+    /// in an HTML page; its lines and labels take the text colour of the page around it
+    /// (black in a file of its own). It is in the binary only if the program calls this.
+    pub const fn topology_svg() -> &'static str {
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"108\" height=\"200\" viewBox=\"0 0 108 200\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Outer: 3 nodes, 2 edges</title><defs><marker id=\"cg2b757dac\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cg2b757dac)\"><path d=\"M54 48V80\"/><path d=\"M54 120V152\"/></g><rect x=\"8\" y=\"8\" width=\"92\" height=\"40\" rx=\"4\" fill=\"#ede9fe\" stroke=\"#6d28d9\"/><text x=\"54\" y=\"25\" fill=\"#111\">a</text><text x=\"54\" y=\"41\" font-size=\"11\" fill=\"#374151\">child_graph</text><rect x=\"8\" y=\"80\" width=\"92\" height=\"40\" rx=\"4\" fill=\"#ede9fe\" stroke=\"#6d28d9\"/><text x=\"54\" y=\"97\" fill=\"#111\">b</text><text x=\"54\" y=\"113\" font-size=\"11\" fill=\"#374151\">child_graph</text><rect x=\"24\" y=\"152\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"54\" y=\"169\" fill=\"#111\">clear</text><text x=\"54\" y=\"185\" font-size=\"11\" fill=\"#374151\">memset</text></svg>"
+    }
+    /// Builds the graph from `params` on `ctx`'s device.
+    ///
+    /// Nodes are added in one fixed order (a topological order of the declaration, ties
+    /// broken by declaration order) with dependencies in declared order, so every graph
+    /// built here pairs node for node with every executable of this declaration.
+    pub fn build(
+        ctx: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaContext,
+        >,
+        __cg_params: &OuterParams,
+    ) -> ::cudagraph_runtime::__private::Result<Self> {
+        Self::__cg_check_overlaps(__cg_params)?;
+        let mut __cg_graph = ::cudagraph_runtime::__private::Graph::with_capacity(
+            ctx,
+            3usize,
+        )?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_graph, "Outer");
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            graph: __cg_graph,
+            nodes,
+            state,
+            build_id: ::cudagraph_runtime::__private::next_build_id(),
+        })
+    }
+    /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
+    /// reusing the runtime graph's bookkeeping and references (see `Graph::clear`). The
+    /// cheap way to rebuild for a whole-graph update in a loop.
+    ///
+    /// On error the graph is left empty or partly built: rebuild it before using it
+    /// again (an update from it is refused).
+    pub fn rebuild(
+        &mut self,
+        __cg_params: &OuterParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        Self::__cg_check_overlaps(__cg_params)?;
+        self.build_id = ::cudagraph_runtime::__private::next_build_id();
+        self.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&self.graph, "Outer");
+        self.nodes = nodes;
+        self.state = state;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// Adds every node to the empty `graph`, in the canonical order; returns their handles
+    /// and the state they were built from. (The handles come boxed for the reason given
+    /// at the `nodes` field: a signature naming their struct by value would repeat each
+    /// bad param type's error at the macro call.)
+    fn __cg_add_nodes(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &OuterParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        (
+            ::cudagraph_runtime::__private::Box<
+                ::cudagraph_runtime::__private::ManuallyDrop<__OuterNodes>,
+            >,
+            __OuterState,
+        ),
+    > {
+        let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
+            ::cudagraph_runtime::__private::ManuallyDrop<__OuterNodes>,
+        >();
+        let mut configs = ::cudagraph_runtime::__private::unbuilt_box::<__OuterLaunch>();
+        {
+            let nodes: &mut __OuterNodes = &mut boxed;
+            #[allow(unused_variables)]
+            let launches: &mut __OuterLaunch = &mut configs;
+            Self::__cg_add_0(__cg_graph, __cg_params, nodes, launches)?;
+        }
+        ::cudagraph_runtime::__private::Result::Ok((
+            boxed,
+            __OuterState {
+                params: Self::__cg_own(__cg_params)?,
+                launch: configs,
+            },
+        ))
+    }
+    #[inline(never)]
+    fn __cg_add_0(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &OuterParams,
+        nodes: &mut __OuterNodes,
+        launches: &mut __OuterLaunch,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        nodes.a = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "a",
+            |__cg_graph| __cg_graph.add_child_graph(Outer::__cg_eval_a(__cg_params), &[]),
+        )?;
+        nodes.b = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "b",
+            |__cg_graph| {
+                __cg_graph
+                    .add_child_graph(Outer::__cg_eval_b(__cg_params), &[nodes.a.id()])
+            },
+        )?;
+        nodes.clear = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "clear",
+            |__cg_graph| {
+                __cg_graph
+                    .add_memset(Outer::__cg_eval_clear(__cg_params), &[nodes.b.id()])
+            },
+        )?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The runtime graph.
+    pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
+        &self.graph
+    }
+    /// Refuses params under which two nodes that may run at the same time share memory, one
+    /// writing it.
+    #[allow(unused_variables)]
+    #[inline]
+    fn __cg_check_overlaps(
+        __cg_params: &OuterParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{
+            ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+        };
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    ///Instantiates the graph with default flags.
+    pub fn instantiate(self) -> ::cudagraph_runtime::__private::Result<OuterExec> {
+        self.instantiate_with(
+            ::cudagraph_runtime::__private::InstantiateFlags::NONE,
+            ::cudagraph_runtime::__private::Option::None,
+        )
+    }
+    ///Instantiates the graph with `flags`, uploading it to `upload` when given.
+    pub fn instantiate_with(
+        self,
+        flags: ::cudagraph_runtime::__private::InstantiateFlags,
+        upload: ::cudagraph_runtime::__private::Option<
+            &::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<OuterExec> {
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            OuterExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
+    }
+    ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
+    pub fn instantiate_on(
+        self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<OuterExec> {
+        let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            OuterExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_a<'__cg_p>(
+        __cg_params: &'__cg_p OuterParams,
+    ) -> &'__cg_p ::cudagraph_runtime::__private::Graph<'static> {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let first = (&::cudagraph_runtime::__private::Bind(&__cg_params.first))
+            .__cg_bind();
+        ::cudagraph_runtime::__private::ChildGraph::graph(&__cg_params.first)
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_b<'__cg_p>(
+        __cg_params: &'__cg_p OuterParams,
+    ) -> &'__cg_p ::cudagraph_runtime::__private::Graph<'static> {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let second = (&::cudagraph_runtime::__private::Bind(&__cg_params.second))
+            .__cg_bind();
+        ::cudagraph_runtime::__private::ChildGraph::graph(&__cg_params.second)
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_clear<'__cg_p>(
+        __cg_params: &'__cg_p OuterParams,
+    ) -> ::cudagraph_runtime::__private::Memset<
+        'static,
+        <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    > {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let z = (&::cudagraph_runtime::__private::Bind(&__cg_params.z)).__cg_bind();
+        <DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::MemsetTarget>::memset(
+            &__cg_params.z,
+            0.0f32,
+        )
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for Outer {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("Outer").field("graph", &self.graph).finish_non_exhaustive()
+    }
+}
+impl ::cudagraph_runtime::__private::BodyRules for Outer {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{
+            ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+        };
+        ::cudagraph_runtime::__private::first_forbidden(
+            &[
+                {
+                    const INNER: ::cudagraph_runtime::__private::Option<&'static str> = <::cudagraph_runtime::__private::BodyProbe<
+                        Inner,
+                    >>::FORBIDDEN_IN_BODY;
+                    const JOINED: &::cudagraph_runtime::__private::ConstMessage = &::cudagraph_runtime::__private::ConstMessage::join(
+                        &[
+                            "embeds a `Inner` in child node `a`, which ",
+                            match INNER {
+                                ::cudagraph_runtime::__private::Option::Some(inner) => inner,
+                                ::cudagraph_runtime::__private::Option::None => "",
+                            },
+                        ],
+                    );
+                    if INNER.is_some() {
+                        ::cudagraph_runtime::__private::Option::Some(JOINED.as_str())
+                    } else {
+                        ::cudagraph_runtime::__private::Option::None
+                    }
+                },
+                {
+                    const INNER: ::cudagraph_runtime::__private::Option<&'static str> = <::cudagraph_runtime::__private::BodyProbe<
+                        Inner,
+                    >>::FORBIDDEN_IN_BODY;
+                    const JOINED: &::cudagraph_runtime::__private::ConstMessage = &::cudagraph_runtime::__private::ConstMessage::join(
+                        &[
+                            "embeds a `Inner` in child node `b`, which ",
+                            match INNER {
+                                ::cudagraph_runtime::__private::Option::Some(inner) => inner,
+                                ::cudagraph_runtime::__private::Option::None => "",
+                            },
+                        ],
+                    );
+                    if INNER.is_some() {
+                        ::cudagraph_runtime::__private::Option::Some(JOINED.as_str())
+                    } else {
+                        ::cudagraph_runtime::__private::Option::None
+                    }
+                },
+            ],
+        )
+    };
+}
+impl ::cudagraph_runtime::__private::ChildGraph for Outer {
+    fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
+        &self.graph
+    }
+    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+        ::cudagraph_runtime::__private::Option::Some(self.build_id)
+    }
+    fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
+        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
+        copy.build_id = self.build_id;
+        ::cudagraph_runtime::__private::Result::Ok(copy)
+    }
+}
+impl ::cudagraph_runtime::__private::SameDeclaration<Outer> for Outer {
+    fn same(&self) -> &Outer {
+        self
+    }
+}
+/**[`Outer`], instantiated, with the [`OuterParams`] it runs, which it owns ([`params`](Self::params)).
+
+Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`OuterParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Outer`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
+
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
+
+Nodes:
+
+- [`a()`](Self::a): child_graph node
+- [`b()`](Self::b): child_graph node
+- [`clear()`](Self::clear): memset node
+*/
+struct OuterExec {
+    exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+    nodes: ::cudagraph_runtime::__private::Box<
+        ::cudagraph_runtime::__private::ManuallyDrop<__OuterNodes>,
+    >,
+    state: __OuterState,
+    /// A copy of the params as the nodes were last updated from them: what a refused
+    /// change puts back (see `__private::apply`).
+    applied: ::cudagraph_runtime::__private::Box<OuterParams>,
+    /// The nodes that disagree with the params (see `__private::Tracker`).
+    tracker: ::cudagraph_runtime::__private::Tracker,
+}
+impl OuterExec {
+    /// The executable of `exec`, instantiated from a graph with these nodes and state;
+    /// `applied`, a copy of the state's params.
+    fn __cg_new(
+        exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+        nodes: ::cudagraph_runtime::__private::Box<
+            ::cudagraph_runtime::__private::ManuallyDrop<__OuterNodes>,
+        >,
+        state: __OuterState,
+        applied: ::cudagraph_runtime::__private::Box<OuterParams>,
+    ) -> Self {
+        let tracker = ::cudagraph_runtime::__private::Tracker::new(3usize, 3usize);
+        Self {
+            exec,
+            nodes,
+            state,
+            applied,
+            tracker,
+        }
+    }
+    /// Launches the graph into `stream`.
+    ///
+    ///Nodes whose params changed through [`params_mut`](Self::params_mut) and were not updated yet are updated first; an update that fails is the launch's error, naming the node, and nothing is launched: the changes are undone, so the next launch runs what ran before them.
+    pub fn launch(
+        &mut self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        if self.tracker.is_dirty() {
+            ::cudagraph_runtime::__private::apply(self)?;
+        }
+        self.exec.launch(stream)
+    }
+    /// Uploads the executable ahead of its first launch.
+    pub fn upload(
+        &self,
+        stream: &::cudagraph_runtime::__private::CudaStream,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.upload(stream)
+    }
+    /**Whole-graph update from a [`Outer`] built with other params (`cuGraphExecUpdate`).
+
+Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable owns a copy of that graph's params (what [`params`](Self::params) shows), and changes made to its own params and not applied yet are dropped.*/
+    pub fn update<__CgSame: ::cudagraph_runtime::__private::SameDeclaration<Outer>>(
+        &mut self,
+        source: &__CgSame,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let source: &Outer = ::cudagraph_runtime::__private::SameDeclaration::same(
+            source,
+        );
+        let params = Outer::__cg_own(&source.state.params)?;
+        let applied = Outer::__cg_own(&source.state.params)?;
+        self.exec.update(&source.graph)?;
+        self.state.params = params;
+        self.applied = applied;
+        *self.state.launch = *source.state.launch;
+        self.tracker.clear();
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Outer::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
+
+It compares every param, so its cost grows with the declaration: to change a few params, set them (the setters `set_<param>`, [`params_mut`](Self::params_mut)), which updates only their readers. A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.
+
+Params under which two nodes that may run at the same time share memory, one writing it, are refused as by [`Outer::build`], with nothing changed. So is any update a node refuses: the error names the node, and the params and the nodes updated before it are set back to what they were.*/
+    pub fn set_params(
+        &mut self,
+        __cg_params: &OuterParams,
+    ) -> ::cudagraph_runtime::__private::Result<usize> {
+        Outer::__cg_check_overlaps(__cg_params)?;
+        let __cg_child_0 = if {
+            use ::cudagraph_runtime::__private::RoleFallback as _;
+            ::cudagraph_runtime::__private::same_graph(
+                <::cudagraph_runtime::__private::RoleProbe<
+                    Inner,
+                >>::identity(&__cg_params.first),
+                <::cudagraph_runtime::__private::RoleProbe<
+                    Inner,
+                >>::identity(&self.state.params.first),
+            )
+        } {
+            ::cudagraph_runtime::__private::Option::None
+        } else {
+            ::cudagraph_runtime::__private::Option::Some(
+                {
+                    use ::cudagraph_runtime::__private::RoleFallback as _;
+                    <::cudagraph_runtime::__private::RoleProbe<
+                        Inner,
+                    >>::duplicate(&__cg_params.first)
+                }?,
+            )
+        };
+        let __cg_child_1 = if {
+            use ::cudagraph_runtime::__private::RoleFallback as _;
+            ::cudagraph_runtime::__private::same_graph(
+                <::cudagraph_runtime::__private::RoleProbe<
+                    Inner,
+                >>::identity(&__cg_params.second),
+                <::cudagraph_runtime::__private::RoleProbe<
+                    Inner,
+                >>::identity(&self.state.params.second),
+            )
+        } {
+            ::cudagraph_runtime::__private::Option::None
+        } else {
+            ::cudagraph_runtime::__private::Option::Some(
+                {
+                    use ::cudagraph_runtime::__private::RoleFallback as _;
+                    <::cudagraph_runtime::__private::RoleProbe<
+                        Inner,
+                    >>::duplicate(&__cg_params.second)
+                }?,
+            )
+        };
+        self.__cg_take_2(__cg_params);
+        if let ::cudagraph_runtime::__private::Option::Some(copy) = __cg_child_0 {
+            self.state.params.first = copy;
+            ::cudagraph_runtime::__private::stage(self, 0usize);
+        }
+        if let ::cudagraph_runtime::__private::Option::Some(copy) = __cg_child_1 {
+            self.state.params.second = copy;
+            ::cudagraph_runtime::__private::stage(self, 1usize);
+        }
+        ::cudagraph_runtime::__private::set_all(self)
+    }
+    ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
+    pub fn params(&self) -> &OuterParams {
+        &self.state.params
+    }
+    /**A guard through which to change several params at once, or to swap two: [`OuterParamsMut`]'s `set_<param>` and [`swap`](OuterParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`OuterParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
+
+```text
+exec.params_mut().swap(|p| (&mut p.x, &mut p.x_new))?; // the ping-pong of a solver
+exec.launch(&stream)?;                                 // updates x's and x_new's readers
+```*/
+    pub fn params_mut(&mut self) -> OuterParamsMut<'_> {
+        OuterParamsMut { exec: self }
+    }
+    /// The params, taking the executable apart (it is dropped; memory its launches may
+    /// still use stays alive until they are done).
+    pub fn into_params(self) -> OuterParams {
+        *self.state.params
+    }
+    /// The runtime executable, for what the typed API does not cover (read-only).
+    pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
+        &self.exec
+    }
+    #[inline(never)]
+    fn __cg_take_2(&mut self, __cg_params: &OuterParams) {
+        if !(<DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.z,
+            &self.state.params.z,
+        )) {
+            self.state.params.z = <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.z);
+            ::cudagraph_runtime::__private::stage(self, 2usize);
+        }
+    }
+    ///Node `a` (`child(first)`): its update handle.
+    pub fn a(&mut self) -> OuterANode<'_> {
+        OuterANode { exec: self }
+    }
+    ///Node `b` (`child(second)`): its update handle.
+    pub fn b(&mut self) -> OuterBNode<'_> {
+        OuterBNode { exec: self }
+    }
+    ///Node `clear` (`memset(z, 0.0f32)`): its update handle.
+    pub fn clear(&mut self) -> OuterClearNode<'_> {
+        OuterClearNode { exec: self }
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for OuterExec {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("OuterExec").field("exec", &self.exec).finish_non_exhaustive()
+    }
+}
+impl Outer {
+    /// A copy of `params`, for the graph and then its executable to keep: made field by
+    /// field in place on the heap, a few dozen fields per function.
+    #[allow(unused_variables, unused_unsafe)]
+    fn __cg_own(
+        __cg_params: &OuterParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        ::cudagraph_runtime::__private::Box<OuterParams>,
+    > {
+        let __cg_child_0 = {
+            use ::cudagraph_runtime::__private::RoleFallback as _;
+            <::cudagraph_runtime::__private::RoleProbe<
+                Inner,
+            >>::duplicate(&__cg_params.first)
+        }?;
+        let __cg_child_1 = {
+            use ::cudagraph_runtime::__private::RoleFallback as _;
+            <::cudagraph_runtime::__private::RoleProbe<
+                Inner,
+            >>::duplicate(&__cg_params.second)
+        }?;
+        let mut out = ::cudagraph_runtime::__private::Box::<OuterParams>::new_uninit();
+        let dst = out.as_mut_ptr();
+        unsafe {
+            Self::__cg_own_2(__cg_params, dst);
+            (&raw mut (*dst).first).write(__cg_child_0);
+            (&raw mut (*dst).second).write(__cg_child_1);
+            ::cudagraph_runtime::__private::Result::Ok(out.assume_init())
+        }
+    }
+    /// Writes a copy of some of the params into `dst` (see `__cg_own`).
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of the params struct.
+    #[inline(never)]
+    unsafe fn __cg_own_2(__cg_params: &OuterParams, dst: *mut OuterParams) {
+        unsafe {
+            (&raw mut (*dst).z)
+                .write(
+                    <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.z,
+                    ),
+                );
+        }
+    }
+}
+impl ::cudagraph_runtime::__private::Tracked for OuterExec {
+    type Params = OuterParams;
+    const NAME: &'static str = "OuterExec";
+    #[allow(clippy::type_complexity)]
+    const UPDATES: &'static [fn(
+        &mut Self,
+    ) -> ::cudagraph_runtime::__private::Result<()>] = &[
+        Self::__cg_update_node_0,
+        Self::__cg_update_node_1,
+        Self::__cg_update_node_2,
+    ];
+    const READERS: &'static [(&'static [u32], bool)] = &[
+        (&[0u32], false),
+        (&[1u32], false),
+        (&[2u32], false),
+    ];
+    #[inline(always)]
+    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+        &mut self.tracker
+    }
+    #[inline(always)]
+    fn params_mut(&mut self) -> &mut OuterParams {
+        &mut self.state.params
+    }
+    fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
+        Outer::__cg_check_overlaps(&self.state.params)
+    }
+    #[allow(unused_variables)]
+    fn write_indirect(&mut self, param: usize) {}
+    #[inline]
+    #[allow(unused_variables)]
+    fn sync(&mut self, param: usize, commit: bool) {
+        match param / 64usize {
+            0usize => self.__cg_sync_0(param, commit),
+            _ => {}
+        }
+    }
+    fn sync_children(
+        &mut self,
+        how: ::cudagraph_runtime::__private::SyncChildren,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        if how == ::cudagraph_runtime::__private::SyncChildren::Swap {
+            if self.tracker.is_changed(0usize) {
+                ::cudagraph_runtime::__private::swap(
+                    &mut self.state.params.first,
+                    &mut self.applied.first,
+                );
+            }
+            if self.tracker.is_changed(1usize) {
+                ::cudagraph_runtime::__private::swap(
+                    &mut self.state.params.second,
+                    &mut self.applied.second,
+                );
+            }
+            return ::cudagraph_runtime::__private::Result::Ok(());
+        }
+        let commit = how == ::cudagraph_runtime::__private::SyncChildren::Commit;
+        let __cg_child_0 = match self.tracker.is_changed(0usize) {
+            false => ::cudagraph_runtime::__private::Option::None,
+            true if commit => {
+                ::cudagraph_runtime::__private::Option::Some(
+                    {
+                        use ::cudagraph_runtime::__private::RoleFallback as _;
+                        <::cudagraph_runtime::__private::RoleProbe<
+                            Inner,
+                        >>::duplicate(&self.state.params.first)
+                    }?,
+                )
+            }
+            true => {
+                ::cudagraph_runtime::__private::Option::Some(
+                    {
+                        use ::cudagraph_runtime::__private::RoleFallback as _;
+                        <::cudagraph_runtime::__private::RoleProbe<
+                            Inner,
+                        >>::duplicate(&self.applied.first)
+                    }?,
+                )
+            }
+        };
+        let __cg_child_1 = match self.tracker.is_changed(1usize) {
+            false => ::cudagraph_runtime::__private::Option::None,
+            true if commit => {
+                ::cudagraph_runtime::__private::Option::Some(
+                    {
+                        use ::cudagraph_runtime::__private::RoleFallback as _;
+                        <::cudagraph_runtime::__private::RoleProbe<
+                            Inner,
+                        >>::duplicate(&self.state.params.second)
+                    }?,
+                )
+            }
+            true => {
+                ::cudagraph_runtime::__private::Option::Some(
+                    {
+                        use ::cudagraph_runtime::__private::RoleFallback as _;
+                        <::cudagraph_runtime::__private::RoleProbe<
+                            Inner,
+                        >>::duplicate(&self.applied.second)
+                    }?,
+                )
+            }
+        };
+        if let ::cudagraph_runtime::__private::Option::Some(copy) = __cg_child_0 {
+            if commit {
+                self.applied.first = copy;
+            } else {
+                self.state.params.first = copy;
+            }
+        }
+        if let ::cudagraph_runtime::__private::Option::Some(copy) = __cg_child_1 {
+            if commit {
+                self.applied.second = copy;
+            } else {
+                self.state.params.second = copy;
+            }
+        }
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    fn param_at(
+        __cg_params: &OuterParams,
+        offset: usize,
+    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        > = ::cudagraph_runtime::__private::OnceLock::new();
+        let found = LAYOUT
+            .get_or_init(|| {
+                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
+                    3usize,
+                );
+                Self::__cg_layout_0(__cg_params, &mut layout);
+                layout.sort_unstable();
+                layout
+            });
+        ::cudagraph_runtime::__private::find_param(found, offset)
+    }
+}
+#[allow(clippy::type_complexity)]
+impl OuterExec {
+    /**Sets param `first` and updates what reads it (node `a`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`OuterExec`]).
+*/
+    pub fn set_first(
+        &mut self,
+        value: Inner,
+    ) -> ::cudagraph_runtime::__private::Result<Inner> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.first,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
+    }
+    /**Sets param `second` and updates what reads it (node `b`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`OuterExec`]).
+*/
+    pub fn set_second(
+        &mut self,
+        value: Inner,
+    ) -> ::cudagraph_runtime::__private::Result<Inner> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.second,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
+    }
+    /**Sets param `z` and updates what reads it (node `clear`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`OuterExec`]).
+*/
+    pub fn set_z(
+        &mut self,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.z,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
+    }
+    /// The update of a node CUDA updates nothing of.
+    #[allow(dead_code)]
+    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &OuterParams = &self.state.params;
+        self.exec.set_child_graph(self.nodes.a, Outer::__cg_eval_a(__cg_params))?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &OuterParams = &self.state.params;
+        self.exec.set_child_graph(self.nodes.b, Outer::__cg_eval_b(__cg_params))?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &OuterParams = &self.state.params;
+        self.exec
+            .set_memset_params(self.nodes.clear, Outer::__cg_eval_clear(__cg_params))?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_layout_0(
+        __cg_params: &OuterParams,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+    ) {
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.first,
+                    0u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.second,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.z,
+                    2u32,
+                ),
+            );
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+        match param {
+            2usize => {
+                if commit {
+                    self.applied.z = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.z,
+                    );
+                } else {
+                    self.state.params.z = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.z,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+/**Changes to the params of a [`OuterExec`], several at once ([`OuterExec::params_mut`]). It reads as the params (`Deref`); `set_<param>` and [`swap`](Self::swap) change them and mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each once however many of its params changed. A guard dropped without `apply` leaves the changes to the executable's next launch, which applies them first: a change cannot be forgotten. An update that fails is the error of that `apply` or launch, naming the node (the launch launches nothing), and undoes the changes: the params and the nodes are as they were before them.
+
+```text
+let mut p = exec.params_mut();
+p.set_n(n);                         // its readers are updated once,
+p.set_scale(0.5);                   // even those reading both
+p.swap(|p| (&mut p.x, &mut p.x_new))?;
+p.apply()?;                         // or: the next exec.launch(&stream)
+```*/
+#[must_use = "changes made through the guard are applied by `apply`, or by the next launch"]
+struct OuterParamsMut<'a> {
+    exec: &'a mut OuterExec,
+}
+impl ::cudagraph_runtime::__private::Deref for OuterParamsMut<'_> {
+    type Target = OuterParams;
+    fn deref(&self) -> &OuterParams {
+        &self.exec.state.params
+    }
+}
+#[allow(clippy::type_complexity)]
+impl OuterParamsMut<'_> {
+    ///Sets param `first`, and marks what reads it (node `a`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_first(&mut self, value: Inner) -> Inner {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.first,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        old
+    }
+    ///Sets param `second`, and marks what reads it (node `b`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_second(&mut self, value: Inner) -> Inner {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.second,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 1usize);
+        old
+    }
+    ///Sets param `z`, and marks what reads it (node `clear`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_z(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.z,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        old
+    }
+    /// Swaps two params of one type (or parts of params), picked by `pick`
+    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
+    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
+    /// param's heap data): which param changed could not be known.
+    pub fn swap<T>(
+        &mut self,
+        pick: impl FnOnce(&mut OuterParams) -> (&mut T, &mut T),
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
+    }
+    /// Updates the nodes that read the params changed so far, each once; returns how
+    /// many it updated. All or nothing: an update that fails is reported, naming its
+    /// node, and the changes are undone (the params get back the values the nodes were
+    /// last updated from, the nodes updated before the refusal are set back, nothing
+    /// stays pending), so the executable runs as it did before them.
+    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+        ::cudagraph_runtime::__private::apply(self.exec)
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for OuterParamsMut<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("OuterParamsMut").finish_non_exhaustive()
+    }
+}
+///Update handle of node `a` of [`OuterExec`] (`child(first)`): its embedded graph can change (same topology); CUDA cannot enable or disable it ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct OuterANode<'a> {
+    exec: &'a mut OuterExec,
+}
+impl<'a> OuterANode<'a> {
+    /// Replaces the embedded graph's contents with `graph`'s, for the next launches
+    /// (`cuGraphExecChildGraphNodeSetParams`); it must have the embedded graph's
+    /// topology.
+    pub fn set(&mut self, graph: &Inner) -> ::cudagraph_runtime::__private::Result<()> {
+        let set = self
+            .exec
+            .exec
+            .set_child_graph(
+                self.exec.nodes.a,
+                <Inner as ::cudagraph_runtime::__private::ChildGraph>::graph(graph),
+            );
+        set.map(|()| self.exec.tracker.set_by_handle(0usize))
+    }
+    #[doc(hidden)]
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
+    {
+        let _ = enabled;
+        match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
+    }
+    #[doc(hidden)]
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
+    {
+        match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(&self) -> ::cudagraph_runtime::__private::ChildGraphNode {
+        self.exec.nodes.a
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for OuterANode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("OuterANode").field("index", &0usize).finish_non_exhaustive()
+    }
+}
+///Update handle of node `b` of [`OuterExec`] (`child(second)`): its embedded graph can change (same topology); CUDA cannot enable or disable it ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct OuterBNode<'a> {
+    exec: &'a mut OuterExec,
+}
+impl<'a> OuterBNode<'a> {
+    /// Replaces the embedded graph's contents with `graph`'s, for the next launches
+    /// (`cuGraphExecChildGraphNodeSetParams`); it must have the embedded graph's
+    /// topology.
+    pub fn set(&mut self, graph: &Inner) -> ::cudagraph_runtime::__private::Result<()> {
+        let set = self
+            .exec
+            .exec
+            .set_child_graph(
+                self.exec.nodes.b,
+                <Inner as ::cudagraph_runtime::__private::ChildGraph>::graph(graph),
+            );
+        set.map(|()| self.exec.tracker.set_by_handle(1usize))
+    }
+    #[doc(hidden)]
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
+    {
+        let _ = enabled;
+        match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
+    }
+    #[doc(hidden)]
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
+    {
+        match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(&self) -> ::cudagraph_runtime::__private::ChildGraphNode {
+        self.exec.nodes.b
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for OuterBNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("OuterBNode").field("index", &1usize).finish_non_exhaustive()
+    }
+}
+///Update handle of node `clear` of [`OuterExec`] (`memset(z, 0.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct OuterClearNode<'a> {
+    exec: &'a mut OuterExec,
+}
+impl<'a> OuterClearNode<'a> {
+    /// Sets the destination and the pattern written, for the next launches
+    /// (`cuGraphExecMemsetNodeSetParams`): device memory the node's pattern type fills, such as
+    /// a `&DeviceBuffer<T>`. Memory the node stops using is released once the launches that
+    /// may use it are done.
+    pub fn set(
+        &mut self,
+        dst: impl ::cudagraph_runtime::__private::MemsetAs<
+            <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+        >,
+        value: <DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let set = self
+            .exec
+            .exec
+            .set_memset_params(
+                self.exec.nodes.clear,
+                ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
+            );
+        set.map(|()| self.exec.tracker.set_by_handle(2usize))
+    }
+    #[doc(hidden)]
+    pub fn set_2d<__CgDst, __CgValue>(
+        &mut self,
+        dst: __CgDst,
+        pitch: usize,
+        value: __CgValue,
+        width: usize,
+        height: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
+    {
+        let _ = (dst, pitch, value, width, height);
+        match <&'a () as ::cudagraph_runtime::__private::CanUpdate2D>::NEVER {}
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.clear, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.clear)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::MemsetNode<
+        <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    > {
+        self.exec.nodes.clear
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for OuterClearNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("OuterClearNode").field("index", &2usize).finish_non_exhaustive()
+    }
+}
+fn main() {}

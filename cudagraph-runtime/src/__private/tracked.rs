@@ -1,0 +1,730 @@
+//! The params an executable of a `cuda_graph!` declaration owns, and which of its nodes are behind
+//! them.
+//!
+//! The executable keeps its params, and every change to them goes through it: a setter
+//! (`exec.set_alpha(v)`), the guard of `exec.params_mut()`, a swap of two params, `set_params`.
+//! Which node reads which param is known when the macro runs, so a change marks exactly the nodes
+//! that read the changed param (each once, however many of its params changed), and bringing
+//! them up to date ([`apply`]) costs one single-node update each: nothing is compared, no other
+//! node is looked at. `launch` applies what is pending first, so no launch runs nodes that
+//! disagree with the params, and no change can be forgotten.
+//!
+//! An [`apply`] is all or nothing. The executable keeps a second copy of its params, the ones its
+//! nodes were last updated from (the *applied* params); a change leaves that copy alone until
+//! every node it concerns has taken it. When one refuses (a driver error, a kernel's check, a
+//! memcpy's length, an allocation CUDA cannot resize, params under which two nodes race), the
+//! changed params are copied back from the applied ones, the nodes updated before the refusal are
+//! updated again from them (last first: each step back is a state the executable was in a moment
+//! before, so it is accepted again), and nothing is left pending. The executable then runs as it
+//! did before the change, and its next launch neither retries the refused change nor launches
+//! part of it.
+
+use std::mem::size_of;
+
+use crate::{Error, Result};
+
+/// Which nodes of an executable disagree with its params, and which params changed since its
+/// nodes were last updated.
+#[derive(Debug)]
+pub struct Tracker {
+    /// Per node (by build position): a param it reads changed since its last update.
+    stale: Box<[bool]>,
+    /// Per node: set through its handle since its last update from the params.
+    by_handle: Box<[bool]>,
+    /// The stale nodes, in the order they became stale (entries whose node was brought up to
+    /// date since are skipped).
+    pending: Vec<u32>,
+    /// Per param: changed since the nodes were last updated (its applied value is in the
+    /// executable's copy of the applied params).
+    changed: Box<[bool]>,
+    /// The changed params, in the order they changed.
+    changed_list: Vec<u32>,
+    /// The nodes the [`apply`] under way has updated, in order: what a refusal sets back.
+    updated: Vec<u32>,
+    /// A param the build-time memory check involves changed: the check runs before the next
+    /// update.
+    check: bool,
+    /// Something is pending (a changed param, or `broken`): one load on the launch path.
+    dirty: bool,
+    /// Why the executable cannot be updated or launched any more: a refused change could not be
+    /// undone (see [`undo`]). Only a whole-graph update ([`Tracker::clear`]) lifts it.
+    broken: Option<Box<str>>,
+}
+
+impl Tracker {
+    /// A tracker for `nodes` nodes and `params` params, all up to date.
+    pub fn new(nodes: usize, params: usize) -> Self {
+        Self {
+            stale: vec![false; nodes].into_boxed_slice(),
+            by_handle: vec![false; nodes].into_boxed_slice(),
+            pending: Vec::new(),
+            changed: vec![false; params].into_boxed_slice(),
+            changed_list: Vec::new(),
+            updated: Vec::new(),
+            check: false,
+            dirty: false,
+            broken: None,
+        }
+    }
+
+    /// Whether a param changed since the nodes were last updated (or the executable is broken).
+    #[inline(always)]
+    pub fn is_dirty(&self) -> bool {
+        self.dirty
+    }
+
+    /// Whether param `param` changed since the nodes were last updated.
+    #[inline(always)]
+    pub fn is_changed(&self, param: usize) -> bool {
+        self.changed[param]
+    }
+
+    /// Param `param` changed: marks `readers` stale; `check`: the build-time memory check runs
+    /// first.
+    #[inline]
+    fn stage(&mut self, param: usize, readers: &[u32], check: bool) {
+        if !self.changed[param] {
+            self.changed[param] = true;
+            self.changed_list.push(param as u32);
+        }
+        for &node in readers {
+            let stale = &mut self.stale[node as usize];
+            if !*stale {
+                *stale = true;
+                self.pending.push(node);
+            }
+        }
+        self.check |= check;
+        self.dirty = true;
+    }
+
+    /// Node `node` was set through its handle: what the handle set stands until a param the
+    /// node reads changes (or `set_params` resets it), even over a change made before.
+    #[inline]
+    pub fn set_by_handle(&mut self, node: usize) {
+        self.stale[node] = false;
+        self.by_handle[node] = true;
+    }
+
+    /// Marks stale every node set through its handle (for `set_params`, which resets them).
+    fn stage_set_by_handle(&mut self) {
+        for (node, &by_handle) in self.by_handle.iter().enumerate() {
+            if by_handle && !self.stale[node] {
+                self.stale[node] = true;
+                self.pending.push(node as u32);
+                self.dirty = true;
+            }
+        }
+    }
+
+    /// The change is over, made or undone: nothing is pending, the params are the applied ones.
+    fn settle(&mut self) {
+        for &node in &self.pending {
+            self.stale[node as usize] = false;
+        }
+        self.pending.clear();
+        self.updated.clear();
+        for &param in &self.changed_list {
+            self.changed[param as usize] = false;
+        }
+        self.changed_list.clear();
+        self.check = false;
+        self.dirty = self.broken.is_some();
+    }
+
+    /// Every node agrees with the params, and the applied params are the params (a whole-graph
+    /// update made them all anew).
+    pub fn clear(&mut self) {
+        self.stale.fill(false);
+        self.by_handle.fill(false);
+        self.changed.fill(false);
+        self.pending.clear();
+        self.changed_list.clear();
+        self.updated.clear();
+        self.check = false;
+        self.dirty = false;
+        self.broken = None;
+    }
+}
+
+/// What [`Tracked::sync_children`] does with the changed params that are child graphs (whose
+/// copies may fail).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SyncChildren {
+    /// Copies them into the applied params (the change was made). Every copy is made before
+    /// any is stored, so a copy that fails changes nothing.
+    Commit,
+    /// Copies the applied ones back into the params (the change was refused); as `Commit`, a
+    /// failed copy changes nothing.
+    Restore,
+    /// Swaps them with the applied ones: the params get their applied values back without a
+    /// copy, the applied params the refused ones (for when `Restore` failed).
+    Swap,
+}
+
+/// A `cuda_graph!` executable, as the functions here see it (generated; not an API).
+pub trait Tracked: Sized + 'static {
+    /// The declaration's params.
+    type Params;
+    /// The executable's type name, for errors about the executable as a whole.
+    const NAME: &'static str;
+    /// Per node, by build position: its single-node update from the params (a check for an
+    /// alloc node; nothing for a node CUDA updates nothing of).
+    const UPDATES: &'static [fn(&mut Self) -> Result<()>];
+    /// Per param: the nodes whose expressions read it (alloc nodes first: their check comes
+    /// before any update), and whether the build-time memory check involves it.
+    const READERS: &'static [(&'static [u32], bool)];
+    /// The tracker.
+    fn tracker(&mut self) -> &mut Tracker;
+    /// The params.
+    fn params_mut(&mut self) -> &mut Self::Params;
+    /// The memory check `build` makes, on the executable's params.
+    fn check(&self) -> Result<()>;
+    /// The param whose bytes hold byte `offset` of `params`, if any.
+    fn param_at(params: &Self::Params, offset: usize) -> Option<usize>;
+    /// Writes param `param`'s value where the launches read it, if it is an `#[indirect]` param
+    /// (a host write; its readers are never stale): after a change that no setter made.
+    fn write_indirect(&mut self, param: usize);
+    /// Copies param `param`, unless it is a child graph, into the applied params (`commit`) or
+    /// back from them.
+    fn sync(&mut self, param: usize, commit: bool);
+    /// What `how` says, for the changed params that are child graphs.
+    fn sync_children(&mut self, how: SyncChildren) -> Result<()>;
+}
+
+/// Marks the readers of param `param` stale: its value changed.
+#[inline]
+pub fn stage<E: Tracked>(exec: &mut E, param: usize) {
+    let (readers, check) = E::READERS[param];
+    exec.tracker().stage(param, readers, check);
+}
+
+/// Brings every stale node up to the params: the build-time memory check first when a param it
+/// involves changed, then each stale node's update, once (the nodes set through their handles
+/// last, so that a refusal before them leaves them untouched). Returns how many nodes were
+/// updated.
+///
+/// All or nothing: when the check or an update is refused, the change is undone (`undo`) and
+/// the error, naming the node, is returned. Nothing stays pending, so the next launch runs the
+/// executable as it was.
+pub fn apply<E: Tracked>(exec: &mut E) -> Result<usize> {
+    let tracker = exec.tracker();
+    if !tracker.dirty {
+        return Ok(0);
+    }
+    if let Some(error) = tracker.broken.as_deref().map(broken_error::<E>) {
+        undo(exec);
+        return Err(error);
+    }
+    match forward(exec) {
+        Ok(updated) => {
+            exec.tracker().settle();
+            Ok(updated)
+        }
+        Err(e) => {
+            undo(exec);
+            Err(e)
+        }
+    }
+}
+
+/// [`apply`]'s way forward: the check, the updates, and the changed params copied into the
+/// applied ones. What it did is in the tracker (`updated`) for [`undo`].
+fn forward<E: Tracked>(exec: &mut E) -> Result<usize> {
+    if exec.tracker().check {
+        exec.check()?;
+    }
+    // Two rounds: the nodes set through their handles wait for the second, which is skipped
+    // when there are none.
+    let mut handled_waiting = false;
+    for handled in [false, true] {
+        if handled && !handled_waiting {
+            break;
+        }
+        let mut at = 0;
+        loop {
+            let tracker = exec.tracker();
+            let Some(&node) = tracker.pending.get(at) else {
+                break;
+            };
+            at += 1;
+            let n = node as usize;
+            if !tracker.stale[n] {
+                continue;
+            }
+            if tracker.by_handle[n] != handled {
+                handled_waiting = true;
+                continue;
+            }
+            E::UPDATES[n](exec)?;
+            let tracker = exec.tracker();
+            // Not stale any more: a second entry for the node is skipped.
+            tracker.stale[n] = false;
+            tracker.by_handle[n] = false;
+            tracker.updated.push(node);
+        }
+    }
+    // The copies that may fail first: the applied params change only once all are made.
+    exec.sync_children(SyncChildren::Commit)?;
+    let changed = std::mem::take(&mut exec.tracker().changed_list);
+    for &param in &changed {
+        exec.sync(param as usize, true);
+    }
+    exec.tracker().changed_list = changed;
+    Ok(exec.tracker().updated.len())
+}
+
+/// Undoes a refused change: the changed params get their applied values back (an
+/// `#[indirect]` param's written again), and the nodes [`forward`] updated are updated again from
+/// them, the last first. Each step back returns the executable to a state it was in a moment
+/// before (the driver and the checks accepted it then), so none is expected to fail; if one does
+/// (or copying a child graph back fails, out of memory), the executable is marked broken: every
+/// later update and launch is refused, saying why, until a whole-graph update.
+#[cold]
+#[inline(never)]
+fn undo<E: Tracked>(exec: &mut E) {
+    let changed = std::mem::take(&mut exec.tracker().changed_list);
+    for &param in &changed {
+        exec.sync(param as usize, false);
+        exec.write_indirect(param as usize);
+    }
+    exec.tracker().changed_list = changed;
+    let mut broken = None;
+    if let Err(e) = exec.sync_children(SyncChildren::Restore) {
+        // The params take back the applied graphs themselves; the applied copies are lost.
+        let _ = exec.sync_children(SyncChildren::Swap);
+        broken = Some(format!("copying back a child graph failed: {e}"));
+    }
+    let updated = std::mem::take(&mut exec.tracker().updated);
+    for &node in updated.iter().rev() {
+        if let Err(e) = E::UPDATES[node as usize](exec) {
+            broken.get_or_insert_with(|| format!("setting a node back failed: {e}"));
+        }
+    }
+    let tracker = exec.tracker();
+    tracker.updated = updated;
+    if let Some(broken) = broken {
+        tracker.broken.get_or_insert(broken.into_boxed_str());
+    }
+    tracker.settle();
+}
+
+/// The error of an executable whose refused change could not be undone.
+#[cold]
+fn broken_error<E: Tracked>(why: &str) -> Error {
+    Error::Invalid {
+        node: E::NAME.into(),
+        reason: format!(
+            "a refused change could not be undone ({why}), so the executable may not run what \
+             its params say: it is neither updated nor launched any more; update it from a \
+             graph of its declaration (`update`), or instantiate one again"
+        ),
+    }
+}
+
+/// A param's setter, once the new value is in place: its readers updated now. On error the
+/// param has its old value back (see [`apply`]).
+#[inline]
+pub fn set_param<E: Tracked>(exec: &mut E, param: usize) -> Result<usize> {
+    stage(exec, param);
+    apply(exec)
+}
+
+/// `set_params`, once the changed params are in place and their readers staged: the nodes set
+/// through their handles are reset too, and every stale node is updated.
+pub fn set_all<E: Tracked>(exec: &mut E) -> Result<usize> {
+    exec.tracker().stage_set_by_handle();
+    apply(exec)
+}
+
+/// Swaps the two values `pick` chooses among the params (two params, or parts of them) and
+/// marks the readers of their params stale. Refused, with nothing changed, when either lies
+/// outside the params (a param's heap data, say): which param changed could not be known.
+pub fn stage_swap<E: Tracked, T>(
+    exec: &mut E,
+    pick: impl FnOnce(&mut E::Params) -> (&mut T, &mut T),
+) -> Result<()> {
+    let params = exec.params_mut();
+    let base = params as *mut E::Params as usize;
+    let (a, b) = pick(params);
+    if size_of::<T>() == 0 {
+        return Ok(()); // values of no bytes: nothing changes
+    }
+    let within = |value: &mut T| {
+        let offset = (value as *mut T as usize).wrapping_sub(base);
+        (offset.checked_add(size_of::<T>())? <= size_of::<E::Params>()).then_some(offset)
+    };
+    let (Some(at_a), Some(at_b)) = (within(a), within(b)) else {
+        return Err(outside_params());
+    };
+    std::mem::swap(a, b);
+    let params = exec.params_mut();
+    let (param_a, param_b) = (E::param_at(params, at_a), E::param_at(params, at_b));
+    for param in [param_a, param_b].into_iter().flatten() {
+        exec.write_indirect(param);
+        stage(exec, param);
+    }
+    Ok(())
+}
+
+/// Writes `value` for `key`, the key of an `#[indirect]` param of the executable's own graph:
+/// the host write a launch reads (see `GraphExec::set_indirect`, which refuses only the keys of
+/// other graphs, which a declaration's executable never holds).
+#[inline]
+pub fn write_indirect<T: Copy>(
+    exec: &mut crate::GraphExec<'_>,
+    key: &crate::Indirect<T>,
+    value: T,
+) {
+    let written = exec.set_indirect(key, value);
+    debug_assert!(written.is_ok(), "an executable's own key");
+}
+
+/// The error for a swap of values outside the params.
+#[cold]
+fn outside_params() -> Error {
+    Error::Invalid {
+        node: "swap".into(),
+        reason: "a swap picks two params of the executable, or parts of them (`|p| (&mut p.x, \
+                 &mut p.y)`): memory they only point to (a param's heap data) or memory \
+                 elsewhere is not the params, and a change there could not be tracked; set the \
+                 params whose values change instead"
+            .into(),
+    }
+}
+
+/// The param whose bytes hold byte `offset`, in `layout`: `(offset, size, param)` of every
+/// param, sorted by offset.
+pub fn find_param(layout: &[(usize, usize, u32)], offset: usize) -> Option<usize> {
+    let after = layout.partition_point(|&(start, _, _)| start <= offset);
+    layout[..after]
+        .iter()
+        .rev()
+        .find(|&&(start, size, _)| offset < start + size)
+        .map(|&(_, _, param)| param as usize)
+}
+
+/// Byte `offset` of `field` in the params at `params`, and its size: an entry of the layout
+/// [`find_param`] reads.
+#[inline]
+pub fn field_layout<P, F>(params: &P, field: &F, param: u32) -> (usize, usize, u32) {
+    let offset = (field as *const F as usize).wrapping_sub(params as *const P as usize);
+    (offset, std::mem::size_of_val(field), param)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A declaration's executable in miniature: five params, two nodes; node 0 reads `a` and
+    /// `b`, node 1 reads `b` and `c`. Node 1's update is refused while `c` is 0, node 0's while
+    /// `a` is `refuse_a`; `pair` stands for a child graph, whose copies into and out of the
+    /// applied params fail as `refuse_copies` says.
+    #[derive(Debug)]
+    struct Exec {
+        params: Params,
+        applied: Params,
+        tracker: Tracker,
+        updates: Vec<(usize, u32, u32)>,
+        refuse_a: Option<u32>,
+        refuse_copies: [bool; 2],
+    }
+
+    #[derive(Clone, Debug, PartialEq)]
+    struct Params {
+        a: u32,
+        b: u32,
+        c: u32,
+        pair: (u32, u32),
+        bytes: Vec<u8>,
+    }
+
+    fn refused(node: &str) -> Error {
+        Error::Invalid {
+            node: node.into(),
+            reason: "refused".into(),
+        }
+    }
+
+    impl Exec {
+        fn update_0(&mut self) -> Result<()> {
+            if Some(self.params.a) == self.refuse_a {
+                return Err(refused("n0"));
+            }
+            self.updates.push((0, self.params.a, self.params.b));
+            Ok(())
+        }
+        fn update_1(&mut self) -> Result<()> {
+            if self.params.c == 0 {
+                return Err(refused("n1"));
+            }
+            self.updates.push((1, self.params.b, self.params.c));
+            Ok(())
+        }
+    }
+
+    impl Tracked for Exec {
+        type Params = Params;
+        const NAME: &'static str = "Exec";
+        const UPDATES: &'static [fn(&mut Self) -> Result<()>] = &[Self::update_0, Self::update_1];
+        const READERS: &'static [(&'static [u32], bool)] = &[
+            (&[0], false),
+            (&[0, 1], false),
+            (&[1], true),
+            (&[], false),
+            (&[], false),
+        ];
+        fn tracker(&mut self) -> &mut Tracker {
+            &mut self.tracker
+        }
+        fn params_mut(&mut self) -> &mut Params {
+            &mut self.params
+        }
+        fn check(&self) -> Result<()> {
+            Ok(())
+        }
+        fn write_indirect(&mut self, _: usize) {}
+        fn param_at(p: &Params, offset: usize) -> Option<usize> {
+            let mut layout = vec![
+                field_layout(p, &p.a, 0),
+                field_layout(p, &p.b, 1),
+                field_layout(p, &p.c, 2),
+                field_layout(p, &p.pair, 3),
+                field_layout(p, &p.bytes, 4),
+            ];
+            layout.sort_unstable();
+            find_param(&layout, offset)
+        }
+        fn sync(&mut self, param: usize, commit: bool) {
+            let (from, to) = match commit {
+                true => (&self.params, &mut self.applied),
+                false => (&self.applied, &mut self.params),
+            };
+            match param {
+                0 => to.a = from.a,
+                1 => to.b = from.b,
+                2 => to.c = from.c,
+                4 => to.bytes = from.bytes.clone(),
+                _ => {} // `pair`: sync_children
+            }
+        }
+        fn sync_children(&mut self, how: SyncChildren) -> Result<()> {
+            if !self.tracker.is_changed(3) {
+                return Ok(());
+            }
+            match how {
+                SyncChildren::Swap => std::mem::swap(&mut self.params.pair, &mut self.applied.pair),
+                SyncChildren::Commit if self.refuse_copies[0] => return Err(refused("pair")),
+                SyncChildren::Restore if self.refuse_copies[1] => return Err(refused("pair")),
+                SyncChildren::Commit => self.applied.pair = self.params.pair,
+                SyncChildren::Restore => self.params.pair = self.applied.pair,
+            }
+            Ok(())
+        }
+    }
+
+    fn exec() -> Exec {
+        let params = Params {
+            a: 1,
+            b: 2,
+            c: 3,
+            pair: (4, 5),
+            bytes: vec![1, 2],
+        };
+        Exec {
+            applied: params.clone(),
+            params,
+            tracker: Tracker::new(2, 5),
+            updates: Vec::new(),
+            refuse_a: None,
+            refuse_copies: [false; 2],
+        }
+    }
+
+    /// The params as built, which a refused change must leave.
+    fn built() -> Params {
+        exec().params
+    }
+
+    #[test]
+    fn a_change_updates_its_readers_once_each() {
+        let mut e = exec();
+        e.params.a = 10;
+        stage(&mut e, 0);
+        e.params.b = 20;
+        stage(&mut e, 1);
+        assert!(e.tracker.is_dirty());
+        assert_eq!(apply(&mut e).unwrap(), 2);
+        assert_eq!(e.updates, [(0, 10, 20), (1, 20, 3)]);
+        assert_eq!(e.applied, e.params, "the applied params are the params");
+        assert!(!e.tracker.is_dirty());
+        assert_eq!(apply(&mut e).unwrap(), 0, "nothing left");
+    }
+
+    #[test]
+    fn a_refused_change_is_undone_and_not_tried_again() {
+        let mut e = exec();
+        e.params.a = 7;
+        stage(&mut e, 0);
+        e.params.c = 0;
+        stage(&mut e, 2);
+        let refused = apply(&mut e).unwrap_err();
+        assert!(refused.to_string().contains("n1"), "{refused}");
+        // Node 0 took `a = 7` before node 1 refused: it is set back to `a = 1`.
+        assert_eq!(e.updates, [(0, 7, 2), (0, 1, 2)]);
+        assert_eq!(e.params, built(), "the params are back");
+        assert_eq!(e.applied, built());
+        assert!(!e.tracker.is_dirty(), "nothing pending");
+        assert_eq!(apply(&mut e).unwrap(), 0, "the next launch updates nothing");
+        assert_eq!(e.updates.len(), 2);
+        // A good change afterwards is made, alone.
+        e.params.c = 9;
+        stage(&mut e, 2);
+        assert_eq!(apply(&mut e).unwrap(), 1);
+        assert_eq!(e.updates[2..], [(1, 2, 9)]);
+    }
+
+    #[test]
+    fn a_refused_setter_leaves_the_params_as_they_were() {
+        let mut e = exec();
+        e.params.b = 8;
+        assert_eq!(set_param(&mut e, 1).unwrap(), 2);
+        let old = std::mem::replace(&mut e.params.c, 0);
+        assert_eq!(old, 3);
+        assert!(set_param(&mut e, 2).is_err());
+        assert_eq!((e.params.b, e.params.c), (8, 3), "c back, b kept");
+        assert!(!e.tracker.is_dirty());
+    }
+
+    #[test]
+    fn a_refused_set_params_leaves_nodes_set_through_their_handles_as_they_were() {
+        let mut e = exec();
+        // Node 0 set through its handle, then `set_params` with a `c` node 1 refuses: node 1
+        // refuses before node 0 (set through its handle: updated last) is reached.
+        e.tracker.set_by_handle(0);
+        e.params.c = 0;
+        stage(&mut e, 2);
+        assert!(set_all(&mut e).is_err());
+        assert!(e.updates.is_empty(), "node 0 keeps its handle's values");
+        assert!(e.tracker.by_handle[0], "and stays the handle's");
+        assert_eq!(e.params, built());
+        // A good `set_params` resets it.
+        assert_eq!(set_all(&mut e).unwrap(), 1);
+        assert_eq!(e.updates, [(0, 1, 2)]);
+    }
+
+    #[test]
+    fn a_node_set_through_its_handle_keeps_that_until_its_params_change() {
+        let mut e = exec();
+        e.params.a = 5;
+        stage(&mut e, 0);
+        e.tracker.set_by_handle(0);
+        assert_eq!(apply(&mut e).unwrap(), 0, "the handle's values stand");
+        assert_eq!(set_all(&mut e).unwrap(), 1, "set_params resets the node");
+        assert_eq!(e.updates, [(0, 5, 2)]);
+    }
+
+    #[test]
+    fn swaps_find_the_params_they_picked() {
+        let mut e = exec();
+        stage_swap(&mut e, |p| (&mut p.a, &mut p.c)).unwrap();
+        assert_eq!((e.params.a, e.params.c), (3, 1));
+        assert_eq!(apply(&mut e).unwrap(), 2, "both nodes");
+        assert_eq!(e.updates, [(0, 3, 2), (1, 2, 1)]);
+        // Parts of one param: that param.
+        stage_swap(&mut e, |p| (&mut p.pair.0, &mut p.pair.1)).unwrap();
+        assert_eq!(e.params.pair, (5, 4));
+        // A param's heap data is not the params: refused, nothing swapped.
+        let refused = stage_swap(&mut e, |p| {
+            let (x, y) = p.bytes.split_at_mut(1);
+            (&mut x[0], &mut y[0])
+        });
+        assert!(refused.is_err());
+        assert_eq!(e.params.bytes, [1, 2]);
+    }
+
+    #[test]
+    fn a_refused_swap_is_swapped_back() {
+        let mut e = exec();
+        e.params.a = 0;
+        assert_eq!(set_param(&mut e, 0).unwrap(), 1);
+        e.updates.clear();
+        // `c` becomes 0, which node 1 refuses after node 0 took the new `a`.
+        stage_swap(&mut e, |p| (&mut p.a, &mut p.c)).unwrap();
+        assert!(apply(&mut e).is_err());
+        assert_eq!((e.params.a, e.params.c), (0, 3));
+        assert_eq!(e.updates, [(0, 3, 2), (0, 0, 2)], "node 0 set back");
+        assert!(!e.tracker.is_dirty());
+    }
+
+    #[test]
+    fn a_child_graph_that_cannot_be_copied_refuses_the_change_whole() {
+        let mut e = exec();
+        e.refuse_copies = [true, false];
+        e.params.pair = (6, 7);
+        stage(&mut e, 3);
+        e.params.a = 2;
+        stage(&mut e, 0);
+        // Node 0 is updated, then the applied copy of `pair` cannot be made: all undone.
+        let refused = apply(&mut e).unwrap_err();
+        assert!(refused.to_string().contains("pair"), "{refused}");
+        assert_eq!(e.updates, [(0, 2, 2), (0, 1, 2)]);
+        assert_eq!(e.params, built());
+        assert_eq!(e.applied, built());
+        assert!(!e.tracker.is_dirty());
+    }
+
+    #[test]
+    fn a_child_graph_that_cannot_be_copied_back_breaks_the_executable() {
+        let mut e = exec();
+        e.refuse_copies = [true, true];
+        e.params.pair = (6, 7);
+        stage(&mut e, 3);
+        assert!(apply(&mut e).is_err());
+        // The params take the applied graph itself back; its applied copy is lost, so the
+        // executable refuses everything from then on, a launch included.
+        assert_eq!(e.params, built());
+        assert!(e.tracker.is_dirty(), "a launch must look");
+        for _ in 0..2 {
+            let broken = apply(&mut e).unwrap_err();
+            assert!(
+                broken.to_string().contains("could not be undone"),
+                "{broken}"
+            );
+        }
+        e.params.b = 4;
+        assert!(set_param(&mut e, 1).is_err());
+        assert_eq!(e.params.b, 2, "a change is undone at once");
+        // A whole-graph update makes it anew.
+        e.tracker.clear();
+        e.params.b = 4;
+        assert_eq!(set_param(&mut e, 1).unwrap(), 2);
+    }
+
+    #[test]
+    fn a_node_that_cannot_be_set_back_breaks_the_executable() {
+        let mut e = exec();
+        e.params.a = 5;
+        stage(&mut e, 0);
+        e.params.c = 0;
+        stage(&mut e, 2);
+        e.refuse_a = Some(1); // node 0 takes a = 5, then refuses its old a = 1
+        let refused = apply(&mut e).unwrap_err();
+        assert!(refused.to_string().contains("n1"), "{refused}");
+        let broken = apply(&mut e).unwrap_err();
+        assert!(
+            broken.to_string().contains("n0"),
+            "names the cause: {broken}"
+        );
+        assert!(matches!(broken, Error::Invalid { ref node, .. } if node == "Exec"));
+    }
+
+    #[test]
+    fn offsets_find_their_param() {
+        let layout = [(0, 4, 0), (4, 0, 3), (4, 4, 1), (8, 8, 2)];
+        assert_eq!(find_param(&layout, 0), Some(0));
+        assert_eq!(find_param(&layout, 5), Some(1));
+        assert_eq!(find_param(&layout, 15), Some(2));
+        assert_eq!(find_param(&layout, 16), None);
+    }
+}
