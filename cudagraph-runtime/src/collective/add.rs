@@ -10,6 +10,7 @@ use super::op::{Collective, NcclElem, Op, ReduceOp};
 use crate::capture::CaptureOperands;
 use crate::error::{Error, Result};
 use crate::graph::Graph;
+use crate::memory::fence::relaxed;
 use crate::memory::DeviceBuffer;
 use crate::node::{ChildGraphNode, NodeId, NodeKind};
 
@@ -72,7 +73,11 @@ impl<'a> Graph<'a> {
             let node = node.clone();
             move |_scope, views| {
                 let comm = inner.lock();
-                call(&comm, views).map_err(nccl_err(call_name, node.clone()))
+                // Relaxed mode: should NCCL still connect here (an algorithm the communicator's
+                // warm-up did not pick, see `connect`), it maps its peers' buffers on this
+                // thread, calls a thread-local capture refuses; they are no stream work, and
+                // NCCL makes them in relaxed mode where it thought of it (its allocations).
+                relaxed(|| call(&comm, views)).map_err(nccl_err(call_name, node.clone()))
             }
         })?;
         // The communicator outlives the launches that may use it (the graph's user objects are

@@ -239,7 +239,7 @@ impl<'a> Graph<'a> {
         copy: Memcpy<'a, D>,
         deps: &[NodeId],
     ) -> Result<MemcpyNode<D>> {
-        let parts = copy.into_parts(self.ctx.cu_ctx(), || self.pending_name(NodeKind::Memcpy));
+        let parts = copy.into_parts(&self.ctx, || self.pending_name(NodeKind::Memcpy));
         let (src, dst, mut params) = self.or_forget_name(parts)?;
         let from = self.append_uses([src, dst]);
         let id = self.add_node(&mut params, deps, from)?;
