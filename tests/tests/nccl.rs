@@ -18,9 +18,7 @@ use std::sync::Arc;
 use cudagraph_examples::data_parallel::{train_on_cpu, train_rank, Problem};
 use cudagraph_runtime::cudarc::driver::{CudaContext, CudaStream};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{
-    cuda_graph, Communicator, Condition, DeviceBuffer, Error, Mut, ReduceOp,
-};
+use cudagraph_runtime::{cuda_graph, Communicator, Condition, DeviceBuffer, Error, Mut, ReduceOp};
 use cudagraph_tests::nccl::{nccl_gpus, watch};
 use cudagraph_tests::{cfg, compile, function, Gpu, Kernels, ScaleArgs};
 
@@ -486,7 +484,11 @@ fn two_gpus_copy_between_devices_in_a_memcpy_node() {
     exec.set_memcpy_params(pull, Memcpy::dtod(&far2, &near))
         .unwrap();
     exec.launch(here).unwrap();
-    assert_eq!(near.to_vec().unwrap(), ramp(n, 9.0), "pulled after an update");
+    assert_eq!(
+        near.to_vec().unwrap(),
+        ramp(n, 9.0),
+        "pulled after an update"
+    );
     // A graph on device 0 pushing into device 1's memory.
     let mut graph = Graph::new(&gpu.ctx).unwrap();
     graph.add_memcpy(Memcpy::dtod(&near, &far), &[]).unwrap();

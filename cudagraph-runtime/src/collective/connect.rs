@@ -74,8 +74,7 @@ pub(crate) fn connect(comms: &[Comm], who: &'static str) -> Result<()> {
         grouped(comms, &mut scratch, f).map_err(nccl_err(call, who))
     };
     each("ncclBroadcast", &|c, s| {
-        c.broadcast_in_place(&mut s.big.slice_mut(..1), 0)
-            .map(drop)
+        c.broadcast_in_place(&mut s.big.slice_mut(..1), 0).map(drop)
     })?;
     for bytes in ALL_REDUCE_BYTES {
         each("ncclAllReduce", &|c, s| {
@@ -88,8 +87,12 @@ pub(crate) fn connect(comms: &[Comm], who: &'static str) -> Result<()> {
             .map(drop)
     })?;
     each("ncclReduceScatter", &|c, s| {
-        c.reduce_scatter(&s.big.slice(..size), &mut s.received.slice_mut(..1), &ReduceOp::Sum)
-            .map(drop)
+        c.reduce_scatter(
+            &s.big.slice(..size),
+            &mut s.received.slice_mut(..1),
+            &ReduceOp::Sum,
+        )
+        .map(drop)
     })?;
     each("ncclSend/ncclRecv", &|c, s| {
         let me = c.rank();

@@ -1210,7 +1210,10 @@ pub(crate) mod peer {
     /// # Safety
     /// `ctx` and `peer` are live contexts.
     #[inline]
-    pub(crate) unsafe fn enable_peer_access(ctx: sys::CUcontext, peer: sys::CUcontext) -> Result<()> {
+    pub(crate) unsafe fn enable_peer_access(
+        ctx: sys::CUcontext,
+        peer: sys::CUcontext,
+    ) -> Result<()> {
         // SAFETY: the caller's promise; the context pushed here is popped below.
         check("cuCtxPushCurrent", unsafe { sys::cuCtxPushCurrent_v2(ctx) })?;
         // SAFETY: the caller's promise; flags must be 0.

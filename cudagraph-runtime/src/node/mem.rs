@@ -29,9 +29,9 @@ use cudarc::driver::sys;
 use super::{node_params, NodeId, NodeKind, NodeParams};
 use crate::error::{Error, Result};
 use crate::memory::alloc::Space;
-use crate::memory::peer::device_location;
 use crate::memory::operand::sealed::MemoryOperand;
 use crate::memory::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
+use crate::memory::peer::device_location;
 
 handle!(
     /// A node freeing a graph allocation. (An alloc node's handle is its
