@@ -73,10 +73,11 @@ impl<'a> Graph<'a> {
             let node = node.clone();
             move |_scope, views| {
                 let comm = inner.lock();
-                // Relaxed mode: should NCCL still connect here (an algorithm the communicator's
-                // warm-up did not pick, see `connect`), it maps its peers' buffers on this
-                // thread, calls a thread-local capture refuses; they are no stream work, and
-                // NCCL makes them in relaxed mode where it thought of it (its allocations).
+                // In relaxed mode: should NCCL still connect an algorithm here (one the
+                // communicator's warm-up did not pick, see `connect`), it imports and maps its
+                // peers' buffers on this thread, calls that a thread-local capture refuses but
+                // that record no stream work (NCCL itself switches to relaxed mode around its
+                // own allocations).
                 relaxed(|| call(&comm, views)).map_err(nccl_err(call_name, node.clone()))
             }
         })?;

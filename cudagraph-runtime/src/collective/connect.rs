@@ -4,16 +4,18 @@
 //!
 //! What NCCL 2.28 does (its source, `src/init.cc`, `src/enqueue.cc`, `src/group.cc`):
 //!
-//! - Collectives. By default (`NCCL_RUNTIME_CONNECT=1`, since 2.22) a communicator connects the
-//!   channels of an *algorithm* (ring, tree, PAT, NVLS, CollNet) the first time a collective
-//!   picks that algorithm; which one it picks depends on the operation and the message size
-//!   (and a tuner plugin). The connection imports the peers' buffers (`cuMemImportFromShareableHandle`,
-//!   `cuMemMap`, `cuMemSetAccess`) on the calling thread; inside a capture of this crate (thread-local
-//!   mode) those calls fail with `CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED`, which NCCL reports as
-//!   `ncclInternalError` (seen on two H100s with NCCL 2.28). `NCCL_RUNTIME_CONNECT=0` connects
-//!   every algorithm at `ncclCommInitRank`, but NCCL reads it once per process, from the
-//!   environment only (`ncclConfig_t` has no field for it), and a library cannot set the
-//!   environment of a running, threaded program soundly.
+//! - Collectives. By default (`NCCL_RUNTIME_CONNECT=1`, since 2.22) a communicator connects
+//!   the channels of an *algorithm* (ring, tree, PAT, NVLS, CollNet) the first time a
+//!   collective picks that algorithm; which one it picks depends on the operation and the
+//!   message size (and a tuner plugin). Connecting imports and maps the peers' buffers
+//!   (`cuMemImportFromShareableHandle`, `cuMemMap`, `cuMemSetAccess`) on the calling thread.
+//!   NCCL switches to relaxed capture mode around its own allocations, not around these, and a
+//!   thread-local capture (this crate's) refuses them: on two H100s with NCCL 2.28 every
+//!   collective captured before its algorithm was connected failed with CUDA error 900
+//!   (`CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED`), reported as `ncclInternalError`.
+//!   `NCCL_RUNTIME_CONNECT=0` connects every algorithm in `ncclCommInitRank`, but NCCL reads it
+//!   once per process and from the environment only (`ncclConfig_t` has no field for it), and
+//!   a library cannot set the environment of a running, threaded program soundly.
 //! - Point to point. A send or receive connects its peer lazily in any case, on the first
 //!   send or receive between the two ranks, whatever its size: every channel NCCL uses for that
 //!   peer at once (`p2pnChannelsPerPeer`).
@@ -39,8 +41,8 @@ use cudarc::nccl::{group_end, group_start, Comm, ReduceOp};
 use super::comm::nccl_err;
 use crate::error::{Error, Result};
 
-/// The all-reduce sizes of the warm-up, in bytes: a latency-bound one and a bandwidth-bound one
-/// apart by powers of 16, across the sizes where NCCL's choice of algorithm changes.
+/// The all-reduce sizes of the warm-up, in bytes: from latency-bound to bandwidth-bound, a factor
+/// of 16 apart, across the sizes where NCCL's choice of algorithm changes on one node.
 const ALL_REDUCE_BYTES: [usize; 4] = [4, 64 << 10, 1 << 20, 16 << 20];
 
 /// Connects the ranks of `comms` (every rank of this process or thread in one communicator

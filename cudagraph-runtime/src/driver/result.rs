@@ -1126,17 +1126,35 @@ pub(crate) mod peer {
         Ok(value)
     }
 
-    /// The ordinal of the device whose memory `ptr` is (`CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL`).
+    /// The ordinal of the device whose memory `ptr` is, for device memory that is not managed
+    /// (`cuPointerGetAttributes` of its memory type, whether it is managed, and its device);
+    /// `None` for host memory, managed memory, and addresses the driver does not know.
     #[inline]
-    pub(crate) fn device_ordinal(ptr: sys::CUdeviceptr) -> Result<i32> {
-        // SAFETY: the attribute is a `c_int`.
-        unsafe {
-            attribute(
-                sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
-                ptr,
-                0,
-            )
-        }
+    pub(crate) fn device_of(ptr: sys::CUdeviceptr) -> Result<Option<i32>> {
+        use sys::CUpointer_attribute::*;
+        // The C enum as its integer (the driver writes 0, no variant, for an unknown address).
+        let mut memory_type = 0u32;
+        // A boolean the driver may write as `bool` or as `unsigned int`: zeroed, any bit set
+        // means managed.
+        let mut managed = 0u64;
+        let mut ordinal = -1i32;
+        let mut attributes = [
+            CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+            CU_POINTER_ATTRIBUTE_IS_MANAGED,
+            CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+        ];
+        let mut data: [*mut std::ffi::c_void; 3] = [
+            (&mut memory_type as *mut u32).cast(),
+            (&mut managed as *mut u64).cast(),
+            (&mut ordinal as *mut i32).cast(),
+        ];
+        // SAFETY: three attributes, each with room for the value the driver writes; any address
+        // may be asked about (an unknown one leaves the values zero, and is no error).
+        check("cuPointerGetAttributes", unsafe {
+            sys::cuPointerGetAttributes(3, attributes.as_mut_ptr(), data.as_mut_ptr(), ptr)
+        })?;
+        let device = sys::CUmemorytype::CU_MEMORYTYPE_DEVICE as u32;
+        Ok((memory_type == device && managed == 0 && ordinal >= 0).then_some(ordinal))
     }
 
     /// The memory pool `ptr` was allocated from (`CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE`): null for

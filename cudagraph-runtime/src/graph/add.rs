@@ -234,6 +234,12 @@ impl<'a> Graph<'a> {
     }
 
     /// Adds a 1-D copy, after `deps`.
+    ///
+    /// Device memory of another device than the graph's is allowed (a copy between devices,
+    /// which runs on the graph's device): adding the node gives the graph's device access to
+    /// that memory (its memory pool's access list, or the two contexts' peer access), for the
+    /// whole pool or context from then on. Refused, naming the node, when the two devices cannot
+    /// access each other's memory (`cuDeviceCanAccessPeer`).
     pub fn add_memcpy<D: Direction>(
         &mut self,
         copy: Memcpy<'a, D>,

@@ -51,7 +51,8 @@ enum Owner {
     Here,
     /// On device `ordinal`.
     Device(usize),
-    /// Not known (an address the driver does not know): the driver decides.
+    /// Not another device's own memory as far as the driver tells (host or managed memory, an
+    /// address it does not know): the driver decides.
     Unknown,
 }
 
@@ -70,9 +71,11 @@ fn owner(ctx: &Arc<CudaContext>, operand: &Use<'_>) -> Owner {
     let ordinal = match home {
         Some(stream) if Arc::ptr_eq(stream.context(), ctx) => return Owner::Here,
         Some(stream) => stream.context().ordinal(),
-        None => match peer::device_ordinal(operand.start) {
-            Ok(ordinal) => ordinal as usize,
-            Err(_) => return Owner::Unknown,
+        None => match peer::device_of(operand.start) {
+            Ok(Some(ordinal)) => ordinal as usize,
+            // Host or managed memory (reachable from every device the driver allows), or an
+            // address the driver does not know.
+            Ok(None) | Err(_) => return Owner::Unknown,
         },
     };
     if ordinal == ctx.ordinal() {

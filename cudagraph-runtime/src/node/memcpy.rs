@@ -223,7 +223,8 @@ impl<'a> Memcpy<'a, DeviceToHost> {
 }
 
 impl<'a> Memcpy<'a, DeviceToDevice> {
-    /// Copy `src` into `dst`, both device memory.
+    /// Copy `src` into `dst`, both device memory, of one device or of two (see
+    /// [`Graph::add_memcpy`](crate::Graph::add_memcpy) for copies between devices).
     pub fn dtod<T>(src: impl DeviceSrc<'a, T>, dst: impl DeviceDst<'a, T>) -> Self {
         Self::of(src, dst)
     }
