@@ -73,11 +73,11 @@ impl<'a> Graph<'a> {
             let node = node.clone();
             move |_scope, views| {
                 let comm = inner.lock();
-                // In relaxed mode: should NCCL still connect an algorithm here (one the
-                // communicator's warm-up did not pick, see `connect`), it imports and maps its
-                // peers' buffers on this thread, calls that a thread-local capture refuses but
-                // that record no stream work (NCCL itself switches to relaxed mode around its
-                // own allocations).
+                // In relaxed mode: NCCL may make calls here that a thread-local capture refuses
+                // but that record no stream work: connecting an algorithm the communicator's
+                // warm-up did not pick (see `connect`: it imports and maps its peers' buffers),
+                // or registering the captured buffers with the peers (`NCCL_GRAPH_REGISTER`, on
+                // by default). NCCL switches to relaxed mode itself around its allocations only.
                 relaxed(|| call(&comm, views)).map_err(nccl_err(call_name, node.clone()))
             }
         })?;
