@@ -1184,21 +1184,27 @@ pub(crate) mod peer {
         }
     }
 
-    /// `cuMemPoolGetAccess`: what `location` may do with the memory of `pool`.
+    /// `cuMemPoolGetAccess`: whether `location` may read and write the memory of `pool`.
     ///
     /// # Safety
     /// `pool` is a live memory pool.
     #[inline]
-    pub(crate) unsafe fn pool_access(
+    pub(crate) unsafe fn pool_read_write(
         pool: sys::CUmemoryPool,
         mut location: sys::CUmemLocation,
-    ) -> Result<sys::CUmemAccess_flags> {
-        let mut flags = sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_NONE;
-        // SAFETY: the caller's promise; `flags` and `location` are valid pointers.
+    ) -> Result<bool> {
+        // The C enum as its integer, whatever the driver writes.
+        let mut flags = 0u32;
+        // SAFETY: the caller's promise; `flags` has the enum's size (a C enum, `repr(u32)` in
+        // cudarc's binding) and `location` is valid.
         check("cuMemPoolGetAccess", unsafe {
-            sys::cuMemPoolGetAccess(&mut flags, pool, &mut location)
+            sys::cuMemPoolGetAccess(
+                (&mut flags as *mut u32).cast::<sys::CUmemAccess_flags>(),
+                pool,
+                &mut location,
+            )
         })?;
-        Ok(flags)
+        Ok(flags == sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE as u32)
     }
 
     /// `cuMemPoolSetAccess` of one descriptor: `location` may read and write every allocation

@@ -71,7 +71,8 @@ fn owner(ctx: &Arc<CudaContext>, operand: &Use<'_>) -> Owner {
     let ordinal = match home {
         Some(stream) if Arc::ptr_eq(stream.context(), ctx) => return Owner::Here,
         Some(stream) => stream.context().ordinal(),
-        None => match peer::device_of(operand.start) {
+        // Relaxed: no capture this thread makes may fail for the question (see `reach`).
+        None => match relaxed(|| peer::device_of(operand.start)) {
             Ok(Some(ordinal)) => ordinal as usize,
             // Host or managed memory (reachable from every device the driver allows), or an
             // address the driver does not know.
@@ -127,8 +128,7 @@ fn grant(ctx: &Arc<CudaContext>, addr: sys::CUdeviceptr) -> Result<()> {
     if !pool.is_null() {
         let location = device_location(ctx.ordinal() as i32);
         // SAFETY: the pool of live memory is live.
-        let access = unsafe { peer::pool_access(pool, location) }?;
-        if access != sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE {
+        if !unsafe { peer::pool_read_write(pool, location) }? {
             // SAFETY: as above.
             unsafe { peer::grant_pool_access(pool, location) }?;
         }
