@@ -67,3 +67,54 @@ pub fn nccl_gpus(test: &str, n: usize) -> Option<(Gpu, Vec<Arc<CudaContext>>)> {
     }
     Some((first, more))
 }
+
+/// Ends the whole test process, with a line naming `test`, when it runs longer than `limit`:
+/// a collective whose peers never come waits forever (NCCL has no timeout), and a hung test
+/// program says nothing about why. Dropping the watchdog stops it.
+#[derive(Debug)]
+#[must_use = "the watchdog stops when dropped"]
+pub struct Watchdog {
+    stop: std::sync::mpsc::Sender<()>,
+}
+
+impl Watchdog {
+    /// Starts watching `test` for `limit`.
+    pub fn new(test: &str, limit: std::time::Duration) -> Self {
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let test = test.to_owned();
+        std::thread::spawn(move || {
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(limit) {
+                eprintln!(
+                    "TIMEOUT {test}: still running after {limit:?} (ranks waiting for each other \
+                     in NCCL?); ending the process (rerun with NCCL_DEBUG=INFO to see where)"
+                );
+                // Not `exit`: its handlers could wait for the very threads that hang.
+                std::process::abort();
+            }
+        });
+        Self { stop }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        let _ = self.stop.send(());
+    }
+}
+
+/// The time a test of two GPUs may take before its [`Watchdog`] ends the process: NCCL's
+/// initialisation and connection take seconds, the tests' work less.
+pub const TWO_GPU_LIMIT: std::time::Duration = std::time::Duration::from_secs(180);
+
+/// A [`Watchdog`] of [`TWO_GPU_LIMIT`] for `test`, which runs collectives across GPUs; also
+/// notes when `NCCL_RUNTIME_CONNECT` is set (the library must not need it, so such a run proves
+/// less).
+pub fn watch(test: &str) -> Watchdog {
+    if let Ok(v) = std::env::var("NCCL_RUNTIME_CONNECT") {
+        eprintln!(
+            "note {test}: NCCL_RUNTIME_CONNECT={v} is set; run without it to check that \
+             communicators connect by themselves"
+        );
+    }
+    Watchdog::new(test, TWO_GPU_LIMIT)
+}

@@ -2,9 +2,12 @@
 //! operation captured and replayed, the declared form and its `set_params`, the refusal in a
 //! conditional body, launches on one communicator ordered across executables, whether NCCL lets
 //! two ranks share one GPU, a rank joining by unique id), and with two ranks on two GPUs, one
-//! thread each (joining by unique id, every operation, the cross-rank order check refusing
-//! mismatched graphs, data-parallel training checked against the CPU, and a peer copy between
-//! the devices as a memcpy node).
+//! thread each (joining by unique id, every operation, all-reduces of every message size, sends
+//! and receives as separate nodes, the cross-rank order check refusing mismatched graphs,
+//! data-parallel training checked against the CPU), and copies between the two devices as
+//! memcpy nodes. None sets `NCCL_RUNTIME_CONNECT`: a communicator connects its ranks itself.
+//! A two-GPU test still running after `TWO_GPU_LIMIT` ends the process with a `TIMEOUT` line
+//! (a hang in NCCL would otherwise say nothing).
 //!
 //! Skips (see `cudagraph_tests::nccl`): without NCCL, and the two-GPU tests without a second
 //! GPU (failures instead under `CUDAGRAPH_REQUIRE_GPU=1`, and `CUDAGRAPH_REQUIRE_GPUS=2` for the
@@ -15,8 +18,8 @@ use std::sync::Arc;
 use cudagraph_examples::data_parallel::{train_on_cpu, train_rank, Problem};
 use cudagraph_runtime::cudarc::driver::{CudaContext, CudaStream};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{cuda_graph, Communicator, Condition, DeviceBuffer, Error, ReduceOp};
-use cudagraph_tests::nccl::nccl_gpus;
+use cudagraph_runtime::{cuda_graph, Communicator, Condition, DeviceBuffer, Error, Mut, ReduceOp};
+use cudagraph_tests::nccl::{nccl_gpus, watch};
 use cudagraph_tests::{cfg, compile, function, Gpu, Kernels, ScaleArgs};
 
 fn stream(ctx: &Arc<CudaContext>) -> Arc<CudaStream> {
@@ -358,6 +361,7 @@ fn two_gpus_refuse_collectives_in_different_orders() {
     let Some((gpu, more)) = nccl_gpus(test, 2) else {
         return;
     };
+    let _watch = watch(test);
     let comms = Communicator::init_all(&[gpu.ctx.clone(), more[0].clone()]).unwrap();
     mismatched_orders_are_refused(comms);
 }
@@ -368,6 +372,7 @@ fn two_gpus_run_every_collective() {
     let Some((gpu, more)) = nccl_gpus(test, 2) else {
         return;
     };
+    let _watch = watch(test);
     let comms = Communicator::init_all(&[gpu.ctx.clone(), more[0].clone()]).unwrap();
     let n = 1024;
     std::thread::scope(|s| {
@@ -435,6 +440,7 @@ fn two_gpus_train_data_parallel_as_the_cpu_does() {
     let Some((gpu, more)) = nccl_gpus(test, 2) else {
         return;
     };
+    let _watch = watch(test);
     let comms = Communicator::init_all(&[gpu.ctx.clone(), more[0].clone()]).unwrap();
     let (problem, steps) = (Problem::new(2, 32, 128), 20);
     let weights: Vec<Vec<f32>> = std::thread::scope(|s| {
@@ -465,23 +471,141 @@ fn two_gpus_copy_between_devices_in_a_memcpy_node() {
     let Some((gpu, more)) = nccl_gpus(test, 2) else {
         return;
     };
+    let _watch = watch(test);
     let n = 4096;
-    let far = buffer(&stream(&more[0]), &ramp(n, 3.0));
-    let near = buffer(&gpu.stream, &vec![0.0; n]);
-    // A graph on device 0 copying from device 1 (unified addressing: the copy's source is a
-    // device-1 address).
+    let (here, there) = (&gpu.stream, stream(&more[0]));
+    // cudarc allocates from each device's memory pool (`cuMemAllocAsync`): the copies below
+    // need the pool's access granted to the other device, which adding the node does.
+    let far = buffer(&there, &ramp(n, 3.0));
+    let near = buffer(here, &vec![0.0; n]);
+    // A graph on device 0 pulling from device 1.
     let mut graph = Graph::new(&gpu.ctx).unwrap();
-    graph.add_memcpy(Memcpy::dtod(&far, &near), &[]).unwrap();
+    let pull = graph.add_memcpy(Memcpy::dtod(&far, &near), &[]).unwrap();
     let mut exec = graph.instantiate().unwrap();
-    exec.launch(&gpu.stream).unwrap();
-    assert_eq!(near.to_vec().unwrap(), ramp(n, 3.0));
-    // And back, in a graph on device 1.
-    let back = buffer(&stream(&more[0]), &vec![0.0; n]);
+    exec.launch(here).unwrap();
+    assert_eq!(near.to_vec().unwrap(), ramp(n, 3.0), "pulled from device 1");
+    // Another source on device 1, by update (the launch is ordered after its upload there).
+    let far2 = buffer(&there, &ramp(n, 9.0));
+    exec.set_memcpy_params(pull, Memcpy::dtod(&far2, &near))
+        .unwrap();
+    exec.launch(here).unwrap();
+    assert_eq!(
+        near.to_vec().unwrap(),
+        ramp(n, 9.0),
+        "pulled after an update"
+    );
+    // A graph on device 0 pushing into device 1's memory.
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    graph.add_memcpy(Memcpy::dtod(&near, &far), &[]).unwrap();
+    graph.instantiate().unwrap().launch(here).unwrap();
+    assert_eq!(far.to_vec().unwrap(), ramp(n, 9.0), "pushed to device 1");
+    // And a graph on device 1 pulling from device 0.
+    let back = buffer(&there, &vec![0.0; n]);
     let mut graph = Graph::new(&more[0]).unwrap();
     graph.add_memcpy(Memcpy::dtod(&near, &back), &[]).unwrap();
-    let mut exec = graph.instantiate().unwrap();
-    exec.launch(&stream(&more[0])).unwrap();
-    assert_eq!(back.to_vec().unwrap(), ramp(n, 3.0));
+    graph.instantiate().unwrap().launch(&there).unwrap();
+    assert_eq!(back.to_vec().unwrap(), ramp(n, 9.0), "pulled by device 1");
+    // A copy recorded by a capture on device 0, from memory of device 1 given to it.
+    let out = buffer(here, &vec![0.0; n]);
+    let graph = Graph::capture(here, (far2.clone(), Mut(out.clone())), |s, (far2, out)| {
+        s.memcpy(Memcpy::dtod(&far2, &out))
+    })
+    .unwrap();
+    graph.instantiate().unwrap().launch(here).unwrap();
+    assert_eq!(out.to_vec().unwrap(), ramp(n, 9.0), "captured copy");
+}
+
+#[test]
+fn two_gpus_all_reduce_messages_of_every_size() {
+    let test = "two_gpus_all_reduce_messages_of_every_size";
+    let Some((gpu, more)) = nccl_gpus(test, 2) else {
+        return;
+    };
+    let _watch = watch(test);
+    let comms = Communicator::init_all(&[gpu.ctx.clone(), more[0].clone()]).unwrap();
+    // From one element to 64 MiB: NCCL picks its algorithm and protocol by message size, and
+    // connects an algorithm at its first use; each size must be captured and replayed.
+    let sizes = [1usize, 1000, 16 << 10, 256 << 10, 4 << 20, 16 << 20];
+    std::thread::scope(|s| {
+        let ranks: Vec<_> = comms
+            .into_iter()
+            .map(|comm| {
+                s.spawn(move || {
+                    let st = stream(comm.context());
+                    let mine = comm.rank() as f32 + 1.0;
+                    let mut graph = Graph::new(comm.context()).unwrap();
+                    let mut outs = Vec::new();
+                    for n in sizes {
+                        let src = buffer(&st, &vec![mine; n]);
+                        let mut dst = buffer(&st, &vec![0.0; n]);
+                        graph
+                            .add_all_reduce(&comm, &src, &mut dst, ReduceOp::Sum, &[])
+                            .unwrap();
+                        outs.push(dst);
+                    }
+                    let mut exec = graph.instantiate().unwrap();
+                    for launch in 1..=2 {
+                        exec.launch(&st).unwrap();
+                        for (n, out) in sizes.iter().zip(&outs) {
+                            let got = out.to_vec().unwrap();
+                            assert!(
+                                got.iter().all(|&v| v == 3.0),
+                                "rank {}: all-reduce of {n} f32, launch {launch}: {:?}",
+                                comm.rank(),
+                                &got[..got.len().min(4)]
+                            );
+                        }
+                    }
+                })
+            })
+            .collect();
+        for r in ranks {
+            r.join().unwrap();
+        }
+    });
+}
+
+#[test]
+fn two_gpus_send_and_receive_as_separate_nodes() {
+    let test = "two_gpus_send_and_receive_as_separate_nodes";
+    let Some((gpu, more)) = nccl_gpus(test, 2) else {
+        return;
+    };
+    let _watch = watch(test);
+    let comms = Communicator::init_all(&[gpu.ctx.clone(), more[0].clone()]).unwrap();
+    let n = 2048;
+    std::thread::scope(|s| {
+        let ranks: Vec<_> = comms
+            .into_iter()
+            .map(|comm| {
+                s.spawn(move || {
+                    let (rank, peer) = (comm.rank(), 1 - comm.rank());
+                    let st = stream(comm.context());
+                    let src = buffer(&st, &ramp(n, rank as f32 * 1000.0));
+                    let mut dst = buffer(&st, &vec![0.0; n]);
+                    let mut graph = Graph::new(comm.context()).unwrap();
+                    // Rank 0 sends, then receives; rank 1 receives, then sends: each send
+                    // meets its receive at the same place of the two sequences.
+                    if rank == 0 {
+                        graph.add_send(&comm, &src, peer, &[]).unwrap();
+                        graph.add_recv(&comm, &mut dst, peer, &[]).unwrap();
+                    } else {
+                        graph.add_recv(&comm, &mut dst, peer, &[]).unwrap();
+                        graph.add_send(&comm, &src, peer, &[]).unwrap();
+                    }
+                    let mut exec = graph.instantiate().unwrap();
+                    for _ in 0..3 {
+                        exec.launch(&st).unwrap();
+                    }
+                    let theirs = ramp(n, peer as f32 * 1000.0);
+                    assert_eq!(dst.to_vec().unwrap(), theirs, "rank {rank} received");
+                })
+            })
+            .collect();
+        for r in ranks {
+            r.join().unwrap();
+        }
+    });
 }
 
 /// Every rank on its own thread joins the group with `Communicator::from_rank` and one unique
@@ -532,5 +656,6 @@ fn two_gpus_join_by_unique_id_on_threads() {
     let Some((gpu, more)) = nccl_gpus(test, 2) else {
         return;
     };
+    let _watch = watch(test);
     join_by_unique_id_and_sum(vec![gpu.ctx.clone(), more[0].clone()]);
 }

@@ -234,7 +234,7 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
     /// Copies `copy` on this scope's stream (a memcpy node of the graph), as
     /// [`Graph::add_memcpy`] adds one.
     pub fn memcpy<D: Direction>(&self, copy: Memcpy<'a, D>) -> Result<()> {
-        let ctx = self.sequence.ctx.cu_ctx();
+        let ctx = &self.sequence.ctx;
         let name = || self.sequence.name("memcpy");
         let (src, dst, params) = copy.into_parts(ctx, name)?;
         let uses = vec![src, dst];

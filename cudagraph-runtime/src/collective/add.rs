@@ -10,6 +10,7 @@ use super::op::{Collective, NcclElem, Op, ReduceOp};
 use crate::capture::CaptureOperands;
 use crate::error::{Error, Result};
 use crate::graph::Graph;
+use crate::memory::fence::relaxed;
 use crate::memory::DeviceBuffer;
 use crate::node::{ChildGraphNode, NodeId, NodeKind};
 
@@ -72,7 +73,12 @@ impl<'a> Graph<'a> {
             let node = node.clone();
             move |_scope, views| {
                 let comm = inner.lock();
-                call(&comm, views).map_err(nccl_err(call_name, node.clone()))
+                // In relaxed mode: NCCL may make calls here that a thread-local capture refuses
+                // but that record no stream work: connecting an algorithm the communicator's
+                // warm-up did not pick (see `connect`: it imports and maps its peers' buffers),
+                // or registering the captured buffers with the peers (`NCCL_GRAPH_REGISTER`, on
+                // by default). NCCL switches to relaxed mode itself around its allocations only.
+                relaxed(|| call(&comm, views)).map_err(nccl_err(call_name, node.clone()))
             }
         })?;
         // The communicator outlives the launches that may use it (the graph's user objects are

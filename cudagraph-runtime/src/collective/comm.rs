@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use cudarc::driver::{CudaContext, CudaStream};
 use cudarc::nccl::{result::NcclError, Comm, Id};
 
+use super::connect::connect;
 use super::order::Exchange;
 use crate::error::{Error, Result};
 use crate::id::fresh_id;
@@ -35,6 +36,14 @@ pub fn nccl_present() -> bool {
 /// (`ncclCommInitRank`, every rank with the same [`unique_id`](Communicator::unique_id)).
 /// Each rank's work must be driven by its own thread (or process): a collective waits for all
 /// ranks, so one thread cannot take part for two ranks in an exchange that blocks.
+///
+/// Making a communicator of several ranks also connects them: NCCL connects ranks lazily, at
+/// the first collective of each algorithm and the first send or receive between two ranks, and
+/// such a connection fails inside the stream capture that records a collective node. So the
+/// ranks run a short warm-up first (a broadcast, all-reduces of a few sizes, an all-gather, a
+/// reduce-scatter, and a byte sent to and received from every other rank), eagerly, and wait
+/// for it: a few milliseconds, and NCCL's buffers for every peer. No environment variable
+/// (`NCCL_RUNTIME_CONNECT`) is needed.
 #[derive(Clone, Debug)]
 pub struct Communicator {
     pub(crate) inner: Arc<CommInner>,
@@ -101,6 +110,7 @@ impl Communicator {
         let streams = ctxs.iter().map(new_stream).collect::<Result<Vec<_>>>()?;
         let comms = Comm::from_devices(streams.clone())
             .map_err(nccl_err("ncclCommInitAll", "Communicator::init_all"))?;
+        connect(&comms, "Communicator::init_all")?;
         Ok(comms
             .into_iter()
             .zip(streams)
@@ -132,6 +142,7 @@ impl Communicator {
         })?;
         let comm = Comm::from_rank(stream.clone(), rank, size, id)
             .map_err(nccl_err("ncclCommInitRank", "Communicator::from_rank"))?;
+        connect(std::slice::from_ref(&comm), "Communicator::from_rank")?;
         Ok(Self::wrap(comm, stream))
     }
 

@@ -3,6 +3,7 @@
 //! [`Communicator`].
 //!
 //! - `comm`: the [`Communicator`], and the ordering of launches that use one;
+//! - `connect`: the warm-up that connects a new communicator's ranks before any capture;
 //! - `op`: what a collective node issues ([`ReduceOp`], [`NcclElem`], `Collective`);
 //! - `add`: the [`Graph`](crate::Graph) methods adding collective nodes;
 //! - `table`: what a graph records about its collective nodes;
@@ -13,6 +14,7 @@
 
 mod add;
 mod comm;
+mod connect;
 mod op;
 mod order;
 mod table;

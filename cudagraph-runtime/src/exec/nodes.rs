@@ -301,7 +301,7 @@ impl<'a> GraphExec<'a> {
         copy: Memcpy<'a, D>,
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
-        let ctx = self.ctx;
+        let ctx = self.graph.context();
         let (src, dst, params) = copy.into_parts(ctx, || self.graph.name_of(index))?;
         self.update_node(index, raw_node, &mut vec![src, dst], params)
     }

@@ -234,12 +234,18 @@ impl<'a> Graph<'a> {
     }
 
     /// Adds a 1-D copy, after `deps`.
+    ///
+    /// Device memory of another device than the graph's is allowed (a copy between devices,
+    /// which runs on the graph's device): adding the node gives the graph's device access to
+    /// that memory (its memory pool's access list, or the two contexts' peer access), for the
+    /// whole pool or context from then on. Refused, naming the node, when the two devices cannot
+    /// access each other's memory (`cuDeviceCanAccessPeer`).
     pub fn add_memcpy<D: Direction>(
         &mut self,
         copy: Memcpy<'a, D>,
         deps: &[NodeId],
     ) -> Result<MemcpyNode<D>> {
-        let parts = copy.into_parts(self.ctx.cu_ctx(), || self.pending_name(NodeKind::Memcpy));
+        let parts = copy.into_parts(&self.ctx, || self.pending_name(NodeKind::Memcpy));
         let (src, dst, mut params) = self.or_forget_name(parts)?;
         let from = self.append_uses([src, dst]);
         let id = self.add_node(&mut params, deps, from)?;

@@ -11,6 +11,7 @@
 //! - `fence`: an executable's side of that record (launch gate, completion marker);
 //! - `holdings`: an executable's uses of memory, registered with those records;
 //! - `hazard`: conflicting uses of host memory by unordered nodes of one graph;
+//! - `peer`: memory of another device in a copy node, and the access the copy needs;
 //! - `outliving`: graph allocations an executable's launches leave live, and who frees them;
 //! - `adopted`: such allocations given to a free node of a later graph;
 //! - `registry`: what a [`scope`](crate::scope) waits for, the markers of its executables.
@@ -25,6 +26,7 @@ pub(crate) mod holdings;
 mod host;
 pub(crate) mod operand;
 pub(crate) mod outliving;
+pub(crate) mod peer;
 pub(crate) mod registry;
 pub(crate) mod shared;
 

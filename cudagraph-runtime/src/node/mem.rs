@@ -31,6 +31,7 @@ use crate::error::{Error, Result};
 use crate::memory::alloc::Space;
 use crate::memory::operand::sealed::MemoryOperand;
 use crate::memory::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
+use crate::memory::peer::device_location;
 
 handle!(
     /// A node freeing a graph allocation. (An alloc node's handle is its
@@ -308,8 +309,7 @@ impl AllocParams {
         // SAFETY: borrowing the union's `alloc` member, the one `type_` selects, all zeros.
         let alloc = unsafe { &mut raw.__bindgen_anon_1.alloc };
         alloc.poolProps.allocType = sys::CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
-        alloc.poolProps.location.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
-        set_location_id(&mut alloc.poolProps.location, ordinal);
+        alloc.poolProps.location = device_location(ordinal);
         alloc.bytesize = bytes;
         Self { raw }
     }
@@ -328,16 +328,6 @@ impl NodeParams for AllocParams {
     fn with_raw<R>(&mut self, f: impl FnOnce(&mut sys::CUgraphNodeParams) -> R) -> R {
         f(&mut self.raw)
     }
-}
-
-#[cfg(not(any(feature = "cuda-13020")))]
-fn set_location_id(location: &mut sys::CUmemLocation, ordinal: i32) {
-    location.id = ordinal;
-}
-
-#[cfg(feature = "cuda-13020")]
-fn set_location_id(location: &mut sys::CUmemLocation, ordinal: i32) {
-    location.__bindgen_anon_1.id = ordinal;
 }
 
 /// A free node's parameters: the allocation it frees.

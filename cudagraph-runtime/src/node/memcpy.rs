@@ -5,14 +5,16 @@
 //! [`cuGraphExecMemcpyNodeSetParams`]: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html
 
 use std::marker::PhantomData;
+use std::sync::Arc;
 
-use cudarc::driver::sys;
+use cudarc::driver::{sys, CudaContext};
 
 use super::{node_params, NodeKind, NodeParams, NodeUpdate, Switchable};
 use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::memory::operand::sealed::MemoryOperand;
 use crate::memory::operand::Use;
+use crate::memory::peer;
 use crate::memory::{DeviceDst, DeviceSrc, HostDst, HostSrc};
 
 handle!(
@@ -82,10 +84,11 @@ impl<'a, D: Direction> Memcpy<'a, D> {
     }
 
     /// The source's and destination's uses and the node's parameters for a copy in `ctx`;
-    /// `node` names the node for errors.
+    /// `node` names the node for errors. Device memory of another device is made reachable
+    /// from `ctx`'s device, or refused when it cannot be (see `memory::peer`).
     pub(crate) fn into_parts(
         self,
-        ctx: sys::CUcontext,
+        ctx: &Arc<CudaContext>,
         node: impl FnOnce() -> String,
     ) -> Result<(Use<'a>, Use<'a>, MemcpyParams)> {
         let (src, dst) = (self.src?, self.dst?);
@@ -103,7 +106,16 @@ impl<'a, D: Direction> Memcpy<'a, D> {
         if src.bytes() == 0 {
             return Err(empty(node(), "copy"));
         }
+        for (operand, role) in [(&src, "source"), (&dst, "destination")] {
+            if let Some(reason) = peer::reach(ctx, operand, role)? {
+                return Err(Error::Invalid {
+                    node: node(),
+                    reason,
+                });
+            }
+        }
         let copy = raw_copy::<D>(src.start, dst.start, src.bytes());
+        let ctx = ctx.cu_ctx();
         Ok((src, dst, MemcpyParams { copy, ctx }))
     }
 }
@@ -211,7 +223,8 @@ impl<'a> Memcpy<'a, DeviceToHost> {
 }
 
 impl<'a> Memcpy<'a, DeviceToDevice> {
-    /// Copy `src` into `dst`, both device memory.
+    /// Copy `src` into `dst`, both device memory, of one device or of two (see
+    /// [`Graph::add_memcpy`](crate::Graph::add_memcpy) for copies between devices).
     pub fn dtod<T>(src: impl DeviceSrc<'a, T>, dst: impl DeviceDst<'a, T>) -> Self {
         Self::of(src, dst)
     }

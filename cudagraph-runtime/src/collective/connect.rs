@@ -1,0 +1,140 @@
+//! Connecting a communicator's ranks when it is made, before any capture: NCCL connects them
+//! lazily, at the first call that needs a connection, and a connection made inside a stream
+//! capture fails.
+//!
+//! What NCCL 2.28 does (its source, `src/init.cc`, `src/enqueue.cc`, `src/group.cc`):
+//!
+//! - Collectives. By default (`NCCL_RUNTIME_CONNECT=1`, since 2.22) a communicator connects
+//!   the channels of an *algorithm* (ring, tree, PAT, NVLS, CollNet) the first time a
+//!   collective picks that algorithm; which one it picks depends on the operation and the
+//!   message size (and a tuner plugin). Connecting imports and maps the peers' buffers
+//!   (`cuMemImportFromShareableHandle`, `cuMemMap`, `cuMemSetAccess`) on the calling thread.
+//!   NCCL switches to relaxed capture mode around its own allocations, not around these, and a
+//!   thread-local capture (this crate's) refuses them: on two H100s with NCCL 2.28 every
+//!   collective captured before its algorithm was connected failed with CUDA error 900
+//!   (`CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED`), reported as `ncclInternalError`.
+//!   `NCCL_RUNTIME_CONNECT=0` connects every algorithm in `ncclCommInitRank`, but NCCL reads it
+//!   once per process and from the environment only (`ncclConfig_t` has no field for it), and
+//!   a library cannot set the environment of a running, threaded program soundly.
+//! - Point to point. A send or receive connects its peer lazily in any case, on the first
+//!   send or receive between the two ranks, whatever its size: every channel NCCL uses for that
+//!   peer at once (`p2pnChannelsPerPeer`).
+//!
+//! So a new communicator of more than one rank runs, eagerly and synchronised, what makes NCCL
+//! connect: a broadcast (ring, the only algorithm of a broadcast), an all-reduce of each size in
+//! [`ALL_REDUCE_BYTES`] (a small message and a large one pick different algorithms: tree or ring,
+//! NVLS where it is on), an all-gather and a reduce-scatter (PAT between nodes), and one grouped
+//! send and receive of a byte with every other rank. A collective that later picks an algorithm
+//! none of these picked still connects lazily inside its capture; the capture then runs NCCL's
+//! call in relaxed mode (see `add`), which lets those calls through.
+//!
+//! The price: a few milliseconds when the communicator is made, a transient scratch buffer of
+//! the largest size below, and NCCL's buffers for every peer (point to point), which grow with
+//! the number of ranks.
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaSlice, CudaStream};
+use cudarc::nccl::result::NcclError;
+use cudarc::nccl::{group_end, group_start, Comm, ReduceOp};
+
+use super::comm::nccl_err;
+use crate::error::{Error, Result};
+
+/// The all-reduce sizes of the warm-up, in bytes: from latency-bound to bandwidth-bound, a factor
+/// of 16 apart, across the sizes where NCCL's choice of algorithm changes on one node.
+const ALL_REDUCE_BYTES: [usize; 4] = [4, 64 << 10, 1 << 20, 16 << 20];
+
+/// Connects the ranks of `comms` (every rank of this process or thread in one communicator
+/// group, each with its own stream): each NCCL call of the warm-up is one NCCL group over
+/// them, so one thread can take part for several ranks (as `ncclCommInitAll` made them).
+/// Waits until the warm-up has run. `who` names the caller in errors.
+pub(crate) fn connect(comms: &[Comm], who: &'static str) -> Result<()> {
+    let Some(first) = comms.first() else {
+        return Ok(());
+    };
+    let size = first.world_size();
+    if size == 1 {
+        return Ok(());
+    }
+    let driver = |call| move |source| Error::Driver { call, source };
+    let largest = ALL_REDUCE_BYTES[ALL_REDUCE_BYTES.len() - 1];
+    let mut scratch = Vec::with_capacity(comms.len());
+    for comm in comms {
+        let stream = comm.stream();
+        scratch.push(Scratch {
+            big: stream
+                .alloc_zeros::<u8>(largest.max(2 * size))
+                .map_err(driver("cuMemAllocAsync"))?,
+            received: stream
+                .alloc_zeros::<u8>(size)
+                .map_err(driver("cuMemAllocAsync"))?,
+            stream,
+        });
+    }
+    let mut each = |call: &'static str, f: &dyn Fn(&Comm, &mut Scratch) -> Step| {
+        grouped(comms, &mut scratch, f).map_err(nccl_err(call, who))
+    };
+    each("ncclBroadcast", &|c, s| {
+        c.broadcast_in_place(&mut s.big.slice_mut(..1), 0).map(drop)
+    })?;
+    for bytes in ALL_REDUCE_BYTES {
+        each("ncclAllReduce", &|c, s| {
+            c.all_reduce_in_place(&mut s.big.slice_mut(..bytes), &ReduceOp::Sum)
+                .map(drop)
+        })?;
+    }
+    each("ncclAllGather", &|c, s| {
+        c.all_gather(&s.received.slice(..1), &mut s.big.slice_mut(..size))
+            .map(drop)
+    })?;
+    each("ncclReduceScatter", &|c, s| {
+        c.reduce_scatter(
+            &s.big.slice(..size),
+            &mut s.received.slice_mut(..1),
+            &ReduceOp::Sum,
+        )
+        .map(drop)
+    })?;
+    each("ncclSend/ncclRecv", &|c, s| {
+        let me = c.rank();
+        for peer in (0..size).filter(|&p| p != me) {
+            c.send(&s.big.slice(..1), peer as i32)?;
+            c.recv(&mut s.received.slice_mut(peer..peer + 1), peer as i32)?;
+        }
+        Ok(())
+    })?;
+    for s in &scratch {
+        s.stream
+            .synchronize()
+            .map_err(driver("cuStreamSynchronize"))?;
+    }
+    Ok(())
+}
+
+/// One rank's scratch memory for the warm-up, on its communicator's stream (freed there, after
+/// the warm-up, once the stream is synchronised).
+struct Scratch {
+    big: CudaSlice<u8>,
+    received: CudaSlice<u8>,
+    stream: Arc<CudaStream>,
+}
+
+/// What one rank's part of a warm-up step returns.
+type Step = std::result::Result<(), NcclError>;
+
+/// Runs `f` for every rank inside one NCCL group (`ncclGroupStart` ... `ncclGroupEnd`), which
+/// always ends, also when a call in it failed.
+fn grouped(
+    comms: &[Comm],
+    scratch: &mut [Scratch],
+    f: &dyn Fn(&Comm, &mut Scratch) -> Step,
+) -> Step {
+    group_start()?;
+    let calls = comms
+        .iter()
+        .zip(scratch.iter_mut())
+        .try_for_each(|(c, s)| f(c, s));
+    let ended = group_end().map(drop);
+    calls.and(ended)
+}

@@ -1,0 +1,145 @@
+//! Memory of another device in a copy: a memcpy node runs on its graph's device, whose copy
+//! engines must reach the other device's memory directly, as in a copy CUDA records from a
+//! captured `cudaMemcpyAsync` between two devices.
+//!
+//! The driver refuses such a node (`CUDA_ERROR_INVALID_VALUE`) unless the graph's device may
+//! access that memory, which for memory of a pool (cudarc allocates with `cuMemAllocAsync`, from
+//! the device's default pool) is the pool's access list
+//! ([`cuMemPoolSetAccess`](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)),
+//! and for memory of `cuMemAlloc` the peer access of the two contexts
+//! ([`cuCtxEnablePeerAccess`](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)).
+//! [`reach`] grants the access when the two devices can have it (`cuDeviceCanAccessPeer`), and
+//! otherwise says why the copy cannot be a node.
+//!
+//! Granting is for the whole pool or context, from then on: the pool's later allocations are
+//! mapped for the graph's device too (a small cost at each allocation), which is what a copy
+//! between the devices needs anyway.
+
+use std::sync::Arc;
+
+use cudarc::driver::{sys, CudaContext};
+
+use super::alloc::Space;
+use super::fence::relaxed;
+use super::operand::{Hold, Use};
+use crate::driver::{named, result::peer};
+use crate::error::Result;
+
+/// A location naming device `ordinal` (for pool access lists and pool properties).
+pub(crate) fn device_location(ordinal: i32) -> sys::CUmemLocation {
+    // SAFETY: a plain C struct of an enum whose 0 is a value (`CU_MEM_LOCATION_TYPE_INVALID`)
+    // and integers (in a union of integers, for CUDA 13.2's binding).
+    let mut location: sys::CUmemLocation = unsafe { std::mem::zeroed() };
+    location.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
+    set_location_id(&mut location, ordinal);
+    location
+}
+
+#[cfg(not(any(feature = "cuda-13020")))]
+fn set_location_id(location: &mut sys::CUmemLocation, ordinal: i32) {
+    location.id = ordinal;
+}
+
+#[cfg(feature = "cuda-13020")]
+fn set_location_id(location: &mut sys::CUmemLocation, ordinal: i32) {
+    location.__bindgen_anon_1.id = ordinal;
+}
+
+/// Where device memory is, as far as a copy on `ctx`'s device cares.
+enum Owner {
+    /// On `ctx`'s device (or memory this graph makes itself).
+    Here,
+    /// On device `ordinal`.
+    Device(usize),
+    /// Not another device's own memory as far as the driver tells (host or managed memory, an
+    /// address it does not know): the driver decides.
+    Unknown,
+}
+
+/// Which device `operand`'s memory is on: from its owner's stream where it has one (no driver
+/// call for the usual same-device copy), else by asking the driver about the address.
+fn owner(ctx: &Arc<CudaContext>, operand: &Use<'_>) -> Owner {
+    let home = match &operand.hold {
+        Hold::Owned(alloc) => alloc.home(),
+        Hold::Borrowed { home, .. } => home.as_ref(),
+        // Memory the graph makes itself (an alloc node's, an indirect value's block), and
+        // conditional handles, are on the graph's device.
+        Hold::Graph { .. } | Hold::Indirect { .. } | Hold::Handle { .. } => return Owner::Here,
+        // A raw pointer, or memory given to a capture: only the address tells.
+        Hold::Raw | Hold::Captured { .. } => None,
+    };
+    let ordinal = match home {
+        Some(stream) if Arc::ptr_eq(stream.context(), ctx) => return Owner::Here,
+        Some(stream) => stream.context().ordinal(),
+        // Relaxed: no capture this thread makes may fail for the question (see `reach`).
+        None => match relaxed(|| peer::device_of(operand.start)) {
+            Ok(Some(ordinal)) => ordinal as usize,
+            // Host or managed memory (reachable from every device the driver allows), or an
+            // address the driver does not know.
+            Ok(None) | Err(_) => return Owner::Unknown,
+        },
+    };
+    if ordinal == ctx.ordinal() {
+        Owner::Here
+    } else {
+        Owner::Device(ordinal)
+    }
+}
+
+/// Makes the device memory of `operand`, the copy's `role` ("source", "destination"), reachable
+/// by a copy running on `ctx`'s device. `Ok(Some(reason))` when the two devices cannot reach
+/// each other's memory (the copy cannot be a node); `Ok(None)` when the copy may be one; an
+/// error when a driver call failed.
+pub(crate) fn reach(
+    ctx: &Arc<CudaContext>,
+    operand: &Use<'_>,
+    role: &str,
+) -> Result<Option<String>> {
+    if operand.space != Space::Device {
+        return Ok(None);
+    }
+    let Owner::Device(there) = owner(ctx, operand) else {
+        return Ok(None);
+    };
+    let here = ctx.ordinal();
+    let there_device = named(
+        "cuDeviceGet",
+        cudarc::driver::result::device::get(there as i32),
+    )?;
+    if !peer::can_access(ctx.cu_device(), there_device)? {
+        return Ok(Some(format!(
+            "the copy's {role} is memory of device {there}, and the graph runs on device \
+             {here}, which cannot access it (cuDeviceCanAccessPeer: no peer-to-peer path \
+             between the two devices): copy through page-locked host memory instead (a \
+             device-to-host copy in a graph of device {there}, then a host-to-device copy in \
+             this one)"
+        )));
+    }
+    // Pool access and peer access are not stream work: relaxed mode lets a copy recorded in a
+    // capture grant them without invalidating it.
+    relaxed(|| grant(ctx, operand.start))?;
+    Ok(None)
+}
+
+/// Gives `ctx`'s device read and write access to the memory at `addr` of another device: its
+/// pool's access list for pool memory, the contexts' peer access otherwise.
+fn grant(ctx: &Arc<CudaContext>, addr: sys::CUdeviceptr) -> Result<()> {
+    let pool = peer::pool_of(addr)?;
+    if !pool.is_null() {
+        let location = device_location(ctx.ordinal() as i32);
+        // SAFETY: the pool of live memory is live.
+        if !unsafe { peer::pool_read_write(pool, location) }? {
+            // SAFETY: as above.
+            unsafe { peer::grant_pool_access(pool, location) }?;
+        }
+        return Ok(());
+    }
+    let owner_ctx = peer::context_of(addr)?;
+    if owner_ctx.is_null() {
+        // Memory of no context (mapped with the virtual memory calls): its owner sets who may
+        // access it, and the driver refuses the node if the graph's device may not.
+        return Ok(());
+    }
+    // SAFETY: `ctx` is live (held); `owner_ctx` is the context of live memory.
+    unsafe { peer::enable_peer_access(ctx.cu_ctx(), owner_ctx) }
+}
