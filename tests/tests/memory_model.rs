@@ -374,10 +374,13 @@ fn buffers_replaced_through_setters_and_the_params_guard_are_freed_only_after_th
             sentinels.len()
         );
     }
+    // No leak: as much free as before, or more (releases of earlier tests' graphs may still have
+    // been under way when `free_before` settled, as seen on an H200).
     let free_after = settled_free_memory(&gpu.ctx);
-    assert_eq!(
-        free_before, free_after,
-        "device memory in use before and after 4000 replacements (cuMemGetInfo)"
+    assert!(
+        free_after >= free_before,
+        "device memory in use grew over 4000 replacements (cuMemGetInfo): {free_before} free \
+         before, {free_after} after"
     );
 }
 
