@@ -55,7 +55,7 @@ pub mod soundness;
 
 use std::collections::BTreeSet;
 use std::io::Write as _;
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use cudagraph_runtime::cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, CudaView,
@@ -76,6 +76,9 @@ pub struct Gpu {
     /// Held while the `Gpu` lives: dropping it lets tests of other modules start (forgetting it
     /// keeps them waiting).
     _turn: Turn,
+    /// For tests that run NCCL collectives: held while the `Gpu` lives, so that one such test
+    /// runs at a time (see `nccl::nccl_gpus`).
+    pub(crate) _alone: Option<MutexGuard<'static, ()>>,
 }
 
 /// Whether a missing GPU must fail the tests (`CUDAGRAPH_REQUIRE_GPU=1`, set by `.gpu/run`).
@@ -108,6 +111,7 @@ pub fn gpu(test: &str) -> Option<Gpu> {
                 ctx,
                 stream,
                 _turn: turn,
+                _alone: None,
             })
         }
         Err(e @ (Error::NoDriver | Error::NoDevice { .. })) => {

@@ -31,7 +31,10 @@ pub fn gpus_required() -> usize {
         .unwrap_or(0)
 }
 
-/// Device 0 (with the test's turn on the GPUs, see [`gpu`]) and the contexts of devices
+/// Held by the test that runs NCCL collectives (see [`nccl_gpus`]).
+static NCCL_ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Device 0 (with the test's turn on the GPUs, see [`gpu`]), alone among the NCCL tests, and the contexts of devices
 /// `1..n`, with NCCL loadable; `None` (a skip, see the module docs) otherwise.
 #[track_caller]
 pub fn nccl_gpus(test: &str, n: usize) -> Option<(Gpu, Vec<Arc<CudaContext>>)> {
@@ -46,6 +49,12 @@ pub fn nccl_gpus(test: &str, n: usize) -> Option<(Gpu, Vec<Arc<CudaContext>>)> {
         skipped(file, test, why);
         return None;
     }
+    // One NCCL test at a time: collectives of different communicators on the same GPUs, in
+    // flight at once, can wait for each other forever (NCCL's "Using multiple NCCL
+    // communicators concurrently"); run in parallel on two H200s, four of these tests hung, and
+    // one at a time all pass.
+    let mut first = first;
+    first._alone = Some(NCCL_ALONE.lock().unwrap_or_else(|e| e.into_inner()));
     let mut more = Vec::new();
     for ordinal in 1..n {
         match open_device(ordinal) {
