@@ -5,7 +5,8 @@
 use cudarc::nccl::result::NcclError;
 use cudarc::nccl::{group_end, group_start, Comm};
 
-use super::comm::{nccl_err, Communicator};
+use super::comm::Communicator;
+use super::error::nccl_err;
 use super::op::{Collective, NcclElem, Op, ReduceOp};
 use crate::capture::CaptureOperands;
 use crate::error::{Error, Result};

@@ -4,9 +4,10 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use cudarc::driver::{CudaContext, CudaStream};
-use cudarc::nccl::{result::NcclError, Comm, Id};
+use cudarc::nccl::{Comm, Id};
 
 use super::connect::connect;
+use super::error::nccl_err;
 use super::order::Exchange;
 use crate::error::{Error, Result};
 use crate::id::fresh_id;
@@ -80,19 +81,6 @@ unsafe impl Send for SendComm {}
 pub(crate) struct LastLaunch {
     pub(crate) stream: Option<Arc<CudaStream>>,
     pub(crate) done: EventCell,
-}
-
-/// An NCCL error as this crate's, for `call` about `node`.
-pub(crate) fn nccl_err(
-    call: &'static str,
-    node: impl Into<String>,
-) -> impl FnOnce(NcclError) -> Error {
-    let node = node.into();
-    move |e| Error::Nccl {
-        call,
-        node,
-        code: format!("{:?}", e.0),
-    }
 }
 
 fn new_stream(ctx: &Arc<CudaContext>) -> Result<Arc<CudaStream>> {

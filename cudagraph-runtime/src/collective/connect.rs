@@ -38,7 +38,7 @@ use cudarc::driver::{CudaSlice, CudaStream};
 use cudarc::nccl::result::NcclError;
 use cudarc::nccl::{group_end, group_start, Comm, ReduceOp};
 
-use super::comm::nccl_err;
+use super::error::nccl_err;
 use crate::error::{Error, Result};
 
 /// The all-reduce sizes of the warm-up, in bytes: from latency-bound to bandwidth-bound, a factor

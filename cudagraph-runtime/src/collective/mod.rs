@@ -15,6 +15,7 @@
 mod add;
 mod comm;
 mod connect;
+mod error;
 mod op;
 mod order;
 mod table;

@@ -1,100 +1,21 @@
-//! The device-launchable executable ([`DeviceGraphExec`]), and the anchor that keeps it alive for
-//! the graphs whose kernels may launch it.
+//! The device-launchable executable ([`DeviceGraphExec`]).
 
 use std::sync::{Arc, Mutex};
 
 use cudarc::driver::CudaStream;
 
+use super::anchor::DeviceAnchor;
 use super::handle::{DeviceGraphHandle, SharedDeviceGraph};
 use crate::error::{Error, Result};
 use crate::exec::{GraphExec, InstantiateFlags};
 use crate::graph::Graph;
 use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
-use crate::memory::alloc::{AccessScope, AllocState, Allocation, Space};
+use crate::memory::alloc::{AccessScope, AllocState};
 use crate::node::NodeKind;
 use crate::node::{
     ChildGraphNode, Direction, KernelNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue,
     Switchable,
 };
-use crate::reaper;
-
-/// What the graphs whose kernels are given a [`DeviceGraphHandle`] hold of the executable: an
-/// allocation to the memory model (registered by their executables, released after their
-/// launches), whose "memory" is the executable itself. Its drop destroys the executable only
-/// once those launches have completed.
-pub(crate) struct DeviceAnchor {
-    state: AllocState,
-    /// The stream the executable was uploaded on (and is re-uploaded on after updates): the
-    /// launches of graphs that launch it from the device wait for its work.
-    home: Arc<CudaStream>,
-    /// The driver handle, as an address: the "range" the handle's uses name.
-    raw: u64,
-    /// The executable once its [`DeviceGraphExec`] is dropped, until the launches that may
-    /// launch it are over.
-    parked: Mutex<Option<GraphExec<'static>>>,
-}
-
-impl std::fmt::Debug for DeviceAnchor {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DeviceAnchor")
-            .field("raw", &format_args!("{:#x}", self.raw))
-            .finish_non_exhaustive()
-    }
-}
-
-impl DeviceAnchor {
-    pub(crate) fn raw(&self) -> u64 {
-        self.raw
-    }
-}
-
-impl Allocation for DeviceAnchor {
-    fn state(&self) -> &AllocState {
-        &self.state
-    }
-    fn space(&self) -> Space {
-        Space::Device
-    }
-    fn home(&self) -> Option<&Arc<CudaStream>> {
-        Some(&self.home)
-    }
-    fn range(&self) -> (u64, u64) {
-        // No bytes: a handle conflicts with no memory use.
-        (self.raw, self.raw)
-    }
-}
-
-impl Drop for DeviceAnchor {
-    /// Destroys the executable once every launch that may launch it from the device has
-    /// completed (waited for on the release thread); never before.
-    fn drop(&mut self) {
-        let released = self.state.take_released();
-        let exec = self
-            .parked
-            .get_mut()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
-        if released.is_empty() {
-            drop(exec);
-            return;
-        }
-        let mut parts = Some((exec, released));
-        reaper::run_later(Box::new(move || {
-            if let Some((exec, released)) = parts.take() {
-                for fence in &released {
-                    if fence.done().wait_host().is_err() {
-                        // Could not learn that those launches are over: leak rather than
-                        // destroy an executable a kernel may still launch.
-                        std::mem::forget(exec);
-                        return true;
-                    }
-                }
-                drop(exec);
-            }
-            true
-        }));
-    }
-}
 
 /// An executable instantiated for device launch (`CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH`)
 /// and uploaded: kernels launch it through a [`DeviceGraphHandle`] ([`DeviceGraphExec::handle`]).

@@ -4,7 +4,7 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use super::exec::DeviceAnchor;
+use super::anchor::DeviceAnchor;
 use crate::error::Result;
 use crate::kernel::{private, KernelArg, Param};
 use crate::memory::alloc::{Allocation, Space};

@@ -31,6 +31,7 @@
 //!
 //! [device graph launch]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-graph-launch
 
+mod anchor;
 pub mod device_runtime;
 mod exec;
 mod handle;

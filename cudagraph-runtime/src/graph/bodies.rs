@@ -108,3 +108,23 @@ impl BodyTable {
         self.ranges.clear();
     }
 }
+
+/// Where a WHILE node is, for the graph that keeps the list: one of its own nodes (by index),
+/// or a node of its conditional bodies (by position in the body table). Positions, not driver
+/// handles, so that the list holds for a clone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LoopAt {
+    Own(u32),
+    Body(u32),
+}
+
+impl LoopAt {
+    /// Where the WHILE node is once the body that lists it is taken in by the enclosing graph,
+    /// its own nodes at `start` of the enclosing body table and its nested bodies' after them.
+    pub(crate) fn absorbed(self, start: u32, own_nodes: u32) -> Self {
+        match self {
+            LoopAt::Own(i) => LoopAt::Body(start + i),
+            LoopAt::Body(p) => LoopAt::Body(start + own_nodes + p),
+        }
+    }
+}

@@ -156,7 +156,7 @@ impl<'a> Graph<'a> {
             let nodes = mark.nodes as u32;
             tables
                 .loops
-                .retain(|at| !matches!(at, super::loops::LoopAt::Own(i) if *i >= nodes));
+                .retain(|at| !matches!(at, super::bodies::LoopAt::Own(i) if *i >= nodes));
         }
         if kept {
             self.mark_broken_by_capture();

@@ -11,8 +11,8 @@ use crate::node::NodeKind;
 // Conditional nodes themselves need CUDA 12.3 or newer.
 #[cfg(not(feature = "cuda-12020"))]
 use {
+    super::bodies::LoopAt,
     super::body::Body,
-    super::loops::LoopAt,
     crate::driver::result,
     crate::error::{Error, Result},
     crate::indirect::IndirectScope,

@@ -9,30 +9,11 @@
 //! clean, and a WHILE beside plain kernels clean too (the GPU witness is the test program
 //! `witness_concurrent_loops`). Ordering the two nodes costs little and avoids it.
 
+use super::bodies::LoopAt;
 use super::definition::Graph;
 use crate::error::{Error, Result};
 use crate::memory::hazard::reaches;
 use crate::node::NodeKind;
-
-/// Where a WHILE node is, for the graph that keeps the list: one of its own nodes (by index),
-/// or a node of its conditional bodies (by position in the body table). Positions, not driver
-/// handles, so that the list holds for a clone.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum LoopAt {
-    Own(u32),
-    Body(u32),
-}
-
-impl LoopAt {
-    /// Where the WHILE node is once the body that lists it is taken in by the enclosing graph,
-    /// its own nodes at `start` of the enclosing body table and its nested bodies' after them.
-    pub(crate) fn absorbed(self, start: u32, own_nodes: u32) -> Self {
-        match self {
-            LoopAt::Own(i) => LoopAt::Body(start + i),
-            LoopAt::Body(p) => LoopAt::Body(start + own_nodes + p),
-        }
-    }
-}
 
 impl Graph<'_> {
     /// Records that this graph's node `index` is a WHILE node (one a capture recorded).

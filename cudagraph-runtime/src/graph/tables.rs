@@ -32,7 +32,7 @@ pub(super) struct Tables<'a> {
     /// in `uses` and `edges` with this graph's own).
     pub(super) bodies: BodyTable,
     /// The WHILE nodes of this graph and of its bodies (see `graph::loops`).
-    pub(super) loops: Vec<super::loops::LoopAt>,
+    pub(super) loops: Vec<super::bodies::LoopAt>,
     /// A capture into this graph was broken: CUDA leaves the graph unusable (every later call
     /// about it fails with `CUDA_ERROR_INVALID_VALUE`).
     pub(super) broken_by_capture: bool,
