@@ -50,14 +50,15 @@ pub struct ArgProbe {
     pub span: Span,
 }
 
-/// Two different params, one used by node `a`, the other by node `b` (no edge orders them),
-/// one writing: whether they share memory is known when the graph is built.
+/// Two different params (or elements of an array param), one used by node `a`, the other by
+/// node `b` (no edge orders them), one writing: whether they share memory is known when the
+/// graph is built.
 pub struct Overlap {
     pub a: usize,
-    pub param_a: usize,
+    pub buffer_a: Buffer,
     pub use_a: NodeUse,
     pub b: usize,
-    pub param_b: usize,
+    pub buffer_b: Buffer,
     pub use_b: NodeUse,
 }
 
@@ -67,7 +68,7 @@ pub struct ChildPair {
     pub child: usize,
     pub other: usize,
     /// The other node's uses of params (none when it is a child node too).
-    pub uses: Vec<(usize, NodeUse)>,
+    pub uses: Vec<(Buffer, NodeUse)>,
     /// The params both nodes opted out for.
     pub exempt: Vec<usize>,
 }
@@ -149,12 +150,17 @@ pub fn analyze(model: &Model) -> Analysis {
                 .collect()
         })
         .collect();
-    let both_opted = |a: usize, b: usize, buffer: &Buffer| {
-        opted[a].contains(buffer) && opted[b].contains(buffer)
-    };
+    // `#[unordered(w)]` names a whole param: every element of an array param.
+    let opts = |node: usize, buffer: &Buffer| opted[node].iter().any(|o| o.same(*buffer));
+    let both_opted = |a: usize, b: usize, buffer: &Buffer| opts(a, buffer) && opts(b, buffer);
     for (node, by_buffer) in uses.iter().enumerate() {
+        // Every instance of a repeated node gives its arguments to the same kernel parameters:
+        // the types are asked once.
+        if !model.first_of_decl(node) {
+            continue;
+        }
         for (buffer, u) in by_buffer {
-            if let (Buffer::Param(param), Mem::Probe) = (*buffer, u.mem) {
+            if let (Buffer::Param(param, _), Mem::Probe) = (*buffer, u.mem) {
                 out.probes.push(ArgProbe {
                     node,
                     param,
@@ -180,21 +186,16 @@ pub fn analyze(model: &Model) -> Analysis {
                     } else {
                         (b, a)
                     };
-                    let params: Vec<(usize, NodeUse)> = uses[other]
+                    let params: Vec<(Buffer, NodeUse)> = uses[other]
                         .iter()
-                        .filter_map(|(buffer, u)| match buffer {
-                            Buffer::Param(p) => Some((*p, u.clone())),
-                            Buffer::Alloc(_) => None,
-                        })
+                        .filter(|(buffer, _)| buffer.param().is_some())
+                        .map(|(buffer, u)| (*buffer, u.clone()))
                         .collect();
                     if opaque[other] == Some(Opaque::Child) || !params.is_empty() {
                         let exempt = opted[child]
                             .iter()
                             .filter(|b| opted[other].contains(b))
-                            .filter_map(|b| match b {
-                                Buffer::Param(p) => Some(*p),
-                                Buffer::Alloc(_) => None,
-                            })
+                            .filter_map(|b| b.param())
                             .collect();
                         out.children.push(ChildPair {
                             child,
@@ -229,22 +230,27 @@ pub fn analyze(model: &Model) -> Analysis {
                 }
                 (None, None) => {}
             }
-            for (buffer, ub) in &uses[b] {
-                let Some(ua) = uses[a].get(buffer) else {
-                    continue;
-                };
-                if both_opted(a, b, buffer) {
-                    continue;
+            for (bb, ub) in &uses[b] {
+                for (ba, ua) in &uses[a] {
+                    if !ba.same(*bb) || both_opted(a, b, bb) {
+                        continue;
+                    }
+                    // The element, where one use names it and the other the whole array.
+                    let buffer = if matches!(bb, Buffer::Param(_, None)) {
+                        ba
+                    } else {
+                        bb
+                    };
+                    push_race(&mut out, a, b, *buffer, ua.clone(), ub.clone());
                 }
-                push_race(&mut out, a, b, *buffer, ua.clone(), ub.clone());
             }
             for (ba, ua) in &uses[a] {
                 for (bb, ub) in &uses[b] {
-                    let (Buffer::Param(pa), Buffer::Param(pb)) = (*ba, *bb) else {
+                    let (Some(pa), Some(pb)) = (ba.param(), bb.param()) else {
                         // Allocations have addresses of their own: only params share memory.
                         continue;
                     };
-                    if pa == pb || (opted[a].contains(ba) && opted[b].contains(bb)) {
+                    if ba.same(*bb) || (opts(a, ba) && opts(b, bb)) {
                         continue;
                     }
                     if ua.known_write() == Some(false) && ub.known_write() == Some(false) {
@@ -258,10 +264,10 @@ pub fn analyze(model: &Model) -> Analysis {
                     }
                     out.overlaps.push(Overlap {
                         a,
-                        param_a: pa,
+                        buffer_a: *ba,
                         use_a: ua.clone(),
                         b,
-                        param_b: pb,
+                        buffer_b: *bb,
                         use_b: ub.clone(),
                     });
                 }
@@ -307,7 +313,7 @@ fn push_race(
 fn capture_span(model: &Model, node: usize) -> Span {
     match &model.nodes[node].op {
         NodeOp::Capture(c) => syn::spanned::Spanned::span(&c.work),
-        _ => model.nodes[node].name.span(),
+        _ => model.nodes[node].decl.name.span(),
     }
 }
 
@@ -319,17 +325,28 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             race.use_a.known_write().unwrap_or(true),
             race.use_b.known_write().unwrap_or(true),
         );
-        cx.error(race.use_b.span, race_message(model, race, wa, wb));
-        cx.error(race.use_a.span, used_here(model, race));
+        // A race between two declarations is reported once, for their first instances that
+        // race (a loop makes it in every iteration).
+        let key = race_key(model, race);
+        cx.error_once(
+            format!("{key} b"),
+            race.use_b.span,
+            race_message(model, race, wa, wb),
+        );
+        cx.error_once(format!("{key} a"), race.use_a.span, used_here(model, race));
     }
     for &(a, b) in &analysis.opaque {
+        let key = format!("opaque {:p} {:p}", model.nodes[a].decl, model.nodes[b].decl);
+        if !cx.first(key) {
+            continue;
+        }
         let (na, nb) = (&model.nodes[a].name, &model.nodes[b].name);
-        let (capture, other) = if model.opaque(model.nodes[a]) == Some(Opaque::Capture) {
+        let (capture, other) = if model.opaque(&model.nodes[a]) == Some(Opaque::Capture) {
             (a, b)
         } else {
             (b, a)
         };
-        let what = match model.opaque(model.nodes[other]) {
+        let what = match model.opaque(&model.nodes[other]) {
             Some(Opaque::Capture) => "another capture node whose uses are not declared either",
             _ => "a child node, whose graph's memory is known only when it is built",
         };
@@ -348,6 +365,19 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
     }
 }
 
+/// What makes two races one to report: the declarations racing and the memory (a param, or
+/// an alloc node's declaration).
+pub fn race_key(model: &Model, race: &Race) -> String {
+    let memory = match race.buffer {
+        Buffer::Param(p, _) => format!("param {p}"),
+        Buffer::Alloc(a) => format!("alloc {:p}", model.nodes[a].decl),
+    };
+    format!(
+        "race {:p} {:p} {memory}",
+        model.nodes[race.a].decl, model.nodes[race.b].decl
+    )
+}
+
 /// The message of a race at its second node's use: `wa` and `wb` say who writes.
 pub fn race_message(model: &Model, race: &Race, wa: bool, wb: bool) -> String {
     let (a, b) = (race.a, race.b);
@@ -361,7 +391,7 @@ pub fn race_message(model: &Model, race: &Race, wa: bool, wb: bool) -> String {
     };
     let capture = [a, b]
         .into_iter()
-        .find(|&i| model.opaque(model.nodes[i]) == Some(Opaque::Capture))
+        .find(|&i| model.opaque(&model.nodes[i]) == Some(Opaque::Capture))
         .map(|c| {
             format!(
                 " (`{}` is a capture node that does not declare the memory its work uses: it \
@@ -392,9 +422,25 @@ pub fn used_here(model: &Model, race: &Race) -> String {
 /// one scope, or, for a node in a conditional body, between the nodes standing for them in the
 /// scope they share (an edge may not cross a body). `what` names the two nodes.
 pub fn order_suggestion(model: &Model, a: usize, b: usize, what: &str) -> String {
-    let name = |i: usize| name_of(&model.nodes[i].name);
+    let name = |i: usize| model.nodes[i].name.clone();
     match model.in_common_scope(a, b) {
         Some((ra, rb)) if (ra, rb) == (a, b) => {
+            // Two instances of one iteration: the edge goes in the loop, by its variable.
+            let (ra, rb) = (model.nodes[a].rep, model.nodes[b].rep);
+            if let (Some(ra), Some(rb)) = (ra, rb) {
+                if ra == rb {
+                    if let Some(var) = &model.loops[ra.lp].var {
+                        let (da, db) = (
+                            name_of(&model.nodes[a].decl.name),
+                            name_of(&model.nodes[b].decl.name),
+                        );
+                        return format!(
+                            "add the edge `{da}[{var}] -> {db}[{var}];` (or `{db}[{var}] -> \
+                             {da}[{var}];`) to their loop"
+                        );
+                    }
+                }
+            }
             format!(
                 "add the edge `{} -> {};` (or `{} -> {};`)",
                 name(a),
@@ -427,9 +473,13 @@ fn capitalized(text: &str) -> String {
 fn check_attributes(model: &Model, cx: &mut Ctxt) {
     let uses = node_uses(model);
     for (index, node) in model.nodes.iter().enumerate() {
+        // The attributes are the declaration's: judged on its first instance.
+        if !model.first_of_decl(index) {
+            continue;
+        }
         let opaque = model.opaque(node).is_some();
         for (ident, buffer) in model.unordered_buffers(node) {
-            let plain = matches!(buffer, Some(Buffer::Param(p)) if model.param_spelled(p) == Spelled::Plain);
+            let plain = matches!(buffer, Some(Buffer::Param(p, _)) if model.param_spelled(p) == Spelled::Plain);
             match buffer {
                 None => cx.error(
                     ident.span(),
@@ -440,14 +490,15 @@ fn check_attributes(model: &Model, cx: &mut Ctxt) {
                         model.decl.name
                     ),
                 ),
-                Some(b) if plain || (!opaque && !uses[index].contains_key(&b)) => cx.error(
-                    ident.span(),
-                    format!(
+                Some(b) if plain || (!opaque && !uses[index].keys().any(|u| u.same(b))) => cx
+                    .error(
+                        ident.span(),
+                        format!(
                         "node `{}` does not use `{ident}` as memory: `#[unordered(...)]` names \
                          buffers the node reads or writes",
                         node.name
                     ),
-                ),
+                    ),
                 Some(_) => {}
             }
         }

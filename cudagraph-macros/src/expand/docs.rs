@@ -191,14 +191,14 @@ pub fn params_doc(g: &Gen) -> String {
         "The params of [`{graph}`]: what its nodes are built from ([`{graph}::build`]), and what \
          [`{exec}::set_params`] compares to update only the nodes whose inputs changed.\n\n"
     );
-    for node in &g.nodes {
+    for node in g.decl_nodes() {
         let read: Vec<String> = node
             .mentions
             .iter()
             .map(|&i| format!("`{}`", name_of(&g.model.params[i].name)))
             .collect();
         if !read.is_empty() {
-            let _ = writeln!(out, "- node `{}` reads {}", node.name, read.join(", "));
+            let _ = writeln!(out, "- node `{}` reads {}", written(node), read.join(", "));
         }
     }
     out
@@ -206,10 +206,9 @@ pub fn params_doc(g: &Gen) -> String {
 
 pub fn param_doc(g: &Gen, param: usize) -> String {
     let readers: Vec<String> = g
-        .nodes
-        .iter()
+        .decl_nodes()
         .filter(|n| n.mentions.contains(&param))
-        .map(|n| format!("`{}`", n.name))
+        .map(|n| format!("`{}`", written(n)))
         .collect();
     let name = name_of(&g.model.params[param].name);
     if readers.is_empty() {
@@ -229,11 +228,18 @@ pub fn exec_doc(g: &Gen) -> String {
         "[`{graph}`], instantiated: launch it, update it from another [`{graph}`] or with \
          [`set_params`](Self::set_params), or update one node through its handle:\n\n"
     );
-    for node in &g.nodes {
+    for node in g.decl_nodes() {
+        let (args, what) = match node.rep {
+            Some(r) => (
+                r.var.to_string(),
+                format!(", one per iteration ({} instances)", r.count),
+            ),
+            None => (String::new(), String::new()),
+        };
         let _ = writeln!(
             out,
-            "- [`{}()`](Self::{}): {} node",
-            node.name,
+            "- [`{}({args})`](Self::{}): {} node{what}",
+            node.decl.name,
             node.decl.name,
             kind_name(node)
         );
@@ -241,12 +247,30 @@ pub fn exec_doc(g: &Gen) -> String {
     out
 }
 
+/// A node as its declaration names it: `scale`, or `attn[layer]` for a node declared in a loop.
+pub fn written(node: &NodeGen) -> String {
+    match node.rep {
+        Some(r) => format!("{}[{}]", name_of(&node.decl.name), r.var),
+        None => node.name.clone(),
+    }
+}
+
 pub fn accessor_doc(_g: &Gen, node: &NodeGen) -> String {
     let mut out = format!(
         "Node `{}` (`{}`): its update handle.",
-        node.name,
+        written(node),
         declaration(node)
     );
+    if let Some(r) = node.rep {
+        let _ = write!(
+            out,
+            "\n\nThe node is declared in a `for` loop: this is the handle of its instance of \
+             iteration `{var}` (`{var}` below {count}).\n\n# Errors\n\n`Error::Invalid` when \
+             `{var}` is {count} or more.",
+            var = r.var,
+            count = r.count
+        );
+    }
     for doc in node_docs(node) {
         out.push('\n');
         out.push_str(&doc);
@@ -258,7 +282,7 @@ pub fn handle_doc(g: &Gen, node: &NodeGen) -> String {
     let allowed = node.decl.op.kind().updates;
     let mut out = format!(
         "Update handle of node `{}` of [`{}`] (`{}`): {allowed} ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).",
-        node.name,
+        written(node),
         g.exec_ty,
         declaration(node)
     );

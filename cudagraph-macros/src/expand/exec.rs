@@ -26,61 +26,108 @@ pub fn exec_type(g: &Gen) -> TokenStream {
     let same = local("__CgSame");
 
     // Which params changed: compared a few dozen per function (each param's comparison is
-    // inlined code; one function comparing thousands would be beyond the optimizer).
+    // inlined code; one function comparing thousands would be beyond the optimizer). An array
+    // param is compared element by element, in a loop: each element is a slot of its own (see
+    // `Model::slots`), so that a changed element updates only the nodes that read it.
     let param_count = g.model.params.len();
+    let slot_count = g.model.slot_count();
     let indices: Vec<usize> = (0..param_count).collect();
     let mut compare_calls = Vec::new();
     let mut compare_fns = Vec::new();
     for chunk in indices.chunks(PER_FN) {
         let f = format_ident!("__cg_changed_{}", chunk[0]);
         let sets = chunk.iter().map(|&i| {
-            let unchanged = g.unchanged(i);
-            quote!(#changed[#i] = !(#unchanged);)
+            let slot = g.model.slots(i).start;
+            match g.model.arrays[i] {
+                Some((_, len)) => {
+                    let k = local("k");
+                    let unchanged = g.unchanged(i, Some(&quote!(#k)));
+                    quote!(for #k in 0..#len { #changed[#slot + #k] = !(#unchanged); })
+                }
+                None => {
+                    let unchanged = g.unchanged(i, None);
+                    quote!(#changed[#slot] = !(#unchanged);)
+                }
+            }
         });
         compare_fns.push(quote! {
             #[inline(never)]
-            fn #f(&self, #params: &#params_ty, #changed: &mut [bool; #param_count]) {
+            fn #f(&self, #params: &#params_ty, #changed: &mut [bool; #slot_count]) {
                 #(#sets)*
             }
         });
         compare_calls.push(quote!(self.#f(#params, &mut #changed);));
     }
+    let index = local("index");
     // An allocation's length is checked before any node is updated: CUDA cannot change it, so
-    // params that would change it are refused as a whole.
+    // params that would change it are refused as a whole. (A repeated alloc node's instances
+    // are checked in a loop, when a param any of them reads changed.)
     let alloc_checks = g
-        .nodes
-        .iter()
+        .decl_nodes()
         .filter(|n| matches!(n.decl.op, NodeOp::Alloc(_)) && !n.mentions.is_empty())
         .map(|n| {
-            let inputs = n.mentions.iter().map(|i| quote!(#changed[#i]));
             let check = g.update_node(n);
-            relocated(quote!(if #(#inputs)||* { #check }), n.site)
+            match n.rep {
+                Some(r) => {
+                    let count = r.count;
+                    let inputs = n.mentions.iter().flat_map(|&i| g.model.slots(i));
+                    let inputs = inputs.map(|i| quote!(#changed[#i]));
+                    relocated(
+                        quote!(if #(#inputs)||* { for #index in 0..#count { #check } }),
+                        n.site,
+                    )
+                }
+                None => {
+                    let inputs = n.slots.iter().map(|i| quote!(#changed[#i]));
+                    relocated(quote!(if #(#inputs)||* { #check }), n.site)
+                }
+            }
         });
-    // Which nodes to update: per updatable node, its position, the params its expressions read
-    // and its update function, as data walked by one loop (not code per node).
+    // Which nodes to update: per updatable node, its position, the slots its expressions read,
+    // its update function and its index among its declaration's instances, as data walked by
+    // one loop (not code per node).
     let reads = g.nodes.iter().filter(|n| updatable(&n.decl.op)).map(|n| {
-        let (pos, mentions, f) = (n.pos, &n.mentions, update_fn(n.pos));
-        quote!((#pos, &[#(#mentions),*], #exec_ty::#f))
+        let (pos, slots, f) = (n.pos, &n.slots, update_fn(n.first));
+        let index = n.rep.map_or(0, |r| r.index);
+        quote!((#pos, &[#(#slots),*], #exec_ty::#f, #index))
     });
     let updates = quote! {
         #[allow(clippy::type_complexity)]
-        const READS: &[(usize, &[usize], fn(&mut #exec_ty, &#params_ty) -> #p::Result<()>)] =
+        const READS: &[(usize, &[usize], fn(&mut #exec_ty, &#params_ty, usize) -> #p::Result<()>, usize)] =
             &[#(#reads),*];
-        for &(pos, reads, update) in READS {
+        for &(pos, reads, update, index) in READS {
             if self.dirty[pos] || reads.iter().any(|&i| #changed[i]) {
                 // Dirty until the whole call succeeds: if a later node is refused, the next call
                 // must set this one again (its params are not committed).
                 self.dirty[pos] = true;
-                update(self, #params)?;
+                update(self, #params, index)?;
                 #updated += 1;
             }
         }
     };
-    // Each changed param's new value is kept by its commit function (`set_params_only`'s table).
+    // Each changed param's new value is kept by its commit function (`set_params_only`'s table):
+    // a param changed when one of its slots did.
     let commits = (param_count > 0).then(|| {
+        if slot_count == param_count {
+            return quote! {
+                for (#changed, &(_, commit)) in #changed.iter().zip(Self::__CG_PARAMS) {
+                    if *#changed {
+                        commit(self, #params)?;
+                    }
+                }
+            };
+        }
+        let starts = (0..=param_count).map(|i| {
+            if i == param_count {
+                slot_count
+            } else {
+                g.model.slots(i).start
+            }
+        });
         quote! {
-            for (#changed, &(_, commit)) in #changed.iter().zip(Self::__CG_PARAMS) {
-                if *#changed {
+            const SLOTS: [usize; #param_count + 1] = [#(#starts),*];
+            for (param, &(_, commit)) in Self::__CG_PARAMS.iter().enumerate() {
+                if #changed[SLOTS[param]..SLOTS[param + 1]].contains(&true) {
                     commit(self, #params)?;
                 }
             }
@@ -109,13 +156,24 @@ pub fn exec_type(g: &Gen) -> TokenStream {
                 }
             }
         });
-    let accessors = g.nodes.iter().map(|n| {
+    let accessors = g.decl_nodes().map(|n| {
         let (name, handle) = (&n.decl.name, &n.handle);
         let doc = docs::accessor_doc(g, n);
+        let Some(rep) = n.rep else {
+            return quote! {
+                #[doc = #doc]
+                pub fn #name(&mut self) -> #handle<'_> {
+                    #handle { exec: self }
+                }
+            };
+        };
+        // A repeated node's instance, by its index (the loop variable's value).
+        let (var, count, node) = (rep.var, rep.count, crate::model::name_of(&n.decl.name));
         quote! {
             #[doc = #doc]
-            pub fn #name(&mut self) -> #handle<'_> {
-                #handle { exec: self }
+            pub fn #name(&mut self, #var: usize) -> #p::Result<#handle<'_>> {
+                #p::instance(#node, #var, #count)?;
+                #p::Result::Ok(#handle { exec: self, index: #var })
             }
         }
     });
@@ -197,7 +255,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             pub fn set_params(&mut self, #params: &#params_ty) -> #p::Result<usize> {
                 #graph::__cg_check_overlaps(#params)?;
                 #[allow(unused_mut)]
-                let mut #changed = [false; #param_count];
+                let mut #changed = [false; #slot_count];
                 #(#compare_calls)*
                 #(#alloc_checks)*
                 let mut #updated = 0usize;
@@ -251,42 +309,78 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
         span = g.graph.span()
     );
     let allocs_name = allocs_ty.to_string();
+    // Per declaration (an alloc node, or the instances of a repeated one): which of its
+    // instances a launch leaves.
+    let model_pos: std::collections::BTreeMap<*const crate::parse::NodeDecl, Vec<bool>> = {
+        let mut out: std::collections::BTreeMap<_, Vec<bool>> = Default::default();
+        for n in &g.nodes {
+            let live = outliving.iter().any(|&i| {
+                g.model.nodes[i].name == n.name && std::ptr::eq(g.model.nodes[i].decl, n.decl)
+            });
+            let entry = out
+                .entry(n.decl as *const _)
+                .or_insert_with(|| vec![false; n.rep.map_or(1, |r| r.count)]);
+            entry[n.rep.map_or(0, |r| r.index)] = live;
+        }
+        out
+    };
     let methods = g
-        .nodes
-        .iter()
-        .filter(|n| {
-            outliving
-                .iter()
-                .any(|&i| std::ptr::eq(g.model.nodes[i], n.decl))
-        })
+        .decl_nodes()
+        .filter(|n| model_pos[&(n.decl as *const _)].contains(&true))
         .map(|n| {
             let (name, ty) = (&n.decl.name, g.alloc_type(n));
-            let read = quote::format_ident!("read_{}", n.name, span = n.decl.name.span());
+            let read = quote::format_ident!("read_{}", n.decl.name, span = n.decl.name.span());
             let NodeOp::Alloc(a) = &n.decl.op else {
                 return TokenStream::new();
             };
             let elem = &a.elem;
+            let decl_name = crate::model::name_of(&n.decl.name);
+            let (which, doc_name) = match n.rep {
+                Some(r) => (Some(r.var), format!("{decl_name}[{}]", r.var)),
+                None => (None, decl_name.clone()),
+            };
             let read_doc = format!(
-                "A copy of allocation `{}` as the launch left it (copied on the launch's stream, \
-                 after the launch; this call waits for the copy).",
-                n.name
+                "A copy of allocation `{doc_name}` as the launch left it (copied on the launch's \
+                 stream, after the launch; this call waits for the copy)."
             );
             let alloc_doc = format!(
-                "Allocation `{}`: its address and length, for the runtime's own API. The memory \
-                 is freed when the executable is launched again.",
-                n.name
+                "Allocation `{doc_name}`: its address and length, for the runtime's own API. The \
+                 memory is freed when the executable is launched again."
             );
+            let Some(var) = which else {
+                return quote! {
+                    #[doc = #read_doc]
+                    pub fn #read(&self) -> #p::Result<#p::Vec<#elem>> {
+                        // SAFETY: the node was added with `add_mem_alloc::<#elem>`, which admits
+                        // only element types valid for every bit pattern.
+                        unsafe { #p::read_declared_allocation(&self.exec.exec, &self.exec.nodes.#name) }
+                    }
+
+                    #[doc = #alloc_doc]
+                    pub fn #name(&self) -> #ty {
+                        self.exec.nodes.#name
+                    }
+                };
+            };
+            // The instances a launch leaves (a free node frees the others: they are refused).
+            let live = &model_pos[&(n.decl as *const _)];
+            let errors = "\n\n# Errors\n\n`Error::Invalid` for an index with no instance, or \
+                          whose allocation the graph frees.";
+            let (read_doc, alloc_doc) = (read_doc + errors, alloc_doc + errors);
             quote! {
                 #[doc = #read_doc]
-                pub fn #read(&self) -> #p::Result<#p::Vec<#elem>> {
+                pub fn #read(&self, #var: usize) -> #p::Result<#p::Vec<#elem>> {
+                    #p::instance_left(#decl_name, #var, &[#(#live),*])?;
                     // SAFETY: the node was added with `add_mem_alloc::<#elem>`, which admits
-                    // only element types valid for every bit pattern.
-                    unsafe { #p::read_declared_allocation(&self.exec.exec, &self.exec.nodes.#name) }
+                    // only element types valid for every bit pattern; the allocation is one a
+                    // launch leaves (checked above).
+                    unsafe { #p::read_declared_allocation(&self.exec.exec, &self.exec.nodes.#name[#var]) }
                 }
 
                 #[doc = #alloc_doc]
-                pub fn #name(&self) -> #ty {
-                    self.exec.nodes.#name
+                pub fn #name(&self, #var: usize) -> #p::Result<#ty> {
+                    #p::instance_left(#decl_name, #var, &[#(#live),*])?;
+                    #p::Result::Ok(self.exec.nodes.#name[#var])
                 }
             }
         });

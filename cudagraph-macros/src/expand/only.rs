@@ -39,7 +39,9 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
         local("pos"),
     );
 
-    // A node's update and a param's commit, as the tables below hold them.
+    // A node's update (with its index among its declaration's instances, for a node declared
+    // in a loop) and a param's commit, as the tables below hold them.
+    let update_ty = quote!(fn(&mut Self, &#params_ty, usize) -> #p::Result<()>);
     let fn_ty = quote!(fn(&mut Self, &#params_ty) -> #p::Result<()>);
     // Per param (in the enum's order): the nodes whose expressions read it (alloc nodes apart:
     // they are checked, not updated), each with its update function, and the function that
@@ -57,19 +59,31 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
         .enumerate()
         .map(|(i, nodes)| {
             let updates = nodes.iter().filter(|n| updatable(&n.decl.op)).map(|n| {
-                let (pos, f) = (n.pos, update_fn(n.pos));
-                quote!((#pos, Self::#f))
+                let (pos, f, index) = (n.pos, update_fn(n.first), n.rep.map_or(0, |r| r.index));
+                quote!((#pos, Self::#f, #index))
             });
             let commit = commit_fn(i);
             quote!((&[#(#updates),*], Self::#commit))
         })
         .collect();
+    let index = local("index");
     let alloc_checks = readers.iter().enumerate().map(|(i, nodes)| {
         let v = &variants[i];
+        // A repeated alloc node's instances are checked once each: the first one stands for
+        // its declaration, the others are skipped.
         let checks = nodes
             .iter()
-            .filter(|n| matches!(n.decl.op, NodeOp::Alloc(_)))
-            .map(|n| relocated(g.update_node(n), n.site));
+            .filter(|n| matches!(n.decl.op, NodeOp::Alloc(_)) && n.first == n.pos)
+            .map(|n| {
+                let check = relocated(g.update_node(n), n.site);
+                match n.rep {
+                    Some(r) => {
+                        let count = r.count;
+                        quote!(for #index in 0..#count { #check })
+                    }
+                    None => check,
+                }
+            });
         quote!(#enum_ty::#v => { #(#checks)* })
     });
     // One function per param keeping its value (an indirect param: setting it), and one per
@@ -93,13 +107,14 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
             }
         }
     });
-    let node_fns = g.nodes.iter().filter(|n| updatable(&n.decl.op)).map(|n| {
+    // (One per declaration: a repeated node's instances share it, by their index.)
+    let node_fns = g.decl_nodes().filter(|n| updatable(&n.decl.op)).map(|n| {
         let f = update_fn(n.pos);
         let update = relocated(g.update_node(n), n.site);
         quote! {
             #[inline(never)]
             #[allow(unused_variables)]
-            fn #f(&mut self, #params: &#params_ty) -> #p::Result<()> {
+            fn #f(&mut self, #params: &#params_ty, #index: usize) -> #p::Result<()> {
                 #update
                 #p::Result::Ok(())
             }
@@ -139,8 +154,8 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
             if let [__cg_param] = #changed {
                 // One param: its readers are distinct nodes, nothing to deduplicate.
                 let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
-                for &(_, update) in readers {
-                    update(self, #params)?;
+                for &(_, update, index) in readers {
+                    update(self, #params, index)?;
                     #updated += 1;
                 }
                 commit(self, #params)?;
@@ -156,10 +171,10 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
             }
             let stamp = self.generation;
             for &__cg_param in #changed {
-                for &(#pos, update) in Self::__CG_PARAMS[__cg_param as usize].0 {
+                for &(#pos, update, index) in Self::__CG_PARAMS[__cg_param as usize].0 {
                     if self.stamps[#pos] != stamp {
                         self.stamps[#pos] = stamp;
-                        update(self, #params)?;
+                        update(self, #params, index)?;
                         #updated += 1;
                     }
                 }
@@ -174,7 +189,7 @@ pub fn set_params_only(g: &Gen) -> TokenStream {
     let table = (!g.model.params.is_empty()).then(|| {
         quote! {
             #[allow(clippy::type_complexity)]
-            const __CG_PARAMS: &'static [(&'static [(usize, #fn_ty)], #fn_ty)] = &[#(#entries),*];
+            const __CG_PARAMS: &'static [(&'static [(usize, #update_ty, usize)], #fn_ty)] = &[#(#entries),*];
         }
     });
     quote! {

@@ -665,16 +665,23 @@ A param is compared with `PartialEq`, a kernel by function, a declared graph by 
             fn(
                 &mut LayersExec,
                 &LayersParams,
+                usize,
             ) -> ::cudagraph_runtime::__private::Result<()>,
+            usize,
         )] = &[
-            (0usize, &[1usize], LayersExec::__cg_update_node_0),
-            (1usize, &[0usize, 6usize, 8usize, 9usize], LayersExec::__cg_update_node_1),
-            (2usize, &[2usize], LayersExec::__cg_update_node_2),
+            (0usize, &[1usize], LayersExec::__cg_update_node_0, 0usize),
+            (
+                1usize,
+                &[0usize, 6usize, 8usize, 9usize],
+                LayersExec::__cg_update_node_1,
+                0usize,
+            ),
+            (2usize, &[2usize], LayersExec::__cg_update_node_2, 0usize),
         ];
-        for &(pos, reads, update) in READS {
+        for &(pos, reads, update, index) in READS {
             if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
                 self.dirty[pos] = true;
-                update(self, __cg_params)?;
+                update(self, __cg_params, index)?;
                 updated += 1;
             }
         }
@@ -818,8 +825,8 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
         let mut updated = 0usize;
         if let [__cg_param] = changed {
             let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
-            for &(_, update) in readers {
-                update(self, __cg_params)?;
+            for &(_, update, index) in readers {
+                update(self, __cg_params, index)?;
                 updated += 1;
             }
             commit(self, __cg_params)?;
@@ -832,10 +839,10 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
         }
         let stamp = self.generation;
         for &__cg_param in changed {
-            for &(pos, update) in Self::__CG_PARAMS[__cg_param as usize].0 {
+            for &(pos, update, index) in Self::__CG_PARAMS[__cg_param as usize].0 {
                 if self.stamps[pos] != stamp {
                     self.stamps[pos] = stamp;
-                    update(self, __cg_params)?;
+                    update(self, __cg_params, index)?;
                     updated += 1;
                 }
             }
@@ -849,20 +856,25 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     const __CG_PARAMS: &'static [(
         &'static [(
             usize,
-            fn(&mut Self, &LayersParams) -> ::cudagraph_runtime::__private::Result<()>,
+            fn(
+                &mut Self,
+                &LayersParams,
+                usize,
+            ) -> ::cudagraph_runtime::__private::Result<()>,
+            usize,
         )],
         fn(&mut Self, &LayersParams) -> ::cudagraph_runtime::__private::Result<()>,
     )] = &[
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_0),
-        (&[(0usize, Self::__cg_update_node_0)], Self::__cg_commit_1),
-        (&[(2usize, Self::__cg_update_node_2)], Self::__cg_commit_2),
+        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_0),
+        (&[(0usize, Self::__cg_update_node_0, 0usize)], Self::__cg_commit_1),
+        (&[(2usize, Self::__cg_update_node_2, 0usize)], Self::__cg_commit_2),
         (&[], Self::__cg_commit_3),
         (&[], Self::__cg_commit_4),
         (&[], Self::__cg_commit_5),
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_6),
+        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_6),
         (&[], Self::__cg_commit_7),
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_8),
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_9),
+        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_8),
+        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_9),
     ];
     #[inline(never)]
     fn __cg_commit_0(
@@ -969,6 +981,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_0(
         &mut self,
         __cg_params: &LayersParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::set_declared_capture(
             &mut self.exec,
@@ -1012,6 +1025,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_1(
         &mut self,
         __cg_params: &LayersParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let (kernel, config, args) = Layers::__cg_eval_act(__cg_params);
         self.exec.set_kernel(self.nodes.act, kernel, config, args)?;
@@ -1023,6 +1037,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_2(
         &mut self,
         __cg_params: &LayersParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::set_declared_capture(
             &mut self.exec,

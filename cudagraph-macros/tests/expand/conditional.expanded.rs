@@ -1152,25 +1152,30 @@ A param is compared with `PartialEq`, a kernel by function, a declared graph by 
         const READS: &[(
             usize,
             &[usize],
-            fn(&mut FlowExec, &FlowParams) -> ::cudagraph_runtime::__private::Result<()>,
+            fn(
+                &mut FlowExec,
+                &FlowParams,
+                usize,
+            ) -> ::cudagraph_runtime::__private::Result<()>,
+            usize,
         )] = &[
-            (0usize, &[3usize], FlowExec::__cg_update_node_0),
-            (1usize, &[], FlowExec::__cg_update_node_1),
-            (2usize, &[2usize, 3usize], FlowExec::__cg_update_node_2),
-            (3usize, &[], FlowExec::__cg_update_node_3),
-            (4usize, &[2usize, 5usize], FlowExec::__cg_update_node_4),
-            (5usize, &[], FlowExec::__cg_update_node_5),
-            (6usize, &[0usize, 3usize, 6usize], FlowExec::__cg_update_node_6),
-            (7usize, &[1usize, 4usize], FlowExec::__cg_update_node_7),
-            (8usize, &[4usize], FlowExec::__cg_update_node_8),
-            (9usize, &[1usize, 4usize], FlowExec::__cg_update_node_9),
-            (10usize, &[], FlowExec::__cg_update_node_10),
-            (11usize, &[0usize, 3usize], FlowExec::__cg_update_node_11),
+            (0usize, &[3usize], FlowExec::__cg_update_node_0, 0usize),
+            (1usize, &[], FlowExec::__cg_update_node_1, 0usize),
+            (2usize, &[2usize, 3usize], FlowExec::__cg_update_node_2, 0usize),
+            (3usize, &[], FlowExec::__cg_update_node_3, 0usize),
+            (4usize, &[2usize, 5usize], FlowExec::__cg_update_node_4, 0usize),
+            (5usize, &[], FlowExec::__cg_update_node_5, 0usize),
+            (6usize, &[0usize, 3usize, 6usize], FlowExec::__cg_update_node_6, 0usize),
+            (7usize, &[1usize, 4usize], FlowExec::__cg_update_node_7, 0usize),
+            (8usize, &[4usize], FlowExec::__cg_update_node_8, 0usize),
+            (9usize, &[1usize, 4usize], FlowExec::__cg_update_node_9, 0usize),
+            (10usize, &[], FlowExec::__cg_update_node_10, 0usize),
+            (11usize, &[0usize, 3usize], FlowExec::__cg_update_node_11, 0usize),
         ];
-        for &(pos, reads, update) in READS {
+        for &(pos, reads, update, index) in READS {
             if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
                 self.dirty[pos] = true;
-                update(self, __cg_params)?;
+                update(self, __cg_params, index)?;
                 updated += 1;
             }
         }
@@ -1323,8 +1328,8 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
         let mut updated = 0usize;
         if let [__cg_param] = changed {
             let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
-            for &(_, update) in readers {
-                update(self, __cg_params)?;
+            for &(_, update, index) in readers {
+                update(self, __cg_params, index)?;
                 updated += 1;
             }
             commit(self, __cg_params)?;
@@ -1337,10 +1342,10 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
         }
         let stamp = self.generation;
         for &__cg_param in changed {
-            for &(pos, update) in Self::__CG_PARAMS[__cg_param as usize].0 {
+            for &(pos, update, index) in Self::__CG_PARAMS[__cg_param as usize].0 {
                 if self.stamps[pos] != stamp {
                     self.stamps[pos] = stamp;
-                    update(self, __cg_params)?;
+                    update(self, __cg_params, index)?;
                     updated += 1;
                 }
             }
@@ -1354,41 +1359,55 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     const __CG_PARAMS: &'static [(
         &'static [(
             usize,
-            fn(&mut Self, &FlowParams) -> ::cudagraph_runtime::__private::Result<()>,
+            fn(
+                &mut Self,
+                &FlowParams,
+                usize,
+            ) -> ::cudagraph_runtime::__private::Result<()>,
+            usize,
         )],
         fn(&mut Self, &FlowParams) -> ::cudagraph_runtime::__private::Result<()>,
     )] = &[
         (
-            &[(6usize, Self::__cg_update_node_6), (11usize, Self::__cg_update_node_11)],
+            &[
+                (6usize, Self::__cg_update_node_6, 0usize),
+                (11usize, Self::__cg_update_node_11, 0usize),
+            ],
             Self::__cg_commit_0,
         ),
         (
-            &[(7usize, Self::__cg_update_node_7), (9usize, Self::__cg_update_node_9)],
+            &[
+                (7usize, Self::__cg_update_node_7, 0usize),
+                (9usize, Self::__cg_update_node_9, 0usize),
+            ],
             Self::__cg_commit_1,
         ),
         (
-            &[(2usize, Self::__cg_update_node_2), (4usize, Self::__cg_update_node_4)],
+            &[
+                (2usize, Self::__cg_update_node_2, 0usize),
+                (4usize, Self::__cg_update_node_4, 0usize),
+            ],
             Self::__cg_commit_2,
         ),
         (
             &[
-                (0usize, Self::__cg_update_node_0),
-                (2usize, Self::__cg_update_node_2),
-                (6usize, Self::__cg_update_node_6),
-                (11usize, Self::__cg_update_node_11),
+                (0usize, Self::__cg_update_node_0, 0usize),
+                (2usize, Self::__cg_update_node_2, 0usize),
+                (6usize, Self::__cg_update_node_6, 0usize),
+                (11usize, Self::__cg_update_node_11, 0usize),
             ],
             Self::__cg_commit_3,
         ),
         (
             &[
-                (7usize, Self::__cg_update_node_7),
-                (8usize, Self::__cg_update_node_8),
-                (9usize, Self::__cg_update_node_9),
+                (7usize, Self::__cg_update_node_7, 0usize),
+                (8usize, Self::__cg_update_node_8, 0usize),
+                (9usize, Self::__cg_update_node_9, 0usize),
             ],
             Self::__cg_commit_4,
         ),
-        (&[(4usize, Self::__cg_update_node_4)], Self::__cg_commit_5),
-        (&[(6usize, Self::__cg_update_node_6)], Self::__cg_commit_6),
+        (&[(4usize, Self::__cg_update_node_4, 0usize)], Self::__cg_commit_5),
+        (&[(6usize, Self::__cg_update_node_6, 0usize)], Self::__cg_commit_6),
     ];
     #[inline(never)]
     fn __cg_commit_0(
@@ -1465,6 +1484,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_0(
         &mut self,
         __cg_params: &FlowParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec
             .set_memset_params(self.nodes.reset, Flow::__cg_eval_reset(__cg_params))?;
@@ -1475,6 +1495,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_1(
         &mut self,
         __cg_params: &FlowParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
@@ -1483,6 +1504,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_2(
         &mut self,
         __cg_params: &FlowParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let (kernel, config, args) = Flow::__cg_eval_decide(__cg_params, self.nodes.odd);
         self.exec.set_kernel(self.nodes.decide, kernel, config, args)?;
@@ -1494,6 +1516,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_3(
         &mut self,
         __cg_params: &FlowParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
@@ -1502,6 +1525,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_4(
         &mut self,
         __cg_params: &FlowParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let (kernel, config, args) = Flow::__cg_eval_choose(
             __cg_params,
@@ -1516,6 +1540,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_5(
         &mut self,
         __cg_params: &FlowParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
@@ -1524,6 +1549,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_6(
         &mut self,
         __cg_params: &FlowParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let (kernel, config, args) = Flow::__cg_eval_bump(__cg_params, self.nodes.more);
         self.exec.set_kernel(self.nodes.bump, kernel, config, args)?;
@@ -1535,6 +1561,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_7(
         &mut self,
         __cg_params: &FlowParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let (kernel, config, args) = Flow::__cg_eval_mark_odd(__cg_params);
         self.exec.set_kernel(self.nodes.mark_odd, kernel, config, args)?;
@@ -1546,6 +1573,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_8(
         &mut self,
         __cg_params: &FlowParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec
             .set_memset_params(
@@ -1559,6 +1587,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_9(
         &mut self,
         __cg_params: &FlowParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let (kernel, config, args) = Flow::__cg_eval_c0(__cg_params);
         self.exec.set_kernel(self.nodes.c0, kernel, config, args)?;
@@ -1570,6 +1599,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_10(
         &mut self,
         __cg_params: &FlowParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
@@ -1578,6 +1608,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_11(
         &mut self,
         __cg_params: &FlowParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let (kernel, config, args) = Flow::__cg_eval_c1(__cg_params, self.nodes.again);
         self.exec.set_kernel(self.nodes.c1, kernel, config, args)?;

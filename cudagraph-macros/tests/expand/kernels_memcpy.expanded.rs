@@ -634,21 +634,27 @@ A param is compared with `PartialEq`, a kernel by function, a declared graph by 
         const READS: &[(
             usize,
             &[usize],
-            fn(&mut StepExec, &StepParams) -> ::cudagraph_runtime::__private::Result<()>,
+            fn(
+                &mut StepExec,
+                &StepParams,
+                usize,
+            ) -> ::cudagraph_runtime::__private::Result<()>,
+            usize,
         )] = &[
-            (0usize, &[2usize], StepExec::__cg_update_node_0),
+            (0usize, &[2usize], StepExec::__cg_update_node_0, 0usize),
             (
                 1usize,
                 &[0usize, 1usize, 2usize, 4usize, 5usize],
                 StepExec::__cg_update_node_1,
+                0usize,
             ),
-            (2usize, &[2usize, 3usize], StepExec::__cg_update_node_2),
-            (3usize, &[3usize, 6usize], StepExec::__cg_update_node_3),
+            (2usize, &[2usize, 3usize], StepExec::__cg_update_node_2, 0usize),
+            (3usize, &[3usize, 6usize], StepExec::__cg_update_node_3, 0usize),
         ];
-        for &(pos, reads, update) in READS {
+        for &(pos, reads, update, index) in READS {
             if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
                 self.dirty[pos] = true;
-                update(self, __cg_params)?;
+                update(self, __cg_params, index)?;
                 updated += 1;
             }
         }
@@ -771,8 +777,8 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
         let mut updated = 0usize;
         if let [__cg_param] = changed {
             let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
-            for &(_, update) in readers {
-                update(self, __cg_params)?;
+            for &(_, update, index) in readers {
+                update(self, __cg_params, index)?;
                 updated += 1;
             }
             commit(self, __cg_params)?;
@@ -785,10 +791,10 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
         }
         let stamp = self.generation;
         for &__cg_param in changed {
-            for &(pos, update) in Self::__CG_PARAMS[__cg_param as usize].0 {
+            for &(pos, update, index) in Self::__CG_PARAMS[__cg_param as usize].0 {
                 if self.stamps[pos] != stamp {
                     self.stamps[pos] = stamp;
-                    update(self, __cg_params)?;
+                    update(self, __cg_params, index)?;
                     updated += 1;
                 }
             }
@@ -802,27 +808,35 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     const __CG_PARAMS: &'static [(
         &'static [(
             usize,
-            fn(&mut Self, &StepParams) -> ::cudagraph_runtime::__private::Result<()>,
+            fn(
+                &mut Self,
+                &StepParams,
+                usize,
+            ) -> ::cudagraph_runtime::__private::Result<()>,
+            usize,
         )],
         fn(&mut Self, &StepParams) -> ::cudagraph_runtime::__private::Result<()>,
     )] = &[
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_0),
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_1),
+        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_0),
+        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_1),
         (
             &[
-                (0usize, Self::__cg_update_node_0),
-                (1usize, Self::__cg_update_node_1),
-                (2usize, Self::__cg_update_node_2),
+                (0usize, Self::__cg_update_node_0, 0usize),
+                (1usize, Self::__cg_update_node_1, 0usize),
+                (2usize, Self::__cg_update_node_2, 0usize),
             ],
             Self::__cg_commit_2,
         ),
         (
-            &[(2usize, Self::__cg_update_node_2), (3usize, Self::__cg_update_node_3)],
+            &[
+                (2usize, Self::__cg_update_node_2, 0usize),
+                (3usize, Self::__cg_update_node_3, 0usize),
+            ],
             Self::__cg_commit_3,
         ),
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_4),
-        (&[(1usize, Self::__cg_update_node_1)], Self::__cg_commit_5),
-        (&[(3usize, Self::__cg_update_node_3)], Self::__cg_commit_6),
+        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_4),
+        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_5),
+        (&[(3usize, Self::__cg_update_node_3, 0usize)], Self::__cg_commit_6),
     ];
     #[inline(never)]
     fn __cg_commit_0(
@@ -901,6 +915,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_0(
         &mut self,
         __cg_params: &StepParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.set_memset_params(self.nodes.zero, Step::__cg_eval_zero(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -910,6 +925,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_1(
         &mut self,
         __cg_params: &StepParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let (kernel, config, args) = Step::__cg_eval_scale(__cg_params);
         self.exec.set_kernel(self.nodes.scale, kernel, config, args)?;
@@ -921,6 +937,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_2(
         &mut self,
         __cg_params: &StepParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.set_memcpy_params(self.nodes.back, Step::__cg_eval_back(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -930,6 +947,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     fn __cg_update_node_3(
         &mut self,
         __cg_params: &StepParams,
+        index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::set_host(
             &mut self.exec,

@@ -318,12 +318,14 @@ A param is compared with `PartialEq`, a kernel by function, a declared graph by 
             fn(
                 &mut NothingExec,
                 &NothingParams,
+                usize,
             ) -> ::cudagraph_runtime::__private::Result<()>,
+            usize,
         )] = &[];
-        for &(pos, reads, update) in READS {
+        for &(pos, reads, update, index) in READS {
             if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
                 self.dirty[pos] = true;
-                update(self, __cg_params)?;
+                update(self, __cg_params, index)?;
                 updated += 1;
             }
         }

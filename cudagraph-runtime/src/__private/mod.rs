@@ -7,7 +7,8 @@
 //!
 //! The helpers are grouped by node kind (`kernel`, `memset`, `memcpy`, `host`, `child`, `capture`,
 //! `event`, `mem`), beside `bind` (params as locals, change detection), `memory` (memory params),
-//! `forbidden` (updates CUDA forbids) and `param_class` (what a param's type asks of it).
+//! `forbidden` (updates CUDA forbids), `param_class` (what a param's type asks of it) and
+//! `repeat` (the nodes of `for` loops).
 
 pub use crate::*;
 // Named by the hidden methods of public traits; not part of the API.
@@ -38,6 +39,7 @@ mod memcpy;
 mod memory;
 mod memset;
 mod param_class;
+mod repeat;
 
 pub use bind::*;
 pub use capture::*;
@@ -52,3 +54,4 @@ pub use memcpy::*;
 pub use memory::*;
 pub use memset::*;
 pub use param_class::*;
+pub use repeat::*;
