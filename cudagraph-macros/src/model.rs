@@ -120,6 +120,8 @@ pub struct Model<'a> {
     pub scopes: Vec<Scope>,
     /// Params blocks written inside a conditional body (refused).
     pub misplaced_params: Vec<&'a ParamsBlock>,
+    /// Params blocks written inside a loop (refused by the repetition rule).
+    pub loop_params: Vec<&'a ParamsBlock>,
     /// Names of nodes whose declaration did not parse, or that a refused loop declares: known,
     /// but not usable.
     pub broken_nodes: Vec<String>,
@@ -213,6 +215,7 @@ impl<'a> Model<'a> {
             nodes: Vec::new(),
             scopes: Vec::new(),
             misplaced_params: Vec::new(),
+            loop_params: Vec::new(),
             broken_nodes: Vec::new(),
             edges: Vec::new(),
             param_index: BTreeMap::new(),
@@ -344,6 +347,7 @@ impl<'a> Model<'a> {
                 Item::Repeat(inner) => {
                     self.take_loop(inner, false);
                 }
+                Item::Params(block) => self.loop_params.push(block),
                 Item::Invalid {
                     declares: Declares::Node(name),
                     ..
@@ -1207,8 +1211,10 @@ impl Model<'_> {
         uses
     }
 
-    /// The buffers named in a node's `#[unordered(...)]` attributes, with their tokens.
-    pub fn unordered_buffers(&self, node: &NodeDecl) -> Vec<(Ident, Option<Buffer>)> {
+    /// The buffers named in a node's `#[unordered(...)]` attributes, with their tokens: a
+    /// param (all its elements, for an array param), or an allocation (of a repeated alloc
+    /// node, the node's own iteration's).
+    pub fn unordered_buffers(&self, node: &Inst) -> Vec<(Ident, Option<Buffer>)> {
         node.attrs
             .iter()
             .filter(|a| a.path().is_ident("unordered"))
@@ -1218,7 +1224,14 @@ impl Model<'_> {
             })
             .flatten()
             .map(|ident| {
-                let buffer = self.buffer(&ident, None, None);
+                let own = self.repeated(&ident).and_then(|r| {
+                    let rep = node.rep?;
+                    let first = &self.nodes[r.first];
+                    (first.rep?.lp == rep.lp && matches!(first.op, NodeOp::Alloc(_)))
+                        .then(|| r.at(rep.value))?
+                        .map(Buffer::Alloc)
+                });
+                let buffer = own.or_else(|| self.buffer(&ident, None, None));
                 (ident, buffer)
             })
             .collect()

@@ -41,6 +41,8 @@ pub enum Why {
     OutOfRange,
     /// A division or remainder by zero.
     DivisionByZero,
+    /// A range without its start or its end (`0..`).
+    OpenRange,
 }
 
 /// What the macro evaluates, said in messages.
@@ -48,9 +50,14 @@ pub const WHAT_IS_KNOWN: &str = "integer literals, consts declared in the graph 
                                  variable, with `+`, `-`, `*`, `/` and `%`";
 
 impl Unknown {
-    /// The reason, as a message says it: `` `n` is not a const of the graph``.
-    pub fn reason(&self) -> String {
+    /// The reason, as a message says it: `` `n` is not a const of the graph``; `is_param` tells
+    /// the graph's params, which are known only at run time.
+    pub fn reason(&self, is_param: &dyn Fn(&str) -> bool) -> String {
         match &self.why {
+            Why::Name(name) if is_param(name) => format!(
+                "`{name}` is a param, known only when the graph is built, and the topology is \
+                 fixed at compile time (the macro knows {WHAT_IS_KNOWN})"
+            ),
             Why::Name(name) => format!(
                 "`{name}` is not known when the macro expands (it knows {WHAT_IS_KNOWN}; a const \
                  declared outside the graph is not, declare it in the graph: `const {name}: \
@@ -59,6 +66,9 @@ impl Unknown {
             Why::Unsupported => format!("the macro evaluates only {WHAT_IS_KNOWN}"),
             Why::OutOfRange => "its value is below zero or beyond `usize`".to_owned(),
             Why::DivisionByZero => "it divides by zero".to_owned(),
+            Why::OpenRange => "a repetition's range has a start and an end, `start..end` or \
+                               `start..=end`"
+                .to_owned(),
         }
     }
 }
@@ -176,7 +186,7 @@ pub fn eval_range(
     let (Some(start), Some(end)) = (&r.start, &r.end) else {
         return Err(Unknown {
             span: range.span(),
-            why: Why::Unsupported,
+            why: Why::OpenRange,
         });
     };
     let (start, end) = (eval(start, env)?, eval(end, env)?);
@@ -288,7 +298,7 @@ mod tests {
         assert_eq!(range("0..LAYERS"), Ok((0, 32)));
         assert_eq!(range("1..=3"), Ok((1, 4)));
         assert_eq!(range("5..2"), Ok((5, 5)));
-        assert_eq!(range("0.."), Err(Why::Unsupported));
+        assert_eq!(range("0.."), Err(Why::OpenRange));
         let ty: Type = syn::parse_str("[DeviceBuffer<f32>; LAYERS]").unwrap();
         assert_eq!(array_of(&ty, &consts).map(|(_, n)| n), Some(32));
         let ty: Type = syn::parse_str("[f32; OUTSIDE]").unwrap();

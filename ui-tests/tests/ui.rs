@@ -18,4 +18,5 @@ fn ui() {
     t.compile_fail("cases/aliases/*.rs");
     t.compile_fail("cases/collisions/*.rs");
     t.compile_fail("cases/soundness/*.rs");
+    t.compile_fail("cases/repetition/*.rs");
 }

@@ -107,7 +107,7 @@ pub fn check(models: &[Model], model: &Model, cx: &mut Ctxt) {
                         "node `{}` cannot set handle `{}`: the handle belongs to conditional node \
                          `{}`, whose handle only nodes beside it and in its bodies may set; move \
                          `{}` there",
-                        node.name, cond.handle, model.nodes[c].name, node.name
+                        node.name, cond.handle, model.nodes[c].name, node.decl.name
                     ),
                 );
             }

@@ -41,8 +41,9 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         let (from, to) = edges[index];
         let (from, to) = (&model.nodes[from].name, &model.nodes[to].name);
         // An edge written in a loop (or with an index) is named as it is in this iteration.
-        let as_written = (edge.from.index.is_some() || edge.to.index.is_some())
-            .then(|| format!(" (`{} -> {}` here)", edge.from, edge.to))
+        let written = format!("{} -> {}", edge.from, edge.to);
+        let as_written = (written != format!("{from} -> {to}"))
+            .then(|| format!(" (`{written}` here)"))
             .unwrap_or_default();
         cx.error_spanned(
             edge.tokens(),

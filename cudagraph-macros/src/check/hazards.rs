@@ -333,7 +333,10 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             race.use_b.span,
             race_message(model, race, wa, wb),
         );
-        cx.error_once(format!("{key} a"), race.use_a.span, used_here(model, race));
+        // (Two instances of one node use it at one token: the message there says it all.)
+        if !std::ptr::eq(model.nodes[race.a].decl, model.nodes[race.b].decl) {
+            cx.error_once(format!("{key} a"), race.use_a.span, used_here(model, race));
+        }
     }
     for &(a, b) in &analysis.opaque {
         let key = format!("opaque {:p} {:p}", model.nodes[a].decl, model.nodes[b].decl);
@@ -401,10 +404,31 @@ pub fn race_message(model: &Model, race: &Race, wa: bool, wb: bool) -> String {
         })
         .unwrap_or_default();
     let order = order_suggestion(model, a, b, &format!("`{na}` and `{nb}`"));
+    // `#[unordered(...)]` names a param (all its elements), or an alloc node: a repeated one's
+    // allocation of the node's own iteration, so only for nodes of its loop.
+    let opt = match race.buffer {
+        Buffer::Param(p, _) => Some(name_of(&model.params[p].name)),
+        Buffer::Alloc(i) => {
+            let alloc = &model.nodes[i];
+            let own = |n: usize| match (alloc.rep, model.nodes[n].rep) {
+                (None, _) => true,
+                (Some(x), Some(y)) => x == y,
+                (Some(_), None) => false,
+            };
+            (own(a) && own(b)).then(|| name_of(&alloc.decl.name))
+        }
+    };
+    let opt = opt
+        .map(|opt| {
+            format!(
+                ", or, if they use disjoint parts of `{buffer}` or only atomics, mark both nodes \
+                 `#[unordered({opt})]`"
+            )
+        })
+        .unwrap_or_default();
     format!(
         "nodes `{na}` and `{nb}` both use buffer `{buffer}` and {who}, but no edge orders them: \
-         CUDA may run the two at the same time (a data race){capture}. {order}, or, if they use \
-         disjoint parts of `{buffer}` or only atomics, mark both nodes `#[unordered({buffer})]`",
+         CUDA may run the two at the same time (a data race){capture}. {order}{opt}",
         order = capitalized(&order),
     )
 }
@@ -425,20 +449,31 @@ pub fn order_suggestion(model: &Model, a: usize, b: usize, what: &str) -> String
     let name = |i: usize| model.nodes[i].name.clone();
     match model.in_common_scope(a, b) {
         Some((ra, rb)) if (ra, rb) == (a, b) => {
-            // Two instances of one iteration: the edge goes in the loop, by its variable.
+            // Instances of one loop: the edge goes in a loop, by its variable: within an
+            // iteration, or from each iteration of a node to the next.
             let (ra, rb) = (model.nodes[a].rep, model.nodes[b].rep);
             if let (Some(ra), Some(rb)) = (ra, rb) {
-                if ra == rb {
-                    if let Some(var) = &model.loops[ra.lp].var {
-                        let (da, db) = (
-                            name_of(&model.nodes[a].decl.name),
-                            name_of(&model.nodes[b].decl.name),
-                        );
+                let lp = &model.loops[ra.lp];
+                let (da, db) = (
+                    name_of(&model.nodes[a].decl.name),
+                    name_of(&model.nodes[b].decl.name),
+                );
+                match (&lp.var, &lp.range) {
+                    (Some(var), _) if ra == rb => {
                         return format!(
                             "add the edge `{da}[{var}] -> {db}[{var}];` (or `{db}[{var}] -> \
                              {da}[{var}];`) to their loop"
                         );
                     }
+                    (Some(var), Some(range)) if ra.lp == rb.lp && da == db => {
+                        return format!(
+                            "order the iterations, e.g. in a loop `for {var} in {}..{} {{ \
+                             {da}[{var}] -> {da}[{var} + 1]; }}`",
+                            range.start,
+                            range.end - 1
+                        );
+                    }
+                    _ => {}
                 }
             }
             format!(

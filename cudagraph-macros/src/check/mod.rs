@@ -97,8 +97,8 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
     for model in models {
         let before = cx.errors.len();
         syntax::check(model, cx);
-        static_topology::check(model, cx);
         repetition::check(model, cx);
+        static_topology::check(model, cx);
         attributes::check(model, cx);
         params::check(model, cx);
         names::check(model, cx);

@@ -238,7 +238,7 @@ fn operand(model: &Model, cx: &mut Ctxt, expr: &Expr, what: &str, ty: &str, allo
         }
         None => cx.error_spanned(
             expr,
-            format!("{what} must be the name of {ty} (or `name[i]`, an element of an array param): it fixes the node's type, so it cannot be an expression"),
+            format!("{what} must be the name of {ty}, or an element of an array param (`name[i]`): it fixes the node's type, so it cannot be an expression"),
         ),
     }
 }

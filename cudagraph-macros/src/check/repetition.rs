@@ -109,7 +109,7 @@ fn consts(model: &Model, cx: &mut Ctxt) {
                 Why::Name(n) if later => {
                     format!("const `{n}` is declared after it: declare `{n}` first")
                 }
-                _ => why.reason(),
+                _ => why.reason(&is_param(model)),
             };
             cx.error(
                 why.span,
@@ -151,7 +151,7 @@ fn loops(model: &Model, cx: &mut Ctxt) {
         ) {
             (_, Err(why)) => {
                 let message = match &why.why {
-                    Why::Name(n) if model.params.iter().any(|p| name_of(&p.name) == *n) => {
+                    Why::Name(n) if is_param(model)(n) => {
                         format!(
                             "`for` cannot repeat nodes a number of times known only at run time: \
                              `{n}` is a param; a `cuda_graph!` topology is fixed at compile \
@@ -168,7 +168,7 @@ fn loops(model: &Model, cx: &mut Ctxt) {
                     ),
                     _ => format!(
                         "the macro cannot compute the range of this loop: {}",
-                        why.reason()
+                        why.reason(&is_param(model))
                     ),
                 };
                 cx.error(why.span, message);
@@ -253,7 +253,8 @@ fn declared_indices(model: &Model, cx: &mut Ctxt) {
                 let Some(lp) = model.loops.iter().find(|l| std::ptr::eq(l.decl, &**repeat)) else {
                     continue;
                 };
-                let (Some(var), true) = (lp.var_ident(), lp.top) else {
+                // (A loop the macro cannot make has its error; its nodes are not judged.)
+                let (Some(var), true, true) = (lp.var_ident(), lp.top, lp.range.is_some()) else {
                     continue;
                 };
                 for item in &repeat.items {
@@ -323,6 +324,11 @@ fn collect_nodes<'a>(items: &'a [Item], out: &mut Vec<&'a crate::parse::NodeDecl
     }
 }
 
+/// Whether a name is one of the graph's params (for the reasons an index is not known).
+fn is_param<'m>(model: &'m Model) -> impl Fn(&str) -> bool + 'm {
+    |name: &str| model.params.iter().any(|p| name_of(&p.name) == name)
+}
+
 /// Whether `expr` is the loop variable `var`.
 fn is_var(expr: &Expr, var: &Ident) -> bool {
     match expr {
@@ -389,19 +395,27 @@ fn reference(model: &Model, r: &NodeRef, rep: Option<Rep>, cx: &mut Ctxt) {
             format!(
                 "the index of `{r}` picks a node, so the macro must know it{}: {}",
                 iteration(model, rep),
-                why.reason()
+                why.reason(&is_param(model))
             ),
         ),
-        Ok(value) if repeated.at(value).is_none() => cx.error_spanned_once(
-            key,
-            &index.expr,
-            format!(
-                "`{r}` is `{name}[{value}]`{}, which does not exist: {instances}; keep the \
-                 index in that range (an edge to the next iteration is written in a loop over \
-                 one iteration less: `for i in 0..N - 1 {{ a[i] -> b[i + 1]; }}`)",
-                iteration(model, rep)
-            ),
-        ),
+        Ok(value) if repeated.at(value).is_none() => {
+            // In a loop, the way to an edge between iterations.
+            let hint = if rep.is_some() {
+                " (an edge to the next iteration is written in a loop over one iteration less: \
+                 `for i in 0..N - 1 { a[i] -> b[i + 1]; }`)"
+            } else {
+                ""
+            };
+            cx.error_spanned_once(
+                key,
+                &index.expr,
+                format!(
+                    "`{r}` is `{name}[{value}]`{}, which does not exist: {instances}; keep the \
+                     index in that range{hint}",
+                    iteration(model, rep)
+                ),
+            )
+        }
         Ok(_) => {}
     }
 }
@@ -505,7 +519,7 @@ fn indexed(
                      know it{}: {}",
                     node.name,
                     iteration(model, rep),
-                    why.reason()
+                    why.reason(&is_param(model))
                 ),
             ),
             Err(_) => {} // an element the macro cannot tell: the whole param, to the rules
@@ -549,7 +563,7 @@ fn indexed(
                      macro must know it{}: {}",
                     node.name,
                     iteration(model, rep),
-                    why.reason()
+                    why.reason(&is_param(model))
                 ),
             ),
             Ok(v) if repeated.at(v).is_none() => cx.error_spanned_once(

@@ -32,7 +32,9 @@ pub fn expand(input: Input) -> syn::Result<TokenStream> {
     let mut out = TokenStream::new();
     for model in &models {
         // The graph's consts, as written: the params' array types and the user's code name them.
+        // The macro uses their values itself (a count, an index), so Rust may see no use.
         for c in &model.consts {
+            out.extend(quote!(#[allow(dead_code)]));
             c.to_tokens(&mut out);
         }
         out.extend(Gen::new(model)?.expand());
