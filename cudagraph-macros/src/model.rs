@@ -63,7 +63,17 @@ pub struct Loop<'a> {
     pub top: bool,
     /// The loop variable's name, if the loop's header parsed.
     pub var: Option<String>,
+    /// Whether its iterations would make the declaration larger than the macro checks
+    /// ([`MAX_NODES`], [`MAX_EDGES`]): refused, its nodes known by name only.
+    pub too_large: bool,
 }
+
+/// The most nodes a declaration with loops may have: the rules judge every pair of nodes (a
+/// declaration of 20,000 nodes takes the macro about a second, and its paths 50 MB).
+pub const MAX_NODES: usize = 20_000;
+
+/// The most edges a declaration with loops may have.
+pub const MAX_EDGES: usize = 200_000;
 
 impl Loop<'_> {
     /// The loop variable as written, if the loop's header parsed.
@@ -319,11 +329,26 @@ impl<'a> Model<'a> {
             .ok()
             .and_then(|h| repeat::eval_range(&h.range, &self.const_values).ok())
             .map(|(start, end)| start..end);
+        // What the iterations would add, to refuse a loop too large before making it.
+        let per_iteration = repeat
+            .items
+            .iter()
+            .map(|item| match item {
+                Item::Node(_) => (1, 0),
+                Item::Edges(chain) => (0, chain_edges(chain, None).len()),
+                _ => (0, 0),
+            })
+            .fold((0, 0), |(n, e), (dn, de)| (n + dn, e + de));
+        let count = range.as_ref().map_or(0, |r| r.len());
+        let too_large = count.saturating_mul(per_iteration.0) + self.nodes.len() > MAX_NODES
+            || count.saturating_mul(per_iteration.1) + self.edges.len() > MAX_EDGES;
+        let range = range.filter(|_| !too_large);
         self.loops.push(Loop {
             decl: repeat,
             range: range.clone(),
             top,
             var: repeat.header.as_ref().ok().map(|h| name_of(&h.var)),
+            too_large,
         });
         // Its node declarations (the first of each name), in order; conditional nodes and nested
         // loops are refused (their nodes are known by name only).
@@ -333,8 +358,10 @@ impl<'a> Model<'a> {
                 Item::Node(node)
                     if self.node(&node.name).is_none() && self.repeated(&node.name).is_none() =>
                 {
-                    let usable =
-                        top && range.is_some() && !matches!(node.op, NodeOp::Conditional(_));
+                    // (A loop of no iteration makes no node: its nodes are known by name.)
+                    let usable = top
+                        && range.as_ref().is_some_and(|r| !r.is_empty())
+                        && !matches!(node.op, NodeOp::Conditional(_));
                     if !usable {
                         self.break_names(std::slice::from_ref(item));
                     } else if !decls

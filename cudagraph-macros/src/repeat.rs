@@ -200,12 +200,20 @@ pub fn eval_range(
     Ok((start, end.max(start)))
 }
 
-/// `[T; N]`: the element type and the length, when the macro knows `N`.
+/// The longest array param whose elements are values of their own (compared and indexed one
+/// by one); a longer array is one value, as any other param.
+pub const MAX_ELEMENTS: usize = 65_536;
+
+/// `[T; N]`: the element type and the length, when the macro knows `N` (at most
+/// [`MAX_ELEMENTS`]).
 pub fn array_of<'t>(ty: &'t Type, consts: &BTreeMap<String, usize>) -> Option<(&'t Type, usize)> {
     match ty {
         Type::Array(array) => {
             let env = Env { consts, var: None };
-            eval(&array.len, env).ok().map(|len| (&*array.elem, len))
+            eval(&array.len, env)
+                .ok()
+                .filter(|&len| len <= MAX_ELEMENTS)
+                .map(|len| (&*array.elem, len))
         }
         Type::Group(group) => array_of(&group.elem, consts),
         Type::Paren(paren) => array_of(&paren.elem, consts),

@@ -145,6 +145,20 @@ fn loops(model: &Model, cx: &mut Ctxt) {
             continue; // the syntax rule reports it
         };
         let declares = repeat.items.iter().any(|i| matches!(i, Item::Node(_)));
+        if lp.too_large {
+            cx.error(
+                header.range.span(),
+                format!(
+                    "this loop would make graph `{graph}` larger than `cuda_graph!` checks: a \
+                     declaration with loops has at most {} nodes and {} edges (every rule \
+                     judges every pair of nodes); split the work over several graphs, launched \
+                     one after the other or embedded as child graphs",
+                    crate::model::MAX_NODES,
+                    crate::model::MAX_EDGES
+                ),
+            );
+            continue;
+        }
         match (
             &lp.range,
             repeat::eval_range(&header.range, &model.const_values),
@@ -491,7 +505,8 @@ fn indexed(
                     format!(
                         "`{ident}` is not an array param of a length the macro knows: an indexed \
                          operand is an element of a param `{ident}: [T; N]`, with `N` an \
-                         integer literal or a const declared in the graph"
+                         integer literal or a const declared in the graph (at most {})",
+                        repeat::MAX_ELEMENTS
                     ),
                 );
             }

@@ -1,6 +1,7 @@
 //! Nodes and edges declared in `for` loops: each node's code once (its eval and update
 //! functions, its handle), its instances added in a loop, their dependencies from a table.
 use cudagraph_runtime::prelude::*;
+#[allow(dead_code)]
 const LAYERS: usize = 3;
 const _: () = {
     #[allow(unused_imports)]
