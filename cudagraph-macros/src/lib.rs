@@ -15,6 +15,7 @@ mod expand;
 mod kinds;
 mod model;
 mod parse;
+mod reach;
 mod repeat;
 #[cfg(test)]
 mod robustness;

@@ -22,6 +22,7 @@ use crate::parse::{
     Declares, EdgeChain, GraphDecl, Index, Item, NodeDecl, NodeOp, NodeRef, ParamField,
     ParamsBlock, Repeat,
 };
+use crate::reach::Reach;
 use crate::repeat::{self, Env};
 
 /// Where a node or edge is declared: at the top of the graph (`None`), or in body `b` of the
@@ -146,6 +147,8 @@ pub struct Model<'a> {
     handle_index: BTreeMap<String, usize>,
     /// [`Model::resolved_edges`], as a set.
     edge_set: std::collections::BTreeSet<(usize, usize)>,
+    /// [`Model::reachability`], once computed.
+    reach: std::cell::OnceCell<Reach>,
 }
 
 /// One `from -> to` as written (in one iteration, for an edge written in a loop).
@@ -233,6 +236,7 @@ impl<'a> Model<'a> {
             repeated: BTreeMap::new(),
             handle_index: BTreeMap::new(),
             edge_set: Default::default(),
+            reach: Default::default(),
         };
         model.take_items(&decl.items, None);
         model.arrays = model
@@ -616,11 +620,11 @@ impl<'a> Model<'a> {
     /// two different nodes of one scope (an edge cannot cross a conditional body), not an edge
     /// already, and no cycle (`reach` from [`Model::reachability`]). Every edge a message
     /// suggests is checked with this first.
-    pub fn edge_legal(&self, from: usize, to: usize, reach: &[Vec<bool>]) -> bool {
+    pub fn edge_legal(&self, from: usize, to: usize, reach: &Reach) -> bool {
         from != to
             && self.scopes[from] == self.scopes[to]
             && !self.edge_set.contains(&(from, to))
-            && !reach[to][from]
+            && !reach.get(to, from)
     }
 
     /// A shortest path of edges from node `from` to node `to`, as the nodes on it, both ends
@@ -1264,28 +1268,22 @@ impl Model<'_> {
             .collect()
     }
 
-    /// `reach[a][b]`: whether node `b` (declared index) can be reached from node `a` by edges.
-    pub fn reachability(&self) -> Vec<Vec<bool>> {
+    /// Whether each node can be reached from each other by edges (node indices; computed once,
+    /// kept: several rules read it).
+    pub fn reachability(&self) -> &Reach {
+        self.reach.get_or_init(|| self.compute_reachability())
+    }
+
+    fn compute_reachability(&self) -> Reach {
         let n = self.nodes.len();
         let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (from, to) in self.resolved_edges() {
             out[from].push(to);
         }
-        let mut reach = vec![vec![false; n]; n];
         let Some(order) = self.canonical_order() else {
-            return reach;
+            return Reach::new(n);
         };
-        // In reverse topological order every successor's row is complete before its own.
-        for &node in order.iter().rev() {
-            let mut row = vec![false; n];
-            for &next in &out[node] {
-                row[next] = true;
-                for (cell, &r) in row.iter_mut().zip(&reach[next]) {
-                    *cell |= r;
-                }
-            }
-            reach[node] = row;
-        }
+        let reach = Reach::closure(n, &out, &order);
         if self.scopes.iter().all(Option::is_none) {
             return reach;
         }
@@ -1293,15 +1291,16 @@ impl Model<'_> {
         // nodes that never run at the same time (in different bodies of one conditional node,
         // or a conditional node and its bodies' nodes) count as ordered, earlier declared first.
         let mut full = reach.clone();
-        for (a, row) in full.iter_mut().enumerate() {
-            for (b, cell) in row.iter_mut().enumerate() {
+        for a in 0..n {
+            for b in 0..n {
                 if a == b || self.scopes[a] == self.scopes[b] {
                     continue;
                 }
-                *cell = match self.in_common_scope(a, b) {
-                    Some((ra, rb)) => reach[ra][rb],
+                let value = match self.in_common_scope(a, b) {
+                    Some((ra, rb)) => reach.get(ra, rb),
                     None => a < b,
                 };
+                full.set(a, b, value);
             }
         }
         full
@@ -1691,12 +1690,12 @@ mod tests {
                 node("branch"),
                 node("inner"),
             );
-            assert!(m.edge_legal(a, c, &reach), "a redundant edge is legal");
-            assert!(!m.edge_legal(a, b, &reach), "declared already");
-            assert!(!m.edge_legal(c, a, &reach), "a cycle");
-            assert!(!m.edge_legal(a, a, &reach), "a self edge");
-            assert!(!m.edge_legal(a, inner, &reach), "across a body");
-            assert!(m.edge_legal(c, branch, &reach));
+            assert!(m.edge_legal(a, c, reach), "a redundant edge is legal");
+            assert!(!m.edge_legal(a, b, reach), "declared already");
+            assert!(!m.edge_legal(c, a, reach), "a cycle");
+            assert!(!m.edge_legal(a, a, reach), "a self edge");
+            assert!(!m.edge_legal(a, inner, reach), "across a body");
+            assert!(m.edge_legal(c, branch, reach));
             assert_eq!(
                 m.path(a, c).map(|p| m.path_text(&p)),
                 Some("a -> b -> c".to_owned())

@@ -19,6 +19,7 @@ pub struct MacrosReadmeDoctests;
 
 pub mod bench;
 pub mod capture;
+pub mod declarations;
 pub mod graph_memory;
 pub mod graphs;
 pub mod pipeline;

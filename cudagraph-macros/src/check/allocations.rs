@@ -107,8 +107,8 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
             );
         }
         for &f in frees {
-            if !reach[a][f] {
-                let fix = add_edge(model, &reach, a, f);
+            if !reach.get(a, f) {
+                let fix = add_edge(model, reach, a, f);
                 cx.error_once(
                     key("free before alloc", &[a, f]),
                     free_token(f),
@@ -124,8 +124,8 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
     for (u, user) in model.nodes.iter().enumerate() {
         for (a, span) in model.alloc_mentions(user) {
             let (use_, alloc) = (node(u), node(a));
-            if !reach[a][u] {
-                let fix = add_edge(model, &reach, a, u);
+            if !reach.get(a, u) {
+                let fix = add_edge(model, reach, a, u);
                 cx.error_once(
                     key("use before alloc", &[a, u]),
                     span,
@@ -138,8 +138,8 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
             }
             for &f in frees.get(&a).unwrap_or(&no_frees) {
                 let free = node(f);
-                if reach[f][u] {
-                    let fix = add_edge(model, &reach, u, f);
+                if reach.get(f, u) {
+                    let fix = add_edge(model, reach, u, f);
                     cx.error_once(
                         key("use after free", &[a, u, f]),
                         span,
@@ -149,8 +149,8 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
                              `{use_}` before `{free}` instead: {fix}"
                         ),
                     );
-                } else if !reach[u][f] {
-                    let fix = add_edge(model, &reach, u, f);
+                } else if !reach.get(u, f) {
+                    let fix = add_edge(model, reach, u, f);
                     cx.error_once(
                         key("use not before free", &[a, u, f]),
                         span,
@@ -169,7 +169,7 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
 /// How to order `from` before `to`: the edge `from -> to`, when adding it is legal; else the
 /// path that orders them the other way, which has to change first (adding the edge would close
 /// a cycle).
-fn add_edge(model: &Model, reach: &[Vec<bool>], from: usize, to: usize) -> String {
+fn add_edge(model: &Model, reach: &crate::reach::Reach, from: usize, to: usize) -> String {
     let (f, t) = (&model.nodes[from].name, &model.nodes[to].name);
     if model.edge_legal(from, to, reach) {
         return format!("add the edge `{f} -> {t};`");

@@ -171,10 +171,7 @@ pub fn analyze(model: &Model) -> Analysis {
         }
     }
     for b in 0..n {
-        for a in 0..b {
-            if reach[a][b] || reach[b][a] {
-                continue;
-            }
+        for a in reach.unordered_before(b) {
             match (opaque[a], opaque[b]) {
                 (Some(Opaque::Capture), Some(_)) | (Some(_), Some(Opaque::Capture)) => {
                     out.opaque.push((a, b));

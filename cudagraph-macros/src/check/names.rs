@@ -38,8 +38,6 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         }
     }
 
-    // Paths between nodes, for the suggestions below: computed only when one is made.
-    let mut reach: Option<Vec<Vec<bool>>> = None;
     // The first edge as written (see `Edge::site`) joining each pair of nodes.
     let mut edges = std::collections::BTreeMap::new();
     // An edge written in a loop is judged in every iteration, reported once: unknown names by
@@ -103,7 +101,8 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             // Only names that make a legal edge in this place are suggested: a node, or the
             // instance of a repeated node that the written index picks.
             let other = other.node();
-            let reach = reach.get_or_insert_with(|| model.reachability());
+            // Paths between nodes: computed for the first suggestion, then kept.
+            let reach = model.reachability();
             let value = end
                 .index
                 .as_ref()

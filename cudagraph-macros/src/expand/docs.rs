@@ -134,7 +134,12 @@ fn picture(g: &Gen) -> Picture {
 /// between them: an edge never leaves its scope (the macro refuses one that would).
 fn scope_picture(g: &Gen, scope: Option<(usize, usize)>) -> Picture {
     let members: Vec<&NodeGen> = g.nodes.iter().filter(|n| n.scope == scope).collect();
-    let index = |pos: usize| members.iter().position(|n| n.pos == pos);
+    // Each node's index in the picture, by position (a declaration may have thousands).
+    let mut in_picture = vec![None; g.nodes.len()];
+    for (i, n) in members.iter().enumerate() {
+        in_picture[n.pos] = Some(i);
+    }
+    let index = |pos: usize| in_picture[pos];
     let nodes = members
         .iter()
         .map(|n| PNode {
