@@ -377,7 +377,6 @@ fn each_iteration_has_its_own_allocation() {
             );
         }
         assert!(left.read_kept(STEPS).is_err(), "no kept[{STEPS}]");
-        drop(left);
         // y = sum over i of (x + i + 1).
         let want: Vec<f32> = x
             .iter()

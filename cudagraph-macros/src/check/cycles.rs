@@ -42,9 +42,11 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         let (from, to) = (&model.nodes[from].name, &model.nodes[to].name);
         // An edge written in a loop (or with an index) is named as it is in this iteration.
         let written = format!("{} -> {}", edge.from, edge.to);
-        let as_written = (written != format!("{from} -> {to}"))
-            .then(|| format!(" (`{written}` here)"))
-            .unwrap_or_default();
+        let as_written = if written == format!("{from} -> {to}") {
+            String::new()
+        } else {
+            format!(" (`{written}` here)")
+        };
         cx.error_spanned(
             edge.tokens(),
             format!(
