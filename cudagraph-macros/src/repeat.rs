@@ -204,6 +204,19 @@ pub fn eval_range(
 /// by one); a longer array is one value, as any other param.
 pub const MAX_ELEMENTS: usize = 65_536;
 
+/// `n` as messages write it: `65,536`.
+pub fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// `[T; N]`: the element type and the length, when the macro knows `N` (at most
 /// [`MAX_ELEMENTS`]).
 pub fn array_of<'t>(ty: &'t Type, consts: &BTreeMap<String, usize>) -> Option<(&'t Type, usize)> {
@@ -297,6 +310,14 @@ mod tests {
         assert_eq!(values.get("B"), Some(&8));
         assert_eq!(failed.len(), 1);
         assert_eq!(failed[0].0.ident, "C");
+    }
+
+    #[test]
+    fn numbers_are_grouped_by_thousands() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(65_536), "65,536");
+        assert_eq!(grouped(1_200_000), "1,200,000");
     }
 
     #[test]

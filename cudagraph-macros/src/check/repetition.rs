@@ -153,8 +153,8 @@ fn loops(model: &Model, cx: &mut Ctxt) {
                      declaration with loops has at most {} nodes and {} edges (every rule \
                      judges every pair of nodes); split the work over several graphs, launched \
                      one after the other or embedded as child graphs",
-                    crate::model::MAX_NODES,
-                    crate::model::MAX_EDGES
+                    repeat::grouped(crate::model::MAX_NODES),
+                    repeat::grouped(crate::model::MAX_EDGES)
                 ),
             );
             continue;
@@ -506,7 +506,7 @@ fn indexed(
                         "`{ident}` is not an array param of a length the macro knows: an indexed \
                          operand is an element of a param `{ident}: [T; N]`, with `N` an \
                          integer literal or a const declared in the graph (at most {})",
-                        repeat::MAX_ELEMENTS
+                        repeat::grouped(repeat::MAX_ELEMENTS)
                     ),
                 );
             }
