@@ -9,7 +9,7 @@ use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
 use super::{at, params_at, private_at, Gen};
-use crate::check::hazards::{race_key, race_message, used_here, Analysis, NodeUse, Race};
+use crate::check::hazards::{race_key, race_message, used_here, Analysis, NodeUse, Overlap, Race};
 use crate::model::{kernel_params, name_of, Access, Buffer, Mem, Opaque, Spelled};
 use crate::parse::NodeOp;
 use crate::text::pretty;
@@ -307,6 +307,194 @@ pub fn body_rules(g: &Gen) -> TokenStream {
     }
 }
 
+/// The overlaps to check, grouped by what makes their code: the two declarations, the two
+/// params (and whether each use names an element), the accesses. Instances of repeated nodes
+/// make one group, checked by one piece of code over a table of the instances, not one per pair.
+fn overlap_groups<'a>(g: &Gen, analysis: &'a Analysis) -> Vec<Vec<&'a Overlap>> {
+    let key = |o: &Overlap| {
+        let element = |b: Buffer| match b {
+            Buffer::Param(p, k) => (p, k.is_some()),
+            Buffer::Alloc(_) => (usize::MAX, false),
+        };
+        format!(
+            "{:p} {:p} {:?} {:?} {} {}",
+            g.model.nodes[o.a].decl,
+            g.model.nodes[o.b].decl,
+            element(o.buffer_a),
+            element(o.buffer_b),
+            g.access_expr(&o.use_a),
+            g.access_expr(&o.use_b)
+        )
+    };
+    let mut order: Vec<String> = Vec::new();
+    let mut groups: std::collections::BTreeMap<String, Vec<&Overlap>> = Default::default();
+    for o in &analysis.overlaps {
+        let k = key(o);
+        if !groups.contains_key(&k) {
+            order.push(k.clone());
+        }
+        groups.entry(k).or_default().push(o);
+    }
+    order
+        .into_iter()
+        .filter_map(|k| groups.remove(&k))
+        .collect()
+}
+
+/// The check of one overlap between two nodes declared outside loops.
+fn one_overlap(g: &Gen, o: &Overlap, (aa, ab): (&TokenStream, &TokenStream)) -> TokenStream {
+    let p = &g.p;
+    let (na, nb) = (&g.model.nodes[o.a].name, &g.model.nodes[o.b].name);
+    let (sa, sb) = (
+        g.model.buffer_name(o.buffer_a),
+        g.model.buffer_name(o.buffer_b),
+    );
+    // Each memory either may be (every element, where the macro cannot tell which).
+    let (ba, bb) = (g.buffer_bytes(o.buffer_a), g.buffer_bytes(o.buffer_b));
+    let overlap = match (ba.as_slice(), bb.as_slice()) {
+        ([ba], [bb]) => quote!(#p::overlap_bytes(#ba, #bb)),
+        _ => quote! {
+            [#(#ba),*].iter().any(|a| [#(#bb),*].iter().any(|b| #p::overlap_bytes(*a, *b)))
+        },
+    };
+    quote! {
+        if #p::races(#aa, #ab) && #overlap {
+            return #p::Result::Err(#p::overlap_error(#na, #sa, #nb, #sb));
+        }
+    }
+}
+
+/// When a group is every pair of instances of one repeated node, each using its own element of
+/// one array param (a loop whose iterations no edge orders): the elements and their nodes'
+/// positions, in iteration order. Those elements must all be separate memory, which a sort finds
+/// in `n log n` (`first_overlap`).
+fn all_pairs_of_elements(g: &Gen, group: &[&Overlap]) -> Option<Vec<(usize, usize)>> {
+    let o = group[0];
+    if !std::ptr::eq(g.model.nodes[o.a].decl, g.model.nodes[o.b].decl) {
+        return None;
+    }
+    let mut elements: Vec<(usize, usize)> = Vec::new();
+    for o in group {
+        let (Buffer::Param(pa, Some(ka)), Buffer::Param(pb, Some(kb))) = (o.buffer_a, o.buffer_b)
+        else {
+            return None;
+        };
+        if pa != pb {
+            return None;
+        }
+        for (k, node) in [(ka, o.a), (kb, o.b)] {
+            match elements.iter().find(|&&(e, _)| e == k) {
+                // One element per node, one node per element.
+                Some(&(_, n)) if n != g.position[node] => return None,
+                Some(_) => {}
+                None => elements.push((k, g.position[node])),
+            }
+        }
+    }
+    let n = elements.len();
+    if group.len() != n * (n - 1) / 2 {
+        return None;
+    }
+    let mut nodes: Vec<usize> = elements.iter().map(|&(_, node)| node).collect();
+    nodes.sort_unstable();
+    nodes.dedup();
+    (nodes.len() == n).then(|| {
+        elements.sort_unstable_by_key(|&(_, node)| node);
+        elements
+    })
+}
+
+/// The check of [`all_pairs_of_elements`]: the elements' memory sorted, the first two that
+/// overlap refused, naming their nodes.
+fn distinct_elements(
+    g: &Gen,
+    o: &Overlap,
+    elements: &[(usize, usize)],
+    (aa, ab): (&TokenStream, &TokenStream),
+) -> TokenStream {
+    let p = &g.p;
+    let Buffer::Param(param, _) = o.buffer_a else {
+        return TokenStream::new();
+    };
+    let k = crate::expand::local("k");
+    let bytes = g.bytes_expr(param, Some(quote!(#k)));
+    let format = format!("{}[{{}}]", name_of(&g.model.params[param].name));
+    let (ks, nodes) = (
+        elements.iter().map(|&(k, _)| k),
+        elements.iter().map(|&(_, node)| node),
+    );
+    quote! {
+        if #p::races(#aa, #ab) {
+            const ELEMENTS: &[(usize, usize)] = &[#((#ks, #nodes)),*];
+            let memories: #p::Vec<_> = ELEMENTS.iter().map(|&(#k, _)| #bytes).collect();
+            if let #p::Option::Some((i, j)) = #p::first_overlap(&memories) {
+                let ((ki, ni), (kj, nj)) = (ELEMENTS[i], ELEMENTS[j]);
+                return #p::Result::Err(#p::overlap_error(
+                    Self::TOPOLOGY.nodes[ni].0,
+                    &::std::format!(#format, ki),
+                    Self::TOPOLOGY.nodes[nj].0,
+                    &::std::format!(#format, kj),
+                ));
+            }
+        }
+    }
+}
+
+/// The check of a group by a table of its pairs: each pair's two nodes (positions) and the
+/// elements their uses name (0 for a use of a whole param).
+fn overlap_table(
+    g: &Gen,
+    group: &[&Overlap],
+    (aa, ab): (&TokenStream, &TokenStream),
+) -> TokenStream {
+    let p = &g.p;
+    let o = group[0];
+    // One side's memory (a slice of the one or more memories it may be) and name, by element.
+    let side = |buffer: Buffer, k: &proc_macro2::Ident| match buffer {
+        Buffer::Param(i, Some(_)) => {
+            let bytes = g.bytes_expr(i, Some(quote!(#k)));
+            let format = format!("{}[{{}}]", name_of(&g.model.params[i].name));
+            (quote!([#bytes]), quote!(&::std::format!(#format, #k)))
+        }
+        whole => {
+            let bytes = g.buffer_bytes(whole);
+            let name = g.model.buffer_name(whole);
+            (quote!([#(#bytes),*]), quote!(#name))
+        }
+    };
+    let (ka, kb) = (crate::expand::local("ka"), crate::expand::local("kb"));
+    let ((bytes_a, name_a), (bytes_b, name_b)) = (side(o.buffer_a, &ka), side(o.buffer_b, &kb));
+    let element = |b: Buffer| match b {
+        Buffer::Param(_, Some(k)) => k,
+        _ => 0,
+    };
+    let pairs = group.iter().map(|o| {
+        let (na, ea, nb, eb) = (
+            g.position[o.a],
+            element(o.buffer_a),
+            g.position[o.b],
+            element(o.buffer_b),
+        );
+        quote!((#na, #ea, #nb, #eb))
+    });
+    quote! {
+        if #p::races(#aa, #ab) {
+            const PAIRS: &[(usize, usize, usize, usize)] = &[#(#pairs),*];
+            for &(a, #ka, b, #kb) in PAIRS {
+                let (x, y) = (#bytes_a, #bytes_b);
+                if x.iter().any(|x| y.iter().any(|y| #p::overlap_bytes(*x, *y))) {
+                    return #p::Result::Err(#p::overlap_error(
+                        Self::TOPOLOGY.nodes[a].0,
+                        #name_a,
+                        Self::TOPOLOGY.nodes[b].0,
+                        #name_b,
+                    ));
+                }
+            }
+        }
+    }
+}
+
 /// `__cg_check_overlaps(params)`: what `build` and `set_params` check of memory that only the
 /// values show. Two nodes no edge orders that use two *different* params, one writing, may not
 /// get params that share memory; a child node's graph may not use memory that a node no edge
@@ -315,26 +503,18 @@ pub fn overlap_check(g: &Gen, analysis: &Analysis) -> TokenStream {
     let p = &g.p;
     let params = params_at(Span::call_site());
     let node = |i: usize| g.model.nodes[i].name.clone();
-    let overlaps = analysis.overlaps.iter().map(|o| {
-        let (na, nb) = (node(o.a), node(o.b));
-        let (sa, sb) = (
-            g.model.buffer_name(o.buffer_a),
-            g.model.buffer_name(o.buffer_b),
-        );
+    let overlaps = overlap_groups(g, analysis).into_iter().map(|group| {
+        let o = group[0];
         let (aa, ab) = (g.access_expr(&o.use_a), g.access_expr(&o.use_b));
-        // Each memory either may be (every element, where the macro cannot tell which).
-        let (ba, bb) = (g.buffer_bytes(o.buffer_a), g.buffer_bytes(o.buffer_b));
-        let overlap = match (ba.as_slice(), bb.as_slice()) {
-            ([ba], [bb]) => quote!(#p::overlap_bytes(#ba, #bb)),
-            _ => quote! {
-                [#(#ba),*].iter().any(|a| [#(#bb),*].iter().any(|b| #p::overlap_bytes(*a, *b)))
-            },
-        };
-        quote! {
-            if #p::races(#aa, #ab) && #overlap {
-                return #p::Result::Err(#p::overlap_error(#na, #sa, #nb, #sb));
+        if let [o] = group.as_slice() {
+            if g.model.nodes[o.a].rep.is_none() && g.model.nodes[o.b].rep.is_none() {
+                return one_overlap(g, o, (&aa, &ab));
             }
         }
+        if let Some(elements) = all_pairs_of_elements(g, &group) {
+            return distinct_elements(g, o, &elements, (&aa, &ab));
+        }
+        overlap_table(g, &group, (&aa, &ab))
     });
     let children = analysis.children.iter().filter_map(|pair| {
         let child_graph = |i: usize| {

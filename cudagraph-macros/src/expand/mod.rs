@@ -168,7 +168,7 @@ fn kept_piece(i: usize) -> Ident {
 }
 
 /// An identifier only the generated code can see.
-fn local(name: &str) -> Ident {
+pub(crate) fn local(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
 }
 
@@ -211,6 +211,8 @@ struct Gen<'a> {
     repeats: bool,
     /// Per declaration (by its first instance's position), its instances' positions, by index.
     instances: std::collections::BTreeMap<usize, Vec<usize>>,
+    /// Each model node's position (by its index in `Model::nodes`).
+    position: Vec<usize>,
     /// `(dependency, dependent)` positions, per node in order, dependencies in declared order.
     edges: Vec<(usize, usize)>,
     /// How each param is compared by `set_params`.
@@ -453,6 +455,7 @@ impl<'a> Gen<'a> {
             nodes,
             decls,
             instances,
+            position: pos,
             repeats: model.loops.iter().any(|l| l.top),
             edges,
             roles,

@@ -1483,4 +1483,1053 @@ impl ::cudagraph_runtime::__private::fmt::Debug for DecodeHeadNode<'_> {
         f.debug_struct("DecodeHeadNode").field("index", &7usize).finish_non_exhaustive()
     }
 }
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if <::cudagraph_runtime::__private::ParamProbe<
+        Kernel<(u32, f32, DevicePtrMut<f32>)>,
+    >>::IS_HANDLE {
+        ::cudagraph_runtime::__private::fail(
+            "param `scale` is a `ConditionalHandle`: a handle is made by the conditional node that reads it (`name: while scale { ... }`), since one made for another graph would be set where no node reads it",
+        )
+    }
+};
+/**The params of [`Sides`]: what its nodes are built from ([`Sides::build`]), and what [`SidesExec::set_params`] compares to update only the nodes whose inputs changed.
+
+- node `side[i]` reads `scale`, `g`, `n`
+- node `other` reads `scale`, `x`, `n`
+*/
+#[allow(clippy::type_complexity)]
+struct SidesParams {
+    ///Param `scale`, read by nodes `side[i]`, `other`.
+    pub scale: Kernel<(u32, f32, DevicePtrMut<f32>)>,
+    ///Param `g`, read by node `side[i]`.
+    pub g: [DeviceBuffer<f32>; 3],
+    ///Param `x`, read by node `other`.
+    pub x: DeviceBuffer<f32>,
+    ///Param `n`, read by nodes `side[i]`, `other`.
+    pub n: u32,
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SidesParams {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SidesParams").finish_non_exhaustive()
+    }
+}
+/// Iterations no edge orders, each writing its own element, beside a node writing another
+/// buffer: the elements' memory checked all at once, the pairs with `other` from a table.
+/**
+
+A CUDA graph declared with `cuda_graph!`: [`Sides::build`] builds it from a [`SidesParams`], [`Sides::instantiate`] makes it a [`SidesExec`].
+
+# Nodes
+
+In build order (a node's position is its index in the graph):
+
+0. `side[0]`: `kernel scale<<<1, 32>>>(n, 2.0, g[i])`
+1. `side[1]`: `kernel scale<<<1, 32>>>(n, 2.0, g[i])`
+2. `side[2]`: `kernel scale<<<1, 32>>>(n, 2.0, g[i])`
+3. `other`: `kernel scale<<<1, 32>>>(n, 0.5, x)`
+
+# Topology
+
+<div style="overflow-x:auto"><svg xmlns="http://www.w3.org/2000/svg" role="img" width="358" height="56" viewBox="0 0 358 56" font-family="monospace" font-size="14" text-anchor="middle" fill="currentColor"><title>Topology of Sides: 4 nodes, 0 edges</title><rect x="8" y="8" width="78" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="47" y="25" fill="#111">side[0]</text><text x="47" y="41" font-size="11" fill="#374151">kernel</text><rect x="102" y="8" width="78" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="141" y="25" fill="#111">side[1]</text><text x="141" y="41" font-size="11" fill="#374151">kernel</text><rect x="196" y="8" width="78" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="235" y="25" fill="#111">side[2]</text><text x="235" y="41" font-size="11" fill="#374151">kernel</text><rect x="290" y="8" width="60" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="320" y="25" fill="#111">other</text><text x="320" y="41" font-size="11" fill="#374151">kernel</text></svg></div>
+
+As text: `Sides::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
+*/
+struct Sides {
+    graph: ::cudagraph_runtime::__private::Graph<'static>,
+    nodes: ::cudagraph_runtime::__private::Box<
+        ::cudagraph_runtime::__private::ManuallyDrop<__SidesNodes>,
+    >,
+    state: __SidesState,
+    build_id: u64,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
+struct __SidesNodes {
+    side: [::cudagraph_runtime::__private::KernelNode<
+        (u32, f32, DevicePtrMut<f32>),
+    >; 3usize],
+    other: ::cudagraph_runtime::__private::KernelNode<(u32, f32, DevicePtrMut<f32>)>,
+}
+unsafe impl ::cudagraph_runtime::__private::Unbuilt for __SidesNodes {}
+#[doc(hidden)]
+#[allow(non_camel_case_types, non_snake_case, dead_code, clippy::type_complexity)]
+struct __SidesSnapshot0 {
+    scale: usize,
+    g: [DeviceBuffer<f32>; 3],
+    x: DeviceBuffer<f32>,
+    n: u32,
+}
+impl __SidesSnapshot0 {
+    #[inline(never)]
+    fn __cg_keep(__cg_params: &SidesParams) -> Self {
+        Self {
+            scale: <Kernel<
+                (u32, f32, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &__cg_params.scale,
+            ),
+            g: <[DeviceBuffer<
+                f32,
+            >; 3] as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.g),
+            x: <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x),
+            n: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.n),
+        }
+    }
+}
+impl ::cudagraph_runtime::__private::Clone for __SidesSnapshot0 {
+    #[inline(never)]
+    fn clone(&self) -> Self {
+        Self {
+            scale: self.scale,
+            g: <[DeviceBuffer<
+                f32,
+            >; 3] as ::cudagraph_runtime::__private::ParamValue>::keep(&self.g),
+            x: <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.x),
+            n: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&self.n),
+        }
+    }
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __SidesSnapshot {
+    __cg_kept_0: __SidesSnapshot0,
+}
+impl __SidesSnapshot {
+    /// What the executable keeps of `params`.
+    #[allow(unused_variables)]
+    fn __cg_keep(__cg_params: &SidesParams) -> Self {
+        Self {
+            __cg_kept_0: __SidesSnapshot0::__cg_keep(__cg_params),
+        }
+    }
+}
+impl ::cudagraph_runtime::__private::Clone for __SidesSnapshot {
+    fn clone(&self) -> Self {
+        Self {
+            __cg_kept_0: ::cudagraph_runtime::__private::Clone::clone(&self.__cg_kept_0),
+        }
+    }
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types, non_snake_case, dead_code)]
+#[derive(Clone, Copy)]
+struct __SidesLaunch {
+    side: [::cudagraph_runtime::__private::LaunchConfig; 3usize],
+    other: ::cudagraph_runtime::__private::LaunchConfig,
+}
+unsafe impl ::cudagraph_runtime::__private::Unbuilt for __SidesLaunch {}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __SidesState {
+    params: __SidesSnapshot,
+    launch: ::cudagraph_runtime::__private::Box<__SidesLaunch>,
+}
+impl Sides {
+    /// The declared shape: nodes in build order (their indices in the graph; one more
+    /// with `#[indirect]` params, whose fetch node comes first), kinds and edges. Its
+    /// `to_dot()` and `to_mermaid()` draw it.
+    pub const TOPOLOGY: ::cudagraph_runtime::__private::Topology = ::cudagraph_runtime::__private::Topology {
+        name: "Sides",
+        nodes: &[
+            ("side[0]", ::cudagraph_runtime::__private::NodeKind::Kernel),
+            ("side[1]", ::cudagraph_runtime::__private::NodeKind::Kernel),
+            ("side[2]", ::cudagraph_runtime::__private::NodeKind::Kernel),
+            ("other", ::cudagraph_runtime::__private::NodeKind::Kernel),
+        ],
+        edges: &[],
+        bodies: &[],
+    };
+    /// [`TOPOLOGY`](Self::TOPOLOGY) drawn as a standalone SVG image, laid out when the
+    /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
+    /// in an HTML page; its lines and labels take the text colour of the page around it
+    /// (black in a file of its own). It is in the binary only if the program calls this.
+    pub const fn topology_svg() -> &'static str {
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"358\" height=\"56\" viewBox=\"0 0 358 56\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Sides: 4 nodes, 0 edges</title><rect x=\"8\" y=\"8\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"47\" y=\"25\" fill=\"#111\">side[0]</text><text x=\"47\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"102\" y=\"8\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"141\" y=\"25\" fill=\"#111\">side[1]</text><text x=\"141\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"196\" y=\"8\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"235\" y=\"25\" fill=\"#111\">side[2]</text><text x=\"235\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"290\" y=\"8\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"320\" y=\"25\" fill=\"#111\">other</text><text x=\"320\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text></svg>"
+    }
+    /// Builds the graph from `params` on `ctx`'s device.
+    ///
+    /// Nodes are added in one fixed order (a topological order of the declaration, ties
+    /// broken by declaration order) with dependencies in declared order, so every graph
+    /// built here pairs node for node with every executable of this declaration.
+    pub fn build(
+        ctx: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaContext,
+        >,
+        __cg_params: &SidesParams,
+    ) -> ::cudagraph_runtime::__private::Result<Self> {
+        Self::__cg_check_overlaps(__cg_params)?;
+        let mut __cg_graph = ::cudagraph_runtime::__private::Graph::with_capacity(
+            ctx,
+            4usize,
+        )?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_graph, "Sides");
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            graph: __cg_graph,
+            nodes,
+            state,
+            build_id: ::cudagraph_runtime::__private::next_build_id(),
+        })
+    }
+    /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
+    /// reusing the runtime graph's bookkeeping and references (see `Graph::clear`). The
+    /// cheap way to rebuild for a whole-graph update in a loop.
+    ///
+    /// On error the graph is left empty or partly built: rebuild it before using it
+    /// again (an update from it is refused).
+    pub fn rebuild(
+        &mut self,
+        __cg_params: &SidesParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        Self::__cg_check_overlaps(__cg_params)?;
+        self.build_id = ::cudagraph_runtime::__private::next_build_id();
+        self.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&self.graph, "Sides");
+        self.nodes = nodes;
+        self.state = state;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// Adds every node to the empty `graph`, in the canonical order; returns their handles
+    /// and the state they were built from. (The handles come boxed for the reason given
+    /// at the `nodes` field: a signature naming their struct by value would repeat each
+    /// bad param type's error at the macro call.)
+    fn __cg_add_nodes(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &SidesParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        (
+            ::cudagraph_runtime::__private::Box<
+                ::cudagraph_runtime::__private::ManuallyDrop<__SidesNodes>,
+            >,
+            __SidesState,
+        ),
+    > {
+        let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
+            ::cudagraph_runtime::__private::ManuallyDrop<__SidesNodes>,
+        >();
+        let mut configs = ::cudagraph_runtime::__private::unbuilt_box::<__SidesLaunch>();
+        {
+            let nodes: &mut __SidesNodes = &mut boxed;
+            #[allow(unused_variables)]
+            let launches: &mut __SidesLaunch = &mut configs;
+            let ids = &mut ::cudagraph_runtime::__private::Vec::with_capacity(4usize);
+            Self::__cg_add_loop_0(
+                __cg_graph,
+                __cg_params,
+                nodes,
+                launches,
+                ids,
+                0usize,
+                3usize,
+            )?;
+            Self::__cg_add_3(__cg_graph, __cg_params, nodes, launches, ids)?;
+        }
+        ::cudagraph_runtime::__private::Result::Ok((
+            boxed,
+            __SidesState {
+                params: __SidesSnapshot::__cg_keep(__cg_params),
+                launch: configs,
+            },
+        ))
+    }
+    #[inline(never)]
+    fn __cg_add_loop_0(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &SidesParams,
+        nodes: &mut __SidesNodes,
+        launches: &mut __SidesLaunch,
+        ids: &mut ::cudagraph_runtime::__private::Vec<
+            ::cudagraph_runtime::__private::NodeId,
+        >,
+        from: usize,
+        to: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        for index in from..to {
+            #[allow(unused_variables)]
+            let i: usize = index;
+            let pos = ids.len();
+            (nodes.side[index], launches.side[index]) = ::cudagraph_runtime::__private::add_node(
+                __cg_graph,
+                Sides::TOPOLOGY.nodes[pos].0,
+                |__cg_graph| {
+                    let (kernel, config, args) = Sides::__cg_eval_side(
+                        __cg_params,
+                        index,
+                    );
+                    ::cudagraph_runtime::__private::Result::Ok((
+                        __cg_graph
+                            .add_kernel(
+                                kernel,
+                                config,
+                                args,
+                                &::cudagraph_runtime::__private::deps_at(
+                                    ids,
+                                    Sides::__CG_DEPS,
+                                    Sides::__CG_DEP_START,
+                                ),
+                            )?,
+                        config,
+                    ))
+                },
+            )?;
+            ids.push(nodes.side[index].id());
+        }
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_add_3(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &SidesParams,
+        nodes: &mut __SidesNodes,
+        launches: &mut __SidesLaunch,
+        ids: &mut ::cudagraph_runtime::__private::Vec<
+            ::cudagraph_runtime::__private::NodeId,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        (nodes.other, launches.other) = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "other",
+            |__cg_graph| {
+                let (kernel, config, args) = Sides::__cg_eval_other(__cg_params);
+                ::cudagraph_runtime::__private::Result::Ok((
+                    __cg_graph.add_kernel(kernel, config, args, &[])?,
+                    config,
+                ))
+            },
+        )?;
+        ids.push(nodes.other.id());
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The dependencies of every node, by position: those of the node at position
+    /// `p` are `__CG_DEPS[__CG_DEP_START[p]..__CG_DEP_START[p + 1]]`.
+    #[doc(hidden)]
+    const __CG_DEPS: &'static [u32] = &[];
+    #[doc(hidden)]
+    const __CG_DEP_START: &'static [u32] = &[0u32, 0u32, 0u32, 0u32, 0u32];
+    /// The runtime graph.
+    pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
+        &self.graph
+    }
+    /// Refuses params under which two nodes that may run at the same time share memory, one
+    /// writing it.
+    #[allow(unused_variables)]
+    #[inline]
+    fn __cg_check_overlaps(
+        __cg_params: &SidesParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{
+            ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+        };
+        if ::cudagraph_runtime::__private::races(
+            ::cudagraph_runtime::__private::access_max(
+                &[::cudagraph_runtime::__private::WRITE],
+            ),
+            ::cudagraph_runtime::__private::access_max(
+                &[::cudagraph_runtime::__private::WRITE],
+            ),
+        ) {
+            const ELEMENTS: &[(usize, usize)] = &[
+                (0usize, 0usize),
+                (1usize, 1usize),
+                (2usize, 2usize),
+            ];
+            let memories: ::cudagraph_runtime::__private::Vec<_> = ELEMENTS
+                .iter()
+                .map(|&(k, _)| <::cudagraph_runtime::__private::ParamProbe<
+                    DeviceBuffer<f32>,
+                >>::bytes(&__cg_params.g[k]))
+                .collect();
+            if let ::cudagraph_runtime::__private::Option::Some((i, j)) = ::cudagraph_runtime::__private::first_overlap(
+                &memories,
+            ) {
+                let ((ki, ni), (kj, nj)) = (ELEMENTS[i], ELEMENTS[j]);
+                return ::cudagraph_runtime::__private::Result::Err(
+                    ::cudagraph_runtime::__private::overlap_error(
+                        Self::TOPOLOGY.nodes[ni].0,
+                        &::std::format!("g[{}]", ki),
+                        Self::TOPOLOGY.nodes[nj].0,
+                        &::std::format!("g[{}]", kj),
+                    ),
+                );
+            }
+        }
+        if ::cudagraph_runtime::__private::races(
+            ::cudagraph_runtime::__private::access_max(
+                &[::cudagraph_runtime::__private::WRITE],
+            ),
+            ::cudagraph_runtime::__private::access_max(
+                &[::cudagraph_runtime::__private::WRITE],
+            ),
+        ) {
+            const PAIRS: &[(usize, usize, usize, usize)] = &[
+                (0usize, 0usize, 3usize, 0usize),
+                (1usize, 1usize, 3usize, 0usize),
+                (2usize, 2usize, 3usize, 0usize),
+            ];
+            for &(a, ka, b, kb) in PAIRS {
+                let (x, y) = (
+                    [
+                        <::cudagraph_runtime::__private::ParamProbe<
+                            DeviceBuffer<f32>,
+                        >>::bytes(&__cg_params.g[ka]),
+                    ],
+                    [
+                        <::cudagraph_runtime::__private::ParamProbe<
+                            DeviceBuffer<f32>,
+                        >>::bytes(&__cg_params.x),
+                    ],
+                );
+                if x
+                    .iter()
+                    .any(|x| {
+                        y
+                            .iter()
+                            .any(|y| ::cudagraph_runtime::__private::overlap_bytes(
+                                *x,
+                                *y,
+                            ))
+                    })
+                {
+                    return ::cudagraph_runtime::__private::Result::Err(
+                        ::cudagraph_runtime::__private::overlap_error(
+                            Self::TOPOLOGY.nodes[a].0,
+                            &::std::format!("g[{}]", ka),
+                            Self::TOPOLOGY.nodes[b].0,
+                            "x",
+                        ),
+                    );
+                }
+            }
+        }
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    ///Instantiates the graph with default flags.
+    pub fn instantiate(self) -> ::cudagraph_runtime::__private::Result<SidesExec> {
+        self.instantiate_with(
+            ::cudagraph_runtime::__private::InstantiateFlags::NONE,
+            ::cudagraph_runtime::__private::Option::None,
+        )
+    }
+    ///Instantiates the graph with `flags`, uploading it to `upload` when given.
+    pub fn instantiate_with(
+        self,
+        flags: ::cudagraph_runtime::__private::InstantiateFlags,
+        upload: ::cudagraph_runtime::__private::Option<
+            &::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<SidesExec> {
+        ::cudagraph_runtime::__private::Result::Ok(SidesExec {
+            exec: self.graph.instantiate_with(flags, upload)?,
+            nodes: self.nodes,
+            state: self.state,
+            dirty: [false; 4usize],
+            stamps: ::cudagraph_runtime::__private::zeros(4usize),
+            generation: 0,
+        })
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_side<'__cg_p>(
+        __cg_params: &'__cg_p SidesParams,
+        index: usize,
+    ) -> (
+        &'__cg_p ::cudagraph_runtime::__private::Kernel<(u32, f32, DevicePtrMut<f32>)>,
+        ::cudagraph_runtime::__private::LaunchConfig,
+        (
+            impl ::cudagraph_runtime::__private::KernelArg<'static, u32> + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<'static, f32> + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtrMut<f32>,
+            > + '__cg_p,
+        ),
+    ) {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let scale = (&::cudagraph_runtime::__private::Bind(&__cg_params.scale))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let n = (&::cudagraph_runtime::__private::Bind(&__cg_params.n)).__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let g = (&::cudagraph_runtime::__private::Bind(&__cg_params.g)).__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        let i: usize = index;
+        let config = ::cudagraph_runtime::__private::launch(1, 32, 0);
+        let args = (
+            ::cudagraph_runtime::__private::KernelArgPart::<'static, u32, _>::new(n),
+            ::cudagraph_runtime::__private::KernelArgPart::<'static, f32, _>::new(2.0),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtrMut<f32>,
+                _,
+            >::new((&::cudagraph_runtime::__private::Bind(&g[i])).__cg_bind()),
+        );
+        (
+            <Kernel<
+                (u32, f32, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::as_kernel(
+                &__cg_params.scale,
+            ),
+            config,
+            args,
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_other<'__cg_p>(
+        __cg_params: &'__cg_p SidesParams,
+    ) -> (
+        &'__cg_p ::cudagraph_runtime::__private::Kernel<(u32, f32, DevicePtrMut<f32>)>,
+        ::cudagraph_runtime::__private::LaunchConfig,
+        (
+            impl ::cudagraph_runtime::__private::KernelArg<'static, u32> + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<'static, f32> + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtrMut<f32>,
+            > + '__cg_p,
+        ),
+    ) {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let scale = (&::cudagraph_runtime::__private::Bind(&__cg_params.scale))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let n = (&::cudagraph_runtime::__private::Bind(&__cg_params.n)).__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let x = (&::cudagraph_runtime::__private::Bind(&__cg_params.x)).__cg_bind();
+        let config = ::cudagraph_runtime::__private::launch(1, 32, 0);
+        let args = (
+            ::cudagraph_runtime::__private::KernelArgPart::<'static, u32, _>::new(n),
+            ::cudagraph_runtime::__private::KernelArgPart::<'static, f32, _>::new(0.5),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtrMut<f32>,
+                _,
+            >::new(x),
+        );
+        (
+            <Kernel<
+                (u32, f32, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::as_kernel(
+                &__cg_params.scale,
+            ),
+            config,
+            args,
+        )
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for Sides {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("Sides").field("graph", &self.graph).finish_non_exhaustive()
+    }
+}
+impl ::cudagraph_runtime::__private::BodyRules for Sides {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{
+            ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+        };
+        ::cudagraph_runtime::__private::first_forbidden(&[])
+    };
+}
+impl ::cudagraph_runtime::__private::ChildGraph for Sides {
+    fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
+        &self.graph
+    }
+    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+        ::cudagraph_runtime::__private::Option::Some(self.build_id)
+    }
+}
+impl ::cudagraph_runtime::__private::SameDeclaration<Sides> for Sides {
+    fn same(&self) -> &Sides {
+        self
+    }
+}
+/**[`Sides`], instantiated: launch it, update it from another [`Sides`] or with [`set_params`](Self::set_params), or update one node through its handle:
+
+- [`side(i)`](Self::side): kernel node, one per iteration (3 instances)
+- [`other()`](Self::other): kernel node
+*/
+struct SidesExec {
+    exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+    nodes: ::cudagraph_runtime::__private::Box<
+        ::cudagraph_runtime::__private::ManuallyDrop<__SidesNodes>,
+    >,
+    state: __SidesState,
+    /// Nodes set through their handles since the last `set_params`: it sets them again.
+    dirty: [bool; 4usize],
+    /// Per node, the number of the last `set_params_only` call naming several params that
+    /// updated it (so that it updates each node once).
+    stamps: ::cudagraph_runtime::__private::Box<[u32]>,
+    /// The number of the last such call.
+    generation: u32,
+}
+impl SidesExec {
+    /// Launches the graph into `stream`.
+    pub fn launch(
+        &mut self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.launch(stream)
+    }
+    /// Uploads the executable ahead of its first launch.
+    pub fn upload(
+        &self,
+        stream: &::cudagraph_runtime::__private::CudaStream,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.upload(stream)
+    }
+    /**Whole-graph update from a [`Sides`] built with other params (`cuGraphExecUpdate`).
+
+Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable runs that graph's params, and [`set_params`](Self::set_params) compares with them.*/
+    pub fn update<__CgSame: ::cudagraph_runtime::__private::SameDeclaration<Sides>>(
+        &mut self,
+        source: &__CgSame,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let source: &Sides = ::cudagraph_runtime::__private::SameDeclaration::same(
+            source,
+        );
+        self.exec.update(&source.graph)?;
+        self.state.params = source.state.params.clone();
+        *self.state.launch = *source.state.launch;
+        self.dirty = [false; 4usize];
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /**Makes the executable's nodes what [`Sides::build`] would make from `params`, with one single-node update per node whose inputs changed since the last build, update or `set_params` (or that was set through its handle since). Returns how many nodes it updated. Enabled/disabled states are kept.
+
+A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.*/
+    pub fn set_params(
+        &mut self,
+        __cg_params: &SidesParams,
+    ) -> ::cudagraph_runtime::__private::Result<usize> {
+        Sides::__cg_check_overlaps(__cg_params)?;
+        #[allow(unused_mut)]
+        let mut changed = [false; 6usize];
+        self.__cg_changed_0(__cg_params, &mut changed);
+        let mut updated = 0usize;
+        #[allow(clippy::type_complexity)]
+        const READS: &[(
+            usize,
+            &[usize],
+            fn(
+                &mut SidesExec,
+                &SidesParams,
+                usize,
+            ) -> ::cudagraph_runtime::__private::Result<()>,
+            usize,
+        )] = &[
+            (0usize, &[0usize, 1usize, 5usize], SidesExec::__cg_update_node_0, 0usize),
+            (1usize, &[0usize, 2usize, 5usize], SidesExec::__cg_update_node_0, 1usize),
+            (2usize, &[0usize, 3usize, 5usize], SidesExec::__cg_update_node_0, 2usize),
+            (3usize, &[0usize, 4usize, 5usize], SidesExec::__cg_update_node_3, 0usize),
+        ];
+        for &(pos, reads, update, index) in READS {
+            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
+                self.dirty[pos] = true;
+                update(self, __cg_params, index)?;
+                updated += 1;
+            }
+        }
+        const SLOTS: [usize; 4usize + 1] = [0usize, 1usize, 4usize, 5usize, 6usize];
+        for (param, &(_, commit)) in Self::__CG_PARAMS.iter().enumerate() {
+            if changed[SLOTS[param]..SLOTS[param + 1]].contains(&true) {
+                commit(self, __cg_params)?;
+            }
+        }
+        self.dirty = [false; 4usize];
+        ::cudagraph_runtime::__private::Result::Ok(updated)
+    }
+    /// The runtime executable, for what the typed API does not cover (read-only).
+    pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
+        &self.exec
+    }
+    #[inline(never)]
+    fn __cg_changed_0(&self, __cg_params: &SidesParams, changed: &mut [bool; 6usize]) {
+        changed[0usize] = !(<Kernel<
+            (u32, f32, DevicePtrMut<f32>),
+        > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.scale)
+            == self.state.params.__cg_kept_0.scale);
+        for k in 0..3usize {
+            changed[1usize + k] = !(<DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::same(
+                &__cg_params.g[k],
+                &self.state.params.__cg_kept_0.g[k],
+            ));
+        }
+        changed[4usize] = !(<DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.x,
+            &self.state.params.__cg_kept_0.x,
+        ));
+        changed[5usize] = !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.n,
+            &self.state.params.__cg_kept_0.n,
+        ));
+    }
+    /**Node `side[i]` (`kernel scale<<<1, 32>>>(n, 2.0, g[i])`): its update handle.
+
+The node is declared in a `for` loop: this is the handle of its instance of iteration `i` (`i` below 3).
+
+# Errors
+
+`Error::Invalid` when `i` is 3 or more.*/
+    pub fn side(
+        &mut self,
+        i: usize,
+    ) -> ::cudagraph_runtime::__private::Result<SidesSideNode<'_>> {
+        ::cudagraph_runtime::__private::instance("side", i, 3usize)?;
+        ::cudagraph_runtime::__private::Result::Ok(SidesSideNode {
+            exec: self,
+            index: i,
+        })
+    }
+    ///Node `other` (`kernel scale<<<1, 32>>>(n, 0.5, x)`): its update handle.
+    pub fn other(&mut self) -> SidesOtherNode<'_> {
+        SidesOtherNode { exec: self }
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SidesExec {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SidesExec").field("exec", &self.exec).finish_non_exhaustive()
+    }
+}
+///The params of [`SidesParams`], one variant each: what [`SidesExec::set_params_only`] is told changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(dead_code)]
+enum SidesParam {
+    ///Param `scale`.
+    Scale,
+    ///Param `g`.
+    G,
+    ///Param `x`.
+    X,
+    ///Param `n`.
+    N,
+}
+impl SidesExec {
+    /**Like [`set_params`](Self::set_params), for callers that know what they changed: updates the nodes whose expressions read a param in `changed` (each once), and only them, so its cost grows with the nodes updated, not with the graph. Returns how many nodes it updated.
+
+A changed param missing from `changed` leaves its nodes as they were (the executable keeps alive whatever memory they use); nodes set through their handles are not reset (`set_params` does both). Params that share memory with another under nodes that may run at the same time are refused as by [`Sides::build`].*/
+    pub fn set_params_only(
+        &mut self,
+        __cg_params: &SidesParams,
+        changed: &[SidesParam],
+    ) -> ::cudagraph_runtime::__private::Result<usize> {
+        Sides::__cg_check_overlaps(__cg_params)?;
+        for &__cg_param in changed {
+            match __cg_param {
+                SidesParam::Scale => {}
+                SidesParam::G => {}
+                SidesParam::X => {}
+                SidesParam::N => {}
+            }
+        }
+        let mut updated = 0usize;
+        if let [__cg_param] = changed {
+            let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
+            for &(_, update, index) in readers {
+                update(self, __cg_params, index)?;
+                updated += 1;
+            }
+            commit(self, __cg_params)?;
+            return ::cudagraph_runtime::__private::Result::Ok(updated);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamps.fill(0);
+            self.generation = 1;
+        }
+        let stamp = self.generation;
+        for &__cg_param in changed {
+            for &(pos, update, index) in Self::__CG_PARAMS[__cg_param as usize].0 {
+                if self.stamps[pos] != stamp {
+                    self.stamps[pos] = stamp;
+                    update(self, __cg_params, index)?;
+                    updated += 1;
+                }
+            }
+        }
+        for &__cg_param in changed {
+            (Self::__CG_PARAMS[__cg_param as usize].1)(self, __cg_params)?;
+        }
+        ::cudagraph_runtime::__private::Result::Ok(updated)
+    }
+    #[allow(clippy::type_complexity)]
+    const __CG_PARAMS: &'static [(
+        &'static [(
+            usize,
+            fn(
+                &mut Self,
+                &SidesParams,
+                usize,
+            ) -> ::cudagraph_runtime::__private::Result<()>,
+            usize,
+        )],
+        fn(&mut Self, &SidesParams) -> ::cudagraph_runtime::__private::Result<()>,
+    )] = &[
+        (
+            &[
+                (0usize, Self::__cg_update_node_0, 0usize),
+                (1usize, Self::__cg_update_node_0, 1usize),
+                (2usize, Self::__cg_update_node_0, 2usize),
+                (3usize, Self::__cg_update_node_3, 0usize),
+            ],
+            Self::__cg_commit_0,
+        ),
+        (
+            &[
+                (0usize, Self::__cg_update_node_0, 0usize),
+                (1usize, Self::__cg_update_node_0, 1usize),
+                (2usize, Self::__cg_update_node_0, 2usize),
+            ],
+            Self::__cg_commit_1,
+        ),
+        (&[(3usize, Self::__cg_update_node_3, 0usize)], Self::__cg_commit_2),
+        (
+            &[
+                (0usize, Self::__cg_update_node_0, 0usize),
+                (1usize, Self::__cg_update_node_0, 1usize),
+                (2usize, Self::__cg_update_node_0, 2usize),
+                (3usize, Self::__cg_update_node_3, 0usize),
+            ],
+            Self::__cg_commit_3,
+        ),
+    ];
+    #[inline(never)]
+    fn __cg_commit_0(
+        &mut self,
+        __cg_params: &SidesParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.scale = <Kernel<
+            (u32, f32, DevicePtrMut<f32>),
+        > as ::cudagraph_runtime::__private::KernelType>::function_id(
+            &__cg_params.scale,
+        );
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_commit_1(
+        &mut self,
+        __cg_params: &SidesParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.g = <[DeviceBuffer<
+            f32,
+        >; 3] as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.g);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_commit_2(
+        &mut self,
+        __cg_params: &SidesParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.x = <DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_commit_3(
+        &mut self,
+        __cg_params: &SidesParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.state.params.__cg_kept_0.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            &__cg_params.n,
+        );
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_0(
+        &mut self,
+        __cg_params: &SidesParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        #[allow(unused_variables)]
+        let i: usize = index;
+        let (kernel, config, args) = Sides::__cg_eval_side(__cg_params, index);
+        self.exec.set_kernel(self.nodes.side[index], kernel, config, args)?;
+        self.state.launch.side[index] = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_3(
+        &mut self,
+        __cg_params: &SidesParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let (kernel, config, args) = Sides::__cg_eval_other(__cg_params);
+        self.exec.set_kernel(self.nodes.other, kernel, config, args)?;
+        self.state.launch.other = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+}
+///Update handle of node `side[i]` of [`SidesExec`] (`kernel scale<<<1, 32>>>(n, 2.0, g[i])`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct SidesSideNode<'a> {
+    exec: &'a mut SidesExec,
+    index: usize,
+}
+impl<'a> SidesSideNode<'a> {
+    const __CG_POSITIONS: [usize; 3usize] = [0usize, 1usize, 2usize];
+    ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
+    pub fn set(
+        &mut self,
+        n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+        arg1: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
+        arg2: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let config = self.exec.state.launch.side[self.index];
+        self.set_launch(config, n, arg1, arg2)
+    }
+    ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
+    pub fn set_launch(
+        &mut self,
+        config: ::cudagraph_runtime::__private::LaunchConfig,
+        n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+        arg1: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
+        arg2: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.dirty[Self::__CG_POSITIONS[self.index]] = true;
+        self.exec
+            .exec
+            .set_kernel_params(
+                self.exec.nodes.side[self.index],
+                config,
+                (n, arg1, arg2),
+            )?;
+        self.exec.state.launch.side[self.index] = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The node's launch configuration now.
+    pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
+        self.exec.state.launch.side[self.index]
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.side[self.index], enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.side[self.index])
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::KernelNode<(u32, f32, DevicePtrMut<f32>)> {
+        self.exec.nodes.side[self.index]
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SidesSideNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SidesSideNode")
+            .field("index", &Self::__CG_POSITIONS[self.index])
+            .finish_non_exhaustive()
+    }
+}
+///Update handle of node `other` of [`SidesExec`] (`kernel scale<<<1, 32>>>(n, 0.5, x)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct SidesOtherNode<'a> {
+    exec: &'a mut SidesExec,
+}
+impl<'a> SidesOtherNode<'a> {
+    ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
+    pub fn set(
+        &mut self,
+        n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+        arg1: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
+        x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let config = self.exec.state.launch.other;
+        self.set_launch(config, n, arg1, x)
+    }
+    ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
+    pub fn set_launch(
+        &mut self,
+        config: ::cudagraph_runtime::__private::LaunchConfig,
+        n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+        arg1: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
+        x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.dirty[3usize] = true;
+        self.exec.exec.set_kernel_params(self.exec.nodes.other, config, (n, arg1, x))?;
+        self.exec.state.launch.other = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The node's launch configuration now.
+    pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
+        self.exec.state.launch.other
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.other, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.other)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::KernelNode<(u32, f32, DevicePtrMut<f32>)> {
+        self.exec.nodes.other
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SidesOtherNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SidesOtherNode").field("index", &3usize).finish_non_exhaustive()
+    }
+}
 fn main() {}

@@ -26,6 +26,21 @@ cuda_graph! {
         embed -> attn[0];
         mlp[LAYERS - 1] -> head;
     }
+
+    /// Iterations no edge orders, each writing its own element, beside a node writing another
+    /// buffer: the elements' memory checked all at once, the pairs with `other` from a table.
+    graph Sides {
+        params {
+            scale: Kernel<(u32, f32, DevicePtrMut<f32>)>,
+            g: [DeviceBuffer<f32>; 3],
+            x: DeviceBuffer<f32>,
+            n: u32,
+        }
+        for i in 0..3 {
+            side[i]: kernel scale<<<1, 32>>>(n, 2.0, g[i]);
+        }
+        other: kernel scale<<<1, 32>>>(n, 0.5, x);
+    }
 }
 
 fn main() {}

@@ -3,6 +3,8 @@
 //! the executable hands out a repeated node's handles by index.
 
 use crate::error::{Error, Result};
+use crate::memory::alloc::Space;
+use crate::memory::operand::Bytes;
 use crate::node::NodeId;
 
 /// The dependencies of the node about to be added, at position `ids.len()`: the ids of the
@@ -48,6 +50,38 @@ pub fn instance_left(node: &str, index: usize, left: &[bool]) -> Result<()> {
     })
 }
 
+/// Two of `memories` (`None`: not memory) that overlap, as their indices, the smaller first; or
+/// `None`. For the elements of an array param that the instances of a repeated node use, every
+/// two of them at the same time: sorted by address, in `n log n`, not compared pair by pair.
+pub fn first_overlap(memories: &[Option<Bytes>]) -> Option<(usize, usize)> {
+    let mut ranges: Vec<(u64, u64, Space, usize)> = memories
+        .iter()
+        .enumerate()
+        .filter_map(|(i, bytes)| {
+            let (space, start, end) = (*bytes)?;
+            (end > start).then_some((start, end, space, i))
+        })
+        .collect();
+    ranges.sort_unstable_by_key(|&(start, end, _, i)| (start, end, i));
+    // Per address space, the range reaching furthest so far: a later range that starts before
+    // its end overlaps it.
+    let mut furthest: Vec<(Space, u64, usize)> = Vec::new();
+    for (start, end, space, i) in ranges {
+        match furthest.iter_mut().find(|(s, _, _)| *s == space) {
+            Some((_, reach, j)) => {
+                if start < *reach {
+                    return Some(((*j).min(i), (*j).max(i)));
+                }
+                if end > *reach {
+                    (*reach, *j) = (end, i);
+                }
+            }
+            None => furthest.push((space, end, i)),
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,6 +93,28 @@ mod tests {
         let (list, start) = ([0, 2, 3], [0, 0, 0, 0, 2, 3]);
         assert_eq!(deps_at(&ids, &list, &start), [ids[0], ids[2]]);
         assert!(deps_at(&ids[..1], &list, &start).is_empty());
+    }
+
+    #[test]
+    fn overlapping_memories_are_found_by_address() {
+        let device = |start, end| Some((Space::Device, start, end));
+        // 0: [0, 10), 1: [10, 20), 2: host [0, 100), 3: not memory, 4: [15, 16), 5: empty.
+        let memories = [
+            device(0, 10),
+            device(10, 20),
+            Some((Space::Host, 0, 100)),
+            None,
+            device(15, 16),
+            device(5, 5),
+        ];
+        assert_eq!(first_overlap(&memories), Some((1, 4)));
+        assert_eq!(
+            first_overlap(&memories[..4]),
+            None,
+            "adjacent, other spaces"
+        );
+        assert_eq!(first_overlap(&[device(0, 8), device(0, 8)]), Some((0, 1)));
+        assert_eq!(first_overlap(&[]), None);
     }
 
     #[test]
