@@ -149,6 +149,8 @@ pub struct Model<'a> {
     edge_set: std::collections::BTreeSet<(usize, usize)>,
     /// [`Model::reachability`], once computed.
     reach: std::cell::OnceCell<Reach>,
+    /// [`Model::hazards`], once computed.
+    hazards: std::cell::OnceCell<crate::check::hazards::Analysis>,
 }
 
 /// One `from -> to` as written (in one iteration, for an edge written in a loop).
@@ -237,6 +239,7 @@ impl<'a> Model<'a> {
             handle_index: BTreeMap::new(),
             edge_set: Default::default(),
             reach: Default::default(),
+            hazards: Default::default(),
         };
         model.take_items(&decl.items, None);
         model.arrays = model
@@ -981,7 +984,7 @@ fn spelled_slot(ty: &Type) -> Option<Option<bool>> {
 }
 
 /// How a node uses memory, as far as the declaration shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Access {
     Read,
     Write,
@@ -1272,6 +1275,13 @@ impl Model<'_> {
     /// kept: several rules read it).
     pub fn reachability(&self) -> &Reach {
         self.reach.get_or_init(|| self.compute_reachability())
+    }
+
+    /// The hazard rule's findings (computed once, kept: the rule reports them, the expansion
+    /// makes checks of what it leaves to the types and the values).
+    pub fn hazards(&self) -> &crate::check::hazards::Analysis {
+        self.hazards
+            .get_or_init(|| crate::check::hazards::analyze(self))
     }
 
     fn compute_reachability(&self) -> Reach {

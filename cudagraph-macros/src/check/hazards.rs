@@ -16,6 +16,7 @@
 // uses are not declared may use any memory, so it counts as writing every buffer.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use proc_macro2::Span;
 
@@ -53,13 +54,16 @@ pub struct ArgProbe {
 /// Two different params (or elements of an array param), one used by node `a`, the other by
 /// node `b` (no edge orders them), one writing: whether they share memory is known when the
 /// graph is built.
+///
+/// (The uses are shared with the node's own: a loop of iterations no edge orders has an
+/// overlap per pair of them.)
 pub struct Overlap {
     pub a: usize,
     pub buffer_a: Buffer,
-    pub use_a: NodeUse,
+    pub use_a: Rc<NodeUse>,
     pub b: usize,
     pub buffer_b: Buffer,
-    pub use_b: NodeUse,
+    pub use_b: Rc<NodeUse>,
 }
 
 /// A child node and a node no edge orders with it: the child graph's memory is checked against
@@ -138,6 +142,10 @@ pub fn analyze(model: &Model) -> Analysis {
     let n = model.nodes.len();
     let reach = model.reachability();
     let uses = node_uses(model);
+    let shared: Vec<BTreeMap<Buffer, Rc<NodeUse>>> = uses
+        .iter()
+        .map(|node| node.iter().map(|(b, u)| (*b, Rc::new(u.clone()))).collect())
+        .collect();
     let opaque: Vec<Option<Opaque>> = model.nodes.iter().map(|n| model.opaque(n)).collect();
     let opted: Vec<Vec<Buffer>> = model
         .nodes
@@ -241,8 +249,8 @@ pub fn analyze(model: &Model) -> Analysis {
                     push_race(&mut out, a, b, *buffer, ua.clone(), ub.clone());
                 }
             }
-            for (ba, ua) in &uses[a] {
-                for (bb, ub) in &uses[b] {
+            for (ba, ua) in &shared[a] {
+                for (bb, ub) in &shared[b] {
                     let (Some(pa), Some(pb)) = (ba.param(), bb.param()) else {
                         // Allocations have addresses of their own: only params share memory.
                         continue;
@@ -262,10 +270,10 @@ pub fn analyze(model: &Model) -> Analysis {
                     out.overlaps.push(Overlap {
                         a,
                         buffer_a: *ba,
-                        use_a: ua.clone(),
+                        use_a: Rc::clone(ua),
                         b,
                         buffer_b: *bb,
-                        use_b: ub.clone(),
+                        use_b: Rc::clone(ub),
                     });
                 }
             }
@@ -315,7 +323,7 @@ fn capture_span(model: &Model, node: usize) -> Span {
 }
 
 pub fn check(model: &Model, cx: &mut Ctxt) {
-    let analysis = analyze(model);
+    let analysis = model.hazards();
     check_attributes(model, cx);
     for race in &analysis.races {
         let (wa, wb) = (

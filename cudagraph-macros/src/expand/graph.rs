@@ -172,7 +172,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     } else {
         (TokenStream::new(), TokenStream::new())
     };
-    let overlaps = super::hazards::overlap_check(g, &g.analysis);
+    let overlaps = super::hazards::overlap_check(g, g.analysis);
 
     let topo_nodes = g.nodes.iter().map(|n| {
         let (name, kind) = (&n.name, g.kind(n));

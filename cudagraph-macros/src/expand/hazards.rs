@@ -311,27 +311,34 @@ pub fn body_rules(g: &Gen) -> TokenStream {
 /// params (and whether each use names an element), the accesses. Instances of repeated nodes
 /// make one group, checked by one piece of code over a table of the instances, not one per pair.
 fn overlap_groups<'a>(g: &Gen, analysis: &'a Analysis) -> Vec<Vec<&'a Overlap>> {
-    let key = |o: &Overlap| {
+    type Key<'k> = (
+        *const crate::parse::NodeDecl,
+        *const crate::parse::NodeDecl,
+        (usize, bool),
+        (usize, bool),
+        &'k [Access],
+        &'k [Access],
+    );
+    let key = |o: &'a Overlap| -> Key<'a> {
         let element = |b: Buffer| match b {
             Buffer::Param(p, k) => (p, k.is_some()),
             Buffer::Alloc(_) => (usize::MAX, false),
         };
-        format!(
-            "{:p} {:p} {:?} {:?} {} {}",
+        (
             g.model.nodes[o.a].decl,
             g.model.nodes[o.b].decl,
             element(o.buffer_a),
             element(o.buffer_b),
-            g.access_expr(&o.use_a),
-            g.access_expr(&o.use_b)
+            &o.use_a.accesses,
+            &o.use_b.accesses,
         )
     };
-    let mut order: Vec<String> = Vec::new();
-    let mut groups: std::collections::BTreeMap<String, Vec<&Overlap>> = Default::default();
+    let mut order: Vec<Key> = Vec::new();
+    let mut groups: std::collections::BTreeMap<Key, Vec<&Overlap>> = Default::default();
     for o in &analysis.overlaps {
         let k = key(o);
         if !groups.contains_key(&k) {
-            order.push(k.clone());
+            order.push(k);
         }
         groups.entry(k).or_default().push(o);
     }
@@ -373,7 +380,8 @@ fn all_pairs_of_elements(g: &Gen, group: &[&Overlap]) -> Option<Vec<(usize, usiz
     if !std::ptr::eq(g.model.nodes[o.a].decl, g.model.nodes[o.b].decl) {
         return None;
     }
-    let mut elements: Vec<(usize, usize)> = Vec::new();
+    // Each element's node (one element per node, one node per element).
+    let mut node_of: std::collections::BTreeMap<usize, usize> = Default::default();
     for o in group {
         let (Buffer::Param(pa, Some(ka)), Buffer::Param(pb, Some(kb))) = (o.buffer_a, o.buffer_b)
         else {
@@ -383,14 +391,12 @@ fn all_pairs_of_elements(g: &Gen, group: &[&Overlap]) -> Option<Vec<(usize, usiz
             return None;
         }
         for (k, node) in [(ka, o.a), (kb, o.b)] {
-            match elements.iter().find(|&&(e, _)| e == k) {
-                // One element per node, one node per element.
-                Some(&(_, n)) if n != g.position[node] => return None,
-                Some(_) => {}
-                None => elements.push((k, g.position[node])),
+            if *node_of.entry(k).or_insert(g.position[node]) != g.position[node] {
+                return None;
             }
         }
     }
+    let mut elements: Vec<(usize, usize)> = node_of.into_iter().collect();
     let n = elements.len();
     if group.len() != n * (n - 1) / 2 {
         return None;

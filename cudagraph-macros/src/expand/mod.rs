@@ -218,7 +218,7 @@ struct Gen<'a> {
     /// How each param is compared by `set_params`.
     roles: Vec<Role>,
     /// What the hazard rule leaves to the types and to the values.
-    analysis: crate::check::hazards::Analysis,
+    analysis: &'a crate::check::hazards::Analysis,
 }
 
 /// Where a param is read from.
@@ -459,7 +459,7 @@ impl<'a> Gen<'a> {
             repeats: model.loops.iter().any(|l| l.top),
             edges,
             roles,
-            analysis: crate::check::hazards::analyze(model),
+            analysis: model.hazards(),
         })
     }
 
@@ -480,7 +480,7 @@ impl<'a> Gen<'a> {
         let exec = exec::exec_type(self);
         let only = only::set_params_only(self);
         let handles = self.decl_nodes().map(|n| handles::handle(self, n));
-        let assertions = hazards::assertions(self, &self.analysis);
+        let assertions = hazards::assertions(self, self.analysis);
         quote! {
             #assertions
             #params
