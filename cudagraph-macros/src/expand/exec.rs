@@ -309,24 +309,19 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
         span = g.graph.span()
     );
     let allocs_name = allocs_ty.to_string();
-    // Per declaration (an alloc node, or the instances of a repeated one): which of its
-    // instances a launch leaves.
-    let model_pos: std::collections::BTreeMap<*const crate::parse::NodeDecl, Vec<bool>> = {
-        let mut out: std::collections::BTreeMap<_, Vec<bool>> = Default::default();
-        for n in &g.nodes {
-            let live = outliving.iter().any(|&i| {
-                g.model.nodes[i].name == n.name && std::ptr::eq(g.model.nodes[i].decl, n.decl)
-            });
-            let entry = out
-                .entry(n.decl as *const _)
-                .or_insert_with(|| vec![false; n.rep.map_or(1, |r| r.count)]);
-            entry[n.rep.map_or(0, |r| r.index)] = live;
-        }
-        out
-    };
+    // Per alloc node's declaration that a launch leaves allocations of: which of its instances
+    // (a node outside loops is its only one).
+    let mut left: std::collections::BTreeMap<*const crate::parse::NodeDecl, Vec<bool>> =
+        Default::default();
+    for &i in &outliving {
+        let n = &g.nodes[g.position[i]];
+        left.entry(n.decl)
+            .or_insert_with(|| vec![false; n.rep.map_or(1, |r| r.count)])
+            [n.rep.map_or(0, |r| r.index)] = true;
+    }
     let methods = g
         .decl_nodes()
-        .filter(|n| model_pos[&(n.decl as *const _)].contains(&true))
+        .filter(|n| left.contains_key(&(n.decl as *const _)))
         .map(|n| {
             let (name, ty) = (&n.decl.name, g.alloc_type(n));
             let read = quote::format_ident!("read_{}", n.decl.name, span = n.decl.name.span());
@@ -363,7 +358,7 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
                 };
             };
             // The instances a launch leaves (a free node frees the others: they are refused).
-            let live = &model_pos[&(n.decl as *const _)];
+            let live = &left[&(n.decl as *const _)];
             let errors = "\n\n# Errors\n\n`Error::Invalid` for an index with no instance, or \
                           whose allocation the graph frees.";
             let (read_doc, alloc_doc) = (read_doc + errors, alloc_doc + errors);

@@ -315,15 +315,14 @@ impl<'a> Gen<'a> {
         }
         // Each alloc node's declaration, by its first instance (a repeated node's eval function
         // gets all the instances' allocations, and its expression indexes them).
-        let first_of = |i: usize| match model.nodes[i].rep {
-            Some(rep) => {
-                let r = model
-                    .repeated(&model.nodes[i].decl.name)
-                    .expect("a repeated node's name");
-                r.at(model.loops[rep.lp].range.as_ref().map_or(0, |r| r.start))
-                    .unwrap_or(i)
+        let first_of = |i: usize| {
+            let inst = &model.nodes[i];
+            match (inst.rep, model.repeated(&inst.decl.name)) {
+                (Some(rep), Some(r)) => r
+                    .at(model.loops[rep.lp].range.as_ref().map_or(0, |r| r.start))
+                    .unwrap_or(i),
+                _ => i,
             }
-            None => i,
         };
         let nodes: Vec<NodeGen> = order
             .iter()
@@ -677,7 +676,6 @@ impl<'a> Gen<'a> {
         if self.model.arrays.iter().all(Option::is_none) {
             return tokens;
         }
-        let p = &self.p;
         let tokens: Vec<TokenTree> = tokens.into_iter().collect();
         let mut out = TokenStream::new();
         let mut i = 0;
@@ -711,7 +709,6 @@ impl<'a> Gen<'a> {
             }
             i += 1;
         }
-        let _ = p;
         out
     }
 
