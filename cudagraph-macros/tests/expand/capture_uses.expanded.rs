@@ -598,6 +598,7 @@ Params under which two nodes that may run at the same time share memory, one wri
         __cg_params: &LayersParams,
     ) -> ::cudagraph_runtime::__private::Result<usize> {
         Layers::__cg_check_overlaps(__cg_params)?;
+<<<<<<< HEAD
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
     }
@@ -618,6 +619,46 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// still use stays alive until they are done).
     pub fn into_params(self) -> LayersParams {
         *self.state.params
+=======
+        #[allow(unused_mut)]
+        let mut changed = [false; 10usize];
+        self.__cg_changed_0(__cg_params, &mut changed);
+        let mut updated = 0usize;
+        #[allow(clippy::type_complexity)]
+        const READS: &[(
+            usize,
+            &[usize],
+            fn(
+                &mut LayersExec,
+                &LayersParams,
+                usize,
+            ) -> ::cudagraph_runtime::__private::Result<()>,
+            usize,
+        )] = &[
+            (0usize, &[1usize], LayersExec::__cg_update_node_0, 0usize),
+            (
+                1usize,
+                &[0usize, 6usize, 8usize, 9usize],
+                LayersExec::__cg_update_node_1,
+                0usize,
+            ),
+            (2usize, &[2usize], LayersExec::__cg_update_node_2, 0usize),
+        ];
+        for &(pos, reads, update, index) in READS {
+            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
+                self.dirty[pos] = true;
+                update(self, __cg_params, index)?;
+                updated += 1;
+            }
+        }
+        for (changed, &(_, commit)) in changed.iter().zip(Self::__CG_PARAMS) {
+            if *changed {
+                commit(self, __cg_params)?;
+            }
+        }
+        self.dirty = [false; 3usize];
+        ::cudagraph_runtime::__private::Result::Ok(updated)
+>>>>>>> i23-repeat
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
@@ -854,6 +895,7 @@ impl Layers {
         }
     }
 }
+<<<<<<< HEAD
 impl ::cudagraph_runtime::__private::Tracked for LayersExec {
     type Params = LayersParams;
     const NAME: &'static str = "LayersExec";
@@ -864,6 +906,85 @@ impl ::cudagraph_runtime::__private::Tracked for LayersExec {
         Self::__cg_update_node_0,
         Self::__cg_update_node_1,
         Self::__cg_update_node_2,
+=======
+impl LayersExec {
+    /**Like [`set_params`](Self::set_params), for callers that know what they changed: updates the nodes whose expressions read a param in `changed` (each once), and only them, so its cost grows with the nodes updated, not with the graph. Returns how many nodes it updated.
+
+A changed param missing from `changed` leaves its nodes as they were (the executable keeps alive whatever memory they use); nodes set through their handles are not reset (`set_params` does both). Params that share memory with another under nodes that may run at the same time are refused as by [`Layers::build`].*/
+    pub fn set_params_only(
+        &mut self,
+        __cg_params: &LayersParams,
+        changed: &[LayersParam],
+    ) -> ::cudagraph_runtime::__private::Result<usize> {
+        Layers::__cg_check_overlaps(__cg_params)?;
+        for &__cg_param in changed {
+            match __cg_param {
+                LayersParam::Bias => {}
+                LayersParam::Layer1 => {}
+                LayersParam::Layer2 => {}
+                LayersParam::W1 => {}
+                LayersParam::W2 => {}
+                LayersParam::X => {}
+                LayersParam::H => {}
+                LayersParam::Y => {}
+                LayersParam::B => {}
+                LayersParam::N => {}
+            }
+        }
+        let mut updated = 0usize;
+        if let [__cg_param] = changed {
+            let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
+            for &(_, update, index) in readers {
+                update(self, __cg_params, index)?;
+                updated += 1;
+            }
+            commit(self, __cg_params)?;
+            return ::cudagraph_runtime::__private::Result::Ok(updated);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamps.fill(0);
+            self.generation = 1;
+        }
+        let stamp = self.generation;
+        for &__cg_param in changed {
+            for &(pos, update, index) in Self::__CG_PARAMS[__cg_param as usize].0 {
+                if self.stamps[pos] != stamp {
+                    self.stamps[pos] = stamp;
+                    update(self, __cg_params, index)?;
+                    updated += 1;
+                }
+            }
+        }
+        for &__cg_param in changed {
+            (Self::__CG_PARAMS[__cg_param as usize].1)(self, __cg_params)?;
+        }
+        ::cudagraph_runtime::__private::Result::Ok(updated)
+    }
+    #[allow(clippy::type_complexity)]
+    const __CG_PARAMS: &'static [(
+        &'static [(
+            usize,
+            fn(
+                &mut Self,
+                &LayersParams,
+                usize,
+            ) -> ::cudagraph_runtime::__private::Result<()>,
+            usize,
+        )],
+        fn(&mut Self, &LayersParams) -> ::cudagraph_runtime::__private::Result<()>,
+    )] = &[
+        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_0),
+        (&[(0usize, Self::__cg_update_node_0, 0usize)], Self::__cg_commit_1),
+        (&[(2usize, Self::__cg_update_node_2, 0usize)], Self::__cg_commit_2),
+        (&[], Self::__cg_commit_3),
+        (&[], Self::__cg_commit_4),
+        (&[], Self::__cg_commit_5),
+        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_6),
+        (&[], Self::__cg_commit_7),
+        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_8),
+        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_9),
+>>>>>>> i23-repeat
     ];
     const READERS: &'static [(&'static [u32], bool)] = &[
         (&[1u32], false),
@@ -1053,8 +1174,16 @@ impl LayersExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &LayersParams = &self.state.params;
+=======
+    fn __cg_update_node_0(
+        &mut self,
+        __cg_params: &LayersParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         ::cudagraph_runtime::__private::set_declared_capture(
             &mut self.exec,
             self.nodes.gemm1,
@@ -1094,8 +1223,16 @@ impl LayersExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &LayersParams = &self.state.params;
+=======
+    fn __cg_update_node_1(
+        &mut self,
+        __cg_params: &LayersParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         let (kernel, config, args) = Layers::__cg_eval_act(__cg_params);
         self.exec.set_kernel(self.nodes.act, kernel, config, args)?;
         self.state.launch.act = config;
@@ -1103,8 +1240,16 @@ impl LayersExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &LayersParams = &self.state.params;
+=======
+    fn __cg_update_node_2(
+        &mut self,
+        __cg_params: &LayersParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         ::cudagraph_runtime::__private::set_declared_capture(
             &mut self.exec,
             self.nodes.gemm2,

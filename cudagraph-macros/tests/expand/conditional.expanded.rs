@@ -1102,6 +1102,7 @@ Params under which two nodes that may run at the same time share memory, one wri
         __cg_params: &FlowParams,
     ) -> ::cudagraph_runtime::__private::Result<usize> {
         Flow::__cg_check_overlaps(__cg_params)?;
+<<<<<<< HEAD
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
     }
@@ -1122,6 +1123,50 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// still use stays alive until they are done).
     pub fn into_params(self) -> FlowParams {
         *self.state.params
+=======
+        #[allow(unused_mut)]
+        let mut changed = [false; 7usize];
+        self.__cg_changed_0(__cg_params, &mut changed);
+        let mut updated = 0usize;
+        #[allow(clippy::type_complexity)]
+        const READS: &[(
+            usize,
+            &[usize],
+            fn(
+                &mut FlowExec,
+                &FlowParams,
+                usize,
+            ) -> ::cudagraph_runtime::__private::Result<()>,
+            usize,
+        )] = &[
+            (0usize, &[3usize], FlowExec::__cg_update_node_0, 0usize),
+            (1usize, &[], FlowExec::__cg_update_node_1, 0usize),
+            (2usize, &[2usize, 3usize], FlowExec::__cg_update_node_2, 0usize),
+            (3usize, &[], FlowExec::__cg_update_node_3, 0usize),
+            (4usize, &[2usize, 5usize], FlowExec::__cg_update_node_4, 0usize),
+            (5usize, &[], FlowExec::__cg_update_node_5, 0usize),
+            (6usize, &[0usize, 3usize, 6usize], FlowExec::__cg_update_node_6, 0usize),
+            (7usize, &[1usize, 4usize], FlowExec::__cg_update_node_7, 0usize),
+            (8usize, &[4usize], FlowExec::__cg_update_node_8, 0usize),
+            (9usize, &[1usize, 4usize], FlowExec::__cg_update_node_9, 0usize),
+            (10usize, &[], FlowExec::__cg_update_node_10, 0usize),
+            (11usize, &[0usize, 3usize], FlowExec::__cg_update_node_11, 0usize),
+        ];
+        for &(pos, reads, update, index) in READS {
+            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
+                self.dirty[pos] = true;
+                update(self, __cg_params, index)?;
+                updated += 1;
+            }
+        }
+        for (changed, &(_, commit)) in changed.iter().zip(Self::__CG_PARAMS) {
+            if *changed {
+                commit(self, __cg_params)?;
+            }
+        }
+        self.dirty = [false; 12usize];
+        ::cudagraph_runtime::__private::Result::Ok(updated)
+>>>>>>> i23-repeat
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
@@ -1351,6 +1396,7 @@ impl Flow {
         }
     }
 }
+<<<<<<< HEAD
 impl ::cudagraph_runtime::__private::Tracked for FlowExec {
     type Params = FlowParams;
     const NAME: &'static str = "FlowExec";
@@ -1370,6 +1416,112 @@ impl ::cudagraph_runtime::__private::Tracked for FlowExec {
         Self::__cg_update_node_9,
         Self::__cg_update_node_10,
         Self::__cg_update_node_11,
+=======
+impl FlowExec {
+    /**Like [`set_params`](Self::set_params), for callers that know what they changed: updates the nodes whose expressions read a param in `changed` (each once), and only them, so its cost grows with the nodes updated, not with the graph. Returns how many nodes it updated.
+
+A changed param missing from `changed` leaves its nodes as they were (the executable keeps alive whatever memory they use); nodes set through their handles are not reset (`set_params` does both). Params that share memory with another under nodes that may run at the same time are refused as by [`Flow::build`].*/
+    pub fn set_params_only(
+        &mut self,
+        __cg_params: &FlowParams,
+        changed: &[FlowParam],
+    ) -> ::cudagraph_runtime::__private::Result<usize> {
+        Flow::__cg_check_overlaps(__cg_params)?;
+        for &__cg_param in changed {
+            match __cg_param {
+                FlowParam::Step => {}
+                FlowParam::Put => {}
+                FlowParam::Pick => {}
+                FlowParam::Counter => {}
+                FlowParam::Out => {}
+                FlowParam::Choice => {}
+                FlowParam::Limit => {}
+            }
+        }
+        let mut updated = 0usize;
+        if let [__cg_param] = changed {
+            let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
+            for &(_, update, index) in readers {
+                update(self, __cg_params, index)?;
+                updated += 1;
+            }
+            commit(self, __cg_params)?;
+            return ::cudagraph_runtime::__private::Result::Ok(updated);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamps.fill(0);
+            self.generation = 1;
+        }
+        let stamp = self.generation;
+        for &__cg_param in changed {
+            for &(pos, update, index) in Self::__CG_PARAMS[__cg_param as usize].0 {
+                if self.stamps[pos] != stamp {
+                    self.stamps[pos] = stamp;
+                    update(self, __cg_params, index)?;
+                    updated += 1;
+                }
+            }
+        }
+        for &__cg_param in changed {
+            (Self::__CG_PARAMS[__cg_param as usize].1)(self, __cg_params)?;
+        }
+        ::cudagraph_runtime::__private::Result::Ok(updated)
+    }
+    #[allow(clippy::type_complexity)]
+    const __CG_PARAMS: &'static [(
+        &'static [(
+            usize,
+            fn(
+                &mut Self,
+                &FlowParams,
+                usize,
+            ) -> ::cudagraph_runtime::__private::Result<()>,
+            usize,
+        )],
+        fn(&mut Self, &FlowParams) -> ::cudagraph_runtime::__private::Result<()>,
+    )] = &[
+        (
+            &[
+                (6usize, Self::__cg_update_node_6, 0usize),
+                (11usize, Self::__cg_update_node_11, 0usize),
+            ],
+            Self::__cg_commit_0,
+        ),
+        (
+            &[
+                (7usize, Self::__cg_update_node_7, 0usize),
+                (9usize, Self::__cg_update_node_9, 0usize),
+            ],
+            Self::__cg_commit_1,
+        ),
+        (
+            &[
+                (2usize, Self::__cg_update_node_2, 0usize),
+                (4usize, Self::__cg_update_node_4, 0usize),
+            ],
+            Self::__cg_commit_2,
+        ),
+        (
+            &[
+                (0usize, Self::__cg_update_node_0, 0usize),
+                (2usize, Self::__cg_update_node_2, 0usize),
+                (6usize, Self::__cg_update_node_6, 0usize),
+                (11usize, Self::__cg_update_node_11, 0usize),
+            ],
+            Self::__cg_commit_3,
+        ),
+        (
+            &[
+                (7usize, Self::__cg_update_node_7, 0usize),
+                (8usize, Self::__cg_update_node_8, 0usize),
+                (9usize, Self::__cg_update_node_9, 0usize),
+            ],
+            Self::__cg_commit_4,
+        ),
+        (&[(4usize, Self::__cg_update_node_4, 0usize)], Self::__cg_commit_5),
+        (&[(6usize, Self::__cg_update_node_6, 0usize)], Self::__cg_commit_6),
+>>>>>>> i23-repeat
     ];
     const READERS: &'static [(&'static [u32], bool)] = &[
         (&[6u32, 11u32], false),
@@ -1525,22 +1677,46 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
+=======
+    fn __cg_update_node_0(
+        &mut self,
+        __cg_params: &FlowParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         self.exec
             .set_memset_params(self.nodes.reset, Flow::__cg_eval_reset(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
+=======
+    fn __cg_update_node_1(
+        &mut self,
+        __cg_params: &FlowParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
+=======
+    fn __cg_update_node_2(
+        &mut self,
+        __cg_params: &FlowParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         let (kernel, config, args) = Flow::__cg_eval_decide(__cg_params, self.nodes.odd);
         self.exec.set_kernel(self.nodes.decide, kernel, config, args)?;
         self.state.launch.decide = config;
@@ -1548,14 +1724,30 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_3(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
+=======
+    fn __cg_update_node_3(
+        &mut self,
+        __cg_params: &FlowParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_4(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
+=======
+    fn __cg_update_node_4(
+        &mut self,
+        __cg_params: &FlowParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         let (kernel, config, args) = Flow::__cg_eval_choose(
             __cg_params,
             self.nodes.case,
@@ -1566,14 +1758,30 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_5(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
+=======
+    fn __cg_update_node_5(
+        &mut self,
+        __cg_params: &FlowParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_6(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
+=======
+    fn __cg_update_node_6(
+        &mut self,
+        __cg_params: &FlowParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         let (kernel, config, args) = Flow::__cg_eval_bump(__cg_params, self.nodes.more);
         self.exec.set_kernel(self.nodes.bump, kernel, config, args)?;
         self.state.launch.bump = config;
@@ -1581,8 +1789,16 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_7(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
+=======
+    fn __cg_update_node_7(
+        &mut self,
+        __cg_params: &FlowParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         let (kernel, config, args) = Flow::__cg_eval_mark_odd(__cg_params);
         self.exec.set_kernel(self.nodes.mark_odd, kernel, config, args)?;
         self.state.launch.mark_odd = config;
@@ -1590,8 +1806,16 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_8(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
+=======
+    fn __cg_update_node_8(
+        &mut self,
+        __cg_params: &FlowParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         self.exec
             .set_memset_params(
                 self.nodes.mark_even,
@@ -1601,8 +1825,16 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_9(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
+=======
+    fn __cg_update_node_9(
+        &mut self,
+        __cg_params: &FlowParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         let (kernel, config, args) = Flow::__cg_eval_c0(__cg_params);
         self.exec.set_kernel(self.nodes.c0, kernel, config, args)?;
         self.state.launch.c0 = config;
@@ -1610,14 +1842,30 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_10(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
+=======
+    fn __cg_update_node_10(
+        &mut self,
+        __cg_params: &FlowParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_11(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
+=======
+    fn __cg_update_node_11(
+        &mut self,
+        __cg_params: &FlowParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         let (kernel, config, args) = Flow::__cg_eval_c1(__cg_params, self.nodes.again);
         self.exec.set_kernel(self.nodes.c1, kernel, config, args)?;
         self.state.launch.c1 = config;

@@ -591,6 +591,7 @@ Params under which two nodes that may run at the same time share memory, one wri
         __cg_params: &StepParams,
     ) -> ::cudagraph_runtime::__private::Result<usize> {
         Step::__cg_check_overlaps(__cg_params)?;
+<<<<<<< HEAD
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
     }
@@ -611,6 +612,47 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// still use stays alive until they are done).
     pub fn into_params(self) -> StepParams {
         *self.state.params
+=======
+        #[allow(unused_mut)]
+        let mut changed = [false; 7usize];
+        self.__cg_changed_0(__cg_params, &mut changed);
+        let mut updated = 0usize;
+        #[allow(clippy::type_complexity)]
+        const READS: &[(
+            usize,
+            &[usize],
+            fn(
+                &mut StepExec,
+                &StepParams,
+                usize,
+            ) -> ::cudagraph_runtime::__private::Result<()>,
+            usize,
+        )] = &[
+            (0usize, &[2usize], StepExec::__cg_update_node_0, 0usize),
+            (
+                1usize,
+                &[0usize, 1usize, 2usize, 4usize, 5usize],
+                StepExec::__cg_update_node_1,
+                0usize,
+            ),
+            (2usize, &[2usize, 3usize], StepExec::__cg_update_node_2, 0usize),
+            (3usize, &[3usize, 6usize], StepExec::__cg_update_node_3, 0usize),
+        ];
+        for &(pos, reads, update, index) in READS {
+            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
+                self.dirty[pos] = true;
+                update(self, __cg_params, index)?;
+                updated += 1;
+            }
+        }
+        for (changed, &(_, commit)) in changed.iter().zip(Self::__CG_PARAMS) {
+            if *changed {
+                commit(self, __cg_params)?;
+            }
+        }
+        self.dirty = [false; 4usize];
+        ::cudagraph_runtime::__private::Result::Ok(updated)
+>>>>>>> i23-repeat
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
@@ -798,6 +840,7 @@ impl Step {
         }
     }
 }
+<<<<<<< HEAD
 impl ::cudagraph_runtime::__private::Tracked for StepExec {
     type Params = StepParams;
     const NAME: &'static str = "StepExec";
@@ -809,6 +852,92 @@ impl ::cudagraph_runtime::__private::Tracked for StepExec {
         Self::__cg_update_node_1,
         Self::__cg_update_node_2,
         Self::__cg_update_node_3,
+=======
+impl StepExec {
+    /**Like [`set_params`](Self::set_params), for callers that know what they changed: updates the nodes whose expressions read a param in `changed` (each once), and only them, so its cost grows with the nodes updated, not with the graph. Returns how many nodes it updated.
+
+A changed param missing from `changed` leaves its nodes as they were (the executable keeps alive whatever memory they use); nodes set through their handles are not reset (`set_params` does both). Params that share memory with another under nodes that may run at the same time are refused as by [`Step::build`].*/
+    pub fn set_params_only(
+        &mut self,
+        __cg_params: &StepParams,
+        changed: &[StepParam],
+    ) -> ::cudagraph_runtime::__private::Result<usize> {
+        Step::__cg_check_overlaps(__cg_params)?;
+        for &__cg_param in changed {
+            match __cg_param {
+                StepParam::Saxpy => {}
+                StepParam::X => {}
+                StepParam::Y => {}
+                StepParam::HostY => {}
+                StepParam::N => {}
+                StepParam::Alpha => {}
+                StepParam::Done => {}
+            }
+        }
+        let mut updated = 0usize;
+        if let [__cg_param] = changed {
+            let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
+            for &(_, update, index) in readers {
+                update(self, __cg_params, index)?;
+                updated += 1;
+            }
+            commit(self, __cg_params)?;
+            return ::cudagraph_runtime::__private::Result::Ok(updated);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamps.fill(0);
+            self.generation = 1;
+        }
+        let stamp = self.generation;
+        for &__cg_param in changed {
+            for &(pos, update, index) in Self::__CG_PARAMS[__cg_param as usize].0 {
+                if self.stamps[pos] != stamp {
+                    self.stamps[pos] = stamp;
+                    update(self, __cg_params, index)?;
+                    updated += 1;
+                }
+            }
+        }
+        for &__cg_param in changed {
+            (Self::__CG_PARAMS[__cg_param as usize].1)(self, __cg_params)?;
+        }
+        ::cudagraph_runtime::__private::Result::Ok(updated)
+    }
+    #[allow(clippy::type_complexity)]
+    const __CG_PARAMS: &'static [(
+        &'static [(
+            usize,
+            fn(
+                &mut Self,
+                &StepParams,
+                usize,
+            ) -> ::cudagraph_runtime::__private::Result<()>,
+            usize,
+        )],
+        fn(&mut Self, &StepParams) -> ::cudagraph_runtime::__private::Result<()>,
+    )] = &[
+        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_0),
+        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_1),
+        (
+            &[
+                (0usize, Self::__cg_update_node_0, 0usize),
+                (1usize, Self::__cg_update_node_1, 0usize),
+                (2usize, Self::__cg_update_node_2, 0usize),
+            ],
+            Self::__cg_commit_2,
+        ),
+        (
+            &[
+                (2usize, Self::__cg_update_node_2, 0usize),
+                (3usize, Self::__cg_update_node_3, 0usize),
+            ],
+            Self::__cg_commit_3,
+        ),
+        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_4),
+        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_5),
+        (&[(3usize, Self::__cg_update_node_3, 0usize)], Self::__cg_commit_6),
+>>>>>>> i23-repeat
     ];
     const READERS: &'static [(&'static [u32], bool)] = &[
         (&[1u32], false),
@@ -959,15 +1088,31 @@ impl StepExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
+=======
+    fn __cg_update_node_0(
+        &mut self,
+        __cg_params: &StepParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         self.exec.set_memset_params(self.nodes.zero, Step::__cg_eval_zero(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
+=======
+    fn __cg_update_node_1(
+        &mut self,
+        __cg_params: &StepParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         let (kernel, config, args) = Step::__cg_eval_scale(__cg_params);
         self.exec.set_kernel(self.nodes.scale, kernel, config, args)?;
         self.state.launch.scale = config;
@@ -975,15 +1120,31 @@ impl StepExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
+=======
+    fn __cg_update_node_2(
+        &mut self,
+        __cg_params: &StepParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         self.exec.set_memcpy_params(self.nodes.back, Step::__cg_eval_back(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
+<<<<<<< HEAD
     fn __cg_update_node_3(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
+=======
+    fn __cg_update_node_3(
+        &mut self,
+        __cg_params: &StepParams,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+>>>>>>> i23-repeat
         ::cudagraph_runtime::__private::set_host(
             &mut self.exec,
             self.nodes.log,

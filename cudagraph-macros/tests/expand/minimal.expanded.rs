@@ -342,6 +342,7 @@ Params under which two nodes that may run at the same time share memory, one wri
         __cg_params: &NothingParams,
     ) -> ::cudagraph_runtime::__private::Result<usize> {
         Nothing::__cg_check_overlaps(__cg_params)?;
+<<<<<<< HEAD
         ::cudagraph_runtime::__private::set_all(self)
     }
     ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
@@ -361,6 +362,31 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// still use stays alive until they are done).
     pub fn into_params(self) -> NothingParams {
         *self.state.params
+=======
+        #[allow(unused_mut)]
+        let mut changed = [false; 0usize];
+        let mut updated = 0usize;
+        #[allow(clippy::type_complexity)]
+        const READS: &[(
+            usize,
+            &[usize],
+            fn(
+                &mut NothingExec,
+                &NothingParams,
+                usize,
+            ) -> ::cudagraph_runtime::__private::Result<()>,
+            usize,
+        )] = &[];
+        for &(pos, reads, update, index) in READS {
+            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
+                self.dirty[pos] = true;
+                update(self, __cg_params, index)?;
+                updated += 1;
+            }
+        }
+        self.dirty = [false; 1usize];
+        ::cudagraph_runtime::__private::Result::Ok(updated)
+>>>>>>> i23-repeat
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
