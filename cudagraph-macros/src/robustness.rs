@@ -837,7 +837,7 @@ fn the_generator_makes_declarations_that_expand() {
     // The generator must reach the expansion, not only the parser's errors, loops too.
     let mut rng = Rng(7);
     let (mut expanded, mut with_loops) = (0, 0);
-    for _ in 0..2000 {
+    for _ in 0..4000 {
         let source = declaration(&mut rng);
         if TokenStream::from_str(&source)
             .ok()
@@ -847,10 +847,10 @@ fn the_generator_makes_declarations_that_expand() {
             with_loops += usize::from(source.contains("for i in 0..3"));
         }
     }
-    println!("{expanded} of 2000 generated declarations expanded, {with_loops} with a loop");
+    println!("{expanded} of 4000 generated declarations expanded, {with_loops} with a loop");
     assert!(
         expanded > 20,
-        "only {expanded} of 2000 generated declarations expanded"
+        "only {expanded} of 4000 generated declarations expanded"
     );
     assert!(
         with_loops > 2,

@@ -216,21 +216,51 @@ fn set_params_and_handles_update_one_iteration() {
     assert_eq!(exec.set_params(&p).unwrap(), LAYERS, "alpha: every mlp");
     launch_and_check(&gpu, &mut exec, &p, &data.w, &data.input, &[], "alpha");
 
-    // `set_params_only` naming the array: every instance that reads an element of it.
-    p.scale = std::array::from_fn(|l| 1.0 / (l + 2) as f32);
-    assert_eq!(
-        exec.set_params_only(&p, &[LayersParam::Scale]).unwrap(),
-        LAYERS
+    // The element setters: one element, the one instance that reads it, one update.
+    p.scale[6] = 0.75;
+    let old = exec.set_scale(6, 0.75).unwrap();
+    assert_eq!(old, 0.25 + 6.0 / 16.0, "the old element comes back");
+    launch_and_check(&gpu, &mut exec, &p, &data.w, &data.input, &[], "set_scale(6)");
+    data.w[1] = rng.f32s(n);
+    p.w[1] = upload(&gpu, &data.w[1]);
+    exec.set_w(1, p.w[1].clone()).unwrap();
+    launch_and_check(&gpu, &mut exec, &p, &data.w, &data.input, &[], "set_w(1)");
+    // Through the guard, counted: one element, one node; two elements of one array, two; an
+    // element twice, once; a scalar every instance reads, every instance.
+    let mut guard = exec.params_mut();
+    guard.set_scale(0, 0.5).unwrap();
+    assert_eq!(guard.apply().unwrap(), 1, "scale[0]: attn[0] only");
+    let mut guard = exec.params_mut();
+    guard.set_scale(1, 0.25).unwrap();
+    guard.set_scale(7, 0.125).unwrap();
+    guard.set_scale(7, 0.0625).unwrap();
+    assert_eq!(guard.apply().unwrap(), 2, "scale[1], scale[7]: attn[1], attn[7]");
+    (p.scale[0], p.scale[1], p.scale[7]) = (0.5, 0.25, 0.0625);
+    launch_and_check(&gpu, &mut exec, &p, &data.w, &data.input, &[], "guard");
+    let mut guard = exec.params_mut();
+    guard.set_alpha(0.5);
+    assert_eq!(guard.apply().unwrap(), LAYERS, "alpha: every mlp");
+    p.alpha = 0.5;
+    // Beyond the array: refused, nothing changed.
+    let beyond = exec.set_scale(LAYERS, 2.0).unwrap_err();
+    assert!(
+        matches!(&beyond, Error::Invalid { node, .. } if node == &format!("scale[{LAYERS}]")),
+        "{beyond}"
     );
-    launch_and_check(
-        &gpu,
-        &mut exec,
-        &p,
-        &data.w,
-        &data.input,
-        &[],
-        "set_params_only",
-    );
+    assert!(exec.params_mut().set_w(LAYERS, p.w[0].clone()).is_err());
+    assert_eq!(exec.params().scale, p.scale, "nothing changed");
+    launch_and_check(&gpu, &mut exec, &p, &data.w, &data.input, &[], "refused");
+    // A swap of two elements marks the two, nothing else.
+    let mut guard = exec.params_mut();
+    guard.swap(|q| {
+        let (low, high) = q.w.split_at_mut(4);
+        (&mut low[2], &mut high[0])
+    })
+    .unwrap();
+    assert_eq!(guard.apply().unwrap(), 2, "w[2] <-> w[4]: attn[2], attn[4]");
+    p.w.swap(2, 4);
+    data.w.swap(2, 4);
+    launch_and_check(&gpu, &mut exec, &p, &data.w, &data.input, &[], "swap");
 
     // The handle of one instance: its own node; `set_params` sets it back.
     // (The kernel's parameters are an alias, `AxpyOutArgs`: its arguments come as one tuple.)

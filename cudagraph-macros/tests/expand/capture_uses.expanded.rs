@@ -271,10 +271,9 @@ impl Layers {
             "act",
             |__cg_graph| {
                 let (kernel, config, args) = Layers::__cg_eval_act(__cg_params);
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[nodes.gemm1.id()])?,
-                    config,
-                ))
+                let added = __cg_graph
+                    .add_kernel(kernel, config, args, &[nodes.gemm1.id()])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         nodes.gemm2 = ::cudagraph_runtime::__private::add_node(
@@ -598,7 +597,6 @@ Params under which two nodes that may run at the same time share memory, one wri
         __cg_params: &LayersParams,
     ) -> ::cudagraph_runtime::__private::Result<usize> {
         Layers::__cg_check_overlaps(__cg_params)?;
-<<<<<<< HEAD
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
     }
@@ -619,46 +617,6 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// still use stays alive until they are done).
     pub fn into_params(self) -> LayersParams {
         *self.state.params
-=======
-        #[allow(unused_mut)]
-        let mut changed = [false; 10usize];
-        self.__cg_changed_0(__cg_params, &mut changed);
-        let mut updated = 0usize;
-        #[allow(clippy::type_complexity)]
-        const READS: &[(
-            usize,
-            &[usize],
-            fn(
-                &mut LayersExec,
-                &LayersParams,
-                usize,
-            ) -> ::cudagraph_runtime::__private::Result<()>,
-            usize,
-        )] = &[
-            (0usize, &[1usize], LayersExec::__cg_update_node_0, 0usize),
-            (
-                1usize,
-                &[0usize, 6usize, 8usize, 9usize],
-                LayersExec::__cg_update_node_1,
-                0usize,
-            ),
-            (2usize, &[2usize], LayersExec::__cg_update_node_2, 0usize),
-        ];
-        for &(pos, reads, update, index) in READS {
-            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
-                self.dirty[pos] = true;
-                update(self, __cg_params, index)?;
-                updated += 1;
-            }
-        }
-        for (changed, &(_, commit)) in changed.iter().zip(Self::__CG_PARAMS) {
-            if *changed {
-                commit(self, __cg_params)?;
-            }
-        }
-        self.dirty = [false; 3usize];
-        ::cudagraph_runtime::__private::Result::Ok(updated)
->>>>>>> i23-repeat
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
@@ -895,96 +853,17 @@ impl Layers {
         }
     }
 }
-<<<<<<< HEAD
 impl ::cudagraph_runtime::__private::Tracked for LayersExec {
     type Params = LayersParams;
     const NAME: &'static str = "LayersExec";
     #[allow(clippy::type_complexity)]
-    const UPDATES: &'static [fn(
-        &mut Self,
-    ) -> ::cudagraph_runtime::__private::Result<()>] = &[
-        Self::__cg_update_node_0,
-        Self::__cg_update_node_1,
-        Self::__cg_update_node_2,
-=======
-impl LayersExec {
-    /**Like [`set_params`](Self::set_params), for callers that know what they changed: updates the nodes whose expressions read a param in `changed` (each once), and only them, so its cost grows with the nodes updated, not with the graph. Returns how many nodes it updated.
-
-A changed param missing from `changed` leaves its nodes as they were (the executable keeps alive whatever memory they use); nodes set through their handles are not reset (`set_params` does both). Params that share memory with another under nodes that may run at the same time are refused as by [`Layers::build`].*/
-    pub fn set_params_only(
-        &mut self,
-        __cg_params: &LayersParams,
-        changed: &[LayersParam],
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
-        Layers::__cg_check_overlaps(__cg_params)?;
-        for &__cg_param in changed {
-            match __cg_param {
-                LayersParam::Bias => {}
-                LayersParam::Layer1 => {}
-                LayersParam::Layer2 => {}
-                LayersParam::W1 => {}
-                LayersParam::W2 => {}
-                LayersParam::X => {}
-                LayersParam::H => {}
-                LayersParam::Y => {}
-                LayersParam::B => {}
-                LayersParam::N => {}
-            }
-        }
-        let mut updated = 0usize;
-        if let [__cg_param] = changed {
-            let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
-            for &(_, update, index) in readers {
-                update(self, __cg_params, index)?;
-                updated += 1;
-            }
-            commit(self, __cg_params)?;
-            return ::cudagraph_runtime::__private::Result::Ok(updated);
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamps.fill(0);
-            self.generation = 1;
-        }
-        let stamp = self.generation;
-        for &__cg_param in changed {
-            for &(pos, update, index) in Self::__CG_PARAMS[__cg_param as usize].0 {
-                if self.stamps[pos] != stamp {
-                    self.stamps[pos] = stamp;
-                    update(self, __cg_params, index)?;
-                    updated += 1;
-                }
-            }
-        }
-        for &__cg_param in changed {
-            (Self::__CG_PARAMS[__cg_param as usize].1)(self, __cg_params)?;
-        }
-        ::cudagraph_runtime::__private::Result::Ok(updated)
-    }
-    #[allow(clippy::type_complexity)]
-    const __CG_PARAMS: &'static [(
-        &'static [(
-            usize,
-            fn(
-                &mut Self,
-                &LayersParams,
-                usize,
-            ) -> ::cudagraph_runtime::__private::Result<()>,
-            usize,
-        )],
-        fn(&mut Self, &LayersParams) -> ::cudagraph_runtime::__private::Result<()>,
+    const UPDATES: &'static [(
+        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
+        u32,
     )] = &[
-        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_0),
-        (&[(0usize, Self::__cg_update_node_0, 0usize)], Self::__cg_commit_1),
-        (&[(2usize, Self::__cg_update_node_2, 0usize)], Self::__cg_commit_2),
-        (&[], Self::__cg_commit_3),
-        (&[], Self::__cg_commit_4),
-        (&[], Self::__cg_commit_5),
-        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_6),
-        (&[], Self::__cg_commit_7),
-        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_8),
-        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_9),
->>>>>>> i23-repeat
+        (Self::__cg_update_node_0, 0u32),
+        (Self::__cg_update_node_1, 0u32),
+        (Self::__cg_update_node_2, 0u32),
     ];
     const READERS: &'static [(&'static [u32], bool)] = &[
         (&[1u32], false),
@@ -1014,8 +893,8 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     #[inline]
     #[allow(unused_variables)]
     fn sync(&mut self, param: usize, commit: bool) {
-        match param / 64usize {
-            0usize => self.__cg_sync_0(param, commit),
+        match param {
+            0usize..10usize => self.__cg_sync_0(param, commit),
             _ => {}
         }
     }
@@ -1027,12 +906,13 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    fn param_at(
+    fn slots_at(
         __cg_params: &LayersParams,
         offset: usize,
-    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        len: usize,
+    ) -> ::cudagraph_runtime::__private::Range<usize> {
         static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
         > = ::cudagraph_runtime::__private::OnceLock::new();
         let found = LAYOUT
             .get_or_init(|| {
@@ -1043,7 +923,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
                 layout.sort_unstable();
                 layout
             });
-        ::cudagraph_runtime::__private::find_param(found, offset)
+        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1169,21 +1049,16 @@ impl LayersExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &LayersParams = &self.state.params;
-=======
     fn __cg_update_node_0(
         &mut self,
-        __cg_params: &LayersParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &LayersParams = &self.state.params;
         ::cudagraph_runtime::__private::set_declared_capture(
             &mut self.exec,
             self.nodes.gemm1,
@@ -1223,16 +1098,11 @@ impl LayersExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &LayersParams = &self.state.params;
-=======
     fn __cg_update_node_1(
         &mut self,
-        __cg_params: &LayersParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &LayersParams = &self.state.params;
         let (kernel, config, args) = Layers::__cg_eval_act(__cg_params);
         self.exec.set_kernel(self.nodes.act, kernel, config, args)?;
         self.state.launch.act = config;
@@ -1240,16 +1110,11 @@ impl LayersExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &LayersParams = &self.state.params;
-=======
     fn __cg_update_node_2(
         &mut self,
-        __cg_params: &LayersParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &LayersParams = &self.state.params;
         ::cudagraph_runtime::__private::set_declared_capture(
             &mut self.exec,
             self.nodes.gemm2,
@@ -1290,7 +1155,7 @@ impl LayersExec {
     #[inline(never)]
     fn __cg_layout_0(
         __cg_params: &LayersParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
     ) {
         layout
             .push(
@@ -1298,6 +1163,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.bias,
                     0u32,
+                    1u32,
                 ),
             );
         layout
@@ -1305,6 +1171,7 @@ impl LayersExec {
                 ::cudagraph_runtime::__private::field_layout(
                     __cg_params,
                     &__cg_params.layer1,
+                    1u32,
                     1u32,
                 ),
             );
@@ -1314,6 +1181,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.layer2,
                     2u32,
+                    1u32,
                 ),
             );
         layout
@@ -1322,6 +1190,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.w1,
                     3u32,
+                    1u32,
                 ),
             );
         layout
@@ -1330,6 +1199,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.w2,
                     4u32,
+                    1u32,
                 ),
             );
         layout
@@ -1338,6 +1208,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.x,
                     5u32,
+                    1u32,
                 ),
             );
         layout
@@ -1346,6 +1217,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.h,
                     6u32,
+                    1u32,
                 ),
             );
         layout
@@ -1354,6 +1226,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.y,
                     7u32,
+                    1u32,
                 ),
             );
         layout
@@ -1362,6 +1235,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.b,
                     8u32,
+                    1u32,
                 ),
             );
         layout
@@ -1370,6 +1244,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.n,
                     9u32,
+                    1u32,
                 ),
             );
     }

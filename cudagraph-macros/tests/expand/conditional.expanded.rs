@@ -306,10 +306,8 @@ impl Flow {
                     __cg_params,
                     nodes.more,
                 );
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[])?,
-                    config,
-                ))
+                let added = __cg_graph.add_kernel(kernel, config, args, &[])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -326,10 +324,8 @@ impl Flow {
             "mark_odd",
             |__cg_graph| {
                 let (kernel, config, args) = Flow::__cg_eval_mark_odd(__cg_params);
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[])?,
-                    config,
-                ))
+                let added = __cg_graph.add_kernel(kernel, config, args, &[])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -362,10 +358,8 @@ impl Flow {
             "c0",
             |__cg_graph| {
                 let (kernel, config, args) = Flow::__cg_eval_c0(__cg_params);
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[])?,
-                    config,
-                ))
+                let added = __cg_graph.add_kernel(kernel, config, args, &[])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -385,10 +379,8 @@ impl Flow {
                     __cg_params,
                     nodes.again,
                 );
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[])?,
-                    config,
-                ))
+                let added = __cg_graph.add_kernel(kernel, config, args, &[])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -462,10 +454,9 @@ impl Flow {
                     __cg_params,
                     nodes.odd,
                 );
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[nodes.count.id()])?,
-                    config,
-                ))
+                let added = __cg_graph
+                    .add_kernel(kernel, config, args, &[nodes.count.id()])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         ::cudagraph_runtime::__private::needs_conditional_nodes::<()>();
@@ -504,10 +495,9 @@ impl Flow {
                     __cg_params,
                     nodes.case,
                 );
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[nodes.branch.id()])?,
-                    config,
-                ))
+                let added = __cg_graph
+                    .add_kernel(kernel, config, args, &[nodes.branch.id()])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         ::cudagraph_runtime::__private::needs_conditional_nodes::<()>();
@@ -1102,7 +1092,6 @@ Params under which two nodes that may run at the same time share memory, one wri
         __cg_params: &FlowParams,
     ) -> ::cudagraph_runtime::__private::Result<usize> {
         Flow::__cg_check_overlaps(__cg_params)?;
-<<<<<<< HEAD
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
     }
@@ -1123,50 +1112,6 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// still use stays alive until they are done).
     pub fn into_params(self) -> FlowParams {
         *self.state.params
-=======
-        #[allow(unused_mut)]
-        let mut changed = [false; 7usize];
-        self.__cg_changed_0(__cg_params, &mut changed);
-        let mut updated = 0usize;
-        #[allow(clippy::type_complexity)]
-        const READS: &[(
-            usize,
-            &[usize],
-            fn(
-                &mut FlowExec,
-                &FlowParams,
-                usize,
-            ) -> ::cudagraph_runtime::__private::Result<()>,
-            usize,
-        )] = &[
-            (0usize, &[3usize], FlowExec::__cg_update_node_0, 0usize),
-            (1usize, &[], FlowExec::__cg_update_node_1, 0usize),
-            (2usize, &[2usize, 3usize], FlowExec::__cg_update_node_2, 0usize),
-            (3usize, &[], FlowExec::__cg_update_node_3, 0usize),
-            (4usize, &[2usize, 5usize], FlowExec::__cg_update_node_4, 0usize),
-            (5usize, &[], FlowExec::__cg_update_node_5, 0usize),
-            (6usize, &[0usize, 3usize, 6usize], FlowExec::__cg_update_node_6, 0usize),
-            (7usize, &[1usize, 4usize], FlowExec::__cg_update_node_7, 0usize),
-            (8usize, &[4usize], FlowExec::__cg_update_node_8, 0usize),
-            (9usize, &[1usize, 4usize], FlowExec::__cg_update_node_9, 0usize),
-            (10usize, &[], FlowExec::__cg_update_node_10, 0usize),
-            (11usize, &[0usize, 3usize], FlowExec::__cg_update_node_11, 0usize),
-        ];
-        for &(pos, reads, update, index) in READS {
-            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
-                self.dirty[pos] = true;
-                update(self, __cg_params, index)?;
-                updated += 1;
-            }
-        }
-        for (changed, &(_, commit)) in changed.iter().zip(Self::__CG_PARAMS) {
-            if *changed {
-                commit(self, __cg_params)?;
-            }
-        }
-        self.dirty = [false; 12usize];
-        ::cudagraph_runtime::__private::Result::Ok(updated)
->>>>>>> i23-repeat
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
@@ -1396,132 +1341,26 @@ impl Flow {
         }
     }
 }
-<<<<<<< HEAD
 impl ::cudagraph_runtime::__private::Tracked for FlowExec {
     type Params = FlowParams;
     const NAME: &'static str = "FlowExec";
     #[allow(clippy::type_complexity)]
-    const UPDATES: &'static [fn(
-        &mut Self,
-    ) -> ::cudagraph_runtime::__private::Result<()>] = &[
-        Self::__cg_update_node_0,
-        Self::__cg_update_node_1,
-        Self::__cg_update_node_2,
-        Self::__cg_update_node_3,
-        Self::__cg_update_node_4,
-        Self::__cg_update_node_5,
-        Self::__cg_update_node_6,
-        Self::__cg_update_node_7,
-        Self::__cg_update_node_8,
-        Self::__cg_update_node_9,
-        Self::__cg_update_node_10,
-        Self::__cg_update_node_11,
-=======
-impl FlowExec {
-    /**Like [`set_params`](Self::set_params), for callers that know what they changed: updates the nodes whose expressions read a param in `changed` (each once), and only them, so its cost grows with the nodes updated, not with the graph. Returns how many nodes it updated.
-
-A changed param missing from `changed` leaves its nodes as they were (the executable keeps alive whatever memory they use); nodes set through their handles are not reset (`set_params` does both). Params that share memory with another under nodes that may run at the same time are refused as by [`Flow::build`].*/
-    pub fn set_params_only(
-        &mut self,
-        __cg_params: &FlowParams,
-        changed: &[FlowParam],
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
-        Flow::__cg_check_overlaps(__cg_params)?;
-        for &__cg_param in changed {
-            match __cg_param {
-                FlowParam::Step => {}
-                FlowParam::Put => {}
-                FlowParam::Pick => {}
-                FlowParam::Counter => {}
-                FlowParam::Out => {}
-                FlowParam::Choice => {}
-                FlowParam::Limit => {}
-            }
-        }
-        let mut updated = 0usize;
-        if let [__cg_param] = changed {
-            let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
-            for &(_, update, index) in readers {
-                update(self, __cg_params, index)?;
-                updated += 1;
-            }
-            commit(self, __cg_params)?;
-            return ::cudagraph_runtime::__private::Result::Ok(updated);
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamps.fill(0);
-            self.generation = 1;
-        }
-        let stamp = self.generation;
-        for &__cg_param in changed {
-            for &(pos, update, index) in Self::__CG_PARAMS[__cg_param as usize].0 {
-                if self.stamps[pos] != stamp {
-                    self.stamps[pos] = stamp;
-                    update(self, __cg_params, index)?;
-                    updated += 1;
-                }
-            }
-        }
-        for &__cg_param in changed {
-            (Self::__CG_PARAMS[__cg_param as usize].1)(self, __cg_params)?;
-        }
-        ::cudagraph_runtime::__private::Result::Ok(updated)
-    }
-    #[allow(clippy::type_complexity)]
-    const __CG_PARAMS: &'static [(
-        &'static [(
-            usize,
-            fn(
-                &mut Self,
-                &FlowParams,
-                usize,
-            ) -> ::cudagraph_runtime::__private::Result<()>,
-            usize,
-        )],
-        fn(&mut Self, &FlowParams) -> ::cudagraph_runtime::__private::Result<()>,
+    const UPDATES: &'static [(
+        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
+        u32,
     )] = &[
-        (
-            &[
-                (6usize, Self::__cg_update_node_6, 0usize),
-                (11usize, Self::__cg_update_node_11, 0usize),
-            ],
-            Self::__cg_commit_0,
-        ),
-        (
-            &[
-                (7usize, Self::__cg_update_node_7, 0usize),
-                (9usize, Self::__cg_update_node_9, 0usize),
-            ],
-            Self::__cg_commit_1,
-        ),
-        (
-            &[
-                (2usize, Self::__cg_update_node_2, 0usize),
-                (4usize, Self::__cg_update_node_4, 0usize),
-            ],
-            Self::__cg_commit_2,
-        ),
-        (
-            &[
-                (0usize, Self::__cg_update_node_0, 0usize),
-                (2usize, Self::__cg_update_node_2, 0usize),
-                (6usize, Self::__cg_update_node_6, 0usize),
-                (11usize, Self::__cg_update_node_11, 0usize),
-            ],
-            Self::__cg_commit_3,
-        ),
-        (
-            &[
-                (7usize, Self::__cg_update_node_7, 0usize),
-                (8usize, Self::__cg_update_node_8, 0usize),
-                (9usize, Self::__cg_update_node_9, 0usize),
-            ],
-            Self::__cg_commit_4,
-        ),
-        (&[(4usize, Self::__cg_update_node_4, 0usize)], Self::__cg_commit_5),
-        (&[(6usize, Self::__cg_update_node_6, 0usize)], Self::__cg_commit_6),
->>>>>>> i23-repeat
+        (Self::__cg_update_node_0, 0u32),
+        (Self::__cg_update_node_1, 0u32),
+        (Self::__cg_update_node_2, 0u32),
+        (Self::__cg_update_node_3, 0u32),
+        (Self::__cg_update_node_4, 0u32),
+        (Self::__cg_update_node_5, 0u32),
+        (Self::__cg_update_node_6, 0u32),
+        (Self::__cg_update_node_7, 0u32),
+        (Self::__cg_update_node_8, 0u32),
+        (Self::__cg_update_node_9, 0u32),
+        (Self::__cg_update_node_10, 0u32),
+        (Self::__cg_update_node_11, 0u32),
     ];
     const READERS: &'static [(&'static [u32], bool)] = &[
         (&[6u32, 11u32], false),
@@ -1548,8 +1387,8 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     #[inline]
     #[allow(unused_variables)]
     fn sync(&mut self, param: usize, commit: bool) {
-        match param / 64usize {
-            0usize => self.__cg_sync_0(param, commit),
+        match param {
+            0usize..7usize => self.__cg_sync_0(param, commit),
             _ => {}
         }
     }
@@ -1561,12 +1400,13 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    fn param_at(
+    fn slots_at(
         __cg_params: &FlowParams,
         offset: usize,
-    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        len: usize,
+    ) -> ::cudagraph_runtime::__private::Range<usize> {
         static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
         > = ::cudagraph_runtime::__private::OnceLock::new();
         let found = LAYOUT
             .get_or_init(|| {
@@ -1577,7 +1417,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
                 layout.sort_unstable();
                 layout
             });
-        ::cudagraph_runtime::__private::find_param(found, offset)
+        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1672,51 +1512,36 @@ impl FlowExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
-=======
     fn __cg_update_node_0(
         &mut self,
-        __cg_params: &FlowParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &FlowParams = &self.state.params;
         self.exec
             .set_memset_params(self.nodes.reset, Flow::__cg_eval_reset(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
-=======
     fn __cg_update_node_1(
         &mut self,
-        __cg_params: &FlowParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
-=======
     fn __cg_update_node_2(
         &mut self,
-        __cg_params: &FlowParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_decide(__cg_params, self.nodes.odd);
         self.exec.set_kernel(self.nodes.decide, kernel, config, args)?;
         self.state.launch.decide = config;
@@ -1724,30 +1549,20 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_3(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
-=======
     fn __cg_update_node_3(
         &mut self,
-        __cg_params: &FlowParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_4(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
-=======
     fn __cg_update_node_4(
         &mut self,
-        __cg_params: &FlowParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_choose(
             __cg_params,
             self.nodes.case,
@@ -1758,30 +1573,20 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_5(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
-=======
     fn __cg_update_node_5(
         &mut self,
-        __cg_params: &FlowParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_6(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
-=======
     fn __cg_update_node_6(
         &mut self,
-        __cg_params: &FlowParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_bump(__cg_params, self.nodes.more);
         self.exec.set_kernel(self.nodes.bump, kernel, config, args)?;
         self.state.launch.bump = config;
@@ -1789,16 +1594,11 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_7(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
-=======
     fn __cg_update_node_7(
         &mut self,
-        __cg_params: &FlowParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_mark_odd(__cg_params);
         self.exec.set_kernel(self.nodes.mark_odd, kernel, config, args)?;
         self.state.launch.mark_odd = config;
@@ -1806,16 +1606,11 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_8(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
-=======
     fn __cg_update_node_8(
         &mut self,
-        __cg_params: &FlowParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &FlowParams = &self.state.params;
         self.exec
             .set_memset_params(
                 self.nodes.mark_even,
@@ -1825,16 +1620,11 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_9(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
-=======
     fn __cg_update_node_9(
         &mut self,
-        __cg_params: &FlowParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_c0(__cg_params);
         self.exec.set_kernel(self.nodes.c0, kernel, config, args)?;
         self.state.launch.c0 = config;
@@ -1842,30 +1632,20 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_10(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
-=======
     fn __cg_update_node_10(
         &mut self,
-        __cg_params: &FlowParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_11(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
-=======
     fn __cg_update_node_11(
         &mut self,
-        __cg_params: &FlowParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_c1(__cg_params, self.nodes.again);
         self.exec.set_kernel(self.nodes.c1, kernel, config, args)?;
         self.state.launch.c1 = config;
@@ -1874,7 +1654,7 @@ impl FlowExec {
     #[inline(never)]
     fn __cg_layout_0(
         __cg_params: &FlowParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
     ) {
         layout
             .push(
@@ -1882,6 +1662,7 @@ impl FlowExec {
                     __cg_params,
                     &__cg_params.step,
                     0u32,
+                    1u32,
                 ),
             );
         layout
@@ -1889,6 +1670,7 @@ impl FlowExec {
                 ::cudagraph_runtime::__private::field_layout(
                     __cg_params,
                     &__cg_params.put,
+                    1u32,
                     1u32,
                 ),
             );
@@ -1898,6 +1680,7 @@ impl FlowExec {
                     __cg_params,
                     &__cg_params.pick,
                     2u32,
+                    1u32,
                 ),
             );
         layout
@@ -1906,6 +1689,7 @@ impl FlowExec {
                     __cg_params,
                     &__cg_params.counter,
                     3u32,
+                    1u32,
                 ),
             );
         layout
@@ -1914,6 +1698,7 @@ impl FlowExec {
                     __cg_params,
                     &__cg_params.out,
                     4u32,
+                    1u32,
                 ),
             );
         layout
@@ -1922,6 +1707,7 @@ impl FlowExec {
                     __cg_params,
                     &__cg_params.choice,
                     5u32,
+                    1u32,
                 ),
             );
         layout
@@ -1930,6 +1716,7 @@ impl FlowExec {
                     __cg_params,
                     &__cg_params.limit,
                     6u32,
+                    1u32,
                 ),
             );
     }

@@ -234,10 +234,9 @@ impl Step {
             "scale",
             |__cg_graph| {
                 let (kernel, config, args) = Step::__cg_eval_scale(__cg_params);
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[nodes.zero.id()])?,
-                    config,
-                ))
+                let added = __cg_graph
+                    .add_kernel(kernel, config, args, &[nodes.zero.id()])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         nodes.back = ::cudagraph_runtime::__private::add_node(
@@ -591,7 +590,6 @@ Params under which two nodes that may run at the same time share memory, one wri
         __cg_params: &StepParams,
     ) -> ::cudagraph_runtime::__private::Result<usize> {
         Step::__cg_check_overlaps(__cg_params)?;
-<<<<<<< HEAD
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
     }
@@ -612,47 +610,6 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// still use stays alive until they are done).
     pub fn into_params(self) -> StepParams {
         *self.state.params
-=======
-        #[allow(unused_mut)]
-        let mut changed = [false; 7usize];
-        self.__cg_changed_0(__cg_params, &mut changed);
-        let mut updated = 0usize;
-        #[allow(clippy::type_complexity)]
-        const READS: &[(
-            usize,
-            &[usize],
-            fn(
-                &mut StepExec,
-                &StepParams,
-                usize,
-            ) -> ::cudagraph_runtime::__private::Result<()>,
-            usize,
-        )] = &[
-            (0usize, &[2usize], StepExec::__cg_update_node_0, 0usize),
-            (
-                1usize,
-                &[0usize, 1usize, 2usize, 4usize, 5usize],
-                StepExec::__cg_update_node_1,
-                0usize,
-            ),
-            (2usize, &[2usize, 3usize], StepExec::__cg_update_node_2, 0usize),
-            (3usize, &[3usize, 6usize], StepExec::__cg_update_node_3, 0usize),
-        ];
-        for &(pos, reads, update, index) in READS {
-            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
-                self.dirty[pos] = true;
-                update(self, __cg_params, index)?;
-                updated += 1;
-            }
-        }
-        for (changed, &(_, commit)) in changed.iter().zip(Self::__CG_PARAMS) {
-            if *changed {
-                commit(self, __cg_params)?;
-            }
-        }
-        self.dirty = [false; 4usize];
-        ::cudagraph_runtime::__private::Result::Ok(updated)
->>>>>>> i23-repeat
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
@@ -840,104 +797,18 @@ impl Step {
         }
     }
 }
-<<<<<<< HEAD
 impl ::cudagraph_runtime::__private::Tracked for StepExec {
     type Params = StepParams;
     const NAME: &'static str = "StepExec";
     #[allow(clippy::type_complexity)]
-    const UPDATES: &'static [fn(
-        &mut Self,
-    ) -> ::cudagraph_runtime::__private::Result<()>] = &[
-        Self::__cg_update_node_0,
-        Self::__cg_update_node_1,
-        Self::__cg_update_node_2,
-        Self::__cg_update_node_3,
-=======
-impl StepExec {
-    /**Like [`set_params`](Self::set_params), for callers that know what they changed: updates the nodes whose expressions read a param in `changed` (each once), and only them, so its cost grows with the nodes updated, not with the graph. Returns how many nodes it updated.
-
-A changed param missing from `changed` leaves its nodes as they were (the executable keeps alive whatever memory they use); nodes set through their handles are not reset (`set_params` does both). Params that share memory with another under nodes that may run at the same time are refused as by [`Step::build`].*/
-    pub fn set_params_only(
-        &mut self,
-        __cg_params: &StepParams,
-        changed: &[StepParam],
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
-        Step::__cg_check_overlaps(__cg_params)?;
-        for &__cg_param in changed {
-            match __cg_param {
-                StepParam::Saxpy => {}
-                StepParam::X => {}
-                StepParam::Y => {}
-                StepParam::HostY => {}
-                StepParam::N => {}
-                StepParam::Alpha => {}
-                StepParam::Done => {}
-            }
-        }
-        let mut updated = 0usize;
-        if let [__cg_param] = changed {
-            let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
-            for &(_, update, index) in readers {
-                update(self, __cg_params, index)?;
-                updated += 1;
-            }
-            commit(self, __cg_params)?;
-            return ::cudagraph_runtime::__private::Result::Ok(updated);
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamps.fill(0);
-            self.generation = 1;
-        }
-        let stamp = self.generation;
-        for &__cg_param in changed {
-            for &(pos, update, index) in Self::__CG_PARAMS[__cg_param as usize].0 {
-                if self.stamps[pos] != stamp {
-                    self.stamps[pos] = stamp;
-                    update(self, __cg_params, index)?;
-                    updated += 1;
-                }
-            }
-        }
-        for &__cg_param in changed {
-            (Self::__CG_PARAMS[__cg_param as usize].1)(self, __cg_params)?;
-        }
-        ::cudagraph_runtime::__private::Result::Ok(updated)
-    }
-    #[allow(clippy::type_complexity)]
-    const __CG_PARAMS: &'static [(
-        &'static [(
-            usize,
-            fn(
-                &mut Self,
-                &StepParams,
-                usize,
-            ) -> ::cudagraph_runtime::__private::Result<()>,
-            usize,
-        )],
-        fn(&mut Self, &StepParams) -> ::cudagraph_runtime::__private::Result<()>,
+    const UPDATES: &'static [(
+        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
+        u32,
     )] = &[
-        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_0),
-        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_1),
-        (
-            &[
-                (0usize, Self::__cg_update_node_0, 0usize),
-                (1usize, Self::__cg_update_node_1, 0usize),
-                (2usize, Self::__cg_update_node_2, 0usize),
-            ],
-            Self::__cg_commit_2,
-        ),
-        (
-            &[
-                (2usize, Self::__cg_update_node_2, 0usize),
-                (3usize, Self::__cg_update_node_3, 0usize),
-            ],
-            Self::__cg_commit_3,
-        ),
-        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_4),
-        (&[(1usize, Self::__cg_update_node_1, 0usize)], Self::__cg_commit_5),
-        (&[(3usize, Self::__cg_update_node_3, 0usize)], Self::__cg_commit_6),
->>>>>>> i23-repeat
+        (Self::__cg_update_node_0, 0u32),
+        (Self::__cg_update_node_1, 0u32),
+        (Self::__cg_update_node_2, 0u32),
+        (Self::__cg_update_node_3, 0u32),
     ];
     const READERS: &'static [(&'static [u32], bool)] = &[
         (&[1u32], false),
@@ -964,8 +835,8 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     #[inline]
     #[allow(unused_variables)]
     fn sync(&mut self, param: usize, commit: bool) {
-        match param / 64usize {
-            0usize => self.__cg_sync_0(param, commit),
+        match param {
+            0usize..7usize => self.__cg_sync_0(param, commit),
             _ => {}
         }
     }
@@ -977,12 +848,13 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    fn param_at(
+    fn slots_at(
         __cg_params: &StepParams,
         offset: usize,
-    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        len: usize,
+    ) -> ::cudagraph_runtime::__private::Range<usize> {
         static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
         > = ::cudagraph_runtime::__private::OnceLock::new();
         let found = LAYOUT
             .get_or_init(|| {
@@ -993,7 +865,7 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
                 layout.sort_unstable();
                 layout
             });
-        ::cudagraph_runtime::__private::find_param(found, offset)
+        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1083,36 +955,26 @@ impl StepExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &StepParams = &self.state.params;
-=======
     fn __cg_update_node_0(
         &mut self,
-        __cg_params: &StepParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &StepParams = &self.state.params;
         self.exec.set_memset_params(self.nodes.zero, Step::__cg_eval_zero(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &StepParams = &self.state.params;
-=======
     fn __cg_update_node_1(
         &mut self,
-        __cg_params: &StepParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &StepParams = &self.state.params;
         let (kernel, config, args) = Step::__cg_eval_scale(__cg_params);
         self.exec.set_kernel(self.nodes.scale, kernel, config, args)?;
         self.state.launch.scale = config;
@@ -1120,31 +982,21 @@ impl StepExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &StepParams = &self.state.params;
-=======
     fn __cg_update_node_2(
         &mut self,
-        __cg_params: &StepParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &StepParams = &self.state.params;
         self.exec.set_memcpy_params(self.nodes.back, Step::__cg_eval_back(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-<<<<<<< HEAD
-    fn __cg_update_node_3(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &StepParams = &self.state.params;
-=======
     fn __cg_update_node_3(
         &mut self,
-        __cg_params: &StepParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
->>>>>>> i23-repeat
+        let __cg_params: &StepParams = &self.state.params;
         ::cudagraph_runtime::__private::set_host(
             &mut self.exec,
             self.nodes.log,
@@ -1155,7 +1007,7 @@ impl StepExec {
     #[inline(never)]
     fn __cg_layout_0(
         __cg_params: &StepParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
     ) {
         layout
             .push(
@@ -1163,6 +1015,7 @@ impl StepExec {
                     __cg_params,
                     &__cg_params.saxpy,
                     0u32,
+                    1u32,
                 ),
             );
         layout
@@ -1170,6 +1023,7 @@ impl StepExec {
                 ::cudagraph_runtime::__private::field_layout(
                     __cg_params,
                     &__cg_params.x,
+                    1u32,
                     1u32,
                 ),
             );
@@ -1179,6 +1033,7 @@ impl StepExec {
                     __cg_params,
                     &__cg_params.y,
                     2u32,
+                    1u32,
                 ),
             );
         layout
@@ -1187,6 +1042,7 @@ impl StepExec {
                     __cg_params,
                     &__cg_params.host_y,
                     3u32,
+                    1u32,
                 ),
             );
         layout
@@ -1195,6 +1051,7 @@ impl StepExec {
                     __cg_params,
                     &__cg_params.n,
                     4u32,
+                    1u32,
                 ),
             );
         layout
@@ -1203,6 +1060,7 @@ impl StepExec {
                     __cg_params,
                     &__cg_params.alpha,
                     5u32,
+                    1u32,
                 ),
             );
         layout
@@ -1211,6 +1069,7 @@ impl StepExec {
                     __cg_params,
                     &__cg_params.done,
                     6u32,
+                    1u32,
                 ),
             );
     }

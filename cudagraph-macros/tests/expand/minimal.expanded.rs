@@ -342,7 +342,6 @@ Params under which two nodes that may run at the same time share memory, one wri
         __cg_params: &NothingParams,
     ) -> ::cudagraph_runtime::__private::Result<usize> {
         Nothing::__cg_check_overlaps(__cg_params)?;
-<<<<<<< HEAD
         ::cudagraph_runtime::__private::set_all(self)
     }
     ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
@@ -362,31 +361,6 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// still use stays alive until they are done).
     pub fn into_params(self) -> NothingParams {
         *self.state.params
-=======
-        #[allow(unused_mut)]
-        let mut changed = [false; 0usize];
-        let mut updated = 0usize;
-        #[allow(clippy::type_complexity)]
-        const READS: &[(
-            usize,
-            &[usize],
-            fn(
-                &mut NothingExec,
-                &NothingParams,
-                usize,
-            ) -> ::cudagraph_runtime::__private::Result<()>,
-            usize,
-        )] = &[];
-        for &(pos, reads, update, index) in READS {
-            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
-                self.dirty[pos] = true;
-                update(self, __cg_params, index)?;
-                updated += 1;
-            }
-        }
-        self.dirty = [false; 1usize];
-        ::cudagraph_runtime::__private::Result::Ok(updated)
->>>>>>> i23-repeat
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
@@ -423,9 +397,10 @@ impl ::cudagraph_runtime::__private::Tracked for NothingExec {
     type Params = NothingParams;
     const NAME: &'static str = "NothingExec";
     #[allow(clippy::type_complexity)]
-    const UPDATES: &'static [fn(
-        &mut Self,
-    ) -> ::cudagraph_runtime::__private::Result<()>] = &[Self::__cg_nothing];
+    const UPDATES: &'static [(
+        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
+        u32,
+    )] = &[(Self::__cg_nothing, 0)];
     const READERS: &'static [(&'static [u32], bool)] = &[];
     #[inline(always)]
     fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
@@ -443,7 +418,7 @@ impl ::cudagraph_runtime::__private::Tracked for NothingExec {
     #[inline]
     #[allow(unused_variables)]
     fn sync(&mut self, param: usize, commit: bool) {
-        match param / 64usize {
+        match param {
             _ => {}
         }
     }
@@ -455,12 +430,13 @@ impl ::cudagraph_runtime::__private::Tracked for NothingExec {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    fn param_at(
+    fn slots_at(
         __cg_params: &NothingParams,
         offset: usize,
-    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        len: usize,
+    ) -> ::cudagraph_runtime::__private::Range<usize> {
         static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
         > = ::cudagraph_runtime::__private::OnceLock::new();
         let found = LAYOUT
             .get_or_init(|| {
@@ -470,14 +446,14 @@ impl ::cudagraph_runtime::__private::Tracked for NothingExec {
                 layout.sort_unstable();
                 layout
             });
-        ::cudagraph_runtime::__private::find_param(found, offset)
+        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
 impl NothingExec {
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
 }

@@ -16,7 +16,7 @@ const _: () = {
         )
     }
 };
-/**The params of [`Decode`]: what its nodes are built from ([`Decode::build`]), and what [`DecodeExec::set_params`] compares to update only the nodes whose inputs changed.
+/**The params of [`Decode`]: what its nodes are built from ([`Decode::build`]). Its executable owns a copy ([`DecodeExec::params`]), changed through the executable (`set_<param>`, [`DecodeExec::params_mut`], [`DecodeExec::set_params`]), which updates exactly the nodes that read what changed:
 
 - node `embed` reads `x`
 - node `attn[l]` reads `layer`, `x`, `h`, `scale`, `n`
@@ -96,87 +96,6 @@ struct __DecodeNodes {
 }
 unsafe impl ::cudagraph_runtime::__private::Unbuilt for __DecodeNodes {}
 #[doc(hidden)]
-#[allow(non_camel_case_types, non_snake_case, dead_code, clippy::type_complexity)]
-struct __DecodeSnapshot0 {
-    layer: usize,
-    w: [DeviceBuffer<f32>; LAYERS],
-    x: DeviceBuffer<f32>,
-    h: [DeviceBuffer<f32>; LAYERS],
-    scale: [f32; LAYERS],
-    n: u32,
-}
-impl __DecodeSnapshot0 {
-    #[inline(never)]
-    fn __cg_keep(__cg_params: &DecodeParams) -> Self {
-        Self {
-            layer: <Kernel<
-                (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
-            > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &__cg_params.layer,
-            ),
-            w: <[DeviceBuffer<
-                f32,
-            >; LAYERS] as ::cudagraph_runtime::__private::ParamValue>::keep(
-                &__cg_params.w,
-            ),
-            x: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x),
-            h: <[DeviceBuffer<
-                f32,
-            >; LAYERS] as ::cudagraph_runtime::__private::ParamValue>::keep(
-                &__cg_params.h,
-            ),
-            scale: <[f32; LAYERS] as ::cudagraph_runtime::__private::ParamValue>::keep(
-                &__cg_params.scale,
-            ),
-            n: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.n),
-        }
-    }
-}
-impl ::cudagraph_runtime::__private::Clone for __DecodeSnapshot0 {
-    #[inline(never)]
-    fn clone(&self) -> Self {
-        Self {
-            layer: self.layer,
-            w: <[DeviceBuffer<
-                f32,
-            >; LAYERS] as ::cudagraph_runtime::__private::ParamValue>::keep(&self.w),
-            x: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.x),
-            h: <[DeviceBuffer<
-                f32,
-            >; LAYERS] as ::cudagraph_runtime::__private::ParamValue>::keep(&self.h),
-            scale: <[f32; LAYERS] as ::cudagraph_runtime::__private::ParamValue>::keep(
-                &self.scale,
-            ),
-            n: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&self.n),
-        }
-    }
-}
-#[doc(hidden)]
-#[allow(non_camel_case_types)]
-struct __DecodeSnapshot {
-    __cg_kept_0: __DecodeSnapshot0,
-}
-impl __DecodeSnapshot {
-    /// What the executable keeps of `params`.
-    #[allow(unused_variables)]
-    fn __cg_keep(__cg_params: &DecodeParams) -> Self {
-        Self {
-            __cg_kept_0: __DecodeSnapshot0::__cg_keep(__cg_params),
-        }
-    }
-}
-impl ::cudagraph_runtime::__private::Clone for __DecodeSnapshot {
-    fn clone(&self) -> Self {
-        Self {
-            __cg_kept_0: ::cudagraph_runtime::__private::Clone::clone(&self.__cg_kept_0),
-        }
-    }
-}
-#[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, dead_code)]
 #[derive(Clone, Copy)]
 struct __DecodeLaunch {
@@ -187,7 +106,7 @@ unsafe impl ::cudagraph_runtime::__private::Unbuilt for __DecodeLaunch {}
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 struct __DecodeState {
-    params: __DecodeSnapshot,
+    params: ::cudagraph_runtime::__private::Box<DecodeParams>,
     launch: ::cudagraph_runtime::__private::Box<__DecodeLaunch>,
 }
 impl Decode {
@@ -309,7 +228,7 @@ impl Decode {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __DecodeState {
-                params: __DecodeSnapshot::__cg_keep(__cg_params),
+                params: Self::__cg_own(__cg_params)?,
                 launch: configs,
             },
         ))
@@ -356,20 +275,18 @@ impl Decode {
                         __cg_params,
                         index,
                     );
-                    ::cudagraph_runtime::__private::Result::Ok((
-                        __cg_graph
-                            .add_kernel(
-                                kernel,
-                                config,
-                                args,
-                                &::cudagraph_runtime::__private::deps_at(
-                                    ids,
-                                    Decode::__CG_DEPS,
-                                    Decode::__CG_DEP_START,
-                                ),
-                            )?,
-                        config,
-                    ))
+                    let added = __cg_graph
+                        .add_kernel(
+                            kernel,
+                            config,
+                            args,
+                            &::cudagraph_runtime::__private::deps_at(
+                                ids,
+                                Decode::__CG_DEPS,
+                                Decode::__CG_DEP_START,
+                            ),
+                        )?;
+                    ::cudagraph_runtime::__private::Result::Ok((added, config))
                 },
             )?;
             ids.push(nodes.attn[index].id());
@@ -382,20 +299,18 @@ impl Decode {
                         __cg_params,
                         index,
                     );
-                    ::cudagraph_runtime::__private::Result::Ok((
-                        __cg_graph
-                            .add_kernel(
-                                kernel,
-                                config,
-                                args,
-                                &::cudagraph_runtime::__private::deps_at(
-                                    ids,
-                                    Decode::__CG_DEPS,
-                                    Decode::__CG_DEP_START,
-                                ),
-                            )?,
-                        config,
-                    ))
+                    let added = __cg_graph
+                        .add_kernel(
+                            kernel,
+                            config,
+                            args,
+                            &::cudagraph_runtime::__private::deps_at(
+                                ids,
+                                Decode::__CG_DEPS,
+                                Decode::__CG_DEP_START,
+                            ),
+                        )?;
+                    ::cudagraph_runtime::__private::Result::Ok((added, config))
                 },
             )?;
             ids.push(nodes.mlp[index].id());
@@ -466,14 +381,25 @@ impl Decode {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<DecodeExec> {
-        ::cudagraph_runtime::__private::Result::Ok(DecodeExec {
-            exec: self.graph.instantiate_with(flags, upload)?,
-            nodes: self.nodes,
-            state: self.state,
-            dirty: [false; 8usize],
-            stamps: ::cudagraph_runtime::__private::zeros(8usize),
-            generation: 0,
-        })
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            DecodeExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
+    }
+    ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
+    pub fn instantiate_on(
+        self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<DecodeExec> {
+        let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            DecodeExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
     }
     #[allow(
         non_snake_case,
@@ -701,13 +627,24 @@ impl ::cudagraph_runtime::__private::ChildGraph for Decode {
     fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
+    fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
+        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
+        copy.build_id = self.build_id;
+        ::cudagraph_runtime::__private::Result::Ok(copy)
+    }
 }
 impl ::cudagraph_runtime::__private::SameDeclaration<Decode> for Decode {
     fn same(&self) -> &Decode {
         self
     }
 }
-/**[`Decode`], instantiated: launch it, update it from another [`Decode`] or with [`set_params`](Self::set_params), or update one node through its handle:
+/**[`Decode`], instantiated, with the [`DecodeParams`] it runs, which it owns ([`params`](Self::params)).
+
+Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`DecodeParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Decode`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
+
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
+
+Nodes:
 
 - [`embed()`](Self::embed): memset node
 - [`attn(l)`](Self::attn): kernel node, one per iteration (3 instances)
@@ -720,22 +657,44 @@ struct DecodeExec {
         ::cudagraph_runtime::__private::ManuallyDrop<__DecodeNodes>,
     >,
     state: __DecodeState,
-    /// Nodes set through their handles since the last `set_params`: it sets them again.
-    dirty: [bool; 8usize],
-    /// Per node, the number of the last `set_params_only` call naming several params that
-    /// updated it (so that it updates each node once).
-    stamps: ::cudagraph_runtime::__private::Box<[u32]>,
-    /// The number of the last such call.
-    generation: u32,
+    /// A copy of the params as the nodes were last updated from them: what a refused
+    /// change puts back (see `__private::apply`).
+    applied: ::cudagraph_runtime::__private::Box<DecodeParams>,
+    /// The nodes that disagree with the params (see `__private::Tracker`).
+    tracker: ::cudagraph_runtime::__private::Tracker,
 }
 impl DecodeExec {
+    /// The executable of `exec`, instantiated from a graph with these nodes and state;
+    /// `applied`, a copy of the state's params.
+    fn __cg_new(
+        exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+        nodes: ::cudagraph_runtime::__private::Box<
+            ::cudagraph_runtime::__private::ManuallyDrop<__DecodeNodes>,
+        >,
+        state: __DecodeState,
+        applied: ::cudagraph_runtime::__private::Box<DecodeParams>,
+    ) -> Self {
+        let tracker = ::cudagraph_runtime::__private::Tracker::new(8usize, 12usize);
+        Self {
+            exec,
+            nodes,
+            state,
+            applied,
+            tracker,
+        }
+    }
     /// Launches the graph into `stream`.
+    ///
+    ///Nodes whose params changed through [`params_mut`](Self::params_mut) and were not updated yet are updated first; an update that fails is the launch's error, naming the node, and nothing is launched: the changes are undone, so the next launch runs what ran before them.
     pub fn launch(
         &mut self,
         stream: &::cudagraph_runtime::__private::Arc<
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        if self.tracker.is_dirty() {
+            ::cudagraph_runtime::__private::apply(self)?;
+        }
         self.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
@@ -747,7 +706,7 @@ impl DecodeExec {
     }
     /**Whole-graph update from a [`Decode`] built with other params (`cuGraphExecUpdate`).
 
-Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable runs that graph's params, and [`set_params`](Self::set_params) compares with them.*/
+Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable owns a copy of that graph's params (what [`params`](Self::params) shows), and changes made to its own params and not applied yet are dropped.*/
     pub fn update<__CgSame: ::cudagraph_runtime::__private::SameDeclaration<Decode>>(
         &mut self,
         source: &__CgSame,
@@ -755,134 +714,127 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Decode = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
+        let params = Decode::__cg_own(&source.state.params)?;
+        let applied = Decode::__cg_own(&source.state.params)?;
         self.exec.update(&source.graph)?;
-        self.state.params = source.state.params.clone();
+        self.state.params = params;
+        self.applied = applied;
         *self.state.launch = *source.state.launch;
-        self.dirty = [false; 8usize];
+        self.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    /**Makes the executable's nodes what [`Decode::build`] would make from `params`, with one single-node update per node whose inputs changed since the last build, update or `set_params` (or that was set through its handle since). Returns how many nodes it updated. Enabled/disabled states are kept.
+    /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Decode::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
 
-A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.*/
+It compares every param, so its cost grows with the declaration: to change a few params, set them (the setters `set_<param>`, [`params_mut`](Self::params_mut)), which updates only their readers. A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.
+
+Params under which two nodes that may run at the same time share memory, one writing it, are refused as by [`Decode::build`], with nothing changed. So is any update a node refuses: the error names the node, and the params and the nodes updated before it are set back to what they were.*/
     pub fn set_params(
         &mut self,
         __cg_params: &DecodeParams,
     ) -> ::cudagraph_runtime::__private::Result<usize> {
         Decode::__cg_check_overlaps(__cg_params)?;
-        #[allow(unused_mut)]
-        let mut changed = [false; 12usize];
-        self.__cg_changed_0(__cg_params, &mut changed);
-        let mut updated = 0usize;
-        #[allow(clippy::type_complexity)]
-        const READS: &[(
-            usize,
-            &[usize],
-            fn(
-                &mut DecodeExec,
-                &DecodeParams,
-                usize,
-            ) -> ::cudagraph_runtime::__private::Result<()>,
-            usize,
-        )] = &[
-            (0usize, &[4usize], DecodeExec::__cg_update_node_0, 0usize),
-            (
-                1usize,
-                &[0usize, 4usize, 5usize, 8usize, 11usize],
-                DecodeExec::__cg_update_node_1,
-                0usize,
-            ),
-            (
-                2usize,
-                &[0usize, 4usize, 5usize, 11usize],
-                DecodeExec::__cg_update_node_2,
-                0usize,
-            ),
-            (
-                3usize,
-                &[0usize, 4usize, 6usize, 9usize, 11usize],
-                DecodeExec::__cg_update_node_1,
-                1usize,
-            ),
-            (
-                4usize,
-                &[0usize, 4usize, 6usize, 11usize],
-                DecodeExec::__cg_update_node_2,
-                1usize,
-            ),
-            (
-                5usize,
-                &[0usize, 4usize, 7usize, 10usize, 11usize],
-                DecodeExec::__cg_update_node_1,
-                2usize,
-            ),
-            (
-                6usize,
-                &[0usize, 4usize, 7usize, 11usize],
-                DecodeExec::__cg_update_node_2,
-                2usize,
-            ),
-            (7usize, &[1usize, 4usize], DecodeExec::__cg_update_node_7, 0usize),
-        ];
-        for &(pos, reads, update, index) in READS {
-            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
-                self.dirty[pos] = true;
-                update(self, __cg_params, index)?;
-                updated += 1;
-            }
-        }
-        const SLOTS: [usize; 6usize + 1] = [
-            0usize, 1usize, 4usize, 5usize, 8usize, 11usize, 12usize,
-        ];
-        for (param, &(_, commit)) in Self::__CG_PARAMS.iter().enumerate() {
-            if changed[SLOTS[param]..SLOTS[param + 1]].contains(&true) {
-                commit(self, __cg_params)?;
-            }
-        }
-        self.dirty = [false; 8usize];
-        ::cudagraph_runtime::__private::Result::Ok(updated)
+        self.__cg_take_0(__cg_params);
+        ::cudagraph_runtime::__private::set_all(self)
+    }
+    ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
+    pub fn params(&self) -> &DecodeParams {
+        &self.state.params
+    }
+    /**A guard through which to change several params at once, or to swap two: [`DecodeParamsMut`]'s `set_<param>` and [`swap`](DecodeParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`DecodeParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
+
+```text
+exec.params_mut().swap(|p| (&mut p.x, &mut p.x_new))?; // the ping-pong of a solver
+exec.launch(&stream)?;                                 // updates x's and x_new's readers
+```*/
+    pub fn params_mut(&mut self) -> DecodeParamsMut<'_> {
+        DecodeParamsMut { exec: self }
+    }
+    /// The params, taking the executable apart (it is dropped; memory its launches may
+    /// still use stays alive until they are done).
+    pub fn into_params(self) -> DecodeParams {
+        *self.state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
         &self.exec
     }
     #[inline(never)]
-    fn __cg_changed_0(&self, __cg_params: &DecodeParams, changed: &mut [bool; 12usize]) {
-        changed[0usize] = !(<Kernel<
+    fn __cg_take_0(&mut self, __cg_params: &DecodeParams) {
+        if !(<Kernel<
             (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.layer)
-            == self.state.params.__cg_kept_0.layer);
+            == <Kernel<
+                (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &self.state.params.layer,
+            ))
+        {
+            self.state.params.layer = <Kernel<
+                (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.layer);
+            ::cudagraph_runtime::__private::stage(self, 0usize);
+        }
         for k in 0..3usize {
-            changed[1usize + k] = !(<DeviceBuffer<
+            if !(<DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::same(
                 &__cg_params.w[k],
-                &self.state.params.__cg_kept_0.w[k],
-            ));
+                &self.state.params.w[k],
+            )) {
+                self.state.params.w[k] = <DeviceBuffer<
+                    f32,
+                > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_params.w[k],
+                );
+                ::cudagraph_runtime::__private::stage(self, 1usize + k);
+            }
         }
-        changed[4usize] = !(<DeviceBuffer<
+        if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.x,
-            &self.state.params.__cg_kept_0.x,
-        ));
+            &self.state.params.x,
+        )) {
+            self.state.params.x = <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x);
+            ::cudagraph_runtime::__private::stage(self, 4usize);
+        }
         for k in 0..3usize {
-            changed[5usize + k] = !(<DeviceBuffer<
+            if !(<DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::same(
                 &__cg_params.h[k],
-                &self.state.params.__cg_kept_0.h[k],
-            ));
+                &self.state.params.h[k],
+            )) {
+                self.state.params.h[k] = <DeviceBuffer<
+                    f32,
+                > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_params.h[k],
+                );
+                ::cudagraph_runtime::__private::stage(self, 5usize + k);
+            }
         }
         for k in 0..3usize {
-            changed[8usize + k] = !(<f32 as ::cudagraph_runtime::__private::ParamValue>::same(
+            if !(<f32 as ::cudagraph_runtime::__private::ParamValue>::same(
                 &__cg_params.scale[k],
-                &self.state.params.__cg_kept_0.scale[k],
-            ));
+                &self.state.params.scale[k],
+            )) {
+                self.state.params.scale[k] = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_params.scale[k],
+                );
+                ::cudagraph_runtime::__private::stage(self, 8usize + k);
+            }
         }
-        changed[11usize] = !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
+        if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.n,
-            &self.state.params.__cg_kept_0.n,
-        ));
+            &self.state.params.n,
+        )) {
+            self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.n,
+            );
+            ::cudagraph_runtime::__private::stage(self, 11usize);
+        }
     }
     ///Node `embed` (`memset(x, 1.0f32)`): its update handle.
     pub fn embed(&mut self) -> DecodeEmbedNode<'_> {
@@ -935,211 +887,247 @@ impl ::cudagraph_runtime::__private::fmt::Debug for DecodeExec {
         f.debug_struct("DecodeExec").field("exec", &self.exec).finish_non_exhaustive()
     }
 }
-///The params of [`DecodeParams`], one variant each: what [`DecodeExec::set_params_only`] is told changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(dead_code)]
-enum DecodeParam {
-    ///Param `layer`.
-    Layer,
-    ///Param `w`.
-    W,
-    ///Param `x`.
-    X,
-    ///Param `h`.
-    H,
-    ///Param `scale`.
-    Scale,
-    ///Param `n`.
-    N,
+impl Decode {
+    /// A copy of `params`, for the graph and then its executable to keep: made field by
+    /// field in place on the heap, a few dozen fields per function.
+    #[allow(unused_variables, unused_unsafe)]
+    fn __cg_own(
+        __cg_params: &DecodeParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        ::cudagraph_runtime::__private::Box<DecodeParams>,
+    > {
+        let mut out = ::cudagraph_runtime::__private::Box::<DecodeParams>::new_uninit();
+        let dst = out.as_mut_ptr();
+        unsafe {
+            Self::__cg_own_0(__cg_params, dst);
+            ::cudagraph_runtime::__private::Result::Ok(out.assume_init())
+        }
+    }
+    /// Writes a copy of some of the params into `dst` (see `__cg_own`).
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of the params struct.
+    #[inline(never)]
+    unsafe fn __cg_own_0(__cg_params: &DecodeParams, dst: *mut DecodeParams) {
+        unsafe {
+            (&raw mut (*dst).layer)
+                .write(
+                    <Kernel<
+                        (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_params.layer,
+                    ),
+                );
+            (&raw mut (*dst).w)
+                .write(
+                    <[DeviceBuffer<
+                        f32,
+                    >; LAYERS] as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.w,
+                    ),
+                );
+            (&raw mut (*dst).x)
+                .write(
+                    <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.x,
+                    ),
+                );
+            (&raw mut (*dst).h)
+                .write(
+                    <[DeviceBuffer<
+                        f32,
+                    >; LAYERS] as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.h,
+                    ),
+                );
+            (&raw mut (*dst).scale)
+                .write(
+                    <[f32; LAYERS] as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.scale,
+                    ),
+                );
+            (&raw mut (*dst).n)
+                .write(
+                    <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.n,
+                    ),
+                );
+        }
+    }
 }
-impl DecodeExec {
-    /**Like [`set_params`](Self::set_params), for callers that know what they changed: updates the nodes whose expressions read a param in `changed` (each once), and only them, so its cost grows with the nodes updated, not with the graph. Returns how many nodes it updated.
-
-A changed param missing from `changed` leaves its nodes as they were (the executable keeps alive whatever memory they use); nodes set through their handles are not reset (`set_params` does both). Params that share memory with another under nodes that may run at the same time are refused as by [`Decode::build`].*/
-    pub fn set_params_only(
-        &mut self,
-        __cg_params: &DecodeParams,
-        changed: &[DecodeParam],
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
-        Decode::__cg_check_overlaps(__cg_params)?;
-        for &__cg_param in changed {
-            match __cg_param {
-                DecodeParam::Layer => {}
-                DecodeParam::W => {}
-                DecodeParam::X => {}
-                DecodeParam::H => {}
-                DecodeParam::Scale => {}
-                DecodeParam::N => {}
-            }
-        }
-        let mut updated = 0usize;
-        if let [__cg_param] = changed {
-            let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
-            for &(_, update, index) in readers {
-                update(self, __cg_params, index)?;
-                updated += 1;
-            }
-            commit(self, __cg_params)?;
-            return ::cudagraph_runtime::__private::Result::Ok(updated);
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamps.fill(0);
-            self.generation = 1;
-        }
-        let stamp = self.generation;
-        for &__cg_param in changed {
-            for &(pos, update, index) in Self::__CG_PARAMS[__cg_param as usize].0 {
-                if self.stamps[pos] != stamp {
-                    self.stamps[pos] = stamp;
-                    update(self, __cg_params, index)?;
-                    updated += 1;
-                }
-            }
-        }
-        for &__cg_param in changed {
-            (Self::__CG_PARAMS[__cg_param as usize].1)(self, __cg_params)?;
-        }
-        ::cudagraph_runtime::__private::Result::Ok(updated)
-    }
+impl ::cudagraph_runtime::__private::Tracked for DecodeExec {
+    type Params = DecodeParams;
+    const NAME: &'static str = "DecodeExec";
     #[allow(clippy::type_complexity)]
-    const __CG_PARAMS: &'static [(
-        &'static [(
-            usize,
-            fn(
-                &mut Self,
-                &DecodeParams,
-                usize,
-            ) -> ::cudagraph_runtime::__private::Result<()>,
-            usize,
-        )],
-        fn(&mut Self, &DecodeParams) -> ::cudagraph_runtime::__private::Result<()>,
+    const UPDATES: &'static [(
+        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
+        u32,
     )] = &[
-        (
-            &[
-                (1usize, Self::__cg_update_node_1, 0usize),
-                (2usize, Self::__cg_update_node_2, 0usize),
-                (3usize, Self::__cg_update_node_1, 1usize),
-                (4usize, Self::__cg_update_node_2, 1usize),
-                (5usize, Self::__cg_update_node_1, 2usize),
-                (6usize, Self::__cg_update_node_2, 2usize),
-            ],
-            Self::__cg_commit_0,
-        ),
-        (&[(7usize, Self::__cg_update_node_7, 0usize)], Self::__cg_commit_1),
-        (
-            &[
-                (0usize, Self::__cg_update_node_0, 0usize),
-                (1usize, Self::__cg_update_node_1, 0usize),
-                (2usize, Self::__cg_update_node_2, 0usize),
-                (3usize, Self::__cg_update_node_1, 1usize),
-                (4usize, Self::__cg_update_node_2, 1usize),
-                (5usize, Self::__cg_update_node_1, 2usize),
-                (6usize, Self::__cg_update_node_2, 2usize),
-                (7usize, Self::__cg_update_node_7, 0usize),
-            ],
-            Self::__cg_commit_2,
-        ),
-        (
-            &[
-                (1usize, Self::__cg_update_node_1, 0usize),
-                (2usize, Self::__cg_update_node_2, 0usize),
-                (3usize, Self::__cg_update_node_1, 1usize),
-                (4usize, Self::__cg_update_node_2, 1usize),
-                (5usize, Self::__cg_update_node_1, 2usize),
-                (6usize, Self::__cg_update_node_2, 2usize),
-            ],
-            Self::__cg_commit_3,
-        ),
-        (
-            &[
-                (1usize, Self::__cg_update_node_1, 0usize),
-                (3usize, Self::__cg_update_node_1, 1usize),
-                (5usize, Self::__cg_update_node_1, 2usize),
-            ],
-            Self::__cg_commit_4,
-        ),
-        (
-            &[
-                (1usize, Self::__cg_update_node_1, 0usize),
-                (2usize, Self::__cg_update_node_2, 0usize),
-                (3usize, Self::__cg_update_node_1, 1usize),
-                (4usize, Self::__cg_update_node_2, 1usize),
-                (5usize, Self::__cg_update_node_1, 2usize),
-                (6usize, Self::__cg_update_node_2, 2usize),
-            ],
-            Self::__cg_commit_5,
-        ),
+        (Self::__cg_update_node_0, 0u32),
+        (Self::__cg_update_node_1, 0u32),
+        (Self::__cg_update_node_2, 0u32),
+        (Self::__cg_update_node_1, 1u32),
+        (Self::__cg_update_node_2, 1u32),
+        (Self::__cg_update_node_1, 2u32),
+        (Self::__cg_update_node_2, 2u32),
+        (Self::__cg_update_node_7, 0u32),
     ];
-    #[inline(never)]
-    fn __cg_commit_0(
+    const READERS: &'static [(&'static [u32], bool)] = &[
+        (&[1u32, 2u32, 3u32, 4u32, 5u32, 6u32], false),
+        (&[7u32], false),
+        (&[], false),
+        (&[], false),
+        (&[0u32, 1u32, 2u32, 3u32, 4u32, 5u32, 6u32, 7u32], false),
+        (&[1u32, 2u32], false),
+        (&[3u32, 4u32], false),
+        (&[5u32, 6u32], false),
+        (&[1u32], false),
+        (&[3u32], false),
+        (&[5u32], false),
+        (&[1u32, 2u32, 3u32, 4u32, 5u32, 6u32], false),
+    ];
+    #[inline(always)]
+    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+        &mut self.tracker
+    }
+    #[inline(always)]
+    fn params_mut(&mut self) -> &mut DecodeParams {
+        &mut self.state.params
+    }
+    fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
+        Decode::__cg_check_overlaps(&self.state.params)
+    }
+    #[allow(unused_variables)]
+    fn write_indirect(&mut self, param: usize) {}
+    #[inline]
+    #[allow(unused_variables)]
+    fn sync(&mut self, param: usize, commit: bool) {
+        match param {
+            0usize..12usize => self.__cg_sync_0(param, commit),
+            _ => {}
+        }
+    }
+    #[inline(always)]
+    fn sync_children(
         &mut self,
-        __cg_params: &DecodeParams,
+        how: ::cudagraph_runtime::__private::SyncChildren,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.layer = <Kernel<
-            (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
-        > as ::cudagraph_runtime::__private::KernelType>::function_id(
-            &__cg_params.layer,
+        let _ = how;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    fn slots_at(
+        __cg_params: &DecodeParams,
+        offset: usize,
+        len: usize,
+    ) -> ::cudagraph_runtime::__private::Range<usize> {
+        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
+        > = ::cudagraph_runtime::__private::OnceLock::new();
+        let found = LAYOUT
+            .get_or_init(|| {
+                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
+                    6usize,
+                );
+                Self::__cg_layout_0(__cg_params, &mut layout);
+                layout.sort_unstable();
+                layout
+            });
+        ::cudagraph_runtime::__private::find_slots(found, offset, len)
+    }
+}
+#[allow(clippy::type_complexity)]
+impl DecodeExec {
+    /**Sets param `layer` and updates what reads it (nodes `attn[0]`, `mlp[0]`, `attn[1]`, `mlp[1]`, `attn[2]`, `mlp[2]`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`DecodeExec`]).
+*/
+    pub fn set_layer(
+        &mut self,
+        value: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    ) -> ::cudagraph_runtime::__private::Result<
+        Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    > {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.layer,
+            value,
         );
-        ::cudagraph_runtime::__private::Result::Ok(())
+        ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
     }
-    #[inline(never)]
-    fn __cg_commit_1(
+    /**Sets element `index` of array param `w` and updates the nodes that read that element (of node `head`), one single-node update each: the other elements' readers are left alone. Returns the old value; `Error::Invalid` for an index beyond the array. On error, naming the node, nothing changes: the element keeps its old value and the nodes their updates (see [`DecodeExec`]).
+*/
+    pub fn set_w(
         &mut self,
-        __cg_params: &DecodeParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.w = <[DeviceBuffer<
-            f32,
-        >; LAYERS] as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.w);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_2(
-        &mut self,
-        __cg_params: &DecodeParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.x = <DeviceBuffer<
-            f32,
-        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_3(
-        &mut self,
-        __cg_params: &DecodeParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.h = <[DeviceBuffer<
-            f32,
-        >; LAYERS] as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.h);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_4(
-        &mut self,
-        __cg_params: &DecodeParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.scale = <[f32; LAYERS] as ::cudagraph_runtime::__private::ParamValue>::keep(
-            &__cg_params.scale,
+        index: usize,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        ::cudagraph_runtime::__private::element("w", index, 3usize)?;
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.w[index],
+            value,
         );
-        ::cudagraph_runtime::__private::Result::Ok(())
+        ::cudagraph_runtime::__private::set_param(self, 1usize + index).map(|_| old)
     }
-    #[inline(never)]
-    fn __cg_commit_5(
+    /**Sets param `x` and updates what reads it (nodes `embed`, `attn[0]`, `mlp[0]`, `attn[1]`, `mlp[1]`, `attn[2]`, `mlp[2]`, `head`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`DecodeExec`]).
+*/
+    pub fn set_x(
         &mut self,
-        __cg_params: &DecodeParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-            &__cg_params.n,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.x,
+            value,
         );
+        ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
+    }
+    /**Sets element `index` of array param `h` and updates the nodes that read that element (of nodes `attn[l]`, `mlp[l]`), one single-node update each: the other elements' readers are left alone. Returns the old value; `Error::Invalid` for an index beyond the array. On error, naming the node, nothing changes: the element keeps its old value and the nodes their updates (see [`DecodeExec`]).
+*/
+    pub fn set_h(
+        &mut self,
+        index: usize,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        ::cudagraph_runtime::__private::element("h", index, 3usize)?;
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.h[index],
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 5usize + index).map(|_| old)
+    }
+    /**Sets element `index` of array param `scale` and updates the nodes that read that element (of node `attn[l]`), one single-node update each: the other elements' readers are left alone. Returns the old value; `Error::Invalid` for an index beyond the array. On error, naming the node, nothing changes: the element keeps its old value and the nodes their updates (see [`DecodeExec`]).
+*/
+    pub fn set_scale(
+        &mut self,
+        index: usize,
+        value: f32,
+    ) -> ::cudagraph_runtime::__private::Result<f32> {
+        ::cudagraph_runtime::__private::element("scale", index, 3usize)?;
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.scale[index],
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 8usize + index).map(|_| old)
+    }
+    /**Sets param `n` and updates what reads it (nodes `attn[0]`, `mlp[0]`, `attn[1]`, `mlp[1]`, `attn[2]`, `mlp[2]`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`DecodeExec`]).
+*/
+    pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.n,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 11usize).map(|_| old)
+    }
+    /// The update of a node CUDA updates nothing of.
+    #[allow(dead_code)]
+    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        __cg_params: &DecodeParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &DecodeParams = &self.state.params;
         self.exec
             .set_memset_params(self.nodes.embed, Decode::__cg_eval_embed(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -1148,9 +1136,9 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     #[allow(unused_variables)]
     fn __cg_update_node_1(
         &mut self,
-        __cg_params: &DecodeParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &DecodeParams = &self.state.params;
         #[allow(unused_variables)]
         let l: usize = index;
         let (kernel, config, args) = Decode::__cg_eval_attn(__cg_params, index);
@@ -1162,9 +1150,9 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     #[allow(unused_variables)]
     fn __cg_update_node_2(
         &mut self,
-        __cg_params: &DecodeParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &DecodeParams = &self.state.params;
         #[allow(unused_variables)]
         let l: usize = index;
         let (kernel, config, args) = Decode::__cg_eval_mlp(__cg_params, index);
@@ -1176,12 +1164,287 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     #[allow(unused_variables)]
     fn __cg_update_node_7(
         &mut self,
-        __cg_params: &DecodeParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &DecodeParams = &self.state.params;
         self.exec
             .set_memcpy_params(self.nodes.head, Decode::__cg_eval_head(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_layout_0(
+        __cg_params: &DecodeParams,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
+    ) {
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.layer,
+                    0u32,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.w,
+                    1u32,
+                    3u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.x,
+                    4u32,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.h,
+                    5u32,
+                    3u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.scale,
+                    8u32,
+                    3u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.n,
+                    11u32,
+                    1u32,
+                ),
+            );
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+        match param {
+            0usize => {
+                if commit {
+                    self.applied.layer = <Kernel<
+                        (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.layer,
+                    );
+                } else {
+                    self.state.params.layer = <Kernel<
+                        (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.layer,
+                    );
+                }
+            }
+            1usize..4usize => {
+                if commit {
+                    self.applied.w[param - 1usize] = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.w[param - 1usize],
+                    );
+                } else {
+                    self.state.params.w[param - 1usize] = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.w[param - 1usize],
+                    );
+                }
+            }
+            4usize => {
+                if commit {
+                    self.applied.x = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.x,
+                    );
+                } else {
+                    self.state.params.x = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.x,
+                    );
+                }
+            }
+            5usize..8usize => {
+                if commit {
+                    self.applied.h[param - 5usize] = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.h[param - 5usize],
+                    );
+                } else {
+                    self.state.params.h[param - 5usize] = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.h[param - 5usize],
+                    );
+                }
+            }
+            8usize..11usize => {
+                if commit {
+                    self.applied.scale[param - 8usize] = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.scale[param - 8usize],
+                    );
+                } else {
+                    self.state.params.scale[param - 8usize] = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.scale[param - 8usize],
+                    );
+                }
+            }
+            11usize => {
+                if commit {
+                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.n,
+                    );
+                } else {
+                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.n,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+/**Changes to the params of a [`DecodeExec`], several at once ([`DecodeExec::params_mut`]). It reads as the params (`Deref`); `set_<param>` and [`swap`](Self::swap) change them and mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each once however many of its params changed. A guard dropped without `apply` leaves the changes to the executable's next launch, which applies them first: a change cannot be forgotten. An update that fails is the error of that `apply` or launch, naming the node (the launch launches nothing), and undoes the changes: the params and the nodes are as they were before them.
+
+```text
+let mut p = exec.params_mut();
+p.set_n(n);                         // its readers are updated once,
+p.set_scale(0.5);                   // even those reading both
+p.swap(|p| (&mut p.x, &mut p.x_new))?;
+p.apply()?;                         // or: the next exec.launch(&stream)
+```*/
+#[must_use = "changes made through the guard are applied by `apply`, or by the next launch"]
+struct DecodeParamsMut<'a> {
+    exec: &'a mut DecodeExec,
+}
+impl ::cudagraph_runtime::__private::Deref for DecodeParamsMut<'_> {
+    type Target = DecodeParams;
+    fn deref(&self) -> &DecodeParams {
+        &self.exec.state.params
+    }
+}
+#[allow(clippy::type_complexity)]
+impl DecodeParamsMut<'_> {
+    ///Sets param `layer`, and marks what reads it (nodes `attn[0]`, `mlp[0]`, `attn[1]`, `mlp[1]`, `attn[2]`, `mlp[2]`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_layer(
+        &mut self,
+        value: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    ) -> Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.layer,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        old
+    }
+    ///Sets element `index` of array param `w`, and marks the nodes that read that element (of node `head`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value; `Error::Invalid` for an index beyond the array, with nothing changed.
+    #[inline]
+    pub fn set_w(
+        &mut self,
+        index: usize,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        ::cudagraph_runtime::__private::element("w", index, 3usize)?;
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.w[index],
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 1usize + index);
+        ::cudagraph_runtime::__private::Result::Ok(old)
+    }
+    ///Sets param `x`, and marks what reads it (nodes `embed`, `attn[0]`, `mlp[0]`, `attn[1]`, `mlp[1]`, `attn[2]`, `mlp[2]`, `head`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_x(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.x,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 4usize);
+        old
+    }
+    ///Sets element `index` of array param `h`, and marks the nodes that read that element (of nodes `attn[l]`, `mlp[l]`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value; `Error::Invalid` for an index beyond the array, with nothing changed.
+    #[inline]
+    pub fn set_h(
+        &mut self,
+        index: usize,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        ::cudagraph_runtime::__private::element("h", index, 3usize)?;
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.h[index],
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 5usize + index);
+        ::cudagraph_runtime::__private::Result::Ok(old)
+    }
+    ///Sets element `index` of array param `scale`, and marks the nodes that read that element (of node `attn[l]`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value; `Error::Invalid` for an index beyond the array, with nothing changed.
+    #[inline]
+    pub fn set_scale(
+        &mut self,
+        index: usize,
+        value: f32,
+    ) -> ::cudagraph_runtime::__private::Result<f32> {
+        ::cudagraph_runtime::__private::element("scale", index, 3usize)?;
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.scale[index],
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 8usize + index);
+        ::cudagraph_runtime::__private::Result::Ok(old)
+    }
+    ///Sets param `n`, and marks what reads it (nodes `attn[0]`, `mlp[0]`, `attn[1]`, `mlp[1]`, `attn[2]`, `mlp[2]`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_n(&mut self, value: u32) -> u32 {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.n,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 11usize);
+        old
+    }
+    /// Swaps two params of one type (or parts of params), picked by `pick`
+    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
+    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
+    /// param's heap data): which param changed could not be known.
+    pub fn swap<T>(
+        &mut self,
+        pick: impl FnOnce(&mut DecodeParams) -> (&mut T, &mut T),
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
+    }
+    /// Updates the nodes that read the params changed so far, each once; returns how
+    /// many it updated. All or nothing: an update that fails is reported, naming its
+    /// node, and the changes are undone (the params get back the values the nodes were
+    /// last updated from, the nodes updated before the refusal are set back, nothing
+    /// stays pending), so the executable runs as it did before them.
+    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+        ::cudagraph_runtime::__private::apply(self.exec)
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for DecodeParamsMut<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("DecodeParamsMut").finish_non_exhaustive()
     }
 }
 ///Update handle of node `embed` of [`DecodeExec`] (`memset(x, 1.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
@@ -1202,13 +1465,14 @@ impl<'a> DecodeEmbedNode<'a> {
             f32,
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[0usize] = true;
-        self.exec
+        let set = self
+            .exec
             .exec
             .set_memset_params(
                 self.exec.nodes.embed,
                 ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
-            )
+            );
+        set.map(|()| self.exec.tracker.set_by_handle(0usize))
     }
     #[doc(hidden)]
     pub fn set_2d<__CgDst, __CgValue>(
@@ -1281,7 +1545,6 @@ impl<'a> DecodeAttnNode<'a> {
         x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
         arg3: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[Self::__CG_POSITIONS[self.index]] = true;
         self.exec
             .exec
             .set_kernel_params(
@@ -1290,6 +1553,7 @@ impl<'a> DecodeAttnNode<'a> {
                 (n, arg1, x, arg3),
             )?;
         self.exec.state.launch.attn[self.index] = config;
+        self.exec.tracker.set_by_handle(Self::__CG_POSITIONS[self.index]);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
@@ -1354,7 +1618,6 @@ impl<'a> DecodeMlpNode<'a> {
         arg2: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
         x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[Self::__CG_POSITIONS[self.index]] = true;
         self.exec
             .exec
             .set_kernel_params(
@@ -1363,6 +1626,7 @@ impl<'a> DecodeMlpNode<'a> {
                 (n, arg1, arg2, x),
             )?;
         self.exec.state.launch.mlp[self.index] = config;
+        self.exec.tracker.set_by_handle(Self::__CG_POSITIONS[self.index]);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
@@ -1427,13 +1691,14 @@ impl<'a> DecodeHeadNode<'a> {
             __CgElem,
         >,
     {
-        self.exec.dirty[7usize] = true;
-        self.exec
+        let set = self
+            .exec
             .exec
             .set_memcpy_params(
                 self.exec.nodes.head,
                 ::cudagraph_runtime::__private::memcpy_as(src, dst),
-            )
+            );
+        set.map(|()| self.exec.tracker.set_by_handle(7usize))
     }
     #[doc(hidden)]
     pub fn set_2d<__CgSrc, __CgDst>(
@@ -1496,7 +1761,7 @@ const _: () = {
         )
     }
 };
-/**The params of [`Sides`]: what its nodes are built from ([`Sides::build`]), and what [`SidesExec::set_params`] compares to update only the nodes whose inputs changed.
+/**The params of [`Sides`]: what its nodes are built from ([`Sides::build`]). Its executable owns a copy ([`SidesExec::params`]), changed through the executable (`set_<param>`, [`SidesExec::params_mut`], [`SidesExec::set_params`]), which updates exactly the nodes that read what changed:
 
 - node `side[i]` reads `scale`, `g`, `n`
 - node `other` reads `scale`, `x`, `n`
@@ -1559,69 +1824,6 @@ struct __SidesNodes {
 }
 unsafe impl ::cudagraph_runtime::__private::Unbuilt for __SidesNodes {}
 #[doc(hidden)]
-#[allow(non_camel_case_types, non_snake_case, dead_code, clippy::type_complexity)]
-struct __SidesSnapshot0 {
-    scale: usize,
-    g: [DeviceBuffer<f32>; 3],
-    x: DeviceBuffer<f32>,
-    n: u32,
-}
-impl __SidesSnapshot0 {
-    #[inline(never)]
-    fn __cg_keep(__cg_params: &SidesParams) -> Self {
-        Self {
-            scale: <Kernel<
-                (u32, f32, DevicePtrMut<f32>),
-            > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &__cg_params.scale,
-            ),
-            g: <[DeviceBuffer<
-                f32,
-            >; 3] as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.g),
-            x: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x),
-            n: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.n),
-        }
-    }
-}
-impl ::cudagraph_runtime::__private::Clone for __SidesSnapshot0 {
-    #[inline(never)]
-    fn clone(&self) -> Self {
-        Self {
-            scale: self.scale,
-            g: <[DeviceBuffer<
-                f32,
-            >; 3] as ::cudagraph_runtime::__private::ParamValue>::keep(&self.g),
-            x: <DeviceBuffer<
-                f32,
-            > as ::cudagraph_runtime::__private::ParamValue>::keep(&self.x),
-            n: <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(&self.n),
-        }
-    }
-}
-#[doc(hidden)]
-#[allow(non_camel_case_types)]
-struct __SidesSnapshot {
-    __cg_kept_0: __SidesSnapshot0,
-}
-impl __SidesSnapshot {
-    /// What the executable keeps of `params`.
-    #[allow(unused_variables)]
-    fn __cg_keep(__cg_params: &SidesParams) -> Self {
-        Self {
-            __cg_kept_0: __SidesSnapshot0::__cg_keep(__cg_params),
-        }
-    }
-}
-impl ::cudagraph_runtime::__private::Clone for __SidesSnapshot {
-    fn clone(&self) -> Self {
-        Self {
-            __cg_kept_0: ::cudagraph_runtime::__private::Clone::clone(&self.__cg_kept_0),
-        }
-    }
-}
-#[doc(hidden)]
 #[allow(non_camel_case_types, non_snake_case, dead_code)]
 #[derive(Clone, Copy)]
 struct __SidesLaunch {
@@ -1632,7 +1834,7 @@ unsafe impl ::cudagraph_runtime::__private::Unbuilt for __SidesLaunch {}
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 struct __SidesState {
-    params: __SidesSnapshot,
+    params: ::cudagraph_runtime::__private::Box<SidesParams>,
     launch: ::cudagraph_runtime::__private::Box<__SidesLaunch>,
 }
 impl Sides {
@@ -1739,7 +1941,7 @@ impl Sides {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __SidesState {
-                params: __SidesSnapshot::__cg_keep(__cg_params),
+                params: Self::__cg_own(__cg_params)?,
                 launch: configs,
             },
         ))
@@ -1768,20 +1970,18 @@ impl Sides {
                         __cg_params,
                         index,
                     );
-                    ::cudagraph_runtime::__private::Result::Ok((
-                        __cg_graph
-                            .add_kernel(
-                                kernel,
-                                config,
-                                args,
-                                &::cudagraph_runtime::__private::deps_at(
-                                    ids,
-                                    Sides::__CG_DEPS,
-                                    Sides::__CG_DEP_START,
-                                ),
-                            )?,
-                        config,
-                    ))
+                    let added = __cg_graph
+                        .add_kernel(
+                            kernel,
+                            config,
+                            args,
+                            &::cudagraph_runtime::__private::deps_at(
+                                ids,
+                                Sides::__CG_DEPS,
+                                Sides::__CG_DEP_START,
+                            ),
+                        )?;
+                    ::cudagraph_runtime::__private::Result::Ok((added, config))
                 },
             )?;
             ids.push(nodes.side[index].id());
@@ -1803,10 +2003,8 @@ impl Sides {
             "other",
             |__cg_graph| {
                 let (kernel, config, args) = Sides::__cg_eval_other(__cg_params);
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[])?,
-                    config,
-                ))
+                let added = __cg_graph.add_kernel(kernel, config, args, &[])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         ids.push(nodes.other.id());
@@ -1931,14 +2129,25 @@ impl Sides {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<SidesExec> {
-        ::cudagraph_runtime::__private::Result::Ok(SidesExec {
-            exec: self.graph.instantiate_with(flags, upload)?,
-            nodes: self.nodes,
-            state: self.state,
-            dirty: [false; 4usize],
-            stamps: ::cudagraph_runtime::__private::zeros(4usize),
-            generation: 0,
-        })
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            SidesExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
+    }
+    ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
+    pub fn instantiate_on(
+        self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<SidesExec> {
+        let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            SidesExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
     }
     #[allow(
         non_snake_case,
@@ -2072,13 +2281,24 @@ impl ::cudagraph_runtime::__private::ChildGraph for Sides {
     fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
+    fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
+        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
+        copy.build_id = self.build_id;
+        ::cudagraph_runtime::__private::Result::Ok(copy)
+    }
 }
 impl ::cudagraph_runtime::__private::SameDeclaration<Sides> for Sides {
     fn same(&self) -> &Sides {
         self
     }
 }
-/**[`Sides`], instantiated: launch it, update it from another [`Sides`] or with [`set_params`](Self::set_params), or update one node through its handle:
+/**[`Sides`], instantiated, with the [`SidesParams`] it runs, which it owns ([`params`](Self::params)).
+
+Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`SidesParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Sides`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
+
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
+
+Nodes:
 
 - [`side(i)`](Self::side): kernel node, one per iteration (3 instances)
 - [`other()`](Self::other): kernel node
@@ -2089,22 +2309,44 @@ struct SidesExec {
         ::cudagraph_runtime::__private::ManuallyDrop<__SidesNodes>,
     >,
     state: __SidesState,
-    /// Nodes set through their handles since the last `set_params`: it sets them again.
-    dirty: [bool; 4usize],
-    /// Per node, the number of the last `set_params_only` call naming several params that
-    /// updated it (so that it updates each node once).
-    stamps: ::cudagraph_runtime::__private::Box<[u32]>,
-    /// The number of the last such call.
-    generation: u32,
+    /// A copy of the params as the nodes were last updated from them: what a refused
+    /// change puts back (see `__private::apply`).
+    applied: ::cudagraph_runtime::__private::Box<SidesParams>,
+    /// The nodes that disagree with the params (see `__private::Tracker`).
+    tracker: ::cudagraph_runtime::__private::Tracker,
 }
 impl SidesExec {
+    /// The executable of `exec`, instantiated from a graph with these nodes and state;
+    /// `applied`, a copy of the state's params.
+    fn __cg_new(
+        exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+        nodes: ::cudagraph_runtime::__private::Box<
+            ::cudagraph_runtime::__private::ManuallyDrop<__SidesNodes>,
+        >,
+        state: __SidesState,
+        applied: ::cudagraph_runtime::__private::Box<SidesParams>,
+    ) -> Self {
+        let tracker = ::cudagraph_runtime::__private::Tracker::new(4usize, 6usize);
+        Self {
+            exec,
+            nodes,
+            state,
+            applied,
+            tracker,
+        }
+    }
     /// Launches the graph into `stream`.
+    ///
+    ///Nodes whose params changed through [`params_mut`](Self::params_mut) and were not updated yet are updated first; an update that fails is the launch's error, naming the node, and nothing is launched: the changes are undone, so the next launch runs what ran before them.
     pub fn launch(
         &mut self,
         stream: &::cudagraph_runtime::__private::Arc<
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        if self.tracker.is_dirty() {
+            ::cudagraph_runtime::__private::apply(self)?;
+        }
         self.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
@@ -2116,7 +2358,7 @@ impl SidesExec {
     }
     /**Whole-graph update from a [`Sides`] built with other params (`cuGraphExecUpdate`).
 
-Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable runs that graph's params, and [`set_params`](Self::set_params) compares with them.*/
+Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable owns a copy of that graph's params (what [`params`](Self::params) shows), and changes made to its own params and not applied yet are dropped.*/
     pub fn update<__CgSame: ::cudagraph_runtime::__private::SameDeclaration<Sides>>(
         &mut self,
         source: &__CgSame,
@@ -2124,84 +2366,101 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Sides = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
+        let params = Sides::__cg_own(&source.state.params)?;
+        let applied = Sides::__cg_own(&source.state.params)?;
         self.exec.update(&source.graph)?;
-        self.state.params = source.state.params.clone();
+        self.state.params = params;
+        self.applied = applied;
         *self.state.launch = *source.state.launch;
-        self.dirty = [false; 4usize];
+        self.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    /**Makes the executable's nodes what [`Sides::build`] would make from `params`, with one single-node update per node whose inputs changed since the last build, update or `set_params` (or that was set through its handle since). Returns how many nodes it updated. Enabled/disabled states are kept.
+    /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Sides::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
 
-A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.*/
+It compares every param, so its cost grows with the declaration: to change a few params, set them (the setters `set_<param>`, [`params_mut`](Self::params_mut)), which updates only their readers. A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.
+
+Params under which two nodes that may run at the same time share memory, one writing it, are refused as by [`Sides::build`], with nothing changed. So is any update a node refuses: the error names the node, and the params and the nodes updated before it are set back to what they were.*/
     pub fn set_params(
         &mut self,
         __cg_params: &SidesParams,
     ) -> ::cudagraph_runtime::__private::Result<usize> {
         Sides::__cg_check_overlaps(__cg_params)?;
-        #[allow(unused_mut)]
-        let mut changed = [false; 6usize];
-        self.__cg_changed_0(__cg_params, &mut changed);
-        let mut updated = 0usize;
-        #[allow(clippy::type_complexity)]
-        const READS: &[(
-            usize,
-            &[usize],
-            fn(
-                &mut SidesExec,
-                &SidesParams,
-                usize,
-            ) -> ::cudagraph_runtime::__private::Result<()>,
-            usize,
-        )] = &[
-            (0usize, &[0usize, 1usize, 5usize], SidesExec::__cg_update_node_0, 0usize),
-            (1usize, &[0usize, 2usize, 5usize], SidesExec::__cg_update_node_0, 1usize),
-            (2usize, &[0usize, 3usize, 5usize], SidesExec::__cg_update_node_0, 2usize),
-            (3usize, &[0usize, 4usize, 5usize], SidesExec::__cg_update_node_3, 0usize),
-        ];
-        for &(pos, reads, update, index) in READS {
-            if self.dirty[pos] || reads.iter().any(|&i| changed[i]) {
-                self.dirty[pos] = true;
-                update(self, __cg_params, index)?;
-                updated += 1;
-            }
-        }
-        const SLOTS: [usize; 4usize + 1] = [0usize, 1usize, 4usize, 5usize, 6usize];
-        for (param, &(_, commit)) in Self::__CG_PARAMS.iter().enumerate() {
-            if changed[SLOTS[param]..SLOTS[param + 1]].contains(&true) {
-                commit(self, __cg_params)?;
-            }
-        }
-        self.dirty = [false; 4usize];
-        ::cudagraph_runtime::__private::Result::Ok(updated)
+        self.__cg_take_0(__cg_params);
+        ::cudagraph_runtime::__private::set_all(self)
+    }
+    ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
+    pub fn params(&self) -> &SidesParams {
+        &self.state.params
+    }
+    /**A guard through which to change several params at once, or to swap two: [`SidesParamsMut`]'s `set_<param>` and [`swap`](SidesParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`SidesParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
+
+```text
+exec.params_mut().swap(|p| (&mut p.x, &mut p.x_new))?; // the ping-pong of a solver
+exec.launch(&stream)?;                                 // updates x's and x_new's readers
+```*/
+    pub fn params_mut(&mut self) -> SidesParamsMut<'_> {
+        SidesParamsMut { exec: self }
+    }
+    /// The params, taking the executable apart (it is dropped; memory its launches may
+    /// still use stays alive until they are done).
+    pub fn into_params(self) -> SidesParams {
+        *self.state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
         &self.exec
     }
     #[inline(never)]
-    fn __cg_changed_0(&self, __cg_params: &SidesParams, changed: &mut [bool; 6usize]) {
-        changed[0usize] = !(<Kernel<
+    fn __cg_take_0(&mut self, __cg_params: &SidesParams) {
+        if !(<Kernel<
             (u32, f32, DevicePtrMut<f32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.scale)
-            == self.state.params.__cg_kept_0.scale);
+            == <Kernel<
+                (u32, f32, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &self.state.params.scale,
+            ))
+        {
+            self.state.params.scale = <Kernel<
+                (u32, f32, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.scale);
+            ::cudagraph_runtime::__private::stage(self, 0usize);
+        }
         for k in 0..3usize {
-            changed[1usize + k] = !(<DeviceBuffer<
+            if !(<DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::same(
                 &__cg_params.g[k],
-                &self.state.params.__cg_kept_0.g[k],
-            ));
+                &self.state.params.g[k],
+            )) {
+                self.state.params.g[k] = <DeviceBuffer<
+                    f32,
+                > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_params.g[k],
+                );
+                ::cudagraph_runtime::__private::stage(self, 1usize + k);
+            }
         }
-        changed[4usize] = !(<DeviceBuffer<
+        if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.x,
-            &self.state.params.__cg_kept_0.x,
-        ));
-        changed[5usize] = !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
+            &self.state.params.x,
+        )) {
+            self.state.params.x = <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x);
+            ::cudagraph_runtime::__private::stage(self, 4usize);
+        }
+        if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.n,
-            &self.state.params.__cg_kept_0.n,
-        ));
+            &self.state.params.n,
+        )) {
+            self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.n,
+            );
+            ::cudagraph_runtime::__private::stage(self, 5usize);
+        }
     }
     /**Node `side[i]` (`kernel scale<<<1, 32>>>(n, 2.0, g[i])`): its update handle.
 
@@ -2233,157 +2492,193 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SidesExec {
         f.debug_struct("SidesExec").field("exec", &self.exec).finish_non_exhaustive()
     }
 }
-///The params of [`SidesParams`], one variant each: what [`SidesExec::set_params_only`] is told changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(dead_code)]
-enum SidesParam {
-    ///Param `scale`.
-    Scale,
-    ///Param `g`.
-    G,
-    ///Param `x`.
-    X,
-    ///Param `n`.
-    N,
+impl Sides {
+    /// A copy of `params`, for the graph and then its executable to keep: made field by
+    /// field in place on the heap, a few dozen fields per function.
+    #[allow(unused_variables, unused_unsafe)]
+    fn __cg_own(
+        __cg_params: &SidesParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        ::cudagraph_runtime::__private::Box<SidesParams>,
+    > {
+        let mut out = ::cudagraph_runtime::__private::Box::<SidesParams>::new_uninit();
+        let dst = out.as_mut_ptr();
+        unsafe {
+            Self::__cg_own_0(__cg_params, dst);
+            ::cudagraph_runtime::__private::Result::Ok(out.assume_init())
+        }
+    }
+    /// Writes a copy of some of the params into `dst` (see `__cg_own`).
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of the params struct.
+    #[inline(never)]
+    unsafe fn __cg_own_0(__cg_params: &SidesParams, dst: *mut SidesParams) {
+        unsafe {
+            (&raw mut (*dst).scale)
+                .write(
+                    <Kernel<
+                        (u32, f32, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_params.scale,
+                    ),
+                );
+            (&raw mut (*dst).g)
+                .write(
+                    <[DeviceBuffer<
+                        f32,
+                    >; 3] as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.g,
+                    ),
+                );
+            (&raw mut (*dst).x)
+                .write(
+                    <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.x,
+                    ),
+                );
+            (&raw mut (*dst).n)
+                .write(
+                    <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.n,
+                    ),
+                );
+        }
+    }
 }
-impl SidesExec {
-    /**Like [`set_params`](Self::set_params), for callers that know what they changed: updates the nodes whose expressions read a param in `changed` (each once), and only them, so its cost grows with the nodes updated, not with the graph. Returns how many nodes it updated.
-
-A changed param missing from `changed` leaves its nodes as they were (the executable keeps alive whatever memory they use); nodes set through their handles are not reset (`set_params` does both). Params that share memory with another under nodes that may run at the same time are refused as by [`Sides::build`].*/
-    pub fn set_params_only(
-        &mut self,
-        __cg_params: &SidesParams,
-        changed: &[SidesParam],
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
-        Sides::__cg_check_overlaps(__cg_params)?;
-        for &__cg_param in changed {
-            match __cg_param {
-                SidesParam::Scale => {}
-                SidesParam::G => {}
-                SidesParam::X => {}
-                SidesParam::N => {}
-            }
-        }
-        let mut updated = 0usize;
-        if let [__cg_param] = changed {
-            let (readers, commit) = Self::__CG_PARAMS[*__cg_param as usize];
-            for &(_, update, index) in readers {
-                update(self, __cg_params, index)?;
-                updated += 1;
-            }
-            commit(self, __cg_params)?;
-            return ::cudagraph_runtime::__private::Result::Ok(updated);
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamps.fill(0);
-            self.generation = 1;
-        }
-        let stamp = self.generation;
-        for &__cg_param in changed {
-            for &(pos, update, index) in Self::__CG_PARAMS[__cg_param as usize].0 {
-                if self.stamps[pos] != stamp {
-                    self.stamps[pos] = stamp;
-                    update(self, __cg_params, index)?;
-                    updated += 1;
-                }
-            }
-        }
-        for &__cg_param in changed {
-            (Self::__CG_PARAMS[__cg_param as usize].1)(self, __cg_params)?;
-        }
-        ::cudagraph_runtime::__private::Result::Ok(updated)
-    }
+impl ::cudagraph_runtime::__private::Tracked for SidesExec {
+    type Params = SidesParams;
+    const NAME: &'static str = "SidesExec";
     #[allow(clippy::type_complexity)]
-    const __CG_PARAMS: &'static [(
-        &'static [(
-            usize,
-            fn(
-                &mut Self,
-                &SidesParams,
-                usize,
-            ) -> ::cudagraph_runtime::__private::Result<()>,
-            usize,
-        )],
-        fn(&mut Self, &SidesParams) -> ::cudagraph_runtime::__private::Result<()>,
+    const UPDATES: &'static [(
+        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
+        u32,
     )] = &[
-        (
-            &[
-                (0usize, Self::__cg_update_node_0, 0usize),
-                (1usize, Self::__cg_update_node_0, 1usize),
-                (2usize, Self::__cg_update_node_0, 2usize),
-                (3usize, Self::__cg_update_node_3, 0usize),
-            ],
-            Self::__cg_commit_0,
-        ),
-        (
-            &[
-                (0usize, Self::__cg_update_node_0, 0usize),
-                (1usize, Self::__cg_update_node_0, 1usize),
-                (2usize, Self::__cg_update_node_0, 2usize),
-            ],
-            Self::__cg_commit_1,
-        ),
-        (&[(3usize, Self::__cg_update_node_3, 0usize)], Self::__cg_commit_2),
-        (
-            &[
-                (0usize, Self::__cg_update_node_0, 0usize),
-                (1usize, Self::__cg_update_node_0, 1usize),
-                (2usize, Self::__cg_update_node_0, 2usize),
-                (3usize, Self::__cg_update_node_3, 0usize),
-            ],
-            Self::__cg_commit_3,
-        ),
+        (Self::__cg_update_node_0, 0u32),
+        (Self::__cg_update_node_0, 1u32),
+        (Self::__cg_update_node_0, 2u32),
+        (Self::__cg_update_node_3, 0u32),
     ];
-    #[inline(never)]
-    fn __cg_commit_0(
+    const READERS: &'static [(&'static [u32], bool)] = &[
+        (&[0u32, 1u32, 2u32, 3u32], false),
+        (&[0u32], true),
+        (&[1u32], true),
+        (&[2u32], true),
+        (&[3u32], true),
+        (&[0u32, 1u32, 2u32, 3u32], false),
+    ];
+    #[inline(always)]
+    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+        &mut self.tracker
+    }
+    #[inline(always)]
+    fn params_mut(&mut self) -> &mut SidesParams {
+        &mut self.state.params
+    }
+    fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
+        Sides::__cg_check_overlaps(&self.state.params)
+    }
+    #[allow(unused_variables)]
+    fn write_indirect(&mut self, param: usize) {}
+    #[inline]
+    #[allow(unused_variables)]
+    fn sync(&mut self, param: usize, commit: bool) {
+        match param {
+            0usize..6usize => self.__cg_sync_0(param, commit),
+            _ => {}
+        }
+    }
+    #[inline(always)]
+    fn sync_children(
         &mut self,
-        __cg_params: &SidesParams,
+        how: ::cudagraph_runtime::__private::SyncChildren,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.scale = <Kernel<
-            (u32, f32, DevicePtrMut<f32>),
-        > as ::cudagraph_runtime::__private::KernelType>::function_id(
-            &__cg_params.scale,
+        let _ = how;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    fn slots_at(
+        __cg_params: &SidesParams,
+        offset: usize,
+        len: usize,
+    ) -> ::cudagraph_runtime::__private::Range<usize> {
+        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
+        > = ::cudagraph_runtime::__private::OnceLock::new();
+        let found = LAYOUT
+            .get_or_init(|| {
+                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
+                    4usize,
+                );
+                Self::__cg_layout_0(__cg_params, &mut layout);
+                layout.sort_unstable();
+                layout
+            });
+        ::cudagraph_runtime::__private::find_slots(found, offset, len)
+    }
+}
+#[allow(clippy::type_complexity)]
+impl SidesExec {
+    /**Sets param `scale` and updates what reads it (nodes `side[0]`, `side[1]`, `side[2]`, `other`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`SidesExec`]).
+*/
+    pub fn set_scale(
+        &mut self,
+        value: Kernel<(u32, f32, DevicePtrMut<f32>)>,
+    ) -> ::cudagraph_runtime::__private::Result<Kernel<(u32, f32, DevicePtrMut<f32>)>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.scale,
+            value,
         );
-        ::cudagraph_runtime::__private::Result::Ok(())
+        ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
     }
-    #[inline(never)]
-    fn __cg_commit_1(
+    /**Sets element `index` of array param `g` and updates the nodes that read that element (of node `side[i]`), one single-node update each: the other elements' readers are left alone. Returns the old value; `Error::Invalid` for an index beyond the array. On error, naming the node, nothing changes: the element keeps its old value and the nodes their updates (see [`SidesExec`]).
+*/
+    pub fn set_g(
         &mut self,
-        __cg_params: &SidesParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.g = <[DeviceBuffer<
-            f32,
-        >; 3] as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.g);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_2(
-        &mut self,
-        __cg_params: &SidesParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.x = <DeviceBuffer<
-            f32,
-        > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x);
-        ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    #[inline(never)]
-    fn __cg_commit_3(
-        &mut self,
-        __cg_params: &SidesParams,
-    ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.state.params.__cg_kept_0.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-            &__cg_params.n,
+        index: usize,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        ::cudagraph_runtime::__private::element("g", index, 3usize)?;
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.g[index],
+            value,
         );
+        ::cudagraph_runtime::__private::set_param(self, 1usize + index).map(|_| old)
+    }
+    /**Sets param `x` and updates what reads it (node `other`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`SidesExec`]).
+*/
+    pub fn set_x(
+        &mut self,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.x,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
+    }
+    /**Sets param `n` and updates what reads it (nodes `side[0]`, `side[1]`, `side[2]`, `other`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`SidesExec`]).
+*/
+    pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.n,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 5usize).map(|_| old)
+    }
+    /// The update of a node CUDA updates nothing of.
+    #[allow(dead_code)]
+    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        __cg_params: &SidesParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &SidesParams = &self.state.params;
         #[allow(unused_variables)]
         let i: usize = index;
         let (kernel, config, args) = Sides::__cg_eval_side(__cg_params, index);
@@ -2395,13 +2690,214 @@ A changed param missing from `changed` leaves its nodes as they were (the execut
     #[allow(unused_variables)]
     fn __cg_update_node_3(
         &mut self,
-        __cg_params: &SidesParams,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &SidesParams = &self.state.params;
         let (kernel, config, args) = Sides::__cg_eval_other(__cg_params);
         self.exec.set_kernel(self.nodes.other, kernel, config, args)?;
         self.state.launch.other = config;
         ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_layout_0(
+        __cg_params: &SidesParams,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
+    ) {
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.scale,
+                    0u32,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.g,
+                    1u32,
+                    3u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.x,
+                    4u32,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.n,
+                    5u32,
+                    1u32,
+                ),
+            );
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+        match param {
+            0usize => {
+                if commit {
+                    self.applied.scale = <Kernel<
+                        (u32, f32, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.scale,
+                    );
+                } else {
+                    self.state.params.scale = <Kernel<
+                        (u32, f32, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.scale,
+                    );
+                }
+            }
+            1usize..4usize => {
+                if commit {
+                    self.applied.g[param - 1usize] = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.g[param - 1usize],
+                    );
+                } else {
+                    self.state.params.g[param - 1usize] = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.g[param - 1usize],
+                    );
+                }
+            }
+            4usize => {
+                if commit {
+                    self.applied.x = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.x,
+                    );
+                } else {
+                    self.state.params.x = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.x,
+                    );
+                }
+            }
+            5usize => {
+                if commit {
+                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.n,
+                    );
+                } else {
+                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.n,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+/**Changes to the params of a [`SidesExec`], several at once ([`SidesExec::params_mut`]). It reads as the params (`Deref`); `set_<param>` and [`swap`](Self::swap) change them and mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each once however many of its params changed. A guard dropped without `apply` leaves the changes to the executable's next launch, which applies them first: a change cannot be forgotten. An update that fails is the error of that `apply` or launch, naming the node (the launch launches nothing), and undoes the changes: the params and the nodes are as they were before them.
+
+```text
+let mut p = exec.params_mut();
+p.set_n(n);                         // its readers are updated once,
+p.set_scale(0.5);                   // even those reading both
+p.swap(|p| (&mut p.x, &mut p.x_new))?;
+p.apply()?;                         // or: the next exec.launch(&stream)
+```*/
+#[must_use = "changes made through the guard are applied by `apply`, or by the next launch"]
+struct SidesParamsMut<'a> {
+    exec: &'a mut SidesExec,
+}
+impl ::cudagraph_runtime::__private::Deref for SidesParamsMut<'_> {
+    type Target = SidesParams;
+    fn deref(&self) -> &SidesParams {
+        &self.exec.state.params
+    }
+}
+#[allow(clippy::type_complexity)]
+impl SidesParamsMut<'_> {
+    ///Sets param `scale`, and marks what reads it (nodes `side[0]`, `side[1]`, `side[2]`, `other`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_scale(
+        &mut self,
+        value: Kernel<(u32, f32, DevicePtrMut<f32>)>,
+    ) -> Kernel<(u32, f32, DevicePtrMut<f32>)> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.scale,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        old
+    }
+    ///Sets element `index` of array param `g`, and marks the nodes that read that element (of node `side[i]`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value; `Error::Invalid` for an index beyond the array, with nothing changed.
+    #[inline]
+    pub fn set_g(
+        &mut self,
+        index: usize,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        ::cudagraph_runtime::__private::element("g", index, 3usize)?;
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.g[index],
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 1usize + index);
+        ::cudagraph_runtime::__private::Result::Ok(old)
+    }
+    ///Sets param `x`, and marks what reads it (node `other`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_x(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.x,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 4usize);
+        old
+    }
+    ///Sets param `n`, and marks what reads it (nodes `side[0]`, `side[1]`, `side[2]`, `other`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_n(&mut self, value: u32) -> u32 {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.n,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 5usize);
+        old
+    }
+    /// Swaps two params of one type (or parts of params), picked by `pick`
+    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
+    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
+    /// param's heap data): which param changed could not be known.
+    pub fn swap<T>(
+        &mut self,
+        pick: impl FnOnce(&mut SidesParams) -> (&mut T, &mut T),
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
+    }
+    /// Updates the nodes that read the params changed so far, each once; returns how
+    /// many it updated. All or nothing: an update that fails is reported, naming its
+    /// node, and the changes are undone (the params get back the values the nodes were
+    /// last updated from, the nodes updated before the refusal are set back, nothing
+    /// stays pending), so the executable runs as it did before them.
+    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+        ::cudagraph_runtime::__private::apply(self.exec)
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SidesParamsMut<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SidesParamsMut").finish_non_exhaustive()
     }
 }
 ///Update handle of node `side[i]` of [`SidesExec`] (`kernel scale<<<1, 32>>>(n, 2.0, g[i])`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
@@ -2429,7 +2925,6 @@ impl<'a> SidesSideNode<'a> {
         arg1: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
         arg2: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[Self::__CG_POSITIONS[self.index]] = true;
         self.exec
             .exec
             .set_kernel_params(
@@ -2438,6 +2933,7 @@ impl<'a> SidesSideNode<'a> {
                 (n, arg1, arg2),
             )?;
         self.exec.state.launch.side[self.index] = config;
+        self.exec.tracker.set_by_handle(Self::__CG_POSITIONS[self.index]);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
@@ -2496,9 +2992,9 @@ impl<'a> SidesOtherNode<'a> {
         arg1: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
         x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.dirty[3usize] = true;
         self.exec.exec.set_kernel_params(self.exec.nodes.other, config, (n, arg1, x))?;
         self.exec.state.launch.other = config;
+        self.exec.tracker.set_by_handle(3usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
