@@ -34,8 +34,8 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                          a loop's nodes are joined by plain edges; write `{a} -> {b};`, or \
                          declare both kernels outside the loop",
                         kw = data.kind.keyword(),
-                        a = edge.from.tokens(),
-                        b = edge.to.tokens(),
+                        a = written(edge.from),
+                        b = written(edge.to),
                     ),
                 );
             }
@@ -141,6 +141,15 @@ pub fn unwaited_note(model: &Model, a: usize, b: usize) -> Option<String> {
          it touches memory, and its `Kernel` is made with `waits_for_dependency`), or make the \
          edge plain, `{f} -> {t};`"
     ))
+}
+
+/// A node reference as written, `a[i]` (tokens print as `a [i]`).
+fn written(r: &crate::parse::NodeRef) -> String {
+    r.tokens()
+        .to_string()
+        .replace(" [", "[")
+        .replace("[ ", "[")
+        .replace(" ]", "]")
 }
 
 /// `a memset node`, `an empty node`.

@@ -255,7 +255,7 @@ fn loops(model: &Model, cx: &mut Ctxt) {
                         "{} node `{}` cannot be declared in a `for` loop: a loop repeats \
                          kernel, memset, memcpy, host, child, empty, alloc, free, event and \
                          capture nodes; declare `{}` outside the loop",
-                        node.op.kind().name,
+                        node.op.kind().name.replace('_', " "),
                         node.name,
                         node.name
                     ),
