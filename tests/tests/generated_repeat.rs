@@ -220,7 +220,15 @@ fn set_params_and_handles_update_one_iteration() {
     p.scale[6] = 0.75;
     let old = exec.set_scale(6, 0.75).unwrap();
     assert_eq!(old, 0.25 + 6.0 / 16.0, "the old element comes back");
-    launch_and_check(&gpu, &mut exec, &p, &data.w, &data.input, &[], "set_scale(6)");
+    launch_and_check(
+        &gpu,
+        &mut exec,
+        &p,
+        &data.w,
+        &data.input,
+        &[],
+        "set_scale(6)",
+    );
     data.w[1] = rng.f32s(n);
     p.w[1] = upload(&gpu, &data.w[1]);
     exec.set_w(1, p.w[1].clone()).unwrap();
@@ -234,7 +242,11 @@ fn set_params_and_handles_update_one_iteration() {
     guard.set_scale(1, 0.25).unwrap();
     guard.set_scale(7, 0.125).unwrap();
     guard.set_scale(7, 0.0625).unwrap();
-    assert_eq!(guard.apply().unwrap(), 2, "scale[1], scale[7]: attn[1], attn[7]");
+    assert_eq!(
+        guard.apply().unwrap(),
+        2,
+        "scale[1], scale[7]: attn[1], attn[7]"
+    );
     (p.scale[0], p.scale[1], p.scale[7]) = (0.5, 0.25, 0.0625);
     launch_and_check(&gpu, &mut exec, &p, &data.w, &data.input, &[], "guard");
     let mut guard = exec.params_mut();
@@ -252,11 +264,12 @@ fn set_params_and_handles_update_one_iteration() {
     launch_and_check(&gpu, &mut exec, &p, &data.w, &data.input, &[], "refused");
     // A swap of two elements marks the two, nothing else.
     let mut guard = exec.params_mut();
-    guard.swap(|q| {
-        let (low, high) = q.w.split_at_mut(4);
-        (&mut low[2], &mut high[0])
-    })
-    .unwrap();
+    guard
+        .swap(|q| {
+            let (low, high) = q.w.split_at_mut(4);
+            (&mut low[2], &mut high[0])
+        })
+        .unwrap();
     assert_eq!(guard.apply().unwrap(), 2, "w[2] <-> w[4]: attn[2], attn[4]");
     p.w.swap(2, 4);
     data.w.swap(2, 4);

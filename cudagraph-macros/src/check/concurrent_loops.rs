@@ -22,7 +22,8 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
     let reach = model.reachability();
     for (k, &b) in conditionals.iter().enumerate() {
         for &a in &conditionals[..k] {
-            let unordered = model.scopes[a] == model.scopes[b] && !reach.get(a, b) && !reach.get(b, a);
+            let unordered =
+                model.scopes[a] == model.scopes[b] && !reach.get(a, b) && !reach.get(b, a);
             if !unordered || !(loops[a] || loops[b]) {
                 continue;
             }

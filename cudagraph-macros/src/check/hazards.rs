@@ -700,7 +700,11 @@ fn check_external(model: &Model, cx: &mut Ctxt) {
                      `{name}` runs"
                 );
                 let key = format!("external signal {} {param}", name_of(&node.decl.name));
-                cx.error_once(key, span, side("before no semaphore signal node", &race, edge));
+                cx.error_once(
+                    key,
+                    span,
+                    side("before no semaphore signal node", &race, edge),
+                );
             }
         }
     }

@@ -24,8 +24,7 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         };
         // A loop's edges and nodes are added in loops, with plain dependencies (an edge with
         // data joins a node once it exists, one by one): refused there, once per edge written.
-        if edge.rep.is_some() || model.nodes[from].rep.is_some() || model.nodes[to].rep.is_some()
-        {
+        if edge.rep.is_some() || model.nodes[from].rep.is_some() || model.nodes[to].rep.is_some() {
             if model.first_of_edge(edge) {
                 cx.error(
                     data.ident.span(),

@@ -307,7 +307,6 @@ pub fn written(node: &NodeGen) -> String {
     }
 }
 
-
 /// The node names of `readers` (build positions), as a list for the docs.
 fn reader_list(g: &Gen, readers: &[u32]) -> String {
     let names: Vec<String> = readers

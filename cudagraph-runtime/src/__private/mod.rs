@@ -43,9 +43,9 @@ mod memcpy;
 mod memory;
 mod memset;
 mod param_class;
+mod repeat;
 mod semaphore;
 mod tracked;
-mod repeat;
 
 pub use bind::*;
 pub use capture::*;
@@ -62,6 +62,6 @@ pub use memcpy::*;
 pub use memory::*;
 pub use memset::*;
 pub use param_class::*;
+pub use repeat::*;
 pub use semaphore::*;
 pub use tracked::*;
-pub use repeat::*;

@@ -373,7 +373,10 @@ pub fn stage_swap<E: Tracked, T>(
     std::mem::swap(a, b);
     let params = exec.params_mut();
     let len = size_of::<T>();
-    let (slots_a, slots_b) = (E::slots_at(params, at_a, len), E::slots_at(params, at_b, len));
+    let (slots_a, slots_b) = (
+        E::slots_at(params, at_a, len),
+        E::slots_at(params, at_b, len),
+    );
     for param in slots_a.chain(slots_b) {
         exec.write_indirect(param);
         stage(exec, param);
@@ -429,7 +432,10 @@ pub fn find_slots(
         return first..first + slots;
     }
     let elem = size / slots;
-    let (lo, hi) = (offset - start, (offset + len.max(1)).min(start + size) - start);
+    let (lo, hi) = (
+        offset - start,
+        (offset + len.max(1)).min(start + size) - start,
+    );
     first + lo / elem..first + (hi - 1) / elem + 1
 }
 
@@ -481,14 +487,14 @@ mod tests {
     }
 
     impl Exec {
-        fn update_0(&mut self) -> Result<()> {
+        fn update_0(&mut self, _: usize) -> Result<()> {
             if Some(self.params.a) == self.refuse_a {
                 return Err(refused("n0"));
             }
             self.updates.push((0, self.params.a, self.params.b));
             Ok(())
         }
-        fn update_1(&mut self) -> Result<()> {
+        fn update_1(&mut self, _: usize) -> Result<()> {
             if self.params.c == 0 {
                 return Err(refused("n1"));
             }
