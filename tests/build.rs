@@ -1,19 +1,23 @@
 //! Writes into `OUT_DIR` declarations too long to keep by hand: `chain.rs`, a `cuda_graph!`
 //! declaration of a chain of kernel nodes, each with its own scalar parameter, for the
-//! generated-code benchmarks (and for timing how long a large declaration takes to compile);
-//! `spread.rs`, a declaration of a few hundred nodes of several kinds, for the test of large
-//! declarations.
+//! generated-code benchmarks; `chain_repeat.rs`, the same chain declared by repetition (a `for`
+//! loop); `spread.rs`, a declaration of a few hundred nodes of several kinds, for the test of
+//! large declarations. (The `compile-time` program times how long the chains take to compile.)
 //!
 //! The chain has 1000 nodes; `CUDAGRAPH_BENCH_CHAIN=10000` (or another length) at build time
 //! makes a longer one, for measuring the same benchmarks at that size.
 
 use std::fmt::Write as _;
 
+#[path = "src/declarations.rs"]
+mod declarations;
+
 const DEFAULT_NODES: usize = 1000;
 const NODES_VAR: &str = "CUDAGRAPH_BENCH_CHAIN";
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-changed=src/declarations.rs");
     println!("cargo::rerun-if-env-changed={NODES_VAR}");
     let nodes = match std::env::var(NODES_VAR) {
         Ok(v) => match v.parse::<usize>() {
@@ -28,24 +32,8 @@ fn main() {
         src,
         "/// Nodes in the chain.\npub const CHAIN_NODES: usize = {nodes};\n"
     );
-    src.push_str("cuda_graph! {\n");
-    let _ = writeln!(
-        src,
-        "    /// A chain of {nodes} tiny kernels, each scaling `y` by its own `a_i`."
-    );
-    src.push_str("    pub graph Chain {\n        params {\n");
-    src.push_str("            k: Kernel<(u32, f32, DevicePtrMut<f32>)>,\n");
-    src.push_str("            y: DeviceBuffer<f32>,\n            n: u32,\n");
-    for i in 0..nodes {
-        let _ = writeln!(src, "            a{i}: f32,");
-    }
-    src.push_str("        }\n");
-    for i in 0..nodes {
-        let _ = writeln!(src, "        n{i}: kernel k<<<1, 32>>>(n, a{i}, y);");
-    }
-    let chain: Vec<String> = (0..nodes).map(|i| format!("n{i}")).collect();
-    let _ = writeln!(src, "        {};", chain.join(" -> "));
-    src.push_str("    }\n}\n\n");
+    src.push_str(&declarations::chain(nodes));
+    src.push('\n');
 
     // A constructor: the fields are too many to spell out in the bench.
     src.push_str("/// Params with every `a_i` set to `a`.\n");
@@ -89,6 +77,11 @@ fn main() {
 
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     std::fs::write(out.join("chain.rs"), src).expect("writing chain.rs");
+    std::fs::write(
+        out.join("chain_repeat.rs"),
+        declarations::chain_by_repetition(nodes),
+    )
+    .expect("writing chain_repeat.rs");
     std::fs::write(out.join("spread.rs"), spread()).expect("writing spread.rs");
 }
 

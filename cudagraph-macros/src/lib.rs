@@ -15,6 +15,8 @@ mod expand;
 mod kinds;
 mod model;
 mod parse;
+mod reach;
+mod repeat;
 #[cfg(test)]
 mod robustness;
 #[cfg(test)]
@@ -135,6 +137,62 @@ use proc_macro::TokenStream;
 ///   dependencies are listed to CUDA in the order their edges are declared. Between two kernel
 ///   nodes an arrow may carry data: `a ->(programmatic) b` and `a ->(launch_order) b` (see
 ///   "Programmatic dependent launch").
+/// - **Consts**, `const NAME: usize = value;`, and **`for` loops** over them: see
+///   "Repetition".
+///
+/// ## Repetition
+///
+/// A `for` loop declares nodes and edges once per iteration, over a range fixed at compile
+/// time: a transformer's 32 layers are one layer written once.
+///
+/// ```text
+/// const LAYERS: usize = 32;
+/// params { k: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>, w: [DeviceBuffer<f32>; LAYERS], scale: [f32; LAYERS], x: DeviceBuffer<f32>, h: DeviceBuffer<f32>, n: u32 }
+/// embed: memset(x, 1.0f32);
+/// for layer in 0..LAYERS {
+///     attn[layer]: kernel k<<<n.div_ceil(256), 256>>>(n, scale[layer], w[layer], h);
+///     mlp[layer]: kernel k<<<n.div_ceil(256), 256>>>(n, 1.0, h, x);
+///     attn[layer] -> mlp[layer];
+/// }
+/// for layer in 0..LAYERS - 1 { mlp[layer] -> attn[layer + 1]; }
+/// head: memcpy(x -> h);
+/// embed -> attn[0];
+/// mlp[LAYERS - 1] -> head;
+/// ```
+///
+/// - The count is known when the macro expands, so the topology stays fixed: a range's ends and
+///   every index that picks a node or a buffer are integer literals, the graph's consts and the
+///   loop variable, with `+ - * / %`. A graph's consts, `const NAME: usize = value;` at its
+///   top, are emitted as written (the params' types and the user's code name them); a const
+///   declared outside the graph is resolved by rustc after the macro ran, so the macro cannot
+///   count with it (it says so).
+/// - A node declared in a loop is named by the loop variable, `attn[layer]`: one node per
+///   iteration, `attn[0]` to `attn[LAYERS - 1]` (a loop that declares nodes counts from 0).
+///   Edges name instances, `attn[layer + 1]`, `attn[0]`, `mlp[LAYERS - 1]`, in the loop and
+///   outside it; an index that picks no instance is an error at its tokens, with the
+///   iteration where it does (an edge to the next iteration goes in a loop over one iteration
+///   less, as above).
+/// - A param of type `[T; N]` (`N` a literal or a const of the graph) is an array param:
+///   `w[layer]` is one of its elements, in operands (`memset(h[layer], 0.0f32)`,
+///   `capture(gemm[layer], [w[layer], mut h])`, `host(f, logs[layer])`) and in expressions,
+///   where an element is what a param is (a value when `Copy`, else a reference). Each
+///   element is a buffer of its own to the hazard rule, and a value of its own to
+///   `set_params`: changing `scale[3]` updates only the nodes that read `scale[3]`.
+/// - An alloc node declared in a loop makes one allocation per iteration, `t[layer]`.
+/// - Every rule judges the graph the loops make, across iterations: names, cycles (spelled
+///   with instances, `attn[1] -> mlp[1] -> attn[1]`), races between iterations, graph
+///   allocations, conditional bodies. Conditional nodes are declared outside loops; loops are
+///   at the top of the graph, not nested.
+/// - Semaphore, collective and `#[waits]` nodes, and edges with data (`->(programmatic)`,
+///   `->(launch_order)`, or made programmatic by `#[programmatic]`), are declared outside loops
+///   (the macro says so at the node or the edge).
+/// - The generated code adds a loop's nodes in a loop: one eval and one update function and
+///   one handle type per declared node, whatever the count. The executable's method takes the
+///   index: `exec.attn(3)?` (`Error::Invalid` beyond the loop); a repeated alloc node a launch
+///   leaves is read by index too (`read_t(3)`). `TOPOLOGY` lists every instance (`attn[3]`).
+/// - An array param's element is set on its own: `exec.set_scale(3, 0.5)?` (or the guard's
+///   `p.set_scale(3, 0.5)`) updates only the nodes that read `scale[3]`; `Error::Invalid`
+///   beyond the array.
 ///
 /// ## Memory
 ///
@@ -479,17 +537,17 @@ use proc_macro::TokenStream;
 ///
 /// ## Declaration size
 ///
-/// The code made for a declaration grows linearly with its nodes and params: a small function
-/// per node for updating it and a setter per param, with tables of which node reads which param;
-/// `build` adds the nodes 64 per function, the params are copied and `set_params` compares them
-/// 64 per function, and the executable's structs of handles are allocated zeroed rather than
-/// built field by field. So no function the
-/// compiler optimizes, and no value it builds, grows with the declaration (the optimizer's time
-/// is quadratic in either). A chain of kernel nodes, each with its own param, compiles in release
-/// (2 cores) in about 35 s and 1.0 GB at 1000 nodes, 198 s and 4.0 GB at 5000, and 431 s and
-/// 7.6 GB at 10,000 (it ran out of 24 GB at 10,000 when `build` was one function). The runtime's
-/// kernel update is inlined into each node's update function, for the speed of the setters;
-/// without that inlining the same chains compiled in 24 s, 114 s and 262 s.
+/// The code made for a declaration grows linearly with its declared nodes and params: a small
+/// function per declared node for updating it and a setter per param, with tables of which node
+/// reads which param (or element of an array param); `build` adds the nodes 64 per function, the
+/// params are copied and `set_params` compares them 64 per function, and the executable's structs
+/// of handles are allocated zeroed rather than built field by field. So no function the compiler
+/// optimizes, and no value it builds, grows with the declaration (the optimizer's time is
+/// quadratic in either). A node declared in a loop is one declared node, whatever the count: its
+/// instances cost data (their names in `TOPOLOGY`, their dependencies, the elements they read),
+/// not code. The repository's `compile-time` program measures both ways of writing a chain of
+/// kernel nodes (see `docs/compile-time.md`). The runtime's kernel update is inlined into each
+/// node's update function, for the speed of the setters.
 ///
 /// # Rules checked at compile time
 ///
@@ -515,7 +573,7 @@ use proc_macro::TokenStream;
 /// | T10 | a host, event record, event wait, semaphore signal, semaphore wait, collective, alloc or free node in a conditional body, also inside a graph a body's child node embeds, at any depth (a declared graph at compile time; a runtime `Graph`, or captured work, when the node is added: `Error::Invalid`); a body node using an allocation; an edge between a body's node and a node outside the body (or in another body); a kernel setting the handle of a conditional node it is neither beside nor inside; a handle of another graph of the call; a `ConditionalHandle` param; a handle named like a param, node or other handle; a default that reads a param; switch cases out of order; `else if` | CUDA allows only kernel, empty, child, memset, memcpy and conditional nodes in a body ([body requirements]) and reports a bad body only at instantiation (`runtime_conditional.rs` shows the driver accepting host and event nodes in a body when they are added and refusing the graph at instantiation, `witness_body_child.rs` the same through a child graph); a handle belongs to the graph it was made for; CUDA fixes a handle's default when the graph is built | the macro; embedding and `set_enabled` on the node: rustc, custom message | `conditional/*` |
 /// | T10b | two conditional nodes that no path orders, one of them a WHILE node or holding one in a body (a declared graph at compile time; a runtime `Graph` or captured work at instantiation: `Error::Invalid` naming both) | not a CUDA rule but a driver fault: NVIDIA's driver (580.159.04, H100 and H200) fails such launches at random with `CUDA_ERROR_LAUNCH_FAILED`, which ends the context; ordered, the same graphs run clean (`witness_concurrent_loops.rs`) | the macro | `conditional/concurrent_loops` |
 /// | T11 | an edge with data (`->(programmatic)`, `->(launch_order)`) whose end is not a kernel node; `#[waits]` on another node or with arguments; `#[programmatic]` with arguments; an arrow's data other than `programmatic` and `launch_order`; at build time, a `#[waits]` node whose `Kernel` was not made with `waits_for_dependency` (`Error::Invalid`) | CUDA's edge data (`CUgraphEdgeData`: a kernel node's port, `CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC`) joins two kernel nodes only (`tests/tests/programmatic.rs` shows the driver refusing one from a memset); a consumer sees the producer's writes only after `griddepcontrol.wait` | the macro; `build` | `programmatic/*` |
-/// | T12 | `if`, `if let`, `match`, `for`, `while`, `while let`, `loop` choosing or repeating nodes at run time, whatever comes before them (doc comments, attributes, a label) | whole-graph update needs one topology per declaration | the macro | `topology/runtime_if`, `runtime_loops`, `runtime_shapes` |
+/// | T12 | `if`, `if let`, `match`, `while`, `while let`, `loop` choosing or repeating nodes at run time, whatever comes before them (doc comments, attributes, a label); a `for` whose count is not known at compile time | whole-graph update needs one topology per declaration | the macro | `topology/runtime_if`, `runtime_loops`, `runtime_shapes`, `repetition/loop_syntax` |
 /// | T13 | values moved into a graph (host closures, retained values) that are not `Send` | they are dropped on another thread, after the last launch (CUDA runs [user object] destructors on its own thread, where CUDA calls are illegal; the runtime hands them to one of its own) | rustc | `memory/non_send_values` |
 /// | T14 | two nodes with no path between them (through edges that order memory: an edge with data orders memory only into a `#[waits]` kernel) that use one buffer param, one writing it (a `DevicePtrMut` argument, a memset or memcpy destination, a host node's `mut` buffer, a capture node's `mut` use or any use of an undeclared capture), unless both are `#[unordered(buffer)]`, whatever the types are written as; a node using an `#[external]` buffer (shared with another API) that does not come after a semaphore wait node and before a semaphore signal node; a kernel argument giving memory from a param whose memory cannot be seen; at build time, two *different* params that share memory used that way, and a child graph's memory used that way | CUDA runs unordered nodes in any order, or at once: a data race the driver accepts | the macro, or rustc (a constant assertion) where the types are behind aliases; `build`, `set_params`, the setters and the params guard for shared memory and child graphs: `Error::Hazard` | `hazards/*` (`external_buffer` for `#[external]`), `aliases/*`, `programmatic/unwaited_*` |
 /// | T15 | dropping or replacing borrowed memory while an executable uses it, host code reading memory a launch may write, a pageable `Vec` as a copy's operand, a raw pointer made from a borrow | use after free and data races with the GPU | rustc (borrow checker, operand traits) | `memory/*` |
@@ -546,9 +604,12 @@ use proc_macro::TokenStream;
 /// # Limits
 ///
 /// Graphs cannot be generic, so params own what the nodes use (no borrowed cudarc slices: the
-/// runtime API takes those). Node kinds: kernel, 1-D memset, 1-D memcpy, host, child graph, empty,
-/// alloc, free, event record, event wait, semaphore signal, semaphore wait, capture and
-/// conditional (no batch memory operations). The uses
+/// runtime API takes those). Loops are at a graph's top level, one deep, without conditional,
+/// semaphore, collective or `#[waits]` nodes in them; a declaration with loops has at most 20,000
+/// nodes and 200,000 edges (the rules judge every pair of nodes); an array param is indexed
+/// element by element up to 65,536 elements. Node kinds: kernel, 1-D memset, 1-D memcpy, host,
+/// child graph, empty, alloc, free, event record, event wait, semaphore signal, semaphore wait,
+/// capture and conditional (no batch memory operations). The uses
 /// a capture node declares name params, not the declaration's allocations. Nodes
 /// inside a conditional body cannot use the declaration's allocations. Allocations are on the
 /// graph's device (the `ctx` given to `build`).

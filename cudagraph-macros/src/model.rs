@@ -1,11 +1,16 @@
 //! The resolved graph of one declaration: params and nodes by index, edges between indices, and
 //! the canonical order in which the generated code adds the nodes.
 //!
+//! A node declared in a `for` loop is one node per iteration here (`attn[0]`, `attn[1]`, ...),
+//! and so is an edge written in one: every rule judges the graph the declaration makes, across
+//! iterations. (The generated code adds them in loops: see `expand`.)
+//!
 //! The model is built leniently (names that do not resolve are kept as written) so that the
 //! rules in `check/` can report every problem; expansion runs only on a model that passed them.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};
+use std::ops::Range;
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
@@ -14,9 +19,11 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, GenericArgument, Ident, PathArguments, Token, Type};
 
 use crate::parse::{
-    CollectiveKind, Declares, EdgeChain, EdgeData, EdgeKind, GraphDecl, Item, NodeDecl, NodeOp,
-    ParamField, ParamsBlock,
+    CollectiveKind, Declares, EdgeChain, EdgeData, EdgeKind, GraphDecl, Index, Item, NodeDecl,
+    NodeOp, NodeRef, ParamField, ParamsBlock, Repeat,
 };
+use crate::reach::Reach;
+use crate::repeat::{self, Env};
 
 /// Nodes added, params compared and params kept per generated function, and fields per struct
 /// of kept params. The optimizer's time grows faster than linearly with a function's size and
@@ -29,6 +36,79 @@ pub(crate) const PER_FN: usize = 64;
 /// conditional node `c` (`Some((c, b))`, node indices).
 pub type Scope = Option<(usize, usize)>;
 
+/// One iteration of a `for` loop: the loop (its index in [`Model::loops`]) and the value of its
+/// variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rep {
+    pub lp: usize,
+    pub value: usize,
+}
+
+/// A node of the graph: a declared node, or one iteration's instance of a node declared in a
+/// loop. It derefs to its declaration; `name` is how messages name it (`attn[3]`).
+pub struct Inst<'a> {
+    pub decl: &'a NodeDecl,
+    /// The iteration it is of, for a node declared in a loop.
+    pub rep: Option<Rep>,
+    /// The declared name, with the iteration's index for a repeated node: `attn[3]`.
+    pub name: String,
+}
+
+impl std::ops::Deref for Inst<'_> {
+    type Target = NodeDecl;
+    fn deref(&self) -> &NodeDecl {
+        self.decl
+    }
+}
+
+/// A `for` loop of the declaration.
+pub struct Loop<'a> {
+    pub decl: &'a Repeat,
+    /// The values its variable takes, when the macro could evaluate the range.
+    pub range: Option<Range<usize>>,
+    /// Whether it is at the top of the graph (loops in conditional bodies and in other loops are
+    /// refused: their nodes are known by name, but not made).
+    pub top: bool,
+    /// The loop variable's name, if the loop's header parsed.
+    pub var: Option<String>,
+    /// Whether its iterations would make the declaration larger than the macro checks
+    /// ([`MAX_NODES`], [`MAX_EDGES`]): refused, its nodes known by name only.
+    pub too_large: bool,
+}
+
+/// The most nodes a declaration with loops may have: the rules judge every pair of nodes (the
+/// paths between them, kept as bits both ways, take 25 MB at 10,000 nodes and 100 MB at 20,000).
+pub const MAX_NODES: usize = 20_000;
+
+/// The most edges a declaration with loops may have.
+pub const MAX_EDGES: usize = 200_000;
+
+impl Loop<'_> {
+    /// The loop variable as written, if the loop's header parsed.
+    pub fn var_ident(&self) -> Option<&Ident> {
+        self.decl.header.as_ref().ok().map(|h| &h.var)
+    }
+}
+
+/// The instances of a node declared in a loop: the instance of value `v` is node
+/// `first + (v - start) * stride`.
+#[derive(Debug, Clone, Copy)]
+pub struct Repeated {
+    pub first: usize,
+    pub stride: usize,
+    pub start: usize,
+    pub count: usize,
+}
+
+impl Repeated {
+    /// The node of value `value`, if the loop takes it.
+    pub fn at(&self, value: usize) -> Option<usize> {
+        (self.start..self.start + self.count)
+            .contains(&value)
+            .then(|| self.first + (value - self.start) * self.stride)
+    }
+}
+
 /// One declaration, resolved.
 pub struct Model<'a> {
     pub decl: &'a GraphDecl,
@@ -36,43 +116,101 @@ pub struct Model<'a> {
     pub params_block: Option<&'a ParamsBlock>,
     /// Params in declared order (the first declaration of each name).
     pub params: Vec<&'a ParamField>,
+    /// Per param, its element type and length when it is an array whose length the macro knows
+    /// (`[T; 4]`, `[T; LAYERS]` with `LAYERS` a const of the graph): `w[i]` is then one of its
+    /// elements, to the rules and to `set_params`.
+    pub arrays: Vec<Option<(&'a Type, usize)>>,
+    /// Where each param's slots start (see [`Model::slots`]), and the number of slots last.
+    slot_start: Vec<usize>,
     /// Whether some param may be missing (a `params` block did not parse).
     pub params_incomplete: bool,
+    /// The graph's consts (`const LAYERS: usize = 32;` at its top), in declared order.
+    pub consts: Vec<&'a syn::ItemConst>,
+    /// The values of the consts the macro could evaluate.
+    pub const_values: BTreeMap<String, usize>,
+    /// The `for` loops, in declared order.
+    pub loops: Vec<Loop<'a>>,
     /// Nodes in declared order (the first declaration of each name), those of conditional
-    /// bodies included (after their conditional node, in the order of their bodies).
-    pub nodes: Vec<&'a NodeDecl>,
+    /// bodies included (after their conditional node, in the order of their bodies); a loop's
+    /// nodes in its place, iteration by iteration.
+    pub nodes: Vec<Inst<'a>>,
     /// Where each node is declared.
     pub scopes: Vec<Scope>,
     /// Params blocks written inside a conditional body (refused).
     pub misplaced_params: Vec<&'a ParamsBlock>,
-    /// Names of nodes whose declaration did not parse: known, but not usable.
+    /// Params blocks written inside a loop (refused by the repetition rule).
+    pub loop_params: Vec<&'a ParamsBlock>,
+    /// Names of nodes whose declaration did not parse, or that a refused loop declares: known,
+    /// but not usable.
     pub broken_nodes: Vec<String>,
-    /// Every edge as written, in declared order (left to right, bracketed lists in order).
+    /// Every edge as written, in declared order (left to right, bracketed lists in order); an
+    /// edge written in a loop once per iteration.
     pub edges: Vec<Edge<'a>>,
     param_index: BTreeMap<String, usize>,
     node_index: BTreeMap<String, usize>,
+    /// Nodes declared in loops, by name.
+    repeated: BTreeMap<String, Repeated>,
     /// Conditional handles by name: the conditional node declaring each.
     handle_index: BTreeMap<String, usize>,
     /// [`Model::resolved_edges`], as a set.
     edge_set: std::collections::BTreeSet<(usize, usize)>,
     /// The edges whose (first) writing carries data, and what.
     written_kinds: BTreeMap<(usize, usize), EdgeKind>,
+    /// [`Model::reachability`], once computed.
+    reach: std::cell::OnceCell<Reach>,
+    /// [`Model::memory_reachability`], once computed (when it differs from `reach`).
+    memory_reach: std::cell::OnceCell<Option<Reach>>,
+    /// [`Model::hazards`], once computed.
+    hazards: std::cell::OnceCell<crate::check::hazards::Analysis>,
 }
 
-/// One `from -> to` as written.
+/// One `from -> to` as written (in one iteration, for an edge written in a loop).
 pub struct Edge<'a> {
-    pub from: &'a Ident,
-    pub to: &'a Ident,
+    pub from: &'a NodeRef,
+    pub to: &'a NodeRef,
     pub arrow: &'a syn::Token![->],
     /// `(programmatic)` or `(launch_order)` after the arrow, when written.
     pub data: Option<&'a EdgeData>,
+    /// The iteration, for an edge written in a loop.
+    pub rep: Option<Rep>,
+    /// The nodes it joins, as far as they resolve.
+    pub ends: (End, End),
+}
+
+/// What one end of an edge names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    Node(usize),
+    /// No node of that name: the names rule says so.
+    Unknown,
+    /// A node the checks cannot use (its declaration is broken, or the index does not pick an
+    /// instance): reported by the rule that found it, or not at all.
+    Bad,
+}
+
+impl End {
+    pub fn node(self) -> Option<usize> {
+        match self {
+            End::Node(i) => Some(i),
+            End::Unknown | End::Bad => None,
+        }
+    }
 }
 
 impl Edge<'_> {
     /// The edge's tokens, for an error covering `from -> to`.
     pub fn tokens(&self) -> TokenStream {
-        let (from, arrow, to) = (self.from, self.arrow, self.to);
+        let (from, arrow, to) = (self.from.tokens(), self.arrow, self.to.tokens());
         quote::quote!(#from #arrow #to)
+    }
+
+    /// Which edge as written it is: the same for every iteration of an edge written in a loop
+    /// (so that a rule reports it once).
+    pub fn site(&self) -> (usize, usize) {
+        (
+            self.from as *const NodeRef as usize,
+            self.to as *const NodeRef as usize,
+        )
     }
 }
 
@@ -83,28 +221,70 @@ pub fn name_of(ident: &Ident) -> String {
 
 impl<'a> Model<'a> {
     pub fn new(decl: &'a GraphDecl) -> Self {
+        let consts: Vec<&syn::ItemConst> = decl
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                Item::Const(c) => Some(&**c),
+                _ => None,
+            })
+            .collect();
+        let (const_values, _) = repeat::eval_consts(consts.iter().copied());
         let mut model = Self {
             decl,
             params_block: None,
             params: Vec::new(),
+            arrays: Vec::new(),
+            slot_start: Vec::new(),
             params_incomplete: false,
+            consts,
+            const_values,
+            loops: Vec::new(),
             nodes: Vec::new(),
             scopes: Vec::new(),
             misplaced_params: Vec::new(),
+            loop_params: Vec::new(),
             broken_nodes: Vec::new(),
             edges: Vec::new(),
             param_index: BTreeMap::new(),
             node_index: BTreeMap::new(),
+            repeated: BTreeMap::new(),
             handle_index: BTreeMap::new(),
             edge_set: Default::default(),
             written_kinds: BTreeMap::new(),
+            reach: Default::default(),
+            memory_reach: Default::default(),
+            hazards: Default::default(),
         };
         model.take_items(&decl.items, None);
+        // (An `#[indirect]` param is one value the launches read through its key: never taken
+        // element by element.)
+        model.arrays = (0..model.params.len())
+            .map(|i| {
+                repeat::array_of(&model.params[i].ty, &model.const_values)
+                    .filter(|_| !model.is_indirect(i))
+            })
+            .collect();
+        let mut next = 0;
+        model.slot_start = std::iter::once(0)
+            .chain(model.arrays.iter().map(|array| {
+                next += array.map_or(1, |(_, len)| len);
+                next
+            }))
+            .collect();
+        let ends: Vec<(End, End)> = model
+            .edges
+            .iter()
+            .map(|e| (model.resolve(e.from, e.rep), model.resolve(e.to, e.rep)))
+            .collect();
+        for (edge, ends) in model.edges.iter_mut().zip(ends) {
+            edge.ends = ends;
+        }
         model.edge_set = model.resolved_edges().into_iter().collect();
         // The first writing of an edge says what it carries (a repeated edge is an error).
         let mut first = BTreeMap::new();
         for edge in &model.edges {
-            if let (Some(from), Some(to)) = (model.node(edge.from), model.node(edge.to)) {
+            if let (Some(from), Some(to)) = (edge.ends.0.node(), edge.ends.1.node()) {
                 first.entry((from, to)).or_insert(edge.data.map(|d| d.kind));
             }
         }
@@ -136,22 +316,26 @@ impl<'a> Model<'a> {
                     }
                 }
                 Item::Node(node) => {
+                    if self.node(&node.name).is_some() || self.repeated(&node.name).is_some() {
+                        continue;
+                    }
                     let index = self.nodes.len();
-                    if let std::collections::btree_map::Entry::Vacant(e) =
-                        self.node_index.entry(name_of(&node.name))
-                    {
-                        e.insert(index);
-                        self.nodes.push(node);
-                        self.scopes.push(scope);
-                        if let NodeOp::Conditional(c) = &node.op {
-                            self.handle_index.entry(name_of(&c.handle)).or_insert(index);
-                            for (b, body) in c.bodies.iter().enumerate() {
-                                self.take_items(&body.items, Some((index, b)));
-                            }
+                    self.node_index.insert(name_of(&node.name), index);
+                    self.nodes.push(Inst {
+                        decl: node,
+                        rep: None,
+                        name: name_of(&node.name),
+                    });
+                    self.scopes.push(scope);
+                    if let NodeOp::Conditional(c) = &node.op {
+                        self.handle_index.entry(name_of(&c.handle)).or_insert(index);
+                        for (b, body) in c.bodies.iter().enumerate() {
+                            self.take_items(&body.items, Some((index, b)));
                         }
                     }
                 }
-                Item::Edges(chain) => self.edges.extend(chain_edges(chain)),
+                Item::Edges(chain) => self.edges.extend(chain_edges(chain, None)),
+                Item::Repeat(repeat) => self.take_loop(repeat, scope.is_none()),
                 Item::Invalid {
                     declares: Declares::Node(name),
                     ..
@@ -164,12 +348,130 @@ impl<'a> Model<'a> {
                     declares: Declares::Nothing,
                     ..
                 }
+                | Item::Const(_)
                 | Item::ControlFlow(_) => {}
             }
         }
     }
 
-    /// Every item of the declaration, those of conditional bodies included, with where each is.
+    /// Takes in a `for` loop: at the top of the graph, with a range the macro knows, its nodes
+    /// and edges once per iteration (iteration by iteration); otherwise (refused) its nodes'
+    /// names only.
+    fn take_loop(&mut self, repeat: &'a Repeat, top: bool) {
+        let lp = self.loops.len();
+        let range = repeat
+            .header
+            .as_ref()
+            .ok()
+            .and_then(|h| repeat::eval_range(&h.range, &self.const_values).ok())
+            .map(|(start, end)| start..end);
+        // What the iterations would add, to refuse a loop too large before making it.
+        let per_iteration = repeat
+            .items
+            .iter()
+            .map(|item| match item {
+                Item::Node(_) => (1, 0),
+                Item::Edges(chain) => (0, chain_edges(chain, None).len()),
+                _ => (0, 0),
+            })
+            .fold((0, 0), |(n, e), (dn, de)| (n + dn, e + de));
+        let count = range.as_ref().map_or(0, |r| r.len());
+        let too_large = count.saturating_mul(per_iteration.0) + self.nodes.len() > MAX_NODES
+            || count.saturating_mul(per_iteration.1) + self.edges.len() > MAX_EDGES;
+        let range = range.filter(|_| !too_large);
+        self.loops.push(Loop {
+            decl: repeat,
+            range: range.clone(),
+            top,
+            var: repeat.header.as_ref().ok().map(|h| name_of(&h.var)),
+            too_large,
+        });
+        // Its node declarations (the first of each name), in order; conditional nodes and nested
+        // loops are refused (their nodes are known by name only).
+        let mut decls: Vec<&'a NodeDecl> = Vec::new();
+        for item in &repeat.items {
+            match item {
+                Item::Node(node)
+                    if self.node(&node.name).is_none() && self.repeated(&node.name).is_none() =>
+                {
+                    // (A loop of no iteration makes no node: its nodes are known by name.)
+                    let usable = top
+                        && range.as_ref().is_some_and(|r| !r.is_empty())
+                        && !matches!(node.op, NodeOp::Conditional(_));
+                    if !usable {
+                        self.break_names(std::slice::from_ref(item));
+                    } else if !decls
+                        .iter()
+                        .any(|d| name_of(&d.name) == name_of(&node.name))
+                    {
+                        decls.push(node);
+                    }
+                }
+                Item::Repeat(inner) => {
+                    self.take_loop(inner, false);
+                }
+                Item::Params(block) => self.loop_params.push(block),
+                Item::Invalid {
+                    declares: Declares::Node(name),
+                    ..
+                } => self.broken_nodes.push(name_of(name)),
+                _ => {}
+            }
+        }
+        let Some(range) = range.filter(|_| top) else {
+            return;
+        };
+        let first = self.nodes.len();
+        for (d, decl) in decls.iter().enumerate() {
+            self.repeated.insert(
+                name_of(&decl.name),
+                Repeated {
+                    first: first + d,
+                    stride: decls.len(),
+                    start: range.start,
+                    count: range.len(),
+                },
+            );
+        }
+        for value in range {
+            let rep = Some(Rep { lp, value });
+            for decl in &decls {
+                self.nodes.push(Inst {
+                    decl,
+                    rep,
+                    name: format!("{}[{value}]", name_of(&decl.name)),
+                });
+                self.scopes.push(None);
+            }
+            for item in &repeat.items {
+                if let Item::Edges(chain) = item {
+                    self.edges.extend(chain_edges(chain, rep));
+                }
+            }
+        }
+    }
+
+    /// Marks the nodes that `items` declare (in conditional bodies and loops too) known by name
+    /// only.
+    fn break_names(&mut self, items: &'a [Item]) {
+        for item in items {
+            match item {
+                Item::Node(node) => {
+                    self.broken_nodes.push(name_of(&node.name));
+                    if let NodeOp::Conditional(c) = &node.op {
+                        for body in &c.bodies {
+                            self.break_names(&body.items);
+                        }
+                    }
+                }
+                Item::Repeat(inner) => self.break_names(&inner.items),
+                _ => {}
+            }
+        }
+    }
+
+    /// Every item of the declaration, those of conditional bodies and loops included, with where
+    /// each is.
     pub fn all_items(&self) -> Vec<(&'a Item, Scope)> {
         fn walk<'a>(
             items: &'a [Item],
@@ -179,22 +481,58 @@ impl<'a> Model<'a> {
         ) {
             for item in items {
                 out.push((item, scope));
-                if let Item::Node(node) = item {
-                    if let (NodeOp::Conditional(c), Some(index)) =
-                        (&node.op, model.node(&node.name))
-                    {
-                        if std::ptr::eq(model.nodes[index], &**node) {
-                            for (b, body) in c.bodies.iter().enumerate() {
-                                walk(&body.items, Some((index, b)), model, out);
+                match item {
+                    Item::Node(node) => {
+                        if let (NodeOp::Conditional(c), Some(index)) =
+                            (&node.op, model.node(&node.name))
+                        {
+                            if std::ptr::eq(model.nodes[index].decl, &**node) {
+                                for (b, body) in c.bodies.iter().enumerate() {
+                                    walk(&body.items, Some((index, b)), model, out);
+                                }
                             }
                         }
                     }
+                    Item::Repeat(repeat) => walk(&repeat.items, scope, model, out),
+                    _ => {}
                 }
             }
         }
         let mut out = Vec::new();
         walk(&self.decl.items, None, self, &mut out);
         out
+    }
+
+    /// The names an index may use in iteration `rep` (outside loops: the consts only).
+    pub fn env(&self, rep: Option<Rep>) -> Env<'_> {
+        Env {
+            consts: &self.const_values,
+            var: rep.and_then(|r| Some((self.loops[r.lp].var.as_deref()?, r.value))),
+        }
+    }
+
+    /// Whether node `index` is its declaration's first instance (a node outside loops is its
+    /// only one): the node a rule about the declaration itself, not about one iteration, looks at.
+    pub fn first_of_decl(&self, index: usize) -> bool {
+        match self.nodes[index].rep {
+            None => true,
+            Some(rep) => self.loops[rep.lp]
+                .range
+                .as_ref()
+                .is_some_and(|r| r.start == rep.value),
+        }
+    }
+
+    /// Whether `edge` is its writing's first iteration (an edge outside loops is its only one):
+    /// the edge a rule about the edge as written reports at.
+    pub fn first_of_edge(&self, edge: &Edge) -> bool {
+        match edge.rep {
+            None => true,
+            Some(rep) => self.loops[rep.lp]
+                .range
+                .as_ref()
+                .is_some_and(|r| r.start == rep.value),
+        }
     }
 
     /// The conditional node whose handle is named `name`.
@@ -254,9 +592,15 @@ impl<'a> Model<'a> {
         (node_a != node_b).then_some((node_a, node_b))
     }
 
-    /// The index of the node named `name`.
+    /// The index of the node named `name`, if it is not declared in a loop (see
+    /// [`Model::repeated`]).
     pub fn node(&self, name: &Ident) -> Option<usize> {
         self.node_index.get(&name_of(name)).copied()
+    }
+
+    /// The instances of the node named `name`, if it is declared in a loop.
+    pub fn repeated(&self, name: &Ident) -> Option<Repeated> {
+        self.repeated.get(&name_of(name)).copied()
     }
 
     /// The index of the param named `name`.
@@ -266,7 +610,39 @@ impl<'a> Model<'a> {
 
     /// Whether `name` names a node, even one whose declaration did not parse.
     pub fn knows_node(&self, name: &Ident) -> bool {
-        self.node(name).is_some() || self.broken_nodes.contains(&name_of(name))
+        self.node(name).is_some()
+            || self.repeated(name).is_some()
+            || self.broken_nodes.contains(&name_of(name))
+    }
+
+    /// The value of an index in iteration `rep`, if the macro can evaluate it.
+    pub fn index_value(&self, index: &Index, rep: Option<Rep>) -> Result<usize, repeat::Unknown> {
+        repeat::eval(&index.expr, self.env(rep))
+    }
+
+    /// The node `r` names in iteration `rep` (see [`End`]; `check::repetition` reports the
+    /// indices that pick no instance).
+    pub fn resolve(&self, r: &NodeRef, rep: Option<Rep>) -> End {
+        if let Some(i) = self.node(&r.name) {
+            return if r.index.is_none() {
+                End::Node(i)
+            } else {
+                End::Bad
+            };
+        }
+        if let Some(repeated) = self.repeated(&r.name) {
+            let picked = r
+                .index
+                .as_ref()
+                .and_then(|index| self.index_value(index, rep).ok())
+                .and_then(|value| repeated.at(value));
+            return picked.map_or(End::Bad, End::Node);
+        }
+        if self.broken_nodes.contains(&name_of(&r.name)) {
+            End::Bad
+        } else {
+            End::Unknown
+        }
     }
 
     /// The edges between declared nodes as `(from, to)` node indices, in declared order: self
@@ -275,7 +651,7 @@ impl<'a> Model<'a> {
         let mut out: Vec<(usize, usize)> = Vec::new();
         let mut seen = std::collections::BTreeSet::new();
         for edge in &self.edges {
-            if let (Some(from), Some(to)) = (self.node(edge.from), self.node(edge.to)) {
+            if let (Some(from), Some(to)) = (edge.ends.0.node(), edge.ends.1.node()) {
                 if from != to && seen.insert((from, to)) {
                     out.push((from, to));
                 }
@@ -301,8 +677,13 @@ impl<'a> Model<'a> {
     /// Whether `#[programmatic]` turns the plain edge `from -> to` into a programmatic one: both
     /// ends kernel nodes, and the consumer waits (`#[waits]`), so the edge still orders memory
     /// (and every path through it still orders what it did).
+    /// (Never an edge of a `for` loop's node: a loop's nodes are joined by plain edges.)
     pub fn programmatic_eligible(&self, from: usize, to: usize) -> bool {
-        self.is_kernel(from) && self.is_kernel(to) && self.waits(to)
+        self.is_kernel(from)
+            && self.is_kernel(to)
+            && self.waits(to)
+            && self.nodes[from].rep.is_none()
+            && self.nodes[to].rep.is_none()
     }
 
     /// The graph's `#[programmatic]` attribute: every eligible edge is programmatic.
@@ -327,6 +708,7 @@ impl<'a> Model<'a> {
     /// The `#[waits]` attribute of node `index`.
     pub fn waits_attr(&self, index: usize) -> Option<&'a Attribute> {
         self.nodes[index]
+            .decl
             .attrs
             .iter()
             .find(|a| a.path().is_ident("waits"))
@@ -345,11 +727,11 @@ impl<'a> Model<'a> {
     /// two different nodes of one scope (an edge cannot cross a conditional body), not an edge
     /// already, and no cycle (`reach` from [`Model::reachability`]). Every edge a message
     /// suggests is checked with this first.
-    pub fn edge_legal(&self, from: usize, to: usize, reach: &[Vec<bool>]) -> bool {
+    pub fn edge_legal(&self, from: usize, to: usize, reach: &Reach) -> bool {
         from != to
             && self.scopes[from] == self.scopes[to]
             && !self.edge_set.contains(&(from, to))
-            && !reach[to][from]
+            && !reach.get(to, from)
     }
 
     /// A shortest path of edges from node `from` to node `to`, as the nodes on it, both ends
@@ -388,7 +770,7 @@ impl<'a> Model<'a> {
 
     /// `a -> b -> c`: a path as the declaration writes it.
     pub fn path_text(&self, path: &[usize]) -> String {
-        let names: Vec<String> = path.iter().map(|&i| name_of(&self.nodes[i].name)).collect();
+        let names: Vec<&str> = path.iter().map(|&i| self.nodes[i].name.as_str()).collect();
         names.join(" -> ")
     }
 
@@ -413,7 +795,11 @@ impl<'a> Model<'a> {
                 quote::quote!(#src #dst)
             }
             NodeOp::Host(h) => {
-                let (f, buffers) = (&h.f, h.buffers.iter().map(|b| &b.name));
+                let f = &h.f;
+                let buffers = h
+                    .buffers
+                    .iter()
+                    .map(|b| crate::parse::indexed(&b.name, b.index.as_ref()));
                 quote::quote!(#f #(#buffers)*)
             }
             NodeOp::Child(c) => c.graph.to_token_stream(),
@@ -441,6 +827,16 @@ impl<'a> Model<'a> {
     /// Calls `f` on every name a node's expressions may read.
     pub fn each_mention(&self, node: &NodeDecl, f: &mut dyn FnMut(&Ident)) {
         collect_mentions(Self::expression_tokens(node), f);
+    }
+
+    /// Calls `f` on every name a node's expressions may read, with the index written after it
+    /// (`w[layer]`), if any.
+    pub fn each_indexed_mention(
+        &self,
+        node: &NodeDecl,
+        f: &mut dyn FnMut(&Ident, Option<&proc_macro2::Group>),
+    ) {
+        repeat::each_indexed(Self::expression_tokens(node), f);
     }
 
     /// Whether param `index` is `#[indirect]`: kept in device memory that kernels read through
@@ -482,16 +878,71 @@ impl<'a> Model<'a> {
         found
     }
 
+    /// The slots of param `param`: one per element of an array param (see [`Model::arrays`]),
+    /// else one. Slots number the params' values as `set_params` compares them, so that a
+    /// changed element updates only the nodes that read it.
+    pub fn slots(&self, param: usize) -> Range<usize> {
+        self.slot_start[param]..self.slot_start[param + 1]
+    }
+
+    /// The number of slots of all params.
+    pub fn slot_count(&self) -> usize {
+        self.slot_start.last().copied().unwrap_or(0)
+    }
+
+    /// The element of array param `param` that `index` picks in iteration `rep`, when the macro
+    /// can tell (`None` also for a param that is no array the macro knows).
+    pub fn element(&self, param: usize, index: &syn::Expr, rep: Option<Rep>) -> Option<usize> {
+        let (_, len) = self.arrays[param]?;
+        repeat::eval(index, self.env(rep)).ok().filter(|&k| k < len)
+    }
+
+    /// [`Model::element`] of an index group as written after a name (`[layer]`).
+    fn element_at(
+        &self,
+        param: usize,
+        index: Option<&proc_macro2::Group>,
+        rep: Option<Rep>,
+    ) -> Option<usize> {
+        self.element(param, &repeat::index_expr(index?)?, rep)
+    }
+
+    /// The slots node `node` reads (see [`Model::slots`]), sorted: an element of an array param
+    /// when its index is known (`w[layer]`), else every slot of the param.
+    pub fn slot_mentions(&self, node: &Inst) -> Vec<usize> {
+        let mut found = Vec::new();
+        self.each_indexed_mention(node.decl, &mut |ident, index| {
+            let Some(param) = self.param(ident).filter(|&i| !self.is_indirect(i)) else {
+                return;
+            };
+            let slots = self.slots(param);
+            match self.element_at(param, index, node.rep) {
+                Some(k) => found.push(slots.start + k),
+                None => found.extend(slots),
+            }
+        });
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
     /// The allocations a node's expressions name (node indices of alloc nodes, with the first
-    /// token naming each), in the order first named. A param of the same name hides the
-    /// allocation (the names rule reports the clash).
-    pub fn alloc_mentions(&self, node: &NodeDecl) -> Vec<(usize, Span)> {
+    /// token naming each), in the order first named: `t`, or `t[i]` of a repeated alloc node. A
+    /// param of the same name hides the allocation (the names rule reports the clash).
+    pub fn alloc_mentions(&self, node: &Inst) -> Vec<(usize, Span)> {
         let mut found: Vec<(usize, Span)> = Vec::new();
-        collect_mentions(Self::expression_tokens(node), &mut |ident| {
+        self.each_indexed_mention(node.decl, &mut |ident, index| {
             if self.param(ident).is_some() {
                 return;
             }
-            if let Some(index) = self.allocation(ident) {
+            let picked = match self.repeated(ident) {
+                Some(r) if matches!(self.nodes[r.first].op, NodeOp::Alloc(_)) => index
+                    .and_then(repeat::index_expr)
+                    .and_then(|e| repeat::eval(&e, self.env(node.rep)).ok())
+                    .and_then(|v| r.at(v)),
+                _ => self.allocation(ident),
+            };
+            if let Some(index) = picked {
                 if !found.iter().any(|&(i, _)| i == index) {
                     found.push((index, ident.span()));
                 }
@@ -506,7 +957,7 @@ impl<'a> Model<'a> {
     pub fn handle_mentions(&self, node: &NodeDecl) -> Vec<(usize, Span)> {
         let mut found: Vec<(usize, Span)> = Vec::new();
         collect_mentions(Self::expression_tokens(node), &mut |ident| {
-            if self.param(ident).is_some() || self.allocation(ident).is_some() {
+            if self.param(ident).is_some() || self.names_allocation(ident) {
                 return;
             }
             if let Some(index) = self.handle(ident) {
@@ -518,18 +969,41 @@ impl<'a> Model<'a> {
         found
     }
 
-    /// The alloc node named `name`, by index.
+    /// The alloc node named `name`, by index (not one declared in a loop: see
+    /// [`Model::names_allocation`]).
     pub fn allocation(&self, name: &Ident) -> Option<usize> {
         self.node(name)
             .filter(|&i| matches!(self.nodes[i].op, NodeOp::Alloc(_)))
     }
 
+    /// Whether `name` names an alloc node, declared in a loop or not.
+    pub fn names_allocation(&self, name: &Ident) -> bool {
+        self.allocation(name).is_some()
+            || self
+                .repeated(name)
+                .is_some_and(|r| matches!(self.nodes[r.first].op, NodeOp::Alloc(_)))
+    }
+
     /// The allocation a free node frees (its alloc node's index), if it names one.
-    pub fn freed(&self, node: &NodeDecl) -> Option<usize> {
+    pub fn freed(&self, node: &Inst) -> Option<usize> {
         match &node.op {
-            NodeOp::Free(f) => self.allocation(&f.alloc),
+            NodeOp::Free(f) => self
+                .resolve(&f.alloc, node.rep)
+                .node()
+                .filter(|&i| matches!(self.nodes[i].op, NodeOp::Alloc(_))),
             _ => None,
         }
+    }
+
+    /// Per alloc node (by index), the free nodes that free it, in declared order.
+    pub fn frees(&self) -> BTreeMap<usize, Vec<usize>> {
+        let mut out: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (f, node) in self.nodes.iter().enumerate() {
+            if let Some(a) = self.freed(node) {
+                out.entry(a).or_default().push(f);
+            }
+        }
+        out
     }
 
     /// Whether the declaration has memory nodes (alloc or free).
@@ -541,9 +1015,10 @@ impl<'a> Model<'a> {
 
     /// The alloc nodes that no free node frees: their allocations outlive each launch.
     pub fn outliving_allocations(&self) -> Vec<usize> {
+        let frees = self.frees();
         (0..self.nodes.len())
             .filter(|&i| matches!(self.nodes[i].op, NodeOp::Alloc(_)))
-            .filter(|&i| !self.nodes.iter().any(|n| self.freed(n) == Some(i)))
+            .filter(|i| !frees.contains_key(i))
             .collect()
     }
 
@@ -635,7 +1110,7 @@ fn spelled_slot(ty: &Type) -> Option<Option<bool>> {
 }
 
 /// How a node uses memory, as far as the declaration shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Access {
     Read,
     Write,
@@ -670,13 +1145,37 @@ pub enum Mem {
     Probe,
 }
 
-/// Memory a node can use: a buffer param or an allocation of the graph.
+/// Memory a node can use: a buffer param (or one element of an array param) or an allocation
+/// of the graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Buffer {
-    /// A param, by index.
-    Param(usize),
+    /// A param, by index; for an array param, the element used, when the macro knows which
+    /// (`None`: the param as a whole, or an element it cannot tell).
+    Param(usize, Option<usize>),
     /// An allocation, by the index of its alloc node.
     Alloc(usize),
+}
+
+impl Buffer {
+    /// Whether two uses certainly use the same memory: one allocation, one param, one element
+    /// of an array param or an element the macro cannot tell. (Different params, or different
+    /// elements, may share memory too: only their values show, see `check::hazards`.)
+    pub fn same(self, other: Buffer) -> bool {
+        match (self, other) {
+            (Buffer::Param(a, x), Buffer::Param(b, y)) => {
+                a == b && (x.is_none() || y.is_none() || x == y)
+            }
+            (a, b) => a == b,
+        }
+    }
+
+    /// The param, if it is one (or an element of one).
+    pub fn param(self) -> Option<usize> {
+        match self {
+            Buffer::Param(p, _) => Some(p),
+            Buffer::Alloc(_) => None,
+        }
+    }
 }
 
 /// One use of memory by a node.
@@ -701,25 +1200,50 @@ pub enum Opaque {
 }
 
 impl Model<'_> {
-    /// What param `index`'s type says about memory, as written.
+    /// What param `index`'s type says about memory, as written (of its elements, for an array
+    /// param).
     pub fn param_spelled(&self, index: usize) -> Spelled {
-        spelled(&self.params[index].ty)
+        spelled(self.value_type(index))
     }
 
-    /// The name of a buffer, as declared.
-    pub fn buffer_name(&self, buffer: Buffer) -> String {
-        match buffer {
-            Buffer::Param(i) => name_of(&self.params[i].name),
-            Buffer::Alloc(i) => name_of(&self.nodes[i].name),
+    /// The type of param `index`'s values: its elements', for an array param, else its own.
+    pub fn value_type(&self, index: usize) -> &Type {
+        match self.arrays[index] {
+            Some((elem, _)) => elem,
+            None => &self.params[index].ty,
         }
     }
 
-    /// The buffer `name` may name: a param (memory or not: the type system may have to say),
-    /// else an allocation.
-    pub fn buffer(&self, name: &Ident) -> Option<Buffer> {
+    /// The name of a buffer, as messages say it: `x`, `w[3]`, `t[0]`.
+    pub fn buffer_name(&self, buffer: Buffer) -> String {
+        match buffer {
+            Buffer::Param(i, None) => name_of(&self.params[i].name),
+            Buffer::Param(i, Some(k)) => format!("{}[{k}]", name_of(&self.params[i].name)),
+            Buffer::Alloc(i) => self.nodes[i].name.clone(),
+        }
+    }
+
+    /// The buffer `name` (with `index` after it, in iteration `rep`) may name: a param or one
+    /// of its elements (memory or not: the type system may have to say), else an allocation.
+    pub fn buffer(
+        &self,
+        name: &Ident,
+        index: Option<&syn::Expr>,
+        rep: Option<Rep>,
+    ) -> Option<Buffer> {
         match self.param(name) {
-            Some(i) => Some(Buffer::Param(i)),
-            None => self.allocation(name).map(Buffer::Alloc),
+            Some(i) => Some(Buffer::Param(
+                i,
+                index.and_then(|index| self.element(i, index, rep)),
+            )),
+            None => match self.repeated(name) {
+                Some(r) => index
+                    .and_then(|index| repeat::eval(index, self.env(rep)).ok())
+                    .and_then(|v| r.at(v))
+                    .filter(|&a| matches!(self.nodes[a].op, NodeOp::Alloc(_)))
+                    .map(Buffer::Alloc),
+                None => self.allocation(name).map(Buffer::Alloc),
+            },
         }
     }
 
@@ -739,24 +1263,24 @@ impl Model<'_> {
     /// capture node's declared uses (`mut`: written). Params whose type is written as a
     /// primitive are never memory; `#[indirect]` params are read through keys of their own
     /// (only the fetch node writes them).
-    pub fn memory_uses(&self, node: &NodeDecl) -> Vec<MemUse> {
+    pub fn memory_uses(&self, node: &Inst) -> Vec<MemUse> {
         let mut uses = Vec::new();
+        let rep = node.rep;
         // An operand that must be memory (its node's traits take memory only).
-        let operand = |ident: &Ident, access: Access, uses: &mut Vec<MemUse>| {
-            if let Some(buffer) = self.buffer(ident) {
-                uses.push(MemUse {
-                    buffer,
-                    access,
-                    span: ident.span(),
-                    mem: Mem::Yes,
-                });
-            }
-        };
-        let operand_expr = |expr: &syn::Expr, access: Access, uses: &mut Vec<MemUse>| {
-            if let syn::Expr::Path(p) = expr {
-                if let Some(ident) = p.path.get_ident() {
-                    operand(ident, access, uses);
+        let operand =
+            |ident: &Ident, index: Option<&syn::Expr>, access: Access, uses: &mut Vec<MemUse>| {
+                if let Some(buffer) = self.buffer(ident, index, rep) {
+                    uses.push(MemUse {
+                        buffer,
+                        access,
+                        span: ident.span(),
+                        mem: Mem::Yes,
+                    });
                 }
+            };
+        let operand_expr = |expr: &syn::Expr, access: Access, uses: &mut Vec<MemUse>| {
+            if let Some((ident, index)) = operand_name(expr) {
+                operand(ident, index, access, uses);
             }
         };
         match &node.op {
@@ -775,18 +1299,19 @@ impl Model<'_> {
                         },
                         None => Access::Slot { kernel, arg },
                     };
-                    collect_mentions(expr.to_token_stream(), &mut |ident| {
-                        let (buffer, mem) = match self.param(ident) {
-                            Some(i) if self.is_indirect(i) => return,
-                            Some(i) => match self.param_spelled(i) {
+                    repeat::each_indexed(expr.to_token_stream(), &mut |ident, index| {
+                        let index = index.and_then(repeat::index_expr);
+                        let Some(buffer) = self.buffer(ident, index.as_ref(), rep) else {
+                            return;
+                        };
+                        let mem = match buffer {
+                            Buffer::Param(i, _) if self.is_indirect(i) => return,
+                            Buffer::Param(i, _) => match self.param_spelled(i) {
                                 Spelled::Plain => return,
-                                Spelled::Memory(_) => (Buffer::Param(i), Mem::Yes),
-                                Spelled::Unknown => (Buffer::Param(i), Mem::Probe),
+                                Spelled::Memory(_) => Mem::Yes,
+                                Spelled::Unknown => Mem::Probe,
                             },
-                            None => match self.allocation(ident) {
-                                Some(a) => (Buffer::Alloc(a), Mem::Yes),
-                                None => return,
-                            },
+                            Buffer::Alloc(_) => Mem::Yes,
                         };
                         uses.push(MemUse {
                             buffer,
@@ -809,7 +1334,12 @@ impl Model<'_> {
                     } else {
                         Access::Read
                     };
-                    operand(&b.name, access, &mut uses);
+                    operand(
+                        &b.name,
+                        b.index.as_ref().map(|i| &i.expr),
+                        access,
+                        &mut uses,
+                    );
                 }
             }
             NodeOp::Capture(c) => {
@@ -821,7 +1351,12 @@ impl Model<'_> {
                     };
                     // Params only: a capture's work cannot know an allocation's address.
                     if self.param(&b.name).is_some() {
-                        operand(&b.name, access, &mut uses);
+                        operand(
+                            &b.name,
+                            b.index.as_ref().map(|i| &i.expr),
+                            access,
+                            &mut uses,
+                        );
                     }
                 }
             }
@@ -829,11 +1364,13 @@ impl Model<'_> {
             // and writes (all-reduce, broadcast on the root), writes (receive) or reads (send).
             NodeOp::Collective(c) => match &c.dst {
                 Some(dst) => {
-                    operand(&c.src, Access::Read, &mut uses);
-                    operand(dst, Access::Write, &mut uses);
+                    operand(&c.src, None, Access::Read, &mut uses);
+                    operand(dst, None, Access::Write, &mut uses);
                 }
-                None if c.kind == CollectiveKind::Send => operand(&c.src, Access::Read, &mut uses),
-                None => operand(&c.src, Access::Write, &mut uses),
+                None if c.kind == CollectiveKind::Send => {
+                    operand(&c.src, None, Access::Read, &mut uses)
+                }
+                None => operand(&c.src, None, Access::Write, &mut uses),
             },
             NodeOp::Child(_)
             | NodeOp::Empty(_)
@@ -848,8 +1385,10 @@ impl Model<'_> {
         uses
     }
 
-    /// The buffers named in a node's `#[unordered(...)]` attributes, with their tokens.
-    pub fn unordered_buffers(&self, node: &NodeDecl) -> Vec<(Ident, Option<Buffer>)> {
+    /// The buffers named in a node's `#[unordered(...)]` attributes, with their tokens: a
+    /// param (all its elements, for an array param), or an allocation (of a repeated alloc
+    /// node, the node's own iteration's).
+    pub fn unordered_buffers(&self, node: &Inst) -> Vec<(Ident, Option<Buffer>)> {
         node.attrs
             .iter()
             .filter(|a| a.path().is_ident("unordered"))
@@ -859,44 +1398,56 @@ impl Model<'_> {
             })
             .flatten()
             .map(|ident| {
-                let buffer = self.buffer(&ident);
+                let own = self.repeated(&ident).and_then(|r| {
+                    let rep = node.rep?;
+                    let first = &self.nodes[r.first];
+                    (first.rep?.lp == rep.lp && matches!(first.op, NodeOp::Alloc(_)))
+                        .then(|| r.at(rep.value))?
+                        .map(Buffer::Alloc)
+                });
+                let buffer = own.or_else(|| self.buffer(&ident, None, None));
                 (ident, buffer)
             })
             .collect()
     }
 
-    /// `reach[a][b]`: whether node `b` (declared index) can be reached from node `a` by edges.
-    pub fn reachability(&self) -> Vec<Vec<bool>> {
-        self.reachability_by(&self.resolved_edges())
+    /// Whether each node can be reached from each other by edges (node indices; computed once,
+    /// kept: several rules read it).
+    pub fn reachability(&self) -> &Reach {
+        self.reach
+            .get_or_init(|| self.reachability_by(&self.resolved_edges()))
     }
 
     /// [`Model::reachability`] by the edges that order memory ([`Model::ordering_edges`]): what
-    /// the hazard rule asks.
-    pub fn memory_reachability(&self) -> Vec<Vec<bool>> {
-        self.reachability_by(&self.ordering_edges())
+    /// the hazard rule asks (computed once; the same as `reachability` when every edge orders
+    /// memory).
+    pub fn memory_reachability(&self) -> &Reach {
+        self.memory_reach
+            .get_or_init(|| {
+                let ordering = self.ordering_edges();
+                (ordering.len() != self.edge_set.len()).then(|| self.reachability_by(&ordering))
+            })
+            .as_ref()
+            .unwrap_or_else(|| self.reachability())
     }
 
-    fn reachability_by(&self, edges: &[(usize, usize)]) -> Vec<Vec<bool>> {
+    /// The hazard rule's findings (computed once, kept: the rule reports them, the expansion
+    /// makes checks of what it leaves to the types and the values).
+    pub fn hazards(&self) -> &crate::check::hazards::Analysis {
+        self.hazards
+            .get_or_init(|| crate::check::hazards::analyze(self))
+    }
+
+    fn reachability_by(&self, edges: &[(usize, usize)]) -> Reach {
         let n = self.nodes.len();
         let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
         for &(from, to) in edges {
             out[from].push(to);
         }
-        let mut reach = vec![vec![false; n]; n];
         let Some(order) = self.canonical_order() else {
-            return reach;
+            return Reach::new(n);
         };
-        // In reverse topological order every successor's row is complete before its own.
-        for &node in order.iter().rev() {
-            let mut row = vec![false; n];
-            for &next in &out[node] {
-                row[next] = true;
-                for (cell, &r) in row.iter_mut().zip(&reach[next]) {
-                    *cell |= r;
-                }
-            }
-            reach[node] = row;
-        }
+        let reach = Reach::closure(n, &out, &order);
         if self.scopes.iter().all(Option::is_none) {
             return reach;
         }
@@ -904,18 +1455,32 @@ impl Model<'_> {
         // nodes that never run at the same time (in different bodies of one conditional node,
         // or a conditional node and its bodies' nodes) count as ordered, earlier declared first.
         let mut full = reach.clone();
-        for (a, row) in full.iter_mut().enumerate() {
-            for (b, cell) in row.iter_mut().enumerate() {
+        for a in 0..n {
+            for b in 0..n {
                 if a == b || self.scopes[a] == self.scopes[b] {
                     continue;
                 }
-                *cell = match self.in_common_scope(a, b) {
-                    Some((ra, rb)) => reach[ra][rb],
+                let value = match self.in_common_scope(a, b) {
+                    Some((ra, rb)) => reach.get(ra, rb),
                     None => a < b,
                 };
+                full.set(a, b, value);
             }
         }
         full
+    }
+}
+
+/// The name an operand gives, with its index: `y` or `y[layer]` (an element of an array param,
+/// or an instance of a repeated alloc node).
+pub fn operand_name(expr: &syn::Expr) -> Option<(&Ident, Option<&syn::Expr>)> {
+    match expr {
+        syn::Expr::Path(p) if p.qself.is_none() => Some((p.path.get_ident()?, None)),
+        syn::Expr::Index(i) => match &*i.expr {
+            syn::Expr::Path(p) if p.qself.is_none() => Some((p.path.get_ident()?, Some(&*i.index))),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -944,7 +1509,8 @@ pub fn kernel_params(ty: &Type) -> Option<Vec<&Type>> {
 }
 
 /// The edges of `a -> [b, c] -> d`: every name of a term to every name of the next.
-fn chain_edges(chain: &EdgeChain) -> Vec<Edge<'_>> {
+/// (In iteration `rep`, for a chain written in a loop; resolved once every node is known.)
+fn chain_edges(chain: &EdgeChain, rep: Option<Rep>) -> Vec<Edge<'_>> {
     let mut edges = Vec::new();
     for ((pair, arrow), data) in chain.terms.windows(2).zip(&chain.arrows).zip(&chain.data) {
         for from in pair[0].names() {
@@ -954,6 +1520,8 @@ fn chain_edges(chain: &EdgeChain) -> Vec<Edge<'_>> {
                     to,
                     arrow,
                     data: data.as_ref(),
+                    rep,
+                    ends: (End::Unknown, End::Unknown),
                 });
             }
         }
@@ -971,37 +1539,47 @@ pub fn each_ident(tokens: &impl ToTokens, f: &mut dyn FnMut(&Ident)) {
 }
 
 fn collect_mentions(tokens: TokenStream, f: &mut dyn FnMut(&Ident)) {
+    each_mention_then(tokens, &mut |ident, _| f(ident));
+}
+
+/// [`collect_mentions`], giving `f` the token after each identifier at its level too (the
+/// `[i]` of `w[i]`); an inline format argument has none.
+pub fn each_mention_then(tokens: TokenStream, f: &mut dyn FnMut(&Ident, Option<&TokenTree>)) {
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
     for (i, tt) in tokens.iter().enumerate() {
         match tt {
-            TokenTree::Group(g) => collect_mentions(g.stream(), f),
+            TokenTree::Group(g) => each_mention_then(g.stream(), f),
             TokenTree::Ident(ident) => {
-                let punct = |at: usize| match tokens.get(at) {
-                    Some(TokenTree::Punct(p)) => Some((p.as_char(), p.spacing())),
-                    _ => None,
-                };
-                let after_dot = i >= 1
-                    && punct(i - 1).is_some_and(|(c, _)| c == '.')
-                    && !(i >= 2
-                        && punct(i - 2)
-                            .is_some_and(|(c, s)| c == '.' && s == proc_macro2::Spacing::Joint));
-                let after_path = i >= 2
-                    && punct(i - 1).is_some_and(|(c, _)| c == ':')
-                    && punct(i - 2)
-                        .is_some_and(|(c, s)| c == ':' && s == proc_macro2::Spacing::Joint);
-                if !after_dot && !after_path {
-                    f(ident);
+                if may_be_local(&tokens, i) {
+                    f(ident, tokens.get(i + 1));
                 }
             }
             // `format!("{n}")` reads `n` too: inline format arguments count as mentions.
             TokenTree::Literal(lit) => {
                 for name in format_args_of(&lit.to_string()) {
-                    f(&Ident::new(name, lit.span()));
+                    f(&Ident::new(name, lit.span()), None);
                 }
             }
             TokenTree::Punct(_) => {}
         }
     }
+}
+
+/// Whether the identifier at `tokens[i]` may be a local variable: not a field or method name
+/// (`x.name`, but `0..name` is a range) nor a path segment after `::`.
+pub fn may_be_local(tokens: &[TokenTree], i: usize) -> bool {
+    let punct = |at: usize| match tokens.get(at) {
+        Some(TokenTree::Punct(p)) => Some((p.as_char(), p.spacing())),
+        _ => None,
+    };
+    let after_dot = i >= 1
+        && punct(i - 1).is_some_and(|(c, _)| c == '.')
+        && !(i >= 2
+            && punct(i - 2).is_some_and(|(c, s)| c == '.' && s == proc_macro2::Spacing::Joint));
+    let after_path = i >= 2
+        && punct(i - 1).is_some_and(|(c, _)| c == ':')
+        && punct(i - 2).is_some_and(|(c, s)| c == ':' && s == proc_macro2::Spacing::Joint);
+    !after_dot && !after_path
 }
 
 /// The identifiers a string literal would capture as inline format arguments (`{n}`, `{x:?}`).
@@ -1233,7 +1811,7 @@ mod tests {
             t: kernel a<<<1, 1>>>(n, y);
         }";
         with_model(source, |m| {
-            let uses = m.memory_uses(m.nodes[0]);
+            let uses = m.memory_uses(&m.nodes[0]);
             let found: Vec<(String, Access, Mem)> = uses
                 .iter()
                 .map(|u| (m.buffer_name(u.buffer), u.access, u.mem))
@@ -1250,7 +1828,7 @@ mod tests {
                 ]
             );
             // `n` is a primitive: never memory, whatever the parameter.
-            let uses = m.memory_uses(m.nodes[1]);
+            let uses = m.memory_uses(&m.nodes[1]);
             assert_eq!(uses.len(), 1);
             assert_eq!(uses[0].access, Access::Slot { kernel: 1, arg: 1 });
         });
@@ -1277,12 +1855,12 @@ mod tests {
                 node("branch"),
                 node("inner"),
             );
-            assert!(m.edge_legal(a, c, &reach), "a redundant edge is legal");
-            assert!(!m.edge_legal(a, b, &reach), "declared already");
-            assert!(!m.edge_legal(c, a, &reach), "a cycle");
-            assert!(!m.edge_legal(a, a, &reach), "a self edge");
-            assert!(!m.edge_legal(a, inner, &reach), "across a body");
-            assert!(m.edge_legal(c, branch, &reach));
+            assert!(m.edge_legal(a, c, reach), "a redundant edge is legal");
+            assert!(!m.edge_legal(a, b, reach), "declared already");
+            assert!(!m.edge_legal(c, a, reach), "a cycle");
+            assert!(!m.edge_legal(a, a, reach), "a self edge");
+            assert!(!m.edge_legal(a, inner, reach), "across a body");
+            assert!(m.edge_legal(c, branch, reach));
             assert_eq!(
                 m.path(a, c).map(|p| m.path_text(&p)),
                 Some("a -> b -> c".to_owned())

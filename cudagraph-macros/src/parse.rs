@@ -2,8 +2,9 @@
 //!
 //! Parsing is lenient inside a graph body: a statement that does not parse becomes
 //! [`Item::Invalid`] and parsing goes on at the next `;`, so that one typo does not hide the other
-//! errors of the declaration. Run-time control flow (`if`, `for`, ...) is kept as
-//! [`Item::ControlFlow`] for the static-topology rule to reject with a useful message.
+//! errors of the declaration. Run-time control flow (`if`, `while`, ...) is kept as
+//! [`Item::ControlFlow`] for the static-topology rule to reject with a useful message; a `for`
+//! loop is a repetition ([`Repeat`]), whose count the model evaluates.
 
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use syn::ext::IdentExt;
@@ -68,6 +69,10 @@ pub enum Item {
     Params(ParamsBlock),
     Node(Box<NodeDecl>),
     Edges(EdgeChain),
+    /// `const NAME: usize = value;`: a count or index the macro evaluates, emitted as written.
+    Const(Box<syn::ItemConst>),
+    /// `for var in start..end { ... }`: nodes and edges repeated a fixed number of times.
+    Repeat(Box<Repeat>),
     /// `if`/`for`/`while`/`loop`/`match` where a node or edge was expected.
     ControlFlow(ControlFlow),
     /// A statement that did not parse, and what it seemed to declare.
@@ -98,11 +103,45 @@ pub struct ParamField {
     pub ty: Type,
 }
 
-/// `#[doc] name: op;`.
+/// `#[doc] name: op;`, or `name[var]: op;` in a `for` loop.
 pub struct NodeDecl {
     pub attrs: Vec<Attribute>,
     pub name: Ident,
+    /// `[var]` after the name: the node is repeated by the loop of variable `var`.
+    pub index: Option<Index>,
     pub op: NodeOp,
+}
+
+/// `[index]` after a name: one instance of a repeated node, or one element of an array param.
+/// The index is an expression the macro evaluates (integer literals, the loop variable and the
+/// graph's consts, with `+ - * / %`).
+pub struct Index {
+    pub bracket: token::Bracket,
+    pub expr: Expr,
+}
+
+/// A node as edges and free nodes name it: `name`, or `name[index]` for one instance of a
+/// repeated node.
+pub struct NodeRef {
+    pub name: Ident,
+    pub index: Option<Index>,
+}
+
+/// `for var in start..end { items }`: the nodes and edges of `items` repeated for each value of
+/// `var`. The range is kept as written; the model checks that the macro can evaluate it.
+pub struct Repeat {
+    pub attrs: Vec<Attribute>,
+    pub for_token: Token![for],
+    /// `var in range`, or why it did not parse (the body is read either way, so that its nodes
+    /// stay known).
+    pub header: Result<RepeatHeader, syn::Error>,
+    pub items: Vec<Item>,
+}
+
+/// `var in start..end` of a `for` loop.
+pub struct RepeatHeader {
+    pub var: Ident,
+    pub range: Expr,
 }
 
 /// What a node does.
@@ -206,6 +245,8 @@ pub struct HostOp {
 pub struct BufferArg {
     pub mutability: Option<Token![mut]>,
     pub name: Ident,
+    /// `[i]`: one element of an array param.
+    pub index: Option<Index>,
 }
 
 /// `child(graph)`.
@@ -221,10 +262,11 @@ pub struct AllocOp {
     pub len: Expr,
 }
 
-/// `free(allocation)`: frees the allocation made by the alloc node `allocation`.
+/// `free(allocation)`: frees the allocation made by the alloc node `allocation` (or by one
+/// instance of a repeated one, `free(t[i])`).
 pub struct FreeOp {
     pub token: kw::free,
-    pub alloc: Ident,
+    pub alloc: NodeRef,
 }
 
 /// `record(event)`: records the event param `event` when the node runs.
@@ -276,10 +318,10 @@ pub struct EdgeData {
     pub kind: EdgeKind,
 }
 
-/// One end of an arrow: a node name or a bracketed list of them.
+/// One end of an arrow: a node or a bracketed list of them.
 pub enum EdgeTerm {
-    One(Ident),
-    Many(Punctuated<Ident, Token![,]>),
+    One(NodeRef),
+    Many(Punctuated<NodeRef, Token![,]>),
 }
 
 impl NodeOp {
@@ -305,7 +347,7 @@ impl NodeOp {
 }
 
 impl EdgeTerm {
-    pub fn names(&self) -> Vec<&Ident> {
+    pub fn names(&self) -> Vec<&NodeRef> {
         match self {
             Self::One(name) => vec![name],
             Self::Many(names) => names.iter().collect(),
@@ -373,6 +415,9 @@ impl Parse for GraphDecl {
 /// One item of a graph body; never fails: what does not parse becomes [`Item::Invalid`], and
 /// the stream always advances.
 fn parse_item(input: ParseStream) -> Item {
+    if starts_repetition(input) {
+        return take_repetition(input);
+    }
     if let Some(flow) = control_flow(input) {
         return Item::ControlFlow(flow);
     }
@@ -412,6 +457,22 @@ fn parse_item(input: ParseStream) -> Item {
         }
     };
     let declares = declared_name(&tokens).map_or(Declares::Nothing, Declares::Node);
+    if starts_const(&tokens) {
+        let Some(semi) = semi else {
+            let error = syn::Error::new(last_span(&tokens), "expected `;` after this const");
+            return Item::Invalid { error, declares };
+        };
+        let mut stmt = tokens;
+        let end = semi.span();
+        stmt.extend(std::iter::once(TokenTree::Punct(semi)));
+        return match parse_detached(parse_const, stmt, end) {
+            Ok(item) => Item::Const(Box::new(item)),
+            Err(error) => Item::Invalid {
+                error,
+                declares: Declares::Nothing,
+            },
+        };
+    }
     let Some(semi) = semi else {
         let error = syn::Error::new(last_span(&tokens), "expected `;` after this statement");
         return Item::Invalid { error, declares };
@@ -439,6 +500,7 @@ fn starts_conditional_node(input: ParseStream) -> bool {
     let fork = input.fork();
     fork.call(Attribute::parse_outer).is_ok()
         && fork.parse::<Ident>().is_ok()
+        && (!fork.peek(token::Bracket) || fork.parse::<Group>().is_ok())
         && fork.peek(Token![:])
         && !fork.peek(Token![::])
         && fork.parse::<Token![:]>().is_ok()
@@ -485,6 +547,7 @@ fn take_conditional_node(input: ParseStream) -> TokenStream {
 fn parse_conditional_node(input: ParseStream) -> syn::Result<Item> {
     let attrs = input.call(Attribute::parse_outer)?;
     let name: Ident = input.parse()?;
+    let index = optional_index(input)?;
     input.parse::<Token![:]>()?;
     let keyword = input.span();
     let kind = if input.peek(Token![if]) {
@@ -584,6 +647,7 @@ fn parse_conditional_node(input: ParseStream) -> syn::Result<Item> {
     Ok(Item::Node(Box::new(NodeDecl {
         attrs,
         name,
+        index,
         op: NodeOp::Conditional(CondOp {
             kind,
             keyword,
@@ -629,6 +693,215 @@ fn take_params_block(input: ParseStream) -> syn::Result<TokenStream> {
         }
         Ok((tokens, rest))
     })
+}
+
+/// `for` (after optional attributes): a repetition, unless a label comes first (run-time
+/// control flow, which the static-topology rule reports).
+fn starts_repetition(input: ParseStream) -> bool {
+    let fork = input.fork();
+    fork.call(Attribute::parse_outer).is_ok() && fork.peek(Token![for])
+}
+
+/// A `for` loop: its header up to the braced body, the body's items, and a `;` if one follows.
+/// Never fails: a header that does not parse is kept as the loop's error, and the body is read
+/// all the same.
+fn take_repetition(input: ParseStream) -> Item {
+    let attrs = input.call(Attribute::parse_outer).unwrap_or_default();
+    let for_token: Token![for] = match input.parse() {
+        Ok(token) => token,
+        Err(error) => {
+            return Item::Invalid {
+                error,
+                declares: Declares::Nothing,
+            }
+        }
+    };
+    // The header's tokens, up to the body (or a `;`, when the body is missing).
+    let taken = input.step(|cursor| {
+        let mut rest = *cursor;
+        let mut header = TokenStream::new();
+        while let Some((tt, next)) = rest.token_tree() {
+            match &tt {
+                TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => {
+                    return Ok(((header, Some(g.clone())), next));
+                }
+                TokenTree::Punct(p) if p.as_char() == ';' => break,
+                _ => {}
+            }
+            header.extend(std::iter::once(tt));
+            rest = next;
+        }
+        Ok(((header, None), rest))
+    });
+    let (header_tokens, body) = taken.unwrap_or_default();
+    if input.peek(Token![;]) {
+        let _ = input.parse::<Token![;]>();
+    }
+    let usage = "a repetition is written `for layer in 0..LAYERS { ... }`, with a count the macro \
+                 knows: integer literals and consts declared in the graph";
+    let end = body
+        .as_ref()
+        .map_or_else(|| last_span(&header_tokens), |b| b.span_open());
+    let mut header = parse_detached(
+        |input: ParseStream| {
+            let var = Ident::parse(input).map_err(|e| {
+                syn::Error::new(
+                    e.span(),
+                    format!("expected the loop variable after `for`, one name: {usage}"),
+                )
+            })?;
+            input.parse::<Token![in]>().map_err(|e| {
+                syn::Error::new(
+                    e.span(),
+                    format!("expected `in` after `for {var}`: {usage}"),
+                )
+            })?;
+            if input.is_empty() {
+                return Err(input.error(format!("expected the range after `in`: {usage}")));
+            }
+            let range = input.parse()?;
+            Ok(RepeatHeader { var, range })
+        },
+        header_tokens,
+        end,
+    );
+    let items = match body {
+        Some(body) => {
+            let close = body.span_close();
+            parse_detached(
+                |input: ParseStream| {
+                    let mut items = Vec::new();
+                    while !input.is_empty() {
+                        items.push(parse_item(input));
+                    }
+                    Ok(items)
+                },
+                body.stream(),
+                close,
+            )
+            .unwrap_or_default()
+        }
+        None => {
+            if header.is_ok() {
+                header = Err(syn::Error::new(
+                    end,
+                    format!("expected the repeated nodes and edges in braces: {usage}"),
+                ));
+            }
+            Vec::new()
+        }
+    };
+    Item::Repeat(Box::new(Repeat {
+        attrs,
+        for_token,
+        header,
+        items,
+    }))
+}
+
+/// Whether a statement is a `const` item (after optional attributes and visibility).
+fn starts_const(tokens: &TokenStream) -> bool {
+    let parser = |input: ParseStream| {
+        input.call(Attribute::parse_outer)?;
+        input.parse::<Visibility>()?;
+        if input.peek(Token![const]) {
+            let _: TokenStream = input.parse()?;
+            Ok(())
+        } else {
+            Err(input.error("not a const"))
+        }
+    };
+    parser.parse2(tokens.clone()).is_ok()
+}
+
+/// `#[attrs] vis const NAME: Type = value;`.
+fn parse_const(input: ParseStream) -> syn::Result<syn::ItemConst> {
+    input.parse::<syn::ItemConst>().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            format!("{e}: a graph's const is written `const LAYERS: usize = 32;`"),
+        )
+    })
+}
+
+/// `name:` or `name[index]:` (not `name::`): a node declaration starts here.
+fn starts_node(input: ParseStream) -> bool {
+    if !input.peek(Ident) {
+        return false;
+    }
+    if input.peek2(Token![:]) && !input.peek2(Token![::]) {
+        return true;
+    }
+    let fork = input.fork();
+    fork.parse::<Ident>().is_ok()
+        && fork.peek(token::Bracket)
+        && fork.parse::<Group>().is_ok()
+        && fork.peek(Token![:])
+        && !fork.peek(Token![::])
+}
+
+/// `[index]`, if the next token is a bracketed group.
+fn optional_index(input: ParseStream) -> syn::Result<Option<Index>> {
+    if input.peek(token::Bracket) {
+        input.parse().map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
+impl Parse for Index {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let content;
+        let bracket = bracketed!(content in input);
+        let usage =
+            "expected an index in the brackets: `name[layer]`, `name[layer + 1]`, `name[0]`";
+        if content.is_empty() {
+            return Err(syn::Error::new(bracket.span.join(), usage));
+        }
+        let expr = content
+            .parse()
+            .map_err(|e| syn::Error::new(e.span(), usage))?;
+        if !content.is_empty() {
+            return Err(content.error(usage));
+        }
+        Ok(Self { bracket, expr })
+    }
+}
+
+/// `name` or `name[index]`; `expected` is the error when no name comes.
+fn node_ref(input: ParseStream, expected: &str) -> syn::Result<NodeRef> {
+    let name = Ident::parse(input).map_err(|e| syn::Error::new(e.span(), expected))?;
+    let index = optional_index(input)?;
+    Ok(NodeRef { name, index })
+}
+
+impl NodeRef {
+    /// The tokens as written, for errors covering them.
+    pub fn tokens(&self) -> TokenStream {
+        indexed(&self.name, self.index.as_ref())
+    }
+}
+
+/// `name` or `name[index]`, as tokens.
+pub fn indexed(name: &Ident, index: Option<&Index>) -> TokenStream {
+    match index {
+        Some(index) => {
+            let mut group = Group::new(
+                Delimiter::Bracket,
+                quote::ToTokens::to_token_stream(&index.expr),
+            );
+            group.set_span(index.bracket.span.join());
+            quote::quote!(#name #group)
+        }
+        None => quote::quote!(#name),
+    }
+}
+
+impl std::fmt::Display for NodeRef {
+    /// As written: `attn[layer + 1]`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::text::pretty_expr(self.tokens()))
+    }
 }
 
 /// Run-time control flow (or another Rust statement that is not a node) where a node was
@@ -720,6 +993,9 @@ fn declared_name(tokens: &TokenStream) -> Option<Ident> {
     let parser = |input: ParseStream| {
         input.call(Attribute::parse_outer)?;
         let name: Ident = input.parse()?;
+        if input.peek(token::Bracket) {
+            input.parse::<Group>()?;
+        }
         if input.peek(Token![:]) && !input.peek(Token![::]) {
             let _: TokenStream = input.parse()?;
             Ok(name)
@@ -732,12 +1008,18 @@ fn declared_name(tokens: &TokenStream) -> Option<Ident> {
 
 fn parse_statement(input: ParseStream) -> syn::Result<Item> {
     let attrs = input.call(Attribute::parse_outer)?;
-    if input.peek(Ident) && input.peek2(Token![:]) && !input.peek2(Token![::]) {
+    if starts_node(input) {
         let name: Ident = input.parse()?;
+        let index = optional_index(input)?;
         input.parse::<Token![:]>()?;
         let op = input.parse()?;
         input.parse::<Token![;]>()?;
-        return Ok(Item::Node(Box::new(NodeDecl { attrs, name, op })));
+        return Ok(Item::Node(Box::new(NodeDecl {
+            attrs,
+            name,
+            index,
+            op,
+        })));
     }
     if input.peek(Ident) || input.peek(token::Bracket) {
         if let Some(attr) = attrs.first() {
@@ -1186,7 +1468,12 @@ fn buffer_arg(input: ParseStream, usage: &str, what: &str) -> syn::Result<Buffer
     let mutability = input.parse()?;
     let name = Ident::parse(input)
         .map_err(|e| syn::Error::new(e.span(), format!("{usage}: expected the name of {what}")))?;
-    Ok(BufferArg { mutability, name })
+    let index = optional_index(input)?;
+    Ok(BufferArg {
+        mutability,
+        name,
+        index,
+    })
 }
 
 impl Parse for CaptureOp {
@@ -1266,17 +1553,32 @@ impl Parse for AllocOp {
 impl Parse for FreeOp {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let token = input.parse()?;
-        let usage = "a free node is written `free(allocation)`, naming an alloc node of this graph";
+        let usage =
+            "a free node is written `free(allocation)`, naming an alloc node of this graph \
+                     (`free(t[i])` for one instance of a repeated one)";
         let expr = name_operand(single_argument(input, usage)?);
-        match &expr {
+        let (base, index) = match expr {
+            Expr::Index(index) => (
+                *index.expr,
+                Some(Index {
+                    bracket: index.bracket_token,
+                    expr: *index.index,
+                }),
+            ),
+            other => (other, None),
+        };
+        match &base {
             Expr::Path(p) if p.qself.is_none() => match p.path.get_ident() {
                 Some(alloc) => Ok(Self {
                     token,
-                    alloc: alloc.clone(),
+                    alloc: NodeRef {
+                        name: alloc.clone(),
+                        index,
+                    },
                 }),
-                None => Err(syn::Error::new_spanned(&expr, usage)),
+                None => Err(syn::Error::new_spanned(&base, usage)),
             },
-            _ => Err(syn::Error::new_spanned(&expr, usage)),
+            _ => Err(syn::Error::new_spanned(&base, usage)),
         }
     }
 }
@@ -1335,10 +1637,9 @@ impl Parse for EdgeTerm {
         if input.peek(token::Bracket) {
             let content;
             let bracket = bracketed!(content in input);
-            let name = |input: ParseStream| {
-                Ident::parse(input).map_err(|e| syn::Error::new(e.span(), "expected a node name"))
-            };
-            let names: Punctuated<Ident, Token![,]> = content.parse_terminated(name, Token![,])?;
+            let name = |input: ParseStream| node_ref(input, "expected a node name");
+            let names: Punctuated<NodeRef, Token![,]> =
+                content.parse_terminated(name, Token![,])?;
             if names.is_empty() {
                 return Err(syn::Error::new(
                     bracket.span.join(),
@@ -1347,9 +1648,7 @@ impl Parse for EdgeTerm {
             }
             Ok(Self::Many(names))
         } else {
-            Ident::parse(input).map(Self::One).map_err(|e| {
-                syn::Error::new(e.span(), "expected a node name or a list of them: `[a, b]`")
-            })
+            node_ref(input, "expected a node name or a list of them: `[a, b]`").map(Self::One)
         }
     }
 }

@@ -5,7 +5,8 @@
 //!   punctuation re-spaced (as `macro_rules!` may pass it on) and cut at every token;
 //! - mutations of valid declarations (words deleted, repeated, swapped, replaced);
 //! - random inputs from a structured generator (declarations made of the DSL's pieces with odd
-//!   names, wrong kinds and stray tokens, then mutated token by token), seeded from the clock
+//!   names, wrong kinds and stray tokens, `for` loops with indices in and out of range, then
+//!   mutated token by token), seeded from the clock
 //!   (printed; `CUDAGRAPH_FUZZ_SEED` replays a run) for a bounded time in CI:
 //!   `CUDAGRAPH_FUZZ_INPUTS` (default 20,000) inputs, spread over the machine's cores.
 //!
@@ -193,6 +194,27 @@ fn odd_inputs_never_panic() {
         "graph X { params { w: Capture } a: capture(w, [w, mut w]); }",
         "graph Step { a: empty; } graph StepExec { b: empty; } graph StepParams {}",
         "graph X { params { k: Kernel<(u32,)> } a: kernel k<<<f::<Vec<Vec<u32>>>(), 1>>>(1); }",
+        // Repetition: counts and indices at and beyond the limits, loops of every shape.
+        "graph X { for i in 0..1000000000 { a[i]: empty; } }",
+        "graph X { for i in 0..18446744073709551615 { a[i]: empty; a[i] -> a[i + 1]; } }",
+        "graph X { for i in 0..=18446744073709551615 { } }",
+        "graph X { const N: usize = 18446744073709551615 + 1; for i in 0..N { a[i]: empty; } }",
+        "graph X { const N: usize = N; const M: usize = 1 / 0; const L: usize = 4 % 0; }",
+        "graph X { params { w: [f32; 18446744073709551615] } a: memset(w[0], 0.0f32); }",
+        "graph X { params { w: [f32; 4] } for i in 0..4 { a[i]: memset(w[i - 1], 0.0f32); } }",
+        "graph X { for i in 0..3 { a[i]: empty; } a[18446744073709551615] -> a[0]; }",
+        "graph X { for i in 0..3 { a[i]: empty; } a[99999999999999999999999] -> a[0]; }",
+        "graph X { for i in 0..3 { a[i]: empty; } a[] -> a[0]; a[i] -> a[-1]; }",
+        "graph X { for i in 0..3 { for j in 0..3 { a[j]: empty; } } b: if h { for k in 0..2 { c[k]: empty; } } }",
+        "graph X { for { } for i { } for i in { } for i in 0..2 for 0..2 in i {} }",
+        "graph X { for i in 0..2 { a[i]: if h { b: empty; } c[i]: while g { d[i]: empty; } } }",
+        "graph X { for i in 0..0 { a[i]: empty; } a[0] -> a[0]; }",
+        "graph X { for i in 5..2 { a[i]: empty; } b[0]: empty; b[0] -> a; }",
+        "graph X { for i in 0..2 { a[i]: alloc::<f32>(4); b[i]: free(a[i + 1]); c[i]: free(a); } }",
+        "graph X { params { t: [Capture; 2], w: [DeviceBuffer<f32>; 2] } for i in 0..2 { c[i]: capture(t[i], [w[i], mut w[i], w]); } }",
+        "graph X { params { h: [HostBuffer<f32>; 2] } for i in 0..2 { c[i]: host(f, h[i], mut h[i + 5]); } }",
+        "graph X { const A: usize = 2; const A: usize = 3; for A in 0..A { x[A]: empty; } }",
+        "graph X { for i in 0..2 { a[i]: empty; } for i in 0..2 { a[i]: empty; } }",
     ] {
         if let Ok(tokens) = TokenStream::from_str(source) {
             run(tokens);
@@ -425,7 +447,12 @@ const NAMES: [&str; 34] = [
     "Solver",
 ];
 
-const TYPES: [&str; 25] = [
+const TYPES: [&str; 30] = [
+    "[DeviceBuffer<f32>; N]",
+    "[f32; 4]",
+    "[Capture; N]",
+    "[HostBuffer<f32>; 2]",
+    "[u32; M]",
     "u32",
     "f32",
     "usize",
@@ -557,6 +584,67 @@ fn item(rng: &mut Rng, depth: usize) -> String {
     format!("{attrs}{name}: {node};")
 }
 
+/// Indices the generator writes: the loop variable with and without offsets, consts, ones out
+/// of range or beyond `usize`, ones the macro cannot compute.
+const INDICES: [&str; 12] = [
+    "i",
+    "i",
+    "i + 1",
+    "i - 1",
+    "N - 1",
+    "0",
+    "n",
+    "i % 2",
+    "i / 0",
+    "N",
+    "99999999999999999999999",
+    "j",
+];
+
+/// A random `for` loop: nodes named by the loop variable, indexed operands and expressions,
+/// edges within and between iterations (or a piece of one).
+fn repetition(rng: &mut Rng) -> String {
+    // Half the loops are well formed: empty nodes, edges within and between iterations.
+    if rng.chance(50) {
+        let names = ["rep_a", "rep_b", "rep_c"];
+        let count = 1 + rng.below(3);
+        let mut body = String::new();
+        for name in &names[..count] {
+            body.push_str(&format!("{name}[i]: empty;\n"));
+        }
+        for pair in names[..count].windows(2) {
+            body.push_str(&format!("{}[i] -> {}[i];\n", pair[0], pair[1]));
+        }
+        let chain = format!("for i in 0..2 {{ {0}[i] -> {0}[i + 1]; }}", names[0]);
+        return format!("for i in 0..3 {{\n{body}}}\n{chain}");
+    }
+    let range = rng.pick(&[
+        "0..N", "0..3", "0..=2", "1..N", "0..n", "0..", "N..0", "0..M",
+    ]);
+    let var = rng.pick(&["i", "i", "i", "n", "N", "j"]);
+    let mut body = String::new();
+    for _ in 0..rng.below(6) {
+        let (name, other) = (rng.pick(&NAMES), rng.pick(&NAMES));
+        let index = rng.pick(&INDICES);
+        let item = match rng.below(12) {
+            0 => format!("{name}[{var}]: kernel {other}<<<1, 1>>>(n, {other}[{index}], x);"),
+            1 => format!("{name}[{var}]: memset({other}[{index}], 0.0f32);"),
+            2 => format!("{name}[{var}]: memcpy({other}[{index}] -> {name}[{index}]);"),
+            3 => format!("{name}[{var}]: alloc::<f32>(n as usize);"),
+            4 => format!("{name}[{var}]: free({other}[{index}]);"),
+            5 => format!("{name}[{var}]: capture({other}[{index}], [w[{index}], mut x]);"),
+            6 => format!("{name}[{var}]: host(f, {other}[{index}]);"),
+            7 => format!("{name}[{index}] -> {other}[{}];", rng.pick(&INDICES)),
+            8 => format!("{name}: empty;"),
+            9 | 10 => format!("{name}[{var}]: empty;"),
+            _ => item(rng, 3),
+        };
+        body.push_str(&item);
+        body.push('\n');
+    }
+    format!("for {var} in {range} {{\n{body}}}")
+}
+
 /// A random declaration: one to three graphs with params, nodes and edges.
 fn declaration(rng: &mut Rng) -> String {
     let mut out = String::new();
@@ -564,6 +652,11 @@ fn declaration(rng: &mut Rng) -> String {
         let name = rng.pick(&["Step", "StepExec", "Solver", "SolverParam", "Inner", "G"]);
         let vis = rng.pick(&["", "pub ", "pub(crate) "]);
         out.push_str(&format!("/// A graph.\n{vis}graph {name} {{\n"));
+        if rng.chance(30) {
+            let value = rng.pick(&["4", "0", "n", "M * 2", "N", "2 + 3 * 4", "1 / 0"]);
+            let name = rng.pick(&["N", "M", "N"]);
+            out.push_str(&format!("const {name}: usize = {value};\n"));
+        }
         if rng.chance(90) {
             out.push_str("params {\n");
             for _ in 0..rng.below(8) {
@@ -577,7 +670,11 @@ fn declaration(rng: &mut Rng) -> String {
             out.push_str("}\n");
         }
         for _ in 0..rng.below(10) {
-            out.push_str(&item(rng, 0));
+            if rng.chance(8) {
+                out.push_str(&repetition(rng));
+            } else {
+                out.push_str(&item(rng, 0));
+            }
             out.push('\n');
         }
         out.push_str("}\n");
@@ -737,18 +834,26 @@ fn fuzz_never_panics() {
 
 #[test]
 fn the_generator_makes_declarations_that_expand() {
-    // The generator must reach the expansion, not only the parser's errors.
+    // The generator must reach the expansion, not only the parser's errors, loops too.
     let mut rng = Rng(7);
-    let expanded = (0..2000)
-        .filter(|_| {
-            let source = declaration(&mut rng);
-            TokenStream::from_str(&source)
-                .ok()
-                .is_some_and(|t| outcome(t).is_ok())
-        })
-        .count();
+    let (mut expanded, mut with_loops) = (0, 0);
+    for _ in 0..4000 {
+        let source = declaration(&mut rng);
+        if TokenStream::from_str(&source)
+            .ok()
+            .is_some_and(|t| outcome(t).is_ok())
+        {
+            expanded += 1;
+            with_loops += usize::from(source.contains("for i in 0..3"));
+        }
+    }
+    println!("{expanded} of 4000 generated declarations expanded, {with_loops} with a loop");
     assert!(
         expanded > 20,
-        "only {expanded} of 2000 generated declarations expanded"
+        "only {expanded} of 4000 generated declarations expanded"
+    );
+    assert!(
+        with_loops > 2,
+        "only {with_loops} generated declarations with a loop expanded"
     );
 }

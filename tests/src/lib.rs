@@ -44,6 +44,7 @@ pub mod docs {
 pub mod bench;
 pub mod capture;
 pub mod conditional;
+pub mod declarations;
 pub mod device_launch;
 pub mod graph_memory;
 pub mod graphs;

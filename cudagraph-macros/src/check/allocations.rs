@@ -19,7 +19,8 @@ const DOCS: &str =
 /// reports).
 pub fn check_names(models: &[Model], model: &Model, cx: &mut Ctxt) {
     let graph = &model.decl.name;
-    for node in &model.nodes {
+    for (item, _) in model.all_items() {
+        let Item::Node(node) = item else { continue };
         match &node.op {
             NodeOp::Alloc(_) if model.param(&node.name).is_some() => cx.error(
                 node.name.span(),
@@ -30,10 +31,13 @@ pub fn check_names(models: &[Model], model: &Model, cx: &mut Ctxt) {
                 ),
             ),
             NodeOp::Free(f)
-                if model.allocation(&f.alloc).is_none()
-                    && owner(models, model, &f.alloc).is_none() =>
+                if !model.names_allocation(&f.alloc.name)
+                    && owner(models, model, &f.alloc.name).is_none() =>
             {
-                let (alloc, rule) = (&f.alloc, "`free(...)` names an alloc node of this graph");
+                let (alloc, rule) = (
+                    &f.alloc.name,
+                    "`free(...)` names an alloc node of this graph",
+                );
                 let message = if model.param(alloc).is_some() {
                     format!(
                         "`{alloc}` is a param, not an allocation: {rule} (a param's memory is \
@@ -44,10 +48,11 @@ pub fn check_names(models: &[Model], model: &Model, cx: &mut Ctxt) {
                 } else {
                     // Allocations no free node frees yet: suggesting another would make a
                     // double free.
-                    let allocs: Vec<String> = (0..model.nodes.len())
-                        .filter(|&i| matches!(model.nodes[i].op, NodeOp::Alloc(_)))
-                        .filter(|&i| !model.nodes.iter().any(|n| model.freed(n) == Some(i)))
-                        .map(|i| name_of(&model.nodes[i].name))
+                    let allocs: Vec<String> = model
+                        .outliving_allocations()
+                        .into_iter()
+                        .filter(|&i| model.nodes[i].rep.is_none())
+                        .map(|i| model.nodes[i].name.clone())
                         .collect();
                     match suggest(&name_of(alloc), allocs.iter().map(String::as_str)) {
                         Some(close) => format!(
@@ -75,24 +80,29 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
     let full = model.reachability();
     let fix = |from: usize, to: usize| {
         super::programmatic::unwaited_note(model, from, to)
-            .unwrap_or_else(|| add_edge(model, &full, from, to))
+            .unwrap_or_else(|| add_edge(model, full, from, to))
     };
-    let node = |i: usize| name_of(&model.nodes[i].name);
-    let frees: Vec<Vec<usize>> = (0..model.nodes.len())
-        .map(|a| {
-            (0..model.nodes.len())
-                .filter(|&f| model.freed(model.nodes[f]) == Some(a))
-                .collect()
-        })
-        .collect();
+    let node = |i: usize| model.nodes[i].name.clone();
+    let frees = model.frees();
+    let no_frees = Vec::new();
     let free_token = |f: usize| match &model.nodes[f].op {
-        NodeOp::Free(op) => op.alloc.span(),
-        _ => model.nodes[f].name.span(),
+        NodeOp::Free(op) => op.alloc.name.span(),
+        _ => model.nodes[f].decl.name.span(),
     };
-    for (a, frees) in frees.iter().enumerate() {
+    // Each mistake of the tokens once (a loop makes it in every iteration): by the kind of
+    // mistake and the declarations involved.
+    let key = |what: &str, nodes: &[usize]| {
+        let decls: Vec<String> = nodes
+            .iter()
+            .map(|&i| format!("{:p}", model.nodes[i].decl))
+            .collect();
+        format!("{what} {}", decls.join(" "))
+    };
+    for (&a, frees) in &frees {
         let alloc = node(a);
         for &f in frees.iter().skip(1) {
-            cx.error(
+            cx.error_once(
+                key("freed twice", &[a, f]),
                 free_token(f),
                 format!(
                     "allocation `{alloc}` is freed twice, by `{}` and by `{}`: CUDA frees an \
@@ -104,9 +114,10 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
             );
         }
         for &f in frees {
-            if !reach[a][f] {
+            if !reach.get(a, f) {
                 let fix = fix(a, f);
-                cx.error(
+                cx.error_once(
+                    key("free before alloc", &[a, f]),
                     free_token(f),
                     format!(
                         "free node `{}` is not ordered after the alloc node `{alloc}` that it \
@@ -120,9 +131,10 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
     for (u, user) in model.nodes.iter().enumerate() {
         for (a, span) in model.alloc_mentions(user) {
             let (use_, alloc) = (node(u), node(a));
-            if !reach[a][u] {
+            if !reach.get(a, u) {
                 let fix = fix(a, u);
-                cx.error(
+                cx.error_once(
+                    key("use before alloc", &[a, u]),
                     span,
                     format!(
                         "node `{use_}` uses allocation `{alloc}` but is not ordered after the \
@@ -131,11 +143,12 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
                     ),
                 );
             }
-            for &f in &frees[a] {
+            for &f in frees.get(&a).unwrap_or(&no_frees) {
                 let free = node(f);
-                if reach[f][u] {
+                if reach.get(f, u) {
                     let fix = fix(u, f);
-                    cx.error(
+                    cx.error_once(
+                        key("use after free", &[a, u, f]),
                         span,
                         format!(
                             "node `{use_}` uses allocation `{alloc}` after `{free}` frees it: the \
@@ -143,9 +156,10 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
                              `{use_}` before `{free}` instead: {fix}"
                         ),
                     );
-                } else if !reach[u][f] {
+                } else if !reach.get(u, f) {
                     let fix = fix(u, f);
-                    cx.error(
+                    cx.error_once(
+                        key("use not before free", &[a, u, f]),
                         span,
                         format!(
                             "node `{use_}` uses allocation `{alloc}` but is not ordered before \
@@ -162,11 +176,8 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
 /// How to order `from` before `to`: the edge `from -> to`, when adding it is legal; else the
 /// path that orders them the other way, which has to change first (adding the edge would close
 /// a cycle).
-fn add_edge(model: &Model, reach: &[Vec<bool>], from: usize, to: usize) -> String {
-    let (f, t) = (
-        name_of(&model.nodes[from].name),
-        name_of(&model.nodes[to].name),
-    );
+fn add_edge(model: &Model, reach: &crate::reach::Reach, from: usize, to: usize) -> String {
+    let (f, t) = (&model.nodes[from].name, &model.nodes[to].name);
     if model.edge_legal(from, to, reach) {
         return format!("add the edge `{f} -> {t};`");
     }
@@ -187,7 +198,7 @@ fn owner<'m>(models: &'m [Model], model: &Model, ident: &syn::Ident) -> Option<&
     models
         .iter()
         .filter(|other| !std::ptr::eq(*other, model))
-        .find(|other| other.allocation(ident).is_some())
+        .find(|other| other.names_allocation(ident))
         .map(|other| &other.decl.name)
 }
 
@@ -198,7 +209,7 @@ pub fn check_foreign(models: &[Model], model: &Model, cx: &mut Ctxt) {
     for (item, _) in model.all_items() {
         let Item::Node(node) = item else { continue };
         let mut report = |ident: &syn::Ident| {
-            if model.param(ident).is_some() || model.allocation(ident).is_some() {
+            if model.param(ident).is_some() || model.names_allocation(ident) {
                 return;
             }
             if let Some(graph) = owner(models, model, ident) {
@@ -215,7 +226,7 @@ pub fn check_foreign(models: &[Model], model: &Model, cx: &mut Ctxt) {
             }
         };
         if let NodeOp::Free(f) = &node.op {
-            report(&f.alloc);
+            report(&f.alloc.name);
         }
         model.each_mention(node, &mut report);
     }

@@ -22,7 +22,8 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
     let reach = model.reachability();
     for (k, &b) in conditionals.iter().enumerate() {
         for &a in &conditionals[..k] {
-            let unordered = model.scopes[a] == model.scopes[b] && !reach[a][b] && !reach[b][a];
+            let unordered =
+                model.scopes[a] == model.scopes[b] && !reach.get(a, b) && !reach.get(b, a);
             if !unordered || !(loops[a] || loops[b]) {
                 continue;
             }
@@ -33,12 +34,12 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                 _ => "holds a WHILE loop in a body",
             };
             // The edge from the earlier node, unless the declaration's edges forbid it.
-            let edge = match model.edge_legal(a, b, &reach) {
+            let edge = match model.edge_legal(a, b, reach) {
                 true => (name(a), name(b)),
                 false => (name(b), name(a)),
             };
             cx.error(
-                name(b).span(),
+                model.nodes[b].decl.name.span(),
                 format!(
                     "conditional nodes `{}` and `{}` may run at the same time, and `{}` {what}: \
                      NVIDIA's driver (seen with 580) then fails launches at random with \

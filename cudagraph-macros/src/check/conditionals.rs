@@ -32,6 +32,11 @@ pub fn check(models: &[Model], model: &Model, cx: &mut Ctxt) {
         );
     }
     for (index, node) in model.nodes.iter().enumerate() {
+        // What follows is about declarations (a loop's nodes are never in a body, and its
+        // iterations mention the same handles).
+        if !model.first_of_decl(index) {
+            continue;
+        }
         if let Some((c, _)) = model.scopes[index] {
             if let Some(kind) = node.op.kind().refused_in_body_node() {
                 let cond = &model.nodes[c].name;
@@ -60,7 +65,7 @@ pub fn check(models: &[Model], model: &Model, cx: &mut Ctxt) {
             }
             for i in model.indirect_mentions(node) {
                 cx.error(
-                    node.name.span(),
+                    node.decl.name.span(),
                     format!(
                         "node `{}` in the body of conditional node `{}` reads `#[indirect]` param \
                          `{}`: indirect params are read by nodes outside conditional bodies only; \
@@ -115,7 +120,7 @@ pub fn check(models: &[Model], model: &Model, cx: &mut Ctxt) {
                         "node `{}` cannot set handle `{}`: the handle belongs to conditional node \
                          `{}`, whose handle only nodes beside it and in its bodies may set; move \
                          `{}` there",
-                        node.name, cond.handle, model.nodes[c].name, node.name
+                        node.name, cond.handle, model.nodes[c].name, node.decl.name
                     ),
                 );
             }
@@ -123,7 +128,7 @@ pub fn check(models: &[Model], model: &Model, cx: &mut Ctxt) {
         // A handle of another declaration of this call.
         model.each_mention(node, &mut |ident| {
             if model.param(ident).is_some()
-                || model.allocation(ident).is_some()
+                || model.names_allocation(ident)
                 || model.handle(ident).is_some()
             {
                 return;
@@ -145,11 +150,12 @@ pub fn check(models: &[Model], model: &Model, cx: &mut Ctxt) {
             }
         });
     }
+    let mut crossing = std::collections::BTreeSet::new();
     for edge in &model.edges {
-        let (Some(from), Some(to)) = (model.node(edge.from), model.node(edge.to)) else {
+        let (Some(from), Some(to)) = (edge.ends.0.node(), edge.ends.1.node()) else {
             continue;
         };
-        if model.scopes[from] == model.scopes[to] {
+        if model.scopes[from] == model.scopes[to] || !crossing.insert(edge.site()) {
             continue;
         }
         let place = |i: usize| match model.scopes[i] {
@@ -208,7 +214,7 @@ fn handle_name(model: &Model, index: usize, cx: &mut Ctxt) {
     let handle = &cond.handle;
     let clash = if model.param(handle).is_some() {
         Some("a param")
-    } else if model.node(handle).is_some() {
+    } else if model.node(handle).is_some() || model.repeated(handle).is_some() {
         Some("a node")
     } else if model.handle(handle) != Some(index) {
         Some("the handle of another conditional node")

@@ -12,7 +12,7 @@
 use syn::{Expr, Ident};
 
 use super::Ctxt;
-use crate::model::{last_segment, Model};
+use crate::model::{last_segment, operand_name, Model};
 use crate::parse::NodeOp;
 
 const RULES: &str =
@@ -36,7 +36,12 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             );
         }
     }
-    for node in &model.nodes {
+    // (A node of a `for` loop is judged once, at its first instance: its kind and operands are
+    // its declaration's.)
+    for (i, node) in model.nodes.iter().enumerate() {
+        if !model.first_of_decl(i) {
+            continue;
+        }
         if let Some(kind) = node.op.kind().refused_in_device_graph_node() {
             cx.error(
                 node.op.keyword_span(),
@@ -44,30 +49,29 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     "`{}` is {kind} in `#[device_launch]` graph `{graph}`: CUDA allows only kernel, \
                      memcpy, memset, empty and child-graph nodes in a graph launched from the device \
                      ({RULES}); move `{}` to a graph the host launches",
-                    node.name, node.name
+                    node.decl.name, node.decl.name
                 ),
             );
         }
         if let NodeOp::Memcpy(m) = &node.op {
             for end in [&m.src, &m.dst] {
-                memcpy_operand(model, cx, &node.name, end);
+                memcpy_operand(model, cx, &node.decl.name, end);
             }
         }
     }
 }
 
 /// A memcpy operand of a device graph: a param written as a `DeviceBuffer<T>` or a
-/// `HostBuffer<T>`. (Allocations are refused with their alloc nodes; other expressions by the
-/// operand rules.)
+/// `HostBuffer<T>`, or an element of an array of them (`w[layer]`: `[DeviceBuffer<T>; N]`).
+/// (Allocations are refused with their alloc nodes; other expressions by the operand rules.)
 fn memcpy_operand(model: &Model, cx: &mut Ctxt, node: &Ident, end: &Expr) {
-    let Expr::Path(p) = end else { return };
-    let Some(ident) = p.path.get_ident() else {
+    let Some((ident, _)) = operand_name(end) else {
         return;
     };
     let Some(index) = model.param(ident) else {
         return;
     };
-    let ty = &model.params[index].ty;
+    let ty = model.value_type(index);
     let spelled = last_segment(ty);
     if !matches!(spelled.as_deref(), Some("DeviceBuffer" | "HostBuffer")) {
         cx.error(

@@ -113,7 +113,7 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
         for suffix in ["Nodes", "State", "Launch"] {
             made(format!("__{graph}{suffix}"), "hidden type");
         }
-        for node in &model.nodes {
+        for node in decls(model) {
             let name = handle_type(&graph, &name_of(&node.name));
             let what = format!("the handle type `{name}` of node `{}`", node.name);
             if !is_ident(&name) {
@@ -131,12 +131,19 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
     types.report(cx);
 }
 
+/// The declared nodes: each once, a loop's too (the items are named after declarations).
+fn decls<'m>(model: &'m Model) -> impl Iterator<Item = &'m crate::parse::NodeDecl> {
+    (0..model.nodes.len())
+        .filter(|&i| model.first_of_decl(i))
+        .map(|i| model.nodes[i].decl)
+}
+
 /// Whether every name the declaration gives (the graph's, its params', nodes' and handles') is
 /// an identifier; each that is not is reported.
 fn user_names_are_idents(model: &Model, cx: &mut Ctxt) -> bool {
     let mut names = vec![("graph", &model.decl.name)];
     names.extend(model.params.iter().map(|p| ("param", &p.name)));
-    for node in &model.nodes {
+    for node in decls(model) {
         names.push(("node", &node.name));
         if let NodeOp::Conditional(c) = &node.op {
             names.push(("handle", &c.handle));
@@ -177,7 +184,7 @@ fn methods(model: &Model, cx: &mut Ctxt) {
         let fix = format!("rename param `{}`", field.name);
         methods.add(name, field.name.span(), what, fix);
     }
-    for node in &model.nodes {
+    for node in decls(model) {
         let name = name_of(&node.name);
         let what =
             format!("node name `{name}` (each node is a method of `{exec}`, returning its handle)");
@@ -193,7 +200,10 @@ fn methods(model: &Model, cx: &mut Ctxt) {
     let allocs = format!("{graph}Allocations");
     let mut outliving = Namespace::default();
     for a in model.outliving_allocations() {
-        let node = &model.nodes[a];
+        if !model.first_of_decl(a) {
+            continue;
+        }
+        let node = model.nodes[a].decl;
         let name = name_of(&node.name);
         if !matches!(node.op, NodeOp::Alloc(_)) {
             continue;

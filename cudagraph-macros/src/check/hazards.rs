@@ -28,6 +28,7 @@
 // and checks its `#[external]` buffers.)
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use proc_macro2::Span;
 
@@ -62,15 +63,19 @@ pub struct ArgProbe {
     pub span: Span,
 }
 
-/// Two different params, one used by node `a`, the other by node `b` (no edge orders them),
-/// one writing: whether they share memory is known when the graph is built.
+/// Two different params (or elements of an array param), one used by node `a`, the other by
+/// node `b` (no edge orders them), one writing: whether they share memory is known when the
+/// graph is built.
+///
+/// (The uses are shared with the node's own: a loop of iterations no edge orders has an
+/// overlap per pair of them.)
 pub struct Overlap {
     pub a: usize,
-    pub param_a: usize,
-    pub use_a: NodeUse,
+    pub buffer_a: Buffer,
+    pub use_a: Rc<NodeUse>,
     pub b: usize,
-    pub param_b: usize,
-    pub use_b: NodeUse,
+    pub buffer_b: Buffer,
+    pub use_b: Rc<NodeUse>,
 }
 
 /// A child node and a node no edge orders with it: the child graph's memory is checked against
@@ -79,7 +84,7 @@ pub struct ChildPair {
     pub child: usize,
     pub other: usize,
     /// The other node's uses of params (none when it is a child node too).
-    pub uses: Vec<(usize, NodeUse)>,
+    pub uses: Vec<(Buffer, NodeUse)>,
     /// The params both nodes opted out for.
     pub exempt: Vec<usize>,
 }
@@ -151,6 +156,10 @@ pub fn analyze(model: &Model) -> Analysis {
     // only (see `super::programmatic`).
     let reach = model.memory_reachability();
     let uses = node_uses(model);
+    let shared: Vec<BTreeMap<Buffer, Rc<NodeUse>>> = uses
+        .iter()
+        .map(|node| node.iter().map(|(b, u)| (*b, Rc::new(u.clone()))).collect())
+        .collect();
     let opaque: Vec<Option<Opaque>> = model.nodes.iter().map(|n| model.opaque(n)).collect();
     let opted: Vec<Vec<Buffer>> = model
         .nodes
@@ -163,12 +172,17 @@ pub fn analyze(model: &Model) -> Analysis {
                 .collect()
         })
         .collect();
-    let both_opted = |a: usize, b: usize, buffer: &Buffer| {
-        opted[a].contains(buffer) && opted[b].contains(buffer)
-    };
+    // `#[unordered(w)]` names a whole param: every element of an array param.
+    let opts = |node: usize, buffer: &Buffer| opted[node].iter().any(|o| o.same(*buffer));
+    let both_opted = |a: usize, b: usize, buffer: &Buffer| opts(a, buffer) && opts(b, buffer);
     for (node, by_buffer) in uses.iter().enumerate() {
+        // Every instance of a repeated node gives its arguments to the same kernel parameters:
+        // the types are asked once.
+        if !model.first_of_decl(node) {
+            continue;
+        }
         for (buffer, u) in by_buffer {
-            if let (Buffer::Param(param), Mem::Probe) = (*buffer, u.mem) {
+            if let (Buffer::Param(param, _), Mem::Probe) = (*buffer, u.mem) {
                 out.probes.push(ArgProbe {
                     node,
                     param,
@@ -179,10 +193,7 @@ pub fn analyze(model: &Model) -> Analysis {
         }
     }
     for b in 0..n {
-        for a in 0..b {
-            if reach[a][b] || reach[b][a] {
-                continue;
-            }
+        for a in reach.unordered_before(b) {
             match (opaque[a], opaque[b]) {
                 (Some(Opaque::Capture), Some(_)) | (Some(_), Some(Opaque::Capture)) => {
                     out.opaque.push((a, b));
@@ -194,21 +205,16 @@ pub fn analyze(model: &Model) -> Analysis {
                     } else {
                         (b, a)
                     };
-                    let params: Vec<(usize, NodeUse)> = uses[other]
+                    let params: Vec<(Buffer, NodeUse)> = uses[other]
                         .iter()
-                        .filter_map(|(buffer, u)| match buffer {
-                            Buffer::Param(p) => Some((*p, u.clone())),
-                            Buffer::Alloc(_) => None,
-                        })
+                        .filter(|(buffer, _)| buffer.param().is_some())
+                        .map(|(buffer, u)| (*buffer, u.clone()))
                         .collect();
                     if opaque[other] == Some(Opaque::Child) || !params.is_empty() {
                         let exempt = opted[child]
                             .iter()
                             .filter(|b| opted[other].contains(b))
-                            .filter_map(|b| match b {
-                                Buffer::Param(p) => Some(*p),
-                                Buffer::Alloc(_) => None,
-                            })
+                            .filter_map(|b| b.param())
                             .collect();
                         out.children.push(ChildPair {
                             child,
@@ -243,22 +249,27 @@ pub fn analyze(model: &Model) -> Analysis {
                 }
                 (None, None) => {}
             }
-            for (buffer, ub) in &uses[b] {
-                let Some(ua) = uses[a].get(buffer) else {
-                    continue;
-                };
-                if both_opted(a, b, buffer) {
-                    continue;
+            for (bb, ub) in &uses[b] {
+                for (ba, ua) in &uses[a] {
+                    if !ba.same(*bb) || both_opted(a, b, bb) {
+                        continue;
+                    }
+                    // The element, where one use names it and the other the whole array.
+                    let buffer = if matches!(bb, Buffer::Param(_, None)) {
+                        ba
+                    } else {
+                        bb
+                    };
+                    push_race(&mut out, a, b, *buffer, ua.clone(), ub.clone());
                 }
-                push_race(&mut out, a, b, *buffer, ua.clone(), ub.clone());
             }
-            for (ba, ua) in &uses[a] {
-                for (bb, ub) in &uses[b] {
-                    let (Buffer::Param(pa), Buffer::Param(pb)) = (*ba, *bb) else {
+            for (ba, ua) in &shared[a] {
+                for (bb, ub) in &shared[b] {
+                    let (Some(pa), Some(pb)) = (ba.param(), bb.param()) else {
                         // Allocations have addresses of their own: only params share memory.
                         continue;
                     };
-                    if pa == pb || (opted[a].contains(ba) && opted[b].contains(bb)) {
+                    if ba.same(*bb) || (opts(a, ba) && opts(b, bb)) {
                         continue;
                     }
                     if ua.known_write() == Some(false) && ub.known_write() == Some(false) {
@@ -272,11 +283,11 @@ pub fn analyze(model: &Model) -> Analysis {
                     }
                     out.overlaps.push(Overlap {
                         a,
-                        param_a: pa,
-                        use_a: ua.clone(),
+                        buffer_a: *ba,
+                        use_a: Rc::clone(ua),
                         b,
-                        param_b: pb,
-                        use_b: ub.clone(),
+                        buffer_b: *bb,
+                        use_b: Rc::clone(ub),
                     });
                 }
             }
@@ -321,12 +332,12 @@ fn push_race(
 fn capture_span(model: &Model, node: usize) -> Span {
     match &model.nodes[node].op {
         NodeOp::Capture(c) => syn::spanned::Spanned::span(&c.work),
-        _ => model.nodes[node].name.span(),
+        _ => model.nodes[node].decl.name.span(),
     }
 }
 
 pub fn check(model: &Model, cx: &mut Ctxt) {
-    let analysis = analyze(model);
+    let analysis = model.hazards();
     check_attributes(model, cx);
     check_external(model, cx);
     for race in &analysis.races {
@@ -334,17 +345,31 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             race.use_a.known_write().unwrap_or(true),
             race.use_b.known_write().unwrap_or(true),
         );
-        cx.error(race.use_b.span, race_message(model, race, wa, wb));
-        cx.error(race.use_a.span, used_here(model, race));
+        // A race between two declarations is reported once, for their first instances that
+        // race (a loop makes it in every iteration).
+        let key = race_key(model, race);
+        cx.error_once(
+            format!("{key} b"),
+            race.use_b.span,
+            race_message(model, race, wa, wb),
+        );
+        // (Two instances of one node use it at one token: the message there says it all.)
+        if !std::ptr::eq(model.nodes[race.a].decl, model.nodes[race.b].decl) {
+            cx.error_once(format!("{key} a"), race.use_a.span, used_here(model, race));
+        }
     }
     for &(a, b) in &analysis.opaque {
+        let key = format!("opaque {:p} {:p}", model.nodes[a].decl, model.nodes[b].decl);
+        if !cx.first(key) {
+            continue;
+        }
         let (na, nb) = (&model.nodes[a].name, &model.nodes[b].name);
-        let (capture, other) = if model.opaque(model.nodes[a]) == Some(Opaque::Capture) {
+        let (capture, other) = if model.opaque(&model.nodes[a]) == Some(Opaque::Capture) {
             (a, b)
         } else {
             (b, a)
         };
-        let what = match model.opaque(model.nodes[other]) {
+        let what = match model.opaque(&model.nodes[other]) {
             Some(Opaque::Capture) => "another capture node whose uses are not declared either",
             _ => "a child node, whose graph's memory is known only when it is built",
         };
@@ -363,6 +388,19 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
     }
 }
 
+/// What makes two races one to report: the declarations racing and the memory (a param, or
+/// an alloc node's declaration).
+pub fn race_key(model: &Model, race: &Race) -> String {
+    let memory = match race.buffer {
+        Buffer::Param(p, _) => format!("param {p}"),
+        Buffer::Alloc(a) => format!("alloc {:p}", model.nodes[a].decl),
+    };
+    format!(
+        "race {:p} {:p} {memory}",
+        model.nodes[race.a].decl, model.nodes[race.b].decl
+    )
+}
+
 /// The message of a race at its second node's use: `wa` and `wb` say who writes.
 pub fn race_message(model: &Model, race: &Race, wa: bool, wb: bool) -> String {
     let (a, b) = (race.a, race.b);
@@ -376,7 +414,7 @@ pub fn race_message(model: &Model, race: &Race, wa: bool, wb: bool) -> String {
     };
     let capture = [a, b]
         .into_iter()
-        .find(|&i| model.opaque(model.nodes[i]) == Some(Opaque::Capture))
+        .find(|&i| model.opaque(&model.nodes[i]) == Some(Opaque::Capture))
         .map(|c| {
             format!(
                 " (`{}` is a capture node that does not declare the memory its work uses: it \
@@ -392,10 +430,31 @@ pub fn race_message(model: &Model, race: &Race, wa: bool, wb: bool) -> String {
         );
     }
     let order = order_suggestion(model, a, b, &format!("`{na}` and `{nb}`"));
+    // `#[unordered(...)]` names a param (all its elements), or an alloc node: a repeated one's
+    // allocation of the node's own iteration, so only for nodes of its loop.
+    let opt = match race.buffer {
+        Buffer::Param(p, _) => Some(name_of(&model.params[p].name)),
+        Buffer::Alloc(i) => {
+            let alloc = &model.nodes[i];
+            let own = |n: usize| match (alloc.rep, model.nodes[n].rep) {
+                (None, _) => true,
+                (Some(x), Some(y)) => x == y,
+                (Some(_), None) => false,
+            };
+            (own(a) && own(b)).then(|| name_of(&alloc.decl.name))
+        }
+    };
+    let opt = opt
+        .map(|opt| {
+            format!(
+                ", or, if they use disjoint parts of `{buffer}` or only atomics, mark both nodes \
+                 `#[unordered({opt})]`"
+            )
+        })
+        .unwrap_or_default();
     format!(
         "nodes `{na}` and `{nb}` both use buffer `{buffer}` and {who}, but no edge orders them: \
-         CUDA may run the two at the same time (a data race){capture}. {order}, or, if they use \
-         disjoint parts of `{buffer}` or only atomics, mark both nodes `#[unordered({buffer})]`",
+         CUDA may run the two at the same time (a data race){capture}. {order}{opt}",
         order = capitalized(&order),
     )
 }
@@ -413,9 +472,36 @@ pub fn used_here(model: &Model, race: &Race) -> String {
 /// one scope, or, for a node in a conditional body, between the nodes standing for them in the
 /// scope they share (an edge may not cross a body). `what` names the two nodes.
 pub fn order_suggestion(model: &Model, a: usize, b: usize, what: &str) -> String {
-    let name = |i: usize| name_of(&model.nodes[i].name);
+    let name = |i: usize| model.nodes[i].name.clone();
     match model.in_common_scope(a, b) {
         Some((ra, rb)) if (ra, rb) == (a, b) => {
+            // Instances of one loop: the edge goes in a loop, by its variable: within an
+            // iteration, or from each iteration of a node to the next.
+            let (ra, rb) = (model.nodes[a].rep, model.nodes[b].rep);
+            if let (Some(ra), Some(rb)) = (ra, rb) {
+                let lp = &model.loops[ra.lp];
+                let (da, db) = (
+                    name_of(&model.nodes[a].decl.name),
+                    name_of(&model.nodes[b].decl.name),
+                );
+                match (&lp.var, &lp.range) {
+                    (Some(var), _) if ra == rb => {
+                        return format!(
+                            "add the edge `{da}[{var}] -> {db}[{var}];` (or `{db}[{var}] -> \
+                             {da}[{var}];`) to their loop"
+                        );
+                    }
+                    (Some(var), Some(range)) if ra.lp == rb.lp && da == db => {
+                        return format!(
+                            "order the iterations, e.g. in a loop `for {var} in {}..{} {{ \
+                             {da}[{var}] -> {da}[{var} + 1]; }}`",
+                            range.start,
+                            range.end - 1
+                        );
+                    }
+                    _ => {}
+                }
+            }
             format!(
                 "add the edge `{} -> {};` (or `{} -> {};`)",
                 name(a),
@@ -448,9 +534,13 @@ fn capitalized(text: &str) -> String {
 fn check_attributes(model: &Model, cx: &mut Ctxt) {
     let uses = node_uses(model);
     for (index, node) in model.nodes.iter().enumerate() {
+        // The attributes are the declaration's: judged on its first instance.
+        if !model.first_of_decl(index) {
+            continue;
+        }
         let opaque = model.opaque(node).is_some();
         for (ident, buffer) in model.unordered_buffers(node) {
-            let plain = matches!(buffer, Some(Buffer::Param(p)) if model.param_spelled(p) == Spelled::Plain);
+            let plain = matches!(buffer, Some(Buffer::Param(p, _)) if model.param_spelled(p) == Spelled::Plain);
             match buffer {
                 None => cx.error(
                     ident.span(),
@@ -461,14 +551,15 @@ fn check_attributes(model: &Model, cx: &mut Ctxt) {
                         model.decl.name
                     ),
                 ),
-                Some(b) if plain || (!opaque && !uses[index].contains_key(&b)) => cx.error(
-                    ident.span(),
-                    format!(
+                Some(b) if plain || (!opaque && !uses[index].keys().any(|u| u.same(b))) => cx
+                    .error(
+                        ident.span(),
+                        format!(
                         "node `{}` does not use `{ident}` as memory: `#[unordered(...)]` names \
                          buffers the node reads or writes",
                         node.name
                     ),
-                ),
+                    ),
                 Some(_) => {}
             }
         }
@@ -534,18 +625,25 @@ fn check_external(model: &Model, cx: &mut Ctxt) {
     for (index, node) in model.nodes.iter().enumerate() {
         let opaque = model.opaque(node) == Some(Opaque::Capture);
         for &param in &external {
-            let span = match uses[index].get(&Buffer::Param(param)) {
-                Some(u) => u.span,
+            // (Any element, for an array param.)
+            let used = uses[index]
+                .iter()
+                .find(|(b, _)| matches!(b, Buffer::Param(p, _) if *p == param));
+            let span = match used {
+                Some((_, u)) => u.span,
                 None if opaque => capture_span(model, index),
                 None => continue,
             };
             let opted = model.unordered_buffers(node);
-            if opted.iter().any(|(_, b)| *b == Some(Buffer::Param(param))) {
+            if opted
+                .iter()
+                .any(|(_, b)| matches!(b, Some(Buffer::Param(p, _)) if *p == param))
+            {
                 continue;
             }
             let at = top(index);
-            let after_wait = waits.iter().any(|&w| reach[w][at]);
-            let before_signal = signals.iter().any(|&s| reach[at][s]);
+            let after_wait = waits.iter().any(|&w| reach.get(w, at));
+            let before_signal = signals.iter().any(|&s| reach.get(at, s));
             let (name, buffer) = (&node.name, &model.params[param].name);
             let capture = if opaque {
                 " (a capture node that does not declare the memory its work uses counts as \
@@ -562,7 +660,7 @@ fn check_external(model: &Model, cx: &mut Ctxt) {
             };
             if !after_wait {
                 // A wait it does not come before (the edge would close a cycle).
-                let edge = match waits.iter().find(|&&w| !reach[at][w]) {
+                let edge = match waits.iter().find(|&&w| !reach.get(at, w)) {
                     Some(&w) => format!(
                         "Order it after a wait node: add the edge `{} -> {};`",
                         model.nodes[w].name, model.nodes[at].name
@@ -578,10 +676,12 @@ fn check_external(model: &Model, cx: &mut Ctxt) {
                 };
                 let race =
                     format!("the other API's work before its signal may still use `{buffer}`");
-                cx.error(span, side("after no semaphore wait node", &race, edge));
+                // (Once per declaration: a loop's instances share its tokens.)
+                let key = format!("external wait {} {param}", name_of(&node.decl.name));
+                cx.error_once(key, span, side("after no semaphore wait node", &race, edge));
             }
             if !before_signal {
-                let edge = match signals.iter().find(|&&s| !reach[s][at]) {
+                let edge = match signals.iter().find(|&&s| !reach.get(s, at)) {
                     Some(&s) => format!(
                         "Order it before a signal node: add the edge `{} -> {};`",
                         model.nodes[at].name, model.nodes[s].name
@@ -599,7 +699,12 @@ fn check_external(model: &Model, cx: &mut Ctxt) {
                     "the other API's work after the graph's signals may use `{buffer}` while \
                      `{name}` runs"
                 );
-                cx.error(span, side("before no semaphore signal node", &race, edge));
+                let key = format!("external signal {} {param}", name_of(&node.decl.name));
+                cx.error_once(
+                    key,
+                    span,
+                    side("before no semaphore signal node", &race, edge),
+                );
             }
         }
     }

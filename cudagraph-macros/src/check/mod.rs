@@ -18,6 +18,7 @@ mod names;
 mod operands;
 mod params;
 pub mod programmatic;
+mod repetition;
 mod static_topology;
 mod syntax;
 
@@ -32,6 +33,8 @@ use crate::model::{name_of, Model};
 #[derive(Default)]
 pub struct Ctxt {
     errors: Vec<syn::Error>,
+    /// The keys of [`Ctxt::error_once`]'s errors.
+    once: std::collections::BTreeSet<String>,
 }
 
 impl Ctxt {
@@ -43,6 +46,33 @@ impl Ctxt {
     /// Records an error covering all of `tokens` (from its first token to its last).
     pub fn error_spanned(&mut self, tokens: impl quote::ToTokens, message: impl Display) {
         self.errors.push(syn::Error::new_spanned(tokens, message));
+    }
+
+    /// Records an error at `span` unless one of the same `key` was recorded: a rule that judges
+    /// every iteration of a loop reports what is wrong with the tokens once (the first iteration
+    /// found), not once per iteration.
+    pub fn error_once(&mut self, key: String, span: Span, message: impl Display) {
+        if self.once.insert(key) {
+            self.error(span, message);
+        }
+    }
+
+    /// Whether `key` is new (see [`Ctxt::error_once`]): for a rule that makes its message only
+    /// when it reports it.
+    pub fn first(&mut self, key: String) -> bool {
+        self.once.insert(key)
+    }
+
+    /// [`Ctxt::error_once`], covering all of `tokens`.
+    pub fn error_spanned_once(
+        &mut self,
+        key: String,
+        tokens: impl quote::ToTokens,
+        message: impl Display,
+    ) {
+        if self.once.insert(key) {
+            self.error_spanned(tokens, message);
+        }
     }
 
     /// Records an error made elsewhere (by the parser).
@@ -70,6 +100,7 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
     for model in models {
         let before = cx.errors.len();
         syntax::check(model, cx);
+        repetition::check(model, cx);
         static_topology::check(model, cx);
         attributes::check(model, cx);
         params::check(model, cx);

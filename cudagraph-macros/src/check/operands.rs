@@ -101,7 +101,8 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                         model,
                         cx,
                         &b.name,
-                        "a host node's buffers are `HostBuffer<T>` params",
+                        "a host node's buffers are `HostBuffer<T>` params (or elements of an \
+                         array param)",
                     );
                 }
             }
@@ -207,7 +208,8 @@ fn declared_uses<'a>(
     let mut seen: Vec<String> = Vec::new();
     for b in buffers {
         let name = &b.name;
-        if seen.contains(&name_of(name)) {
+        let written = crate::text::pretty_expr(crate::parse::indexed(name, b.index.as_ref()));
+        if seen.contains(&written) {
             cx.error(
                 name.span(),
                 format!(
@@ -217,7 +219,7 @@ fn declared_uses<'a>(
             );
             continue;
         }
-        seen.push(name_of(name));
+        seen.push(written);
         match model.param(name) {
             Some(i) if model.param_spelled(i) == Spelled::Plain => cx.error(
                 name.span(),
@@ -227,7 +229,7 @@ fn declared_uses<'a>(
                 ),
             ),
             Some(_) => {}
-            None if model.allocation(name).is_some() => cx.error(
+            None if model.names_allocation(name) => cx.error(
                 name.span(),
                 format!(
                     "`{name}` is an allocation: a capture's work is recorded before the graph \
@@ -273,18 +275,18 @@ fn param(model: &Model, cx: &mut Ctxt, ident: &Ident, why: &str) -> Option<usize
 
 /// An operand that fixes a node's type: it must be a param's name, or an allocation's where
 /// `allocations` allows.
+/// `name[i]` names an element of an array param, or the allocation of one iteration of a
+/// repeated alloc node (`check::repetition` judges the index).
 fn operand(model: &Model, cx: &mut Ctxt, expr: &Expr, what: &str, ty: &str, allocations: bool) {
-    match expr {
-        Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
-            if let Some(ident) = p.path.get_ident() {
-                if !(allocations && model.allocation(ident).is_some()) {
-                    param(model, cx, ident, &format!("{what} must be {ty}, it fixes the node's type"));
-                }
+    match crate::model::operand_name(expr) {
+        Some((ident, _)) => {
+            if !(allocations && model.names_allocation(ident)) {
+                param(model, cx, ident, &format!("{what} must be {ty}, it fixes the node's type"));
             }
         }
-        _ => cx.error_spanned(
+        None => cx.error_spanned(
             expr,
-            format!("{what} must be the name of {ty}: it fixes the node's type, so it cannot be an expression"),
+            format!("{what} must be the name of {ty}, or an element of an array param (`name[i]`): it fixes the node's type, so it cannot be an expression"),
         ),
     }
 }

@@ -21,6 +21,10 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
     let mut seen = BTreeSet::new();
     for (item, _) in model.all_items() {
         let Item::Params(block) = item else { continue };
+        // A block in a loop is the repetition rule's to report.
+        if model.loop_params.iter().any(|b| std::ptr::eq(*b, block)) {
+            continue;
+        }
         blocks += 1;
         if blocks > 1 {
             cx.error(

@@ -13,15 +13,33 @@
 // memory, reporting a conflict over a buffer with the edge named.
 
 use super::Ctxt;
-use crate::model::{name_of, Model};
+use crate::model::{name_of, End, Model};
 use crate::parse::EdgeKind;
 
 pub fn check(model: &Model, cx: &mut Ctxt) {
     for edge in &model.edges {
         let Some(data) = edge.data else { continue };
-        let (Some(from), Some(to)) = (model.node(edge.from), model.node(edge.to)) else {
+        let (Some(from), Some(to)) = (edge.ends.0.node(), edge.ends.1.node()) else {
             continue;
         };
+        // A loop's edges and nodes are added in loops, with plain dependencies (an edge with
+        // data joins a node once it exists, one by one): refused there, once per edge written.
+        if edge.rep.is_some() || model.nodes[from].rep.is_some() || model.nodes[to].rep.is_some() {
+            if model.first_of_edge(edge) {
+                cx.error(
+                    data.ident.span(),
+                    format!(
+                        "an edge with data (`{kw}`) cannot join a node declared in a `for` loop: \
+                         a loop's nodes are joined by plain edges; write `{a} -> {b};`, or \
+                         declare both kernels outside the loop",
+                        kw = data.kind.keyword(),
+                        a = written(edge.from),
+                        b = written(edge.to),
+                    ),
+                );
+            }
+            continue;
+        }
         for end in [from, to] {
             if model.is_kernel(end) {
                 continue;
@@ -36,8 +54,8 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     kw = data.kind.keyword(),
                     name = node.name,
                     kind = with_article(node.op.kind().name),
-                    a = name_of(edge.from),
-                    b = name_of(edge.to),
+                    a = model.nodes[from].name,
+                    b = model.nodes[to].name,
                 ),
             );
         }
@@ -46,8 +64,21 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         let Some(attr) = model.waits_attr(index) else {
             continue;
         };
+        if !model.first_of_decl(index) {
+            continue; // reported at the declaration's first instance
+        }
         if !matches!(attr.meta, syn::Meta::Path(_)) {
             cx.error_spanned(attr, "`#[waits]` takes no arguments");
+        } else if node.rep.is_some() {
+            cx.error_spanned(
+                attr,
+                format!(
+                    "`#[waits]` cannot be declared on `{}`, a node of a `for` loop: a loop's \
+                     nodes are joined by plain edges, with nothing to wait for; declare the \
+                     kernel outside the loop, or leave `#[waits]` out",
+                    name_of(&node.decl.name)
+                ),
+            );
         } else if !model.is_kernel(index) {
             cx.error_spanned(
                 attr,
@@ -72,9 +103,9 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
 /// only through such edges. `None` when no edge orders them at all.
 pub fn unwaited_edge(model: &Model, a: usize, b: usize) -> Option<(usize, usize, EdgeKind)> {
     let reach = model.reachability();
-    let (first, second) = if reach[a][b] {
+    let (first, second) = if reach.get(a, b) {
         (a, b)
-    } else if reach[b][a] {
+    } else if reach.get(b, a) {
         (b, a)
     } else {
         return None;
@@ -92,13 +123,12 @@ pub fn unwaited_edge(model: &Model, a: usize, b: usize) -> Option<(usize, usize,
 /// `None`.
 pub fn unwaited_note(model: &Model, a: usize, b: usize) -> Option<String> {
     let (from, to, kind) = unwaited_edge(model, a, b)?;
-    let (f, t) = (
-        name_of(&model.nodes[from].name),
-        name_of(&model.nodes[to].name),
-    );
-    let written = if model.edges.iter().any(|e| {
-        e.data.is_some() && model.node(e.from) == Some(from) && model.node(e.to) == Some(to)
-    }) {
+    let (f, t) = (&model.nodes[from].name, &model.nodes[to].name);
+    let written = if model
+        .edges
+        .iter()
+        .any(|e| e.data.is_some() && e.ends == (End::Node(from), End::Node(to)))
+    {
         format!("`{f} ->({}) {t}`", kind.keyword())
     } else {
         format!("`{f} -> {t}` (programmatic under the graph's `#[programmatic]`)")
@@ -110,6 +140,15 @@ pub fn unwaited_note(model: &Model, a: usize, b: usize) -> Option<String> {
          it touches memory, and its `Kernel` is made with `waits_for_dependency`), or make the \
          edge plain, `{f} -> {t};`"
     ))
+}
+
+/// A node reference as written, `a[i]` (tokens print as `a [i]`).
+fn written(r: &crate::parse::NodeRef) -> String {
+    r.tokens()
+        .to_string()
+        .replace(" [", "[")
+        .replace("[ ", "[")
+        .replace(" ]", "]")
 }
 
 /// `a memset node`, `an empty node`.
@@ -153,7 +192,7 @@ mod tests {
             // Into a waiting kernel an edge with data orders memory; into `c` it does not.
             assert_eq!(m.ordering_edges(), [(z, a), (a, b)]);
             let reach = m.memory_reachability();
-            assert!(reach[z][b] && !reach[a][c] && !reach[z][c]);
+            assert!(reach.get(z, b) && !reach.get(a, c) && !reach.get(z, c));
             assert_eq!(
                 super::unwaited_edge(m, z, c),
                 Some((b, c, EdgeKind::LaunchOrder))

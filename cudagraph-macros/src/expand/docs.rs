@@ -162,7 +162,12 @@ fn picture(g: &Gen) -> Picture {
 /// between them: an edge never leaves its scope (the macro refuses one that would).
 fn scope_picture(g: &Gen, scope: Option<(usize, usize)>) -> Picture {
     let members: Vec<&NodeGen> = g.nodes.iter().filter(|n| n.scope == scope).collect();
-    let index = |pos: usize| members.iter().position(|n| n.pos == pos);
+    // Each node's index in the picture, by position (a declaration may have thousands).
+    let mut in_picture = vec![None; g.nodes.len()];
+    for (i, n) in members.iter().enumerate() {
+        in_picture[n.pos] = Some(i);
+    }
+    let index = |pos: usize| in_picture[pos];
     let nodes = members
         .iter()
         .map(|n| PNode {
@@ -221,14 +226,14 @@ pub fn params_doc(g: &Gen) -> String {
          (`set_<param>`, [`{exec}::params_mut`], [`{exec}::set_params`]), \
          which updates exactly the nodes that read what changed:\n\n"
     );
-    for node in &g.nodes {
+    for node in g.decl_nodes() {
         let read: Vec<String> = node
             .mentions
             .iter()
             .map(|&i| format!("`{}`", name_of(&g.model.params[i].name)))
             .collect();
         if !read.is_empty() {
-            let _ = writeln!(out, "- node `{}` reads {}", node.name, read.join(", "));
+            let _ = writeln!(out, "- node `{}` reads {}", written(node), read.join(", "));
         }
     }
     out
@@ -236,10 +241,9 @@ pub fn params_doc(g: &Gen) -> String {
 
 pub fn param_doc(g: &Gen, param: usize) -> String {
     let readers: Vec<String> = g
-        .nodes
-        .iter()
+        .decl_nodes()
         .filter(|n| n.mentions.contains(&param))
-        .map(|n| format!("`{}`", n.name))
+        .map(|n| format!("`{}`", written(n)))
         .collect();
     let name = name_of(&g.model.params[param].name);
     if readers.is_empty() {
@@ -276,16 +280,31 @@ pub fn exec_doc(g: &Gen) -> String {
          released once the launches that may use it are done.\n\n\
          Nodes:\n\n"
     );
-    for node in &g.nodes {
+    for node in g.decl_nodes() {
+        let (args, what) = match node.rep {
+            Some(r) => (
+                r.var.to_string(),
+                format!(", one per iteration ({} instances)", r.count),
+            ),
+            None => (String::new(), String::new()),
+        };
         let _ = writeln!(
             out,
-            "- [`{}()`](Self::{}): {} node",
-            node.name,
+            "- [`{}({args})`](Self::{}): {} node{what}",
+            node.decl.name,
             node.decl.name,
             kind_name(node)
         );
     }
     out
+}
+
+/// A node as its declaration names it: `scale`, or `attn[layer]` for a node declared in a loop.
+pub fn written(node: &NodeGen) -> String {
+    match node.rep {
+        Some(r) => format!("{}[{}]", name_of(&node.decl.name), r.var),
+        None => node.name.clone(),
+    }
 }
 
 /// The node names of `readers` (build positions), as a list for the docs.
@@ -336,6 +355,50 @@ pub fn staged_setter_doc(g: &Gen, param: usize, readers: &[u32]) -> String {
     )
 }
 
+/// The names of the declarations the nodes at `readers` (build positions) are instances of, as
+/// a list for the docs of an array param's setters (`attn[layer]`, each once).
+fn declaration_list(g: &Gen, readers: &[u32]) -> String {
+    let mut names: Vec<String> = Vec::new();
+    for &pos in readers {
+        let name = format!("`{}`", written(&g.nodes[pos as usize]));
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    match names.as_slice() {
+        [] => "no node".to_owned(),
+        [one] => format!("node {one}"),
+        many => format!("nodes {}", many.join(", ")),
+    }
+}
+
+/// The executable's setter of an element of array param `param` (its elements read by the nodes
+/// at `readers`).
+pub fn element_setter_doc(g: &Gen, param: usize, readers: &[u32]) -> String {
+    let name = name_of(&g.model.params[param].name);
+    format!(
+        "Sets element `index` of array param `{name}` and updates the nodes that read that \
+         element (of {}), one single-node update each: the other elements' readers are left \
+         alone. Returns the old value; `Error::Invalid` for an index beyond the array. On \
+         error, naming the node, nothing changes: the element keeps its old value and the \
+         nodes their updates (see [`{}`]).\n",
+        declaration_list(g, readers),
+        g.exec_ty
+    )
+}
+
+/// The guard's setter of an element of array param `param`.
+pub fn staged_element_setter_doc(g: &Gen, param: usize, readers: &[u32]) -> String {
+    let name = name_of(&g.model.params[param].name);
+    format!(
+        "Sets element `index` of array param `{name}`, and marks the nodes that read that \
+         element (of {}) for the guard's [`apply`](Self::apply), or the executable's next \
+         launch. Returns the old value; `Error::Invalid` for an index beyond the array, with \
+         nothing changed.",
+        declaration_list(g, readers)
+    )
+}
+
 /// The guard type's rustdoc.
 pub fn guard_doc(g: &Gen) -> String {
     let exec = &g.exec_ty;
@@ -361,9 +424,19 @@ pub fn guard_doc(g: &Gen) -> String {
 pub fn accessor_doc(_g: &Gen, node: &NodeGen) -> String {
     let mut out = format!(
         "Node `{}` (`{}`): its update handle.",
-        node.name,
+        written(node),
         declaration(node)
     );
+    if let Some(r) = node.rep {
+        let _ = write!(
+            out,
+            "\n\nThe node is declared in a `for` loop: this is the handle of its instance of \
+             iteration `{var}` (`{var}` below {count}).\n\n# Errors\n\n`Error::Invalid` when \
+             `{var}` is {count} or more.",
+            var = r.var,
+            count = r.count
+        );
+    }
     for doc in node_docs(node) {
         out.push('\n');
         out.push_str(&doc);
@@ -375,7 +448,7 @@ pub fn handle_doc(g: &Gen, node: &NodeGen) -> String {
     let allowed = node.decl.op.kind().updates;
     let mut out = format!(
         "Update handle of node `{}` of [`{}`] (`{}`): {allowed} ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).",
-        node.name,
+        written(node),
         g.exec_ty,
         declaration(node)
     );

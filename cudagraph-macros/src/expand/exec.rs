@@ -15,7 +15,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
     let (graph, params_ty, exec_ty, nodes_ty, state_ty) =
         (g.graph, &g.params_ty, &g.exec_ty, &g.nodes_ty, &g.state_ty);
     let guard_ty = super::tracked::guard_type(g);
-    let (count, param_count) = (g.nodes.len(), g.model.params.len());
+    let (count, slot_count) = (g.nodes.len(), g.model.slot_count());
     let exec_name = exec_ty.to_string();
     let (params, stream, source) = (
         params_at(Span::call_site()),
@@ -36,11 +36,11 @@ pub fn exec_type(g: &Gen) -> TokenStream {
         }
     });
     let child_takes = children.iter().map(|&i| {
-        let (copy, kept) = (child_copy(i), g.kept(i));
+        let (copy, kept, slot) = (child_copy(i), g.kept(i), g.model.slots(i).start);
         quote! {
             if let #p::Option::Some(copy) = #copy {
                 #kept = copy;
-                #p::stage(self, #i);
+                #p::stage(self, #slot);
             }
         }
     });
@@ -52,6 +52,26 @@ pub fn exec_type(g: &Gen) -> TokenStream {
     for chunk in others.chunks(PER_FN) {
         let f = format_ident!("__cg_take_{}", chunk[0]);
         let takes = chunk.iter().map(|&i| {
+            let slot = g.model.slots(i).start;
+            if let Some(len) = g.slotted(i) {
+                // An array param, element by element: each is a slot of its own, so that a
+                // changed element marks only the nodes that read it.
+                let k = local("k");
+                let k_tokens = quote!(#k);
+                let (unchanged, keep, kept) = (
+                    g.unchanged_elem(i, &k_tokens),
+                    g.keep_elem(i, Base::Params, &k_tokens),
+                    g.kept(i),
+                );
+                return quote! {
+                    for #k in 0..#len {
+                        if !(#unchanged) {
+                            #kept[#k] = #keep;
+                            #p::stage(self, #slot + #k);
+                        }
+                    }
+                };
+            }
             let (unchanged, keep, kept) = (g.unchanged(i), g.keep(i, Base::Params), g.kept(i));
             // An `#[indirect]` param: a host write, no node to update.
             let write = g.model.is_indirect(i).then(|| {
@@ -62,7 +82,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
                 if !(#unchanged) {
                     #kept = #keep;
                     #write
-                    #p::stage(self, #i);
+                    #p::stage(self, #slot);
                 }
             }
         });
@@ -74,13 +94,24 @@ pub fn exec_type(g: &Gen) -> TokenStream {
         });
         take_calls.push(quote!(self.#f(#params);));
     }
-    let accessors = g.nodes.iter().map(|n| {
+    let accessors = g.decl_nodes().map(|n| {
         let (name, handle) = (&n.decl.name, &n.handle);
         let doc = docs::accessor_doc(g, n);
+        let Some(rep) = n.rep else {
+            return quote! {
+                #[doc = #doc]
+                pub fn #name(&mut self) -> #handle<'_> {
+                    #handle { exec: self }
+                }
+            };
+        };
+        // A repeated node's instance, by its index (the loop variable's value).
+        let (var, count, node) = (rep.var, rep.count, crate::model::name_of(&n.decl.name));
         quote! {
             #[doc = #doc]
-            pub fn #name(&mut self) -> #handle<'_> {
-                #handle { exec: self }
+            pub fn #name(&mut self, #var: usize) -> #p::Result<#handle<'_>> {
+                #p::instance(#node, #var, #count)?;
+                #p::Result::Ok(#handle { exec: self, index: #var })
             }
         }
     });
@@ -189,7 +220,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
                 state: #state_ty,
                 applied: #p::Box<#params_ty>,
             ) -> Self {
-                let tracker = #p::Tracker::new(#count, #param_count);
+                let tracker = #p::Tracker::new(#count, #slot_count);
                 Self { exec, nodes, state, applied, tracker }
             }
 
@@ -283,26 +314,35 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
         span = g.graph.span()
     );
     let allocs_name = allocs_ty.to_string();
+    // Per alloc node's declaration that a launch leaves allocations of: which of its instances
+    // (a node outside loops is its only one).
+    let mut left: std::collections::BTreeMap<*const crate::parse::NodeDecl, Vec<bool>> =
+        Default::default();
+    for &i in &outliving {
+        let n = &g.nodes[g.position[i]];
+        left.entry(n.decl)
+            .or_insert_with(|| vec![false; n.rep.map_or(1, |r| r.count)])
+            [n.rep.map_or(0, |r| r.index)] = true;
+    }
     let methods = g
-        .nodes
-        .iter()
-        .filter(|n| {
-            outliving
-                .iter()
-                .any(|&i| std::ptr::eq(g.model.nodes[i], n.decl))
-        })
+        .decl_nodes()
+        .filter(|n| left.contains_key(&(n.decl as *const _)))
         .map(|n| {
             let (name, ty) = (&n.decl.name, g.alloc_type(n));
-            let read = format_ident!("read_{}", n.name, span = n.decl.name.span());
-            let take = format_ident!("take_{}", n.name, span = n.decl.name.span());
+            let read = format_ident!("read_{}", n.decl.name, span = n.decl.name.span());
+            let take = format_ident!("take_{}", n.decl.name, span = n.decl.name.span());
             let crate::parse::NodeOp::Alloc(a) = &n.decl.op else {
                 return TokenStream::new();
             };
             let elem = &a.elem;
+            let decl_name = crate::model::name_of(&n.decl.name);
+            let (which, doc_name) = match n.rep {
+                Some(r) => (Some(r.var), format!("{decl_name}[{}]", r.var)),
+                None => (None, decl_name.clone()),
+            };
             let read_doc = format!(
-                "A copy of allocation `{}` as the launch left it (copied on the launch's stream, \
-                 after the launch; this call waits for the copy).",
-                n.name
+                "A copy of allocation `{doc_name}` as the launch left it (copied on the launch's \
+                 stream, after the launch; this call waits for the copy)."
             );
             let take_doc = format!(
                 "Takes allocation `{0}` out of the executable, as the launch left it: a \
@@ -312,31 +352,61 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
                  The executable's next launch would allocate the same addresses, so it is \
                  refused (`Error::Allocation`) until the buffer is gone. Refused when `{0}` \
                  was taken already.",
-                n.name
+                doc_name
             );
             let alloc_doc = format!(
-                "Allocation `{}`: its address and length, for the runtime's own API. The memory \
-                 is freed when the executable is launched again.",
-                n.name
+                "Allocation `{doc_name}`: its address and length, for the runtime's own API. The \
+                 memory is freed when the executable is launched again."
             );
+            let Some(var) = which else {
+                return quote! {
+                    #[doc = #read_doc]
+                    pub fn #read(&self) -> #p::Result<#p::Vec<#elem>> {
+                        // SAFETY: the node was added with `add_mem_alloc::<#elem>`, which admits
+                        // only element types valid for every bit pattern.
+                        unsafe { #p::read_declared_allocation(&self.exec.exec, &self.exec.nodes.#name) }
+                    }
+
+                    #[doc = #take_doc]
+                    pub fn #take(&mut self) -> #p::Result<#p::DeviceBuffer<#elem>> {
+                        let alloc = self.exec.nodes.#name;
+                        // SAFETY: as for `read`: an element type valid for every bit pattern.
+                        unsafe { #p::take_declared_allocation(&mut self.exec.exec, &alloc) }
+                    }
+
+                    #[doc = #alloc_doc]
+                    pub fn #name(&self) -> #ty {
+                        self.exec.nodes.#name
+                    }
+                };
+            };
+            // The instances a launch leaves (a free node frees the others: they are refused).
+            let live = &left[&(n.decl as *const _)];
+            let errors = "\n\n# Errors\n\n`Error::Invalid` for an index with no instance, or \
+                          whose allocation the graph frees.";
+            let (read_doc, alloc_doc) = (read_doc + errors, alloc_doc + errors);
             quote! {
                 #[doc = #read_doc]
-                pub fn #read(&self) -> #p::Result<#p::Vec<#elem>> {
+                pub fn #read(&self, #var: usize) -> #p::Result<#p::Vec<#elem>> {
+                    #p::instance_left(#decl_name, #var, &[#(#live),*])?;
                     // SAFETY: the node was added with `add_mem_alloc::<#elem>`, which admits
-                    // only element types valid for every bit pattern.
-                    unsafe { #p::read_declared_allocation(&self.exec.exec, &self.exec.nodes.#name) }
+                    // only element types valid for every bit pattern; the allocation is one a
+                    // launch leaves (checked above).
+                    unsafe { #p::read_declared_allocation(&self.exec.exec, &self.exec.nodes.#name[#var]) }
                 }
 
                 #[doc = #take_doc]
-                pub fn #take(&mut self) -> #p::Result<#p::DeviceBuffer<#elem>> {
-                    let alloc = self.exec.nodes.#name;
+                pub fn #take(&mut self, #var: usize) -> #p::Result<#p::DeviceBuffer<#elem>> {
+                    #p::instance_left(#decl_name, #var, &[#(#live),*])?;
+                    let alloc = self.exec.nodes.#name[#var];
                     // SAFETY: as for `read`: an element type valid for every bit pattern.
                     unsafe { #p::take_declared_allocation(&mut self.exec.exec, &alloc) }
                 }
 
                 #[doc = #alloc_doc]
-                pub fn #name(&self) -> #ty {
-                    self.exec.nodes.#name
+                pub fn #name(&self, #var: usize) -> #p::Result<#ty> {
+                    #p::instance_left(#decl_name, #var, &[#(#live),*])?;
+                    #p::Result::Ok(self.exec.nodes.#name[#var])
                 }
             }
         });

@@ -6,7 +6,7 @@ use quote::{quote, quote_spanned};
 use syn::punctuated::Punctuated;
 use syn::{Path, Token};
 
-use super::node::{handle_name, launches_at, nodes_at};
+use super::node::{handle_name, ids_at, launches_at, nodes_at};
 use super::{docs, graph_at, indirect_key, local, params_at, Gen};
 use crate::parse::NodeOp;
 use syn::spanned::Spanned;
@@ -79,9 +79,16 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     let (nodes_ty, state_ty, launch_ty) = (&g.nodes_ty, &g.state_ty, &g.launch_ty);
     let graph_name = graph.to_string();
 
-    let node_fields = g.nodes.iter().map(|n| {
+    // A repeated node's handles: an array, one per instance.
+    let node_fields = g.decl_nodes().map(|n| {
         let (name, ty) = (&n.decl.name, g.runtime_handle(n));
-        quote!(#name: #ty,)
+        match n.rep {
+            Some(r) => {
+                let count = r.count;
+                quote!(#name: [#ty; #count],)
+            }
+            None => quote!(#name: #ty,),
+        }
     });
     // Conditional nodes' handles, which kernels take as arguments.
     let conditionals: Vec<_> = g
@@ -114,13 +121,18 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         quote_spanned!(s=> #nodes.#key = #graph.add_indirect::<#ty>(#params.#name)?;)
     });
     let kernels: Vec<_> = g
-        .nodes
-        .iter()
+        .decl_nodes()
         .filter(|n| matches!(n.decl.op, NodeOp::Kernel(_)))
         .collect();
     let launch_fields = kernels.iter().map(|n| {
         let name = &n.decl.name;
-        quote!(#name: #p::LaunchConfig,)
+        match n.rep {
+            Some(r) => {
+                let count = r.count;
+                quote!(#name: [#p::LaunchConfig; #count],)
+            }
+            None => quote!(#name: #p::LaunchConfig,),
+        }
     });
 
     // `#[device_launch]`: the executable kernels launch (the declaration was checked against
@@ -149,8 +161,32 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     let adds = g.add_scope(None, &mut add_fns);
     let (nodes, launches) = (nodes_at(Span::call_site()), launches_at(Span::call_site()));
     let (boxed, configs) = (local("boxed"), local("configs"));
-    let evals = g.nodes.iter().map(|n| g.eval_fn(n));
-    let overlaps = super::hazards::overlap_check(g, &g.analysis);
+    let evals = g.decl_nodes().map(|n| g.eval_fn(n));
+    // With loops: the ids of the nodes added, by position, and each node's dependencies by
+    // position (what a loop's function reads its instances' dependencies from).
+    let ids = ids_at(Span::call_site());
+    let (ids_local, dep_tables) = if g.repeats {
+        let mut list: Vec<u32> = Vec::new();
+        let mut starts: Vec<u32> = vec![0];
+        for n in &g.nodes {
+            list.extend(n.deps.iter().map(|&d| d as u32));
+            starts.push(list.len() as u32);
+        }
+        (
+            quote!(let #ids = &mut #p::Vec::with_capacity(#count);),
+            quote! {
+                /// The dependencies of every node, by position: those of the node at position
+                /// `p` are `__CG_DEPS[__CG_DEP_START[p]..__CG_DEP_START[p + 1]]`.
+                #[doc(hidden)]
+                const __CG_DEPS: &'static [u32] = &[#(#list),*];
+                #[doc(hidden)]
+                const __CG_DEP_START: &'static [u32] = &[#(#starts),*];
+            },
+        )
+    } else {
+        (TokenStream::new(), TokenStream::new())
+    };
+    let overlaps = super::hazards::overlap_check(g, g.analysis);
 
     let topo_nodes = g.nodes.iter().map(|n| {
         let (name, kind) = (&n.name, g.kind(n));
@@ -351,6 +387,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                     let #nodes: &mut #nodes_ty = &mut #boxed;
                     #[allow(unused_variables)]
                     let #launches: &mut #launch_ty = &mut #configs;
+                    #ids_local
                     #(#key_adds)*
                     #adds
                 }
@@ -364,6 +401,8 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             }
 
             #(#add_fns)*
+
+            #dep_tables
 
             /// The runtime graph.
             pub fn graph(&self) -> &#p::Graph<'static> {

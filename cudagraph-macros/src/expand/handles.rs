@@ -18,7 +18,7 @@ use crate::parse::{KernelOp, NodeOp};
 pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
     let p = &g.p;
     let (vis, pass, exec_ty, handle) = (&g.model.decl.vis, &g.pass, &g.exec_ty, &node.handle);
-    let pos = node.pos;
+    let pos = position(node);
     let node_ref = node_ref(node);
     let runtime = g.runtime_handle(node);
     let methods = match &node.decl.op {
@@ -38,7 +38,7 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             m
         }
         NodeOp::Host(_) => {
-            let (f, buffers, pos) = (local("f"), local("buffers"), node.pos);
+            let (f, buffers, pos) = (local("f"), local("buffers"), position(node));
             let v = format_ident!("__CgViews");
             let mut m = quote! {
                 /// Replaces the closure the node runs, for the next launches
@@ -67,7 +67,7 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             m
         }
         NodeOp::Child(c) => {
-            let (graph, pos) = (plain("graph"), node.pos);
+            let (graph, pos) = (plain("graph"), position(node));
             let ty = g.param_type(&c.graph);
             let span = at(ty.map_or_else(proc_macro2::Span::call_site, |t| t.span()));
             let ps = private_at(span);
@@ -87,7 +87,7 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             m
         }
         NodeOp::Capture(c) => {
-            let (work, pos) = (plain("work"), node.pos);
+            let (work, pos) = (plain("work"), position(node));
             let declared = c.uses.is_some();
             let mut m = quote! {
                 /// Records `work` and makes the node run it, for the next launches
@@ -108,7 +108,7 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
         // A collective node has nothing CUDA updates (its NCCL work is fixed when it is built).
         NodeOp::Empty(_) | NodeOp::Conditional(_) | NodeOp::Collective(_) => forbidden_switch(g),
         NodeOp::Record(_) | NodeOp::Wait(_) => {
-            let (event, pos) = (plain("event"), node.pos);
+            let (event, pos) = (plain("event"), position(node));
             let (setter, doc) = if matches!(node.decl.op, NodeOp::Record(_)) {
                 (
                     quote!(set_event_record),
@@ -195,15 +195,31 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
         },
         node.site,
     );
+    // An instance of a repeated node: its index, and its declaration's instances' positions.
+    let (index, positions) = match node.rep {
+        Some(r) => {
+            let (count, positions) = (r.count, g.positions(node));
+            (
+                quote!(index: usize,),
+                quote! {
+                    const __CG_POSITIONS: [usize; #count] = [#(#positions),*];
+                },
+            )
+        }
+        None => (TokenStream::new(), TokenStream::new()),
+    };
     quote! {
         #(#pass)*
         #[doc = #doc]
         #vis struct #handle<'a> {
             exec: &'a mut #exec_ty,
+            #index
         }
 
         #(#pass)*
         impl<'a> #handle<'a> {
+            #positions
+
             #body
         }
 
@@ -219,7 +235,7 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
 fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
     let node_ref = node_ref(node);
     let p = &g.p;
-    let (field, pos) = (&node.decl.name, node.pos);
+    let (pos, launch) = (position(node), launch_ref(node));
     let args_ty = g.kernel_args_type(k);
     let config = local("config");
     // Arguments one by one when the parameter tuple is written out; else the tuple itself (its
@@ -250,14 +266,14 @@ fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
     quote! {
         #[doc = #set_doc]
         pub fn set(&mut self, #params) -> #p::Result<()> {
-            let #config = self.exec.state.launch.#field;
+            let #config = #launch;
             self.set_launch(#config, #forward)
         }
 
         #[doc = #set_launch_doc]
         pub fn set_launch(&mut self, #config: #p::LaunchConfig, #params) -> #p::Result<()> {
             self.exec.exec.set_kernel_params(#node_ref, #config, #tuple)?;
-            self.exec.state.launch.#field = #config;
+            #launch = #config;
             // The handle's values stand once set (see `Tracker::set_by_handle`).
             self.exec.tracker.set_by_handle(#pos);
             #p::Result::Ok(())
@@ -265,15 +281,40 @@ fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
 
         /// The node's launch configuration now.
         pub fn launch_config(&self) -> #p::LaunchConfig {
-            self.exec.state.launch.#field
+            #launch
         }
     }
 }
 
-/// `self.exec.nodes.<node>`, located at the node's site (see `NodeGen::site`).
+/// `self.exec.nodes.<node>` (`[self.index]` for an instance of a repeated node), located at
+/// the node's site (see `NodeGen::site`).
 fn node_ref(node: &NodeGen) -> TokenStream {
     let (s, field) = (at(node.site), moved(&node.decl.name, node.site));
-    quote_spanned!(s=> self.exec.nodes.#field)
+    match node.rep {
+        Some(_) => quote_spanned!(s=> self.exec.nodes.#field[self.index]),
+        None => quote_spanned!(s=> self.exec.nodes.#field),
+    }
+}
+
+/// `self.exec.state.launch.<node>`: the launch configuration a kernel node's handle keeps.
+fn launch_ref(node: &NodeGen) -> TokenStream {
+    let field = &node.decl.name;
+    match node.rep {
+        Some(_) => quote!(self.exec.state.launch.#field[self.index]),
+        None => quote!(self.exec.state.launch.#field),
+    }
+}
+
+/// The node's position in the graph (an instance's, by the handle's index), for the
+/// executable's per-node state.
+fn position(node: &NodeGen) -> TokenStream {
+    match node.rep {
+        Some(_) => quote!(Self::__CG_POSITIONS[self.index]),
+        None => {
+            let pos = node.pos;
+            quote!(#pos)
+        }
+    }
 }
 
 /// A handle method's parameter: a plain name, for the docs (no user expression is in scope
@@ -314,7 +355,7 @@ fn arg_names(args: &[&Expr]) -> Vec<Ident> {
 fn memset_methods(g: &Gen, node: &NodeGen, dst_operand: &Expr) -> TokenStream {
     let node_ref = node_ref(node);
     let p = &g.p;
-    let pos = node.pos;
+    let pos = position(node);
     let ty = g.param_type(dst_operand);
     let pattern = g.memset_pattern(dst_operand);
     let (dst, value) = (plain("dst"), plain("value"));
@@ -364,7 +405,7 @@ fn memcpy_methods(
 ) -> TokenStream {
     let node_ref = node_ref(node);
     let p = &g.p;
-    let pos = node.pos;
+    let pos = position(node);
     let dir = g.memcpy_direction(src_operand, dst_operand, arrow);
     let (src, dst) = (local("src"), local("dst"));
     let (src_pitch, dst_pitch, width, height) = (

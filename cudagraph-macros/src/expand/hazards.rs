@@ -9,8 +9,8 @@ use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
 use super::{at, params_at, private_at, Gen};
-use crate::check::hazards::{race_message, used_here, Analysis, NodeUse, Race};
-use crate::model::{kernel_params, name_of, Access, Mem, Opaque, Spelled};
+use crate::check::hazards::{race_key, race_message, used_here, Analysis, NodeUse, Overlap, Race};
+use crate::model::{kernel_params, name_of, Access, Buffer, Mem, Opaque, Spelled};
 use crate::parse::NodeOp;
 use crate::text::pretty;
 
@@ -40,22 +40,42 @@ impl Gen<'_> {
         quote!(#p::access_max(&[#(#each),*]))
     }
 
-    /// Whether param `index` is memory, as a constant `bool`.
+    /// Whether param `index` is memory (its elements, for an array param), as a constant
+    /// `bool`.
     fn memory_expr(&self, index: usize, mem: Mem) -> TokenStream {
         let p = &self.p;
-        let ty = &self.model.params[index].ty;
+        let ty = self.model.value_type(index);
         match mem {
             Mem::Yes => quote!(true),
             Mem::Probe => quote!(<#p::ParamProbe<#ty>>::IS_MEMORY),
         }
     }
 
-    /// `ParamProbe::bytes` of param `index` of the `&Params` argument.
-    pub(super) fn bytes_expr(&self, index: usize) -> TokenStream {
+    /// `ParamProbe::bytes` of param `index` of the `&Params` argument, or of its element
+    /// `element` (an expression).
+    pub(super) fn bytes_expr(&self, index: usize, element: Option<TokenStream>) -> TokenStream {
         let p = &self.p;
-        let (name, ty) = (&self.model.params[index].name, &self.model.params[index].ty);
+        let (name, ty) = (&self.model.params[index].name, self.model.value_type(index));
         let params = params_at(Span::call_site());
-        quote!(<#p::ParamProbe<#ty>>::bytes(&#params.#name))
+        match element {
+            Some(k) => quote!(<#p::ParamProbe<#ty>>::bytes(&#params.#name[#k])),
+            None => quote!(<#p::ParamProbe<#ty>>::bytes(&#params.#name)),
+        }
+    }
+
+    /// `ParamProbe::bytes` of the memory of a param `buffer`, one expression per element it may
+    /// be (every element of an array param whose element the macro cannot tell).
+    fn buffer_bytes(&self, buffer: Buffer) -> Vec<TokenStream> {
+        match buffer {
+            Buffer::Param(i, Some(k)) => vec![self.bytes_expr(i, Some(quote!(#k)))],
+            Buffer::Param(i, None) => match self.model.arrays[i] {
+                Some((_, len)) => (0..len)
+                    .map(|k| self.bytes_expr(i, Some(quote!(#k))))
+                    .collect(),
+                None => vec![self.bytes_expr(i, None)],
+            },
+            Buffer::Alloc(_) => Vec::new(),
+        }
     }
 }
 
@@ -63,12 +83,17 @@ impl Gen<'_> {
 /// conditional handles, and CUDA's body rule for the child graphs that bodies embed.
 pub fn assertions(g: &Gen, analysis: &Analysis) -> TokenStream {
     let mut out = TokenStream::new();
+    // One assertion per pair of declarations racing on one param: the types are the same in
+    // every iteration.
+    let mut asserted = std::collections::BTreeSet::new();
     for race in &analysis.typed {
-        out.extend(race_assertion(g, race));
+        if asserted.insert(race_key(g.model, race)) {
+            out.extend(race_assertion(g, race));
+        }
     }
     for probe in &analysis.probes {
         let p = private_at(probe.span);
-        let ty = &g.model.params[probe.param].ty;
+        let ty = g.model.value_type(probe.param);
         let access = g.access_expr(&NodeUse {
             accesses: probe.accesses.clone(),
             span: probe.span,
@@ -81,7 +106,7 @@ pub fn assertions(g: &Gen, analysis: &Analysis) -> TokenStream {
              finds data races through buffer params, and cannot see the memory this one may \
              hold; make each buffer a param of its own",
             g.model.params[probe.param].name,
-            g.model.nodes[probe.node].name,
+            g.model.nodes[probe.node].decl.name,
             pretty(ty.to_token_stream())
         );
         out.extend(assertion(
@@ -100,7 +125,7 @@ pub fn assertions(g: &Gen, analysis: &Analysis) -> TokenStream {
         if g.model.param_spelled(i) != Spelled::Unknown {
             continue;
         }
-        let (ty, p) = (&param.ty, private_at(param.ty.span()));
+        let (ty, p) = (g.model.value_type(i), private_at(param.ty.span()));
         let message = format!(
             "param `{}` is a `ConditionalHandle`: a handle is made by the conditional node that \
              reads it (`name: while {} {{ ... }}`), since one made for another graph would be set \
@@ -115,10 +140,13 @@ pub fn assertions(g: &Gen, analysis: &Analysis) -> TokenStream {
         ));
     }
     // A capture node's declared uses, when their types are not written out: buffers.
-    for node in &g.model.nodes {
+    for (index, node) in g.model.nodes.iter().enumerate() {
         let NodeOp::Capture(c) = &node.op else {
             continue;
         };
+        if !g.model.first_of_decl(index) {
+            continue;
+        }
         for b in c.uses.iter().flat_map(|u| &u.buffers) {
             let Some(i) = g.model.param(&b.name) else {
                 continue;
@@ -126,11 +154,11 @@ pub fn assertions(g: &Gen, analysis: &Analysis) -> TokenStream {
             if g.model.param_spelled(i) != Spelled::Unknown {
                 continue;
             }
-            let (ty, p) = (&g.model.params[i].ty, private_at(b.name.span()));
+            let (ty, p) = (g.model.value_type(i), private_at(b.name.span()));
             let message = format!(
                 "`{}` is not a buffer param: capture node `{}` declares the buffer params \
                  (`DeviceBuffer<T>`, `HostBuffer<T>`, raw pointers) its work reads and writes",
-                b.name, node.name
+                b.name, node.decl.name
             );
             out.extend(assertion(
                 &p,
@@ -169,8 +197,8 @@ fn race_assertion(g: &Gen, race: &Race) -> TokenStream {
     let p = private_at(race.use_b.span);
     let (a, b) = (g.access_expr(&race.use_a), g.access_expr(&race.use_b));
     let mem = match race.buffer {
-        crate::model::Buffer::Param(i) => g.memory_expr(i, race.use_a.mem),
-        crate::model::Buffer::Alloc(_) => quote!(true),
+        Buffer::Param(i, _) => g.memory_expr(i, race.use_a.mem),
+        Buffer::Alloc(_) => quote!(true),
     };
     let note = used_here(g.model, race);
     let messages = [(true, false), (false, true), (true, true)]
@@ -207,7 +235,7 @@ fn body_assertions(g: &Gen) -> TokenStream {
         let p = private_at(c.graph.span());
         let prefix = format!(
             "node `{}` in the body of conditional node `{}` embeds a `{}` (param `{}`), which ",
-            node.name,
+            node.decl.name,
             model.nodes[cond].name,
             pretty(ty.to_token_stream()),
             pretty(c.graph.to_token_stream()),
@@ -236,7 +264,8 @@ fn body_assertions(g: &Gen) -> TokenStream {
 pub fn body_rules(g: &Gen) -> TokenStream {
     let (p, graph, pass) = (&g.p, g.graph, &g.pass);
     let mut found = Vec::new();
-    for node in &g.model.nodes {
+    for node in g.decl_nodes() {
+        let node = node.decl;
         // (Alloc and free nodes are refused too, but make a graph that no child node embeds.)
         let kind = match &node.op {
             NodeOp::Child(c) => {
@@ -278,6 +307,200 @@ pub fn body_rules(g: &Gen) -> TokenStream {
     }
 }
 
+/// The overlaps to check, grouped by what makes their code: the two declarations, the two
+/// params (and whether each use names an element), the accesses. Instances of repeated nodes
+/// make one group, checked by one piece of code over a table of the instances, not one per pair.
+fn overlap_groups<'a>(g: &Gen, analysis: &'a Analysis) -> Vec<Vec<&'a Overlap>> {
+    type Key<'k> = (
+        *const crate::parse::NodeDecl,
+        *const crate::parse::NodeDecl,
+        (usize, bool),
+        (usize, bool),
+        &'k [Access],
+        &'k [Access],
+    );
+    let key = |o: &'a Overlap| -> Key<'a> {
+        let element = |b: Buffer| match b {
+            Buffer::Param(p, k) => (p, k.is_some()),
+            Buffer::Alloc(_) => (usize::MAX, false),
+        };
+        (
+            g.model.nodes[o.a].decl,
+            g.model.nodes[o.b].decl,
+            element(o.buffer_a),
+            element(o.buffer_b),
+            &o.use_a.accesses,
+            &o.use_b.accesses,
+        )
+    };
+    let mut order: Vec<Key> = Vec::new();
+    let mut groups: std::collections::BTreeMap<Key, Vec<&Overlap>> = Default::default();
+    for o in &analysis.overlaps {
+        let k = key(o);
+        if !groups.contains_key(&k) {
+            order.push(k);
+        }
+        groups.entry(k).or_default().push(o);
+    }
+    order
+        .into_iter()
+        .filter_map(|k| groups.remove(&k))
+        .collect()
+}
+
+/// The check of one overlap between two nodes declared outside loops.
+fn one_overlap(g: &Gen, o: &Overlap, (aa, ab): (&TokenStream, &TokenStream)) -> TokenStream {
+    let p = &g.p;
+    let (na, nb) = (&g.model.nodes[o.a].name, &g.model.nodes[o.b].name);
+    let (sa, sb) = (
+        g.model.buffer_name(o.buffer_a),
+        g.model.buffer_name(o.buffer_b),
+    );
+    // Each memory either may be (every element, where the macro cannot tell which).
+    let (ba, bb) = (g.buffer_bytes(o.buffer_a), g.buffer_bytes(o.buffer_b));
+    let overlap = match (ba.as_slice(), bb.as_slice()) {
+        ([ba], [bb]) => quote!(#p::overlap_bytes(#ba, #bb)),
+        _ => quote! {
+            [#(#ba),*].iter().any(|a| [#(#bb),*].iter().any(|b| #p::overlap_bytes(*a, *b)))
+        },
+    };
+    quote! {
+        if #p::races(#aa, #ab) && #overlap {
+            return #p::Result::Err(#p::overlap_error(#na, #sa, #nb, #sb));
+        }
+    }
+}
+
+/// When a group is every pair of instances of one repeated node, each using its own element of
+/// one array param (a loop whose iterations no edge orders): the elements and their nodes'
+/// positions, in iteration order. Those elements must all be separate memory, which a sort finds
+/// in `n log n` (`first_overlap`).
+fn all_pairs_of_elements(g: &Gen, group: &[&Overlap]) -> Option<Vec<(usize, usize)>> {
+    let o = group[0];
+    if !std::ptr::eq(g.model.nodes[o.a].decl, g.model.nodes[o.b].decl) {
+        return None;
+    }
+    // Each element's node (one element per node, one node per element).
+    let mut node_of: std::collections::BTreeMap<usize, usize> = Default::default();
+    for o in group {
+        let (Buffer::Param(pa, Some(ka)), Buffer::Param(pb, Some(kb))) = (o.buffer_a, o.buffer_b)
+        else {
+            return None;
+        };
+        if pa != pb {
+            return None;
+        }
+        for (k, node) in [(ka, o.a), (kb, o.b)] {
+            if *node_of.entry(k).or_insert(g.position[node]) != g.position[node] {
+                return None;
+            }
+        }
+    }
+    let mut elements: Vec<(usize, usize)> = node_of.into_iter().collect();
+    let n = elements.len();
+    if group.len() != n * (n - 1) / 2 {
+        return None;
+    }
+    let mut nodes: Vec<usize> = elements.iter().map(|&(_, node)| node).collect();
+    nodes.sort_unstable();
+    nodes.dedup();
+    (nodes.len() == n).then(|| {
+        elements.sort_unstable_by_key(|&(_, node)| node);
+        elements
+    })
+}
+
+/// The check of [`all_pairs_of_elements`]: the elements' memory sorted, the first two that
+/// overlap refused, naming their nodes.
+fn distinct_elements(
+    g: &Gen,
+    o: &Overlap,
+    elements: &[(usize, usize)],
+    (aa, ab): (&TokenStream, &TokenStream),
+) -> TokenStream {
+    let p = &g.p;
+    let Buffer::Param(param, _) = o.buffer_a else {
+        return TokenStream::new();
+    };
+    let k = crate::expand::local("k");
+    let bytes = g.bytes_expr(param, Some(quote!(#k)));
+    let format = format!("{}[{{}}]", name_of(&g.model.params[param].name));
+    let (ks, nodes) = (
+        elements.iter().map(|&(k, _)| k),
+        elements.iter().map(|&(_, node)| node),
+    );
+    quote! {
+        if #p::races(#aa, #ab) {
+            const ELEMENTS: &[(usize, usize)] = &[#((#ks, #nodes)),*];
+            let memories: #p::Vec<_> = ELEMENTS.iter().map(|&(#k, _)| #bytes).collect();
+            if let #p::Option::Some((i, j)) = #p::first_overlap(&memories) {
+                let ((ki, ni), (kj, nj)) = (ELEMENTS[i], ELEMENTS[j]);
+                return #p::Result::Err(#p::overlap_error(
+                    Self::TOPOLOGY.nodes[ni].0,
+                    &::std::format!(#format, ki),
+                    Self::TOPOLOGY.nodes[nj].0,
+                    &::std::format!(#format, kj),
+                ));
+            }
+        }
+    }
+}
+
+/// The check of a group by a table of its pairs: each pair's two nodes (positions) and the
+/// elements their uses name (0 for a use of a whole param).
+fn overlap_table(
+    g: &Gen,
+    group: &[&Overlap],
+    (aa, ab): (&TokenStream, &TokenStream),
+) -> TokenStream {
+    let p = &g.p;
+    let o = group[0];
+    // One side's memory (a slice of the one or more memories it may be) and name, by element.
+    let side = |buffer: Buffer, k: &proc_macro2::Ident| match buffer {
+        Buffer::Param(i, Some(_)) => {
+            let bytes = g.bytes_expr(i, Some(quote!(#k)));
+            let format = format!("{}[{{}}]", name_of(&g.model.params[i].name));
+            (quote!([#bytes]), quote!(&::std::format!(#format, #k)))
+        }
+        whole => {
+            let bytes = g.buffer_bytes(whole);
+            let name = g.model.buffer_name(whole);
+            (quote!([#(#bytes),*]), quote!(#name))
+        }
+    };
+    let (ka, kb) = (crate::expand::local("ka"), crate::expand::local("kb"));
+    let ((bytes_a, name_a), (bytes_b, name_b)) = (side(o.buffer_a, &ka), side(o.buffer_b, &kb));
+    let element = |b: Buffer| match b {
+        Buffer::Param(_, Some(k)) => k,
+        _ => 0,
+    };
+    let pairs = group.iter().map(|o| {
+        let (na, ea, nb, eb) = (
+            g.position[o.a],
+            element(o.buffer_a),
+            g.position[o.b],
+            element(o.buffer_b),
+        );
+        quote!((#na, #ea, #nb, #eb))
+    });
+    quote! {
+        if #p::races(#aa, #ab) {
+            const PAIRS: &[(usize, usize, usize, usize)] = &[#(#pairs),*];
+            for &(a, #ka, b, #kb) in PAIRS {
+                let (x, y) = (#bytes_a, #bytes_b);
+                if x.iter().any(|x| y.iter().any(|y| #p::overlap_bytes(*x, *y))) {
+                    return #p::Result::Err(#p::overlap_error(
+                        Self::TOPOLOGY.nodes[a].0,
+                        #name_a,
+                        Self::TOPOLOGY.nodes[b].0,
+                        #name_b,
+                    ));
+                }
+            }
+        }
+    }
+}
+
 /// `__cg_check_overlaps(params)`: what `build` and `set_params` check of memory that only the
 /// values show. Two nodes no edge orders that use two *different* params, one writing, may not
 /// get params that share memory; a child node's graph may not use memory that a node no edge
@@ -285,47 +508,60 @@ pub fn body_rules(g: &Gen) -> TokenStream {
 pub fn overlap_check(g: &Gen, analysis: &Analysis) -> TokenStream {
     let p = &g.p;
     let params = params_at(Span::call_site());
-    let node = |i: usize| name_of(&g.model.nodes[i].name);
-    let overlaps = analysis.overlaps.iter().map(|o| {
-        let (na, nb) = (node(o.a), node(o.b));
-        let (sa, sb) = (
-            name_of(&g.model.params[o.param_a].name),
-            name_of(&g.model.params[o.param_b].name),
-        );
+    let node = |i: usize| g.model.nodes[i].name.clone();
+    let overlaps = overlap_groups(g, analysis).into_iter().map(|group| {
+        let o = group[0];
         let (aa, ab) = (g.access_expr(&o.use_a), g.access_expr(&o.use_b));
-        let (ba, bb) = (g.bytes_expr(o.param_a), g.bytes_expr(o.param_b));
-        quote! {
-            if #p::races(#aa, #ab) && #p::overlap_bytes(#ba, #bb) {
-                return #p::Result::Err(#p::overlap_error(#na, #sa, #nb, #sb));
+        if let [o] = group.as_slice() {
+            if g.model.nodes[o.a].rep.is_none() && g.model.nodes[o.b].rep.is_none() {
+                return one_overlap(g, o, (&aa, &ab));
             }
         }
+        if let Some(elements) = all_pairs_of_elements(g, &group) {
+            return distinct_elements(g, o, &elements, (&aa, &ab));
+        }
+        overlap_table(g, &group, (&aa, &ab))
     });
     let children = analysis.children.iter().filter_map(|pair| {
         let child_graph = |i: usize| {
-            let NodeOp::Child(c) = &g.model.nodes[i].op else {
+            let inst = &g.model.nodes[i];
+            let NodeOp::Child(c) = &inst.op else {
                 return None;
             };
-            let ident = g.param_ident(&c.graph)?;
+            let (ident, index) = crate::model::operand_name(&c.graph)?;
             let (s, ps, params) = (
                 at(c.graph.span()),
                 private_at(c.graph.span()),
                 params_at(c.graph.span()),
             );
-            Some(quote_spanned!(s=> #ps::ChildGraph::graph(&#params.#ident)))
+            // An element of an array param: the one this instance embeds.
+            let element = match index {
+                Some(index) => {
+                    let k = g.model.element(g.model.param(ident)?, index, inst.rep)?;
+                    quote_spanned!(s=> [#k])
+                }
+                None => TokenStream::new(),
+            };
+            Some(quote_spanned!(s=> #ps::ChildGraph::graph(&#params.#ident #element)))
         };
         let child = child_graph(pair.child)?;
-        let exempt = pair.exempt.iter().map(|&i| g.bytes_expr(i));
+        let exempt = pair
+            .exempt
+            .iter()
+            .flat_map(|&i| g.buffer_bytes(Buffer::Param(i, None)));
         let names = (node(pair.child), node(pair.other));
         let (nc, no) = names;
-        if g.model.opaque(g.model.nodes[pair.other]) == Some(Opaque::Child) {
+        if g.model.opaque(&g.model.nodes[pair.other]) == Some(Opaque::Child) {
             let other = child_graph(pair.other)?;
             return Some(quote! {
                 #p::check_children((#child, #other), &[#(#exempt),*], (#nc, #no))?;
             });
         }
-        let uses = pair.uses.iter().map(|(i, u)| {
-            let (access, bytes) = (g.access_expr(u), g.bytes_expr(*i));
-            quote!(#p::declared_use(#access, #bytes))
+        let uses = pair.uses.iter().flat_map(|(buffer, u)| {
+            let access = g.access_expr(u);
+            g.buffer_bytes(*buffer)
+                .into_iter()
+                .map(move |bytes| quote!(#p::declared_use(#access, #bytes)))
         });
         Some(quote! {
             #p::check_child_uses(#child, &[#(#uses),*], &[#(#exempt),*], (#nc, #no))?;

@@ -16,7 +16,7 @@ mod owned;
 mod tracked;
 
 use proc_macro2::{Group, Span, TokenStream, TokenTree};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::{Attribute, Ident};
 
 use crate::check::{self, Ctxt};
@@ -31,6 +31,12 @@ pub fn expand(input: Input) -> syn::Result<TokenStream> {
     cx.finish()?;
     let mut out = TokenStream::new();
     for model in &models {
+        // The graph's consts, as written: the params' array types and the user's code name them.
+        // The macro uses their values itself (a count, an index), so Rust may see no use.
+        for c in &model.consts {
+            out.extend(quote!(#[allow(dead_code)]));
+            c.to_tokens(&mut out);
+        }
         out.extend(Gen::new(model)?.expand());
     }
     Ok(out)
@@ -97,7 +103,7 @@ fn site_of(op: &NodeOp) -> Span {
         NodeOp::Child(c) => c.graph.span(),
         NodeOp::Empty(e) => e.span,
         NodeOp::Alloc(a) => a.elem.span(),
-        NodeOp::Free(f) => f.alloc.span(),
+        NodeOp::Free(f) => f.alloc.name.span(),
         NodeOp::Record(r) => r.event.span(),
         NodeOp::Wait(w) => w.event.span(),
         NodeOp::Conditional(c) => c.handle.span(),
@@ -165,7 +171,7 @@ fn checked_only(op: &NodeOp) -> bool {
 }
 
 /// An identifier only the generated code can see.
-fn local(name: &str) -> Ident {
+pub(crate) fn local(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
 }
 
@@ -186,14 +192,24 @@ struct Gen<'a> {
     pass: Vec<&'a Attribute>,
     /// The graph's doc comments.
     docs: Vec<&'a Attribute>,
-    /// The nodes in the order they are added.
+    /// The nodes in the order they are added (a node declared in a loop once per iteration).
     nodes: Vec<NodeGen<'a>>,
+    /// The declarations, each with code of its own: the position of each one's first instance
+    /// (a node outside loops is its only one), in build order.
+    decls: Vec<usize>,
+    /// Whether the declaration has `for` loops: `build` adds their nodes in loops, and keeps the
+    /// ids of the nodes added, by position, for their dependencies.
+    repeats: bool,
+    /// Per declaration (by its first instance's position), its instances' positions, by index.
+    instances: std::collections::BTreeMap<usize, Vec<usize>>,
+    /// Each model node's position (by its index in `Model::nodes`).
+    position: Vec<usize>,
     /// `(dependency, dependent)` positions, per node in order, dependencies in declared order.
     edges: Vec<(usize, usize)>,
     /// What each param is to the nodes: how it is copied and compared (see `owned`).
     roles: Vec<Role>,
     /// What the hazard rule leaves to the types and to the values.
-    analysis: crate::check::hazards::Analysis,
+    analysis: &'a crate::check::hazards::Analysis,
 }
 
 /// What a param is to the nodes, which decides how the graph and its executable copy it and how
@@ -242,6 +258,27 @@ struct NodeGen<'a> {
     /// destination, a memcpy's arrow, ...): code using those types is located there, so that a
     /// type error is reported there whichever use of the type meets it.
     site: Span,
+    /// The slots (see `Model::slots`) its expressions read, sorted.
+    slots: Vec<usize>,
+    /// For an instance of a node declared in a loop: which one, and how many there are.
+    rep: Option<RepGen<'a>>,
+    /// The position of its declaration's first instance (its own, outside loops): the node
+    /// whose name the declaration's code (eval and update functions, handle) is made from.
+    first: usize,
+}
+
+/// What an instance of a repeated node knows of its declaration.
+#[derive(Clone, Copy)]
+struct RepGen<'a> {
+    /// Its index among the declaration's instances (the loop variable's value: a loop that
+    /// declares nodes counts from 0).
+    index: usize,
+    /// The number of instances.
+    count: usize,
+    /// The loop's variable, as written.
+    var: &'a Ident,
+    /// The loop, by index in `Model::loops`.
+    lp: usize,
 }
 
 impl<'a> Gen<'a> {
@@ -264,15 +301,45 @@ impl<'a> Gen<'a> {
                 kind => data_deps[to].push((pos[from], kind)),
             }
         }
+        // Each alloc node's declaration, by its first instance (a repeated node's eval function
+        // gets all the instances' allocations, and its expression indexes them).
+        let first_of = |i: usize| {
+            let inst = &model.nodes[i];
+            match (inst.rep, model.repeated(&inst.decl.name)) {
+                (Some(rep), Some(r)) => r
+                    .at(model.loops[rep.lp].range.as_ref().map_or(0, |r| r.start))
+                    .unwrap_or(i),
+                _ => i,
+            }
+        };
         let nodes: Vec<NodeGen> = order
             .iter()
             .enumerate()
-            .map(|(p, &decl)| {
-                let node = model.nodes[decl];
+            .map(|(p, &index)| {
+                let inst = &model.nodes[index];
+                let node = inst.decl;
                 let name = name_of(&node.name);
+                let mut allocs: Vec<usize> = Vec::new();
+                for (a, _) in model.alloc_mentions(inst) {
+                    let a = pos[first_of(a)];
+                    if !allocs.contains(&a) {
+                        allocs.push(a);
+                    }
+                }
+                let rep = inst.rep.and_then(|rep| {
+                    let lp = &model.loops[rep.lp];
+                    let r = model.repeated(&node.name)?;
+                    Some(RepGen {
+                        index: rep.value - r.start,
+                        count: r.count,
+                        var: lp.var_ident()?,
+                        lp: rep.lp,
+                    })
+                });
                 NodeGen {
                     decl: node,
                     pos: p,
+                    first: p,
                     handle: format_ident!(
                         "{}{}Node",
                         name_of(graph),
@@ -280,26 +347,49 @@ impl<'a> Gen<'a> {
                         span = node.name.span()
                     ),
                     eval: format_ident!("__cg_eval_{}", name),
-                    deps: deps[decl].clone(),
-                    data_deps: data_deps[decl].clone(),
+                    deps: deps[index].clone(),
+                    data_deps: data_deps[index].clone(),
                     mentions: model.mentions(node),
-                    allocs: model
-                        .alloc_mentions(node)
-                        .into_iter()
-                        .map(|(a, _)| pos[a])
-                        .collect(),
+                    allocs,
                     handles: model
                         .handle_mentions(node)
                         .into_iter()
                         .map(|(c, _)| pos[c])
                         .collect(),
-                    scope: model.scopes[decl].map(|(c, b)| (pos[c], b)),
+                    scope: model.scopes[index].map(|(c, b)| (pos[c], b)),
                     indirects: model.indirect_mentions(node),
                     site: site_of(&node.op),
-                    name,
+                    slots: model.slot_mentions(inst),
+                    rep,
+                    name: inst.name.clone(),
                 }
             })
             .collect();
+        let mut nodes = nodes;
+        let decls: Vec<usize> = (0..nodes.len())
+            .filter(|&p| model.first_of_decl(order[p]))
+            .collect();
+        // Each declaration's instances, by index (one pass: a declaration may have thousands
+        // of nodes, or be one of thousands).
+        let mut by_decl: std::collections::BTreeMap<*const NodeDecl, Vec<(usize, usize)>> =
+            Default::default();
+        for n in &nodes {
+            by_decl
+                .entry(n.decl)
+                .or_default()
+                .push((n.rep.map_or(0, |r| r.index), n.pos));
+        }
+        let mut instances: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+        for &d in &decls {
+            let mut found = by_decl
+                .remove(&(nodes[d].decl as *const _))
+                .unwrap_or_default();
+            found.sort_unstable();
+            for &(_, pos) in &found {
+                nodes[pos].first = d;
+            }
+            instances.insert(d, found.into_iter().map(|(_, pos)| pos).collect());
+        }
         let edges = nodes
             .iter()
             .flat_map(|n| {
@@ -312,6 +402,9 @@ impl<'a> Gen<'a> {
             syn::Expr::Path(path) => path.path.get_ident().and_then(|id| model.param(id)),
             _ => None,
         };
+        // (A child node's graph may be an element of an array param, its role the elements'.)
+        let operand_param =
+            |expr: &syn::Expr| crate::model::operand_name(expr).and_then(|(id, _)| model.param(id));
         for node in &model.nodes {
             match &node.op {
                 NodeOp::Kernel(k) => {
@@ -328,7 +421,7 @@ impl<'a> Gen<'a> {
                     }
                 }
                 NodeOp::Child(c) => {
-                    if let Some(i) = param_of(&c.graph) {
+                    if let Some(i) = operand_param(&c.graph) {
                         roles[i] = Role::Child;
                     }
                 }
@@ -350,10 +443,25 @@ impl<'a> Gen<'a> {
             pass,
             docs,
             nodes,
+            decls,
+            instances,
+            position: pos,
+            repeats: model.loops.iter().any(|l| l.top),
             edges,
             roles,
-            analysis: crate::check::hazards::analyze(model),
+            analysis: model.hazards(),
         })
+    }
+
+    /// The declared nodes, each once (by its first instance), in build order.
+    fn decl_nodes(&self) -> impl Iterator<Item = &NodeGen<'a>> {
+        self.decls.iter().map(|&p| &self.nodes[p])
+    }
+
+    /// The positions of a declaration's instances, by index (`node`: any of them; a node outside
+    /// loops is its only instance).
+    fn positions(&self, node: &NodeGen) -> &[usize] {
+        &self.instances[&node.first]
     }
 
     fn expand(&self) -> TokenStream {
@@ -362,8 +470,8 @@ impl<'a> Gen<'a> {
         let exec = exec::exec_type(self);
         let owned = owned::owned(self);
         let tracked = tracked::tracked(self);
-        let handles = self.nodes.iter().map(|n| handles::handle(self, n));
-        let assertions = hazards::assertions(self, &self.analysis);
+        let handles = self.decl_nodes().map(|n| handles::handle(self, n));
+        let assertions = hazards::assertions(self, self.analysis);
         quote! {
             #assertions
             #params
@@ -381,7 +489,15 @@ impl<'a> Gen<'a> {
     /// Each name is bound under every token that names it in the node, with that token's
     /// hygiene: a declaration that `macro_rules!` makes from its own tokens and its caller's
     /// (`n` declared in the macro, `n` given by the caller) is resolved as written out.
-    fn bindings(&self, params: &Ident, node: &NodeDecl) -> TokenStream {
+    ///
+    /// In a node declared in a loop, the loop variable is bound too, to the instance's index
+    /// (`var`: the variable, `index` the eval function's argument).
+    fn bindings(
+        &self,
+        params: &Ident,
+        node: &NodeDecl,
+        var: Option<(&Ident, &Ident)>,
+    ) -> TokenStream {
         let p = &self.p;
         let mut seen = std::collections::BTreeSet::new();
         let mut lets = Vec::new();
@@ -389,10 +505,15 @@ impl<'a> Gen<'a> {
             if !seen.insert((name_of(ident), format!("{:?}", ident.span()))) {
                 return;
             }
+            if let Some((var, index)) = var {
+                if name_of(ident) == name_of(var) {
+                    lets.push(quote!(let #ident: usize = #index;));
+                    return;
+                }
+            }
             let alone = || {
                 self.model.param(ident).is_none()
-                    && (self.model.allocation(ident).is_some()
-                        || self.model.handle(ident).is_some())
+                    && (self.model.names_allocation(ident) || self.model.handle(ident).is_some())
             };
             match self.model.param(ident) {
                 Some(i) if self.model.is_indirect(i) => {
@@ -407,8 +528,12 @@ impl<'a> Gen<'a> {
                     });
                 }
                 None if alone() => {
-                    let declared = match self.model.allocation(ident) {
-                        Some(a) => &self.model.nodes[a].name,
+                    let alloc = self
+                        .model
+                        .allocation(ident)
+                        .or_else(|| self.model.repeated(ident).map(|r| r.first));
+                    let declared = match alloc {
+                        Some(a) => &self.model.nodes[a].decl.name,
                         None => match self.model.handle(ident).map(|c| &self.model.nodes[c].op) {
                             Some(NodeOp::Conditional(c)) => &c.handle,
                             _ => return,
@@ -427,5 +552,55 @@ impl<'a> Gen<'a> {
                 #lets
             )*
         }
+    }
+
+    /// A user's expression as an eval function computes it: an element of an array param,
+    /// `w[i]`, becomes what a param is there (a value when `Copy`, else a reference), so that
+    /// `w[layer]` is an argument as `x` is. Other tokens are kept as written, with their spans.
+    fn user(&self, tokens: TokenStream) -> TokenStream {
+        if self.model.arrays.iter().all(Option::is_none) {
+            return tokens;
+        }
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        let mut out = TokenStream::new();
+        let mut i = 0;
+        while i < tokens.len() {
+            match &tokens[i] {
+                TokenTree::Ident(ident) if crate::model::may_be_local(&tokens, i) => {
+                    let array = self
+                        .model
+                        .param(ident)
+                        .filter(|&param| self.model.arrays[param].is_some());
+                    match (array, tokens.get(i + 1)) {
+                        (Some(_), Some(TokenTree::Group(index)))
+                            if index.delimiter() == proc_macro2::Delimiter::Bracket =>
+                        {
+                            let index = self.user_group(index);
+                            let s = at(ident.span());
+                            let p = private_at(ident.span());
+                            out.extend(quote_spanned! {s=>
+                                (&#p::Bind(&#ident #index)).__cg_bind()
+                            });
+                            i += 2;
+                            continue;
+                        }
+                        _ => out.extend(std::iter::once(tokens[i].clone())),
+                    }
+                }
+                TokenTree::Group(g) => {
+                    out.extend(std::iter::once(TokenTree::Group(self.user_group(g))))
+                }
+                other => out.extend(std::iter::once(other.clone())),
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// [`Gen::user`] inside a group, which keeps its delimiter and span.
+    fn user_group(&self, g: &Group) -> Group {
+        let mut group = Group::new(g.delimiter(), self.user(g.stream()));
+        group.set_span(g.span());
+        group
     }
 }

@@ -13,28 +13,49 @@ use syn::{Expr, Ident, Type};
 use super::{
     at, graph_at, indirect_key, local, moved, params_at, private_at, Gen, NodeGen, PER_FN,
 };
-use crate::model::kernel_params;
+use crate::model::{kernel_params, operand_name};
 use crate::parse::{
     CaptureOp, CollectiveKind, CollectiveOp, CondKind, CondOp, EdgeKind, KernelOp, NodeDecl,
     NodeOp, RecordOp, WaitOp,
 };
 
 impl Gen<'_> {
-    /// The declared type of the param an operand names (checked to be a param).
+    /// The declared type of the param an operand names (checked to be a param), or of its
+    /// elements when the operand is one (`w[i]`).
     pub(super) fn param_type(&self, operand: &Expr) -> Option<&Type> {
-        let Expr::Path(path) = operand else {
-            return None;
-        };
-        let index = self.model.param(path.path.get_ident()?)?;
-        Some(&self.model.params[index].ty)
+        let (ident, index) = operand_name(operand)?;
+        let param = self.model.param(ident)?;
+        Some(match index {
+            Some(_) => self.model.value_type(param),
+            None => &self.model.params[param].ty,
+        })
     }
 
-    /// The param an operand names (checked to be a param).
+    /// The param (or allocation) an operand names (checked to be one), without its index.
     pub(super) fn param_ident<'e>(&self, operand: &'e Expr) -> Option<&'e Ident> {
-        let Expr::Path(path) = operand else {
-            return None;
-        };
-        path.path.get_ident()
+        operand_name(operand).map(|(ident, _)| ident)
+    }
+
+    /// `<params>.<operand>`, or `<params>.<operand>[<index>]` for an element (the index as
+    /// written: the eval function binds the loop variable), at the location of `span`.
+    pub(super) fn operand_place(&self, operand: &Expr, params: &Ident, span: Span) -> TokenStream {
+        let s = at(span);
+        match operand_name(operand) {
+            Some((ident, None)) => quote_spanned!(s=> #params.#ident),
+            Some((ident, Some(index))) => quote_spanned!(s=> #params.#ident[#index]),
+            None => quote_spanned!(s=> #params.#operand),
+        }
+    }
+
+    /// The arguments of a node's eval function after the params: its index among its
+    /// declaration's instances (a node declared in a loop), then its allocations, conditional
+    /// handles and `#[indirect]` keys, fields of `handles` (see [`Gen::handle_args`]).
+    fn eval_args(&self, node: &NodeGen, handles: &TokenStream, index: &Ident) -> TokenStream {
+        let allocs = self.handle_args(node, handles);
+        match node.rep {
+            Some(_) => quote!(, #index #allocs),
+            None => allocs,
+        }
     }
 
     /// The declared type of a kernel node's kernel param.
@@ -57,16 +78,15 @@ impl Gen<'_> {
         }
     }
 
-    /// The alloc node an operand names (checked to be a param or an allocation).
+    /// The alloc node an operand names (checked to be a param or an allocation): its first
+    /// instance, for a repeated one.
     fn operand_alloc(&self, operand: &Expr) -> Option<&NodeGen<'_>> {
         let ident = self.param_ident(operand)?;
-        if self.model.param(ident).is_some() {
+        if self.model.param(ident).is_some() || !self.model.names_allocation(ident) {
             return None;
         }
-        let index = self.model.allocation(ident)?;
-        self.nodes
-            .iter()
-            .find(|n| std::ptr::eq(n.decl, self.model.nodes[index]))
+        self.decl_nodes()
+            .find(|n| crate::model::name_of(&n.decl.name) == crate::model::name_of(ident))
     }
 
     /// The type of a memory operand: its param's declared type, or `GraphAlloc<T>` for an
@@ -84,11 +104,14 @@ impl Gen<'_> {
     /// `&<operand>` in an eval function: the param (from `params`) or the allocation (an
     /// argument), located at `span`.
     fn operand_ref(&self, operand: &Expr, params: &Ident, span: Span) -> TokenStream {
-        let ident = self.param_ident(operand);
         let s = at(span);
-        match self.operand_alloc(operand) {
-            Some(_) => quote_spanned!(s=> &#ident),
-            None => quote_spanned!(s=> &#params.#ident),
+        match (self.operand_alloc(operand), operand_name(operand)) {
+            (Some(_), Some((ident, None))) => quote_spanned!(s=> &#ident),
+            (Some(_), Some((ident, Some(index)))) => quote_spanned!(s=> &#ident[#index]),
+            _ => {
+                let place = self.operand_place(operand, params, span);
+                quote_spanned!(s=> &#place)
+            }
         }
     }
 
@@ -118,11 +141,20 @@ impl Gen<'_> {
 
     /// The allocations a node names, as eval-function parameters (`h: GraphAlloc<T>`, under the
     /// user's own names, so the user's expressions see them).
+    ///
+    /// A repeated alloc node's allocations come as an array, by reference: the expression
+    /// indexes it (`t[layer]`).
     fn alloc_params(&self, node: &NodeGen) -> TokenStream {
         let params = node.allocs.iter().map(|&pos| {
             let alloc = &self.nodes[pos];
             let (name, ty) = (&alloc.decl.name, self.alloc_type(alloc));
-            quote!(#name: #ty,)
+            match alloc.rep {
+                Some(r) => {
+                    let count = r.count;
+                    quote!(#name: &[#ty; #count],)
+                }
+                None => quote!(#name: #ty,),
+            }
         });
         quote!(#(#params)*)
     }
@@ -148,15 +180,18 @@ impl Gen<'_> {
     /// the executable, the struct being filled in `build`).
     fn handle_args(&self, node: &NodeGen, handles: &TokenStream) -> TokenStream {
         let s = at(node.site);
+        let allocs = node.allocs.iter().map(|&pos| {
+            let alloc = &self.nodes[pos];
+            let field = moved(&alloc.decl.name, node.site);
+            match alloc.rep {
+                Some(_) => quote_spanned!(s=> &#handles.#field),
+                None => quote_spanned!(s=> #handles.#field),
+            }
+        });
         let fields = node
-            .allocs
+            .handles
             .iter()
-            .map(|&pos| &self.nodes[pos].decl.name)
-            .chain(
-                node.handles
-                    .iter()
-                    .map(|&pos| handle_name(&self.nodes[pos])),
-            )
+            .map(|&pos| handle_name(&self.nodes[pos]))
             .cloned()
             .chain(
                 node.indirects
@@ -167,6 +202,7 @@ impl Gen<'_> {
                 let field = moved(&field, node.site);
                 quote_spanned!(s=> #handles.#field)
             });
+        let fields = allocs.chain(fields);
         quote!(#(, #fields)*)
     }
 
@@ -230,17 +266,21 @@ impl Gen<'_> {
     /// The function computing a node's inputs from the params (none for an empty node). It holds
     /// the only copy of the user's expressions, shared by `build` and `set_params`, so that each
     /// type error is reported once.
+    ///
+    /// A node declared in a loop has one eval function for all its instances, which takes the
+    /// instance's index (the loop variable's value) after the params.
     pub(super) fn eval_fn(&self, node: &NodeGen) -> TokenStream {
         let p = &self.p;
         let params = params_at(Span::call_site());
         let params_ty = &self.params_ty;
-        let bindings = self.bindings(&params, node.decl);
+        let index = local("index");
+        let bindings = self.bindings(&params, node.decl, node.rep.map(|r| (r.var, &index)));
         let eval = &node.eval;
         let life = syn::Lifetime::new("'__cg_p", Span::mixed_site());
         let (ret, body) = match &node.decl.op {
             NodeOp::Kernel(k) => {
                 let args_ty = self.kernel_args_type(k);
-                let config = self.launch_config(k);
+                let config = self.user(self.launch_config(k));
                 let mut tuple = Group::new(Delimiter::Parenthesis, self.kernel_arg_values(k));
                 tuple.set_span(k.paren.span.join());
                 let (kernel, ty) = (&k.kernel, self.kernel_type(k));
@@ -269,7 +309,10 @@ impl Gen<'_> {
                     private_at(m.dst.span()),
                     params_at(m.dst.span()),
                 );
-                let (dst, value) = (self.operand_ref(&m.dst, &params, m.dst.span()), &m.value);
+                let (dst, value) = (
+                    self.operand_ref(&m.dst, &params, m.dst.span()),
+                    self.user(m.value.to_token_stream()),
+                );
                 (
                     quote_spanned!(s=> #ps::Memset<'static, #pattern>),
                     quote_spanned!(s=> <#ty as #ps::MemsetTarget>::memset(#dst, #value)),
@@ -293,7 +336,7 @@ impl Gen<'_> {
                 )
             }
             NodeOp::Host(h) => {
-                let f = &h.f;
+                let f = self.user(h.f.to_token_stream());
                 let (s, ps) = (at(h.f.span()), private_at(h.f.span()));
                 let body = if h.buffers.is_empty() {
                     quote_spanned!(s=> #ps::host_plain(#f))
@@ -305,9 +348,16 @@ impl Gen<'_> {
                             private_at(name.span()),
                             params_at(name.span()),
                         );
+                        let place = match &b.index {
+                            Some(index) => {
+                                let index = &index.expr;
+                                quote_spanned!(bs=> #params.#name[#index])
+                            }
+                            None => quote_spanned!(bs=> #params.#name),
+                        };
                         match b.mutability {
-                            Some(_) => quote_spanned!(bs=> #bp::writes(&#params.#name)),
-                            None => quote_spanned!(bs=> &#params.#name),
+                            Some(_) => quote_spanned!(bs=> #bp::writes(&#place)),
+                            None => quote_spanned!(bs=> &#place),
                         }
                     });
                     // One buffer goes alone (the closure gets a slice), several as a tuple.
@@ -320,44 +370,44 @@ impl Gen<'_> {
                 (quote!(#p::HostWith), body)
             }
             NodeOp::Child(c) => {
-                let graph = self.param_ident(&c.graph);
                 let (s, ps, params) = (
                     at(c.graph.span()),
                     private_at(c.graph.span()),
                     params_at(c.graph.span()),
                 );
+                let graph = self.operand_place(&c.graph, &params, c.graph.span());
                 (
                     quote!(&#life #p::Graph<'static>),
-                    quote_spanned!(s=> #ps::ChildGraph::graph(&#params.#graph)),
+                    quote_spanned!(s=> #ps::ChildGraph::graph(&#graph)),
                 )
             }
             NodeOp::Capture(c) => {
-                let ident = self.param_ident(&c.work);
                 let (s, ps, params) = (
                     at(c.work.span()),
                     private_at(c.work.span()),
                     params_at(c.work.span()),
                 );
+                let work = self.operand_place(&c.work, &params, c.work.span());
                 (
                     quote!(&#life #p::Capture),
-                    quote_spanned!(s=> #ps::CaptureParam::capture(&#params.#ident)),
+                    quote_spanned!(s=> #ps::CaptureParam::capture(&#work)),
                 )
             }
             NodeOp::Record(RecordOp { event, .. }) | NodeOp::Wait(WaitOp { event, .. }) => {
-                let ident = self.param_ident(event);
                 let (s, ps, params) = (
                     at(event.span()),
                     private_at(event.span()),
                     params_at(event.span()),
                 );
+                let event = self.operand_place(event, &params, event.span());
                 (
                     quote!(&#life #p::Event),
-                    quote_spanned!(s=> #ps::EventParam::event(&#params.#ident)),
+                    quote_spanned!(s=> #ps::EventParam::event(&#event)),
                 )
             }
             NodeOp::Alloc(a) => {
                 let (s, ps) = (at(a.len.span()), private_at(a.len.span()));
-                let len = &a.len;
+                let len = self.user(a.len.to_token_stream());
                 (quote!(usize), quote_spanned!(s=> #ps::alloc_len(#len)))
             }
             NodeOp::SemaphoreSignal(sem) | NodeOp::SemaphoreWait(sem) => {
@@ -387,9 +437,10 @@ impl Gen<'_> {
         };
         let allocs = self.alloc_params(node);
         let handles = self.handle_params(node);
+        let index = node.rep.map(|_| quote!(#index: usize,));
         quote! {
             #[allow(non_snake_case, unused_variables, clippy::type_complexity, clippy::needless_lifetimes)]
-            fn #eval<#life>(#params: &#life #params_ty, #allocs #handles) -> #ret {
+            fn #eval<#life>(#params: &#life #params_ty, #index #allocs #handles) -> #ret {
                 #bindings
                 #body
             }
@@ -405,12 +456,13 @@ impl Gen<'_> {
             Some(types) if types.len() == k.args.len() => {
                 let args = k.args.iter().zip(types).map(|(arg, ty)| {
                     let (s, p) = (at(arg.span()), private_at(arg.span()));
-                    quote_spanned!(s=> #p::KernelArgPart::<'static, #ty, _>::new(#arg))
+                    let value = self.user(arg.to_token_stream());
+                    quote_spanned!(s=> #p::KernelArgPart::<'static, #ty, _>::new(#value))
                 });
                 quote!(#(#args,)*)
             }
             _ => {
-                let args = k.args.iter();
+                let args = k.args.iter().map(|arg| self.user(arg.to_token_stream()));
                 quote!(#(#args,)*)
             }
         }
@@ -449,6 +501,11 @@ impl Gen<'_> {
     /// handle (and a kernel's launch configuration) into the structs being filled. Code for
     /// the nodes in a conditional node's bodies goes into `fns`. Located at the node's site
     /// (see [`NodeGen::site`]).
+    ///
+    /// An instance of a node declared in a loop is added by the loop's function (see
+    /// [`Gen::add_scope`]), at index `index` of its declaration's instances: its dependencies
+    /// come from the graph's table of them (`__CG_DEPS`), its name from `TOPOLOGY`. In a
+    /// declaration with loops every node's id is kept by position (`ids`), for those tables.
     fn add_node(&self, node: &NodeGen, fns: &mut Vec<TokenStream>) -> TokenStream {
         let site = node.site;
         let s = at(site);
@@ -458,13 +515,50 @@ impl Gen<'_> {
             moved(&node.eval, site),
             moved(&node.decl.name, site),
         );
-        let name = &node.name;
-        let deps = node.deps.iter().map(|&d| {
-            let dep = moved(&self.nodes[d].decl.name, site);
-            quote_spanned!(s=> #nodes.#dep.id())
-        });
-        let deps = quote_spanned!(s=> &[#(#deps),*]);
-        let allocs = self.handle_args(node, &nodes.to_token_stream());
+        let (index, ids, pos) = (
+            moved(&local("index"), site),
+            ids_at(site),
+            moved(&local("pos"), site),
+        );
+        let p = private_at(site);
+        // Where the node's handle goes: `nodes.x`, or `nodes.x[index]` for an instance.
+        let slot = |base: &Ident| match node.rep {
+            Some(_) => quote_spanned!(s=> #base.#field[#index]),
+            None => quote_spanned!(s=> #base.#field),
+        };
+        let (handle, name, deps, before) = match node.rep {
+            Some(_) => (
+                slot(&nodes),
+                quote_spanned!(s=> #graph_ty::TOPOLOGY.nodes[#pos].0),
+                quote_spanned!(s=> &#p::deps_at(#ids, #graph_ty::__CG_DEPS, #graph_ty::__CG_DEP_START)),
+                quote_spanned!(s=> let #pos = #ids.len();),
+            ),
+            None => {
+                let name = &node.name;
+                let deps = node.deps.iter().map(|&d| {
+                    let dep = &self.nodes[d];
+                    let field = moved(&dep.decl.name, site);
+                    match dep.rep {
+                        Some(r) => {
+                            let k = r.index;
+                            quote_spanned!(s=> #nodes.#field[#k].id())
+                        }
+                        None => quote_spanned!(s=> #nodes.#field.id()),
+                    }
+                });
+                (
+                    slot(&nodes),
+                    quote!(#name),
+                    quote_spanned!(s=> &[#(#deps),*]),
+                    TokenStream::new(),
+                )
+            }
+        };
+        // The node's id, by position, for the loops' dependencies (top-level nodes only: a loop
+        // is never in a body, nor depends on a body's node).
+        let record = (self.repeats && node.scope.is_none())
+            .then(|| quote_spanned!(s=> #ids.push(#handle.id());));
+        let allocs = self.eval_args(node, &nodes.to_token_stream(), &index);
         let add = match &node.decl.op {
             NodeOp::Kernel(_) => {
                 let (k, c, a) = (
@@ -473,22 +567,15 @@ impl Gen<'_> {
                     moved(&local("args"), site),
                 );
                 let (kernel, config, args) = (&k, &c, &a);
-                let (p, launches) = (private_at(site), launches_at(site));
-                if node.data_deps.is_empty() && !waits_declared(node.decl) {
-                    // The launch configuration comes out too: the executable keeps it.
-                    return quote_spanned! {s=>
-                        (#nodes.#field, #launches.#field) = #p::add_node(#graph, #name, |#graph| {
-                            let (#kernel, #config, #args) = #graph_ty::#eval(#params #allocs);
-                            #p::Result::Ok((#graph.add_kernel(#k, #c, #a, #deps)?, #c))
-                        })?;
-                    };
-                }
+                let p = private_at(site);
+                let launch = slot(&launches_at(site));
                 // `#[waits]`: the kernel must say so too (`Kernel::waits_for_dependency`), the
                 // promise the graph's own memory checks rely on.
                 let waits = waits_declared(node.decl)
                     .then(|| quote_spanned!(s=> #p::declared_waits(#k, #name)?;));
                 let added = moved(&local("added"), site);
-                // Edges with data join the node once it exists, in declared order.
+                // Edges with data join the node once it exists, in declared order (never a
+                // loop's node: `check::repetition` refuses them there).
                 let edges = node.data_deps.iter().map(|&(d, kind)| {
                     let dep = moved(&self.nodes[d].decl.name, site);
                     let kind = match kind {
@@ -499,14 +586,17 @@ impl Gen<'_> {
                         #p::add_edge::<()>(#graph, #nodes.#dep.id(), #added.id(), #p::EdgeKind::#kind)?;
                     }
                 });
+                // The launch configuration comes out too: the executable keeps it.
                 return quote_spanned! {s=>
-                    (#nodes.#field, #launches.#field) = #p::add_node(#graph, #name, |#graph| {
+                    #before
+                    (#handle, #launch) = #p::add_node(#graph, #name, |#graph| {
                         let (#kernel, #config, #args) = #graph_ty::#eval(#params #allocs);
                         #waits
                         let #added = #graph.add_kernel(#k, #c, #a, #deps)?;
                         #(#edges)*
                         #p::Result::Ok((#added, #c))
                     })?;
+                    #record
                 };
             }
             NodeOp::Memset(_) => {
@@ -516,7 +606,6 @@ impl Gen<'_> {
                 quote_spanned!(s=> #graph.add_memcpy(#graph_ty::#eval(#params #allocs), #deps))
             }
             NodeOp::Host(_) => {
-                let p = private_at(site);
                 quote_spanned!(s=> #p::add_host(#graph, #graph_ty::#eval(#params #allocs), #deps))
             }
             NodeOp::Child(_) => {
@@ -540,17 +629,21 @@ impl Gen<'_> {
                 quote_spanned!(s=> #graph.add_semaphore_wait(#graph_ty::#eval(#params #allocs), #deps))
             }
             NodeOp::Free(f) => {
-                let alloc = self.model.allocation(&f.alloc).and_then(|i| {
-                    self.nodes
-                        .iter()
-                        .find(|n| std::ptr::eq(n.decl, self.model.nodes[i]))
-                });
-                let alloc = alloc.map(|a| moved(&a.decl.name, site));
-                quote_spanned!(s=> #graph.add_mem_free(&#nodes.#alloc, #deps))
+                let alloc = moved(&f.alloc.name, site);
+                match &f.alloc.index {
+                    Some(i) => {
+                        let i = &i.expr;
+                        quote_spanned!(s=> #graph.add_mem_free(&#nodes.#alloc[#i], #deps))
+                    }
+                    None => quote_spanned!(s=> #graph.add_mem_free(&#nodes.#alloc, #deps)),
+                }
             }
-            NodeOp::Conditional(c) => return self.add_conditional(node, c, deps, fns),
+            NodeOp::Conditional(c) => {
+                let add = self.add_conditional(node, c, deps, fns);
+                return quote!(#add #record);
+            }
             NodeOp::Capture(c) => {
-                let (p, declared) = (private_at(site), self.declared_capture_uses(c));
+                let declared = self.declared_capture_uses(c);
                 quote_spanned!(s=> #p::add_declared_capture(#graph, #graph_ty::#eval(#params #allocs), #declared, #deps))
             }
             NodeOp::Collective(_) => {
@@ -558,9 +651,10 @@ impl Gen<'_> {
                 quote_spanned!(s=> #p::add_collective(#graph, #graph_ty::#eval(#params #allocs), #deps))
             }
         };
-        let p = private_at(site);
         quote_spanned! {s=>
-            #nodes.#field = #p::add_node(#graph, #name, |#graph| #add)?;
+            #before
+            #handle = #p::add_node(#graph, #name, |#graph| #add)?;
+            #record
         }
     }
 
@@ -582,7 +676,7 @@ impl Gen<'_> {
             } else {
                 quote!(#p::READ)
             };
-            let bytes = self.bytes_expr(i);
+            let bytes = self.bytes_expr(i, b.index.as_ref().map(|i| i.expr.to_token_stream()));
             Some(quote!(#p::declared_use(#access, #bytes)))
         });
         // A `Vec` (built at each recording, next to which it costs nothing): a borrowed array
@@ -593,16 +687,55 @@ impl Gen<'_> {
         }.as_deref())
     }
 
+    ///
+    /// For an instance of a node declared in a loop, `index` (an argument of the code around)
+    /// says which; the loop variable is bound to it for the operands that name it.
     pub(super) fn update_node(&self, node: &NodeGen) -> TokenStream {
         let site = node.site;
         let s = at(site);
         let params = params_at(site);
+        let index = local("index");
         let (graph_ty, eval, field) = (
             moved(self.graph, site),
             moved(&node.eval, site),
             moved(&node.decl.name, site),
         );
-        let allocs = self.handle_args(node, &quote_spanned!(at(site)=> self.nodes));
+        let allocs = self.eval_args(node, &quote_spanned!(at(site)=> self.nodes), &index);
+        // The node's handle and launch configuration: an instance's, by its index.
+        let (own, launch) = match node.rep {
+            Some(_) => (
+                quote_spanned!(s=> self.nodes.#field[#index]),
+                quote_spanned!(s=> self.state.launch.#field[#index]),
+            ),
+            None => (
+                quote_spanned!(s=> self.nodes.#field),
+                quote_spanned!(s=> self.state.launch.#field),
+            ),
+        };
+        let update = self.update_call(node, &allocs, &params, (&graph_ty, &eval), (&own, &launch));
+        let Some(rep) = node.rep else {
+            return update;
+        };
+        let var = rep.var;
+        quote_spanned! {s=>
+            #[allow(unused_variables)]
+            let #var: usize = #index;
+            #update
+        }
+    }
+
+    /// [`Gen::update_node`]'s driver call.
+    /// (`own` and `launch`: the node's handle and launch configuration in the executable.)
+    fn update_call(
+        &self,
+        node: &NodeGen,
+        allocs: &TokenStream,
+        params: &Ident,
+        (graph_ty, eval): (&Ident, &Ident),
+        (own, launch): (&TokenStream, &TokenStream),
+    ) -> TokenStream {
+        let site = node.site;
+        let s = at(site);
         match &node.decl.op {
             NodeOp::Kernel(_) => {
                 let (kernel, config, args) = (local("kernel"), local("config"), local("args"));
@@ -614,48 +747,58 @@ impl Gen<'_> {
                 quote_spanned! {s=>
                     let (#kernel, #config, #args) = #graph_ty::#eval(#params #allocs);
                     // `set_kernel`: the kernel param may now hold another function.
-                    self.exec.set_kernel(self.nodes.#field, #k, #c, #a)?;
-                    self.state.launch.#field = #c;
+                    self.exec.set_kernel(#own, #k, #c, #a)?;
+                    #launch = #c;
                 }
             }
             NodeOp::Memset(_) => {
-                quote_spanned!(s=> self.exec.set_memset_params(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
+                quote_spanned!(s=> self.exec.set_memset_params(#own, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::Memcpy(_) => {
-                quote_spanned!(s=> self.exec.set_memcpy_params(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
+                quote_spanned!(s=> self.exec.set_memcpy_params(#own, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::Host(_) => {
                 let p = private_at(site);
-                quote_spanned!(s=> #p::set_host(&mut self.exec, self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
+                quote_spanned!(s=> #p::set_host(&mut self.exec, #own, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::Child(_) => {
-                quote_spanned!(s=> self.exec.set_child_graph(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
+                quote_spanned!(s=> self.exec.set_child_graph(#own, #graph_ty::#eval(#params #allocs))?;)
             }
             // CUDA fixes an allocation when the graph is built: a new length is refused.
             NodeOp::Alloc(_) => {
-                let (p, name) = (private_at(site), &node.name);
-                quote_spanned!(s=> #p::same_alloc_len(&self.nodes.#field, #graph_ty::#eval(#params #allocs), #name)?;)
+                let p = private_at(site);
+                let name = match node.rep {
+                    Some(_) => {
+                        let (name, index) = (format!("{}[{{}}]", node.decl.name), local("index"));
+                        quote_spanned!(s=> &::std::format!(#name, #index))
+                    }
+                    None => {
+                        let name = &node.name;
+                        quote!(#name)
+                    }
+                };
+                quote_spanned!(s=> #p::same_alloc_len(&#own, #graph_ty::#eval(#params #allocs), #name)?;)
             }
             NodeOp::Record(_) => {
-                quote_spanned!(s=> self.exec.set_event_record(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
+                quote_spanned!(s=> self.exec.set_event_record(#own, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::Wait(_) => {
-                quote_spanned!(s=> self.exec.set_event_wait(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
+                quote_spanned!(s=> self.exec.set_event_wait(#own, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::SemaphoreSignal(_) => {
-                quote_spanned!(s=> self.exec.set_semaphore_signal(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
+                quote_spanned!(s=> self.exec.set_semaphore_signal(#own, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::SemaphoreWait(_) => {
-                quote_spanned!(s=> self.exec.set_semaphore_wait(self.nodes.#field, #graph_ty::#eval(#params #allocs))?;)
+                quote_spanned!(s=> self.exec.set_semaphore_wait(#own, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::Capture(c) => {
                 let (p, declared) = (private_at(site), self.declared_capture_uses(c));
-                quote_spanned!(s=> #p::set_declared_capture(&mut self.exec, self.nodes.#field, #graph_ty::#eval(#params #allocs), #declared)?;)
+                quote_spanned!(s=> #p::set_declared_capture(&mut self.exec, #own, #graph_ty::#eval(#params #allocs), #declared)?;)
             }
             // Nothing to update: a changed communicator, buffer, root or peer is refused.
             NodeOp::Collective(_) => {
                 let (p, name) = (private_at(site), &node.name);
-                quote_spanned!(s=> #p::same_collective(&self.exec, self.nodes.#field, #graph_ty::#eval(#params #allocs), #name)?;)
+                quote_spanned!(s=> #p::same_collective(&self.exec, #own, #graph_ty::#eval(#params #allocs), #name)?;)
             }
             NodeOp::Empty(_) | NodeOp::Free(_) | NodeOp::Conditional(_) => TokenStream::new(),
         }
@@ -739,6 +882,9 @@ impl Gen<'_> {
     /// code returned makes the handles and calls those functions, so that no function grows
     /// with the declaration. The functions write each node's handle into the struct being
     /// filled (`nodes_at`), and read their dependencies' handles from it.
+    ///
+    /// A loop's nodes are added by a function of their own that adds one iteration's nodes in
+    /// a loop (see [`runs`]): its code is the size of the loop's body, whatever the count.
     pub(super) fn add_scope(
         &self,
         scope: Option<(usize, usize)>,
@@ -746,11 +892,12 @@ impl Gen<'_> {
     ) -> TokenStream {
         let p = &self.p;
         let here = Span::call_site();
-        let (graph, params, nodes, launches) = (
+        let (graph, params, nodes, launches, ids) = (
             graph_at(here),
             params_at(here),
             nodes_at(here),
             launches_at(here),
+            ids_at(here),
         );
         let (params_ty, nodes_ty, launch_ty) = (&self.params_ty, &self.nodes_ty, &self.launch_ty);
         let members = self.scope_nodes(scope);
@@ -769,27 +916,100 @@ impl Gen<'_> {
             Some(quote!(#nodes.#field = #graph.conditional_handle(#default)?;))
         });
         let handles: Vec<_> = handles.collect();
+        // In a declaration with loops, every function also gets the ids added so far.
+        let (ids_param, ids_arg) = if self.repeats {
+            (quote!(#ids: &mut #p::Vec<#p::NodeId>,), quote!(#ids,))
+        } else {
+            (TokenStream::new(), TokenStream::new())
+        };
         let mut calls = Vec::new();
-        for chunk in members.chunks(PER_FN) {
-            let f = format_ident!("__cg_add_{}", chunk[0].pos);
-            let adds: Vec<_> = chunk.iter().map(|n| self.add_node(n, fns)).collect();
-            fns.push(quote! {
-                #[inline(never)]
-                fn #f(
-                    #graph: &mut #p::Graph<'static>,
-                    #params: &#params_ty,
-                    #nodes: &mut #nodes_ty,
-                    #launches: &mut #launch_ty,
-                ) -> #p::Result<()> {
-                    #(#adds)*
-                    #p::Result::Ok(())
+        let mut loop_fns: Vec<(Vec<*const crate::parse::NodeDecl>, Ident)> = Vec::new();
+        let plain_fn =
+            |chunk: &[&NodeGen], fns: &mut Vec<TokenStream>, calls: &mut Vec<TokenStream>| {
+                let f = format_ident!("__cg_add_{}", chunk[0].pos);
+                let adds: Vec<_> = chunk.iter().map(|n| self.add_node(n, fns)).collect();
+                fns.push(quote! {
+                    #[inline(never)]
+                    fn #f(
+                        #graph: &mut #p::Graph<'static>,
+                        #params: &#params_ty,
+                        #nodes: &mut #nodes_ty,
+                        #launches: &mut #launch_ty,
+                        #ids_param
+                    ) -> #p::Result<()> {
+                        #(#adds)*
+                        #p::Result::Ok(())
+                    }
+                });
+                calls.push(quote!(Self::#f(#graph, #params, #nodes, #launches, #ids_arg)?;));
+            };
+        for run in runs(&members) {
+            match run {
+                Run::Plain(plain) => {
+                    for chunk in plain.chunks(PER_FN) {
+                        plain_fn(chunk, fns, &mut calls);
+                    }
                 }
-            });
-            calls.push(quote!(Self::#f(#graph, #params, #nodes, #launches)?;));
+                Run::Loop { body, from, to } => {
+                    let signature: Vec<_> = body.iter().map(|n| n.decl as *const _).collect();
+                    let known = loop_fns.iter().find(|(s, _)| *s == signature);
+                    let f = match known {
+                        Some((_, f)) => f.clone(),
+                        None => {
+                            let f = format_ident!("__cg_add_loop_{}", body[0].pos);
+                            let code = self.loop_fn(&f, &body, fns);
+                            fns.push(code);
+                            loop_fns.push((signature, f.clone()));
+                            f
+                        }
+                    };
+                    calls.push(
+                        quote!(Self::#f(#graph, #params, #nodes, #launches, #ids_arg #from, #to)?;),
+                    );
+                }
+            }
         }
         quote! {
             #(#handles)*
             #(#calls)*
+        }
+    }
+
+    /// The function adding the nodes of iterations `from..to` of a loop, `body` (one
+    /// iteration's instances, in the order they are added) in each.
+    fn loop_fn(&self, f: &Ident, body: &[&NodeGen], fns: &mut Vec<TokenStream>) -> TokenStream {
+        let p = &self.p;
+        let here = Span::call_site();
+        let (graph, params, nodes, launches, ids) = (
+            graph_at(here),
+            params_at(here),
+            nodes_at(here),
+            launches_at(here),
+            ids_at(here),
+        );
+        let (params_ty, nodes_ty, launch_ty) = (&self.params_ty, &self.nodes_ty, &self.launch_ty);
+        let (index, from, to) = (local("index"), local("from"), local("to"));
+        let var = body[0].rep.map(|r| r.var);
+        let adds: Vec<_> = body.iter().map(|n| self.add_node(n, fns)).collect();
+        quote! {
+            #[inline(never)]
+            fn #f(
+                #graph: &mut #p::Graph<'static>,
+                #params: &#params_ty,
+                #nodes: &mut #nodes_ty,
+                #launches: &mut #launch_ty,
+                #ids: &mut #p::Vec<#p::NodeId>,
+                #from: usize,
+                #to: usize,
+            ) -> #p::Result<()> {
+                for #index in #from..#to {
+                    // The loop variable, for what the nodes' operands index by it.
+                    #[allow(unused_variables)]
+                    let #var: usize = #index;
+                    #(#adds)*
+                }
+                #p::Result::Ok(())
+            }
         }
     }
 
@@ -844,6 +1064,82 @@ impl Gen<'_> {
                 .0;
         }
     }
+}
+
+/// A stretch of a scope's nodes, as `build` adds them: nodes declared outside loops, or
+/// consecutive iterations of one loop that add the same nodes in the same order.
+enum Run<'n, 'a> {
+    Plain(Vec<&'n NodeGen<'a>>),
+    Loop {
+        /// The first iteration's instances, in the order added.
+        body: Vec<&'n NodeGen<'a>>,
+        /// The iterations (instance indices).
+        from: usize,
+        to: usize,
+    },
+}
+
+/// The runs of `members` (nodes in build order). The build order is a topological order of the
+/// graph the loops make, ties broken by declaration order, so it is most often whole loops one
+/// iteration after the other; any other order is followed as it is, in more runs.
+fn runs<'n, 'a>(members: &[&'n NodeGen<'a>]) -> Vec<Run<'n, 'a>> {
+    let mut out: Vec<Run> = Vec::new();
+    let mut i = 0;
+    while i < members.len() {
+        let Some(rep) = members[i].rep else {
+            match out.last_mut() {
+                Some(Run::Plain(plain)) => plain.push(members[i]),
+                _ => out.push(Run::Plain(vec![members[i]])),
+            }
+            i += 1;
+            continue;
+        };
+        // One iteration's block: consecutive instances of one loop and index, each node once.
+        let mut block = vec![members[i]];
+        let mut j = i + 1;
+        while let Some(next) = members.get(j) {
+            let same = next
+                .rep
+                .is_some_and(|r| r.lp == rep.lp && r.index == rep.index);
+            if !same || block.iter().any(|b| std::ptr::eq(b.decl, next.decl)) {
+                break;
+            }
+            block.push(next);
+            j += 1;
+        }
+        let extends = match out.last_mut() {
+            Some(Run::Loop { body, to, .. }) => {
+                let same_body = body.len() == block.len()
+                    && body
+                        .iter()
+                        .zip(&block)
+                        .all(|(a, b)| std::ptr::eq(a.decl, b.decl))
+                    && body[0].rep.is_some_and(|r| r.lp == rep.lp);
+                if same_body && *to == rep.index {
+                    *to += 1;
+                    true
+                } else {
+                    false
+                }
+            }
+            _ => false,
+        };
+        if !extends {
+            out.push(Run::Loop {
+                body: block,
+                from: rep.index,
+                to: rep.index + 1,
+            });
+        }
+        i = j;
+    }
+    out
+}
+
+/// `&mut Vec<NodeId>`, the ids of the nodes `build` added, by position (in a declaration with
+/// loops), at the location of `span`.
+pub(super) fn ids_at(span: Span) -> Ident {
+    moved(&local("ids"), span)
 }
 
 /// `&mut <Graph>Nodes`, the struct of node handles `build` fills, at the location of `span`.

@@ -74,6 +74,34 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether element `k` (an expression) of array param `i` of the `&Params` argument is
+    /// unchanged from the executable's own (an array param's elements are values, see
+    /// [`Gen::slotted`]).
+    pub(super) fn unchanged_elem(&self, i: usize, k: &TokenStream) -> TokenStream {
+        let ty = self.model.value_type(i);
+        let (span, p) = (at(ty.span()), private_at(ty.span()));
+        let now = self.param_at(i, Base::Params, ty.span());
+        let last = self.param_at(i, Base::Kept, ty.span());
+        quote_spanned!(span=> <#ty as #p::ParamValue>::same(&#now[#k], &#last[#k]))
+    }
+
+    /// A copy of element `k` (an expression) of array param `i` of `from`.
+    pub(super) fn keep_elem(&self, i: usize, from: Base, k: &TokenStream) -> TokenStream {
+        let ty = self.model.value_type(i);
+        let (span, p) = (at(ty.span()), private_at(ty.span()));
+        let field = self.param_at(i, from, ty.span());
+        quote_spanned!(span=> <#ty as #p::ParamValue>::keep(&#field[#k]))
+    }
+
+    /// The length of param `i` when each of its elements is a slot of its own (an array param
+    /// the macro knows the length of, whose elements are values): `set_params`, the setters and
+    /// the tracker take it element by element.
+    /// (`check::repetition` refuses an array of child graphs; `Model::arrays` leaves out
+    /// `#[indirect]` params.)
+    pub(super) fn slotted(&self, i: usize) -> Option<usize> {
+        self.model.arrays[i].map(|(_, len)| len)
+    }
+
     /// `<base>.<param i>`, located at `span` (the param's type), so that an error about the
     /// param's type is reported there, once.
     pub(super) fn param_at(&self, i: usize, base: Base, span: Span) -> TokenStream {

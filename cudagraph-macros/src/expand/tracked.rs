@@ -1,9 +1,13 @@
-//! Changing the params an executable owns: one setter per param (`exec.set_alpha(v)`), the guard
+//! Changing the params an executable owns: one setter per param (`exec.set_alpha(v)`; an array
+//! param's sets one element, `exec.set_w(3, v)`), the guard
 //! of `exec.params_mut()` for several changes at once, and what both rest on: which node reads
 //! which param, known here at compile time, so that a change updates exactly the nodes that
 //! read the changed params (each once), and nothing else is compared or looked at; and the copy
 //! of the params the nodes were last updated from (`applied`), which a change is copied into once
 //! made, and undone from when refused (`sync`, `sync_children`).
+//!
+//! The tracker counts *slots*: a param, or an element of an array param the macro knows the
+//! length of (see `Model::slots`), so that a changed element marks only the nodes that read it.
 //!
 //! The runtime's side is `__private::tracked` (the `Tracked` trait implemented here, `apply`).
 
@@ -14,7 +18,7 @@ use super::owned::Base;
 use super::{
     docs, indirect_key, local, params_at, relocated, updatable, update_fn, Gen, Role, PER_FN,
 };
-use crate::model::name_of;
+use crate::model::{name_of, Buffer};
 use crate::parse::NodeOp;
 
 /// `<Graph>ParamsMut`, the guard of `params_mut()`.
@@ -37,40 +41,49 @@ pub fn tracked(g: &Gen) -> TokenStream {
     let exec_name = exec_ty.to_string();
     let params = params_at(Span::call_site());
 
-    // The nodes reading each param: alloc and collective nodes first (their checks, that CUDA
+    // The nodes reading each slot: alloc and collective nodes first (their checks, that CUDA
     // cannot resize an allocation and that NCCL fixed a collective's buffers, come before any
     // update), then the updatable ones, in build order. An
     // `#[indirect]` param is read through its key, which never changes: no node.
-    let mut readers: Vec<Vec<u32>> = vec![Vec::new(); g.model.params.len()];
+    let slot_count = g.model.slot_count();
+    let mut readers: Vec<Vec<u32>> = vec![Vec::new(); slot_count];
     for alloc_first in [true, false] {
         for n in &g.nodes {
             let is_alloc = super::checked_only(&n.decl.op);
             if is_alloc != alloc_first || !(is_alloc || updatable(&n.decl.op)) {
                 continue;
             }
-            for &i in &n.mentions {
-                if !g.model.is_indirect(i) {
-                    readers[i].push(n.pos as u32);
-                }
+            // (`slots` leaves out `#[indirect]` params.)
+            for &slot in &n.slots {
+                readers[slot].push(n.pos as u32);
             }
         }
     }
-    // The params the build-time memory check involves: a change to one runs it again.
-    let mut checked = vec![false; g.model.params.len()];
+    // The slots the build-time memory check involves: a change to one runs it again.
+    let mut checked = vec![false; slot_count];
+    let mut check_buffer = |buffer: Buffer| {
+        if let Buffer::Param(i, element) = buffer {
+            let slots = g.model.slots(i);
+            match element {
+                Some(k) if slots.len() > 1 => checked[slots.start + k] = true,
+                _ => checked[slots].fill(true),
+            }
+        }
+    };
     for o in &g.analysis.overlaps {
-        checked[o.param_a] = true;
-        checked[o.param_b] = true;
+        check_buffer(o.buffer_a);
+        check_buffer(o.buffer_b);
     }
     for pair in &g.analysis.children {
         for node in [pair.child, pair.other] {
             if let NodeOp::Child(c) = &g.model.nodes[node].op {
                 if let Some(i) = g.param_ident(&c.graph).and_then(|id| g.model.param(id)) {
-                    checked[i] = true;
+                    check_buffer(Buffer::Param(i, None));
                 }
             }
         }
-        for &(i, _) in &pair.uses {
-            checked[i] = true;
+        for &(buffer, _) in &pair.uses {
+            check_buffer(buffer);
         }
     }
     let reader_entries = readers
@@ -78,32 +91,38 @@ pub fn tracked(g: &Gen) -> TokenStream {
         .zip(&checked)
         .map(|(nodes, &check)| quote!((&[#(#nodes),*], #check)));
 
-    // One small function per node bringing it up to the params, out of line: a call runs the
-    // code of the node it updates only.
+    // One small function per declared node bringing it up to the params, out of line: a call
+    // runs the code of the node it updates only. A node declared in a loop has one function for
+    // all its instances, called with the instance's index.
     let nothing = format_ident!("__cg_nothing");
     let has_update = |n: &super::NodeGen| updatable(&n.decl.op) || super::checked_only(&n.decl.op);
-    let node_fns = g.nodes.iter().filter(|n| has_update(n)).map(|n| {
+    let index = local("index");
+    let node_fns = g.decl_nodes().filter(|n| has_update(n)).map(|n| {
         let f = update_fn(n.pos);
         let update = relocated(g.update_node(n), n.site);
         quote! {
             #[inline(never)]
             #[allow(unused_variables)]
-            fn #f(&mut self) -> #p::Result<()> {
+            fn #f(&mut self, #index: usize) -> #p::Result<()> {
                 let #params: &#params_ty = &self.state.params;
                 #update
                 #p::Result::Ok(())
             }
         }
     });
-    let updates = g.nodes.iter().map(|n| match has_update(n) {
-        true => {
-            let f = update_fn(n.pos);
-            quote!(Self::#f)
+    let updates = g.nodes.iter().map(|n| {
+        let index = n.rep.map_or(0, |r| r.index) as u32;
+        match has_update(n) {
+            true => {
+                let f = update_fn(n.first);
+                quote!((Self::#f, #index))
+            }
+            false => quote!((Self::#nothing, 0)),
         }
-        false => quote!(Self::#nothing),
     });
 
-    // Where each param lies in the params struct, for `swap` to tell which params it was given.
+    // Where each param lies in the params struct, with its slots, for `swap` to tell which
+    // params (or elements) it was given.
     let count = g.model.params.len();
     let layout = local("layout");
     let mut layout_fns = Vec::new();
@@ -112,12 +131,14 @@ pub fn tracked(g: &Gen) -> TokenStream {
     for chunk in indices.chunks(PER_FN) {
         let f = format_ident!("__cg_layout_{}", chunk[0]);
         let entries = chunk.iter().map(|&i| {
-            let (name, index) = (&g.model.params[i].name, i as u32);
-            quote!(#layout.push(#p::field_layout(#params, &#params.#name, #index));)
+            let name = &g.model.params[i].name;
+            let slots = g.model.slots(i);
+            let (first, len) = (slots.start as u32, slots.len() as u32);
+            quote!(#layout.push(#p::field_layout(#params, &#params.#name, #first, #len));)
         });
         layout_fns.push(quote! {
             #[inline(never)]
-            fn #f(#params: &#params_ty, #layout: &mut #p::Vec<(usize, usize, u32)>) {
+            fn #f(#params: &#params_ty, #layout: &mut #p::Vec<(usize, usize, u32, u32)>) {
                 #(#entries)*
             }
         });
@@ -125,11 +146,31 @@ pub fn tracked(g: &Gen) -> TokenStream {
     }
 
     let value = local("value");
+    let element_readers = |i: usize| -> Vec<u32> {
+        let mut all: Vec<u32> = g.model.slots(i).flat_map(|s| readers[s].clone()).collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    };
     let setters = (0..count).map(|i| {
         let f = &g.model.params[i];
         let (name, ty) = (&f.name, &f.ty);
         let setter = format_ident!("set_{}", name_of(name), span = name.span());
-        let doc = docs::setter_doc(g, i, &readers[i]);
+        let slot = g.model.slots(i).start;
+        if let Some(len) = g.slotted(i) {
+            let doc = docs::element_setter_doc(g, i, &element_readers(i));
+            let (elem, param) = (g.model.value_type(i), name_of(name));
+            return quote! {
+                #[doc = #doc]
+                pub fn #setter(&mut self, #index: usize, #value: #elem) -> #p::Result<#elem> {
+                    #p::element(#param, #index, #len)?;
+                    let old = #p::replace(&mut self.state.params.#name[#index], #value);
+                    // Refused: the element has its applied value back (see `__private::apply`).
+                    #p::set_param(self, #slot + #index).map(|_| old)
+                }
+            };
+        }
+        let doc = docs::setter_doc(g, i, &readers[slot]);
         if g.model.is_indirect(i) {
             let key = indirect_key(name);
             return quote! {
@@ -148,7 +189,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
             pub fn #setter(&mut self, #value: #ty) -> #p::Result<#ty> {
                 let old = #p::replace(&mut self.state.params.#name, #value);
                 // Refused: the param has its applied value back (see `__private::apply`).
-                #p::set_param(self, #i).map(|_| old)
+                #p::set_param(self, #slot).map(|_| old)
             }
         }
     });
@@ -156,12 +197,27 @@ pub fn tracked(g: &Gen) -> TokenStream {
         let f = &g.model.params[i];
         let (name, ty) = (&f.name, &f.ty);
         let setter = format_ident!("set_{}", name_of(name), span = name.span());
-        let doc = docs::staged_setter_doc(g, i, &readers[i]);
+        let slot = g.model.slots(i).start;
+        if let Some(len) = g.slotted(i) {
+            let doc = docs::staged_element_setter_doc(g, i, &element_readers(i));
+            let (elem, param) = (g.model.value_type(i), name_of(name));
+            return quote! {
+                #[doc = #doc]
+                #[inline]
+                pub fn #setter(&mut self, #index: usize, #value: #elem) -> #p::Result<#elem> {
+                    #p::element(#param, #index, #len)?;
+                    let old = #p::replace(&mut self.exec.state.params.#name[#index], #value);
+                    #p::stage(self.exec, #slot + #index);
+                    #p::Result::Ok(old)
+                }
+            };
+        }
+        let doc = docs::staged_setter_doc(g, i, &readers[slot]);
         let stage = if g.model.is_indirect(i) {
             let key = indirect_key(name);
             quote!(#p::write_indirect(&mut self.exec.exec, &self.exec.nodes.#key, #value);)
         } else {
-            quote!(#p::stage(self.exec, #i);)
+            quote!(#p::stage(self.exec, #slot);)
         };
         quote! {
             #[doc = #doc]
@@ -177,8 +233,9 @@ pub fn tracked(g: &Gen) -> TokenStream {
     let indirect_writes = (0..count).filter(|&i| g.model.is_indirect(i)).map(|i| {
         let name = &g.model.params[i].name;
         let key = indirect_key(name);
+        let slot = g.model.slots(i).start;
         quote! {
-            if param == #i {
+            if param == #slot {
                 #p::write_indirect(&mut self.exec, &self.nodes.#key, self.state.params.#name);
             }
         }
@@ -194,7 +251,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
             type Params = #params_ty;
             const NAME: &'static str = #exec_name;
             #[allow(clippy::type_complexity)]
-            const UPDATES: &'static [fn(&mut Self) -> #p::Result<()>] = &[#(#updates),*];
+            const UPDATES: &'static [(fn(&mut Self, usize) -> #p::Result<()>, u32)] = &[#(#updates),*];
             const READERS: &'static [(&'static [u32], bool)] = &[#(#reader_entries),*];
 
             #[inline(always)]
@@ -224,16 +281,16 @@ pub fn tracked(g: &Gen) -> TokenStream {
 
             #sync_children
 
-            fn param_at(#params: &#params_ty, offset: usize) -> #p::Option<usize> {
+            fn slots_at(#params: &#params_ty, offset: usize, len: usize) -> #p::Range<usize> {
                 // The layout is the type's: found once, from the first params asked about.
-                static LAYOUT: #p::OnceLock<#p::Vec<(usize, usize, u32)>> = #p::OnceLock::new();
+                static LAYOUT: #p::OnceLock<#p::Vec<(usize, usize, u32, u32)>> = #p::OnceLock::new();
                 let found = LAYOUT.get_or_init(|| {
                     let mut #layout = #p::Vec::with_capacity(#count);
                     #(#layout_calls)*
                     #layout.sort_unstable();
                     #layout
                 });
-                #p::find_param(found, offset)
+                #p::find_slots(found, offset, len)
             }
         }
 
@@ -245,7 +302,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
 
             /// The update of a node CUDA updates nothing of.
             #[allow(dead_code)]
-            fn #nothing(&mut self) -> #p::Result<()> {
+            fn #nothing(&mut self, _: usize) -> #p::Result<()> {
                 #p::Result::Ok(())
             }
 
@@ -314,16 +371,34 @@ fn sync(g: &Gen) -> (Vec<TokenStream>, TokenStream) {
     let count = g.model.params.len();
     let indices: Vec<usize> = (0..count).collect();
     let (mut fns, mut arms) = (Vec::new(), Vec::new());
-    for (at, chunk) in indices.chunks(PER_FN).enumerate() {
+    for chunk in indices.chunks(PER_FN) {
         let f = format_ident!("__cg_sync_{}", chunk[0]);
         let copies = chunk
             .iter()
             .filter(|&&i| g.roles[i] != Role::Child)
             .map(|&i| {
                 let (kept, applied) = (g.kept(i), g.applied(i));
+                let slots = g.model.slots(i);
+                if g.slotted(i).is_some() {
+                    // An element: `param` is its slot.
+                    let (start, end) = (slots.start, slots.end);
+                    let k = quote!(param - #start);
+                    let (to_applied, to_kept) = (
+                        g.keep_elem(i, Base::Kept, &k),
+                        g.keep_elem(i, Base::Applied, &k),
+                    );
+                    return quote! {
+                        #start..#end => if commit {
+                            #applied[#k] = #to_applied;
+                        } else {
+                            #kept[#k] = #to_kept;
+                        }
+                    };
+                }
+                let slot = slots.start;
                 let (to_applied, to_kept) = (g.keep(i, Base::Kept), g.keep(i, Base::Applied));
                 quote! {
-                    #i => if commit { #applied = #to_applied; } else { #kept = #to_kept; }
+                    #slot => if commit { #applied = #to_applied; } else { #kept = #to_kept; }
                 }
             });
         fns.push(quote! {
@@ -336,10 +411,17 @@ fn sync(g: &Gen) -> (Vec<TokenStream>, TokenStream) {
                 }
             }
         });
-        arms.push(quote!(#at => self.#f(param, commit),));
+        // The chunk's slots: its first param's first to its last param's last.
+        let (start, end) = (
+            g.model.slots(chunk[0]).start,
+            g.model.slots(chunk[chunk.len() - 1]).end,
+        );
+        if start < end {
+            arms.push(quote!(#start..#end => self.#f(param, commit),));
+        }
     }
     let dispatch = quote! {
-        match param / #PER_FN {
+        match param {
             #(#arms)*
             _ => {}
         }
@@ -363,9 +445,9 @@ fn sync_children(g: &Gen) -> TokenStream {
         };
     }
     let swaps = children.iter().map(|&i| {
-        let (kept, applied) = (g.kept(i), g.applied(i));
+        let (kept, applied, slot) = (g.kept(i), g.applied(i), g.model.slots(i).start);
         quote! {
-            if self.tracker.is_changed(#i) {
+            if self.tracker.is_changed(#slot) {
                 #p::swap(&mut #kept, &mut #applied);
             }
         }
@@ -373,8 +455,9 @@ fn sync_children(g: &Gen) -> TokenStream {
     let copies = children.iter().map(|&i| {
         let copy = super::owned::child_copy(i);
         let (to_applied, to_kept) = (g.keep(i, Base::Kept), g.keep(i, Base::Applied));
+        let slot = g.model.slots(i).start;
         quote! {
-            let #copy = match self.tracker.is_changed(#i) {
+            let #copy = match self.tracker.is_changed(#slot) {
                 false => #p::Option::None,
                 true if commit => #p::Option::Some(#to_applied?),
                 true => #p::Option::Some(#to_kept?),

@@ -271,10 +271,9 @@ impl Layers {
             "act",
             |__cg_graph| {
                 let (kernel, config, args) = Layers::__cg_eval_act(__cg_params);
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[nodes.gemm1.id()])?,
-                    config,
-                ))
+                let added = __cg_graph
+                    .add_kernel(kernel, config, args, &[nodes.gemm1.id()])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         nodes.gemm2 = ::cudagraph_runtime::__private::add_node(
@@ -858,12 +857,13 @@ impl ::cudagraph_runtime::__private::Tracked for LayersExec {
     type Params = LayersParams;
     const NAME: &'static str = "LayersExec";
     #[allow(clippy::type_complexity)]
-    const UPDATES: &'static [fn(
-        &mut Self,
-    ) -> ::cudagraph_runtime::__private::Result<()>] = &[
-        Self::__cg_update_node_0,
-        Self::__cg_update_node_1,
-        Self::__cg_update_node_2,
+    const UPDATES: &'static [(
+        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
+        u32,
+    )] = &[
+        (Self::__cg_update_node_0, 0u32),
+        (Self::__cg_update_node_1, 0u32),
+        (Self::__cg_update_node_2, 0u32),
     ];
     const READERS: &'static [(&'static [u32], bool)] = &[
         (&[1u32], false),
@@ -893,8 +893,8 @@ impl ::cudagraph_runtime::__private::Tracked for LayersExec {
     #[inline]
     #[allow(unused_variables)]
     fn sync(&mut self, param: usize, commit: bool) {
-        match param / 64usize {
-            0usize => self.__cg_sync_0(param, commit),
+        match param {
+            0usize..10usize => self.__cg_sync_0(param, commit),
             _ => {}
         }
     }
@@ -906,12 +906,13 @@ impl ::cudagraph_runtime::__private::Tracked for LayersExec {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    fn param_at(
+    fn slots_at(
         __cg_params: &LayersParams,
         offset: usize,
-    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        len: usize,
+    ) -> ::cudagraph_runtime::__private::Range<usize> {
         static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
         > = ::cudagraph_runtime::__private::OnceLock::new();
         let found = LAYOUT
             .get_or_init(|| {
@@ -922,7 +923,7 @@ impl ::cudagraph_runtime::__private::Tracked for LayersExec {
                 layout.sort_unstable();
                 layout
             });
-        ::cudagraph_runtime::__private::find_param(found, offset)
+        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1048,12 +1049,15 @@ impl LayersExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_0(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &LayersParams = &self.state.params;
         ::cudagraph_runtime::__private::set_declared_capture(
             &mut self.exec,
@@ -1094,7 +1098,10 @@ impl LayersExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_1(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &LayersParams = &self.state.params;
         let (kernel, config, args) = Layers::__cg_eval_act(__cg_params);
         self.exec.set_kernel(self.nodes.act, kernel, config, args)?;
@@ -1103,7 +1110,10 @@ impl LayersExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_2(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &LayersParams = &self.state.params;
         ::cudagraph_runtime::__private::set_declared_capture(
             &mut self.exec,
@@ -1145,7 +1155,7 @@ impl LayersExec {
     #[inline(never)]
     fn __cg_layout_0(
         __cg_params: &LayersParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
     ) {
         layout
             .push(
@@ -1153,6 +1163,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.bias,
                     0u32,
+                    1u32,
                 ),
             );
         layout
@@ -1160,6 +1171,7 @@ impl LayersExec {
                 ::cudagraph_runtime::__private::field_layout(
                     __cg_params,
                     &__cg_params.layer1,
+                    1u32,
                     1u32,
                 ),
             );
@@ -1169,6 +1181,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.layer2,
                     2u32,
+                    1u32,
                 ),
             );
         layout
@@ -1177,6 +1190,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.w1,
                     3u32,
+                    1u32,
                 ),
             );
         layout
@@ -1185,6 +1199,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.w2,
                     4u32,
+                    1u32,
                 ),
             );
         layout
@@ -1193,6 +1208,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.x,
                     5u32,
+                    1u32,
                 ),
             );
         layout
@@ -1201,6 +1217,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.h,
                     6u32,
+                    1u32,
                 ),
             );
         layout
@@ -1209,6 +1226,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.y,
                     7u32,
+                    1u32,
                 ),
             );
         layout
@@ -1217,6 +1235,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.b,
                     8u32,
+                    1u32,
                 ),
             );
         layout
@@ -1225,6 +1244,7 @@ impl LayersExec {
                     __cg_params,
                     &__cg_params.n,
                     9u32,
+                    1u32,
                 ),
             );
     }

@@ -188,10 +188,8 @@ impl Inner {
             "mul",
             |__cg_graph| {
                 let (kernel, config, args) = Inner::__cg_eval_mul(__cg_params);
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[])?,
-                    config,
-                ))
+                let added = __cg_graph.add_kernel(kernel, config, args, &[])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -573,9 +571,10 @@ impl ::cudagraph_runtime::__private::Tracked for InnerExec {
     type Params = InnerParams;
     const NAME: &'static str = "InnerExec";
     #[allow(clippy::type_complexity)]
-    const UPDATES: &'static [fn(
-        &mut Self,
-    ) -> ::cudagraph_runtime::__private::Result<()>] = &[Self::__cg_update_node_0];
+    const UPDATES: &'static [(
+        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
+        u32,
+    )] = &[(Self::__cg_update_node_0, 0u32)];
     const READERS: &'static [(&'static [u32], bool)] = &[
         (&[0u32], false),
         (&[0u32], false),
@@ -598,8 +597,8 @@ impl ::cudagraph_runtime::__private::Tracked for InnerExec {
     #[inline]
     #[allow(unused_variables)]
     fn sync(&mut self, param: usize, commit: bool) {
-        match param / 64usize {
-            0usize => self.__cg_sync_0(param, commit),
+        match param {
+            0usize..4usize => self.__cg_sync_0(param, commit),
             _ => {}
         }
     }
@@ -611,12 +610,13 @@ impl ::cudagraph_runtime::__private::Tracked for InnerExec {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    fn param_at(
+    fn slots_at(
         __cg_params: &InnerParams,
         offset: usize,
-    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        len: usize,
+    ) -> ::cudagraph_runtime::__private::Range<usize> {
         static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
         > = ::cudagraph_runtime::__private::OnceLock::new();
         let found = LAYOUT
             .get_or_init(|| {
@@ -627,7 +627,7 @@ impl ::cudagraph_runtime::__private::Tracked for InnerExec {
                 layout.sort_unstable();
                 layout
             });
-        ::cudagraph_runtime::__private::find_param(found, offset)
+        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -676,12 +676,15 @@ impl InnerExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_0(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &InnerParams = &self.state.params;
         let (kernel, config, args) = Inner::__cg_eval_mul(__cg_params);
         self.exec.set_kernel(self.nodes.mul, kernel, config, args)?;
@@ -691,7 +694,7 @@ impl InnerExec {
     #[inline(never)]
     fn __cg_layout_0(
         __cg_params: &InnerParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
     ) {
         layout
             .push(
@@ -699,6 +702,7 @@ impl InnerExec {
                     __cg_params,
                     &__cg_params.scale,
                     0u32,
+                    1u32,
                 ),
             );
         layout
@@ -706,6 +710,7 @@ impl InnerExec {
                 ::cudagraph_runtime::__private::field_layout(
                     __cg_params,
                     &__cg_params.y,
+                    1u32,
                     1u32,
                 ),
             );
@@ -715,6 +720,7 @@ impl InnerExec {
                     __cg_params,
                     &__cg_params.n,
                     2u32,
+                    1u32,
                 ),
             );
         layout
@@ -723,6 +729,7 @@ impl InnerExec {
                     __cg_params,
                     &__cg_params.s,
                     3u32,
+                    1u32,
                 ),
             );
     }
@@ -1602,12 +1609,13 @@ impl ::cudagraph_runtime::__private::Tracked for OuterExec {
     type Params = OuterParams;
     const NAME: &'static str = "OuterExec";
     #[allow(clippy::type_complexity)]
-    const UPDATES: &'static [fn(
-        &mut Self,
-    ) -> ::cudagraph_runtime::__private::Result<()>] = &[
-        Self::__cg_update_node_0,
-        Self::__cg_update_node_1,
-        Self::__cg_update_node_2,
+    const UPDATES: &'static [(
+        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
+        u32,
+    )] = &[
+        (Self::__cg_update_node_0, 0u32),
+        (Self::__cg_update_node_1, 0u32),
+        (Self::__cg_update_node_2, 0u32),
     ];
     const READERS: &'static [(&'static [u32], bool)] = &[
         (&[0u32], false),
@@ -1630,8 +1638,8 @@ impl ::cudagraph_runtime::__private::Tracked for OuterExec {
     #[inline]
     #[allow(unused_variables)]
     fn sync(&mut self, param: usize, commit: bool) {
-        match param / 64usize {
-            0usize => self.__cg_sync_0(param, commit),
+        match param {
+            0usize..3usize => self.__cg_sync_0(param, commit),
             _ => {}
         }
     }
@@ -1717,12 +1725,13 @@ impl ::cudagraph_runtime::__private::Tracked for OuterExec {
         }
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    fn param_at(
+    fn slots_at(
         __cg_params: &OuterParams,
         offset: usize,
-    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        len: usize,
+    ) -> ::cudagraph_runtime::__private::Range<usize> {
         static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
         > = ::cudagraph_runtime::__private::OnceLock::new();
         let found = LAYOUT
             .get_or_init(|| {
@@ -1733,7 +1742,7 @@ impl ::cudagraph_runtime::__private::Tracked for OuterExec {
                 layout.sort_unstable();
                 layout
             });
-        ::cudagraph_runtime::__private::find_param(found, offset)
+        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1776,26 +1785,35 @@ impl OuterExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_0(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &OuterParams = &self.state.params;
         self.exec.set_child_graph(self.nodes.a, Outer::__cg_eval_a(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_1(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &OuterParams = &self.state.params;
         self.exec.set_child_graph(self.nodes.b, Outer::__cg_eval_b(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_2(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &OuterParams = &self.state.params;
         self.exec
             .set_memset_params(self.nodes.clear, Outer::__cg_eval_clear(__cg_params))?;
@@ -1804,7 +1822,7 @@ impl OuterExec {
     #[inline(never)]
     fn __cg_layout_0(
         __cg_params: &OuterParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
     ) {
         layout
             .push(
@@ -1812,6 +1830,7 @@ impl OuterExec {
                     __cg_params,
                     &__cg_params.first,
                     0u32,
+                    1u32,
                 ),
             );
         layout
@@ -1819,6 +1838,7 @@ impl OuterExec {
                 ::cudagraph_runtime::__private::field_layout(
                     __cg_params,
                     &__cg_params.second,
+                    1u32,
                     1u32,
                 ),
             );
@@ -1828,6 +1848,7 @@ impl OuterExec {
                     __cg_params,
                     &__cg_params.z,
                     2u32,
+                    1u32,
                 ),
             );
     }

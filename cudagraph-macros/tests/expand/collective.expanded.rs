@@ -221,10 +221,8 @@ impl Step {
             "local",
             |__cg_graph| {
                 let (kernel, config, args) = Step::__cg_eval_local(__cg_params);
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[])?,
-                    config,
-                ))
+                let added = __cg_graph.add_kernel(kernel, config, args, &[])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         nodes.average = ::cudagraph_runtime::__private::add_node(
@@ -241,10 +239,9 @@ impl Step {
             "step",
             |__cg_graph| {
                 let (kernel, config, args) = Step::__cg_eval_step(__cg_params);
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[nodes.average.id()])?,
-                    config,
-                ))
+                let added = __cg_graph
+                    .add_kernel(kernel, config, args, &[nodes.average.id()])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -737,12 +734,13 @@ impl ::cudagraph_runtime::__private::Tracked for StepExec {
     type Params = StepParams;
     const NAME: &'static str = "StepExec";
     #[allow(clippy::type_complexity)]
-    const UPDATES: &'static [fn(
-        &mut Self,
-    ) -> ::cudagraph_runtime::__private::Result<()>] = &[
-        Self::__cg_update_node_0,
-        Self::__cg_update_node_1,
-        Self::__cg_update_node_2,
+    const UPDATES: &'static [(
+        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
+        u32,
+    )] = &[
+        (Self::__cg_update_node_0, 0u32),
+        (Self::__cg_update_node_1, 0u32),
+        (Self::__cg_update_node_2, 0u32),
     ];
     const READERS: &'static [(&'static [u32], bool)] = &[
         (&[1u32], false),
@@ -767,8 +765,8 @@ impl ::cudagraph_runtime::__private::Tracked for StepExec {
     #[inline]
     #[allow(unused_variables)]
     fn sync(&mut self, param: usize, commit: bool) {
-        match param / 64usize {
-            0usize => self.__cg_sync_0(param, commit),
+        match param {
+            0usize..5usize => self.__cg_sync_0(param, commit),
             _ => {}
         }
     }
@@ -780,12 +778,13 @@ impl ::cudagraph_runtime::__private::Tracked for StepExec {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    fn param_at(
+    fn slots_at(
         __cg_params: &StepParams,
         offset: usize,
-    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        len: usize,
+    ) -> ::cudagraph_runtime::__private::Range<usize> {
         static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
         > = ::cudagraph_runtime::__private::OnceLock::new();
         let found = LAYOUT
             .get_or_init(|| {
@@ -796,7 +795,7 @@ impl ::cudagraph_runtime::__private::Tracked for StepExec {
                 layout.sort_unstable();
                 layout
             });
-        ::cudagraph_runtime::__private::find_param(found, offset)
+        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -860,12 +859,15 @@ impl StepExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_0(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
         let (kernel, config, args) = Step::__cg_eval_local(__cg_params);
         self.exec.set_kernel(self.nodes.local, kernel, config, args)?;
@@ -874,7 +876,10 @@ impl StepExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_1(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
         ::cudagraph_runtime::__private::same_collective(
             &self.exec,
@@ -886,7 +891,10 @@ impl StepExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_2(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
         let (kernel, config, args) = Step::__cg_eval_step(__cg_params);
         self.exec.set_kernel(self.nodes.step, kernel, config, args)?;
@@ -896,7 +904,7 @@ impl StepExec {
     #[inline(never)]
     fn __cg_layout_0(
         __cg_params: &StepParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
     ) {
         layout
             .push(
@@ -904,6 +912,7 @@ impl StepExec {
                     __cg_params,
                     &__cg_params.comm,
                     0u32,
+                    1u32,
                 ),
             );
         layout
@@ -911,6 +920,7 @@ impl StepExec {
                 ::cudagraph_runtime::__private::field_layout(
                     __cg_params,
                     &__cg_params.grad,
+                    1u32,
                     1u32,
                 ),
             );
@@ -920,6 +930,7 @@ impl StepExec {
                     __cg_params,
                     &__cg_params.update,
                     2u32,
+                    1u32,
                 ),
             );
         layout
@@ -928,6 +939,7 @@ impl StepExec {
                     __cg_params,
                     &__cg_params.grads,
                     3u32,
+                    1u32,
                 ),
             );
         layout
@@ -936,6 +948,7 @@ impl StepExec {
                     __cg_params,
                     &__cg_params.n,
                     4u32,
+                    1u32,
                 ),
             );
     }

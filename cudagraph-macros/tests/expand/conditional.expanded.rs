@@ -306,10 +306,8 @@ impl Flow {
                     __cg_params,
                     nodes.more,
                 );
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[])?,
-                    config,
-                ))
+                let added = __cg_graph.add_kernel(kernel, config, args, &[])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -326,10 +324,8 @@ impl Flow {
             "mark_odd",
             |__cg_graph| {
                 let (kernel, config, args) = Flow::__cg_eval_mark_odd(__cg_params);
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[])?,
-                    config,
-                ))
+                let added = __cg_graph.add_kernel(kernel, config, args, &[])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -362,10 +358,8 @@ impl Flow {
             "c0",
             |__cg_graph| {
                 let (kernel, config, args) = Flow::__cg_eval_c0(__cg_params);
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[])?,
-                    config,
-                ))
+                let added = __cg_graph.add_kernel(kernel, config, args, &[])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -385,10 +379,8 @@ impl Flow {
                     __cg_params,
                     nodes.again,
                 );
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[])?,
-                    config,
-                ))
+                let added = __cg_graph.add_kernel(kernel, config, args, &[])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -462,10 +454,9 @@ impl Flow {
                     __cg_params,
                     nodes.odd,
                 );
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[nodes.count.id()])?,
-                    config,
-                ))
+                let added = __cg_graph
+                    .add_kernel(kernel, config, args, &[nodes.count.id()])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         ::cudagraph_runtime::__private::needs_conditional_nodes::<()>();
@@ -504,10 +495,9 @@ impl Flow {
                     __cg_params,
                     nodes.case,
                 );
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[nodes.branch.id()])?,
-                    config,
-                ))
+                let added = __cg_graph
+                    .add_kernel(kernel, config, args, &[nodes.branch.id()])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         ::cudagraph_runtime::__private::needs_conditional_nodes::<()>();
@@ -1355,21 +1345,22 @@ impl ::cudagraph_runtime::__private::Tracked for FlowExec {
     type Params = FlowParams;
     const NAME: &'static str = "FlowExec";
     #[allow(clippy::type_complexity)]
-    const UPDATES: &'static [fn(
-        &mut Self,
-    ) -> ::cudagraph_runtime::__private::Result<()>] = &[
-        Self::__cg_update_node_0,
-        Self::__cg_update_node_1,
-        Self::__cg_update_node_2,
-        Self::__cg_update_node_3,
-        Self::__cg_update_node_4,
-        Self::__cg_update_node_5,
-        Self::__cg_update_node_6,
-        Self::__cg_update_node_7,
-        Self::__cg_update_node_8,
-        Self::__cg_update_node_9,
-        Self::__cg_update_node_10,
-        Self::__cg_update_node_11,
+    const UPDATES: &'static [(
+        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
+        u32,
+    )] = &[
+        (Self::__cg_update_node_0, 0u32),
+        (Self::__cg_update_node_1, 0u32),
+        (Self::__cg_update_node_2, 0u32),
+        (Self::__cg_update_node_3, 0u32),
+        (Self::__cg_update_node_4, 0u32),
+        (Self::__cg_update_node_5, 0u32),
+        (Self::__cg_update_node_6, 0u32),
+        (Self::__cg_update_node_7, 0u32),
+        (Self::__cg_update_node_8, 0u32),
+        (Self::__cg_update_node_9, 0u32),
+        (Self::__cg_update_node_10, 0u32),
+        (Self::__cg_update_node_11, 0u32),
     ];
     const READERS: &'static [(&'static [u32], bool)] = &[
         (&[6u32, 11u32], false),
@@ -1396,8 +1387,8 @@ impl ::cudagraph_runtime::__private::Tracked for FlowExec {
     #[inline]
     #[allow(unused_variables)]
     fn sync(&mut self, param: usize, commit: bool) {
-        match param / 64usize {
-            0usize => self.__cg_sync_0(param, commit),
+        match param {
+            0usize..7usize => self.__cg_sync_0(param, commit),
             _ => {}
         }
     }
@@ -1409,12 +1400,13 @@ impl ::cudagraph_runtime::__private::Tracked for FlowExec {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    fn param_at(
+    fn slots_at(
         __cg_params: &FlowParams,
         offset: usize,
-    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        len: usize,
+    ) -> ::cudagraph_runtime::__private::Range<usize> {
         static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
         > = ::cudagraph_runtime::__private::OnceLock::new();
         let found = LAYOUT
             .get_or_init(|| {
@@ -1425,7 +1417,7 @@ impl ::cudagraph_runtime::__private::Tracked for FlowExec {
                 layout.sort_unstable();
                 layout
             });
-        ::cudagraph_runtime::__private::find_param(found, offset)
+        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1520,12 +1512,15 @@ impl FlowExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_0(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         self.exec
             .set_memset_params(self.nodes.reset, Flow::__cg_eval_reset(__cg_params))?;
@@ -1533,13 +1528,19 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_1(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_2(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_decide(__cg_params, self.nodes.odd);
         self.exec.set_kernel(self.nodes.decide, kernel, config, args)?;
@@ -1548,13 +1549,19 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_3(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_3(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_4(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_4(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_choose(
             __cg_params,
@@ -1566,13 +1573,19 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_5(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_5(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_6(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_6(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_bump(__cg_params, self.nodes.more);
         self.exec.set_kernel(self.nodes.bump, kernel, config, args)?;
@@ -1581,7 +1594,10 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_7(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_7(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_mark_odd(__cg_params);
         self.exec.set_kernel(self.nodes.mark_odd, kernel, config, args)?;
@@ -1590,7 +1606,10 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_8(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_8(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         self.exec
             .set_memset_params(
@@ -1601,7 +1620,10 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_9(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_9(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_c0(__cg_params);
         self.exec.set_kernel(self.nodes.c0, kernel, config, args)?;
@@ -1610,13 +1632,19 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_10(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_10(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_11(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_11(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_c1(__cg_params, self.nodes.again);
         self.exec.set_kernel(self.nodes.c1, kernel, config, args)?;
@@ -1626,7 +1654,7 @@ impl FlowExec {
     #[inline(never)]
     fn __cg_layout_0(
         __cg_params: &FlowParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
     ) {
         layout
             .push(
@@ -1634,6 +1662,7 @@ impl FlowExec {
                     __cg_params,
                     &__cg_params.step,
                     0u32,
+                    1u32,
                 ),
             );
         layout
@@ -1641,6 +1670,7 @@ impl FlowExec {
                 ::cudagraph_runtime::__private::field_layout(
                     __cg_params,
                     &__cg_params.put,
+                    1u32,
                     1u32,
                 ),
             );
@@ -1650,6 +1680,7 @@ impl FlowExec {
                     __cg_params,
                     &__cg_params.pick,
                     2u32,
+                    1u32,
                 ),
             );
         layout
@@ -1658,6 +1689,7 @@ impl FlowExec {
                     __cg_params,
                     &__cg_params.counter,
                     3u32,
+                    1u32,
                 ),
             );
         layout
@@ -1666,6 +1698,7 @@ impl FlowExec {
                     __cg_params,
                     &__cg_params.out,
                     4u32,
+                    1u32,
                 ),
             );
         layout
@@ -1674,6 +1707,7 @@ impl FlowExec {
                     __cg_params,
                     &__cg_params.choice,
                     5u32,
+                    1u32,
                 ),
             );
         layout
@@ -1682,6 +1716,7 @@ impl FlowExec {
                     __cg_params,
                     &__cg_params.limit,
                     6u32,
+                    1u32,
                 ),
             );
     }

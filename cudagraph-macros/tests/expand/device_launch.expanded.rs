@@ -197,10 +197,9 @@ impl Worker {
             "bump",
             |__cg_graph| {
                 let (kernel, config, args) = Worker::__cg_eval_bump(__cg_params);
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[nodes.clear.id()])?,
-                    config,
-                ))
+                let added = __cg_graph
+                    .add_kernel(kernel, config, args, &[nodes.clear.id()])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -606,12 +605,10 @@ impl ::cudagraph_runtime::__private::Tracked for WorkerExec {
     type Params = WorkerParams;
     const NAME: &'static str = "WorkerExec";
     #[allow(clippy::type_complexity)]
-    const UPDATES: &'static [fn(
-        &mut Self,
-    ) -> ::cudagraph_runtime::__private::Result<()>] = &[
-        Self::__cg_update_node_0,
-        Self::__cg_update_node_1,
-    ];
+    const UPDATES: &'static [(
+        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
+        u32,
+    )] = &[(Self::__cg_update_node_0, 0u32), (Self::__cg_update_node_1, 0u32)];
     const READERS: &'static [(&'static [u32], bool)] = &[
         (&[1u32], false),
         (&[0u32, 1u32], false),
@@ -633,8 +630,8 @@ impl ::cudagraph_runtime::__private::Tracked for WorkerExec {
     #[inline]
     #[allow(unused_variables)]
     fn sync(&mut self, param: usize, commit: bool) {
-        match param / 64usize {
-            0usize => self.__cg_sync_0(param, commit),
+        match param {
+            0usize..3usize => self.__cg_sync_0(param, commit),
             _ => {}
         }
     }
@@ -646,12 +643,13 @@ impl ::cudagraph_runtime::__private::Tracked for WorkerExec {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    fn param_at(
+    fn slots_at(
         __cg_params: &WorkerParams,
         offset: usize,
-    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        len: usize,
+    ) -> ::cudagraph_runtime::__private::Range<usize> {
         static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
         > = ::cudagraph_runtime::__private::OnceLock::new();
         let found = LAYOUT
             .get_or_init(|| {
@@ -662,7 +660,7 @@ impl ::cudagraph_runtime::__private::Tracked for WorkerExec {
                 layout.sort_unstable();
                 layout
             });
-        ::cudagraph_runtime::__private::find_param(found, offset)
+        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -702,12 +700,15 @@ impl WorkerExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_0(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &WorkerParams = &self.state.params;
         self.exec
             .set_memset_params(self.nodes.clear, Worker::__cg_eval_clear(__cg_params))?;
@@ -715,7 +716,10 @@ impl WorkerExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_1(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &WorkerParams = &self.state.params;
         let (kernel, config, args) = Worker::__cg_eval_bump(__cg_params);
         self.exec.set_kernel(self.nodes.bump, kernel, config, args)?;
@@ -725,7 +729,7 @@ impl WorkerExec {
     #[inline(never)]
     fn __cg_layout_0(
         __cg_params: &WorkerParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
     ) {
         layout
             .push(
@@ -733,6 +737,7 @@ impl WorkerExec {
                     __cg_params,
                     &__cg_params.step,
                     0u32,
+                    1u32,
                 ),
             );
         layout
@@ -740,6 +745,7 @@ impl WorkerExec {
                 ::cudagraph_runtime::__private::field_layout(
                     __cg_params,
                     &__cg_params.counter,
+                    1u32,
                     1u32,
                 ),
             );
@@ -749,6 +755,7 @@ impl WorkerExec {
                     __cg_params,
                     &__cg_params.n,
                     2u32,
+                    1u32,
                 ),
             );
     }

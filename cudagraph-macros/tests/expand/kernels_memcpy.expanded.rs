@@ -234,10 +234,9 @@ impl Step {
             "scale",
             |__cg_graph| {
                 let (kernel, config, args) = Step::__cg_eval_scale(__cg_params);
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[nodes.zero.id()])?,
-                    config,
-                ))
+                let added = __cg_graph
+                    .add_kernel(kernel, config, args, &[nodes.zero.id()])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         nodes.back = ::cudagraph_runtime::__private::add_node(
@@ -802,13 +801,14 @@ impl ::cudagraph_runtime::__private::Tracked for StepExec {
     type Params = StepParams;
     const NAME: &'static str = "StepExec";
     #[allow(clippy::type_complexity)]
-    const UPDATES: &'static [fn(
-        &mut Self,
-    ) -> ::cudagraph_runtime::__private::Result<()>] = &[
-        Self::__cg_update_node_0,
-        Self::__cg_update_node_1,
-        Self::__cg_update_node_2,
-        Self::__cg_update_node_3,
+    const UPDATES: &'static [(
+        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
+        u32,
+    )] = &[
+        (Self::__cg_update_node_0, 0u32),
+        (Self::__cg_update_node_1, 0u32),
+        (Self::__cg_update_node_2, 0u32),
+        (Self::__cg_update_node_3, 0u32),
     ];
     const READERS: &'static [(&'static [u32], bool)] = &[
         (&[1u32], false),
@@ -835,8 +835,8 @@ impl ::cudagraph_runtime::__private::Tracked for StepExec {
     #[inline]
     #[allow(unused_variables)]
     fn sync(&mut self, param: usize, commit: bool) {
-        match param / 64usize {
-            0usize => self.__cg_sync_0(param, commit),
+        match param {
+            0usize..7usize => self.__cg_sync_0(param, commit),
             _ => {}
         }
     }
@@ -848,12 +848,13 @@ impl ::cudagraph_runtime::__private::Tracked for StepExec {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    fn param_at(
+    fn slots_at(
         __cg_params: &StepParams,
         offset: usize,
-    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        len: usize,
+    ) -> ::cudagraph_runtime::__private::Range<usize> {
         static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
         > = ::cudagraph_runtime::__private::OnceLock::new();
         let found = LAYOUT
             .get_or_init(|| {
@@ -864,7 +865,7 @@ impl ::cudagraph_runtime::__private::Tracked for StepExec {
                 layout.sort_unstable();
                 layout
             });
-        ::cudagraph_runtime::__private::find_param(found, offset)
+        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -954,19 +955,25 @@ impl StepExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_0(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
         self.exec.set_memset_params(self.nodes.zero, Step::__cg_eval_zero(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_1(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
         let (kernel, config, args) = Step::__cg_eval_scale(__cg_params);
         self.exec.set_kernel(self.nodes.scale, kernel, config, args)?;
@@ -975,14 +982,20 @@ impl StepExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_2(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
         self.exec.set_memcpy_params(self.nodes.back, Step::__cg_eval_back(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_3(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_3(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
         ::cudagraph_runtime::__private::set_host(
             &mut self.exec,
@@ -994,7 +1007,7 @@ impl StepExec {
     #[inline(never)]
     fn __cg_layout_0(
         __cg_params: &StepParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
     ) {
         layout
             .push(
@@ -1002,6 +1015,7 @@ impl StepExec {
                     __cg_params,
                     &__cg_params.saxpy,
                     0u32,
+                    1u32,
                 ),
             );
         layout
@@ -1009,6 +1023,7 @@ impl StepExec {
                 ::cudagraph_runtime::__private::field_layout(
                     __cg_params,
                     &__cg_params.x,
+                    1u32,
                     1u32,
                 ),
             );
@@ -1018,6 +1033,7 @@ impl StepExec {
                     __cg_params,
                     &__cg_params.y,
                     2u32,
+                    1u32,
                 ),
             );
         layout
@@ -1026,6 +1042,7 @@ impl StepExec {
                     __cg_params,
                     &__cg_params.host_y,
                     3u32,
+                    1u32,
                 ),
             );
         layout
@@ -1034,6 +1051,7 @@ impl StepExec {
                     __cg_params,
                     &__cg_params.n,
                     4u32,
+                    1u32,
                 ),
             );
         layout
@@ -1042,6 +1060,7 @@ impl StepExec {
                     __cg_params,
                     &__cg_params.alpha,
                     5u32,
+                    1u32,
                 ),
             );
         layout
@@ -1050,6 +1069,7 @@ impl StepExec {
                     __cg_params,
                     &__cg_params.done,
                     6u32,
+                    1u32,
                 ),
             );
     }

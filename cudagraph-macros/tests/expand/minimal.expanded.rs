@@ -397,9 +397,10 @@ impl ::cudagraph_runtime::__private::Tracked for NothingExec {
     type Params = NothingParams;
     const NAME: &'static str = "NothingExec";
     #[allow(clippy::type_complexity)]
-    const UPDATES: &'static [fn(
-        &mut Self,
-    ) -> ::cudagraph_runtime::__private::Result<()>] = &[Self::__cg_nothing];
+    const UPDATES: &'static [(
+        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
+        u32,
+    )] = &[(Self::__cg_nothing, 0)];
     const READERS: &'static [(&'static [u32], bool)] = &[];
     #[inline(always)]
     fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
@@ -417,7 +418,7 @@ impl ::cudagraph_runtime::__private::Tracked for NothingExec {
     #[inline]
     #[allow(unused_variables)]
     fn sync(&mut self, param: usize, commit: bool) {
-        match param / 64usize {
+        match param {
             _ => {}
         }
     }
@@ -429,12 +430,13 @@ impl ::cudagraph_runtime::__private::Tracked for NothingExec {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    fn param_at(
+    fn slots_at(
         __cg_params: &NothingParams,
         offset: usize,
-    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        len: usize,
+    ) -> ::cudagraph_runtime::__private::Range<usize> {
         static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
         > = ::cudagraph_runtime::__private::OnceLock::new();
         let found = LAYOUT
             .get_or_init(|| {
@@ -444,14 +446,14 @@ impl ::cudagraph_runtime::__private::Tracked for NothingExec {
                 layout.sort_unstable();
                 layout
             });
-        ::cudagraph_runtime::__private::find_param(found, offset)
+        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
 impl NothingExec {
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
 }

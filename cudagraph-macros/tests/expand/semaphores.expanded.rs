@@ -214,10 +214,9 @@ impl Frame {
             "run",
             |__cg_graph| {
                 let (kernel, config, args) = Frame::__cg_eval_run(__cg_params);
-                ::cudagraph_runtime::__private::Result::Ok((
-                    __cg_graph.add_kernel(kernel, config, args, &[nodes.ready.id()])?,
-                    config,
-                ))
+                let added = __cg_graph
+                    .add_kernel(kernel, config, args, &[nodes.ready.id()])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
             },
         )?;
         nodes.done = ::cudagraph_runtime::__private::add_node(
@@ -694,12 +693,13 @@ impl ::cudagraph_runtime::__private::Tracked for FrameExec {
     type Params = FrameParams;
     const NAME: &'static str = "FrameExec";
     #[allow(clippy::type_complexity)]
-    const UPDATES: &'static [fn(
-        &mut Self,
-    ) -> ::cudagraph_runtime::__private::Result<()>] = &[
-        Self::__cg_update_node_0,
-        Self::__cg_update_node_1,
-        Self::__cg_update_node_2,
+    const UPDATES: &'static [(
+        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
+        u32,
+    )] = &[
+        (Self::__cg_update_node_0, 0u32),
+        (Self::__cg_update_node_1, 0u32),
+        (Self::__cg_update_node_2, 0u32),
     ];
     const READERS: &'static [(&'static [u32], bool)] = &[
         (&[1u32], false),
@@ -724,8 +724,8 @@ impl ::cudagraph_runtime::__private::Tracked for FrameExec {
     #[inline]
     #[allow(unused_variables)]
     fn sync(&mut self, param: usize, commit: bool) {
-        match param / 64usize {
-            0usize => self.__cg_sync_0(param, commit),
+        match param {
+            0usize..5usize => self.__cg_sync_0(param, commit),
             _ => {}
         }
     }
@@ -737,12 +737,13 @@ impl ::cudagraph_runtime::__private::Tracked for FrameExec {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    fn param_at(
+    fn slots_at(
         __cg_params: &FrameParams,
         offset: usize,
-    ) -> ::cudagraph_runtime::__private::Option<usize> {
+        len: usize,
+    ) -> ::cudagraph_runtime::__private::Range<usize> {
         static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
         > = ::cudagraph_runtime::__private::OnceLock::new();
         let found = LAYOUT
             .get_or_init(|| {
@@ -753,7 +754,7 @@ impl ::cudagraph_runtime::__private::Tracked for FrameExec {
                 layout.sort_unstable();
                 layout
             });
-        ::cudagraph_runtime::__private::find_param(found, offset)
+        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -817,12 +818,15 @@ impl FrameExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_0(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_0(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FrameParams = &self.state.params;
         self.exec
             .set_semaphore_wait(self.nodes.ready, Frame::__cg_eval_ready(__cg_params))?;
@@ -830,7 +834,10 @@ impl FrameExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_1(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_1(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FrameParams = &self.state.params;
         let (kernel, config, args) = Frame::__cg_eval_run(__cg_params);
         self.exec.set_kernel(self.nodes.run, kernel, config, args)?;
@@ -839,7 +846,10 @@ impl FrameExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_update_node_2(&mut self) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_update_node_2(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FrameParams = &self.state.params;
         self.exec
             .set_semaphore_signal(self.nodes.done, Frame::__cg_eval_done(__cg_params))?;
@@ -848,7 +858,7 @@ impl FrameExec {
     #[inline(never)]
     fn __cg_layout_0(
         __cg_params: &FrameParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32)>,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
     ) {
         layout
             .push(
@@ -856,6 +866,7 @@ impl FrameExec {
                     __cg_params,
                     &__cg_params.step,
                     0u32,
+                    1u32,
                 ),
             );
         layout
@@ -863,6 +874,7 @@ impl FrameExec {
                 ::cudagraph_runtime::__private::field_layout(
                     __cg_params,
                     &__cg_params.image,
+                    1u32,
                     1u32,
                 ),
             );
@@ -872,6 +884,7 @@ impl FrameExec {
                     __cg_params,
                     &__cg_params.n,
                     2u32,
+                    1u32,
                 ),
             );
         layout
@@ -880,6 +893,7 @@ impl FrameExec {
                     __cg_params,
                     &__cg_params.frame,
                     3u32,
+                    1u32,
                 ),
             );
         layout
@@ -888,6 +902,7 @@ impl FrameExec {
                     __cg_params,
                     &__cg_params.sem,
                     4u32,
+                    1u32,
                 ),
             );
     }

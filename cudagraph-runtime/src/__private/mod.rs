@@ -8,7 +8,8 @@
 //! The helpers are grouped by node kind (`kernel`, `memset`, `memcpy`, `host`, `child`, `capture`,
 //! `event`, `semaphore`, `mem`), beside `bind` (params as locals, change detection), `memory` (memory params),
 //! `forbidden` (updates CUDA forbids), `param_class` (what a param's type asks of it) and
-//! `tracked` (the params an executable owns, and the nodes behind each).
+//! `tracked` (the params an executable owns, and the nodes behind each), `repeat` (the nodes of
+//! `for` loops).
 
 pub use crate::*;
 // Named by the hidden methods of public traits; not part of the API.
@@ -22,7 +23,7 @@ pub use std::clone::Clone;
 pub use std::default::Default;
 pub use std::fmt;
 pub use std::mem::{replace, swap, ManuallyDrop};
-pub use std::ops::{Deref, DerefMut};
+pub use std::ops::{Deref, DerefMut, Range};
 pub use std::option::Option;
 pub use std::sync::{Arc, OnceLock};
 pub use std::vec::Vec;
@@ -42,6 +43,7 @@ mod memcpy;
 mod memory;
 mod memset;
 mod param_class;
+mod repeat;
 mod semaphore;
 mod tracked;
 
@@ -60,5 +62,6 @@ pub use memcpy::*;
 pub use memory::*;
 pub use memset::*;
 pub use param_class::*;
+pub use repeat::*;
 pub use semaphore::*;
 pub use tracked::*;

@@ -2,11 +2,16 @@
 //! them.
 //!
 //! The executable keeps its params, and every change to them goes through it: a setter
-//! (`exec.set_alpha(v)`), the guard of `exec.params_mut()`, a swap of two params, `set_params`.
+//! (`exec.set_alpha(v)`, `exec.set_w(3, v)` for an element of an array param), the guard of
+//! `exec.params_mut()`, a swap of two params, `set_params`.
 //! Which node reads which param is known when the macro runs, so a change marks exactly the nodes
 //! that read the changed param (each once, however many of its params changed), and bringing
 //! them up to date ([`apply`]) costs one single-node update each: nothing is compared, no other
-//! node is looked at. `launch` applies what is pending first, so no launch runs nodes that
+//! node is looked at.
+//!
+//! What the tracker counts as one param is a *slot*: a param, or one element of an array param
+//! the macro knows the length of (`w: [DeviceBuffer<f32>; LAYERS]`, read as `w[layer]` by the
+//! nodes of a `for` loop), so that a changed element marks only the nodes that read it. `launch` applies what is pending first, so no launch runs nodes that
 //! disagree with the params, and no change can be forgotten.
 //!
 //! An [`apply`] is all or nothing. The executable keeps a second copy of its params, the ones its
@@ -34,10 +39,10 @@ pub struct Tracker {
     /// The stale nodes, in the order they became stale (entries whose node was brought up to
     /// date since are skipped).
     pending: Vec<u32>,
-    /// Per param: changed since the nodes were last updated (its applied value is in the
-    /// executable's copy of the applied params).
+    /// Per slot (a param, or an element of an array param): changed since the nodes were last
+    /// updated (its applied value is in the executable's copy of the applied params).
     changed: Box<[bool]>,
-    /// The changed params, in the order they changed.
+    /// The changed slots, in the order they changed.
     changed_list: Vec<u32>,
     /// The nodes the [`apply`] under way has updated, in order: what a refusal sets back.
     updated: Vec<u32>,
@@ -52,7 +57,8 @@ pub struct Tracker {
 }
 
 impl Tracker {
-    /// A tracker for `nodes` nodes and `params` params, all up to date.
+    /// A tracker for `nodes` nodes and `params` slots (params, and elements of array params),
+    /// all up to date.
     pub fn new(nodes: usize, params: usize) -> Self {
         Self {
             stale: vec![false; nodes].into_boxed_slice(),
@@ -73,13 +79,13 @@ impl Tracker {
         self.dirty
     }
 
-    /// Whether param `param` changed since the nodes were last updated.
+    /// Whether slot `param` changed since the nodes were last updated.
     #[inline(always)]
     pub fn is_changed(&self, param: usize) -> bool {
         self.changed[param]
     }
 
-    /// Param `param` changed: marks `readers` stale; `check`: the build-time memory check runs
+    /// Slot `param` changed: marks `readers` stale; `check`: the build-time memory check runs
     /// first.
     #[inline]
     fn stage(&mut self, param: usize, readers: &[u32], check: bool) {
@@ -169,10 +175,14 @@ pub trait Tracked: Sized + 'static {
     /// The executable's type name, for errors about the executable as a whole.
     const NAME: &'static str;
     /// Per node, by build position: its single-node update from the params (a check for an
-    /// alloc node; nothing for a node CUDA updates nothing of).
-    const UPDATES: &'static [fn(&mut Self) -> Result<()>];
-    /// Per param: the nodes whose expressions read it (alloc nodes first: their check comes
-    /// before any update), and whether the build-time memory check involves it.
+    /// alloc node; nothing for a node CUDA updates nothing of), and the index it is called with
+    /// (an instance's among its declaration's, for a node of a `for` loop: one function serves
+    /// every instance).
+    #[allow(clippy::type_complexity)]
+    const UPDATES: &'static [(fn(&mut Self, usize) -> Result<()>, u32)];
+    /// Per slot (a param, or an element of an array param): the nodes whose expressions read it
+    /// (alloc nodes first: their check comes before any update), and whether the build-time
+    /// memory check involves it.
     const READERS: &'static [(&'static [u32], bool)];
     /// The tracker.
     fn tracker(&mut self) -> &mut Tracker;
@@ -180,19 +190,20 @@ pub trait Tracked: Sized + 'static {
     fn params_mut(&mut self) -> &mut Self::Params;
     /// The memory check `build` makes, on the executable's params.
     fn check(&self) -> Result<()>;
-    /// The param whose bytes hold byte `offset` of `params`, if any.
-    fn param_at(params: &Self::Params, offset: usize) -> Option<usize>;
-    /// Writes param `param`'s value where the launches read it, if it is an `#[indirect]` param
+    /// The slots whose bytes hold the `len` bytes at `offset` of `params` (none outside the
+    /// params' fields).
+    fn slots_at(params: &Self::Params, offset: usize, len: usize) -> std::ops::Range<usize>;
+    /// Writes slot `param`'s value where the launches read it, if it is an `#[indirect]` param
     /// (a host write; its readers are never stale): after a change that no setter made.
     fn write_indirect(&mut self, param: usize);
-    /// Copies param `param`, unless it is a child graph, into the applied params (`commit`) or
+    /// Copies slot `param`, unless it is a child graph, into the applied params (`commit`) or
     /// back from them.
     fn sync(&mut self, param: usize, commit: bool);
     /// What `how` says, for the changed params that are child graphs.
     fn sync_children(&mut self, how: SyncChildren) -> Result<()>;
 }
 
-/// Marks the readers of param `param` stale: its value changed.
+/// Marks the readers of slot `param` stale: its value changed.
 #[inline]
 pub fn stage<E: Tracked>(exec: &mut E, param: usize) {
     let (readers, check) = E::READERS[param];
@@ -256,7 +267,8 @@ fn forward<E: Tracked>(exec: &mut E) -> Result<usize> {
                 handled_waiting = true;
                 continue;
             }
-            E::UPDATES[n](exec)?;
+            let (update, index) = E::UPDATES[n];
+            update(exec, index as usize)?;
             let tracker = exec.tracker();
             // Not stale any more: a second entry for the node is skipped.
             tracker.stale[n] = false;
@@ -297,7 +309,8 @@ fn undo<E: Tracked>(exec: &mut E) {
     }
     let updated = std::mem::take(&mut exec.tracker().updated);
     for &node in updated.iter().rev() {
-        if let Err(e) = E::UPDATES[node as usize](exec) {
+        let (update, index) = E::UPDATES[node as usize];
+        if let Err(e) = update(exec, index as usize) {
             broken.get_or_insert_with(|| format!("setting a node back failed: {e}"));
         }
     }
@@ -322,8 +335,8 @@ fn broken_error<E: Tracked>(why: &str) -> Error {
     }
 }
 
-/// A param's setter, once the new value is in place: its readers updated now. On error the
-/// param has its old value back (see [`apply`]).
+/// A param's setter (or an element's: `param` is a slot), once the new value is in place: its
+/// readers updated now. On error the param has its old value back (see [`apply`]).
 #[inline]
 pub fn set_param<E: Tracked>(exec: &mut E, param: usize) -> Result<usize> {
     stage(exec, param);
@@ -359,8 +372,12 @@ pub fn stage_swap<E: Tracked, T>(
     };
     std::mem::swap(a, b);
     let params = exec.params_mut();
-    let (param_a, param_b) = (E::param_at(params, at_a), E::param_at(params, at_b));
-    for param in [param_a, param_b].into_iter().flatten() {
+    let len = size_of::<T>();
+    let (slots_a, slots_b) = (
+        E::slots_at(params, at_a, len),
+        E::slots_at(params, at_b, len),
+    );
+    for param in slots_a.chain(slots_b) {
         exec.write_indirect(param);
         stage(exec, param);
     }
@@ -393,23 +410,46 @@ fn outside_params() -> Error {
     }
 }
 
-/// The param whose bytes hold byte `offset`, in `layout`: `(offset, size, param)` of every
-/// param, sorted by offset.
-pub fn find_param(layout: &[(usize, usize, u32)], offset: usize) -> Option<usize> {
-    let after = layout.partition_point(|&(start, _, _)| start <= offset);
-    layout[..after]
+/// The slots whose bytes hold the `len` bytes at `offset`, in `layout`: `(offset, size,
+/// first slot, slots)` of every param, sorted by offset. A param of one slot is found whole; an
+/// array param of `slots` elements (each a slot, of `size / slots` bytes) by the elements the
+/// bytes touch: a swap of one element marks that element, of the whole array every element.
+pub fn find_slots(
+    layout: &[(usize, usize, u32, u32)],
+    offset: usize,
+    len: usize,
+) -> std::ops::Range<usize> {
+    let after = layout.partition_point(|&(start, _, _, _)| start <= offset);
+    let Some(&(start, size, first, slots)) = layout[..after]
         .iter()
         .rev()
-        .find(|&&(start, size, _)| offset < start + size)
-        .map(|&(_, _, param)| param as usize)
+        .find(|&&(start, size, _, _)| offset < start + size)
+    else {
+        return 0..0;
+    };
+    let (first, slots) = (first as usize, slots as usize);
+    if slots <= 1 {
+        return first..first + slots;
+    }
+    let elem = size / slots;
+    let (lo, hi) = (
+        offset - start,
+        (offset + len.max(1)).min(start + size) - start,
+    );
+    first + lo / elem..first + (hi - 1) / elem + 1
 }
 
-/// Byte `offset` of `field` in the params at `params`, and its size: an entry of the layout
-/// [`find_param`] reads.
+/// Byte `offset` of `field` in the params at `params`, and its size, with its slots (`first`,
+/// and how many): an entry of the layout [`find_slots`] reads.
 #[inline]
-pub fn field_layout<P, F>(params: &P, field: &F, param: u32) -> (usize, usize, u32) {
+pub fn field_layout<P, F>(
+    params: &P,
+    field: &F,
+    first: u32,
+    slots: u32,
+) -> (usize, usize, u32, u32) {
     let offset = (field as *const F as usize).wrapping_sub(params as *const P as usize);
-    (offset, std::mem::size_of_val(field), param)
+    (offset, std::mem::size_of_val(field), first, slots)
 }
 
 #[cfg(test)]
@@ -447,14 +487,14 @@ mod tests {
     }
 
     impl Exec {
-        fn update_0(&mut self) -> Result<()> {
+        fn update_0(&mut self, _: usize) -> Result<()> {
             if Some(self.params.a) == self.refuse_a {
                 return Err(refused("n0"));
             }
             self.updates.push((0, self.params.a, self.params.b));
             Ok(())
         }
-        fn update_1(&mut self) -> Result<()> {
+        fn update_1(&mut self, _: usize) -> Result<()> {
             if self.params.c == 0 {
                 return Err(refused("n1"));
             }
@@ -466,7 +506,8 @@ mod tests {
     impl Tracked for Exec {
         type Params = Params;
         const NAME: &'static str = "Exec";
-        const UPDATES: &'static [fn(&mut Self) -> Result<()>] = &[Self::update_0, Self::update_1];
+        const UPDATES: &'static [(fn(&mut Self, usize) -> Result<()>, u32)] =
+            &[(Self::update_0, 0), (Self::update_1, 0)];
         const READERS: &'static [(&'static [u32], bool)] = &[
             (&[0], false),
             (&[0, 1], false),
@@ -484,16 +525,16 @@ mod tests {
             Ok(())
         }
         fn write_indirect(&mut self, _: usize) {}
-        fn param_at(p: &Params, offset: usize) -> Option<usize> {
+        fn slots_at(p: &Params, offset: usize, len: usize) -> std::ops::Range<usize> {
             let mut layout = vec![
-                field_layout(p, &p.a, 0),
-                field_layout(p, &p.b, 1),
-                field_layout(p, &p.c, 2),
-                field_layout(p, &p.pair, 3),
-                field_layout(p, &p.bytes, 4),
+                field_layout(p, &p.a, 0, 1),
+                field_layout(p, &p.b, 1, 1),
+                field_layout(p, &p.c, 2, 1),
+                field_layout(p, &p.pair, 3, 1),
+                field_layout(p, &p.bytes, 4, 1),
             ];
             layout.sort_unstable();
-            find_param(&layout, offset)
+            find_slots(&layout, offset, len)
         }
         fn sync(&mut self, param: usize, commit: bool) {
             let (from, to) = match commit {
@@ -721,10 +762,21 @@ mod tests {
 
     #[test]
     fn offsets_find_their_param() {
-        let layout = [(0, 4, 0), (4, 0, 3), (4, 4, 1), (8, 8, 2)];
-        assert_eq!(find_param(&layout, 0), Some(0));
-        assert_eq!(find_param(&layout, 5), Some(1));
-        assert_eq!(find_param(&layout, 15), Some(2));
-        assert_eq!(find_param(&layout, 16), None);
+        let layout = [(0, 4, 0, 1), (4, 0, 3, 1), (4, 4, 1, 1), (8, 8, 2, 1)];
+        assert_eq!(find_slots(&layout, 0, 4), 0..1);
+        assert_eq!(find_slots(&layout, 5, 1), 1..2);
+        assert_eq!(find_slots(&layout, 15, 1), 2..3);
+        assert_eq!(find_slots(&layout, 16, 4), 0..0);
+    }
+
+    #[test]
+    fn offsets_in_an_array_find_their_elements() {
+        // `w: [u32; 4]` at 8, slots 5 to 8; a zero-length array at 24 has no slot.
+        let layout = [(0, 8, 0, 1), (8, 16, 5, 4), (24, 0, 9, 0), (24, 4, 1, 1)];
+        assert_eq!(find_slots(&layout, 8, 4), 5..6, "w[0]");
+        assert_eq!(find_slots(&layout, 20, 4), 8..9, "w[3]");
+        assert_eq!(find_slots(&layout, 12, 8), 6..8, "w[1..3]");
+        assert_eq!(find_slots(&layout, 8, 16), 5..9, "all of w");
+        assert_eq!(find_slots(&layout, 24, 4), 1..2);
     }
 }

@@ -1,0 +1,336 @@
+//! What the macro computes of repetition at expansion time: the values of a graph's consts, the
+//! range of a `for` loop, an index (`attn[layer + 1]`, `w[LAYERS - 1]`), an array param's length.
+//!
+//! The topology is fixed when the macro runs, so every count and every index that picks a node
+//! or a buffer must be known then: integer literals, the consts declared in the graph, the loop
+//! variable, and `+ - * / %` between them (parentheses, `as usize` allowed). A const declared
+//! outside the graph is a path rustc resolves after the macro ran, so the macro cannot use it.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
+use syn::spanned::Spanned;
+use syn::{BinOp, Expr, Ident, Lit, Type};
+
+use crate::model::name_of;
+
+/// The names an index may use: the graph's consts (those the macro could evaluate) and the
+/// loop variable, with the value it has in one iteration.
+#[derive(Clone, Copy)]
+pub struct Env<'e> {
+    pub consts: &'e BTreeMap<String, usize>,
+    pub var: Option<(&'e str, usize)>,
+}
+
+/// Why an expression has no value the macro knows.
+#[derive(Debug, Clone)]
+pub struct Unknown {
+    /// The token to point at.
+    pub span: Span,
+    pub why: Why,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Why {
+    /// A name the macro does not know (a param, a const declared outside the graph, another
+    /// loop's variable).
+    Name(String),
+    /// An operation the macro does not evaluate (a call, a method, `<<`, ...).
+    Unsupported,
+    /// Below zero, or beyond `usize`.
+    OutOfRange,
+    /// A division or remainder by zero.
+    DivisionByZero,
+    /// A range without its start or its end (`0..`).
+    OpenRange,
+}
+
+/// What the macro evaluates, said in messages.
+pub const WHAT_IS_KNOWN: &str = "integer literals, consts declared in the graph and the loop \
+                                 variable, with `+`, `-`, `*`, `/` and `%`";
+
+impl Unknown {
+    /// The reason, as a message says it: `` `n` is not a const of the graph``; `is_param` tells
+    /// the graph's params, which are known only at run time.
+    pub fn reason(&self, is_param: &dyn Fn(&str) -> bool) -> String {
+        match &self.why {
+            Why::Name(name) if is_param(name) => format!(
+                "`{name}` is a param, known only when the graph is built, and the topology is \
+                 fixed at compile time (the macro knows {WHAT_IS_KNOWN})"
+            ),
+            Why::Name(name) => format!(
+                "`{name}` is not known when the macro expands (it knows {WHAT_IS_KNOWN}; a const \
+                 declared outside the graph is not, declare it in the graph: `const {name}: \
+                 usize = ...;`)"
+            ),
+            Why::Unsupported => format!("the macro evaluates only {WHAT_IS_KNOWN}"),
+            Why::OutOfRange => "its value is below zero or beyond `usize`".to_owned(),
+            Why::DivisionByZero => "it divides by zero".to_owned(),
+            Why::OpenRange => "a repetition's range has a start and an end, `start..end` or \
+                               `start..=end`"
+                .to_owned(),
+        }
+    }
+}
+
+/// The value of `expr` in `env`.
+pub fn eval(expr: &Expr, env: Env) -> Result<usize, Unknown> {
+    let value = eval_wide(expr, env)?;
+    usize::try_from(value).map_err(|_| Unknown {
+        span: expr.span(),
+        why: Why::OutOfRange,
+    })
+}
+
+/// The value in `i128`, so that `layer - 1` at `layer = 0` is -1 and reported as such.
+fn eval_wide(expr: &Expr, env: Env) -> Result<i128, Unknown> {
+    let unsupported = || Unknown {
+        span: expr.span(),
+        why: Why::Unsupported,
+    };
+    let out_of_range = || Unknown {
+        span: expr.span(),
+        why: Why::OutOfRange,
+    };
+    match expr {
+        Expr::Lit(lit) => match &lit.lit {
+            Lit::Int(int) => int.base10_parse::<i128>().map_err(|_| out_of_range()),
+            _ => Err(unsupported()),
+        },
+        Expr::Path(path) if path.qself.is_none() => {
+            let Some(ident) = path.path.get_ident() else {
+                return Err(unsupported());
+            };
+            let name = name_of(ident);
+            if let Some((var, value)) = env.var {
+                if var == name {
+                    return Ok(value as i128);
+                }
+            }
+            match env.consts.get(&name) {
+                Some(&value) => Ok(value as i128),
+                None => Err(Unknown {
+                    span: ident.span(),
+                    why: Why::Name(name),
+                }),
+            }
+        }
+        Expr::Paren(inner) => eval_wide(&inner.expr, env),
+        Expr::Group(inner) => eval_wide(&inner.expr, env),
+        // `layer as usize`: the value is already one.
+        Expr::Cast(cast) if is_usize(&cast.ty) => eval_wide(&cast.expr, env),
+        Expr::Binary(binary) => {
+            let (a, b) = (
+                eval_wide(&binary.left, env)?,
+                eval_wide(&binary.right, env)?,
+            );
+            let value = match binary.op {
+                BinOp::Add(_) => a.checked_add(b),
+                BinOp::Sub(_) => a.checked_sub(b),
+                BinOp::Mul(_) => a.checked_mul(b),
+                BinOp::Div(_) | BinOp::Rem(_) if b == 0 => {
+                    return Err(Unknown {
+                        span: binary.right.span(),
+                        why: Why::DivisionByZero,
+                    })
+                }
+                BinOp::Div(_) => a.checked_div(b),
+                BinOp::Rem(_) => a.checked_rem(b),
+                _ => return Err(unsupported()),
+            };
+            value.ok_or_else(out_of_range)
+        }
+        _ => Err(unsupported()),
+    }
+}
+
+/// `usize`, as a cast's target is written.
+fn is_usize(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.is_ident("usize"))
+}
+
+/// The graph's consts, evaluated in declared order (a const may use those before it). A const
+/// the macro cannot evaluate is left out, with why (`check::repetition` reports it).
+pub fn eval_consts<'a>(
+    consts: impl IntoIterator<Item = &'a syn::ItemConst>,
+) -> (BTreeMap<String, usize>, Vec<(&'a syn::ItemConst, Unknown)>) {
+    let mut values = BTreeMap::new();
+    let mut failed = Vec::new();
+    for item in consts {
+        let env = Env {
+            consts: &values,
+            var: None,
+        };
+        match eval(&item.expr, env) {
+            Ok(value) => {
+                values.entry(name_of(&item.ident)).or_insert(value);
+            }
+            Err(why) => failed.push((item, why)),
+        }
+    }
+    (values, failed)
+}
+
+/// The range of a `for` loop, `start..end` or `start..=end`, as the values it takes.
+pub fn eval_range(
+    range: &Expr,
+    consts: &BTreeMap<String, usize>,
+) -> Result<(usize, usize), Unknown> {
+    let env = Env { consts, var: None };
+    let Expr::Range(r) = range else {
+        return Err(Unknown {
+            span: range.span(),
+            why: Why::Unsupported,
+        });
+    };
+    let (Some(start), Some(end)) = (&r.start, &r.end) else {
+        return Err(Unknown {
+            span: range.span(),
+            why: Why::OpenRange,
+        });
+    };
+    let (start, end) = (eval(start, env)?, eval(end, env)?);
+    let end = match r.limits {
+        syn::RangeLimits::HalfOpen(_) => end,
+        syn::RangeLimits::Closed(_) => end.checked_add(1).ok_or(Unknown {
+            span: range.span(),
+            why: Why::OutOfRange,
+        })?,
+    };
+    Ok((start, end.max(start)))
+}
+
+/// The longest array param whose elements are values of their own (compared and indexed one
+/// by one); a longer array is one value, as any other param.
+pub const MAX_ELEMENTS: usize = 65_536;
+
+/// `n` as messages write it: `65,536`.
+pub fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `[T; N]`: the element type and the length, when the macro knows `N` (at most
+/// [`MAX_ELEMENTS`]).
+pub fn array_of<'t>(ty: &'t Type, consts: &BTreeMap<String, usize>) -> Option<(&'t Type, usize)> {
+    match ty {
+        Type::Array(array) => {
+            let env = Env { consts, var: None };
+            eval(&array.len, env)
+                .ok()
+                .filter(|&len| len <= MAX_ELEMENTS)
+                .map(|len| (&*array.elem, len))
+        }
+        Type::Group(group) => array_of(&group.elem, consts),
+        Type::Paren(paren) => array_of(&paren.elem, consts),
+        _ => None,
+    }
+}
+
+/// Calls `f` on every identifier of `tokens` that may be a local variable (see
+/// `model::each_ident`), with the bracketed group right after it if there is one (`w[layer]`:
+/// `w` and `[layer]`).
+pub fn each_indexed(tokens: TokenStream, f: &mut dyn FnMut(&Ident, Option<&Group>)) {
+    crate::model::each_mention_then(tokens, &mut |ident, next| {
+        let index = match next {
+            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket => Some(g),
+            _ => None,
+        };
+        f(ident, index);
+    });
+}
+
+/// The expression in an index group (`[layer + 1]`), if it is one.
+pub fn index_expr(group: &Group) -> Option<Expr> {
+    syn::parse2(group.stream()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn consts() -> BTreeMap<String, usize> {
+        BTreeMap::from([("LAYERS".to_owned(), 32), ("HEADS".to_owned(), 4)])
+    }
+
+    fn value(source: &str, var: Option<(&str, usize)>) -> Result<usize, Why> {
+        let consts = consts();
+        let expr: Expr = syn::parse_str(source).unwrap();
+        eval(
+            &expr,
+            Env {
+                consts: &consts,
+                var,
+            },
+        )
+        .map_err(|u| u.why)
+    }
+
+    #[test]
+    fn indices_are_evaluated() {
+        assert_eq!(value("LAYERS - 1", None), Ok(31));
+        assert_eq!(value("(layer + 1) % 2", Some(("layer", 3))), Ok(0));
+        assert_eq!(value("layer * HEADS + 3", Some(("layer", 2))), Ok(11));
+        assert_eq!(value("layer as usize", Some(("layer", 5))), Ok(5));
+        assert_eq!(value("0x10", None), Ok(16));
+    }
+
+    #[test]
+    fn what_the_macro_cannot_know_is_said() {
+        assert_eq!(value("n", None), Err(Why::Name("n".to_owned())));
+        assert_eq!(value("layer - 1", Some(("layer", 0))), Err(Why::OutOfRange));
+        assert_eq!(
+            value("LAYERS / (HEADS - 4)", None),
+            Err(Why::DivisionByZero)
+        );
+        assert_eq!(value("f(1)", None), Err(Why::Unsupported));
+        assert_eq!(value("1 << 2", None), Err(Why::Unsupported));
+        assert_eq!(value("-1", None), Err(Why::Unsupported));
+    }
+
+    #[test]
+    fn consts_use_the_consts_before_them() {
+        let items: Vec<syn::ItemConst> = [
+            "const A: usize = 4;",
+            "const B: usize = A * 2;",
+            "const C: usize = D;",
+            "const D: usize = 1;",
+        ]
+        .iter()
+        .map(|s| syn::parse_str(s).unwrap())
+        .collect();
+        let (values, failed) = eval_consts(&items);
+        assert_eq!(values.get("B"), Some(&8));
+        assert_eq!(failed.len(), 1);
+        assert_eq!(failed[0].0.ident, "C");
+    }
+
+    #[test]
+    fn numbers_are_grouped_by_thousands() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(65_536), "65,536");
+        assert_eq!(grouped(1_200_000), "1,200,000");
+    }
+
+    #[test]
+    fn ranges_and_array_lengths() {
+        let consts = consts();
+        let range = |s: &str| eval_range(&syn::parse_str(s).unwrap(), &consts).map_err(|u| u.why);
+        assert_eq!(range("0..LAYERS"), Ok((0, 32)));
+        assert_eq!(range("1..=3"), Ok((1, 4)));
+        assert_eq!(range("5..2"), Ok((5, 5)));
+        assert_eq!(range("0.."), Err(Why::OpenRange));
+        let ty: Type = syn::parse_str("[DeviceBuffer<f32>; LAYERS]").unwrap();
+        assert_eq!(array_of(&ty, &consts).map(|(_, n)| n), Some(32));
+        let ty: Type = syn::parse_str("[f32; OUTSIDE]").unwrap();
+        assert!(array_of(&ty, &consts).is_none());
+    }
+}
