@@ -22,6 +22,7 @@ mod robustness;
 #[cfg(test)]
 mod snapshots;
 mod text;
+mod tokens;
 
 use proc_macro::TokenStream;
 

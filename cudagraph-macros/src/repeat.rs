@@ -12,7 +12,7 @@ use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use syn::spanned::Spanned;
 use syn::{BinOp, Expr, Ident, Lit, Type};
 
-use crate::model::name_of;
+use crate::tokens::name_of;
 
 /// The names an index may use: the graph's consts (those the macro could evaluate) and the
 /// loop variable, with the value it has in one iteration.
@@ -235,10 +235,10 @@ pub fn array_of<'t>(ty: &'t Type, consts: &BTreeMap<String, usize>) -> Option<(&
 }
 
 /// Calls `f` on every identifier of `tokens` that may be a local variable (see
-/// `model::each_ident`), with the bracketed group right after it if there is one (`w[layer]`:
+/// `tokens::each_ident`), with the bracketed group right after it if there is one (`w[layer]`:
 /// `w` and `[layer]`).
 pub fn each_indexed(tokens: TokenStream, f: &mut dyn FnMut(&Ident, Option<&Group>)) {
-    crate::model::each_mention_then(tokens, &mut |ident, next| {
+    crate::tokens::each_mention_then(tokens, &mut |ident, next| {
         let index = match next {
             Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket => Some(g),
             _ => None,

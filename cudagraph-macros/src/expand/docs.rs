@@ -259,7 +259,7 @@ pub fn param_doc(g: &Gen, param: usize) -> String {
 
 pub fn exec_doc(g: &Gen) -> String {
     let (graph, params) = (g.graph, &g.params_ty);
-    let guard = super::tracked::guard_type(g);
+    let guard = &g.guard_ty;
     let mut out = format!(
         "[`{graph}`], instantiated, with the [`{params}`] it runs, which it owns \
          ([`params`](Self::params)).\n\n\

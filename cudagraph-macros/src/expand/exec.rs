@@ -14,7 +14,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
     let (vis, pass) = (&g.model.decl.vis, &g.pass);
     let (graph, params_ty, exec_ty, nodes_ty, state_ty) =
         (g.graph, &g.params_ty, &g.exec_ty, &g.nodes_ty, &g.state_ty);
-    let guard_ty = super::tracked::guard_type(g);
+    let guard_ty = &g.guard_ty;
     let (count, slot_count) = (g.nodes.len(), g.model.slot_count());
     let exec_name = exec_ty.to_string();
     let (params, stream, source) = (

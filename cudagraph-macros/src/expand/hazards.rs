@@ -9,7 +9,8 @@ use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
 use super::{at, params_at, private_at, Gen};
-use crate::check::hazards::{race_key, race_message, used_here, Analysis, NodeUse, Overlap, Race};
+use crate::check::hazards::{race_key, race_message, used_here};
+use crate::model::hazards::{Analysis, NodeUse, Overlap, Race};
 use crate::model::{kernel_params, name_of, Access, Buffer, Mem, Opaque, Spelled};
 use crate::parse::NodeOp;
 use crate::text::pretty;

@@ -185,6 +185,8 @@ struct Gen<'a> {
     graph: &'a Ident,
     params_ty: Ident,
     exec_ty: Ident,
+    /// `<Graph>ParamsMut`, the guard of `params_mut()`.
+    guard_ty: Ident,
     nodes_ty: Ident,
     state_ty: Ident,
     launch_ty: Ident,
@@ -209,7 +211,7 @@ struct Gen<'a> {
     /// What each param is to the nodes: how it is copied and compared (see `owned`).
     roles: Vec<Role>,
     /// What the hazard rule leaves to the types and to the values.
-    analysis: &'a crate::check::hazards::Analysis,
+    analysis: &'a crate::model::hazards::Analysis,
 }
 
 /// What a param is to the nodes, which decides how the graph and its executable copy it and how
@@ -437,6 +439,7 @@ impl<'a> Gen<'a> {
             graph,
             params_ty: format_ident!("{}Params", base, span = graph.span()),
             exec_ty: format_ident!("{}Exec", base, span = graph.span()),
+            guard_ty: format_ident!("{}ParamsMut", base, span = graph.span()),
             nodes_ty: hidden("Nodes"),
             state_ty: hidden("State"),
             launch_ty: hidden("Launch"),

@@ -21,11 +21,6 @@ use super::{
 use crate::model::{name_of, Buffer};
 use crate::parse::NodeOp;
 
-/// `<Graph>ParamsMut`, the guard of `params_mut()`.
-pub fn guard_type(g: &Gen) -> proc_macro2::Ident {
-    format_ident!("{}ParamsMut", name_of(g.graph), span = g.graph.span())
-}
-
 /// The executable's `Tracked` implementation, its update function per node, its setters, and
 /// the guard type.
 pub fn tracked(g: &Gen) -> TokenStream {
@@ -37,7 +32,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
         &g.params_ty,
         &g.exec_ty,
     );
-    let guard_ty = guard_type(g);
+    let guard_ty = &g.guard_ty;
     let exec_name = exec_ty.to_string();
     let params = params_at(Span::call_site());
 

@@ -1,0 +1,313 @@
+//! The hazard analysis of a declaration (rule T14's findings): the races between unordered
+//! nodes that the declaration shows, those the types decide (`typed`, `probes`), and those only
+//! values show (`overlaps`, `children`). Computed once per model ([`Model::hazards`]); the rule
+//! reports it (`check::hazards`) and the expansion generates the checks it leaves to types and
+//! values (`expand::hazards`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+
+use proc_macro2::Span;
+
+use super::{Access, Buffer, Mem, MemUse, Model, Opaque, Spelled};
+use crate::parse::NodeOp;
+
+/// What one node does with one buffer: its accesses (one per naming), the first token naming
+/// it, and whether it is certainly memory.
+#[derive(Clone)]
+pub struct NodeUse {
+    pub accesses: Vec<Access>,
+    pub span: Span,
+    pub mem: Mem,
+}
+
+/// Two nodes no edge orders that use one buffer.
+pub struct Race {
+    pub a: usize,
+    pub b: usize,
+    pub buffer: Buffer,
+    pub use_a: NodeUse,
+    pub use_b: NodeUse,
+}
+
+/// A kernel argument naming a param whose type the macro cannot read: it must be memory, or a
+/// plain (`Copy`) value, as its kernel parameter says.
+pub struct ArgProbe {
+    pub node: usize,
+    pub param: usize,
+    pub accesses: Vec<Access>,
+    pub span: Span,
+}
+
+/// Two different params (or elements of an array param), one used by node `a`, the other by
+/// node `b` (no edge orders them), one writing: whether they share memory is known when the
+/// graph is built.
+///
+/// (The uses are shared with the node's own: a loop of iterations no edge orders has an
+/// overlap per pair of them.)
+pub struct Overlap {
+    pub a: usize,
+    pub buffer_a: Buffer,
+    pub use_a: Rc<NodeUse>,
+    pub b: usize,
+    pub buffer_b: Buffer,
+    pub use_b: Rc<NodeUse>,
+}
+
+/// A child node and a node no edge orders with it: the child graph's memory is checked against
+/// the other node's when the graph is built.
+pub struct ChildPair {
+    pub child: usize,
+    pub other: usize,
+    /// The other node's uses of params (none when it is a child node too).
+    pub uses: Vec<(Buffer, NodeUse)>,
+    /// The params both nodes opted out for.
+    pub exempt: Vec<usize>,
+}
+
+/// Everything the hazard rule finds in one declaration.
+#[derive(Default)]
+pub struct Analysis {
+    /// Races the declaration shows (reported by `check::hazards`).
+    pub races: Vec<Race>,
+    /// Pairs involving a capture node without declared uses that cannot be checked at all.
+    pub opaque: Vec<(usize, usize)>,
+    /// Races the types decide: asserted by the generated code.
+    pub typed: Vec<Race>,
+    pub probes: Vec<ArgProbe>,
+    pub overlaps: Vec<Overlap>,
+    pub children: Vec<ChildPair>,
+}
+
+/// Each node's uses, by buffer.
+pub fn node_uses(model: &Model) -> Vec<BTreeMap<Buffer, NodeUse>> {
+    let uses: Vec<Vec<MemUse>> = model.nodes.iter().map(|n| model.memory_uses(n)).collect();
+    // A param is certainly memory when its type says so or some node takes it as memory only.
+    let forced: BTreeSet<Buffer> = uses
+        .iter()
+        .flatten()
+        .filter(|u| u.mem == Mem::Yes)
+        .map(|u| u.buffer)
+        .collect();
+    uses.iter()
+        .map(|node| {
+            let mut by_buffer: BTreeMap<Buffer, NodeUse> = BTreeMap::new();
+            for u in node {
+                let mem = if forced.contains(&u.buffer) {
+                    Mem::Yes
+                } else {
+                    Mem::Probe
+                };
+                by_buffer
+                    .entry(u.buffer)
+                    .or_insert_with(|| NodeUse {
+                        accesses: Vec::new(),
+                        span: u.span,
+                        mem,
+                    })
+                    .accesses
+                    .push(u.access);
+            }
+            by_buffer
+        })
+        .collect()
+}
+
+impl NodeUse {
+    /// Whether it writes, if the declaration says (`None`: the types decide).
+    pub fn known_write(&self) -> Option<bool> {
+        let mut write = false;
+        for a in &self.accesses {
+            write |= a.known_write()?;
+        }
+        Some(write)
+    }
+}
+
+/// The hazard rule's findings.
+pub fn analyze(model: &Model) -> Analysis {
+    let mut out = Analysis::default();
+    let n = model.nodes.len();
+    // Ordered for memory: an edge with data into a kernel that does not wait orders launches
+    // only (see `check::programmatic`).
+    let reach = model.memory_reachability();
+    let uses = node_uses(model);
+    let shared: Vec<BTreeMap<Buffer, Rc<NodeUse>>> = uses
+        .iter()
+        .map(|node| node.iter().map(|(b, u)| (*b, Rc::new(u.clone()))).collect())
+        .collect();
+    let opaque: Vec<Option<Opaque>> = model.nodes.iter().map(|n| model.opaque(n)).collect();
+    let opted: Vec<Vec<Buffer>> = model
+        .nodes
+        .iter()
+        .map(|node| {
+            model
+                .unordered_buffers(node)
+                .into_iter()
+                .filter_map(|(_, b)| b)
+                .collect()
+        })
+        .collect();
+    // `#[unordered(w)]` names a whole param: every element of an array param.
+    let opts = |node: usize, buffer: &Buffer| opted[node].iter().any(|o| o.same(*buffer));
+    let both_opted = |a: usize, b: usize, buffer: &Buffer| opts(a, buffer) && opts(b, buffer);
+    for (node, by_buffer) in uses.iter().enumerate() {
+        // Every instance of a repeated node gives its arguments to the same kernel parameters:
+        // the types are asked once.
+        if !model.first_of_decl(node) {
+            continue;
+        }
+        for (buffer, u) in by_buffer {
+            if let (Buffer::Param(param, _), Mem::Probe) = (*buffer, u.mem) {
+                out.probes.push(ArgProbe {
+                    node,
+                    param,
+                    accesses: u.accesses.clone(),
+                    span: u.span,
+                });
+            }
+        }
+    }
+    for b in 0..n {
+        for a in reach.unordered_before(b) {
+            match (opaque[a], opaque[b]) {
+                (Some(Opaque::Capture), Some(_)) | (Some(_), Some(Opaque::Capture)) => {
+                    out.opaque.push((a, b));
+                    continue;
+                }
+                (Some(Opaque::Child), _) | (_, Some(Opaque::Child)) => {
+                    let (child, other) = if opaque[a] == Some(Opaque::Child) {
+                        (a, b)
+                    } else {
+                        (b, a)
+                    };
+                    let params: Vec<(Buffer, NodeUse)> = uses[other]
+                        .iter()
+                        .filter(|(buffer, _)| buffer.param().is_some())
+                        .map(|(buffer, u)| (*buffer, u.clone()))
+                        .collect();
+                    if opaque[other] == Some(Opaque::Child) || !params.is_empty() {
+                        let exempt = opted[child]
+                            .iter()
+                            .filter(|b| opted[other].contains(b))
+                            .filter_map(|b| b.param())
+                            .collect();
+                        out.children.push(ChildPair {
+                            child,
+                            other,
+                            uses: params,
+                            exempt,
+                        });
+                    }
+                    continue;
+                }
+                (Some(Opaque::Capture), None) | (None, Some(Opaque::Capture)) => {
+                    // The capture may write any memory: every buffer param the other node
+                    // uses is a race, as if the capture wrote it.
+                    let (capture, other) = if opaque[a].is_some() { (a, b) } else { (b, a) };
+                    for (buffer, u) in &uses[other] {
+                        if matches!(buffer, Buffer::Alloc(_)) || both_opted(a, b, buffer) {
+                            continue;
+                        }
+                        let all = NodeUse {
+                            accesses: vec![Access::Write],
+                            span: capture_span(model, capture),
+                            mem: u.mem,
+                        };
+                        let (use_a, use_b) = if capture == a {
+                            (all, u.clone())
+                        } else {
+                            (u.clone(), all)
+                        };
+                        push_race(&mut out, a, b, *buffer, use_a, use_b);
+                    }
+                    continue;
+                }
+                (None, None) => {}
+            }
+            for (bb, ub) in &uses[b] {
+                for (ba, ua) in &uses[a] {
+                    if !ba.same(*bb) || both_opted(a, b, bb) {
+                        continue;
+                    }
+                    // The element, where one use names it and the other the whole array.
+                    let buffer = if matches!(bb, Buffer::Param(_, None)) {
+                        ba
+                    } else {
+                        bb
+                    };
+                    push_race(&mut out, a, b, *buffer, ua.clone(), ub.clone());
+                }
+            }
+            for (ba, ua) in &shared[a] {
+                for (bb, ub) in &shared[b] {
+                    let (Some(pa), Some(pb)) = (ba.param(), bb.param()) else {
+                        // Allocations have addresses of their own: only params share memory.
+                        continue;
+                    };
+                    if ba.same(*bb) || (opts(a, ba) && opts(b, bb)) {
+                        continue;
+                    }
+                    if ua.known_write() == Some(false) && ub.known_write() == Some(false) {
+                        continue;
+                    }
+                    let spaces = (model.param_spelled(pa), model.param_spelled(pb));
+                    if let (Spelled::Memory(sa), Spelled::Memory(sb)) = spaces {
+                        if sa != sb {
+                            continue;
+                        }
+                    }
+                    out.overlaps.push(Overlap {
+                        a,
+                        buffer_a: *ba,
+                        use_a: Rc::clone(ua),
+                        b,
+                        buffer_b: *bb,
+                        use_b: Rc::clone(ub),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Records a possible race: decided here when the declaration shows everything, else by the
+/// types.
+fn push_race(
+    out: &mut Analysis,
+    a: usize,
+    b: usize,
+    buffer: Buffer,
+    use_a: NodeUse,
+    use_b: NodeUse,
+) {
+    let race = Race {
+        a,
+        b,
+        buffer,
+        use_a,
+        use_b,
+    };
+    match (
+        race.use_a.known_write(),
+        race.use_b.known_write(),
+        race.use_a.mem,
+    ) {
+        (Some(wa), Some(wb), Mem::Yes) => {
+            if wa || wb {
+                out.races.push(race);
+            }
+        }
+        (Some(false), Some(false), _) => {}
+        _ => out.typed.push(race),
+    }
+}
+
+/// The token of a capture node's work.
+pub fn capture_span(model: &Model, node: usize) -> Span {
+    match &model.nodes[node].op {
+        NodeOp::Capture(c) => syn::spanned::Spanned::span(&c.work),
+        _ => model.nodes[node].decl.name.span(),
+    }
+}
