@@ -21,5 +21,6 @@ fn ui() {
     t.compile_fail("cases/soundness/*.rs");
     t.compile_fail("cases/programmatic/*.rs");
     t.compile_fail("cases/device_launch/*.rs");
+    t.compile_fail("cases/device_update/*.rs");
     t.compile_fail("cases/repetition/*.rs");
 }

@@ -2,7 +2,8 @@
 // handles, impls). Doc comments go to the graph type; `cfg` and lint attributes must go to every
 // item or the expansion would be inconsistent; any other attribute has no single item to go to,
 // so it is rejected with where to put it instead. Nodes take doc comments (they become the
-// handles' docs) and `#[unordered(...)]` (the hazard rule's opt-out); params take `#[indirect]`
+// handles' docs), `#[unordered(...)]` (the hazard rule's opt-out), `#[waits]` and
+// `#[device_updatable]`; params take `#[indirect]`
 // and `#[external]` (memory another API shares: see `hazards`), and may not be conditional, since
 // the nodes read them.
 
@@ -51,13 +52,14 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                 for attr in node
                     .attrs
                     .iter()
-                    .filter(|a| !is_any(a, &["doc", "unordered", "waits"]))
+                    .filter(|a| !is_any(a, &["doc", "unordered", "waits", "device_updatable"]))
                 {
                     cx.error_spanned(
                         attr,
                         format!(
                             "{} cannot be applied to a node: only doc comments, \
-                             `#[unordered(buffer, ...)]` and `#[waits]` can",
+                             `#[unordered(buffer, ...)]`, `#[waits]` and \
+                             `#[device_updatable]` can",
                             name(attr)
                         ),
                     );

@@ -12,6 +12,7 @@ mod concurrent_loops;
 mod conditionals;
 mod cycles;
 mod device_launch;
+mod device_update;
 pub mod generated;
 pub mod hazards;
 mod names;
@@ -112,6 +113,7 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
         conditionals::check(models, model, cx);
         programmatic::check(model, cx);
         device_launch::check(model, cx);
+        device_update::check(model, cx);
         // Graph order and data races are judged on a declaration that is otherwise sound: on a broken one (a
         // cycle, an operand that is no param) they would only add noise, or mislead.
         if cx.errors.len() == before {

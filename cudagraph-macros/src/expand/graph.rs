@@ -7,7 +7,7 @@ use syn::punctuated::Punctuated;
 use syn::{Path, Token};
 
 use super::node::{handle_name, ids_at, launches_at, nodes_at};
-use super::{docs, graph_at, indirect_key, local, params_at, Gen};
+use super::{device_node_key, docs, graph_at, indirect_key, local, params_at, Gen};
 use crate::parse::NodeOp;
 use syn::spanned::Spanned;
 
@@ -99,6 +99,12 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     let handle_fields = conditionals.iter().map(|n| {
         let name = handle_name(n);
         quote!(#name: #p::ConditionalHandle,)
+    });
+    // `#[device_updatable]` kernel nodes' device handles, which kernels take as arguments
+    // (`device_node(x)`).
+    let device_node_fields = g.nodes.iter().filter(|n| n.device_updatable).map(|n| {
+        let (key, ty) = (device_node_key(&n.decl.name), g.device_node_type(n));
+        quote!(#key: #ty,)
     });
     // `#[indirect]` params: their keys, made before any node (the runtime adds the fetch node
     // that fills them at the start of each launch, and orders their readers after it).
@@ -285,10 +291,12 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         struct #nodes_ty {
             #(#node_fields)*
             #(#handle_fields)*
+            #(#device_node_fields)*
             #(#key_fields)*
         }
 
-        // SAFETY: node handles, conditional handles and `#[indirect]` keys, all `Unbuilt`.
+        // SAFETY: node handles, conditional handles, device-updatable nodes' device handles and
+        // `#[indirect]` keys, all `Unbuilt`.
         #(#pass)*
         unsafe impl #p::Unbuilt for #nodes_ty {}
 

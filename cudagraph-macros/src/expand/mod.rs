@@ -148,6 +148,12 @@ fn indirect_key(name: &Ident) -> Ident {
     format_ident!("__cg_indirect_{}", name_of(name))
 }
 
+/// The field (of the nodes struct) and eval-function parameter holding the device handle of the
+/// `#[device_updatable]` kernel node `name`.
+fn device_node_key(name: &Ident) -> Ident {
+    format_ident!("__cg_device_node_{}", name_of(name))
+}
+
 /// The executable's method that makes the single-node update of the node at `pos` from the
 /// params it keeps (see `tracked`).
 fn update_fn(pos: usize) -> Ident {
@@ -251,6 +257,12 @@ struct NodeGen<'a> {
     allocs: Vec<usize>,
     /// Positions of the conditional nodes whose handles its expressions name.
     handles: Vec<usize>,
+    /// Positions of the device-updatable kernel nodes whose device handles its kernel takes
+    /// (`device_node(x)` arguments), in the order first named.
+    dev_nodes: Vec<usize>,
+    /// Whether it is a `#[device_updatable]` kernel node: added with its device handle, which
+    /// the nodes struct keeps for the kernels that take it.
+    device_updatable: bool,
     /// Indices of the `#[indirect]` params its expressions name (it gets their keys).
     indirects: Vec<usize>,
     /// Where the node is: `None` at the top of the graph, else the position of its conditional
@@ -358,6 +370,20 @@ impl<'a> Gen<'a> {
                         .into_iter()
                         .map(|(c, _)| pos[c])
                         .collect(),
+                    dev_nodes: {
+                        let mut found: Vec<usize> = Vec::new();
+                        for arg in model.device_args(index) {
+                            if let crate::model::DeviceArg::Node(x) = arg {
+                                if let Some(t) = model.node(x).map(|t| pos[t]) {
+                                    if !found.contains(&t) {
+                                        found.push(t);
+                                    }
+                                }
+                            }
+                        }
+                        found
+                    },
+                    device_updatable: model.is_device_updatable(index),
                     scope: model.scopes[index].map(|(c, b)| (pos[c], b)),
                     indirects: model.indirect_mentions(node),
                     site: site_of(&node.op),

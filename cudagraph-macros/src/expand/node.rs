@@ -11,9 +11,10 @@ use syn::spanned::Spanned;
 use syn::{Expr, Ident, Type};
 
 use super::{
-    at, graph_at, indirect_key, local, moved, params_at, private_at, Gen, NodeGen, PER_FN,
+    at, device_node_key, graph_at, indirect_key, local, moved, params_at, private_at, Gen,
+    NodeGen, PER_FN,
 };
-use crate::model::{kernel_params, operand_name};
+use crate::model::{device_arg, kernel_params, operand_name, DeviceArg};
 use crate::parse::{
     CaptureOp, CollectiveKind, CollectiveOp, CondKind, CondOp, EdgeKind, KernelOp, NodeDecl,
     NodeOp, RecordOp, WaitOp,
@@ -172,7 +173,51 @@ impl Gen<'_> {
             let (name, ty) = (&self.model.params[i].name, &self.model.params[i].ty);
             quote!(#name: #p::Indirect<#ty>,)
         });
-        quote!(#(#params)* #(#indirects)*)
+        // `device_node(x)` arguments: the device handles of those nodes.
+        let dev_nodes = node.dev_nodes.iter().map(|&pos| {
+            let target = &self.nodes[pos];
+            let (key, ty) = (device_node_key(&target.decl.name), self.device_node_type(target));
+            quote!(#key: #ty,)
+        });
+        quote!(#(#params)* #(#indirects)* #(#dev_nodes)*)
+    }
+
+    /// The type of a `#[device_updatable]` kernel node's device handle.
+    pub(super) fn device_node_type(&self, node: &NodeGen) -> TokenStream {
+        let p = &self.p;
+        match &node.decl.op {
+            NodeOp::Kernel(k) => {
+                let args = self.kernel_args_type(k);
+                quote!(#p::DeviceNodeOf<#args>)
+            }
+            _ => quote!(()),
+        }
+    }
+
+    /// A kernel argument as the eval function computes it: `device_node(x)` is the handle it
+    /// gets for `x`, `param_offset(x, i)` a constant (checked where the declaration compiles:
+    /// a pointer or handle parameter fails the build), anything else the user's expression.
+    fn kernel_arg(&self, arg: &Expr) -> TokenStream {
+        let target = |x: &Ident| {
+            self.nodes
+                .iter()
+                .find(|n| crate::model::name_of(&n.decl.name) == crate::model::name_of(x))
+        };
+        match device_arg(arg) {
+            Some(DeviceArg::Node(x)) => {
+                let key = device_node_key(x);
+                quote_spanned!(at(arg.span())=> #key)
+            }
+            Some(DeviceArg::Offset(x, i)) => {
+                let args = match target(x).map(|n| &n.decl.op) {
+                    Some(NodeOp::Kernel(k)) => self.kernel_args_type(k),
+                    _ => quote!(()),
+                };
+                let (s, p) = (at(arg.span()), private_at(arg.span()));
+                quote_spanned!(s=> const { #p::device_param_offset::<#args>(#i) })
+            }
+            _ => self.user(arg.to_token_stream()),
+        }
     }
 
     /// The allocations, conditional handles and `#[indirect]` keys a node names, as arguments of
@@ -197,6 +242,11 @@ impl Gen<'_> {
                 node.indirects
                     .iter()
                     .map(|&i| indirect_key(&self.model.params[i].name)),
+            )
+            .chain(
+                node.dev_nodes
+                    .iter()
+                    .map(|&pos| device_node_key(&self.nodes[pos].decl.name)),
             )
             .map(|field| {
                 let field = moved(&field, node.site);
@@ -456,13 +506,13 @@ impl Gen<'_> {
             Some(types) if types.len() == k.args.len() => {
                 let args = k.args.iter().zip(types).map(|(arg, ty)| {
                     let (s, p) = (at(arg.span()), private_at(arg.span()));
-                    let value = self.user(arg.to_token_stream());
+                    let value = self.kernel_arg(arg);
                     quote_spanned!(s=> #p::KernelArgPart::<'static, #ty, _>::new(#value))
                 });
                 quote!(#(#args,)*)
             }
             _ => {
-                let args = k.args.iter().map(|arg| self.user(arg.to_token_stream()));
+                let args = k.args.iter().map(|arg| self.kernel_arg(arg));
                 quote!(#(#args,)*)
             }
         }
@@ -586,6 +636,22 @@ impl Gen<'_> {
                         #p::add_edge::<()>(#graph, #nodes.#dep.id(), #added.id(), #p::EdgeKind::#kind)?;
                     }
                 });
+                // `#[device_updatable]` (checked: a kernel at the top of the graph, in no loop):
+                // its device handle goes beside its handle, for the kernels that take it.
+                if node.device_updatable {
+                    let dev = moved(&local("device_node"), site);
+                    let key = moved(&device_node_key(&node.decl.name), site);
+                    return quote_spanned! {s=>
+                        (#handle, #nodes.#key, #launch) = #p::add_node(#graph, #name, |#graph| {
+                            let (#kernel, #config, #args) = #graph_ty::#eval(#params #allocs);
+                            #waits
+                            let (#added, #dev) = #graph.add_device_updatable_kernel(#k, #c, #a, #deps)?;
+                            #(#edges)*
+                            #p::Result::Ok((#added, #dev, #c))
+                        })?;
+                        #record
+                    };
+                }
                 // The launch configuration comes out too: the executable keeps it.
                 return quote_spanned! {s=>
                     #before

@@ -10,7 +10,8 @@
 //!
 //! Here: the model, its construction and lookups; in `order`, the order edges make (canonical
 //! order, reachability, paths, cycles); in `mentions`, what a node's expressions name; in
-//! `memory`, the memory a node uses and how a param's type spells it.
+//! `memory`, the memory a node uses and how a param's type spells it; in `device_update`, the
+//! device-updatable kernel nodes and the kernel arguments that reach them.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -25,12 +26,14 @@ use crate::parse::{
 use crate::reach::Reach;
 use crate::repeat::{self, Env};
 
+mod device_update;
 pub mod hazards;
 mod memory;
 mod mentions;
 mod order;
 
 pub use crate::tokens::{each_ident, may_be_local, name_of};
+pub use device_update::{device_arg, DeviceArg};
 pub use memory::{Access, Buffer, Mem, MemUse, Opaque, Spelled};
 pub use mentions::{kernel_params, last_segment, operand_name};
 pub use order::cycle_edges;

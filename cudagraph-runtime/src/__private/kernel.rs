@@ -1,5 +1,6 @@
 //! Kernel nodes: the kernel a node launches and its `<<<...>>>` configuration.
 
+use crate::device_launch::DeviceKernelNode;
 use crate::{Kernel, KernelArgs, LaunchConfig};
 
 // ---------------------------------------------------------------------------------------------
@@ -122,4 +123,29 @@ pub fn declared_waits<A>(kernel: &crate::Kernel<A>, node: &'static str) -> crate
                  `#[waits]`"
             .into(),
     })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Device-updatable kernel nodes (`#[device_updatable]`).
+
+/// A device-updatable kernel node's device handle, as `device_node(x)` gives it.
+pub type DeviceNodeOf<A> = DeviceKernelNode<A>;
+
+/// `param_offset(x, index)`: the byte offset of value parameter `index` of a kernel whose
+/// parameter tuple is `A`, evaluated where the declaration is compiled (the generated code calls
+/// it in a `const` block): an index past the last parameter, or a memory or handle parameter
+/// (which a device-side update may not change: the memory a node uses stays what the host gave
+/// it), fails the build with the message below.
+pub const fn device_param_offset<A: KernelArgs>(index: usize) -> u64 {
+    assert!(
+        index < A::COUNT,
+        "`param_offset(node, index)`: the index is past the kernel's last parameter"
+    );
+    assert!(
+        A::SETTABLE[index],
+        "`param_offset(node, index)`: that parameter is memory or a handle; a device-side update \
+         may change only value parameters (`cudaGraphKernelNodeSetParam`), the memory a node \
+         uses stays what the host gave it"
+    );
+    A::OFFSETS[index] as u64
 }

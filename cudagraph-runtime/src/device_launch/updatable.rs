@@ -61,6 +61,10 @@ pub struct DeviceKernelNode<A> {
     pub(crate) _args: PhantomData<fn(A)>,
 }
 
+// SAFETY: two `u64`s and a zero-sized marker; scope 0 is never handed out, so every graph
+// refuses the all-zero handle as another graph's.
+unsafe impl<A> crate::node::unbuilt::Unbuilt for DeviceKernelNode<A> {}
+
 impl<A> Clone for DeviceKernelNode<A> {
     fn clone(&self) -> Self {
         *self

@@ -1,0 +1,1246 @@
+//! A `#[device_updatable]` kernel node of a `#[device_launch]` declaration: it is added with its
+//! device handle, which the nodes struct keeps; a later kernel takes it (`device_node(bump)`) and
+//! the offset of its first parameter (`param_offset(bump, 0)`, a constant checked where the
+//! declaration compiles).
+use cudagraph_runtime::device_launch::DeviceNode;
+use cudagraph_runtime::prelude::*;
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if <::cudagraph_runtime::__private::ParamProbe<
+        Kernel<(u32, DevicePtrMut<u32>)>,
+    >>::IS_HANDLE {
+        ::cudagraph_runtime::__private::fail(
+            "param `bump_k` is a `ConditionalHandle`: a handle is made by the conditional node that reads it (`name: while bump_k { ... }`), since one made for another graph would be set where no node reads it",
+        )
+    }
+};
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if <::cudagraph_runtime::__private::ParamProbe<
+        Kernel<(DeviceNode, u64, DevicePtrMut<u32>)>,
+    >>::IS_HANDLE {
+        ::cudagraph_runtime::__private::fail(
+            "param `steer_k` is a `ConditionalHandle`: a handle is made by the conditional node that reads it (`name: while steer_k { ... }`), since one made for another graph would be set where no node reads it",
+        )
+    }
+};
+/**The params of [`Steered`]: what its nodes are built from ([`Steered::build`]). Its executable owns a copy ([`SteeredExec::params`]), changed through the executable (`set_<param>`, [`SteeredExec::params_mut`], [`SteeredExec::set_params`]), which updates exactly the nodes that read what changed:
+
+- node `bump` reads `bump_k`, `k`, `y`
+- node `steer` reads `steer_k`, `launches`
+*/
+#[allow(clippy::type_complexity)]
+struct SteeredParams {
+    ///Param `bump_k`, read by node `bump`.
+    pub bump_k: Kernel<(u32, DevicePtrMut<u32>)>,
+    ///Param `steer_k`, read by node `steer`.
+    pub steer_k: Kernel<(DeviceNode, u64, DevicePtrMut<u32>)>,
+    ///Param `k`, read by node `bump`.
+    pub k: u32,
+    ///Param `y`, read by node `bump`.
+    pub y: DeviceBuffer<u32>,
+    ///Param `launches`, read by node `steer`.
+    pub launches: DeviceBuffer<u32>,
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SteeredParams {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SteeredParams").finish_non_exhaustive()
+    }
+}
+/**A CUDA graph declared with `cuda_graph!`: [`Steered::build`] builds it from a [`SteeredParams`], [`Steered::instantiate`] makes it a [`SteeredExec`].
+
+# Nodes
+
+In build order (a node's position is its index in the graph):
+
+0. `bump`: `kernel bump_k<<<1, 32>>>(k, y)`
+1. `steer`: `kernel steer_k<<<1, 32>>>(device_node(bump), param_offset(bump, 0), launches)`, after `bump`
+
+# Topology
+
+<div style="overflow-x:auto"><svg xmlns="http://www.w3.org/2000/svg" role="img" width="76" height="128" viewBox="0 0 76 128" font-family="monospace" font-size="14" text-anchor="middle" fill="currentColor"><title>Topology of Steered: 2 nodes, 1 edge</title><defs><marker id="cg302d5256" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="8" markerHeight="8" orient="auto"><path d="M0 0L8 4L0 8z"/></marker></defs><g fill="none" stroke="currentColor" marker-end="url(#cg302d5256)"><path d="M38 48V80"/></g><rect x="9" y="8" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="38" y="25" fill="#111">bump</text><text x="38" y="41" font-size="11" fill="#374151">kernel</text><rect x="8" y="80" width="60" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="38" y="97" fill="#111">steer</text><text x="38" y="113" font-size="11" fill="#374151">kernel</text></svg></div>
+
+As text: `Steered::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
+*/
+struct Steered {
+    graph: ::cudagraph_runtime::__private::Graph<'static>,
+    nodes: ::cudagraph_runtime::__private::Box<
+        ::cudagraph_runtime::__private::ManuallyDrop<__SteeredNodes>,
+    >,
+    state: __SteeredState,
+    build_id: u64,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
+struct __SteeredNodes {
+    bump: ::cudagraph_runtime::__private::KernelNode<(u32, DevicePtrMut<u32>)>,
+    steer: ::cudagraph_runtime::__private::KernelNode<
+        (DeviceNode, u64, DevicePtrMut<u32>),
+    >,
+    __cg_device_node_bump: ::cudagraph_runtime::__private::DeviceNodeOf<
+        (u32, DevicePtrMut<u32>),
+    >,
+}
+unsafe impl ::cudagraph_runtime::__private::Unbuilt for __SteeredNodes {}
+#[doc(hidden)]
+#[allow(non_camel_case_types, non_snake_case, dead_code)]
+#[derive(Clone, Copy)]
+struct __SteeredLaunch {
+    bump: ::cudagraph_runtime::__private::LaunchConfig,
+    steer: ::cudagraph_runtime::__private::LaunchConfig,
+}
+unsafe impl ::cudagraph_runtime::__private::Unbuilt for __SteeredLaunch {}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __SteeredState {
+    params: ::cudagraph_runtime::__private::Box<SteeredParams>,
+    launch: ::cudagraph_runtime::__private::Box<__SteeredLaunch>,
+}
+impl Steered {
+    /// The declared shape: nodes in build order (their indices in the graph; one more
+    /// with `#[indirect]` params, whose fetch node comes first), kinds and edges. Its
+    /// `to_dot()` and `to_mermaid()` draw it.
+    pub const TOPOLOGY: ::cudagraph_runtime::__private::Topology = ::cudagraph_runtime::__private::Topology {
+        name: "Steered",
+        nodes: &[
+            ("bump", ::cudagraph_runtime::__private::NodeKind::Kernel),
+            ("steer", ::cudagraph_runtime::__private::NodeKind::Kernel),
+        ],
+        edges: &[(0usize, 1usize)],
+        bodies: &[],
+    };
+    /// [`TOPOLOGY`](Self::TOPOLOGY) drawn as a standalone SVG image, laid out when the
+    /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
+    /// in an HTML page; its lines and labels take the text colour of the page around it
+    /// (black in a file of its own). It is in the binary only if the program calls this.
+    pub const fn topology_svg() -> &'static str {
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"76\" height=\"128\" viewBox=\"0 0 76 128\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Steered: 2 nodes, 1 edge</title><defs><marker id=\"cg302d5256\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cg302d5256)\"><path d=\"M38 48V80\"/></g><rect x=\"9\" y=\"8\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"38\" y=\"25\" fill=\"#111\">bump</text><text x=\"38\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"8\" y=\"80\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"38\" y=\"97\" fill=\"#111\">steer</text><text x=\"38\" y=\"113\" font-size=\"11\" fill=\"#374151\">kernel</text></svg>"
+    }
+    /// Builds the graph from `params` on `ctx`'s device.
+    ///
+    /// Nodes are added in one fixed order (a topological order of the declaration, ties
+    /// broken by declaration order) with dependencies in declared order, so every graph
+    /// built here pairs node for node with every executable of this declaration.
+    pub fn build(
+        ctx: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaContext,
+        >,
+        __cg_params: &SteeredParams,
+    ) -> ::cudagraph_runtime::__private::Result<Self> {
+        Self::__cg_check_overlaps(__cg_params)?;
+        let mut __cg_graph = ::cudagraph_runtime::__private::Graph::with_capacity(
+            ctx,
+            2usize,
+        )?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_graph, "Steered");
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            graph: __cg_graph,
+            nodes,
+            state,
+            build_id: ::cudagraph_runtime::__private::next_build_id(),
+        })
+    }
+    /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
+    /// reusing the runtime graph's bookkeeping and references (see `Graph::clear`). The
+    /// cheap way to rebuild for a whole-graph update in a loop.
+    ///
+    /// On error the graph is left empty or partly built: rebuild it before using it
+    /// again (an update from it is refused).
+    pub fn rebuild(
+        &mut self,
+        __cg_params: &SteeredParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        Self::__cg_check_overlaps(__cg_params)?;
+        self.build_id = ::cudagraph_runtime::__private::next_build_id();
+        self.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&self.graph, "Steered");
+        self.nodes = nodes;
+        self.state = state;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// Adds every node to the empty `graph`, in the canonical order; returns their handles
+    /// and the state they were built from. (The handles come boxed for the reason given
+    /// at the `nodes` field: a signature naming their struct by value would repeat each
+    /// bad param type's error at the macro call.)
+    fn __cg_add_nodes(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &SteeredParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        (
+            ::cudagraph_runtime::__private::Box<
+                ::cudagraph_runtime::__private::ManuallyDrop<__SteeredNodes>,
+            >,
+            __SteeredState,
+        ),
+    > {
+        let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
+            ::cudagraph_runtime::__private::ManuallyDrop<__SteeredNodes>,
+        >();
+        let mut configs = ::cudagraph_runtime::__private::unbuilt_box::<
+            __SteeredLaunch,
+        >();
+        {
+            let nodes: &mut __SteeredNodes = &mut boxed;
+            #[allow(unused_variables)]
+            let launches: &mut __SteeredLaunch = &mut configs;
+            Self::__cg_add_0(__cg_graph, __cg_params, nodes, launches)?;
+        }
+        ::cudagraph_runtime::__private::Result::Ok((
+            boxed,
+            __SteeredState {
+                params: Self::__cg_own(__cg_params)?,
+                launch: configs,
+            },
+        ))
+    }
+    #[inline(never)]
+    fn __cg_add_0(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &SteeredParams,
+        nodes: &mut __SteeredNodes,
+        launches: &mut __SteeredLaunch,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        (nodes.bump, nodes.__cg_device_node_bump, launches.bump) = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "bump",
+            |__cg_graph| {
+                let (kernel, config, args) = Steered::__cg_eval_bump(__cg_params);
+                let (added, device_node) = __cg_graph
+                    .add_device_updatable_kernel(kernel, config, args, &[])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, device_node, config))
+            },
+        )?;
+        (nodes.steer, launches.steer) = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "steer",
+            |__cg_graph| {
+                let (kernel, config, args) = Steered::__cg_eval_steer(
+                    __cg_params,
+                    nodes.__cg_device_node_bump,
+                );
+                let added = __cg_graph
+                    .add_kernel(kernel, config, args, &[nodes.bump.id()])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
+            },
+        )?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The runtime graph.
+    pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
+        &self.graph
+    }
+    /// Refuses params under which two nodes that may run at the same time share memory, one
+    /// writing it.
+    #[allow(unused_variables)]
+    #[inline]
+    fn __cg_check_overlaps(
+        __cg_params: &SteeredParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{
+            ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+        };
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    ///Instantiates the graph with default flags.
+    pub fn instantiate(self) -> ::cudagraph_runtime::__private::Result<SteeredExec> {
+        self.instantiate_with(
+            ::cudagraph_runtime::__private::InstantiateFlags::NONE,
+            ::cudagraph_runtime::__private::Option::None,
+        )
+    }
+    ///Instantiates the graph with `flags`, uploading it to `upload` when given.
+    pub fn instantiate_with(
+        self,
+        flags: ::cudagraph_runtime::__private::InstantiateFlags,
+        upload: ::cudagraph_runtime::__private::Option<
+            &::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<SteeredExec> {
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            SteeredExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
+    }
+    ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
+    pub fn instantiate_on(
+        self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<SteeredExec> {
+        let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            SteeredExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
+    }
+    /// Instantiates the graph for launch from the device and uploads it on `upload`
+    /// (see `cudagraph_runtime::device_launch`): kernels launch it through its
+    /// `DeviceGraphExec::handle`, given for a kernel parameter of type `DeviceGraph`.
+    pub fn instantiate_for_device_launch(
+        self,
+        upload: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<
+        ::cudagraph_runtime::__private::DeviceGraphExec,
+    > {
+        self.graph.instantiate_for_device_launch(upload)
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_bump<'__cg_p>(
+        __cg_params: &'__cg_p SteeredParams,
+    ) -> (
+        &'__cg_p ::cudagraph_runtime::__private::Kernel<(u32, DevicePtrMut<u32>)>,
+        ::cudagraph_runtime::__private::LaunchConfig,
+        (
+            impl ::cudagraph_runtime::__private::KernelArg<'static, u32> + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtrMut<u32>,
+            > + '__cg_p,
+        ),
+    ) {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let bump_k = (&::cudagraph_runtime::__private::Bind(&__cg_params.bump_k))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let k = (&::cudagraph_runtime::__private::Bind(&__cg_params.k)).__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let y = (&::cudagraph_runtime::__private::Bind(&__cg_params.y)).__cg_bind();
+        let config = ::cudagraph_runtime::__private::launch(1, 32, 0);
+        let args = (
+            ::cudagraph_runtime::__private::KernelArgPart::<'static, u32, _>::new(k),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtrMut<u32>,
+                _,
+            >::new(y),
+        );
+        (
+            <Kernel<
+                (u32, DevicePtrMut<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::as_kernel(
+                &__cg_params.bump_k,
+            ),
+            config,
+            args,
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_steer<'__cg_p>(
+        __cg_params: &'__cg_p SteeredParams,
+        __cg_device_node_bump: ::cudagraph_runtime::__private::DeviceNodeOf<
+            (u32, DevicePtrMut<u32>),
+        >,
+    ) -> (
+        &'__cg_p ::cudagraph_runtime::__private::Kernel<
+            (DeviceNode, u64, DevicePtrMut<u32>),
+        >,
+        ::cudagraph_runtime::__private::LaunchConfig,
+        (
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DeviceNode,
+            > + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<'static, u64> + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtrMut<u32>,
+            > + '__cg_p,
+        ),
+    ) {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let steer_k = (&::cudagraph_runtime::__private::Bind(&__cg_params.steer_k))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let launches = (&::cudagraph_runtime::__private::Bind(&__cg_params.launches))
+            .__cg_bind();
+        let config = ::cudagraph_runtime::__private::launch(1, 32, 0);
+        let args = (
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DeviceNode,
+                _,
+            >::new(__cg_device_node_bump),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                u64,
+                _,
+            >::new(const {
+                ::cudagraph_runtime::__private::device_param_offset::<
+                    (u32, DevicePtrMut<u32>),
+                >(0)
+            }),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtrMut<u32>,
+                _,
+            >::new(launches),
+        );
+        (
+            <Kernel<
+                (DeviceNode, u64, DevicePtrMut<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::as_kernel(
+                &__cg_params.steer_k,
+            ),
+            config,
+            args,
+        )
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for Steered {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("Steered").field("graph", &self.graph).finish_non_exhaustive()
+    }
+}
+impl ::cudagraph_runtime::__private::BodyRules for Steered {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{
+            ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+        };
+        ::cudagraph_runtime::__private::first_forbidden(&[])
+    };
+}
+impl ::cudagraph_runtime::__private::ChildGraph for Steered {
+    fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
+        &self.graph
+    }
+    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+        ::cudagraph_runtime::__private::Option::Some(self.build_id)
+    }
+    fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
+        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
+        copy.build_id = self.build_id;
+        ::cudagraph_runtime::__private::Result::Ok(copy)
+    }
+}
+impl ::cudagraph_runtime::__private::SameDeclaration<Steered> for Steered {
+    fn same(&self) -> &Steered {
+        self
+    }
+}
+/**[`Steered`], instantiated, with the [`SteeredParams`] it runs, which it owns ([`params`](Self::params)).
+
+Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`SteeredParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Steered`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
+
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
+
+Nodes:
+
+- [`bump()`](Self::bump): kernel node
+- [`steer()`](Self::steer): kernel node
+*/
+struct SteeredExec {
+    exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+    nodes: ::cudagraph_runtime::__private::Box<
+        ::cudagraph_runtime::__private::ManuallyDrop<__SteeredNodes>,
+    >,
+    state: __SteeredState,
+    /// A copy of the params as the nodes were last updated from them: what a refused
+    /// change puts back (see `__private::apply`).
+    applied: ::cudagraph_runtime::__private::Box<SteeredParams>,
+    /// The nodes that disagree with the params (see `__private::Tracker`).
+    tracker: ::cudagraph_runtime::__private::Tracker,
+}
+impl SteeredExec {
+    /// The executable of `exec`, instantiated from a graph with these nodes and state;
+    /// `applied`, a copy of the state's params.
+    fn __cg_new(
+        exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+        nodes: ::cudagraph_runtime::__private::Box<
+            ::cudagraph_runtime::__private::ManuallyDrop<__SteeredNodes>,
+        >,
+        state: __SteeredState,
+        applied: ::cudagraph_runtime::__private::Box<SteeredParams>,
+    ) -> Self {
+        let tracker = ::cudagraph_runtime::__private::Tracker::new(2usize, 5usize);
+        Self {
+            exec,
+            nodes,
+            state,
+            applied,
+            tracker,
+        }
+    }
+    /// Launches the graph into `stream`.
+    ///
+    ///Nodes whose params changed through [`params_mut`](Self::params_mut) and were not updated yet are updated first; an update that fails is the launch's error, naming the node, and nothing is launched: the changes are undone, so the next launch runs what ran before them.
+    pub fn launch(
+        &mut self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        if self.tracker.is_dirty() {
+            ::cudagraph_runtime::__private::apply(self)?;
+        }
+        self.exec.launch(stream)
+    }
+    /// Uploads the executable ahead of its first launch.
+    pub fn upload(
+        &self,
+        stream: &::cudagraph_runtime::__private::CudaStream,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.upload(stream)
+    }
+    /**Whole-graph update from a [`Steered`] built with other params (`cuGraphExecUpdate`).
+
+Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable owns a copy of that graph's params (what [`params`](Self::params) shows), and changes made to its own params and not applied yet are dropped.*/
+    pub fn update<__CgSame: ::cudagraph_runtime::__private::SameDeclaration<Steered>>(
+        &mut self,
+        source: &__CgSame,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let source: &Steered = ::cudagraph_runtime::__private::SameDeclaration::same(
+            source,
+        );
+        let params = Steered::__cg_own(&source.state.params)?;
+        let applied = Steered::__cg_own(&source.state.params)?;
+        self.exec.update(&source.graph)?;
+        self.state.params = params;
+        self.applied = applied;
+        *self.state.launch = *source.state.launch;
+        self.tracker.clear();
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Steered::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
+
+It compares every param, so its cost grows with the declaration: to change a few params, set them (the setters `set_<param>`, [`params_mut`](Self::params_mut)), which updates only their readers. A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.
+
+Params under which two nodes that may run at the same time share memory, one writing it, are refused as by [`Steered::build`], with nothing changed. So is any update a node refuses: the error names the node, and the params and the nodes updated before it are set back to what they were.*/
+    pub fn set_params(
+        &mut self,
+        __cg_params: &SteeredParams,
+    ) -> ::cudagraph_runtime::__private::Result<usize> {
+        Steered::__cg_check_overlaps(__cg_params)?;
+        self.__cg_take_0(__cg_params);
+        ::cudagraph_runtime::__private::set_all(self)
+    }
+    ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
+    pub fn params(&self) -> &SteeredParams {
+        &self.state.params
+    }
+    /**A guard through which to change several params at once, or to swap two: [`SteeredParamsMut`]'s `set_<param>` and [`swap`](SteeredParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`SteeredParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
+
+```text
+exec.params_mut().swap(|p| (&mut p.x, &mut p.x_new))?; // the ping-pong of a solver
+exec.launch(&stream)?;                                 // updates x's and x_new's readers
+```*/
+    pub fn params_mut(&mut self) -> SteeredParamsMut<'_> {
+        SteeredParamsMut { exec: self }
+    }
+    /// The params, taking the executable apart (it is dropped; memory its launches may
+    /// still use stays alive until they are done).
+    pub fn into_params(self) -> SteeredParams {
+        *self.state.params
+    }
+    /// The runtime executable, for what the typed API does not cover (read-only).
+    pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
+        &self.exec
+    }
+    #[inline(never)]
+    fn __cg_take_0(&mut self, __cg_params: &SteeredParams) {
+        if !(<Kernel<
+            (u32, DevicePtrMut<u32>),
+        > as ::cudagraph_runtime::__private::KernelType>::function_id(
+            &__cg_params.bump_k,
+        )
+            == <Kernel<
+                (u32, DevicePtrMut<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &self.state.params.bump_k,
+            ))
+        {
+            self.state.params.bump_k = <Kernel<
+                (u32, DevicePtrMut<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.bump_k);
+            ::cudagraph_runtime::__private::stage(self, 0usize);
+        }
+        if !(<Kernel<
+            (DeviceNode, u64, DevicePtrMut<u32>),
+        > as ::cudagraph_runtime::__private::KernelType>::function_id(
+            &__cg_params.steer_k,
+        )
+            == <Kernel<
+                (DeviceNode, u64, DevicePtrMut<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &self.state.params.steer_k,
+            ))
+        {
+            self.state.params.steer_k = <Kernel<
+                (DeviceNode, u64, DevicePtrMut<u32>),
+            > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.steer_k);
+            ::cudagraph_runtime::__private::stage(self, 1usize);
+        }
+        if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.k,
+            &self.state.params.k,
+        )) {
+            self.state.params.k = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.k,
+            );
+            ::cudagraph_runtime::__private::stage(self, 2usize);
+        }
+        if !(<DeviceBuffer<
+            u32,
+        > as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.y,
+            &self.state.params.y,
+        )) {
+            self.state.params.y = <DeviceBuffer<
+                u32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.y);
+            ::cudagraph_runtime::__private::stage(self, 3usize);
+        }
+        if !(<DeviceBuffer<
+            u32,
+        > as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.launches,
+            &self.state.params.launches,
+        )) {
+            self.state.params.launches = <DeviceBuffer<
+                u32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.launches,
+            );
+            ::cudagraph_runtime::__private::stage(self, 4usize);
+        }
+    }
+    ///Node `bump` (`kernel bump_k<<<1, 32>>>(k, y)`): its update handle.
+    pub fn bump(&mut self) -> SteeredBumpNode<'_> {
+        SteeredBumpNode { exec: self }
+    }
+    ///Node `steer` (`kernel steer_k<<<1, 32>>>(device_node(bump), param_offset(bump, 0), launches)`): its update handle.
+    pub fn steer(&mut self) -> SteeredSteerNode<'_> {
+        SteeredSteerNode { exec: self }
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SteeredExec {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SteeredExec").field("exec", &self.exec).finish_non_exhaustive()
+    }
+}
+impl Steered {
+    /// A copy of `params`, for the graph and then its executable to keep: made field by
+    /// field in place on the heap, a few dozen fields per function.
+    #[allow(unused_variables, unused_unsafe)]
+    fn __cg_own(
+        __cg_params: &SteeredParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        ::cudagraph_runtime::__private::Box<SteeredParams>,
+    > {
+        let mut out = ::cudagraph_runtime::__private::Box::<SteeredParams>::new_uninit();
+        let dst = out.as_mut_ptr();
+        unsafe {
+            Self::__cg_own_0(__cg_params, dst);
+            ::cudagraph_runtime::__private::Result::Ok(out.assume_init())
+        }
+    }
+    /// Writes a copy of some of the params into `dst` (see `__cg_own`).
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of the params struct.
+    #[inline(never)]
+    unsafe fn __cg_own_0(__cg_params: &SteeredParams, dst: *mut SteeredParams) {
+        unsafe {
+            (&raw mut (*dst).bump_k)
+                .write(
+                    <Kernel<
+                        (u32, DevicePtrMut<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_params.bump_k,
+                    ),
+                );
+            (&raw mut (*dst).steer_k)
+                .write(
+                    <Kernel<
+                        (DeviceNode, u64, DevicePtrMut<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_params.steer_k,
+                    ),
+                );
+            (&raw mut (*dst).k)
+                .write(
+                    <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.k,
+                    ),
+                );
+            (&raw mut (*dst).y)
+                .write(
+                    <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.y,
+                    ),
+                );
+            (&raw mut (*dst).launches)
+                .write(
+                    <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.launches,
+                    ),
+                );
+        }
+    }
+}
+impl ::cudagraph_runtime::__private::Tracked for SteeredExec {
+    type Params = SteeredParams;
+    const NAME: &'static str = "SteeredExec";
+    #[allow(clippy::type_complexity)]
+    const UPDATES: &'static [(
+        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
+        u32,
+    )] = &[(Self::__cg_update_node_0, 0u32), (Self::__cg_update_node_1, 0u32)];
+    const READERS: &'static [(&'static [u32], bool)] = &[
+        (&[0u32], false),
+        (&[1u32], false),
+        (&[0u32], false),
+        (&[0u32], false),
+        (&[1u32], false),
+    ];
+    #[inline(always)]
+    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+        &mut self.tracker
+    }
+    #[inline(always)]
+    fn params_mut(&mut self) -> &mut SteeredParams {
+        &mut self.state.params
+    }
+    fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
+        Steered::__cg_check_overlaps(&self.state.params)
+    }
+    #[allow(unused_variables)]
+    fn write_indirect(&mut self, param: usize) {}
+    #[inline]
+    #[allow(unused_variables)]
+    fn sync(&mut self, param: usize, commit: bool) {
+        match param {
+            0usize..5usize => self.__cg_sync_0(param, commit),
+            _ => {}
+        }
+    }
+    #[inline(always)]
+    fn sync_children(
+        &mut self,
+        how: ::cudagraph_runtime::__private::SyncChildren,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let _ = how;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    fn slots_at(
+        __cg_params: &SteeredParams,
+        offset: usize,
+        len: usize,
+    ) -> ::cudagraph_runtime::__private::Range<usize> {
+        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
+        > = ::cudagraph_runtime::__private::OnceLock::new();
+        let found = LAYOUT
+            .get_or_init(|| {
+                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
+                    5usize,
+                );
+                Self::__cg_layout_0(__cg_params, &mut layout);
+                layout.sort_unstable();
+                layout
+            });
+        ::cudagraph_runtime::__private::find_slots(found, offset, len)
+    }
+}
+#[allow(clippy::type_complexity)]
+impl SteeredExec {
+    /**Sets param `bump_k` and updates what reads it (node `bump`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`SteeredExec`]).
+*/
+    pub fn set_bump_k(
+        &mut self,
+        value: Kernel<(u32, DevicePtrMut<u32>)>,
+    ) -> ::cudagraph_runtime::__private::Result<Kernel<(u32, DevicePtrMut<u32>)>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.bump_k,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
+    }
+    /**Sets param `steer_k` and updates what reads it (node `steer`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`SteeredExec`]).
+*/
+    pub fn set_steer_k(
+        &mut self,
+        value: Kernel<(DeviceNode, u64, DevicePtrMut<u32>)>,
+    ) -> ::cudagraph_runtime::__private::Result<
+        Kernel<(DeviceNode, u64, DevicePtrMut<u32>)>,
+    > {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.steer_k,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
+    }
+    /**Sets param `k` and updates what reads it (node `bump`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`SteeredExec`]).
+*/
+    pub fn set_k(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.k,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
+    }
+    /**Sets param `y` and updates what reads it (node `bump`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`SteeredExec`]).
+*/
+    pub fn set_y(
+        &mut self,
+        value: DeviceBuffer<u32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<u32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.y,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
+    }
+    /**Sets param `launches` and updates what reads it (node `steer`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`SteeredExec`]).
+*/
+    pub fn set_launches(
+        &mut self,
+        value: DeviceBuffer<u32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<u32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.launches,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
+    }
+    /// The update of a node CUDA updates nothing of.
+    #[allow(dead_code)]
+    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_0(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &SteeredParams = &self.state.params;
+        let (kernel, config, args) = Steered::__cg_eval_bump(__cg_params);
+        self.exec.set_kernel(self.nodes.bump, kernel, config, args)?;
+        self.state.launch.bump = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_1(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &SteeredParams = &self.state.params;
+        let (kernel, config, args) = Steered::__cg_eval_steer(
+            __cg_params,
+            self.nodes.__cg_device_node_bump,
+        );
+        self.exec.set_kernel(self.nodes.steer, kernel, config, args)?;
+        self.state.launch.steer = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_layout_0(
+        __cg_params: &SteeredParams,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
+    ) {
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.bump_k,
+                    0u32,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.steer_k,
+                    1u32,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.k,
+                    2u32,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.y,
+                    3u32,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.launches,
+                    4u32,
+                    1u32,
+                ),
+            );
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+        match param {
+            0usize => {
+                if commit {
+                    self.applied.bump_k = <Kernel<
+                        (u32, DevicePtrMut<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.bump_k,
+                    );
+                } else {
+                    self.state.params.bump_k = <Kernel<
+                        (u32, DevicePtrMut<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.bump_k,
+                    );
+                }
+            }
+            1usize => {
+                if commit {
+                    self.applied.steer_k = <Kernel<
+                        (DeviceNode, u64, DevicePtrMut<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.steer_k,
+                    );
+                } else {
+                    self.state.params.steer_k = <Kernel<
+                        (DeviceNode, u64, DevicePtrMut<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.steer_k,
+                    );
+                }
+            }
+            2usize => {
+                if commit {
+                    self.applied.k = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.k,
+                    );
+                } else {
+                    self.state.params.k = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.k,
+                    );
+                }
+            }
+            3usize => {
+                if commit {
+                    self.applied.y = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.y,
+                    );
+                } else {
+                    self.state.params.y = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.y,
+                    );
+                }
+            }
+            4usize => {
+                if commit {
+                    self.applied.launches = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.launches,
+                    );
+                } else {
+                    self.state.params.launches = <DeviceBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.launches,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+/**Changes to the params of a [`SteeredExec`], several at once ([`SteeredExec::params_mut`]). It reads as the params (`Deref`); `set_<param>` and [`swap`](Self::swap) change them and mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each once however many of its params changed. A guard dropped without `apply` leaves the changes to the executable's next launch, which applies them first: a change cannot be forgotten. An update that fails is the error of that `apply` or launch, naming the node (the launch launches nothing), and undoes the changes: the params and the nodes are as they were before them.
+
+```text
+let mut p = exec.params_mut();
+p.set_n(n);                         // its readers are updated once,
+p.set_scale(0.5);                   // even those reading both
+p.swap(|p| (&mut p.x, &mut p.x_new))?;
+p.apply()?;                         // or: the next exec.launch(&stream)
+```*/
+#[must_use = "changes made through the guard are applied by `apply`, or by the next launch"]
+struct SteeredParamsMut<'a> {
+    exec: &'a mut SteeredExec,
+}
+impl ::cudagraph_runtime::__private::Deref for SteeredParamsMut<'_> {
+    type Target = SteeredParams;
+    fn deref(&self) -> &SteeredParams {
+        &self.exec.state.params
+    }
+}
+#[allow(clippy::type_complexity)]
+impl SteeredParamsMut<'_> {
+    ///Sets param `bump_k`, and marks what reads it (node `bump`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_bump_k(
+        &mut self,
+        value: Kernel<(u32, DevicePtrMut<u32>)>,
+    ) -> Kernel<(u32, DevicePtrMut<u32>)> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.bump_k,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        old
+    }
+    ///Sets param `steer_k`, and marks what reads it (node `steer`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_steer_k(
+        &mut self,
+        value: Kernel<(DeviceNode, u64, DevicePtrMut<u32>)>,
+    ) -> Kernel<(DeviceNode, u64, DevicePtrMut<u32>)> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.steer_k,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 1usize);
+        old
+    }
+    ///Sets param `k`, and marks what reads it (node `bump`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_k(&mut self, value: u32) -> u32 {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.k,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        old
+    }
+    ///Sets param `y`, and marks what reads it (node `bump`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_y(&mut self, value: DeviceBuffer<u32>) -> DeviceBuffer<u32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.y,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 3usize);
+        old
+    }
+    ///Sets param `launches`, and marks what reads it (node `steer`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_launches(&mut self, value: DeviceBuffer<u32>) -> DeviceBuffer<u32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.launches,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 4usize);
+        old
+    }
+    /// Swaps two params of one type (or parts of params), picked by `pick`
+    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
+    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
+    /// param's heap data): which param changed could not be known.
+    pub fn swap<T>(
+        &mut self,
+        pick: impl FnOnce(&mut SteeredParams) -> (&mut T, &mut T),
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
+    }
+    /// Updates the nodes that read the params changed so far, each once; returns how
+    /// many it updated. All or nothing: an update that fails is reported, naming its
+    /// node, and the changes are undone (the params get back the values the nodes were
+    /// last updated from, the nodes updated before the refusal are set back, nothing
+    /// stays pending), so the executable runs as it did before them.
+    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+        ::cudagraph_runtime::__private::apply(self.exec)
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SteeredParamsMut<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SteeredParamsMut").finish_non_exhaustive()
+    }
+}
+///Update handle of node `bump` of [`SteeredExec`] (`kernel bump_k<<<1, 32>>>(k, y)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct SteeredBumpNode<'a> {
+    exec: &'a mut SteeredExec,
+}
+impl<'a> SteeredBumpNode<'a> {
+    ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
+    pub fn set(
+        &mut self,
+        k: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+        y: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<u32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let config = self.exec.state.launch.bump;
+        self.set_launch(config, k, y)
+    }
+    ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
+    pub fn set_launch(
+        &mut self,
+        config: ::cudagraph_runtime::__private::LaunchConfig,
+        k: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+        y: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<u32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_kernel_params(self.exec.nodes.bump, config, (k, y))?;
+        self.exec.state.launch.bump = config;
+        self.exec.tracker.set_by_handle(0usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The node's launch configuration now.
+    pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
+        self.exec.state.launch.bump
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.bump, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.bump)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::KernelNode<(u32, DevicePtrMut<u32>)> {
+        self.exec.nodes.bump
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SteeredBumpNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SteeredBumpNode").field("index", &0usize).finish_non_exhaustive()
+    }
+}
+///Update handle of node `steer` of [`SteeredExec`] (`kernel steer_k<<<1, 32>>>(device_node(bump), param_offset(bump, 0), launches)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct SteeredSteerNode<'a> {
+    exec: &'a mut SteeredExec,
+}
+impl<'a> SteeredSteerNode<'a> {
+    ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
+    pub fn set(
+        &mut self,
+        arg0: impl ::cudagraph_runtime::__private::KernelArg<'static, DeviceNode>,
+        arg1: impl ::cudagraph_runtime::__private::KernelArg<'static, u64>,
+        launches: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            DevicePtrMut<u32>,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let config = self.exec.state.launch.steer;
+        self.set_launch(config, arg0, arg1, launches)
+    }
+    ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
+    pub fn set_launch(
+        &mut self,
+        config: ::cudagraph_runtime::__private::LaunchConfig,
+        arg0: impl ::cudagraph_runtime::__private::KernelArg<'static, DeviceNode>,
+        arg1: impl ::cudagraph_runtime::__private::KernelArg<'static, u64>,
+        launches: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            DevicePtrMut<u32>,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec
+            .exec
+            .set_kernel_params(self.exec.nodes.steer, config, (arg0, arg1, launches))?;
+        self.exec.state.launch.steer = config;
+        self.exec.tracker.set_by_handle(1usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The node's launch configuration now.
+    pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
+        self.exec.state.launch.steer
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.steer, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.steer)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::KernelNode<
+        (DeviceNode, u64, DevicePtrMut<u32>),
+    > {
+        self.exec.nodes.steer
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SteeredSteerNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SteeredSteerNode")
+            .field("index", &1usize)
+            .finish_non_exhaustive()
+    }
+}
+fn main() {}
