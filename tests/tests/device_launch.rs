@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use cudagraph_runtime::device_launch::DeviceKernelNode;
+use cudagraph_runtime::device_launch::{DeviceKernelNode, DeviceNode};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{Condition, Error, KernelNode};
 use cudagraph_tests::device_launch::{compile_with_device_runtime, SchedulerArgs, SteerArgs, SRC};
@@ -351,9 +351,15 @@ fn a_kernel_changes_another_nodes_parameter_and_enabled_state_for_the_next_launc
     for _ in 0..runs {
         exec.launch(&gpu.stream).unwrap();
     }
-    // The CPU model: launch i adds k_i when enabled; then k_{i+1} = 3(i+1) + 1, enabled unless
-    // (i+1) % 3 == 2.
-    let (mut want, mut k_now, mut enabled) = (0u32, 1u32, true);
+    assert_eq!(read_back(&gpu.stream, &err), vec![0]);
+    assert_eq!(read_back(&gpu.stream, &launches), vec![runs]);
+    assert_eq!(read_back(&gpu.stream, &y), vec![steered_sum(1, runs)]);
+}
+
+/// The CPU model of `bump` steered by `steer` from `k_0 = k`, over `runs` launches: launch i
+/// adds k_i when enabled; then k_{i+1} = 3(i+1) + 1, enabled unless (i+1) % 3 == 2.
+fn steered_sum(k: u32, runs: u32) -> u32 {
+    let (mut want, mut k_now, mut enabled) = (0u32, k, true);
     for i in 0..runs {
         if enabled {
             want += k_now;
@@ -362,9 +368,85 @@ fn a_kernel_changes_another_nodes_parameter_and_enabled_state_for_the_next_launc
         k_now = 3 * c + 1;
         enabled = c % 3 != 2;
     }
-    assert_eq!(read_back(&gpu.stream, &err), vec![0]);
-    assert_eq!(read_back(&gpu.stream, &launches), vec![runs]);
-    assert_eq!(read_back(&gpu.stream, &y), vec![want]);
+    want
+}
+
+cuda_graph! {
+    /// The runtime test above as a declaration: `steer` takes `bump`'s device handle and the
+    /// offset of its `k`, and changes `k` and whether `bump` runs for the next launch.
+    #[device_launch]
+    graph Steered {
+        params {
+            bump_k: Kernel<(u32, DevicePtrMut<u32>)>,
+            steer_k: Kernel<(DeviceNode, u64, DevicePtrMut<u32>, DevicePtrMut<i32>)>,
+            k: u32,
+            y: DeviceBuffer<u32>,
+            launches: DeviceBuffer<u32>,
+            err: DeviceBuffer<i32>,
+        }
+        #[device_updatable]
+        bump: kernel bump_k<<<1, 32>>>(k, y);
+        steer: kernel steer_k<<<1, 32>>>(device_node(bump), param_offset(bump, 0), launches, err);
+        bump -> steer;
+    }
+}
+
+#[test]
+fn a_declared_kernel_changes_a_device_updatable_nodes_parameter_and_enabled_state() {
+    let Some(gpu) =
+        gpu("a_declared_kernel_changes_a_device_updatable_nodes_parameter_and_enabled_state")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let params = || SteeredParams {
+        bump_k: k.bump.clone(),
+        steer_k: k.steer.clone(),
+        k: 1,
+        y: zeros::<u32>(&gpu, 1),
+        launches: zeros::<u32>(&gpu, 1),
+        err: zeros::<i32>(&gpu, 1),
+    };
+    // CUDA's rules for graphs with device-updatable nodes: no instantiation but the one for
+    // device launch (which re-uploads after host-side updates), no rebuild (which would clear
+    // the graph), no embedding as a child graph.
+    let refused = |r: Result<(), Error>, what: &str| {
+        assert!(matches!(r, Err(Error::Invalid { .. })), "{what}: {r:?}");
+    };
+    let p = params();
+    refused(
+        Steered::build(&gpu.ctx, &p).unwrap().instantiate().map(drop),
+        "instantiate",
+    );
+    refused(
+        Steered::build(&gpu.ctx, &p)
+            .unwrap()
+            .instantiate_with(InstantiateFlags::DEVICE_LAUNCH, Some(&gpu.stream))
+            .map(drop),
+        "instantiate_with(DEVICE_LAUNCH)",
+    );
+    let mut built = Steered::build(&gpu.ctx, &p).unwrap();
+    refused(built.rebuild(&p), "rebuild");
+    let mut parent = Graph::new(&gpu.ctx).unwrap();
+    refused(
+        parent
+            .add_child_graph(Steered::build(&gpu.ctx, &p).unwrap().graph(), &[])
+            .map(drop),
+        "add_child_graph",
+    );
+
+    let p = params();
+    let mut exec = Steered::build(&gpu.ctx, &p)
+        .unwrap()
+        .instantiate_for_device_launch(&gpu.stream)
+        .unwrap();
+    let runs = 7u32;
+    for _ in 0..runs {
+        exec.launch(&gpu.stream).unwrap();
+    }
+    assert_eq!(read_back(&gpu.stream, &p.err), vec![0]);
+    assert_eq!(read_back(&gpu.stream, &p.launches), vec![runs]);
+    assert_eq!(read_back(&gpu.stream, &p.y), vec![steered_sum(1, runs)]);
 }
 
 #[test]
@@ -381,6 +463,15 @@ fn graphs_with_device_updatable_nodes_instantiate_only_for_device_launch() {
     let mut parent = Graph::new(&gpu.ctx).unwrap();
     assert!(matches!(
         parent.add_child_graph(&g, &[]),
+        Err(Error::Invalid { .. })
+    ));
+    // Not with the device-launch flag either: only `instantiate_for_device_launch`'s executable
+    // uploads again after host-side updates, as CUDA requires of such a graph.
+    let mut g2 = Graph::new(&gpu.ctx).unwrap();
+    g2.add_device_updatable_kernel(&k.bump, one(), (1u32, &y), &[])
+        .unwrap();
+    assert!(matches!(
+        g2.instantiate_with(InstantiateFlags::DEVICE_LAUNCH, Some(&gpu.stream)),
         Err(Error::Invalid { .. })
     ));
     assert!(matches!(g.instantiate(), Err(Error::Invalid { .. })));

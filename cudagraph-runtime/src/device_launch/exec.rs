@@ -7,7 +7,7 @@ use cudarc::driver::CudaStream;
 use super::anchor::DeviceAnchor;
 use super::handle::{DeviceGraphHandle, SharedDeviceGraph};
 use crate::error::{Error, Result};
-use crate::exec::{GraphExec, InstantiateFlags};
+use crate::exec::GraphExec;
 use crate::graph::Graph;
 use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
 use crate::memory::alloc::{AccessScope, AllocState};
@@ -91,8 +91,7 @@ impl Graph<'static> {
                     .into(),
             });
         }
-        let mut exec =
-            GraphExec::instantiate(self, InstantiateFlags::DEVICE_LAUNCH, Some(upload), None)?;
+        let mut exec = GraphExec::instantiate_for_device(self, upload)?;
         exec.device_launch = true;
         let anchor = Arc::new(DeviceAnchor {
             state: AllocState::default(),

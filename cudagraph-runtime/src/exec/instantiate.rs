@@ -200,8 +200,27 @@ impl<'a> GraphExec<'a> {
         upload: Option<&CudaStream>,
         bound: Option<Arc<CudaStream>>,
     ) -> Result<Self> {
-        let mut graph = graph;
         refuse_device_launch(&graph, flags)?;
+        Self::instantiate_checked(graph, flags, upload, bound)
+    }
+
+    /// Instantiates a graph for device launch, device-updatable nodes allowed: the path of
+    /// `Graph::instantiate_for_device_launch`, whose executable uploads itself again after
+    /// each host-side update, as CUDA requires of a graph with such nodes.
+    pub(crate) fn instantiate_for_device(graph: Graph<'a>, upload: &CudaStream) -> Result<Self> {
+        let flags = InstantiateFlags::DEVICE_LAUNCH;
+        refuse_indirect_device_launch(&graph, flags)?;
+        Self::instantiate_checked(graph, flags, Some(upload), None)
+    }
+
+    /// [`GraphExec::instantiate`] once the flags are known to suit the graph.
+    fn instantiate_checked(
+        graph: Graph<'a>,
+        flags: InstantiateFlags,
+        upload: Option<&CudaStream>,
+        bound: Option<Arc<CudaStream>>,
+    ) -> Result<Self> {
+        let mut graph = graph;
         #[cfg(feature = "nccl")]
         graph.check_collective_order()?;
         let indirect = graph.take_indirect_block()?;
@@ -329,19 +348,34 @@ impl SendExec {
     }
 }
 
+/// The refusal of every instantiation of a graph with device-updatable kernel nodes but
+/// `Graph::instantiate_for_device_launch`'s, with flags `DEVICE_LAUNCH` or not: CUDA requires
+/// such a graph to be uploaded again after host-side updates before its next launch, which only
+/// that executable does for its user, and forbids instantiating it twice (a re-instantiation).
+pub(super) fn device_updatable_refused() -> Error {
+    Error::Invalid {
+        node: "instantiate".into(),
+        reason: "the graph has device-updatable kernel nodes: instantiate it with \
+                 `Graph::instantiate_for_device_launch`, which uploads it (and uploads it \
+                 again after host-side updates, as CUDA requires), once"
+            .into(),
+    }
+}
+
+/// Refuses every instantiation of a graph with device-updatable nodes outside
+/// [`GraphExec::instantiate_for_device`] (see [`device_updatable_refused`]), and device launch for
+/// a graph with indirect values ([`refuse_indirect_device_launch`]).
+pub(super) fn refuse_device_launch(graph: &Graph<'_>, flags: InstantiateFlags) -> Result<()> {
+    if graph.has_device_updatable_nodes() {
+        return Err(device_updatable_refused());
+    }
+    refuse_indirect_device_launch(graph, flags)
+}
+
 /// Refuses device launch for a graph with indirect values: a launch from the device would not go
 /// through [`GraphExec::launch`], which publishes the values and counts the launches.
-pub(super) fn refuse_device_launch(graph: &Graph<'_>, flags: InstantiateFlags) -> Result<()> {
+fn refuse_indirect_device_launch(graph: &Graph<'_>, flags: InstantiateFlags) -> Result<()> {
     let device_launch = flags.bits() & InstantiateFlags::DEVICE_LAUNCH.bits() != 0;
-    if graph.has_device_updatable_nodes() && !device_launch {
-        return Err(Error::Invalid {
-            node: "instantiate".into(),
-            reason: "the graph has device-updatable kernel nodes: instantiate it with \
-                     `Graph::instantiate_for_device_launch`, which uploads it (and uploads it \
-                     again after host-side updates, as CUDA requires)"
-                .into(),
-        });
-    }
     if graph.has_indirect() && device_launch {
         return Err(Error::Invalid {
             node: "instantiate".into(),
