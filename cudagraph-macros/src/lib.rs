@@ -426,6 +426,41 @@ use proc_macro::TokenStream;
 ///
 /// [programmatic dependent launch]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#programmatic-dependent-launch-and-synchronization
 ///
+/// ## Device launch and device-side node updates
+///
+/// `#[device_launch]` on a graph makes its executables launchable from kernels: its graph type
+/// gains `instantiate_for_device_launch`, and CUDA's rules for device graphs are checked (T9).
+/// In such a declaration a kernel node may be made *device-updatable* (CUDA 12.4+): kernels of
+/// the graph then change its value parameters, grid and enabled state for the graph's next
+/// launches (`cudaGraphKernelNodeSetParam`, `cudaGraphKernelNodeSetGridDim`,
+/// `cudaGraphKernelNodeSetEnabled`, `cudaGraphKernelNodeUpdatesApply`):
+///
+/// ```text
+/// #[device_updatable]
+/// bump: kernel add<<<1, 32>>>(k, y);
+/// steer: kernel steer<<<1, 32>>>(device_node(bump), param_offset(bump, 0), launches);
+/// bump -> steer;
+/// ```
+///
+/// - `device_node(x)`, as a whole kernel argument, is `x`'s device handle (a
+///   `DeviceKernelNode`, for a `DeviceNode` parameter: `cudaGraphDeviceNode_t` in CUDA C). The
+///   handle exists once `x` is added, so the kernel taking it must be ordered after `x` (a path
+///   of edges from `x`), which also keeps it from changing `x` while `x` runs.
+/// - `param_offset(x, i)`, as a whole kernel argument, is the byte offset of parameter `i` of
+///   `x`'s kernel in its parameter buffer (a `u64` constant computed from the kernel's
+///   signature): the `offset` of `cudaGraphKernelNodeSetParam`. Only value parameters have one:
+///   the memory a node uses stays what the host gave it, so a pointer or handle parameter, or an
+///   index past the last one, does not compile (checked by the macro when the kernel's types are
+///   written out, by a constant evaluation otherwise).
+///
+/// CUDA forbids instantiating a graph with device-updatable nodes twice and giving it (or its
+/// executable) to a whole-graph update, and wants it uploaded again after host-side updates:
+/// such a graph is instantiated only by `instantiate_for_device_launch` (whose
+/// `DeviceGraphExec` re-uploads after each update); `instantiate`, `instantiate_with`,
+/// `instantiate_on`, `rebuild` and embedding it as a child graph return `Error::Invalid`. The
+/// values and grids a kernel sets are its author's promise to keep within the updated kernel's
+/// launch check (`Kernel::requires`), which cannot run on the device.
+///
 /// Doc comments on a graph document its type; `cfg` and lint attributes (`allow`, `warn`, ...)
 /// apply to every generated item, `#[programmatic]` to its edges; the visibility applies to every
 /// generated type.
@@ -570,7 +605,7 @@ use proc_macro::TokenStream;
 /// | T6 | `set_enabled`/`is_enabled` on a host, child, empty, alloc, free, event or semaphore node | `cuGraphNodeSetEnabled` takes kernel, memcpy and memset nodes only | rustc, custom message | `updates/enable_disable`, `semaphore_count`, `memory_nodes/no_update` |
 /// | T7 | a node using an allocation without being ordered after its alloc node, or before its free node; a use ordered after the free; a second free; a free of something else than an allocation of the graph; an allocation of another graph of the call; an allocation and a param of one name; a child node embedding a declaration with memory nodes (rustc, custom message) | CUDA backs an allocation only between its alloc and free nodes, in graph order, and may give the memory to another allocation outside ([graph memory nodes]); the driver accepts all but the second free and the embedding (`witness_memory_nodes.rs`, `witness_use_after_free.rs`, `witness_foreign_allocation.rs` show what it does) | the macro | `memory_nodes/use_not_after_alloc`, `free_not_after_use`, `use_after_free`, `double_free`, `free_what`, `names`, `embed_memory_nodes` |
 /// | T8 | launching again while the allocations a launch left (no free node) are still lent out | CUDA relaunches a graph only once its unfreed allocations are freed (the driver refuses with `CUDA_ERROR_INVALID_VALUE`); the executable is instantiated with auto-free-on-launch and `launch` lends the allocations through a borrow of it | rustc (borrow checker) | `memory_nodes/relaunch_while_read` |
-/// | T9 | in a `#[device_launch]` declaration: a host, event record, event wait, semaphore, collective, alloc, free or conditional node (at its keyword); a memcpy operand whose type is not written as `DeviceBuffer<T>` or `HostBuffer<T>`; an `#[indirect]` param | a graph instantiated for device launch may hold kernel, memcpy (device or page-locked memory), memset, empty and child-graph nodes only ([device graph launch]; `tests/tests/device_launch.rs` shows the driver refusing each other kind) | the macro; the runtime at instantiation (`Error::Invalid` naming the node) | `device_launch/*` |
+/// | T9 | in a `#[device_launch]` declaration: a host, event record, event wait, semaphore, collective, alloc, free or conditional node (at its keyword); a memcpy operand whose type is not written as `DeviceBuffer<T>` or `HostBuffer<T>`; an `#[indirect]` param. `#[device_updatable]` outside a `#[device_launch]` declaration, on a node that is no kernel, in a `for` loop or a conditional body, or with arguments; `device_node(x)` or `param_offset(x, i)` naming no `#[device_updatable]` kernel node; `device_node(x)` in a kernel not ordered after `x` (or in `x` itself); `param_offset(x, i)` with `i` no integer literal, past the last parameter, or of a pointer or handle parameter | a graph instantiated for device launch may hold kernel, memcpy (device or page-locked memory), memset, empty and child-graph nodes only ([device graph launch]; `tests/tests/device_launch.rs` shows the driver refusing each other kind); a graph with device-updatable nodes must not be instantiated twice nor given to a whole-graph update, and must be uploaded again after host-side updates (the runtime instantiates it only for device launch, whose executable does that); a device-side update changes value parameters only ([device-side node updates]) | the macro, or rustc (a constant evaluation) for `param_offset` when the kernel's types are behind an alias; the runtime at instantiation (`Error::Invalid` naming the node), and for a graph with device-updatable nodes at any other instantiation, rebuild, embedding or whole-graph update (`Error::Invalid`) | `device_launch/*`, `device_update/*` |
 /// | T10 | a host, event record, event wait, semaphore signal, semaphore wait, collective, alloc or free node in a conditional body, also inside a graph a body's child node embeds, at any depth (a declared graph at compile time; a runtime `Graph`, or captured work, when the node is added: `Error::Invalid`); a body node using an allocation; an edge between a body's node and a node outside the body (or in another body); a kernel setting the handle of a conditional node it is neither beside nor inside; a handle of another graph of the call; a `ConditionalHandle` param; a handle named like a param, node or other handle; a default that reads a param; switch cases out of order; `else if` | CUDA allows only kernel, empty, child, memset, memcpy and conditional nodes in a body ([body requirements]) and reports a bad body only at instantiation (`runtime_conditional.rs` shows the driver accepting host and event nodes in a body when they are added and refusing the graph at instantiation, `witness_body_child.rs` the same through a child graph); a handle belongs to the graph it was made for; CUDA fixes a handle's default when the graph is built | the macro; embedding and `set_enabled` on the node: rustc, custom message | `conditional/*` |
 /// | T10b | two conditional nodes that no path orders, one of them a WHILE node or holding one in a body (a declared graph at compile time; a runtime `Graph` or captured work at instantiation: `Error::Invalid` naming both) | not a CUDA rule but a driver fault: NVIDIA's driver (580.159.04, H100 and H200) fails such launches at random with `CUDA_ERROR_LAUNCH_FAILED`, which ends the context; ordered, the same graphs run clean (`witness_concurrent_loops.rs`) | the macro | `conditional/concurrent_loops` |
 /// | T11 | an edge with data (`->(programmatic)`, `->(launch_order)`) whose end is not a kernel node; `#[waits]` on another node or with arguments; `#[programmatic]` with arguments; an arrow's data other than `programmatic` and `launch_order`; at build time, a `#[waits]` node whose `Kernel` was not made with `waits_for_dependency` (`Error::Invalid`) | CUDA's edge data (`CUgraphEdgeData`: a kernel node's port, `CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC`) joins two kernel nodes only (`tests/tests/programmatic.rs` shows the driver refusing one from a memset); a consumer sees the producer's writes only after `griddepcontrol.wait` | the macro; `build` | `programmatic/*` |
@@ -580,6 +615,7 @@ use proc_macro::TokenStream;
 /// | T15 | dropping or replacing borrowed memory while an executable uses it, host code reading memory a launch may write, a pageable `Vec` as a copy's operand, a raw pointer made from a borrow | use after free and data races with the GPU | rustc (borrow checker, operand traits) | `memory/*` |
 ///
 /// [device graph launch]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-graph-launch
+/// [device-side node updates]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-side-node-updates
 /// [whole-graph update]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update
 /// [individual node update]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update
 /// [user object]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cuda-user-objects

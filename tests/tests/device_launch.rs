@@ -415,7 +415,10 @@ fn a_declared_kernel_changes_a_device_updatable_nodes_parameter_and_enabled_stat
     };
     let p = params();
     refused(
-        Steered::build(&gpu.ctx, &p).unwrap().instantiate().map(drop),
+        Steered::build(&gpu.ctx, &p)
+            .unwrap()
+            .instantiate()
+            .map(drop),
         "instantiate",
     );
     refused(

@@ -105,11 +105,15 @@ fn device_arg(model: &Model, cx: &mut Ctxt, index: usize, arg: DeviceArg) {
     let (target, offset) = match arg {
         DeviceArg::Malformed(call, form) => {
             let usage = match form {
-                "device_node" => "`device_node(x)`, with `x` the name of a `#[device_updatable]` \
-                                  kernel node, gives the kernel `x`'s device handle",
-                _ => "`param_offset(x, i)`, with `x` the name of a `#[device_updatable]` kernel \
+                "device_node" => {
+                    "`device_node(x)`, with `x` the name of a `#[device_updatable]` \
+                                  kernel node, gives the kernel `x`'s device handle"
+                }
+                _ => {
+                    "`param_offset(x, i)`, with `x` the name of a `#[device_updatable]` kernel \
                       node and `i` an integer literal, gives the kernel the byte offset of \
-                      parameter `i` of `x`'s kernel",
+                      parameter `i` of `x`'s kernel"
+                }
             };
             let text = quote::ToTokens::to_token_stream(call).to_string();
             cx.error_spanned_once(key(&text), call, usage);
@@ -228,7 +232,9 @@ fn param_index(model: &Model, cx: &mut Ctxt, t: usize, target: &syn::Ident, i: &
                      `{}`, memory or a handle, which a device-side update may not change (the \
                      memory a node uses stays what the host gave it; {RULES}); only value \
                      parameters have a device-settable offset",
-                    quote::ToTokens::to_token_stream(ty).to_string().replace(' ', "")
+                    quote::ToTokens::to_token_stream(ty)
+                        .to_string()
+                        .replace(' ', "")
                 ),
             );
         }

@@ -11,8 +11,8 @@ use syn::spanned::Spanned;
 use syn::{Expr, Ident, Type};
 
 use super::{
-    at, device_node_key, graph_at, indirect_key, local, moved, params_at, private_at, Gen,
-    NodeGen, PER_FN,
+    at, device_node_key, graph_at, indirect_key, local, moved, params_at, private_at, Gen, NodeGen,
+    PER_FN,
 };
 use crate::model::{device_arg, kernel_params, operand_name, DeviceArg};
 use crate::parse::{
@@ -176,7 +176,10 @@ impl Gen<'_> {
         // `device_node(x)` arguments: the device handles of those nodes.
         let dev_nodes = node.dev_nodes.iter().map(|&pos| {
             let target = &self.nodes[pos];
-            let (key, ty) = (device_node_key(&target.decl.name), self.device_node_type(target));
+            let (key, ty) = (
+                device_node_key(&target.decl.name),
+                self.device_node_type(target),
+            );
             quote!(#key: #ty,)
         });
         quote!(#(#params)* #(#indirects)* #(#dev_nodes)*)
