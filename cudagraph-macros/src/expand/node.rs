@@ -191,7 +191,7 @@ impl Gen<'_> {
         match &node.decl.op {
             NodeOp::Kernel(k) => {
                 let args = self.kernel_args_type(k);
-                quote!(#p::DeviceNodeOf<#args>)
+                quote!(#p::device_launch::DeviceKernelNode<#args>)
             }
             _ => quote!(()),
         }

@@ -86,7 +86,7 @@ struct __SteeredNodes {
     steer: ::cudagraph_runtime::__private::KernelNode<
         (DeviceNode, u64, DevicePtrMut<u32>),
     >,
-    __cg_device_node_bump: ::cudagraph_runtime::__private::DeviceNodeOf<
+    __cg_device_node_bump: ::cudagraph_runtime::__private::device_launch::DeviceKernelNode<
         (u32, DevicePtrMut<u32>),
     >,
 }
@@ -359,7 +359,7 @@ impl Steered {
     )]
     fn __cg_eval_steer<'__cg_p>(
         __cg_params: &'__cg_p SteeredParams,
-        __cg_device_node_bump: ::cudagraph_runtime::__private::DeviceNodeOf<
+        __cg_device_node_bump: ::cudagraph_runtime::__private::device_launch::DeviceKernelNode<
             (u32, DevicePtrMut<u32>),
         >,
     ) -> (

@@ -1,6 +1,5 @@
 //! Kernel nodes: the kernel a node launches and its `<<<...>>>` configuration.
 
-use crate::device_launch::DeviceKernelNode;
 use crate::{Kernel, KernelArgs, LaunchConfig};
 
 // ---------------------------------------------------------------------------------------------
@@ -127,9 +126,6 @@ pub fn declared_waits<A>(kernel: &crate::Kernel<A>, node: &'static str) -> crate
 
 // ---------------------------------------------------------------------------------------------
 // Device-updatable kernel nodes (`#[device_updatable]`).
-
-/// A device-updatable kernel node's device handle, as `device_node(x)` gives it.
-pub type DeviceNodeOf<A> = DeviceKernelNode<A>;
 
 /// `param_offset(x, index)`: the byte offset of value parameter `index` of a kernel whose
 /// parameter tuple is `A`, evaluated where the declaration is compiled (the generated code calls

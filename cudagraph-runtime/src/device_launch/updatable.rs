@@ -9,8 +9,9 @@
 //! - the node is added with
 //!   [`Graph::add_device_updatable_kernel`](crate::Graph::add_device_updatable_kernel), in the
 //!   graph itself (not a conditional body);
-//! - its graph is instantiated only for device launch
-//!   ([`Graph::instantiate_for_device_launch`](crate::Graph::instantiate_for_device_launch)),
+//! - its graph is instantiated only for device launch, and only by
+//!   [`Graph::instantiate_for_device_launch`](crate::Graph::instantiate_for_device_launch) (not
+//!   by `instantiate_with` and the device-launch flag, whose executable would not re-upload),
 //!   and once (the graph moves into its executable): CUDA forbids instantiating such a graph
 //!   twice, and uploading is what makes device-side updates and host-side updates meet (the
 //!   [`DeviceGraphExec`](super::DeviceGraphExec) re-uploads after host updates);
@@ -23,6 +24,12 @@
 //!   and grids the updated kernel's launch check admits: the memory a node uses stays what the
 //!   host gave it, and the check cannot run on the device (point 5 of the contract of
 //!   [`Kernel::new`](crate::Kernel::new)).
+//!
+//!
+//! In a `cuda_graph!` declaration marked `#[device_launch]`, `#[device_updatable]` on a kernel
+//! node adds it with [`Graph::add_device_updatable_kernel`](crate::Graph::add_device_updatable_kernel),
+//! and a kernel ordered after it takes its handle as the argument `device_node(x)` and a
+//! parameter's offset as `param_offset(x, i)`, a constant checked at compile time.
 //!
 //! [device-side node updates]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-side-node-updates
 
