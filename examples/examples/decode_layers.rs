@@ -120,7 +120,10 @@ fn run() -> Result<(), Failure> {
     })?;
     table.row("graph, step updated by set_step", graph);
 
-    println!("checksum (sum of x after {STEPS} steps): {:.6}", checksum(&want));
+    println!(
+        "checksum (sum of x after {STEPS} steps): {:.4}",
+        checksum(&want)
+    );
     println!(
         "decode_layers: {LAYERS} layers, batch {BATCH}, {DIM} -> {HIDDEN} -> {DIM}: \
          graph {:.0} steps/s, eager {:.0} steps/s",

@@ -144,6 +144,9 @@ fn run() -> Result<(), Failure> {
         Ok(())
     })?;
     table.row("graph, step #[indirect]", with_indirect);
-    println!("checksum (sum of x after {STEPS} steps): {:.6}", checksum(&want));
+    println!(
+        "checksum (sum of x after {STEPS} steps): {:.4}",
+        checksum(&want)
+    );
     Ok(())
 }

@@ -102,14 +102,13 @@ impl Kernels {
         // SAFETY: `bias_relu` takes (unsigned, unsigned, const float*, float*), reads and
         // writes h[k] for k < n only and reads b[k % width], and launches nothing; the check
         // keeps n within h and width (non-zero) within b.
-        let bias_relu = unsafe { BiasRelu::new(f("bias_relu")?) }.requires(|_, (n, width, b, h)| {
-            (1..=b).contains(&(width as usize)) && n as usize <= h
-        });
+        let bias_relu = unsafe { BiasRelu::new(f("bias_relu")?) }
+            .requires(|_, (n, width, b, h)| (1..=b).contains(&(width as usize)) && n as usize <= h);
         // SAFETY: `bias_tanh` takes (unsigned, unsigned, const float*, const float*, float*),
         // reads y[k] and writes x[k] for k < n only and reads b[k % width], and launches
         // nothing; the check keeps n within y and x and width (non-zero) within b.
-        let bias_tanh = unsafe { BiasTanh::new(f("bias_tanh")?) }
-            .requires(|_, (n, width, b, y, x)| {
+        let bias_tanh =
+            unsafe { BiasTanh::new(f("bias_tanh")?) }.requires(|_, (n, width, b, y, x)| {
                 (1..=b).contains(&(width as usize)) && n as usize <= y.min(x)
             });
         Ok(Self {

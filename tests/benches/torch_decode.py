@@ -124,7 +124,7 @@ def main() -> int:
     want = on_cpu(torch, model, x0, table)
     checksum = float(want.double().sum())
     if not torch.cuda.is_available():
-        print(f"torch_decode: no CUDA device; CPU checksum {checksum:.6f}, nothing to time")
+        print(f"torch_decode: no CUDA device; CPU checksum {checksum:.4f}, nothing to time")
         return 0
     torch.backends.cuda.matmul.allow_tf32 = False
     device = torch.device("cuda", 0)
@@ -188,7 +188,7 @@ def main() -> int:
         results[name] = rate
         print(f"{'torch.cuda.graph replay, ' + name:<40} {rate:>12.0f} {worst:>14.1e}")
         del graph
-    print(f"checksum (sum of x after {STEPS} steps): {checksum:.6f}")
+    print(f"checksum (sum of x after {STEPS} steps): {checksum:.4f}")
     print(
         f"torch_decode: {layers} layers, batch {BATCH}, {DIM} -> {HIDDEN} -> {DIM}: "
         f"replay {results['same ops']:.0f} steps/s (same ops), {results['addmm']:.0f} steps/s (addmm)"
