@@ -458,7 +458,7 @@ impl Decoder {
     }
 
     /// Runs the [`STEPS`] steps from `x0` with `step` (called with each step number in order,
-    /// to enqueue that step on [`Decoder::stream`]): once to warm up, then [`RUNS`] timed runs,
+    /// to enqueue that step on [`Decoder::stream`]): once to warm up, then 3 timed runs (`RUNS`),
     /// each ended by reading `x` back and checked against `want`.
     pub fn measure(
         &self,
