@@ -2,6 +2,7 @@
 //! when something is missing. Run an example with `cargo run -p cudagraph-examples --example NAME`.
 
 pub mod data_parallel;
+pub mod decode;
 pub mod device_runtime;
 pub mod interop;
 pub mod jacobi;
