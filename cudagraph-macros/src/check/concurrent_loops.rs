@@ -60,15 +60,10 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
 fn holds_loop(model: &Model) -> Vec<bool> {
     let mut holds = vec![false; model.nodes.len()];
     for (i, node) in model.nodes.iter().enumerate() {
-        if let NodeOp::Conditional(c) = &node.op {
-            if c.kind == CondKind::While {
-                holds[i] = true;
-                // Every conditional node around it holds it too.
-                let mut scope = model.scopes[i];
-                while let Some((owner, _)) = scope {
-                    holds[owner] = true;
-                    scope = model.scopes[owner];
-                }
+        if matches!(&node.op, NodeOp::Conditional(c) if c.kind == CondKind::While) {
+            holds[i] = true;
+            for (owner, _) in model.enclosing(i) {
+                holds[owner] = true;
             }
         }
     }

@@ -247,24 +247,19 @@ pub(super) fn finish<'a>(
                 .into(),
         });
     }
-    for (node, mut bodies) in sequence.bodies.take() {
+    for added in sequence.bodies.take() {
         let Some(owner) = learned
             .clone()
-            .find(|&i| graph.record(i).is_some_and(|r| r.raw == node))
+            .find(|&i| graph.record(i).is_some_and(|r| r.raw == added.node))
         else {
             continue;
         };
-        for body in &mut bodies {
-            graph.adopt_resources_of(body);
-            graph.absorb_body(body, owner as u32);
+        if added.looping {
+            graph.add_loop(owner as u32);
         }
-    }
-    for node in sequence.loops.take() {
-        if let Some(index) = learned
-            .clone()
-            .find(|&i| graph.record(i).is_some_and(|r| r.raw == node))
-        {
-            graph.add_loop(index as u32);
+        for mut body in added.bodies {
+            graph.adopt_resources_of(&body);
+            graph.absorb_body(&mut body, owner as u32);
         }
     }
     graph.take_from_capture(

@@ -481,10 +481,14 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
             .idle_handles
             .borrow_mut()
             .retain(|&h| h != handle.raw);
-        if matches!(condition, Condition::While) {
-            self.sequence.loops.borrow_mut().push(node);
-        }
-        self.sequence.bodies.borrow_mut().push((node, bodies));
+        self.sequence
+            .bodies
+            .borrow_mut()
+            .push(super::sequence::AddedConditional {
+                node,
+                looping: matches!(condition, Condition::While),
+                bodies,
+            });
         Ok(())
     }
 }

@@ -22,6 +22,14 @@ pub(super) fn is_legacy(stream: sys::CUstream) -> bool {
     stream.is_null() || stream as usize == 0x1
 }
 
+/// A conditional node added to a capture, with its bodies.
+pub(crate) struct AddedConditional<'a> {
+    pub(crate) node: sys::CUgraphNode,
+    /// Whether it is a WHILE node (see `graph::loops`).
+    pub(crate) looping: bool,
+    pub(crate) bodies: Vec<Graph<'a>>,
+}
+
 /// What the scopes of one capture share: its id, the streams forked into it and the event that
 /// forks and joins are made with, and what the capture's own calls recorded for its graph.
 pub(crate) struct Sequence<'a> {
@@ -47,11 +55,9 @@ pub(crate) struct Sequence<'a> {
     /// Where the capture's host functions report panics.
     pub(crate) panics: Arc<PanicSlot>,
     /// The conditional nodes added, with their bodies.
-    pub(crate) bodies: RefCell<Vec<(sys::CUgraphNode, Vec<Graph<'a>>)>>,
+    pub(crate) bodies: RefCell<Vec<AddedConditional<'a>>>,
     /// Conditional handles made that drive no conditional node yet.
     pub(crate) idle_handles: RefCell<Vec<crate::node::RawConditionalHandle>>,
-    /// The WHILE nodes added (see `graph::loops`).
-    pub(crate) loops: RefCell<Vec<sys::CUgraphNode>>,
     /// Counts the capture's own nodes, for their names in errors.
     calls: Cell<u32>,
 }
@@ -74,7 +80,6 @@ impl<'a> Sequence<'a> {
             panics: Arc::new(PanicSlot::default()),
             bodies: RefCell::new(Vec::new()),
             idle_handles: RefCell::new(Vec::new()),
-            loops: RefCell::new(Vec::new()),
             calls: Cell::new(0),
         }
     }

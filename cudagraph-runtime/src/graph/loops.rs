@@ -32,25 +32,23 @@ impl Graph<'_> {
         }
         let ranges = tables.bodies.ranges();
         let loops = &tables.loops;
-        // Whether body `r` holds a WHILE node, at any depth.
-        let range_holds = |r: usize| -> bool {
-            let mut stack = vec![r];
-            while let Some(r) = stack.pop() {
-                let range = ranges[r];
-                if (range.start..range.start + range.len).any(|p| loops.contains(&LoopAt::Body(p)))
-                {
-                    return true;
-                }
-                stack.extend((0..ranges.len()).filter(|&n| ranges[n].parent == Some(r as u32)));
+        // Whether each body holds a WHILE node, at any depth: a body's nested bodies come after
+        // it in the table, so walking it backwards settles them first.
+        let mut range_holds: Vec<bool> = ranges
+            .iter()
+            .map(|r| (r.start..r.start + r.len).any(|p| loops.contains(&LoopAt::Body(p))))
+            .collect();
+        for r in (0..ranges.len()).rev() {
+            if let Some(parent) = ranges[r].parent {
+                range_holds[parent as usize] |= range_holds[r];
             }
-            false
-        };
+        }
         // Whether node `index` of the scope `parent` (None: this graph; Some(r): body r) is or
         // holds a WHILE node.
         let holds = |parent: Option<u32>, index: u32, at: LoopAt| -> bool {
             loops.contains(&at)
                 || (0..ranges.len()).any(|r| {
-                    ranges[r].parent == parent && ranges[r].owner == index && range_holds(r)
+                    ranges[r].parent == parent && ranges[r].owner == index && range_holds[r]
                 })
         };
         // This graph's own nodes.
@@ -59,7 +57,7 @@ impl Graph<'_> {
             .map(|i| (i, holds(None, i, LoopAt::Own(i))))
             .collect();
         let deps = |n: usize| self.deps_of(n);
-        self.refuse_unordered(&own, deps, |i| self.name_of(i as usize))?;
+        refuse_unordered(&own, deps, |i| self.name_of(i as usize))?;
         // Each body's.
         let base = self.nodes.len();
         let edges = self.edges();
@@ -71,41 +69,40 @@ impl Graph<'_> {
                 .collect();
             let deps = |n: usize| nodes.get(n).map_or(&[][..], |b| b.record.deps.get(edges));
             let name = |j: u32| self.name_of(base + (range.start + j) as usize);
-            self.refuse_unordered(&inside, deps, name)?;
+            refuse_unordered(&inside, deps, name)?;
         }
         Ok(())
     }
+}
 
-    /// Refuses the first pair of `conditionals` (index in one scope, and whether it is or holds
-    /// a WHILE node) that no path orders while one of them loops.
-    fn refuse_unordered<'d>(
-        &self,
-        conditionals: &[(u32, bool)],
-        deps: impl Fn(usize) -> &'d [u32] + Copy,
-        name: impl Fn(u32) -> String,
-    ) -> Result<()> {
-        for (k, &(b, b_loops)) in conditionals.iter().enumerate() {
-            for &(a, a_loops) in &conditionals[..k] {
-                if !(a_loops || b_loops) || reaches(a as usize, b as usize, deps) {
-                    continue;
-                }
-                let looping = if a_loops { a } else { b };
-                return Err(Error::Invalid {
-                    node: name(b),
-                    reason: format!(
-                        "conditional nodes `{}` and `{}` may run at the same time, and `{}` is \
-                         or holds a WHILE node: NVIDIA's driver (seen with 580) then fails \
-                         launches at random with CUDA_ERROR_LAUNCH_FAILED, which ends the \
-                         context; make `{}` depend on `{}`",
-                        name(a),
-                        name(b),
-                        name(looping),
-                        name(b),
-                        name(a)
-                    ),
-                });
+/// Refuses the first pair of `conditionals` (index in one scope, and whether it is or holds
+/// a WHILE node) that no path orders while one of them loops.
+fn refuse_unordered<'d>(
+    conditionals: &[(u32, bool)],
+    deps: impl Fn(usize) -> &'d [u32] + Copy,
+    name: impl Fn(u32) -> String,
+) -> Result<()> {
+    for (k, &(b, b_loops)) in conditionals.iter().enumerate() {
+        for &(a, a_loops) in &conditionals[..k] {
+            if !(a_loops || b_loops) || reaches(a as usize, b as usize, deps) {
+                continue;
             }
+            let looping = if a_loops { a } else { b };
+            return Err(Error::Invalid {
+                node: name(b),
+                reason: format!(
+                    "conditional nodes `{}` and `{}` may run at the same time, and `{}` is \
+                     or holds a WHILE node: NVIDIA's driver (seen with 580) then fails \
+                     launches at random with CUDA_ERROR_LAUNCH_FAILED, which ends the \
+                     context; make `{}` depend on `{}`",
+                    name(a),
+                    name(b),
+                    name(looping),
+                    name(b),
+                    name(a)
+                ),
+            });
         }
-        Ok(())
     }
+    Ok(())
 }
