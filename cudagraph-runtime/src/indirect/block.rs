@@ -7,7 +7,7 @@ use cudarc::driver::{sys, CudaContext, CudaStream, DeviceRepr};
 
 use super::fetch::{bind, fetch_function, FetchArgs, FetchParams};
 use super::key::Indirect;
-use super::layout::{layout, IndirectLayout, IndirectOptions};
+use super::layout::{layout, ring_slots, IndirectLayout, IndirectOptions};
 use super::ring::{consumed_offset, BlockMemory, Ring};
 use crate::driver::{named, result};
 use crate::error::{Error, Result};
@@ -156,7 +156,7 @@ impl IndirectBlock {
                 current: memory.device,
                 counter: memory.device + layout.capacity as u64,
                 consumed: self.ring_device + consumed_offset(layout) as u64,
-                slots: layout.slots,
+                slots: ring_slots(layout),
                 stride: layout.capacity as u32,
                 words: (layout.used / 8) as u32,
             },

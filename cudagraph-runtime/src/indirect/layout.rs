@@ -85,8 +85,10 @@ pub(super) fn layout(options: IndirectOptions) -> Result<IndirectLayout> {
         .checked_next_multiple_of(MAX_ALIGN)
         .filter(|&c| u32::try_from(c).is_ok())
         .ok_or_else(|| invalid(format!("a capacity of {} bytes", options.capacity)))?;
-    let ring = capacity
-        .checked_mul(options.slots as usize)
+    let ring = options
+        .slots
+        .checked_add(1)
+        .and_then(|slots| capacity.checked_mul(slots as usize))
         .filter(|&r| u32::try_from(r).is_ok() && r < isize::MAX as usize / 2)
         .ok_or_else(|| {
             invalid(format!(
@@ -101,6 +103,14 @@ pub(super) fn layout(options: IndirectOptions) -> Result<IndirectLayout> {
         device_bytes: capacity + COUNTER_BYTES,
         host_bytes: ring.next_multiple_of(CONSUMED_ALIGN) + CONSUMED_ALIGN,
     })
+}
+
+/// Slots in the ring of a block of `layout`: one more than the launches that may be queued
+/// unstarted ([`IndirectLayout::slots`]), because a fetch tells the host only about the launches
+/// before its own (see the fetch kernel): the slot of the newest launch that started is still
+/// taken as far as the host knows.
+pub(super) fn ring_slots(layout: &IndirectLayout) -> u32 {
+    layout.slots + 1
 }
 
 /// Bytes after the current block: the device's launch counter (8, padded).
@@ -132,13 +142,14 @@ mod tests {
         let l = layout(IndirectOptions::default()).unwrap();
         assert_eq!((l.capacity, l.slots, l.used), (256, 64, 0));
         assert_eq!(l.device_bytes, 256 + 16);
-        assert_eq!(l.host_bytes, 64 * 256 + 64);
+        assert_eq!(l.host_bytes, 65 * 256 + 64);
         let l = layout(IndirectOptions::default().with_capacity(1).with_slots(3)).unwrap();
         assert_eq!(l.capacity, 16);
-        // 48 bytes of ring, the consumed word on the next cache line.
+        // 64 bytes of ring (4 slots), the consumed word on the next cache line.
         assert_eq!(l.host_bytes, 128);
         assert!(l.host_bytes >= l.device_bytes);
         assert!(layout(IndirectOptions::default().with_slots(0)).is_err());
+        assert!(layout(IndirectOptions::default().with_slots(u32::MAX)).is_err());
         assert!(layout(IndirectOptions::default().with_capacity(usize::MAX)).is_err());
         assert!(layout(
             IndirectOptions::default()

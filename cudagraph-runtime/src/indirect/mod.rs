@@ -36,30 +36,35 @@
 //! ```text
 //!  host                                         device (one launch)
 //!  ----                                         -------------------
-//!  set_indirect: writes the staged copy         [fetch] reads its counter c, copies slot c % S
-//!  launch #k: waits until launch #k-S fetched,          into the current block, counter = c+1,
-//!             copies staged -> slot k % S,              then tells the host "k fetched"
+//!  set_indirect: writes the staged copy         [fetch] reads its counter c, tells the host
+//!  launch #k: waits until launch #k-R fetched,          "c launches done", copies slot c % R
+//!             copies staged -> slot k % R,              into the current block, counter = c+1
 //!             cuGraphLaunch                       │
-//!  (ring of S slots in page-locked memory        ▼
-//!   the device reads over the bus)              [your kernels] read the current block
+//!  (ring of R = S + 1 slots in page-locked       ▼
+//!   memory the device reads over the bus)       [your kernels] read the current block
 //! ```
 //!
 //! - The graph's block has a *current* copy in device memory, which the kernels read, and a
 //!   *staged* copy in host memory, which [`GraphExec::set_indirect`](crate::GraphExec::set_indirect)
 //!   writes.
-//! - [`GraphExec::launch`](crate::GraphExec::launch) copies the staged block into slot `k % S` of
-//!   a ring of `S` slots in page-locked host memory that the device can read
+//! - [`GraphExec::launch`](crate::GraphExec::launch) copies the staged block into slot `k % R` of
+//!   a ring of `R` slots in page-locked host memory that the device can read
 //!   (`cuMemHostAlloc` with `CU_MEMHOSTALLOC_DEVICEMAP`), then launches.
 //! - The graph's first node, added with the first value, is a small *fetch* kernel (one block,
 //!   PTX that this crate loads once per context, no NVRTC needed). It reads the executable's
-//!   launch counter from device memory, copies slot `counter % S` into the current block,
-//!   increments the counter and publishes it to a word of host memory.
+//!   launch counter `c` from device memory, writes `c` to a word of host memory (the `c`
+//!   launches before it have completed, so their slots are free), copies slot `c % R` into the
+//!   current block and increments the counter.
 //! - CUDA orders each launch of an executable after its previous launches ([`cuGraphLaunch`]),
 //!   so the device's counter counts exactly the launch calls that succeeded, as the host does:
-//!   launch `k` fetches slot `k % S`. Before the host writes a slot again, it checks (one load
+//!   launch `k` fetches slot `k % R`. Before the host writes a slot again, it checks (one load
 //!   from host memory, no driver call) that the launch which used it last has fetched it; if
 //!   not (more than `S` launches queued and not started), `launch` waits, spinning briefly and
 //!   then sleeping, and asks the driver every millisecond whether the launches have failed.
+//! - The ring has one slot more than the `S` launches that may wait
+//!   ([`IndirectOptions::with_slots`]) because a fetch reports the launches before its own, not
+//!   itself: it then needs no system-wide fence after its reads, which cost about 0.4 µs per
+//!   launch on an H200, and its store to host memory runs beside its copy.
 //! - Every node that reads an indirect value is ordered after the fetch node: a kernel or copy
 //!   given one gets the edge from the fetch node added to its dependencies when they do not
 //!   already order it. A launch's fetch runs only after the previous launch has completed, so no
@@ -72,7 +77,7 @@
 //! | host, per changed value | one driver call per node (~0.3-0.9 µs) | one store (a few ns) |
 //! | host, per launch | the launch | the launch, `cuStreamIsCapturing`, a copy of the used bytes of the block, and now and then one load of the word the device writes |
 //! | device, per launch | nothing | one more kernel node before the first reader starts: a one-block kernel whose copy waits for one round trip across the bus to host memory (expected around 1-2 µs; `tests/benches/indirect.rs` measures it) |
-//! | memory | none | `capacity + 16` bytes of device memory, about `S × capacity + 64` bytes of page-locked host memory ([`IndirectLayout`]) |
+//! | memory | none | `capacity + 16` bytes of device memory, about `(S + 1) × capacity + 64` bytes of page-locked host memory ([`IndirectLayout`]) |
 //!
 //! Prefer indirect values when several values change at every launch, or when one value is
 //! read by many nodes (one write reaches them all, where updates would touch every node), and

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use cudarc::driver::{sys, CudaContext};
 
 use super::fetch::bind;
-use super::layout::{place, IndirectLayout, CONSUMED_ALIGN, MAX_ALIGN};
+use super::layout::{place, ring_slots, IndirectLayout, CONSUMED_ALIGN, MAX_ALIGN};
 use crate::driver::{named, record_err};
 use crate::error::{Error, Result};
 
@@ -24,7 +24,8 @@ pub(super) struct BlockMemory {
     pub(super) ctx: Arc<CudaContext>,
     /// Device memory: the current block (`capacity` bytes), then the launch counter.
     pub(super) device: sys::CUdeviceptr,
-    /// Mapped page-locked host memory: `slots` slots of `capacity` bytes, then the consumed word.
+    /// Mapped page-locked host memory: the ring's slots ([`ring_slots`]) of `capacity` bytes,
+    /// then the consumed word.
     pub(super) host: *mut u8,
 }
 
@@ -66,7 +67,8 @@ impl Drop for BlockMemory {
 /// into, and the count of launches. It knows nothing of CUDA, so the protocol can be run against
 /// a simulated device (see the tests).
 pub(super) struct Ring {
-    /// `slots` slots of `capacity` bytes, then the consumed word (see [`consumed_offset`]);
+    /// The ring's slots ([`ring_slots`]) of `capacity` bytes, then the consumed word (see
+    /// [`consumed_offset`]);
     /// owned by the block.
     pub(super) host: *mut u8,
     pub(super) layout: IndirectLayout,
@@ -75,15 +77,15 @@ pub(super) struct Ring {
     pub(super) used_end: usize,
     /// Launch calls that succeeded: the device's counter once they have all fetched.
     pub(super) seq: u64,
-    /// The slot the next launch publishes into: `seq % slots`.
+    /// The slot the next launch publishes into: `seq % ring_slots`.
     pub(super) next_slot: u32,
-    /// The consumed word as last read: launches that have fetched their slot.
+    /// The consumed word as last read: launches known to have fetched their slot.
     pub(super) consumed_seen: u64,
 }
 
 /// Where the consumed word is in the host memory of a block of `layout`.
 pub(super) fn consumed_offset(layout: &IndirectLayout) -> usize {
-    (layout.slots as usize * layout.capacity).next_multiple_of(CONSUMED_ALIGN)
+    (ring_slots(layout) as usize * layout.capacity).next_multiple_of(CONSUMED_ALIGN)
 }
 
 impl Ring {
@@ -168,7 +170,8 @@ impl Ring {
         }
     }
 
-    /// The consumed word: how many launches have fetched their slot.
+    /// The consumed word: how many launches are known to have fetched their slot (the fetch of
+    /// launch `c` publishes `c` as it starts: the launches before it have completed).
     #[inline(always)]
     pub(super) fn consumed(&self) -> u64 {
         // SAFETY: the word lies within the host memory (see `layout`), 64-byte aligned; the
@@ -176,8 +179,9 @@ impl Ring {
         let word = unsafe {
             AtomicU64::from_ptr(self.host.add(consumed_offset(&self.layout)).cast::<u64>())
         };
-        // Acquire: the slot's reads by the device came before the store seen here (the fetch
-        // kernel fences before it), so writing the slot after this load is safe.
+        // The launches counted here completed before the fetch that stored the count started
+        // (launches of one executable run in order), so their reads of the ring are over and
+        // writing their slots after this load is safe.
         word.load(Ordering::Acquire)
     }
 
@@ -186,10 +190,11 @@ impl Ring {
     /// far has completed (`Ok(false)` when it cannot tell); it is asked only while waiting.
     #[inline]
     pub(super) fn publish(&mut self, all_done: impl FnMut() -> Result<bool>) -> Result<()> {
-        let slots = self.layout.slots as u64;
+        let slots = ring_slots(&self.layout) as u64;
         if self.seq >= slots {
             // Launch `seq - slots` used this slot; it and the launches before it must have
-            // fetched: `seq - slots + 1` of them.
+            // fetched: `seq - slots + 1` of them, which the fetch of launch `seq - slots + 1`
+            // (an earlier launch than this one: there are at least two slots) publishes.
             let needed = self.seq - slots + 1;
             if self.consumed_seen < needed {
                 self.consumed_seen = self.consumed();
@@ -219,7 +224,7 @@ impl Ring {
     pub(super) fn launched(&mut self) {
         self.seq += 1;
         self.next_slot += 1;
-        if self.next_slot == self.layout.slots {
+        if self.next_slot == ring_slots(&self.layout) {
             self.next_slot = 0;
         }
     }
@@ -279,8 +284,8 @@ mod tests {
     use crate::indirect::layout::{layout, IndirectOptions};
 
     /// The host's side of the protocol against a simulated device on another thread, which does
-    /// what the fetch kernel does: waits for launch `c` to be made (the launch call), reads slot
-    /// `c % slots`, publishes `consumed = c + 1`. It falls behind now and then, so the host
+    /// what the fetch kernel does: waits for launch `c` to be made (the launch call), publishes
+    /// `consumed = c` (the launches before it are done), reads slot `c % ring_slots`. It falls behind now and then, so the host
     /// waits for slots; every launch must read exactly the values set before it.
     #[test]
     fn a_simulated_device_reads_each_launch_s_own_values() {
@@ -297,7 +302,8 @@ mod tests {
             assert_eq!((a, b, ring.layout.used), (0, 8, 16));
             // What the launch call tells the device: how many launches were made.
             let made = AtomicU64::new(0);
-            let (base_addr, capacity) = (base as usize, layout.capacity);
+            let (base_addr, capacity, ring_len) =
+                (base as usize, layout.capacity, ring_slots(&layout));
             let consumed_at = consumed_offset(&layout);
             std::thread::scope(|scope| {
                 let device = scope.spawn(|| {
@@ -311,10 +317,15 @@ mod tests {
                             // Fall behind: the host fills the ring and waits.
                             std::thread::sleep(Duration::from_micros(200));
                         }
-                        let slot = (c % slots as u64) as usize * capacity;
+                        // SAFETY: the consumed word, 8-byte aligned, only ever accessed
+                        // atomically while the threads run.
+                        let consumed =
+                            unsafe { AtomicU64::from_ptr(base.add(consumed_at).cast::<u64>()) };
+                        consumed.store(c, Ordering::Release);
+                        let slot = (c % ring_len as u64) as usize * capacity;
                         // SAFETY: within the host memory; the host wrote this slot before the
                         // launch was made (ordered by `made`), and writes it again only after
-                        // the store to `consumed` below.
+                        // it has seen a later launch's store to `consumed`.
                         let (got_a, got_b) = unsafe {
                             (
                                 base.add(slot + a).cast::<u32>().read(),
@@ -324,11 +335,6 @@ mod tests {
                         if (got_a, got_b) != (c as u32, hash(c)) {
                             wrong.push(c);
                         }
-                        // SAFETY: the consumed word, 8-byte aligned, only ever accessed
-                        // atomically while the threads run.
-                        let consumed =
-                            unsafe { AtomicU64::from_ptr(base.add(consumed_at).cast::<u64>()) };
-                        consumed.store(c + 1, Ordering::Release);
                     }
                     wrong
                 });
@@ -361,11 +367,12 @@ mod tests {
         let mut host = vec![Chunk([MaybeUninit::new(0); MAX_ALIGN]); layout.host_bytes / 16];
         let mut ring = Ring::new(host.as_mut_ptr().cast(), layout);
         ring.place::<u32>().unwrap();
-        for _ in 0..2 {
+        // Two launches may be queued: a ring of three slots.
+        for _ in 0..3 {
             ring.publish(|| Ok(false)).unwrap();
             ring.launched();
         }
-        // Two launches made, none fetched (a device that never runs the fetch): the third
+        // Three launches made, none fetched (a device that never runs the fetch): the fourth
         // launch needs slot 0 back, and the driver says every launch is over.
         let mut asked = 0;
         let third = ring.publish(|| {
