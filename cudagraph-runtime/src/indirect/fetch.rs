@@ -13,7 +13,7 @@ use crate::node::{NodeKind, NodeParams};
 /// The fetch kernel: `cudagraph_indirect_fetch(ring, current, counter, consumed, slots, stride,
 /// words)`, one block. PTX ISA 7.0 for `sm_70`: the driver compiles it for the GPU at hand
 /// (PTX for an older target runs on every later GPU), so nothing but the driver is needed.
-/// Checked with `ptxas` of CUDA 13.5 for `sm_80`, `sm_90`, `sm_100` and `sm_120`.
+/// Checked with `ptxas` of CUDA 13 for `sm_80`, `sm_90`, `sm_100` and `sm_120`.
 const FETCH_PTX: &CStr = c"
 .version 7.0
 .target sm_70
