@@ -34,7 +34,8 @@
 //! - `no-mixing`: `NCCL_GRAPH_MIXING_SUPPORT=0`, NCCL's switch for that support, which the crate
 //!   supports (see [`Communicator`]);
 //! - and a probe, `tuning`, run with `NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING`: the algorithm,
-//!   protocol and channels NCCL picks for each size, captured and eager, side by side.
+//!   protocol and channels NCCL picks for each size, captured and eager, side by side (NCCL logs
+//!   them on rank 0 only).
 //!
 //! With one rank (one GPU, or `--ranks 1`), NCCL's all-reduce is not its collective kernel but a
 //! plain kernel launched on the stream (`ncclLaunchOneRank`: the average of one rank scales by 1),
@@ -140,9 +141,15 @@ const VARIANTS: [Variant; 2] = [
     },
 ];
 
-/// The probe's worker name and environment.
+/// The probe's worker name and environment. NCCL writes its log to a `FILE` that is fully
+/// buffered on a pipe (stdout) and never flushed; a file it opens itself is line-buffered, so the
+/// log is opened on the same pipe by name and keeps its place among the probe's own lines.
 const TUNING: &str = "tuning";
-const TUNING_ENV: [(&str, &str); 2] = [("NCCL_DEBUG", "INFO"), ("NCCL_DEBUG_SUBSYS", "TUNING")];
+const TUNING_ENV: [(&str, &str); 3] = [
+    ("NCCL_DEBUG", "INFO"),
+    ("NCCL_DEBUG_SUBSYS", "TUNING"),
+    ("NCCL_DEBUG_FILE", "/dev/stdout"),
+];
 
 /// Raw NCCL communicators (one per device), destroyed once the rank threads are done.
 struct RawComms(Vec<nccl_sys::ncclComm_t>);
