@@ -15,7 +15,11 @@
 //!   `library` / `child` is the cost of the crate's communicator and launch ordering;
 //! - `inline`: the same call captured straight into the graph with [`Graph::capture_into`] (its
 //!   nodes are the graph's own, no child graph), on a raw communicator of its own: `child` /
-//!   `inline` is the cost of the child-graph level around a collective node.
+//!   `inline` is the cost of the child-graph level around a collective node;
+//! - `events`: `inline` between an event wait node and an event record node of one event, the
+//!   shape NCCL's graph mixing support gives every captured collective, on a raw communicator of
+//!   its own: `events` / `inline` is the cost of one such pair per step (measurable on one GPU,
+//!   where NCCL adds none of its own).
 //!
 //! Each graph side is reported as its time per step over `eager`'s:
 //!
@@ -92,11 +96,18 @@ enum Side {
     Library,
     Child,
     Inline,
+    Events,
 }
 
 impl Side {
-    const ALL: [Side; 4] = [Side::Eager, Side::Library, Side::Child, Side::Inline];
-    const GRAPHS: [Side; 3] = [Side::Library, Side::Child, Side::Inline];
+    const ALL: [Side; 5] = [
+        Side::Eager,
+        Side::Library,
+        Side::Child,
+        Side::Inline,
+        Side::Events,
+    ];
+    const GRAPHS: [Side; 4] = [Side::Library, Side::Child, Side::Inline, Side::Events];
 
     fn name(self) -> &'static str {
         match self {
@@ -104,6 +115,7 @@ impl Side {
             Side::Library => "library",
             Side::Child => "child",
             Side::Inline => "inline",
+            Side::Events => "events",
         }
     }
 
@@ -117,6 +129,7 @@ impl Side {
             Side::Eager | Side::Library => 0,
             Side::Child => 1,
             Side::Inline => 2,
+            Side::Events => 3,
         }
     }
 }
@@ -287,8 +300,8 @@ struct Size {
 /// A rank's thread: its communicators, its stream, and the current message size.
 struct Rank {
     comm: Communicator,
-    /// Raw communicators: 0 for `eager`, 1 for `child`, 2 for `inline`.
-    raws: [RawComm; 3],
+    /// Raw communicators, by `Side::raw_index`.
+    raws: [RawComm; 4],
     stream: Arc<CudaStream>,
     size: Option<Size>,
 }
@@ -343,7 +356,7 @@ impl Rank {
         if all {
             // The raw communicators connect the algorithm of this size eagerly, before their
             // captures (as the library's warm-up does for its own).
-            for side in [Side::Child, Side::Inline] {
+            for side in [Side::Child, Side::Inline, Side::Events] {
                 self.raws[side.raw_index()]
                     .all_reduce(bufs[side as usize].addr(), count, self.stream.cu_stream())
                     .map_err(text)?;
@@ -357,7 +370,7 @@ impl Rank {
             .map_err(text)?;
         graphs.push((Side::Library, g));
         if all {
-            for side in [Side::Child, Side::Inline] {
+            for side in [Side::Child, Side::Inline, Side::Events] {
                 let raw = self.raws[side.raw_index()];
                 let buf = bufs[side as usize].clone();
                 let addr = buf.addr();
@@ -365,12 +378,25 @@ impl Rank {
                     relaxed(|| raw.all_reduce(addr, count, s.cu_stream()))
                 };
                 let mut g = Graph::new(self.comm.context()).map_err(text)?;
-                if side == Side::Child {
-                    g.add_captured(&self.stream, &[], Mut(buf), call)
-                        .map_err(text)?;
-                } else {
-                    g.capture_into(&self.stream, &[], Mut(buf), call)
-                        .map_err(text)?;
+                match side {
+                    Side::Child => {
+                        g.add_captured(&self.stream, &[], Mut(buf), call)
+                            .map_err(text)?;
+                    }
+                    Side::Inline => {
+                        g.capture_into(&self.stream, &[], Mut(buf), call)
+                            .map_err(text)?;
+                    }
+                    _ => {
+                        // As NCCL's mixing support does: wait for the event's last record
+                        // (the previous launch's), run, record it.
+                        let event = Event::new(self.comm.context()).map_err(text)?;
+                        let wait = g.add_event_wait(&event, &[]).map_err(text)?;
+                        let captured = g
+                            .capture_into(&self.stream, &[wait.id()], Mut(buf), call)
+                            .map_err(text)?;
+                        g.add_event_record(&event, captured.sinks()).map_err(text)?;
+                    }
                 }
                 graphs.push((side, g));
             }
@@ -408,7 +434,7 @@ struct Ranks {
 impl Ranks {
     fn start(
         comms: Vec<Communicator>,
-        raws: Vec<[RawComm; 3]>,
+        raws: Vec<[RawComm; 4]>,
     ) -> (Self, Vec<std::thread::JoinHandle<()>>) {
         let (done_tx, done) = channel();
         let mut cmds = Vec::new();
@@ -458,7 +484,7 @@ impl Ranks {
 
 fn rank_thread(
     comm: Communicator,
-    raws: [RawComm; 3],
+    raws: [RawComm; 4],
     cmds: Receiver<Cmd>,
     done: Sender<(usize, Result<(), String>)>,
 ) {
@@ -690,6 +716,7 @@ fn summary(
     );
     println!("  library / child  the crate's communicator and launch ordering (same graph shape)");
     println!("  child / inline   the child-graph level around the captured collective");
+    println!("  events / inline  one event wait + record pair around it (NCCL's mixing shape)");
     println!("  no-mixing rows   NCCL's event wait and record around each captured collective");
     let pair = |v: &str, a: Side, b: Side| {
         let mut line = format!("{:<10} {:<17}", v, format!("{} / {}", a.name(), b.name()));
@@ -707,6 +734,7 @@ fn summary(
     for variant in &args.variants {
         pair(variant.name, Side::Library, Side::Child);
         pair(variant.name, Side::Child, Side::Inline);
+        pair(variant.name, Side::Events, Side::Inline);
     }
     if args.variants.len() > 1 {
         println!(
@@ -783,13 +811,9 @@ fn worker(name: &str, ranks: Option<usize>) {
         );
     }
     let comms = Communicator::init_all(&ctxs).expect("ncclCommInitAll (library)");
-    let raw_sets = [
-        RawComms::init_all(n),
-        RawComms::init_all(n),
-        RawComms::init_all(n),
-    ];
+    let raw_sets = [(); 4].map(|()| RawComms::init_all(n));
     let raws = (0..n)
-        .map(|r| [0, 1, 2].map(|s| RawComm(raw_sets[s].0[r])))
+        .map(|r| [0, 1, 2, 3].map(|s| RawComm(raw_sets[s].0[r])))
         .collect();
     let (ranks, threads) = Ranks::start(comms, raws);
 
