@@ -2,9 +2,9 @@
 //! machine (one rank per GPU, each driven by its own thread, as NCCL wants), in the same run, and
 //! where the difference comes from.
 //!
-//! Per step, each rank runs one all-reduce (an average in place over `f32`s) four ways, A/B in
+//! Per step, each rank runs one all-reduce (an average in place over `f32`s) five ways, A/B in
 //! one loop (blocks of steps, each block ended by every rank waiting for its stream; the order of
-//! the four sides turns by one every round):
+//! the five sides turns by one every round):
 //!
 //! - `eager`: a raw `ncclAllReduce` on the rank's stream (its own communicator);
 //! - `library`: this crate's path: a graph of one collective node
