@@ -307,13 +307,14 @@ struct Rank {
 }
 
 impl Rank {
-    fn run(&mut self, cmd: Cmd) -> Result<(), String> {
+    /// Does `cmd`; returns the graph sides made (for `Prepare`; none for the others).
+    fn run(&mut self, cmd: Cmd) -> Result<Vec<Side>, String> {
         match cmd {
             Cmd::Prepare {
                 count,
                 all,
                 variant,
-            } => self.prepare(count, all, variant)?,
+            } => return self.prepare(count, all, variant),
             Cmd::Run(side, steps) => {
                 let size = self.size.as_mut().ok_or("nothing prepared")?;
                 if side == Side::Eager {
@@ -343,10 +344,13 @@ impl Rank {
                 }
             }
         }
-        Ok(())
+        Ok(Vec::new())
     }
 
-    fn prepare(&mut self, count: usize, all: bool, variant: &str) -> Result<(), String> {
+    /// Makes the buffers and the graphs; returns the graph sides made. The library's side must
+    /// be made; a raw side that fails (this bench's own captures of NCCL) is reported and left
+    /// out, so that one failure does not cost the run the other sides.
+    fn prepare(&mut self, count: usize, all: bool, variant: &str) -> Result<Vec<Side>, String> {
         self.size = None;
         let ones = vec![1.0f32; count];
         let bufs = Side::ALL
@@ -363,61 +367,89 @@ impl Rank {
             }
             sync(&self.stream);
         }
-        let mut graphs = Vec::new();
+        let mut execs = BTreeMap::new();
         let mut g = Graph::new(self.comm.context()).map_err(text)?;
         let mut buf = bufs[Side::Library as usize].clone();
         g.add_all_reduce_in_place(&self.comm, &mut buf, ReduceOp::Avg, &[])
             .map_err(text)?;
-        graphs.push((Side::Library, g));
+        self.show(variant, Side::Library, count, &g);
+        // Every rank instantiates at once: the library's cross-rank order check waits for all.
+        execs.insert(Side::Library, g.instantiate().map_err(text)?);
         if all {
             for side in [Side::Child, Side::Inline, Side::Events] {
-                let raw = self.raws[side.raw_index()];
-                let buf = bufs[side as usize].clone();
-                let addr = buf.addr();
-                let call = move |s: &CaptureScope<'_, 'static>, _: CaptureViewMut<'_, f32>| {
-                    relaxed(|| raw.all_reduce(addr, count, s.cu_stream()))
-                };
-                let mut g = Graph::new(self.comm.context()).map_err(text)?;
-                match side {
-                    Side::Child => {
-                        g.add_captured(&self.stream, &[], Mut(buf), call)
-                            .map_err(text)?;
+                // No exchange between the ranks here: a side made on one rank and not on
+                // another is left out on both by the main thread, before any launch.
+                match self.raw_graph(side, bufs[side as usize].clone(), count) {
+                    Ok(g) => {
+                        self.show(variant, side, count, &g);
+                        match g.instantiate() {
+                            Ok(exec) => {
+                                execs.insert(side, exec);
+                            }
+                            Err(e) => self.side_failed(variant, side, count, e),
+                        }
                     }
-                    Side::Inline => {
-                        g.capture_into(&self.stream, &[], Mut(buf), call)
-                            .map_err(text)?;
-                    }
-                    _ => {
-                        // As NCCL's mixing support does: wait for the event's last record
-                        // (the previous launch's), run, record it.
-                        let event = Event::new(self.comm.context()).map_err(text)?;
-                        let wait = g.add_event_wait(&event, &[]).map_err(text)?;
-                        let captured = g
-                            .capture_into(&self.stream, &[wait.id()], Mut(buf), call)
-                            .map_err(text)?;
-                        g.add_event_record(&event, captured.sinks()).map_err(text)?;
-                    }
+                    Err(e) => self.side_failed(variant, side, count, e),
                 }
-                graphs.push((side, g));
             }
-        }
-        let mut execs = BTreeMap::new();
-        for (side, g) in graphs {
-            if self.comm.rank() == 0 {
-                println!(
-                    "STRUCTURE {variant:>9} {:>7} {:>9}: {}",
-                    side.name(),
-                    human(count * 4),
-                    structure(g.raw())
-                );
-            }
-            // Every rank instantiates at once: the library's cross-rank order check waits for
-            // all.
-            execs.insert(side, g.instantiate().map_err(text)?);
         }
         sync(&self.stream);
+        let made = execs.keys().copied().collect();
         self.size = Some(Size { count, bufs, execs });
-        Ok(())
+        Ok(made)
+    }
+
+    /// The graph of a raw side: this bench's own capture of `ncclAllReduce` on `buf`.
+    fn raw_graph(
+        &self,
+        side: Side,
+        buf: DeviceBuffer<f32>,
+        count: usize,
+    ) -> Result<Graph<'static>, Error> {
+        let raw = self.raws[side.raw_index()];
+        let addr = buf.addr();
+        let call = move |s: &CaptureScope<'_, 'static>, _: CaptureViewMut<'_, f32>| {
+            relaxed(|| raw.all_reduce(addr, count, s.cu_stream()))
+        };
+        let mut g = Graph::new(self.comm.context())?;
+        match side {
+            Side::Child => {
+                g.add_captured(&self.stream, &[], Mut(buf), call)?;
+            }
+            Side::Inline => {
+                g.capture_into(&self.stream, &[], Mut(buf), call)?;
+            }
+            _ => {
+                // As NCCL's mixing support does: wait for the event's last record (the previous
+                // launch's), run, record it.
+                let event = Event::new(self.comm.context())?;
+                let wait = g.add_event_wait(&event, &[])?;
+                let captured = g.capture_into(&self.stream, &[wait.id()], Mut(buf), call)?;
+                g.add_event_record(&event, captured.sinks())?;
+            }
+        }
+        Ok(g)
+    }
+
+    /// Prints the node structure of `side`'s graph (on rank 0).
+    fn show(&self, variant: &str, side: Side, count: usize, g: &Graph<'_>) {
+        if self.comm.rank() == 0 {
+            println!(
+                "STRUCTURE {variant:>9} {:>7} {:>9}: {}",
+                side.name(),
+                human(count * 4),
+                structure(g.raw())
+            );
+        }
+    }
+
+    fn side_failed(&self, variant: &str, side: Side, count: usize, e: Error) {
+        println!(
+            "SIDE FAILED [{variant}] {} at {} on rank {}, left out: {e}",
+            side.name(),
+            human(count * 4),
+            self.comm.rank()
+        );
     }
 }
 
@@ -428,7 +460,7 @@ fn text(e: impl std::fmt::Display) -> String {
 /// The rank threads, and the way to make all of them do one thing.
 struct Ranks {
     cmds: Vec<Sender<Cmd>>,
-    done: Receiver<(usize, Result<(), String>)>,
+    done: Receiver<(usize, Result<Vec<Side>, String>)>,
 }
 
 impl Ranks {
@@ -450,15 +482,23 @@ impl Ranks {
         (Self { cmds, done }, threads)
     }
 
-    /// Tells every rank to do `cmd` and waits until all are done; a rank's failure ends the
-    /// bench with its message, and a rank that does not answer within `STALL` ends the process.
-    fn all(&self, cmd: Cmd) {
+    /// Tells every rank to do `cmd` and waits until all are done; returns the graph sides that
+    /// every rank made (for `Prepare`). A rank's failure ends the bench with its message, and a
+    /// rank that does not answer within `STALL` ends the process.
+    fn all(&self, cmd: Cmd) -> Vec<Side> {
         for tx in &self.cmds {
             tx.send(cmd).expect("a rank thread ended early");
         }
+        let mut everywhere: Option<Vec<Side>> = None;
         for _ in 0..self.cmds.len() {
             match self.done.recv_timeout(STALL) {
-                Ok((_, Ok(()))) => {}
+                Ok((_, Ok(made))) => {
+                    let kept = match everywhere.take() {
+                        Some(so_far) => so_far.into_iter().filter(|s| made.contains(s)).collect(),
+                        None => made,
+                    };
+                    everywhere = Some(kept);
+                }
                 Ok((rank, Err(e))) => panic!("rank {rank}, {cmd:?}: {e}"),
                 Err(RecvTimeoutError::Timeout) => {
                     eprintln!(
@@ -472,6 +512,7 @@ impl Ranks {
                 Err(RecvTimeoutError::Disconnected) => panic!("the rank threads ended"),
             }
         }
+        everywhere.unwrap_or_default()
     }
 
     /// The time every rank takes to do `cmd`.
@@ -486,7 +527,7 @@ fn rank_thread(
     comm: Communicator,
     raws: [RawComm; 4],
     cmds: Receiver<Cmd>,
-    done: Sender<(usize, Result<(), String>)>,
+    done: Sender<(usize, Result<Vec<Side>, String>)>,
 ) {
     let id = comm.rank();
     let started = comm
@@ -856,16 +897,21 @@ fn measure(variant: &'static str, n: usize, device: &str, ranks: &Ranks) {
         .map(|&(b, s)| (b, s, SMALL_TARGET))
         .chain(LARGE.iter().map(|&(b, s)| (b, s, LARGE_TARGET)))
     {
-        ranks.all(Cmd::Prepare {
+        let made = ranks.all(Cmd::Prepare {
             count: bytes / 4,
             all: true,
             variant,
         });
+        // The sides every rank made (a side left out shows as `-`).
+        let sides: Vec<Side> = Side::ALL
+            .into_iter()
+            .filter(|s| *s == Side::Eager || made.contains(s))
+            .collect();
         let id = |side: Side| format!("{}/{bytes}", side.name());
         for round in 0..WARM_UP + SAMPLE_SIZE {
             // Each side starts a round in turn: none always follows the same one.
-            for k in 0..Side::ALL.len() {
-                let side = Side::ALL[(round + k) % Side::ALL.len()];
+            for k in 0..sides.len() {
+                let side = sides[(round + k) % sides.len()];
                 let took = ranks.timed(Cmd::Run(side, block));
                 if round >= WARM_UP {
                     samples.record(&id(side), block, took);
