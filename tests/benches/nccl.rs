@@ -1,40 +1,83 @@
 //! An all-reduce inside a graph against the same NCCL call made eagerly, on every GPU of the
-//! machine (one rank per GPU, each driven by its own thread, as NCCL wants), in the same run:
-//! per step, each rank launches its graph of one all-reduce node (`GraphExec::launch`, an
-//! average in place over `f32`s) against a raw `ncclAllReduce` of the same buffer size on its
-//! stream. The two sides run in alternating blocks of steps, each block ended by every rank
-//! waiting for its stream; the time of a block is taken from the moment the ranks are told to
-//! start to the moment the last one is done.
+//! machine (one rank per GPU, each driven by its own thread, as NCCL wants), in the same run, and
+//! where the difference comes from.
 //!
-//! - small messages (4 B, 4 KiB, 64 KiB): time per step, target graph / eager <= 1.0 (the graph
-//!   removes NCCL's host work per call);
+//! Per step, each rank runs one all-reduce (an average in place over `f32`s) five ways, A/B in
+//! one loop (blocks of steps, each block ended by every rank waiting for its stream; the order of
+//! the five sides turns by one every round):
+//!
+//! - `eager`: a raw `ncclAllReduce` on the rank's stream (its own communicator);
+//! - `library`: this crate's path: a graph of one collective node
+//!   ([`Graph::add_all_reduce_in_place`] over a [`Communicator`]), launched with
+//!   [`GraphExec::launch`] (which orders the launch after the communicator's previous one);
+//! - `child`: the same `ncclAllReduce` captured into a child-graph node with
+//!   [`Graph::add_captured`], on a raw communicator of its own, with no collective bookkeeping:
+//!   `library` / `child` is the cost of the crate's communicator and launch ordering;
+//! - `inline`: the same call captured straight into the graph with [`Graph::capture_into`] (its
+//!   nodes are the graph's own, no child graph), on a raw communicator of its own: `child` /
+//!   `inline` is the cost of the child-graph level around a collective node;
+//! - `events`: `inline` between an event wait node and an event record node of one event, the
+//!   shape NCCL's graph mixing support gives every captured collective, on a raw communicator of
+//!   its own: `events` / `inline` is the cost of one such pair per step (measurable on one GPU,
+//!   where NCCL adds none of its own).
+//!
+//! Each graph side is reported as its time per step over `eager`'s:
+//!
+//! - small messages (4 B, 4 KiB, 64 KiB): target graph / eager <= 1.0 (the graph removes NCCL's
+//!   host work per call);
 //! - large messages (64 MiB, 256 MiB): bus bandwidth, NCCL's `busBw` for an all-reduce
 //!   (nccl-tests' formula: `algBw = bytes / time`, `busBw = algBw * 2(n-1)/n`), target within
 //!   5% of eager, which is graph / eager time <= 1.05.
 //!
-//! The eager side uses communicators of its own (raw `ncclCommInitAll`), the graph side this
-//! crate's `Communicator`s; neither runs while the other does. With one GPU, one rank (an
-//! all-reduce of one rank is a copy, and its bus bandwidth is 0 by the formula: only the times
-//! are compared). A rank that does not answer within `STALL` ends the process with a `TIMEOUT`
-//! line rather than hanging. Without a GPU or NCCL, prints one skip line and exits 0.
+//! NCCL reads its settings once per process, so the bench runs each **variant** of them in a
+//! process of its own (this program again, with `--worker NAME`), and sums up all of them at the
+//! end:
+//!
+//! - `default`: NCCL as configured (graph mixing support on: NCCL adds an event wait and an event
+//!   record around every captured collective, see the `STRUCTURE` lines);
+//! - `no-mixing`: `NCCL_GRAPH_MIXING_SUPPORT=0`, NCCL's switch for that support, which the crate
+//!   supports (see [`Communicator`]);
+//! - and a probe, `tuning`, run with `NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING`: the algorithm,
+//!   protocol and channels NCCL picks for each size, captured and eager, side by side (NCCL logs
+//!   them on rank 0 only).
+//!
+//! With one rank (one GPU, or `--ranks 1`), NCCL's all-reduce is not its collective kernel but a
+//! plain kernel launched on the stream (`ncclLaunchOneRank`: the average of one rank scales by 1),
+//! with none of NCCL's stream and event machinery: `eager` is NCCL's host path and one launch,
+//! the graph sides one kernel node; the rows compare launch paths and graph structure, not
+//! communication, and `no-mixing` is the same as `default` (its difference is noise). Bus
+//! bandwidth is 0 by the formula there.
+//!
+//! Arguments (after `--` under `cargo bench`): `--ranks N` (the first N GPUs; default all),
+//! `--variants a,b` (default `default,no-mixing`), `--no-tuning`. A rank that does not answer
+//! within `STALL` ends its process with a `TIMEOUT` line rather than hanging. Without a GPU or
+//! NCCL, prints one skip line and exits 0.
 //!
 //! Run on the GPU machine: `cargo bench -p cudagraph-tests --bench nccl` (or the packed
 //! `.gpu/bench/cudagraph-tests--nccl --bench`).
 
+use std::collections::BTreeMap;
 use std::ffi::c_void;
+use std::io::{BufRead, BufReader};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::process::{Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use cudagraph_runtime::cudarc::driver::{CudaContext, CudaStream};
+use cudagraph_runtime::cudarc::driver::{sys, CudaContext, CudaStream};
 use cudagraph_runtime::cudarc::nccl::{result as nccl, sys as nccl_sys};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{nccl_present, open_device, Communicator, DeviceBuffer, ReduceOp};
+use cudagraph_runtime::{
+    nccl_present, open_device, CaptureScope, CaptureViewMut, Communicator, DeviceBuffer, Error,
+    ReduceOp,
+};
 use cudagraph_tests::bench::{sync, RatioTable, Samples};
 use cudagraph_tests::gpu;
 
-const SAMPLE_SIZE: usize = 20;
+const SAMPLE_SIZE: usize = 30;
+/// Unrecorded rounds before the samples.
+const WARM_UP: usize = 2;
 /// How long the bench waits for a rank's answer before calling it a hang.
 const STALL: Duration = Duration::from_secs(120);
 
@@ -46,119 +89,367 @@ const SMALL_TARGET: f64 = 1.0;
 const LARGE: [(usize, u64); 2] = [(64 << 20, 20), (256 << 20, 8)];
 const LARGE_TARGET: f64 = 1.05;
 
+/// How one step runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Side {
+    Eager,
+    Library,
+    Child,
+    Inline,
+    Events,
+}
+
+impl Side {
+    const ALL: [Side; 5] = [
+        Side::Eager,
+        Side::Library,
+        Side::Child,
+        Side::Inline,
+        Side::Events,
+    ];
+    const GRAPHS: [Side; 4] = [Side::Library, Side::Child, Side::Inline, Side::Events];
+
+    fn name(self) -> &'static str {
+        match self {
+            Side::Eager => "eager",
+            Side::Library => "library",
+            Side::Child => "child",
+            Side::Inline => "inline",
+            Side::Events => "events",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Side> {
+        Side::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Which raw communicator the side uses (the library side uses its `Communicator`).
+    fn raw_index(self) -> usize {
+        match self {
+            Side::Eager | Side::Library => 0,
+            Side::Child => 1,
+            Side::Inline => 2,
+            Side::Events => 3,
+        }
+    }
+}
+
+/// NCCL settings for one process (NCCL reads them once per process).
+struct Variant {
+    name: &'static str,
+    env: &'static [(&'static str, &'static str)],
+    what: &'static str,
+}
+
+const VARIANTS: [Variant; 2] = [
+    Variant {
+        name: "default",
+        env: &[],
+        what: "NCCL as configured (graph mixing support on unless the environment says otherwise)",
+    },
+    Variant {
+        name: "no-mixing",
+        env: &[("NCCL_GRAPH_MIXING_SUPPORT", "0")],
+        what: "NCCL_GRAPH_MIXING_SUPPORT=0: no event wait and record around captured collectives",
+    },
+];
+
+/// The probe's worker name and environment. NCCL writes its log to a `FILE` that is fully
+/// buffered on a pipe (stdout) and never flushed; a file it opens itself is line-buffered, so the
+/// log is opened on the same pipe by name and keeps its place among the probe's own lines.
+const TUNING: &str = "tuning";
+const TUNING_ENV: [(&str, &str); 3] = [
+    ("NCCL_DEBUG", "INFO"),
+    ("NCCL_DEBUG_SUBSYS", "TUNING"),
+    ("NCCL_DEBUG_FILE", "/dev/stdout"),
+];
+
 /// Raw NCCL communicators (one per device), destroyed once the rank threads are done.
 struct RawComms(Vec<nccl_sys::ncclComm_t>);
+
+impl RawComms {
+    /// One communicator for each of the first `n` devices (`ncclCommInitAll`).
+    fn init_all(n: usize) -> Self {
+        let mut raw = RawComms(vec![std::ptr::null_mut(); n]);
+        let devices: Vec<i32> = (0..n as i32).collect();
+        // SAFETY: room for `n` communicators; devices `0..n` exist (opened by the caller).
+        unsafe { nccl::comm_init_all(raw.0.as_mut_ptr(), n as i32, devices.as_ptr()) }
+            .expect("ncclCommInitAll (raw)");
+        raw
+    }
+}
 
 impl Drop for RawComms {
     fn drop(&mut self) {
         for &c in &self.0 {
-            // SAFETY: a communicator made by `ncclCommInitAll` below, used no more (the rank
-            // threads have ended).
+            // SAFETY: a communicator made by `ncclCommInitAll` above, used no more (the rank
+            // threads have ended, and the graphs capturing it are dropped with them).
             let _ = unsafe { nccl::comm_destroy(c) };
         }
     }
 }
 
-/// One raw communicator, moved to the thread of its rank.
+/// One raw communicator, moved to the thread of its rank (and into its capture closures).
+#[derive(Clone, Copy)]
 struct RawComm(nccl_sys::ncclComm_t);
 
 // SAFETY: an NCCL communicator may be used from any thread, one call at a time
 // (https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/usage/threadsafety.html): only its
-// rank's thread calls it, and the main thread destroys it after that thread has ended.
+// rank's thread calls it (eagerly, or in a capture closure that runs on that thread), and the
+// main thread destroys it after that thread has ended.
 unsafe impl Send for RawComm {}
+
+impl RawComm {
+    /// `ncclAllReduce` (average, in place) of the `count` f32s at `addr`, on `stream`.
+    fn all_reduce(self, addr: u64, count: usize, stream: sys::CUstream) -> Result<(), Error> {
+        // SAFETY: `addr` holds `count` f32s on this communicator's device, kept alive by the
+        // caller until the work is done (the stream is synchronized, or the graph holds the
+        // buffer); `stream` is a live stream of that device; only this thread uses the
+        // communicator.
+        unsafe {
+            nccl::all_reduce(
+                addr as *const c_void,
+                addr as *mut c_void,
+                count,
+                nccl_sys::ncclDataType_t::ncclFloat32,
+                nccl_sys::ncclRedOp_t::ncclAvg,
+                self.0,
+                stream as _,
+            )
+        }
+        .map(drop)
+        .map_err(|e| Error::Nccl {
+            call: "ncclAllReduce",
+            node: "bench".into(),
+            code: format!("{:?}", e.0),
+        })
+    }
+}
+
+/// Runs `f` in relaxed stream-capture mode, as the crate runs NCCL's calls in a capture (NCCL
+/// may make calls there that a thread-local capture refuses and that record no work).
+fn relaxed<R>(f: impl FnOnce() -> R) -> R {
+    let mut mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED;
+    // SAFETY: exchanges this thread's mode with a valid one; restored below.
+    let exchanged = unsafe { sys::cuThreadExchangeStreamCaptureMode(&mut mode) };
+    let out = f();
+    if exchanged == sys::CUresult::CUDA_SUCCESS {
+        // SAFETY: puts back the mode read above.
+        unsafe { sys::cuThreadExchangeStreamCaptureMode(&mut mode) };
+    }
+    out
+}
+
+/// The node kinds of `graph`, child graphs opened (`child{...}`), in the driver's order.
+fn structure(graph: sys::CUgraph) -> String {
+    let mut n = 0usize;
+    // SAFETY: a live graph; a null array asks for the count.
+    let counted = unsafe { sys::cuGraphGetNodes(graph, std::ptr::null_mut(), &mut n) };
+    if counted != sys::CUresult::CUDA_SUCCESS {
+        return format!("<cuGraphGetNodes: {counted:?}>");
+    }
+    let mut nodes = vec![std::ptr::null_mut(); n];
+    // SAFETY: room for `n` nodes.
+    unsafe { sys::cuGraphGetNodes(graph, nodes.as_mut_ptr(), &mut n) };
+    let kinds: Vec<String> = nodes
+        .into_iter()
+        .take(n)
+        .map(|node| {
+            let mut kind = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_EMPTY;
+            // SAFETY: a node of the live graph.
+            unsafe { sys::cuGraphNodeGetType(node, &mut kind) };
+            if kind == sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_GRAPH {
+                let mut child = std::ptr::null_mut();
+                // SAFETY: a child-graph node; the graph it returns belongs to the node.
+                unsafe { sys::cuGraphChildGraphNodeGetGraph(node, &mut child) };
+                return format!("child{{{}}}", structure(child));
+            }
+            format!("{kind:?}")
+                .trim_start_matches("CU_GRAPH_NODE_TYPE_")
+                .to_lowercase()
+        })
+        .collect();
+    kinds.join(", ")
+}
 
 /// What the main thread tells every rank to do.
 #[derive(Debug, Clone, Copy)]
 enum Cmd {
-    /// Make the buffers and the graph for messages of this many `f32`s.
-    Prepare(usize),
-    /// Launch the graph this many times, then wait for the stream.
-    Graph(u64),
-    /// Call `ncclAllReduce` this many times, then wait for the stream.
-    Eager(u64),
-    /// Check that both buffers still hold ones (the average of ones), then free them.
+    /// Make the buffers and the graphs for messages of this many `f32`s (only the library's
+    /// graph when `all` is false), printing their structure on rank 0 (with the variant name).
+    Prepare {
+        count: usize,
+        all: bool,
+        variant: &'static str,
+    },
+    /// Run this side this many steps, then wait for the stream.
+    Run(Side, u64),
+    /// Check that every buffer still holds ones (the average of ones), then free them.
     Check,
 }
 
-/// One rank's buffers and executable for one message size.
+/// One rank's buffers and executables for one message size.
 struct Size {
     count: usize,
-    exec: GraphExec<'static>,
-    graph_buf: DeviceBuffer<f32>,
-    eager_buf: DeviceBuffer<f32>,
+    /// One buffer per side, in `Side::ALL` order.
+    bufs: Vec<DeviceBuffer<f32>>,
+    /// The graph sides' executables, by side.
+    execs: BTreeMap<Side, GraphExec<'static>>,
 }
 
 /// A rank's thread: its communicators, its stream, and the current message size.
 struct Rank {
     comm: Communicator,
-    raw: RawComm,
+    /// Raw communicators, by `Side::raw_index`.
+    raws: [RawComm; 4],
     stream: Arc<CudaStream>,
     size: Option<Size>,
 }
 
 impl Rank {
-    fn run(&mut self, cmd: Cmd) -> Result<(), String> {
+    /// Does `cmd`; returns the graph sides made (for `Prepare`; none for the others).
+    fn run(&mut self, cmd: Cmd) -> Result<Vec<Side>, String> {
         match cmd {
-            Cmd::Prepare(count) => {
-                self.size = None;
-                let ones = vec![1.0f32; count];
-                let graph_buf = DeviceBuffer::from_host(&self.stream, &ones).map_err(text)?;
-                let eager_buf = DeviceBuffer::from_host(&self.stream, &ones).map_err(text)?;
-                let mut g = Graph::new(self.comm.context()).map_err(text)?;
-                g.add_all_reduce_in_place(&self.comm, &mut graph_buf.clone(), ReduceOp::Avg, &[])
-                    .map_err(text)?;
-                // Every rank instantiates at once: the cross-rank order check waits for all.
-                let exec = g.instantiate().map_err(text)?;
-                sync(&self.stream);
-                self.size = Some(Size {
-                    count,
-                    exec,
-                    graph_buf,
-                    eager_buf,
-                });
-            }
-            Cmd::Graph(steps) => {
-                let size = self.size.as_mut().ok_or("no graph prepared")?;
-                for _ in 0..steps {
-                    size.exec.launch(&self.stream).map_err(text)?;
-                }
-                sync(&self.stream);
-            }
-            Cmd::Eager(steps) => {
-                let size = self.size.as_ref().ok_or("no buffer prepared")?;
-                let addr = size.eager_buf.addr();
-                for _ in 0..steps {
-                    // SAFETY: `addr` holds `count` f32s on this communicator's device, alive
-                    // until the stream is synchronized below; the stream is a live stream of
-                    // that device; only this thread uses the communicator.
-                    unsafe {
-                        nccl::all_reduce(
-                            addr as *const c_void,
-                            addr as *mut c_void,
-                            size.count,
-                            nccl_sys::ncclDataType_t::ncclFloat32,
-                            nccl_sys::ncclRedOp_t::ncclAvg,
-                            self.raw.0,
-                            self.stream.cu_stream() as _,
-                        )
+            Cmd::Prepare {
+                count,
+                all,
+                variant,
+            } => return self.prepare(count, all, variant),
+            Cmd::Run(side, steps) => {
+                let size = self.size.as_mut().ok_or("nothing prepared")?;
+                if side == Side::Eager {
+                    let addr = size.bufs[0].addr();
+                    for _ in 0..steps {
+                        self.raws[0]
+                            .all_reduce(addr, size.count, self.stream.cu_stream())
+                            .map_err(text)?;
                     }
-                    .map_err(|e| format!("ncclAllReduce: {e:?}"))?;
+                } else {
+                    let exec = size.execs.get_mut(&side).ok_or("side not prepared")?;
+                    for _ in 0..steps {
+                        exec.launch(&self.stream).map_err(text)?;
+                    }
                 }
                 sync(&self.stream);
             }
             Cmd::Check => {
                 let size = self.size.take().ok_or("nothing prepared")?;
-                // Averages of ones, however many times: both sides really ran their all-reduce
-                // on these buffers (a wrong buffer or a missing peer shows as another value).
-                for (side, buf) in [("graph", &size.graph_buf), ("eager", &size.eager_buf)] {
+                // Averages of ones, however many times: every side really ran its all-reduce on
+                // its buffer (a wrong buffer or a missing peer shows as another value).
+                for (side, buf) in Side::ALL.iter().zip(&size.bufs) {
                     let got = buf.to_vec().map_err(text)?;
                     if let Some(bad) = got.iter().find(|&&v| v != 1.0) {
-                        return Err(format!("{side} buffer holds {bad}, not 1.0"));
+                        return Err(format!("{} buffer holds {bad}, not 1.0", side.name()));
                     }
                 }
             }
         }
-        Ok(())
+        Ok(Vec::new())
+    }
+
+    /// Makes the buffers and the graphs; returns the graph sides made. The library's side must
+    /// be made; a raw side that fails (this bench's own captures of NCCL) is reported and left
+    /// out, so that one failure does not cost the run the other sides.
+    fn prepare(&mut self, count: usize, all: bool, variant: &str) -> Result<Vec<Side>, String> {
+        self.size = None;
+        let ones = vec![1.0f32; count];
+        let bufs = Side::ALL
+            .iter()
+            .map(|_| DeviceBuffer::from_host(&self.stream, &ones).map_err(text))
+            .collect::<Result<Vec<_>, _>>()?;
+        if all {
+            // The raw communicators connect the algorithm of this size eagerly, before their
+            // captures (as the library's warm-up does for its own).
+            for side in [Side::Child, Side::Inline, Side::Events] {
+                self.raws[side.raw_index()]
+                    .all_reduce(bufs[side as usize].addr(), count, self.stream.cu_stream())
+                    .map_err(text)?;
+            }
+            sync(&self.stream);
+        }
+        let mut execs = BTreeMap::new();
+        let mut g = Graph::new(self.comm.context()).map_err(text)?;
+        let mut buf = bufs[Side::Library as usize].clone();
+        g.add_all_reduce_in_place(&self.comm, &mut buf, ReduceOp::Avg, &[])
+            .map_err(text)?;
+        self.show(variant, Side::Library, count, &g);
+        // Every rank instantiates at once: the library's cross-rank order check waits for all.
+        execs.insert(Side::Library, g.instantiate().map_err(text)?);
+        if all {
+            for side in [Side::Child, Side::Inline, Side::Events] {
+                // No exchange between the ranks here: a side made on one rank and not on
+                // another is left out on both by the main thread, before any launch.
+                match self.raw_graph(side, bufs[side as usize].clone(), count) {
+                    Ok(g) => {
+                        self.show(variant, side, count, &g);
+                        match g.instantiate() {
+                            Ok(exec) => {
+                                execs.insert(side, exec);
+                            }
+                            Err(e) => self.side_failed(variant, side, count, e),
+                        }
+                    }
+                    Err(e) => self.side_failed(variant, side, count, e),
+                }
+            }
+        }
+        sync(&self.stream);
+        let made = execs.keys().copied().collect();
+        self.size = Some(Size { count, bufs, execs });
+        Ok(made)
+    }
+
+    /// The graph of a raw side: this bench's own capture of `ncclAllReduce` on `buf`.
+    fn raw_graph(
+        &self,
+        side: Side,
+        buf: DeviceBuffer<f32>,
+        count: usize,
+    ) -> Result<Graph<'static>, Error> {
+        let raw = self.raws[side.raw_index()];
+        let addr = buf.addr();
+        let call = move |s: &CaptureScope<'_, 'static>, _: CaptureViewMut<'_, f32>| {
+            relaxed(|| raw.all_reduce(addr, count, s.cu_stream()))
+        };
+        let mut g = Graph::new(self.comm.context())?;
+        match side {
+            Side::Child => {
+                g.add_captured(&self.stream, &[], Mut(buf), call)?;
+            }
+            Side::Inline => {
+                g.capture_into(&self.stream, &[], Mut(buf), call)?;
+            }
+            _ => {
+                // As NCCL's mixing support does: wait for the event's last record (the previous
+                // launch's), run, record it.
+                let event = Event::new(self.comm.context())?;
+                let wait = g.add_event_wait(&event, &[])?;
+                let captured = g.capture_into(&self.stream, &[wait.id()], Mut(buf), call)?;
+                g.add_event_record(&event, captured.sinks())?;
+            }
+        }
+        Ok(g)
+    }
+
+    /// Prints the node structure of `side`'s graph (on rank 0).
+    fn show(&self, variant: &str, side: Side, count: usize, g: &Graph<'_>) {
+        if self.comm.rank() == 0 {
+            println!(
+                "STRUCTURE {variant:>9} {:>7} {:>9}: {}",
+                side.name(),
+                human(count * 4),
+                structure(g.raw())
+            );
+        }
+    }
+
+    fn side_failed(&self, variant: &str, side: Side, count: usize, e: Error) {
+        println!(
+            "SIDE FAILED [{variant}] {} at {} on rank {}, left out: {e}",
+            side.name(),
+            human(count * 4),
+            self.comm.rank()
+        );
     }
 }
 
@@ -169,35 +460,45 @@ fn text(e: impl std::fmt::Display) -> String {
 /// The rank threads, and the way to make all of them do one thing.
 struct Ranks {
     cmds: Vec<Sender<Cmd>>,
-    done: Receiver<(usize, Result<(), String>)>,
+    done: Receiver<(usize, Result<Vec<Side>, String>)>,
 }
 
 impl Ranks {
     fn start(
         comms: Vec<Communicator>,
-        raws: Vec<RawComm>,
+        raws: Vec<[RawComm; 4]>,
     ) -> (Self, Vec<std::thread::JoinHandle<()>>) {
         let (done_tx, done) = channel();
         let mut cmds = Vec::new();
         let mut threads = Vec::new();
-        for (comm, raw) in comms.into_iter().zip(raws) {
+        for (comm, raws) in comms.into_iter().zip(raws) {
             let (tx, rx) = channel::<Cmd>();
             cmds.push(tx);
             let done = done_tx.clone();
-            threads.push(std::thread::spawn(move || rank_thread(comm, raw, rx, done)));
+            threads.push(std::thread::spawn(move || {
+                rank_thread(comm, raws, rx, done)
+            }));
         }
         (Self { cmds, done }, threads)
     }
 
-    /// Tells every rank to do `cmd` and waits until all are done; a rank's failure ends the
-    /// bench with its message, and a rank that does not answer within `STALL` ends the process.
-    fn all(&self, cmd: Cmd) {
+    /// Tells every rank to do `cmd` and waits until all are done; returns the graph sides that
+    /// every rank made (for `Prepare`). A rank's failure ends the bench with its message, and a
+    /// rank that does not answer within `STALL` ends the process.
+    fn all(&self, cmd: Cmd) -> Vec<Side> {
         for tx in &self.cmds {
             tx.send(cmd).expect("a rank thread ended early");
         }
+        let mut everywhere: Option<Vec<Side>> = None;
         for _ in 0..self.cmds.len() {
             match self.done.recv_timeout(STALL) {
-                Ok((_, Ok(()))) => {}
+                Ok((_, Ok(made))) => {
+                    let kept = match everywhere.take() {
+                        Some(so_far) => so_far.into_iter().filter(|s| made.contains(s)).collect(),
+                        None => made,
+                    };
+                    everywhere = Some(kept);
+                }
                 Ok((rank, Err(e))) => panic!("rank {rank}, {cmd:?}: {e}"),
                 Err(RecvTimeoutError::Timeout) => {
                     eprintln!(
@@ -211,14 +512,22 @@ impl Ranks {
                 Err(RecvTimeoutError::Disconnected) => panic!("the rank threads ended"),
             }
         }
+        everywhere.unwrap_or_default()
+    }
+
+    /// The time every rank takes to do `cmd`.
+    fn timed(&self, cmd: Cmd) -> Duration {
+        let start = Instant::now();
+        self.all(cmd);
+        start.elapsed()
     }
 }
 
 fn rank_thread(
     comm: Communicator,
-    raw: RawComm,
+    raws: [RawComm; 4],
     cmds: Receiver<Cmd>,
-    done: Sender<(usize, Result<(), String>)>,
+    done: Sender<(usize, Result<Vec<Side>, String>)>,
 ) {
     let id = comm.rank();
     let started = comm
@@ -229,7 +538,7 @@ fn rank_thread(
     let mut rank = match started {
         Ok(stream) => Rank {
             comm,
-            raw,
+            raws,
             stream,
             size: None,
         },
@@ -255,7 +564,60 @@ fn rank_thread(
     }
 }
 
+/// The command line.
+struct Args {
+    /// How many GPUs (ranks); `None`: all.
+    ranks: Option<usize>,
+    /// The variants to run.
+    variants: Vec<&'static Variant>,
+    /// Whether to run the tuning probe.
+    tuning: bool,
+    /// In a worker process: the variant (or the probe) it runs.
+    worker: Option<String>,
+}
+
+fn args() -> Args {
+    let mut args = Args {
+        ranks: None,
+        variants: VARIANTS.iter().collect(),
+        tuning: true,
+        worker: None,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--ranks" => {
+                let n = it.next().and_then(|v| v.parse().ok()).filter(|&n| n > 0);
+                args.ranks = Some(n.expect("--ranks takes a number of GPUs, at least 1"));
+            }
+            "--variants" => {
+                let list = it.next().expect("--variants takes a comma-separated list");
+                args.variants = list
+                    .split(',')
+                    .map(|name| {
+                        VARIANTS.iter().find(|v| v.name == name).unwrap_or_else(|| {
+                            let known: Vec<_> = VARIANTS.iter().map(|v| v.name).collect();
+                            panic!("unknown variant `{name}`: one of {known:?}")
+                        })
+                    })
+                    .collect();
+            }
+            "--no-tuning" => args.tuning = false,
+            "--worker" => args.worker = it.next(),
+            // `cargo bench` passes `--bench`; criterion-style filters are not used here.
+            _ => {}
+        }
+    }
+    args
+}
+
 fn main() {
+    let args = args();
+    if let Some(name) = &args.worker {
+        worker(name, args.ranks);
+        return;
+    }
+    // Only to see whether there is a GPU and NCCL: the workers open the devices.
     let Some(gpu) = gpu("bench nccl") else {
         return;
     };
@@ -263,16 +625,217 @@ fn main() {
         eprintln!("SKIPPED bench nccl: no NCCL (libnccl.so.2 could not be loaded)");
         return;
     }
+    drop(gpu);
+    let exe = std::env::current_exe().expect("the bench's own path");
+    let ranks = args.ranks.map(|n| n.to_string());
+    let spawn = |worker: &str, env: &[(&str, &str)]| {
+        let mut cmd = Command::new(&exe);
+        cmd.args(["--worker", worker]);
+        if let Some(n) = &ranks {
+            cmd.args(["--ranks", n]);
+        }
+        cmd.envs(env.iter().copied()).stdout(Stdio::piped());
+        cmd.spawn().expect("starting a worker process")
+    };
+    // Every worker's ROW lines: (variant, side, bytes) -> (median, q1, q3) in ns.
+    let mut rows: BTreeMap<(String, Side, usize), [f64; 3]> = BTreeMap::new();
+    let mut header = None;
+    let mut failed = Vec::new();
+    for variant in &args.variants {
+        println!("\n==== variant {}: {}", variant.name, variant.what);
+        let mut child = spawn(variant.name, variant.env);
+        let out = BufReader::new(child.stdout.take().expect("piped"));
+        for line in out.lines().map_while(Result::ok) {
+            if let Some(row) = line.strip_prefix("ROW\t") {
+                let f: Vec<&str> = row.split('\t').collect();
+                if let [v, side, bytes, med, q1, q3] = f[..] {
+                    let num = |s: &str| s.parse::<f64>().unwrap_or(f64::NAN);
+                    if let (Some(side), Ok(bytes)) = (Side::from_name(side), bytes.parse()) {
+                        rows.insert((v.to_owned(), side, bytes), [num(med), num(q1), num(q3)]);
+                    }
+                }
+                continue;
+            }
+            if let Some(h) = line.strip_prefix("devices: ") {
+                header.get_or_insert_with(|| h.to_owned());
+            }
+            println!("{line}");
+        }
+        let status = child.wait().expect("waiting for a worker");
+        if !status.success() {
+            println!("variant {} FAILED: {status}", variant.name);
+            failed.push(variant.name);
+        }
+    }
+    if args.tuning {
+        tuning_probe(spawn(TUNING, &TUNING_ENV));
+    }
+    summary(&args, header.as_deref(), &rows, &failed);
+}
+
+/// Runs the tuning probe's process and prints what NCCL picked for each all-reduce, captured and
+/// eager.
+fn tuning_probe(mut child: std::process::Child) {
+    println!(
+        "\n==== tuning probe (NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING): NCCL's choice per call"
+    );
+    let out = BufReader::new(child.stdout.take().expect("piped"));
+    let mut section: Option<String> = None;
+    let mut seen: Vec<String> = Vec::new();
+    let flush = |section: &Option<String>, seen: &mut Vec<String>| {
+        if let Some(s) = section.as_deref().filter(|s| *s != "done") {
+            let picks = if seen.is_empty() {
+                "(no NCCL tuning line: one rank takes no algorithm)".to_owned()
+            } else {
+                seen.join(" | ")
+            };
+            println!("  TUNING {s}: {picks}");
+        }
+        seen.clear();
+    };
+    for line in out.lines().map_while(Result::ok) {
+        if let Some(mark) = line.strip_prefix("MARK ") {
+            flush(&section, &mut seen);
+            section = Some(mark.to_owned());
+        } else if let Some(at) = line.find("AllReduce: ") {
+            // The same choice is printed once per rank: kept once.
+            let pick = line[at..].trim().to_owned();
+            if section.is_some() && !seen.contains(&pick) {
+                seen.push(pick);
+            }
+        } else if line.contains("NCCL WARN") || line.starts_with("TIMEOUT") {
+            println!("  {line}");
+        }
+    }
+    flush(&section, &mut seen);
+    let status = child.wait().expect("waiting for the tuning probe");
+    if !status.success() {
+        println!("  tuning probe FAILED: {status}");
+    }
+}
+
+/// Prints every variant's sides against eager, side by side.
+fn summary(
+    args: &Args,
+    header: Option<&str>,
+    rows: &BTreeMap<(String, Side, usize), [f64; 3]>,
+    failed: &[&str],
+) {
+    let sizes: Vec<usize> = SMALL.iter().chain(&LARGE).map(|&(b, _)| b).collect();
+    println!(
+        "\n==== SUMMARY: all-reduce (average, in place, f32), {}",
+        header.unwrap_or("<no worker reported its devices>")
+    );
+    println!("time per step, median of {SAMPLE_SIZE} blocks (µs), and each graph side / eager");
+    let mut head = format!("{:<10} {:<8}", "variant", "side");
+    for &b in &sizes {
+        head.push_str(&format!(" {:>16}", human(b)));
+    }
+    println!("{head}");
+    for variant in &args.variants {
+        for side in Side::ALL {
+            let mut line = format!("{:<10} {:<8}", variant.name, side.name());
+            for &b in &sizes {
+                let key = (variant.name.to_owned(), side, b);
+                let eager = rows.get(&(variant.name.to_owned(), Side::Eager, b));
+                let text = match (rows.get(&key), eager) {
+                    (Some(m), _) if side == Side::Eager => format!("{:.2}", m[0] / 1e3),
+                    (Some(m), Some(e)) => format!("{:.2} {:>6.3}x", m[0] / 1e3, m[0] / e[0]),
+                    _ => "-".to_owned(),
+                };
+                line.push_str(&format!(" {text:>16}"));
+            }
+            println!("{line}");
+        }
+    }
+    println!(
+        "targets: graph / eager <= {SMALL_TARGET:.2}x up to 64 KiB, <= {LARGE_TARGET:.2}x above"
+    );
+    println!("what each comparison tells:");
+    println!(
+        "  library / eager  the crate's path against NCCL called eagerly (the issue's target)"
+    );
+    println!("  library / child  the crate's communicator and launch ordering (same graph shape)");
+    println!("  child / inline   the child-graph level around the captured collective");
+    println!("  events / inline  one event wait + record pair around it (NCCL's mixing shape)");
+    println!("  no-mixing rows   NCCL's event wait and record around each captured collective");
+    let pair = |v: &str, a: Side, b: Side| {
+        let mut line = format!("{:<10} {:<17}", v, format!("{} / {}", a.name(), b.name()));
+        for &bytes in &sizes {
+            let get = |s: Side| rows.get(&(v.to_owned(), s, bytes));
+            let text = match (get(a), get(b)) {
+                (Some(x), Some(y)) => format!("{:.3}x {:+.2}", x[0] / y[0], (x[0] - y[0]) / 1e3),
+                _ => "-".to_owned(),
+            };
+            line.push_str(&format!(" {text:>16}"));
+        }
+        println!("{line}");
+    };
+    println!("ratios and differences (µs per step) between graph sides:");
+    for variant in &args.variants {
+        pair(variant.name, Side::Library, Side::Child);
+        pair(variant.name, Side::Child, Side::Inline);
+        pair(variant.name, Side::Events, Side::Inline);
+    }
+    if args.variants.len() > 1 {
+        println!(
+            "each variant's sides over the first variant's (same side; another process, so not \
+             A/B: eager's row shows how much the machine drifted between the two)"
+        );
+        let base = args.variants[0].name;
+        for variant in &args.variants[1..] {
+            for side in Side::ALL {
+                let mut line = format!(
+                    "{:<10} {:<17}",
+                    variant.name,
+                    format!("{} / {base}", side.name())
+                );
+                for &bytes in &sizes {
+                    let get = |v: &str| rows.get(&(v.to_owned(), side, bytes));
+                    let text = match (get(variant.name), get(base)) {
+                        (Some(x), Some(y)) => {
+                            format!("{:.3}x {:+.2}", x[0] / y[0], (x[0] - y[0]) / 1e3)
+                        }
+                        _ => "-".to_owned(),
+                    };
+                    line.push_str(&format!(" {text:>16}"));
+                }
+                println!("{line}");
+            }
+        }
+    }
+    if !failed.is_empty() {
+        println!("FAILED variants: {}", failed.join(", "));
+    }
+}
+
+/// One variant's measurement (or the tuning probe), in this process.
+fn worker(name: &str, ranks: Option<usize>) {
+    let name: &'static str = VARIANTS
+        .iter()
+        .map(|v| v.name)
+        .chain([TUNING])
+        .find(|v| *v == name)
+        .unwrap_or_else(|| panic!("unknown worker `{name}`"));
+    let Some(gpu) = gpu("bench nccl") else {
+        return;
+    };
     let count = CudaContext::device_count().expect("cuDeviceGetCount") as usize;
+    let n = ranks.unwrap_or(count);
+    assert!(n <= count, "--ranks {n}, and this machine has {count} GPUs");
     let mut ctxs = vec![gpu.ctx.clone()];
-    for ordinal in 1..count {
+    for ordinal in 1..n {
         ctxs.push(open_device(ordinal).expect("opening a device"));
     }
-    let n = ctxs.len();
     let device = ctxs[0].name().unwrap_or_else(|e| format!("<unnamed: {e}>"));
     let version = nccl::get_nccl_version().unwrap_or(0);
-    println!("devices: {n} x {device}; NCCL {version}; one rank per GPU, one thread per rank");
+    println!(
+        "devices: {n} x {device} (of {count}); NCCL {version}; one rank per GPU, one thread per \
+         rank"
+    );
     for var in [
+        "NCCL_GRAPH_MIXING_SUPPORT",
+        "NCCL_GRAPH_REGISTER",
         "NCCL_RUNTIME_CONNECT",
         "NCCL_NVLS_ENABLE",
         "NCCL_ALGO",
@@ -283,21 +846,50 @@ fn main() {
         }
     }
     if n == 1 {
-        println!("one GPU: one rank (an all-reduce of one rank is a copy; bus bandwidth is 0)");
+        println!(
+            "one rank: NCCL's all-reduce is one plain kernel (ncclLaunchOneRank), without its \
+             collective kernel, streams or events; bus bandwidth is 0"
+        );
     }
+    let comms = Communicator::init_all(&ctxs).expect("ncclCommInitAll (library)");
+    let raw_sets = [(); 4].map(|()| RawComms::init_all(n));
+    let raws = (0..n)
+        .map(|r| [0, 1, 2, 3].map(|s| RawComm(raw_sets[s].0[r])))
+        .collect();
+    let (ranks, threads) = Ranks::start(comms, raws);
 
-    let comms = Communicator::init_all(&ctxs).expect("ncclCommInitAll (graphs)");
-    let mut raw = RawComms(vec![std::ptr::null_mut(); n]);
-    let devices: Vec<i32> = (0..n as i32).collect();
-    // SAFETY: room for `n` communicators; devices `0..n` exist (opened above).
-    unsafe { nccl::comm_init_all(raw.0.as_mut_ptr(), n as i32, devices.as_ptr()) }
-        .expect("ncclCommInitAll (eager)");
-    let (ranks, threads) = Ranks::start(comms, raw.0.iter().map(|&c| RawComm(c)).collect());
+    if name == TUNING {
+        // What NCCL picks at each size, captured and eager; the parent keeps NCCL's lines
+        // between these marks.
+        for (bytes, _) in SMALL.iter().chain(&LARGE) {
+            println!("MARK captured {:>7}", human(*bytes));
+            ranks.all(Cmd::Prepare {
+                count: bytes / 4,
+                all: false,
+                variant: TUNING,
+            });
+            println!("MARK eager    {:>7}", human(*bytes));
+            ranks.all(Cmd::Run(Side::Eager, 1));
+            println!("MARK done");
+            ranks.all(Cmd::Check);
+        }
+    } else {
+        measure(name, n, &device, &ranks);
+    }
+    drop(ranks);
+    for t in threads {
+        t.join().expect("a rank thread panicked");
+    }
+    drop(raw_sets);
+}
 
+/// Every side at every size, A/B, with the tables of this variant and its ROW lines for the
+/// summary.
+fn measure(variant: &'static str, n: usize, device: &str, ranks: &Ranks) {
     let samples = Samples::new(SAMPLE_SIZE);
     let mut table = RatioTable::new(format!(
-        "all-reduce (average, in place) of f32, {n} x {device}: graph / eager ncclAllReduce \
-         (median time per step over {SAMPLE_SIZE} blocks)"
+        "[{variant}] all-reduce (average, in place) of f32, {n} x {device}: graph / eager \
+         ncclAllReduce (median time per step over {SAMPLE_SIZE} blocks)"
     ));
     let mut bandwidth = Vec::new();
     for (bytes, block, target) in SMALL
@@ -305,71 +897,92 @@ fn main() {
         .map(|&(b, s)| (b, s, SMALL_TARGET))
         .chain(LARGE.iter().map(|&(b, s)| (b, s, LARGE_TARGET)))
     {
-        ranks.all(Cmd::Prepare(bytes / 4));
-        let ids = (format!("graph/{bytes}"), format!("eager/{bytes}"));
-        samples.interleaved_blocks(
-            (&ids.0, &ids.1),
-            block,
-            2,
-            |steps| ranks.all(Cmd::Graph(steps)),
-            |steps| ranks.all(Cmd::Eager(steps)),
-        );
+        let made = ranks.all(Cmd::Prepare {
+            count: bytes / 4,
+            all: true,
+            variant,
+        });
+        // The sides every rank made (a side left out shows as `-`).
+        let sides: Vec<Side> = Side::ALL
+            .into_iter()
+            .filter(|s| *s == Side::Eager || made.contains(s))
+            .collect();
+        let id = |side: Side| format!("{}/{bytes}", side.name());
+        for round in 0..WARM_UP + SAMPLE_SIZE {
+            // Each side starts a round in turn: none always follows the same one.
+            for k in 0..sides.len() {
+                let side = sides[(round + k) % sides.len()];
+                let took = ranks.timed(Cmd::Run(side, block));
+                if round >= WARM_UP {
+                    samples.record(&id(side), block, took);
+                }
+            }
+        }
         ranks.all(Cmd::Check);
-        table.compare(
-            &samples,
-            "all-reduce per step: graph / eager",
-            human(bytes),
-            (&ids.0, &ids.1),
-            Some(target),
-            format!("blocks of {block} steps, then every rank waits for its stream"),
-        );
+        for side in Side::GRAPHS {
+            table.compare(
+                &samples,
+                &format!("all-reduce per step: {} / eager", side.name()),
+                human(bytes),
+                (&id(side), &id(Side::Eager)),
+                (side == Side::Library).then_some(target),
+                format!("blocks of {block} steps, then every rank waits for its stream"),
+            );
+        }
+        for side in Side::ALL {
+            if let Some(e) = samples.estimate(&id(side)) {
+                let ns = |d: Duration| d.as_secs_f64() * 1e9;
+                println!(
+                    "ROW\t{variant}\t{}\t{bytes}\t{}\t{}\t{}",
+                    side.name(),
+                    ns(e.median),
+                    ns(e.q1),
+                    ns(e.q3)
+                );
+            }
+        }
         if target == LARGE_TARGET {
-            let bw = |id: &str| {
+            let bw = |side: Side| {
                 samples
-                    .estimate(id)
+                    .estimate(&id(side))
                     .map(|e| bus_bandwidth(bytes, n, e.median))
             };
-            bandwidth.push((bytes, bw(&ids.0), bw(&ids.1)));
+            bandwidth.push((bytes, Side::ALL.map(bw)));
         }
     }
-    drop(ranks);
-    for t in threads {
-        t.join().expect("a rank thread panicked");
-    }
-    drop(raw);
 
     println!("\n{table}");
-    println!("\nratios (graph / eager time per step; <= target passes):");
-    for row in table.rows() {
+    println!("\nratios (graph / eager time per step; <= target passes; the library's path):");
+    for row in table.rows().iter().filter(|r| r.target.is_some()) {
         let ratio = row.ratio().map_or("-".to_owned(), |r| format!("{r:.3}x"));
         let target = row.target.map_or("-".to_owned(), |t| format!("{t:.2}x"));
         println!(
-            "  RATIO all-reduce {:>9}: graph/eager = {ratio} (target <= {target}) {}",
+            "  RATIO [{variant}] all-reduce {:>9}: graph/eager = {ratio} (target <= {target}) {}",
             row.param,
             row.verdict()
         );
     }
-    println!("\nbus bandwidth (NCCL busBw = bytes / time x 2(n-1)/n, GB/s), graph vs eager:");
-    for (bytes, ours, eager) in bandwidth {
-        let show = |v: Option<(f64, f64)>| {
-            v.map_or("-".to_owned(), |(alg, bus)| {
-                format!("busBw {bus:7.1} (algBw {alg:7.1})")
-            })
-        };
-        let ratio = match (ours, eager) {
-            (Some((_, o)), Some((_, e))) if e > 0.0 => format!("{:.3}", o / e),
-            _ => "- (one rank: busBw is 0)".to_owned(),
-        };
-        println!(
-            "  BUSBW {:>9}: graph {} | eager {} | graph/eager busBw {ratio} (target >= {:.2})",
-            human(bytes),
-            show(ours),
-            show(eager),
-            1.0 / LARGE_TARGET
-        );
+    println!("\nbus bandwidth (NCCL busBw = bytes / time x 2(n-1)/n, GB/s), each side:");
+    for (bytes, bw) in bandwidth {
+        let mut line = format!("  BUSBW [{variant}] {:>9}:", human(bytes));
+        let eager = bw[0].map(|(_, bus)| bus);
+        for (side, v) in Side::ALL.iter().zip(bw) {
+            let shown = v.map_or("-".to_owned(), |(_, bus)| format!("{bus:.1}"));
+            let ratio = match (v, eager) {
+                (Some((_, b)), Some(e)) if e > 0.0 && *side != Side::Eager => {
+                    format!(" ({:.3} of eager)", b / e)
+                }
+                _ => String::new(),
+            };
+            line.push_str(&format!(" {} {shown}{ratio};", side.name()));
+        }
+        if n == 1 {
+            line.push_str(" (one rank: busBw is 0)");
+        }
+        println!("{line}");
     }
     println!(
-        "verdict: {}",
+        "verdict [{variant}] (the library's path): {}",
         if table.all_pass() { "PASS" } else { "OVER" }
     );
 }

@@ -32,6 +32,12 @@ pub fn nccl_present() -> bool {
 /// executable and stream, because two graphs issuing collectives on one communicator at once
 /// interleave them differently on different ranks and hang.
 ///
+/// NCCL's support for mixing graphs with eager calls may be off (`NCCL_GRAPH_MIXING_SUPPORT=0`,
+/// which removes an event wait and an event record from every captured collective): launches on
+/// one communicator are ordered as above, and the one eager collective this crate makes on it
+/// (the order check's exchange, at instantiation) first waits until the launches using it are
+/// over, which is what NCCL then asks of the program.
+///
 /// Make one for every device of this process with [`Communicator::init_all`] (one rank per
 /// device, `ncclCommInitAll`), or one per process or thread with [`Communicator::from_rank`]
 /// (`ncclCommInitRank`, every rank with the same [`unique_id`](Communicator::unique_id)).
@@ -81,6 +87,17 @@ unsafe impl Send for SendComm {}
 pub(crate) struct LastLaunch {
     pub(crate) stream: Option<Arc<CudaStream>>,
     pub(crate) done: EventCell,
+}
+
+impl LastLaunch {
+    /// Records that the latest launch went to `stream` (no reference count taken when the
+    /// previous one went there too, as launches in a loop do).
+    #[inline]
+    pub(crate) fn launched_on(&mut self, stream: &Arc<CudaStream>) {
+        if !self.stream.as_ref().is_some_and(|s| Arc::ptr_eq(s, stream)) {
+            self.stream = Some(stream.clone());
+        }
+    }
 }
 
 fn new_stream(ctx: &Arc<CudaContext>) -> Result<Arc<CudaStream>> {
@@ -184,6 +201,7 @@ impl CommInner {
 
     /// Makes `stream` wait for the latest launch using the communicator, when that launch went
     /// to another stream (on the same stream, stream order already serialises them).
+    #[inline]
     pub(crate) fn order_after_last(&self, last: &LastLaunch, stream: &CudaStream) -> Result<()> {
         let Some(previous) = &last.stream else {
             return Ok(());
@@ -191,6 +209,29 @@ impl CommInner {
         if previous.cu_stream() == stream.cu_stream() {
             return Ok(());
         }
+        self.mark_last(last, previous)?;
+        last.done.order_before(stream)
+    }
+
+    /// Blocks until the latest launch using the communicator has run (at once if there was
+    /// none): before an eager NCCL call on it. With NCCL's support for mixing graphs with eager
+    /// calls off (`NCCL_GRAPH_MIXING_SUPPORT=0`, or a communicator made with `graphUsageMode`
+    /// below 2 on NCCL 2.29 or newer), NCCL does not support "launching a non-captured NCCL
+    /// collective during an outstanding graph launch that uses the same communicator,
+    /// regardless of stream ordering"
+    /// (<https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html#nccl-graph-mixing-support>):
+    /// stream order would not do, the launch must be over. The caller holds `last` until its
+    /// eager call is issued, so no launch comes in between.
+    pub(crate) fn wait_for_last(&self, last: &LastLaunch) -> Result<()> {
+        let Some(previous) = &last.stream else {
+            return Ok(());
+        };
+        self.mark_last(last, previous)?;
+        last.done.wait_host()
+    }
+
+    /// Records `last.done` on `previous`, the stream of the latest launch.
+    fn mark_last(&self, last: &LastLaunch, previous: &CudaStream) -> Result<()> {
         if is_capturing(previous)? {
             return Err(Error::Capturing {
                 what: "a launch using a communicator whose previous launch went to a stream \
@@ -200,8 +241,7 @@ impl CommInner {
         }
         // Recorded now, after the previous launch (and whatever followed it there, which only
         // makes the wait longer).
-        last.done.record(previous)?;
-        last.done.order_before(stream)
+        last.done.record(previous)
     }
 }
 
@@ -225,8 +265,10 @@ impl Exchange for CommInner {
 
     fn all_gather(&self, mine: &[u64]) -> Result<Vec<u64>> {
         let driver = |call| move |source| Error::Driver { call, source };
+        // An eager collective: after the launches using the communicator are over, not only
+        // after them in stream order (see `wait_for_last`), and none starts until it is issued.
         let last = self.last();
-        self.order_after_last(&last, &self.stream)?;
+        self.wait_for_last(&last)?;
         let send = self
             .stream
             .clone_htod(mine)

@@ -29,6 +29,9 @@ struct Step {
 pub(crate) struct CollectiveTable {
     /// The communicators, in the order of their first use.
     comms: Vec<Arc<CommInner>>,
+    /// The same communicators sorted by id, the order launches lock them in (shared, so that a
+    /// launch takes them with one reference count, not a copy of the list).
+    by_id: Arc<[Arc<CommInner>]>,
     /// Every collective node, in the order added.
     steps: Vec<Step>,
     /// Whether the ranks were found to agree on `steps` (see `order`).
@@ -40,9 +43,10 @@ impl CollectiveTable {
         self.steps.is_empty()
     }
 
-    /// The communicators the graph's collective nodes use.
-    pub(crate) fn comms(&self) -> &[Arc<CommInner>] {
-        &self.comms
+    /// The communicators the graph's collective nodes use, sorted by id: the order a launch
+    /// locks them in (see [`launch_ordered`]).
+    pub(crate) fn launch_order(&self) -> &Arc<[Arc<CommInner>]> {
+        &self.by_id
     }
 
     /// Records node `node`, issuing `what` on `comm` with the buffers at `addrs`.
@@ -57,6 +61,9 @@ impl CollectiveTable {
             Some(at) => at,
             None => {
                 self.comms.push(comm.clone());
+                let mut by_id = self.comms.clone();
+                by_id.sort_by_key(|c| c.id);
+                self.by_id = by_id.into();
                 self.comms.len() - 1
             }
         };
@@ -132,25 +139,37 @@ impl CollectiveTable {
     }
 }
 
-/// Makes the launch `launch` into `stream` come after the latest launch using each of `comms`,
-/// and records it as theirs (see [`Communicator`](super::Communicator)).
-#[cold]
+/// Makes the launch `launch` into `stream` come after the latest launch using each of `comms`
+/// (sorted by id, as [`CollectiveTable::launch_order`] has them), and records it as theirs (see
+/// [`Communicator`](super::Communicator)).
+///
+/// On the launch's own stream this costs a lock per communicator and nothing on the device:
+/// stream order already puts the launch after the previous one there. Only a launch into another
+/// stream than the previous one records an event there and makes this stream wait for it.
+#[inline]
 pub(crate) fn launch_ordered(
     comms: &[Arc<CommInner>],
     stream: &Arc<CudaStream>,
     launch: impl FnOnce() -> Result<()>,
 ) -> Result<()> {
+    debug_assert!(comms.windows(2).all(|w| w[0].id < w[1].id));
+    if let [comm] = comms {
+        // The common case, one communicator: no list of guards.
+        let mut last = comm.last();
+        comm.order_after_last(&last, stream)?;
+        launch()?;
+        last.launched_on(stream);
+        return Ok(());
+    }
     // Locked in one order (by id), so that two threads launching executables that share
     // communicators never hold one lock each while waiting for the other's.
-    let mut sorted: Vec<&Arc<CommInner>> = comms.iter().collect();
-    sorted.sort_by_key(|c| c.id);
-    let mut held: Vec<_> = sorted.iter().map(|c| c.last()).collect();
-    for (comm, last) in sorted.iter().zip(&held) {
+    let mut held: Vec<_> = comms.iter().map(|c| c.last()).collect();
+    for (comm, last) in comms.iter().zip(&held) {
         comm.order_after_last(last, stream)?;
     }
     launch()?;
     for last in &mut held {
-        last.stream = Some(stream.clone());
+        last.launched_on(stream);
     }
     Ok(())
 }

@@ -52,7 +52,8 @@ impl<'a> GraphExec<'a> {
         }
         #[cfg(feature = "nccl")]
         if let Some(collectives) = self.graph.collectives() {
-            let comms = collectives.comms().to_vec();
+            // One reference count: `launch_unordered` borrows `self` mutably.
+            let comms = collectives.launch_order().clone();
             return crate::collective::launch_ordered(&comms, stream, || {
                 self.launch_unordered(stream)
             });
