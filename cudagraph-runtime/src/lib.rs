@@ -578,6 +578,8 @@ pub use node::{
     Switchable,
 };
 #[cfg(not(feature = "cuda-12020"))]
+pub use graph::UnrolledCopy;
+#[cfg(not(feature = "cuda-12020"))]
 pub use node::{Condition, ConditionalHandle, ConditionalNode, SET_CONDITIONAL_DECLARATION};
 pub use ptr::{DevicePtr, DevicePtrMut, HostPtr, HostPtrMut};
 pub use reaper::wait_for_releases;
