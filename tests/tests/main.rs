@@ -32,6 +32,7 @@ mod generated_nodes;
 mod generated_owned_params;
 mod generated_repeat;
 mod generated_set_params;
+mod generated_unroll;
 mod introspection;
 mod macro_updates;
 mod memory_model;

@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::Ident;
 
-use super::{at, local, moved, params_at, private_at, Gen, NodeGen};
+use super::{at, local, moved, params_at, private_at, Copies, Gen, NodeGen};
 use crate::parse::{CollectiveKind, CollectiveOp, NodeOp};
 
 impl Gen<'_> {
@@ -35,6 +35,18 @@ impl Gen<'_> {
                 quote_spanned!(s=> self.state.launch.#field),
             ),
         };
+        // A node in each copy of an unrolled body: every copy, from the same params.
+        if let Some(Copies::Each(k)) = node.copies {
+            let copy = moved(&local("copy"), site);
+            let own = quote_spanned!(s=> self.nodes.#field[#copy]);
+            let update =
+                self.update_call(node, &allocs, &params, (&graph_ty, &eval), (&own, &launch));
+            return quote_spanned! {s=>
+                for #copy in 0..#k {
+                    #update
+                }
+            };
+        }
         let update = self.update_call(node, &allocs, &params, (&graph_ty, &eval), (&own, &launch));
         let Some(rep) = node.rep else {
             return update;
