@@ -559,6 +559,8 @@ pub use driver::{driver_present, open_device};
 pub use error::{Error, Result, UpdateFailure};
 pub use exec::{GraphExec, InstantiateFlags};
 pub use exec_cache::{bucket_pow2, CacheStats, ExecCache};
+#[cfg(not(feature = "cuda-12020"))]
+pub use graph::UnrolledCopy;
 pub use graph::{Body, EdgeKind, Graph, NodeInfo};
 pub use graph_memory::GraphMemory;
 pub use indirect::{Indirect, IndirectLayout, IndirectOptions};
@@ -577,8 +579,6 @@ pub use node::{
     MemsetValue, NodeId, NodeKind, RawView, SemaphoreKind, SemaphoreSignalNode, SemaphoreWaitNode,
     Switchable,
 };
-#[cfg(not(feature = "cuda-12020"))]
-pub use graph::UnrolledCopy;
 #[cfg(not(feature = "cuda-12020"))]
 pub use node::{Condition, ConditionalHandle, ConditionalNode, SET_CONDITIONAL_DECLARATION};
 pub use ptr::{DevicePtr, DevicePtrMut, HostPtr, HostPtrMut};

@@ -135,7 +135,9 @@ mod tests {
         assert_eq!((out.counter, out.checks), (8, 2));
         assert_eq!(out.log, (1..=8).collect::<Vec<_>>());
         // The first multiple of unroll * by at or over the limit.
-        for (unroll, by, limit, counter) in [(1, 1, 5, 5), (4, 1, 4, 4), (4, 2, 9, 16), (3, 1, 1, 3)] {
+        for (unroll, by, limit, counter) in
+            [(1, 1, 5, 5), (4, 1, 4, 4), (4, 2, 9, 16), (3, 1, 1, 3)]
+        {
             assert_eq!(model(unroll, by, limit, false).counter, counter);
         }
         assert!(model(8, 1, 3, false).log.is_empty());

@@ -136,7 +136,15 @@ fn the_declared_shape_lists_an_unrolled_body_once() {
     let names: Vec<&str> = t.nodes.iter().map(|n| n.0).collect();
     assert_eq!(
         names,
-        ["reset", "reset_checks", "reset_log", "count", "add", "check", "after"]
+        [
+            "reset",
+            "reset_checks",
+            "reset_log",
+            "count",
+            "add",
+            "check",
+            "after"
+        ]
     );
     assert_eq!(t.nodes[3].1, NodeKind::Conditional);
     let svg = Unrolled::topology_svg();

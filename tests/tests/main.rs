@@ -52,6 +52,7 @@ mod runtime_indirect;
 mod runtime_kernel;
 mod runtime_memcpy_memset;
 mod runtime_static;
+mod runtime_unroll;
 mod runtime_update;
 mod runtime_user_object;
 mod runtime_witness;

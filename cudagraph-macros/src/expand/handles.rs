@@ -559,7 +559,10 @@ fn switch_methods(g: &Gen, node: &NodeGen) -> TokenStream {
     let enabled = local("enabled");
     let (set, first) = match node.copies {
         Some(Copies::Each(_)) => {
-            let set = each_copy(node, quote!(self.exec.exec.set_enabled(#node_ref, #enabled)?;));
+            let set = each_copy(
+                node,
+                quote!(self.exec.exec.set_enabled(#node_ref, #enabled)?;),
+            );
             let field = moved(&node.decl.name, node.site);
             (
                 quote!(#set #p::Result::Ok(())),

@@ -319,7 +319,11 @@ fn copy_deps(nodes: &[NodeGen], n: usize) -> (Vec<usize>, Vec<(usize, EdgeKind)>
             return;
         }
         let node = &nodes[d];
-        for &dep in node.deps.iter().chain(node.data_deps.iter().map(|(d, _)| d)) {
+        for &dep in node
+            .deps
+            .iter()
+            .chain(node.data_deps.iter().map(|(d, _)| d))
+        {
             through_checks(nodes, dep, out);
         }
     }

@@ -33,7 +33,8 @@ impl Model<'_> {
     /// How many copies of its body a pass of conditional node `c` runs: its `unroll` for a
     /// WHILE node whose `unroll` the checks accept, else 1.
     pub fn unroll(&self, c: usize) -> usize {
-        let is_while = matches!(&self.nodes[c].op, NodeOp::Conditional(cond) if cond.kind == CondKind::While);
+        let is_while =
+            matches!(&self.nodes[c].op, NodeOp::Conditional(cond) if cond.kind == CondKind::While);
         match self.unroll_value(c) {
             Some(Ok(k)) if is_while && (1..=MAX_UNROLL).contains(&k) => k,
             _ => 1,

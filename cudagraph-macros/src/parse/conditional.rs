@@ -173,14 +173,20 @@ fn handle_options(content: ParseStream) -> syn::Result<(Option<Expr>, Option<Unr
             content.parse::<Token![=]>()?;
             let value: Expr = content.parse()?;
             if default.replace(value).is_some() {
-                return Err(syn::Error::new(key.span, "`default` is given twice: keep one"));
+                return Err(syn::Error::new(
+                    key.span,
+                    "`default` is given twice: keep one",
+                ));
             }
         } else if content.peek(kw::unroll) {
             let key = content.parse::<kw::unroll>()?;
             content.parse::<Token![=]>()?;
             let count: Expr = content.parse()?;
             if unroll.replace(Unroll { key, count }).is_some() {
-                return Err(syn::Error::new(key.span, "`unroll` is given twice: keep one"));
+                return Err(syn::Error::new(
+                    key.span,
+                    "`unroll` is given twice: keep one",
+                ));
             }
         } else {
             return Err(content.error(usage));
@@ -188,9 +194,9 @@ fn handle_options(content: ParseStream) -> syn::Result<(Option<Expr>, Option<Unr
         if content.is_empty() {
             break;
         }
-        content.parse::<Token![,]>().map_err(|e| {
-            syn::Error::new(e.span(), format!("expected `,` or `)`: {usage}"))
-        })?;
+        content
+            .parse::<Token![,]>()
+            .map_err(|e| syn::Error::new(e.span(), format!("expected `,` or `)`: {usage}")))?;
     }
     Ok((default, unroll))
 }

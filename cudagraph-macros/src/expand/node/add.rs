@@ -361,28 +361,27 @@ impl Gen<'_> {
         };
         let mut calls = Vec::new();
         let mut loop_fns: Vec<(Vec<*const crate::parse::NodeDecl>, Ident)> = Vec::new();
-        let plain_fn =
-            |chunk: &[&NodeGen], fns: &mut Vec<TokenStream>, calls: &mut Vec<TokenStream>| {
-                let f = format_ident!("__cg_add_{}", chunk[0].pos);
-                let adds: Vec<_> = chunk.iter().map(|n| self.add_node(n, fns)).collect();
-                fns.push(quote! {
-                    #[inline(never)]
-                    fn #f(
-                        #graph: &mut #p::Graph<'static>,
-                        #params: &#params_ty,
-                        #nodes: &mut #nodes_ty,
-                        #launches: &mut #launch_ty,
-                        #ids_param
-                        #copy_param
-                    ) -> #p::Result<()> {
-                        #(#adds)*
-                        #p::Result::Ok(())
-                    }
-                });
-                calls.push(
-                    quote!(Self::#f(#graph, #params, #nodes, #launches, #ids_arg #copy_arg)?;),
-                );
-            };
+        let plain_fn = |chunk: &[&NodeGen],
+                        fns: &mut Vec<TokenStream>,
+                        calls: &mut Vec<TokenStream>| {
+            let f = format_ident!("__cg_add_{}", chunk[0].pos);
+            let adds: Vec<_> = chunk.iter().map(|n| self.add_node(n, fns)).collect();
+            fns.push(quote! {
+                #[inline(never)]
+                fn #f(
+                    #graph: &mut #p::Graph<'static>,
+                    #params: &#params_ty,
+                    #nodes: &mut #nodes_ty,
+                    #launches: &mut #launch_ty,
+                    #ids_param
+                    #copy_param
+                ) -> #p::Result<()> {
+                    #(#adds)*
+                    #p::Result::Ok(())
+                }
+            });
+            calls.push(quote!(Self::#f(#graph, #params, #nodes, #launches, #ids_arg #copy_arg)?;));
+        };
         for run in runs(&members) {
             match run {
                 Run::Plain(plain) => {
