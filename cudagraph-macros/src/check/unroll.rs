@@ -69,10 +69,10 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             cx.error_spanned(
                 count,
                 format!(
-                    "`unroll = {k}` asks for more than {MAX_UNROLL} copies of the body of \
-                     `{name}`: each copy adds the body's nodes to the graph (and to every update \
-                     of them), and past a few dozen copies a pass costs the body's work, the \
-                     loop's own cost no longer shows; unroll at most {MAX_UNROLL} times"
+                    "`unroll = {k}` is more than {MAX_UNROLL} copies of the body of `{name}`: \
+                     each copy adds the body's nodes to the graph and to every update of them, \
+                     and past a few dozen copies the loop's per-pass cost is already small next \
+                     to the body's work; use at most {MAX_UNROLL}"
                 ),
             );
             continue;

@@ -142,8 +142,9 @@ fn shape(g: &Gen, svg: &str) -> String {
     if g.nodes.iter().any(|n| n.copies.is_some()) {
         out.push_str(
             "\nThe nodes of an unrolled WHILE body (`unroll = k`) are listed once: the graph holds \
-             each `k` times, one copy after the other, the nodes that set the loop's handle in \
-             the last copy only; body nodes are numbered in the graph after their copies.\n",
+             each `k` times, one copy after the other (the nodes that set the loop's handle in \
+             the last copy only), so the indices in the graph of that body's nodes, and of the \
+             bodies after it, are not the positions here.\n",
         );
     }
     out.push_str("\n# Topology\n\n");

@@ -292,10 +292,27 @@ fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
             )
         }
     };
-    let send = each_copy(
-        node,
-        quote!(self.exec.exec.set_kernel_params(#node_ref, #config, #tuple)?;),
-    );
+    let send = match node.copies {
+        Some(Copies::Each(_)) => {
+            let set = set_each(
+                g,
+                node,
+                quote!(self.exec.exec.set_kernel_params(#node_ref, #config, #tuple)),
+                &pos,
+            );
+            quote! {
+                #launch = #config;
+                #set
+            }
+        }
+        _ => quote! {
+            self.exec.exec.set_kernel_params(#node_ref, #config, #tuple)?;
+            #launch = #config;
+            // The handle's values stand once set (see `Tracker::set_by_handle`).
+            self.exec.tracker.set_by_handle(#pos);
+            #p::Result::Ok(())
+        },
+    };
     let set_doc = format!("Sets {doc} for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.");
     let set_launch_doc = format!("Sets the launch configuration and {doc} for the next launches (`cuGraphExecKernelNodeSetParams`).");
     quote! {
@@ -308,10 +325,6 @@ fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
         #[doc = #set_launch_doc]
         pub fn set_launch(&mut self, #config: #p::LaunchConfig, #params) -> #p::Result<()> {
             #send
-            #launch = #config;
-            // The handle's values stand once set (see `Tracker::set_by_handle`).
-            self.exec.tracker.set_by_handle(#pos);
-            #p::Result::Ok(())
         }
 
         /// The node's launch configuration now.
@@ -350,13 +363,25 @@ fn each_copy(node: &NodeGen, code: TokenStream) -> TokenStream {
 
 /// The body of a handle's `set`: `call` (a `Result<()>` expression naming the node by
 /// [`node_ref`]) for every copy of the node, then the handle's values stand (see
-/// `Tracker::set_by_handle`). A copy that refuses stops it: the copies before it keep the new
-/// values, which the node's next update from the params (`set_params`, a setter) replaces in all.
+/// `Tracker::set_by_handle`). A copy that refuses stops it, with its error; if copies before it
+/// took the new values, the node goes back to its params, all copies, at the next update (the
+/// next launch, or `apply`), as `set_params` would set it (`Tracker::set_back`).
 fn set_each(g: &Gen, node: &NodeGen, call: TokenStream, pos: &TokenStream) -> TokenStream {
     let p = &g.p;
     match node.copies {
         Some(Copies::Each(_)) => {
-            let calls = each_copy(node, quote!(#call?;));
+            let (copy, error) = (moved(&local("copy"), node.site), local("error"));
+            let calls = each_copy(
+                node,
+                quote! {
+                    if let #p::Result::Err(#error) = #call {
+                        if #copy > 0 {
+                            self.exec.tracker.set_back(#pos);
+                        }
+                        return #p::Result::Err(#error);
+                    }
+                },
+            );
             quote! {
                 #calls
                 self.exec.tracker.set_by_handle(#pos);
@@ -559,13 +584,27 @@ fn switch_methods(g: &Gen, node: &NodeGen) -> TokenStream {
     let enabled = local("enabled");
     let (set, first) = match node.copies {
         Some(Copies::Each(_)) => {
+            // A copy that refuses: the copies before it are switched back.
+            let (was, done, error) = (local("was"), local("done"), local("error"));
+            let copy = moved(&local("copy"), node.site);
+            let field = moved(&node.decl.name, node.site);
             let set = each_copy(
                 node,
-                quote!(self.exec.exec.set_enabled(#node_ref, #enabled)?;),
+                quote! {
+                    if let #p::Result::Err(#error) = self.exec.exec.set_enabled(#node_ref, #enabled) {
+                        for #done in 0..#copy {
+                            let _ = self.exec.exec.set_enabled(self.exec.nodes.#field[#done], #was);
+                        }
+                        return #p::Result::Err(#error);
+                    }
+                },
             );
-            let field = moved(&node.decl.name, node.site);
             (
-                quote!(#set #p::Result::Ok(())),
+                quote! {
+                    let #was = self.exec.exec.is_enabled(self.exec.nodes.#field[0])?;
+                    #set
+                    #p::Result::Ok(())
+                },
                 quote!(self.exec.nodes.#field[0]),
             )
         }

@@ -70,7 +70,7 @@ In build order (a node's position is its index in the graph):
 4. `done`: `kernel check<<<1, 32>>>(more, x, n)`, after `back`
 5. `tail`: `memset(y, 0.0f32)`, after `done`
 
-The nodes of an unrolled WHILE body (`unroll = k`) are listed once: the graph holds each `k` times, one copy after the other, the nodes that set the loop's handle in the last copy only; body nodes are numbered in the graph after their copies.
+The nodes of an unrolled WHILE body (`unroll = k`) are listed once: the graph holds each `k` times, one copy after the other (the nodes that set the loop's handle in the last copy only), so the indices in the graph of that body's nodes, and of the bodies after it, are not the positions here.
 
 # Topology
 
@@ -1087,12 +1087,28 @@ impl SolveExec {
         &mut self,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &SolveParams = &self.state.params;
         for copy in 0..4usize {
-            let (kernel, config, args) = Solve::__cg_eval_forward(__cg_params);
-            self.exec.set_kernel(self.nodes.forward[copy], kernel, config, args)?;
-            self.state.launch.forward = config;
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .__cg_update_copy_2(copy)
+            {
+                if copy > 0 {
+                    ::cudagraph_runtime::__private::partly_updated(self, 2usize);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
         }
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_copy_2(
+        &mut self,
+        copy: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &SolveParams = &self.state.params;
+        let (kernel, config, args) = Solve::__cg_eval_forward(__cg_params);
+        self.exec.set_kernel(self.nodes.forward[copy], kernel, config, args)?;
+        self.state.launch.forward = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1101,12 +1117,28 @@ impl SolveExec {
         &mut self,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &SolveParams = &self.state.params;
         for copy in 0..4usize {
-            let (kernel, config, args) = Solve::__cg_eval_back(__cg_params);
-            self.exec.set_kernel(self.nodes.back[copy], kernel, config, args)?;
-            self.state.launch.back = config;
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .__cg_update_copy_3(copy)
+            {
+                if copy > 0 {
+                    ::cudagraph_runtime::__private::partly_updated(self, 3usize);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
         }
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_copy_3(
+        &mut self,
+        copy: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &SolveParams = &self.state.params;
+        let (kernel, config, args) = Solve::__cg_eval_back(__cg_params);
+        self.exec.set_kernel(self.nodes.back[copy], kernel, config, args)?;
+        self.state.launch.back = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1127,14 +1159,30 @@ impl SolveExec {
         &mut self,
         index: usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &SolveParams = &self.state.params;
         for copy in 0..4usize {
-            self.exec
-                .set_memset_params(
-                    self.nodes.tail[copy],
-                    Solve::__cg_eval_tail(__cg_params),
-                )?;
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .__cg_update_copy_5(copy)
+            {
+                if copy > 0 {
+                    ::cudagraph_runtime::__private::partly_updated(self, 5usize);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
         }
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_copy_5(
+        &mut self,
+        copy: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &SolveParams = &self.state.params;
+        self.exec
+            .set_memset_params(
+                self.nodes.tail[copy],
+                Solve::__cg_eval_tail(__cg_params),
+            )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1521,8 +1569,10 @@ impl<'a> SolveForwardNode<'a> {
             DevicePtrMut<f32>,
         > + ::cudagraph_runtime::__private::Clone,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.state.launch.forward = config;
         for copy in 0..4usize {
-            self.exec
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .exec
                 .exec
                 .set_kernel_params(
                     self.exec.nodes.forward[copy],
@@ -1532,9 +1582,14 @@ impl<'a> SolveForwardNode<'a> {
                         ::cudagraph_runtime::__private::Clone::clone(&x),
                         ::cudagraph_runtime::__private::Clone::clone(&y),
                     ),
-                )?;
+                )
+            {
+                if copy > 0 {
+                    self.exec.tracker.set_back(2usize);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
         }
-        self.exec.state.launch.forward = config;
         self.exec.tracker.set_by_handle(2usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
@@ -1548,8 +1603,21 @@ impl<'a> SolveForwardNode<'a> {
         &mut self,
         enabled: bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        let was = self.exec.exec.is_enabled(self.exec.nodes.forward[0])?;
         for copy in 0..4usize {
-            self.exec.exec.set_enabled(self.exec.nodes.forward[copy], enabled)?;
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .exec
+                .exec
+                .set_enabled(self.exec.nodes.forward[copy], enabled)
+            {
+                for done in 0..copy {
+                    let _ = self
+                        .exec
+                        .exec
+                        .set_enabled(self.exec.nodes.forward[done], was);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
         }
         ::cudagraph_runtime::__private::Result::Ok(())
     }
@@ -1620,8 +1688,10 @@ impl<'a> SolveBackNode<'a> {
             DevicePtrMut<f32>,
         > + ::cudagraph_runtime::__private::Clone,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.state.launch.back = config;
         for copy in 0..4usize {
-            self.exec
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .exec
                 .exec
                 .set_kernel_params(
                     self.exec.nodes.back[copy],
@@ -1631,9 +1701,14 @@ impl<'a> SolveBackNode<'a> {
                         ::cudagraph_runtime::__private::Clone::clone(&y),
                         ::cudagraph_runtime::__private::Clone::clone(&x),
                     ),
-                )?;
+                )
+            {
+                if copy > 0 {
+                    self.exec.tracker.set_back(3usize);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
         }
-        self.exec.state.launch.back = config;
         self.exec.tracker.set_by_handle(3usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
@@ -1647,8 +1722,18 @@ impl<'a> SolveBackNode<'a> {
         &mut self,
         enabled: bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        let was = self.exec.exec.is_enabled(self.exec.nodes.back[0])?;
         for copy in 0..4usize {
-            self.exec.exec.set_enabled(self.exec.nodes.back[copy], enabled)?;
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .exec
+                .exec
+                .set_enabled(self.exec.nodes.back[copy], enabled)
+            {
+                for done in 0..copy {
+                    let _ = self.exec.exec.set_enabled(self.exec.nodes.back[done], was);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
         }
         ::cudagraph_runtime::__private::Result::Ok(())
     }
@@ -1758,7 +1843,8 @@ impl<'a> SolveTailNode<'a> {
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         for copy in 0..4usize {
-            self.exec
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .exec
                 .exec
                 .set_memset_params(
                     self.exec.nodes.tail[copy],
@@ -1766,7 +1852,13 @@ impl<'a> SolveTailNode<'a> {
                         ::cudagraph_runtime::__private::Clone::clone(&dst),
                         value,
                     ),
-                )?;
+                )
+            {
+                if copy > 0 {
+                    self.exec.tracker.set_back(5usize);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
         }
         self.exec.tracker.set_by_handle(5usize);
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -1792,8 +1884,18 @@ impl<'a> SolveTailNode<'a> {
         &mut self,
         enabled: bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        let was = self.exec.exec.is_enabled(self.exec.nodes.tail[0])?;
         for copy in 0..4usize {
-            self.exec.exec.set_enabled(self.exec.nodes.tail[copy], enabled)?;
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .exec
+                .exec
+                .set_enabled(self.exec.nodes.tail[copy], enabled)
+            {
+                for done in 0..copy {
+                    let _ = self.exec.exec.set_enabled(self.exec.nodes.tail[done], was);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
         }
         ::cudagraph_runtime::__private::Result::Ok(())
     }
