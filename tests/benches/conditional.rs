@@ -269,7 +269,8 @@ fn raw_while(
         sys::cuGraphAddMemsetNode(&mut memset, graph, std::ptr::null(), 0, &clear, ctx)
     });
     let while_ = sys::CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_WHILE;
-    let (mut handle, body) = add_conditional(graph, ctx, &[memset], while_, 1);
+    // SAFETY: the graph made above, of the context bound to this thread, and its memset node.
+    let (mut handle, body) = unsafe { add_conditional(graph, ctx, &[memset], while_, 1) };
     let (mut c, mut limit) = (counter, LOOP);
     let mut args = [
         (&mut handle as *mut u64).cast::<c_void>(),

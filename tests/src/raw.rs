@@ -122,7 +122,10 @@ pub fn add_u32(
 /// Adds a conditional node of type `ty` with one body to the raw graph `graph` of context `ctx`,
 /// after `deps`, on a handle made for it that is reset to `default` at each launch; returns the
 /// handle and the body graph (which the node owns). Panics naming a call the driver refused.
-pub fn add_conditional(
+///
+/// # Safety
+/// `graph` is a live graph of the live context `ctx`, and `deps` are nodes of it.
+pub unsafe fn add_conditional(
     graph: sys::CUgraph,
     ctx: sys::CUcontext,
     deps: &[sys::CUgraphNode],
@@ -131,7 +134,7 @@ pub fn add_conditional(
 ) -> (sys::CUgraphConditionalHandle, sys::CUgraph) {
     use crate::bench::ok;
     let mut handle = 0;
-    // SAFETY: a live graph of `ctx` and a valid out-pointer.
+    // SAFETY: a live graph of `ctx` (the caller's promise) and a valid out-pointer.
     ok("cuGraphConditionalHandleCreate", unsafe {
         sys::cuGraphConditionalHandleCreate(
             &mut handle,
@@ -152,7 +155,8 @@ pub fn add_conditional(
         ctx,
     };
     let mut node = std::ptr::null_mut();
-    // SAFETY: a live graph and its nodes; `p` is a conditional node's parameters; no edge data.
+    // SAFETY: a live graph and its nodes (the caller's promise); `p` is a conditional node's
+    // parameters; no edge data.
     ok("cuGraphAddNode", unsafe {
         sys::cuGraphAddNode_v2(
             &mut node,

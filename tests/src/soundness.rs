@@ -232,7 +232,8 @@ impl RawGraph {
     /// and returns its body graph, which the node owns.
     pub fn add_if(&mut self) -> sys::CUgraph {
         let ty = sys::CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_IF;
-        crate::raw::add_conditional(self.graph, self.ctx.cu_ctx(), &[], ty, 1).1
+        // SAFETY: this value's live graph, of its live context.
+        unsafe { crate::raw::add_conditional(self.graph, self.ctx.cu_ctx(), &[], ty, 1).1 }
     }
 
     /// Adds a host node calling `f(data)` after `deps`.

@@ -300,8 +300,9 @@ fn forward<E: Tracked>(exec: &mut E) -> Result<usize> {
 }
 
 /// Node `node`'s update failed after it changed part of the node (some of the copies of a node
-/// of an unrolled WHILE body took the change, then one refused): [`undo`] sets it back with the
-/// nodes updated before it. (A node whose update changed nothing is left out: it is as it was.)
+/// of an unrolled WHILE body took the change, then one refused): the undo of the refused change
+/// (see [`apply`]) sets it back with the nodes updated before it. (A node whose update changed
+/// nothing is left out: it is as it was.)
 #[cold]
 pub fn partly_updated<E: Tracked>(exec: &mut E, node: usize) {
     exec.tracker().updated.push(node as u32);
