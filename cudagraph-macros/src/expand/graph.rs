@@ -213,6 +213,15 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     } else {
         quote!(&[#(#topo_bodies),*])
     };
+    // (Said only where it applies: the other declarations' docs stay as they were.)
+    let unrolled_doc = g.nodes.iter().any(|n| n.copies.is_some()).then(|| {
+        quote! {
+            #[doc = ""]
+            #[doc = " The nodes of an unrolled WHILE body are listed once, though the graph holds \
+                     them once per copy: the indices in the graph of that body's nodes, and of \
+                     the bodies after it, are not the positions here."]
+        }
+    });
     let svg = docs::topology_svg(g);
     let doc = docs::graph_doc(g, &svg);
     let (flags, upload, stream) = (local("flags"), local("upload"), local("stream"));
@@ -329,6 +338,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             /// The declared shape: nodes in build order (their indices in the graph; one more
             /// with `#[indirect]` params, whose fetch node comes first), kinds and edges. Its
             /// `to_dot()` and `to_mermaid()` draw it.
+            #unrolled_doc
             pub const TOPOLOGY: #p::Topology = #p::Topology {
                 name: #graph_name,
                 nodes: &[#(#topo_nodes),*],

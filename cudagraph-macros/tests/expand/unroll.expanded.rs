@@ -127,6 +127,8 @@ impl Solve {
     /// The declared shape: nodes in build order (their indices in the graph; one more
     /// with `#[indirect]` params, whose fetch node comes first), kinds and edges. Its
     /// `to_dot()` and `to_mermaid()` draw it.
+    ///
+    /// The nodes of an unrolled WHILE body are listed once, though the graph holds them once per copy: the indices in the graph of that body's nodes, and of the bodies after it, are not the positions here.
     pub const TOPOLOGY: ::cudagraph_runtime::__private::Topology = ::cudagraph_runtime::__private::Topology {
         name: "Solve",
         nodes: &[
