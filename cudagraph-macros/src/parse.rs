@@ -34,6 +34,7 @@ pub mod kw {
     syn::custom_keyword!(switch);
     syn::custom_keyword!(capture);
     syn::custom_keyword!(default);
+    syn::custom_keyword!(unroll);
     syn::custom_keyword!(all_reduce);
     syn::custom_keyword!(all_gather);
     syn::custom_keyword!(reduce_scatter);
@@ -196,7 +197,18 @@ pub struct CondOp {
     pub handle: Ident,
     /// The value the handle is reset to at each launch, if any.
     pub default: Option<Expr>,
+    /// `unroll = k`: for a `while` node, `k` copies of the body per pass of the loop.
+    pub unroll: Option<Unroll>,
     pub bodies: Vec<Body>,
+}
+
+/// `unroll = k` after a `while` node's handle: the body runs `k` times per pass of the loop,
+/// its check once (see `model::unroll`).
+pub struct Unroll {
+    /// The `unroll` keyword.
+    pub key: kw::unroll,
+    /// The count as written (a value the macro evaluates, `check::unroll`).
+    pub count: Expr,
 }
 
 /// What a conditional node does with its handle's value.

@@ -559,6 +559,8 @@ pub use driver::{driver_present, open_device};
 pub use error::{Error, Result, UpdateFailure};
 pub use exec::{GraphExec, InstantiateFlags};
 pub use exec_cache::{bucket_pow2, CacheStats, ExecCache};
+#[cfg(not(feature = "cuda-12020"))]
+pub use graph::UnrolledCopy;
 pub use graph::{Body, EdgeKind, Graph, NodeInfo};
 pub use graph_memory::GraphMemory;
 pub use indirect::{Indirect, IndirectLayout, IndirectOptions};

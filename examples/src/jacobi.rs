@@ -1,13 +1,14 @@
 //! A Jacobi solver for `A x = b`, `A` tridiagonal with 4 on the diagonal and -1 beside it, as a
 //! CUDA graph two ways: a WHILE conditional node whose body iterates until the change between
-//! iterates is below a tolerance (the loop runs on the GPU), and a graph of one iteration that
-//! the host launches and checks once per iteration (a launch and a read-back each time).
+//! iterates is below a tolerance (the loop runs on the GPU; unrolled, each pass of the loop runs
+//! several iterations and checks once), and a graph of one iteration that the host launches and
+//! checks once per iteration (a launch and a read-back each time).
 
 use std::sync::Arc;
 
 use cudagraph_runtime::cudarc::driver::{CudaContext, CudaStream};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{Condition, ConditionalHandle, Result, SET_CONDITIONAL_DECLARATION};
+use cudagraph_runtime::{ConditionalHandle, Result, SET_CONDITIONAL_DECLARATION};
 
 const KERNELS: &str = r#"
 // y = (b + left + right) / 4 from x; delta2 += |y - x|^2 (a warp sum, then one atomic per warp).
@@ -25,12 +26,13 @@ extern "C" __global__ void jacobi(unsigned n, const float* b, const float* x, fl
     for (int o = 16; o > 0; o >>= 1) d2 += __shfl_down_sync(0xffffffffu, d2, o);
     if ((threadIdx.x & 31) == 0 && d2 > 0.0f) atomicAdd(delta2, d2);
 }
-// One thread: count the iteration, go on while the change is above the tolerance and the
-// budget lasts, and clear the change for the next iteration.
+// One thread: count the iterations made since the last check (`per_check`: 1, or the copies of
+// an unrolled body), go on while the change is above the tolerance and the budget lasts, and
+// clear the change for the next check.
 extern "C" __global__ void decide(unsigned long long loop, float* delta2, unsigned* iterations,
-                                  float tol2, unsigned max_iterations) {
+                                  float tol2, unsigned max_iterations, unsigned per_check) {
     if (threadIdx.x != 0 || blockIdx.x != 0) return;
-    unsigned it = ++iterations[0];
+    unsigned it = iterations[0] += per_check;
     float d2 = delta2[0];
     delta2[0] = 0.0f;
     cudaGraphSetConditional(loop, (d2 > tol2 && it < max_iterations) ? 1u : 0u);
@@ -49,12 +51,13 @@ type JacobiArgs = (
     DevicePtrMut<f32>,
     DevicePtrMut<f32>,
 );
-/// `decide(loop, delta2, iterations, tol2, max_iterations)`.
+/// `decide(loop, delta2, iterations, tol2, max_iterations, per_check)`.
 type DecideArgs = (
     ConditionalHandle,
     DevicePtrMut<f32>,
     DevicePtrMut<u32>,
     f32,
+    u32,
     u32,
 );
 
@@ -72,7 +75,7 @@ pub struct Jacobi {
     y: DeviceBuffer<f32>,
     /// Squared change of the last iteration.
     pub delta2: DeviceBuffer<f32>,
-    /// Iterations made by the WHILE graph's last launch.
+    /// Iterations made by the WHILE graph's last launch (all of an unrolled loop's passes).
     pub iterations: DeviceBuffer<u32>,
 }
 
@@ -106,12 +109,12 @@ impl Jacobi {
         // n within b, x and y, and delta2 non-empty.
         let jacobi = unsafe { Kernel::<JacobiArgs>::new(load("jacobi")?) }
             .requires(|_, (n, b, x, y, delta2)| n as usize <= b.min(x).min(y) && delta2 >= 1);
-        // SAFETY: `decide` takes (unsigned long long, float*, unsigned*, float, unsigned), a
-        // conditional handle being an `unsigned long long`; it touches delta2[0] and
+        // SAFETY: `decide` takes (unsigned long long, float*, unsigned*, float, unsigned,
+        // unsigned), a conditional handle being an `unsigned long long`; it touches delta2[0] and
         // iterations[0] only, sets only its handle `loop`, and launches nothing. The check keeps
         // both buffers non-empty.
         let decide = unsafe { Kernel::<DecideArgs>::new(load("decide")?) }
-            .requires(|_, (_, delta2, iterations, _, _)| delta2 >= 1 && iterations >= 1);
+            .requires(|_, (_, delta2, iterations, _, _, _)| delta2 >= 1 && iterations >= 1);
         Ok(Self {
             jacobi,
             decide,
@@ -150,6 +153,21 @@ impl Jacobi {
     /// The solver as one graph: from zero, iterate on the GPU until the squared change of an
     /// iteration is at most `tol2` or `max_iterations` iterations are done.
     pub fn while_graph(&self, tol2: f32, max_iterations: u32) -> Result<Graph<'static>> {
+        self.unrolled_graph(tol2, max_iterations, 1)
+    }
+
+    /// The solver as one graph whose WHILE node runs `unroll` iterations per pass, the
+    /// convergence check once per pass (after the last; see `Graph::add_unrolled_while`): from
+    /// zero, iterate on the GPU in passes until the squared change summed over a pass is at most
+    /// `tol2` or `max_iterations` iterations are done. It makes a multiple of `unroll`
+    /// iterations: up to `unroll - 1` more than a check after each iteration would, harmless
+    /// here (an iteration of a converged solve changes next to nothing).
+    pub fn unrolled_graph(
+        &self,
+        tol2: f32,
+        max_iterations: u32,
+        unroll: u32,
+    ) -> Result<Graph<'static>> {
         let mut g = Graph::new(&self.ctx)?;
         let start = [
             g.add_memset(Memset::new(&self.x, 0.0f32), &[])?.id(),
@@ -157,23 +175,24 @@ impl Jacobi {
             g.add_memset(Memset::new(&self.iterations, 0u32), &[])?.id(),
         ];
         let looping = g.conditional_handle(Some(1))?;
-        g.add_conditional(looping, Condition::While, &start, |body| {
-            let body = &mut *body[0];
+        g.add_unrolled_while(looping, &start, unroll, |body, copy| {
             let last = self.iteration(body, &[])?;
-            self.add_decide(body, looping, tol2, max_iterations, last)
+            if copy.is_last() {
+                let check = Check {
+                    looping,
+                    tol2,
+                    max_iterations,
+                    per_check: copy.count(),
+                };
+                self.add_decide(body, check, last)?;
+            }
+            Ok(())
         })?;
         Ok(g)
     }
 
-    /// The convergence check after `last`: counts the iteration and sets `looping`.
-    fn add_decide(
-        &self,
-        body: &mut Body<'static>,
-        looping: ConditionalHandle,
-        tol2: f32,
-        max_iterations: u32,
-        last: NodeId,
-    ) -> Result<()> {
+    /// The convergence check after `last`: counts the iterations and sets the loop's handle.
+    fn add_decide(&self, body: &mut Body<'static>, check: Check, last: NodeId) -> Result<()> {
         let one = LaunchConfig {
             grid_dim: (1, 1, 1),
             block_dim: (32, 1, 1),
@@ -183,11 +202,12 @@ impl Jacobi {
             &self.decide,
             one,
             (
-                looping,
+                check.looping,
                 &self.delta2,
                 &self.iterations,
-                tol2,
-                max_iterations,
+                check.tol2,
+                check.max_iterations,
+                check.per_check,
             ),
             &[last],
         )?;
@@ -221,6 +241,17 @@ impl Jacobi {
         }
         Ok(0)
     }
+}
+
+/// What the convergence check of a WHILE graph compares and counts.
+#[derive(Debug, Clone, Copy)]
+struct Check {
+    /// The loop's handle.
+    looping: ConditionalHandle,
+    tol2: f32,
+    max_iterations: u32,
+    /// Iterations per check: the copies of an unrolled body.
+    per_check: u32,
 }
 
 /// The same iterations on the CPU: `iterations` iterations (two half-steps each) from zero.

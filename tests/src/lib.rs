@@ -53,6 +53,7 @@ pub mod pdl;
 pub mod pipeline;
 pub mod raw;
 pub mod soundness;
+pub mod unroll;
 
 use std::collections::BTreeSet;
 use std::io::Write as _;

@@ -118,3 +118,56 @@ pub fn add_u32(
         e => Err(e),
     }
 }
+
+/// Adds a conditional node of type `ty` with one body to the raw graph `graph` of context `ctx`,
+/// after `deps`, on a handle made for it that is reset to `default` at each launch; returns the
+/// handle and the body graph (which the node owns). Panics naming a call the driver refused.
+///
+/// # Safety
+/// `graph` is a live graph of the live context `ctx`, and `deps` are nodes of it.
+pub unsafe fn add_conditional(
+    graph: sys::CUgraph,
+    ctx: sys::CUcontext,
+    deps: &[sys::CUgraphNode],
+    ty: sys::CUgraphConditionalNodeType,
+    default: u32,
+) -> (sys::CUgraphConditionalHandle, sys::CUgraph) {
+    use crate::bench::ok;
+    let mut handle = 0;
+    // SAFETY: a live graph of `ctx` (the caller's promise) and a valid out-pointer.
+    ok("cuGraphConditionalHandleCreate", unsafe {
+        sys::cuGraphConditionalHandleCreate(
+            &mut handle,
+            graph,
+            ctx,
+            default,
+            sys::CU_GRAPH_COND_ASSIGN_DEFAULT,
+        )
+    });
+    // SAFETY: all zeros is the documented "unset" value of every field of this C struct.
+    let mut p: sys::CUgraphNodeParams = unsafe { std::mem::zeroed() };
+    p.type_ = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    p.__bindgen_anon_1.conditional = sys::CUDA_CONDITIONAL_NODE_PARAMS {
+        handle,
+        type_: ty,
+        size: 1,
+        phGraph_out: std::ptr::null_mut(),
+        ctx,
+    };
+    let mut node = std::ptr::null_mut();
+    // SAFETY: a live graph and its nodes (the caller's promise); `p` is a conditional node's
+    // parameters; no edge data.
+    ok("cuGraphAddNode", unsafe {
+        sys::cuGraphAddNode_v2(
+            &mut node,
+            graph,
+            deps.as_ptr(),
+            std::ptr::null(),
+            deps.len(),
+            &mut p,
+        )
+    });
+    // SAFETY: the member written above; the driver filled in the body array it owns (one graph).
+    let body = unsafe { *p.__bindgen_anon_1.conditional.phGraph_out };
+    (handle, body)
+}

@@ -231,41 +231,9 @@ impl RawGraph {
     /// Adds an `if` conditional node whose handle defaults to 1 (the body runs at every launch)
     /// and returns its body graph, which the node owns.
     pub fn add_if(&mut self) -> sys::CUgraph {
-        let mut handle = 0;
-        // SAFETY: a live graph of this context and a valid out-pointer.
-        ok("cuGraphConditionalHandleCreate", unsafe {
-            sys::cuGraphConditionalHandleCreate(
-                &mut handle,
-                self.graph,
-                self.ctx.cu_ctx(),
-                1,
-                sys::CU_GRAPH_COND_ASSIGN_DEFAULT,
-            )
-        });
-        // SAFETY: all zeros is the documented "unset" value of every field of this C struct.
-        let mut p: sys::CUgraphNodeParams = unsafe { std::mem::zeroed() };
-        p.type_ = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_CONDITIONAL;
-        p.__bindgen_anon_1.conditional = sys::CUDA_CONDITIONAL_NODE_PARAMS {
-            handle,
-            type_: sys::CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_IF,
-            size: 1,
-            phGraph_out: std::ptr::null_mut(),
-            ctx: self.ctx.cu_ctx(),
-        };
-        let mut node = std::ptr::null_mut();
-        // SAFETY: a live graph; `p` is a conditional node's parameters; no edge data.
-        ok("cuGraphAddNode", unsafe {
-            sys::cuGraphAddNode_v2(
-                &mut node,
-                self.graph,
-                std::ptr::null(),
-                std::ptr::null(),
-                0,
-                &mut p,
-            )
-        });
-        // SAFETY: the member written above; the driver filled in the body array it owns.
-        unsafe { *p.__bindgen_anon_1.conditional.phGraph_out }
+        let ty = sys::CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_IF;
+        // SAFETY: this value's live graph, of its live context.
+        unsafe { crate::raw::add_conditional(self.graph, self.ctx.cu_ctx(), &[], ty, 1).1 }
     }
 
     /// Adds a host node calling `f(data)` after `deps`.

@@ -22,6 +22,7 @@ pub mod programmatic;
 mod repetition;
 mod static_topology;
 mod syntax;
+mod unroll;
 
 use std::collections::BTreeMap;
 use std::fmt::Display;
@@ -111,6 +112,7 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
         allocations::check_names(models, model, cx);
         allocations::check_foreign(models, model, cx);
         conditionals::check(models, model, cx);
+        unroll::check(model, cx);
         programmatic::check(model, cx);
         device_launch::check(model, cx);
         device_update::check(model, cx);

@@ -75,9 +75,20 @@ pub fn declaration(node: &NodeGen) -> String {
                 CondKind::While => "while",
                 CondKind::Switch => "switch",
             };
-            let default = c.default.as_ref().map_or_else(String::new, |d| {
-                format!("(default = {})", pretty_expr(d.to_token_stream()))
-            });
+            let options: Vec<String> = c
+                .default
+                .iter()
+                .map(|d| format!("default = {}", pretty_expr(d.to_token_stream())))
+                .chain(
+                    c.unroll
+                        .iter()
+                        .map(|u| format!("unroll = {}", pretty_expr(u.count.to_token_stream()))),
+                )
+                .collect();
+            let default = match options.is_empty() {
+                true => String::new(),
+                false => format!("({})", options.join(", ")),
+            };
             let bodies = match c.kind {
                 CondKind::IfElse => " { .. } else { .. }".to_owned(),
                 CondKind::Switch => format!(" {{ {} cases }}", c.bodies.len()),
@@ -127,6 +138,14 @@ fn shape(g: &Gen, svg: &str) -> String {
             let _ = write!(out, ", after {}", deps.join(", "));
         }
         out.push('\n');
+    }
+    if g.nodes.iter().any(|n| n.copies.is_some()) {
+        out.push_str(
+            "\nThe nodes of an unrolled WHILE body (`unroll = k`) are listed once: the graph holds \
+             each `k` times, one copy after the other (the nodes that set the loop's handle in \
+             the last copy only), so the indices in the graph of that body's nodes, and of the \
+             bodies after it, are not the positions here.\n",
+        );
     }
     out.push_str("\n# Topology\n\n");
     if picture_nodes(g) <= MAX_PICTURE_NODES {
@@ -180,7 +199,15 @@ fn scope_picture(g: &Gen, scope: Option<(usize, usize)>) -> Picture {
                             CondKind::If | CondKind::IfElse if b == 0 => "then".to_owned(),
                             CondKind::IfElse => "else".to_owned(),
                             CondKind::Switch => format!("case {b}"),
-                            _ => "body".to_owned(),
+                            _ => match g
+                                .nodes
+                                .iter()
+                                .find(|m| m.scope == Some((n.pos, b)))
+                                .and_then(|m| m.copies)
+                            {
+                                Some(copies) => format!("body ×{}", copies.count()),
+                                None => "body".to_owned(),
+                            },
                         },
                         picture: scope_picture(g, Some((n.pos, b))),
                     })
@@ -286,7 +313,13 @@ pub fn exec_doc(g: &Gen) -> String {
                 r.var.to_string(),
                 format!(", one per iteration ({} instances)", r.count),
             ),
-            None => (String::new(), String::new()),
+            None => match node.copies {
+                Some(super::Copies::Each(k)) => (
+                    String::new(),
+                    format!(", in each of the {k} copies of an unrolled body"),
+                ),
+                _ => (String::new(), String::new()),
+            },
         };
         let _ = writeln!(
             out,
@@ -437,11 +470,29 @@ pub fn accessor_doc(_g: &Gen, node: &NodeGen) -> String {
             count = r.count
         );
     }
+    if let Some(note) = copies_note(node) {
+        let _ = write!(out, "\n\n{note}");
+    }
     for doc in node_docs(node) {
         out.push('\n');
         out.push_str(&doc);
     }
     out
+}
+
+/// What a node of an unrolled WHILE body is, for its handle's docs.
+fn copies_note(node: &NodeGen) -> Option<String> {
+    Some(match node.copies? {
+        super::Copies::Each(k) => format!(
+            "The node is in an unrolled WHILE body: the graph holds it {k} times, once per copy \
+             of the body. The handle is all {k} copies: an update sets each of them, and \
+             `node()` gives their runtime handles."
+        ),
+        super::Copies::Last(k) => format!(
+            "The node sets the handle of the unrolled WHILE node it is in: it runs in the last \
+             of the body's {k} copies only, once per pass of the loop."
+        ),
+    })
 }
 
 pub fn handle_doc(g: &Gen, node: &NodeGen) -> String {
@@ -452,6 +503,9 @@ pub fn handle_doc(g: &Gen, node: &NodeGen) -> String {
         g.exec_ty,
         declaration(node)
     );
+    if let Some(note) = copies_note(node) {
+        let _ = write!(out, "\n\n{note}");
+    }
     for doc in node_docs(node) {
         out.push('\n');
         out.push_str(&doc);

@@ -7,7 +7,7 @@ use syn::punctuated::Punctuated;
 use syn::{Path, Token};
 
 use super::node::{handle_name, ids_at, launches_at, nodes_at};
-use super::{device_node_key, docs, graph_at, indirect_key, local, params_at, Gen};
+use super::{device_node_key, docs, graph_at, indirect_key, local, params_at, Copies, Gen};
 use crate::parse::NodeOp;
 use syn::spanned::Spanned;
 
@@ -79,15 +79,17 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     let (nodes_ty, state_ty, launch_ty) = (&g.nodes_ty, &g.state_ty, &g.launch_ty);
     let graph_name = graph.to_string();
 
-    // A repeated node's handles: an array, one per instance.
+    // A repeated node's handles: an array, one per instance; a node in each copy of an
+    // unrolled body: one per copy.
     let node_fields = g.decl_nodes().map(|n| {
         let (name, ty) = (&n.decl.name, g.runtime_handle(n));
-        match n.rep {
-            Some(r) => {
+        match (n.rep, n.copies) {
+            (Some(r), _) => {
                 let count = r.count;
                 quote!(#name: [#ty; #count],)
             }
-            None => quote!(#name: #ty,),
+            (None, Some(Copies::Each(count))) => quote!(#name: [#ty; #count],),
+            _ => quote!(#name: #ty,),
         }
     });
     // Conditional nodes' handles, which kernels take as arguments.
@@ -211,6 +213,15 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     } else {
         quote!(&[#(#topo_bodies),*])
     };
+    // (Said only where it applies: the other declarations' docs stay as they were.)
+    let unrolled_doc = g.nodes.iter().any(|n| n.copies.is_some()).then(|| {
+        quote! {
+            #[doc = ""]
+            #[doc = " The nodes of an unrolled WHILE body are listed once, though the graph holds \
+                     them once per copy: the indices in the graph of that body's nodes, and of \
+                     the bodies after it, are not the positions here."]
+        }
+    });
     let svg = docs::topology_svg(g);
     let doc = docs::graph_doc(g, &svg);
     let (flags, upload, stream) = (local("flags"), local("upload"), local("stream"));
@@ -327,6 +338,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             /// The declared shape: nodes in build order (their indices in the graph; one more
             /// with `#[indirect]` params, whose fetch node comes first), kinds and edges. Its
             /// `to_dot()` and `to_mermaid()` draw it.
+            #unrolled_doc
             pub const TOPOLOGY: #p::Topology = #p::Topology {
                 name: #graph_name,
                 nodes: &[#(#topo_nodes),*],

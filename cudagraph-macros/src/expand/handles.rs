@@ -11,7 +11,7 @@ use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Expr, Ident};
 
-use super::{at, docs, local, moved, private_at, relocated, Gen, NodeGen};
+use super::{at, docs, local, moved, private_at, relocated, Copies, Gen, NodeGen};
 use crate::model::kernel_params;
 use crate::parse::{KernelOp, NodeOp};
 
@@ -73,14 +73,18 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             let ps = private_at(span);
             let graph_at = plain_at("graph", span);
             let embedded = quote_spanned!(span=> <#ty as #ps::ChildGraph>::graph(#graph_at));
+            let set = set_each(
+                g,
+                node,
+                quote!(self.exec.exec.set_child_graph(#node_ref, #embedded)),
+                &pos,
+            );
             let mut m = quote! {
                 /// Replaces the embedded graph's contents with `graph`'s, for the next launches
                 /// (`cuGraphExecChildGraphNodeSetParams`); it must have the embedded graph's
                 /// topology.
                 pub fn set(&mut self, #graph: &#ty) -> #p::Result<()> {
-                    let set = self.exec.exec.set_child_graph(#node_ref, #embedded);
-                    // The handle's values stand once set (see `Tracker::set_by_handle`).
-                    set.map(|()| self.exec.tracker.set_by_handle(#pos))
+                    #set
                 }
             };
             m.extend(forbidden_switch(g));
@@ -89,6 +93,12 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
         NodeOp::Capture(c) => {
             let (work, pos) = (plain("work"), position(node));
             let declared = c.uses.is_some();
+            let set = set_each(
+                g,
+                node,
+                quote!(#p::set_capture_by_handle(&mut self.exec.exec, #node_ref, #work, #declared)),
+                &pos,
+            );
             let mut m = quote! {
                 /// Records `work` and makes the node run it, for the next launches
                 /// (`cuGraphExecChildGraphNodeSetParams`); the recorded graph must have the
@@ -96,9 +106,7 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
                 /// work uses, the new work may use only what the current work uses, as it uses
                 /// it (to use other declared memory, change the params and `set_params`).
                 pub fn set(&mut self, #work: &#p::Capture) -> #p::Result<()> {
-                    let set = #p::set_capture_by_handle(&mut self.exec.exec, #node_ref, #work, #declared);
-                    // The handle's values stand once set (see `Tracker::set_by_handle`).
-                    set.map(|()| self.exec.tracker.set_by_handle(#pos))
+                    #set
                 }
             };
             m.extend(forbidden_switch(g));
@@ -182,16 +190,31 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             m
         }
     };
+    let node_accessor = match node.copies {
+        Some(Copies::Each(k)) => {
+            let field = &node.decl.name;
+            quote! {
+                /// The runtime handles of the node's copies, one per copy of the unrolled body
+                /// (in the order they run), for the runtime's own API.
+                pub fn node(&self) -> [#runtime; #k] {
+                    self.exec.nodes.#field
+                }
+            }
+        }
+        _ => quote! {
+            /// The node's runtime handle, for the runtime's own API.
+            pub fn node(&self) -> #runtime {
+                #node_ref
+            }
+        },
+    };
     let doc = docs::handle_doc(g, node);
     let handle_name = handle.to_string();
     let body = relocated(
         quote! {
             #methods
 
-            /// The node's runtime handle, for the runtime's own API.
-            pub fn node(&self) -> #runtime {
-                #node_ref
-            }
+            #node_accessor
         },
         node.site,
     );
@@ -241,12 +264,20 @@ fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
     // Arguments one by one when the parameter tuple is written out; else the tuple itself (its
     // arity is only known to the type checker, which reports a mismatch at the declaration).
     let declared = g.kernel_type(k).and_then(kernel_params);
+    // A node in each copy of an unrolled body gets the arguments once per copy: cloned.
+    let copied = matches!(node.copies, Some(Copies::Each(_)));
+    let clone_bound = copied.then(|| quote!(+ #p::Clone));
+    let given = |arg: &Ident| match copied {
+        true => quote!(#p::Clone::clone(&#arg)),
+        false => quote!(#arg),
+    };
     let (params, tuple, forward, doc) = match &declared {
         Some(types) if types.len() == k.args.len() => {
             let names = arg_names(&k.args.iter().collect::<Vec<_>>());
+            let values = names.iter().map(given);
             (
-                quote!(#(#names: impl #p::KernelArg<'static, #types>),*),
-                quote!((#(#names,)*)),
+                quote!(#(#names: impl #p::KernelArg<'static, #types> #clone_bound),*),
+                quote!((#(#values,)*)),
                 quote!(#(#names),*),
                 "the kernel's arguments",
             )
@@ -254,12 +285,33 @@ fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
         _ => {
             let args = local("args");
             (
-                quote!(#args: impl #p::KernelArgValues<'static, #args_ty>),
-                quote!(#args),
+                quote!(#args: impl #p::KernelArgValues<'static, #args_ty> #clone_bound),
+                given(&args),
                 quote!(#args),
                 "the kernel's arguments (as a tuple)",
             )
         }
+    };
+    let send = match node.copies {
+        Some(Copies::Each(_)) => {
+            let set = set_each(
+                g,
+                node,
+                quote!(self.exec.exec.set_kernel_params(#node_ref, #config, #tuple)),
+                &pos,
+            );
+            quote! {
+                #launch = #config;
+                #set
+            }
+        }
+        _ => quote! {
+            self.exec.exec.set_kernel_params(#node_ref, #config, #tuple)?;
+            #launch = #config;
+            // The handle's values stand once set (see `Tracker::set_by_handle`).
+            self.exec.tracker.set_by_handle(#pos);
+            #p::Result::Ok(())
+        },
     };
     let set_doc = format!("Sets {doc} for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.");
     let set_launch_doc = format!("Sets the launch configuration and {doc} for the next launches (`cuGraphExecKernelNodeSetParams`).");
@@ -272,11 +324,7 @@ fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
 
         #[doc = #set_launch_doc]
         pub fn set_launch(&mut self, #config: #p::LaunchConfig, #params) -> #p::Result<()> {
-            self.exec.exec.set_kernel_params(#node_ref, #config, #tuple)?;
-            #launch = #config;
-            // The handle's values stand once set (see `Tracker::set_by_handle`).
-            self.exec.tracker.set_by_handle(#pos);
-            #p::Result::Ok(())
+            #send
         }
 
         /// The node's launch configuration now.
@@ -286,13 +334,65 @@ fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
     }
 }
 
-/// `self.exec.nodes.<node>` (`[self.index]` for an instance of a repeated node), located at
-/// the node's site (see `NodeGen::site`).
+/// `self.exec.nodes.<node>` (`[self.index]` for an instance of a repeated node, `[copy]` for a
+/// node in each copy of an unrolled body, in the code [`each_copy`] repeats), located at the
+/// node's site (see `NodeGen::site`).
 fn node_ref(node: &NodeGen) -> TokenStream {
     let (s, field) = (at(node.site), moved(&node.decl.name, node.site));
-    match node.rep {
-        Some(_) => quote_spanned!(s=> self.exec.nodes.#field[self.index]),
-        None => quote_spanned!(s=> self.exec.nodes.#field),
+    match (node.rep, node.copies) {
+        (Some(_), _) => quote_spanned!(s=> self.exec.nodes.#field[self.index]),
+        (None, Some(Copies::Each(_))) => {
+            let copy = moved(&local("copy"), node.site);
+            quote_spanned!(s=> self.exec.nodes.#field[#copy])
+        }
+        _ => quote_spanned!(s=> self.exec.nodes.#field),
+    }
+}
+
+/// `code` (which names the node by [`node_ref`]) once per copy of the node, in order: a node in
+/// each copy of an unrolled body is all its copies, which share their params.
+fn each_copy(node: &NodeGen, code: TokenStream) -> TokenStream {
+    match node.copies {
+        Some(Copies::Each(k)) => {
+            let copy = moved(&local("copy"), node.site);
+            quote!(for #copy in 0..#k { #code })
+        }
+        _ => code,
+    }
+}
+
+/// The body of a handle's `set`: `call` (a `Result<()>` expression naming the node by
+/// [`node_ref`]) for every copy of the node, then the handle's values stand (see
+/// `Tracker::set_by_handle`). A copy that refuses stops it, with its error; if copies before it
+/// took the new values, the node goes back to its params, all copies, at the next update (the
+/// next launch, or `apply`), as `set_params` would set it (`Tracker::set_back`).
+fn set_each(g: &Gen, node: &NodeGen, call: TokenStream, pos: &TokenStream) -> TokenStream {
+    let p = &g.p;
+    match node.copies {
+        Some(Copies::Each(_)) => {
+            let (copy, error) = (moved(&local("copy"), node.site), local("error"));
+            let calls = each_copy(
+                node,
+                quote! {
+                    if let #p::Result::Err(#error) = #call {
+                        if #copy > 0 {
+                            self.exec.tracker.set_back(#pos);
+                        }
+                        return #p::Result::Err(#error);
+                    }
+                },
+            );
+            quote! {
+                #calls
+                self.exec.tracker.set_by_handle(#pos);
+                #p::Result::Ok(())
+            }
+        }
+        _ => quote! {
+            let set = #call;
+            // The handle's values stand once set (see `Tracker::set_by_handle`).
+            set.map(|()| self.exec.tracker.set_by_handle(#pos))
+        },
     }
 }
 
@@ -362,9 +462,19 @@ fn memset_methods(g: &Gen, node: &NodeGen, dst_operand: &Expr) -> TokenStream {
     let span = at(ty.map_or_else(|| dst_operand.span(), |t| t.span()));
     let ps = private_at(span);
     let (dst_at, value_at) = (plain_at("dst", span), plain_at("value", span));
-    let set = quote_spanned! {span=>
-        self.exec.exec.set_memset_params(#node_ref, #ps::MemsetAs::memset_as(#dst_at, #value_at))
+    // A node in each copy of an unrolled body gets the destination once per copy: cloned.
+    let copied = matches!(node.copies, Some(Copies::Each(_)));
+    let (clone_bound, dst_given) = match copied {
+        true => (
+            quote!(+ #p::Clone),
+            quote_spanned!(span=> #ps::Clone::clone(&#dst_at)),
+        ),
+        false => (TokenStream::new(), quote!(#dst_at)),
     };
+    let set = quote_spanned! {span=>
+        self.exec.exec.set_memset_params(#node_ref, #ps::MemsetAs::memset_as(#dst_given, #value_at))
+    };
+    let set = set_each(g, node, set, &pos);
     let (pitch, width, height) = (local("pitch"), local("width"), local("height"));
     let (d, v) = (format_ident!("__CgDst"), format_ident!("__CgValue"));
     quote! {
@@ -372,10 +482,8 @@ fn memset_methods(g: &Gen, node: &NodeGen, dst_operand: &Expr) -> TokenStream {
         /// (`cuGraphExecMemsetNodeSetParams`): device memory the node's pattern type fills, such as
         /// a `&DeviceBuffer<T>`. Memory the node stops using is released once the launches that
         /// may use it are done.
-        pub fn set(&mut self, #dst: impl #p::MemsetAs<#pattern>, #value: #pattern) -> #p::Result<()> {
-            let set = #set;
-            // The handle's values stand once set (see `Tracker::set_by_handle`).
-            set.map(|()| self.exec.tracker.set_by_handle(#pos))
+        pub fn set(&mut self, #dst: impl #p::MemsetAs<#pattern> #clone_bound, #value: #pattern) -> #p::Result<()> {
+            #set
         }
 
         #[doc(hidden)]
@@ -421,6 +529,20 @@ fn memcpy_methods(
     );
     let (at_arrow, pa) = (at(arrow), private_at(arrow));
     let bound = quote_spanned!(at_arrow=> (#s, #d): #pa::CopyAs<#dir, #t>,);
+    // A node in each copy of an unrolled body gets the operands once per copy: cloned.
+    let (bound, operands) = match node.copies {
+        Some(Copies::Each(_)) => (
+            quote!(#bound #s: #p::Clone, #d: #p::Clone,),
+            quote!(#p::Clone::clone(&#src), #p::Clone::clone(&#dst)),
+        ),
+        _ => (bound, quote!(#src, #dst)),
+    };
+    let set = set_each(
+        g,
+        node,
+        quote!(self.exec.exec.set_memcpy_params(#node_ref, #p::memcpy_as(#operands))),
+        &pos,
+    );
     quote! {
         /// Sets the source and the destination for the next launches
         /// (`cuGraphExecMemcpyNodeSetParams`). They copy in the node's direction (CUDA cannot
@@ -431,9 +553,7 @@ fn memcpy_methods(
         where
             #bound
         {
-            let set = self.exec.exec.set_memcpy_params(#node_ref, #p::memcpy_as(#src, #dst));
-            // The handle's values stand once set (see `Tracker::set_by_handle`).
-            set.map(|()| self.exec.tracker.set_by_handle(#pos))
+            #set
         }
 
         #[doc(hidden)]
@@ -456,20 +576,53 @@ fn memcpy_methods(
 }
 
 /// Enable/disable, for the kinds CUDA allows it on (kernel, memset, memcpy).
+/// A node in each copy of an unrolled body: all its copies, which it enables and disables
+/// together (the first tells whether they are enabled).
 fn switch_methods(g: &Gen, node: &NodeGen) -> TokenStream {
     let node_ref = node_ref(node);
     let p = &g.p;
     let enabled = local("enabled");
+    let (set, first) = match node.copies {
+        Some(Copies::Each(_)) => {
+            // A copy that refuses: the copies before it are switched back.
+            let (was, done, error) = (local("was"), local("done"), local("error"));
+            let copy = moved(&local("copy"), node.site);
+            let field = moved(&node.decl.name, node.site);
+            let set = each_copy(
+                node,
+                quote! {
+                    if let #p::Result::Err(#error) = self.exec.exec.set_enabled(#node_ref, #enabled) {
+                        for #done in 0..#copy {
+                            let _ = self.exec.exec.set_enabled(self.exec.nodes.#field[#done], #was);
+                        }
+                        return #p::Result::Err(#error);
+                    }
+                },
+            );
+            (
+                quote! {
+                    let #was = self.exec.exec.is_enabled(self.exec.nodes.#field[0])?;
+                    #set
+                    #p::Result::Ok(())
+                },
+                quote!(self.exec.nodes.#field[0]),
+            )
+        }
+        _ => (
+            quote!(self.exec.exec.set_enabled(#node_ref, #enabled)),
+            node_ref.clone(),
+        ),
+    };
     quote! {
         /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
         /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
         pub fn set_enabled(&mut self, #enabled: bool) -> #p::Result<()> {
-            self.exec.exec.set_enabled(#node_ref, #enabled)
+            #set
         }
 
         /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
         pub fn is_enabled(&self) -> #p::Result<bool> {
-            self.exec.exec.is_enabled(#node_ref)
+            self.exec.exec.is_enabled(#first)
         }
     }
 }

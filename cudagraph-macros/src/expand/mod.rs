@@ -279,6 +279,68 @@ struct NodeGen<'a> {
     /// The position of its declaration's first instance (its own, outside loops): the node
     /// whose name the declaration's code (eval and update functions, handle) is made from.
     first: usize,
+    /// For a node directly in an unrolled WHILE body: whether it is in each copy or in the last
+    /// only (see `model::unroll`).
+    copies: Option<Copies>,
+    /// For a node in each copy of an unrolled body, its dependencies in the copies before the
+    /// last (where the checks are missing): plain, then with data (see [`copy_deps`]).
+    copy_deps: (Vec<usize>, Vec<(usize, EdgeKind)>),
+}
+
+/// How a node of an unrolled WHILE body is added (see `model::unroll`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Copies {
+    /// In each of the body's `k` copies: its handle is an array of `k`, by copy.
+    Each(usize),
+    /// A check (it sets the loop's handle): in the last of the body's `k` copies only.
+    Last(usize),
+}
+
+impl Copies {
+    /// The body's number of copies.
+    fn count(self) -> usize {
+        match self {
+            Copies::Each(k) | Copies::Last(k) => k,
+        }
+    }
+}
+
+/// The dependencies of node `n` (a node in each copy of an unrolled body) in the copies before
+/// the last, where the checks are missing: a check stands for what it depends on, through
+/// every edge (an edge with data from a check becomes plain there: ordering more is safe), so
+/// the nodes keep the order the declaration gives them. Plain dependencies, then with data, each
+/// once, in declared order.
+fn copy_deps(nodes: &[NodeGen], n: usize) -> (Vec<usize>, Vec<(usize, EdgeKind)>) {
+    fn through_checks(nodes: &[NodeGen], d: usize, out: &mut Vec<usize>) {
+        if !matches!(nodes[d].copies, Some(Copies::Last(_))) {
+            if !out.contains(&d) {
+                out.push(d);
+            }
+            return;
+        }
+        let node = &nodes[d];
+        for &dep in node
+            .deps
+            .iter()
+            .chain(node.data_deps.iter().map(|(d, _)| d))
+        {
+            through_checks(nodes, dep, out);
+        }
+    }
+    let node = &nodes[n];
+    let mut plain = Vec::new();
+    for &d in &node.deps {
+        through_checks(nodes, d, &mut plain);
+    }
+    let mut data = Vec::new();
+    for &(d, kind) in &node.data_deps {
+        if matches!(nodes[d].copies, Some(Copies::Last(_))) {
+            through_checks(nodes, d, &mut plain);
+        } else {
+            data.push((d, kind));
+        }
+    }
+    (plain, data)
 }
 
 /// What an instance of a repeated node knows of its declaration.
@@ -390,10 +452,23 @@ impl<'a> Gen<'a> {
                     slots: model.slot_mentions(inst),
                     rep,
                     name: inst.name.clone(),
+                    copies: model.unrolled_in(index).map(|(_, k)| {
+                        if model.is_unroll_check(index) {
+                            Copies::Last(k)
+                        } else {
+                            Copies::Each(k)
+                        }
+                    }),
+                    copy_deps: Default::default(),
                 }
             })
             .collect();
         let mut nodes = nodes;
+        for n in 0..nodes.len() {
+            if let Some(Copies::Each(_)) = nodes[n].copies {
+                nodes[n].copy_deps = copy_deps(&nodes, n);
+            }
+        }
         let decls: Vec<usize> = (0..nodes.len())
             .filter(|&p| model.first_of_decl(order[p]))
             .collect();

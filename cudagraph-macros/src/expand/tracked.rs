@@ -95,6 +95,39 @@ pub fn tracked(g: &Gen) -> TokenStream {
     let node_fns = g.decl_nodes().filter(|n| has_update(n)).map(|n| {
         let f = update_fn(n.pos);
         let update = relocated(g.update_node(n), n.site);
+        // A node in each copy of an unrolled body: a function per copy, called for each; one
+        // that fails after others took the change has the node set back whole by the undo.
+        if let Some(super::Copies::Each(k)) = n.copies {
+            let (one, copy, pos) = (
+                format_ident!("__cg_update_copy_{}", n.pos),
+                local("copy"),
+                n.pos,
+            );
+            let error = local("error");
+            return quote! {
+                #[inline(never)]
+                #[allow(unused_variables)]
+                fn #f(&mut self, #index: usize) -> #p::Result<()> {
+                    for #copy in 0..#k {
+                        if let #p::Result::Err(#error) = self.#one(#copy) {
+                            if #copy > 0 {
+                                #p::partly_updated(self, #pos);
+                            }
+                            return #p::Result::Err(#error);
+                        }
+                    }
+                    #p::Result::Ok(())
+                }
+
+                #[inline(never)]
+                #[allow(unused_variables)]
+                fn #one(&mut self, #copy: usize) -> #p::Result<()> {
+                    let #params: &#params_ty = &self.state.params;
+                    #update
+                    #p::Result::Ok(())
+                }
+            };
+        }
         quote! {
             #[inline(never)]
             #[allow(unused_variables)]

@@ -11,7 +11,8 @@
 //! Here: the model, its construction and lookups; in `order`, the order edges make (canonical
 //! order, reachability, paths, cycles); in `mentions`, what a node's expressions name; in
 //! `memory`, the memory a node uses and how a param's type spells it; in `device_update`, the
-//! device-updatable kernel nodes and the kernel arguments that reach them.
+//! device-updatable kernel nodes and the kernel arguments that reach them; in `unroll`, the
+//! copies of an unrolled WHILE body.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -31,12 +32,14 @@ pub mod hazards;
 mod memory;
 mod mentions;
 mod order;
+mod unroll;
 
 pub use crate::tokens::{each_ident, may_be_local, name_of};
 pub use device_update::{device_arg, DeviceArg};
 pub use memory::{Access, Buffer, Mem, MemUse, Opaque, Spelled};
 pub use mentions::{kernel_params, last_segment, operand_name};
 pub use order::cycle_edges;
+pub use unroll::MAX_UNROLL;
 
 /// Nodes added, params compared and params kept per generated function, and fields per struct
 /// of kept params. The optimizer's time grows faster than linearly with a function's size and

@@ -78,23 +78,12 @@ pub(super) fn parse_conditional_node(input: ParseStream) -> syn::Result<Item> {
             "expected the name of the node's conditional handle (a new name, which kernels take              as an argument to set the value): `name: while h { ... }`",
         )
     })?;
-    let default = if input.peek(token::Paren) {
+    let (default, unroll) = if input.peek(token::Paren) {
         let content;
         parenthesized!(content in input);
-        content.parse::<kw::default>().map_err(|e| {
-            syn::Error::new(
-                e.span(),
-                "expected `default = value`: the value the handle is reset to at each launch",
-            )
-        })?;
-        content.parse::<Token![=]>()?;
-        let value: Expr = content.parse()?;
-        if !content.is_empty() {
-            return Err(content.error("expected `)` after the default value"));
-        }
-        Some(value)
+        handle_options(&content)?
     } else {
-        None
+        (None, None)
     };
     if !input.peek(token::Brace) {
         return Err(input.error(format!(
@@ -165,9 +154,51 @@ pub(super) fn parse_conditional_node(input: ParseStream) -> syn::Result<Item> {
             keyword,
             handle,
             default,
+            unroll,
             bodies,
         }),
     })))
+}
+
+/// What the parentheses after a handle's name say, in any order, each at most once:
+/// `default = value` (the value the handle is reset to at each launch) and `unroll = k` (copies
+/// of a `while` node's body per pass, `check::unroll`).
+fn handle_options(content: ParseStream) -> syn::Result<(Option<Expr>, Option<Unroll>)> {
+    let usage = "expected `default = value` (the value the handle is reset to at each launch) \
+                 or, for a `while` node, `unroll = k` (copies of the body per pass of the loop)";
+    let (mut default, mut unroll) = (None, None);
+    while !content.is_empty() {
+        if content.peek(kw::default) {
+            let key = content.parse::<kw::default>()?;
+            content.parse::<Token![=]>()?;
+            let value: Expr = content.parse()?;
+            if default.replace(value).is_some() {
+                return Err(syn::Error::new(
+                    key.span,
+                    "`default` is given twice: keep one",
+                ));
+            }
+        } else if content.peek(kw::unroll) {
+            let key = content.parse::<kw::unroll>()?;
+            content.parse::<Token![=]>()?;
+            let count: Expr = content.parse()?;
+            if unroll.replace(Unroll { key, count }).is_some() {
+                return Err(syn::Error::new(
+                    key.span,
+                    "`unroll` is given twice: keep one",
+                ));
+            }
+        } else {
+            return Err(content.error(usage));
+        }
+        if content.is_empty() {
+            break;
+        }
+        content
+            .parse::<Token![,]>()
+            .map_err(|e| syn::Error::new(e.span(), format!("expected `,` or `)`: {usage}")))?;
+    }
+    Ok((default, unroll))
 }
 
 /// `{ items }`: a conditional node's body.

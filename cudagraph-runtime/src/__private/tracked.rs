@@ -112,6 +112,19 @@ impl Tracker {
         self.by_handle[node] = true;
     }
 
+    /// Node `node` took a change through its handle in part only (some of the copies of a node
+    /// of an unrolled WHILE body, then one refused): the next update brings it back to the params
+    /// as a whole, as `set_params` would.
+    #[cold]
+    pub fn set_back(&mut self, node: usize) {
+        self.by_handle[node] = false;
+        if !self.stale[node] {
+            self.stale[node] = true;
+            self.pending.push(node as u32);
+        }
+        self.dirty = true;
+    }
+
     /// Marks stale every node set through its handle (for `set_params`, which resets them).
     fn stage_set_by_handle(&mut self) {
         for (node, &by_handle) in self.by_handle.iter().enumerate() {
@@ -284,6 +297,15 @@ fn forward<E: Tracked>(exec: &mut E) -> Result<usize> {
     }
     exec.tracker().changed_list = changed;
     Ok(exec.tracker().updated.len())
+}
+
+/// Node `node`'s update failed after it changed part of the node (some of the copies of a node
+/// of an unrolled WHILE body took the change, then one refused): the undo of the refused change
+/// (see [`apply`]) sets it back with the nodes updated before it. (A node whose update changed
+/// nothing is left out: it is as it was.)
+#[cold]
+pub fn partly_updated<E: Tracked>(exec: &mut E, node: usize) {
+    exec.tracker().updated.push(node as u32);
 }
 
 /// Undoes a refused change: the changed params get their applied values back (an
@@ -468,6 +490,8 @@ mod tests {
         updates: Vec<(usize, u32, u32)>,
         refuse_a: Option<u32>,
         refuse_copies: [bool; 2],
+        /// Node 0 refuses after taking the change in part (as a node of several copies may).
+        refuse_a_part_way: bool,
     }
 
     #[derive(Clone, Debug, PartialEq)]
@@ -489,6 +513,9 @@ mod tests {
     impl Exec {
         fn update_0(&mut self, _: usize) -> Result<()> {
             if Some(self.params.a) == self.refuse_a {
+                if self.refuse_a_part_way {
+                    partly_updated(self, 0);
+                }
                 return Err(refused("n0"));
             }
             self.updates.push((0, self.params.a, self.params.b));
@@ -579,6 +606,7 @@ mod tests {
             updates: Vec::new(),
             refuse_a: None,
             refuse_copies: [false; 2],
+            refuse_a_part_way: false,
         }
     }
 
@@ -623,6 +651,29 @@ mod tests {
         stage(&mut e, 2);
         assert_eq!(apply(&mut e).unwrap(), 1);
         assert_eq!(e.updates[2..], [(1, 2, 9)]);
+    }
+
+    #[test]
+    fn a_node_refused_part_way_is_set_back_whole() {
+        let mut e = exec();
+        e.params.c = 7;
+        stage(&mut e, 2);
+        e.refuse_a = Some(5);
+        e.params.a = 5;
+        stage(&mut e, 0);
+        // Node 0 refuses a change it took in part: it is set back from the params (the last
+        // first), and so is node 1, which took `c = 7` before it.
+        e.refuse_a_part_way = true;
+        assert!(apply(&mut e).is_err());
+        assert_eq!(e.updates, [(1, 2, 7), (0, 1, 2), (1, 2, 3)]);
+        assert_eq!(e.params, built());
+        // Refused whole (nothing taken), node 0 is not set back: it is as it was.
+        e.refuse_a_part_way = false;
+        e.updates.clear();
+        e.params.a = 5;
+        stage(&mut e, 0);
+        assert!(apply(&mut e).is_err());
+        assert!(e.updates.is_empty());
     }
 
     #[test]

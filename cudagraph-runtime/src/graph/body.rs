@@ -72,7 +72,7 @@ impl<'a> Body<'a> {
         &self.0[0]
     }
 
-    fn graph_mut(&mut self) -> &mut Graph<'a> {
+    pub(super) fn graph_mut(&mut self) -> &mut Graph<'a> {
         &mut self.0[0]
     }
 

@@ -12,7 +12,8 @@
 //! - `validate`: the checks that span node kinds; `loops`: WHILE nodes beside other
 //!   conditional nodes (a driver fault);
 //! - `mem`: memory nodes; `indirect`: indirect values;
-//! - `conditional`: conditional nodes; `body`: a body as the closure building it gets it
+//! - `conditional`: conditional nodes; `unroll`: WHILE nodes whose body repeats one iteration
+//!   ([`UnrolledCopy`]); `body`: a body as the closure building it gets it
 //!   ([`Body`]); `bodies`: the bodies' nodes, kept by the enclosing graph; `body_rules`: CUDA's
 //!   rule for bodies, through child graphs;
 //! - `captured`: the nodes a capture recorded into a graph.
@@ -37,10 +38,15 @@ mod loops;
 mod mem;
 mod records;
 mod tables;
+// Unrolled WHILE loops: conditional nodes and edges added afterwards need CUDA 12.3.
+#[cfg(not(feature = "cuda-12020"))]
+mod unroll;
 mod validate;
 
 pub use body::Body;
 pub use definition::Graph;
 pub use edges::EdgeKind;
 pub use info::NodeInfo;
+#[cfg(not(feature = "cuda-12020"))]
+pub use unroll::UnrolledCopy;
 pub(crate) use validate::refuse_captured;

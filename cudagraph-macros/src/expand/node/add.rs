@@ -7,7 +7,8 @@ use syn::spanned::Spanned;
 use syn::Ident;
 
 use super::{
-    at, device_node_key, graph_at, local, moved, params_at, private_at, Gen, NodeGen, PER_FN,
+    at, device_node_key, graph_at, local, moved, params_at, private_at, Copies, Gen, NodeGen,
+    PER_FN,
 };
 use crate::parse::{CaptureOp, CondKind, CondOp, EdgeKind, NodeOp};
 
@@ -38,37 +39,26 @@ impl Gen<'_> {
             moved(&local("pos"), site),
         );
         let p = private_at(site);
-        // Where the node's handle goes: `nodes.x`, or `nodes.x[index]` for an instance.
-        let slot = |base: &Ident| match node.rep {
-            Some(_) => quote_spanned!(s=> #base.#field[#index]),
-            None => quote_spanned!(s=> #base.#field),
+        let copy = moved(&local("copy"), site);
+        // Where the node's handle goes: `nodes.x`, `nodes.x[index]` for an instance, or
+        // `nodes.x[copy]` for a node in each copy of an unrolled body. (A kernel's launch
+        // configuration, the same in every copy, is kept once.)
+        let slot = |base: &Ident, copied: bool| match (node.rep, node.copies) {
+            (Some(_), _) => quote_spanned!(s=> #base.#field[#index]),
+            (None, Some(Copies::Each(_))) if copied => quote_spanned!(s=> #base.#field[#copy]),
+            _ => quote_spanned!(s=> #base.#field),
         };
         let (handle, name, deps, before) = match node.rep {
             Some(_) => (
-                slot(&nodes),
+                slot(&nodes, true),
                 quote_spanned!(s=> #graph_ty::TOPOLOGY.nodes[#pos].0),
                 quote_spanned!(s=> &#p::deps_at(#ids, #graph_ty::__CG_DEPS, #graph_ty::__CG_DEP_START)),
                 quote_spanned!(s=> let #pos = #ids.len();),
             ),
             None => {
                 let name = &node.name;
-                let deps = node.deps.iter().map(|&d| {
-                    let dep = &self.nodes[d];
-                    let field = moved(&dep.decl.name, site);
-                    match dep.rep {
-                        Some(r) => {
-                            let k = r.index;
-                            quote_spanned!(s=> #nodes.#field[#k].id())
-                        }
-                        None => quote_spanned!(s=> #nodes.#field.id()),
-                    }
-                });
-                (
-                    slot(&nodes),
-                    quote!(#name),
-                    quote_spanned!(s=> &[#(#deps),*]),
-                    TokenStream::new(),
-                )
+                let (deps, before) = self.node_deps(node);
+                (slot(&nodes, true), quote!(#name), deps, before)
             }
         };
         // The node's id, by position, for the loops' dependencies (top-level nodes only: a loop
@@ -85,7 +75,7 @@ impl Gen<'_> {
                 );
                 let (kernel, config, args) = (&k, &c, &a);
                 let p = private_at(site);
-                let launch = slot(&launches_at(site));
+                let launch = slot(&launches_at(site), false);
                 // `#[waits]`: the kernel must say so too (`Kernel::waits_for_dependency`), the
                 // promise the graph's own memory checks rely on.
                 let waits = waits_declared(node.decl)
@@ -93,16 +83,29 @@ impl Gen<'_> {
                 let added = moved(&local("added"), site);
                 // Edges with data join the node once it exists, in declared order (never a
                 // loop's node: `check::repetition` refuses them there).
-                let edges = node.data_deps.iter().map(|&(d, kind)| {
-                    let dep = moved(&self.nodes[d].decl.name, site);
-                    let kind = match kind {
-                        EdgeKind::Programmatic => quote_spanned!(s=> Programmatic),
-                        _ => quote_spanned!(s=> LaunchOrder),
-                    };
-                    quote_spanned! {s=>
-                        #p::add_edge::<()>(#graph, #nodes.#dep.id(), #added.id(), #p::EdgeKind::#kind)?;
+                let edge_list = |list: &[(usize, EdgeKind)]| -> TokenStream {
+                    let edges = list.iter().map(|&(d, kind)| {
+                        let dep = self.dep_id(d, site);
+                        let kind = match kind {
+                            EdgeKind::Programmatic => quote_spanned!(s=> Programmatic),
+                            _ => quote_spanned!(s=> LaunchOrder),
+                        };
+                        quote_spanned! {s=>
+                            #p::add_edge::<()>(#graph, #dep, #added.id(), #p::EdgeKind::#kind)?;
+                        }
+                    });
+                    quote!(#(#edges)*)
+                };
+                // In the copies of an unrolled body before the last, an edge from a check is
+                // none (its place is kept by plain edges, see `copy_deps`).
+                let edges = match node.copies {
+                    Some(Copies::Each(k)) if node.copy_deps.1 != node.data_deps => {
+                        let (last, other) =
+                            (edge_list(&node.data_deps), edge_list(&node.copy_deps.1));
+                        quote_spanned!(s=> if #copy + 1 == #k { #last } else { #other })
                     }
-                });
+                    _ => edge_list(&node.data_deps),
+                };
                 // `#[device_updatable]` (checked: a kernel at the top of the graph, in no loop):
                 // its device handle goes beside its handle, for the kernels that take it.
                 if node.device_updatable {
@@ -113,24 +116,25 @@ impl Gen<'_> {
                             let (#kernel, #config, #args) = #graph_ty::#eval(#params #allocs);
                             #waits
                             let (#added, #dev) = #graph.add_device_updatable_kernel(#k, #c, #a, #deps)?;
-                            #(#edges)*
+                            #edges
                             #p::Result::Ok((#added, #dev, #c))
                         })?;
                         #record
                     };
                 }
                 // The launch configuration comes out too: the executable keeps it.
-                return quote_spanned! {s=>
+                let add = quote_spanned! {s=>
                     #before
                     (#handle, #launch) = #p::add_node(#graph, #name, |#graph| {
                         let (#kernel, #config, #args) = #graph_ty::#eval(#params #allocs);
                         #waits
                         let #added = #graph.add_kernel(#k, #c, #a, #deps)?;
-                        #(#edges)*
+                        #edges
                         #p::Result::Ok((#added, #c))
                     })?;
                     #record
                 };
+                return self.in_its_copies(node, add);
             }
             NodeOp::Memset(_) => {
                 quote_spanned!(s=> #graph.add_memset(#graph_ty::#eval(#params #allocs), #deps))
@@ -184,10 +188,83 @@ impl Gen<'_> {
                 quote_spanned!(s=> #p::add_collective(#graph, #graph_ty::#eval(#params #allocs), #deps))
             }
         };
-        quote_spanned! {s=>
+        let add = quote_spanned! {s=>
             #before
             #handle = #p::add_node(#graph, #name, |#graph| #add)?;
             #record
+        };
+        self.in_its_copies(node, add)
+    }
+
+    /// `add`, the code adding `node`, as the copies of an unrolled body run it: a check in the
+    /// last copy only.
+    fn in_its_copies(&self, node: &NodeGen, add: TokenStream) -> TokenStream {
+        match node.copies {
+            Some(Copies::Last(k)) => {
+                let s = at(node.site);
+                let copy = moved(&local("copy"), node.site);
+                quote_spanned!(s=> if #copy + 1 == #k { #add })
+            }
+            _ => add,
+        }
+    }
+
+    /// The id of the node at position `d`, for a dependency of a node added at `site`: an
+    /// instance's by its index, a node in each copy of an unrolled body by the copy being added.
+    fn dep_id(&self, d: usize, site: Span) -> TokenStream {
+        let (s, nodes) = (at(site), nodes_at(site));
+        let dep = &self.nodes[d];
+        let field = moved(&dep.decl.name, site);
+        match (dep.rep, dep.copies) {
+            (Some(r), _) => {
+                let k = r.index;
+                quote_spanned!(s=> #nodes.#field[#k].id())
+            }
+            (None, Some(Copies::Each(_))) => {
+                let copy = moved(&local("copy"), site);
+                quote_spanned!(s=> #nodes.#field[#copy].id())
+            }
+            _ => quote_spanned!(s=> #nodes.#field.id()),
+        }
+    }
+
+    /// The dependencies of `node` (not a loop's instance) as a `&[NodeId]` expression, and code
+    /// to put before the node that computes them: in the copies of an unrolled body before the
+    /// last, a node after a check depends on what the check depends on (see `copy_deps`).
+    fn node_deps(&self, node: &NodeGen) -> (TokenStream, TokenStream) {
+        let site = node.site;
+        let s = at(site);
+        let ids = |list: &[usize]| -> Vec<TokenStream> {
+            list.iter().map(|&d| self.dep_id(d, site)).collect()
+        };
+        match node.copies {
+            Some(Copies::Each(k)) if node.copy_deps.0 != node.deps => {
+                let p = private_at(site);
+                let (last, other) = (ids(&node.deps), ids(&node.copy_deps.0));
+                let (n_last, n_other) = (last.len(), other.len());
+                let (l, o, d, copy) = (
+                    moved(&local("last_deps"), site),
+                    moved(&local("copy_deps"), site),
+                    moved(&local("deps"), site),
+                    moved(&local("copy"), site),
+                );
+                // Only the copy's own list is computed (a check is not added before the last).
+                let before = quote_spanned! {s=>
+                    let (#l, #o): ([#p::NodeId; #n_last], [#p::NodeId; #n_other]);
+                    let #d: &[#p::NodeId] = if #copy + 1 == #k {
+                        #l = [#(#last),*];
+                        &#l
+                    } else {
+                        #o = [#(#other),*];
+                        &#o
+                    };
+                };
+                (quote_spanned!(s=> #d), before)
+            }
+            _ => {
+                let list = ids(&node.deps);
+                (quote_spanned!(s=> &[#(#list),*]), TokenStream::new())
+            }
         }
     }
 
@@ -275,27 +352,36 @@ impl Gen<'_> {
         } else {
             (TokenStream::new(), TokenStream::new())
         };
+        // In an unrolled body, every function also gets the copy it adds.
+        let copy = moved(&local("copy"), here);
+        let (copy_param, copy_arg) = if members.iter().any(|n| n.copies.is_some()) {
+            (quote!(#copy: usize,), quote!(#copy,))
+        } else {
+            (TokenStream::new(), TokenStream::new())
+        };
         let mut calls = Vec::new();
         let mut loop_fns: Vec<(Vec<*const crate::parse::NodeDecl>, Ident)> = Vec::new();
-        let plain_fn =
-            |chunk: &[&NodeGen], fns: &mut Vec<TokenStream>, calls: &mut Vec<TokenStream>| {
-                let f = format_ident!("__cg_add_{}", chunk[0].pos);
-                let adds: Vec<_> = chunk.iter().map(|n| self.add_node(n, fns)).collect();
-                fns.push(quote! {
-                    #[inline(never)]
-                    fn #f(
-                        #graph: &mut #p::Graph<'static>,
-                        #params: &#params_ty,
-                        #nodes: &mut #nodes_ty,
-                        #launches: &mut #launch_ty,
-                        #ids_param
-                    ) -> #p::Result<()> {
-                        #(#adds)*
-                        #p::Result::Ok(())
-                    }
-                });
-                calls.push(quote!(Self::#f(#graph, #params, #nodes, #launches, #ids_arg)?;));
-            };
+        let plain_fn = |chunk: &[&NodeGen],
+                        fns: &mut Vec<TokenStream>,
+                        calls: &mut Vec<TokenStream>| {
+            let f = format_ident!("__cg_add_{}", chunk[0].pos);
+            let adds: Vec<_> = chunk.iter().map(|n| self.add_node(n, fns)).collect();
+            fns.push(quote! {
+                #[inline(never)]
+                fn #f(
+                    #graph: &mut #p::Graph<'static>,
+                    #params: &#params_ty,
+                    #nodes: &mut #nodes_ty,
+                    #launches: &mut #launch_ty,
+                    #ids_param
+                    #copy_param
+                ) -> #p::Result<()> {
+                    #(#adds)*
+                    #p::Result::Ok(())
+                }
+            });
+            calls.push(quote!(Self::#f(#graph, #params, #nodes, #launches, #ids_arg #copy_arg)?;));
+        };
         for run in runs(&members) {
             match run {
                 Run::Plain(plain) => {
@@ -397,6 +483,31 @@ impl Gen<'_> {
         };
         // Conditional nodes need CUDA 12.3 bindings: an error at the keyword otherwise.
         let needs = quote_spanned!(s=> #p::needs_conditional_nodes::<()>(););
+        let name = &node.name;
+        // An unrolled WHILE: its body's nodes added once per copy (see `model::unroll`).
+        let unroll = self
+            .scope_nodes(Some((node.pos, 0)))
+            .iter()
+            .find_map(|n| n.copies)
+            .map(Copies::count);
+        if let Some(k) = unroll {
+            let (body, unrolled, copy) = (local("body"), local("unrolled"), local("copy"));
+            let k = proc_macro2::Literal::u32_unsuffixed(k as u32);
+            let scope = self.add_scope(Some((node.pos, 0)), fns);
+            return quote! {
+                #needs
+                #graph.name_next(#name);
+                #nodes.#field = #graph
+                    .add_unrolled_while(#nodes.#handle, #deps, #k, |#body, #unrolled| {
+                        // SAFETY: the body is used in place, by the code below only.
+                        let #graph = unsafe { #p::Body::as_graph_mut(#body) };
+                        let #copy: usize = #unrolled.index() as usize;
+                        #scope
+                        #p::Result::Ok(())
+                    })?
+                    .0;
+            };
+        }
         let bodies = local("bodies");
         let built: Vec<_> = (0..c.bodies.len())
             .map(|b| {
@@ -410,7 +521,6 @@ impl Gen<'_> {
                 }
             })
             .collect();
-        let name = &node.name;
         quote! {
             #needs
             #graph.name_next(#name);

@@ -13,8 +13,8 @@ use syn::spanned::Spanned;
 use syn::{Expr, Ident, Type};
 
 use super::{
-    at, device_node_key, graph_at, indirect_key, local, moved, params_at, private_at, Gen, NodeGen,
-    PER_FN,
+    at, device_node_key, graph_at, indirect_key, local, moved, params_at, private_at, Copies, Gen,
+    NodeGen, PER_FN,
 };
 use crate::model::{device_arg, kernel_params, operand_name, DeviceArg};
 use crate::parse::{KernelOp, NodeDecl, NodeOp, RecordOp, WaitOp};

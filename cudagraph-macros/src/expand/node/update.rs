@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::Ident;
 
-use super::{at, local, moved, params_at, private_at, Gen, NodeGen};
+use super::{at, local, moved, params_at, private_at, Copies, Gen, NodeGen};
 use crate::parse::{CollectiveKind, CollectiveOp, NodeOp};
 
 impl Gen<'_> {
@@ -12,7 +12,8 @@ impl Gen<'_> {
     /// the call updating the executable's node with them.
     ///
     /// For an instance of a node declared in a loop, `index` (an argument of the code around)
-    /// says which; the loop variable is bound to it for the operands that name it.
+    /// says which; the loop variable is bound to it for the operands that name it. For a node
+    /// in each copy of an unrolled body, `copy` (an argument too) says which copy.
     pub(in crate::expand) fn update_node(&self, node: &NodeGen) -> TokenStream {
         let site = node.site;
         let s = at(site);
@@ -35,6 +36,13 @@ impl Gen<'_> {
                 quote_spanned!(s=> self.state.launch.#field),
             ),
         };
+        // A node in each copy of an unrolled body: the copy `copy` (see `tracked`, which
+        // updates every copy).
+        if let Some(Copies::Each(_)) = node.copies {
+            let copy = moved(&local("copy"), site);
+            let own = quote_spanned!(s=> self.nodes.#field[#copy]);
+            return self.update_call(node, &allocs, &params, (&graph_ty, &eval), (&own, &launch));
+        }
         let update = self.update_call(node, &allocs, &params, (&graph_ty, &eval), (&own, &launch));
         let Some(rep) = node.rep else {
             return update;

@@ -1,0 +1,1926 @@
+//! An unrolled WHILE: the body's nodes in each of its 4 copies (handles by copy), its check (the
+//! kernel setting the loop's handle) in the last copy only, and the node after the check
+//! depending on what the check depends on in the copies before the last.
+use cudagraph_runtime::prelude::*;
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if <::cudagraph_runtime::__private::ParamProbe<
+        Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    >>::IS_HANDLE {
+        ::cudagraph_runtime::__private::fail(
+            "param `sweep` is a `ConditionalHandle`: a handle is made by the conditional node that reads it (`name: while sweep { ... }`), since one made for another graph would be set where no node reads it",
+        )
+    }
+};
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if <::cudagraph_runtime::__private::ParamProbe<
+        Kernel<(ConditionalHandle, DevicePtr<f32>, u32)>,
+    >>::IS_HANDLE {
+        ::cudagraph_runtime::__private::fail(
+            "param `check` is a `ConditionalHandle`: a handle is made by the conditional node that reads it (`name: while check { ... }`), since one made for another graph would be set where no node reads it",
+        )
+    }
+};
+/**The params of [`Solve`]: what its nodes are built from ([`Solve::build`]). Its executable owns a copy ([`SolveExec::params`]), changed through the executable (`set_<param>`, [`SolveExec::params_mut`], [`SolveExec::set_params`]), which updates exactly the nodes that read what changed:
+
+- node `start` reads `x`
+- node `forward` reads `sweep`, `x`, `y`, `n`
+- node `back` reads `sweep`, `x`, `y`, `n`
+- node `done` reads `check`, `x`, `n`
+- node `tail` reads `y`
+*/
+#[allow(clippy::type_complexity)]
+struct SolveParams {
+    ///Param `sweep`, read by nodes `forward`, `back`.
+    pub sweep: Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    ///Param `check`, read by node `done`.
+    pub check: Kernel<(ConditionalHandle, DevicePtr<f32>, u32)>,
+    ///Param `x`, read by nodes `start`, `forward`, `back`, `done`.
+    pub x: DeviceBuffer<f32>,
+    ///Param `y`, read by nodes `forward`, `back`, `tail`.
+    pub y: DeviceBuffer<f32>,
+    ///Param `n`, read by nodes `forward`, `back`, `done`.
+    pub n: u32,
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SolveParams {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SolveParams").finish_non_exhaustive()
+    }
+}
+/**A CUDA graph declared with `cuda_graph!`: [`Solve::build`] builds it from a [`SolveParams`], [`Solve::instantiate`] makes it a [`SolveExec`].
+
+# Nodes
+
+In build order (a node's position is its index in the graph):
+
+0. `start`: `memset(x, 0.0f32)`
+1. `solve`: `while more(default = 1, unroll = 4) { .. }`, after `start`
+2. `forward`: `kernel sweep<<<n.div_ceil(256), 256>>>(n, x, y)`
+3. `back`: `kernel sweep<<<n.div_ceil(256), 256>>>(n, y, x)`, after `forward`
+4. `done`: `kernel check<<<1, 32>>>(more, x, n)`, after `back`
+5. `tail`: `memset(y, 0.0f32)`, after `done`
+
+The nodes of an unrolled WHILE body (`unroll = k`) are listed once: the graph holds each `k` times, one copy after the other (the nodes that set the loop's handle in the last copy only), so the indices in the graph of that body's nodes, and of the bodies after it, are not the positions here.
+
+# Topology
+
+<div style="overflow-x:auto"><svg xmlns="http://www.w3.org/2000/svg" role="img" width="138" height="402" viewBox="0 0 138 402" font-family="monospace" font-size="14" text-anchor="middle" fill="currentColor"><title>Topology of Solve: 6 nodes, 4 edges</title><defs><marker id="cg230f020e" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="8" markerHeight="8" orient="auto"><path d="M0 0L8 4L0 8z"/></marker></defs><rect x="8" y="80" width="122" height="314" rx="6" fill-opacity=".07" stroke="currentColor"/><text x="16" y="97" text-anchor="start"><tspan font-weight="bold">solve</tspan>: while</text><rect x="22" y="104" width="94" height="282" rx="4" fill="none" stroke="currentColor" stroke-dasharray="4 3"/><text x="28" y="117" font-size="11" font-style="italic" text-anchor="start">body ×4</text><g fill="none" stroke="currentColor" marker-end="url(#cg230f020e)"><path d="M69 48V80"/><path d="M69 162V194"/><path d="M69 234V266"/><path d="M69 306V338"/></g><rect x="39" y="8" width="60" height="40" rx="4" fill="#ccfbf1" stroke="#0f766e"/><text x="69" y="25" fill="#111">start</text><text x="69" y="41" font-size="11" fill="#374151">memset</text><rect x="30" y="122" width="78" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="69" y="139" fill="#111">forward</text><text x="69" y="155" font-size="11" fill="#374151">kernel</text><rect x="40" y="194" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="69" y="211" fill="#111">back</text><text x="69" y="227" font-size="11" fill="#374151">kernel</text><rect x="40" y="266" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="69" y="283" fill="#111">done</text><text x="69" y="299" font-size="11" fill="#374151">kernel</text><rect x="40" y="338" width="58" height="40" rx="4" fill="#ccfbf1" stroke="#0f766e"/><text x="69" y="355" fill="#111">tail</text><text x="69" y="371" font-size="11" fill="#374151">memset</text></svg></div>
+
+As text: `Solve::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
+*/
+struct Solve {
+    graph: ::cudagraph_runtime::__private::Graph<'static>,
+    nodes: ::cudagraph_runtime::__private::Box<
+        ::cudagraph_runtime::__private::ManuallyDrop<__SolveNodes>,
+    >,
+    state: __SolveState,
+    build_id: u64,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
+struct __SolveNodes {
+    start: ::cudagraph_runtime::__private::MemsetNode<
+        <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    >,
+    solve: ::cudagraph_runtime::__private::ConditionalNode,
+    forward: [::cudagraph_runtime::__private::KernelNode<
+        (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+    >; 4usize],
+    back: [::cudagraph_runtime::__private::KernelNode<
+        (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+    >; 4usize],
+    done: ::cudagraph_runtime::__private::KernelNode<
+        (ConditionalHandle, DevicePtr<f32>, u32),
+    >,
+    tail: [::cudagraph_runtime::__private::MemsetNode<
+        <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    >; 4usize],
+    more: ::cudagraph_runtime::__private::ConditionalHandle,
+}
+unsafe impl ::cudagraph_runtime::__private::Unbuilt for __SolveNodes {}
+#[doc(hidden)]
+#[allow(non_camel_case_types, non_snake_case, dead_code)]
+#[derive(Clone, Copy)]
+struct __SolveLaunch {
+    forward: ::cudagraph_runtime::__private::LaunchConfig,
+    back: ::cudagraph_runtime::__private::LaunchConfig,
+    done: ::cudagraph_runtime::__private::LaunchConfig,
+}
+unsafe impl ::cudagraph_runtime::__private::Unbuilt for __SolveLaunch {}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __SolveState {
+    params: ::cudagraph_runtime::__private::Box<SolveParams>,
+    launch: ::cudagraph_runtime::__private::Box<__SolveLaunch>,
+}
+impl Solve {
+    /// The declared shape: nodes in build order (their indices in the graph; one more
+    /// with `#[indirect]` params, whose fetch node comes first), kinds and edges. Its
+    /// `to_dot()` and `to_mermaid()` draw it.
+    ///
+    /// The nodes of an unrolled WHILE body are listed once, though the graph holds them once per copy: the indices in the graph of that body's nodes, and of the bodies after it, are not the positions here.
+    pub const TOPOLOGY: ::cudagraph_runtime::__private::Topology = ::cudagraph_runtime::__private::Topology {
+        name: "Solve",
+        nodes: &[
+            ("start", ::cudagraph_runtime::__private::NodeKind::Memset),
+            ("solve", ::cudagraph_runtime::__private::NodeKind::Conditional),
+            ("forward", ::cudagraph_runtime::__private::NodeKind::Kernel),
+            ("back", ::cudagraph_runtime::__private::NodeKind::Kernel),
+            ("done", ::cudagraph_runtime::__private::NodeKind::Kernel),
+            ("tail", ::cudagraph_runtime::__private::NodeKind::Memset),
+        ],
+        edges: &[(0usize, 1usize), (2usize, 3usize), (3usize, 4usize), (4usize, 5usize)],
+        bodies: &[
+            ::cudagraph_runtime::__private::Option::None,
+            ::cudagraph_runtime::__private::Option::None,
+            ::cudagraph_runtime::__private::Option::Some((1usize, 0u32)),
+            ::cudagraph_runtime::__private::Option::Some((1usize, 0u32)),
+            ::cudagraph_runtime::__private::Option::Some((1usize, 0u32)),
+            ::cudagraph_runtime::__private::Option::Some((1usize, 0u32)),
+        ],
+    };
+    /// [`TOPOLOGY`](Self::TOPOLOGY) drawn as a standalone SVG image, laid out when the
+    /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
+    /// in an HTML page; its lines and labels take the text colour of the page around it
+    /// (black in a file of its own). It is in the binary only if the program calls this.
+    pub const fn topology_svg() -> &'static str {
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"138\" height=\"402\" viewBox=\"0 0 138 402\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Solve: 6 nodes, 4 edges</title><defs><marker id=\"cg230f020e\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><rect x=\"8\" y=\"80\" width=\"122\" height=\"314\" rx=\"6\" fill-opacity=\".07\" stroke=\"currentColor\"/><text x=\"16\" y=\"97\" text-anchor=\"start\"><tspan font-weight=\"bold\">solve</tspan>: while</text><rect x=\"22\" y=\"104\" width=\"94\" height=\"282\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"28\" y=\"117\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">body ×4</text><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cg230f020e)\"><path d=\"M69 48V80\"/><path d=\"M69 162V194\"/><path d=\"M69 234V266\"/><path d=\"M69 306V338\"/></g><rect x=\"39\" y=\"8\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"69\" y=\"25\" fill=\"#111\">start</text><text x=\"69\" y=\"41\" font-size=\"11\" fill=\"#374151\">memset</text><rect x=\"30\" y=\"122\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"69\" y=\"139\" fill=\"#111\">forward</text><text x=\"69\" y=\"155\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"40\" y=\"194\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"69\" y=\"211\" fill=\"#111\">back</text><text x=\"69\" y=\"227\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"40\" y=\"266\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"69\" y=\"283\" fill=\"#111\">done</text><text x=\"69\" y=\"299\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"40\" y=\"338\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"69\" y=\"355\" fill=\"#111\">tail</text><text x=\"69\" y=\"371\" font-size=\"11\" fill=\"#374151\">memset</text></svg>"
+    }
+    /// Builds the graph from `params` on `ctx`'s device.
+    ///
+    /// Nodes are added in one fixed order (a topological order of the declaration, ties
+    /// broken by declaration order) with dependencies in declared order, so every graph
+    /// built here pairs node for node with every executable of this declaration.
+    pub fn build(
+        ctx: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaContext,
+        >,
+        __cg_params: &SolveParams,
+    ) -> ::cudagraph_runtime::__private::Result<Self> {
+        Self::__cg_check_overlaps(__cg_params)?;
+        let mut __cg_graph = ::cudagraph_runtime::__private::Graph::with_capacity(
+            ctx,
+            6usize,
+        )?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_graph, "Solve");
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            graph: __cg_graph,
+            nodes,
+            state,
+            build_id: ::cudagraph_runtime::__private::next_build_id(),
+        })
+    }
+    /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
+    /// reusing the runtime graph's bookkeeping and references (see `Graph::clear`). The
+    /// cheap way to rebuild for a whole-graph update in a loop.
+    ///
+    /// On error the graph is left empty or partly built: rebuild it before using it
+    /// again (an update from it is refused).
+    pub fn rebuild(
+        &mut self,
+        __cg_params: &SolveParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        Self::__cg_check_overlaps(__cg_params)?;
+        self.build_id = ::cudagraph_runtime::__private::next_build_id();
+        self.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&self.graph, "Solve");
+        self.nodes = nodes;
+        self.state = state;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// Adds every node to the empty `graph`, in the canonical order; returns their handles
+    /// and the state they were built from. (The handles come boxed for the reason given
+    /// at the `nodes` field: a signature naming their struct by value would repeat each
+    /// bad param type's error at the macro call.)
+    fn __cg_add_nodes(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &SolveParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        (
+            ::cudagraph_runtime::__private::Box<
+                ::cudagraph_runtime::__private::ManuallyDrop<__SolveNodes>,
+            >,
+            __SolveState,
+        ),
+    > {
+        let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
+            ::cudagraph_runtime::__private::ManuallyDrop<__SolveNodes>,
+        >();
+        let mut configs = ::cudagraph_runtime::__private::unbuilt_box::<__SolveLaunch>();
+        {
+            let nodes: &mut __SolveNodes = &mut boxed;
+            #[allow(unused_variables)]
+            let launches: &mut __SolveLaunch = &mut configs;
+            nodes.more = __cg_graph
+                .conditional_handle(::cudagraph_runtime::__private::Option::Some(1))?;
+            Self::__cg_add_0(__cg_graph, __cg_params, nodes, launches)?;
+        }
+        ::cudagraph_runtime::__private::Result::Ok((
+            boxed,
+            __SolveState {
+                params: Self::__cg_own(__cg_params)?,
+                launch: configs,
+            },
+        ))
+    }
+    #[inline(never)]
+    fn __cg_add_2(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &SolveParams,
+        nodes: &mut __SolveNodes,
+        launches: &mut __SolveLaunch,
+        copy: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        (nodes.forward[copy], launches.forward) = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "forward",
+            |__cg_graph| {
+                let (kernel, config, args) = Solve::__cg_eval_forward(__cg_params);
+                let added = __cg_graph.add_kernel(kernel, config, args, &[])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
+            },
+        )?;
+        (nodes.back[copy], launches.back) = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "back",
+            |__cg_graph| {
+                let (kernel, config, args) = Solve::__cg_eval_back(__cg_params);
+                let added = __cg_graph
+                    .add_kernel(kernel, config, args, &[nodes.forward[copy].id()])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
+            },
+        )?;
+        if copy + 1 == 4usize {
+            (nodes.done, launches.done) = ::cudagraph_runtime::__private::add_node(
+                __cg_graph,
+                "done",
+                |__cg_graph| {
+                    let (kernel, config, args) = Solve::__cg_eval_done(
+                        __cg_params,
+                        nodes.more,
+                    );
+                    let added = __cg_graph
+                        .add_kernel(kernel, config, args, &[nodes.back[copy].id()])?;
+                    ::cudagraph_runtime::__private::Result::Ok((added, config))
+                },
+            )?;
+        }
+        let (
+            last_deps,
+            copy_deps,
+        ): (
+            [::cudagraph_runtime::__private::NodeId; 1usize],
+            [::cudagraph_runtime::__private::NodeId; 1usize],
+        );
+        let deps: &[::cudagraph_runtime::__private::NodeId] = if copy + 1 == 4usize {
+            last_deps = [nodes.done.id()];
+            &last_deps
+        } else {
+            copy_deps = [nodes.back[copy].id()];
+            &copy_deps
+        };
+        nodes.tail[copy] = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "tail",
+            |__cg_graph| __cg_graph.add_memset(Solve::__cg_eval_tail(__cg_params), deps),
+        )?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_add_0(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &SolveParams,
+        nodes: &mut __SolveNodes,
+        launches: &mut __SolveLaunch,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        nodes.start = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "start",
+            |__cg_graph| __cg_graph.add_memset(Solve::__cg_eval_start(__cg_params), &[]),
+        )?;
+        ::cudagraph_runtime::__private::needs_conditional_nodes::<()>();
+        __cg_graph.name_next("solve");
+        nodes.solve = __cg_graph
+            .add_unrolled_while(
+                nodes.more,
+                &[nodes.start.id()],
+                4,
+                |body, unrolled| {
+                    let __cg_graph = unsafe {
+                        ::cudagraph_runtime::__private::Body::as_graph_mut(body)
+                    };
+                    let copy: usize = unrolled.index() as usize;
+                    Self::__cg_add_2(__cg_graph, __cg_params, nodes, launches, copy)?;
+                    ::cudagraph_runtime::__private::Result::Ok(())
+                },
+            )?
+            .0;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The runtime graph.
+    pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
+        &self.graph
+    }
+    /// Refuses params under which two nodes that may run at the same time share memory, one
+    /// writing it.
+    #[allow(unused_variables)]
+    #[inline]
+    fn __cg_check_overlaps(
+        __cg_params: &SolveParams,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{
+            ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+        };
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    ///Instantiates the graph with default flags.
+    pub fn instantiate(self) -> ::cudagraph_runtime::__private::Result<SolveExec> {
+        self.instantiate_with(
+            ::cudagraph_runtime::__private::InstantiateFlags::NONE,
+            ::cudagraph_runtime::__private::Option::None,
+        )
+    }
+    ///Instantiates the graph with `flags`, uploading it to `upload` when given.
+    pub fn instantiate_with(
+        self,
+        flags: ::cudagraph_runtime::__private::InstantiateFlags,
+        upload: ::cudagraph_runtime::__private::Option<
+            &::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<SolveExec> {
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            SolveExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
+    }
+    ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
+    pub fn instantiate_on(
+        self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<SolveExec> {
+        let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
+        let applied = Self::__cg_own(&self.state.params)?;
+        let exec = self.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(
+            SolveExec::__cg_new(exec, self.nodes, self.state, applied),
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_start<'__cg_p>(
+        __cg_params: &'__cg_p SolveParams,
+    ) -> ::cudagraph_runtime::__private::Memset<
+        'static,
+        <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    > {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let x = (&::cudagraph_runtime::__private::Bind(&__cg_params.x)).__cg_bind();
+        <DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::MemsetTarget>::memset(
+            &__cg_params.x,
+            0.0f32,
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_forward<'__cg_p>(
+        __cg_params: &'__cg_p SolveParams,
+    ) -> (
+        &'__cg_p ::cudagraph_runtime::__private::Kernel<
+            (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+        >,
+        ::cudagraph_runtime::__private::LaunchConfig,
+        (
+            impl ::cudagraph_runtime::__private::KernelArg<'static, u32> + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtr<f32>,
+            > + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtrMut<f32>,
+            > + '__cg_p,
+        ),
+    ) {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let sweep = (&::cudagraph_runtime::__private::Bind(&__cg_params.sweep))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let n = (&::cudagraph_runtime::__private::Bind(&__cg_params.n)).__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let x = (&::cudagraph_runtime::__private::Bind(&__cg_params.x)).__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let y = (&::cudagraph_runtime::__private::Bind(&__cg_params.y)).__cg_bind();
+        let config = ::cudagraph_runtime::__private::launch(n.div_ceil(256), 256, 0);
+        let args = (
+            ::cudagraph_runtime::__private::KernelArgPart::<'static, u32, _>::new(n),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtr<f32>,
+                _,
+            >::new(x),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtrMut<f32>,
+                _,
+            >::new(y),
+        );
+        (
+            <Kernel<
+                (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::as_kernel(
+                &__cg_params.sweep,
+            ),
+            config,
+            args,
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_back<'__cg_p>(
+        __cg_params: &'__cg_p SolveParams,
+    ) -> (
+        &'__cg_p ::cudagraph_runtime::__private::Kernel<
+            (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+        >,
+        ::cudagraph_runtime::__private::LaunchConfig,
+        (
+            impl ::cudagraph_runtime::__private::KernelArg<'static, u32> + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtr<f32>,
+            > + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtrMut<f32>,
+            > + '__cg_p,
+        ),
+    ) {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let sweep = (&::cudagraph_runtime::__private::Bind(&__cg_params.sweep))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let n = (&::cudagraph_runtime::__private::Bind(&__cg_params.n)).__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let y = (&::cudagraph_runtime::__private::Bind(&__cg_params.y)).__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let x = (&::cudagraph_runtime::__private::Bind(&__cg_params.x)).__cg_bind();
+        let config = ::cudagraph_runtime::__private::launch(n.div_ceil(256), 256, 0);
+        let args = (
+            ::cudagraph_runtime::__private::KernelArgPart::<'static, u32, _>::new(n),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtr<f32>,
+                _,
+            >::new(y),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtrMut<f32>,
+                _,
+            >::new(x),
+        );
+        (
+            <Kernel<
+                (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::as_kernel(
+                &__cg_params.sweep,
+            ),
+            config,
+            args,
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_done<'__cg_p>(
+        __cg_params: &'__cg_p SolveParams,
+        more: ::cudagraph_runtime::__private::ConditionalHandle,
+    ) -> (
+        &'__cg_p ::cudagraph_runtime::__private::Kernel<
+            (ConditionalHandle, DevicePtr<f32>, u32),
+        >,
+        ::cudagraph_runtime::__private::LaunchConfig,
+        (
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                ConditionalHandle,
+            > + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtr<f32>,
+            > + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<'static, u32> + '__cg_p,
+        ),
+    ) {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let check = (&::cudagraph_runtime::__private::Bind(&__cg_params.check))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        let more = more;
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let x = (&::cudagraph_runtime::__private::Bind(&__cg_params.x)).__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let n = (&::cudagraph_runtime::__private::Bind(&__cg_params.n)).__cg_bind();
+        let config = ::cudagraph_runtime::__private::launch(1, 32, 0);
+        let args = (
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                ConditionalHandle,
+                _,
+            >::new(more),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtr<f32>,
+                _,
+            >::new(x),
+            ::cudagraph_runtime::__private::KernelArgPart::<'static, u32, _>::new(n),
+        );
+        (
+            <Kernel<
+                (ConditionalHandle, DevicePtr<f32>, u32),
+            > as ::cudagraph_runtime::__private::KernelType>::as_kernel(
+                &__cg_params.check,
+            ),
+            config,
+            args,
+        )
+    }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_tail<'__cg_p>(
+        __cg_params: &'__cg_p SolveParams,
+    ) -> ::cudagraph_runtime::__private::Memset<
+        'static,
+        <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    > {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let y = (&::cudagraph_runtime::__private::Bind(&__cg_params.y)).__cg_bind();
+        <DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::MemsetTarget>::memset(
+            &__cg_params.y,
+            0.0f32,
+        )
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for Solve {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("Solve").field("graph", &self.graph).finish_non_exhaustive()
+    }
+}
+impl ::cudagraph_runtime::__private::SameDeclaration<Solve> for Solve {
+    fn same(&self) -> &Solve {
+        self
+    }
+}
+/**[`Solve`], instantiated, with the [`SolveParams`] it runs, which it owns ([`params`](Self::params)).
+
+Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`SolveParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Solve`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
+
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
+
+Nodes:
+
+- [`start()`](Self::start): memset node
+- [`solve()`](Self::solve): while node
+- [`forward()`](Self::forward): kernel node, in each of the 4 copies of an unrolled body
+- [`back()`](Self::back): kernel node, in each of the 4 copies of an unrolled body
+- [`done()`](Self::done): kernel node
+- [`tail()`](Self::tail): memset node, in each of the 4 copies of an unrolled body
+*/
+struct SolveExec {
+    exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+    nodes: ::cudagraph_runtime::__private::Box<
+        ::cudagraph_runtime::__private::ManuallyDrop<__SolveNodes>,
+    >,
+    state: __SolveState,
+    /// A copy of the params as the nodes were last updated from them: what a refused
+    /// change puts back (see `__private::apply`).
+    applied: ::cudagraph_runtime::__private::Box<SolveParams>,
+    /// The nodes that disagree with the params (see `__private::Tracker`).
+    tracker: ::cudagraph_runtime::__private::Tracker,
+}
+impl SolveExec {
+    /// The executable of `exec`, instantiated from a graph with these nodes and state;
+    /// `applied`, a copy of the state's params.
+    fn __cg_new(
+        exec: ::cudagraph_runtime::__private::GraphExec<'static>,
+        nodes: ::cudagraph_runtime::__private::Box<
+            ::cudagraph_runtime::__private::ManuallyDrop<__SolveNodes>,
+        >,
+        state: __SolveState,
+        applied: ::cudagraph_runtime::__private::Box<SolveParams>,
+    ) -> Self {
+        let tracker = ::cudagraph_runtime::__private::Tracker::new(6usize, 5usize);
+        Self {
+            exec,
+            nodes,
+            state,
+            applied,
+            tracker,
+        }
+    }
+    /// Launches the graph into `stream`.
+    ///
+    ///Nodes whose params changed through [`params_mut`](Self::params_mut) and were not updated yet are updated first; an update that fails is the launch's error, naming the node, and nothing is launched: the changes are undone, so the next launch runs what ran before them.
+    pub fn launch(
+        &mut self,
+        stream: &::cudagraph_runtime::__private::Arc<
+            ::cudagraph_runtime::__private::CudaStream,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        if self.tracker.is_dirty() {
+            ::cudagraph_runtime::__private::apply(self)?;
+        }
+        self.exec.launch(stream)
+    }
+    /// Uploads the executable ahead of its first launch.
+    pub fn upload(
+        &self,
+        stream: &::cudagraph_runtime::__private::CudaStream,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.upload(stream)
+    }
+    /**Whole-graph update from a [`Solve`] built with other params (`cuGraphExecUpdate`).
+
+Only a graph of this declaration is accepted: it was built by the same sequence of calls, so its nodes pair with this executable's ([whole-graph update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update)). Afterwards the executable owns a copy of that graph's params (what [`params`](Self::params) shows), and changes made to its own params and not applied yet are dropped.*/
+    pub fn update<__CgSame: ::cudagraph_runtime::__private::SameDeclaration<Solve>>(
+        &mut self,
+        source: &__CgSame,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let source: &Solve = ::cudagraph_runtime::__private::SameDeclaration::same(
+            source,
+        );
+        let params = Solve::__cg_own(&source.state.params)?;
+        let applied = Solve::__cg_own(&source.state.params)?;
+        self.exec.update(&source.graph)?;
+        self.state.params = params;
+        self.applied = applied;
+        *self.state.launch = *source.state.launch;
+        self.tracker.clear();
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Solve::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
+
+It compares every param, so its cost grows with the declaration: to change a few params, set them (the setters `set_<param>`, [`params_mut`](Self::params_mut)), which updates only their readers. A param is compared with `PartialEq`, a kernel by function, a declared graph by identity; a runtime `Graph` counts as changed every time. A kernel param may change function (same parameter list, same context): the node's single-node update switches it.
+
+Params under which two nodes that may run at the same time share memory, one writing it, are refused as by [`Solve::build`], with nothing changed. So is any update a node refuses: the error names the node, and the params and the nodes updated before it are set back to what they were.*/
+    pub fn set_params(
+        &mut self,
+        __cg_params: &SolveParams,
+    ) -> ::cudagraph_runtime::__private::Result<usize> {
+        Solve::__cg_check_overlaps(__cg_params)?;
+        self.__cg_take_0(__cg_params);
+        ::cudagraph_runtime::__private::set_all(self)
+    }
+    ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
+    pub fn params(&self) -> &SolveParams {
+        &self.state.params
+    }
+    /**A guard through which to change several params at once, or to swap two: [`SolveParamsMut`]'s `set_<param>` and [`swap`](SolveParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`SolveParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
+
+```text
+exec.params_mut().swap(|p| (&mut p.x, &mut p.x_new))?; // the ping-pong of a solver
+exec.launch(&stream)?;                                 // updates x's and x_new's readers
+```*/
+    pub fn params_mut(&mut self) -> SolveParamsMut<'_> {
+        SolveParamsMut { exec: self }
+    }
+    /// The params, taking the executable apart (it is dropped; memory its launches may
+    /// still use stays alive until they are done).
+    pub fn into_params(self) -> SolveParams {
+        *self.state.params
+    }
+    /// The runtime executable, for what the typed API does not cover (read-only).
+    pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
+        &self.exec
+    }
+    #[inline(never)]
+    fn __cg_take_0(&mut self, __cg_params: &SolveParams) {
+        if !(<Kernel<
+            (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+        > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.sweep)
+            == <Kernel<
+                (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &self.state.params.sweep,
+            ))
+        {
+            self.state.params.sweep = <Kernel<
+                (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.sweep);
+            ::cudagraph_runtime::__private::stage(self, 0usize);
+        }
+        if !(<Kernel<
+            (ConditionalHandle, DevicePtr<f32>, u32),
+        > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.check)
+            == <Kernel<
+                (ConditionalHandle, DevicePtr<f32>, u32),
+            > as ::cudagraph_runtime::__private::KernelType>::function_id(
+                &self.state.params.check,
+            ))
+        {
+            self.state.params.check = <Kernel<
+                (ConditionalHandle, DevicePtr<f32>, u32),
+            > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.check);
+            ::cudagraph_runtime::__private::stage(self, 1usize);
+        }
+        if !(<DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.x,
+            &self.state.params.x,
+        )) {
+            self.state.params.x = <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x);
+            ::cudagraph_runtime::__private::stage(self, 2usize);
+        }
+        if !(<DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.y,
+            &self.state.params.y,
+        )) {
+            self.state.params.y = <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.y);
+            ::cudagraph_runtime::__private::stage(self, 3usize);
+        }
+        if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.n,
+            &self.state.params.n,
+        )) {
+            self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                &__cg_params.n,
+            );
+            ::cudagraph_runtime::__private::stage(self, 4usize);
+        }
+    }
+    ///Node `start` (`memset(x, 0.0f32)`): its update handle.
+    pub fn start(&mut self) -> SolveStartNode<'_> {
+        SolveStartNode { exec: self }
+    }
+    ///Node `solve` (`while more(default = 1, unroll = 4) { .. }`): its update handle.
+    pub fn solve(&mut self) -> SolveSolveNode<'_> {
+        SolveSolveNode { exec: self }
+    }
+    /**Node `forward` (`kernel sweep<<<n.div_ceil(256), 256>>>(n, x, y)`): its update handle.
+
+The node is in an unrolled WHILE body: the graph holds it 4 times, once per copy of the body. The handle is all 4 copies: an update sets each of them, and `node()` gives their runtime handles.*/
+    pub fn forward(&mut self) -> SolveForwardNode<'_> {
+        SolveForwardNode { exec: self }
+    }
+    /**Node `back` (`kernel sweep<<<n.div_ceil(256), 256>>>(n, y, x)`): its update handle.
+
+The node is in an unrolled WHILE body: the graph holds it 4 times, once per copy of the body. The handle is all 4 copies: an update sets each of them, and `node()` gives their runtime handles.*/
+    pub fn back(&mut self) -> SolveBackNode<'_> {
+        SolveBackNode { exec: self }
+    }
+    /**Node `done` (`kernel check<<<1, 32>>>(more, x, n)`): its update handle.
+
+The node sets the handle of the unrolled WHILE node it is in: it runs in the last of the body's 4 copies only, once per pass of the loop.*/
+    pub fn done(&mut self) -> SolveDoneNode<'_> {
+        SolveDoneNode { exec: self }
+    }
+    /**Node `tail` (`memset(y, 0.0f32)`): its update handle.
+
+The node is in an unrolled WHILE body: the graph holds it 4 times, once per copy of the body. The handle is all 4 copies: an update sets each of them, and `node()` gives their runtime handles.*/
+    pub fn tail(&mut self) -> SolveTailNode<'_> {
+        SolveTailNode { exec: self }
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SolveExec {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SolveExec").field("exec", &self.exec).finish_non_exhaustive()
+    }
+}
+impl Solve {
+    /// A copy of `params`, for the graph and then its executable to keep: made field by
+    /// field in place on the heap, a few dozen fields per function.
+    #[allow(unused_variables, unused_unsafe)]
+    fn __cg_own(
+        __cg_params: &SolveParams,
+    ) -> ::cudagraph_runtime::__private::Result<
+        ::cudagraph_runtime::__private::Box<SolveParams>,
+    > {
+        let mut out = ::cudagraph_runtime::__private::Box::<SolveParams>::new_uninit();
+        let dst = out.as_mut_ptr();
+        unsafe {
+            Self::__cg_own_0(__cg_params, dst);
+            ::cudagraph_runtime::__private::Result::Ok(out.assume_init())
+        }
+    }
+    /// Writes a copy of some of the params into `dst` (see `__cg_own`).
+    ///
+    /// # Safety
+    /// `dst` is valid for writes of the params struct.
+    #[inline(never)]
+    unsafe fn __cg_own_0(__cg_params: &SolveParams, dst: *mut SolveParams) {
+        unsafe {
+            (&raw mut (*dst).sweep)
+                .write(
+                    <Kernel<
+                        (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_params.sweep,
+                    ),
+                );
+            (&raw mut (*dst).check)
+                .write(
+                    <Kernel<
+                        (ConditionalHandle, DevicePtr<f32>, u32),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_params.check,
+                    ),
+                );
+            (&raw mut (*dst).x)
+                .write(
+                    <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.x,
+                    ),
+                );
+            (&raw mut (*dst).y)
+                .write(
+                    <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.y,
+                    ),
+                );
+            (&raw mut (*dst).n)
+                .write(
+                    <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.n,
+                    ),
+                );
+        }
+    }
+}
+impl ::cudagraph_runtime::__private::Tracked for SolveExec {
+    type Params = SolveParams;
+    const NAME: &'static str = "SolveExec";
+    #[allow(clippy::type_complexity)]
+    const UPDATES: &'static [(
+        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
+        u32,
+    )] = &[
+        (Self::__cg_update_node_0, 0u32),
+        (Self::__cg_update_node_1, 0u32),
+        (Self::__cg_update_node_2, 0u32),
+        (Self::__cg_update_node_3, 0u32),
+        (Self::__cg_update_node_4, 0u32),
+        (Self::__cg_update_node_5, 0u32),
+    ];
+    const READERS: &'static [(&'static [u32], bool)] = &[
+        (&[2u32, 3u32], false),
+        (&[4u32], false),
+        (&[0u32, 2u32, 3u32, 4u32], false),
+        (&[2u32, 3u32, 5u32], false),
+        (&[2u32, 3u32, 4u32], false),
+    ];
+    #[inline(always)]
+    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+        &mut self.tracker
+    }
+    #[inline(always)]
+    fn params_mut(&mut self) -> &mut SolveParams {
+        &mut self.state.params
+    }
+    fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
+        Solve::__cg_check_overlaps(&self.state.params)
+    }
+    #[allow(unused_variables)]
+    fn write_indirect(&mut self, param: usize) {}
+    #[inline]
+    #[allow(unused_variables)]
+    fn sync(&mut self, param: usize, commit: bool) {
+        match param {
+            0usize..5usize => self.__cg_sync_0(param, commit),
+            _ => {}
+        }
+    }
+    #[inline(always)]
+    fn sync_children(
+        &mut self,
+        how: ::cudagraph_runtime::__private::SyncChildren,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let _ = how;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    fn slots_at(
+        __cg_params: &SolveParams,
+        offset: usize,
+        len: usize,
+    ) -> ::cudagraph_runtime::__private::Range<usize> {
+        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
+            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
+        > = ::cudagraph_runtime::__private::OnceLock::new();
+        let found = LAYOUT
+            .get_or_init(|| {
+                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
+                    5usize,
+                );
+                Self::__cg_layout_0(__cg_params, &mut layout);
+                layout.sort_unstable();
+                layout
+            });
+        ::cudagraph_runtime::__private::find_slots(found, offset, len)
+    }
+}
+#[allow(clippy::type_complexity)]
+impl SolveExec {
+    /**Sets param `sweep` and updates what reads it (nodes `forward`, `back`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`SolveExec`]).
+*/
+    pub fn set_sweep(
+        &mut self,
+        value: Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    ) -> ::cudagraph_runtime::__private::Result<
+        Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    > {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.sweep,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
+    }
+    /**Sets param `check` and updates what reads it (node `done`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`SolveExec`]).
+*/
+    pub fn set_check(
+        &mut self,
+        value: Kernel<(ConditionalHandle, DevicePtr<f32>, u32)>,
+    ) -> ::cudagraph_runtime::__private::Result<
+        Kernel<(ConditionalHandle, DevicePtr<f32>, u32)>,
+    > {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.check,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
+    }
+    /**Sets param `x` and updates what reads it (nodes `start`, `forward`, `back`, `done`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`SolveExec`]).
+*/
+    pub fn set_x(
+        &mut self,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.x,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
+    }
+    /**Sets param `y` and updates what reads it (nodes `forward`, `back`, `tail`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`SolveExec`]).
+*/
+    pub fn set_y(
+        &mut self,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.y,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
+    }
+    /**Sets param `n` and updates what reads it (nodes `forward`, `back`, `done`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`SolveExec`]).
+*/
+    pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.state.params.n,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
+    }
+    /// The update of a node CUDA updates nothing of.
+    #[allow(dead_code)]
+    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_0(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &SolveParams = &self.state.params;
+        self.exec
+            .set_memset_params(self.nodes.start, Solve::__cg_eval_start(__cg_params))?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_1(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &SolveParams = &self.state.params;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_2(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        for copy in 0..4usize {
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .__cg_update_copy_2(copy)
+            {
+                if copy > 0 {
+                    ::cudagraph_runtime::__private::partly_updated(self, 2usize);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
+        }
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_copy_2(
+        &mut self,
+        copy: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &SolveParams = &self.state.params;
+        let (kernel, config, args) = Solve::__cg_eval_forward(__cg_params);
+        self.exec.set_kernel(self.nodes.forward[copy], kernel, config, args)?;
+        self.state.launch.forward = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_3(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        for copy in 0..4usize {
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .__cg_update_copy_3(copy)
+            {
+                if copy > 0 {
+                    ::cudagraph_runtime::__private::partly_updated(self, 3usize);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
+        }
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_copy_3(
+        &mut self,
+        copy: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &SolveParams = &self.state.params;
+        let (kernel, config, args) = Solve::__cg_eval_back(__cg_params);
+        self.exec.set_kernel(self.nodes.back[copy], kernel, config, args)?;
+        self.state.launch.back = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_4(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &SolveParams = &self.state.params;
+        let (kernel, config, args) = Solve::__cg_eval_done(__cg_params, self.nodes.more);
+        self.exec.set_kernel(self.nodes.done, kernel, config, args)?;
+        self.state.launch.done = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_5(
+        &mut self,
+        index: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        for copy in 0..4usize {
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .__cg_update_copy_5(copy)
+            {
+                if copy > 0 {
+                    ::cudagraph_runtime::__private::partly_updated(self, 5usize);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
+        }
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_copy_5(
+        &mut self,
+        copy: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_params: &SolveParams = &self.state.params;
+        self.exec
+            .set_memset_params(
+                self.nodes.tail[copy],
+                Solve::__cg_eval_tail(__cg_params),
+            )?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[inline(never)]
+    fn __cg_layout_0(
+        __cg_params: &SolveParams,
+        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
+    ) {
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.sweep,
+                    0u32,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.check,
+                    1u32,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.x,
+                    2u32,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.y,
+                    3u32,
+                    1u32,
+                ),
+            );
+        layout
+            .push(
+                ::cudagraph_runtime::__private::field_layout(
+                    __cg_params,
+                    &__cg_params.n,
+                    4u32,
+                    1u32,
+                ),
+            );
+    }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+        match param {
+            0usize => {
+                if commit {
+                    self.applied.sweep = <Kernel<
+                        (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.sweep,
+                    );
+                } else {
+                    self.state.params.sweep = <Kernel<
+                        (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.sweep,
+                    );
+                }
+            }
+            1usize => {
+                if commit {
+                    self.applied.check = <Kernel<
+                        (ConditionalHandle, DevicePtr<f32>, u32),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.state.params.check,
+                    );
+                } else {
+                    self.state.params.check = <Kernel<
+                        (ConditionalHandle, DevicePtr<f32>, u32),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &self.applied.check,
+                    );
+                }
+            }
+            2usize => {
+                if commit {
+                    self.applied.x = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.x,
+                    );
+                } else {
+                    self.state.params.x = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.x,
+                    );
+                }
+            }
+            3usize => {
+                if commit {
+                    self.applied.y = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.y,
+                    );
+                } else {
+                    self.state.params.y = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.y,
+                    );
+                }
+            }
+            4usize => {
+                if commit {
+                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.state.params.n,
+                    );
+                } else {
+                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &self.applied.n,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+/**Changes to the params of a [`SolveExec`], several at once ([`SolveExec::params_mut`]). It reads as the params (`Deref`); `set_<param>` and [`swap`](Self::swap) change them and mark the nodes that read them, and [`apply`](Self::apply) updates those nodes, each once however many of its params changed. A guard dropped without `apply` leaves the changes to the executable's next launch, which applies them first: a change cannot be forgotten. An update that fails is the error of that `apply` or launch, naming the node (the launch launches nothing), and undoes the changes: the params and the nodes are as they were before them.
+
+```text
+let mut p = exec.params_mut();
+p.set_n(n);                         // its readers are updated once,
+p.set_scale(0.5);                   // even those reading both
+p.swap(|p| (&mut p.x, &mut p.x_new))?;
+p.apply()?;                         // or: the next exec.launch(&stream)
+```*/
+#[must_use = "changes made through the guard are applied by `apply`, or by the next launch"]
+struct SolveParamsMut<'a> {
+    exec: &'a mut SolveExec,
+}
+impl ::cudagraph_runtime::__private::Deref for SolveParamsMut<'_> {
+    type Target = SolveParams;
+    fn deref(&self) -> &SolveParams {
+        &self.exec.state.params
+    }
+}
+#[allow(clippy::type_complexity)]
+impl SolveParamsMut<'_> {
+    ///Sets param `sweep`, and marks what reads it (nodes `forward`, `back`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_sweep(
+        &mut self,
+        value: Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    ) -> Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.sweep,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        old
+    }
+    ///Sets param `check`, and marks what reads it (node `done`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_check(
+        &mut self,
+        value: Kernel<(ConditionalHandle, DevicePtr<f32>, u32)>,
+    ) -> Kernel<(ConditionalHandle, DevicePtr<f32>, u32)> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.check,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 1usize);
+        old
+    }
+    ///Sets param `x`, and marks what reads it (nodes `start`, `forward`, `back`, `done`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_x(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.x,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        old
+    }
+    ///Sets param `y`, and marks what reads it (nodes `forward`, `back`, `tail`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_y(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.y,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 3usize);
+        old
+    }
+    ///Sets param `n`, and marks what reads it (nodes `forward`, `back`, `done`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_n(&mut self, value: u32) -> u32 {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut self.exec.state.params.n,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 4usize);
+        old
+    }
+    /// Swaps two params of one type (or parts of params), picked by `pick`
+    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
+    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
+    /// param's heap data): which param changed could not be known.
+    pub fn swap<T>(
+        &mut self,
+        pick: impl FnOnce(&mut SolveParams) -> (&mut T, &mut T),
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
+    }
+    /// Updates the nodes that read the params changed so far, each once; returns how
+    /// many it updated. All or nothing: an update that fails is reported, naming its
+    /// node, and the changes are undone (the params get back the values the nodes were
+    /// last updated from, the nodes updated before the refusal are set back, nothing
+    /// stays pending), so the executable runs as it did before them.
+    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+        ::cudagraph_runtime::__private::apply(self.exec)
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SolveParamsMut<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SolveParamsMut").finish_non_exhaustive()
+    }
+}
+///Update handle of node `start` of [`SolveExec`] (`memset(x, 0.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct SolveStartNode<'a> {
+    exec: &'a mut SolveExec,
+}
+impl<'a> SolveStartNode<'a> {
+    /// Sets the destination and the pattern written, for the next launches
+    /// (`cuGraphExecMemsetNodeSetParams`): device memory the node's pattern type fills, such as
+    /// a `&DeviceBuffer<T>`. Memory the node stops using is released once the launches that
+    /// may use it are done.
+    pub fn set(
+        &mut self,
+        dst: impl ::cudagraph_runtime::__private::MemsetAs<
+            <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+        >,
+        value: <DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let set = self
+            .exec
+            .exec
+            .set_memset_params(
+                self.exec.nodes.start,
+                ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
+            );
+        set.map(|()| self.exec.tracker.set_by_handle(0usize))
+    }
+    #[doc(hidden)]
+    pub fn set_2d<__CgDst, __CgValue>(
+        &mut self,
+        dst: __CgDst,
+        pitch: usize,
+        value: __CgValue,
+        width: usize,
+        height: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
+    {
+        let _ = (dst, pitch, value, width, height);
+        match <&'a () as ::cudagraph_runtime::__private::CanUpdate2D>::NEVER {}
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.start, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.start)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::MemsetNode<
+        <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    > {
+        self.exec.nodes.start
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SolveStartNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SolveStartNode").field("index", &0usize).finish_non_exhaustive()
+    }
+}
+///Update handle of node `solve` of [`SolveExec`] (`while more(default = 1, unroll = 4) { .. }`): nothing about it can change (CUDA updates a conditional node only through its bodies' nodes, which have handles of their own) ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+struct SolveSolveNode<'a> {
+    exec: &'a mut SolveExec,
+}
+impl<'a> SolveSolveNode<'a> {
+    #[doc(hidden)]
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
+    {
+        let _ = enabled;
+        match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
+    }
+    #[doc(hidden)]
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
+    {
+        match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(&self) -> ::cudagraph_runtime::__private::ConditionalNode {
+        self.exec.nodes.solve
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SolveSolveNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SolveSolveNode").field("index", &1usize).finish_non_exhaustive()
+    }
+}
+/**Update handle of node `forward` of [`SolveExec`] (`kernel sweep<<<n.div_ceil(256), 256>>>(n, x, y)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+The node is in an unrolled WHILE body: the graph holds it 4 times, once per copy of the body. The handle is all 4 copies: an update sets each of them, and `node()` gives their runtime handles.*/
+struct SolveForwardNode<'a> {
+    exec: &'a mut SolveExec,
+}
+impl<'a> SolveForwardNode<'a> {
+    ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
+    pub fn set(
+        &mut self,
+        n: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            u32,
+        > + ::cudagraph_runtime::__private::Clone,
+        x: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            DevicePtr<f32>,
+        > + ::cudagraph_runtime::__private::Clone,
+        y: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            DevicePtrMut<f32>,
+        > + ::cudagraph_runtime::__private::Clone,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let config = self.exec.state.launch.forward;
+        self.set_launch(config, n, x, y)
+    }
+    ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
+    pub fn set_launch(
+        &mut self,
+        config: ::cudagraph_runtime::__private::LaunchConfig,
+        n: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            u32,
+        > + ::cudagraph_runtime::__private::Clone,
+        x: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            DevicePtr<f32>,
+        > + ::cudagraph_runtime::__private::Clone,
+        y: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            DevicePtrMut<f32>,
+        > + ::cudagraph_runtime::__private::Clone,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.state.launch.forward = config;
+        for copy in 0..4usize {
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .exec
+                .exec
+                .set_kernel_params(
+                    self.exec.nodes.forward[copy],
+                    config,
+                    (
+                        ::cudagraph_runtime::__private::Clone::clone(&n),
+                        ::cudagraph_runtime::__private::Clone::clone(&x),
+                        ::cudagraph_runtime::__private::Clone::clone(&y),
+                    ),
+                )
+            {
+                if copy > 0 {
+                    self.exec.tracker.set_back(2usize);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
+        }
+        self.exec.tracker.set_by_handle(2usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The node's launch configuration now.
+    pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
+        self.exec.state.launch.forward
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let was = self.exec.exec.is_enabled(self.exec.nodes.forward[0])?;
+        for copy in 0..4usize {
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .exec
+                .exec
+                .set_enabled(self.exec.nodes.forward[copy], enabled)
+            {
+                for done in 0..copy {
+                    let _ = self
+                        .exec
+                        .exec
+                        .set_enabled(self.exec.nodes.forward[done], was);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
+        }
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.forward[0])
+    }
+    /// The runtime handles of the node's copies, one per copy of the unrolled body
+    /// (in the order they run), for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> [::cudagraph_runtime::__private::KernelNode<
+        (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+    >; 4usize] {
+        self.exec.nodes.forward
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SolveForwardNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SolveForwardNode")
+            .field("index", &2usize)
+            .finish_non_exhaustive()
+    }
+}
+/**Update handle of node `back` of [`SolveExec`] (`kernel sweep<<<n.div_ceil(256), 256>>>(n, y, x)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+The node is in an unrolled WHILE body: the graph holds it 4 times, once per copy of the body. The handle is all 4 copies: an update sets each of them, and `node()` gives their runtime handles.*/
+struct SolveBackNode<'a> {
+    exec: &'a mut SolveExec,
+}
+impl<'a> SolveBackNode<'a> {
+    ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
+    pub fn set(
+        &mut self,
+        n: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            u32,
+        > + ::cudagraph_runtime::__private::Clone,
+        y: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            DevicePtr<f32>,
+        > + ::cudagraph_runtime::__private::Clone,
+        x: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            DevicePtrMut<f32>,
+        > + ::cudagraph_runtime::__private::Clone,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let config = self.exec.state.launch.back;
+        self.set_launch(config, n, y, x)
+    }
+    ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
+    pub fn set_launch(
+        &mut self,
+        config: ::cudagraph_runtime::__private::LaunchConfig,
+        n: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            u32,
+        > + ::cudagraph_runtime::__private::Clone,
+        y: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            DevicePtr<f32>,
+        > + ::cudagraph_runtime::__private::Clone,
+        x: impl ::cudagraph_runtime::__private::KernelArg<
+            'static,
+            DevicePtrMut<f32>,
+        > + ::cudagraph_runtime::__private::Clone,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.state.launch.back = config;
+        for copy in 0..4usize {
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .exec
+                .exec
+                .set_kernel_params(
+                    self.exec.nodes.back[copy],
+                    config,
+                    (
+                        ::cudagraph_runtime::__private::Clone::clone(&n),
+                        ::cudagraph_runtime::__private::Clone::clone(&y),
+                        ::cudagraph_runtime::__private::Clone::clone(&x),
+                    ),
+                )
+            {
+                if copy > 0 {
+                    self.exec.tracker.set_back(3usize);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
+        }
+        self.exec.tracker.set_by_handle(3usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The node's launch configuration now.
+    pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
+        self.exec.state.launch.back
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let was = self.exec.exec.is_enabled(self.exec.nodes.back[0])?;
+        for copy in 0..4usize {
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .exec
+                .exec
+                .set_enabled(self.exec.nodes.back[copy], enabled)
+            {
+                for done in 0..copy {
+                    let _ = self.exec.exec.set_enabled(self.exec.nodes.back[done], was);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
+        }
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.back[0])
+    }
+    /// The runtime handles of the node's copies, one per copy of the unrolled body
+    /// (in the order they run), for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> [::cudagraph_runtime::__private::KernelNode<
+        (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+    >; 4usize] {
+        self.exec.nodes.back
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SolveBackNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SolveBackNode").field("index", &3usize).finish_non_exhaustive()
+    }
+}
+/**Update handle of node `done` of [`SolveExec`] (`kernel check<<<1, 32>>>(more, x, n)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+The node sets the handle of the unrolled WHILE node it is in: it runs in the last of the body's 4 copies only, once per pass of the loop.*/
+struct SolveDoneNode<'a> {
+    exec: &'a mut SolveExec,
+}
+impl<'a> SolveDoneNode<'a> {
+    ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
+    pub fn set(
+        &mut self,
+        more: impl ::cudagraph_runtime::__private::KernelArg<'static, ConditionalHandle>,
+        x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
+        n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let config = self.exec.state.launch.done;
+        self.set_launch(config, more, x, n)
+    }
+    ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
+    pub fn set_launch(
+        &mut self,
+        config: ::cudagraph_runtime::__private::LaunchConfig,
+        more: impl ::cudagraph_runtime::__private::KernelArg<'static, ConditionalHandle>,
+        x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
+        n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_kernel_params(self.exec.nodes.done, config, (more, x, n))?;
+        self.exec.state.launch.done = config;
+        self.exec.tracker.set_by_handle(4usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The node's launch configuration now.
+    pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
+        self.exec.state.launch.done
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        self.exec.exec.set_enabled(self.exec.nodes.done, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.done)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::KernelNode<
+        (ConditionalHandle, DevicePtr<f32>, u32),
+    > {
+        self.exec.nodes.done
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SolveDoneNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SolveDoneNode").field("index", &4usize).finish_non_exhaustive()
+    }
+}
+/**Update handle of node `tail` of [`SolveExec`] (`memset(y, 0.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+The node is in an unrolled WHILE body: the graph holds it 4 times, once per copy of the body. The handle is all 4 copies: an update sets each of them, and `node()` gives their runtime handles.*/
+struct SolveTailNode<'a> {
+    exec: &'a mut SolveExec,
+}
+impl<'a> SolveTailNode<'a> {
+    /// Sets the destination and the pattern written, for the next launches
+    /// (`cuGraphExecMemsetNodeSetParams`): device memory the node's pattern type fills, such as
+    /// a `&DeviceBuffer<T>`. Memory the node stops using is released once the launches that
+    /// may use it are done.
+    pub fn set(
+        &mut self,
+        dst: impl ::cudagraph_runtime::__private::MemsetAs<
+            <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+        > + ::cudagraph_runtime::__private::Clone,
+        value: <DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        for copy in 0..4usize {
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .exec
+                .exec
+                .set_memset_params(
+                    self.exec.nodes.tail[copy],
+                    ::cudagraph_runtime::__private::MemsetAs::memset_as(
+                        ::cudagraph_runtime::__private::Clone::clone(&dst),
+                        value,
+                    ),
+                )
+            {
+                if copy > 0 {
+                    self.exec.tracker.set_back(5usize);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
+        }
+        self.exec.tracker.set_by_handle(5usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[doc(hidden)]
+    pub fn set_2d<__CgDst, __CgValue>(
+        &mut self,
+        dst: __CgDst,
+        pitch: usize,
+        value: __CgValue,
+        width: usize,
+        height: usize,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
+    {
+        let _ = (dst, pitch, value, width, height);
+        match <&'a () as ::cudagraph_runtime::__private::CanUpdate2D>::NEVER {}
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let was = self.exec.exec.is_enabled(self.exec.nodes.tail[0])?;
+        for copy in 0..4usize {
+            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+                .exec
+                .exec
+                .set_enabled(self.exec.nodes.tail[copy], enabled)
+            {
+                for done in 0..copy {
+                    let _ = self.exec.exec.set_enabled(self.exec.nodes.tail[done], was);
+                }
+                return ::cudagraph_runtime::__private::Result::Err(error);
+            }
+        }
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+        self.exec.exec.is_enabled(self.exec.nodes.tail[0])
+    }
+    /// The runtime handles of the node's copies, one per copy of the unrolled body
+    /// (in the order they run), for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> [::cudagraph_runtime::__private::MemsetNode<
+        <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
+    >; 4usize] {
+        self.exec.nodes.tail
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for SolveTailNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SolveTailNode").field("index", &5usize).finish_non_exhaustive()
+    }
+}
+fn main() {}
