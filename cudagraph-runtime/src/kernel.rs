@@ -8,7 +8,7 @@ use cudarc::driver::{sys, CudaFunction, DeviceRepr};
 
 use crate::error::{Error, Result};
 use crate::memory::operand::sealed::MemoryOperand;
-use crate::memory::operand::{MemKey, Use};
+use crate::memory::operand::{MemKey, MemKeys, Use};
 use crate::memory::{DeviceDst, DeviceSrc};
 use crate::ptr::{DevicePtr, DevicePtrMut};
 
@@ -562,9 +562,10 @@ pub trait KernelArgValues<'a, A: KernelArgs>: private::Arguments<'a, A> {
     /// Whether the pointer arguments are exactly the memory of `uses` (in order).
     #[doc(hidden)]
     fn same_memory(&self, uses: &[Use<'a>]) -> bool;
-    /// The memory of the pointer arguments (in order), written into `keys`; returns how many.
+    /// The memory of the pointer arguments (in order), written into `keys` by
+    /// [`MemKeys::push`]; returns how many.
     #[doc(hidden)]
-    fn memory_keys(&self, keys: &mut [MemKey; MAX_PARAMS]) -> usize;
+    fn memory_keys(&self, keys: &mut MemKeys) -> usize;
     /// The arguments' device representations; the memory the pointers point to (in order), kept
     /// alive as the values say, is appended to `uses`.
     #[doc(hidden)]
@@ -629,13 +630,12 @@ macro_rules! tuple_args {
 
             #[inline]
             #[allow(unused_mut, unused_variables)]
-            fn memory_keys(&self, keys: &mut [MemKey; MAX_PARAMS]) -> usize {
-                let mut count = 0;
+            fn memory_keys(&self, keys: &mut MemKeys) -> usize {
+                let mut len = 0;
                 $(if let Some(key) = KernelArg::<'a, $t>::memory(&self.$i) {
-                    keys[count] = key;
-                    count += 1;
+                    keys.push(&mut len, key);
                 })*
-                count
+                len
             }
 
             #[inline]

@@ -11,11 +11,11 @@ use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::graph::{refuse_captured, Graph};
 use crate::kernel::{
-    launch_refused, Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig, MAX_PARAMS,
+    launch_refused, Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig,
 };
 use crate::memory::alloc::Space;
 use crate::memory::hazard::{host_code_conflict, reaches};
-use crate::memory::operand::{DeclaredUse, MemKey, Use};
+use crate::memory::operand::{DeclaredUse, MemKeys, Use};
 use crate::node::{
     check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, Event, EventParams,
     EventRecordNode, EventWaitNode, ExternalSemaphore, HostCall, HostNode, HostParams, HostViews,
@@ -256,12 +256,14 @@ impl<'a> GraphExec<'a> {
         launch: KernelLaunch,
         args: impl KernelArgValues<'a, A>,
     ) -> Result<()> {
-        // The node's own memory in another order (two buffers swapped): the driver call, and
-        // the node's uses reordered, nothing taken or released.
-        let mut keys = [MemKey::NONE; MAX_PARAMS];
+        // Memory the executable holds, moved between (two buffers swapped in the node, or
+        // between nodes): the driver call, and the node's uses rearranged, nothing registered or
+        // released (see `Holdings::moves`).
+        let mut keys = MemKeys::new();
         let count = args.memory_keys(&mut keys);
-        let keys = &keys[..count];
-        if self.memory.is_permutation(index, keys) {
+        // SAFETY: `memory_keys` wrote `count` keys.
+        let keys = unsafe { keys.first(count) };
+        if let Some(moves) = self.memory.moves(index, keys) {
             let raw = self.raw;
             let result = args.with_params(|params| {
                 // SAFETY: live executable; `raw_node` is a kernel node of its graph; `params`
@@ -269,7 +271,7 @@ impl<'a> GraphExec<'a> {
                 unsafe { launch.update(raw, raw_node, params) }
             });
             result.map_err(|e| self.at_node(e, index))?;
-            self.memory.permute(index, keys);
+            self.memory.take_moves(index, keys, moves);
             return Ok(());
         }
         // The uses go into the executable's scratch list: no allocation per update.

@@ -39,7 +39,7 @@ pub(crate) struct Holdings<'a> {
     /// Each node's uses: `uses[start..start + len]`.
     ranges: Vec<(u32, u32)>,
     /// Owned allocations in use, by address.
-    held: HashMap<usize, Held, BuildHasherDefault<AddrHasher>>,
+    held: HeldMap,
     /// Launches go through the fence's gate (owned memory is in use, host code may access it).
     gated: bool,
     launched: bool,
@@ -54,6 +54,9 @@ impl std::fmt::Debug for Holdings<'_> {
             .finish_non_exhaustive()
     }
 }
+
+/// The owned allocations an executable uses, by address (see [`AddrHasher`]).
+type HeldMap = HashMap<usize, Held, BuildHasherDefault<AddrHasher>>;
 
 fn alloc_key(alloc: &Arc<dyn Allocation>) -> usize {
     Arc::as_ptr(alloc).cast::<()>() as usize
@@ -101,6 +104,29 @@ struct Moved {
     key: usize,
     uses: i32,
     writes: i32,
+}
+
+/// [`Moves::from`]: the position keeps its use.
+const KEEP: u8 = u8::MAX;
+/// [`Moves::from`]: the position takes owned device memory another node uses.
+const FROM_HELD: u8 = u8::MAX - 1;
+
+/// How a kernel node takes new memory without registering or releasing anything (see
+/// [`Holdings::moves`]): per argument, [`KEEP`], [`FROM_HELD`], or the old position whose use
+/// it takes.
+#[derive(Clone, Copy)]
+pub(crate) struct Moves {
+    from: [u8; MOST_MOVED],
+}
+
+/// Memory a kernel node may move between its arguments, or stop using, with nothing released:
+/// owned device memory (whose last use is the caller's to rule out) and raw pointers.
+fn movable(u: &Use<'_>) -> bool {
+    match u.hold {
+        Hold::Owned(_) => u.space == Space::Device,
+        Hold::Raw => true,
+        _ => false,
+    }
 }
 
 /// Owned allocations among `uses`, with their counts, in first-use order.
@@ -465,62 +491,154 @@ impl<'a> Holdings<'a> {
         }
     }
 
-    /// Whether the memory `keys` (a node's pointer arguments, in order) is node `node`'s
-    /// current memory in another order, each range used once, all of it owned device memory or
-    /// raw pointers: then [`Holdings::permute`] makes the node's uses that order with nothing
-    /// taken or released (a kernel node whose two buffers swapped places).
+    /// How node `node` (a kernel node) can take the memory `keys` (its pointer arguments, in
+    /// order) without registering or releasing anything, or `None` when it cannot (then the
+    /// update goes the general way, [`Holdings::replace_one`]).
+    ///
+    /// It can when every argument whose memory changes gets memory the node uses now (owned
+    /// device memory or a raw pointer: two buffers swapped places) or owned device memory another
+    /// node of the executable uses (registered, its earlier work waited for), and every owned
+    /// allocation the node stops using is still used by another node (nothing to release, no
+    /// completion marker). That is the update of a loop that swaps two buffers between launches
+    /// (Jacobi's `x` and `x_new`, double-buffered pipelines). The checks the general way makes
+    /// of new uses (host code, captured memory, conditional handles, indirect values, graph
+    /// allocations) concern other kinds of memory than these, and so cannot refuse them.
     #[inline]
-    pub(crate) fn is_permutation(&self, node: usize, keys: &[MemKey]) -> bool {
+    pub(crate) fn moves(&self, node: usize, keys: &[MemKey]) -> Option<Moves> {
         let old = self.node_uses(node);
-        if old.len() != keys.len() || keys.len() > MOST_MOVED {
-            return false;
+        let len = old.len();
+        if len != keys.len() || len > MOST_MOVED {
+            return None;
         }
-        let eligible = |u: &Use<'_>| match u.hold {
-            Hold::Owned(_) => u.space == Space::Device,
-            Hold::Raw => true,
-            _ => false,
-        };
-        let mut taken = [false; MOST_MOVED];
-        keys.iter().all(|key| {
-            let found = old
-                .iter()
-                .enumerate()
-                .position(|(i, u)| !taken[i] && eligible(u) && u.key() == *key);
-            found.map(|i| taken[i] = true).is_some()
-        })
+        let mut from = [KEEP; MOST_MOVED];
+        // The old uses that stay (bit `i` for old position `i`): unchanged at their position,
+        // or moved to another.
+        let mut taken = 0u32;
+        for (j, (u, key)) in old.iter().zip(keys).enumerate() {
+            if u.key() == *key {
+                taken |= 1 << j;
+            }
+        }
+        let kept = taken;
+        for (j, key) in keys.iter().enumerate() {
+            if kept & (1 << j) != 0 {
+                continue;
+            }
+            let mine = (0..len).find(|&i| {
+                taken & (1 << i) == 0 && movable(&old[i]) && old[i].key() == *key
+            });
+            if let Some(i) = mine {
+                taken |= 1 << i;
+                from[j] = i as u8;
+                continue;
+            }
+            if key.owner.is_null() {
+                return None;
+            }
+            if self.held.get(&(key.owner as usize))?.alloc.space() != Space::Device {
+                return None;
+            }
+            from[j] = FROM_HELD;
+        }
+        // The old uses no argument keeps are dropped: each must be movable memory, and owned
+        // memory must be used by another node too (nothing released).
+        for (i, u) in old.iter().enumerate() {
+            if taken & (1 << i) != 0 {
+                continue;
+            }
+            if !movable(u) {
+                return None;
+            }
+            if let Some(alloc) = u.owned() {
+                let key = alloc_key(alloc);
+                let mine = old.iter().filter(|o| o.owned().is_some_and(|a| alloc_key(a) == key));
+                if self.held.get(&key)?.counts.uses as usize <= mine.count() {
+                    return None;
+                }
+            }
+        }
+        Some(Moves { from })
     }
 
-    /// Reorders node `node`'s uses into the order of `keys`, checked by
-    /// [`Holdings::is_permutation`] (its driver call made): each use moves to the position of
-    /// its memory among the arguments, and takes that position's access (the parameter there
-    /// reads or writes). Nothing is cloned: no reference count changes.
-    pub(crate) fn permute(&mut self, node: usize, keys: &[MemKey]) {
+    /// Makes node `node` use the memory `keys` as `moves` (from [`Holdings::moves`]) says, its
+    /// driver call made: each argument's use moved from the node's old ones or made from the
+    /// allocation the executable holds (one reference count), each position keeping its access
+    /// (the parameter there reads or writes), and the executable's counts brought along.
+    pub(crate) fn take_moves(&mut self, node: usize, keys: &[MemKey], moves: Moves) {
         let Some(&(start, len)) = self.ranges.get(node) else {
             return;
         };
         let uses = &mut self.uses[start as usize..(start + len) as usize];
-        // Each position's access belongs to the parameter there, whatever memory it gets.
-        let mut writes = [false; MOST_MOVED];
-        for (w, u) in writes.iter_mut().zip(uses.iter()) {
-            *w = u.write;
+        let held = &mut self.held;
+        // The executable's counts of the allocation `u` holds, if any.
+        fn counts<'h>(held: &'h mut HeldMap, u: &Use<'_>) -> Option<&'h mut UseCounts> {
+            let h = held.get_mut(&alloc_key(u.owned()?))?;
+            Some(&mut h.counts)
         }
-        for (j, key) in keys.iter().enumerate() {
-            if let Some(k) = (j..uses.len()).find(|&k| uses[k].key() == *key) {
-                uses.swap(j, k);
+        // Each position keeps its access (the parameter there reads or writes): a use moved
+        // to another position takes that position's, and its allocation's writes change by as
+        // much; a use dropped leaves its allocation's counts.
+        let mut writes = [false; MOST_MOVED];
+        let mut taken = 0u32;
+        for (j, u) in uses.iter().enumerate() {
+            writes[j] = u.write;
+            match moves.from[j] {
+                KEEP => taken |= 1 << j,
+                FROM_HELD => {}
+                i => taken |= 1 << i,
             }
         }
-        for (u, &write) in uses.iter_mut().zip(writes.iter()) {
-            if u.write != write {
-                if let Hold::Owned(alloc) = &u.hold {
-                    if let Some(h) = self.held.get_mut(&alloc_key(alloc)) {
-                        if write {
-                            h.counts.writes += 1;
-                        } else {
-                            h.counts.writes = h.counts.writes.saturating_sub(1);
-                        }
+        for (i, u) in uses.iter().enumerate() {
+            if taken & (1 << i) == 0 {
+                if let Some(c) = counts(held, u) {
+                    c.uses = c.uses.saturating_sub(1);
+                    c.writes = c.writes.saturating_sub(u32::from(u.write));
+                }
+            }
+        }
+        for j in 0..uses.len() {
+            let i = moves.from[j];
+            if i != KEEP && i != FROM_HELD && writes[i as usize] != writes[j] {
+                if let Some(c) = counts(held, &uses[i as usize]) {
+                    match writes[j] {
+                        true => c.writes += 1,
+                        false => c.writes = c.writes.saturating_sub(1),
                     }
                 }
-                u.write = write;
+            }
+        }
+        // Where each old use is now, and which old use each position holds, as uses move.
+        let (mut at, mut here) = ([0u8; MOST_MOVED], [0u8; MOST_MOVED]);
+        for i in 0..uses.len() {
+            (at[i], here[i]) = (i as u8, i as u8);
+        }
+        for j in 0..uses.len() {
+            let i = moves.from[j];
+            if i == KEEP || i == FROM_HELD {
+                continue;
+            }
+            let (p, displaced) = (at[i as usize], here[j]);
+            uses.swap(j, p as usize);
+            (at[i as usize], here[j]) = (j as u8, i);
+            (at[displaced as usize], here[p as usize]) = (p, displaced);
+            uses[j].write = writes[j];
+        }
+        // The positions left take new uses of held memory, dropping the old uses there.
+        for (j, key) in keys.iter().enumerate() {
+            if moves.from[j] != FROM_HELD {
+                continue;
+            }
+            if let Some(h) = held.get_mut(&(key.owner as usize)) {
+                h.counts.uses += 1;
+                h.counts.writes += u32::from(writes[j]);
+                uses[j] = Use {
+                    space: Space::Device,
+                    start: key.start,
+                    end: key.end,
+                    write: writes[j],
+                    host_code: false,
+                    hold: Hold::Owned(h.alloc.clone()),
+                };
             }
         }
     }
@@ -875,28 +993,83 @@ mod tests {
             |h: &Holdings<'_>, a: &Arc<dyn Allocation>| h.held[&alloc_key(a)].counts.writes;
         assert_eq!((writes(&holdings, &x), writes(&holdings, &y)), (0, 1));
         let (kx, ky) = (nodes[0][0].key(), nodes[0][1].key());
-        assert!(holdings.is_permutation(0, &[ky, kx]));
+        assert!(holdings.moves(0, &[ky, kx]).is_some());
         assert!(
-            holdings.is_permutation(0, &[kx, ky]),
+            holdings.moves(0, &[kx, ky]).is_some(),
             "the identity is one too"
         );
-        assert!(!holdings.is_permutation(0, &[ky, ky]), "each range once");
-        assert!(!holdings.is_permutation(0, &[kx]), "all of them");
+        assert!(holdings.moves(0, &[kx]).is_none(), "all of them");
         let strong = Arc::strong_count(&x);
-        holdings.permute(0, &[ky, kx]);
+        let moves = holdings.moves(0, &[ky, kx]).unwrap();
+        holdings.take_moves(0, &[ky, kx], moves);
         let now = holdings.node_uses(0);
         assert!(now[0].same(&uses(&[(&y, false)])[0]), "y, read");
         assert!(now[1].same(&uses(&[(&x, true)])[0]), "x, written");
         assert_eq!((writes(&holdings, &x), writes(&holdings, &y)), (1, 0));
         assert_eq!(Arc::strong_count(&x), strong, "nothing cloned");
+        // Both arguments on one buffer: y, held, read and written by the node, x dropped... but
+        // x would then be used by no node: that is a release, the general way's.
+        assert!(holdings.moves(0, &[ky, ky]).is_none(), "x would be released");
         let time = std::time::Instant::now();
         let rounds = 200_000u32;
         for i in 0..rounds {
             let keys = if i % 2 == 0 { [kx, ky] } else { [ky, kx] };
-            assert!(holdings.is_permutation(0, &keys));
-            holdings.permute(0, &keys);
+            let moves = holdings.moves(0, &keys).unwrap();
+            holdings.take_moves(0, &keys, moves);
         }
         println!("permutation: {:?} per node update", time.elapsed() / rounds);
+    }
+
+    #[test]
+    fn a_node_moves_to_memory_another_node_holds() {
+        let (x, y, z) = (fake(0x1000), fake(0x2000), fake(0x3000));
+        // `sweep` reads x and writes y; `damp` writes y; `other` reads z.
+        let nodes = [
+            uses(&[(&x, false), (&y, true)]),
+            uses(&[(&y, true)]),
+            uses(&[(&z, false)]),
+        ];
+        let mut holdings =
+            Holdings::new(nodes.iter().map(Vec::as_slice), &|i| format!("n{i}")).unwrap();
+        let fence = holdings.fence().clone();
+        let registered = y.state().holder_counts(&fence);
+        let counts = |h: &Holdings<'_>, a: &Arc<dyn Allocation>| {
+            let c = h.held[&alloc_key(a)].counts;
+            (c.uses, c.writes)
+        };
+        let (kx, ky, kz) = (nodes[0][0].key(), nodes[0][1].key(), nodes[2][0].key());
+        // The ping-pong: sweep's buffers swap, damp moves to x.
+        let moves = holdings.moves(0, &[ky, kx]).unwrap();
+        holdings.take_moves(0, &[ky, kx], moves);
+        let strong = Arc::strong_count(&x);
+        let moves = holdings.moves(1, &[kx]).expect("x is held: used by sweep");
+        holdings.take_moves(1, &[kx], moves);
+        assert_eq!(Arc::strong_count(&x), strong + 1, "damp's use holds x");
+        assert!(holdings.node_uses(1)[0].same(&uses(&[(&x, true)])[0]));
+        assert_eq!((counts(&holdings, &x), counts(&holdings, &y)), ((2, 2), (1, 0)));
+        // Nothing registered: y's record is as it was.
+        assert_eq!(y.state().holder_counts(&fence), registered);
+        // Sweep is y's last user now: sweep may not leave it...
+        assert!(holdings.moves(0, &[kx, kz]).is_none(), "y would be released");
+        // ...until damp is back on it.
+        let moves = holdings.moves(1, &[ky]).expect("y is held: used by sweep");
+        holdings.take_moves(1, &[ky], moves);
+        // A position takes held memory while its old memory moves to another position.
+        let moves = holdings.moves(0, &[kx, kz]).expect("x moves, z is held, damp keeps y");
+        holdings.take_moves(0, &[kx, kz], moves);
+        assert!(holdings.node_uses(0)[0].same(&uses(&[(&x, false)])[0]));
+        assert!(holdings.node_uses(0)[1].same(&uses(&[(&z, true)])[0]));
+        assert_eq!(
+            (counts(&holdings, &x), counts(&holdings, &y), counts(&holdings, &z)),
+            ((1, 0), (1, 1), (2, 1))
+        );
+        // Memory the executable does not hold goes the general way (registered).
+        let w = fake(0x4000);
+        let kw = uses(&[(&w, false)])[0].key();
+        assert!(holdings.moves(1, &[kw]).is_none(), "w is not held");
+        // So does memory a node stops using that no other node uses (released).
+        assert!(holdings.moves(1, &[kx]).is_none(), "damp is y's last user");
+        assert!(holdings.moves(2, &[kx]).is_some(), "z stays in sweep");
     }
 
     /// The bookkeeping of a swap between held buffers, without the driver call: printed, for
