@@ -559,9 +559,9 @@ pub trait KernelArgValues<'a, A: KernelArgs>: private::Arguments<'a, A> {
     /// What the kernel's launch check sees of the arguments.
     #[doc(hidden)]
     fn checked(&self) -> A::Checked;
-    /// Whether the pointer arguments are exactly the memory of `uses` (in order).
+    /// Whether the pointer arguments are exactly the memory `keys` (in order).
     #[doc(hidden)]
-    fn same_memory(&self, uses: &[Use<'a>]) -> bool;
+    fn same_memory(&self, keys: &[MemKey]) -> bool;
     /// The memory of the pointer arguments (in order), written into `keys` by
     /// [`MemKeys::push`]; returns how many.
     #[doc(hidden)]
@@ -620,12 +620,12 @@ macro_rules! tuple_args {
 
             #[inline]
             #[allow(unused_mut, unused_variables)]
-            fn same_memory(&self, uses: &[Use<'a>]) -> bool {
-                let mut uses = uses.iter();
+            fn same_memory(&self, keys: &[MemKey]) -> bool {
+                let mut keys = keys.iter();
                 true $(&& match KernelArg::<'a, $t>::memory(&self.$i) {
-                    Some(key) => uses.next().is_some_and(|u| u.key() == key),
+                    Some(key) => keys.next().is_some_and(|k| *k == key),
                     None => true,
-                })* && uses.next().is_none()
+                })* && keys.next().is_none()
             }
 
             #[inline]

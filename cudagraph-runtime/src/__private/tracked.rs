@@ -54,6 +54,19 @@ pub struct Tracker {
     /// Why the executable cannot be updated or launched any more: a refused change could not be
     /// undone (see [`undo`]). Only a whole-graph update ([`Tracker::clear`]) lifts it.
     broken: Option<Box<str>>,
+    /// The values the last swap exchanged and the slots they lie in: a loop swapping two
+    /// buffers swaps the same two every time, and their slots need not be searched again.
+    last_swap: Option<SwapSlots>,
+}
+
+/// Two values a swap exchanged: their byte offsets in the params and their size, and the slots
+/// each lies in (`first..end`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SwapSlots {
+    at: (usize, usize),
+    len: usize,
+    a: (usize, usize),
+    b: (usize, usize),
 }
 
 impl Tracker {
@@ -70,6 +83,7 @@ impl Tracker {
             check: false,
             dirty: false,
             broken: None,
+            last_swap: None,
         }
     }
 
@@ -371,13 +385,27 @@ pub fn stage_swap<E: Tracked, T>(
         return Err(outside_params());
     };
     std::mem::swap(a, b);
-    let params = exec.params_mut();
     let len = size_of::<T>();
-    let (slots_a, slots_b) = (
-        E::slots_at(params, at_a, len),
-        E::slots_at(params, at_b, len),
-    );
-    for param in slots_a.chain(slots_b) {
+    // The slots depend on the offsets and the size only (the params' layout is their type's).
+    let swap = match exec.tracker().last_swap {
+        Some(last) if last.at == (at_a, at_b) && last.len == len => last,
+        _ => {
+            let params = exec.params_mut();
+            let (a, b) = (
+                E::slots_at(params, at_a, len),
+                E::slots_at(params, at_b, len),
+            );
+            let swap = SwapSlots {
+                at: (at_a, at_b),
+                len,
+                a: (a.start, a.end),
+                b: (b.start, b.end),
+            };
+            exec.tracker().last_swap = Some(swap);
+            swap
+        }
+    };
+    for param in (swap.a.0..swap.a.1).chain(swap.b.0..swap.b.1) {
         exec.write_indirect(param);
         stage(exec, param);
     }

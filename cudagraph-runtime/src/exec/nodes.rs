@@ -234,7 +234,7 @@ impl<'a> GraphExec<'a> {
             config: *config,
         };
         let raw = self.raw;
-        if args.same_memory(self.memory.node_uses(index)) {
+        if args.same_memory(self.memory.node_keys(index)) {
             // The hot path: the same memory, new values; nothing to keep or release.
             let result = args.with_params(|params| {
                 // SAFETY: live executable; `raw_node` is a kernel node of its graph; `params`
@@ -263,16 +263,16 @@ impl<'a> GraphExec<'a> {
         let count = args.memory_keys(&mut keys);
         // SAFETY: `memory_keys` wrote `count` keys.
         let keys = unsafe { keys.first(count) };
-        if let Some(moves) = self.memory.moves(index, keys) {
-            let raw = self.raw;
-            let result = args.with_params(|params| {
+        let raw = self.raw;
+        let mut apply = || {
+            args.with_params(|params| {
                 // SAFETY: live executable; `raw_node` is a kernel node of its graph; `params`
                 // holds the arguments of its parameter list `A`.
                 unsafe { launch.update(raw, raw_node, params) }
-            });
-            result.map_err(|e| self.at_node(e, index))?;
-            self.memory.take_moves(index, keys, moves);
-            return Ok(());
+            })
+        };
+        if let Some(moved) = self.memory.move_within(index, keys, &mut apply) {
+            return moved.map_err(|e| self.at_node(e, index));
         }
         // The uses go into the executable's scratch list: no allocation per update.
         let mut uses = std::mem::take(&mut self.scratch);

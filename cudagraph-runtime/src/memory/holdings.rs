@@ -36,10 +36,21 @@ struct Held {
 pub(crate) struct Holdings<'a> {
     fence: Arc<Fence>,
     uses: Vec<Use<'a>>,
+    /// Per entry of `uses`: its key (compared on every update: kept, not made from the use).
+    keys: Vec<MemKey>,
+    /// Per entry of `uses`: the slot in `held` of the owned allocation it holds, or [`NO_SLOT`]
+    /// (kept beside `uses`, so that an update moving a node between allocations the executable
+    /// holds reaches their counts without looking them up).
+    slots: Vec<u32>,
     /// Each node's uses: `uses[start..start + len]`.
     ranges: Vec<(u32, u32)>,
-    /// Owned allocations in use, by address.
-    held: HeldMap,
+    /// Owned allocations in use, each in a slot that stays its own while it is held (`None`: a
+    /// free slot, listed in `free`).
+    held: Vec<Option<Held>>,
+    /// The slot of each allocation of `held`, by address.
+    index: SlotIndex,
+    /// The free slots of `held`.
+    free: Vec<u32>,
     /// Launches go through the fence's gate (owned memory is in use, host code may access it).
     gated: bool,
     launched: bool,
@@ -50,13 +61,16 @@ impl std::fmt::Debug for Holdings<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Holdings")
             .field("uses", &self.uses.len())
-            .field("allocations", &self.held.len())
+            .field("allocations", &self.index.len())
             .finish_non_exhaustive()
     }
 }
 
-/// The owned allocations an executable uses, by address (see [`AddrHasher`]).
-type HeldMap = HashMap<usize, Held, BuildHasherDefault<AddrHasher>>;
+/// The slots of the owned allocations an executable uses, by address (see [`AddrHasher`]).
+type SlotIndex = HashMap<usize, u32, BuildHasherDefault<AddrHasher>>;
+
+/// An entry of [`Holdings::slots`] for a use that holds no owned allocation.
+const NO_SLOT: u32 = u32::MAX;
 
 fn alloc_key(alloc: &Arc<dyn Allocation>) -> usize {
     Arc::as_ptr(alloc).cast::<()>() as usize
@@ -106,17 +120,27 @@ struct Moved {
     writes: i32,
 }
 
-/// [`Moves::from`]: the position keeps its use.
+/// In [`Holdings::move_within`]'s plan: the position keeps its use.
 const KEEP: u8 = u8::MAX;
-/// [`Moves::from`]: the position takes owned device memory another node uses.
+/// In [`Holdings::move_within`]'s plan: the position takes owned device memory another node
+/// uses.
 const FROM_HELD: u8 = u8::MAX - 1;
 
-/// How a kernel node takes new memory without registering or releasing anything (see
-/// [`Holdings::moves`]): per argument, [`KEEP`], [`FROM_HELD`], or the old position whose use
-/// it takes.
-#[derive(Clone, Copy)]
-pub(crate) struct Moves {
-    from: [u8; MOST_MOVED],
+/// The positions of the bits set in a mask, lowest first.
+struct Bits(u32);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let bit = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(bit)
+    }
 }
 
 /// Memory a kernel node may move between its arguments, or stop using, with nothing released:
@@ -177,8 +201,12 @@ impl<'a> Holdings<'a> {
         let mut holdings = Self {
             fence: Arc::new(Fence::bound_to(stream)),
             uses: Vec::new(),
+            keys: Vec::new(),
+            slots: Vec::new(),
             ranges: Vec::new(),
-            held: HashMap::default(),
+            held: Vec::new(),
+            index: SlotIndex::default(),
+            free: Vec::new(),
             gated: false,
             launched: false,
             last_stream: None,
@@ -201,9 +229,12 @@ impl<'a> Holdings<'a> {
             registered.push(held);
         }
         for held in registered {
-            holdings.held.insert(alloc_key(&held.alloc), held);
+            holdings.hold(held);
         }
-        holdings.gated = !holdings.held.is_empty();
+        let slots = holdings.uses.iter().map(|u| holdings.slot_of_use(u)).collect();
+        holdings.slots = slots;
+        holdings.keys = holdings.uses.iter().map(Use::key).collect();
+        holdings.gated = !holdings.index.is_empty();
         holdings.wait_for_borrowed_homes(&holdings.uses);
         Ok(holdings)
     }
@@ -239,6 +270,53 @@ impl<'a> Holdings<'a> {
         }
     }
 
+    /// The allocation at address `key` the executable holds, if it does.
+    #[inline]
+    fn held(&self, key: usize) -> Option<&Held> {
+        let slot = *self.index.get(&key)?;
+        self.held[slot as usize].as_ref()
+    }
+
+    /// [`Holdings::held`], to change its counts.
+    #[inline]
+    fn held_mut(&mut self, key: usize) -> Option<&mut Held> {
+        let slot = *self.index.get(&key)?;
+        self.held[slot as usize].as_mut()
+    }
+
+    /// The slot of the owned allocation `u` holds, or [`NO_SLOT`].
+    #[inline]
+    fn slot_of_use(&self, u: &Use<'_>) -> u32 {
+        u.owned()
+            .and_then(|a| self.index.get(&alloc_key(a)).copied())
+            .unwrap_or(NO_SLOT)
+    }
+
+    /// Holds `held` (an allocation not held yet), in a free slot if there is one.
+    fn hold(&mut self, held: Held) {
+        let key = alloc_key(&held.alloc);
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.held[slot as usize] = Some(held);
+                slot
+            }
+            None => {
+                self.held.push(Some(held));
+                (self.held.len() - 1) as u32
+            }
+        };
+        self.index.insert(key, slot);
+    }
+
+    /// Stops holding the allocation at address `key` (no use holds it any more), freeing its
+    /// slot.
+    fn unhold(&mut self, key: usize) {
+        if let Some(slot) = self.index.remove(&key) {
+            self.held[slot as usize] = None;
+            self.free.push(slot);
+        }
+    }
+
     fn first_user(&self, alloc: &Arc<dyn Allocation>) -> usize {
         let key = alloc_key(alloc);
         self.ranges
@@ -256,7 +334,8 @@ impl<'a> Holdings<'a> {
     /// `AllocState::set_dependents`).
     pub(crate) fn dependents(&self) -> Vec<super::alloc::Dependent> {
         self.held
-            .values()
+            .iter()
+            .flatten()
             .map(|h| super::alloc::Dependent {
                 alloc: h.alloc.clone(),
                 counts: h.counts,
@@ -279,7 +358,7 @@ impl<'a> Holdings<'a> {
     /// executable held before keeps its holder, memory new to it loses it.
     fn unregister_all(&self, held: &[Held]) {
         for h in held {
-            let last = !self.held.contains_key(&alloc_key(&h.alloc));
+            let last = !self.index.contains_key(&alloc_key(&h.alloc));
             h.alloc
                 .state()
                 .unregister(&self.fence, h.counts, last, self.launched);
@@ -318,6 +397,15 @@ impl<'a> Holdings<'a> {
                 (!same).then(|| (node, new.to_vec()))
             })
             .collect()
+    }
+
+    /// The keys of node `node`'s uses (see [`Use::key`]).
+    #[inline]
+    pub(crate) fn node_keys(&self, node: usize) -> &[MemKey] {
+        match self.ranges.get(node) {
+            Some(&(start, len)) => &self.keys[start as usize..(start + len) as usize],
+            None => &[],
+        }
     }
 
     /// The uses of node `node`.
@@ -392,8 +480,7 @@ impl<'a> Holdings<'a> {
         }
         // Memory this executable stops using altogether is released after the marker.
         let releases = less.iter().any(|l| {
-            self.held
-                .get(&alloc_key(&l.alloc))
+            self.held(alloc_key(&l.alloc))
                 .is_some_and(|h| h.counts.uses <= l.counts.uses)
         });
         if releases && self.launched {
@@ -426,20 +513,19 @@ impl<'a> Holdings<'a> {
         for (_, new_uses) in &changes {
             self.wait_for_borrowed_homes(new_uses);
         }
+        // Memory new to the executable gets its slot before the uses that hold it.
+        for held in registered {
+            match self.held_mut(alloc_key(&held.alloc)) {
+                Some(h) => h.counts.add(held.counts),
+                None => self.hold(held),
+            }
+        }
         for (node, new_uses) in changes {
             self.set_node_uses(node, new_uses.into_iter());
         }
-        for held in registered {
-            match self.held.get_mut(&alloc_key(&held.alloc)) {
-                Some(h) => h.counts.add(held.counts),
-                None => {
-                    self.held.insert(alloc_key(&held.alloc), held);
-                }
-            }
-        }
         for l in less {
             let key = alloc_key(&l.alloc);
-            let last = match self.held.get_mut(&key) {
+            let last = match self.held_mut(key) {
                 Some(h) => {
                     h.counts = h.counts.saturating_sub(l.counts);
                     h.counts.uses == 0
@@ -450,10 +536,10 @@ impl<'a> Holdings<'a> {
                 .state()
                 .unregister(&self.fence, l.counts, last, self.launched);
             if last {
-                self.held.remove(&key);
+                self.unhold(key);
             }
         }
-        self.gated = !self.held.is_empty();
+        self.gated = !self.index.is_empty();
         Ok(())
     }
 
@@ -479,7 +565,7 @@ impl<'a> Holdings<'a> {
             Some(count) => {
                 apply()?;
                 for m in &moved[..count] {
-                    if let Some(h) = self.held.get_mut(&m.key) {
+                    if let Some(h) = self.held_mut(m.key) {
                         h.counts.uses = h.counts.uses.saturating_add_signed(m.uses);
                         h.counts.writes = h.counts.writes.saturating_add_signed(m.writes);
                     }
@@ -491,9 +577,10 @@ impl<'a> Holdings<'a> {
         }
     }
 
-    /// How node `node` (a kernel node) can take the memory `keys` (its pointer arguments, in
-    /// order) without registering or releasing anything, or `None` when it cannot (then the
-    /// update goes the general way, [`Holdings::replace_one`]).
+    /// Makes node `node` (a kernel node) use the memory `keys` (its pointer arguments, in order)
+    /// around `apply` (its driver call), with nothing registered or released, when it can;
+    /// `None` when it cannot (nothing done: the update goes the general way,
+    /// [`Holdings::replace_one`]).
     ///
     /// It can when every argument whose memory changes gets memory the node uses now (owned
     /// device memory or a raw pointer: two buffers swapped places) or owned device memory another
@@ -503,103 +590,105 @@ impl<'a> Holdings<'a> {
     /// (Jacobi's `x` and `x_new`, double-buffered pipelines). The checks the general way makes
     /// of new uses (host code, captured memory, conditional handles, indirect values, graph
     /// allocations) concern other kinds of memory than these, and so cannot refuse them.
-    #[inline]
-    pub(crate) fn moves(&self, node: usize, keys: &[MemKey]) -> Option<Moves> {
-        let old = self.node_uses(node);
-        let len = old.len();
-        if len != keys.len() || len > MOST_MOVED {
+    ///
+    /// Each argument's use is then moved from the node's old ones (nothing cloned) or made from
+    /// the allocation the executable holds (one reference count), each position keeping its
+    /// access (the parameter there reads or writes), and the counts follow. When `apply` fails,
+    /// nothing changes.
+    pub(crate) fn move_within(
+        &mut self,
+        node: usize,
+        keys: &[MemKey],
+        apply: &mut dyn FnMut() -> Result<()>,
+    ) -> Option<Result<()>> {
+        let &(start, len) = self.ranges.get(node)?;
+        let n = len as usize;
+        if n != keys.len() || n > MOST_MOVED {
             return None;
         }
+        let range = start as usize..start as usize + n;
+        let (old, old_keys, old_slots) = (
+            &self.uses[range.clone()],
+            &self.keys[range.clone()],
+            &self.slots[range.clone()],
+        );
+        // Per position: KEEP, FROM_HELD (with the allocation's slot), or the old position whose
+        // use it takes. Bit `i` of `taken`: old use `i` stays (kept, or moved).
         let mut from = [KEEP; MOST_MOVED];
-        // The old uses that stay (bit `i` for old position `i`): unchanged at their position,
-        // or moved to another.
+        let mut held_slot = [NO_SLOT; MOST_MOVED];
         let mut taken = 0u32;
-        for (j, (u, key)) in old.iter().zip(keys).enumerate() {
-            if u.key() == *key {
+        for (j, (old_key, key)) in old_keys.iter().zip(keys).enumerate() {
+            if old_key == key {
                 taken |= 1 << j;
             }
         }
-        let kept = taken;
-        for (j, key) in keys.iter().enumerate() {
-            if kept & (1 << j) != 0 {
-                continue;
-            }
-            let mine = (0..len).find(|&i| {
-                taken & (1 << i) == 0 && movable(&old[i]) && old[i].key() == *key
-            });
+        let changed = !taken & ((1u32 << n) - 1);
+        for j in Bits(changed) {
+            let key = &keys[j];
+            let mine =
+                Bits(changed & !taken).find(|&i| old_keys[i] == *key && movable(&old[i]));
             if let Some(i) = mine {
                 taken |= 1 << i;
                 from[j] = i as u8;
                 continue;
             }
+            // Device memory another node holds.
             if key.owner.is_null() {
                 return None;
             }
-            if self.held.get(&(key.owner as usize))?.alloc.space() != Space::Device {
+            let slot = *self.index.get(&(key.owner as usize))?;
+            if self.held[slot as usize].as_ref()?.alloc.space() != Space::Device {
                 return None;
             }
             from[j] = FROM_HELD;
+            held_slot[j] = slot;
         }
-        // The old uses no argument keeps are dropped: each must be movable memory, and owned
+        // The old uses no argument takes are dropped: each must be movable memory, and owned
         // memory must be used by another node too (nothing released).
-        for (i, u) in old.iter().enumerate() {
-            if taken & (1 << i) != 0 {
-                continue;
-            }
-            if !movable(u) {
+        let dropped = !taken & ((1u32 << n) - 1);
+        for i in Bits(dropped) {
+            if !movable(&old[i]) {
                 return None;
             }
-            if let Some(alloc) = u.owned() {
-                let key = alloc_key(alloc);
-                let mine = old.iter().filter(|o| o.owned().is_some_and(|a| alloc_key(a) == key));
-                if self.held.get(&key)?.counts.uses as usize <= mine.count() {
+            let slot = old_slots[i];
+            if slot != NO_SLOT {
+                let mine = old_slots.iter().filter(|&&s| s == slot).count();
+                if self.held[slot as usize].as_ref()?.counts.uses as usize <= mine {
                     return None;
                 }
             }
         }
-        Some(Moves { from })
-    }
+        if let Err(e) = apply() {
+            return Some(Err(e));
+        }
 
-    /// Makes node `node` use the memory `keys` as `moves` (from [`Holdings::moves`]) says, its
-    /// driver call made: each argument's use moved from the node's old ones or made from the
-    /// allocation the executable holds (one reference count), each position keeping its access
-    /// (the parameter there reads or writes), and the executable's counts brought along.
-    pub(crate) fn take_moves(&mut self, node: usize, keys: &[MemKey], moves: Moves) {
-        let Some(&(start, len)) = self.ranges.get(node) else {
-            return;
-        };
-        let uses = &mut self.uses[start as usize..(start + len) as usize];
+        let (uses, old_keys, slots) = (
+            &mut self.uses[range.clone()],
+            &mut self.keys[range.clone()],
+            &mut self.slots[range],
+        );
         let held = &mut self.held;
-        // The executable's counts of the allocation `u` holds, if any.
-        fn counts<'h>(held: &'h mut HeldMap, u: &Use<'_>) -> Option<&'h mut UseCounts> {
-            let h = held.get_mut(&alloc_key(u.owned()?))?;
-            Some(&mut h.counts)
+        // The counts of the allocation in `slot`, if any.
+        fn counts(held: &mut [Option<Held>], slot: u32) -> Option<&mut UseCounts> {
+            Some(&mut held.get_mut(slot as usize)?.as_mut()?.counts)
         }
-        // Each position keeps its access (the parameter there reads or writes): a use moved
-        // to another position takes that position's, and its allocation's writes change by as
-        // much; a use dropped leaves its allocation's counts.
+        // A use dropped takes its use and write out of its allocation's counts; a use moved
+        // to another position takes that position's access, its allocation's writes changing
+        // by as much.
         let mut writes = [false; MOST_MOVED];
-        let mut taken = 0u32;
-        for (j, u) in uses.iter().enumerate() {
-            writes[j] = u.write;
-            match moves.from[j] {
-                KEEP => taken |= 1 << j,
-                FROM_HELD => {}
-                i => taken |= 1 << i,
+        for (w, u) in writes.iter_mut().zip(uses.iter()) {
+            *w = u.write;
+        }
+        for i in Bits(dropped) {
+            if let Some(c) = counts(held, slots[i]) {
+                c.uses = c.uses.saturating_sub(1);
+                c.writes = c.writes.saturating_sub(u32::from(writes[i]));
             }
         }
-        for (i, u) in uses.iter().enumerate() {
-            if taken & (1 << i) == 0 {
-                if let Some(c) = counts(held, u) {
-                    c.uses = c.uses.saturating_sub(1);
-                    c.writes = c.writes.saturating_sub(u32::from(u.write));
-                }
-            }
-        }
-        for j in 0..uses.len() {
-            let i = moves.from[j];
-            if i != KEEP && i != FROM_HELD && writes[i as usize] != writes[j] {
-                if let Some(c) = counts(held, &uses[i as usize]) {
+        for j in Bits(changed) {
+            let i = from[j] as usize;
+            if i < MOST_MOVED && writes[i] != writes[j] {
+                if let Some(c) = counts(held, slots[i]) {
                     match writes[j] {
                         true => c.writes += 1,
                         false => c.writes = c.writes.saturating_sub(1),
@@ -609,38 +698,44 @@ impl<'a> Holdings<'a> {
         }
         // Where each old use is now, and which old use each position holds, as uses move.
         let (mut at, mut here) = ([0u8; MOST_MOVED], [0u8; MOST_MOVED]);
-        for i in 0..uses.len() {
+        for i in 0..n {
             (at[i], here[i]) = (i as u8, i as u8);
         }
-        for j in 0..uses.len() {
-            let i = moves.from[j];
-            if i == KEEP || i == FROM_HELD {
+        for j in Bits(changed) {
+            let i = from[j];
+            if i == FROM_HELD {
                 continue;
             }
-            let (p, displaced) = (at[i as usize], here[j]);
-            uses.swap(j, p as usize);
+            let (p, displaced) = (at[i as usize] as usize, here[j]);
+            uses.swap(j, p);
+            old_keys.swap(j, p);
+            slots.swap(j, p);
             (at[i as usize], here[j]) = (j as u8, i);
-            (at[displaced as usize], here[p as usize]) = (p, displaced);
+            (at[displaced as usize], here[p]) = (p as u8, displaced);
             uses[j].write = writes[j];
         }
         // The positions left take new uses of held memory, dropping the old uses there.
-        for (j, key) in keys.iter().enumerate() {
-            if moves.from[j] != FROM_HELD {
+        for j in Bits(changed) {
+            if from[j] != FROM_HELD {
                 continue;
             }
-            if let Some(h) = held.get_mut(&(key.owner as usize)) {
+            let slot = held_slot[j];
+            if let Some(h) = held.get_mut(slot as usize).and_then(Option::as_mut) {
                 h.counts.uses += 1;
                 h.counts.writes += u32::from(writes[j]);
                 uses[j] = Use {
                     space: Space::Device,
-                    start: key.start,
-                    end: key.end,
+                    start: keys[j].start,
+                    end: keys[j].end,
                     write: writes[j],
                     host_code: false,
                     hold: Hold::Owned(h.alloc.clone()),
                 };
+                old_keys[j] = keys[j];
+                slots[j] = slot;
             }
         }
+        Some(Ok(()))
     }
 
     /// How node `node`'s owned memory changes if it uses `new` instead of its current uses,
@@ -685,7 +780,7 @@ impl<'a> Holdings<'a> {
         }
         for m in &moved[..count] {
             // Held before, and still used afterwards.
-            let held = self.held.get(&m.key)?;
+            let held = self.held(m.key)?;
             if i64::from(held.counts.uses) + i64::from(m.uses) <= 0 {
                 return None;
             }
@@ -699,19 +794,28 @@ impl<'a> Holdings<'a> {
         }
         let (start, len) = self.ranges[node];
         if new_uses.len() == len as usize {
-            for (slot, u) in self.uses[start as usize..].iter_mut().zip(new_uses) {
-                *slot = u;
+            for (at, u) in (start as usize..).zip(new_uses) {
+                self.slots[at] = self.slot_of_use(&u);
+                self.keys[at] = u.key();
+                self.uses[at] = u;
             }
         } else {
             // Another count (a child graph's contents): the old entries stay as inert
             // placeholders (they hold nothing), the new ones go at the end.
-            for slot in &mut self.uses[start as usize..(start + len) as usize] {
-                slot.hold = super::operand::Hold::Raw;
-                slot.end = slot.start;
+            let range = start as usize..(start + len) as usize;
+            for (u, key) in self.uses[range.clone()].iter_mut().zip(&mut self.keys[range.clone()]) {
+                u.hold = super::operand::Hold::Raw;
+                u.end = u.start;
+                *key = u.key();
             }
+            self.slots[range].fill(NO_SLOT);
             let start = self.uses.len() as u32;
             let len = new_uses.len() as u32;
-            self.uses.extend(new_uses);
+            for u in new_uses {
+                self.slots.push(self.slot_of_use(&u));
+                self.keys.push(u.key());
+                self.uses.push(u);
+            }
             self.ranges[node] = (start, len);
         }
     }
@@ -832,10 +936,11 @@ impl Drop for Holdings<'_> {
         // Borrowed memory needs nothing here: it stays borrowed until its scope ends, and the
         // scope waits for this executable's launches then (`crate::scope`).
         reaper::release(self.last_stream.take());
-        if self.held.is_empty() {
+        if self.index.is_empty() {
             return;
         }
-        let held: Vec<Held> = self.held.drain().map(|(_, h)| h).collect();
+        self.index.clear();
+        let held: Vec<Held> = self.held.drain(..).flatten().collect();
         let (fence, launched) = (self.fence.clone(), self.launched);
         let release = move |held: &[Held]| {
             for h in held {
@@ -910,10 +1015,29 @@ mod tests {
             .collect()
     }
 
+    /// Checks the slots and keys against the uses: each use's slot is its allocation's, its key
+    /// its own, and each held allocation's count of uses and writes is what the uses say.
+    fn check_slots(holdings: &Holdings<'_>) {
+        assert_eq!(holdings.slots.len(), holdings.uses.len());
+        assert_eq!(holdings.keys.len(), holdings.uses.len());
+        let mut tally = vec![(0u32, 0u32); holdings.held.len()];
+        for ((u, &slot), key) in holdings.uses.iter().zip(&holdings.slots).zip(&holdings.keys) {
+            assert_eq!(slot, holdings.slot_of_use(u), "the use's slot");
+            assert_eq!(*key, u.key(), "the use's key");
+            if slot != NO_SLOT {
+                tally[slot as usize].0 += 1;
+                tally[slot as usize].1 += u32::from(u.write);
+            }
+        }
+        for (slot, held) in holdings.held.iter().enumerate() {
+            let counts = held.as_ref().map_or((0, 0), |h| (h.counts.uses, h.counts.writes));
+            assert_eq!(counts, tally[slot], "the counts of slot {slot}");
+        }
+    }
+
     fn count(holdings: &Holdings<'_>, alloc: &Arc<dyn Allocation>) -> u32 {
         holdings
-            .held
-            .get(&alloc_key(alloc))
+            .held(alloc_key(alloc))
             .map_or(0, |h| h.counts.uses)
     }
 
@@ -966,11 +1090,13 @@ mod tests {
         // Memory new to the executable goes the general way: registered.
         let mut new = uses(&[(&z, false)]);
         holdings.replace_one(1, &mut new, &name, || Ok(())).unwrap();
+        check_slots(&holdings);
         assert_eq!(z.state().holder_counts(&fence).map(|c| c.uses), Some(1));
         assert_eq!(count(&holdings, &y), 1);
         // So does memory the executable stops using: x, used by node 0 only, is released.
         let mut new = uses(&[(&y, false), (&z, true)]);
         holdings.replace_one(0, &mut new, &name, || Ok(())).unwrap();
+        check_slots(&holdings);
         assert_eq!(x.state().holder_counts(&fence), None, "released");
         assert_eq!(count(&holdings, &x), 0);
         drop(holdings);
@@ -983,6 +1109,31 @@ mod tests {
         }
     }
 
+    /// Whether node `node` can move to `keys` with nothing registered or released (asked with
+    /// a driver call that fails: nothing changes).
+    fn can_move(holdings: &mut Holdings<'_>, node: usize, keys: &[MemKey]) -> bool {
+        let refused = || Err(Error::Invalid {
+            node: format!("n{node}"),
+            reason: "refused".into(),
+        });
+        let moved = holdings.move_within(node, keys, &mut refused.clone());
+        check_slots(holdings);
+        match moved {
+            Some(result) => {
+                assert!(result.is_err(), "the driver call's error");
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Moves node `node` to `keys` with nothing registered or released.
+    fn move_to(holdings: &mut Holdings<'_>, node: usize, keys: &[MemKey]) {
+        let moved = holdings.move_within(node, keys, &mut || Ok(()));
+        assert!(matches!(moved, Some(Ok(()))), "moved within");
+        check_slots(holdings);
+    }
+
     #[test]
     fn a_node_whose_buffers_swap_places_is_reordered_in_place() {
         let (x, y) = (fake(0x1000), fake(0x2000));
@@ -990,32 +1141,30 @@ mod tests {
         let mut holdings =
             Holdings::new(nodes.iter().map(Vec::as_slice), &|i| format!("n{i}")).unwrap();
         let writes =
-            |h: &Holdings<'_>, a: &Arc<dyn Allocation>| h.held[&alloc_key(a)].counts.writes;
+            |h: &Holdings<'_>, a: &Arc<dyn Allocation>| h.held(alloc_key(a)).unwrap().counts.writes;
         assert_eq!((writes(&holdings, &x), writes(&holdings, &y)), (0, 1));
         let (kx, ky) = (nodes[0][0].key(), nodes[0][1].key());
-        assert!(holdings.moves(0, &[ky, kx]).is_some());
-        assert!(
-            holdings.moves(0, &[kx, ky]).is_some(),
-            "the identity is one too"
-        );
-        assert!(holdings.moves(0, &[kx]).is_none(), "all of them");
+        assert!(can_move(&mut holdings, 0, &[ky, kx]));
+        assert!(can_move(&mut holdings, 0, &[kx, ky]), "the identity is one too");
+        assert!(!can_move(&mut holdings, 0, &[kx]), "all of them");
+        assert!(holdings.node_uses(0)[0].same(&nodes[0][0]), "a refused call changes nothing");
         let strong = Arc::strong_count(&x);
-        let moves = holdings.moves(0, &[ky, kx]).unwrap();
-        holdings.take_moves(0, &[ky, kx], moves);
+        move_to(&mut holdings, 0, &[ky, kx]);
         let now = holdings.node_uses(0);
         assert!(now[0].same(&uses(&[(&y, false)])[0]), "y, read");
         assert!(now[1].same(&uses(&[(&x, true)])[0]), "x, written");
+        assert_eq!(holdings.node_keys(0), [ky, kx]);
         assert_eq!((writes(&holdings, &x), writes(&holdings, &y)), (1, 0));
         assert_eq!(Arc::strong_count(&x), strong, "nothing cloned");
         // Both arguments on one buffer: y, held, read and written by the node, x dropped... but
         // x would then be used by no node: that is a release, the general way's.
-        assert!(holdings.moves(0, &[ky, ky]).is_none(), "x would be released");
+        assert!(!can_move(&mut holdings, 0, &[ky, ky]), "x would be released");
         let time = std::time::Instant::now();
         let rounds = 200_000u32;
         for i in 0..rounds {
             let keys = if i % 2 == 0 { [kx, ky] } else { [ky, kx] };
-            let moves = holdings.moves(0, &keys).unwrap();
-            holdings.take_moves(0, &keys, moves);
+            let moved = holdings.move_within(0, &keys, &mut || Ok(()));
+            assert!(matches!(moved, Some(Ok(()))));
         }
         println!("permutation: {:?} per node update", time.elapsed() / rounds);
     }
@@ -1034,29 +1183,27 @@ mod tests {
         let fence = holdings.fence().clone();
         let registered = y.state().holder_counts(&fence);
         let counts = |h: &Holdings<'_>, a: &Arc<dyn Allocation>| {
-            let c = h.held[&alloc_key(a)].counts;
+            let c = h.held(alloc_key(a)).map(|h| h.counts).unwrap_or_default();
             (c.uses, c.writes)
         };
         let (kx, ky, kz) = (nodes[0][0].key(), nodes[0][1].key(), nodes[2][0].key());
         // The ping-pong: sweep's buffers swap, damp moves to x.
-        let moves = holdings.moves(0, &[ky, kx]).unwrap();
-        holdings.take_moves(0, &[ky, kx], moves);
+        move_to(&mut holdings, 0, &[ky, kx]);
         let strong = Arc::strong_count(&x);
-        let moves = holdings.moves(1, &[kx]).expect("x is held: used by sweep");
-        holdings.take_moves(1, &[kx], moves);
+        assert!(can_move(&mut holdings, 1, &[kx]), "x is held: used by sweep");
+        assert_eq!(Arc::strong_count(&x), strong, "a refused call takes nothing");
+        move_to(&mut holdings, 1, &[kx]);
         assert_eq!(Arc::strong_count(&x), strong + 1, "damp's use holds x");
         assert!(holdings.node_uses(1)[0].same(&uses(&[(&x, true)])[0]));
         assert_eq!((counts(&holdings, &x), counts(&holdings, &y)), ((2, 2), (1, 0)));
         // Nothing registered: y's record is as it was.
         assert_eq!(y.state().holder_counts(&fence), registered);
         // Sweep is y's last user now: sweep may not leave it...
-        assert!(holdings.moves(0, &[kx, kz]).is_none(), "y would be released");
+        assert!(!can_move(&mut holdings, 0, &[kx, kz]), "y would be released");
         // ...until damp is back on it.
-        let moves = holdings.moves(1, &[ky]).expect("y is held: used by sweep");
-        holdings.take_moves(1, &[ky], moves);
+        move_to(&mut holdings, 1, &[ky]);
         // A position takes held memory while its old memory moves to another position.
-        let moves = holdings.moves(0, &[kx, kz]).expect("x moves, z is held, damp keeps y");
-        holdings.take_moves(0, &[kx, kz], moves);
+        move_to(&mut holdings, 0, &[kx, kz]);
         assert!(holdings.node_uses(0)[0].same(&uses(&[(&x, false)])[0]));
         assert!(holdings.node_uses(0)[1].same(&uses(&[(&z, true)])[0]));
         assert_eq!(
@@ -1066,10 +1213,10 @@ mod tests {
         // Memory the executable does not hold goes the general way (registered).
         let w = fake(0x4000);
         let kw = uses(&[(&w, false)])[0].key();
-        assert!(holdings.moves(1, &[kw]).is_none(), "w is not held");
+        assert!(!can_move(&mut holdings, 1, &[kw]), "w is not held");
         // So does memory a node stops using that no other node uses (released).
-        assert!(holdings.moves(1, &[kx]).is_none(), "damp is y's last user");
-        assert!(holdings.moves(2, &[kx]).is_some(), "z stays in sweep");
+        assert!(!can_move(&mut holdings, 1, &[kx]), "damp is y's last user");
+        assert!(can_move(&mut holdings, 2, &[kx]), "z stays in sweep");
     }
 
     /// The bookkeeping of a swap between held buffers, without the driver call: printed, for
