@@ -264,14 +264,14 @@ impl<'a> GraphExec<'a> {
         // SAFETY: `memory_keys` wrote `count` keys.
         let keys = unsafe { keys.first(count) };
         let raw = self.raw;
-        let mut apply = || {
+        let apply = || {
             args.with_params(|params| {
                 // SAFETY: live executable; `raw_node` is a kernel node of its graph; `params`
                 // holds the arguments of its parameter list `A`.
                 unsafe { launch.update(raw, raw_node, params) }
             })
         };
-        if let Some(moved) = self.memory.move_within(index, keys, &mut apply) {
+        if let Some(moved) = self.memory.move_within(index, keys, apply) {
             return moved.map_err(|e| self.at_node(e, index));
         }
         // The uses go into the executable's scratch list: no allocation per update.

@@ -32,6 +32,15 @@ struct Held {
     counts: UseCounts,
 }
 
+/// What an update looks up of a held allocation by its address: kept beside its slot.
+#[derive(Clone, Copy)]
+struct SlotKey {
+    /// The allocation's address ([`alloc_key`]); 0 for a free slot.
+    key: usize,
+    /// Device memory (which a kernel node may move to without a check).
+    device: bool,
+}
+
 /// An executable's uses of memory (see the module docs).
 pub(crate) struct Holdings<'a> {
     fence: Arc<Fence>,
@@ -47,7 +56,10 @@ pub(crate) struct Holdings<'a> {
     /// Owned allocations in use, each in a slot that stays its own while it is held (`None`: a
     /// free slot, listed in `free`).
     held: Vec<Option<Held>>,
-    /// The slot of each allocation of `held`, by address.
+    /// Per slot of `held`: the allocation's address and space (a free slot's address is 0).
+    slot_keys: Vec<SlotKey>,
+    /// The slot of each allocation of `held`, by address (for many allocations; a few are found
+    /// in `slot_keys`).
     index: SlotIndex,
     /// The free slots of `held`.
     free: Vec<u32>,
@@ -120,14 +132,12 @@ struct Moved {
     writes: i32,
 }
 
-/// In [`Holdings::move_within`]'s plan: the position keeps its use.
-const KEEP: u8 = u8::MAX;
-/// In [`Holdings::move_within`]'s plan: the position takes owned device memory another node
-/// uses.
-const FROM_HELD: u8 = u8::MAX - 1;
+/// The most pointer arguments of a kernel node that [`Holdings::move_within`] moves (one with
+/// more goes the general way).
+const MOST_ARGS: usize = 8;
 
 /// The positions of the bits set in a mask, lowest first.
-struct Bits(u32);
+struct Bits(u8);
 
 impl Iterator for Bits {
     type Item = usize;
@@ -143,8 +153,8 @@ impl Iterator for Bits {
     }
 }
 
-/// Memory a kernel node may move between its arguments, or stop using, with nothing released:
-/// owned device memory (whose last use is the caller's to rule out) and raw pointers.
+/// Memory a kernel node's argument may leave with nothing released: owned device memory
+/// (whose last use is the caller's to rule out) and raw pointers.
 fn movable(u: &Use<'_>) -> bool {
     match u.hold {
         Hold::Owned(_) => u.space == Space::Device,
@@ -205,6 +215,7 @@ impl<'a> Holdings<'a> {
             slots: Vec::new(),
             ranges: Vec::new(),
             held: Vec::new(),
+            slot_keys: Vec::new(),
             index: SlotIndex::default(),
             free: Vec::new(),
             gated: false,
@@ -294,18 +305,23 @@ impl<'a> Holdings<'a> {
 
     /// Holds `held` (an allocation not held yet), in a free slot if there is one.
     fn hold(&mut self, held: Held) {
-        let key = alloc_key(&held.alloc);
+        let slot_key = SlotKey {
+            key: alloc_key(&held.alloc),
+            device: held.alloc.space() == Space::Device,
+        };
         let slot = match self.free.pop() {
             Some(slot) => {
                 self.held[slot as usize] = Some(held);
+                self.slot_keys[slot as usize] = slot_key;
                 slot
             }
             None => {
                 self.held.push(Some(held));
+                self.slot_keys.push(slot_key);
                 (self.held.len() - 1) as u32
             }
         };
-        self.index.insert(key, slot);
+        self.index.insert(slot_key.key, slot);
     }
 
     /// Stops holding the allocation at address `key` (no use holds it any more), freeing its
@@ -313,8 +329,29 @@ impl<'a> Holdings<'a> {
     fn unhold(&mut self, key: usize) {
         if let Some(slot) = self.index.remove(&key) {
             self.held[slot as usize] = None;
+            self.slot_keys[slot as usize] = SlotKey {
+                key: 0,
+                device: false,
+            };
             self.free.push(slot);
         }
+    }
+
+    /// The slot of the held device allocation that owns the memory of `key`, if any: among a
+    /// few slots, found by looking at each; among more, by the index.
+    #[inline]
+    fn device_slot(&self, key: &MemKey) -> Option<u32> {
+        const SCANNED: usize = 8;
+        let owner = key.owner as usize;
+        if owner == 0 {
+            return None;
+        }
+        let slot = if self.slot_keys.len() <= SCANNED {
+            self.slot_keys.iter().position(|s| s.key == owner)? as u32
+        } else {
+            *self.index.get(&owner)?
+        };
+        self.slot_keys[slot as usize].device.then_some(slot)
     }
 
     fn first_user(&self, alloc: &Arc<dyn Allocation>) -> usize {
@@ -582,160 +619,110 @@ impl<'a> Holdings<'a> {
     /// `None` when it cannot (nothing done: the update goes the general way,
     /// [`Holdings::replace_one`]).
     ///
-    /// It can when every argument whose memory changes gets memory the node uses now (owned
-    /// device memory or a raw pointer: two buffers swapped places) or owned device memory another
-    /// node of the executable uses (registered, its earlier work waited for), and every owned
-    /// allocation the node stops using is still used by another node (nothing to release, no
+    /// It can when every argument whose memory changes moves from owned device memory (or a raw
+    /// pointer) to owned device memory the executable holds (registered, its earlier work
+    /// waited for), and every allocation it leaves stays in use (nothing to release, no
     /// completion marker). That is the update of a loop that swaps two buffers between launches
-    /// (Jacobi's `x` and `x_new`, double-buffered pipelines). The checks the general way makes
-    /// of new uses (host code, captured memory, conditional handles, indirect values, graph
-    /// allocations) concern other kinds of memory than these, and so cannot refuse them.
+    /// (Jacobi's `x` and `x_new`, double-buffered pipelines), whether the node's two buffers
+    /// swap places or the node moves from one buffer to the other. The checks the general way
+    /// makes of new uses (host code, captured memory, conditional handles, indirect values,
+    /// graph allocations) concern other kinds of memory than these, and so cannot refuse them.
     ///
-    /// Each argument's use is then moved from the node's old ones (nothing cloned) or made from
-    /// the allocation the executable holds (one reference count), each position keeping its
-    /// access (the parameter there reads or writes), and the counts follow. When `apply` fails,
+    /// Each changed argument's use is then made anew from the allocation the executable holds
+    /// (one reference count taken, the old use's given back), keeping its position's access
+    /// (the parameter there reads or writes), and the counts follow. When `apply` fails,
     /// nothing changes.
+    #[inline]
     pub(crate) fn move_within(
         &mut self,
         node: usize,
         keys: &[MemKey],
-        apply: &mut dyn FnMut() -> Result<()>,
+        apply: impl FnOnce() -> Result<()>,
     ) -> Option<Result<()>> {
         let &(start, len) = self.ranges.get(node)?;
-        let n = len as usize;
-        if n != keys.len() || n > MOST_MOVED {
+        let (base, n) = (start as usize, len as usize);
+        if n != keys.len() || n > MOST_ARGS {
             return None;
         }
-        let range = start as usize..start as usize + n;
         let (old, old_keys, old_slots) = (
-            &self.uses[range.clone()],
-            &self.keys[range.clone()],
-            &self.slots[range.clone()],
+            self.uses.get(base..base + n)?,
+            self.keys.get(base..base + n)?,
+            self.slots.get(base..base + n)?,
         );
-        // Per position: KEEP, FROM_HELD (with the allocation's slot), or the old position whose
-        // use it takes. Bit `i` of `taken`: old use `i` stays (kept, or moved).
-        let mut from = [KEEP; MOST_MOVED];
-        let mut held_slot = [NO_SLOT; MOST_MOVED];
-        let mut taken = 0u32;
+        // The changed positions, and the slot of the memory each takes.
+        let mut changed = 0u8;
+        let mut new_slots = [NO_SLOT; MOST_ARGS];
         for (j, (old_key, key)) in old_keys.iter().zip(keys).enumerate() {
-            if old_key == key {
-                taken |= 1 << j;
-            }
-        }
-        let changed = !taken & ((1u32 << n) - 1);
-        for j in Bits(changed) {
-            let key = &keys[j];
-            let mine =
-                Bits(changed & !taken).find(|&i| old_keys[i] == *key && movable(&old[i]));
-            if let Some(i) = mine {
-                taken |= 1 << i;
-                from[j] = i as u8;
-                continue;
-            }
-            // Device memory another node holds.
-            if key.owner.is_null() {
-                return None;
-            }
-            let slot = *self.index.get(&(key.owner as usize))?;
-            if self.held[slot as usize].as_ref()?.alloc.space() != Space::Device {
-                return None;
-            }
-            from[j] = FROM_HELD;
-            held_slot[j] = slot;
-        }
-        // The old uses no argument takes are dropped: each must be movable memory, and owned
-        // memory must be used by another node too (nothing released).
-        let dropped = !taken & ((1u32 << n) - 1);
-        for i in Bits(dropped) {
-            if !movable(&old[i]) {
-                return None;
-            }
-            let slot = old_slots[i];
-            if slot != NO_SLOT {
-                let mine = old_slots.iter().filter(|&&s| s == slot).count();
-                if self.held[slot as usize].as_ref()?.counts.uses as usize <= mine {
+            if old_key != key {
+                if !movable(&old[j]) {
                     return None;
                 }
+                new_slots[j] = self.device_slot(key)?;
+                changed |= 1 << j;
+            }
+        }
+        // Each allocation a position leaves keeps a use.
+        for j in Bits(changed) {
+            let slot = old_slots[j];
+            if slot == NO_SLOT {
+                continue;
+            }
+            let leaving = Bits(changed).filter(|&i| old_slots[i] == slot).count();
+            let coming = Bits(changed).filter(|&i| new_slots[i] == slot).count();
+            let uses = self.held.get(slot as usize)?.as_ref()?.counts.uses as usize;
+            if uses + coming <= leaving {
+                return None;
             }
         }
         if let Err(e) = apply() {
             return Some(Err(e));
         }
+        self.take_moves(base, keys, changed, new_slots);
+        Some(Ok(()))
+    }
 
+    /// [`Holdings::move_within`]'s commit, after the driver call: the node's uses at `base..`
+    /// take the memory `keys` at the `changed` positions, each from the allocation in its
+    /// `new_slots` entry.
+    #[inline(never)]
+    fn take_moves(
+        &mut self,
+        base: usize,
+        keys: &[MemKey],
+        changed: u8,
+        new_slots: [u32; MOST_ARGS],
+    ) {
+        let range = base..base + keys.len();
         let (uses, old_keys, slots) = (
             &mut self.uses[range.clone()],
             &mut self.keys[range.clone()],
             &mut self.slots[range],
         );
-        let held = &mut self.held;
-        // The counts of the allocation in `slot`, if any.
-        fn counts(held: &mut [Option<Held>], slot: u32) -> Option<&mut UseCounts> {
-            Some(&mut held.get_mut(slot as usize)?.as_mut()?.counts)
-        }
-        // A use dropped takes its use and write out of its allocation's counts; a use moved
-        // to another position takes that position's access, its allocation's writes changing
-        // by as much.
-        let mut writes = [false; MOST_MOVED];
-        for (w, u) in writes.iter_mut().zip(uses.iter()) {
-            *w = u.write;
-        }
-        for i in Bits(dropped) {
-            if let Some(c) = counts(held, slots[i]) {
-                c.uses = c.uses.saturating_sub(1);
-                c.writes = c.writes.saturating_sub(u32::from(writes[i]));
-            }
-        }
         for j in Bits(changed) {
-            let i = from[j] as usize;
-            if i < MOST_MOVED && writes[i] != writes[j] {
-                if let Some(c) = counts(held, slots[i]) {
-                    match writes[j] {
-                        true => c.writes += 1,
-                        false => c.writes = c.writes.saturating_sub(1),
-                    }
-                }
+            let write = uses[j].write;
+            if let Some(old) = self
+                .held
+                .get_mut(slots[j] as usize)
+                .and_then(Option::as_mut)
+            {
+                old.counts.uses = old.counts.uses.saturating_sub(1);
+                old.counts.writes = old.counts.writes.saturating_sub(u32::from(write));
             }
+            let new = self.held[new_slots[j] as usize]
+                .as_mut()
+                .expect("planned: the slot holds the allocation");
+            new.counts.uses += 1;
+            new.counts.writes += u32::from(write);
+            uses[j] = Use {
+                space: Space::Device,
+                start: keys[j].start,
+                end: keys[j].end,
+                write,
+                host_code: false,
+                hold: Hold::Owned(new.alloc.clone()),
+            };
+            (old_keys[j], slots[j]) = (keys[j], new_slots[j]);
         }
-        // Where each old use is now, and which old use each position holds, as uses move.
-        let (mut at, mut here) = ([0u8; MOST_MOVED], [0u8; MOST_MOVED]);
-        for i in 0..n {
-            (at[i], here[i]) = (i as u8, i as u8);
-        }
-        for j in Bits(changed) {
-            let i = from[j];
-            if i == FROM_HELD {
-                continue;
-            }
-            let (p, displaced) = (at[i as usize] as usize, here[j]);
-            uses.swap(j, p);
-            old_keys.swap(j, p);
-            slots.swap(j, p);
-            (at[i as usize], here[j]) = (j as u8, i);
-            (at[displaced as usize], here[p]) = (p as u8, displaced);
-            uses[j].write = writes[j];
-        }
-        // The positions left take new uses of held memory, dropping the old uses there.
-        for j in Bits(changed) {
-            if from[j] != FROM_HELD {
-                continue;
-            }
-            let slot = held_slot[j];
-            if let Some(h) = held.get_mut(slot as usize).and_then(Option::as_mut) {
-                h.counts.uses += 1;
-                h.counts.writes += u32::from(writes[j]);
-                uses[j] = Use {
-                    space: Space::Device,
-                    start: keys[j].start,
-                    end: keys[j].end,
-                    write: writes[j],
-                    host_code: false,
-                    hold: Hold::Owned(h.alloc.clone()),
-                };
-                old_keys[j] = keys[j];
-                slots[j] = slot;
-            }
-        }
-        Some(Ok(()))
     }
 
     /// How node `node`'s owned memory changes if it uses `new` instead of its current uses,
@@ -940,6 +927,7 @@ impl Drop for Holdings<'_> {
             return;
         }
         self.index.clear();
+        self.slot_keys.clear();
         let held: Vec<Held> = self.held.drain(..).flatten().collect();
         let (fence, launched) = (self.fence.clone(), self.launched);
         let release = move |held: &[Held]| {
@@ -1032,7 +1020,13 @@ mod tests {
         for (slot, held) in holdings.held.iter().enumerate() {
             let counts = held.as_ref().map_or((0, 0), |h| (h.counts.uses, h.counts.writes));
             assert_eq!(counts, tally[slot], "the counts of slot {slot}");
+            let key = held.as_ref().map_or(0, |h| alloc_key(&h.alloc));
+            assert_eq!(holdings.slot_keys[slot].key, key, "the address of slot {slot}");
+            if key != 0 {
+                assert_eq!(holdings.index[&key], slot as u32, "the index");
+            }
         }
+        assert_eq!(holdings.index.len(), holdings.held.iter().flatten().count());
     }
 
     fn count(holdings: &Holdings<'_>, alloc: &Arc<dyn Allocation>) -> u32 {
@@ -1116,7 +1110,7 @@ mod tests {
             node: format!("n{node}"),
             reason: "refused".into(),
         });
-        let moved = holdings.move_within(node, keys, &mut refused.clone());
+        let moved = holdings.move_within(node, keys, refused);
         check_slots(holdings);
         match moved {
             Some(result) => {
@@ -1129,7 +1123,7 @@ mod tests {
 
     /// Moves node `node` to `keys` with nothing registered or released.
     fn move_to(holdings: &mut Holdings<'_>, node: usize, keys: &[MemKey]) {
-        let moved = holdings.move_within(node, keys, &mut || Ok(()));
+        let moved = holdings.move_within(node, keys, || Ok(()));
         assert!(matches!(moved, Some(Ok(()))), "moved within");
         check_slots(holdings);
     }
@@ -1163,7 +1157,7 @@ mod tests {
         let rounds = 200_000u32;
         for i in 0..rounds {
             let keys = if i % 2 == 0 { [kx, ky] } else { [ky, kx] };
-            let moved = holdings.move_within(0, &keys, &mut || Ok(()));
+            let moved = holdings.move_within(0, &keys, || Ok(()));
             assert!(matches!(moved, Some(Ok(()))));
         }
         println!("permutation: {:?} per node update", time.elapsed() / rounds);
