@@ -242,7 +242,11 @@ impl<'a> Holdings<'a> {
         for held in registered {
             holdings.hold(held);
         }
-        let slots = holdings.uses.iter().map(|u| holdings.slot_of_use(u)).collect();
+        let slots = holdings
+            .uses
+            .iter()
+            .map(|u| holdings.slot_of_use(u))
+            .collect();
         holdings.slots = slots;
         holdings.keys = holdings.uses.iter().map(Use::key).collect();
         holdings.gated = !holdings.index.is_empty();
@@ -790,7 +794,10 @@ impl<'a> Holdings<'a> {
             // Another count (a child graph's contents): the old entries stay as inert
             // placeholders (they hold nothing), the new ones go at the end.
             let range = start as usize..(start + len) as usize;
-            for (u, key) in self.uses[range.clone()].iter_mut().zip(&mut self.keys[range.clone()]) {
+            for (u, key) in self.uses[range.clone()]
+                .iter_mut()
+                .zip(&mut self.keys[range.clone()])
+            {
                 u.hold = super::operand::Hold::Raw;
                 u.end = u.start;
                 *key = u.key();
@@ -1009,7 +1016,12 @@ mod tests {
         assert_eq!(holdings.slots.len(), holdings.uses.len());
         assert_eq!(holdings.keys.len(), holdings.uses.len());
         let mut tally = vec![(0u32, 0u32); holdings.held.len()];
-        for ((u, &slot), key) in holdings.uses.iter().zip(&holdings.slots).zip(&holdings.keys) {
+        for ((u, &slot), key) in holdings
+            .uses
+            .iter()
+            .zip(&holdings.slots)
+            .zip(&holdings.keys)
+        {
             assert_eq!(slot, holdings.slot_of_use(u), "the use's slot");
             assert_eq!(*key, u.key(), "the use's key");
             if slot != NO_SLOT {
@@ -1018,10 +1030,15 @@ mod tests {
             }
         }
         for (slot, held) in holdings.held.iter().enumerate() {
-            let counts = held.as_ref().map_or((0, 0), |h| (h.counts.uses, h.counts.writes));
+            let counts = held
+                .as_ref()
+                .map_or((0, 0), |h| (h.counts.uses, h.counts.writes));
             assert_eq!(counts, tally[slot], "the counts of slot {slot}");
             let key = held.as_ref().map_or(0, |h| alloc_key(&h.alloc));
-            assert_eq!(holdings.slot_keys[slot].key, key, "the address of slot {slot}");
+            assert_eq!(
+                holdings.slot_keys[slot].key, key,
+                "the address of slot {slot}"
+            );
             if key != 0 {
                 assert_eq!(holdings.index[&key], slot as u32, "the index");
             }
@@ -1030,9 +1047,7 @@ mod tests {
     }
 
     fn count(holdings: &Holdings<'_>, alloc: &Arc<dyn Allocation>) -> u32 {
-        holdings
-            .held(alloc_key(alloc))
-            .map_or(0, |h| h.counts.uses)
+        holdings.held(alloc_key(alloc)).map_or(0, |h| h.counts.uses)
     }
 
     #[test]
@@ -1106,10 +1121,12 @@ mod tests {
     /// Whether node `node` can move to `keys` with nothing registered or released (asked with
     /// a driver call that fails: nothing changes).
     fn can_move(holdings: &mut Holdings<'_>, node: usize, keys: &[MemKey]) -> bool {
-        let refused = || Err(Error::Invalid {
-            node: format!("n{node}"),
-            reason: "refused".into(),
-        });
+        let refused = || {
+            Err(Error::Invalid {
+                node: format!("n{node}"),
+                reason: "refused".into(),
+            })
+        };
         let moved = holdings.move_within(node, keys, refused);
         check_slots(holdings);
         match moved {
@@ -1139,9 +1156,15 @@ mod tests {
         assert_eq!((writes(&holdings, &x), writes(&holdings, &y)), (0, 1));
         let (kx, ky) = (nodes[0][0].key(), nodes[0][1].key());
         assert!(can_move(&mut holdings, 0, &[ky, kx]));
-        assert!(can_move(&mut holdings, 0, &[kx, ky]), "the identity is one too");
+        assert!(
+            can_move(&mut holdings, 0, &[kx, ky]),
+            "the identity is one too"
+        );
         assert!(!can_move(&mut holdings, 0, &[kx]), "all of them");
-        assert!(holdings.node_uses(0)[0].same(&nodes[0][0]), "a refused call changes nothing");
+        assert!(
+            holdings.node_uses(0)[0].same(&nodes[0][0]),
+            "a refused call changes nothing"
+        );
         let strong = Arc::strong_count(&x);
         move_to(&mut holdings, 0, &[ky, kx]);
         let now = holdings.node_uses(0);
@@ -1152,7 +1175,10 @@ mod tests {
         assert_eq!(Arc::strong_count(&x), strong, "nothing cloned");
         // Both arguments on one buffer: y, held, read and written by the node, x dropped... but
         // x would then be used by no node: that is a release, the general way's.
-        assert!(!can_move(&mut holdings, 0, &[ky, ky]), "x would be released");
+        assert!(
+            !can_move(&mut holdings, 0, &[ky, ky]),
+            "x would be released"
+        );
         let time = std::time::Instant::now();
         let rounds = 200_000u32;
         for i in 0..rounds {
@@ -1184,16 +1210,29 @@ mod tests {
         // The ping-pong: sweep's buffers swap, damp moves to x.
         move_to(&mut holdings, 0, &[ky, kx]);
         let strong = Arc::strong_count(&x);
-        assert!(can_move(&mut holdings, 1, &[kx]), "x is held: used by sweep");
-        assert_eq!(Arc::strong_count(&x), strong, "a refused call takes nothing");
+        assert!(
+            can_move(&mut holdings, 1, &[kx]),
+            "x is held: used by sweep"
+        );
+        assert_eq!(
+            Arc::strong_count(&x),
+            strong,
+            "a refused call takes nothing"
+        );
         move_to(&mut holdings, 1, &[kx]);
         assert_eq!(Arc::strong_count(&x), strong + 1, "damp's use holds x");
         assert!(holdings.node_uses(1)[0].same(&uses(&[(&x, true)])[0]));
-        assert_eq!((counts(&holdings, &x), counts(&holdings, &y)), ((2, 2), (1, 0)));
+        assert_eq!(
+            (counts(&holdings, &x), counts(&holdings, &y)),
+            ((2, 2), (1, 0))
+        );
         // Nothing registered: y's record is as it was.
         assert_eq!(y.state().holder_counts(&fence), registered);
         // Sweep is y's last user now: sweep may not leave it...
-        assert!(!can_move(&mut holdings, 0, &[kx, kz]), "y would be released");
+        assert!(
+            !can_move(&mut holdings, 0, &[kx, kz]),
+            "y would be released"
+        );
         // ...until damp is back on it.
         move_to(&mut holdings, 1, &[ky]);
         // A position takes held memory while its old memory moves to another position.
@@ -1201,7 +1240,11 @@ mod tests {
         assert!(holdings.node_uses(0)[0].same(&uses(&[(&x, false)])[0]));
         assert!(holdings.node_uses(0)[1].same(&uses(&[(&z, true)])[0]));
         assert_eq!(
-            (counts(&holdings, &x), counts(&holdings, &y), counts(&holdings, &z)),
+            (
+                counts(&holdings, &x),
+                counts(&holdings, &y),
+                counts(&holdings, &z)
+            ),
             ((1, 0), (1, 1), (2, 1))
         );
         // Memory the executable does not hold goes the general way (registered).
