@@ -552,10 +552,10 @@ pub trait KernelArgs: private::Signature + 'static {
             parameter a `&DeviceBuffer<T>` or a cudarc slice"
 )]
 pub trait KernelArgValues<'a, A: KernelArgs>: private::Arguments<'a, A> {
-    /// Calls `f` with the arguments' `kernelParams` array (see [`KernelArgs::with_reprs`]),
-    /// without taking the memory they point to.
+    /// The arguments' device representations (for [`KernelArgs::with_reprs`]), without taking
+    /// the memory they point to.
     #[doc(hidden)]
-    fn with_params<R>(&self, f: impl FnOnce(*mut *mut c_void) -> R) -> R;
+    fn reprs(&self) -> A::Reprs;
     /// What the kernel's launch check sees of the arguments.
     #[doc(hidden)]
     fn checked(&self) -> A::Checked;
@@ -605,11 +605,10 @@ macro_rules! tuple_args {
         impl<'a, $($t: Param, $v: KernelArg<'a, $t>),*> private::Arguments<'a, ($($t,)*)> for ($($v,)*) {}
         #[diagnostic::do_not_recommend]
         impl<'a, $($t: Param, $v: KernelArg<'a, $t>),*> KernelArgValues<'a, ($($t,)*)> for ($($v,)*) {
-            #[inline]
+            #[inline(always)]
             #[allow(clippy::unused_unit)]
-            fn with_params<R>(&self, f: impl FnOnce(*mut *mut c_void) -> R) -> R {
-                let mut reprs = ($(KernelArg::<'a, $t>::repr(&self.$i),)*);
-                <($($t,)*) as KernelArgs>::with_reprs(&mut reprs, f)
+            fn reprs(&self) -> ($($t::Repr,)*) {
+                ($(KernelArg::<'a, $t>::repr(&self.$i),)*)
             }
 
             #[inline(always)]
@@ -690,8 +689,9 @@ mod tests {
         // SAFETY: never dereferenced on a device.
         let p = unsafe { DevicePtr::<f32>::from_raw(0xdead_0000, 4) };
         let args = (7u32, 2.5f32, p);
-        KernelArgValues::<(u32, f32, DevicePtr<f32>)>::with_params(&args, |ptrs| {
-            // SAFETY: `with_params` gives three valid pointers to the device representations.
+        let mut reprs = KernelArgValues::<(u32, f32, DevicePtr<f32>)>::reprs(&args);
+        <(u32, f32, DevicePtr<f32>)>::with_reprs(&mut reprs, |ptrs| {
+            // SAFETY: `with_reprs` gives three valid pointers to the device representations.
             unsafe {
                 assert_eq!(*(*ptrs.add(0) as *const u32), 7);
                 assert_eq!(*(*ptrs.add(1) as *const f32), 2.5);

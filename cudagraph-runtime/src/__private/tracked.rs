@@ -56,7 +56,8 @@ pub struct Tracker {
     broken: Option<Box<str>>,
     /// The values the last swap exchanged and the slots they lie in: a loop swapping two
     /// buffers swaps the same two every time, and their slots need not be searched again.
-    last_swap: Option<SwapSlots>,
+    /// (Boxed: the fields every update reads stay on few cache lines.)
+    last_swap: Option<Box<SwapSlots>>,
 }
 
 /// Two values a swap exchanged: their byte offsets in the params and their size, and the slots
@@ -387,8 +388,8 @@ pub fn stage_swap<E: Tracked, T>(
     std::mem::swap(a, b);
     let len = size_of::<T>();
     // The slots depend on the offsets and the size only (the params' layout is their type's).
-    let swap = match exec.tracker().last_swap {
-        Some(last) if last.at == (at_a, at_b) && last.len == len => last,
+    let swap = match exec.tracker().last_swap.as_deref() {
+        Some(&last) if last.at == (at_a, at_b) && last.len == len => last,
         _ => {
             let params = exec.params_mut();
             let (a, b) = (
@@ -401,7 +402,7 @@ pub fn stage_swap<E: Tracked, T>(
                 a: (a.start, a.end),
                 b: (b.start, b.end),
             };
-            exec.tracker().last_swap = Some(swap);
+            exec.tracker().last_swap = Some(Box::new(swap));
             swap
         }
     };

@@ -633,15 +633,18 @@ impl<'a> Holdings<'a> {
     /// graph allocations) concern other kinds of memory than these, and so cannot refuse them.
     ///
     /// Each changed argument's use is then made anew from the allocation the executable holds
-    /// (one reference count taken, the old use's given back), keeping its position's access
-    /// (the parameter there reads or writes), and the counts follow. When `apply` fails,
-    /// nothing changes.
-    #[inline]
+    /// (one reference count taken, the old use's given back), or, when two arguments' memory
+    /// swapped places, the two uses swap; each keeps its position's access (the parameter there
+    /// reads or writes), and the counts follow. When `apply` fails, nothing changes.
+    // Not generic, and not inlined into the kernel updates that call it: one copy of the code
+    // serves every node (what a run between driver calls, which evict it from the caches,
+    // fetches again), the driver call behind one indirect call.
+    #[inline(never)]
     pub(crate) fn move_within(
         &mut self,
         node: usize,
         keys: &[MemKey],
-        apply: impl FnOnce() -> Result<()>,
+        apply: &mut dyn FnMut() -> Result<()>,
     ) -> Option<Result<()>> {
         let &(start, len) = self.ranges.get(node)?;
         let (base, n) = (start as usize, len as usize);
@@ -655,15 +658,29 @@ impl<'a> Holdings<'a> {
         );
         // The changed positions, and the slot of the memory each takes.
         let mut changed = 0u8;
-        let mut new_slots = [NO_SLOT; MOST_ARGS];
         for (j, (old_key, key)) in old_keys.iter().zip(keys).enumerate() {
             if old_key != key {
                 if !movable(&old[j]) {
                     return None;
                 }
-                new_slots[j] = self.device_slot(key)?;
                 changed |= 1 << j;
             }
+        }
+        // Two arguments whose memory swapped places (a kernel reading `x` and writing `x_new`
+        // after the two are swapped): the two uses swap places, nothing taken or given back.
+        if changed.count_ones() == 2 {
+            let (i, j) = (changed.trailing_zeros() as usize, 7 - changed.leading_zeros() as usize);
+            if old_keys[i] == keys[j] && old_keys[j] == keys[i] {
+                if let Err(e) = apply() {
+                    return Some(Err(e));
+                }
+                self.swap_uses(base + i, base + j);
+                return Some(Ok(()));
+            }
+        }
+        let mut new_slots = [NO_SLOT; MOST_ARGS];
+        for j in Bits(changed) {
+            new_slots[j] = self.device_slot(&keys[j])?;
         }
         // Each allocation a position leaves keeps a use.
         for j in Bits(changed) {
@@ -683,6 +700,29 @@ impl<'a> Holdings<'a> {
         }
         self.take_moves(base, keys, changed, new_slots);
         Some(Ok(()))
+    }
+
+    /// Swaps the memory of uses `a` and `b` of one node, each keeping its access (the parameter
+    /// there reads or writes): [`Holdings::move_within`] for two buffers that swapped places.
+    #[inline(never)]
+    fn swap_uses(&mut self, a: usize, b: usize) {
+        let (write_a, write_b) = (self.uses[a].write, self.uses[b].write);
+        if write_a != write_b {
+            // The memory at `a` now gets `b`'s access, and the other way round.
+            for (at, write) in [(a, write_b), (b, write_a)] {
+                let slot = self.slots[at];
+                if let Some(h) = self.held.get_mut(slot as usize).and_then(Option::as_mut) {
+                    h.counts.writes = match write {
+                        true => h.counts.writes + 1,
+                        false => h.counts.writes.saturating_sub(1),
+                    };
+                }
+            }
+        }
+        self.uses.swap(a, b);
+        self.keys.swap(a, b);
+        self.slots.swap(a, b);
+        (self.uses[a].write, self.uses[b].write) = (write_a, write_b);
     }
 
     /// [`Holdings::move_within`]'s commit, after the driver call: the node's uses at `base..`
@@ -1127,7 +1167,7 @@ mod tests {
                 reason: "refused".into(),
             })
         };
-        let moved = holdings.move_within(node, keys, refused);
+        let moved = holdings.move_within(node, keys, &mut refused.clone());
         check_slots(holdings);
         match moved {
             Some(result) => {
@@ -1140,7 +1180,7 @@ mod tests {
 
     /// Moves node `node` to `keys` with nothing registered or released.
     fn move_to(holdings: &mut Holdings<'_>, node: usize, keys: &[MemKey]) {
-        let moved = holdings.move_within(node, keys, || Ok(()));
+        let moved = holdings.move_within(node, keys, &mut || Ok(()));
         assert!(matches!(moved, Some(Ok(()))), "moved within");
         check_slots(holdings);
     }
@@ -1183,7 +1223,7 @@ mod tests {
         let rounds = 200_000u32;
         for i in 0..rounds {
             let keys = if i % 2 == 0 { [kx, ky] } else { [ky, kx] };
-            let moved = holdings.move_within(0, &keys, || Ok(()));
+            let moved = holdings.move_within(0, &keys, &mut || Ok(()));
             assert!(matches!(moved, Some(Ok(()))));
         }
         println!("permutation: {:?} per node update", time.elapsed() / rounds);
