@@ -561,7 +561,7 @@ pub trait KernelArgValues<'a, A: KernelArgs>: private::Arguments<'a, A> {
     fn checked(&self) -> A::Checked;
     /// Whether the pointer arguments are exactly the memory `keys` (in order).
     #[doc(hidden)]
-    fn same_memory(&self, keys: &[MemKey]) -> bool;
+    fn same_memory<'k>(&self, keys: impl Iterator<Item = &'k MemKey>) -> bool;
     /// The memory of the pointer arguments (in order), written into `keys` by
     /// [`MemKeys::push`]; returns how many.
     #[doc(hidden)]
@@ -619,8 +619,7 @@ macro_rules! tuple_args {
 
             #[inline]
             #[allow(unused_mut, unused_variables)]
-            fn same_memory(&self, keys: &[MemKey]) -> bool {
-                let mut keys = keys.iter();
+            fn same_memory<'k>(&self, mut keys: impl Iterator<Item = &'k MemKey>) -> bool {
                 true $(&& match KernelArg::<'a, $t>::memory(&self.$i) {
                     Some(key) => keys.next().is_some_and(|k| *k == key),
                     None => true,

@@ -32,6 +32,31 @@ struct Held {
     counts: UseCounts,
 }
 
+/// What an update compares and counts of one use, kept beside it: a kernel node's update
+/// compares its arguments' memory with the node's (every update), and one that moves the node
+/// between allocations the executable holds reaches their counts through the slot; neither
+/// reads the use itself or looks the allocation up. Two uses to a cache line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct UseMeta {
+    /// The use's key ([`Use::key`]).
+    key: MemKey,
+    /// The slot in [`Holdings::held`] of the owned allocation it holds, or [`NO_SLOT`].
+    slot: u32,
+    /// Memory a kernel's argument may leave with nothing released (see [`movable`]).
+    movable: bool,
+}
+
+impl UseMeta {
+    /// `u`'s, its allocation in `slot`.
+    fn of(u: &Use<'_>, slot: u32) -> Self {
+        Self {
+            key: u.key(),
+            slot,
+            movable: movable(u),
+        }
+    }
+}
+
 /// What an update looks up of a held allocation by its address: kept beside its slot.
 #[derive(Clone, Copy)]
 struct SlotKey {
@@ -45,12 +70,8 @@ struct SlotKey {
 pub(crate) struct Holdings<'a> {
     fence: Arc<Fence>,
     uses: Vec<Use<'a>>,
-    /// Per entry of `uses`: its key (compared on every update: kept, not made from the use).
-    keys: Vec<MemKey>,
-    /// Per entry of `uses`: the slot in `held` of the owned allocation it holds, or [`NO_SLOT`]
-    /// (kept beside `uses`, so that an update moving a node between allocations the executable
-    /// holds reaches their counts without looking them up).
-    slots: Vec<u32>,
+    /// Per entry of `uses`: what updates compare and count of it (see [`UseMeta`]).
+    meta: Vec<UseMeta>,
     /// Each node's uses: `uses[start..start + len]`.
     ranges: Vec<(u32, u32)>,
     /// Owned allocations in use, each in a slot that stays its own while it is held (`None`: a
@@ -81,7 +102,7 @@ impl std::fmt::Debug for Holdings<'_> {
 /// The slots of the owned allocations an executable uses, by address (see [`AddrHasher`]).
 type SlotIndex = HashMap<usize, u32, BuildHasherDefault<AddrHasher>>;
 
-/// An entry of [`Holdings::slots`] for a use that holds no owned allocation.
+/// A [`UseMeta::slot`] for a use that holds no owned allocation.
 const NO_SLOT: u32 = u32::MAX;
 
 fn alloc_key(alloc: &Arc<dyn Allocation>) -> usize {
@@ -211,8 +232,7 @@ impl<'a> Holdings<'a> {
         let mut holdings = Self {
             fence: Arc::new(Fence::bound_to(stream)),
             uses: Vec::new(),
-            keys: Vec::new(),
-            slots: Vec::new(),
+            meta: Vec::new(),
             ranges: Vec::new(),
             held: Vec::new(),
             slot_keys: Vec::new(),
@@ -242,13 +262,12 @@ impl<'a> Holdings<'a> {
         for held in registered {
             holdings.hold(held);
         }
-        let slots = holdings
+        let meta = holdings
             .uses
             .iter()
-            .map(|u| holdings.slot_of_use(u))
+            .map(|u| UseMeta::of(u, holdings.slot_of_use(u)))
             .collect();
-        holdings.slots = slots;
-        holdings.keys = holdings.uses.iter().map(Use::key).collect();
+        holdings.meta = meta;
         holdings.gated = !holdings.index.is_empty();
         holdings.wait_for_borrowed_homes(&holdings.uses);
         Ok(holdings)
@@ -442,11 +461,12 @@ impl<'a> Holdings<'a> {
 
     /// The keys of node `node`'s uses (see [`Use::key`]).
     #[inline]
-    pub(crate) fn node_keys(&self, node: usize) -> &[MemKey] {
-        match self.ranges.get(node) {
-            Some(&(start, len)) => &self.keys[start as usize..(start + len) as usize],
+    pub(crate) fn node_keys(&self, node: usize) -> impl ExactSizeIterator<Item = &MemKey> {
+        let meta = match self.ranges.get(node) {
+            Some(&(start, len)) => &self.meta[start as usize..(start + len) as usize],
             None => &[],
-        }
+        };
+        meta.iter().map(|m| &m.key)
     }
 
     /// The uses of node `node`.
@@ -651,16 +671,12 @@ impl<'a> Holdings<'a> {
         if n != keys.len() || n > MOST_ARGS {
             return None;
         }
-        let (old, old_keys, old_slots) = (
-            self.uses.get(base..base + n)?,
-            self.keys.get(base..base + n)?,
-            self.slots.get(base..base + n)?,
-        );
+        let old = self.meta.get(base..base + n)?;
         // The changed positions, and the slot of the memory each takes.
         let mut changed = 0u8;
-        for (j, (old_key, key)) in old_keys.iter().zip(keys).enumerate() {
-            if old_key != key {
-                if !movable(&old[j]) {
+        for (j, (old, key)) in old.iter().zip(keys).enumerate() {
+            if old.key != *key {
+                if !old.movable {
                     return None;
                 }
                 changed |= 1 << j;
@@ -669,8 +685,11 @@ impl<'a> Holdings<'a> {
         // Two arguments whose memory swapped places (a kernel reading `x` and writing `x_new`
         // after the two are swapped): the two uses swap places, nothing taken or given back.
         if changed.count_ones() == 2 {
-            let (i, j) = (changed.trailing_zeros() as usize, 7 - changed.leading_zeros() as usize);
-            if old_keys[i] == keys[j] && old_keys[j] == keys[i] {
+            let (i, j) = (
+                changed.trailing_zeros() as usize,
+                7 - changed.leading_zeros() as usize,
+            );
+            if old[i].key == keys[j] && old[j].key == keys[i] {
                 if let Err(e) = apply() {
                     return Some(Err(e));
                 }
@@ -684,11 +703,11 @@ impl<'a> Holdings<'a> {
         }
         // Each allocation a position leaves keeps a use.
         for j in Bits(changed) {
-            let slot = old_slots[j];
+            let slot = old[j].slot;
             if slot == NO_SLOT {
                 continue;
             }
-            let leaving = Bits(changed).filter(|&i| old_slots[i] == slot).count();
+            let leaving = Bits(changed).filter(|&i| old[i].slot == slot).count();
             let coming = Bits(changed).filter(|&i| new_slots[i] == slot).count();
             let uses = self.held.get(slot as usize)?.as_ref()?.counts.uses as usize;
             if uses + coming <= leaving {
@@ -710,7 +729,7 @@ impl<'a> Holdings<'a> {
         if write_a != write_b {
             // The memory at `a` now gets `b`'s access, and the other way round.
             for (at, write) in [(a, write_b), (b, write_a)] {
-                let slot = self.slots[at];
+                let slot = self.meta[at].slot;
                 if let Some(h) = self.held.get_mut(slot as usize).and_then(Option::as_mut) {
                     h.counts.writes = match write {
                         true => h.counts.writes + 1,
@@ -720,8 +739,7 @@ impl<'a> Holdings<'a> {
             }
         }
         self.uses.swap(a, b);
-        self.keys.swap(a, b);
-        self.slots.swap(a, b);
+        self.meta.swap(a, b);
         (self.uses[a].write, self.uses[b].write) = (write_a, write_b);
     }
 
@@ -737,16 +755,12 @@ impl<'a> Holdings<'a> {
         new_slots: [u32; MOST_ARGS],
     ) {
         let range = base..base + keys.len();
-        let (uses, old_keys, slots) = (
-            &mut self.uses[range.clone()],
-            &mut self.keys[range.clone()],
-            &mut self.slots[range],
-        );
+        let (uses, meta) = (&mut self.uses[range.clone()], &mut self.meta[range]);
         for j in Bits(changed) {
             let write = uses[j].write;
             if let Some(old) = self
                 .held
-                .get_mut(slots[j] as usize)
+                .get_mut(meta[j].slot as usize)
                 .and_then(Option::as_mut)
             {
                 old.counts.uses = old.counts.uses.saturating_sub(1);
@@ -765,7 +779,11 @@ impl<'a> Holdings<'a> {
                 host_code: false,
                 hold: Hold::Owned(new.alloc.clone()),
             };
-            (old_keys[j], slots[j]) = (keys[j], new_slots[j]);
+            meta[j] = UseMeta {
+                key: keys[j],
+                slot: new_slots[j],
+                movable: true,
+            };
         }
     }
 
@@ -826,28 +844,25 @@ impl<'a> Holdings<'a> {
         let (start, len) = self.ranges[node];
         if new_uses.len() == len as usize {
             for (at, u) in (start as usize..).zip(new_uses) {
-                self.slots[at] = self.slot_of_use(&u);
-                self.keys[at] = u.key();
+                self.meta[at] = UseMeta::of(&u, self.slot_of_use(&u));
                 self.uses[at] = u;
             }
         } else {
             // Another count (a child graph's contents): the old entries stay as inert
             // placeholders (they hold nothing), the new ones go at the end.
             let range = start as usize..(start + len) as usize;
-            for (u, key) in self.uses[range.clone()]
+            for (u, meta) in self.uses[range.clone()]
                 .iter_mut()
-                .zip(&mut self.keys[range.clone()])
+                .zip(&mut self.meta[range])
             {
                 u.hold = super::operand::Hold::Raw;
                 u.end = u.start;
-                *key = u.key();
+                *meta = UseMeta::of(u, NO_SLOT);
             }
-            self.slots[range].fill(NO_SLOT);
             let start = self.uses.len() as u32;
             let len = new_uses.len() as u32;
             for u in new_uses {
-                self.slots.push(self.slot_of_use(&u));
-                self.keys.push(u.key());
+                self.meta.push(UseMeta::of(&u, self.slot_of_use(&u)));
                 self.uses.push(u);
             }
             self.ranges[node] = (start, len);
@@ -1053,17 +1068,15 @@ mod tests {
     /// Checks the slots and keys against the uses: each use's slot is its allocation's, its key
     /// its own, and each held allocation's count of uses and writes is what the uses say.
     fn check_slots(holdings: &Holdings<'_>) {
-        assert_eq!(holdings.slots.len(), holdings.uses.len());
-        assert_eq!(holdings.keys.len(), holdings.uses.len());
+        assert_eq!(holdings.meta.len(), holdings.uses.len());
         let mut tally = vec![(0u32, 0u32); holdings.held.len()];
-        for ((u, &slot), key) in holdings
-            .uses
-            .iter()
-            .zip(&holdings.slots)
-            .zip(&holdings.keys)
-        {
-            assert_eq!(slot, holdings.slot_of_use(u), "the use's slot");
-            assert_eq!(*key, u.key(), "the use's key");
+        for (u, meta) in holdings.uses.iter().zip(&holdings.meta) {
+            let slot = meta.slot;
+            assert_eq!(
+                *meta,
+                UseMeta::of(u, holdings.slot_of_use(u)),
+                "the use's meta"
+            );
             if slot != NO_SLOT {
                 tally[slot as usize].0 += 1;
                 tally[slot as usize].1 += u32::from(u.write);
@@ -1210,7 +1223,7 @@ mod tests {
         let now = holdings.node_uses(0);
         assert!(now[0].same(&uses(&[(&y, false)])[0]), "y, read");
         assert!(now[1].same(&uses(&[(&x, true)])[0]), "x, written");
-        assert_eq!(holdings.node_keys(0), [ky, kx]);
+        assert!(holdings.node_keys(0).eq([&ky, &kx]));
         assert_eq!((writes(&holdings, &x), writes(&holdings, &y)), (1, 0));
         assert_eq!(Arc::strong_count(&x), strong, "nothing cloned");
         // Both arguments on one buffer: y, held, read and written by the node, x dropped... but
