@@ -163,15 +163,18 @@ impl Use<'_> {
     /// (What an update compares for every node, so it compares fields, not built keys.)
     #[inline]
     pub(crate) fn same(&self, other: &Use<'_>) -> bool {
-        let owner = |u: &Use<'_>| match &u.hold {
-            Hold::Owned(alloc) => Arc::as_ptr(alloc).cast::<()>(),
-            _ => std::ptr::null(),
+        // The allocations compared by address (`Arc::ptr_eq`: no pointer arithmetic through
+        // the vtable, as `key`'s `Arc::as_ptr` needs).
+        let same_owner = match (&self.hold, &other.hold) {
+            (Hold::Owned(a), Hold::Owned(b)) => Arc::ptr_eq(a, b),
+            (Hold::Owned(_), _) | (_, Hold::Owned(_)) => false,
+            _ => true,
         };
         self.start == other.start
             && self.end == other.end
             && self.write == other.write
             && self.host_code == other.host_code
-            && owner(self) == owner(other)
+            && same_owner
     }
 
     pub(crate) fn bytes(&self) -> usize {
