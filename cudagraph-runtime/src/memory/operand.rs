@@ -106,12 +106,18 @@ pub struct MemKey {
     pub(crate) owner: *const (),
 }
 
-/// The memory of a kernel's pointer arguments, in order: at most [`MemKeys::CAPACITY`] keys,
+/// The memory of a kernel's pointer arguments, in order: at most 12 keys (one per parameter),
 /// in an array nothing initialises beyond them (a kernel node's update fills one each time its
 /// memory changes; a struct holding the count too is zeroed whole by the optimizer). Not an
 /// API: the generated code's.
-#[allow(missing_debug_implementations)]
 pub struct MemKeys(std::mem::MaybeUninit<[MemKey; MemKeys::CAPACITY]>);
+
+impl std::fmt::Debug for MemKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // How many keys are written is the caller's to know.
+        f.debug_struct("MemKeys").finish_non_exhaustive()
+    }
+}
 
 impl MemKeys {
     /// As many as a kernel has parameters.
