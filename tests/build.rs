@@ -1,8 +1,10 @@
 //! Writes into `OUT_DIR` declarations too long to keep by hand: `chain.rs`, a `cuda_graph!`
 //! declaration of a chain of kernel nodes, each with its own scalar parameter, for the
 //! generated-code benchmarks; `chain_repeat.rs`, the same chain declared by repetition (a `for`
-//! loop); `spread.rs`, a declaration of a few hundred nodes of several kinds, for the test of
-//! large declarations. (The `compile-time` program times how long the chains take to compile.)
+//! loop); `long_chains.rs`, chains of 5000 and 10,000 nodes declared by repetition
+//! (`Chain5000`, `Chain10000`), for the generated-code benchmarks of large declarations;
+//! `spread.rs`, a declaration of a few hundred nodes of several kinds, for the test of large
+//! declarations. (The `compile-time` program times how long the chains take to compile.)
 //!
 //! The chain has 1000 nodes; `CUDAGRAPH_BENCH_CHAIN=10000` (or another length) at build time
 //! makes a longer one, for measuring the same benchmarks at that size.
@@ -13,6 +15,8 @@ use std::fmt::Write as _;
 mod declarations;
 
 const DEFAULT_NODES: usize = 1000;
+/// The lengths of `long_chains.rs`'s chains.
+const LONG_CHAINS: [usize; 2] = [5000, 10_000];
 const NODES_VAR: &str = "CUDAGRAPH_BENCH_CHAIN";
 
 fn main() {
@@ -82,6 +86,17 @@ fn main() {
         declarations::chain_by_repetition(nodes),
     )
     .expect("writing chain_repeat.rs");
+    let long_chains: String = LONG_CHAINS
+        .iter()
+        .map(|&nodes| {
+            declarations::chain_by_repetition_named(
+                &format!("Chain{nodes}"),
+                &format!("NODES_{nodes}"),
+                nodes,
+            )
+        })
+        .collect();
+    std::fs::write(out.join("long_chains.rs"), long_chains).expect("writing long_chains.rs");
     std::fs::write(out.join("spread.rs"), spread()).expect("writing spread.rs");
 }
 

@@ -8,7 +8,7 @@ use cudarc::driver::{sys, CudaFunction, DeviceRepr};
 
 use crate::error::{Error, Result};
 use crate::memory::operand::sealed::MemoryOperand;
-use crate::memory::operand::{MemKey, Use};
+use crate::memory::operand::{MemKey, MemKeys, Use};
 use crate::memory::{DeviceDst, DeviceSrc};
 use crate::ptr::{DevicePtr, DevicePtrMut};
 
@@ -552,19 +552,20 @@ pub trait KernelArgs: private::Signature + 'static {
             parameter a `&DeviceBuffer<T>` or a cudarc slice"
 )]
 pub trait KernelArgValues<'a, A: KernelArgs>: private::Arguments<'a, A> {
-    /// Calls `f` with the arguments' `kernelParams` array (see [`KernelArgs::with_reprs`]),
-    /// without taking the memory they point to.
+    /// The arguments' device representations (for [`KernelArgs::with_reprs`]), without taking
+    /// the memory they point to.
     #[doc(hidden)]
-    fn with_params<R>(&self, f: impl FnOnce(*mut *mut c_void) -> R) -> R;
+    fn reprs(&self) -> A::Reprs;
     /// What the kernel's launch check sees of the arguments.
     #[doc(hidden)]
     fn checked(&self) -> A::Checked;
-    /// Whether the pointer arguments are exactly the memory of `uses` (in order).
+    /// Whether the pointer arguments are exactly the memory `keys` (in order).
     #[doc(hidden)]
-    fn same_memory(&self, uses: &[Use<'a>]) -> bool;
-    /// The memory of the pointer arguments (in order), written into `keys`; returns how many.
+    fn same_memory<'k>(&self, keys: impl Iterator<Item = &'k MemKey>) -> bool;
+    /// The memory of the pointer arguments (in order), written into `keys` by
+    /// [`MemKeys::push`]; returns how many.
     #[doc(hidden)]
-    fn memory_keys(&self, keys: &mut [MemKey; MAX_PARAMS]) -> usize;
+    fn memory_keys(&self, keys: &mut MemKeys) -> usize;
     /// The arguments' device representations; the memory the pointers point to (in order), kept
     /// alive as the values say, is appended to `uses`.
     #[doc(hidden)]
@@ -604,11 +605,10 @@ macro_rules! tuple_args {
         impl<'a, $($t: Param, $v: KernelArg<'a, $t>),*> private::Arguments<'a, ($($t,)*)> for ($($v,)*) {}
         #[diagnostic::do_not_recommend]
         impl<'a, $($t: Param, $v: KernelArg<'a, $t>),*> KernelArgValues<'a, ($($t,)*)> for ($($v,)*) {
-            #[inline]
+            #[inline(always)]
             #[allow(clippy::unused_unit)]
-            fn with_params<R>(&self, f: impl FnOnce(*mut *mut c_void) -> R) -> R {
-                let mut reprs = ($(KernelArg::<'a, $t>::repr(&self.$i),)*);
-                <($($t,)*) as KernelArgs>::with_reprs(&mut reprs, f)
+            fn reprs(&self) -> ($($t::Repr,)*) {
+                ($(KernelArg::<'a, $t>::repr(&self.$i),)*)
             }
 
             #[inline(always)]
@@ -619,23 +619,21 @@ macro_rules! tuple_args {
 
             #[inline]
             #[allow(unused_mut, unused_variables)]
-            fn same_memory(&self, uses: &[Use<'a>]) -> bool {
-                let mut uses = uses.iter();
+            fn same_memory<'k>(&self, mut keys: impl Iterator<Item = &'k MemKey>) -> bool {
                 true $(&& match KernelArg::<'a, $t>::memory(&self.$i) {
-                    Some(key) => uses.next().is_some_and(|u| u.key() == key),
+                    Some(key) => keys.next().is_some_and(|k| *k == key),
                     None => true,
-                })* && uses.next().is_none()
+                })* && keys.next().is_none()
             }
 
             #[inline]
             #[allow(unused_mut, unused_variables)]
-            fn memory_keys(&self, keys: &mut [MemKey; MAX_PARAMS]) -> usize {
-                let mut count = 0;
+            fn memory_keys(&self, keys: &mut MemKeys) -> usize {
+                let mut len = 0;
                 $(if let Some(key) = KernelArg::<'a, $t>::memory(&self.$i) {
-                    keys[count] = key;
-                    count += 1;
+                    keys.push(&mut len, key);
                 })*
-                count
+                len
             }
 
             #[inline]
@@ -690,8 +688,9 @@ mod tests {
         // SAFETY: never dereferenced on a device.
         let p = unsafe { DevicePtr::<f32>::from_raw(0xdead_0000, 4) };
         let args = (7u32, 2.5f32, p);
-        KernelArgValues::<(u32, f32, DevicePtr<f32>)>::with_params(&args, |ptrs| {
-            // SAFETY: `with_params` gives three valid pointers to the device representations.
+        let mut reprs = KernelArgValues::<(u32, f32, DevicePtr<f32>)>::reprs(&args);
+        <(u32, f32, DevicePtr<f32>)>::with_reprs(&mut reprs, |ptrs| {
+            // SAFETY: `with_reprs` gives three valid pointers to the device representations.
             unsafe {
                 assert_eq!(*(*ptrs.add(0) as *const u32), 7);
                 assert_eq!(*(*ptrs.add(1) as *const f32), 2.5);

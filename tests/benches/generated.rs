@@ -12,6 +12,11 @@
 //!   most 1.1x.
 //! - `guard/k`: the same k changes through the params guard (`exec.params_mut()`, k `set_a<i>`,
 //!   `apply`) vs the same k raw calls, A/B. Targets as for the setters.
+//! - `setter/k of N` for N = 5000 and 10,000: the setters of chains of N nodes declared by
+//!   repetition (`Chain5000`, `Chain10000` of `build.rs`: one node in a `for` loop, an array
+//!   param `a: [f32; N]`), k = 1 and 10 elements changed (`exec.set_a(i, v)?`) vs the same k raw
+//!   single-node calls, A/B. Targets as for the setters: an update costs the same however large
+//!   the declaration.
 //! - `set_params/k`: `set_params` (whole replacement: every param compared) after changing k of
 //!   the N parameters (k = 1, 10, 100) vs rebuilding the whole graph from the declaration in place
 //!   (`rebuild`, the fastest whole-graph path) and `update` (whole-graph update). Target: k = 1
@@ -50,6 +55,7 @@ use cudagraph_tests::raw::kernel_node_params;
 use cudagraph_tests::{gpu, zeros, Kernels};
 
 include!(concat!(env!("OUT_DIR"), "/chain.rs"));
+include!(concat!(env!("OUT_DIR"), "/long_chains.rs"));
 
 cuda_graph! {
     /// One step of a ping-pong iteration: `x_new = x / 2 + x_new`, then `x_new *= 0.9`; the
@@ -298,6 +304,56 @@ fn main() {
         set_a(&mut p, i, get_a(exec.params(), i));
     }
 
+    // The setters of chains of 5000 and 10,000 nodes declared by repetition, A/B.
+    let mut long = Chain5000::build(
+        &gpu.ctx,
+        &Chain5000Params {
+            k: kernels.scale.clone(),
+            y: y.clone(),
+            n: THREADS,
+            a: [1.0; NODES_5000],
+        },
+    )
+    .expect("build Chain5000")
+    .instantiate()
+    .expect("instantiate Chain5000");
+    let raw_nodes = long_raw_nodes(NODES_5000, |i| {
+        let node = long.node(i).expect("an instance").node();
+        long.as_exec().graph().raw_node(node).expect("node")
+    });
+    let raw_exec = long.as_exec().raw();
+    long_setters(
+        &samples,
+        NODES_5000,
+        &mut |i, v| long.set_a(i, v),
+        (raw_exec, &raw_nodes, func, ctx, y.addr()),
+    );
+    drop(long);
+    let mut long = Chain10000::build(
+        &gpu.ctx,
+        &Chain10000Params {
+            k: kernels.scale.clone(),
+            y: y.clone(),
+            n: THREADS,
+            a: [1.0; NODES_10000],
+        },
+    )
+    .expect("build Chain10000")
+    .instantiate()
+    .expect("instantiate Chain10000");
+    let raw_nodes = long_raw_nodes(NODES_10000, |i| {
+        let node = long.node(i).expect("an instance").node();
+        long.as_exec().graph().raw_node(node).expect("node")
+    });
+    let raw_exec = long.as_exec().raw();
+    long_setters(
+        &samples,
+        NODES_10000,
+        &mut |i, v| long.set_a(i, v),
+        (raw_exec, &raw_nodes, func, ctx, y.addr()),
+    );
+    drop(long);
+
     // A ping-pong swap of two buffers the executable holds vs the two raw calls, A/B.
     let (x, x_new) = (
         zeros::<f32>(&gpu, THREADS as usize),
@@ -467,6 +523,21 @@ fn main() {
             "alternating blocks of 200; params_mut, k sets, apply",
         );
     }
+    for nodes in [NODES_5000, NODES_10000] {
+        for k in LONG_KS {
+            table.compare(
+                &samples,
+                "setters vs k raw calls A/B",
+                format!("{k} of {nodes}"),
+                (
+                    &format!("setter/ours/{k} of {nodes}"),
+                    &format!("setter/raw/{k} of {nodes}"),
+                ),
+                target(k),
+                "alternating blocks of 200; declared by repetition: `set_a(i, v)`",
+            );
+        }
+    }
     table.compare(
         &samples,
         "buffer swap vs 2 raw calls A/B",
@@ -492,6 +563,79 @@ fn main() {
         "8 unordered writers, 28 pairs: the check's share of a rebuild",
     );
     println!("\n{table}");
+}
+
+/// How many elements the rows of the long chains change.
+const LONG_KS: [usize; 2] = [1, 10];
+
+/// The elements the `k` of [`LONG_KS`] changes of a chain of `nodes` nodes: spread over it.
+fn long_picked(nodes: usize, k: usize) -> impl Iterator<Item = usize> {
+    (0..k).map(move |i| i * (nodes / k))
+}
+
+/// Per k of [`LONG_KS`], the raw nodes of [`long_picked`]'s elements (`raw_node(i)`: the raw
+/// node of instance `i`).
+fn long_raw_nodes(
+    nodes: usize,
+    mut raw_node: impl FnMut(usize) -> sys::CUgraphNode,
+) -> Vec<Vec<sys::CUgraphNode>> {
+    LONG_KS
+        .iter()
+        .map(|&k| long_picked(nodes, k).map(&mut raw_node).collect())
+        .collect()
+}
+
+/// The raw side of [`long_setters`]: the executable, per k of [`LONG_KS`] its raw nodes
+/// ([`long_raw_nodes`]), the kernel's function and context, and the address of the buffer the
+/// kernel scales.
+type LongRaw<'r> = (
+    sys::CUgraphExec,
+    &'r [Vec<sys::CUgraphNode>],
+    sys::CUfunction,
+    sys::CUcontext,
+    u64,
+);
+
+/// The `setter/k of N` rows of a chain of `nodes` nodes declared by repetition: for each k of
+/// [`LONG_KS`], `set` (the executable's `set_a(i, v)`) on k elements spread over the chain vs
+/// the raw call on their nodes, A/B.
+fn long_setters(
+    samples: &Samples,
+    nodes: usize,
+    set: &mut dyn FnMut(usize, f32) -> cudagraph_runtime::Result<f32>,
+    (raw_exec, raw_nodes, func, ctx, y): LongRaw<'_>,
+) {
+    for (k, raw_nodes) in LONG_KS.into_iter().zip(raw_nodes) {
+        let (ours_flip, raw_flip) = (Cell::new(false), Cell::new(false));
+        let flip = |f: &Cell<bool>| {
+            f.set(!f.get());
+            if f.get() {
+                1.5f32
+            } else {
+                1.0
+            }
+        };
+        samples.interleaved(
+            (
+                &format!("setter/ours/{k} of {nodes}"),
+                &format!("setter/raw/{k} of {nodes}"),
+            ),
+            200,
+            3,
+            || {
+                let v = flip(&ours_flip);
+                for i in long_picked(nodes, k) {
+                    set(i, v).expect("setter");
+                }
+            },
+            || {
+                let v = flip(&raw_flip);
+                for &node in raw_nodes {
+                    raw_set(raw_exec, node, func, ctx, v, y);
+                }
+            },
+        );
+    }
 }
 
 fn raw_set(

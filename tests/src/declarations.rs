@@ -40,23 +40,30 @@ pub fn chain(nodes: usize) -> String {
 }
 
 /// `ChainRep`: the graph of [`chain`], declared by repetition: nodes `node[0]` to
-/// `node[nodes - 1]`, node `i` scaling `y` by `a[i]`.
+/// `node[nodes - 1]`, node `i` scaling `y` by `a[i]`, with `pub const NODES` their count.
 pub fn chain_by_repetition(nodes: usize) -> String {
+    chain_by_repetition_named("ChainRep", "NODES", nodes)
+}
+
+/// [`chain_by_repetition`] as graph `name`, its count the constant `count` (declarations of
+/// several lengths side by side).
+pub fn chain_by_repetition_named(name: &str, count: &str, nodes: usize) -> String {
     let mut src = String::from("cuda_graph! {\n");
     let _ = writeln!(
         src,
         "    /// A chain of {nodes} tiny kernels, each scaling `y` by its own `a[i]`, by \
          repetition."
     );
-    src.push_str("    pub graph ChainRep {\n");
-    let _ = writeln!(src, "        pub const NODES: usize = {nodes};");
+    let _ = writeln!(src, "    pub graph {name} {{");
+    let _ = writeln!(src, "        pub const {count}: usize = {nodes};");
     src.push_str("        params {\n");
     src.push_str(CHAIN_PARAMS);
-    src.push_str("            a: [f32; NODES],\n        }\n");
-    src.push_str("        for i in 0..NODES {\n");
+    let _ = writeln!(src, "            a: [f32; {count}],\n        }}");
+    let _ = writeln!(src, "        for i in 0..{count} {{");
     src.push_str("            node[i]: kernel k<<<1, 32>>>(n, a[i], y);\n        }\n");
-    src.push_str(
-        "        for i in 0..NODES - 1 {\n            node[i] -> node[i + 1];\n        }\n",
+    let _ = writeln!(
+        src,
+        "        for i in 0..{count} - 1 {{\n            node[i] -> node[i + 1];\n        }}"
     );
     src.push_str("    }\n}\n");
     src
@@ -73,7 +80,14 @@ mod tests {
         assert!(hand.contains("n0 -> n1 -> n2;"));
         assert!(!chain(1).contains("->"), "one node, no edge");
         let repeated = chain_by_repetition(3);
+        assert!(repeated.contains("pub graph ChainRep {"));
         assert!(repeated.contains("pub const NODES: usize = 3;"));
+        assert!(repeated.contains("a: [f32; NODES],"));
+        assert!(repeated.contains("for i in 0..NODES - 1 {"));
         assert!(repeated.contains("node[i] -> node[i + 1];"));
+        let named = chain_by_repetition_named("Long", "LONG", 5000);
+        assert!(named.contains("pub graph Long {"));
+        assert!(named.contains("pub const LONG: usize = 5000;"));
+        assert!(named.contains("for i in 0..LONG {"));
     }
 }

@@ -32,10 +32,10 @@ use crate::{Error, Result};
 /// nodes were last updated.
 #[derive(Debug)]
 pub struct Tracker {
-    /// Per node (by build position): a param it reads changed since its last update.
-    stale: Box<[bool]>,
-    /// Per node: set through its handle since its last update from the params.
-    by_handle: Box<[bool]>,
+    /// Per node (by build position): [`STALE`] (a param it reads changed since its last
+    /// update) and [`BY_HANDLE`] (set through its handle since its last update from the
+    /// params); one byte each, so that an update reads one array.
+    nodes: Box<[u8]>,
     /// The stale nodes, in the order they became stale (entries whose node was brought up to
     /// date since are skipped).
     pending: Vec<u32>,
@@ -54,15 +54,34 @@ pub struct Tracker {
     /// Why the executable cannot be updated or launched any more: a refused change could not be
     /// undone (see [`undo`]). Only a whole-graph update ([`Tracker::clear`]) lifts it.
     broken: Option<Box<str>>,
+    /// The values the last swap exchanged and the slots they lie in: a loop swapping two
+    /// buffers swaps the same two every time, and their slots need not be searched again.
+    /// (Boxed: the fields every update reads stay on few cache lines.)
+    last_swap: Option<Box<SwapSlots>>,
 }
+
+/// Two values a swap exchanged: their byte offsets in the params and their size, and the slots
+/// each lies in (`first..end`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SwapSlots {
+    at: (usize, usize),
+    len: usize,
+    a: (usize, usize),
+    b: (usize, usize),
+}
+
+/// In [`Tracker::nodes`]: a param the node reads changed since its last update.
+const STALE: u8 = 1;
+/// In [`Tracker::nodes`]: the node was set through its handle since its last update from the
+/// params.
+const BY_HANDLE: u8 = 2;
 
 impl Tracker {
     /// A tracker for `nodes` nodes and `params` slots (params, and elements of array params),
     /// all up to date.
     pub fn new(nodes: usize, params: usize) -> Self {
         Self {
-            stale: vec![false; nodes].into_boxed_slice(),
-            by_handle: vec![false; nodes].into_boxed_slice(),
+            nodes: vec![0; nodes].into_boxed_slice(),
             pending: Vec::new(),
             changed: vec![false; params].into_boxed_slice(),
             changed_list: Vec::new(),
@@ -70,6 +89,7 @@ impl Tracker {
             check: false,
             dirty: false,
             broken: None,
+            last_swap: None,
         }
     }
 
@@ -94,9 +114,9 @@ impl Tracker {
             self.changed_list.push(param as u32);
         }
         for &node in readers {
-            let stale = &mut self.stale[node as usize];
-            if !*stale {
-                *stale = true;
+            let state = &mut self.nodes[node as usize];
+            if *state & STALE == 0 {
+                *state |= STALE;
                 self.pending.push(node);
             }
         }
@@ -108,8 +128,7 @@ impl Tracker {
     /// node reads changes (or `set_params` resets it), even over a change made before.
     #[inline]
     pub fn set_by_handle(&mut self, node: usize) {
-        self.stale[node] = false;
-        self.by_handle[node] = true;
+        self.nodes[node] = BY_HANDLE;
     }
 
     /// Node `node` took a change through its handle in part only (some of the copies of a node
@@ -127,9 +146,9 @@ impl Tracker {
 
     /// Marks stale every node set through its handle (for `set_params`, which resets them).
     fn stage_set_by_handle(&mut self) {
-        for (node, &by_handle) in self.by_handle.iter().enumerate() {
-            if by_handle && !self.stale[node] {
-                self.stale[node] = true;
+        for (node, state) in self.nodes.iter_mut().enumerate() {
+            if *state == BY_HANDLE {
+                *state |= STALE;
                 self.pending.push(node as u32);
                 self.dirty = true;
             }
@@ -139,7 +158,7 @@ impl Tracker {
     /// The change is over, made or undone: nothing is pending, the params are the applied ones.
     fn settle(&mut self) {
         for &node in &self.pending {
-            self.stale[node as usize] = false;
+            self.nodes[node as usize] &= !STALE;
         }
         self.pending.clear();
         self.updated.clear();
@@ -154,8 +173,7 @@ impl Tracker {
     /// Every node agrees with the params, and the applied params are the params (a whole-graph
     /// update made them all anew).
     pub fn clear(&mut self) {
-        self.stale.fill(false);
-        self.by_handle.fill(false);
+        self.nodes.fill(0);
         self.changed.fill(false);
         self.pending.clear();
         self.changed_list.clear();
@@ -273,10 +291,11 @@ fn forward<E: Tracked>(exec: &mut E) -> Result<usize> {
             };
             at += 1;
             let n = node as usize;
-            if !tracker.stale[n] {
+            let state = tracker.nodes[n];
+            if state & STALE == 0 {
                 continue;
             }
-            if tracker.by_handle[n] != handled {
+            if (state & BY_HANDLE != 0) != handled {
                 handled_waiting = true;
                 continue;
             }
@@ -284,8 +303,7 @@ fn forward<E: Tracked>(exec: &mut E) -> Result<usize> {
             update(exec, index as usize)?;
             let tracker = exec.tracker();
             // Not stale any more: a second entry for the node is skipped.
-            tracker.stale[n] = false;
-            tracker.by_handle[n] = false;
+            tracker.nodes[n] = 0;
             tracker.updated.push(node);
         }
     }
@@ -393,13 +411,27 @@ pub fn stage_swap<E: Tracked, T>(
         return Err(outside_params());
     };
     std::mem::swap(a, b);
-    let params = exec.params_mut();
     let len = size_of::<T>();
-    let (slots_a, slots_b) = (
-        E::slots_at(params, at_a, len),
-        E::slots_at(params, at_b, len),
-    );
-    for param in slots_a.chain(slots_b) {
+    // The slots depend on the offsets and the size only (the params' layout is their type's).
+    let swap = match exec.tracker().last_swap.as_deref() {
+        Some(&last) if last.at == (at_a, at_b) && last.len == len => last,
+        _ => {
+            let params = exec.params_mut();
+            let (a, b) = (
+                E::slots_at(params, at_a, len),
+                E::slots_at(params, at_b, len),
+            );
+            let swap = SwapSlots {
+                at: (at_a, at_b),
+                len,
+                a: (a.start, a.end),
+                b: (b.start, b.end),
+            };
+            exec.tracker().last_swap = Some(Box::new(swap));
+            swap
+        }
+    };
+    for param in (swap.a.0..swap.a.1).chain(swap.b.0..swap.b.1) {
         exec.write_indirect(param);
         stage(exec, param);
     }
@@ -698,7 +730,7 @@ mod tests {
         stage(&mut e, 2);
         assert!(set_all(&mut e).is_err());
         assert!(e.updates.is_empty(), "node 0 keeps its handle's values");
-        assert!(e.tracker.by_handle[0], "and stays the handle's");
+        assert_eq!(e.tracker.nodes[0], BY_HANDLE, "and stays the handle's");
         assert_eq!(e.params, built());
         // A good `set_params` resets it.
         assert_eq!(set_all(&mut e).unwrap(), 1);

@@ -11,11 +11,11 @@ use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::graph::{refuse_captured, Graph};
 use crate::kernel::{
-    launch_refused, Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig, MAX_PARAMS,
+    launch_refused, Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig,
 };
 use crate::memory::alloc::Space;
 use crate::memory::hazard::{host_code_conflict, reaches};
-use crate::memory::operand::{DeclaredUse, MemKey, Use};
+use crate::memory::operand::{DeclaredUse, MemKeys, Use};
 use crate::node::{
     check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, Event, EventParams,
     EventRecordNode, EventWaitNode, ExternalSemaphore, HostCall, HostNode, HostParams, HostViews,
@@ -234,20 +234,56 @@ impl<'a> GraphExec<'a> {
             config: *config,
         };
         let raw = self.raw;
-        if args.same_memory(self.memory.node_uses(index)) {
+        if args.same_memory(self.memory.node_keys(index)) {
             // The hot path: the same memory, new values; nothing to keep or release.
-            let result = args.with_params(|params| {
+            let result = A::with_reprs(&mut args.reprs(), |params| {
                 // SAFETY: live executable; `raw_node` is a kernel node of its graph; `params`
                 // holds the arguments of its parameter list `A`.
                 unsafe { launch.update(raw, raw_node, params) }
             });
             return result.map_err(|e| self.at_node(e, index));
         }
-        self.send_kernel_params_new_memory(index, raw_node, launch, args)
+        self.send_kernel_params_moved(index, raw_node, launch, args)
     }
 
     /// [`GraphExec::send_kernel_params`] when the arguments point to other memory than the node
-    /// uses now: the new memory is taken, the old released after the launches that may use it.
+    /// uses now. Memory the executable holds, moved between (two buffers swapped in the node,
+    /// or the node moved to a buffer another node uses): the driver call, and the node's uses
+    /// rearranged, nothing registered or released (see `Holdings::move_within`). Anything else
+    /// goes the general way.
+    // Not inlined: what it keeps on the stack would make every update's frame larger, the hot
+    // path's included (which runs between driver calls that evict the stack from the caches).
+    #[inline(never)]
+    fn send_kernel_params_moved<A: KernelArgs>(
+        &mut self,
+        index: usize,
+        raw_node: sys::CUgraphNode,
+        launch: KernelLaunch,
+        args: impl KernelArgValues<'a, A>,
+    ) -> Result<()> {
+        let mut keys = MemKeys::new();
+        let count = args.memory_keys(&mut keys);
+        // SAFETY: `memory_keys` wrote `count` keys.
+        let keys = unsafe { keys.first(count) };
+        let raw = self.raw;
+        let mut reprs = args.reprs();
+        let mut apply = || {
+            A::with_reprs(&mut reprs, |params| {
+                // SAFETY: live executable; `raw_node` is a kernel node of its graph; `params`
+                // holds the arguments of its parameter list `A`.
+                unsafe { launch.update(raw, raw_node, params) }
+            })
+        };
+        if let Some(moved) = self.memory.move_within(index, keys, &mut apply) {
+            return moved.map_err(|e| self.at_node(e, index));
+        }
+        self.send_kernel_params_new_memory(index, raw_node, launch, args)
+    }
+
+    /// [`GraphExec::send_kernel_params_moved`] when the arguments point to memory the node cannot
+    /// just move to (memory new to the executable, or memory the node was the last to use): the
+    /// new memory is taken, the old released after the launches that may use it.
+    #[cold]
     #[inline(never)]
     fn send_kernel_params_new_memory<A: KernelArgs>(
         &mut self,
@@ -256,22 +292,6 @@ impl<'a> GraphExec<'a> {
         launch: KernelLaunch,
         args: impl KernelArgValues<'a, A>,
     ) -> Result<()> {
-        // The node's own memory in another order (two buffers swapped): the driver call, and
-        // the node's uses reordered, nothing taken or released.
-        let mut keys = [MemKey::NONE; MAX_PARAMS];
-        let count = args.memory_keys(&mut keys);
-        let keys = &keys[..count];
-        if self.memory.is_permutation(index, keys) {
-            let raw = self.raw;
-            let result = args.with_params(|params| {
-                // SAFETY: live executable; `raw_node` is a kernel node of its graph; `params`
-                // holds the arguments of its parameter list `A`.
-                unsafe { launch.update(raw, raw_node, params) }
-            });
-            result.map_err(|e| self.at_node(e, index))?;
-            self.memory.permute(index, keys);
-            return Ok(());
-        }
         // The uses go into the executable's scratch list: no allocation per update.
         let mut uses = std::mem::take(&mut self.scratch);
         uses.clear();

@@ -8,7 +8,9 @@
 //!   freed, and reached by host code or by other executables, only after that marker.
 //! - Moving a node between device memory the executable holds (two buffers swapped between
 //!   launches) is neither: the memory stays registered and nothing is released, so the update
-//!   touches no allocation's record and records no marker (`Holdings::replace_one`).
+//!   touches no allocation's record and records no marker (`Holdings::move_within` for kernel
+//!   nodes, which reaches the executable's counts through each use's slot without a lookup;
+//!   `Holdings::replace_one` for the other kinds).
 //! - A launch records nothing: it enters the gate (when the executable holds owned memory),
 //!   waits for whatever registration or host access left pending, and notes its stream.
 
@@ -32,14 +34,58 @@ struct Held {
     counts: UseCounts,
 }
 
+/// What an update compares and counts of one use, kept beside it: a kernel node's update
+/// compares its arguments' memory with the node's (every update), and one that moves the node
+/// between allocations the executable holds reaches their counts through the slot; neither
+/// reads the use itself or looks the allocation up. Two uses to a cache line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct UseMeta {
+    /// The use's key ([`Use::key`]).
+    key: MemKey,
+    /// The slot in [`Holdings::held`] of the owned allocation it holds, or [`NO_SLOT`].
+    slot: u32,
+    /// Memory a kernel's argument may leave with nothing released (see [`movable`]).
+    movable: bool,
+}
+
+impl UseMeta {
+    /// `u`'s, its allocation in `slot`.
+    fn of(u: &Use<'_>, slot: u32) -> Self {
+        Self {
+            key: u.key(),
+            slot,
+            movable: movable(u),
+        }
+    }
+}
+
+/// What an update looks up of a held allocation by its address: kept beside its slot.
+#[derive(Clone, Copy)]
+struct SlotKey {
+    /// The allocation's address ([`alloc_key`]); 0 for a free slot.
+    key: usize,
+    /// Device memory (which a kernel node may move to without a check).
+    device: bool,
+}
+
 /// An executable's uses of memory (see the module docs).
 pub(crate) struct Holdings<'a> {
     fence: Arc<Fence>,
     uses: Vec<Use<'a>>,
+    /// Per entry of `uses`: what updates compare and count of it (see [`UseMeta`]).
+    meta: Vec<UseMeta>,
     /// Each node's uses: `uses[start..start + len]`.
     ranges: Vec<(u32, u32)>,
-    /// Owned allocations in use, by address.
-    held: HashMap<usize, Held, BuildHasherDefault<AddrHasher>>,
+    /// Owned allocations in use, each in a slot that stays its own while it is held (`None`: a
+    /// free slot, listed in `free`).
+    held: Vec<Option<Held>>,
+    /// Per slot of `held`: the allocation's address and space (a free slot's address is 0).
+    slot_keys: Vec<SlotKey>,
+    /// The slot of each allocation of `held`, by address (for many allocations; a few are found
+    /// in `slot_keys`).
+    index: SlotIndex,
+    /// The free slots of `held`.
+    free: Vec<u32>,
     /// Launches go through the fence's gate (owned memory is in use, host code may access it).
     gated: bool,
     launched: bool,
@@ -50,10 +96,16 @@ impl std::fmt::Debug for Holdings<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Holdings")
             .field("uses", &self.uses.len())
-            .field("allocations", &self.held.len())
+            .field("allocations", &self.index.len())
             .finish_non_exhaustive()
     }
 }
+
+/// The slots of the owned allocations an executable uses, by address (see [`AddrHasher`]).
+type SlotIndex = HashMap<usize, u32, BuildHasherDefault<AddrHasher>>;
+
+/// A [`UseMeta::slot`] for a use that holds no owned allocation.
+const NO_SLOT: u32 = u32::MAX;
 
 fn alloc_key(alloc: &Arc<dyn Allocation>) -> usize {
     Arc::as_ptr(alloc).cast::<()>() as usize
@@ -101,6 +153,37 @@ struct Moved {
     key: usize,
     uses: i32,
     writes: i32,
+}
+
+/// The most pointer arguments of a kernel node that [`Holdings::move_within`] moves (one with
+/// more goes the general way).
+const MOST_ARGS: usize = 8;
+
+/// The positions of the bits set in a mask, lowest first.
+struct Bits(u8);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let bit = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(bit)
+    }
+}
+
+/// Memory a kernel node's argument may leave with nothing released: owned device memory
+/// (whose last use is the caller's to rule out) and raw pointers.
+fn movable(u: &Use<'_>) -> bool {
+    match u.hold {
+        Hold::Owned(_) => u.space == Space::Device,
+        Hold::Raw => true,
+        _ => false,
+    }
 }
 
 /// Owned allocations among `uses`, with their counts, in first-use order.
@@ -151,8 +234,12 @@ impl<'a> Holdings<'a> {
         let mut holdings = Self {
             fence: Arc::new(Fence::bound_to(stream)),
             uses: Vec::new(),
+            meta: Vec::new(),
             ranges: Vec::new(),
-            held: HashMap::default(),
+            held: Vec::new(),
+            slot_keys: Vec::new(),
+            index: SlotIndex::default(),
+            free: Vec::new(),
             gated: false,
             launched: false,
             last_stream: None,
@@ -175,9 +262,15 @@ impl<'a> Holdings<'a> {
             registered.push(held);
         }
         for held in registered {
-            holdings.held.insert(alloc_key(&held.alloc), held);
+            holdings.hold(held);
         }
-        holdings.gated = !holdings.held.is_empty();
+        let meta = holdings
+            .uses
+            .iter()
+            .map(|u| UseMeta::of(u, holdings.slot_of_use(u)))
+            .collect();
+        holdings.meta = meta;
+        holdings.gated = !holdings.index.is_empty();
         holdings.wait_for_borrowed_homes(&holdings.uses);
         Ok(holdings)
     }
@@ -213,6 +306,79 @@ impl<'a> Holdings<'a> {
         }
     }
 
+    /// The allocation at address `key` the executable holds, if it does.
+    #[inline]
+    fn held(&self, key: usize) -> Option<&Held> {
+        let slot = *self.index.get(&key)?;
+        self.held[slot as usize].as_ref()
+    }
+
+    /// [`Holdings::held`], to change its counts.
+    #[inline]
+    fn held_mut(&mut self, key: usize) -> Option<&mut Held> {
+        let slot = *self.index.get(&key)?;
+        self.held[slot as usize].as_mut()
+    }
+
+    /// The slot of the owned allocation `u` holds, or [`NO_SLOT`].
+    #[inline]
+    fn slot_of_use(&self, u: &Use<'_>) -> u32 {
+        u.owned()
+            .and_then(|a| self.index.get(&alloc_key(a)).copied())
+            .unwrap_or(NO_SLOT)
+    }
+
+    /// Holds `held` (an allocation not held yet), in a free slot if there is one.
+    fn hold(&mut self, held: Held) {
+        let slot_key = SlotKey {
+            key: alloc_key(&held.alloc),
+            device: held.alloc.space() == Space::Device,
+        };
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.held[slot as usize] = Some(held);
+                self.slot_keys[slot as usize] = slot_key;
+                slot
+            }
+            None => {
+                self.held.push(Some(held));
+                self.slot_keys.push(slot_key);
+                (self.held.len() - 1) as u32
+            }
+        };
+        self.index.insert(slot_key.key, slot);
+    }
+
+    /// Stops holding the allocation at address `key` (no use holds it any more), freeing its
+    /// slot.
+    fn unhold(&mut self, key: usize) {
+        if let Some(slot) = self.index.remove(&key) {
+            self.held[slot as usize] = None;
+            self.slot_keys[slot as usize] = SlotKey {
+                key: 0,
+                device: false,
+            };
+            self.free.push(slot);
+        }
+    }
+
+    /// The slot of the held device allocation that owns the memory of `key`, if any: among a
+    /// few slots, found by looking at each; among more, by the index.
+    #[inline]
+    fn device_slot(&self, key: &MemKey) -> Option<u32> {
+        const SCANNED: usize = 8;
+        let owner = key.owner as usize;
+        if owner == 0 {
+            return None;
+        }
+        let slot = if self.slot_keys.len() <= SCANNED {
+            self.slot_keys.iter().position(|s| s.key == owner)? as u32
+        } else {
+            *self.index.get(&owner)?
+        };
+        self.slot_keys[slot as usize].device.then_some(slot)
+    }
+
     fn first_user(&self, alloc: &Arc<dyn Allocation>) -> usize {
         let key = alloc_key(alloc);
         self.ranges
@@ -230,7 +396,8 @@ impl<'a> Holdings<'a> {
     /// `AllocState::set_dependents`).
     pub(crate) fn dependents(&self) -> Vec<super::alloc::Dependent> {
         self.held
-            .values()
+            .iter()
+            .flatten()
             .map(|h| super::alloc::Dependent {
                 alloc: h.alloc.clone(),
                 counts: h.counts,
@@ -253,7 +420,7 @@ impl<'a> Holdings<'a> {
     /// executable held before keeps its holder, memory new to it loses it.
     fn unregister_all(&self, held: &[Held]) {
         for h in held {
-            let last = !self.held.contains_key(&alloc_key(&h.alloc));
+            let last = !self.index.contains_key(&alloc_key(&h.alloc));
             h.alloc
                 .state()
                 .unregister(&self.fence, h.counts, last, self.launched);
@@ -292,6 +459,16 @@ impl<'a> Holdings<'a> {
                 (!same).then(|| (node, new.to_vec()))
             })
             .collect()
+    }
+
+    /// The keys of node `node`'s uses (see [`Use::key`]).
+    #[inline]
+    pub(crate) fn node_keys(&self, node: usize) -> impl ExactSizeIterator<Item = &MemKey> {
+        let meta = match self.ranges.get(node) {
+            Some(&(start, len)) => &self.meta[start as usize..(start + len) as usize],
+            None => &[],
+        };
+        meta.iter().map(|m| &m.key)
     }
 
     /// The uses of node `node`.
@@ -366,8 +543,7 @@ impl<'a> Holdings<'a> {
         }
         // Memory this executable stops using altogether is released after the marker.
         let releases = less.iter().any(|l| {
-            self.held
-                .get(&alloc_key(&l.alloc))
+            self.held(alloc_key(&l.alloc))
                 .is_some_and(|h| h.counts.uses <= l.counts.uses)
         });
         if releases && self.launched {
@@ -400,20 +576,19 @@ impl<'a> Holdings<'a> {
         for (_, new_uses) in &changes {
             self.wait_for_borrowed_homes(new_uses);
         }
+        // Memory new to the executable gets its slot before the uses that hold it.
+        for held in registered {
+            match self.held_mut(alloc_key(&held.alloc)) {
+                Some(h) => h.counts.add(held.counts),
+                None => self.hold(held),
+            }
+        }
         for (node, new_uses) in changes {
             self.set_node_uses(node, new_uses.into_iter());
         }
-        for held in registered {
-            match self.held.get_mut(&alloc_key(&held.alloc)) {
-                Some(h) => h.counts.add(held.counts),
-                None => {
-                    self.held.insert(alloc_key(&held.alloc), held);
-                }
-            }
-        }
         for l in less {
             let key = alloc_key(&l.alloc);
-            let last = match self.held.get_mut(&key) {
+            let last = match self.held_mut(key) {
                 Some(h) => {
                     h.counts = h.counts.saturating_sub(l.counts);
                     h.counts.uses == 0
@@ -424,10 +599,10 @@ impl<'a> Holdings<'a> {
                 .state()
                 .unregister(&self.fence, l.counts, last, self.launched);
             if last {
-                self.held.remove(&key);
+                self.unhold(key);
             }
         }
-        self.gated = !self.held.is_empty();
+        self.gated = !self.index.is_empty();
         Ok(())
     }
 
@@ -453,7 +628,7 @@ impl<'a> Holdings<'a> {
             Some(count) => {
                 apply()?;
                 for m in &moved[..count] {
-                    if let Some(h) = self.held.get_mut(&m.key) {
+                    if let Some(h) = self.held_mut(m.key) {
                         h.counts.uses = h.counts.uses.saturating_add_signed(m.uses);
                         h.counts.writes = h.counts.writes.saturating_add_signed(m.writes);
                     }
@@ -465,63 +640,152 @@ impl<'a> Holdings<'a> {
         }
     }
 
-    /// Whether the memory `keys` (a node's pointer arguments, in order) is node `node`'s
-    /// current memory in another order, each range used once, all of it owned device memory or
-    /// raw pointers: then [`Holdings::permute`] makes the node's uses that order with nothing
-    /// taken or released (a kernel node whose two buffers swapped places).
-    #[inline]
-    pub(crate) fn is_permutation(&self, node: usize, keys: &[MemKey]) -> bool {
-        let old = self.node_uses(node);
-        if old.len() != keys.len() || keys.len() > MOST_MOVED {
-            return false;
+    /// Makes node `node` (a kernel node) use the memory `keys` (its pointer arguments, in order)
+    /// around `apply` (its driver call), with nothing registered or released, when it can;
+    /// `None` when it cannot (nothing done: the update goes the general way,
+    /// [`Holdings::replace_one`]).
+    ///
+    /// It can when every argument whose memory changes moves from owned device memory (or a raw
+    /// pointer) to owned device memory the executable holds (registered, its earlier work
+    /// waited for), and every allocation it leaves stays in use (nothing to release, no
+    /// completion marker). That is the update of a loop that swaps two buffers between launches
+    /// (Jacobi's `x` and `x_new`, double-buffered pipelines), whether the node's two buffers
+    /// swap places or the node moves from one buffer to the other. The checks the general way
+    /// makes of new uses (host code, captured memory, conditional handles, indirect values,
+    /// graph allocations) concern other kinds of memory than these, and so cannot refuse them.
+    ///
+    /// Each changed argument's use is then made anew from the allocation the executable holds
+    /// (one reference count taken, the old use's given back), or, when two arguments' memory
+    /// swapped places, the two uses swap; each keeps its position's access (the parameter there
+    /// reads or writes), and the counts follow. When `apply` fails, nothing changes.
+    // Not generic, and not inlined into the kernel updates that call it: one copy of the code
+    // serves every node (what a run between driver calls, which evict it from the caches,
+    // fetches again), the driver call behind one indirect call.
+    #[inline(never)]
+    pub(crate) fn move_within(
+        &mut self,
+        node: usize,
+        keys: &[MemKey],
+        apply: &mut dyn FnMut() -> Result<()>,
+    ) -> Option<Result<()>> {
+        let &(start, len) = self.ranges.get(node)?;
+        let (base, n) = (start as usize, len as usize);
+        if n != keys.len() || n > MOST_ARGS {
+            return None;
         }
-        let eligible = |u: &Use<'_>| match u.hold {
-            Hold::Owned(_) => u.space == Space::Device,
-            Hold::Raw => true,
-            _ => false,
-        };
-        let mut taken = [false; MOST_MOVED];
-        keys.iter().all(|key| {
-            let found = old
-                .iter()
-                .enumerate()
-                .position(|(i, u)| !taken[i] && eligible(u) && u.key() == *key);
-            found.map(|i| taken[i] = true).is_some()
-        })
+        let old = self.meta.get(base..base + n)?;
+        // The changed positions, and the slot of the memory each takes.
+        let mut changed = 0u8;
+        for (j, (old, key)) in old.iter().zip(keys).enumerate() {
+            if old.key != *key {
+                if !old.movable {
+                    return None;
+                }
+                changed |= 1 << j;
+            }
+        }
+        // Two arguments whose memory swapped places (a kernel reading `x` and writing `x_new`
+        // after the two are swapped): the two uses swap places, nothing taken or given back.
+        if changed.count_ones() == 2 {
+            let (i, j) = (
+                changed.trailing_zeros() as usize,
+                7 - changed.leading_zeros() as usize,
+            );
+            if old[i].key == keys[j] && old[j].key == keys[i] {
+                if let Err(e) = apply() {
+                    return Some(Err(e));
+                }
+                self.swap_uses(base + i, base + j);
+                return Some(Ok(()));
+            }
+        }
+        let mut new_slots = [NO_SLOT; MOST_ARGS];
+        for j in Bits(changed) {
+            new_slots[j] = self.device_slot(&keys[j])?;
+        }
+        // Each allocation a position leaves keeps a use.
+        for j in Bits(changed) {
+            let slot = old[j].slot;
+            if slot == NO_SLOT {
+                continue;
+            }
+            let leaving = Bits(changed).filter(|&i| old[i].slot == slot).count();
+            let coming = Bits(changed).filter(|&i| new_slots[i] == slot).count();
+            let uses = self.held.get(slot as usize)?.as_ref()?.counts.uses as usize;
+            if uses + coming <= leaving {
+                return None;
+            }
+        }
+        if let Err(e) = apply() {
+            return Some(Err(e));
+        }
+        self.take_moves(base, keys, changed, new_slots);
+        Some(Ok(()))
     }
 
-    /// Reorders node `node`'s uses into the order of `keys`, checked by
-    /// [`Holdings::is_permutation`] (its driver call made): each use moves to the position of
-    /// its memory among the arguments, and takes that position's access (the parameter there
-    /// reads or writes). Nothing is cloned: no reference count changes.
-    pub(crate) fn permute(&mut self, node: usize, keys: &[MemKey]) {
-        let Some(&(start, len)) = self.ranges.get(node) else {
-            return;
-        };
-        let uses = &mut self.uses[start as usize..(start + len) as usize];
-        // Each position's access belongs to the parameter there, whatever memory it gets.
-        let mut writes = [false; MOST_MOVED];
-        for (w, u) in writes.iter_mut().zip(uses.iter()) {
-            *w = u.write;
-        }
-        for (j, key) in keys.iter().enumerate() {
-            if let Some(k) = (j..uses.len()).find(|&k| uses[k].key() == *key) {
-                uses.swap(j, k);
-            }
-        }
-        for (u, &write) in uses.iter_mut().zip(writes.iter()) {
-            if u.write != write {
-                if let Hold::Owned(alloc) = &u.hold {
-                    if let Some(h) = self.held.get_mut(&alloc_key(alloc)) {
-                        if write {
-                            h.counts.writes += 1;
-                        } else {
-                            h.counts.writes = h.counts.writes.saturating_sub(1);
-                        }
-                    }
+    /// Swaps the memory of uses `a` and `b` of one node, each keeping its access (the parameter
+    /// there reads or writes): [`Holdings::move_within`] for two buffers that swapped places.
+    #[inline(never)]
+    fn swap_uses(&mut self, a: usize, b: usize) {
+        let (write_a, write_b) = (self.uses[a].write, self.uses[b].write);
+        if write_a != write_b {
+            // The memory at `a` now gets `b`'s access, and the other way round.
+            for (at, write) in [(a, write_b), (b, write_a)] {
+                let slot = self.meta[at].slot;
+                if let Some(h) = self.held.get_mut(slot as usize).and_then(Option::as_mut) {
+                    h.counts.writes = match write {
+                        true => h.counts.writes + 1,
+                        false => h.counts.writes.saturating_sub(1),
+                    };
                 }
-                u.write = write;
             }
+        }
+        self.uses.swap(a, b);
+        self.meta.swap(a, b);
+        (self.uses[a].write, self.uses[b].write) = (write_a, write_b);
+    }
+
+    /// [`Holdings::move_within`]'s commit, after the driver call: the node's uses at `base..`
+    /// take the memory `keys` at the `changed` positions, each from the allocation in its
+    /// `new_slots` entry.
+    #[inline(never)]
+    fn take_moves(
+        &mut self,
+        base: usize,
+        keys: &[MemKey],
+        changed: u8,
+        new_slots: [u32; MOST_ARGS],
+    ) {
+        let range = base..base + keys.len();
+        let (uses, meta) = (&mut self.uses[range.clone()], &mut self.meta[range]);
+        for j in Bits(changed) {
+            let write = uses[j].write;
+            if let Some(old) = self
+                .held
+                .get_mut(meta[j].slot as usize)
+                .and_then(Option::as_mut)
+            {
+                old.counts.uses = old.counts.uses.saturating_sub(1);
+                old.counts.writes = old.counts.writes.saturating_sub(u32::from(write));
+            }
+            let new = self.held[new_slots[j] as usize]
+                .as_mut()
+                .expect("planned: the slot holds the allocation");
+            new.counts.uses += 1;
+            new.counts.writes += u32::from(write);
+            uses[j] = Use {
+                space: Space::Device,
+                start: keys[j].start,
+                end: keys[j].end,
+                write,
+                host_code: false,
+                hold: Hold::Owned(new.alloc.clone()),
+            };
+            meta[j] = UseMeta {
+                key: keys[j],
+                slot: new_slots[j],
+                movable: true,
+            };
         }
     }
 
@@ -567,7 +831,7 @@ impl<'a> Holdings<'a> {
         }
         for m in &moved[..count] {
             // Held before, and still used afterwards.
-            let held = self.held.get(&m.key)?;
+            let held = self.held(m.key)?;
             if i64::from(held.counts.uses) + i64::from(m.uses) <= 0 {
                 return None;
             }
@@ -581,19 +845,28 @@ impl<'a> Holdings<'a> {
         }
         let (start, len) = self.ranges[node];
         if new_uses.len() == len as usize {
-            for (slot, u) in self.uses[start as usize..].iter_mut().zip(new_uses) {
-                *slot = u;
+            for (at, u) in (start as usize..).zip(new_uses) {
+                self.meta[at] = UseMeta::of(&u, self.slot_of_use(&u));
+                self.uses[at] = u;
             }
         } else {
             // Another count (a child graph's contents): the old entries stay as inert
             // placeholders (they hold nothing), the new ones go at the end.
-            for slot in &mut self.uses[start as usize..(start + len) as usize] {
-                slot.hold = super::operand::Hold::Raw;
-                slot.end = slot.start;
+            let range = start as usize..(start + len) as usize;
+            for (u, meta) in self.uses[range.clone()]
+                .iter_mut()
+                .zip(&mut self.meta[range])
+            {
+                u.hold = super::operand::Hold::Raw;
+                u.end = u.start;
+                *meta = UseMeta::of(u, NO_SLOT);
             }
             let start = self.uses.len() as u32;
             let len = new_uses.len() as u32;
-            self.uses.extend(new_uses);
+            for u in new_uses {
+                self.meta.push(UseMeta::of(&u, self.slot_of_use(&u)));
+                self.uses.push(u);
+            }
             self.ranges[node] = (start, len);
         }
     }
@@ -714,10 +987,12 @@ impl Drop for Holdings<'_> {
         // Borrowed memory needs nothing here: it stays borrowed until its scope ends, and the
         // scope waits for this executable's launches then (`crate::scope`).
         reaper::release(self.last_stream.take());
-        if self.held.is_empty() {
+        if self.index.is_empty() {
             return;
         }
-        let held: Vec<Held> = self.held.drain().map(|(_, h)| h).collect();
+        self.index.clear();
+        self.slot_keys.clear();
+        let held: Vec<Held> = self.held.drain(..).flatten().collect();
         let (fence, launched) = (self.fence.clone(), self.launched);
         let release = move |held: &[Held]| {
             for h in held {
@@ -792,11 +1067,42 @@ mod tests {
             .collect()
     }
 
+    /// Checks the slots and keys against the uses: each use's slot is its allocation's, its key
+    /// its own, and each held allocation's count of uses and writes is what the uses say.
+    fn check_slots(holdings: &Holdings<'_>) {
+        assert_eq!(holdings.meta.len(), holdings.uses.len());
+        let mut tally = vec![(0u32, 0u32); holdings.held.len()];
+        for (u, meta) in holdings.uses.iter().zip(&holdings.meta) {
+            let slot = meta.slot;
+            assert_eq!(
+                *meta,
+                UseMeta::of(u, holdings.slot_of_use(u)),
+                "the use's meta"
+            );
+            if slot != NO_SLOT {
+                tally[slot as usize].0 += 1;
+                tally[slot as usize].1 += u32::from(u.write);
+            }
+        }
+        for (slot, held) in holdings.held.iter().enumerate() {
+            let counts = held
+                .as_ref()
+                .map_or((0, 0), |h| (h.counts.uses, h.counts.writes));
+            assert_eq!(counts, tally[slot], "the counts of slot {slot}");
+            let key = held.as_ref().map_or(0, |h| alloc_key(&h.alloc));
+            assert_eq!(
+                holdings.slot_keys[slot].key, key,
+                "the address of slot {slot}"
+            );
+            if key != 0 {
+                assert_eq!(holdings.index[&key], slot as u32, "the index");
+            }
+        }
+        assert_eq!(holdings.index.len(), holdings.held.iter().flatten().count());
+    }
+
     fn count(holdings: &Holdings<'_>, alloc: &Arc<dyn Allocation>) -> u32 {
-        holdings
-            .held
-            .get(&alloc_key(alloc))
-            .map_or(0, |h| h.counts.uses)
+        holdings.held(alloc_key(alloc)).map_or(0, |h| h.counts.uses)
     }
 
     #[test]
@@ -848,11 +1154,13 @@ mod tests {
         // Memory new to the executable goes the general way: registered.
         let mut new = uses(&[(&z, false)]);
         holdings.replace_one(1, &mut new, &name, || Ok(())).unwrap();
+        check_slots(&holdings);
         assert_eq!(z.state().holder_counts(&fence).map(|c| c.uses), Some(1));
         assert_eq!(count(&holdings, &y), 1);
         // So does memory the executable stops using: x, used by node 0 only, is released.
         let mut new = uses(&[(&y, false), (&z, true)]);
         holdings.replace_one(0, &mut new, &name, || Ok(())).unwrap();
+        check_slots(&holdings);
         assert_eq!(x.state().holder_counts(&fence), None, "released");
         assert_eq!(count(&holdings, &x), 0);
         drop(holdings);
@@ -865,6 +1173,33 @@ mod tests {
         }
     }
 
+    /// Whether node `node` can move to `keys` with nothing registered or released (asked with
+    /// a driver call that fails: nothing changes).
+    fn can_move(holdings: &mut Holdings<'_>, node: usize, keys: &[MemKey]) -> bool {
+        let refused = || {
+            Err(Error::Invalid {
+                node: format!("n{node}"),
+                reason: "refused".into(),
+            })
+        };
+        let moved = holdings.move_within(node, keys, &mut refused.clone());
+        check_slots(holdings);
+        match moved {
+            Some(result) => {
+                assert!(result.is_err(), "the driver call's error");
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Moves node `node` to `keys` with nothing registered or released.
+    fn move_to(holdings: &mut Holdings<'_>, node: usize, keys: &[MemKey]) {
+        let moved = holdings.move_within(node, keys, &mut || Ok(()));
+        assert!(matches!(moved, Some(Ok(()))), "moved within");
+        check_slots(holdings);
+    }
+
     #[test]
     fn a_node_whose_buffers_swap_places_is_reordered_in_place() {
         let (x, y) = (fake(0x1000), fake(0x2000));
@@ -872,31 +1207,108 @@ mod tests {
         let mut holdings =
             Holdings::new(nodes.iter().map(Vec::as_slice), &|i| format!("n{i}")).unwrap();
         let writes =
-            |h: &Holdings<'_>, a: &Arc<dyn Allocation>| h.held[&alloc_key(a)].counts.writes;
+            |h: &Holdings<'_>, a: &Arc<dyn Allocation>| h.held(alloc_key(a)).unwrap().counts.writes;
         assert_eq!((writes(&holdings, &x), writes(&holdings, &y)), (0, 1));
         let (kx, ky) = (nodes[0][0].key(), nodes[0][1].key());
-        assert!(holdings.is_permutation(0, &[ky, kx]));
+        assert!(can_move(&mut holdings, 0, &[ky, kx]));
         assert!(
-            holdings.is_permutation(0, &[kx, ky]),
+            can_move(&mut holdings, 0, &[kx, ky]),
             "the identity is one too"
         );
-        assert!(!holdings.is_permutation(0, &[ky, ky]), "each range once");
-        assert!(!holdings.is_permutation(0, &[kx]), "all of them");
+        assert!(!can_move(&mut holdings, 0, &[kx]), "all of them");
+        assert!(
+            holdings.node_uses(0)[0].same(&nodes[0][0]),
+            "a refused call changes nothing"
+        );
         let strong = Arc::strong_count(&x);
-        holdings.permute(0, &[ky, kx]);
+        move_to(&mut holdings, 0, &[ky, kx]);
         let now = holdings.node_uses(0);
         assert!(now[0].same(&uses(&[(&y, false)])[0]), "y, read");
         assert!(now[1].same(&uses(&[(&x, true)])[0]), "x, written");
+        assert!(holdings.node_keys(0).eq([&ky, &kx]));
         assert_eq!((writes(&holdings, &x), writes(&holdings, &y)), (1, 0));
         assert_eq!(Arc::strong_count(&x), strong, "nothing cloned");
+        // Both arguments on one buffer: y, held, read and written by the node, x dropped... but
+        // x would then be used by no node: that is a release, the general way's.
+        assert!(
+            !can_move(&mut holdings, 0, &[ky, ky]),
+            "x would be released"
+        );
         let time = std::time::Instant::now();
         let rounds = 200_000u32;
         for i in 0..rounds {
             let keys = if i % 2 == 0 { [kx, ky] } else { [ky, kx] };
-            assert!(holdings.is_permutation(0, &keys));
-            holdings.permute(0, &keys);
+            let moved = holdings.move_within(0, &keys, &mut || Ok(()));
+            assert!(matches!(moved, Some(Ok(()))));
         }
         println!("permutation: {:?} per node update", time.elapsed() / rounds);
+    }
+
+    #[test]
+    fn a_node_moves_to_memory_another_node_holds() {
+        let (x, y, z) = (fake(0x1000), fake(0x2000), fake(0x3000));
+        // `sweep` reads x and writes y; `damp` writes y; `other` reads z.
+        let nodes = [
+            uses(&[(&x, false), (&y, true)]),
+            uses(&[(&y, true)]),
+            uses(&[(&z, false)]),
+        ];
+        let mut holdings =
+            Holdings::new(nodes.iter().map(Vec::as_slice), &|i| format!("n{i}")).unwrap();
+        let fence = holdings.fence().clone();
+        let registered = y.state().holder_counts(&fence);
+        let counts = |h: &Holdings<'_>, a: &Arc<dyn Allocation>| {
+            let c = h.held(alloc_key(a)).map(|h| h.counts).unwrap_or_default();
+            (c.uses, c.writes)
+        };
+        let (kx, ky, kz) = (nodes[0][0].key(), nodes[0][1].key(), nodes[2][0].key());
+        // The ping-pong: sweep's buffers swap, damp moves to x.
+        move_to(&mut holdings, 0, &[ky, kx]);
+        let strong = Arc::strong_count(&x);
+        assert!(
+            can_move(&mut holdings, 1, &[kx]),
+            "x is held: used by sweep"
+        );
+        assert_eq!(
+            Arc::strong_count(&x),
+            strong,
+            "a refused call takes nothing"
+        );
+        move_to(&mut holdings, 1, &[kx]);
+        assert_eq!(Arc::strong_count(&x), strong + 1, "damp's use holds x");
+        assert!(holdings.node_uses(1)[0].same(&uses(&[(&x, true)])[0]));
+        assert_eq!(
+            (counts(&holdings, &x), counts(&holdings, &y)),
+            ((2, 2), (1, 0))
+        );
+        // Nothing registered: y's record is as it was.
+        assert_eq!(y.state().holder_counts(&fence), registered);
+        // Sweep is y's last user now: sweep may not leave it...
+        assert!(
+            !can_move(&mut holdings, 0, &[kx, kz]),
+            "y would be released"
+        );
+        // ...until damp is back on it.
+        move_to(&mut holdings, 1, &[ky]);
+        // A position takes held memory while its old memory moves to another position.
+        move_to(&mut holdings, 0, &[kx, kz]);
+        assert!(holdings.node_uses(0)[0].same(&uses(&[(&x, false)])[0]));
+        assert!(holdings.node_uses(0)[1].same(&uses(&[(&z, true)])[0]));
+        assert_eq!(
+            (
+                counts(&holdings, &x),
+                counts(&holdings, &y),
+                counts(&holdings, &z)
+            ),
+            ((1, 0), (1, 1), (2, 1))
+        );
+        // Memory the executable does not hold goes the general way (registered).
+        let w = fake(0x4000);
+        let kw = uses(&[(&w, false)])[0].key();
+        assert!(!can_move(&mut holdings, 1, &[kw]), "w is not held");
+        // So does memory a node stops using that no other node uses (released).
+        assert!(!can_move(&mut holdings, 1, &[kx]), "damp is y's last user");
+        assert!(can_move(&mut holdings, 2, &[kx]), "z stays in sweep");
     }
 
     /// The bookkeeping of a swap between held buffers, without the driver call: printed, for

@@ -106,13 +106,51 @@ pub struct MemKey {
     pub(crate) owner: *const (),
 }
 
-impl MemKey {
-    /// No memory (a placeholder in arrays of keys).
-    pub(crate) const NONE: MemKey = MemKey {
-        start: 0,
-        end: 0,
-        owner: std::ptr::null(),
-    };
+/// The memory of a kernel's pointer arguments, in order: at most 12 keys (one per parameter),
+/// in an array nothing initialises beyond them (a kernel node's update fills one each time its
+/// memory changes; a struct holding the count too is zeroed whole by the optimizer). Not an
+/// API: the generated code's.
+pub struct MemKeys(std::mem::MaybeUninit<[MemKey; MemKeys::CAPACITY]>);
+
+impl std::fmt::Debug for MemKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // How many keys are written is the caller's to know.
+        f.debug_struct("MemKeys").finish_non_exhaustive()
+    }
+}
+
+impl MemKeys {
+    /// As many as a kernel has parameters.
+    pub(crate) const CAPACITY: usize = crate::kernel::MAX_PARAMS;
+
+    /// No keys.
+    #[inline(always)]
+    pub(crate) fn new() -> Self {
+        Self(std::mem::MaybeUninit::uninit())
+    }
+
+    /// Writes `key` as key number `*len`, and counts it.
+    ///
+    /// # Panics
+    /// When [`MemKeys::CAPACITY`] keys are in already (a kernel has no more parameters).
+    #[inline(always)]
+    pub(crate) fn push(&mut self, len: &mut usize, key: MemKey) {
+        assert!(*len < Self::CAPACITY, "a kernel has at most 12 parameters");
+        // SAFETY: within the array (checked above); writing through a raw pointer reads
+        // nothing of the uninitialised entries.
+        unsafe { self.0.as_mut_ptr().cast::<MemKey>().add(*len).write(key) };
+        *len += 1;
+    }
+
+    /// The first `len` keys.
+    ///
+    /// # Safety
+    /// `len` keys were written by [`MemKeys::push`] (`len` is the count it kept).
+    #[inline(always)]
+    pub(crate) unsafe fn first(&self, len: usize) -> &[MemKey] {
+        // SAFETY: the caller's promise; `push` keeps the count within the array.
+        unsafe { std::slice::from_raw_parts(self.0.as_ptr().cast::<MemKey>(), len) }
+    }
 }
 
 impl Use<'_> {
@@ -131,15 +169,18 @@ impl Use<'_> {
     /// (What an update compares for every node, so it compares fields, not built keys.)
     #[inline]
     pub(crate) fn same(&self, other: &Use<'_>) -> bool {
-        let owner = |u: &Use<'_>| match &u.hold {
-            Hold::Owned(alloc) => Arc::as_ptr(alloc).cast::<()>(),
-            _ => std::ptr::null(),
+        // The allocations compared by address (`Arc::ptr_eq`: no pointer arithmetic through
+        // the vtable, as `key`'s `Arc::as_ptr` needs).
+        let same_owner = match (&self.hold, &other.hold) {
+            (Hold::Owned(a), Hold::Owned(b)) => Arc::ptr_eq(a, b),
+            (Hold::Owned(_), _) | (_, Hold::Owned(_)) => false,
+            _ => true,
         };
         self.start == other.start
             && self.end == other.end
             && self.write == other.write
             && self.host_code == other.host_code
-            && owner(self) == owner(other)
+            && same_owner
     }
 
     pub(crate) fn bytes(&self) -> usize {
