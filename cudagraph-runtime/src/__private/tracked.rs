@@ -136,9 +136,10 @@ impl Tracker {
     /// as a whole, as `set_params` would.
     #[cold]
     pub fn set_back(&mut self, node: usize) {
-        self.by_handle[node] = false;
-        if !self.stale[node] {
-            self.stale[node] = true;
+        let state = &mut self.nodes[node];
+        *state &= !BY_HANDLE;
+        if *state & STALE == 0 {
+            *state |= STALE;
             self.pending.push(node as u32);
         }
         self.dirty = true;
