@@ -8,7 +8,7 @@ use cudarc::driver::{sys, CudaFunction, DeviceRepr};
 
 use crate::error::{Error, Result};
 use crate::memory::operand::sealed::MemoryOperand;
-use crate::memory::operand::{MemKey, MemKeys, Use};
+use crate::memory::operand::{MemKey, Use};
 use crate::memory::{DeviceDst, DeviceSrc};
 use crate::ptr::{DevicePtr, DevicePtrMut};
 
@@ -520,6 +520,53 @@ impl<P: Param, V> std::fmt::Debug for KernelArgPart<'_, P, V> {
 
 /// The most parameters a kernel's signature has ([`KernelArgs`] is made for tuples up to 12).
 pub(crate) const MAX_PARAMS: usize = 12;
+
+/// The memory of a kernel's pointer arguments, in order: at most 12 keys (one per parameter),
+/// in an array nothing initialises beyond them (a kernel node's update fills one each time its
+/// memory changes; a struct holding the count too is zeroed whole by the optimizer). Not an
+/// API: the generated code's.
+pub struct MemKeys(std::mem::MaybeUninit<[MemKey; MemKeys::CAPACITY]>);
+
+impl std::fmt::Debug for MemKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // How many keys are written is the caller's to know.
+        f.debug_struct("MemKeys").finish_non_exhaustive()
+    }
+}
+
+impl MemKeys {
+    /// As many as a kernel has parameters.
+    pub(crate) const CAPACITY: usize = MAX_PARAMS;
+
+    /// No keys.
+    #[inline(always)]
+    pub(crate) fn new() -> Self {
+        Self(std::mem::MaybeUninit::uninit())
+    }
+
+    /// Writes `key` as key number `*len`, and counts it.
+    ///
+    /// # Panics
+    /// When [`MemKeys::CAPACITY`] keys are in already (a kernel has no more parameters).
+    #[inline(always)]
+    pub(crate) fn push(&mut self, len: &mut usize, key: MemKey) {
+        assert!(*len < Self::CAPACITY, "a kernel has at most 12 parameters");
+        // SAFETY: within the array (checked above); writing through a raw pointer reads
+        // nothing of the uninitialised entries.
+        unsafe { self.0.as_mut_ptr().cast::<MemKey>().add(*len).write(key) };
+        *len += 1;
+    }
+
+    /// The first `len` keys.
+    ///
+    /// # Safety
+    /// `len` keys were written by [`MemKeys::push`] (`len` is the count it kept).
+    #[inline(always)]
+    pub(crate) unsafe fn first(&self, len: usize) -> &[MemKey] {
+        // SAFETY: the caller's promise; `push` keeps the count within the array.
+        unsafe { std::slice::from_raw_parts(self.0.as_ptr().cast::<MemKey>(), len) }
+    }
+}
 
 /// A kernel's whole signature: a tuple of [`Param`]s (up to 12). Sealed.
 pub trait KernelArgs: private::Signature + 'static {

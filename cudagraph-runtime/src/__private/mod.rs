@@ -13,8 +13,9 @@
 
 pub use crate::*;
 // Named by the hidden methods of public traits; not part of the API.
+pub use crate::kernel::MemKeys;
 pub use crate::memory::alloc::{AllocState, Allocation, Space};
-pub use crate::memory::operand::{Hold, MemKey, MemKeys, Use};
+pub use crate::memory::operand::{Hold, MemKey, Use};
 pub use crate::node::unbuilt::{unbuilt_box, Unbuilt};
 pub use crate::trace::built;
 pub use cudarc::driver::{CudaContext, CudaStream};

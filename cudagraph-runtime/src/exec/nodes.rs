@@ -10,12 +10,13 @@ use super::instantiate::GraphExec;
 use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::graph::{refuse_captured, Graph};
+use crate::kernel::MemKeys;
 use crate::kernel::{
     launch_refused, Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig,
 };
 use crate::memory::alloc::Space;
 use crate::memory::hazard::{host_code_conflict, reaches};
-use crate::memory::operand::{DeclaredUse, MemKeys, Use};
+use crate::memory::operand::{DeclaredUse, Use};
 use crate::node::{
     check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, Event, EventParams,
     EventRecordNode, EventWaitNode, ExternalSemaphore, HostCall, HostNode, HostParams, HostViews,
