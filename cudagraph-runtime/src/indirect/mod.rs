@@ -76,7 +76,7 @@
 //! |---|---|---|
 //! | host, per changed value | one driver call per node (~0.3-0.9 µs) | one store (a few ns) |
 //! | host, per launch | the launch | the launch, `cuStreamIsCapturing`, a copy of the used bytes of the block, and now and then one load of the word the device writes |
-//! | device, per launch | nothing | one more kernel node before the first reader starts: a one-block kernel whose copy waits for one round trip across the bus to host memory (expected around 1-2 µs; `tests/benches/indirect.rs` measures it) |
+//! | device, per launch | nothing | one more kernel node before the first reader starts: a one-block kernel whose copy waits for one round trip across the bus to host memory (about 2.7 µs per launch on an H200: 1.1-1.5 µs for any extra node, the rest for the read; `tests/benches/indirect.rs` measures it) |
 //! | memory | none | `capacity + 16` bytes of device memory, about `(S + 1) × capacity + 64` bytes of page-locked host memory ([`IndirectLayout`]) |
 //!
 //! Prefer indirect values when several values change at every launch, or when one value is
