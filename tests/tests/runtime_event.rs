@@ -11,9 +11,12 @@ use cudagraph_runtime::{Event, NodeKind};
 use cudagraph_tests::{compile, function, gpu, read_back, zeros, Gpu};
 
 const SRC: &str = r#"
-extern "C" __global__ void slow_fill(unsigned n, unsigned v, unsigned long long cycles, unsigned* y) {
+// Spins until `release[0] == 1` (the consumer has run: it writes x + 1 with x still 0) or
+// `cycles` have passed, then fills y.
+extern "C" __global__ void slow_fill(unsigned n, unsigned v, unsigned long long cycles,
+                                     const volatile unsigned* release, unsigned* y) {
     long long start = clock64();
-    while ((unsigned long long)(clock64() - start) < cycles) {}
+    while (release[0] != 1 && (unsigned long long)(clock64() - start) < cycles) {}
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) y[i] = v;
 }
@@ -23,13 +26,18 @@ extern "C" __global__ void add_into(unsigned n, unsigned k, const unsigned* x, u
 }
 "#;
 
-type SlowFill = (u32, u32, u64, DevicePtrMut<u32>);
+type SlowFill = (u32, u32, u64, DevicePtr<u32>, DevicePtrMut<u32>);
 type AddInto = (u32, u32, DevicePtr<u32>, DevicePtrMut<u32>);
 
 const N: usize = 1024;
-/// About 30 ms of spinning at the H100's clock: long enough that work on another stream runs
-/// meanwhile.
+/// How long a producer spins (at most) when the consumer is meant to wait for it: about 30 ms at
+/// the H100's clock, long enough that a consumer that did not wait would run meanwhile.
 const CYCLES: u64 = 50_000_000;
+/// How long a producer spins (at most) in the controls, where the consumer on another stream is
+/// meant not to wait: the producer ends as soon as it sees the consumer's write, so the control
+/// does not depend on the consumer being launched within a few milliseconds (on a busy host it
+/// once was not). About 0.3 s, paid only if the consumer never runs meanwhile.
+const LONG: u64 = 500_000_000;
 
 struct Kernels {
     slow_fill: Kernel<SlowFill>,
@@ -41,7 +49,7 @@ fn kernels(gpu: &Gpu) -> Kernels {
     // SAFETY: `slow_fill` takes (unsigned, unsigned, unsigned long long, unsigned*), writes
     // y[i] for i < n only, and launches nothing; the check keeps n within y.
     let slow_fill = unsafe { Kernel::<SlowFill>::new(function(&module, "slow_fill")) }
-        .requires(|_, (n, _, _, y)| n as usize <= y);
+        .requires(|_, (n, _, _, release, y)| n as usize <= y && release >= 1);
     // SAFETY: `add_into` takes (unsigned, unsigned, const unsigned*, unsigned*), reads x[i] and
     // writes y[i] for i < n only, and launches nothing; the check keeps n within x and y.
     let add_into = unsafe { Kernel::<AddInto>::new(function(&module, "add_into")) }
@@ -56,12 +64,12 @@ fn cfg() -> LaunchConfig {
     LaunchConfig::for_num_elems(N as u32)
 }
 
-/// `x = v` slowly, then (if given) record `event`.
+/// `x = v` once `release[0] == 1` or after `cycles`, then (if given) record `event`.
 fn producer(
     gpu: &Gpu,
     k: &Kernels,
-    x: &DeviceBuffer<u32>,
-    v: u32,
+    (x, release): (&DeviceBuffer<u32>, &DeviceBuffer<u32>),
+    (v, cycles): (u32, u64),
     event: Option<&Event>,
 ) -> (
     GraphExec<'static>,
@@ -69,7 +77,7 @@ fn producer(
 ) {
     let mut g = Graph::new(&gpu.ctx).unwrap();
     let fill = g
-        .add_kernel(&k.slow_fill, cfg(), (N as u32, v, CYCLES, x), &[])
+        .add_kernel(&k.slow_fill, cfg(), (N as u32, v, cycles, release, x), &[])
         .unwrap();
     let rec = event.map(|e| g.add_event_record(e, &[fill.id()]).unwrap());
     (g.instantiate().unwrap(), rec)
@@ -107,17 +115,19 @@ fn a_graph_waits_for_the_event_another_graph_records_on_another_stream() {
     let event = Event::new(&gpu.ctx).unwrap();
 
     // Without the wait, the consumer on the other stream runs while the producer spins: it
-    // reads the old `x`. (What the wait node is for.)
-    let (mut plain_producer, _) = producer(&gpu, &k, &x, 7, None);
+    // reads the old `x`. (What the wait node is for.) The producer spins until it sees the
+    // consumer's write.
+    let (mut plain_producer, _) = producer(&gpu, &k, (&x, &y), (7, LONG), None);
     let (mut plain_consumer, _) = consumer(&gpu, &k, &x, &y, None);
     plain_producer.launch(&s1).unwrap();
     plain_consumer.launch(&s2).unwrap();
     s1.synchronize().unwrap();
     s2.synchronize().unwrap();
     assert_eq!(read_back(&s2, &y), vec![1u32; N], "no wait: read the old x");
+    y.copy_from(&vec![0u32; N]).unwrap(); // no early release below
 
     // With it, the consumer waits for the producer's record, whichever stream it runs on.
-    let (mut a, rec) = producer(&gpu, &k, &x, 9, Some(&event));
+    let (mut a, rec) = producer(&gpu, &k, (&x, &y), (9, CYCLES), Some(&event));
     let (mut b, wait) = consumer(&gpu, &k, &x, &y, Some(&event));
     let kind = |exec: &GraphExec<'_>, index: usize| exec.graph().nodes().nth(index).unwrap().kind;
     assert_eq!(kind(&a, rec.unwrap().id().index()), NodeKind::EventRecord);
@@ -143,7 +153,8 @@ fn event_nodes_switch_events_by_per_node_update() {
     let (s1, s2) = streams(&gpu);
     let (x, y) = (zeros::<u32>(&gpu, N), zeros::<u32>(&gpu, N));
     let first = Event::new(&gpu.ctx).unwrap();
-    let (mut a, rec) = producer(&gpu, &k, &x, 4, Some(&first));
+    // Spins long: the last launch is a control (see the first test).
+    let (mut a, rec) = producer(&gpu, &k, (&x, &y), (4, LONG), Some(&first));
     let (mut b, wait) = consumer(&gpu, &k, &x, &y, Some(&first));
     // Both switch to a second event; the first is no longer ours (the graphs keep it).
     let second = Event::new(&gpu.ctx).unwrap();
