@@ -48,8 +48,15 @@
 //! communication, and `no-mixing` is the same as `default` (its difference is noise). Bus
 //! bandwidth is 0 by the formula there.
 //!
+//! Each rank's thread is pinned to a CPU of its own (the second, third, ... CPU the process may
+//! run on; the first is left to the main thread, the rest to NCCL's own threads), as multi-GPU
+//! jobs bind their ranks. Unpinned, the graph sides' time per step for small messages varied
+//! from one process to the next by up to 4x (about 10 to 40 µs on a pair of H200s, the raw
+//! captures as much as the library's path), while eager stayed within 8 to 12 µs: the threads
+//! moving between CPUs, not the graphs. `--no-pin` leaves them unpinned.
+//!
 //! Arguments (after `--` under `cargo bench`): `--ranks N` (the first N GPUs; default all),
-//! `--variants a,b` (default `default,no-mixing`), `--no-tuning`. A rank that does not answer
+//! `--variants a,b` (default `default,no-mixing`), `--no-tuning`, `--no-pin`. A rank that does not answer
 //! within `STALL` ends its process with a `TIMEOUT` line rather than hanging. Without a GPU or
 //! NCCL, prints one skip line and exits 0.
 //!
@@ -464,18 +471,24 @@ struct Ranks {
 }
 
 impl Ranks {
+    /// One thread per communicator; the thread of rank `r` runs on CPU `cpus[r]` when given.
     fn start(
         comms: Vec<Communicator>,
         raws: Vec<[RawComm; 4]>,
+        cpus: Vec<usize>,
     ) -> (Self, Vec<std::thread::JoinHandle<()>>) {
         let (done_tx, done) = channel();
         let mut cmds = Vec::new();
         let mut threads = Vec::new();
-        for (comm, raws) in comms.into_iter().zip(raws) {
+        for (r, (comm, raws)) in comms.into_iter().zip(raws).enumerate() {
             let (tx, rx) = channel::<Cmd>();
             cmds.push(tx);
             let done = done_tx.clone();
+            let cpu = cpus.get(r).copied();
             threads.push(std::thread::spawn(move || {
+                if let Some(cpu) = cpu {
+                    pin_to(cpu).unwrap_or_else(|e| panic!("pinning rank {r} to CPU {cpu}: {e}"));
+                }
                 rank_thread(comm, raws, rx, done)
             }));
         }
@@ -564,6 +577,45 @@ fn rank_thread(
     }
 }
 
+/// A CPU for each of `n` rank threads: the second, third, ... of the CPUs this process may run
+/// on (the first stays with the main thread). `None` (with a line saying why) when there are not
+/// enough of them.
+fn rank_cpus(n: usize) -> Option<Vec<usize>> {
+    // SAFETY: all-zero is an empty CPU set; the size passed is the set's.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    // SAFETY: pid 0 is this thread; `set` is a live `cpu_set_t` of the size given.
+    let got = unsafe { libc::sched_getaffinity(0, std::mem::size_of_val(&set), &mut set) };
+    if got != 0 {
+        println!(
+            "not pinning: sched_getaffinity: {}",
+            std::io::Error::last_os_error()
+        );
+        return None;
+    }
+    let allowed: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
+        // SAFETY: `set` is initialised; `cpu` is below `CPU_SETSIZE`.
+        .filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) })
+        .collect();
+    if allowed.len() < n + 1 {
+        println!("not pinning: {} CPUs allowed for {n} ranks", allowed.len());
+        return None;
+    }
+    Some(allowed[1..=n].to_vec())
+}
+
+/// Pins the calling thread to `cpu`.
+fn pin_to(cpu: usize) -> std::io::Result<()> {
+    // SAFETY: all-zero is an empty CPU set.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    // SAFETY: `cpu` comes from `rank_cpus`, below `CPU_SETSIZE`; `set` is live.
+    unsafe { libc::CPU_SET(cpu, &mut set) };
+    // SAFETY: pid 0 is the calling thread; `set` is a live `cpu_set_t` of the size given.
+    match unsafe { libc::sched_setaffinity(0, std::mem::size_of_val(&set), &set) } {
+        0 => Ok(()),
+        _ => Err(std::io::Error::last_os_error()),
+    }
+}
+
 /// The command line.
 struct Args {
     /// How many GPUs (ranks); `None`: all.
@@ -572,6 +624,8 @@ struct Args {
     variants: Vec<&'static Variant>,
     /// Whether to run the tuning probe.
     tuning: bool,
+    /// Whether to pin each rank's thread to a CPU of its own.
+    pin: bool,
     /// In a worker process: the variant (or the probe) it runs.
     worker: Option<String>,
 }
@@ -581,6 +635,7 @@ fn args() -> Args {
         ranks: None,
         variants: VARIANTS.iter().collect(),
         tuning: true,
+        pin: true,
         worker: None,
     };
     let mut it = std::env::args().skip(1);
@@ -603,6 +658,7 @@ fn args() -> Args {
                     .collect();
             }
             "--no-tuning" => args.tuning = false,
+            "--no-pin" => args.pin = false,
             "--worker" => args.worker = it.next(),
             // `cargo bench` passes `--bench`; criterion-style filters are not used here.
             _ => {}
@@ -614,7 +670,7 @@ fn args() -> Args {
 fn main() {
     let args = args();
     if let Some(name) = &args.worker {
-        worker(name, args.ranks);
+        worker(name, args.ranks, args.pin);
         return;
     }
     // Only to see whether there is a GPU and NCCL: the workers open the devices.
@@ -631,6 +687,9 @@ fn main() {
     let spawn = |worker: &str, env: &[(&str, &str)]| {
         let mut cmd = Command::new(&exe);
         cmd.args(["--worker", worker]);
+        if !args.pin {
+            cmd.arg("--no-pin");
+        }
         if let Some(n) = &ranks {
             cmd.args(["--ranks", n]);
         }
@@ -810,7 +869,7 @@ fn summary(
 }
 
 /// One variant's measurement (or the tuning probe), in this process.
-fn worker(name: &str, ranks: Option<usize>) {
+fn worker(name: &str, ranks: Option<usize>, pin: bool) {
     let name: &'static str = VARIANTS
         .iter()
         .map(|v| v.name)
@@ -856,7 +915,12 @@ fn worker(name: &str, ranks: Option<usize>) {
     let raws = (0..n)
         .map(|r| [0, 1, 2, 3].map(|s| RawComm(raw_sets[s].0[r])))
         .collect();
-    let (ranks, threads) = Ranks::start(comms, raws);
+    let cpus = if pin { rank_cpus(n) } else { None };
+    match &cpus {
+        Some(cpus) => println!("rank threads pinned: rank r on CPU {cpus:?}[r]"),
+        None => println!("rank threads not pinned"),
+    }
+    let (ranks, threads) = Ranks::start(comms, raws, cpus.unwrap_or_default());
 
     if name == TUNING {
         // What NCCL picks at each size, captured and eager; the parent keeps NCCL's lines
