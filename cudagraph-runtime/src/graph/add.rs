@@ -55,10 +55,10 @@ impl<'a> Graph<'a> {
     /// [`Graph::add_node`] but for the clean-up on error.
     ///
     /// Rebuild loops add every node through here, so its hot path is short: a node whose uses
-    /// all are ordinary memory (device memory, or host memory no host code touches, kept alive
-    /// by its owner or a borrow) in a graph without a broken capture needs no check but that of
-    /// its dependencies, and one test per use tells so ([`Use::needs_graph_checks`]). Every other
-    /// node goes through [`Graph::check_new_node`] first, which runs all the checks.
+    /// are all ordinary device memory (kept alive by its owner, a borrow or a raw pointer's
+    /// promise), in a graph that a capture did not break, needs no check but that of its
+    /// dependencies, and one test per use tells so ([`Use::needs_graph_checks`]). Every other
+    /// node goes through [`Graph::add_special_node`], which runs all the checks first.
     #[inline]
     fn add_node_with<P: NodeParams>(
         &mut self,
@@ -66,25 +66,50 @@ impl<'a> Graph<'a> {
         deps: &[NodeId],
         uses_from: usize,
     ) -> Result<NodeId> {
-        let kind = P::KIND;
-        let index = self.nodes.len();
-        let Ok(index32) = u32::try_from(index) else {
-            return Err(self.too_many_nodes(kind));
-        };
         let special = self.tables.as_ref().is_some_and(|t| {
             t.broken_by_capture
                 || (!const { P::KIND.allowed_in_body() } && t.body_of.is_some())
                 || t.uses
                     .get(uses_from..)
-                    .unwrap_or_default()
-                    .iter()
-                    .any(Use::needs_graph_checks)
+                    .is_some_and(|new| new.iter().any(Use::needs_graph_checks))
         });
-        let (with_fetch, host_code) = match special {
-            false => (None, false),
-            true => self.check_new_node(kind, uses_from, deps)?,
-        };
+        match special {
+            false => self.push_node(params, deps, uses_from, false),
+            true => self.add_special_node(params, deps, uses_from),
+        }
+    }
+
+    /// [`Graph::add_node_with`] for a node that needs the graph's checks
+    /// ([`Graph::check_new_node`]).
+    #[cold]
+    #[inline(never)]
+    fn add_special_node<P: NodeParams>(
+        &mut self,
+        params: &mut P,
+        deps: &[NodeId],
+        uses_from: usize,
+    ) -> Result<NodeId> {
+        let (with_fetch, host_code) = self.check_new_node(P::KIND, uses_from, deps)?;
         let deps = with_fetch.as_deref().unwrap_or(deps);
+        self.push_node(params, deps, uses_from, host_code)
+    }
+
+    /// Adds the node to the driver's graph after `deps` (checked here to be nodes of this
+    /// graph) and records it, with its uses from `uses_from` on (`host_code`: some of them are
+    /// in host code): what every node's addition ends with, once the checks its uses need have
+    /// passed.
+    #[inline(always)]
+    fn push_node<P: NodeParams>(
+        &mut self,
+        params: &mut P,
+        deps: &[NodeId],
+        uses_from: usize,
+        host_code: bool,
+    ) -> Result<NodeId> {
+        let kind = P::KIND;
+        let Ok(index) = u32::try_from(self.nodes.len()) else {
+            return Err(self.too_many_nodes(kind));
+        };
         let added = match deps.len() {
             // The raw dependency array: on the stack for the usual handful of dependencies.
             0..=INLINE_DEPS => {
@@ -131,7 +156,7 @@ impl<'a> Graph<'a> {
         });
         Ok(NodeId {
             family: self.family,
-            index: index32,
+            index,
         })
     }
 
