@@ -257,7 +257,10 @@ impl<'a> Graph<'a> {
                 deps.iter()
                     .any(|d| reaches(b, d.index as usize, |n| self.deps_of(n)))
             })
-            .map_err(|reason| Error::Invalid { node: name(), reason })?;
+            .map_err(|reason| Error::Invalid {
+                node: name(),
+                reason,
+            })?;
             self.check_alloc_uses(uses_from, deps, &name)?;
         }
         let may_conflict =

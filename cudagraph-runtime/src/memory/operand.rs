@@ -147,7 +147,10 @@ impl Use<'_> {
             || self.host_code
             || matches!(
                 self.hold,
-                Hold::Graph { .. } | Hold::Handle { .. } | Hold::Indirect { .. } | Hold::Captured { .. }
+                Hold::Graph { .. }
+                    | Hold::Handle { .. }
+                    | Hold::Indirect { .. }
+                    | Hold::Captured { .. }
             )
     }
 
