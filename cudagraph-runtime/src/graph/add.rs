@@ -2,8 +2,6 @@
 //! checks, the node's record), and the adders of kernel, memcpy, memset, empty, event, semaphore,
 //! host and child-graph nodes.
 
-use std::borrow::Cow;
-
 use cudarc::driver::sys;
 
 use super::definition::Graph;
@@ -23,11 +21,16 @@ use crate::node::{
 };
 use crate::user_object::UserObject;
 
+/// How many dependencies a node's raw dependency array holds on the stack (more are rare: a
+/// fan-in that wide goes through a `Vec`).
+const INLINE_DEPS: usize = 8;
+
 impl<'a> Graph<'a> {
     /// Adds a node of `params`' kind after `deps`, through the generic `cuGraphAddNode`: the one
     /// path every kind's adder takes. Records the node on success, with its uses of memory: the
     /// ones appended to the table from `uses_from` on (the adder appended them there, so that no
-    /// node allocates a list of its own). On error they are removed again.
+    /// node allocates a list of its own). On error they are removed again, and the name given
+    /// for the node is forgotten (it was for the node refused, not for the one after it).
     pub(super) fn add_node(
         &mut self,
         params: &mut impl NodeParams,
@@ -36,144 +39,104 @@ impl<'a> Graph<'a> {
     ) -> Result<NodeId> {
         let result = self.add_node_with(params, deps, uses_from);
         if result.is_err() {
-            self.drop_uses_from(uses_from);
+            self.refused(uses_from);
         }
         result
     }
 
+    /// Forgets what a refused node left: its uses (from `uses_from` on) and its name.
+    #[cold]
+    #[inline(never)]
+    fn refused(&mut self, uses_from: usize) {
+        self.drop_uses_from(uses_from);
+        self.next_name = None;
+    }
+
+    /// [`Graph::add_node`] but for the clean-up on error.
+    ///
+    /// Rebuild loops add every node through here, so its hot path is short: a node whose uses
+    /// are all ordinary device memory (kept alive by its owner, a borrow or a raw pointer's
+    /// promise), in a graph that a capture did not break, needs no check but that of its
+    /// dependencies, and one test per use tells so ([`Use::needs_graph_checks`]). Every other
+    /// node goes through [`Graph::add_special_node`], which runs all the checks first.
+    #[inline]
     fn add_node_with<P: NodeParams>(
         &mut self,
         params: &mut P,
         deps: &[NodeId],
         uses_from: usize,
     ) -> Result<NodeId> {
+        let special = self.tables.as_ref().is_some_and(|t| {
+            t.broken_by_capture
+                || (!const { P::KIND.allowed_in_body() } && t.body_of.is_some())
+                || t.uses
+                    .get(uses_from..)
+                    .is_some_and(|new| new.iter().any(Use::needs_graph_checks))
+        });
+        match special {
+            false => self.push_node(params, deps, uses_from, false),
+            true => self.add_special_node(params, deps, uses_from),
+        }
+    }
+
+    /// [`Graph::add_node_with`] for a node that needs the graph's checks
+    /// ([`Graph::check_new_node`]).
+    #[cold]
+    #[inline(never)]
+    fn add_special_node<P: NodeParams>(
+        &mut self,
+        params: &mut P,
+        deps: &[NodeId],
+        uses_from: usize,
+    ) -> Result<NodeId> {
+        let (with_fetch, host_code) = self.check_new_node(P::KIND, uses_from, deps)?;
+        let deps = with_fetch.as_deref().unwrap_or(deps);
+        self.push_node(params, deps, uses_from, host_code)
+    }
+
+    /// Adds the node to the driver's graph after `deps` (checked here to be nodes of this
+    /// graph) and records it, with its uses from `uses_from` on (`host_code`: some of them are
+    /// in host code): what every node's addition ends with, once the checks its uses need have
+    /// passed.
+    #[inline(always)]
+    fn push_node<P: NodeParams>(
+        &mut self,
+        params: &mut P,
+        deps: &[NodeId],
+        uses_from: usize,
+        host_code: bool,
+    ) -> Result<NodeId> {
         let kind = P::KIND;
-        let index = self.nodes.len();
-        let name = self.next_name.take();
-        self.check_not_broken()?;
-        let node_name = |name: Option<Cow<'static, str>>| {
-            name.map_or_else(|| format!("{}#{index}", kind.name()), Cow::into_owned)
+        let Ok(index) = u32::try_from(self.nodes.len()) else {
+            return Err(self.too_many_nodes(kind));
         };
-        if self.is_body() && !kind.allowed_in_body() {
-            return Err(Error::Invalid {
-                node: node_name(name),
-                reason: format!(
-                    "CUDA allows only kernel, empty, child-graph, memset, memcpy and conditional \
-                     nodes in a conditional body, not {} nodes: put it before or after the \
-                     conditional node",
-                    kind.name()
-                ),
-            });
-        }
-        let index32 = u32::try_from(index).map_err(|_| Error::Invalid {
-            node: format!("{}#{index}", kind.name()),
-            reason: "a graph holds at most 2^32 nodes".into(),
-        })?;
-        // A node reading indirect values runs after the fetch node that fills them: the edge is
-        // added when `deps` does not already order it so.
-        let with_fetch;
-        let deps = match self.missing_fetch_dep(uses_from, deps) {
-            Some(fetch) => {
-                with_fetch = [deps, &[fetch]].concat();
-                &with_fetch[..]
+        let added = match deps.len() {
+            // The raw dependency array: on the stack for the usual handful of dependencies.
+            0..=INLINE_DEPS => {
+                let mut inline = [std::ptr::null_mut(); INLINE_DEPS];
+                for (slot, dep) in inline.iter_mut().zip(deps) {
+                    match self.raw_of(*dep) {
+                        Some(raw) => *slot = raw,
+                        None => return Err(self.foreign_dep(kind, *dep)),
+                    }
+                }
+                // SAFETY: the graph is live; `inline`'s first `deps.len()` entries are its nodes.
+                unsafe { params.add_to(self.raw, &inline[..deps.len()]) }
             }
-            None => deps,
-        };
-        // The raw dependency array: on the stack for the usual handful of dependencies.
-        const INLINE: usize = 8;
-        let mut inline = [std::ptr::null_mut(); INLINE];
-        let mut spilled = Vec::new();
-        for (i, dep) in deps.iter().enumerate() {
-            let Some(d) = self.index_of(*dep) else {
-                return Err(Error::Invalid {
-                    node: node_name(name),
-                    reason: format!("dependency node#{} is not a node of this graph", dep.index),
-                });
-            };
-            match inline.get_mut(i) {
-                Some(slot) => *slot = self.nodes[d].raw,
-                None => spilled.push(self.nodes[d].raw),
+            _ => {
+                let spilled = self.raw_deps_spilled(kind, deps)?;
+                // SAFETY: the graph is live; `spilled` are its nodes.
+                unsafe { params.add_to(self.raw, &spilled) }
             }
-        }
-        // One pass over the new node's uses: most nodes touch no host memory, and skip the
-        // hazard check below.
-        let (touches_host, host_code, graph_alloc) =
-            self.tables.as_ref().map_or((false, false, false), |t| {
-                t.uses.get(uses_from..).unwrap_or_default().iter().fold(
-                    (false, false, false),
-                    |(host, code, alloc), u| {
-                        (
-                            host || u.space == Space::Host,
-                            code || u.host_code,
-                            alloc
-                                || matches!(
-                                    u.hold,
-                                    Hold::Graph { .. }
-                                        | Hold::Handle { .. }
-                                        | Hold::Indirect { .. }
-                                        | Hold::Captured { .. }
-                                ),
-                        )
-                    },
-                )
-            });
-        if graph_alloc {
-            let uses = self
-                .tables
-                .as_ref()
-                .map_or(&[][..], |t| &t.uses[uses_from..]);
-            let capture = self.tables.as_ref().and_then(|t| t.capture);
-            refuse_captured(uses, capture, &|| node_name(name.clone()))?;
-            self.check_handles(uses, &|| node_name(name.clone()))?;
-            self.check_indirect_uses(uses, &|b| {
-                deps.iter()
-                    .any(|d| reaches(b, d.index as usize, |n| self.deps_of(n)))
-            })
-            .map_err(|reason| Error::Invalid {
-                node: node_name(name.clone()),
-                reason,
-            })?;
-            self.check_alloc_uses(uses_from, deps, &|| node_name(name.clone()))?;
-        }
-        let may_conflict =
-            touches_host && (host_code || self.tables.as_ref().is_some_and(|t| t.host_code));
-        if let Some(other) = may_conflict
-            .then(|| self.host_code_conflict(uses_from, deps))
-            .flatten()
-        {
-            return Err(Error::Hazard {
-                first: self.name_of(other),
-                second: node_name(name),
-                reason: "both use the same host memory, one writes it, and host code (a host \
-                         node's buffers) is involved; add an edge between them"
-                    .into(),
-            });
-        }
-        let raw_deps: &[sys::CUgraphNode] = if deps.len() <= INLINE {
-            &inline[..deps.len()]
-        } else {
-            spilled.splice(0..0, inline);
-            &spilled
         };
-        let graph = self.raw;
-        // SAFETY: `graph` is live; `raw_deps` are its nodes.
-        let added = unsafe { params.add_to(graph, raw_deps) };
         let raw = match added {
             Ok(raw) => raw,
-            Err(e) => return Err(e.at_node(|| node_name(name))),
+            Err(e) => return Err(e.at_node(|| self.pending_name(kind))),
         };
         let deps = match deps {
             [] => Deps::None,
             [dep] => Deps::One(dep.index),
-            _ => {
-                let edges = &mut self.tables_mut().edges;
-                let start = edges.len() as u32;
-                edges.extend(deps.iter().map(|d| d.index));
-                Deps::Listed {
-                    start,
-                    end: edges.len() as u32,
-                }
-            }
+            _ => self.list_deps(deps),
         };
         let uses = match &mut self.tables {
             Some(tables) if tables.uses.len() > uses_from => {
@@ -182,6 +145,7 @@ impl<'a> Graph<'a> {
             }
             _ => (0, 0),
         };
+        let name = self.next_name.take();
         self.nodes.push(NodeRecord {
             raw,
             kind,
@@ -192,8 +156,148 @@ impl<'a> Graph<'a> {
         });
         Ok(NodeId {
             family: self.family,
-            index: index32,
+            index,
         })
+    }
+
+    /// The driver handle of `dep`, if it is a node of this graph.
+    #[inline(always)]
+    fn raw_of(&self, dep: NodeId) -> Option<sys::CUgraphNode> {
+        match self.nodes.get(dep.index as usize) {
+            Some(record) if dep.family == self.family => Some(record.raw),
+            _ => None,
+        }
+    }
+
+    /// The driver handles of `deps`, more than fit on the stack, for a node of `kind`.
+    #[cold]
+    #[inline(never)]
+    fn raw_deps_spilled(&self, kind: NodeKind, deps: &[NodeId]) -> Result<Vec<sys::CUgraphNode>> {
+        deps.iter()
+            .map(|&dep| self.raw_of(dep).ok_or_else(|| self.foreign_dep(kind, dep)))
+            .collect()
+    }
+
+    /// `deps` (more than one) in the shared edge list, for the new node's record.
+    #[inline(never)]
+    fn list_deps(&mut self, deps: &[NodeId]) -> Deps {
+        let edges = &mut self.tables_mut().edges;
+        let start = edges.len() as u32;
+        edges.extend(deps.iter().map(|d| d.index));
+        Deps::Listed {
+            start,
+            end: edges.len() as u32,
+        }
+    }
+
+    /// The checks a node of `kind` with uses from `uses_from` on, after `deps`, needs beyond
+    /// its dependencies' (see [`Graph::add_node_with`]), in this order: the graph is usable, the
+    /// kind may be in a conditional body, the dependencies are nodes of this graph, the uses of
+    /// graph allocations, conditional handles, indirect values and capture memory are allowed
+    /// where the node is, and no host code could race with it over host memory.
+    ///
+    /// Returns the dependencies with the fetch node added when the node reads indirect values
+    /// that `deps` does not order after it, and whether the node touches host memory in host
+    /// code.
+    #[cold]
+    #[inline(never)]
+    fn check_new_node(
+        &self,
+        kind: NodeKind,
+        uses_from: usize,
+        deps: &[NodeId],
+    ) -> Result<(Option<Vec<NodeId>>, bool)> {
+        let name = || self.pending_name(kind);
+        self.check_not_broken()?;
+        if self.is_body() && !kind.allowed_in_body() {
+            return Err(Error::Invalid {
+                node: name(),
+                reason: format!(
+                    "CUDA allows only kernel, empty, child-graph, memset, memcpy and conditional \
+                     nodes in a conditional body, not {} nodes: put it before or after the \
+                     conditional node",
+                    kind.name()
+                ),
+            });
+        }
+        // A node reading indirect values runs after the fetch node that fills them: the edge is
+        // added when `deps` does not already order it so.
+        let with_fetch = self
+            .missing_fetch_dep(uses_from, deps)
+            .map(|fetch| [deps, &[fetch]].concat());
+        let deps = with_fetch.as_deref().unwrap_or(deps);
+        if let Some(&dep) = deps.iter().find(|&&dep| self.raw_of(dep).is_none()) {
+            return Err(self.foreign_dep(kind, dep));
+        }
+        let uses = self
+            .tables
+            .as_ref()
+            .map_or(&[][..], |t| t.uses.get(uses_from..).unwrap_or_default());
+        let (touches_host, host_code, graph_alloc) =
+            uses.iter()
+                .fold((false, false, false), |(host, code, alloc), u| {
+                    (
+                        host || u.space == Space::Host,
+                        code || u.host_code,
+                        alloc
+                            || matches!(
+                                u.hold,
+                                Hold::Graph { .. }
+                                    | Hold::Handle { .. }
+                                    | Hold::Indirect { .. }
+                                    | Hold::Captured { .. }
+                            ),
+                    )
+                });
+        if graph_alloc {
+            let capture = self.tables.as_ref().and_then(|t| t.capture);
+            refuse_captured(uses, capture, &name)?;
+            self.check_handles(uses, &name)?;
+            self.check_indirect_uses(uses, &|b| {
+                deps.iter()
+                    .any(|d| reaches(b, d.index as usize, |n| self.deps_of(n)))
+            })
+            .map_err(|reason| Error::Invalid {
+                node: name(),
+                reason,
+            })?;
+            self.check_alloc_uses(uses_from, deps, &name)?;
+        }
+        let may_conflict =
+            touches_host && (host_code || self.tables.as_ref().is_some_and(|t| t.host_code));
+        if let Some(other) = may_conflict
+            .then(|| self.host_code_conflict(uses_from, deps))
+            .flatten()
+        {
+            return Err(Error::Hazard {
+                first: self.name_of(other),
+                second: name(),
+                reason: "both use the same host memory, one writes it, and host code (a host \
+                         node's buffers) is involved; add an edge between them"
+                    .into(),
+            });
+        }
+        Ok((with_fetch, host_code))
+    }
+
+    /// The error for a dependency `dep` that is not a node of this graph.
+    #[cold]
+    #[inline(never)]
+    fn foreign_dep(&self, kind: NodeKind, dep: NodeId) -> Error {
+        Error::Invalid {
+            node: self.pending_name(kind),
+            reason: format!("dependency node#{} is not a node of this graph", dep.index),
+        }
+    }
+
+    /// The error for a node beyond the 2^32 a graph holds.
+    #[cold]
+    #[inline(never)]
+    fn too_many_nodes(&self, kind: NodeKind) -> Error {
+        Error::Invalid {
+            node: format!("{}#{}", kind.name(), self.nodes.len()),
+            reason: "a graph holds at most 2^32 nodes".into(),
+        }
     }
 
     /// Adds a kernel launch of `kernel` with `config` and `args`, after `deps`.

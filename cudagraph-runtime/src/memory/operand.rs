@@ -136,6 +136,24 @@ impl Use<'_> {
             && same_owner
     }
 
+    /// Whether a node using this needs the graph's checks beyond its dependencies' when it is
+    /// added: host memory (host code in another node may race with it), host code itself, or a
+    /// hold only some nodes may use (a graph allocation, a conditional handle, an indirect
+    /// value, memory of a capture). Ordinary device memory, owned or borrowed or raw, needs none;
+    /// one test per use tells so on the hot path of adding a node.
+    #[inline(always)]
+    pub(crate) fn needs_graph_checks(&self) -> bool {
+        self.space == Space::Host
+            || self.host_code
+            || matches!(
+                self.hold,
+                Hold::Graph { .. }
+                    | Hold::Handle { .. }
+                    | Hold::Indirect { .. }
+                    | Hold::Captured { .. }
+            )
+    }
+
     pub(crate) fn bytes(&self) -> usize {
         (self.end - self.start) as usize
     }

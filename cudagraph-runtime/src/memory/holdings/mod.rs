@@ -397,13 +397,13 @@ impl<'a> Holdings<'a> {
         ranges: impl Iterator<Item = (u32, u32)> + Clone,
     ) -> Vec<(usize, Vec<Use<'a>>)> {
         // Laid out alike (a node without uses may record any start) and equal entry by entry:
-        // then every node's slice is equal too.
-        let same_layout = self.ranges.len() == ranges.clone().count()
-            && self
-                .ranges
-                .iter()
-                .zip(ranges.clone())
-                .all(|(&(start, len), (s, l))| len == l && (len == 0 || start == s));
+        // then every node's slice is equal too. One pass over both lists of ranges, which ends
+        // at the first difference (no count of `ranges` first: it walks the graph's records).
+        let mut mine = self.ranges.iter();
+        let same_layout = ranges.clone().all(|(s, l)| {
+            mine.next()
+                .is_some_and(|&(start, len)| len == l && (len == 0 || start == s))
+        }) && mine.next().is_none();
         if same_layout
             && self.uses.len() == table.len()
             && self.uses.iter().zip(table).all(|(a, b)| a.same(b))
