@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::kernel::{launch_refused, Kernel, KernelArgValues, KernelArgs, LaunchConfig};
 use crate::memory::alloc::Space;
 use crate::memory::hazard::reaches;
-use crate::memory::operand::{Hold, Use};
+use crate::memory::operand::Use;
 use crate::node::{
     check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, EmptyNode, EmptyParams,
     Event, EventParams, EventRecordNode, EventWaitNode, ExternalSemaphore, HostCall, HostFn,
@@ -239,14 +239,7 @@ impl<'a> Graph<'a> {
                     (
                         host || u.space == Space::Host,
                         code || u.host_code,
-                        alloc
-                            || matches!(
-                                u.hold,
-                                Hold::Graph { .. }
-                                    | Hold::Handle { .. }
-                                    | Hold::Indirect { .. }
-                                    | Hold::Captured { .. }
-                            ),
+                        alloc || u.held_by_graph(),
                     )
                 });
         if graph_alloc {

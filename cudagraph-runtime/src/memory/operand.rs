@@ -143,15 +143,20 @@ impl Use<'_> {
     /// one test per use tells so on the hot path of adding a node.
     #[inline(always)]
     pub(crate) fn needs_graph_checks(&self) -> bool {
-        self.space == Space::Host
-            || self.host_code
-            || matches!(
-                self.hold,
-                Hold::Graph { .. }
-                    | Hold::Handle { .. }
-                    | Hold::Indirect { .. }
-                    | Hold::Captured { .. }
-            )
+        self.space == Space::Host || self.host_code || self.held_by_graph()
+    }
+
+    /// Whether this is memory that only some nodes may use, by where they are: a graph
+    /// allocation, a conditional handle, an indirect value or memory of a capture.
+    #[inline(always)]
+    pub(crate) fn held_by_graph(&self) -> bool {
+        matches!(
+            self.hold,
+            Hold::Graph { .. }
+                | Hold::Handle { .. }
+                | Hold::Indirect { .. }
+                | Hold::Captured { .. }
+        )
     }
 
     pub(crate) fn bytes(&self) -> usize {
