@@ -2,9 +2,9 @@
 //! machine (one rank per GPU, each driven by its own thread, as NCCL wants), in the same run, and
 //! where the difference comes from.
 //!
-//! Per step, each rank runs one all-reduce (an average in place over `f32`s) five ways, A/B in
+//! Per step, each rank runs one all-reduce (an average in place over `f32`s) six ways, A/B in
 //! one loop (blocks of steps, each block ended by every rank waiting for its stream; the order of
-//! the five sides turns by one every round):
+//! the six sides turns by one every round):
 //!
 //! - `eager`: a raw `ncclAllReduce` on the rank's stream (its own communicator);
 //! - `library`: this crate's path: a graph of one collective node
@@ -19,7 +19,11 @@
 //! - `events`: `inline` between an event wait node and an event record node of one event, the
 //!   shape NCCL's graph mixing support gives every captured collective, on a raw communicator of
 //!   its own: `events` / `inline` is the cost of one such pair per step (measurable on one GPU,
-//!   where NCCL adds none of its own).
+//!   where NCCL adds none of its own);
+//! - `batched`: the library's path with `BATCH` all-reduce nodes in a chain in one graph, one
+//!   launch per `BATCH` steps, on the library's communicator: `batched` / `library` is what a
+//!   graph launch costs per launch, beyond the collective (a step that does more than one
+//!   collective, or computes around it, pays it once).
 //!
 //! Each graph side is reported as its time per step over `eager`'s:
 //!
@@ -104,17 +108,46 @@ enum Side {
     Child,
     Inline,
     Events,
+    Batched,
 }
 
+/// All-reduces per launch of the `batched` side: every block's step count is a multiple of it.
+const BATCH: u64 = 4;
+const _: () = {
+    let mut i = 0;
+    while i < SMALL.len() {
+        assert!(
+            SMALL[i].1.is_multiple_of(BATCH),
+            "a block of steps must be whole launches of `batched`"
+        );
+        i += 1;
+    }
+    let mut i = 0;
+    while i < LARGE.len() {
+        assert!(
+            LARGE[i].1.is_multiple_of(BATCH),
+            "a block of steps must be whole launches of `batched`"
+        );
+        i += 1;
+    }
+};
+
 impl Side {
-    const ALL: [Side; 5] = [
+    const ALL: [Side; 6] = [
         Side::Eager,
         Side::Library,
         Side::Child,
         Side::Inline,
         Side::Events,
+        Side::Batched,
     ];
-    const GRAPHS: [Side; 4] = [Side::Library, Side::Child, Side::Inline, Side::Events];
+    const GRAPHS: [Side; 5] = [
+        Side::Library,
+        Side::Child,
+        Side::Inline,
+        Side::Events,
+        Side::Batched,
+    ];
 
     fn name(self) -> &'static str {
         match self {
@@ -123,6 +156,7 @@ impl Side {
             Side::Child => "child",
             Side::Inline => "inline",
             Side::Events => "events",
+            Side::Batched => "batched",
         }
     }
 
@@ -133,7 +167,7 @@ impl Side {
     /// Which raw communicator the side uses (the library side uses its `Communicator`).
     fn raw_index(self) -> usize {
         match self {
-            Side::Eager | Side::Library => 0,
+            Side::Eager | Side::Library | Side::Batched => 0,
             Side::Child => 1,
             Side::Inline => 2,
             Side::Events => 3,
@@ -333,7 +367,11 @@ impl Rank {
                     }
                 } else {
                     let exec = size.execs.get_mut(&side).ok_or("side not prepared")?;
-                    for _ in 0..steps {
+                    let launches = match side {
+                        Side::Batched => steps / BATCH,
+                        _ => steps,
+                    };
+                    for _ in 0..launches {
                         exec.launch(&self.stream).map_err(text)?;
                     }
                 }
@@ -382,6 +420,19 @@ impl Rank {
         self.show(variant, Side::Library, count, &g);
         // Every rank instantiates at once: the library's cross-rank order check waits for all.
         execs.insert(Side::Library, g.instantiate().map_err(text)?);
+        if all {
+            let mut g = Graph::new(self.comm.context()).map_err(text)?;
+            let mut buf = bufs[Side::Batched as usize].clone();
+            let mut last: Option<NodeId> = None;
+            for _ in 0..BATCH {
+                let node = g
+                    .add_all_reduce_in_place(&self.comm, &mut buf, ReduceOp::Avg, last.as_slice())
+                    .map_err(text)?;
+                last = Some(node.id());
+            }
+            self.show(variant, Side::Batched, count, &g);
+            execs.insert(Side::Batched, g.instantiate().map_err(text)?);
+        }
         if all {
             for side in [Side::Child, Side::Inline, Side::Events] {
                 // No exchange between the ranks here: a side made on one rank and not on
@@ -817,6 +868,7 @@ fn summary(
     println!("  library / child  the crate's communicator and launch ordering (same graph shape)");
     println!("  child / inline   the child-graph level around the captured collective");
     println!("  events / inline  one event wait + record pair around it (NCCL's mixing shape)");
+    println!("  batched / library  the library's path, {BATCH} all-reduces per graph launch");
     println!("  no-mixing rows   NCCL's event wait and record around each captured collective");
     let pair = |v: &str, a: Side, b: Side| {
         let mut line = format!("{:<10} {:<17}", v, format!("{} / {}", a.name(), b.name()));
@@ -835,6 +887,7 @@ fn summary(
         pair(variant.name, Side::Library, Side::Child);
         pair(variant.name, Side::Child, Side::Inline);
         pair(variant.name, Side::Events, Side::Inline);
+        pair(variant.name, Side::Batched, Side::Library);
     }
     if args.variants.len() > 1 {
         println!(
