@@ -22,8 +22,8 @@
 //!   where NCCL adds none of its own);
 //! - `batched`: the library's path with `BATCH` all-reduce nodes in a chain in one graph, one
 //!   launch per `BATCH` steps, on the library's communicator: `batched` / `library` is what a
-//!   graph launch costs per launch, beyond the collective (a step that does more than one
-//!   collective, or computes around it, pays it once).
+//!   graph launch costs per launch, beyond the collective (a step that does several collectives
+//!   in one launch pays it once).
 //!
 //! Each graph side is reported as its time per step over `eager`'s:
 //!
