@@ -17,6 +17,10 @@
 //!   dropped each time (`Graph::with_capacity` ... drop): the price of that bookkeeping, mostly
 //!   two reference counts taken and released (atomic operations, ~9 ns each on the cloud VMs
 //!   GPUs come in) and the node table's allocation.
+//! - `rebuild_update raw pointer` (A/B only, reported): the same as `rebuild_update` with every
+//!   node given a raw pointer to the buffer (`DevicePtrMut::from_raw`) instead of the
+//!   `DeviceBuffer`: the rebuild without a reference count per node, so the difference from
+//!   `rebuild_update` is what owning the memory costs a rebuild.
 //! - `reinstantiate`: `GraphExec::reinstantiate` vs `cuGraphInstantiateWithFlags` +
 //!   `cuGraphExecDestroy` (reported, no target).
 //!
@@ -460,6 +464,50 @@ fn raw_set_params(
     });
 }
 
+/// `rebuild_update raw pointer` (A/B, reported): the rebuild of `rebuild_update`, its nodes given
+/// a raw pointer (`DevicePtrMut::from_raw`) to the chain's buffer instead of the `DeviceBuffer`,
+/// on an executable built the same way: what the rebuild costs without a reference to the
+/// allocation taken per node and dropped at the next `clear` (the memory model's share), against
+/// the same raw side as `rebuild_update` (`raw_rebuild`).
+fn rebuild_raw_pointer_ab(
+    s: &Setup,
+    samples: &Samples,
+    n: usize,
+    block: u64,
+    raw_rebuild: &mut dyn FnMut(),
+) {
+    // SAFETY: `s.y` holds `s.y.len()` floats and outlives the graph and the executable below
+    // (both dropped at the end of this function, the executable after waiting for nothing: it
+    // is never launched).
+    let y = unsafe { DevicePtrMut::<f32>::from_raw(s.y.addr(), s.y.len()) };
+    let chain = |graph: &mut Graph<'static>, count: u32| {
+        s.add_nodes(graph, count, (0..n).map(|_| y));
+    };
+    let new_chain = || {
+        let mut graph = Graph::with_capacity(s.ctx(), n).expect("Graph::with_capacity");
+        chain(&mut graph, THREADS);
+        graph
+    };
+    let mut exec = new_chain().instantiate().expect("instantiate");
+    let mut graph = new_chain();
+    let mut flip = 0;
+    samples.interleaved(
+        (
+            &format!("rebuild_update raw pointer/ours-ab/{n}"),
+            &format!("rebuild_update raw pointer/raw-ab/{n}"),
+        ),
+        block,
+        4,
+        || {
+            flip ^= 1;
+            graph.clear().expect("clear");
+            chain(&mut graph, THREADS - flip);
+            exec.update(&graph).expect("update");
+        },
+        raw_rebuild,
+    );
+}
+
 /// Ours: `graph` cleared and rebuilt as a chain of `n` with argument `count`, whole-graph update.
 fn ours_rebuild_update(
     s: &Setup,
@@ -619,6 +667,7 @@ fn updates_ab(s: &Setup, samples: &Samples) {
             },
             &mut raw_rebuild,
         );
+        rebuild_raw_pointer_ab(s, samples, n, block, &mut raw_rebuild);
         s.raw.count.set(THREADS);
 
         // Launched once, as in a loop that swaps buffers between launches (see the module docs).
@@ -792,6 +841,7 @@ fn summary(device: &str, samples: &Samples) -> RatioTable {
         ("rebuild_update", "", None),
         ("rebuild_update", "-ab", Some(REBUILD_TARGET)),
         ("rebuild_update new Graph", "-ab", None),
+        ("rebuild_update raw pointer", "-ab", None),
         ("reinstantiate", "", None),
         ("set_params buffer swap", "-ab", None),
         ("launch borrowed", "-ab", None),
