@@ -25,6 +25,10 @@
 //!   graph launch costs per launch, beyond the collective (a step that does several collectives
 //!   in one launch pays it once).
 //!
+//! Each rank also times the host's part of every block (the calls that enqueue it, before the
+//! wait for the stream), and rank 0 prints its median per step and side (`ENQUEUE` lines): where
+//! it is close to the side's time per step, that side is bound by the host, not the GPU.
+//!
 //! Each graph side is reported as its time per step over `eager`'s:
 //!
 //! - small messages (4 B, 4 KiB, 64 KiB): target graph / eager <= 1.0 (the graph removes NCCL's
@@ -345,6 +349,9 @@ struct Rank {
     raws: [RawComm; 4],
     stream: Arc<CudaStream>,
     size: Option<Size>,
+    /// Per side, the host's time to enqueue each block of the current size (before the wait
+    /// for the stream), in ns per step: printed by rank 0 with the size's check.
+    enqueue: BTreeMap<Side, Vec<f64>>,
 }
 
 impl Rank {
@@ -358,6 +365,7 @@ impl Rank {
             } => return self.prepare(count, all, variant),
             Cmd::Run(side, steps) => {
                 let size = self.size.as_mut().ok_or("nothing prepared")?;
+                let start = Instant::now();
                 if side == Side::Eager {
                     let addr = size.bufs[0].addr();
                     for _ in 0..steps {
@@ -375,10 +383,23 @@ impl Rank {
                         exec.launch(&self.stream).map_err(text)?;
                     }
                 }
+                let enqueued = start.elapsed().as_secs_f64() * 1e9 / steps as f64;
+                self.enqueue.entry(side).or_default().push(enqueued);
                 sync(&self.stream);
             }
             Cmd::Check => {
                 let size = self.size.take().ok_or("nothing prepared")?;
+                let enqueue = std::mem::take(&mut self.enqueue);
+                if self.comm.rank() == 0 {
+                    // Host-bound where this is about the time per step of the same side.
+                    let mut line = format!("ENQUEUE rank 0 {:>7}:", human(size.count * 4));
+                    for (side, mut ns) in enqueue {
+                        ns.sort_by(f64::total_cmp);
+                        let median = ns[ns.len() / 2];
+                        line.push_str(&format!(" {} {:.2}", side.name(), median / 1e3));
+                    }
+                    println!("{line} (µs of host time per step to enqueue, median of the blocks)");
+                }
                 // Averages of ones, however many times: every side really ran its all-reduce on
                 // its buffer (a wrong buffer or a missing peer shows as another value).
                 for (side, buf) in Side::ALL.iter().zip(&size.bufs) {
@@ -605,6 +626,7 @@ fn rank_thread(
             raws,
             stream,
             size: None,
+            enqueue: BTreeMap::new(),
         },
         Err(e) => {
             // Every command fails with the reason.
