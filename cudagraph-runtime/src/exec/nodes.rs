@@ -10,9 +10,8 @@ use super::instantiate::GraphExec;
 use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::graph::{refuse_captured, Graph};
-use crate::kernel::MemKeys;
 use crate::kernel::{
-    launch_refused, Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig,
+    launch_refused, Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig, MemKeys,
 };
 use crate::memory::alloc::Space;
 use crate::memory::hazard::{host_code_conflict, reaches};

@@ -154,19 +154,13 @@ impl<'a> Graph<'a> {
             kernel: params.kernel(),
             uses,
         });
-        Ok(NodeId {
-            family: self.family,
-            index,
-        })
+        Ok(self.id_at(index))
     }
 
     /// The driver handle of `dep`, if it is a node of this graph.
     #[inline(always)]
     fn raw_of(&self, dep: NodeId) -> Option<sys::CUgraphNode> {
-        match self.nodes.get(dep.index as usize) {
-            Some(record) if dep.family == self.family => Some(record.raw),
-            _ => None,
-        }
+        self.index_of(dep).map(|index| self.nodes[index].raw)
     }
 
     /// The driver handles of `deps`, more than fit on the stack, for a node of `kind`.

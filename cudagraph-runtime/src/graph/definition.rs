@@ -367,6 +367,15 @@ impl<'a> Graph<'a> {
         })
     }
 
+    /// The id of this graph's own node number `index` (the caller knows it has one).
+    #[inline(always)]
+    pub(super) fn id_at(&self, index: u32) -> NodeId {
+        NodeId {
+            family: self.family,
+            index,
+        }
+    }
+
     #[inline]
     pub(super) fn index_of(&self, node: NodeId) -> Option<usize> {
         let index = node.index as usize;

@@ -30,10 +30,7 @@ impl<'a> Graph<'a> {
                     && reaches(fetch as usize, d.index as usize, |n| self.deps_of(n))
             })
         };
-        (reads && !ordered()).then_some(NodeId {
-            family: self.family,
-            index: fetch,
-        })
+        (reads && !ordered()).then(|| self.id_at(fetch))
     }
 
     /// Why a node using `uses` may not read the indirect values among them, if it may not: they
@@ -175,10 +172,7 @@ impl<'a> Graph<'a> {
     /// (or a node after it) in its dependencies.
     pub fn indirect_fetch(&self) -> Option<NodeId> {
         let fetch = self.tables.as_ref()?.indirect?.fetch?;
-        Some(NodeId {
-            family: self.family,
-            index: fetch,
-        })
+        Some(self.id_at(fetch))
     }
 
     /// Sets the value the first launch of this graph's executable reads for `key`.

@@ -96,10 +96,7 @@ impl<'a> Graph<'a> {
         let index = u32::try_from(index)
             .ok()
             .filter(|&i| (i as usize) < self.nodes.len())?;
-        Some(NodeId {
-            family: self.family,
-            index,
-        })
+        Some(self.id_at(index))
     }
 
     /// The raw handle of one of this graph's nodes.

@@ -111,7 +111,7 @@ impl<'a> Graph<'a> {
                     if self.deps_of(node).contains(&sink) {
                         continue;
                     }
-                    let (from, to) = (self.id_at(sink as usize), self.id_at(node));
+                    let (from, to) = (self.id_at(sink), self.id_at(node as u32));
                     self.add_edge(from, to, EdgeKind::Default)?;
                 }
             }
@@ -129,14 +129,6 @@ impl<'a> Graph<'a> {
                 .collect();
         }
         Ok(out)
-    }
-
-    /// The id of this graph's own node `index` (one it has).
-    fn id_at(&self, index: usize) -> NodeId {
-        NodeId {
-            family: self.family,
-            index: index as u32,
-        }
     }
 }
 
