@@ -146,6 +146,24 @@ impl Hasher for AddrHasher {
     }
 }
 
+/// What `of` holds beyond `over`, per allocation (those with nothing beyond left out): the
+/// uses and writes an update adds (`of` the incoming, `over` the outgoing) or takes away.
+fn surplus(of: &[Held], over: &[Held]) -> Vec<Held> {
+    of.iter()
+        .filter_map(|held| {
+            let other = over
+                .iter()
+                .find(|o| alloc_key(&o.alloc) == alloc_key(&held.alloc))
+                .map_or(UseCounts::default(), |o| o.counts);
+            let counts = held.counts.saturating_sub(other);
+            (counts != UseCounts::default()).then(|| Held {
+                alloc: held.alloc.clone(),
+                counts,
+            })
+        })
+        .collect()
+}
+
 /// Owned allocations among `uses`, with their counts, in first-use order.
 fn tally<'u, 'a: 'u>(uses: impl IntoIterator<Item = &'u Use<'a>>) -> Vec<Held> {
     let mut out: Vec<Held> = Vec::new();
@@ -472,35 +490,8 @@ impl<'a> Holdings<'a> {
         // Net change per allocation: what comes in, what goes out.
         let incoming = tally(changes.iter().flat_map(|(_, uses)| uses.iter()));
         let outgoing = tally(changes.iter().flat_map(|(node, _)| self.node_uses(*node)));
-        let mut more: Vec<Held> = Vec::new();
-        let mut less: Vec<Held> = Vec::new();
-        let net = |a: UseCounts, b: UseCounts| a.saturating_sub(b);
-        for held in &incoming {
-            let out = outgoing
-                .iter()
-                .find(|o| alloc_key(&o.alloc) == alloc_key(&held.alloc))
-                .map_or(UseCounts::default(), |o| o.counts);
-            let add = net(held.counts, out);
-            if add != UseCounts::default() {
-                more.push(Held {
-                    alloc: held.alloc.clone(),
-                    counts: add,
-                });
-            }
-        }
-        for held in &outgoing {
-            let inc = incoming
-                .iter()
-                .find(|i| alloc_key(&i.alloc) == alloc_key(&held.alloc))
-                .map_or(UseCounts::default(), |i| i.counts);
-            let sub = net(held.counts, inc);
-            if sub != UseCounts::default() {
-                less.push(Held {
-                    alloc: held.alloc.clone(),
-                    counts: sub,
-                });
-            }
-        }
+        let more = surplus(&incoming, &outgoing);
+        let less = surplus(&outgoing, &incoming);
         // Memory this executable stops using altogether is released after the marker.
         let releases = less.iter().any(|l| {
             self.held(alloc_key(&l.alloc))
