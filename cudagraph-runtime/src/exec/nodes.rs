@@ -236,11 +236,9 @@ impl<'a> GraphExec<'a> {
         let raw = self.raw;
         if args.same_memory(self.memory.node_keys(index)) {
             // The hot path: the same memory, new values; nothing to keep or release.
-            let result = A::with_reprs(&mut args.reprs(), |params| {
-                // SAFETY: live executable; `raw_node` is a kernel node of its graph; `params`
-                // holds the arguments of its parameter list `A`.
-                unsafe { launch.update(raw, raw_node, params) }
-            });
+            // SAFETY: live executable; `raw_node` is a kernel node of its graph, of parameter
+            // list `A`.
+            let result = unsafe { launch.update_with::<A>(raw, raw_node, &mut args.reprs()) };
             return result.map_err(|e| self.at_node(e, index));
         }
         self.send_kernel_params_moved(index, raw_node, launch, args)
@@ -267,13 +265,9 @@ impl<'a> GraphExec<'a> {
         let keys = unsafe { keys.first(count) };
         let raw = self.raw;
         let mut reprs = args.reprs();
-        let mut apply = || {
-            A::with_reprs(&mut reprs, |params| {
-                // SAFETY: live executable; `raw_node` is a kernel node of its graph; `params`
-                // holds the arguments of its parameter list `A`.
-                unsafe { launch.update(raw, raw_node, params) }
-            })
-        };
+        // SAFETY: live executable; `raw_node` is a kernel node of its graph, of parameter list
+        // `A`.
+        let mut apply = || unsafe { launch.update_with::<A>(raw, raw_node, &mut reprs) };
         if let Some(moved) = self.memory.move_within(index, keys, &mut apply) {
             return moved.map_err(|e| self.at_node(e, index));
         }

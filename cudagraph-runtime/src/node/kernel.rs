@@ -60,7 +60,7 @@ impl KernelLaunch {
     /// `exec` is live; `node` is a kernel node of its graph; `args` points to one valid pointer
     /// per kernel parameter, each to a value of the parameter's device representation.
     #[inline]
-    pub(crate) unsafe fn update(
+    unsafe fn update(
         &self,
         exec: sys::CUgraphExec,
         node: sys::CUgraphNode,
@@ -70,6 +70,26 @@ impl KernelLaunch {
         // SAFETY: the caller's promise; `p` is valid for the call, and the driver copies the
         // arguments.
         unsafe { result::exec::kernel_node_set_params(exec, node, &p) }
+    }
+
+    /// [`KernelLaunch::update`] with the arguments `reprs`, the device representations of a
+    /// kernel of parameter list `A`.
+    ///
+    /// # Safety
+    /// `exec` is live; `node` is a kernel node of its graph, launching a kernel of parameter
+    /// list `A`.
+    #[inline(always)]
+    pub(crate) unsafe fn update_with<A: KernelArgs>(
+        &self,
+        exec: sys::CUgraphExec,
+        node: sys::CUgraphNode,
+        reprs: &mut A::Reprs,
+    ) -> Result<()> {
+        A::with_reprs(reprs, |args| {
+            // SAFETY: the caller's promise; `args` points to the representations of `A`, the
+            // kernel's parameter list.
+            unsafe { self.update(exec, node, args) }
+        })
     }
 }
 
@@ -117,11 +137,7 @@ impl<A: KernelArgs> NodeParams for KernelParams<A> {
 impl<A: KernelArgs> NodeUpdate for KernelParams<A> {
     #[inline]
     unsafe fn update(&mut self, exec: sys::CUgraphExec, node: sys::CUgraphNode) -> Result<()> {
-        let launch = &self.launch;
-        A::with_reprs(&mut self.reprs, |args| {
-            // SAFETY: the caller's promise; `args` points to the representations of `A`, the
-            // kernel's parameter list.
-            unsafe { launch.update(exec, node, args) }
-        })
+        // SAFETY: the caller's promise; the node launches a kernel of parameter list `A`.
+        unsafe { self.launch.update_with::<A>(exec, node, &mut self.reprs) }
     }
 }
