@@ -292,27 +292,14 @@ fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
             )
         }
     };
-    let send = match node.copies {
-        Some(Copies::Each(_)) => {
-            let set = set_each(
-                g,
-                node,
-                quote!(self.exec.exec.set_kernel_params(#node_ref, #config, #tuple)),
-                &pos,
-            );
-            quote! {
-                #launch = #config;
-                #set
-            }
-        }
-        _ => quote! {
-            self.exec.exec.set_kernel_params(#node_ref, #config, #tuple)?;
-            #launch = #config;
-            // The handle's values stand once set (see `Tracker::set_by_handle`).
-            self.exec.tracker.set_by_handle(#pos);
-            #p::Result::Ok(())
-        },
-    };
+    // The configuration is the node's once every copy took it.
+    let send = set_with(
+        g,
+        node,
+        quote!(self.exec.exec.set_kernel_params(#node_ref, #config, #tuple)),
+        &pos,
+        quote!(#launch = #config;),
+    );
     let set_doc = format!("Sets {doc} for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.");
     let set_launch_doc = format!("Sets the launch configuration and {doc} for the next launches (`cuGraphExecKernelNodeSetParams`).");
     quote! {
@@ -367,6 +354,18 @@ fn each_copy(node: &NodeGen, code: TokenStream) -> TokenStream {
 /// took the new values, the node goes back to its params, all copies, at the next update (the
 /// next launch, or `apply`), as `set_params` would set it (`Tracker::set_back`).
 fn set_each(g: &Gen, node: &NodeGen, call: TokenStream, pos: &TokenStream) -> TokenStream {
+    set_with(g, node, call, pos, TokenStream::new())
+}
+
+/// [`set_each`], running `done` (statements) once every copy took the new values, before they
+/// stand.
+fn set_with(
+    g: &Gen,
+    node: &NodeGen,
+    call: TokenStream,
+    pos: &TokenStream,
+    done: TokenStream,
+) -> TokenStream {
     let p = &g.p;
     match node.copies {
         Some(Copies::Each(_)) => {
@@ -384,14 +383,17 @@ fn set_each(g: &Gen, node: &NodeGen, call: TokenStream, pos: &TokenStream) -> To
             );
             quote! {
                 #calls
+                #done
                 self.exec.tracker.set_by_handle(#pos);
                 #p::Result::Ok(())
             }
         }
         _ => quote! {
-            let set = #call;
+            #call?;
+            #done
             // The handle's values stand once set (see `Tracker::set_by_handle`).
-            set.map(|()| self.exec.tracker.set_by_handle(#pos))
+            self.exec.tracker.set_by_handle(#pos);
+            #p::Result::Ok(())
         },
     }
 }

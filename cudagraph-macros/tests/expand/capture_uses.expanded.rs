@@ -1559,13 +1559,14 @@ impl<'a> LayersGemm1Node<'a> {
         &mut self,
         work: &::cudagraph_runtime::__private::Capture,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let set = ::cudagraph_runtime::__private::set_capture_by_handle(
+        ::cudagraph_runtime::__private::set_capture_by_handle(
             &mut self.exec.exec,
             self.exec.nodes.gemm1,
             work,
             true,
-        );
-        set.map(|()| self.exec.tracker.set_by_handle(0usize))
+        )?;
+        self.exec.tracker.set_by_handle(0usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
     pub fn set_enabled(
@@ -1673,13 +1674,14 @@ impl<'a> LayersGemm2Node<'a> {
         &mut self,
         work: &::cudagraph_runtime::__private::Capture,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let set = ::cudagraph_runtime::__private::set_capture_by_handle(
+        ::cudagraph_runtime::__private::set_capture_by_handle(
             &mut self.exec.exec,
             self.exec.nodes.gemm2,
             work,
             true,
-        );
-        set.map(|()| self.exec.tracker.set_by_handle(2usize))
+        )?;
+        self.exec.tracker.set_by_handle(2usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
     pub fn set_enabled(

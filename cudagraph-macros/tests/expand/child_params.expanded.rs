@@ -1962,14 +1962,14 @@ impl<'a> OuterANode<'a> {
     /// (`cuGraphExecChildGraphNodeSetParams`); it must have the embedded graph's
     /// topology.
     pub fn set(&mut self, graph: &Inner) -> ::cudagraph_runtime::__private::Result<()> {
-        let set = self
-            .exec
+        self.exec
             .exec
             .set_child_graph(
                 self.exec.nodes.a,
                 <Inner as ::cudagraph_runtime::__private::ChildGraph>::graph(graph),
-            );
-        set.map(|()| self.exec.tracker.set_by_handle(0usize))
+            )?;
+        self.exec.tracker.set_by_handle(0usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
     pub fn set_enabled(
@@ -2011,14 +2011,14 @@ impl<'a> OuterBNode<'a> {
     /// (`cuGraphExecChildGraphNodeSetParams`); it must have the embedded graph's
     /// topology.
     pub fn set(&mut self, graph: &Inner) -> ::cudagraph_runtime::__private::Result<()> {
-        let set = self
-            .exec
+        self.exec
             .exec
             .set_child_graph(
                 self.exec.nodes.b,
                 <Inner as ::cudagraph_runtime::__private::ChildGraph>::graph(graph),
-            );
-        set.map(|()| self.exec.tracker.set_by_handle(1usize))
+            )?;
+        self.exec.tracker.set_by_handle(1usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
     pub fn set_enabled(
@@ -2069,14 +2069,14 @@ impl<'a> OuterClearNode<'a> {
             f32,
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let set = self
-            .exec
+        self.exec
             .exec
             .set_memset_params(
                 self.exec.nodes.clear,
                 ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
-            );
-        set.map(|()| self.exec.tracker.set_by_handle(2usize))
+            )?;
+        self.exec.tracker.set_by_handle(2usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
     pub fn set_2d<__CgDst, __CgValue>(

@@ -1974,14 +1974,14 @@ impl<'a> FlowResetNode<'a> {
             u32,
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let set = self
-            .exec
+        self.exec
             .exec
             .set_memset_params(
                 self.exec.nodes.reset,
                 ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
-            );
-        set.map(|()| self.exec.tracker.set_by_handle(0usize))
+            )?;
+        self.exec.tracker.set_by_handle(0usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
     pub fn set_2d<__CgDst, __CgValue>(
@@ -2401,14 +2401,14 @@ impl<'a> FlowMarkEvenNode<'a> {
             u32,
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let set = self
-            .exec
+        self.exec
             .exec
             .set_memset_params(
                 self.exec.nodes.mark_even,
                 ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
-            );
-        set.map(|()| self.exec.tracker.set_by_handle(8usize))
+            )?;
+        self.exec.tracker.set_by_handle(8usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
     pub fn set_2d<__CgDst, __CgValue>(

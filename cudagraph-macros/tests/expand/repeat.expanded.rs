@@ -1465,14 +1465,14 @@ impl<'a> DecodeEmbedNode<'a> {
             f32,
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let set = self
-            .exec
+        self.exec
             .exec
             .set_memset_params(
                 self.exec.nodes.embed,
                 ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
-            );
-        set.map(|()| self.exec.tracker.set_by_handle(0usize))
+            )?;
+        self.exec.tracker.set_by_handle(0usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
     pub fn set_2d<__CgDst, __CgValue>(
@@ -1691,14 +1691,14 @@ impl<'a> DecodeHeadNode<'a> {
             __CgElem,
         >,
     {
-        let set = self
-            .exec
+        self.exec
             .exec
             .set_memcpy_params(
                 self.exec.nodes.head,
                 ::cudagraph_runtime::__private::memcpy_as(src, dst),
-            );
-        set.map(|()| self.exec.tracker.set_by_handle(7usize))
+            )?;
+        self.exec.tracker.set_by_handle(7usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
     pub fn set_2d<__CgSrc, __CgDst>(

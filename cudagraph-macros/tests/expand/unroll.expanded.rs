@@ -1439,14 +1439,14 @@ impl<'a> SolveStartNode<'a> {
             f32,
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let set = self
-            .exec
+        self.exec
             .exec
             .set_memset_params(
                 self.exec.nodes.start,
                 ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
-            );
-        set.map(|()| self.exec.tracker.set_by_handle(0usize))
+            )?;
+        self.exec.tracker.set_by_handle(0usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
     pub fn set_2d<__CgDst, __CgValue>(
@@ -1571,7 +1571,6 @@ impl<'a> SolveForwardNode<'a> {
             DevicePtrMut<f32>,
         > + ::cudagraph_runtime::__private::Clone,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.state.launch.forward = config;
         for copy in 0..4usize {
             if let ::cudagraph_runtime::__private::Result::Err(error) = self
                 .exec
@@ -1592,6 +1591,7 @@ impl<'a> SolveForwardNode<'a> {
                 return ::cudagraph_runtime::__private::Result::Err(error);
             }
         }
+        self.exec.state.launch.forward = config;
         self.exec.tracker.set_by_handle(2usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
@@ -1690,7 +1690,6 @@ impl<'a> SolveBackNode<'a> {
             DevicePtrMut<f32>,
         > + ::cudagraph_runtime::__private::Clone,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.state.launch.back = config;
         for copy in 0..4usize {
             if let ::cudagraph_runtime::__private::Result::Err(error) = self
                 .exec
@@ -1711,6 +1710,7 @@ impl<'a> SolveBackNode<'a> {
                 return ::cudagraph_runtime::__private::Result::Err(error);
             }
         }
+        self.exec.state.launch.back = config;
         self.exec.tracker.set_by_handle(3usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
