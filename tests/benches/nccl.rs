@@ -2,8 +2,8 @@
 //! machine (one rank per GPU, each driven by its own thread, as NCCL wants), in the same run, and
 //! where the difference comes from.
 //!
-//! Per step, each rank runs one all-reduce (an average in place over `f32`s) six ways, A/B in
-//! one loop (blocks of steps, each block ended by every rank waiting for its stream; the order of
+//! Per step, each rank runs one all-reduce (in place over `f32`s: a sum by default, `--op avg`
+//! for an average) six ways, A/B in one loop (blocks of steps, each block ended by every rank waiting for its stream; the order of
 //! the six sides turns by one every round):
 //!
 //! - `eager`: a raw `ncclAllReduce` on the rank's stream (its own communicator);
@@ -63,8 +63,16 @@
 //! captures as much as the library's path), while eager stayed within 8 to 12 µs: the threads
 //! moving between CPUs, not the graphs. `--no-pin` leaves them unpinned.
 //!
+//! The reduction is a sum unless `--op avg` asks for an average. The two cost the same on the
+//! host, not on the GPU: on a pair of H200s a captured 4-byte `ncclAvg` took about 1.2 µs more
+//! per step than `ncclSum`, which eager calls, bound by NCCL's host work, do not show. The sum is
+//! timed over buffers of zeros (a sum of zeros stays zero, so thousands of steps cannot
+//! overflow), the average over ones; after the timing each side runs once more over ones and
+//! every rank checks the result (`n` per summing collective, 1 for the average).
+//!
 //! Arguments (after `--` under `cargo bench`): `--ranks N` (the first N GPUs; default all),
-//! `--variants a,b` (default `default,no-mixing`), `--no-tuning`, `--no-pin`. A rank that does not answer
+//! `--variants a,b` (default `default,no-mixing`), `--op sum|avg` (default `sum`), `--no-tuning`,
+//! `--no-pin`. A rank that does not answer
 //! within `STALL` ends its process with a `TIMEOUT` line rather than hanging. Without a GPU or
 //! NCCL, prints one skip line and exits 0.
 //!
@@ -103,6 +111,56 @@ const SMALL_TARGET: f64 = 1.0;
 /// within 5%).
 const LARGE: [(usize, u64); 2] = [(64 << 20, 20), (256 << 20, 8)];
 const LARGE_TARGET: f64 = 1.05;
+
+/// The reduction every side runs (`--op`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Sum,
+    Avg,
+}
+
+impl Op {
+    fn name(self) -> &'static str {
+        match self {
+            Op::Sum => "sum",
+            Op::Avg => "avg",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Op> {
+        [Op::Sum, Op::Avg].into_iter().find(|op| op.name() == name)
+    }
+
+    fn library(self) -> ReduceOp {
+        match self {
+            Op::Sum => ReduceOp::Sum,
+            Op::Avg => ReduceOp::Avg,
+        }
+    }
+
+    fn raw(self) -> nccl_sys::ncclRedOp_t {
+        match self {
+            Op::Sum => nccl_sys::ncclRedOp_t::ncclSum,
+            Op::Avg => nccl_sys::ncclRedOp_t::ncclAvg,
+        }
+    }
+
+    /// What the buffers hold while the sides are timed: a value every step keeps.
+    fn steady(self) -> f32 {
+        match self {
+            Op::Sum => 0.0,
+            Op::Avg => 1.0,
+        }
+    }
+
+    /// What a buffer of ones holds after `collectives` all-reduces over `n` ranks.
+    fn from_ones(self, n: usize, collectives: u64) -> f32 {
+        match self {
+            Op::Sum => (n as f32).powi(collectives as i32),
+            Op::Avg => 1.0,
+        }
+    }
+}
 
 /// How one step runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -245,8 +303,14 @@ struct RawComm(nccl_sys::ncclComm_t);
 unsafe impl Send for RawComm {}
 
 impl RawComm {
-    /// `ncclAllReduce` (average, in place) of the `count` f32s at `addr`, on `stream`.
-    fn all_reduce(self, addr: u64, count: usize, stream: sys::CUstream) -> Result<(), Error> {
+    /// `ncclAllReduce` (`op`, in place) of the `count` f32s at `addr`, on `stream`.
+    fn all_reduce(
+        self,
+        op: Op,
+        addr: u64,
+        count: usize,
+        stream: sys::CUstream,
+    ) -> Result<(), Error> {
         // SAFETY: `addr` holds `count` f32s on this communicator's device, kept alive by the
         // caller until the work is done (the stream is synchronized, or the graph holds the
         // buffer); `stream` is a live stream of that device; only this thread uses the
@@ -257,7 +321,7 @@ impl RawComm {
                 addr as *mut c_void,
                 count,
                 nccl_sys::ncclDataType_t::ncclFloat32,
-                nccl_sys::ncclRedOp_t::ncclAvg,
+                op.raw(),
                 self.0,
                 stream as _,
             )
@@ -329,7 +393,8 @@ enum Cmd {
     },
     /// Run this side this many steps, then wait for the stream.
     Run(Side, u64),
-    /// Check that every buffer still holds ones (the average of ones), then free them.
+    /// Check that every buffer still holds the op's steady value, then that each side, run once
+    /// more over ones, gives the op's result; then free them.
     Check,
 }
 
@@ -348,6 +413,7 @@ struct Rank {
     /// Raw communicators, by `Side::raw_index`.
     raws: [RawComm; 4],
     stream: Arc<CudaStream>,
+    op: Op,
     size: Option<Size>,
     /// Per side, the host's time to enqueue each block of the current size (before the wait
     /// for the stream), in ns per step: printed by rank 0 with the size's check.
@@ -370,7 +436,7 @@ impl Rank {
                     let addr = size.bufs[0].addr();
                     for _ in 0..steps {
                         self.raws[0]
-                            .all_reduce(addr, size.count, self.stream.cu_stream())
+                            .all_reduce(self.op, addr, size.count, self.stream.cu_stream())
                             .map_err(text)?;
                     }
                 } else {
@@ -400,17 +466,48 @@ impl Rank {
                     }
                     println!("{line} (µs of host time per step to enqueue, median of the blocks)");
                 }
-                // Averages of ones, however many times: every side really ran its all-reduce on
-                // its buffer (a wrong buffer or a missing peer shows as another value).
-                for (side, buf) in Side::ALL.iter().zip(&size.bufs) {
-                    let got = buf.to_vec().map_err(text)?;
-                    if let Some(bad) = got.iter().find(|&&v| v != 1.0) {
-                        return Err(format!("{} buffer holds {bad}, not 1.0", side.name()));
-                    }
-                }
+                self.check(size)?;
             }
         }
         Ok(Vec::new())
+    }
+
+    /// Checks each side's buffer: it still holds the op's steady value after the timed steps,
+    /// and one more step over ones gives the op's result on every element, so each side really
+    /// ran its all-reduce on its buffer with every peer (a wrong buffer, a missing peer or a
+    /// skipped collective shows as another value).
+    fn check(&mut self, mut size: Size) -> Result<(), String> {
+        let (op, n) = (self.op, self.comm.size());
+        let ones = vec![1.0f32; size.count];
+        for (side, buf) in Side::ALL.iter().zip(&size.bufs) {
+            let steady = op.steady();
+            let got = buf.to_vec().map_err(text)?;
+            if let Some(bad) = got.iter().find(|&&v| v != steady) {
+                return Err(format!("{} buffer holds {bad}, not {steady}", side.name()));
+            }
+            let made = size.execs.get_mut(side);
+            if made.is_none() && *side != Side::Eager {
+                continue; // not made at this size (the tuning probe makes the library's only)
+            }
+            buf.copy_from(&ones).map_err(text)?;
+            match made {
+                Some(exec) => exec.launch(&self.stream).map_err(text)?,
+                None => self.raws[0]
+                    .all_reduce(op, buf.addr(), size.count, self.stream.cu_stream())
+                    .map_err(text)?,
+            }
+            sync(&self.stream);
+            let collectives = if *side == Side::Batched { BATCH } else { 1 };
+            let want = op.from_ones(n, collectives);
+            let got = buf.to_vec().map_err(text)?;
+            if let Some(bad) = got.iter().find(|&&v| v != want) {
+                return Err(format!(
+                    "{} buffer holds {bad} after one step over ones, not {want}",
+                    side.name()
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Makes the buffers and the graphs; returns the graph sides made. The library's side must
@@ -418,17 +515,22 @@ impl Rank {
     /// out, so that one failure does not cost the run the other sides.
     fn prepare(&mut self, count: usize, all: bool, variant: &str) -> Result<Vec<Side>, String> {
         self.size = None;
-        let ones = vec![1.0f32; count];
+        let steady = vec![self.op.steady(); count];
         let bufs = Side::ALL
             .iter()
-            .map(|_| DeviceBuffer::from_host(&self.stream, &ones).map_err(text))
+            .map(|_| DeviceBuffer::from_host(&self.stream, &steady).map_err(text))
             .collect::<Result<Vec<_>, _>>()?;
         if all {
             // The raw communicators connect the algorithm of this size eagerly, before their
             // captures (as the library's warm-up does for its own).
             for side in [Side::Child, Side::Inline, Side::Events] {
                 self.raws[side.raw_index()]
-                    .all_reduce(bufs[side as usize].addr(), count, self.stream.cu_stream())
+                    .all_reduce(
+                        self.op,
+                        bufs[side as usize].addr(),
+                        count,
+                        self.stream.cu_stream(),
+                    )
                     .map_err(text)?;
             }
             sync(&self.stream);
@@ -436,7 +538,7 @@ impl Rank {
         let mut execs = BTreeMap::new();
         let mut g = Graph::new(self.comm.context()).map_err(text)?;
         let mut buf = bufs[Side::Library as usize].clone();
-        g.add_all_reduce_in_place(&self.comm, &mut buf, ReduceOp::Avg, &[])
+        g.add_all_reduce_in_place(&self.comm, &mut buf, self.op.library(), &[])
             .map_err(text)?;
         self.show(variant, Side::Library, count, &g);
         // Every rank instantiates at once: the library's cross-rank order check waits for all.
@@ -447,7 +549,12 @@ impl Rank {
             let mut last: Option<NodeId> = None;
             for _ in 0..BATCH {
                 let node = g
-                    .add_all_reduce_in_place(&self.comm, &mut buf, ReduceOp::Avg, last.as_slice())
+                    .add_all_reduce_in_place(
+                        &self.comm,
+                        &mut buf,
+                        self.op.library(),
+                        last.as_slice(),
+                    )
                     .map_err(text)?;
                 last = Some(node.id());
             }
@@ -485,10 +592,10 @@ impl Rank {
         buf: DeviceBuffer<f32>,
         count: usize,
     ) -> Result<Graph<'static>, Error> {
-        let raw = self.raws[side.raw_index()];
+        let (raw, op) = (self.raws[side.raw_index()], self.op);
         let addr = buf.addr();
         let call = move |s: &CaptureScope<'_, 'static>, _: CaptureViewMut<'_, f32>| {
-            relaxed(|| raw.all_reduce(addr, count, s.cu_stream()))
+            relaxed(|| raw.all_reduce(op, addr, count, s.cu_stream()))
         };
         let mut g = Graph::new(self.comm.context())?;
         match side {
@@ -548,6 +655,7 @@ impl Ranks {
         comms: Vec<Communicator>,
         raws: Vec<[RawComm; 4]>,
         cpus: Vec<usize>,
+        op: Op,
     ) -> (Self, Vec<std::thread::JoinHandle<()>>) {
         let (done_tx, done) = channel();
         let mut cmds = Vec::new();
@@ -561,7 +669,7 @@ impl Ranks {
                 if let Some(cpu) = cpu {
                     pin_to(cpu).unwrap_or_else(|e| panic!("pinning rank {r} to CPU {cpu}: {e}"));
                 }
-                rank_thread(comm, raws, rx, done)
+                rank_thread(comm, raws, op, rx, done)
             }));
         }
         (Self { cmds, done }, threads)
@@ -611,6 +719,7 @@ impl Ranks {
 fn rank_thread(
     comm: Communicator,
     raws: [RawComm; 4],
+    op: Op,
     cmds: Receiver<Cmd>,
     done: Sender<(usize, Result<Vec<Side>, String>)>,
 ) {
@@ -625,6 +734,7 @@ fn rank_thread(
             comm,
             raws,
             stream,
+            op,
             size: None,
             enqueue: BTreeMap::new(),
         },
@@ -699,6 +809,8 @@ struct Args {
     tuning: bool,
     /// Whether to pin each rank's thread to a CPU of its own.
     pin: bool,
+    /// The reduction.
+    op: Op,
     /// In a worker process: the variant (or the probe) it runs.
     worker: Option<String>,
 }
@@ -709,6 +821,7 @@ fn args() -> Args {
         variants: VARIANTS.iter().collect(),
         tuning: true,
         pin: true,
+        op: Op::Sum,
         worker: None,
     };
     let mut it = std::env::args().skip(1);
@@ -732,6 +845,11 @@ fn args() -> Args {
             }
             "--no-tuning" => args.tuning = false,
             "--no-pin" => args.pin = false,
+            "--op" => {
+                let name = it.next().unwrap_or_default();
+                args.op = Op::from_name(&name)
+                    .unwrap_or_else(|| panic!("--op takes `sum` or `avg`, not `{name}`"));
+            }
             "--worker" => args.worker = it.next(),
             // `cargo bench` passes `--bench`; criterion-style filters are not used here.
             _ => {}
@@ -743,7 +861,7 @@ fn args() -> Args {
 fn main() {
     let args = args();
     if let Some(name) = &args.worker {
-        worker(name, args.ranks, args.pin);
+        worker(name, args.ranks, args.pin, args.op);
         return;
     }
     // Only to see whether there is a GPU and NCCL: the workers open the devices.
@@ -759,7 +877,7 @@ fn main() {
     let ranks = args.ranks.map(|n| n.to_string());
     let spawn = |worker: &str, env: &[(&str, &str)]| {
         let mut cmd = Command::new(&exe);
-        cmd.args(["--worker", worker]);
+        cmd.args(["--worker", worker, "--op", args.op.name()]);
         if !args.pin {
             cmd.arg("--no-pin");
         }
@@ -855,7 +973,8 @@ fn summary(
 ) {
     let sizes: Vec<usize> = SMALL.iter().chain(&LARGE).map(|&(b, _)| b).collect();
     println!(
-        "\n==== SUMMARY: all-reduce (average, in place, f32), {}",
+        "\n==== SUMMARY: all-reduce ({}, in place, f32), {}",
+        args.op.name(),
         header.unwrap_or("<no worker reported its devices>")
     );
     println!("time per step, median of {SAMPLE_SIZE} blocks (µs), and each graph side / eager");
@@ -944,7 +1063,7 @@ fn summary(
 }
 
 /// One variant's measurement (or the tuning probe), in this process.
-fn worker(name: &str, ranks: Option<usize>, pin: bool) {
+fn worker(name: &str, ranks: Option<usize>, pin: bool, op: Op) {
     let name: &'static str = VARIANTS
         .iter()
         .map(|v| v.name)
@@ -995,7 +1114,7 @@ fn worker(name: &str, ranks: Option<usize>, pin: bool) {
         Some(cpus) => println!("rank threads pinned: rank r on CPU {cpus:?}[r]"),
         None => println!("rank threads not pinned"),
     }
-    let (ranks, threads) = Ranks::start(comms, raws, cpus.unwrap_or_default());
+    let (ranks, threads) = Ranks::start(comms, raws, cpus.unwrap_or_default(), op);
 
     if name == TUNING {
         // What NCCL picks at each size, captured and eager; the parent keeps NCCL's lines
@@ -1013,7 +1132,7 @@ fn worker(name: &str, ranks: Option<usize>, pin: bool) {
             ranks.all(Cmd::Check);
         }
     } else {
-        measure(name, n, &device, &ranks);
+        measure(name, n, &device, &ranks, op);
     }
     drop(ranks);
     for t in threads {
@@ -1024,11 +1143,12 @@ fn worker(name: &str, ranks: Option<usize>, pin: bool) {
 
 /// Every side at every size, A/B, with the tables of this variant and its ROW lines for the
 /// summary.
-fn measure(variant: &'static str, n: usize, device: &str, ranks: &Ranks) {
+fn measure(variant: &'static str, n: usize, device: &str, ranks: &Ranks, op: Op) {
     let samples = Samples::new(SAMPLE_SIZE);
     let mut table = RatioTable::new(format!(
-        "[{variant}] all-reduce (average, in place) of f32, {n} x {device}: graph / eager \
-         ncclAllReduce (median time per step over {SAMPLE_SIZE} blocks)"
+        "[{variant}] all-reduce ({}, in place) of f32, {n} x {device}: graph / eager \
+         ncclAllReduce (median time per step over {SAMPLE_SIZE} blocks)",
+        op.name()
     ));
     let mut bandwidth = Vec::new();
     for (bytes, block, target) in SMALL
