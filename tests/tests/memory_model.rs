@@ -951,3 +951,121 @@ fn a_guard_on_one_thread_holds_off_launches_on_another() {
     exec.launch(&gpu.stream).unwrap();
     assert!(host.to_vec().unwrap().iter().all(|&v| v == 2.0));
 }
+
+/// Runs `f` while `stream` is captured by cudarc's own (safe) capture, as a program capturing
+/// its cudarc work does around it. The capture's end is not checked: a launch refused inside it
+/// may have invalidated it.
+fn while_captured<R>(stream: &Arc<CudaStream>, f: impl FnOnce() -> R) -> R {
+    let mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
+    stream.begin_capture(mode).expect("beginning a capture");
+    let out = f();
+    let _ = stream.end_capture(sys::CUgraphInstantiate_flags(0));
+    out
+}
+
+#[test]
+fn a_launch_the_driver_refuses_leaves_its_waits_to_the_next_launch() {
+    // The first launch of an executable waits for the work queued on its buffers' own streams.
+    // A launch into a stream that cudarc captures is refused by the driver, after that wait was
+    // made in the captured stream (for a buffer whose own stream it is: no call at all); the next
+    // launch, into another stream, must still wait. Before the fix it did not: the copy below
+    // read `y` before the write queued on `y`'s stream had landed.
+    let _serial = one_at_a_time();
+    let Some(gpu) = gpu("a_launch_the_driver_refuses_leaves_its_waits_to_the_next_launch") else {
+        return;
+    };
+    let k = Late::load(&gpu.ctx);
+    let n = 1 << 14;
+    let home = gpu.ctx.new_stream().unwrap();
+    let other = gpu.ctx.new_stream().unwrap();
+    let y = DeviceBuffer::<f32>::zeros(&home, n).unwrap();
+    let out = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    graph.add_memcpy(Memcpy::dtoh(&y, &out), &[]).unwrap();
+    let mut exec = graph.instantiate().unwrap();
+
+    // `y`'s own stream is busy for ~50 ms (a late fill of another buffer), then `y` is
+    // overwritten with 7s there, through its access guard (a copy from page-locked memory:
+    // nothing waits on the host).
+    let busy = DeviceBuffer::<f32>::zeros(&home, n).unwrap();
+    let mut spin = Graph::new(&gpu.ctx).unwrap();
+    spin.add_kernel(&k.fill, cfg(n), (n as u32, SPIN, 1.0f32, &busy), &[])
+        .unwrap();
+    let mut spin = spin.instantiate().unwrap();
+    spin.launch(&home).unwrap();
+    let sevens = cudagraph_tests::pinned(&gpu.ctx, &vec![7.0f32; n]);
+    {
+        let mut access = y.access().unwrap();
+        let stream = access.stream().clone();
+        stream.memcpy_htod(&sevens, &mut access.view_mut()).unwrap();
+    }
+
+    let refused = while_captured(&home, || exec.launch(&home));
+    assert!(
+        matches!(refused, Err(Error::Capturing { .. })),
+        "a launch into a stream being captured: {refused:?}"
+    );
+    exec.launch(&other).unwrap();
+    let got = out.to_vec().unwrap();
+    if let Some(i) = got.iter().position(|&v| v != 7.0) {
+        panic!(
+            "the launch read `y` before the write queued on its own stream: out[{i}] = {}",
+            got[i]
+        );
+    }
+    drop(spin);
+    gpu.ctx.synchronize().unwrap();
+}
+
+#[test]
+fn a_relaunch_the_driver_refuses_leaves_the_next_one_after_the_taken_buffers_free() {
+    // An allocation taken out of an executable (`take_allocation`), used by a late writer on its
+    // stream, then dropped: cudarc frees it there, behind the writer. The maker's relaunch on
+    // another stream must wait for that free (it allocates the same addresses again). A relaunch
+    // into the free's stream while cudarc captures it is refused by the driver; before the fix
+    // the maker then counted the free as waited for, and its next launch, on another stream,
+    // wrote its new allocation while the late writer of the freed buffer still ran: the writer's
+    // 5s landed in the maker's allocation.
+    let _serial = one_at_a_time();
+    let Some(gpu) =
+        gpu("a_relaunch_the_driver_refuses_leaves_the_next_one_after_the_taken_buffers_free")
+    else {
+        return;
+    };
+    let k = Late::load(&gpu.ctx);
+    let n = 1 << 14;
+    let home = gpu.ctx.new_stream().unwrap();
+    let other = gpu.ctx.new_stream().unwrap();
+    let mut maker = Graph::new(&gpu.ctx).unwrap();
+    let t = maker.add_mem_alloc::<f32>(n, &[]).unwrap();
+    maker
+        .add_kernel(&k.fill, cfg(n), (n as u32, 0, 1.0f32, t), &[t.id()])
+        .unwrap();
+    let mut maker = maker.instantiate().unwrap();
+    maker.launch(&home).unwrap();
+    let taken = maker.take_allocation(&t).unwrap();
+
+    let mut late = Graph::new(&gpu.ctx).unwrap();
+    late.add_kernel(&k.fill, cfg(n), (n as u32, SPIN, 5.0f32, &taken), &[])
+        .unwrap();
+    let mut late = late.instantiate().unwrap();
+    late.launch(&home).unwrap();
+    drop(late);
+    drop(taken); // freed on `home`, after the late writer
+
+    let refused = while_captured(&home, || maker.launch(&home));
+    assert!(
+        matches!(refused, Err(Error::Capturing { .. })),
+        "a relaunch into a stream being captured: {refused:?}"
+    );
+    maker.launch(&other).unwrap();
+    gpu.ctx.synchronize().unwrap();
+    let again = maker.take_allocation(&t).unwrap();
+    let got = again.to_vec().unwrap();
+    if let Some(i) = got.iter().position(|&v| v != 1.0) {
+        panic!(
+            "the late writer of the freed buffer wrote the relaunch's allocation: [{i}] = {}",
+            got[i]
+        );
+    }
+}

@@ -306,16 +306,29 @@ impl Fence {
         self.has_pending.store(true, Ordering::Release);
     }
 
-    /// Makes `stream` wait for what is pending, and forgets it. On error the rest stays pending.
+    /// Makes `stream` wait for what is pending, and takes it out: the waits are returned, for
+    /// [`Fence::restore_pending`] when the launch they were made for fails. On error everything
+    /// stays pending (a wait made twice only waits for what it waited for already).
+    ///
+    /// A launch the driver refuses (into a stream being captured, say) still leaves `stream`
+    /// waiting, but the next launch may go into another stream: it must wait again.
     #[cold]
-    pub(crate) fn wait_pending(&self, stream: &Arc<CudaStream>) -> Result<()> {
+    pub(crate) fn wait_pending(&self, stream: &Arc<CudaStream>) -> Result<Vec<PendingWait>> {
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        while let Some(wait) = pending.last() {
+        for wait in pending.iter() {
             wait.order_before(stream)?;
-            pending.pop();
         }
         self.has_pending.store(false, Ordering::Release);
-        Ok(())
+        Ok(std::mem::take(&mut *pending))
+    }
+
+    /// Makes the next launch wait again for `waits`, taken by [`Fence::wait_pending`] for a
+    /// launch that was not made.
+    #[cold]
+    pub(crate) fn restore_pending(&self, waits: Vec<PendingWait>) {
+        for wait in waits {
+            self.wait_before_next_launch(wait);
+        }
     }
 
     /// Records the stream of the latest launch (called by the launching thread, in the gate).

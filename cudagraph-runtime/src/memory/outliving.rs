@@ -128,14 +128,17 @@ impl Outliving {
                         marker.record(home)?;
                         marker.order_before(stream)?;
                     }
-                    record.state = State::Free;
+                    // The record stays `Taken` until the launch is made (`after_launch`): a
+                    // launch the driver refuses (into a stream being captured, say) would leave
+                    // the next one, on another stream, unordered after the free.
                 }
             }
         }
         Ok(())
     }
 
-    /// Marks every allocation live after a launch on `stream`.
+    /// Marks every allocation live after a launch on `stream` (made: one that failed leaves
+    /// the records as [`Outliving::before_launch`] found them).
     pub(crate) fn after_launch(&mut self, stream: &Arc<CudaStream>) {
         for record in &mut self.records {
             record.state = State::Live(stream.clone());

@@ -622,15 +622,40 @@ impl<'a> Holdings<'a> {
         launch: impl FnOnce() -> Result<()>,
     ) -> Result<()> {
         if self.fence.has_pending() {
-            self.fence.wait_pending(stream)?;
+            return self.launch_after_pending(stream, launch);
         }
         launch()?;
+        self.note_launch(stream);
+        Ok(())
+    }
+
+    /// [`Holdings::launch_in_gate`] when the launch must wait for something first. The waits
+    /// stay pending until the launch is made: a launch the driver refuses leaves them to the
+    /// next one, which may go into another stream.
+    #[cold]
+    #[inline(never)]
+    fn launch_after_pending(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        launch: impl FnOnce() -> Result<()>,
+    ) -> Result<()> {
+        let waited = self.fence.wait_pending(stream)?;
+        if let Err(e) = launch() {
+            self.fence.restore_pending(waited);
+            return Err(e);
+        }
+        self.note_launch(stream);
+        Ok(())
+    }
+
+    /// Notes a launch made into `stream`, the latest.
+    #[inline]
+    fn note_launch(&mut self, stream: &Arc<CudaStream>) {
         self.launched = true;
         if !matches!(&self.last_stream, Some(s) if Arc::ptr_eq(s, stream)) {
             self.last_stream = Some(stream.clone());
             self.fence.set_last_stream(stream);
         }
-        Ok(())
     }
 
     /// The executable's raw handle is about to be replaced by a new instantiation, whose
