@@ -30,6 +30,7 @@ mod generated_large;
 mod generated_memory_nodes;
 mod generated_nodes;
 mod generated_owned_params;
+mod generated_renamed_types;
 mod generated_repeat;
 mod generated_set_params;
 mod generated_unroll;
