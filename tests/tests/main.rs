@@ -34,6 +34,7 @@ mod generated_renamed_types;
 mod generated_repeat;
 mod generated_set_params;
 mod generated_unroll;
+mod generated_untracked_changes;
 mod introspection;
 mod macro_updates;
 mod memory_model;
