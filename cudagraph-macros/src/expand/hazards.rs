@@ -11,7 +11,9 @@ use syn::spanned::Spanned;
 use super::{at, params_at, private_at, Gen};
 use crate::check::hazards::{race_key, race_message, used_here};
 use crate::model::hazards::{Analysis, NodeUse, Overlap, Race};
-use crate::model::{kernel_params, name_of, Access, Buffer, Mem, Opaque, Spelled};
+use crate::model::{
+    kernel_params, name_of, spelled, spelled_slot, Access, Buffer, Mem, Opaque, Spelled,
+};
 use crate::parse::NodeOp;
 use crate::text::pretty;
 
@@ -169,7 +171,86 @@ pub fn assertions(g: &Gen, analysis: &Analysis) -> TokenStream {
             ));
         }
     }
+    out.extend(spelling_assertions(g));
     out.extend(body_assertions(g));
+    out
+}
+
+/// What the rules read from a type's name, checked against the type: a param or kernel
+/// parameter type written as a primitive (`u32`) is taken for a plain value, a kernel parameter
+/// written `DevicePtr<T>` for one the kernel only reads, one written `ConditionalHandle` for no
+/// memory. An alias or import that gives such a name to another type
+/// (`use cudagraph_runtime::DevicePtrMut as DevicePtr;`, `type u32 = DeviceBuffer<f32>;`) would
+/// hide writes from the race rule: each name read so is asserted here, once per declaration.
+/// (Names read as memory need nothing: taking a type for memory only adds checks.)
+fn spelling_assertions(g: &Gen) -> TokenStream {
+    let model = g.model;
+    let mut types: Vec<&syn::Type> = (0..model.params.len())
+        .filter(|&i| model.param_spelled(i) == Spelled::Plain)
+        .map(|i| model.value_type(i))
+        .collect();
+    types.extend(
+        model
+            .params
+            .iter()
+            .filter_map(|param| kernel_params(&param.ty))
+            .flatten(),
+    );
+    let mut out = TokenStream::new();
+    let mut asserted = std::collections::BTreeSet::new();
+    for ty in types {
+        let written = pretty(ty.to_token_stream());
+        // At the name read (the last segment of a path).
+        let s = match ty {
+            syn::Type::Path(path) => path.path.segments.last().map(|last| last.ident.span()),
+            _ => None,
+        }
+        .unwrap_or_else(|| ty.span());
+        let p = private_at(s);
+        let (condition, message) = if spelled(ty) == Spelled::Plain {
+            let primitive = syn::Ident::new(&written, s);
+            (
+                quote!(({
+                    use #p::SameFallback as _;
+                    !<#p::SameProbe<#ty, ::core::primitive::#primitive>>::SAME
+                })),
+                format!(
+                    "`{written}` here is not the primitive `{written}`: `cuda_graph!` takes a \
+                     type written `{written}` for that primitive, a plain value that holds no \
+                     memory, and an alias or import that gives the name to another type would \
+                     hide the memory it holds from the data-race rule; give that type another \
+                     name"
+                ),
+            )
+        } else {
+            match spelled_slot(ty) {
+                Some(Some(false)) => (
+                    quote!(<#p::SlotProbe<#ty>>::ACCESS == #p::WRITE),
+                    format!(
+                        "kernel parameter type `{written}` is written as a `DevicePtr`, which \
+                         the kernel only reads, but names a pointer it writes through (a \
+                         `DevicePtrMut`): `cuda_graph!` finds data races by what each kernel \
+                         parameter is called; write it `DevicePtrMut<T>`, or give the alias or \
+                         import another name"
+                    ),
+                ),
+                Some(None) => (
+                    quote!(<#p::SlotProbe<#ty>>::ACCESS != #p::VALUE),
+                    format!(
+                        "kernel parameter type `{written}` is written as a \
+                         `ConditionalHandle`, which holds no memory, but names a pointer: \
+                         `cuda_graph!` finds data races by what each kernel parameter is \
+                         called; write it `DevicePtr<T>` or `DevicePtrMut<T>`, or give the \
+                         alias or import another name"
+                    ),
+                ),
+                _ => continue,
+            }
+        };
+        if asserted.insert(written) {
+            out.extend(assertion(&p, s, condition, quote!(#message)));
+        }
+    }
     out
 }
 

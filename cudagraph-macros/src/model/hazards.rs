@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use proc_macro2::Span;
 
-use super::{Access, Buffer, Mem, MemUse, Model, Opaque, Spelled};
+use super::{Access, Buffer, Mem, MemUse, Model, Opaque};
 use crate::parse::NodeOp;
 
 /// What one node does with one buffer: its accesses (one per naming), the first token naming
@@ -241,22 +241,20 @@ pub fn analyze(model: &Model) -> Analysis {
             }
             for (ba, ua) in &shared[a] {
                 for (bb, ub) in &shared[b] {
-                    let (Some(pa), Some(pb)) = (ba.param(), bb.param()) else {
+                    if ba.param().is_none() || bb.param().is_none() {
                         // Allocations have addresses of their own: only params share memory.
                         continue;
-                    };
+                    }
                     if ba.same(*bb) || (opts(a, ba) && opts(b, bb)) {
                         continue;
                     }
                     if ua.known_write() == Some(false) && ub.known_write() == Some(false) {
                         continue;
                     }
-                    let spaces = (model.param_spelled(pa), model.param_spelled(pb));
-                    if let (Spelled::Memory(sa), Spelled::Memory(sb)) = spaces {
-                        if sa != sb {
-                            continue;
-                        }
-                    }
+                    // Two params written as memory of different spaces are checked all the same:
+                    // a name may be an import of the other space's type (`use
+                    // cudagraph_runtime::HostBuffer as DeviceBuffer;`), and the check compares
+                    // the spaces of the values anyway.
                     out.overlaps.push(Overlap {
                         a,
                         buffer_a: *ba,

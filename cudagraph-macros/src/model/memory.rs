@@ -65,7 +65,7 @@ pub fn spelled(ty: &Type) -> Spelled {
 /// How a kernel parameter type, as written, passes its argument: `Some(Some(write))` for a
 /// pointer (`DevicePtr` reads, `DevicePtrMut` writes), `Some(None)` for a value, `None` when the
 /// spelling does not say (an alias: the generated code asks the type system).
-pub(super) fn spelled_slot(ty: &Type) -> Option<Option<bool>> {
+pub fn spelled_slot(ty: &Type) -> Option<Option<bool>> {
     if spelled(ty) == Spelled::Plain {
         return Some(None);
     }

@@ -36,7 +36,7 @@ mod unroll;
 
 pub use crate::tokens::{each_ident, may_be_local, name_of};
 pub use device_update::{device_arg, DeviceArg};
-pub use memory::{Access, Buffer, Mem, MemUse, Opaque, Spelled};
+pub use memory::{spelled, spelled_slot, Access, Buffer, Mem, MemUse, Opaque, Spelled};
 pub use mentions::{kernel_params, last_segment, operand_name};
 pub use order::cycle_edges;
 pub use unroll::MAX_UNROLL;

@@ -36,6 +36,33 @@ const _: () = {
         )
     }
 };
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if ({
+        use ::cudagraph_runtime::__private::SameFallback as _;
+        !<::cudagraph_runtime::__private::SameProbe<u32, ::core::primitive::u32>>::SAME
+    }) {
+        ::cudagraph_runtime::__private::fail(
+            "`u32` here is not the primitive `u32`: `cuda_graph!` takes a type written `u32` for that primitive, a plain value that holds no memory, and an alias or import that gives the name to another type would hide the memory it holds from the data-race rule; give that type another name",
+        )
+    }
+};
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if <::cudagraph_runtime::__private::SlotProbe<DevicePtr<f32>>>::ACCESS
+        == ::cudagraph_runtime::__private::WRITE
+    {
+        ::cudagraph_runtime::__private::fail(
+            "kernel parameter type `DevicePtr<f32>` is written as a `DevicePtr`, which the kernel only reads, but names a pointer it writes through (a `DevicePtrMut`): `cuda_graph!` finds data races by what each kernel parameter is called; write it `DevicePtrMut<T>`, or give the alias or import another name",
+        )
+    }
+};
 /**The params of [`Layers`]: what its nodes are built from ([`Layers::build`]). Its executable owns a copy ([`LayersExec::params`]), changed through the executable (`set_<param>`, [`LayersExec::params_mut`], [`LayersExec::set_params`]), which updates exactly the nodes that read what changed:
 
 - node `gemm1` reads `layer1`

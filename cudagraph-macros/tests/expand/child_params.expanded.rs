@@ -15,6 +15,34 @@ const _: () = {
         )
     }
 };
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if ({
+        use ::cudagraph_runtime::__private::SameFallback as _;
+        !<::cudagraph_runtime::__private::SameProbe<u32, ::core::primitive::u32>>::SAME
+    }) {
+        ::cudagraph_runtime::__private::fail(
+            "`u32` here is not the primitive `u32`: `cuda_graph!` takes a type written `u32` for that primitive, a plain value that holds no memory, and an alias or import that gives the name to another type would hide the memory it holds from the data-race rule; give that type another name",
+        )
+    }
+};
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if ({
+        use ::cudagraph_runtime::__private::SameFallback as _;
+        !<::cudagraph_runtime::__private::SameProbe<f32, ::core::primitive::f32>>::SAME
+    }) {
+        ::cudagraph_runtime::__private::fail(
+            "`f32` here is not the primitive `f32`: `cuda_graph!` takes a type written `f32` for that primitive, a plain value that holds no memory, and an alias or import that gives the name to another type would hide the memory it holds from the data-race rule; give that type another name",
+        )
+    }
+};
 /**The params of [`Inner`]: what its nodes are built from ([`Inner::build`]). Its executable owns a copy ([`InnerExec::params`]), changed through the executable (`set_<param>`, [`InnerExec::params_mut`], [`InnerExec::set_params`]), which updates exactly the nodes that read what changed:
 
 - node `mul` reads `scale`, `y`, `n`, `s`

@@ -16,6 +16,47 @@ const _: () = {
         )
     }
 };
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if ({
+        use ::cudagraph_runtime::__private::SameFallback as _;
+        !<::cudagraph_runtime::__private::SameProbe<f32, ::core::primitive::f32>>::SAME
+    }) {
+        ::cudagraph_runtime::__private::fail(
+            "`f32` here is not the primitive `f32`: `cuda_graph!` takes a type written `f32` for that primitive, a plain value that holds no memory, and an alias or import that gives the name to another type would hide the memory it holds from the data-race rule; give that type another name",
+        )
+    }
+};
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if ({
+        use ::cudagraph_runtime::__private::SameFallback as _;
+        !<::cudagraph_runtime::__private::SameProbe<u32, ::core::primitive::u32>>::SAME
+    }) {
+        ::cudagraph_runtime::__private::fail(
+            "`u32` here is not the primitive `u32`: `cuda_graph!` takes a type written `u32` for that primitive, a plain value that holds no memory, and an alias or import that gives the name to another type would hide the memory it holds from the data-race rule; give that type another name",
+        )
+    }
+};
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if <::cudagraph_runtime::__private::SlotProbe<DevicePtr<f32>>>::ACCESS
+        == ::cudagraph_runtime::__private::WRITE
+    {
+        ::cudagraph_runtime::__private::fail(
+            "kernel parameter type `DevicePtr<f32>` is written as a `DevicePtr`, which the kernel only reads, but names a pointer it writes through (a `DevicePtrMut`): `cuda_graph!` finds data races by what each kernel parameter is called; write it `DevicePtrMut<T>`, or give the alias or import another name",
+        )
+    }
+};
 /**The params of [`Decode`]: what its nodes are built from ([`Decode::build`]). Its executable owns a copy ([`DecodeExec::params`]), changed through the executable (`set_<param>`, [`DecodeExec::params_mut`], [`DecodeExec::set_params`]), which updates exactly the nodes that read what changed:
 
 - node `embed` reads `x`
@@ -1758,6 +1799,34 @@ const _: () = {
     >>::IS_HANDLE {
         ::cudagraph_runtime::__private::fail(
             "param `scale` is a `ConditionalHandle`: a handle is made by the conditional node that reads it (`name: while scale { ... }`), since one made for another graph would be set where no node reads it",
+        )
+    }
+};
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if ({
+        use ::cudagraph_runtime::__private::SameFallback as _;
+        !<::cudagraph_runtime::__private::SameProbe<u32, ::core::primitive::u32>>::SAME
+    }) {
+        ::cudagraph_runtime::__private::fail(
+            "`u32` here is not the primitive `u32`: `cuda_graph!` takes a type written `u32` for that primitive, a plain value that holds no memory, and an alias or import that gives the name to another type would hide the memory it holds from the data-race rule; give that type another name",
+        )
+    }
+};
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if ({
+        use ::cudagraph_runtime::__private::SameFallback as _;
+        !<::cudagraph_runtime::__private::SameProbe<f32, ::core::primitive::f32>>::SAME
+    }) {
+        ::cudagraph_runtime::__private::fail(
+            "`f32` here is not the primitive `f32`: `cuda_graph!` takes a type written `f32` for that primitive, a plain value that holds no memory, and an alias or import that gives the name to another type would hide the memory it holds from the data-race rule; give that type another name",
         )
     }
 };

@@ -25,6 +25,34 @@ const _: () = {
         )
     }
 };
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if ({
+        use ::cudagraph_runtime::__private::SameFallback as _;
+        !<::cudagraph_runtime::__private::SameProbe<u32, ::core::primitive::u32>>::SAME
+    }) {
+        ::cudagraph_runtime::__private::fail(
+            "`u32` here is not the primitive `u32`: `cuda_graph!` takes a type written `u32` for that primitive, a plain value that holds no memory, and an alias or import that gives the name to another type would hide the memory it holds from the data-race rule; give that type another name",
+        )
+    }
+};
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if ({
+        use ::cudagraph_runtime::__private::SameFallback as _;
+        !<::cudagraph_runtime::__private::SameProbe<u64, ::core::primitive::u64>>::SAME
+    }) {
+        ::cudagraph_runtime::__private::fail(
+            "`u64` here is not the primitive `u64`: `cuda_graph!` takes a type written `u64` for that primitive, a plain value that holds no memory, and an alias or import that gives the name to another type would hide the memory it holds from the data-race rule; give that type another name",
+        )
+    }
+};
 /**The params of [`Frame`]: what its nodes are built from ([`Frame::build`]). Its executable owns a copy ([`FrameExec::params`]), changed through the executable (`set_<param>`, [`FrameExec::params_mut`], [`FrameExec::set_params`]), which updates exactly the nodes that read what changed:
 
 - node `ready` reads `frame`, `sem`

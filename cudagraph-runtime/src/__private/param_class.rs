@@ -109,6 +109,26 @@ impl ParamProbe<crate::node::ConditionalHandle> {
     pub const IS_HANDLE: bool = true;
 }
 
+/// Asks whether `A` and `B` are one type: `SAME`. The rules read a type written as a
+/// primitive's name (`u32`) as that primitive, a plain value that holds no memory; the generated
+/// code checks with this that the name is not an alias or import of another type
+/// (`type u32 = DeviceBuffer<f32>;` would hide a buffer from the race rule).
+#[derive(Debug)]
+pub struct SameProbe<A: ?Sized, B: ?Sized>(PhantomData<A>, PhantomData<B>);
+
+/// The answer of [`SameProbe`] for two different types.
+pub trait SameFallback {
+    /// Not the same type.
+    const SAME: bool = false;
+}
+
+impl<A: ?Sized, B: ?Sized> SameFallback for SameProbe<A, B> {}
+
+impl<T: ?Sized> SameProbe<T, T> {
+    /// The same type.
+    pub const SAME: bool = true;
+}
+
 /// Whether two params' memories (`None`: not memory) overlap.
 #[inline]
 pub fn overlap_bytes(a: Option<Bytes>, b: Option<Bytes>) -> bool {
@@ -589,6 +609,19 @@ mod tests {
         ];
         assert_eq!(VALUE, [true, false, false, false]);
         assert_eq!(<ParamProbe<NotMemory>>::bytes(&NotMemory), None);
+    }
+
+    #[test]
+    fn the_same_probe_tells_a_primitive_from_an_alias_of_another_type() {
+        #[allow(non_camel_case_types)]
+        type u32 = DeviceBuffer<f32>;
+        type Count = core::primitive::u32;
+        const ANSWERS: [bool; 3] = [
+            <SameProbe<Count, core::primitive::u32>>::SAME,
+            <SameProbe<u32, core::primitive::u32>>::SAME,
+            <SameProbe<f32, core::primitive::f64>>::SAME,
+        ];
+        assert_eq!(ANSWERS, [true, false, false]);
     }
 
     #[test]
