@@ -154,7 +154,7 @@ impl Op {
     }
 
     /// What a buffer of ones holds after `collectives` all-reduces over `n` ranks.
-    fn from_ones(self, n: usize, collectives: u64) -> f32 {
+    fn after_ones(self, n: usize, collectives: u64) -> f32 {
         match self {
             Op::Sum => (n as f32).powi(collectives as i32),
             Op::Avg => 1.0,
@@ -498,7 +498,7 @@ impl Rank {
             }
             sync(&self.stream);
             let collectives = if *side == Side::Batched { BATCH } else { 1 };
-            let want = op.from_ones(n, collectives);
+            let want = op.after_ones(n, collectives);
             let got = buf.to_vec().map_err(text)?;
             if let Some(bad) = got.iter().find(|&&v| v != want) {
                 return Err(format!(
