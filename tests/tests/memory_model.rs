@@ -1069,3 +1069,38 @@ fn a_relaunch_the_driver_refuses_leaves_the_next_one_after_the_taken_buffers_fre
         );
     }
 }
+
+#[test]
+fn a_second_access_guard_of_one_allocation_is_refused_not_waited_for() {
+    // `DeviceBuffer::access` holds the allocation while its guard lives. A second guard on the
+    // same thread (directly, through `to_vec` / `copy_from`, or through another part of the
+    // buffer) used to wait for the first one forever; it is refused, as `HostBuffer`'s guards
+    // are, and works again once the first guard is dropped.
+    let _serial = one_at_a_time();
+    let Some(gpu) = gpu("a_second_access_guard_of_one_allocation_is_refused_not_waited_for") else {
+        return;
+    };
+    let y = DeviceBuffer::<f32>::zeros(&gpu.stream, 8).unwrap();
+    let part = y.slice(4..8);
+    let first = y.access().unwrap();
+    for (what, second) in [
+        ("access", y.access().map(drop)),
+        ("to_vec", y.to_vec().map(drop)),
+        ("copy_from", y.copy_from(&[1.0; 8])),
+        ("a part's access", part.access().map(drop)),
+    ] {
+        assert!(
+            matches!(second, Err(Error::BufferInUse { .. })),
+            "{what} while a guard lives: {second:?}"
+        );
+    }
+    // From another thread too, without waiting.
+    let refused = std::thread::scope(|s| s.spawn(|| y.to_vec().map(drop)).join().unwrap());
+    assert!(
+        matches!(refused, Err(Error::BufferInUse { .. })),
+        "{refused:?}"
+    );
+    drop(first);
+    y.copy_from(&[2.0; 8]).unwrap();
+    assert_eq!(y.to_vec().unwrap(), vec![2.0; 8]);
+}

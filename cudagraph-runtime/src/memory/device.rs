@@ -1,6 +1,6 @@
 //! [`DeviceBuffer`]: device memory that graphs share ownership of.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 use cudarc::driver::{
     sys, CudaSlice, CudaStream, CudaView, CudaViewMut, DevicePtrMut as _, DeviceRepr,
@@ -222,6 +222,10 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
     ///
     /// Enqueue the work on [`DeviceAccess::stream`]; on another stream it is ordered only when
     /// cudarc tracks the slice's uses with events (its default).
+    ///
+    /// One guard at a time per allocation (every clone and part of the buffer shares it): while
+    /// one is alive, on this thread or another, `access`, [`to_vec`](Self::to_vec) and
+    /// [`copy_from`](Self::copy_from) fail with [`Error::BufferInUse`] rather than wait.
     pub fn access(&self) -> Result<DeviceAccess<'_, T>> {
         if in_host_node() {
             return Err(Error::InHostNode {
@@ -237,7 +241,21 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
              access would be recorded into the capture, not made now",
         )?;
         let scope = alloc.state.begin_access()?;
-        let slice = alloc.slice.lock().unwrap_or_else(|e| e.into_inner());
+        // Refused rather than waited for, as `HostBuffer`'s guards are: a second guard on the
+        // thread that holds the first would wait for itself forever.
+        let slice = match alloc.slice.try_lock() {
+            Ok(slice) => slice,
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                return Err(Error::BufferInUse {
+                    buffer: format!("{self:?}"),
+                    reason: "it is being accessed through another guard (`DeviceBuffer::access`, \
+                             `to_vec` or `copy_from`, on this thread or another): drop that \
+                             guard first"
+                        .into(),
+                })
+            }
+        };
         let mut guard = DeviceAccess {
             buffer: self,
             slice,
