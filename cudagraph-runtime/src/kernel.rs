@@ -252,6 +252,11 @@ impl KernelContract {
         self.params == Some(TypeId::of::<A>())
     }
 
+    /// The parameter list of the kernel (`None` for a node that launches none).
+    pub(crate) fn param_list(&self) -> Option<TypeId> {
+        self.params
+    }
+
     /// Whether a launch with `config` and the arguments `checked` gives passes the check, for a
     /// node that launches a kernel of parameter list `A` (the caller checked [`Self::takes`]).
     #[inline(always)]

@@ -794,3 +794,59 @@ fn witness_the_driver_refuses_a_graph_launch_into_a_capturing_stream() {
          refuses it does not hold on this driver"
     );
 }
+
+#[test]
+fn a_handle_that_names_another_node_after_a_reinstantiation_cannot_switch_it() {
+    // Re-instantiating from another graph keeps the old graph's handles working by position. A
+    // handle whose position now holds another kind of node, or the fetch node of the indirect
+    // values (disabling it would leave every launch reading stale values), is refused by
+    // `set_enabled` / `is_enabled`, naming the node; the fetch keeps running.
+    let _serial = one_at_a_time();
+    let Some(gpu) =
+        gpu("a_handle_that_names_another_node_after_a_reinstantiation_cannot_switch_it")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let n = 4u32;
+    let out = zeros::<u32>(&gpu, n as usize);
+    let (idx, value) = (
+        DeviceBuffer::from_host(&gpu.stream, &[1u32]).unwrap(),
+        DeviceBuffer::from_host(&gpu.stream, &[7u32]).unwrap(),
+    );
+    let mut a = Graph::new(&gpu.ctx).unwrap();
+    let kernel = a
+        .add_kernel(&k.record, one(), (&idx, &value, &out, n, 0u64), &[])
+        .unwrap();
+    let memset = a
+        .add_memset(Memset::new(&out, 0u32), &[kernel.id()])
+        .unwrap();
+    let mut exec = a.instantiate().unwrap();
+    exec.set_enabled(kernel, false).unwrap();
+    exec.set_enabled(kernel, true).unwrap();
+    assert!(exec.is_enabled(memset).unwrap());
+
+    // Node 0 is now the fetch node, node 1 a kernel node.
+    let mut b = Graph::new(&gpu.ctx).unwrap();
+    b.add_indirect_block(IndirectOptions::default()).unwrap();
+    let i = b.add_indirect(2u32).unwrap();
+    let v = b.add_indirect(9u32).unwrap();
+    b.add_kernel(&k.record, one(), (i, v, &out, n, 0u64), &[])
+        .unwrap();
+    exec.reinstantiate_from(b, InstantiateFlags::NONE).unwrap();
+    for (what, refused) in [
+        ("set_enabled(kernel)", exec.set_enabled(kernel, false)),
+        ("is_enabled(kernel)", exec.is_enabled(kernel).map(drop)),
+        ("set_enabled(memset)", exec.set_enabled(memset, false)),
+        ("is_enabled(memset)", exec.is_enabled(memset).map(drop)),
+    ] {
+        assert!(
+            matches!(refused, Err(Error::Invalid { .. })),
+            "{what} on the node it no longer names: {refused:?}"
+        );
+    }
+    exec.set_indirect(&v, 5).unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    let got = out.to_vec().unwrap();
+    assert_eq!(got[2], 5, "the fetch node still ran: {got:?}");
+}

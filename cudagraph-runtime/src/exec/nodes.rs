@@ -509,17 +509,53 @@ impl<'a> GraphExec<'a> {
 
     /// Enables or disables a kernel, memcpy or memset node (`cuGraphNodeSetEnabled`). A disabled
     /// node acts as an empty node; parameter updates made meanwhile apply when it is re-enabled.
-    pub fn set_enabled(&mut self, node: impl Switchable, enabled: bool) -> Result<()> {
-        // SAFETY: `Switchable` is implemented only for the node kinds CUDA allows.
+    ///
+    /// Refused, naming the node, when the handle's node is not (or no longer, after a
+    /// whole-graph update or a re-instantiation from another graph) a node of the handle's kind,
+    /// kernel nodes launching a kernel of the handle's parameter list; and for the fetch node of
+    /// indirect values, which every launch needs.
+    pub fn set_enabled<N: Switchable>(&mut self, node: N, enabled: bool) -> Result<()> {
+        self.switchable(node)?;
+        // SAFETY: `Switchable` is implemented only for the node kinds CUDA allows, and the node
+        // is one of the handle's kind (checked above).
         unsafe { self.set_enabled_unchecked(node.into(), enabled) }
     }
 
-    /// Whether a kernel, memcpy or memset node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self, node: impl Switchable) -> Result<bool> {
-        let (index, raw_node) = self.node(node.into())?;
+    /// Whether a kernel, memcpy or memset node is enabled (`cuGraphNodeGetEnabled`). Refused as
+    /// [`GraphExec::set_enabled`] is.
+    pub fn is_enabled<N: Switchable>(&self, node: N) -> Result<bool> {
+        let (index, raw_node) = self.switchable(node)?;
         // SAFETY: live executable; a switchable node of its graph.
         let enabled = unsafe { result::exec::node_get_enabled(self.raw, raw_node) };
         enabled.map_err(|e| self.at_node(e, index))
+    }
+
+    /// The index and driver handle of `node`'s node, checked to be a node of the handle's kind
+    /// (a kernel node of its parameter list), and not the fetch node of indirect values.
+    fn switchable<N: Switchable>(&self, node: N) -> Result<(usize, sys::CUgraphNode)> {
+        let id = node.into();
+        let (index, record) = self.graph.any_record(id)?;
+        let fetch = self.graph.indirect_fetch() == Some(id);
+        let wrong_kernel = N::param_list().is_some_and(|p| record.kernel.param_list() != Some(p));
+        if record.kind != N::KIND || wrong_kernel || fetch {
+            return Err(Error::Invalid {
+                node: self.graph.name_of(index),
+                reason: format!(
+                    "the handle is a `{}`, but the node is {} now (a whole-graph update or a \
+                     re-instantiation from another graph changed it): use the handle from the \
+                     graph it was updated from",
+                    std::any::type_name::<N>(),
+                    if fetch {
+                        "the fetch node of the indirect values, which every launch needs".into()
+                    } else if record.kind != N::KIND {
+                        format!("a {} node", record.kind.name())
+                    } else {
+                        "a kernel node of another parameter list".to_owned()
+                    }
+                ),
+            });
+        }
+        Ok((index, record.raw))
     }
 
     /// [`GraphExec::set_enabled`] for any node: the driver decides. Exists so tests can show the

@@ -18,8 +18,14 @@ handle!(
     /// A kernel node whose argument list is `A`.
     KernelNode<A>
 );
-impl<A> super::switchable::Sealed for KernelNode<A> {}
-impl<A> Switchable for KernelNode<A> {}
+impl<A: 'static> super::switchable::Sealed for KernelNode<A> {
+    const KIND: NodeKind = NodeKind::Kernel;
+
+    fn param_list() -> Option<std::any::TypeId> {
+        Some(std::any::TypeId::of::<A>())
+    }
+}
+impl<A: 'static> Switchable for KernelNode<A> {}
 
 /// A launch of `func` in `ctx` with `config`, whatever its arguments: what a kernel node's
 /// parameters are, but for the argument array.

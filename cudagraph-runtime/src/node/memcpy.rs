@@ -21,7 +21,9 @@ handle!(
     /// A 1-D memcpy node copying in direction `D`.
     MemcpyNode<D>
 );
-impl<D> super::switchable::Sealed for MemcpyNode<D> {}
+impl<D> super::switchable::Sealed for MemcpyNode<D> {
+    const KIND: super::NodeKind = super::NodeKind::Memcpy;
+}
 impl<D> Switchable for MemcpyNode<D> {}
 
 /// A copy direction (sealed: [`HostToDevice`], [`DeviceToHost`], [`DeviceToDevice`]).

@@ -16,7 +16,9 @@ handle!(
     /// A 1-D memset node writing a pattern of type `V`.
     MemsetNode<V>
 );
-impl<T> super::switchable::Sealed for MemsetNode<T> {}
+impl<T> super::switchable::Sealed for MemsetNode<T> {
+    const KIND: super::NodeKind = super::NodeKind::Memset;
+}
 impl<T> Switchable for MemsetNode<T> {}
 
 mod private {

@@ -119,7 +119,15 @@ pub trait Switchable: Copy + Into<NodeId> + switchable::Sealed {}
 
 pub(crate) mod switchable {
     /// Sealed: the handles of the node kinds CUDA enables and disables.
-    pub trait Sealed {}
+    pub trait Sealed {
+        /// The kind of node the handle names.
+        const KIND: super::NodeKind;
+
+        /// For a kernel node's handle, the parameter list its kernel takes.
+        fn param_list() -> Option<std::any::TypeId> {
+            None
+        }
+    }
 }
 
 /// A node kind's parameters as the driver takes them: what [`Graph`](crate::Graph) adds a node
