@@ -13,7 +13,7 @@ use super::fence::{is_capturing, refuse_capturing_stream, relaxed};
 use super::operand::sealed::MemoryOperand;
 use super::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
 use super::shared::{owned_operand, range_methods, Shared};
-use crate::ambient::{in_capture, in_host_node, refuse_waiting_in_capture};
+use crate::ambient::{in_capture, in_host_node, refuse_in_host_node, refuse_waiting};
 use crate::error::{Error, Result};
 use crate::reaper;
 
@@ -223,11 +223,7 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
     /// Enqueue the work on [`DeviceAccess::stream`]; on another stream it is ordered only when
     /// cudarc tracks the slice's uses with events (its default).
     pub fn access(&self) -> Result<DeviceAccess<'_, T>> {
-        if in_host_node() {
-            return Err(Error::InHostNode {
-                what: "DeviceBuffer::access",
-            });
-        }
+        refuse_in_host_node("DeviceBuffer::access")?;
         let alloc = &self.shared.alloc;
         let home = &alloc.home;
         refuse_capturing_stream(
@@ -260,7 +256,7 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
     /// The contents, copied to the host after every launch enqueued so far that may write them.
     /// Refused ([`Error::Capturing`]) inside a capture closure: it waits for the copy.
     pub fn to_vec(&self) -> Result<Vec<T>> {
-        refuse_waiting_in_capture("DeviceBuffer::to_vec")?;
+        refuse_waiting("DeviceBuffer::to_vec")?;
         let guard = self.access()?;
         let stream = guard.stream().clone();
         let out = stream.clone_dtoh(&guard.view())?;
@@ -272,7 +268,7 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
     /// that may use them, and before every launch enqueued later. Refused ([`Error::Capturing`])
     /// inside a capture closure: a copy from pageable memory may wait on the host.
     pub fn copy_from(&self, src: &[T]) -> Result<()> {
-        refuse_waiting_in_capture("DeviceBuffer::copy_from")?;
+        refuse_waiting("DeviceBuffer::copy_from")?;
         if src.len() != self.len() {
             return Err(Error::Invalid {
                 node: "DeviceBuffer::copy_from".into(),
