@@ -4,7 +4,7 @@
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use cudarc::driver::{sys, CudaContext, CudaStream};
 
@@ -43,9 +43,12 @@ pub struct CaptureStreams {
     /// [`CaptureScope::fork_all`]): while the work runs eagerly, those and the first stream are
     /// the ones ordered with the memory it is given.
     ///
+    /// Raw stream handles as addresses, behind a mutex, so that views stay `Send` and `Sync` as
+    /// cudarc's own views are.
+    ///
     /// [`CaptureScope::fork`]: super::CaptureScope::fork
     /// [`CaptureScope::fork_all`]: super::CaptureScope::fork_all
-    forking: RefCell<Vec<sys::CUstream>>,
+    forking: Mutex<Vec<usize>>,
 }
 
 impl CaptureStreams {
@@ -55,7 +58,7 @@ impl CaptureStreams {
     pub(crate) fn admits(&self, stream: &CudaStream) -> bool {
         if self.id == 0 {
             let raw = stream.cu_stream();
-            return raw == self.origin.cu_stream() || self.forking.borrow().contains(&raw);
+            return raw == self.origin.cu_stream() || self.forks().contains(&(raw as usize));
         }
         // SAFETY: a live stream.
         let info = unsafe { result::stream::capture_info(stream.cu_stream()) };
@@ -64,20 +67,27 @@ impl CaptureStreams {
 
     /// Runs `f` with `sides` counted as forked now (see [`CaptureStreams::admits`]).
     pub(super) fn forking<R>(&self, sides: &[&Arc<CudaStream>], f: impl FnOnce() -> R) -> R {
-        let before = self.forking.borrow().len();
-        self.forking
-            .borrow_mut()
-            .extend(sides.iter().map(|s| s.cu_stream()));
+        let before = {
+            let mut forks = self.forks();
+            let before = forks.len();
+            forks.extend(sides.iter().map(|s| s.cu_stream() as usize));
+            before
+        };
         // Restored also when `f` panics: the closure may catch the panic and go on with its
         // views, and the side stream is no longer ordered with the first one then.
-        struct Restore<'s>(&'s RefCell<Vec<sys::CUstream>>, usize);
+        struct Restore<'s>(&'s CaptureStreams, usize);
         impl Drop for Restore<'_> {
             fn drop(&mut self) {
-                self.0.borrow_mut().truncate(self.1);
+                self.0.forks().truncate(self.1);
             }
         }
-        let _restore = Restore(&self.forking, before);
+        let _restore = Restore(self, before);
         f()
+    }
+
+    /// The streams forked now (never poisoned: nothing panics while it is held).
+    fn forks(&self) -> std::sync::MutexGuard<'_, Vec<usize>> {
+        self.forking.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -144,7 +154,7 @@ impl<'a> Sequence<'a> {
             streams: CaptureStreams {
                 id,
                 origin: origin.clone(),
-                forking: RefCell::new(Vec::new()),
+                forking: Mutex::new(Vec::new()),
             },
             forked: RefCell::new(Vec::new()),
             event: Cell::new(std::ptr::null_mut()),
