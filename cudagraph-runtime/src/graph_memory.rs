@@ -39,6 +39,7 @@ fn get(ctx: &CudaContext, attr: sys::CUgraphMem_attribute) -> Result<u64> {
 impl GraphMemory {
     /// The graph memory of `ctx`'s device now.
     pub fn of(ctx: &CudaContext) -> Result<Self> {
+        crate::ambient::refuse_in_host_node("GraphMemory::of")?;
         use sys::CUgraphMem_attribute as A;
         Ok(Self {
             device: ctx
@@ -53,6 +54,7 @@ impl GraphMemory {
 
     /// Resets both peaks of `ctx`'s device to the current values.
     pub fn reset_peaks(ctx: &CudaContext) -> Result<()> {
+        crate::ambient::refuse_in_host_node("GraphMemory::reset_peaks")?;
         use sys::CUgraphMem_attribute as A;
         for attr in [
             A::CU_GRAPH_MEM_ATTR_USED_MEM_HIGH,
@@ -68,6 +70,7 @@ impl GraphMemory {
     /// (`cuDeviceGraphMemTrim`). Memory of allocations that a launch in flight may still make or
     /// use is kept.
     pub fn trim(ctx: &CudaContext) -> Result<()> {
+        crate::ambient::refuse_in_host_node("GraphMemory::trim")?;
         // SAFETY: a valid device.
         unsafe { result::memory::graph_mem_trim(ctx.cu_device()) }
     }

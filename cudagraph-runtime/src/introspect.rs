@@ -176,6 +176,7 @@ impl Graph<'_> {
     /// [`DotFlags::CONDITIONAL_NODE_PARAMS`] before CUDA 12.3, and with [`Error::Driver`] when
     /// the driver fails (a path it cannot write, say).
     pub fn debug_dot_print(&self, path: impl AsRef<Path>, flags: DotFlags) -> Result<()> {
+        crate::ambient::refuse_in_host_node("Graph::debug_dot_print")?;
         if flags.contains(DotFlags::CONDITIONAL_NODE_PARAMS) {
             crate::version::DOT_CONDITIONAL_PARAMS.require()?;
         }

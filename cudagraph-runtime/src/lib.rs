@@ -85,10 +85,11 @@
 //!    parameter list `A` (a whole-graph update or a re-instantiation may change that); a
 //!    conditional node's bodies are lent as [`Body`]s, only inside the closure that builds them,
 //!    and cannot be moved out.
-//! 7. **No driver calls where CUDA forbids them.** Inside a host node or a capture closure this
-//!    crate's calls refuse ([`Error::InHostNode`], [`Error::Capturing`]), and a drop that would
-//!    call the driver (a graph, an executable, a buffer, a kernel's module) is left to this
-//!    crate's release thread.
+//! 7. **No driver calls where CUDA forbids them.** Inside a host node every call of this crate
+//!    that would reach the driver refuses ([`Error::InHostNode`]); inside a capture closure the
+//!    calls that would wait for the GPU or launch into the stream being captured refuse
+//!    ([`Error::Capturing`]). A drop that would call the driver (a graph, an executable, a
+//!    buffer, a kernel's module) is left to this crate's release thread.
 //! 8. **Bad input is an error, never a panic**: empty buffers are ordinary values, and what CUDA
 //!    cannot do with them (a copy of no bytes) is an [`Error`] naming the node.
 //!
@@ -181,8 +182,8 @@
 //!   code would share host memory with another executable's writes (launches of two executables
 //!   are not ordered with each other), unless both are bound to the one stream they are launched
 //!   into ([`Graph::instantiate_on`]: CUDA runs a stream's work in order, so their launches never
-//!   overlap). A host node must not call CUDA; this crate's calls refuse
-//!   there ([`Error::InHostNode`]), and releases that would call CUDA go to its own thread.
+//!   overlap). A host node must not call CUDA; every call of this crate
+//!   that would refuses there ([`Error::InHostNode`]), and releases that would call CUDA go to its own thread.
 //! - **Values moved into a graph** ([`Graph::retain`], host closures, captured work's closures,
 //!   [`UserObject`]s) are `Send` and dropped on a thread of this crate once the driver says no
 //!   graph or launch holds them: CUDA runs user-object destructors on its own thread, where

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use cudarc::driver::sys;
 
-use crate::ambient::must_defer_releases;
+use crate::ambient::{must_defer_releases, refuse_in_host_node};
 use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::reaper::{self, Payload};
@@ -61,6 +61,7 @@ unsafe extern "C" fn destroy_on_reaper(data: *mut c_void) {
 impl UserObject {
     /// Moves `value` into a new user object, holding one reference to it.
     pub fn new<T: Send + 'static>(value: T) -> Result<Self> {
+        refuse_in_host_node("UserObject::new")?;
         // Start the reaper now, not inside a driver callback; without it there is nowhere safe to
         // drop the value later.
         if !reaper::start() {

@@ -183,3 +183,81 @@ fn replay_warms_up_captures_and_replays_with_new_inputs() {
         assert_eq!(y.to_vec().unwrap(), vec![v * 0.5; n]);
     }
 }
+
+/// Runs `f`, which must panic, and returns its panic message.
+fn panic_message(f: impl FnOnce()) -> String {
+    let panic =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).expect_err("expected a panic");
+    match panic.downcast::<String>() {
+        Ok(message) => *message,
+        Err(panic) => panic
+            .downcast::<&str>()
+            .map(|m| m.to_string())
+            .unwrap_or_default(),
+    }
+}
+
+/// A view handed to a cudarc call on a stream outside the capture would give that work memory
+/// nothing orders or keeps alive: the work would run now (not when the graph runs), racing with
+/// launches that use the buffer, and after a failed capture on memory already freed. The view
+/// refuses (it can only panic: cudarc asks for the address where no error can be returned), in a
+/// capture and in a warm-up alike, and on a forked stream once its fork has returned.
+#[test]
+fn views_refuse_streams_outside_their_capture() {
+    let Some(gpu) = gpu("views_refuse_streams_outside_their_capture") else {
+        return;
+    };
+    let n = 1 << 16;
+    let ones = vec![1u32; n];
+    let y = DeviceBuffer::from_host(&gpu.stream, &ones).unwrap();
+    let other = gpu.ctx.new_stream().unwrap();
+
+    // In a capture: before the fix, `other` zeroed `y` at once, with no launch at all.
+    let (o, yy) = (other.clone(), y.clone());
+    let stream = gpu.stream.clone();
+    let message = panic_message(move || {
+        let _ = Graph::capture(&stream, Mut(yy), move |_s, mut y| {
+            o.memset_zeros(&mut y)?;
+            Ok::<(), Error>(())
+        });
+    });
+    assert!(message.contains("not in its capture"), "{message}");
+    other.synchronize().unwrap();
+    assert_eq!(y.to_vec().unwrap(), ones, "nothing ran outside the capture");
+
+    // In a warm-up (the work runs eagerly, ordered on the capture's stream only).
+    let (o, yy) = (other.clone(), y.clone());
+    let stream = gpu.stream.clone();
+    let message = panic_message(move || {
+        let _ = Replay::new(&stream, 1, Mut(yy), move |_s, mut y| {
+            o.memset_zeros(&mut y)?;
+            Ok::<(), Error>(())
+        });
+    });
+    assert!(message.contains("not in its capture"), "{message}");
+    other.synchronize().unwrap();
+    assert_eq!(y.to_vec().unwrap(), ones, "nothing ran outside the warm-up");
+
+    // A forked stream takes the views while its fork lasts, and not after it returned (it is
+    // no longer ordered with the capture's stream then). Each run warms up once, then captures.
+    for late in [false, true] {
+        let (o, yy) = (other.clone(), y.clone());
+        let stream = gpu.stream.clone();
+        let run = move || {
+            Replay::new(&stream, 1, Mut(yy), move |s, mut y| {
+                s.fork(&o, |t| t.memset_zeros(&mut y))?;
+                if late {
+                    o.memset_zeros(&mut y)?;
+                }
+                Ok::<(), Error>(())
+            })
+            .map(|_| ())
+        };
+        if late {
+            let message = panic_message(move || drop(run()));
+            assert!(message.contains("not in its capture"), "{message}");
+        } else {
+            run().unwrap();
+        }
+    }
+}

@@ -214,3 +214,83 @@ fn panic_in_a_replaced_host_fn_names_the_node() {
         other => panic!("expected Error::HostPanicked, got {other:?}"),
     }
 }
+
+/// A host node that reaches this crate's calls through shared state (an executable, a graph, a
+/// buffer behind a mutex) gets `Error::InHostNode` from each, before any driver call: CUDA
+/// forbids driver calls in a host function.
+#[test]
+fn a_host_node_calling_the_crate_gets_in_host_node() {
+    let Some(gpu) = cudagraph_tests::gpu("a_host_node_calling_the_crate_gets_in_host_node") else {
+        return;
+    };
+    let buf = DeviceBuffer::<u32>::zeros(&gpu.stream, 64).unwrap();
+    let mut other = Graph::new(&gpu.ctx).unwrap();
+    let set = other.add_memset(Memset::new(&buf, 7u32), &[]).unwrap();
+    let spare = other.try_clone().unwrap();
+    let inner = Arc::new(Mutex::new(
+        other.try_clone().unwrap().instantiate().unwrap(),
+    ));
+    let shared = Arc::new(Mutex::new((other, Some(spare))));
+    let seen: Arc<Mutex<Vec<(&'static str, String)>>> = Arc::default();
+
+    let (ctx, stream) = (gpu.ctx.clone(), gpu.stream.clone());
+    let (inner2, shared2, seen2, buf2) = (inner.clone(), shared.clone(), seen.clone(), buf.clone());
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    graph
+        .add_host(
+            move || {
+                let mut exec = inner2.lock().unwrap();
+                let mut graphs = shared2.lock().unwrap();
+                let (other, spare) = &mut *graphs;
+                let results: Vec<(&'static str, cudagraph_runtime::Result<()>)> = vec![
+                    ("launch", exec.launch(&stream)),
+                    ("upload", exec.upload(&stream)),
+                    ("update", exec.update(other)),
+                    ("set_enabled", exec.set_enabled(set, false)),
+                    (
+                        "set_memset_params",
+                        exec.set_memset_params(set, Memset::new(&buf2, 1u32)),
+                    ),
+                    ("Graph::new", Graph::new(&ctx).map(drop)),
+                    ("add_empty", other.add_empty(&[]).map(drop)),
+                    ("try_clone", other.try_clone().map(drop)),
+                    ("instantiate", spare.take().unwrap().instantiate().map(drop)),
+                    (
+                        "DeviceBuffer::zeros",
+                        DeviceBuffer::<u32>::zeros(&stream, 4).map(drop),
+                    ),
+                    ("to_vec", buf2.to_vec().map(drop)),
+                    (
+                        "HostBuffer::zeroed",
+                        HostBuffer::<u32>::zeroed(&ctx, 4).map(drop),
+                    ),
+                    (
+                        "UserObject::new",
+                        cudagraph_runtime::UserObject::new(1u8).map(drop),
+                    ),
+                ];
+                let mut seen = seen2.lock().unwrap();
+                for (call, result) in results {
+                    seen.push((call, format!("{result:?}")));
+                }
+            },
+            &[],
+        )
+        .unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    gpu.stream.synchronize().unwrap();
+    exec.check_host_panics().unwrap();
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 13, "the host node ran once: {seen:?}");
+    for (call, result) in seen.iter() {
+        assert!(
+            result.starts_with("Err(InHostNode"),
+            "{call} in a host node: {result}"
+        );
+    }
+    // Outside the host node, the same executable launches.
+    inner.lock().unwrap().launch(&gpu.stream).unwrap();
+    gpu.stream.synchronize().unwrap();
+    assert_eq!(buf.to_vec().unwrap(), vec![7; 64]);
+}

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use cudarc::driver::{sys, CudaStream};
 
 use super::operands::{CaptureView, CaptureViewMut};
+use super::sequence::CaptureStreams;
 use crate::error::Result;
 use crate::memory::alloc::Space;
 use crate::memory::operand::sealed::MemoryOperand;
@@ -33,8 +34,8 @@ pub(crate) struct AllocEntry {
 pub struct CaptureAlloc<'s, T> {
     pub(crate) addr: sys::CUdeviceptr,
     pub(crate) len: usize,
-    pub(crate) capture: u64,
-    stream: &'s Arc<CudaStream>,
+    /// The capture's streams, which its views check (see [`CaptureStreams`]).
+    streams: &'s CaptureStreams,
     /// The capture's record of its allocations, and this one's place in it.
     allocs: &'s RefCell<Vec<AllocEntry>>,
     pub(crate) index: usize,
@@ -57,15 +58,13 @@ impl<'s, T> CaptureAlloc<'s, T> {
     pub(crate) fn new(
         addr: sys::CUdeviceptr,
         len: usize,
-        capture: u64,
-        stream: &'s Arc<CudaStream>,
+        streams: &'s CaptureStreams,
         (allocs, index): (&'s RefCell<Vec<AllocEntry>>, usize),
     ) -> Self {
         Self {
             addr,
             len,
-            capture,
-            stream,
+            streams,
             allocs,
             index,
             _elem: PhantomData,
@@ -86,8 +85,7 @@ impl<'s, T> CaptureAlloc<'s, T> {
         CaptureView {
             addr: self.addr,
             len: self.len,
-            capture: self.capture,
-            stream: self.stream,
+            streams: self.streams,
             _elem: PhantomData,
         }
     }
@@ -98,8 +96,7 @@ impl<'s, T> CaptureAlloc<'s, T> {
         CaptureViewMut {
             addr: self.addr,
             len: self.len,
-            capture: self.capture,
-            stream: self.stream,
+            streams: self.streams,
             _elem: PhantomData,
         }
     }
@@ -145,7 +142,7 @@ impl<'a, T> MemoryOperand<'a> for &CaptureAlloc<'_, T> {
             write,
             host_code: false,
             hold: Hold::Captured {
-                capture: self.capture,
+                capture: self.streams.id,
             },
         })
     }

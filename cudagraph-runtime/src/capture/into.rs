@@ -36,7 +36,8 @@ impl Graph<'static> {
     ///   functions, allocations and conditional nodes, each with the memory it uses, checked as
     ///   [`Graph`]'s adders check theirs;
     /// - the scope dereferences to the stream: cudarc's calls and cuBLAS work on it, with the
-    ///   views as their buffers. Every copy and memset recorded that way is checked to touch
+    ///   views as their buffers (on a stream outside the capture a view panics: that work would
+    ///   run at once, ordered with nothing). Every copy and memset recorded that way is checked to touch
     ///   only memory given to the capture (to write, for what it writes) or allocated in it; a
     ///   buffer that was not given breaks the capture through cudarc's event tracking, or is
     ///   refused by that check ([`Error::Invalid`] naming the node).

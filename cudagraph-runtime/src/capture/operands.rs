@@ -6,7 +6,9 @@
 //! the closure reaches them only through views ([`CaptureView`], [`CaptureViewMut`]). A view
 //! works with cudarc's calls and cuBLAS (it implements cudarc's `DevicePtr` traits) and with the
 //! [`CaptureScope`](super::CaptureScope)'s own calls, but nowhere else: it names memory whose
-//! owner the capture holds, and only the capture's work may use it.
+//! owner the capture holds, and only the capture's work may use it. A cudarc call that enqueues
+//! it on a stream outside the capture (one neither captured by it nor, in a warm-up, the capture's
+//! stream or a stream forked now) panics (see `super::sequence::CaptureStreams`).
 //!
 //! A view carries no cudarc event: cudarc orders a buffer's uses across streams by waiting on
 //! events recorded after its last uses, and inside a capture a wait on an event recorded outside
@@ -22,6 +24,7 @@ use cudarc::driver::{
     DevicePtrMut as CudarcDevicePtrMut, DeviceRepr, DeviceSlice, SyncOnDrop,
 };
 
+use super::sequence::{outside_capture, CaptureStreams};
 use crate::error::{Error, Result};
 use crate::memory::alloc::Space;
 use crate::memory::operand::sealed::MemoryOperand;
@@ -49,9 +52,9 @@ pub trait CaptureOperand<'a>: sealed::Sealed {
     /// The memory, as a use by the captured work (kept alive as the operand says).
     #[doc(hidden)]
     fn into_use(self) -> Result<Use<'a>>;
-    /// The view of `used` for the capture `capture` on `stream`.
+    /// The view of `used` for the capture on `streams`.
     #[doc(hidden)]
-    fn view<'v>(used: &Use<'a>, capture: u64, stream: &'v Arc<CudaStream>) -> Self::View<'v>;
+    fn view<'v>(used: &Use<'a>, streams: &'v CaptureStreams) -> Self::View<'v>;
 }
 
 /// The memory given to a capture: one [`CaptureOperand`] (the closure gets its view), or a tuple
@@ -64,7 +67,7 @@ pub trait CaptureOperands<'a>: sealed::Sealed {
     fn into_uses(self, out: &mut Vec<Use<'a>>) -> Result<()>;
     /// The views of `uses` (what [`CaptureOperands::into_uses`] appended).
     #[doc(hidden)]
-    fn views<'v>(uses: &[Use<'a>], capture: u64, stream: &'v Arc<CudaStream>) -> Self::Views<'v>;
+    fn views<'v>(uses: &[Use<'a>], streams: &'v CaptureStreams) -> Self::Views<'v>;
 }
 
 macro_rules! view_type {
@@ -73,8 +76,8 @@ macro_rules! view_type {
         pub struct $name<'v, T> {
             pub(super) addr: sys::CUdeviceptr,
             pub(super) len: usize,
-            pub(super) capture: u64,
-            pub(super) stream: &'v Arc<CudaStream>,
+            /// The capture's streams, checked whenever cudarc asks for the address.
+            pub(super) streams: &'v CaptureStreams,
             pub(super) _elem: PhantomData<fn() -> T>,
         }
 
@@ -92,12 +95,11 @@ macro_rules! view_type {
         }
 
         impl<'v, T> $name<'v, T> {
-            fn new(used: &Use<'_>, capture: u64, stream: &'v Arc<CudaStream>) -> Self {
+            fn new(used: &Use<'_>, streams: &'v CaptureStreams) -> Self {
                 Self {
                     addr: used.start,
                     len: used.bytes() / std::mem::size_of::<T>().max(1),
-                    capture,
-                    stream,
+                    streams,
                     _elem: PhantomData,
                 }
             }
@@ -124,8 +126,7 @@ macro_rules! view_type {
                 Some(Self {
                     addr: self.addr + (start * std::mem::size_of::<T>()) as u64,
                     len: end - start,
-                    capture: self.capture,
-                    stream: self.stream,
+                    streams: self.streams,
                     _elem: PhantomData,
                 })
             }
@@ -147,7 +148,7 @@ macro_rules! view_type {
                     write,
                     host_code: false,
                     hold: Hold::Captured {
-                        capture: self.capture,
+                        capture: self.streams.id,
                     },
                 }
             }
@@ -158,13 +159,18 @@ macro_rules! view_type {
                 self.len
             }
             fn stream(&self) -> &Arc<CudaStream> {
-                self.stream
+                &self.streams.origin
             }
         }
 
-        // No event to wait on or record: the capture orders its own work (see the module docs).
+        // No event to wait on or record: the capture orders its own work (see the module docs),
+        // and only its own: work on another stream panics (see `CaptureStreams`).
         impl<T> CudarcDevicePtr<T> for $name<'_, T> {
-            fn device_ptr<'b>(&'b self, _stream: &'b CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'b>) {
+            #[track_caller]
+            fn device_ptr<'b>(&'b self, stream: &'b CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'b>) {
+                if !self.streams.admits(stream) {
+                    outside_capture(stream);
+                }
                 (self.addr, SyncOnDrop::Record(None))
             }
         }
@@ -193,6 +199,12 @@ view_type!(
     /// It is an argument of cudarc's calls and cuBLAS (it implements cudarc's `DevicePtr`), and a
     /// [`DeviceSrc`] of the [`CaptureScope`](super::CaptureScope)'s calls: of the capture's own
     /// work, nothing else's (a node added to a graph refuses it).
+    ///
+    /// # Panics
+    /// In a cudarc call on a stream outside the capture: the capture's stream and the streams
+    /// forked from it by [`CaptureScope::fork`](super::CaptureScope::fork) take it, while the
+    /// fork lasts (work enqueued elsewhere would run at once, on memory nothing orders with it or
+    /// keeps alive for it).
     CaptureView
 );
 view_type!(
@@ -201,14 +213,21 @@ view_type!(
     /// It is an argument of cudarc's calls and cuBLAS (it implements cudarc's `DevicePtr` and
     /// `DevicePtrMut`), and a [`DeviceSrc`] and [`DeviceDst`] of the
     /// [`CaptureScope`](super::CaptureScope)'s calls: of the capture's own work only.
+    ///
+    /// # Panics
+    /// In a cudarc call on a stream outside the capture, as [`CaptureView`].
     CaptureViewMut
 );
 
 impl<T> CudarcDevicePtrMut<T> for CaptureViewMut<'_, T> {
+    #[track_caller]
     fn device_ptr_mut<'b>(
         &'b mut self,
-        _stream: &'b CudaStream,
+        stream: &'b CudaStream,
     ) -> (sys::CUdeviceptr, SyncOnDrop<'b>) {
+        if !self.streams.admits(stream) {
+            outside_capture(stream);
+        }
         (self.addr, SyncOnDrop::Record(None))
     }
 }
@@ -222,8 +241,7 @@ impl<'v, T> CaptureViewMut<'v, T> {
         CaptureView {
             addr: self.addr,
             len: self.len,
-            capture: self.capture,
-            stream: self.stream,
+            streams: self.streams,
             _elem: PhantomData,
         }
     }
@@ -240,8 +258,8 @@ macro_rules! operand {
                 let $o = self;
                 $use
             }
-            fn view<'v>(used: &Use<'a>, capture: u64, stream: &'v Arc<CudaStream>) -> $view<'v, T> {
-                $view::new(used, capture, stream)
+            fn view<'v>(used: &Use<'a>, streams: &'v CaptureStreams) -> $view<'v, T> {
+                $view::new(used, streams)
             }
         }
         // One operand alone is given as itself, its view alone (not a tuple of one).
@@ -251,8 +269,8 @@ macro_rules! operand {
                 out.push(CaptureOperand::into_use(self)?);
                 Ok(())
             }
-            fn views<'v>(uses: &[Use<'a>], capture: u64, stream: &'v Arc<CudaStream>) -> $view<'v, T> {
-                $view::new(&uses[0], capture, stream)
+            fn views<'v>(uses: &[Use<'a>], streams: &'v CaptureStreams) -> $view<'v, T> {
+                $view::new(&uses[0], streams)
             }
         }
     )*};
@@ -277,7 +295,7 @@ impl<'a> CaptureOperands<'a> for () {
     fn into_uses(self, _: &mut Vec<Use<'a>>) -> Result<()> {
         Ok(())
     }
-    fn views<'v>(_: &[Use<'a>], _: u64, _: &'v Arc<CudaStream>) {}
+    fn views<'v>(_: &[Use<'a>], _: &'v CaptureStreams) {}
 }
 
 macro_rules! tuple_operands {
@@ -289,8 +307,8 @@ macro_rules! tuple_operands {
                 $(out.push(self.$i.into_use()?);)*
                 Ok(())
             }
-            fn views<'v>(uses: &[Use<'a>], capture: u64, stream: &'v Arc<CudaStream>) -> Self::Views<'v> {
-                ($($o::view(&uses[$i], capture, stream),)*)
+            fn views<'v>(uses: &[Use<'a>], streams: &'v CaptureStreams) -> Self::Views<'v> {
+                ($($o::view(&uses[$i], streams),)*)
             }
         }
     };

@@ -114,7 +114,7 @@ where
             // has not run when the closure returns.
             let _inside = InCapture::enter();
             let scope = CaptureScope::new(&sequence);
-            let views = O::views(&given, 0, stream);
+            let views = O::views(&given, &sequence.streams);
             work(&scope, views).map_err(Error::from)
         });
         if outcome.is_err() {

@@ -147,7 +147,7 @@ where
     Error: From<E>,
 {
     move |s| {
-        let views = O::views(given, s.capture_id(), s.stream());
+        let views = O::views(given, s.streams());
         f(s, views).map_err(Error::from)
     }
 }

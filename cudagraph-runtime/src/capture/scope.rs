@@ -8,7 +8,7 @@ use std::sync::Arc;
 use cudarc::driver::{CudaStream, DeviceRepr};
 
 use super::alloc::{AllocEntry, CaptureAlloc};
-use super::sequence::Sequence;
+use super::sequence::{CaptureStreams, Sequence};
 use crate::driver::{named, result};
 use crate::error::{Error, Result};
 #[cfg(not(feature = "cuda-12020"))]
@@ -65,7 +65,7 @@ impl std::fmt::Debug for CaptureScope<'_, '_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CaptureScope")
             .field("stream", &self.stream.cu_stream())
-            .field("capture", &self.sequence.id)
+            .field("capture", &self.sequence.streams.id)
             .finish()
     }
 }
@@ -82,7 +82,7 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
     /// The scope of `sequence` on its first stream.
     pub(crate) fn new(sequence: &'s Sequence<'a>) -> Self {
         Self {
-            stream: &sequence.origin,
+            stream: &sequence.streams.origin,
             sequence,
         }
     }
@@ -92,15 +92,15 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
         self.stream
     }
 
-    /// The capture's id (0 while the work runs eagerly).
-    pub(crate) fn capture_id(&self) -> u64 {
-        self.sequence.id
+    /// The capture's streams, for its views.
+    pub(crate) fn streams(&self) -> &'s CaptureStreams {
+        &self.sequence.streams
     }
 
     /// Whether the work is being recorded (`false` while [`Replay`](super::Replay) runs the
     /// closure eagerly to warm up).
     pub fn is_capturing(&self) -> bool {
-        self.sequence.id != 0
+        self.sequence.streams.id != 0
     }
 
     /// Runs `f` with `side` forked from this scope's stream: `side` first waits for the work
@@ -143,11 +143,16 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
         self.sequence.check_side(self.stream, side)?;
         self.sequence.order(self.stream, side)?;
         self.sequence.note_forked(side);
-        let body = f(&CaptureScope {
-            stream: side,
-            sequence: self.sequence,
-        })
-        .map_err(Error::from);
+        let body = self
+            .sequence
+            .streams
+            .forking(&[side], || {
+                f(&CaptureScope {
+                    stream: side,
+                    sequence: self.sequence,
+                })
+            })
+            .map_err(Error::from);
         let joined = self.sequence.order(side, self.stream);
         let value = body?;
         joined?;
@@ -187,7 +192,13 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
                 sequence: self.sequence,
             });
         }
-        let body = forked.and_then(|()| f(&scopes).map_err(Error::from));
+        let body = forked.and_then(|()| {
+            let streams: Vec<&Arc<CudaStream>> = scopes.iter().map(|s| s.stream).collect();
+            let sequence = &self.sequence.streams;
+            sequence
+                .forking(&streams, || f(&scopes))
+                .map_err(Error::from)
+        });
         // Every stream that was forked is joined, whatever happened.
         let mut joined = Ok(());
         for scope in &scopes {
@@ -347,8 +358,7 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
         Ok(CaptureAlloc::new(
             addr,
             len,
-            self.sequence.id,
-            self.stream,
+            &self.sequence.streams,
             (&self.sequence.allocs, index),
         ))
     }
@@ -459,7 +469,7 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
                 &self.sequence.ctx,
                 self.sequence.scope,
                 None,
-                Some(self.sequence.id),
+                Some(self.sequence.streams.id),
             )
         };
         let mut lent: Vec<&mut Body<'a>> = bodies.iter_mut().map(Body::lend).collect();

@@ -4,7 +4,7 @@
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use cudarc::driver::{sys, CudaContext, CudaStream};
 
@@ -22,6 +22,90 @@ pub(super) fn is_legacy(stream: sys::CUstream) -> bool {
     stream.is_null() || stream as usize == 0x1
 }
 
+/// The streams a capture's work is on, which its views ([`CaptureView`](super::CaptureView),
+/// [`CaptureViewMut`](super::CaptureViewMut)) check whenever cudarc asks them for their address
+/// ([`CaptureStreams::admits`]).
+///
+/// A view hands cudarc an address without ordering anything (see `super::operands`): that is
+/// sound only for work the capture records, which runs when the graph does, holding the memory.
+/// cudarc's calls take the stream they enqueue on as their receiver, so a closure can give a view
+/// to a stream outside the capture (`other.memset_zeros(&mut view)`): that work would run now,
+/// ordered with nothing, on memory the capture holds only until it returns (a capture allocation's
+/// address is not even backed yet), and a capture of someone else's (cudarc's
+/// `CudaStream::begin_capture`) would record it into a graph that holds nothing.
+#[derive(Debug)]
+pub struct CaptureStreams {
+    /// The capture's unique id (`cuStreamGetCaptureInfo`); 0 while the work runs eagerly.
+    pub(crate) id: u64,
+    /// The stream the capture was begun on: every fork is joined back into it at the end.
+    pub(crate) origin: Arc<CudaStream>,
+    /// The streams forked from another one now (inside [`CaptureScope::fork`] and
+    /// [`CaptureScope::fork_all`]): while the work runs eagerly, those and the first stream are
+    /// the ones ordered with the memory it is given.
+    ///
+    /// Raw stream handles as addresses, behind a mutex, so that views stay `Send` and `Sync` as
+    /// cudarc's own views are.
+    ///
+    /// [`CaptureScope::fork`]: super::CaptureScope::fork
+    /// [`CaptureScope::fork_all`]: super::CaptureScope::fork_all
+    forking: Mutex<Vec<usize>>,
+}
+
+impl CaptureStreams {
+    /// Whether work on `stream` is the capture's own: recorded by this capture, or, while the
+    /// work runs eagerly (a warm-up, ordered like a launch on the first stream), enqueued on the
+    /// first stream or on one forked from it now.
+    pub(crate) fn admits(&self, stream: &CudaStream) -> bool {
+        if self.id == 0 {
+            let raw = stream.cu_stream();
+            return raw == self.origin.cu_stream() || self.forks().contains(&(raw as usize));
+        }
+        // SAFETY: a live stream.
+        let info = unsafe { result::stream::capture_info(stream.cu_stream()) };
+        matches!(info, Ok(Some((id, _))) if id == self.id)
+    }
+
+    /// Runs `f` with `sides` counted as forked now (see [`CaptureStreams::admits`]).
+    pub(super) fn forking<R>(&self, sides: &[&Arc<CudaStream>], f: impl FnOnce() -> R) -> R {
+        let before = {
+            let mut forks = self.forks();
+            let before = forks.len();
+            forks.extend(sides.iter().map(|s| s.cu_stream() as usize));
+            before
+        };
+        // Restored also when `f` panics: the closure may catch the panic and go on with its
+        // views, and the side stream is no longer ordered with the first one then.
+        struct Restore<'s>(&'s CaptureStreams, usize);
+        impl Drop for Restore<'_> {
+            fn drop(&mut self) {
+                self.0.forks().truncate(self.1);
+            }
+        }
+        let _restore = Restore(self, before);
+        f()
+    }
+
+    /// The streams forked now (never poisoned: nothing panics while it is held).
+    fn forks(&self) -> std::sync::MutexGuard<'_, Vec<usize>> {
+        self.forking.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The panic of a view handed to work outside its capture (see [`CaptureStreams`]). cudarc asks
+/// for the address where no error can be returned, and giving it would let that work run on
+/// memory nothing orders or holds.
+#[cold]
+#[track_caller]
+pub(super) fn outside_capture(stream: &CudaStream) -> ! {
+    panic!(
+        "a capture view (or capture allocation) was used on stream {:?}, which is not in its \
+         capture: a view is for the capture's own work only (the capture scope's stream, or a \
+         stream forked with `CaptureScope::fork`); work enqueued elsewhere would run now, on \
+         memory that nothing orders with it or keeps alive for it",
+        stream.cu_stream()
+    )
+}
+
 /// A conditional node added to a capture, with its bodies.
 pub(crate) struct AddedConditional<'a> {
     pub(crate) node: sys::CUgraphNode,
@@ -34,10 +118,9 @@ pub(crate) struct AddedConditional<'a> {
 /// forks and joins are made with, and what the capture's own calls recorded for its graph.
 pub(crate) struct Sequence<'a> {
     pub(crate) ctx: Arc<CudaContext>,
-    /// The capture's unique id (`cuStreamGetCaptureInfo`); 0 while the work runs eagerly.
-    pub(crate) id: u64,
-    /// The stream the capture was begun on: every fork is joined back into it at the end.
-    pub(crate) origin: Arc<CudaStream>,
+    /// The capture's id, its first stream and the streams forked now: where its views may be
+    /// used.
+    pub(crate) streams: CaptureStreams,
     forked: RefCell<Vec<Arc<CudaStream>>>,
     /// Made on the first fork; destroyed after the capture has ended.
     event: Cell<sys::CUevent>,
@@ -68,8 +151,11 @@ impl<'a> Sequence<'a> {
     pub(crate) fn new(origin: &Arc<CudaStream>, id: u64, scope: u64) -> Self {
         Self {
             ctx: origin.context().clone(),
-            id,
-            origin: origin.clone(),
+            streams: CaptureStreams {
+                id,
+                origin: origin.clone(),
+                forking: Mutex::new(Vec::new()),
+            },
             forked: RefCell::new(Vec::new()),
             event: Cell::new(std::ptr::null_mut()),
             scope,
@@ -98,11 +184,11 @@ impl<'a> Sequence<'a> {
     pub(super) fn admit(&self, uses: &[Use<'a>], node: &dyn Fn() -> String) -> Result<()> {
         for u in uses {
             let why = match u.hold {
-                Hold::Captured { capture } if capture != self.id => {
+                Hold::Captured { capture } if capture != self.streams.id => {
                     "memory of another capture (or of a capture that has ended)"
                 }
                 Hold::Captured { .. } => continue,
-                _ if self.id == 0 => {
+                _ if self.streams.id == 0 => {
                     "memory not given to the work: while it runs eagerly (a warm-up), the work \
                      uses only the views of the memory given to it, which the warm-up orders \
                      like a launch"
@@ -133,7 +219,7 @@ impl<'a> Sequence<'a> {
     /// one the stream's next work depends on, and the allocations of the capture among them
     /// are used on `stream`.
     pub(super) fn recorded(&self, stream: &Arc<CudaStream>, uses: Vec<Use<'a>>) -> Result<()> {
-        if self.id == 0 {
+        if self.streams.id == 0 {
             return Ok(());
         }
         for entry in self.allocs.borrow_mut().iter_mut() {
@@ -170,7 +256,7 @@ impl<'a> Sequence<'a> {
     ) -> Result<(sys::CUgraph, Vec<sys::CUgraphNode>)> {
         // SAFETY: a live stream.
         match unsafe { result::stream::capture_state(stream.cu_stream()) }? {
-            Some(state) if self.id != 0 => Ok(state),
+            Some(state) if self.streams.id != 0 => Ok(state),
             _ => Err(Error::Invalid {
                 node: call.into(),
                 reason: "only a capture records conditional nodes; outside one (a warm-up, \
@@ -248,7 +334,7 @@ impl<'a> Sequence<'a> {
         }
         // SAFETY: a live stream.
         match unsafe { result::stream::capture_info(side.cu_stream()) }? {
-            Some((id, _)) if id != self.id => refuse(
+            Some((id, _)) if id != self.streams.id => refuse(
                 "the stream is being captured by another capture, which CUDA would merge with \
                  this one (CUDA_ERROR_STREAM_CAPTURE_MERGE): fork a stream that is not being \
                  captured",
@@ -274,7 +360,7 @@ impl<'a> Sequence<'a> {
             .filter(|side| {
                 // SAFETY: a live stream.
                 let info = unsafe { result::stream::capture_info(side.cu_stream()) };
-                matches!(info, Ok(Some((id, true))) if id == self.id)
+                matches!(info, Ok(Some((id, true))) if id == self.streams.id)
             })
             .cloned()
             .collect()
@@ -283,7 +369,7 @@ impl<'a> Sequence<'a> {
     /// Makes `to` wait for everything the capture recorded so far on its other streams.
     pub(super) fn join_all_into(&self, to: &Arc<CudaStream>) -> Result<()> {
         let mut joined = Ok(());
-        let others = std::iter::once(self.origin.clone()).chain(self.forks_in_capture());
+        let others = std::iter::once(self.streams.origin.clone()).chain(self.forks_in_capture());
         for side in others.filter(|s| s.cu_stream() != to.cu_stream()) {
             joined = joined.and(self.order(&side, to));
         }
@@ -295,7 +381,7 @@ impl<'a> Sequence<'a> {
     pub(crate) fn join_forks(&self) -> Result<()> {
         let mut joined = Ok(());
         for side in self.forks_in_capture() {
-            joined = joined.and(self.order(&side, &self.origin));
+            joined = joined.and(self.order(&side, &self.streams.origin));
         }
         self.forked.borrow_mut().clear();
         joined
@@ -310,7 +396,7 @@ impl<'a> Sequence<'a> {
             // SAFETY: an allocation of this capture, after everything recorded (the streams are
             // joined into the first one).
             let done = named("cuMemFreeAsync", unsafe {
-                cudarc::driver::result::free_async(addr, self.origin.cu_stream())
+                cudarc::driver::result::free_async(addr, self.streams.origin.cu_stream())
             });
             freed = freed.and(done);
             entry.freed = true;

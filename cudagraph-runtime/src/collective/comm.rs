@@ -120,6 +120,7 @@ impl Communicator {
     /// `0..ctxs.len()` in that order (`ncclCommInitAll`). Move each to the thread that drives
     /// its device.
     pub fn init_all(ctxs: &[Arc<CudaContext>]) -> Result<Vec<Communicator>> {
+        crate::ambient::refuse_in_host_node("Communicator::init_all")?;
         let streams = ctxs.iter().map(new_stream).collect::<Result<Vec<_>>>()?;
         let comms = Comm::from_devices(streams.clone())
             .map_err(nccl_err("ncclCommInitAll", "Communicator::init_all"))?;
@@ -141,6 +142,7 @@ impl Communicator {
     /// (`ncclCommInitRank`). Blocks until every rank has joined: call it for each rank on its
     /// own thread (or process).
     pub fn from_rank(ctx: &Arc<CudaContext>, rank: usize, size: usize, id: Id) -> Result<Self> {
+        crate::ambient::refuse_in_host_node("Communicator::from_rank")?;
         if rank >= size {
             return Err(Error::Invalid {
                 node: "Communicator::from_rank".into(),

@@ -77,6 +77,7 @@ fn find_cudadevrt(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Result<Pa
 /// `cuLinkAddData`, `cuLinkAddFile`, `cuLinkComplete`), and returns the cubin, to load as a
 /// module. A link error comes back as [`Error::Invalid`] with the linker's log.
 pub fn link_with_cudadevrt(ctx: &Arc<CudaContext>, ptx: &str) -> Result<Vec<u8>> {
+    crate::ambient::refuse_in_host_node("link_with_cudadevrt")?;
     let library = cudadevrt_path()?;
     ctx.bind_to_thread().map_err(|source| Error::Driver {
         call: "cuCtxSetCurrent",

@@ -278,6 +278,8 @@ fn exclusive(
     stream: &Arc<CudaStream>,
     work: impl FnOnce() -> Result<()>,
 ) -> Result<()> {
+    // Ordering calls the driver, which a host node may not.
+    crate::ambient::refuse_in_host_node("DeviceGraphExec::launch/update")?;
     let scope: AccessScope = anchor
         .state
         .begin_access()

@@ -68,6 +68,7 @@ pub fn driver_present() -> bool {
 /// Unlike cudarc's `CudaContext::new`, a machine without a CUDA driver gives [`Error::NoDriver`]
 /// rather than a panic, and one without that device gives [`Error::NoDevice`].
 pub fn open_device(ordinal: usize) -> Result<Arc<CudaContext>> {
+    crate::ambient::refuse_in_host_node("open_device")?;
     if !driver_present() {
         return Err(Error::NoDriver);
     }

@@ -220,6 +220,7 @@ impl<'a> GraphExec<'a> {
         upload: Option<&CudaStream>,
         bound: Option<Arc<CudaStream>>,
     ) -> Result<Self> {
+        crate::ambient::refuse_in_host_node("Graph::instantiate")?;
         let mut graph = graph;
         #[cfg(feature = "nccl")]
         graph.check_collective_order()?;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use cudarc::driver::CudaStream;
 
 use super::instantiate::GraphExec;
-use crate::ambient::{in_capture, in_host_node, refuse_waiting_in_capture};
+use crate::ambient::{in_capture, in_host_node, must_defer_releases, refuse_waiting};
 use crate::driver::{named, result};
 use crate::error::{Error, Result};
 use crate::indirect::{check_not_capturing, foreign_key, Indirect, IndirectBlock, IndirectLayout};
@@ -47,8 +47,9 @@ impl<'a> GraphExec<'a> {
                 return Err(elsewhere());
             }
         }
-        if in_capture() {
-            refuse_capturing_stream(stream, "GraphExec::launch", LAUNCH_IN_CAPTURE)?;
+        // One read of the thread's state: neither in a host node nor in a capture closure.
+        if must_defer_releases() {
+            refuse_here(stream, "GraphExec::launch")?;
         }
         #[cfg(feature = "nccl")]
         if let Some(collectives) = self.graph.collectives() {
@@ -128,12 +129,9 @@ impl<'a> GraphExec<'a> {
     /// `crate::indirect`), whatever fails after that.
     #[inline(never)]
     fn launch_indirect(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
-        // A host node holds up its stream: waiting there for a slot could wait forever.
-        if in_host_node() {
-            return Err(Error::InHostNode {
-                what: "GraphExec::launch",
-            });
-        }
+        // Never in a host node (refused by the callers): a host node holds up its stream, and
+        // waiting there for a slot could wait forever.
+        debug_assert!(!in_host_node());
         check_not_capturing(stream)?;
         let raw = self.raw;
         let memory = &mut self.memory;
@@ -266,7 +264,7 @@ impl<'a> GraphExec<'a> {
         };
         let (addr, stream) = outliving.live(node, &name_of)?;
         // The copy is waited for on the host.
-        refuse_waiting_in_capture("GraphExec::read_allocation")?;
+        refuse_waiting("GraphExec::read_allocation")?;
         refuse_capturing_stream(
             stream,
             "GraphExec::read_allocation",
@@ -309,8 +307,8 @@ impl<'a> GraphExec<'a> {
     /// [`DeviceGraphExec`]: crate::DeviceGraphExec
     pub(crate) fn launch_device_exec(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
         self.check_host_panics()?;
-        if in_capture() {
-            refuse_capturing_stream(stream, "DeviceGraphExec::launch", LAUNCH_IN_CAPTURE)?;
+        if must_defer_releases() {
+            refuse_here(stream, "DeviceGraphExec::launch")?;
         }
         self.launch_raw(stream)
             .map_err(|e| failed_in_capture(e, stream, "DeviceGraphExec::launch"))
@@ -320,8 +318,8 @@ impl<'a> GraphExec<'a> {
     ///
     /// [`DeviceGraphExec`]: crate::DeviceGraphExec
     pub(crate) fn upload_device_exec(&self, stream: &CudaStream) -> Result<()> {
-        if in_capture() {
-            refuse_capturing_stream(stream, "GraphExec::upload", LAUNCH_IN_CAPTURE)?;
+        if must_defer_releases() {
+            refuse_here(stream, "GraphExec::upload")?;
         }
         // SAFETY: live executable and stream.
         named("cuGraphUpload", unsafe {
@@ -351,6 +349,19 @@ pub(super) fn device_exec_refuses(call: &str) -> Error {
                  launches of it (and kernels hold its handle, so it is never instantiated anew)"
             .into(),
     }
+}
+
+/// Refuses `call`, a launch or upload into `stream`, inside a host node ([`Error::InHostNode`])
+/// or, into a stream being captured, inside a capture closure ([`Error::Capturing`]): the path
+/// off the launch's one read of the thread's state.
+#[cold]
+#[inline(never)]
+fn refuse_here(stream: &CudaStream, call: &'static str) -> Result<()> {
+    crate::ambient::refuse_in_host_node(call)?;
+    if in_capture() {
+        refuse_capturing_stream(stream, call, LAUNCH_IN_CAPTURE)?;
+    }
+    Ok(())
 }
 
 /// The error for a launch of a bound executable into another stream.

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use cudarc::driver::{sys, CudaFunction};
 
 use super::instantiate::GraphExec;
+use crate::ambient::refuse_in_host_node;
 use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::graph::{refuse_captured, Graph};
@@ -35,6 +36,8 @@ impl<'a> GraphExec<'a> {
     /// the single-node update's hot path).
     #[inline(always)]
     fn kernel_node(&self, node: NodeId) -> Result<(usize, sys::CUgraphNode, KernelContract)> {
+        // Every single-node update (and query) looks its node up here first.
+        refuse_in_host_node("a node update of GraphExec")?;
         let (index, record) = self.graph.any_record(node)?;
         Ok((index, record.raw, record.kernel))
     }

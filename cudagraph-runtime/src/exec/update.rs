@@ -109,6 +109,7 @@ impl<'a> GraphExec<'a> {
     /// is unchanged then and may still be launched. Memory the executable no longer uses
     /// afterwards is released once the launches that may use it have completed.
     pub fn update(&mut self, graph: &Graph<'a>) -> Result<()> {
+        crate::ambient::refuse_in_host_node("GraphExec::update")?;
         refuse_memory_nodes(&self.graph, graph, "update")?;
         self.graph.refuse_device_updatable("update")?;
         graph.refuse_device_updatable("update")?;

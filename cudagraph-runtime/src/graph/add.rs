@@ -7,6 +7,7 @@ use cudarc::driver::sys;
 use super::definition::Graph;
 use super::records::{Deps, NodeRecord};
 use super::validate::refuse_captured;
+use crate::ambient::{in_host_node, refuse_in_host_node};
 use crate::error::{Error, Result};
 use crate::kernel::{launch_refused, Kernel, KernelArgValues, KernelArgs, LaunchConfig};
 use crate::memory::alloc::Space;
@@ -66,13 +67,16 @@ impl<'a> Graph<'a> {
         deps: &[NodeId],
         uses_from: usize,
     ) -> Result<NodeId> {
-        let special = self.tables.as_ref().is_some_and(|t| {
-            t.broken_by_capture
-                || (!const { P::KIND.allowed_in_body() } && t.body_of.is_some())
-                || t.uses
-                    .get(uses_from..)
-                    .is_some_and(|new| new.iter().any(Use::needs_graph_checks))
-        });
+        // A host node may not call the driver: its additions take the checked path, which
+        // refuses them.
+        let special = in_host_node()
+            || self.tables.as_ref().is_some_and(|t| {
+                t.broken_by_capture
+                    || (!const { P::KIND.allowed_in_body() } && t.body_of.is_some())
+                    || t.uses
+                        .get(uses_from..)
+                        .is_some_and(|new| new.iter().any(Use::needs_graph_checks))
+            });
         match special {
             false => self.push_node(params, deps, uses_from, false),
             true => self.add_special_node(params, deps, uses_from),
@@ -202,6 +206,7 @@ impl<'a> Graph<'a> {
         deps: &[NodeId],
     ) -> Result<(Option<Vec<NodeId>>, bool)> {
         let name = || self.pending_name(kind);
+        refuse_in_host_node("Graph::add_* (adding a node)")?;
         self.check_not_broken()?;
         if self.is_body() && !kind.allowed_in_body() {
             return Err(Error::Invalid {

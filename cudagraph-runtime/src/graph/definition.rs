@@ -10,7 +10,7 @@ use cudarc::driver::{sys, CudaContext};
 use super::bodies::{BodyNode, BodyTable};
 use super::records::NodeRecord;
 use super::tables::Tables;
-use crate::ambient::must_defer_releases;
+use crate::ambient::{must_defer_releases, refuse_in_host_node};
 use crate::driver::{named, record_err, result};
 use crate::error::{Error, Result};
 use crate::function_set::FunctionSet;
@@ -98,6 +98,7 @@ impl<'a> Graph<'a> {
 
     #[inline]
     fn create(ctx: &Arc<CudaContext>, nodes: usize) -> Result<Self> {
+        refuse_in_host_node("Graph::new")?;
         // No context needs to be current: a graph belongs to none, and every node-add call that
         // needs one names it (`ctx` in kernel, memset and memcpy parameters).
         let raw = result::graph::create()?;
@@ -464,11 +465,13 @@ impl<'a> Graph<'a> {
 
     /// Adds a reference to `object` to the graph (`cuGraphRetainUserObject`).
     pub fn retain_user_object(&mut self, object: &UserObject) -> Result<()> {
+        refuse_in_host_node("Graph::retain_user_object")?;
         object.clone().move_into(self.raw)
     }
 
     /// A copy of this graph (`cuGraphClone`) whose nodes answer to the same handles.
     pub fn try_clone(&self) -> Result<Graph<'a>> {
+        refuse_in_host_node("Graph::try_clone")?;
         if self.is_body() {
             return Err(Error::Invalid {
                 node: "try_clone".into(),

@@ -13,7 +13,7 @@ use super::fence::{is_capturing, refuse_capturing_stream, relaxed};
 use super::operand::sealed::MemoryOperand;
 use super::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
 use super::shared::{owned_operand, range_methods, Shared};
-use crate::ambient::{in_capture, in_host_node, refuse_waiting_in_capture};
+use crate::ambient::{in_capture, in_host_node, refuse_in_host_node, refuse_waiting};
 use crate::error::{Error, Result};
 use crate::reaper;
 
@@ -227,11 +227,7 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
     /// one is alive, on this thread or another, `access`, [`to_vec`](Self::to_vec) and
     /// [`copy_from`](Self::copy_from) fail with [`Error::BufferInUse`] rather than wait.
     pub fn access(&self) -> Result<DeviceAccess<'_, T>> {
-        if in_host_node() {
-            return Err(Error::InHostNode {
-                what: "DeviceBuffer::access",
-            });
-        }
+        refuse_in_host_node("DeviceBuffer::access")?;
         let alloc = &self.shared.alloc;
         let home = &alloc.home;
         refuse_capturing_stream(
@@ -278,7 +274,7 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
     /// The contents, copied to the host after every launch enqueued so far that may write them.
     /// Refused ([`Error::Capturing`]) inside a capture closure: it waits for the copy.
     pub fn to_vec(&self) -> Result<Vec<T>> {
-        refuse_waiting_in_capture("DeviceBuffer::to_vec")?;
+        refuse_waiting("DeviceBuffer::to_vec")?;
         let guard = self.access()?;
         let stream = guard.stream().clone();
         let out = stream.clone_dtoh(&guard.view())?;
@@ -290,7 +286,7 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
     /// that may use them, and before every launch enqueued later. Refused ([`Error::Capturing`])
     /// inside a capture closure: a copy from pageable memory may wait on the host.
     pub fn copy_from(&self, src: &[T]) -> Result<()> {
-        refuse_waiting_in_capture("DeviceBuffer::copy_from")?;
+        refuse_waiting("DeviceBuffer::copy_from")?;
         if src.len() != self.len() {
             return Err(Error::Invalid {
                 node: "DeviceBuffer::copy_from".into(),

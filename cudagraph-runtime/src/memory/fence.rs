@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use cudarc::driver::{sys, CudaEvent, CudaStream};
 
+use crate::ambient::refuse_in_host_node;
 use crate::driver::named;
 use crate::error::{Error, Result};
 
@@ -127,7 +128,13 @@ pub(crate) fn is_capturing(stream: &CudaStream) -> Result<bool> {
 
 /// Refuses `call` when `stream` is being captured: what it would enqueue there (`effect`) would
 /// be recorded into the capture instead of run.
-pub(crate) fn refuse_capturing_stream(stream: &CudaStream, call: &str, effect: &str) -> Result<()> {
+pub(crate) fn refuse_capturing_stream(
+    stream: &CudaStream,
+    call: &'static str,
+    effect: &str,
+) -> Result<()> {
+    // Asking the driver is itself a driver call, which a host node may not make.
+    refuse_in_host_node(call)?;
     if is_capturing(stream)? {
         return Err(Error::Capturing {
             what: format!("{call} on a stream being captured: {effect}"),

@@ -10,7 +10,7 @@ use super::alloc::{AccessScope, AllocState, Allocation, Space};
 use super::operand::sealed::MemoryOperand;
 use super::operand::{Hold, HostDst, HostSrc, MemKey, Use};
 use super::shared::{owned_operand, range_methods, Shared};
-use crate::ambient::{in_capture, in_host_node, refuse_waiting_in_capture};
+use crate::ambient::{in_capture, in_host_node, refuse_waiting};
 use crate::error::{Error, Result};
 use crate::reaper;
 
@@ -94,7 +94,7 @@ impl<T: DeviceRepr + ValidAsZeroBits + 'static> HostBuffer<T> {
     /// Refused inside a capture closure ([`Error::Capturing`]): allocating page-locked memory may
     /// synchronize the device, which would break the capture.
     pub fn zeroed(ctx: &Arc<CudaContext>, len: usize) -> Result<Self> {
-        refuse_waiting_in_capture("HostBuffer::zeroed")?;
+        refuse_waiting("HostBuffer::zeroed")?;
         if len == 0 || std::mem::size_of::<T>() == 0 {
             // No bytes to allocate (an empty batch, or elements of no size): the driver would
             // refuse a page-locked allocation of zero bytes.
@@ -217,13 +217,13 @@ impl<T: Send + Sync + 'static> HostBuffer<T> {
     }
 
     /// Keeps the holders' launches out and waits for every launch that may use the memory.
-    fn begin(&self, call: &str) -> Result<AccessScope> {
+    fn begin(&self, call: &'static str) -> Result<AccessScope> {
         if in_host_node() {
             return Err(Error::InHostNode {
                 what: "HostBuffer::read/write (a host node reads its buffers through its own arguments)",
             });
         }
-        refuse_waiting_in_capture(call)?;
+        refuse_waiting(call)?;
         let state = &self.shared.alloc.state;
         let scope = state.begin_access()?;
         for fence in &scope.wait_for {

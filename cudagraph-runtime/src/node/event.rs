@@ -31,6 +31,7 @@ pub struct Event(Arc<CudaEvent>);
 impl Event {
     /// A new event of `ctx`, without timing (the cheapest kind to record and wait on).
     pub fn new(ctx: &Arc<CudaContext>) -> Result<Self> {
+        crate::ambient::refuse_in_host_node("Event::new")?;
         let flags = sys::CUevent_flags::CU_EVENT_DISABLE_TIMING;
         ctx.new_event(Some(flags))
             .map(Self::from)
