@@ -62,7 +62,25 @@ impl CaptureStreams {
         }
         // SAFETY: a live stream.
         let info = unsafe { result::stream::capture_info(stream.cu_stream()) };
-        matches!(info, Ok(Some((id, _))) if id == self.id)
+        use sys::CUresult::{
+            CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
+        };
+        match info {
+            // Recorded by this capture.
+            Ok(Some((id, _))) if id == self.id => true,
+            // The driver refuses any work on a stream whose capture is invalidated (an earlier
+            // call broke it, which the capture reports as its error), and on the legacy stream
+            // beside a capturing blocking stream: nothing would run, so the call may go on and
+            // fail there.
+            Ok(Some((_, false))) => true,
+            Err(Error::Driver { source, .. })
+                if source.0 == CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
+                    || source.0 == CUDA_ERROR_STREAM_CAPTURE_IMPLICIT =>
+            {
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Runs `f` with `sides` counted as forked now (see [`CaptureStreams::admits`]).
