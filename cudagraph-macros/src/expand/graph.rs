@@ -264,11 +264,15 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             #body_rules
 
             #(#pass)*
-            impl #p::ChildGraph for #graph {
+            // SAFETY: `graph` is the graph's own, which only a `rebuild` (taking `&mut self`)
+            // replaces, giving it a new identity with it: one identity is one build, of this
+            // declaration's nodes on the memory of the params kept with it; `duplicate` builds
+            // the same params again and keeps the identity.
+            unsafe impl #p::ChildGraph for #graph {
                 fn graph(&self) -> &#p::Graph<'static> {
                     &self.graph
                 }
-                fn identity(&self) -> #p::Option<u64> {
+                fn identity(&self) -> #p::Option<::core::primitive::u64> {
                     #p::Option::Some(self.build_id)
                 }
                 fn duplicate(&self) -> #p::Result<Self> {

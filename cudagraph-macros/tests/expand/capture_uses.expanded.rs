@@ -880,19 +880,97 @@ impl Layers {
         }
     }
 }
-impl ::cudagraph_runtime::__private::Tracked for LayersExec {
+///The params of a [`LayersParams`] as [`LayersParamsMut::swap`] names them: a field per param, of the same name, holding no value (a `Slot` per param, an array of them per array param whose elements are params of their own). Given to `swap`'s `pick` instead of the params, so that it names the two to swap and cannot change any: `|p| (&mut p.x, &mut p.x_new)`. None can be made outside `swap`.
+#[repr(C)]
+#[allow(clippy::type_complexity)]
+struct LayersSlots {
+    ///Param [`bias`](LayersParams::bias), to swap.
+    pub bias: ::cudagraph_runtime::__private::Slot<
+        Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    >,
+    ///Param [`layer1`](LayersParams::layer1), to swap.
+    pub layer1: ::cudagraph_runtime::__private::Slot<Capture>,
+    ///Param [`layer2`](LayersParams::layer2), to swap.
+    pub layer2: ::cudagraph_runtime::__private::Slot<Capture>,
+    ///Param [`w1`](LayersParams::w1), to swap.
+    pub w1: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`w2`](LayersParams::w2), to swap.
+    pub w2: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`x`](LayersParams::x), to swap.
+    pub x: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`h`](LayersParams::h), to swap.
+    pub h: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`y`](LayersParams::y), to swap.
+    pub y: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`b`](LayersParams::b), to swap.
+    pub b: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`n`](LayersParams::n), to swap.
+    pub n: ::cudagraph_runtime::__private::Slot<u32>,
+}
+const _: () = {
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, bias) == 0usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, layer1) == 1usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, layer2) == 2usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, w1) == 3usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, w2) == 4usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, x) == 5usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, h) == 6usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, y) == 7usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, b) == 8usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, n) == 9usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::size_of:: < LayersSlots > () == 10usize
+    );
+};
+impl ::cudagraph_runtime::__private::fmt::Debug for LayersSlots {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("LayersSlots").finish_non_exhaustive()
+    }
+}
+unsafe impl ::cudagraph_runtime::__private::Tracked for LayersExec {
     type Params = LayersParams;
-    const NAME: &'static str = "LayersExec";
+    type Slots = LayersSlots;
+    const NAME: &'static ::core::primitive::str = "LayersExec";
     #[allow(clippy::type_complexity)]
     const UPDATES: &'static [(
-        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
-        u32,
+        fn(
+            &mut Self,
+            ::core::primitive::usize,
+            ::cudagraph_runtime::__private::Internal,
+        ) -> ::cudagraph_runtime::__private::Result<()>,
+        ::core::primitive::u32,
     )] = &[
         (Self::__cg_update_node_0, 0u32),
         (Self::__cg_update_node_1, 0u32),
         (Self::__cg_update_node_2, 0u32),
     ];
-    const READERS: &'static [(&'static [u32], bool)] = &[
+    const READERS: &'static [(
+        &'static [::core::primitive::u32],
+        ::core::primitive::bool,
+    )] = &[
         (&[1u32], false),
         (&[0u32], false),
         (&[2u32], false),
@@ -905,21 +983,43 @@ impl ::cudagraph_runtime::__private::Tracked for LayersExec {
         (&[1u32], false),
     ];
     #[inline(always)]
-    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+    fn tracker(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut ::cudagraph_runtime::__private::Tracker {
         &mut self.tracker
     }
     #[inline(always)]
-    fn params_mut(&mut self) -> &mut LayersParams {
+    fn params_mut(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut LayersParams {
         &mut self.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Layers::__cg_check_overlaps(&self.state.params)
     }
+    #[inline]
+    fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize..10usize => Self::__cg_slot_offset_0(slot),
+            _ => ::core::unreachable!(),
+        }
+    }
     #[allow(unused_variables)]
-    fn write_indirect(&mut self, param: usize) {}
+    fn write_indirect(
+        &mut self,
+        param: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {}
     #[inline]
     #[allow(unused_variables)]
-    fn sync(&mut self, param: usize, commit: bool) {
+    fn sync(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {
         match param {
             0usize..10usize => self.__cg_sync_0(param, commit),
             _ => {}
@@ -929,28 +1029,10 @@ impl ::cudagraph_runtime::__private::Tracked for LayersExec {
     fn sync_children(
         &mut self,
         how: ::cudagraph_runtime::__private::SyncChildren,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    fn slots_at(
-        __cg_params: &LayersParams,
-        offset: usize,
-        len: usize,
-    ) -> ::cudagraph_runtime::__private::Range<usize> {
-        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-        > = ::cudagraph_runtime::__private::OnceLock::new();
-        let found = LAYOUT
-            .get_or_init(|| {
-                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
-                    10usize,
-                );
-                Self::__cg_layout_0(__cg_params, &mut layout);
-                layout.sort_unstable();
-                layout
-            });
-        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1076,7 +1158,11 @@ impl LayersExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(
+        &mut self,
+        _: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1084,6 +1170,7 @@ impl LayersExec {
     fn __cg_update_node_0(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &LayersParams = &self.state.params;
         ::cudagraph_runtime::__private::set_declared_capture(
@@ -1128,6 +1215,7 @@ impl LayersExec {
     fn __cg_update_node_1(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &LayersParams = &self.state.params;
         let (kernel, config, args) = Layers::__cg_eval_act(__cg_params);
@@ -1140,6 +1228,7 @@ impl LayersExec {
     fn __cg_update_node_2(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &LayersParams = &self.state.params;
         ::cudagraph_runtime::__private::set_declared_capture(
@@ -1179,101 +1268,21 @@ impl LayersExec {
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    #[inline(never)]
-    fn __cg_layout_0(
-        __cg_params: &LayersParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-    ) {
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.bias,
-                    0u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.layer1,
-                    1u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.layer2,
-                    2u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.w1,
-                    3u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.w2,
-                    4u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.x,
-                    5u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.h,
-                    6u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.y,
-                    7u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.b,
-                    8u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.n,
-                    9u32,
-                    1u32,
-                ),
-            );
+    #[inline]
+    fn __cg_slot_offset_0(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, bias),
+            1usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, layer1),
+            2usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, layer2),
+            3usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, w1),
+            4usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, w2),
+            5usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, x),
+            6usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, h),
+            7usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, y),
+            8usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, b),
+            9usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, n),
+            _ => ::core::unreachable!(),
+        }
     }
     #[inline(never)]
     #[allow(unused_variables)]
@@ -1545,13 +1554,12 @@ impl LayersParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 9usize);
         old
     }
-    /// Swaps two params of one type (or parts of params), picked by `pick`
-    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
-    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
-    /// param's heap data): which param changed could not be known.
-    pub fn swap<T>(
+    /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`LayersSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
+
+Never refused for slots of the struct `pick` is given (its signature allows no other).*/
+    pub fn swap<S: ::cudagraph_runtime::__private::Pick>(
         &mut self,
-        pick: impl FnOnce(&mut LayersParams) -> (&mut T, &mut T),
+        pick: impl FnOnce(&mut LayersSlots) -> (&mut S, &mut S),
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
     }

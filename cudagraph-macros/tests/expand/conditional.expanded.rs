@@ -1381,13 +1381,75 @@ impl Flow {
         }
     }
 }
-impl ::cudagraph_runtime::__private::Tracked for FlowExec {
+///The params of a [`FlowParams`] as [`FlowParamsMut::swap`] names them: a field per param, of the same name, holding no value (a `Slot` per param, an array of them per array param whose elements are params of their own). Given to `swap`'s `pick` instead of the params, so that it names the two to swap and cannot change any: `|p| (&mut p.x, &mut p.x_new)`. None can be made outside `swap`.
+#[repr(C)]
+#[allow(clippy::type_complexity)]
+struct FlowSlots {
+    ///Param [`step`](FlowParams::step), to swap.
+    pub step: ::cudagraph_runtime::__private::Slot<
+        Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)>,
+    >,
+    ///Param [`put`](FlowParams::put), to swap.
+    pub put: ::cudagraph_runtime::__private::Slot<Kernel<(u32, DevicePtrMut<u32>)>>,
+    ///Param [`pick`](FlowParams::pick), to swap.
+    pub pick: ::cudagraph_runtime::__private::Slot<
+        Kernel<(ConditionalHandle, DevicePtr<u32>)>,
+    >,
+    ///Param [`counter`](FlowParams::counter), to swap.
+    pub counter: ::cudagraph_runtime::__private::Slot<DeviceBuffer<u32>>,
+    ///Param [`out`](FlowParams::out), to swap.
+    pub out: ::cudagraph_runtime::__private::Slot<DeviceBuffer<u32>>,
+    ///Param [`choice`](FlowParams::choice), to swap.
+    pub choice: ::cudagraph_runtime::__private::Slot<DeviceBuffer<u32>>,
+    ///Param [`limit`](FlowParams::limit), to swap.
+    pub limit: ::cudagraph_runtime::__private::Slot<u32>,
+}
+const _: () = {
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FlowSlots, step) == 0usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FlowSlots, put) == 1usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FlowSlots, pick) == 2usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FlowSlots, counter) == 3usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FlowSlots, out) == 4usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FlowSlots, choice) == 5usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FlowSlots, limit) == 6usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::size_of:: < FlowSlots > () == 7usize
+    );
+};
+impl ::cudagraph_runtime::__private::fmt::Debug for FlowSlots {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FlowSlots").finish_non_exhaustive()
+    }
+}
+unsafe impl ::cudagraph_runtime::__private::Tracked for FlowExec {
     type Params = FlowParams;
-    const NAME: &'static str = "FlowExec";
+    type Slots = FlowSlots;
+    const NAME: &'static ::core::primitive::str = "FlowExec";
     #[allow(clippy::type_complexity)]
     const UPDATES: &'static [(
-        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
-        u32,
+        fn(
+            &mut Self,
+            ::core::primitive::usize,
+            ::cudagraph_runtime::__private::Internal,
+        ) -> ::cudagraph_runtime::__private::Result<()>,
+        ::core::primitive::u32,
     )] = &[
         (Self::__cg_update_node_0, 0u32),
         (Self::__cg_update_node_1, 0u32),
@@ -1402,7 +1464,10 @@ impl ::cudagraph_runtime::__private::Tracked for FlowExec {
         (Self::__cg_update_node_10, 0u32),
         (Self::__cg_update_node_11, 0u32),
     ];
-    const READERS: &'static [(&'static [u32], bool)] = &[
+    const READERS: &'static [(
+        &'static [::core::primitive::u32],
+        ::core::primitive::bool,
+    )] = &[
         (&[6u32, 11u32], false),
         (&[7u32, 9u32], false),
         (&[2u32, 4u32], false),
@@ -1412,21 +1477,43 @@ impl ::cudagraph_runtime::__private::Tracked for FlowExec {
         (&[6u32], false),
     ];
     #[inline(always)]
-    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+    fn tracker(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut ::cudagraph_runtime::__private::Tracker {
         &mut self.tracker
     }
     #[inline(always)]
-    fn params_mut(&mut self) -> &mut FlowParams {
+    fn params_mut(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut FlowParams {
         &mut self.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Flow::__cg_check_overlaps(&self.state.params)
     }
+    #[inline]
+    fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize..7usize => Self::__cg_slot_offset_0(slot),
+            _ => ::core::unreachable!(),
+        }
+    }
     #[allow(unused_variables)]
-    fn write_indirect(&mut self, param: usize) {}
+    fn write_indirect(
+        &mut self,
+        param: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {}
     #[inline]
     #[allow(unused_variables)]
-    fn sync(&mut self, param: usize, commit: bool) {
+    fn sync(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {
         match param {
             0usize..7usize => self.__cg_sync_0(param, commit),
             _ => {}
@@ -1436,28 +1523,10 @@ impl ::cudagraph_runtime::__private::Tracked for FlowExec {
     fn sync_children(
         &mut self,
         how: ::cudagraph_runtime::__private::SyncChildren,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    fn slots_at(
-        __cg_params: &FlowParams,
-        offset: usize,
-        len: usize,
-    ) -> ::cudagraph_runtime::__private::Range<usize> {
-        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-        > = ::cudagraph_runtime::__private::OnceLock::new();
-        let found = LAYOUT
-            .get_or_init(|| {
-                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
-                    7usize,
-                );
-                Self::__cg_layout_0(__cg_params, &mut layout);
-                layout.sort_unstable();
-                layout
-            });
-        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1552,7 +1621,11 @@ impl FlowExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(
+        &mut self,
+        _: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1560,6 +1633,7 @@ impl FlowExec {
     fn __cg_update_node_0(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         self.exec
@@ -1571,6 +1645,7 @@ impl FlowExec {
     fn __cg_update_node_1(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -1580,6 +1655,7 @@ impl FlowExec {
     fn __cg_update_node_2(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_decide(__cg_params, self.nodes.odd);
@@ -1592,6 +1668,7 @@ impl FlowExec {
     fn __cg_update_node_3(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -1601,6 +1678,7 @@ impl FlowExec {
     fn __cg_update_node_4(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_choose(
@@ -1616,6 +1694,7 @@ impl FlowExec {
     fn __cg_update_node_5(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -1625,6 +1704,7 @@ impl FlowExec {
     fn __cg_update_node_6(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_bump(__cg_params, self.nodes.more);
@@ -1637,6 +1717,7 @@ impl FlowExec {
     fn __cg_update_node_7(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_mark_odd(__cg_params);
@@ -1649,6 +1730,7 @@ impl FlowExec {
     fn __cg_update_node_8(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         self.exec
@@ -1663,6 +1745,7 @@ impl FlowExec {
     fn __cg_update_node_9(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_c0(__cg_params);
@@ -1675,6 +1758,7 @@ impl FlowExec {
     fn __cg_update_node_10(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -1684,6 +1768,7 @@ impl FlowExec {
     fn __cg_update_node_11(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_c1(__cg_params, self.nodes.again);
@@ -1691,74 +1776,18 @@ impl FlowExec {
         self.state.launch.c1 = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    #[inline(never)]
-    fn __cg_layout_0(
-        __cg_params: &FlowParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-    ) {
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.step,
-                    0u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.put,
-                    1u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.pick,
-                    2u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.counter,
-                    3u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.out,
-                    4u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.choice,
-                    5u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.limit,
-                    6u32,
-                    1u32,
-                ),
-            );
+    #[inline]
+    fn __cg_slot_offset_0(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize => ::cudagraph_runtime::__private::offset_of!(FlowParams, step),
+            1usize => ::cudagraph_runtime::__private::offset_of!(FlowParams, put),
+            2usize => ::cudagraph_runtime::__private::offset_of!(FlowParams, pick),
+            3usize => ::cudagraph_runtime::__private::offset_of!(FlowParams, counter),
+            4usize => ::cudagraph_runtime::__private::offset_of!(FlowParams, out),
+            5usize => ::cudagraph_runtime::__private::offset_of!(FlowParams, choice),
+            6usize => ::cudagraph_runtime::__private::offset_of!(FlowParams, limit),
+            _ => ::core::unreachable!(),
+        }
     }
     #[inline(never)]
     #[allow(unused_variables)]
@@ -1969,13 +1998,12 @@ impl FlowParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 6usize);
         old
     }
-    /// Swaps two params of one type (or parts of params), picked by `pick`
-    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
-    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
-    /// param's heap data): which param changed could not be known.
-    pub fn swap<T>(
+    /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`FlowSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
+
+Never refused for slots of the struct `pick` is given (its signature allows no other).*/
+    pub fn swap<S: ::cudagraph_runtime::__private::Pick>(
         &mut self,
-        pick: impl FnOnce(&mut FlowParams) -> (&mut T, &mut T),
+        pick: impl FnOnce(&mut FlowSlots) -> (&mut S, &mut S),
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
     }

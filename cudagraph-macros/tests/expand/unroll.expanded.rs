@@ -964,13 +964,59 @@ impl Solve {
         }
     }
 }
-impl ::cudagraph_runtime::__private::Tracked for SolveExec {
+///The params of a [`SolveParams`] as [`SolveParamsMut::swap`] names them: a field per param, of the same name, holding no value (a `Slot` per param, an array of them per array param whose elements are params of their own). Given to `swap`'s `pick` instead of the params, so that it names the two to swap and cannot change any: `|p| (&mut p.x, &mut p.x_new)`. None can be made outside `swap`.
+#[repr(C)]
+#[allow(clippy::type_complexity)]
+struct SolveSlots {
+    ///Param [`sweep`](SolveParams::sweep), to swap.
+    pub sweep: ::cudagraph_runtime::__private::Slot<
+        Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    >,
+    ///Param [`check`](SolveParams::check), to swap.
+    pub check: ::cudagraph_runtime::__private::Slot<
+        Kernel<(ConditionalHandle, DevicePtr<f32>, u32)>,
+    >,
+    ///Param [`x`](SolveParams::x), to swap.
+    pub x: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`y`](SolveParams::y), to swap.
+    pub y: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`n`](SolveParams::n), to swap.
+    pub n: ::cudagraph_runtime::__private::Slot<u32>,
+}
+const _: () = {
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(SolveSlots, sweep) == 0usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(SolveSlots, check) == 1usize
+    );
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(SolveSlots, x) == 2usize);
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(SolveSlots, y) == 3usize);
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(SolveSlots, n) == 4usize);
+    ::core::assert!(
+        ::cudagraph_runtime::__private::size_of:: < SolveSlots > () == 5usize
+    );
+};
+impl ::cudagraph_runtime::__private::fmt::Debug for SolveSlots {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SolveSlots").finish_non_exhaustive()
+    }
+}
+unsafe impl ::cudagraph_runtime::__private::Tracked for SolveExec {
     type Params = SolveParams;
-    const NAME: &'static str = "SolveExec";
+    type Slots = SolveSlots;
+    const NAME: &'static ::core::primitive::str = "SolveExec";
     #[allow(clippy::type_complexity)]
     const UPDATES: &'static [(
-        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
-        u32,
+        fn(
+            &mut Self,
+            ::core::primitive::usize,
+            ::cudagraph_runtime::__private::Internal,
+        ) -> ::cudagraph_runtime::__private::Result<()>,
+        ::core::primitive::u32,
     )] = &[
         (Self::__cg_update_node_0, 0u32),
         (Self::__cg_update_node_1, 0u32),
@@ -979,7 +1025,10 @@ impl ::cudagraph_runtime::__private::Tracked for SolveExec {
         (Self::__cg_update_node_4, 0u32),
         (Self::__cg_update_node_5, 0u32),
     ];
-    const READERS: &'static [(&'static [u32], bool)] = &[
+    const READERS: &'static [(
+        &'static [::core::primitive::u32],
+        ::core::primitive::bool,
+    )] = &[
         (&[2u32, 3u32], false),
         (&[4u32], false),
         (&[0u32, 2u32, 3u32, 4u32], false),
@@ -987,21 +1036,43 @@ impl ::cudagraph_runtime::__private::Tracked for SolveExec {
         (&[2u32, 3u32, 4u32], false),
     ];
     #[inline(always)]
-    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+    fn tracker(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut ::cudagraph_runtime::__private::Tracker {
         &mut self.tracker
     }
     #[inline(always)]
-    fn params_mut(&mut self) -> &mut SolveParams {
+    fn params_mut(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut SolveParams {
         &mut self.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Solve::__cg_check_overlaps(&self.state.params)
     }
+    #[inline]
+    fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize..5usize => Self::__cg_slot_offset_0(slot),
+            _ => ::core::unreachable!(),
+        }
+    }
     #[allow(unused_variables)]
-    fn write_indirect(&mut self, param: usize) {}
+    fn write_indirect(
+        &mut self,
+        param: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {}
     #[inline]
     #[allow(unused_variables)]
-    fn sync(&mut self, param: usize, commit: bool) {
+    fn sync(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {
         match param {
             0usize..5usize => self.__cg_sync_0(param, commit),
             _ => {}
@@ -1011,28 +1082,10 @@ impl ::cudagraph_runtime::__private::Tracked for SolveExec {
     fn sync_children(
         &mut self,
         how: ::cudagraph_runtime::__private::SyncChildren,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    fn slots_at(
-        __cg_params: &SolveParams,
-        offset: usize,
-        len: usize,
-    ) -> ::cudagraph_runtime::__private::Range<usize> {
-        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-        > = ::cudagraph_runtime::__private::OnceLock::new();
-        let found = LAYOUT
-            .get_or_init(|| {
-                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
-                    5usize,
-                );
-                Self::__cg_layout_0(__cg_params, &mut layout);
-                layout.sort_unstable();
-                layout
-            });
-        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1100,7 +1153,11 @@ impl SolveExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(
+        &mut self,
+        _: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1108,6 +1165,7 @@ impl SolveExec {
     fn __cg_update_node_0(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SolveParams = &self.state.params;
         self.exec
@@ -1119,6 +1177,7 @@ impl SolveExec {
     fn __cg_update_node_1(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SolveParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -1128,6 +1187,7 @@ impl SolveExec {
     fn __cg_update_node_2(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         for copy in 0..4usize {
             if let ::cudagraph_runtime::__private::Result::Err(error) = self
@@ -1158,6 +1218,7 @@ impl SolveExec {
     fn __cg_update_node_3(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         for copy in 0..4usize {
             if let ::cudagraph_runtime::__private::Result::Err(error) = self
@@ -1188,6 +1249,7 @@ impl SolveExec {
     fn __cg_update_node_4(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SolveParams = &self.state.params;
         let (kernel, config, args) = Solve::__cg_eval_done(__cg_params, self.nodes.more);
@@ -1200,6 +1262,7 @@ impl SolveExec {
     fn __cg_update_node_5(
         &mut self,
         index: usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         for copy in 0..4usize {
             if let ::cudagraph_runtime::__private::Result::Err(error) = self
@@ -1227,56 +1290,16 @@ impl SolveExec {
             )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    #[inline(never)]
-    fn __cg_layout_0(
-        __cg_params: &SolveParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-    ) {
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.sweep,
-                    0u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.check,
-                    1u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.x,
-                    2u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.y,
-                    3u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.n,
-                    4u32,
-                    1u32,
-                ),
-            );
+    #[inline]
+    fn __cg_slot_offset_0(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize => ::cudagraph_runtime::__private::offset_of!(SolveParams, sweep),
+            1usize => ::cudagraph_runtime::__private::offset_of!(SolveParams, check),
+            2usize => ::cudagraph_runtime::__private::offset_of!(SolveParams, x),
+            3usize => ::cudagraph_runtime::__private::offset_of!(SolveParams, y),
+            4usize => ::cudagraph_runtime::__private::offset_of!(SolveParams, n),
+            _ => ::core::unreachable!(),
+        }
     }
     #[inline(never)]
     #[allow(unused_variables)]
@@ -1434,13 +1457,12 @@ impl SolveParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 4usize);
         old
     }
-    /// Swaps two params of one type (or parts of params), picked by `pick`
-    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
-    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
-    /// param's heap data): which param changed could not be known.
-    pub fn swap<T>(
+    /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`SolveSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
+
+Never refused for slots of the struct `pick` is given (its signature allows no other).*/
+    pub fn swap<S: ::cudagraph_runtime::__private::Pick>(
         &mut self,
-        pick: impl FnOnce(&mut SolveParams) -> (&mut T, &mut T),
+        pick: impl FnOnce(&mut SolveSlots) -> (&mut S, &mut S),
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
     }
