@@ -62,12 +62,20 @@ fn a_swap_changes_the_two_params_it_names_and_is_checked() {
     assert_eq!(guard.apply().unwrap(), 2, "w1 and w2");
     let now = exec.params();
     assert_eq!((now.v1, now.v2), (2.0, 1.0));
-    assert_eq!((now.x.addr(), now.y.addr()), (a.addr(), b.addr()), "x, y kept");
+    assert_eq!(
+        (now.x.addr(), now.y.addr()),
+        (a.addr(), b.addr()),
+        "x, y kept"
+    );
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(read_back(&gpu.stream, &params.q1), [2.0; N]);
     assert_eq!(read_back(&gpu.stream, &params.q2), [1.0; N]);
     assert_eq!(read_back(&gpu.stream, &b), [7.0; N], "w writes y = b");
-    assert_eq!(read_back(&gpu.stream, &params.z), [1.0; N], "r copies x = a");
+    assert_eq!(
+        read_back(&gpu.stream, &params.z),
+        [1.0; N],
+        "r copies x = a"
+    );
 
     // `w` still writes `b`: making `r` read it is refused.
     assert!(matches!(exec.set_x(b.clone()), Err(Error::Hazard { .. })));
@@ -77,7 +85,11 @@ fn a_swap_changes_the_two_params_it_names_and_is_checked() {
     exec.params_mut().swap(|p| (&mut p.x, &mut p.y)).unwrap();
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(read_back(&gpu.stream, &a), [7.0; N], "w writes y = a");
-    assert_eq!(read_back(&gpu.stream, &params.z), [7.0; N], "r copies x = b");
+    assert_eq!(
+        read_back(&gpu.stream, &params.z),
+        [7.0; N],
+        "r copies x = b"
+    );
     // And the check sees the swapped params: `r` may not read `a` now.
     assert!(matches!(exec.set_x(a.clone()), Err(Error::Hazard { .. })));
 }

@@ -107,7 +107,10 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
         made(format!("{graph}Params"), "params struct");
         made(format!("{graph}Exec"), "executable type");
         made(format!("{graph}ParamsMut"), "params guard");
-        made(format!("{graph}Slots"), "slots struct of the params guard's `swap`");
+        made(
+            format!("{graph}Slots"),
+            "slots struct of the params guard's `swap`",
+        );
         if !model.outliving_allocations().is_empty() {
             made(format!("{graph}Allocations"), "allocations type");
         }

@@ -614,7 +614,7 @@ impl<'a> Gen<'a> {
             }
             if let Some((var, index)) = var {
                 if name_of(ident) == name_of(var) {
-                    lets.push(quote!(let #ident: usize = #index;));
+                    lets.push(quote!(let #ident: ::core::primitive::usize = #index;));
                     return;
                 }
             }

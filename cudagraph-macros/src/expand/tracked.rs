@@ -107,7 +107,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
             return quote! {
                 #[inline(never)]
                 #[allow(unused_variables)]
-                fn #f(&mut self, #index: usize, _: #p::Internal) -> #p::Result<()> {
+                fn #f(&mut self, #index: ::core::primitive::usize, _: #p::Internal) -> #p::Result<()> {
                     for #copy in 0..#k {
                         if let #p::Result::Err(#error) = self.#one(#copy) {
                             if #copy > 0 {
@@ -121,7 +121,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
 
                 #[inline(never)]
                 #[allow(unused_variables)]
-                fn #one(&mut self, #copy: usize) -> #p::Result<()> {
+                fn #one(&mut self, #copy: ::core::primitive::usize) -> #p::Result<()> {
                     let #params: &#params_ty = &self.state.params;
                     #update
                     #p::Result::Ok(())
@@ -131,7 +131,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
         quote! {
             #[inline(never)]
             #[allow(unused_variables)]
-            fn #f(&mut self, #index: usize, _: #p::Internal) -> #p::Result<()> {
+            fn #f(&mut self, #index: ::core::primitive::usize, _: #p::Internal) -> #p::Result<()> {
                 let #params: &#params_ty = &self.state.params;
                 #update
                 #p::Result::Ok(())
@@ -207,7 +207,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
             let (elem, param) = (g.model.value_type(i), name_of(name));
             return quote! {
                 #[doc = #doc]
-                pub fn #setter(&mut self, #index: usize, #value: #elem) -> #p::Result<#elem> {
+                pub fn #setter(&mut self, #index: ::core::primitive::usize, #value: #elem) -> #p::Result<#elem> {
                     #p::element(#param, #index, #len)?;
                     let old = #p::replace(&mut self.state.params.#name[#index], #value);
                     // Refused: the element has its applied value back (see `__private::apply`).
@@ -249,7 +249,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
             return quote! {
                 #[doc = #doc]
                 #[inline]
-                pub fn #setter(&mut self, #index: usize, #value: #elem) -> #p::Result<#elem> {
+                pub fn #setter(&mut self, #index: ::core::primitive::usize, #value: #elem) -> #p::Result<#elem> {
                     #p::element(#param, #index, #len)?;
                     let old = #p::replace(&mut self.exec.state.params.#name[#index], #value);
                     #p::stage(self.exec, #slot + #index);
@@ -405,7 +405,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
             /// node, and the changes are undone (the params get back the values the nodes were
             /// last updated from, the nodes updated before the refusal are set back, nothing
             /// stays pending), so the executable runs as it did before them.
-            pub fn apply(self) -> #p::Result<usize> {
+            pub fn apply(self) -> #p::Result<::core::primitive::usize> {
                 #p::apply(self.exec)
             }
         }
@@ -460,7 +460,7 @@ fn sync(g: &Gen) -> (Vec<TokenStream>, TokenStream) {
         fns.push(quote! {
             #[inline(never)]
             #[allow(unused_variables)]
-            fn #f(&mut self, param: usize, commit: bool) {
+            fn #f(&mut self, param: ::core::primitive::usize, commit: ::core::primitive::bool) {
                 match param {
                     #(#copies)*
                     _ => {}

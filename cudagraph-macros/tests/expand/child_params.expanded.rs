@@ -89,7 +89,7 @@ struct Inner {
         ::cudagraph_runtime::__private::ManuallyDrop<__InnerNodes>,
     >,
     state: __InnerState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -124,7 +124,7 @@ impl Inner {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"74\" height=\"56\" viewBox=\"0 0 74 56\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Inner: 1 node, 0 edges</title><rect x=\"8\" y=\"8\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"37\" y=\"25\" fill=\"#111\">mul</text><text x=\"37\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -339,7 +339,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Inner {
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Inner {
-    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<
+        &'static ::core::primitive::str,
+    > = {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{
             ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
@@ -347,11 +349,13 @@ impl ::cudagraph_runtime::__private::BodyRules for Inner {
         ::cudagraph_runtime::__private::first_forbidden(&[])
     };
 }
-impl ::cudagraph_runtime::__private::ChildGraph for Inner {
+unsafe impl ::cudagraph_runtime::__private::ChildGraph for Inner {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
         &self.graph
     }
-    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+    fn identity(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
@@ -455,7 +459,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &InnerParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Inner::__cg_check_overlaps(__cg_params)?;
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
@@ -756,7 +760,7 @@ impl InnerExec {
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &InnerParams = &self.state.params;
@@ -777,7 +781,11 @@ impl InnerExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             0usize => {
                 if commit {
@@ -913,7 +921,9 @@ Never refused for slots of the struct `pick` is given (its signature allows no o
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -961,12 +971,14 @@ impl<'a> InnerMulNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.mul, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.mul)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1054,7 +1066,7 @@ struct Outer {
         ::cudagraph_runtime::__private::ManuallyDrop<__OuterNodes>,
     >,
     state: __OuterState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -1095,7 +1107,7 @@ impl Outer {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"108\" height=\"200\" viewBox=\"0 0 108 200\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Outer: 3 nodes, 2 edges</title><defs><marker id=\"cg2b757dac\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cg2b757dac)\"><path d=\"M54 48V80\"/><path d=\"M54 120V152\"/></g><rect x=\"8\" y=\"8\" width=\"92\" height=\"40\" rx=\"4\" fill=\"#ede9fe\" stroke=\"#6d28d9\"/><text x=\"54\" y=\"25\" fill=\"#111\">a</text><text x=\"54\" y=\"41\" font-size=\"11\" fill=\"#374151\">child_graph</text><rect x=\"8\" y=\"80\" width=\"92\" height=\"40\" rx=\"4\" fill=\"#ede9fe\" stroke=\"#6d28d9\"/><text x=\"54\" y=\"97\" fill=\"#111\">b</text><text x=\"54\" y=\"113\" font-size=\"11\" fill=\"#374151\">child_graph</text><rect x=\"24\" y=\"152\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"54\" y=\"169\" fill=\"#111\">clear</text><text x=\"54\" y=\"185\" font-size=\"11\" fill=\"#374151\">memset</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -1325,7 +1337,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Outer {
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Outer {
-    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<
+        &'static ::core::primitive::str,
+    > = {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{
             ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
@@ -1333,7 +1347,9 @@ impl ::cudagraph_runtime::__private::BodyRules for Outer {
         ::cudagraph_runtime::__private::first_forbidden(
             &[
                 {
-                    const INNER: ::cudagraph_runtime::__private::Option<&'static str> = <::cudagraph_runtime::__private::BodyProbe<
+                    const INNER: ::cudagraph_runtime::__private::Option<
+                        &'static ::core::primitive::str,
+                    > = <::cudagraph_runtime::__private::BodyProbe<
                         Inner,
                     >>::FORBIDDEN_IN_BODY;
                     const JOINED: &::cudagraph_runtime::__private::ConstMessage = &::cudagraph_runtime::__private::ConstMessage::join(
@@ -1352,7 +1368,9 @@ impl ::cudagraph_runtime::__private::BodyRules for Outer {
                     }
                 },
                 {
-                    const INNER: ::cudagraph_runtime::__private::Option<&'static str> = <::cudagraph_runtime::__private::BodyProbe<
+                    const INNER: ::cudagraph_runtime::__private::Option<
+                        &'static ::core::primitive::str,
+                    > = <::cudagraph_runtime::__private::BodyProbe<
                         Inner,
                     >>::FORBIDDEN_IN_BODY;
                     const JOINED: &::cudagraph_runtime::__private::ConstMessage = &::cudagraph_runtime::__private::ConstMessage::join(
@@ -1374,11 +1392,13 @@ impl ::cudagraph_runtime::__private::BodyRules for Outer {
         )
     };
 }
-impl ::cudagraph_runtime::__private::ChildGraph for Outer {
+unsafe impl ::cudagraph_runtime::__private::ChildGraph for Outer {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
         &self.graph
     }
-    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+    fn identity(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
@@ -1484,7 +1504,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &OuterParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Outer::__cg_check_overlaps(__cg_params)?;
         let __cg_child_0 = if {
             use ::cudagraph_runtime::__private::RoleFallback as _;
@@ -1876,7 +1896,7 @@ impl OuterExec {
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &OuterParams = &self.state.params;
@@ -1887,7 +1907,7 @@ impl OuterExec {
     #[allow(unused_variables)]
     fn __cg_update_node_1(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &OuterParams = &self.state.params;
@@ -1898,7 +1918,7 @@ impl OuterExec {
     #[allow(unused_variables)]
     fn __cg_update_node_2(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &OuterParams = &self.state.params;
@@ -1917,7 +1937,11 @@ impl OuterExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             2usize => {
                 if commit {
@@ -2003,7 +2027,9 @@ Never refused for slots of the struct `pick` is given (its signature allows no o
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -2036,7 +2062,7 @@ impl<'a> OuterANode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -2045,7 +2071,9 @@ impl<'a> OuterANode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -2085,7 +2113,7 @@ impl<'a> OuterBNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -2094,7 +2122,9 @@ impl<'a> OuterBNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -2144,10 +2174,10 @@ impl<'a> OuterClearNode<'a> {
     pub fn set_2d<__CgDst, __CgValue>(
         &mut self,
         dst: __CgDst,
-        pitch: usize,
+        pitch: ::core::primitive::usize,
         value: __CgValue,
-        width: usize,
-        height: usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
@@ -2159,12 +2189,14 @@ impl<'a> OuterClearNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.clear, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.clear)
     }
     /// The node's runtime handle, for the runtime's own API.

@@ -146,7 +146,7 @@ struct Flow {
         ::cudagraph_runtime::__private::ManuallyDrop<__FlowNodes>,
     >,
     state: __FlowState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -245,7 +245,7 @@ impl Flow {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"254\" height=\"648\" viewBox=\"0 0 254 648\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Flow: 12 nodes, 5 edges</title><defs><marker id=\"cgf774bfd2\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><rect x=\"66\" y=\"80\" width=\"122\" height=\"98\" rx=\"6\" fill-opacity=\".07\" stroke=\"currentColor\"/><text x=\"74\" y=\"97\" text-anchor=\"start\"><tspan font-weight=\"bold\">count</tspan>: while</text><rect x=\"90\" y=\"104\" width=\"74\" height=\"66\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"96\" y=\"117\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">body</text><rect x=\"8\" y=\"282\" width=\"238\" height=\"98\" rx=\"6\" fill-opacity=\".07\" stroke=\"currentColor\"/><text x=\"16\" y=\"299\" text-anchor=\"start\"><tspan font-weight=\"bold\">branch</tspan>: if_else</text><rect x=\"16\" y=\"306\" width=\"102\" height=\"66\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"22\" y=\"319\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">then</text><rect x=\"126\" y=\"306\" width=\"112\" height=\"66\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"132\" y=\"319\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">else</text><rect x=\"9\" y=\"484\" width=\"236\" height=\"156\" rx=\"6\" fill-opacity=\".07\" stroke=\"currentColor\"/><text x=\"17\" y=\"501\" text-anchor=\"start\"><tspan font-weight=\"bold\">select</tspan>: switch</text><rect x=\"17\" y=\"508\" width=\"74\" height=\"124\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"23\" y=\"521\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">case 0</text><rect x=\"99\" y=\"508\" width=\"138\" height=\"124\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"105\" y=\"521\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">case 1</text><rect x=\"107\" y=\"526\" width=\"122\" height=\"98\" rx=\"6\" fill-opacity=\".07\" stroke=\"currentColor\"/><text x=\"115\" y=\"543\" text-anchor=\"start\"><tspan font-weight=\"bold\">inner</tspan>: while</text><rect x=\"131\" y=\"550\" width=\"74\" height=\"66\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"137\" y=\"563\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">body</text><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cgf774bfd2)\"><path d=\"M127 48V80\"/><path d=\"M127 178V210\"/><path d=\"M127 250V282\"/><path d=\"M127 380V412\"/><path d=\"M127 452V484\"/></g><rect x=\"97\" y=\"8\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"127\" y=\"25\" fill=\"#111\">reset</text><text x=\"127\" y=\"41\" font-size=\"11\" fill=\"#374151\">memset</text><rect x=\"98\" y=\"122\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"127\" y=\"139\" fill=\"#111\">bump</text><text x=\"127\" y=\"155\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"92\" y=\"210\" width=\"70\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"127\" y=\"227\" fill=\"#111\">decide</text><text x=\"127\" y=\"243\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"24\" y=\"324\" width=\"86\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"67\" y=\"341\" fill=\"#111\">mark_odd</text><text x=\"67\" y=\"357\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"134\" y=\"324\" width=\"96\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"182\" y=\"341\" fill=\"#111\">mark_even</text><text x=\"182\" y=\"357\" font-size=\"11\" fill=\"#374151\">memset</text><rect x=\"92\" y=\"412\" width=\"70\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"127\" y=\"429\" fill=\"#111\">choose</text><text x=\"127\" y=\"445\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"25\" y=\"526\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"54\" y=\"543\" fill=\"#111\">c0</text><text x=\"54\" y=\"559\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"139\" y=\"568\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"168\" y=\"585\" fill=\"#111\">c1</text><text x=\"168\" y=\"601\" font-size=\"11\" fill=\"#374151\">kernel</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -1130,7 +1130,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Flow::__cg_check_overlaps(__cg_params)?;
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
@@ -1632,7 +1632,7 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
@@ -1644,7 +1644,7 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_1(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
@@ -1654,7 +1654,7 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_2(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
@@ -1667,7 +1667,7 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_3(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
@@ -1677,7 +1677,7 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_4(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
@@ -1693,7 +1693,7 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_5(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
@@ -1703,7 +1703,7 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_6(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
@@ -1716,7 +1716,7 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_7(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
@@ -1729,7 +1729,7 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_8(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
@@ -1744,7 +1744,7 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_9(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
@@ -1757,7 +1757,7 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_10(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
@@ -1767,7 +1767,7 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_11(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
@@ -1791,7 +1791,11 @@ impl FlowExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             0usize => {
                 if commit {
@@ -2012,7 +2016,9 @@ Never refused for slots of the struct `pick` is given (its signature allows no o
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -2055,10 +2061,10 @@ impl<'a> FlowResetNode<'a> {
     pub fn set_2d<__CgDst, __CgValue>(
         &mut self,
         dst: __CgDst,
-        pitch: usize,
+        pitch: ::core::primitive::usize,
         value: __CgValue,
-        width: usize,
-        height: usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
@@ -2070,12 +2076,14 @@ impl<'a> FlowResetNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.reset, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.reset)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -2103,7 +2111,7 @@ impl<'a> FlowCountNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -2112,7 +2120,9 @@ impl<'a> FlowCountNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -2167,12 +2177,14 @@ impl<'a> FlowDecideNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.decide, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.decide)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -2200,7 +2212,7 @@ impl<'a> FlowBranchNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -2209,7 +2221,9 @@ impl<'a> FlowBranchNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -2264,12 +2278,14 @@ impl<'a> FlowChooseNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.choose, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.choose)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -2297,7 +2313,7 @@ impl<'a> FlowSelectNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -2306,7 +2322,9 @@ impl<'a> FlowSelectNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -2369,12 +2387,14 @@ impl<'a> FlowBumpNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.bump, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.bump)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -2428,12 +2448,14 @@ impl<'a> FlowMarkOddNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.mark_odd, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.mark_odd)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -2482,10 +2504,10 @@ impl<'a> FlowMarkEvenNode<'a> {
     pub fn set_2d<__CgDst, __CgValue>(
         &mut self,
         dst: __CgDst,
-        pitch: usize,
+        pitch: ::core::primitive::usize,
         value: __CgValue,
-        width: usize,
-        height: usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
@@ -2497,12 +2519,14 @@ impl<'a> FlowMarkEvenNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.mark_even, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.mark_even)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -2558,12 +2582,14 @@ impl<'a> FlowC0Node<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.c0, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.c0)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -2589,7 +2615,7 @@ impl<'a> FlowInnerNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -2598,7 +2624,9 @@ impl<'a> FlowInnerNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -2667,12 +2695,14 @@ impl<'a> FlowC1Node<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.c1, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.c1)
     }
     /// The node's runtime handle, for the runtime's own API.

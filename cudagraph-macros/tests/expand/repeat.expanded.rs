@@ -114,7 +114,7 @@ struct Decode {
         ::cudagraph_runtime::__private::ManuallyDrop<__DecodeNodes>,
     >,
     state: __DecodeState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -181,7 +181,7 @@ impl Decode {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"94\" height=\"560\" viewBox=\"0 0 94 560\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Decode: 8 nodes, 7 edges</title><defs><marker id=\"cg9c77e377\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cg9c77e377)\"><path d=\"M47 48V80\"/><path d=\"M47 120V152\"/><path d=\"M47 192V224\"/><path d=\"M47 264V296\"/><path d=\"M47 336V368\"/><path d=\"M47 408V440\"/><path d=\"M47 480V512\"/></g><rect x=\"17\" y=\"8\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"47\" y=\"25\" fill=\"#111\">embed</text><text x=\"47\" y=\"41\" font-size=\"11\" fill=\"#374151\">memset</text><rect x=\"8\" y=\"80\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"47\" y=\"97\" fill=\"#111\">attn[0]</text><text x=\"47\" y=\"113\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"12\" y=\"152\" width=\"70\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"47\" y=\"169\" fill=\"#111\">mlp[0]</text><text x=\"47\" y=\"185\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"8\" y=\"224\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"47\" y=\"241\" fill=\"#111\">attn[1]</text><text x=\"47\" y=\"257\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"12\" y=\"296\" width=\"70\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"47\" y=\"313\" fill=\"#111\">mlp[1]</text><text x=\"47\" y=\"329\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"8\" y=\"368\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"47\" y=\"385\" fill=\"#111\">attn[2]</text><text x=\"47\" y=\"401\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"12\" y=\"440\" width=\"70\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"47\" y=\"457\" fill=\"#111\">mlp[2]</text><text x=\"47\" y=\"473\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"18\" y=\"512\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dcfce7\" stroke=\"#15803d\"/><text x=\"47\" y=\"529\" fill=\"#111\">head</text><text x=\"47\" y=\"545\" font-size=\"11\" fill=\"#374151\">memcpy</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -301,12 +301,12 @@ impl Decode {
         ids: &mut ::cudagraph_runtime::__private::Vec<
             ::cudagraph_runtime::__private::NodeId,
         >,
-        from: usize,
-        to: usize,
+        from: ::core::primitive::usize,
+        to: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         for index in from..to {
             #[allow(unused_variables)]
-            let l: usize = index;
+            let l: ::core::primitive::usize = index;
             let pos = ids.len();
             (nodes.attn[index], launches.attn[index]) = ::cudagraph_runtime::__private::add_node(
                 __cg_graph,
@@ -385,9 +385,11 @@ impl Decode {
     /// The dependencies of every node, by position: those of the node at position
     /// `p` are `__CG_DEPS[__CG_DEP_START[p]..__CG_DEP_START[p + 1]]`.
     #[doc(hidden)]
-    const __CG_DEPS: &'static [u32] = &[0u32, 1u32, 2u32, 3u32, 4u32, 5u32, 6u32];
+    const __CG_DEPS: &'static [::core::primitive::u32] = &[
+        0u32, 1u32, 2u32, 3u32, 4u32, 5u32, 6u32,
+    ];
     #[doc(hidden)]
-    const __CG_DEP_START: &'static [u32] = &[
+    const __CG_DEP_START: &'static [::core::primitive::u32] = &[
         0u32, 0u32, 1u32, 2u32, 3u32, 4u32, 5u32, 6u32, 7u32,
     ];
     /// The runtime graph.
@@ -474,7 +476,7 @@ impl Decode {
     )]
     fn __cg_eval_attn<'__cg_p>(
         __cg_params: &'__cg_p DecodeParams,
-        index: usize,
+        index: ::core::primitive::usize,
     ) -> (
         &'__cg_p ::cudagraph_runtime::__private::Kernel<
             (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
@@ -507,7 +509,7 @@ impl Decode {
         let scale = (&::cudagraph_runtime::__private::Bind(&__cg_params.scale))
             .__cg_bind();
         #[allow(unused_variables, clippy::redundant_locals)]
-        let l: usize = index;
+        let l: ::core::primitive::usize = index;
         #[allow(unused_variables, clippy::redundant_locals)]
         #[allow(clippy::needless_borrow)]
         let x = (&::cudagraph_runtime::__private::Bind(&__cg_params.x)).__cg_bind();
@@ -551,7 +553,7 @@ impl Decode {
     )]
     fn __cg_eval_mlp<'__cg_p>(
         __cg_params: &'__cg_p DecodeParams,
-        index: usize,
+        index: ::core::primitive::usize,
     ) -> (
         &'__cg_p ::cudagraph_runtime::__private::Kernel<
             (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
@@ -583,7 +585,7 @@ impl Decode {
         #[allow(clippy::needless_borrow)]
         let h = (&::cudagraph_runtime::__private::Bind(&__cg_params.h)).__cg_bind();
         #[allow(unused_variables, clippy::redundant_locals)]
-        let l: usize = index;
+        let l: ::core::primitive::usize = index;
         #[allow(unused_variables, clippy::redundant_locals)]
         #[allow(clippy::needless_borrow)]
         let x = (&::cudagraph_runtime::__private::Bind(&__cg_params.x)).__cg_bind();
@@ -653,7 +655,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Decode {
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Decode {
-    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<
+        &'static ::core::primitive::str,
+    > = {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{
             ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
@@ -661,11 +665,13 @@ impl ::cudagraph_runtime::__private::BodyRules for Decode {
         ::cudagraph_runtime::__private::first_forbidden(&[])
     };
 }
-impl ::cudagraph_runtime::__private::ChildGraph for Decode {
+unsafe impl ::cudagraph_runtime::__private::ChildGraph for Decode {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
         &self.graph
     }
-    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+    fn identity(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
@@ -772,7 +778,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &DecodeParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Decode::__cg_check_overlaps(__cg_params)?;
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
@@ -890,7 +896,7 @@ The node is declared in a `for` loop: this is the handle of its instance of iter
 `Error::Invalid` when `l` is 3 or more.*/
     pub fn attn(
         &mut self,
-        l: usize,
+        l: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<DecodeAttnNode<'_>> {
         ::cudagraph_runtime::__private::instance("attn", l, 3usize)?;
         ::cudagraph_runtime::__private::Result::Ok(DecodeAttnNode {
@@ -907,7 +913,7 @@ The node is declared in a `for` loop: this is the handle of its instance of iter
 `Error::Invalid` when `l` is 3 or more.*/
     pub fn mlp(
         &mut self,
-        l: usize,
+        l: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<DecodeMlpNode<'_>> {
         ::cudagraph_runtime::__private::instance("mlp", l, 3usize)?;
         ::cudagraph_runtime::__private::Result::Ok(DecodeMlpNode {
@@ -1160,7 +1166,7 @@ impl DecodeExec {
 */
     pub fn set_w(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("w", index, 3usize)?;
@@ -1186,7 +1192,7 @@ impl DecodeExec {
 */
     pub fn set_h(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("h", index, 3usize)?;
@@ -1200,7 +1206,7 @@ impl DecodeExec {
 */
     pub fn set_scale(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         value: f32,
     ) -> ::cudagraph_runtime::__private::Result<f32> {
         ::cudagraph_runtime::__private::element("scale", index, 3usize)?;
@@ -1232,7 +1238,7 @@ impl DecodeExec {
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &DecodeParams = &self.state.params;
@@ -1244,12 +1250,12 @@ impl DecodeExec {
     #[allow(unused_variables)]
     fn __cg_update_node_1(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &DecodeParams = &self.state.params;
         #[allow(unused_variables)]
-        let l: usize = index;
+        let l: ::core::primitive::usize = index;
         let (kernel, config, args) = Decode::__cg_eval_attn(__cg_params, index);
         self.exec.set_kernel(self.nodes.attn[index], kernel, config, args)?;
         self.state.launch.attn[index] = config;
@@ -1259,12 +1265,12 @@ impl DecodeExec {
     #[allow(unused_variables)]
     fn __cg_update_node_2(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &DecodeParams = &self.state.params;
         #[allow(unused_variables)]
-        let l: usize = index;
+        let l: ::core::primitive::usize = index;
         let (kernel, config, args) = Decode::__cg_eval_mlp(__cg_params, index);
         self.exec.set_kernel(self.nodes.mlp[index], kernel, config, args)?;
         self.state.launch.mlp[index] = config;
@@ -1274,7 +1280,7 @@ impl DecodeExec {
     #[allow(unused_variables)]
     fn __cg_update_node_7(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &DecodeParams = &self.state.params;
@@ -1307,7 +1313,11 @@ impl DecodeExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             0usize => {
                 if commit {
@@ -1433,7 +1443,7 @@ impl DecodeParamsMut<'_> {
     #[inline]
     pub fn set_w(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("w", index, 3usize)?;
@@ -1458,7 +1468,7 @@ impl DecodeParamsMut<'_> {
     #[inline]
     pub fn set_h(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("h", index, 3usize)?;
@@ -1473,7 +1483,7 @@ impl DecodeParamsMut<'_> {
     #[inline]
     pub fn set_scale(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         value: f32,
     ) -> ::cudagraph_runtime::__private::Result<f32> {
         ::cudagraph_runtime::__private::element("scale", index, 3usize)?;
@@ -1508,7 +1518,9 @@ Never refused for slots of the struct `pick` is given (its signature allows no o
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -1551,10 +1563,10 @@ impl<'a> DecodeEmbedNode<'a> {
     pub fn set_2d<__CgDst, __CgValue>(
         &mut self,
         dst: __CgDst,
-        pitch: usize,
+        pitch: ::core::primitive::usize,
         value: __CgValue,
-        width: usize,
-        height: usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
@@ -1566,12 +1578,14 @@ impl<'a> DecodeEmbedNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.embed, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.embed)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1594,10 +1608,10 @@ impl ::cudagraph_runtime::__private::fmt::Debug for DecodeEmbedNode<'_> {
 ///Update handle of node `attn[l]` of [`DecodeExec`] (`kernel layer<<<n.div_ceil(256), 256>>>(n, scale[l], x, h[l])`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
 struct DecodeAttnNode<'a> {
     exec: &'a mut DecodeExec,
-    index: usize,
+    index: ::core::primitive::usize,
 }
 impl<'a> DecodeAttnNode<'a> {
-    const __CG_POSITIONS: [usize; 3usize] = [1usize, 3usize, 5usize];
+    const __CG_POSITIONS: [::core::primitive::usize; 3usize] = [1usize, 3usize, 5usize];
     ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
     pub fn set(
         &mut self,
@@ -1637,12 +1651,14 @@ impl<'a> DecodeAttnNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.attn[self.index], enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.attn[self.index])
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1667,10 +1683,10 @@ impl ::cudagraph_runtime::__private::fmt::Debug for DecodeAttnNode<'_> {
 ///Update handle of node `mlp[l]` of [`DecodeExec`] (`kernel layer<<<n.div_ceil(256), 256>>>(n, 1.0, h[l], x)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
 struct DecodeMlpNode<'a> {
     exec: &'a mut DecodeExec,
-    index: usize,
+    index: ::core::primitive::usize,
 }
 impl<'a> DecodeMlpNode<'a> {
-    const __CG_POSITIONS: [usize; 3usize] = [2usize, 4usize, 6usize];
+    const __CG_POSITIONS: [::core::primitive::usize; 3usize] = [2usize, 4usize, 6usize];
     ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
     pub fn set(
         &mut self,
@@ -1710,12 +1726,14 @@ impl<'a> DecodeMlpNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.mlp[self.index], enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.mlp[self.index])
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1777,11 +1795,11 @@ impl<'a> DecodeHeadNode<'a> {
     pub fn set_2d<__CgSrc, __CgDst>(
         &mut self,
         src: __CgSrc,
-        src_pitch: usize,
+        src_pitch: ::core::primitive::usize,
         dst: __CgDst,
-        dst_pitch: usize,
-        width: usize,
-        height: usize,
+        dst_pitch: ::core::primitive::usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
@@ -1793,12 +1811,14 @@ impl<'a> DecodeHeadNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.head, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.head)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1913,7 +1933,7 @@ struct Sides {
         ::cudagraph_runtime::__private::ManuallyDrop<__SidesNodes>,
     >,
     state: __SidesState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -1957,7 +1977,7 @@ impl Sides {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"358\" height=\"56\" viewBox=\"0 0 358 56\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Sides: 4 nodes, 0 edges</title><rect x=\"8\" y=\"8\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"47\" y=\"25\" fill=\"#111\">side[0]</text><text x=\"47\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"102\" y=\"8\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"141\" y=\"25\" fill=\"#111\">side[1]</text><text x=\"141\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"196\" y=\"8\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"235\" y=\"25\" fill=\"#111\">side[2]</text><text x=\"235\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"290\" y=\"8\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"320\" y=\"25\" fill=\"#111\">other</text><text x=\"320\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -2056,12 +2076,12 @@ impl Sides {
         ids: &mut ::cudagraph_runtime::__private::Vec<
             ::cudagraph_runtime::__private::NodeId,
         >,
-        from: usize,
-        to: usize,
+        from: ::core::primitive::usize,
+        to: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         for index in from..to {
             #[allow(unused_variables)]
-            let i: usize = index;
+            let i: ::core::primitive::usize = index;
             let pos = ids.len();
             (nodes.side[index], launches.side[index]) = ::cudagraph_runtime::__private::add_node(
                 __cg_graph,
@@ -2114,9 +2134,11 @@ impl Sides {
     /// The dependencies of every node, by position: those of the node at position
     /// `p` are `__CG_DEPS[__CG_DEP_START[p]..__CG_DEP_START[p + 1]]`.
     #[doc(hidden)]
-    const __CG_DEPS: &'static [u32] = &[];
+    const __CG_DEPS: &'static [::core::primitive::u32] = &[];
     #[doc(hidden)]
-    const __CG_DEP_START: &'static [u32] = &[0u32, 0u32, 0u32, 0u32, 0u32];
+    const __CG_DEP_START: &'static [::core::primitive::u32] = &[
+        0u32, 0u32, 0u32, 0u32, 0u32,
+    ];
     /// The runtime graph.
     pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
         &self.graph
@@ -2140,7 +2162,7 @@ impl Sides {
                 &[::cudagraph_runtime::__private::WRITE],
             ),
         ) {
-            const ELEMENTS: &[(usize, usize)] = &[
+            const ELEMENTS: &[(::core::primitive::usize, ::core::primitive::usize)] = &[
                 (0usize, 0usize),
                 (1usize, 1usize),
                 (2usize, 2usize),
@@ -2173,7 +2195,12 @@ impl Sides {
                 &[::cudagraph_runtime::__private::WRITE],
             ),
         ) {
-            const PAIRS: &[(usize, usize, usize, usize)] = &[
+            const PAIRS: &[(
+                ::core::primitive::usize,
+                ::core::primitive::usize,
+                ::core::primitive::usize,
+                ::core::primitive::usize,
+            )] = &[
                 (0usize, 0usize, 3usize, 0usize),
                 (1usize, 1usize, 3usize, 0usize),
                 (2usize, 2usize, 3usize, 0usize),
@@ -2258,7 +2285,7 @@ impl Sides {
     )]
     fn __cg_eval_side<'__cg_p>(
         __cg_params: &'__cg_p SidesParams,
-        index: usize,
+        index: ::core::primitive::usize,
     ) -> (
         &'__cg_p ::cudagraph_runtime::__private::Kernel<(u32, f32, DevicePtrMut<f32>)>,
         ::cudagraph_runtime::__private::LaunchConfig,
@@ -2284,7 +2311,7 @@ impl Sides {
         #[allow(clippy::needless_borrow)]
         let g = (&::cudagraph_runtime::__private::Bind(&__cg_params.g)).__cg_bind();
         #[allow(unused_variables, clippy::redundant_locals)]
-        let i: usize = index;
+        let i: ::core::primitive::usize = index;
         let config = ::cudagraph_runtime::__private::launch(1, 32, 0);
         let args = (
             ::cudagraph_runtime::__private::KernelArgPart::<'static, u32, _>::new(n),
@@ -2367,7 +2394,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Sides {
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Sides {
-    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<
+        &'static ::core::primitive::str,
+    > = {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{
             ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
@@ -2375,11 +2404,13 @@ impl ::cudagraph_runtime::__private::BodyRules for Sides {
         ::cudagraph_runtime::__private::first_forbidden(&[])
     };
 }
-impl ::cudagraph_runtime::__private::ChildGraph for Sides {
+unsafe impl ::cudagraph_runtime::__private::ChildGraph for Sides {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
         &self.graph
     }
-    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+    fn identity(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
@@ -2484,7 +2515,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &SidesParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Sides::__cg_check_overlaps(__cg_params)?;
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
@@ -2572,7 +2603,7 @@ The node is declared in a `for` loop: this is the handle of its instance of iter
 `Error::Invalid` when `i` is 3 or more.*/
     pub fn side(
         &mut self,
-        i: usize,
+        i: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<SidesSideNode<'_>> {
         ::cudagraph_runtime::__private::instance("side", i, 3usize)?;
         ::cudagraph_runtime::__private::Result::Ok(SidesSideNode {
@@ -2783,7 +2814,7 @@ impl SidesExec {
 */
     pub fn set_g(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("g", index, 3usize)?;
@@ -2827,12 +2858,12 @@ impl SidesExec {
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SidesParams = &self.state.params;
         #[allow(unused_variables)]
-        let i: usize = index;
+        let i: ::core::primitive::usize = index;
         let (kernel, config, args) = Sides::__cg_eval_side(__cg_params, index);
         self.exec.set_kernel(self.nodes.side[index], kernel, config, args)?;
         self.state.launch.side[index] = config;
@@ -2842,7 +2873,7 @@ impl SidesExec {
     #[allow(unused_variables)]
     fn __cg_update_node_3(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SidesParams = &self.state.params;
@@ -2867,7 +2898,11 @@ impl SidesExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             0usize => {
                 if commit {
@@ -2967,7 +3002,7 @@ impl SidesParamsMut<'_> {
     #[inline]
     pub fn set_g(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("g", index, 3usize)?;
@@ -3012,7 +3047,9 @@ Never refused for slots of the struct `pick` is given (its signature allows no o
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -3027,10 +3064,10 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SidesParamsMut<'_> {
 ///Update handle of node `side[i]` of [`SidesExec`] (`kernel scale<<<1, 32>>>(n, 2.0, g[i])`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
 struct SidesSideNode<'a> {
     exec: &'a mut SidesExec,
-    index: usize,
+    index: ::core::primitive::usize,
 }
 impl<'a> SidesSideNode<'a> {
-    const __CG_POSITIONS: [usize; 3usize] = [0usize, 1usize, 2usize];
+    const __CG_POSITIONS: [::core::primitive::usize; 3usize] = [0usize, 1usize, 2usize];
     ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
     pub fn set(
         &mut self,
@@ -3068,12 +3105,14 @@ impl<'a> SidesSideNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.side[self.index], enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.side[self.index])
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -3129,12 +3168,14 @@ impl<'a> SidesOtherNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.other, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.other)
     }
     /// The node's runtime handle, for the runtime's own API.

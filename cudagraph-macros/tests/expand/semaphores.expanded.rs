@@ -102,7 +102,7 @@ struct Frame {
         ::cudagraph_runtime::__private::ManuallyDrop<__FrameNodes>,
     >,
     state: __FrameState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -143,7 +143,7 @@ impl Frame {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"142\" height=\"200\" viewBox=\"0 0 142 200\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Frame: 3 nodes, 2 edges</title><defs><marker id=\"cg7d2b6be7\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cg7d2b6be7)\"><path d=\"M71 48V80\"/><path d=\"M71 120V152\"/></g><rect x=\"15\" y=\"8\" width=\"112\" height=\"40\" rx=\"4\" fill=\"#f3f4f6\" stroke=\"#4b5563\"/><text x=\"71\" y=\"25\" fill=\"#111\">ready</text><text x=\"71\" y=\"41\" font-size=\"11\" fill=\"#374151\">semaphore_wait</text><rect x=\"42\" y=\"80\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"71\" y=\"97\" fill=\"#111\">run</text><text x=\"71\" y=\"113\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"8\" y=\"152\" width=\"126\" height=\"40\" rx=\"4\" fill=\"#f3f4f6\" stroke=\"#4b5563\"/><text x=\"71\" y=\"169\" fill=\"#111\">done</text><text x=\"71\" y=\"185\" font-size=\"11\" fill=\"#374151\">semaphore_signal</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -320,7 +320,10 @@ impl Frame {
     )]
     fn __cg_eval_ready<'__cg_p>(
         __cg_params: &'__cg_p FrameParams,
-    ) -> [(&'__cg_p ::cudagraph_runtime::__private::ExternalSemaphore, u64); 1] {
+    ) -> [(
+        &'__cg_p ::cudagraph_runtime::__private::ExternalSemaphore,
+        ::core::primitive::u64,
+    ); 1] {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
         #[allow(unused_variables, clippy::redundant_locals)]
@@ -398,7 +401,10 @@ impl Frame {
     )]
     fn __cg_eval_done<'__cg_p>(
         __cg_params: &'__cg_p FrameParams,
-    ) -> [(&'__cg_p ::cudagraph_runtime::__private::ExternalSemaphore, u64); 1] {
+    ) -> [(
+        &'__cg_p ::cudagraph_runtime::__private::ExternalSemaphore,
+        ::core::primitive::u64,
+    ); 1] {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
         #[allow(unused_variables, clippy::redundant_locals)]
@@ -427,7 +433,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Frame {
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Frame {
-    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<
+        &'static ::core::primitive::str,
+    > = {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{
             ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
@@ -444,11 +452,13 @@ impl ::cudagraph_runtime::__private::BodyRules for Frame {
         )
     };
 }
-impl ::cudagraph_runtime::__private::ChildGraph for Frame {
+unsafe impl ::cudagraph_runtime::__private::ChildGraph for Frame {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
         &self.graph
     }
-    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+    fn identity(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
@@ -554,7 +564,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &FrameParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Frame::__cg_check_overlaps(__cg_params)?;
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
@@ -910,7 +920,7 @@ impl FrameExec {
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FrameParams = &self.state.params;
@@ -922,7 +932,7 @@ impl FrameExec {
     #[allow(unused_variables)]
     fn __cg_update_node_1(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FrameParams = &self.state.params;
@@ -935,7 +945,7 @@ impl FrameExec {
     #[allow(unused_variables)]
     fn __cg_update_node_2(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FrameParams = &self.state.params;
@@ -956,7 +966,11 @@ impl FrameExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             0usize => {
                 if commit {
@@ -1113,7 +1127,9 @@ Never refused for slots of the struct `pick` is given (its signature allows no o
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -1133,7 +1149,10 @@ impl<'a> FrameReadyNode<'a> {
     ///Sets the semaphore the node waits for and the value it must reach, for the next launches (`cuGraphExecExternalSemaphoresWaitNodeSetParams`). One semaphore: CUDA cannot change how many semaphores a node waits for. The replaced semaphores stay imported until the launches that may wait for them are done.
     pub fn set(
         &mut self,
-        sems: [(&::cudagraph_runtime::__private::ExternalSemaphore, u64); 1],
+        sems: [(
+            &::cudagraph_runtime::__private::ExternalSemaphore,
+            ::core::primitive::u64,
+        ); 1],
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let set = self.exec.exec.set_semaphore_wait(self.exec.nodes.ready, sems);
         set.map(|()| self.exec.tracker.set_by_handle(0usize))
@@ -1141,7 +1160,7 @@ impl<'a> FrameReadyNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -1150,7 +1169,9 @@ impl<'a> FrameReadyNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -1203,12 +1224,14 @@ impl<'a> FrameRunNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.run, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.run)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1234,7 +1257,10 @@ impl<'a> FrameDoneNode<'a> {
     ///Sets the semaphore the node signals and the value it is set to, for the next launches (`cuGraphExecExternalSemaphoresSignalNodeSetParams`). One semaphore: CUDA cannot change how many semaphores a node signals. The replaced semaphores stay imported until the launches that may signal them are done.
     pub fn set(
         &mut self,
-        sems: [(&::cudagraph_runtime::__private::ExternalSemaphore, u64); 1],
+        sems: [(
+            &::cudagraph_runtime::__private::ExternalSemaphore,
+            ::core::primitive::u64,
+        ); 1],
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let set = self.exec.exec.set_semaphore_signal(self.exec.nodes.done, sems);
         set.map(|()| self.exec.tracker.set_by_handle(2usize))
@@ -1242,7 +1268,7 @@ impl<'a> FrameDoneNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -1251,7 +1277,9 @@ impl<'a> FrameDoneNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {

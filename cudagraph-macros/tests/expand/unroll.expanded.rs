@@ -124,7 +124,7 @@ struct Solve {
         ::cudagraph_runtime::__private::ManuallyDrop<__SolveNodes>,
     >,
     state: __SolveState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -193,7 +193,7 @@ impl Solve {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"138\" height=\"402\" viewBox=\"0 0 138 402\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Solve: 6 nodes, 4 edges</title><defs><marker id=\"cg230f020e\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><rect x=\"8\" y=\"80\" width=\"122\" height=\"314\" rx=\"6\" fill-opacity=\".07\" stroke=\"currentColor\"/><text x=\"16\" y=\"97\" text-anchor=\"start\"><tspan font-weight=\"bold\">solve</tspan>: while</text><rect x=\"22\" y=\"104\" width=\"94\" height=\"282\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"28\" y=\"117\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">body ×4</text><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cg230f020e)\"><path d=\"M69 48V80\"/><path d=\"M69 162V194\"/><path d=\"M69 234V266\"/><path d=\"M69 306V338\"/></g><rect x=\"39\" y=\"8\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"69\" y=\"25\" fill=\"#111\">start</text><text x=\"69\" y=\"41\" font-size=\"11\" fill=\"#374151\">memset</text><rect x=\"30\" y=\"122\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"69\" y=\"139\" fill=\"#111\">forward</text><text x=\"69\" y=\"155\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"40\" y=\"194\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"69\" y=\"211\" fill=\"#111\">back</text><text x=\"69\" y=\"227\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"40\" y=\"266\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"69\" y=\"283\" fill=\"#111\">done</text><text x=\"69\" y=\"299\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"40\" y=\"338\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"69\" y=\"355\" fill=\"#111\">tail</text><text x=\"69\" y=\"371\" font-size=\"11\" fill=\"#374151\">memset</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -281,7 +281,7 @@ impl Solve {
         __cg_params: &SolveParams,
         nodes: &mut __SolveNodes,
         launches: &mut __SolveLaunch,
-        copy: usize,
+        copy: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         (nodes.forward[copy], launches.forward) = ::cudagraph_runtime::__private::add_node(
             __cg_graph,
@@ -361,7 +361,8 @@ impl Solve {
                     let __cg_graph = unsafe {
                         ::cudagraph_runtime::__private::Body::as_graph_mut(body)
                     };
-                    let copy: usize = unrolled.index() as usize;
+                    let copy: ::core::primitive::usize = unrolled.index()
+                        as ::core::primitive::usize;
                     Self::__cg_add_2(__cg_graph, __cg_params, nodes, launches, copy)?;
                     ::cudagraph_runtime::__private::Result::Ok(())
                 },
@@ -770,7 +771,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &SolveParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Solve::__cg_check_overlaps(__cg_params)?;
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
@@ -1164,7 +1165,7 @@ impl SolveExec {
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SolveParams = &self.state.params;
@@ -1176,7 +1177,7 @@ impl SolveExec {
     #[allow(unused_variables)]
     fn __cg_update_node_1(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SolveParams = &self.state.params;
@@ -1186,7 +1187,7 @@ impl SolveExec {
     #[allow(unused_variables)]
     fn __cg_update_node_2(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         for copy in 0..4usize {
@@ -1205,7 +1206,7 @@ impl SolveExec {
     #[allow(unused_variables)]
     fn __cg_update_copy_2(
         &mut self,
-        copy: usize,
+        copy: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SolveParams = &self.state.params;
         let (kernel, config, args) = Solve::__cg_eval_forward(__cg_params);
@@ -1217,7 +1218,7 @@ impl SolveExec {
     #[allow(unused_variables)]
     fn __cg_update_node_3(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         for copy in 0..4usize {
@@ -1236,7 +1237,7 @@ impl SolveExec {
     #[allow(unused_variables)]
     fn __cg_update_copy_3(
         &mut self,
-        copy: usize,
+        copy: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SolveParams = &self.state.params;
         let (kernel, config, args) = Solve::__cg_eval_back(__cg_params);
@@ -1248,7 +1249,7 @@ impl SolveExec {
     #[allow(unused_variables)]
     fn __cg_update_node_4(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SolveParams = &self.state.params;
@@ -1261,7 +1262,7 @@ impl SolveExec {
     #[allow(unused_variables)]
     fn __cg_update_node_5(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         for copy in 0..4usize {
@@ -1280,7 +1281,7 @@ impl SolveExec {
     #[allow(unused_variables)]
     fn __cg_update_copy_5(
         &mut self,
-        copy: usize,
+        copy: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SolveParams = &self.state.params;
         self.exec
@@ -1303,7 +1304,11 @@ impl SolveExec {
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             0usize => {
                 if commit {
@@ -1471,7 +1476,9 @@ Never refused for slots of the struct `pick` is given (its signature allows no o
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -1514,10 +1521,10 @@ impl<'a> SolveStartNode<'a> {
     pub fn set_2d<__CgDst, __CgValue>(
         &mut self,
         dst: __CgDst,
-        pitch: usize,
+        pitch: ::core::primitive::usize,
         value: __CgValue,
-        width: usize,
-        height: usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
@@ -1529,12 +1536,14 @@ impl<'a> SolveStartNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.start, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.start)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1562,7 +1571,7 @@ impl<'a> SolveSolveNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -1571,7 +1580,9 @@ impl<'a> SolveSolveNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -1665,7 +1676,7 @@ impl<'a> SolveForwardNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let was = self.exec.exec.is_enabled(self.exec.nodes.forward[0])?;
         for copy in 0..4usize {
@@ -1686,7 +1697,9 @@ impl<'a> SolveForwardNode<'a> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.forward[0])
     }
     /// The runtime handles of the node's copies, one per copy of the unrolled body
@@ -1784,7 +1797,7 @@ impl<'a> SolveBackNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let was = self.exec.exec.is_enabled(self.exec.nodes.back[0])?;
         for copy in 0..4usize {
@@ -1802,7 +1815,9 @@ impl<'a> SolveBackNode<'a> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.back[0])
     }
     /// The runtime handles of the node's copies, one per copy of the unrolled body
@@ -1861,12 +1876,14 @@ impl<'a> SolveDoneNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.done, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.done)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1931,10 +1948,10 @@ impl<'a> SolveTailNode<'a> {
     pub fn set_2d<__CgDst, __CgValue>(
         &mut self,
         dst: __CgDst,
-        pitch: usize,
+        pitch: ::core::primitive::usize,
         value: __CgValue,
-        width: usize,
-        height: usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
@@ -1946,7 +1963,7 @@ impl<'a> SolveTailNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let was = self.exec.exec.is_enabled(self.exec.nodes.tail[0])?;
         for copy in 0..4usize {
@@ -1964,7 +1981,9 @@ impl<'a> SolveTailNode<'a> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.tail[0])
     }
     /// The runtime handles of the node's copies, one per copy of the unrolled body
