@@ -553,17 +553,23 @@ fn slots(g: &Gen) -> TokenStream {
     let (vis, pass, slots_ty, params_ty) = (&g.model.decl.vis, &g.pass, &g.slots_ty, &g.params_ty);
     let fields = g.model.params.iter().enumerate().map(|(i, f)| {
         let name = &f.name;
-        let ty = match (g.slotted(i), &f.ty) {
-            // The array's own length expression: the const below asserts that it is the macro's.
-            (Some(_), syn::Type::Array(array)) => {
+        let ty = match (g.slotted(i), array_type(&f.ty)) {
+            // The array's own length expression: the const below asserts that it is the macro's,
+            // which `slot_offset` counts elements by.
+            (Some(_), Some(array)) => {
                 let (elem, len) = (&array.elem, &array.len);
                 quote!([#p::Slot<#elem>; #len])
             }
-            (Some(len), _) => {
-                let elem = g.model.value_type(i);
-                quote!([#p::Slot<#elem>; #len])
+            // (`Model::arrays` finds arrays as `array_type` does: not reached.)
+            (Some(_), None) => {
+                quote!(::core::compile_error!(
+                    "cuda_graph!: an array param without its array type"
+                ))
             }
-            (None, ty) => quote!(#p::Slot<#ty>),
+            (None, _) => {
+                let ty = &f.ty;
+                quote!(#p::Slot<#ty>)
+            }
         };
         let doc = format!(
             "Param [`{param}`]({params_ty}::{param}), to swap.",
@@ -601,5 +607,16 @@ fn slots(g: &Gen) -> TokenStream {
                 f.debug_struct(#name).finish_non_exhaustive()
             }
         }
+    }
+}
+
+/// The array type `ty` is, inside parentheses or the invisible group of a `macro_rules!`
+/// substitution (as `repeat::array_of` finds it).
+fn array_type(ty: &syn::Type) -> Option<&syn::TypeArray> {
+    match ty {
+        syn::Type::Array(array) => Some(array),
+        syn::Type::Group(group) => array_type(&group.elem),
+        syn::Type::Paren(paren) => array_type(&paren.elem),
+        _ => None,
     }
 }
