@@ -539,7 +539,9 @@ use proc_macro::TokenStream;
 ///     graph duplicated);
 ///   - `params_mut() -> StepParamsMut<'_>`, a guard for several changes at once: it reads as the
 ///     params, its `set_<param>(value)` and `swap(|p| (&mut p.x, &mut p.x_new))` change them and
-///     mark the nodes that read them, and its `apply()` updates those nodes, each once however
+///     mark the nodes that read them (`swap`'s closure is given `StepSlots`, the params' names
+///     holding no values: it names the two params to swap and can change none; an array param's
+///     elements are named `p.w[3]`), and its `apply()` updates those nodes, each once however
 ///     many of its params changed. A guard dropped without `apply` leaves the changes to the next
 ///     `launch`, which applies them first: no change can be forgotten. An update that fails is
 ///     the error of that `apply` or `launch` (naming the node; the launch launches nothing), and

@@ -144,9 +144,29 @@ fn eval_wide(expr: &Expr, env: Env) -> Result<i128, Unknown> {
     }
 }
 
-/// `usize`, as a cast's target is written.
-fn is_usize(ty: &Type) -> bool {
-    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.is_ident("usize"))
+/// `usize`, as a cast's target or a const's type is written: `usize`, or its full path
+/// (`core::primitive::usize`, `std::primitive::usize`, with or without leading `::`), which a
+/// module naming another type `usize` needs.
+pub fn is_usize(ty: &Type) -> bool {
+    let Type::Path(p) = ty else {
+        return false;
+    };
+    if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
+        return false;
+    }
+    let names: Vec<String> = p
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    match names.as_slice() {
+        [ty] => ty == "usize" && p.path.leading_colon.is_none(),
+        [krate, module, ty] => {
+            (krate == "core" || krate == "std") && module == "primitive" && ty == "usize"
+        }
+        _ => false,
+    }
 }
 
 /// The graph's consts, evaluated in declared order (a const may use those before it). A const

@@ -1,11 +1,11 @@
 // Rationale: a declaration expands to items named after the user's names: `<Graph>Params`,
-// `<Graph>Exec`, `<Graph>ParamsMut`, one handle type `<Graph><Node>Node` per node, one executable
-// method per node, `set_<param>` per param, `read_<allocation>` and `take_<allocation>` per
-// allocation a launch leaves. Two of them with one name would be rustc's E0428 or E0592 at
-// the macro call, a cascade the user cannot trace to a name; a derived name that is not an
-// identifier (`_1` makes the variant `1`) would stop the expansion. So every name the expansion
-// derives is made here, checked to be an identifier, and checked against every other item of its
-// namespace in the whole call; a clash is reported at the user's token that made the later
+// `<Graph>Exec`, `<Graph>ParamsMut`, `<Graph>Slots`, one handle type `<Graph><Node>Node` per node,
+// one executable method per node, `set_<param>` per param, `read_<allocation>` and
+// `take_<allocation>` per allocation a launch leaves. Two of them with one name would be rustc's
+// E0428 or E0592 at the macro call, a cascade the user cannot trace to a name; a derived name that
+// is not an identifier (`_1` makes the variant `1`) would stop the expansion. So every name the
+// expansion derives is made here, checked to be an identifier, and checked against every other item
+// of its namespace in the whole call; a clash is reported at the user's token that made the later
 // item, naming what it clashes with.
 
 use std::collections::BTreeMap;
@@ -107,6 +107,10 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
         made(format!("{graph}Params"), "params struct");
         made(format!("{graph}Exec"), "executable type");
         made(format!("{graph}ParamsMut"), "params guard");
+        made(
+            format!("{graph}Slots"),
+            "slots struct of the params guard's `swap`",
+        );
         if !model.outliving_allocations().is_empty() {
             made(format!("{graph}Allocations"), "allocations type");
         }

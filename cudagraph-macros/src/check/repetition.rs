@@ -83,7 +83,7 @@ fn consts(model: &Model, cx: &mut Ctxt) {
                 ),
             );
         }
-        if !matches!(&*c.ty, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("usize")) {
+        if !crate::repeat::is_usize(&c.ty) {
             cx.error_spanned(
                 &c.ty,
                 format!(

@@ -454,6 +454,30 @@ pub fn guard_doc(g: &Gen) -> String {
     )
 }
 
+pub fn swap_doc(g: &Gen) -> String {
+    let slots = &g.slots_ty;
+    format!(
+        "Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), \
+         and marks the nodes that read them. `pick` is given the params' slots ([`{slots}`]), not \
+         their values: it names two params and changes none, so that the swap is the only \
+         change, and the tracker knows it. The slots of an array param are its elements' \
+         (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of \
+         elements) are swapped element by element.\n\n\
+         Never refused for slots of the struct `pick` is given (its signature allows no other)."
+    )
+}
+
+pub fn slots_doc(g: &Gen) -> String {
+    let (guard, params) = (&g.guard_ty, &g.params_ty);
+    format!(
+        "The params of a [`{params}`] as [`{guard}::swap`] names them: a field per param, of the \
+         same name, holding no value (a `Slot` per param, an array of them per array param whose \
+         elements are params of their own). Given to `swap`'s `pick` instead of the params, so \
+         that it names the two to swap and cannot change any: `|p| (&mut p.x, &mut p.x_new)`. \
+         None can be made outside `swap`."
+    )
+}
+
 pub fn accessor_doc(_g: &Gen, node: &NodeGen) -> String {
     let mut out = format!(
         "Node `{}` (`{}`): its update handle.",

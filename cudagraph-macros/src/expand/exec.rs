@@ -109,7 +109,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
         let (var, count, node) = (rep.var, rep.count, crate::model::name_of(&n.decl.name));
         quote! {
             #[doc = #doc]
-            pub fn #name(&mut self, #var: usize) -> #p::Result<#handle<'_>> {
+            pub fn #name(&mut self, #var: ::core::primitive::usize) -> #p::Result<#handle<'_>> {
                 #p::instance(#node, #var, #count)?;
                 #p::Result::Ok(#handle { exec: self, index: #var })
             }
@@ -234,7 +234,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             #update
 
             #[doc = #set_params_doc]
-            pub fn set_params(&mut self, #params: &#params_ty) -> #p::Result<usize> {
+            pub fn set_params(&mut self, #params: &#params_ty) -> #p::Result<::core::primitive::usize> {
                 #graph::__cg_check_overlaps(#params)?;
                 #(#child_copies)*
                 #(#take_calls)*
@@ -387,7 +387,7 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
             let (read_doc, alloc_doc) = (read_doc + errors, alloc_doc + errors);
             quote! {
                 #[doc = #read_doc]
-                pub fn #read(&self, #var: usize) -> #p::Result<#p::Vec<#elem>> {
+                pub fn #read(&self, #var: ::core::primitive::usize) -> #p::Result<#p::Vec<#elem>> {
                     #p::instance_left(#decl_name, #var, &[#(#live),*])?;
                     // SAFETY: the node was added with `add_mem_alloc::<#elem>`, which admits
                     // only element types valid for every bit pattern; the allocation is one a
@@ -396,7 +396,7 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
                 }
 
                 #[doc = #take_doc]
-                pub fn #take(&mut self, #var: usize) -> #p::Result<#p::DeviceBuffer<#elem>> {
+                pub fn #take(&mut self, #var: ::core::primitive::usize) -> #p::Result<#p::DeviceBuffer<#elem>> {
                     #p::instance_left(#decl_name, #var, &[#(#live),*])?;
                     let alloc = self.exec.nodes.#name[#var];
                     // SAFETY: as for `read`: an element type valid for every bit pattern.
@@ -404,7 +404,7 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
                 }
 
                 #[doc = #alloc_doc]
-                pub fn #name(&self, #var: usize) -> #p::Result<#ty> {
+                pub fn #name(&self, #var: ::core::primitive::usize) -> #p::Result<#ty> {
                     #p::instance_left(#decl_name, #var, &[#(#live),*])?;
                     #p::Result::Ok(self.exec.nodes.#name[#var])
                 }

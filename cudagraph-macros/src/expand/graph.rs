@@ -186,9 +186,9 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 /// The dependencies of every node, by position: those of the node at position
                 /// `p` are `__CG_DEPS[__CG_DEP_START[p]..__CG_DEP_START[p + 1]]`.
                 #[doc(hidden)]
-                const __CG_DEPS: &'static [u32] = &[#(#list),*];
+                const __CG_DEPS: &'static [::core::primitive::u32] = &[#(#list),*];
                 #[doc(hidden)]
-                const __CG_DEP_START: &'static [u32] = &[#(#starts),*];
+                const __CG_DEP_START: &'static [::core::primitive::u32] = &[#(#starts),*];
             },
         )
     } else {
@@ -264,11 +264,15 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             #body_rules
 
             #(#pass)*
-            impl #p::ChildGraph for #graph {
+            // SAFETY: `graph` is the graph's own, which only a `rebuild` (taking `&mut self`)
+            // replaces, giving it a new identity with it: one identity is one build, of this
+            // declaration's nodes on the memory of the params kept with it; `duplicate` builds
+            // the same params again and keeps the identity.
+            unsafe impl #p::ChildGraph for #graph {
                 fn graph(&self) -> &#p::Graph<'static> {
                     &self.graph
                 }
-                fn identity(&self) -> #p::Option<u64> {
+                fn identity(&self) -> #p::Option<::core::primitive::u64> {
                     #p::Option::Some(self.build_id)
                 }
                 fn duplicate(&self) -> #p::Result<Self> {
@@ -293,7 +297,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             // not at every function that moves or drops a graph.
             nodes: #p::Box<#p::ManuallyDrop<#nodes_ty>>,
             state: #state_ty,
-            build_id: u64,
+            build_id: ::core::primitive::u64,
         }
 
         #(#pass)*
@@ -350,7 +354,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
             /// in an HTML page; its lines and labels take the text colour of the page around it
             /// (black in a file of its own). It is in the binary only if the program calls this.
-            pub const fn topology_svg() -> &'static str {
+            pub const fn topology_svg() -> &'static ::core::primitive::str {
                 // A function rather than a constant: rustdoc prints a constant's value.
                 #svg
             }

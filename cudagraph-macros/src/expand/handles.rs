@@ -176,7 +176,7 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             };
             let mut m = quote! {
                 #[doc = #doc]
-                pub fn set(&mut self, #sems: [(&#p::ExternalSemaphore, u64); #n]) -> #p::Result<()> {
+                pub fn set(&mut self, #sems: [(&#p::ExternalSemaphore, ::core::primitive::u64); #n]) -> #p::Result<()> {
                     let set = self.exec.exec.#setter(#node_ref, #sems);
                     set.map(|()| self.exec.tracker.set_by_handle(#pos))
                 }
@@ -223,9 +223,9 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
         Some(r) => {
             let (count, positions) = (r.count, g.positions(node));
             (
-                quote!(index: usize,),
+                quote!(index: ::core::primitive::usize,),
                 quote! {
-                    const __CG_POSITIONS: [usize; #count] = [#(#positions),*];
+                    const __CG_POSITIONS: [::core::primitive::usize; #count] = [#(#positions),*];
                 },
             )
         }
@@ -492,10 +492,10 @@ fn memset_methods(g: &Gen, node: &NodeGen, dst_operand: &Expr) -> TokenStream {
         pub fn set_2d<#d, #v>(
             &mut self,
             #dst: #d,
-            #pitch: usize,
+            #pitch: ::core::primitive::usize,
             #value: #v,
-            #width: usize,
-            #height: usize,
+            #width: ::core::primitive::usize,
+            #height: ::core::primitive::usize,
         ) -> #p::Result<()>
         where
             &'a (): #p::CanUpdate2D,
@@ -562,11 +562,11 @@ fn memcpy_methods(
         pub fn set_2d<#s, #d>(
             &mut self,
             #src: #s,
-            #src_pitch: usize,
+            #src_pitch: ::core::primitive::usize,
             #dst: #d,
-            #dst_pitch: usize,
-            #width: usize,
-            #height: usize,
+            #dst_pitch: ::core::primitive::usize,
+            #width: ::core::primitive::usize,
+            #height: ::core::primitive::usize,
         ) -> #p::Result<()>
         where
             &'a (): #p::CanUpdate2D,
@@ -618,12 +618,12 @@ fn switch_methods(g: &Gen, node: &NodeGen) -> TokenStream {
     quote! {
         /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
         /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
-        pub fn set_enabled(&mut self, #enabled: bool) -> #p::Result<()> {
+        pub fn set_enabled(&mut self, #enabled: ::core::primitive::bool) -> #p::Result<()> {
             #set
         }
 
         /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-        pub fn is_enabled(&self) -> #p::Result<bool> {
+        pub fn is_enabled(&self) -> #p::Result<::core::primitive::bool> {
             self.exec.exec.is_enabled(#first)
         }
     }
@@ -651,7 +651,7 @@ fn forbidden_switch(g: &Gen) -> TokenStream {
     let enabled = local("enabled");
     quote! {
         #[doc(hidden)]
-        pub fn set_enabled(&mut self, #enabled: bool) -> #p::Result<()>
+        pub fn set_enabled(&mut self, #enabled: ::core::primitive::bool) -> #p::Result<()>
         where
             &'a (): #p::CanEnableDisable,
         {
@@ -660,7 +660,7 @@ fn forbidden_switch(g: &Gen) -> TokenStream {
         }
 
         #[doc(hidden)]
-        pub fn is_enabled(&self) -> #p::Result<bool>
+        pub fn is_enabled(&self) -> #p::Result<::core::primitive::bool>
         where
             &'a (): #p::CanEnableDisable,
         {

@@ -292,8 +292,8 @@ fn race_assertion(g: &Gen, race: &Race) -> TokenStream {
     quote! {
         const _: () = {
             #fallbacks
-            const A: u8 = #a;
-            const B: u8 = #b;
+            const A: ::core::primitive::u8 = #a;
+            const B: ::core::primitive::u8 = #b;
             if #mem && #p::races(A, B) {
                 #panic
             }
@@ -360,7 +360,7 @@ pub fn body_rules(g: &Gen) -> TokenStream {
                     name_of(&node.name)
                 );
                 found.push(quote! {{
-                    const INNER: #p::Option<&'static str> = <#p::BodyProbe<#ty>>::FORBIDDEN_IN_BODY;
+                    const INNER: #p::Option<&'static ::core::primitive::str> = <#p::BodyProbe<#ty>>::FORBIDDEN_IN_BODY;
                     const JOINED: &#p::ConstMessage = &#p::ConstMessage::join(&[
                         #prefix,
                         match INNER { #p::Option::Some(inner) => inner, #p::Option::None => "" },
@@ -381,7 +381,7 @@ pub fn body_rules(g: &Gen) -> TokenStream {
     quote! {
         #(#pass)*
         impl #p::BodyRules for #graph {
-            const FORBIDDEN_IN_BODY: #p::Option<&'static str> = {
+            const FORBIDDEN_IN_BODY: #p::Option<&'static ::core::primitive::str> = {
                 #fallbacks
                 #p::first_forbidden(&[#(#found),*])
             };
@@ -513,7 +513,7 @@ fn distinct_elements(
     );
     quote! {
         if #p::races(#aa, #ab) {
-            const ELEMENTS: &[(usize, usize)] = &[#((#ks, #nodes)),*];
+            const ELEMENTS: &[(::core::primitive::usize, ::core::primitive::usize)] = &[#((#ks, #nodes)),*];
             let memories: #p::Vec<_> = ELEMENTS.iter().map(|&(#k, _)| #bytes).collect();
             if let #p::Option::Some((i, j)) = #p::first_overlap(&memories) {
                 let ((ki, ni), (kj, nj)) = (ELEMENTS[i], ELEMENTS[j]);
@@ -567,7 +567,7 @@ fn overlap_table(
     });
     quote! {
         if #p::races(#aa, #ab) {
-            const PAIRS: &[(usize, usize, usize, usize)] = &[#(#pairs),*];
+            const PAIRS: &[(::core::primitive::usize, ::core::primitive::usize, ::core::primitive::usize, ::core::primitive::usize)] = &[#(#pairs),*];
             for &(a, #ka, b, #kb) in PAIRS {
                 let (x, y) = (#bytes_a, #bytes_b);
                 if x.iter().any(|x| y.iter().any(|y| #p::overlap_bytes(*x, *y))) {

@@ -193,6 +193,8 @@ struct Gen<'a> {
     exec_ty: Ident,
     /// `<Graph>ParamsMut`, the guard of `params_mut()`.
     guard_ty: Ident,
+    /// `<Graph>Slots`, the slot tokens the guard's `swap` lends its `pick`.
+    slots_ty: Ident,
     nodes_ty: Ident,
     state_ty: Ident,
     launch_ty: Ident,
@@ -541,6 +543,7 @@ impl<'a> Gen<'a> {
             params_ty: format_ident!("{}Params", base, span = graph.span()),
             exec_ty: format_ident!("{}Exec", base, span = graph.span()),
             guard_ty: format_ident!("{}ParamsMut", base, span = graph.span()),
+            slots_ty: format_ident!("{}Slots", base, span = graph.span()),
             nodes_ty: hidden("Nodes"),
             state_ty: hidden("State"),
             launch_ty: hidden("Launch"),
@@ -611,7 +614,7 @@ impl<'a> Gen<'a> {
             }
             if let Some((var, index)) = var {
                 if name_of(ident) == name_of(var) {
-                    lets.push(quote!(let #ident: usize = #index;));
+                    lets.push(quote!(let #ident: ::core::primitive::usize = #index;));
                     return;
                 }
             }

@@ -12,7 +12,7 @@
 //! The runtime's side is `__private::tracked` (the `Tracked` trait implemented here, `apply`).
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 
 use super::owned::Base;
 use super::{
@@ -107,7 +107,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
             return quote! {
                 #[inline(never)]
                 #[allow(unused_variables)]
-                fn #f(&mut self, #index: usize) -> #p::Result<()> {
+                fn #f(&mut self, #index: ::core::primitive::usize, _: #p::Internal) -> #p::Result<()> {
                     for #copy in 0..#k {
                         if let #p::Result::Err(#error) = self.#one(#copy) {
                             if #copy > 0 {
@@ -121,7 +121,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
 
                 #[inline(never)]
                 #[allow(unused_variables)]
-                fn #one(&mut self, #copy: usize) -> #p::Result<()> {
+                fn #one(&mut self, #copy: ::core::primitive::usize) -> #p::Result<()> {
                     let #params: &#params_ty = &self.state.params;
                     #update
                     #p::Result::Ok(())
@@ -131,7 +131,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
         quote! {
             #[inline(never)]
             #[allow(unused_variables)]
-            fn #f(&mut self, #index: usize) -> #p::Result<()> {
+            fn #f(&mut self, #index: ::core::primitive::usize, _: #p::Internal) -> #p::Result<()> {
                 let #params: &#params_ty = &self.state.params;
                 #update
                 #p::Result::Ok(())
@@ -149,28 +149,45 @@ pub fn tracked(g: &Gen) -> TokenStream {
         }
     });
 
-    // Where each param lies in the params struct, with its slots, for `swap` to tell which
-    // params (or elements) it was given.
+    // Where each slot's value lies in the params struct, for `swap` (see `slots`).
     let count = g.model.params.len();
-    let layout = local("layout");
-    let mut layout_fns = Vec::new();
-    let mut layout_calls = Vec::new();
+    let slot = local("slot");
     let indices: Vec<usize> = (0..count).collect();
+    let (mut offset_fns, mut offset_arms) = (Vec::new(), Vec::new());
     for chunk in indices.chunks(PER_FN) {
-        let f = format_ident!("__cg_layout_{}", chunk[0]);
-        let entries = chunk.iter().map(|&i| {
+        let f = format_ident!("__cg_slot_offset_{}", chunk[0]);
+        let arms = chunk.iter().map(|&i| {
             let name = &g.model.params[i].name;
             let slots = g.model.slots(i);
-            let (first, len) = (slots.start as u32, slots.len() as u32);
-            quote!(#layout.push(#p::field_layout(#params, &#params.#name, #first, #len));)
-        });
-        layout_fns.push(quote! {
-            #[inline(never)]
-            fn #f(#params: &#params_ty, #layout: &mut #p::Vec<(usize, usize, u32, u32)>) {
-                #(#entries)*
+            let (start, end) = (slots.start, slots.end);
+            match g.slotted(i) {
+                Some(_) => {
+                    let elem = g.model.value_type(i);
+                    quote! {
+                        #start..#end => #p::offset_of!(#params_ty, #name)
+                            + (#slot - #start) * #p::size_of::<#elem>(),
+                    }
+                }
+                None if start < end => quote!(#start => #p::offset_of!(#params_ty, #name),),
+                None => quote!(),
             }
         });
-        layout_calls.push(quote!(Self::#f(#params, &mut #layout);));
+        offset_fns.push(quote! {
+            #[inline]
+            fn #f(#slot: ::core::primitive::usize) -> ::core::primitive::usize {
+                match #slot {
+                    #(#arms)*
+                    _ => ::core::unreachable!(),
+                }
+            }
+        });
+        let (start, end) = (
+            g.model.slots(chunk[0]).start,
+            g.model.slots(chunk[chunk.len() - 1]).end,
+        );
+        if start < end {
+            offset_arms.push(quote!(#start..#end => Self::#f(#slot),));
+        }
     }
 
     let value = local("value");
@@ -190,7 +207,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
             let (elem, param) = (g.model.value_type(i), name_of(name));
             return quote! {
                 #[doc = #doc]
-                pub fn #setter(&mut self, #index: usize, #value: #elem) -> #p::Result<#elem> {
+                pub fn #setter(&mut self, #index: ::core::primitive::usize, #value: #elem) -> #p::Result<#elem> {
                     #p::element(#param, #index, #len)?;
                     let old = #p::replace(&mut self.state.params.#name[#index], #value);
                     // Refused: the element has its applied value back (see `__private::apply`).
@@ -232,7 +249,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
             return quote! {
                 #[doc = #doc]
                 #[inline]
-                pub fn #setter(&mut self, #index: usize, #value: #elem) -> #p::Result<#elem> {
+                pub fn #setter(&mut self, #index: ::core::primitive::usize, #value: #elem) -> #p::Result<#elem> {
                     #p::element(#param, #index, #len)?;
                     let old = #p::replace(&mut self.exec.state.params.#name[#index], #value);
                     #p::stage(self.exec, #slot + #index);
@@ -273,22 +290,35 @@ pub fn tracked(g: &Gen) -> TokenStream {
     let guard_doc = docs::guard_doc(g);
     let guard_name = guard_ty.to_string();
     let pick = local("pick");
+    let slots_ty = &g.slots_ty;
+    let swap_doc = docs::swap_doc(g);
+    let slots = slots(g);
     quote! {
+        #slots
+
         #(#pass)*
-        impl #p::Tracked for #exec_ty {
+        // SAFETY: `#slots_ty` is `#[repr(C)]`, made of `Slot`s only, one byte per slot in slot
+        // order (asserted where it is declared), each a `Slot` of its slot's value type, which
+        // lies where `slot_offset` says: the field of the param, or its element.
+        unsafe impl #p::Tracked for #exec_ty {
             type Params = #params_ty;
-            const NAME: &'static str = #exec_name;
+            type Slots = #slots_ty;
+            const NAME: &'static ::core::primitive::str = #exec_name;
             #[allow(clippy::type_complexity)]
-            const UPDATES: &'static [(fn(&mut Self, usize) -> #p::Result<()>, u32)] = &[#(#updates),*];
-            const READERS: &'static [(&'static [u32], bool)] = &[#(#reader_entries),*];
+            const UPDATES: &'static [(
+                fn(&mut Self, ::core::primitive::usize, #p::Internal) -> #p::Result<()>,
+                ::core::primitive::u32,
+            )] = &[#(#updates),*];
+            const READERS: &'static [(&'static [::core::primitive::u32], ::core::primitive::bool)] =
+                &[#(#reader_entries),*];
 
             #[inline(always)]
-            fn tracker(&mut self) -> &mut #p::Tracker {
+            fn tracker(&mut self, _: #p::Internal) -> &mut #p::Tracker {
                 &mut self.tracker
             }
 
             #[inline(always)]
-            fn params_mut(&mut self) -> &mut #params_ty {
+            fn params_mut(&mut self, _: #p::Internal) -> &mut #params_ty {
                 &mut self.state.params
             }
 
@@ -296,30 +326,31 @@ pub fn tracked(g: &Gen) -> TokenStream {
                 #graph::__cg_check_overlaps(&self.state.params)
             }
 
+            #[inline]
+            fn slot_offset(#slot: ::core::primitive::usize) -> ::core::primitive::usize {
+                match #slot {
+                    #(#offset_arms)*
+                    _ => ::core::unreachable!(),
+                }
+            }
+
             #[allow(unused_variables)]
-            fn write_indirect(&mut self, param: usize) {
+            fn write_indirect(&mut self, param: ::core::primitive::usize, _: #p::Internal) {
                 #(#indirect_writes)*
             }
 
             #[inline]
             #[allow(unused_variables)]
-            fn sync(&mut self, param: usize, commit: bool) {
+            fn sync(
+                &mut self,
+                param: ::core::primitive::usize,
+                commit: ::core::primitive::bool,
+                _: #p::Internal,
+            ) {
                 #sync_dispatch
             }
 
             #sync_children
-
-            fn slots_at(#params: &#params_ty, offset: usize, len: usize) -> #p::Range<usize> {
-                // The layout is the type's: found once, from the first params asked about.
-                static LAYOUT: #p::OnceLock<#p::Vec<(usize, usize, u32, u32)>> = #p::OnceLock::new();
-                let found = LAYOUT.get_or_init(|| {
-                    let mut #layout = #p::Vec::with_capacity(#count);
-                    #(#layout_calls)*
-                    #layout.sort_unstable();
-                    #layout
-                });
-                #p::find_slots(found, offset, len)
-            }
         }
 
         #(#pass)*
@@ -330,13 +361,13 @@ pub fn tracked(g: &Gen) -> TokenStream {
 
             /// The update of a node CUDA updates nothing of.
             #[allow(dead_code)]
-            fn #nothing(&mut self, _: usize) -> #p::Result<()> {
+            fn #nothing(&mut self, _: ::core::primitive::usize, _: #p::Internal) -> #p::Result<()> {
                 #p::Result::Ok(())
             }
 
             #(#node_fns)*
 
-            #(#layout_fns)*
+            #(#offset_fns)*
 
             #(#sync_fns)*
         }
@@ -361,13 +392,10 @@ pub fn tracked(g: &Gen) -> TokenStream {
         impl #guard_ty<'_> {
             #(#staged)*
 
-            /// Swaps two params of one type (or parts of params), picked by `pick`
-            /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
-            /// Refused, with nothing changed, when `pick` returns memory outside the params (a
-            /// param's heap data): which param changed could not be known.
-            pub fn swap<T>(
+            #[doc = #swap_doc]
+            pub fn swap<S: #p::Pick>(
                 &mut self,
-                #pick: impl FnOnce(&mut #params_ty) -> (&mut T, &mut T),
+                #pick: impl FnOnce(&mut #slots_ty) -> (&mut S, &mut S),
             ) -> #p::Result<()> {
                 #p::stage_swap(self.exec, #pick)
             }
@@ -377,7 +405,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
             /// node, and the changes are undone (the params get back the values the nodes were
             /// last updated from, the nodes updated before the refusal are set back, nothing
             /// stays pending), so the executable runs as it did before them.
-            pub fn apply(self) -> #p::Result<usize> {
+            pub fn apply(self) -> #p::Result<::core::primitive::usize> {
                 #p::apply(self.exec)
             }
         }
@@ -432,7 +460,7 @@ fn sync(g: &Gen) -> (Vec<TokenStream>, TokenStream) {
         fns.push(quote! {
             #[inline(never)]
             #[allow(unused_variables)]
-            fn #f(&mut self, param: usize, commit: bool) {
+            fn #f(&mut self, param: ::core::primitive::usize, commit: ::core::primitive::bool) {
                 match param {
                     #(#copies)*
                     _ => {}
@@ -466,7 +494,7 @@ fn sync_children(g: &Gen) -> TokenStream {
     if children.is_empty() {
         return quote! {
             #[inline(always)]
-            fn sync_children(&mut self, #how: #p::SyncChildren) -> #p::Result<()> {
+            fn sync_children(&mut self, #how: #p::SyncChildren, _: #p::Internal) -> #p::Result<()> {
                 let _ = #how;
                 #p::Result::Ok(())
             }
@@ -501,7 +529,7 @@ fn sync_children(g: &Gen) -> TokenStream {
         }
     });
     quote! {
-        fn sync_children(&mut self, #how: #p::SyncChildren) -> #p::Result<()> {
+        fn sync_children(&mut self, #how: #p::SyncChildren, _: #p::Internal) -> #p::Result<()> {
             if #how == #p::SyncChildren::Swap {
                 #(#swaps)*
                 return #p::Result::Ok(());
@@ -511,5 +539,84 @@ fn sync_children(g: &Gen) -> TokenStream {
             #(#stores)*
             #p::Result::Ok(())
         }
+    }
+}
+
+/// `<Graph>Slots`, what the guard's `swap` lends its `pick` instead of the params: a struct of
+/// the params' names whose fields are slot tokens (`__private::Slot`, see `__private::swap`),
+/// one per slot (an array param the macro knows the length of: an array of them, one per
+/// element), so that `pick` can name params and change none. The runtime knows a token by its
+/// place: the struct is `#[repr(C)]` with one byte per slot in slot order, which a const asserts
+/// (each param's field at its first slot, the struct as long as the slots).
+fn slots(g: &Gen) -> TokenStream {
+    let p = &g.p;
+    let (vis, pass, slots_ty, params_ty) = (&g.model.decl.vis, &g.pass, &g.slots_ty, &g.params_ty);
+    let fields = g.model.params.iter().enumerate().map(|(i, f)| {
+        let name = &f.name;
+        let ty = match (g.slotted(i), array_type(&f.ty)) {
+            // The array's own length expression: the const below asserts that it is the macro's,
+            // which `slot_offset` counts elements by.
+            (Some(_), Some(array)) => {
+                let (elem, len) = (&array.elem, &array.len);
+                quote!([#p::Slot<#elem>; #len])
+            }
+            // (`Model::arrays` finds arrays as `array_type` does: not reached.)
+            (Some(_), None) => {
+                quote!(::core::compile_error!(
+                    "cuda_graph!: an array param without its array type"
+                ))
+            }
+            (None, _) => {
+                let ty = &f.ty;
+                quote!(#p::Slot<#ty>)
+            }
+        };
+        let doc = format!(
+            "Param [`{param}`]({params_ty}::{param}), to swap.",
+            param = name_of(name)
+        );
+        let vis = quote_spanned!(name.span()=> pub);
+        quote!(#[doc = #doc] #vis #name: #ty,)
+    });
+    let layout = (0..g.model.params.len()).map(|i| {
+        let (name, start) = (&g.model.params[i].name, g.model.slots(i).start);
+        quote!(::core::assert!(#p::offset_of!(#slots_ty, #name) == #start);)
+    });
+    let slot_count = g.model.slot_count();
+    let doc = docs::slots_doc(g);
+    let name = slots_ty.to_string();
+    quote! {
+        #(#pass)*
+        #[doc = #doc]
+        #[repr(C)]
+        #[allow(clippy::type_complexity)]
+        #vis struct #slots_ty {
+            #(#fields)*
+        }
+
+        #(#pass)*
+        // The layout `Tracked` promises: each param's slots where its field lies, one byte each.
+        const _: () = {
+            #(#layout)*
+            ::core::assert!(#p::size_of::<#slots_ty>() == #slot_count);
+        };
+
+        #(#pass)*
+        impl #p::fmt::Debug for #slots_ty {
+            fn fmt(&self, f: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
+                f.debug_struct(#name).finish_non_exhaustive()
+            }
+        }
+    }
+}
+
+/// The array type `ty` is, inside parentheses or the invisible group of a `macro_rules!`
+/// substitution (as `repeat::array_of` finds it).
+fn array_type(ty: &syn::Type) -> Option<&syn::TypeArray> {
+    match ty {
+        syn::Type::Array(array) => Some(array),
+        syn::Type::Group(group) => array_type(&group.elem),
+        syn::Type::Paren(paren) => array_type(&paren.elem),
+        _ => None,
     }
 }

@@ -122,7 +122,7 @@ struct Layers {
         ::cudagraph_runtime::__private::ManuallyDrop<__LayersNodes>,
     >,
     state: __LayersState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -165,7 +165,7 @@ impl Layers {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"80\" height=\"200\" viewBox=\"0 0 80 200\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Layers: 3 nodes, 2 edges</title><defs><marker id=\"cg163c1a64\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cg163c1a64)\"><path d=\"M40 48V80\"/><path d=\"M40 120V152\"/></g><rect x=\"8\" y=\"8\" width=\"64\" height=\"40\" rx=\"4\" fill=\"#f3f4f6\" stroke=\"#4b5563\"/><text x=\"40\" y=\"25\" fill=\"#111\">gemm1</text><text x=\"40\" y=\"41\" font-size=\"11\" fill=\"#374151\">capture</text><rect x=\"11\" y=\"80\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"40\" y=\"97\" fill=\"#111\">act</text><text x=\"40\" y=\"113\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"8\" y=\"152\" width=\"64\" height=\"40\" rx=\"4\" fill=\"#f3f4f6\" stroke=\"#4b5563\"/><text x=\"40\" y=\"169\" fill=\"#111\">gemm2</text><text x=\"40\" y=\"185\" font-size=\"11\" fill=\"#374151\">capture</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -504,7 +504,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Layers {
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Layers {
-    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<
+        &'static ::core::primitive::str,
+    > = {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{
             ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
@@ -512,11 +514,13 @@ impl ::cudagraph_runtime::__private::BodyRules for Layers {
         ::cudagraph_runtime::__private::first_forbidden(&[])
     };
 }
-impl ::cudagraph_runtime::__private::ChildGraph for Layers {
+unsafe impl ::cudagraph_runtime::__private::ChildGraph for Layers {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
         &self.graph
     }
-    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+    fn identity(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
@@ -622,7 +626,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &LayersParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Layers::__cg_check_overlaps(__cg_params)?;
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
@@ -880,19 +884,97 @@ impl Layers {
         }
     }
 }
-impl ::cudagraph_runtime::__private::Tracked for LayersExec {
+///The params of a [`LayersParams`] as [`LayersParamsMut::swap`] names them: a field per param, of the same name, holding no value (a `Slot` per param, an array of them per array param whose elements are params of their own). Given to `swap`'s `pick` instead of the params, so that it names the two to swap and cannot change any: `|p| (&mut p.x, &mut p.x_new)`. None can be made outside `swap`.
+#[repr(C)]
+#[allow(clippy::type_complexity)]
+struct LayersSlots {
+    ///Param [`bias`](LayersParams::bias), to swap.
+    pub bias: ::cudagraph_runtime::__private::Slot<
+        Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    >,
+    ///Param [`layer1`](LayersParams::layer1), to swap.
+    pub layer1: ::cudagraph_runtime::__private::Slot<Capture>,
+    ///Param [`layer2`](LayersParams::layer2), to swap.
+    pub layer2: ::cudagraph_runtime::__private::Slot<Capture>,
+    ///Param [`w1`](LayersParams::w1), to swap.
+    pub w1: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`w2`](LayersParams::w2), to swap.
+    pub w2: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`x`](LayersParams::x), to swap.
+    pub x: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`h`](LayersParams::h), to swap.
+    pub h: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`y`](LayersParams::y), to swap.
+    pub y: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`b`](LayersParams::b), to swap.
+    pub b: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`n`](LayersParams::n), to swap.
+    pub n: ::cudagraph_runtime::__private::Slot<u32>,
+}
+const _: () = {
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, bias) == 0usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, layer1) == 1usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, layer2) == 2usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, w1) == 3usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, w2) == 4usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, x) == 5usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, h) == 6usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, y) == 7usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, b) == 8usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(LayersSlots, n) == 9usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::size_of:: < LayersSlots > () == 10usize
+    );
+};
+impl ::cudagraph_runtime::__private::fmt::Debug for LayersSlots {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("LayersSlots").finish_non_exhaustive()
+    }
+}
+unsafe impl ::cudagraph_runtime::__private::Tracked for LayersExec {
     type Params = LayersParams;
-    const NAME: &'static str = "LayersExec";
+    type Slots = LayersSlots;
+    const NAME: &'static ::core::primitive::str = "LayersExec";
     #[allow(clippy::type_complexity)]
     const UPDATES: &'static [(
-        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
-        u32,
+        fn(
+            &mut Self,
+            ::core::primitive::usize,
+            ::cudagraph_runtime::__private::Internal,
+        ) -> ::cudagraph_runtime::__private::Result<()>,
+        ::core::primitive::u32,
     )] = &[
         (Self::__cg_update_node_0, 0u32),
         (Self::__cg_update_node_1, 0u32),
         (Self::__cg_update_node_2, 0u32),
     ];
-    const READERS: &'static [(&'static [u32], bool)] = &[
+    const READERS: &'static [(
+        &'static [::core::primitive::u32],
+        ::core::primitive::bool,
+    )] = &[
         (&[1u32], false),
         (&[0u32], false),
         (&[2u32], false),
@@ -905,21 +987,43 @@ impl ::cudagraph_runtime::__private::Tracked for LayersExec {
         (&[1u32], false),
     ];
     #[inline(always)]
-    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+    fn tracker(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut ::cudagraph_runtime::__private::Tracker {
         &mut self.tracker
     }
     #[inline(always)]
-    fn params_mut(&mut self) -> &mut LayersParams {
+    fn params_mut(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut LayersParams {
         &mut self.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Layers::__cg_check_overlaps(&self.state.params)
     }
+    #[inline]
+    fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize..10usize => Self::__cg_slot_offset_0(slot),
+            _ => ::core::unreachable!(),
+        }
+    }
     #[allow(unused_variables)]
-    fn write_indirect(&mut self, param: usize) {}
+    fn write_indirect(
+        &mut self,
+        param: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {}
     #[inline]
     #[allow(unused_variables)]
-    fn sync(&mut self, param: usize, commit: bool) {
+    fn sync(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {
         match param {
             0usize..10usize => self.__cg_sync_0(param, commit),
             _ => {}
@@ -929,28 +1033,10 @@ impl ::cudagraph_runtime::__private::Tracked for LayersExec {
     fn sync_children(
         &mut self,
         how: ::cudagraph_runtime::__private::SyncChildren,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    fn slots_at(
-        __cg_params: &LayersParams,
-        offset: usize,
-        len: usize,
-    ) -> ::cudagraph_runtime::__private::Range<usize> {
-        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-        > = ::cudagraph_runtime::__private::OnceLock::new();
-        let found = LAYOUT
-            .get_or_init(|| {
-                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
-                    10usize,
-                );
-                Self::__cg_layout_0(__cg_params, &mut layout);
-                layout.sort_unstable();
-                layout
-            });
-        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1076,14 +1162,19 @@ impl LayersExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(
+        &mut self,
+        _: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &LayersParams = &self.state.params;
         ::cudagraph_runtime::__private::set_declared_capture(
@@ -1127,7 +1218,8 @@ impl LayersExec {
     #[allow(unused_variables)]
     fn __cg_update_node_1(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &LayersParams = &self.state.params;
         let (kernel, config, args) = Layers::__cg_eval_act(__cg_params);
@@ -1139,7 +1231,8 @@ impl LayersExec {
     #[allow(unused_variables)]
     fn __cg_update_node_2(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &LayersParams = &self.state.params;
         ::cudagraph_runtime::__private::set_declared_capture(
@@ -1179,105 +1272,29 @@ impl LayersExec {
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    #[inline(never)]
-    fn __cg_layout_0(
-        __cg_params: &LayersParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-    ) {
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.bias,
-                    0u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.layer1,
-                    1u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.layer2,
-                    2u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.w1,
-                    3u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.w2,
-                    4u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.x,
-                    5u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.h,
-                    6u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.y,
-                    7u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.b,
-                    8u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.n,
-                    9u32,
-                    1u32,
-                ),
-            );
+    #[inline]
+    fn __cg_slot_offset_0(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, bias),
+            1usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, layer1),
+            2usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, layer2),
+            3usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, w1),
+            4usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, w2),
+            5usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, x),
+            6usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, h),
+            7usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, y),
+            8usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, b),
+            9usize => ::cudagraph_runtime::__private::offset_of!(LayersParams, n),
+            _ => ::core::unreachable!(),
+        }
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             0usize => {
                 if commit {
@@ -1545,13 +1562,12 @@ impl LayersParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 9usize);
         old
     }
-    /// Swaps two params of one type (or parts of params), picked by `pick`
-    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
-    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
-    /// param's heap data): which param changed could not be known.
-    pub fn swap<T>(
+    /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`LayersSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
+
+Never refused for slots of the struct `pick` is given (its signature allows no other).*/
+    pub fn swap<S: ::cudagraph_runtime::__private::Pick>(
         &mut self,
-        pick: impl FnOnce(&mut LayersParams) -> (&mut T, &mut T),
+        pick: impl FnOnce(&mut LayersSlots) -> (&mut S, &mut S),
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
     }
@@ -1560,7 +1576,9 @@ impl LayersParamsMut<'_> {
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -1598,7 +1616,7 @@ impl<'a> LayersGemm1Node<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -1607,7 +1625,9 @@ impl<'a> LayersGemm1Node<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -1662,12 +1682,14 @@ impl<'a> LayersActNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.act, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.act)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1713,7 +1735,7 @@ impl<'a> LayersGemm2Node<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -1722,7 +1744,9 @@ impl<'a> LayersGemm2Node<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {

@@ -89,7 +89,7 @@ struct Inner {
         ::cudagraph_runtime::__private::ManuallyDrop<__InnerNodes>,
     >,
     state: __InnerState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -124,7 +124,7 @@ impl Inner {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"74\" height=\"56\" viewBox=\"0 0 74 56\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Inner: 1 node, 0 edges</title><rect x=\"8\" y=\"8\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"37\" y=\"25\" fill=\"#111\">mul</text><text x=\"37\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -339,7 +339,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Inner {
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Inner {
-    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<
+        &'static ::core::primitive::str,
+    > = {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{
             ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
@@ -347,11 +349,13 @@ impl ::cudagraph_runtime::__private::BodyRules for Inner {
         ::cudagraph_runtime::__private::first_forbidden(&[])
     };
 }
-impl ::cudagraph_runtime::__private::ChildGraph for Inner {
+unsafe impl ::cudagraph_runtime::__private::ChildGraph for Inner {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
         &self.graph
     }
-    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+    fn identity(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
@@ -455,7 +459,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &InnerParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Inner::__cg_check_overlaps(__cg_params)?;
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
@@ -595,36 +599,95 @@ impl Inner {
         }
     }
 }
-impl ::cudagraph_runtime::__private::Tracked for InnerExec {
+///The params of a [`InnerParams`] as [`InnerParamsMut::swap`] names them: a field per param, of the same name, holding no value (a `Slot` per param, an array of them per array param whose elements are params of their own). Given to `swap`'s `pick` instead of the params, so that it names the two to swap and cannot change any: `|p| (&mut p.x, &mut p.x_new)`. None can be made outside `swap`.
+#[repr(C)]
+#[allow(clippy::type_complexity)]
+struct InnerSlots {
+    ///Param [`scale`](InnerParams::scale), to swap.
+    pub scale: ::cudagraph_runtime::__private::Slot<
+        Kernel<(u32, f32, DevicePtrMut<f32>)>,
+    >,
+    ///Param [`y`](InnerParams::y), to swap.
+    pub y: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`n`](InnerParams::n), to swap.
+    pub n: ::cudagraph_runtime::__private::Slot<u32>,
+    ///Param [`s`](InnerParams::s), to swap.
+    pub s: ::cudagraph_runtime::__private::Slot<f32>,
+}
+const _: () = {
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(InnerSlots, scale) == 0usize
+    );
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(InnerSlots, y) == 1usize);
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(InnerSlots, n) == 2usize);
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(InnerSlots, s) == 3usize);
+    ::core::assert!(
+        ::cudagraph_runtime::__private::size_of:: < InnerSlots > () == 4usize
+    );
+};
+impl ::cudagraph_runtime::__private::fmt::Debug for InnerSlots {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("InnerSlots").finish_non_exhaustive()
+    }
+}
+unsafe impl ::cudagraph_runtime::__private::Tracked for InnerExec {
     type Params = InnerParams;
-    const NAME: &'static str = "InnerExec";
+    type Slots = InnerSlots;
+    const NAME: &'static ::core::primitive::str = "InnerExec";
     #[allow(clippy::type_complexity)]
     const UPDATES: &'static [(
-        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
-        u32,
+        fn(
+            &mut Self,
+            ::core::primitive::usize,
+            ::cudagraph_runtime::__private::Internal,
+        ) -> ::cudagraph_runtime::__private::Result<()>,
+        ::core::primitive::u32,
     )] = &[(Self::__cg_update_node_0, 0u32)];
-    const READERS: &'static [(&'static [u32], bool)] = &[
-        (&[0u32], false),
-        (&[0u32], false),
-        (&[0u32], false),
-        (&[0u32], false),
-    ];
+    const READERS: &'static [(
+        &'static [::core::primitive::u32],
+        ::core::primitive::bool,
+    )] = &[(&[0u32], false), (&[0u32], false), (&[0u32], false), (&[0u32], false)];
     #[inline(always)]
-    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+    fn tracker(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut ::cudagraph_runtime::__private::Tracker {
         &mut self.tracker
     }
     #[inline(always)]
-    fn params_mut(&mut self) -> &mut InnerParams {
+    fn params_mut(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut InnerParams {
         &mut self.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Inner::__cg_check_overlaps(&self.state.params)
     }
+    #[inline]
+    fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize..4usize => Self::__cg_slot_offset_0(slot),
+            _ => ::core::unreachable!(),
+        }
+    }
     #[allow(unused_variables)]
-    fn write_indirect(&mut self, param: usize) {}
+    fn write_indirect(
+        &mut self,
+        param: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {}
     #[inline]
     #[allow(unused_variables)]
-    fn sync(&mut self, param: usize, commit: bool) {
+    fn sync(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {
         match param {
             0usize..4usize => self.__cg_sync_0(param, commit),
             _ => {}
@@ -634,28 +697,10 @@ impl ::cudagraph_runtime::__private::Tracked for InnerExec {
     fn sync_children(
         &mut self,
         how: ::cudagraph_runtime::__private::SyncChildren,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    fn slots_at(
-        __cg_params: &InnerParams,
-        offset: usize,
-        len: usize,
-    ) -> ::cudagraph_runtime::__private::Range<usize> {
-        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-        > = ::cudagraph_runtime::__private::OnceLock::new();
-        let found = LAYOUT
-            .get_or_init(|| {
-                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
-                    4usize,
-                );
-                Self::__cg_layout_0(__cg_params, &mut layout);
-                layout.sort_unstable();
-                layout
-            });
-        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -704,14 +749,19 @@ impl InnerExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(
+        &mut self,
+        _: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &InnerParams = &self.state.params;
         let (kernel, config, args) = Inner::__cg_eval_mul(__cg_params);
@@ -719,51 +769,23 @@ impl InnerExec {
         self.state.launch.mul = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    #[inline(never)]
-    fn __cg_layout_0(
-        __cg_params: &InnerParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-    ) {
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.scale,
-                    0u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.y,
-                    1u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.n,
-                    2u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.s,
-                    3u32,
-                    1u32,
-                ),
-            );
+    #[inline]
+    fn __cg_slot_offset_0(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize => ::cudagraph_runtime::__private::offset_of!(InnerParams, scale),
+            1usize => ::cudagraph_runtime::__private::offset_of!(InnerParams, y),
+            2usize => ::cudagraph_runtime::__private::offset_of!(InnerParams, n),
+            3usize => ::cudagraph_runtime::__private::offset_of!(InnerParams, s),
+            _ => ::core::unreachable!(),
+        }
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             0usize => {
                 if commit {
@@ -885,13 +907,12 @@ impl InnerParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 3usize);
         old
     }
-    /// Swaps two params of one type (or parts of params), picked by `pick`
-    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
-    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
-    /// param's heap data): which param changed could not be known.
-    pub fn swap<T>(
+    /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`InnerSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
+
+Never refused for slots of the struct `pick` is given (its signature allows no other).*/
+    pub fn swap<S: ::cudagraph_runtime::__private::Pick>(
         &mut self,
-        pick: impl FnOnce(&mut InnerParams) -> (&mut T, &mut T),
+        pick: impl FnOnce(&mut InnerSlots) -> (&mut S, &mut S),
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
     }
@@ -900,7 +921,9 @@ impl InnerParamsMut<'_> {
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -948,12 +971,14 @@ impl<'a> InnerMulNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.mul, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.mul)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1041,7 +1066,7 @@ struct Outer {
         ::cudagraph_runtime::__private::ManuallyDrop<__OuterNodes>,
     >,
     state: __OuterState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -1082,7 +1107,7 @@ impl Outer {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"108\" height=\"200\" viewBox=\"0 0 108 200\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Outer: 3 nodes, 2 edges</title><defs><marker id=\"cg2b757dac\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cg2b757dac)\"><path d=\"M54 48V80\"/><path d=\"M54 120V152\"/></g><rect x=\"8\" y=\"8\" width=\"92\" height=\"40\" rx=\"4\" fill=\"#ede9fe\" stroke=\"#6d28d9\"/><text x=\"54\" y=\"25\" fill=\"#111\">a</text><text x=\"54\" y=\"41\" font-size=\"11\" fill=\"#374151\">child_graph</text><rect x=\"8\" y=\"80\" width=\"92\" height=\"40\" rx=\"4\" fill=\"#ede9fe\" stroke=\"#6d28d9\"/><text x=\"54\" y=\"97\" fill=\"#111\">b</text><text x=\"54\" y=\"113\" font-size=\"11\" fill=\"#374151\">child_graph</text><rect x=\"24\" y=\"152\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"54\" y=\"169\" fill=\"#111\">clear</text><text x=\"54\" y=\"185\" font-size=\"11\" fill=\"#374151\">memset</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -1312,7 +1337,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Outer {
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Outer {
-    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<
+        &'static ::core::primitive::str,
+    > = {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{
             ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
@@ -1320,7 +1347,9 @@ impl ::cudagraph_runtime::__private::BodyRules for Outer {
         ::cudagraph_runtime::__private::first_forbidden(
             &[
                 {
-                    const INNER: ::cudagraph_runtime::__private::Option<&'static str> = <::cudagraph_runtime::__private::BodyProbe<
+                    const INNER: ::cudagraph_runtime::__private::Option<
+                        &'static ::core::primitive::str,
+                    > = <::cudagraph_runtime::__private::BodyProbe<
                         Inner,
                     >>::FORBIDDEN_IN_BODY;
                     const JOINED: &::cudagraph_runtime::__private::ConstMessage = &::cudagraph_runtime::__private::ConstMessage::join(
@@ -1339,7 +1368,9 @@ impl ::cudagraph_runtime::__private::BodyRules for Outer {
                     }
                 },
                 {
-                    const INNER: ::cudagraph_runtime::__private::Option<&'static str> = <::cudagraph_runtime::__private::BodyProbe<
+                    const INNER: ::cudagraph_runtime::__private::Option<
+                        &'static ::core::primitive::str,
+                    > = <::cudagraph_runtime::__private::BodyProbe<
                         Inner,
                     >>::FORBIDDEN_IN_BODY;
                     const JOINED: &::cudagraph_runtime::__private::ConstMessage = &::cudagraph_runtime::__private::ConstMessage::join(
@@ -1361,11 +1392,13 @@ impl ::cudagraph_runtime::__private::BodyRules for Outer {
         )
     };
 }
-impl ::cudagraph_runtime::__private::ChildGraph for Outer {
+unsafe impl ::cudagraph_runtime::__private::ChildGraph for Outer {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
         &self.graph
     }
-    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+    fn identity(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
@@ -1471,7 +1504,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &OuterParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Outer::__cg_check_overlaps(__cg_params)?;
         let __cg_child_0 = if {
             use ::cudagraph_runtime::__private::RoleFallback as _;
@@ -1633,39 +1666,96 @@ impl Outer {
         }
     }
 }
-impl ::cudagraph_runtime::__private::Tracked for OuterExec {
+///The params of a [`OuterParams`] as [`OuterParamsMut::swap`] names them: a field per param, of the same name, holding no value (a `Slot` per param, an array of them per array param whose elements are params of their own). Given to `swap`'s `pick` instead of the params, so that it names the two to swap and cannot change any: `|p| (&mut p.x, &mut p.x_new)`. None can be made outside `swap`.
+#[repr(C)]
+#[allow(clippy::type_complexity)]
+struct OuterSlots {
+    ///Param [`first`](OuterParams::first), to swap.
+    pub first: ::cudagraph_runtime::__private::Slot<Inner>,
+    ///Param [`second`](OuterParams::second), to swap.
+    pub second: ::cudagraph_runtime::__private::Slot<Inner>,
+    ///Param [`z`](OuterParams::z), to swap.
+    pub z: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+}
+const _: () = {
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(OuterSlots, first) == 0usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(OuterSlots, second) == 1usize
+    );
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(OuterSlots, z) == 2usize);
+    ::core::assert!(
+        ::cudagraph_runtime::__private::size_of:: < OuterSlots > () == 3usize
+    );
+};
+impl ::cudagraph_runtime::__private::fmt::Debug for OuterSlots {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("OuterSlots").finish_non_exhaustive()
+    }
+}
+unsafe impl ::cudagraph_runtime::__private::Tracked for OuterExec {
     type Params = OuterParams;
-    const NAME: &'static str = "OuterExec";
+    type Slots = OuterSlots;
+    const NAME: &'static ::core::primitive::str = "OuterExec";
     #[allow(clippy::type_complexity)]
     const UPDATES: &'static [(
-        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
-        u32,
+        fn(
+            &mut Self,
+            ::core::primitive::usize,
+            ::cudagraph_runtime::__private::Internal,
+        ) -> ::cudagraph_runtime::__private::Result<()>,
+        ::core::primitive::u32,
     )] = &[
         (Self::__cg_update_node_0, 0u32),
         (Self::__cg_update_node_1, 0u32),
         (Self::__cg_update_node_2, 0u32),
     ];
-    const READERS: &'static [(&'static [u32], bool)] = &[
-        (&[0u32], false),
-        (&[1u32], false),
-        (&[2u32], false),
-    ];
+    const READERS: &'static [(
+        &'static [::core::primitive::u32],
+        ::core::primitive::bool,
+    )] = &[(&[0u32], false), (&[1u32], false), (&[2u32], false)];
     #[inline(always)]
-    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+    fn tracker(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut ::cudagraph_runtime::__private::Tracker {
         &mut self.tracker
     }
     #[inline(always)]
-    fn params_mut(&mut self) -> &mut OuterParams {
+    fn params_mut(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut OuterParams {
         &mut self.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Outer::__cg_check_overlaps(&self.state.params)
     }
+    #[inline]
+    fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize..3usize => Self::__cg_slot_offset_0(slot),
+            _ => ::core::unreachable!(),
+        }
+    }
     #[allow(unused_variables)]
-    fn write_indirect(&mut self, param: usize) {}
+    fn write_indirect(
+        &mut self,
+        param: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {}
     #[inline]
     #[allow(unused_variables)]
-    fn sync(&mut self, param: usize, commit: bool) {
+    fn sync(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {
         match param {
             0usize..3usize => self.__cg_sync_0(param, commit),
             _ => {}
@@ -1674,6 +1764,7 @@ impl ::cudagraph_runtime::__private::Tracked for OuterExec {
     fn sync_children(
         &mut self,
         how: ::cudagraph_runtime::__private::SyncChildren,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         if how == ::cudagraph_runtime::__private::SyncChildren::Swap {
             if self.tracker.is_changed(0usize) {
@@ -1753,25 +1844,6 @@ impl ::cudagraph_runtime::__private::Tracked for OuterExec {
         }
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    fn slots_at(
-        __cg_params: &OuterParams,
-        offset: usize,
-        len: usize,
-    ) -> ::cudagraph_runtime::__private::Range<usize> {
-        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-        > = ::cudagraph_runtime::__private::OnceLock::new();
-        let found = LAYOUT
-            .get_or_init(|| {
-                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
-                    3usize,
-                );
-                Self::__cg_layout_0(__cg_params, &mut layout);
-                layout.sort_unstable();
-                layout
-            });
-        ::cudagraph_runtime::__private::find_slots(found, offset, len)
-    }
 }
 #[allow(clippy::type_complexity)]
 impl OuterExec {
@@ -1813,14 +1885,19 @@ impl OuterExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(
+        &mut self,
+        _: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &OuterParams = &self.state.params;
         self.exec.set_child_graph(self.nodes.a, Outer::__cg_eval_a(__cg_params))?;
@@ -1830,7 +1907,8 @@ impl OuterExec {
     #[allow(unused_variables)]
     fn __cg_update_node_1(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &OuterParams = &self.state.params;
         self.exec.set_child_graph(self.nodes.b, Outer::__cg_eval_b(__cg_params))?;
@@ -1840,49 +1918,30 @@ impl OuterExec {
     #[allow(unused_variables)]
     fn __cg_update_node_2(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &OuterParams = &self.state.params;
         self.exec
             .set_memset_params(self.nodes.clear, Outer::__cg_eval_clear(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    #[inline(never)]
-    fn __cg_layout_0(
-        __cg_params: &OuterParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-    ) {
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.first,
-                    0u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.second,
-                    1u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.z,
-                    2u32,
-                    1u32,
-                ),
-            );
+    #[inline]
+    fn __cg_slot_offset_0(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize => ::cudagraph_runtime::__private::offset_of!(OuterParams, first),
+            1usize => ::cudagraph_runtime::__private::offset_of!(OuterParams, second),
+            2usize => ::cudagraph_runtime::__private::offset_of!(OuterParams, z),
+            _ => ::core::unreachable!(),
+        }
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             2usize => {
                 if commit {
@@ -1954,13 +2013,12 @@ impl OuterParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 2usize);
         old
     }
-    /// Swaps two params of one type (or parts of params), picked by `pick`
-    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
-    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
-    /// param's heap data): which param changed could not be known.
-    pub fn swap<T>(
+    /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`OuterSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
+
+Never refused for slots of the struct `pick` is given (its signature allows no other).*/
+    pub fn swap<S: ::cudagraph_runtime::__private::Pick>(
         &mut self,
-        pick: impl FnOnce(&mut OuterParams) -> (&mut T, &mut T),
+        pick: impl FnOnce(&mut OuterSlots) -> (&mut S, &mut S),
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
     }
@@ -1969,7 +2027,9 @@ impl OuterParamsMut<'_> {
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -2002,7 +2062,7 @@ impl<'a> OuterANode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -2011,7 +2071,9 @@ impl<'a> OuterANode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -2051,7 +2113,7 @@ impl<'a> OuterBNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -2060,7 +2122,9 @@ impl<'a> OuterBNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -2110,10 +2174,10 @@ impl<'a> OuterClearNode<'a> {
     pub fn set_2d<__CgDst, __CgValue>(
         &mut self,
         dst: __CgDst,
-        pitch: usize,
+        pitch: ::core::primitive::usize,
         value: __CgValue,
-        width: usize,
-        height: usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
@@ -2125,12 +2189,14 @@ impl<'a> OuterClearNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.clear, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.clear)
     }
     /// The node's runtime handle, for the runtime's own API.

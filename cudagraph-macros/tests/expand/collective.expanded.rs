@@ -114,7 +114,7 @@ struct Step {
         ::cudagraph_runtime::__private::ManuallyDrop<__StepNodes>,
     >,
     state: __StepState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -156,7 +156,7 @@ impl Step {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"102\" height=\"200\" viewBox=\"0 0 102 200\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Step: 3 nodes, 2 edges</title><defs><marker id=\"cgacb64e24\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cgacb64e24)\"><path d=\"M51 48V80\"/><path d=\"M51 120V152\"/></g><rect x=\"21\" y=\"8\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"51\" y=\"25\" fill=\"#111\">local</text><text x=\"51\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"8\" y=\"80\" width=\"86\" height=\"40\" rx=\"4\" fill=\"#f3f4f6\" stroke=\"#4b5563\"/><text x=\"51\" y=\"97\" fill=\"#111\">average</text><text x=\"51\" y=\"113\" font-size=\"11\" fill=\"#374151\">collective</text><rect x=\"22\" y=\"152\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"51\" y=\"169\" fill=\"#111\">step</text><text x=\"51\" y=\"185\" font-size=\"11\" fill=\"#374151\">kernel</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -467,7 +467,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Step {
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Step {
-    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<
+        &'static ::core::primitive::str,
+    > = {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{
             ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
@@ -475,11 +477,13 @@ impl ::cudagraph_runtime::__private::BodyRules for Step {
         ::cudagraph_runtime::__private::first_forbidden(&[])
     };
 }
-impl ::cudagraph_runtime::__private::ChildGraph for Step {
+unsafe impl ::cudagraph_runtime::__private::ChildGraph for Step {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
         &self.graph
     }
-    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+    fn identity(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
@@ -585,7 +589,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Step::__cg_check_overlaps(__cg_params)?;
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
@@ -757,19 +761,68 @@ impl Step {
         }
     }
 }
-impl ::cudagraph_runtime::__private::Tracked for StepExec {
+///The params of a [`StepParams`] as [`StepParamsMut::swap`] names them: a field per param, of the same name, holding no value (a `Slot` per param, an array of them per array param whose elements are params of their own). Given to `swap`'s `pick` instead of the params, so that it names the two to swap and cannot change any: `|p| (&mut p.x, &mut p.x_new)`. None can be made outside `swap`.
+#[repr(C)]
+#[allow(clippy::type_complexity)]
+struct StepSlots {
+    ///Param [`comm`](StepParams::comm), to swap.
+    pub comm: ::cudagraph_runtime::__private::Slot<Communicator>,
+    ///Param [`grad`](StepParams::grad), to swap.
+    pub grad: ::cudagraph_runtime::__private::Slot<Kernel<(u32, DevicePtrMut<f32>)>>,
+    ///Param [`update`](StepParams::update), to swap.
+    pub update: ::cudagraph_runtime::__private::Slot<Kernel<(u32, DevicePtr<f32>)>>,
+    ///Param [`grads`](StepParams::grads), to swap.
+    pub grads: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`n`](StepParams::n), to swap.
+    pub n: ::cudagraph_runtime::__private::Slot<u32>,
+}
+const _: () = {
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(StepSlots, comm) == 0usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(StepSlots, grad) == 1usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(StepSlots, update) == 2usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(StepSlots, grads) == 3usize
+    );
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(StepSlots, n) == 4usize);
+    ::core::assert!(
+        ::cudagraph_runtime::__private::size_of:: < StepSlots > () == 5usize
+    );
+};
+impl ::cudagraph_runtime::__private::fmt::Debug for StepSlots {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("StepSlots").finish_non_exhaustive()
+    }
+}
+unsafe impl ::cudagraph_runtime::__private::Tracked for StepExec {
     type Params = StepParams;
-    const NAME: &'static str = "StepExec";
+    type Slots = StepSlots;
+    const NAME: &'static ::core::primitive::str = "StepExec";
     #[allow(clippy::type_complexity)]
     const UPDATES: &'static [(
-        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
-        u32,
+        fn(
+            &mut Self,
+            ::core::primitive::usize,
+            ::cudagraph_runtime::__private::Internal,
+        ) -> ::cudagraph_runtime::__private::Result<()>,
+        ::core::primitive::u32,
     )] = &[
         (Self::__cg_update_node_0, 0u32),
         (Self::__cg_update_node_1, 0u32),
         (Self::__cg_update_node_2, 0u32),
     ];
-    const READERS: &'static [(&'static [u32], bool)] = &[
+    const READERS: &'static [(
+        &'static [::core::primitive::u32],
+        ::core::primitive::bool,
+    )] = &[
         (&[1u32], false),
         (&[0u32], false),
         (&[2u32], false),
@@ -777,21 +830,43 @@ impl ::cudagraph_runtime::__private::Tracked for StepExec {
         (&[0u32, 2u32], false),
     ];
     #[inline(always)]
-    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+    fn tracker(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut ::cudagraph_runtime::__private::Tracker {
         &mut self.tracker
     }
     #[inline(always)]
-    fn params_mut(&mut self) -> &mut StepParams {
+    fn params_mut(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut StepParams {
         &mut self.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Step::__cg_check_overlaps(&self.state.params)
     }
+    #[inline]
+    fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize..5usize => Self::__cg_slot_offset_0(slot),
+            _ => ::core::unreachable!(),
+        }
+    }
     #[allow(unused_variables)]
-    fn write_indirect(&mut self, param: usize) {}
+    fn write_indirect(
+        &mut self,
+        param: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {}
     #[inline]
     #[allow(unused_variables)]
-    fn sync(&mut self, param: usize, commit: bool) {
+    fn sync(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {
         match param {
             0usize..5usize => self.__cg_sync_0(param, commit),
             _ => {}
@@ -801,28 +876,10 @@ impl ::cudagraph_runtime::__private::Tracked for StepExec {
     fn sync_children(
         &mut self,
         how: ::cudagraph_runtime::__private::SyncChildren,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    fn slots_at(
-        __cg_params: &StepParams,
-        offset: usize,
-        len: usize,
-    ) -> ::cudagraph_runtime::__private::Range<usize> {
-        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-        > = ::cudagraph_runtime::__private::OnceLock::new();
-        let found = LAYOUT
-            .get_or_init(|| {
-                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
-                    5usize,
-                );
-                Self::__cg_layout_0(__cg_params, &mut layout);
-                layout.sort_unstable();
-                layout
-            });
-        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -886,14 +943,19 @@ impl StepExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(
+        &mut self,
+        _: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
         let (kernel, config, args) = Step::__cg_eval_local(__cg_params);
@@ -905,7 +967,8 @@ impl StepExec {
     #[allow(unused_variables)]
     fn __cg_update_node_1(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
         ::cudagraph_runtime::__private::same_collective(
@@ -920,7 +983,8 @@ impl StepExec {
     #[allow(unused_variables)]
     fn __cg_update_node_2(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
         let (kernel, config, args) = Step::__cg_eval_step(__cg_params);
@@ -928,60 +992,24 @@ impl StepExec {
         self.state.launch.step = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    #[inline(never)]
-    fn __cg_layout_0(
-        __cg_params: &StepParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-    ) {
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.comm,
-                    0u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.grad,
-                    1u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.update,
-                    2u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.grads,
-                    3u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.n,
-                    4u32,
-                    1u32,
-                ),
-            );
+    #[inline]
+    fn __cg_slot_offset_0(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize => ::cudagraph_runtime::__private::offset_of!(StepParams, comm),
+            1usize => ::cudagraph_runtime::__private::offset_of!(StepParams, grad),
+            2usize => ::cudagraph_runtime::__private::offset_of!(StepParams, update),
+            3usize => ::cudagraph_runtime::__private::offset_of!(StepParams, grads),
+            4usize => ::cudagraph_runtime::__private::offset_of!(StepParams, n),
+            _ => ::core::unreachable!(),
+        }
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             0usize => {
                 if commit {
@@ -1131,13 +1159,12 @@ impl StepParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 4usize);
         old
     }
-    /// Swaps two params of one type (or parts of params), picked by `pick`
-    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
-    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
-    /// param's heap data): which param changed could not be known.
-    pub fn swap<T>(
+    /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`StepSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
+
+Never refused for slots of the struct `pick` is given (its signature allows no other).*/
+    pub fn swap<S: ::cudagraph_runtime::__private::Pick>(
         &mut self,
-        pick: impl FnOnce(&mut StepParams) -> (&mut T, &mut T),
+        pick: impl FnOnce(&mut StepSlots) -> (&mut S, &mut S),
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
     }
@@ -1146,7 +1173,9 @@ impl StepParamsMut<'_> {
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -1192,12 +1221,14 @@ impl<'a> StepLocalNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.local, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.local)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1223,7 +1254,7 @@ impl<'a> StepAverageNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -1232,7 +1263,9 @@ impl<'a> StepAverageNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -1285,12 +1318,14 @@ impl<'a> StepStepNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.step, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.step)
     }
     /// The node's runtime handle, for the runtime's own API.

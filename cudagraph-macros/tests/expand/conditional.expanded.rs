@@ -146,7 +146,7 @@ struct Flow {
         ::cudagraph_runtime::__private::ManuallyDrop<__FlowNodes>,
     >,
     state: __FlowState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -245,7 +245,7 @@ impl Flow {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"254\" height=\"648\" viewBox=\"0 0 254 648\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Flow: 12 nodes, 5 edges</title><defs><marker id=\"cgf774bfd2\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><rect x=\"66\" y=\"80\" width=\"122\" height=\"98\" rx=\"6\" fill-opacity=\".07\" stroke=\"currentColor\"/><text x=\"74\" y=\"97\" text-anchor=\"start\"><tspan font-weight=\"bold\">count</tspan>: while</text><rect x=\"90\" y=\"104\" width=\"74\" height=\"66\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"96\" y=\"117\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">body</text><rect x=\"8\" y=\"282\" width=\"238\" height=\"98\" rx=\"6\" fill-opacity=\".07\" stroke=\"currentColor\"/><text x=\"16\" y=\"299\" text-anchor=\"start\"><tspan font-weight=\"bold\">branch</tspan>: if_else</text><rect x=\"16\" y=\"306\" width=\"102\" height=\"66\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"22\" y=\"319\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">then</text><rect x=\"126\" y=\"306\" width=\"112\" height=\"66\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"132\" y=\"319\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">else</text><rect x=\"9\" y=\"484\" width=\"236\" height=\"156\" rx=\"6\" fill-opacity=\".07\" stroke=\"currentColor\"/><text x=\"17\" y=\"501\" text-anchor=\"start\"><tspan font-weight=\"bold\">select</tspan>: switch</text><rect x=\"17\" y=\"508\" width=\"74\" height=\"124\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"23\" y=\"521\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">case 0</text><rect x=\"99\" y=\"508\" width=\"138\" height=\"124\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"105\" y=\"521\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">case 1</text><rect x=\"107\" y=\"526\" width=\"122\" height=\"98\" rx=\"6\" fill-opacity=\".07\" stroke=\"currentColor\"/><text x=\"115\" y=\"543\" text-anchor=\"start\"><tspan font-weight=\"bold\">inner</tspan>: while</text><rect x=\"131\" y=\"550\" width=\"74\" height=\"66\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"137\" y=\"563\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">body</text><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cgf774bfd2)\"><path d=\"M127 48V80\"/><path d=\"M127 178V210\"/><path d=\"M127 250V282\"/><path d=\"M127 380V412\"/><path d=\"M127 452V484\"/></g><rect x=\"97\" y=\"8\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"127\" y=\"25\" fill=\"#111\">reset</text><text x=\"127\" y=\"41\" font-size=\"11\" fill=\"#374151\">memset</text><rect x=\"98\" y=\"122\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"127\" y=\"139\" fill=\"#111\">bump</text><text x=\"127\" y=\"155\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"92\" y=\"210\" width=\"70\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"127\" y=\"227\" fill=\"#111\">decide</text><text x=\"127\" y=\"243\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"24\" y=\"324\" width=\"86\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"67\" y=\"341\" fill=\"#111\">mark_odd</text><text x=\"67\" y=\"357\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"134\" y=\"324\" width=\"96\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"182\" y=\"341\" fill=\"#111\">mark_even</text><text x=\"182\" y=\"357\" font-size=\"11\" fill=\"#374151\">memset</text><rect x=\"92\" y=\"412\" width=\"70\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"127\" y=\"429\" fill=\"#111\">choose</text><text x=\"127\" y=\"445\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"25\" y=\"526\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"54\" y=\"543\" fill=\"#111\">c0</text><text x=\"54\" y=\"559\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"139\" y=\"568\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"168\" y=\"585\" fill=\"#111\">c1</text><text x=\"168\" y=\"601\" font-size=\"11\" fill=\"#374151\">kernel</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -1130,7 +1130,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &FlowParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Flow::__cg_check_overlaps(__cg_params)?;
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
@@ -1381,13 +1381,75 @@ impl Flow {
         }
     }
 }
-impl ::cudagraph_runtime::__private::Tracked for FlowExec {
+///The params of a [`FlowParams`] as [`FlowParamsMut::swap`] names them: a field per param, of the same name, holding no value (a `Slot` per param, an array of them per array param whose elements are params of their own). Given to `swap`'s `pick` instead of the params, so that it names the two to swap and cannot change any: `|p| (&mut p.x, &mut p.x_new)`. None can be made outside `swap`.
+#[repr(C)]
+#[allow(clippy::type_complexity)]
+struct FlowSlots {
+    ///Param [`step`](FlowParams::step), to swap.
+    pub step: ::cudagraph_runtime::__private::Slot<
+        Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)>,
+    >,
+    ///Param [`put`](FlowParams::put), to swap.
+    pub put: ::cudagraph_runtime::__private::Slot<Kernel<(u32, DevicePtrMut<u32>)>>,
+    ///Param [`pick`](FlowParams::pick), to swap.
+    pub pick: ::cudagraph_runtime::__private::Slot<
+        Kernel<(ConditionalHandle, DevicePtr<u32>)>,
+    >,
+    ///Param [`counter`](FlowParams::counter), to swap.
+    pub counter: ::cudagraph_runtime::__private::Slot<DeviceBuffer<u32>>,
+    ///Param [`out`](FlowParams::out), to swap.
+    pub out: ::cudagraph_runtime::__private::Slot<DeviceBuffer<u32>>,
+    ///Param [`choice`](FlowParams::choice), to swap.
+    pub choice: ::cudagraph_runtime::__private::Slot<DeviceBuffer<u32>>,
+    ///Param [`limit`](FlowParams::limit), to swap.
+    pub limit: ::cudagraph_runtime::__private::Slot<u32>,
+}
+const _: () = {
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FlowSlots, step) == 0usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FlowSlots, put) == 1usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FlowSlots, pick) == 2usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FlowSlots, counter) == 3usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FlowSlots, out) == 4usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FlowSlots, choice) == 5usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FlowSlots, limit) == 6usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::size_of:: < FlowSlots > () == 7usize
+    );
+};
+impl ::cudagraph_runtime::__private::fmt::Debug for FlowSlots {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FlowSlots").finish_non_exhaustive()
+    }
+}
+unsafe impl ::cudagraph_runtime::__private::Tracked for FlowExec {
     type Params = FlowParams;
-    const NAME: &'static str = "FlowExec";
+    type Slots = FlowSlots;
+    const NAME: &'static ::core::primitive::str = "FlowExec";
     #[allow(clippy::type_complexity)]
     const UPDATES: &'static [(
-        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
-        u32,
+        fn(
+            &mut Self,
+            ::core::primitive::usize,
+            ::cudagraph_runtime::__private::Internal,
+        ) -> ::cudagraph_runtime::__private::Result<()>,
+        ::core::primitive::u32,
     )] = &[
         (Self::__cg_update_node_0, 0u32),
         (Self::__cg_update_node_1, 0u32),
@@ -1402,7 +1464,10 @@ impl ::cudagraph_runtime::__private::Tracked for FlowExec {
         (Self::__cg_update_node_10, 0u32),
         (Self::__cg_update_node_11, 0u32),
     ];
-    const READERS: &'static [(&'static [u32], bool)] = &[
+    const READERS: &'static [(
+        &'static [::core::primitive::u32],
+        ::core::primitive::bool,
+    )] = &[
         (&[6u32, 11u32], false),
         (&[7u32, 9u32], false),
         (&[2u32, 4u32], false),
@@ -1412,21 +1477,43 @@ impl ::cudagraph_runtime::__private::Tracked for FlowExec {
         (&[6u32], false),
     ];
     #[inline(always)]
-    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+    fn tracker(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut ::cudagraph_runtime::__private::Tracker {
         &mut self.tracker
     }
     #[inline(always)]
-    fn params_mut(&mut self) -> &mut FlowParams {
+    fn params_mut(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut FlowParams {
         &mut self.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Flow::__cg_check_overlaps(&self.state.params)
     }
+    #[inline]
+    fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize..7usize => Self::__cg_slot_offset_0(slot),
+            _ => ::core::unreachable!(),
+        }
+    }
     #[allow(unused_variables)]
-    fn write_indirect(&mut self, param: usize) {}
+    fn write_indirect(
+        &mut self,
+        param: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {}
     #[inline]
     #[allow(unused_variables)]
-    fn sync(&mut self, param: usize, commit: bool) {
+    fn sync(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {
         match param {
             0usize..7usize => self.__cg_sync_0(param, commit),
             _ => {}
@@ -1436,28 +1523,10 @@ impl ::cudagraph_runtime::__private::Tracked for FlowExec {
     fn sync_children(
         &mut self,
         how: ::cudagraph_runtime::__private::SyncChildren,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    fn slots_at(
-        __cg_params: &FlowParams,
-        offset: usize,
-        len: usize,
-    ) -> ::cudagraph_runtime::__private::Range<usize> {
-        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-        > = ::cudagraph_runtime::__private::OnceLock::new();
-        let found = LAYOUT
-            .get_or_init(|| {
-                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
-                    7usize,
-                );
-                Self::__cg_layout_0(__cg_params, &mut layout);
-                layout.sort_unstable();
-                layout
-            });
-        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1552,14 +1621,19 @@ impl FlowExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(
+        &mut self,
+        _: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         self.exec
@@ -1570,7 +1644,8 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_1(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -1579,7 +1654,8 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_2(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_decide(__cg_params, self.nodes.odd);
@@ -1591,7 +1667,8 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_3(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -1600,7 +1677,8 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_4(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_choose(
@@ -1615,7 +1693,8 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_5(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -1624,7 +1703,8 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_6(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_bump(__cg_params, self.nodes.more);
@@ -1636,7 +1716,8 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_7(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_mark_odd(__cg_params);
@@ -1648,7 +1729,8 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_8(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         self.exec
@@ -1662,7 +1744,8 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_9(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_c0(__cg_params);
@@ -1674,7 +1757,8 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_10(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -1683,7 +1767,8 @@ impl FlowExec {
     #[allow(unused_variables)]
     fn __cg_update_node_11(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FlowParams = &self.state.params;
         let (kernel, config, args) = Flow::__cg_eval_c1(__cg_params, self.nodes.again);
@@ -1691,78 +1776,26 @@ impl FlowExec {
         self.state.launch.c1 = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    #[inline(never)]
-    fn __cg_layout_0(
-        __cg_params: &FlowParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-    ) {
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.step,
-                    0u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.put,
-                    1u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.pick,
-                    2u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.counter,
-                    3u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.out,
-                    4u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.choice,
-                    5u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.limit,
-                    6u32,
-                    1u32,
-                ),
-            );
+    #[inline]
+    fn __cg_slot_offset_0(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize => ::cudagraph_runtime::__private::offset_of!(FlowParams, step),
+            1usize => ::cudagraph_runtime::__private::offset_of!(FlowParams, put),
+            2usize => ::cudagraph_runtime::__private::offset_of!(FlowParams, pick),
+            3usize => ::cudagraph_runtime::__private::offset_of!(FlowParams, counter),
+            4usize => ::cudagraph_runtime::__private::offset_of!(FlowParams, out),
+            5usize => ::cudagraph_runtime::__private::offset_of!(FlowParams, choice),
+            6usize => ::cudagraph_runtime::__private::offset_of!(FlowParams, limit),
+            _ => ::core::unreachable!(),
+        }
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             0usize => {
                 if commit {
@@ -1969,13 +2002,12 @@ impl FlowParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 6usize);
         old
     }
-    /// Swaps two params of one type (or parts of params), picked by `pick`
-    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
-    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
-    /// param's heap data): which param changed could not be known.
-    pub fn swap<T>(
+    /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`FlowSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
+
+Never refused for slots of the struct `pick` is given (its signature allows no other).*/
+    pub fn swap<S: ::cudagraph_runtime::__private::Pick>(
         &mut self,
-        pick: impl FnOnce(&mut FlowParams) -> (&mut T, &mut T),
+        pick: impl FnOnce(&mut FlowSlots) -> (&mut S, &mut S),
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
     }
@@ -1984,7 +2016,9 @@ impl FlowParamsMut<'_> {
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -2027,10 +2061,10 @@ impl<'a> FlowResetNode<'a> {
     pub fn set_2d<__CgDst, __CgValue>(
         &mut self,
         dst: __CgDst,
-        pitch: usize,
+        pitch: ::core::primitive::usize,
         value: __CgValue,
-        width: usize,
-        height: usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
@@ -2042,12 +2076,14 @@ impl<'a> FlowResetNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.reset, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.reset)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -2075,7 +2111,7 @@ impl<'a> FlowCountNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -2084,7 +2120,9 @@ impl<'a> FlowCountNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -2139,12 +2177,14 @@ impl<'a> FlowDecideNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.decide, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.decide)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -2172,7 +2212,7 @@ impl<'a> FlowBranchNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -2181,7 +2221,9 @@ impl<'a> FlowBranchNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -2236,12 +2278,14 @@ impl<'a> FlowChooseNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.choose, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.choose)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -2269,7 +2313,7 @@ impl<'a> FlowSelectNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -2278,7 +2322,9 @@ impl<'a> FlowSelectNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -2341,12 +2387,14 @@ impl<'a> FlowBumpNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.bump, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.bump)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -2400,12 +2448,14 @@ impl<'a> FlowMarkOddNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.mark_odd, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.mark_odd)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -2454,10 +2504,10 @@ impl<'a> FlowMarkEvenNode<'a> {
     pub fn set_2d<__CgDst, __CgValue>(
         &mut self,
         dst: __CgDst,
-        pitch: usize,
+        pitch: ::core::primitive::usize,
         value: __CgValue,
-        width: usize,
-        height: usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
@@ -2469,12 +2519,14 @@ impl<'a> FlowMarkEvenNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.mark_even, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.mark_even)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -2530,12 +2582,14 @@ impl<'a> FlowC0Node<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.c0, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.c0)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -2561,7 +2615,7 @@ impl<'a> FlowInnerNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -2570,7 +2624,9 @@ impl<'a> FlowInnerNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -2639,12 +2695,14 @@ impl<'a> FlowC1Node<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.c1, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.c1)
     }
     /// The node's runtime handle, for the runtime's own API.

@@ -71,7 +71,7 @@ struct Worker {
         ::cudagraph_runtime::__private::ManuallyDrop<__WorkerNodes>,
     >,
     state: __WorkerState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -112,7 +112,7 @@ impl Worker {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"76\" height=\"128\" viewBox=\"0 0 76 128\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Worker: 2 nodes, 1 edge</title><defs><marker id=\"cgb8841fcc\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cgb8841fcc)\"><path d=\"M38 48V80\"/></g><rect x=\"8\" y=\"8\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"38\" y=\"25\" fill=\"#111\">clear</text><text x=\"38\" y=\"41\" font-size=\"11\" fill=\"#374151\">memset</text><rect x=\"9\" y=\"80\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"38\" y=\"97\" fill=\"#111\">bump</text><text x=\"38\" y=\"113\" font-size=\"11\" fill=\"#374151\">kernel</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -369,7 +369,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Worker {
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Worker {
-    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<
+        &'static ::core::primitive::str,
+    > = {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{
             ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
@@ -377,11 +379,13 @@ impl ::cudagraph_runtime::__private::BodyRules for Worker {
         ::cudagraph_runtime::__private::first_forbidden(&[])
     };
 }
-impl ::cudagraph_runtime::__private::ChildGraph for Worker {
+unsafe impl ::cudagraph_runtime::__private::ChildGraph for Worker {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
         &self.graph
     }
-    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+    fn identity(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
@@ -486,7 +490,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &WorkerParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Worker::__cg_check_overlaps(__cg_params)?;
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
@@ -615,35 +619,94 @@ impl Worker {
         }
     }
 }
-impl ::cudagraph_runtime::__private::Tracked for WorkerExec {
+///The params of a [`WorkerParams`] as [`WorkerParamsMut::swap`] names them: a field per param, of the same name, holding no value (a `Slot` per param, an array of them per array param whose elements are params of their own). Given to `swap`'s `pick` instead of the params, so that it names the two to swap and cannot change any: `|p| (&mut p.x, &mut p.x_new)`. None can be made outside `swap`.
+#[repr(C)]
+#[allow(clippy::type_complexity)]
+struct WorkerSlots {
+    ///Param [`step`](WorkerParams::step), to swap.
+    pub step: ::cudagraph_runtime::__private::Slot<Kernel<(u32, DevicePtrMut<u32>)>>,
+    ///Param [`counter`](WorkerParams::counter), to swap.
+    pub counter: ::cudagraph_runtime::__private::Slot<DeviceBuffer<u32>>,
+    ///Param [`n`](WorkerParams::n), to swap.
+    pub n: ::cudagraph_runtime::__private::Slot<u32>,
+}
+const _: () = {
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(WorkerSlots, step) == 0usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(WorkerSlots, counter) == 1usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(WorkerSlots, n) == 2usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::size_of:: < WorkerSlots > () == 3usize
+    );
+};
+impl ::cudagraph_runtime::__private::fmt::Debug for WorkerSlots {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("WorkerSlots").finish_non_exhaustive()
+    }
+}
+unsafe impl ::cudagraph_runtime::__private::Tracked for WorkerExec {
     type Params = WorkerParams;
-    const NAME: &'static str = "WorkerExec";
+    type Slots = WorkerSlots;
+    const NAME: &'static ::core::primitive::str = "WorkerExec";
     #[allow(clippy::type_complexity)]
     const UPDATES: &'static [(
-        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
-        u32,
+        fn(
+            &mut Self,
+            ::core::primitive::usize,
+            ::cudagraph_runtime::__private::Internal,
+        ) -> ::cudagraph_runtime::__private::Result<()>,
+        ::core::primitive::u32,
     )] = &[(Self::__cg_update_node_0, 0u32), (Self::__cg_update_node_1, 0u32)];
-    const READERS: &'static [(&'static [u32], bool)] = &[
-        (&[1u32], false),
-        (&[0u32, 1u32], false),
-        (&[1u32], false),
-    ];
+    const READERS: &'static [(
+        &'static [::core::primitive::u32],
+        ::core::primitive::bool,
+    )] = &[(&[1u32], false), (&[0u32, 1u32], false), (&[1u32], false)];
     #[inline(always)]
-    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+    fn tracker(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut ::cudagraph_runtime::__private::Tracker {
         &mut self.tracker
     }
     #[inline(always)]
-    fn params_mut(&mut self) -> &mut WorkerParams {
+    fn params_mut(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut WorkerParams {
         &mut self.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Worker::__cg_check_overlaps(&self.state.params)
     }
+    #[inline]
+    fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize..3usize => Self::__cg_slot_offset_0(slot),
+            _ => ::core::unreachable!(),
+        }
+    }
     #[allow(unused_variables)]
-    fn write_indirect(&mut self, param: usize) {}
+    fn write_indirect(
+        &mut self,
+        param: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {}
     #[inline]
     #[allow(unused_variables)]
-    fn sync(&mut self, param: usize, commit: bool) {
+    fn sync(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {
         match param {
             0usize..3usize => self.__cg_sync_0(param, commit),
             _ => {}
@@ -653,28 +716,10 @@ impl ::cudagraph_runtime::__private::Tracked for WorkerExec {
     fn sync_children(
         &mut self,
         how: ::cudagraph_runtime::__private::SyncChildren,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    fn slots_at(
-        __cg_params: &WorkerParams,
-        offset: usize,
-        len: usize,
-    ) -> ::cudagraph_runtime::__private::Range<usize> {
-        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-        > = ::cudagraph_runtime::__private::OnceLock::new();
-        let found = LAYOUT
-            .get_or_init(|| {
-                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
-                    3usize,
-                );
-                Self::__cg_layout_0(__cg_params, &mut layout);
-                layout.sort_unstable();
-                layout
-            });
-        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -714,14 +759,19 @@ impl WorkerExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(
+        &mut self,
+        _: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &WorkerParams = &self.state.params;
         self.exec
@@ -732,7 +782,8 @@ impl WorkerExec {
     #[allow(unused_variables)]
     fn __cg_update_node_1(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &WorkerParams = &self.state.params;
         let (kernel, config, args) = Worker::__cg_eval_bump(__cg_params);
@@ -740,42 +791,22 @@ impl WorkerExec {
         self.state.launch.bump = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    #[inline(never)]
-    fn __cg_layout_0(
-        __cg_params: &WorkerParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-    ) {
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.step,
-                    0u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.counter,
-                    1u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.n,
-                    2u32,
-                    1u32,
-                ),
-            );
+    #[inline]
+    fn __cg_slot_offset_0(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize => ::cudagraph_runtime::__private::offset_of!(WorkerParams, step),
+            1usize => ::cudagraph_runtime::__private::offset_of!(WorkerParams, counter),
+            2usize => ::cudagraph_runtime::__private::offset_of!(WorkerParams, n),
+            _ => ::core::unreachable!(),
+        }
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             0usize => {
                 if commit {
@@ -876,13 +907,12 @@ impl WorkerParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 2usize);
         old
     }
-    /// Swaps two params of one type (or parts of params), picked by `pick`
-    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
-    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
-    /// param's heap data): which param changed could not be known.
-    pub fn swap<T>(
+    /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`WorkerSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
+
+Never refused for slots of the struct `pick` is given (its signature allows no other).*/
+    pub fn swap<S: ::cudagraph_runtime::__private::Pick>(
         &mut self,
-        pick: impl FnOnce(&mut WorkerParams) -> (&mut T, &mut T),
+        pick: impl FnOnce(&mut WorkerSlots) -> (&mut S, &mut S),
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
     }
@@ -891,7 +921,9 @@ impl WorkerParamsMut<'_> {
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -934,10 +966,10 @@ impl<'a> WorkerClearNode<'a> {
     pub fn set_2d<__CgDst, __CgValue>(
         &mut self,
         dst: __CgDst,
-        pitch: usize,
+        pitch: ::core::primitive::usize,
         value: __CgValue,
-        width: usize,
-        height: usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
@@ -949,12 +981,14 @@ impl<'a> WorkerClearNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.clear, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.clear)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1014,12 +1048,14 @@ impl<'a> WorkerBumpNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.bump, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.bump)
     }
     /// The node's runtime handle, for the runtime's own API.

@@ -126,7 +126,7 @@ pub struct Step {
         ::cudagraph_runtime::__private::ManuallyDrop<__StepNodes>,
     >,
     state: __StepState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -178,7 +178,7 @@ impl Step {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"76\" height=\"272\" viewBox=\"0 0 76 272\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Step: 4 nodes, 3 edges</title><defs><marker id=\"cg175188b6\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cg175188b6)\"><path d=\"M38 48V80\"/><path d=\"M38 120V152\"/><path d=\"M38 192V224\"/></g><rect x=\"9\" y=\"8\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"38\" y=\"25\" fill=\"#111\">zero</text><text x=\"38\" y=\"41\" font-size=\"11\" fill=\"#374151\">memset</text><rect x=\"8\" y=\"80\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"38\" y=\"97\" fill=\"#111\">scale</text><text x=\"38\" y=\"113\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"9\" y=\"152\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dcfce7\" stroke=\"#15803d\"/><text x=\"38\" y=\"169\" fill=\"#111\">back</text><text x=\"38\" y=\"185\" font-size=\"11\" fill=\"#374151\">memcpy</text><rect x=\"16\" y=\"224\" width=\"44\" height=\"40\" rx=\"4\" fill=\"#fef3c7\" stroke=\"#b45309\"/><text x=\"38\" y=\"241\" fill=\"#111\">log</text><text x=\"38\" y=\"257\" font-size=\"11\" fill=\"#374151\">host</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -508,7 +508,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Step {
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Step {
-    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<
+        &'static ::core::primitive::str,
+    > = {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{
             ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
@@ -518,11 +520,13 @@ impl ::cudagraph_runtime::__private::BodyRules for Step {
         )
     };
 }
-impl ::cudagraph_runtime::__private::ChildGraph for Step {
+unsafe impl ::cudagraph_runtime::__private::ChildGraph for Step {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
         &self.graph
     }
-    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+    fn identity(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
@@ -629,7 +633,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &StepParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Step::__cg_check_overlaps(__cg_params)?;
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
@@ -838,20 +842,77 @@ impl Step {
         }
     }
 }
-impl ::cudagraph_runtime::__private::Tracked for StepExec {
+///The params of a [`StepParams`] as [`StepParamsMut::swap`] names them: a field per param, of the same name, holding no value (a `Slot` per param, an array of them per array param whose elements are params of their own). Given to `swap`'s `pick` instead of the params, so that it names the two to swap and cannot change any: `|p| (&mut p.x, &mut p.x_new)`. None can be made outside `swap`.
+#[repr(C)]
+#[allow(clippy::type_complexity)]
+pub struct StepSlots {
+    ///Param [`saxpy`](StepParams::saxpy), to swap.
+    pub saxpy: ::cudagraph_runtime::__private::Slot<
+        Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    >,
+    ///Param [`x`](StepParams::x), to swap.
+    pub x: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`y`](StepParams::y), to swap.
+    pub y: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`host_y`](StepParams::host_y), to swap.
+    pub host_y: ::cudagraph_runtime::__private::Slot<HostBuffer<f32>>,
+    ///Param [`n`](StepParams::n), to swap.
+    pub n: ::cudagraph_runtime::__private::Slot<u32>,
+    ///Param [`alpha`](StepParams::alpha), to swap.
+    pub alpha: ::cudagraph_runtime::__private::Slot<f32>,
+    ///Param [`done`](StepParams::done), to swap.
+    pub done: ::cudagraph_runtime::__private::Slot<fn(&[f32])>,
+}
+const _: () = {
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(StepSlots, saxpy) == 0usize
+    );
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(StepSlots, x) == 1usize);
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(StepSlots, y) == 2usize);
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(StepSlots, host_y) == 3usize
+    );
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(StepSlots, n) == 4usize);
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(StepSlots, alpha) == 5usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(StepSlots, done) == 6usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::size_of:: < StepSlots > () == 7usize
+    );
+};
+impl ::cudagraph_runtime::__private::fmt::Debug for StepSlots {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("StepSlots").finish_non_exhaustive()
+    }
+}
+unsafe impl ::cudagraph_runtime::__private::Tracked for StepExec {
     type Params = StepParams;
-    const NAME: &'static str = "StepExec";
+    type Slots = StepSlots;
+    const NAME: &'static ::core::primitive::str = "StepExec";
     #[allow(clippy::type_complexity)]
     const UPDATES: &'static [(
-        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
-        u32,
+        fn(
+            &mut Self,
+            ::core::primitive::usize,
+            ::cudagraph_runtime::__private::Internal,
+        ) -> ::cudagraph_runtime::__private::Result<()>,
+        ::core::primitive::u32,
     )] = &[
         (Self::__cg_update_node_0, 0u32),
         (Self::__cg_update_node_1, 0u32),
         (Self::__cg_update_node_2, 0u32),
         (Self::__cg_update_node_3, 0u32),
     ];
-    const READERS: &'static [(&'static [u32], bool)] = &[
+    const READERS: &'static [(
+        &'static [::core::primitive::u32],
+        ::core::primitive::bool,
+    )] = &[
         (&[1u32], false),
         (&[1u32], false),
         (&[0u32, 1u32, 2u32], false),
@@ -861,21 +922,43 @@ impl ::cudagraph_runtime::__private::Tracked for StepExec {
         (&[3u32], false),
     ];
     #[inline(always)]
-    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+    fn tracker(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut ::cudagraph_runtime::__private::Tracker {
         &mut self.tracker
     }
     #[inline(always)]
-    fn params_mut(&mut self) -> &mut StepParams {
+    fn params_mut(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut StepParams {
         &mut self.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Step::__cg_check_overlaps(&self.state.params)
     }
+    #[inline]
+    fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize..7usize => Self::__cg_slot_offset_0(slot),
+            _ => ::core::unreachable!(),
+        }
+    }
     #[allow(unused_variables)]
-    fn write_indirect(&mut self, param: usize) {}
+    fn write_indirect(
+        &mut self,
+        param: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {}
     #[inline]
     #[allow(unused_variables)]
-    fn sync(&mut self, param: usize, commit: bool) {
+    fn sync(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {
         match param {
             0usize..7usize => self.__cg_sync_0(param, commit),
             _ => {}
@@ -885,28 +968,10 @@ impl ::cudagraph_runtime::__private::Tracked for StepExec {
     fn sync_children(
         &mut self,
         how: ::cudagraph_runtime::__private::SyncChildren,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    fn slots_at(
-        __cg_params: &StepParams,
-        offset: usize,
-        len: usize,
-    ) -> ::cudagraph_runtime::__private::Range<usize> {
-        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-        > = ::cudagraph_runtime::__private::OnceLock::new();
-        let found = LAYOUT
-            .get_or_init(|| {
-                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
-                    7usize,
-                );
-                Self::__cg_layout_0(__cg_params, &mut layout);
-                layout.sort_unstable();
-                layout
-            });
-        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -996,14 +1061,19 @@ impl StepExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(
+        &mut self,
+        _: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
         self.exec.set_memset_params(self.nodes.zero, Step::__cg_eval_zero(__cg_params))?;
@@ -1013,7 +1083,8 @@ impl StepExec {
     #[allow(unused_variables)]
     fn __cg_update_node_1(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
         let (kernel, config, args) = Step::__cg_eval_scale(__cg_params);
@@ -1025,7 +1096,8 @@ impl StepExec {
     #[allow(unused_variables)]
     fn __cg_update_node_2(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
         self.exec.set_memcpy_params(self.nodes.back, Step::__cg_eval_back(__cg_params))?;
@@ -1035,7 +1107,8 @@ impl StepExec {
     #[allow(unused_variables)]
     fn __cg_update_node_3(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &StepParams = &self.state.params;
         ::cudagraph_runtime::__private::set_host(
@@ -1045,78 +1118,26 @@ impl StepExec {
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    #[inline(never)]
-    fn __cg_layout_0(
-        __cg_params: &StepParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-    ) {
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.saxpy,
-                    0u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.x,
-                    1u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.y,
-                    2u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.host_y,
-                    3u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.n,
-                    4u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.alpha,
-                    5u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.done,
-                    6u32,
-                    1u32,
-                ),
-            );
+    #[inline]
+    fn __cg_slot_offset_0(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize => ::cudagraph_runtime::__private::offset_of!(StepParams, saxpy),
+            1usize => ::cudagraph_runtime::__private::offset_of!(StepParams, x),
+            2usize => ::cudagraph_runtime::__private::offset_of!(StepParams, y),
+            3usize => ::cudagraph_runtime::__private::offset_of!(StepParams, host_y),
+            4usize => ::cudagraph_runtime::__private::offset_of!(StepParams, n),
+            5usize => ::cudagraph_runtime::__private::offset_of!(StepParams, alpha),
+            6usize => ::cudagraph_runtime::__private::offset_of!(StepParams, done),
+            _ => ::core::unreachable!(),
+        }
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             0usize => {
                 if commit {
@@ -1313,13 +1334,12 @@ impl StepParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 6usize);
         old
     }
-    /// Swaps two params of one type (or parts of params), picked by `pick`
-    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
-    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
-    /// param's heap data): which param changed could not be known.
-    pub fn swap<T>(
+    /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`StepSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
+
+Never refused for slots of the struct `pick` is given (its signature allows no other).*/
+    pub fn swap<S: ::cudagraph_runtime::__private::Pick>(
         &mut self,
-        pick: impl FnOnce(&mut StepParams) -> (&mut T, &mut T),
+        pick: impl FnOnce(&mut StepSlots) -> (&mut S, &mut S),
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
     }
@@ -1328,7 +1348,9 @@ impl StepParamsMut<'_> {
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -1371,10 +1393,10 @@ impl<'a> StepZeroNode<'a> {
     pub fn set_2d<__CgDst, __CgValue>(
         &mut self,
         dst: __CgDst,
-        pitch: usize,
+        pitch: ::core::primitive::usize,
         value: __CgValue,
-        width: usize,
-        height: usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
@@ -1386,12 +1408,14 @@ impl<'a> StepZeroNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.zero, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.zero)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1451,12 +1475,14 @@ impl<'a> StepScaleNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.scale, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.scale)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1516,11 +1542,11 @@ impl<'a> StepBackNode<'a> {
     pub fn set_2d<__CgSrc, __CgDst>(
         &mut self,
         src: __CgSrc,
-        src_pitch: usize,
+        src_pitch: ::core::primitive::usize,
         dst: __CgDst,
-        dst_pitch: usize,
-        width: usize,
-        height: usize,
+        dst_pitch: ::core::primitive::usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
@@ -1532,12 +1558,14 @@ impl<'a> StepBackNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.back, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.back)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1597,7 +1625,7 @@ impl<'a> StepLogNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -1606,7 +1634,9 @@ impl<'a> StepLogNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {

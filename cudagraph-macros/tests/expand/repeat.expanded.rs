@@ -114,7 +114,7 @@ struct Decode {
         ::cudagraph_runtime::__private::ManuallyDrop<__DecodeNodes>,
     >,
     state: __DecodeState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -181,7 +181,7 @@ impl Decode {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"94\" height=\"560\" viewBox=\"0 0 94 560\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Decode: 8 nodes, 7 edges</title><defs><marker id=\"cg9c77e377\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cg9c77e377)\"><path d=\"M47 48V80\"/><path d=\"M47 120V152\"/><path d=\"M47 192V224\"/><path d=\"M47 264V296\"/><path d=\"M47 336V368\"/><path d=\"M47 408V440\"/><path d=\"M47 480V512\"/></g><rect x=\"17\" y=\"8\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"47\" y=\"25\" fill=\"#111\">embed</text><text x=\"47\" y=\"41\" font-size=\"11\" fill=\"#374151\">memset</text><rect x=\"8\" y=\"80\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"47\" y=\"97\" fill=\"#111\">attn[0]</text><text x=\"47\" y=\"113\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"12\" y=\"152\" width=\"70\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"47\" y=\"169\" fill=\"#111\">mlp[0]</text><text x=\"47\" y=\"185\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"8\" y=\"224\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"47\" y=\"241\" fill=\"#111\">attn[1]</text><text x=\"47\" y=\"257\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"12\" y=\"296\" width=\"70\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"47\" y=\"313\" fill=\"#111\">mlp[1]</text><text x=\"47\" y=\"329\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"8\" y=\"368\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"47\" y=\"385\" fill=\"#111\">attn[2]</text><text x=\"47\" y=\"401\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"12\" y=\"440\" width=\"70\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"47\" y=\"457\" fill=\"#111\">mlp[2]</text><text x=\"47\" y=\"473\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"18\" y=\"512\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dcfce7\" stroke=\"#15803d\"/><text x=\"47\" y=\"529\" fill=\"#111\">head</text><text x=\"47\" y=\"545\" font-size=\"11\" fill=\"#374151\">memcpy</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -301,12 +301,12 @@ impl Decode {
         ids: &mut ::cudagraph_runtime::__private::Vec<
             ::cudagraph_runtime::__private::NodeId,
         >,
-        from: usize,
-        to: usize,
+        from: ::core::primitive::usize,
+        to: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         for index in from..to {
             #[allow(unused_variables)]
-            let l: usize = index;
+            let l: ::core::primitive::usize = index;
             let pos = ids.len();
             (nodes.attn[index], launches.attn[index]) = ::cudagraph_runtime::__private::add_node(
                 __cg_graph,
@@ -385,9 +385,11 @@ impl Decode {
     /// The dependencies of every node, by position: those of the node at position
     /// `p` are `__CG_DEPS[__CG_DEP_START[p]..__CG_DEP_START[p + 1]]`.
     #[doc(hidden)]
-    const __CG_DEPS: &'static [u32] = &[0u32, 1u32, 2u32, 3u32, 4u32, 5u32, 6u32];
+    const __CG_DEPS: &'static [::core::primitive::u32] = &[
+        0u32, 1u32, 2u32, 3u32, 4u32, 5u32, 6u32,
+    ];
     #[doc(hidden)]
-    const __CG_DEP_START: &'static [u32] = &[
+    const __CG_DEP_START: &'static [::core::primitive::u32] = &[
         0u32, 0u32, 1u32, 2u32, 3u32, 4u32, 5u32, 6u32, 7u32,
     ];
     /// The runtime graph.
@@ -474,7 +476,7 @@ impl Decode {
     )]
     fn __cg_eval_attn<'__cg_p>(
         __cg_params: &'__cg_p DecodeParams,
-        index: usize,
+        index: ::core::primitive::usize,
     ) -> (
         &'__cg_p ::cudagraph_runtime::__private::Kernel<
             (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
@@ -507,7 +509,7 @@ impl Decode {
         let scale = (&::cudagraph_runtime::__private::Bind(&__cg_params.scale))
             .__cg_bind();
         #[allow(unused_variables, clippy::redundant_locals)]
-        let l: usize = index;
+        let l: ::core::primitive::usize = index;
         #[allow(unused_variables, clippy::redundant_locals)]
         #[allow(clippy::needless_borrow)]
         let x = (&::cudagraph_runtime::__private::Bind(&__cg_params.x)).__cg_bind();
@@ -551,7 +553,7 @@ impl Decode {
     )]
     fn __cg_eval_mlp<'__cg_p>(
         __cg_params: &'__cg_p DecodeParams,
-        index: usize,
+        index: ::core::primitive::usize,
     ) -> (
         &'__cg_p ::cudagraph_runtime::__private::Kernel<
             (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
@@ -583,7 +585,7 @@ impl Decode {
         #[allow(clippy::needless_borrow)]
         let h = (&::cudagraph_runtime::__private::Bind(&__cg_params.h)).__cg_bind();
         #[allow(unused_variables, clippy::redundant_locals)]
-        let l: usize = index;
+        let l: ::core::primitive::usize = index;
         #[allow(unused_variables, clippy::redundant_locals)]
         #[allow(clippy::needless_borrow)]
         let x = (&::cudagraph_runtime::__private::Bind(&__cg_params.x)).__cg_bind();
@@ -653,7 +655,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Decode {
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Decode {
-    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<
+        &'static ::core::primitive::str,
+    > = {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{
             ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
@@ -661,11 +665,13 @@ impl ::cudagraph_runtime::__private::BodyRules for Decode {
         ::cudagraph_runtime::__private::first_forbidden(&[])
     };
 }
-impl ::cudagraph_runtime::__private::ChildGraph for Decode {
+unsafe impl ::cudagraph_runtime::__private::ChildGraph for Decode {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
         &self.graph
     }
-    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+    fn identity(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
@@ -772,7 +778,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &DecodeParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Decode::__cg_check_overlaps(__cg_params)?;
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
@@ -890,7 +896,7 @@ The node is declared in a `for` loop: this is the handle of its instance of iter
 `Error::Invalid` when `l` is 3 or more.*/
     pub fn attn(
         &mut self,
-        l: usize,
+        l: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<DecodeAttnNode<'_>> {
         ::cudagraph_runtime::__private::instance("attn", l, 3usize)?;
         ::cudagraph_runtime::__private::Result::Ok(DecodeAttnNode {
@@ -907,7 +913,7 @@ The node is declared in a `for` loop: this is the handle of its instance of iter
 `Error::Invalid` when `l` is 3 or more.*/
     pub fn mlp(
         &mut self,
-        l: usize,
+        l: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<DecodeMlpNode<'_>> {
         ::cudagraph_runtime::__private::instance("mlp", l, 3usize)?;
         ::cudagraph_runtime::__private::Result::Ok(DecodeMlpNode {
@@ -998,13 +1004,68 @@ impl Decode {
         }
     }
 }
-impl ::cudagraph_runtime::__private::Tracked for DecodeExec {
+///The params of a [`DecodeParams`] as [`DecodeParamsMut::swap`] names them: a field per param, of the same name, holding no value (a `Slot` per param, an array of them per array param whose elements are params of their own). Given to `swap`'s `pick` instead of the params, so that it names the two to swap and cannot change any: `|p| (&mut p.x, &mut p.x_new)`. None can be made outside `swap`.
+#[repr(C)]
+#[allow(clippy::type_complexity)]
+struct DecodeSlots {
+    ///Param [`layer`](DecodeParams::layer), to swap.
+    pub layer: ::cudagraph_runtime::__private::Slot<
+        Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    >,
+    ///Param [`w`](DecodeParams::w), to swap.
+    pub w: [::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>; LAYERS],
+    ///Param [`x`](DecodeParams::x), to swap.
+    pub x: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`h`](DecodeParams::h), to swap.
+    pub h: [::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>; LAYERS],
+    ///Param [`scale`](DecodeParams::scale), to swap.
+    pub scale: [::cudagraph_runtime::__private::Slot<f32>; LAYERS],
+    ///Param [`n`](DecodeParams::n), to swap.
+    pub n: ::cudagraph_runtime::__private::Slot<u32>,
+}
+const _: () = {
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(DecodeSlots, layer) == 0usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(DecodeSlots, w) == 1usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(DecodeSlots, x) == 4usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(DecodeSlots, h) == 5usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(DecodeSlots, scale) == 8usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(DecodeSlots, n) == 11usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::size_of:: < DecodeSlots > () == 12usize
+    );
+};
+impl ::cudagraph_runtime::__private::fmt::Debug for DecodeSlots {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("DecodeSlots").finish_non_exhaustive()
+    }
+}
+unsafe impl ::cudagraph_runtime::__private::Tracked for DecodeExec {
     type Params = DecodeParams;
-    const NAME: &'static str = "DecodeExec";
+    type Slots = DecodeSlots;
+    const NAME: &'static ::core::primitive::str = "DecodeExec";
     #[allow(clippy::type_complexity)]
     const UPDATES: &'static [(
-        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
-        u32,
+        fn(
+            &mut Self,
+            ::core::primitive::usize,
+            ::cudagraph_runtime::__private::Internal,
+        ) -> ::cudagraph_runtime::__private::Result<()>,
+        ::core::primitive::u32,
     )] = &[
         (Self::__cg_update_node_0, 0u32),
         (Self::__cg_update_node_1, 0u32),
@@ -1015,7 +1076,10 @@ impl ::cudagraph_runtime::__private::Tracked for DecodeExec {
         (Self::__cg_update_node_2, 2u32),
         (Self::__cg_update_node_7, 0u32),
     ];
-    const READERS: &'static [(&'static [u32], bool)] = &[
+    const READERS: &'static [(
+        &'static [::core::primitive::u32],
+        ::core::primitive::bool,
+    )] = &[
         (&[1u32, 2u32, 3u32, 4u32, 5u32, 6u32], false),
         (&[7u32], false),
         (&[], false),
@@ -1030,21 +1094,43 @@ impl ::cudagraph_runtime::__private::Tracked for DecodeExec {
         (&[1u32, 2u32, 3u32, 4u32, 5u32, 6u32], false),
     ];
     #[inline(always)]
-    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+    fn tracker(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut ::cudagraph_runtime::__private::Tracker {
         &mut self.tracker
     }
     #[inline(always)]
-    fn params_mut(&mut self) -> &mut DecodeParams {
+    fn params_mut(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut DecodeParams {
         &mut self.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Decode::__cg_check_overlaps(&self.state.params)
     }
+    #[inline]
+    fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize..12usize => Self::__cg_slot_offset_0(slot),
+            _ => ::core::unreachable!(),
+        }
+    }
     #[allow(unused_variables)]
-    fn write_indirect(&mut self, param: usize) {}
+    fn write_indirect(
+        &mut self,
+        param: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {}
     #[inline]
     #[allow(unused_variables)]
-    fn sync(&mut self, param: usize, commit: bool) {
+    fn sync(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {
         match param {
             0usize..12usize => self.__cg_sync_0(param, commit),
             _ => {}
@@ -1054,28 +1140,10 @@ impl ::cudagraph_runtime::__private::Tracked for DecodeExec {
     fn sync_children(
         &mut self,
         how: ::cudagraph_runtime::__private::SyncChildren,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    fn slots_at(
-        __cg_params: &DecodeParams,
-        offset: usize,
-        len: usize,
-    ) -> ::cudagraph_runtime::__private::Range<usize> {
-        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-        > = ::cudagraph_runtime::__private::OnceLock::new();
-        let found = LAYOUT
-            .get_or_init(|| {
-                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
-                    6usize,
-                );
-                Self::__cg_layout_0(__cg_params, &mut layout);
-                layout.sort_unstable();
-                layout
-            });
-        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1098,7 +1166,7 @@ impl DecodeExec {
 */
     pub fn set_w(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("w", index, 3usize)?;
@@ -1124,7 +1192,7 @@ impl DecodeExec {
 */
     pub fn set_h(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("h", index, 3usize)?;
@@ -1138,7 +1206,7 @@ impl DecodeExec {
 */
     pub fn set_scale(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         value: f32,
     ) -> ::cudagraph_runtime::__private::Result<f32> {
         ::cudagraph_runtime::__private::element("scale", index, 3usize)?;
@@ -1159,14 +1227,19 @@ impl DecodeExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(
+        &mut self,
+        _: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &DecodeParams = &self.state.params;
         self.exec
@@ -1177,11 +1250,12 @@ impl DecodeExec {
     #[allow(unused_variables)]
     fn __cg_update_node_1(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &DecodeParams = &self.state.params;
         #[allow(unused_variables)]
-        let l: usize = index;
+        let l: ::core::primitive::usize = index;
         let (kernel, config, args) = Decode::__cg_eval_attn(__cg_params, index);
         self.exec.set_kernel(self.nodes.attn[index], kernel, config, args)?;
         self.state.launch.attn[index] = config;
@@ -1191,11 +1265,12 @@ impl DecodeExec {
     #[allow(unused_variables)]
     fn __cg_update_node_2(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &DecodeParams = &self.state.params;
         #[allow(unused_variables)]
-        let l: usize = index;
+        let l: ::core::primitive::usize = index;
         let (kernel, config, args) = Decode::__cg_eval_mlp(__cg_params, index);
         self.exec.set_kernel(self.nodes.mlp[index], kernel, config, args)?;
         self.state.launch.mlp[index] = config;
@@ -1205,76 +1280,44 @@ impl DecodeExec {
     #[allow(unused_variables)]
     fn __cg_update_node_7(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &DecodeParams = &self.state.params;
         self.exec
             .set_memcpy_params(self.nodes.head, Decode::__cg_eval_head(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    #[inline(never)]
-    fn __cg_layout_0(
-        __cg_params: &DecodeParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-    ) {
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.layer,
-                    0u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.w,
-                    1u32,
-                    3u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.x,
-                    4u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.h,
-                    5u32,
-                    3u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.scale,
-                    8u32,
-                    3u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.n,
-                    11u32,
-                    1u32,
-                ),
-            );
+    #[inline]
+    fn __cg_slot_offset_0(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize => ::cudagraph_runtime::__private::offset_of!(DecodeParams, layer),
+            1usize..4usize => {
+                ::cudagraph_runtime::__private::offset_of!(DecodeParams, w)
+                    + (slot - 1usize)
+                        * ::cudagraph_runtime::__private::size_of::<DeviceBuffer<f32>>()
+            }
+            4usize => ::cudagraph_runtime::__private::offset_of!(DecodeParams, x),
+            5usize..8usize => {
+                ::cudagraph_runtime::__private::offset_of!(DecodeParams, h)
+                    + (slot - 5usize)
+                        * ::cudagraph_runtime::__private::size_of::<DeviceBuffer<f32>>()
+            }
+            8usize..11usize => {
+                ::cudagraph_runtime::__private::offset_of!(DecodeParams, scale)
+                    + (slot - 8usize) * ::cudagraph_runtime::__private::size_of::<f32>()
+            }
+            11usize => ::cudagraph_runtime::__private::offset_of!(DecodeParams, n),
+            _ => ::core::unreachable!(),
+        }
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             0usize => {
                 if commit {
@@ -1400,7 +1443,7 @@ impl DecodeParamsMut<'_> {
     #[inline]
     pub fn set_w(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("w", index, 3usize)?;
@@ -1425,7 +1468,7 @@ impl DecodeParamsMut<'_> {
     #[inline]
     pub fn set_h(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("h", index, 3usize)?;
@@ -1440,7 +1483,7 @@ impl DecodeParamsMut<'_> {
     #[inline]
     pub fn set_scale(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         value: f32,
     ) -> ::cudagraph_runtime::__private::Result<f32> {
         ::cudagraph_runtime::__private::element("scale", index, 3usize)?;
@@ -1461,13 +1504,12 @@ impl DecodeParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 11usize);
         old
     }
-    /// Swaps two params of one type (or parts of params), picked by `pick`
-    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
-    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
-    /// param's heap data): which param changed could not be known.
-    pub fn swap<T>(
+    /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`DecodeSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
+
+Never refused for slots of the struct `pick` is given (its signature allows no other).*/
+    pub fn swap<S: ::cudagraph_runtime::__private::Pick>(
         &mut self,
-        pick: impl FnOnce(&mut DecodeParams) -> (&mut T, &mut T),
+        pick: impl FnOnce(&mut DecodeSlots) -> (&mut S, &mut S),
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
     }
@@ -1476,7 +1518,9 @@ impl DecodeParamsMut<'_> {
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -1519,10 +1563,10 @@ impl<'a> DecodeEmbedNode<'a> {
     pub fn set_2d<__CgDst, __CgValue>(
         &mut self,
         dst: __CgDst,
-        pitch: usize,
+        pitch: ::core::primitive::usize,
         value: __CgValue,
-        width: usize,
-        height: usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
@@ -1534,12 +1578,14 @@ impl<'a> DecodeEmbedNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.embed, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.embed)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1562,10 +1608,10 @@ impl ::cudagraph_runtime::__private::fmt::Debug for DecodeEmbedNode<'_> {
 ///Update handle of node `attn[l]` of [`DecodeExec`] (`kernel layer<<<n.div_ceil(256), 256>>>(n, scale[l], x, h[l])`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
 struct DecodeAttnNode<'a> {
     exec: &'a mut DecodeExec,
-    index: usize,
+    index: ::core::primitive::usize,
 }
 impl<'a> DecodeAttnNode<'a> {
-    const __CG_POSITIONS: [usize; 3usize] = [1usize, 3usize, 5usize];
+    const __CG_POSITIONS: [::core::primitive::usize; 3usize] = [1usize, 3usize, 5usize];
     ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
     pub fn set(
         &mut self,
@@ -1605,12 +1651,14 @@ impl<'a> DecodeAttnNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.attn[self.index], enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.attn[self.index])
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1635,10 +1683,10 @@ impl ::cudagraph_runtime::__private::fmt::Debug for DecodeAttnNode<'_> {
 ///Update handle of node `mlp[l]` of [`DecodeExec`] (`kernel layer<<<n.div_ceil(256), 256>>>(n, 1.0, h[l], x)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
 struct DecodeMlpNode<'a> {
     exec: &'a mut DecodeExec,
-    index: usize,
+    index: ::core::primitive::usize,
 }
 impl<'a> DecodeMlpNode<'a> {
-    const __CG_POSITIONS: [usize; 3usize] = [2usize, 4usize, 6usize];
+    const __CG_POSITIONS: [::core::primitive::usize; 3usize] = [2usize, 4usize, 6usize];
     ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
     pub fn set(
         &mut self,
@@ -1678,12 +1726,14 @@ impl<'a> DecodeMlpNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.mlp[self.index], enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.mlp[self.index])
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1745,11 +1795,11 @@ impl<'a> DecodeHeadNode<'a> {
     pub fn set_2d<__CgSrc, __CgDst>(
         &mut self,
         src: __CgSrc,
-        src_pitch: usize,
+        src_pitch: ::core::primitive::usize,
         dst: __CgDst,
-        dst_pitch: usize,
-        width: usize,
-        height: usize,
+        dst_pitch: ::core::primitive::usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
@@ -1761,12 +1811,14 @@ impl<'a> DecodeHeadNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.head, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.head)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1881,7 +1933,7 @@ struct Sides {
         ::cudagraph_runtime::__private::ManuallyDrop<__SidesNodes>,
     >,
     state: __SidesState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -1925,7 +1977,7 @@ impl Sides {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"358\" height=\"56\" viewBox=\"0 0 358 56\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Sides: 4 nodes, 0 edges</title><rect x=\"8\" y=\"8\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"47\" y=\"25\" fill=\"#111\">side[0]</text><text x=\"47\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"102\" y=\"8\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"141\" y=\"25\" fill=\"#111\">side[1]</text><text x=\"141\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"196\" y=\"8\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"235\" y=\"25\" fill=\"#111\">side[2]</text><text x=\"235\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"290\" y=\"8\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"320\" y=\"25\" fill=\"#111\">other</text><text x=\"320\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -2024,12 +2076,12 @@ impl Sides {
         ids: &mut ::cudagraph_runtime::__private::Vec<
             ::cudagraph_runtime::__private::NodeId,
         >,
-        from: usize,
-        to: usize,
+        from: ::core::primitive::usize,
+        to: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         for index in from..to {
             #[allow(unused_variables)]
-            let i: usize = index;
+            let i: ::core::primitive::usize = index;
             let pos = ids.len();
             (nodes.side[index], launches.side[index]) = ::cudagraph_runtime::__private::add_node(
                 __cg_graph,
@@ -2082,9 +2134,11 @@ impl Sides {
     /// The dependencies of every node, by position: those of the node at position
     /// `p` are `__CG_DEPS[__CG_DEP_START[p]..__CG_DEP_START[p + 1]]`.
     #[doc(hidden)]
-    const __CG_DEPS: &'static [u32] = &[];
+    const __CG_DEPS: &'static [::core::primitive::u32] = &[];
     #[doc(hidden)]
-    const __CG_DEP_START: &'static [u32] = &[0u32, 0u32, 0u32, 0u32, 0u32];
+    const __CG_DEP_START: &'static [::core::primitive::u32] = &[
+        0u32, 0u32, 0u32, 0u32, 0u32,
+    ];
     /// The runtime graph.
     pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
         &self.graph
@@ -2108,7 +2162,7 @@ impl Sides {
                 &[::cudagraph_runtime::__private::WRITE],
             ),
         ) {
-            const ELEMENTS: &[(usize, usize)] = &[
+            const ELEMENTS: &[(::core::primitive::usize, ::core::primitive::usize)] = &[
                 (0usize, 0usize),
                 (1usize, 1usize),
                 (2usize, 2usize),
@@ -2141,7 +2195,12 @@ impl Sides {
                 &[::cudagraph_runtime::__private::WRITE],
             ),
         ) {
-            const PAIRS: &[(usize, usize, usize, usize)] = &[
+            const PAIRS: &[(
+                ::core::primitive::usize,
+                ::core::primitive::usize,
+                ::core::primitive::usize,
+                ::core::primitive::usize,
+            )] = &[
                 (0usize, 0usize, 3usize, 0usize),
                 (1usize, 1usize, 3usize, 0usize),
                 (2usize, 2usize, 3usize, 0usize),
@@ -2226,7 +2285,7 @@ impl Sides {
     )]
     fn __cg_eval_side<'__cg_p>(
         __cg_params: &'__cg_p SidesParams,
-        index: usize,
+        index: ::core::primitive::usize,
     ) -> (
         &'__cg_p ::cudagraph_runtime::__private::Kernel<(u32, f32, DevicePtrMut<f32>)>,
         ::cudagraph_runtime::__private::LaunchConfig,
@@ -2252,7 +2311,7 @@ impl Sides {
         #[allow(clippy::needless_borrow)]
         let g = (&::cudagraph_runtime::__private::Bind(&__cg_params.g)).__cg_bind();
         #[allow(unused_variables, clippy::redundant_locals)]
-        let i: usize = index;
+        let i: ::core::primitive::usize = index;
         let config = ::cudagraph_runtime::__private::launch(1, 32, 0);
         let args = (
             ::cudagraph_runtime::__private::KernelArgPart::<'static, u32, _>::new(n),
@@ -2335,7 +2394,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Sides {
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Sides {
-    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<
+        &'static ::core::primitive::str,
+    > = {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{
             ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
@@ -2343,11 +2404,13 @@ impl ::cudagraph_runtime::__private::BodyRules for Sides {
         ::cudagraph_runtime::__private::first_forbidden(&[])
     };
 }
-impl ::cudagraph_runtime::__private::ChildGraph for Sides {
+unsafe impl ::cudagraph_runtime::__private::ChildGraph for Sides {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
         &self.graph
     }
-    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+    fn identity(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
@@ -2452,7 +2515,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &SidesParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Sides::__cg_check_overlaps(__cg_params)?;
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
@@ -2540,7 +2603,7 @@ The node is declared in a `for` loop: this is the handle of its instance of iter
 `Error::Invalid` when `i` is 3 or more.*/
     pub fn side(
         &mut self,
-        i: usize,
+        i: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<SidesSideNode<'_>> {
         ::cudagraph_runtime::__private::instance("side", i, 3usize)?;
         ::cudagraph_runtime::__private::Result::Ok(SidesSideNode {
@@ -2617,20 +2680,62 @@ impl Sides {
         }
     }
 }
-impl ::cudagraph_runtime::__private::Tracked for SidesExec {
+///The params of a [`SidesParams`] as [`SidesParamsMut::swap`] names them: a field per param, of the same name, holding no value (a `Slot` per param, an array of them per array param whose elements are params of their own). Given to `swap`'s `pick` instead of the params, so that it names the two to swap and cannot change any: `|p| (&mut p.x, &mut p.x_new)`. None can be made outside `swap`.
+#[repr(C)]
+#[allow(clippy::type_complexity)]
+struct SidesSlots {
+    ///Param [`scale`](SidesParams::scale), to swap.
+    pub scale: ::cudagraph_runtime::__private::Slot<
+        Kernel<(u32, f32, DevicePtrMut<f32>)>,
+    >,
+    ///Param [`g`](SidesParams::g), to swap.
+    pub g: [::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>; 3],
+    ///Param [`x`](SidesParams::x), to swap.
+    pub x: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`n`](SidesParams::n), to swap.
+    pub n: ::cudagraph_runtime::__private::Slot<u32>,
+}
+const _: () = {
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(SidesSlots, scale) == 0usize
+    );
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(SidesSlots, g) == 1usize);
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(SidesSlots, x) == 4usize);
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(SidesSlots, n) == 5usize);
+    ::core::assert!(
+        ::cudagraph_runtime::__private::size_of:: < SidesSlots > () == 6usize
+    );
+};
+impl ::cudagraph_runtime::__private::fmt::Debug for SidesSlots {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SidesSlots").finish_non_exhaustive()
+    }
+}
+unsafe impl ::cudagraph_runtime::__private::Tracked for SidesExec {
     type Params = SidesParams;
-    const NAME: &'static str = "SidesExec";
+    type Slots = SidesSlots;
+    const NAME: &'static ::core::primitive::str = "SidesExec";
     #[allow(clippy::type_complexity)]
     const UPDATES: &'static [(
-        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
-        u32,
+        fn(
+            &mut Self,
+            ::core::primitive::usize,
+            ::cudagraph_runtime::__private::Internal,
+        ) -> ::cudagraph_runtime::__private::Result<()>,
+        ::core::primitive::u32,
     )] = &[
         (Self::__cg_update_node_0, 0u32),
         (Self::__cg_update_node_0, 1u32),
         (Self::__cg_update_node_0, 2u32),
         (Self::__cg_update_node_3, 0u32),
     ];
-    const READERS: &'static [(&'static [u32], bool)] = &[
+    const READERS: &'static [(
+        &'static [::core::primitive::u32],
+        ::core::primitive::bool,
+    )] = &[
         (&[0u32, 1u32, 2u32, 3u32], false),
         (&[0u32], true),
         (&[1u32], true),
@@ -2639,21 +2744,43 @@ impl ::cudagraph_runtime::__private::Tracked for SidesExec {
         (&[0u32, 1u32, 2u32, 3u32], false),
     ];
     #[inline(always)]
-    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+    fn tracker(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut ::cudagraph_runtime::__private::Tracker {
         &mut self.tracker
     }
     #[inline(always)]
-    fn params_mut(&mut self) -> &mut SidesParams {
+    fn params_mut(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut SidesParams {
         &mut self.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Sides::__cg_check_overlaps(&self.state.params)
     }
+    #[inline]
+    fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize..6usize => Self::__cg_slot_offset_0(slot),
+            _ => ::core::unreachable!(),
+        }
+    }
     #[allow(unused_variables)]
-    fn write_indirect(&mut self, param: usize) {}
+    fn write_indirect(
+        &mut self,
+        param: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {}
     #[inline]
     #[allow(unused_variables)]
-    fn sync(&mut self, param: usize, commit: bool) {
+    fn sync(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {
         match param {
             0usize..6usize => self.__cg_sync_0(param, commit),
             _ => {}
@@ -2663,28 +2790,10 @@ impl ::cudagraph_runtime::__private::Tracked for SidesExec {
     fn sync_children(
         &mut self,
         how: ::cudagraph_runtime::__private::SyncChildren,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    fn slots_at(
-        __cg_params: &SidesParams,
-        offset: usize,
-        len: usize,
-    ) -> ::cudagraph_runtime::__private::Range<usize> {
-        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-        > = ::cudagraph_runtime::__private::OnceLock::new();
-        let found = LAYOUT
-            .get_or_init(|| {
-                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
-                    4usize,
-                );
-                Self::__cg_layout_0(__cg_params, &mut layout);
-                layout.sort_unstable();
-                layout
-            });
-        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -2705,7 +2814,7 @@ impl SidesExec {
 */
     pub fn set_g(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("g", index, 3usize)?;
@@ -2738,18 +2847,23 @@ impl SidesExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(
+        &mut self,
+        _: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SidesParams = &self.state.params;
         #[allow(unused_variables)]
-        let i: usize = index;
+        let i: ::core::primitive::usize = index;
         let (kernel, config, args) = Sides::__cg_eval_side(__cg_params, index);
         self.exec.set_kernel(self.nodes.side[index], kernel, config, args)?;
         self.state.launch.side[index] = config;
@@ -2759,7 +2873,8 @@ impl SidesExec {
     #[allow(unused_variables)]
     fn __cg_update_node_3(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SidesParams = &self.state.params;
         let (kernel, config, args) = Sides::__cg_eval_other(__cg_params);
@@ -2767,51 +2882,27 @@ impl SidesExec {
         self.state.launch.other = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    #[inline(never)]
-    fn __cg_layout_0(
-        __cg_params: &SidesParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-    ) {
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.scale,
-                    0u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.g,
-                    1u32,
-                    3u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.x,
-                    4u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.n,
-                    5u32,
-                    1u32,
-                ),
-            );
+    #[inline]
+    fn __cg_slot_offset_0(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize => ::cudagraph_runtime::__private::offset_of!(SidesParams, scale),
+            1usize..4usize => {
+                ::cudagraph_runtime::__private::offset_of!(SidesParams, g)
+                    + (slot - 1usize)
+                        * ::cudagraph_runtime::__private::size_of::<DeviceBuffer<f32>>()
+            }
+            4usize => ::cudagraph_runtime::__private::offset_of!(SidesParams, x),
+            5usize => ::cudagraph_runtime::__private::offset_of!(SidesParams, n),
+            _ => ::core::unreachable!(),
+        }
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             0usize => {
                 if commit {
@@ -2911,7 +3002,7 @@ impl SidesParamsMut<'_> {
     #[inline]
     pub fn set_g(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("g", index, 3usize)?;
@@ -2942,13 +3033,12 @@ impl SidesParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 5usize);
         old
     }
-    /// Swaps two params of one type (or parts of params), picked by `pick`
-    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
-    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
-    /// param's heap data): which param changed could not be known.
-    pub fn swap<T>(
+    /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`SidesSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
+
+Never refused for slots of the struct `pick` is given (its signature allows no other).*/
+    pub fn swap<S: ::cudagraph_runtime::__private::Pick>(
         &mut self,
-        pick: impl FnOnce(&mut SidesParams) -> (&mut T, &mut T),
+        pick: impl FnOnce(&mut SidesSlots) -> (&mut S, &mut S),
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
     }
@@ -2957,7 +3047,9 @@ impl SidesParamsMut<'_> {
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -2972,10 +3064,10 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SidesParamsMut<'_> {
 ///Update handle of node `side[i]` of [`SidesExec`] (`kernel scale<<<1, 32>>>(n, 2.0, g[i])`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
 struct SidesSideNode<'a> {
     exec: &'a mut SidesExec,
-    index: usize,
+    index: ::core::primitive::usize,
 }
 impl<'a> SidesSideNode<'a> {
-    const __CG_POSITIONS: [usize; 3usize] = [0usize, 1usize, 2usize];
+    const __CG_POSITIONS: [::core::primitive::usize; 3usize] = [0usize, 1usize, 2usize];
     ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
     pub fn set(
         &mut self,
@@ -3013,12 +3105,14 @@ impl<'a> SidesSideNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.side[self.index], enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.side[self.index])
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -3074,12 +3168,14 @@ impl<'a> SidesOtherNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.other, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.other)
     }
     /// The node's runtime handle, for the runtime's own API.

@@ -102,7 +102,7 @@ struct Frame {
         ::cudagraph_runtime::__private::ManuallyDrop<__FrameNodes>,
     >,
     state: __FrameState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -143,7 +143,7 @@ impl Frame {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"142\" height=\"200\" viewBox=\"0 0 142 200\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Frame: 3 nodes, 2 edges</title><defs><marker id=\"cg7d2b6be7\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cg7d2b6be7)\"><path d=\"M71 48V80\"/><path d=\"M71 120V152\"/></g><rect x=\"15\" y=\"8\" width=\"112\" height=\"40\" rx=\"4\" fill=\"#f3f4f6\" stroke=\"#4b5563\"/><text x=\"71\" y=\"25\" fill=\"#111\">ready</text><text x=\"71\" y=\"41\" font-size=\"11\" fill=\"#374151\">semaphore_wait</text><rect x=\"42\" y=\"80\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"71\" y=\"97\" fill=\"#111\">run</text><text x=\"71\" y=\"113\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"8\" y=\"152\" width=\"126\" height=\"40\" rx=\"4\" fill=\"#f3f4f6\" stroke=\"#4b5563\"/><text x=\"71\" y=\"169\" fill=\"#111\">done</text><text x=\"71\" y=\"185\" font-size=\"11\" fill=\"#374151\">semaphore_signal</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -320,7 +320,10 @@ impl Frame {
     )]
     fn __cg_eval_ready<'__cg_p>(
         __cg_params: &'__cg_p FrameParams,
-    ) -> [(&'__cg_p ::cudagraph_runtime::__private::ExternalSemaphore, u64); 1] {
+    ) -> [(
+        &'__cg_p ::cudagraph_runtime::__private::ExternalSemaphore,
+        ::core::primitive::u64,
+    ); 1] {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
         #[allow(unused_variables, clippy::redundant_locals)]
@@ -398,7 +401,10 @@ impl Frame {
     )]
     fn __cg_eval_done<'__cg_p>(
         __cg_params: &'__cg_p FrameParams,
-    ) -> [(&'__cg_p ::cudagraph_runtime::__private::ExternalSemaphore, u64); 1] {
+    ) -> [(
+        &'__cg_p ::cudagraph_runtime::__private::ExternalSemaphore,
+        ::core::primitive::u64,
+    ); 1] {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
         #[allow(unused_variables, clippy::redundant_locals)]
@@ -427,7 +433,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Frame {
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Frame {
-    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<&'static str> = {
+    const FORBIDDEN_IN_BODY: ::cudagraph_runtime::__private::Option<
+        &'static ::core::primitive::str,
+    > = {
         #[allow(unused_imports)]
         use ::cudagraph_runtime::__private::{
             ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
@@ -444,11 +452,13 @@ impl ::cudagraph_runtime::__private::BodyRules for Frame {
         )
     };
 }
-impl ::cudagraph_runtime::__private::ChildGraph for Frame {
+unsafe impl ::cudagraph_runtime::__private::ChildGraph for Frame {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
         &self.graph
     }
-    fn identity(&self) -> ::cudagraph_runtime::__private::Option<u64> {
+    fn identity(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
         ::cudagraph_runtime::__private::Option::Some(self.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
@@ -554,7 +564,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &FrameParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Frame::__cg_check_overlaps(__cg_params)?;
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
@@ -717,19 +727,68 @@ impl Frame {
         }
     }
 }
-impl ::cudagraph_runtime::__private::Tracked for FrameExec {
+///The params of a [`FrameParams`] as [`FrameParamsMut::swap`] names them: a field per param, of the same name, holding no value (a `Slot` per param, an array of them per array param whose elements are params of their own). Given to `swap`'s `pick` instead of the params, so that it names the two to swap and cannot change any: `|p| (&mut p.x, &mut p.x_new)`. None can be made outside `swap`.
+#[repr(C)]
+#[allow(clippy::type_complexity)]
+struct FrameSlots {
+    ///Param [`step`](FrameParams::step), to swap.
+    pub step: ::cudagraph_runtime::__private::Slot<Kernel<(u32, DevicePtrMut<u32>)>>,
+    ///Param [`image`](FrameParams::image), to swap.
+    pub image: ::cudagraph_runtime::__private::Slot<DeviceBuffer<u32>>,
+    ///Param [`n`](FrameParams::n), to swap.
+    pub n: ::cudagraph_runtime::__private::Slot<u32>,
+    ///Param [`frame`](FrameParams::frame), to swap.
+    pub frame: ::cudagraph_runtime::__private::Slot<u64>,
+    ///Param [`sem`](FrameParams::sem), to swap.
+    pub sem: ::cudagraph_runtime::__private::Slot<ExternalSemaphore>,
+}
+const _: () = {
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FrameSlots, step) == 0usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FrameSlots, image) == 1usize
+    );
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(FrameSlots, n) == 2usize);
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FrameSlots, frame) == 3usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(FrameSlots, sem) == 4usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::size_of:: < FrameSlots > () == 5usize
+    );
+};
+impl ::cudagraph_runtime::__private::fmt::Debug for FrameSlots {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("FrameSlots").finish_non_exhaustive()
+    }
+}
+unsafe impl ::cudagraph_runtime::__private::Tracked for FrameExec {
     type Params = FrameParams;
-    const NAME: &'static str = "FrameExec";
+    type Slots = FrameSlots;
+    const NAME: &'static ::core::primitive::str = "FrameExec";
     #[allow(clippy::type_complexity)]
     const UPDATES: &'static [(
-        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
-        u32,
+        fn(
+            &mut Self,
+            ::core::primitive::usize,
+            ::cudagraph_runtime::__private::Internal,
+        ) -> ::cudagraph_runtime::__private::Result<()>,
+        ::core::primitive::u32,
     )] = &[
         (Self::__cg_update_node_0, 0u32),
         (Self::__cg_update_node_1, 0u32),
         (Self::__cg_update_node_2, 0u32),
     ];
-    const READERS: &'static [(&'static [u32], bool)] = &[
+    const READERS: &'static [(
+        &'static [::core::primitive::u32],
+        ::core::primitive::bool,
+    )] = &[
         (&[1u32], false),
         (&[1u32], false),
         (&[1u32], false),
@@ -737,21 +796,43 @@ impl ::cudagraph_runtime::__private::Tracked for FrameExec {
         (&[0u32, 2u32], false),
     ];
     #[inline(always)]
-    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+    fn tracker(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut ::cudagraph_runtime::__private::Tracker {
         &mut self.tracker
     }
     #[inline(always)]
-    fn params_mut(&mut self) -> &mut FrameParams {
+    fn params_mut(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut FrameParams {
         &mut self.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Frame::__cg_check_overlaps(&self.state.params)
     }
+    #[inline]
+    fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize..5usize => Self::__cg_slot_offset_0(slot),
+            _ => ::core::unreachable!(),
+        }
+    }
     #[allow(unused_variables)]
-    fn write_indirect(&mut self, param: usize) {}
+    fn write_indirect(
+        &mut self,
+        param: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {}
     #[inline]
     #[allow(unused_variables)]
-    fn sync(&mut self, param: usize, commit: bool) {
+    fn sync(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {
         match param {
             0usize..5usize => self.__cg_sync_0(param, commit),
             _ => {}
@@ -761,28 +842,10 @@ impl ::cudagraph_runtime::__private::Tracked for FrameExec {
     fn sync_children(
         &mut self,
         how: ::cudagraph_runtime::__private::SyncChildren,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    fn slots_at(
-        __cg_params: &FrameParams,
-        offset: usize,
-        len: usize,
-    ) -> ::cudagraph_runtime::__private::Range<usize> {
-        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-        > = ::cudagraph_runtime::__private::OnceLock::new();
-        let found = LAYOUT
-            .get_or_init(|| {
-                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
-                    5usize,
-                );
-                Self::__cg_layout_0(__cg_params, &mut layout);
-                layout.sort_unstable();
-                layout
-            });
-        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -846,14 +909,19 @@ impl FrameExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(
+        &mut self,
+        _: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FrameParams = &self.state.params;
         self.exec
@@ -864,7 +932,8 @@ impl FrameExec {
     #[allow(unused_variables)]
     fn __cg_update_node_1(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FrameParams = &self.state.params;
         let (kernel, config, args) = Frame::__cg_eval_run(__cg_params);
@@ -876,67 +945,32 @@ impl FrameExec {
     #[allow(unused_variables)]
     fn __cg_update_node_2(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &FrameParams = &self.state.params;
         self.exec
             .set_semaphore_signal(self.nodes.done, Frame::__cg_eval_done(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    #[inline(never)]
-    fn __cg_layout_0(
-        __cg_params: &FrameParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-    ) {
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.step,
-                    0u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.image,
-                    1u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.n,
-                    2u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.frame,
-                    3u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.sem,
-                    4u32,
-                    1u32,
-                ),
-            );
+    #[inline]
+    fn __cg_slot_offset_0(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize => ::cudagraph_runtime::__private::offset_of!(FrameParams, step),
+            1usize => ::cudagraph_runtime::__private::offset_of!(FrameParams, image),
+            2usize => ::cudagraph_runtime::__private::offset_of!(FrameParams, n),
+            3usize => ::cudagraph_runtime::__private::offset_of!(FrameParams, frame),
+            4usize => ::cudagraph_runtime::__private::offset_of!(FrameParams, sem),
+            _ => ::core::unreachable!(),
+        }
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             0usize => {
                 if commit {
@@ -1079,13 +1113,12 @@ impl FrameParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 4usize);
         old
     }
-    /// Swaps two params of one type (or parts of params), picked by `pick`
-    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
-    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
-    /// param's heap data): which param changed could not be known.
-    pub fn swap<T>(
+    /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`FrameSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
+
+Never refused for slots of the struct `pick` is given (its signature allows no other).*/
+    pub fn swap<S: ::cudagraph_runtime::__private::Pick>(
         &mut self,
-        pick: impl FnOnce(&mut FrameParams) -> (&mut T, &mut T),
+        pick: impl FnOnce(&mut FrameSlots) -> (&mut S, &mut S),
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
     }
@@ -1094,7 +1127,9 @@ impl FrameParamsMut<'_> {
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -1114,7 +1149,10 @@ impl<'a> FrameReadyNode<'a> {
     ///Sets the semaphore the node waits for and the value it must reach, for the next launches (`cuGraphExecExternalSemaphoresWaitNodeSetParams`). One semaphore: CUDA cannot change how many semaphores a node waits for. The replaced semaphores stay imported until the launches that may wait for them are done.
     pub fn set(
         &mut self,
-        sems: [(&::cudagraph_runtime::__private::ExternalSemaphore, u64); 1],
+        sems: [(
+            &::cudagraph_runtime::__private::ExternalSemaphore,
+            ::core::primitive::u64,
+        ); 1],
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let set = self.exec.exec.set_semaphore_wait(self.exec.nodes.ready, sems);
         set.map(|()| self.exec.tracker.set_by_handle(0usize))
@@ -1122,7 +1160,7 @@ impl<'a> FrameReadyNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -1131,7 +1169,9 @@ impl<'a> FrameReadyNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -1184,12 +1224,14 @@ impl<'a> FrameRunNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.run, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.run)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1215,7 +1257,10 @@ impl<'a> FrameDoneNode<'a> {
     ///Sets the semaphore the node signals and the value it is set to, for the next launches (`cuGraphExecExternalSemaphoresSignalNodeSetParams`). One semaphore: CUDA cannot change how many semaphores a node signals. The replaced semaphores stay imported until the launches that may signal them are done.
     pub fn set(
         &mut self,
-        sems: [(&::cudagraph_runtime::__private::ExternalSemaphore, u64); 1],
+        sems: [(
+            &::cudagraph_runtime::__private::ExternalSemaphore,
+            ::core::primitive::u64,
+        ); 1],
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let set = self.exec.exec.set_semaphore_signal(self.exec.nodes.done, sems);
         set.map(|()| self.exec.tracker.set_by_handle(2usize))
@@ -1223,7 +1268,7 @@ impl<'a> FrameDoneNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -1232,7 +1277,9 @@ impl<'a> FrameDoneNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {

@@ -124,7 +124,7 @@ struct Solve {
         ::cudagraph_runtime::__private::ManuallyDrop<__SolveNodes>,
     >,
     state: __SolveState,
-    build_id: u64,
+    build_id: ::core::primitive::u64,
 }
 #[doc(hidden)]
 #[allow(non_camel_case_types, dead_code, clippy::type_complexity)]
@@ -193,7 +193,7 @@ impl Solve {
     /// macro ran: the picture in this type's docs. Write it to a `.svg` file or put it
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
-    pub const fn topology_svg() -> &'static str {
+    pub const fn topology_svg() -> &'static ::core::primitive::str {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"138\" height=\"402\" viewBox=\"0 0 138 402\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Solve: 6 nodes, 4 edges</title><defs><marker id=\"cg230f020e\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><rect x=\"8\" y=\"80\" width=\"122\" height=\"314\" rx=\"6\" fill-opacity=\".07\" stroke=\"currentColor\"/><text x=\"16\" y=\"97\" text-anchor=\"start\"><tspan font-weight=\"bold\">solve</tspan>: while</text><rect x=\"22\" y=\"104\" width=\"94\" height=\"282\" rx=\"4\" fill=\"none\" stroke=\"currentColor\" stroke-dasharray=\"4 3\"/><text x=\"28\" y=\"117\" font-size=\"11\" font-style=\"italic\" text-anchor=\"start\">body ×4</text><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cg230f020e)\"><path d=\"M69 48V80\"/><path d=\"M69 162V194\"/><path d=\"M69 234V266\"/><path d=\"M69 306V338\"/></g><rect x=\"39\" y=\"8\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"69\" y=\"25\" fill=\"#111\">start</text><text x=\"69\" y=\"41\" font-size=\"11\" fill=\"#374151\">memset</text><rect x=\"30\" y=\"122\" width=\"78\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"69\" y=\"139\" fill=\"#111\">forward</text><text x=\"69\" y=\"155\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"40\" y=\"194\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"69\" y=\"211\" fill=\"#111\">back</text><text x=\"69\" y=\"227\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"40\" y=\"266\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"69\" y=\"283\" fill=\"#111\">done</text><text x=\"69\" y=\"299\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"40\" y=\"338\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"69\" y=\"355\" fill=\"#111\">tail</text><text x=\"69\" y=\"371\" font-size=\"11\" fill=\"#374151\">memset</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
@@ -281,7 +281,7 @@ impl Solve {
         __cg_params: &SolveParams,
         nodes: &mut __SolveNodes,
         launches: &mut __SolveLaunch,
-        copy: usize,
+        copy: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         (nodes.forward[copy], launches.forward) = ::cudagraph_runtime::__private::add_node(
             __cg_graph,
@@ -361,7 +361,8 @@ impl Solve {
                     let __cg_graph = unsafe {
                         ::cudagraph_runtime::__private::Body::as_graph_mut(body)
                     };
-                    let copy: usize = unrolled.index() as usize;
+                    let copy: ::core::primitive::usize = unrolled.index()
+                        as ::core::primitive::usize;
                     Self::__cg_add_2(__cg_graph, __cg_params, nodes, launches, copy)?;
                     ::cudagraph_runtime::__private::Result::Ok(())
                 },
@@ -770,7 +771,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     pub fn set_params(
         &mut self,
         __cg_params: &SolveParams,
-    ) -> ::cudagraph_runtime::__private::Result<usize> {
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Solve::__cg_check_overlaps(__cg_params)?;
         self.__cg_take_0(__cg_params);
         ::cudagraph_runtime::__private::set_all(self)
@@ -964,13 +965,59 @@ impl Solve {
         }
     }
 }
-impl ::cudagraph_runtime::__private::Tracked for SolveExec {
+///The params of a [`SolveParams`] as [`SolveParamsMut::swap`] names them: a field per param, of the same name, holding no value (a `Slot` per param, an array of them per array param whose elements are params of their own). Given to `swap`'s `pick` instead of the params, so that it names the two to swap and cannot change any: `|p| (&mut p.x, &mut p.x_new)`. None can be made outside `swap`.
+#[repr(C)]
+#[allow(clippy::type_complexity)]
+struct SolveSlots {
+    ///Param [`sweep`](SolveParams::sweep), to swap.
+    pub sweep: ::cudagraph_runtime::__private::Slot<
+        Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
+    >,
+    ///Param [`check`](SolveParams::check), to swap.
+    pub check: ::cudagraph_runtime::__private::Slot<
+        Kernel<(ConditionalHandle, DevicePtr<f32>, u32)>,
+    >,
+    ///Param [`x`](SolveParams::x), to swap.
+    pub x: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`y`](SolveParams::y), to swap.
+    pub y: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
+    ///Param [`n`](SolveParams::n), to swap.
+    pub n: ::cudagraph_runtime::__private::Slot<u32>,
+}
+const _: () = {
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(SolveSlots, sweep) == 0usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::offset_of!(SolveSlots, check) == 1usize
+    );
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(SolveSlots, x) == 2usize);
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(SolveSlots, y) == 3usize);
+    ::core::assert!(::cudagraph_runtime::__private::offset_of!(SolveSlots, n) == 4usize);
+    ::core::assert!(
+        ::cudagraph_runtime::__private::size_of:: < SolveSlots > () == 5usize
+    );
+};
+impl ::cudagraph_runtime::__private::fmt::Debug for SolveSlots {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("SolveSlots").finish_non_exhaustive()
+    }
+}
+unsafe impl ::cudagraph_runtime::__private::Tracked for SolveExec {
     type Params = SolveParams;
-    const NAME: &'static str = "SolveExec";
+    type Slots = SolveSlots;
+    const NAME: &'static ::core::primitive::str = "SolveExec";
     #[allow(clippy::type_complexity)]
     const UPDATES: &'static [(
-        fn(&mut Self, usize) -> ::cudagraph_runtime::__private::Result<()>,
-        u32,
+        fn(
+            &mut Self,
+            ::core::primitive::usize,
+            ::cudagraph_runtime::__private::Internal,
+        ) -> ::cudagraph_runtime::__private::Result<()>,
+        ::core::primitive::u32,
     )] = &[
         (Self::__cg_update_node_0, 0u32),
         (Self::__cg_update_node_1, 0u32),
@@ -979,7 +1026,10 @@ impl ::cudagraph_runtime::__private::Tracked for SolveExec {
         (Self::__cg_update_node_4, 0u32),
         (Self::__cg_update_node_5, 0u32),
     ];
-    const READERS: &'static [(&'static [u32], bool)] = &[
+    const READERS: &'static [(
+        &'static [::core::primitive::u32],
+        ::core::primitive::bool,
+    )] = &[
         (&[2u32, 3u32], false),
         (&[4u32], false),
         (&[0u32, 2u32, 3u32, 4u32], false),
@@ -987,21 +1037,43 @@ impl ::cudagraph_runtime::__private::Tracked for SolveExec {
         (&[2u32, 3u32, 4u32], false),
     ];
     #[inline(always)]
-    fn tracker(&mut self) -> &mut ::cudagraph_runtime::__private::Tracker {
+    fn tracker(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut ::cudagraph_runtime::__private::Tracker {
         &mut self.tracker
     }
     #[inline(always)]
-    fn params_mut(&mut self) -> &mut SolveParams {
+    fn params_mut(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut SolveParams {
         &mut self.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Solve::__cg_check_overlaps(&self.state.params)
     }
+    #[inline]
+    fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize..5usize => Self::__cg_slot_offset_0(slot),
+            _ => ::core::unreachable!(),
+        }
+    }
     #[allow(unused_variables)]
-    fn write_indirect(&mut self, param: usize) {}
+    fn write_indirect(
+        &mut self,
+        param: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {}
     #[inline]
     #[allow(unused_variables)]
-    fn sync(&mut self, param: usize, commit: bool) {
+    fn sync(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) {
         match param {
             0usize..5usize => self.__cg_sync_0(param, commit),
             _ => {}
@@ -1011,28 +1083,10 @@ impl ::cudagraph_runtime::__private::Tracked for SolveExec {
     fn sync_children(
         &mut self,
         how: ::cudagraph_runtime::__private::SyncChildren,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let _ = how;
         ::cudagraph_runtime::__private::Result::Ok(())
-    }
-    fn slots_at(
-        __cg_params: &SolveParams,
-        offset: usize,
-        len: usize,
-    ) -> ::cudagraph_runtime::__private::Range<usize> {
-        static LAYOUT: ::cudagraph_runtime::__private::OnceLock<
-            ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-        > = ::cudagraph_runtime::__private::OnceLock::new();
-        let found = LAYOUT
-            .get_or_init(|| {
-                let mut layout = ::cudagraph_runtime::__private::Vec::with_capacity(
-                    5usize,
-                );
-                Self::__cg_layout_0(__cg_params, &mut layout);
-                layout.sort_unstable();
-                layout
-            });
-        ::cudagraph_runtime::__private::find_slots(found, offset, len)
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1100,14 +1154,19 @@ impl SolveExec {
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
-    fn __cg_nothing(&mut self, _: usize) -> ::cudagraph_runtime::__private::Result<()> {
+    fn __cg_nothing(
+        &mut self,
+        _: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_update_node_0(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SolveParams = &self.state.params;
         self.exec
@@ -1118,7 +1177,8 @@ impl SolveExec {
     #[allow(unused_variables)]
     fn __cg_update_node_1(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SolveParams = &self.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -1127,7 +1187,8 @@ impl SolveExec {
     #[allow(unused_variables)]
     fn __cg_update_node_2(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         for copy in 0..4usize {
             if let ::cudagraph_runtime::__private::Result::Err(error) = self
@@ -1145,7 +1206,7 @@ impl SolveExec {
     #[allow(unused_variables)]
     fn __cg_update_copy_2(
         &mut self,
-        copy: usize,
+        copy: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SolveParams = &self.state.params;
         let (kernel, config, args) = Solve::__cg_eval_forward(__cg_params);
@@ -1157,7 +1218,8 @@ impl SolveExec {
     #[allow(unused_variables)]
     fn __cg_update_node_3(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         for copy in 0..4usize {
             if let ::cudagraph_runtime::__private::Result::Err(error) = self
@@ -1175,7 +1237,7 @@ impl SolveExec {
     #[allow(unused_variables)]
     fn __cg_update_copy_3(
         &mut self,
-        copy: usize,
+        copy: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SolveParams = &self.state.params;
         let (kernel, config, args) = Solve::__cg_eval_back(__cg_params);
@@ -1187,7 +1249,8 @@ impl SolveExec {
     #[allow(unused_variables)]
     fn __cg_update_node_4(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SolveParams = &self.state.params;
         let (kernel, config, args) = Solve::__cg_eval_done(__cg_params, self.nodes.more);
@@ -1199,7 +1262,8 @@ impl SolveExec {
     #[allow(unused_variables)]
     fn __cg_update_node_5(
         &mut self,
-        index: usize,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         for copy in 0..4usize {
             if let ::cudagraph_runtime::__private::Result::Err(error) = self
@@ -1217,7 +1281,7 @@ impl SolveExec {
     #[allow(unused_variables)]
     fn __cg_update_copy_5(
         &mut self,
-        copy: usize,
+        copy: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let __cg_params: &SolveParams = &self.state.params;
         self.exec
@@ -1227,60 +1291,24 @@ impl SolveExec {
             )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
-    #[inline(never)]
-    fn __cg_layout_0(
-        __cg_params: &SolveParams,
-        layout: &mut ::cudagraph_runtime::__private::Vec<(usize, usize, u32, u32)>,
-    ) {
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.sweep,
-                    0u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.check,
-                    1u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.x,
-                    2u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.y,
-                    3u32,
-                    1u32,
-                ),
-            );
-        layout
-            .push(
-                ::cudagraph_runtime::__private::field_layout(
-                    __cg_params,
-                    &__cg_params.n,
-                    4u32,
-                    1u32,
-                ),
-            );
+    #[inline]
+    fn __cg_slot_offset_0(slot: ::core::primitive::usize) -> ::core::primitive::usize {
+        match slot {
+            0usize => ::cudagraph_runtime::__private::offset_of!(SolveParams, sweep),
+            1usize => ::cudagraph_runtime::__private::offset_of!(SolveParams, check),
+            2usize => ::cudagraph_runtime::__private::offset_of!(SolveParams, x),
+            3usize => ::cudagraph_runtime::__private::offset_of!(SolveParams, y),
+            4usize => ::cudagraph_runtime::__private::offset_of!(SolveParams, n),
+            _ => ::core::unreachable!(),
+        }
     }
     #[inline(never)]
     #[allow(unused_variables)]
-    fn __cg_sync_0(&mut self, param: usize, commit: bool) {
+    fn __cg_sync_0(
+        &mut self,
+        param: ::core::primitive::usize,
+        commit: ::core::primitive::bool,
+    ) {
         match param {
             0usize => {
                 if commit {
@@ -1434,13 +1462,12 @@ impl SolveParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 4usize);
         old
     }
-    /// Swaps two params of one type (or parts of params), picked by `pick`
-    /// (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them.
-    /// Refused, with nothing changed, when `pick` returns memory outside the params (a
-    /// param's heap data): which param changed could not be known.
-    pub fn swap<T>(
+    /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`SolveSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
+
+Never refused for slots of the struct `pick` is given (its signature allows no other).*/
+    pub fn swap<S: ::cudagraph_runtime::__private::Pick>(
         &mut self,
-        pick: impl FnOnce(&mut SolveParams) -> (&mut T, &mut T),
+        pick: impl FnOnce(&mut SolveSlots) -> (&mut S, &mut S),
     ) -> ::cudagraph_runtime::__private::Result<()> {
         ::cudagraph_runtime::__private::stage_swap(self.exec, pick)
     }
@@ -1449,7 +1476,9 @@ impl SolveParamsMut<'_> {
     /// node, and the changes are undone (the params get back the values the nodes were
     /// last updated from, the nodes updated before the refusal are set back, nothing
     /// stays pending), so the executable runs as it did before them.
-    pub fn apply(self) -> ::cudagraph_runtime::__private::Result<usize> {
+    pub fn apply(
+        self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         ::cudagraph_runtime::__private::apply(self.exec)
     }
 }
@@ -1492,10 +1521,10 @@ impl<'a> SolveStartNode<'a> {
     pub fn set_2d<__CgDst, __CgValue>(
         &mut self,
         dst: __CgDst,
-        pitch: usize,
+        pitch: ::core::primitive::usize,
         value: __CgValue,
-        width: usize,
-        height: usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
@@ -1507,12 +1536,14 @@ impl<'a> SolveStartNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.start, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.start)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1540,7 +1571,7 @@ impl<'a> SolveSolveNode<'a> {
     #[doc(hidden)]
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
@@ -1549,7 +1580,9 @@ impl<'a> SolveSolveNode<'a> {
         match <&'a () as ::cudagraph_runtime::__private::CanEnableDisable>::NEVER {}
     }
     #[doc(hidden)]
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool>
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool>
     where
         &'a (): ::cudagraph_runtime::__private::CanEnableDisable,
     {
@@ -1643,7 +1676,7 @@ impl<'a> SolveForwardNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let was = self.exec.exec.is_enabled(self.exec.nodes.forward[0])?;
         for copy in 0..4usize {
@@ -1664,7 +1697,9 @@ impl<'a> SolveForwardNode<'a> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.forward[0])
     }
     /// The runtime handles of the node's copies, one per copy of the unrolled body
@@ -1762,7 +1797,7 @@ impl<'a> SolveBackNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let was = self.exec.exec.is_enabled(self.exec.nodes.back[0])?;
         for copy in 0..4usize {
@@ -1780,7 +1815,9 @@ impl<'a> SolveBackNode<'a> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.back[0])
     }
     /// The runtime handles of the node's copies, one per copy of the unrolled body
@@ -1839,12 +1876,14 @@ impl<'a> SolveDoneNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         self.exec.exec.set_enabled(self.exec.nodes.done, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.done)
     }
     /// The node's runtime handle, for the runtime's own API.
@@ -1909,10 +1948,10 @@ impl<'a> SolveTailNode<'a> {
     pub fn set_2d<__CgDst, __CgValue>(
         &mut self,
         dst: __CgDst,
-        pitch: usize,
+        pitch: ::core::primitive::usize,
         value: __CgValue,
-        width: usize,
-        height: usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
     ) -> ::cudagraph_runtime::__private::Result<()>
     where
         &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
@@ -1924,7 +1963,7 @@ impl<'a> SolveTailNode<'a> {
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
     pub fn set_enabled(
         &mut self,
-        enabled: bool,
+        enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         let was = self.exec.exec.is_enabled(self.exec.nodes.tail[0])?;
         for copy in 0..4usize {
@@ -1942,7 +1981,9 @@ impl<'a> SolveTailNode<'a> {
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
-    pub fn is_enabled(&self) -> ::cudagraph_runtime::__private::Result<bool> {
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
         self.exec.exec.is_enabled(self.exec.nodes.tail[0])
     }
     /// The runtime handles of the node's copies, one per copy of the unrolled body

@@ -9,6 +9,16 @@ use crate::Graph;
 /// A graph a child node can embed: a runtime [`Graph`] (whose memory and conditional nodes are
 /// refused when the node is added) or a graph declared with `cuda_graph!` without memory or
 /// conditional nodes.
+///
+/// # Safety
+///
+/// What `set_params` and the memory check conclude rests on it: `graph` returns the same graph
+/// every time it is called on one value; [`identity`](ChildGraph::identity) returns `Some` only
+/// if every value with that identity embeds a graph of the same nodes on the same memory (two
+/// values of one identity are not compared further: `set_params` keeps the one it has, while
+/// the memory check has judged the new one); and [`duplicate`](ChildGraph::duplicate) returns a
+/// value of the same graph and identity. Implemented by the runtime's [`Graph`] and by the
+/// graphs `cuda_graph!` declares.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be embedded as a child graph",
     label = "a child node embeds a `Graph`, or a graph declared with `cuda_graph!` without memory or conditional nodes",
@@ -18,7 +28,7 @@ use crate::Graph;
     note = "CUDA embeds a child graph by cloning it, and cannot clone conditional nodes: declare \
             the conditional nodes in the parent graph"
 )]
-pub trait ChildGraph {
+pub unsafe trait ChildGraph {
     /// The graph.
     fn graph(&self) -> &Graph<'static>;
     /// An identity that changes whenever the graph may have: a graph declared with `cuda_graph!`
@@ -33,7 +43,9 @@ pub trait ChildGraph {
         Self: Sized;
 }
 
-impl ChildGraph for Graph<'static> {
+// SAFETY: `graph` is the graph itself; no identity, so `set_params` compares nothing and
+// takes every new value; `duplicate` clones the graph (`cuGraphClone`).
+unsafe impl ChildGraph for Graph<'static> {
     #[inline(always)]
     fn graph(&self) -> &Graph<'static> {
         self
@@ -47,7 +59,8 @@ impl ChildGraph for Graph<'static> {
     }
 }
 
-impl<G: ChildGraph + ?Sized> ChildGraph for &G {
+// SAFETY: as `G`'s (a reference's duplicate is the same reference).
+unsafe impl<G: ChildGraph + ?Sized> ChildGraph for &G {
     #[inline(always)]
     fn graph(&self) -> &Graph<'static> {
         (**self).graph()

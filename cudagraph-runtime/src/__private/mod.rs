@@ -7,9 +7,9 @@
 //!
 //! The helpers are grouped by node kind (`kernel`, `memset`, `memcpy`, `host`, `child`, `capture`,
 //! `event`, `semaphore`, `mem`), beside `bind` (params as locals, change detection), `memory` (memory params),
-//! `forbidden` (updates CUDA forbids), `param_class` (what a param's type asks of it) and
-//! `tracked` (the params an executable owns, and the nodes behind each), `repeat` (the nodes of
-//! `for` loops).
+//! `forbidden` (updates CUDA forbids), `param_class` (what a param's type asks of it),
+//! `tracked` (the params an executable owns, and the nodes behind each), `swap` (a swap of two
+//! params, named by slot tokens), `repeat` (the nodes of `for` loops).
 
 pub use crate::*;
 // Named by the hidden methods of public traits; not part of the API.
@@ -23,7 +23,7 @@ pub use std::boxed::Box;
 pub use std::clone::Clone;
 pub use std::default::Default;
 pub use std::fmt;
-pub use std::mem::{replace, swap, ManuallyDrop};
+pub use std::mem::{offset_of, replace, size_of, swap, ManuallyDrop};
 pub use std::ops::{Deref, DerefMut, Range};
 pub use std::option::Option;
 pub use std::sync::{Arc, OnceLock};
@@ -46,6 +46,7 @@ mod memset;
 mod param_class;
 mod repeat;
 mod semaphore;
+mod swap;
 mod tracked;
 
 pub use bind::*;
@@ -65,4 +66,5 @@ pub use memset::*;
 pub use param_class::*;
 pub use repeat::*;
 pub use semaphore::*;
+pub use swap::*;
 pub use tracked::*;

@@ -355,7 +355,7 @@ impl Gen<'_> {
         // In an unrolled body, every function also gets the copy it adds.
         let copy = moved(&local("copy"), here);
         let (copy_param, copy_arg) = if members.iter().any(|n| n.copies.is_some()) {
-            (quote!(#copy: usize,), quote!(#copy,))
+            (quote!(#copy: ::core::primitive::usize,), quote!(#copy,))
         } else {
             (TokenStream::new(), TokenStream::new())
         };
@@ -443,13 +443,13 @@ impl Gen<'_> {
                 #nodes: &mut #nodes_ty,
                 #launches: &mut #launch_ty,
                 #ids: &mut #p::Vec<#p::NodeId>,
-                #from: usize,
-                #to: usize,
+                #from: ::core::primitive::usize,
+                #to: ::core::primitive::usize,
             ) -> #p::Result<()> {
                 for #index in #from..#to {
                     // The loop variable, for what the nodes' operands index by it.
                     #[allow(unused_variables)]
-                    let #var: usize = #index;
+                    let #var: ::core::primitive::usize = #index;
                     #(#adds)*
                 }
                 #p::Result::Ok(())
@@ -501,7 +501,7 @@ impl Gen<'_> {
                     .add_unrolled_while(#nodes.#handle, #deps, #k, |#body, #unrolled| {
                         // SAFETY: the body is used in place, by the code below only.
                         let #graph = unsafe { #p::Body::as_graph_mut(#body) };
-                        let #copy: usize = #unrolled.index() as usize;
+                        let #copy: ::core::primitive::usize = #unrolled.index() as ::core::primitive::usize;
                         #scope
                         #p::Result::Ok(())
                     })?

@@ -478,7 +478,10 @@ impl Gen<'_> {
             NodeOp::Alloc(a) => {
                 let (s, ps) = (at(a.len.span()), private_at(a.len.span()));
                 let len = self.user(a.len.to_token_stream());
-                (quote!(usize), quote_spanned!(s=> #ps::alloc_len(#len)))
+                (
+                    quote!(::core::primitive::usize),
+                    quote_spanned!(s=> #ps::alloc_len(#len)),
+                )
             }
             NodeOp::SemaphoreSignal(sem) | NodeOp::SemaphoreWait(sem) => {
                 let n = proc_macro2::Literal::usize_unsuffixed(sem.sems.len());
@@ -495,7 +498,7 @@ impl Gen<'_> {
                     quote!((#sem, #value))
                 });
                 (
-                    quote!([(&#life #p::ExternalSemaphore, u64); #n]),
+                    quote!([(&#life #p::ExternalSemaphore, ::core::primitive::u64); #n]),
                     quote!([#(#pairs),*]),
                 )
             }
@@ -507,7 +510,7 @@ impl Gen<'_> {
         };
         let allocs = self.alloc_params(node);
         let handles = self.handle_params(node);
-        let index = node.rep.map(|_| quote!(#index: usize,));
+        let index = node.rep.map(|_| quote!(#index: ::core::primitive::usize,));
         quote! {
             #[allow(non_snake_case, unused_variables, clippy::type_complexity, clippy::needless_lifetimes)]
             fn #eval<#life>(#params: &#life #params_ty, #index #allocs #handles) -> #ret {

@@ -50,7 +50,7 @@ impl Gen<'_> {
         let var = rep.var;
         quote_spanned! {s=>
             #[allow(unused_variables)]
-            let #var: usize = #index;
+            let #var: ::core::primitive::usize = #index;
             #update
         }
     }
