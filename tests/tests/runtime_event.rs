@@ -36,8 +36,10 @@ const CYCLES: u64 = 50_000_000;
 /// How long a producer spins (at most) in the controls, where the consumer on another stream is
 /// meant not to wait: the producer ends as soon as it sees the consumer's write, so the control
 /// does not depend on the consumer being launched within a few milliseconds (on a busy host it
-/// once was not). About 0.3 s, paid only if the consumer never runs meanwhile.
-const LONG: u64 = 500_000_000;
+/// once was not; in the whole test program, with the GPU shared by the other tests, it once
+/// started more than 0.3 s after the producer). About 3 s, paid only if the consumer never runs
+/// meanwhile.
+const LONG: u64 = 5_000_000_000;
 
 struct Kernels {
     slow_fill: Kernel<SlowFill>,
