@@ -12,7 +12,11 @@ use crate::{
 
 /// A param type that is memory a node can name: an owned buffer (given by reference, so the
 /// graph shares it) or a raw pointer (given by value).
-pub trait MemoryParam {
+///
+/// # Safety
+/// `bytes` is exactly the memory `operand` gives: the overlap check between params reads the
+/// one, the nodes use the other. Implemented by the runtime only.
+pub unsafe trait MemoryParam {
     /// The element type.
     type Elem;
     /// The operand the param gives.
@@ -27,7 +31,8 @@ pub trait MemoryParam {
 
 macro_rules! memory_params {
     ($($ty:ident: $op:ty, $space:ident, |$s:ident| $e:expr;)*) => {$(
-        impl<T: Send + Sync + 'static> MemoryParam for $ty<T> {
+        // SAFETY: `bytes` is read from the operand itself.
+        unsafe impl<T: Send + Sync + 'static> MemoryParam for $ty<T> {
             type Elem = T;
             type Operand<'p> = $op where Self: 'p;
             #[inline(always)]

@@ -32,14 +32,19 @@ pub use crate::memory::operand::{Bytes, DeclaredUse};
 
 /// A type whose value is memory a kernel argument can point to: the runtime's buffers, raw
 /// pointers and graph allocations, and references to them.
-pub trait MemoryLike {
+///
+/// # Safety
+/// `bytes` is the memory the value gives the nodes that use it, exactly: the overlap check
+/// between params trusts it. Implemented by the runtime only.
+pub unsafe trait MemoryLike {
     /// The memory, as a byte range.
     fn bytes(&self) -> Bytes;
 }
 
 macro_rules! memory_like {
     ($($ty:ident),*) => {$(
-        impl<T: Send + Sync + 'static> MemoryLike for $ty<T> {
+        // SAFETY: the type's own memory, as every use of it reports it.
+        unsafe impl<T: Send + Sync + 'static> MemoryLike for $ty<T> {
             #[inline]
             fn bytes(&self) -> Bytes {
                 MemoryParam::bytes(self)
@@ -57,7 +62,8 @@ memory_like!(
     GraphAlloc
 );
 
-impl<M: MemoryLike + ?Sized> MemoryLike for &M {
+// SAFETY: the referent's memory, which `M` vouches for.
+unsafe impl<M: MemoryLike + ?Sized> MemoryLike for &M {
     #[inline]
     fn bytes(&self) -> Bytes {
         (**self).bytes()
