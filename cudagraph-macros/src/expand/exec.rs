@@ -7,14 +7,15 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 
 use super::owned::{child_copy, Base};
-use super::{docs, indirect_key, local, params_at, Gen, PER_FN};
+use super::{docs, indirect_key, local, params_at, parts_at, Gen, PER_FN};
 
 pub fn exec_type(g: &Gen) -> TokenStream {
     let p = &g.p;
     let (vis, pass) = (&g.model.decl.vis, &g.pass);
     let (graph, params_ty, exec_ty, nodes_ty, state_ty) =
         (g.graph, &g.params_ty, &g.exec_ty, &g.nodes_ty, &g.state_ty);
-    let guard_ty = &g.guard_ty;
+    let (guard_ty, exec_parts_ty) = (&g.guard_ty, &g.exec_parts_ty);
+    let parts = parts_at(Span::call_site());
     let (count, slot_count) = (g.nodes.len(), g.model.slot_count());
     let exec_name = exec_ty.to_string();
     let (params, stream, source) = (
@@ -35,12 +36,17 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             let #copy = if #unchanged { #p::Option::None } else { #p::Option::Some(#keep?) };
         }
     });
+    // The child graphs are compared with the executable's own.
+    let read_parts = (!children.is_empty()).then(|| quote!(let #parts = &self.parts;));
     let child_takes = children.iter().map(|&i| {
         let (copy, kept, slot) = (child_copy(i), g.kept(i), g.model.slots(i).start);
         quote! {
             if let #p::Option::Some(copy) = #copy {
+                // SAFETY: the param's change is staged first (a panic in the old graph's drop
+                // leaves it staged).
+                let #parts = unsafe { self.parts.get_mut() };
+                #p::stage_in::<Self>(&mut #parts.tracker, #slot);
                 #kept = copy;
-                #p::stage(self, #slot);
             }
         }
     });
@@ -66,8 +72,9 @@ pub fn exec_type(g: &Gen) -> TokenStream {
                 return quote! {
                     for #k in 0..#len {
                         if !(#unchanged) {
-                            #kept[#k] = #keep;
-                            #p::stage(self, #slot + #k);
+                            let value = #keep;
+                            #p::stage_in::<Self>(&mut #parts.tracker, #slot + #k);
+                            #kept[#k] = value;
                         }
                     }
                 };
@@ -76,19 +83,24 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             // An `#[indirect]` param: a host write, no node to update.
             let write = g.model.is_indirect(i).then(|| {
                 let key = indirect_key(&g.model.params[i].name);
-                quote!(#p::write_indirect(&mut self.exec, &self.nodes.#key, #kept);)
+                quote!(#p::write_indirect(&mut #parts.exec, &#parts.nodes.#key, #kept);)
             });
             quote! {
                 if !(#unchanged) {
-                    #kept = #keep;
+                    let value = #keep;
+                    #p::stage_in::<Self>(&mut #parts.tracker, #slot);
+                    #kept = value;
                     #write
-                    #p::stage(self, #slot);
                 }
             }
         });
         take_fns.push(quote! {
             #[inline(never)]
             fn #f(&mut self, #params: &#params_ty) {
+                // SAFETY: each param that differs is staged (its readers marked stale, and the
+                // memory check due if it involves the param) before it is changed: the next
+                // update brings the nodes to it, as a setter would.
+                let #parts = unsafe { self.parts.get_mut() };
                 #(#takes)*
             }
         });
@@ -161,13 +173,18 @@ pub fn exec_type(g: &Gen) -> TokenStream {
                 let #source: &#graph = #p::SameDeclaration::same(#source);
                 // Copied first (the params, and the applied params the nodes then agree with):
                 // a copy that fails changes nothing.
-                let params = #graph::__cg_own(&#source.state.params)?;
-                let applied = #graph::__cg_own(&#source.state.params)?;
-                self.exec.update(&#source.graph)?;
-                self.state.params = params;
-                self.applied = applied;
-                *self.state.launch = *#source.state.launch;
-                self.tracker.clear();
+                let params = #graph::__cg_own(&#source.parts.state.params)?;
+                let applied = #graph::__cg_own(&#source.parts.state.params)?;
+                // SAFETY: the whole-graph update makes every node what the source graph's
+                // params (which passed the memory check when it was built) made it; the params
+                // and the applied params become copies of those, the launch configurations the
+                // source's, and then nothing disagrees: the tracker is cleared.
+                let #parts = unsafe { self.parts.get_mut() };
+                #parts.exec.update(&#source.parts.graph)?;
+                #parts.state.params = params;
+                #parts.applied = applied;
+                *#parts.state.launch = *#source.parts.state.launch;
+                #parts.tracker.clear();
                 #p::Result::Ok(())
             }
         }
@@ -200,6 +217,17 @@ pub fn exec_type(g: &Gen) -> TokenStream {
         #(#pass)*
         #[doc = #doc]
         #vis struct #exec_ty {
+            // Every part, in one field that the code of the declaring module (which sees private
+            // fields) can read but not change without `unsafe`: a param changed past the tracker
+            // would leave its nodes running the old value, and the memory check judging the new
+            // one (see `__private::Guarded`).
+            parts: #p::Guarded<#exec_parts_ty>,
+        }
+
+        #(#pass)*
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        struct #exec_parts_ty {
             exec: #p::GraphExec<'static>,
             nodes: #p::Box<#p::ManuallyDrop<#nodes_ty>>,
             state: #state_ty,
@@ -214,21 +242,29 @@ pub fn exec_type(g: &Gen) -> TokenStream {
         impl #exec_ty {
             /// The executable of `exec`, instantiated from a graph with these nodes and state;
             /// `applied`, a copy of the state's params.
-            fn __cg_new(
+            ///
+            /// # Safety
+            ///
+            /// `exec` was instantiated from the graph the nodes were added to, from the params
+            /// kept in `state` (which passed the memory check); `applied` is a copy of them.
+            unsafe fn __cg_new(
                 exec: #p::GraphExec<'static>,
                 nodes: #p::Box<#p::ManuallyDrop<#nodes_ty>>,
                 state: #state_ty,
                 applied: #p::Box<#params_ty>,
             ) -> Self {
                 let tracker = #p::Tracker::new(#count, #slot_count);
-                Self { exec, nodes, state, applied, tracker }
+                let #parts = #exec_parts_ty { exec, nodes, state, applied, tracker };
+                // SAFETY: the caller's promise: every node agrees with the params, which are the
+                // applied ones, so a tracker with nothing marked is right.
+                Self { parts: unsafe { #p::Guarded::new(#parts) } }
             }
 
             #launch
 
             /// Uploads the executable ahead of its first launch.
             pub fn upload(&self, #stream: &#p::CudaStream) -> #p::Result<()> {
-                self.exec.upload(#stream)
+                self.parts.exec.upload(#stream)
             }
 
             #update
@@ -236,6 +272,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             #[doc = #set_params_doc]
             pub fn set_params(&mut self, #params: &#params_ty) -> #p::Result<::core::primitive::usize> {
                 #graph::__cg_check_overlaps(#params)?;
+                #read_parts
                 #(#child_copies)*
                 #(#take_calls)*
                 #(#child_takes)*
@@ -244,7 +281,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
 
             #[doc = #params_doc]
             pub fn params(&self) -> &#params_ty {
-                &self.state.params
+                &self.parts.state.params
             }
 
             #[doc = #params_mut_doc]
@@ -255,12 +292,12 @@ pub fn exec_type(g: &Gen) -> TokenStream {
             /// The params, taking the executable apart (it is dropped; memory its launches may
             /// still use stays alive until they are done).
             pub fn into_params(self) -> #params_ty {
-                *self.state.params
+                *self.parts.into_inner().state.params
             }
 
             /// The runtime executable, for what the typed API does not cover (read-only).
             pub fn as_exec(&self) -> &#p::GraphExec<'static> {
-                &self.exec
+                &self.parts.exec
             }
 
             #(#take_fns)*
@@ -271,7 +308,7 @@ pub fn exec_type(g: &Gen) -> TokenStream {
         #(#pass)*
         impl #p::fmt::Debug for #exec_ty {
             fn fmt(&self, f: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
-                f.debug_struct(#exec_name).field("exec", &self.exec).finish_non_exhaustive()
+                f.debug_struct(#exec_name).field("exec", &self.parts.exec).finish_non_exhaustive()
             }
         }
     }
@@ -287,10 +324,12 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
     // Nodes whose params changed are brought up to date first: no launch runs nodes that
     // disagree with the params (one load when nothing changed).
     let apply = quote! {
-        if self.tracker.is_dirty() {
+        if self.parts.tracker.is_dirty() {
             #p::apply(self)?;
         }
     };
+    // SAFETY (for the launches below): a launch changes no param, node or tracker state.
+    let exec_mut = quote!(unsafe { self.parts.get_mut() }.exec);
     let pending_doc = "Nodes whose params changed through [`params_mut`](Self::params_mut) and \
                        were not updated yet are updated first; an update that fails is the \
                        launch's error, naming the node, and nothing is launched: the changes are \
@@ -302,7 +341,7 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
             #[doc = #pending_doc]
             pub fn launch(&mut self, #stream: &#p::Arc<#p::CudaStream>) -> #p::Result<()> {
                 #apply
-                self.exec.launch(#stream)
+                #exec_mut.launch(#stream)
             }
         };
         return (launch, TokenStream::new());
@@ -364,19 +403,20 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
                     pub fn #read(&self) -> #p::Result<#p::Vec<#elem>> {
                         // SAFETY: the node was added with `add_mem_alloc::<#elem>`, which admits
                         // only element types valid for every bit pattern.
-                        unsafe { #p::read_declared_allocation(&self.exec.exec, &self.exec.nodes.#name) }
+                        unsafe { #p::read_declared_allocation(&self.exec.parts.exec, &self.exec.parts.nodes.#name) }
                     }
 
                     #[doc = #take_doc]
                     pub fn #take(&mut self) -> #p::Result<#p::DeviceBuffer<#elem>> {
-                        let alloc = self.exec.nodes.#name;
+                        let alloc = self.exec.parts.nodes.#name;
                         // SAFETY: as for `read`: an element type valid for every bit pattern.
-                        unsafe { #p::take_declared_allocation(&mut self.exec.exec, &alloc) }
+                        // Taking an allocation changes no param, node or tracker state.
+                        unsafe { #p::take_declared_allocation(&mut self.exec.parts.get_mut().exec, &alloc) }
                     }
 
                     #[doc = #alloc_doc]
                     pub fn #name(&self) -> #ty {
-                        self.exec.nodes.#name
+                        self.exec.parts.nodes.#name
                     }
                 };
             };
@@ -392,21 +432,22 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
                     // SAFETY: the node was added with `add_mem_alloc::<#elem>`, which admits
                     // only element types valid for every bit pattern; the allocation is one a
                     // launch leaves (checked above).
-                    unsafe { #p::read_declared_allocation(&self.exec.exec, &self.exec.nodes.#name[#var]) }
+                    unsafe { #p::read_declared_allocation(&self.exec.parts.exec, &self.exec.parts.nodes.#name[#var]) }
                 }
 
                 #[doc = #take_doc]
                 pub fn #take(&mut self, #var: ::core::primitive::usize) -> #p::Result<#p::DeviceBuffer<#elem>> {
                     #p::instance_left(#decl_name, #var, &[#(#live),*])?;
-                    let alloc = self.exec.nodes.#name[#var];
+                    let alloc = self.exec.parts.nodes.#name[#var];
                     // SAFETY: as for `read`: an element type valid for every bit pattern.
-                    unsafe { #p::take_declared_allocation(&mut self.exec.exec, &alloc) }
+                    // Taking an allocation changes no param, node or tracker state.
+                    unsafe { #p::take_declared_allocation(&mut self.exec.parts.get_mut().exec, &alloc) }
                 }
 
                 #[doc = #alloc_doc]
                 pub fn #name(&self, #var: ::core::primitive::usize) -> #p::Result<#ty> {
                     #p::instance_left(#decl_name, #var, &[#(#live),*])?;
-                    #p::Result::Ok(self.exec.nodes.#name[#var])
+                    #p::Result::Ok(self.exec.parts.nodes.#name[#var])
                 }
             }
         });
@@ -425,7 +466,7 @@ fn launch(g: &Gen, stream: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
         #[doc = #pending_doc]
         pub fn launch(&mut self, #stream: &#p::Arc<#p::CudaStream>) -> #p::Result<#allocs_ty<'_>> {
             #apply
-            self.exec.launch(#stream)?;
+            #exec_mut.launch(#stream)?;
             #p::Result::Ok(#allocs_ty { exec: self })
         }
     };

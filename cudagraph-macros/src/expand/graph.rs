@@ -77,6 +77,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     let (vis, pass, user_docs) = (&g.model.decl.vis, &g.pass, &g.docs);
     let (graph, params_ty, exec_ty) = (g.graph, &g.params_ty, &g.exec_ty);
     let (nodes_ty, state_ty, launch_ty) = (&g.nodes_ty, &g.state_ty, &g.launch_ty);
+    let parts_ty = &g.parts_ty;
     let graph_name = graph.to_string();
 
     // A repeated node's handles: an array, one per instance; a node in each copy of an
@@ -155,7 +156,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 self,
                 #upload: &#p::Arc<#p::CudaStream>,
             ) -> #p::Result<#p::DeviceGraphExec> {
-                self.graph.instantiate_for_device_launch(#upload)
+                self.parts.into_inner().graph.instantiate_for_device_launch(#upload)
             }
         }
     });
@@ -270,15 +271,17 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             // the same params again and keeps the identity.
             unsafe impl #p::ChildGraph for #graph {
                 fn graph(&self) -> &#p::Graph<'static> {
-                    &self.graph
+                    &self.parts.graph
                 }
                 fn identity(&self) -> #p::Option<::core::primitive::u64> {
-                    #p::Option::Some(self.build_id)
+                    #p::Option::Some(self.parts.build_id)
                 }
                 fn duplicate(&self) -> #p::Result<Self> {
-                    // The same params make the same graph: built again, it keeps the identity.
-                    let mut copy = Self::build(self.graph.context(), &self.state.params)?;
-                    copy.build_id = self.build_id;
+                    let parts = &self.parts;
+                    let mut copy = Self::build(parts.graph.context(), &parts.state.params)?;
+                    // SAFETY: the same params make the same graph: built again from them, the
+                    // copy is the same build, so it keeps the identity (nothing else changes).
+                    unsafe { copy.parts.get_mut() }.build_id = parts.build_id;
                     #p::Result::Ok(copy)
                 }
             }
@@ -290,6 +293,16 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         #(#user_docs)*
         #[doc = #doc]
         #vis struct #graph {
+            // Every part, in one field that the code of the declaring module (which sees private
+            // fields) can read but not change without `unsafe`: a part changed on its own would
+            // make the nodes disagree with the params kept with them (see `__private::Guarded`).
+            parts: #p::Guarded<#parts_ty>,
+        }
+
+        #(#pass)*
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        struct #parts_ty {
             graph: #p::Graph<'static>,
             // The handles' types are projections from the user's types. Boxed, the graph is
             // `Sized` without them; in `ManuallyDrop` (handles are `Copy`: nothing to drop), its
@@ -369,12 +382,15 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 let mut #graph_local = #p::Graph::with_capacity(#ctx, #count)?;
                 let (nodes, state) = Self::__cg_add_nodes(&mut #graph_local, #params)?;
                 #p::built(&#graph_local, #graph_name);
-                #p::Result::Ok(Self {
+                let parts = #parts_ty {
                     graph: #graph_local,
                     nodes,
                     state,
                     build_id: #p::next_build_id(),
-                })
+                };
+                // SAFETY: the nodes were just added to the graph from the params kept in `state`
+                // (a copy of `params`), which passed the memory check; a new build, a new identity.
+                #p::Result::Ok(Self { parts: unsafe { #p::Guarded::new(parts) } })
             }
 
             /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
@@ -385,13 +401,18 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             /// again (an update from it is refused).
             pub fn rebuild(&mut self, #params: &#params_ty) -> #p::Result<()> {
                 Self::__cg_check_overlaps(#params)?;
+                // SAFETY: the graph is built anew: a new identity first, then the graph cleared,
+                // its nodes added from `params` (which passed the memory check), and the nodes
+                // and the state they were built from stored together. (On error the graph is
+                // empty or part built, of a new node family: the old handles are refused.)
+                let parts = unsafe { self.parts.get_mut() };
                 // Whatever happens below, this is no longer the graph its state describes.
-                self.build_id = #p::next_build_id();
-                self.graph.clear()?;
-                let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, #params)?;
-                #p::built(&self.graph, #graph_name);
-                self.nodes = nodes;
-                self.state = state;
+                parts.build_id = #p::next_build_id();
+                parts.graph.clear()?;
+                let (nodes, state) = Self::__cg_add_nodes(&mut parts.graph, #params)?;
+                #p::built(&parts.graph, #graph_name);
+                parts.nodes = nodes;
+                parts.state = state;
                 #p::Result::Ok(())
             }
 
@@ -430,7 +451,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
 
             /// The runtime graph.
             pub fn graph(&self) -> &#p::Graph<'static> {
-                &self.graph
+                &self.parts.graph
             }
 
             #overlaps
@@ -447,19 +468,24 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 #upload: #p::Option<&#p::CudaStream>,
             ) -> #p::Result<#exec_ty> {
                 #auto_free
+                let parts = self.parts.into_inner();
                 // The executable's copy of the params its nodes are built from (see `applied`).
-                let applied = Self::__cg_own(&self.state.params)?;
-                let exec = self.graph.instantiate_with(#flags, #upload)?;
-                #p::Result::Ok(#exec_ty::__cg_new(exec, self.nodes, self.state, applied))
+                let applied = Self::__cg_own(&parts.state.params)?;
+                let exec = parts.graph.instantiate_with(#flags, #upload)?;
+                // SAFETY: the executable of this graph, its nodes and the state they were built
+                // from; `applied` is a copy of those params.
+                #p::Result::Ok(unsafe { #exec_ty::__cg_new(exec, parts.nodes, parts.state, applied) })
             }
 
             #[doc = #instantiate_on_doc]
             pub fn instantiate_on(self, #stream: &#p::Arc<#p::CudaStream>) -> #p::Result<#exec_ty> {
                 let #flags = #p::InstantiateFlags::NONE;
                 #auto_free
-                let applied = Self::__cg_own(&self.state.params)?;
-                let exec = self.graph.instantiate_on(#stream, #flags)?;
-                #p::Result::Ok(#exec_ty::__cg_new(exec, self.nodes, self.state, applied))
+                let parts = self.parts.into_inner();
+                let applied = Self::__cg_own(&parts.state.params)?;
+                let exec = parts.graph.instantiate_on(#stream, #flags)?;
+                // SAFETY: as in `instantiate_with`.
+                #p::Result::Ok(unsafe { #exec_ty::__cg_new(exec, parts.nodes, parts.state, applied) })
             }
 
             #device_launch
@@ -470,7 +496,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         #(#pass)*
         impl #p::fmt::Debug for #graph {
             fn fmt(&self, f: &mut #p::fmt::Formatter<'_>) -> #p::fmt::Result {
-                f.debug_struct(#graph_name).field("graph", &self.graph).finish_non_exhaustive()
+                f.debug_struct(#graph_name).field("graph", &self.parts.graph).finish_non_exhaustive()
             }
         }
 

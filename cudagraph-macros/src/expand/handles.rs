@@ -5,13 +5,13 @@
 //! on a host node, `set_2d` on a memset), a hidden method exists whose bound can never hold, so
 //! the compiler explains the rule instead of only saying that no such method exists.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Expr, Ident};
 
-use super::{at, docs, local, moved, private_at, relocated, Copies, Gen, NodeGen};
+use super::{at, docs, local, moved, parts_at, private_at, relocated, Copies, Gen, NodeGen};
 use crate::model::kernel_params;
 use crate::parse::{KernelOp, NodeOp};
 
@@ -21,6 +21,7 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
     let pos = position(node);
     let node_ref = node_ref(node);
     let runtime = g.runtime_handle(node);
+    let (parts, parts_mut, parts_ref) = (parts_at(Span::call_site()), parts_mut(), parts_ref());
     let methods = match &node.decl.op {
         NodeOp::Kernel(k) => {
             let mut m = kernel_methods(g, node, k);
@@ -45,9 +46,10 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
                 /// (`cuGraphExecHostNodeSetParams`). The old closure lives until the launches that
                 /// may call it are done. The node gets no host buffers from then on.
                 pub fn set(&mut self, #f: impl #p::HostCallable) -> #p::Result<()> {
-                    let set = #p::set_host(&mut self.exec.exec, #node_ref, #p::host_plain(#f));
+                    #parts_mut
+                    let set = #p::set_host(&mut #parts.exec, #node_ref, #p::host_plain(#f));
                     // The handle's values stand once set (see `Tracker::set_by_handle`).
-                    set.map(|()| self.exec.tracker.set_by_handle(#pos))
+                    set.map(|()| #parts.tracker.set_by_handle(#pos))
                 }
 
                 /// Replaces the closure the node runs and the host buffers it gets (`&buffer` to
@@ -58,9 +60,10 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
                     #buffers: #v,
                     #f: impl for<'v> FnMut(#v::Views<'v>) + Send + 'static,
                 ) -> #p::Result<()> {
-                    let set = #p::set_host(&mut self.exec.exec, #node_ref, #p::host_with(#buffers, #f));
+                    #parts_mut
+                    let set = #p::set_host(&mut #parts.exec, #node_ref, #p::host_with(#buffers, #f));
                     // The handle's values stand once set (see `Tracker::set_by_handle`).
-                    set.map(|()| self.exec.tracker.set_by_handle(#pos))
+                    set.map(|()| #parts.tracker.set_by_handle(#pos))
                 }
             };
             m.extend(forbidden_switch(g));
@@ -76,7 +79,7 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             let set = set_each(
                 g,
                 node,
-                quote!(self.exec.exec.set_child_graph(#node_ref, #embedded)),
+                quote!(#parts.exec.set_child_graph(#node_ref, #embedded)),
                 &pos,
             );
             let mut m = quote! {
@@ -84,6 +87,7 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
                 /// (`cuGraphExecChildGraphNodeSetParams`); it must have the embedded graph's
                 /// topology.
                 pub fn set(&mut self, #graph: &#ty) -> #p::Result<()> {
+                    #parts_mut
                     #set
                 }
             };
@@ -96,7 +100,7 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             let set = set_each(
                 g,
                 node,
-                quote!(#p::set_capture_by_handle(&mut self.exec.exec, #node_ref, #work, #declared)),
+                quote!(#p::set_capture_by_handle(&mut #parts.exec, #node_ref, #work, #declared)),
                 &pos,
             );
             let mut m = quote! {
@@ -106,6 +110,7 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
                 /// work uses, the new work may use only what the current work uses, as it uses
                 /// it (to use other declared memory, change the params and `set_params`).
                 pub fn set(&mut self, #work: &#p::Capture) -> #p::Result<()> {
+                    #parts_mut
                     #set
                 }
             };
@@ -135,9 +140,10 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             let mut m = quote! {
                 #[doc = #doc]
                 pub fn set(&mut self, #event: &#p::Event) -> #p::Result<()> {
-                    let set = self.exec.exec.#setter(#node_ref, #event);
+                    #parts_mut
+                    let set = #parts.exec.#setter(#node_ref, #event);
                     // The handle's values stand once set (see `Tracker::set_by_handle`).
-                    set.map(|()| self.exec.tracker.set_by_handle(#pos))
+                    set.map(|()| #parts.tracker.set_by_handle(#pos))
                 }
             };
             m.extend(forbidden_switch(g));
@@ -177,8 +183,9 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
             let mut m = quote! {
                 #[doc = #doc]
                 pub fn set(&mut self, #sems: [(&#p::ExternalSemaphore, ::core::primitive::u64); #n]) -> #p::Result<()> {
-                    let set = self.exec.exec.#setter(#node_ref, #sems);
-                    set.map(|()| self.exec.tracker.set_by_handle(#pos))
+                    #parts_mut
+                    let set = #parts.exec.#setter(#node_ref, #sems);
+                    set.map(|()| #parts.tracker.set_by_handle(#pos))
                 }
             };
             m.extend(forbidden_switch(g));
@@ -197,13 +204,14 @@ pub fn handle(g: &Gen, node: &NodeGen) -> TokenStream {
                 /// The runtime handles of the node's copies, one per copy of the unrolled body
                 /// (in the order they run), for the runtime's own API.
                 pub fn node(&self) -> [#runtime; #k] {
-                    self.exec.nodes.#field
+                    self.exec.parts.nodes.#field
                 }
             }
         }
         _ => quote! {
             /// The node's runtime handle, for the runtime's own API.
             pub fn node(&self) -> #runtime {
+                #parts_ref
                 #node_ref
             }
         },
@@ -259,6 +267,7 @@ fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
     let node_ref = node_ref(node);
     let p = &g.p;
     let (pos, launch) = (position(node), launch_ref(node));
+    let (parts, parts_mut, parts_ref) = (parts_at(Span::call_site()), parts_mut(), parts_ref());
     let args_ty = g.kernel_args_type(k);
     let config = local("config");
     // Arguments one by one when the parameter tuple is written out; else the tuple itself (its
@@ -296,7 +305,7 @@ fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
     let send = set_with(
         g,
         node,
-        quote!(self.exec.exec.set_kernel_params(#node_ref, #config, #tuple)),
+        quote!(#parts.exec.set_kernel_params(#node_ref, #config, #tuple)),
         &pos,
         quote!(#launch = #config;),
     );
@@ -305,35 +314,58 @@ fn kernel_methods(g: &Gen, node: &NodeGen, k: &KernelOp) -> TokenStream {
     quote! {
         #[doc = #set_doc]
         pub fn set(&mut self, #params) -> #p::Result<()> {
+            #parts_ref
             let #config = #launch;
             self.set_launch(#config, #forward)
         }
 
         #[doc = #set_launch_doc]
         pub fn set_launch(&mut self, #config: #p::LaunchConfig, #params) -> #p::Result<()> {
+            #parts_mut
             #send
         }
 
         /// The node's launch configuration now.
         pub fn launch_config(&self) -> #p::LaunchConfig {
+            #parts_ref
             #launch
         }
     }
 }
 
-/// `self.exec.nodes.<node>` (`[self.index]` for an instance of a repeated node, `[copy]` for a
+/// `__cg_parts.nodes.<node>` (`[self.index]` for an instance of a repeated node, `[copy]` for a
 /// node in each copy of an unrolled body, in the code [`each_copy`] repeats), located at the
-/// node's site (see `NodeGen::site`).
+/// node's site (see `NodeGen::site`). The method around binds the executable's parts
+/// ([`parts_mut`], [`parts_ref`]).
 fn node_ref(node: &NodeGen) -> TokenStream {
     let (s, field) = (at(node.site), moved(&node.decl.name, node.site));
+    let parts = parts_at(node.site);
     match (node.rep, node.copies) {
-        (Some(_), _) => quote_spanned!(s=> self.exec.nodes.#field[self.index]),
+        (Some(_), _) => quote_spanned!(s=> #parts.nodes.#field[self.index]),
         (None, Some(Copies::Each(_))) => {
             let copy = moved(&local("copy"), node.site);
-            quote_spanned!(s=> self.exec.nodes.#field[#copy])
+            quote_spanned!(s=> #parts.nodes.#field[#copy])
         }
-        _ => quote_spanned!(s=> self.exec.nodes.#field),
+        _ => quote_spanned!(s=> #parts.nodes.#field),
     }
+}
+
+/// The first statement of a handle method that changes the node: the executable's parts, bound
+/// to change.
+fn parts_mut() -> TokenStream {
+    let parts = parts_at(Span::call_site());
+    // SAFETY: the methods that bind the parts so set the node through the driver and then tell
+    // the tracker (`set_by_handle`; `set_back` when some copies of the node took the change and
+    // one refused), or switch the node on or off, which no param, node parameter or tracker
+    // state is about.
+    quote!(let #parts = unsafe { self.exec.parts.get_mut() };)
+}
+
+/// The first statement of a handle method that reads the node: the executable's parts, bound
+/// to read.
+fn parts_ref() -> TokenStream {
+    let parts = parts_at(Span::call_site());
+    quote!(let #parts = self.exec.parts.get();)
 }
 
 /// `code` (which names the node by [`node_ref`]) once per copy of the node, in order: a node in
@@ -366,7 +398,7 @@ fn set_with(
     pos: &TokenStream,
     done: TokenStream,
 ) -> TokenStream {
-    let p = &g.p;
+    let (p, parts) = (&g.p, parts_at(Span::call_site()));
     match node.copies {
         Some(Copies::Each(_)) => {
             let (copy, error) = (moved(&local("copy"), node.site), local("error"));
@@ -375,7 +407,7 @@ fn set_with(
                 quote! {
                     if let #p::Result::Err(#error) = #call {
                         if #copy > 0 {
-                            self.exec.tracker.set_back(#pos);
+                            #parts.tracker.set_back(#pos);
                         }
                         return #p::Result::Err(#error);
                     }
@@ -384,7 +416,7 @@ fn set_with(
             quote! {
                 #calls
                 #done
-                self.exec.tracker.set_by_handle(#pos);
+                #parts.tracker.set_by_handle(#pos);
                 #p::Result::Ok(())
             }
         }
@@ -392,18 +424,19 @@ fn set_with(
             #call?;
             #done
             // The handle's values stand once set (see `Tracker::set_by_handle`).
-            self.exec.tracker.set_by_handle(#pos);
+            #parts.tracker.set_by_handle(#pos);
             #p::Result::Ok(())
         },
     }
 }
 
-/// `self.exec.state.launch.<node>`: the launch configuration a kernel node's handle keeps.
+/// `__cg_parts.state.launch.<node>`: the launch configuration a kernel node's handle keeps (as
+/// [`node_ref`], the method around binds the parts).
 fn launch_ref(node: &NodeGen) -> TokenStream {
-    let field = &node.decl.name;
+    let (field, parts) = (&node.decl.name, parts_at(Span::call_site()));
     match node.rep {
-        Some(_) => quote!(self.exec.state.launch.#field[self.index]),
-        None => quote!(self.exec.state.launch.#field),
+        Some(_) => quote!(#parts.state.launch.#field[self.index]),
+        None => quote!(#parts.state.launch.#field),
     }
 }
 
@@ -473,10 +506,12 @@ fn memset_methods(g: &Gen, node: &NodeGen, dst_operand: &Expr) -> TokenStream {
         ),
         false => (TokenStream::new(), quote!(#dst_at)),
     };
+    let parts = parts_at(span);
     let set = quote_spanned! {span=>
-        self.exec.exec.set_memset_params(#node_ref, #ps::MemsetAs::memset_as(#dst_given, #value_at))
+        #parts.exec.set_memset_params(#node_ref, #ps::MemsetAs::memset_as(#dst_given, #value_at))
     };
     let set = set_each(g, node, set, &pos);
+    let parts_mut = parts_mut();
     let (pitch, width, height) = (local("pitch"), local("width"), local("height"));
     let (d, v) = (format_ident!("__CgDst"), format_ident!("__CgValue"));
     quote! {
@@ -485,6 +520,7 @@ fn memset_methods(g: &Gen, node: &NodeGen, dst_operand: &Expr) -> TokenStream {
         /// a `&DeviceBuffer<T>`. Memory the node stops using is released once the launches that
         /// may use it are done.
         pub fn set(&mut self, #dst: impl #p::MemsetAs<#pattern> #clone_bound, #value: #pattern) -> #p::Result<()> {
+            #parts_mut
             #set
         }
 
@@ -539,12 +575,14 @@ fn memcpy_methods(
         ),
         _ => (bound, quote!(#src, #dst)),
     };
+    let parts = parts_at(Span::call_site());
     let set = set_each(
         g,
         node,
-        quote!(self.exec.exec.set_memcpy_params(#node_ref, #p::memcpy_as(#operands))),
+        quote!(#parts.exec.set_memcpy_params(#node_ref, #p::memcpy_as(#operands))),
         &pos,
     );
+    let parts_mut = parts_mut();
     quote! {
         /// Sets the source and the destination for the next launches
         /// (`cuGraphExecMemcpyNodeSetParams`). They copy in the node's direction (CUDA cannot
@@ -555,6 +593,7 @@ fn memcpy_methods(
         where
             #bound
         {
+            #parts_mut
             #set
         }
 
@@ -582,7 +621,8 @@ fn memcpy_methods(
 /// together (the first tells whether they are enabled).
 fn switch_methods(g: &Gen, node: &NodeGen) -> TokenStream {
     let node_ref = node_ref(node);
-    let p = &g.p;
+    let (p, parts) = (&g.p, parts_at(Span::call_site()));
+    let (parts_mut, parts_ref) = (parts_mut(), parts_ref());
     let enabled = local("enabled");
     let (set, first) = match node.copies {
         Some(Copies::Each(_)) => {
@@ -593,9 +633,9 @@ fn switch_methods(g: &Gen, node: &NodeGen) -> TokenStream {
             let set = each_copy(
                 node,
                 quote! {
-                    if let #p::Result::Err(#error) = self.exec.exec.set_enabled(#node_ref, #enabled) {
+                    if let #p::Result::Err(#error) = #parts.exec.set_enabled(#node_ref, #enabled) {
                         for #done in 0..#copy {
-                            let _ = self.exec.exec.set_enabled(self.exec.nodes.#field[#done], #was);
+                            let _ = #parts.exec.set_enabled(#parts.nodes.#field[#done], #was);
                         }
                         return #p::Result::Err(#error);
                     }
@@ -603,15 +643,15 @@ fn switch_methods(g: &Gen, node: &NodeGen) -> TokenStream {
             );
             (
                 quote! {
-                    let #was = self.exec.exec.is_enabled(self.exec.nodes.#field[0])?;
+                    let #was = #parts.exec.is_enabled(#parts.nodes.#field[0])?;
                     #set
                     #p::Result::Ok(())
                 },
-                quote!(self.exec.nodes.#field[0]),
+                quote!(#parts.nodes.#field[0]),
             )
         }
         _ => (
-            quote!(self.exec.exec.set_enabled(#node_ref, #enabled)),
+            quote!(#parts.exec.set_enabled(#node_ref, #enabled)),
             node_ref.clone(),
         ),
     };
@@ -619,12 +659,14 @@ fn switch_methods(g: &Gen, node: &NodeGen) -> TokenStream {
         /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
         /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
         pub fn set_enabled(&mut self, #enabled: ::core::primitive::bool) -> #p::Result<()> {
+            #parts_mut
             #set
         }
 
         /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
         pub fn is_enabled(&self) -> #p::Result<::core::primitive::bool> {
-            self.exec.exec.is_enabled(#first)
+            #parts_ref
+            #parts.exec.is_enabled(#first)
         }
     }
 }

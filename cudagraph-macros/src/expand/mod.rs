@@ -61,6 +61,12 @@ fn params_at(span: Span) -> Ident {
     Ident::new("__cg_params", at(span))
 }
 
+/// The parts of the graph or executable (see `__private::Guarded`) that a generated method
+/// bound, at the location of `span` (call-site, as [`params_at`]).
+fn parts_at(span: Span) -> Ident {
+    Ident::new("__cg_parts", at(span))
+}
+
 /// The graph being built in `build`, at the location of `span` (call-site, as [`params_at`]).
 fn graph_at(span: Span) -> Ident {
     Ident::new("__cg_graph", at(span))
@@ -198,6 +204,10 @@ struct Gen<'a> {
     nodes_ty: Ident,
     state_ty: Ident,
     launch_ty: Ident,
+    /// The parts of the graph type, in its one `Guarded` field (see `__private::Guarded`).
+    parts_ty: Ident,
+    /// The parts of the executable type, likewise.
+    exec_parts_ty: Ident,
     /// Attributes every generated item gets (`cfg`, lints).
     pass: Vec<&'a Attribute>,
     /// The graph's doc comments.
@@ -547,6 +557,8 @@ impl<'a> Gen<'a> {
             nodes_ty: hidden("Nodes"),
             state_ty: hidden("State"),
             launch_ty: hidden("Launch"),
+            parts_ty: hidden("Parts"),
+            exec_parts_ty: hidden("ExecParts"),
             pass,
             docs,
             nodes,

@@ -14,16 +14,17 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::{at, local, params_at, private_at, Gen, Role, PER_FN};
+use super::{at, local, params_at, parts_at, private_at, Gen, Role, PER_FN};
 
 /// Where a param is read from.
 #[derive(Clone, Copy)]
 pub(super) enum Base {
     /// The `&Params` argument ([`params_at`]).
     Params,
-    /// The executable's own params (`self.state.params`).
+    /// The executable's own params (`__cg_parts.state.params`: the code around binds its parts).
     Kept,
-    /// The executable's copy of the params its nodes were last updated from (`self.applied`).
+    /// The executable's copy of the params its nodes were last updated from
+    /// (`__cg_parts.applied`).
     Applied,
 }
 
@@ -113,23 +114,30 @@ impl Gen<'_> {
                 let params = params_at(span);
                 quote!(#params)
             }
-            Base::Kept => quote_spanned!(span=> self.state.params),
-            Base::Applied => quote_spanned!(span=> self.applied),
+            Base::Kept => {
+                let parts = parts_at(span);
+                quote_spanned!(span=> #parts.state.params)
+            }
+            Base::Applied => {
+                let parts = parts_at(span);
+                quote_spanned!(span=> #parts.applied)
+            }
         };
         quote_spanned!(span=> #base.#name)
     }
 
-    /// `self.state.params.<param i>`: where the executable keeps param `i`.
+    /// `__cg_parts.state.params.<param i>`: where the executable keeps param `i` (the code
+    /// around binds the executable's parts).
     pub(super) fn kept(&self, i: usize) -> TokenStream {
-        let name = &self.model.params[i].name;
-        quote!(self.state.params.#name)
+        let (name, parts) = (&self.model.params[i].name, parts_at(Span::call_site()));
+        quote!(#parts.state.params.#name)
     }
 
-    /// `self.applied.<param i>`: the executable's copy of param `i` as its nodes were last
+    /// `__cg_parts.applied.<param i>`: the executable's copy of param `i` as its nodes were last
     /// updated from it.
     pub(super) fn applied(&self, i: usize) -> TokenStream {
-        let name = &self.model.params[i].name;
-        quote!(self.applied.#name)
+        let (name, parts) = (&self.model.params[i].name, parts_at(Span::call_site()));
+        quote!(#parts.applied.#name)
     }
 
     /// The params that are child graphs, whose copies may fail.

@@ -16,7 +16,8 @@ use quote::{format_ident, quote, quote_spanned};
 
 use super::owned::Base;
 use super::{
-    docs, indirect_key, local, params_at, relocated, updatable, update_fn, Gen, Role, PER_FN,
+    docs, indirect_key, local, params_at, parts_at, relocated, updatable, update_fn, Gen, Role,
+    PER_FN,
 };
 use crate::model::{name_of, Buffer};
 use crate::parse::NodeOp;
@@ -35,6 +36,8 @@ pub fn tracked(g: &Gen) -> TokenStream {
     let guard_ty = &g.guard_ty;
     let exec_name = exec_ty.to_string();
     let params = params_at(Span::call_site());
+    let parts = parts_at(Span::call_site());
+    let key = local("key");
 
     // The nodes reading each slot: alloc and collective nodes first (their checks, that CUDA
     // cannot resize an allocation and that NCCL fixed a collective's buffers, come before any
@@ -107,9 +110,9 @@ pub fn tracked(g: &Gen) -> TokenStream {
             return quote! {
                 #[inline(never)]
                 #[allow(unused_variables)]
-                fn #f(&mut self, #index: ::core::primitive::usize, _: #p::Internal) -> #p::Result<()> {
+                fn #f(&mut self, #index: ::core::primitive::usize, #key: #p::Internal) -> #p::Result<()> {
                     for #copy in 0..#k {
-                        if let #p::Result::Err(#error) = self.#one(#copy) {
+                        if let #p::Result::Err(#error) = self.#one(#copy, #key) {
                             if #copy > 0 {
                                 #p::partly_updated(self, #pos);
                             }
@@ -119,10 +122,14 @@ pub fn tracked(g: &Gen) -> TokenStream {
                     #p::Result::Ok(())
                 }
 
+                /// Copy `copy` of the node's update (keyed, as the node's: see `__private::apply`).
                 #[inline(never)]
                 #[allow(unused_variables)]
-                fn #one(&mut self, #copy: ::core::primitive::usize) -> #p::Result<()> {
-                    let #params: &#params_ty = &self.state.params;
+                fn #one(&mut self, #copy: ::core::primitive::usize, _: #p::Internal) -> #p::Result<()> {
+                    // SAFETY: keyed: the runtime's `apply` (or its undo) brings a stale node to
+                    // the params, which it checked, and records it; nothing else changes.
+                    let #parts = unsafe { self.parts.get_mut() };
+                    let #params: &#params_ty = &#parts.state.params;
                     #update
                     #p::Result::Ok(())
                 }
@@ -132,7 +139,10 @@ pub fn tracked(g: &Gen) -> TokenStream {
             #[inline(never)]
             #[allow(unused_variables)]
             fn #f(&mut self, #index: ::core::primitive::usize, _: #p::Internal) -> #p::Result<()> {
-                let #params: &#params_ty = &self.state.params;
+                // SAFETY: keyed: the runtime's `apply` (or its undo) brings a stale node to the
+                // params, which it checked, and records it; nothing else changes.
+                let #parts = unsafe { self.parts.get_mut() };
+                let #params: &#params_ty = &#parts.state.params;
                 #update
                 #p::Result::Ok(())
             }
@@ -209,7 +219,8 @@ pub fn tracked(g: &Gen) -> TokenStream {
                 #[doc = #doc]
                 pub fn #setter(&mut self, #index: ::core::primitive::usize, #value: #elem) -> #p::Result<#elem> {
                     #p::element(#param, #index, #len)?;
-                    let old = #p::replace(&mut self.state.params.#name[#index], #value);
+                    // SAFETY: the change is staged and applied (`set_param`) right after.
+                    let old = #p::replace(&mut unsafe { self.parts.get_mut() }.state.params.#name[#index], #value);
                     // Refused: the element has its applied value back (see `__private::apply`).
                     #p::set_param(self, #slot + #index).map(|_| old)
                 }
@@ -222,17 +233,21 @@ pub fn tracked(g: &Gen) -> TokenStream {
                 #[doc = #doc]
                 #[inline]
                 pub fn #setter(&mut self, #value: #ty) -> #p::Result<#ty> {
-                    self.exec.set_indirect(&self.nodes.#key, #value)?;
-                    // Written for the launches at once: applied.
-                    self.applied.#name = #value;
-                    #p::Result::Ok(#p::replace(&mut self.state.params.#name, #value))
+                    // SAFETY: written where the launches read it first (no node reads it
+                    // otherwise), so the new value is applied: the param and its applied copy
+                    // both take it.
+                    let #parts = unsafe { self.parts.get_mut() };
+                    #parts.exec.set_indirect(&#parts.nodes.#key, #value)?;
+                    #parts.applied.#name = #value;
+                    #p::Result::Ok(#p::replace(&mut #parts.state.params.#name, #value))
                 }
             };
         }
         quote! {
             #[doc = #doc]
             pub fn #setter(&mut self, #value: #ty) -> #p::Result<#ty> {
-                let old = #p::replace(&mut self.state.params.#name, #value);
+                // SAFETY: the change is staged and applied (`set_param`) right after.
+                let old = #p::replace(&mut unsafe { self.parts.get_mut() }.state.params.#name, #value);
                 // Refused: the param has its applied value back (see `__private::apply`).
                 #p::set_param(self, #slot).map(|_| old)
             }
@@ -251,7 +266,8 @@ pub fn tracked(g: &Gen) -> TokenStream {
                 #[inline]
                 pub fn #setter(&mut self, #index: ::core::primitive::usize, #value: #elem) -> #p::Result<#elem> {
                     #p::element(#param, #index, #len)?;
-                    let old = #p::replace(&mut self.exec.state.params.#name[#index], #value);
+                    // SAFETY: the change is staged right after.
+                    let old = #p::replace(&mut unsafe { self.exec.parts.get_mut() }.state.params.#name[#index], #value);
                     #p::stage(self.exec, #slot + #index);
                     #p::Result::Ok(old)
                 }
@@ -260,7 +276,11 @@ pub fn tracked(g: &Gen) -> TokenStream {
         let doc = docs::staged_setter_doc(g, i, &readers[slot]);
         let stage = if g.model.is_indirect(i) {
             let key = indirect_key(name);
-            quote!(#p::write_indirect(&mut self.exec.exec, &self.exec.nodes.#key, #value);)
+            quote! {
+                // SAFETY: written where the launches read it (no node reads it otherwise).
+                let #parts = unsafe { self.exec.parts.get_mut() };
+                #p::write_indirect(&mut #parts.exec, &#parts.nodes.#key, #value);
+            }
         } else {
             quote!(#p::stage(self.exec, #slot);)
         };
@@ -268,7 +288,9 @@ pub fn tracked(g: &Gen) -> TokenStream {
             #[doc = #doc]
             #[inline]
             pub fn #setter(&mut self, #value: #ty) -> #ty {
-                let old = #p::replace(&mut self.exec.state.params.#name, #value);
+                // SAFETY: the change is staged (or, for an `#[indirect]` param, written where
+                // the launches read it) right after.
+                let old = #p::replace(&mut unsafe { self.exec.parts.get_mut() }.state.params.#name, #value);
                 #stage
                 old
             }
@@ -281,10 +303,15 @@ pub fn tracked(g: &Gen) -> TokenStream {
         let slot = g.model.slots(i).start;
         quote! {
             if param == #slot {
-                #p::write_indirect(&mut self.exec, &self.nodes.#key, self.state.params.#name);
+                #p::write_indirect(&mut #parts.exec, &#parts.nodes.#key, #parts.state.params.#name);
             }
         }
     });
+    // SAFETY (for `write_indirect`): keyed: the runtime writes an `#[indirect]` param's value
+    // where the launches read it once the value changed; nothing else changes.
+    let indirect_parts = (0..count)
+        .any(|i| g.model.is_indirect(i))
+        .then(|| quote!(let #parts = unsafe { self.parts.get_mut() };));
     let (sync_fns, sync_dispatch) = sync(g);
     let sync_children = sync_children(g);
     let guard_doc = docs::guard_doc(g);
@@ -314,16 +341,18 @@ pub fn tracked(g: &Gen) -> TokenStream {
 
             #[inline(always)]
             fn tracker(&mut self, _: #p::Internal) -> &mut #p::Tracker {
-                &mut self.tracker
+                // SAFETY: keyed: only the runtime's tracking functions change the tracker.
+                &mut unsafe { self.parts.get_mut() }.tracker
             }
 
             #[inline(always)]
             fn params_mut(&mut self, _: #p::Internal) -> &mut #params_ty {
-                &mut self.state.params
+                // SAFETY: keyed: the runtime stages every change it makes (`stage_swap`).
+                &mut unsafe { self.parts.get_mut() }.state.params
             }
 
             fn check(&self) -> #p::Result<()> {
-                #graph::__cg_check_overlaps(&self.state.params)
+                #graph::__cg_check_overlaps(&self.parts.state.params)
             }
 
             #[inline]
@@ -336,6 +365,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
 
             #[allow(unused_variables)]
             fn write_indirect(&mut self, param: ::core::primitive::usize, _: #p::Internal) {
+                #indirect_parts
                 #(#indirect_writes)*
             }
 
@@ -345,7 +375,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
                 &mut self,
                 param: ::core::primitive::usize,
                 commit: ::core::primitive::bool,
-                _: #p::Internal,
+                key: #p::Internal,
             ) {
                 #sync_dispatch
             }
@@ -383,7 +413,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
         impl #p::Deref for #guard_ty<'_> {
             type Target = #params_ty;
             fn deref(&self) -> &#params_ty {
-                &self.exec.state.params
+                &self.exec.parts.state.params
             }
         }
 
@@ -424,6 +454,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
 /// of items, one match over all of them a function beyond the optimizer) between the params and
 /// the applied params. Child graphs are left to [`sync_children`].
 fn sync(g: &Gen) -> (Vec<TokenStream>, TokenStream) {
+    let (p, parts) = (&g.p, parts_at(Span::call_site()));
     let count = g.model.params.len();
     let indices: Vec<usize> = (0..count).collect();
     let (mut fns, mut arms) = (Vec::new(), Vec::new());
@@ -458,9 +489,18 @@ fn sync(g: &Gen) -> (Vec<TokenStream>, TokenStream) {
                 }
             });
         fns.push(quote! {
+            /// `Tracked::sync` for this chunk's params (keyed, as it).
             #[inline(never)]
             #[allow(unused_variables)]
-            fn #f(&mut self, param: ::core::primitive::usize, commit: ::core::primitive::bool) {
+            fn #f(
+                &mut self,
+                param: ::core::primitive::usize,
+                commit: ::core::primitive::bool,
+                _: #p::Internal,
+            ) {
+                // SAFETY: keyed: the runtime copies a changed param into the applied params
+                // once its nodes took it, or back from them when they refused it.
+                let #parts = unsafe { self.parts.get_mut() };
                 match param {
                     #(#copies)*
                     _ => {}
@@ -473,7 +513,7 @@ fn sync(g: &Gen) -> (Vec<TokenStream>, TokenStream) {
             g.model.slots(chunk[chunk.len() - 1]).end,
         );
         if start < end {
-            arms.push(quote!(#start..#end => self.#f(param, commit),));
+            arms.push(quote!(#start..#end => self.#f(param, commit, key),));
         }
     }
     let dispatch = quote! {
@@ -488,7 +528,7 @@ fn sync(g: &Gen) -> (Vec<TokenStream>, TokenStream) {
 /// `Tracked::sync_children`: the changed params that are child graphs, whose copies may fail,
 /// copied all before any is stored (as `set_params` copies them), or swapped.
 fn sync_children(g: &Gen) -> TokenStream {
-    let p = &g.p;
+    let (p, parts) = (&g.p, parts_at(Span::call_site()));
     let children = g.child_params();
     let how = local("how");
     if children.is_empty() {
@@ -503,7 +543,7 @@ fn sync_children(g: &Gen) -> TokenStream {
     let swaps = children.iter().map(|&i| {
         let (kept, applied, slot) = (g.kept(i), g.applied(i), g.model.slots(i).start);
         quote! {
-            if self.tracker.is_changed(#slot) {
+            if #parts.tracker.is_changed(#slot) {
                 #p::swap(&mut #kept, &mut #applied);
             }
         }
@@ -513,7 +553,7 @@ fn sync_children(g: &Gen) -> TokenStream {
         let (to_applied, to_kept) = (g.keep(i, Base::Kept), g.keep(i, Base::Applied));
         let slot = g.model.slots(i).start;
         quote! {
-            let #copy = match self.tracker.is_changed(#slot) {
+            let #copy = match #parts.tracker.is_changed(#slot) {
                 false => #p::Option::None,
                 true if commit => #p::Option::Some(#to_applied?),
                 true => #p::Option::Some(#to_kept?),
@@ -530,6 +570,9 @@ fn sync_children(g: &Gen) -> TokenStream {
     });
     quote! {
         fn sync_children(&mut self, #how: #p::SyncChildren, _: #p::Internal) -> #p::Result<()> {
+            // SAFETY: keyed: the runtime commits the changed child graphs into the applied
+            // params once their nodes took them, or puts them back when they refused.
+            let #parts = unsafe { self.parts.get_mut() };
             if #how == #p::SyncChildren::Swap {
                 #(#swaps)*
                 return #p::Result::Ok(());

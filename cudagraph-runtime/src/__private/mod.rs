@@ -8,7 +8,8 @@
 //! The helpers are grouped by node kind (`kernel`, `memset`, `memcpy`, `host`, `child`, `capture`,
 //! `event`, `semaphore`, `mem`), beside `bind` (params as locals, change detection), `memory` (memory params),
 //! `forbidden` (updates CUDA forbids), `param_class` (what a param's type asks of it),
-//! `tracked` (the params an executable owns, and the nodes behind each), `swap` (a swap of two
+//! `tracked` (the params an executable owns, and the nodes behind each), `guarded` (the one
+//! field of a generated graph or executable, changed only through `unsafe`), `swap` (a swap of two
 //! params, named by slot tokens), `repeat` (the nodes of `for` loops).
 
 pub use crate::*;
@@ -37,6 +38,7 @@ mod collective;
 mod cuda_version;
 mod event;
 mod forbidden;
+mod guarded;
 mod host;
 mod kernel;
 mod mem;
@@ -57,6 +59,7 @@ pub use collective::*;
 pub use cuda_version::*;
 pub use event::*;
 pub use forbidden::*;
+pub use guarded::*;
 pub use host::*;
 pub use kernel::*;
 pub use mem::*;

@@ -250,8 +250,16 @@ pub unsafe trait Tracked: Sized + 'static {
 /// Marks the readers of slot `param` stale: its value changed.
 #[inline]
 pub fn stage<E: Tracked>(exec: &mut E, param: usize) {
+    stage_in::<E>(exec.tracker(INTERNAL), param);
+}
+
+/// [`stage`], given the tracker of an executable of type `E`: for generated code that holds the
+/// executable's parts (see [`Guarded`](super::Guarded)) while it changes several params. (Safe:
+/// a slot staged that did not change costs an update that changes nothing.)
+#[inline]
+pub fn stage_in<E: Tracked>(tracker: &mut Tracker, param: usize) {
     let (readers, check) = E::READERS[param];
-    exec.tracker(INTERNAL).stage(param, readers, check);
+    tracker.stage(param, readers, check);
 }
 
 /// Brings every stale node up to the params: the build-time memory check first when a param it

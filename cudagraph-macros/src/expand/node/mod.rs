@@ -13,8 +13,8 @@ use syn::spanned::Spanned;
 use syn::{Expr, Ident, Type};
 
 use super::{
-    at, device_node_key, graph_at, indirect_key, local, moved, params_at, private_at, Copies, Gen,
-    NodeGen, PER_FN,
+    at, device_node_key, graph_at, indirect_key, local, moved, params_at, parts_at, private_at,
+    Copies, Gen, NodeGen, PER_FN,
 };
 use crate::model::{device_arg, kernel_params, operand_name, DeviceArg};
 use crate::parse::{KernelOp, NodeDecl, NodeOp, RecordOp, WaitOp};
@@ -241,7 +241,7 @@ impl Gen<'_> {
     }
 
     /// The allocations, conditional handles and `#[indirect]` keys a node names, as arguments of
-    /// its eval function: fields of `handles`, the struct of the graph's handles (`self.nodes` in
+    /// its eval function: fields of `handles`, the struct of the graph's handles (`__cg_parts.nodes` in
     /// the executable, the struct being filled in `build`).
     pub(super) fn handle_args(&self, node: &NodeGen, handles: &TokenStream) -> TokenStream {
         let s = at(node.site);

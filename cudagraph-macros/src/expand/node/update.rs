@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::Ident;
 
-use super::{at, local, moved, params_at, private_at, Copies, Gen, NodeGen};
+use super::{at, local, moved, params_at, parts_at, private_at, Copies, Gen, NodeGen};
 use crate::parse::{CollectiveKind, CollectiveOp, NodeOp};
 
 impl Gen<'_> {
@@ -17,30 +17,30 @@ impl Gen<'_> {
     pub(in crate::expand) fn update_node(&self, node: &NodeGen) -> TokenStream {
         let site = node.site;
         let s = at(site);
-        let params = params_at(site);
+        let (params, parts) = (params_at(site), parts_at(site));
         let index = local("index");
         let (graph_ty, eval, field) = (
             moved(self.graph, site),
             moved(&node.eval, site),
             moved(&node.decl.name, site),
         );
-        let allocs = self.eval_args(node, &quote_spanned!(at(site)=> self.nodes), &index);
+        let allocs = self.eval_args(node, &quote_spanned!(at(site)=> #parts.nodes), &index);
         // The node's handle and launch configuration: an instance's, by its index.
         let (own, launch) = match node.rep {
             Some(_) => (
-                quote_spanned!(s=> self.nodes.#field[#index]),
-                quote_spanned!(s=> self.state.launch.#field[#index]),
+                quote_spanned!(s=> #parts.nodes.#field[#index]),
+                quote_spanned!(s=> #parts.state.launch.#field[#index]),
             ),
             None => (
-                quote_spanned!(s=> self.nodes.#field),
-                quote_spanned!(s=> self.state.launch.#field),
+                quote_spanned!(s=> #parts.nodes.#field),
+                quote_spanned!(s=> #parts.state.launch.#field),
             ),
         };
         // A node in each copy of an unrolled body: the copy `copy` (see `tracked`, which
         // updates every copy).
         if let Some(Copies::Each(_)) = node.copies {
             let copy = moved(&local("copy"), site);
-            let own = quote_spanned!(s=> self.nodes.#field[#copy]);
+            let own = quote_spanned!(s=> #parts.nodes.#field[#copy]);
             return self.update_call(node, &allocs, &params, (&graph_ty, &eval), (&own, &launch));
         }
         let update = self.update_call(node, &allocs, &params, (&graph_ty, &eval), (&own, &launch));
@@ -66,7 +66,7 @@ impl Gen<'_> {
         (own, launch): (&TokenStream, &TokenStream),
     ) -> TokenStream {
         let site = node.site;
-        let s = at(site);
+        let (s, parts) = (at(site), parts_at(site));
         match &node.decl.op {
             NodeOp::Kernel(_) => {
                 let (kernel, config, args) = (local("kernel"), local("config"), local("args"));
@@ -78,22 +78,22 @@ impl Gen<'_> {
                 quote_spanned! {s=>
                     let (#kernel, #config, #args) = #graph_ty::#eval(#params #allocs);
                     // `set_kernel`: the kernel param may now hold another function.
-                    self.exec.set_kernel(#own, #k, #c, #a)?;
+                    #parts.exec.set_kernel(#own, #k, #c, #a)?;
                     #launch = #c;
                 }
             }
             NodeOp::Memset(_) => {
-                quote_spanned!(s=> self.exec.set_memset_params(#own, #graph_ty::#eval(#params #allocs))?;)
+                quote_spanned!(s=> #parts.exec.set_memset_params(#own, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::Memcpy(_) => {
-                quote_spanned!(s=> self.exec.set_memcpy_params(#own, #graph_ty::#eval(#params #allocs))?;)
+                quote_spanned!(s=> #parts.exec.set_memcpy_params(#own, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::Host(_) => {
                 let p = private_at(site);
-                quote_spanned!(s=> #p::set_host(&mut self.exec, #own, #graph_ty::#eval(#params #allocs))?;)
+                quote_spanned!(s=> #p::set_host(&mut #parts.exec, #own, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::Child(_) => {
-                quote_spanned!(s=> self.exec.set_child_graph(#own, #graph_ty::#eval(#params #allocs))?;)
+                quote_spanned!(s=> #parts.exec.set_child_graph(#own, #graph_ty::#eval(#params #allocs))?;)
             }
             // CUDA fixes an allocation when the graph is built: a new length is refused.
             NodeOp::Alloc(_) => {
@@ -111,25 +111,25 @@ impl Gen<'_> {
                 quote_spanned!(s=> #p::same_alloc_len(&#own, #graph_ty::#eval(#params #allocs), #name)?;)
             }
             NodeOp::Record(_) => {
-                quote_spanned!(s=> self.exec.set_event_record(#own, #graph_ty::#eval(#params #allocs))?;)
+                quote_spanned!(s=> #parts.exec.set_event_record(#own, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::Wait(_) => {
-                quote_spanned!(s=> self.exec.set_event_wait(#own, #graph_ty::#eval(#params #allocs))?;)
+                quote_spanned!(s=> #parts.exec.set_event_wait(#own, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::SemaphoreSignal(_) => {
-                quote_spanned!(s=> self.exec.set_semaphore_signal(#own, #graph_ty::#eval(#params #allocs))?;)
+                quote_spanned!(s=> #parts.exec.set_semaphore_signal(#own, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::SemaphoreWait(_) => {
-                quote_spanned!(s=> self.exec.set_semaphore_wait(#own, #graph_ty::#eval(#params #allocs))?;)
+                quote_spanned!(s=> #parts.exec.set_semaphore_wait(#own, #graph_ty::#eval(#params #allocs))?;)
             }
             NodeOp::Capture(c) => {
                 let (p, declared) = (private_at(site), self.declared_capture_uses(c));
-                quote_spanned!(s=> #p::set_declared_capture(&mut self.exec, #own, #graph_ty::#eval(#params #allocs), #declared)?;)
+                quote_spanned!(s=> #p::set_declared_capture(&mut #parts.exec, #own, #graph_ty::#eval(#params #allocs), #declared)?;)
             }
             // Nothing to update: a changed communicator, buffer, root or peer is refused.
             NodeOp::Collective(_) => {
                 let (p, name) = (private_at(site), &node.name);
-                quote_spanned!(s=> #p::same_collective(&self.exec, #own, #graph_ty::#eval(#params #allocs), #name)?;)
+                quote_spanned!(s=> #p::same_collective(&#parts.exec, #own, #graph_ty::#eval(#params #allocs), #name)?;)
             }
             NodeOp::Empty(_) | NodeOp::Free(_) | NodeOp::Conditional(_) => TokenStream::new(),
         }
