@@ -7,7 +7,9 @@ use syn::punctuated::Punctuated;
 use syn::{Path, Token};
 
 use super::node::{handle_name, ids_at, launches_at, nodes_at};
-use super::{device_node_key, docs, graph_at, indirect_key, local, params_at, Copies, Gen};
+use super::{
+    device_node_key, docs, graph_at, indirect_key, local, params_at, parts_at, Copies, Gen,
+};
 use crate::parse::NodeOp;
 use syn::spanned::Spanned;
 
@@ -77,7 +79,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     let (vis, pass, user_docs) = (&g.model.decl.vis, &g.pass, &g.docs);
     let (graph, params_ty, exec_ty) = (g.graph, &g.params_ty, &g.exec_ty);
     let (nodes_ty, state_ty, launch_ty) = (&g.nodes_ty, &g.state_ty, &g.launch_ty);
-    let parts_ty = &g.parts_ty;
+    let (parts_ty, parts) = (&g.parts_ty, parts_at(Span::call_site()));
     let graph_name = graph.to_string();
 
     // A repeated node's handles: an array, one per instance; a node in each copy of an
@@ -277,11 +279,11 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                     #p::Option::Some(self.parts.build_id)
                 }
                 fn duplicate(&self) -> #p::Result<Self> {
-                    let parts = &self.parts;
-                    let mut copy = Self::build(parts.graph.context(), &parts.state.params)?;
+                    let #parts = &self.parts;
+                    let mut copy = Self::build(#parts.graph.context(), &#parts.state.params)?;
                     // SAFETY: the same params make the same graph: built again from them, the
                     // copy is the same build, so it keeps the identity (nothing else changes).
-                    unsafe { copy.parts.get_mut() }.build_id = parts.build_id;
+                    unsafe { copy.parts.get_mut() }.build_id = #parts.build_id;
                     #p::Result::Ok(copy)
                 }
             }
@@ -382,7 +384,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 let mut #graph_local = #p::Graph::with_capacity(#ctx, #count)?;
                 let (nodes, state) = Self::__cg_add_nodes(&mut #graph_local, #params)?;
                 #p::built(&#graph_local, #graph_name);
-                let parts = #parts_ty {
+                let #parts = #parts_ty {
                     graph: #graph_local,
                     nodes,
                     state,
@@ -390,7 +392,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 };
                 // SAFETY: the nodes were just added to the graph from the params kept in `state`
                 // (a copy of `params`), which passed the memory check; a new build, a new identity.
-                #p::Result::Ok(Self { parts: unsafe { #p::Guarded::new(parts) } })
+                #p::Result::Ok(Self { parts: unsafe { #p::Guarded::new(#parts) } })
             }
 
             /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
@@ -405,14 +407,14 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 // its nodes added from `params` (which passed the memory check), and the nodes
                 // and the state they were built from stored together. (On error the graph is
                 // empty or part built, of a new node family: the old handles are refused.)
-                let parts = unsafe { self.parts.get_mut() };
+                let #parts = unsafe { self.parts.get_mut() };
                 // Whatever happens below, this is no longer the graph its state describes.
-                parts.build_id = #p::next_build_id();
-                parts.graph.clear()?;
-                let (nodes, state) = Self::__cg_add_nodes(&mut parts.graph, #params)?;
-                #p::built(&parts.graph, #graph_name);
-                parts.nodes = nodes;
-                parts.state = state;
+                #parts.build_id = #p::next_build_id();
+                #parts.graph.clear()?;
+                let (nodes, state) = Self::__cg_add_nodes(&mut #parts.graph, #params)?;
+                #p::built(&#parts.graph, #graph_name);
+                #parts.nodes = nodes;
+                #parts.state = state;
                 #p::Result::Ok(())
             }
 
@@ -468,24 +470,24 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 #upload: #p::Option<&#p::CudaStream>,
             ) -> #p::Result<#exec_ty> {
                 #auto_free
-                let parts = self.parts.into_inner();
+                let #parts = self.parts.into_inner();
                 // The executable's copy of the params its nodes are built from (see `applied`).
-                let applied = Self::__cg_own(&parts.state.params)?;
-                let exec = parts.graph.instantiate_with(#flags, #upload)?;
+                let applied = Self::__cg_own(&#parts.state.params)?;
+                let exec = #parts.graph.instantiate_with(#flags, #upload)?;
                 // SAFETY: the executable of this graph, its nodes and the state they were built
                 // from; `applied` is a copy of those params.
-                #p::Result::Ok(unsafe { #exec_ty::__cg_new(exec, parts.nodes, parts.state, applied) })
+                #p::Result::Ok(unsafe { #exec_ty::__cg_new(exec, #parts.nodes, #parts.state, applied) })
             }
 
             #[doc = #instantiate_on_doc]
             pub fn instantiate_on(self, #stream: &#p::Arc<#p::CudaStream>) -> #p::Result<#exec_ty> {
                 let #flags = #p::InstantiateFlags::NONE;
                 #auto_free
-                let parts = self.parts.into_inner();
-                let applied = Self::__cg_own(&parts.state.params)?;
-                let exec = parts.graph.instantiate_on(#stream, #flags)?;
+                let #parts = self.parts.into_inner();
+                let applied = Self::__cg_own(&#parts.state.params)?;
+                let exec = #parts.graph.instantiate_on(#stream, #flags)?;
                 // SAFETY: as in `instantiate_with`.
-                #p::Result::Ok(unsafe { #exec_ty::__cg_new(exec, parts.nodes, parts.state, applied) })
+                #p::Result::Ok(unsafe { #exec_ty::__cg_new(exec, #parts.nodes, #parts.state, applied) })
             }
 
             #device_launch

@@ -117,6 +117,11 @@ In build order (a node's position is its index in the graph):
 As text: `Layers::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
 */
 struct Layers {
+    parts: ::cudagraph_runtime::__private::Guarded<__LayersParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __LayersParts {
     graph: ::cudagraph_runtime::__private::Graph<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__LayersNodes>,
@@ -186,11 +191,14 @@ impl Layers {
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
         ::cudagraph_runtime::__private::built(&__cg_graph, "Layers");
-        ::cudagraph_runtime::__private::Result::Ok(Self {
+        let __cg_parts = __LayersParts {
             graph: __cg_graph,
             nodes,
             state,
             build_id: ::cudagraph_runtime::__private::next_build_id(),
+        };
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         })
     }
     /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
@@ -204,12 +212,13 @@ impl Layers {
         __cg_params: &LayersParams,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         Self::__cg_check_overlaps(__cg_params)?;
-        self.build_id = ::cudagraph_runtime::__private::next_build_id();
-        self.graph.clear()?;
-        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
-        ::cudagraph_runtime::__private::built(&self.graph, "Layers");
-        self.nodes = nodes;
-        self.state = state;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.build_id = ::cudagraph_runtime::__private::next_build_id();
+        __cg_parts.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_parts.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_parts.graph, "Layers");
+        __cg_parts.nodes = nodes;
+        __cg_parts.state = state;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Adds every node to the empty `graph`, in the canonical order; returns their handles
@@ -346,7 +355,7 @@ impl Layers {
     }
     /// The runtime graph.
     pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     /// Refuses params under which two nodes that may run at the same time share memory, one
     /// writing it.
@@ -376,11 +385,12 @@ impl Layers {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<LayersExec> {
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_with(flags, upload)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            LayersExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            LayersExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
     pub fn instantiate_on(
@@ -390,11 +400,12 @@ impl Layers {
         >,
     ) -> ::cudagraph_runtime::__private::Result<LayersExec> {
         let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_on(stream, flags)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            LayersExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            LayersExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     #[allow(
         non_snake_case,
@@ -500,7 +511,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Layers {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("Layers").field("graph", &self.graph).finish_non_exhaustive()
+        f.debug_struct("Layers")
+            .field("graph", &self.parts.graph)
+            .finish_non_exhaustive()
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Layers {
@@ -516,16 +529,20 @@ impl ::cudagraph_runtime::__private::BodyRules for Layers {
 }
 unsafe impl ::cudagraph_runtime::__private::ChildGraph for Layers {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     fn identity(
         &self,
     ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
-        ::cudagraph_runtime::__private::Option::Some(self.build_id)
+        ::cudagraph_runtime::__private::Option::Some(self.parts.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
-        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
-        copy.build_id = self.build_id;
+        let __cg_parts = &self.parts;
+        let mut copy = Self::build(
+            __cg_parts.graph.context(),
+            &__cg_parts.state.params,
+        )?;
+        unsafe { copy.parts.get_mut() }.build_id = __cg_parts.build_id;
         ::cudagraph_runtime::__private::Result::Ok(copy)
     }
 }
@@ -547,6 +564,11 @@ Nodes:
 - [`gemm2()`](Self::gemm2): capture node
 */
 struct LayersExec {
+    parts: ::cudagraph_runtime::__private::Guarded<__LayersExecParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __LayersExecParts {
     exec: ::cudagraph_runtime::__private::GraphExec<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__LayersNodes>,
@@ -561,7 +583,12 @@ struct LayersExec {
 impl LayersExec {
     /// The executable of `exec`, instantiated from a graph with these nodes and state;
     /// `applied`, a copy of the state's params.
-    fn __cg_new(
+    ///
+    /// # Safety
+    ///
+    /// `exec` was instantiated from the graph the nodes were added to, from the params
+    /// kept in `state` (which passed the memory check); `applied` is a copy of them.
+    unsafe fn __cg_new(
         exec: ::cudagraph_runtime::__private::GraphExec<'static>,
         nodes: ::cudagraph_runtime::__private::Box<
             ::cudagraph_runtime::__private::ManuallyDrop<__LayersNodes>,
@@ -570,12 +597,15 @@ impl LayersExec {
         applied: ::cudagraph_runtime::__private::Box<LayersParams>,
     ) -> Self {
         let tracker = ::cudagraph_runtime::__private::Tracker::new(3usize, 10usize);
-        Self {
+        let __cg_parts = __LayersExecParts {
             exec,
             nodes,
             state,
             applied,
             tracker,
+        };
+        Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         }
     }
     /// Launches the graph into `stream`.
@@ -587,17 +617,17 @@ impl LayersExec {
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        if self.tracker.is_dirty() {
+        if self.parts.tracker.is_dirty() {
             ::cudagraph_runtime::__private::apply(self)?;
         }
-        self.exec.launch(stream)
+        unsafe { self.parts.get_mut() }.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
     pub fn upload(
         &self,
         stream: &::cudagraph_runtime::__private::CudaStream,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.upload(stream)
+        self.parts.exec.upload(stream)
     }
     /**Whole-graph update from a [`Layers`] built with other params (`cuGraphExecUpdate`).
 
@@ -609,13 +639,14 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Layers = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
-        let params = Layers::__cg_own(&source.state.params)?;
-        let applied = Layers::__cg_own(&source.state.params)?;
-        self.exec.update(&source.graph)?;
-        self.state.params = params;
-        self.applied = applied;
-        *self.state.launch = *source.state.launch;
-        self.tracker.clear();
+        let params = Layers::__cg_own(&source.parts.state.params)?;
+        let applied = Layers::__cg_own(&source.parts.state.params)?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.exec.update(&source.parts.graph)?;
+        __cg_parts.state.params = params;
+        __cg_parts.applied = applied;
+        *__cg_parts.state.launch = *source.parts.state.launch;
+        __cg_parts.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Layers::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
@@ -633,7 +664,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     }
     ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
     pub fn params(&self) -> &LayersParams {
-        &self.state.params
+        &self.parts.state.params
     }
     /**A guard through which to change several params at once, or to swap two: [`LayersParamsMut`]'s `set_<param>` and [`swap`](LayersParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`LayersParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
 
@@ -647,120 +678,151 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// The params, taking the executable apart (it is dropped; memory its launches may
     /// still use stays alive until they are done).
     pub fn into_params(self) -> LayersParams {
-        *self.state.params
+        *self.parts.into_inner().state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
-        &self.exec
+        &self.parts.exec
     }
     #[inline(never)]
     fn __cg_take_0(&mut self, __cg_params: &LayersParams) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         if !(<Kernel<
             (u32, DevicePtr<f32>, DevicePtrMut<f32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.bias)
             == <Kernel<
                 (u32, DevicePtr<f32>, DevicePtrMut<f32>),
             > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &self.state.params.bias,
+                &__cg_parts.state.params.bias,
             ))
         {
-            self.state.params.bias = <Kernel<
+            let value = <Kernel<
                 (u32, DevicePtr<f32>, DevicePtrMut<f32>),
             > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.bias);
-            ::cudagraph_runtime::__private::stage(self, 0usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 0usize);
+            __cg_parts.state.params.bias = value;
         }
         if !(<Capture as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.layer1,
-            &self.state.params.layer1,
+            &__cg_parts.state.params.layer1,
         )) {
-            self.state.params.layer1 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.layer1,
             );
-            ::cudagraph_runtime::__private::stage(self, 1usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 1usize);
+            __cg_parts.state.params.layer1 = value;
         }
         if !(<Capture as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.layer2,
-            &self.state.params.layer2,
+            &__cg_parts.state.params.layer2,
         )) {
-            self.state.params.layer2 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.layer2,
             );
-            ::cudagraph_runtime::__private::stage(self, 2usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 2usize);
+            __cg_parts.state.params.layer2 = value;
         }
         if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.w1,
-            &self.state.params.w1,
+            &__cg_parts.state.params.w1,
         )) {
-            self.state.params.w1 = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.w1);
-            ::cudagraph_runtime::__private::stage(self, 3usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 3usize);
+            __cg_parts.state.params.w1 = value;
         }
         if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.w2,
-            &self.state.params.w2,
+            &__cg_parts.state.params.w2,
         )) {
-            self.state.params.w2 = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.w2);
-            ::cudagraph_runtime::__private::stage(self, 4usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 4usize);
+            __cg_parts.state.params.w2 = value;
         }
         if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.x,
-            &self.state.params.x,
+            &__cg_parts.state.params.x,
         )) {
-            self.state.params.x = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x);
-            ::cudagraph_runtime::__private::stage(self, 5usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 5usize);
+            __cg_parts.state.params.x = value;
         }
         if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.h,
-            &self.state.params.h,
+            &__cg_parts.state.params.h,
         )) {
-            self.state.params.h = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.h);
-            ::cudagraph_runtime::__private::stage(self, 6usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 6usize);
+            __cg_parts.state.params.h = value;
         }
         if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.y,
-            &self.state.params.y,
+            &__cg_parts.state.params.y,
         )) {
-            self.state.params.y = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.y);
-            ::cudagraph_runtime::__private::stage(self, 7usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 7usize);
+            __cg_parts.state.params.y = value;
         }
         if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.b,
-            &self.state.params.b,
+            &__cg_parts.state.params.b,
         )) {
-            self.state.params.b = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.b);
-            ::cudagraph_runtime::__private::stage(self, 8usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 8usize);
+            __cg_parts.state.params.b = value;
         }
         if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.n,
-            &self.state.params.n,
+            &__cg_parts.state.params.n,
         )) {
-            self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.n,
             );
-            ::cudagraph_runtime::__private::stage(self, 9usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 9usize);
+            __cg_parts.state.params.n = value;
         }
     }
     ///Node `gemm1` (`capture(layer1)`): its update handle.
@@ -781,7 +843,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for LayersExec {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("LayersExec").field("exec", &self.exec).finish_non_exhaustive()
+        f.debug_struct("LayersExec")
+            .field("exec", &self.parts.exec)
+            .finish_non_exhaustive()
     }
 }
 impl Layers {
@@ -991,17 +1055,17 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for LayersExec {
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut ::cudagraph_runtime::__private::Tracker {
-        &mut self.tracker
+        &mut unsafe { self.parts.get_mut() }.tracker
     }
     #[inline(always)]
     fn params_mut(
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut LayersParams {
-        &mut self.state.params
+        &mut unsafe { self.parts.get_mut() }.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
-        Layers::__cg_check_overlaps(&self.state.params)
+        Layers::__cg_check_overlaps(&self.parts.state.params)
     }
     #[inline]
     fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
@@ -1022,10 +1086,10 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for LayersExec {
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
-        _: ::cudagraph_runtime::__private::Internal,
+        key: ::cudagraph_runtime::__private::Internal,
     ) {
         match param {
-            0usize..10usize => self.__cg_sync_0(param, commit),
+            0usize..10usize => self.__cg_sync_0(param, commit, key),
             _ => {}
         }
     }
@@ -1050,7 +1114,7 @@ impl LayersExec {
         Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
     > {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.bias,
+            &mut unsafe { self.parts.get_mut() }.state.params.bias,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
@@ -1062,7 +1126,7 @@ impl LayersExec {
         value: Capture,
     ) -> ::cudagraph_runtime::__private::Result<Capture> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.layer1,
+            &mut unsafe { self.parts.get_mut() }.state.params.layer1,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
@@ -1074,7 +1138,7 @@ impl LayersExec {
         value: Capture,
     ) -> ::cudagraph_runtime::__private::Result<Capture> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.layer2,
+            &mut unsafe { self.parts.get_mut() }.state.params.layer2,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
@@ -1086,7 +1150,7 @@ impl LayersExec {
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.w1,
+            &mut unsafe { self.parts.get_mut() }.state.params.w1,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
@@ -1098,7 +1162,7 @@ impl LayersExec {
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.w2,
+            &mut unsafe { self.parts.get_mut() }.state.params.w2,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
@@ -1110,7 +1174,7 @@ impl LayersExec {
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.x,
+            &mut unsafe { self.parts.get_mut() }.state.params.x,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 5usize).map(|_| old)
@@ -1122,7 +1186,7 @@ impl LayersExec {
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.h,
+            &mut unsafe { self.parts.get_mut() }.state.params.h,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 6usize).map(|_| old)
@@ -1134,7 +1198,7 @@ impl LayersExec {
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.y,
+            &mut unsafe { self.parts.get_mut() }.state.params.y,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 7usize).map(|_| old)
@@ -1146,7 +1210,7 @@ impl LayersExec {
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.b,
+            &mut unsafe { self.parts.get_mut() }.state.params.b,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 8usize).map(|_| old)
@@ -1155,7 +1219,7 @@ impl LayersExec {
 */
     pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.n,
+            &mut unsafe { self.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 9usize).map(|_| old)
@@ -1176,10 +1240,11 @@ impl LayersExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &LayersParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &LayersParams = &__cg_parts.state.params;
         ::cudagraph_runtime::__private::set_declared_capture(
-            &mut self.exec,
-            self.nodes.gemm1,
+            &mut __cg_parts.exec,
+            __cg_parts.nodes.gemm1,
             Layers::__cg_eval_gemm1(__cg_params),
             {
                 #[allow(unused_imports)]
@@ -1221,10 +1286,11 @@ impl LayersExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &LayersParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &LayersParams = &__cg_parts.state.params;
         let (kernel, config, args) = Layers::__cg_eval_act(__cg_params);
-        self.exec.set_kernel(self.nodes.act, kernel, config, args)?;
-        self.state.launch.act = config;
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.act, kernel, config, args)?;
+        __cg_parts.state.launch.act = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1234,10 +1300,11 @@ impl LayersExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &LayersParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &LayersParams = &__cg_parts.state.params;
         ::cudagraph_runtime::__private::set_declared_capture(
-            &mut self.exec,
-            self.nodes.gemm2,
+            &mut __cg_parts.exec,
+            __cg_parts.nodes.gemm2,
             Layers::__cg_eval_gemm2(__cg_params),
             {
                 #[allow(unused_imports)]
@@ -1288,149 +1355,152 @@ impl LayersExec {
             _ => ::core::unreachable!(),
         }
     }
+    /// `Tracked::sync` for this chunk's params (keyed, as it).
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_sync_0(
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
     ) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         match param {
             0usize => {
                 if commit {
-                    self.applied.bias = <Kernel<
+                    __cg_parts.applied.bias = <Kernel<
                         (u32, DevicePtr<f32>, DevicePtrMut<f32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.state.params.bias,
+                        &__cg_parts.state.params.bias,
                     );
                 } else {
-                    self.state.params.bias = <Kernel<
+                    __cg_parts.state.params.bias = <Kernel<
                         (u32, DevicePtr<f32>, DevicePtrMut<f32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.applied.bias,
+                        &__cg_parts.applied.bias,
                     );
                 }
             }
             1usize => {
                 if commit {
-                    self.applied.layer1 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.layer1,
+                    __cg_parts.applied.layer1 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.layer1,
                     );
                 } else {
-                    self.state.params.layer1 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.layer1,
+                    __cg_parts.state.params.layer1 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.layer1,
                     );
                 }
             }
             2usize => {
                 if commit {
-                    self.applied.layer2 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.layer2,
+                    __cg_parts.applied.layer2 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.layer2,
                     );
                 } else {
-                    self.state.params.layer2 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.layer2,
+                    __cg_parts.state.params.layer2 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.layer2,
                     );
                 }
             }
             3usize => {
                 if commit {
-                    self.applied.w1 = <DeviceBuffer<
+                    __cg_parts.applied.w1 = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.w1,
+                        &__cg_parts.state.params.w1,
                     );
                 } else {
-                    self.state.params.w1 = <DeviceBuffer<
+                    __cg_parts.state.params.w1 = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.w1,
+                        &__cg_parts.applied.w1,
                     );
                 }
             }
             4usize => {
                 if commit {
-                    self.applied.w2 = <DeviceBuffer<
+                    __cg_parts.applied.w2 = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.w2,
+                        &__cg_parts.state.params.w2,
                     );
                 } else {
-                    self.state.params.w2 = <DeviceBuffer<
+                    __cg_parts.state.params.w2 = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.w2,
+                        &__cg_parts.applied.w2,
                     );
                 }
             }
             5usize => {
                 if commit {
-                    self.applied.x = <DeviceBuffer<
+                    __cg_parts.applied.x = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.x,
+                        &__cg_parts.state.params.x,
                     );
                 } else {
-                    self.state.params.x = <DeviceBuffer<
+                    __cg_parts.state.params.x = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.x,
+                        &__cg_parts.applied.x,
                     );
                 }
             }
             6usize => {
                 if commit {
-                    self.applied.h = <DeviceBuffer<
+                    __cg_parts.applied.h = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.h,
+                        &__cg_parts.state.params.h,
                     );
                 } else {
-                    self.state.params.h = <DeviceBuffer<
+                    __cg_parts.state.params.h = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.h,
+                        &__cg_parts.applied.h,
                     );
                 }
             }
             7usize => {
                 if commit {
-                    self.applied.y = <DeviceBuffer<
+                    __cg_parts.applied.y = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.y,
+                        &__cg_parts.state.params.y,
                     );
                 } else {
-                    self.state.params.y = <DeviceBuffer<
+                    __cg_parts.state.params.y = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.y,
+                        &__cg_parts.applied.y,
                     );
                 }
             }
             8usize => {
                 if commit {
-                    self.applied.b = <DeviceBuffer<
+                    __cg_parts.applied.b = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.b,
+                        &__cg_parts.state.params.b,
                     );
                 } else {
-                    self.state.params.b = <DeviceBuffer<
+                    __cg_parts.state.params.b = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.b,
+                        &__cg_parts.applied.b,
                     );
                 }
             }
             9usize => {
                 if commit {
-                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.n,
+                    __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.n,
                     );
                 } else {
-                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.n,
+                    __cg_parts.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.n,
                     );
                 }
             }
@@ -1454,7 +1524,7 @@ struct LayersParamsMut<'a> {
 impl ::cudagraph_runtime::__private::Deref for LayersParamsMut<'_> {
     type Target = LayersParams;
     fn deref(&self) -> &LayersParams {
-        &self.exec.state.params
+        &self.exec.parts.state.params
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1466,7 +1536,7 @@ impl LayersParamsMut<'_> {
         value: Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
     ) -> Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.bias,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.bias,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 0usize);
@@ -1476,7 +1546,7 @@ impl LayersParamsMut<'_> {
     #[inline]
     pub fn set_layer1(&mut self, value: Capture) -> Capture {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.layer1,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.layer1,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 1usize);
@@ -1486,7 +1556,7 @@ impl LayersParamsMut<'_> {
     #[inline]
     pub fn set_layer2(&mut self, value: Capture) -> Capture {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.layer2,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.layer2,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 2usize);
@@ -1496,7 +1566,7 @@ impl LayersParamsMut<'_> {
     #[inline]
     pub fn set_w1(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.w1,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.w1,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 3usize);
@@ -1506,7 +1576,7 @@ impl LayersParamsMut<'_> {
     #[inline]
     pub fn set_w2(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.w2,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.w2,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 4usize);
@@ -1516,7 +1586,7 @@ impl LayersParamsMut<'_> {
     #[inline]
     pub fn set_x(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.x,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.x,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 5usize);
@@ -1526,7 +1596,7 @@ impl LayersParamsMut<'_> {
     #[inline]
     pub fn set_h(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.h,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.h,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 6usize);
@@ -1536,7 +1606,7 @@ impl LayersParamsMut<'_> {
     #[inline]
     pub fn set_y(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.y,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.y,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 7usize);
@@ -1546,7 +1616,7 @@ impl LayersParamsMut<'_> {
     #[inline]
     pub fn set_b(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.b,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.b,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 8usize);
@@ -1556,7 +1626,7 @@ impl LayersParamsMut<'_> {
     #[inline]
     pub fn set_n(&mut self, value: u32) -> u32 {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.n,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 9usize);
@@ -1604,13 +1674,14 @@ impl<'a> LayersGemm1Node<'a> {
         &mut self,
         work: &::cudagraph_runtime::__private::Capture,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
         ::cudagraph_runtime::__private::set_capture_by_handle(
-            &mut self.exec.exec,
-            self.exec.nodes.gemm1,
+            &mut __cg_parts.exec,
+            __cg_parts.nodes.gemm1,
             work,
             true,
         )?;
-        self.exec.tracker.set_by_handle(0usize);
+        __cg_parts.tracker.set_by_handle(0usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
@@ -1635,7 +1706,8 @@ impl<'a> LayersGemm1Node<'a> {
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(&self) -> ::cudagraph_runtime::__private::ChildGraphNode {
-        self.exec.nodes.gemm1
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.gemm1
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for LayersGemm1Node<'_> {
@@ -1658,7 +1730,8 @@ impl<'a> LayersActNode<'a> {
         b: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
         h: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.act;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.act;
         self.set_launch(config, n, b, h)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -1669,14 +1742,16 @@ impl<'a> LayersActNode<'a> {
         b: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
         h: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_kernel_params(self.exec.nodes.act, config, (n, b, h))?;
-        self.exec.state.launch.act = config;
-        self.exec.tracker.set_by_handle(1usize);
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_kernel_params(__cg_parts.nodes.act, config, (n, b, h))?;
+        __cg_parts.state.launch.act = config;
+        __cg_parts.tracker.set_by_handle(1usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.act
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.act
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -1684,13 +1759,15 @@ impl<'a> LayersActNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.act, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.act, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.act)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.act)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -1698,7 +1775,8 @@ impl<'a> LayersActNode<'a> {
     ) -> ::cudagraph_runtime::__private::KernelNode<
         (u32, DevicePtr<f32>, DevicePtrMut<f32>),
     > {
-        self.exec.nodes.act
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.act
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for LayersActNode<'_> {
@@ -1723,13 +1801,14 @@ impl<'a> LayersGemm2Node<'a> {
         &mut self,
         work: &::cudagraph_runtime::__private::Capture,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
         ::cudagraph_runtime::__private::set_capture_by_handle(
-            &mut self.exec.exec,
-            self.exec.nodes.gemm2,
+            &mut __cg_parts.exec,
+            __cg_parts.nodes.gemm2,
             work,
             true,
         )?;
-        self.exec.tracker.set_by_handle(2usize);
+        __cg_parts.tracker.set_by_handle(2usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
@@ -1754,7 +1833,8 @@ impl<'a> LayersGemm2Node<'a> {
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(&self) -> ::cudagraph_runtime::__private::ChildGraphNode {
-        self.exec.nodes.gemm2
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.gemm2
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for LayersGemm2Node<'_> {

@@ -84,6 +84,11 @@ In build order (a node's position is its index in the graph):
 As text: `Inner::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
 */
 struct Inner {
+    parts: ::cudagraph_runtime::__private::Guarded<__InnerParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __InnerParts {
     graph: ::cudagraph_runtime::__private::Graph<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__InnerNodes>,
@@ -145,11 +150,14 @@ impl Inner {
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
         ::cudagraph_runtime::__private::built(&__cg_graph, "Inner");
-        ::cudagraph_runtime::__private::Result::Ok(Self {
+        let __cg_parts = __InnerParts {
             graph: __cg_graph,
             nodes,
             state,
             build_id: ::cudagraph_runtime::__private::next_build_id(),
+        };
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         })
     }
     /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
@@ -163,12 +171,13 @@ impl Inner {
         __cg_params: &InnerParams,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         Self::__cg_check_overlaps(__cg_params)?;
-        self.build_id = ::cudagraph_runtime::__private::next_build_id();
-        self.graph.clear()?;
-        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
-        ::cudagraph_runtime::__private::built(&self.graph, "Inner");
-        self.nodes = nodes;
-        self.state = state;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.build_id = ::cudagraph_runtime::__private::next_build_id();
+        __cg_parts.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_parts.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_parts.graph, "Inner");
+        __cg_parts.nodes = nodes;
+        __cg_parts.state = state;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Adds every node to the empty `graph`, in the canonical order; returns their handles
@@ -224,7 +233,7 @@ impl Inner {
     }
     /// The runtime graph.
     pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     /// Refuses params under which two nodes that may run at the same time share memory, one
     /// writing it.
@@ -254,11 +263,12 @@ impl Inner {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<InnerExec> {
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_with(flags, upload)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            InnerExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            InnerExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
     pub fn instantiate_on(
@@ -268,11 +278,12 @@ impl Inner {
         >,
     ) -> ::cudagraph_runtime::__private::Result<InnerExec> {
         let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_on(stream, flags)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            InnerExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            InnerExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     #[allow(
         non_snake_case,
@@ -335,7 +346,7 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Inner {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("Inner").field("graph", &self.graph).finish_non_exhaustive()
+        f.debug_struct("Inner").field("graph", &self.parts.graph).finish_non_exhaustive()
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Inner {
@@ -351,16 +362,20 @@ impl ::cudagraph_runtime::__private::BodyRules for Inner {
 }
 unsafe impl ::cudagraph_runtime::__private::ChildGraph for Inner {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     fn identity(
         &self,
     ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
-        ::cudagraph_runtime::__private::Option::Some(self.build_id)
+        ::cudagraph_runtime::__private::Option::Some(self.parts.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
-        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
-        copy.build_id = self.build_id;
+        let __cg_parts = &self.parts;
+        let mut copy = Self::build(
+            __cg_parts.graph.context(),
+            &__cg_parts.state.params,
+        )?;
+        unsafe { copy.parts.get_mut() }.build_id = __cg_parts.build_id;
         ::cudagraph_runtime::__private::Result::Ok(copy)
     }
 }
@@ -380,6 +395,11 @@ Nodes:
 - [`mul()`](Self::mul): kernel node
 */
 struct InnerExec {
+    parts: ::cudagraph_runtime::__private::Guarded<__InnerExecParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __InnerExecParts {
     exec: ::cudagraph_runtime::__private::GraphExec<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__InnerNodes>,
@@ -394,7 +414,12 @@ struct InnerExec {
 impl InnerExec {
     /// The executable of `exec`, instantiated from a graph with these nodes and state;
     /// `applied`, a copy of the state's params.
-    fn __cg_new(
+    ///
+    /// # Safety
+    ///
+    /// `exec` was instantiated from the graph the nodes were added to, from the params
+    /// kept in `state` (which passed the memory check); `applied` is a copy of them.
+    unsafe fn __cg_new(
         exec: ::cudagraph_runtime::__private::GraphExec<'static>,
         nodes: ::cudagraph_runtime::__private::Box<
             ::cudagraph_runtime::__private::ManuallyDrop<__InnerNodes>,
@@ -403,12 +428,15 @@ impl InnerExec {
         applied: ::cudagraph_runtime::__private::Box<InnerParams>,
     ) -> Self {
         let tracker = ::cudagraph_runtime::__private::Tracker::new(1usize, 4usize);
-        Self {
+        let __cg_parts = __InnerExecParts {
             exec,
             nodes,
             state,
             applied,
             tracker,
+        };
+        Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         }
     }
     /// Launches the graph into `stream`.
@@ -420,17 +448,17 @@ impl InnerExec {
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        if self.tracker.is_dirty() {
+        if self.parts.tracker.is_dirty() {
             ::cudagraph_runtime::__private::apply(self)?;
         }
-        self.exec.launch(stream)
+        unsafe { self.parts.get_mut() }.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
     pub fn upload(
         &self,
         stream: &::cudagraph_runtime::__private::CudaStream,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.upload(stream)
+        self.parts.exec.upload(stream)
     }
     /**Whole-graph update from a [`Inner`] built with other params (`cuGraphExecUpdate`).
 
@@ -442,13 +470,14 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Inner = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
-        let params = Inner::__cg_own(&source.state.params)?;
-        let applied = Inner::__cg_own(&source.state.params)?;
-        self.exec.update(&source.graph)?;
-        self.state.params = params;
-        self.applied = applied;
-        *self.state.launch = *source.state.launch;
-        self.tracker.clear();
+        let params = Inner::__cg_own(&source.parts.state.params)?;
+        let applied = Inner::__cg_own(&source.parts.state.params)?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.exec.update(&source.parts.graph)?;
+        __cg_parts.state.params = params;
+        __cg_parts.applied = applied;
+        *__cg_parts.state.launch = *source.parts.state.launch;
+        __cg_parts.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Inner::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
@@ -466,7 +495,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     }
     ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
     pub fn params(&self) -> &InnerParams {
-        &self.state.params
+        &self.parts.state.params
     }
     /**A guard through which to change several params at once, or to swap two: [`InnerParamsMut`]'s `set_<param>` and [`swap`](InnerParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`InnerParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
 
@@ -480,56 +509,69 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// The params, taking the executable apart (it is dropped; memory its launches may
     /// still use stays alive until they are done).
     pub fn into_params(self) -> InnerParams {
-        *self.state.params
+        *self.parts.into_inner().state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
-        &self.exec
+        &self.parts.exec
     }
     #[inline(never)]
     fn __cg_take_0(&mut self, __cg_params: &InnerParams) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         if !(<Kernel<
             (u32, f32, DevicePtrMut<f32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.scale)
             == <Kernel<
                 (u32, f32, DevicePtrMut<f32>),
             > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &self.state.params.scale,
+                &__cg_parts.state.params.scale,
             ))
         {
-            self.state.params.scale = <Kernel<
+            let value = <Kernel<
                 (u32, f32, DevicePtrMut<f32>),
             > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.scale);
-            ::cudagraph_runtime::__private::stage(self, 0usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 0usize);
+            __cg_parts.state.params.scale = value;
         }
         if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.y,
-            &self.state.params.y,
+            &__cg_parts.state.params.y,
         )) {
-            self.state.params.y = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.y);
-            ::cudagraph_runtime::__private::stage(self, 1usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 1usize);
+            __cg_parts.state.params.y = value;
         }
         if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.n,
-            &self.state.params.n,
+            &__cg_parts.state.params.n,
         )) {
-            self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.n,
             );
-            ::cudagraph_runtime::__private::stage(self, 2usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 2usize);
+            __cg_parts.state.params.n = value;
         }
         if !(<f32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.s,
-            &self.state.params.s,
+            &__cg_parts.state.params.s,
         )) {
-            self.state.params.s = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.s,
             );
-            ::cudagraph_runtime::__private::stage(self, 3usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 3usize);
+            __cg_parts.state.params.s = value;
         }
     }
     ///Node `mul` (`kernel scale<<<n.div_ceil(256), 256>>>(n, s, y)`): its update handle.
@@ -542,7 +584,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for InnerExec {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("InnerExec").field("exec", &self.exec).finish_non_exhaustive()
+        f.debug_struct("InnerExec")
+            .field("exec", &self.parts.exec)
+            .finish_non_exhaustive()
     }
 }
 impl Inner {
@@ -655,17 +699,17 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for InnerExec {
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut ::cudagraph_runtime::__private::Tracker {
-        &mut self.tracker
+        &mut unsafe { self.parts.get_mut() }.tracker
     }
     #[inline(always)]
     fn params_mut(
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut InnerParams {
-        &mut self.state.params
+        &mut unsafe { self.parts.get_mut() }.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
-        Inner::__cg_check_overlaps(&self.state.params)
+        Inner::__cg_check_overlaps(&self.parts.state.params)
     }
     #[inline]
     fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
@@ -686,10 +730,10 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for InnerExec {
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
-        _: ::cudagraph_runtime::__private::Internal,
+        key: ::cudagraph_runtime::__private::Internal,
     ) {
         match param {
-            0usize..4usize => self.__cg_sync_0(param, commit),
+            0usize..4usize => self.__cg_sync_0(param, commit, key),
             _ => {}
         }
     }
@@ -712,7 +756,7 @@ impl InnerExec {
         value: Kernel<(u32, f32, DevicePtrMut<f32>)>,
     ) -> ::cudagraph_runtime::__private::Result<Kernel<(u32, f32, DevicePtrMut<f32>)>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.scale,
+            &mut unsafe { self.parts.get_mut() }.state.params.scale,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
@@ -724,7 +768,7 @@ impl InnerExec {
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.y,
+            &mut unsafe { self.parts.get_mut() }.state.params.y,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
@@ -733,7 +777,7 @@ impl InnerExec {
 */
     pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.n,
+            &mut unsafe { self.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
@@ -742,7 +786,7 @@ impl InnerExec {
 */
     pub fn set_s(&mut self, value: f32) -> ::cudagraph_runtime::__private::Result<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.s,
+            &mut unsafe { self.parts.get_mut() }.state.params.s,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
@@ -763,10 +807,11 @@ impl InnerExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &InnerParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &InnerParams = &__cg_parts.state.params;
         let (kernel, config, args) = Inner::__cg_eval_mul(__cg_params);
-        self.exec.set_kernel(self.nodes.mul, kernel, config, args)?;
-        self.state.launch.mul = config;
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.mul, kernel, config, args)?;
+        __cg_parts.state.launch.mul = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline]
@@ -779,63 +824,66 @@ impl InnerExec {
             _ => ::core::unreachable!(),
         }
     }
+    /// `Tracked::sync` for this chunk's params (keyed, as it).
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_sync_0(
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
     ) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         match param {
             0usize => {
                 if commit {
-                    self.applied.scale = <Kernel<
+                    __cg_parts.applied.scale = <Kernel<
                         (u32, f32, DevicePtrMut<f32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.state.params.scale,
+                        &__cg_parts.state.params.scale,
                     );
                 } else {
-                    self.state.params.scale = <Kernel<
+                    __cg_parts.state.params.scale = <Kernel<
                         (u32, f32, DevicePtrMut<f32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.applied.scale,
+                        &__cg_parts.applied.scale,
                     );
                 }
             }
             1usize => {
                 if commit {
-                    self.applied.y = <DeviceBuffer<
+                    __cg_parts.applied.y = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.y,
+                        &__cg_parts.state.params.y,
                     );
                 } else {
-                    self.state.params.y = <DeviceBuffer<
+                    __cg_parts.state.params.y = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.y,
+                        &__cg_parts.applied.y,
                     );
                 }
             }
             2usize => {
                 if commit {
-                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.n,
+                    __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.n,
                     );
                 } else {
-                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.n,
+                    __cg_parts.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.n,
                     );
                 }
             }
             3usize => {
                 if commit {
-                    self.applied.s = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.s,
+                    __cg_parts.applied.s = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.s,
                     );
                 } else {
-                    self.state.params.s = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.s,
+                    __cg_parts.state.params.s = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.s,
                     );
                 }
             }
@@ -859,7 +907,7 @@ struct InnerParamsMut<'a> {
 impl ::cudagraph_runtime::__private::Deref for InnerParamsMut<'_> {
     type Target = InnerParams;
     fn deref(&self) -> &InnerParams {
-        &self.exec.state.params
+        &self.exec.parts.state.params
     }
 }
 #[allow(clippy::type_complexity)]
@@ -871,7 +919,7 @@ impl InnerParamsMut<'_> {
         value: Kernel<(u32, f32, DevicePtrMut<f32>)>,
     ) -> Kernel<(u32, f32, DevicePtrMut<f32>)> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.scale,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.scale,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 0usize);
@@ -881,7 +929,7 @@ impl InnerParamsMut<'_> {
     #[inline]
     pub fn set_y(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.y,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.y,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 1usize);
@@ -891,7 +939,7 @@ impl InnerParamsMut<'_> {
     #[inline]
     pub fn set_n(&mut self, value: u32) -> u32 {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.n,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 2usize);
@@ -901,7 +949,7 @@ impl InnerParamsMut<'_> {
     #[inline]
     pub fn set_s(&mut self, value: f32) -> f32 {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.s,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.s,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 3usize);
@@ -947,7 +995,8 @@ impl<'a> InnerMulNode<'a> {
         s: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
         y: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.mul;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.mul;
         self.set_launch(config, n, s, y)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -958,14 +1007,16 @@ impl<'a> InnerMulNode<'a> {
         s: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
         y: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_kernel_params(self.exec.nodes.mul, config, (n, s, y))?;
-        self.exec.state.launch.mul = config;
-        self.exec.tracker.set_by_handle(0usize);
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_kernel_params(__cg_parts.nodes.mul, config, (n, s, y))?;
+        __cg_parts.state.launch.mul = config;
+        __cg_parts.tracker.set_by_handle(0usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.mul
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.mul
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -973,19 +1024,22 @@ impl<'a> InnerMulNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.mul, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.mul, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.mul)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.mul)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
         &self,
     ) -> ::cudagraph_runtime::__private::KernelNode<(u32, f32, DevicePtrMut<f32>)> {
-        self.exec.nodes.mul
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.mul
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for InnerMulNode<'_> {
@@ -1061,6 +1115,11 @@ In build order (a node's position is its index in the graph):
 As text: `Outer::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
 */
 struct Outer {
+    parts: ::cudagraph_runtime::__private::Guarded<__OuterParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __OuterParts {
     graph: ::cudagraph_runtime::__private::Graph<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__OuterNodes>,
@@ -1128,11 +1187,14 @@ impl Outer {
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
         ::cudagraph_runtime::__private::built(&__cg_graph, "Outer");
-        ::cudagraph_runtime::__private::Result::Ok(Self {
+        let __cg_parts = __OuterParts {
             graph: __cg_graph,
             nodes,
             state,
             build_id: ::cudagraph_runtime::__private::next_build_id(),
+        };
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         })
     }
     /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
@@ -1146,12 +1208,13 @@ impl Outer {
         __cg_params: &OuterParams,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         Self::__cg_check_overlaps(__cg_params)?;
-        self.build_id = ::cudagraph_runtime::__private::next_build_id();
-        self.graph.clear()?;
-        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
-        ::cudagraph_runtime::__private::built(&self.graph, "Outer");
-        self.nodes = nodes;
-        self.state = state;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.build_id = ::cudagraph_runtime::__private::next_build_id();
+        __cg_parts.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_parts.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_parts.graph, "Outer");
+        __cg_parts.nodes = nodes;
+        __cg_parts.state = state;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Adds every node to the empty `graph`, in the canonical order; returns their handles
@@ -1219,7 +1282,7 @@ impl Outer {
     }
     /// The runtime graph.
     pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     /// Refuses params under which two nodes that may run at the same time share memory, one
     /// writing it.
@@ -1249,11 +1312,12 @@ impl Outer {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<OuterExec> {
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_with(flags, upload)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            OuterExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            OuterExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
     pub fn instantiate_on(
@@ -1263,11 +1327,12 @@ impl Outer {
         >,
     ) -> ::cudagraph_runtime::__private::Result<OuterExec> {
         let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_on(stream, flags)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            OuterExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            OuterExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     #[allow(
         non_snake_case,
@@ -1333,7 +1398,7 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Outer {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("Outer").field("graph", &self.graph).finish_non_exhaustive()
+        f.debug_struct("Outer").field("graph", &self.parts.graph).finish_non_exhaustive()
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Outer {
@@ -1394,16 +1459,20 @@ impl ::cudagraph_runtime::__private::BodyRules for Outer {
 }
 unsafe impl ::cudagraph_runtime::__private::ChildGraph for Outer {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     fn identity(
         &self,
     ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
-        ::cudagraph_runtime::__private::Option::Some(self.build_id)
+        ::cudagraph_runtime::__private::Option::Some(self.parts.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
-        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
-        copy.build_id = self.build_id;
+        let __cg_parts = &self.parts;
+        let mut copy = Self::build(
+            __cg_parts.graph.context(),
+            &__cg_parts.state.params,
+        )?;
+        unsafe { copy.parts.get_mut() }.build_id = __cg_parts.build_id;
         ::cudagraph_runtime::__private::Result::Ok(copy)
     }
 }
@@ -1425,6 +1494,11 @@ Nodes:
 - [`clear()`](Self::clear): memset node
 */
 struct OuterExec {
+    parts: ::cudagraph_runtime::__private::Guarded<__OuterExecParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __OuterExecParts {
     exec: ::cudagraph_runtime::__private::GraphExec<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__OuterNodes>,
@@ -1439,7 +1513,12 @@ struct OuterExec {
 impl OuterExec {
     /// The executable of `exec`, instantiated from a graph with these nodes and state;
     /// `applied`, a copy of the state's params.
-    fn __cg_new(
+    ///
+    /// # Safety
+    ///
+    /// `exec` was instantiated from the graph the nodes were added to, from the params
+    /// kept in `state` (which passed the memory check); `applied` is a copy of them.
+    unsafe fn __cg_new(
         exec: ::cudagraph_runtime::__private::GraphExec<'static>,
         nodes: ::cudagraph_runtime::__private::Box<
             ::cudagraph_runtime::__private::ManuallyDrop<__OuterNodes>,
@@ -1448,12 +1527,15 @@ impl OuterExec {
         applied: ::cudagraph_runtime::__private::Box<OuterParams>,
     ) -> Self {
         let tracker = ::cudagraph_runtime::__private::Tracker::new(3usize, 3usize);
-        Self {
+        let __cg_parts = __OuterExecParts {
             exec,
             nodes,
             state,
             applied,
             tracker,
+        };
+        Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         }
     }
     /// Launches the graph into `stream`.
@@ -1465,17 +1547,17 @@ impl OuterExec {
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        if self.tracker.is_dirty() {
+        if self.parts.tracker.is_dirty() {
             ::cudagraph_runtime::__private::apply(self)?;
         }
-        self.exec.launch(stream)
+        unsafe { self.parts.get_mut() }.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
     pub fn upload(
         &self,
         stream: &::cudagraph_runtime::__private::CudaStream,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.upload(stream)
+        self.parts.exec.upload(stream)
     }
     /**Whole-graph update from a [`Outer`] built with other params (`cuGraphExecUpdate`).
 
@@ -1487,13 +1569,14 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Outer = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
-        let params = Outer::__cg_own(&source.state.params)?;
-        let applied = Outer::__cg_own(&source.state.params)?;
-        self.exec.update(&source.graph)?;
-        self.state.params = params;
-        self.applied = applied;
-        *self.state.launch = *source.state.launch;
-        self.tracker.clear();
+        let params = Outer::__cg_own(&source.parts.state.params)?;
+        let applied = Outer::__cg_own(&source.parts.state.params)?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.exec.update(&source.parts.graph)?;
+        __cg_parts.state.params = params;
+        __cg_parts.applied = applied;
+        *__cg_parts.state.launch = *source.parts.state.launch;
+        __cg_parts.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Outer::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
@@ -1506,6 +1589,7 @@ Params under which two nodes that may run at the same time share memory, one wri
         __cg_params: &OuterParams,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
         Outer::__cg_check_overlaps(__cg_params)?;
+        let __cg_parts = &self.parts;
         let __cg_child_0 = if {
             use ::cudagraph_runtime::__private::RoleFallback as _;
             ::cudagraph_runtime::__private::same_graph(
@@ -1514,7 +1598,7 @@ Params under which two nodes that may run at the same time share memory, one wri
                 >>::identity(&__cg_params.first),
                 <::cudagraph_runtime::__private::RoleProbe<
                     Inner,
-                >>::identity(&self.state.params.first),
+                >>::identity(&__cg_parts.state.params.first),
             )
         } {
             ::cudagraph_runtime::__private::Option::None
@@ -1536,7 +1620,7 @@ Params under which two nodes that may run at the same time share memory, one wri
                 >>::identity(&__cg_params.second),
                 <::cudagraph_runtime::__private::RoleProbe<
                     Inner,
-                >>::identity(&self.state.params.second),
+                >>::identity(&__cg_parts.state.params.second),
             )
         } {
             ::cudagraph_runtime::__private::Option::None
@@ -1552,18 +1636,24 @@ Params under which two nodes that may run at the same time share memory, one wri
         };
         self.__cg_take_2(__cg_params);
         if let ::cudagraph_runtime::__private::Option::Some(copy) = __cg_child_0 {
-            self.state.params.first = copy;
-            ::cudagraph_runtime::__private::stage(self, 0usize);
+            let __cg_parts = unsafe { self.parts.get_mut() };
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 0usize);
+            __cg_parts.state.params.first = copy;
         }
         if let ::cudagraph_runtime::__private::Option::Some(copy) = __cg_child_1 {
-            self.state.params.second = copy;
-            ::cudagraph_runtime::__private::stage(self, 1usize);
+            let __cg_parts = unsafe { self.parts.get_mut() };
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 1usize);
+            __cg_parts.state.params.second = copy;
         }
         ::cudagraph_runtime::__private::set_all(self)
     }
     ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
     pub fn params(&self) -> &OuterParams {
-        &self.state.params
+        &self.parts.state.params
     }
     /**A guard through which to change several params at once, or to swap two: [`OuterParamsMut`]'s `set_<param>` and [`swap`](OuterParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`OuterParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
 
@@ -1577,24 +1667,28 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// The params, taking the executable apart (it is dropped; memory its launches may
     /// still use stays alive until they are done).
     pub fn into_params(self) -> OuterParams {
-        *self.state.params
+        *self.parts.into_inner().state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
-        &self.exec
+        &self.parts.exec
     }
     #[inline(never)]
     fn __cg_take_2(&mut self, __cg_params: &OuterParams) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.z,
-            &self.state.params.z,
+            &__cg_parts.state.params.z,
         )) {
-            self.state.params.z = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.z);
-            ::cudagraph_runtime::__private::stage(self, 2usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 2usize);
+            __cg_parts.state.params.z = value;
         }
     }
     ///Node `a` (`child(first)`): its update handle.
@@ -1615,7 +1709,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for OuterExec {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("OuterExec").field("exec", &self.exec).finish_non_exhaustive()
+        f.debug_struct("OuterExec")
+            .field("exec", &self.parts.exec)
+            .finish_non_exhaustive()
     }
 }
 impl Outer {
@@ -1723,17 +1819,17 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for OuterExec {
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut ::cudagraph_runtime::__private::Tracker {
-        &mut self.tracker
+        &mut unsafe { self.parts.get_mut() }.tracker
     }
     #[inline(always)]
     fn params_mut(
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut OuterParams {
-        &mut self.state.params
+        &mut unsafe { self.parts.get_mut() }.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
-        Outer::__cg_check_overlaps(&self.state.params)
+        Outer::__cg_check_overlaps(&self.parts.state.params)
     }
     #[inline]
     fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
@@ -1754,10 +1850,10 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for OuterExec {
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
-        _: ::cudagraph_runtime::__private::Internal,
+        key: ::cudagraph_runtime::__private::Internal,
     ) {
         match param {
-            0usize..3usize => self.__cg_sync_0(param, commit),
+            0usize..3usize => self.__cg_sync_0(param, commit, key),
             _ => {}
         }
     }
@@ -1766,23 +1862,24 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for OuterExec {
         how: ::cudagraph_runtime::__private::SyncChildren,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         if how == ::cudagraph_runtime::__private::SyncChildren::Swap {
-            if self.tracker.is_changed(0usize) {
+            if __cg_parts.tracker.is_changed(0usize) {
                 ::cudagraph_runtime::__private::swap(
-                    &mut self.state.params.first,
-                    &mut self.applied.first,
+                    &mut __cg_parts.state.params.first,
+                    &mut __cg_parts.applied.first,
                 );
             }
-            if self.tracker.is_changed(1usize) {
+            if __cg_parts.tracker.is_changed(1usize) {
                 ::cudagraph_runtime::__private::swap(
-                    &mut self.state.params.second,
-                    &mut self.applied.second,
+                    &mut __cg_parts.state.params.second,
+                    &mut __cg_parts.applied.second,
                 );
             }
             return ::cudagraph_runtime::__private::Result::Ok(());
         }
         let commit = how == ::cudagraph_runtime::__private::SyncChildren::Commit;
-        let __cg_child_0 = match self.tracker.is_changed(0usize) {
+        let __cg_child_0 = match __cg_parts.tracker.is_changed(0usize) {
             false => ::cudagraph_runtime::__private::Option::None,
             true if commit => {
                 ::cudagraph_runtime::__private::Option::Some(
@@ -1790,7 +1887,7 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for OuterExec {
                         use ::cudagraph_runtime::__private::RoleFallback as _;
                         <::cudagraph_runtime::__private::RoleProbe<
                             Inner,
-                        >>::duplicate(&self.state.params.first)
+                        >>::duplicate(&__cg_parts.state.params.first)
                     }?,
                 )
             }
@@ -1800,12 +1897,12 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for OuterExec {
                         use ::cudagraph_runtime::__private::RoleFallback as _;
                         <::cudagraph_runtime::__private::RoleProbe<
                             Inner,
-                        >>::duplicate(&self.applied.first)
+                        >>::duplicate(&__cg_parts.applied.first)
                     }?,
                 )
             }
         };
-        let __cg_child_1 = match self.tracker.is_changed(1usize) {
+        let __cg_child_1 = match __cg_parts.tracker.is_changed(1usize) {
             false => ::cudagraph_runtime::__private::Option::None,
             true if commit => {
                 ::cudagraph_runtime::__private::Option::Some(
@@ -1813,7 +1910,7 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for OuterExec {
                         use ::cudagraph_runtime::__private::RoleFallback as _;
                         <::cudagraph_runtime::__private::RoleProbe<
                             Inner,
-                        >>::duplicate(&self.state.params.second)
+                        >>::duplicate(&__cg_parts.state.params.second)
                     }?,
                 )
             }
@@ -1823,23 +1920,23 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for OuterExec {
                         use ::cudagraph_runtime::__private::RoleFallback as _;
                         <::cudagraph_runtime::__private::RoleProbe<
                             Inner,
-                        >>::duplicate(&self.applied.second)
+                        >>::duplicate(&__cg_parts.applied.second)
                     }?,
                 )
             }
         };
         if let ::cudagraph_runtime::__private::Option::Some(copy) = __cg_child_0 {
             if commit {
-                self.applied.first = copy;
+                __cg_parts.applied.first = copy;
             } else {
-                self.state.params.first = copy;
+                __cg_parts.state.params.first = copy;
             }
         }
         if let ::cudagraph_runtime::__private::Option::Some(copy) = __cg_child_1 {
             if commit {
-                self.applied.second = copy;
+                __cg_parts.applied.second = copy;
             } else {
-                self.state.params.second = copy;
+                __cg_parts.state.params.second = copy;
             }
         }
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -1854,7 +1951,7 @@ impl OuterExec {
         value: Inner,
     ) -> ::cudagraph_runtime::__private::Result<Inner> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.first,
+            &mut unsafe { self.parts.get_mut() }.state.params.first,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
@@ -1866,7 +1963,7 @@ impl OuterExec {
         value: Inner,
     ) -> ::cudagraph_runtime::__private::Result<Inner> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.second,
+            &mut unsafe { self.parts.get_mut() }.state.params.second,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
@@ -1878,7 +1975,7 @@ impl OuterExec {
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.z,
+            &mut unsafe { self.parts.get_mut() }.state.params.z,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
@@ -1899,8 +1996,11 @@ impl OuterExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &OuterParams = &self.state.params;
-        self.exec.set_child_graph(self.nodes.a, Outer::__cg_eval_a(__cg_params))?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &OuterParams = &__cg_parts.state.params;
+        __cg_parts
+            .exec
+            .set_child_graph(__cg_parts.nodes.a, Outer::__cg_eval_a(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1910,8 +2010,11 @@ impl OuterExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &OuterParams = &self.state.params;
-        self.exec.set_child_graph(self.nodes.b, Outer::__cg_eval_b(__cg_params))?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &OuterParams = &__cg_parts.state.params;
+        __cg_parts
+            .exec
+            .set_child_graph(__cg_parts.nodes.b, Outer::__cg_eval_b(__cg_params))?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1921,9 +2024,14 @@ impl OuterExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &OuterParams = &self.state.params;
-        self.exec
-            .set_memset_params(self.nodes.clear, Outer::__cg_eval_clear(__cg_params))?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &OuterParams = &__cg_parts.state.params;
+        __cg_parts
+            .exec
+            .set_memset_params(
+                __cg_parts.nodes.clear,
+                Outer::__cg_eval_clear(__cg_params),
+            )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline]
@@ -1935,26 +2043,29 @@ impl OuterExec {
             _ => ::core::unreachable!(),
         }
     }
+    /// `Tracked::sync` for this chunk's params (keyed, as it).
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_sync_0(
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
     ) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         match param {
             2usize => {
                 if commit {
-                    self.applied.z = <DeviceBuffer<
+                    __cg_parts.applied.z = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.z,
+                        &__cg_parts.state.params.z,
                     );
                 } else {
-                    self.state.params.z = <DeviceBuffer<
+                    __cg_parts.state.params.z = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.z,
+                        &__cg_parts.applied.z,
                     );
                 }
             }
@@ -1978,7 +2089,7 @@ struct OuterParamsMut<'a> {
 impl ::cudagraph_runtime::__private::Deref for OuterParamsMut<'_> {
     type Target = OuterParams;
     fn deref(&self) -> &OuterParams {
-        &self.exec.state.params
+        &self.exec.parts.state.params
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1987,7 +2098,7 @@ impl OuterParamsMut<'_> {
     #[inline]
     pub fn set_first(&mut self, value: Inner) -> Inner {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.first,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.first,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 0usize);
@@ -1997,7 +2108,7 @@ impl OuterParamsMut<'_> {
     #[inline]
     pub fn set_second(&mut self, value: Inner) -> Inner {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.second,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.second,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 1usize);
@@ -2007,7 +2118,7 @@ impl OuterParamsMut<'_> {
     #[inline]
     pub fn set_z(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.z,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.z,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 2usize);
@@ -2050,13 +2161,14 @@ impl<'a> OuterANode<'a> {
     /// (`cuGraphExecChildGraphNodeSetParams`); it must have the embedded graph's
     /// topology.
     pub fn set(&mut self, graph: &Inner) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
             .set_child_graph(
-                self.exec.nodes.a,
+                __cg_parts.nodes.a,
                 <Inner as ::cudagraph_runtime::__private::ChildGraph>::graph(graph),
             )?;
-        self.exec.tracker.set_by_handle(0usize);
+        __cg_parts.tracker.set_by_handle(0usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
@@ -2081,7 +2193,8 @@ impl<'a> OuterANode<'a> {
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(&self) -> ::cudagraph_runtime::__private::ChildGraphNode {
-        self.exec.nodes.a
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.a
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for OuterANode<'_> {
@@ -2101,13 +2214,14 @@ impl<'a> OuterBNode<'a> {
     /// (`cuGraphExecChildGraphNodeSetParams`); it must have the embedded graph's
     /// topology.
     pub fn set(&mut self, graph: &Inner) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
             .set_child_graph(
-                self.exec.nodes.b,
+                __cg_parts.nodes.b,
                 <Inner as ::cudagraph_runtime::__private::ChildGraph>::graph(graph),
             )?;
-        self.exec.tracker.set_by_handle(1usize);
+        __cg_parts.tracker.set_by_handle(1usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
@@ -2132,7 +2246,8 @@ impl<'a> OuterBNode<'a> {
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(&self) -> ::cudagraph_runtime::__private::ChildGraphNode {
-        self.exec.nodes.b
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.b
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for OuterBNode<'_> {
@@ -2161,13 +2276,14 @@ impl<'a> OuterClearNode<'a> {
             f32,
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
             .set_memset_params(
-                self.exec.nodes.clear,
+                __cg_parts.nodes.clear,
                 ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
             )?;
-        self.exec.tracker.set_by_handle(2usize);
+        __cg_parts.tracker.set_by_handle(2usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
@@ -2191,13 +2307,15 @@ impl<'a> OuterClearNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.clear, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.clear, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.clear)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.clear)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -2205,7 +2323,8 @@ impl<'a> OuterClearNode<'a> {
     ) -> ::cudagraph_runtime::__private::MemsetNode<
         <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     > {
-        self.exec.nodes.clear
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.clear
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for OuterClearNode<'_> {

@@ -109,6 +109,11 @@ In build order (a node's position is its index in the graph):
 As text: `Step::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
 */
 struct Step {
+    parts: ::cudagraph_runtime::__private::Guarded<__StepParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __StepParts {
     graph: ::cudagraph_runtime::__private::Graph<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__StepNodes>,
@@ -177,11 +182,14 @@ impl Step {
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
         ::cudagraph_runtime::__private::built(&__cg_graph, "Step");
-        ::cudagraph_runtime::__private::Result::Ok(Self {
+        let __cg_parts = __StepParts {
             graph: __cg_graph,
             nodes,
             state,
             build_id: ::cudagraph_runtime::__private::next_build_id(),
+        };
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         })
     }
     /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
@@ -195,12 +203,13 @@ impl Step {
         __cg_params: &StepParams,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         Self::__cg_check_overlaps(__cg_params)?;
-        self.build_id = ::cudagraph_runtime::__private::next_build_id();
-        self.graph.clear()?;
-        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
-        ::cudagraph_runtime::__private::built(&self.graph, "Step");
-        self.nodes = nodes;
-        self.state = state;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.build_id = ::cudagraph_runtime::__private::next_build_id();
+        __cg_parts.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_parts.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_parts.graph, "Step");
+        __cg_parts.nodes = nodes;
+        __cg_parts.state = state;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Adds every node to the empty `graph`, in the canonical order; returns their handles
@@ -275,7 +284,7 @@ impl Step {
     }
     /// The runtime graph.
     pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     /// Refuses params under which two nodes that may run at the same time share memory, one
     /// writing it.
@@ -305,11 +314,12 @@ impl Step {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<StepExec> {
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_with(flags, upload)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            StepExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            StepExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
     pub fn instantiate_on(
@@ -319,11 +329,12 @@ impl Step {
         >,
     ) -> ::cudagraph_runtime::__private::Result<StepExec> {
         let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_on(stream, flags)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            StepExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            StepExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     #[allow(
         non_snake_case,
@@ -463,7 +474,7 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Step {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("Step").field("graph", &self.graph).finish_non_exhaustive()
+        f.debug_struct("Step").field("graph", &self.parts.graph).finish_non_exhaustive()
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Step {
@@ -479,16 +490,20 @@ impl ::cudagraph_runtime::__private::BodyRules for Step {
 }
 unsafe impl ::cudagraph_runtime::__private::ChildGraph for Step {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     fn identity(
         &self,
     ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
-        ::cudagraph_runtime::__private::Option::Some(self.build_id)
+        ::cudagraph_runtime::__private::Option::Some(self.parts.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
-        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
-        copy.build_id = self.build_id;
+        let __cg_parts = &self.parts;
+        let mut copy = Self::build(
+            __cg_parts.graph.context(),
+            &__cg_parts.state.params,
+        )?;
+        unsafe { copy.parts.get_mut() }.build_id = __cg_parts.build_id;
         ::cudagraph_runtime::__private::Result::Ok(copy)
     }
 }
@@ -510,6 +525,11 @@ Nodes:
 - [`step()`](Self::step): kernel node
 */
 struct StepExec {
+    parts: ::cudagraph_runtime::__private::Guarded<__StepExecParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __StepExecParts {
     exec: ::cudagraph_runtime::__private::GraphExec<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__StepNodes>,
@@ -524,7 +544,12 @@ struct StepExec {
 impl StepExec {
     /// The executable of `exec`, instantiated from a graph with these nodes and state;
     /// `applied`, a copy of the state's params.
-    fn __cg_new(
+    ///
+    /// # Safety
+    ///
+    /// `exec` was instantiated from the graph the nodes were added to, from the params
+    /// kept in `state` (which passed the memory check); `applied` is a copy of them.
+    unsafe fn __cg_new(
         exec: ::cudagraph_runtime::__private::GraphExec<'static>,
         nodes: ::cudagraph_runtime::__private::Box<
             ::cudagraph_runtime::__private::ManuallyDrop<__StepNodes>,
@@ -533,12 +558,15 @@ impl StepExec {
         applied: ::cudagraph_runtime::__private::Box<StepParams>,
     ) -> Self {
         let tracker = ::cudagraph_runtime::__private::Tracker::new(3usize, 5usize);
-        Self {
+        let __cg_parts = __StepExecParts {
             exec,
             nodes,
             state,
             applied,
             tracker,
+        };
+        Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         }
     }
     /// Launches the graph into `stream`.
@@ -550,17 +578,17 @@ impl StepExec {
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        if self.tracker.is_dirty() {
+        if self.parts.tracker.is_dirty() {
             ::cudagraph_runtime::__private::apply(self)?;
         }
-        self.exec.launch(stream)
+        unsafe { self.parts.get_mut() }.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
     pub fn upload(
         &self,
         stream: &::cudagraph_runtime::__private::CudaStream,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.upload(stream)
+        self.parts.exec.upload(stream)
     }
     /**Whole-graph update from a [`Step`] built with other params (`cuGraphExecUpdate`).
 
@@ -572,13 +600,14 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Step = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
-        let params = Step::__cg_own(&source.state.params)?;
-        let applied = Step::__cg_own(&source.state.params)?;
-        self.exec.update(&source.graph)?;
-        self.state.params = params;
-        self.applied = applied;
-        *self.state.launch = *source.state.launch;
-        self.tracker.clear();
+        let params = Step::__cg_own(&source.parts.state.params)?;
+        let applied = Step::__cg_own(&source.parts.state.params)?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.exec.update(&source.parts.graph)?;
+        __cg_parts.state.params = params;
+        __cg_parts.applied = applied;
+        *__cg_parts.state.launch = *source.parts.state.launch;
+        __cg_parts.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Step::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
@@ -596,7 +625,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     }
     ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
     pub fn params(&self) -> &StepParams {
-        &self.state.params
+        &self.parts.state.params
     }
     /**A guard through which to change several params at once, or to swap two: [`StepParamsMut`]'s `set_<param>` and [`swap`](StepParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`StepParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
 
@@ -610,22 +639,26 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// The params, taking the executable apart (it is dropped; memory its launches may
     /// still use stays alive until they are done).
     pub fn into_params(self) -> StepParams {
-        *self.state.params
+        *self.parts.into_inner().state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
-        &self.exec
+        &self.parts.exec
     }
     #[inline(never)]
     fn __cg_take_0(&mut self, __cg_params: &StepParams) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         if !(<Communicator as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.comm,
-            &self.state.params.comm,
+            &__cg_parts.state.params.comm,
         )) {
-            self.state.params.comm = <Communicator as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <Communicator as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.comm,
             );
-            ::cudagraph_runtime::__private::stage(self, 0usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 0usize);
+            __cg_parts.state.params.comm = value;
         }
         if !(<Kernel<
             (u32, DevicePtrMut<f32>),
@@ -633,13 +666,16 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
             == <Kernel<
                 (u32, DevicePtrMut<f32>),
             > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &self.state.params.grad,
+                &__cg_parts.state.params.grad,
             ))
         {
-            self.state.params.grad = <Kernel<
+            let value = <Kernel<
                 (u32, DevicePtrMut<f32>),
             > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.grad);
-            ::cudagraph_runtime::__private::stage(self, 1usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 1usize);
+            __cg_parts.state.params.grad = value;
         }
         if !(<Kernel<
             (u32, DevicePtr<f32>),
@@ -649,33 +685,42 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
             == <Kernel<
                 (u32, DevicePtr<f32>),
             > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &self.state.params.update,
+                &__cg_parts.state.params.update,
             ))
         {
-            self.state.params.update = <Kernel<
+            let value = <Kernel<
                 (u32, DevicePtr<f32>),
             > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.update);
-            ::cudagraph_runtime::__private::stage(self, 2usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 2usize);
+            __cg_parts.state.params.update = value;
         }
         if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.grads,
-            &self.state.params.grads,
+            &__cg_parts.state.params.grads,
         )) {
-            self.state.params.grads = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.grads);
-            ::cudagraph_runtime::__private::stage(self, 3usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 3usize);
+            __cg_parts.state.params.grads = value;
         }
         if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.n,
-            &self.state.params.n,
+            &__cg_parts.state.params.n,
         )) {
-            self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.n,
             );
-            ::cudagraph_runtime::__private::stage(self, 4usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 4usize);
+            __cg_parts.state.params.n = value;
         }
     }
     ///Node `local` (`kernel grad<<<n.div_ceil(256), 256>>>(n, grads)`): its update handle.
@@ -696,7 +741,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for StepExec {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("StepExec").field("exec", &self.exec).finish_non_exhaustive()
+        f.debug_struct("StepExec")
+            .field("exec", &self.parts.exec)
+            .finish_non_exhaustive()
     }
 }
 impl Step {
@@ -834,17 +881,17 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for StepExec {
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut ::cudagraph_runtime::__private::Tracker {
-        &mut self.tracker
+        &mut unsafe { self.parts.get_mut() }.tracker
     }
     #[inline(always)]
     fn params_mut(
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut StepParams {
-        &mut self.state.params
+        &mut unsafe { self.parts.get_mut() }.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
-        Step::__cg_check_overlaps(&self.state.params)
+        Step::__cg_check_overlaps(&self.parts.state.params)
     }
     #[inline]
     fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
@@ -865,10 +912,10 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for StepExec {
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
-        _: ::cudagraph_runtime::__private::Internal,
+        key: ::cudagraph_runtime::__private::Internal,
     ) {
         match param {
-            0usize..5usize => self.__cg_sync_0(param, commit),
+            0usize..5usize => self.__cg_sync_0(param, commit, key),
             _ => {}
         }
     }
@@ -891,7 +938,7 @@ impl StepExec {
         value: Communicator,
     ) -> ::cudagraph_runtime::__private::Result<Communicator> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.comm,
+            &mut unsafe { self.parts.get_mut() }.state.params.comm,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
@@ -903,7 +950,7 @@ impl StepExec {
         value: Kernel<(u32, DevicePtrMut<f32>)>,
     ) -> ::cudagraph_runtime::__private::Result<Kernel<(u32, DevicePtrMut<f32>)>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.grad,
+            &mut unsafe { self.parts.get_mut() }.state.params.grad,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
@@ -915,7 +962,7 @@ impl StepExec {
         value: Kernel<(u32, DevicePtr<f32>)>,
     ) -> ::cudagraph_runtime::__private::Result<Kernel<(u32, DevicePtr<f32>)>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.update,
+            &mut unsafe { self.parts.get_mut() }.state.params.update,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
@@ -927,7 +974,7 @@ impl StepExec {
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.grads,
+            &mut unsafe { self.parts.get_mut() }.state.params.grads,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
@@ -936,7 +983,7 @@ impl StepExec {
 */
     pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.n,
+            &mut unsafe { self.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
@@ -957,10 +1004,11 @@ impl StepExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &StepParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &StepParams = &__cg_parts.state.params;
         let (kernel, config, args) = Step::__cg_eval_local(__cg_params);
-        self.exec.set_kernel(self.nodes.local, kernel, config, args)?;
-        self.state.launch.local = config;
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.local, kernel, config, args)?;
+        __cg_parts.state.launch.local = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -970,10 +1018,11 @@ impl StepExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &StepParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &StepParams = &__cg_parts.state.params;
         ::cudagraph_runtime::__private::same_collective(
-            &self.exec,
-            self.nodes.average,
+            &__cg_parts.exec,
+            __cg_parts.nodes.average,
             Step::__cg_eval_average(__cg_params),
             "average",
         )?;
@@ -986,10 +1035,11 @@ impl StepExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &StepParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &StepParams = &__cg_parts.state.params;
         let (kernel, config, args) = Step::__cg_eval_step(__cg_params);
-        self.exec.set_kernel(self.nodes.step, kernel, config, args)?;
-        self.state.launch.step = config;
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.step, kernel, config, args)?;
+        __cg_parts.state.launch.step = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline]
@@ -1003,78 +1053,81 @@ impl StepExec {
             _ => ::core::unreachable!(),
         }
     }
+    /// `Tracked::sync` for this chunk's params (keyed, as it).
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_sync_0(
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
     ) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         match param {
             0usize => {
                 if commit {
-                    self.applied.comm = <Communicator as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.comm,
+                    __cg_parts.applied.comm = <Communicator as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.comm,
                     );
                 } else {
-                    self.state.params.comm = <Communicator as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.comm,
+                    __cg_parts.state.params.comm = <Communicator as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.comm,
                     );
                 }
             }
             1usize => {
                 if commit {
-                    self.applied.grad = <Kernel<
+                    __cg_parts.applied.grad = <Kernel<
                         (u32, DevicePtrMut<f32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.state.params.grad,
+                        &__cg_parts.state.params.grad,
                     );
                 } else {
-                    self.state.params.grad = <Kernel<
+                    __cg_parts.state.params.grad = <Kernel<
                         (u32, DevicePtrMut<f32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.applied.grad,
+                        &__cg_parts.applied.grad,
                     );
                 }
             }
             2usize => {
                 if commit {
-                    self.applied.update = <Kernel<
+                    __cg_parts.applied.update = <Kernel<
                         (u32, DevicePtr<f32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.state.params.update,
+                        &__cg_parts.state.params.update,
                     );
                 } else {
-                    self.state.params.update = <Kernel<
+                    __cg_parts.state.params.update = <Kernel<
                         (u32, DevicePtr<f32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.applied.update,
+                        &__cg_parts.applied.update,
                     );
                 }
             }
             3usize => {
                 if commit {
-                    self.applied.grads = <DeviceBuffer<
+                    __cg_parts.applied.grads = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.grads,
+                        &__cg_parts.state.params.grads,
                     );
                 } else {
-                    self.state.params.grads = <DeviceBuffer<
+                    __cg_parts.state.params.grads = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.grads,
+                        &__cg_parts.applied.grads,
                     );
                 }
             }
             4usize => {
                 if commit {
-                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.n,
+                    __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.n,
                     );
                 } else {
-                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.n,
+                    __cg_parts.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.n,
                     );
                 }
             }
@@ -1098,7 +1151,7 @@ struct StepParamsMut<'a> {
 impl ::cudagraph_runtime::__private::Deref for StepParamsMut<'_> {
     type Target = StepParams;
     fn deref(&self) -> &StepParams {
-        &self.exec.state.params
+        &self.exec.parts.state.params
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1107,7 +1160,7 @@ impl StepParamsMut<'_> {
     #[inline]
     pub fn set_comm(&mut self, value: Communicator) -> Communicator {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.comm,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.comm,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 0usize);
@@ -1120,7 +1173,7 @@ impl StepParamsMut<'_> {
         value: Kernel<(u32, DevicePtrMut<f32>)>,
     ) -> Kernel<(u32, DevicePtrMut<f32>)> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.grad,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.grad,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 1usize);
@@ -1133,7 +1186,7 @@ impl StepParamsMut<'_> {
         value: Kernel<(u32, DevicePtr<f32>)>,
     ) -> Kernel<(u32, DevicePtr<f32>)> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.update,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.update,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 2usize);
@@ -1143,7 +1196,7 @@ impl StepParamsMut<'_> {
     #[inline]
     pub fn set_grads(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.grads,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.grads,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 3usize);
@@ -1153,7 +1206,7 @@ impl StepParamsMut<'_> {
     #[inline]
     pub fn set_n(&mut self, value: u32) -> u32 {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.n,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 4usize);
@@ -1198,7 +1251,8 @@ impl<'a> StepLocalNode<'a> {
         n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
         grads: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.local;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.local;
         self.set_launch(config, n, grads)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -1208,14 +1262,16 @@ impl<'a> StepLocalNode<'a> {
         n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
         grads: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_kernel_params(self.exec.nodes.local, config, (n, grads))?;
-        self.exec.state.launch.local = config;
-        self.exec.tracker.set_by_handle(0usize);
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_kernel_params(__cg_parts.nodes.local, config, (n, grads))?;
+        __cg_parts.state.launch.local = config;
+        __cg_parts.tracker.set_by_handle(0usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.local
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.local
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -1223,19 +1279,22 @@ impl<'a> StepLocalNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.local, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.local, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.local)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.local)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
         &self,
     ) -> ::cudagraph_runtime::__private::KernelNode<(u32, DevicePtrMut<f32>)> {
-        self.exec.nodes.local
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.local
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for StepLocalNode<'_> {
@@ -1273,7 +1332,8 @@ impl<'a> StepAverageNode<'a> {
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(&self) -> ::cudagraph_runtime::__private::ChildGraphNode {
-        self.exec.nodes.average
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.average
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for StepAverageNode<'_> {
@@ -1295,7 +1355,8 @@ impl<'a> StepStepNode<'a> {
         n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
         grads: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.step;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.step;
         self.set_launch(config, n, grads)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -1305,14 +1366,16 @@ impl<'a> StepStepNode<'a> {
         n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
         grads: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_kernel_params(self.exec.nodes.step, config, (n, grads))?;
-        self.exec.state.launch.step = config;
-        self.exec.tracker.set_by_handle(2usize);
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_kernel_params(__cg_parts.nodes.step, config, (n, grads))?;
+        __cg_parts.state.launch.step = config;
+        __cg_parts.tracker.set_by_handle(2usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.step
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.step
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -1320,19 +1383,22 @@ impl<'a> StepStepNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.step, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.step, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.step)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.step)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
         &self,
     ) -> ::cudagraph_runtime::__private::KernelNode<(u32, DevicePtr<f32>)> {
-        self.exec.nodes.step
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.step
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for StepStepNode<'_> {

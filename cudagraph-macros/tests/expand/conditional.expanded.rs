@@ -141,6 +141,11 @@ In build order (a node's position is its index in the graph):
 As text: `Flow::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
 */
 struct Flow {
+    parts: ::cudagraph_runtime::__private::Guarded<__FlowParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __FlowParts {
     graph: ::cudagraph_runtime::__private::Graph<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__FlowNodes>,
@@ -266,11 +271,14 @@ impl Flow {
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
         ::cudagraph_runtime::__private::built(&__cg_graph, "Flow");
-        ::cudagraph_runtime::__private::Result::Ok(Self {
+        let __cg_parts = __FlowParts {
             graph: __cg_graph,
             nodes,
             state,
             build_id: ::cudagraph_runtime::__private::next_build_id(),
+        };
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         })
     }
     /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
@@ -284,12 +292,13 @@ impl Flow {
         __cg_params: &FlowParams,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         Self::__cg_check_overlaps(__cg_params)?;
-        self.build_id = ::cudagraph_runtime::__private::next_build_id();
-        self.graph.clear()?;
-        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
-        ::cudagraph_runtime::__private::built(&self.graph, "Flow");
-        self.nodes = nodes;
-        self.state = state;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.build_id = ::cudagraph_runtime::__private::next_build_id();
+        __cg_parts.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_parts.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_parts.graph, "Flow");
+        __cg_parts.nodes = nodes;
+        __cg_parts.state = state;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Adds every node to the empty `graph`, in the canonical order; returns their handles
@@ -576,7 +585,7 @@ impl Flow {
     }
     /// The runtime graph.
     pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     /// Refuses params under which two nodes that may run at the same time share memory, one
     /// writing it.
@@ -606,11 +615,12 @@ impl Flow {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<FlowExec> {
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_with(flags, upload)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            FlowExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            FlowExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
     pub fn instantiate_on(
@@ -620,11 +630,12 @@ impl Flow {
         >,
     ) -> ::cudagraph_runtime::__private::Result<FlowExec> {
         let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_on(stream, flags)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            FlowExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            FlowExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     #[allow(
         non_snake_case,
@@ -1021,7 +1032,7 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Flow {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("Flow").field("graph", &self.graph).finish_non_exhaustive()
+        f.debug_struct("Flow").field("graph", &self.parts.graph).finish_non_exhaustive()
     }
 }
 impl ::cudagraph_runtime::__private::SameDeclaration<Flow> for Flow {
@@ -1051,6 +1062,11 @@ Nodes:
 - [`c1()`](Self::c1): kernel node
 */
 struct FlowExec {
+    parts: ::cudagraph_runtime::__private::Guarded<__FlowExecParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __FlowExecParts {
     exec: ::cudagraph_runtime::__private::GraphExec<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__FlowNodes>,
@@ -1065,7 +1081,12 @@ struct FlowExec {
 impl FlowExec {
     /// The executable of `exec`, instantiated from a graph with these nodes and state;
     /// `applied`, a copy of the state's params.
-    fn __cg_new(
+    ///
+    /// # Safety
+    ///
+    /// `exec` was instantiated from the graph the nodes were added to, from the params
+    /// kept in `state` (which passed the memory check); `applied` is a copy of them.
+    unsafe fn __cg_new(
         exec: ::cudagraph_runtime::__private::GraphExec<'static>,
         nodes: ::cudagraph_runtime::__private::Box<
             ::cudagraph_runtime::__private::ManuallyDrop<__FlowNodes>,
@@ -1074,12 +1095,15 @@ impl FlowExec {
         applied: ::cudagraph_runtime::__private::Box<FlowParams>,
     ) -> Self {
         let tracker = ::cudagraph_runtime::__private::Tracker::new(12usize, 7usize);
-        Self {
+        let __cg_parts = __FlowExecParts {
             exec,
             nodes,
             state,
             applied,
             tracker,
+        };
+        Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         }
     }
     /// Launches the graph into `stream`.
@@ -1091,17 +1115,17 @@ impl FlowExec {
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        if self.tracker.is_dirty() {
+        if self.parts.tracker.is_dirty() {
             ::cudagraph_runtime::__private::apply(self)?;
         }
-        self.exec.launch(stream)
+        unsafe { self.parts.get_mut() }.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
     pub fn upload(
         &self,
         stream: &::cudagraph_runtime::__private::CudaStream,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.upload(stream)
+        self.parts.exec.upload(stream)
     }
     /**Whole-graph update from a [`Flow`] built with other params (`cuGraphExecUpdate`).
 
@@ -1113,13 +1137,14 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Flow = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
-        let params = Flow::__cg_own(&source.state.params)?;
-        let applied = Flow::__cg_own(&source.state.params)?;
-        self.exec.update(&source.graph)?;
-        self.state.params = params;
-        self.applied = applied;
-        *self.state.launch = *source.state.launch;
-        self.tracker.clear();
+        let params = Flow::__cg_own(&source.parts.state.params)?;
+        let applied = Flow::__cg_own(&source.parts.state.params)?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.exec.update(&source.parts.graph)?;
+        __cg_parts.state.params = params;
+        __cg_parts.applied = applied;
+        *__cg_parts.state.launch = *source.parts.state.launch;
+        __cg_parts.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Flow::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
@@ -1137,7 +1162,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     }
     ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
     pub fn params(&self) -> &FlowParams {
-        &self.state.params
+        &self.parts.state.params
     }
     /**A guard through which to change several params at once, or to swap two: [`FlowParamsMut`]'s `set_<param>` and [`swap`](FlowParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`FlowParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
 
@@ -1151,27 +1176,31 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// The params, taking the executable apart (it is dropped; memory its launches may
     /// still use stays alive until they are done).
     pub fn into_params(self) -> FlowParams {
-        *self.state.params
+        *self.parts.into_inner().state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
-        &self.exec
+        &self.parts.exec
     }
     #[inline(never)]
     fn __cg_take_0(&mut self, __cg_params: &FlowParams) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         if !(<Kernel<
             (ConditionalHandle, DevicePtrMut<u32>, u32),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.step)
             == <Kernel<
                 (ConditionalHandle, DevicePtrMut<u32>, u32),
             > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &self.state.params.step,
+                &__cg_parts.state.params.step,
             ))
         {
-            self.state.params.step = <Kernel<
+            let value = <Kernel<
                 (ConditionalHandle, DevicePtrMut<u32>, u32),
             > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.step);
-            ::cudagraph_runtime::__private::stage(self, 0usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 0usize);
+            __cg_parts.state.params.step = value;
         }
         if !(<Kernel<
             (u32, DevicePtrMut<u32>),
@@ -1179,13 +1208,16 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
             == <Kernel<
                 (u32, DevicePtrMut<u32>),
             > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &self.state.params.put,
+                &__cg_parts.state.params.put,
             ))
         {
-            self.state.params.put = <Kernel<
+            let value = <Kernel<
                 (u32, DevicePtrMut<u32>),
             > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.put);
-            ::cudagraph_runtime::__private::stage(self, 1usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 1usize);
+            __cg_parts.state.params.put = value;
         }
         if !(<Kernel<
             (ConditionalHandle, DevicePtr<u32>),
@@ -1193,55 +1225,70 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
             == <Kernel<
                 (ConditionalHandle, DevicePtr<u32>),
             > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &self.state.params.pick,
+                &__cg_parts.state.params.pick,
             ))
         {
-            self.state.params.pick = <Kernel<
+            let value = <Kernel<
                 (ConditionalHandle, DevicePtr<u32>),
             > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.pick);
-            ::cudagraph_runtime::__private::stage(self, 2usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 2usize);
+            __cg_parts.state.params.pick = value;
         }
         if !(<DeviceBuffer<
             u32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.counter,
-            &self.state.params.counter,
+            &__cg_parts.state.params.counter,
         )) {
-            self.state.params.counter = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 u32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.counter);
-            ::cudagraph_runtime::__private::stage(self, 3usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 3usize);
+            __cg_parts.state.params.counter = value;
         }
         if !(<DeviceBuffer<
             u32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.out,
-            &self.state.params.out,
+            &__cg_parts.state.params.out,
         )) {
-            self.state.params.out = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 u32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.out);
-            ::cudagraph_runtime::__private::stage(self, 4usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 4usize);
+            __cg_parts.state.params.out = value;
         }
         if !(<DeviceBuffer<
             u32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.choice,
-            &self.state.params.choice,
+            &__cg_parts.state.params.choice,
         )) {
-            self.state.params.choice = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 u32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.choice);
-            ::cudagraph_runtime::__private::stage(self, 5usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 5usize);
+            __cg_parts.state.params.choice = value;
         }
         if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.limit,
-            &self.state.params.limit,
+            &__cg_parts.state.params.limit,
         )) {
-            self.state.params.limit = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.limit,
             );
-            ::cudagraph_runtime::__private::stage(self, 6usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 6usize);
+            __cg_parts.state.params.limit = value;
         }
     }
     ///Node `reset` (`memset(counter, 0u32)`): its update handle.
@@ -1298,7 +1345,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for FlowExec {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("FlowExec").field("exec", &self.exec).finish_non_exhaustive()
+        f.debug_struct("FlowExec")
+            .field("exec", &self.parts.exec)
+            .finish_non_exhaustive()
     }
 }
 impl Flow {
@@ -1481,17 +1530,17 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for FlowExec {
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut ::cudagraph_runtime::__private::Tracker {
-        &mut self.tracker
+        &mut unsafe { self.parts.get_mut() }.tracker
     }
     #[inline(always)]
     fn params_mut(
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut FlowParams {
-        &mut self.state.params
+        &mut unsafe { self.parts.get_mut() }.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
-        Flow::__cg_check_overlaps(&self.state.params)
+        Flow::__cg_check_overlaps(&self.parts.state.params)
     }
     #[inline]
     fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
@@ -1512,10 +1561,10 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for FlowExec {
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
-        _: ::cudagraph_runtime::__private::Internal,
+        key: ::cudagraph_runtime::__private::Internal,
     ) {
         match param {
-            0usize..7usize => self.__cg_sync_0(param, commit),
+            0usize..7usize => self.__cg_sync_0(param, commit, key),
             _ => {}
         }
     }
@@ -1540,7 +1589,7 @@ impl FlowExec {
         Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)>,
     > {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.step,
+            &mut unsafe { self.parts.get_mut() }.state.params.step,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
@@ -1552,7 +1601,7 @@ impl FlowExec {
         value: Kernel<(u32, DevicePtrMut<u32>)>,
     ) -> ::cudagraph_runtime::__private::Result<Kernel<(u32, DevicePtrMut<u32>)>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.put,
+            &mut unsafe { self.parts.get_mut() }.state.params.put,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
@@ -1566,7 +1615,7 @@ impl FlowExec {
         Kernel<(ConditionalHandle, DevicePtr<u32>)>,
     > {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.pick,
+            &mut unsafe { self.parts.get_mut() }.state.params.pick,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
@@ -1578,7 +1627,7 @@ impl FlowExec {
         value: DeviceBuffer<u32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<u32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.counter,
+            &mut unsafe { self.parts.get_mut() }.state.params.counter,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
@@ -1590,7 +1639,7 @@ impl FlowExec {
         value: DeviceBuffer<u32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<u32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.out,
+            &mut unsafe { self.parts.get_mut() }.state.params.out,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
@@ -1602,7 +1651,7 @@ impl FlowExec {
         value: DeviceBuffer<u32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<u32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.choice,
+            &mut unsafe { self.parts.get_mut() }.state.params.choice,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 5usize).map(|_| old)
@@ -1614,7 +1663,7 @@ impl FlowExec {
         value: u32,
     ) -> ::cudagraph_runtime::__private::Result<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.limit,
+            &mut unsafe { self.parts.get_mut() }.state.params.limit,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 6usize).map(|_| old)
@@ -1635,9 +1684,14 @@ impl FlowExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
-        self.exec
-            .set_memset_params(self.nodes.reset, Flow::__cg_eval_reset(__cg_params))?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &FlowParams = &__cg_parts.state.params;
+        __cg_parts
+            .exec
+            .set_memset_params(
+                __cg_parts.nodes.reset,
+                Flow::__cg_eval_reset(__cg_params),
+            )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1647,7 +1701,8 @@ impl FlowExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &FlowParams = &__cg_parts.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1657,10 +1712,14 @@ impl FlowExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
-        let (kernel, config, args) = Flow::__cg_eval_decide(__cg_params, self.nodes.odd);
-        self.exec.set_kernel(self.nodes.decide, kernel, config, args)?;
-        self.state.launch.decide = config;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &FlowParams = &__cg_parts.state.params;
+        let (kernel, config, args) = Flow::__cg_eval_decide(
+            __cg_params,
+            __cg_parts.nodes.odd,
+        );
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.decide, kernel, config, args)?;
+        __cg_parts.state.launch.decide = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1670,7 +1729,8 @@ impl FlowExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &FlowParams = &__cg_parts.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1680,13 +1740,14 @@ impl FlowExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &FlowParams = &__cg_parts.state.params;
         let (kernel, config, args) = Flow::__cg_eval_choose(
             __cg_params,
-            self.nodes.case,
+            __cg_parts.nodes.case,
         );
-        self.exec.set_kernel(self.nodes.choose, kernel, config, args)?;
-        self.state.launch.choose = config;
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.choose, kernel, config, args)?;
+        __cg_parts.state.launch.choose = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1696,7 +1757,8 @@ impl FlowExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &FlowParams = &__cg_parts.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1706,10 +1768,14 @@ impl FlowExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
-        let (kernel, config, args) = Flow::__cg_eval_bump(__cg_params, self.nodes.more);
-        self.exec.set_kernel(self.nodes.bump, kernel, config, args)?;
-        self.state.launch.bump = config;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &FlowParams = &__cg_parts.state.params;
+        let (kernel, config, args) = Flow::__cg_eval_bump(
+            __cg_params,
+            __cg_parts.nodes.more,
+        );
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.bump, kernel, config, args)?;
+        __cg_parts.state.launch.bump = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1719,10 +1785,11 @@ impl FlowExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &FlowParams = &__cg_parts.state.params;
         let (kernel, config, args) = Flow::__cg_eval_mark_odd(__cg_params);
-        self.exec.set_kernel(self.nodes.mark_odd, kernel, config, args)?;
-        self.state.launch.mark_odd = config;
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.mark_odd, kernel, config, args)?;
+        __cg_parts.state.launch.mark_odd = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1732,10 +1799,12 @@ impl FlowExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
-        self.exec
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &FlowParams = &__cg_parts.state.params;
+        __cg_parts
+            .exec
             .set_memset_params(
-                self.nodes.mark_even,
+                __cg_parts.nodes.mark_even,
                 Flow::__cg_eval_mark_even(__cg_params),
             )?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -1747,10 +1816,11 @@ impl FlowExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &FlowParams = &__cg_parts.state.params;
         let (kernel, config, args) = Flow::__cg_eval_c0(__cg_params);
-        self.exec.set_kernel(self.nodes.c0, kernel, config, args)?;
-        self.state.launch.c0 = config;
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.c0, kernel, config, args)?;
+        __cg_parts.state.launch.c0 = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1760,7 +1830,8 @@ impl FlowExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &FlowParams = &__cg_parts.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1770,10 +1841,14 @@ impl FlowExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FlowParams = &self.state.params;
-        let (kernel, config, args) = Flow::__cg_eval_c1(__cg_params, self.nodes.again);
-        self.exec.set_kernel(self.nodes.c1, kernel, config, args)?;
-        self.state.launch.c1 = config;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &FlowParams = &__cg_parts.state.params;
+        let (kernel, config, args) = Flow::__cg_eval_c1(
+            __cg_params,
+            __cg_parts.nodes.again,
+        );
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.c1, kernel, config, args)?;
+        __cg_parts.state.launch.c1 = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline]
@@ -1789,112 +1864,115 @@ impl FlowExec {
             _ => ::core::unreachable!(),
         }
     }
+    /// `Tracked::sync` for this chunk's params (keyed, as it).
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_sync_0(
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
     ) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         match param {
             0usize => {
                 if commit {
-                    self.applied.step = <Kernel<
+                    __cg_parts.applied.step = <Kernel<
                         (ConditionalHandle, DevicePtrMut<u32>, u32),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.state.params.step,
+                        &__cg_parts.state.params.step,
                     );
                 } else {
-                    self.state.params.step = <Kernel<
+                    __cg_parts.state.params.step = <Kernel<
                         (ConditionalHandle, DevicePtrMut<u32>, u32),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.applied.step,
+                        &__cg_parts.applied.step,
                     );
                 }
             }
             1usize => {
                 if commit {
-                    self.applied.put = <Kernel<
+                    __cg_parts.applied.put = <Kernel<
                         (u32, DevicePtrMut<u32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.state.params.put,
+                        &__cg_parts.state.params.put,
                     );
                 } else {
-                    self.state.params.put = <Kernel<
+                    __cg_parts.state.params.put = <Kernel<
                         (u32, DevicePtrMut<u32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.applied.put,
+                        &__cg_parts.applied.put,
                     );
                 }
             }
             2usize => {
                 if commit {
-                    self.applied.pick = <Kernel<
+                    __cg_parts.applied.pick = <Kernel<
                         (ConditionalHandle, DevicePtr<u32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.state.params.pick,
+                        &__cg_parts.state.params.pick,
                     );
                 } else {
-                    self.state.params.pick = <Kernel<
+                    __cg_parts.state.params.pick = <Kernel<
                         (ConditionalHandle, DevicePtr<u32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.applied.pick,
+                        &__cg_parts.applied.pick,
                     );
                 }
             }
             3usize => {
                 if commit {
-                    self.applied.counter = <DeviceBuffer<
+                    __cg_parts.applied.counter = <DeviceBuffer<
                         u32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.counter,
+                        &__cg_parts.state.params.counter,
                     );
                 } else {
-                    self.state.params.counter = <DeviceBuffer<
+                    __cg_parts.state.params.counter = <DeviceBuffer<
                         u32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.counter,
+                        &__cg_parts.applied.counter,
                     );
                 }
             }
             4usize => {
                 if commit {
-                    self.applied.out = <DeviceBuffer<
+                    __cg_parts.applied.out = <DeviceBuffer<
                         u32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.out,
+                        &__cg_parts.state.params.out,
                     );
                 } else {
-                    self.state.params.out = <DeviceBuffer<
+                    __cg_parts.state.params.out = <DeviceBuffer<
                         u32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.out,
+                        &__cg_parts.applied.out,
                     );
                 }
             }
             5usize => {
                 if commit {
-                    self.applied.choice = <DeviceBuffer<
+                    __cg_parts.applied.choice = <DeviceBuffer<
                         u32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.choice,
+                        &__cg_parts.state.params.choice,
                     );
                 } else {
-                    self.state.params.choice = <DeviceBuffer<
+                    __cg_parts.state.params.choice = <DeviceBuffer<
                         u32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.choice,
+                        &__cg_parts.applied.choice,
                     );
                 }
             }
             6usize => {
                 if commit {
-                    self.applied.limit = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.limit,
+                    __cg_parts.applied.limit = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.limit,
                     );
                 } else {
-                    self.state.params.limit = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.limit,
+                    __cg_parts.state.params.limit = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.limit,
                     );
                 }
             }
@@ -1918,7 +1996,7 @@ struct FlowParamsMut<'a> {
 impl ::cudagraph_runtime::__private::Deref for FlowParamsMut<'_> {
     type Target = FlowParams;
     fn deref(&self) -> &FlowParams {
-        &self.exec.state.params
+        &self.exec.parts.state.params
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1930,7 +2008,7 @@ impl FlowParamsMut<'_> {
         value: Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)>,
     ) -> Kernel<(ConditionalHandle, DevicePtrMut<u32>, u32)> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.step,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.step,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 0usize);
@@ -1943,7 +2021,7 @@ impl FlowParamsMut<'_> {
         value: Kernel<(u32, DevicePtrMut<u32>)>,
     ) -> Kernel<(u32, DevicePtrMut<u32>)> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.put,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.put,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 1usize);
@@ -1956,7 +2034,7 @@ impl FlowParamsMut<'_> {
         value: Kernel<(ConditionalHandle, DevicePtr<u32>)>,
     ) -> Kernel<(ConditionalHandle, DevicePtr<u32>)> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.pick,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.pick,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 2usize);
@@ -1966,7 +2044,7 @@ impl FlowParamsMut<'_> {
     #[inline]
     pub fn set_counter(&mut self, value: DeviceBuffer<u32>) -> DeviceBuffer<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.counter,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.counter,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 3usize);
@@ -1976,7 +2054,7 @@ impl FlowParamsMut<'_> {
     #[inline]
     pub fn set_out(&mut self, value: DeviceBuffer<u32>) -> DeviceBuffer<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.out,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.out,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 4usize);
@@ -1986,7 +2064,7 @@ impl FlowParamsMut<'_> {
     #[inline]
     pub fn set_choice(&mut self, value: DeviceBuffer<u32>) -> DeviceBuffer<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.choice,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.choice,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 5usize);
@@ -1996,7 +2074,7 @@ impl FlowParamsMut<'_> {
     #[inline]
     pub fn set_limit(&mut self, value: u32) -> u32 {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.limit,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.limit,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 6usize);
@@ -2048,13 +2126,14 @@ impl<'a> FlowResetNode<'a> {
             u32,
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
             .set_memset_params(
-                self.exec.nodes.reset,
+                __cg_parts.nodes.reset,
                 ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
             )?;
-        self.exec.tracker.set_by_handle(0usize);
+        __cg_parts.tracker.set_by_handle(0usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
@@ -2078,13 +2157,15 @@ impl<'a> FlowResetNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.reset, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.reset, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.reset)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.reset)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -2092,7 +2173,8 @@ impl<'a> FlowResetNode<'a> {
     ) -> ::cudagraph_runtime::__private::MemsetNode<
         <DeviceBuffer<u32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     > {
-        self.exec.nodes.reset
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.reset
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for FlowResetNode<'_> {
@@ -2130,7 +2212,8 @@ impl<'a> FlowCountNode<'a> {
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(&self) -> ::cudagraph_runtime::__private::ConditionalNode {
-        self.exec.nodes.count
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.count
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for FlowCountNode<'_> {
@@ -2152,7 +2235,8 @@ impl<'a> FlowDecideNode<'a> {
         odd: impl ::cudagraph_runtime::__private::KernelArg<'static, ConditionalHandle>,
         counter: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<u32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.decide;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.decide;
         self.set_launch(config, odd, counter)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -2162,16 +2246,18 @@ impl<'a> FlowDecideNode<'a> {
         odd: impl ::cudagraph_runtime::__private::KernelArg<'static, ConditionalHandle>,
         counter: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<u32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
-            .set_kernel_params(self.exec.nodes.decide, config, (odd, counter))?;
-        self.exec.state.launch.decide = config;
-        self.exec.tracker.set_by_handle(2usize);
+            .set_kernel_params(__cg_parts.nodes.decide, config, (odd, counter))?;
+        __cg_parts.state.launch.decide = config;
+        __cg_parts.tracker.set_by_handle(2usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.decide
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.decide
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -2179,13 +2265,15 @@ impl<'a> FlowDecideNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.decide, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.decide, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.decide)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.decide)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -2193,7 +2281,8 @@ impl<'a> FlowDecideNode<'a> {
     ) -> ::cudagraph_runtime::__private::KernelNode<
         (ConditionalHandle, DevicePtr<u32>),
     > {
-        self.exec.nodes.decide
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.decide
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for FlowDecideNode<'_> {
@@ -2231,7 +2320,8 @@ impl<'a> FlowBranchNode<'a> {
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(&self) -> ::cudagraph_runtime::__private::ConditionalNode {
-        self.exec.nodes.branch
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.branch
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for FlowBranchNode<'_> {
@@ -2253,7 +2343,8 @@ impl<'a> FlowChooseNode<'a> {
         case: impl ::cudagraph_runtime::__private::KernelArg<'static, ConditionalHandle>,
         choice: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<u32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.choose;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.choose;
         self.set_launch(config, case, choice)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -2263,16 +2354,18 @@ impl<'a> FlowChooseNode<'a> {
         case: impl ::cudagraph_runtime::__private::KernelArg<'static, ConditionalHandle>,
         choice: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<u32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
-            .set_kernel_params(self.exec.nodes.choose, config, (case, choice))?;
-        self.exec.state.launch.choose = config;
-        self.exec.tracker.set_by_handle(4usize);
+            .set_kernel_params(__cg_parts.nodes.choose, config, (case, choice))?;
+        __cg_parts.state.launch.choose = config;
+        __cg_parts.tracker.set_by_handle(4usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.choose
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.choose
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -2280,13 +2373,15 @@ impl<'a> FlowChooseNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.choose, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.choose, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.choose)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.choose)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -2294,7 +2389,8 @@ impl<'a> FlowChooseNode<'a> {
     ) -> ::cudagraph_runtime::__private::KernelNode<
         (ConditionalHandle, DevicePtr<u32>),
     > {
-        self.exec.nodes.choose
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.choose
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for FlowChooseNode<'_> {
@@ -2332,7 +2428,8 @@ impl<'a> FlowSelectNode<'a> {
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(&self) -> ::cudagraph_runtime::__private::ConditionalNode {
-        self.exec.nodes.select
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.select
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for FlowSelectNode<'_> {
@@ -2358,7 +2455,8 @@ impl<'a> FlowBumpNode<'a> {
         >,
         limit: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.bump;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.bump;
         self.set_launch(config, more, counter, limit)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -2372,16 +2470,18 @@ impl<'a> FlowBumpNode<'a> {
         >,
         limit: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
-            .set_kernel_params(self.exec.nodes.bump, config, (more, counter, limit))?;
-        self.exec.state.launch.bump = config;
-        self.exec.tracker.set_by_handle(6usize);
+            .set_kernel_params(__cg_parts.nodes.bump, config, (more, counter, limit))?;
+        __cg_parts.state.launch.bump = config;
+        __cg_parts.tracker.set_by_handle(6usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.bump
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.bump
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -2389,13 +2489,15 @@ impl<'a> FlowBumpNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.bump, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.bump, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.bump)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.bump)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -2403,7 +2505,8 @@ impl<'a> FlowBumpNode<'a> {
     ) -> ::cudagraph_runtime::__private::KernelNode<
         (ConditionalHandle, DevicePtrMut<u32>, u32),
     > {
-        self.exec.nodes.bump
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.bump
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for FlowBumpNode<'_> {
@@ -2425,7 +2528,8 @@ impl<'a> FlowMarkOddNode<'a> {
         arg0: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
         out: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<u32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.mark_odd;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.mark_odd;
         self.set_launch(config, arg0, out)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -2435,14 +2539,18 @@ impl<'a> FlowMarkOddNode<'a> {
         arg0: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
         out: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<u32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_kernel_params(self.exec.nodes.mark_odd, config, (arg0, out))?;
-        self.exec.state.launch.mark_odd = config;
-        self.exec.tracker.set_by_handle(7usize);
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
+            .exec
+            .set_kernel_params(__cg_parts.nodes.mark_odd, config, (arg0, out))?;
+        __cg_parts.state.launch.mark_odd = config;
+        __cg_parts.tracker.set_by_handle(7usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.mark_odd
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.mark_odd
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -2450,19 +2558,22 @@ impl<'a> FlowMarkOddNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.mark_odd, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.mark_odd, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.mark_odd)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.mark_odd)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
         &self,
     ) -> ::cudagraph_runtime::__private::KernelNode<(u32, DevicePtrMut<u32>)> {
-        self.exec.nodes.mark_odd
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.mark_odd
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for FlowMarkOddNode<'_> {
@@ -2491,13 +2602,14 @@ impl<'a> FlowMarkEvenNode<'a> {
             u32,
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
             .set_memset_params(
-                self.exec.nodes.mark_even,
+                __cg_parts.nodes.mark_even,
                 ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
             )?;
-        self.exec.tracker.set_by_handle(8usize);
+        __cg_parts.tracker.set_by_handle(8usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
@@ -2521,13 +2633,15 @@ impl<'a> FlowMarkEvenNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.mark_even, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.mark_even, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.mark_even)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.mark_even)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -2535,7 +2649,8 @@ impl<'a> FlowMarkEvenNode<'a> {
     ) -> ::cudagraph_runtime::__private::MemsetNode<
         <DeviceBuffer<u32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     > {
-        self.exec.nodes.mark_even
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.mark_even
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for FlowMarkEvenNode<'_> {
@@ -2559,7 +2674,8 @@ impl<'a> FlowC0Node<'a> {
         arg0: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
         out: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<u32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.c0;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.c0;
         self.set_launch(config, arg0, out)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -2569,14 +2685,16 @@ impl<'a> FlowC0Node<'a> {
         arg0: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
         out: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<u32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_kernel_params(self.exec.nodes.c0, config, (arg0, out))?;
-        self.exec.state.launch.c0 = config;
-        self.exec.tracker.set_by_handle(9usize);
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_kernel_params(__cg_parts.nodes.c0, config, (arg0, out))?;
+        __cg_parts.state.launch.c0 = config;
+        __cg_parts.tracker.set_by_handle(9usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.c0
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.c0
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -2584,19 +2702,22 @@ impl<'a> FlowC0Node<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.c0, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.c0, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.c0)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.c0)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
         &self,
     ) -> ::cudagraph_runtime::__private::KernelNode<(u32, DevicePtrMut<u32>)> {
-        self.exec.nodes.c0
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.c0
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for FlowC0Node<'_> {
@@ -2634,7 +2755,8 @@ impl<'a> FlowInnerNode<'a> {
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(&self) -> ::cudagraph_runtime::__private::ConditionalNode {
-        self.exec.nodes.inner
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.inner
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for FlowInnerNode<'_> {
@@ -2663,7 +2785,8 @@ impl<'a> FlowC1Node<'a> {
         >,
         arg2: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.c1;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.c1;
         self.set_launch(config, again, counter, arg2)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -2680,16 +2803,18 @@ impl<'a> FlowC1Node<'a> {
         >,
         arg2: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
-            .set_kernel_params(self.exec.nodes.c1, config, (again, counter, arg2))?;
-        self.exec.state.launch.c1 = config;
-        self.exec.tracker.set_by_handle(11usize);
+            .set_kernel_params(__cg_parts.nodes.c1, config, (again, counter, arg2))?;
+        __cg_parts.state.launch.c1 = config;
+        __cg_parts.tracker.set_by_handle(11usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.c1
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.c1
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -2697,13 +2822,15 @@ impl<'a> FlowC1Node<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.c1, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.c1, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.c1)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.c1)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -2711,7 +2838,8 @@ impl<'a> FlowC1Node<'a> {
     ) -> ::cudagraph_runtime::__private::KernelNode<
         (ConditionalHandle, DevicePtrMut<u32>, u32),
     > {
-        self.exec.nodes.c1
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.c1
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for FlowC1Node<'_> {

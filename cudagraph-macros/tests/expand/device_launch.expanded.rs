@@ -66,6 +66,11 @@ In build order (a node's position is its index in the graph):
 As text: `Worker::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
 */
 struct Worker {
+    parts: ::cudagraph_runtime::__private::Guarded<__WorkerParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __WorkerParts {
     graph: ::cudagraph_runtime::__private::Graph<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__WorkerNodes>,
@@ -133,11 +138,14 @@ impl Worker {
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
         ::cudagraph_runtime::__private::built(&__cg_graph, "Worker");
-        ::cudagraph_runtime::__private::Result::Ok(Self {
+        let __cg_parts = __WorkerParts {
             graph: __cg_graph,
             nodes,
             state,
             build_id: ::cudagraph_runtime::__private::next_build_id(),
+        };
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         })
     }
     /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
@@ -151,12 +159,13 @@ impl Worker {
         __cg_params: &WorkerParams,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         Self::__cg_check_overlaps(__cg_params)?;
-        self.build_id = ::cudagraph_runtime::__private::next_build_id();
-        self.graph.clear()?;
-        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
-        ::cudagraph_runtime::__private::built(&self.graph, "Worker");
-        self.nodes = nodes;
-        self.state = state;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.build_id = ::cudagraph_runtime::__private::next_build_id();
+        __cg_parts.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_parts.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_parts.graph, "Worker");
+        __cg_parts.nodes = nodes;
+        __cg_parts.state = state;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Adds every node to the empty `graph`, in the canonical order; returns their handles
@@ -220,7 +229,7 @@ impl Worker {
     }
     /// The runtime graph.
     pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     /// Refuses params under which two nodes that may run at the same time share memory, one
     /// writing it.
@@ -250,11 +259,12 @@ impl Worker {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<WorkerExec> {
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_with(flags, upload)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            WorkerExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            WorkerExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
     pub fn instantiate_on(
@@ -264,11 +274,12 @@ impl Worker {
         >,
     ) -> ::cudagraph_runtime::__private::Result<WorkerExec> {
         let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_on(stream, flags)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            WorkerExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            WorkerExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     /// Instantiates the graph for launch from the device and uploads it on `upload`
     /// (see `cudagraph_runtime::device_launch`): kernels launch it through its
@@ -281,7 +292,7 @@ impl Worker {
     ) -> ::cudagraph_runtime::__private::Result<
         ::cudagraph_runtime::__private::DeviceGraphExec,
     > {
-        self.graph.instantiate_for_device_launch(upload)
+        self.parts.into_inner().graph.instantiate_for_device_launch(upload)
     }
     #[allow(
         non_snake_case,
@@ -365,7 +376,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Worker {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("Worker").field("graph", &self.graph).finish_non_exhaustive()
+        f.debug_struct("Worker")
+            .field("graph", &self.parts.graph)
+            .finish_non_exhaustive()
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Worker {
@@ -381,16 +394,20 @@ impl ::cudagraph_runtime::__private::BodyRules for Worker {
 }
 unsafe impl ::cudagraph_runtime::__private::ChildGraph for Worker {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     fn identity(
         &self,
     ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
-        ::cudagraph_runtime::__private::Option::Some(self.build_id)
+        ::cudagraph_runtime::__private::Option::Some(self.parts.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
-        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
-        copy.build_id = self.build_id;
+        let __cg_parts = &self.parts;
+        let mut copy = Self::build(
+            __cg_parts.graph.context(),
+            &__cg_parts.state.params,
+        )?;
+        unsafe { copy.parts.get_mut() }.build_id = __cg_parts.build_id;
         ::cudagraph_runtime::__private::Result::Ok(copy)
     }
 }
@@ -411,6 +428,11 @@ Nodes:
 - [`bump()`](Self::bump): kernel node
 */
 struct WorkerExec {
+    parts: ::cudagraph_runtime::__private::Guarded<__WorkerExecParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __WorkerExecParts {
     exec: ::cudagraph_runtime::__private::GraphExec<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__WorkerNodes>,
@@ -425,7 +447,12 @@ struct WorkerExec {
 impl WorkerExec {
     /// The executable of `exec`, instantiated from a graph with these nodes and state;
     /// `applied`, a copy of the state's params.
-    fn __cg_new(
+    ///
+    /// # Safety
+    ///
+    /// `exec` was instantiated from the graph the nodes were added to, from the params
+    /// kept in `state` (which passed the memory check); `applied` is a copy of them.
+    unsafe fn __cg_new(
         exec: ::cudagraph_runtime::__private::GraphExec<'static>,
         nodes: ::cudagraph_runtime::__private::Box<
             ::cudagraph_runtime::__private::ManuallyDrop<__WorkerNodes>,
@@ -434,12 +461,15 @@ impl WorkerExec {
         applied: ::cudagraph_runtime::__private::Box<WorkerParams>,
     ) -> Self {
         let tracker = ::cudagraph_runtime::__private::Tracker::new(2usize, 3usize);
-        Self {
+        let __cg_parts = __WorkerExecParts {
             exec,
             nodes,
             state,
             applied,
             tracker,
+        };
+        Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         }
     }
     /// Launches the graph into `stream`.
@@ -451,17 +481,17 @@ impl WorkerExec {
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        if self.tracker.is_dirty() {
+        if self.parts.tracker.is_dirty() {
             ::cudagraph_runtime::__private::apply(self)?;
         }
-        self.exec.launch(stream)
+        unsafe { self.parts.get_mut() }.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
     pub fn upload(
         &self,
         stream: &::cudagraph_runtime::__private::CudaStream,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.upload(stream)
+        self.parts.exec.upload(stream)
     }
     /**Whole-graph update from a [`Worker`] built with other params (`cuGraphExecUpdate`).
 
@@ -473,13 +503,14 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Worker = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
-        let params = Worker::__cg_own(&source.state.params)?;
-        let applied = Worker::__cg_own(&source.state.params)?;
-        self.exec.update(&source.graph)?;
-        self.state.params = params;
-        self.applied = applied;
-        *self.state.launch = *source.state.launch;
-        self.tracker.clear();
+        let params = Worker::__cg_own(&source.parts.state.params)?;
+        let applied = Worker::__cg_own(&source.parts.state.params)?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.exec.update(&source.parts.graph)?;
+        __cg_parts.state.params = params;
+        __cg_parts.applied = applied;
+        *__cg_parts.state.launch = *source.parts.state.launch;
+        __cg_parts.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Worker::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
@@ -497,7 +528,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     }
     ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
     pub fn params(&self) -> &WorkerParams {
-        &self.state.params
+        &self.parts.state.params
     }
     /**A guard through which to change several params at once, or to swap two: [`WorkerParamsMut`]'s `set_<param>` and [`swap`](WorkerParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`WorkerParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
 
@@ -511,47 +542,57 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// The params, taking the executable apart (it is dropped; memory its launches may
     /// still use stays alive until they are done).
     pub fn into_params(self) -> WorkerParams {
-        *self.state.params
+        *self.parts.into_inner().state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
-        &self.exec
+        &self.parts.exec
     }
     #[inline(never)]
     fn __cg_take_0(&mut self, __cg_params: &WorkerParams) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         if !(<Kernel<
             (u32, DevicePtrMut<u32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.step)
             == <Kernel<
                 (u32, DevicePtrMut<u32>),
             > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &self.state.params.step,
+                &__cg_parts.state.params.step,
             ))
         {
-            self.state.params.step = <Kernel<
+            let value = <Kernel<
                 (u32, DevicePtrMut<u32>),
             > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.step);
-            ::cudagraph_runtime::__private::stage(self, 0usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 0usize);
+            __cg_parts.state.params.step = value;
         }
         if !(<DeviceBuffer<
             u32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.counter,
-            &self.state.params.counter,
+            &__cg_parts.state.params.counter,
         )) {
-            self.state.params.counter = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 u32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.counter);
-            ::cudagraph_runtime::__private::stage(self, 1usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 1usize);
+            __cg_parts.state.params.counter = value;
         }
         if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.n,
-            &self.state.params.n,
+            &__cg_parts.state.params.n,
         )) {
-            self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.n,
             );
-            ::cudagraph_runtime::__private::stage(self, 2usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 2usize);
+            __cg_parts.state.params.n = value;
         }
     }
     ///Node `clear` (`memset(counter, 0u32)`): its update handle.
@@ -568,7 +609,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for WorkerExec {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("WorkerExec").field("exec", &self.exec).finish_non_exhaustive()
+        f.debug_struct("WorkerExec")
+            .field("exec", &self.parts.exec)
+            .finish_non_exhaustive()
     }
 }
 impl Worker {
@@ -674,17 +717,17 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for WorkerExec {
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut ::cudagraph_runtime::__private::Tracker {
-        &mut self.tracker
+        &mut unsafe { self.parts.get_mut() }.tracker
     }
     #[inline(always)]
     fn params_mut(
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut WorkerParams {
-        &mut self.state.params
+        &mut unsafe { self.parts.get_mut() }.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
-        Worker::__cg_check_overlaps(&self.state.params)
+        Worker::__cg_check_overlaps(&self.parts.state.params)
     }
     #[inline]
     fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
@@ -705,10 +748,10 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for WorkerExec {
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
-        _: ::cudagraph_runtime::__private::Internal,
+        key: ::cudagraph_runtime::__private::Internal,
     ) {
         match param {
-            0usize..3usize => self.__cg_sync_0(param, commit),
+            0usize..3usize => self.__cg_sync_0(param, commit, key),
             _ => {}
         }
     }
@@ -731,7 +774,7 @@ impl WorkerExec {
         value: Kernel<(u32, DevicePtrMut<u32>)>,
     ) -> ::cudagraph_runtime::__private::Result<Kernel<(u32, DevicePtrMut<u32>)>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.step,
+            &mut unsafe { self.parts.get_mut() }.state.params.step,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
@@ -743,7 +786,7 @@ impl WorkerExec {
         value: DeviceBuffer<u32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<u32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.counter,
+            &mut unsafe { self.parts.get_mut() }.state.params.counter,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
@@ -752,7 +795,7 @@ impl WorkerExec {
 */
     pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.n,
+            &mut unsafe { self.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
@@ -773,9 +816,14 @@ impl WorkerExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &WorkerParams = &self.state.params;
-        self.exec
-            .set_memset_params(self.nodes.clear, Worker::__cg_eval_clear(__cg_params))?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &WorkerParams = &__cg_parts.state.params;
+        __cg_parts
+            .exec
+            .set_memset_params(
+                __cg_parts.nodes.clear,
+                Worker::__cg_eval_clear(__cg_params),
+            )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -785,10 +833,11 @@ impl WorkerExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &WorkerParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &WorkerParams = &__cg_parts.state.params;
         let (kernel, config, args) = Worker::__cg_eval_bump(__cg_params);
-        self.exec.set_kernel(self.nodes.bump, kernel, config, args)?;
-        self.state.launch.bump = config;
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.bump, kernel, config, args)?;
+        __cg_parts.state.launch.bump = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline]
@@ -800,52 +849,55 @@ impl WorkerExec {
             _ => ::core::unreachable!(),
         }
     }
+    /// `Tracked::sync` for this chunk's params (keyed, as it).
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_sync_0(
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
     ) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         match param {
             0usize => {
                 if commit {
-                    self.applied.step = <Kernel<
+                    __cg_parts.applied.step = <Kernel<
                         (u32, DevicePtrMut<u32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.state.params.step,
+                        &__cg_parts.state.params.step,
                     );
                 } else {
-                    self.state.params.step = <Kernel<
+                    __cg_parts.state.params.step = <Kernel<
                         (u32, DevicePtrMut<u32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.applied.step,
+                        &__cg_parts.applied.step,
                     );
                 }
             }
             1usize => {
                 if commit {
-                    self.applied.counter = <DeviceBuffer<
+                    __cg_parts.applied.counter = <DeviceBuffer<
                         u32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.counter,
+                        &__cg_parts.state.params.counter,
                     );
                 } else {
-                    self.state.params.counter = <DeviceBuffer<
+                    __cg_parts.state.params.counter = <DeviceBuffer<
                         u32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.counter,
+                        &__cg_parts.applied.counter,
                     );
                 }
             }
             2usize => {
                 if commit {
-                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.n,
+                    __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.n,
                     );
                 } else {
-                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.n,
+                    __cg_parts.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.n,
                     );
                 }
             }
@@ -869,7 +921,7 @@ struct WorkerParamsMut<'a> {
 impl ::cudagraph_runtime::__private::Deref for WorkerParamsMut<'_> {
     type Target = WorkerParams;
     fn deref(&self) -> &WorkerParams {
-        &self.exec.state.params
+        &self.exec.parts.state.params
     }
 }
 #[allow(clippy::type_complexity)]
@@ -881,7 +933,7 @@ impl WorkerParamsMut<'_> {
         value: Kernel<(u32, DevicePtrMut<u32>)>,
     ) -> Kernel<(u32, DevicePtrMut<u32>)> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.step,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.step,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 0usize);
@@ -891,7 +943,7 @@ impl WorkerParamsMut<'_> {
     #[inline]
     pub fn set_counter(&mut self, value: DeviceBuffer<u32>) -> DeviceBuffer<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.counter,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.counter,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 1usize);
@@ -901,7 +953,7 @@ impl WorkerParamsMut<'_> {
     #[inline]
     pub fn set_n(&mut self, value: u32) -> u32 {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.n,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 2usize);
@@ -953,13 +1005,14 @@ impl<'a> WorkerClearNode<'a> {
             u32,
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
             .set_memset_params(
-                self.exec.nodes.clear,
+                __cg_parts.nodes.clear,
                 ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
             )?;
-        self.exec.tracker.set_by_handle(0usize);
+        __cg_parts.tracker.set_by_handle(0usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
@@ -983,13 +1036,15 @@ impl<'a> WorkerClearNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.clear, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.clear, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.clear)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.clear)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -997,7 +1052,8 @@ impl<'a> WorkerClearNode<'a> {
     ) -> ::cudagraph_runtime::__private::MemsetNode<
         <DeviceBuffer<u32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     > {
-        self.exec.nodes.clear
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.clear
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for WorkerClearNode<'_> {
@@ -1022,7 +1078,8 @@ impl<'a> WorkerBumpNode<'a> {
             DevicePtrMut<u32>,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.bump;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.bump;
         self.set_launch(config, n, counter)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -1035,14 +1092,16 @@ impl<'a> WorkerBumpNode<'a> {
             DevicePtrMut<u32>,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_kernel_params(self.exec.nodes.bump, config, (n, counter))?;
-        self.exec.state.launch.bump = config;
-        self.exec.tracker.set_by_handle(1usize);
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_kernel_params(__cg_parts.nodes.bump, config, (n, counter))?;
+        __cg_parts.state.launch.bump = config;
+        __cg_parts.tracker.set_by_handle(1usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.bump
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.bump
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -1050,19 +1109,22 @@ impl<'a> WorkerBumpNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.bump, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.bump, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.bump)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.bump)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
         &self,
     ) -> ::cudagraph_runtime::__private::KernelNode<(u32, DevicePtrMut<u32>)> {
-        self.exec.nodes.bump
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.bump
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for WorkerBumpNode<'_> {

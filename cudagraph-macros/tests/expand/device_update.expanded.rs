@@ -100,6 +100,11 @@ In build order (a node's position is its index in the graph):
 As text: `Steered::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
 */
 struct Steered {
+    parts: ::cudagraph_runtime::__private::Guarded<__SteeredParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __SteeredParts {
     graph: ::cudagraph_runtime::__private::Graph<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__SteeredNodes>,
@@ -171,11 +176,14 @@ impl Steered {
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
         ::cudagraph_runtime::__private::built(&__cg_graph, "Steered");
-        ::cudagraph_runtime::__private::Result::Ok(Self {
+        let __cg_parts = __SteeredParts {
             graph: __cg_graph,
             nodes,
             state,
             build_id: ::cudagraph_runtime::__private::next_build_id(),
+        };
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         })
     }
     /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
@@ -189,12 +197,13 @@ impl Steered {
         __cg_params: &SteeredParams,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         Self::__cg_check_overlaps(__cg_params)?;
-        self.build_id = ::cudagraph_runtime::__private::next_build_id();
-        self.graph.clear()?;
-        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
-        ::cudagraph_runtime::__private::built(&self.graph, "Steered");
-        self.nodes = nodes;
-        self.state = state;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.build_id = ::cudagraph_runtime::__private::next_build_id();
+        __cg_parts.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_parts.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_parts.graph, "Steered");
+        __cg_parts.nodes = nodes;
+        __cg_parts.state = state;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Adds every node to the empty `graph`, in the canonical order; returns their handles
@@ -266,7 +275,7 @@ impl Steered {
     }
     /// The runtime graph.
     pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     /// Refuses params under which two nodes that may run at the same time share memory, one
     /// writing it.
@@ -296,11 +305,12 @@ impl Steered {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<SteeredExec> {
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_with(flags, upload)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            SteeredExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            SteeredExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
     pub fn instantiate_on(
@@ -310,11 +320,12 @@ impl Steered {
         >,
     ) -> ::cudagraph_runtime::__private::Result<SteeredExec> {
         let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_on(stream, flags)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            SteeredExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            SteeredExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     /// Instantiates the graph for launch from the device and uploads it on `upload`
     /// (see `cudagraph_runtime::device_launch`): kernels launch it through its
@@ -327,7 +338,7 @@ impl Steered {
     ) -> ::cudagraph_runtime::__private::Result<
         ::cudagraph_runtime::__private::DeviceGraphExec,
     > {
-        self.graph.instantiate_for_device_launch(upload)
+        self.parts.into_inner().graph.instantiate_for_device_launch(upload)
     }
     #[allow(
         non_snake_case,
@@ -455,7 +466,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Steered {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("Steered").field("graph", &self.graph).finish_non_exhaustive()
+        f.debug_struct("Steered")
+            .field("graph", &self.parts.graph)
+            .finish_non_exhaustive()
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Steered {
@@ -471,16 +484,20 @@ impl ::cudagraph_runtime::__private::BodyRules for Steered {
 }
 unsafe impl ::cudagraph_runtime::__private::ChildGraph for Steered {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     fn identity(
         &self,
     ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
-        ::cudagraph_runtime::__private::Option::Some(self.build_id)
+        ::cudagraph_runtime::__private::Option::Some(self.parts.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
-        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
-        copy.build_id = self.build_id;
+        let __cg_parts = &self.parts;
+        let mut copy = Self::build(
+            __cg_parts.graph.context(),
+            &__cg_parts.state.params,
+        )?;
+        unsafe { copy.parts.get_mut() }.build_id = __cg_parts.build_id;
         ::cudagraph_runtime::__private::Result::Ok(copy)
     }
 }
@@ -501,6 +518,11 @@ Nodes:
 - [`steer()`](Self::steer): kernel node
 */
 struct SteeredExec {
+    parts: ::cudagraph_runtime::__private::Guarded<__SteeredExecParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __SteeredExecParts {
     exec: ::cudagraph_runtime::__private::GraphExec<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__SteeredNodes>,
@@ -515,7 +537,12 @@ struct SteeredExec {
 impl SteeredExec {
     /// The executable of `exec`, instantiated from a graph with these nodes and state;
     /// `applied`, a copy of the state's params.
-    fn __cg_new(
+    ///
+    /// # Safety
+    ///
+    /// `exec` was instantiated from the graph the nodes were added to, from the params
+    /// kept in `state` (which passed the memory check); `applied` is a copy of them.
+    unsafe fn __cg_new(
         exec: ::cudagraph_runtime::__private::GraphExec<'static>,
         nodes: ::cudagraph_runtime::__private::Box<
             ::cudagraph_runtime::__private::ManuallyDrop<__SteeredNodes>,
@@ -524,12 +551,15 @@ impl SteeredExec {
         applied: ::cudagraph_runtime::__private::Box<SteeredParams>,
     ) -> Self {
         let tracker = ::cudagraph_runtime::__private::Tracker::new(2usize, 5usize);
-        Self {
+        let __cg_parts = __SteeredExecParts {
             exec,
             nodes,
             state,
             applied,
             tracker,
+        };
+        Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         }
     }
     /// Launches the graph into `stream`.
@@ -541,17 +571,17 @@ impl SteeredExec {
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        if self.tracker.is_dirty() {
+        if self.parts.tracker.is_dirty() {
             ::cudagraph_runtime::__private::apply(self)?;
         }
-        self.exec.launch(stream)
+        unsafe { self.parts.get_mut() }.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
     pub fn upload(
         &self,
         stream: &::cudagraph_runtime::__private::CudaStream,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.upload(stream)
+        self.parts.exec.upload(stream)
     }
     /**Whole-graph update from a [`Steered`] built with other params (`cuGraphExecUpdate`).
 
@@ -563,13 +593,14 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Steered = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
-        let params = Steered::__cg_own(&source.state.params)?;
-        let applied = Steered::__cg_own(&source.state.params)?;
-        self.exec.update(&source.graph)?;
-        self.state.params = params;
-        self.applied = applied;
-        *self.state.launch = *source.state.launch;
-        self.tracker.clear();
+        let params = Steered::__cg_own(&source.parts.state.params)?;
+        let applied = Steered::__cg_own(&source.parts.state.params)?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.exec.update(&source.parts.graph)?;
+        __cg_parts.state.params = params;
+        __cg_parts.applied = applied;
+        *__cg_parts.state.launch = *source.parts.state.launch;
+        __cg_parts.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Steered::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
@@ -587,7 +618,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     }
     ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
     pub fn params(&self) -> &SteeredParams {
-        &self.state.params
+        &self.parts.state.params
     }
     /**A guard through which to change several params at once, or to swap two: [`SteeredParamsMut`]'s `set_<param>` and [`swap`](SteeredParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`SteeredParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
 
@@ -601,14 +632,15 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// The params, taking the executable apart (it is dropped; memory its launches may
     /// still use stays alive until they are done).
     pub fn into_params(self) -> SteeredParams {
-        *self.state.params
+        *self.parts.into_inner().state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
-        &self.exec
+        &self.parts.exec
     }
     #[inline(never)]
     fn __cg_take_0(&mut self, __cg_params: &SteeredParams) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         if !(<Kernel<
             (u32, DevicePtrMut<u32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(
@@ -617,13 +649,16 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
             == <Kernel<
                 (u32, DevicePtrMut<u32>),
             > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &self.state.params.bump_k,
+                &__cg_parts.state.params.bump_k,
             ))
         {
-            self.state.params.bump_k = <Kernel<
+            let value = <Kernel<
                 (u32, DevicePtrMut<u32>),
             > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.bump_k);
-            ::cudagraph_runtime::__private::stage(self, 0usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 0usize);
+            __cg_parts.state.params.bump_k = value;
         }
         if !(<Kernel<
             (DeviceNode, u64, DevicePtrMut<u32>),
@@ -633,46 +668,58 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
             == <Kernel<
                 (DeviceNode, u64, DevicePtrMut<u32>),
             > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &self.state.params.steer_k,
+                &__cg_parts.state.params.steer_k,
             ))
         {
-            self.state.params.steer_k = <Kernel<
+            let value = <Kernel<
                 (DeviceNode, u64, DevicePtrMut<u32>),
             > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.steer_k);
-            ::cudagraph_runtime::__private::stage(self, 1usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 1usize);
+            __cg_parts.state.params.steer_k = value;
         }
         if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.k,
-            &self.state.params.k,
+            &__cg_parts.state.params.k,
         )) {
-            self.state.params.k = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.k,
             );
-            ::cudagraph_runtime::__private::stage(self, 2usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 2usize);
+            __cg_parts.state.params.k = value;
         }
         if !(<DeviceBuffer<
             u32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.y,
-            &self.state.params.y,
+            &__cg_parts.state.params.y,
         )) {
-            self.state.params.y = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 u32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.y);
-            ::cudagraph_runtime::__private::stage(self, 3usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 3usize);
+            __cg_parts.state.params.y = value;
         }
         if !(<DeviceBuffer<
             u32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.launches,
-            &self.state.params.launches,
+            &__cg_parts.state.params.launches,
         )) {
-            self.state.params.launches = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 u32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.launches,
             );
-            ::cudagraph_runtime::__private::stage(self, 4usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 4usize);
+            __cg_parts.state.params.launches = value;
         }
     }
     ///Node `bump` (`kernel bump_k<<<1, 32>>>(k, y)`): its update handle.
@@ -689,7 +736,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SteeredExec {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("SteeredExec").field("exec", &self.exec).finish_non_exhaustive()
+        f.debug_struct("SteeredExec")
+            .field("exec", &self.parts.exec)
+            .finish_non_exhaustive()
     }
 }
 impl Steered {
@@ -829,17 +878,17 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for SteeredExec {
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut ::cudagraph_runtime::__private::Tracker {
-        &mut self.tracker
+        &mut unsafe { self.parts.get_mut() }.tracker
     }
     #[inline(always)]
     fn params_mut(
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut SteeredParams {
-        &mut self.state.params
+        &mut unsafe { self.parts.get_mut() }.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
-        Steered::__cg_check_overlaps(&self.state.params)
+        Steered::__cg_check_overlaps(&self.parts.state.params)
     }
     #[inline]
     fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
@@ -860,10 +909,10 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for SteeredExec {
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
-        _: ::cudagraph_runtime::__private::Internal,
+        key: ::cudagraph_runtime::__private::Internal,
     ) {
         match param {
-            0usize..5usize => self.__cg_sync_0(param, commit),
+            0usize..5usize => self.__cg_sync_0(param, commit, key),
             _ => {}
         }
     }
@@ -886,7 +935,7 @@ impl SteeredExec {
         value: Kernel<(u32, DevicePtrMut<u32>)>,
     ) -> ::cudagraph_runtime::__private::Result<Kernel<(u32, DevicePtrMut<u32>)>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.bump_k,
+            &mut unsafe { self.parts.get_mut() }.state.params.bump_k,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
@@ -900,7 +949,7 @@ impl SteeredExec {
         Kernel<(DeviceNode, u64, DevicePtrMut<u32>)>,
     > {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.steer_k,
+            &mut unsafe { self.parts.get_mut() }.state.params.steer_k,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
@@ -909,7 +958,7 @@ impl SteeredExec {
 */
     pub fn set_k(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.k,
+            &mut unsafe { self.parts.get_mut() }.state.params.k,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
@@ -921,7 +970,7 @@ impl SteeredExec {
         value: DeviceBuffer<u32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<u32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.y,
+            &mut unsafe { self.parts.get_mut() }.state.params.y,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
@@ -933,7 +982,7 @@ impl SteeredExec {
         value: DeviceBuffer<u32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<u32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.launches,
+            &mut unsafe { self.parts.get_mut() }.state.params.launches,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
@@ -954,10 +1003,11 @@ impl SteeredExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &SteeredParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &SteeredParams = &__cg_parts.state.params;
         let (kernel, config, args) = Steered::__cg_eval_bump(__cg_params);
-        self.exec.set_kernel(self.nodes.bump, kernel, config, args)?;
-        self.state.launch.bump = config;
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.bump, kernel, config, args)?;
+        __cg_parts.state.launch.bump = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -967,13 +1017,14 @@ impl SteeredExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &SteeredParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &SteeredParams = &__cg_parts.state.params;
         let (kernel, config, args) = Steered::__cg_eval_steer(
             __cg_params,
-            self.nodes.__cg_device_node_bump,
+            __cg_parts.nodes.__cg_device_node_bump,
         );
-        self.exec.set_kernel(self.nodes.steer, kernel, config, args)?;
-        self.state.launch.steer = config;
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.steer, kernel, config, args)?;
+        __cg_parts.state.launch.steer = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline]
@@ -987,82 +1038,85 @@ impl SteeredExec {
             _ => ::core::unreachable!(),
         }
     }
+    /// `Tracked::sync` for this chunk's params (keyed, as it).
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_sync_0(
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
     ) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         match param {
             0usize => {
                 if commit {
-                    self.applied.bump_k = <Kernel<
+                    __cg_parts.applied.bump_k = <Kernel<
                         (u32, DevicePtrMut<u32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.state.params.bump_k,
+                        &__cg_parts.state.params.bump_k,
                     );
                 } else {
-                    self.state.params.bump_k = <Kernel<
+                    __cg_parts.state.params.bump_k = <Kernel<
                         (u32, DevicePtrMut<u32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.applied.bump_k,
+                        &__cg_parts.applied.bump_k,
                     );
                 }
             }
             1usize => {
                 if commit {
-                    self.applied.steer_k = <Kernel<
+                    __cg_parts.applied.steer_k = <Kernel<
                         (DeviceNode, u64, DevicePtrMut<u32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.state.params.steer_k,
+                        &__cg_parts.state.params.steer_k,
                     );
                 } else {
-                    self.state.params.steer_k = <Kernel<
+                    __cg_parts.state.params.steer_k = <Kernel<
                         (DeviceNode, u64, DevicePtrMut<u32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.applied.steer_k,
+                        &__cg_parts.applied.steer_k,
                     );
                 }
             }
             2usize => {
                 if commit {
-                    self.applied.k = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.k,
+                    __cg_parts.applied.k = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.k,
                     );
                 } else {
-                    self.state.params.k = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.k,
+                    __cg_parts.state.params.k = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.k,
                     );
                 }
             }
             3usize => {
                 if commit {
-                    self.applied.y = <DeviceBuffer<
+                    __cg_parts.applied.y = <DeviceBuffer<
                         u32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.y,
+                        &__cg_parts.state.params.y,
                     );
                 } else {
-                    self.state.params.y = <DeviceBuffer<
+                    __cg_parts.state.params.y = <DeviceBuffer<
                         u32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.y,
+                        &__cg_parts.applied.y,
                     );
                 }
             }
             4usize => {
                 if commit {
-                    self.applied.launches = <DeviceBuffer<
+                    __cg_parts.applied.launches = <DeviceBuffer<
                         u32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.launches,
+                        &__cg_parts.state.params.launches,
                     );
                 } else {
-                    self.state.params.launches = <DeviceBuffer<
+                    __cg_parts.state.params.launches = <DeviceBuffer<
                         u32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.launches,
+                        &__cg_parts.applied.launches,
                     );
                 }
             }
@@ -1086,7 +1140,7 @@ struct SteeredParamsMut<'a> {
 impl ::cudagraph_runtime::__private::Deref for SteeredParamsMut<'_> {
     type Target = SteeredParams;
     fn deref(&self) -> &SteeredParams {
-        &self.exec.state.params
+        &self.exec.parts.state.params
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1098,7 +1152,7 @@ impl SteeredParamsMut<'_> {
         value: Kernel<(u32, DevicePtrMut<u32>)>,
     ) -> Kernel<(u32, DevicePtrMut<u32>)> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.bump_k,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.bump_k,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 0usize);
@@ -1111,7 +1165,7 @@ impl SteeredParamsMut<'_> {
         value: Kernel<(DeviceNode, u64, DevicePtrMut<u32>)>,
     ) -> Kernel<(DeviceNode, u64, DevicePtrMut<u32>)> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.steer_k,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.steer_k,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 1usize);
@@ -1121,7 +1175,7 @@ impl SteeredParamsMut<'_> {
     #[inline]
     pub fn set_k(&mut self, value: u32) -> u32 {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.k,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.k,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 2usize);
@@ -1131,7 +1185,7 @@ impl SteeredParamsMut<'_> {
     #[inline]
     pub fn set_y(&mut self, value: DeviceBuffer<u32>) -> DeviceBuffer<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.y,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.y,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 3usize);
@@ -1141,7 +1195,7 @@ impl SteeredParamsMut<'_> {
     #[inline]
     pub fn set_launches(&mut self, value: DeviceBuffer<u32>) -> DeviceBuffer<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.launches,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.launches,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 4usize);
@@ -1186,7 +1240,8 @@ impl<'a> SteeredBumpNode<'a> {
         k: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
         y: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<u32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.bump;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.bump;
         self.set_launch(config, k, y)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -1196,14 +1251,16 @@ impl<'a> SteeredBumpNode<'a> {
         k: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
         y: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<u32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_kernel_params(self.exec.nodes.bump, config, (k, y))?;
-        self.exec.state.launch.bump = config;
-        self.exec.tracker.set_by_handle(0usize);
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_kernel_params(__cg_parts.nodes.bump, config, (k, y))?;
+        __cg_parts.state.launch.bump = config;
+        __cg_parts.tracker.set_by_handle(0usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.bump
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.bump
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -1211,19 +1268,22 @@ impl<'a> SteeredBumpNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.bump, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.bump, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.bump)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.bump)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
         &self,
     ) -> ::cudagraph_runtime::__private::KernelNode<(u32, DevicePtrMut<u32>)> {
-        self.exec.nodes.bump
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.bump
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for SteeredBumpNode<'_> {
@@ -1249,7 +1309,8 @@ impl<'a> SteeredSteerNode<'a> {
             DevicePtrMut<u32>,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.steer;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.steer;
         self.set_launch(config, arg0, arg1, launches)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -1263,16 +1324,18 @@ impl<'a> SteeredSteerNode<'a> {
             DevicePtrMut<u32>,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
-            .set_kernel_params(self.exec.nodes.steer, config, (arg0, arg1, launches))?;
-        self.exec.state.launch.steer = config;
-        self.exec.tracker.set_by_handle(1usize);
+            .set_kernel_params(__cg_parts.nodes.steer, config, (arg0, arg1, launches))?;
+        __cg_parts.state.launch.steer = config;
+        __cg_parts.tracker.set_by_handle(1usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.steer
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.steer
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -1280,13 +1343,15 @@ impl<'a> SteeredSteerNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.steer, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.steer, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.steer)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.steer)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -1294,7 +1359,8 @@ impl<'a> SteeredSteerNode<'a> {
     ) -> ::cudagraph_runtime::__private::KernelNode<
         (DeviceNode, u64, DevicePtrMut<u32>),
     > {
-        self.exec.nodes.steer
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.steer
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for SteeredSteerNode<'_> {

@@ -121,6 +121,11 @@ In build order (a node's position is its index in the graph):
 As text: `Step::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
 */
 pub struct Step {
+    parts: ::cudagraph_runtime::__private::Guarded<__StepParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __StepParts {
     graph: ::cudagraph_runtime::__private::Graph<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__StepNodes>,
@@ -199,11 +204,14 @@ impl Step {
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
         ::cudagraph_runtime::__private::built(&__cg_graph, "Step");
-        ::cudagraph_runtime::__private::Result::Ok(Self {
+        let __cg_parts = __StepParts {
             graph: __cg_graph,
             nodes,
             state,
             build_id: ::cudagraph_runtime::__private::next_build_id(),
+        };
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         })
     }
     /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
@@ -217,12 +225,13 @@ impl Step {
         __cg_params: &StepParams,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         Self::__cg_check_overlaps(__cg_params)?;
-        self.build_id = ::cudagraph_runtime::__private::next_build_id();
-        self.graph.clear()?;
-        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
-        ::cudagraph_runtime::__private::built(&self.graph, "Step");
-        self.nodes = nodes;
-        self.state = state;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.build_id = ::cudagraph_runtime::__private::next_build_id();
+        __cg_parts.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_parts.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_parts.graph, "Step");
+        __cg_parts.nodes = nodes;
+        __cg_parts.state = state;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Adds every node to the empty `graph`, in the canonical order; returns their handles
@@ -301,7 +310,7 @@ impl Step {
     }
     /// The runtime graph.
     pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     /// Refuses params under which two nodes that may run at the same time share memory, one
     /// writing it.
@@ -331,11 +340,12 @@ impl Step {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<StepExec> {
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_with(flags, upload)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            StepExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            StepExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
     pub fn instantiate_on(
@@ -345,11 +355,12 @@ impl Step {
         >,
     ) -> ::cudagraph_runtime::__private::Result<StepExec> {
         let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_on(stream, flags)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            StepExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            StepExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     #[allow(
         non_snake_case,
@@ -504,7 +515,7 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Step {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("Step").field("graph", &self.graph).finish_non_exhaustive()
+        f.debug_struct("Step").field("graph", &self.parts.graph).finish_non_exhaustive()
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Step {
@@ -522,16 +533,20 @@ impl ::cudagraph_runtime::__private::BodyRules for Step {
 }
 unsafe impl ::cudagraph_runtime::__private::ChildGraph for Step {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     fn identity(
         &self,
     ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
-        ::cudagraph_runtime::__private::Option::Some(self.build_id)
+        ::cudagraph_runtime::__private::Option::Some(self.parts.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
-        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
-        copy.build_id = self.build_id;
+        let __cg_parts = &self.parts;
+        let mut copy = Self::build(
+            __cg_parts.graph.context(),
+            &__cg_parts.state.params,
+        )?;
+        unsafe { copy.parts.get_mut() }.build_id = __cg_parts.build_id;
         ::cudagraph_runtime::__private::Result::Ok(copy)
     }
 }
@@ -554,6 +569,11 @@ Nodes:
 - [`log()`](Self::log): host node
 */
 pub struct StepExec {
+    parts: ::cudagraph_runtime::__private::Guarded<__StepExecParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __StepExecParts {
     exec: ::cudagraph_runtime::__private::GraphExec<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__StepNodes>,
@@ -568,7 +588,12 @@ pub struct StepExec {
 impl StepExec {
     /// The executable of `exec`, instantiated from a graph with these nodes and state;
     /// `applied`, a copy of the state's params.
-    fn __cg_new(
+    ///
+    /// # Safety
+    ///
+    /// `exec` was instantiated from the graph the nodes were added to, from the params
+    /// kept in `state` (which passed the memory check); `applied` is a copy of them.
+    unsafe fn __cg_new(
         exec: ::cudagraph_runtime::__private::GraphExec<'static>,
         nodes: ::cudagraph_runtime::__private::Box<
             ::cudagraph_runtime::__private::ManuallyDrop<__StepNodes>,
@@ -577,12 +602,15 @@ impl StepExec {
         applied: ::cudagraph_runtime::__private::Box<StepParams>,
     ) -> Self {
         let tracker = ::cudagraph_runtime::__private::Tracker::new(4usize, 7usize);
-        Self {
+        let __cg_parts = __StepExecParts {
             exec,
             nodes,
             state,
             applied,
             tracker,
+        };
+        Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         }
     }
     /// Launches the graph into `stream`.
@@ -594,17 +622,17 @@ impl StepExec {
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        if self.tracker.is_dirty() {
+        if self.parts.tracker.is_dirty() {
             ::cudagraph_runtime::__private::apply(self)?;
         }
-        self.exec.launch(stream)
+        unsafe { self.parts.get_mut() }.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
     pub fn upload(
         &self,
         stream: &::cudagraph_runtime::__private::CudaStream,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.upload(stream)
+        self.parts.exec.upload(stream)
     }
     /**Whole-graph update from a [`Step`] built with other params (`cuGraphExecUpdate`).
 
@@ -616,13 +644,14 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Step = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
-        let params = Step::__cg_own(&source.state.params)?;
-        let applied = Step::__cg_own(&source.state.params)?;
-        self.exec.update(&source.graph)?;
-        self.state.params = params;
-        self.applied = applied;
-        *self.state.launch = *source.state.launch;
-        self.tracker.clear();
+        let params = Step::__cg_own(&source.parts.state.params)?;
+        let applied = Step::__cg_own(&source.parts.state.params)?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.exec.update(&source.parts.graph)?;
+        __cg_parts.state.params = params;
+        __cg_parts.applied = applied;
+        *__cg_parts.state.launch = *source.parts.state.launch;
+        __cg_parts.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Step::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
@@ -640,7 +669,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     }
     ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
     pub fn params(&self) -> &StepParams {
-        &self.state.params
+        &self.parts.state.params
     }
     /**A guard through which to change several params at once, or to swap two: [`StepParamsMut`]'s `set_<param>` and [`swap`](StepParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`StepParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
 
@@ -654,89 +683,111 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// The params, taking the executable apart (it is dropped; memory its launches may
     /// still use stays alive until they are done).
     pub fn into_params(self) -> StepParams {
-        *self.state.params
+        *self.parts.into_inner().state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
-        &self.exec
+        &self.parts.exec
     }
     #[inline(never)]
     fn __cg_take_0(&mut self, __cg_params: &StepParams) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         if !(<Kernel<
             (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.saxpy)
             == <Kernel<
                 (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
             > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &self.state.params.saxpy,
+                &__cg_parts.state.params.saxpy,
             ))
         {
-            self.state.params.saxpy = <Kernel<
+            let value = <Kernel<
                 (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
             > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.saxpy);
-            ::cudagraph_runtime::__private::stage(self, 0usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 0usize);
+            __cg_parts.state.params.saxpy = value;
         }
         if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.x,
-            &self.state.params.x,
+            &__cg_parts.state.params.x,
         )) {
-            self.state.params.x = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x);
-            ::cudagraph_runtime::__private::stage(self, 1usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 1usize);
+            __cg_parts.state.params.x = value;
         }
         if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.y,
-            &self.state.params.y,
+            &__cg_parts.state.params.y,
         )) {
-            self.state.params.y = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.y);
-            ::cudagraph_runtime::__private::stage(self, 2usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 2usize);
+            __cg_parts.state.params.y = value;
         }
         if !(<HostBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.host_y,
-            &self.state.params.host_y,
+            &__cg_parts.state.params.host_y,
         )) {
-            self.state.params.host_y = <HostBuffer<
+            let value = <HostBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.host_y);
-            ::cudagraph_runtime::__private::stage(self, 3usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 3usize);
+            __cg_parts.state.params.host_y = value;
         }
         if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.n,
-            &self.state.params.n,
+            &__cg_parts.state.params.n,
         )) {
-            self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.n,
             );
-            ::cudagraph_runtime::__private::stage(self, 4usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 4usize);
+            __cg_parts.state.params.n = value;
         }
         if !(<f32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.alpha,
-            &self.state.params.alpha,
+            &__cg_parts.state.params.alpha,
         )) {
-            self.state.params.alpha = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.alpha,
             );
-            ::cudagraph_runtime::__private::stage(self, 5usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 5usize);
+            __cg_parts.state.params.alpha = value;
         }
         if !(<fn(
             &[f32],
         ) as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.done,
-            &self.state.params.done,
+            &__cg_parts.state.params.done,
         )) {
-            self.state.params.done = <fn(
+            let value = <fn(
                 &[f32],
             ) as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.done);
-            ::cudagraph_runtime::__private::stage(self, 6usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 6usize);
+            __cg_parts.state.params.done = value;
         }
     }
     ///Node `zero` (`memset(y, 0.0f32)`): its update handle.
@@ -761,7 +812,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for StepExec {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("StepExec").field("exec", &self.exec).finish_non_exhaustive()
+        f.debug_struct("StepExec")
+            .field("exec", &self.parts.exec)
+            .finish_non_exhaustive()
     }
 }
 impl Step {
@@ -926,17 +979,17 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for StepExec {
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut ::cudagraph_runtime::__private::Tracker {
-        &mut self.tracker
+        &mut unsafe { self.parts.get_mut() }.tracker
     }
     #[inline(always)]
     fn params_mut(
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut StepParams {
-        &mut self.state.params
+        &mut unsafe { self.parts.get_mut() }.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
-        Step::__cg_check_overlaps(&self.state.params)
+        Step::__cg_check_overlaps(&self.parts.state.params)
     }
     #[inline]
     fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
@@ -957,10 +1010,10 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for StepExec {
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
-        _: ::cudagraph_runtime::__private::Internal,
+        key: ::cudagraph_runtime::__private::Internal,
     ) {
         match param {
-            0usize..7usize => self.__cg_sync_0(param, commit),
+            0usize..7usize => self.__cg_sync_0(param, commit, key),
             _ => {}
         }
     }
@@ -985,7 +1038,7 @@ impl StepExec {
         Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
     > {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.saxpy,
+            &mut unsafe { self.parts.get_mut() }.state.params.saxpy,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
@@ -997,7 +1050,7 @@ impl StepExec {
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.x,
+            &mut unsafe { self.parts.get_mut() }.state.params.x,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
@@ -1009,7 +1062,7 @@ impl StepExec {
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.y,
+            &mut unsafe { self.parts.get_mut() }.state.params.y,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
@@ -1021,7 +1074,7 @@ impl StepExec {
         value: HostBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<HostBuffer<f32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.host_y,
+            &mut unsafe { self.parts.get_mut() }.state.params.host_y,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
@@ -1030,7 +1083,7 @@ impl StepExec {
 */
     pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.n,
+            &mut unsafe { self.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
@@ -1042,7 +1095,7 @@ impl StepExec {
         value: f32,
     ) -> ::cudagraph_runtime::__private::Result<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.alpha,
+            &mut unsafe { self.parts.get_mut() }.state.params.alpha,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 5usize).map(|_| old)
@@ -1054,7 +1107,7 @@ impl StepExec {
         value: fn(&[f32]),
     ) -> ::cudagraph_runtime::__private::Result<fn(&[f32])> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.done,
+            &mut unsafe { self.parts.get_mut() }.state.params.done,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 6usize).map(|_| old)
@@ -1075,8 +1128,14 @@ impl StepExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &StepParams = &self.state.params;
-        self.exec.set_memset_params(self.nodes.zero, Step::__cg_eval_zero(__cg_params))?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &StepParams = &__cg_parts.state.params;
+        __cg_parts
+            .exec
+            .set_memset_params(
+                __cg_parts.nodes.zero,
+                Step::__cg_eval_zero(__cg_params),
+            )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1086,10 +1145,11 @@ impl StepExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &StepParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &StepParams = &__cg_parts.state.params;
         let (kernel, config, args) = Step::__cg_eval_scale(__cg_params);
-        self.exec.set_kernel(self.nodes.scale, kernel, config, args)?;
-        self.state.launch.scale = config;
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.scale, kernel, config, args)?;
+        __cg_parts.state.launch.scale = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1099,8 +1159,14 @@ impl StepExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &StepParams = &self.state.params;
-        self.exec.set_memcpy_params(self.nodes.back, Step::__cg_eval_back(__cg_params))?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &StepParams = &__cg_parts.state.params;
+        __cg_parts
+            .exec
+            .set_memcpy_params(
+                __cg_parts.nodes.back,
+                Step::__cg_eval_back(__cg_params),
+            )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1110,10 +1176,11 @@ impl StepExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &StepParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &StepParams = &__cg_parts.state.params;
         ::cudagraph_runtime::__private::set_host(
-            &mut self.exec,
-            self.nodes.log,
+            &mut __cg_parts.exec,
+            __cg_parts.nodes.log,
             Step::__cg_eval_log(__cg_params),
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -1131,108 +1198,111 @@ impl StepExec {
             _ => ::core::unreachable!(),
         }
     }
+    /// `Tracked::sync` for this chunk's params (keyed, as it).
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_sync_0(
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
     ) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         match param {
             0usize => {
                 if commit {
-                    self.applied.saxpy = <Kernel<
+                    __cg_parts.applied.saxpy = <Kernel<
                         (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.state.params.saxpy,
+                        &__cg_parts.state.params.saxpy,
                     );
                 } else {
-                    self.state.params.saxpy = <Kernel<
+                    __cg_parts.state.params.saxpy = <Kernel<
                         (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.applied.saxpy,
+                        &__cg_parts.applied.saxpy,
                     );
                 }
             }
             1usize => {
                 if commit {
-                    self.applied.x = <DeviceBuffer<
+                    __cg_parts.applied.x = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.x,
+                        &__cg_parts.state.params.x,
                     );
                 } else {
-                    self.state.params.x = <DeviceBuffer<
+                    __cg_parts.state.params.x = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.x,
+                        &__cg_parts.applied.x,
                     );
                 }
             }
             2usize => {
                 if commit {
-                    self.applied.y = <DeviceBuffer<
+                    __cg_parts.applied.y = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.y,
+                        &__cg_parts.state.params.y,
                     );
                 } else {
-                    self.state.params.y = <DeviceBuffer<
+                    __cg_parts.state.params.y = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.y,
+                        &__cg_parts.applied.y,
                     );
                 }
             }
             3usize => {
                 if commit {
-                    self.applied.host_y = <HostBuffer<
+                    __cg_parts.applied.host_y = <HostBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.host_y,
+                        &__cg_parts.state.params.host_y,
                     );
                 } else {
-                    self.state.params.host_y = <HostBuffer<
+                    __cg_parts.state.params.host_y = <HostBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.host_y,
+                        &__cg_parts.applied.host_y,
                     );
                 }
             }
             4usize => {
                 if commit {
-                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.n,
+                    __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.n,
                     );
                 } else {
-                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.n,
+                    __cg_parts.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.n,
                     );
                 }
             }
             5usize => {
                 if commit {
-                    self.applied.alpha = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.alpha,
+                    __cg_parts.applied.alpha = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.alpha,
                     );
                 } else {
-                    self.state.params.alpha = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.alpha,
+                    __cg_parts.state.params.alpha = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.alpha,
                     );
                 }
             }
             6usize => {
                 if commit {
-                    self.applied.done = <fn(
+                    __cg_parts.applied.done = <fn(
                         &[f32],
                     ) as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.done,
+                        &__cg_parts.state.params.done,
                     );
                 } else {
-                    self.state.params.done = <fn(
+                    __cg_parts.state.params.done = <fn(
                         &[f32],
                     ) as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.done,
+                        &__cg_parts.applied.done,
                     );
                 }
             }
@@ -1256,7 +1326,7 @@ pub struct StepParamsMut<'a> {
 impl ::cudagraph_runtime::__private::Deref for StepParamsMut<'_> {
     type Target = StepParams;
     fn deref(&self) -> &StepParams {
-        &self.exec.state.params
+        &self.exec.parts.state.params
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1268,7 +1338,7 @@ impl StepParamsMut<'_> {
         value: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
     ) -> Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.saxpy,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.saxpy,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 0usize);
@@ -1278,7 +1348,7 @@ impl StepParamsMut<'_> {
     #[inline]
     pub fn set_x(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.x,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.x,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 1usize);
@@ -1288,7 +1358,7 @@ impl StepParamsMut<'_> {
     #[inline]
     pub fn set_y(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.y,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.y,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 2usize);
@@ -1298,7 +1368,7 @@ impl StepParamsMut<'_> {
     #[inline]
     pub fn set_host_y(&mut self, value: HostBuffer<f32>) -> HostBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.host_y,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.host_y,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 3usize);
@@ -1308,7 +1378,7 @@ impl StepParamsMut<'_> {
     #[inline]
     pub fn set_n(&mut self, value: u32) -> u32 {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.n,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 4usize);
@@ -1318,7 +1388,7 @@ impl StepParamsMut<'_> {
     #[inline]
     pub fn set_alpha(&mut self, value: f32) -> f32 {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.alpha,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.alpha,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 5usize);
@@ -1328,7 +1398,7 @@ impl StepParamsMut<'_> {
     #[inline]
     pub fn set_done(&mut self, value: fn(&[f32])) -> fn(&[f32]) {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.done,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.done,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 6usize);
@@ -1380,13 +1450,14 @@ impl<'a> StepZeroNode<'a> {
             f32,
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
             .set_memset_params(
-                self.exec.nodes.zero,
+                __cg_parts.nodes.zero,
                 ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
             )?;
-        self.exec.tracker.set_by_handle(0usize);
+        __cg_parts.tracker.set_by_handle(0usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
@@ -1410,13 +1481,15 @@ impl<'a> StepZeroNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.zero, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.zero, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.zero)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.zero)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -1424,7 +1497,8 @@ impl<'a> StepZeroNode<'a> {
     ) -> ::cudagraph_runtime::__private::MemsetNode<
         <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     > {
-        self.exec.nodes.zero
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.zero
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for StepZeroNode<'_> {
@@ -1448,7 +1522,8 @@ impl<'a> StepScaleNode<'a> {
         x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
         y: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.scale;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.scale;
         self.set_launch(config, n, alpha, x, y)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -1460,16 +1535,18 @@ impl<'a> StepScaleNode<'a> {
         x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
         y: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
-            .set_kernel_params(self.exec.nodes.scale, config, (n, alpha, x, y))?;
-        self.exec.state.launch.scale = config;
-        self.exec.tracker.set_by_handle(1usize);
+            .set_kernel_params(__cg_parts.nodes.scale, config, (n, alpha, x, y))?;
+        __cg_parts.state.launch.scale = config;
+        __cg_parts.tracker.set_by_handle(1usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.scale
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.scale
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -1477,13 +1554,15 @@ impl<'a> StepScaleNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.scale, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.scale, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.scale)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.scale)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -1491,7 +1570,8 @@ impl<'a> StepScaleNode<'a> {
     ) -> ::cudagraph_runtime::__private::KernelNode<
         (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
     > {
-        self.exec.nodes.scale
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.scale
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for StepScaleNode<'_> {
@@ -1529,13 +1609,14 @@ impl<'a> StepBackNode<'a> {
             __CgElem,
         >,
     {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
             .set_memcpy_params(
-                self.exec.nodes.back,
+                __cg_parts.nodes.back,
                 ::cudagraph_runtime::__private::memcpy_as(src, dst),
             )?;
-        self.exec.tracker.set_by_handle(2usize);
+        __cg_parts.tracker.set_by_handle(2usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
@@ -1560,13 +1641,15 @@ impl<'a> StepBackNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.back, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.back, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.back)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.back)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -1577,7 +1660,8 @@ impl<'a> StepBackNode<'a> {
             HostBuffer<f32>,
         ) as ::cudagraph_runtime::__private::CopyPair>::Dir,
     > {
-        self.exec.nodes.back
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.back
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for StepBackNode<'_> {
@@ -1600,12 +1684,13 @@ impl<'a> StepLogNode<'a> {
         &mut self,
         f: impl ::cudagraph_runtime::__private::HostCallable,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
         let set = ::cudagraph_runtime::__private::set_host(
-            &mut self.exec.exec,
-            self.exec.nodes.log,
+            &mut __cg_parts.exec,
+            __cg_parts.nodes.log,
             ::cudagraph_runtime::__private::host_plain(f),
         );
-        set.map(|()| self.exec.tracker.set_by_handle(3usize))
+        set.map(|()| __cg_parts.tracker.set_by_handle(3usize))
     }
     /// Replaces the closure the node runs and the host buffers it gets (`&buffer` to
     /// read, `&mut buffer` to write, or a tuple of them), for the next launches. The
@@ -1615,12 +1700,13 @@ impl<'a> StepLogNode<'a> {
         buffers: __CgViews,
         f: impl for<'v> FnMut(__CgViews::Views<'v>) + Send + 'static,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
         let set = ::cudagraph_runtime::__private::set_host(
-            &mut self.exec.exec,
-            self.exec.nodes.log,
+            &mut __cg_parts.exec,
+            __cg_parts.nodes.log,
             ::cudagraph_runtime::__private::host_with(buffers, f),
         );
-        set.map(|()| self.exec.tracker.set_by_handle(3usize))
+        set.map(|()| __cg_parts.tracker.set_by_handle(3usize))
     }
     #[doc(hidden)]
     pub fn set_enabled(
@@ -1644,7 +1730,8 @@ impl<'a> StepLogNode<'a> {
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(&self) -> ::cudagraph_runtime::__private::HostNode {
-        self.exec.nodes.log
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.log
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for StepLogNode<'_> {

@@ -109,6 +109,11 @@ In build order (a node's position is its index in the graph):
 As text: `Decode::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
 */
 struct Decode {
+    parts: ::cudagraph_runtime::__private::Guarded<__DecodeParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __DecodeParts {
     graph: ::cudagraph_runtime::__private::Graph<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__DecodeNodes>,
@@ -202,11 +207,14 @@ impl Decode {
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
         ::cudagraph_runtime::__private::built(&__cg_graph, "Decode");
-        ::cudagraph_runtime::__private::Result::Ok(Self {
+        let __cg_parts = __DecodeParts {
             graph: __cg_graph,
             nodes,
             state,
             build_id: ::cudagraph_runtime::__private::next_build_id(),
+        };
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         })
     }
     /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
@@ -220,12 +228,13 @@ impl Decode {
         __cg_params: &DecodeParams,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         Self::__cg_check_overlaps(__cg_params)?;
-        self.build_id = ::cudagraph_runtime::__private::next_build_id();
-        self.graph.clear()?;
-        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
-        ::cudagraph_runtime::__private::built(&self.graph, "Decode");
-        self.nodes = nodes;
-        self.state = state;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.build_id = ::cudagraph_runtime::__private::next_build_id();
+        __cg_parts.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_parts.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_parts.graph, "Decode");
+        __cg_parts.nodes = nodes;
+        __cg_parts.state = state;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Adds every node to the empty `graph`, in the canonical order; returns their handles
@@ -394,7 +403,7 @@ impl Decode {
     ];
     /// The runtime graph.
     pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     /// Refuses params under which two nodes that may run at the same time share memory, one
     /// writing it.
@@ -424,11 +433,12 @@ impl Decode {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<DecodeExec> {
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_with(flags, upload)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            DecodeExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            DecodeExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
     pub fn instantiate_on(
@@ -438,11 +448,12 @@ impl Decode {
         >,
     ) -> ::cudagraph_runtime::__private::Result<DecodeExec> {
         let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_on(stream, flags)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            DecodeExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            DecodeExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     #[allow(
         non_snake_case,
@@ -651,7 +662,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Decode {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("Decode").field("graph", &self.graph).finish_non_exhaustive()
+        f.debug_struct("Decode")
+            .field("graph", &self.parts.graph)
+            .finish_non_exhaustive()
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Decode {
@@ -667,16 +680,20 @@ impl ::cudagraph_runtime::__private::BodyRules for Decode {
 }
 unsafe impl ::cudagraph_runtime::__private::ChildGraph for Decode {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     fn identity(
         &self,
     ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
-        ::cudagraph_runtime::__private::Option::Some(self.build_id)
+        ::cudagraph_runtime::__private::Option::Some(self.parts.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
-        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
-        copy.build_id = self.build_id;
+        let __cg_parts = &self.parts;
+        let mut copy = Self::build(
+            __cg_parts.graph.context(),
+            &__cg_parts.state.params,
+        )?;
+        unsafe { copy.parts.get_mut() }.build_id = __cg_parts.build_id;
         ::cudagraph_runtime::__private::Result::Ok(copy)
     }
 }
@@ -699,6 +716,11 @@ Nodes:
 - [`head()`](Self::head): memcpy node
 */
 struct DecodeExec {
+    parts: ::cudagraph_runtime::__private::Guarded<__DecodeExecParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __DecodeExecParts {
     exec: ::cudagraph_runtime::__private::GraphExec<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__DecodeNodes>,
@@ -713,7 +735,12 @@ struct DecodeExec {
 impl DecodeExec {
     /// The executable of `exec`, instantiated from a graph with these nodes and state;
     /// `applied`, a copy of the state's params.
-    fn __cg_new(
+    ///
+    /// # Safety
+    ///
+    /// `exec` was instantiated from the graph the nodes were added to, from the params
+    /// kept in `state` (which passed the memory check); `applied` is a copy of them.
+    unsafe fn __cg_new(
         exec: ::cudagraph_runtime::__private::GraphExec<'static>,
         nodes: ::cudagraph_runtime::__private::Box<
             ::cudagraph_runtime::__private::ManuallyDrop<__DecodeNodes>,
@@ -722,12 +749,15 @@ impl DecodeExec {
         applied: ::cudagraph_runtime::__private::Box<DecodeParams>,
     ) -> Self {
         let tracker = ::cudagraph_runtime::__private::Tracker::new(8usize, 12usize);
-        Self {
+        let __cg_parts = __DecodeExecParts {
             exec,
             nodes,
             state,
             applied,
             tracker,
+        };
+        Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         }
     }
     /// Launches the graph into `stream`.
@@ -739,17 +769,17 @@ impl DecodeExec {
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        if self.tracker.is_dirty() {
+        if self.parts.tracker.is_dirty() {
             ::cudagraph_runtime::__private::apply(self)?;
         }
-        self.exec.launch(stream)
+        unsafe { self.parts.get_mut() }.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
     pub fn upload(
         &self,
         stream: &::cudagraph_runtime::__private::CudaStream,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.upload(stream)
+        self.parts.exec.upload(stream)
     }
     /**Whole-graph update from a [`Decode`] built with other params (`cuGraphExecUpdate`).
 
@@ -761,13 +791,14 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Decode = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
-        let params = Decode::__cg_own(&source.state.params)?;
-        let applied = Decode::__cg_own(&source.state.params)?;
-        self.exec.update(&source.graph)?;
-        self.state.params = params;
-        self.applied = applied;
-        *self.state.launch = *source.state.launch;
-        self.tracker.clear();
+        let params = Decode::__cg_own(&source.parts.state.params)?;
+        let applied = Decode::__cg_own(&source.parts.state.params)?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.exec.update(&source.parts.graph)?;
+        __cg_parts.state.params = params;
+        __cg_parts.applied = applied;
+        *__cg_parts.state.launch = *source.parts.state.launch;
+        __cg_parts.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Decode::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
@@ -785,7 +816,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     }
     ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
     pub fn params(&self) -> &DecodeParams {
-        &self.state.params
+        &self.parts.state.params
     }
     /**A guard through which to change several params at once, or to swap two: [`DecodeParamsMut`]'s `set_<param>` and [`swap`](DecodeParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`DecodeParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
 
@@ -799,88 +830,107 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// The params, taking the executable apart (it is dropped; memory its launches may
     /// still use stays alive until they are done).
     pub fn into_params(self) -> DecodeParams {
-        *self.state.params
+        *self.parts.into_inner().state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
-        &self.exec
+        &self.parts.exec
     }
     #[inline(never)]
     fn __cg_take_0(&mut self, __cg_params: &DecodeParams) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         if !(<Kernel<
             (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.layer)
             == <Kernel<
                 (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
             > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &self.state.params.layer,
+                &__cg_parts.state.params.layer,
             ))
         {
-            self.state.params.layer = <Kernel<
+            let value = <Kernel<
                 (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
             > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.layer);
-            ::cudagraph_runtime::__private::stage(self, 0usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 0usize);
+            __cg_parts.state.params.layer = value;
         }
         for k in 0..3usize {
             if !(<DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::same(
                 &__cg_params.w[k],
-                &self.state.params.w[k],
+                &__cg_parts.state.params.w[k],
             )) {
-                self.state.params.w[k] = <DeviceBuffer<
+                let value = <DeviceBuffer<
                     f32,
                 > as ::cudagraph_runtime::__private::ParamValue>::keep(
                     &__cg_params.w[k],
                 );
-                ::cudagraph_runtime::__private::stage(self, 1usize + k);
+                ::cudagraph_runtime::__private::stage_in::<
+                    Self,
+                >(&mut __cg_parts.tracker, 1usize + k);
+                __cg_parts.state.params.w[k] = value;
             }
         }
         if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.x,
-            &self.state.params.x,
+            &__cg_parts.state.params.x,
         )) {
-            self.state.params.x = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x);
-            ::cudagraph_runtime::__private::stage(self, 4usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 4usize);
+            __cg_parts.state.params.x = value;
         }
         for k in 0..3usize {
             if !(<DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::same(
                 &__cg_params.h[k],
-                &self.state.params.h[k],
+                &__cg_parts.state.params.h[k],
             )) {
-                self.state.params.h[k] = <DeviceBuffer<
+                let value = <DeviceBuffer<
                     f32,
                 > as ::cudagraph_runtime::__private::ParamValue>::keep(
                     &__cg_params.h[k],
                 );
-                ::cudagraph_runtime::__private::stage(self, 5usize + k);
+                ::cudagraph_runtime::__private::stage_in::<
+                    Self,
+                >(&mut __cg_parts.tracker, 5usize + k);
+                __cg_parts.state.params.h[k] = value;
             }
         }
         for k in 0..3usize {
             if !(<f32 as ::cudagraph_runtime::__private::ParamValue>::same(
                 &__cg_params.scale[k],
-                &self.state.params.scale[k],
+                &__cg_parts.state.params.scale[k],
             )) {
-                self.state.params.scale[k] = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                let value = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
                     &__cg_params.scale[k],
                 );
-                ::cudagraph_runtime::__private::stage(self, 8usize + k);
+                ::cudagraph_runtime::__private::stage_in::<
+                    Self,
+                >(&mut __cg_parts.tracker, 8usize + k);
+                __cg_parts.state.params.scale[k] = value;
             }
         }
         if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.n,
-            &self.state.params.n,
+            &__cg_parts.state.params.n,
         )) {
-            self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.n,
             );
-            ::cudagraph_runtime::__private::stage(self, 11usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 11usize);
+            __cg_parts.state.params.n = value;
         }
     }
     ///Node `embed` (`memset(x, 1.0f32)`): its update handle.
@@ -931,7 +981,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for DecodeExec {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("DecodeExec").field("exec", &self.exec).finish_non_exhaustive()
+        f.debug_struct("DecodeExec")
+            .field("exec", &self.parts.exec)
+            .finish_non_exhaustive()
     }
 }
 impl Decode {
@@ -1098,17 +1150,17 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for DecodeExec {
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut ::cudagraph_runtime::__private::Tracker {
-        &mut self.tracker
+        &mut unsafe { self.parts.get_mut() }.tracker
     }
     #[inline(always)]
     fn params_mut(
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut DecodeParams {
-        &mut self.state.params
+        &mut unsafe { self.parts.get_mut() }.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
-        Decode::__cg_check_overlaps(&self.state.params)
+        Decode::__cg_check_overlaps(&self.parts.state.params)
     }
     #[inline]
     fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
@@ -1129,10 +1181,10 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for DecodeExec {
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
-        _: ::cudagraph_runtime::__private::Internal,
+        key: ::cudagraph_runtime::__private::Internal,
     ) {
         match param {
-            0usize..12usize => self.__cg_sync_0(param, commit),
+            0usize..12usize => self.__cg_sync_0(param, commit, key),
             _ => {}
         }
     }
@@ -1157,7 +1209,7 @@ impl DecodeExec {
         Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
     > {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.layer,
+            &mut unsafe { self.parts.get_mut() }.state.params.layer,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
@@ -1171,7 +1223,7 @@ impl DecodeExec {
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("w", index, 3usize)?;
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.w[index],
+            &mut unsafe { self.parts.get_mut() }.state.params.w[index],
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 1usize + index).map(|_| old)
@@ -1183,7 +1235,7 @@ impl DecodeExec {
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.x,
+            &mut unsafe { self.parts.get_mut() }.state.params.x,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
@@ -1197,7 +1249,7 @@ impl DecodeExec {
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("h", index, 3usize)?;
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.h[index],
+            &mut unsafe { self.parts.get_mut() }.state.params.h[index],
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 5usize + index).map(|_| old)
@@ -1211,7 +1263,7 @@ impl DecodeExec {
     ) -> ::cudagraph_runtime::__private::Result<f32> {
         ::cudagraph_runtime::__private::element("scale", index, 3usize)?;
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.scale[index],
+            &mut unsafe { self.parts.get_mut() }.state.params.scale[index],
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 8usize + index).map(|_| old)
@@ -1220,7 +1272,7 @@ impl DecodeExec {
 */
     pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.n,
+            &mut unsafe { self.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 11usize).map(|_| old)
@@ -1241,9 +1293,14 @@ impl DecodeExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &DecodeParams = &self.state.params;
-        self.exec
-            .set_memset_params(self.nodes.embed, Decode::__cg_eval_embed(__cg_params))?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &DecodeParams = &__cg_parts.state.params;
+        __cg_parts
+            .exec
+            .set_memset_params(
+                __cg_parts.nodes.embed,
+                Decode::__cg_eval_embed(__cg_params),
+            )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1253,12 +1310,13 @@ impl DecodeExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &DecodeParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &DecodeParams = &__cg_parts.state.params;
         #[allow(unused_variables)]
         let l: ::core::primitive::usize = index;
         let (kernel, config, args) = Decode::__cg_eval_attn(__cg_params, index);
-        self.exec.set_kernel(self.nodes.attn[index], kernel, config, args)?;
-        self.state.launch.attn[index] = config;
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.attn[index], kernel, config, args)?;
+        __cg_parts.state.launch.attn[index] = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1268,12 +1326,13 @@ impl DecodeExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &DecodeParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &DecodeParams = &__cg_parts.state.params;
         #[allow(unused_variables)]
         let l: ::core::primitive::usize = index;
         let (kernel, config, args) = Decode::__cg_eval_mlp(__cg_params, index);
-        self.exec.set_kernel(self.nodes.mlp[index], kernel, config, args)?;
-        self.state.launch.mlp[index] = config;
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.mlp[index], kernel, config, args)?;
+        __cg_parts.state.launch.mlp[index] = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1283,9 +1342,14 @@ impl DecodeExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &DecodeParams = &self.state.params;
-        self.exec
-            .set_memcpy_params(self.nodes.head, Decode::__cg_eval_head(__cg_params))?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &DecodeParams = &__cg_parts.state.params;
+        __cg_parts
+            .exec
+            .set_memcpy_params(
+                __cg_parts.nodes.head,
+                Decode::__cg_eval_head(__cg_params),
+            )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline]
@@ -1311,93 +1375,96 @@ impl DecodeExec {
             _ => ::core::unreachable!(),
         }
     }
+    /// `Tracked::sync` for this chunk's params (keyed, as it).
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_sync_0(
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
     ) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         match param {
             0usize => {
                 if commit {
-                    self.applied.layer = <Kernel<
+                    __cg_parts.applied.layer = <Kernel<
                         (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.state.params.layer,
+                        &__cg_parts.state.params.layer,
                     );
                 } else {
-                    self.state.params.layer = <Kernel<
+                    __cg_parts.state.params.layer = <Kernel<
                         (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.applied.layer,
+                        &__cg_parts.applied.layer,
                     );
                 }
             }
             1usize..4usize => {
                 if commit {
-                    self.applied.w[param - 1usize] = <DeviceBuffer<
+                    __cg_parts.applied.w[param - 1usize] = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.w[param - 1usize],
+                        &__cg_parts.state.params.w[param - 1usize],
                     );
                 } else {
-                    self.state.params.w[param - 1usize] = <DeviceBuffer<
+                    __cg_parts.state.params.w[param - 1usize] = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.w[param - 1usize],
+                        &__cg_parts.applied.w[param - 1usize],
                     );
                 }
             }
             4usize => {
                 if commit {
-                    self.applied.x = <DeviceBuffer<
+                    __cg_parts.applied.x = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.x,
+                        &__cg_parts.state.params.x,
                     );
                 } else {
-                    self.state.params.x = <DeviceBuffer<
+                    __cg_parts.state.params.x = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.x,
+                        &__cg_parts.applied.x,
                     );
                 }
             }
             5usize..8usize => {
                 if commit {
-                    self.applied.h[param - 5usize] = <DeviceBuffer<
+                    __cg_parts.applied.h[param - 5usize] = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.h[param - 5usize],
+                        &__cg_parts.state.params.h[param - 5usize],
                     );
                 } else {
-                    self.state.params.h[param - 5usize] = <DeviceBuffer<
+                    __cg_parts.state.params.h[param - 5usize] = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.h[param - 5usize],
+                        &__cg_parts.applied.h[param - 5usize],
                     );
                 }
             }
             8usize..11usize => {
                 if commit {
-                    self.applied.scale[param - 8usize] = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.scale[param - 8usize],
+                    __cg_parts.applied.scale[param - 8usize] = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.scale[param - 8usize],
                     );
                 } else {
-                    self.state.params.scale[param - 8usize] = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.scale[param - 8usize],
+                    __cg_parts.state.params.scale[param - 8usize] = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.scale[param - 8usize],
                     );
                 }
             }
             11usize => {
                 if commit {
-                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.n,
+                    __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.n,
                     );
                 } else {
-                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.n,
+                    __cg_parts.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.n,
                     );
                 }
             }
@@ -1421,7 +1488,7 @@ struct DecodeParamsMut<'a> {
 impl ::cudagraph_runtime::__private::Deref for DecodeParamsMut<'_> {
     type Target = DecodeParams;
     fn deref(&self) -> &DecodeParams {
-        &self.exec.state.params
+        &self.exec.parts.state.params
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1433,7 +1500,7 @@ impl DecodeParamsMut<'_> {
         value: Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)>,
     ) -> Kernel<(u32, f32, DevicePtr<f32>, DevicePtrMut<f32>)> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.layer,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.layer,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 0usize);
@@ -1448,7 +1515,7 @@ impl DecodeParamsMut<'_> {
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("w", index, 3usize)?;
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.w[index],
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.w[index],
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 1usize + index);
@@ -1458,7 +1525,7 @@ impl DecodeParamsMut<'_> {
     #[inline]
     pub fn set_x(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.x,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.x,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 4usize);
@@ -1473,7 +1540,7 @@ impl DecodeParamsMut<'_> {
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("h", index, 3usize)?;
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.h[index],
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.h[index],
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 5usize + index);
@@ -1488,7 +1555,7 @@ impl DecodeParamsMut<'_> {
     ) -> ::cudagraph_runtime::__private::Result<f32> {
         ::cudagraph_runtime::__private::element("scale", index, 3usize)?;
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.scale[index],
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.scale[index],
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 8usize + index);
@@ -1498,7 +1565,7 @@ impl DecodeParamsMut<'_> {
     #[inline]
     pub fn set_n(&mut self, value: u32) -> u32 {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.n,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 11usize);
@@ -1550,13 +1617,14 @@ impl<'a> DecodeEmbedNode<'a> {
             f32,
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
             .set_memset_params(
-                self.exec.nodes.embed,
+                __cg_parts.nodes.embed,
                 ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
             )?;
-        self.exec.tracker.set_by_handle(0usize);
+        __cg_parts.tracker.set_by_handle(0usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
@@ -1580,13 +1648,15 @@ impl<'a> DecodeEmbedNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.embed, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.embed, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.embed)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.embed)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -1594,7 +1664,8 @@ impl<'a> DecodeEmbedNode<'a> {
     ) -> ::cudagraph_runtime::__private::MemsetNode<
         <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     > {
-        self.exec.nodes.embed
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.embed
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for DecodeEmbedNode<'_> {
@@ -1620,7 +1691,8 @@ impl<'a> DecodeAttnNode<'a> {
         x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
         arg3: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.attn[self.index];
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.attn[self.index];
         self.set_launch(config, n, arg1, x, arg3)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -1632,20 +1704,22 @@ impl<'a> DecodeAttnNode<'a> {
         x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
         arg3: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
             .set_kernel_params(
-                self.exec.nodes.attn[self.index],
+                __cg_parts.nodes.attn[self.index],
                 config,
                 (n, arg1, x, arg3),
             )?;
-        self.exec.state.launch.attn[self.index] = config;
-        self.exec.tracker.set_by_handle(Self::__CG_POSITIONS[self.index]);
+        __cg_parts.state.launch.attn[self.index] = config;
+        __cg_parts.tracker.set_by_handle(Self::__CG_POSITIONS[self.index]);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.attn[self.index]
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.attn[self.index]
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -1653,13 +1727,15 @@ impl<'a> DecodeAttnNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.attn[self.index], enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.attn[self.index], enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.attn[self.index])
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.attn[self.index])
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -1667,7 +1743,8 @@ impl<'a> DecodeAttnNode<'a> {
     ) -> ::cudagraph_runtime::__private::KernelNode<
         (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
     > {
-        self.exec.nodes.attn[self.index]
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.attn[self.index]
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for DecodeAttnNode<'_> {
@@ -1695,7 +1772,8 @@ impl<'a> DecodeMlpNode<'a> {
         arg2: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
         x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.mlp[self.index];
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.mlp[self.index];
         self.set_launch(config, n, arg1, arg2, x)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -1707,20 +1785,22 @@ impl<'a> DecodeMlpNode<'a> {
         arg2: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
         x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
             .set_kernel_params(
-                self.exec.nodes.mlp[self.index],
+                __cg_parts.nodes.mlp[self.index],
                 config,
                 (n, arg1, arg2, x),
             )?;
-        self.exec.state.launch.mlp[self.index] = config;
-        self.exec.tracker.set_by_handle(Self::__CG_POSITIONS[self.index]);
+        __cg_parts.state.launch.mlp[self.index] = config;
+        __cg_parts.tracker.set_by_handle(Self::__CG_POSITIONS[self.index]);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.mlp[self.index]
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.mlp[self.index]
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -1728,13 +1808,15 @@ impl<'a> DecodeMlpNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.mlp[self.index], enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.mlp[self.index], enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.mlp[self.index])
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.mlp[self.index])
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -1742,7 +1824,8 @@ impl<'a> DecodeMlpNode<'a> {
     ) -> ::cudagraph_runtime::__private::KernelNode<
         (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
     > {
-        self.exec.nodes.mlp[self.index]
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.mlp[self.index]
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for DecodeMlpNode<'_> {
@@ -1782,13 +1865,14 @@ impl<'a> DecodeHeadNode<'a> {
             __CgElem,
         >,
     {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
             .set_memcpy_params(
-                self.exec.nodes.head,
+                __cg_parts.nodes.head,
                 ::cudagraph_runtime::__private::memcpy_as(src, dst),
             )?;
-        self.exec.tracker.set_by_handle(7usize);
+        __cg_parts.tracker.set_by_handle(7usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
@@ -1813,13 +1897,15 @@ impl<'a> DecodeHeadNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.head, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.head, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.head)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.head)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -1830,7 +1916,8 @@ impl<'a> DecodeHeadNode<'a> {
             DeviceBuffer<f32>,
         ) as ::cudagraph_runtime::__private::CopyPair>::Dir,
     > {
-        self.exec.nodes.head
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.head
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for DecodeHeadNode<'_> {
@@ -1928,6 +2015,11 @@ In build order (a node's position is its index in the graph):
 As text: `Sides::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
 */
 struct Sides {
+    parts: ::cudagraph_runtime::__private::Guarded<__SidesParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __SidesParts {
     graph: ::cudagraph_runtime::__private::Graph<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__SidesNodes>,
@@ -1998,11 +2090,14 @@ impl Sides {
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
         ::cudagraph_runtime::__private::built(&__cg_graph, "Sides");
-        ::cudagraph_runtime::__private::Result::Ok(Self {
+        let __cg_parts = __SidesParts {
             graph: __cg_graph,
             nodes,
             state,
             build_id: ::cudagraph_runtime::__private::next_build_id(),
+        };
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         })
     }
     /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
@@ -2016,12 +2111,13 @@ impl Sides {
         __cg_params: &SidesParams,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         Self::__cg_check_overlaps(__cg_params)?;
-        self.build_id = ::cudagraph_runtime::__private::next_build_id();
-        self.graph.clear()?;
-        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
-        ::cudagraph_runtime::__private::built(&self.graph, "Sides");
-        self.nodes = nodes;
-        self.state = state;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.build_id = ::cudagraph_runtime::__private::next_build_id();
+        __cg_parts.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_parts.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_parts.graph, "Sides");
+        __cg_parts.nodes = nodes;
+        __cg_parts.state = state;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Adds every node to the empty `graph`, in the canonical order; returns their handles
@@ -2141,7 +2237,7 @@ impl Sides {
     ];
     /// The runtime graph.
     pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     /// Refuses params under which two nodes that may run at the same time share memory, one
     /// writing it.
@@ -2257,11 +2353,12 @@ impl Sides {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<SidesExec> {
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_with(flags, upload)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            SidesExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            SidesExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
     pub fn instantiate_on(
@@ -2271,11 +2368,12 @@ impl Sides {
         >,
     ) -> ::cudagraph_runtime::__private::Result<SidesExec> {
         let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_on(stream, flags)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            SidesExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            SidesExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     #[allow(
         non_snake_case,
@@ -2390,7 +2488,7 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Sides {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("Sides").field("graph", &self.graph).finish_non_exhaustive()
+        f.debug_struct("Sides").field("graph", &self.parts.graph).finish_non_exhaustive()
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Sides {
@@ -2406,16 +2504,20 @@ impl ::cudagraph_runtime::__private::BodyRules for Sides {
 }
 unsafe impl ::cudagraph_runtime::__private::ChildGraph for Sides {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     fn identity(
         &self,
     ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
-        ::cudagraph_runtime::__private::Option::Some(self.build_id)
+        ::cudagraph_runtime::__private::Option::Some(self.parts.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
-        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
-        copy.build_id = self.build_id;
+        let __cg_parts = &self.parts;
+        let mut copy = Self::build(
+            __cg_parts.graph.context(),
+            &__cg_parts.state.params,
+        )?;
+        unsafe { copy.parts.get_mut() }.build_id = __cg_parts.build_id;
         ::cudagraph_runtime::__private::Result::Ok(copy)
     }
 }
@@ -2436,6 +2538,11 @@ Nodes:
 - [`other()`](Self::other): kernel node
 */
 struct SidesExec {
+    parts: ::cudagraph_runtime::__private::Guarded<__SidesExecParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __SidesExecParts {
     exec: ::cudagraph_runtime::__private::GraphExec<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__SidesNodes>,
@@ -2450,7 +2557,12 @@ struct SidesExec {
 impl SidesExec {
     /// The executable of `exec`, instantiated from a graph with these nodes and state;
     /// `applied`, a copy of the state's params.
-    fn __cg_new(
+    ///
+    /// # Safety
+    ///
+    /// `exec` was instantiated from the graph the nodes were added to, from the params
+    /// kept in `state` (which passed the memory check); `applied` is a copy of them.
+    unsafe fn __cg_new(
         exec: ::cudagraph_runtime::__private::GraphExec<'static>,
         nodes: ::cudagraph_runtime::__private::Box<
             ::cudagraph_runtime::__private::ManuallyDrop<__SidesNodes>,
@@ -2459,12 +2571,15 @@ impl SidesExec {
         applied: ::cudagraph_runtime::__private::Box<SidesParams>,
     ) -> Self {
         let tracker = ::cudagraph_runtime::__private::Tracker::new(4usize, 6usize);
-        Self {
+        let __cg_parts = __SidesExecParts {
             exec,
             nodes,
             state,
             applied,
             tracker,
+        };
+        Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         }
     }
     /// Launches the graph into `stream`.
@@ -2476,17 +2591,17 @@ impl SidesExec {
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        if self.tracker.is_dirty() {
+        if self.parts.tracker.is_dirty() {
             ::cudagraph_runtime::__private::apply(self)?;
         }
-        self.exec.launch(stream)
+        unsafe { self.parts.get_mut() }.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
     pub fn upload(
         &self,
         stream: &::cudagraph_runtime::__private::CudaStream,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.upload(stream)
+        self.parts.exec.upload(stream)
     }
     /**Whole-graph update from a [`Sides`] built with other params (`cuGraphExecUpdate`).
 
@@ -2498,13 +2613,14 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Sides = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
-        let params = Sides::__cg_own(&source.state.params)?;
-        let applied = Sides::__cg_own(&source.state.params)?;
-        self.exec.update(&source.graph)?;
-        self.state.params = params;
-        self.applied = applied;
-        *self.state.launch = *source.state.launch;
-        self.tracker.clear();
+        let params = Sides::__cg_own(&source.parts.state.params)?;
+        let applied = Sides::__cg_own(&source.parts.state.params)?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.exec.update(&source.parts.graph)?;
+        __cg_parts.state.params = params;
+        __cg_parts.applied = applied;
+        *__cg_parts.state.launch = *source.parts.state.launch;
+        __cg_parts.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Sides::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
@@ -2522,7 +2638,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     }
     ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
     pub fn params(&self) -> &SidesParams {
-        &self.state.params
+        &self.parts.state.params
     }
     /**A guard through which to change several params at once, or to swap two: [`SidesParamsMut`]'s `set_<param>` and [`swap`](SidesParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`SidesParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
 
@@ -2536,62 +2652,75 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// The params, taking the executable apart (it is dropped; memory its launches may
     /// still use stays alive until they are done).
     pub fn into_params(self) -> SidesParams {
-        *self.state.params
+        *self.parts.into_inner().state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
-        &self.exec
+        &self.parts.exec
     }
     #[inline(never)]
     fn __cg_take_0(&mut self, __cg_params: &SidesParams) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         if !(<Kernel<
             (u32, f32, DevicePtrMut<f32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.scale)
             == <Kernel<
                 (u32, f32, DevicePtrMut<f32>),
             > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &self.state.params.scale,
+                &__cg_parts.state.params.scale,
             ))
         {
-            self.state.params.scale = <Kernel<
+            let value = <Kernel<
                 (u32, f32, DevicePtrMut<f32>),
             > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.scale);
-            ::cudagraph_runtime::__private::stage(self, 0usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 0usize);
+            __cg_parts.state.params.scale = value;
         }
         for k in 0..3usize {
             if !(<DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::same(
                 &__cg_params.g[k],
-                &self.state.params.g[k],
+                &__cg_parts.state.params.g[k],
             )) {
-                self.state.params.g[k] = <DeviceBuffer<
+                let value = <DeviceBuffer<
                     f32,
                 > as ::cudagraph_runtime::__private::ParamValue>::keep(
                     &__cg_params.g[k],
                 );
-                ::cudagraph_runtime::__private::stage(self, 1usize + k);
+                ::cudagraph_runtime::__private::stage_in::<
+                    Self,
+                >(&mut __cg_parts.tracker, 1usize + k);
+                __cg_parts.state.params.g[k] = value;
             }
         }
         if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.x,
-            &self.state.params.x,
+            &__cg_parts.state.params.x,
         )) {
-            self.state.params.x = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x);
-            ::cudagraph_runtime::__private::stage(self, 4usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 4usize);
+            __cg_parts.state.params.x = value;
         }
         if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.n,
-            &self.state.params.n,
+            &__cg_parts.state.params.n,
         )) {
-            self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.n,
             );
-            ::cudagraph_runtime::__private::stage(self, 5usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 5usize);
+            __cg_parts.state.params.n = value;
         }
     }
     /**Node `side[i]` (`kernel scale<<<1, 32>>>(n, 2.0, g[i])`): its update handle.
@@ -2621,7 +2750,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SidesExec {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("SidesExec").field("exec", &self.exec).finish_non_exhaustive()
+        f.debug_struct("SidesExec")
+            .field("exec", &self.parts.exec)
+            .finish_non_exhaustive()
     }
 }
 impl Sides {
@@ -2748,17 +2879,17 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for SidesExec {
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut ::cudagraph_runtime::__private::Tracker {
-        &mut self.tracker
+        &mut unsafe { self.parts.get_mut() }.tracker
     }
     #[inline(always)]
     fn params_mut(
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut SidesParams {
-        &mut self.state.params
+        &mut unsafe { self.parts.get_mut() }.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
-        Sides::__cg_check_overlaps(&self.state.params)
+        Sides::__cg_check_overlaps(&self.parts.state.params)
     }
     #[inline]
     fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
@@ -2779,10 +2910,10 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for SidesExec {
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
-        _: ::cudagraph_runtime::__private::Internal,
+        key: ::cudagraph_runtime::__private::Internal,
     ) {
         match param {
-            0usize..6usize => self.__cg_sync_0(param, commit),
+            0usize..6usize => self.__cg_sync_0(param, commit, key),
             _ => {}
         }
     }
@@ -2805,7 +2936,7 @@ impl SidesExec {
         value: Kernel<(u32, f32, DevicePtrMut<f32>)>,
     ) -> ::cudagraph_runtime::__private::Result<Kernel<(u32, f32, DevicePtrMut<f32>)>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.scale,
+            &mut unsafe { self.parts.get_mut() }.state.params.scale,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
@@ -2819,7 +2950,7 @@ impl SidesExec {
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("g", index, 3usize)?;
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.g[index],
+            &mut unsafe { self.parts.get_mut() }.state.params.g[index],
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 1usize + index).map(|_| old)
@@ -2831,7 +2962,7 @@ impl SidesExec {
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.x,
+            &mut unsafe { self.parts.get_mut() }.state.params.x,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
@@ -2840,7 +2971,7 @@ impl SidesExec {
 */
     pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.n,
+            &mut unsafe { self.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 5usize).map(|_| old)
@@ -2861,12 +2992,13 @@ impl SidesExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &SidesParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &SidesParams = &__cg_parts.state.params;
         #[allow(unused_variables)]
         let i: ::core::primitive::usize = index;
         let (kernel, config, args) = Sides::__cg_eval_side(__cg_params, index);
-        self.exec.set_kernel(self.nodes.side[index], kernel, config, args)?;
-        self.state.launch.side[index] = config;
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.side[index], kernel, config, args)?;
+        __cg_parts.state.launch.side[index] = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -2876,10 +3008,11 @@ impl SidesExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &SidesParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &SidesParams = &__cg_parts.state.params;
         let (kernel, config, args) = Sides::__cg_eval_other(__cg_params);
-        self.exec.set_kernel(self.nodes.other, kernel, config, args)?;
-        self.state.launch.other = config;
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.other, kernel, config, args)?;
+        __cg_parts.state.launch.other = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline]
@@ -2896,67 +3029,70 @@ impl SidesExec {
             _ => ::core::unreachable!(),
         }
     }
+    /// `Tracked::sync` for this chunk's params (keyed, as it).
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_sync_0(
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
     ) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         match param {
             0usize => {
                 if commit {
-                    self.applied.scale = <Kernel<
+                    __cg_parts.applied.scale = <Kernel<
                         (u32, f32, DevicePtrMut<f32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.state.params.scale,
+                        &__cg_parts.state.params.scale,
                     );
                 } else {
-                    self.state.params.scale = <Kernel<
+                    __cg_parts.state.params.scale = <Kernel<
                         (u32, f32, DevicePtrMut<f32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.applied.scale,
+                        &__cg_parts.applied.scale,
                     );
                 }
             }
             1usize..4usize => {
                 if commit {
-                    self.applied.g[param - 1usize] = <DeviceBuffer<
+                    __cg_parts.applied.g[param - 1usize] = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.g[param - 1usize],
+                        &__cg_parts.state.params.g[param - 1usize],
                     );
                 } else {
-                    self.state.params.g[param - 1usize] = <DeviceBuffer<
+                    __cg_parts.state.params.g[param - 1usize] = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.g[param - 1usize],
+                        &__cg_parts.applied.g[param - 1usize],
                     );
                 }
             }
             4usize => {
                 if commit {
-                    self.applied.x = <DeviceBuffer<
+                    __cg_parts.applied.x = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.x,
+                        &__cg_parts.state.params.x,
                     );
                 } else {
-                    self.state.params.x = <DeviceBuffer<
+                    __cg_parts.state.params.x = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.x,
+                        &__cg_parts.applied.x,
                     );
                 }
             }
             5usize => {
                 if commit {
-                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.n,
+                    __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.n,
                     );
                 } else {
-                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.n,
+                    __cg_parts.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.n,
                     );
                 }
             }
@@ -2980,7 +3116,7 @@ struct SidesParamsMut<'a> {
 impl ::cudagraph_runtime::__private::Deref for SidesParamsMut<'_> {
     type Target = SidesParams;
     fn deref(&self) -> &SidesParams {
-        &self.exec.state.params
+        &self.exec.parts.state.params
     }
 }
 #[allow(clippy::type_complexity)]
@@ -2992,7 +3128,7 @@ impl SidesParamsMut<'_> {
         value: Kernel<(u32, f32, DevicePtrMut<f32>)>,
     ) -> Kernel<(u32, f32, DevicePtrMut<f32>)> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.scale,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.scale,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 0usize);
@@ -3007,7 +3143,7 @@ impl SidesParamsMut<'_> {
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         ::cudagraph_runtime::__private::element("g", index, 3usize)?;
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.g[index],
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.g[index],
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 1usize + index);
@@ -3017,7 +3153,7 @@ impl SidesParamsMut<'_> {
     #[inline]
     pub fn set_x(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.x,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.x,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 4usize);
@@ -3027,7 +3163,7 @@ impl SidesParamsMut<'_> {
     #[inline]
     pub fn set_n(&mut self, value: u32) -> u32 {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.n,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 5usize);
@@ -3075,7 +3211,8 @@ impl<'a> SidesSideNode<'a> {
         arg1: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
         arg2: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.side[self.index];
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.side[self.index];
         self.set_launch(config, n, arg1, arg2)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -3086,20 +3223,22 @@ impl<'a> SidesSideNode<'a> {
         arg1: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
         arg2: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
             .set_kernel_params(
-                self.exec.nodes.side[self.index],
+                __cg_parts.nodes.side[self.index],
                 config,
                 (n, arg1, arg2),
             )?;
-        self.exec.state.launch.side[self.index] = config;
-        self.exec.tracker.set_by_handle(Self::__CG_POSITIONS[self.index]);
+        __cg_parts.state.launch.side[self.index] = config;
+        __cg_parts.tracker.set_by_handle(Self::__CG_POSITIONS[self.index]);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.side[self.index]
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.side[self.index]
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -3107,19 +3246,22 @@ impl<'a> SidesSideNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.side[self.index], enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.side[self.index], enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.side[self.index])
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.side[self.index])
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
         &self,
     ) -> ::cudagraph_runtime::__private::KernelNode<(u32, f32, DevicePtrMut<f32>)> {
-        self.exec.nodes.side[self.index]
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.side[self.index]
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for SidesSideNode<'_> {
@@ -3144,7 +3286,8 @@ impl<'a> SidesOtherNode<'a> {
         arg1: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
         x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.other;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.other;
         self.set_launch(config, n, arg1, x)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -3155,14 +3298,16 @@ impl<'a> SidesOtherNode<'a> {
         arg1: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
         x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_kernel_params(self.exec.nodes.other, config, (n, arg1, x))?;
-        self.exec.state.launch.other = config;
-        self.exec.tracker.set_by_handle(3usize);
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_kernel_params(__cg_parts.nodes.other, config, (n, arg1, x))?;
+        __cg_parts.state.launch.other = config;
+        __cg_parts.tracker.set_by_handle(3usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.other
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.other
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -3170,19 +3315,22 @@ impl<'a> SidesOtherNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.other, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.other, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.other)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.other)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
         &self,
     ) -> ::cudagraph_runtime::__private::KernelNode<(u32, f32, DevicePtrMut<f32>)> {
-        self.exec.nodes.other
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.other
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for SidesOtherNode<'_> {

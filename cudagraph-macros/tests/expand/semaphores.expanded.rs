@@ -97,6 +97,11 @@ In build order (a node's position is its index in the graph):
 As text: `Frame::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
 */
 struct Frame {
+    parts: ::cudagraph_runtime::__private::Guarded<__FrameParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __FrameParts {
     graph: ::cudagraph_runtime::__private::Graph<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__FrameNodes>,
@@ -164,11 +169,14 @@ impl Frame {
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
         ::cudagraph_runtime::__private::built(&__cg_graph, "Frame");
-        ::cudagraph_runtime::__private::Result::Ok(Self {
+        let __cg_parts = __FrameParts {
             graph: __cg_graph,
             nodes,
             state,
             build_id: ::cudagraph_runtime::__private::next_build_id(),
+        };
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         })
     }
     /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
@@ -182,12 +190,13 @@ impl Frame {
         __cg_params: &FrameParams,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         Self::__cg_check_overlaps(__cg_params)?;
-        self.build_id = ::cudagraph_runtime::__private::next_build_id();
-        self.graph.clear()?;
-        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
-        ::cudagraph_runtime::__private::built(&self.graph, "Frame");
-        self.nodes = nodes;
-        self.state = state;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.build_id = ::cudagraph_runtime::__private::next_build_id();
+        __cg_parts.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_parts.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_parts.graph, "Frame");
+        __cg_parts.nodes = nodes;
+        __cg_parts.state = state;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Adds every node to the empty `graph`, in the canonical order; returns their handles
@@ -262,7 +271,7 @@ impl Frame {
     }
     /// The runtime graph.
     pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     /// Refuses params under which two nodes that may run at the same time share memory, one
     /// writing it.
@@ -292,11 +301,12 @@ impl Frame {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<FrameExec> {
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_with(flags, upload)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            FrameExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            FrameExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
     pub fn instantiate_on(
@@ -306,11 +316,12 @@ impl Frame {
         >,
     ) -> ::cudagraph_runtime::__private::Result<FrameExec> {
         let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_on(stream, flags)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            FrameExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            FrameExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     #[allow(
         non_snake_case,
@@ -429,7 +440,7 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Frame {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("Frame").field("graph", &self.graph).finish_non_exhaustive()
+        f.debug_struct("Frame").field("graph", &self.parts.graph).finish_non_exhaustive()
     }
 }
 impl ::cudagraph_runtime::__private::BodyRules for Frame {
@@ -454,16 +465,20 @@ impl ::cudagraph_runtime::__private::BodyRules for Frame {
 }
 unsafe impl ::cudagraph_runtime::__private::ChildGraph for Frame {
     fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     fn identity(
         &self,
     ) -> ::cudagraph_runtime::__private::Option<::core::primitive::u64> {
-        ::cudagraph_runtime::__private::Option::Some(self.build_id)
+        ::cudagraph_runtime::__private::Option::Some(self.parts.build_id)
     }
     fn duplicate(&self) -> ::cudagraph_runtime::__private::Result<Self> {
-        let mut copy = Self::build(self.graph.context(), &self.state.params)?;
-        copy.build_id = self.build_id;
+        let __cg_parts = &self.parts;
+        let mut copy = Self::build(
+            __cg_parts.graph.context(),
+            &__cg_parts.state.params,
+        )?;
+        unsafe { copy.parts.get_mut() }.build_id = __cg_parts.build_id;
         ::cudagraph_runtime::__private::Result::Ok(copy)
     }
 }
@@ -485,6 +500,11 @@ Nodes:
 - [`done()`](Self::done): semaphore_signal node
 */
 struct FrameExec {
+    parts: ::cudagraph_runtime::__private::Guarded<__FrameExecParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __FrameExecParts {
     exec: ::cudagraph_runtime::__private::GraphExec<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__FrameNodes>,
@@ -499,7 +519,12 @@ struct FrameExec {
 impl FrameExec {
     /// The executable of `exec`, instantiated from a graph with these nodes and state;
     /// `applied`, a copy of the state's params.
-    fn __cg_new(
+    ///
+    /// # Safety
+    ///
+    /// `exec` was instantiated from the graph the nodes were added to, from the params
+    /// kept in `state` (which passed the memory check); `applied` is a copy of them.
+    unsafe fn __cg_new(
         exec: ::cudagraph_runtime::__private::GraphExec<'static>,
         nodes: ::cudagraph_runtime::__private::Box<
             ::cudagraph_runtime::__private::ManuallyDrop<__FrameNodes>,
@@ -508,12 +533,15 @@ impl FrameExec {
         applied: ::cudagraph_runtime::__private::Box<FrameParams>,
     ) -> Self {
         let tracker = ::cudagraph_runtime::__private::Tracker::new(3usize, 5usize);
-        Self {
+        let __cg_parts = __FrameExecParts {
             exec,
             nodes,
             state,
             applied,
             tracker,
+        };
+        Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         }
     }
     /// Launches the graph into `stream`.
@@ -525,17 +553,17 @@ impl FrameExec {
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        if self.tracker.is_dirty() {
+        if self.parts.tracker.is_dirty() {
             ::cudagraph_runtime::__private::apply(self)?;
         }
-        self.exec.launch(stream)
+        unsafe { self.parts.get_mut() }.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
     pub fn upload(
         &self,
         stream: &::cudagraph_runtime::__private::CudaStream,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.upload(stream)
+        self.parts.exec.upload(stream)
     }
     /**Whole-graph update from a [`Frame`] built with other params (`cuGraphExecUpdate`).
 
@@ -547,13 +575,14 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Frame = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
-        let params = Frame::__cg_own(&source.state.params)?;
-        let applied = Frame::__cg_own(&source.state.params)?;
-        self.exec.update(&source.graph)?;
-        self.state.params = params;
-        self.applied = applied;
-        *self.state.launch = *source.state.launch;
-        self.tracker.clear();
+        let params = Frame::__cg_own(&source.parts.state.params)?;
+        let applied = Frame::__cg_own(&source.parts.state.params)?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.exec.update(&source.parts.graph)?;
+        __cg_parts.state.params = params;
+        __cg_parts.applied = applied;
+        *__cg_parts.state.launch = *source.parts.state.launch;
+        __cg_parts.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Frame::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
@@ -571,7 +600,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     }
     ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
     pub fn params(&self) -> &FrameParams {
-        &self.state.params
+        &self.parts.state.params
     }
     /**A guard through which to change several params at once, or to swap two: [`FrameParamsMut`]'s `set_<param>` and [`swap`](FrameParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`FrameParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
 
@@ -585,65 +614,81 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// The params, taking the executable apart (it is dropped; memory its launches may
     /// still use stays alive until they are done).
     pub fn into_params(self) -> FrameParams {
-        *self.state.params
+        *self.parts.into_inner().state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
-        &self.exec
+        &self.parts.exec
     }
     #[inline(never)]
     fn __cg_take_0(&mut self, __cg_params: &FrameParams) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         if !(<Kernel<
             (u32, DevicePtrMut<u32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.step)
             == <Kernel<
                 (u32, DevicePtrMut<u32>),
             > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &self.state.params.step,
+                &__cg_parts.state.params.step,
             ))
         {
-            self.state.params.step = <Kernel<
+            let value = <Kernel<
                 (u32, DevicePtrMut<u32>),
             > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.step);
-            ::cudagraph_runtime::__private::stage(self, 0usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 0usize);
+            __cg_parts.state.params.step = value;
         }
         if !(<DeviceBuffer<
             u32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.image,
-            &self.state.params.image,
+            &__cg_parts.state.params.image,
         )) {
-            self.state.params.image = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 u32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.image);
-            ::cudagraph_runtime::__private::stage(self, 1usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 1usize);
+            __cg_parts.state.params.image = value;
         }
         if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.n,
-            &self.state.params.n,
+            &__cg_parts.state.params.n,
         )) {
-            self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.n,
             );
-            ::cudagraph_runtime::__private::stage(self, 2usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 2usize);
+            __cg_parts.state.params.n = value;
         }
         if !(<u64 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.frame,
-            &self.state.params.frame,
+            &__cg_parts.state.params.frame,
         )) {
-            self.state.params.frame = <u64 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <u64 as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.frame,
             );
-            ::cudagraph_runtime::__private::stage(self, 3usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 3usize);
+            __cg_parts.state.params.frame = value;
         }
         if !(<ExternalSemaphore as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.sem,
-            &self.state.params.sem,
+            &__cg_parts.state.params.sem,
         )) {
-            self.state.params.sem = <ExternalSemaphore as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <ExternalSemaphore as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.sem,
             );
-            ::cudagraph_runtime::__private::stage(self, 4usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 4usize);
+            __cg_parts.state.params.sem = value;
         }
     }
     ///Node `ready` (`wait(sem = 2 * frame + 1)`): its update handle.
@@ -664,7 +709,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for FrameExec {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("FrameExec").field("exec", &self.exec).finish_non_exhaustive()
+        f.debug_struct("FrameExec")
+            .field("exec", &self.parts.exec)
+            .finish_non_exhaustive()
     }
 }
 impl Frame {
@@ -800,17 +847,17 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for FrameExec {
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut ::cudagraph_runtime::__private::Tracker {
-        &mut self.tracker
+        &mut unsafe { self.parts.get_mut() }.tracker
     }
     #[inline(always)]
     fn params_mut(
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut FrameParams {
-        &mut self.state.params
+        &mut unsafe { self.parts.get_mut() }.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
-        Frame::__cg_check_overlaps(&self.state.params)
+        Frame::__cg_check_overlaps(&self.parts.state.params)
     }
     #[inline]
     fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
@@ -831,10 +878,10 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for FrameExec {
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
-        _: ::cudagraph_runtime::__private::Internal,
+        key: ::cudagraph_runtime::__private::Internal,
     ) {
         match param {
-            0usize..5usize => self.__cg_sync_0(param, commit),
+            0usize..5usize => self.__cg_sync_0(param, commit, key),
             _ => {}
         }
     }
@@ -857,7 +904,7 @@ impl FrameExec {
         value: Kernel<(u32, DevicePtrMut<u32>)>,
     ) -> ::cudagraph_runtime::__private::Result<Kernel<(u32, DevicePtrMut<u32>)>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.step,
+            &mut unsafe { self.parts.get_mut() }.state.params.step,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
@@ -869,7 +916,7 @@ impl FrameExec {
         value: DeviceBuffer<u32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<u32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.image,
+            &mut unsafe { self.parts.get_mut() }.state.params.image,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
@@ -878,7 +925,7 @@ impl FrameExec {
 */
     pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.n,
+            &mut unsafe { self.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
@@ -890,7 +937,7 @@ impl FrameExec {
         value: u64,
     ) -> ::cudagraph_runtime::__private::Result<u64> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.frame,
+            &mut unsafe { self.parts.get_mut() }.state.params.frame,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
@@ -902,7 +949,7 @@ impl FrameExec {
         value: ExternalSemaphore,
     ) -> ::cudagraph_runtime::__private::Result<ExternalSemaphore> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.sem,
+            &mut unsafe { self.parts.get_mut() }.state.params.sem,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
@@ -923,9 +970,14 @@ impl FrameExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FrameParams = &self.state.params;
-        self.exec
-            .set_semaphore_wait(self.nodes.ready, Frame::__cg_eval_ready(__cg_params))?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &FrameParams = &__cg_parts.state.params;
+        __cg_parts
+            .exec
+            .set_semaphore_wait(
+                __cg_parts.nodes.ready,
+                Frame::__cg_eval_ready(__cg_params),
+            )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -935,10 +987,11 @@ impl FrameExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FrameParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &FrameParams = &__cg_parts.state.params;
         let (kernel, config, args) = Frame::__cg_eval_run(__cg_params);
-        self.exec.set_kernel(self.nodes.run, kernel, config, args)?;
-        self.state.launch.run = config;
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.run, kernel, config, args)?;
+        __cg_parts.state.launch.run = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -948,9 +1001,14 @@ impl FrameExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &FrameParams = &self.state.params;
-        self.exec
-            .set_semaphore_signal(self.nodes.done, Frame::__cg_eval_done(__cg_params))?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &FrameParams = &__cg_parts.state.params;
+        __cg_parts
+            .exec
+            .set_semaphore_signal(
+                __cg_parts.nodes.done,
+                Frame::__cg_eval_done(__cg_params),
+            )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline]
@@ -964,74 +1022,77 @@ impl FrameExec {
             _ => ::core::unreachable!(),
         }
     }
+    /// `Tracked::sync` for this chunk's params (keyed, as it).
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_sync_0(
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
     ) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         match param {
             0usize => {
                 if commit {
-                    self.applied.step = <Kernel<
+                    __cg_parts.applied.step = <Kernel<
                         (u32, DevicePtrMut<u32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.state.params.step,
+                        &__cg_parts.state.params.step,
                     );
                 } else {
-                    self.state.params.step = <Kernel<
+                    __cg_parts.state.params.step = <Kernel<
                         (u32, DevicePtrMut<u32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.applied.step,
+                        &__cg_parts.applied.step,
                     );
                 }
             }
             1usize => {
                 if commit {
-                    self.applied.image = <DeviceBuffer<
+                    __cg_parts.applied.image = <DeviceBuffer<
                         u32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.image,
+                        &__cg_parts.state.params.image,
                     );
                 } else {
-                    self.state.params.image = <DeviceBuffer<
+                    __cg_parts.state.params.image = <DeviceBuffer<
                         u32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.image,
+                        &__cg_parts.applied.image,
                     );
                 }
             }
             2usize => {
                 if commit {
-                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.n,
+                    __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.n,
                     );
                 } else {
-                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.n,
+                    __cg_parts.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.n,
                     );
                 }
             }
             3usize => {
                 if commit {
-                    self.applied.frame = <u64 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.frame,
+                    __cg_parts.applied.frame = <u64 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.frame,
                     );
                 } else {
-                    self.state.params.frame = <u64 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.frame,
+                    __cg_parts.state.params.frame = <u64 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.frame,
                     );
                 }
             }
             4usize => {
                 if commit {
-                    self.applied.sem = <ExternalSemaphore as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.sem,
+                    __cg_parts.applied.sem = <ExternalSemaphore as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.sem,
                     );
                 } else {
-                    self.state.params.sem = <ExternalSemaphore as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.sem,
+                    __cg_parts.state.params.sem = <ExternalSemaphore as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.sem,
                     );
                 }
             }
@@ -1055,7 +1116,7 @@ struct FrameParamsMut<'a> {
 impl ::cudagraph_runtime::__private::Deref for FrameParamsMut<'_> {
     type Target = FrameParams;
     fn deref(&self) -> &FrameParams {
-        &self.exec.state.params
+        &self.exec.parts.state.params
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1067,7 +1128,7 @@ impl FrameParamsMut<'_> {
         value: Kernel<(u32, DevicePtrMut<u32>)>,
     ) -> Kernel<(u32, DevicePtrMut<u32>)> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.step,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.step,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 0usize);
@@ -1077,7 +1138,7 @@ impl FrameParamsMut<'_> {
     #[inline]
     pub fn set_image(&mut self, value: DeviceBuffer<u32>) -> DeviceBuffer<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.image,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.image,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 1usize);
@@ -1087,7 +1148,7 @@ impl FrameParamsMut<'_> {
     #[inline]
     pub fn set_n(&mut self, value: u32) -> u32 {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.n,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 2usize);
@@ -1097,7 +1158,7 @@ impl FrameParamsMut<'_> {
     #[inline]
     pub fn set_frame(&mut self, value: u64) -> u64 {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.frame,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.frame,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 3usize);
@@ -1107,7 +1168,7 @@ impl FrameParamsMut<'_> {
     #[inline]
     pub fn set_sem(&mut self, value: ExternalSemaphore) -> ExternalSemaphore {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.sem,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.sem,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 4usize);
@@ -1154,8 +1215,9 @@ impl<'a> FrameReadyNode<'a> {
             ::core::primitive::u64,
         ); 1],
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let set = self.exec.exec.set_semaphore_wait(self.exec.nodes.ready, sems);
-        set.map(|()| self.exec.tracker.set_by_handle(0usize))
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        let set = __cg_parts.exec.set_semaphore_wait(__cg_parts.nodes.ready, sems);
+        set.map(|()| __cg_parts.tracker.set_by_handle(0usize))
     }
     #[doc(hidden)]
     pub fn set_enabled(
@@ -1179,7 +1241,8 @@ impl<'a> FrameReadyNode<'a> {
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(&self) -> ::cudagraph_runtime::__private::SemaphoreWaitNode<1> {
-        self.exec.nodes.ready
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.ready
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for FrameReadyNode<'_> {
@@ -1201,7 +1264,8 @@ impl<'a> FrameRunNode<'a> {
         n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
         image: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<u32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.run;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.run;
         self.set_launch(config, n, image)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -1211,14 +1275,16 @@ impl<'a> FrameRunNode<'a> {
         n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
         image: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<u32>>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_kernel_params(self.exec.nodes.run, config, (n, image))?;
-        self.exec.state.launch.run = config;
-        self.exec.tracker.set_by_handle(1usize);
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_kernel_params(__cg_parts.nodes.run, config, (n, image))?;
+        __cg_parts.state.launch.run = config;
+        __cg_parts.tracker.set_by_handle(1usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.run
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.run
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -1226,19 +1292,22 @@ impl<'a> FrameRunNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.run, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.run, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.run)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.run)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
         &self,
     ) -> ::cudagraph_runtime::__private::KernelNode<(u32, DevicePtrMut<u32>)> {
-        self.exec.nodes.run
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.run
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for FrameRunNode<'_> {
@@ -1262,8 +1331,9 @@ impl<'a> FrameDoneNode<'a> {
             ::core::primitive::u64,
         ); 1],
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let set = self.exec.exec.set_semaphore_signal(self.exec.nodes.done, sems);
-        set.map(|()| self.exec.tracker.set_by_handle(2usize))
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        let set = __cg_parts.exec.set_semaphore_signal(__cg_parts.nodes.done, sems);
+        set.map(|()| __cg_parts.tracker.set_by_handle(2usize))
     }
     #[doc(hidden)]
     pub fn set_enabled(
@@ -1287,7 +1357,8 @@ impl<'a> FrameDoneNode<'a> {
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(&self) -> ::cudagraph_runtime::__private::SemaphoreSignalNode<1> {
-        self.exec.nodes.done
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.done
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for FrameDoneNode<'_> {

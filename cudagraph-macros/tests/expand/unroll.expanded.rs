@@ -119,6 +119,11 @@ The nodes of an unrolled WHILE body (`unroll = k`) are listed once: the graph ho
 As text: `Solve::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
 */
 struct Solve {
+    parts: ::cudagraph_runtime::__private::Guarded<__SolveParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __SolveParts {
     graph: ::cudagraph_runtime::__private::Graph<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__SolveNodes>,
@@ -214,11 +219,14 @@ impl Solve {
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
         ::cudagraph_runtime::__private::built(&__cg_graph, "Solve");
-        ::cudagraph_runtime::__private::Result::Ok(Self {
+        let __cg_parts = __SolveParts {
             graph: __cg_graph,
             nodes,
             state,
             build_id: ::cudagraph_runtime::__private::next_build_id(),
+        };
+        ::cudagraph_runtime::__private::Result::Ok(Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         })
     }
     /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
@@ -232,12 +240,13 @@ impl Solve {
         __cg_params: &SolveParams,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         Self::__cg_check_overlaps(__cg_params)?;
-        self.build_id = ::cudagraph_runtime::__private::next_build_id();
-        self.graph.clear()?;
-        let (nodes, state) = Self::__cg_add_nodes(&mut self.graph, __cg_params)?;
-        ::cudagraph_runtime::__private::built(&self.graph, "Solve");
-        self.nodes = nodes;
-        self.state = state;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.build_id = ::cudagraph_runtime::__private::next_build_id();
+        __cg_parts.graph.clear()?;
+        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_parts.graph, __cg_params)?;
+        ::cudagraph_runtime::__private::built(&__cg_parts.graph, "Solve");
+        __cg_parts.nodes = nodes;
+        __cg_parts.state = state;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// Adds every node to the empty `graph`, in the canonical order; returns their handles
@@ -372,7 +381,7 @@ impl Solve {
     }
     /// The runtime graph.
     pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
-        &self.graph
+        &self.parts.graph
     }
     /// Refuses params under which two nodes that may run at the same time share memory, one
     /// writing it.
@@ -402,11 +411,12 @@ impl Solve {
             &::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<SolveExec> {
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_with(flags, upload)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            SolveExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_with(flags, upload)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            SolveExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     ///Instantiates the graph as an executable *bound to* `stream`: it launches there only (`launch` refuses another stream). The launches of executables bound to one stream never overlap, so they may share host memory that their host nodes write, which two executables launched anywhere may not (`Error::BufferInUse` when the second is made).
     pub fn instantiate_on(
@@ -416,11 +426,12 @@ impl Solve {
         >,
     ) -> ::cudagraph_runtime::__private::Result<SolveExec> {
         let flags = ::cudagraph_runtime::__private::InstantiateFlags::NONE;
-        let applied = Self::__cg_own(&self.state.params)?;
-        let exec = self.graph.instantiate_on(stream, flags)?;
-        ::cudagraph_runtime::__private::Result::Ok(
-            SolveExec::__cg_new(exec, self.nodes, self.state, applied),
-        )
+        let __cg_parts = self.parts.into_inner();
+        let applied = Self::__cg_own(&__cg_parts.state.params)?;
+        let exec = __cg_parts.graph.instantiate_on(stream, flags)?;
+        ::cudagraph_runtime::__private::Result::Ok(unsafe {
+            SolveExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
+        })
     }
     #[allow(
         non_snake_case,
@@ -668,7 +679,7 @@ impl ::cudagraph_runtime::__private::fmt::Debug for Solve {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("Solve").field("graph", &self.graph).finish_non_exhaustive()
+        f.debug_struct("Solve").field("graph", &self.parts.graph).finish_non_exhaustive()
     }
 }
 impl ::cudagraph_runtime::__private::SameDeclaration<Solve> for Solve {
@@ -692,6 +703,11 @@ Nodes:
 - [`tail()`](Self::tail): memset node, in each of the 4 copies of an unrolled body
 */
 struct SolveExec {
+    parts: ::cudagraph_runtime::__private::Guarded<__SolveExecParts>,
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct __SolveExecParts {
     exec: ::cudagraph_runtime::__private::GraphExec<'static>,
     nodes: ::cudagraph_runtime::__private::Box<
         ::cudagraph_runtime::__private::ManuallyDrop<__SolveNodes>,
@@ -706,7 +722,12 @@ struct SolveExec {
 impl SolveExec {
     /// The executable of `exec`, instantiated from a graph with these nodes and state;
     /// `applied`, a copy of the state's params.
-    fn __cg_new(
+    ///
+    /// # Safety
+    ///
+    /// `exec` was instantiated from the graph the nodes were added to, from the params
+    /// kept in `state` (which passed the memory check); `applied` is a copy of them.
+    unsafe fn __cg_new(
         exec: ::cudagraph_runtime::__private::GraphExec<'static>,
         nodes: ::cudagraph_runtime::__private::Box<
             ::cudagraph_runtime::__private::ManuallyDrop<__SolveNodes>,
@@ -715,12 +736,15 @@ impl SolveExec {
         applied: ::cudagraph_runtime::__private::Box<SolveParams>,
     ) -> Self {
         let tracker = ::cudagraph_runtime::__private::Tracker::new(6usize, 5usize);
-        Self {
+        let __cg_parts = __SolveExecParts {
             exec,
             nodes,
             state,
             applied,
             tracker,
+        };
+        Self {
+            parts: unsafe { ::cudagraph_runtime::__private::Guarded::new(__cg_parts) },
         }
     }
     /// Launches the graph into `stream`.
@@ -732,17 +756,17 @@ impl SolveExec {
             ::cudagraph_runtime::__private::CudaStream,
         >,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        if self.tracker.is_dirty() {
+        if self.parts.tracker.is_dirty() {
             ::cudagraph_runtime::__private::apply(self)?;
         }
-        self.exec.launch(stream)
+        unsafe { self.parts.get_mut() }.exec.launch(stream)
     }
     /// Uploads the executable ahead of its first launch.
     pub fn upload(
         &self,
         stream: &::cudagraph_runtime::__private::CudaStream,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.upload(stream)
+        self.parts.exec.upload(stream)
     }
     /**Whole-graph update from a [`Solve`] built with other params (`cuGraphExecUpdate`).
 
@@ -754,13 +778,14 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let source: &Solve = ::cudagraph_runtime::__private::SameDeclaration::same(
             source,
         );
-        let params = Solve::__cg_own(&source.state.params)?;
-        let applied = Solve::__cg_own(&source.state.params)?;
-        self.exec.update(&source.graph)?;
-        self.state.params = params;
-        self.applied = applied;
-        *self.state.launch = *source.state.launch;
-        self.tracker.clear();
+        let params = Solve::__cg_own(&source.parts.state.params)?;
+        let applied = Solve::__cg_own(&source.parts.state.params)?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        __cg_parts.exec.update(&source.parts.graph)?;
+        __cg_parts.state.params = params;
+        __cg_parts.applied = applied;
+        *__cg_parts.state.launch = *source.parts.state.launch;
+        __cg_parts.tracker.clear();
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Solve::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
@@ -778,7 +803,7 @@ Params under which two nodes that may run at the same time share memory, one wri
     }
     ///The params the executable runs: those it was built from, with every change made since through the setters (`set_<param>`), [`params_mut`](Self::params_mut), [`set_params`](Self::set_params) or [`update`](Self::update). Host code reads the buffers among them as any buffer's holder does: `exec.params().y.to_vec()` waits for the launches that may write `y`.
     pub fn params(&self) -> &SolveParams {
-        &self.state.params
+        &self.parts.state.params
     }
     /**A guard through which to change several params at once, or to swap two: [`SolveParamsMut`]'s `set_<param>` and [`swap`](SolveParamsMut::swap) change the params (read them through the guard) and mark the nodes that read them; [`SolveParamsMut::apply`] updates those nodes, each once however many of its params changed, and if the guard is dropped instead, the next [`launch`](Self::launch) does. Either reports an update the driver or a kernel's check refuses as an error naming the node, and undoes the changes (the params and the nodes are as they were before them); nothing is lost when the guard is dropped.
 
@@ -792,27 +817,31 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     /// The params, taking the executable apart (it is dropped; memory its launches may
     /// still use stays alive until they are done).
     pub fn into_params(self) -> SolveParams {
-        *self.state.params
+        *self.parts.into_inner().state.params
     }
     /// The runtime executable, for what the typed API does not cover (read-only).
     pub fn as_exec(&self) -> &::cudagraph_runtime::__private::GraphExec<'static> {
-        &self.exec
+        &self.parts.exec
     }
     #[inline(never)]
     fn __cg_take_0(&mut self, __cg_params: &SolveParams) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         if !(<Kernel<
             (u32, DevicePtr<f32>, DevicePtrMut<f32>),
         > as ::cudagraph_runtime::__private::KernelType>::function_id(&__cg_params.sweep)
             == <Kernel<
                 (u32, DevicePtr<f32>, DevicePtrMut<f32>),
             > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &self.state.params.sweep,
+                &__cg_parts.state.params.sweep,
             ))
         {
-            self.state.params.sweep = <Kernel<
+            let value = <Kernel<
                 (u32, DevicePtr<f32>, DevicePtrMut<f32>),
             > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.sweep);
-            ::cudagraph_runtime::__private::stage(self, 0usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 0usize);
+            __cg_parts.state.params.sweep = value;
         }
         if !(<Kernel<
             (ConditionalHandle, DevicePtr<f32>, u32),
@@ -820,44 +849,56 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
             == <Kernel<
                 (ConditionalHandle, DevicePtr<f32>, u32),
             > as ::cudagraph_runtime::__private::KernelType>::function_id(
-                &self.state.params.check,
+                &__cg_parts.state.params.check,
             ))
         {
-            self.state.params.check = <Kernel<
+            let value = <Kernel<
                 (ConditionalHandle, DevicePtr<f32>, u32),
             > as ::cudagraph_runtime::__private::KernelType>::keep(&__cg_params.check);
-            ::cudagraph_runtime::__private::stage(self, 1usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 1usize);
+            __cg_parts.state.params.check = value;
         }
         if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.x,
-            &self.state.params.x,
+            &__cg_parts.state.params.x,
         )) {
-            self.state.params.x = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.x);
-            ::cudagraph_runtime::__private::stage(self, 2usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 2usize);
+            __cg_parts.state.params.x = value;
         }
         if !(<DeviceBuffer<
             f32,
         > as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.y,
-            &self.state.params.y,
+            &__cg_parts.state.params.y,
         )) {
-            self.state.params.y = <DeviceBuffer<
+            let value = <DeviceBuffer<
                 f32,
             > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.y);
-            ::cudagraph_runtime::__private::stage(self, 3usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 3usize);
+            __cg_parts.state.params.y = value;
         }
         if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.n,
-            &self.state.params.n,
+            &__cg_parts.state.params.n,
         )) {
-            self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+            let value = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
                 &__cg_params.n,
             );
-            ::cudagraph_runtime::__private::stage(self, 4usize);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 4usize);
+            __cg_parts.state.params.n = value;
         }
     }
     ///Node `start` (`memset(x, 0.0f32)`): its update handle.
@@ -898,7 +939,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SolveExec {
         &self,
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
-        f.debug_struct("SolveExec").field("exec", &self.exec).finish_non_exhaustive()
+        f.debug_struct("SolveExec")
+            .field("exec", &self.parts.exec)
+            .finish_non_exhaustive()
     }
 }
 impl Solve {
@@ -1041,17 +1084,17 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for SolveExec {
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut ::cudagraph_runtime::__private::Tracker {
-        &mut self.tracker
+        &mut unsafe { self.parts.get_mut() }.tracker
     }
     #[inline(always)]
     fn params_mut(
         &mut self,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> &mut SolveParams {
-        &mut self.state.params
+        &mut unsafe { self.parts.get_mut() }.state.params
     }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
-        Solve::__cg_check_overlaps(&self.state.params)
+        Solve::__cg_check_overlaps(&self.parts.state.params)
     }
     #[inline]
     fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
@@ -1072,10 +1115,10 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for SolveExec {
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
-        _: ::cudagraph_runtime::__private::Internal,
+        key: ::cudagraph_runtime::__private::Internal,
     ) {
         match param {
-            0usize..5usize => self.__cg_sync_0(param, commit),
+            0usize..5usize => self.__cg_sync_0(param, commit, key),
             _ => {}
         }
     }
@@ -1100,7 +1143,7 @@ impl SolveExec {
         Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
     > {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.sweep,
+            &mut unsafe { self.parts.get_mut() }.state.params.sweep,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
@@ -1114,7 +1157,7 @@ impl SolveExec {
         Kernel<(ConditionalHandle, DevicePtr<f32>, u32)>,
     > {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.check,
+            &mut unsafe { self.parts.get_mut() }.state.params.check,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
@@ -1126,7 +1169,7 @@ impl SolveExec {
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.x,
+            &mut unsafe { self.parts.get_mut() }.state.params.x,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
@@ -1138,7 +1181,7 @@ impl SolveExec {
         value: DeviceBuffer<f32>,
     ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.y,
+            &mut unsafe { self.parts.get_mut() }.state.params.y,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
@@ -1147,7 +1190,7 @@ impl SolveExec {
 */
     pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.state.params.n,
+            &mut unsafe { self.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
@@ -1168,9 +1211,14 @@ impl SolveExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &SolveParams = &self.state.params;
-        self.exec
-            .set_memset_params(self.nodes.start, Solve::__cg_eval_start(__cg_params))?;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &SolveParams = &__cg_parts.state.params;
+        __cg_parts
+            .exec
+            .set_memset_params(
+                __cg_parts.nodes.start,
+                Solve::__cg_eval_start(__cg_params),
+            )?;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1180,7 +1228,8 @@ impl SolveExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &SolveParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &SolveParams = &__cg_parts.state.params;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1188,11 +1237,11 @@ impl SolveExec {
     fn __cg_update_node_2(
         &mut self,
         index: ::core::primitive::usize,
-        _: ::cudagraph_runtime::__private::Internal,
+        key: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         for copy in 0..4usize {
             if let ::cudagraph_runtime::__private::Result::Err(error) = self
-                .__cg_update_copy_2(copy)
+                .__cg_update_copy_2(copy, key)
             {
                 if copy > 0 {
                     ::cudagraph_runtime::__private::partly_updated(self, 2usize);
@@ -1202,16 +1251,21 @@ impl SolveExec {
         }
         ::cudagraph_runtime::__private::Result::Ok(())
     }
+    /// Copy `copy` of the node's update (keyed, as the node's: see `__private::apply`).
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_update_copy_2(
         &mut self,
         copy: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &SolveParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &SolveParams = &__cg_parts.state.params;
         let (kernel, config, args) = Solve::__cg_eval_forward(__cg_params);
-        self.exec.set_kernel(self.nodes.forward[copy], kernel, config, args)?;
-        self.state.launch.forward = config;
+        __cg_parts
+            .exec
+            .set_kernel(__cg_parts.nodes.forward[copy], kernel, config, args)?;
+        __cg_parts.state.launch.forward = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1219,11 +1273,11 @@ impl SolveExec {
     fn __cg_update_node_3(
         &mut self,
         index: ::core::primitive::usize,
-        _: ::cudagraph_runtime::__private::Internal,
+        key: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         for copy in 0..4usize {
             if let ::cudagraph_runtime::__private::Result::Err(error) = self
-                .__cg_update_copy_3(copy)
+                .__cg_update_copy_3(copy, key)
             {
                 if copy > 0 {
                     ::cudagraph_runtime::__private::partly_updated(self, 3usize);
@@ -1233,16 +1287,19 @@ impl SolveExec {
         }
         ::cudagraph_runtime::__private::Result::Ok(())
     }
+    /// Copy `copy` of the node's update (keyed, as the node's: see `__private::apply`).
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_update_copy_3(
         &mut self,
         copy: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &SolveParams = &self.state.params;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &SolveParams = &__cg_parts.state.params;
         let (kernel, config, args) = Solve::__cg_eval_back(__cg_params);
-        self.exec.set_kernel(self.nodes.back[copy], kernel, config, args)?;
-        self.state.launch.back = config;
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.back[copy], kernel, config, args)?;
+        __cg_parts.state.launch.back = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1252,10 +1309,14 @@ impl SolveExec {
         index: ::core::primitive::usize,
         _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &SolveParams = &self.state.params;
-        let (kernel, config, args) = Solve::__cg_eval_done(__cg_params, self.nodes.more);
-        self.exec.set_kernel(self.nodes.done, kernel, config, args)?;
-        self.state.launch.done = config;
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &SolveParams = &__cg_parts.state.params;
+        let (kernel, config, args) = Solve::__cg_eval_done(
+            __cg_params,
+            __cg_parts.nodes.more,
+        );
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.done, kernel, config, args)?;
+        __cg_parts.state.launch.done = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[inline(never)]
@@ -1263,11 +1324,11 @@ impl SolveExec {
     fn __cg_update_node_5(
         &mut self,
         index: ::core::primitive::usize,
-        _: ::cudagraph_runtime::__private::Internal,
+        key: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
         for copy in 0..4usize {
             if let ::cudagraph_runtime::__private::Result::Err(error) = self
-                .__cg_update_copy_5(copy)
+                .__cg_update_copy_5(copy, key)
             {
                 if copy > 0 {
                     ::cudagraph_runtime::__private::partly_updated(self, 5usize);
@@ -1277,16 +1338,20 @@ impl SolveExec {
         }
         ::cudagraph_runtime::__private::Result::Ok(())
     }
+    /// Copy `copy` of the node's update (keyed, as the node's: see `__private::apply`).
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_update_copy_5(
         &mut self,
         copy: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let __cg_params: &SolveParams = &self.state.params;
-        self.exec
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &SolveParams = &__cg_parts.state.params;
+        __cg_parts
+            .exec
             .set_memset_params(
-                self.nodes.tail[copy],
+                __cg_parts.nodes.tail[copy],
                 Solve::__cg_eval_tail(__cg_params),
             )?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -1302,82 +1367,85 @@ impl SolveExec {
             _ => ::core::unreachable!(),
         }
     }
+    /// `Tracked::sync` for this chunk's params (keyed, as it).
     #[inline(never)]
     #[allow(unused_variables)]
     fn __cg_sync_0(
         &mut self,
         param: ::core::primitive::usize,
         commit: ::core::primitive::bool,
+        _: ::cudagraph_runtime::__private::Internal,
     ) {
+        let __cg_parts = unsafe { self.parts.get_mut() };
         match param {
             0usize => {
                 if commit {
-                    self.applied.sweep = <Kernel<
+                    __cg_parts.applied.sweep = <Kernel<
                         (u32, DevicePtr<f32>, DevicePtrMut<f32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.state.params.sweep,
+                        &__cg_parts.state.params.sweep,
                     );
                 } else {
-                    self.state.params.sweep = <Kernel<
+                    __cg_parts.state.params.sweep = <Kernel<
                         (u32, DevicePtr<f32>, DevicePtrMut<f32>),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.applied.sweep,
+                        &__cg_parts.applied.sweep,
                     );
                 }
             }
             1usize => {
                 if commit {
-                    self.applied.check = <Kernel<
+                    __cg_parts.applied.check = <Kernel<
                         (ConditionalHandle, DevicePtr<f32>, u32),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.state.params.check,
+                        &__cg_parts.state.params.check,
                     );
                 } else {
-                    self.state.params.check = <Kernel<
+                    __cg_parts.state.params.check = <Kernel<
                         (ConditionalHandle, DevicePtr<f32>, u32),
                     > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &self.applied.check,
+                        &__cg_parts.applied.check,
                     );
                 }
             }
             2usize => {
                 if commit {
-                    self.applied.x = <DeviceBuffer<
+                    __cg_parts.applied.x = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.x,
+                        &__cg_parts.state.params.x,
                     );
                 } else {
-                    self.state.params.x = <DeviceBuffer<
+                    __cg_parts.state.params.x = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.x,
+                        &__cg_parts.applied.x,
                     );
                 }
             }
             3usize => {
                 if commit {
-                    self.applied.y = <DeviceBuffer<
+                    __cg_parts.applied.y = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.y,
+                        &__cg_parts.state.params.y,
                     );
                 } else {
-                    self.state.params.y = <DeviceBuffer<
+                    __cg_parts.state.params.y = <DeviceBuffer<
                         f32,
                     > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.y,
+                        &__cg_parts.applied.y,
                     );
                 }
             }
             4usize => {
                 if commit {
-                    self.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.state.params.n,
+                    __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.n,
                     );
                 } else {
-                    self.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &self.applied.n,
+                    __cg_parts.state.params.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.n,
                     );
                 }
             }
@@ -1401,7 +1469,7 @@ struct SolveParamsMut<'a> {
 impl ::cudagraph_runtime::__private::Deref for SolveParamsMut<'_> {
     type Target = SolveParams;
     fn deref(&self) -> &SolveParams {
-        &self.exec.state.params
+        &self.exec.parts.state.params
     }
 }
 #[allow(clippy::type_complexity)]
@@ -1413,7 +1481,7 @@ impl SolveParamsMut<'_> {
         value: Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)>,
     ) -> Kernel<(u32, DevicePtr<f32>, DevicePtrMut<f32>)> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.sweep,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.sweep,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 0usize);
@@ -1426,7 +1494,7 @@ impl SolveParamsMut<'_> {
         value: Kernel<(ConditionalHandle, DevicePtr<f32>, u32)>,
     ) -> Kernel<(ConditionalHandle, DevicePtr<f32>, u32)> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.check,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.check,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 1usize);
@@ -1436,7 +1504,7 @@ impl SolveParamsMut<'_> {
     #[inline]
     pub fn set_x(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.x,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.x,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 2usize);
@@ -1446,7 +1514,7 @@ impl SolveParamsMut<'_> {
     #[inline]
     pub fn set_y(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.y,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.y,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 3usize);
@@ -1456,7 +1524,7 @@ impl SolveParamsMut<'_> {
     #[inline]
     pub fn set_n(&mut self, value: u32) -> u32 {
         let old = ::cudagraph_runtime::__private::replace(
-            &mut self.exec.state.params.n,
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.n,
             value,
         );
         ::cudagraph_runtime::__private::stage(self.exec, 4usize);
@@ -1508,13 +1576,14 @@ impl<'a> SolveStartNode<'a> {
             f32,
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
             .exec
             .set_memset_params(
-                self.exec.nodes.start,
+                __cg_parts.nodes.start,
                 ::cudagraph_runtime::__private::MemsetAs::memset_as(dst, value),
             )?;
-        self.exec.tracker.set_by_handle(0usize);
+        __cg_parts.tracker.set_by_handle(0usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
@@ -1538,13 +1607,15 @@ impl<'a> SolveStartNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.start, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.start, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.start)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.start)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -1552,7 +1623,8 @@ impl<'a> SolveStartNode<'a> {
     ) -> ::cudagraph_runtime::__private::MemsetNode<
         <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     > {
-        self.exec.nodes.start
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.start
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for SolveStartNode<'_> {
@@ -1590,7 +1662,8 @@ impl<'a> SolveSolveNode<'a> {
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(&self) -> ::cudagraph_runtime::__private::ConditionalNode {
-        self.exec.nodes.solve
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.solve
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for SolveSolveNode<'_> {
@@ -1624,7 +1697,8 @@ impl<'a> SolveForwardNode<'a> {
             DevicePtrMut<f32>,
         > + ::cudagraph_runtime::__private::Clone,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.forward;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.forward;
         self.set_launch(config, n, x, y)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -1644,12 +1718,12 @@ impl<'a> SolveForwardNode<'a> {
             DevicePtrMut<f32>,
         > + ::cudagraph_runtime::__private::Clone,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
         for copy in 0..4usize {
-            if let ::cudagraph_runtime::__private::Result::Err(error) = self
-                .exec
+            if let ::cudagraph_runtime::__private::Result::Err(error) = __cg_parts
                 .exec
                 .set_kernel_params(
-                    self.exec.nodes.forward[copy],
+                    __cg_parts.nodes.forward[copy],
                     config,
                     (
                         ::cudagraph_runtime::__private::Clone::clone(&n),
@@ -1659,18 +1733,19 @@ impl<'a> SolveForwardNode<'a> {
                 )
             {
                 if copy > 0 {
-                    self.exec.tracker.set_back(2usize);
+                    __cg_parts.tracker.set_back(2usize);
                 }
                 return ::cudagraph_runtime::__private::Result::Err(error);
             }
         }
-        self.exec.state.launch.forward = config;
-        self.exec.tracker.set_by_handle(2usize);
+        __cg_parts.state.launch.forward = config;
+        __cg_parts.tracker.set_by_handle(2usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.forward
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.forward
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -1678,18 +1753,17 @@ impl<'a> SolveForwardNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let was = self.exec.exec.is_enabled(self.exec.nodes.forward[0])?;
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        let was = __cg_parts.exec.is_enabled(__cg_parts.nodes.forward[0])?;
         for copy in 0..4usize {
-            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+            if let ::cudagraph_runtime::__private::Result::Err(error) = __cg_parts
                 .exec
-                .exec
-                .set_enabled(self.exec.nodes.forward[copy], enabled)
+                .set_enabled(__cg_parts.nodes.forward[copy], enabled)
             {
                 for done in 0..copy {
-                    let _ = self
+                    let _ = __cg_parts
                         .exec
-                        .exec
-                        .set_enabled(self.exec.nodes.forward[done], was);
+                        .set_enabled(__cg_parts.nodes.forward[done], was);
                 }
                 return ::cudagraph_runtime::__private::Result::Err(error);
             }
@@ -1700,7 +1774,8 @@ impl<'a> SolveForwardNode<'a> {
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.forward[0])
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.forward[0])
     }
     /// The runtime handles of the node's copies, one per copy of the unrolled body
     /// (in the order they run), for the runtime's own API.
@@ -1709,7 +1784,7 @@ impl<'a> SolveForwardNode<'a> {
     ) -> [::cudagraph_runtime::__private::KernelNode<
         (u32, DevicePtr<f32>, DevicePtrMut<f32>),
     >; 4usize] {
-        self.exec.nodes.forward
+        self.exec.parts.nodes.forward
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for SolveForwardNode<'_> {
@@ -1745,7 +1820,8 @@ impl<'a> SolveBackNode<'a> {
             DevicePtrMut<f32>,
         > + ::cudagraph_runtime::__private::Clone,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.back;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.back;
         self.set_launch(config, n, y, x)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -1765,12 +1841,12 @@ impl<'a> SolveBackNode<'a> {
             DevicePtrMut<f32>,
         > + ::cudagraph_runtime::__private::Clone,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
         for copy in 0..4usize {
-            if let ::cudagraph_runtime::__private::Result::Err(error) = self
-                .exec
+            if let ::cudagraph_runtime::__private::Result::Err(error) = __cg_parts
                 .exec
                 .set_kernel_params(
-                    self.exec.nodes.back[copy],
+                    __cg_parts.nodes.back[copy],
                     config,
                     (
                         ::cudagraph_runtime::__private::Clone::clone(&n),
@@ -1780,18 +1856,19 @@ impl<'a> SolveBackNode<'a> {
                 )
             {
                 if copy > 0 {
-                    self.exec.tracker.set_back(3usize);
+                    __cg_parts.tracker.set_back(3usize);
                 }
                 return ::cudagraph_runtime::__private::Result::Err(error);
             }
         }
-        self.exec.state.launch.back = config;
-        self.exec.tracker.set_by_handle(3usize);
+        __cg_parts.state.launch.back = config;
+        __cg_parts.tracker.set_by_handle(3usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.back
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.back
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -1799,15 +1876,17 @@ impl<'a> SolveBackNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let was = self.exec.exec.is_enabled(self.exec.nodes.back[0])?;
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        let was = __cg_parts.exec.is_enabled(__cg_parts.nodes.back[0])?;
         for copy in 0..4usize {
-            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+            if let ::cudagraph_runtime::__private::Result::Err(error) = __cg_parts
                 .exec
-                .exec
-                .set_enabled(self.exec.nodes.back[copy], enabled)
+                .set_enabled(__cg_parts.nodes.back[copy], enabled)
             {
                 for done in 0..copy {
-                    let _ = self.exec.exec.set_enabled(self.exec.nodes.back[done], was);
+                    let _ = __cg_parts
+                        .exec
+                        .set_enabled(__cg_parts.nodes.back[done], was);
                 }
                 return ::cudagraph_runtime::__private::Result::Err(error);
             }
@@ -1818,7 +1897,8 @@ impl<'a> SolveBackNode<'a> {
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.back[0])
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.back[0])
     }
     /// The runtime handles of the node's copies, one per copy of the unrolled body
     /// (in the order they run), for the runtime's own API.
@@ -1827,7 +1907,7 @@ impl<'a> SolveBackNode<'a> {
     ) -> [::cudagraph_runtime::__private::KernelNode<
         (u32, DevicePtr<f32>, DevicePtrMut<f32>),
     >; 4usize] {
-        self.exec.nodes.back
+        self.exec.parts.nodes.back
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for SolveBackNode<'_> {
@@ -1852,7 +1932,8 @@ impl<'a> SolveDoneNode<'a> {
         x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
         n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let config = self.exec.state.launch.done;
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.done;
         self.set_launch(config, more, x, n)
     }
     ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
@@ -1863,14 +1944,16 @@ impl<'a> SolveDoneNode<'a> {
         x: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtr<f32>>,
         n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_kernel_params(self.exec.nodes.done, config, (more, x, n))?;
-        self.exec.state.launch.done = config;
-        self.exec.tracker.set_by_handle(4usize);
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_kernel_params(__cg_parts.nodes.done, config, (more, x, n))?;
+        __cg_parts.state.launch.done = config;
+        __cg_parts.tracker.set_by_handle(4usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /// The node's launch configuration now.
     pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
-        self.exec.state.launch.done
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.done
     }
     /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
     /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
@@ -1878,13 +1961,15 @@ impl<'a> SolveDoneNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        self.exec.exec.set_enabled(self.exec.nodes.done, enabled)
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.done, enabled)
     }
     /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.done)
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.done)
     }
     /// The node's runtime handle, for the runtime's own API.
     pub fn node(
@@ -1892,7 +1977,8 @@ impl<'a> SolveDoneNode<'a> {
     ) -> ::cudagraph_runtime::__private::KernelNode<
         (ConditionalHandle, DevicePtr<f32>, u32),
     > {
-        self.exec.nodes.done
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.done
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for SolveDoneNode<'_> {
@@ -1923,12 +2009,12 @@ impl<'a> SolveTailNode<'a> {
             f32,
         > as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
         for copy in 0..4usize {
-            if let ::cudagraph_runtime::__private::Result::Err(error) = self
-                .exec
+            if let ::cudagraph_runtime::__private::Result::Err(error) = __cg_parts
                 .exec
                 .set_memset_params(
-                    self.exec.nodes.tail[copy],
+                    __cg_parts.nodes.tail[copy],
                     ::cudagraph_runtime::__private::MemsetAs::memset_as(
                         ::cudagraph_runtime::__private::Clone::clone(&dst),
                         value,
@@ -1936,12 +2022,12 @@ impl<'a> SolveTailNode<'a> {
                 )
             {
                 if copy > 0 {
-                    self.exec.tracker.set_back(5usize);
+                    __cg_parts.tracker.set_back(5usize);
                 }
                 return ::cudagraph_runtime::__private::Result::Err(error);
             }
         }
-        self.exec.tracker.set_by_handle(5usize);
+        __cg_parts.tracker.set_by_handle(5usize);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     #[doc(hidden)]
@@ -1965,15 +2051,17 @@ impl<'a> SolveTailNode<'a> {
         &mut self,
         enabled: ::core::primitive::bool,
     ) -> ::cudagraph_runtime::__private::Result<()> {
-        let was = self.exec.exec.is_enabled(self.exec.nodes.tail[0])?;
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        let was = __cg_parts.exec.is_enabled(__cg_parts.nodes.tail[0])?;
         for copy in 0..4usize {
-            if let ::cudagraph_runtime::__private::Result::Err(error) = self
+            if let ::cudagraph_runtime::__private::Result::Err(error) = __cg_parts
                 .exec
-                .exec
-                .set_enabled(self.exec.nodes.tail[copy], enabled)
+                .set_enabled(__cg_parts.nodes.tail[copy], enabled)
             {
                 for done in 0..copy {
-                    let _ = self.exec.exec.set_enabled(self.exec.nodes.tail[done], was);
+                    let _ = __cg_parts
+                        .exec
+                        .set_enabled(__cg_parts.nodes.tail[done], was);
                 }
                 return ::cudagraph_runtime::__private::Result::Err(error);
             }
@@ -1984,7 +2072,8 @@ impl<'a> SolveTailNode<'a> {
     pub fn is_enabled(
         &self,
     ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
-        self.exec.exec.is_enabled(self.exec.nodes.tail[0])
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.tail[0])
     }
     /// The runtime handles of the node's copies, one per copy of the unrolled body
     /// (in the order they run), for the runtime's own API.
@@ -1993,7 +2082,7 @@ impl<'a> SolveTailNode<'a> {
     ) -> [::cudagraph_runtime::__private::MemsetNode<
         <DeviceBuffer<f32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     >; 4usize] {
-        self.exec.nodes.tail
+        self.exec.parts.nodes.tail
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for SolveTailNode<'_> {
