@@ -121,6 +121,7 @@ pub fn check(models: &[Model], cx: &mut Ctxt) {
         if cx.errors.len() == before {
             params::check_launched(model, cx);
             allocations::check_order(model, cx);
+            operands::check_pointer_args(model, cx);
             hazards::check(model, cx);
             concurrent_loops::check(model, cx);
         }

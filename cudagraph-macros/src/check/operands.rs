@@ -10,7 +10,7 @@ use quote::ToTokens;
 use syn::{Expr, Ident};
 
 use super::{suggest, Ctxt};
-use crate::model::{kernel_params, name_of, Model, Spelled};
+use crate::model::{kernel_params, name_of, spelled_slot, Model, Spelled};
 use crate::parse::{Item, NodeOp, RecordOp, WaitOp};
 use crate::text::pretty;
 
@@ -249,6 +249,52 @@ fn declared_uses<'a>(
 }
 
 /// The param `ident` names, or an error saying it must be one.
+/// The race rule (T14) sees the memory of a node through the params and allocations it names:
+/// a kernel argument passed to a pointer parameter (written `DevicePtr<T>` / `DevicePtrMut<T>`)
+/// must name one, or memory reached another way (a `static`, a function's result) would be used
+/// by unordered nodes unchecked. An argument naming a param is judged as that param. (A
+/// parameter type written as an alias is not read here.) Run on an otherwise sound declaration,
+/// so that an operand already reported (an allocation of another graph) is not reported twice.
+pub fn check_pointer_args(model: &Model, cx: &mut Ctxt) {
+    for (item, _) in model.all_items() {
+        let Item::Node(node) = item else { continue };
+        let NodeOp::Kernel(k) = &node.op else {
+            continue;
+        };
+        let Some(params) = model
+            .param(&k.kernel)
+            .and_then(|index| kernel_params(&model.params[index].ty))
+        else {
+            continue;
+        };
+        for (expr, slot) in k.args.iter().zip(&params) {
+            if !matches!(spelled_slot(slot), Some(Some(_))) {
+                continue; // a value, or an alias the rule cannot read
+            }
+            let mut names = false;
+            crate::tokens::collect_mentions(expr.to_token_stream(), &mut |ident| {
+                names |= model.param(ident).is_some()
+                    || model.allocation(ident).is_some()
+                    || model.repeated(ident).is_some();
+            });
+            if !names {
+                cx.error_spanned(
+                    expr.to_token_stream(),
+                    format!(
+                        "kernel argument `{}` is passed to a `{}` but names no param or \
+                         allocation: `cuda_graph!` finds data races between nodes through the \
+                         params and allocations they use, so memory reached another way would \
+                         escape that check; declare the memory as a param \
+                         (`name: DeviceBuffer<T>`) and pass the param here",
+                        pretty(expr.to_token_stream()),
+                        pretty(slot.to_token_stream()),
+                    ),
+                );
+            }
+        }
+    }
+}
+
 fn param(model: &Model, cx: &mut Ctxt, ident: &Ident, why: &str) -> Option<usize> {
     let found = model.param(ident);
     if found.is_none() && !model.params_incomplete {
