@@ -518,10 +518,8 @@ impl<'a> GraphExec<'a> {
     /// kernel nodes launching a kernel of the handle's parameter list; and for the fetch node of
     /// indirect values, which every launch needs.
     pub fn set_enabled<N: Switchable>(&mut self, node: N, enabled: bool) -> Result<()> {
-        self.switchable(node)?;
-        // SAFETY: `Switchable` is implemented only for the node kinds CUDA allows, and the node
-        // is one of the handle's kind (checked above).
-        unsafe { self.set_enabled_unchecked(node.into(), enabled) }
+        let (index, raw_node) = self.switchable(node)?;
+        self.set_enabled_at(index, raw_node, enabled)
     }
 
     /// Whether a kernel, memcpy or memset node is enabled (`cuGraphNodeGetEnabled`). Refused as
@@ -536,6 +534,7 @@ impl<'a> GraphExec<'a> {
     /// The index and driver handle of `node`'s node, checked to be a node of the handle's kind
     /// (a kernel node of its parameter list), and not the fetch node of indirect values.
     fn switchable<N: Switchable>(&self, node: N) -> Result<(usize, sys::CUgraphNode)> {
+        refuse_in_host_node("GraphExec::set_enabled / is_enabled")?;
         let id = node.into();
         let (index, record) = self.graph.any_record(id)?;
         let fetch = self.graph.indirect_fetch() == Some(id);
@@ -569,6 +568,17 @@ impl<'a> GraphExec<'a> {
     /// promise that only kernel, memcpy and memset nodes are switched.
     pub unsafe fn set_enabled_unchecked(&mut self, node: NodeId, enabled: bool) -> Result<()> {
         let (index, raw_node) = self.node(node)?;
+        self.set_enabled_at(index, raw_node, enabled)
+    }
+
+    /// `cuGraphNodeSetEnabled` on node `index` (driver handle `raw_node`) of this executable's
+    /// graph; the driver refuses a kind it does not switch.
+    fn set_enabled_at(
+        &mut self,
+        index: usize,
+        raw_node: sys::CUgraphNode,
+        enabled: bool,
+    ) -> Result<()> {
         // SAFETY: live executable; `raw_node` is a node of its graph.
         let set = unsafe { result::exec::node_set_enabled(self.raw, raw_node, enabled) };
         set.map_err(|e| self.at_node(e, index))
