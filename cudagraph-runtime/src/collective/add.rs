@@ -3,10 +3,11 @@
 //! the collective's buffers.
 
 use cudarc::nccl::result::NcclError;
-use cudarc::nccl::{group_end, group_start, Comm};
+use cudarc::nccl::{group_end, group_start};
 
 use super::comm::Communicator;
 use super::error::nccl_err;
+use super::handle::NcclComm;
 use super::op::{Collective, NcclElem, Op, ReduceOp};
 use crate::capture::CaptureOperands;
 use crate::error::{Error, Result};
@@ -35,7 +36,9 @@ impl<'a> Graph<'a> {
     ) -> Result<ChildGraphNode>
     where
         O: CaptureOperands<'a>,
-        F: for<'v> Fn(&Comm, O::Views<'v>) -> std::result::Result<(), NcclError> + Send + 'static,
+        F: for<'v> Fn(&NcclComm, O::Views<'v>) -> std::result::Result<(), NcclError>
+            + Send
+            + 'static,
     {
         let what = match step.op {
             Op::AllReduce(_) => ("all_reduce", "ncclAllReduce"),
@@ -67,6 +70,14 @@ impl<'a> Graph<'a> {
                 ),
             }));
         }
+        // Where the buffers lie in the communicator's symmetric windows: part of what every rank
+        // must issue alike (point-to-point steps run no symmetric kernel).
+        let step = if step.is_p2p() {
+            step
+        } else {
+            let windows = comm.inner.windows();
+            step.placed(addrs.map(|a| if a == 0 { 0 } else { windows.placement(a) }))
+        };
         let deps = self.after_collectives(&[comm.inner.id], deps);
         let inner = comm.inner.clone();
         let call_name = what.1;
@@ -188,7 +199,7 @@ impl<'a> Graph<'a> {
             [src.addr(), dst.addr()],
             (src, dst),
             deps,
-            move |c, (s, mut d)| c.all_reduce(&s, &mut d, &op.cudarc()).map(drop),
+            move |c, (s, mut d)| c.all_reduce(&s, &mut d, op),
         )
     }
 
@@ -203,7 +214,7 @@ impl<'a> Graph<'a> {
     ) -> Result<ChildGraphNode> {
         let step = Collective::new::<T>(Op::AllReduce(op), buf.len());
         self.add_collective(comm, step, [buf.addr(), 0], buf, deps, move |c, mut b| {
-            c.all_reduce_in_place(&mut b, &op.cudarc()).map(drop)
+            c.all_reduce_in_place(&mut b, op)
         })
     }
 
@@ -229,7 +240,7 @@ impl<'a> Graph<'a> {
             [src.addr(), dst.addr()],
             (src, dst),
             deps,
-            |c, (s, mut d)| c.all_gather(&s, &mut d).map(drop),
+            |c, (s, mut d)| c.all_gather(&s, &mut d),
         )
     }
 
@@ -257,7 +268,7 @@ impl<'a> Graph<'a> {
             [src.addr(), dst.addr()],
             (src, dst),
             deps,
-            move |c, (s, mut d)| c.reduce_scatter(&s, &mut d, &op.cudarc()).map(drop),
+            move |c, (s, mut d)| c.reduce_scatter(&s, &mut d, op),
         )
     }
 
@@ -274,7 +285,7 @@ impl<'a> Graph<'a> {
         let root = self.collective_peer("broadcast", comm, root, "root", false)?;
         let step = Collective::new::<T>(Op::Broadcast { root }, buf.len());
         self.add_collective(comm, step, [buf.addr(), 0], buf, deps, move |c, mut b| {
-            c.broadcast_in_place(&mut b, root as i32).map(drop)
+            c.broadcast_in_place(&mut b, root as i32)
         })
     }
 
@@ -307,7 +318,7 @@ impl<'a> Graph<'a> {
         let peer = self.collective_peer("recv", comm, peer, "peer", true)?;
         let step = Collective::new::<T>(Op::Recv { peer }, buf.len());
         self.add_collective(comm, step, [buf.addr(), 0], buf, deps, move |c, mut b| {
-            c.recv(&mut b, peer as i32).map(drop)
+            c.recv(&mut b, peer as i32)
         })
     }
 
@@ -342,7 +353,7 @@ impl<'a> Graph<'a> {
             move |c, (s, mut d)| {
                 group_start()?;
                 let sent = c.send(&s, to as i32);
-                let received = c.recv(&mut d, from as i32).map(drop);
+                let received = c.recv(&mut d, from as i32);
                 // The group always ends, also when a call in it failed.
                 let ended = group_end().map(drop);
                 sent.and(received).and(ended)

@@ -4,11 +4,13 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use cudarc::driver::{CudaContext, CudaStream};
-use cudarc::nccl::{Comm, Id};
+use cudarc::nccl::Id;
 
 use super::connect::connect;
 use super::error::nccl_err;
+use super::handle::NcclComm;
 use super::order::Exchange;
+use super::symmetric::Windows;
 use crate::error::{Error, Result};
 use crate::id::fresh_id;
 use crate::memory::fence::{is_capturing, EventCell};
@@ -71,9 +73,13 @@ pub(crate) struct CommInner {
     pub(crate) id: u64,
     pub(crate) rank: usize,
     pub(crate) size: usize,
-    /// cudarc's communicator. NCCL calls on one communicator must not overlap (NCCL is not
+    /// The raw communicator. NCCL calls on one communicator must not overlap (NCCL is not
     /// thread-safe per communicator), hence the lock.
     comm: Mutex<SendComm>,
+    /// Its symmetric windows and their memory. Declared after `comm`, so dropped after it
+    /// (fields drop in declaration order): the memory is freed once the communicator's abort
+    /// has released the windows.
+    windows: Mutex<Windows>,
     /// The communicator's own stream (cudarc's `Comm` issues its calls there): captures of
     /// collective nodes and the order check's exchange run on it.
     pub(crate) stream: Arc<CudaStream>,
@@ -81,9 +87,9 @@ pub(crate) struct CommInner {
     pub(crate) last: Mutex<LastLaunch>,
 }
 
-/// cudarc's `Comm`, which holds a raw `ncclComm_t`.
+/// The raw communicator (`ncclComm_t`).
 #[derive(Debug)]
-struct SendComm(Comm);
+struct SendComm(NcclComm);
 
 // SAFETY: an NCCL communicator may be used from any thread, one call at a time ("NCCL
 // communicators are not thread-safe": https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/usage/threadsafety.html),
@@ -122,7 +128,7 @@ impl Communicator {
     pub fn init_all(ctxs: &[Arc<CudaContext>]) -> Result<Vec<Communicator>> {
         crate::ambient::refuse_in_host_node("Communicator::init_all")?;
         let streams = ctxs.iter().map(new_stream).collect::<Result<Vec<_>>>()?;
-        let comms = Comm::from_devices(streams.clone())
+        let comms = NcclComm::init_all(&streams)
             .map_err(nccl_err("ncclCommInitAll", "Communicator::init_all"))?;
         connect(&comms, "Communicator::init_all")?;
         Ok(comms
@@ -155,19 +161,20 @@ impl Communicator {
             call: "cuCtxSetCurrent",
             source,
         })?;
-        let comm = Comm::from_rank(stream.clone(), rank, size, id)
+        let comm = NcclComm::init_rank(stream.clone(), rank, size, id)
             .map_err(nccl_err("ncclCommInitRank", "Communicator::from_rank"))?;
         connect(std::slice::from_ref(&comm), "Communicator::from_rank")?;
         Ok(Self::wrap(comm, stream))
     }
 
-    fn wrap(comm: Comm, stream: Arc<CudaStream>) -> Self {
+    fn wrap(comm: NcclComm, stream: Arc<CudaStream>) -> Self {
         Self {
             inner: Arc::new(CommInner {
                 id: fresh_id(),
                 rank: comm.rank(),
-                size: comm.world_size(),
+                size: comm.size(),
                 comm: Mutex::new(SendComm(comm)),
+                windows: Mutex::new(Windows::new(stream.context())),
                 stream,
                 last: Mutex::new(LastLaunch::default()),
             }),
@@ -200,9 +207,14 @@ impl PartialEq for Communicator {
 impl Eq for Communicator {}
 
 impl CommInner {
-    /// cudarc's communicator, for one call (or one group of calls) at a time.
-    pub(crate) fn lock(&self) -> MutexGuard<'_, impl std::ops::Deref<Target = Comm>> {
+    /// The raw communicator, for one call (or one group of calls) at a time.
+    pub(crate) fn lock(&self) -> MutexGuard<'_, impl std::ops::Deref<Target = NcclComm>> {
         self.comm.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The symmetric windows (see `symmetric`).
+    pub(crate) fn windows(&self) -> MutexGuard<'_, Windows> {
+        self.windows.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     pub(crate) fn last(&self) -> MutexGuard<'_, LastLaunch> {
@@ -256,8 +268,8 @@ impl CommInner {
 }
 
 impl std::ops::Deref for SendComm {
-    type Target = Comm;
-    fn deref(&self) -> &Comm {
+    type Target = NcclComm;
+    fn deref(&self) -> &NcclComm {
         &self.0
     }
 }

@@ -36,9 +36,11 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream};
 use cudarc::nccl::result::NcclError;
-use cudarc::nccl::{group_end, group_start, Comm, ReduceOp};
+use cudarc::nccl::{group_end, group_start};
 
 use super::error::nccl_err;
+use super::handle::NcclComm;
+use super::op::ReduceOp;
 use crate::error::{Error, Result};
 
 /// The all-reduce sizes of the warm-up, in bytes: from latency-bound to bandwidth-bound, a factor
@@ -49,11 +51,11 @@ const ALL_REDUCE_BYTES: [usize; 4] = [4, 64 << 10, 1 << 20, 16 << 20];
 /// group, each with its own stream): each NCCL call of the warm-up is one NCCL group over
 /// them, so one thread can take part for several ranks (as `ncclCommInitAll` made them).
 /// Waits until the warm-up has run. `who` names the caller in errors.
-pub(crate) fn connect(comms: &[Comm], who: &'static str) -> Result<()> {
+pub(crate) fn connect(comms: &[NcclComm], who: &'static str) -> Result<()> {
     let Some(first) = comms.first() else {
         return Ok(());
     };
-    let size = first.world_size();
+    let size = first.size();
     if size == 1 {
         return Ok(());
     }
@@ -61,7 +63,7 @@ pub(crate) fn connect(comms: &[Comm], who: &'static str) -> Result<()> {
     let largest = ALL_REDUCE_BYTES[ALL_REDUCE_BYTES.len() - 1];
     let mut scratch = Vec::with_capacity(comms.len());
     for comm in comms {
-        let stream = comm.stream();
+        let stream = comm.stream().clone();
         scratch.push(Scratch {
             big: stream
                 .alloc_zeros::<u8>(largest.max(2 * size))
@@ -72,29 +74,26 @@ pub(crate) fn connect(comms: &[Comm], who: &'static str) -> Result<()> {
             stream,
         });
     }
-    let mut each = |call: &'static str, f: &dyn Fn(&Comm, &mut Scratch) -> Step| {
+    let mut each = |call: &'static str, f: &dyn Fn(&NcclComm, &mut Scratch) -> Step| {
         grouped(comms, &mut scratch, f).map_err(nccl_err(call, who))
     };
     each("ncclBroadcast", &|c, s| {
-        c.broadcast_in_place(&mut s.big.slice_mut(..1), 0).map(drop)
+        c.broadcast_in_place(&mut s.big.slice_mut(..1), 0)
     })?;
     for bytes in ALL_REDUCE_BYTES {
         each("ncclAllReduce", &|c, s| {
-            c.all_reduce_in_place(&mut s.big.slice_mut(..bytes), &ReduceOp::Sum)
-                .map(drop)
+            c.all_reduce_in_place(&mut s.big.slice_mut(..bytes), ReduceOp::Sum)
         })?;
     }
     each("ncclAllGather", &|c, s| {
         c.all_gather(&s.received.slice(..1), &mut s.big.slice_mut(..size))
-            .map(drop)
     })?;
     each("ncclReduceScatter", &|c, s| {
         c.reduce_scatter(
             &s.big.slice(..size),
             &mut s.received.slice_mut(..1),
-            &ReduceOp::Sum,
+            ReduceOp::Sum,
         )
-        .map(drop)
     })?;
     each("ncclSend/ncclRecv", &|c, s| {
         let me = c.rank();
@@ -126,9 +125,9 @@ type Step = std::result::Result<(), NcclError>;
 /// Runs `f` for every rank inside one NCCL group (`ncclGroupStart` ... `ncclGroupEnd`), which
 /// always ends, also when a call in it failed.
 fn grouped(
-    comms: &[Comm],
+    comms: &[NcclComm],
     scratch: &mut [Scratch],
-    f: &dyn Fn(&Comm, &mut Scratch) -> Step,
+    f: &dyn Fn(&NcclComm, &mut Scratch) -> Step,
 ) -> Step {
     group_start()?;
     let calls = comms

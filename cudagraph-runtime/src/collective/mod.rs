@@ -7,7 +7,9 @@
 //! - `op`: what a collective node issues ([`ReduceOp`], [`NcclElem`], `Collective`);
 //! - `add`: the [`Graph`](crate::Graph) methods adding collective nodes;
 //! - `table`: what a graph records about its collective nodes;
-//! - `order`: the check that every rank issues the same collectives in the same order.
+//! - `order`: the check that every rank issues the same collectives in the same order;
+//! - `symmetric`: buffers in NCCL's symmetric memory ([`Communicator::alloc_symmetric`]);
+//! - `handle`: the raw communicator and the NCCL calls made on it.
 //!
 //! NCCL is loaded at run time (`libnccl.so.2`): building needs no NCCL, and
 //! [`nccl_present`] tells whether it can be loaded.
@@ -16,8 +18,10 @@ mod add;
 mod comm;
 mod connect;
 mod error;
+mod handle;
 mod op;
 mod order;
+mod symmetric;
 mod table;
 
 pub(crate) use add::NOT_IN_BODY;

@@ -32,17 +32,6 @@ impl ReduceOp {
             Self::Avg => ncclRedOp_t::ncclAvg,
         }
     }
-
-    /// The same operation in cudarc's terms (for its safe calls).
-    pub(crate) fn cudarc(self) -> cudarc::nccl::ReduceOp {
-        match self {
-            Self::Sum => cudarc::nccl::ReduceOp::Sum,
-            Self::Prod => cudarc::nccl::ReduceOp::Prod,
-            Self::Max => cudarc::nccl::ReduceOp::Max,
-            Self::Min => cudarc::nccl::ReduceOp::Min,
-            Self::Avg => cudarc::nccl::ReduceOp::Avg,
-        }
-    }
 }
 
 mod sealed {
@@ -90,10 +79,14 @@ pub(crate) struct Collective {
     pub(crate) dtype: u32,
     /// Elements each rank contributes (the send count; for a receive, the receive count).
     pub(crate) count: u64,
+    /// Where its buffers (source, destination) lie in the communicator's symmetric windows
+    /// (`symmetric::placement`; 0 for memory in none): NCCL's symmetric kernels require every
+    /// rank's buffer at the same offset of the same window.
+    pub(crate) placement: [u64; 2],
 }
 
 /// How many words [`Collective::encode`] writes.
-pub(crate) const WORDS: usize = 5;
+pub(crate) const WORDS: usize = 7;
 
 impl Collective {
     pub(crate) fn new<T: NcclElem>(op: Op, count: usize) -> Self {
@@ -101,7 +94,13 @@ impl Collective {
             op,
             dtype: T::as_nccl_type() as u32,
             count: count as u64,
+            placement: [0; 2],
         }
+    }
+
+    /// The same collective with its buffers at `placement` (see the field).
+    pub(crate) fn placed(self, placement: [u64; 2]) -> Self {
+        Self { placement, ..self }
     }
 
     /// Whether it is point to point (its peers differ from rank to rank by design).
@@ -113,7 +112,7 @@ impl Collective {
     }
 
     /// The words of the exchange: operation code (never 0, which pads), reduction, element type,
-    /// count, root or peers.
+    /// count, root or peers, and the placement of the two buffers.
     pub(crate) fn encode(&self) -> [u64; WORDS] {
         let (code, red, arg) = match self.op {
             Op::AllReduce(r) => (1, r.raw() as u64, 0),
@@ -124,7 +123,8 @@ impl Collective {
             Op::Recv { peer } => (6, 0, peer as u64),
             Op::SendRecv { to, from } => (7, 0, (to as u64) << 32 | from as u64),
         };
-        [code, red, self.dtype as u64, self.count, arg]
+        let [src, dst] = self.placement;
+        [code, red, self.dtype as u64, self.count, arg, src, dst]
     }
 
     /// The collective `words` encode; `None` for padding or words no rank could have written.
@@ -157,6 +157,7 @@ impl Collective {
             op,
             dtype: u32::try_from(words[2]).ok()?,
             count: words[3],
+            placement: [words[5], words[6]],
         })
     }
 
@@ -182,7 +183,8 @@ impl std::fmt::Display for Collective {
             Op::Recv { peer } => write!(f, "recv(from rank {peer})")?,
             Op::SendRecv { to, from } => write!(f, "send_recv(to rank {to}, from rank {from})")?,
         }
-        write!(f, " of {} {}", self.count, dtype_name(self.dtype))
+        write!(f, " of {} {}", self.count, dtype_name(self.dtype))?;
+        super::symmetric::describe(f, self.placement)
     }
 }
 

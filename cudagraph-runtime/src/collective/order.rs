@@ -330,6 +330,28 @@ mod tests {
     }
 
     #[test]
+    fn buffers_at_other_places_of_the_symmetric_windows_are_refused() {
+        // Window 1 at byte 0 on one rank, at byte 64 (or in no window) on the other: NCCL's
+        // symmetric kernels would read and write the peer's memory at the wrong place.
+        let at = |word| ar(16).placed([word, word]);
+        let (outcomes, _) = run(vec![vec![at(1 << 48)], vec![at(1 << 48)]]);
+        assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+        let (outcomes, _) = run(vec![vec![at(1 << 48)], vec![at((1 << 48) | 64)]]);
+        let (node, why) = reason(&outcomes[0]);
+        assert_eq!(node, "node0_of_rank0");
+        assert!(
+            why.contains("rank 0 issues all_reduce(Sum) of 16 f32, source at byte 0 of symmetric buffer #1 and destination at byte 0 of symmetric buffer #1"),
+            "{why}"
+        );
+        assert!(why.contains("byte 64 of symmetric buffer #1"), "{why}");
+        let (outcomes, _) = run(vec![vec![at(1 << 48)], vec![at(0)]]);
+        assert!(outcomes.iter().all(Result::is_err));
+        assert!(reason(&outcomes[1])
+            .1
+            .contains("rank 1 issues all_reduce(Sum) of 16 f32,"));
+    }
+
+    #[test]
     fn one_rank_needs_no_exchange() {
         let (outcomes, rounds) = run(vec![vec![ar(1)]]);
         assert!(outcomes[0].is_ok());

@@ -8,8 +8,8 @@ use cudarc::driver::{
 };
 
 use super::alloc::{AccessScope, AllocState, Allocation, Space};
-use super::external::Mapping;
 use super::fence::{is_capturing, refuse_capturing_stream, relaxed};
+use super::foreign::Foreign;
 use super::operand::sealed::MemoryOperand;
 use super::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
 use super::shared::{owned_operand, range_methods, Shared};
@@ -55,9 +55,9 @@ pub(crate) struct DeviceAlloc<T: 'static> {
     /// Whether the memory is a graph allocation (taken from an executable), which a free node
     /// of another graph may free.
     graph_allocation: bool,
-    /// The import the memory maps, when it is another API's memory: then the final release
-    /// frees the mapping and the import instead of cudarc's free.
-    external: Option<Mapping>,
+    /// The owner of the memory, when it is not cudarc's (an import's mapping, NCCL's
+    /// symmetric memory): then the final release hands it to that owner instead of cudarc's free.
+    external: Option<Foreign>,
 }
 
 range_methods!(DeviceBuffer);
@@ -109,11 +109,11 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
         buffer
     }
 
-    /// A mapping of imported memory (`slice`, which must never free it), owning `mapping`.
-    pub(crate) fn from_mapping(slice: CudaSlice<T>, mapping: Mapping) -> Self {
+    /// Memory of another owner (`slice`, which must never free it), released by `owner`.
+    pub(crate) fn from_foreign(slice: CudaSlice<T>, owner: Foreign) -> Self {
         let mut buffer = Self::from(slice);
         if let Some(alloc) = Arc::get_mut(&mut buffer.shared.alloc) {
-            alloc.external = Some(mapping);
+            alloc.external = Some(owner);
         }
         buffer
     }
@@ -417,8 +417,8 @@ impl<T: 'static> Drop for DeviceAlloc<T> {
                 }
             }
             match external.take() {
-                // Another API's memory: not cudarc's to free.
-                Some(mapping) => mapping.free_after(slice, &home),
+                // Another owner's memory: not cudarc's to free.
+                Some(owner) => owner.free_after(slice, &home),
                 None => drop(slice),
             }
             true

@@ -10,8 +10,9 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{sys, CudaContext, CudaSlice, CudaStream, DeviceRepr};
+use cudarc::driver::{sys, CudaContext, CudaStream, DeviceRepr};
 
+use super::foreign::Foreign;
 use super::DeviceBuffer;
 use crate::driver::{named, record_err, result};
 use crate::error::{Error, Result};
@@ -170,9 +171,25 @@ impl ExternalMemory {
         })?;
         // SAFETY: `base` is a mapping of `len` `T`s of this context, valid until it is freed;
         // every bit pattern is a valid `T`. The slice never frees it: the release takes it out
-        // (`Mapping::free_after`) before cudarc could.
+        // (`Foreign::free_after`) before cudarc could.
         let slice = unsafe { stream.upgrade_device_ptr::<T>(base, len) };
-        Ok(DeviceBuffer::from_mapping(slice, Mapping { memory: self }))
+        let home = self.ctx.clone();
+        let ctx = home.clone();
+        let release = move |base| {
+            // SAFETY: the mapping of this import, freed once; the work that may use it is done.
+            record_err(
+                &ctx,
+                named("cuMemFree", unsafe {
+                    cudarc::driver::result::memory_free(base)
+                }),
+            );
+            // Destroys the import, after its mapping.
+            drop(self);
+        };
+        Ok(DeviceBuffer::from_foreign(
+            slice,
+            Foreign::new(&home, release),
+        ))
     }
 }
 
@@ -181,7 +198,7 @@ impl Drop for ExternalMemory {
         let destroy = |ctx: &Arc<CudaContext>, raw| {
             record_err(ctx, named("cuCtxSetCurrent", ctx.bind_to_thread()));
             // SAFETY: imported by us and destroyed once, here; its mapping, if it had one, was
-            // freed first (`Mapping::free_after`).
+            // freed first (`Foreign::free_after`).
             record_err(
                 ctx,
                 named("cuDestroyExternalMemory", unsafe {
@@ -198,53 +215,6 @@ impl Drop for ExternalMemory {
         } else {
             destroy(&self.ctx, self.raw);
         }
-    }
-}
-
-/// The import a [`DeviceBuffer`] maps, which its allocation owns.
-pub(crate) struct Mapping {
-    memory: ExternalMemory,
-}
-
-impl Mapping {
-    /// The final release of the mapped buffer `slice` (its memory), after the work queued on
-    /// `home` so far, which includes the waits for the launches that may use it: takes the
-    /// memory out of the slice, and, on the release thread once that work is done, frees the
-    /// mapping (`cuMemFree`, which does not wait for queued work) and then destroys the import.
-    /// Leaks them when the work cannot be waited for.
-    pub(crate) fn free_after<T>(self, slice: CudaSlice<T>, home: &Arc<CudaStream>) {
-        // Queues cudarc's own waits for the slice's uses on home, and forgets the slice.
-        let base = slice.leak();
-        let Ok(done) = home.record_event(None) else {
-            // Nothing tells when the memory is unused: leaking it is the safe choice.
-            std::mem::forget(self);
-            return;
-        };
-        let mut mapping = Some(self);
-        crate::reaper::run_later(Box::new(move || {
-            match done.try_is_complete() {
-                Ok(false) => return false,
-                Ok(true) => {
-                    if let Some(mapping) = mapping.take() {
-                        let ctx = &mapping.memory.ctx;
-                        record_err(ctx, named("cuCtxSetCurrent", ctx.bind_to_thread()));
-                        // SAFETY: the mapping of this import, freed once; the work that may use
-                        // it is done (the event after it completed).
-                        record_err(
-                            ctx,
-                            named("cuMemFree", unsafe {
-                                cudarc::driver::result::memory_free(base)
-                            }),
-                        );
-                        // Destroys the import, after its mapping.
-                        drop(mapping);
-                    }
-                }
-                // The context is unusable: leak rather than free memory that may be in use.
-                Err(_) => std::mem::forget(mapping.take()),
-            }
-            true
-        }));
     }
 }
 

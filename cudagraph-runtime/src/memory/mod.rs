@@ -5,6 +5,8 @@
 //!   shared allocation (`shared`);
 //! - `external`: another API's memory imported into CUDA ([`ExternalMemory`]), mapped as a
 //!   [`DeviceBuffer`];
+//! - `foreign`: memory another owner frees (an import's mapping, NCCL's symmetric memory), and
+//!   its final release;
 //! - `operand`: what a memory argument of a node becomes, and the traits saying which values
 //!   can be one ([`DeviceSrc`], [`DeviceDst`], [`HostSrc`], [`HostDst`]);
 //! - `alloc`: an allocation's record of the executables that use it and the guards that access it;
@@ -21,6 +23,7 @@ pub(crate) mod alloc;
 mod device;
 mod external;
 pub(crate) mod fence;
+pub(crate) mod foreign;
 pub(crate) mod hazard;
 pub(crate) mod holdings;
 mod host;
