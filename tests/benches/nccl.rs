@@ -3,8 +3,8 @@
 //! where the difference comes from.
 //!
 //! Per step, each rank runs one all-reduce (in place over `f32`s: a sum by default, `--op avg`
-//! for an average) six ways, A/B in one loop (blocks of steps, each block ended by every rank waiting for its stream; the order of
-//! the six sides turns by one every round):
+//! for an average) eight ways, A/B in one loop (blocks of steps, each block ended by every rank waiting for its stream; the order of
+//! the sides turns by one every round):
 //!
 //! - `eager`: a raw `ncclAllReduce` on the rank's stream (its own communicator);
 //! - `library`: this crate's path: a graph of one collective node
@@ -23,7 +23,13 @@
 //! - `batched`: the library's path with `BATCH` all-reduce nodes in a chain in one graph, one
 //!   launch per `BATCH` steps, on the library's communicator: `batched` / `library` is what a
 //!   graph launch costs per launch, beyond the collective (a step that does several collectives
-//!   in one launch pays it once).
+//!   in one launch pays it once);
+//! - `sym-eager`: `eager` over NCCL's symmetric memory: a buffer from `ncclMemAlloc` registered
+//!   as a window of the raw communicator (`ncclCommWindowRegister`, `NCCL_WIN_COLL_SYMMETRIC`),
+//!   which NCCL's symmetric kernels (2.27 and newer) use;
+//! - `sym-lib`: `library` over a buffer from [`Communicator::alloc_symmetric`] (the same kind
+//!   of memory, registered on the library's communicator): compared with `sym-eager`, the same
+//!   call on the same kind of buffer, and with `eager`.
 //!
 //! Each rank also times the host's part of every block (the calls that enqueue it, before the
 //! wait for the stream), and rank 0 prints its median per step and side (`ENQUEUE` lines): where
@@ -171,6 +177,8 @@ enum Side {
     Inline,
     Events,
     Batched,
+    SymEager,
+    SymLibrary,
 }
 
 /// All-reduces per launch of the `batched` side: every block's step count is a multiple of it.
@@ -195,20 +203,24 @@ const _: () = {
 };
 
 impl Side {
-    const ALL: [Side; 6] = [
+    /// In discriminant order: `side as usize` indexes a rank's buffers.
+    const ALL: [Side; 8] = [
         Side::Eager,
         Side::Library,
         Side::Child,
         Side::Inline,
         Side::Events,
         Side::Batched,
+        Side::SymEager,
+        Side::SymLibrary,
     ];
-    const GRAPHS: [Side; 5] = [
+    const GRAPHS: [Side; 6] = [
         Side::Library,
         Side::Child,
         Side::Inline,
         Side::Events,
         Side::Batched,
+        Side::SymLibrary,
     ];
 
     fn name(self) -> &'static str {
@@ -219,6 +231,8 @@ impl Side {
             Side::Inline => "inline",
             Side::Events => "events",
             Side::Batched => "batched",
+            Side::SymEager => "sym-eager",
+            Side::SymLibrary => "sym-lib",
         }
     }
 
@@ -226,10 +240,18 @@ impl Side {
         Side::ALL.into_iter().find(|s| s.name() == name)
     }
 
+    /// The eager side it is compared with: the same call on the same kind of buffer.
+    fn eager(self) -> Side {
+        match self {
+            Side::SymLibrary => Side::SymEager,
+            _ => Side::Eager,
+        }
+    }
+
     /// Which raw communicator the side uses (the library side uses its `Communicator`).
     fn raw_index(self) -> usize {
         match self {
-            Side::Eager | Side::Library | Side::Batched => 0,
+            Side::Eager | Side::Library | Side::Batched | Side::SymEager | Side::SymLibrary => 0,
             Side::Child => 1,
             Side::Inline => 2,
             Side::Events => 3,
@@ -335,6 +357,66 @@ impl RawComm {
     }
 }
 
+/// A buffer of NCCL's symmetric memory for the `sym-eager` side: `count` f32s from
+/// `ncclMemAlloc`, registered as a window of a raw communicator by every rank together.
+struct RawSym {
+    addr: u64,
+    count: usize,
+    window: nccl_sys::ncclWindow_t,
+}
+
+/// `NCCL_WIN_COLL_SYMMETRIC` (nccl.h).
+const WIN_COLL_SYMMETRIC: i32 = 0x01;
+
+impl RawSym {
+    /// Allocates and registers it on `comm` (every rank at once: registering waits for all),
+    /// holding `init`.
+    fn new(comm: RawComm, init: &[f32]) -> Result<Self, String> {
+        let bytes = init.len() * 4;
+        let mut base = std::ptr::null_mut();
+        // SAFETY: `base` receives `bytes` bytes on the current device (the rank's).
+        let got = unsafe { nccl_sys::ncclMemAlloc(&mut base, bytes) };
+        got.result().map_err(|e| format!("ncclMemAlloc: {e:?}"))?;
+        let mut window = std::ptr::null_mut();
+        // SAFETY: a live communicator of this rank's thread; `base` holds `bytes` bytes.
+        let got = unsafe {
+            nccl_sys::ncclCommWindowRegister(comm.0, base, bytes, &mut window, WIN_COLL_SYMMETRIC)
+        };
+        got.result()
+            .map_err(|e| format!("ncclCommWindowRegister: {e:?}"))?;
+        let sym = Self {
+            addr: base as u64,
+            count: init.len(),
+            window,
+        };
+        sym.write(init)?;
+        Ok(sym)
+    }
+
+    fn write(&self, data: &[f32]) -> Result<(), String> {
+        // SAFETY: `count` f32s of live device memory; no work on it is queued (the caller
+        // synchronised its stream).
+        unsafe { cudagraph_runtime::cudarc::driver::result::memcpy_htod_sync(self.addr, data) }
+            .map_err(text)
+    }
+
+    fn read(&self) -> Result<Vec<f32>, String> {
+        let mut out = vec![0f32; self.count];
+        // SAFETY: as `write`.
+        unsafe { cudagraph_runtime::cudarc::driver::result::memcpy_dtoh_sync(&mut out, self.addr) }
+            .map_err(text)?;
+        Ok(out)
+    }
+
+    /// Deregisters it (every rank at once) and frees it, once no work uses it.
+    fn free(self, comm: RawComm) {
+        // SAFETY: this rank's window of `comm`, deregistered once; the stream is synchronised.
+        unsafe { nccl_sys::ncclCommWindowDeregister(comm.0, self.window) };
+        // SAFETY: memory from `ncclMemAlloc`, freed once.
+        unsafe { nccl_sys::ncclMemFree(self.addr as *mut c_void) };
+    }
+}
+
 /// Runs `f` in relaxed stream-capture mode, as the crate runs NCCL's calls in a capture (NCCL
 /// may make calls there that a thread-local capture refuses and that record no work).
 fn relaxed<R>(f: impl FnOnce() -> R) -> R {
@@ -405,6 +487,8 @@ struct Size {
     bufs: Vec<DeviceBuffer<f32>>,
     /// The graph sides' executables, by side.
     execs: BTreeMap<Side, GraphExec<'static>>,
+    /// The `sym-eager` side's buffer (`bufs` holds an unused one in its place), if made.
+    sym: Option<RawSym>,
 }
 
 /// A rank's thread: its communicators, its stream, and the current message size.
@@ -432,8 +516,12 @@ impl Rank {
             Cmd::Run(side, steps) => {
                 let size = self.size.as_mut().ok_or("nothing prepared")?;
                 let start = Instant::now();
-                if side == Side::Eager {
-                    let addr = size.bufs[0].addr();
+                if matches!(side, Side::Eager | Side::SymEager) {
+                    let addr = match (side, &size.sym) {
+                        (Side::SymEager, Some(sym)) => sym.addr,
+                        (Side::SymEager, None) => return Err("sym-eager not prepared".into()),
+                        _ => size.bufs[0].addr(),
+                    };
                     for _ in 0..steps {
                         self.raws[0]
                             .all_reduce(self.op, addr, size.count, self.stream.cu_stream())
@@ -479,7 +567,15 @@ impl Rank {
     fn check(&mut self, mut size: Size) -> Result<(), String> {
         let (op, n) = (self.op, self.comm.size());
         let ones = vec![1.0f32; size.count];
+        if let Some(sym) = size.sym.take() {
+            let checked = self.check_raw_sym(&sym, &ones);
+            sym.free(self.raws[0]);
+            checked?;
+        }
         for (side, buf) in Side::ALL.iter().zip(&size.bufs) {
+            if *side == Side::SymEager {
+                continue; // checked above
+            }
             let steady = op.steady();
             let got = buf.to_vec().map_err(text)?;
             if let Some(bad) = got.iter().find(|&&v| v != steady) {
@@ -510,16 +606,51 @@ impl Rank {
         Ok(())
     }
 
+    /// The `check` of the `sym-eager` side's buffer.
+    fn check_raw_sym(&self, sym: &RawSym, ones: &[f32]) -> Result<(), String> {
+        let (op, n) = (self.op, self.comm.size());
+        let steady = op.steady();
+        if let Some(bad) = sym.read()?.iter().find(|&&v| v != steady) {
+            return Err(format!("sym-eager buffer holds {bad}, not {steady}"));
+        }
+        sym.write(ones)?;
+        self.raws[0]
+            .all_reduce(op, sym.addr, sym.count, self.stream.cu_stream())
+            .map_err(text)?;
+        sync(&self.stream);
+        let want = op.after_ones(n, 1);
+        if let Some(bad) = sym.read()?.iter().find(|&&v| v != want) {
+            return Err(format!(
+                "sym-eager buffer holds {bad} after one step over ones, not {want}"
+            ));
+        }
+        Ok(())
+    }
+
     /// Makes the buffers and the graphs; returns the graph sides made. The library's side must
     /// be made; a raw side that fails (this bench's own captures of NCCL) is reported and left
     /// out, so that one failure does not cost the run the other sides.
     fn prepare(&mut self, count: usize, all: bool, variant: &str) -> Result<Vec<Side>, String> {
         self.size = None;
         let steady = vec![self.op.steady(); count];
-        let bufs = Side::ALL
+        let mut bufs = Side::ALL
             .iter()
             .map(|_| DeviceBuffer::from_host(&self.stream, &steady).map_err(text))
             .collect::<Result<Vec<_>, _>>()?;
+        // The symmetric sides (every rank makes them or fails: registering waits for all).
+        let mut sym = None;
+        let mut sym_lib = false;
+        if all {
+            sym = Some(RawSym::new(self.raws[0], &steady)?);
+            match self.comm.alloc_symmetric::<f32>(count) {
+                Ok(buf) => {
+                    buf.copy_from(&steady).map_err(text)?;
+                    bufs[Side::SymLibrary as usize] = buf;
+                    sym_lib = true;
+                }
+                Err(e) => self.side_failed(variant, Side::SymLibrary, count, e),
+            }
+        }
         if all {
             // The raw communicators connect the algorithm of this size eagerly, before their
             // captures (as the library's warm-up does for its own).
@@ -543,6 +674,14 @@ impl Rank {
         self.show(variant, Side::Library, count, &g);
         // Every rank instantiates at once: the library's cross-rank order check waits for all.
         execs.insert(Side::Library, g.instantiate().map_err(text)?);
+        if sym_lib {
+            let mut g = Graph::new(self.comm.context()).map_err(text)?;
+            let mut buf = bufs[Side::SymLibrary as usize].clone();
+            g.add_all_reduce_in_place(&self.comm, &mut buf, self.op.library(), &[])
+                .map_err(text)?;
+            self.show(variant, Side::SymLibrary, count, &g);
+            execs.insert(Side::SymLibrary, g.instantiate().map_err(text)?);
+        }
         if all {
             let mut g = Graph::new(self.comm.context()).map_err(text)?;
             let mut buf = bufs[Side::Batched as usize].clone();
@@ -580,8 +719,16 @@ impl Rank {
             }
         }
         sync(&self.stream);
-        let made = execs.keys().copied().collect();
-        self.size = Some(Size { count, bufs, execs });
+        let mut made: Vec<Side> = execs.keys().copied().collect();
+        if sym.is_some() {
+            made.push(Side::SymEager);
+        }
+        self.size = Some(Size {
+            count,
+            bufs,
+            execs,
+            sym,
+        });
         Ok(made)
     }
 
@@ -978,14 +1125,14 @@ fn summary(
         header.unwrap_or("<no worker reported its devices>")
     );
     println!("time per step, median of {SAMPLE_SIZE} blocks (µs), and each graph side / eager");
-    let mut head = format!("{:<10} {:<8}", "variant", "side");
+    let mut head = format!("{:<10} {:<9}", "variant", "side");
     for &b in &sizes {
         head.push_str(&format!(" {:>16}", human(b)));
     }
     println!("{head}");
     for variant in &args.variants {
         for side in Side::ALL {
-            let mut line = format!("{:<10} {:<8}", variant.name, side.name());
+            let mut line = format!("{:<10} {:<9}", variant.name, side.name());
             for &b in &sizes {
                 let key = (variant.name.to_owned(), side, b);
                 let eager = rows.get(&(variant.name.to_owned(), Side::Eager, b));
@@ -1010,6 +1157,10 @@ fn summary(
     println!("  child / inline   the child-graph level around the captured collective");
     println!("  events / inline  one event wait + record pair around it (NCCL's mixing shape)");
     println!("  batched / library  the library's path, {BATCH} all-reduces per graph launch");
+    println!(
+        "  sym-lib / sym-eager  the library's path against the same eager call, both over NCCL's \
+         symmetric memory"
+    );
     println!("  no-mixing rows   NCCL's event wait and record around each captured collective");
     let pair = |v: &str, a: Side, b: Side| {
         let mut line = format!("{:<10} {:<17}", v, format!("{} / {}", a.name(), b.name()));
@@ -1029,6 +1180,9 @@ fn summary(
         pair(variant.name, Side::Child, Side::Inline);
         pair(variant.name, Side::Events, Side::Inline);
         pair(variant.name, Side::Batched, Side::Library);
+        pair(variant.name, Side::SymLibrary, Side::SymEager);
+        pair(variant.name, Side::SymLibrary, Side::Library);
+        pair(variant.name, Side::SymEager, Side::Eager);
     }
     if args.variants.len() > 1 {
         println!(
@@ -1166,6 +1320,7 @@ fn measure(variant: &'static str, n: usize, device: &str, ranks: &Ranks, op: Op)
             .into_iter()
             .filter(|s| *s == Side::Eager || made.contains(s))
             .collect();
+        let targeted = |side: Side| matches!(side, Side::Library | Side::SymLibrary);
         let id = |side: Side| format!("{}/{bytes}", side.name());
         for round in 0..WARM_UP + SAMPLE_SIZE {
             // Each side starts a round in turn: none always follows the same one.
@@ -1178,15 +1333,30 @@ fn measure(variant: &'static str, n: usize, device: &str, ranks: &Ranks, op: Op)
             }
         }
         ranks.all(Cmd::Check);
-        for side in Side::GRAPHS {
+        for side in Side::GRAPHS.into_iter().chain([Side::SymEager]) {
+            let note = format!("blocks of {block} steps, then every rank waits for its stream");
             table.compare(
                 &samples,
                 &format!("all-reduce per step: {} / eager", side.name()),
                 human(bytes),
                 (&id(side), &id(Side::Eager)),
                 (side == Side::Library).then_some(target),
-                format!("blocks of {block} steps, then every rank waits for its stream"),
+                note.clone(),
             );
+            if side.eager() != Side::Eager {
+                table.compare(
+                    &samples,
+                    &format!(
+                        "all-reduce per step: {} / {}",
+                        side.name(),
+                        side.eager().name()
+                    ),
+                    human(bytes),
+                    (&id(side), &id(side.eager())),
+                    targeted(side).then_some(target),
+                    note,
+                );
+            }
         }
         for side in Side::ALL {
             if let Some(e) = samples.estimate(&id(side)) {
@@ -1215,8 +1385,9 @@ fn measure(variant: &'static str, n: usize, device: &str, ranks: &Ranks, op: Op)
     for row in table.rows().iter().filter(|r| r.target.is_some()) {
         let ratio = row.ratio().map_or("-".to_owned(), |r| format!("{r:.3}x"));
         let target = row.target.map_or("-".to_owned(), |t| format!("{t:.2}x"));
+        let what = row.bench.trim_start_matches("all-reduce per step: ");
         println!(
-            "  RATIO [{variant}] all-reduce {:>9}: graph/eager = {ratio} (target <= {target}) {}",
+            "  RATIO [{variant}] all-reduce {:>9}: {what} = {ratio} (target <= {target}) {}",
             row.param,
             row.verdict()
         );

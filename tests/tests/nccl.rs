@@ -659,3 +659,139 @@ fn two_gpus_join_by_unique_id_on_threads() {
     let _watch = watch(test);
     join_by_unique_id_and_sum(vec![gpu.ctx.clone(), more[0].clone()]);
 }
+
+#[test]
+fn one_rank_symmetric_buffers_hold_collectives_and_outlive_their_launches() {
+    let test = "one_rank_symmetric_buffers_hold_collectives_and_outlive_their_launches";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    let comm = one_rank(&gpu);
+    let s = &gpu.stream;
+    let n = 256;
+    let mut buf = comm.alloc_symmetric::<f32>(n).unwrap();
+    assert_eq!(
+        buf.to_vec().unwrap(),
+        vec![0.0; n],
+        "a new symmetric buffer is zeroed"
+    );
+    buf.copy_from(&ramp(n, 1.0)).unwrap();
+    let mut out = comm.alloc_symmetric::<f32>(n).unwrap();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let sum = graph
+        .add_all_reduce(&comm, &buf, &mut out, ReduceOp::Sum, &[])
+        .unwrap();
+    graph
+        .add_all_reduce_in_place(&comm, &mut buf, ReduceOp::Max, &[sum.id()])
+        .unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    for _ in 0..3 {
+        exec.launch(s).unwrap();
+    }
+    assert_eq!(
+        out.to_vec().unwrap(),
+        ramp(n, 1.0),
+        "all-reduce of one rank"
+    );
+    assert_eq!(buf.to_vec().unwrap(), ramp(n, 1.0), "in place");
+    match comm.alloc_symmetric::<f32>(0) {
+        Err(Error::Invalid { node, reason }) => {
+            assert_eq!(node, "Communicator::alloc_symmetric");
+            assert!(reason.contains("at least one byte"), "{reason}");
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+
+    // Every handle dropped while a launch still writes the buffer: its memory (NCCL's, mapped
+    // by NCCL's allocator) must stay mapped until the launch is done, or the write faults.
+    let k = cudagraph_tests::soundness::Kernels::load(&gpu.ctx);
+    let (n, spin) = (
+        cudagraph_tests::soundness::N,
+        cudagraph_tests::soundness::SPIN,
+    );
+    let late = one_rank(&gpu);
+    let mut y = late.alloc_symmetric::<u32>(n).unwrap();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let fill = graph
+        .add_kernel(&k.late, cfg(n), (n as u32, spin, 7u32, &y), &[])
+        .unwrap();
+    graph
+        .add_all_reduce_in_place(&late, &mut y, ReduceOp::Sum, &[fill.id()])
+        .unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    exec.launch(s).unwrap();
+    drop((exec, y, late));
+    s.synchronize()
+        .expect("the launch ran to its end on memory still mapped");
+    // The context is still usable: the first communicator's buffers read as before.
+    assert_eq!(out.to_vec().unwrap(), ramp(256, 1.0));
+}
+
+#[test]
+fn two_gpus_all_reduce_symmetric_buffers_and_refuse_them_at_other_offsets() {
+    let test = "two_gpus_all_reduce_symmetric_buffers_and_refuse_them_at_other_offsets";
+    let Some((gpu, more)) = nccl_gpus(test, 2) else {
+        return;
+    };
+    let _watch = watch(test);
+    let comms = Communicator::init_all(&[gpu.ctx.clone(), more[0].clone()]).unwrap();
+    std::thread::scope(|s| {
+        let ranks: Vec<_> = comms
+            .into_iter()
+            .map(|comm| {
+                s.spawn(move || {
+                    let r = comm.rank();
+                    let st = stream(comm.context());
+                    // Messages of 1 and 1024 floats, each rank's values r * 1000 + i.
+                    for n in [1, 1024] {
+                        let mine = ramp(n, r as f32 * 1000.0);
+                        let src = comm.alloc_symmetric::<f32>(n).unwrap();
+                        src.copy_from(&mine).unwrap();
+                        let mut summed = comm.alloc_symmetric::<f32>(n).unwrap();
+                        let mut in_place = comm.alloc_symmetric::<f32>(n).unwrap();
+                        in_place.copy_from(&mine).unwrap();
+                        let mut graph = Graph::new(comm.context()).unwrap();
+                        graph
+                            .add_all_reduce(&comm, &src, &mut summed, ReduceOp::Sum, &[])
+                            .unwrap();
+                        graph
+                            .add_all_reduce_in_place(&comm, &mut in_place, ReduceOp::Sum, &[])
+                            .unwrap();
+                        let mut exec = graph.instantiate().unwrap();
+                        for launch in 1..=3u32 {
+                            exec.launch(&st).unwrap();
+                            let sum: Vec<f32> = (0..n).map(|i| 1000.0 + 2.0 * i as f32).collect();
+                            assert_eq!(summed.to_vec().unwrap(), sum, "rank {r}, {n} floats");
+                            // In place, each launch sums the previous launch's sums.
+                            let twice: Vec<f32> = sum
+                                .iter()
+                                .map(|v| v * 2f32.powi(launch as i32 - 1))
+                                .collect();
+                            assert_eq!(in_place.to_vec().unwrap(), twice, "rank {r}, in place");
+                        }
+                    }
+                    // One buffer, each rank all-reducing another part of it: NCCL's symmetric
+                    // kernels need the same offset on every rank, so the order check refuses.
+                    let whole = comm.alloc_symmetric::<f32>(64).unwrap();
+                    let mut part = whole.slice(r * 16..r * 16 + 16);
+                    let mut graph = Graph::new(comm.context()).unwrap();
+                    graph.name_next("part");
+                    graph
+                        .add_all_reduce_in_place(&comm, &mut part, ReduceOp::Sum, &[])
+                        .unwrap();
+                    match graph.instantiate() {
+                        Err(Error::CollectiveMismatch { node, reason }) => {
+                            assert_eq!(node, "part");
+                            assert!(reason.contains("byte 0 of symmetric buffer"), "{reason}");
+                            assert!(reason.contains("byte 64 of symmetric buffer"), "{reason}");
+                        }
+                        other => panic!("rank {r}: expected a mismatch, got {other:?}"),
+                    }
+                })
+            })
+            .collect();
+        for r in ranks {
+            r.join().unwrap();
+        }
+    });
+}
