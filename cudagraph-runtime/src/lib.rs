@@ -475,17 +475,17 @@
 //! - **Fixed once built.** NCCL recorded its work for the communicator and buffers: a graph with
 //!   collectives is not updated as a whole (re-instantiate it), and `set_params` of a
 //!   declaration refuses a changed communicator, buffer, root or peer.
+//! - **Symmetric buffers.** `Communicator::alloc_symmetric` gives a `DeviceBuffer` in NCCL's
+//!   symmetric memory (a window every rank registers together), for NCCL's lowest-latency
+//!   kernels; NCCL requires every rank's buffer at the same offset of the same window, which the
+//!   order check compares too.
 //!
-//! Not yet: copies between two devices in one graph. On an H100 pair (CUDA 13.0 driver) the
-//! driver refuses a memcpy node whose buffers are on two devices (`CUDA_ERROR_INVALID_VALUE`,
-//! the GPU test `nccl::two_gpus_copy_between_devices_in_a_memcpy_node`).
-//!
-//! At run time NCCL may connect ranks lazily, at their first collective; inside a capture that
-//! fails (`cudaErrorStreamCaptureUnsupported` from NCCL's peer setup, reported as
-//! `ncclInternalError`). Until the communicator connects eagerly, set `NCCL_RUNTIME_CONNECT=0`
-//! (NCCL connects at initialisation then): on two H100s the collectives then run in graphs and
-//! the `data_parallel` example matches the CPU, while send and receive between two GPUs still
-//! fail inside a capture (NCCL sets up point-to-point connections at the first send).
+//! Copies between devices are memcpy nodes (`Memcpy::dtod` with another device's memory):
+//! adding the node grants the access the copy needs, and refuses it where the devices have no
+//! peer path. A `Communicator` of several ranks connects them when it is made (an eager warm-up
+//! of every collective kind and a byte sent between every two ranks): NCCL connects ranks
+//! lazily, and a connection made inside the capture that records a collective node fails. No
+//! NCCL environment variable is needed.
 //!
 //! # Soundness model, beyond memory
 //!
