@@ -213,9 +213,29 @@ use proc_macro::TokenStream;
 /// where it does not, the generated code asks the type system and the compile fails at the
 /// same token with the same message (an `E0080` constant-evaluation error). A param whose type
 /// holds memory the macro cannot see (`Vec<DeviceBuffer<T>>`, `Option<DevicePtrMut<T>>`) cannot
-/// be named in a kernel's pointer argument: make each buffer a param (plain values, such as
-/// the `usize` of `y.slice(..half)`, can). Two work items the declaration cannot see through are handled
-/// this way:
+/// be named in a kernel's pointer argument: make each buffer a param.
+///
+/// The race rule judges a kernel argument for a pointer parameter as the param or allocation it
+/// names, so that argument is one of the forms whose memory is what they name:
+///
+/// - a param or an allocation by name: `x`, `t`;
+/// - an element of an array param, or the allocation of one iteration of a repeated alloc node,
+///   at an index the macro knows (integer literals, the graph's consts, the loop variable):
+///   `w[layer]`, `t[l + 1]`;
+/// - part of a `DeviceBuffer<T>` or `HostBuffer<T>` param (or of such an element), by the
+///   buffer's own `slice`: `y.slice(..half)`, `w[layer].slice(1..)`. The range is a plain value,
+///   any expression.
+///
+/// Anything else (`if f { a } else { b }`, a block, a function call, another method) could
+/// compute other memory while naming a param, and is refused at the argument: declare the memory
+/// as a param and pass the param (to choose among buffers at run time, change the param with
+/// `set_params`). For a parameter whose type is behind an alias, the generated code asserts that
+/// an argument out of these forms goes to a value parameter (values are any expression). It
+/// also asserts that the param a `slice` is taken of is a `DeviceBuffer<T>` or `HostBuffer<T>`
+/// (or a shared reference to one), whatever its type is written as: an import may give that name
+/// to another type, whose `slice` could give other memory.
+///
+/// Two work items the declaration cannot see through are handled this way:
 ///
 /// - a capture node's work is not in the declaration: `capture(w, [x, mut h])` declares that it
 ///   reads `x` and writes `h`, and the node is checked like any other; `build`, `set_params`
@@ -641,7 +661,7 @@ use proc_macro::TokenStream;
 /// | T11 | an edge with data (`->(programmatic)`, `->(launch_order)`) whose end is not a kernel node; `#[waits]` on another node or with arguments; `#[programmatic]` with arguments; an arrow's data other than `programmatic` and `launch_order`; at build time, a `#[waits]` node whose `Kernel` was not made with `waits_for_dependency` (`Error::Invalid`) | CUDA's edge data (`CUgraphEdgeData`: a kernel node's port, `CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC`) joins two kernel nodes only (`tests/tests/programmatic.rs` shows the driver refusing one from a memset); a consumer sees the producer's writes only after `griddepcontrol.wait` | the macro; `build` | `programmatic/*` |
 /// | T12 | `if`, `if let`, `match`, `while`, `while let`, `loop` choosing or repeating nodes at run time, whatever comes before them (doc comments, attributes, a label); a `for` whose count is not known at compile time | whole-graph update needs one topology per declaration | the macro | `topology/runtime_if`, `runtime_loops`, `runtime_shapes`, `repetition/loop_syntax` |
 /// | T13 | values moved into a graph (host closures, retained values) that are not `Send` | they are dropped on another thread, after the last launch (CUDA runs [user object] destructors on its own thread, where CUDA calls are illegal; the runtime hands them to one of its own) | rustc | `memory/non_send_values` |
-/// | T14 | two nodes with no path between them (through edges that order memory: an edge with data orders memory only into a `#[waits]` kernel) that use one buffer param, one writing it (a `DevicePtrMut` argument, a memset or memcpy destination, a host node's `mut` buffer, a capture node's `mut` use or any use of an undeclared capture), unless both are `#[unordered(buffer)]`, whatever the types are written as; a node using an `#[external]` buffer (shared with another API) that does not come after a semaphore wait node and before a semaphore signal node; a kernel argument giving memory from a param whose memory cannot be seen; at build time, two *different* params that share memory used that way, and a child graph's memory used that way | CUDA runs unordered nodes in any order, or at once: a data race the driver accepts | the macro, or rustc (a constant assertion) where the types are behind aliases; `build`, `set_params`, the setters and the params guard for shared memory and child graphs: `Error::Hazard` | `hazards/*` (`external_buffer` for `#[external]`), `aliases/*`, `programmatic/unwaited_*` |
+/// | T14 | two nodes with no path between them (through edges that order memory: an edge with data orders memory only into a `#[waits]` kernel) that use one buffer param, one writing it (a `DevicePtrMut` argument, a memset or memcpy destination, a host node's `mut` buffer, a capture node's `mut` use or any use of an undeclared capture), unless both are `#[unordered(buffer)]`, whatever the types are written as; a node using an `#[external]` buffer (shared with another API) that does not come after a semaphore wait node and before a semaphore signal node; a kernel argument for a pointer parameter (written `DevicePtr<T>` / `DevicePtrMut<T>`, or an alias of one) that is not a param or allocation by name, an element of an array param or repeated allocation at an index the macro knows, or a `DeviceBuffer<T>` / `HostBuffer<T>` param's `.slice(range)` (the range any expression), or whose `slice` is not that buffer's; a kernel argument giving memory from a param whose memory cannot be seen; at build time, two *different* params that share memory used that way, and a child graph's memory used that way | CUDA runs unordered nodes in any order, or at once: a data race the driver accepts | the macro, or rustc (a constant assertion) where the types are behind aliases; `build`, `set_params`, the setters and the params guard for shared memory and child graphs: `Error::Hazard` | `hazards/*` (`external_buffer` for `#[external]`, `pointer_arg_forms` for the argument forms), `aliases/*` (`pointer_through_alias`), `programmatic/unwaited_*` |
 /// | T15 | dropping or replacing borrowed memory while an executable uses it, host code reading memory a launch may write, a pageable `Vec` as a copy's operand, a raw pointer made from a borrow | use after free and data races with the GPU | rustc (borrow checker, operand traits) | `memory/*` |
 ///
 /// [device graph launch]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-graph-launch

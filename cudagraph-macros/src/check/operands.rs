@@ -10,7 +10,7 @@ use quote::ToTokens;
 use syn::{Expr, Ident};
 
 use super::{suggest, Ctxt};
-use crate::model::{kernel_params, name_of, spelled_slot, Model, Spelled};
+use crate::model::{kernel_params, name_of, pointer_arg, Access, Model, Spelled, POINTER_FORMS};
 use crate::parse::{Item, NodeOp, RecordOp, WaitOp};
 use crate::text::pretty;
 
@@ -248,53 +248,85 @@ fn declared_uses<'a>(
     }
 }
 
-/// The param `ident` names, or an error saying it must be one.
-/// The race rule (T14) sees the memory of a node through the params and allocations it names:
-/// a kernel argument passed to a pointer parameter (written `DevicePtr<T>` / `DevicePtrMut<T>`)
-/// must name one, or memory reached another way (a `static`, a function's result) would be used
-/// by unordered nodes unchecked. An argument naming a param is judged as that param. (A
-/// parameter type written as an alias is not read here.) Run on an otherwise sound declaration,
-/// so that an operand already reported (an allocation of another graph) is not reported twice.
+/// The race rule (T14) sees the memory of a node through the params and allocations it names,
+/// so a kernel argument passed to a pointer parameter (written `DevicePtr<T>` /
+/// `DevicePtrMut<T>`) must be one of the forms whose memory is what they name
+/// (`model::pointer_args`): memory reached another way (a `static`, a function's result, an `if`
+/// choosing between a param and something else) would be used by unordered nodes unchecked. An
+/// index in those forms picks memory, so the macro must know it, as an operand's. (A parameter
+/// whose type is behind an alias is asked of the type system: `expand::hazards`.) Run on an
+/// otherwise sound declaration, so that an operand already reported (an allocation of another
+/// graph) is not reported twice.
 pub fn check_pointer_args(model: &Model, cx: &mut Ctxt) {
-    for (item, _) in model.all_items() {
-        let Item::Node(node) = item else { continue };
+    for node in &model.nodes {
         let NodeOp::Kernel(k) = &node.op else {
             continue;
         };
-        let Some(params) = model
-            .param(&k.kernel)
-            .and_then(|index| kernel_params(&model.params[index].ty))
-        else {
-            continue;
-        };
-        for (expr, slot) in k.args.iter().zip(&params) {
-            if !matches!(spelled_slot(slot), Some(Some(_))) {
-                continue; // a value, or an alias the rule cannot read
-            }
-            let mut names = false;
-            crate::tokens::collect_mentions(expr.to_token_stream(), &mut |ident| {
-                names |= model.param(ident).is_some()
-                    || model.allocation(ident).is_some()
-                    || model.repeated(ident).is_some();
-            });
-            if !names {
-                cx.error_spanned(
-                    expr.to_token_stream(),
+        for (arg, expr) in k.args.iter().enumerate() {
+            let Some(Access::Read | Access::Write) = model.slot_access(k, arg) else {
+                continue;
+            };
+            let slot = model
+                .param(&k.kernel)
+                .and_then(|i| kernel_params(&model.params[i].ty))
+                .and_then(|types| types.get(arg).map(|t| pretty(t.to_token_stream())))
+                .unwrap_or_default();
+            let written = pretty(expr.to_token_stream());
+            // Once per argument as written, not once per iteration of a loop.
+            let key = format!("pointer argument {:p} {arg}", node.decl);
+            let Some(form) = pointer_arg(expr) else {
+                cx.error_spanned_once(
+                    key,
+                    expr,
                     format!(
-                        "kernel argument `{}` is passed to a `{}` but names no param or \
-                         allocation: `cuda_graph!` finds data races between nodes through the \
-                         params and allocations they use, so memory reached another way would \
-                         escape that check; declare the memory as a param \
-                         (`name: DeviceBuffer<T>`) and pass the param here",
-                        pretty(expr.to_token_stream()),
-                        pretty(slot.to_token_stream()),
+                        "kernel argument `{written}` is passed to a `{slot}` parameter, but it \
+                         is not one of the forms whose memory `cuda_graph!` can see: \
+                         {POINTER_FORMS}. The data-race rule judges a node by the memory its \
+                         arguments name, and any other expression may compute memory the rule \
+                         would not see; declare the memory as a param (`name: DeviceBuffer<T>`) \
+                         and pass the param here"
                     ),
                 );
+                continue;
+            };
+            let name = form.name;
+            let param = model.param(name);
+            if param.is_none() && !model.names_allocation(name) {
+                cx.error_spanned_once(
+                    key,
+                    expr,
+                    format!(
+                        "kernel argument `{written}` is passed to a `{slot}` parameter, but \
+                         `{name}` is no param or allocation of graph `{}`: `cuda_graph!` finds \
+                         data races between nodes through the params and allocations they use, \
+                         so memory reached another way would escape that check; declare the \
+                         memory as a param (`name: DeviceBuffer<T>`) and pass the param here",
+                        model.decl.name
+                    ),
+                );
+                continue;
             }
+            super::repetition::indexed(model, node, name, form.index, true, cx);
+            let Some(slice) = form.slice else { continue };
+            let what = match param {
+                None => "an allocation",
+                Some(i) if model.is_indirect(i) => "an `#[indirect]` param, read through its key",
+                Some(_) => continue,
+            };
+            cx.error_once(
+                key,
+                slice.span(),
+                format!(
+                    "`{name}` is {what}, which has no `slice`: a kernel argument takes part of a \
+                     `DeviceBuffer<T>` or `HostBuffer<T>` param only (`y.slice(..half)`); pass \
+                     `{name}` whole"
+                ),
+            );
         }
     }
 }
 
+/// The param `ident` names, or an error saying it must be one.
 fn param(model: &Model, cx: &mut Ctxt, ident: &Ident, why: &str) -> Option<usize> {
     let found = model.param(ident);
     if found.is_none() && !model.params_incomplete {

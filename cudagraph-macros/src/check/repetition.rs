@@ -527,7 +527,8 @@ fn uses(model: &Model, node: &Inst, cx: &mut Ctxt) {
 }
 
 /// One name with the index after it (if any), as an operand or in an expression of `node`.
-fn indexed(
+/// (A kernel argument for a pointer parameter is judged as an operand: `check::operands`.)
+pub(super) fn indexed(
     model: &Model,
     node: &Inst,
     ident: &Ident,

@@ -13,6 +13,7 @@ use crate::check::hazards::{race_key, race_message, used_here};
 use crate::model::hazards::{Analysis, NodeUse, Overlap, Race};
 use crate::model::{
     kernel_params, name_of, spelled, spelled_slot, Access, Buffer, Mem, Opaque, Spelled,
+    POINTER_FORMS,
 };
 use crate::parse::NodeOp;
 use crate::text::pretty;
@@ -123,6 +124,7 @@ pub fn assertions(g: &Gen, analysis: &Analysis) -> TokenStream {
             quote!(#message),
         ));
     }
+    out.extend(pointer_arg_assertions(g, analysis));
     // A conditional handle as a param (spelled out, the conditional rule reports it).
     for (i, param) in g.model.params.iter().enumerate() {
         if g.model.param_spelled(i) != Spelled::Unknown {
@@ -173,6 +175,91 @@ pub fn assertions(g: &Gen, analysis: &Analysis) -> TokenStream {
     }
     out.extend(spelling_assertions(g));
     out.extend(body_assertions(g));
+    out
+}
+
+/// The kernel arguments whose memory the types decide (see `model::hazards::pointer_args`): one
+/// for a parameter behind an alias that is not in the forms whose memory is what they name is
+/// refused when the parameter is a pointer; `y.slice(range)` giving memory is refused unless
+/// `y` is a `DeviceBuffer<T>` or `HostBuffer<T>` (by value or reference), whose inherent `slice`
+/// the call then is (a name may be an import of another type, whose `slice` could return any
+/// memory).
+fn pointer_arg_assertions(g: &Gen, analysis: &Analysis) -> TokenStream {
+    let model = g.model;
+    let mut out = TokenStream::new();
+    let arg_of = |node: usize, arg: usize| match &model.nodes[node].op {
+        NodeOp::Kernel(k) => k.args.iter().nth(arg).map(|e| pretty(e.to_token_stream())),
+        _ => None,
+    };
+    for value in &analysis.values {
+        let p = private_at(value.span);
+        let access = g.access_expr(&NodeUse {
+            accesses: vec![value.access],
+            span: value.span,
+            mem: Mem::Probe,
+        });
+        let node = &model.nodes[value.node];
+        let slot = match value.access {
+            Access::Slot { kernel, arg } => match kernel_params(&model.params[kernel].ty)
+                .and_then(|types| types.get(arg).copied())
+            {
+                Some(ty) => format!("a `{}` parameter", pretty(ty.to_token_stream())),
+                None => format!(
+                    "parameter {} of kernel `{}` (`{}`)",
+                    arg + 1,
+                    model.params[kernel].name,
+                    pretty(model.params[kernel].ty.to_token_stream())
+                ),
+            },
+            _ => continue,
+        };
+        let message = format!(
+            "kernel argument `{}` of node `{}` is passed to {slot}, which is a pointer, but it is \
+             not one of the forms whose memory `cuda_graph!` can see: {POINTER_FORMS}. The \
+             data-race rule judges a node by the memory its arguments name, and any other \
+             expression may compute memory the rule would not see; declare the memory as a param \
+             (`name: DeviceBuffer<T>`) and pass the param here",
+            arg_of(value.node, value.arg).unwrap_or_default(),
+            node.decl.name,
+        );
+        out.extend(assertion(
+            &p,
+            value.span,
+            quote!(#access != #p::VALUE),
+            quote!(#message),
+        ));
+    }
+    for slice in &analysis.slices {
+        let p = private_at(slice.span);
+        let access = g.access_expr(&NodeUse {
+            accesses: vec![slice.access],
+            span: slice.span,
+            mem: Mem::Probe,
+        });
+        let (name, ty) = (
+            &model.params[slice.param].name,
+            model.value_type(slice.param),
+        );
+        let message = format!(
+            "kernel argument `{}` of node `{}` takes `slice` of param `{name}`, a `{}`, which is \
+             not a `DeviceBuffer<T>` or `HostBuffer<T>` (or a reference to one): this `slice` is \
+             not the runtime's sub-range of `{name}`, so `cuda_graph!` cannot see which memory \
+             it gives the kernel, and the data-race rule judges nodes by that memory; declare the \
+             memory as a `DeviceBuffer<T>` param and pass it, or its `.slice(range)`",
+            arg_of(slice.node, slice.arg).unwrap_or_default(),
+            model.nodes[slice.node].decl.name,
+            pretty(ty.to_token_stream()),
+        );
+        out.extend(assertion(
+            &p,
+            slice.span,
+            quote!(({
+                use #p::SliceFallback as _;
+                #access != #p::VALUE && !<#p::SliceProbe<#ty>>::OWN_SLICE
+            })),
+            quote!(#message),
+        ));
+    }
     out
 }
 

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use proc_macro2::Span;
 
-use super::{Access, Buffer, Mem, MemUse, Model, Opaque};
+use super::{pointer_arg, Access, Buffer, Mem, MemUse, Model, Opaque};
 use crate::parse::NodeOp;
 
 /// What one node does with one buffer: its accesses (one per naming), the first token naming
@@ -36,6 +36,28 @@ pub struct ArgProbe {
     pub node: usize,
     pub param: usize,
     pub accesses: Vec<Access>,
+    pub span: Span,
+}
+
+/// A kernel argument for a parameter whose type the macro cannot read (an alias, or a kernel
+/// type behind one) that is not one of the forms whose memory is what they name
+/// (`model::pointer_args`), in some iteration: the parameter must take a value, as the type
+/// system says.
+pub struct ValueArg {
+    pub node: usize,
+    pub arg: usize,
+    pub access: Access,
+    pub span: Span,
+}
+
+/// `.slice(range)` taken of param `param` in a kernel argument that may give memory: it must be
+/// the runtime's own sub-range of a buffer, which the param's type says.
+pub struct SliceArg {
+    pub node: usize,
+    pub arg: usize,
+    pub param: usize,
+    pub access: Access,
+    /// The method's name.
     pub span: Span,
 }
 
@@ -75,6 +97,9 @@ pub struct Analysis {
     /// Races the types decide: asserted by the generated code.
     pub typed: Vec<Race>,
     pub probes: Vec<ArgProbe>,
+    /// Arguments asserted to be values, and sub-ranges asserted to be a buffer's.
+    pub values: Vec<ValueArg>,
+    pub slices: Vec<SliceArg>,
     pub overlaps: Vec<Overlap>,
     pub children: Vec<ChildPair>,
 }
@@ -168,6 +193,7 @@ pub fn analyze(model: &Model) -> Analysis {
             }
         }
     }
+    pointer_args(model, &mut out);
     for b in 0..n {
         for a in reach.unordered_before(b) {
             match (opaque[a], opaque[b]) {
@@ -268,6 +294,59 @@ pub fn analyze(model: &Model) -> Analysis {
         }
     }
     out
+}
+
+/// The kernel arguments whose memory the types decide: those for a parameter behind an alias
+/// that are not in the forms of `model::pointer_args` in some iteration (asserted to be values),
+/// and the sub-ranges of params in the forms (asserted to be a buffer's). Once per argument as
+/// written. (For a parameter written as a pointer, an argument out of the forms is refused by
+/// `check::operands`.)
+fn pointer_args(model: &Model, out: &mut Analysis) {
+    let mut seen = BTreeSet::new();
+    for (node, inst) in model.nodes.iter().enumerate() {
+        let NodeOp::Kernel(k) = &inst.op else {
+            continue;
+        };
+        for (arg, expr) in k.args.iter().enumerate() {
+            let Some(access) = model.slot_access(k, arg) else {
+                continue;
+            };
+            // `device_node(x)` and `param_offset(x, i)` give values the macro makes.
+            if crate::model::device_arg(expr).is_some() {
+                continue;
+            }
+            let form =
+                pointer_arg(expr).and_then(|f| Some((f, model.pointer_buffer(&f, inst.rep)?)));
+            match form {
+                Some((form, Buffer::Param(param, _))) => {
+                    if let Some(slice) = form.slice {
+                        if seen.insert((inst.decl as *const _, arg, "slice")) {
+                            out.slices.push(SliceArg {
+                                node,
+                                arg,
+                                param,
+                                access,
+                                span: slice.span(),
+                            });
+                        }
+                    }
+                }
+                Some((_, Buffer::Alloc(_))) => {}
+                None => {
+                    if matches!(access, Access::Slot { .. })
+                        && seen.insert((inst.decl as *const _, arg, "value"))
+                    {
+                        out.values.push(ValueArg {
+                            node,
+                            arg,
+                            access,
+                            span: syn::spanned::Spanned::span(expr),
+                        });
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Records a possible race: decided here when the declaration shows everything, else by the

@@ -1,11 +1,10 @@
 //! The memory a node uses, and how a param's type spells its memory.
 
 use proc_macro2::Span;
-use quote::ToTokens;
 use syn::punctuated::Punctuated;
 use syn::{Ident, PathArguments, Token, Type};
 
-use crate::parse::{CollectiveKind, NodeDecl, NodeOp};
+use crate::parse::{CollectiveKind, KernelOp, NodeDecl, NodeOp};
 use crate::repeat;
 
 use super::*;
@@ -224,9 +223,27 @@ impl Model<'_> {
         }
     }
 
-    /// The memory (params and allocations) `node` uses and how: kernel arguments (read for a
-    /// `DevicePtr` parameter, written for a `DevicePtrMut`, as the type system says when the
-    /// parameter's type is not written out), a memset's destination (written), a memcpy's
+    /// How kernel node `k` passes its argument `arg`, as its kernel param's type is written:
+    /// `Read` for a `DevicePtr<T>` parameter, `Write` for a `DevicePtrMut<T>`, `Slot` when the
+    /// type does not say (an alias, or a kernel type behind one: the type system decides), `None`
+    /// for a value (a primitive, a `ConditionalHandle`) or past the written parameters.
+    pub fn slot_access(&self, k: &KernelOp, arg: usize) -> Option<Access> {
+        let kernel = self.param(&k.kernel)?;
+        match kernel_params(&self.params[kernel].ty) {
+            Some(types) => match spelled_slot(types.get(arg)?) {
+                Some(None) => None,
+                Some(Some(true)) => Some(Access::Write),
+                Some(Some(false)) => Some(Access::Read),
+                None => Some(Access::Slot { kernel, arg }),
+            },
+            None => Some(Access::Slot { kernel, arg }),
+        }
+    }
+
+    /// The memory (params and allocations) `node` uses and how: kernel arguments (what an
+    /// argument in one of the forms of `pointer_args` names; read for a `DevicePtr` parameter,
+    /// written for a `DevicePtrMut`, as the type system says when the parameter's type is not
+    /// written out), a memset's destination (written), a memcpy's
     /// source (read) and destination (written), a host node's buffers (`mut`: written), a
     /// capture node's declared uses (`mut`: written). Params whose type is written as a
     /// primitive are never memory; `#[indirect]` params are read through keys of their own
@@ -253,40 +270,33 @@ impl Model<'_> {
         };
         match &node.op {
             NodeOp::Kernel(k) => {
-                let Some(kernel) = self.param(&k.kernel) else {
-                    return uses;
-                };
-                let signature = kernel_params(&self.params[kernel].ty);
                 for (arg, expr) in k.args.iter().enumerate() {
-                    let access = match &signature {
-                        Some(types) => match types.get(arg).map(|t| spelled_slot(t)) {
-                            None | Some(Some(None)) => continue, // a value (or too many args)
-                            Some(Some(Some(true))) => Access::Write,
-                            Some(Some(Some(false))) => Access::Read,
-                            Some(None) => Access::Slot { kernel, arg },
-                        },
-                        None => Access::Slot { kernel, arg },
+                    let Some(access) = self.slot_access(k, arg) else {
+                        continue; // a value (or too many arguments)
                     };
-                    repeat::each_indexed(expr.to_token_stream(), &mut |ident, index| {
-                        let index = index.and_then(repeat::index_expr);
-                        let Some(buffer) = self.buffer(ident, index.as_ref(), rep) else {
-                            return;
-                        };
-                        let mem = match buffer {
-                            Buffer::Param(i, _) if self.is_indirect(i) => return,
-                            Buffer::Param(i, _) => match self.param_spelled(i) {
-                                Spelled::Plain => return,
-                                Spelled::Memory(_) => Mem::Yes,
-                                Spelled::Unknown => Mem::Probe,
-                            },
-                            Buffer::Alloc(_) => Mem::Yes,
-                        };
-                        uses.push(MemUse {
-                            buffer,
-                            access,
-                            span: ident.span(),
-                            mem,
-                        });
+                    // Only the forms whose memory is what they name give memory: anything else
+                    // is refused for a pointer parameter (`check::operands`), asserted to be
+                    // a value for one behind an alias (`expand::hazards`).
+                    let Some(form) = pointer_arg(expr) else {
+                        continue;
+                    };
+                    let Some(buffer) = self.pointer_buffer(&form, rep) else {
+                        continue;
+                    };
+                    let mem = match buffer {
+                        Buffer::Param(i, _) if self.is_indirect(i) => continue,
+                        Buffer::Param(i, _) => match self.param_spelled(i) {
+                            Spelled::Plain => continue,
+                            Spelled::Memory(_) => Mem::Yes,
+                            Spelled::Unknown => Mem::Probe,
+                        },
+                        Buffer::Alloc(_) => Mem::Yes,
+                    };
+                    uses.push(MemUse {
+                        buffer,
+                        access,
+                        span: form.name.span(),
+                        mem,
                     });
                 }
             }

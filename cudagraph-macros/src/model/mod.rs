@@ -10,9 +10,10 @@
 //!
 //! Here: the model, its construction and lookups; in `order`, the order edges make (canonical
 //! order, reachability, paths, cycles); in `mentions`, what a node's expressions name; in
-//! `memory`, the memory a node uses and how a param's type spells it; in `device_update`, the
-//! device-updatable kernel nodes and the kernel arguments that reach them; in `unroll`, the
-//! copies of an unrolled WHILE body.
+//! `memory`, the memory a node uses and how a param's type spells it; in `pointer_args`, the forms
+//! a kernel argument that gives memory may take; in `device_update`, the device-updatable kernel
+//! nodes and the kernel arguments that reach them; in `unroll`, the copies of an unrolled WHILE
+//! body.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -32,6 +33,7 @@ pub mod hazards;
 mod memory;
 mod mentions;
 mod order;
+mod pointer_args;
 mod unroll;
 
 pub use crate::tokens::{each_ident, may_be_local, name_of};
@@ -39,6 +41,7 @@ pub use device_update::{device_arg, DeviceArg};
 pub use memory::{spelled, spelled_slot, Access, Buffer, Mem, MemUse, Opaque, Spelled};
 pub use mentions::{kernel_params, last_segment, operand_name};
 pub use order::cycle_edges;
+pub use pointer_args::{pointer_arg, FORMS as POINTER_FORMS};
 pub use unroll::MAX_UNROLL;
 
 /// Nodes added, params compared and params kept per generated function, and fields per struct
@@ -947,6 +950,51 @@ mod tests {
             let uses = m.memory_uses(&m.nodes[1]);
             assert_eq!(uses.len(), 1);
             assert_eq!(uses[0].access, Access::Slot { kernel: 1, arg: 1 });
+        });
+    }
+
+    #[test]
+    fn pointer_arguments_use_what_their_form_names() {
+        let source = "graph G {
+            const L: usize = 2;
+            params {
+                k: Kernel<(u32, DevicePtrMut<f32>)>,
+                a: Kernel<(u32, Out)>,
+                y: DeviceBuffer<f32>,
+                z: DeviceBuffer<f32>,
+                w: [DeviceBuffer<f32>; L],
+                n: u32,
+                i: usize,
+            }
+            s: kernel k<<<1, 1>>>(n, y.slice(..z.len()));
+            for l in 0..L { t[l]: kernel k<<<1, 1>>>(n, w[l]); }
+            u: kernel a<<<1, 1>>>(n, pick(y));
+            v: kernel a<<<1, 1>>>(n, w[i]);
+            x: kernel a<<<1, 1>>>(n + 1, z);
+        }";
+        with_model(source, |m| {
+            let names = |node: usize| -> Vec<String> {
+                m.memory_uses(&m.nodes[node])
+                    .iter()
+                    .map(|u| m.buffer_name(u.buffer))
+                    .collect()
+            };
+            // `z` only sizes the range: the memory is `y`'s.
+            assert_eq!(names(0), ["y"]);
+            assert_eq!(
+                (names(1), names(2)),
+                (vec!["w[0]".to_owned()], vec!["w[1]".to_owned()])
+            );
+            // Out of the forms, for a parameter behind an alias: no memory, asserted a value.
+            assert!(names(3).is_empty() && names(4).is_empty());
+            assert_eq!(names(5), ["z"]);
+            let analysis = m.hazards();
+            let values: Vec<(usize, usize)> =
+                analysis.values.iter().map(|v| (v.node, v.arg)).collect();
+            assert_eq!(values, [(3, 1), (4, 1)]);
+            let slices: Vec<(usize, usize)> =
+                analysis.slices.iter().map(|s| (s.node, s.param)).collect();
+            assert_eq!(slices, [(0, 2)]);
         });
     }
 

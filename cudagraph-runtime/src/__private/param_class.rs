@@ -135,6 +135,38 @@ impl<T: ?Sized> SameProbe<T, T> {
     pub const SAME: bool = true;
 }
 
+/// Asks whether `T` is a buffer whose own `slice` gives part of its memory: `OWN_SLICE`, for
+/// a [`DeviceBuffer`] or [`HostBuffer`] and a shared reference to one. The race rule judges a
+/// kernel argument `y.slice(range)` as param `y`; the call is the buffer's inherent method
+/// (which method resolution picks before any trait's) only when `y`'s type is one of these, and
+/// a type written `DeviceBuffer<T>` may be an import of another. (Not `&mut`, nor `&&`: through
+/// those, a trait's `slice` would come first.)
+#[derive(Debug)]
+pub struct SliceProbe<T: ?Sized>(PhantomData<T>);
+
+/// The answer of [`SliceProbe`] for any other type.
+pub trait SliceFallback {
+    /// Not a buffer with its own `slice`.
+    const OWN_SLICE: bool = false;
+}
+
+impl<T: ?Sized> SliceFallback for SliceProbe<T> {}
+
+macro_rules! own_slice {
+    ($($buffer:ident),*) => {$(
+        impl<T: 'static> SliceProbe<$buffer<T>> {
+            /// Its `slice` is its own.
+            pub const OWN_SLICE: bool = true;
+        }
+
+        impl<T: 'static> SliceProbe<&$buffer<T>> {
+            /// Its `slice` is the buffer's own.
+            pub const OWN_SLICE: bool = true;
+        }
+    )*};
+}
+own_slice!(DeviceBuffer, HostBuffer);
+
 /// Whether two params' memories (`None`: not memory) overlap.
 #[inline]
 pub fn overlap_bytes(a: Option<Bytes>, b: Option<Bytes>) -> bool {
@@ -615,6 +647,23 @@ mod tests {
         ];
         assert_eq!(VALUE, [true, false, false, false]);
         assert_eq!(<ParamProbe<NotMemory>>::bytes(&NotMemory), None);
+    }
+
+    #[test]
+    fn the_slice_probe_answers_for_buffers_and_their_shared_references_only() {
+        const OWN: [bool; 8] = [
+            <SliceProbe<Buffer>>::OWN_SLICE,
+            <SliceProbe<&'static HostBuffer<u8>>>::OWN_SLICE,
+            // A pointer has no `slice` of its own (`try_slice`): a trait's would be called.
+            <SliceProbe<DevicePtrMut<f32>>>::OWN_SLICE,
+            <SliceProbe<GraphAlloc<f32>>>::OWN_SLICE,
+            // Through these, method resolution finds a trait's `slice` first.
+            <SliceProbe<&'static mut Buffer>>::OWN_SLICE,
+            <SliceProbe<&'static &'static Buffer>>::OWN_SLICE,
+            <SliceProbe<NotMemory>>::OWN_SLICE,
+            <SliceProbe<[Buffer; 2]>>::OWN_SLICE,
+        ];
+        assert_eq!(OWN, [true, true, false, false, false, false, false, false]);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The race rule sees a node's memory through the params and allocations it names: a pointer
 //! argument reaching memory another way (here a `static`, through a function) would let two
-//! unordered nodes write it unchecked, so it must name a param.
+//! unordered nodes write it unchecked, so it must be a param (or allocation) by name, element or
+//! part (`hazards/pointer_arg_forms` has the other forms refused).
 use std::sync::OnceLock;
 
 use cudagraph_runtime::{cuda_graph, prelude::*};
