@@ -81,6 +81,8 @@ impl<'a> Graph<'a> {
         let deps = self.after_collectives(&[comm.inner.id], deps);
         let inner = comm.inner.clone();
         let call_name = what.1;
+        // No other thread issues work to the stream while it is captured.
+        let stream_use = comm.inner.stream_use();
         let captured = self.add_captured(&comm.inner.stream, &deps, operands, {
             let node = node.clone();
             move |_scope, views| {
@@ -92,7 +94,9 @@ impl<'a> Graph<'a> {
                 // by default). NCCL switches to relaxed mode itself around its allocations only.
                 relaxed(|| call(&comm, views)).map_err(nccl_err(call_name, node.clone()))
             }
-        })?;
+        });
+        drop(stream_use);
+        let captured = captured?;
         // The communicator outlives the launches that may use it (the graph's user objects are
         // released only after them), however soon the graph, its executables and every handle
         // are dropped.

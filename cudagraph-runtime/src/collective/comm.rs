@@ -83,9 +83,14 @@ pub(crate) struct CommInner {
     /// (fields drop in declaration order): the memory is freed once the communicator's abort
     /// has released the windows.
     windows: Mutex<Windows>,
-    /// The communicator's own stream (cudarc's `Comm` issues its calls there): captures of
-    /// collective nodes and the order check's exchange run on it.
+    /// The communicator's own stream (its NCCL calls are issued there): captures of collective
+    /// nodes and the order check's exchange run on it.
     pub(crate) stream: Arc<CudaStream>,
+    /// Held by whoever issues work to `stream` (a capture, the exchange, a new symmetric
+    /// buffer's zeroing): a capture records all work issued to its stream, from any thread, so
+    /// work of another thread issued during a capture would land in that graph (and the graph
+    /// would later touch memory that work freed).
+    stream_use: Mutex<()>,
     /// The latest launch using the communicator (see `launch`).
     pub(crate) last: Mutex<LastLaunch>,
 }
@@ -179,6 +184,7 @@ impl Communicator {
                 comm: Mutex::new(SendComm(comm)),
                 windows: Mutex::new(Windows::new(stream.context())),
                 stream,
+                stream_use: Mutex::new(()),
                 last: Mutex::new(LastLaunch::default()),
             }),
         }
@@ -213,6 +219,12 @@ impl CommInner {
     /// The raw communicator, for one call (or one group of calls) at a time.
     pub(crate) fn lock(&self) -> MutexGuard<'_, impl std::ops::Deref<Target = NcclComm>> {
         self.comm.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The right to issue work to the communicator's stream (see the field). Taken before the
+    /// windows and the communicator, after `last`.
+    pub(crate) fn stream_use(&self) -> MutexGuard<'_, ()> {
+        self.stream_use.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The symmetric windows (see `symmetric`).
@@ -294,6 +306,7 @@ impl Exchange for CommInner {
         // after them in stream order (see `wait_for_last`), and none starts until it is issued.
         let last = self.last();
         self.wait_for_last(&last)?;
+        let _stream = self.stream_use();
         let send = self
             .stream
             .clone_htod(mine)

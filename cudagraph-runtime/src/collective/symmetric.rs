@@ -147,14 +147,17 @@ impl Communicator {
             });
         }
         let inner = &self.inner;
-        let stream = &inner.stream;
-        stream
-            .context()
-            .bind_to_thread()
-            .map_err(|source| Error::Driver {
-                call: "cuCtxSetCurrent",
-                source,
-            })?;
+        let ctx = inner.stream.context();
+        ctx.bind_to_thread().map_err(|source| Error::Driver {
+            call: "cuCtxSetCurrent",
+            source,
+        })?;
+        // The buffer's own stream (its home, where its zeroing and release are ordered): not
+        // the communicator's, which captures of collective nodes record.
+        let home = ctx.new_stream().map_err(|source| Error::Driver {
+            call: "cuStreamCreate",
+            source,
+        })?;
         // Registering is an NCCL call on the communicator: after the launches using it are
         // over (see `wait_for_last`), with none starting until it is made.
         let last = inner.last();
@@ -191,24 +194,21 @@ impl Communicator {
             base: base as u64,
             bytes: bytes as u64,
         });
-        drop(windows);
-        drop(last);
+        drop((windows, last));
         // SAFETY: `bytes` bytes of this context's memory, zeroed in stream order before any use
         // (every later use is ordered after the work on the buffer's home stream, this one).
-        unsafe {
-            cudarc::driver::result::memset_d8_async(base as u64, 0, bytes, stream.cu_stream())
-        }
-        .map_err(|source| Error::Driver {
-            call: "cuMemsetD8Async",
-            source,
-        })?;
+        unsafe { cudarc::driver::result::memset_d8_async(base as u64, 0, bytes, home.cu_stream()) }
+            .map_err(|source| Error::Driver {
+                call: "cuMemsetD8Async",
+                source,
+            })?;
         // SAFETY: `len` `T`s of device memory of this context, live until the communicator
         // is dropped (`Windows`); zero bits are a valid `T` (an NCCL element type, a number).
         // The slice never frees it: the release takes it out (`Foreign::free_after`) first.
-        let slice: CudaSlice<T> = unsafe { stream.upgrade_device_ptr(base as u64, len) };
+        let slice: CudaSlice<T> = unsafe { home.upgrade_device_ptr(base as u64, len) };
         let held = inner.clone();
         // The buffer holds the communicator, whose windows hold the memory, until its last use.
-        let owner = Foreign::new(stream.context(), move |_| drop(held));
+        let owner = Foreign::new(ctx, move |_| drop(held));
         Ok(DeviceBuffer::from_foreign(slice, owner))
     }
 }
