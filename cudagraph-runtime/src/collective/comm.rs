@@ -62,8 +62,8 @@ pub fn nccl_present() -> bool {
 /// launch matched or beat it; large messages run at NCCL's own bandwidth either way. Put a
 /// step's collectives (and the work around them) in one graph rather than one graph per
 /// collective, and give tiny collectives a buffer in NCCL's symmetric memory
-/// ([`Communicator::alloc_symmetric`]): a graph's 4-byte all-reduce over one took 0.69-0.82x the
-/// time of the eager call there.
+/// ([`Communicator::alloc_symmetric`]): a graph's 4-byte all-reduce over one took about 2 µs
+/// less than over a plain buffer there.
 #[derive(Clone, Debug)]
 pub struct Communicator {
     pub(crate) inner: Arc<CommInner>,
