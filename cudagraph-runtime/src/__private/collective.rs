@@ -1,6 +1,7 @@
 //! Collective nodes (feature `nccl`): the communicator param, the buffers, and the call a
 //! collective node's eval function returns.
 
+use super::param_class::MemoryLike;
 use crate::collective::{Collective, Op};
 use crate::{ChildGraphNode, Communicator, DeviceBuffer, Graph, GraphExec, NcclElem, NodeId};
 use crate::{Error, ReduceOp, Result};
@@ -32,20 +33,27 @@ pub fn communicator<C: CommunicatorParam>(comm: &C) -> &Communicator {
 }
 
 /// A buffer a collective node reads or writes: a [`DeviceBuffer`] param.
+///
+/// # Safety
+/// `buffer` is the param's memory exactly, as [`MemoryLike::bytes`] reports it: a declaration's
+/// check that no two params share memory where a node writes reads the one, the collective node
+/// uses the other, so a type that gave another buffer (or memory the check does not see) would
+/// hide a race between the collective and another node. Implemented by the runtime only.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a buffer a collective node can use",
     label = "a collective node's buffers are `DeviceBuffer<T>` params",
     note = "NCCL reads and writes device memory: declare the param as `DeviceBuffer<T>`, with `T` \
             one of f32, f64, i8, u8, i32, u32, i64, u64"
 )]
-pub trait CollectiveBuffer {
+pub unsafe trait CollectiveBuffer: MemoryLike {
     /// The element type.
     type Elem: NcclElem;
     /// The buffer.
     fn buffer(&self) -> &DeviceBuffer<Self::Elem>;
 }
 
-impl<T: NcclElem> CollectiveBuffer for DeviceBuffer<T> {
+// SAFETY: the buffer itself, whose memory `MemoryLike` reports.
+unsafe impl<T: NcclElem + Send + Sync> CollectiveBuffer for DeviceBuffer<T> {
     type Elem = T;
     #[inline(always)]
     fn buffer(&self) -> &DeviceBuffer<T> {
