@@ -404,7 +404,14 @@ impl<T: 'static> Drop for DeviceAlloc<T> {
             match is_capturing(&home) {
                 Ok(false) => {}
                 Ok(true) => return false,
-                Err(_) => return true, // the stream (and its context) are unusable: nothing to order
+                // The stream (and its context) are unusable: nothing to order. Another owner's
+                // memory is not cudarc's to free: it leaks with that owner's release.
+                Err(_) => {
+                    if external.is_some() {
+                        std::mem::forget(parts.take());
+                    }
+                    return true;
+                }
             }
             let Some((slice, released)) = parts.take() else {
                 return true;

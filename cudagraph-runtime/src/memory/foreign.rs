@@ -17,9 +17,21 @@ use crate::reaper;
 type Release = Box<dyn FnOnce(sys::CUdeviceptr) + Send + Sync>;
 
 /// The owner's release of a buffer's foreign memory.
+///
+/// Dropped without being run (a release that gave up: the memory's last users could not be
+/// waited for), it leaks what the release holds rather than drop it: that may free the memory
+/// too (an import's `cuDestroyExternalMemory`, the last handle of a communicator whose windows
+/// hold NCCL's memory), and a launch may still use it.
 pub(crate) struct Foreign {
     ctx: Arc<CudaContext>,
-    release: Release,
+    /// `None` once run.
+    release: Option<Release>,
+}
+
+impl Drop for Foreign {
+    fn drop(&mut self) {
+        std::mem::forget(self.release.take());
+    }
 }
 
 impl Foreign {
@@ -30,7 +42,7 @@ impl Foreign {
     ) -> Self {
         Self {
             ctx: ctx.clone(),
-            release: Box::new(release),
+            release: Some(Box::new(release)),
         }
     }
 
@@ -41,22 +53,24 @@ impl Foreign {
         // Queues cudarc's own waits for the slice's uses on home, and forgets the slice.
         let base = slice.leak();
         let Ok(done) = home.record_event(None) else {
-            // Nothing tells when the memory is unused: leaking it is the safe choice.
-            std::mem::forget(self);
+            // Nothing tells when the memory is unused: leaking it (dropping `self` unrun) is the
+            // safe choice.
             return;
         };
-        let mut owner = Some(self);
+        let mut owner = self;
         reaper::run_later(Box::new(move || {
             match done.try_is_complete() {
                 Ok(false) => return false,
                 Ok(true) => {
-                    if let Some(Foreign { ctx, release }) = owner.take() {
-                        record_err(&ctx, named("cuCtxSetCurrent", ctx.bind_to_thread()));
+                    if let Some(release) = owner.release.take() {
+                        let ctx = &owner.ctx;
+                        record_err(ctx, named("cuCtxSetCurrent", ctx.bind_to_thread()));
                         release(base);
                     }
                 }
-                // The context is unusable: leak rather than free memory that may be in use.
-                Err(_) => std::mem::forget(owner.take()),
+                // The context is unusable: leak rather than free memory that may be in use
+                // (`owner` is dropped unrun).
+                Err(_) => {}
             }
             true
         }));
