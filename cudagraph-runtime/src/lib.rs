@@ -465,7 +465,8 @@
 //!   every rank issues the same sequence (operation, element type, count, root; a send meeting
 //!   a receive of its size), refusing with `Error::CollectiveMismatch` naming this rank's node
 //!   where they first differ (`Graph::check_collective_order`). Every rank must instantiate at
-//!   the same point, on its own thread or process.
+//!   the same point, on its own thread or process, and launch the executables using a
+//!   communicator in the same order, each as many times (not checked: see `Communicator`).
 //! - **One graph per communicator in flight.** A launch of an executable using a communicator
 //!   waits, on the device, for the previous launch using it (an event the next launch's stream
 //!   waits on, recorded only when that launch went to another stream).
@@ -473,8 +474,10 @@
 //!   could skip a collective its peers wait in: refused (at compile time in a declaration, with
 //!   an `Error` naming the node in the runtime).
 //! - **Fixed once built.** NCCL recorded its work for the communicator and buffers: a graph with
-//!   collectives is not updated as a whole (re-instantiate it), and `set_params` of a
-//!   declaration refuses a changed communicator, buffer, root or peer.
+//!   collectives is not updated as a whole (re-instantiate it), a child-graph node's update
+//!   (`GraphExec::set_child_graph`) cannot add, remove or change a collective, a graph with
+//!   collectives is not launched from the device, and `set_params` of a declaration refuses a
+//!   changed communicator, buffer, root or peer.
 //! - **Symmetric buffers.** `Communicator::alloc_symmetric` gives a `DeviceBuffer` in NCCL's
 //!   symmetric memory (a window every rank registers together), for NCCL's lowest-latency
 //!   kernels; NCCL requires every rank's buffer at the same offset of the same window, which the

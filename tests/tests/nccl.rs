@@ -5,7 +5,11 @@
 //! thread each (joining by unique id, every operation, all-reduces of every message size, sends
 //! and receives as separate nodes, the cross-rank order check refusing mismatched graphs,
 //! data-parallel training checked against the CPU), and copies between the two devices as
-//! memcpy nodes. None sets `NCCL_RUNTIME_CONNECT`: a communicator connects its ranks itself.
+//! memcpy nodes. With one rank, also what keeps an executable's collectives as they were checked
+//! (a child-graph node's update refused, no launch from the device), `set_params` keeping
+//! symmetric buffers, a communicator's last handle dropped in a host node or a capture closure,
+//! and the calls that wait for the ranks refused there. None sets `NCCL_RUNTIME_CONNECT`: a
+//! communicator connects its ranks itself.
 //! A two-GPU test still running after `TWO_GPU_LIMIT` ends the process with a `TIMEOUT` line
 //! (a hang in NCCL would otherwise say nothing).
 //!
@@ -14,6 +18,7 @@
 //! second GPU).
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use cudagraph_examples::data_parallel::{train_on_cpu, train_rank, Problem};
 use cudagraph_runtime::cudarc::driver::{CudaContext, CudaStream};
@@ -794,4 +799,294 @@ fn two_gpus_all_reduce_symmetric_buffers_and_refuse_them_at_other_offsets() {
             r.join().unwrap();
         }
     });
+}
+
+#[test]
+fn an_executable_keeps_the_collectives_it_was_checked_and_ordered_for() {
+    let test = "an_executable_keeps_the_collectives_it_was_checked_and_ordered_for";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    let comm = one_rank(&gpu);
+    let s = &gpu.stream;
+    let mut a = buffer(s, &[1.0; 16]);
+    let mut b = buffer(s, &[2.0; 16]);
+    let with_collective = |buf: &mut DeviceBuffer<f32>| {
+        let mut g = Graph::new(&gpu.ctx).unwrap();
+        g.add_all_reduce_in_place(&comm, buf, ReduceOp::Sum, &[])
+            .unwrap();
+        g
+    };
+    let plain = || {
+        let mut g = Graph::new(&gpu.ctx).unwrap();
+        g.add_empty(&[]).unwrap();
+        g
+    };
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    graph.name_next("reduce");
+    let reduce = graph
+        .add_all_reduce_in_place(&comm, &mut a, ReduceOp::Sum, &[])
+        .unwrap();
+    graph.name_next("wrapped");
+    let wrapped = graph
+        .add_child_graph(&with_collective(&mut a), &[])
+        .unwrap();
+    graph.name_next("other");
+    let other = graph.add_child_graph(&plain(), &[]).unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    let refused = |r: Result<(), Error>, name: &str| match r {
+        Err(Error::Invalid { node, reason }) => {
+            assert_eq!(node, name);
+            assert!(reason.contains("other NCCL collectives"), "{reason}");
+        }
+        other => panic!("expected {name}'s new graph to be refused, got {other:?}"),
+    };
+    // A collective node given other work: this rank would skip (or change) a collective its
+    // peers were checked to run with it.
+    refused(exec.set_child_graph(reduce, &plain()), "reduce");
+    // A child-graph node given collectives: unchecked across the ranks, and unordered.
+    refused(
+        exec.set_child_graph(other, &with_collective(&mut b)),
+        "other",
+    );
+    // The same collective over another buffer.
+    refused(
+        exec.set_child_graph(wrapped, &with_collective(&mut b)),
+        "wrapped",
+    );
+    // What the check lets through: no collectives on either side, or the same ones (the driver
+    // may still refuse a topology it cannot update, which is not this check).
+    exec.set_child_graph(other, &plain()).unwrap();
+    match exec.set_child_graph(wrapped, &with_collective(&mut a)) {
+        Ok(()) => {}
+        Err(e @ Error::UpdateRejected { .. }) => eprintln!("{test}: the driver refused: {e}"),
+        Err(e) => panic!("the same collective was refused: {e}"),
+    }
+    exec.launch(s).unwrap();
+    assert_eq!(a.to_vec().unwrap(), vec![1.0; 16], "one rank's sum");
+    assert_eq!(b.to_vec().unwrap(), vec![2.0; 16], "no node uses b");
+}
+
+#[test]
+fn a_graph_with_collectives_is_not_launched_from_the_device() {
+    let test = "a_graph_with_collectives_is_not_launched_from_the_device";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    let comm = one_rank(&gpu);
+    let s = &gpu.stream;
+    let src = buffer(s, &[1.0; 16]);
+    let mut dst = buffer(s, &[0.0; 16]);
+    let mut child = Graph::new(&gpu.ctx).unwrap();
+    child
+        .add_all_reduce(&comm, &src, &mut dst, ReduceOp::Sum, &[])
+        .unwrap();
+    // The collective node itself, and a child-graph node holding one: a kernel's launch of the
+    // graph would run its collective outside the order of the communicator's launches.
+    let mut direct = Graph::new(&gpu.ctx).unwrap();
+    direct.name_next("sum");
+    direct
+        .add_all_reduce(&comm, &src, &mut dst, ReduceOp::Sum, &[])
+        .unwrap();
+    let mut wrapping = Graph::new(&gpu.ctx).unwrap();
+    wrapping.add_empty(&[]).unwrap();
+    wrapping.name_next("step");
+    wrapping.add_child_graph(&child, &[]).unwrap();
+    for (graph, name) in [(direct, "sum"), (wrapping, "step")] {
+        match graph.instantiate_for_device_launch(s) {
+            Err(Error::Invalid { node, reason }) => {
+                assert_eq!(node, name);
+                assert!(reason.contains("launched from the device"), "{reason}");
+            }
+            other => panic!("expected {name} to be refused, got {:?}", other.map(drop)),
+        }
+    }
+}
+
+#[test]
+fn set_params_keeps_a_declarations_symmetric_buffers() {
+    let test = "set_params_keeps_a_declarations_symmetric_buffers";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    let comm = one_rank(&gpu);
+    let k = Kernels::load(&gpu.ctx);
+    let n = 256;
+    let s = &gpu.stream;
+    let p = BumpAndReduceParams {
+        comm: comm.clone(),
+        offset: k.offset.clone(),
+        x: comm.alloc_symmetric::<f32>(n).unwrap(),
+        y: comm.alloc_symmetric::<f32>(n).unwrap(),
+        n: n as u32,
+        a: 1.0,
+    };
+    let mut exec = BumpAndReduce::build(&gpu.ctx, &p)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    exec.launch(s).unwrap();
+    assert_eq!(p.y.to_vec().unwrap(), vec![1.0; n]);
+    // The same buffers set again (their nodes are updated, the collective only checked): the
+    // collective still issues what it was built with.
+    exec.set_x(p.x.clone()).unwrap();
+    exec.set_y(p.y.clone()).unwrap();
+    exec.set_comm(comm.clone()).unwrap();
+    exec.launch(s).unwrap();
+    assert_eq!(p.y.to_vec().unwrap(), vec![2.0; n]);
+    // Another symmetric buffer: refused, as any other buffer.
+    match exec.set_y(comm.alloc_symmetric::<f32>(n).unwrap()) {
+        Err(Error::Invalid { node, reason }) => {
+            assert_eq!(node, "reduce");
+            assert!(reason.contains("build the graph again"), "{reason}");
+        }
+        other => panic!(
+            "expected the new buffer to be refused, got {:?}",
+            other.map(drop)
+        ),
+    }
+}
+
+/// Free device memory, once the work queued so far is done.
+fn free_memory(ctx: &Arc<CudaContext>) -> usize {
+    ctx.synchronize().unwrap();
+    ctx.mem_get_info().unwrap().0
+}
+
+/// How much device memory came back since `held` was measured, once at least `bytes` did or
+/// `wait` passed (the release thread frees it in its own time).
+fn memory_back(ctx: &Arc<CudaContext>, held: usize, bytes: usize, wait: Duration) -> usize {
+    let deadline = Instant::now() + wait;
+    loop {
+        // Other tests of this program may hold values the release thread waits for: its answer
+        // is not asked for, only the memory.
+        cudagraph_runtime::wait_for_releases(Duration::from_millis(200));
+        let back = free_memory(ctx).saturating_sub(held);
+        if back >= bytes || Instant::now() >= deadline {
+            return back;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The communicator's last handle dropped in a host node and in a capture closure, where NCCL's
+/// abort and `ncclMemFree` may not run (a driver call in a host node fails with
+/// `CUDA_ERROR_NOT_PERMITTED`, see `soundness_8_driver_calls_in_host_nodes`): the release thread
+/// must make them, and the symmetric memory come back. Memory other tests allocate meanwhile
+/// blurs the measure: run alone (`cargo test --test gpu nccl::`) for a sharp one.
+#[test]
+fn a_communicator_dropped_last_in_a_host_node_or_a_capture_is_released_afterwards() {
+    let test = "a_communicator_dropped_last_in_a_host_node_or_a_capture_is_released_afterwards";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    // NCCL's abort waiting inside a host node would hang: a TIMEOUT line instead.
+    let _watch = watch(test);
+    let s = &gpu.stream;
+    let wait = Duration::from_secs(20);
+    // 2 GiB of symmetric memory, released with its communicator (`ncclMemFree` after
+    // `ncclCommAbort`).
+    let bytes = 2usize << 30;
+    for way in ["host node", "capture closure"] {
+        let comm = one_rank(&gpu);
+        drop(comm.alloc_symmetric::<u8>(bytes).unwrap());
+        // The buffer's hold on the communicator goes once its release has run (on the release
+        // thread, after its zeroing): then `comm` is the last handle.
+        cudagraph_runtime::wait_for_releases(Duration::from_secs(2));
+        let held = free_memory(&gpu.ctx);
+        let mut slot = Some(comm);
+        let mut graph = Graph::new(&gpu.ctx).unwrap();
+        if way == "host node" {
+            graph.add_host(move || drop(slot.take()), &[]).unwrap();
+            let mut exec = graph.instantiate().unwrap();
+            exec.launch(s).unwrap();
+            s.synchronize().unwrap();
+        } else {
+            let other = stream(&gpu.ctx);
+            graph
+                .capture_into(&other, &[], (), move |_, ()| {
+                    drop(slot.take());
+                    Ok::<(), Error>(())
+                })
+                .expect("the capture is not broken by the drop");
+            drop(graph);
+        }
+        let back = memory_back(&gpu.ctx, held, bytes * 3 / 4, wait);
+        eprintln!("{test}: {way}: {} MiB back", back >> 20);
+        assert!(
+            back >= bytes * 3 / 4,
+            "{way}: the symmetric memory did not come back ({} MiB of {} MiB): NCCL's abort or \
+             ncclMemFree ran where it may not",
+            back >> 20,
+            bytes >> 20
+        );
+        assert!(gpu.ctx.check_err().is_ok(), "{:?}", gpu.ctx.check_err());
+    }
+}
+
+#[test]
+fn calls_that_wait_for_the_ranks_refuse_host_nodes_and_capture_closures() {
+    let test = "calls_that_wait_for_the_ranks_refuse_host_nodes_and_capture_closures";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    let comm = one_rank(&gpu);
+    let s = &gpu.stream;
+    let with_collective = || {
+        let mut buf = buffer(s, &[1.0; 4]);
+        let mut g = Graph::new(&gpu.ctx).unwrap();
+        g.add_all_reduce_in_place(&comm, &mut buf, ReduceOp::Sum, &[])
+            .unwrap();
+        g
+    };
+    type Seen = Arc<std::sync::Mutex<Vec<(&'static str, Result<(), Error>)>>>;
+    let seen: Seen = Default::default();
+    // In a host node.
+    {
+        let (seen, comm, mut checked) = (seen.clone(), comm.clone(), with_collective());
+        let ctx = gpu.ctx.clone();
+        let mut graph = Graph::new(&gpu.ctx).unwrap();
+        graph
+            .add_host(
+                move || {
+                    let mut seen = seen.lock().unwrap();
+                    seen.push(("host: check", checked.check_collective_order()));
+                    let sym = comm.alloc_symmetric::<f32>(4).map(drop);
+                    seen.push(("host: alloc_symmetric", sym));
+                    let all = Communicator::init_all(std::slice::from_ref(&ctx)).map(drop);
+                    seen.push(("host: init_all", all));
+                },
+                &[],
+            )
+            .unwrap();
+        let mut exec = graph.instantiate().unwrap();
+        exec.launch(s).unwrap();
+        s.synchronize().unwrap();
+    }
+    // In a capture closure.
+    {
+        let (seen2, comm, mut checked) = (seen.clone(), comm.clone(), with_collective());
+        let mut graph = Graph::new(&gpu.ctx).unwrap();
+        graph
+            .capture_into(&stream(&gpu.ctx), &[], (), move |_, ()| {
+                let mut seen = seen2.lock().unwrap();
+                seen.push(("capture: check", checked.check_collective_order()));
+                let sym = comm.alloc_symmetric::<f32>(4).map(drop);
+                seen.push(("capture: alloc_symmetric", sym));
+                Ok::<(), Error>(())
+            })
+            .unwrap();
+    }
+    let seen = std::mem::take(&mut *seen.lock().unwrap());
+    assert_eq!(seen.len(), 5, "{seen:?}");
+    for (what, outcome) in seen {
+        match (what.starts_with("host"), outcome) {
+            (true, Err(Error::InHostNode { .. })) | (false, Err(Error::Capturing { .. })) => {}
+            (_, other) => panic!("{what}: expected a refusal, got {other:?}"),
+        }
+    }
+    // Outside, the same calls are made.
+    let mut checked = with_collective();
+    checked.check_collective_order().unwrap();
+    comm.alloc_symmetric::<f32>(4).unwrap();
 }

@@ -22,6 +22,13 @@ pub(crate) const NOT_IN_BODY: &str = "an NCCL collective cannot be in a conditio
      peers wait in, and hang them all (and NCCL's captured work may hold nodes a body cannot); \
      put the collective before or after the conditional node, on every rank";
 
+/// Why a graph launched from the device refuses collective nodes.
+pub(crate) const NOT_DEVICE_LAUNCHED: &str = "an NCCL collective cannot be in a graph launched \
+     from the device: the launches using a communicator must run one after the other (NCCL \
+     runs a communicator's collectives one at a time, in the same order on every rank), which \
+     only a launch from the host orders (a kernel's launch of the graph is not ordered); put \
+     the collectives in a graph launched from the host";
+
 impl<'a> Graph<'a> {
     /// Adds a collective node issuing `call` (one NCCL call on `comm`'s stream, recorded by
     /// capture), with the buffers `operands` (read and written as they say), after `deps`.
@@ -41,14 +48,21 @@ impl<'a> Graph<'a> {
             + 'static,
     {
         let what = match step.op {
-            Op::AllReduce(_) => ("all_reduce", "ncclAllReduce"),
-            Op::AllGather => ("all_gather", "ncclAllGather"),
-            Op::ReduceScatter(_) => ("reduce_scatter", "ncclReduceScatter"),
-            Op::Broadcast { .. } => ("broadcast", "ncclBroadcast"),
-            Op::Send { .. } => ("send", "ncclSend"),
-            Op::Recv { .. } => ("recv", "ncclRecv"),
-            Op::SendRecv { .. } => ("send_recv", "ncclSend/ncclRecv"),
+            Op::AllReduce(_) => ("all_reduce", "ncclAllReduce", "Graph::add_all_reduce"),
+            Op::AllGather => ("all_gather", "ncclAllGather", "Graph::add_all_gather"),
+            Op::ReduceScatter(_) => (
+                "reduce_scatter",
+                "ncclReduceScatter",
+                "Graph::add_reduce_scatter",
+            ),
+            Op::Broadcast { .. } => ("broadcast", "ncclBroadcast", "Graph::add_broadcast"),
+            Op::Send { .. } => ("send", "ncclSend", "Graph::add_send"),
+            Op::Recv { .. } => ("recv", "ncclRecv", "Graph::add_recv"),
+            Op::SendRecv { .. } => ("send_recv", "ncclSend/ncclRecv", "Graph::add_send_recv"),
         };
+        // Before anything is made (the user object below is a driver call).
+        let here = crate::ambient::refuse_in_host_node(what.2);
+        self.or_forget_name(here)?;
         self.name_next_unless_named(what.0);
         let node = self.pending_name(NodeKind::ChildGraph);
         if self.is_body() {
@@ -79,11 +93,17 @@ impl<'a> Graph<'a> {
             step.placed(addrs.map(|a| if a == 0 { 0 } else { windows.placement(a) }))
         };
         let deps = self.after_collectives(&[comm.inner.id], deps);
+        // The communicator outlives the launches that may use it (the graph's user objects are
+        // released only after them), however soon the graph, its executables and every handle
+        // are dropped. Retained before the node exists: a node whose retention failed would run
+        // NCCL's work on a communicator nothing keeps alive, and outside the table below.
+        let retained = self.retain(comm.inner.clone());
+        self.or_forget_name(retained)?;
         let inner = comm.inner.clone();
         let call_name = what.1;
         // No other thread issues work to the stream while it is captured.
         let stream_use = comm.inner.stream_use();
-        let captured = self.add_captured(&comm.inner.stream, &deps, operands, {
+        let captured = self.add_captured(comm.inner.stream(), &deps, operands, {
             let node = node.clone();
             move |_scope, views| {
                 let comm = inner.lock();
@@ -97,10 +117,6 @@ impl<'a> Graph<'a> {
         });
         drop(stream_use);
         let captured = captured?;
-        // The communicator outlives the launches that may use it (the graph's user objects are
-        // released only after them), however soon the graph, its executables and every handle
-        // are dropped.
-        self.retain(comm.inner.clone())?;
         let index = captured.id().index();
         self.collectives_mut().push(&comm.inner, index, step, addrs);
         Ok(captured)
@@ -366,17 +382,19 @@ impl<'a> Graph<'a> {
     }
 
     /// Checks that every rank of each communicator this graph's collective nodes use adds the
-    /// same collectives in the same order (operation, element type, count, root; a send meeting
-    /// a receive of the same size on its peer), with one exchange over the communicator
-    /// (an all-gather of the length and a hash of the sequence, and of the whole sequence only
-    /// when they differ or there are sends and receives). Refused with
-    /// [`Error::CollectiveMismatch`] naming this rank's node at the first place where the
-    /// ranks disagree.
+    /// same collectives in the same order (operation, element type, count, root, where the
+    /// buffers lie in symmetric windows; a send meeting a receive of the same size on its
+    /// peer), with one exchange over the communicator (an all-gather of the length and a hash of
+    /// the sequence, and of the whole sequence only when they differ or there are sends and
+    /// receives or symmetric buffers). Refused with [`Error::CollectiveMismatch`] naming this
+    /// rank's node at the first place where the ranks disagree.
     ///
     /// [`Graph::instantiate`] checks it first (once: a graph already checked is not checked
     /// again, until a collective is added). Every rank must call it (or instantiate) at the
     /// same point, on its own thread or process: the exchange waits for all of them. A graph
-    /// using several communicators checks them in the order of their first use.
+    /// using several communicators checks them in the order of their first use. Refused where
+    /// the exchange cannot wait: inside a host node ([`Error::InHostNode`]) or a capture closure
+    /// ([`Error::Capturing`]).
     pub fn check_collective_order(&mut self) -> Result<()> {
         if self.collectives().is_none() {
             return Ok(());

@@ -1,6 +1,7 @@
 //! [`Communicator`]: an NCCL communicator of one rank on one device, shared by the graphs whose
 //! collective nodes use it, and the record of its latest launch that orders the next one.
 
+use std::mem::ManuallyDrop;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use cudarc::driver::{CudaContext, CudaStream};
@@ -33,6 +34,13 @@ pub fn nccl_present() -> bool {
 /// the device, through an event) for the previous launch using the communicator, whatever the
 /// executable and stream, because two graphs issuing collectives on one communicator at once
 /// interleave them differently on different ranks and hang.
+///
+/// Every rank must launch the executables using a communicator in the same order, each as many
+/// times: NCCL pairs the ranks' collectives by their order, and the order check compares one
+/// graph's collectives, not the sequence of launches, which is not checked. A rank whose launch
+/// meets another executable's launch on a peer hangs or, where the buffers are symmetric
+/// ([`Communicator::alloc_symmetric`]), runs NCCL kernels that read and write the peer's
+/// symmetric buffers at the places its own graph names, while the peer may use them otherwise.
 ///
 /// NCCL's support for mixing graphs with eager calls may be off (`NCCL_GRAPH_MIXING_SUPPORT=0`,
 /// which removes an event wait and an event record from every captured collective): launches on
@@ -76,6 +84,15 @@ pub(crate) struct CommInner {
     pub(crate) id: u64,
     pub(crate) rank: usize,
     pub(crate) size: usize,
+    /// What calls NCCL or the driver when released; taken out by `Drop`, which hands it to the
+    /// release thread where this thread may not call them.
+    held: ManuallyDrop<Held>,
+}
+
+/// The parts of a communicator whose release calls NCCL or the driver (the abort, the windows'
+/// `ncclMemFree`, a stream's or an event's destruction), released in declaration order.
+#[derive(Debug)]
+struct Held {
     /// The raw communicator. NCCL calls on one communicator must not overlap (NCCL is not
     /// thread-safe per communicator), hence the lock.
     comm: Mutex<SendComm>,
@@ -85,14 +102,25 @@ pub(crate) struct CommInner {
     windows: Mutex<Windows>,
     /// The communicator's own stream (its NCCL calls are issued there): captures of collective
     /// nodes and the order check's exchange run on it.
-    pub(crate) stream: Arc<CudaStream>,
+    stream: Arc<CudaStream>,
     /// Held by whoever issues work to `stream` (a capture, the exchange, a new symmetric
     /// buffer's zeroing): a capture records all work issued to its stream, from any thread, so
     /// work of another thread issued during a capture would land in that graph (and the graph
     /// would later touch memory that work freed).
     stream_use: Mutex<()>,
     /// The latest launch using the communicator (see `launch`).
-    pub(crate) last: Mutex<LastLaunch>,
+    last: Mutex<LastLaunch>,
+}
+
+impl Drop for CommInner {
+    /// The last handle may go inside a host node or a capture closure (a `Communicator` moved
+    /// into one and dropped there), where NCCL's abort and the driver calls of the other
+    /// releases are not allowed: the release thread makes them then.
+    fn drop(&mut self) {
+        // SAFETY: taken once, here, as `self` is dropped: nothing reads `held` after.
+        let held = unsafe { ManuallyDrop::take(&mut self.held) };
+        crate::reaper::release(held);
+    }
 }
 
 /// The raw communicator (`ncclComm_t`).
@@ -132,9 +160,10 @@ fn new_stream(ctx: &Arc<CudaContext>) -> Result<Arc<CudaStream>> {
 impl Communicator {
     /// One communicator for each context in `ctxs` (one device each, no device twice), ranks
     /// `0..ctxs.len()` in that order (`ncclCommInitAll`). Move each to the thread that drives
-    /// its device.
+    /// its device. Refused inside a host node or a capture closure (it waits for the ranks'
+    /// warm-up).
     pub fn init_all(ctxs: &[Arc<CudaContext>]) -> Result<Vec<Communicator>> {
-        crate::ambient::refuse_in_host_node("Communicator::init_all")?;
+        crate::ambient::refuse_waiting("Communicator::init_all")?;
         let streams = ctxs.iter().map(new_stream).collect::<Result<Vec<_>>>()?;
         let comms = NcclComm::init_all(&streams)
             .map_err(nccl_err("ncclCommInitAll", "Communicator::init_all"))?;
@@ -154,9 +183,9 @@ impl Communicator {
 
     /// Rank `rank` of `size` ranks on `ctx`'s device, in the group `id` names
     /// (`ncclCommInitRank`). Blocks until every rank has joined: call it for each rank on its
-    /// own thread (or process).
+    /// own thread (or process). Refused inside a host node or a capture closure.
     pub fn from_rank(ctx: &Arc<CudaContext>, rank: usize, size: usize, id: Id) -> Result<Self> {
-        crate::ambient::refuse_in_host_node("Communicator::from_rank")?;
+        crate::ambient::refuse_waiting("Communicator::from_rank")?;
         if rank >= size {
             return Err(Error::Invalid {
                 node: "Communicator::from_rank".into(),
@@ -176,16 +205,20 @@ impl Communicator {
     }
 
     fn wrap(comm: NcclComm, stream: Arc<CudaStream>) -> Self {
+        // The release thread, up now rather than first asked for inside a host node.
+        crate::reaper::start();
         Self {
             inner: Arc::new(CommInner {
                 id: fresh_id(),
                 rank: comm.rank(),
                 size: comm.size(),
-                comm: Mutex::new(SendComm(comm)),
-                windows: Mutex::new(Windows::new(stream.context())),
-                stream,
-                stream_use: Mutex::new(()),
-                last: Mutex::new(LastLaunch::default()),
+                held: ManuallyDrop::new(Held {
+                    comm: Mutex::new(SendComm(comm)),
+                    windows: Mutex::new(Windows::new(stream.context())),
+                    stream,
+                    stream_use: Mutex::new(()),
+                    last: Mutex::new(LastLaunch::default()),
+                }),
             }),
         }
     }
@@ -202,7 +235,7 @@ impl Communicator {
 
     /// The context of the device this rank runs on.
     pub fn context(&self) -> &Arc<CudaContext> {
-        self.inner.stream.context()
+        self.inner.stream().context()
     }
 }
 
@@ -218,22 +251,30 @@ impl Eq for Communicator {}
 impl CommInner {
     /// The raw communicator, for one call (or one group of calls) at a time.
     pub(crate) fn lock(&self) -> MutexGuard<'_, impl std::ops::Deref<Target = NcclComm>> {
-        self.comm.lock().unwrap_or_else(|e| e.into_inner())
+        self.held.comm.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The right to issue work to the communicator's stream (see the field). Taken before the
     /// windows and the communicator, after `last`.
     pub(crate) fn stream_use(&self) -> MutexGuard<'_, ()> {
-        self.stream_use.lock().unwrap_or_else(|e| e.into_inner())
+        self.held
+            .stream_use
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// The symmetric windows (see `symmetric`).
     pub(crate) fn windows(&self) -> MutexGuard<'_, Windows> {
-        self.windows.lock().unwrap_or_else(|e| e.into_inner())
+        self.held.windows.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     pub(crate) fn last(&self) -> MutexGuard<'_, LastLaunch> {
-        self.last.lock().unwrap_or_else(|e| e.into_inner())
+        self.held.last.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The communicator's own stream (see `Held::stream`).
+    pub(crate) fn stream(&self) -> &Arc<CudaStream> {
+        &self.held.stream
     }
 
     /// Makes `stream` wait for the latest launch using the communicator, when that launch went
@@ -307,22 +348,20 @@ impl Exchange for CommInner {
         let last = self.last();
         self.wait_for_last(&last)?;
         let _stream = self.stream_use();
-        let send = self
-            .stream
+        let stream = self.stream();
+        let send = stream
             .clone_htod(mine)
             .map_err(driver("cuMemcpyHtoDAsync"))?;
-        let mut recv = self
-            .stream
+        let mut recv = stream
             .alloc_zeros::<u64>(mine.len() * self.size)
             .map_err(driver("cuMemAllocAsync"))?;
         self.lock()
             .all_gather(&send, &mut recv)
             .map_err(nccl_err("ncclAllGather", "the collective order check"))?;
-        let all = self
-            .stream
+        let all = stream
             .clone_dtoh(&recv)
             .map_err(driver("cuMemcpyDtoHAsync"))?;
-        self.stream
+        stream
             .synchronize()
             .map_err(driver("cuStreamSynchronize"))?;
         Ok(all)

@@ -24,9 +24,9 @@ mod order;
 mod symmetric;
 mod table;
 
-pub(crate) use add::NOT_IN_BODY;
+pub(crate) use add::{NOT_DEVICE_LAUNCHED, NOT_IN_BODY};
 pub use comm::{nccl_present, Communicator};
 pub use cudarc::nccl::Id as NcclId;
 pub(crate) use op::{Collective, Op};
 pub use op::{NcclElem, ReduceOp};
-pub(crate) use table::{launch_ordered, CollectiveTable};
+pub(crate) use table::{launch_ordered, refuse_other_collectives, CollectiveTable};

@@ -6,11 +6,15 @@
 //! built on every rank issues the same sequence by construction; this check verifies it across
 //! ranks once, when a graph is instantiated, with an exchange over the communicator itself:
 //!
-//! 1. every rank all-gathers `[length, hash, p2p]`: the length of its sequence, a hash of what
-//!    every rank issues alike (operation, reduction, element type, count, root), and whether it
-//!    has point-to-point steps, whose peers differ from rank to rank by design;
-//! 2. when the lengths or hashes differ, or some rank has point-to-point steps, every rank
-//!    all-gathers its whole sequence (five words a collective), and finds the first place where
+//! 1. every rank all-gathers `[length, hash, exact]`: the length of its sequence, a hash of what
+//!    every rank issues alike (operation, reduction, element type, count, root, placement), and
+//!    whether it must be compared word for word: it has point-to-point steps, whose peers differ
+//!    from rank to rank by design, or buffers in symmetric windows, where NCCL's kernels read
+//!    and write the peers' memory at the places each rank names (a disagreement there is no
+//!    hang but a write at the wrong place, which a 64-bit hash, not proof against a collision
+//!    made on purpose, is not enough to rule out);
+//! 2. when the lengths or hashes differ, or some rank asks for the exact comparison, every rank
+//!    all-gathers its whole sequence (seven words a collective), and finds the first place where
 //!    the ranks disagree: collectives must be equal, a send must meet a receive of the same size
 //!    on its peer at the same place, and the other way around.
 //!
@@ -42,8 +46,8 @@ pub(crate) fn check(
     if size == 1 {
         return Ok(());
     }
-    let p2p = sequence.iter().any(Collective::is_p2p);
-    let summary = [sequence.len() as u64, hash(sequence), p2p as u64];
+    let exact = sequence.iter().any(|c| c.is_p2p() || c.placement != [0; 2]);
+    let summary = [sequence.len() as u64, hash(sequence), exact as u64];
     let summaries = exchange.all_gather(&summary)?;
     let rows: Vec<&[u64]> = summaries.chunks(summary.len()).collect();
     let agree = rows
@@ -334,8 +338,10 @@ mod tests {
         // Window 1 at byte 0 on one rank, at byte 64 (or in no window) on the other: NCCL's
         // symmetric kernels would read and write the peer's memory at the wrong place.
         let at = |word| ar(16).placed([word, word]);
-        let (outcomes, _) = run(vec![vec![at(1 << 48)], vec![at(1 << 48)]]);
+        let (outcomes, rounds) = run(vec![vec![at(1 << 48)], vec![at(1 << 48)]]);
         assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+        // Compared word for word, not by hash alone: a disagreement there writes a peer's memory.
+        assert_eq!(rounds, 2);
         let (outcomes, _) = run(vec![vec![at(1 << 48)], vec![at((1 << 48) | 64)]]);
         let (node, why) = reason(&outcomes[0]);
         assert_eq!(node, "node0_of_rank0");

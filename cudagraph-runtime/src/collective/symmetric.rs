@@ -36,6 +36,10 @@ const FIRST_VERSION: i32 = 22700;
 /// The high bits of a placement word: its window's number, from 1.
 const WINDOW_SHIFT: u32 = 48;
 
+/// How many windows a communicator may have: their numbers, from 1, fit the high bits of a
+/// placement word (a larger one would wrap, and read as another window's or as none).
+const MAX_WINDOWS: usize = (1 << (64 - WINDOW_SHIFT)) - 1;
+
 /// A communicator's symmetric windows, in the order registered (which is the same on every rank:
 /// registering is a call every rank makes together), and their memory.
 #[derive(Debug)]
@@ -63,14 +67,18 @@ impl Windows {
     /// its byte offset there in the rest, or 0 when it is in no window. The same on every rank
     /// for the same buffer of the same declaration.
     pub(crate) fn placement(&self, addr: u64) -> u64 {
-        self.list
-            .iter()
-            .enumerate()
-            .find(|(_, w)| (w.base..w.base + w.bytes).contains(&addr))
-            .map_or(0, |(i, w)| {
-                ((i as u64 + 1) << WINDOW_SHIFT) | (addr - w.base)
-            })
+        placement(&self.list, addr)
     }
+}
+
+/// [`Windows::placement`] among the windows `list`, which holds at most [`MAX_WINDOWS`].
+fn placement(list: &[Window], addr: u64) -> u64 {
+    list.iter()
+        .enumerate()
+        .find(|(_, w)| (w.base..w.base + w.bytes).contains(&addr))
+        .map_or(0, |(i, w)| {
+            ((i as u64 + 1) << WINDOW_SHIFT) | (addr - w.base)
+        })
 }
 
 /// Writes where `placement`'s buffers lie, if either is in a symmetric window.
@@ -123,11 +131,11 @@ impl Communicator {
     /// the communicator is dropped (a window is released by every rank together, which one
     /// buffer's drop cannot do), so allocate symmetric buffers once and reuse them.
     ///
-    /// Refused inside a host node; [`Error::Nccl`] from an NCCL without windows (older than
-    /// 2.27) or when NCCL refuses.
+    /// Refused inside a host node and a capture closure (it waits for the other ranks);
+    /// [`Error::Nccl`] from an NCCL without windows (older than 2.27) or when NCCL refuses.
     pub fn alloc_symmetric<T: NcclElem>(&self, len: usize) -> Result<DeviceBuffer<T>> {
         const WHO: &str = "Communicator::alloc_symmetric";
-        crate::ambient::refuse_in_host_node(WHO)?;
+        crate::ambient::refuse_waiting(WHO)?;
         let bytes = len
             .checked_mul(std::mem::size_of::<T>())
             .filter(|&b| b > 0)
@@ -147,7 +155,7 @@ impl Communicator {
             });
         }
         let inner = &self.inner;
-        let ctx = inner.stream.context();
+        let ctx = inner.stream().context();
         ctx.bind_to_thread().map_err(|source| Error::Driver {
             call: "cuCtxSetCurrent",
             source,
@@ -161,6 +169,16 @@ impl Communicator {
         // Registering is an NCCL call on the communicator: after the launches using it are
         // over (see `wait_for_last`), with none starting until it is made.
         let last = inner.last();
+        if inner.windows().list.len() >= MAX_WINDOWS {
+            // Refused by every rank at the same call, before any NCCL call.
+            return Err(Error::Invalid {
+                node: WHO.into(),
+                reason: format!(
+                    "the communicator has {MAX_WINDOWS} symmetric buffers, the most it can tell \
+                     apart: allocate fewer, larger ones and use parts of them"
+                ),
+            });
+        }
         inner.wait_for_last(&last)?;
         let mut base = std::ptr::null_mut();
         // SAFETY: `base` receives an allocation of `bytes` bytes on the current device (this
@@ -210,5 +228,32 @@ impl Communicator {
         // The buffer holds the communicator, whose windows hold the memory, until its last use.
         let owner = Foreign::new(ctx, move |_| drop(held));
         Ok(DeviceBuffer::from_foreign(slice, owner))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_window_a_communicator_may_have_has_a_placement_of_its_own() {
+        let list: Vec<Window> = (0..MAX_WINDOWS as u64)
+            .map(|i| Window {
+                base: (i + 1) << 32,
+                bytes: 256,
+            })
+            .collect();
+        let first = placement(&list, 1 << 32);
+        let last = placement(&list, (MAX_WINDOWS as u64) << 32);
+        assert_eq!(first, 1 << WINDOW_SHIFT);
+        assert_eq!(last, (MAX_WINDOWS as u64) << WINDOW_SHIFT);
+        assert_eq!(
+            placement(&list, ((MAX_WINDOWS as u64) << 32) + 64),
+            last | 64
+        );
+        assert_eq!(placement(&list, 5), 0, "memory in no window");
+        // One window more would be number 2^16, which the high bits cannot hold (shifted into
+        // place, it wraps to 0: memory in no window).
+        assert_ne!((MAX_WINDOWS as u64 + 1) >> (64 - WINDOW_SHIFT), 0);
     }
 }

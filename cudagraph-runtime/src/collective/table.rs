@@ -9,7 +9,7 @@ use cudarc::driver::CudaStream;
 use super::comm::CommInner;
 use super::op::Collective;
 use super::order;
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// One collective node.
 #[derive(Debug, Clone, Copy)]
@@ -91,6 +91,10 @@ impl CollectiveTable {
         if self.checked {
             return Ok(());
         }
+        // The exchange waits on the host, for the launches before it and for the peers: not in
+        // a host node (no driver or NCCL call there) or a capture closure. Refused whatever the
+        // number of ranks, so that a program's one-rank run refuses where its larger ones would.
+        crate::ambient::refuse_waiting("Graph::check_collective_order")?;
         for (at, comm) in self.comms.iter().enumerate() {
             let mine: Vec<(usize, Collective)> = self
                 .steps
@@ -125,18 +129,69 @@ impl CollectiveTable {
         last
     }
 
+    /// The first collective node (the table is not empty: see `Graph::collectives`).
+    pub(crate) fn first_node(&self) -> usize {
+        self.steps.first().map_or(0, |s| s.node)
+    }
+
     /// The ids of the communicators.
     pub(crate) fn comm_ids(&self) -> Vec<u64> {
         self.comms.iter().map(|c| c.id).collect()
     }
 
     /// Whether node `node` issues `what` on `comm` with the buffers at `addrs`, as recorded (a
-    /// collective node cannot change: its NCCL work was recorded for those).
+    /// collective node cannot change: its NCCL work was recorded for those). `what`'s placement
+    /// in the symmetric windows is not compared: the same addresses on the same communicator
+    /// lie at the same place, since its windows stay where they are while it lives.
     pub(crate) fn issues(&self, node: usize, comm: u64, what: Collective, addrs: [u64; 2]) -> bool {
         self.steps.iter().any(|s| {
-            s.node == node && self.comms[s.comm].id == comm && s.what == what && s.addrs == addrs
+            s.node == node
+                && self.comms[s.comm].id == comm
+                && s.what.placed(what.placement) == what
+                && s.addrs == addrs
         })
     }
+}
+
+/// Refuses to make child-graph node `node` of an executable run the graph whose collective
+/// nodes are `theirs` (`cuGraphExecChildGraphNodeSetParams`) unless it issues exactly what the
+/// node issues now (`mine` is the executable's graph's table; `name` names the node): the same
+/// collectives on the same communicators with the same buffers, in the same order. What every
+/// rank issues was checked across the ranks when the graph was instantiated, and the launches
+/// are ordered by the communicators recorded then: a collective added, removed or changed by a
+/// replacement on one rank would run unchecked (a peer's NCCL kernel reading and writing this
+/// rank's symmetric buffers at other places) and unordered.
+pub(crate) fn refuse_other_collectives(
+    mine: Option<&CollectiveTable>,
+    node: usize,
+    theirs: Option<&CollectiveTable>,
+    name: impl FnOnce() -> String,
+) -> Result<()> {
+    let issued = |table: &CollectiveTable, at: Option<usize>| {
+        table
+            .steps
+            .iter()
+            .filter(|s| at.is_none_or(|at| s.node == at))
+            .map(|s| (table.comms[s.comm].id, s.what, s.addrs))
+            .collect::<Vec<_>>()
+    };
+    let now = mine.map(|t| issued(t, Some(node))).unwrap_or_default();
+    let then = theirs.map(|t| issued(t, None)).unwrap_or_default();
+    if now == then {
+        return Ok(());
+    }
+    Err(Error::Invalid {
+        node: name(),
+        reason: format!(
+            "the new graph issues other NCCL collectives than the node ({} now, {} in the new \
+             graph): collectives are checked across the ranks and ordered per communicator \
+             when a graph is instantiated, so a replacement cannot add, remove or change one \
+             (its communicator, buffers or operation); build the graph again on every rank and \
+             instantiate it",
+            now.len(),
+            then.len()
+        ),
+    })
 }
 
 /// Makes the launch `launch` into `stream` come after the latest launch using each of `comms`

@@ -62,8 +62,10 @@ impl Graph<'static> {
     ///
     /// Refused with [`Error::Invalid`] naming the node for a node CUDA forbids in a device graph
     /// (host, event record or wait, memory alloc or free, conditional, or one this crate does not
-    /// know in a captured graph), for a graph with indirect values, and for an upload stream of
-    /// another context. The driver refuses what is left (see the module docs).
+    /// know in a captured graph), for a graph with indirect values, for a graph with NCCL
+    /// collective nodes (feature `nccl`: launches using a communicator are ordered by the host),
+    /// and for an upload stream of another context. The driver refuses what is left (see the
+    /// module docs).
     pub fn instantiate_for_device_launch(
         self,
         upload: &Arc<CudaStream>,
@@ -81,6 +83,13 @@ impl Graph<'static> {
                      (https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-graph-requirements)",
                     kind.unwrap_or("other")
                 ),
+            });
+        }
+        #[cfg(feature = "nccl")]
+        if let Some(node) = self.collectives().map(|t| t.first_node()) {
+            return Err(Error::Invalid {
+                node: self.name_of(node),
+                reason: crate::collective::NOT_DEVICE_LAUNCHED.into(),
             });
         }
         if upload.context().cu_ctx() != self.context().cu_ctx() {

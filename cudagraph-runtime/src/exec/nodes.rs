@@ -480,6 +480,12 @@ impl<'a> GraphExec<'a> {
     /// Replaces a child-graph node's contents with `child`'s (`cuGraphExecChildGraphNodeSetParams`);
     /// `child` must have the topology of the embedded graph. Memory the node stops using is
     /// released once the launches that may use it have completed.
+    ///
+    /// With NCCL collectives (feature `nccl`), `child` must issue exactly the collectives the
+    /// node issues now (none, or the same ones on the same communicators and buffers, in the
+    /// same order): the ranks' agreement was checked, and the launches ordered, for those when
+    /// the graph was instantiated. Another one is refused with [`Error::Invalid`] naming the
+    /// node; a collective node (a child-graph node too) cannot be given other work either.
     pub fn set_child_graph<'c: 'a>(
         &mut self,
         node: ChildGraphNode,
@@ -494,6 +500,13 @@ impl<'a> GraphExec<'a> {
                     .into(),
             });
         }
+        #[cfg(feature = "nccl")]
+        crate::collective::refuse_other_collectives(
+            self.graph.collectives(),
+            index,
+            child.collectives(),
+            || self.graph.name_of(index),
+        )?;
         let params = ChildParams { graph: child.raw() };
         self.update_node(index, raw_node, &mut child.all_uses(), params)?;
         self.keep_functions(child);
