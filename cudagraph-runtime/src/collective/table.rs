@@ -212,9 +212,11 @@ pub(crate) fn launch_ordered(
         // The common case, one communicator: no list of guards.
         let mut last = comm.last();
         comm.order_after_last(&last, stream)?;
-        launch()?;
-        last.launched_on(stream);
-        return Ok(());
+        let launched = launch();
+        if may_have_launched(&launched, stream) {
+            last.launched_on(stream);
+        }
+        return launched;
     }
     // Locked in one order (by id), so that two threads launching executables that share
     // communicators never hold one lock each while waiting for the other's.
@@ -222,9 +224,22 @@ pub(crate) fn launch_ordered(
     for (comm, last) in comms.iter().zip(&held) {
         comm.order_after_last(last, stream)?;
     }
-    launch()?;
-    for last in &mut held {
-        last.launched_on(stream);
+    let launched = launch();
+    if may_have_launched(&launched, stream) {
+        for last in &mut held {
+            last.launched_on(stream);
+        }
     }
-    Ok(())
+    launched
+}
+
+/// Whether a launch into `stream` that returned `launched` may have run: a launch can fail after
+/// the driver took it (an executable freeing adopted allocations records an event after its
+/// launch), and the next launch must then still come after it. Counting one that did not run
+/// only makes the next launch wait for `stream`; but not into a stream being captured, whose
+/// end could not be marked (see `CommInner::order_after_last`) while the capture goes on, and
+/// where no launch is made.
+#[inline]
+fn may_have_launched(launched: &Result<()>, stream: &CudaStream) -> bool {
+    launched.is_ok() || matches!(crate::memory::fence::is_capturing(stream), Ok(false))
 }
