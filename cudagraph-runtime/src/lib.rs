@@ -466,7 +466,8 @@
 //!   a receive of its size), refusing with `Error::CollectiveMismatch` naming this rank's node
 //!   where they first differ (`Graph::check_collective_order`). Every rank must instantiate at
 //!   the same point, on its own thread or process, and launch the executables using a
-//!   communicator in the same order, each as many times (not checked: see `Communicator`).
+//!   communicator in the same order, each as many times (not checked: a mismatch hangs; see
+//!   `Communicator` for symmetric buffers, where one executable at a time may use them).
 //! - **One graph per communicator in flight.** A launch of an executable using a communicator
 //!   waits, on the device, for the previous launch using it (an event the next launch's stream
 //!   waits on, recorded only when that launch went to another stream).

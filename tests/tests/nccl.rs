@@ -1090,3 +1090,53 @@ fn calls_that_wait_for_the_ranks_refuse_host_nodes_and_capture_closures() {
     checked.check_collective_order().unwrap();
     comm.alloc_symmetric::<f32>(4).unwrap();
 }
+
+#[test]
+fn one_executable_at_a_time_runs_collectives_over_symmetric_buffers_on_a_communicator() {
+    let test = "one_executable_at_a_time_runs_collectives_over_symmetric_buffers_on_a_communicator";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    let comm = one_rank(&gpu);
+    let s = &gpu.stream;
+    let (mut a, mut b) = (
+        comm.alloc_symmetric::<f32>(64).unwrap(),
+        comm.alloc_symmetric::<f32>(64).unwrap(),
+    );
+    let mut plain = buffer(s, &[1.0; 64]);
+    let graph_over = |buf: &mut DeviceBuffer<f32>, name: &'static str| {
+        let mut graph = Graph::new(&gpu.ctx).unwrap();
+        graph.name_next(name);
+        graph
+            .add_all_reduce_in_place(&comm, buf, ReduceOp::Sum, &[])
+            .unwrap();
+        graph
+    };
+    let mut first = graph_over(&mut a, "over_a").instantiate().unwrap();
+    // A second executable with a symmetric collective on the same communicator is refused,
+    // naming its node; one over a plain buffer is not.
+    match graph_over(&mut b, "over_b").instantiate() {
+        Err(Error::Invalid { node, reason }) => {
+            assert_eq!(node, "over_b");
+            assert!(reason.contains("one at a time"), "{reason}");
+            assert!(
+                reason.contains("drop the other executable first"),
+                "{reason}"
+            );
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    let mut over_plain = graph_over(&mut plain, "over_plain").instantiate().unwrap();
+    // The owner may move to another graph of symmetric collectives.
+    first
+        .reinstantiate_from(graph_over(&mut b, "over_b"), Default::default())
+        .unwrap();
+    first.launch(s).unwrap();
+    over_plain.launch(s).unwrap();
+    s.synchronize().unwrap();
+    // Dropped, it lets another executable run them.
+    drop(first);
+    let mut second = graph_over(&mut a, "over_a").instantiate().unwrap();
+    second.launch(s).unwrap();
+    s.synchronize().unwrap();
+}

@@ -11,7 +11,7 @@ use super::connect::connect;
 use super::error::nccl_err;
 use super::handle::NcclComm;
 use super::order::Exchange;
-use super::symmetric::Windows;
+use super::windows::Windows;
 use crate::error::{Error, Result};
 use crate::id::fresh_id;
 use crate::memory::fence::{is_capturing, EventCell};
@@ -38,9 +38,13 @@ pub fn nccl_present() -> bool {
 /// Every rank must launch the executables using a communicator in the same order, each as many
 /// times: NCCL pairs the ranks' collectives by their order, and the order check compares one
 /// graph's collectives, not the sequence of launches, which is not checked. A rank whose launch
-/// meets another executable's launch on a peer hangs or, where the buffers are symmetric
-/// ([`Communicator::alloc_symmetric`]), runs NCCL kernels that read and write the peer's
-/// symmetric buffers at the places its own graph names, while the peer may use them otherwise.
+/// meets another executable's launch on a peer hangs. Over symmetric buffers
+/// ([`Communicator::alloc_symmetric`]) it would do worse: NCCL's symmetric kernels read and
+/// write the peer's buffers at the places the local graph names. So one executable at a time
+/// (on each rank) may run collectives over symmetric buffers on a communicator: a second one is
+/// refused when it is instantiated ([`Error::Invalid`](crate::Error::Invalid)), until the first
+/// is dropped, and every rank's symmetric kernels meet their peers' at the same place of that
+/// executable's checked sequence.
 ///
 /// NCCL's support for mixing graphs with eager calls may be off (`NCCL_GRAPH_MIXING_SUPPORT=0`,
 /// which removes an event wait and an event record from every captured collective): launches on
@@ -87,6 +91,8 @@ pub(crate) struct CommInner {
     /// What calls NCCL or the driver when released; taken out by `Drop`, which hands it to the
     /// release thread where this thread may not call them.
     held: ManuallyDrop<Held>,
+    /// The executable that may run collectives over symmetric buffers on it (see `owner`).
+    pub(crate) symmetric_owner: super::owner::OwnerCell,
 }
 
 /// The parts of a communicator whose release calls NCCL or the driver (the abort, the windows'
@@ -219,6 +225,7 @@ impl Communicator {
                     stream_use: Mutex::new(()),
                     last: Mutex::new(LastLaunch::default()),
                 }),
+                symmetric_owner: Default::default(),
             }),
         }
     }

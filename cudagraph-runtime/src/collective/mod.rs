@@ -9,6 +9,8 @@
 //! - `table`: what a graph records about its collective nodes;
 //! - `order`: the check that every rank issues the same collectives in the same order;
 //! - `symmetric`: buffers in NCCL's symmetric memory ([`Communicator::alloc_symmetric`]);
+//! - `windows`: the windows they lie in, and where a buffer lies there;
+//! - `owner`: the one executable per communicator that may run collectives over them;
 //! - `handle`: the raw communicator and the NCCL calls made on it.
 //!
 //! NCCL is loaded at run time (`libnccl.so.2`): building needs no NCCL, and
@@ -21,12 +23,15 @@ mod error;
 mod handle;
 mod op;
 mod order;
+mod owner;
 mod symmetric;
 mod table;
+mod windows;
 
 pub(crate) use add::{NOT_DEVICE_LAUNCHED, NOT_IN_BODY};
 pub use comm::{nccl_present, Communicator};
 pub use cudarc::nccl::Id as NcclId;
 pub(crate) use op::{Collective, Op};
 pub use op::{NcclElem, ReduceOp};
+pub(crate) use owner::SymmetricOwner;
 pub(crate) use table::{launch_ordered, refuse_other_collectives, CollectiveTable};

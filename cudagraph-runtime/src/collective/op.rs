@@ -80,7 +80,7 @@ pub(crate) struct Collective {
     /// Elements each rank contributes (the send count; for a receive, the receive count).
     pub(crate) count: u64,
     /// Where its buffers (source, destination) lie in the communicator's symmetric windows
-    /// (`symmetric::placement`; 0 for memory in none): NCCL's symmetric kernels require every
+    /// (`windows::placement`; 0 for memory in none): NCCL's symmetric kernels require every
     /// rank's buffer at the same offset of the same window.
     pub(crate) placement: [u64; 2],
 }
@@ -184,7 +184,7 @@ impl std::fmt::Display for Collective {
             Op::SendRecv { to, from } => write!(f, "send_recv(to rank {to}, from rank {from})")?,
         }
         write!(f, " of {} {}", self.count, dtype_name(self.dtype))?;
-        super::symmetric::describe(f, self.placement)
+        super::windows::describe(f, self.placement)
     }
 }
 

@@ -7,7 +7,7 @@
 //! NCCL's rule for them: "all ranks of a communicator must pass buffers at the same offset in the
 //! same registration" (<https://github.com/NVIDIA/nccl/releases/tag/v2.27.3-1>), or a rank's
 //! kernel reads and writes its peers' memory at the wrong place. A collective node records where
-//! its buffers lie ([`placement`](Windows::placement)), and the order check that compares every
+//! its buffers lie (`windows`), and the order check that compares every
 //! rank's collectives at instantiation compares that too.
 //!
 //! A window is deregistered by every rank together, which a buffer's release, on one rank at a
@@ -15,14 +15,13 @@
 //! aborted), and their memory is freed after that (`ncclMemFree`). A dropped symmetric buffer's
 //! memory therefore comes back when its communicator is dropped.
 
-use std::sync::Arc;
-
-use cudarc::driver::{CudaContext, CudaSlice};
+use cudarc::driver::CudaSlice;
 use cudarc::nccl::sys;
 
 use super::comm::Communicator;
 use super::error::nccl_err;
 use super::op::NcclElem;
+use super::windows::MAX_WINDOWS;
 use crate::error::{Error, Result};
 use crate::memory::foreign::Foreign;
 use crate::memory::DeviceBuffer;
@@ -32,86 +31,6 @@ const WIN_COLL_SYMMETRIC: i32 = 0x01;
 
 /// The first NCCL release with windows (`ncclCommWindowRegister`), as `ncclGetVersion` gives it.
 const FIRST_VERSION: i32 = 22700;
-
-/// The high bits of a placement word: its window's number, from 1.
-const WINDOW_SHIFT: u32 = 48;
-
-/// How many windows a communicator may have: their numbers, from 1, fit the high bits of a
-/// placement word (a larger one would wrap, and read as another window's or as none).
-const MAX_WINDOWS: usize = (1 << (64 - WINDOW_SHIFT)) - 1;
-
-/// A communicator's symmetric windows, in the order registered (which is the same on every rank:
-/// registering is a call every rank makes together), and their memory.
-#[derive(Debug)]
-pub(crate) struct Windows {
-    ctx: Arc<CudaContext>,
-    list: Vec<Window>,
-}
-
-/// One window: `bytes` bytes at `base`, from `ncclMemAlloc`.
-#[derive(Debug)]
-struct Window {
-    base: u64,
-    bytes: u64,
-}
-
-impl Windows {
-    pub(crate) fn new(ctx: &Arc<CudaContext>) -> Self {
-        Self {
-            ctx: ctx.clone(),
-            list: Vec::new(),
-        }
-    }
-
-    /// Where memory starting at `addr` lies: its window's number (from 1) in the high bits and
-    /// its byte offset there in the rest, or 0 when it is in no window. The same on every rank
-    /// for the same buffer of the same declaration.
-    pub(crate) fn placement(&self, addr: u64) -> u64 {
-        placement(&self.list, addr)
-    }
-}
-
-/// [`Windows::placement`] among the windows `list`, which holds at most [`MAX_WINDOWS`].
-fn placement(list: &[Window], addr: u64) -> u64 {
-    list.iter()
-        .enumerate()
-        .find(|(_, w)| (w.base..w.base + w.bytes).contains(&addr))
-        .map_or(0, |(i, w)| {
-            ((i as u64 + 1) << WINDOW_SHIFT) | (addr - w.base)
-        })
-}
-
-/// Writes where `placement`'s buffers lie, if either is in a symmetric window.
-pub(crate) fn describe(f: &mut std::fmt::Formatter<'_>, placement: [u64; 2]) -> std::fmt::Result {
-    let mut first = true;
-    for (word, which) in placement.iter().zip(["source", "destination"]) {
-        if *word == 0 {
-            continue;
-        }
-        let window = word >> WINDOW_SHIFT;
-        let offset = word & ((1 << WINDOW_SHIFT) - 1);
-        let sep = if first { ", " } else { " and " };
-        first = false;
-        write!(
-            f,
-            "{sep}{which} at byte {offset} of symmetric buffer #{window}"
-        )?;
-    }
-    Ok(())
-}
-
-impl Drop for Windows {
-    fn drop(&mut self) {
-        // Dropped after the communicator was aborted (the field order of `CommInner`), which
-        // released the windows: the memory is unused by NCCL and by every launch (each buffer
-        // held the communicator until its launches were done).
-        let _ = self.ctx.bind_to_thread();
-        for w in &self.list {
-            // SAFETY: memory from `ncclMemAlloc`, freed once, here.
-            let _ = unsafe { sys::ncclMemFree(w.base as *mut _) };
-        }
-    }
-}
 
 impl Communicator {
     /// A buffer of `len` zeroed `T`s in NCCL's symmetric memory: allocated by NCCL
@@ -169,7 +88,7 @@ impl Communicator {
         // Registering is an NCCL call on the communicator: after the launches using it are
         // over (see `wait_for_last`), with none starting until it is made.
         let last = inner.last();
-        if inner.windows().list.len() >= MAX_WINDOWS {
+        if inner.windows().len() >= MAX_WINDOWS {
             // Refused by every rank at the same call, before any NCCL call.
             return Err(Error::Invalid {
                 node: WHO.into(),
@@ -208,10 +127,7 @@ impl Communicator {
         // NCCL leaves `window` null where the communicator has no symmetric support (one rank,
         // or ranks NCCL cannot map to each other): the memory is still recorded, so that every
         // rank numbers its windows alike.
-        windows.list.push(Window {
-            base: base as u64,
-            bytes: bytes as u64,
-        });
+        windows.record(base as u64, bytes as u64);
         drop((windows, last));
         // SAFETY: `bytes` bytes of this context's memory, zeroed in stream order before any use
         // (every later use is ordered after the work on the buffer's home stream, this one).
@@ -228,32 +144,5 @@ impl Communicator {
         // The buffer holds the communicator, whose windows hold the memory, until its last use.
         let owner = Foreign::new(ctx, move |_| drop(held));
         Ok(DeviceBuffer::from_foreign(slice, owner))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_window_a_communicator_may_have_has_a_placement_of_its_own() {
-        let list: Vec<Window> = (0..MAX_WINDOWS as u64)
-            .map(|i| Window {
-                base: (i + 1) << 32,
-                bytes: 256,
-            })
-            .collect();
-        let first = placement(&list, 1 << 32);
-        let last = placement(&list, (MAX_WINDOWS as u64) << 32);
-        assert_eq!(first, 1 << WINDOW_SHIFT);
-        assert_eq!(last, (MAX_WINDOWS as u64) << WINDOW_SHIFT);
-        assert_eq!(
-            placement(&list, ((MAX_WINDOWS as u64) << 32) + 64),
-            last | 64
-        );
-        assert_eq!(placement(&list, 5), 0, "memory in no window");
-        // One window more would be number 2^16, which the high bits cannot hold (shifted into
-        // place, it wraps to 0: memory in no window).
-        assert_ne!((MAX_WINDOWS as u64 + 1) >> (64 - WINDOW_SHIFT), 0);
     }
 }

@@ -134,6 +134,19 @@ impl CollectiveTable {
         self.steps.first().map_or(0, |s| s.node)
     }
 
+    /// Each communicator on which a collective runs over symmetric buffers, with the first
+    /// such node.
+    pub(crate) fn symmetric_uses(&self) -> Vec<(Arc<CommInner>, usize)> {
+        let mut uses: Vec<(Arc<CommInner>, usize)> = Vec::new();
+        for step in self.steps.iter().filter(|s| s.what.placement != [0; 2]) {
+            let comm = &self.comms[step.comm];
+            if !uses.iter().any(|(c, _)| c.id == comm.id) {
+                uses.push((comm.clone(), step.node));
+            }
+        }
+        uses
+    }
+
     /// The ids of the communicators.
     pub(crate) fn comm_ids(&self) -> Vec<u64> {
         self.comms.iter().map(|c| c.id).collect()

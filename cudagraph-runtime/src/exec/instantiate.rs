@@ -91,6 +91,10 @@ pub struct GraphExec<'a> {
     pub(crate) device_launch: bool,
     /// Room for the uses of a kernel node being updated with new memory, kept between updates.
     pub(super) scratch: Vec<crate::memory::operand::Use<'a>>,
+    /// The communicators on which this executable runs collectives over symmetric buffers,
+    /// which no other executable may then do (see the collective module's `owner`).
+    #[cfg(feature = "nccl")]
+    pub(super) symmetric: crate::collective::SymmetricOwner,
 }
 
 // SAFETY: as for `Graph`: usable from any thread, never from two at once (`!Sync`).
@@ -224,6 +228,10 @@ impl<'a> GraphExec<'a> {
         let mut graph = graph;
         #[cfg(feature = "nccl")]
         graph.check_collective_order()?;
+        #[cfg(feature = "nccl")]
+        let mut symmetric = crate::collective::SymmetricOwner::default();
+        #[cfg(feature = "nccl")]
+        symmetric.claim(graph.collectives(), &|i| graph.name_of(i))?;
         let indirect = graph.take_indirect_block()?;
         let memory = Holdings::bound(graph.uses_by_node(), &|i| graph.name_of(i), bound)?;
         let raw = instantiate_raw(&graph, flags, upload)?;
@@ -258,6 +266,8 @@ impl<'a> GraphExec<'a> {
             indirect,
             device_launch: false,
             scratch: Vec::new(),
+            #[cfg(feature = "nccl")]
+            symmetric,
         })
     }
 

@@ -62,20 +62,19 @@ impl<'a> GraphExec<'a> {
         refuse_device_launch(&graph, flags)?;
         #[cfg(feature = "nccl")]
         graph.check_collective_order()?;
-        // The new graph's block of indirect values, if any (dropped unused if this fails).
-        let incoming = graph.take_indirect_block()?;
-        self.memory.before_reinstantiation()?;
-        let changes = graph
-            .uses_by_node()
-            .map(<[_]>::to_vec)
-            .enumerate()
-            .collect();
-        let mut fresh = None;
-        self.memory.replace(changes, &|i| graph.name_of(i), || {
-            fresh = Some(instantiate_raw(&graph, flags, None)?);
-            Ok(())
-        })?;
-        let old = std::mem::replace(&mut self.raw, fresh.expect("set by the replacement"));
+        // The new graph's symmetric collectives' communicators, beside the old graph's until
+        // the new graph replaces it.
+        #[cfg(feature = "nccl")]
+        let claimed = self
+            .symmetric
+            .claim(graph.collectives(), &|i| graph.name_of(i))?;
+        let replaced = self.replace_graph_parts(&mut graph, flags);
+        #[cfg(feature = "nccl")]
+        if replaced.is_err() {
+            self.symmetric.undo(claimed);
+        }
+        let (fresh, incoming) = replaced?;
+        let old = std::mem::replace(&mut self.raw, fresh);
         graph.join_family_of(&self.graph);
         self.panics.watch_instead(graph.panics.slots());
         self.child_panics.clear();
@@ -88,6 +87,8 @@ impl<'a> GraphExec<'a> {
         }
         // The old graph goes only after its executable: `old` may still reference its nodes.
         let old_graph = std::mem::replace(&mut self.graph, graph);
+        #[cfg(feature = "nccl")]
+        self.symmetric.keep_for(self.graph.collectives());
         self.ctx = self.graph.context().cu_ctx();
         // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
         let destroyed = named("cuGraphExecDestroy", unsafe {
@@ -100,6 +101,33 @@ impl<'a> GraphExec<'a> {
             "executable re-instantiated"
         );
         destroyed
+    }
+
+    /// The steps of [`GraphExec::reinstantiate_from`] that may fail, before anything of the
+    /// executable changes but its memory table: the new graph's indirect block and the fresh
+    /// instantiation, which the memory table records as replacing the old one.
+    fn replace_graph_parts(
+        &mut self,
+        graph: &mut Graph<'a>,
+        flags: InstantiateFlags,
+    ) -> Result<(
+        sys::CUgraphExec,
+        Option<Box<crate::indirect::IndirectBlock>>,
+    )> {
+        // The new graph's block of indirect values, if any (dropped unused if this fails).
+        let incoming = graph.take_indirect_block()?;
+        self.memory.before_reinstantiation()?;
+        let changes = graph
+            .uses_by_node()
+            .map(<[_]>::to_vec)
+            .enumerate()
+            .collect();
+        let mut fresh = None;
+        self.memory.replace(changes, &|i| graph.name_of(i), || {
+            fresh = Some(instantiate_raw(graph, flags, None)?);
+            Ok(())
+        })?;
+        Ok((fresh.expect("set by the replacement"), incoming))
     }
 
     /// Whole-graph update (`cuGraphExecUpdate`): takes every node's parameters from `graph`,
