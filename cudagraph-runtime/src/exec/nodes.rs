@@ -486,6 +486,7 @@ impl<'a> GraphExec<'a> {
         child: &Graph<'c>,
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
+        child.check_not_broken()?;
         if child.has_indirect() {
             return Err(Error::Invalid {
                 node: self.graph.name_of(index),

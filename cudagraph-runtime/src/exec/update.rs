@@ -110,6 +110,7 @@ impl<'a> GraphExec<'a> {
     /// afterwards is released once the launches that may use it have completed.
     pub fn update(&mut self, graph: &Graph<'a>) -> Result<()> {
         crate::ambient::refuse_in_host_node("GraphExec::update")?;
+        graph.check_not_broken()?;
         refuse_memory_nodes(&self.graph, graph, "update")?;
         self.graph.refuse_device_updatable("update")?;
         graph.refuse_device_updatable("update")?;
@@ -125,6 +126,8 @@ impl<'a> GraphExec<'a> {
                 reason: UpdateFailure::TopologyChanged,
             });
         }
+        // The executable's records pair the graphs' nodes by position: so must CUDA.
+        self.graph.check_pairs_by_position(graph)?;
         #[cfg(feature = "nccl")]
         if self.graph.collectives().is_some() || graph.collectives().is_some() {
             // NCCL's captured kernels hold per-launch plans of the communicator they were

@@ -72,6 +72,7 @@ impl<'a> Graph<'a> {
         let special = in_host_node()
             || self.tables.as_ref().is_some_and(|t| {
                 t.broken_by_capture
+                    || t.refused_work
                     || (!const { P::KIND.allowed_in_body() } && t.body_of.is_some())
                     || t.uses
                         .get(uses_from..)
@@ -506,6 +507,9 @@ impl<'a> Graph<'a> {
         child: &Graph<'c>,
         deps: &[NodeId],
     ) -> Result<ChildGraphNode> {
+        if let Err(e) = child.check_not_broken() {
+            return self.or_forget_name(Err(e));
+        }
         if child.has_indirect() {
             return self.or_forget_name(Err(Error::Invalid {
                 node: self.pending_name(NodeKind::ChildGraph),

@@ -296,6 +296,8 @@ impl<'a> Graph<'a> {
             tables.idle_handles.clear();
             tables.stranded_handles = 0;
             tables.broken_by_capture = false;
+            tables.refused_work = false;
+            tables.pairing.clear();
             // Never instantiated (instantiation consumes the graph): no launch used the block.
             tables.indirect = None;
             tables.indirect_block.0 = None;
