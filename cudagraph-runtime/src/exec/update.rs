@@ -103,7 +103,13 @@ impl<'a> GraphExec<'a> {
     }
 
     /// Whole-graph update (`cuGraphExecUpdate`): takes every node's parameters from `graph`,
-    /// which must have the same topology, built by the same calls in the same order.
+    /// which must have the same topology, built by the same calls in the same order. CUDA pairs
+    /// the two graphs' nodes through their sinks and dependency lists, while the executable
+    /// knows each node's memory by its position: a graph whose nodes, dependency lists or later
+    /// edges differ position by position from this executable's graph is refused as another
+    /// topology ([`Error::UpdateRejected`], naming its first such node), even where CUDA would
+    /// pair it, and so is a graph that lost a node (a failed capture into it): re-instantiate
+    /// from it ([`GraphExec::reinstantiate_from`]).
     ///
     /// On refusal, the error names the node of `graph` the driver blamed and why; the executable
     /// is unchanged then and may still be launched. Memory the executable no longer uses

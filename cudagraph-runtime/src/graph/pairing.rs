@@ -75,6 +75,14 @@ impl Pairing {
     pub(crate) fn clear(&mut self) {
         *self = Self::default();
     }
+
+    /// Whether an edge with data (programmatic or launch-order) was added into the node at
+    /// `to`.
+    pub(crate) fn data_edge_into(&self, to: LoopAt) -> bool {
+        self.added
+            .iter()
+            .any(|&(t, _, kind)| t == to && kind != EdgeKind::Default)
+    }
 }
 
 impl Graph<'_> {
@@ -85,6 +93,21 @@ impl Graph<'_> {
     /// Notes that a node was removed from the graph's driver graph (by a capture's own calls).
     pub(crate) fn note_removed_node(&mut self) {
         self.tables_mut().pairing.removed();
+    }
+
+    /// Whether node `index` (as executables number nodes: a conditional body's after the
+    /// graph's own) is a kernel that waits for its programmatic dependencies and has an edge
+    /// with data into it, which the memory checks then count as ordering (see
+    /// [`Graph::add_edge`]): only the wait orders the nodes after it after the edge's source.
+    pub(crate) fn ordered_by_its_wait(&self, index: usize) -> bool {
+        let Some(record) = self.record(index) else {
+            return false;
+        };
+        let at = match index.checked_sub(self.nodes.len()) {
+            None => LoopAt::Own(index as u32),
+            Some(p) => LoopAt::Body(p as u32),
+        };
+        record.kernel.waits && self.pairing().is_some_and(|p| p.data_edge_into(at))
     }
 
     /// Refuses `other` as the source of a whole-graph update of an executable of this graph
