@@ -89,6 +89,9 @@ impl<'a> GraphExec<'a> {
         // The old graph goes only after its executable: `old` may still reference its nodes.
         let old_graph = std::mem::replace(&mut self.graph, graph);
         self.ctx = self.graph.context().cu_ctx();
+        // Its kernels' modules stay loaded with this executable: the old launches may still run
+        // them (see `Drop for GraphExec`).
+        self.keep_functions(&old_graph);
         // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
         let destroyed = named("cuGraphExecDestroy", unsafe {
             cudarc::driver::result::graph::exec_destroy(old)

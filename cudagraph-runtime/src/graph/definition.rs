@@ -362,6 +362,12 @@ impl<'a> Graph<'a> {
         &self.functions
     }
 
+    /// Takes the references to the kernels' modules (for an executable that releases them only
+    /// once its launches, which may still run those kernels, are over).
+    pub(crate) fn take_functions(&mut self) -> FunctionSet {
+        std::mem::take(&mut self.functions)
+    }
+
     /// The index of `node` if it belongs to this graph's family.
     #[inline]
     pub(crate) fn check_node(&self, node: NodeId) -> Result<usize> {
