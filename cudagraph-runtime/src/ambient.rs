@@ -25,6 +25,13 @@ thread_local! {
 /// The bit of [`AMBIENT`] set while the thread runs a host node's closure.
 const HOST_NODE: u32 = 1 << 31;
 
+/// The bit of [`AMBIENT`] set while the thread runs a capture closure eagerly, as a warm-up
+/// (`Replay`): inside a launch gate of the memory given to it (see [`in_warm_up`]).
+const WARM_UP: u32 = 1 << 30;
+
+/// The bits of [`AMBIENT`] that count the capture closures the thread runs.
+const CAPTURES: u32 = !(HOST_NODE | WARM_UP);
+
 /// The thread's state: 0 when it runs neither a host node nor a capture closure.
 #[inline]
 fn ambient() -> u32 {
@@ -34,7 +41,15 @@ fn ambient() -> u32 {
 /// Whether this thread is running a capture closure of this crate.
 #[inline]
 pub(crate) fn in_capture() -> bool {
-    ambient() & !HOST_NODE != 0
+    ambient() & CAPTURES != 0
+}
+
+/// Whether this thread is running a capture closure eagerly, as a warm-up. The warm-up holds
+/// the memory given to it as a launch holds its memory: its launch gate is entered until the
+/// closure returns, so a host access to that memory from this thread would wait for itself.
+#[inline]
+pub(crate) fn in_warm_up() -> bool {
+    ambient() & WARM_UP != 0
 }
 
 /// Whether this thread is running a host node's closure now.
@@ -100,8 +115,30 @@ impl InCapture {
 
 impl Drop for InCapture {
     fn drop(&mut self) {
-        // The count, below the host-node bit (which a capture cannot begin under: refused).
-        AMBIENT.with(|n| n.set(n.get() - (n.get() & !HOST_NODE).min(1)));
+        // The count, below the host-node and warm-up bits (a capture cannot begin in a host
+        // node: refused).
+        AMBIENT.with(|n| n.set(n.get() - (n.get() & CAPTURES).min(1)));
+    }
+}
+
+/// Marks the thread as running a warm-up while alive (restoring what it was before).
+pub(crate) struct InWarmUp(bool);
+
+impl InWarmUp {
+    pub(crate) fn enter() -> Self {
+        InWarmUp(AMBIENT.with(|n| {
+            let before = n.get() & WARM_UP != 0;
+            n.set(n.get() | WARM_UP);
+            before
+        }))
+    }
+}
+
+impl Drop for InWarmUp {
+    fn drop(&mut self) {
+        if !self.0 {
+            AMBIENT.with(|n| n.set(n.get() & !WARM_UP));
+        }
     }
 }
 
@@ -139,6 +176,21 @@ mod tests {
             assert!(!std::thread::spawn(in_capture).join().unwrap());
         }
         assert!(!in_capture());
+    }
+
+    #[test]
+    fn a_warm_up_is_a_capture_closure_and_says_so() {
+        assert!(!in_warm_up());
+        {
+            let _capture = InCapture::enter();
+            let _warm = InWarmUp::enter();
+            assert!(in_warm_up() && in_capture());
+            {
+                let _nested = InWarmUp::enter();
+            }
+            assert!(in_warm_up(), "a nested marker leaves the outer one");
+        }
+        assert!(!in_warm_up() && !in_capture() && !must_defer_releases());
     }
 
     #[test]

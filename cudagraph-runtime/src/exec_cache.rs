@@ -45,9 +45,13 @@
 //!   free node runs on the GPU, not when the host drops the executable, and CUDA shares that
 //!   memory with other graphs only in the order their launches run ([graph memory nodes]).
 //!   Allocations the last launch left unfreed are freed on that launch's stream, after it.
-//! - **Borrowed memory** (a `GraphExec<'a>` over cudarc slices) is the exception that costs time,
-//!   not soundness: dropping such an executable waits for its launches, since the borrow ends
-//!   there, so evicting it blocks the host until they complete.
+//! - **Kernel modules** it holds the last references to are unloaded once its launches have
+//!   completed (on the crate's release thread): `cuModuleUnload` is not documented to wait
+//!   for the kernels of the module still running.
+//! - **Borrowed memory** (a `GraphExec<'a>` over cudarc slices, made in a
+//!   [`scope`](crate::scope)) stays borrowed until the scope returns, which it does only once
+//!   every launch of the scope's executables has completed: evicting such an executable waits
+//!   for nothing, and the scope's end waits for its launches.
 //!
 //! The cache itself never looks inside `E`: it drops it, and `E`'s `Drop` is what makes that
 //! sound. Any type written in safe Rust over this crate's values inherits the guarantees above.

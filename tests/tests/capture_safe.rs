@@ -261,3 +261,38 @@ fn views_refuse_streams_outside_their_capture() {
         }
     }
 }
+
+/// A warm-up (`Replay::new` running the work eagerly) holds the memory given to it as a launch
+/// does: host access to that memory waits for it. From the warm-up's own closure an access
+/// would wait for itself, forever: it is refused there (and in the capture that follows, whose
+/// stream is the buffer's own), and the warm-up and capture go on.
+#[test]
+fn an_access_inside_a_warm_up_is_refused_not_waited_for() {
+    let Some(gpu) = gpu("an_access_inside_a_warm_up_is_refused_not_waited_for") else {
+        return;
+    };
+    let (scale, _) = kernels(&gpu.ctx);
+    let n = 256;
+    let x = DeviceBuffer::from_host(&gpu.stream, &vec![1.0f32; n]).unwrap();
+    let xx = x.clone();
+    let refusals = Arc::new(AtomicU32::new(0));
+    let counted = refusals.clone();
+    let mut step = Replay::new(&gpu.stream, 2, Mut(x.clone()), move |s, x| {
+        match xx.access() {
+            Err(Error::Capturing { .. }) => {
+                counted.fetch_add(1, Ordering::SeqCst);
+            }
+            other => panic!("expected the access to be refused, got {other:?}"),
+        }
+        s.launch(&scale, cfg(n), (n as u32, 2.0f32, &x))
+    })
+    .unwrap();
+    assert_eq!(
+        refusals.load(Ordering::SeqCst),
+        3,
+        "two warm-ups and the capture"
+    );
+    assert_eq!(x.to_vec().unwrap(), vec![4.0; n], "the two warm-ups ran");
+    step.replay(&gpu.stream).unwrap();
+    assert_eq!(x.to_vec().unwrap(), vec![8.0; n]);
+}

@@ -190,6 +190,104 @@ fn an_edge_into_a_kernel_that_does_not_wait_orders_no_free() {
     }
 }
 
+/// A kernel that waits for its programmatic dependencies orders the nodes after it after the
+/// source of a programmatic edge into it (above: a free after `relay` comes after `user`). A
+/// disabled node is an empty node, which waits for nothing: disabling `relay` would let the free
+/// run while `user` still writes the allocation. Refused; enabling again, and disabling a kernel
+/// that no edge with data orders through, go on as before.
+#[test]
+fn a_kernel_whose_wait_orders_a_free_cannot_be_disabled() {
+    let Some(gpu) = gpu("a_kernel_whose_wait_orders_a_free_cannot_be_disabled") else {
+        return;
+    };
+    let k = PdlKernels::load(&gpu.ctx);
+    let cfg = cudagraph_tests::cfg(N);
+    let other = zeros::<u32>(&gpu, N);
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let tmp = g.add_mem_alloc::<u32>(N, &[]).unwrap();
+    let user = g
+        .add_kernel(&k.add, cfg, (N as u32, 1u32, &tmp), &[tmp.id()])
+        .unwrap();
+    let relay = g
+        .add_kernel(&k.add, cfg, (N as u32, 1u32, &other), &[])
+        .unwrap();
+    g.add_edge(user, relay, EdgeKind::Programmatic).unwrap();
+    let free = g.add_mem_free(&tmp, &[relay.id()]).unwrap();
+    let last = g
+        .add_kernel(&k.add, cfg, (N as u32, 1u32, &other), &[free.id()])
+        .unwrap();
+    let mut exec = g.instantiate().unwrap();
+    match exec.set_enabled(relay, false) {
+        Err(Error::Invalid { reason, .. }) => assert!(reason.contains("waits"), "{reason}"),
+        other => panic!("expected the wait's node to stay enabled, got {other:?}"),
+    }
+    assert!(exec.is_enabled(relay).unwrap());
+    exec.set_enabled(relay, true).unwrap();
+    exec.set_enabled(last, false).unwrap();
+    exec.set_enabled(user, false).unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert!(read_back(&gpu.stream, &other).iter().all(|&v| v == 1));
+}
+
+/// GPU witness for the refusal above: what a launch does when the kernel whose wait orders a
+/// node after a programmatic edge's source is disabled (with the `unsafe` escape). The source
+/// lets its dependents launch at once, then spins before it writes `x[0] = 1`; a copy `x -> y`
+/// comes after the waiting kernel. Enabled, the copy sees 1. Disabled, the copy sees 0 if the
+/// driver runs the disabled node as an empty node whose programmatic dependency is met at the
+/// source's trigger. Printed, not asserted (the library refuses the disabling either way).
+#[test]
+fn witness_a_disabled_waiting_kernel_orders_nothing() {
+    let Some(gpu) = gpu("witness_a_disabled_waiting_kernel_orders_nothing") else {
+        return;
+    };
+    const LATE: &str = r#"
+extern "C" __global__ void late_set(unsigned long long spin, unsigned v, unsigned* y) {
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+    long long start = clock64();
+    while (clock64() - start < (long long)spin) {}
+    y[0] = v;
+}
+"#;
+    let options = cudagraph_runtime::cudarc::nvrtc::CompileOptions {
+        arch: Some("compute_90"),
+        ..Default::default()
+    };
+    let ptx = cudagraph_runtime::cudarc::nvrtc::compile_ptx_with_opts(LATE, options).unwrap();
+    let module = gpu.ctx.load_module(ptx).unwrap();
+    // SAFETY: `late_set` takes (unsigned long long, unsigned, unsigned*) and writes y[0] only;
+    // the check keeps `y` non-empty.
+    let late: Kernel<(u64, u32, DevicePtrMut<u32>)> =
+        unsafe { Kernel::new(cudagraph_tests::function(&module, "late_set")) }
+            .requires(|_, (_, _, y)| y >= 1);
+    let k = PdlKernels::load(&gpu.ctx);
+    let one = LaunchConfig::for_num_elems(1);
+    let [x, y, z] = [(); 3].map(|()| zeros::<u32>(&gpu, 1));
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let source = g
+        .add_kernel(&late, one, (200_000_000u64, 1u32, &x), &[])
+        .unwrap();
+    let relay = g.add_kernel(&k.add, one, (1u32, 1u32, &z), &[]).unwrap();
+    g.add_edge(source, relay, EdgeKind::Programmatic).unwrap();
+    g.add_memcpy(Memcpy::dtod(&x, &y), &[relay.id()]).unwrap();
+    let mut exec = g.instantiate().unwrap();
+    for disabled in [false, true] {
+        x.copy_from(&[0]).unwrap();
+        y.copy_from(&[7]).unwrap();
+        // SAFETY: a witness of what the safe `set_enabled` refuses; `x` and `y` outlive the
+        // launch, which is waited for below.
+        unsafe { exec.set_enabled_unchecked(relay.id(), !disabled) }.unwrap();
+        exec.launch(&gpu.stream).unwrap();
+        let seen = read_back(&gpu.stream, &y)[0];
+        println!("waiting kernel disabled: {disabled}: the copy after it saw x = {seen}");
+        if !disabled {
+            assert_eq!(
+                seen, 1,
+                "enabled, the wait orders the copy after the source"
+            );
+        }
+    }
+}
+
 cuda_graph! {
     /// `y = ((y + k) * 2 + k)`, each edge programmatic under `#[programmatic]`, and a kernel on
     /// another buffer after a launch-order edge.

@@ -287,6 +287,79 @@ fn a_failed_capture_into_leaves_the_graph_as_it_was() {
     assert_eq!(read_back(&gpu.stream, &y), vec![3.0f32; n]);
 }
 
+/// A failed capture into a graph with memory nodes cannot take back what it recorded (CUDA
+/// removes no node from such a graph), and what it recorded holds nothing: the buffer given to
+/// the capture went with the failed capture. The graph then refuses to be instantiated, embedded
+/// or used for an update: launched, the recorded memset would write memory freed since, which a
+/// sentinel allocated in its place would show. The memory nodes are the graph's own, or
+/// allocations the failed capture recorded.
+#[test]
+fn a_failed_capture_into_a_graph_with_memory_nodes_leaves_it_unusable() {
+    let Some(gpu) =
+        cudagraph_tests::gpu("a_failed_capture_into_a_graph_with_memory_nodes_leaves_it_unusable")
+    else {
+        return;
+    };
+    const SENTINEL: u32 = 0x5e57_1e15;
+    let n = 1 << 16;
+    for own_memory_nodes in [true, false] {
+        let mut graph = Graph::new(&gpu.ctx).unwrap();
+        if own_memory_nodes {
+            let tmp = graph.add_mem_alloc::<u32>(256, &[]).unwrap();
+            graph.add_mem_free(&tmp, &[tmp.id()]).unwrap();
+        }
+        let before = graph.len();
+        let y = zeros::<u32>(&gpu, n);
+        let failed = graph.capture_into(&gpu.stream, &[], Mut(y.clone()), move |s, mut y| {
+            if !own_memory_nodes {
+                let tmp = s.alloc::<u32>(256)?;
+                s.free(tmp)?;
+            }
+            s.memset_zeros(&mut y)?; // cudarc's memset, on the view
+            Err::<(), Error>(Error::Invalid {
+                node: "<body>".into(),
+                reason: "the body gave up".into(),
+            })
+        });
+        match &failed {
+            Err(Error::Invalid { node, .. }) => assert_eq!(node, "<body>"),
+            other => panic!("expected the body's error, got {other:?}"),
+        }
+        assert!(
+            graph.len() > before,
+            "CUDA keeps the recorded nodes of a graph with memory nodes, and the table lists them"
+        );
+        // The capture's operand was the buffer's last other owner: it is freed now, on its
+        // stream, and the pool hands its memory to the next allocation of its size there.
+        drop(y);
+        let sentinel = DeviceBuffer::from_host(&gpu.stream, &vec![SENTINEL; n]).unwrap();
+
+        let mut parent = Graph::new(&gpu.ctx).unwrap();
+        let embedded = parent.add_child_graph(&graph, &[]);
+        assert!(
+            matches!(embedded, Err(Error::Invalid { .. })),
+            "embedded: {embedded:?}"
+        );
+        match graph.instantiate() {
+            Err(Error::Invalid { reason, .. }) => {
+                assert!(reason.contains("failed capture"), "{reason}")
+            }
+            Err(e) => panic!("expected the graph to refuse instantiation, got {e}"),
+            Ok(mut exec) => {
+                exec.launch(&gpu.stream).unwrap();
+                let left = sentinel.to_vec().unwrap();
+                let overwritten = left.iter().filter(|&&v| v != SENTINEL).count();
+                panic!(
+                    "a graph holding the failed capture's work was instantiated and launched; \
+                     {overwritten} of {n} elements of the sentinel allocated in the freed \
+                     buffer's place were overwritten"
+                );
+            }
+        }
+        assert_eq!(sentinel.to_vec().unwrap(), vec![SENTINEL; n]);
+    }
+}
+
 /// A broken capture into a graph (the stream synchronized inside it) leaves the graph unusable:
 /// the driver refuses every later call about it (shown with a raw one), so the graph refuses
 /// further nodes and instantiation with an error saying to build it again.

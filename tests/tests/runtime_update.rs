@@ -7,7 +7,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{DeviceToDevice, DeviceToHost, Error, GraphExec, HostToDevice, KernelNode};
+use cudagraph_runtime::{
+    DeviceToDevice, DeviceToHost, Error, GraphExec, HostToDevice, KernelNode, MemsetNode, Mut,
+    UpdateFailure,
+};
 use cudagraph_tests::graphs::AxpyPair;
 use cudagraph_tests::{
     assert_close, assert_read_close, assert_read_untouched, assert_untouched, cfg, fill_buffer,
@@ -698,4 +701,135 @@ fn set_kernel_params_after_a_whole_graph_update_keeps_the_new_function() {
         &y,
         &plus(b2),
     );
+}
+
+/// Two memsets joined by an empty node: `a` sets `x` to 1, `b` sets `y` to 2, added in that
+/// order, or `b` first (`swapped`), the join's dependencies listed `[a, b]` either way.
+fn two_memsets_joined(
+    gpu: &Gpu,
+    (x, y): (&DeviceBuffer<u32>, &DeviceBuffer<u32>),
+    swapped: bool,
+) -> (Graph<'static>, MemsetNode<u32>, MemsetNode<u32>) {
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let add = |g: &mut Graph<'static>, buf: &DeviceBuffer<u32>, v: u32| {
+        g.add_memset(Memset::new(buf, v), &[]).unwrap()
+    };
+    let (a, b) = if swapped {
+        let b = add(&mut g, y, 2);
+        (add(&mut g, x, 1), b)
+    } else {
+        let a = add(&mut g, x, 1);
+        (a, add(&mut g, y, 2))
+    };
+    g.add_empty(&[a.id(), b.id()]).unwrap();
+    (g, a, b)
+}
+
+/// `cuGraphExecUpdate` pairs the nodes of two graphs through their sinks and dependency lists
+/// (in edge order); the executable's record of each node's memory pairs them by position. A
+/// graph with the same topology whose nodes were added in another order would be paired
+/// crosswise by CUDA: the records would then say that `a` writes `y2` and `b` writes `x2`, while
+/// `a` writes `x2` and `b` writes `y2`, and an update of `a` would release `y2`, which `b` goes on
+/// writing at every launch (into the sentinel allocated where `y2` was). Such a graph is refused
+/// as another topology; one built by the same calls in the same order updates.
+#[test]
+fn an_update_from_a_graph_built_in_another_order_is_refused() {
+    let Some(gpu) =
+        cudagraph_tests::gpu("an_update_from_a_graph_built_in_another_order_is_refused")
+    else {
+        return;
+    };
+    const SENTINEL: u32 = 0x5e57_1e15;
+    let n = 1 << 16;
+    let [x1, y1, x2, y2, z] = [(); 5].map(|()| zeros::<u32>(&gpu, n));
+    let (g1, a, _) = two_memsets_joined(&gpu, (&x1, &y1), false);
+    let mut exec = g1.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(
+        (
+            read_back(&gpu.stream, &x1)[0],
+            read_back(&gpu.stream, &y1)[0]
+        ),
+        (1, 2)
+    );
+
+    let (swapped, _, _) = two_memsets_joined(&gpu, (&x2, &y2), true);
+    match exec.update(&swapped) {
+        Err(Error::UpdateRejected {
+            reason: UpdateFailure::TopologyChanged,
+            ..
+        }) => {}
+        Ok(()) => {
+            // What the refusal prevents: the records pair `a` with `y2`, CUDA with `x2`.
+            exec.set_memset_params(a, Memset::new(&z, 3u32)).unwrap();
+            drop((swapped, y2));
+            let sentinel = DeviceBuffer::from_host(&gpu.stream, &vec![SENTINEL; n]).unwrap();
+            exec.launch(&gpu.stream).unwrap();
+            let overwritten = sentinel
+                .to_vec()
+                .unwrap()
+                .iter()
+                .filter(|&&v| v != SENTINEL)
+                .count();
+            panic!(
+                "the update from a graph built in another order was made; after an update of \
+                 `a`, a launch overwrote {overwritten} of {n} elements of the sentinel \
+                 allocated where the released `y2` was"
+            );
+        }
+        Err(e) => panic!("expected the update to be refused as another topology, got {e}"),
+    }
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(
+        read_back(&gpu.stream, &x2),
+        vec![0; n],
+        "the refused graph's x2"
+    );
+
+    // Built by the same calls in the same order: paired by position, by CUDA as by the records.
+    let (same, _, _) = two_memsets_joined(&gpu, (&x2, &y2), false);
+    exec.update(&same).unwrap();
+    exec.set_memset_params(a, Memset::new(&z, 3u32)).unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &z), vec![3; n]);
+    assert_eq!(read_back(&gpu.stream, &y2), vec![2; n]);
+    assert_eq!(
+        read_back(&gpu.stream, &x2),
+        vec![0; n],
+        "a moved to z before x2 was written"
+    );
+}
+
+/// A node removed from a graph (a failed capture into it takes its recorded nodes out again)
+/// may change the order in which CUDA pairs the graph's sinks with another graph's, which the
+/// executable's records cannot follow: a whole-graph update from (or of an executable of) such a
+/// graph is refused, and re-instantiating from it works.
+#[test]
+fn an_update_from_a_graph_that_lost_a_node_is_refused() {
+    let Some(gpu) = cudagraph_tests::gpu("an_update_from_a_graph_that_lost_a_node_is_refused")
+    else {
+        return;
+    };
+    let n = 4096;
+    let [x1, y1, x2, y2] = [(); 4].map(|()| zeros::<u32>(&gpu, n));
+    let (g1, _, _) = two_memsets_joined(&gpu, (&x1, &y1), false);
+    let mut exec = g1.instantiate().unwrap();
+    let (mut g2, a2, _) = two_memsets_joined(&gpu, (&x2, &y2), false);
+    let failed = g2.capture_into(&gpu.stream, &[a2.id()], Mut(x2.clone()), |s, mut x| {
+        s.memset_zeros(&mut x)?;
+        Err::<(), Error>(Error::Invalid {
+            node: "<body>".into(),
+            reason: "the body gave up".into(),
+        })
+    });
+    assert!(matches!(failed, Err(Error::Invalid { .. })), "{failed:?}");
+    assert_eq!(g2.len(), 3, "the recorded memset was removed");
+    match exec.update(&g2) {
+        Err(Error::Invalid { reason, .. }) => assert!(reason.contains("removed"), "{reason}"),
+        other => panic!("expected the update to be refused, got {other:?}"),
+    }
+    exec.reinstantiate_from(g2, InstantiateFlags::NONE).unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &x2), vec![1; n]);
+    assert_eq!(read_back(&gpu.stream, &y2), vec![2; n]);
 }

@@ -235,7 +235,15 @@ impl<'a> Graph<'a> {
             ended.outcome?;
             discarded?;
         }
-        let recorded = self.recorded_nodes()?;
+        // From here on the capture recorded work into this graph: whatever fails leaves no
+        // node the table does not account for (removed, or the graph unusable).
+        let recorded = match self.recorded_nodes() {
+            Ok(recorded) => recorded,
+            Err(e) => {
+                self.mark_refused_work();
+                return Err(e);
+            }
+        };
         let first = self.len();
         if self.is_body() {
             if let Some((i, code)) = recorded
@@ -252,13 +260,26 @@ impl<'a> Graph<'a> {
             }
         }
         let mark = self.mark();
-        let learned = self.learn_recorded(recorded)?;
+        let learned = match self.learn_recorded(recorded) {
+            Ok(learned) => learned,
+            Err(e) => {
+                // Some recorded nodes may be left unlisted: nothing accounts for their memory.
+                self.roll_back(mark);
+                self.mark_refused_work();
+                return Err(e);
+            }
+        };
         let sequence = ended.sequence.expect("a capture that ended began");
+        // The closure owns what the recorded work needs (a cuBLAS handle, kernels, buffers):
+        // kept before the work is accepted, so that no failure can leave the work without it.
+        if let Err(e) = self.retain(f) {
+            self.roll_back(mark);
+            return Err(e);
+        }
         if let Err(e) = finish(self, learned.clone(), sequence, given) {
             self.roll_back(mark);
             return Err(e);
         }
-        self.retain(f)?;
         let nodes: Vec<NodeId> = learned.clone().filter_map(|i| self.node_id(i)).collect();
         let mut has_dependent = vec![false; learned.len()];
         for index in learned.clone() {

@@ -10,7 +10,7 @@ use super::operands::CaptureOperands;
 use super::run::given;
 use super::scope::CaptureScope;
 use super::sequence::Sequence;
-use crate::ambient::InCapture;
+use crate::ambient::{InCapture, InWarmUp};
 use crate::error::{Error, Result};
 use crate::exec::{GraphExec, InstantiateFlags};
 use crate::graph::Graph;
@@ -113,6 +113,8 @@ where
             // Calls that wait on the host are refused inside, as in a capture: the eager work
             // has not run when the closure returns.
             let _inside = InCapture::enter();
+            // Host access to the memory given to it would wait for this gate (see `in_warm_up`).
+            let _warm = InWarmUp::enter();
             let scope = CaptureScope::new(&sequence);
             let views = O::views(&given, &sequence.streams);
             work(&scope, views).map_err(Error::from)

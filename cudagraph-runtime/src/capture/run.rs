@@ -216,6 +216,10 @@ pub(super) fn finish<'a>(
     sequence: Sequence<'a>,
     given: Vec<Use<'a>>,
 ) -> Result<()> {
+    sequence.check_accounted()?;
+    if sequence.removed_nodes.get() {
+        graph.note_removed_node();
+    }
     let mut own: HashMap<sys::CUgraphNode, Vec<Use<'a>>> = HashMap::new();
     for (node, uses) in sequence.nodes.take() {
         own.entry(node).or_default().extend(uses);
@@ -247,6 +251,11 @@ pub(super) fn finish<'a>(
                 .into(),
         });
     }
+    // Kept before the bodies are taken in: nothing fails after that, so a caller's roll-back
+    // never finds body nodes it cannot remove from the table.
+    for kept in sequence.kept.take() {
+        graph.retain(kept)?;
+    }
     for added in sequence.bodies.take() {
         let Some(owner) = learned
             .clone()
@@ -267,8 +276,5 @@ pub(super) fn finish<'a>(
         &sequence.panics,
         sequence.idle_handles.take(),
     );
-    for kept in sequence.kept.take() {
-        graph.retain(kept)?;
-    }
     Ok(())
 }

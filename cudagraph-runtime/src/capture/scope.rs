@@ -3,6 +3,8 @@
 //! other streams, and what they record for the graph the capture makes ([`Sequence`]).
 
 use std::ops::Deref;
+#[cfg(not(feature = "cuda-12020"))]
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use cudarc::driver::{CudaStream, DeviceRepr};
@@ -473,18 +475,23 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
             )
         };
         let mut lent: Vec<&mut Body<'a>> = bodies.iter_mut().map(Body::lend).collect();
-        let built = build(&mut lent);
+        // A panic in `build` is caught so that the node goes as it goes on an error (the closure
+        // may catch the panic and go on with the capture).
+        let built = catch_unwind(AssertUnwindSafe(|| build(&mut lent)));
         drop(lent);
+        let built = match built {
+            Ok(built) => built,
+            Err(panic) => {
+                self.remove_failed_conditional(node, bodies);
+                resume_unwind(panic);
+            }
+        };
         let placed = built.and_then(|()| {
             // SAFETY: the stream is being captured into `graph`, whose node `node` is.
             unsafe { result::stream::set_capture_dependencies(self.stream.cu_stream(), &[node]) }
         });
         if let Err(e) = placed {
-            // SAFETY: the node was just added and nothing refers to it. Should CUDA keep it (it
-            // removes no node from a graph with memory nodes), the error below fails the
-            // capture, and its graph goes with it.
-            let _ = unsafe { result::graph::destroy_node(node) };
-            drop(bodies);
+            self.remove_failed_conditional(node, bodies);
             return Err(e.at_node(name));
         }
         self.sequence
@@ -500,5 +507,25 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
                 bodies,
             });
         Ok(())
+    }
+
+    /// Removes the conditional node `node` whose bodies `bodies` failed to build. Should CUDA
+    /// keep it (it removes no node from a graph with memory nodes, and the capture has them
+    /// once it allocated), the capture fails at its end whatever the closure makes of the
+    /// error: the node would run bodies whose memory nothing holds (their nodes' records go
+    /// with `bodies`).
+    #[cfg(not(feature = "cuda-12020"))]
+    fn remove_failed_conditional(
+        &self,
+        node: cudarc::driver::sys::CUgraphNode,
+        bodies: Vec<Graph<'a>>,
+    ) {
+        // SAFETY: the node was just added and nothing refers to it.
+        let removed = unsafe { result::graph::destroy_node(node) };
+        drop(bodies);
+        match removed {
+            Ok(()) => self.sequence.removed_nodes.set(true),
+            Err(_) => self.sequence.refused_work.set(true),
+        }
     }
 }

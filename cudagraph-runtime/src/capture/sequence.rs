@@ -161,6 +161,13 @@ pub(crate) struct Sequence<'a> {
     pub(crate) idle_handles: RefCell<Vec<crate::node::RawConditionalHandle>>,
     /// Counts the capture's own nodes, for their names in errors.
     calls: Cell<u32>,
+    /// A node the capture's own calls added could not be removed after it was refused (a
+    /// conditional node whose bodies failed to build): the capture fails at its end, whatever
+    /// the closure did with the error (see [`Sequence::check_accounted`]).
+    pub(crate) refused_work: Cell<bool>,
+    /// A node the capture's own calls added was removed again (CUDA's order of the graph's
+    /// sinks may have changed: see `graph::pairing`).
+    pub(crate) removed_nodes: Cell<bool>,
 }
 
 impl<'a> Sequence<'a> {
@@ -185,7 +192,24 @@ impl<'a> Sequence<'a> {
             bodies: RefCell::new(Vec::new()),
             idle_handles: RefCell::new(Vec::new()),
             calls: Cell::new(0),
+            refused_work: Cell::new(false),
+            removed_nodes: Cell::new(false),
         }
+    }
+
+    /// Refuses what the capture recorded when a node its own calls refused could not be removed
+    /// ([`Sequence::refused_work`]).
+    pub(crate) fn check_accounted(&self) -> Result<()> {
+        if !self.refused_work.get() {
+            return Ok(());
+        }
+        Err(Error::Invalid {
+            node: "<capture>".into(),
+            reason: "a conditional node of the capture whose bodies failed to build could not be \
+                     removed (CUDA removes no node from a graph with memory nodes), and its \
+                     bodies' memory is held by nothing: the capture fails"
+                .into(),
+        })
     }
 
     /// The name of the capture's next node of `kind`, for errors.

@@ -53,7 +53,8 @@ impl std::ops::BitOr for InstantiateFlags {
 /// The executable keeps the memory its nodes use alive until its last launch that may use it has
 /// completed, also when that memory is replaced by an update or the executable is dropped while
 /// launches run (see the crate docs, "Memory model"). `'a` is how long the memory its graph
-/// borrows lives: dropping an executable that borrows memory waits for its launches.
+/// borrows lives: the [`scope`](crate::scope) that lends it waits for the executable's launches
+/// before it returns, whatever became of the executable.
 ///
 /// `Send` but not `Sync`, like [`Graph`].
 ///
@@ -325,12 +326,19 @@ impl Drop for GraphExec<'_> {
             true
         };
         // CUDA forbids destroying an executable inside a host node, and on a thread that is
-        // capturing (the capture would break): the release thread does it then, and takes the
-        // kernel modules this executable holds (unloading the last reference calls the driver).
+        // capturing (the capture would break): the release thread does it then.
         if must_defer_releases() || !release() {
             crate::reaper::run_later(Box::new(release));
         }
-        crate::reaper::release(std::mem::take(&mut self.functions));
+        // The kernels' modules (this executable's and its graph's references): unloading one is
+        // not documented to wait for the kernels of it that launches still run, so they are
+        // released once those launches are done (on the release thread, which may call the
+        // driver).
+        let functions = (
+            std::mem::take(&mut self.functions),
+            self.graph.take_functions(),
+        );
+        self.memory.drop_after_launches(Box::new(functions));
         // The block of indirect values, read and written by the launches until they are done.
         if let Some(block) = self.indirect.take() {
             self.memory.drop_after_launches(block);

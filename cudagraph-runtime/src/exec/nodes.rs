@@ -492,6 +492,7 @@ impl<'a> GraphExec<'a> {
         child: &Graph<'c>,
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
+        child.check_not_broken()?;
         if child.has_indirect() {
             return Err(Error::Invalid {
                 node: self.graph.name_of(index),
@@ -528,11 +529,34 @@ impl<'a> GraphExec<'a> {
     ///
     /// Refused, naming the node, when the handle's node is not (or no longer, after a
     /// whole-graph update or a re-instantiation from another graph) a node of the handle's kind,
-    /// kernel nodes launching a kernel of the handle's parameter list; and for the fetch node of
-    /// indirect values, which every launch needs.
+    /// kernel nodes launching a kernel of the handle's parameter list; for the fetch node of
+    /// indirect values, which every launch needs; and, when disabling, for a kernel that waits
+    /// for its programmatic dependencies ([`Kernel::waits_for_dependency`]) with a programmatic
+    /// or launch-order edge into it: that wait is what orders the nodes after it after the
+    /// edge's source, and a disabled node waits for nothing.
     pub fn set_enabled<N: Switchable>(&mut self, node: N, enabled: bool) -> Result<()> {
         let (index, raw_node) = self.switchable(node)?;
+        if !enabled && self.graph.ordered_by_its_wait(index) {
+            return Err(self.wait_disabled(index));
+        }
         self.set_enabled_at(index, raw_node, enabled)
+    }
+
+    /// The error for disabling node `index`, a kernel whose wait for its programmatic
+    /// dependencies is what orders the nodes after it after an edge's source.
+    #[cold]
+    #[inline(never)]
+    fn wait_disabled(&self, index: usize) -> Error {
+        Error::Invalid {
+            node: self.graph.name_of(index),
+            reason: "the node's kernel waits for its programmatic dependencies \
+                     (`Kernel::waits_for_dependency`), and a programmatic or launch-order edge \
+                     into it orders memory only because of that wait: disabled, the node runs as \
+                     an empty node, which waits for nothing, and the nodes after it could run \
+                     while the edge's source still does (graph allocations freed under it, say): \
+                     it cannot be disabled"
+                .into(),
+        }
     }
 
     /// Whether a kernel, memcpy or memset node is enabled (`cuGraphNodeGetEnabled`). Refused as

@@ -90,6 +90,9 @@ impl<'a> GraphExec<'a> {
         #[cfg(feature = "nccl")]
         self.symmetric.keep_for(self.graph.collectives());
         self.ctx = self.graph.context().cu_ctx();
+        // Its kernels' modules stay loaded with this executable: the old launches may still run
+        // them (see `Drop for GraphExec`).
+        self.keep_functions(&old_graph);
         // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
         let destroyed = named("cuGraphExecDestroy", unsafe {
             cudarc::driver::result::graph::exec_destroy(old)
@@ -131,13 +134,20 @@ impl<'a> GraphExec<'a> {
     }
 
     /// Whole-graph update (`cuGraphExecUpdate`): takes every node's parameters from `graph`,
-    /// which must have the same topology, built by the same calls in the same order.
+    /// which must have the same topology, built by the same calls in the same order. CUDA pairs
+    /// the two graphs' nodes through their sinks and dependency lists, while the executable
+    /// knows each node's memory by its position: a graph whose nodes, dependency lists or later
+    /// edges differ position by position from this executable's graph is refused as another
+    /// topology ([`Error::UpdateRejected`], naming its first such node), even where CUDA would
+    /// pair it, and so is a graph that lost a node (a failed capture into it): re-instantiate
+    /// from it ([`GraphExec::reinstantiate_from`]).
     ///
     /// On refusal, the error names the node of `graph` the driver blamed and why; the executable
     /// is unchanged then and may still be launched. Memory the executable no longer uses
     /// afterwards is released once the launches that may use it have completed.
     pub fn update(&mut self, graph: &Graph<'a>) -> Result<()> {
         crate::ambient::refuse_in_host_node("GraphExec::update")?;
+        graph.check_not_broken()?;
         refuse_memory_nodes(&self.graph, graph, "update")?;
         self.graph.refuse_device_updatable("update")?;
         graph.refuse_device_updatable("update")?;
@@ -153,6 +163,8 @@ impl<'a> GraphExec<'a> {
                 reason: UpdateFailure::TopologyChanged,
             });
         }
+        // The executable's records pair the graphs' nodes by position: so must CUDA.
+        self.graph.check_pairs_by_position(graph)?;
         #[cfg(feature = "nccl")]
         if self.graph.collectives().is_some() || graph.collectives().is_some() {
             // NCCL's captured kernels hold per-launch plans of the communicator they were

@@ -72,6 +72,7 @@ impl<'a> Graph<'a> {
         let special = in_host_node()
             || self.tables.as_ref().is_some_and(|t| {
                 t.broken_by_capture
+                    || t.refused_work
                     || (!const { P::KIND.allowed_in_body() } && t.body_of.is_some())
                     || t.uses
                         .get(uses_from..)
@@ -384,11 +385,13 @@ impl<'a> Graph<'a> {
     }
 
     fn add_event<const RECORD: bool>(&mut self, event: &Event, deps: &[NodeId]) -> Result<NodeId> {
+        // Kept before the node is added: a node whose event the graph did not keep would record
+        // or wait on a destroyed event once the caller drops it. (Released on this crate's
+        // thread once the graph and its launches are done with it.)
+        let kept = self.retain(event.clone());
+        self.or_forget_name(kept)?;
         let mut params = EventParams::<RECORD> { event: event.raw() };
-        let id = self.add_node(&mut params, deps, self.uses_len())?;
-        // Released on this crate's thread once the graph and its launches are done with it.
-        self.retain(event.clone())?;
-        Ok(id)
+        self.add_node(&mut params, deps, self.uses_len())
     }
 
     /// Adds an external semaphore signal node, after `deps`: when the nodes before it are done,
@@ -434,10 +437,10 @@ impl<'a> Graph<'a> {
         let params =
             SemaphoreParams::<SIGNAL, N>::of(&ops, self.ctx.cu_ctx(), || self.pending_name(kind));
         let mut params = self.or_forget_name(params)?;
-        let id = self.add_node(&mut params, deps, self.uses_len())?;
-        // Released on this crate's thread once the graph and its launches are done with them.
-        self.retain(ops.map(|(sem, _)| sem.clone()))?;
-        Ok(id)
+        // Kept before the node is added, as an event node's event is (see `add_event`).
+        let kept = self.retain(ops.map(|(sem, _)| sem.clone()));
+        self.or_forget_name(kept)?;
+        self.add_node(&mut params, deps, self.uses_len())
     }
 
     /// Adds a host node running `f` on a CPU thread, after `deps`.
@@ -506,6 +509,9 @@ impl<'a> Graph<'a> {
         child: &Graph<'c>,
         deps: &[NodeId],
     ) -> Result<ChildGraphNode> {
+        if let Err(e) = child.check_not_broken() {
+            return self.or_forget_name(Err(e));
+        }
         if child.has_indirect() {
             return self.or_forget_name(Err(Error::Invalid {
                 node: self.pending_name(NodeKind::ChildGraph),

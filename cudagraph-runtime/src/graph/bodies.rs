@@ -109,9 +109,10 @@ impl BodyTable {
     }
 }
 
-/// Where a WHILE node is, for the graph that keeps the list: one of its own nodes (by index),
-/// or a node of its conditional bodies (by position in the body table). Positions, not driver
-/// handles, so that the list holds for a clone.
+/// Where a node is, for the lists a graph keeps of some of its nodes (WHILE nodes, edges added
+/// after their nodes): one of its own nodes (by index), or a node of its conditional bodies (by
+/// position in the body table). Positions, not driver handles, so that the lists hold for a
+/// clone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum LoopAt {
     Own(u32),

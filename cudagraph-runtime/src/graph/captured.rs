@@ -43,8 +43,13 @@ impl<'a> Graph<'a> {
                 // SAFETY: nodes of this live graph.
                 let code = unsafe { result::graph::node_type(raw) }?;
                 // SAFETY: as above.
-                let deps = unsafe { result::graph::dependencies(raw) }?;
-                Ok(Recorded { raw, code, deps })
+                let (deps, unlisted) = unsafe { result::graph::dependencies(raw) }?;
+                Ok(Recorded {
+                    raw,
+                    code,
+                    deps,
+                    unlisted,
+                })
             })
             .collect::<Result<Vec<_>>>()?;
         topological(recorded)
@@ -67,6 +72,10 @@ impl<'a> Graph<'a> {
             .collect();
         self.nodes.reserve(recorded.len());
         let mut memory_nodes = false;
+        if recorded.iter().any(|n| n.unlisted) {
+            // Whole-graph updates would pair nodes through edges the table does not list.
+            self.tables_mut().pairing.unlisted();
+        }
         for node in recorded {
             let index = self.nodes.len() as u32;
             let deps: Vec<u32> = node
@@ -138,8 +147,8 @@ impl<'a> Graph<'a> {
 
     /// Removes the nodes added since `mark` (a capture into this graph whose recorded work was
     /// refused after it was learned). CUDA cannot remove nodes from a graph with memory nodes:
-    /// then, or when a removal fails, the graph is left unusable, as a broken capture leaves it
-    /// (it would hold work that was refused).
+    /// then, or when a removal fails, the graph is left unusable (it would hold work that was
+    /// refused: see `Tables::refused_work`).
     pub(crate) fn roll_back(&mut self, mark: Mark) {
         let mut kept = self.has_memory_nodes();
         if !kept {
@@ -147,6 +156,9 @@ impl<'a> Graph<'a> {
                 // SAFETY: a node of this live graph, without memory nodes, that no handle names
                 // (the capture's handles were not given out).
                 kept |= unsafe { result::graph::destroy_node(record.raw) }.is_err();
+            }
+            if mark.nodes < self.nodes.len() {
+                self.tables_mut().pairing.removed();
             }
         }
         self.nodes.truncate(mark.nodes);
@@ -159,7 +171,7 @@ impl<'a> Graph<'a> {
                 .retain(|at| !matches!(at, super::bodies::LoopAt::Own(i) if *i >= nodes));
         }
         if kept {
-            self.mark_broken_by_capture();
+            self.mark_refused_work();
         }
     }
 
@@ -183,10 +195,20 @@ impl<'a> Graph<'a> {
     /// Removes the nodes a failed capture recorded into this graph, so that the graph is as it
     /// was. CUDA cannot remove nodes from a graph with memory nodes (`cuGraphDestroyNode`):
     /// when this graph has some, or the capture recorded some, its nodes stay and are added to
-    /// the node table, so that it lists what the graph holds.
+    /// the node table, so that it lists what the graph holds, and the graph is unusable from
+    /// then on (see `Tables::refused_work`): that work was never checked, and nothing holds the
+    /// memory it uses (the capture's operands went with the failed capture).
     #[cfg(not(feature = "cuda-12020"))]
     pub(crate) fn discard_recorded(&mut self) -> Result<()> {
-        let recorded = self.recorded_nodes()?;
+        let recorded = self.recorded_nodes();
+        // Whatever happens below, recorded work that may be left in the graph makes it unusable.
+        let recorded = match recorded {
+            Ok(recorded) => recorded,
+            Err(e) => {
+                self.mark_refused_work();
+                return Err(e);
+            }
+        };
         if recorded.is_empty() {
             return Ok(());
         }
@@ -198,6 +220,7 @@ impl<'a> Graph<'a> {
                 )
             });
         if memory_nodes {
+            self.mark_refused_work();
             self.learn_recorded(recorded)?;
             return Ok(());
         }
@@ -208,7 +231,9 @@ impl<'a> Graph<'a> {
             // out).
             kept |= unsafe { result::graph::destroy_node(node.raw) }.is_err();
         }
+        self.tables_mut().pairing.removed();
         if kept {
+            self.mark_refused_work();
             let left = self.recorded_nodes()?;
             self.learn_recorded(left)?;
         }
@@ -231,6 +256,8 @@ pub(crate) struct Recorded {
     /// Its raw `CUgraphNodeType`.
     pub(crate) code: u32,
     deps: Vec<sys::CUgraphNode>,
+    /// Edges with data into it were left out of `deps` (see `result::graph::dependencies`).
+    unlisted: bool,
 }
 
 /// `nodes` reordered so that each comes after those of them it depends on (Kahn's algorithm;
@@ -287,6 +314,7 @@ mod tests {
             raw: fake(n),
             code: 0,
             deps: deps.iter().map(|&d| fake(d)).collect(),
+            unlisted: false,
         }
     }
 

@@ -1,6 +1,8 @@
 //! Conditional nodes: handles, the node and its bodies, which the graph takes in (see `bodies`).
 
 #[cfg(not(feature = "cuda-12020"))]
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+#[cfg(not(feature = "cuda-12020"))]
 use std::sync::Arc;
 
 #[cfg(not(feature = "cuda-12020"))]
@@ -153,18 +155,21 @@ impl<'a> Graph<'a> {
             unsafe { Self::bodies_of(&params, &self.ctx, scope, bodies_scope, capture) };
         // Lent as `Body`s: unsized, they stay where they are (see `Body`).
         let mut lent: Vec<&mut Body<'a>> = bodies.iter_mut().map(Body::lend).collect();
-        let built = build(&mut lent);
+        // A panic in `build` is caught so that the node goes as it goes on an error: the caller
+        // may catch the panic and go on with the graph, whose table would otherwise list a
+        // conditional node whose bodies' nodes (and the memory they hold) went with `bodies`.
+        let built = catch_unwind(AssertUnwindSafe(|| build(&mut lent)));
         drop(lent);
         let built = match built {
-            Ok(built) => built,
-            Err(e) => {
-                // SAFETY: the node was just added, and nothing refers to it.
-                let removed =
-                    unsafe { result::graph::destroy_node(self.nodes[id.index as usize].raw) };
-                self.nodes.pop();
-                drop(bodies);
-                removed?;
+            Ok(Ok(built)) => built,
+            Ok(Err(e)) => {
+                self.remove_failed_conditional(id.index, bodies)?;
                 return Err(e.at_node(|| self.name_of(id.index as usize)));
+            }
+            Err(panic) => {
+                // The panic is what the caller gets; a failed removal is recorded in the graph.
+                let _ = self.remove_failed_conditional(id.index, bodies);
+                resume_unwind(panic);
             }
         };
         if let Some(tables) = &mut self.tables {
@@ -180,6 +185,24 @@ impl<'a> Graph<'a> {
             self.absorb_body(body, id.index);
         }
         Ok((ConditionalNode::from_id(id), built))
+    }
+
+    /// Removes the conditional node `index` (the graph's last node, just added) whose bodies
+    /// `bodies` failed to build, with its bodies. Should CUDA keep it (it removes no node from
+    /// a graph with memory nodes), the graph is unusable from then on: the node would run
+    /// bodies whose memory nothing holds.
+    #[cfg(not(feature = "cuda-12020"))]
+    fn remove_failed_conditional(&mut self, index: u32, bodies: Vec<Graph<'a>>) -> Result<()> {
+        // SAFETY: the node was just added, and nothing refers to it (its handle was not given
+        // out).
+        let removed = unsafe { result::graph::destroy_node(self.nodes[index as usize].raw) };
+        self.nodes.pop();
+        drop(bodies);
+        match removed {
+            Ok(()) => self.tables_mut().pairing.removed(),
+            Err(_) => self.mark_refused_work(),
+        }
+        removed
     }
 
     /// The body graphs the driver made for the conditional node added with `params`, as graphs
@@ -216,14 +239,20 @@ impl<'a> Graph<'a> {
     /// Takes in the nodes of `body`, a body of the conditional node `owner`: their records, uses
     /// and dependency lists move here (the body keeps its raw graph, owned by the node).
     pub(crate) fn absorb_body(&mut self, body: &mut Graph<'a>, owner: u32) {
+        // A body a capture broke, or left holding work it cannot account for, is part of this
+        // graph's conditional node: this graph is unusable with it.
+        if body.is_unusable() {
+            self.mark_refused_work();
+        }
         let records = std::mem::take(&mut body.nodes);
-        let (uses, edges, nested, stranded, loops) = match &mut body.tables {
+        let (uses, edges, nested, stranded, loops, pairing) = match &mut body.tables {
             Some(t) => (
                 std::mem::take(&mut t.uses),
                 std::mem::take(&mut t.edges),
                 std::mem::take(&mut t.bodies),
                 std::mem::take(&mut t.idle_handles).len() + std::mem::take(&mut t.stranded_handles),
                 std::mem::take(&mut t.loops),
+                std::mem::take(&mut t.pairing),
             ),
             None => Default::default(),
         };
@@ -232,6 +261,7 @@ impl<'a> Graph<'a> {
         tables
             .loops
             .extend(loops.into_iter().map(|at| at.absorbed(start, own_nodes)));
+        tables.pairing.absorb(pairing, start, own_nodes);
         let bases = (tables.uses.len() as u32, tables.edges.len() as u32);
         tables.uses.extend(uses);
         tables.edges.extend(edges);

@@ -296,6 +296,8 @@ impl<'a> Graph<'a> {
             tables.idle_handles.clear();
             tables.stranded_handles = 0;
             tables.broken_by_capture = false;
+            tables.refused_work = false;
+            tables.pairing.clear();
             // Never instantiated (instantiation consumes the graph): no launch used the block.
             tables.indirect = None;
             tables.indirect_block.0 = None;
@@ -358,6 +360,12 @@ impl<'a> Graph<'a> {
 
     pub(crate) fn functions(&self) -> &FunctionSet {
         &self.functions
+    }
+
+    /// Takes the references to the kernels' modules (for an executable that releases them only
+    /// once its launches, which may still run those kernels, are over).
+    pub(crate) fn take_functions(&mut self) -> FunctionSet {
+        std::mem::take(&mut self.functions)
     }
 
     /// The index of `node` if it belongs to this graph's family.

@@ -160,6 +160,9 @@ impl Graph<'_> {
         if kind == EdgeKind::Default || self.nodes[t].kernel.waits {
             self.push_dep(t, f as u32);
         }
+        // Whole-graph updates pair nodes through the driver's dependency lists, which list every
+        // edge (see `graph::pairing`).
+        self.tables_mut().pairing.added(f as u32, t as u32, kind);
         Ok(())
     }
 

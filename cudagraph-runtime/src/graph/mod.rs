@@ -16,7 +16,8 @@
 //!   ([`UnrolledCopy`]); `body`: a body as the closure building it gets it
 //!   ([`Body`]); `bodies`: the bodies' nodes, kept by the enclosing graph; `body_rules`: CUDA's
 //!   rule for bodies, through child graphs;
-//! - `captured`: the nodes a capture recorded into a graph.
+//! - `captured`: the nodes a capture recorded into a graph; `pairing`: how a whole-graph
+//!   update pairs two graphs' nodes, checked to be by position.
 //!
 //! Two features add methods from their own modules, which build on this one: stream capture
 //! (`crate::capture`: `Graph::capture`, `add_captured`, `capture_into`, `add_capture`) and
@@ -36,6 +37,7 @@ mod indirect;
 mod info;
 mod loops;
 mod mem;
+mod pairing;
 mod records;
 mod tables;
 // Unrolled WHILE loops: conditional nodes and edges added afterwards need CUDA 12.3.

@@ -36,6 +36,14 @@ pub(super) struct Tables<'a> {
     /// A capture into this graph was broken: CUDA leaves the graph unusable (every later call
     /// about it fails with `CUDA_ERROR_INVALID_VALUE`).
     pub(super) broken_by_capture: bool,
+    /// The graph holds work it cannot account for: nodes a failed capture recorded that CUDA
+    /// could not remove (it removes no node from a graph with memory nodes), or a node whose
+    /// removal failed. Their memory is neither checked nor held, so the graph is unusable: it
+    /// refuses to be instantiated, embedded, used as an update source, or to take more nodes.
+    pub(super) refused_work: bool,
+    /// What decides how CUDA pairs the nodes with another graph's in a whole-graph update,
+    /// beyond the node records (see `graph::pairing`).
+    pub(super) pairing: super::pairing::Pairing,
     /// Conditional handles made for this graph that drive no conditional node yet: CUDA
     /// refuses to instantiate a graph with one, and a handle drives one node only, so a
     /// conditional node takes only a handle listed here.

@@ -50,6 +50,20 @@ impl<'a> Graph<'a> {
         self.tables_mut().broken_by_capture = true;
     }
 
+    /// Records that the graph holds work whose memory it does not account for (see
+    /// `Tables::refused_work`): it is unusable from now on.
+    pub(crate) fn mark_refused_work(&mut self) {
+        self.tables_mut().refused_work = true;
+    }
+
+    /// Whether the graph is unusable: a broken capture left its handle invalid, or it holds
+    /// work whose memory it does not account for.
+    pub(crate) fn is_unusable(&self) -> bool {
+        self.tables
+            .as_ref()
+            .is_some_and(|t| t.broken_by_capture || t.refused_work)
+    }
+
     /// Refuses to instantiate a graph with a conditional handle that drives no conditional node
     /// (CUDA would refuse it with `CUDA_ERROR_INVALID_VALUE`, naming nothing).
     pub(crate) fn check_handles_used(&self) -> Result<()> {
@@ -72,12 +86,15 @@ impl<'a> Graph<'a> {
         }
     }
 
-    /// Refuses a graph that a broken capture left unusable, with what to do.
+    /// Refuses a graph that a broken or failed capture left unusable, with what to do: to be
+    /// instantiated, to take more nodes, and to be embedded or used as an update source (its
+    /// nodes would then run in another executable).
     #[inline]
     pub(crate) fn check_not_broken(&self) -> Result<()> {
-        match self.tables.as_ref().is_some_and(|t| t.broken_by_capture) {
-            false => Ok(()),
-            true => Err(broken_by_capture()),
+        match &self.tables {
+            Some(t) if t.broken_by_capture => Err(broken_by_capture()),
+            Some(t) if t.refused_work => Err(refused_work()),
+            _ => Ok(()),
         }
     }
 
@@ -131,6 +148,18 @@ pub(crate) fn refuse_captured(
         });
     }
     Ok(())
+}
+
+/// The error for a graph holding work it cannot account for (see `Tables::refused_work`).
+#[cold]
+fn refused_work() -> Error {
+    Error::Invalid {
+        node: "graph".into(),
+        reason: "a failed capture into this graph (or a failed removal of a node) left work in \
+                 it that CUDA could not remove (CUDA removes no node from a graph with memory \
+                 nodes), and whose memory nothing checked or holds: build the graph again"
+            .into(),
+    }
 }
 
 /// The error for a graph that a broken capture left unusable.

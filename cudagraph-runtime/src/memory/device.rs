@@ -13,7 +13,7 @@ use super::foreign::Foreign;
 use super::operand::sealed::MemoryOperand;
 use super::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
 use super::shared::{owned_operand, range_methods, Shared};
-use crate::ambient::{in_capture, in_host_node, refuse_in_host_node, refuse_waiting};
+use crate::ambient::{in_capture, in_host_node, in_warm_up, refuse_in_host_node, refuse_waiting};
 use crate::error::{Error, Result};
 use crate::reaper;
 
@@ -226,8 +226,21 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
     /// One guard at a time per allocation (every clone and part of the buffer shares it): while
     /// one is alive, on this thread or another, `access`, [`to_vec`](Self::to_vec) and
     /// [`copy_from`](Self::copy_from) fail with [`Error::BufferInUse`] rather than wait.
+    ///
+    /// Refused with [`Error::Capturing`] while the buffer's own stream is being captured, and
+    /// inside a [`Replay`](crate::Replay)'s warm-up (which holds the memory given to it as a
+    /// launch does: the access would wait for the warm-up running it).
     pub fn access(&self) -> Result<DeviceAccess<'_, T>> {
         refuse_in_host_node("DeviceBuffer::access")?;
+        if in_warm_up() {
+            return Err(Error::Capturing {
+                what: "DeviceBuffer::access inside a warm-up (`Replay::new` running the work \
+                       eagerly): the warm-up holds the memory given to it as a launch does, so \
+                       an access to it would wait for the warm-up itself; access buffers before \
+                       or after"
+                    .into(),
+            });
+        }
         let alloc = &self.shared.alloc;
         let home = &alloc.home;
         refuse_capturing_stream(

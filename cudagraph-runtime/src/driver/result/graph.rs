@@ -133,14 +133,14 @@ pub(crate) unsafe fn child_graph(node: sys::CUgraphNode) -> Result<sys::CUgraph>
 }
 
 /// `cuGraphNodeGetDependencies`, twice: the count, then the nodes `node` depends on through
-/// edges that order memory (full completion of the dependency: port 0, the default type).
-/// An edge with data (programmatic or launch-order, as a capture of a programmatic launch
-/// records) is left out: it orders launches only, so the memory checks built on these lists
-/// must not count it.
+/// edges that order memory (full completion of the dependency: port 0, the default type), and
+/// whether any edge was left out. An edge with data (programmatic or launch-order, as a capture
+/// of a programmatic launch records) is left out: it orders launches only, so the memory checks
+/// built on these lists must not count it.
 ///
 /// # Safety
 /// `node` is a node of a live graph.
-pub(crate) unsafe fn dependencies(node: sys::CUgraphNode) -> Result<Vec<sys::CUgraphNode>> {
+pub(crate) unsafe fn dependencies(node: sys::CUgraphNode) -> Result<(Vec<sys::CUgraphNode>, bool)> {
     let mut count = 0usize;
     // SAFETY: the caller's promise; a null array asks for the count only.
     #[cfg(feature = "cuda-12020")]
@@ -159,7 +159,7 @@ pub(crate) unsafe fn dependencies(node: sys::CUgraphNode) -> Result<Vec<sys::CUg
     check("cuGraphNodeGetDependencies", counted)?;
     if count == 0 {
         // A root: nothing to list (and the driver refuses a second call with no room).
-        return Ok(Vec::new());
+        return Ok((Vec::new(), false));
     }
     let mut deps = vec![std::ptr::null_mut(); count];
     // SAFETY: the caller's promise; `deps` has room for `count` nodes, and the driver writes
@@ -191,7 +191,8 @@ pub(crate) unsafe fn dependencies(node: sys::CUgraphNode) -> Result<Vec<sys::CUg
             })
         });
     }
-    Ok(deps)
+    let unlisted = deps.len() < count;
+    Ok((deps, unlisted))
 }
 
 /// `cuGraphAddDependencies_v2` for one edge `from -> to` carrying `data` (its ports and
