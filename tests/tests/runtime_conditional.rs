@@ -236,6 +236,13 @@ fn a_panic_building_a_conditional_node_leaves_no_node_behind() {
         Err(Error::Invalid { reason, .. }) if reason.contains("could not be removed") => {
             println!("the driver kept the node in the graph being captured: {reason}");
         }
+        // The removed node stays among the capture's dependencies (CUDA 13.0 on an H100), so
+        // the driver refuses the next node and the capture fails: nothing runs either way.
+        Err(Error::Node { call, node, source }) if call == "cuGraphAddNode" => {
+            println!(
+                "the capture's next node `{node}` was refused, the capture failed: {source:?}"
+            );
+        }
         Err(e) => panic!("the capture: {e}"),
     }
     assert_eq!(read_back(&gpu.stream, &elsewhere), vec![0]);

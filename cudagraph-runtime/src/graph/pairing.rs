@@ -143,8 +143,15 @@ impl Graph<'_> {
         let (my_edges, their_edges) = (self.edges(), other.edges());
         let records = self.all_records().zip(other.all_records()).enumerate();
         for (index, (a, b)) in records {
-            if a.kind != b.kind || a.deps.get(my_edges) != b.deps.get(their_edges) {
+            if a.deps.get(my_edges) != b.deps.get(their_edges) {
                 return Err(changed(Some(index)));
+            }
+            if a.kind != b.kind {
+                // What the driver says of the same graphs.
+                return Err(Error::UpdateRejected {
+                    node: other.name_of(index),
+                    reason: UpdateFailure::NodeTypeChanged,
+                });
             }
         }
         // (Whether an edge with data is listed as a dependency depends on its kernel waiting:
