@@ -163,7 +163,9 @@ use proc_macro::TokenStream;
 ///
 /// - The count is known when the macro expands, so the topology stays fixed: a range's ends and
 ///   every index that picks a node or a buffer are integer literals, the graph's consts and the
-///   loop variable, with `+ - * / %`. A graph's consts, `const NAME: usize = value;` at its
+///   loop variable, with `+ - * / %`, computed as rustc computes them: in `usize` arithmetic,
+///   where a value below zero on the way overflows (`(layer - 1) % 3` at `layer = 0` is
+///   refused; write `(layer + 2) % 3`). A graph's consts, `const NAME: usize = value;` at its
 ///   top, are emitted as written (the params' types and the user's code name them); a const
 ///   declared outside the graph is resolved by rustc after the macro ran, so the macro cannot
 ///   count with it (it says so).

@@ -204,6 +204,35 @@ impl<'a> Model<'a> {
     }
 }
 
+impl Model<'_> {
+    /// The types that the indices of node expressions cast to as `usize` (`w[layer as usize]`),
+    /// once per declared node: the generated code computes those indices again, and asserts
+    /// that each such type is the primitive `usize` (an alias of the name would truncate).
+    pub fn index_casts(&self) -> Vec<Type> {
+        let mut casts = Vec::new();
+        let mut seen: Vec<*const NodeDecl> = Vec::new();
+        for node in &self.nodes {
+            if seen.contains(&(node.decl as *const _)) {
+                continue;
+            }
+            seen.push(node.decl);
+            self.each_indexed_mention(node.decl, &mut |_, index| {
+                if let Some(expr) = index.and_then(repeat::index_expr) {
+                    repeat::usize_casts(&expr, &mut casts);
+                }
+            });
+            if let NodeOp::Capture(c) = &node.decl.op {
+                for b in c.uses.iter().flat_map(|u| &u.buffers) {
+                    if let Some(index) = &b.index {
+                        repeat::usize_casts(&index.expr, &mut casts);
+                    }
+                }
+            }
+        }
+        casts
+    }
+}
+
 /// The name an operand gives, with its index: `y` or `y[layer]` (an element of an array param,
 /// or an instance of a repeated alloc node).
 pub fn operand_name(expr: &syn::Expr) -> Option<(&Ident, Option<&syn::Expr>)> {
