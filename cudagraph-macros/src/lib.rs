@@ -677,8 +677,9 @@ use proc_macro::TokenStream;
 /// Also rejected: names that make generated items clash (a graph named like another graph's
 /// `StepExec`, a node named like a method of the executable, two nodes with one handle type,
 /// ...: `collisions/*`), names from which no item can be derived (a param `_1` would make the
-/// variant `1`), operands that fix a node's type but are not params, `self` in expressions,
-/// params that cannot be compared, memcpys without a device side, a runtime `Graph` param
+/// variant `1`), operands that fix a node's type but are not params, `self` and the generated
+/// code's names (`__cg_params`) in expressions, params that cannot be compared, memcpys without
+/// a device side, a runtime `Graph` param
 /// without its `'static`, attributes with no single generated item to go to, Rust statements
 /// where nodes go (blocks, `let`, macro calls: generate the whole `cuda_graph!` call from a
 /// macro instead), and malformed syntax of any kind (the macro never panics, on any input: a
