@@ -303,7 +303,10 @@ pub fn exec_doc(g: &Gen) -> String {
          launch that tried it, naming the node, and is undone: every param changed since the \
          last update gets back the value the nodes were last updated from (the executable keeps \
          a copy of those), the nodes updated before the refusal are set back, and nothing stays \
-         pending, so the next launch runs what ran before. Memory the executable stops using is \
+         pending, so the next launch runs what ran before. A panic in your code that a change \
+         runs (a node expression, a param's `Clone`, `PartialEq` or `Drop`) may stop it part \
+         way: caught, it leaves the executable refusing updates and launches \
+         (`Error::Invalid`) until a whole-graph update. Memory the executable stops using is \
          released once the launches that may use it are done.\n\n\
          Nodes:\n\n"
     );
