@@ -236,6 +236,7 @@ impl Layers {
             __LayersState,
         ),
     > {
+        let owned = Self::__cg_own(__cg_params)?;
         let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
             ::cudagraph_runtime::__private::ManuallyDrop<__LayersNodes>,
         >();
@@ -251,7 +252,7 @@ impl Layers {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __LayersState {
-                params: Self::__cg_own(__cg_params)?,
+                params: owned,
                 launch: configs,
             },
         ))

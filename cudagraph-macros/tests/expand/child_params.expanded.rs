@@ -195,6 +195,7 @@ impl Inner {
             __InnerState,
         ),
     > {
+        let owned = Self::__cg_own(__cg_params)?;
         let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
             ::cudagraph_runtime::__private::ManuallyDrop<__InnerNodes>,
         >();
@@ -208,7 +209,7 @@ impl Inner {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __InnerState {
-                params: Self::__cg_own(__cg_params)?,
+                params: owned,
                 launch: configs,
             },
         ))
@@ -1238,6 +1239,7 @@ impl Outer {
             __OuterState,
         ),
     > {
+        let owned = Self::__cg_own(__cg_params)?;
         let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
             ::cudagraph_runtime::__private::ManuallyDrop<__OuterNodes>,
         >();
@@ -1251,7 +1253,7 @@ impl Outer {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __OuterState {
-                params: Self::__cg_own(__cg_params)?,
+                params: owned,
                 launch: configs,
             },
         ))

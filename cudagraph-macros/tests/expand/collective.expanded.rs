@@ -227,6 +227,7 @@ impl Step {
             __StepState,
         ),
     > {
+        let owned = Self::__cg_own(__cg_params)?;
         let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
             ::cudagraph_runtime::__private::ManuallyDrop<__StepNodes>,
         >();
@@ -240,7 +241,7 @@ impl Step {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __StepState {
-                params: Self::__cg_own(__cg_params)?,
+                params: owned,
                 launch: configs,
             },
         ))

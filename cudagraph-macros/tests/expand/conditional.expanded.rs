@@ -316,6 +316,7 @@ impl Flow {
             __FlowState,
         ),
     > {
+        let owned = Self::__cg_own(__cg_params)?;
         let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
             ::cudagraph_runtime::__private::ManuallyDrop<__FlowNodes>,
         >();
@@ -335,7 +336,7 @@ impl Flow {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __FlowState {
-                params: Self::__cg_own(__cg_params)?,
+                params: owned,
                 launch: configs,
             },
         ))

@@ -183,6 +183,7 @@ impl Worker {
             __WorkerState,
         ),
     > {
+        let owned = Self::__cg_own(__cg_params)?;
         let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
             ::cudagraph_runtime::__private::ManuallyDrop<__WorkerNodes>,
         >();
@@ -198,7 +199,7 @@ impl Worker {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __WorkerState {
-                params: Self::__cg_own(__cg_params)?,
+                params: owned,
                 launch: configs,
             },
         ))

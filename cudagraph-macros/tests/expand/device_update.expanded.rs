@@ -221,6 +221,7 @@ impl Steered {
             __SteeredState,
         ),
     > {
+        let owned = Self::__cg_own(__cg_params)?;
         let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
             ::cudagraph_runtime::__private::ManuallyDrop<__SteeredNodes>,
         >();
@@ -236,7 +237,7 @@ impl Steered {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __SteeredState {
-                params: Self::__cg_own(__cg_params)?,
+                params: owned,
                 launch: configs,
             },
         ))

@@ -137,6 +137,7 @@ impl Nothing {
             __NothingState,
         ),
     > {
+        let owned = Self::__cg_own(__cg_params)?;
         let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
             ::cudagraph_runtime::__private::ManuallyDrop<__NothingNodes>,
         >();
@@ -152,7 +153,7 @@ impl Nothing {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __NothingState {
-                params: Self::__cg_own(__cg_params)?,
+                params: owned,
                 launch: configs,
             },
         ))

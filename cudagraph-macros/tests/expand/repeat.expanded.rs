@@ -252,6 +252,7 @@ impl Decode {
             __DecodeState,
         ),
     > {
+        let owned = Self::__cg_own(__cg_params)?;
         let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
             ::cudagraph_runtime::__private::ManuallyDrop<__DecodeNodes>,
         >();
@@ -278,7 +279,7 @@ impl Decode {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __DecodeState {
-                params: Self::__cg_own(__cg_params)?,
+                params: owned,
                 launch: configs,
             },
         ))
@@ -2141,6 +2142,7 @@ impl Sides {
             __SidesState,
         ),
     > {
+        let owned = Self::__cg_own(__cg_params)?;
         let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
             ::cudagraph_runtime::__private::ManuallyDrop<__SidesNodes>,
         >();
@@ -2164,7 +2166,7 @@ impl Sides {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __SidesState {
-                params: Self::__cg_own(__cg_params)?,
+                params: owned,
                 launch: configs,
             },
         ))

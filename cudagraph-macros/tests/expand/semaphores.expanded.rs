@@ -214,6 +214,7 @@ impl Frame {
             __FrameState,
         ),
     > {
+        let owned = Self::__cg_own(__cg_params)?;
         let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
             ::cudagraph_runtime::__private::ManuallyDrop<__FrameNodes>,
         >();
@@ -227,7 +228,7 @@ impl Frame {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __FrameState {
-                params: Self::__cg_own(__cg_params)?,
+                params: owned,
                 launch: configs,
             },
         ))

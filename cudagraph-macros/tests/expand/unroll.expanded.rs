@@ -264,6 +264,7 @@ impl Solve {
             __SolveState,
         ),
     > {
+        let owned = Self::__cg_own(__cg_params)?;
         let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
             ::cudagraph_runtime::__private::ManuallyDrop<__SolveNodes>,
         >();
@@ -279,7 +280,7 @@ impl Solve {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __SolveState {
-                params: Self::__cg_own(__cg_params)?,
+                params: owned,
                 launch: configs,
             },
         ))
