@@ -438,7 +438,9 @@ use proc_macro::TokenStream;
 /// work that signalled it, and a signal node orders the Vulkan work that waits for it behind the
 /// nodes before it: to Vulkan, a path `wait -> node -> signal` is an edge on each side of the
 /// node. So every node that uses an `#[external]` buffer must come after a semaphore wait node
-/// and before a semaphore signal node (T14), or it may run while Vulkan uses the buffer. Which
+/// and before a semaphore signal node (T14; before it through edges that order memory: past an
+/// edge with data into a kernel that does not wait, the signal may come while the node runs),
+/// or it may run while Vulkan uses the buffer. Which
 /// values Vulkan signals and waits for is the program's to get right: the declaration does not
 /// show Vulkan's side. CUDA refuses semaphore nodes in conditional bodies (T10) and in graphs
 /// instantiated for device launch (the driver refuses the instantiation), and cannot enable or
