@@ -1725,7 +1725,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for LayersGemm1Node<'_> {
         f.debug_struct("LayersGemm1Node").field("index", &0usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `act` of [`LayersExec`] (`kernel bias<<<n.div_ceil(256), 256>>>(n, b, h)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `act` of [`LayersExec`] (`kernel bias<<<n.div_ceil(256), 256>>>(n, b, h)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct LayersActNode<'a> {
     exec: &'a mut LayersExec,
 }

@@ -990,7 +990,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for InnerParamsMut<'_> {
         f.debug_struct("InnerParamsMut").finish_non_exhaustive()
     }
 }
-///Update handle of node `mul` of [`InnerExec`] (`kernel scale<<<n.div_ceil(256), 256>>>(n, s, y)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `mul` of [`InnerExec`] (`kernel scale<<<n.div_ceil(256), 256>>>(n, s, y)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct InnerMulNode<'a> {
     exec: &'a mut InnerExec,
 }
@@ -2166,7 +2168,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for OuterParamsMut<'_> {
         f.debug_struct("OuterParamsMut").finish_non_exhaustive()
     }
 }
-///Update handle of node `a` of [`OuterExec`] (`child(first)`): its embedded graph can change (same topology); CUDA cannot enable or disable it ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `a` of [`OuterExec`] (`child(first)`): its embedded graph can change (same topology); CUDA cannot enable or disable it ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct OuterANode<'a> {
     exec: &'a mut OuterExec,
 }
@@ -2219,7 +2223,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for OuterANode<'_> {
         f.debug_struct("OuterANode").field("index", &0usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `b` of [`OuterExec`] (`child(second)`): its embedded graph can change (same topology); CUDA cannot enable or disable it ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `b` of [`OuterExec`] (`child(second)`): its embedded graph can change (same topology); CUDA cannot enable or disable it ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct OuterBNode<'a> {
     exec: &'a mut OuterExec,
 }
@@ -2272,7 +2278,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for OuterBNode<'_> {
         f.debug_struct("OuterBNode").field("index", &1usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `clear` of [`OuterExec`] (`memset(z, 0.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `clear` of [`OuterExec`] (`memset(z, 0.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct OuterClearNode<'a> {
     exec: &'a mut OuterExec,
 }

@@ -1247,7 +1247,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for StepParamsMut<'_> {
         f.debug_struct("StepParamsMut").finish_non_exhaustive()
     }
 }
-///Update handle of node `local` of [`StepExec`] (`kernel grad<<<n.div_ceil(256), 256>>>(n, grads)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `local` of [`StepExec`] (`kernel grad<<<n.div_ceil(256), 256>>>(n, grads)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct StepLocalNode<'a> {
     exec: &'a mut StepExec,
 }
@@ -1351,7 +1353,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for StepAverageNode<'_> {
         f.debug_struct("StepAverageNode").field("index", &1usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `step` of [`StepExec`] (`kernel update<<<n.div_ceil(256), 256>>>(n, grads)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `step` of [`StepExec`] (`kernel update<<<n.div_ceil(256), 256>>>(n, grads)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct StepStepNode<'a> {
     exec: &'a mut StepExec,
 }

@@ -2115,7 +2115,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for FlowParamsMut<'_> {
         f.debug_struct("FlowParamsMut").finish_non_exhaustive()
     }
 }
-///Update handle of node `reset` of [`FlowExec`] (`memset(counter, 0u32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `reset` of [`FlowExec`] (`memset(counter, 0u32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct FlowResetNode<'a> {
     exec: &'a mut FlowExec,
 }
@@ -2231,7 +2233,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for FlowCountNode<'_> {
         f.debug_struct("FlowCountNode").field("index", &1usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `decide` of [`FlowExec`] (`kernel pick<<<1, 32>>>(odd, counter)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `decide` of [`FlowExec`] (`kernel pick<<<1, 32>>>(odd, counter)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct FlowDecideNode<'a> {
     exec: &'a mut FlowExec,
 }
@@ -2339,7 +2343,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for FlowBranchNode<'_> {
         f.debug_struct("FlowBranchNode").field("index", &3usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `choose` of [`FlowExec`] (`kernel pick<<<1, 32>>>(case, choice)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `choose` of [`FlowExec`] (`kernel pick<<<1, 32>>>(case, choice)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct FlowChooseNode<'a> {
     exec: &'a mut FlowExec,
 }
@@ -2447,7 +2453,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for FlowSelectNode<'_> {
         f.debug_struct("FlowSelectNode").field("index", &5usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `bump` of [`FlowExec`] (`kernel step<<<1, 32>>>(more, counter, limit)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `bump` of [`FlowExec`] (`kernel step<<<1, 32>>>(more, counter, limit)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct FlowBumpNode<'a> {
     exec: &'a mut FlowExec,
 }
@@ -2524,7 +2532,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for FlowBumpNode<'_> {
         f.debug_struct("FlowBumpNode").field("index", &6usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `mark_odd` of [`FlowExec`] (`kernel put<<<1, 32>>>(1, out)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `mark_odd` of [`FlowExec`] (`kernel put<<<1, 32>>>(1, out)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct FlowMarkOddNode<'a> {
     exec: &'a mut FlowExec,
 }
@@ -2591,7 +2601,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for FlowMarkOddNode<'_> {
         f.debug_struct("FlowMarkOddNode").field("index", &7usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `mark_even` of [`FlowExec`] (`memset(out, 0u32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `mark_even` of [`FlowExec`] (`memset(out, 0u32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct FlowMarkEvenNode<'a> {
     exec: &'a mut FlowExec,
 }
@@ -2670,7 +2682,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for FlowMarkEvenNode<'_> {
             .finish_non_exhaustive()
     }
 }
-///Update handle of node `c0` of [`FlowExec`] (`kernel put<<<1, 32>>>(100, out)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `c0` of [`FlowExec`] (`kernel put<<<1, 32>>>(100, out)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct FlowC0Node<'a> {
     exec: &'a mut FlowExec,
 }
@@ -2774,7 +2788,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for FlowInnerNode<'_> {
         f.debug_struct("FlowInnerNode").field("index", &10usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `c1` of [`FlowExec`] (`kernel step<<<1, 32>>>(again, counter, 7)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `c1` of [`FlowExec`] (`kernel step<<<1, 32>>>(again, counter, 7)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct FlowC1Node<'a> {
     exec: &'a mut FlowExec,
 }

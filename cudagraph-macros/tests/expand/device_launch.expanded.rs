@@ -994,7 +994,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for WorkerParamsMut<'_> {
         f.debug_struct("WorkerParamsMut").finish_non_exhaustive()
     }
 }
-///Update handle of node `clear` of [`WorkerExec`] (`memset(counter, 0u32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `clear` of [`WorkerExec`] (`memset(counter, 0u32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct WorkerClearNode<'a> {
     exec: &'a mut WorkerExec,
 }
@@ -1071,7 +1073,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for WorkerClearNode<'_> {
         f.debug_struct("WorkerClearNode").field("index", &0usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `bump` of [`WorkerExec`] (`kernel step<<<1, 32>>>(n, counter)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `bump` of [`WorkerExec`] (`kernel step<<<1, 32>>>(n, counter)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct WorkerBumpNode<'a> {
     exec: &'a mut WorkerExec,
 }

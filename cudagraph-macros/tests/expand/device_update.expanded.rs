@@ -1236,7 +1236,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SteeredParamsMut<'_> {
         f.debug_struct("SteeredParamsMut").finish_non_exhaustive()
     }
 }
-///Update handle of node `bump` of [`SteeredExec`] (`kernel bump_k<<<1, 32>>>(k, y)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `bump` of [`SteeredExec`] (`kernel bump_k<<<1, 32>>>(k, y)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct SteeredBumpNode<'a> {
     exec: &'a mut SteeredExec,
 }
@@ -1301,7 +1303,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SteeredBumpNode<'_> {
         f.debug_struct("SteeredBumpNode").field("index", &0usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `steer` of [`SteeredExec`] (`kernel steer_k<<<1, 32>>>(device_node(bump), param_offset(bump, 0), launches)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `steer` of [`SteeredExec`] (`kernel steer_k<<<1, 32>>>(device_node(bump), param_offset(bump, 0), launches)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct SteeredSteerNode<'a> {
     exec: &'a mut SteeredExec,
 }

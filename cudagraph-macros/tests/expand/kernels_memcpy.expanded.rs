@@ -1439,7 +1439,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for StepParamsMut<'_> {
         f.debug_struct("StepParamsMut").finish_non_exhaustive()
     }
 }
-///Update handle of node `zero` of [`StepExec`] (`memset(y, 0.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `zero` of [`StepExec`] (`memset(y, 0.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 pub struct StepZeroNode<'a> {
     exec: &'a mut StepExec,
 }
@@ -1516,7 +1518,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for StepZeroNode<'_> {
         f.debug_struct("StepZeroNode").field("index", &0usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `scale` of [`StepExec`] (`kernel saxpy<<<n.div_ceil(256), 256>>>(n, alpha, x, y)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `scale` of [`StepExec`] (`kernel saxpy<<<n.div_ceil(256), 256>>>(n, alpha, x, y)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 pub struct StepScaleNode<'a> {
     exec: &'a mut StepExec,
 }
@@ -1589,7 +1593,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for StepScaleNode<'_> {
         f.debug_struct("StepScaleNode").field("index", &1usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `back` of [`StepExec`] (`memcpy(y -> host_y)`): its source and destination can change (same direction, 1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `back` of [`StepExec`] (`memcpy(y -> host_y)`): its source and destination can change (same direction, 1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 pub struct StepBackNode<'a> {
     exec: &'a mut StepExec,
 }
@@ -1679,7 +1685,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for StepBackNode<'_> {
         f.debug_struct("StepBackNode").field("index", &2usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `log` of [`StepExec`] (`host(done)`): its closure can change; CUDA cannot enable or disable it ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `log` of [`StepExec`] (`host(done)`): its closure can change; CUDA cannot enable or disable it ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 pub struct StepLogNode<'a> {
     exec: &'a mut StepExec,
 }

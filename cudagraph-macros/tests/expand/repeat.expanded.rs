@@ -1606,7 +1606,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for DecodeParamsMut<'_> {
         f.debug_struct("DecodeParamsMut").finish_non_exhaustive()
     }
 }
-///Update handle of node `embed` of [`DecodeExec`] (`memset(x, 1.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `embed` of [`DecodeExec`] (`memset(x, 1.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct DecodeEmbedNode<'a> {
     exec: &'a mut DecodeExec,
 }
@@ -1683,7 +1685,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for DecodeEmbedNode<'_> {
         f.debug_struct("DecodeEmbedNode").field("index", &0usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `attn[l]` of [`DecodeExec`] (`kernel layer<<<n.div_ceil(256), 256>>>(n, scale[l], x, h[l])`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `attn[l]` of [`DecodeExec`] (`kernel layer<<<n.div_ceil(256), 256>>>(n, scale[l], x, h[l])`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct DecodeAttnNode<'a> {
     exec: &'a mut DecodeExec,
     index: ::core::primitive::usize,
@@ -1764,7 +1768,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for DecodeAttnNode<'_> {
             .finish_non_exhaustive()
     }
 }
-///Update handle of node `mlp[l]` of [`DecodeExec`] (`kernel layer<<<n.div_ceil(256), 256>>>(n, 1.0, h[l], x)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `mlp[l]` of [`DecodeExec`] (`kernel layer<<<n.div_ceil(256), 256>>>(n, 1.0, h[l], x)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct DecodeMlpNode<'a> {
     exec: &'a mut DecodeExec,
     index: ::core::primitive::usize,
@@ -1845,7 +1851,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for DecodeMlpNode<'_> {
             .finish_non_exhaustive()
     }
 }
-///Update handle of node `head` of [`DecodeExec`] (`memcpy(x -> w[0])`): its source and destination can change (same direction, 1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `head` of [`DecodeExec`] (`memcpy(x -> w[0])`): its source and destination can change (same direction, 1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct DecodeHeadNode<'a> {
     exec: &'a mut DecodeExec,
 }
@@ -3211,7 +3219,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SidesParamsMut<'_> {
         f.debug_struct("SidesParamsMut").finish_non_exhaustive()
     }
 }
-///Update handle of node `side[i]` of [`SidesExec`] (`kernel scale<<<1, 32>>>(n, 2.0, g[i])`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `side[i]` of [`SidesExec`] (`kernel scale<<<1, 32>>>(n, 2.0, g[i])`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct SidesSideNode<'a> {
     exec: &'a mut SidesExec,
     index: ::core::primitive::usize,
@@ -3288,7 +3298,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SidesSideNode<'_> {
             .finish_non_exhaustive()
     }
 }
-///Update handle of node `other` of [`SidesExec`] (`kernel scale<<<1, 32>>>(n, 0.5, x)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `other` of [`SidesExec`] (`kernel scale<<<1, 32>>>(n, 0.5, x)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct SidesOtherNode<'a> {
     exec: &'a mut SidesExec,
 }

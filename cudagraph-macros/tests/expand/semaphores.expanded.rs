@@ -1260,7 +1260,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for FrameReadyNode<'_> {
         f.debug_struct("FrameReadyNode").field("index", &0usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `run` of [`FrameExec`] (`kernel step<<<n.div_ceil(256), 256>>>(n, image)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `run` of [`FrameExec`] (`kernel step<<<n.div_ceil(256), 256>>>(n, image)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct FrameRunNode<'a> {
     exec: &'a mut FrameExec,
 }

@@ -1565,7 +1565,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SolveParamsMut<'_> {
         f.debug_struct("SolveParamsMut").finish_non_exhaustive()
     }
 }
-///Update handle of node `start` of [`SolveExec`] (`memset(x, 0.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `start` of [`SolveExec`] (`memset(x, 0.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct SolveStartNode<'a> {
     exec: &'a mut SolveExec,
 }
@@ -1682,6 +1684,8 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SolveSolveNode<'_> {
     }
 }
 /**Update handle of node `forward` of [`SolveExec`] (`kernel sweep<<<n.div_ceil(256), 256>>>(n, x, y)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.
 
 The node is in an unrolled WHILE body: the graph holds it 4 times, once per copy of the body. The handle is all 4 copies: an update sets each of them, and `node()` gives their runtime handles.*/
 struct SolveForwardNode<'a> {
@@ -1806,6 +1810,8 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SolveForwardNode<'_> {
 }
 /**Update handle of node `back` of [`SolveExec`] (`kernel sweep<<<n.div_ceil(256), 256>>>(n, y, x)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
 
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.
+
 The node is in an unrolled WHILE body: the graph holds it 4 times, once per copy of the body. The handle is all 4 copies: an update sets each of them, and `node()` gives their runtime handles.*/
 struct SolveBackNode<'a> {
     exec: &'a mut SolveExec,
@@ -1927,6 +1933,8 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SolveBackNode<'_> {
 }
 /**Update handle of node `done` of [`SolveExec`] (`kernel check<<<1, 32>>>(more, x, n)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
 
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.
+
 The node sets the handle of the unrolled WHILE node it is in: it runs in the last of the body's 4 copies only, once per pass of the loop.*/
 struct SolveDoneNode<'a> {
     exec: &'a mut SolveExec,
@@ -1997,6 +2005,8 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SolveDoneNode<'_> {
     }
 }
 /**Update handle of node `tail` of [`SolveExec`] (`memset(y, 0.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.
 
 The node is in an unrolled WHILE body: the graph holds it 4 times, once per copy of the body. The handle is all 4 copies: an update sets each of them, and `node()` gives their runtime handles.*/
 struct SolveTailNode<'a> {
