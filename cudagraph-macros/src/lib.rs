@@ -240,10 +240,12 @@ use proc_macro::TokenStream;
 /// Two work items the declaration cannot see through are handled this way:
 ///
 /// - a capture node's work is not in the declaration: `capture(w, [x, mut h])` declares that it
-///   reads `x` and writes `h`, and the node is checked like any other; `build`, `set_params`
-///   and the node's handle check the recorded work against that (it may use only the memory
-///   given to its `Capture`, so its memory is known), and refuse work that uses other memory
-///   or writes memory declared read (`Error::Invalid`). `capture(w)` declares nothing, and
+///   reads `x` and writes `h`, and the node is checked like any other; `build`, `set_params`,
+///   the setters and the node's handle check the recorded work against that (it may use only
+///   the memory given to its `Capture`, so its memory is known), and refuse work that uses other
+///   memory or writes memory declared read (`Error::Invalid`); a new `h` is a change of the
+///   node too (its work still uses what its `Capture` was given: change both together, through
+///   `params_mut`). `capture(w)` declares nothing, and
 ///   counts as writing every buffer;
 /// - a child node's graph keeps a record of the memory its nodes use: `build` and `set_params`
 ///   check it against the nodes no edge orders with the child node (`Error::Hazard`).

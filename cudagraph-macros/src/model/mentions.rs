@@ -58,6 +58,21 @@ impl<'a> Model<'a> {
         }
     }
 
+    /// [`Model::expression_tokens`], and the buffer params a capture node declares (`[x, mut
+    /// h]`): what the node's update depends on. A declared use is no expression of the node,
+    /// but its update checks the recorded work against the params' memory, so a change of `h`
+    /// must reach it, or the node would go on using the old memory while the race rule judges
+    /// the new (the recorded work uses what its `Capture` was given, not the params).
+    fn read_tokens(node: &NodeDecl) -> TokenStream {
+        let mut tokens = Self::expression_tokens(node);
+        if let NodeOp::Capture(c) = &node.op {
+            for b in c.uses.iter().flat_map(|u| &u.buffers) {
+                tokens.extend(crate::parse::indexed(&b.name, b.index.as_ref()));
+            }
+        }
+        tokens
+    }
+
     /// Calls `f` on every name a node's expressions may read.
     pub fn each_mention(&self, node: &NodeDecl, f: &mut dyn FnMut(&Ident)) {
         collect_mentions(Self::expression_tokens(node), f);
@@ -97,11 +112,12 @@ impl<'a> Model<'a> {
         found
     }
 
-    /// The params a node's expressions may read, by index, in declared order (`#[indirect]`
-    /// params apart: a node reads their keys, which never change).
+    /// The params a node's expressions may read, and the buffers a capture node declares, by
+    /// index, in declared order (`#[indirect]` params apart: a node reads their keys, which
+    /// never change).
     pub fn mentions(&self, node: &NodeDecl) -> Vec<usize> {
         let mut found = Vec::new();
-        collect_mentions(Self::expression_tokens(node), &mut |ident| {
+        collect_mentions(Self::read_tokens(node), &mut |ident| {
             if let Some(index) = self.param(ident).filter(|&i| !self.is_indirect(i)) {
                 if !found.contains(&index) {
                     found.push(index);
@@ -141,11 +157,12 @@ impl<'a> Model<'a> {
         self.element(param, &repeat::index_expr(index?)?, rep)
     }
 
-    /// The slots node `node` reads (see [`Model::slots`]), sorted: an element of an array param
-    /// when its index is known (`w[layer]`), else every slot of the param.
+    /// The slots node `node` reads (see [`Model::slots`]), with the buffers a capture node
+    /// declares, sorted: an element of an array param when its index is known (`w[layer]`), else
+    /// every slot of the param.
     pub fn slot_mentions(&self, node: &Inst) -> Vec<usize> {
         let mut found = Vec::new();
-        self.each_indexed_mention(node.decl, &mut |ident, index| {
+        repeat::each_indexed(Self::read_tokens(node.decl), &mut |ident, index| {
             let Some(param) = self.param(ident).filter(|&i| !self.is_indirect(i)) else {
                 return;
             };

@@ -65,9 +65,9 @@ const _: () = {
 };
 /**The params of [`Layers`]: what its nodes are built from ([`Layers::build`]). Its executable owns a copy ([`LayersExec::params`]), changed through the executable (`set_<param>`, [`LayersExec::params_mut`], [`LayersExec::set_params`]), which updates exactly the nodes that read what changed:
 
-- node `gemm1` reads `layer1`
+- node `gemm1` reads `layer1`, `w1`, `x`, `h`
 - node `act` reads `bias`, `h`, `b`, `n`
-- node `gemm2` reads `layer2`
+- node `gemm2` reads `layer2`, `w2`, `h`, `y`
 */
 #[allow(clippy::type_complexity)]
 struct LayersParams {
@@ -77,15 +77,15 @@ struct LayersParams {
     pub layer1: Capture,
     ///Param `layer2`, read by node `gemm2`.
     pub layer2: Capture,
-    ///Param `w1` (read by no node).
+    ///Param `w1`, read by node `gemm1`.
     pub w1: DeviceBuffer<f32>,
-    ///Param `w2` (read by no node).
+    ///Param `w2`, read by node `gemm2`.
     pub w2: DeviceBuffer<f32>,
-    ///Param `x` (read by no node).
+    ///Param `x`, read by node `gemm1`.
     pub x: DeviceBuffer<f32>,
-    ///Param `h`, read by node `act`.
+    ///Param `h`, read by nodes `gemm1`, `act`, `gemm2`.
     pub h: DeviceBuffer<f32>,
-    ///Param `y` (read by no node).
+    ///Param `y`, read by node `gemm2`.
     pub y: DeviceBuffer<f32>,
     ///Param `b`, read by node `act`.
     pub b: DeviceBuffer<f32>,
@@ -1049,11 +1049,11 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for LayersExec {
         (&[1u32], false),
         (&[0u32], false),
         (&[2u32], false),
-        (&[], false),
-        (&[], false),
-        (&[], false),
-        (&[1u32], false),
-        (&[], false),
+        (&[0u32], false),
+        (&[2u32], false),
+        (&[0u32], false),
+        (&[0u32, 1u32, 2u32], false),
+        (&[2u32], false),
         (&[1u32], false),
         (&[1u32], false),
     ];
@@ -1150,7 +1150,7 @@ impl LayersExec {
         );
         ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
     }
-    /**Sets param `w1` and updates what reads it (no node), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+    /**Sets param `w1` and updates what reads it (node `gemm1`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
     pub fn set_w1(
         &mut self,
@@ -1162,7 +1162,7 @@ impl LayersExec {
         );
         ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
     }
-    /**Sets param `w2` and updates what reads it (no node), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+    /**Sets param `w2` and updates what reads it (node `gemm2`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
     pub fn set_w2(
         &mut self,
@@ -1174,7 +1174,7 @@ impl LayersExec {
         );
         ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
     }
-    /**Sets param `x` and updates what reads it (no node), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+    /**Sets param `x` and updates what reads it (node `gemm1`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
     pub fn set_x(
         &mut self,
@@ -1186,7 +1186,7 @@ impl LayersExec {
         );
         ::cudagraph_runtime::__private::set_param(self, 5usize).map(|_| old)
     }
-    /**Sets param `h` and updates what reads it (node `act`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+    /**Sets param `h` and updates what reads it (nodes `gemm1`, `act`, `gemm2`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
     pub fn set_h(
         &mut self,
@@ -1198,7 +1198,7 @@ impl LayersExec {
         );
         ::cudagraph_runtime::__private::set_param(self, 6usize).map(|_| old)
     }
-    /**Sets param `y` and updates what reads it (no node), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+    /**Sets param `y` and updates what reads it (node `gemm2`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
     pub fn set_y(
         &mut self,
@@ -1569,7 +1569,7 @@ impl LayersParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 2usize);
         old
     }
-    ///Sets param `w1`, and marks what reads it (no node) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    ///Sets param `w1`, and marks what reads it (node `gemm1`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
     #[inline]
     pub fn set_w1(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
@@ -1579,7 +1579,7 @@ impl LayersParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 3usize);
         old
     }
-    ///Sets param `w2`, and marks what reads it (no node) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    ///Sets param `w2`, and marks what reads it (node `gemm2`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
     #[inline]
     pub fn set_w2(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
@@ -1589,7 +1589,7 @@ impl LayersParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 4usize);
         old
     }
-    ///Sets param `x`, and marks what reads it (no node) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    ///Sets param `x`, and marks what reads it (node `gemm1`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
     #[inline]
     pub fn set_x(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
@@ -1599,7 +1599,7 @@ impl LayersParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 5usize);
         old
     }
-    ///Sets param `h`, and marks what reads it (node `act`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    ///Sets param `h`, and marks what reads it (nodes `gemm1`, `act`, `gemm2`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
     #[inline]
     pub fn set_h(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
@@ -1609,7 +1609,7 @@ impl LayersParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 6usize);
         old
     }
-    ///Sets param `y`, and marks what reads it (no node) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    ///Sets param `y`, and marks what reads it (node `gemm2`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
     #[inline]
     pub fn set_y(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
