@@ -163,7 +163,9 @@ use proc_macro::TokenStream;
 ///
 /// - The count is known when the macro expands, so the topology stays fixed: a range's ends and
 ///   every index that picks a node or a buffer are integer literals, the graph's consts and the
-///   loop variable, with `+ - * / %`. A graph's consts, `const NAME: usize = value;` at its
+///   loop variable, with `+ - * / %`, computed as rustc computes them: in `usize` arithmetic,
+///   where a value below zero on the way overflows (`(layer - 1) % 3` at `layer = 0` is
+///   refused; write `(layer + 2) % 3`). A graph's consts, `const NAME: usize = value;` at its
 ///   top, are emitted as written (the params' types and the user's code name them); a const
 ///   declared outside the graph is resolved by rustc after the macro ran, so the macro cannot
 ///   count with it (it says so).
@@ -238,10 +240,12 @@ use proc_macro::TokenStream;
 /// Two work items the declaration cannot see through are handled this way:
 ///
 /// - a capture node's work is not in the declaration: `capture(w, [x, mut h])` declares that it
-///   reads `x` and writes `h`, and the node is checked like any other; `build`, `set_params`
-///   and the node's handle check the recorded work against that (it may use only the memory
-///   given to its `Capture`, so its memory is known), and refuse work that uses other memory
-///   or writes memory declared read (`Error::Invalid`). `capture(w)` declares nothing, and
+///   reads `x` and writes `h`, and the node is checked like any other; `build`, `set_params`,
+///   the setters and the node's handle check the recorded work against that (it may use only
+///   the memory given to its `Capture`, so its memory is known), and refuse work that uses other
+///   memory or writes memory declared read (`Error::Invalid`); a new `h` is a change of the
+///   node too (its work still uses what its `Capture` was given: change both together, through
+///   `params_mut`). `capture(w)` declares nothing, and
 ///   counts as writing every buffer;
 /// - a child node's graph keeps a record of the memory its nodes use: `build` and `set_params`
 ///   check it against the nodes no edge orders with the child node (`Error::Hazard`).
@@ -436,7 +440,9 @@ use proc_macro::TokenStream;
 /// work that signalled it, and a signal node orders the Vulkan work that waits for it behind the
 /// nodes before it: to Vulkan, a path `wait -> node -> signal` is an edge on each side of the
 /// node. So every node that uses an `#[external]` buffer must come after a semaphore wait node
-/// and before a semaphore signal node (T14), or it may run while Vulkan uses the buffer. Which
+/// and before a semaphore signal node (T14; before it through edges that order memory: past an
+/// edge with data into a kernel that does not wait, the signal may come while the node runs),
+/// or it may run while Vulkan uses the buffer. Which
 /// values Vulkan signals and waits for is the program's to get right: the declaration does not
 /// show Vulkan's side. CUDA refuses semaphore nodes in conditional bodies (T10) and in graphs
 /// instantiated for device launch (the driver refuses the instantiation), and cannot enable or
@@ -675,8 +681,9 @@ use proc_macro::TokenStream;
 /// Also rejected: names that make generated items clash (a graph named like another graph's
 /// `StepExec`, a node named like a method of the executable, two nodes with one handle type,
 /// ...: `collisions/*`), names from which no item can be derived (a param `_1` would make the
-/// variant `1`), operands that fix a node's type but are not params, `self` in expressions,
-/// params that cannot be compared, memcpys without a device side, a runtime `Graph` param
+/// variant `1`), operands that fix a node's type but are not params, `self` and the generated
+/// code's names (`__cg_params`) in expressions, params that cannot be compared, memcpys without
+/// a device side, a runtime `Graph` param
 /// without its `'static`, attributes with no single generated item to go to, Rust statements
 /// where nodes go (blocks, `let`, macro calls: generate the whole `cuda_graph!` call from a
 /// macro instead), and malformed syntax of any kind (the macro never panics, on any input: a

@@ -5,6 +5,12 @@
 //! or a buffer must be known then: integer literals, the consts declared in the graph, the loop
 //! variable, and `+ - * / %` between them (parentheses, `as usize` allowed). A const declared
 //! outside the graph is a path rustc resolves after the macro ran, so the macro cannot use it.
+//!
+//! The generated code computes an index again, with the tokens as written: the macro must find
+//! the value rustc finds, or the rules judge another element than the one a node uses. So it
+//! computes as rustc does, in `usize` arithmetic (a value on the way below zero overflows there),
+//! and the generated code asserts that the `usize` an index casts to is the primitive
+//! (`expand::hazards`): an alias of that name would make the cast truncate.
 
 use std::collections::BTreeMap;
 
@@ -37,7 +43,7 @@ pub enum Why {
     Name(String),
     /// An operation the macro does not evaluate (a call, a method, `<<`, ...).
     Unsupported,
-    /// Below zero, or beyond `usize`.
+    /// Below zero, or beyond `usize`: the value or one computed on the way to it.
     OutOfRange,
     /// A division or remainder by zero.
     DivisionByZero,
@@ -46,8 +52,9 @@ pub enum Why {
 }
 
 /// What the macro evaluates, said in messages.
-pub const WHAT_IS_KNOWN: &str = "integer literals, consts declared in the graph and the loop \
-                                 variable, with `+`, `-`, `*`, `/` and `%`";
+pub const WHAT_IS_KNOWN: &str = "unsuffixed or `usize` integer literals, consts declared in \
+                                 the graph and the loop variable, with `+`, `-`, `*`, `/` and `%` \
+                                 in `usize` arithmetic";
 
 impl Unknown {
     /// The reason, as a message says it: `` `n` is not a const of the graph``; `is_param` tells
@@ -64,7 +71,10 @@ impl Unknown {
                  usize = ...;`)"
             ),
             Why::Unsupported => format!("the macro evaluates only {WHAT_IS_KNOWN}"),
-            Why::OutOfRange => "its value is below zero or beyond `usize`".to_owned(),
+            Why::OutOfRange => "its value, or one computed on the way to it, is below zero or \
+                                beyond `usize`, where rustc's `usize` arithmetic overflows: keep \
+                                every value on the way in range (add before you subtract)"
+                .to_owned(),
             Why::DivisionByZero => "it divides by zero".to_owned(),
             Why::OpenRange => "a repetition's range has a start and an end, `start..end` or \
                                `start..=end`"
@@ -76,14 +86,30 @@ impl Unknown {
 /// The value of `expr` in `env`.
 pub fn eval(expr: &Expr, env: Env) -> Result<usize, Unknown> {
     let value = eval_wide(expr, env)?;
-    usize::try_from(value).map_err(|_| Unknown {
+    usize::try_from(value.value).map_err(|_| Unknown {
         span: expr.span(),
         why: Why::OutOfRange,
     })
 }
 
-/// The value in `i128`, so that `layer - 1` at `layer = 0` is -1 and reported as such.
-fn eval_wide(expr: &Expr, env: Env) -> Result<i128, Unknown> {
+/// A value the macro computed, with what it needs to compute as rustc does.
+#[derive(Clone, Copy)]
+struct Value {
+    value: i128,
+    /// Whether the expression is a `usize` to rustc whatever surrounds it: it holds the loop
+    /// variable, a const of the graph, a `usize` literal or a cast to `usize`. Integer literals
+    /// alone are an `i32` inside a cast (`(2 + 3) as usize`).
+    typed: bool,
+    /// The largest value computed on the way (its own included).
+    peak: i128,
+}
+
+/// The value of `expr`, computed as the generated code computes it: in `usize` arithmetic, where
+/// a value below zero or beyond `usize` is an overflow (a panic with overflow checks, a wrapped
+/// value without, which the macro cannot follow: `(layer - 3) % 3` at `layer = 0` is 1 in a
+/// release build). So every value on the way must be a `usize`, not only the result: the macro
+/// judges the element the generated code picks, in any build.
+fn eval_wide(expr: &Expr, env: Env) -> Result<Value, Unknown> {
     let unsupported = || Unknown {
         span: expr.span(),
         why: Why::Unsupported,
@@ -92,9 +118,22 @@ fn eval_wide(expr: &Expr, env: Env) -> Result<i128, Unknown> {
         span: expr.span(),
         why: Why::OutOfRange,
     };
+    let checked = |value: Option<i128>, typed: bool, peak: i128| match value {
+        Some(value) if (0..=usize::MAX as i128).contains(&value) => Ok(Value {
+            value,
+            typed,
+            peak: peak.max(value),
+        }),
+        _ => Err(out_of_range()),
+    };
     match expr {
         Expr::Lit(lit) => match &lit.lit {
-            Lit::Int(int) => int.base10_parse::<i128>().map_err(|_| out_of_range()),
+            // A suffix other than `usize` gives the literal another type, whose arithmetic (and
+            // whose overflow, where a lint is allowed) is not `usize`'s.
+            Lit::Int(int) if matches!(int.suffix(), "" | "usize") => {
+                let value = int.base10_parse::<i128>().map_err(|_| out_of_range())?;
+                checked(Some(value), int.suffix() == "usize", value)
+            }
             _ => Err(unsupported()),
         },
         Expr::Path(path) if path.qself.is_none() => {
@@ -102,13 +141,12 @@ fn eval_wide(expr: &Expr, env: Env) -> Result<i128, Unknown> {
                 return Err(unsupported());
             };
             let name = name_of(ident);
-            if let Some((var, value)) = env.var {
-                if var == name {
-                    return Ok(value as i128);
-                }
-            }
-            match env.consts.get(&name) {
-                Some(&value) => Ok(value as i128),
+            let found = match env.var {
+                Some((var, value)) if var == name => Some(value),
+                _ => env.consts.get(&name).copied(),
+            };
+            match found {
+                Some(value) => checked(Some(value as i128), true, value as i128),
                 None => Err(Unknown {
                     span: ident.span(),
                     why: Why::Name(name),
@@ -117,13 +155,25 @@ fn eval_wide(expr: &Expr, env: Env) -> Result<i128, Unknown> {
         }
         Expr::Paren(inner) => eval_wide(&inner.expr, env),
         Expr::Group(inner) => eval_wide(&inner.expr, env),
-        // `layer as usize`: the value is already one.
-        Expr::Cast(cast) if is_usize(&cast.ty) => eval_wide(&cast.expr, env),
+        // `layer as usize`: the value is already one. Of integer literals alone, rustc computes
+        // an `i32`: each value on the way must be one too.
+        Expr::Cast(cast) if is_usize(&cast.ty) => {
+            let inner = eval_wide(&cast.expr, env)?;
+            if !inner.typed && inner.peak > i32::MAX as i128 {
+                return Err(out_of_range());
+            }
+            Ok(Value {
+                typed: true,
+                ..inner
+            })
+        }
         Expr::Binary(binary) => {
             let (a, b) = (
                 eval_wide(&binary.left, env)?,
                 eval_wide(&binary.right, env)?,
             );
+            let (typed, peak) = (a.typed || b.typed, a.peak.max(b.peak));
+            let (a, b) = (a.value, b.value);
             let value = match binary.op {
                 BinOp::Add(_) => a.checked_add(b),
                 BinOp::Sub(_) => a.checked_sub(b),
@@ -138,7 +188,7 @@ fn eval_wide(expr: &Expr, env: Env) -> Result<i128, Unknown> {
                 BinOp::Rem(_) => a.checked_rem(b),
                 _ => return Err(unsupported()),
             };
-            value.ok_or_else(out_of_range)
+            checked(value, typed, peak)
         }
         _ => Err(unsupported()),
     }
@@ -166,6 +216,24 @@ pub fn is_usize(ty: &Type) -> bool {
             (krate == "core" || krate == "std") && module == "primitive" && ty == "usize"
         }
         _ => false,
+    }
+}
+
+/// The types that casts in `expr` name as `usize` (`layer as usize`), in the part of it the macro
+/// evaluates: the generated code asserts that each is the primitive (see the module docs).
+pub fn usize_casts(expr: &Expr, out: &mut Vec<Type>) {
+    match expr {
+        Expr::Paren(inner) => usize_casts(&inner.expr, out),
+        Expr::Group(inner) => usize_casts(&inner.expr, out),
+        Expr::Cast(cast) if is_usize(&cast.ty) => {
+            out.push((*cast.ty).clone());
+            usize_casts(&cast.expr, out);
+        }
+        Expr::Binary(binary) => {
+            usize_casts(&binary.left, out);
+            usize_casts(&binary.right, out);
+        }
+        _ => {}
     }
 }
 
@@ -313,6 +381,38 @@ mod tests {
         assert_eq!(value("f(1)", None), Err(Why::Unsupported));
         assert_eq!(value("1 << 2", None), Err(Why::Unsupported));
         assert_eq!(value("-1", None), Err(Why::Unsupported));
+    }
+
+    #[test]
+    fn indices_are_computed_as_rustc_computes_them() {
+        // In `usize` arithmetic, every value on the way is one: `layer - 3` overflows at 0 (and
+        // wraps without overflow checks, to a value whose remainder is another element).
+        assert_eq!(
+            value("(layer - 3) % 3", Some(("layer", 0))),
+            Err(Why::OutOfRange)
+        );
+        assert_eq!(
+            value("(layer - 1) / 2 % 2", Some(("layer", 0))),
+            Err(Why::OutOfRange)
+        );
+        assert_eq!(value("(layer + 3 - 3) % 3", Some(("layer", 0))), Ok(0));
+        // A suffix gives a literal another type, whose arithmetic is not `usize`'s.
+        assert_eq!(value("1usize + layer", Some(("layer", 2))), Ok(3));
+        assert_eq!(value("256u8 as usize", None), Err(Why::Unsupported));
+        assert_eq!(
+            value("layer + 1u32", Some(("layer", 2))),
+            Err(Why::Unsupported)
+        );
+        // Integer literals alone are an `i32` in a cast.
+        assert_eq!(
+            value("(2147483647 + 1) as usize", None),
+            Err(Why::OutOfRange)
+        );
+        assert_eq!(
+            value("(2147483647 + LAYERS) as usize", None),
+            Ok(2_147_483_679)
+        );
+        assert_eq!(value("(2 + 3) as usize * 4", None), Ok(20));
     }
 
     #[test]

@@ -215,6 +215,10 @@ fn odd_inputs_never_panic() {
         "graph X { params { h: [HostBuffer<f32>; 2] } for i in 0..2 { c[i]: host(f, h[i], mut h[i + 5]); } }",
         "graph X { const A: usize = 2; const A: usize = 3; for A in 0..A { x[A]: empty; } }",
         "graph X { for i in 0..2 { a[i]: empty; } for i in 0..2 { a[i]: empty; } }",
+        // Primitives spelled as paths (`::u32` is an extern crate's), raw or with arguments.
+        "graph X { params { k: Kernel<(::u32, r#u32, u32<>, ::core::primitive::u32)>, n: ::u32, m: r#u32, o: u32<> } a: kernel k<<<1, 1>>>(n, m, o, n); }",
+        // Indices cast, suffixed, below zero on the way.
+        "graph X { params { w: [DeviceBuffer<f32>; 4], k: Kernel<(DevicePtrMut<f32>,)> } for i in 0..4 { a[i]: kernel k<<<1, 1>>>(w[(i - 3) % 3]); b[i]: kernel k<<<1, 1>>>(w[(i + 256u8 as usize) as usize % 4]); c[i]: memset(w[(2147483647 + 1) as ::core::primitive::usize], 0.0f32); } }",
     ] {
         if let Ok(tokens) = TokenStream::from_str(source) {
             run(tokens);
@@ -447,7 +451,7 @@ const NAMES: [&str; 34] = [
     "Solver",
 ];
 
-const TYPES: [&str; 30] = [
+const TYPES: [&str; 34] = [
     "[DeviceBuffer<f32>; N]",
     "[f32; 4]",
     "[Capture; N]",
@@ -478,6 +482,10 @@ const TYPES: [&str; 30] = [
     "Vec<DeviceBuffer<f32>>",
     "ConditionalHandle",
     "Handle",
+    "::u32",
+    "r#u32",
+    "::core::primitive::f32",
+    "&'static DeviceBuffer<f32>",
 ];
 
 /// A random expression over the names.

@@ -187,3 +187,74 @@ fn a_capture_node_s_declared_uses_are_checked_against_its_recorded_work() {
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(read_back(&gpu.stream, &y), vec![5.0; n]);
 }
+
+#[test]
+fn a_buffer_a_capture_node_declares_is_checked_when_it_changes() {
+    let Some(gpu) =
+        cudagraph_tests::gpu("a_buffer_a_capture_node_declares_is_checked_when_it_changes")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let n = 1000;
+    let (x, y, y2, z) = (
+        zeros::<f32>(&gpu, n),
+        zeros::<f32>(&gpu, n),
+        zeros::<f32>(&gpu, n),
+        zeros::<f32>(&gpu, n),
+    );
+    cudagraph_tests::fill_buffer(&x, 5.0);
+    let stream = gpu.ctx.new_stream().unwrap();
+    let copy_into = |dst: &DeviceBuffer<f32>| {
+        Capture::new(
+            &stream,
+            (x.clone(), Mut(dst.clone())),
+            |s, (src, mut dst)| s.memcpy_dtod(&src, &mut dst),
+        )
+    };
+    let params = DeclaredParams {
+        offset: k.offset.clone(),
+        x: x.clone(),
+        y: y.clone(),
+        z: z.clone(),
+        n: n as u32,
+        work: copy_into(&y),
+    };
+    let mut exec = Declared::build(&gpu.ctx, &params)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+
+    // The recorded work writes `y` whatever the param says: the node declares `mut y`, so a new
+    // `y` is the node's change too, and work that does not write it is refused. (Unchecked, the
+    // params would say `y2` while `copy` went on writing `y`, and `z = y` would then pass the
+    // memory check while `beside` wrote `y` at the same time as `copy`.)
+    match exec.set_y(y2.clone()) {
+        Err(cudagraph_runtime::Error::Invalid { node, reason }) => {
+            assert_eq!(node, "copy", "{reason}");
+            assert!(reason.contains("declared uses"), "{reason}");
+        }
+        other => panic!("expected the change refused at `copy`, got {other:?}"),
+    }
+    assert!(exec.params().y == y, "the refused change is undone");
+    assert!(
+        matches!(
+            exec.set_z(y.clone()),
+            Err(cudagraph_runtime::Error::Hazard { .. })
+        ),
+        "`beside` writing what `copy` writes is refused"
+    );
+
+    // The work and the buffer changed together: taken.
+    let mut p = exec.params_mut();
+    let _ = p.set_work(copy_into(&y2));
+    let _ = p.set_y(y2.clone());
+    assert_eq!(p.apply().unwrap(), 1, "`copy` updated once");
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &y2), vec![5.0; n]);
+    assert_eq!(
+        read_back(&gpu.stream, &y),
+        vec![0.0; n],
+        "the old `y` is left alone"
+    );
+}

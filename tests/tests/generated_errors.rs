@@ -2,7 +2,8 @@
 //! in `set_params`, through its handle), a host node that panics (reported by the next launch,
 //! also when the closure came from a handle, a whole-graph update or a child graph of another
 //! declaration). After each error the executable still launches and computes what it computed
-//! before.
+//! before. A panic in a node expression part way through an update (caught) leaves the executable
+//! refusing launches until a whole-graph update, since its nodes may disagree with its params.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -442,4 +443,82 @@ fn host_node_panic_in_a_child_declaration_names_its_node() {
         y0.iter().map(|v| v + 2 * k).collect::<Vec<_>>()
     );
     assert_eq!(calls.load(Ordering::SeqCst), 2);
+}
+
+/// `k` as a kernel argument; panics for 13, as a node expression of the user's may.
+fn unlucky(k: u32) -> u32 {
+    assert_ne!(k, 13, "an unlucky k");
+    k
+}
+
+cuda_graph! {
+    /// `a += k`, then `b += unlucky(k)`: both read `k`, the second through code that may panic.
+    graph TwoReaders {
+        params {
+            add: Kernel<AddU32Args>,
+            a: DeviceBuffer<u32>,
+            b: DeviceBuffer<u32>,
+            n: u32,
+            k: u32,
+        }
+        first: kernel add<<<n.div_ceil(256), 256>>>(n, k, a);
+        second: kernel add<<<n.div_ceil(256), 256>>>(n, unlucky(k), b);
+        first -> second;
+    }
+}
+
+#[test]
+fn a_panic_part_way_through_an_update_leaves_the_executable_refusing_launches() {
+    let name = "a_panic_part_way_through_an_update_leaves_the_executable_refusing_launches";
+    let Some(gpu) = cudagraph_tests::gpu(name) else {
+        return;
+    };
+    let kernels = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new(name);
+    let (a0, a) = counters(&gpu, &mut rng);
+    let b = upload(&gpu, &a0);
+    let k = rng.below(1000) + 14;
+    let params = TwoReadersParams {
+        add: kernels.add_u32.clone(),
+        a: a.clone(),
+        b: b.clone(),
+        n: a0.len() as u32,
+        k,
+    };
+    let mut exec = TwoReaders::build(&gpu.ctx, &params)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    let plus = |total: u32| -> Vec<u32> { a0.iter().map(|v| v + total).collect() };
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &a), plus(k));
+
+    // `first` takes k = 13, then `second`'s expression panics: caught, the executable would run
+    // `first` with the new `k` and `second` with the old one, which no params say.
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| exec.set_k(13)));
+    assert!(caught.is_err(), "the node expression panicked");
+    // So it launches nothing, saying why, however often asked.
+    for _ in 0..2 {
+        match exec.launch(&gpu.stream) {
+            Err(e @ Error::Invalid { .. }) => {
+                let text = e.to_string();
+                assert!(
+                    text.contains("TwoReadersExec"),
+                    "names the executable: {text}"
+                );
+                assert!(text.contains("panic"), "says why: {text}");
+            }
+            other => panic!("expected the launch refused, got {other:?}"),
+        }
+    }
+    assert!(exec.set_k(k).is_err(), "nor does it take changes");
+    assert_eq!(read_back(&gpu.stream, &a), plus(k), "nothing launched");
+    assert_eq!(read_back(&gpu.stream, &b), plus(k), "nothing launched");
+
+    // A whole-graph update makes every node what its params say: it runs again.
+    let graph = TwoReaders::build(&gpu.ctx, &params).unwrap();
+    exec.update(&graph).unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &a), plus(2 * k));
+    assert_eq!(read_back(&gpu.stream, &b), plus(2 * k));
 }

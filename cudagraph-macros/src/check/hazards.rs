@@ -302,7 +302,12 @@ fn check_external(model: &Model, cx: &mut Ctxt) {
             );
         }
     }
+    // Every edge orders launches: a node reached from a wait node starts after the other API's
+    // work it waits for. Its work is done before a signal node only through edges that order
+    // memory, though: past an edge with data into a kernel that does not wait, the signal may
+    // come while the node still runs (the race rule's ordering, `memory_reachability`).
     let reach = model.reachability();
+    let done_before = model.memory_reachability();
     let (mut waits, mut signals) = (Vec::new(), Vec::new());
     for (i, node) in model.nodes.iter().enumerate() {
         match node.op {
@@ -340,7 +345,7 @@ fn check_external(model: &Model, cx: &mut Ctxt) {
             }
             let at = top(index);
             let after_wait = waits.iter().any(|&w| reach.get(w, at));
-            let before_signal = signals.iter().any(|&s| reach.get(at, s));
+            let before_signal = signals.iter().any(|&s| done_before.get(at, s));
             let (name, buffer) = (&node.name, &model.params[param].name);
             let capture = if opaque {
                 " (a capture node that does not declare the memory its work uses counts as \
@@ -378,15 +383,20 @@ fn check_external(model: &Model, cx: &mut Ctxt) {
                 cx.error_once(key, span, side("after no semaphore wait node", &race, edge));
             }
             if !before_signal {
-                let edge = match signals.iter().find(|&&s| !reach.get(s, at)) {
-                    Some(&s) => format!(
+                // Before a signal only through an edge that orders launches: that edge is the fix.
+                let unwaited = signals
+                    .iter()
+                    .find_map(|&s| super::programmatic::unwaited_note(model, at, s));
+                let edge = match (unwaited, signals.iter().find(|&&s| !reach.get(s, at))) {
+                    (Some(note), _) => format!("On its path to a signal node, {note}"),
+                    (None, Some(&s)) => format!(
                         "Order it before a signal node: add the edge `{} -> {};`",
                         model.nodes[at].name, model.nodes[s].name
                     ),
-                    None if !signals.is_empty() => {
+                    (None, None) if !signals.is_empty() => {
                         "It comes after every signal node: move its work before one".to_owned()
                     }
-                    None => format!(
+                    (None, None) => format!(
                         "Tell the other API when it is done: declare `done: signal(sem = value);` \
                          and add the edge `{} -> done;`",
                         model.nodes[at].name

@@ -370,7 +370,10 @@ fn operand(model: &Model, cx: &mut Ctxt, expr: &Expr, what: &str, ty: &str, allo
 }
 
 /// Node expressions are evaluated in generated functions: `self` there would be the generated
-/// code's, never what the user meant.
+/// code's, never what the user meant. So would a name of the generated code (`__cg_params`, the
+/// params as a whole): an expression reading params through it names none of them, so the
+/// executable would not know to update the node when they change (nor the rules that a node's
+/// value depends on a param).
 fn no_self(tokens: TokenStream, cx: &mut Ctxt) {
     for tt in tokens {
         match tt {
@@ -379,7 +382,29 @@ fn no_self(tokens: TokenStream, cx: &mut Ctxt) {
                 i.span(),
                 format!("`{i}` cannot be used in a graph declaration: node arguments are expressions over the params"),
             ),
+            TokenTree::Ident(i) if name_of(&i).starts_with("__cg") => generated_name(&i.to_string(), i.span(), cx),
+            // `format!("{__cg_params:?}")` reads it too.
+            TokenTree::Literal(lit) => {
+                for name in crate::tokens::format_args_of(&lit.to_string()) {
+                    if name.starts_with("__cg") {
+                        generated_name(name, lit.span(), cx);
+                    }
+                }
+            }
             _ => {}
         }
     }
+}
+
+/// The error for a name of the generated code in a node expression.
+fn generated_name(name: &str, span: proc_macro2::Span, cx: &mut Ctxt) {
+    cx.error(
+        span,
+        format!(
+            "`{name}` is a name of the code `cuda_graph!` generates (names starting with `__cg` \
+             are reserved for it): a node expression reads params by their own names (`n`, \
+             `w[layer]`), so that the executable knows which nodes to update when a param \
+             changes"
+        ),
+    );
 }

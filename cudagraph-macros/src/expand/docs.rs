@@ -303,7 +303,10 @@ pub fn exec_doc(g: &Gen) -> String {
          launch that tried it, naming the node, and is undone: every param changed since the \
          last update gets back the value the nodes were last updated from (the executable keeps \
          a copy of those), the nodes updated before the refusal are set back, and nothing stays \
-         pending, so the next launch runs what ran before. Memory the executable stops using is \
+         pending, so the next launch runs what ran before. A panic in your code that a change \
+         runs (a node expression, a param's `Clone`, `PartialEq` or `Drop`) may stop it part \
+         way: caught, it leaves the executable refusing updates and launches \
+         (`Error::Invalid`) until a whole-graph update. Memory the executable stops using is \
          released once the launches that may use it are done.\n\n\
          Nodes:\n\n"
     );
@@ -527,6 +530,23 @@ pub fn handle_doc(g: &Gen, node: &NodeGen) -> String {
         g.exec_ty,
         declaration(node)
     );
+    // The race rule judges the declaration's params, not what a handle is given.
+    let takes_memory = match &node.decl.op {
+        NodeOp::Kernel(_) | NodeOp::Memset(_) | NodeOp::Memcpy(_) | NodeOp::Host(_) => true,
+        NodeOp::Child(_) => true,
+        // A capture that declares its uses takes only the memory it uses already.
+        NodeOp::Capture(c) => c.uses.is_none(),
+        _ => false,
+    };
+    if takes_memory {
+        out.push_str(
+            "\n\nMemory given through the handle is not judged by the race rule, which judges \
+             the declaration's params: it must not be memory that a node no edge orders with \
+             this one uses, one of them writing it (host memory that host code uses is checked: \
+             `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node \
+             back to its params.",
+        );
+    }
     if let Some(note) = copies_note(node) {
         let _ = write!(out, "\n\n{note}");
     }

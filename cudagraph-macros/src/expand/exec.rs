@@ -181,10 +181,15 @@ pub fn exec_type(g: &Gen) -> TokenStream {
                 // source's, and then nothing disagrees: the tracker is cleared.
                 let #parts = unsafe { self.parts.get_mut() };
                 #parts.exec.update(&#source.parts.graph)?;
-                #parts.state.params = params;
-                #parts.applied = applied;
+                // The old params are dropped last, once nothing disagrees: a param's own `Drop`
+                // that panics leaves the executable whole.
+                let replaced = (
+                    #p::replace(&mut #parts.state.params, params),
+                    #p::replace(&mut #parts.applied, applied),
+                );
                 *#parts.state.launch = *#source.parts.state.launch;
                 #parts.tracker.clear();
+                ::core::mem::drop(replaced);
                 #p::Result::Ok(())
             }
         }

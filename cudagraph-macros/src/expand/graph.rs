@@ -171,7 +171,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     let mut add_fns = Vec::new();
     let adds = g.add_scope(None, &mut add_fns);
     let (nodes, launches) = (nodes_at(Span::call_site()), launches_at(Span::call_site()));
-    let (boxed, configs) = (local("boxed"), local("configs"));
+    let (boxed, configs, owned) = (local("boxed"), local("configs"), local("owned"));
     let evals = g.decl_nodes().map(|n| g.eval_fn(n));
     // With loops: the ids of the nodes added, by position, and each node's dependencies by
     // position (what a loop's function reads its instances' dependencies from).
@@ -426,6 +426,10 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 #graph_local: &mut #p::Graph<'static>,
                 #params: &#params_ty,
             ) -> #p::Result<(#p::Box<#p::ManuallyDrop<#nodes_ty>>, #state_ty)> {
+                // The copy of the params first: one that fails (a child graph's) leaves the graph
+                // as it is, where after the nodes it would leave a whole graph of the new params
+                // with the old ones kept as its state, which `update` would then pair.
+                let #owned = Self::__cg_own(#params)?;
                 // Every handle starts as one of zeros, overwritten as its node is added: the
                 // structs are made zeroed on the heap, not field by field (see `Unbuilt`).
                 let mut #boxed = #p::unbuilt_box::<#p::ManuallyDrop<#nodes_ty>>();
@@ -441,7 +445,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 #p::Result::Ok((
                     #boxed,
                     #state_ty {
-                        params: Self::__cg_own(#params)?,
+                        params: #owned,
                         launch: #configs,
                     },
                 ))

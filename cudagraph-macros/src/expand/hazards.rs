@@ -294,8 +294,13 @@ fn spelling_assertions(g: &Gen) -> TokenStream {
         }
         .unwrap_or_else(|| ty.span());
         let p = private_at(s);
-        let (condition, message) = if spelled(ty) == Spelled::Plain {
-            let primitive = syn::Ident::new(&written, s);
+        let plain = match ty {
+            syn::Type::Path(path) if spelled(ty) == Spelled::Plain => path.path.get_ident(),
+            _ => None,
+        };
+        let (condition, message) = if let Some(primitive) = plain {
+            let mut primitive = primitive.clone();
+            primitive.set_span(s);
             (
                 quote!(({
                     use #p::SameFallback as _;
@@ -337,6 +342,37 @@ fn spelling_assertions(g: &Gen) -> TokenStream {
         if asserted.insert(written) {
             out.extend(assertion(&p, s, condition, quote!(#message)));
         }
+    }
+    // The `usize` an index the macro computes casts to: the generated code computes the index
+    // again, and a cast to an alias of that name (`type usize = u8;`) would truncate the value
+    // where the macro does not, picking another element than the one the rules judged.
+    let mut casts = std::collections::BTreeSet::new();
+    for ty in model.index_casts() {
+        let written = pretty(ty.to_token_stream());
+        if !casts.insert(written.clone()) {
+            continue;
+        }
+        let s = match &ty {
+            syn::Type::Path(path) => path.path.segments.last().map(|last| last.ident.span()),
+            _ => None,
+        }
+        .unwrap_or_else(|| ty.span());
+        let p = private_at(s);
+        let message = format!(
+            "`{written}` here is not the primitive `usize`: `cuda_graph!` computes an index cast \
+             to `{written}` as a `usize` to know which element a node uses, and a cast to \
+             another type would pick another; give that type another name, or write \
+             `::core::primitive::usize`"
+        );
+        out.extend(assertion(
+            &p,
+            s,
+            quote!(({
+                use #p::SameFallback as _;
+                !<#p::SameProbe<#ty, ::core::primitive::usize>>::SAME
+            })),
+            quote!(#message),
+        ));
     }
     out
 }

@@ -51,7 +51,9 @@ pub fn spelled(ty: &Type) -> Spelled {
             Spelled::Memory(Space::Device)
         }
         "HostBuffer" | "HostPtr" | "HostPtrMut" => Spelled::Memory(Space::Host),
+        // `::u32` is an extern crate's path, not the primitive.
         name if path.path.segments.len() == 1
+            && path.path.leading_colon.is_none()
             && matches!(last.arguments, PathArguments::None)
             && PRIMITIVES.contains(&name) =>
         {

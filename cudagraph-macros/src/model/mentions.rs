@@ -58,6 +58,21 @@ impl<'a> Model<'a> {
         }
     }
 
+    /// [`Model::expression_tokens`], and the buffer params a capture node declares (`[x, mut
+    /// h]`): what the node's update depends on. A declared use is no expression of the node,
+    /// but its update checks the recorded work against the params' memory, so a change of `h`
+    /// must reach it, or the node would go on using the old memory while the race rule judges
+    /// the new (the recorded work uses what its `Capture` was given, not the params).
+    fn read_tokens(node: &NodeDecl) -> TokenStream {
+        let mut tokens = Self::expression_tokens(node);
+        if let NodeOp::Capture(c) = &node.op {
+            for b in c.uses.iter().flat_map(|u| &u.buffers) {
+                tokens.extend(crate::parse::indexed(&b.name, b.index.as_ref()));
+            }
+        }
+        tokens
+    }
+
     /// Calls `f` on every name a node's expressions may read.
     pub fn each_mention(&self, node: &NodeDecl, f: &mut dyn FnMut(&Ident)) {
         collect_mentions(Self::expression_tokens(node), f);
@@ -97,11 +112,12 @@ impl<'a> Model<'a> {
         found
     }
 
-    /// The params a node's expressions may read, by index, in declared order (`#[indirect]`
-    /// params apart: a node reads their keys, which never change).
+    /// The params a node's expressions may read, and the buffers a capture node declares, by
+    /// index, in declared order (`#[indirect]` params apart: a node reads their keys, which
+    /// never change).
     pub fn mentions(&self, node: &NodeDecl) -> Vec<usize> {
         let mut found = Vec::new();
-        collect_mentions(Self::expression_tokens(node), &mut |ident| {
+        collect_mentions(Self::read_tokens(node), &mut |ident| {
             if let Some(index) = self.param(ident).filter(|&i| !self.is_indirect(i)) {
                 if !found.contains(&index) {
                     found.push(index);
@@ -141,11 +157,12 @@ impl<'a> Model<'a> {
         self.element(param, &repeat::index_expr(index?)?, rep)
     }
 
-    /// The slots node `node` reads (see [`Model::slots`]), sorted: an element of an array param
-    /// when its index is known (`w[layer]`), else every slot of the param.
+    /// The slots node `node` reads (see [`Model::slots`]), with the buffers a capture node
+    /// declares, sorted: an element of an array param when its index is known (`w[layer]`), else
+    /// every slot of the param.
     pub fn slot_mentions(&self, node: &Inst) -> Vec<usize> {
         let mut found = Vec::new();
-        self.each_indexed_mention(node.decl, &mut |ident, index| {
+        repeat::each_indexed(Self::read_tokens(node.decl), &mut |ident, index| {
             let Some(param) = self.param(ident).filter(|&i| !self.is_indirect(i)) else {
                 return;
             };
@@ -201,6 +218,35 @@ impl<'a> Model<'a> {
             }
         });
         found
+    }
+}
+
+impl Model<'_> {
+    /// The types that the indices of node expressions cast to as `usize` (`w[layer as usize]`),
+    /// once per declared node: the generated code computes those indices again, and asserts
+    /// that each such type is the primitive `usize` (an alias of the name would truncate).
+    pub fn index_casts(&self) -> Vec<Type> {
+        let mut casts = Vec::new();
+        let mut seen: Vec<*const NodeDecl> = Vec::new();
+        for node in &self.nodes {
+            if seen.contains(&(node.decl as *const _)) {
+                continue;
+            }
+            seen.push(node.decl);
+            self.each_indexed_mention(node.decl, &mut |_, index| {
+                if let Some(expr) = index.and_then(repeat::index_expr) {
+                    repeat::usize_casts(&expr, &mut casts);
+                }
+            });
+            if let NodeOp::Capture(c) = &node.decl.op {
+                for b in c.uses.iter().flat_map(|u| &u.buffers) {
+                    if let Some(index) = &b.index {
+                        repeat::usize_casts(&index.expr, &mut casts);
+                    }
+                }
+            }
+        }
+        casts
     }
 }
 

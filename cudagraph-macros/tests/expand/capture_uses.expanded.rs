@@ -65,9 +65,9 @@ const _: () = {
 };
 /**The params of [`Layers`]: what its nodes are built from ([`Layers::build`]). Its executable owns a copy ([`LayersExec::params`]), changed through the executable (`set_<param>`, [`LayersExec::params_mut`], [`LayersExec::set_params`]), which updates exactly the nodes that read what changed:
 
-- node `gemm1` reads `layer1`
+- node `gemm1` reads `layer1`, `w1`, `x`, `h`
 - node `act` reads `bias`, `h`, `b`, `n`
-- node `gemm2` reads `layer2`
+- node `gemm2` reads `layer2`, `w2`, `h`, `y`
 */
 #[allow(clippy::type_complexity)]
 struct LayersParams {
@@ -77,15 +77,15 @@ struct LayersParams {
     pub layer1: Capture,
     ///Param `layer2`, read by node `gemm2`.
     pub layer2: Capture,
-    ///Param `w1` (read by no node).
+    ///Param `w1`, read by node `gemm1`.
     pub w1: DeviceBuffer<f32>,
-    ///Param `w2` (read by no node).
+    ///Param `w2`, read by node `gemm2`.
     pub w2: DeviceBuffer<f32>,
-    ///Param `x` (read by no node).
+    ///Param `x`, read by node `gemm1`.
     pub x: DeviceBuffer<f32>,
-    ///Param `h`, read by node `act`.
+    ///Param `h`, read by nodes `gemm1`, `act`, `gemm2`.
     pub h: DeviceBuffer<f32>,
-    ///Param `y` (read by no node).
+    ///Param `y`, read by node `gemm2`.
     pub y: DeviceBuffer<f32>,
     ///Param `b`, read by node `act`.
     pub b: DeviceBuffer<f32>,
@@ -236,6 +236,7 @@ impl Layers {
             __LayersState,
         ),
     > {
+        let owned = Self::__cg_own(__cg_params)?;
         let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
             ::cudagraph_runtime::__private::ManuallyDrop<__LayersNodes>,
         >();
@@ -251,7 +252,7 @@ impl Layers {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __LayersState {
-                params: Self::__cg_own(__cg_params)?,
+                params: owned,
                 launch: configs,
             },
         ))
@@ -555,7 +556,7 @@ impl ::cudagraph_runtime::__private::SameDeclaration<Layers> for Layers {
 
 Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`LayersParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Layers`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
 
-A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. A panic in your code that a change runs (a node expression, a param's `Clone`, `PartialEq` or `Drop`) may stop it part way: caught, it leaves the executable refusing updates and launches (`Error::Invalid`) until a whole-graph update. Memory the executable stops using is released once the launches that may use it are done.
 
 Nodes:
 
@@ -643,10 +644,16 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let applied = Layers::__cg_own(&source.parts.state.params)?;
         let __cg_parts = unsafe { self.parts.get_mut() };
         __cg_parts.exec.update(&source.parts.graph)?;
-        __cg_parts.state.params = params;
-        __cg_parts.applied = applied;
+        let replaced = (
+            ::cudagraph_runtime::__private::replace(
+                &mut __cg_parts.state.params,
+                params,
+            ),
+            ::cudagraph_runtime::__private::replace(&mut __cg_parts.applied, applied),
+        );
         *__cg_parts.state.launch = *source.parts.state.launch;
         __cg_parts.tracker.clear();
+        ::core::mem::drop(replaced);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Layers::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
@@ -1042,11 +1049,11 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for LayersExec {
         (&[1u32], false),
         (&[0u32], false),
         (&[2u32], false),
-        (&[], false),
-        (&[], false),
-        (&[], false),
-        (&[1u32], false),
-        (&[], false),
+        (&[0u32], false),
+        (&[2u32], false),
+        (&[0u32], false),
+        (&[0u32, 1u32, 2u32], false),
+        (&[2u32], false),
         (&[1u32], false),
         (&[1u32], false),
     ];
@@ -1143,7 +1150,7 @@ impl LayersExec {
         );
         ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
     }
-    /**Sets param `w1` and updates what reads it (no node), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+    /**Sets param `w1` and updates what reads it (node `gemm1`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
     pub fn set_w1(
         &mut self,
@@ -1155,7 +1162,7 @@ impl LayersExec {
         );
         ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
     }
-    /**Sets param `w2` and updates what reads it (no node), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+    /**Sets param `w2` and updates what reads it (node `gemm2`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
     pub fn set_w2(
         &mut self,
@@ -1167,7 +1174,7 @@ impl LayersExec {
         );
         ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
     }
-    /**Sets param `x` and updates what reads it (no node), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+    /**Sets param `x` and updates what reads it (node `gemm1`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
     pub fn set_x(
         &mut self,
@@ -1179,7 +1186,7 @@ impl LayersExec {
         );
         ::cudagraph_runtime::__private::set_param(self, 5usize).map(|_| old)
     }
-    /**Sets param `h` and updates what reads it (node `act`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+    /**Sets param `h` and updates what reads it (nodes `gemm1`, `act`, `gemm2`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
     pub fn set_h(
         &mut self,
@@ -1191,7 +1198,7 @@ impl LayersExec {
         );
         ::cudagraph_runtime::__private::set_param(self, 6usize).map(|_| old)
     }
-    /**Sets param `y` and updates what reads it (no node), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
+    /**Sets param `y` and updates what reads it (node `gemm2`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
     pub fn set_y(
         &mut self,
@@ -1562,7 +1569,7 @@ impl LayersParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 2usize);
         old
     }
-    ///Sets param `w1`, and marks what reads it (no node) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    ///Sets param `w1`, and marks what reads it (node `gemm1`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
     #[inline]
     pub fn set_w1(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
@@ -1572,7 +1579,7 @@ impl LayersParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 3usize);
         old
     }
-    ///Sets param `w2`, and marks what reads it (no node) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    ///Sets param `w2`, and marks what reads it (node `gemm2`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
     #[inline]
     pub fn set_w2(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
@@ -1582,7 +1589,7 @@ impl LayersParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 4usize);
         old
     }
-    ///Sets param `x`, and marks what reads it (no node) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    ///Sets param `x`, and marks what reads it (node `gemm1`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
     #[inline]
     pub fn set_x(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
@@ -1592,7 +1599,7 @@ impl LayersParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 5usize);
         old
     }
-    ///Sets param `h`, and marks what reads it (node `act`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    ///Sets param `h`, and marks what reads it (nodes `gemm1`, `act`, `gemm2`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
     #[inline]
     pub fn set_h(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
@@ -1602,7 +1609,7 @@ impl LayersParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 6usize);
         old
     }
-    ///Sets param `y`, and marks what reads it (no node) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    ///Sets param `y`, and marks what reads it (node `gemm2`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
     #[inline]
     pub fn set_y(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
         let old = ::cudagraph_runtime::__private::replace(
@@ -1718,7 +1725,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for LayersGemm1Node<'_> {
         f.debug_struct("LayersGemm1Node").field("index", &0usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `act` of [`LayersExec`] (`kernel bias<<<n.div_ceil(256), 256>>>(n, b, h)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `act` of [`LayersExec`] (`kernel bias<<<n.div_ceil(256), 256>>>(n, b, h)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct LayersActNode<'a> {
     exec: &'a mut LayersExec,
 }

@@ -252,6 +252,7 @@ impl Decode {
             __DecodeState,
         ),
     > {
+        let owned = Self::__cg_own(__cg_params)?;
         let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
             ::cudagraph_runtime::__private::ManuallyDrop<__DecodeNodes>,
         >();
@@ -278,7 +279,7 @@ impl Decode {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __DecodeState {
-                params: Self::__cg_own(__cg_params)?,
+                params: owned,
                 launch: configs,
             },
         ))
@@ -706,7 +707,7 @@ impl ::cudagraph_runtime::__private::SameDeclaration<Decode> for Decode {
 
 Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`DecodeParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Decode`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
 
-A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. A panic in your code that a change runs (a node expression, a param's `Clone`, `PartialEq` or `Drop`) may stop it part way: caught, it leaves the executable refusing updates and launches (`Error::Invalid`) until a whole-graph update. Memory the executable stops using is released once the launches that may use it are done.
 
 Nodes:
 
@@ -795,10 +796,16 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let applied = Decode::__cg_own(&source.parts.state.params)?;
         let __cg_parts = unsafe { self.parts.get_mut() };
         __cg_parts.exec.update(&source.parts.graph)?;
-        __cg_parts.state.params = params;
-        __cg_parts.applied = applied;
+        let replaced = (
+            ::cudagraph_runtime::__private::replace(
+                &mut __cg_parts.state.params,
+                params,
+            ),
+            ::cudagraph_runtime::__private::replace(&mut __cg_parts.applied, applied),
+        );
         *__cg_parts.state.launch = *source.parts.state.launch;
         __cg_parts.tracker.clear();
+        ::core::mem::drop(replaced);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Decode::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
@@ -1599,7 +1606,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for DecodeParamsMut<'_> {
         f.debug_struct("DecodeParamsMut").finish_non_exhaustive()
     }
 }
-///Update handle of node `embed` of [`DecodeExec`] (`memset(x, 1.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `embed` of [`DecodeExec`] (`memset(x, 1.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct DecodeEmbedNode<'a> {
     exec: &'a mut DecodeExec,
 }
@@ -1676,7 +1685,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for DecodeEmbedNode<'_> {
         f.debug_struct("DecodeEmbedNode").field("index", &0usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `attn[l]` of [`DecodeExec`] (`kernel layer<<<n.div_ceil(256), 256>>>(n, scale[l], x, h[l])`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `attn[l]` of [`DecodeExec`] (`kernel layer<<<n.div_ceil(256), 256>>>(n, scale[l], x, h[l])`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct DecodeAttnNode<'a> {
     exec: &'a mut DecodeExec,
     index: ::core::primitive::usize,
@@ -1757,7 +1768,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for DecodeAttnNode<'_> {
             .finish_non_exhaustive()
     }
 }
-///Update handle of node `mlp[l]` of [`DecodeExec`] (`kernel layer<<<n.div_ceil(256), 256>>>(n, 1.0, h[l], x)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `mlp[l]` of [`DecodeExec`] (`kernel layer<<<n.div_ceil(256), 256>>>(n, 1.0, h[l], x)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct DecodeMlpNode<'a> {
     exec: &'a mut DecodeExec,
     index: ::core::primitive::usize,
@@ -1838,7 +1851,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for DecodeMlpNode<'_> {
             .finish_non_exhaustive()
     }
 }
-///Update handle of node `head` of [`DecodeExec`] (`memcpy(x -> w[0])`): its source and destination can change (same direction, 1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `head` of [`DecodeExec`] (`memcpy(x -> w[0])`): its source and destination can change (same direction, 1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct DecodeHeadNode<'a> {
     exec: &'a mut DecodeExec,
 }
@@ -2135,6 +2150,7 @@ impl Sides {
             __SidesState,
         ),
     > {
+        let owned = Self::__cg_own(__cg_params)?;
         let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
             ::cudagraph_runtime::__private::ManuallyDrop<__SidesNodes>,
         >();
@@ -2158,7 +2174,7 @@ impl Sides {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __SidesState {
-                params: Self::__cg_own(__cg_params)?,
+                params: owned,
                 launch: configs,
             },
         ))
@@ -2530,7 +2546,7 @@ impl ::cudagraph_runtime::__private::SameDeclaration<Sides> for Sides {
 
 Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`SidesParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Sides`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
 
-A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. A panic in your code that a change runs (a node expression, a param's `Clone`, `PartialEq` or `Drop`) may stop it part way: caught, it leaves the executable refusing updates and launches (`Error::Invalid`) until a whole-graph update. Memory the executable stops using is released once the launches that may use it are done.
 
 Nodes:
 
@@ -2617,10 +2633,16 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let applied = Sides::__cg_own(&source.parts.state.params)?;
         let __cg_parts = unsafe { self.parts.get_mut() };
         __cg_parts.exec.update(&source.parts.graph)?;
-        __cg_parts.state.params = params;
-        __cg_parts.applied = applied;
+        let replaced = (
+            ::cudagraph_runtime::__private::replace(
+                &mut __cg_parts.state.params,
+                params,
+            ),
+            ::cudagraph_runtime::__private::replace(&mut __cg_parts.applied, applied),
+        );
         *__cg_parts.state.launch = *source.parts.state.launch;
         __cg_parts.tracker.clear();
+        ::core::mem::drop(replaced);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Sides::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
@@ -3197,7 +3219,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SidesParamsMut<'_> {
         f.debug_struct("SidesParamsMut").finish_non_exhaustive()
     }
 }
-///Update handle of node `side[i]` of [`SidesExec`] (`kernel scale<<<1, 32>>>(n, 2.0, g[i])`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `side[i]` of [`SidesExec`] (`kernel scale<<<1, 32>>>(n, 2.0, g[i])`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct SidesSideNode<'a> {
     exec: &'a mut SidesExec,
     index: ::core::primitive::usize,
@@ -3274,7 +3298,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SidesSideNode<'_> {
             .finish_non_exhaustive()
     }
 }
-///Update handle of node `other` of [`SidesExec`] (`kernel scale<<<1, 32>>>(n, 0.5, x)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `other` of [`SidesExec`] (`kernel scale<<<1, 32>>>(n, 0.5, x)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct SidesOtherNode<'a> {
     exec: &'a mut SidesExec,
 }

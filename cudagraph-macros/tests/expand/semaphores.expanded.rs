@@ -214,6 +214,7 @@ impl Frame {
             __FrameState,
         ),
     > {
+        let owned = Self::__cg_own(__cg_params)?;
         let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
             ::cudagraph_runtime::__private::ManuallyDrop<__FrameNodes>,
         >();
@@ -227,7 +228,7 @@ impl Frame {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __FrameState {
-                params: Self::__cg_own(__cg_params)?,
+                params: owned,
                 launch: configs,
             },
         ))
@@ -491,7 +492,7 @@ impl ::cudagraph_runtime::__private::SameDeclaration<Frame> for Frame {
 
 Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`FrameParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Frame`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
 
-A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. A panic in your code that a change runs (a node expression, a param's `Clone`, `PartialEq` or `Drop`) may stop it part way: caught, it leaves the executable refusing updates and launches (`Error::Invalid`) until a whole-graph update. Memory the executable stops using is released once the launches that may use it are done.
 
 Nodes:
 
@@ -579,10 +580,16 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let applied = Frame::__cg_own(&source.parts.state.params)?;
         let __cg_parts = unsafe { self.parts.get_mut() };
         __cg_parts.exec.update(&source.parts.graph)?;
-        __cg_parts.state.params = params;
-        __cg_parts.applied = applied;
+        let replaced = (
+            ::cudagraph_runtime::__private::replace(
+                &mut __cg_parts.state.params,
+                params,
+            ),
+            ::cudagraph_runtime::__private::replace(&mut __cg_parts.applied, applied),
+        );
         *__cg_parts.state.launch = *source.parts.state.launch;
         __cg_parts.tracker.clear();
+        ::core::mem::drop(replaced);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Frame::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
@@ -1253,7 +1260,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for FrameReadyNode<'_> {
         f.debug_struct("FrameReadyNode").field("index", &0usize).finish_non_exhaustive()
     }
 }
-///Update handle of node `run` of [`FrameExec`] (`kernel step<<<n.div_ceil(256), 256>>>(n, image)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `run` of [`FrameExec`] (`kernel step<<<n.div_ceil(256), 256>>>(n, image)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct FrameRunNode<'a> {
     exec: &'a mut FrameExec,
 }

@@ -264,6 +264,7 @@ impl Solve {
             __SolveState,
         ),
     > {
+        let owned = Self::__cg_own(__cg_params)?;
         let mut boxed = ::cudagraph_runtime::__private::unbuilt_box::<
             ::cudagraph_runtime::__private::ManuallyDrop<__SolveNodes>,
         >();
@@ -279,7 +280,7 @@ impl Solve {
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
             __SolveState {
-                params: Self::__cg_own(__cg_params)?,
+                params: owned,
                 launch: configs,
             },
         ))
@@ -691,7 +692,7 @@ impl ::cudagraph_runtime::__private::SameDeclaration<Solve> for Solve {
 
 Change a param with its setter (`exec.set_alpha(0.5)?`, one per param: it updates the nodes that read it, and returns the old value), several at once or two swapped through [`params_mut`](Self::params_mut) ([`SolveParamsMut`], whose changes the next launch applies if its `apply` did not), all of them by [`set_params`](Self::set_params); or update it from another [`Solve`] ([`update`](Self::update)), or one node through its handle. Which node reads which param is known when the macro runs: a change updates the nodes that read it, each once, with nothing else compared.
 
-A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. Memory the executable stops using is released once the launches that may use it are done.
+A change is made whole or not at all. One that a node refuses (the driver or a kernel's check, params that would make two nodes race, or a change CUDA cannot make, such as an allocation's length) is the error of the setter, `apply`, `set_params` or launch that tried it, naming the node, and is undone: every param changed since the last update gets back the value the nodes were last updated from (the executable keeps a copy of those), the nodes updated before the refusal are set back, and nothing stays pending, so the next launch runs what ran before. A panic in your code that a change runs (a node expression, a param's `Clone`, `PartialEq` or `Drop`) may stop it part way: caught, it leaves the executable refusing updates and launches (`Error::Invalid`) until a whole-graph update. Memory the executable stops using is released once the launches that may use it are done.
 
 Nodes:
 
@@ -782,10 +783,16 @@ Only a graph of this declaration is accepted: it was built by the same sequence 
         let applied = Solve::__cg_own(&source.parts.state.params)?;
         let __cg_parts = unsafe { self.parts.get_mut() };
         __cg_parts.exec.update(&source.parts.graph)?;
-        __cg_parts.state.params = params;
-        __cg_parts.applied = applied;
+        let replaced = (
+            ::cudagraph_runtime::__private::replace(
+                &mut __cg_parts.state.params,
+                params,
+            ),
+            ::cudagraph_runtime::__private::replace(&mut __cg_parts.applied, applied),
+        );
         *__cg_parts.state.launch = *source.parts.state.launch;
         __cg_parts.tracker.clear();
+        ::core::mem::drop(replaced);
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     /**Replaces the executable's params with `params` as a whole: each param that differs from the executable's own is copied in, then the nodes that read a changed param (or were set through their handle since) are updated, each once, with one single-node update. Afterwards the nodes are what [`Solve::build`] would make from `params`. Returns how many nodes it updated. Enabled/disabled states are kept.
@@ -1558,7 +1565,9 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SolveParamsMut<'_> {
         f.debug_struct("SolveParamsMut").finish_non_exhaustive()
     }
 }
-///Update handle of node `start` of [`SolveExec`] (`memset(x, 0.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+/**Update handle of node `start` of [`SolveExec`] (`memset(x, 0.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
 struct SolveStartNode<'a> {
     exec: &'a mut SolveExec,
 }
@@ -1675,6 +1684,8 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SolveSolveNode<'_> {
     }
 }
 /**Update handle of node `forward` of [`SolveExec`] (`kernel sweep<<<n.div_ceil(256), 256>>>(n, x, y)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.
 
 The node is in an unrolled WHILE body: the graph holds it 4 times, once per copy of the body. The handle is all 4 copies: an update sets each of them, and `node()` gives their runtime handles.*/
 struct SolveForwardNode<'a> {
@@ -1799,6 +1810,8 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SolveForwardNode<'_> {
 }
 /**Update handle of node `back` of [`SolveExec`] (`kernel sweep<<<n.div_ceil(256), 256>>>(n, y, x)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
 
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.
+
 The node is in an unrolled WHILE body: the graph holds it 4 times, once per copy of the body. The handle is all 4 copies: an update sets each of them, and `node()` gives their runtime handles.*/
 struct SolveBackNode<'a> {
     exec: &'a mut SolveExec,
@@ -1920,6 +1933,8 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SolveBackNode<'_> {
 }
 /**Update handle of node `done` of [`SolveExec`] (`kernel check<<<1, 32>>>(more, x, n)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
 
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.
+
 The node sets the handle of the unrolled WHILE node it is in: it runs in the last of the body's 4 copies only, once per pass of the loop.*/
 struct SolveDoneNode<'a> {
     exec: &'a mut SolveExec,
@@ -1990,6 +2005,8 @@ impl ::cudagraph_runtime::__private::fmt::Debug for SolveDoneNode<'_> {
     }
 }
 /**Update handle of node `tail` of [`SolveExec`] (`memset(y, 0.0f32)`): its destination and value can change (1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.
 
 The node is in an unrolled WHILE body: the graph holds it 4 times, once per copy of the body. The handle is all 4 copies: an update sets each of them, and `node()` gives their runtime handles.*/
 struct SolveTailNode<'a> {

@@ -22,7 +22,9 @@
 //! updated again from them (last first: each step back is a state the executable was in a moment
 //! before, so it is accepted again), and nothing is left pending. The executable then runs as it
 //! did before the change, and its next launch neither retries the refused change nor launches
-//! part of it.
+//! part of it. A panic in the user's code that an update runs (a node expression, a param's
+//! `Clone` or `Drop`) may stop it anywhere, its undo too, which runs the same code: the next
+//! [`apply`] finds the mark of the one that never ended, and the executable is broken (below).
 
 use crate::{Error, Result};
 
@@ -52,6 +54,11 @@ pub struct Tracker {
     /// Why the executable cannot be updated or launched any more: a refused change could not be
     /// undone (see [`undo`]). Only a whole-graph update ([`Tracker::clear`]) lifts it.
     broken: Option<Box<str>>,
+    /// An [`apply`] is under way. Seen set when one begins, the last one did not end: a panic in
+    /// the user's code that it runs (a node expression, a param's `Clone` or `Drop`) unwound
+    /// through it, part way through its updates or its undo, and the nodes may disagree with the
+    /// params in a way nothing records.
+    applying: bool,
 }
 
 /// In [`Tracker::nodes`]: a param the node reads changed since its last update.
@@ -73,6 +80,7 @@ impl Tracker {
             check: false,
             dirty: false,
             broken: None,
+            applying: false,
         }
     }
 
@@ -165,6 +173,7 @@ impl Tracker {
         self.check = false;
         self.dirty = false;
         self.broken = None;
+        self.applying = false;
     }
 }
 
@@ -272,23 +281,38 @@ pub fn stage_in<E: Tracked>(tracker: &mut Tracker, param: usize) {
 /// executable as it was.
 pub fn apply<E: Tracked>(exec: &mut E) -> Result<usize> {
     let tracker = exec.tracker(INTERNAL);
+    if tracker.applying {
+        // The last apply never ended: a panic in user code unwound through it (see `applying`).
+        // What it left cannot be trusted, nor undone (the undo runs the same user code).
+        tracker.broken.get_or_insert_with(|| {
+            "a panic in code it ran (a node expression, or a param's `Clone`, `PartialEq` or \
+             `Drop`) interrupted an update"
+                .into()
+        });
+        tracker.dirty = true;
+    }
     if !tracker.dirty {
         return Ok(0);
     }
-    if let Some(error) = tracker.broken.as_deref().map(broken_error::<E>) {
-        undo(exec);
-        return Err(error);
-    }
-    match forward(exec) {
-        Ok(updated) => {
-            exec.tracker(INTERNAL).settle();
-            Ok(updated)
-        }
-        Err(e) => {
+    tracker.applying = true;
+    let outcome = match tracker.broken.as_deref().map(broken_error::<E>) {
+        Some(error) => {
             undo(exec);
-            Err(e)
+            Err(error)
         }
-    }
+        None => match forward(exec) {
+            Ok(updated) => {
+                exec.tracker(INTERNAL).settle();
+                Ok(updated)
+            }
+            Err(e) => {
+                undo(exec);
+                Err(e)
+            }
+        },
+    };
+    exec.tracker(INTERNAL).applying = false;
+    outcome
 }
 
 /// [`apply`]'s way forward: the check, the updates, and the changed params copied into the
@@ -383,13 +407,13 @@ fn undo<E: Tracked>(exec: &mut E) {
     tracker.settle();
 }
 
-/// The error of an executable whose refused change could not be undone.
+/// The error of an executable whose change could not be made or undone whole.
 #[cold]
 fn broken_error<E: Tracked>(why: &str) -> Error {
     Error::Invalid {
         node: E::NAME.into(),
         reason: format!(
-            "a refused change could not be undone ({why}), so the executable may not run what \
+            "a change could not be made or undone whole ({why}), so the executable may not run what \
              its params say: it is neither updated nor launched any more; update it from a \
              graph of its declaration (`update`), or instantiate one again"
         ),
@@ -443,6 +467,10 @@ mod tests {
         refuse_copies: [bool; 2],
         /// Node 0 refuses after taking the change in part (as a node of several copies may).
         refuse_a_part_way: bool,
+        /// Node 1's update panics at this call (counting from 1), as a node expression of the
+        /// user's may; `calls_1` counts them.
+        panic_1_at: Option<u32>,
+        calls_1: u32,
     }
 
     #[derive(Clone, Debug, PartialEq)]
@@ -473,6 +501,10 @@ mod tests {
             Ok(())
         }
         fn update_1(&mut self, _: usize, _: Internal) -> Result<()> {
+            self.calls_1 += 1;
+            if Some(self.calls_1) == self.panic_1_at {
+                panic!("a node expression panicked");
+            }
             if self.params.c == 0 {
                 return Err(refused("n1"));
             }
@@ -570,6 +602,8 @@ mod tests {
             refuse_a: None,
             refuse_copies: [false; 2],
             refuse_a_part_way: false,
+            panic_1_at: None,
+            calls_1: 0,
         }
     }
 
@@ -744,7 +778,9 @@ mod tests {
         for _ in 0..2 {
             let broken = apply(&mut e).unwrap_err();
             assert!(
-                broken.to_string().contains("could not be undone"),
+                broken
+                    .to_string()
+                    .contains("could not be made or undone whole"),
                 "{broken}"
             );
         }
@@ -773,5 +809,74 @@ mod tests {
             "names the cause: {broken}"
         );
         assert!(matches!(broken, Error::Invalid { ref node, .. } if node == "Exec"));
+    }
+
+    /// `apply`, with a panic caught (as safe code may, `catch_unwind` over the executable).
+    fn apply_through_a_panic(e: &mut Exec) -> bool {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| apply(e))).is_err()
+    }
+
+    #[test]
+    fn a_panic_part_way_through_an_update_breaks_the_executable() {
+        // `b` is read by both nodes: node 0 is updated, then node 1's expression panics. Node 0
+        // runs the new `b`, node 1 the old one, and nothing records which: were the executable
+        // launched, it would run what no params say (two buffers swapped half way, a race).
+        let mut e = exec();
+        e.params.b = 9;
+        stage(&mut e, 1);
+        e.panic_1_at = Some(1);
+        assert!(apply_through_a_panic(&mut e));
+        assert_eq!(
+            e.updates,
+            [(0, 1, 9)],
+            "node 0 took the change, node 1 did not"
+        );
+        // The next apply (a launch's, or a setter's) refuses, however the user code behaves now.
+        for _ in 0..2 {
+            let broken = apply(&mut e).unwrap_err();
+            assert!(broken.to_string().contains("panic"), "says why: {broken}");
+            assert!(
+                e.tracker.is_dirty(),
+                "a launch applies first, and is refused"
+            );
+        }
+        e.params.c = 4;
+        assert!(set_param(&mut e, 2).is_err(), "setters too");
+        // A whole-graph update makes it anew.
+        e.tracker.clear();
+        e.params.c = 5;
+        assert_eq!(set_param(&mut e, 2).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_panic_while_a_refused_change_is_undone_breaks_the_executable() {
+        // `c` then `a` change: node 1 takes its change, node 0 refuses, and node 1's update back
+        // (the undo) panics.
+        let mut e = exec();
+        e.params.c = 7;
+        stage(&mut e, 2);
+        e.params.a = 5;
+        stage(&mut e, 0);
+        e.refuse_a = Some(5);
+        e.panic_1_at = Some(2);
+        assert!(apply_through_a_panic(&mut e));
+        assert_eq!(
+            e.updates,
+            [(1, 2, 7)],
+            "node 1 ran the change and was not set back"
+        );
+        let broken = apply(&mut e).unwrap_err();
+        assert!(broken.to_string().contains("panic"), "{broken}");
+    }
+
+    #[test]
+    fn an_apply_that_ends_leaves_nothing_behind() {
+        // The mark of an apply under way is cleared however it ends: made, or refused and undone.
+        let mut e = exec();
+        e.params.c = 0;
+        assert!(set_param(&mut e, 2).is_err());
+        e.params.c = 6;
+        assert_eq!(set_param(&mut e, 2).unwrap(), 1);
+        assert!(!e.tracker.is_dirty());
     }
 }
