@@ -238,7 +238,11 @@ fn a_panic_building_a_conditional_node_leaves_no_node_behind() {
         }
         // The removed node stays among the capture's dependencies (CUDA 13.0 on an H100), so
         // the driver refuses the next node and the capture fails: nothing runs either way.
-        Err(Error::Node { call, node, source }) if call == "cuGraphAddNode" => {
+        Err(Error::Node {
+            call: "cuGraphAddNode",
+            node,
+            source,
+        }) => {
             println!(
                 "the capture's next node `{node}` was refused, the capture failed: {source:?}"
             );
