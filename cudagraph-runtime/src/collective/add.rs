@@ -90,7 +90,7 @@ impl<'a> Graph<'a> {
             step
         } else {
             let windows = comm.inner.windows();
-            step.placed(addrs.map(|a| if a == 0 { 0 } else { windows.placement(a) }))
+            step.placed(addrs.map(|a| windows.placement(a)))
         };
         let deps = self.after_collectives(&[comm.inner.id], deps);
         // The communicator outlives the launches that may use it (the graph's user objects are

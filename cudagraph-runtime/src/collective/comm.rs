@@ -109,8 +109,8 @@ struct Held {
     /// The communicator's own stream (its NCCL calls are issued there): captures of collective
     /// nodes and the order check's exchange run on it.
     stream: Arc<CudaStream>,
-    /// Held by whoever issues work to `stream` (a capture, the exchange, a new symmetric
-    /// buffer's zeroing): a capture records all work issued to its stream, from any thread, so
+    /// Held by whoever issues work to `stream` (a capture of a collective node, the order
+    /// check's exchange): a capture records all work issued to its stream, from any thread, so
     /// work of another thread issued during a capture would land in that graph (and the graph
     /// would later touch memory that work freed).
     stream_use: Mutex<()>,
