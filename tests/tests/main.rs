@@ -14,6 +14,7 @@
 //! whole process (`nvidia_capture_samples`, `sanitizer_cross_graph_free`,
 //! `memory_nodes_freed_elsewhere`).
 
+mod capture_escape;
 mod capture_safe;
 mod device_launch;
 mod docs;

@@ -9,9 +9,10 @@ use std::sync::Arc;
 use cudarc::driver::{sys, CudaStream};
 
 use super::errors::not_in_body;
+#[cfg(not(feature = "cuda-12020"))]
+use super::escape;
 use super::operands::CaptureOperands;
 use super::run::capture_new;
-#[cfg(not(feature = "cuda-12020"))]
 use super::run::{finish, given, run, with_views};
 use super::scope::CaptureScope;
 use crate::driver::result;
@@ -218,6 +219,14 @@ impl<'a> Graph<'a> {
             with_views::<O, F, E>(&given, &mut f),
         );
         // `ended.graph` is this graph (or null): nothing new to own.
+        let broken = matches!(ended.outcome, Err(Error::CaptureBroken { .. }));
+        // Whatever else happened: an escaped allocation keeps this graph (see `escape`). (A
+        // broken capture left nothing to ask.)
+        let escaped = if broken {
+            Ok(())
+        } else {
+            escape::refuse_escaped(self, ended.sequence.as_ref())
+        };
         if ended.panic.is_some() || ended.outcome.is_err() {
             if let Err(broken @ Error::CaptureBroken { .. }) = ended.outcome {
                 // The driver invalidated the capture, and with it the graph captured into
@@ -235,6 +244,7 @@ impl<'a> Graph<'a> {
             ended.outcome?;
             discarded?;
         }
+        escaped?;
         // From here on the capture recorded work into this graph: whatever fails leaves no
         // node the table does not account for (removed, or the graph unusable).
         let recorded = match self.recorded_nodes() {

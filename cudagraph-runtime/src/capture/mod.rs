@@ -13,6 +13,7 @@
 //! - `operands`: the memory given to a capture, and the views its closure works on;
 //! - `alloc`: memory allocated inside a capture ([`CaptureAlloc`]);
 //! - `check`: what the capture recorded beyond its own calls, checked against that memory;
+//! - `escape`: allocations cudarc made in the capture that outlive its closure, refused;
 //! - `errors`: what breaks a capture, explained;
 //! - `work`: [`Capture`], work to record again and again;
 //! - `replay`: [`Replay`], warm up, capture once, replay.
@@ -20,6 +21,7 @@
 mod alloc;
 mod check;
 mod errors;
+mod escape;
 mod into;
 mod operands;
 mod replay;

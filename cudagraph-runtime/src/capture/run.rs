@@ -11,6 +11,7 @@ use cudarc::driver::{sys, CudaStream};
 
 use super::check;
 use super::errors::explain;
+use super::escape;
 use super::operands::{self, CaptureOperands};
 use super::scope::CaptureScope;
 use super::sequence::{is_legacy, Sequence};
@@ -87,6 +88,12 @@ pub(super) fn run<'a>(
         .copied()
         .flatten()
         .map_or(0, |(id, _)| id);
+    // The graph being recorded into, for what a broken capture leaves (see `escape`).
+    // SAFETY: a live stream.
+    let recording = unsafe { result::stream::capture_state(stream.cu_stream()) }
+        .ok()
+        .flatten()
+        .map(|(graph, _)| graph);
     let sequence = Sequence::new(stream, id, scope);
     let body = match info {
         Err(e) => Ok(Err(e)),
@@ -102,8 +109,23 @@ pub(super) fn run<'a>(
     // capture outlives its graph.
     let joined = sequence.join_forks();
     let freed = sequence.free_the_rest();
+    // A broken capture's graph goes with its end: its unfreed allocations are found before.
+    // SAFETY: a live stream.
+    let broken = matches!(
+        unsafe { result::stream::capture_info(stream.cu_stream()) },
+        Ok(Some((_, false)))
+    );
+    let escaped = match recording.filter(|_| broken) {
+        // SAFETY: the graph the capture records into; it has not ended.
+        Some(graph) => unsafe { escape::unfreed_in_broken(graph, &sequence) },
+        None => Ok(Vec::new()),
+    };
     // SAFETY: the capture begun above, on this stream and thread.
     let (graph, ended) = unsafe { result::stream::end_capture(stream.cu_stream()) };
+    match escaped {
+        Ok(escaped) => escape::quarantine(ctx.ordinal() as i32, &escaped),
+        Err(e) => escape::quarantine_failed(&e),
+    }
     let (body, panic) = match body {
         Ok(body) => (body.and(joined).and(freed), None),
         Err(panic) => (Ok(()), Some(panic)),
@@ -181,15 +203,20 @@ where
         },
         with_views::<O, F, E>(&given, &mut f),
     );
-    let graph = (!ended.graph.is_null()).then(|| {
+    let mut graph = (!ended.graph.is_null()).then(|| {
         // SAFETY: the captured graph is new and ours, also when the capture failed.
         unsafe { Graph::captured(ended.graph, stream.context().clone(), family, registry) }
+    });
+    // Before anything can drop the graph: an escaped allocation keeps it (see `escape`).
+    let escaped = graph.as_mut().map_or(Ok(()), |graph| {
+        escape::refuse_escaped(graph, ended.sequence.as_ref())
     });
     if let Some(panic) = ended.panic {
         drop(graph);
         resume_unwind(panic);
     }
     ended.outcome?;
+    escaped?;
     let mut graph = graph.ok_or_else(|| Error::Invalid {
         node: call.into(),
         reason: "the capture produced no graph".into(),

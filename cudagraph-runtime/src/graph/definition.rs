@@ -275,6 +275,10 @@ impl<'a> Graph<'a> {
         let destroyed = if broken {
             // A broken capture left the old handle invalid: nothing to destroy.
             Ok(())
+        } else if self.keeps_driver_graph() {
+            // Its reserved addresses stay out of the driver's hands (see
+            // `Tables::keep_driver_graph`): the old handle is left alive on purpose.
+            Ok(())
         } else {
             // SAFETY: `old` was ours and nothing refers to it any more (executables made from it
             // hold their own copy, and its user objects keep what those need).
@@ -297,6 +301,7 @@ impl<'a> Graph<'a> {
             tables.stranded_handles = 0;
             tables.broken_by_capture = false;
             tables.refused_work = false;
+            tables.keep_driver_graph = false;
             tables.pairing.clear();
             // Never instantiated (instantiation consumes the graph): no launch used the block.
             tables.indirect = None;
@@ -498,6 +503,7 @@ impl<'a> Graph<'a> {
             });
         }
         self.refuse_device_updatable("try_clone")?;
+        self.check_not_broken()?;
         if self.has_memory_nodes() {
             return Err(Error::Invalid {
                 node: "try_clone".into(),
@@ -563,6 +569,10 @@ impl Drop for Graph<'_> {
         }
         if self.tables.as_ref().is_some_and(|t| t.broken_by_capture) {
             // The broken capture left the handle invalid (the driver refuses to destroy it).
+            return;
+        }
+        if self.keeps_driver_graph() {
+            // Left alive on purpose: see `Tables::keep_driver_graph`.
             return;
         }
         if deferred {

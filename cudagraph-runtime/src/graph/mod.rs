@@ -46,6 +46,7 @@ mod unroll;
 mod validate;
 
 pub use body::Body;
+pub(crate) use captured::Recorded;
 pub use definition::Graph;
 pub use edges::EdgeKind;
 pub use info::NodeInfo;

@@ -41,6 +41,10 @@ pub(super) struct Tables<'a> {
     /// removal failed. Their memory is neither checked nor held, so the graph is unusable: it
     /// refuses to be instantiated, embedded, used as an update source, or to take more nodes.
     pub(super) refused_work: bool,
+    /// The driver graph is never destroyed: a capture recorded an allocation into it whose
+    /// cudarc slice outlived the capture (see `capture::escape`), and destroying the graph would
+    /// hand the slice's address to another allocation.
+    pub(super) keep_driver_graph: bool,
     /// What decides how CUDA pairs the nodes with another graph's in a whole-graph update,
     /// beyond the node records (see `graph::pairing`).
     pub(super) pairing: super::pairing::Pairing,

@@ -56,6 +56,19 @@ impl<'a> Graph<'a> {
         self.tables_mut().refused_work = true;
     }
 
+    /// Records that the driver graph must outlive the process's use of it (see
+    /// `Tables::keep_driver_graph`); the graph is unusable from now on.
+    pub(crate) fn keep_driver_graph(&mut self) {
+        let tables = self.tables_mut();
+        tables.keep_driver_graph = true;
+        tables.refused_work = true;
+    }
+
+    /// Whether the driver graph is never to be destroyed (see `Tables::keep_driver_graph`).
+    pub(super) fn keeps_driver_graph(&self) -> bool {
+        self.tables.as_ref().is_some_and(|t| t.keep_driver_graph)
+    }
+
     /// Whether the graph is unusable: a broken capture left its handle invalid, or it holds
     /// work whose memory it does not account for.
     pub(crate) fn is_unusable(&self) -> bool {

@@ -44,3 +44,16 @@ pub(crate) unsafe fn alloc(node: sys::CUgraphNode) -> Result<(sys::CUdeviceptr, 
     let params = unsafe { params.assume_init() };
     Ok((params.dptr, params.bytesize))
 }
+
+/// `cuGraphMemFreeNodeGetParams`: the address the node frees.
+///
+/// # Safety
+/// `node` is a live free node.
+pub(crate) unsafe fn freed(node: sys::CUgraphNode) -> Result<sys::CUdeviceptr> {
+    let mut dptr: sys::CUdeviceptr = 0;
+    // SAFETY: the caller's promise; `dptr` is a valid out-pointer.
+    check("cuGraphMemFreeNodeGetParams", unsafe {
+        sys::cuGraphMemFreeNodeGetParams(node, &mut dptr)
+    })?;
+    Ok(dptr)
+}

@@ -1,0 +1,389 @@
+//! A cudarc allocation made inside a capture names memory the graph allocates only when it
+//! runs. Kept past the closure (here through an `Arc<Mutex<..>>` the caller holds), it would be
+//! a safe `CudaSlice` over memory that does not exist yet, and whose address the driver hands to
+//! the next allocation once the graph is destroyed. The capture is refused, and the refused
+//! graph is kept, so that the address stays reserved: these tests allocate after the refusal, in
+//! every way the crate and cudarc allocate, and check that none of it lands on the escaped
+//! slice's bytes (the sentinel check of a use-after-free, done on addresses, since any use of the
+//! escaped slice itself would fault the context). A slice dropped inside the closure (a free node
+//! of the graph) is accepted.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use cudagraph_runtime::cudarc::driver::CudaSlice;
+use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::Error;
+use cudagraph_tests::{gpu, Gpu};
+
+const N: usize = 1 << 16;
+const BYTES: u64 = (N * std::mem::size_of::<u32>()) as u64;
+
+type Kept = Arc<Mutex<Option<CudaSlice<u32>>>>;
+
+/// The escaped allocation's bytes, read from the refusal (which names the allocation by
+/// address), after checking the refusal says what to do.
+fn escaped_range(refusal: &Error) -> Range<u64> {
+    let Error::Invalid { node, reason } = refusal else {
+        panic!("expected the capture refused with Error::Invalid, got {refusal:?}");
+    };
+    assert!(
+        reason.contains("CaptureScope::alloc") && reason.contains("inside the closure"),
+        "{reason}"
+    );
+    let hex = node
+        .strip_prefix("mem_alloc at 0x")
+        .unwrap_or_else(|| panic!("the refusal names the allocation by address: {node}"));
+    let start = u64::from_str_radix(hex, 16).expect("a hexadecimal address");
+    start..start + BYTES
+}
+
+/// Allocations made after the refusal, every way this crate and cudarc allocate, each checked
+/// to lie outside `escaped`: device buffers (cudarc's stream-ordered pool), graph allocations of
+/// explicitly built graphs (launched, so that the graph pool maps memory), and allocations of a
+/// capture, launched too.
+fn allocate_around(gpu: &Gpu, escaped: &Range<u64>, what: &str) {
+    let apart = |start: u64, kind: &str| {
+        assert!(
+            start + BYTES <= escaped.start || escaped.end <= start,
+            "{what}: a {kind} at {start:#x} overlaps the escaped slice's bytes {:#x}..{:#x}",
+            escaped.start,
+            escaped.end
+        );
+    };
+    let mut buffers = Vec::new();
+    for _ in 0..16 {
+        let buffer = DeviceBuffer::<u32>::zeros(&gpu.stream, N).unwrap();
+        apart(buffer.addr(), "device buffer");
+        buffers.push(buffer);
+    }
+    let mut execs = Vec::new();
+    for _ in 0..8 {
+        let mut graph = Graph::new(&gpu.ctx).unwrap();
+        let alloc = graph.add_mem_alloc::<u32>(N, &[]).unwrap();
+        graph.add_mem_free(&alloc, &[alloc.id()]).unwrap();
+        apart(alloc.addr(), "graph allocation");
+        let mut exec = graph.instantiate().unwrap();
+        exec.launch(&gpu.stream).unwrap();
+        execs.push(exec);
+    }
+    let seen = Arc::new(AtomicU64::new(0));
+    let s2 = seen.clone();
+    let graph = Graph::capture(&gpu.stream, (), move |s, ()| {
+        let tmp = s.alloc::<u32>(N)?;
+        s2.store(tmp.addr(), Ordering::Relaxed);
+        s.memset(Memset::new(&tmp, 0u32))?;
+        s.free(tmp)
+    })
+    .unwrap();
+    apart(seen.load(Ordering::Relaxed), "capture's allocation");
+    graph.instantiate().unwrap().launch(&gpu.stream).unwrap();
+    gpu.stream.synchronize().unwrap();
+    drop(buffers);
+}
+
+/// The escaped slice dropped by its owner: cudarc frees it on its stream (`cuMemFreeAsync` of
+/// an address the kept graph reserved but never backed), recording whatever the driver says for
+/// later; the context keeps working.
+fn drop_escaped(gpu: &Gpu, slice: CudaSlice<u32>) {
+    drop(slice);
+    let recorded = gpu.ctx.check_err();
+    eprintln!("the escaped slice's drop: cudarc recorded {recorded:?}");
+    gpu.stream.synchronize().unwrap();
+    let back = DeviceBuffer::from_host(&gpu.stream, &[7u32; 4])
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    assert_eq!(
+        back, [7; 4],
+        "the context works after the escaped slice's drop"
+    );
+}
+
+#[test]
+fn a_cudarc_allocation_kept_past_its_capture_is_refused_and_its_address_never_handed_out() {
+    let Some(gpu) = gpu(
+        "a_cudarc_allocation_kept_past_its_capture_is_refused_and_its_address_never_handed_out",
+    ) else {
+        return;
+    };
+    let kept = Kept::default();
+    let k = kept.clone();
+    let refused = Graph::capture(&gpu.stream, (), move |s, ()| {
+        let slice = s.stream().alloc_zeros::<u32>(N)?;
+        *k.lock().unwrap() = Some(slice);
+        Ok::<(), Error>(())
+    });
+    let escaped = escaped_range(&refused.expect_err("a capture whose allocation escaped"));
+    let slice = kept
+        .lock()
+        .unwrap()
+        .take()
+        .expect("the closure kept its slice");
+    allocate_around(&gpu, &escaped, "after the refusal");
+    drop_escaped(&gpu, slice);
+    allocate_around(&gpu, &escaped, "after the escaped slice's drop");
+}
+
+#[test]
+fn a_cudarc_allocation_kept_past_a_capture_into_a_graph_is_refused_and_keeps_the_graph() {
+    let Some(gpu) =
+        gpu("a_cudarc_allocation_kept_past_a_capture_into_a_graph_is_refused_and_keeps_the_graph")
+    else {
+        return;
+    };
+    let kept = Kept::default();
+    let k = kept.clone();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let first = graph.add_empty(&[]).unwrap();
+    let refused = graph.capture_into(&gpu.stream, &[first.id()], (), move |s, ()| {
+        *k.lock().unwrap() = Some(s.stream().alloc_zeros::<u32>(N)?);
+        Ok::<(), Error>(())
+    });
+    let escaped = escaped_range(&refused.expect_err("a capture whose allocation escaped"));
+    // The graph holds the refused work: unusable (the refused instantiation drops it), and its
+    // driver graph outlives it.
+    assert!(
+        matches!(graph.instantiate(), Err(Error::Invalid { .. })),
+        "a graph holding an escaped allocation is not instantiated"
+    );
+    let slice = kept
+        .lock()
+        .unwrap()
+        .take()
+        .expect("the closure kept its slice");
+    allocate_around(&gpu, &escaped, "after the graph's drop");
+    drop_escaped(&gpu, slice);
+    allocate_around(&gpu, &escaped, "after the escaped slice's drop");
+}
+
+#[test]
+fn a_cudarc_allocation_dropped_inside_its_capture_is_a_free_node_and_accepted() {
+    let Some(gpu) =
+        gpu("a_cudarc_allocation_dropped_inside_its_capture_is_a_free_node_and_accepted")
+    else {
+        return;
+    };
+    let out = DeviceBuffer::<u32>::from_host(&gpu.stream, &vec![1u32; N]).unwrap();
+    let graph = Graph::capture(
+        &gpu.stream,
+        cudagraph_runtime::Mut(&out),
+        move |s, mut out| {
+            let tmp = s.stream().alloc_zeros::<u32>(N)?;
+            s.memcpy_dtod(&tmp, &mut out)?; // out = 0, through the temporary
+            drop(tmp); // a free node, ordered after the copy on this stream
+            Ok::<(), Error>(())
+        },
+    )
+    .expect("a capture whose cudarc allocation is freed inside it");
+    let kinds: Vec<_> = graph.nodes().map(|n| n.kind).collect();
+    assert!(
+        kinds.contains(&cudagraph_runtime::NodeKind::MemAlloc)
+            && kinds.contains(&cudagraph_runtime::NodeKind::MemFree),
+        "the allocation and its free are nodes: {kinds:?}"
+    );
+    graph.instantiate().unwrap().launch(&gpu.stream).unwrap();
+    assert_eq!(out.to_vec().unwrap(), vec![0u32; N]);
+}
+
+/// A capture the closure breaks after keeping a cudarc allocation (here by synchronizing the
+/// captured stream, which CUDA forbids in a capture): the driver discards the graph it was
+/// recording, so there is no graph to keep. Whether the driver hands the escaped address out
+/// again is the driver's: this test checks that it does not, for every way of allocating above.
+#[test]
+fn a_cudarc_allocation_kept_past_a_broken_capture_does_not_alias_later_allocations() {
+    let Some(gpu) =
+        gpu("a_cudarc_allocation_kept_past_a_broken_capture_does_not_alias_later_allocations")
+    else {
+        return;
+    };
+    let kept = Kept::default();
+    let k = kept.clone();
+    let seen = Arc::new(AtomicU64::new(0));
+    let s2 = seen.clone();
+    let broken = Graph::capture(&gpu.stream, (), move |s, ()| {
+        let slice = s.stream().alloc_zeros::<u32>(N)?;
+        // The address, as the graph reserved it (cudarc's `device_ptr` would wait on the
+        // slice's events, recorded in the capture).
+        s2.store(
+            cudagraph_runtime::cudarc::driver::DevicePtr::device_ptr(&slice, s.stream()).0,
+            Ordering::Relaxed,
+        );
+        *k.lock().unwrap() = Some(slice);
+        s.stream().synchronize()?;
+        Ok::<(), Error>(())
+    });
+    assert!(
+        matches!(broken, Err(Error::CaptureBroken { .. })),
+        "a capture broken by a synchronize: {broken:?}"
+    );
+    let _ = gpu.ctx.check_err();
+    let start = seen.load(Ordering::Relaxed);
+    assert_ne!(start, 0, "the closure saw its allocation's address");
+    let escaped = start..start + BYTES;
+    let slice = kept
+        .lock()
+        .unwrap()
+        .take()
+        .expect("the closure kept its slice");
+    allocate_around(&gpu, &escaped, "after the broken capture");
+    drop_escaped(&gpu, slice);
+    allocate_around(&gpu, &escaped, "after the escaped slice's drop");
+}
+
+#[test]
+fn a_cudarc_allocation_kept_past_a_broken_capture_into_a_graph_does_not_alias_later_allocations() {
+    let Some(gpu) = gpu(
+        "a_cudarc_allocation_kept_past_a_broken_capture_into_a_graph_does_not_alias_later_allocations",
+    ) else {
+        return;
+    };
+    let kept = Kept::default();
+    let k = kept.clone();
+    let seen = Arc::new(AtomicU64::new(0));
+    let s2 = seen.clone();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let broken = graph.capture_into(&gpu.stream, &[], (), move |s, ()| {
+        let slice = s.stream().alloc_zeros::<u32>(N)?;
+        s2.store(
+            cudagraph_runtime::cudarc::driver::DevicePtr::device_ptr(&slice, s.stream()).0,
+            Ordering::Relaxed,
+        );
+        *k.lock().unwrap() = Some(slice);
+        s.stream().synchronize()?;
+        Ok::<(), Error>(())
+    });
+    assert!(
+        matches!(broken, Err(Error::CaptureBroken { .. })),
+        "a capture broken by a synchronize: {broken:?}"
+    );
+    let _ = gpu.ctx.check_err();
+    let start = seen.load(Ordering::Relaxed);
+    let escaped = start..start + BYTES;
+    let slice = kept
+        .lock()
+        .unwrap()
+        .take()
+        .expect("the closure kept its slice");
+    allocate_around(
+        &gpu,
+        &escaped,
+        "after the broken capture into a graph (graph alive)",
+    );
+    drop(graph);
+    allocate_around(
+        &gpu,
+        &escaped,
+        "after the broken capture into a graph (graph dropped)",
+    );
+    drop_escaped(&gpu, slice);
+}
+
+/// The driver behaviour the broken-capture case rests on, through raw calls: after a capture is
+/// invalidated (here by synchronizing its stream) and before it ends, the graph it recorded
+/// into still lists its nodes, the allocation among them; its end destroys that graph, also
+/// one the caller made and captured into, and the allocation's address goes back to the driver
+/// (printed: whether the next graph allocation of its size got it).
+#[test]
+fn witness_a_broken_capture_keeps_its_nodes_until_its_end() {
+    use cudagraph_runtime::cudarc::driver::sys;
+    use sys::CUresult::{CUDA_ERROR_INVALID_VALUE, CUDA_SUCCESS};
+    let Some(gpu) = gpu("witness_a_broken_capture_keeps_its_nodes_until_its_end") else {
+        return;
+    };
+    let count = |g: sys::CUgraph| {
+        let mut n = 0usize;
+        // SAFETY: `g` may be destroyed: the driver answers with an error then.
+        let r = unsafe { sys::cuGraphGetNodes(g, std::ptr::null_mut(), &mut n) };
+        (r, n)
+    };
+    for into_own_graph in [false, true] {
+        let stream = gpu.ctx.new_stream().unwrap();
+        let s = stream.cu_stream();
+        let mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
+        // SAFETY: raw calls on a live stream of the current context, with valid out-pointers;
+        // the capture is ended below.
+        unsafe {
+            if into_own_graph {
+                let mut own = std::ptr::null_mut();
+                assert_eq!(sys::cuGraphCreate(&mut own, 0), CUDA_SUCCESS);
+                let r = sys::cuStreamBeginCaptureToGraph(
+                    s,
+                    own,
+                    std::ptr::null(),
+                    std::ptr::null(),
+                    0,
+                    mode,
+                );
+                assert_eq!(r, CUDA_SUCCESS);
+            } else {
+                assert_eq!(sys::cuStreamBeginCapture_v2(s, mode), CUDA_SUCCESS);
+            }
+            let (mut status, mut graph) = (
+                sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE,
+                std::ptr::null_mut(),
+            );
+            let r = sys::cuStreamGetCaptureInfo_v3(
+                s,
+                &mut status,
+                std::ptr::null_mut(),
+                &mut graph,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            );
+            assert_eq!(r, CUDA_SUCCESS);
+            let mut addr = 0;
+            assert_eq!(
+                sys::cuMemAllocAsync(&mut addr, BYTES as usize, s),
+                CUDA_SUCCESS
+            );
+            assert_ne!(
+                sys::cuStreamSynchronize(s),
+                CUDA_SUCCESS,
+                "forbidden in a capture"
+            );
+            assert_eq!(
+                count(graph),
+                (CUDA_SUCCESS, 1),
+                "the broken capture's graph lists its alloc node before the end"
+            );
+            let mut ended = std::ptr::null_mut();
+            assert_ne!(sys::cuStreamEndCapture(s, &mut ended), CUDA_SUCCESS);
+            assert!(ended.is_null());
+            assert_eq!(
+                count(graph).0,
+                CUDA_ERROR_INVALID_VALUE,
+                "the end destroyed the broken capture's graph"
+            );
+            let mut fresh = std::ptr::null_mut();
+            assert_eq!(sys::cuGraphCreate(&mut fresh, 0), CUDA_SUCCESS);
+            let mut node = std::ptr::null_mut();
+            let mut params: sys::CUDA_MEM_ALLOC_NODE_PARAMS = std::mem::zeroed();
+            params.poolProps.allocType = sys::CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
+            params.poolProps.location.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
+            params.bytesize = BYTES as usize;
+            let null = std::ptr::null();
+            let r = sys::cuGraphAddMemAllocNode(&mut node, fresh, null, 0, &mut params);
+            assert_eq!(r, CUDA_SUCCESS);
+            eprintln!(
+                "witness (captured into {}): the broken capture's allocation was at {addr:#x}; \
+                 the next graph allocation of its size got {:#x} ({})",
+                if into_own_graph {
+                    "its own graph"
+                } else {
+                    "a new graph"
+                },
+                params.dptr,
+                if params.dptr == addr {
+                    "the same address"
+                } else {
+                    "another address"
+                }
+            );
+            assert_eq!(sys::cuGraphDestroy(fresh), CUDA_SUCCESS);
+        }
+        let _ = gpu.ctx.check_err();
+    }
+}
