@@ -22,6 +22,15 @@ const BYTES: u64 = (N * std::mem::size_of::<u32>()) as u64;
 
 type Kept = Arc<Mutex<Option<CudaSlice<u32>>>>;
 
+/// Held by each test: they check where allocations land, and another test's allocations made
+/// meanwhile would take a broken capture's addresses before the library can take them back
+/// (the library then aborts the process, as it must: see the broken-capture tests).
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The escaped allocation's bytes, read from the refusal (which names the allocation by
 /// address), after checking the refusal says what to do.
 fn escaped_range(refusal: &Error) -> Range<u64> {
@@ -108,6 +117,7 @@ fn a_cudarc_allocation_kept_past_its_capture_is_refused_and_its_address_never_ha
     ) else {
         return;
     };
+    let _alone = one_at_a_time();
     let kept = Kept::default();
     let k = kept.clone();
     let refused = Graph::capture(&gpu.stream, (), move |s, ()| {
@@ -133,6 +143,7 @@ fn a_cudarc_allocation_kept_past_a_capture_into_a_graph_is_refused_and_keeps_the
     else {
         return;
     };
+    let _alone = one_at_a_time();
     let kept = Kept::default();
     let k = kept.clone();
     let mut graph = Graph::new(&gpu.ctx).unwrap();
@@ -165,6 +176,7 @@ fn a_cudarc_allocation_dropped_inside_its_capture_is_a_free_node_and_accepted() 
     else {
         return;
     };
+    let _alone = one_at_a_time();
     let out = DeviceBuffer::<u32>::from_host(&gpu.stream, &vec![1u32; N]).unwrap();
     let graph = Graph::capture(
         &gpu.stream,
@@ -198,6 +210,7 @@ fn a_cudarc_allocation_kept_past_a_broken_capture_does_not_alias_later_allocatio
     else {
         return;
     };
+    let _alone = one_at_a_time();
     let kept = Kept::default();
     let k = kept.clone();
     let seen = Arc::new(AtomicU64::new(0));
@@ -239,6 +252,7 @@ fn a_cudarc_allocation_kept_past_a_broken_capture_into_a_graph_does_not_alias_la
     ) else {
         return;
     };
+    let _alone = one_at_a_time();
     let kept = Kept::default();
     let k = kept.clone();
     let seen = Arc::new(AtomicU64::new(0));
@@ -292,6 +306,7 @@ fn witness_a_broken_capture_keeps_its_nodes_until_its_end() {
     let Some(gpu) = gpu("witness_a_broken_capture_keeps_its_nodes_until_its_end") else {
         return;
     };
+    let _alone = one_at_a_time();
     let count = |g: sys::CUgraph| {
         let mut n = 0usize;
         // SAFETY: `g` may be destroyed: the driver answers with an error then.

@@ -151,17 +151,26 @@ pub(super) fn quarantine_failed(error: &Error) -> ! {
     ))
 }
 
-/// How many allocations of an escaped allocation's size [`quarantine`] makes before it gives
-/// up on taking its address back.
-const QUARANTINE_TRIES: usize = 64;
+/// How many alloc nodes [`quarantine`] adds for one escaped allocation before it gives up on
+/// taking its address back.
+const QUARANTINE_TRIES: usize = 1024;
+
+/// How many times [`quarantine`] waits a millisecond for an escaped range to become free.
+const QUARANTINE_WAITS: usize = 500;
 
 /// Takes the addresses of `escaped` (allocations of a broken capture, on device `ordinal`)
-/// back from the driver: alloc nodes of their sizes in a graph that is never instantiated (so
-/// no memory ever backs them) nor destroyed, added until one lands on each escaped range. The
-/// driver hands a range just given back to the next allocation of its size; another thread's
-/// allocation made in between may have taken it instead, and then an escaped slice may already
-/// alias live memory: the process is aborted, since nothing else can keep that slice away from
-/// it. Also when the driver refuses the allocations.
+/// back from the driver: alloc nodes in a graph that is never instantiated (so no memory ever
+/// backs them) nor destroyed, added until one covers each escaped range.
+///
+/// The driver places a graph allocation at the lowest free range that fits it (so CUDA 13.0
+/// does): an allocation of the escaped size lands on the escaped range once the free ranges
+/// below it are filled, which allocations the size of the gap left below it do quickly. When
+/// the driver places one above the escaped range, the range is not free (yet: the driver frees
+/// a broken capture's graph a little after the end, so the search waits for it a while).
+/// Another thread's allocation made after the capture ended may hold it, and an escaped slice
+/// may then alias that memory: the process is aborted when the range does not come free, as
+/// when the driver refuses the allocations or the search runs out of tries, since nothing else
+/// could keep an escaped slice away from that memory.
 pub(super) fn quarantine(ordinal: i32, escaped: &[(sys::CUdeviceptr, usize)]) {
     if escaped.is_empty() {
         return;
@@ -171,24 +180,50 @@ pub(super) fn quarantine(ordinal: i32, escaped: &[(sys::CUdeviceptr, usize)]) {
         Err(e) => give_up(format!("taking its address back failed ({e})")),
     };
     // The graph is never destroyed: its alloc nodes keep the addresses reserved.
+    let reserve = |bytes: usize| -> sys::CUdeviceptr {
+        let mut params = AllocParams::new(ordinal, bytes);
+        // SAFETY: a live graph of this context, and alloc node parameters.
+        match params.with_raw(|raw| unsafe { result::graph::add_node(graph, &[], raw) }) {
+            Ok(_) => params.address(),
+            Err(e) => give_up(format!("taking its address back failed ({e})")),
+        }
+    };
     for &(addr, bytes) in escaped {
-        let mut taken = false;
-        for _ in 0..QUARANTINE_TRIES {
-            let mut params = AllocParams::new(ordinal, bytes);
-            // SAFETY: a live graph of this context, and alloc node parameters.
-            let added = params.with_raw(|raw| unsafe { result::graph::add_node(graph, &[], raw) });
-            if let Err(e) = added {
-                give_up(format!("taking its address back failed ({e})"));
-            }
-            if params.address() == addr {
+        let end = addr + bytes as u64;
+        let mut size = bytes;
+        let (mut taken, mut waited) = (false, 0);
+        for _ in 0..QUARANTINE_TRIES + QUARANTINE_WAITS {
+            let at = reserve(size);
+            if at <= addr && end <= at + size as u64 {
                 taken = true;
                 break;
+            }
+            if at + (size as u64) <= addr {
+                // Below the escaped range: next, the gap left between (or the escaped size).
+                size = usize::try_from(addr - (at + size as u64))
+                    .unwrap_or(bytes)
+                    .max(bytes);
+            } else if size == bytes {
+                // An allocation of the escaped size placed past it: the range is not free. The
+                // driver gives a broken capture's addresses back a little after its end (CUDA
+                // 13.0): wait for that, a while.
+                waited += 1;
+                if waited > QUARANTINE_WAITS {
+                    give_up(format!(
+                        "its address {addr:#x} was not free {QUARANTINE_WAITS} ms after the \
+                         capture ended (the driver placed an allocation of its size at {at:#x}: \
+                         another allocation may hold it)"
+                    ));
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            } else {
+                // A gap-sized allocation that fit nowhere below: fill up with the escaped size.
+                size = bytes;
             }
         }
         if !taken {
             give_up(format!(
-                "its address {addr:#x} was not handed back after {QUARANTINE_TRIES} allocations \
-                 of its size (another allocation may hold it)"
+                "its address {addr:#x} was not handed back after {QUARANTINE_TRIES} allocations"
             ));
         }
     }
