@@ -22,9 +22,11 @@ const BYTES: u64 = (N * std::mem::size_of::<u32>()) as u64;
 
 type Kept = Arc<Mutex<Option<CudaSlice<u32>>>>;
 
-/// Held by each test: they check where allocations land, and another test's allocations made
-/// meanwhile would take a broken capture's addresses before the library can take them back
-/// (the library then aborts the process, as it must: see the broken-capture tests).
+/// Held by each test from its start: they check where allocations land, and another test's
+/// allocations made meanwhile would take a broken capture's addresses before the library can
+/// take them back (the library then aborts the process, as it must: see the broken-capture
+/// tests); and a capture on one thread makes the driver refuse another thread's
+/// `cuStreamCreate` (which `gpu` calls).
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
@@ -112,12 +114,12 @@ fn drop_escaped(gpu: &Gpu, slice: CudaSlice<u32>) {
 
 #[test]
 fn a_cudarc_allocation_kept_past_its_capture_is_refused_and_its_address_never_handed_out() {
+    let _alone = one_at_a_time();
     let Some(gpu) = gpu(
         "a_cudarc_allocation_kept_past_its_capture_is_refused_and_its_address_never_handed_out",
     ) else {
         return;
     };
-    let _alone = one_at_a_time();
     let kept = Kept::default();
     let k = kept.clone();
     let refused = Graph::capture(&gpu.stream, (), move |s, ()| {
@@ -138,12 +140,12 @@ fn a_cudarc_allocation_kept_past_its_capture_is_refused_and_its_address_never_ha
 
 #[test]
 fn a_cudarc_allocation_kept_past_a_capture_into_a_graph_is_refused_and_keeps_the_graph() {
+    let _alone = one_at_a_time();
     let Some(gpu) =
         gpu("a_cudarc_allocation_kept_past_a_capture_into_a_graph_is_refused_and_keeps_the_graph")
     else {
         return;
     };
-    let _alone = one_at_a_time();
     let kept = Kept::default();
     let k = kept.clone();
     let mut graph = Graph::new(&gpu.ctx).unwrap();
@@ -171,12 +173,12 @@ fn a_cudarc_allocation_kept_past_a_capture_into_a_graph_is_refused_and_keeps_the
 
 #[test]
 fn a_cudarc_allocation_dropped_inside_its_capture_is_a_free_node_and_accepted() {
+    let _alone = one_at_a_time();
     let Some(gpu) =
         gpu("a_cudarc_allocation_dropped_inside_its_capture_is_a_free_node_and_accepted")
     else {
         return;
     };
-    let _alone = one_at_a_time();
     let out = DeviceBuffer::<u32>::from_host(&gpu.stream, &vec![1u32; N]).unwrap();
     let graph = Graph::capture(
         &gpu.stream,
@@ -205,12 +207,12 @@ fn a_cudarc_allocation_dropped_inside_its_capture_is_a_free_node_and_accepted() 
 /// again is the driver's: this test checks that it does not, for every way of allocating above.
 #[test]
 fn a_cudarc_allocation_kept_past_a_broken_capture_does_not_alias_later_allocations() {
+    let _alone = one_at_a_time();
     let Some(gpu) =
         gpu("a_cudarc_allocation_kept_past_a_broken_capture_does_not_alias_later_allocations")
     else {
         return;
     };
-    let _alone = one_at_a_time();
     let kept = Kept::default();
     let k = kept.clone();
     let seen = Arc::new(AtomicU64::new(0));
@@ -247,12 +249,12 @@ fn a_cudarc_allocation_kept_past_a_broken_capture_does_not_alias_later_allocatio
 
 #[test]
 fn a_cudarc_allocation_kept_past_a_broken_capture_into_a_graph_does_not_alias_later_allocations() {
+    let _alone = one_at_a_time();
     let Some(gpu) = gpu(
         "a_cudarc_allocation_kept_past_a_broken_capture_into_a_graph_does_not_alias_later_allocations",
     ) else {
         return;
     };
-    let _alone = one_at_a_time();
     let kept = Kept::default();
     let k = kept.clone();
     let seen = Arc::new(AtomicU64::new(0));
@@ -303,10 +305,10 @@ fn a_cudarc_allocation_kept_past_a_broken_capture_into_a_graph_does_not_alias_la
 fn witness_a_broken_capture_keeps_its_nodes_until_its_end() {
     use cudagraph_runtime::cudarc::driver::sys;
     use sys::CUresult::{CUDA_ERROR_INVALID_VALUE, CUDA_SUCCESS};
+    let _alone = one_at_a_time();
     let Some(gpu) = gpu("witness_a_broken_capture_keeps_its_nodes_until_its_end") else {
         return;
     };
-    let _alone = one_at_a_time();
     let count = |g: sys::CUgraph| {
         let mut n = 0usize;
         // SAFETY: `g` may be destroyed: the driver answers with an error then.
