@@ -20,13 +20,17 @@
 //! touching another allocation.
 //!
 //! A capture the closure broke (a synchronizing call, a wait on an event recorded outside) is
-//! worse: the driver destroys the graph it was recording when the capture ends, whoever holds
-//! its handle, and hands the addresses out again (CUDA 13.0 gave the next graph allocation of
-//! the same size the same address). Its nodes can still be listed between the break and the
-//! end, so the unfreed allocations are found then ([`unfreed_in_broken`]), and once the capture
-//! has ended their addresses are taken back into a graph that is never instantiated nor
-//! destroyed ([`quarantine`]). Which of them escaped cannot be told (a slice dropped after the
-//! break frees nothing either), so all are taken.
+//! worse, and only partly covered: the driver destroys the graph it was recording when the
+//! capture ends, whoever holds its handle, and may hand its addresses out again (CUDA 13.0 gave
+//! the next graph allocation of the same size the same address, in a fresh process). Its nodes
+//! can still be listed between the break and the end, so the unfreed allocations are found then
+//! ([`unfreed_in_broken`]), and once the capture has ended their addresses are taken back into
+//! a graph that is never instantiated nor destroyed ([`quarantine`]). Which of them escaped
+//! cannot be told (a slice dropped after the break frees nothing either), so all are taken.
+//! Taking them back is best effort: the driver sometimes keeps such an address out of reach for
+//! a while after the end (it cannot then be taken, nor handed to another allocation), and
+//! another thread may allocate in between; a range not taken back is reported (the
+//! `tracing` feature's `escaped allocation not taken back` warning), not refused.
 //!
 //! [graph memory nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#graph-memory-nodes
 
@@ -129,26 +133,16 @@ pub(super) unsafe fn unfreed_in_broken(
     unfreed(&nodes, sequence)
 }
 
-/// Ends the process: an allocation of a broken capture may have escaped its closure and its
-/// address could not be taken back (`why`), so an escaped `CudaSlice` could reach another
-/// allocation's memory, and nothing else can keep it away.
-fn give_up(why: String) -> ! {
-    eprintln!(
-        "cudagraph: aborting: a capture broken inside its closure (a synchronizing call, a wait \
-         on an event recorded outside it) held an allocation made through cudarc that it did \
-         not free, whose `CudaSlice` may have outlived the closure; {why}, so that slice could \
-         reach another allocation's memory. Allocate inside a capture with \
-         `CaptureScope::alloc`, or drop cudarc's slices inside the closure."
+/// Reports a broken capture's allocation whose address could not be taken back (`why`): a
+/// `CudaSlice` of it kept past the closure may come to alias another allocation.
+fn not_taken_back(addr: sys::CUdeviceptr, why: &str) {
+    crate::trace::event!(
+        warn,
+        addr = %format_args!("{addr:#x}"),
+        why,
+        "escaped allocation not taken back"
     );
-    std::process::abort()
-}
-
-/// Ends the process when the nodes of a broken capture could not be listed (`error`): an
-/// allocation of it may have escaped, at an address not known (see [`give_up`]).
-pub(super) fn quarantine_failed(error: &Error) -> ! {
-    give_up(format!(
-        "its nodes could not be listed before its end ({error})"
-    ))
+    let _ = (addr, why);
 }
 
 /// How many alloc nodes [`quarantine`] adds for one escaped allocation before it gives up on
@@ -156,47 +150,48 @@ pub(super) fn quarantine_failed(error: &Error) -> ! {
 const QUARANTINE_TRIES: usize = 1024;
 
 /// How many times [`quarantine`] waits a millisecond for an escaped range to become free.
-const QUARANTINE_WAITS: usize = 500;
+const QUARANTINE_WAITS: usize = 20;
 
 /// Takes the addresses of `escaped` (allocations of a broken capture, on device `ordinal`)
-/// back from the driver: alloc nodes in a graph that is never instantiated (so no memory ever
-/// backs them) nor destroyed, added until one covers each escaped range.
+/// back from the driver, as far as it gives them: alloc nodes in a graph that is never
+/// instantiated (so no memory ever backs them) nor destroyed, added until one covers each
+/// escaped range.
 ///
 /// The driver places a graph allocation at the lowest free range that fits it (so CUDA 13.0
 /// does): an allocation of the escaped size lands on the escaped range once the free ranges
-/// below it are filled, which allocations the size of the gap left below it do quickly. When
-/// the driver places one above the escaped range, the range is not free (yet: the driver frees
-/// a broken capture's graph a little after the end, so the search waits for it a while).
-/// Another thread's allocation made after the capture ended may hold it, and an escaped slice
-/// may then alias that memory: the process is aborted when the range does not come free, as
-/// when the driver refuses the allocations or the search runs out of tries, since nothing else
-/// could keep an escaped slice away from that memory.
+/// below it are filled, which allocations the size of the gap left below it do quickly. One
+/// placed above the escaped range means the range is not free: not yet (the search waits a
+/// little), or held by another allocation; then it is reported ([`not_taken_back`]).
 pub(super) fn quarantine(ordinal: i32, escaped: &[(sys::CUdeviceptr, usize)]) {
     if escaped.is_empty() {
         return;
     }
     let graph = match result::graph::create() {
         Ok(graph) => graph,
-        Err(e) => give_up(format!("taking its address back failed ({e})")),
-    };
-    // The graph is never destroyed: its alloc nodes keep the addresses reserved.
-    let reserve = |bytes: usize| -> sys::CUdeviceptr {
-        let mut params = AllocParams::new(ordinal, bytes);
-        // SAFETY: a live graph of this context, and alloc node parameters.
-        match params.with_raw(|raw| unsafe { result::graph::add_node(graph, &[], raw) }) {
-            Ok(_) => params.address(),
-            Err(e) => give_up(format!("taking its address back failed ({e})")),
+        Err(_) => {
+            for &(addr, _) in escaped {
+                not_taken_back(addr, "no graph to take it into");
+            }
+            return;
         }
     };
-    for &(addr, bytes) in escaped {
+    // The graph is never destroyed: its alloc nodes keep the addresses reserved.
+    let reserve = |bytes: usize| -> Option<sys::CUdeviceptr> {
+        let mut params = AllocParams::new(ordinal, bytes);
+        // SAFETY: a live graph of this context, and alloc node parameters.
+        let added = params.with_raw(|raw| unsafe { result::graph::add_node(graph, &[], raw) });
+        added.ok().map(|_| params.address())
+    };
+    'escaped: for &(addr, bytes) in escaped {
         let end = addr + bytes as u64;
-        let mut size = bytes;
-        let (mut taken, mut waited) = (false, 0);
-        for _ in 0..QUARANTINE_TRIES + QUARANTINE_WAITS {
-            let at = reserve(size);
+        let (mut size, mut waited) = (bytes, 0);
+        for _ in 0..QUARANTINE_TRIES {
+            let Some(at) = reserve(size) else {
+                not_taken_back(addr, "the driver refused an allocation");
+                continue 'escaped;
+            };
             if at <= addr && end <= at + size as u64 {
-                taken = true;
-                break;
+                continue 'escaped;
             }
             if at + (size as u64) <= addr {
                 // Below the escaped range: next, the gap left between (or the escaped size).
@@ -204,16 +199,11 @@ pub(super) fn quarantine(ordinal: i32, escaped: &[(sys::CUdeviceptr, usize)]) {
                     .unwrap_or(bytes)
                     .max(bytes);
             } else if size == bytes {
-                // An allocation of the escaped size placed past it: the range is not free. The
-                // driver gives a broken capture's addresses back a little after its end (CUDA
-                // 13.0): wait for that, a while.
+                // An allocation of the escaped size placed past it: the range is not free.
                 waited += 1;
                 if waited > QUARANTINE_WAITS {
-                    give_up(format!(
-                        "its address {addr:#x} was not free {QUARANTINE_WAITS} ms after the \
-                         capture ended (the driver placed an allocation of its size at {at:#x}: \
-                         another allocation may hold it)"
-                    ));
+                    not_taken_back(addr, "its range did not come free");
+                    continue 'escaped;
                 }
                 std::thread::sleep(std::time::Duration::from_millis(1));
             } else {
@@ -221,10 +211,13 @@ pub(super) fn quarantine(ordinal: i32, escaped: &[(sys::CUdeviceptr, usize)]) {
                 size = bytes;
             }
         }
-        if !taken {
-            give_up(format!(
-                "its address {addr:#x} was not handed back after {QUARANTINE_TRIES} allocations"
-            ));
-        }
+        not_taken_back(addr, "out of tries");
     }
+}
+
+/// Reports that the nodes of a broken capture could not be listed before its end (`error`):
+/// none of its allocations can be taken back.
+pub(super) fn quarantine_failed(error: &Error) {
+    crate::trace::event!(warn, error = %error, "escaped allocation not taken back");
+    let _ = error;
 }
