@@ -392,6 +392,20 @@
 //! | a call of this crate that would wait on the host for the GPU ([`HostBuffer::read`], [`HostBuffer::write`], [`HostBuffer::zeroed`], [`DeviceBuffer::to_vec`], [`DeviceBuffer::copy_from`], [`GraphExec::read_allocation`]) or enqueue on a stream being captured ([`GraphExec::launch`], [`GraphExec::upload`], [`DeviceBuffer::access`] of a buffer whose own stream is captured, [`DeviceBuffer::zeros`], [`DeviceBuffer::from_host`]) | [`Error::Capturing`] naming the call, refused before any driver call: the capture is intact, and the closure may go on |
 //! | work on a stream forked with [`CaptureScope::fork`] | nothing: it is always joined |
 //!
+//! **cudarc allocations in a capture.** cudarc allocates on the captured stream as an alloc
+//! node: its `CudaSlice` names memory that exists only while a launch of the graph has it
+//! allocated ([graph memory nodes]). Dropped inside the closure, it is a free node of the graph.
+//! Kept past the closure (moved out through shared state), it would reach memory nothing owns:
+//! the capture is refused ([`Error::Invalid`] naming the allocation's address), and the refused
+//! graph is kept, never destroyed, so that the address is never handed to another allocation
+//! (a use of the escaped slice faults the context instead; its drop records
+//! `CUDA_ERROR_INVALID_VALUE` in cudarc's context). Use [`CaptureScope::alloc`] for memory the
+//! capture allocates. **Known hole:** when the closure also *breaks* the capture, the driver
+//! destroys the recorded graph at the capture's end; the crate lists the capture's unfreed
+//! allocations before the end and takes their addresses back after it, but only as far as the
+//! driver gives them back at once (CUDA 13.0 sometimes frees them later), so a slice kept past a
+//! broken capture may come to alias a later graph allocation.
+//!
 //! Dropping this crate's values inside the closure does not break a capture: what would make a
 //! forbidden driver call there (destroying a graph or an executable, freeing memory) is left to
 //! this crate's release thread.

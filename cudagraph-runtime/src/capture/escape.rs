@@ -27,10 +27,12 @@
 //! ([`unfreed_in_broken`]), and once the capture has ended their addresses are taken back into
 //! a graph that is never instantiated nor destroyed ([`quarantine`]). Which of them escaped
 //! cannot be told (a slice dropped after the break frees nothing either), so all are taken.
-//! Taking them back is best effort: the driver sometimes keeps such an address out of reach for
-//! a while after the end (it cannot then be taken, nor handed to another allocation), and
-//! another thread may allocate in between; a range not taken back is reported (the
-//! `tracing` feature's `escaped allocation not taken back` warning), not refused.
+//! Taking them back is best effort, and does not close the case: the driver sometimes frees
+//! such a range only some time after the end (not within the short wait here), and then hands
+//! it to a later allocation (seen on CUDA 13.0, after a few earlier captures in the process).
+//! A range not taken back is reported (the `tracing` feature's `escaped allocation not taken
+//! back` warning): a `CudaSlice` kept past a broken capture may come to alias another
+//! allocation. The crate docs say so.
 //!
 //! [graph memory nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#graph-memory-nodes
 
