@@ -34,10 +34,12 @@
 mod anchor;
 pub mod device_runtime;
 mod exec;
+pub(crate) mod footprint;
 mod handle;
 #[cfg(not(any(feature = "cuda-12020", feature = "cuda-12030")))]
 mod updatable;
 
+pub(crate) use anchor::DeviceAnchor;
 pub use device_runtime::link_with_cudadevrt;
 pub use exec::{DeviceExecUpdates, DeviceGraphExec};
 pub use handle::{DeviceGraph, DeviceGraphHandle, SharedDeviceGraph, DEVICE_LAUNCH_DECLARATIONS};

@@ -235,6 +235,10 @@ impl<'a> GraphExec<'a> {
         symmetric.claim(graph.collectives(), &|i| graph.name_of(i))?;
         let indirect = graph.take_indirect_block()?;
         let memory = Holdings::bound(graph.uses_by_node(), &|i| graph.name_of(i), bound)?;
+        // Checked once the memory is registered (see `device_launch::footprint::Snapshot`):
+        // the device graphs the kernels may launch may have been updated since the graph was
+        // built.
+        graph.check_launched_races()?;
         let raw = instantiate_raw(&graph, flags, upload)?;
         crate::trace::event!(
             debug,
@@ -281,6 +285,11 @@ impl<'a> GraphExec<'a> {
     /// use through it).
     pub(crate) fn memory_dependents(&self) -> Vec<crate::memory::alloc::Dependent> {
         self.memory.dependents()
+    }
+
+    /// Every use of memory the nodes make now (what a launch of this executable uses).
+    pub(crate) fn uses(&self) -> impl Iterator<Item = &crate::memory::operand::Use<'a>> + '_ {
+        self.memory.all_uses().map(|(_, u)| u)
     }
 
     /// The raw driver handle, for calls this crate does not wrap. Do not destroy it.

@@ -8,14 +8,14 @@ use cudarc::driver::{sys, CudaFunction};
 
 use super::instantiate::GraphExec;
 use crate::ambient::refuse_in_host_node;
+use crate::device_launch::footprint::Snapshot;
 use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::graph::{refuse_captured, Graph};
 use crate::kernel::{
     launch_refused, Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig, MemKeys,
 };
-use crate::memory::alloc::Space;
-use crate::memory::hazard::{host_code_conflict, reaches};
+use crate::memory::hazard::{host_code_conflict, may_race, reaches, Order};
 use crate::memory::operand::{DeclaredUse, Use};
 use crate::node::{
     check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, Event, EventParams,
@@ -98,14 +98,18 @@ impl<'a> GraphExec<'a> {
         uses: &mut Vec<Use<'a>>,
         apply: impl FnOnce() -> Result<()>,
     ) -> Result<()> {
-        self.check_host_code(index, uses)?;
+        let read = self.check_host_code(index, uses)?;
         refuse_captured(uses, None, &|| self.graph.name_of(index))?;
         self.graph
             .check_handles(uses, &|| self.graph.name_of(index))?;
         self.graph.check_indirect_uses_of(index, uses)?;
         self.graph.check_alloc_uses_of(index, uses)?;
         let graph = &self.graph;
-        let apply = || apply().map_err(|e| e.at_node(|| graph.name_of(index)));
+        let apply = || {
+            // Once the new memory is registered (see `device_launch::footprint::Snapshot`).
+            read.unchanged()?;
+            apply().map_err(|e| e.at_node(|| graph.name_of(index)))
+        };
         self.memory
             .replace_one(index, uses, &|i| graph.name_of(i), apply)
     }
@@ -128,25 +132,34 @@ impl<'a> GraphExec<'a> {
     }
 
     /// A node of the graph that node `index` would race with if it used `uses` (see
-    /// `memory::hazard`), as an error.
-    fn check_host_code(&self, index: usize, uses: &[Use<'a>]) -> Result<()> {
-        if !uses.iter().any(|u| u.space == Space::Host) {
-            return Ok(());
+    /// `memory::hazard`), as an error; else what the check read of the device graphs the
+    /// kernels may launch, to tell once the memory is registered whether it changed meanwhile.
+    fn check_host_code(&self, index: usize, uses: &[Use<'a>]) -> Result<Snapshot> {
+        if !uses.iter().any(may_race) {
+            return Ok(Snapshot::default());
         }
+        let read = Snapshot::of(uses.iter().chain(self.memory.all_uses().map(|(_, u)| u)));
         let others = self.memory.all_uses().filter(|(i, _)| *i != index);
         let graph = &self.graph;
-        let ordered = |other: usize| {
-            let (from, to) = (other.min(index), other.max(index));
-            reaches(from, to, |n| graph.deps_of(n))
+        let order = |other: usize| {
+            Order::of(index, other, |from, to| {
+                reaches(from, to, |n| graph.deps_of(n))
+            })
         };
-        match host_code_conflict(uses, others, ordered) {
-            None => Ok(()),
-            Some(other) => Err(Error::Hazard {
+        match host_code_conflict(uses, others, order) {
+            None => Ok(read),
+            Some((other, why)) => Err(Error::Hazard {
                 first: graph.name_of(other),
                 second: graph.name_of(index),
-                reason: "after this update both would use the same host memory, one writing it, \
-                         with host code (a host node's buffers) involved and no edge between them"
-                    .into(),
+                reason: why.reason(true).map_or_else(
+                    || {
+                        "after this update both would use the same host memory, one writing \
+                         it, with host code (a host node's buffers) involved and no edge between \
+                         them"
+                            .into()
+                    },
+                    |why| format!("after this update, {why}"),
+                ),
             }),
         }
     }

@@ -21,6 +21,10 @@ pub enum Space {
     Device,
     /// Page-locked host memory.
     Host,
+    /// Not memory: a device-launchable executable, which a kernel given its handle may launch
+    /// (`crate::device_launch`). A use of it stands for the memory that executable's launches
+    /// use, attributed to the launching node by the race checks (`memory::hazard`).
+    Launch,
 }
 
 impl Space {
@@ -28,6 +32,7 @@ impl Space {
         match self {
             Space::Device => "device",
             Space::Host => "host",
+            Space::Launch => "device-launchable executable",
         }
     }
 }
@@ -80,6 +85,13 @@ pub trait Allocation: Send + Sync + 'static {
     fn home(&self) -> Option<&Arc<CudaStream>>;
     /// Its address range, in bytes.
     fn range(&self) -> (u64, u64);
+    /// For a device-launchable executable ([`Space::Launch`]): its anchor, whose footprint says
+    /// what its launches use.
+    #[doc(hidden)]
+    #[allow(private_interfaces)]
+    fn device_graph(&self) -> Option<&crate::device_launch::DeviceAnchor> {
+        None
+    }
 }
 
 impl std::fmt::Debug for dyn Allocation {
@@ -404,8 +416,16 @@ impl AllocState {
         }
     }
 
+    /// The executables that hold the memory now, by their fences.
+    pub(crate) fn holders(&self) -> Vec<Arc<Fence>> {
+        self.lock()
+            .current
+            .iter()
+            .map(|h| h.fence.clone())
+            .collect()
+    }
+
     /// The counts registered for the executable of `fence`, if it holds the memory.
-    #[cfg(test)]
     pub(crate) fn holder_counts(&self, fence: &Arc<Fence>) -> Option<UseCounts> {
         let holders = self.lock();
         let holder = holders
