@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use cudarc::driver::CudaStream;
 
 use super::anchor::DeviceAnchor;
-use super::footprint::{Footprint, Touch};
+use super::footprint::Footprint;
 use super::handle::{DeviceGraphHandle, SharedDeviceGraph};
 use crate::error::{Error, Result};
 use crate::exec::GraphExec;
@@ -176,17 +176,15 @@ impl DeviceGraphExec {
     ///
     /// The executables that may launch it from the device use its memory through it: when `f`
     /// changes that memory, they are registered with the new memory before the upload (the
-    /// memory model, as for their own memory). Their graphs' race checks were made against what
-    /// its launches used when they were built (see [`crate::device_launch`]), so an update may
-    /// not make the launches use host memory in a way they did not before (a range that no
-    /// earlier use covers, a write where they only read) where such an executable runs host
-    /// code (a host node) on it: refused with [`Error::BufferInUse`]. Nor may it give a kernel
-    /// of the executable its own handle (or that of one that launches it): refused with
-    /// [`Error::Invalid`]; a graph launches itself with `cudaGetCurrentGraphExec()`. On any of
-    /// these refusals, and when the registration is refused ([`Error::BufferInUse`]: a guard is
-    /// alive on the new memory), nothing is uploaded and the error returned: device launches go
-    /// on with the version uploaded before, and host launches are refused until an update
-    /// succeeds (so are they after a panic in `f`).
+    /// memory model, as for their own memory; host memory one of them runs host code on, which
+    /// the new version would write, or read where that host code writes, is refused there as
+    /// between any two executables). An update that gives a kernel of the executable its own
+    /// handle (or that of one that launches it) is refused with [`Error::Invalid`]: a graph
+    /// launches itself with `cudaGetCurrentGraphExec()`. When the registration is refused
+    /// ([`Error::BufferInUse`]: a guard is alive on the new memory, or the host code above),
+    /// or the update is, nothing is uploaded and the error returned: device launches go on with
+    /// the version uploaded before, and host launches are refused until an update succeeds (as
+    /// they are after a panic in `f`).
     pub fn update<R>(
         &mut self,
         f: impl FnOnce(&mut DeviceExecUpdates<'_>) -> Result<R>,
@@ -201,16 +199,12 @@ impl DeviceGraphExec {
         let mut outcome = None;
         let uploaded = exclusive(&anchor, &home, || {
             outcome = Some(f(&mut DeviceExecUpdates { exec: &mut *exec }));
-            let before = anchor.footprint();
-            let after = Arc::new(Footprint::of(exec.uses()));
-            // Published before the launchers are looked at, as what either version uses (see
-            // `footprint::Snapshot`); what is uploaded, or the version before, once decided.
-            anchor.set_footprint(Arc::new(Footprint::union(&before, &after)));
-            let done = check_new_footprint(&anchor, &after, &before)
-                .and_then(|()| anchor.state.set_dependents(exec.memory_dependents()))
-                .and_then(|()| exec.upload_device_exec(&home));
-            anchor.set_footprint(if done.is_ok() { after } else { before });
-            done
+            let footprint = Footprint::of(exec.uses());
+            refuse_cycle(&anchor, &footprint)?;
+            anchor.state.set_dependents(exec.memory_dependents())?;
+            exec.upload_device_exec(&home)?;
+            anchor.set_footprint(Arc::new(footprint));
+            Ok(())
         });
         self.upload_pending = match outcome {
             // `f` ran: the executable changed, uploaded or not.
@@ -344,66 +338,21 @@ impl Drop for Access<'_> {
     }
 }
 
-/// Refuses a new version of the anchor's executable, whose launches would use `new` (see
-/// [`DeviceGraphExec::update`]): one that may launch itself, at any depth, and one whose launches
-/// use host memory beyond what they used before where an executable that may launch it runs
-/// host code on that memory in a way the new use conflicts with (that executable's graph was
-/// checked against the uses before, when it was built).
-fn check_new_footprint(anchor: &Arc<DeviceAnchor>, new: &Footprint, old: &Footprint) -> Result<()> {
-    let me = Arc::as_ptr(anchor).cast::<()>();
-    if new.reaches(me, &mut Vec::new()) {
-        return Err(Error::Invalid {
-            node: "DeviceGraphExec::update".into(),
-            reason: "a kernel of the executable would get the handle of the executable itself, \
-                     or of one that launches it: the executables would hold each other alive. A \
-                     graph launches itself with `cudaGraphLaunch(cudaGetCurrentGraphExec(), \
-                     cudaStreamGraphTailLaunch)`"
-                .into(),
-        });
-    }
-    let (mut now, mut before) = (Vec::new(), Vec::new());
-    new.collect(&mut now, &mut vec![me]);
-    old.collect(&mut before, &mut vec![me]);
-    now.retain(|t| t.space == crate::memory::alloc::Space::Host);
-    let added = Footprint::uncovered(&now, &before);
-    if added.is_empty() {
+/// Refuses a new version of the anchor's executable whose launches would use `new`, when it may
+/// launch itself, at any depth: the anchors would hold each other alive, and releasing one
+/// would take the other's lock while holding its own.
+fn refuse_cycle(anchor: &Arc<DeviceAnchor>, new: &Footprint) -> Result<()> {
+    if !new.reaches(Arc::as_ptr(anchor).cast::<()>(), &mut Vec::new()) {
         return Ok(());
     }
-    let launchers = anchor.state.holders();
-    for touch in &added {
-        let Some(alloc) = &touch.owner else { continue };
-        let host_code = launchers.iter().any(|fence| {
-            alloc
-                .state()
-                .holder_counts(fence)
-                .is_some_and(|c| c.host_code_writes > 0 || (touch.write && c.host_code > 0))
-        });
-        if host_code {
-            return Err(racing_update(touch));
-        }
-    }
-    Ok(())
-}
-
-/// The refusal of an update whose launches would use host memory in `touch` that host code of
-/// an executable launching it uses (see [`check_new_footprint`]).
-#[cold]
-fn racing_update(touch: &Touch) -> Error {
-    Error::BufferInUse {
-        buffer: format!(
-            "host memory {:#x}..{:#x} {} by the updated device-launchable executable",
-            touch.start,
-            touch.end,
-            if touch.write { "written" } else { "read" }
-        ),
-        reason: "an executable whose kernel may launch it runs host code (a host node) on this \
-                 memory, and its graph was checked only against what the launches used when it \
-                 was built: after this update they would write memory its host code uses, or \
-                 read memory its host code writes, where they did not, perhaps at the same \
-                 time. Give the update another buffer, or drop that executable first and build \
-                 it again after the update (its graph is then checked against the new uses)"
+    Err(Error::Invalid {
+        node: "DeviceGraphExec::update".into(),
+        reason: "a kernel of the executable would get the handle of the executable itself, or \
+                 of one that launches it: the executables would hold each other alive. A graph \
+                 launches itself with `cudaGraphLaunch(cudaGetCurrentGraphExec(), \
+                 cudaStreamGraphTailLaunch)`"
             .into(),
-    }
+    })
 }
 
 /// A refusal of [`exclusive`], naming the executable.

@@ -14,30 +14,17 @@
 
 use std::sync::Arc;
 
-use crate::error::{Error, Result};
 use crate::memory::alloc::{Allocation, Space};
 use crate::memory::operand::Use;
 
 /// One use of memory by a launch of a device-launchable executable (its nodes never run host
 /// code: CUDA allows no host node in a device graph).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Touch {
     pub(crate) space: Space,
     pub(crate) start: u64,
     pub(crate) end: u64,
     pub(crate) write: bool,
-    /// The owned allocation, for owned memory: whose record tells which executables run host
-    /// code on it.
-    pub(crate) owner: Option<Arc<dyn Allocation>>,
-}
-
-impl PartialEq for Touch {
-    fn eq(&self, other: &Self) -> bool {
-        self.space == other.space
-            && self.start == other.start
-            && self.end == other.end
-            && self.write == other.write
-    }
 }
 
 impl Touch {
@@ -45,15 +32,6 @@ impl Touch {
     /// least one written (as [`Use::conflicts_with`]).
     pub(crate) fn conflicts_with(&self, u: &Use<'_>) -> bool {
         self.space == u.space && (self.write || u.write) && self.start < u.end && u.start < self.end
-    }
-
-    /// Whether `self` uses nothing that `other` does not: a range within `other`'s, written
-    /// only if `other` writes.
-    fn within(&self, other: &Touch) -> bool {
-        self.space == other.space
-            && other.start <= self.start
-            && self.end <= other.end
-            && (!self.write || other.write)
     }
 }
 
@@ -82,7 +60,6 @@ impl Footprint {
                     start: u.start,
                     end: u.end,
                     write: u.write,
-                    owner: u.owned().cloned(),
                 };
                 if !out.touches.contains(&touch) {
                     out.touches.push(touch);
@@ -117,7 +94,7 @@ impl Footprint {
     /// Every use of memory a launch makes, with those of the executables it may launch, at any
     /// depth, added to `out` (`seen`: the executables visited, by address).
     pub(crate) fn collect(&self, out: &mut Vec<Touch>, seen: &mut Vec<*const ()>) {
-        out.extend(self.touches.iter().cloned());
+        out.extend(self.touches.iter().copied());
         for launched in &self.launches {
             let at = Arc::as_ptr(launched).cast::<()>();
             if seen.contains(&at) {
@@ -128,15 +105,6 @@ impl Footprint {
                 anchor.footprint().collect(out, seen);
             }
         }
-    }
-
-    /// The uses among `new` that no use of `old` covers (see [`Touch::within`]): what an update
-    /// would make the launches use that the graphs launching them were not checked against.
-    pub(crate) fn uncovered(new: &[Touch], old: &[Touch]) -> Vec<Touch> {
-        new.iter()
-            .filter(|n| !old.iter().any(|o| n.within(o)))
-            .cloned()
-            .collect()
     }
 }
 
@@ -165,126 +133,5 @@ pub(crate) fn add_launched(u: &Use<'_>, out: &mut Vec<Touch>, seen: &mut Vec<*co
     seen.push(at);
     if let Some(anchor) = alloc.device_graph() {
         anchor.footprint().collect(out, seen);
-    }
-}
-
-/// The footprints that a race check read, to tell after the node's registration whether one
-/// changed meanwhile (an update of a device-launchable executable on another thread).
-///
-/// An update of a device-launchable executable ([`DeviceGraphExec::update`]) publishes what
-/// its launches will use (with what they used: [`Footprint::union`]) *before* it looks at which
-/// executables may launch it and run host code on that memory; an executable registers its
-/// memory *before* it reads the footprints again here. Whichever comes second sees the other:
-/// the update sees the executable's host code, or the executable sees the new footprint.
-///
-/// [`DeviceGraphExec::update`]: super::DeviceGraphExec::update
-#[derive(Default)]
-pub(crate) struct Snapshot {
-    read: Vec<(Arc<dyn Allocation>, Arc<Footprint>)>,
-}
-
-impl Snapshot {
-    /// The footprints of the executables among `uses`, and of those they may launch, at any
-    /// depth, as they are now.
-    pub(crate) fn of<'u, 'a: 'u>(uses: impl IntoIterator<Item = &'u Use<'a>>) -> Self {
-        let mut snapshot = Self::default();
-        for u in uses {
-            if let (true, Some(alloc)) = (u.launches(), u.owned()) {
-                snapshot.add(alloc);
-            }
-        }
-        snapshot
-    }
-
-    fn add(&mut self, alloc: &Arc<dyn Allocation>) {
-        if self.read.iter().any(|(a, _)| Arc::ptr_eq(a, alloc)) {
-            return;
-        }
-        let Some(anchor) = alloc.device_graph() else {
-            return;
-        };
-        let footprint = anchor.footprint();
-        self.read.push((alloc.clone(), footprint.clone()));
-        for launched in &footprint.launches {
-            self.add(launched);
-        }
-    }
-
-    /// Refuses when a footprint read changed since ([`Error::BufferInUse`]).
-    pub(crate) fn unchanged(&self) -> Result<()> {
-        for (alloc, footprint) in &self.read {
-            let now = alloc.device_graph().map(|a| a.footprint());
-            if !now.is_some_and(|now| Arc::ptr_eq(&now, footprint)) {
-                return Err(Error::BufferInUse {
-                    buffer: "device-launchable executable".into(),
-                    reason: "it was updated (on another thread) while this graph's race checks \
-                             looked at what its launches use: make the call again"
-                        .into(),
-                });
-            }
-        }
-        Ok(())
-    }
-}
-
-impl Footprint {
-    /// What launches of `a` or `b` use: a footprint that covers both (see
-    /// `DeviceGraphExec::update`).
-    pub(crate) fn union(a: &Footprint, b: &Footprint) -> Footprint {
-        let mut out = Footprint {
-            touches: a.touches.clone(),
-            launches: a.launches.clone(),
-        };
-        for t in &b.touches {
-            if !out.touches.contains(t) {
-                out.touches.push(t.clone());
-            }
-        }
-        for l in &b.launches {
-            if !out.launches.iter().any(|o| Arc::ptr_eq(o, l)) {
-                out.launches.push(l.clone());
-            }
-        }
-        out
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn touch(start: u64, end: u64, write: bool) -> Touch {
-        Touch {
-            space: Space::Host,
-            start,
-            end,
-            write,
-            owner: None,
-        }
-    }
-
-    #[test]
-    fn an_update_is_covered_by_narrower_or_weaker_uses_of_the_same_memory_only() {
-        let old = [touch(0, 64, false), touch(128, 192, true)];
-        assert!(Footprint::uncovered(&[touch(8, 16, false)], &old).is_empty());
-        assert!(Footprint::uncovered(&[touch(128, 136, false)], &old).is_empty());
-        assert!(Footprint::uncovered(&[touch(130, 190, true)], &old).is_empty());
-        // A write where only reads were, a range reaching past, another space: uncovered.
-        assert_eq!(
-            Footprint::uncovered(&[touch(8, 16, true)], &old),
-            vec![touch(8, 16, true)]
-        );
-        assert_eq!(
-            Footprint::uncovered(&[touch(60, 70, false)], &old),
-            vec![touch(60, 70, false)]
-        );
-        let device = Touch {
-            space: Space::Device,
-            ..touch(0, 8, false)
-        };
-        assert_eq!(
-            Footprint::uncovered(std::slice::from_ref(&device), &old),
-            vec![device]
-        );
     }
 }

@@ -235,10 +235,6 @@ impl<'a> GraphExec<'a> {
         symmetric.claim(graph.collectives(), &|i| graph.name_of(i))?;
         let indirect = graph.take_indirect_block()?;
         let memory = Holdings::bound(graph.uses_by_node(), &|i| graph.name_of(i), bound)?;
-        // Checked once the memory is registered (see `device_launch::footprint::Snapshot`):
-        // the device graphs the kernels may launch may have been updated since the graph was
-        // built.
-        graph.check_launched_races()?;
         let raw = instantiate_raw(&graph, flags, upload)?;
         crate::trace::event!(
             debug,

@@ -8,7 +8,6 @@ use cudarc::driver::{sys, CudaFunction};
 
 use super::instantiate::GraphExec;
 use crate::ambient::refuse_in_host_node;
-use crate::device_launch::footprint::Snapshot;
 use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::graph::{refuse_captured, Graph};
@@ -98,18 +97,14 @@ impl<'a> GraphExec<'a> {
         uses: &mut Vec<Use<'a>>,
         apply: impl FnOnce() -> Result<()>,
     ) -> Result<()> {
-        let read = self.check_host_code(index, uses)?;
+        self.check_host_code(index, uses)?;
         refuse_captured(uses, None, &|| self.graph.name_of(index))?;
         self.graph
             .check_handles(uses, &|| self.graph.name_of(index))?;
         self.graph.check_indirect_uses_of(index, uses)?;
         self.graph.check_alloc_uses_of(index, uses)?;
         let graph = &self.graph;
-        let apply = || {
-            // Once the new memory is registered (see `device_launch::footprint::Snapshot`).
-            read.unchanged()?;
-            apply().map_err(|e| e.at_node(|| graph.name_of(index)))
-        };
+        let apply = || apply().map_err(|e| e.at_node(|| graph.name_of(index)));
         self.memory
             .replace_one(index, uses, &|i| graph.name_of(i), apply)
     }
@@ -132,13 +127,11 @@ impl<'a> GraphExec<'a> {
     }
 
     /// A node of the graph that node `index` would race with if it used `uses` (see
-    /// `memory::hazard`), as an error; else what the check read of the device graphs the
-    /// kernels may launch, to tell once the memory is registered whether it changed meanwhile.
-    fn check_host_code(&self, index: usize, uses: &[Use<'a>]) -> Result<Snapshot> {
+    /// `memory::hazard`), as an error.
+    fn check_host_code(&self, index: usize, uses: &[Use<'a>]) -> Result<()> {
         if !uses.iter().any(may_race) {
-            return Ok(Snapshot::default());
+            return Ok(());
         }
-        let read = Snapshot::of(uses.iter().chain(self.memory.all_uses().map(|(_, u)| u)));
         let others = self.memory.all_uses().filter(|(i, _)| *i != index);
         let graph = &self.graph;
         let order = |other: usize| {
@@ -147,7 +140,7 @@ impl<'a> GraphExec<'a> {
             })
         };
         match host_code_conflict(uses, others, order) {
-            None => Ok(read),
+            None => Ok(()),
             Some((other, why)) => Err(Error::Hazard {
                 first: graph.name_of(other),
                 second: graph.name_of(index),

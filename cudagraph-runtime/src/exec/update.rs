@@ -188,13 +188,8 @@ impl<'a> GraphExec<'a> {
         // Only the nodes whose memory changes: a rebuild with the same buffers copies nothing.
         let (table, ranges) = graph.use_table();
         let changes = self.memory.changes_from(table, ranges);
-        // The races with device graphs' launches, checked once the new memory is registered
-        // (see `device_launch::footprint::Snapshot`).
-        let apply = || {
-            graph.check_launched_races()?;
-            update_raw(raw, graph)
-        };
-        self.memory.replace(changes, &|i| graph.name_of(i), apply)?;
+        self.memory
+            .replace(changes, &|i| graph.name_of(i), || update_raw(raw, graph))?;
         self.adopt(graph);
         Ok(())
     }

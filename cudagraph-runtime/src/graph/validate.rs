@@ -127,31 +127,6 @@ impl<'a> Graph<'a> {
         None
     }
 
-    /// Refuses a graph whose host code may race with what the device graphs its kernels may
-    /// launch use *now* (see `memory::hazard`): they may have been updated since the nodes were
-    /// added. Called once the executable that launches it holds the memory it uses (see
-    /// `device_launch::footprint::Snapshot`).
-    pub(crate) fn check_launched_races(&self) -> Result<()> {
-        let Some(tables) = &self.tables else {
-            return Ok(());
-        };
-        if !tables.host_code || !tables.uses.iter().any(Use::launches) {
-            return Ok(());
-        }
-        match self.host_code_race_among(0..self.nodes.len()) {
-            None => Ok(()),
-            Some((first, second, why)) => Err(Error::Hazard {
-                first: self.name_of(first),
-                second: self.name_of(second),
-                reason: why.reason(true).unwrap_or_else(|| {
-                    "both use the same host memory, one writes it, and host code (a host \
-                     node's buffers) is involved; add an edge between them"
-                        .into()
-                }),
-            }),
-        }
-    }
-
     /// A node whose uses conflict with `uses`, node `index`'s (see `memory::hazard`), with why.
     fn race_of(&self, index: usize, uses: &[Use<'a>]) -> Option<(usize, Conflict)> {
         let others = self
