@@ -179,12 +179,12 @@ impl DeviceGraphExec {
     /// memory model, as for their own memory; host memory one of them runs host code on, which
     /// the new version would write, or read where that host code writes, is refused there as
     /// between any two executables). An update that gives a kernel of the executable its own
-    /// handle (or that of one that launches it) is refused with [`Error::Invalid`]: a graph
-    /// launches itself with `cudaGetCurrentGraphExec()`. When the registration is refused
-    /// ([`Error::BufferInUse`]: a guard is alive on the new memory, or the host code above),
-    /// or the update is, nothing is uploaded and the error returned: device launches go on with
-    /// the version uploaded before, and host launches are refused until an update succeeds (as
-    /// they are after a panic in `f`).
+    /// handle (or that of one that launches it) is refused by `f`'s update
+    /// ([`Error::BufferInUse`]: the executable is being updated); a graph launches itself with
+    /// `cudaGetCurrentGraphExec()`. When the registration is refused ([`Error::BufferInUse`]: a
+    /// guard is alive on the new memory, or the host code above), nothing is uploaded and the
+    /// error returned: device launches go on with the version uploaded before, and host launches
+    /// are refused until an update succeeds (as they are after a panic in `f`).
     pub fn update<R>(
         &mut self,
         f: impl FnOnce(&mut DeviceExecUpdates<'_>) -> Result<R>,
@@ -200,7 +200,6 @@ impl DeviceGraphExec {
         let uploaded = exclusive(&anchor, &home, || {
             outcome = Some(f(&mut DeviceExecUpdates { exec: &mut *exec }));
             let footprint = Footprint::of(exec.uses());
-            refuse_cycle(&anchor, &footprint)?;
             anchor.state.set_dependents(exec.memory_dependents())?;
             exec.upload_device_exec(&home)?;
             anchor.set_footprint(Arc::new(footprint));
@@ -336,23 +335,6 @@ impl Drop for Access<'_> {
             self.anchor.state.end_access(scope, Some(self.stream));
         }
     }
-}
-
-/// Refuses a new version of the anchor's executable whose launches would use `new`, when it may
-/// launch itself, at any depth: the anchors would hold each other alive, and releasing one
-/// would take the other's lock while holding its own.
-fn refuse_cycle(anchor: &Arc<DeviceAnchor>, new: &Footprint) -> Result<()> {
-    if !new.reaches(Arc::as_ptr(anchor).cast::<()>(), &mut Vec::new()) {
-        return Ok(());
-    }
-    Err(Error::Invalid {
-        node: "DeviceGraphExec::update".into(),
-        reason: "a kernel of the executable would get the handle of the executable itself, or \
-                 of one that launches it: the executables would hold each other alive. A graph \
-                 launches itself with `cudaGraphLaunch(cudaGetCurrentGraphExec(), \
-                 cudaStreamGraphTailLaunch)`"
-            .into(),
-    })
 }
 
 /// A refusal of [`exclusive`], naming the executable.

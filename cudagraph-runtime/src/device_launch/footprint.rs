@@ -69,28 +69,6 @@ impl Footprint {
         out
     }
 
-    /// Whether a launch of `target` is among what this one may launch, at any depth (`seen`:
-    /// the executables visited, by address).
-    pub(crate) fn reaches(&self, target: *const (), seen: &mut Vec<*const ()>) -> bool {
-        for launched in &self.launches {
-            let at = Arc::as_ptr(launched).cast::<()>();
-            if at == target {
-                return true;
-            }
-            if seen.contains(&at) {
-                continue;
-            }
-            seen.push(at);
-            let found = launched
-                .device_graph()
-                .is_some_and(|anchor| anchor.footprint().reaches(target, seen));
-            if found {
-                return true;
-            }
-        }
-        false
-    }
-
     /// Every use of memory a launch makes, with those of the executables it may launch, at any
     /// depth, added to `out` (`seen`: the executables visited, by address).
     pub(crate) fn collect(&self, out: &mut Vec<Touch>, seen: &mut Vec<*const ()>) {
