@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use cudagraph_runtime::device_launch::{DeviceKernelNode, DeviceNode};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{Condition, Error, KernelNode};
+use cudagraph_runtime::{Condition, DeviceToHost, Error, KernelNode, MemcpyNode};
 use cudagraph_tests::device_launch::{compile_with_device_runtime, SchedulerArgs, SteerArgs, SRC};
 use cudagraph_tests::{function, gpu, read_back, zeros, Gpu};
 
@@ -478,4 +478,283 @@ fn graphs_with_device_updatable_nodes_instantiate_only_for_device_launch() {
         Err(Error::Invalid { .. })
     ));
     assert!(matches!(g.instantiate(), Err(Error::Invalid { .. })));
+}
+
+// The races of host code with the graphs a kernel launches: what a launched graph uses counts as
+// its launching kernel node's own, and a fire-and-forget or sibling launch runs at the same time
+// as every node of the launching graph that is not ordered before that kernel (the programming
+// guide's "Device Launch": https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-launch).
+
+/// The value the host buffers start with, which no copy of these tests writes.
+const UNTOUCHED: u32 = 0xdead_beef;
+
+/// A device-launchable graph adding `by` to each of `y`'s 32 elements, then copying `y` into
+/// the page-locked `to`, with its copy node.
+fn copier(
+    gpu: &Gpu,
+    k: &Kernels,
+    y: &DeviceBuffer<u32>,
+    by: u32,
+    to: &HostBuffer<u32>,
+) -> (DeviceGraphExec, MemcpyNode<DeviceToHost>) {
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let add = g
+        .add_kernel(&k.add_u32, one(), (32u32, by, y), &[])
+        .unwrap();
+    let copy = g.add_memcpy(Memcpy::dtoh(y, to), &[add.id()]).unwrap();
+    (g.instantiate_for_device_launch(&gpu.stream).unwrap(), copy)
+}
+
+fn host_buffer(gpu: &Gpu) -> HostBuffer<u32> {
+    HostBuffer::from_slice(&gpu.ctx, &[UNTOUCHED; 32]).unwrap()
+}
+
+/// A graph whose kernel `go` launches `target` fire-and-forget, and whose host node `look`
+/// reads `seen` after it.
+fn launcher_then_host_node(
+    gpu: &Gpu,
+    k: &Kernels,
+    target: &DeviceGraphExec,
+    err: &DeviceBuffer<i32>,
+    seen: &HostBuffer<u32>,
+) -> Graph<'static> {
+    let mut p = Graph::new(&gpu.ctx).unwrap();
+    p.name_next("go");
+    let go = p
+        .add_kernel(&k.launch_graph, one(), (target.handle(), 0u32, err), &[])
+        .unwrap();
+    p.name_next("look");
+    p.add_host_with(seen, |_: &[u32]| {}, &[go.id()]).unwrap();
+    p
+}
+
+fn assert_hazard<T: std::fmt::Debug>(result: Result<T, Error>, want: (&str, &str), launch: bool) {
+    match result {
+        Err(Error::Hazard {
+            first,
+            second,
+            reason,
+        }) => {
+            assert_eq!((first.as_str(), second.as_str()), want, "{reason}");
+            assert_eq!(
+                reason.contains("device-launchable executable"),
+                launch,
+                "{reason}"
+            );
+        }
+        other => panic!("expected a hazard between {want:?}, got {other:?}"),
+    }
+}
+
+/// The host reads after the launches, without synchronizing the stream: the guard waits for
+/// the launcher's completion marker, which follows the graphs it launched in every mode.
+fn host_reads_after_launches_see_the_launched_copies(test: &str, mode: u32) {
+    let Some(gpu) = gpu(test) else { return };
+    let k = kernels(&gpu);
+    let (y, err, hb) = (
+        zeros::<u32>(&gpu, 32),
+        zeros::<i32>(&gpu, 1),
+        host_buffer(&gpu),
+    );
+    let (worker, _) = copier(&gpu, &k, &y, 5, &hb);
+    let mut p = launcher(&gpu, &k, &worker, mode, &err);
+    for _ in 0..3 {
+        p.launch(&gpu.stream).unwrap();
+    }
+    assert_eq!(&*hb.read().unwrap(), &[15; 32][..]);
+    assert_eq!(read_back(&gpu.stream, &err), vec![0]);
+}
+
+#[test]
+fn a_host_read_sees_the_copies_of_a_fire_and_forget_launch() {
+    host_reads_after_launches_see_the_launched_copies(
+        "a_host_read_sees_the_copies_of_a_fire_and_forget_launch",
+        0,
+    );
+}
+
+#[test]
+fn a_host_read_sees_the_copies_of_a_tail_launch() {
+    host_reads_after_launches_see_the_launched_copies(
+        "a_host_read_sees_the_copies_of_a_tail_launch",
+        1,
+    );
+}
+
+#[test]
+fn a_host_read_sees_the_copies_of_a_sibling_launch() {
+    host_reads_after_launches_see_the_launched_copies(
+        "a_host_read_sees_the_copies_of_a_sibling_launch",
+        2,
+    );
+}
+
+#[test]
+fn a_host_node_after_a_kernel_launching_a_graph_that_writes_its_buffer_is_refused() {
+    let Some(gpu) =
+        gpu("a_host_node_after_a_kernel_launching_a_graph_that_writes_its_buffer_is_refused")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let (y, err, hb) = (
+        zeros::<u32>(&gpu, 32),
+        zeros::<i32>(&gpu, 1),
+        host_buffer(&gpu),
+    );
+    let (worker, _) = copier(&gpu, &k, &y, 2, &hb);
+    // After the launching kernel: a fire-and-forget launch may still copy while it reads.
+    let mut p = Graph::new(&gpu.ctx).unwrap();
+    p.name_next("go");
+    let go = p
+        .add_kernel(&k.launch_graph, one(), (worker.handle(), 0u32, &err), &[])
+        .unwrap();
+    p.name_next("look");
+    assert_hazard(
+        p.add_host_with(&hb, |_: &[u32]| {}, &[go.id()]),
+        ("go", "look"),
+        true,
+    );
+    // Added first, unordered with it: refused when the launching kernel comes.
+    let mut q = Graph::new(&gpu.ctx).unwrap();
+    q.name_next("look");
+    q.add_host_with(&hb, |_: &[u32]| {}, &[]).unwrap();
+    q.name_next("go");
+    assert_hazard(
+        q.add_kernel(&k.launch_graph, one(), (worker.handle(), 0u32, &err), &[]),
+        ("look", "go"),
+        true,
+    );
+    // Ordered before it, the graph is accepted; its executable is not, as any executable whose
+    // host code reads memory another executable writes, launched in any order: the worker's own
+    // (whose host launches are ordered with the launcher's, but whose device launches by other
+    // graphs are not).
+    let mut r = Graph::new(&gpu.ctx).unwrap();
+    let look = r.add_host_with(&hb, |_: &[u32]| {}, &[]).unwrap();
+    r.add_kernel(
+        &k.launch_graph,
+        one(),
+        (worker.handle(), 0u32, &err),
+        &[look.id()],
+    )
+    .unwrap();
+    assert!(matches!(r.instantiate(), Err(Error::BufferInUse { .. })));
+}
+
+#[test]
+fn a_device_graph_update_writing_a_launchers_host_node_buffer_is_refused() {
+    let Some(gpu) = gpu("a_device_graph_update_writing_a_launchers_host_node_buffer_is_refused")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let (y, err) = (zeros::<u32>(&gpu, 32), zeros::<i32>(&gpu, 1));
+    let (hb_a, hb_b) = (host_buffer(&gpu), host_buffer(&gpu));
+    let (mut worker, copy) = copier(&gpu, &k, &y, 1, &hb_a);
+    let p = launcher_then_host_node(&gpu, &k, &worker, &err, &hb_b);
+    let mut p = p.instantiate().unwrap();
+    // Copying into `hb_b`, which `p`'s host node reads, is refused as between any two
+    // executables (the launches of `p` and of the worker's launchers run in any order).
+    assert!(matches!(
+        worker.update(|u| u.set_memcpy_params(copy, Memcpy::dtoh(&y, &hb_b))),
+        Err(Error::BufferInUse { .. })
+    ));
+    // Nothing changed: both copy into `hb_a`.
+    worker.launch(&gpu.stream).unwrap();
+    p.launch(&gpu.stream).unwrap();
+    assert_eq!(&*hb_a.read().unwrap(), &[2; 32][..]);
+    assert_eq!(&*hb_b.read().unwrap(), &[UNTOUCHED; 32][..]);
+    // Without that launcher the update goes through, and is uploaded.
+    drop(p);
+    worker
+        .update(|u| u.set_memcpy_params(copy, Memcpy::dtoh(&y, &hb_b)))
+        .unwrap();
+    worker.launch(&gpu.stream).unwrap();
+    assert_eq!(&*hb_b.read().unwrap(), &[3; 32][..]);
+    assert_eq!(read_back(&gpu.stream, &err), vec![0]);
+}
+
+#[test]
+fn a_graph_built_before_its_device_graph_changed_is_refused_when_instantiated() {
+    let Some(gpu) =
+        gpu("a_graph_built_before_its_device_graph_changed_is_refused_when_instantiated")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let (y, err) = (zeros::<u32>(&gpu, 32), zeros::<i32>(&gpu, 1));
+    let (hb_a, hb_b) = (host_buffer(&gpu), host_buffer(&gpu));
+    let (mut worker, copy) = copier(&gpu, &k, &y, 1, &hb_a);
+    let p = launcher_then_host_node(&gpu, &k, &worker, &err, &hb_b);
+    // No executable launches it yet: the update is made; the graph, checked against the copy
+    // into `hb_a`, is refused when instantiated (the worker's executable writes `hb_b`).
+    worker
+        .update(|u| u.set_memcpy_params(copy, Memcpy::dtoh(&y, &hb_b)))
+        .unwrap();
+    assert!(matches!(p.instantiate(), Err(Error::BufferInUse { .. })));
+}
+
+#[test]
+fn an_update_giving_a_device_graph_its_own_handle_is_refused() {
+    let Some(gpu) = gpu("an_update_giving_a_device_graph_its_own_handle_is_refused") else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let (y, err, hb) = (
+        zeros::<u32>(&gpu, 32),
+        zeros::<i32>(&gpu, 1),
+        host_buffer(&gpu),
+    );
+    let (worker, _) = copier(&gpu, &k, &y, 1, &hb);
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let go = g
+        .add_kernel(&k.launch_graph, one(), (worker.handle(), 1u32, &err), &[])
+        .unwrap();
+    let mut relay = g.instantiate_for_device_launch(&gpu.stream).unwrap();
+    let own = relay.shared_handle();
+    // (The executable is being updated: registering with it is refused, as with a guard.)
+    assert!(matches!(
+        relay.update(|u| u.set_kernel_params(go, one(), (own.clone(), 1u32, &err))),
+        Err(Error::BufferInUse { .. })
+    ));
+    // Still usable: launched from the host, it tail-launches the worker.
+    relay
+        .update(|u| u.set_kernel_params(go, one(), (worker.handle(), 1u32, &err)))
+        .unwrap();
+    relay.launch(&gpu.stream).unwrap();
+    assert_eq!(&*hb.read().unwrap(), &[1; 32][..]);
+    assert_eq!(read_back(&gpu.stream, &err), vec![0]);
+}
+
+/// Not device launch, but the same hole: a conditional body's nodes are added to a graph of
+/// their own, which does not see the host nodes of the graph the conditional node is in.
+#[test]
+fn a_conditional_body_copying_into_an_unordered_host_nodes_buffer_is_refused() {
+    let Some(gpu) =
+        gpu("a_conditional_body_copying_into_an_unordered_host_nodes_buffer_is_refused")
+    else {
+        return;
+    };
+    let (y, hb) = (zeros::<u32>(&gpu, 32), host_buffer(&gpu));
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    g.name_next("look");
+    let look = g.add_host_with(&hb, |_: &[u32]| {}, &[]).unwrap();
+    let h = g.conditional_handle(Some(1)).unwrap();
+    g.name_next("maybe");
+    assert_hazard(
+        g.add_conditional(h, Condition::If, &[], |bodies| {
+            bodies[0].add_memcpy(Memcpy::dtoh(&y, &hb), &[]).map(drop)
+        }),
+        ("look", "maybe"),
+        false,
+    );
+    // The graph is left as it was (the handle drives no node yet): ordered after the host
+    // node, the conditional is accepted.
+    g.add_conditional(h, Condition::If, &[look.id()], |bodies| {
+        bodies[0].add_memcpy(Memcpy::dtoh(&y, &hb), &[]).map(drop)
+    })
+    .unwrap();
+    let mut exec = g.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(&*hb.read().unwrap(), &[0; 32][..]);
 }

@@ -268,14 +268,16 @@ pub(super) fn finish<'a>(
         uses.extend(given.iter().cloned());
         graph.attach_uses(index, uses);
     }
-    if let Some((first, second)) = graph.host_code_race_among(learned.clone()) {
+    if let Some((first, second, why)) = graph.host_code_race_among(learned.clone()) {
         return Err(Error::Hazard {
             first: graph.name_of(first),
             second: graph.name_of(second),
-            reason: "a host function of the capture and other captured work use the same host \
-                     memory, one writing it, on streams the capture did not order with each \
-                     other: record them on one stream, or join the streams in between"
-                .into(),
+            reason: why.reason(true).unwrap_or_else(|| {
+                "a host function of the capture and other captured work use the same host \
+                 memory, one writing it, on streams the capture did not order with each other: \
+                 record them on one stream, or join the streams in between"
+                    .into()
+            }),
         });
     }
     // Kept before the bodies are taken in: nothing fails after that, so a caller's roll-back

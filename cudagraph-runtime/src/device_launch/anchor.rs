@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use cudarc::driver::CudaStream;
 
+use super::footprint::Footprint;
 use crate::exec::GraphExec;
 use crate::memory::alloc::{AllocState, Allocation, Space};
 use crate::reaper;
@@ -23,6 +24,10 @@ pub(crate) struct DeviceAnchor {
     /// The executable once its [`DeviceGraphExec`] is dropped, until the launches that may
     /// launch it are over.
     pub(super) parked: Mutex<Option<GraphExec<'static>>>,
+    /// What a launch of the version uploaded last uses: what the graphs whose kernels may
+    /// launch it are checked against (`memory::hazard`). Replaced with the dependents, after
+    /// each update that is uploaded.
+    pub(super) footprint: Mutex<Arc<Footprint>>,
 }
 
 impl std::fmt::Debug for DeviceAnchor {
@@ -37,6 +42,19 @@ impl DeviceAnchor {
     pub(crate) fn raw(&self) -> u64 {
         self.raw
     }
+
+    /// Replaces the footprint (see the field).
+    pub(super) fn set_footprint(&self, footprint: Arc<Footprint>) {
+        *self.footprint.lock().unwrap_or_else(|e| e.into_inner()) = footprint;
+    }
+
+    /// What a launch of the version uploaded last uses (see the field).
+    pub(crate) fn footprint(&self) -> Arc<Footprint> {
+        self.footprint
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
 }
 
 impl Allocation for DeviceAnchor {
@@ -44,14 +62,18 @@ impl Allocation for DeviceAnchor {
         &self.state
     }
     fn space(&self) -> Space {
-        Space::Device
+        Space::Launch
     }
     fn home(&self) -> Option<&Arc<CudaStream>> {
         Some(&self.home)
     }
     fn range(&self) -> (u64, u64) {
-        // No bytes: a handle conflicts with no memory use.
+        // No bytes: a handle conflicts with no memory use (what the launches use is its
+        // footprint's).
         (self.raw, self.raw)
+    }
+    fn device_graph(&self) -> Option<&DeviceAnchor> {
+        Some(self)
     }
 }
 

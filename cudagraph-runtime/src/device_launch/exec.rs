@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 use cudarc::driver::CudaStream;
 
 use super::anchor::DeviceAnchor;
+use super::footprint::Footprint;
 use super::handle::{DeviceGraphHandle, SharedDeviceGraph};
 use crate::error::{Error, Result};
 use crate::exec::GraphExec;
@@ -102,11 +103,13 @@ impl Graph<'static> {
         }
         let mut exec = GraphExec::instantiate_for_device(self, upload)?;
         exec.device_launch = true;
+        let footprint = Footprint::of(exec.uses());
         let anchor = Arc::new(DeviceAnchor {
             state: AllocState::default(),
             home: upload.clone(),
             raw: exec.raw() as u64,
             parked: Mutex::new(None),
+            footprint: Mutex::new(Arc::new(footprint)),
         });
         // The executables that hold the anchor use this memory through it (no holder yet).
         anchor.state.set_dependents(exec.memory_dependents())?;
@@ -173,10 +176,15 @@ impl DeviceGraphExec {
     ///
     /// The executables that may launch it from the device use its memory through it: when `f`
     /// changes that memory, they are registered with the new memory before the upload (the
-    /// memory model, as for their own memory). If that is refused ([`Error::BufferInUse`]: a
-    /// guard is alive on the new memory), nothing is uploaded and the error returned: device
-    /// launches go on with the version uploaded before, and host launches are refused until an
-    /// update succeeds.
+    /// memory model, as for their own memory; host memory one of them runs host code on, which
+    /// the new version would write, or read where that host code writes, is refused there as
+    /// between any two executables). An update that gives a kernel of the executable its own
+    /// handle (or that of one that launches it) is refused by `f`'s update
+    /// ([`Error::BufferInUse`]: the executable is being updated); a graph launches itself with
+    /// `cudaGetCurrentGraphExec()`. When the registration is refused ([`Error::BufferInUse`]: a
+    /// guard is alive on the new memory, or the host code above), nothing is uploaded and the
+    /// error returned: device launches go on with the version uploaded before, and host launches
+    /// are refused until an update succeeds (as they are after a panic in `f`).
     pub fn update<R>(
         &mut self,
         f: impl FnOnce(&mut DeviceExecUpdates<'_>) -> Result<R>,
@@ -184,16 +192,24 @@ impl DeviceGraphExec {
         let anchor = self.anchor.clone();
         let home = anchor.home.clone();
         let exec = self.exec.as_mut().expect("present until dropped");
+        // Set until the new version is uploaded: a panic in `f` leaves the executable changed
+        // and the device with the version before, which a host launch (it uploads) must not
+        // replace behind the memory model's back.
+        let pending_before = std::mem::replace(&mut self.upload_pending, true);
         let mut outcome = None;
         let uploaded = exclusive(&anchor, &home, || {
             outcome = Some(f(&mut DeviceExecUpdates { exec: &mut *exec }));
+            let footprint = Footprint::of(exec.uses());
             anchor.state.set_dependents(exec.memory_dependents())?;
-            exec.upload_device_exec(&home)
+            exec.upload_device_exec(&home)?;
+            anchor.set_footprint(Arc::new(footprint));
+            Ok(())
         });
-        if outcome.is_some() {
+        self.upload_pending = match outcome {
             // `f` ran: the executable changed, uploaded or not.
-            self.upload_pending = uploaded.is_err();
-        }
+            Some(_) => uploaded.is_err(),
+            None => pending_before,
+        };
         uploaded?;
         outcome.expect("set by the closure")
     }
@@ -293,18 +309,32 @@ fn exclusive(
         .state
         .begin_access()
         .map_err(|e| describe_busy(e, anchor))?;
-    let mut result = Ok(());
-    for fence in &scope.wait_for {
-        if let Err(e) = fence.done().order_before(stream) {
-            result = Err(e);
-            break;
+    // Ended on the way out, after a panic in `work` too: an access left open would keep those
+    // executables' launches out for good.
+    let access = Access {
+        anchor,
+        stream,
+        scope: Some(scope),
+    };
+    for fence in &access.scope.as_ref().expect("set above").wait_for {
+        fence.done().order_before(stream)?;
+    }
+    work()
+}
+
+/// An access begun by [`exclusive`], ended when dropped.
+struct Access<'x> {
+    anchor: &'x DeviceAnchor,
+    stream: &'x Arc<CudaStream>,
+    scope: Option<AccessScope>,
+}
+
+impl Drop for Access<'_> {
+    fn drop(&mut self) {
+        if let Some(scope) = self.scope.take() {
+            self.anchor.state.end_access(scope, Some(self.stream));
         }
     }
-    if result.is_ok() {
-        result = work();
-    }
-    anchor.state.end_access(scope, Some(stream));
-    result
 }
 
 /// A refusal of [`exclusive`], naming the executable.

@@ -178,7 +178,7 @@ impl<'a> KernelArg<'a, DeviceGraph> for DeviceGraphHandle<'_> {
         Ok((
             self.anchor.raw(),
             Some(Use {
-                space: Space::Device,
+                space: Space::Launch,
                 start: key.start,
                 end: key.end,
                 write: false,

@@ -21,6 +21,13 @@
 //!   completed, whatever becomes of the [`DeviceGraphExec`]. CUDA counts the graphs a kernel
 //!   launches (fire-and-forget and tail launches) as part of the launching graph's execution, so
 //!   that completion covers them.
+//! - The race checks: what a launched graph uses counts as its launching kernel node's own in the
+//!   launching graph's host-code race check, against every node not ordered *before* that kernel
+//!   (a fire-and-forget or sibling launch runs at the same time as the rest of the launching
+//!   graph; the kernel picks the mode at run time): [`Error::Hazard`](crate::Error::Hazard)
+//!   naming both nodes (see `footprint`). Between executables, the device-launchable
+//!   executable's own holds its memory, so host code of a graph launching it cannot share that
+//!   memory with it ([`Error::BufferInUse`](crate::Error::BufferInUse) at instantiation).
 //! - CUDA leaves a host launch of a device graph undefined while a device launch of it may run:
 //!   [`DeviceGraphExec::launch`] orders its launch after every launch of the executables that may
 //!   launch it from the device, and their next launches after it. Host-side updates
@@ -34,10 +41,12 @@
 mod anchor;
 pub mod device_runtime;
 mod exec;
+pub(crate) mod footprint;
 mod handle;
 #[cfg(not(any(feature = "cuda-12020", feature = "cuda-12030")))]
 mod updatable;
 
+pub(crate) use anchor::DeviceAnchor;
 pub use device_runtime::link_with_cudadevrt;
 pub use exec::{DeviceExecUpdates, DeviceGraphExec};
 pub use handle::{DeviceGraph, DeviceGraphHandle, SharedDeviceGraph, DEVICE_LAUNCH_DECLARATIONS};

@@ -283,6 +283,11 @@ impl<'a> GraphExec<'a> {
         self.memory.dependents()
     }
 
+    /// Every use of memory the nodes make now (what a launch of this executable uses).
+    pub(crate) fn uses(&self) -> impl Iterator<Item = &crate::memory::operand::Use<'a>> + '_ {
+        self.memory.all_uses().map(|(_, u)| u)
+    }
+
     /// The raw driver handle, for calls this crate does not wrap. Do not destroy it.
     pub fn raw(&self) -> sys::CUgraphExec {
         self.raw

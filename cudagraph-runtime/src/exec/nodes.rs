@@ -14,8 +14,7 @@ use crate::graph::{refuse_captured, Graph};
 use crate::kernel::{
     launch_refused, Kernel, KernelArgValues, KernelArgs, KernelContract, LaunchConfig, MemKeys,
 };
-use crate::memory::alloc::Space;
-use crate::memory::hazard::{host_code_conflict, reaches};
+use crate::memory::hazard::{host_code_conflict, may_race, reaches, Order};
 use crate::memory::operand::{DeclaredUse, Use};
 use crate::node::{
     check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, Event, EventParams,
@@ -130,23 +129,30 @@ impl<'a> GraphExec<'a> {
     /// A node of the graph that node `index` would race with if it used `uses` (see
     /// `memory::hazard`), as an error.
     fn check_host_code(&self, index: usize, uses: &[Use<'a>]) -> Result<()> {
-        if !uses.iter().any(|u| u.space == Space::Host) {
+        if !uses.iter().any(may_race) {
             return Ok(());
         }
         let others = self.memory.all_uses().filter(|(i, _)| *i != index);
         let graph = &self.graph;
-        let ordered = |other: usize| {
-            let (from, to) = (other.min(index), other.max(index));
-            reaches(from, to, |n| graph.deps_of(n))
+        let order = |other: usize| {
+            Order::of(index, other, |from, to| {
+                reaches(from, to, |n| graph.deps_of(n))
+            })
         };
-        match host_code_conflict(uses, others, ordered) {
+        match host_code_conflict(uses, others, order) {
             None => Ok(()),
-            Some(other) => Err(Error::Hazard {
+            Some((other, why)) => Err(Error::Hazard {
                 first: graph.name_of(other),
                 second: graph.name_of(index),
-                reason: "after this update both would use the same host memory, one writing it, \
-                         with host code (a host node's buffers) involved and no edge between them"
-                    .into(),
+                reason: why.reason(true).map_or_else(
+                    || {
+                        "after this update both would use the same host memory, one writing \
+                         it, with host code (a host node's buffers) involved and no edge between \
+                         them"
+                            .into()
+                    },
+                    |why| format!("after this update, {why}"),
+                ),
             }),
         }
     }

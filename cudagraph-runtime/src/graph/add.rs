@@ -233,15 +233,17 @@ impl<'a> Graph<'a> {
             .tables
             .as_ref()
             .map_or(&[][..], |t| t.uses.get(uses_from..).unwrap_or_default());
-        let (touches_host, host_code, graph_alloc) =
-            uses.iter()
-                .fold((false, false, false), |(host, code, alloc), u| {
-                    (
-                        host || u.space == Space::Host,
-                        code || u.host_code,
-                        alloc || u.held_by_graph(),
-                    )
-                });
+        let (touches_host, host_code, graph_alloc, launches) = uses.iter().fold(
+            (false, false, false, false),
+            |(host, code, alloc, launch), u| {
+                (
+                    host || u.space == Space::Host,
+                    code || u.host_code,
+                    alloc || u.held_by_graph(),
+                    launch || u.launches(),
+                )
+            },
+        );
         if graph_alloc {
             let capture = self.tables.as_ref().and_then(|t| t.capture);
             refuse_captured(uses, capture, &name)?;
@@ -256,18 +258,23 @@ impl<'a> Graph<'a> {
             })?;
             self.check_alloc_uses(uses_from, deps, &name)?;
         }
+        // (A device graph the node's kernel may launch uses no host code: only host code
+        // already in the graph can race with it.)
+        let graph_host_code = self.tables.as_ref().is_some_and(|t| t.host_code);
         let may_conflict =
-            touches_host && (host_code || self.tables.as_ref().is_some_and(|t| t.host_code));
-        if let Some(other) = may_conflict
+            (touches_host && (host_code || graph_host_code)) || (launches && graph_host_code);
+        if let Some((other, why)) = may_conflict
             .then(|| self.host_code_conflict(uses_from, deps))
             .flatten()
         {
             return Err(Error::Hazard {
                 first: self.name_of(other),
                 second: name(),
-                reason: "both use the same host memory, one writes it, and host code (a host \
-                         node's buffers) is involved; add an edge between them"
-                    .into(),
+                reason: why.reason(true).unwrap_or_else(|| {
+                    "both use the same host memory, one writes it, and host code (a host node's \
+                     buffers) is involved; add an edge between them"
+                        .into()
+                }),
             });
         }
         Ok((with_fetch, host_code))

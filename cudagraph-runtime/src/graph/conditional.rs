@@ -180,6 +180,10 @@ impl<'a> Graph<'a> {
         }
         // The bodies' nodes stay updatable through this graph (and its executables), with
         // what they use and need.
+        if let Err(e) = self.check_bodies_against_host_code(id.index as usize, &bodies) {
+            self.remove_failed_conditional(id.index, bodies)?;
+            return Err(e);
+        }
         for body in &mut bodies {
             self.adopt_resources_of(body);
             self.absorb_body(body, id.index);

@@ -5,25 +5,32 @@ use std::ops::Range;
 
 use super::definition::Graph;
 use crate::error::{Error, Result};
-use crate::memory::hazard::{host_code_conflict, reaches};
+use crate::memory::hazard::{host_code_conflict, may_race, reaches, Conflict, Order};
 use crate::memory::operand::{Hold, Use};
 use crate::node::NodeId;
 
 impl<'a> Graph<'a> {
     /// An earlier node whose use of host memory conflicts with the new node's uses (the table's
     /// from `from` on; the node comes after `deps`) while host code is involved and no path orders
-    /// the two (see `memory::hazard`). Called only for a node that touches host memory while
-    /// host code is in the graph or in the node.
+    /// the two (see `memory::hazard`), with why. Called only for a node that touches host memory
+    /// or launches a device graph, while host code is in the graph or in the node.
     #[cold]
-    pub(super) fn host_code_conflict(&self, from: usize, deps: &[NodeId]) -> Option<usize> {
+    pub(super) fn host_code_conflict(
+        &self,
+        from: usize,
+        deps: &[NodeId],
+    ) -> Option<(usize, Conflict)> {
         let tables = self.tables.as_ref()?;
         let uses = tables.uses.get(from..).unwrap_or_default();
         let others = self
             .ordered_uses()
             .flat_map(|(i, uses)| uses.iter().map(move |u| (i, u)));
-        host_code_conflict(uses, others, |other| {
-            deps.iter()
-                .any(|d| reaches(other, d.index as usize, |n| self.deps_of(n)))
+        // The new node comes after every node there is: before it if a dependency leads there.
+        host_code_conflict(uses, others, |other| Order {
+            before: deps
+                .iter()
+                .any(|d| reaches(other, d.index as usize, |n| self.deps_of(n))),
+            after: false,
         })
     }
 
@@ -111,30 +118,69 @@ impl<'a> Graph<'a> {
         }
     }
 
-    /// The first node of `nodes` whose use of host memory in host code could run at the same
-    /// time as another node's conflicting use (see `memory::hazard`), with that other node.
-    pub(crate) fn host_code_race_among(&self, nodes: Range<usize>) -> Option<(usize, usize)> {
+    /// The first node of `nodes` whose use of host memory in host code, or whose device
+    /// graph's, could run at the same time as another node's conflicting use (see
+    /// `memory::hazard`), with that other node and why.
+    pub(crate) fn host_code_race_among(
+        &self,
+        nodes: Range<usize>,
+    ) -> Option<(usize, usize, Conflict)> {
         if !self.tables.as_ref().is_some_and(|t| t.host_code) {
             return None;
         }
         for i in nodes.clone() {
             let uses = self.node_uses(i);
-            if !uses.iter().any(|u| u.host_code) {
+            if !uses.iter().any(|u| u.host_code || u.launches()) {
                 continue;
             }
-            let others = self
-                .ordered_uses()
-                .filter(|&(j, _)| j != i)
-                .flat_map(|(j, uses)| uses.iter().map(move |u| (j, u)));
-            let ordered = |j: usize| {
-                let (from, to) = (i.min(j), i.max(j));
-                reaches(from, to, |n| self.deps_of(n))
-            };
-            if let Some(j) = host_code_conflict(uses, others, ordered) {
-                return Some((j, i));
+            if let Some((j, why)) = self.race_of(i, uses) {
+                return Some((j, i, why));
             }
         }
         None
+    }
+
+    /// A node whose uses conflict with `uses`, node `index`'s (see `memory::hazard`), with why.
+    fn race_of(&self, index: usize, uses: &[Use<'a>]) -> Option<(usize, Conflict)> {
+        let others = self
+            .ordered_uses()
+            .filter(|&(j, _)| j != index)
+            .flat_map(|(j, uses)| uses.iter().map(move |u| (j, u)));
+        host_code_conflict(uses, others, |j| {
+            Order::of(index, j, |from, to| reaches(from, to, |n| self.deps_of(n)))
+        })
+    }
+
+    /// Refuses the conditional node `index` whose bodies are `bodies` (built, not taken in yet)
+    /// when what they use (host memory, device graphs their kernels may launch) conflicts with
+    /// host code of a node not ordered with it (see `memory::hazard`): the bodies' nodes were
+    /// added to graphs of their own, which did not see this graph's host nodes.
+    #[cold]
+    pub(crate) fn check_bodies_against_host_code(
+        &self,
+        index: usize,
+        bodies: &[Graph<'a>],
+    ) -> Result<()> {
+        if !self.tables.as_ref().is_some_and(|t| t.host_code) {
+            return Ok(());
+        }
+        let uses: Vec<Use<'a>> = bodies
+            .iter()
+            .flat_map(|b| b.uses_by_node().flatten().filter(|u| may_race(u)).cloned())
+            .collect();
+        match self.race_of(index, &uses) {
+            None => Ok(()),
+            Some((other, why)) => Err(Error::Hazard {
+                first: self.name_of(other),
+                second: self.name_of(index),
+                reason: why.reason(true).unwrap_or_else(|| {
+                    "a node of the conditional node's bodies uses host memory that the first \
+                     node's host code uses, one of them writing it, and no edge orders the two \
+                     nodes: add an edge between them"
+                        .into()
+                }),
+            }),
+        }
     }
 }
 

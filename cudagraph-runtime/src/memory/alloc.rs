@@ -21,6 +21,10 @@ pub enum Space {
     Device,
     /// Page-locked host memory.
     Host,
+    /// Not memory: a device-launchable executable, which a kernel given its handle may launch
+    /// (`crate::device_launch`). A use of it stands for the memory that executable's launches
+    /// use, attributed to the launching node by the race checks (`memory::hazard`).
+    Launch,
 }
 
 impl Space {
@@ -28,6 +32,7 @@ impl Space {
         match self {
             Space::Device => "device",
             Space::Host => "host",
+            Space::Launch => "device-launchable executable",
         }
     }
 }
@@ -80,6 +85,13 @@ pub trait Allocation: Send + Sync + 'static {
     fn home(&self) -> Option<&Arc<CudaStream>>;
     /// Its address range, in bytes.
     fn range(&self) -> (u64, u64);
+    /// For a device-launchable executable ([`Space::Launch`]): its anchor, whose footprint says
+    /// what its launches use.
+    #[doc(hidden)]
+    #[allow(private_interfaces)]
+    fn device_graph(&self) -> Option<&crate::device_launch::DeviceAnchor> {
+        None
+    }
 }
 
 impl std::fmt::Debug for dyn Allocation {
@@ -113,11 +125,14 @@ pub(crate) struct Dependent {
 }
 
 impl Dependent {
-    fn register(&self, fence: &Arc<Fence>) -> Result<()> {
+    /// Registers `fence` with the memory: a new reference to it when `new_ref` (see
+    /// [`AllocState::register`]).
+    fn register(&self, fence: &Arc<Fence>, new_ref: bool) -> Result<()> {
         let (start, end) = self.alloc.range();
         self.alloc.state().register(
             fence,
             self.counts,
+            new_ref,
             self.alloc.space(),
             self.alloc.home(),
             || {
@@ -130,19 +145,26 @@ impl Dependent {
         )
     }
 
-    fn unregister(&self, fence: &Arc<Fence>, launched: bool) {
+    /// Unregisters `fence`'s uses of the memory through this; `last`: this reference goes (see
+    /// [`AllocState::unregister`]).
+    fn unregister(&self, fence: &Arc<Fence>, last: bool, launched: bool) {
         self.alloc
             .state()
-            .unregister(fence, self.counts, true, launched);
+            .unregister(fence, self.counts, last, launched);
+    }
+
+    fn among(&self, deps: &[Dependent]) -> bool {
+        deps.iter().any(|d| Arc::ptr_eq(&d.alloc, &self.alloc))
     }
 }
 
-/// Registers `fence` with every one of `deps`, or with none (on error).
-fn register_all(deps: &[Dependent], fence: &Arc<Fence>) -> Result<()> {
+/// Registers `fence` with every one of `deps`, or with none (on error): a new reference to the
+/// memory of those that are not among `kept` (the dependents before, which keep theirs).
+fn register_all(deps: &[Dependent], fence: &Arc<Fence>, kept: &[Dependent]) -> Result<()> {
     for (i, dep) in deps.iter().enumerate() {
-        if let Err(e) = dep.register(fence) {
+        if let Err(e) = dep.register(fence, !dep.among(kept)) {
             for done in &deps[..i] {
-                done.unregister(fence, false);
+                done.unregister(fence, !done.among(kept), false);
             }
             return Err(e);
         }
@@ -178,6 +200,10 @@ struct Holders {
 struct Holder {
     fence: Arc<Fence>,
     counts: UseCounts,
+    /// How many references the executable holds the memory by: its own nodes' (one), and one
+    /// per device-launchable executable it may launch that uses the memory (see
+    /// [`AllocState::set_dependents`]). It holds the memory until the last goes.
+    refs: u32,
 }
 
 /// What a guard found when it started: the executables whose launches it keeps out, and every
@@ -197,13 +223,20 @@ impl AllocState {
     /// the work enqueued so far on the memory's own stream (`home`, for device memory) and for the
     /// launches of executables that used the memory before.
     ///
+    /// `new_ref`: the executable holds the memory by one more reference from now on (its own
+    /// nodes start to use it, or a device-launchable executable it may launch does): it is
+    /// unregistered for good ([`AllocState::unregister`] with `last`) only once every
+    /// reference went.
+    ///
     /// Refused while a guard is alive, and, for host memory, when host code (a host node's buffers)
     /// of one of this and another executable that holds the memory could run while the other
     /// writes it (see [`UseCounts`]).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn register(
         &self,
         fence: &Arc<Fence>,
         counts: UseCounts,
+        new_ref: bool,
         space: Space,
         home: Option<&Arc<CudaStream>>,
         describe: impl Fn() -> String,
@@ -248,6 +281,7 @@ impl AllocState {
             .find(|h| Arc::ptr_eq(&h.fence, fence))
         {
             holder.counts.add(counts);
+            holder.refs += u32::from(new_ref);
             return Ok(());
         }
         if let Some(home) = home {
@@ -263,12 +297,13 @@ impl AllocState {
         holders.current.push(Holder {
             fence: fence.clone(),
             counts,
+            refs: 1,
         });
         drop(holders);
         // A new holder uses the dependents too (locks: this allocation's, then theirs; never
         // the other way round).
         let deps = self.dependents.lock().unwrap_or_else(|e| e.into_inner());
-        if let Err(e) = register_all(&deps, fence) {
+        if let Err(e) = register_all(&deps, fence, &[]) {
             drop(deps);
             let mut holders = self.lock();
             holders.current.retain(|h| !Arc::ptr_eq(&h.fence, fence));
@@ -293,11 +328,13 @@ impl AllocState {
             // Whether the holder has launched: its marker then follows its latest launch.
             launched.push(fence.mark()?);
         }
+        // Memory among both the old and the new dependents keeps its reference: its counts are
+        // the new ones once the old are taken away.
         for (i, fence) in fences.iter().enumerate() {
-            if let Err(e) = register_all(&deps, fence) {
+            if let Err(e) = register_all(&deps, fence, &old) {
                 for done in &fences[..i] {
                     for dep in &deps {
-                        dep.unregister(done, false);
+                        dep.unregister(done, !dep.among(&old), false);
                     }
                 }
                 return Err(e);
@@ -305,19 +342,21 @@ impl AllocState {
         }
         for (fence, launched) in fences.iter().zip(launched) {
             for dep in old.iter() {
-                dep.unregister(fence, launched);
+                dep.unregister(fence, !dep.among(&deps), launched);
             }
         }
         *old = deps;
         Ok(())
     }
 
-    /// Unregisters `counts` uses by the executable of `fence`; `last`: the executable uses the
-    /// memory no more. Then, if it has launched, it joins the released ones: the caller recorded
-    /// its completion marker after its latest launch.
+    /// Unregisters `counts` uses by the executable of `fence`; `last`: one of its references goes
+    /// (see [`AllocState::register`]: its own nodes use the memory no more, or a device graph it
+    /// may launch does not). With the last reference, the executable uses the memory no more:
+    /// then, if it has launched, it joins the released ones (the caller recorded its completion
+    /// marker after its latest launch).
     ///
-    /// Whether an executable still uses the memory is the executable's to say (`last`), from its
-    /// own exact count: the counts kept here are exact for host memory, where they decide
+    /// Whether a reference still uses the memory is its owner's to say (`last`), from its own
+    /// exact count: the counts kept here are exact for host memory, where they decide
     /// conflicts between executables ([`UseCounts::host_race`]), while for device memory an
     /// executable that moves uses between memory it holds already does not report it (see
     /// `Holdings::replace_one`): nothing here depends on those counts.
@@ -341,12 +380,18 @@ impl AllocState {
         if !last {
             return;
         }
+        holder.refs = holder.refs.saturating_sub(1);
+        if holder.refs > 0 {
+            // Still used through another reference (its own nodes, or a device graph it may
+            // launch).
+            return;
+        }
         holders.current.swap_remove(at);
         {
             // The dependents are released with this allocation (see `register`).
             let deps = self.dependents.lock().unwrap_or_else(|e| e.into_inner());
             for dep in deps.iter() {
-                dep.unregister(fence, launched);
+                dep.unregister(fence, true, launched);
             }
         }
         if launched && !holders.released.iter().any(|r| Arc::ptr_eq(r, fence)) {
@@ -419,5 +464,101 @@ impl AllocState {
     /// final release.
     pub(crate) fn take_released(&self) -> Vec<Arc<Fence>> {
         std::mem::take(&mut self.lock().released)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Memory with a record and no driver behind it.
+    struct Fake {
+        state: AllocState,
+        space: Space,
+    }
+
+    impl Allocation for Fake {
+        fn state(&self) -> &AllocState {
+            &self.state
+        }
+        fn space(&self) -> Space {
+            self.space
+        }
+        fn home(&self) -> Option<&Arc<CudaStream>> {
+            None
+        }
+        fn range(&self) -> (u64, u64) {
+            (0x1000, 0x1040)
+        }
+    }
+
+    fn fake(space: Space) -> Arc<dyn Allocation> {
+        Arc::new(Fake {
+            state: AllocState::default(),
+            space,
+        })
+    }
+
+    const ONE: UseCounts = UseCounts {
+        uses: 1,
+        writes: 1,
+        host_code: 0,
+        host_code_writes: 0,
+    };
+
+    fn register(alloc: &Arc<dyn Allocation>, fence: &Arc<Fence>) {
+        let state = alloc.state();
+        state
+            .register(fence, ONE, true, alloc.space(), None, String::new)
+            .unwrap();
+    }
+
+    #[test]
+    fn memory_used_directly_and_through_a_device_graph_stays_held_until_both_go() {
+        let (buffer, graph) = (fake(Space::Host), fake(Space::Launch));
+        let dependent = || Dependent {
+            alloc: buffer.clone(),
+            counts: ONE,
+        };
+        graph.state().set_dependents(vec![dependent()]).unwrap();
+        let fence = Arc::new(Fence::bound_to(None));
+        // The executable launches the graph, and uses the buffer itself too.
+        register(&graph, &fence);
+        register(&buffer, &fence);
+        // An update of the graph that keeps its memory keeps the executable registered.
+        graph.state().set_dependents(vec![dependent()]).unwrap();
+        assert!(buffer.state().holder_counts(&fence).is_some());
+        // The executable stops launching the graph: it still uses the buffer itself.
+        graph.state().unregister(&fence, ONE, true, false);
+        assert!(graph.state().holder_counts(&fence).is_none());
+        assert!(buffer.state().holder_counts(&fence).is_some());
+        buffer.state().unregister(&fence, ONE, true, false);
+        assert!(buffer.state().holder_counts(&fence).is_none());
+    }
+
+    #[test]
+    fn an_update_of_a_device_graph_moves_its_launchers_to_the_new_memory_only() {
+        let (old, new, graph) = (
+            fake(Space::Device),
+            fake(Space::Device),
+            fake(Space::Launch),
+        );
+        let on = |alloc: &Arc<dyn Allocation>| Dependent {
+            alloc: alloc.clone(),
+            counts: ONE,
+        };
+        graph.state().set_dependents(vec![on(&old)]).unwrap();
+        let fence = Arc::new(Fence::bound_to(None));
+        register(&graph, &fence);
+        assert!(old.state().holder_counts(&fence).is_some());
+        graph
+            .state()
+            .set_dependents(vec![on(&old), on(&new)])
+            .unwrap();
+        assert!(old.state().holder_counts(&fence).is_some());
+        assert!(new.state().holder_counts(&fence).is_some());
+        graph.state().set_dependents(vec![on(&new)]).unwrap();
+        assert!(old.state().holder_counts(&fence).is_none());
+        assert!(new.state().holder_counts(&fence).is_some());
     }
 }

@@ -137,13 +137,21 @@ impl Use<'_> {
     }
 
     /// Whether a node using this needs the graph's checks beyond its dependencies' when it is
-    /// added: host memory (host code in another node may race with it), host code itself, or a
+    /// added: host memory (host code in another node may race with it), a device-launchable
+    /// executable (whose launches use memory host code may race with), host code itself, or a
     /// hold only some nodes may use (a graph allocation, a conditional handle, an indirect
     /// value, memory of a capture). Ordinary device memory, owned or borrowed or raw, needs none;
     /// one test per use tells so on the hot path of adding a node.
     #[inline(always)]
     pub(crate) fn needs_graph_checks(&self) -> bool {
-        self.space == Space::Host || self.host_code || self.held_by_graph()
+        self.space != Space::Device || self.host_code || self.held_by_graph()
+    }
+
+    /// Whether this is a device-launchable executable that the node's kernel may launch (see
+    /// [`Space::Launch`]).
+    #[inline]
+    pub(crate) fn launches(&self) -> bool {
+        self.space == Space::Launch
     }
 
     /// Whether this is memory that only some nodes may use, by where they are: a graph

@@ -385,9 +385,13 @@ impl<'a> Holdings<'a> {
 
     fn register(&self, held: &Held, describe: &dyn Fn() -> String) -> Result<()> {
         let alloc = &held.alloc;
+        // A reference of the executable's own nodes, taken when they start to use the memory
+        // (released with `last` when no node uses it, `unregister_all`).
+        let new_ref = !self.index.contains_key(&alloc_key(alloc));
         alloc.state().register(
             &self.fence,
             held.counts,
+            new_ref,
             alloc.space(),
             alloc.home(),
             describe,
