@@ -400,11 +400,12 @@
 //! graph is kept, never destroyed, so that the address is never handed to another allocation
 //! (a use of the escaped slice faults the context instead; its drop records
 //! `CUDA_ERROR_INVALID_VALUE` in cudarc's context). Use [`CaptureScope::alloc`] for memory the
-//! capture allocates. **Known hole:** when the closure also *breaks* the capture, the driver
-//! destroys the recorded graph at the capture's end; the crate lists the capture's unfreed
-//! allocations before the end and takes their addresses back after it, but only as far as the
-//! driver gives them back at once (CUDA 13.0 sometimes frees them later), so a slice kept past a
-//! broken capture may come to alias a later graph allocation.
+//! capture allocates. When the closure also *breaks* the capture, the driver destroys the
+//! recorded graph at the capture's end and hands its addresses out again: the crate lists the
+//! capture's unfreed cudarc allocations before the end and takes their addresses back right
+//! after it (into graphs never instantiated nor destroyed). Should another thread's allocation
+//! take such an address first, a slice kept past the closure could alias it, and the process
+//! is aborted with a message saying why.
 //!
 //! Dropping this crate's values inside the closure does not break a capture: what would make a
 //! forbidden driver call there (destroying a graph or an executable, freeing memory) is left to

@@ -6,7 +6,8 @@
 //! every way the crate and cudarc allocate, and check that none of it lands on the escaped
 //! slice's bytes (the sentinel check of a use-after-free, done on addresses, since any use of the
 //! escaped slice itself would fault the context). A slice dropped inside the closure (a free node
-//! of the graph) is accepted.
+//! of the graph) is accepted. A capture the closure also broke loses its graph at its end,
+//! whatever the library does; the library takes the addresses back from the driver then.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -200,8 +201,7 @@ fn a_cudarc_allocation_dropped_inside_its_capture_is_a_free_node_and_accepted() 
     assert_eq!(out.to_vec().unwrap(), vec![0u32; N]);
 }
 
-/// The driver behaviour behind the broken-capture case, through raw calls (the library takes
-/// such addresses back as far as the driver gives them: best effort, see the crate docs): after a capture is
+/// The driver behaviour behind the broken-capture case, through raw calls: after a capture is
 /// invalidated (here by synchronizing its stream) and before it ends, the graph it recorded
 /// into still lists its nodes, the allocation among them; its end destroys that graph, also
 /// one the caller made and captured into, and the allocation's address goes back to the driver
@@ -308,4 +308,102 @@ fn witness_a_broken_capture_keeps_its_nodes_until_its_end() {
         }
         let _ = gpu.ctx.check_err();
     }
+}
+
+/// A capture the closure breaks after keeping a cudarc allocation (here by synchronizing the
+/// captured stream, which CUDA forbids in a capture): the driver destroys the graph it was
+/// recording at the capture's end, so there is no graph to keep; the library lists the
+/// allocation before the end and takes its address back right after it, so that no later
+/// allocation gets it (another thread allocating in between would make it abort: none does).
+#[test]
+fn a_cudarc_allocation_kept_past_a_broken_capture_does_not_alias_later_allocations() {
+    let _alone = one_at_a_time();
+    let Some(gpu) =
+        gpu("a_cudarc_allocation_kept_past_a_broken_capture_does_not_alias_later_allocations")
+    else {
+        return;
+    };
+    let kept = Kept::default();
+    let k = kept.clone();
+    let seen = Arc::new(AtomicU64::new(0));
+    let s2 = seen.clone();
+    let broken = Graph::capture(&gpu.stream, (), move |s, ()| {
+        let slice = s.stream().alloc_zeros::<u32>(N)?;
+        // The address, as the graph reserved it (cudarc's `device_ptr` would wait on the
+        // slice's events, recorded in the capture).
+        s2.store(
+            cudagraph_runtime::cudarc::driver::DevicePtr::device_ptr(&slice, s.stream()).0,
+            Ordering::Relaxed,
+        );
+        *k.lock().unwrap() = Some(slice);
+        s.stream().synchronize()?;
+        Ok::<(), Error>(())
+    });
+    assert!(
+        matches!(broken, Err(Error::CaptureBroken { .. })),
+        "a capture broken by a synchronize: {broken:?}"
+    );
+    let _ = gpu.ctx.check_err();
+    let start = seen.load(Ordering::Relaxed);
+    assert_ne!(start, 0, "the closure saw its allocation's address");
+    let escaped = start..start + BYTES;
+    let slice = kept
+        .lock()
+        .unwrap()
+        .take()
+        .expect("the closure kept its slice");
+    allocate_around(&gpu, &escaped, "after the broken capture");
+    drop_escaped(&gpu, slice);
+    allocate_around(&gpu, &escaped, "after the escaped slice's drop");
+}
+
+/// The same, captured into a graph the caller made (`Graph::capture_into`): the driver
+/// destroys that graph too at the broken capture's end, whoever holds it.
+#[test]
+fn a_cudarc_allocation_kept_past_a_broken_capture_into_a_graph_does_not_alias_later_allocations() {
+    let _alone = one_at_a_time();
+    let Some(gpu) = gpu(
+        "a_cudarc_allocation_kept_past_a_broken_capture_into_a_graph_does_not_alias_later_allocations",
+    ) else {
+        return;
+    };
+    let kept = Kept::default();
+    let k = kept.clone();
+    let seen = Arc::new(AtomicU64::new(0));
+    let s2 = seen.clone();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let broken = graph.capture_into(&gpu.stream, &[], (), move |s, ()| {
+        let slice = s.stream().alloc_zeros::<u32>(N)?;
+        s2.store(
+            cudagraph_runtime::cudarc::driver::DevicePtr::device_ptr(&slice, s.stream()).0,
+            Ordering::Relaxed,
+        );
+        *k.lock().unwrap() = Some(slice);
+        s.stream().synchronize()?;
+        Ok::<(), Error>(())
+    });
+    assert!(
+        matches!(broken, Err(Error::CaptureBroken { .. })),
+        "a capture broken by a synchronize: {broken:?}"
+    );
+    let _ = gpu.ctx.check_err();
+    let start = seen.load(Ordering::Relaxed);
+    let escaped = start..start + BYTES;
+    let slice = kept
+        .lock()
+        .unwrap()
+        .take()
+        .expect("the closure kept its slice");
+    allocate_around(
+        &gpu,
+        &escaped,
+        "after the broken capture into a graph (graph alive)",
+    );
+    drop(graph);
+    allocate_around(
+        &gpu,
+        &escaped,
+        "after the broken capture into a graph (graph dropped)",
+    );
+    drop_escaped(&gpu, slice);
 }

@@ -20,19 +20,17 @@
 //! touching another allocation.
 //!
 //! A capture the closure broke (a synchronizing call, a wait on an event recorded outside) is
-//! worse, and only partly covered: the driver destroys the graph it was recording when the
-//! capture ends, whoever holds its handle, and may hand its addresses out again (CUDA 13.0 gave
-//! the next graph allocation of the same size the same address, in a fresh process). Its nodes
-//! can still be listed between the break and the end, so the unfreed allocations are found then
-//! ([`unfreed_in_broken`]), and once the capture has ended their addresses are taken back into
-//! a graph that is never instantiated nor destroyed ([`quarantine`]). Which of them escaped
-//! cannot be told (a slice dropped after the break frees nothing either), so all are taken.
-//! Taking them back is best effort, and does not close the case: the driver sometimes frees
-//! such a range only some time after the end (not within the short wait here), and then hands
-//! it to a later allocation (seen on CUDA 13.0, after a few earlier captures in the process).
-//! A range not taken back is reported (the `tracing` feature's `escaped allocation not taken
-//! back` warning): a `CudaSlice` kept past a broken capture may come to alias another
-//! allocation. The crate docs say so.
+//! worse: the driver destroys the graph it was recording when the capture ends, whoever holds
+//! its handle, and hands its addresses out again. Its nodes can still be listed between the
+//! break and the end, so the unfreed allocations are found then ([`unfreed_in_broken`]), and
+//! once the capture has ended their addresses are taken back into graphs that are never
+//! instantiated nor destroyed ([`quarantine`]). The driver hands a freed range to the next graph allocation that fits it, lowest first
+//! (CUDA 13.0), so taking a range back right after the end gets it, unless another thread
+//! allocated in between: then an escaped slice may alias that allocation, and nothing can keep
+//! it away, so the process is aborted. It is aborted too when the broken capture's nodes cannot
+//! be listed. (Which allocations escaped cannot be told, so a cudarc slice dropped after the
+//! break is taken back too: a broken capture is an error already, and the abort needs another
+//! thread's allocation in the microseconds between the end and the taking back.)
 //!
 //! [graph memory nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#graph-memory-nodes
 
@@ -135,63 +133,56 @@ pub(super) unsafe fn unfreed_in_broken(
     unfreed(&nodes, sequence)
 }
 
-/// Reports a broken capture's allocation whose address could not be taken back (`why`): a
-/// `CudaSlice` of it kept past the closure may come to alias another allocation.
-fn not_taken_back(addr: sys::CUdeviceptr, why: &str) {
-    crate::trace::event!(
-        warn,
-        addr = %format_args!("{addr:#x}"),
-        why,
-        "escaped allocation not taken back"
+/// Ends the process: an allocation of a broken capture may have escaped its closure, and its
+/// address could not be taken back (`why`), so an escaped `CudaSlice` could reach another
+/// allocation's memory, and nothing else can keep it away.
+fn give_up(why: &str) -> ! {
+    eprintln!(
+        "cudagraph: aborting: a stream capture broken inside its closure (a synchronizing call, \
+         a wait on an event recorded outside it) held an allocation made through cudarc that it \
+         did not free, whose `CudaSlice` may have outlived the closure; {why}, so that slice \
+         could reach another allocation's memory. Allocate inside a capture with \
+         `CaptureScope::alloc`, or drop cudarc's slices inside the closure, and do not break \
+         the capture."
     );
-    let _ = (addr, why);
+    std::process::abort()
 }
 
 /// How many alloc nodes [`quarantine`] adds for one escaped allocation before it gives up on
 /// taking its address back.
 const QUARANTINE_TRIES: usize = 1024;
 
-/// How many times [`quarantine`] waits a millisecond for an escaped range to become free.
+/// How many times [`quarantine`] waits a millisecond for an escaped range to come free.
 const QUARANTINE_WAITS: usize = 20;
 
 /// Takes the addresses of `escaped` (allocations of a broken capture, on device `ordinal`)
-/// back from the driver, as far as it gives them: alloc nodes in a graph that is never
-/// instantiated (so no memory ever backs them) nor destroyed, added until one covers each
-/// escaped range.
+/// back from the driver: alloc nodes, each in a graph of its own that is never instantiated
+/// (so no memory ever backs them) nor destroyed, added until one lands on each escaped range.
 ///
-/// The driver places a graph allocation at the lowest free range that fits it (so CUDA 13.0
-/// does): an allocation of the escaped size lands on the escaped range once the free ranges
-/// below it are filled, which allocations the size of the gap left below it do quickly. One
-/// placed above the escaped range means the range is not free: not yet (the search waits a
-/// little), or held by another allocation; then it is reported ([`not_taken_back`]).
+/// The driver places a fresh graph's allocation at the lowest free range that fits it (so CUDA
+/// 13.0 does; a graph's later allocations go elsewhere, hence a graph each): an allocation of
+/// the escaped size lands on the escaped range once the free ranges below it are filled, which
+/// allocations the size of the gap left below it do quickly. One of the escaped size placed
+/// past the escaped range means the range is not free: not yet (the search waits a little), or
+/// taken by another thread's allocation since the capture ended, which an escaped slice may
+/// then alias. The process is aborted then ([`give_up`]), as when the driver refuses the
+/// allocations or the search runs out of tries.
 pub(super) fn quarantine(ordinal: i32, escaped: &[(sys::CUdeviceptr, usize)]) {
-    if escaped.is_empty() {
-        return;
-    }
-    let graph = match result::graph::create() {
-        Ok(graph) => graph,
-        Err(_) => {
-            for &(addr, _) in escaped {
-                not_taken_back(addr, "no graph to take it into");
-            }
-            return;
-        }
-    };
-    // The graph is never destroyed: its alloc nodes keep the addresses reserved.
-    let reserve = |bytes: usize| -> Option<sys::CUdeviceptr> {
+    let reserve = |bytes: usize| -> sys::CUdeviceptr {
+        let graph = result::graph::create()
+            .unwrap_or_else(|e| give_up(&format!("taking its address back failed ({e})")));
         let mut params = AllocParams::new(ordinal, bytes);
         // SAFETY: a live graph of this context, and alloc node parameters.
-        let added = params.with_raw(|raw| unsafe { result::graph::add_node(graph, &[], raw) });
-        added.ok().map(|_| params.address())
+        match params.with_raw(|raw| unsafe { result::graph::add_node(graph, &[], raw) }) {
+            Ok(_) => params.address(),
+            Err(e) => give_up(&format!("taking its address back failed ({e})")),
+        }
     };
     'escaped: for &(addr, bytes) in escaped {
         let end = addr + bytes as u64;
         let (mut size, mut waited) = (bytes, 0);
         for _ in 0..QUARANTINE_TRIES {
-            let Some(at) = reserve(size) else {
-                not_taken_back(addr, "the driver refused an allocation");
-                continue 'escaped;
-            };
+            let at = reserve(size);
             if at <= addr && end <= at + size as u64 {
                 continue 'escaped;
             }
@@ -204,8 +195,11 @@ pub(super) fn quarantine(ordinal: i32, escaped: &[(sys::CUdeviceptr, usize)]) {
                 // An allocation of the escaped size placed past it: the range is not free.
                 waited += 1;
                 if waited > QUARANTINE_WAITS {
-                    not_taken_back(addr, "its range did not come free");
-                    continue 'escaped;
+                    give_up(&format!(
+                        "its address {addr:#x} was not free after the capture ended (the driver \
+                         placed an allocation of its size at {at:#x}: another allocation may \
+                         hold it)"
+                    ));
                 }
                 std::thread::sleep(std::time::Duration::from_millis(1));
             } else {
@@ -213,13 +207,16 @@ pub(super) fn quarantine(ordinal: i32, escaped: &[(sys::CUdeviceptr, usize)]) {
                 size = bytes;
             }
         }
-        not_taken_back(addr, "out of tries");
+        give_up(&format!(
+            "its address {addr:#x} was not handed back after {QUARANTINE_TRIES} allocations"
+        ));
     }
 }
 
-/// Reports that the nodes of a broken capture could not be listed before its end (`error`):
-/// none of its allocations can be taken back.
-pub(super) fn quarantine_failed(error: &Error) {
-    crate::trace::event!(warn, error = %error, "escaped allocation not taken back");
-    let _ = error;
+/// Ends the process when the nodes of a broken capture could not be listed before its end
+/// (`error`): an allocation of it may have escaped, at an address not known.
+pub(super) fn quarantine_failed(error: &Error) -> ! {
+    give_up(&format!(
+        "its nodes could not be listed before its end ({error})"
+    ))
 }
