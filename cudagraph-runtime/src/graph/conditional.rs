@@ -172,6 +172,12 @@ impl<'a> Graph<'a> {
                 resume_unwind(panic);
             }
         };
+        // Checked before anything records the node: refused, it goes, and its handle stays
+        // free for another conditional node.
+        if let Err(e) = self.check_bodies_against_host_code(id.index as usize, &bodies) {
+            self.remove_failed_conditional(id.index, bodies)?;
+            return Err(e);
+        }
         if let Some(tables) = &mut self.tables {
             tables.idle_handles.retain(|&h| h != handle.raw);
         }
@@ -180,10 +186,6 @@ impl<'a> Graph<'a> {
         }
         // The bodies' nodes stay updatable through this graph (and its executables), with
         // what they use and need.
-        if let Err(e) = self.check_bodies_against_host_code(id.index as usize, &bodies) {
-            self.remove_failed_conditional(id.index, bodies)?;
-            return Err(e);
-        }
         for body in &mut bodies {
             self.adopt_resources_of(body);
             self.absorb_body(body, id.index);
