@@ -96,6 +96,7 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             }
             NodeOp::Host(h) => {
                 no_self(h.f.to_token_stream(), cx);
+                host_buffers_apart(name, &h.buffers, cx);
                 for b in &h.buffers {
                     param(
                         model,
@@ -193,6 +194,35 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             }
             // The allocation rule checks what a free names.
             NodeOp::Empty(_) | NodeOp::Free(_) => {}
+        }
+    }
+}
+
+/// A host node's closure gets its buffers as slices, `&mut [T]` for those marked `mut`: one
+/// buffer named twice with a `mut` would be a `&mut` slice aliasing another slice of it. (Written
+/// forms are compared; elements whose indices differ only as written, `b[i]` and `b[i + 0]`,
+/// are refused when the node is added, by the runtime's overlap check.)
+fn host_buffers_apart(node: &Ident, buffers: &[crate::parse::BufferArg], cx: &mut Ctxt) {
+    let written = |b: &crate::parse::BufferArg| {
+        crate::text::pretty_expr(crate::parse::indexed(&b.name, b.index.as_ref()))
+    };
+    for (i, b) in buffers.iter().enumerate() {
+        let same = buffers[..i]
+            .iter()
+            .find(|earlier| written(earlier) == written(b));
+        if let Some(earlier) = same {
+            if earlier.mutability.is_some() || b.mutability.is_some() {
+                cx.error(
+                    b.name.span(),
+                    format!(
+                        "`{}` is given twice to host node `{node}`, written at least once: the \
+                         closure would get a `&mut` slice aliasing another slice of the same \
+                         buffer. Give it once (`mut {}` to read and write it)",
+                        written(b),
+                        written(b)
+                    ),
+                );
+            }
         }
     }
 }
