@@ -200,7 +200,7 @@ impl<'a> Graph<'a> {
     }
 
     /// The nodes of the conditional bodies.
-    fn body_nodes(&self) -> &[BodyNode] {
+    pub(super) fn body_nodes(&self) -> &[BodyNode] {
         self.tables.as_ref().map_or(&[], |t| &t.bodies.nodes)
     }
 
