@@ -302,9 +302,7 @@ impl<'a> Graph<'a> {
             tables.indirect = None;
             tables.indirect_block.0 = None;
             #[cfg(feature = "nccl")]
-            {
-                tables.collectives = Default::default();
-            }
+            tables.collectives.clear();
         }
         self.next_name = None;
         // The old host nodes are gone from this graph: stop watching their slots (the own slot
