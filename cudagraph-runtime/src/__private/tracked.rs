@@ -429,8 +429,8 @@ fn broken_error<E: Tracked>(why: &str) -> Error {
 /// (what a setter costs on top of its driver calls is mostly these few memory accesses, each a
 /// cache miss between driver calls). It is [`apply`] for one slot all the same: marked as under
 /// way and pending while it runs (a panic in a node expression or a param's `Clone` leaves the
-/// executable refusing updates and launches, as there), undone whole on a refusal ([`undo`],
-/// from the state [`forward`] would have left). Anything else takes the general way: another
+/// executable refusing updates and launches, as there), undone whole on a refusal (`undo`,
+/// from the state `forward` would have left). Anything else takes the general way: another
 /// change pending, a slot the memory check involves or that is a child graph (whose copy may
 /// fail), a reader set through its handle (which waits for the others), a broken executable.
 #[inline(never)]
