@@ -84,10 +84,17 @@ pub fn tracked(g: &Gen) -> TokenStream {
             check_buffer(buffer);
         }
     }
+    // The slots that are child graphs, whose copies into the applied params may fail
+    // (`sync_children`): a setter of one takes the runtime's general way.
+    let mut child = vec![false; slot_count];
+    for i in g.child_params() {
+        child[g.model.slots(i)].fill(true);
+    }
     let reader_entries = readers
         .iter()
         .zip(&checked)
-        .map(|(nodes, &check)| quote!((&[#(#nodes),*], #check)));
+        .zip(&child)
+        .map(|((nodes, &check), &child)| quote!((&[#(#nodes),*], #check, #child)));
 
     // One small function per declared node bringing it up to the params, out of line: a call
     // runs the code of the node it updates only. A node declared in a loop has one function for
@@ -336,7 +343,11 @@ pub fn tracked(g: &Gen) -> TokenStream {
                 fn(&mut Self, ::core::primitive::usize, #p::Internal) -> #p::Result<()>,
                 ::core::primitive::u32,
             )] = &[#(#updates),*];
-            const READERS: &'static [(&'static [::core::primitive::u32], ::core::primitive::bool)] =
+            const READERS: &'static [(
+                &'static [::core::primitive::u32],
+                ::core::primitive::bool,
+                ::core::primitive::bool,
+            )] =
                 &[#(#reader_entries),*];
 
             #[inline(always)]

@@ -700,7 +700,13 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for InnerExec {
     const READERS: &'static [(
         &'static [::core::primitive::u32],
         ::core::primitive::bool,
-    )] = &[(&[0u32], false), (&[0u32], false), (&[0u32], false), (&[0u32], false)];
+        ::core::primitive::bool,
+    )] = &[
+        (&[0u32], false, false),
+        (&[0u32], false, false),
+        (&[0u32], false, false),
+        (&[0u32], false, false),
+    ];
     #[inline(always)]
     fn tracker(
         &mut self,
@@ -1829,7 +1835,8 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for OuterExec {
     const READERS: &'static [(
         &'static [::core::primitive::u32],
         ::core::primitive::bool,
-    )] = &[(&[0u32], false), (&[1u32], false), (&[2u32], false)];
+        ::core::primitive::bool,
+    )] = &[(&[0u32], false, true), (&[1u32], false, true), (&[2u32], false, false)];
     #[inline(always)]
     fn tracker(
         &mut self,

@@ -876,12 +876,13 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for StepExec {
     const READERS: &'static [(
         &'static [::core::primitive::u32],
         ::core::primitive::bool,
+        ::core::primitive::bool,
     )] = &[
-        (&[1u32], false),
-        (&[0u32], false),
-        (&[2u32], false),
-        (&[1u32, 0u32, 2u32], false),
-        (&[0u32, 2u32], false),
+        (&[1u32], false, false),
+        (&[0u32], false, false),
+        (&[2u32], false, false),
+        (&[1u32, 0u32, 2u32], false, false),
+        (&[0u32, 2u32], false, false),
     ];
     #[inline(always)]
     fn tracker(

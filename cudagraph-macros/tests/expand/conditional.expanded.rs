@@ -1523,14 +1523,15 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for FlowExec {
     const READERS: &'static [(
         &'static [::core::primitive::u32],
         ::core::primitive::bool,
+        ::core::primitive::bool,
     )] = &[
-        (&[6u32, 11u32], false),
-        (&[7u32, 9u32], false),
-        (&[2u32, 4u32], false),
-        (&[0u32, 2u32, 6u32, 11u32], false),
-        (&[7u32, 8u32, 9u32], false),
-        (&[4u32], false),
-        (&[6u32], false),
+        (&[6u32, 11u32], false, false),
+        (&[7u32, 9u32], false, false),
+        (&[2u32, 4u32], false, false),
+        (&[0u32, 2u32, 6u32, 11u32], false, false),
+        (&[7u32, 8u32, 9u32], false, false),
+        (&[4u32], false, false),
+        (&[6u32], false, false),
     ];
     #[inline(always)]
     fn tracker(

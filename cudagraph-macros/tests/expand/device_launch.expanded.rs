@@ -718,7 +718,12 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for WorkerExec {
     const READERS: &'static [(
         &'static [::core::primitive::u32],
         ::core::primitive::bool,
-    )] = &[(&[1u32], false), (&[0u32, 1u32], false), (&[1u32], false)];
+        ::core::primitive::bool,
+    )] = &[
+        (&[1u32], false, false),
+        (&[0u32, 1u32], false, false),
+        (&[1u32], false, false),
+    ];
     #[inline(always)]
     fn tracker(
         &mut self,

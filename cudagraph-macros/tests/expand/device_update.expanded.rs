@@ -873,12 +873,13 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for SteeredExec {
     const READERS: &'static [(
         &'static [::core::primitive::u32],
         ::core::primitive::bool,
+        ::core::primitive::bool,
     )] = &[
-        (&[0u32], false),
-        (&[1u32], false),
-        (&[0u32], false),
-        (&[0u32], false),
-        (&[1u32], false),
+        (&[0u32], false, false),
+        (&[1u32], false, false),
+        (&[0u32], false, false),
+        (&[0u32], false, false),
+        (&[1u32], false, false),
     ];
     #[inline(always)]
     fn tracker(

@@ -972,14 +972,15 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for StepExec {
     const READERS: &'static [(
         &'static [::core::primitive::u32],
         ::core::primitive::bool,
+        ::core::primitive::bool,
     )] = &[
-        (&[1u32], false),
-        (&[1u32], false),
-        (&[0u32, 1u32, 2u32], false),
-        (&[2u32, 3u32], false),
-        (&[1u32], false),
-        (&[1u32], false),
-        (&[3u32], false),
+        (&[1u32], false, false),
+        (&[1u32], false, false),
+        (&[0u32, 1u32, 2u32], false, false),
+        (&[2u32, 3u32], false, false),
+        (&[1u32], false, false),
+        (&[1u32], false, false),
+        (&[3u32], false, false),
     ];
     #[inline(always)]
     fn tracker(

@@ -470,6 +470,7 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for NothingExec {
     const READERS: &'static [(
         &'static [::core::primitive::u32],
         ::core::primitive::bool,
+        ::core::primitive::bool,
     )] = &[];
     #[inline(always)]
     fn tracker(

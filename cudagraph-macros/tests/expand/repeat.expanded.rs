@@ -1138,19 +1138,20 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for DecodeExec {
     const READERS: &'static [(
         &'static [::core::primitive::u32],
         ::core::primitive::bool,
+        ::core::primitive::bool,
     )] = &[
-        (&[1u32, 2u32, 3u32, 4u32, 5u32, 6u32], false),
-        (&[7u32], false),
-        (&[], false),
-        (&[], false),
-        (&[0u32, 1u32, 2u32, 3u32, 4u32, 5u32, 6u32, 7u32], false),
-        (&[1u32, 2u32], false),
-        (&[3u32, 4u32], false),
-        (&[5u32, 6u32], false),
-        (&[1u32], false),
-        (&[3u32], false),
-        (&[5u32], false),
-        (&[1u32, 2u32, 3u32, 4u32, 5u32, 6u32], false),
+        (&[1u32, 2u32, 3u32, 4u32, 5u32, 6u32], false, false),
+        (&[7u32], false, false),
+        (&[], false, false),
+        (&[], false, false),
+        (&[0u32, 1u32, 2u32, 3u32, 4u32, 5u32, 6u32, 7u32], false, false),
+        (&[1u32, 2u32], false, false),
+        (&[3u32, 4u32], false, false),
+        (&[5u32, 6u32], false, false),
+        (&[1u32], false, false),
+        (&[3u32], false, false),
+        (&[5u32], false, false),
+        (&[1u32, 2u32, 3u32, 4u32, 5u32, 6u32], false, false),
     ];
     #[inline(always)]
     fn tracker(
@@ -2888,13 +2889,14 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for SidesExec {
     const READERS: &'static [(
         &'static [::core::primitive::u32],
         ::core::primitive::bool,
+        ::core::primitive::bool,
     )] = &[
-        (&[0u32, 1u32, 2u32, 3u32], false),
-        (&[0u32], true),
-        (&[1u32], true),
-        (&[2u32], true),
-        (&[3u32], true),
-        (&[0u32, 1u32, 2u32, 3u32], false),
+        (&[0u32, 1u32, 2u32, 3u32], false, false),
+        (&[0u32], true, false),
+        (&[1u32], true, false),
+        (&[2u32], true, false),
+        (&[3u32], true, false),
+        (&[0u32, 1u32, 2u32, 3u32], false, false),
     ];
     #[inline(always)]
     fn tracker(

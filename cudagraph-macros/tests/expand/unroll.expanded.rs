@@ -1079,12 +1079,13 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for SolveExec {
     const READERS: &'static [(
         &'static [::core::primitive::u32],
         ::core::primitive::bool,
+        ::core::primitive::bool,
     )] = &[
-        (&[2u32, 3u32], false),
-        (&[4u32], false),
-        (&[0u32, 2u32, 3u32, 4u32], false),
-        (&[2u32, 3u32, 5u32], false),
-        (&[2u32, 3u32, 4u32], false),
+        (&[2u32, 3u32], false, false),
+        (&[4u32], false, false),
+        (&[0u32, 2u32, 3u32, 4u32], false, false),
+        (&[2u32, 3u32, 5u32], false, false),
+        (&[2u32, 3u32, 4u32], false, false),
     ];
     #[inline(always)]
     fn tracker(

@@ -19,11 +19,20 @@ pub fn deps_at(ids: &[NodeId], list: &[u32], start: &[u32]) -> Vec<NodeId> {
 }
 
 /// `Ok` if a node declared in a loop, `node`, has an instance of index `index` (it has `count`).
+// Inlined, the error out of line, as [`element`].
+#[inline(always)]
 pub fn instance(node: &str, index: usize, count: usize) -> Result<()> {
     if index < count {
         return Ok(());
     }
-    Err(Error::Invalid {
+    Err(no_instance(node, index, count))
+}
+
+/// The error of [`instance`].
+#[cold]
+#[inline(never)]
+fn no_instance(node: &str, index: usize, count: usize) -> Error {
+    Error::Invalid {
         node: format!("{node}[{index}]"),
         reason: format!(
             "node `{node}` is declared in a `for` loop of {count} iteration{}: its instances are \
@@ -31,16 +40,26 @@ pub fn instance(node: &str, index: usize, count: usize) -> Result<()> {
             if count == 1 { "" } else { "s" },
             count.saturating_sub(1)
         ),
-    })
+    }
 }
 
 /// `Ok` if array param `param`, of `len` elements, has an element of index `index` (for its
 /// setters, `set_w(index, v)`).
+// Inlined, the error out of line: on a setter's path this is one comparison, where a call
+// wrote the whole `Result` (an `Error`'s size) through memory.
+#[inline(always)]
 pub fn element(param: &str, index: usize, len: usize) -> Result<()> {
     if index < len {
         return Ok(());
     }
-    Err(Error::Invalid {
+    Err(no_element(param, index, len))
+}
+
+/// The error of [`element`].
+#[cold]
+#[inline(never)]
+fn no_element(param: &str, index: usize, len: usize) -> Error {
+    Error::Invalid {
         node: format!("{param}[{index}]"),
         reason: format!(
             "param `{param}` is an array of {len} element{}: its elements are `{param}[0]` to \
@@ -48,7 +67,7 @@ pub fn element(param: &str, index: usize, len: usize) -> Result<()> {
             if len == 1 { "" } else { "s" },
             len.saturating_sub(1)
         ),
-    })
+    }
 }
 
 /// `Ok` if the instance of index `index` of a repeated alloc node, `node`, is one whose

@@ -234,9 +234,10 @@ pub unsafe trait Tracked: Sized + 'static {
     #[allow(clippy::type_complexity)]
     const UPDATES: &'static [(fn(&mut Self, usize, Internal) -> Result<()>, u32)];
     /// Per slot (a param, or an element of an array param): the nodes whose expressions read it
-    /// (alloc nodes first: their check comes before any update), and whether the build-time
-    /// memory check involves it.
-    const READERS: &'static [(&'static [u32], bool)];
+    /// (alloc nodes first: their check comes before any update), whether the build-time
+    /// memory check involves it, and whether it is a child graph (whose copy into the applied
+    /// params may fail: [`sync_children`](Tracked::sync_children)).
+    const READERS: &'static [(&'static [u32], bool, bool)];
     /// The tracker.
     fn tracker(&mut self, key: Internal) -> &mut Tracker;
     /// The params.
@@ -267,7 +268,7 @@ pub fn stage<E: Tracked>(exec: &mut E, param: usize) {
 /// a slot staged that did not change costs an update that changes nothing.)
 #[inline]
 pub fn stage_in<E: Tracked>(tracker: &mut Tracker, param: usize) {
-    let (readers, check) = E::READERS[param];
+    let (readers, check, _) = E::READERS[param];
     tracker.stage(param, readers, check);
 }
 
@@ -422,10 +423,62 @@ fn broken_error<E: Tracked>(why: &str) -> Error {
 
 /// A param's setter (or an element's: `param` is a slot), once the new value is in place: its
 /// readers updated now. On error the param has its old value back (see [`apply`]).
-#[inline]
+///
+/// A setter usually finds nothing else pending, and then takes a short way: its readers are
+/// updated in order and the slot copied into the applied params, without the tracker's lists
+/// (what a setter costs on top of its driver calls is mostly these few memory accesses, each a
+/// cache miss between driver calls). It is [`apply`] for one slot all the same: marked as under
+/// way and pending while it runs (a panic in a node expression or a param's `Clone` leaves the
+/// executable refusing updates and launches, as there), undone whole on a refusal (`undo`,
+/// from the state `forward` would have left). Anything else takes the general way: another
+/// change pending, a slot the memory check involves or that is a child graph (whose copy may
+/// fail), a reader set through its handle (which waits for the others), a broken executable.
+#[inline(never)]
 pub fn set_param<E: Tracked>(exec: &mut E, param: usize) -> Result<usize> {
-    stage(exec, param);
-    apply(exec)
+    let (readers, check, child) = E::READERS[param];
+    let tracker = exec.tracker(INTERNAL);
+    let alone = !tracker.dirty
+        && !tracker.applying
+        && !check
+        && !child
+        && readers
+            .iter()
+            .all(|&node| tracker.nodes[node as usize] == 0);
+    if !alone {
+        stage(exec, param);
+        return apply(exec);
+    }
+    tracker.applying = true;
+    tracker.dirty = true;
+    for (done, &node) in readers.iter().enumerate() {
+        let (update, index) = E::UPDATES[node as usize];
+        if let Err(e) = update(exec, index as usize, INTERNAL) {
+            refused_alone(exec, param, readers, done);
+            return Err(e);
+        }
+    }
+    exec.sync(param, true, INTERNAL);
+    let tracker = exec.tracker(INTERNAL);
+    tracker.dirty = false;
+    tracker.applying = false;
+    Ok(readers.len())
+}
+
+/// Reader `readers[refused]` refused [`set_param`]'s change of slot `param` on its short way,
+/// after the readers before it took it: the tracker is given the state [`forward`] leaves on a
+/// refusal (the slot changed, its readers stale, the nodes updated listed in order: the readers
+/// before the refused one, then the refused one if it listed itself as partly updated), and
+/// [`undo`] sets everything back.
+#[cold]
+#[inline(never)]
+fn refused_alone<E: Tracked>(exec: &mut E, param: usize, readers: &[u32], refused: usize) {
+    let tracker = exec.tracker(INTERNAL);
+    tracker.stage(param, readers, false);
+    let partly = std::mem::take(&mut tracker.updated);
+    tracker.updated.extend_from_slice(&readers[..refused]);
+    tracker.updated.extend(partly);
+    undo(exec);
+    exec.tracker(INTERNAL).applying = false;
 }
 
 /// `set_params`, once the changed params are in place and their readers staged: the nodes set
@@ -471,6 +524,8 @@ mod tests {
         /// user's may; `calls_1` counts them.
         panic_1_at: Option<u32>,
         calls_1: u32,
+        /// Node 1 refuses this value of `b`.
+        refuse_b_at_1: Option<u32>,
     }
 
     #[derive(Clone, Debug, PartialEq)]
@@ -505,7 +560,7 @@ mod tests {
             if Some(self.calls_1) == self.panic_1_at {
                 panic!("a node expression panicked");
             }
-            if self.params.c == 0 {
+            if self.params.c == 0 || Some(self.params.b) == self.refuse_b_at_1 {
                 return Err(refused("n1"));
             }
             self.updates.push((1, self.params.b, self.params.c));
@@ -531,12 +586,12 @@ mod tests {
         const NAME: &'static str = "Exec";
         const UPDATES: &'static [(fn(&mut Self, usize, Internal) -> Result<()>, u32)] =
             &[(Self::update_0, 0), (Self::update_1, 0)];
-        const READERS: &'static [(&'static [u32], bool)] = &[
-            (&[0], false),
-            (&[0, 1], false),
-            (&[1], true),
-            (&[], false),
-            (&[], false),
+        const READERS: &'static [(&'static [u32], bool, bool)] = &[
+            (&[0], false, false),
+            (&[0, 1], false, false),
+            (&[1], true, false),
+            (&[], false, true),
+            (&[], false, false),
         ];
         fn tracker(&mut self, _: Internal) -> &mut Tracker {
             &mut self.tracker
@@ -604,6 +659,7 @@ mod tests {
             refuse_a_part_way: false,
             panic_1_at: None,
             calls_1: 0,
+            refuse_b_at_1: None,
         }
     }
 
@@ -683,6 +739,92 @@ mod tests {
         assert!(set_param(&mut e, 2).is_err());
         assert_eq!((e.params.b, e.params.c), (8, 3), "c back, b kept");
         assert!(!e.tracker.is_dirty());
+    }
+
+    #[test]
+    fn a_setter_with_nothing_pending_updates_its_readers_in_order() {
+        let mut e = exec();
+        e.params.b = 20;
+        assert_eq!(set_param(&mut e, 1).unwrap(), 2);
+        assert_eq!(e.updates, [(0, 1, 20), (1, 20, 3)]);
+        assert_eq!(e.applied, e.params, "the change is in the applied params");
+        assert!(!e.tracker.is_dirty());
+        assert_eq!(apply(&mut e).unwrap(), 0, "nothing left");
+    }
+
+    #[test]
+    fn a_setter_refused_by_its_second_reader_sets_the_first_back() {
+        let mut e = exec();
+        e.refuse_b_at_1 = Some(9);
+        e.params.b = 9;
+        let refused = set_param(&mut e, 1).unwrap_err();
+        assert!(refused.to_string().contains("n1"), "{refused}");
+        assert_eq!(e.updates, [(0, 1, 9), (0, 1, 2)], "node 0 set back");
+        assert_eq!(e.params, built(), "the param is back");
+        assert_eq!(e.applied, built());
+        assert!(!e.tracker.is_dirty(), "nothing pending");
+        assert_eq!(apply(&mut e).unwrap(), 0);
+        // The tracker is as it was: the next setter goes through alone.
+        e.params.b = 4;
+        assert_eq!(set_param(&mut e, 1).unwrap(), 2);
+        assert_eq!(e.updates[2..], [(0, 1, 4), (1, 4, 3)]);
+    }
+
+    #[test]
+    fn a_setter_refused_part_way_sets_its_node_back_whole() {
+        let mut e = exec();
+        e.refuse_a = Some(5);
+        e.refuse_a_part_way = true;
+        e.params.a = 5;
+        assert!(set_param(&mut e, 0).is_err());
+        assert_eq!(e.updates, [(0, 1, 2)], "node 0 set back from the params");
+        assert_eq!(e.params, built());
+        assert!(!e.tracker.is_dirty());
+    }
+
+    #[test]
+    fn a_setter_finding_a_change_pending_makes_both() {
+        let mut e = exec();
+        e.params.a = 5;
+        stage(&mut e, 0);
+        e.params.b = 6;
+        assert_eq!(set_param(&mut e, 1).unwrap(), 2, "each reader once");
+        assert_eq!(e.updates, [(0, 5, 6), (1, 6, 3)]);
+        assert_eq!(e.applied, e.params);
+    }
+
+    #[test]
+    fn a_setter_updates_a_reader_set_through_its_handle_last() {
+        let mut e = exec();
+        e.tracker.set_by_handle(0);
+        e.params.b = 6;
+        assert_eq!(set_param(&mut e, 1).unwrap(), 2);
+        assert_eq!(e.updates, [(1, 6, 3), (0, 1, 6)]);
+        assert_eq!(e.tracker.nodes[0], 0, "node 0 follows the params again");
+    }
+
+    #[test]
+    fn a_panic_in_a_setters_update_breaks_the_executable() {
+        let mut e = exec();
+        e.params.b = 9;
+        e.panic_1_at = Some(1);
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _ = set_param(&mut e, 1);
+        }));
+        assert!(panicked.is_err());
+        assert_eq!(
+            e.updates,
+            [(0, 1, 9)],
+            "node 0 took the change, node 1 did not"
+        );
+        assert!(
+            e.tracker.is_dirty(),
+            "a launch applies first, and is refused"
+        );
+        let broken = apply(&mut e).unwrap_err();
+        assert!(broken.to_string().contains("panic"), "{broken}");
+        e.params.a = 3;
+        assert!(set_param(&mut e, 0).is_err(), "setters too");
     }
 
     #[test]

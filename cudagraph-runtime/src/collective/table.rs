@@ -43,6 +43,16 @@ impl CollectiveTable {
         self.steps.is_empty()
     }
 
+    /// Empties the table, for a graph cleared for a rebuild. A table never used (most graphs')
+    /// is left as it is: a rebuild loop then drops and makes nothing here.
+    pub(crate) fn clear(&mut self) {
+        if !(self.comms.is_empty() && self.by_id.is_empty() && self.steps.is_empty())
+            || self.checked
+        {
+            *self = Self::default();
+        }
+    }
+
     /// The communicators the graph's collective nodes use, sorted by id: the order a launch
     /// locks them in (see [`launch_ordered`]).
     pub(crate) fn launch_order(&self) -> &Arc<[Arc<CommInner>]> {

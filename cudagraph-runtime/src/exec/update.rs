@@ -234,18 +234,27 @@ impl<'a> GraphExec<'a> {
 /// Refuses `call` when either graph has memory nodes: CUDA accepts a whole-graph update of such
 /// a graph from another one, but the other graph's allocations live at other addresses, which the
 /// executable's alloc nodes do not back; and it allows one executable of such a graph at a time.
+// Inlined, the error out of line: two flag tests on every whole-graph update.
+#[inline]
 fn refuse_memory_nodes(mine: &Graph<'_>, other: &Graph<'_>, call: &str) -> Result<()> {
     if mine.has_memory_nodes() || other.has_memory_nodes() {
-        return Err(Error::Invalid {
-            node: call.into(),
-            reason: "a graph with memory nodes (alloc or free) cannot be updated or \
-                     re-instantiated as a whole: update its nodes one by one (their \
-                     allocations stay where they are), or drop the executable and instantiate \
-                     the new graph"
-                .into(),
-        });
+        return Err(memory_nodes_refused(call));
     }
     Ok(())
+}
+
+/// The error of [`refuse_memory_nodes`].
+#[cold]
+#[inline(never)]
+fn memory_nodes_refused(call: &str) -> Error {
+    Error::Invalid {
+        node: call.into(),
+        reason: "a graph with memory nodes (alloc or free) cannot be updated or \
+                 re-instantiated as a whole: update its nodes one by one (their \
+                 allocations stay where they are), or drop the executable and instantiate \
+                 the new graph"
+            .into(),
+    }
 }
 
 /// `cuGraphExecUpdate` of `raw` from `graph`, with the driver's verdict as an error.

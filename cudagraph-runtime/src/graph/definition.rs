@@ -200,7 +200,7 @@ impl<'a> Graph<'a> {
     }
 
     /// The nodes of the conditional bodies.
-    fn body_nodes(&self) -> &[BodyNode] {
+    pub(super) fn body_nodes(&self) -> &[BodyNode] {
         self.tables.as_ref().map_or(&[], |t| &t.bodies.nodes)
     }
 
@@ -307,9 +307,7 @@ impl<'a> Graph<'a> {
             tables.indirect = None;
             tables.indirect_block.0 = None;
             #[cfg(feature = "nccl")]
-            {
-                tables.collectives = Default::default();
-            }
+            tables.collectives.clear();
         }
         self.next_name = None;
         // The old host nodes are gone from this graph: stop watching their slots (the own slot

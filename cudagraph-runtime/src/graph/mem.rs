@@ -95,14 +95,11 @@ impl<'a> Graph<'a> {
     /// Refuses `what` (a clone, a clear, an embedding, a whole-graph update) of a graph with
     /// device-updatable kernel nodes: CUDA forbids copying, removing and whole-graph updates of
     /// them.
+    // Inlined, the error out of line: a flag test on every rebuild and whole-graph update.
+    #[inline]
     pub(crate) fn refuse_device_updatable(&self, what: &str) -> crate::error::Result<()> {
         if self.has_device_updatable_nodes() {
-            return Err(crate::error::Error::Invalid {
-                node: what.into(),
-                reason: "the graph has device-updatable kernel nodes, which CUDA does not let be \
-                         copied, removed or updated by a whole-graph update: build another graph"
-                    .into(),
-            });
+            return Err(device_updatable_refused(what));
         }
         Ok(())
     }
@@ -287,5 +284,17 @@ impl<'a> Graph<'a> {
             &|i| self.name_of(i),
             &|a, b| reaches(a, b, |n| self.deps_of(n)),
         )
+    }
+}
+
+/// The error of [`Graph::refuse_device_updatable`].
+#[cold]
+#[inline(never)]
+fn device_updatable_refused(what: &str) -> crate::error::Error {
+    crate::error::Error::Invalid {
+        node: what.into(),
+        reason: "the graph has device-updatable kernel nodes, which CUDA does not let be \
+                 copied, removed or updated by a whole-graph update: build another graph"
+            .into(),
     }
 }

@@ -26,6 +26,7 @@
 use super::bodies::LoopAt;
 use super::definition::Graph;
 use super::edges::EdgeKind;
+use super::records::NodeRecord;
 use crate::error::{Error, Result, UpdateFailure};
 
 /// What decides how CUDA pairs a graph's nodes beyond their records: see the module docs.
@@ -115,7 +116,49 @@ impl Graph<'_> {
     /// kinds of node with the same dependency lists, position by position, the same edges added
     /// later, and no node removed from either.
     /// (Both have bodies of the same shape: checked before.)
+    #[inline]
     pub(crate) fn check_pairs_by_position(&self, other: &Graph<'_>) -> Result<()> {
+        if self.built_alike(other) {
+            return Ok(());
+        }
+        self.check_pairs_node_by_node(other)
+    }
+
+    /// Whether `other` was built as this graph was, by the comparison a rebuild loop can afford
+    /// on every update: the same edge list and edges added later (usually none), nothing
+    /// removed or left unlisted, and position by position the same kind and the same record of
+    /// dependencies (one, none, or a range of the edge list: with the same edge list, the same
+    /// range is the same dependency list). Stricter than [`Graph::check_pairs_node_by_node`]
+    /// (the same lists laid out otherwise in the edge list fail it): `false` says only that the
+    /// exact check must decide.
+    #[inline]
+    fn built_alike(&self, other: &Graph<'_>) -> bool {
+        let empty = Pairing::default();
+        let (mine, theirs) = (
+            self.pairing().unwrap_or(&empty),
+            other.pairing().unwrap_or(&empty),
+        );
+        let alike = |a: &NodeRecord, b: &NodeRecord| a.kind == b.kind && a.deps == b.deps;
+        !(mine.removed || mine.unlisted || theirs.removed || theirs.unlisted)
+            && mine.added == theirs.added
+            && self.nodes.len() == other.nodes.len()
+            && self.edges() == other.edges()
+            && self
+                .nodes
+                .iter()
+                .zip(&other.nodes)
+                .all(|(a, b)| alike(a, b))
+            && self.body_nodes().len() == other.body_nodes().len()
+            && (self.body_nodes().iter())
+                .zip(other.body_nodes())
+                .all(|(a, b)| alike(&a.record, &b.record))
+    }
+
+    /// [`Graph::check_pairs_by_position`] node by node, with the error naming the first node
+    /// that differs.
+    #[cold]
+    #[inline(never)]
+    fn check_pairs_node_by_node(&self, other: &Graph<'_>) -> Result<()> {
         let empty = Pairing::default();
         let (mine, theirs) = (
             self.pairing().unwrap_or(&empty),

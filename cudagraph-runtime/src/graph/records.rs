@@ -41,7 +41,7 @@ impl NodeRecord {
 ///
 /// Most nodes have at most one (chains, pipelines), so that one is kept in the record itself and
 /// only fan-ins use the graph's shared edge list: building a chain allocates nothing for its edges.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Deps {
     None,
     One(u32),
