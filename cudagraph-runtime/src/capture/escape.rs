@@ -81,22 +81,26 @@ fn escaped(recorded: &[Recorded], sequence: &Sequence<'_>) -> Result<Option<sys:
     Ok(unfreed(&nodes, sequence)?.first().map(|&(addr, _)| addr))
 }
 
-/// Refuses the capture that recorded into `graph` when an allocation of it escaped the closure
-/// (see the module docs), keeping `graph`'s driver graph for the rest of the process so that the
-/// allocation's address is never handed out again. `sequence` is the capture's record; `None`
-/// when the capture did not begin (nothing recorded).
-pub(super) fn refuse_escaped(graph: &mut Graph<'_>, sequence: Option<&Sequence<'_>>) -> Result<()> {
+/// Refuses the capture that recorded `recorded` into `graph` (the nodes the table does not
+/// list, from [`Graph::recorded_nodes`]; `None` when they could not be listed) when an
+/// allocation of it escaped the closure (see the module docs), keeping `graph`'s driver graph
+/// for the rest of the process so that the allocation's address is never handed out again.
+/// `sequence` is the capture's record; `None` when the capture did not begin (nothing
+/// recorded).
+pub(super) fn refuse_escaped(
+    graph: &mut Graph<'_>,
+    recorded: Option<&[Recorded]>,
+    sequence: Option<&Sequence<'_>>,
+) -> Result<()> {
     let Some(sequence) = sequence else {
         return Ok(());
     };
-    let found = graph
-        .recorded_nodes()
-        .and_then(|recorded| escaped(&recorded, sequence));
-    let addr = match found {
-        Ok(None) => return Ok(()),
-        Ok(Some(addr)) => Some(addr),
-        // Unknown: the recorded work may hold such an allocation, so the graph is kept too.
-        Err(_) => None,
+    // Unknown (the nodes or their parameters could not be read): the recorded work may hold
+    // such an allocation, so the graph is kept too.
+    let addr = match recorded.map(|recorded| escaped(recorded, sequence)) {
+        Some(Ok(None)) => return Ok(()),
+        Some(Ok(Some(addr))) => Some(addr),
+        Some(Err(_)) | None => None,
     };
     graph.keep_driver_graph();
     let at = addr.map_or_else(String::new, |a| format!(" at {a:#x}"));

@@ -208,9 +208,13 @@ where
         unsafe { Graph::captured(ended.graph, stream.context().clone(), family, registry) }
     });
     // Before anything can drop the graph: an escaped allocation keeps it (see `escape`).
-    let escaped = graph.as_mut().map_or(Ok(()), |graph| {
-        escape::refuse_escaped(graph, ended.sequence.as_ref())
-    });
+    let recorded = graph.as_ref().map(Graph::recorded_nodes);
+    let escaped = match (&mut graph, &recorded) {
+        (Some(graph), Some(recorded)) => {
+            escape::refuse_escaped(graph, recorded.as_deref().ok(), ended.sequence.as_ref())
+        }
+        _ => Ok(()),
+    };
     if let Some(panic) = ended.panic {
         drop(graph);
         resume_unwind(panic);
@@ -221,7 +225,10 @@ where
         node: call.into(),
         reason: "the capture produced no graph".into(),
     })?;
-    let recorded = graph.recorded_nodes()?;
+    let recorded = match recorded {
+        Some(recorded) => recorded?,
+        None => graph.recorded_nodes()?,
+    };
     let learned = graph.learn_recorded(recorded)?;
     let sequence = ended.sequence.expect("a capture that ended began");
     finish(&mut graph, learned, sequence, given)?;
