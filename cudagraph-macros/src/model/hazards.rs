@@ -87,6 +87,34 @@ pub struct ChildPair {
     pub exempt: Vec<usize>,
 }
 
+/// A kernel node that may launch device graphs: it passes params whose types the macro cannot
+/// read (`worker: SharedDeviceGraph`) to kernel parameters that may be `DeviceGraph`s. What each
+/// launches is asked of the param's type when the graph is built (`__private::LaunchProbe`):
+/// nothing, for a type that is no device graph's handle.
+pub struct Launcher {
+    pub node: usize,
+    /// The params (or elements) it passes there.
+    pub handles: Vec<Buffer>,
+}
+
+/// A launching node and a node that its launched graphs may run beside: one not ordered
+/// before it (a fire-and-forget or sibling launch runs at the same time as the nodes after the
+/// launching kernel too), or the launching node itself (the kernel may still run). The launched
+/// graphs' memory is checked against the other node's when the graph is built.
+pub struct LaunchPair {
+    /// The launcher, by its index in [`Analysis::launchers`].
+    pub launcher: usize,
+    pub other: usize,
+    /// The other node's uses of params (for the launching node itself, those that are not its
+    /// handles).
+    pub uses: Vec<(Buffer, NodeUse)>,
+    /// The params both nodes opted out for (the launching node alone, for itself).
+    pub exempt: Vec<usize>,
+    /// The other node is a launcher too (by its index in [`Analysis::launchers`]) whose launched
+    /// graphs are checked against this one's here (once per two launchers).
+    pub other_launches: Option<usize>,
+}
+
 /// Everything the hazard rule finds in one declaration.
 #[derive(Default)]
 pub struct Analysis {
@@ -102,6 +130,9 @@ pub struct Analysis {
     pub slices: Vec<SliceArg>,
     pub overlaps: Vec<Overlap>,
     pub children: Vec<ChildPair>,
+    /// Nodes that may launch device graphs, and the nodes their graphs may run beside.
+    pub launchers: Vec<Launcher>,
+    pub launch_pairs: Vec<LaunchPair>,
 }
 
 /// Each node's uses, by buffer.
@@ -194,6 +225,7 @@ pub fn analyze(model: &Model) -> Analysis {
         }
     }
     pointer_args(model, &mut out);
+    launches(model, &uses, &opted, &mut out);
     for b in 0..n {
         for a in reach.unordered_before(b) {
             match (opaque[a], opaque[b]) {
@@ -294,6 +326,113 @@ pub fn analyze(model: &Model) -> Analysis {
         }
     }
     out
+}
+
+/// The nodes that may launch device graphs ([`Launcher`]) and the nodes their launched graphs
+/// may run beside ([`LaunchPair`]).
+fn launches(
+    model: &Model,
+    uses: &[BTreeMap<Buffer, NodeUse>],
+    opted: &[Vec<Buffer>],
+    out: &mut Analysis,
+) {
+    let n = model.nodes.len();
+    let reach = model.memory_reachability();
+    for (node, by_buffer) in uses.iter().enumerate() {
+        if !matches!(model.nodes[node].op, NodeOp::Kernel(_)) {
+            continue;
+        }
+        let handles: Vec<Buffer> = by_buffer
+            .iter()
+            .filter(|(buffer, u)| {
+                buffer.param().is_some()
+                    && u.mem == Mem::Probe
+                    && u.accesses.iter().any(|a| matches!(a, Access::Slot { .. }))
+            })
+            .map(|(buffer, _)| *buffer)
+            .collect();
+        if !handles.is_empty() {
+            out.launchers.push(Launcher { node, handles });
+        }
+    }
+    let launcher_of: BTreeMap<usize, usize> = out
+        .launchers
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.node, i))
+        .collect();
+    let alongside = |a: usize, b: usize| alongside(model, reach, a, b);
+    for (index, launcher) in out.launchers.iter().enumerate() {
+        let a = launcher.node;
+        for b in 0..n {
+            if b != a && !alongside(a, b) {
+                continue;
+            }
+            let params: Vec<(Buffer, NodeUse)> = uses[b]
+                .iter()
+                .filter(|(buffer, _)| {
+                    buffer.param().is_some() && (b != a || !launcher.handles.contains(buffer))
+                })
+                .map(|(buffer, u)| (*buffer, u.clone()))
+                .collect();
+            // Two launchers beside each other both ways: their graphs are compared once.
+            let other_launches = launcher_of
+                .get(&b)
+                .copied()
+                .filter(|_| b != a && (!alongside(b, a) || a < b));
+            let opaque = model.opaque(&model.nodes[b]);
+            if params.is_empty() && other_launches.is_none() && opaque.is_none() {
+                continue;
+            }
+            let exempt = if b == a {
+                opted[a].iter().filter_map(|b| b.param()).collect()
+            } else {
+                opted[a]
+                    .iter()
+                    .filter(|x| opted[b].contains(x))
+                    .filter_map(|x| x.param())
+                    .collect()
+            };
+            out.launch_pairs.push(LaunchPair {
+                launcher: index,
+                other: b,
+                uses: params,
+                exempt,
+                other_launches,
+            });
+        }
+    }
+}
+
+/// Whether a graph that node `a` launches may run beside node `b`: both are in the body of one
+/// `while` node (a launch of one pass may still run in the next), or, unless they are in two
+/// bodies of one conditional node (of which one pass runs one), `b` is not ordered before `a`.
+fn alongside(model: &Model, reach: &crate::reach::Reach, a: usize, b: usize) -> bool {
+    // The conditional nodes around a node, innermost first, with the body it is in.
+    let enclosing = |mut node: usize| {
+        let mut out = Vec::new();
+        while let Some((cond, body)) = model.scopes[node] {
+            out.push((cond, body));
+            node = cond;
+        }
+        out
+    };
+    let (around_a, around_b) = (enclosing(a), enclosing(b));
+    let is_while = |c: usize| {
+        matches!(&model.nodes[c].op,
+            NodeOp::Conditional(c) if c.kind == crate::parse::CondKind::While)
+    };
+    let in_loop = around_a
+        .iter()
+        .filter(|&&(c, _)| is_while(c))
+        .any(|&(c, _)| around_b.iter().any(|&(d, _)| d == c));
+    if in_loop {
+        return true;
+    }
+    let exclusive = around_a
+        .iter()
+        .any(|&(c, x)| around_b.iter().any(|&(d, y)| d == c && x != y));
+    !exclusive && !reach.get(b, a)
 }
 
 /// The kernel arguments whose memory the types decide: those for a parameter behind an alias
