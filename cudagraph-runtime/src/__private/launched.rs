@@ -14,17 +14,18 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use super::param_class::{Bytes, DeclaredUse};
-use crate::device_launch::footprint::{add_launched_tagged, Touch};
+use crate::device_launch::footprint::{add_launched, Touch};
 use crate::device_launch::DeviceAnchor;
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::{DeviceGraphHandle, SharedDeviceGraph};
 
-/// What the device graphs a node may launch use, each use with the executable that makes it
-/// (two uses of one executable never race: CUDA runs one launch of an executable at a time).
+/// What the device graphs a node may launch use (nested launches included). Two nodes that
+/// launch one executable count as racing on what it writes: whether CUDA runs two device-side
+/// launches of one executable one after the other is not something this check relies on.
 #[derive(Debug, Default)]
 pub struct Launched {
-    touches: Vec<(Option<*const ()>, Touch)>,
+    touches: Vec<Touch>,
     /// The executables visited, by address.
     seen: Vec<*const ()>,
 }
@@ -45,13 +46,13 @@ impl Launched {
         self.seen.push(at);
         anchor
             .footprint()
-            .collect_tagged(Some(at), &mut self.touches, &mut self.seen);
+            .collect(&mut self.touches, &mut self.seen);
     }
 
     /// Adds what the executables that the kernels of `graph` (a child node's) may launch use.
     pub fn add_child(&mut self, graph: &Graph<'_>) {
         for u in graph.uses_by_node().flatten() {
-            add_launched_tagged(u, &mut self.touches, &mut self.seen);
+            add_launched(u, &mut self.touches, &mut self.seen);
         }
     }
 
@@ -182,7 +183,7 @@ fn conflict(
         let overlaps = t.space == space && t.start < end && start < t.end;
         overlaps && (t.write || write) && !within((space, t.start.max(start), t.end.min(end)))
     };
-    for (owner, t) in &launched.touches {
+    for t in &launched.touches {
         let found = match &theirs {
             Theirs::Declared(uses) => uses
                 .iter()
@@ -196,12 +197,9 @@ fn conflict(
             Theirs::Launched(other) => other
                 .touches
                 .iter()
-                .filter(|(o, _)| o.is_none() || *o != *owner)
-                .find(|(_, o)| race(t, (o.space, o.start, o.end), o.write))
-                .map(|(_, o)| o.write),
-            Theirs::Anything => {
-                (!within((t.space, t.start, t.end))).then_some(true)
-            }
+                .find(|o| race(t, (o.space, o.start, o.end), o.write))
+                .map(|o| o.write),
+            Theirs::Anything => (!within((t.space, t.start, t.end))).then_some(true),
         };
         if let Some(write) = found {
             return Err(hazard(t.write, write, &theirs, names));
@@ -211,7 +209,12 @@ fn conflict(
 }
 
 #[cold]
-fn hazard(mine: bool, write: bool, theirs: &Theirs<'_, '_>, (launcher, other): (&str, &str)) -> Error {
+fn hazard(
+    mine: bool,
+    write: bool,
+    theirs: &Theirs<'_, '_>,
+    (launcher, other): (&str, &str),
+) -> Error {
     let verb = |w: bool| if w { "writes" } else { "reads" };
     let what = match theirs {
         Theirs::Declared(_) if launcher == other => format!("`{other}` itself {}", verb(write)),

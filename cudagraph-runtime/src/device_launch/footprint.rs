@@ -72,21 +72,7 @@ impl Footprint {
     /// Every use of memory a launch makes, with those of the executables it may launch, at any
     /// depth, added to `out` (`seen`: the executables visited, by address).
     pub(crate) fn collect(&self, out: &mut Vec<Touch>, seen: &mut Vec<*const ()>) {
-        let mut tagged = Vec::new();
-        self.collect_tagged(None, &mut tagged, seen);
-        out.extend(tagged.into_iter().map(|(_, touch)| touch));
-    }
-
-    /// [`Footprint::collect`], each use with the executable whose node makes it (`me` for this
-    /// footprint's own: its anchor's address): CUDA runs one launch of an executable at a time,
-    /// so two uses of one executable never race between two of its launches.
-    pub(crate) fn collect_tagged(
-        &self,
-        me: Option<*const ()>,
-        out: &mut Vec<(Option<*const ()>, Touch)>,
-        seen: &mut Vec<*const ()>,
-    ) {
-        out.extend(self.touches.iter().map(|&t| (me, t)));
+        out.extend(self.touches.iter().copied());
         for launched in &self.launches {
             let at = Arc::as_ptr(launched).cast::<()>();
             if seen.contains(&at) {
@@ -94,7 +80,7 @@ impl Footprint {
             }
             seen.push(at);
             if let Some(anchor) = launched.device_graph() {
-                anchor.footprint().collect_tagged(Some(at), out, seen);
+                anchor.footprint().collect(out, seen);
             }
         }
     }
@@ -140,26 +126,5 @@ pub(crate) fn add_launched(u: &Use<'_>, out: &mut Vec<Touch>, seen: &mut Vec<*co
     seen.push(at);
     if let Some(anchor) = alloc.device_graph() {
         anchor.footprint().collect(out, seen);
-    }
-}
-
-/// [`add_launched`], each use tagged with the executable whose node makes it (see
-/// [`Footprint::collect_tagged`]).
-pub(crate) fn add_launched_tagged(
-    u: &Use<'_>,
-    out: &mut Vec<(Option<*const ()>, Touch)>,
-    seen: &mut Vec<*const ()>,
-) {
-    if !u.launches() {
-        return;
-    }
-    let Some(alloc) = u.owned() else { return };
-    let at = Arc::as_ptr(alloc).cast::<()>();
-    if seen.contains(&at) {
-        return;
-    }
-    seen.push(at);
-    if let Some(anchor) = alloc.device_graph() {
-        anchor.footprint().collect_tagged(Some(at), out, seen);
     }
 }
