@@ -157,6 +157,15 @@ pub fn graph_type(g: &Gen) -> TokenStream {
     // CUDA's rules for device graphs, `check::device_launch`).
     let device_launch = g.model.device_launch().map(|_| {
         let (upload, parts) = (local("upload"), parts_at(Span::call_site()));
+        let body = match &recheck {
+            Some(recheck) => quote! {
+                let #parts = self.parts.into_inner();
+                let exec = #parts.graph.instantiate_for_device_launch(#upload)?;
+                #recheck
+                #p::Result::Ok(exec)
+            },
+            None => quote!(self.parts.into_inner().graph.instantiate_for_device_launch(#upload)),
+        };
         quote! {
             /// Instantiates the graph for launch from the device and uploads it on `upload`
             /// (see `cudagraph_runtime::device_launch`): kernels launch it through its
@@ -165,10 +174,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 self,
                 #upload: &#p::Arc<#p::CudaStream>,
             ) -> #p::Result<#p::DeviceGraphExec> {
-                let #parts = self.parts.into_inner();
-                let exec = #parts.graph.instantiate_for_device_launch(#upload)?;
-                #recheck
-                #p::Result::Ok(exec)
+                #body
             }
         }
     });

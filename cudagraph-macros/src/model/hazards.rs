@@ -527,3 +527,100 @@ pub fn capture_span(model: &Model, node: usize) -> Span {
         _ => model.nodes[node].decl.name.span(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first graph of `source`, resolved, given to `f`.
+    fn with_model(source: &str, f: impl FnOnce(&Model)) {
+        let input: crate::parse::Input = syn::parse_str(source).expect("parses");
+        f(&Model::new(&input.graphs[0]));
+    }
+
+    /// Per launch pair: the launching node's name, the other's, and whether their launched
+    /// graphs are compared.
+    fn pairs(m: &Model) -> Vec<(String, String, bool)> {
+        let a = m.hazards();
+        a.launch_pairs
+            .iter()
+            .map(|p| {
+                (
+                    m.nodes[a.launchers[p.launcher].node].name.clone(),
+                    m.nodes[p.other].name.clone(),
+                    p.other_launches.is_some(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn launched_graphs_are_checked_against_every_node_not_ordered_before_the_launcher() {
+        let source = "graph G {
+            params {
+                launch: Kernel<(DeviceGraph, DevicePtrMut<u32>)>,
+                add: Kernel<(u32, DevicePtrMut<u32>)>,
+                w: SharedDeviceGraph, v: SharedDeviceGraph,
+                y: DeviceBuffer<u32>, z: DeviceBuffer<u32>, n: u32,
+            }
+            before: kernel add<<<1, 1>>>(n, y);
+            go: kernel launch<<<1, 1>>>(w, z);
+            after: kernel add<<<1, 1>>>(n, y);
+            beside: kernel add<<<1, 1>>>(n, z);
+            other: kernel launch<<<1, 1>>>(v, y);
+            before -> go -> after;
+        }";
+        with_model(source, |m| {
+            let a = m.hazards();
+            let launchers: Vec<&str> = a
+                .launchers
+                .iter()
+                .map(|l| m.nodes[l.node].name.as_str())
+                .collect();
+            assert_eq!(launchers, ["go", "other"]);
+            assert_eq!(
+                pairs(m),
+                [
+                    // Its own `z`: the launched graph may run while the kernel does.
+                    ("go".into(), "go".into(), false),
+                    ("go".into(), "after".into(), false),
+                    ("go".into(), "beside".into(), false),
+                    // Two launchers beside each other: their graphs compared once.
+                    ("go".into(), "other".into(), true),
+                    ("other".into(), "before".into(), false),
+                    ("other".into(), "go".into(), false),
+                    ("other".into(), "after".into(), false),
+                    ("other".into(), "beside".into(), false),
+                    ("other".into(), "other".into(), false),
+                ]
+            );
+            // The launcher's own uses leave its handle out.
+            let own = &a.launch_pairs[0];
+            assert_eq!(own.uses.len(), 1);
+            assert_eq!(m.buffer_name(own.uses[0].0), "z");
+        });
+    }
+
+    #[test]
+    fn a_graph_launched_in_a_while_body_runs_beside_the_whole_body() {
+        let source = "graph G {
+            params {
+                launch: Kernel<(DeviceGraph, u32)>,
+                add: Kernel<(u32, DevicePtrMut<u32>)>,
+                w: SharedDeviceGraph, y: DeviceBuffer<u32>, n: u32,
+            }
+            lp: while more {
+                first: kernel add<<<1, 1>>>(n, y);
+                go: kernel launch<<<1, 1>>>(w, n);
+                first -> go;
+            }
+            done: kernel add<<<1, 1>>>(n, y);
+            lp -> done;
+        }";
+        with_model(source, |m| {
+            let others: Vec<String> = pairs(m).into_iter().map(|(_, o, _)| o).collect();
+            assert!(others.contains(&"first".to_owned()), "{others:?}");
+            assert!(others.contains(&"done".to_owned()), "{others:?}");
+        });
+    }
+}

@@ -248,3 +248,83 @@ fn hazard(
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::alloc::Space;
+
+    fn launched(touches: &[(u64, u64, bool)]) -> Launched {
+        Launched {
+            touches: touches
+                .iter()
+                .map(|&(start, end, write)| Touch {
+                    space: Space::Device,
+                    start,
+                    end,
+                    write,
+                })
+                .collect(),
+            seen: Vec::new(),
+        }
+    }
+
+    fn hazard_between(result: Result<()>) -> (String, String, String) {
+        match result {
+            Err(Error::Hazard {
+                first,
+                second,
+                reason,
+            }) => (first, second, reason),
+            other => panic!("expected a hazard, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn launched_memory_races_with_a_use_where_one_writes_outside_the_exempt_memory() {
+        let writes = launched(&[(100, 200, true)]);
+        let reads = launched(&[(100, 200, false)]);
+        let read = |s, e| (Some((Space::Device, s, e)), false);
+        let write = |s, e| (Some((Space::Device, s, e)), true);
+        let names = ("go", "other");
+        // Overlap, one writing: refused, naming both nodes.
+        let (first, second, reason) =
+            hazard_between(check_launched_uses(&writes, &[read(150, 250)], &[], names));
+        assert_eq!((first.as_str(), second.as_str()), names);
+        assert!(
+            reason.contains("writes memory that `other` reads"),
+            "{reason}"
+        );
+        assert!(reason.contains("alongside"), "{reason}");
+        hazard_between(check_launched_uses(&reads, &[write(0, 101)], &[], names));
+        // Reads only, disjoint memory, a value (no memory), nothing launched: accepted.
+        check_launched_uses(&reads, &[read(0, 300)], &[], names).unwrap();
+        check_launched_uses(&writes, &[write(200, 300)], &[], names).unwrap();
+        check_launched_uses(&writes, &[(None, true)], &[], names).unwrap();
+        check_launched_uses(&Launched::new(), &[write(0, 300)], &[], names).unwrap();
+        // The overlap within memory both opted out for: accepted; past it: refused.
+        let exempt = [Some((Space::Device, 100, 200))];
+        check_launched_uses(&writes, &[write(0, 300)], &exempt, names).unwrap();
+        let partly = [Some((Space::Device, 100, 150))];
+        hazard_between(check_launched_uses(
+            &writes,
+            &[write(0, 300)],
+            &partly,
+            names,
+        ));
+        // Two launchers' graphs, and a capture node that may use anything.
+        hazard_between(check_launched_pair(&writes, &reads, &[], names));
+        check_launched_pair(&reads, &reads, &[], names).unwrap();
+        let (_, _, reason) = hazard_between(check_launched_capture(&reads, &[], names));
+        assert!(reason.contains("capture node `other`"), "{reason}");
+        check_launched_capture(&reads, &exempt, names).unwrap();
+        // The launching node itself.
+        let (_, _, reason) = hazard_between(check_launched_uses(
+            &writes,
+            &[read(0, 300)],
+            &[],
+            ("go", "go"),
+        ));
+        assert!(reason.contains("`go` itself reads"), "{reason}");
+    }
+}

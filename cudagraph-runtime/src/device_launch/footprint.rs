@@ -128,3 +128,41 @@ pub(crate) fn add_launched(u: &Use<'_>, out: &mut Vec<Touch>, seen: &mut Vec<*co
         anchor.footprint().collect(out, seen);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn touch(start: u64, end: u64, write: bool) -> Touch {
+        Touch {
+            space: Space::Device,
+            start,
+            end,
+            write,
+        }
+    }
+
+    fn of(touches: &[Touch]) -> Footprint {
+        Footprint {
+            touches: touches.to_vec(),
+            launches: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn an_update_is_covered_when_it_uses_no_memory_the_old_version_did_not() {
+        let old = of(&[touch(0, 100, true), touch(200, 300, false)]);
+        // The same, part of it, a read of written memory.
+        assert!(old.covers(&of(&[touch(0, 100, true), touch(200, 300, false)])));
+        assert!(old.covers(&of(&[touch(10, 20, false), touch(250, 260, false)])));
+        assert!(old.covers(&of(&[])));
+        // A write of memory it only read, memory past it, another space.
+        assert!(!old.covers(&of(&[touch(200, 210, true)])));
+        assert!(!old.covers(&of(&[touch(90, 110, false)])));
+        let host = Touch {
+            space: Space::Host,
+            ..touch(0, 10, false)
+        };
+        assert!(!old.covers(&of(&[host])));
+    }
+}
