@@ -21,9 +21,9 @@ use cudagraph_tests::{function, gpu, read_back, zeros, Gpu};
 /// `cudaErrorInvalidValue`.
 const INVALID_VALUE: i32 = 1;
 
-struct Kernels {
-    add_u32: Kernel<(u32, u32, DevicePtrMut<u32>)>,
-    launch_graph: Kernel<(DeviceGraph, u32, DevicePtrMut<i32>)>,
+pub(crate) struct Kernels {
+    pub(crate) add_u32: Kernel<(u32, u32, DevicePtrMut<u32>)>,
+    pub(crate) launch_graph: Kernel<(DeviceGraph, u32, DevicePtrMut<i32>)>,
     tail_launch_twice: Kernel<(DeviceGraph, DevicePtrMut<i32>)>,
     put: Kernel<(u32, DevicePtrMut<u32>)>,
     copy_first: Kernel<(DevicePtr<u32>, DevicePtrMut<u32>)>,
@@ -32,7 +32,7 @@ struct Kernels {
     steer: Kernel<SteerArgs>,
 }
 
-fn kernels(gpu: &Gpu) -> Kernels {
+pub(crate) fn kernels(gpu: &Gpu) -> Kernels {
     let module = compile_with_device_runtime(&gpu.ctx, SRC);
     let f = |name| function(&module, name);
     // SAFETY: the parameter lists of the kernels of these names in `SRC` (a `DeviceGraph` is a
@@ -60,7 +60,7 @@ fn kernels(gpu: &Gpu) -> Kernels {
     }
 }
 
-fn one() -> LaunchConfig {
+pub(crate) fn one() -> LaunchConfig {
     LaunchConfig {
         grid_dim: (1, 1, 1),
         block_dim: (32, 1, 1),
@@ -69,7 +69,7 @@ fn one() -> LaunchConfig {
 }
 
 /// A device-launchable graph adding `k` to each of `y`'s 32 elements.
-fn adder(
+pub(crate) fn adder(
     gpu: &Gpu,
     k: &Kernels,
     y: &DeviceBuffer<u32>,

@@ -28,6 +28,7 @@ mod generated_events;
 mod generated_handles;
 mod generated_indirect;
 mod generated_large;
+mod generated_launch_races;
 mod generated_memory_nodes;
 mod generated_nodes;
 mod generated_owned_params;

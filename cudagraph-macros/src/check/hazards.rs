@@ -12,8 +12,14 @@
 // macro does not know), the generated code asks the type system and asserts at compile time
 // (`Analysis::typed` and `probes`, see `cudagraph_runtime::__private::ParamProbe`). What only
 // values show is checked when the graph is built: two *different* params that share memory
-// (`overlaps`), and the memory a child node's graph uses (`children`). A capture node whose
-// uses are not declared may use any memory, so it counts as writing every buffer.
+// (`overlaps`), the memory a child node's graph uses (`children`), and the memory of the device
+// graphs a kernel may launch through a handle param (`launchers`, `launch_pairs`): a
+// fire-and-forget or sibling launch runs at the same time as every node not ordered *before* the
+// launching kernel, nodes after it included, so those are checked against the launched graph's
+// footprint (nested launches included; a `while` body's nodes all, since a launch of one pass may
+// still run in the next). A kernel argument for a `DeviceGraph` parameter must name a param. A
+// capture node whose uses are not declared may use any memory, so it counts as writing every
+// buffer.
 //
 // Memory shared with another API (a buffer param marked `#[external]`, such as Vulkan memory
 // imported with `ExternalMemory`) is used by that API's work too, which no edge of the graph can
@@ -235,7 +241,9 @@ fn check_attributes(model: &Model, cx: &mut Ctxt) {
         if !model.first_of_decl(index) {
             continue;
         }
-        let opaque = model.opaque(node).is_some();
+        // (A node that may launch device graphs opts out for what they use too.)
+        let opaque = model.opaque(node).is_some()
+            || model.hazards().launchers.iter().any(|l| l.node == index);
         for (ident, buffer) in model.unordered_buffers(node) {
             let plain = matches!(buffer, Some(Buffer::Param(p, _)) if model.param_spelled(p) == Spelled::Plain);
             match buffer {

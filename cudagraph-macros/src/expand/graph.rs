@@ -146,10 +146,26 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         }
     });
 
+    // A graph whose kernels may launch device graphs checks what they use again once its
+    // executable exists (and holds their handles, so that an update may no longer widen what
+    // they use: `DeviceGraphExec::update`): one may have been updated since `build`.
+    let recheck = (!g.model.hazards().launchers.is_empty()).then(|| {
+        let parts = parts_at(Span::call_site());
+        quote!(Self::__cg_check_overlaps(&#parts.state.params)?;)
+    });
     // `#[device_launch]`: the executable kernels launch (the declaration was checked against
     // CUDA's rules for device graphs, `check::device_launch`).
     let device_launch = g.model.device_launch().map(|_| {
-        let upload = local("upload");
+        let (upload, parts) = (local("upload"), parts_at(Span::call_site()));
+        let body = match &recheck {
+            Some(recheck) => quote! {
+                let #parts = self.parts.into_inner();
+                let exec = #parts.graph.instantiate_for_device_launch(#upload)?;
+                #recheck
+                #p::Result::Ok(exec)
+            },
+            None => quote!(self.parts.into_inner().graph.instantiate_for_device_launch(#upload)),
+        };
         quote! {
             /// Instantiates the graph for launch from the device and uploads it on `upload`
             /// (see `cudagraph_runtime::device_launch`): kernels launch it through its
@@ -158,7 +174,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 self,
                 #upload: &#p::Arc<#p::CudaStream>,
             ) -> #p::Result<#p::DeviceGraphExec> {
-                self.parts.into_inner().graph.instantiate_for_device_launch(#upload)
+                #body
             }
         }
     });
@@ -478,6 +494,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 // The executable's copy of the params its nodes are built from (see `applied`).
                 let applied = Self::__cg_own(&#parts.state.params)?;
                 let exec = #parts.graph.instantiate_with(#flags, #upload)?;
+                #recheck
                 // SAFETY: the executable of this graph, its nodes and the state they were built
                 // from; `applied` is a copy of those params.
                 #p::Result::Ok(unsafe { #exec_ty::__cg_new(exec, #parts.nodes, #parts.state, applied) })
@@ -490,6 +507,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 let #parts = self.parts.into_inner();
                 let applied = Self::__cg_own(&#parts.state.params)?;
                 let exec = #parts.graph.instantiate_on(#stream, #flags)?;
+                #recheck
                 // SAFETY: as in `instantiate_with`.
                 #p::Result::Ok(unsafe { #exec_ty::__cg_new(exec, #parts.nodes, #parts.state, applied) })
             }

@@ -228,6 +228,26 @@ fn pointer_arg_assertions(g: &Gen, analysis: &Analysis) -> TokenStream {
             quote!(#access != #p::VALUE),
             quote!(#message),
         ));
+        // A device graph's handle must be a param too: what the launched graph uses is checked
+        // through it (`launch_checks`).
+        let Access::Slot { kernel, arg } = value.access else {
+            continue;
+        };
+        let ty = &model.params[kernel].ty;
+        let launches = match kernel_params(ty).and_then(|types| types.get(arg).copied()) {
+            Some(slot) => quote!(<#p::SlotProbe<#slot>>::LAUNCHES),
+            None => quote!(#p::slot_launches(<#p::ArgsProbe<#ty>>::LAUNCHES, #arg)),
+        };
+        let message = format!(
+            "kernel argument `{}` of node `{}` is passed to {slot}, a device graph the kernel may \
+             launch, but it does not name a param: the data-race rule checks the memory a \
+             launched graph uses, beside the nodes not ordered before the launching kernel, \
+             through the param that gives the kernel its handle; declare the handle as a param \
+             (`worker: SharedDeviceGraph`) and pass the param here",
+            arg_of(value.node, value.arg).unwrap_or_default(),
+            node.decl.name,
+        );
+        out.extend(assertion(&p, value.span, launches, quote!(#message)));
     }
     for slice in &analysis.slices {
         let p = private_at(slice.span);
@@ -727,28 +747,8 @@ pub fn overlap_check(g: &Gen, analysis: &Analysis) -> TokenStream {
         }
         overlap_table(g, &group, (&aa, &ab))
     });
+    let child_graph = |i: usize| child_graph(g, i);
     let children = analysis.children.iter().filter_map(|pair| {
-        let child_graph = |i: usize| {
-            let inst = &g.model.nodes[i];
-            let NodeOp::Child(c) = &inst.op else {
-                return None;
-            };
-            let (ident, index) = crate::model::operand_name(&c.graph)?;
-            let (s, ps, params) = (
-                at(c.graph.span()),
-                private_at(c.graph.span()),
-                params_at(c.graph.span()),
-            );
-            // An element of an array param: the one this instance embeds.
-            let element = match index {
-                Some(index) => {
-                    let k = g.model.element(g.model.param(ident)?, index, inst.rep)?;
-                    quote_spanned!(s=> [#k])
-                }
-                None => TokenStream::new(),
-            };
-            Some(quote_spanned!(s=> #ps::ChildGraph::graph(&#params.#ident #element)))
-        };
         let child = child_graph(pair.child)?;
         let exempt = pair
             .exempt
@@ -772,6 +772,7 @@ pub fn overlap_check(g: &Gen, analysis: &Analysis) -> TokenStream {
             #p::check_child_uses(#child, &[#(#uses),*], &[#(#exempt),*], (#nc, #no))?;
         })
     });
+    let launches = launch_checks(g, analysis);
     let params_ty = &g.params_ty;
     let fallbacks = fallbacks(p);
     quote! {
@@ -783,7 +784,119 @@ pub fn overlap_check(g: &Gen, analysis: &Analysis) -> TokenStream {
             #fallbacks
             #(#overlaps)*
             #(#children)*
+            #launches
             #p::Result::Ok(())
+        }
+    }
+}
+
+/// `ChildGraph::graph` of the param that child node `i` embeds (the element this instance
+/// embeds, for an array param).
+fn child_graph(g: &Gen, i: usize) -> Option<TokenStream> {
+    let inst = &g.model.nodes[i];
+    let NodeOp::Child(c) = &inst.op else {
+        return None;
+    };
+    let (ident, index) = crate::model::operand_name(&c.graph)?;
+    let (s, ps, params) = (
+        at(c.graph.span()),
+        private_at(c.graph.span()),
+        params_at(c.graph.span()),
+    );
+    // An element of an array param: the one this instance embeds.
+    let element = match index {
+        Some(index) => {
+            let k = g.model.element(g.model.param(ident)?, index, inst.rep)?;
+            quote_spanned!(s=> [#k])
+        }
+        None => TokenStream::new(),
+    };
+    Some(quote_spanned!(s=> #ps::ChildGraph::graph(&#params.#ident #element)))
+}
+
+/// The checks of what the device graphs a kernel may launch use (see
+/// `model::hazards::Launcher`): per launching node, what its handle params launch
+/// (`LaunchProbe`, nothing for a param of another type); per node they may run beside, its
+/// memory against theirs.
+fn launch_checks(g: &Gen, analysis: &Analysis) -> TokenStream {
+    if analysis.launchers.is_empty() {
+        return TokenStream::new();
+    }
+    let p = &g.p;
+    let params = params_at(Span::call_site());
+    let var = |i: usize| crate::expand::local(&format!("launched_{i}"));
+    let launched = analysis.launchers.iter().enumerate().map(|(i, l)| {
+        let v = var(i);
+        let adds = l.handles.iter().flat_map(|&buffer| {
+            let Buffer::Param(index, element) = buffer else {
+                return Vec::new();
+            };
+            let (name, ty) = (&g.model.params[index].name, g.model.value_type(index));
+            let elements: Vec<TokenStream> = match (element, g.model.arrays[index]) {
+                (Some(k), _) => vec![quote!([#k])],
+                (None, Some((_, len))) => (0..len).map(|k| quote!([#k])).collect(),
+                (None, None) => vec![TokenStream::new()],
+            };
+            elements
+                .into_iter()
+                .map(|k| quote!(<#p::LaunchProbe<#ty>>::add(&#params.#name #k, &mut #v);))
+                .collect()
+        });
+        quote! {
+            let mut #v = #p::Launched::new();
+            #(#adds)*
+        }
+    });
+    let node = |i: usize| g.model.nodes[i].name.clone();
+    let pairs = analysis.launch_pairs.iter().map(|pair| {
+        let launcher = &analysis.launchers[pair.launcher];
+        let v = var(pair.launcher);
+        let names = (node(launcher.node), node(pair.other));
+        let (nl, no) = names;
+        let exempt: Vec<TokenStream> = pair
+            .exempt
+            .iter()
+            .flat_map(|&i| g.buffer_bytes(Buffer::Param(i, None)))
+            .collect();
+        let mut out = TokenStream::new();
+        if !pair.uses.is_empty() {
+            let uses = pair.uses.iter().flat_map(|(buffer, u)| {
+                let access = g.access_expr(u);
+                g.buffer_bytes(*buffer)
+                    .into_iter()
+                    .map(move |bytes| quote!(#p::declared_use(#access, #bytes)))
+            });
+            out.extend(quote! {
+                #p::check_launched_uses(&#v, &[#(#uses),*], &[#(#exempt),*], (#nl, #no))?;
+            });
+        }
+        match g.model.opaque(&g.model.nodes[pair.other]) {
+            Some(Opaque::Child) => {
+                if let Some(child) = child_graph(g, pair.other) {
+                    out.extend(quote! {
+                        #p::check_launched_child(&#v, #child, &[#(#exempt),*], (#nl, #no))?;
+                    });
+                }
+            }
+            Some(Opaque::Capture) => out.extend(quote! {
+                #p::check_launched_capture(&#v, &[#(#exempt),*], (#nl, #no))?;
+            }),
+            None => {}
+        }
+        if let Some(other) = pair.other_launches {
+            let w = var(other);
+            out.extend(quote! {
+                #p::check_launched_pair(&#v, &#w, &[#(#exempt),*], (#nl, #no))?;
+            });
+        }
+        out
+    });
+    quote! {
+        {
+            #[allow(unused_imports)]
+            use #p::LaunchFallback as _;
+            #(#launched)*
+            #(#pairs)*
         }
     }
 }

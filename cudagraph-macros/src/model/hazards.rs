@@ -87,6 +87,34 @@ pub struct ChildPair {
     pub exempt: Vec<usize>,
 }
 
+/// A kernel node that may launch device graphs: it passes params whose types the macro cannot
+/// read (`worker: SharedDeviceGraph`) to kernel parameters that may be `DeviceGraph`s. What each
+/// launches is asked of the param's type when the graph is built (`__private::LaunchProbe`):
+/// nothing, for a type that is no device graph's handle.
+pub struct Launcher {
+    pub node: usize,
+    /// The params (or elements) it passes there.
+    pub handles: Vec<Buffer>,
+}
+
+/// A launching node and a node that its launched graphs may run beside: one not ordered
+/// before it (a fire-and-forget or sibling launch runs at the same time as the nodes after the
+/// launching kernel too), or the launching node itself (the kernel may still run). The launched
+/// graphs' memory is checked against the other node's when the graph is built.
+pub struct LaunchPair {
+    /// The launcher, by its index in [`Analysis::launchers`].
+    pub launcher: usize,
+    pub other: usize,
+    /// The other node's uses of params (for the launching node itself, those that are not its
+    /// handles).
+    pub uses: Vec<(Buffer, NodeUse)>,
+    /// The params both nodes opted out for (the launching node alone, for itself).
+    pub exempt: Vec<usize>,
+    /// The other node is a launcher too (by its index in [`Analysis::launchers`]) whose launched
+    /// graphs are checked against this one's here (once per two launchers).
+    pub other_launches: Option<usize>,
+}
+
 /// Everything the hazard rule finds in one declaration.
 #[derive(Default)]
 pub struct Analysis {
@@ -102,6 +130,9 @@ pub struct Analysis {
     pub slices: Vec<SliceArg>,
     pub overlaps: Vec<Overlap>,
     pub children: Vec<ChildPair>,
+    /// Nodes that may launch device graphs, and the nodes their graphs may run beside.
+    pub launchers: Vec<Launcher>,
+    pub launch_pairs: Vec<LaunchPair>,
 }
 
 /// Each node's uses, by buffer.
@@ -194,6 +225,7 @@ pub fn analyze(model: &Model) -> Analysis {
         }
     }
     pointer_args(model, &mut out);
+    launches(model, &uses, &opted, &mut out);
     for b in 0..n {
         for a in reach.unordered_before(b) {
             match (opaque[a], opaque[b]) {
@@ -296,6 +328,113 @@ pub fn analyze(model: &Model) -> Analysis {
     out
 }
 
+/// The nodes that may launch device graphs ([`Launcher`]) and the nodes their launched graphs
+/// may run beside ([`LaunchPair`]).
+fn launches(
+    model: &Model,
+    uses: &[BTreeMap<Buffer, NodeUse>],
+    opted: &[Vec<Buffer>],
+    out: &mut Analysis,
+) {
+    let n = model.nodes.len();
+    let reach = model.memory_reachability();
+    for (node, by_buffer) in uses.iter().enumerate() {
+        if !matches!(model.nodes[node].op, NodeOp::Kernel(_)) {
+            continue;
+        }
+        let handles: Vec<Buffer> = by_buffer
+            .iter()
+            .filter(|(buffer, u)| {
+                buffer.param().is_some()
+                    && u.mem == Mem::Probe
+                    && u.accesses.iter().any(|a| matches!(a, Access::Slot { .. }))
+            })
+            .map(|(buffer, _)| *buffer)
+            .collect();
+        if !handles.is_empty() {
+            out.launchers.push(Launcher { node, handles });
+        }
+    }
+    let launcher_of: BTreeMap<usize, usize> = out
+        .launchers
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.node, i))
+        .collect();
+    let alongside = |a: usize, b: usize| alongside(model, reach, a, b);
+    for (index, launcher) in out.launchers.iter().enumerate() {
+        let a = launcher.node;
+        for b in 0..n {
+            if b != a && !alongside(a, b) {
+                continue;
+            }
+            let params: Vec<(Buffer, NodeUse)> = uses[b]
+                .iter()
+                .filter(|(buffer, _)| {
+                    buffer.param().is_some() && (b != a || !launcher.handles.contains(buffer))
+                })
+                .map(|(buffer, u)| (*buffer, u.clone()))
+                .collect();
+            // Two launchers beside each other both ways: their graphs are compared once.
+            let other_launches = launcher_of
+                .get(&b)
+                .copied()
+                .filter(|_| b != a && (!alongside(b, a) || a < b));
+            let opaque = model.opaque(&model.nodes[b]);
+            if params.is_empty() && other_launches.is_none() && opaque.is_none() {
+                continue;
+            }
+            let exempt = if b == a {
+                opted[a].iter().filter_map(|b| b.param()).collect()
+            } else {
+                opted[a]
+                    .iter()
+                    .filter(|x| opted[b].contains(x))
+                    .filter_map(|x| x.param())
+                    .collect()
+            };
+            out.launch_pairs.push(LaunchPair {
+                launcher: index,
+                other: b,
+                uses: params,
+                exempt,
+                other_launches,
+            });
+        }
+    }
+}
+
+/// Whether a graph that node `a` launches may run beside node `b`: both are in the body of one
+/// `while` node (a launch of one pass may still run in the next), or, unless they are in two
+/// bodies of one conditional node (of which one pass runs one), `b` is not ordered before `a`.
+fn alongside(model: &Model, reach: &crate::reach::Reach, a: usize, b: usize) -> bool {
+    // The conditional nodes around a node, innermost first, with the body it is in.
+    let enclosing = |mut node: usize| {
+        let mut out = Vec::new();
+        while let Some((cond, body)) = model.scopes[node] {
+            out.push((cond, body));
+            node = cond;
+        }
+        out
+    };
+    let (around_a, around_b) = (enclosing(a), enclosing(b));
+    let is_while = |c: usize| {
+        matches!(&model.nodes[c].op,
+            NodeOp::Conditional(c) if c.kind == crate::parse::CondKind::While)
+    };
+    let in_loop = around_a
+        .iter()
+        .filter(|&&(c, _)| is_while(c))
+        .any(|&(c, _)| around_b.iter().any(|&(d, _)| d == c));
+    if in_loop {
+        return true;
+    }
+    let exclusive = around_a
+        .iter()
+        .any(|&(c, x)| around_b.iter().any(|&(d, y)| d == c && x != y));
+    !exclusive && !reach.get(b, a)
+}
+
 /// The kernel arguments whose memory the types decide: those for a parameter behind an alias
 /// that are not in the forms of `model::pointer_args` in some iteration (asserted to be values),
 /// and the sub-ranges of params in the forms (asserted to be a buffer's). Once per argument as
@@ -386,5 +525,102 @@ pub fn capture_span(model: &Model, node: usize) -> Span {
     match &model.nodes[node].op {
         NodeOp::Capture(c) => syn::spanned::Spanned::span(&c.work),
         _ => model.nodes[node].decl.name.span(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first graph of `source`, resolved, given to `f`.
+    fn with_model(source: &str, f: impl FnOnce(&Model)) {
+        let input: crate::parse::Input = syn::parse_str(source).expect("parses");
+        f(&Model::new(&input.graphs[0]));
+    }
+
+    /// Per launch pair: the launching node's name, the other's, and whether their launched
+    /// graphs are compared.
+    fn pairs(m: &Model) -> Vec<(String, String, bool)> {
+        let a = m.hazards();
+        a.launch_pairs
+            .iter()
+            .map(|p| {
+                (
+                    m.nodes[a.launchers[p.launcher].node].name.clone(),
+                    m.nodes[p.other].name.clone(),
+                    p.other_launches.is_some(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn launched_graphs_are_checked_against_every_node_not_ordered_before_the_launcher() {
+        let source = "graph G {
+            params {
+                launch: Kernel<(DeviceGraph, DevicePtrMut<u32>)>,
+                add: Kernel<(u32, DevicePtrMut<u32>)>,
+                w: SharedDeviceGraph, v: SharedDeviceGraph,
+                y: DeviceBuffer<u32>, z: DeviceBuffer<u32>, n: u32,
+            }
+            before: kernel add<<<1, 1>>>(n, y);
+            go: kernel launch<<<1, 1>>>(w, z);
+            after: kernel add<<<1, 1>>>(n, y);
+            beside: kernel add<<<1, 1>>>(n, z);
+            other: kernel launch<<<1, 1>>>(v, y);
+            before -> go -> after;
+        }";
+        with_model(source, |m| {
+            let a = m.hazards();
+            let launchers: Vec<&str> = a
+                .launchers
+                .iter()
+                .map(|l| m.nodes[l.node].name.as_str())
+                .collect();
+            assert_eq!(launchers, ["go", "other"]);
+            assert_eq!(
+                pairs(m),
+                [
+                    // Its own `z`: the launched graph may run while the kernel does.
+                    ("go".into(), "go".into(), false),
+                    ("go".into(), "after".into(), false),
+                    ("go".into(), "beside".into(), false),
+                    // Two launchers beside each other: their graphs compared once.
+                    ("go".into(), "other".into(), true),
+                    ("other".into(), "before".into(), false),
+                    ("other".into(), "go".into(), false),
+                    ("other".into(), "after".into(), false),
+                    ("other".into(), "beside".into(), false),
+                    ("other".into(), "other".into(), false),
+                ]
+            );
+            // The launcher's own uses leave its handle out.
+            let own = &a.launch_pairs[0];
+            assert_eq!(own.uses.len(), 1);
+            assert_eq!(m.buffer_name(own.uses[0].0), "z");
+        });
+    }
+
+    #[test]
+    fn a_graph_launched_in_a_while_body_runs_beside_the_whole_body() {
+        let source = "graph G {
+            params {
+                launch: Kernel<(DeviceGraph, u32)>,
+                add: Kernel<(u32, DevicePtrMut<u32>)>,
+                w: SharedDeviceGraph, y: DeviceBuffer<u32>, n: u32,
+            }
+            lp: while more {
+                first: kernel add<<<1, 1>>>(n, y);
+                go: kernel launch<<<1, 1>>>(w, n);
+                first -> go;
+            }
+            done: kernel add<<<1, 1>>>(n, y);
+            lp -> done;
+        }";
+        with_model(source, |m| {
+            let others: Vec<String> = pairs(m).into_iter().map(|(_, o, _)| o).collect();
+            assert!(others.contains(&"first".to_owned()), "{others:?}");
+            assert!(others.contains(&"done".to_owned()), "{others:?}");
+        });
     }
 }

@@ -1,5 +1,6 @@
 //! A `#[device_launch]` declaration: the graph type gains `instantiate_for_device_launch`, and the
-//! attribute goes to no generated item.
+//! attribute goes to no generated item. A kernel given its handle as a param: what the launched
+//! graph uses is checked against the nodes not ordered before the launching kernel.
 use cudagraph_runtime::prelude::*;
 
 cuda_graph! {
@@ -13,6 +14,22 @@ cuda_graph! {
         clear: memset(counter, 0u32);
         bump: kernel step<<<1, 32>>>(n, counter);
         clear -> bump;
+    }
+}
+
+cuda_graph! {
+    graph Launcher {
+        params {
+            launch: Kernel<(DeviceGraph, u32)>,
+            bump: Kernel<(u32, DevicePtrMut<u32>)>,
+            worker: SharedDeviceGraph,
+            counter: DeviceBuffer<u32>,
+            n: u32,
+        }
+        before: kernel bump<<<1, 32>>>(n, counter);
+        go: kernel launch<<<1, 1>>>(worker, n);
+        after: kernel bump<<<1, 32>>>(n, counter);
+        before -> go -> after;
     }
 }
 

@@ -6,7 +6,7 @@
 //! expressions as arguments so that a type mismatch points at them.
 //!
 //! The helpers are grouped by node kind (`kernel`, `memset`, `memcpy`, `host`, `child`, `capture`,
-//! `event`, `semaphore`, `mem`), beside `bind` (params as locals, change detection), `memory` (memory params),
+//! `event`, `semaphore`, `mem`, `launched`: the graphs a kernel may launch), beside `bind` (params as locals, change detection), `memory` (memory params),
 //! `forbidden` (updates CUDA forbids), `param_class` (what a param's type asks of it),
 //! `tracked` (the params an executable owns, and the nodes behind each), `guarded` (the one
 //! field of a generated graph or executable, changed only through `unsafe`), `swap` (a swap of two
@@ -41,6 +41,7 @@ mod forbidden;
 mod guarded;
 mod host;
 mod kernel;
+mod launched;
 mod mem;
 mod memcpy;
 mod memory;
@@ -62,6 +63,7 @@ pub use forbidden::*;
 pub use guarded::*;
 pub use host::*;
 pub use kernel::*;
+pub use launched::*;
 pub use mem::*;
 pub use memcpy::*;
 pub use memory::*;

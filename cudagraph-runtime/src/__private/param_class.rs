@@ -189,6 +189,10 @@ pub const WRITE: u8 = 2;
 pub trait SlotAccess {
     /// The access.
     const ACCESS: u8;
+    /// Whether the kernel may launch what it is given (a [`DeviceGraph`](crate::DeviceGraph)):
+    /// the race rule checks the memory of the launched graph through the param the argument
+    /// names, so the argument must name one.
+    const LAUNCHES: bool = false;
 }
 
 impl<P: KernelParam> SlotAccess for P {
@@ -208,16 +212,30 @@ impl SlotAccess for crate::node::ConditionalHandle {
     const ACCESS: u8 = VALUE;
 }
 
+/// A handle, not memory; what the launched graph uses is checked through the param given.
+impl SlotAccess for crate::DeviceGraph {
+    const ACCESS: u8 = VALUE;
+    const LAUNCHES: bool = true;
+}
+
+#[cfg(not(any(feature = "cuda-12020", feature = "cuda-12030")))]
+impl SlotAccess for crate::device_launch::DeviceNode {
+    const ACCESS: u8 = VALUE;
+}
+
 /// How each parameter of a kernel's parameter tuple passes its argument.
 pub trait ArgsAccess {
     /// One [`SlotAccess::ACCESS`] per parameter.
     const ACCESS: &'static [u8];
+    /// One [`SlotAccess::LAUNCHES`] per parameter.
+    const LAUNCHES: &'static [bool];
 }
 
 macro_rules! args_access {
     ($($t:ident),*) => {
         impl<$($t: SlotAccess),*> ArgsAccess for ($($t,)*) {
             const ACCESS: &'static [u8] = &[$($t::ACCESS),*];
+            const LAUNCHES: &'static [bool] = &[$($t::LAUNCHES),*];
         }
     };
 }
@@ -244,6 +262,8 @@ pub struct SlotProbe<S: ?Sized>(PhantomData<S>);
 pub trait SlotFallback {
     /// No memory.
     const ACCESS: u8 = VALUE;
+    /// Launches nothing.
+    const LAUNCHES: bool = false;
 }
 
 impl<S: ?Sized> SlotFallback for SlotProbe<S> {}
@@ -251,6 +271,8 @@ impl<S: ?Sized> SlotFallback for SlotProbe<S> {}
 impl<S: SlotAccess> SlotProbe<S> {
     /// The access.
     pub const ACCESS: u8 = S::ACCESS;
+    /// Whether the kernel may launch what it is given.
+    pub const LAUNCHES: bool = S::LAUNCHES;
 }
 
 /// Asks how the parameters of the kernel param type `K` pass their arguments: `ACCESS`, one
@@ -262,6 +284,8 @@ pub struct ArgsProbe<K: ?Sized>(PhantomData<K>);
 pub trait ArgsFallback {
     /// No parameters.
     const ACCESS: &'static [u8] = &[];
+    /// No parameters.
+    const LAUNCHES: &'static [bool] = &[];
 }
 
 impl<K: ?Sized> ArgsFallback for ArgsProbe<K> {}
@@ -272,6 +296,13 @@ where
 {
     /// One access per parameter.
     pub const ACCESS: &'static [u8] = <K::Args as ArgsAccess>::ACCESS;
+    /// Per parameter, whether the kernel may launch what it is given.
+    pub const LAUNCHES: &'static [bool] = <K::Args as ArgsAccess>::LAUNCHES;
+}
+
+/// Parameter `i` of `launches` (`false` past its end).
+pub const fn slot_launches(launches: &[bool], i: usize) -> bool {
+    i < launches.len() && launches[i]
 }
 
 /// Parameter `i` of `access` ([`VALUE`] past its end: the argument count is refused

@@ -174,6 +174,13 @@ impl DeviceGraphExec {
     /// that may launch it from the device, and before their next ones. The upload is made also
     /// when `f` fails (it may have applied some updates).
     ///
+    /// While executables that may launch it from the device exist, `f` may change the memory
+    /// its launches use only within what they used (the same memory, part of it, or a read of
+    /// memory they wrote): the race checks of the graphs declared with `cuda_graph!` that may
+    /// launch it judged that memory against their nodes, and a graph's device-side launches run
+    /// beside its nodes. Wider memory is refused ([`Error::BufferInUse`], nothing uploaded, as
+    /// below); a graph built, not instantiated yet, checks again when instantiated.
+    ///
     /// The executables that may launch it from the device use its memory through it: when `f`
     /// changes that memory, they are registered with the new memory before the upload (the
     /// memory model, as for their own memory; host memory one of them runs host code on, which
@@ -200,6 +207,9 @@ impl DeviceGraphExec {
         let uploaded = exclusive(&anchor, &home, || {
             outcome = Some(f(&mut DeviceExecUpdates { exec: &mut *exec }));
             let footprint = Footprint::of(exec.uses());
+            if anchor.state.has_holders() && !anchor.footprint().covers(&footprint) {
+                return Err(widened(&anchor));
+            }
             anchor.state.set_dependents(exec.memory_dependents())?;
             exec.upload_device_exec(&home)?;
             anchor.set_footprint(Arc::new(footprint));
@@ -334,6 +344,20 @@ impl Drop for Access<'_> {
         if let Some(scope) = self.scope.take() {
             self.anchor.state.end_access(scope, Some(self.stream));
         }
+    }
+}
+
+/// The refusal of an update that makes the launches of an executable use memory they did not,
+/// while executables that may launch it exist.
+fn widened(anchor: &DeviceAnchor) -> Error {
+    Error::BufferInUse {
+        buffer: format!("device-launchable executable {:#x}", anchor.raw),
+        reason: "executables that may launch it from the device exist, and the race checks of \
+                 the graphs declared with `cuda_graph!` among them judged what its launches \
+                 used: an update may change the memory they use only within it (the same \
+                 memory, or less, or reads of memory they wrote); drop those executables first, \
+                 or give the new memory to another device-launchable executable"
+            .into(),
     }
 }
 

@@ -84,6 +84,21 @@ impl Footprint {
             }
         }
     }
+
+    /// Whether every use of memory a launch of `new` makes (nested launches included), a launch
+    /// of `self` made already: the same space, within one of its ranges, and written there if
+    /// `new` writes. What the race checks of the graphs that may launch the executable concluded
+    /// from `self` then holds for `new`.
+    pub(crate) fn covers(&self, new: &Footprint) -> bool {
+        let (mut old_touches, mut new_touches) = (Vec::new(), Vec::new());
+        self.collect(&mut old_touches, &mut Vec::new());
+        new.collect(&mut new_touches, &mut Vec::new());
+        new_touches.iter().all(|n| {
+            old_touches.iter().any(|o| {
+                o.space == n.space && o.start <= n.start && n.end <= o.end && (o.write || !n.write)
+            })
+        })
+    }
 }
 
 /// Every use of memory the launches that `uses` may make use (see [`Footprint::collect`]);
@@ -111,5 +126,43 @@ pub(crate) fn add_launched(u: &Use<'_>, out: &mut Vec<Touch>, seen: &mut Vec<*co
     seen.push(at);
     if let Some(anchor) = alloc.device_graph() {
         anchor.footprint().collect(out, seen);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn touch(start: u64, end: u64, write: bool) -> Touch {
+        Touch {
+            space: Space::Device,
+            start,
+            end,
+            write,
+        }
+    }
+
+    fn of(touches: &[Touch]) -> Footprint {
+        Footprint {
+            touches: touches.to_vec(),
+            launches: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn an_update_is_covered_when_it_uses_no_memory_the_old_version_did_not() {
+        let old = of(&[touch(0, 100, true), touch(200, 300, false)]);
+        // The same, part of it, a read of written memory.
+        assert!(old.covers(&of(&[touch(0, 100, true), touch(200, 300, false)])));
+        assert!(old.covers(&of(&[touch(10, 20, false), touch(250, 260, false)])));
+        assert!(old.covers(&of(&[])));
+        // A write of memory it only read, memory past it, another space.
+        assert!(!old.covers(&of(&[touch(200, 210, true)])));
+        assert!(!old.covers(&of(&[touch(90, 110, false)])));
+        let host = Touch {
+            space: Space::Host,
+            ..touch(0, 10, false)
+        };
+        assert!(!old.covers(&of(&[host])));
     }
 }

@@ -65,6 +65,11 @@ impl<'e> DeviceGraphHandle<'e> {
         self.anchor.raw()
     }
 
+    /// The anchor, for the race checks of `cuda_graph!` (`__private::launched`).
+    pub(crate) fn anchor(&self) -> &'e Arc<DeviceAnchor> {
+        self.anchor
+    }
+
     fn key(&self) -> MemKey {
         let (start, end) = self.anchor.range();
         MemKey {

@@ -405,6 +405,11 @@ impl AllocState {
         }
     }
 
+    /// Whether an executable holds it now.
+    pub(crate) fn has_holders(&self) -> bool {
+        !self.lock().current.is_empty()
+    }
+
     /// Starts a host access: registration is refused from now on, the holders' launches are kept
     /// out, and their completion markers are recorded after their latest launches. On error
     /// nothing is left changed.
