@@ -2086,12 +2086,13 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for LauncherExec {
     const READERS: &'static [(
         &'static [::core::primitive::u32],
         ::core::primitive::bool,
+        ::core::primitive::bool,
     )] = &[
-        (&[1u32], false),
-        (&[0u32, 2u32], false),
-        (&[1u32], false),
-        (&[0u32, 2u32], false),
-        (&[0u32, 1u32, 2u32], false),
+        (&[1u32], false, false),
+        (&[0u32, 2u32], false, false),
+        (&[1u32], false, false),
+        (&[0u32, 2u32], false, false),
+        (&[0u32, 1u32, 2u32], false, false),
     ];
     #[inline(always)]
     fn tracker(
