@@ -603,3 +603,50 @@ fn a_kept_cudarc_allocation_at_the_address_of_one_dropped_before_it_is_refused()
         drop_escaped(&gpu, slice);
     }
 }
+
+/// A cudarc allocation captured into a conditional body and kept past the closure: CUDA allows
+/// no memory node in a body, so either the driver refuses the allocation (nothing escapes: the
+/// closure gets the error) or the library refuses the recorded node; in the second case the
+/// body's graph goes with the conditional node when the graph drops it, and its addresses must
+/// not reach a later allocation. Prints which happened.
+#[test]
+fn a_cudarc_allocation_captured_into_a_conditional_body_does_not_alias_later_allocations() {
+    let _alone = one_at_a_time();
+    let Some(gpu) = gpu(
+        "a_cudarc_allocation_captured_into_a_conditional_body_does_not_alias_later_allocations",
+    ) else {
+        return;
+    };
+    let kept = Kept::default();
+    let seen = Arc::new(AtomicU64::new(0));
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let handle = graph.conditional_handle(Some(1)).unwrap();
+    let (k, s2) = (kept.clone(), seen.clone());
+    let added = graph.add_conditional(handle, Condition::If, &[], |bodies| {
+        let captured = bodies[0].capture_into(&gpu.stream, &[], (), move |s, ()| {
+            let slice = s.stream().alloc_zeros::<u32>(N)?;
+            s2.store(
+                cudagraph_runtime::cudarc::driver::DevicePtr::device_ptr(&slice, s.stream()).0,
+                Ordering::Relaxed,
+            );
+            *k.lock().unwrap() = Some(slice);
+            Ok::<(), Error>(())
+        });
+        eprintln!("the body's capture: {captured:?}");
+        captured.map(drop)
+    });
+    eprintln!("the conditional node: {added:?}");
+    assert!(added.is_err(), "a body holding an allocation is refused");
+    let _ = gpu.ctx.check_err();
+    let slice = kept.lock().unwrap().take();
+    let start = seen.load(Ordering::Relaxed);
+    let Some(slice) = slice else {
+        eprintln!("the driver refused the allocation in the body: nothing escaped");
+        return;
+    };
+    let escaped = start..start + BYTES;
+    allocate_around(&gpu, &escaped, "after the refused body (graph alive)");
+    drop(graph);
+    allocate_around(&gpu, &escaped, "after the refused body (graph dropped)");
+    drop_escaped(&gpu, slice);
+}
