@@ -407,3 +407,246 @@ fn a_cudarc_allocation_kept_past_a_broken_capture_into_a_graph_does_not_alias_la
     );
     drop_escaped(&gpu, slice);
 }
+
+/// A cudarc allocation made on a stream that joined the capture (`CudaStream::join` on the
+/// captured stream: cudarc's `fork` does the same) and kept past the closure, the stream not
+/// joined back: the capture's end fails (`CUDA_ERROR_STREAM_CAPTURE_UNJOINED`), and the driver
+/// destroys the graph with it, though the capture was never broken before its end. The library
+/// lists the allocation before the end and takes its address back after it.
+#[test]
+fn a_cudarc_allocation_kept_past_a_capture_left_unjoined_does_not_alias_later_allocations() {
+    let _alone = one_at_a_time();
+    let Some(gpu) = gpu(
+        "a_cudarc_allocation_kept_past_a_capture_left_unjoined_does_not_alias_later_allocations",
+    ) else {
+        return;
+    };
+    // Made before the capture: a capture on this thread makes the driver refuse stream
+    // creation elsewhere, and cudarc's `fork` would make one inside it.
+    let side = gpu.ctx.new_stream().unwrap();
+    let kept = Kept::default();
+    let k = kept.clone();
+    let seen = Arc::new(AtomicU64::new(0));
+    let s2 = seen.clone();
+    let side2 = side.clone();
+    let failed = Graph::capture(&gpu.stream, (), move |s, ()| {
+        side2.join(s.stream())?; // the side stream joins the capture
+        let slice = side2.alloc_zeros::<u32>(N)?;
+        s2.store(
+            cudagraph_runtime::cudarc::driver::DevicePtr::device_ptr(&slice, &side2).0,
+            Ordering::Relaxed,
+        );
+        *k.lock().unwrap() = Some(slice);
+        Ok::<(), Error>(()) // and is not joined back
+    });
+    match &failed {
+        Err(Error::CaptureBroken { code, .. }) => assert_eq!(
+            code.0,
+            cudagraph_runtime::cudarc::driver::sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_UNJOINED,
+            "{failed:?}"
+        ),
+        other => panic!("expected the end to fail with UNJOINED, got {other:?}"),
+    }
+    let _ = gpu.ctx.check_err();
+    let start = seen.load(Ordering::Relaxed);
+    assert_ne!(start, 0, "the closure saw its allocation's address");
+    let escaped = start..start + BYTES;
+    let slice = kept
+        .lock()
+        .unwrap()
+        .take()
+        .expect("the closure kept its slice");
+    allocate_around(&gpu, &escaped, "after the unjoined capture");
+    drop(slice);
+    eprintln!(
+        "the escaped slice's drop (on the side stream): cudarc recorded {:?}",
+        gpu.ctx.check_err()
+    );
+    allocate_around(&gpu, &escaped, "after the escaped slice's drop");
+}
+
+/// The driver behaviour behind the unjoined case, through raw calls: a stream joined into a
+/// capture and not joined back makes the end fail, and the graph (a new one, or one the caller
+/// captured into) is destroyed with it or not (printed: the library takes the addresses back
+/// either way, which aborts the process if the graph keeps them).
+#[test]
+fn witness_an_unjoined_capture_end_and_its_graph() {
+    use cudagraph_runtime::cudarc::driver::sys;
+    use sys::CUresult::CUDA_SUCCESS;
+    let _alone = one_at_a_time();
+    let Some(gpu) = gpu("witness_an_unjoined_capture_end_and_its_graph") else {
+        return;
+    };
+    for into_own_graph in [false, true] {
+        let (origin, side) = (gpu.ctx.new_stream().unwrap(), gpu.ctx.new_stream().unwrap());
+        let (o, s) = (origin.cu_stream(), side.cu_stream());
+        let mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
+        // SAFETY: raw calls on live streams of the current context, with valid out-pointers;
+        // the capture is ended below.
+        unsafe {
+            let mut own = std::ptr::null_mut();
+            if into_own_graph {
+                assert_eq!(sys::cuGraphCreate(&mut own, 0), CUDA_SUCCESS);
+                let (no_deps, no_data) = (std::ptr::null(), std::ptr::null());
+                let r = sys::cuStreamBeginCaptureToGraph(o, own, no_deps, no_data, 0, mode);
+                assert_eq!(r, CUDA_SUCCESS);
+            } else {
+                assert_eq!(sys::cuStreamBeginCapture_v2(o, mode), CUDA_SUCCESS);
+            }
+            let (mut status, mut graph) = (
+                sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE,
+                std::ptr::null_mut(),
+            );
+            let r = sys::cuStreamGetCaptureInfo_v3(
+                o,
+                &mut status,
+                std::ptr::null_mut(),
+                &mut graph,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            );
+            assert_eq!(r, CUDA_SUCCESS);
+            let mut event = std::ptr::null_mut();
+            assert_eq!(sys::cuEventCreate(&mut event, 0), CUDA_SUCCESS);
+            assert_eq!(sys::cuEventRecord(event, o), CUDA_SUCCESS);
+            assert_eq!(sys::cuStreamWaitEvent(s, event, 0), CUDA_SUCCESS);
+            let mut addr = 0;
+            assert_eq!(
+                sys::cuMemAllocAsync(&mut addr, BYTES as usize, s),
+                CUDA_SUCCESS
+            );
+            let mut ended = std::ptr::null_mut();
+            let r = sys::cuStreamEndCapture(o, &mut ended);
+            let mut n = 0usize;
+            let listed = sys::cuGraphGetNodes(graph, std::ptr::null_mut(), &mut n);
+            let mut side_status = sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
+            let side_r = sys::cuStreamIsCapturing(s, &mut side_status);
+            eprintln!(
+                "witness (captured into {}): the end of an unjoined capture returned {r:?} and \
+                 graph {ended:?}; listing the recorded graph afterwards: {listed:?} ({n} nodes); \
+                 the side stream: {side_r:?} {side_status:?}",
+                if into_own_graph {
+                    "its own graph"
+                } else {
+                    "a new graph"
+                },
+            );
+            assert_ne!(r, CUDA_SUCCESS, "an unjoined capture's end fails");
+            let _ = sys::cuEventDestroy_v2(event);
+        }
+        let _ = gpu.ctx.check_err();
+    }
+}
+
+/// Within one graph the driver may give an allocation the address of one freed before it: a
+/// cudarc slice allocated after another was dropped in the closure, and kept, may sit at the
+/// dropped one's address, whose free node must not count as its free. The capture is refused.
+#[test]
+fn a_kept_cudarc_allocation_at_the_address_of_one_dropped_before_it_is_refused() {
+    let _alone = one_at_a_time();
+    let Some(gpu) =
+        gpu("a_kept_cudarc_allocation_at_the_address_of_one_dropped_before_it_is_refused")
+    else {
+        return;
+    };
+    for ours_first in [false, true] {
+        let kept = Kept::default();
+        let k = kept.clone();
+        let addrs = Arc::new(Mutex::new((0u64, 0u64)));
+        let a2 = addrs.clone();
+        let refused = Graph::capture(&gpu.stream, (), move |s, ()| {
+            use cudagraph_runtime::cudarc::driver::DevicePtr;
+            let first = if ours_first {
+                // This crate's own allocation, freed in the capture.
+                let tmp = s.alloc::<u32>(N)?;
+                let at = tmp.addr();
+                s.free(tmp)?;
+                at
+            } else {
+                let tmp = s.stream().alloc_zeros::<u32>(N)?;
+                let at = tmp.device_ptr(s.stream()).0;
+                drop(tmp); // a free node
+                at
+            };
+            let slice = s.stream().alloc_zeros::<u32>(N)?;
+            let second = slice.device_ptr(s.stream()).0;
+            *a2.lock().unwrap() = (first, second);
+            *k.lock().unwrap() = Some(slice);
+            Ok::<(), Error>(())
+        });
+        let (first, second) = *addrs.lock().unwrap();
+        eprintln!(
+            "witness (first allocation {}): dropped at {first:#x}, kept at {second:#x} ({})",
+            if ours_first {
+                "CaptureScope::alloc"
+            } else {
+                "cudarc's"
+            },
+            if first == second {
+                "the same address"
+            } else {
+                "another address"
+            }
+        );
+        let escaped = escaped_range(&refused.expect_err("a capture whose allocation escaped"));
+        assert_eq!(
+            escaped.start, second,
+            "the kept allocation is the one named"
+        );
+        let slice = kept
+            .lock()
+            .unwrap()
+            .take()
+            .expect("the closure kept its slice");
+        allocate_around(&gpu, &escaped, "after the refusal");
+        drop_escaped(&gpu, slice);
+    }
+}
+
+/// A cudarc allocation captured into a conditional body and kept past the closure: CUDA allows
+/// no memory node in a body, so either the driver refuses the allocation (nothing escapes: the
+/// closure gets the error) or the library refuses the recorded node; in the second case the
+/// body's graph goes with the conditional node when the graph drops it, and its addresses must
+/// not reach a later allocation. Prints which happened.
+#[test]
+fn a_cudarc_allocation_captured_into_a_conditional_body_does_not_alias_later_allocations() {
+    let _alone = one_at_a_time();
+    let Some(gpu) = gpu(
+        "a_cudarc_allocation_captured_into_a_conditional_body_does_not_alias_later_allocations",
+    ) else {
+        return;
+    };
+    let kept = Kept::default();
+    let seen = Arc::new(AtomicU64::new(0));
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let handle = graph.conditional_handle(Some(1)).unwrap();
+    let (k, s2) = (kept.clone(), seen.clone());
+    let added = graph.add_conditional(handle, Condition::If, &[], |bodies| {
+        let captured = bodies[0].capture_into(&gpu.stream, &[], (), move |s, ()| {
+            let slice = s.stream().alloc_zeros::<u32>(N)?;
+            s2.store(
+                cudagraph_runtime::cudarc::driver::DevicePtr::device_ptr(&slice, s.stream()).0,
+                Ordering::Relaxed,
+            );
+            *k.lock().unwrap() = Some(slice);
+            Ok::<(), Error>(())
+        });
+        eprintln!("the body's capture: {captured:?}");
+        captured.map(drop)
+    });
+    eprintln!("the conditional node: {added:?}");
+    assert!(added.is_err(), "a body holding an allocation is refused");
+    let _ = gpu.ctx.check_err();
+    let slice = kept.lock().unwrap().take();
+    let start = seen.load(Ordering::Relaxed);
+    let Some(slice) = slice else {
+        eprintln!("the driver refused the allocation in the body: nothing escaped");
+        return;
+    };
+    let escaped = start..start + BYTES;
+    allocate_around(&gpu, &escaped, "after the refused body (graph alive)");
+    drop(graph);
+    allocate_around(&gpu, &escaped, "after the refused body (graph dropped)");
+    drop_escaped(&gpu, slice);
+}

@@ -10,31 +10,36 @@
 //! launches then allocate, write and may hand to other allocations: copies through it would
 //! touch memory nothing owns.
 //!
-//! So a capture whose recorded work has an allocation that this crate did not make
-//! ([`CaptureScope::alloc`](super::CaptureScope::alloc), always freed) and that no recorded
-//! free node frees is refused. Refusing is not enough on its own: destroying the graph would
+//! So a capture whose recorded work has an allocation that no recorded free node frees is
+//! refused. (Counted per address: the driver may give an allocation the address of one freed
+//! before it in the same graph, so a free of that address frees one of them only; this crate's
+//! own allocations, [`CaptureScope::alloc`](super::CaptureScope::alloc), are always freed in
+//! the capture and balance.) Refusing is not enough on its own: destroying the graph would
 //! give its reserved addresses back to the driver, to be handed to the next allocation, and the
 //! slice would alias it. So the driver graph of a refused capture is never destroyed
 //! (`Graph::keep_driver_graph`): its addresses stay reserved and are never backed by memory,
 //! since the graph is never instantiated, and any use of the escaped slice faults instead of
 //! touching another allocation.
 //!
-//! A capture the closure broke (a synchronizing call, a wait on an event recorded outside) is
-//! worse: the driver destroys the graph it was recording when the capture ends, whoever holds
-//! its handle, and hands its addresses out again. Its nodes can still be listed between the
-//! break and the end, so the unfreed allocations are found then ([`unfreed_in_broken`]), and
-//! once the capture has ended their addresses are taken back into graphs that are never
-//! instantiated nor destroyed ([`quarantine`]). The driver hands a freed range to the next graph allocation that fits it, lowest first
+//! A capture whose end fails is worse: one the closure broke (a synchronizing call, a wait on
+//! an event recorded outside), or one a stream joined (cudarc's `fork`, `join`, `wait` on an
+//! event recorded in the capture) without being joined back, whose end fails with
+//! `CUDA_ERROR_STREAM_CAPTURE_UNJOINED`. The driver destroys the graph it was recording when
+//! such a capture ends, whoever holds its handle, and hands its addresses out again. Its nodes
+//! can still be listed before the end, so the unfreed allocations of every capture are found
+//! then ([`unfreed_in`]), and once a capture's end has failed their addresses are taken back
+//! into graphs that are never instantiated nor destroyed ([`quarantine`]). The driver hands a
+//! freed range to the next graph allocation that fits it, lowest first
 //! (CUDA 13.0), so taking a range back right after the end gets it, unless another thread
 //! allocated in between: then an escaped slice may alias that allocation, and nothing can keep
-//! it away, so the process is aborted. It is aborted too when the broken capture's nodes cannot
+//! it away, so the process is aborted. It is aborted too when the capture's nodes cannot
 //! be listed. (Which allocations escaped cannot be told, so a cudarc slice dropped after the
-//! break is taken back too: a broken capture is an error already, and the abort needs another
+//! break is taken back too: a failed capture is an error already, and the abort needs another
 //! thread's allocation in the microseconds between the end and the taking back.)
 //!
 //! [graph memory nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#graph-memory-nodes
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use cudarc::driver::sys;
 
@@ -45,62 +50,109 @@ use crate::graph::{Graph, Recorded};
 use crate::node::mem::AllocParams;
 use crate::node::NodeParams;
 
-/// The allocations (address and bytes) among `nodes` (raw nodes a capture recorded, with their
-/// raw types) that neither this crate's capture calls made (`sequence`'s allocations) nor a node
-/// of `nodes` frees.
-fn unfreed(
-    nodes: &[(sys::CUgraphNode, u32)],
-    sequence: &Sequence<'_>,
-) -> Result<Vec<(sys::CUdeviceptr, usize)>> {
+/// The allocations (address and bytes) among `nodes` (raw nodes of a graph, with their raw
+/// types) that no node of `nodes` frees, by address.
+///
+/// Counted per address, not matched: within one graph the driver may give an allocation the
+/// address of one freed before it (CUDA's "address reuse within a graph"), so a free node of an
+/// address says only that *one* allocation there is freed. At one address the allocations'
+/// lifetimes are apart (each is freed before the next is made), so the allocations left
+/// unfreed there are as many as its alloc nodes outnumber its free nodes. (This crate's own
+/// capture allocations, [`CaptureScope::alloc`](super::CaptureScope::alloc), are always freed
+/// in the capture: counted like any other, they balance.) Of an address with one left, its
+/// largest allocation is returned: the escaped one is among them.
+fn unfreed(nodes: &[(sys::CUgraphNode, u32)]) -> Result<Vec<(sys::CUdeviceptr, usize)>> {
     let alloc = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_ALLOC as u32;
     let free = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEM_FREE as u32;
     if !nodes.iter().any(|&(_, code)| code == alloc) {
         return Ok(Vec::new());
     }
-    let mut freed = HashSet::new();
-    for &(node, _) in nodes.iter().filter(|&&(_, code)| code == free) {
-        // SAFETY: a free node of the graph the capture recorded into, still alive.
-        freed.insert(unsafe { result::recorded::freed(node) }?);
-    }
-    let ours = sequence.allocs.borrow();
-    let mut left = Vec::new();
-    for &(node, _) in nodes.iter().filter(|&&(_, code)| code == alloc) {
-        // SAFETY: an alloc node of the graph the capture recorded into, still alive.
-        let (addr, bytes) = unsafe { result::recorded::alloc(node) }?;
-        if !freed.contains(&addr) && !ours.iter().any(|e| e.range.start == addr) {
-            left.push((addr, bytes));
+    let mut mem = Vec::new();
+    for &(node, code) in nodes {
+        if code == alloc {
+            // SAFETY: an alloc node of a live graph (the caller's).
+            let (addr, bytes) = unsafe { result::recorded::alloc(node) }?;
+            mem.push(Mem::Alloc(addr, bytes));
+        } else if code == free {
+            // SAFETY: a free node of a live graph (the caller's).
+            mem.push(Mem::Free(unsafe { result::recorded::freed(node) }?));
         }
     }
-    Ok(left)
+    Ok(left_unfreed(&mem))
 }
 
-/// The address of the first allocation `recorded` (nodes a capture recorded) holds that neither
-/// this crate's capture calls made nor a node of `recorded` frees.
-fn escaped(recorded: &[Recorded], sequence: &Sequence<'_>) -> Result<Option<sys::CUdeviceptr>> {
+/// A memory node, as [`left_unfreed`] counts it.
+#[derive(Clone, Copy, Debug)]
+enum Mem {
+    /// An allocation: its address and bytes.
+    Alloc(sys::CUdeviceptr, usize),
+    /// A free of the allocation at this address.
+    Free(sys::CUdeviceptr),
+}
+
+/// The count of [`unfreed`]: per address, alloc nodes less free nodes; where allocations are
+/// left, the address with its largest allocation's bytes, by address.
+fn left_unfreed(mem: &[Mem]) -> Vec<(sys::CUdeviceptr, usize)> {
+    let mut at: HashMap<sys::CUdeviceptr, (i64, usize)> = HashMap::new();
+    for &m in mem {
+        match m {
+            Mem::Alloc(addr, bytes) => {
+                let entry = at.entry(addr).or_default();
+                entry.0 += 1;
+                entry.1 = entry.1.max(bytes);
+            }
+            Mem::Free(addr) => at.entry(addr).or_default().0 -= 1,
+        }
+    }
+    let mut left: Vec<_> = at
+        .into_iter()
+        .filter(|&(_, (count, _))| count > 0)
+        .map(|(addr, (_, bytes))| (addr, bytes))
+        .collect();
+    left.sort_unstable();
+    left
+}
+
+/// The address of the first allocation `recorded` (nodes a capture recorded) holds that no node
+/// of `recorded` frees.
+fn escaped(recorded: &[Recorded]) -> Result<Option<sys::CUdeviceptr>> {
     let nodes: Vec<_> = recorded.iter().map(|n| (n.raw, n.code)).collect();
-    Ok(unfreed(&nodes, sequence)?.first().map(|&(addr, _)| addr))
+    Ok(unfreed(&nodes)?.first().map(|&(addr, _)| addr))
 }
 
-/// Refuses the capture that recorded `recorded` into `graph` (the nodes the table does not
-/// list, from [`Graph::recorded_nodes`]; `None` when they could not be listed) when an
+/// Refuses the capture that recorded into `graph` (a graph captured into, not new) when an
 /// allocation of it escaped the closure (see the module docs), keeping `graph`'s driver graph
 /// for the rest of the process so that the allocation's address is never handed out again.
 /// `sequence` is the capture's record; `None` when the capture did not begin (nothing
 /// recorded).
-pub(super) fn refuse_escaped(
-    graph: &mut Graph<'_>,
-    recorded: Option<&[Recorded]>,
-    sequence: Option<&Sequence<'_>>,
-) -> Result<()> {
-    let Some(sequence) = sequence else {
+pub(super) fn refuse_escaped(graph: &mut Graph<'_>, sequence: Option<&Sequence<'_>>) -> Result<()> {
+    if sequence.is_none() {
         return Ok(());
-    };
-    // Unknown (the nodes or their parameters could not be read): the recorded work may hold
-    // such an allocation, so the graph is kept too.
-    let addr = match recorded.map(|recorded| escaped(recorded, sequence)) {
-        Some(Ok(None)) => return Ok(()),
-        Some(Ok(Some(addr))) => Some(addr),
-        Some(Err(_)) | None => None,
+    }
+    let found = graph
+        .recorded_nodes()
+        .and_then(|recorded| escaped(&recorded));
+    keep_if_escaped(graph, found)
+}
+
+/// Refuses a new graph captured (`graph`) whose unfreed allocations, listed before the end of
+/// its capture, are `unfreed` (see [`unfreed_in`]), keeping its driver graph as
+/// [`refuse_escaped`] does.
+pub(super) fn refuse_unfreed(
+    graph: &mut Graph<'_>,
+    unfreed: Result<Vec<(sys::CUdeviceptr, usize)>>,
+) -> Result<()> {
+    keep_if_escaped(graph, unfreed.map(|u| u.first().map(|&(addr, _)| addr)))
+}
+
+/// The refusal of [`refuse_escaped`] and [`refuse_unfreed`], given what was found: the address
+/// of an escaped allocation, or an error (not known: the graph is kept too).
+fn keep_if_escaped(graph: &mut Graph<'_>, found: Result<Option<sys::CUdeviceptr>>) -> Result<()> {
+    let addr = match found {
+        Ok(None) => return Ok(()),
+        Ok(Some(addr)) => Some(addr),
+        // Unknown: the recorded work may hold such an allocation, so the graph is kept too.
+        Err(_) => None,
     };
     graph.keep_driver_graph();
     let at = addr.map_or_else(String::new, |a| format!(" at {a:#x}"));
@@ -117,16 +169,16 @@ pub(super) fn refuse_escaped(
     })
 }
 
-/// The allocations of `graph`, the graph of a capture that was invalidated but has not ended
-/// yet, that neither this crate made nor a node of it frees (see the module docs): to take
-/// back with [`quarantine`] once the capture has ended.
+/// The allocations of `graph`, the graph a capture records into, that no node of it frees (see
+/// [`unfreed`]), listed before the capture ends: when the end fails (a broken capture, a stream
+/// joined into the capture and not joined back), the driver destroys the graph with it, and
+/// they are to take back with [`quarantine`]; when it succeeds, for a new graph, they are the
+/// escaped allocations.
 ///
 /// # Safety
-/// `graph` is the graph the capture records into, and the capture has not ended.
-pub(super) unsafe fn unfreed_in_broken(
-    graph: sys::CUgraph,
-    sequence: &Sequence<'_>,
-) -> Result<Vec<(sys::CUdeviceptr, usize)>> {
+/// `graph` is the graph the capture records into, and the capture has not ended (the driver
+/// permits reading the graph of a capture in progress: `cuStreamGetCaptureInfo`).
+pub(super) unsafe fn unfreed_in(graph: sys::CUgraph) -> Result<Vec<(sys::CUdeviceptr, usize)>> {
     // SAFETY: the caller's promise: the driver keeps the graph until the capture ends.
     let raw = unsafe { result::graph::nodes(graph) }?;
     let mut nodes = Vec::with_capacity(raw.len());
@@ -134,20 +186,21 @@ pub(super) unsafe fn unfreed_in_broken(
         // SAFETY: a node of that graph.
         nodes.push((node, unsafe { result::graph::node_type(node) }?));
     }
-    unfreed(&nodes, sequence)
+    unfreed(&nodes)
 }
 
-/// Ends the process: an allocation of a broken capture may have escaped its closure, and its
+/// Ends the process: an allocation of a capture whose end failed may have escaped its closure, and its
 /// address could not be taken back (`why`), so an escaped `CudaSlice` could reach another
 /// allocation's memory, and nothing else can keep it away.
 fn give_up(why: &str) -> ! {
     eprintln!(
-        "cudagraph: aborting: a stream capture broken inside its closure (a synchronizing call, \
-         a wait on an event recorded outside it) held an allocation made through cudarc that it \
+        "cudagraph: aborting: a stream capture whose end failed (broken inside its closure by a \
+         synchronizing call or a wait on an event recorded outside it, or with a stream that \
+         joined it and was not joined back) held an allocation made through cudarc that it \
          did not free, whose `CudaSlice` may have outlived the closure; {why}, so that slice \
          could reach another allocation's memory. Allocate inside a capture with \
-         `CaptureScope::alloc`, or drop cudarc's slices inside the closure, and do not break \
-         the capture."
+         `CaptureScope::alloc`, or drop cudarc's slices inside the closure, do not break the \
+         capture, and fork streams with `CaptureScope::fork`."
     );
     std::process::abort()
 }
@@ -159,7 +212,8 @@ const QUARANTINE_TRIES: usize = 1024;
 /// How many times [`quarantine`] waits a millisecond for an escaped range to come free.
 const QUARANTINE_WAITS: usize = 20;
 
-/// Takes the addresses of `escaped` (allocations of a broken capture, on device `ordinal`)
+/// Takes the addresses of `escaped` (allocations of a capture whose end failed, on device
+/// `ordinal`)
 /// back from the driver: alloc nodes, each in a graph of its own that is never instantiated
 /// (so no memory ever backs them) nor destroyed, added until one lands on each escaped range.
 ///
@@ -217,10 +271,45 @@ pub(super) fn quarantine(ordinal: i32, escaped: &[(sys::CUdeviceptr, usize)]) {
     }
 }
 
-/// Ends the process when the nodes of a broken capture could not be listed before its end
+/// Ends the process when the nodes of a capture whose end failed could not be listed before its end
 /// (`error`): an allocation of it may have escaped, at an address not known.
 pub(super) fn quarantine_failed(error: &Error) -> ! {
     give_up(&format!(
         "its nodes could not be listed before its end ({error})"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Mem::{Alloc, Free};
+
+    #[test]
+    fn an_allocation_freed_in_the_graph_is_not_left() {
+        assert_eq!(left_unfreed(&[Alloc(0x1000, 64), Free(0x1000)]), []);
+        assert_eq!(left_unfreed(&[Alloc(0x1000, 64)]), [(0x1000, 64)]);
+        assert_eq!(left_unfreed(&[]), []);
+    }
+
+    #[test]
+    fn an_allocation_at_the_address_of_one_freed_before_it_is_left() {
+        // The driver reuses a freed address within a graph: the second allocation (a cudarc
+        // slice kept past the closure, say) is not freed by the first one's free, nor hidden by
+        // this crate's own allocation that was there before.
+        let mem = [Alloc(0x1000, 64), Free(0x1000), Alloc(0x1000, 256)];
+        assert_eq!(left_unfreed(&mem), [(0x1000, 256)]);
+        let both_freed = [
+            Alloc(0x1000, 64),
+            Free(0x1000),
+            Alloc(0x1000, 256),
+            Free(0x1000),
+        ];
+        assert_eq!(left_unfreed(&both_freed), []);
+    }
+
+    #[test]
+    fn a_free_of_another_address_frees_nothing_here() {
+        let mem = [Alloc(0x1000, 64), Alloc(0x2000, 64), Free(0x2000)];
+        assert_eq!(left_unfreed(&mem), [(0x1000, 64)]);
+    }
 }

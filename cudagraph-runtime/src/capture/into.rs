@@ -225,8 +225,7 @@ impl<'a> Graph<'a> {
         let escaped = if broken {
             Ok(())
         } else {
-            let recorded = self.recorded_nodes();
-            escape::refuse_escaped(self, recorded.as_deref().ok(), ended.sequence.as_ref())
+            escape::refuse_escaped(self, ended.sequence.as_ref())
         };
         if ended.panic.is_some() || ended.outcome.is_err() {
             if let Err(broken @ Error::CaptureBroken { .. }) = ended.outcome {

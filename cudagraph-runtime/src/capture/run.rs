@@ -34,6 +34,9 @@ pub(super) struct Ended<'a> {
     pub(super) panic: Option<Box<dyn std::any::Any + Send>>,
     /// What the capture's own calls recorded (`None` when the capture did not begin).
     pub(super) sequence: Option<Sequence<'a>>,
+    /// The allocations of the graph captured into that no node of it frees, listed before the
+    /// end (see `escape::unfreed_in`); none when the capture did not begin.
+    pub(super) unfreed: Result<Vec<(sys::CUdeviceptr, usize)>>,
 }
 
 /// Runs a capture on `stream` for `call`, for a graph of family `scope`: `begin` begins it
@@ -51,6 +54,7 @@ pub(super) fn run<'a>(
         outcome,
         panic: None,
         sequence: None,
+        unfreed: Ok(Vec::new()),
     };
     if in_host_node() {
         return not_begun(Err(Error::InHostNode { what: call }));
@@ -109,22 +113,27 @@ pub(super) fn run<'a>(
     // capture outlives its graph.
     let joined = sequence.join_forks();
     let freed = sequence.free_the_rest();
-    // A broken capture's graph goes with its end: its unfreed allocations are found before.
-    // SAFETY: a live stream.
-    let broken = matches!(
-        unsafe { result::stream::capture_info(stream.cu_stream()) },
-        Ok(Some((_, false)))
-    );
-    let escaped = match recording.filter(|_| broken) {
+    // What the graph holds that nothing frees, listed before the end: a failed end (a broken
+    // capture, a stream that joined the capture and was not joined back) destroys the graph
+    // being recorded into, also one captured into, and its addresses go back to the driver.
+    let unfreed = match recording {
         // SAFETY: the graph the capture records into; it has not ended.
-        Some(graph) => unsafe { escape::unfreed_in_broken(graph, &sequence) },
-        None => Ok(Vec::new()),
+        Some(graph) => unsafe { escape::unfreed_in(graph) },
+        // Not known (the driver did not say which graph): what holds the graph's addresses
+        // takes that as an escape.
+        None => Err(Error::Invalid {
+            node: call.into(),
+            reason: "the graph being captured into could not be read (cuStreamGetCaptureInfo)"
+                .into(),
+        }),
     };
     // SAFETY: the capture begun above, on this stream and thread.
     let (graph, ended) = unsafe { result::stream::end_capture(stream.cu_stream()) };
-    match escaped {
-        Ok(escaped) => escape::quarantine(ctx.ordinal() as i32, &escaped),
-        Err(e) => escape::quarantine_failed(&e),
+    if ended.is_err() {
+        match &unfreed {
+            Ok(unfreed) => escape::quarantine(ctx.ordinal() as i32, unfreed),
+            Err(e) => escape::quarantine_failed(e),
+        }
     }
     let (body, panic) = match body {
         Ok(body) => (body.and(joined).and(freed), None),
@@ -145,6 +154,7 @@ pub(super) fn run<'a>(
         outcome,
         panic,
         sequence: Some(sequence),
+        unfreed,
     }
 }
 
@@ -208,13 +218,9 @@ where
         unsafe { Graph::captured(ended.graph, stream.context().clone(), family, registry) }
     });
     // Before anything can drop the graph: an escaped allocation keeps it (see `escape`).
-    let recorded = graph.as_ref().map(Graph::recorded_nodes);
-    let escaped = match (&mut graph, &recorded) {
-        (Some(graph), Some(recorded)) => {
-            escape::refuse_escaped(graph, recorded.as_deref().ok(), ended.sequence.as_ref())
-        }
-        _ => Ok(()),
-    };
+    let escaped = graph
+        .as_mut()
+        .map_or(Ok(()), |graph| escape::refuse_unfreed(graph, ended.unfreed));
     if let Some(panic) = ended.panic {
         drop(graph);
         resume_unwind(panic);
@@ -225,10 +231,7 @@ where
         node: call.into(),
         reason: "the capture produced no graph".into(),
     })?;
-    let recorded = match recorded {
-        Some(recorded) => recorded?,
-        None => graph.recorded_nodes()?,
-    };
+    let recorded = graph.recorded_nodes()?;
     let learned = graph.learn_recorded(recorded)?;
     let sequence = ended.sequence.expect("a capture that ended began");
     finish(&mut graph, learned, sequence, given)?;

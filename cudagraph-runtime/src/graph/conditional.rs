@@ -160,6 +160,22 @@ impl<'a> Graph<'a> {
         // conditional node whose bodies' nodes (and the memory they hold) went with `bodies`.
         let built = catch_unwind(AssertUnwindSafe(|| build(&mut lent)));
         drop(lent);
+        if bodies.iter().any(|b| b.keeps_driver_graph()) {
+            // A capture into a body refused an allocation that escaped its closure, and keeps
+            // the body's driver graph for good (see `capture::escape`): the conditional node
+            // owns it, so the node and this graph stay too, and this graph is unusable.
+            self.keep_driver_graph();
+            drop(bodies);
+            if let Err(panic) = built {
+                resume_unwind(panic);
+            }
+            return Err(Error::Invalid {
+                node: self.name_of(id.index as usize),
+                reason: "a capture into a body kept an allocation past its closure (see the \
+                         capture's error): the graph keeps the body, and is unusable"
+                    .into(),
+            });
+        }
         let built = match built {
             Ok(Ok(built)) => built,
             Ok(Err(e)) => {

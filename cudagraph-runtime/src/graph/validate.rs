@@ -72,7 +72,7 @@ impl<'a> Graph<'a> {
     }
 
     /// Whether the driver graph is never to be destroyed (see `Tables::keep_driver_graph`).
-    pub(super) fn keeps_driver_graph(&self) -> bool {
+    pub(crate) fn keeps_driver_graph(&self) -> bool {
         self.tables.as_ref().is_some_and(|t| t.keep_driver_graph)
     }
 

@@ -299,13 +299,15 @@ impl AllocState {
             counts,
             refs: 1,
         });
-        drop(holders);
-        // A new holder uses the dependents too (locks: this allocation's, then theirs; never
-        // the other way round).
+        // A new holder uses the dependents too (locks: this allocation's holders, then its
+        // dependents, then theirs; never the other way round). Registered before the holders'
+        // lock is let go: a `set_dependents` that saw the holder would otherwise move it from
+        // dependents it never registered with (taking from memory it holds by another reference
+        // the reference of this one) to new ones it then registers with twice.
+        #[cfg(test)]
+        std::thread::yield_now(); // widens the window the race test looks into
         let deps = self.dependents.lock().unwrap_or_else(|e| e.into_inner());
         if let Err(e) = register_all(&deps, fence, &[]) {
-            drop(deps);
-            let mut holders = self.lock();
             holders.current.retain(|h| !Arc::ptr_eq(&h.fence, fence));
             return Err(e);
         }
@@ -316,13 +318,14 @@ impl AllocState {
     /// current holders are registered with the new memory, then unregistered from the old once
     /// their completion markers are recorded. On error nothing changes.
     pub(crate) fn set_dependents(&self, deps: Vec<Dependent>) -> Result<()> {
-        let fences: Vec<Arc<Fence>> = self
-            .lock()
-            .current
-            .iter()
-            .map(|h| h.fence.clone())
-            .collect();
+        // The holders as the dependents' lock sees them: a holder registers with the
+        // dependents, and unregisters from them, under the holders' lock (see `register`), so
+        // each holder listed here is registered with `old`, and one that comes later registers
+        // with `deps`.
+        let holders = self.lock();
         let mut old = self.dependents.lock().unwrap_or_else(|e| e.into_inner());
+        let fences: Vec<Arc<Fence>> = holders.current.iter().map(|h| h.fence.clone()).collect();
+        drop(holders);
         let mut launched = Vec::with_capacity(fences.len());
         for fence in &fences {
             // Whether the holder has launched: its marker then follows its latest launch.
@@ -565,5 +568,40 @@ mod tests {
         graph.state().set_dependents(vec![on(&new)]).unwrap();
         assert!(old.state().holder_counts(&fence).is_none());
         assert!(new.state().holder_counts(&fence).is_some());
+    }
+
+    /// A holder registering with a device graph while an update of that graph replaces its
+    /// memory, on two threads: the memory the holder also uses itself keeps it registered
+    /// whatever the interleaving (the update must not take the holder's own reference away for
+    /// a registration through the graph it never saw).
+    #[test]
+    fn a_registration_racing_an_update_of_the_dependents_keeps_the_holders_own_reference() {
+        let (buffer, graph) = (fake(Space::Host), fake(Space::Launch));
+        let on = || Dependent {
+            alloc: buffer.clone(),
+            counts: ONE,
+        };
+        let fence = Arc::new(Fence::bound_to(None));
+        // The executable uses the buffer itself, for the whole test.
+        register(&buffer, &fence);
+        for _ in 0..2000 {
+            graph.state().set_dependents(vec![on()]).unwrap();
+            std::thread::scope(|s| {
+                s.spawn(|| register(&graph, &fence));
+                s.spawn(|| graph.state().set_dependents(Vec::new()).unwrap());
+            });
+            assert!(
+                buffer.state().holder_counts(&fence).is_some(),
+                "the executable's own use of the buffer lost its registration"
+            );
+            // Both orders end with the graph's holder: let it go, and the graph's memory.
+            graph.state().unregister(&fence, ONE, true, false);
+            assert!(buffer.state().holder_counts(&fence).is_some());
+        }
+        buffer.state().unregister(&fence, ONE, true, false);
+        assert!(
+            buffer.state().holder_counts(&fence).is_none(),
+            "no reference left over"
+        );
     }
 }
