@@ -650,3 +650,66 @@ fn a_cudarc_allocation_captured_into_a_conditional_body_does_not_alias_later_all
     allocate_around(&gpu, &escaped, "after the refused body (graph dropped)");
     drop_escaped(&gpu, slice);
 }
+
+/// The same inside a capture: a conditional node the capture adds (`CaptureScope::add_conditional`)
+/// whose body is captured into with a cudarc allocation kept past that closure. The body keeps
+/// its driver graph, so the node stays in the capture's graph and that graph is refused and kept
+/// when the capture ends, whether the closure returns the error or drops it.
+#[test]
+fn a_cudarc_allocation_captured_into_a_body_inside_a_capture_does_not_alias_later_allocations() {
+    let _alone = one_at_a_time();
+    let Some(gpu) = gpu(
+        "a_cudarc_allocation_captured_into_a_body_inside_a_capture_does_not_alias_later_allocations",
+    ) else {
+        return;
+    };
+    for propagate in [true, false] {
+        let kept = Kept::default();
+        let seen = Arc::new(AtomicU64::new(0));
+        let side = gpu.ctx.new_stream().unwrap();
+        let (k, s2) = (kept.clone(), seen.clone());
+        let outer = Graph::capture(&gpu.stream, (), move |s, ()| {
+            let handle = s.conditional_handle(Some(1))?;
+            let (k, s2, side) = (k.clone(), s2.clone(), side.clone());
+            let added = s.add_conditional(handle, Condition::If, move |bodies| {
+                bodies[0]
+                    .capture_into(&side, &[], (), move |t, ()| {
+                        let slice = t.stream().alloc_zeros::<u32>(N)?;
+                        s2.store(
+                            cudagraph_runtime::cudarc::driver::DevicePtr::device_ptr(
+                                &slice,
+                                t.stream(),
+                            )
+                            .0,
+                            Ordering::Relaxed,
+                        );
+                        *k.lock().unwrap() = Some(slice);
+                        Ok::<(), Error>(())
+                    })
+                    .map(drop)
+            });
+            assert!(added.is_err(), "the conditional node is refused: {added:?}");
+            if propagate {
+                added
+            } else {
+                Ok(())
+            }
+        });
+        match &outer {
+            Err(Error::Invalid { node, .. }) => {
+                eprintln!("propagated: {propagate}; the capture refused at {node}")
+            }
+            other => panic!("expected the capture refused, got {other:?}"),
+        }
+        let _ = gpu.ctx.check_err();
+        let Some(slice) = kept.lock().unwrap().take() else {
+            eprintln!("the driver refused the allocation in the body: nothing escaped");
+            continue;
+        };
+        let start = seen.load(Ordering::Relaxed);
+        let escaped = start..start + BYTES;
+        allocate_around(&gpu, &escaped, "after the refused capture");
+        drop_escaped(&gpu, slice);
+        allocate_around(&gpu, &escaped, "after the escaped slice's drop");
+    }
+}

@@ -126,13 +126,26 @@ fn escaped(recorded: &[Recorded]) -> Result<Option<sys::CUdeviceptr>> {
 /// `sequence` is the capture's record; `None` when the capture did not begin (nothing
 /// recorded).
 pub(super) fn refuse_escaped(graph: &mut Graph<'_>, sequence: Option<&Sequence<'_>>) -> Result<()> {
-    if sequence.is_none() {
+    let Some(sequence) = sequence else {
         return Ok(());
-    }
-    let found = graph
-        .recorded_nodes()
-        .and_then(|recorded| escaped(&recorded));
+    };
+    let found = match &*sequence.escaped_in_bodies.borrow() {
+        Some(bodies) if bodies.is_empty() => graph
+            .recorded_nodes()
+            .and_then(|recorded| escaped(&recorded)),
+        Some(bodies) => Ok(bodies.first().map(|&(addr, _)| addr)),
+        None => Err(unknown_body()),
+    };
     keep_if_escaped(graph, found)
+}
+
+/// The error for a body whose allocations could not be listed (see
+/// [`note_escaped_in_bodies`]).
+pub(super) fn unknown_body() -> Error {
+    Error::Invalid {
+        node: "conditional".into(),
+        reason: "the nodes of a body that kept an escaped allocation could not be listed".into(),
+    }
 }
 
 /// Refuses a new graph captured (`graph`) whose unfreed allocations, listed before the end of
@@ -187,6 +200,29 @@ pub(super) unsafe fn unfreed_in(graph: sys::CUgraph) -> Result<Vec<(sys::CUdevic
         nodes.push((node, unsafe { result::graph::node_type(node) }?));
     }
     unfreed(&nodes)
+}
+
+/// Notes, in `escaped` (a capture's `Sequence::escaped_in_bodies`), the allocations that
+/// escaped the captures into those of `bodies` (bodies of a conditional node the capture added)
+/// that keep their driver graph: the capture's graph then holds them, and is refused and kept
+/// when the capture ends, or they are taken back when its end fails. `None` when a body's nodes
+/// cannot be listed (not known: taken as an escape at an unknown address).
+pub(super) fn note_escaped_in_bodies(
+    escaped: &std::cell::RefCell<Option<Vec<(sys::CUdeviceptr, usize)>>>,
+    bodies: &[Graph<'_>],
+) {
+    let mut escaped = escaped.borrow_mut();
+    for body in bodies.iter().filter(|b| b.keeps_driver_graph()) {
+        // SAFETY: a live body of a conditional node of the graph being captured into.
+        match unsafe { unfreed_in(body.raw()) } {
+            Ok(unfreed) if !unfreed.is_empty() => {
+                if let Some(escaped) = escaped.as_mut() {
+                    escaped.extend(unfreed);
+                }
+            }
+            _ => *escaped = None,
+        }
+    }
 }
 
 /// Ends the process: an allocation of a capture whose end failed may have escaped its closure, and its

@@ -127,6 +127,18 @@ pub(super) fn run<'a>(
                 .into(),
         }),
     };
+    // With the allocations that escaped into the bodies of the capture's conditional nodes,
+    // which the graph holds too.
+    let unfreed =
+        unfreed.and_then(
+            |mut unfreed| match sequence.escaped_in_bodies.borrow().clone() {
+                Some(bodies) => {
+                    unfreed.extend(bodies);
+                    Ok(unfreed)
+                }
+                None => Err(escape::unknown_body()),
+            },
+        );
     // SAFETY: the capture begun above, on this stream and thread.
     let (graph, ended) = unsafe { result::stream::end_capture(stream.cu_stream()) };
     if ended.is_err() {

@@ -479,6 +479,22 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
         // may catch the panic and go on with the capture).
         let built = catch_unwind(AssertUnwindSafe(|| build(&mut lent)));
         drop(lent);
+        if bodies.iter().any(|b| b.keeps_driver_graph()) {
+            // A capture into a body refused an allocation that escaped its closure and keeps the
+            // body's driver graph for good (see `capture::escape`): the node owns that graph,
+            // so the node stays, and the capture's graph is kept too when it ends.
+            super::escape::note_escaped_in_bodies(&self.sequence.escaped_in_bodies, &bodies);
+            drop(bodies);
+            if let Err(panic) = built {
+                resume_unwind(panic);
+            }
+            return Err(Error::Invalid {
+                node: name(),
+                reason: "a capture into a body kept an allocation past its closure (see the \
+                         capture's error): the capture keeps the body, and its graph is refused"
+                    .into(),
+            });
+        }
         let built = match built {
             Ok(built) => built,
             Err(panic) => {

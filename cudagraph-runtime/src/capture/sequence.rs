@@ -168,6 +168,10 @@ pub(crate) struct Sequence<'a> {
     /// A node the capture's own calls added was removed again (CUDA's order of the graph's
     /// sinks may have changed: see `graph::pairing`).
     pub(crate) removed_nodes: Cell<bool>,
+    /// Allocations that escaped a capture into a body of a conditional node the capture's own
+    /// calls added (the body keeps its driver graph, so the node and the capture's graph stay:
+    /// see `capture::escape`); `None` once one such body's could not be listed.
+    pub(crate) escaped_in_bodies: RefCell<Option<Vec<(sys::CUdeviceptr, usize)>>>,
 }
 
 impl<'a> Sequence<'a> {
@@ -194,6 +198,7 @@ impl<'a> Sequence<'a> {
             calls: Cell::new(0),
             refused_work: Cell::new(false),
             removed_nodes: Cell::new(false),
+            escaped_in_bodies: RefCell::new(Some(Vec::new())),
         }
     }
 
