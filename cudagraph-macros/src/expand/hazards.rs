@@ -289,9 +289,44 @@ fn pointer_arg_assertions(g: &Gen, analysis: &Analysis) -> TokenStream {
 /// memory. An alias or import that gives such a name to another type
 /// (`use cudagraph_runtime::DevicePtrMut as DevicePtr;`, `type u32 = DeviceBuffer<f32>;`) would
 /// hide writes from the race rule: each name read so is asserted here, once per declaration.
-/// (Names read as memory need nothing: taking a type for memory only adds checks.)
+/// A param type written as a memory type (`DeviceBuffer<T>`, ...) is taken for memory, which
+/// adds checks, but is not asked whether it is a device graph's handle, whose launches the race
+/// rule checks (`use cudagraph_runtime::SharedDeviceGraph as DeviceBuffer;` would hide them):
+/// asserted not to be one.
 fn spelling_assertions(g: &Gen) -> TokenStream {
     let model = g.model;
+    let mut out = TokenStream::new();
+    let mut launch_asserted = std::collections::BTreeSet::new();
+    for i in (0..model.params.len()).filter(|&i| model.param_spelled(i) != Spelled::Plain) {
+        let ty = model.value_type(i);
+        if !matches!(spelled(ty), Spelled::Memory(_)) {
+            continue;
+        }
+        let written = pretty(ty.to_token_stream());
+        if !launch_asserted.insert(written.clone()) {
+            continue;
+        }
+        let s = match ty {
+            syn::Type::Path(path) => path.path.segments.last().map(|last| last.ident.span()),
+            _ => None,
+        }
+        .unwrap_or_else(|| ty.span());
+        let p = private_at(s);
+        let message = format!(
+            "`{written}` here is a device graph's handle, not memory: `cuda_graph!` takes a type \
+             written `{written}` for memory, and would not check what a kernel given it may \
+             launch; give the import or alias another name"
+        );
+        out.extend(assertion(
+            &p,
+            s,
+            quote!(({
+                use #p::LaunchFallback as _;
+                <#p::LaunchProbe<#ty>>::IS_LAUNCH
+            })),
+            quote!(#message),
+        ));
+    }
     let mut types: Vec<&syn::Type> = (0..model.params.len())
         .filter(|&i| model.param_spelled(i) == Spelled::Plain)
         .map(|i| model.value_type(i))
@@ -303,7 +338,6 @@ fn spelling_assertions(g: &Gen) -> TokenStream {
             .filter_map(|param| kernel_params(&param.ty))
             .flatten(),
     );
-    let mut out = TokenStream::new();
     let mut asserted = std::collections::BTreeSet::new();
     for ty in types {
         let written = pretty(ty.to_token_stream());

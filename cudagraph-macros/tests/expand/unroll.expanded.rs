@@ -34,6 +34,20 @@ const _: () = {
         ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
     };
     if ({
+        use ::cudagraph_runtime::__private::LaunchFallback as _;
+        <::cudagraph_runtime::__private::LaunchProbe<DeviceBuffer<f32>>>::IS_LAUNCH
+    }) {
+        ::cudagraph_runtime::__private::fail(
+            "`DeviceBuffer<f32>` here is a device graph's handle, not memory: `cuda_graph!` takes a type written `DeviceBuffer<f32>` for memory, and would not check what a kernel given it may launch; give the import or alias another name",
+        )
+    }
+};
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if ({
         use ::cudagraph_runtime::__private::SameFallback as _;
         !<::cudagraph_runtime::__private::SameProbe<u32, ::core::primitive::u32>>::SAME
     }) {

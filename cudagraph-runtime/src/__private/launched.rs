@@ -72,6 +72,8 @@ pub struct LaunchProbe<T: ?Sized>(PhantomData<T>);
 
 /// The answer of [`LaunchProbe`] for a type that is no device graph handle.
 pub trait LaunchFallback<T: ?Sized> {
+    /// Whether `T` is a device graph's handle: no.
+    const IS_LAUNCH: bool = false;
     /// Launches nothing.
     #[inline(always)]
     fn add(_: &T, _: &mut Launched) {}
@@ -80,6 +82,10 @@ pub trait LaunchFallback<T: ?Sized> {
 impl<T: ?Sized> LaunchFallback<T> for LaunchProbe<T> {}
 
 impl LaunchProbe<SharedDeviceGraph> {
+    /// Whether it is a device graph's handle: yes (a param written as a memory type is
+    /// asserted not to be one, since the race rule probes only params of unknown types).
+    pub const IS_LAUNCH: bool = true;
+
     /// What a launch of it uses.
     #[inline]
     pub fn add(value: &SharedDeviceGraph, into: &mut Launched) {
@@ -88,6 +94,10 @@ impl LaunchProbe<SharedDeviceGraph> {
 }
 
 impl LaunchProbe<&SharedDeviceGraph> {
+    /// Whether it is a device graph's handle: yes (a param written as a memory type is
+    /// asserted not to be one, since the race rule probes only params of unknown types).
+    pub const IS_LAUNCH: bool = true;
+
     /// What a launch of it uses.
     #[inline]
     pub fn add(value: &&SharedDeviceGraph, into: &mut Launched) {
@@ -96,6 +106,10 @@ impl LaunchProbe<&SharedDeviceGraph> {
 }
 
 impl LaunchProbe<DeviceGraphHandle<'_>> {
+    /// Whether it is a device graph's handle: yes (a param written as a memory type is
+    /// asserted not to be one, since the race rule probes only params of unknown types).
+    pub const IS_LAUNCH: bool = true;
+
     /// What a launch of it uses.
     #[inline]
     pub fn add(value: &DeviceGraphHandle<'_>, into: &mut Launched) {
