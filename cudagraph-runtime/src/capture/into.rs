@@ -13,6 +13,7 @@ use super::errors::not_in_body;
 use super::escape;
 use super::operands::CaptureOperands;
 use super::run::capture_new;
+#[cfg(not(feature = "cuda-12020"))]
 use super::run::{finish, given, run, with_views};
 use super::scope::CaptureScope;
 use crate::driver::result;
