@@ -108,7 +108,22 @@ pub fn gpu(test: &str) -> Option<Gpu> {
     let turn = Turn::take(file);
     match open_device(0) {
         Ok(ctx) => {
-            let stream = ctx.new_stream().expect("creating a stream");
+            // cudarc synchronizes a context wrapper when its first stream is made (for its event
+            // tracking), and `open_device` makes a new wrapper for each test: while another test
+            // of the module captures, that `cuCtxSynchronize` is refused
+            // (`CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED`). cudarc counts the stream before it
+            // synchronizes, so a second try makes the stream without synchronizing, which a
+            // test's fresh stream does not need.
+            let stream = ctx
+                .new_stream()
+                .or_else(|e| {
+                    if e.0 == cudarc::driver::sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED {
+                        ctx.new_stream()
+                    } else {
+                        Err(e)
+                    }
+                })
+                .expect("creating a stream");
             Some(Gpu {
                 ctx,
                 stream,
