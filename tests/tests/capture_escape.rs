@@ -33,6 +33,23 @@ fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Allocates `N` elements through cudarc on `stream` (in a capture: an alloc node), notes the
+/// address the graph reserved in `seen` (cudarc's `device_ptr` waits on the slice's events,
+/// recorded in the capture), and keeps the slice in `kept`, past the closure.
+fn keep_an_allocation(
+    stream: &Arc<cudagraph_runtime::cudarc::driver::CudaStream>,
+    kept: &Kept,
+    seen: &AtomicU64,
+) -> Result<(), Error> {
+    let slice = stream.alloc_zeros::<u32>(N)?;
+    seen.store(
+        cudagraph_runtime::cudarc::driver::DevicePtr::device_ptr(&slice, stream).0,
+        Ordering::Relaxed,
+    );
+    *kept.lock().unwrap() = Some(slice);
+    Ok(())
+}
+
 /// The escaped allocation's bytes, read from the refusal (which names the allocation by
 /// address), after checking the refusal says what to do.
 fn escaped_range(refusal: &Error) -> Range<u64> {
@@ -112,6 +129,22 @@ fn drop_escaped(gpu: &Gpu, slice: CudaSlice<u32>) {
     );
 }
 
+/// The slice the closure kept.
+fn kept_slice(kept: &Kept) -> CudaSlice<u32> {
+    kept.lock()
+        .unwrap()
+        .take()
+        .expect("the closure kept its slice")
+}
+
+/// Allocations made `when` (see [`allocate_around`]), then the escaped slice's drop, then
+/// allocations again: none lands on `escaped`.
+fn stays_apart(gpu: &Gpu, escaped: &Range<u64>, slice: CudaSlice<u32>, when: &str) {
+    allocate_around(gpu, escaped, when);
+    drop_escaped(gpu, slice);
+    allocate_around(gpu, escaped, "after the escaped slice's drop");
+}
+
 #[test]
 fn a_cudarc_allocation_kept_past_its_capture_is_refused_and_its_address_never_handed_out() {
     let _alone = one_at_a_time();
@@ -128,14 +161,8 @@ fn a_cudarc_allocation_kept_past_its_capture_is_refused_and_its_address_never_ha
         Ok::<(), Error>(())
     });
     let escaped = escaped_range(&refused.expect_err("a capture whose allocation escaped"));
-    let slice = kept
-        .lock()
-        .unwrap()
-        .take()
-        .expect("the closure kept its slice");
-    allocate_around(&gpu, &escaped, "after the refusal");
-    drop_escaped(&gpu, slice);
-    allocate_around(&gpu, &escaped, "after the escaped slice's drop");
+    let slice = kept_slice(&kept);
+    stays_apart(&gpu, &escaped, slice, "after the refusal");
 }
 
 #[test]
@@ -161,14 +188,8 @@ fn a_cudarc_allocation_kept_past_a_capture_into_a_graph_is_refused_and_keeps_the
         matches!(graph.instantiate(), Err(Error::Invalid { .. })),
         "a graph holding an escaped allocation is not instantiated"
     );
-    let slice = kept
-        .lock()
-        .unwrap()
-        .take()
-        .expect("the closure kept its slice");
-    allocate_around(&gpu, &escaped, "after the graph's drop");
-    drop_escaped(&gpu, slice);
-    allocate_around(&gpu, &escaped, "after the escaped slice's drop");
+    let slice = kept_slice(&kept);
+    stays_apart(&gpu, &escaped, slice, "after the graph's drop");
 }
 
 #[test]
@@ -223,39 +244,10 @@ fn witness_a_broken_capture_keeps_its_nodes_until_its_end() {
     for into_own_graph in [false, true] {
         let stream = gpu.ctx.new_stream().unwrap();
         let s = stream.cu_stream();
-        let mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
         // SAFETY: raw calls on a live stream of the current context, with valid out-pointers;
         // the capture is ended below.
         unsafe {
-            if into_own_graph {
-                let mut own = std::ptr::null_mut();
-                assert_eq!(sys::cuGraphCreate(&mut own, 0), CUDA_SUCCESS);
-                let r = sys::cuStreamBeginCaptureToGraph(
-                    s,
-                    own,
-                    std::ptr::null(),
-                    std::ptr::null(),
-                    0,
-                    mode,
-                );
-                assert_eq!(r, CUDA_SUCCESS);
-            } else {
-                assert_eq!(sys::cuStreamBeginCapture_v2(s, mode), CUDA_SUCCESS);
-            }
-            let (mut status, mut graph) = (
-                sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE,
-                std::ptr::null_mut(),
-            );
-            let r = sys::cuStreamGetCaptureInfo_v3(
-                s,
-                &mut status,
-                std::ptr::null_mut(),
-                &mut graph,
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-            );
-            assert_eq!(r, CUDA_SUCCESS);
+            let graph = begin_raw_capture(s, into_own_graph);
             let mut addr = 0;
             assert_eq!(
                 sys::cuMemAllocAsync(&mut addr, BYTES as usize, s),
@@ -328,14 +320,7 @@ fn a_cudarc_allocation_kept_past_a_broken_capture_does_not_alias_later_allocatio
     let seen = Arc::new(AtomicU64::new(0));
     let s2 = seen.clone();
     let broken = Graph::capture(&gpu.stream, (), move |s, ()| {
-        let slice = s.stream().alloc_zeros::<u32>(N)?;
-        // The address, as the graph reserved it (cudarc's `device_ptr` would wait on the
-        // slice's events, recorded in the capture).
-        s2.store(
-            cudagraph_runtime::cudarc::driver::DevicePtr::device_ptr(&slice, s.stream()).0,
-            Ordering::Relaxed,
-        );
-        *k.lock().unwrap() = Some(slice);
+        keep_an_allocation(s.stream(), &k, &s2)?;
         s.stream().synchronize()?;
         Ok::<(), Error>(())
     });
@@ -347,14 +332,8 @@ fn a_cudarc_allocation_kept_past_a_broken_capture_does_not_alias_later_allocatio
     let start = seen.load(Ordering::Relaxed);
     assert_ne!(start, 0, "the closure saw its allocation's address");
     let escaped = start..start + BYTES;
-    let slice = kept
-        .lock()
-        .unwrap()
-        .take()
-        .expect("the closure kept its slice");
-    allocate_around(&gpu, &escaped, "after the broken capture");
-    drop_escaped(&gpu, slice);
-    allocate_around(&gpu, &escaped, "after the escaped slice's drop");
+    let slice = kept_slice(&kept);
+    stays_apart(&gpu, &escaped, slice, "after the broken capture");
 }
 
 /// The same, captured into a graph the caller made (`Graph::capture_into`): the driver
@@ -373,12 +352,7 @@ fn a_cudarc_allocation_kept_past_a_broken_capture_into_a_graph_does_not_alias_la
     let s2 = seen.clone();
     let mut graph = Graph::new(&gpu.ctx).unwrap();
     let broken = graph.capture_into(&gpu.stream, &[], (), move |s, ()| {
-        let slice = s.stream().alloc_zeros::<u32>(N)?;
-        s2.store(
-            cudagraph_runtime::cudarc::driver::DevicePtr::device_ptr(&slice, s.stream()).0,
-            Ordering::Relaxed,
-        );
-        *k.lock().unwrap() = Some(slice);
+        keep_an_allocation(s.stream(), &k, &s2)?;
         s.stream().synchronize()?;
         Ok::<(), Error>(())
     });
@@ -389,11 +363,7 @@ fn a_cudarc_allocation_kept_past_a_broken_capture_into_a_graph_does_not_alias_la
     let _ = gpu.ctx.check_err();
     let start = seen.load(Ordering::Relaxed);
     let escaped = start..start + BYTES;
-    let slice = kept
-        .lock()
-        .unwrap()
-        .take()
-        .expect("the closure kept its slice");
+    let slice = kept_slice(&kept);
     allocate_around(
         &gpu,
         &escaped,
@@ -431,12 +401,7 @@ fn a_cudarc_allocation_kept_past_a_capture_left_unjoined_does_not_alias_later_al
     let side2 = side.clone();
     let failed = Graph::capture(&gpu.stream, (), move |s, ()| {
         side2.join(s.stream())?; // the side stream joins the capture
-        let slice = side2.alloc_zeros::<u32>(N)?;
-        s2.store(
-            cudagraph_runtime::cudarc::driver::DevicePtr::device_ptr(&slice, &side2).0,
-            Ordering::Relaxed,
-        );
-        *k.lock().unwrap() = Some(slice);
+        keep_an_allocation(&side2, &k, &s2)?;
         Ok::<(), Error>(()) // and is not joined back
     });
     match &failed {
@@ -451,11 +416,7 @@ fn a_cudarc_allocation_kept_past_a_capture_left_unjoined_does_not_alias_later_al
     let start = seen.load(Ordering::Relaxed);
     assert_ne!(start, 0, "the closure saw its allocation's address");
     let escaped = start..start + BYTES;
-    let slice = kept
-        .lock()
-        .unwrap()
-        .take()
-        .expect("the closure kept its slice");
+    let slice = kept_slice(&kept);
     allocate_around(&gpu, &escaped, "after the unjoined capture");
     drop(slice);
     eprintln!(
@@ -480,33 +441,10 @@ fn witness_an_unjoined_capture_end_and_its_graph() {
     for into_own_graph in [false, true] {
         let (origin, side) = (gpu.ctx.new_stream().unwrap(), gpu.ctx.new_stream().unwrap());
         let (o, s) = (origin.cu_stream(), side.cu_stream());
-        let mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
         // SAFETY: raw calls on live streams of the current context, with valid out-pointers;
         // the capture is ended below.
         unsafe {
-            let mut own = std::ptr::null_mut();
-            if into_own_graph {
-                assert_eq!(sys::cuGraphCreate(&mut own, 0), CUDA_SUCCESS);
-                let (no_deps, no_data) = (std::ptr::null(), std::ptr::null());
-                let r = sys::cuStreamBeginCaptureToGraph(o, own, no_deps, no_data, 0, mode);
-                assert_eq!(r, CUDA_SUCCESS);
-            } else {
-                assert_eq!(sys::cuStreamBeginCapture_v2(o, mode), CUDA_SUCCESS);
-            }
-            let (mut status, mut graph) = (
-                sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE,
-                std::ptr::null_mut(),
-            );
-            let r = sys::cuStreamGetCaptureInfo_v3(
-                o,
-                &mut status,
-                std::ptr::null_mut(),
-                &mut graph,
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-            );
-            assert_eq!(r, CUDA_SUCCESS);
+            let graph = begin_raw_capture(o, into_own_graph);
             let mut event = std::ptr::null_mut();
             assert_eq!(sys::cuEventCreate(&mut event, 0), CUDA_SUCCESS);
             assert_eq!(sys::cuEventRecord(event, o), CUDA_SUCCESS);
@@ -594,11 +532,7 @@ fn a_kept_cudarc_allocation_at_the_address_of_one_dropped_before_it_is_refused()
             escaped.start, second,
             "the kept allocation is the one named"
         );
-        let slice = kept
-            .lock()
-            .unwrap()
-            .take()
-            .expect("the closure kept its slice");
+        let slice = kept_slice(&kept);
         allocate_around(&gpu, &escaped, "after the refusal");
         drop_escaped(&gpu, slice);
     }
@@ -624,13 +558,7 @@ fn a_cudarc_allocation_captured_into_a_conditional_body_does_not_alias_later_all
     let (k, s2) = (kept.clone(), seen.clone());
     let added = graph.add_conditional(handle, Condition::If, &[], |bodies| {
         let captured = bodies[0].capture_into(&gpu.stream, &[], (), move |s, ()| {
-            let slice = s.stream().alloc_zeros::<u32>(N)?;
-            s2.store(
-                cudagraph_runtime::cudarc::driver::DevicePtr::device_ptr(&slice, s.stream()).0,
-                Ordering::Relaxed,
-            );
-            *k.lock().unwrap() = Some(slice);
-            Ok::<(), Error>(())
+            keep_an_allocation(s.stream(), &k, &s2)
         });
         eprintln!("the body's capture: {captured:?}");
         captured.map(drop)
@@ -674,17 +602,7 @@ fn a_cudarc_allocation_captured_into_a_body_inside_a_capture_does_not_alias_late
             let added = s.add_conditional(handle, Condition::If, move |bodies| {
                 bodies[0]
                     .capture_into(&side, &[], (), move |t, ()| {
-                        let slice = t.stream().alloc_zeros::<u32>(N)?;
-                        s2.store(
-                            cudagraph_runtime::cudarc::driver::DevicePtr::device_ptr(
-                                &slice,
-                                t.stream(),
-                            )
-                            .0,
-                            Ordering::Relaxed,
-                        );
-                        *k.lock().unwrap() = Some(slice);
-                        Ok::<(), Error>(())
+                        keep_an_allocation(t.stream(), &k, &s2)
                     })
                     .map(drop)
             });
@@ -708,8 +626,49 @@ fn a_cudarc_allocation_captured_into_a_body_inside_a_capture_does_not_alias_late
         };
         let start = seen.load(Ordering::Relaxed);
         let escaped = start..start + BYTES;
-        allocate_around(&gpu, &escaped, "after the refused capture");
-        drop_escaped(&gpu, slice);
-        allocate_around(&gpu, &escaped, "after the escaped slice's drop");
+        stays_apart(&gpu, &escaped, slice, "after the refused capture");
+    }
+}
+
+/// Begins a thread-local capture of `stream` through raw calls, into a new graph or into one
+/// made for it (`into_own_graph`), and returns the graph it records into.
+///
+/// # Safety
+/// `stream` is a live stream of the current context, not being captured; the caller ends the
+/// capture.
+unsafe fn begin_raw_capture(
+    stream: cudagraph_runtime::cudarc::driver::sys::CUstream,
+    into_own_graph: bool,
+) -> cudagraph_runtime::cudarc::driver::sys::CUgraph {
+    use cudagraph_runtime::cudarc::driver::sys;
+    use sys::CUresult::CUDA_SUCCESS;
+    let mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
+    let null = std::ptr::null_mut();
+    // SAFETY: the caller's promise; valid out-pointers, no dependencies.
+    unsafe {
+        if into_own_graph {
+            let mut own = null;
+            assert_eq!(sys::cuGraphCreate(&mut own, 0), CUDA_SUCCESS);
+            let (no_deps, no_data) = (std::ptr::null(), std::ptr::null());
+            let r = sys::cuStreamBeginCaptureToGraph(stream, own, no_deps, no_data, 0, mode);
+            assert_eq!(r, CUDA_SUCCESS);
+        } else {
+            assert_eq!(sys::cuStreamBeginCapture_v2(stream, mode), CUDA_SUCCESS);
+        }
+        let (mut status, mut graph) = (
+            sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE,
+            null,
+        );
+        let r = sys::cuStreamGetCaptureInfo_v3(
+            stream,
+            &mut status,
+            std::ptr::null_mut(),
+            &mut graph,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+        );
+        assert_eq!(r, CUDA_SUCCESS);
+        graph
     }
 }
