@@ -245,6 +245,9 @@ fn give_up(why: &str) -> ! {
 /// taking its address back.
 const QUARANTINE_TRIES: usize = 1024;
 
+/// The largest gap-filling allocation [`quarantine`] asks for: larger gaps take several.
+const QUARANTINE_GAP: usize = 1 << 30;
+
 /// How many times [`quarantine`] waits a millisecond for an escaped range to come free.
 const QUARANTINE_WAITS: usize = 20;
 
@@ -262,31 +265,46 @@ const QUARANTINE_WAITS: usize = 20;
 /// then alias. The process is aborted then ([`give_up`]), as when the driver refuses the
 /// allocations or the search runs out of tries.
 pub(super) fn quarantine(ordinal: i32, escaped: &[(sys::CUdeviceptr, usize)]) {
-    let reserve = |bytes: usize| -> sys::CUdeviceptr {
-        let graph = result::graph::create()
-            .unwrap_or_else(|e| give_up(&format!("taking its address back failed ({e})")));
+    let reserve = |bytes: usize| -> Result<sys::CUdeviceptr> {
+        let graph = result::graph::create()?;
         let mut params = AllocParams::new(ordinal, bytes);
         // SAFETY: a live graph of this context, and alloc node parameters.
-        match params.with_raw(|raw| unsafe { result::graph::add_node(graph, &[], raw) }) {
-            Ok(_) => params.address(),
-            Err(e) => give_up(&format!("taking its address back failed ({e})")),
-        }
+        params.with_raw(|raw| unsafe { result::graph::add_node(graph, &[], raw) })?;
+        Ok(params.address())
     };
     'escaped: for &(addr, bytes) in escaped {
         let end = addr + bytes as u64;
-        let (mut size, mut waited) = (bytes, 0);
+        let (mut size, mut waited, mut largest) = (bytes, 0, QUARANTINE_GAP.max(bytes));
+        let mut taken: Vec<std::ops::Range<u64>> = Vec::new();
         for _ in 0..QUARANTINE_TRIES {
-            let at = reserve(size);
-            if at <= addr && end <= at + size as u64 {
-                continue 'escaped;
+            let at = match reserve(size) {
+                Ok(at) => at,
+                // A gap-filling allocation too large for the driver: half the size from now on.
+                Err(_) if size > bytes => {
+                    largest = (size / 2).max(bytes);
+                    size = largest;
+                    continue;
+                }
+                Err(e) => give_up(&format!("taking its address back failed ({e})")),
+            };
+            let reserved = at..at + size as u64;
+            if reserved.start < end && addr < reserved.end {
+                // Part of the escaped range, or all of it, is ours now.
+                taken.push(reserved.clone());
+                if covers(&mut taken, addr..end) {
+                    continue 'escaped;
+                }
+                size = bytes;
+                continue;
             }
-            if at + (size as u64) <= addr {
+            if reserved.end <= addr {
                 // Below the escaped range: next, the gap left between (or the escaped size).
                 size = usize::try_from(addr - (at + size as u64))
                     .unwrap_or(bytes)
-                    .max(bytes);
+                    .clamp(bytes, largest);
             } else if size == bytes {
-                // An allocation of the escaped size placed past it: the range is not free.
+                // An allocation of the escaped size placed past it: the rest of the range is not
+                // free.
                 waited += 1;
                 if waited > QUARANTINE_WAITS {
                     give_up(&format!(
@@ -307,6 +325,22 @@ pub(super) fn quarantine(ordinal: i32, escaped: &[(sys::CUdeviceptr, usize)]) {
     }
 }
 
+/// Whether the ranges of `taken` together cover `range` (sorts `taken`).
+fn covers(taken: &mut [std::ops::Range<u64>], range: std::ops::Range<u64>) -> bool {
+    taken.sort_unstable_by_key(|r| r.start);
+    let mut from = range.start;
+    for r in taken.iter() {
+        if r.start > from {
+            break;
+        }
+        from = from.max(r.end);
+        if from >= range.end {
+            return true;
+        }
+    }
+    from >= range.end
+}
+
 /// Ends the process when the nodes of a capture whose end failed could not be listed before its end
 /// (`error`): an allocation of it may have escaped, at an address not known.
 pub(super) fn quarantine_failed(error: &Error) -> ! {
@@ -317,6 +351,7 @@ pub(super) fn quarantine_failed(error: &Error) -> ! {
 
 #[cfg(test)]
 mod tests {
+    use super::covers;
     use super::*;
     use Mem::{Alloc, Free};
 
@@ -347,5 +382,21 @@ mod tests {
     fn a_free_of_another_address_frees_nothing_here() {
         let mem = [Alloc(0x1000, 64), Alloc(0x2000, 64), Free(0x2000)];
         assert_eq!(left_unfreed(&mem), [(0x1000, 64)]);
+    }
+
+    /// `start..end` (a one-range array written with `..` reads like a mistake to clippy).
+    fn span(start: u64, end: u64) -> std::ops::Range<u64> {
+        start..end
+    }
+
+    #[test]
+    fn ranges_cover_a_range_together_or_not_at_all() {
+        assert!(covers(&mut [span(0, 10)], 2..8));
+        assert!(covers(&mut [5..10, 0..5], 0..10), "two pieces, any order");
+        assert!(!covers(&mut [0..4, 5..10], 0..10), "a hole at 4");
+        assert!(!covers(&mut [span(3, 10)], 0..10), "the start left out");
+        assert!(!covers(&mut [span(0, 9)], 0..10), "the end left out");
+        assert!(covers(&mut [0..6, 2..4, 5..12], 1..11));
+        assert!(!covers(&mut [], 0..1));
     }
 }
