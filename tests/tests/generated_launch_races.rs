@@ -72,6 +72,28 @@ cuda_graph! {
         #[unordered(y)] other: kernel add<<<1, 32>>>(16u32, 3u32, y.slice(16..32));
     }
 
+    /// A graph whose kernel launches `worker` fire-and-forget: embedded below as a child.
+    graph Launching {
+        params {
+            launch: Kernel<(DeviceGraph, u32, DevicePtrMut<i32>)>,
+            worker: SharedDeviceGraph,
+            err: DeviceBuffer<i32>,
+        }
+        go: kernel launch<<<1, 32>>>(worker, 0u32, err);
+    }
+
+    /// The child node's kernel launches `worker`; `other`, after the child node, adds 3 to `y`.
+    graph ChildThenOther {
+        params {
+            add: Kernel<(u32, u32, DevicePtrMut<u32>)>,
+            inner: Launching,
+            y: DeviceBuffer<u32>,
+        }
+        sub: child(inner);
+        other: kernel add<<<1, 32>>>(32u32, 3u32, y);
+        sub -> other;
+    }
+
     /// Two launching kernels, no edge between them.
     graph TwoLaunchers {
         params {
@@ -338,4 +360,51 @@ fn a_graph_built_before_its_device_graph_widened_is_refused_when_instantiated() 
         .update(|u| u.set_kernel_params(node, one(), (32u32, 5u32, &y)))
         .unwrap();
     assert_launch_hazard(built.instantiate(), ("go", "other"));
+}
+
+/// A child node whose graph's kernel launches a device graph: the launched graph may run beside
+/// the nodes after the child node, as it may beside those after a launching kernel.
+#[test]
+fn a_node_after_a_child_whose_kernel_launches_a_racing_graph_is_refused() {
+    let Some((gpu, k)) =
+        setup("a_node_after_a_child_whose_kernel_launches_a_racing_graph_is_refused")
+    else {
+        return;
+    };
+    let (y, z, err) = (
+        zeros::<u32>(&gpu, 32),
+        zeros::<u32>(&gpu, 32),
+        zeros::<i32>(&gpu, 1),
+    );
+    let params = |worker: &DeviceGraphExec| ChildThenOtherParams {
+        add: k.add_u32.clone(),
+        inner: Launching::build(
+            &gpu.ctx,
+            &LaunchingParams {
+                launch: k.launch_graph.clone(),
+                worker: worker.shared_handle(),
+                err: err.clone(),
+            },
+        )
+        .unwrap(),
+        y: y.clone(),
+    };
+    // The worker adds 5 to `y`, which `other` writes after the child node: refused.
+    let (on_y, _) = adder(&gpu, &k, &y, 5);
+    assert_launch_hazard(
+        ChildThenOther::build(&gpu.ctx, &params(&on_y)),
+        ("sub", "other"),
+    );
+    // On `z`: built, and both run (the CPU: `y` += 3, `z` += 5 per launch).
+    let (on_z, _) = adder(&gpu, &k, &z, 5);
+    let mut exec = ChildThenOther::build(&gpu.ctx, &params(&on_z))
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    for _ in 0..2 {
+        exec.launch(&gpu.stream).unwrap();
+    }
+    assert_eq!(read_back(&gpu.stream, &y), vec![6; 32]);
+    assert_eq!(read_back(&gpu.stream, &z), vec![10; 32]);
+    assert_eq!(read_back(&gpu.stream, &err), vec![0]);
 }

@@ -876,9 +876,12 @@ fn launch_checks(g: &Gen, analysis: &Analysis) -> TokenStream {
                 .map(|k| quote!(<#p::LaunchProbe<#ty>>::add(&#params.#name #k, &mut #v);))
                 .collect()
         });
+        // A child node: what the kernels of its graph may launch.
+        let child = child_graph(g, l.node).map(|child| quote!(#v.add_child(#child);));
         quote! {
             let mut #v = #p::Launched::new();
             #(#adds)*
+            #child
         }
     });
     let node = |i: usize| g.model.nodes[i].name.clone();

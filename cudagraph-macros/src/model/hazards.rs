@@ -87,10 +87,11 @@ pub struct ChildPair {
     pub exempt: Vec<usize>,
 }
 
-/// A kernel node that may launch device graphs: it passes params whose types the macro cannot
-/// read (`worker: SharedDeviceGraph`) to kernel parameters that may be `DeviceGraph`s. What each
-/// launches is asked of the param's type when the graph is built (`__private::LaunchProbe`):
-/// nothing, for a type that is no device graph's handle.
+/// A node that may launch device graphs: a kernel node that passes params whose types the macro
+/// cannot read (`worker: SharedDeviceGraph`) to kernel parameters that may be `DeviceGraph`s,
+/// or a child node, whose graph's kernels may. What each launches is asked when the graph is
+/// built: of the param's type (`__private::LaunchProbe`: nothing, for a type that is no device
+/// graph's handle), or of the child's graph (no handles here).
 pub struct Launcher {
     pub node: usize,
     /// The params (or elements) it passes there.
@@ -338,7 +339,16 @@ fn launches(
 ) {
     let n = model.nodes.len();
     let reach = model.memory_reachability();
+    let is_child = |node: usize| matches!(model.nodes[node].op, NodeOp::Child(_));
     for (node, by_buffer) in uses.iter().enumerate() {
+        if is_child(node) {
+            // What the kernels of its graph may launch, asked of the graph when built.
+            out.launchers.push(Launcher {
+                node,
+                handles: Vec::new(),
+            });
+            continue;
+        }
         if !matches!(model.nodes[node].op, NodeOp::Kernel(_)) {
             continue;
         }
@@ -368,6 +378,10 @@ fn launches(
             if b != a && !alongside(a, b) {
                 continue;
             }
+            // A child node's own graph and what it launches are its declaration's to check.
+            if b == a && is_child(a) {
+                continue;
+            }
             let params: Vec<(Buffer, NodeUse)> = uses[b]
                 .iter()
                 .filter(|(buffer, _)| {
@@ -376,10 +390,11 @@ fn launches(
                 .map(|(buffer, u)| (*buffer, u.clone()))
                 .collect();
             // Two launchers beside each other both ways: their graphs are compared once.
+            // (A child node's launches are compared with its graph, below.)
             let other_launches = launcher_of
                 .get(&b)
                 .copied()
-                .filter(|_| b != a && (!alongside(b, a) || a < b));
+                .filter(|_| b != a && !is_child(b) && (!alongside(b, a) || a < b));
             let opaque = model.opaque(&model.nodes[b]);
             if params.is_empty() && other_launches.is_none() && opaque.is_none() {
                 continue;

@@ -1339,6 +1339,58 @@ impl Outer {
         use ::cudagraph_runtime::__private::{
             ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
         };
+        {
+            #[allow(unused_imports)]
+            use ::cudagraph_runtime::__private::LaunchFallback as _;
+            let mut launched_0 = ::cudagraph_runtime::__private::Launched::new();
+            launched_0
+                .add_child(
+                    ::cudagraph_runtime::__private::ChildGraph::graph(&__cg_params.first),
+                );
+            let mut launched_1 = ::cudagraph_runtime::__private::Launched::new();
+            launched_1
+                .add_child(
+                    ::cudagraph_runtime::__private::ChildGraph::graph(
+                        &__cg_params.second,
+                    ),
+                );
+            ::cudagraph_runtime::__private::check_launched_child(
+                &launched_0,
+                ::cudagraph_runtime::__private::ChildGraph::graph(&__cg_params.second),
+                &[],
+                ("a", "b"),
+            )?;
+            ::cudagraph_runtime::__private::check_launched_uses(
+                &launched_0,
+                &[
+                    ::cudagraph_runtime::__private::declared_use(
+                        ::cudagraph_runtime::__private::access_max(
+                            &[::cudagraph_runtime::__private::WRITE],
+                        ),
+                        <::cudagraph_runtime::__private::ParamProbe<
+                            DeviceBuffer<f32>,
+                        >>::bytes(&__cg_params.z),
+                    ),
+                ],
+                &[],
+                ("a", "clear"),
+            )?;
+            ::cudagraph_runtime::__private::check_launched_uses(
+                &launched_1,
+                &[
+                    ::cudagraph_runtime::__private::declared_use(
+                        ::cudagraph_runtime::__private::access_max(
+                            &[::cudagraph_runtime::__private::WRITE],
+                        ),
+                        <::cudagraph_runtime::__private::ParamProbe<
+                            DeviceBuffer<f32>,
+                        >>::bytes(&__cg_params.z),
+                    ),
+                ],
+                &[],
+                ("b", "clear"),
+            )?;
+        }
         ::cudagraph_runtime::__private::Result::Ok(())
     }
     ///Instantiates the graph with default flags.
@@ -1359,6 +1411,7 @@ impl Outer {
         let __cg_parts = self.parts.into_inner();
         let applied = Self::__cg_own(&__cg_parts.state.params)?;
         let exec = __cg_parts.graph.instantiate_with(flags, upload)?;
+        Self::__cg_check_overlaps(&__cg_parts.state.params)?;
         ::cudagraph_runtime::__private::Result::Ok(unsafe {
             OuterExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
         })
@@ -1374,6 +1427,7 @@ impl Outer {
         let __cg_parts = self.parts.into_inner();
         let applied = Self::__cg_own(&__cg_parts.state.params)?;
         let exec = __cg_parts.graph.instantiate_on(stream, flags)?;
+        Self::__cg_check_overlaps(&__cg_parts.state.params)?;
         ::cudagraph_runtime::__private::Result::Ok(unsafe {
             OuterExec::__cg_new(exec, __cg_parts.nodes, __cg_parts.state, applied)
         })
