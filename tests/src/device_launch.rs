@@ -46,6 +46,12 @@ extern "C" __global__ void launch_graph(cudaGraphExec_t g, unsigned mode, int* e
         err[0] |= (int)cudaGraphLaunch(g, s);
     }
 }
+extern "C" __global__ void launch_two(cudaGraphExec_t a, cudaGraphExec_t b, int* err) {
+    if (threadIdx.x == 0 && blockIdx.x == 0) {
+        err[0] |= (int)cudaGraphLaunch(a, cudaStreamGraphFireAndForget);
+        err[0] |= (int)cudaGraphLaunch(b, cudaStreamGraphFireAndForget);
+    }
+}
 extern "C" __global__ void tail_launch_twice(cudaGraphExec_t g, int* err) {
     if (threadIdx.x == 0 && blockIdx.x == 0) {
         err[0] = (int)cudaGraphLaunch(g, cudaStreamGraphTailLaunch);

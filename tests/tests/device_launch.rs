@@ -24,6 +24,7 @@ const INVALID_VALUE: i32 = 1;
 pub(crate) struct Kernels {
     pub(crate) add_u32: Kernel<(u32, u32, DevicePtrMut<u32>)>,
     pub(crate) launch_graph: Kernel<(DeviceGraph, u32, DevicePtrMut<i32>)>,
+    pub(crate) launch_two: Kernel<(DeviceGraph, DeviceGraph, DevicePtrMut<i32>)>,
     tail_launch_twice: Kernel<(DeviceGraph, DevicePtrMut<i32>)>,
     put: Kernel<(u32, DevicePtrMut<u32>)>,
     copy_first: Kernel<(DevicePtr<u32>, DevicePtrMut<u32>)>,
@@ -47,6 +48,7 @@ pub(crate) fn kernels(gpu: &Gpu) -> Kernels {
                 n as usize <= y && (c.grid_dim.0 * c.block_dim.0) as usize >= 1
             }),
             launch_graph: Kernel::new(f("launch_graph")).requires(|_, (_, _, err)| err >= 1),
+            launch_two: Kernel::new(f("launch_two")).requires(|_, (_, _, err)| err >= 1),
             tail_launch_twice: Kernel::new(f("tail_launch_twice")).requires(|_, (_, err)| err >= 2),
             put: Kernel::new(f("put")).requires(|_, (_, out)| out >= 1),
             copy_first: Kernel::new(f("copy_first")).requires(|_, (src, dst)| src >= 1 && dst >= 1),

@@ -94,6 +94,17 @@ cuda_graph! {
         sub -> other;
     }
 
+    /// One kernel launching two graphs fire-and-forget: they run at the same time.
+    graph LaunchesTwo {
+        params {
+            launch_two: Kernel<(DeviceGraph, DeviceGraph, DevicePtrMut<i32>)>,
+            first: SharedDeviceGraph,
+            second: SharedDeviceGraph,
+            err: DeviceBuffer<i32>,
+        }
+        go: kernel launch_two<<<1, 32>>>(first, second, err);
+    }
+
     /// Two launching kernels, no edge between them.
     graph TwoLaunchers {
         params {
@@ -406,5 +417,43 @@ fn a_node_after_a_child_whose_kernel_launches_a_racing_graph_is_refused() {
     }
     assert_eq!(read_back(&gpu.stream, &y), vec![6; 32]);
     assert_eq!(read_back(&gpu.stream, &z), vec![10; 32]);
+    assert_eq!(read_back(&gpu.stream, &err), vec![0]);
+}
+
+/// Two graphs one kernel launches fire-and-forget run at the same time as each other.
+#[test]
+fn two_graphs_one_kernel_launches_that_write_one_buffer_are_refused() {
+    let Some((gpu, k)) = setup("two_graphs_one_kernel_launches_that_write_one_buffer_are_refused")
+    else {
+        return;
+    };
+    let (y, z, err) = (
+        zeros::<u32>(&gpu, 32),
+        zeros::<u32>(&gpu, 32),
+        zeros::<i32>(&gpu, 1),
+    );
+    let params = |first: &DeviceGraphExec, second: &DeviceGraphExec| LaunchesTwoParams {
+        launch_two: k.launch_two.clone(),
+        first: first.shared_handle(),
+        second: second.shared_handle(),
+        err: err.clone(),
+    };
+    let (y_by_2, _) = adder(&gpu, &k, &y, 2);
+    let (y_by_7, _) = adder(&gpu, &k, &y, 7);
+    assert_launch_hazard(
+        LaunchesTwo::build(&gpu.ctx, &params(&y_by_2, &y_by_7)),
+        ("go", "go"),
+    );
+    // On separate buffers: built, and both run (the CPU: `y` += 2, `z` += 7 per launch).
+    let (z_by_7, _) = adder(&gpu, &k, &z, 7);
+    let mut exec = LaunchesTwo::build(&gpu.ctx, &params(&y_by_2, &z_by_7))
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    for _ in 0..3 {
+        exec.launch(&gpu.stream).unwrap();
+    }
+    assert_eq!(read_back(&gpu.stream, &y), vec![6; 32]);
+    assert_eq!(read_back(&gpu.stream, &z), vec![21; 32]);
     assert_eq!(read_back(&gpu.stream, &err), vec![0]);
 }

@@ -859,6 +859,7 @@ fn launch_checks(g: &Gen, analysis: &Analysis) -> TokenStream {
     let p = &g.p;
     let params = params_at(Span::call_site());
     let var = |i: usize| crate::expand::local(&format!("launched_{i}"));
+    let node = |i: usize| g.model.nodes[i].name.clone();
     let launched = analysis.launchers.iter().enumerate().map(|(i, l)| {
         let v = var(i);
         let adds = l.handles.iter().flat_map(|&buffer| {
@@ -876,15 +877,25 @@ fn launch_checks(g: &Gen, analysis: &Analysis) -> TokenStream {
                 .map(|k| quote!(<#p::LaunchProbe<#ty>>::add(&#params.#name #k, &mut #v);))
                 .collect()
         });
+        let adds: Vec<TokenStream> = adds.collect();
         // A child node: what the kernels of its graph may launch.
         let child = child_graph(g, l.node).map(|child| quote!(#v.add_child(#child);));
+        // Several graphs one kernel may launch at the same time: compared with each other.
+        let among = (adds.len() > 1).then(|| {
+            let exempt = l
+                .exempt
+                .iter()
+                .flat_map(|&i| g.buffer_bytes(Buffer::Param(i, None)));
+            let name = node(l.node);
+            quote!(#p::check_launched_among(&#v, &[#(#exempt),*], #name)?;)
+        });
         quote! {
             let mut #v = #p::Launched::new();
             #(#adds)*
             #child
+            #among
         }
     });
-    let node = |i: usize| g.model.nodes[i].name.clone();
     let pairs = analysis.launch_pairs.iter().map(|pair| {
         let launcher = &analysis.launchers[pair.launcher];
         let v = var(pair.launcher);

@@ -96,6 +96,9 @@ pub struct Launcher {
     pub node: usize,
     /// The params (or elements) it passes there.
     pub handles: Vec<Buffer>,
+    /// The params it opted out for (`#[unordered(param)]`): two graphs it launches may share
+    /// them.
+    pub exempt: Vec<usize>,
 }
 
 /// A launching node and a node that its launched graphs may run beside: one not ordered
@@ -346,6 +349,7 @@ fn launches(
             out.launchers.push(Launcher {
                 node,
                 handles: Vec::new(),
+                exempt: Vec::new(),
             });
             continue;
         }
@@ -362,7 +366,12 @@ fn launches(
             .map(|(buffer, _)| *buffer)
             .collect();
         if !handles.is_empty() {
-            out.launchers.push(Launcher { node, handles });
+            let exempt = opted[node].iter().filter_map(|b| b.param()).collect();
+            out.launchers.push(Launcher {
+                node,
+                handles,
+                exempt,
+            });
         }
     }
     let launcher_of: BTreeMap<usize, usize> = out

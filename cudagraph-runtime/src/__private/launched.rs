@@ -28,6 +28,9 @@ pub struct Launched {
     touches: Vec<Touch>,
     /// The executables visited, by address.
     seen: Vec<*const ()>,
+    /// The touches of each executable added by its handle, in `touches`: one kernel may launch
+    /// them all at the same time ([`check_launched_among`]).
+    groups: Vec<std::ops::Range<usize>>,
 }
 
 impl Launched {
@@ -40,13 +43,19 @@ impl Launched {
     /// Adds what a launch of the executable of `anchor` uses.
     fn add_anchor(&mut self, anchor: &Arc<DeviceAnchor>) {
         let at = Arc::as_ptr(anchor).cast::<()>();
+        let start = self.touches.len();
         if self.seen.contains(&at) {
-            return;
+            // Given again (or already launched by one given before): its uses count once more,
+            // as a group of their own, so that the launches of one kernel are compared.
+            let mut seen = vec![at];
+            anchor.footprint().collect(&mut self.touches, &mut seen);
+        } else {
+            self.seen.push(at);
+            anchor
+                .footprint()
+                .collect(&mut self.touches, &mut self.seen);
         }
-        self.seen.push(at);
-        anchor
-            .footprint()
-            .collect(&mut self.touches, &mut self.seen);
+        self.groups.push(start..self.touches.len());
     }
 
     /// Adds what the executables that the kernels of `graph` (a child node's) may launch use.
@@ -127,6 +136,8 @@ enum Theirs<'t, 'g> {
     Launched(&'t Launched),
     /// Any memory: a capture node whose uses are not declared.
     Anything,
+    /// Another graph the same node may launch.
+    Sibling,
 }
 
 /// Refuses a node (`names.0`) whose launched graphs (`launched`) use memory that the node
@@ -185,18 +196,8 @@ fn conflict(
     if launched.is_empty() {
         return Ok(());
     }
-    let within = |(space, start, end): Bytes| {
-        exempt
-            .iter()
-            .flatten()
-            .any(|&(s, lo, hi)| s == space && lo <= start && end <= hi)
-    };
-    // One launched use against one of theirs: the part both use, if one writes it and it is not
-    // exempt.
-    let race = |t: &Touch, (space, start, end): Bytes, write: bool| {
-        let overlaps = t.space == space && t.start < end && start < t.end;
-        overlaps && (t.write || write) && !within((space, t.start.max(start), t.end.min(end)))
-    };
+    let within = |bytes: Bytes| within(exempt, bytes);
+    let race = |t: &Touch, bytes: Bytes, write: bool| race(exempt, t, bytes, write);
     for t in &launched.touches {
         let found = match &theirs {
             Theirs::Declared(uses) => uses
@@ -214,12 +215,52 @@ fn conflict(
                 .find(|o| race(t, (o.space, o.start, o.end), o.write))
                 .map(|o| o.write),
             Theirs::Anything => (!within((t.space, t.start, t.end))).then_some(true),
+            // (Compared by `check_launched_among`, over the groups of one `Launched`.)
+            Theirs::Sibling => None,
         };
         if let Some(write) = found {
             return Err(hazard(t.write, write, &theirs, names));
         }
     }
     Ok(())
+}
+
+/// Refuses a node (`name`) that may launch several device graphs (`launched`, one group each)
+/// of which two use common memory, one of them writing, outside `exempt`: one kernel may launch
+/// them at the same time.
+pub fn check_launched_among(
+    launched: &Launched,
+    exempt: &[Option<Bytes>],
+    name: &str,
+) -> Result<()> {
+    for (i, a) in launched.groups.iter().enumerate() {
+        for b in &launched.groups[i + 1..] {
+            for t in &launched.touches[a.clone()] {
+                let found = launched.touches[b.clone()]
+                    .iter()
+                    .find(|o| race(exempt, t, (o.space, o.start, o.end), o.write));
+                if let Some(o) = found {
+                    return Err(hazard(t.write, o.write, &Theirs::Sibling, (name, name)));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether `bytes` lie inside memory both nodes opted out for (`exempt`).
+fn within(exempt: &[Option<Bytes>], (space, start, end): Bytes) -> bool {
+    exempt
+        .iter()
+        .flatten()
+        .any(|&(s, lo, hi)| s == space && lo <= start && end <= hi)
+}
+
+/// One launched use (`t`) against one of theirs (`bytes`, `write`): whether they overlap, one
+/// writes, and the common part is not exempt.
+fn race(exempt: &[Option<Bytes>], t: &Touch, (space, start, end): Bytes, write: bool) -> bool {
+    let overlaps = t.space == space && t.start < end && start < t.end;
+    overlaps && (t.write || write) && !within(exempt, (space, t.start.max(start), t.end.min(end)))
 }
 
 #[cold]
@@ -236,8 +277,14 @@ fn hazard(
         Theirs::Child(_) => format!("the graph that child node `{other}` embeds {}", verb(write)),
         Theirs::Launched(_) => format!("a graph that `{other}` may launch {}", verb(write)),
         Theirs::Anything => format!("capture node `{other}`, whose uses are not declared, may use"),
+        Theirs::Sibling => format!("another device graph it may launch {}", verb(write)),
     };
-    let fix = if launcher == other {
+    let fix = if matches!(theirs, Theirs::Sibling) {
+        format!(
+            "give the graphs it launches separate buffers, or, if they use disjoint parts of a \
+             buffer param or only atomics, mark `{launcher}` `#[unordered(param)]`"
+        )
+    } else if launcher == other {
         format!(
             "give them separate buffers, or, if the kernel and the launched graph use disjoint \
              parts of a buffer param or only atomics, mark `{launcher}` `#[unordered(param)]`"
@@ -253,7 +300,7 @@ fn hazard(
         first: launcher.to_owned(),
         second: other.to_owned(),
         reason: format!(
-            "a device graph that kernel node `{launcher}` may launch {} memory that {what}, and \
+            "a device graph that node `{launcher}` may launch {} memory that {what}, and \
              the launched graph may run alongside it: a fire-and-forget or sibling launch runs at \
              the same time as every node not ordered before the launching kernel, nodes after \
              it too (https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-launch), \
@@ -280,6 +327,7 @@ mod tests {
                 })
                 .collect(),
             seen: Vec::new(),
+            groups: std::iter::once(0..touches.len()).collect(),
         }
     }
 
@@ -340,5 +388,31 @@ mod tests {
             ("go", "go"),
         ));
         assert!(reason.contains("`go` itself reads"), "{reason}");
+    }
+
+    #[test]
+    fn two_graphs_one_node_launches_are_compared_with_each_other() {
+        let mut both = launched(&[(0, 64, true), (64, 128, false), (32, 48, false)]);
+        both.groups = vec![0..2, 2..3];
+        let refused = check_launched_among(&both, &[], "go");
+        assert!(
+            matches!(&refused, Err(Error::Hazard { first, second, reason })
+                if first == "go" && second == "go" && reason.contains("another device graph")),
+            "{refused:?}"
+        );
+        // Reads only, or apart: accepted; exempt memory: accepted.
+        both.touches[0].write = false;
+        assert!(check_launched_among(&both, &[], "go").is_ok());
+        both.touches[0].write = true;
+        both.touches[2].start = 64;
+        both.touches[2].end = 80;
+        assert!(check_launched_among(&both, &[], "go").is_ok());
+        both.touches[2].start = 32;
+        both.touches[2].end = 48;
+        let exempt = [Some((Space::Device, 0, 64))];
+        assert!(check_launched_among(&both, &exempt, "go").is_ok());
+        // One group: nothing to compare.
+        both.groups = std::iter::once(0..3).collect();
+        assert!(check_launched_among(&both, &[], "go").is_ok());
     }
 }
