@@ -120,23 +120,38 @@ fn escaped(recorded: &[Recorded]) -> Result<Option<sys::CUdeviceptr>> {
     Ok(unfreed(&nodes)?.first().map(|&(addr, _)| addr))
 }
 
-/// Refuses the capture that recorded into `graph` (a graph captured into, not new) when an
-/// allocation of it escaped the closure (see the module docs), keeping `graph`'s driver graph
-/// for the rest of the process so that the allocation's address is never handed out again.
-/// `sequence` is the capture's record; `None` when the capture did not begin (nothing
-/// recorded).
-pub(super) fn refuse_escaped(graph: &mut Graph<'_>, sequence: Option<&Sequence<'_>>) -> Result<()> {
+/// Refuses the capture that recorded `recorded` into `graph` (a graph captured into, not new;
+/// the nodes its table does not list, [`Graph::recorded_nodes`], `None` when they could not be
+/// listed) when an allocation of it escaped the closure (see the module docs), keeping
+/// `graph`'s driver graph for the rest of the process so that the allocation's address is never
+/// handed out again. `sequence` is the capture's record; `None` when the capture did not begin
+/// (nothing recorded).
+pub(super) fn refuse_escaped(
+    graph: &mut Graph<'_>,
+    recorded: Option<&[Recorded]>,
+    sequence: Option<&Sequence<'_>>,
+) -> Result<()> {
     let Some(sequence) = sequence else {
         return Ok(());
     };
     let found = match &*sequence.escaped_in_bodies.borrow() {
-        Some(bodies) if bodies.is_empty() => graph
-            .recorded_nodes()
-            .and_then(|recorded| escaped(&recorded)),
+        Some(bodies) if bodies.is_empty() => match recorded {
+            Some(recorded) => escaped(recorded),
+            None => Err(unknown_recorded()),
+        },
         Some(bodies) => Ok(bodies.first().map(|&(addr, _)| addr)),
         None => Err(unknown_body()),
     };
     keep_if_escaped(graph, found)
+}
+
+/// The error for recorded nodes that could not be listed: whether an allocation escaped is not
+/// known.
+fn unknown_recorded() -> Error {
+    Error::Invalid {
+        node: "<capture>".into(),
+        reason: "the nodes the capture recorded could not be listed".into(),
+    }
 }
 
 /// The error for a body whose allocations could not be listed (see

@@ -223,10 +223,13 @@ impl<'a> Graph<'a> {
         let broken = matches!(ended.outcome, Err(Error::CaptureBroken { .. }));
         // Whatever else happened: an escaped allocation keeps this graph (see `escape`). (A
         // broken capture left nothing to ask.)
-        let escaped = if broken {
-            Ok(())
-        } else {
-            escape::refuse_escaped(self, ended.sequence.as_ref())
+        // (Listed once: the escape check and the node table both need the recorded nodes.)
+        let recorded = (!broken).then(|| self.recorded_nodes());
+        let escaped = match &recorded {
+            Some(listed) => {
+                escape::refuse_escaped(self, listed.as_deref().ok(), ended.sequence.as_ref())
+            }
+            None => Ok(()),
         };
         if ended.panic.is_some() || ended.outcome.is_err() {
             if let Err(broken @ Error::CaptureBroken { .. }) = ended.outcome {
@@ -248,7 +251,7 @@ impl<'a> Graph<'a> {
         escaped?;
         // From here on the capture recorded work into this graph: whatever fails leaves no
         // node the table does not account for (removed, or the graph unusable).
-        let recorded = match self.recorded_nodes() {
+        let recorded = match recorded.unwrap_or_else(|| self.recorded_nodes()) {
             Ok(recorded) => recorded,
             Err(e) => {
                 self.mark_refused_work();
