@@ -1,23 +1,25 @@
 //! A decode step of 32 layers, declared once by repetition: `decode_loop`'s MLP layer (batch 4,
 //! 128 -> 256 -> 128) repeated `for layer in 0..LAYERS`, each layer reading its own weights
 //! (`w1[layer]`, `b1[layer]`, ...: array params) and feeding its output to the next. Each layer is
-//! two cuBLAS GEMMs recorded by stream capture (`capture(up[layer], [w1[layer], x, mut h])`, the
-//! buffers declared so that the race check sees them across iterations) with our bias and
-//! activation kernels between them; a position kernel adds the step's term first. The graph has
-//! 1 + 4 x 32 = 129 nodes; the macro checks the graph the loop makes (the edges between layers
-//! are what keeps layer `l + 1` from racing layer `l` on `x`, `h` and `y`).
+//! two cuBLASLt GEMMs recorded by stream capture (`capture(up[layer], [w1[layer], x, b1[layer],
+//! mut h])`, the buffers declared so that the race check sees them across iterations), the first
+//! adding its bias and applying the ReLU in its epilogue, then our bias and tanh kernel; a
+//! position kernel adds the step's term first. The graph has 1 + 3 x 32 = 97 nodes; the macro
+//! checks the graph the loop makes (the edges between layers are what keeps layer `l + 1` from
+//! racing layer `l` on `x`, `h` and `y`).
 //!
 //! 1,000 steps, each step's output the next step's input, the step number set through the
 //! generated setter (`set_step`, one kernel-node update per step), run two ways and checked
 //! against the CPU (largest difference below 1e-3):
 //!
-//! - eager: every step's 129 operations launched one by one on a stream;
+//! - eager: every step's 97 operations launched one by one on a stream;
 //! - the graph: one `set_step` and one launch per step.
 //!
 //! Run: `cargo run --release -p cudagraph-examples --example decode_layers`
 //!
 //! Against PyTorch: `python3 tests/benches/torch_decode.py` times `torch.cuda.graph` replay of the
-//! same 32-layer step (same shapes, same weights, same ops), in the same session. Put the last
+//! same 32-layer step (same shapes and weights; PyTorch's ops one for one, with the bias folded
+//! into `addmm`, and with the ReLU fused as ours), in the same session. Put the last
 //! line this example prints (`decode_layers: ... graph N steps/s`) beside the script's
 //! `torch_decode: ... replay N steps/s` lines; the two checksums match when both computed the
 //! same steps.
@@ -25,8 +27,7 @@
 use std::process::ExitCode;
 
 use cudagraph_examples::decode::{
-    checksum, BiasRelu, BiasTanh, Decoder, Position, Table, Weights, BATCH, DIM, HIDDEN, STEPS,
-    TOLERANCE,
+    checksum, BiasTanh, Decoder, Position, Table, Weights, BATCH, DIM, HIDDEN, STEPS, TOLERANCE,
 };
 use cudagraph_examples::{main_with, open_gpu, Failure};
 use cudagraph_runtime::prelude::*;
@@ -41,7 +42,6 @@ cuda_graph! {
         const LAST: usize = LAYERS - 1;
         params {
             position: Position,
-            bias_relu: BiasRelu,
             bias_tanh: BiasTanh,
             up: [Capture; LAYERS],
             down: [Capture; LAYERS],
@@ -56,11 +56,10 @@ cuda_graph! {
         }
         pos: kernel position<<<(BATCH * DIM).div_ceil(256) as u32, 256>>>((BATCH * DIM) as u32, DIM as u32, step, x);
         for layer in 0..LAYERS {
-            gemm1[layer]: capture(up[layer], [w1[layer], x, mut h]);
-            act[layer]: kernel bias_relu<<<(BATCH * HIDDEN).div_ceil(256) as u32, 256>>>((BATCH * HIDDEN) as u32, HIDDEN as u32, b1[layer], h);
+            gemm1[layer]: capture(up[layer], [w1[layer], x, b1[layer], mut h]);
             gemm2[layer]: capture(down[layer], [w2[layer], h, mut y]);
             out[layer]: kernel bias_tanh<<<(BATCH * DIM).div_ceil(256) as u32, 256>>>((BATCH * DIM) as u32, DIM as u32, b2[layer], y, x);
-            gemm1[layer] -> act[layer] -> gemm2[layer] -> out[layer];
+            gemm1[layer] -> gemm2[layer] -> out[layer];
         }
         // Layer l's output is layer l + 1's input.
         for layer in 0..LAST {
@@ -99,7 +98,6 @@ fn run() -> Result<(), Failure> {
 
     let params = LayersParams {
         position: k.position.clone(),
-        bias_relu: k.bias_relu.clone(),
         bias_tanh: k.bias_tanh.clone(),
         up: std::array::from_fn(|l| gpu.up(&layers[l])),
         down: std::array::from_fn(|l| gpu.down(&layers[l])),

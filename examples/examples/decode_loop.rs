@@ -1,11 +1,12 @@
 //! A decode loop people recognise: a 2-layer MLP applied 1,000 times, each step feeding its
 //! output back as the next input with a position term that changes every step. The two GEMMs
-//! are cuBLAS calls recorded by stream capture (`capture(...)` nodes, each declaring the buffer
-//! params its work reads and writes, `[w1, x, mut h]`, which the race check uses and the
-//! recorded work is checked against); the position, bias and activation kernels are our own.
+//! are cuBLASLt calls recorded by stream capture (`capture(...)` nodes, each declaring the buffer
+//! params its work reads and writes, `[w1, x, b1, mut h]`, which the race check uses and the
+//! recorded work is checked against), the first with its bias and ReLU fused; the position
+//! kernel and the bias and tanh kernel are our own.
 //! Three ways to run the same 1,000 steps, each checked against the CPU:
 //!
-//! - eager: every step's five operations launched one by one on a stream;
+//! - eager: every step's four operations launched one by one on a stream;
 //! - a graph whose step number is a plain param: its setter updates one kernel node per step;
 //! - a graph whose step number is `#[indirect]`: `set_step` is a host write, no driver call.
 //!
@@ -14,8 +15,8 @@
 use std::process::ExitCode;
 
 use cudagraph_examples::decode::{
-    checksum, BiasRelu, BiasTanh, Decoder, Position, PositionAt, Table, Weights, BATCH, DIM,
-    HIDDEN, STEPS, TOLERANCE,
+    checksum, BiasTanh, Decoder, Position, PositionAt, Table, Weights, BATCH, DIM, HIDDEN, STEPS,
+    TOLERANCE,
 };
 use cudagraph_examples::{main_with, open_gpu, Failure};
 use cudagraph_runtime::prelude::*;
@@ -26,7 +27,6 @@ cuda_graph! {
     graph Step {
         params {
             position: Position,
-            bias_relu: BiasRelu,
             bias_tanh: BiasTanh,
             layer1: Capture,
             layer2: Capture,
@@ -40,18 +40,16 @@ cuda_graph! {
             step: u32,
         }
         pos: kernel position<<<(BATCH * DIM).div_ceil(256) as u32, 256>>>((BATCH * DIM) as u32, DIM as u32, step, x);
-        gemm1: capture(layer1, [w1, x, mut h]);
-        act: kernel bias_relu<<<(BATCH * HIDDEN).div_ceil(256) as u32, 256>>>((BATCH * HIDDEN) as u32, HIDDEN as u32, b1, h);
+        gemm1: capture(layer1, [w1, x, b1, mut h]);
         gemm2: capture(layer2, [w2, h, mut y]);
         out: kernel bias_tanh<<<(BATCH * DIM).div_ceil(256) as u32, 256>>>((BATCH * DIM) as u32, DIM as u32, b2, y, x);
-        pos -> gemm1 -> act -> gemm2 -> out;
+        pos -> gemm1 -> gemm2 -> out;
     }
 
     /// The same step with the step number `#[indirect]`: read by `pos` from device memory.
     graph IndirectStep {
         params {
             position: PositionAt,
-            bias_relu: BiasRelu,
             bias_tanh: BiasTanh,
             layer1: Capture,
             layer2: Capture,
@@ -66,11 +64,10 @@ cuda_graph! {
             step: u32,
         }
         pos: kernel position<<<(BATCH * DIM).div_ceil(256) as u32, 256>>>((BATCH * DIM) as u32, DIM as u32, step, x);
-        gemm1: capture(layer1, [w1, x, mut h]);
-        act: kernel bias_relu<<<(BATCH * HIDDEN).div_ceil(256) as u32, 256>>>((BATCH * HIDDEN) as u32, HIDDEN as u32, b1, h);
+        gemm1: capture(layer1, [w1, x, b1, mut h]);
         gemm2: capture(layer2, [w2, h, mut y]);
         out: kernel bias_tanh<<<(BATCH * DIM).div_ceil(256) as u32, 256>>>((BATCH * DIM) as u32, DIM as u32, b2, y, x);
-        pos -> gemm1 -> act -> gemm2 -> out;
+        pos -> gemm1 -> gemm2 -> out;
     }
 }
 
@@ -100,7 +97,6 @@ fn run() -> Result<(), Failure> {
     // The graph with the step number set through its setter.
     let params = StepParams {
         position: k.position.clone(),
-        bias_relu: k.bias_relu.clone(),
         bias_tanh: k.bias_tanh.clone(),
         layer1: gpu.up(&layer),
         layer2: gpu.down(&layer),
@@ -124,7 +120,6 @@ fn run() -> Result<(), Failure> {
     // The graph with the step #[indirect].
     let indirect_params = IndirectStepParams {
         position: k.position_at.clone(),
-        bias_relu: k.bias_relu.clone(),
         bias_tanh: k.bias_tanh.clone(),
         layer1: gpu.up(&layer),
         layer2: gpu.down(&layer),

@@ -1,22 +1,24 @@
 //! What the decode examples share (`decode_loop`: one MLP layer per step; `decode_layers`: 32 of
 //! them declared by repetition): the shape, the kernels, deterministic weights and the CPU
-//! reference, cuBLAS GEMMs as work to record or to call eagerly, and the timed, checked run of
-//! 1,000 steps.
+//! reference, the GEMMs (cuBLASLt, see [`Linear`]) as work to record or to call eagerly, and
+//! the timed, checked run of 1,000 steps.
 //!
 //! One layer maps the batch's activations `x` (`BATCH` columns of `DIM`) to
 //! `x <- tanh(W2 relu(W1 x + b1) + b2)` through a hidden `h` of `HIDDEN`; each step first adds a
 //! position term that depends on the step number. Matrices are column-major, as cuBLAS reads them.
+//! The first GEMM adds `b1` and applies the ReLU itself (a fused epilogue); `bias_tanh` is a kernel
+//! of our own.
+
+mod linear;
+
+pub use linear::{Epilogue, Linear};
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use cudagraph_runtime::cudarc::cublas::{sys as blas_sys, CudaBlas, Gemm, GemmConfig};
-use cudagraph_runtime::cudarc::driver::{
-    CudaContext, CudaStream, DevicePtr as CudarcPtr, DevicePtrMut as CudarcPtrMut, LaunchConfig,
-    PushKernelArg,
-};
+use cudagraph_runtime::cudarc::driver::{CudaContext, CudaStream, LaunchConfig, PushKernelArg};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{Capture, Error, Mut};
+use cudagraph_runtime::{Capture, Mut};
 
 use crate::{compile, Failure};
 
@@ -38,8 +40,6 @@ const RUNS: usize = 3;
 pub type Position = Kernel<(u32, u32, u32, DevicePtrMut<f32>)>;
 /// `position_at(n, dim, &step, x)`: the same, with the step number read from device memory.
 pub type PositionAt = Kernel<(u32, u32, DevicePtr<u32>, DevicePtrMut<f32>)>;
-/// `bias_relu(n, width, b, h)`: `h <- relu(h + b)`.
-pub type BiasRelu = Kernel<(u32, u32, DevicePtr<f32>, DevicePtrMut<f32>)>;
 /// `bias_tanh(n, width, b, y, x)`: `x <- tanh(y + b)`.
 pub type BiasTanh = Kernel<(u32, u32, DevicePtr<f32>, DevicePtr<f32>, DevicePtrMut<f32>)>;
 
@@ -55,10 +55,6 @@ extern "C" __global__ void position(unsigned n, unsigned dim, unsigned step, flo
 extern "C" __global__ void position_at(unsigned n, unsigned dim, const unsigned* step, float* x) {
     unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k < n) x[k] += position_term(*step, k % dim);
-}
-extern "C" __global__ void bias_relu(unsigned n, unsigned width, const float* b, float* h) {
-    unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n) h[k] = fmaxf(h[k] + b[k % width], 0.0f);
 }
 extern "C" __global__ void bias_tanh(unsigned n, unsigned width, const float* b, const float* y, float* x) {
     unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
@@ -78,8 +74,6 @@ pub struct Kernels {
     pub position: Position,
     /// See [`PositionAt`].
     pub position_at: PositionAt,
-    /// See [`BiasRelu`].
-    pub bias_relu: BiasRelu,
     /// See [`BiasTanh`].
     pub bias_tanh: BiasTanh,
 }
@@ -99,11 +93,6 @@ impl Kernels {
         // keeps n within x, `step` non-empty, and `dim` non-zero.
         let position_at = unsafe { PositionAt::new(f("position_at")?) }
             .requires(|_, (n, dim, step, x)| dim >= 1 && step >= 1 && n as usize <= x);
-        // SAFETY: `bias_relu` takes (unsigned, unsigned, const float*, float*), reads and
-        // writes h[k] for k < n only and reads b[k % width], and launches nothing; the check
-        // keeps n within h and width (non-zero) within b.
-        let bias_relu = unsafe { BiasRelu::new(f("bias_relu")?) }
-            .requires(|_, (n, width, b, h)| (1..=b).contains(&(width as usize)) && n as usize <= h);
         // SAFETY: `bias_tanh` takes (unsigned, unsigned, const float*, const float*, float*),
         // reads y[k] and writes x[k] for k < n only and reads b[k % width], and launches
         // nothing; the check keeps n within y and x and width (non-zero) within b.
@@ -114,7 +103,6 @@ impl Kernels {
         Ok(Self {
             position,
             position_at,
-            bias_relu,
             bias_tanh,
         })
     }
@@ -221,41 +209,6 @@ impl Weights {
     }
 }
 
-/// `C (m x n) = A (m x k) * B (k x n)`, column-major, on `blas`'s stream, through cudarc's
-/// typed cuBLAS call (inside a capture: the capture's views are its buffers).
-fn gemm<A: CudarcPtr<f32>, B: CudarcPtr<f32>, C: CudarcPtrMut<f32>>(
-    blas: &CudaBlas,
-    (m, n, k): (usize, usize, usize),
-    a: &A,
-    b: &B,
-    c: &mut C,
-) -> Result<(), Error> {
-    let cfg = GemmConfig {
-        transa: blas_sys::cublasOperation_t::CUBLAS_OP_N,
-        transb: blas_sys::cublasOperation_t::CUBLAS_OP_N,
-        m: m as i32,
-        n: n as i32,
-        k: k as i32,
-        alpha: 1.0f32,
-        lda: m as i32,
-        ldb: k as i32,
-        beta: 0.0,
-        ldc: m as i32,
-    };
-    if a.len() < m * k || b.len() < k * n || c.len() < m * n {
-        return Err(Error::Invalid {
-            node: "cublasSgemm".into(),
-            reason: format!("buffers too small for a {m} x {n} x {k} product"),
-        });
-    }
-    // SAFETY: `a`, `b` and `c` hold m*k, k*n and m*n floats (checked above); the leading
-    // dimensions are the row counts.
-    unsafe { blas.gemm(cfg, a, b, c) }.map_err(|e| Error::Invalid {
-        node: "cublasSgemm".into(),
-        reason: format!("cuBLAS answered {e:?}"),
-    })
-}
-
 /// A layer's weights on the GPU.
 #[derive(Debug)]
 pub struct Layer {
@@ -269,16 +222,7 @@ pub struct Layer {
     pub b2: DeviceBuffer<f32>,
 }
 
-/// The cuBLAS handle that captures record with, and the workspace it was given. Every capture
-/// closure holds it, and every graph recorded from a capture holds the closure, so the
-/// workspace that the recorded GEMMs may use lives as long as they can run.
-#[derive(Debug)]
-struct CaptureBlas {
-    handle: CudaBlas,
-    _workspace: DeviceBuffer<u8>,
-}
-
-/// What the steps run on: the stream, the cuBLAS handles, the kernels and the activations
+/// What the steps run on: the stream, the GEMMs, the kernels and the activations
 /// (`x`, the step's input and output; `h` and `y`, each layer's intermediates).
 #[derive(Debug)]
 pub struct Decoder {
@@ -292,41 +236,50 @@ pub struct Decoder {
     pub h: DeviceBuffer<f32>,
     /// `BATCH` columns of `DIM`: a layer's output before its bias and tanh.
     pub y: DeviceBuffer<f32>,
-    /// cuBLAS on `stream`, for the eager steps.
-    blas: CudaBlas,
-    /// cuBLAS on a stream of its own, for the captures.
-    capture_blas: Arc<CaptureBlas>,
+    /// `h = relu(W1 x + b1)`.
+    up: Linear,
+    /// `y = W2 h`.
+    down: Linear,
+    /// The stream captures record on.
     capture_stream: Arc<CudaStream>,
 }
 
 impl Decoder {
-    /// Streams, cuBLAS handles, kernels and zeroed activations on `ctx`'s device.
+    /// Streams, kernels and zeroed activations on `ctx`'s device, and the two GEMMs with their
+    /// algorithms chosen (timed on zeroed weights of the layers' shapes).
     pub fn new(ctx: &Arc<CudaContext>) -> Result<Self, Failure> {
-        const WORKSPACE: usize = 4 << 20;
         let stream = ctx.new_stream()?;
         let capture_stream = ctx.new_stream()?;
-        // A workspace of its own for the handle used inside captures, so cuBLAS allocates
-        // nothing while a capture records (which would break it).
-        let workspace = DeviceBuffer::<u8>::zeros(&stream, WORKSPACE)?;
-        let handle = CudaBlas::new(capture_stream.clone())?;
-        // SAFETY: the workspace lives beside the handle in `CaptureBlas`, as long as the
-        // handle and every graph recorded with it (see `CaptureBlas`).
-        let set = unsafe {
-            blas_sys::cublasSetWorkspace_v2(*handle.handle(), workspace.addr() as *mut _, WORKSPACE)
-        };
-        if set != blas_sys::cublasStatus_t::CUBLAS_STATUS_SUCCESS {
-            return Err(Failure::Other(format!("cublasSetWorkspace: {set:?}")));
-        }
+        let zeros = |len| DeviceBuffer::<f32>::zeros(&stream, len);
+        let (x, h, y) = (
+            zeros(BATCH * DIM)?,
+            zeros(BATCH * HIDDEN)?,
+            zeros(BATCH * DIM)?,
+        );
+        let (w, b1) = (zeros(HIDDEN * DIM)?, zeros(HIDDEN)?);
+        let up = Linear::tuned(
+            &capture_stream,
+            (HIDDEN, BATCH, DIM),
+            Epilogue::BiasRelu,
+            [&w, &x],
+            Some(&b1),
+            &h,
+        )?;
+        let down = Linear::tuned(
+            &capture_stream,
+            (DIM, BATCH, HIDDEN),
+            Epilogue::Plain,
+            [&w, &h],
+            None,
+            &y,
+        )?;
         Ok(Self {
             kernels: Kernels::load(ctx)?,
-            x: DeviceBuffer::zeros(&stream, BATCH * DIM)?,
-            h: DeviceBuffer::zeros(&stream, BATCH * HIDDEN)?,
-            y: DeviceBuffer::zeros(&stream, BATCH * DIM)?,
-            blas: CudaBlas::new(stream.clone())?,
-            capture_blas: Arc::new(CaptureBlas {
-                handle,
-                _workspace: workspace,
-            }),
+            x,
+            h,
+            y,
+            up,
+            down,
             capture_stream,
             stream,
         })
@@ -343,22 +296,50 @@ impl Decoder {
         })
     }
 
-    /// The layer's first GEMM (`h = W1 x`) as work to record: cuBLAS on the views of the
-    /// buffers given to the capture (which every graph recorded from it holds).
+    /// The layer's first GEMM (`h = relu(W1 x + b1)`) as work to record: cuBLASLt on the
+    /// views of the buffers given to the capture (which every graph recorded from it holds).
     pub fn up(&self, layer: &Layer) -> Capture {
-        let blas = self.capture_blas.clone();
-        let operands = (layer.w1.clone(), self.x.clone(), Mut(self.h.clone()));
-        Capture::new(&self.capture_stream, operands, move |_, (w1, x, mut h)| {
-            gemm(&blas.handle, (HIDDEN, BATCH, DIM), &w1, &x, &mut h)
-        })
+        let up = self.up.clone();
+        let operands = (
+            layer.w1.clone(),
+            self.x.clone(),
+            layer.b1.clone(),
+            Mut(self.h.clone()),
+        );
+        Capture::new(
+            &self.capture_stream,
+            operands,
+            move |scope, (w1, x, b1, h)| {
+                // SAFETY: the views are W1, x, b1 and h, of the shapes `up` was planned for
+                // (`upload`, `Decoder::new`), held by every graph recorded from this capture.
+                unsafe {
+                    up.enqueue(
+                        scope.stream().cu_stream(),
+                        w1.addr(),
+                        x.addr(),
+                        Some(b1.addr()),
+                        h.addr(),
+                    )
+                }
+            },
+        )
     }
 
     /// The layer's second GEMM (`y = W2 h`) as work to record.
     pub fn down(&self, layer: &Layer) -> Capture {
-        let blas = self.capture_blas.clone();
+        let down = self.down.clone();
         let operands = (layer.w2.clone(), self.h.clone(), Mut(self.y.clone()));
-        Capture::new(&self.capture_stream, operands, move |_, (w2, h, mut y)| {
-            gemm(&blas.handle, (DIM, BATCH, HIDDEN), &w2, &h, &mut y)
+        Capture::new(&self.capture_stream, operands, move |scope, (w2, h, y)| {
+            // SAFETY: as in `up`, for W2, h and y.
+            unsafe {
+                down.enqueue(
+                    scope.stream().cu_stream(),
+                    w2.addr(),
+                    h.addr(),
+                    None,
+                    y.addr(),
+                )
+            }
         })
     }
 
@@ -379,34 +360,18 @@ impl Decoder {
         Ok(())
     }
 
-    /// One layer, its four operations launched eagerly.
+    /// One layer, its three operations launched eagerly.
     pub fn eager_layer(&self, layer: &Layer) -> Result<(), Failure> {
-        let (nx, nh, dim, hidden) = (
-            (BATCH * DIM) as u32,
-            (BATCH * HIDDEN) as u32,
-            DIM as u32,
-            HIDDEN as u32,
-        );
-        let (x, h, y, b1, b2) = (
-            self.x.addr(),
-            self.h.addr(),
-            self.y.addr(),
-            layer.b1.addr(),
-            layer.b2.addr(),
-        );
-        self.sgemm((HIDDEN, BATCH, DIM), layer.w1.addr(), x, h)?;
-        // SAFETY: `bias_relu`'s parameter list in `SRC`, with `h` of `nh` floats (one thread
-        // each) and `b1` of `hidden`.
+        let (nx, dim) = ((BATCH * DIM) as u32, DIM as u32);
+        let (x, h, y, b2) = (self.x.addr(), self.h.addr(), self.y.addr(), layer.b2.addr());
+        let stream = self.stream.cu_stream();
+        // SAFETY: W1, x, b1 and h (W2, h and y) of the shapes the GEMMs were planned for,
+        // alive while the work runs (the caller reads the result back before dropping them).
         unsafe {
-            self.stream
-                .launch_builder(self.kernels.bias_relu.function())
-                .arg(&nh)
-                .arg(&hidden)
-                .arg(&b1)
-                .arg(&h)
-                .launch(LaunchConfig::for_num_elems(nh))?;
+            self.up
+                .enqueue(stream, layer.w1.addr(), x, Some(layer.b1.addr()), h)?;
+            self.down.enqueue(stream, layer.w2.addr(), h, None, y)?;
         }
-        self.sgemm((DIM, BATCH, HIDDEN), layer.w2.addr(), h, y)?;
         // SAFETY: `bias_tanh`'s parameter list in `SRC`, with `y` and `x` of `nx` floats (one
         // thread each) and `b2` of `dim`.
         unsafe {
@@ -420,41 +385,6 @@ impl Decoder {
                 .launch(LaunchConfig::for_num_elems(nx))?;
         }
         Ok(())
-    }
-
-    /// `C (m x n) = A (m x k) * B (k x n)`, column-major, device addresses of buffers of the
-    /// decoder and its layers, on the decoder's stream: the eager steps' GEMM.
-    fn sgemm(&self, (m, n, k): (usize, usize, usize), a: u64, b: u64, c: u64) -> Result<(), Error> {
-        let (one, zero) = (1.0f32, 0.0f32);
-        // SAFETY: `a`, `b` and `c` hold m*k, k*n and m*n floats (the callers pass a layer's
-        // weights and the decoder's activations, with their shapes), alive while the work
-        // runs (the caller reads the result back before dropping them); leading dimensions
-        // are the row counts.
-        let status = unsafe {
-            blas_sys::cublasSgemm_v2(
-                *self.blas.handle(),
-                blas_sys::cublasOperation_t::CUBLAS_OP_N,
-                blas_sys::cublasOperation_t::CUBLAS_OP_N,
-                m as i32,
-                n as i32,
-                k as i32,
-                &one,
-                a as *const f32,
-                m as i32,
-                b as *const f32,
-                k as i32,
-                &zero,
-                c as *mut f32,
-                m as i32,
-            )
-        };
-        match status {
-            blas_sys::cublasStatus_t::CUBLAS_STATUS_SUCCESS => Ok(()),
-            other => Err(Error::Invalid {
-                node: "cublasSgemm".into(),
-                reason: format!("cuBLAS answered {other:?}"),
-            }),
-        }
     }
 
     /// Runs the [`STEPS`] steps from `x0` with `step` (called with each step number in order,

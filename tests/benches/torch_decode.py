@@ -12,7 +12,10 @@ the graph as PyTorch's static inputs do: `pos.copy_(table[step])` before each re
 - "same ops": matmul, bias add, relu / matmul, bias add, tanh (the examples' GEMMs and kernels,
   with PyTorch's bias add a kernel of its own);
 - "addmm": the bias folded into the GEMM (`torch.addmm`), relu and tanh in place: what
-  `torch.nn.functional.linear` does, the fewest kernels PyTorch launches for this step.
+  `torch.nn.functional.linear` does;
+- "fused relu": the first GEMM's bias and ReLU in cuBLASLt's epilogue
+  (`torch._addmm_activation`), then `addmm` and tanh: the examples' three operations per layer,
+  the fewest kernels PyTorch's ops launch for this step.
 
 Each result is checked against the step on the CPU (float32, largest difference below 1e-3), and
 the checksum (sum of x after the steps) is printed: it matches the example's when both computed
@@ -110,6 +113,15 @@ def addmm(torch, x, pos, h, y, model):
         torch.tanh(y, out=x)
 
 
+def fused(torch, x, pos, h, y, model):
+    x.add_(pos)
+    for w1, w2, b1, b2 in model:
+        # The bias and ReLU in the GEMM's epilogue (cuBLASLt), as the examples' first GEMM.
+        torch._addmm_activation(b1, x, w1, out=h)
+        torch.addmm(b2, h, w2, out=y)
+        torch.tanh(y, out=x)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--layers", type=int, default=32, help="layers per step (default 32)")
@@ -162,7 +174,12 @@ def main() -> int:
     print(f"{'':<40} {'steps/s':>12} {'largest diff':>14}")
     results = {}
     stream = torch.cuda.Stream(device)
-    for name, form in (("same ops", same_ops), ("addmm", addmm)):
+    forms = [("same ops", same_ops), ("addmm", addmm)]
+    if hasattr(torch, "_addmm_activation"):
+        forms.append(("fused relu", fused))
+    else:
+        print("torch._addmm_activation is missing in this PyTorch: no 'fused relu' form")
+    for name, form in forms:
 
         def eager(s, form=form):
             pos.copy_(gpu_table[s])
@@ -192,6 +209,7 @@ def main() -> int:
     print(
         f"torch_decode: {layers} layers, batch {BATCH}, {DIM} -> {HIDDEN} -> {DIM}: "
         f"replay {results['same ops']:.0f} steps/s (same ops), {results['addmm']:.0f} steps/s (addmm)"
+        + (f", {results['fused relu']:.0f} steps/s (fused relu)" if "fused relu" in results else "")
     )
     return 0
 
