@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{cuda_graph, HostCallback, NodeKind};
+use cudagraph_runtime::{cuda_graph, Error, HostCallback, NodeKind};
 use cudagraph_tests::{
     assert_close, assert_read_close, cfg, fill_buffer, read_back, zeros, Kernels, Rng, SaxpyArgs,
     ScaleArgs, POISON,
@@ -85,6 +85,63 @@ cuda_graph! {
         copy -> sub -> down_z;
         [down_y, down_z] -> done -> [check, tick, log];
     }
+}
+
+/// Host-node body of `TwoViews`: `to = from`.
+fn copy_views((from, to): (&[u32], &mut [u32])) {
+    to.copy_from_slice(from);
+}
+
+cuda_graph! {
+    /// A host node reading one host buffer param and writing another: two params the macro
+    /// cannot tell apart from their names, whose values may be one buffer.
+    graph TwoViews {
+        params {
+            from: HostBuffer<u32>,
+            to: HostBuffer<u32>,
+            copy: fn((&[u32], &mut [u32])),
+        }
+        step: host(copy, from, mut to);
+    }
+}
+
+/// Two params of one host node given one buffer (clones of it, or overlapping parts of it), one
+/// written: the closure would get a `&mut [u32]` aliasing the `&[u32]` of the other, undefined
+/// behaviour in safe code. The build refuses it, as `Graph::add_host_with` and the executable's
+/// setter do; buffers apart build and run.
+#[test]
+fn a_declared_host_node_given_one_buffer_for_two_params_is_refused() {
+    let Some(gpu) =
+        cudagraph_tests::gpu("a_declared_host_node_given_one_buffer_for_two_params_is_refused")
+    else {
+        return;
+    };
+    let buffer = HostBuffer::from_slice(&gpu.ctx, &[1u32, 2, 3, 4]).unwrap();
+    let params = |from: &HostBuffer<u32>, to: &HostBuffer<u32>| TwoViewsParams {
+        from: from.clone(),
+        to: to.clone(),
+        copy: copy_views,
+    };
+    for (what, from, to) in [
+        ("one buffer twice", buffer.clone(), buffer.clone()),
+        ("overlapping parts", buffer.slice(0..2), buffer.slice(1..3)),
+    ] {
+        let built = TwoViews::build(&gpu.ctx, &params(&from, &to));
+        assert!(
+            matches!(built, Err(Error::Invalid { .. })),
+            "{what}: {:?}",
+            built.map(|_| ())
+        );
+    }
+
+    // Apart: built, run, and the setter refuses an alias of `from` as well.
+    let to = HostBuffer::<u32>::zeroed(&gpu.ctx, 2).unwrap();
+    let graph = TwoViews::build(&gpu.ctx, &params(&buffer.slice(2..4), &to)).unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(to.to_vec().unwrap(), [3, 4]);
+    let refused = exec.set_to(buffer.slice(2..4));
+    assert!(matches!(refused, Err(Error::Invalid { .. })), "{refused:?}");
 }
 
 #[test]

@@ -1018,6 +1018,65 @@ fn a_launch_the_driver_refuses_leaves_its_waits_to_the_next_launch() {
 }
 
 #[test]
+fn an_access_guard_dropped_while_its_buffers_stream_is_captured_still_orders_its_work() {
+    // Work enqueued through an access guard on another stream than the buffer's own is joined
+    // into the buffer's stream when the guard is dropped (cudarc's event tracking), and launches
+    // wait for that stream. A guard dropped while that stream is captured (by cudarc here; by
+    // another thread's capture alike) cannot join there: before the fix the join was skipped,
+    // and the launch below read `y` before the late write of 7s through the guard had landed.
+    let _serial = one_at_a_time();
+    let Some(gpu) =
+        gpu("an_access_guard_dropped_while_its_buffers_stream_is_captured_still_orders_its_work")
+    else {
+        return;
+    };
+    let k = Late::load(&gpu.ctx);
+    let n = 1 << 14;
+    let home = gpu.ctx.new_stream().unwrap();
+    let other = gpu.ctx.new_stream().unwrap();
+    let y = DeviceBuffer::<f32>::zeros(&home, n).unwrap();
+    let out = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    graph.add_memcpy(Memcpy::dtoh(&y, &out), &[]).unwrap();
+    let mut exec = graph.instantiate().unwrap();
+
+    // `other` is busy for ~50 ms (a late fill of another buffer); then `y` is overwritten with
+    // 7s there, through the guard (a copy from page-locked memory: nothing waits on the host).
+    let busy = DeviceBuffer::<f32>::zeros(&other, n).unwrap();
+    let mut spin = Graph::new(&gpu.ctx).unwrap();
+    spin.add_kernel(&k.fill, cfg(n), (n as u32, SPIN, 1.0f32, &busy), &[])
+        .unwrap();
+    let mut spin = spin.instantiate().unwrap();
+    spin.launch(&other).unwrap();
+    let sevens = cudagraph_tests::pinned(&gpu.ctx, &vec![7.0f32; n]);
+    let mut access = y.access().unwrap();
+    other.memcpy_htod(&sevens, &mut access.view_mut()).unwrap();
+    while_captured(&home, || drop(access));
+
+    // The access ends once the capture is over (on the release thread): until then the launch
+    // is refused, never made ahead of the write.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        match exec.launch(&home) {
+            Err(Error::BufferInUse { .. }) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            launched => break launched.unwrap(),
+        }
+    }
+    let got = out.to_vec().unwrap();
+    if let Some(i) = got.iter().position(|&v| v != 7.0) {
+        panic!(
+            "the launch read `y` before the write made through its guard on another stream: \
+             out[{i}] = {}",
+            got[i]
+        );
+    }
+    drop(spin);
+    gpu.ctx.synchronize().unwrap();
+}
+
+#[test]
 fn a_relaunch_the_driver_refuses_leaves_the_next_one_after_the_taken_buffers_free() {
     // An allocation taken out of an executable (`take_allocation`), used by a late writer on its
     // stream, then dropped: cudarc frees it there, behind the writer. The maker's relaunch on

@@ -487,17 +487,22 @@ impl<'a> Graph<'a> {
     ) -> Result<HostNode> {
         let mut uses = Vec::new();
         let f = with_views(buffers, f, &mut uses);
-        let apart = check_views_apart(&uses, || self.pending_name(NodeKind::Host));
-        self.or_forget_name(apart)?;
         self.push_host(f, uses, deps)
     }
 
+    /// Adds a host node running `f`, which gets the host buffers `uses` (see
+    /// [`Graph::add_host_with`]): also the way `cuda_graph!`'s generated code adds one, whose
+    /// buffers are params that may be one buffer however they are named.
     pub(crate) fn push_host(
         &mut self,
         f: HostFn,
         uses: Vec<Use<'a>>,
         deps: &[NodeId],
     ) -> Result<HostNode> {
+        // Checked here, where every host node is added: two buffers that overlap, one written,
+        // would give the closure a `&mut` slice aliasing another.
+        let apart = check_views_apart(&uses, || self.pending_name(NodeKind::Host));
+        self.or_forget_name(apart)?;
         let node_name = self.pending_name(NodeKind::Host);
         let call = HostCall::new(f, node_name, self.panics.own_slot());
         let mut params = HostParams::of(&call);

@@ -221,7 +221,11 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
     /// refuse to launch ([`Error::BufferInUse`]) and no executable can start using the buffer.
     ///
     /// Enqueue the work on [`DeviceAccess::stream`]; on another stream it is ordered only when
-    /// cudarc tracks the slice's uses with events (its default).
+    /// cudarc tracks the slice's uses with events (its default), by joining it into the
+    /// buffer's own stream when the guard is dropped. A guard dropped while that stream is
+    /// being captured (by another thread, or by cudarc's `begin_capture`) cannot join it there:
+    /// the access then ends on this crate's release thread once the capture is over, and until
+    /// then those executables still refuse to launch.
     ///
     /// One guard at a time per allocation (every clone and part of the buffer shares it): while
     /// one is alive, on this thread or another, `access`, [`to_vec`](Self::to_vec) and
@@ -275,12 +279,7 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
             fence.done().order_before(home)?;
         }
         // cudarc's own record: work on other streams waits for the home stream from here.
-        let slice = guard
-            .slice
-            .as_mut()
-            .expect("present until the final release");
-        let (_, sync) = slice.device_ptr_mut(home);
-        drop(sync);
+        join_tracked(&mut guard.slice, home);
         Ok(guard)
     }
 
@@ -363,19 +362,63 @@ impl<T: DeviceRepr + 'static> DeviceAccess<'_, T> {
 
 impl<T: DeviceRepr + 'static> Drop for DeviceAccess<'_, T> {
     fn drop(&mut self) {
-        let home = self.buffer.stream().clone();
-        if let (Some(slice), Ok(false)) = (self.slice.as_mut(), is_capturing(&home)) {
-            // Joins cudarc-tracked work on other streams into the home stream.
-            let (_, sync) = slice.device_ptr_mut(&home);
-            drop(sync);
+        let Some(scope) = self.scope.take() else {
+            return;
+        };
+        let alloc = &self.buffer.shared.alloc;
+        match is_capturing(&alloc.home) {
+            // The join would be recorded into the capture (another thread's, or cudarc's
+            // `begin_capture`), not made, and launches, which wait for the home stream, would
+            // not wait for work enqueued through the guard on other streams: the access stays
+            // open (launches refused) until the capture is over and the join is made.
+            Ok(true) => {
+                let alloc = alloc.clone();
+                let mut scope = Some(scope);
+                reaper::run_later(Box::new(move || alloc.end_access_later(&mut scope)));
+            }
+            captured => {
+                if captured.is_ok() {
+                    // Joins cudarc-tracked work on other streams into the home stream.
+                    join_tracked(&mut self.slice, &alloc.home);
+                }
+                // (Else the stream and its context are unusable: nothing runs any more.)
+                alloc.state.end_access(scope, Some(&alloc.home));
+            }
         }
-        if let Some(scope) = self.scope.take() {
-            self.buffer
-                .shared
-                .alloc
-                .state
-                .end_access(scope, Some(&home));
+    }
+}
+
+/// Makes `home` wait for the uses of `slice` that cudarc tracks with events (its work on other
+/// streams), and records that from now on work on other streams waits for `home`.
+fn join_tracked<T>(slice: &mut Option<CudaSlice<T>>, home: &CudaStream) {
+    if let Some(slice) = slice.as_mut() {
+        let (_, sync) = slice.device_ptr_mut(home);
+        drop(sync);
+    }
+}
+
+impl<T: DeviceRepr + 'static> DeviceAlloc<T> {
+    /// Ends the access `scope` of a guard dropped while the home stream was being captured (see
+    /// `Drop for DeviceAccess`), as a job of the release thread: `false` while the capture goes
+    /// on; then joins the work enqueued through the guard into the home stream, and ends the
+    /// access.
+    fn end_access_later(&self, scope: &mut Option<AccessScope>) -> bool {
+        match is_capturing(&self.home) {
+            Ok(true) => return false,
+            Ok(false) => match self.slice.try_lock() {
+                Ok(mut slice) => join_tracked(&mut slice, &self.home),
+                Err(TryLockError::Poisoned(e)) => join_tracked(&mut e.into_inner(), &self.home),
+                // Another guard holds the slice: its `access`, begun after this guard was gone,
+                // made this join when it began.
+                Err(TryLockError::WouldBlock) => {}
+            },
+            // The stream and its context are unusable: nothing runs any more.
+            Err(_) => {}
         }
+        if let Some(scope) = scope.take() {
+            self.state.end_access(scope, Some(&self.home));
+        }
+        true
     }
 }
 
