@@ -700,7 +700,9 @@ use proc_macro::TokenStream;
 /// Graphs cannot be generic, so params own what the nodes use (no borrowed cudarc slices: the
 /// runtime API takes those). Loops are at a graph's top level, one deep, without conditional,
 /// semaphore, collective or `#[waits]` nodes in them; a declaration with loops has at most 20,000
-/// nodes and 200,000 edges (the rules judge every pair of nodes); an array param is indexed
+/// nodes and 200,000 edges (the rules judge every pair of nodes), and any declaration at most
+/// 4,000,000 pairs of nodes that use memory with no path of edges between them (about 2,800
+/// nodes no edge orders; each pair is a possible race to judge); an array param is indexed
 /// element by element up to 65,536 elements. Node kinds: kernel, 1-D memset, 1-D memcpy, host,
 /// child graph, empty, alloc, free, event record, event wait, semaphore signal, semaphore wait,
 /// capture and conditional (no batch memory operations). The uses

@@ -86,6 +86,21 @@ impl Reach {
             })
         })
     }
+
+    /// How many nodes `a < b` that `b` is not ordered with are in `mask` (a set of nodes, as
+    /// bits): [`Reach::unordered_before`] filtered and counted a word at a time.
+    pub fn count_unordered_before(&self, b: usize, mask: &[u64]) -> usize {
+        let w = self.words;
+        (0..b.div_ceil(64))
+            .map(|k| {
+                let mut word = !(self.after[b * w + k] | self.before[b * w + k]) & mask[k];
+                if k == b / 64 {
+                    word &= (1u64 << (b % 64)) - 1;
+                }
+                word.count_ones() as usize
+            })
+            .sum()
+    }
 }
 
 /// Row `to` mutably and row `from` of a matrix of rows of `w` words (two different rows).
@@ -115,6 +130,8 @@ mod tests {
         let reach = Reach::closure(n, &out, &order);
         assert!(reach.get(0, 2) && reach.get(0, 69) && !reach.get(2, 0) && !reach.get(3, 1));
         let unordered: Vec<usize> = reach.unordered_before(69).collect();
+        assert_eq!(reach.count_unordered_before(69, &[!0, !0]), unordered.len());
+        assert_eq!(reach.count_unordered_before(69, &[0b1001, 0]), 1);
         assert!(!unordered.contains(&0) && !unordered.contains(&2) && unordered.contains(&3));
         assert_eq!(unordered.len(), 69 - 3);
         assert_eq!(reach.unordered_before(2).count(), 0);
@@ -128,5 +145,7 @@ mod tests {
         assert_eq!(reach.unordered_before(2).collect::<Vec<_>>(), [1]);
         reach.set(2, 0, false);
         assert_eq!(reach.unordered_before(2).collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(reach.count_unordered_before(2, &[0b11]), 2);
+        assert_eq!(reach.count_unordered_before(2, &[0b10]), 1);
     }
 }

@@ -865,3 +865,47 @@ fn the_generator_makes_declarations_that_expand() {
         "only {with_loops} generated declarations with a loop expanded"
     );
 }
+
+/// A loop of thousands of nodes that no edge orders makes a pair to judge for every two of
+/// them: past `MAX_UNORDERED_PAIRS` the declaration is refused at once (it took gigabytes and
+/// minutes), and below it a race between every two iterations is reported once, not kept
+/// once per pair.
+#[test]
+fn too_many_unordered_pairs_are_refused_before_they_are_judged() {
+    for use_of in ["w[i]", "y"] {
+        let source = format!(
+            "graph X {{ params {{ w: [DeviceBuffer<f32>; 20000], y: DeviceBuffer<f32>, \
+             k: Kernel<(DevicePtrMut<f32>,)> }} for i in 0..20000 {{ a[i]: kernel \
+             k<<<1, 1>>>({use_of}); }} }}"
+        );
+        let errors =
+            outcome(TokenStream::from_str(&source).unwrap_or_default()).expect_err("refused");
+        assert!(
+            errors.contains("199,990,000 pairs of nodes that use memory"),
+            "{errors}"
+        );
+        assert_eq!(errors.matches("compile_error").count(), 1, "{errors}");
+    }
+    // Ordered, the same loop is judged.
+    let chained = "graph X { params { w: [DeviceBuffer<f32>; 20000], \
+                   k: Kernel<(DevicePtrMut<f32>,)> } for i in 0..20000 { a[i]: kernel \
+                   k<<<1, 1>>>(w[i]); } for i in 0..19999 { a[i] -> a[i + 1]; } }";
+    assert!(outcome(TokenStream::from_str(chained).unwrap_or_default()).is_ok());
+    let racing = "graph X { params { y: DeviceBuffer<f32>, k: Kernel<(DevicePtrMut<f32>,)> } \
+                  for i in 0..2000 { a[i]: kernel k<<<1, 1>>>(y); } }";
+    let errors = outcome(TokenStream::from_str(racing).unwrap_or_default()).expect_err("a race");
+    assert_eq!(errors.matches("compile_error").count(), 1, "{errors}");
+    assert!(
+        errors.contains("nodes `a[0]` and `a[1]` both use buffer `y`"),
+        "{errors}"
+    );
+    let analysis_races = {
+        let input: crate::parse::Input = syn::parse_str(racing).expect("parses");
+        let model = crate::model::Model::new(&input.graphs[0]);
+        model.hazards().races.len()
+    };
+    assert_eq!(
+        analysis_races, 1,
+        "one race kept for 1,999,000 racing pairs"
+    );
+}

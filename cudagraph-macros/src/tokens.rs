@@ -65,40 +65,61 @@ pub fn may_be_local(tokens: &[TokenTree], i: usize) -> bool {
     !after_dot && !after_path
 }
 
-/// The identifiers a string literal would capture as inline format arguments (`{n}`, `{x:?}`).
-/// Any string literal is scanned: a false positive only costs an unneeded update.
+/// The identifiers a string literal would capture as inline format arguments: the argument of
+/// a placeholder (`{n}`, `{x:?}`, `{ñ}`) and the width and precision parameters of its spec
+/// (`{:>w$}`, `{:.p$}`, `{0:w$.p$}`), which `format!` reads as variables too. Any string literal
+/// is scanned: a false positive only costs an unneeded update (names are filtered to params).
 pub fn format_args_of(literal: &str) -> Vec<&str> {
     if !(literal.starts_with('"') || literal.starts_with('r')) {
         return Vec::new();
     }
-    let bytes = literal.as_bytes();
     let mut names = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'{' {
-            if bytes.get(i + 1) == Some(&b'{') {
-                i += 2;
-                continue;
-            }
-            let start = i + 1;
-            let mut end = start;
-            while end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_') {
-                end += 1;
-            }
-            let starts_like_ident = bytes
-                .get(start)
-                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_');
-            if end > start && starts_like_ident {
-                if let Some(name) = literal.get(start..end) {
-                    if name != "_" {
-                        names.push(name);
-                    }
-                }
-            }
-            i = end;
-        } else {
-            i += 1;
+    let mut rest = literal;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        if let Some(escaped) = after.strip_prefix('{') {
+            rest = escaped;
+            continue;
+        }
+        // The placeholder, up to its `}` (none: not a format string, nothing more to find).
+        let Some(close) = after.find('}') else {
+            break;
+        };
+        let placeholder = &after[..close];
+        rest = &after[close + 1..];
+        let (argument, spec) = placeholder.split_once(':').unwrap_or((placeholder, ""));
+        names.extend(identifier(argument.trim()));
+        // `name$`: a width or precision taken from a variable (the fill character before an
+        // alignment may be a letter too, and flags may be digits: the name is what precedes
+        // `$` back to the first character that cannot start one).
+        let mut spec_rest = spec;
+        while let Some(dollar) = spec_rest.find('$') {
+            let before = &spec_rest[..dollar];
+            let word_start = before
+                .char_indices()
+                .rev()
+                .take_while(|&(_, c)| unicode_ident::is_xid_continue(c))
+                .last()
+                .map_or(dollar, |(i, _)| i);
+            let word = &before[word_start..];
+            // `0w$` is the `0` flag, then width `w`: skip what cannot start a name.
+            let start = word
+                .char_indices()
+                .find(|&(_, c)| c == '_' || unicode_ident::is_xid_start(c))
+                .map_or(word.len(), |(i, _)| i);
+            names.extend(identifier(&word[start..]));
+            spec_rest = &spec_rest[dollar + 1..];
         }
     }
     names
+}
+
+/// `text`, if it is an identifier a format string can name (`_` alone is none).
+fn identifier(text: &str) -> Option<&str> {
+    let mut chars = text.chars();
+    let first = chars.next()?;
+    ((first == '_' || unicode_ident::is_xid_start(first))
+        && chars.all(unicode_ident::is_xid_continue)
+        && text != "_")
+        .then_some(text)
 }

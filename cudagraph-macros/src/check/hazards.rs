@@ -41,6 +41,23 @@ use crate::model::hazards::{capture_span, node_uses, Race};
 
 pub fn check(model: &Model, cx: &mut Ctxt) {
     let analysis = model.hazards();
+    if let Some(pairs) = analysis.too_many_pairs {
+        cx.error(
+            model.decl.name.span(),
+            format!(
+                "graph `{}` has {} pairs of nodes that use memory with no path of edges between \
+                 them, more than the data-race rule judges ({}: each pair is a possible race, and \
+                 their number, like the macro's time, grows with the square of the nodes); add \
+                 edges between nodes that may run one after the other (a loop's iterations: \
+                 `for i in 0..N - 1 {{ a[i] -> a[i + 1]; }}`), or split the work over several \
+                 graphs, launched one after the other or embedded as child graphs",
+                model.decl.name,
+                crate::repeat::grouped(pairs),
+                crate::repeat::grouped(crate::model::hazards::MAX_UNORDERED_PAIRS),
+            ),
+        );
+        return;
+    }
     check_attributes(model, cx);
     check_external(model, cx);
     for race in &analysis.races {

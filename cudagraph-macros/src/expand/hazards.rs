@@ -125,7 +125,8 @@ pub fn assertions(g: &Gen, analysis: &Analysis) -> TokenStream {
         ));
     }
     out.extend(pointer_arg_assertions(g, analysis));
-    // A conditional handle as a param (spelled out, the conditional rule reports it).
+    // A conditional handle as a param (spelled out, the conditional rule reports it; under a
+    // memory type's name, `spelling_assertions`).
     for (i, param) in g.model.params.iter().enumerate() {
         if g.model.param_spelled(i) != Spelled::Unknown {
             continue;
@@ -312,19 +313,30 @@ fn spelling_assertions(g: &Gen) -> TokenStream {
         }
         .unwrap_or_else(|| ty.span());
         let p = private_at(s);
-        let message = format!(
+        let launch = format!(
             "`{written}` here is a device graph's handle, not memory: `cuda_graph!` takes a type \
              written `{written}` for memory, and would not check what a kernel given it may \
              launch; give the import or alias another name"
+        );
+        // A conditional handle so named would escape the rule that handles are the conditional
+        // nodes' own (a param written `ConditionalHandle` is refused, `check::conditionals`).
+        let handle = format!(
+            "`{written}` here is a `ConditionalHandle`, not memory: `cuda_graph!` takes a type \
+             written `{written}` for memory, and a handle is made by the conditional node that \
+             reads it (`name: while h {{ ... }}`), never a param; remove the param, and give the \
+             import or alias another name"
         );
         out.extend(assertion(
             &p,
             s,
             quote!(({
                 use #p::LaunchFallback as _;
-                <#p::LaunchProbe<#ty>>::IS_LAUNCH
+                <#p::LaunchProbe<#ty>>::IS_LAUNCH || <#p::ParamProbe<#ty>>::IS_HANDLE
             })),
-            quote!(#message),
+            quote!(({
+                use #p::LaunchFallback as _;
+                if <#p::LaunchProbe<#ty>>::IS_LAUNCH { #launch } else { #handle }
+            })),
         ));
     }
     let mut types: Vec<&syn::Type> = (0..model.params.len())

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use proc_macro2::Span;
 
 use super::{pointer_arg, Access, Buffer, Mem, MemUse, Model, Opaque};
-use crate::parse::NodeOp;
+use crate::parse::{NodeDecl, NodeOp};
 
 /// What one node does with one buffer: its accesses (one per naming), the first token naming
 /// it, and whether it is certainly memory.
@@ -137,7 +137,29 @@ pub struct Analysis {
     /// Nodes that may launch device graphs, and the nodes their graphs may run beside.
     pub launchers: Vec<Launcher>,
     pub launch_pairs: Vec<LaunchPair>,
+    /// How many pairs of nodes that use memory no edge orders, when more than
+    /// [`MAX_UNORDERED_PAIRS`]: the declaration is refused unjudged (`check::hazards`), and
+    /// nothing else here is found.
+    pub too_many_pairs: Option<usize>,
+    /// The races already recorded in `races` and `typed`, by what makes them one to report
+    /// ([`RaceKey`]): a loop whose iterations no edge orders makes the same race for every pair
+    /// of them, and only the first is reported or asserted.
+    seen: (BTreeSet<RaceKey>, BTreeSet<RaceKey>),
 }
+
+/// What makes two races one (see `check::hazards::race_key`): the declarations of the two nodes,
+/// and the memory, a param or the declaration of an alloc node.
+type RaceKey = (
+    *const NodeDecl,
+    *const NodeDecl,
+    Result<usize, *const NodeDecl>,
+);
+
+/// The most pairs of memory-using nodes with no path between them that the hazard rule judges
+/// (about 2,800 nodes that no edge orders, all using memory): each pair is a race to report or a
+/// check of memory to generate, and the count grows with the square of the nodes. Past it, the
+/// macro would take minutes and gigabytes; a declaration of 20,000 nodes in a chain has none.
+pub const MAX_UNORDERED_PAIRS: usize = 4_000_000;
 
 /// Each node's uses, by buffer.
 pub fn node_uses(model: &Model) -> Vec<BTreeMap<Buffer, NodeUse>> {
@@ -197,6 +219,19 @@ pub fn analyze(model: &Model) -> Analysis {
         .map(|node| node.iter().map(|(b, u)| (*b, Rc::new(u.clone()))).collect())
         .collect();
     let opaque: Vec<Option<Opaque>> = model.nodes.iter().map(|n| model.opaque(n)).collect();
+    // Refused before any pair is looked at when there are too many (see `MAX_UNORDERED_PAIRS`).
+    let mut memory_nodes = vec![0u64; n.div_ceil(64)];
+    for i in (0..n).filter(|&i| !uses[i].is_empty() || opaque[i].is_some()) {
+        memory_nodes[i / 64] |= 1 << (i % 64);
+    }
+    let pairs: usize = (0..n)
+        .filter(|&b| memory_nodes[b / 64] & (1 << (b % 64)) != 0)
+        .map(|b| reach.count_unordered_before(b, &memory_nodes))
+        .sum();
+    if pairs > MAX_UNORDERED_PAIRS {
+        out.too_many_pairs = Some(pairs);
+        return out;
+    }
     let opted: Vec<Vec<Buffer>> = model
         .nodes
         .iter()
@@ -281,7 +316,7 @@ pub fn analyze(model: &Model) -> Analysis {
                         } else {
                             (u.clone(), all)
                         };
-                        push_race(&mut out, a, b, *buffer, use_a, use_b);
+                        push_race(model, &mut out, (a, b), *buffer, (&use_a, &use_b));
                     }
                     continue;
                 }
@@ -298,7 +333,7 @@ pub fn analyze(model: &Model) -> Analysis {
                     } else {
                         bb
                     };
-                    push_race(&mut out, a, b, *buffer, ua.clone(), ub.clone());
+                    push_race(model, &mut out, (a, b), *buffer, (ua, ub));
                 }
             }
             for (ba, ua) in &shared[a] {
@@ -513,34 +548,36 @@ fn pointer_args(model: &Model, out: &mut Analysis) {
 }
 
 /// Records a possible race: decided here when the declaration shows everything, else by the
-/// types.
+/// types; once per [`RaceKey`] (the uses are cloned only then).
 fn push_race(
+    model: &Model,
     out: &mut Analysis,
-    a: usize,
-    b: usize,
+    (a, b): (usize, usize),
     buffer: Buffer,
-    use_a: NodeUse,
-    use_b: NodeUse,
+    (use_a, use_b): (&NodeUse, &NodeUse),
 ) {
-    let race = Race {
-        a,
-        b,
-        buffer,
-        use_a,
-        use_b,
-    };
-    match (
-        race.use_a.known_write(),
-        race.use_b.known_write(),
-        race.use_a.mem,
-    ) {
+    let (races, seen) = match (use_a.known_write(), use_b.known_write(), use_a.mem) {
         (Some(wa), Some(wb), Mem::Yes) => {
-            if wa || wb {
-                out.races.push(race);
+            if !(wa || wb) {
+                return;
             }
+            (&mut out.races, &mut out.seen.0)
         }
-        (Some(false), Some(false), _) => {}
-        _ => out.typed.push(race),
+        (Some(false), Some(false), _) => return,
+        _ => (&mut out.typed, &mut out.seen.1),
+    };
+    let memory = match buffer {
+        Buffer::Param(p, _) => Ok(p),
+        Buffer::Alloc(i) => Err(model.nodes[i].decl as *const NodeDecl),
+    };
+    if seen.insert((model.nodes[a].decl, model.nodes[b].decl, memory)) {
+        races.push(Race {
+            a,
+            b,
+            buffer,
+            use_a: use_a.clone(),
+            use_b: use_b.clone(),
+        });
     }
 }
 

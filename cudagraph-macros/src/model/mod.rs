@@ -1049,10 +1049,27 @@ mod tests {
             ["n", "x", "_z"]
         );
         assert!(format_args_of("1u32").is_empty());
+        // Widths and precisions from variables, after any fill, alignment and flags; names
+        // that are not ASCII.
+        assert_eq!(
+            format_args_of(r#""{:>w$} {0:x^0v$.p$} {:.*} {:1$} {ñ:?} {:#<_q$} {ä:é$}""#),
+            ["w", "v", "p", "ñ", "_q", "ä", "é"]
+        );
+        assert_eq!(
+            format_args_of(r##"r#"{a:b}{"#"##),
+            ["a"],
+            "an unclosed placeholder ends the scan"
+        );
         let mut seen = Vec::new();
         collect_mentions(quote::quote!(println!("step {step}")), &mut |i| {
             seen.push(i.to_string())
         });
         assert_eq!(seen, ["println", "step"]);
+        // A param read only as a width is read by the node: its setter must update it.
+        with_model(
+            r#"graph G { params { w: usize, p: usize, q: u32 }
+                a: host(move || println!("{:>w$.p$}", 1.0)); }"#,
+            |model| assert_eq!(model.mentions(model.nodes[0].decl), [0, 1]),
+        );
     }
 }

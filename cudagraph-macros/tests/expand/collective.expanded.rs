@@ -46,9 +46,19 @@ const _: () = {
     if ({
         use ::cudagraph_runtime::__private::LaunchFallback as _;
         <::cudagraph_runtime::__private::LaunchProbe<DeviceBuffer<f32>>>::IS_LAUNCH
+            || <::cudagraph_runtime::__private::ParamProbe<DeviceBuffer<f32>>>::IS_HANDLE
     }) {
         ::cudagraph_runtime::__private::fail(
-            "`DeviceBuffer<f32>` here is a device graph's handle, not memory: `cuda_graph!` takes a type written `DeviceBuffer<f32>` for memory, and would not check what a kernel given it may launch; give the import or alias another name",
+            ({
+                use ::cudagraph_runtime::__private::LaunchFallback as _;
+                if <::cudagraph_runtime::__private::LaunchProbe<
+                    DeviceBuffer<f32>,
+                >>::IS_LAUNCH {
+                    "`DeviceBuffer<f32>` here is a device graph's handle, not memory: `cuda_graph!` takes a type written `DeviceBuffer<f32>` for memory, and would not check what a kernel given it may launch; give the import or alias another name"
+                } else {
+                    "`DeviceBuffer<f32>` here is a `ConditionalHandle`, not memory: `cuda_graph!` takes a type written `DeviceBuffer<f32>` for memory, and a handle is made by the conditional node that reads it (`name: while h { ... }`), never a param; remove the param, and give the import or alias another name"
+                }
+            }),
         )
     }
 };

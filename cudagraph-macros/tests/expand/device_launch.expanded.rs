@@ -23,9 +23,19 @@ const _: () = {
     if ({
         use ::cudagraph_runtime::__private::LaunchFallback as _;
         <::cudagraph_runtime::__private::LaunchProbe<DeviceBuffer<u32>>>::IS_LAUNCH
+            || <::cudagraph_runtime::__private::ParamProbe<DeviceBuffer<u32>>>::IS_HANDLE
     }) {
         ::cudagraph_runtime::__private::fail(
-            "`DeviceBuffer<u32>` here is a device graph's handle, not memory: `cuda_graph!` takes a type written `DeviceBuffer<u32>` for memory, and would not check what a kernel given it may launch; give the import or alias another name",
+            ({
+                use ::cudagraph_runtime::__private::LaunchFallback as _;
+                if <::cudagraph_runtime::__private::LaunchProbe<
+                    DeviceBuffer<u32>,
+                >>::IS_LAUNCH {
+                    "`DeviceBuffer<u32>` here is a device graph's handle, not memory: `cuda_graph!` takes a type written `DeviceBuffer<u32>` for memory, and would not check what a kernel given it may launch; give the import or alias another name"
+                } else {
+                    "`DeviceBuffer<u32>` here is a `ConditionalHandle`, not memory: `cuda_graph!` takes a type written `DeviceBuffer<u32>` for memory, and a handle is made by the conditional node that reads it (`name: while h { ... }`), never a param; remove the param, and give the import or alias another name"
+                }
+            }),
         )
     }
 };
@@ -1227,9 +1237,19 @@ const _: () = {
     if ({
         use ::cudagraph_runtime::__private::LaunchFallback as _;
         <::cudagraph_runtime::__private::LaunchProbe<DeviceBuffer<u32>>>::IS_LAUNCH
+            || <::cudagraph_runtime::__private::ParamProbe<DeviceBuffer<u32>>>::IS_HANDLE
     }) {
         ::cudagraph_runtime::__private::fail(
-            "`DeviceBuffer<u32>` here is a device graph's handle, not memory: `cuda_graph!` takes a type written `DeviceBuffer<u32>` for memory, and would not check what a kernel given it may launch; give the import or alias another name",
+            ({
+                use ::cudagraph_runtime::__private::LaunchFallback as _;
+                if <::cudagraph_runtime::__private::LaunchProbe<
+                    DeviceBuffer<u32>,
+                >>::IS_LAUNCH {
+                    "`DeviceBuffer<u32>` here is a device graph's handle, not memory: `cuda_graph!` takes a type written `DeviceBuffer<u32>` for memory, and would not check what a kernel given it may launch; give the import or alias another name"
+                } else {
+                    "`DeviceBuffer<u32>` here is a `ConditionalHandle`, not memory: `cuda_graph!` takes a type written `DeviceBuffer<u32>` for memory, and a handle is made by the conditional node that reads it (`name: while h { ... }`), never a param; remove the param, and give the import or alias another name"
+                }
+            }),
         )
     }
 };

@@ -115,6 +115,13 @@ impl ParamProbe<crate::node::ConditionalHandle> {
     pub const IS_HANDLE: bool = true;
 }
 
+/// A reference to one gives the handle all the same (`*h` is a kernel argument).
+#[cfg(not(feature = "cuda-12020"))]
+impl ParamProbe<&crate::node::ConditionalHandle> {
+    /// A conditional handle, by reference.
+    pub const IS_HANDLE: bool = true;
+}
+
 /// Asks whether `A` and `B` are one type: `SAME`. The rules read a type written as a
 /// primitive's name (`u32`) as that primitive, a plain value that holds no memory; the generated
 /// code checks with this that the name is not an alias or import of another type
@@ -678,6 +685,16 @@ mod tests {
         ];
         assert_eq!(VALUE, [true, false, false, false]);
         assert_eq!(<ParamProbe<NotMemory>>::bytes(&NotMemory), None);
+        #[cfg(not(feature = "cuda-12020"))]
+        {
+            use crate::node::ConditionalHandle;
+            const HANDLE: [bool; 3] = [
+                <ParamProbe<ConditionalHandle>>::IS_HANDLE,
+                <ParamProbe<&'static ConditionalHandle>>::IS_HANDLE,
+                <ParamProbe<Buffer>>::IS_HANDLE,
+            ];
+            assert_eq!(HANDLE, [true, true, false]);
+        }
     }
 
     #[test]
