@@ -77,13 +77,18 @@ impl<T: 'static> std::fmt::Debug for DeviceBuffer<T> {
 impl<T: DeviceRepr + 'static> From<CudaSlice<T>> for DeviceBuffer<T> {
     /// Takes over a cudarc allocation. Work cudarc ordered on the slice (on any stream, with
     /// cudarc's event tracking) comes before every use by a graph.
+    ///
+    /// When the slice's stream is being captured (by another thread, or with cudarc's
+    /// `begin_capture`), that ordering cannot be enqueued there: this waits on the host, on a
+    /// stream of its own, for the work cudarc tracks on the slice.
+    ///
+    /// # Panics
+    ///
+    /// In that case only, when that stream cannot be created (the context is unusable).
     fn from(mut slice: CudaSlice<T>) -> Self {
         let home = slice.stream().clone();
         let len = slice.len();
-        // Makes the home stream wait for the slice's uses on other streams (with event
-        // tracking): from now on the home stream's tail covers all earlier work on it.
-        let (base, sync) = slice.device_ptr_mut(&home);
-        drop(sync);
+        let base = adopt_tracked(&mut slice, &home);
         let alloc = DeviceAlloc {
             slice: Mutex::new(Some(slice)),
             base,
@@ -97,6 +102,37 @@ impl<T: DeviceRepr + 'static> From<CudaSlice<T>> for DeviceBuffer<T> {
             shared: Shared::new(alloc, len),
         }
     }
+}
+
+/// The address of `slice`, taken so that the work cudarc tracks on it with events (its uses on
+/// other streams) comes before everything enqueued on `home`, its own stream, from now on: the
+/// home stream's tail then covers all earlier work on the memory, which is what launches and
+/// host accesses order themselves after.
+fn adopt_tracked<T>(slice: &mut CudaSlice<T>, home: &Arc<CudaStream>) -> sys::CUdeviceptr {
+    if !matches!(is_capturing(home), Ok(true)) {
+        // (On error the stream and its context are unusable: nothing runs any more.)
+        let (base, sync) = slice.device_ptr_mut(home);
+        drop(sync);
+        return base;
+    }
+    // Joined on `home`, the wait would be recorded into the capture, not made (and cudarc's
+    // event recorded there, a captured event its later waits fail on): launches, which wait for
+    // the home stream, would run ahead of cudarc's work on other streams. The wait is made on a
+    // stream of this call's own instead, and waited for on the host (relaxed: allowed while any
+    // thread captures), so that the work is over before the memory is handed out.
+    // (cudarc hands out an error an earlier call stored, once: a second try then succeeds.)
+    let ctx = home.context();
+    let side = ctx.new_stream().or_else(|_| ctx.new_stream()).expect(
+        "creating a stream to wait for a cudarc slice's work (its own stream is being captured)",
+    );
+    let (base, sync) = slice.device_ptr_mut(&side);
+    drop(sync);
+    // SAFETY: a live stream of this context. (Not cudarc's `synchronize`, which would return an
+    // error stored earlier instead of waiting.) On error the context is unusable: nothing runs.
+    let _ = relaxed(|| unsafe { cudarc::driver::result::stream::synchronize(side.cu_stream()) });
+    // Destroyed on the release thread (relaxed mode): never a call that could touch the capture.
+    reaper::drop_later(Box::new(side));
+    base
 }
 
 impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
