@@ -12,7 +12,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cudagraph_runtime::cudarc::driver::{sys, CudaContext, CudaSlice, CudaStream};
+use cudagraph_runtime::cudarc::driver::{sys, CudaContext, CudaSlice, CudaStream, DriverError};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, Error};
 use cudagraph_tests::{cfg, compile, function, gpu, read_back, upload, zeros, Gpu};
@@ -1129,6 +1129,40 @@ fn a_cudarc_slice_taken_over_while_its_stream_is_captured_still_orders_its_work(
     let y = while_captured(&home, || DeviceBuffer::from(slice));
 
     let mut graph = Graph::new(&gpu.ctx).unwrap();
+    graph.add_memcpy(Memcpy::dtoh(&y, &out), &[]).unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    exec.launch(&home).unwrap();
+    assert_sevens(&out.to_vec().unwrap(), "the launch read `y`");
+    drop(spin);
+    gpu.ctx.synchronize().unwrap();
+}
+
+#[test]
+fn a_cudarc_slice_taken_over_after_an_error_was_stored_still_orders_its_work() {
+    // cudarc's `CudaStream::wait` hands out an error stored in the context (by any earlier call;
+    // `CudaContext::record_err` is public) and returns without waiting, and its event tracking
+    // stores that error back: before the fix `DeviceBuffer::from` then skipped joining the
+    // slice's work on other streams silently, and the launch below read `y` before the late
+    // write of 7s.
+    let _serial = one_at_a_time();
+    let Some(gpu) =
+        gpu("a_cudarc_slice_taken_over_after_an_error_was_stored_still_orders_its_work")
+    else {
+        return;
+    };
+    let k = Late::load(&gpu.ctx);
+    let n = 1 << 14;
+    let home = gpu.ctx.new_stream().unwrap();
+    let other = gpu.ctx.new_stream().unwrap();
+    let out = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let (slice, spin) = slice_written_late(&gpu, &k, &home, &other, n);
+    let stored = sys::cudaError_enum::CUDA_ERROR_UNKNOWN;
+    gpu.ctx.record_err::<()>(Err(DriverError(stored)));
+    let y = DeviceBuffer::from(slice);
+    // The error is still there for whoever asks next.
+    assert_eq!(gpu.ctx.check_err(), Err(DriverError(stored)));
+
     graph.add_memcpy(Memcpy::dtoh(&y, &out), &[]).unwrap();
     let mut exec = graph.instantiate().unwrap();
     exec.launch(&home).unwrap();

@@ -8,7 +8,7 @@ use cudarc::driver::{
 };
 
 use super::alloc::{AccessScope, AllocState, Allocation, Space};
-use super::fence::{is_capturing, refuse_capturing_stream, relaxed};
+use super::fence::{is_capturing, refuse_capturing_stream, relaxed, without_stored_error};
 use super::foreign::Foreign;
 use super::operand::sealed::MemoryOperand;
 use super::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
@@ -111,22 +111,25 @@ impl<T: DeviceRepr + 'static> From<CudaSlice<T>> for DeviceBuffer<T> {
 fn adopt_tracked<T>(slice: &mut CudaSlice<T>, home: &Arc<CudaStream>) -> sys::CUdeviceptr {
     if !matches!(is_capturing(home), Ok(true)) {
         // (On error the stream and its context are unusable: nothing runs any more.)
-        let (base, sync) = slice.device_ptr_mut(home);
-        drop(sync);
-        return base;
+        return without_stored_error(home.context(), || {
+            let (base, sync) = slice.device_ptr_mut(home);
+            drop(sync);
+            base
+        });
     }
     // Joined on `home`, the wait would be recorded into the capture, not made (and cudarc's
     // event recorded there, a captured event its later waits fail on): launches, which wait for
     // the home stream, would run ahead of cudarc's work on other streams. The wait is made on a
     // stream of this call's own instead, and waited for on the host (relaxed: allowed while any
     // thread captures), so that the work is over before the memory is handed out.
-    // (cudarc hands out an error an earlier call stored, once: a second try then succeeds.)
-    let ctx = home.context();
-    let side = ctx.new_stream().or_else(|_| ctx.new_stream()).expect(
-        "creating a stream to wait for a cudarc slice's work (its own stream is being captured)",
-    );
-    let (base, sync) = slice.device_ptr_mut(&side);
-    drop(sync);
+    let (side, base) = without_stored_error(home.context(), || {
+        let side = home.context().new_stream().expect(
+            "creating a stream to wait for a cudarc slice's work (its own stream is being captured)",
+        );
+        let (base, sync) = slice.device_ptr_mut(&side);
+        drop(sync);
+        (side, base)
+    });
     // SAFETY: a live stream of this context. (Not cudarc's `synchronize`, which would return an
     // error stored earlier instead of waiting.) On error the context is unusable: nothing runs.
     let _ = relaxed(|| unsafe { cudarc::driver::result::stream::synchronize(side.cu_stream()) });
@@ -428,8 +431,10 @@ impl<T: DeviceRepr + 'static> Drop for DeviceAccess<'_, T> {
 /// streams), and records that from now on work on other streams waits for `home`.
 fn join_tracked<T>(slice: &mut Option<CudaSlice<T>>, home: &CudaStream) {
     if let Some(slice) = slice.as_mut() {
-        let (_, sync) = slice.device_ptr_mut(home);
-        drop(sync);
+        without_stored_error(home.context(), || {
+            let (_, sync) = slice.device_ptr_mut(home);
+            drop(sync);
+        });
     }
 }
 

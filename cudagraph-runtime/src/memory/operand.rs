@@ -15,7 +15,7 @@ use cudarc::driver::{
 };
 
 use super::alloc::{Allocation, Space};
-use super::fence::refuse_capturing_stream;
+use super::fence::{refuse_capturing_stream, without_stored_error};
 use crate::error::{Error, Result};
 
 /// What keeps the memory of a [`Use`] valid.
@@ -312,8 +312,11 @@ const JOIN_CAPTURED: &str = "the wait for its uses on other streams (cudarc's ev
 fn read_use<'a, T, S: DevicePtr<T>>(slice: &S, write: bool) -> Result<Use<'a>> {
     let stream = slice.stream().clone();
     refuse_capturing_stream(&stream, "a cudarc slice given to a graph", JOIN_CAPTURED)?;
-    let (addr, sync) = slice.device_ptr(&stream);
-    drop(sync);
+    let addr = without_stored_error(stream.context(), || {
+        let (addr, sync) = slice.device_ptr(&stream);
+        drop(sync);
+        addr
+    });
     Ok(borrowed_device::<T>(addr, slice.len(), &stream, write))
 }
 
@@ -321,8 +324,11 @@ fn write_use<'a, T, S: DevicePtrMut<T>>(slice: &mut S, write: bool) -> Result<Us
     let stream = slice.stream().clone();
     refuse_capturing_stream(&stream, "a cudarc slice given to a graph", JOIN_CAPTURED)?;
     let len = slice.len();
-    let (addr, sync) = slice.device_ptr_mut(&stream);
-    drop(sync);
+    let addr = without_stored_error(stream.context(), || {
+        let (addr, sync) = slice.device_ptr_mut(&stream);
+        drop(sync);
+        addr
+    });
     Ok(borrowed_device::<T>(addr, len, &stream, write))
 }
 
