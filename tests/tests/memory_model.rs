@@ -12,7 +12,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cudagraph_runtime::cudarc::driver::{sys, CudaContext, CudaSlice, CudaStream};
+use cudagraph_runtime::cudarc::driver::{sys, CudaContext, CudaSlice, CudaStream, DriverError};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, Error};
 use cudagraph_tests::{cfg, compile, function, gpu, read_back, upload, zeros, Gpu};
@@ -1072,6 +1072,150 @@ fn an_access_guard_dropped_while_its_buffers_stream_is_captured_still_orders_its
             got[i]
         );
     }
+    drop(spin);
+    gpu.ctx.synchronize().unwrap();
+}
+
+/// `n` floats of `home`'s, through cudarc, then overwritten with 7s on `other` after ~50 ms of
+/// other work there (cudarc records that write with its event tracking); the busy graph, to keep
+/// alive until `other` is done.
+fn slice_written_late(
+    gpu: &Gpu,
+    k: &Late,
+    home: &Arc<CudaStream>,
+    other: &Arc<CudaStream>,
+    n: usize,
+) -> (CudaSlice<f32>, GraphExec<'static>) {
+    let mut slice = home.alloc_zeros::<f32>(n).unwrap();
+    let busy = DeviceBuffer::<f32>::zeros(other, n).unwrap();
+    let mut spin = Graph::new(&gpu.ctx).unwrap();
+    spin.add_kernel(&k.fill, cfg(n), (n as u32, SPIN, 1.0f32, &busy), &[])
+        .unwrap();
+    let mut spin = spin.instantiate().unwrap();
+    spin.launch(other).unwrap();
+    let sevens = cudagraph_tests::pinned(&gpu.ctx, &vec![7.0f32; n]);
+    other.memcpy_htod(&sevens, &mut slice).unwrap();
+    (slice, spin)
+}
+
+/// Panics unless every element of `got` is 7 (`what` says what read it too early).
+fn assert_sevens(got: &[f32], what: &str) {
+    if let Some(i) = got.iter().position(|&v| v != 7.0) {
+        panic!(
+            "{what} before the write queued through cudarc on another stream: [{i}] = {}",
+            got[i]
+        );
+    }
+}
+
+#[test]
+fn a_cudarc_slice_taken_over_while_its_stream_is_captured_still_orders_its_work() {
+    // `DeviceBuffer::from(slice)` joins the work cudarc tracks on the slice (its uses on other
+    // streams) into the slice's own stream, which launches wait for. While that stream is
+    // captured (by cudarc here; by another thread's capture alike) the join was recorded into
+    // the capture instead of made: the launch below read `y` before the late write of 7s.
+    let _serial = one_at_a_time();
+    let Some(gpu) =
+        gpu("a_cudarc_slice_taken_over_while_its_stream_is_captured_still_orders_its_work")
+    else {
+        return;
+    };
+    let k = Late::load(&gpu.ctx);
+    let n = 1 << 14;
+    let home = gpu.ctx.new_stream().unwrap();
+    let other = gpu.ctx.new_stream().unwrap();
+    let out = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
+    let (slice, spin) = slice_written_late(&gpu, &k, &home, &other, n);
+    let y = while_captured(&home, || DeviceBuffer::from(slice));
+
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    graph.add_memcpy(Memcpy::dtoh(&y, &out), &[]).unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    exec.launch(&home).unwrap();
+    assert_sevens(&out.to_vec().unwrap(), "the launch read `y`");
+    drop(spin);
+    gpu.ctx.synchronize().unwrap();
+}
+
+#[test]
+fn a_cudarc_slice_taken_over_after_an_error_was_stored_still_orders_its_work() {
+    // cudarc's `CudaStream::wait` hands out an error stored in the context (by any earlier call;
+    // `CudaContext::record_err` is public) and returns without waiting, and its event tracking
+    // stores that error back: before the fix `DeviceBuffer::from` then skipped joining the
+    // slice's work on other streams silently, and the launch below read `y` before the late
+    // write of 7s.
+    let _serial = one_at_a_time();
+    let Some(gpu) =
+        gpu("a_cudarc_slice_taken_over_after_an_error_was_stored_still_orders_its_work")
+    else {
+        return;
+    };
+    let k = Late::load(&gpu.ctx);
+    let n = 1 << 14;
+    let home = gpu.ctx.new_stream().unwrap();
+    let other = gpu.ctx.new_stream().unwrap();
+    let out = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let (slice, spin) = slice_written_late(&gpu, &k, &home, &other, n);
+    let stored = sys::cudaError_enum::CUDA_ERROR_UNKNOWN;
+    gpu.ctx.record_err::<()>(Err(DriverError(stored)));
+    let y = DeviceBuffer::from(slice);
+    // The error is still there for whoever asks next.
+    assert_eq!(gpu.ctx.check_err(), Err(DriverError(stored)));
+
+    graph.add_memcpy(Memcpy::dtoh(&y, &out), &[]).unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    exec.launch(&home).unwrap();
+    assert_sevens(&out.to_vec().unwrap(), "the launch read `y`");
+    drop(spin);
+    gpu.ctx.synchronize().unwrap();
+}
+
+#[test]
+fn a_cudarc_slice_given_to_a_graph_while_its_stream_is_captured_is_refused() {
+    // A borrowed cudarc slice given to a node makes its own stream wait for its uses on other
+    // streams (cudarc's event tracking), and the launches wait for that stream. While that
+    // stream is captured, that wait would be recorded into the capture, not made: before the fix
+    // the node was accepted, and its launch read the slice before the late write of 7s.
+    let _serial = one_at_a_time();
+    let Some(gpu) = gpu("a_cudarc_slice_given_to_a_graph_while_its_stream_is_captured_is_refused")
+    else {
+        return;
+    };
+    let k = Late::load(&gpu.ctx);
+    let n = 1 << 14;
+    let home = gpu.ctx.new_stream().unwrap();
+    let other = gpu.ctx.new_stream().unwrap();
+    let out = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
+    let (slice, spin) = slice_written_late(&gpu, &k, &home, &other, n);
+    cudagraph_runtime::scope(|sc| {
+        let mut graph = sc.graph(&gpu.ctx).unwrap();
+        let added = while_captured(&home, || graph.add_memcpy(Memcpy::dtoh(&slice, &out), &[]));
+        if let Ok(node) = added {
+            // Show the race the node allows.
+            let mut exec = graph.instantiate().unwrap();
+            exec.launch(&home).unwrap();
+            let got = out.to_vec().unwrap();
+            panic!(
+                "a node took a cudarc slice while its stream was captured ({node:?}); its launch \
+                 read [0] = {} (7 once the write on the other stream has landed)",
+                got[0]
+            );
+        }
+        assert!(
+            matches!(added, Err(Error::Capturing { .. })),
+            "expected Error::Capturing, got {added:?}"
+        );
+
+        // After the capture the same node is taken, and its launch waits for the write.
+        let mut graph = sc.graph(&gpu.ctx).unwrap();
+        graph.add_memcpy(Memcpy::dtoh(&slice, &out), &[]).unwrap();
+        let mut exec = graph.instantiate().unwrap();
+        exec.launch(&home).unwrap();
+        assert_sevens(&out.to_vec().unwrap(), "the launch read the slice");
+        Ok::<_, Error>(())
+    })
+    .unwrap();
     drop(spin);
     gpu.ctx.synchronize().unwrap();
 }

@@ -189,3 +189,48 @@ fn memset_node_signed_values_keep_their_bits() {
     check_memset(&gpu, &mut rng, |r| -1 - (r.next_u64() % 30_000) as i16);
     check_memset(&gpu, &mut rng, |r| -1 - (r.next_u64() >> 34) as i32);
 }
+
+#[test]
+fn a_copy_between_overlapping_memory_is_refused() {
+    // CUDA leaves a copy between an overlapping source and destination undefined (cudaMemcpy3D,
+    // the copy a memcpy node makes): its bytes could be anything, and a `bool` buffer read back
+    // would then hold invalid `bool`s. Before the fix such a node was accepted, added or set.
+    let Some(gpu) = cudagraph_tests::gpu("a_copy_between_overlapping_memory_is_refused") else {
+        return;
+    };
+    let buf = DeviceBuffer::<bool>::zeros(&gpu.stream, 64).unwrap();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    refused(
+        graph.add_memcpy(Memcpy::dtod(buf.slice(0..32), buf.slice(16..48)), &[]),
+        "a copy onto a later overlapping part",
+    );
+    refused(
+        graph.add_memcpy(Memcpy::dtod(buf.slice(16..48), buf.slice(0..32)), &[]),
+        "a copy onto an earlier overlapping part",
+    );
+    refused(
+        graph.add_memcpy(Memcpy::dtod(&buf, buf.clone()), &[]),
+        "a copy onto itself",
+    );
+
+    // Apart, or touching: accepted; set to overlap: refused, and the node keeps its copy.
+    let node = graph
+        .add_memcpy(Memcpy::dtod(buf.slice(0..32), buf.slice(32..64)), &[])
+        .unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    refused(
+        exec.set_memcpy_params(node, Memcpy::dtod(buf.slice(0..32), buf.slice(8..40))),
+        "a node set to copy onto an overlapping part",
+    );
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(buf.to_vec().unwrap(), vec![false; 64]);
+}
+
+/// Panics unless `got` is the error for a copy between overlapping memory.
+fn refused<T: Debug>(got: cudagraph_runtime::Result<T>, what: &str) {
+    match got {
+        Err(cudagraph_runtime::Error::Invalid { reason, .. }) if reason.contains("overlapping") => {
+        }
+        other => panic!("{what}: expected an overlapping-copy error, got {other:?}"),
+    }
+}

@@ -8,7 +8,7 @@ use cudarc::driver::{
 };
 
 use super::alloc::{AccessScope, AllocState, Allocation, Space};
-use super::fence::{is_capturing, refuse_capturing_stream, relaxed};
+use super::fence::{is_capturing, refuse_capturing_stream, relaxed, without_stored_error};
 use super::foreign::Foreign;
 use super::operand::sealed::MemoryOperand;
 use super::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
@@ -77,13 +77,18 @@ impl<T: 'static> std::fmt::Debug for DeviceBuffer<T> {
 impl<T: DeviceRepr + 'static> From<CudaSlice<T>> for DeviceBuffer<T> {
     /// Takes over a cudarc allocation. Work cudarc ordered on the slice (on any stream, with
     /// cudarc's event tracking) comes before every use by a graph.
+    ///
+    /// When the slice's stream is being captured (by another thread, or with cudarc's
+    /// `begin_capture`), that ordering cannot be enqueued there: this waits on the host, on a
+    /// stream of its own, for the work cudarc tracks on the slice.
+    ///
+    /// # Panics
+    ///
+    /// In that case only, when that stream cannot be created (the context is unusable).
     fn from(mut slice: CudaSlice<T>) -> Self {
         let home = slice.stream().clone();
         let len = slice.len();
-        // Makes the home stream wait for the slice's uses on other streams (with event
-        // tracking): from now on the home stream's tail covers all earlier work on it.
-        let (base, sync) = slice.device_ptr_mut(&home);
-        drop(sync);
+        let base = adopt_tracked(&mut slice, &home);
         let alloc = DeviceAlloc {
             slice: Mutex::new(Some(slice)),
             base,
@@ -97,6 +102,40 @@ impl<T: DeviceRepr + 'static> From<CudaSlice<T>> for DeviceBuffer<T> {
             shared: Shared::new(alloc, len),
         }
     }
+}
+
+/// The address of `slice`, taken so that the work cudarc tracks on it with events (its uses on
+/// other streams) comes before everything enqueued on `home`, its own stream, from now on: the
+/// home stream's tail then covers all earlier work on the memory, which is what launches and
+/// host accesses order themselves after.
+fn adopt_tracked<T>(slice: &mut CudaSlice<T>, home: &Arc<CudaStream>) -> sys::CUdeviceptr {
+    if !matches!(is_capturing(home), Ok(true)) {
+        // (On error the stream and its context are unusable: nothing runs any more.)
+        return without_stored_error(home.context(), || {
+            let (base, sync) = slice.device_ptr_mut(home);
+            drop(sync);
+            base
+        });
+    }
+    // Joined on `home`, the wait would be recorded into the capture, not made (and cudarc's
+    // event recorded there, a captured event its later waits fail on): launches, which wait for
+    // the home stream, would run ahead of cudarc's work on other streams. The wait is made on a
+    // stream of this call's own instead, and waited for on the host (relaxed: allowed while any
+    // thread captures), so that the work is over before the memory is handed out.
+    let (side, base) = without_stored_error(home.context(), || {
+        let side = home.context().new_stream().expect(
+            "creating a stream to wait for a cudarc slice's work (its own stream is being captured)",
+        );
+        let (base, sync) = slice.device_ptr_mut(&side);
+        drop(sync);
+        (side, base)
+    });
+    // SAFETY: a live stream of this context. (Not cudarc's `synchronize`, which would return an
+    // error stored earlier instead of waiting.) On error the context is unusable: nothing runs.
+    let _ = relaxed(|| unsafe { cudarc::driver::result::stream::synchronize(side.cu_stream()) });
+    // Destroyed on the release thread (relaxed mode): never a call that could touch the capture.
+    reaper::drop_later(Box::new(side));
+    base
 }
 
 impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
@@ -392,8 +431,10 @@ impl<T: DeviceRepr + 'static> Drop for DeviceAccess<'_, T> {
 /// streams), and records that from now on work on other streams waits for `home`.
 fn join_tracked<T>(slice: &mut Option<CudaSlice<T>>, home: &CudaStream) {
     if let Some(slice) = slice.as_mut() {
-        let (_, sync) = slice.device_ptr_mut(home);
-        drop(sync);
+        without_stored_error(home.context(), || {
+            let (_, sync) = slice.device_ptr_mut(home);
+            drop(sync);
+        });
     }
 }
 

@@ -11,7 +11,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use cudarc::driver::{sys, CudaEvent, CudaStream};
+use cudarc::driver::{sys, CudaContext, CudaEvent, CudaStream};
 
 use crate::ambient::refuse_in_host_node;
 use crate::driver::named;
@@ -115,6 +115,21 @@ pub(crate) fn relaxed<R>(f: impl FnOnce() -> R) -> R {
         // SAFETY: puts back the mode read above.
         unsafe { sys::cuThreadExchangeStreamCaptureMode(&mut mode) };
     }
+    out
+}
+
+/// Runs `f`, a join made through cudarc's event tracking (`device_ptr(_mut)`), with no error
+/// stored in `ctx`, and stores that error again afterwards (unless `f` stored a newer one).
+///
+/// cudarc's `CudaStream::wait` first hands out an error an earlier call stored in the context
+/// (`CudaContext::record_err`, which anyone may call) and then returns without waiting, and its
+/// event tracking drops that error back in the context: the join would be skipped silently, and
+/// launches, which wait for the memory's own stream, would run ahead of the joined work.
+pub(crate) fn without_stored_error<R>(ctx: &CudaContext, f: impl FnOnce() -> R) -> R {
+    let stored = ctx.check_err();
+    let out = f();
+    let newer = ctx.check_err();
+    ctx.record_err(newer.and(stored));
     out
 }
 

@@ -15,6 +15,7 @@ use cudarc::driver::{
 };
 
 use super::alloc::{Allocation, Space};
+use super::fence::{refuse_capturing_stream, without_stored_error};
 use crate::error::{Error, Result};
 
 /// What keeps the memory of a [`Use`] valid.
@@ -290,25 +291,45 @@ fn borrowed_key<T>(addr: u64, len: usize) -> MemKey {
 // executable's first launch then waits for that stream. Dropping the guard at once records the
 // slice's event there, which is harmless: nothing else can use the slice while the graph borrows
 // it, and the executable waits for its launches before the borrow ends.
+//
+// That join is refused while the slice's stream is being captured (by another thread, or with
+// cudarc's `begin_capture`): it would be recorded into the capture, not made, and the launches
+// would run ahead of cudarc's work on other streams.
 
+/// The address only, for a key: nothing is enqueued through it, so cudarc's event is not
+/// recorded (which would stand for no use, or inside a capture make the event a captured one).
 fn read_key<T, S: DevicePtr<T>>(slice: &S) -> MemKey {
-    let (addr, _sync) = slice.device_ptr(slice.stream());
+    let (addr, sync) = slice.device_ptr(slice.stream());
+    std::mem::forget(sync);
     borrowed_key::<T>(addr, slice.len())
 }
 
-fn read_use<'a, T, S: DevicePtr<T>>(slice: &S, write: bool) -> Use<'a> {
+/// What a borrowed slice's join is refused for while its stream is being captured.
+const JOIN_CAPTURED: &str = "the wait for its uses on other streams (cudarc's event tracking) \
+     would be recorded into the capture, not made; give it to the graph before or after the \
+     capture";
+
+fn read_use<'a, T, S: DevicePtr<T>>(slice: &S, write: bool) -> Result<Use<'a>> {
     let stream = slice.stream().clone();
-    let (addr, sync) = slice.device_ptr(&stream);
-    drop(sync);
-    borrowed_device::<T>(addr, slice.len(), &stream, write)
+    refuse_capturing_stream(&stream, "a cudarc slice given to a graph", JOIN_CAPTURED)?;
+    let addr = without_stored_error(stream.context(), || {
+        let (addr, sync) = slice.device_ptr(&stream);
+        drop(sync);
+        addr
+    });
+    Ok(borrowed_device::<T>(addr, slice.len(), &stream, write))
 }
 
-fn write_use<'a, T, S: DevicePtrMut<T>>(slice: &mut S, write: bool) -> Use<'a> {
+fn write_use<'a, T, S: DevicePtrMut<T>>(slice: &mut S, write: bool) -> Result<Use<'a>> {
     let stream = slice.stream().clone();
+    refuse_capturing_stream(&stream, "a cudarc slice given to a graph", JOIN_CAPTURED)?;
     let len = slice.len();
-    let (addr, sync) = slice.device_ptr_mut(&stream);
-    drop(sync);
-    borrowed_device::<T>(addr, len, &stream, write)
+    let addr = without_stored_error(stream.context(), || {
+        let (addr, sync) = slice.device_ptr_mut(&stream);
+        drop(sync);
+        addr
+    });
+    Ok(borrowed_device::<T>(addr, len, &stream, write))
 }
 
 /// Implements the operand traits for a cudarc borrow. `|$s| $slice` reaches the cudarc value
@@ -328,7 +349,7 @@ macro_rules! borrowed_device {
             #[allow(unused_mut)]
             fn into_use(self, write: bool) -> Result<Use<'a>> {
                 let mut $o = self;
-                Ok($into::<T, _>($owned, write))
+                $into::<T, _>($owned, write)
             }
         }
         $(#[diagnostic::do_not_recommend] impl<'a, T> $tr<'a, T> for $ty {})*

@@ -67,7 +67,8 @@ direction!(
 );
 
 /// A 1-D copy of whole buffers in direction `D`. Source and destination must have equal lengths
-/// (slice them to match); a mismatch is an error when the node is added or updated.
+/// (slice them to match) and must not overlap (CUDA leaves such a copy undefined); either is an
+/// error when the node is added or updated.
 #[derive(Debug)]
 pub struct Memcpy<'a, D> {
     /// The source and the destination, or why they could not be taken.
@@ -107,6 +108,25 @@ impl<'a, D: Direction> Memcpy<'a, D> {
         }
         if src.bytes() == 0 {
             return Err(empty(node(), "copy"));
+        }
+        // CUDA leaves a copy between overlapping memory undefined ("If overlapping source and
+        // destination objects are specified, undefined behavior will result", cudaMemcpy3D, the
+        // copy a memcpy node makes): its bytes could be anything, a `bool` among them. (Unified
+        // addressing gives host and device memory distinct addresses, so the ranges are compared
+        // whatever their spaces.)
+        if src.start < dst.end && dst.start < src.end {
+            return Err(Error::Invalid {
+                node: node(),
+                reason: format!(
+                    "{} copy between overlapping memory ({:#x}..{:#x} into {:#x}..{:#x}): CUDA \
+                     leaves such a copy undefined; copy through a second buffer",
+                    D::NAME,
+                    src.start,
+                    src.end,
+                    dst.start,
+                    dst.end
+                ),
+            });
         }
         for (operand, role) in [(&src, "source"), (&dst, "destination")] {
             if let Some(reason) = peer::reach(ctx, operand, role)? {
