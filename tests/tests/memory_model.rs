@@ -12,7 +12,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cudagraph_runtime::cudarc::driver::{sys, CudaContext, CudaSlice, CudaStream, DriverError};
+use cudagraph_runtime::cudarc::driver::{
+    sys, CudaContext, CudaSlice, CudaStream, DriverError, PinnedHostSlice,
+};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, Error};
 use cudagraph_tests::{cfg, compile, function, gpu, read_back, upload, zeros, Gpu};
@@ -963,6 +965,73 @@ fn while_captured<R>(stream: &Arc<CudaStream>, f: impl FnOnce() -> R) -> R {
     out
 }
 
+/// Floats in the buffers of the tests of a write made late on a second stream.
+const LATE_N: usize = 1 << 14;
+
+/// What the tests of a write made late on a second stream share: the kernels, a buffer's own
+/// stream (`home`), a second stream (`other`), a page-locked output of `LATE_N` floats, and 7s in
+/// page-locked memory to write (a copy from them waits for nothing on the host).
+struct LateWrite {
+    k: Late,
+    home: Arc<CudaStream>,
+    other: Arc<CudaStream>,
+    out: HostBuffer<f32>,
+    sevens: PinnedHostSlice<f32>,
+}
+
+impl LateWrite {
+    fn new(gpu: &Gpu) -> Self {
+        Self {
+            k: Late::load(&gpu.ctx),
+            home: gpu.ctx.new_stream().unwrap(),
+            other: gpu.ctx.new_stream().unwrap(),
+            out: HostBuffer::<f32>::zeroed(&gpu.ctx, LATE_N).unwrap(),
+            sevens: cudagraph_tests::pinned(&gpu.ctx, &vec![7.0f32; LATE_N]),
+        }
+    }
+
+    /// Keeps `stream` busy for ~50 ms (a late fill of a buffer of its own); the executable, to
+    /// keep alive until `stream` is done.
+    fn keep_busy(&self, gpu: &Gpu, stream: &Arc<CudaStream>) -> GraphExec<'static> {
+        let busy = DeviceBuffer::<f32>::zeros(stream, LATE_N).unwrap();
+        let mut spin = Graph::new(&gpu.ctx).unwrap();
+        let args = (LATE_N as u32, SPIN, 1.0f32, &busy);
+        spin.add_kernel(&self.k.fill, cfg(LATE_N), args, &[])
+            .unwrap();
+        let mut spin = spin.instantiate().unwrap();
+        spin.launch(stream).unwrap();
+        spin
+    }
+
+    /// An executable that copies `y` into `out`.
+    fn copy_out(&self, gpu: &Gpu, y: &DeviceBuffer<f32>) -> GraphExec<'static> {
+        let mut graph = Graph::new(&gpu.ctx).unwrap();
+        graph.add_memcpy(Memcpy::dtoh(y, &self.out), &[]).unwrap();
+        graph.instantiate().unwrap()
+    }
+
+    /// A cudarc slice of `home`'s, overwritten with 7s on `other` after ~50 ms of other work
+    /// there (cudarc records that write with its event tracking); the busy executable, to keep
+    /// alive until `other` is done.
+    fn slice_written_late(&self, gpu: &Gpu) -> (CudaSlice<f32>, GraphExec<'static>) {
+        let mut slice = self.home.alloc_zeros::<f32>(LATE_N).unwrap();
+        let spin = self.keep_busy(gpu, &self.other);
+        self.other.memcpy_htod(&self.sevens, &mut slice).unwrap();
+        (slice, spin)
+    }
+
+    /// Panics unless `out` holds 7s (`what` says what read them too early).
+    fn assert_sevens(&self, what: &str) {
+        let got = self.out.to_vec().unwrap();
+        if let Some(i) = got.iter().position(|&v| v != 7.0) {
+            panic!(
+                "{what} before the write queued on another stream: [{i}] = {}",
+                got[i]
+            );
+        }
+    }
+}
+
 #[test]
 fn a_launch_the_driver_refuses_leaves_its_waits_to_the_next_launch() {
     // The first launch of an executable waits for the work queued on its buffers' own streams.
@@ -974,45 +1043,28 @@ fn a_launch_the_driver_refuses_leaves_its_waits_to_the_next_launch() {
     let Some(gpu) = gpu("a_launch_the_driver_refuses_leaves_its_waits_to_the_next_launch") else {
         return;
     };
-    let k = Late::load(&gpu.ctx);
-    let n = 1 << 14;
-    let home = gpu.ctx.new_stream().unwrap();
-    let other = gpu.ctx.new_stream().unwrap();
-    let y = DeviceBuffer::<f32>::zeros(&home, n).unwrap();
-    let out = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
-    let mut graph = Graph::new(&gpu.ctx).unwrap();
-    graph.add_memcpy(Memcpy::dtoh(&y, &out), &[]).unwrap();
-    let mut exec = graph.instantiate().unwrap();
+    let t = LateWrite::new(&gpu);
+    let y = DeviceBuffer::<f32>::zeros(&t.home, LATE_N).unwrap();
+    let mut exec = t.copy_out(&gpu, &y);
 
-    // `y`'s own stream is busy for ~50 ms (a late fill of another buffer), then `y` is
-    // overwritten with 7s there, through its access guard (a copy from page-locked memory:
-    // nothing waits on the host).
-    let busy = DeviceBuffer::<f32>::zeros(&home, n).unwrap();
-    let mut spin = Graph::new(&gpu.ctx).unwrap();
-    spin.add_kernel(&k.fill, cfg(n), (n as u32, SPIN, 1.0f32, &busy), &[])
-        .unwrap();
-    let mut spin = spin.instantiate().unwrap();
-    spin.launch(&home).unwrap();
-    let sevens = cudagraph_tests::pinned(&gpu.ctx, &vec![7.0f32; n]);
+    // `y`'s own stream is busy for ~50 ms, then `y` is overwritten with 7s there, through its
+    // access guard.
+    let spin = t.keep_busy(&gpu, &t.home);
     {
         let mut access = y.access().unwrap();
         let stream = access.stream().clone();
-        stream.memcpy_htod(&sevens, &mut access.view_mut()).unwrap();
+        stream
+            .memcpy_htod(&t.sevens, &mut access.view_mut())
+            .unwrap();
     }
 
-    let refused = while_captured(&home, || exec.launch(&home));
+    let refused = while_captured(&t.home, || exec.launch(&t.home));
     assert!(
         matches!(refused, Err(Error::Capturing { .. })),
         "a launch into a stream being captured: {refused:?}"
     );
-    exec.launch(&other).unwrap();
-    let got = out.to_vec().unwrap();
-    if let Some(i) = got.iter().position(|&v| v != 7.0) {
-        panic!(
-            "the launch read `y` before the write queued on its own stream: out[{i}] = {}",
-            got[i]
-        );
-    }
+    exec.launch(&t.other).unwrap();
+    t.assert_sevens("the launch read `y`");
     drop(spin);
     gpu.ctx.synchronize().unwrap();
 }
@@ -1030,82 +1082,32 @@ fn an_access_guard_dropped_while_its_buffers_stream_is_captured_still_orders_its
     else {
         return;
     };
-    let k = Late::load(&gpu.ctx);
-    let n = 1 << 14;
-    let home = gpu.ctx.new_stream().unwrap();
-    let other = gpu.ctx.new_stream().unwrap();
-    let y = DeviceBuffer::<f32>::zeros(&home, n).unwrap();
-    let out = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
-    let mut graph = Graph::new(&gpu.ctx).unwrap();
-    graph.add_memcpy(Memcpy::dtoh(&y, &out), &[]).unwrap();
-    let mut exec = graph.instantiate().unwrap();
+    let t = LateWrite::new(&gpu);
+    let y = DeviceBuffer::<f32>::zeros(&t.home, LATE_N).unwrap();
+    let mut exec = t.copy_out(&gpu, &y);
 
-    // `other` is busy for ~50 ms (a late fill of another buffer); then `y` is overwritten with
-    // 7s there, through the guard (a copy from page-locked memory: nothing waits on the host).
-    let busy = DeviceBuffer::<f32>::zeros(&other, n).unwrap();
-    let mut spin = Graph::new(&gpu.ctx).unwrap();
-    spin.add_kernel(&k.fill, cfg(n), (n as u32, SPIN, 1.0f32, &busy), &[])
-        .unwrap();
-    let mut spin = spin.instantiate().unwrap();
-    spin.launch(&other).unwrap();
-    let sevens = cudagraph_tests::pinned(&gpu.ctx, &vec![7.0f32; n]);
+    // `other` is busy for ~50 ms; then `y` is overwritten with 7s there, through the guard.
+    let spin = t.keep_busy(&gpu, &t.other);
     let mut access = y.access().unwrap();
-    other.memcpy_htod(&sevens, &mut access.view_mut()).unwrap();
-    while_captured(&home, || drop(access));
+    t.other
+        .memcpy_htod(&t.sevens, &mut access.view_mut())
+        .unwrap();
+    while_captured(&t.home, || drop(access));
 
     // The access ends once the capture is over (on the release thread): until then the launch
     // is refused, never made ahead of the write.
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        match exec.launch(&home) {
+        match exec.launch(&t.home) {
             Err(Error::BufferInUse { .. }) if Instant::now() < deadline => {
                 std::thread::sleep(Duration::from_millis(1));
             }
             launched => break launched.unwrap(),
         }
     }
-    let got = out.to_vec().unwrap();
-    if let Some(i) = got.iter().position(|&v| v != 7.0) {
-        panic!(
-            "the launch read `y` before the write made through its guard on another stream: \
-             out[{i}] = {}",
-            got[i]
-        );
-    }
+    t.assert_sevens("the launch read `y`, written through its guard on another stream,");
     drop(spin);
     gpu.ctx.synchronize().unwrap();
-}
-
-/// `n` floats of `home`'s, through cudarc, then overwritten with 7s on `other` after ~50 ms of
-/// other work there (cudarc records that write with its event tracking); the busy graph, to keep
-/// alive until `other` is done.
-fn slice_written_late(
-    gpu: &Gpu,
-    k: &Late,
-    home: &Arc<CudaStream>,
-    other: &Arc<CudaStream>,
-    n: usize,
-) -> (CudaSlice<f32>, GraphExec<'static>) {
-    let mut slice = home.alloc_zeros::<f32>(n).unwrap();
-    let busy = DeviceBuffer::<f32>::zeros(other, n).unwrap();
-    let mut spin = Graph::new(&gpu.ctx).unwrap();
-    spin.add_kernel(&k.fill, cfg(n), (n as u32, SPIN, 1.0f32, &busy), &[])
-        .unwrap();
-    let mut spin = spin.instantiate().unwrap();
-    spin.launch(other).unwrap();
-    let sevens = cudagraph_tests::pinned(&gpu.ctx, &vec![7.0f32; n]);
-    other.memcpy_htod(&sevens, &mut slice).unwrap();
-    (slice, spin)
-}
-
-/// Panics unless every element of `got` is 7 (`what` says what read it too early).
-fn assert_sevens(got: &[f32], what: &str) {
-    if let Some(i) = got.iter().position(|&v| v != 7.0) {
-        panic!(
-            "{what} before the write queued through cudarc on another stream: [{i}] = {}",
-            got[i]
-        );
-    }
 }
 
 #[test]
@@ -1120,19 +1122,12 @@ fn a_cudarc_slice_taken_over_while_its_stream_is_captured_still_orders_its_work(
     else {
         return;
     };
-    let k = Late::load(&gpu.ctx);
-    let n = 1 << 14;
-    let home = gpu.ctx.new_stream().unwrap();
-    let other = gpu.ctx.new_stream().unwrap();
-    let out = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
-    let (slice, spin) = slice_written_late(&gpu, &k, &home, &other, n);
-    let y = while_captured(&home, || DeviceBuffer::from(slice));
+    let t = LateWrite::new(&gpu);
+    let (slice, spin) = t.slice_written_late(&gpu);
+    let y = while_captured(&t.home, || DeviceBuffer::from(slice));
 
-    let mut graph = Graph::new(&gpu.ctx).unwrap();
-    graph.add_memcpy(Memcpy::dtoh(&y, &out), &[]).unwrap();
-    let mut exec = graph.instantiate().unwrap();
-    exec.launch(&home).unwrap();
-    assert_sevens(&out.to_vec().unwrap(), "the launch read `y`");
+    t.copy_out(&gpu, &y).launch(&t.home).unwrap();
+    t.assert_sevens("the launch read `y`");
     drop(spin);
     gpu.ctx.synchronize().unwrap();
 }
@@ -1150,23 +1145,16 @@ fn a_cudarc_slice_taken_over_after_an_error_was_stored_still_orders_its_work() {
     else {
         return;
     };
-    let k = Late::load(&gpu.ctx);
-    let n = 1 << 14;
-    let home = gpu.ctx.new_stream().unwrap();
-    let other = gpu.ctx.new_stream().unwrap();
-    let out = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
-    let mut graph = Graph::new(&gpu.ctx).unwrap();
-    let (slice, spin) = slice_written_late(&gpu, &k, &home, &other, n);
+    let t = LateWrite::new(&gpu);
+    let (slice, spin) = t.slice_written_late(&gpu);
     let stored = sys::cudaError_enum::CUDA_ERROR_UNKNOWN;
     gpu.ctx.record_err::<()>(Err(DriverError(stored)));
     let y = DeviceBuffer::from(slice);
     // The error is still there for whoever asks next.
     assert_eq!(gpu.ctx.check_err(), Err(DriverError(stored)));
 
-    graph.add_memcpy(Memcpy::dtoh(&y, &out), &[]).unwrap();
-    let mut exec = graph.instantiate().unwrap();
-    exec.launch(&home).unwrap();
-    assert_sevens(&out.to_vec().unwrap(), "the launch read `y`");
+    t.copy_out(&gpu, &y).launch(&t.home).unwrap();
+    t.assert_sevens("the launch read `y`");
     drop(spin);
     gpu.ctx.synchronize().unwrap();
 }
@@ -1182,37 +1170,34 @@ fn a_cudarc_slice_given_to_a_graph_while_its_stream_is_captured_is_refused() {
     else {
         return;
     };
-    let k = Late::load(&gpu.ctx);
-    let n = 1 << 14;
-    let home = gpu.ctx.new_stream().unwrap();
-    let other = gpu.ctx.new_stream().unwrap();
-    let out = HostBuffer::<f32>::zeroed(&gpu.ctx, n).unwrap();
-    let (slice, spin) = slice_written_late(&gpu, &k, &home, &other, n);
+    let t = LateWrite::new(&gpu);
+    let (slice, spin) = t.slice_written_late(&gpu);
     cudagraph_runtime::scope(|sc| {
-        let mut graph = sc.graph(&gpu.ctx).unwrap();
-        let added = while_captured(&home, || graph.add_memcpy(Memcpy::dtoh(&slice, &out), &[]));
-        if let Ok(node) = added {
+        let copy_out = || {
+            let mut graph = sc.graph(&gpu.ctx).unwrap();
+            let added = graph.add_memcpy(Memcpy::dtoh(&slice, &t.out), &[]);
+            added.map(|node| (graph, node))
+        };
+        let added = while_captured(&t.home, copy_out);
+        if let Ok((graph, node)) = added {
             // Show the race the node allows.
-            let mut exec = graph.instantiate().unwrap();
-            exec.launch(&home).unwrap();
-            let got = out.to_vec().unwrap();
+            graph.instantiate().unwrap().launch(&t.home).unwrap();
             panic!(
                 "a node took a cudarc slice while its stream was captured ({node:?}); its launch \
                  read [0] = {} (7 once the write on the other stream has landed)",
-                got[0]
+                t.out.to_vec().unwrap()[0]
             );
         }
         assert!(
             matches!(added, Err(Error::Capturing { .. })),
-            "expected Error::Capturing, got {added:?}"
+            "expected Error::Capturing, got {:?}",
+            added.map(|(_, node)| node)
         );
 
         // After the capture the same node is taken, and its launch waits for the write.
-        let mut graph = sc.graph(&gpu.ctx).unwrap();
-        graph.add_memcpy(Memcpy::dtoh(&slice, &out), &[]).unwrap();
-        let mut exec = graph.instantiate().unwrap();
-        exec.launch(&home).unwrap();
-        assert_sevens(&out.to_vec().unwrap(), "the launch read the slice");
+        let (graph, _) = copy_out().unwrap();
+        graph.instantiate().unwrap().launch(&t.home).unwrap();
+        t.assert_sevens("the launch read the slice");
         Ok::<_, Error>(())
     })
     .unwrap();
