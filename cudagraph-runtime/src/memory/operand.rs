@@ -321,6 +321,7 @@ const JOIN_CAPTURED: &str = "the wait for its uses on other streams (cudarc's ev
 fn read_use<'a, T, S: DevicePtr<T>>(slice: &S, write: bool) -> Result<Use<'a>> {
     let stream = slice.stream().clone();
     refuse_capturing_stream(&stream, "a cudarc slice given to a graph", JOIN_CAPTURED)?;
+    super::check_alloc_size::<T>(slice.len(), "a cudarc slice given to a graph")?;
     let addr = without_stored_error(stream.context(), || {
         let (addr, sync) = slice.device_ptr(&stream);
         drop(sync);
@@ -332,6 +333,7 @@ fn read_use<'a, T, S: DevicePtr<T>>(slice: &S, write: bool) -> Result<Use<'a>> {
 fn write_use<'a, T, S: DevicePtrMut<T>>(slice: &mut S, write: bool) -> Result<Use<'a>> {
     let stream = slice.stream().clone();
     refuse_capturing_stream(&stream, "a cudarc slice given to a graph", JOIN_CAPTURED)?;
+    super::check_alloc_size::<T>(slice.len(), "a cudarc slice given to a graph")?;
     let len = slice.len();
     let addr = without_stored_error(stream.context(), || {
         let (addr, sync) = slice.device_ptr_mut(&stream);
