@@ -146,7 +146,8 @@ impl<A: KernelArgs> Kernel<A> {
     ///
     /// A kernel that does not bound its accesses by its arguments but by its grid (one thread
     /// per element, no `if`) checks the configuration instead:
-    /// `|c, (y,)| (c.grid_dim.0 * c.block_dim.0) as usize <= y`.
+    /// `|c, (y,)| c.grid_dim.0 as usize * c.block_dim.0 as usize <= y` (widened first: a
+    /// product of two `u32`s wraps, and a wrapped thread count admits grids far too large).
     pub fn requires(mut self, check: fn(&LaunchConfig, A::Checked) -> bool) -> Self {
         // SAFETY: a function pointer as another function pointer type of the same size; it is
         // called only as its own type again (`KernelContract::admits`, whose caller checked

@@ -45,7 +45,7 @@ pub(crate) fn kernels(gpu: &Gpu) -> Kernels {
     unsafe {
         Kernels {
             add_u32: Kernel::new(f("add_u32")).requires(|c, (n, _, y)| {
-                n as usize <= y && (c.grid_dim.0 * c.block_dim.0) as usize >= 1
+                n as usize <= y && c.grid_dim.0 as usize * c.block_dim.0 as usize >= 1
             }),
             launch_graph: Kernel::new(f("launch_graph")).requires(|_, (_, _, err)| err >= 1),
             launch_two: Kernel::new(f("launch_two")).requires(|_, (_, _, err)| err >= 1),

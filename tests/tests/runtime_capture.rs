@@ -153,6 +153,68 @@ fn captured_graph_embeds_as_a_child() {
     }
 }
 
+/// The error of a capture refused for a copy between overlapping memory.
+#[track_caller]
+fn assert_overlapping_copy_refused(outcome: Result<Graph<'static>, Error>, what: &str) {
+    match outcome {
+        Err(Error::Invalid { node, reason }) => {
+            assert!(node.starts_with("memcpy"), "{what}: {node}");
+            assert!(reason.contains("overlapping memory"), "{what}: {reason}");
+        }
+        other => panic!("{what}: expected the overlapping copy to be refused, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_captured_copy_between_overlapping_memory_is_refused() {
+    let Some(gpu) = cudagraph_tests::gpu("a_captured_copy_between_overlapping_memory_is_refused")
+    else {
+        return;
+    };
+    let mut rng = Rng::new("a_captured_copy_between_overlapping_memory_is_refused");
+    let n = 2 * rng.len_in(500, 25_000);
+    let data = rng.f32s(n);
+    let x = upload(&gpu, &data);
+
+    // CUDA leaves a copy whose source and destination overlap undefined (cudaMemcpy3D), so any
+    // bytes could land; two views of the one buffer given to the capture make one with cudarc's
+    // copy, which the crate does not see: the recorded node is refused.
+    let shifted = Graph::capture(&gpu.stream, Mut(&x), move |s, x| {
+        let src = x.try_slice(..n - 1).unwrap();
+        let mut dst = x.try_slice(1..).unwrap();
+        s.memcpy_dtod(&src, &mut dst) // x[1..] = x[..n-1]
+    });
+    assert_overlapping_copy_refused(shifted, "cudarc's copy shifted by one element");
+    let onto_itself = Graph::capture(&gpu.stream, Mut(&x), move |s, mut x| {
+        let src = x.as_view();
+        s.memcpy_dtod(&src, &mut x)
+    });
+    assert_overlapping_copy_refused(onto_itself, "cudarc's copy of a buffer onto itself");
+    // The capture's own copy is refused as a memcpy node is.
+    let own = Graph::capture(&gpu.stream, Mut(&x), move |s, x| {
+        let src = x.try_slice(..n - 1).unwrap();
+        s.memcpy(Memcpy::dtod(&src, &x.try_slice(1..).unwrap()))
+    });
+    assert_overlapping_copy_refused(own, "the capture's own copy shifted by one element");
+    assert_eq!(read_back(&gpu.stream, &x), data, "nothing ran");
+
+    // Two halves of one buffer do not overlap: cudarc's copy between them is recorded and runs.
+    let half = n / 2;
+    let graph = Graph::capture(&gpu.stream, Mut(&x), move |s, x| {
+        let src = x.try_slice(..half).unwrap();
+        let mut dst = x.try_slice(half..).unwrap();
+        s.memcpy_dtod(&src, &mut dst) // x[half..] = x[..half]
+    })
+    .unwrap();
+    graph.instantiate().unwrap().launch(&gpu.stream).unwrap();
+    let want: Vec<f32> = data[..half].iter().chain(&data[..half]).copied().collect();
+    assert_eq!(
+        read_back(&gpu.stream, &x),
+        want,
+        "x after the copy of its first half"
+    );
+}
+
 #[test]
 fn a_failing_capture_body_still_ends_the_capture() {
     let Some(gpu) = cudagraph_tests::gpu("a_failing_capture_body_still_ends_the_capture") else {

@@ -1,7 +1,8 @@
 //! Errors the runtime reports instead of misbehaving: a whole-graph update from a graph of another
 //! topology (refused by the driver, with the node and the reason), a node handle used with a graph
-//! or executable it does not belong to, and a copy whose two sides differ in length. After each
-//! refusal the executable is unchanged and still computes the right thing.
+//! or executable it does not belong to, a copy whose two sides differ in length, and a buffer
+//! whose size in bytes overflows. After each refusal the executable is unchanged and still
+//! computes the right thing.
 
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{Error, UpdateFailure};
@@ -223,4 +224,45 @@ fn a_refused_copy_does_not_pass_its_name_to_the_next_node() {
     assert!(graph.name_next("refused").add_memcpy(copy, &[]).is_err());
     let next = graph.add_empty(&[]).unwrap();
     assert_eq!(graph.node_name(next), "empty#0");
+}
+
+#[test]
+fn a_buffer_whose_bytes_overflow_is_refused() {
+    let Some(gpu) = cudagraph_tests::gpu("a_buffer_whose_bytes_overflow_is_refused") else {
+        return;
+    };
+    // (2^62 + 1) * 4 bytes wraps to 4: cudarc's allocation multiplied unchecked, so in a release
+    // build this was a 4-byte buffer of 2^62 + 1 elements, a length kernel checks trust (a debug
+    // build panicked in cudarc).
+    let wraps = usize::MAX / 4 + 2;
+    let zeros = DeviceBuffer::<u32>::zeros(&gpu.stream, wraps).map(|b| b.len());
+    let zeroed = HostBuffer::<u32>::zeroed(&gpu.ctx, wraps).map(|b| b.len());
+    // Past `isize::MAX` bytes without wrapping: refused before the driver is asked.
+    let huge = isize::MAX as usize / 8 + 1;
+    let huge_zeros = DeviceBuffer::<u64>::zeros(&gpu.stream, huge).map(|b| b.len());
+    for (outcome, call) in [
+        (zeros, "DeviceBuffer::zeros"),
+        (zeroed, "HostBuffer::zeroed"),
+        (huge_zeros, "DeviceBuffer::zeros"),
+    ] {
+        match outcome {
+            Err(Error::Invalid { node, reason }) => {
+                assert_eq!(node, call);
+                assert!(
+                    reason.contains("more bytes than memory can hold"),
+                    "{reason}"
+                );
+            }
+            other => panic!("{call}: expected the size to be refused, got {other:?}"),
+        }
+    }
+    // Sizes that fit are made as before.
+    assert_eq!(
+        DeviceBuffer::<u32>::zeros(&gpu.stream, 3)
+            .unwrap()
+            .to_vec()
+            .unwrap(),
+        [0; 3]
+    );
+    assert_eq!(HostBuffer::<u32>::zeroed(&gpu.ctx, 3).unwrap().len(), 3);
 }

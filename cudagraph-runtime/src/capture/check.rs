@@ -7,7 +7,8 @@
 //! context had one stream, say) would slip through and be freed under the graph. So every copy
 //! and memset node the capture recorded that its own calls did not is checked here: what it
 //! writes must be memory given to the capture to write, what it reads memory given to it at
-//! all, or an allocation made in the capture. (Kernels launched through cudarc or a library are
+//! all, or an allocation made in the capture; and a copy's source and destination must not
+//! overlap (see [`overlapping_copy`]). (Kernels launched through cudarc or a library are
 //! `unsafe` calls, whose contract covers the memory they reach.)
 
 use std::collections::HashSet;
@@ -68,6 +69,8 @@ pub(crate) fn recorded_memory(
                 Some(("copy writes", dst))
             } else if !may(&src, false) {
                 Some(("copy reads", src))
+            } else if src.start < dst.end && dst.start < src.end {
+                return Err(overlapping_copy(i, &src, &dst));
             } else {
                 None
             }
@@ -94,6 +97,25 @@ pub(crate) fn recorded_memory(
         }
     }
     Ok(())
+}
+
+/// The error for recorded copy node `i` between overlapping memory: CUDA leaves such a copy
+/// undefined ("If overlapping source and destination objects are specified, undefined behavior
+/// will result", cudaMemcpy3D, the copy a memcpy node makes), its bytes could be anything (a
+/// `bool` among them), as `Memcpy` refuses for the copies this crate makes. Two views of one
+/// buffer in a capture closure (`try_slice` of a `CaptureViewMut`, or its `as_view`) make one
+/// with cudarc's `memcpy_dtod`. A pitched copy is judged by its first to its last byte, so rows
+/// interleaved with the other side's are refused too.
+#[cold]
+fn overlapping_copy(i: usize, src: &Range<u64>, dst: &Range<u64>) -> Error {
+    Error::Invalid {
+        node: format!("memcpy#{i}"),
+        reason: format!(
+            "a copy between overlapping memory ({:#x}..{:#x} into {:#x}..{:#x}): CUDA leaves such \
+             a copy undefined; copy through a second buffer",
+            src.start, src.end, dst.start, dst.end
+        ),
+    }
 }
 
 /// The byte ranges a 3-D copy reads and writes (the address of its host or device side,

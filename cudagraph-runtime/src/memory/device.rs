@@ -84,10 +84,16 @@ impl<T: DeviceRepr + 'static> From<CudaSlice<T>> for DeviceBuffer<T> {
     ///
     /// # Panics
     ///
-    /// In that case only, when that stream cannot be created (the context is unusable).
+    /// In that case, when that stream cannot be created (the context is unusable); and for a
+    /// slice whose bytes overflow a `usize` (cudarc's `alloc_zeros` with such a length, in a
+    /// release build, allocates a wrapped size: a few bytes that the length, which kernel checks
+    /// trust, overstates).
     fn from(mut slice: CudaSlice<T>) -> Self {
         let home = slice.stream().clone();
         let len = slice.len();
+        if let Err(e) = super::check_alloc_size::<T>(len, "DeviceBuffer::from(CudaSlice)") {
+            panic!("{e}");
+        }
         let base = adopt_tracked(&mut slice, &home);
         let alloc = DeviceAlloc {
             slice: Mutex::new(Some(slice)),
@@ -212,9 +218,11 @@ impl<T: DeviceRepr + ValidAsZeroBits + 'static> DeviceBuffer<T> {
     /// `len` zeros, allocated on `stream` (which orders the buffer's own work from then on).
     ///
     /// Refused ([`Error::Capturing`]) on a stream being captured: the allocation would be
-    /// recorded as a graph allocation, valid only while the graph runs.
+    /// recorded as a graph allocation, valid only while the graph runs; and
+    /// ([`Error::Invalid`]) when `len` elements take more bytes than an `isize` holds.
     pub fn zeros(stream: &Arc<CudaStream>, len: usize) -> Result<Self> {
         refuse_capturing_stream(stream, "DeviceBuffer::zeros", RECORDED_ALLOCATION)?;
+        super::check_alloc_size::<T>(len, "DeviceBuffer::zeros")?;
         Ok(stream.alloc_zeros(len)?.into())
     }
 }

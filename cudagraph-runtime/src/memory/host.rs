@@ -92,7 +92,8 @@ impl<T: DeviceRepr + ValidAsZeroBits + 'static> HostBuffer<T> {
     /// read it back at full speed).
     ///
     /// Refused inside a capture closure ([`Error::Capturing`]): allocating page-locked memory may
-    /// synchronize the device, which would break the capture.
+    /// synchronize the device, which would break the capture. Refused ([`Error::Invalid`]) when
+    /// `len` elements take more bytes than an `isize` holds.
     pub fn zeroed(ctx: &Arc<CudaContext>, len: usize) -> Result<Self> {
         refuse_waiting("HostBuffer::zeroed")?;
         if len == 0 || std::mem::size_of::<T>() == 0 {
@@ -100,6 +101,7 @@ impl<T: DeviceRepr + ValidAsZeroBits + 'static> HostBuffer<T> {
             // refuse a page-locked allocation of zero bytes.
             return Ok(Self::without_bytes(len));
         }
+        super::check_alloc_size::<T>(len, "HostBuffer::zeroed")?;
         // SAFETY: flags 0 asks for plain page-locked memory; every byte is zeroed below, before
         // anything reads it, and zero bits are a valid `T`.
         let mut pinned = unsafe { ctx.alloc_pinned_with_flags::<T>(len, 0) }?;

@@ -34,6 +34,26 @@ pub(crate) mod registry;
 pub(crate) mod shared;
 
 pub use device::{DeviceAccess, DeviceBuffer};
+
+use crate::error::{Error, Result};
+
+/// Refuses an allocation of `len` `T`s for `call` whose size in bytes does not fit in an
+/// `isize`: cudarc's device allocation multiplies `len` by the element size unchecked (wrapped
+/// in a release build, it allocated a few bytes for a buffer `len` elements long, which kernel
+/// checks then trusted), and its page-locked allocation panics.
+pub(crate) fn check_alloc_size<T>(len: usize, call: &'static str) -> Result<()> {
+    let bytes = len.checked_mul(std::mem::size_of::<T>());
+    if bytes.is_some_and(|b| b < isize::MAX as usize) {
+        return Ok(());
+    }
+    Err(Error::Invalid {
+        node: call.into(),
+        reason: format!(
+            "{len} elements of {} bytes: more bytes than memory can hold",
+            std::mem::size_of::<T>()
+        ),
+    })
+}
 pub use external::ExternalMemory;
 pub use host::{HostBuffer, HostReadGuard, HostWriteGuard};
 pub use operand::{DeviceDst, DeviceSrc, HostDst, HostSrc};

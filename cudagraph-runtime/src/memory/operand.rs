@@ -296,8 +296,17 @@ fn borrowed_key<T>(addr: u64, len: usize) -> MemKey {
 // cudarc's `begin_capture`): it would be recorded into the capture, not made, and the launches
 // would run ahead of cudarc's work on other streams.
 
-/// The address only, for a key: nothing is enqueued through it, so cudarc's event is not
+/// The address only, for a key: nothing is enqueued through it, so cudarc's read event is not
 /// recorded (which would stand for no use, or inside a capture make the event a captured one).
+///
+/// cudarc still makes the slice's stream wait for its write event: the only way to the
+/// address. Nothing relies on that wait. While the stream is being captured (by another thread,
+/// or with cudarc's `begin_capture`) it either joins the capture (an event recorded in it: one
+/// more edge) or breaks it (an event recorded outside it, which a capture may not wait for):
+/// that capture then ends with an error, and cudarc stores the error for its next call. Waiting
+/// on another stream instead would break captures in the first case, and cudarc does not say
+/// which case it is; asking whether the stream is captured costs a driver call per lookup
+/// (every update of a node given a borrowed slice); a key is an address, never an ordering.
 fn read_key<T, S: DevicePtr<T>>(slice: &S) -> MemKey {
     let (addr, sync) = slice.device_ptr(slice.stream());
     std::mem::forget(sync);
@@ -312,6 +321,7 @@ const JOIN_CAPTURED: &str = "the wait for its uses on other streams (cudarc's ev
 fn read_use<'a, T, S: DevicePtr<T>>(slice: &S, write: bool) -> Result<Use<'a>> {
     let stream = slice.stream().clone();
     refuse_capturing_stream(&stream, "a cudarc slice given to a graph", JOIN_CAPTURED)?;
+    super::check_alloc_size::<T>(slice.len(), "a cudarc slice given to a graph")?;
     let addr = without_stored_error(stream.context(), || {
         let (addr, sync) = slice.device_ptr(&stream);
         drop(sync);
@@ -323,6 +333,7 @@ fn read_use<'a, T, S: DevicePtr<T>>(slice: &S, write: bool) -> Result<Use<'a>> {
 fn write_use<'a, T, S: DevicePtrMut<T>>(slice: &mut S, write: bool) -> Result<Use<'a>> {
     let stream = slice.stream().clone();
     refuse_capturing_stream(&stream, "a cudarc slice given to a graph", JOIN_CAPTURED)?;
+    super::check_alloc_size::<T>(slice.len(), "a cudarc slice given to a graph")?;
     let len = slice.len();
     let addr = without_stored_error(stream.context(), || {
         let (addr, sync) = slice.device_ptr_mut(&stream);
