@@ -702,7 +702,10 @@ use proc_macro::TokenStream;
 /// semaphore, collective or `#[waits]` nodes in them; a declaration with loops has at most 20,000
 /// nodes and 200,000 edges (the rules judge every pair of nodes), and any declaration at most
 /// 4,000,000 pairs of nodes that use memory with no path of edges between them (about 2,800
-/// nodes no edge orders; each pair is a possible race to judge); an array param is indexed
+/// nodes no edge orders; each pair is a possible race to judge) and at most 50,000 pairs of a
+/// node that may launch device graphs (a kernel given a `DeviceGraph`, a child node) and a node
+/// using memory that what it launches may run beside (each is checked by code of its own when
+/// the graph is built); an array param is indexed
 /// element by element up to 65,536 elements. Node kinds: kernel, 1-D memset, 1-D memcpy, host,
 /// child graph, empty, alloc, free, event record, event wait, semaphore signal, semaphore wait,
 /// capture and conditional (no batch memory operations). The uses

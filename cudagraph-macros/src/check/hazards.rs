@@ -58,6 +58,24 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         );
         return;
     }
+    if let Some(pairs) = analysis.too_many_launch_pairs {
+        cx.error(
+            model.decl.name.span(),
+            format!(
+                "graph `{}` has {} pairs of a node that may launch device graphs (a kernel given \
+                 a `DeviceGraph`, or a child node) and a node using memory that what it launches \
+                 may run beside (one not ordered before it), more than the macro makes checks for \
+                 ({}: each pair is checked by code of its own when the graph is built, and their \
+                 number grows with launching nodes times nodes); add edges that order the other \
+                 nodes before the launching ones, launch from fewer nodes (one kernel may be \
+                 given several graphs), or split the work over several graphs",
+                model.decl.name,
+                crate::repeat::grouped(pairs),
+                crate::repeat::grouped(crate::model::hazards::MAX_LAUNCH_PAIRS),
+            ),
+        );
+        return;
+    }
     check_attributes(model, cx);
     check_external(model, cx);
     for race in &analysis.races {
