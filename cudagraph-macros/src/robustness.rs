@@ -976,3 +976,52 @@ fn too_many_launch_pairs_are_refused_before_they_are_made() {
     assert_eq!(analysis.launch_pairs.len(), 5000);
     assert!(outcome(TokenStream::from_str(chained).unwrap_or_default()).is_ok());
 }
+
+/// Messages quote node names in Rust syntax as the user must write them: a keyword name is
+/// raw (`r#match`), so that a suggested edge parses when pasted into the declaration.
+#[test]
+fn suggested_edges_write_keyword_names_raw() {
+    let cases = [
+        // Two unordered writers of one buffer: the edge that orders them.
+        (
+            "graph X { params { k: Kernel<(DevicePtrMut<f32>,)>, y: DeviceBuffer<f32> } \
+             r#match: kernel k<<<1, 1>>>(y); r#loop: kernel k<<<1, 1>>>(y); }",
+            "the edge `r#match -> r#loop;` (or `r#loop -> r#match;`)",
+        ),
+        // Instances of a loop: the edge in a loop, by its variable.
+        (
+            "graph X { params { k: Kernel<(DevicePtrMut<f32>,)>, y: DeviceBuffer<f32> } \
+             for i in 0..2 { r#fn[i]: kernel k<<<1, 1>>>(y); } }",
+            "r#fn[i] -> r#fn[i + 1];",
+        ),
+        // A cycle: its path.
+        (
+            "graph X { r#match: empty; r#if: empty; r#match -> r#if; r#if -> r#match; }",
+            "the edge `r#match -> r#if` is part of the dependency cycle `r#match -> r#if -> r#match`:",
+        ),
+        // A node that is not declared: the close name.
+        (
+            "graph X { r#match: empty; after: empty; r#matc -> after; }",
+            "did you mean `r#match`?",
+        ),
+    ];
+    for (source, expected) in cases {
+        let errors =
+            outcome(TokenStream::from_str(source).unwrap_or_default()).expect_err("refused");
+        assert!(errors.contains(expected), "{source}: {errors}");
+        // The runtime's names stay unraw: only what is quoted as code is written raw.
+        assert!(!errors.contains("`match ->"), "{source}: {errors}");
+    }
+    let source = "graph X { r#match: empty; r#if: empty; }";
+    let input: crate::parse::Input = syn::parse_str(source).expect("parses");
+    let model = crate::model::Model::new(&input.graphs[0]);
+    assert_eq!(
+        (
+            model.nodes[0].name.as_str(),
+            model.nodes[0].written.as_str()
+        ),
+        ("match", "r#match")
+    );
+    let plain: syn::Ident = syn::parse_str("r#step").expect("an identifier");
+    assert_eq!(crate::tokens::written(&plain), "step");
+}
