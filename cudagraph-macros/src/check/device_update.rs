@@ -213,7 +213,7 @@ fn param_index(model: &Model, cx: &mut Ctxt, t: usize, target: &syn::Ident, i: &
         .param(&k.kernel)
         .and_then(|p| kernel_params(&model.params[p].ty))
     else {
-        return; // the type checker judges it (`device_param_offset`)
+        return; // rustc judges it: the generated code asserts the index (`expand::node`)
     };
     match types.get(n) {
         None => cx.error_spanned(
