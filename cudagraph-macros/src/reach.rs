@@ -69,38 +69,51 @@ impl Reach {
         }
     }
 
-    /// The nodes `a < b` that `b` is not ordered with, either way, in increasing order.
-    pub fn unordered_before(&self, b: usize) -> impl Iterator<Item = usize> + '_ {
-        let w = self.words;
-        (0..b.div_ceil(64)).flat_map(move |k| {
-            let mut word = !(self.after[b * w + k] | self.before[b * w + k]);
-            if k == b / 64 {
-                word &= (1u64 << (b % 64)) - 1;
-            }
-            std::iter::from_fn(move || {
-                (word != 0).then(|| {
-                    let bit = word.trailing_zeros() as usize;
-                    word &= word - 1;
-                    k * 64 + bit
-                })
-            })
-        })
+    /// The nodes `a < b` in `mask` (a set of nodes, as bits) that `b` is not ordered with,
+    /// either way, in increasing order. The nodes out of `mask` are skipped a word at a time, so
+    /// that nodes the caller has nothing to compare (no memory) cost nothing per pair.
+    pub fn unordered_before_in<'a>(
+        &'a self,
+        b: usize,
+        mask: &'a [u64],
+    ) -> impl Iterator<Item = usize> + 'a {
+        self.words_before(b, mask).flat_map(bits)
     }
 
     /// How many nodes `a < b` that `b` is not ordered with are in `mask` (a set of nodes, as
-    /// bits): [`Reach::unordered_before`] filtered and counted a word at a time.
+    /// bits): [`Reach::unordered_before_in`], counted a word at a time.
     pub fn count_unordered_before(&self, b: usize, mask: &[u64]) -> usize {
-        let w = self.words;
-        (0..b.div_ceil(64))
-            .map(|k| {
-                let mut word = !(self.after[b * w + k] | self.before[b * w + k]) & mask[k];
-                if k == b / 64 {
-                    word &= (1u64 << (b % 64)) - 1;
-                }
-                word.count_ones() as usize
-            })
+        self.words_before(b, mask)
+            .map(|(_, word)| word.count_ones() as usize)
             .sum()
     }
+
+    /// The words of the nodes `a < b` in `mask` that `b` is not ordered with, by position.
+    fn words_before<'a>(
+        &'a self,
+        b: usize,
+        mask: &'a [u64],
+    ) -> impl Iterator<Item = (usize, u64)> + 'a {
+        let w = self.words;
+        (0..b.div_ceil(64)).map(move |k| {
+            let mut word = !(self.after[b * w + k] | self.before[b * w + k]) & mask[k];
+            if k == b / 64 {
+                word &= (1u64 << (b % 64)) - 1;
+            }
+            (k, word)
+        })
+    }
+}
+
+/// The nodes of word `k` of a row (`word`'s set bits), in increasing order.
+fn bits((k, mut word): (usize, u64)) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (word != 0).then(|| {
+            let bit = word.trailing_zeros() as usize;
+            word &= word - 1;
+            k * 64 + bit
+        })
+    })
 }
 
 /// Row `to` mutably and row `from` of a matrix of rows of `w` words (two different rows).
@@ -129,12 +142,19 @@ mod tests {
         let order: Vec<usize> = (0..n).collect();
         let reach = Reach::closure(n, &out, &order);
         assert!(reach.get(0, 2) && reach.get(0, 69) && !reach.get(2, 0) && !reach.get(3, 1));
-        let unordered: Vec<usize> = reach.unordered_before(69).collect();
+        let unordered: Vec<usize> = reach.unordered_before_in(69, &[!0, !0]).collect();
         assert_eq!(reach.count_unordered_before(69, &[!0, !0]), unordered.len());
         assert_eq!(reach.count_unordered_before(69, &[0b1001, 0]), 1);
         assert!(!unordered.contains(&0) && !unordered.contains(&2) && unordered.contains(&3));
         assert_eq!(unordered.len(), 69 - 3);
-        assert_eq!(reach.unordered_before(2).count(), 0);
+        assert_eq!(reach.unordered_before_in(2, &[!0, !0]).count(), 0);
+        // Out of the mask, skipped.
+        assert_eq!(
+            reach
+                .unordered_before_in(69, &[0b1001, 1 << 4])
+                .collect::<Vec<_>>(),
+            [3, 68]
+        );
     }
 
     #[test]
@@ -142,9 +162,16 @@ mod tests {
         let mut reach = Reach::new(3);
         reach.set(2, 0, true);
         assert!(reach.get(2, 0));
-        assert_eq!(reach.unordered_before(2).collect::<Vec<_>>(), [1]);
+        assert_eq!(reach.unordered_before_in(2, &[!0]).collect::<Vec<_>>(), [1]);
         reach.set(2, 0, false);
-        assert_eq!(reach.unordered_before(2).collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(
+            reach.unordered_before_in(2, &[!0]).collect::<Vec<_>>(),
+            [0, 1]
+        );
+        assert_eq!(
+            reach.unordered_before_in(2, &[0b10]).collect::<Vec<_>>(),
+            [1]
+        );
         assert_eq!(reach.count_unordered_before(2, &[0b11]), 2);
         assert_eq!(reach.count_unordered_before(2, &[0b10]), 1);
     }

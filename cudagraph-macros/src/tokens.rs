@@ -12,9 +12,19 @@ pub fn name_of(ident: &Ident) -> String {
     ident.unraw().to_string()
 }
 
-/// Calls `f` on every identifier of `tokens` that may be a local variable: all but field and
-/// method names (`x.name`) and path segments after `::`. An over-approximation is safe (a node is
-/// then updated when it need not be); missing a use would not be.
+/// A name as the user must write it in the declaration (`r#match`, `step`): what messages quote
+/// in Rust syntax (an edge to add, a name to write), so that it parses when pasted. (The runtime
+/// names nodes by [`name_of`].)
+pub fn written(ident: &Ident) -> String {
+    let name = name_of(ident);
+    // A keyword (strict or reserved) is no identifier unless raw.
+    if syn::parse_str::<Ident>(&name).is_ok() {
+        name
+    } else {
+        format!("r#{name}")
+    }
+}
+
 /// Calls `f` on every identifier of `tokens` that may be a local variable (see
 /// `collect_mentions`).
 pub fn each_ident(tokens: &impl ToTokens, f: &mut dyn FnMut(&Ident)) {

@@ -52,7 +52,7 @@ pub fn check_names(models: &[Model], model: &Model, cx: &mut Ctxt) {
                         .outliving_allocations()
                         .into_iter()
                         .filter(|&i| model.nodes[i].rep.is_none())
-                        .map(|i| model.nodes[i].name.clone())
+                        .map(|i| model.nodes[i].written.clone())
                         .collect();
                     match suggest(&name_of(alloc), allocs.iter().map(String::as_str)) {
                         Some(close) => format!(
@@ -82,7 +82,7 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
         super::programmatic::unwaited_note(model, from, to)
             .unwrap_or_else(|| add_edge(model, full, from, to))
     };
-    let node = |i: usize| model.nodes[i].name.clone();
+    let node = |i: usize| model.nodes[i].written.clone();
     let frees = model.frees();
     let no_frees = Vec::new();
     let free_token = |f: usize| match &model.nodes[f].op {
@@ -177,7 +177,7 @@ pub fn check_order(model: &Model, cx: &mut Ctxt) {
 /// path that orders them the other way, which has to change first (adding the edge would close
 /// a cycle).
 fn add_edge(model: &Model, reach: &crate::reach::Reach, from: usize, to: usize) -> String {
-    let (f, t) = (&model.nodes[from].name, &model.nodes[to].name);
+    let (f, t) = (&model.nodes[from].written, &model.nodes[to].written);
     if model.edge_legal(from, to, reach) {
         return format!("add the edge `{f} -> {t};`");
     }

@@ -28,7 +28,7 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                 continue;
             }
             let looping = if loops[a] { a } else { b };
-            let name = |i: usize| &model.nodes[i].name;
+            let name = |i: usize| &model.nodes[i].written;
             let what = match &model.nodes[looping].op {
                 NodeOp::Conditional(c) if c.kind == CondKind::While => "is a WHILE loop",
                 _ => "holds a WHILE loop in a body",

@@ -39,7 +39,7 @@ pub fn check(models: &[Model], model: &Model, cx: &mut Ctxt) {
         }
         if let Some((c, _)) = model.scopes[index] {
             if let Some(kind) = node.op.kind().refused_in_body_node() {
-                let cond = &model.nodes[c].name;
+                let cond = &model.nodes[c].written;
                 cx.error(
                     node.op.keyword_span(),
                     format!(
@@ -51,7 +51,7 @@ pub fn check(models: &[Model], model: &Model, cx: &mut Ctxt) {
                 );
             }
             if let NodeOp::Collective(collective) = &node.op {
-                let cond = &model.nodes[c].name;
+                let cond = &model.nodes[c].written;
                 cx.error(
                     collective.token.span(),
                     format!(
@@ -70,7 +70,7 @@ pub fn check(models: &[Model], model: &Model, cx: &mut Ctxt) {
                         "node `{}` in the body of conditional node `{}` reads `#[indirect]` param \
                          `{}`: indirect params are read by nodes outside conditional bodies only; \
                          give the body's kernels the value as a plain param",
-                        node.name, model.nodes[c].name, model.params[i].name
+                        node.written, model.nodes[c].written, model.params[i].name
                     ),
                 );
             }
@@ -81,7 +81,7 @@ pub fn check(models: &[Model], model: &Model, cx: &mut Ctxt) {
                         "node `{}` in the body of conditional node `{}` uses allocation `{}`: \
                          allocations of a declaration are used by nodes outside conditional \
                          bodies only; pass the memory as a `DeviceBuffer<T>` param",
-                        node.name, model.nodes[c].name, model.nodes[a].name
+                        node.written, model.nodes[c].written, model.nodes[a].written
                     ),
                 );
             }
@@ -120,7 +120,7 @@ pub fn check(models: &[Model], model: &Model, cx: &mut Ctxt) {
                         "node `{}` cannot set handle `{}`: the handle belongs to conditional node \
                          `{}`, whose handle only nodes beside it and in its bodies may set; move \
                          `{}` there",
-                        node.name, cond.handle, model.nodes[c].name, node.decl.name
+                        node.name, cond.handle, model.nodes[c].written, node.decl.name
                     ),
                 );
             }
@@ -160,7 +160,11 @@ pub fn check(models: &[Model], model: &Model, cx: &mut Ctxt) {
         }
         let place = |i: usize| match model.scopes[i] {
             None => "outside every conditional body".to_owned(),
-            Some((c, b)) => format!("in {} of `{}`", body_name(model, c, b), model.nodes[c].name),
+            Some((c, b)) => format!(
+                "in {} of `{}`",
+                body_name(model, c, b),
+                model.nodes[c].written
+            ),
         };
         cx.error_spanned(
             edge.tokens(),
@@ -227,7 +231,7 @@ fn handle_name(model: &Model, index: usize, cx: &mut Ctxt) {
             format!(
                 "handle `{handle}` of conditional node `{}` has the name of {what}: a handle is a \
                  new name (kernels take it as an argument), so give it one of its own",
-                model.nodes[index].name
+                model.nodes[index].written
             ),
         );
     }

@@ -35,11 +35,11 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         }
         let mut text: Vec<&str> = cycle
             .iter()
-            .map(|&v| model.nodes[v].name.as_str())
+            .map(|&v| model.nodes[v].written.as_str())
             .collect();
         text.extend(text.first().copied());
         let (from, to) = edges[index];
-        let (from, to) = (&model.nodes[from].name, &model.nodes[to].name);
+        let (from, to) = (&model.nodes[from].written, &model.nodes[to].written);
         // An edge written in a loop (or with an index) is named as it is in this iteration.
         let written = format!("{} -> {}", edge.from, edge.to);
         let as_written = if written == format!("{from} -> {to}") {

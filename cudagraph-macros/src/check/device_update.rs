@@ -86,7 +86,7 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     "`#[device_updatable]` node `{name}` is in a body of conditional node \
                      `{}`: CUDA makes kernel nodes device-updatable in the graph itself, not \
                      in a conditional body; move `{name}` out of the body",
-                    model.nodes[cond].name
+                    model.nodes[cond].written
                 ),
             );
         }
@@ -165,7 +165,7 @@ fn device_arg(model: &Model, cx: &mut Ctxt, index: usize, arg: DeviceArg) {
     }
     let top = model.top_level(index);
     if t == index || !model.reachability().get(t, top) {
-        let (b, n) = (&model.nodes[t].name, &node.name);
+        let (b, n) = (&model.nodes[t].written, &node.written);
         let why = if t == index {
             format!(
                 "a kernel cannot take its own node's handle: the handle exists once `{b}` is \
@@ -213,7 +213,7 @@ fn param_index(model: &Model, cx: &mut Ctxt, t: usize, target: &syn::Ident, i: &
         .param(&k.kernel)
         .and_then(|p| kernel_params(&model.params[p].ty))
     else {
-        return; // the type checker judges it (`device_param_offset`)
+        return; // rustc judges it: the generated code asserts the index (`expand::node`)
     };
     match types.get(n) {
         None => cx.error_spanned(

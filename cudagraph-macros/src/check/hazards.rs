@@ -34,7 +34,7 @@
 // and checks its `#[external]` buffers.)
 
 use super::Ctxt;
-use crate::model::{name_of, Buffer, Model, Opaque, Spelled};
+use crate::model::{name_of, written, Buffer, Model, Opaque, Spelled};
 use crate::parse::NodeOp;
 
 use crate::model::hazards::{capture_span, node_uses, Race};
@@ -54,6 +54,24 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                 model.decl.name,
                 crate::repeat::grouped(pairs),
                 crate::repeat::grouped(crate::model::hazards::MAX_UNORDERED_PAIRS),
+            ),
+        );
+        return;
+    }
+    if let Some(pairs) = analysis.too_many_launch_pairs {
+        cx.error(
+            model.decl.name.span(),
+            format!(
+                "graph `{}` has {} pairs of a node that may launch device graphs (a kernel given \
+                 a `DeviceGraph`, or a child node) and a node using memory that what it launches \
+                 may run beside (one not ordered before it), more than the macro makes checks for \
+                 ({}: each pair is checked by code of its own when the graph is built, and their \
+                 number grows with launching nodes times nodes); add edges that order the other \
+                 nodes before the launching ones, launch from fewer nodes (one kernel may be \
+                 given several graphs), or split the work over several graphs",
+                model.decl.name,
+                crate::repeat::grouped(pairs),
+                crate::repeat::grouped(crate::model::hazards::MAX_LAUNCH_PAIRS),
             ),
         );
         return;
@@ -83,7 +101,7 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         if !cx.first(key) {
             continue;
         }
-        let (na, nb) = (&model.nodes[a].name, &model.nodes[b].name);
+        let (na, nb) = (&model.nodes[a].written, &model.nodes[b].written);
         let (capture, other) = if model.opaque(&model.nodes[a]) == Some(Opaque::Capture) {
             (a, b)
         } else {
@@ -93,7 +111,7 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             Some(Opaque::Capture) => "another capture node whose uses are not declared either",
             _ => "a child node, whose graph's memory is known only when it is built",
         };
-        let name = &model.nodes[capture].name;
+        let name = &model.nodes[capture].written;
         cx.error(
             capture_span(model, capture),
             format!(
@@ -101,7 +119,7 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                  writing every buffer, and no edge orders it with `{}`, {what}: declare the \
                  buffer params its work reads and writes (`{name}: capture(work, [a, mut b]);`, \
                  `[]` for none), or {}",
-                model.nodes[other].name,
+                model.nodes[other].written,
                 order_suggestion(model, a, b, &format!("`{na}` and `{nb}`"))
             ),
         );
@@ -124,7 +142,7 @@ pub fn race_key(model: &Model, race: &Race) -> String {
 /// The message of a race at its second node's use: `wa` and `wb` say who writes.
 pub fn race_message(model: &Model, race: &Race, wa: bool, wb: bool) -> String {
     let (a, b) = (race.a, race.b);
-    let (na, nb) = (&model.nodes[a].name, &model.nodes[b].name);
+    let (na, nb) = (&model.nodes[a].written, &model.nodes[b].written);
     let buffer = model.buffer_name(race.buffer);
     let verb = |write: bool| if write { "writes" } else { "reads" };
     let who = if wa && wb {
@@ -139,7 +157,7 @@ pub fn race_message(model: &Model, race: &Race, wa: bool, wb: bool) -> String {
             format!(
                 " (`{}` is a capture node that does not declare the memory its work uses: it \
                  counts as writing every buffer; declare its uses, `capture(work, [a, mut b])`)",
-                model.nodes[c].name
+                model.nodes[c].written
             )
         })
         .unwrap_or_default();
@@ -183,7 +201,7 @@ pub fn race_message(model: &Model, race: &Race, wa: bool, wb: bool) -> String {
 pub fn used_here(model: &Model, race: &Race) -> String {
     format!(
         "`{}` uses `{}` here",
-        model.nodes[race.a].name,
+        model.nodes[race.a].written,
         model.buffer_name(race.buffer)
     )
 }
@@ -192,7 +210,7 @@ pub fn used_here(model: &Model, race: &Race) -> String {
 /// one scope, or, for a node in a conditional body, between the nodes standing for them in the
 /// scope they share (an edge may not cross a body). `what` names the two nodes.
 pub fn order_suggestion(model: &Model, a: usize, b: usize, what: &str) -> String {
-    let name = |i: usize| model.nodes[i].name.clone();
+    let name = |i: usize| model.nodes[i].written.clone();
     match model.in_common_scope(a, b) {
         Some((ra, rb)) if (ra, rb) == (a, b) => {
             // Instances of one loop: the edge goes in a loop, by its variable: within an
@@ -201,8 +219,8 @@ pub fn order_suggestion(model: &Model, a: usize, b: usize, what: &str) -> String
             if let (Some(ra), Some(rb)) = (ra, rb) {
                 let lp = &model.loops[ra.lp];
                 let (da, db) = (
-                    name_of(&model.nodes[a].decl.name),
-                    name_of(&model.nodes[b].decl.name),
+                    written(&model.nodes[a].decl.name),
+                    written(&model.nodes[b].decl.name),
                 );
                 match (&lp.var, &lp.range) {
                     (Some(var), _) if ra == rb => {
@@ -390,7 +408,7 @@ fn check_external(model: &Model, cx: &mut Ctxt) {
                 let edge = match waits.iter().find(|&&w| !reach.get(at, w)) {
                     Some(&w) => format!(
                         "Order it after a wait node: add the edge `{} -> {};`",
-                        model.nodes[w].name, model.nodes[at].name
+                        model.nodes[w].written, model.nodes[at].written
                     ),
                     None if !waits.is_empty() => {
                         "It comes before every wait node: move its work after one".to_owned()
@@ -398,7 +416,7 @@ fn check_external(model: &Model, cx: &mut Ctxt) {
                     None => format!(
                         "Wait for the other API's work first: declare `ready: wait(sem = value);` \
                          and add the edge `ready -> {};`",
-                        model.nodes[at].name
+                        model.nodes[at].written
                     ),
                 };
                 let race =
@@ -416,7 +434,7 @@ fn check_external(model: &Model, cx: &mut Ctxt) {
                     (Some(note), _) => format!("On its path to a signal node, {note}"),
                     (None, Some(&s)) => format!(
                         "Order it before a signal node: add the edge `{} -> {};`",
-                        model.nodes[at].name, model.nodes[s].name
+                        model.nodes[at].written, model.nodes[s].written
                     ),
                     (None, None) if !signals.is_empty() => {
                         "It comes after every signal node: move its work before one".to_owned()
@@ -424,7 +442,7 @@ fn check_external(model: &Model, cx: &mut Ctxt) {
                     (None, None) => format!(
                         "Tell the other API when it is done: declare `done: signal(sem = value);` \
                          and add the edge `{} -> done;`",
-                        model.nodes[at].name
+                        model.nodes[at].written
                     ),
                 };
                 let race = format!(

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use quote::ToTokens;
 
 use super::{suggest, Ctxt};
-use crate::model::{name_of, End, Model};
+use crate::model::{name_of, written, End, Model};
 use crate::parse::{Item, NodeRef};
 
 pub fn check(model: &Model, cx: &mut Ctxt) {
@@ -87,7 +87,7 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                 continue;
             }
             if let Some(c) = model.handle(name) {
-                let cond = &model.nodes[c].name;
+                let cond = &model.nodes[c].written;
                 cx.error(
                     name.span(),
                     format!(
@@ -110,10 +110,10 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             let mut candidates: Vec<(String, usize)> = Vec::new();
             for (i, node) in model.nodes.iter().enumerate() {
                 let written = match (node.rep, value, &end.index) {
-                    (None, _, None) => name_of(&node.decl.name),
+                    (None, _, None) => written(&node.decl.name),
                     (Some(rep), Some(v), Some(index)) if rep.value == v => format!(
                         "{}[{}]",
-                        name_of(&node.decl.name),
+                        written(&node.decl.name),
                         crate::text::pretty_expr(index.expr.to_token_stream())
                     ),
                     _ => continue,
@@ -156,7 +156,7 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         let (Some(from), Some(to)) = (edge.ends.0.node(), edge.ends.1.node()) else {
             continue;
         };
-        let (from_name, to_name) = (&model.nodes[from].name, &model.nodes[to].name);
+        let (from_name, to_name) = (&model.nodes[from].written, &model.nodes[to].written);
         let site = edge.site();
         if from == to {
             if sites.insert(site) {

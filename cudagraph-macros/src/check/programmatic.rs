@@ -54,8 +54,8 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
                     kw = data.kind.keyword(),
                     name = node.name,
                     kind = with_article(node.op.kind().name),
-                    a = model.nodes[from].name,
-                    b = model.nodes[to].name,
+                    a = model.nodes[from].written,
+                    b = model.nodes[to].written,
                 ),
             );
         }
@@ -123,7 +123,7 @@ pub fn unwaited_edge(model: &Model, a: usize, b: usize) -> Option<(usize, usize,
 /// `None`.
 pub fn unwaited_note(model: &Model, a: usize, b: usize) -> Option<String> {
     let (from, to, kind) = unwaited_edge(model, a, b)?;
-    let (f, t) = (&model.nodes[from].name, &model.nodes[to].name);
+    let (f, t) = (&model.nodes[from].written, &model.nodes[to].written);
     let written = if model
         .edges
         .iter()

@@ -85,7 +85,7 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
             .collect();
         for &i in &members {
             if let NodeOp::Conditional(_) = &model.nodes[i].op {
-                let inner = &model.nodes[i].name;
+                let inner = &model.nodes[i].written;
                 cx.error(
                     model.nodes[i].op.keyword_span(),
                     format!(

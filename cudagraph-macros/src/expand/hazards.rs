@@ -444,7 +444,7 @@ fn spelling_assertions(g: &Gen) -> TokenStream {
 }
 
 /// `const _: () = if condition { panic!("{}", message) };`, the panic at `span`.
-fn assertion(
+pub(super) fn assertion(
     p: &TokenStream,
     span: Span,
     condition: TokenStream,

@@ -6,6 +6,7 @@
 //! so the user's expressions see exactly the params. Helpers are called with the user's tokens as
 //! arguments (and spans), so type errors land on those tokens.
 
+mod device_launch;
 mod docs;
 mod exec;
 mod graph;
@@ -591,8 +592,10 @@ impl<'a> Gen<'a> {
         let tracked = tracked::tracked(self);
         let handles = self.decl_nodes().map(|n| handles::handle(self, n));
         let assertions = hazards::assertions(self, self.analysis);
+        let device_copies = device_launch::memcpy_assertions(self);
         quote! {
             #assertions
+            #device_copies
             #params
             #graph
             #exec

@@ -141,6 +141,9 @@ pub struct Analysis {
     /// [`MAX_UNORDERED_PAIRS`]: the declaration is refused unjudged (`check::hazards`), and
     /// nothing else here is found.
     pub too_many_pairs: Option<usize>,
+    /// How many pairs of a node that may launch device graphs and a node with memory beside
+    /// what it launches, when more than [`MAX_LAUNCH_PAIRS`]: refused like `too_many_pairs`.
+    pub too_many_launch_pairs: Option<usize>,
     /// The races already recorded in `races` and `typed`, by what makes them one to report
     /// ([`RaceKey`]): a loop whose iterations no edge orders makes the same race for every pair
     /// of them, and only the first is reported or asserted.
@@ -160,6 +163,13 @@ type RaceKey = (
 /// check of memory to generate, and the count grows with the square of the nodes. Past it, the
 /// macro would take minutes and gigabytes; a declaration of 20,000 nodes in a chain has none.
 pub const MAX_UNORDERED_PAIRS: usize = 4_000_000;
+
+/// The most pairs of a node that may launch device graphs (a kernel given a `DeviceGraph`, a
+/// child node) and a node with memory that what it launches may run beside ([`LaunchPair`]):
+/// each is a check of its own in the code that `build` and `set_params` run, some 40 µs and
+/// 6 KB of the macro's time and memory (800 launching kernels no edge orders made 640,000 pairs:
+/// 26 s and 4 GB). One launching kernel beside 20,000 nodes makes 20,000.
+pub const MAX_LAUNCH_PAIRS: usize = 50_000;
 
 /// Each node's uses, by buffer.
 pub fn node_uses(model: &Model) -> Vec<BTreeMap<Buffer, NodeUse>> {
@@ -265,8 +275,13 @@ pub fn analyze(model: &Model) -> Analysis {
     }
     pointer_args(model, &mut out);
     launches(model, &uses, &opted, &mut out);
-    for b in 0..n {
-        for a in reach.unordered_before(b) {
+    if out.too_many_launch_pairs.is_some() {
+        return out;
+    }
+    // Only pairs of nodes that use memory can race (or be left to the values): the others are
+    // skipped a word at a time (20,000 unordered empty nodes are 200 million pairs).
+    for b in (0..n).filter(|&b| memory_nodes[b / 64] & (1 << (b % 64)) != 0) {
+        for a in reach.unordered_before_in(b, &memory_nodes) {
             match (opaque[a], opaque[b]) {
                 (Some(Opaque::Capture), Some(_)) | (Some(_), Some(Opaque::Capture)) => {
                     out.opaque.push((a, b));
@@ -415,17 +430,60 @@ fn launches(
         .enumerate()
         .map(|(i, l)| (l.node, i))
         .collect();
-    let alongside = |a: usize, b: usize| alongside(model, reach, a, b);
+    // The conditional nodes around each node, innermost first, with the body it is in.
+    let enclosing: Vec<Vec<(usize, usize)>> = (0..n)
+        .map(|mut node| {
+            let mut out = Vec::new();
+            while let Some((cond, body)) = model.scopes[node] {
+                out.push((cond, body));
+                node = cond;
+            }
+            out
+        })
+        .collect();
+    let alongside = |a: usize, b: usize| alongside(model, reach, &enclosing, a, b);
+    // Whether node `b` uses a param that the graphs launcher `l` launches may share (at the
+    // launching node itself, one that is not its handle).
+    let uses_params = |l: &Launcher, b: usize| {
+        uses[b].iter().any(|(buffer, _)| {
+            buffer.param().is_some() && (b != l.node || !l.handles.contains(buffer))
+        })
+    };
+    // Two launchers beside each other both ways: their graphs are compared once. (A child
+    // node's launches are compared with its graph, below.)
+    let other_launches = |a: usize, b: usize| {
+        launcher_of
+            .get(&b)
+            .copied()
+            .filter(|_| b != a && !is_child(b) && (!alongside(b, a) || a < b))
+    };
+    // Whether the graphs of launcher `l` may run beside node `b`, which has memory to compare.
+    let beside = |l: &Launcher, b: usize| {
+        let a = l.node;
+        // A child node's own graph and what it launches are its declaration's to check.
+        let near = if b == a {
+            !is_child(a)
+        } else {
+            alongside(a, b)
+        };
+        near && (uses_params(l, b)
+            || other_launches(a, b).is_some()
+            || model.opaque(&model.nodes[b]).is_some())
+    };
+    // Each pair is code of its own in the built graph's check: counted before any is made.
+    let pairs: usize = out
+        .launchers
+        .iter()
+        .map(|l| (0..n).filter(|&b| beside(l, b)).count())
+        .sum();
+    if pairs > MAX_LAUNCH_PAIRS {
+        out.too_many_launch_pairs = Some(pairs);
+        return;
+    }
+    let mut found = Vec::with_capacity(pairs);
     for (index, launcher) in out.launchers.iter().enumerate() {
         let a = launcher.node;
-        for b in 0..n {
-            if b != a && !alongside(a, b) {
-                continue;
-            }
-            // A child node's own graph and what it launches are its declaration's to check.
-            if b == a && is_child(a) {
-                continue;
-            }
+        for b in (0..n).filter(|&b| beside(launcher, b)) {
             let params: Vec<(Buffer, NodeUse)> = uses[b]
                 .iter()
                 .filter(|(buffer, _)| {
@@ -433,16 +491,6 @@ fn launches(
                 })
                 .map(|(buffer, u)| (*buffer, u.clone()))
                 .collect();
-            // Two launchers beside each other both ways: their graphs are compared once.
-            // (A child node's launches are compared with its graph, below.)
-            let other_launches = launcher_of
-                .get(&b)
-                .copied()
-                .filter(|_| b != a && !is_child(b) && (!alongside(b, a) || a < b));
-            let opaque = model.opaque(&model.nodes[b]);
-            if params.is_empty() && other_launches.is_none() && opaque.is_none() {
-                continue;
-            }
             let exempt = if b == a {
                 opted[a].iter().filter_map(|b| b.param()).collect()
             } else {
@@ -452,31 +500,30 @@ fn launches(
                     .filter_map(|x| x.param())
                     .collect()
             };
-            out.launch_pairs.push(LaunchPair {
+            found.push(LaunchPair {
                 launcher: index,
                 other: b,
                 uses: params,
                 exempt,
-                other_launches,
+                other_launches: other_launches(a, b),
             });
         }
     }
+    out.launch_pairs = found;
 }
 
 /// Whether a graph that node `a` launches may run beside node `b`: both are in the body of one
 /// `while` node (a launch of one pass may still run in the next), or, unless they are in two
 /// bodies of one conditional node (of which one pass runs one), `b` is not ordered before `a`.
-fn alongside(model: &Model, reach: &crate::reach::Reach, a: usize, b: usize) -> bool {
-    // The conditional nodes around a node, innermost first, with the body it is in.
-    let enclosing = |mut node: usize| {
-        let mut out = Vec::new();
-        while let Some((cond, body)) = model.scopes[node] {
-            out.push((cond, body));
-            node = cond;
-        }
-        out
-    };
-    let (around_a, around_b) = (enclosing(a), enclosing(b));
+/// (`enclosing`: the conditional nodes around each node, innermost first, with the body.)
+fn alongside(
+    model: &Model,
+    reach: &crate::reach::Reach,
+    enclosing: &[Vec<(usize, usize)>],
+    a: usize,
+    b: usize,
+) -> bool {
+    let (around_a, around_b) = (&enclosing[a], &enclosing[b]);
     let is_while = |c: usize| {
         matches!(&model.nodes[c].op,
             NodeOp::Conditional(c) if c.kind == crate::parse::CondKind::While)

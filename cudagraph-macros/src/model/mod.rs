@@ -36,7 +36,7 @@ mod order;
 mod pointer_args;
 mod unroll;
 
-pub use crate::tokens::{each_ident, may_be_local, name_of};
+pub use crate::tokens::{each_ident, may_be_local, name_of, written};
 pub use device_update::{device_arg, DeviceArg};
 pub use memory::{spelled, spelled_slot, Access, Buffer, Mem, MemUse, Opaque, Spelled};
 pub use mentions::{kernel_params, last_segment, operand_name};
@@ -69,8 +69,12 @@ pub struct Inst<'a> {
     pub decl: &'a NodeDecl,
     /// The iteration it is of, for a node declared in a loop.
     pub rep: Option<Rep>,
-    /// The declared name, with the iteration's index for a repeated node: `attn[3]`.
+    /// The declared name, with the iteration's index for a repeated node: `attn[3]`; unraw
+    /// (`match` for `r#match`), as the runtime names the node.
     pub name: String,
+    /// [`Inst::name`] as the user must write it (`r#match[3]`): for messages that quote it in
+    /// Rust syntax, such as an edge to add.
+    pub written: String,
 }
 
 impl std::ops::Deref for Inst<'_> {
@@ -339,6 +343,7 @@ impl<'a> Model<'a> {
                         decl: node,
                         rep: None,
                         name: name_of(&node.name),
+                        written: written(&node.name),
                     });
                     self.scopes.push(scope);
                     if let NodeOp::Conditional(c) = &node.op {
@@ -454,6 +459,7 @@ impl<'a> Model<'a> {
                     decl,
                     rep,
                     name: format!("{}[{value}]", name_of(&decl.name)),
+                    written: format!("{}[{value}]", written(&decl.name)),
                 });
                 self.scopes.push(None);
             }

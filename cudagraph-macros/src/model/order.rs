@@ -66,7 +66,10 @@ impl<'a> Model<'a> {
 
     /// `a -> b -> c`: a path as the declaration writes it.
     pub fn path_text(&self, path: &[usize]) -> String {
-        let names: Vec<&str> = path.iter().map(|&i| self.nodes[i].name.as_str()).collect();
+        let names: Vec<&str> = path
+            .iter()
+            .map(|&i| self.nodes[i].written.as_str())
+            .collect();
         names.join(" -> ")
     }
 

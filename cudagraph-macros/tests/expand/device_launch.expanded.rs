@@ -1,6 +1,7 @@
 //! A `#[device_launch]` declaration: the graph type gains `instantiate_for_device_launch`, and the
 //! attribute goes to no generated item. A kernel given its handle as a param: what the launched
-//! graph uses is checked against the nodes not ordered before the launching kernel.
+//! graph uses is checked against the nodes not ordered before the launching kernel. The params a
+//! memcpy copies are asked whether they are buffers a device graph may copy.
 use cudagraph_runtime::prelude::*;
 const _: () = {
     #[allow(unused_imports)]
@@ -45,6 +46,30 @@ const _: () = {
         ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
     };
     if ({
+        use ::cudagraph_runtime::__private::LaunchFallback as _;
+        <::cudagraph_runtime::__private::LaunchProbe<HostBuffer<u32>>>::IS_LAUNCH
+            || <::cudagraph_runtime::__private::ParamProbe<HostBuffer<u32>>>::IS_HANDLE
+    }) {
+        ::cudagraph_runtime::__private::fail(
+            ({
+                use ::cudagraph_runtime::__private::LaunchFallback as _;
+                if <::cudagraph_runtime::__private::LaunchProbe<
+                    HostBuffer<u32>,
+                >>::IS_LAUNCH {
+                    "`HostBuffer<u32>` here is a device graph's handle, not memory: `cuda_graph!` takes a type written `HostBuffer<u32>` for memory, and would not check what a kernel given it may launch; give the import or alias another name"
+                } else {
+                    "`HostBuffer<u32>` here is a `ConditionalHandle`, not memory: `cuda_graph!` takes a type written `HostBuffer<u32>` for memory, and a handle is made by the conditional node that reads it (`name: while h { ... }`), never a param; remove the param, and give the import or alias another name"
+                }
+            }),
+        )
+    }
+};
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if ({
         use ::cudagraph_runtime::__private::SameFallback as _;
         !<::cudagraph_runtime::__private::SameProbe<u32, ::core::primitive::u32>>::SAME
     }) {
@@ -53,17 +78,50 @@ const _: () = {
         )
     }
 };
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if ({
+        use ::cudagraph_runtime::__private::DeviceCopyFallback as _;
+        !<::cudagraph_runtime::__private::DeviceCopyProbe<
+            DeviceBuffer<u32>,
+        >>::DEVICE_COPY
+    }) {
+        ::cudagraph_runtime::__private::fail(
+            "memcpy `copy` of `#[device_launch]` graph `Worker` copies param `counter`, a `DeviceBuffer<u32>`, which is not the runtime's `DeviceBuffer<T>` or `HostBuffer<T>` (whatever name it is written with): CUDA lets a graph launched from the device copy only device memory and device-mapped page-locked host memory (https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-graph-requirements); give `counter` one of those types (an alias of one is fine), or copy it in a graph the host launches",
+        )
+    }
+};
+const _: () = {
+    #[allow(unused_imports)]
+    use ::cudagraph_runtime::__private::{
+        ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
+    };
+    if ({
+        use ::cudagraph_runtime::__private::DeviceCopyFallback as _;
+        !<::cudagraph_runtime::__private::DeviceCopyProbe<HostBuffer<u32>>>::DEVICE_COPY
+    }) {
+        ::cudagraph_runtime::__private::fail(
+            "memcpy `copy` of `#[device_launch]` graph `Worker` copies param `mirror`, a `HostBuffer<u32>`, which is not the runtime's `DeviceBuffer<T>` or `HostBuffer<T>` (whatever name it is written with): CUDA lets a graph launched from the device copy only device memory and device-mapped page-locked host memory (https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-graph-requirements); give `mirror` one of those types (an alias of one is fine), or copy it in a graph the host launches",
+        )
+    }
+};
 /**The params of [`Worker`]: what its nodes are built from ([`Worker::build`]). Its executable owns a copy ([`WorkerExec::params`]), changed through the executable (`set_<param>`, [`WorkerExec::params_mut`], [`WorkerExec::set_params`]), which updates exactly the nodes that read what changed:
 
 - node `clear` reads `counter`
 - node `bump` reads `step`, `counter`, `n`
+- node `copy` reads `counter`, `mirror`
 */
 #[allow(clippy::type_complexity)]
 struct WorkerParams {
     ///Param `step`, read by node `bump`.
     pub step: Kernel<(u32, DevicePtrMut<u32>)>,
-    ///Param `counter`, read by nodes `clear`, `bump`.
+    ///Param `counter`, read by nodes `clear`, `bump`, `copy`.
     pub counter: DeviceBuffer<u32>,
+    ///Param `mirror`, read by node `copy`.
+    pub mirror: HostBuffer<u32>,
     ///Param `n`, read by node `bump`.
     pub n: u32,
 }
@@ -83,10 +141,11 @@ In build order (a node's position is its index in the graph):
 
 0. `clear`: `memset(counter, 0u32)`
 1. `bump`: `kernel step<<<1, 32>>>(n, counter)`, after `clear`
+2. `copy`: `memcpy(counter -> mirror)`, after `bump`
 
 # Topology
 
-<div style="overflow-x:auto"><svg xmlns="http://www.w3.org/2000/svg" role="img" width="76" height="128" viewBox="0 0 76 128" font-family="monospace" font-size="14" text-anchor="middle" fill="currentColor"><title>Topology of Worker: 2 nodes, 1 edge</title><defs><marker id="cgb8841fcc" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="8" markerHeight="8" orient="auto"><path d="M0 0L8 4L0 8z"/></marker></defs><g fill="none" stroke="currentColor" marker-end="url(#cgb8841fcc)"><path d="M38 48V80"/></g><rect x="8" y="8" width="60" height="40" rx="4" fill="#ccfbf1" stroke="#0f766e"/><text x="38" y="25" fill="#111">clear</text><text x="38" y="41" font-size="11" fill="#374151">memset</text><rect x="9" y="80" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="38" y="97" fill="#111">bump</text><text x="38" y="113" font-size="11" fill="#374151">kernel</text></svg></div>
+<div style="overflow-x:auto"><svg xmlns="http://www.w3.org/2000/svg" role="img" width="76" height="200" viewBox="0 0 76 200" font-family="monospace" font-size="14" text-anchor="middle" fill="currentColor"><title>Topology of Worker: 3 nodes, 2 edges</title><defs><marker id="cgcae3850c" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="8" markerHeight="8" orient="auto"><path d="M0 0L8 4L0 8z"/></marker></defs><g fill="none" stroke="currentColor" marker-end="url(#cgcae3850c)"><path d="M38 48V80"/><path d="M38 120V152"/></g><rect x="8" y="8" width="60" height="40" rx="4" fill="#ccfbf1" stroke="#0f766e"/><text x="38" y="25" fill="#111">clear</text><text x="38" y="41" font-size="11" fill="#374151">memset</text><rect x="9" y="80" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="38" y="97" fill="#111">bump</text><text x="38" y="113" font-size="11" fill="#374151">kernel</text><rect x="9" y="152" width="58" height="40" rx="4" fill="#dcfce7" stroke="#15803d"/><text x="38" y="169" fill="#111">copy</text><text x="38" y="185" font-size="11" fill="#374151">memcpy</text></svg></div>
 
 As text: `Worker::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
 */
@@ -110,6 +169,12 @@ struct __WorkerNodes {
         <DeviceBuffer<u32> as ::cudagraph_runtime::__private::MemsetTarget>::Pattern,
     >,
     bump: ::cudagraph_runtime::__private::KernelNode<(u32, DevicePtrMut<u32>)>,
+    copy: ::cudagraph_runtime::__private::MemcpyNode<
+        <(
+            DeviceBuffer<u32>,
+            HostBuffer<u32>,
+        ) as ::cudagraph_runtime::__private::CopyPair>::Dir,
+    >,
 }
 unsafe impl ::cudagraph_runtime::__private::Unbuilt for __WorkerNodes {}
 #[doc(hidden)]
@@ -134,8 +199,9 @@ impl Worker {
         nodes: &[
             ("clear", ::cudagraph_runtime::__private::NodeKind::Memset),
             ("bump", ::cudagraph_runtime::__private::NodeKind::Kernel),
+            ("copy", ::cudagraph_runtime::__private::NodeKind::Memcpy),
         ],
-        edges: &[(0usize, 1usize)],
+        edges: &[(0usize, 1usize), (1usize, 2usize)],
         bodies: &[],
     };
     /// [`TOPOLOGY`](Self::TOPOLOGY) drawn as a standalone SVG image, laid out when the
@@ -143,7 +209,7 @@ impl Worker {
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
     pub const fn topology_svg() -> &'static ::core::primitive::str {
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"76\" height=\"128\" viewBox=\"0 0 76 128\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Worker: 2 nodes, 1 edge</title><defs><marker id=\"cgb8841fcc\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cgb8841fcc)\"><path d=\"M38 48V80\"/></g><rect x=\"8\" y=\"8\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"38\" y=\"25\" fill=\"#111\">clear</text><text x=\"38\" y=\"41\" font-size=\"11\" fill=\"#374151\">memset</text><rect x=\"9\" y=\"80\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"38\" y=\"97\" fill=\"#111\">bump</text><text x=\"38\" y=\"113\" font-size=\"11\" fill=\"#374151\">kernel</text></svg>"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"76\" height=\"200\" viewBox=\"0 0 76 200\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Worker: 3 nodes, 2 edges</title><defs><marker id=\"cgcae3850c\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\"/></marker></defs><g fill=\"none\" stroke=\"currentColor\" marker-end=\"url(#cgcae3850c)\"><path d=\"M38 48V80\"/><path d=\"M38 120V152\"/></g><rect x=\"8\" y=\"8\" width=\"60\" height=\"40\" rx=\"4\" fill=\"#ccfbf1\" stroke=\"#0f766e\"/><text x=\"38\" y=\"25\" fill=\"#111\">clear</text><text x=\"38\" y=\"41\" font-size=\"11\" fill=\"#374151\">memset</text><rect x=\"9\" y=\"80\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"38\" y=\"97\" fill=\"#111\">bump</text><text x=\"38\" y=\"113\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"9\" y=\"152\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dcfce7\" stroke=\"#15803d\"/><text x=\"38\" y=\"169\" fill=\"#111\">copy</text><text x=\"38\" y=\"185\" font-size=\"11\" fill=\"#374151\">memcpy</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
     ///
@@ -159,7 +225,7 @@ impl Worker {
         Self::__cg_check_overlaps(__cg_params)?;
         let mut __cg_graph = ::cudagraph_runtime::__private::Graph::with_capacity(
             ctx,
-            2usize,
+            3usize,
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
         ::cudagraph_runtime::__private::built(&__cg_graph, "Worker");
@@ -249,6 +315,14 @@ impl Worker {
                 let added = __cg_graph
                     .add_kernel(kernel, config, args, &[nodes.clear.id()])?;
                 ::cudagraph_runtime::__private::Result::Ok((added, config))
+            },
+        )?;
+        nodes.copy = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "copy",
+            |__cg_graph| {
+                __cg_graph
+                    .add_memcpy(Worker::__cg_eval_copy(__cg_params), &[nodes.bump.id()])
             },
         )?;
         ::cudagraph_runtime::__private::Result::Ok(())
@@ -396,6 +470,39 @@ impl Worker {
             args,
         )
     }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_copy<'__cg_p>(
+        __cg_params: &'__cg_p WorkerParams,
+    ) -> ::cudagraph_runtime::__private::Memcpy<
+        'static,
+        <(
+            DeviceBuffer<u32>,
+            HostBuffer<u32>,
+        ) as ::cudagraph_runtime::__private::CopyPair>::Dir,
+    > {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let counter = (&::cudagraph_runtime::__private::Bind(&__cg_params.counter))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let mirror = (&::cudagraph_runtime::__private::Bind(&__cg_params.mirror))
+            .__cg_bind();
+        <(
+            DeviceBuffer<u32>,
+            HostBuffer<u32>,
+        ) as ::cudagraph_runtime::__private::CopyPair>::memcpy(
+            &__cg_params.counter,
+            &__cg_params.mirror,
+        )
+    }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for Worker {
     fn fmt(
@@ -452,6 +559,7 @@ Nodes:
 
 - [`clear()`](Self::clear): memset node
 - [`bump()`](Self::bump): kernel node
+- [`copy()`](Self::copy): memcpy node
 */
 struct WorkerExec {
     parts: ::cudagraph_runtime::__private::Guarded<__WorkerExecParts>,
@@ -486,7 +594,7 @@ impl WorkerExec {
         state: __WorkerState,
         applied: ::cudagraph_runtime::__private::Box<WorkerParams>,
     ) -> Self {
-        let tracker = ::cudagraph_runtime::__private::Tracker::new(2usize, 3usize);
+        let tracker = ::cudagraph_runtime::__private::Tracker::new(3usize, 4usize);
         let __cg_parts = __WorkerExecParts {
             exec,
             nodes,
@@ -614,6 +722,20 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
             >(&mut __cg_parts.tracker, 1usize);
             __cg_parts.state.params.counter = value;
         }
+        if !(<HostBuffer<
+            u32,
+        > as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.mirror,
+            &__cg_parts.state.params.mirror,
+        )) {
+            let value = <HostBuffer<
+                u32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.mirror);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 2usize);
+            __cg_parts.state.params.mirror = value;
+        }
         if !(<u32 as ::cudagraph_runtime::__private::ParamValue>::same(
             &__cg_params.n,
             &__cg_parts.state.params.n,
@@ -623,7 +745,7 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
             );
             ::cudagraph_runtime::__private::stage_in::<
                 Self,
-            >(&mut __cg_parts.tracker, 2usize);
+            >(&mut __cg_parts.tracker, 3usize);
             __cg_parts.state.params.n = value;
         }
     }
@@ -634,6 +756,10 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
     ///Node `bump` (`kernel step<<<1, 32>>>(n, counter)`): its update handle.
     pub fn bump(&mut self) -> WorkerBumpNode<'_> {
         WorkerBumpNode { exec: self }
+    }
+    ///Node `copy` (`memcpy(counter -> mirror)`): its update handle.
+    pub fn copy(&mut self) -> WorkerCopyNode<'_> {
+        WorkerCopyNode { exec: self }
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for WorkerExec {
@@ -685,6 +811,14 @@ impl Worker {
                         &__cg_params.counter,
                     ),
                 );
+            (&raw mut (*dst).mirror)
+                .write(
+                    <HostBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.mirror,
+                    ),
+                );
             (&raw mut (*dst).n)
                 .write(
                     <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
@@ -702,6 +836,8 @@ struct WorkerSlots {
     pub step: ::cudagraph_runtime::__private::Slot<Kernel<(u32, DevicePtrMut<u32>)>>,
     ///Param [`counter`](WorkerParams::counter), to swap.
     pub counter: ::cudagraph_runtime::__private::Slot<DeviceBuffer<u32>>,
+    ///Param [`mirror`](WorkerParams::mirror), to swap.
+    pub mirror: ::cudagraph_runtime::__private::Slot<HostBuffer<u32>>,
     ///Param [`n`](WorkerParams::n), to swap.
     pub n: ::cudagraph_runtime::__private::Slot<u32>,
 }
@@ -713,10 +849,13 @@ const _: () = {
         ::cudagraph_runtime::__private::offset_of!(WorkerSlots, counter) == 1usize
     );
     ::core::assert!(
-        ::cudagraph_runtime::__private::offset_of!(WorkerSlots, n) == 2usize
+        ::cudagraph_runtime::__private::offset_of!(WorkerSlots, mirror) == 2usize
     );
     ::core::assert!(
-        ::cudagraph_runtime::__private::size_of:: < WorkerSlots > () == 3usize
+        ::cudagraph_runtime::__private::offset_of!(WorkerSlots, n) == 3usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::size_of:: < WorkerSlots > () == 4usize
     );
 };
 impl ::cudagraph_runtime::__private::fmt::Debug for WorkerSlots {
@@ -739,14 +878,19 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for WorkerExec {
             ::cudagraph_runtime::__private::Internal,
         ) -> ::cudagraph_runtime::__private::Result<()>,
         ::core::primitive::u32,
-    )] = &[(Self::__cg_update_node_0, 0u32), (Self::__cg_update_node_1, 0u32)];
+    )] = &[
+        (Self::__cg_update_node_0, 0u32),
+        (Self::__cg_update_node_1, 0u32),
+        (Self::__cg_update_node_2, 0u32),
+    ];
     const READERS: &'static [(
         &'static [::core::primitive::u32],
         ::core::primitive::bool,
         ::core::primitive::bool,
     )] = &[
         (&[1u32], false, false),
-        (&[0u32, 1u32], false, false),
+        (&[0u32, 1u32, 2u32], false, false),
+        (&[2u32], false, false),
         (&[1u32], false, false),
     ];
     #[inline(always)]
@@ -769,7 +913,7 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for WorkerExec {
     #[inline]
     fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
         match slot {
-            0usize..3usize => Self::__cg_slot_offset_0(slot),
+            0usize..4usize => Self::__cg_slot_offset_0(slot),
             _ => ::core::unreachable!(),
         }
     }
@@ -788,7 +932,7 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for WorkerExec {
         key: ::cudagraph_runtime::__private::Internal,
     ) {
         match param {
-            0usize..3usize => self.__cg_sync_0(param, commit, key),
+            0usize..4usize => self.__cg_sync_0(param, commit, key),
             _ => {}
         }
     }
@@ -816,7 +960,7 @@ impl WorkerExec {
         );
         ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
     }
-    /**Sets param `counter` and updates what reads it (nodes `clear`, `bump`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`WorkerExec`]).
+    /**Sets param `counter` and updates what reads it (nodes `clear`, `bump`, `copy`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`WorkerExec`]).
 */
     pub fn set_counter(
         &mut self,
@@ -828,6 +972,18 @@ impl WorkerExec {
         );
         ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
     }
+    /**Sets param `mirror` and updates what reads it (node `copy`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`WorkerExec`]).
+*/
+    pub fn set_mirror(
+        &mut self,
+        value: HostBuffer<u32>,
+    ) -> ::cudagraph_runtime::__private::Result<HostBuffer<u32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut unsafe { self.parts.get_mut() }.state.params.mirror,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
+    }
     /**Sets param `n` and updates what reads it (node `bump`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`WorkerExec`]).
 */
     pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
@@ -835,7 +991,7 @@ impl WorkerExec {
             &mut unsafe { self.parts.get_mut() }.state.params.n,
             value,
         );
-        ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
+        ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
     }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
@@ -877,12 +1033,30 @@ impl WorkerExec {
         __cg_parts.state.launch.bump = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_2(
+        &mut self,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &WorkerParams = &__cg_parts.state.params;
+        __cg_parts
+            .exec
+            .set_memcpy_params(
+                __cg_parts.nodes.copy,
+                Worker::__cg_eval_copy(__cg_params),
+            )?;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
     #[inline]
     fn __cg_slot_offset_0(slot: ::core::primitive::usize) -> ::core::primitive::usize {
         match slot {
             0usize => ::cudagraph_runtime::__private::offset_of!(WorkerParams, step),
             1usize => ::cudagraph_runtime::__private::offset_of!(WorkerParams, counter),
-            2usize => ::cudagraph_runtime::__private::offset_of!(WorkerParams, n),
+            2usize => ::cudagraph_runtime::__private::offset_of!(WorkerParams, mirror),
+            3usize => ::cudagraph_runtime::__private::offset_of!(WorkerParams, n),
             _ => ::core::unreachable!(),
         }
     }
@@ -928,6 +1102,21 @@ impl WorkerExec {
                 }
             }
             2usize => {
+                if commit {
+                    __cg_parts.applied.mirror = <HostBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.mirror,
+                    );
+                } else {
+                    __cg_parts.state.params.mirror = <HostBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.mirror,
+                    );
+                }
+            }
+            3usize => {
                 if commit {
                     __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
                         &__cg_parts.state.params.n,
@@ -976,7 +1165,7 @@ impl WorkerParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 0usize);
         old
     }
-    ///Sets param `counter`, and marks what reads it (nodes `clear`, `bump`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    ///Sets param `counter`, and marks what reads it (nodes `clear`, `bump`, `copy`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
     #[inline]
     pub fn set_counter(&mut self, value: DeviceBuffer<u32>) -> DeviceBuffer<u32> {
         let old = ::cudagraph_runtime::__private::replace(
@@ -986,6 +1175,16 @@ impl WorkerParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 1usize);
         old
     }
+    ///Sets param `mirror`, and marks what reads it (node `copy`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_mirror(&mut self, value: HostBuffer<u32>) -> HostBuffer<u32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.mirror,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        old
+    }
     ///Sets param `n`, and marks what reads it (node `bump`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
     #[inline]
     pub fn set_n(&mut self, value: u32) -> u32 {
@@ -993,7 +1192,7 @@ impl WorkerParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.n,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        ::cudagraph_runtime::__private::stage(self.exec, 3usize);
         old
     }
     /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`WorkerSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
@@ -1174,6 +1373,98 @@ impl ::cudagraph_runtime::__private::fmt::Debug for WorkerBumpNode<'_> {
         f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
     ) -> ::cudagraph_runtime::__private::fmt::Result {
         f.debug_struct("WorkerBumpNode").field("index", &1usize).finish_non_exhaustive()
+    }
+}
+/**Update handle of node `copy` of [`WorkerExec`] (`memcpy(counter -> mirror)`): its source and destination can change (same direction, 1-D only), and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
+struct WorkerCopyNode<'a> {
+    exec: &'a mut WorkerExec,
+}
+impl<'a> WorkerCopyNode<'a> {
+    /// Sets the source and the destination for the next launches
+    /// (`cuGraphExecMemcpyNodeSetParams`). They copy in the node's direction (CUDA cannot
+    /// change it), between buffers of equal length: `&DeviceBuffer<T>` and `&HostBuffer<T>`
+    /// as the direction says. Memory the node stops using is released once the launches that
+    /// may use it are done.
+    pub fn set<__CgElem, __CgSrc, __CgDst>(
+        &mut self,
+        src: __CgSrc,
+        dst: __CgDst,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        (
+            __CgSrc,
+            __CgDst,
+        ): ::cudagraph_runtime::__private::CopyAs<
+            <(
+                DeviceBuffer<u32>,
+                HostBuffer<u32>,
+            ) as ::cudagraph_runtime::__private::CopyPair>::Dir,
+            __CgElem,
+        >,
+    {
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts
+            .exec
+            .set_memcpy_params(
+                __cg_parts.nodes.copy,
+                ::cudagraph_runtime::__private::memcpy_as(src, dst),
+            )?;
+        __cg_parts.tracker.set_by_handle(2usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    #[doc(hidden)]
+    pub fn set_2d<__CgSrc, __CgDst>(
+        &mut self,
+        src: __CgSrc,
+        src_pitch: ::core::primitive::usize,
+        dst: __CgDst,
+        dst_pitch: ::core::primitive::usize,
+        width: ::core::primitive::usize,
+        height: ::core::primitive::usize,
+    ) -> ::cudagraph_runtime::__private::Result<()>
+    where
+        &'a (): ::cudagraph_runtime::__private::CanUpdate2D,
+    {
+        let _ = (src, src_pitch, dst, dst_pitch, width, height);
+        match <&'a () as ::cudagraph_runtime::__private::CanUpdate2D>::NEVER {}
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: ::core::primitive::bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.copy, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.copy)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::MemcpyNode<
+        <(
+            DeviceBuffer<u32>,
+            HostBuffer<u32>,
+        ) as ::cudagraph_runtime::__private::CopyPair>::Dir,
+    > {
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.copy
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for WorkerCopyNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("WorkerCopyNode").field("index", &2usize).finish_non_exhaustive()
     }
 }
 const _: () = {

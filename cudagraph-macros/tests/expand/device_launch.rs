@@ -1,6 +1,7 @@
 //! A `#[device_launch]` declaration: the graph type gains `instantiate_for_device_launch`, and the
 //! attribute goes to no generated item. A kernel given its handle as a param: what the launched
-//! graph uses is checked against the nodes not ordered before the launching kernel.
+//! graph uses is checked against the nodes not ordered before the launching kernel. The params a
+//! memcpy copies are asked whether they are buffers a device graph may copy.
 use cudagraph_runtime::prelude::*;
 
 cuda_graph! {
@@ -9,11 +10,13 @@ cuda_graph! {
         params {
             step: Kernel<(u32, DevicePtrMut<u32>)>,
             counter: DeviceBuffer<u32>,
+            mirror: HostBuffer<u32>,
             n: u32,
         }
         clear: memset(counter, 0u32);
         bump: kernel step<<<1, 32>>>(n, counter);
-        clear -> bump;
+        copy: memcpy(counter -> mirror);
+        clear -> bump -> copy;
     }
 }
 

@@ -464,10 +464,25 @@ impl Steered {
                 'static,
                 u64,
                 _,
-            >::new(const {
-                ::cudagraph_runtime::__private::device_param_offset::<
+            >::new({
+                const _: () = if !::cudagraph_runtime::__private::device_param_exists::<
                     (u32, DevicePtrMut<u32>),
-                >(0)
+                >(0) {
+                    ::cudagraph_runtime::__private::fail(
+                        "`param_offset(bump, 0)`: the kernel of node `bump` (`bump_k: Kernel<(u32, DevicePtrMut<u32>)>`) has no parameter 0 (indices count from 0); give the index of one of its value parameters",
+                    )
+                } else if !::cudagraph_runtime::__private::device_param_settable::<
+                    (u32, DevicePtrMut<u32>),
+                >(0) {
+                    ::cudagraph_runtime::__private::fail(
+                        "`param_offset(bump, 0)`: parameter 0 of the kernel of node `bump` (`bump_k: Kernel<(u32, DevicePtrMut<u32>)>`) is memory or a handle, which a device-side update may not change: `cudaGraphKernelNodeSetParam` changes value parameters only, and the memory a node uses stays what the host gave it; give the index of a value parameter (a number, `bool`, a `KernelParam` type), or change the memory from the host, with the executable's setters",
+                    )
+                };
+                const {
+                    ::cudagraph_runtime::__private::device_param_offset::<
+                        (u32, DevicePtrMut<u32>),
+                    >(0)
+                }
             }),
             ::cudagraph_runtime::__private::KernelArgPart::<
                 'static,

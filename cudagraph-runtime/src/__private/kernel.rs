@@ -129,19 +129,70 @@ pub fn declared_waits<A>(kernel: &crate::Kernel<A>, node: &'static str) -> crate
 
 /// `param_offset(x, index)`: the byte offset of value parameter `index` of a kernel whose
 /// parameter tuple is `A`, evaluated where the declaration is compiled (the generated code calls
-/// it in a `const` block): an index past the last parameter, or a memory or handle parameter
-/// (which a device-side update may not change: the memory a node uses stays what the host gave
-/// it), fails the build with the message below.
+/// it in a `const` block). `0` for an index that [`device_param_exists`] or
+/// [`device_param_settable`] refuses: the generated code asserts both beside it, failing the
+/// build at the user's index with a message naming the parameter.
 pub const fn device_param_offset<A: KernelArgs>(index: usize) -> u64 {
-    assert!(
-        index < A::COUNT,
-        "`param_offset(node, index)`: the index is past the kernel's last parameter"
-    );
-    assert!(
-        A::SETTABLE[index],
-        "`param_offset(node, index)`: that parameter is memory or a handle; a device-side update \
-         may change only value parameters (`cudaGraphKernelNodeSetParam`), the memory a node \
-         uses stays what the host gave it"
-    );
-    A::OFFSETS[index] as u64
+    if device_param_exists::<A>(index) && device_param_settable::<A>(index) {
+        A::OFFSETS[index] as u64
+    } else {
+        0
+    }
+}
+
+/// Whether a kernel whose parameter tuple is `A` has a parameter `index`.
+pub const fn device_param_exists<A: KernelArgs>(index: usize) -> bool {
+    index < A::COUNT
+}
+
+/// Whether parameter `index` of a kernel whose parameter tuple is `A` is a value a device-side
+/// update may change (`cudaGraphKernelNodeSetParam`): not memory nor a handle, since the memory
+/// a node uses stays what the host gave it. (`false` past the last parameter.)
+pub const fn device_param_settable<A: KernelArgs>(index: usize) -> bool {
+    index < A::COUNT && A::SETTABLE[index]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::DevicePtrMut;
+
+    #[test]
+    fn param_offsets_are_given_for_value_parameters_only() {
+        type Args = (u32, DevicePtrMut<u32>, f64);
+        const ANSWERS: [(bool, bool); 4] = [
+            (
+                device_param_exists::<Args>(0),
+                device_param_settable::<Args>(0),
+            ),
+            (
+                device_param_exists::<Args>(1),
+                device_param_settable::<Args>(1),
+            ),
+            (
+                device_param_exists::<Args>(2),
+                device_param_settable::<Args>(2),
+            ),
+            (
+                device_param_exists::<Args>(3),
+                device_param_settable::<Args>(3),
+            ),
+        ];
+        assert_eq!(
+            ANSWERS,
+            [(true, true), (true, false), (true, true), (false, false)]
+        );
+        // A refused index gives 0 (the generated assertions fail the build first).
+        const OFFSETS: [u64; 3] = [
+            device_param_offset::<Args>(0),
+            device_param_offset::<Args>(1),
+            device_param_offset::<Args>(3),
+        ];
+        assert_eq!(OFFSETS, [0, 0, 0]);
+        assert_eq!(
+            device_param_offset::<Args>(2),
+            <Args as KernelArgs>::OFFSETS[2] as u64
+        );
+        assert!(device_param_offset::<Args>(2) > 0);
+    }
 }

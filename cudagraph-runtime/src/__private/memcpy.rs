@@ -1,5 +1,7 @@
-//! Memcpy nodes: the (source, destination) pairs a declared memcpy copies between, and what
-//! its handle may be set to.
+//! Memcpy nodes: the (source, destination) pairs a declared memcpy copies between, what its
+//! handle may be set to, and which operands a graph launched from the device may copy.
+
+use std::marker::PhantomData;
 
 use super::memory::MemoryParam;
 use crate::{
@@ -100,4 +102,56 @@ where
     (S, D): CopyAs<Dir, T>,
 {
     (src, dst).memcpy_as()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memcpy operands of a graph launched from the device.
+
+/// Asks whether a memcpy operand's param type `T` is memory CUDA lets a graph launched from the
+/// device copy: `DEVICE_COPY`, for a [`DeviceBuffer`] (device memory) or a [`HostBuffer`]
+/// (page-locked host memory, which unified addressing maps for the device). CUDA allows copies
+/// only between device memory and device-mapped page-locked host memory there
+/// ([device graph requirements]); a raw pointer may hold any address, and a [`GraphAlloc`]'s
+/// alloc node is itself refused. The generated code asks the type, not its spelling: an alias of
+/// a buffer is one, and another type imported under a buffer's name is not.
+///
+/// [device graph requirements]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-graph-requirements
+#[derive(Debug)]
+pub struct DeviceCopyProbe<T: ?Sized>(PhantomData<T>);
+
+/// The answer of [`DeviceCopyProbe`] for any other type.
+pub trait DeviceCopyFallback {
+    /// Not memory a device graph may copy.
+    const DEVICE_COPY: bool = false;
+}
+
+impl<T: ?Sized> DeviceCopyFallback for DeviceCopyProbe<T> {}
+
+impl<T: 'static> DeviceCopyProbe<DeviceBuffer<T>> {
+    /// Device memory.
+    pub const DEVICE_COPY: bool = true;
+}
+
+impl<T: 'static> DeviceCopyProbe<HostBuffer<T>> {
+    /// Page-locked host memory, mapped for the device.
+    pub const DEVICE_COPY: bool = true;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_device_graph_copies_buffers_whatever_their_names() {
+        type Staging = DeviceBuffer<f32>;
+        use crate::HostPtr as HostBuffer;
+        const ANSWERS: [bool; 5] = [
+            <DeviceCopyProbe<Staging>>::DEVICE_COPY,
+            <DeviceCopyProbe<crate::HostBuffer<u8>>>::DEVICE_COPY,
+            <DeviceCopyProbe<HostBuffer<u8>>>::DEVICE_COPY,
+            <DeviceCopyProbe<DevicePtrMut<f32>>>::DEVICE_COPY,
+            <DeviceCopyProbe<GraphAlloc<f32>>>::DEVICE_COPY,
+        ];
+        assert_eq!(ANSWERS, [true, true, false, false, false]);
+    }
 }

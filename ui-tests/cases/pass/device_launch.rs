@@ -1,7 +1,11 @@
 //! A `#[device_launch]` graph of the kinds CUDA allows in a device graph compiles, and its graph
 //! type instantiates for device launch; a kernel of another graph takes its handle as a
-//! `DeviceGraph` argument, from a `SharedDeviceGraph` param.
+//! `DeviceGraph` argument, from a `SharedDeviceGraph` param. A memcpy operand's type may be an
+//! alias of a buffer: the rule asks the type, not its spelling.
 use cudagraph_runtime::prelude::*;
+
+/// A buffer under another name.
+type Mirror = HostBuffer<u32>;
 
 cuda_graph! {
     /// The graph the launcher's kernel launches.
@@ -10,7 +14,7 @@ cuda_graph! {
         params {
             step: Kernel<(u32, DevicePtrMut<u32>)>,
             counter: DeviceBuffer<u32>,
-            mirror: HostBuffer<u32>,
+            mirror: Mirror,
             n: u32,
         }
         clear: memset(counter, 0u32);

@@ -18,6 +18,7 @@ use super::{
 };
 use crate::model::{device_arg, kernel_params, operand_name, DeviceArg};
 use crate::parse::{KernelOp, NodeDecl, NodeOp, RecordOp, WaitOp};
+use crate::text::pretty;
 
 mod add;
 mod update;
@@ -229,12 +230,48 @@ impl Gen<'_> {
                 quote_spanned!(at(arg.span())=> #key)
             }
             Some(DeviceArg::Offset(x, i)) => {
-                let args = match target(x).map(|n| &n.decl.op) {
-                    Some(NodeOp::Kernel(k)) => self.kernel_args_type(k),
-                    _ => quote!(()),
+                let Some(NodeOp::Kernel(k)) = target(x).map(|n| &n.decl.op) else {
+                    let (s, p) = (at(arg.span()), private_at(arg.span()));
+                    return quote_spanned!(s=> const { #p::device_param_offset::<()>(#i) });
                 };
-                let (s, p) = (at(arg.span()), private_at(arg.span()));
-                quote_spanned!(s=> const { #p::device_param_offset::<#args>(#i) })
+                let args = self.kernel_args_type(k);
+                // Written out, the macro judged the parameter (`check::device_update`); behind an
+                // alias, rustc does, at the user's index, naming the parameter.
+                let (s, p) = (at(i.span()), private_at(i.span()));
+                let kernel = match self.model.param(&k.kernel) {
+                    Some(index) => format!(
+                        "`{}: {}`",
+                        self.model.params[index].name,
+                        pretty(self.model.params[index].ty.to_token_stream())
+                    ),
+                    None => format!("`{}`", pretty(k.kernel.to_token_stream())),
+                };
+                let (node, n) = (crate::model::written(x), pretty(i.to_token_stream()));
+                let past = format!(
+                    "`param_offset({node}, {n})`: the kernel of node `{node}` ({kernel}) has no \
+                     parameter {n} (indices count from 0); give the index of one of its value \
+                     parameters"
+                );
+                let memory = format!(
+                    "`param_offset({node}, {n})`: parameter {n} of the kernel of node `{node}` \
+                     ({kernel}) is memory or a handle, which a device-side update may not \
+                     change: `cudaGraphKernelNodeSetParam` changes value parameters only, and the \
+                     memory a node uses stays what the host gave it; give the index of a value \
+                     parameter (a number, `bool`, a `KernelParam` type), or change the memory \
+                     from the host, with the executable's setters"
+                );
+                let (fail_past, fail_memory) = (
+                    quote_spanned!(s=> #p::fail(#past)),
+                    quote_spanned!(s=> #p::fail(#memory)),
+                );
+                quote_spanned!(s=> {
+                    const _: () = if !#p::device_param_exists::<#args>(#i) {
+                        #fail_past
+                    } else if !#p::device_param_settable::<#args>(#i) {
+                        #fail_memory
+                    };
+                    const { #p::device_param_offset::<#args>(#i) }
+                })
             }
             _ => self.user(arg.to_token_stream()),
         }
