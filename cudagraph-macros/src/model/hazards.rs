@@ -211,8 +211,11 @@ pub const MAX_OVERLAP_PAIRS: usize = 100_000;
 /// the use names an element, and the accesses.
 type SideKey<'s> = (*const NodeDecl, usize, bool, &'s [Access]);
 
+/// One side of an [`Overlap`] as found: the node, the param (or element), the use.
+type SideUse<'s> = (usize, Buffer, &'s Rc<NodeUse>);
+
 /// The side of one use of a param.
-fn side_key<'s>(model: &Model, (node, buffer, u): (usize, Buffer, &'s Rc<NodeUse>)) -> SideKey<'s> {
+fn side_key<'s>(model: &Model, (node, buffer, u): SideUse<'s>) -> SideKey<'s> {
     let (param, element) = match buffer {
         Buffer::Param(p, k) => (p, k.is_some()),
         Buffer::Alloc(_) => (usize::MAX, false),
@@ -431,7 +434,7 @@ fn overlaps_of<'s>(
     shared: &'s [BTreeMap<Buffer, Rc<NodeUse>>],
     opts: &dyn Fn(usize, &Buffer) -> bool,
     (a, b): (usize, usize),
-    f: &mut dyn FnMut((usize, Buffer, &'s Rc<NodeUse>), (usize, Buffer, &'s Rc<NodeUse>)),
+    f: &mut dyn FnMut(SideUse<'s>, SideUse<'s>),
 ) {
     for (ba, ua) in &shared[a] {
         for (bb, ub) in &shared[b] {
@@ -457,7 +460,7 @@ fn overlaps_of<'s>(
 /// Decides how the overlaps counted by their sides (`counts`, in the order first found) are
 /// checked: the pairs of two sides (or of one with itself) are checked together
 /// ([`OverlapSweep`]) when they are every pair of uses of different nodes, no edge ordering any
-/// (there are as many as that), and that is less code than a table of them; the others are
+/// (there are as many as that), and they are at least as many as the uses (the code grows with the uses); the others are
 /// made pair by pair, in a second walk over the unordered pairs, up to [`MAX_OVERLAP_PAIRS`].
 #[allow(clippy::type_complexity)]
 fn sort_overlaps<'s>(
@@ -522,7 +525,8 @@ fn sort_overlaps<'s>(
         } else {
             all_pairs(p, q)
         };
-        if found == every && one_memory(x) && one_memory(y) && found > p.len() + q.len() {
+        let uses = if x == y { p.len() } else { p.len() + q.len() };
+        if found == every && one_memory(x) && one_memory(y) && found >= uses {
             let side = |uses: &[(usize, usize, &Rc<NodeUse>)], (_, param, element, _): SideKey| {
                 SweepSide {
                     param,
