@@ -705,7 +705,11 @@ use proc_macro::TokenStream;
 /// nodes no edge orders; each pair is a possible race to judge) and at most 50,000 pairs of a
 /// node that may launch device graphs (a kernel given a `DeviceGraph`, a child node) and a node
 /// using memory that what it launches may run beside (each is checked by code of its own when
-/// the graph is built); an array param is indexed
+/// the graph is built), and at most 100,000 pairs of uses of two different params, one
+/// writing, by nodes with no path of edges between them that are checked pair by pair when the
+/// graph is built (those of nodes no edge orders at all, a loop's iterations among themselves
+/// or with another declaration's nodes, are checked together in one sort and not counted); an
+/// array param is indexed
 /// element by element up to 65,536 elements. Node kinds: kernel, 1-D memset, 1-D memcpy, host,
 /// child graph, empty, alloc, free, event record, event wait, semaphore signal, semaphore wait,
 /// capture and conditional (no batch memory operations). The uses

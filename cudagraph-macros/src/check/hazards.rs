@@ -76,6 +76,25 @@ pub fn check(model: &Model, cx: &mut Ctxt) {
         );
         return;
     }
+    if let Some(pairs) = analysis.too_many_overlaps {
+        cx.error(
+            model.decl.name.span(),
+            format!(
+                "graph `{}` has {} pairs of uses of two different params by nodes with no path \
+                 of edges between them, one writing, whose memory is checked pair by pair when \
+                 the graph is built, more than the macro makes checks for ({}: each is an entry \
+                 of the check's table); the pairs of a loop's iterations are checked together, in \
+                 one sort, when no edge orders any two of them, or when edges order every one \
+                 after the other: order the loop's iterations all or none \
+                 (`for i in 0..N - 1 {{ a[i] -> a[i + 1]; }}`), or split the work over several \
+                 graphs",
+                model.decl.name,
+                crate::repeat::grouped(pairs),
+                crate::repeat::grouped(crate::model::hazards::MAX_OVERLAP_PAIRS),
+            ),
+        );
+        return;
+    }
     check_attributes(model, cx);
     check_external(model, cx);
     for race in &analysis.races {

@@ -4,13 +4,13 @@
 //! at the user's tokens with the macro's own message; and the checks `build` and `set_params`
 //! make of memory only values show (two params that share memory, a child graph's uses).
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
 use super::{at, params_at, private_at, Gen};
 use crate::check::hazards::{race_key, race_message, used_here};
-use crate::model::hazards::{Analysis, NodeUse, Overlap, Race};
+use crate::model::hazards::{Analysis, NodeUse, Overlap, OverlapSweep, Race, SweepSide};
 use crate::model::{
     kernel_params, name_of, spelled, spelled_slot, Access, Buffer, Mem, Opaque, Spelled,
     POINTER_FORMS,
@@ -642,76 +642,74 @@ fn one_overlap(g: &Gen, o: &Overlap, (aa, ab): (&TokenStream, &TokenStream)) -> 
     }
 }
 
-/// When a group is every pair of instances of one repeated node, each using its own element of
-/// one array param (a loop whose iterations no edge orders): the elements and their nodes'
-/// positions, in iteration order. Those elements must all be separate memory, which a sort finds
-/// in `n log n` (`first_overlap`).
-fn all_pairs_of_elements(g: &Gen, group: &[&Overlap]) -> Option<Vec<(usize, usize)>> {
-    let o = group[0];
-    if !std::ptr::eq(g.model.nodes[o.a].decl, g.model.nodes[o.b].decl) {
-        return None;
-    }
-    // Each element's node (one element per node, one node per element).
-    let mut node_of: std::collections::BTreeMap<usize, usize> = Default::default();
-    for o in group {
-        let (Buffer::Param(pa, Some(ka)), Buffer::Param(pb, Some(kb))) = (o.buffer_a, o.buffer_b)
-        else {
-            return None;
-        };
-        if pa != pb {
-            return None;
-        }
-        for (k, node) in [(ka, o.a), (kb, o.b)] {
-            if *node_of.entry(k).or_insert(g.position[node]) != g.position[node] {
-                return None;
-            }
-        }
-    }
-    let mut elements: Vec<(usize, usize)> = node_of.into_iter().collect();
-    let n = elements.len();
-    if group.len() != n * (n - 1) / 2 {
-        return None;
-    }
-    let mut nodes: Vec<usize> = elements.iter().map(|&(_, node)| node).collect();
-    nodes.sort_unstable();
-    nodes.dedup();
-    (nodes.len() == n).then(|| {
-        elements.sort_unstable_by_key(|&(_, node)| node);
-        elements
-    })
-}
-
-/// The check of [`all_pairs_of_elements`]: the elements' memory sorted, the first two that
-/// overlap refused, naming their nodes.
-fn distinct_elements(
-    g: &Gen,
-    o: &Overlap,
-    elements: &[(usize, usize)],
-    (aa, ab): (&TokenStream, &TokenStream),
-) -> TokenStream {
+/// The check of an [`OverlapSweep`]: each side's memories, sorted with the other's, the first two
+/// of different nodes that overlap refused, naming their nodes (the one added first first, as a
+/// table's pair).
+fn overlap_sweep(g: &Gen, sweep: &OverlapSweep) -> TokenStream {
     let p = &g.p;
-    let Buffer::Param(param, _) = o.buffer_a else {
-        return TokenStream::new();
-    };
     let k = crate::expand::local("k");
-    let bytes = g.bytes_expr(param, Some(quote!(#k)));
-    let format = format!("{}[{{}}]", name_of(&g.model.params[param].name));
-    let (ks, nodes) = (
-        elements.iter().map(|&(k, _)| k),
-        elements.iter().map(|&(_, node)| node),
+    let (first, second) = (
+        &sweep.sides[0],
+        sweep.sides.last().unwrap_or(&sweep.sides[0]),
     );
+    let (aa, ab) = (g.access_expr(&first.use_), g.access_expr(&second.use_));
+    // Per side: its uses (node, position, element) and memories, and a use's name.
+    let side = |side: &SweepSide, (table, memories, at): (&Ident, &Ident, &Ident)| {
+        let entries = side.entries.iter().map(|&(node, e)| {
+            let position = g.position[node];
+            quote!((#node, #position, #e))
+        });
+        let (bytes, name) = if side.element {
+            let format = format!("{}[{{}}]", name_of(&g.model.params[side.param].name));
+            (
+                g.bytes_expr(side.param, Some(quote!(#k))),
+                quote!(&::std::format!(#format, #table[#at].2)),
+            )
+        } else {
+            let name = g.model.buffer_name(Buffer::Param(side.param, None));
+            (g.bytes_expr(side.param, None), quote!(#name))
+        };
+        let code = quote! {
+            const #table: &[(::core::primitive::usize, ::core::primitive::usize, ::core::primitive::usize)] = &[#(#entries),*];
+            let #memories: #p::Vec<_> = #table.iter().map(|&(node, _, #k)| (node, #bytes)).collect();
+        };
+        (code, name)
+    };
+    let (t0, m0, t1, m1) = (
+        crate::expand::local("FIRST"),
+        crate::expand::local("first"),
+        crate::expand::local("SECOND"),
+        crate::expand::local("second"),
+    );
+    let (i, j) = (
+        Ident::new("i", Span::call_site()),
+        Ident::new("j", Span::call_site()),
+    );
+    let (code0, name0) = side(first, (&t0, &m0, &i));
+    // One side: its uses against each other.
+    let (t1, m1) = if sweep.sides.len() == 2 {
+        (t1, m1)
+    } else {
+        (t0.clone(), m0.clone())
+    };
+    let (code1, name1) = side(second, (&t1, &m1, &j));
+    let code1 = if sweep.sides.len() == 2 {
+        code1
+    } else {
+        TokenStream::new()
+    };
     quote! {
         if #p::races(#aa, #ab) {
-            const ELEMENTS: &[(::core::primitive::usize, ::core::primitive::usize)] = &[#((#ks, #nodes)),*];
-            let memories: #p::Vec<_> = ELEMENTS.iter().map(|&(#k, _)| #bytes).collect();
-            if let #p::Option::Some((i, j)) = #p::first_overlap(&memories) {
-                let ((ki, ni), (kj, nj)) = (ELEMENTS[i], ELEMENTS[j]);
-                return #p::Result::Err(#p::overlap_error(
-                    Self::TOPOLOGY.nodes[ni].0,
-                    &::std::format!(#format, ki),
-                    Self::TOPOLOGY.nodes[nj].0,
-                    &::std::format!(#format, kj),
-                ));
+            #code0
+            #code1
+            if let #p::Option::Some((i, j)) = #p::first_overlap_between(&#m0, &#m1) {
+                let (first, second) = (#t0[i], #t1[j]);
+                let (a, b) = (#name0, #name1);
+                return #p::Result::Err(if first.0 < second.0 {
+                    #p::overlap_error(Self::TOPOLOGY.nodes[first.1].0, a, Self::TOPOLOGY.nodes[second.1].0, b)
+                } else {
+                    #p::overlap_error(Self::TOPOLOGY.nodes[second.1].0, b, Self::TOPOLOGY.nodes[first.1].0, a)
+                });
             }
         }
     }
@@ -788,11 +786,9 @@ pub fn overlap_check(g: &Gen, analysis: &Analysis) -> TokenStream {
                 return one_overlap(g, o, (&aa, &ab));
             }
         }
-        if let Some(elements) = all_pairs_of_elements(g, &group) {
-            return distinct_elements(g, o, &elements, (&aa, &ab));
-        }
         overlap_table(g, &group, (&aa, &ab))
     });
+    let sweeps = analysis.sweeps.iter().map(|sweep| overlap_sweep(g, sweep));
     let child_graph = |i: usize| child_graph(g, i);
     let children = analysis.children.iter().filter_map(|pair| {
         let child = child_graph(pair.child)?;
@@ -828,6 +824,7 @@ pub fn overlap_check(g: &Gen, analysis: &Analysis) -> TokenStream {
         #[inline]
         fn __cg_check_overlaps(#params: &#params_ty) -> #p::Result<()> {
             #fallbacks
+            #(#sweeps)*
             #(#overlaps)*
             #(#children)*
             #launches

@@ -72,6 +72,11 @@ pub fn tracked(g: &Gen) -> TokenStream {
         check_buffer(o.buffer_a);
         check_buffer(o.buffer_b);
     }
+    for side in g.analysis.sweeps.iter().flat_map(|s| &s.sides) {
+        for &(_, k) in &side.entries {
+            check_buffer(Buffer::Param(side.param, side.element.then_some(k)));
+        }
+    }
     for pair in &g.analysis.children {
         for node in [pair.child, pair.other] {
             if let NodeOp::Child(c) = &g.model.nodes[node].op {

@@ -76,6 +76,28 @@ pub struct Overlap {
     pub use_b: Rc<NodeUse>,
 }
 
+/// The uses of one param by the instances of one declaration, with one access: one side of an
+/// [`OverlapSweep`].
+pub struct SweepSide {
+    pub param: usize,
+    /// Whether the uses name elements of an array param (else each the whole param, which is
+    /// no array).
+    pub element: bool,
+    /// The use of the first (its accesses are every one's).
+    pub use_: Rc<NodeUse>,
+    /// Each use's node and element (0 for a whole param), by node.
+    pub entries: Vec<(usize, usize)>,
+}
+
+/// Every pair of a use of one side and a use of the other by another node, no edge ordering
+/// any of them (a loop of iterations no edge orders, each using its own elements of two array
+/// params, `k(x[i], y[i])`), is an [`Overlap`]: they are checked together, in one sort of
+/// their memories when the graph is built, by code that grows with the uses, not the pairs.
+/// One side: every two uses of it by different nodes.
+pub struct OverlapSweep {
+    pub sides: Vec<SweepSide>,
+}
+
 /// A child node and a node no edge orders with it: the child graph's memory is checked against
 /// the other node's when the graph is built.
 pub struct ChildPair {
@@ -132,7 +154,9 @@ pub struct Analysis {
     /// Arguments asserted to be values, and sub-ranges asserted to be a buffer's.
     pub values: Vec<ValueArg>,
     pub slices: Vec<SliceArg>,
+    /// Overlaps checked pair by pair, and those checked together ([`OverlapSweep`]).
     pub overlaps: Vec<Overlap>,
+    pub sweeps: Vec<OverlapSweep>,
     pub children: Vec<ChildPair>,
     /// Nodes that may launch device graphs, and the nodes their graphs may run beside.
     pub launchers: Vec<Launcher>,
@@ -144,6 +168,9 @@ pub struct Analysis {
     /// How many pairs of a node that may launch device graphs and a node with memory beside
     /// what it launches, when more than [`MAX_LAUNCH_PAIRS`]: refused like `too_many_pairs`.
     pub too_many_launch_pairs: Option<usize>,
+    /// How many [`Overlap`]s would be checked pair by pair, when more than
+    /// [`MAX_OVERLAP_PAIRS`]: refused like `too_many_pairs`.
+    pub too_many_overlaps: Option<usize>,
     /// The races already recorded in `races` and `typed`, by what makes them one to report
     /// ([`RaceKey`]): a loop whose iterations no edge orders makes the same race for every pair
     /// of them, and only the first is reported or asserted.
@@ -170,6 +197,31 @@ pub const MAX_UNORDERED_PAIRS: usize = 4_000_000;
 /// 6 KB of the macro's time and memory (800 launching kernels no edge orders made 640,000 pairs:
 /// 26 s and 4 GB). One launching kernel beside 20,000 nodes makes 20,000.
 pub const MAX_LAUNCH_PAIRS: usize = 50_000;
+
+/// The most [`Overlap`]s checked pair by pair, each an entry of a table in the code that
+/// `build`, `set_params` and the setters of the params run (some 30 bytes of generated code and
+/// 3 µs of the macro's time each). Those of pairs of nodes no edge orders at all (every
+/// iteration of a loop with every other, or with every node of another declaration) are checked
+/// together ([`OverlapSweep`]) and not counted: 1,000 unordered kernels `k(x[i], y[i])` made
+/// 1.5 million entries (5 s, 46 MB of code); an edge between some of them makes each pair an
+/// entry again.
+pub const MAX_OVERLAP_PAIRS: usize = 100_000;
+
+/// What makes uses one side of an [`OverlapSweep`]: the node's declaration, the param, whether
+/// the use names an element, and the accesses.
+type SideKey<'s> = (*const NodeDecl, usize, bool, &'s [Access]);
+
+/// One side of an [`Overlap`] as found: the node, the param (or element), the use.
+type SideUse<'s> = (usize, Buffer, &'s Rc<NodeUse>);
+
+/// The side of one use of a param.
+fn side_key<'s>(model: &Model, (node, buffer, u): SideUse<'s>) -> SideKey<'s> {
+    let (param, element) = match buffer {
+        Buffer::Param(p, k) => (p, k.is_some()),
+        Buffer::Alloc(_) => (usize::MAX, false),
+    };
+    (model.nodes[node].decl, param, element, &u.accesses)
+}
 
 /// Each node's uses, by buffer.
 pub fn node_uses(model: &Model) -> Vec<BTreeMap<Buffer, NodeUse>> {
@@ -279,7 +331,10 @@ pub fn analyze(model: &Model) -> Analysis {
         return out;
     }
     // Only pairs of nodes that use memory can race (or be left to the values): the others are
-    // skipped a word at a time (20,000 unordered empty nodes are 200 million pairs).
+    // skipped a word at a time (20,000 unordered empty nodes are 200 million pairs). Overlaps
+    // are counted by their sides here, and made once it is known which are checked together.
+    let mut counts: BTreeMap<(SideKey, SideKey), usize> = BTreeMap::new();
+    let mut order = Vec::new();
     for b in (0..n).filter(|&b| memory_nodes[b / 64] & (1 << (b % 64)) != 0) {
         for a in reach.unordered_before_in(b, &memory_nodes) {
             match (opaque[a], opaque[b]) {
@@ -351,35 +406,173 @@ pub fn analyze(model: &Model) -> Analysis {
                     push_race(model, &mut out, (a, b), *buffer, (ua, ub));
                 }
             }
-            for (ba, ua) in &shared[a] {
-                for (bb, ub) in &shared[b] {
-                    if ba.param().is_none() || bb.param().is_none() {
-                        // Allocations have addresses of their own: only params share memory.
-                        continue;
-                    }
-                    if ba.same(*bb) || (opts(a, ba) && opts(b, bb)) {
-                        continue;
-                    }
-                    if ua.known_write() == Some(false) && ub.known_write() == Some(false) {
-                        continue;
-                    }
-                    // Two params written as memory of different spaces are checked all the same:
-                    // a name may be an import of the other space's type (`use
-                    // cudagraph_runtime::HostBuffer as DeviceBuffer;`), and the check compares
-                    // the spaces of the values anyway.
-                    out.overlaps.push(Overlap {
-                        a,
-                        buffer_a: *ba,
-                        use_a: Rc::clone(ua),
-                        b,
-                        buffer_b: *bb,
-                        use_b: Rc::clone(ub),
-                    });
-                }
+            overlaps_of(&shared, &opts, (a, b), &mut |x, y| {
+                let key = (side_key(model, x), side_key(model, y));
+                let count = counts.entry(key).or_insert_with(|| {
+                    order.push(key);
+                    0
+                });
+                *count += 1;
+            });
+        }
+    }
+    sort_overlaps(
+        model,
+        reach,
+        (&memory_nodes, &opaque),
+        &shared,
+        &opts,
+        (counts, order),
+        &mut out,
+    );
+    out
+}
+
+/// Calls `f` with each [`Overlap`] of nodes `a` and `b` (no edge orders them; neither opaque):
+/// the node, param (or element) and use of each side.
+fn overlaps_of<'s>(
+    shared: &'s [BTreeMap<Buffer, Rc<NodeUse>>],
+    opts: &dyn Fn(usize, &Buffer) -> bool,
+    (a, b): (usize, usize),
+    f: &mut dyn FnMut(SideUse<'s>, SideUse<'s>),
+) {
+    for (ba, ua) in &shared[a] {
+        for (bb, ub) in &shared[b] {
+            if ba.param().is_none() || bb.param().is_none() {
+                // Allocations have addresses of their own: only params share memory.
+                continue;
+            }
+            if ba.same(*bb) || (opts(a, ba) && opts(b, bb)) {
+                continue;
+            }
+            if ua.known_write() == Some(false) && ub.known_write() == Some(false) {
+                continue;
+            }
+            // Two params written as memory of different spaces are checked all the same: a
+            // name may be an import of the other space's type (`use
+            // cudagraph_runtime::HostBuffer as DeviceBuffer;`), and the check compares the
+            // spaces of the values anyway.
+            f((a, *ba, ua), (b, *bb, ub));
+        }
+    }
+}
+
+/// Decides how the overlaps counted by their sides (`counts`, in the order first found) are
+/// checked: the pairs of two sides (or of one with itself) are checked together
+/// ([`OverlapSweep`]) when they are every pair of uses of different nodes, no edge ordering any
+/// (there are as many as that), and they are at least as many as the uses (the code grows with the uses); the others are
+/// made pair by pair, in a second walk over the unordered pairs, up to [`MAX_OVERLAP_PAIRS`].
+#[allow(clippy::type_complexity)]
+fn sort_overlaps<'s>(
+    model: &Model,
+    reach: &crate::reach::Reach,
+    (memory_nodes, opaque): (&[u64], &[Option<Opaque>]),
+    shared: &'s [BTreeMap<Buffer, Rc<NodeUse>>],
+    opts: &dyn Fn(usize, &Buffer) -> bool,
+    (counts, order): (
+        BTreeMap<(SideKey<'s>, SideKey<'s>), usize>,
+        Vec<(SideKey<'s>, SideKey<'s>)>,
+    ),
+    out: &mut Analysis,
+) {
+    if counts.is_empty() {
+        return;
+    }
+    // Every side's uses: node, element, use.
+    let mut sides: BTreeMap<SideKey, Vec<(usize, usize, &Rc<NodeUse>)>> = BTreeMap::new();
+    for (node, by_buffer) in shared.iter().enumerate() {
+        for (buffer, u) in by_buffer {
+            if let Buffer::Param(_, k) = *buffer {
+                let key = side_key(model, (node, *buffer, u));
+                sides
+                    .entry(key)
+                    .or_default()
+                    .push((node, k.unwrap_or(0), u));
             }
         }
     }
-    out
+    // Uses of different nodes, one per side: how many pairs (unordered, of one side).
+    let all_pairs = |p: &[(usize, usize, &Rc<NodeUse>)], q: &[(usize, usize, &Rc<NodeUse>)]| {
+        let mut per_node: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+        for &(node, ..) in p {
+            per_node.entry(node).or_default().0 += 1;
+        }
+        for &(node, ..) in q {
+            per_node.entry(node).or_default().1 += 1;
+        }
+        let own: usize = per_node.values().map(|(x, y)| x * y).sum();
+        p.len() * q.len() - own
+    };
+    // Each use is one memory: an element, or a param that is no array.
+    let one_memory = |(_, param, element, _): SideKey| element || model.arrays[param].is_none();
+    let mut table: BTreeSet<(SideKey, SideKey)> = BTreeSet::new();
+    let mut in_table = 0;
+    let mut done: BTreeSet<(SideKey, SideKey)> = BTreeSet::new();
+    for key @ (x, y) in order {
+        if !done.insert(key) {
+            continue;
+        }
+        done.insert((y, x));
+        let found = counts[&key]
+            + if x == y {
+                0
+            } else {
+                counts.get(&(y, x)).copied().unwrap_or(0)
+            };
+        let (p, q) = (&sides[&x], &sides[&y]);
+        let every = if x == y {
+            all_pairs(p, p) / 2
+        } else {
+            all_pairs(p, q)
+        };
+        let uses = if x == y { p.len() } else { p.len() + q.len() };
+        if found == every && one_memory(x) && one_memory(y) && found >= uses {
+            let side = |uses: &[(usize, usize, &Rc<NodeUse>)], (_, param, element, _): SideKey| {
+                SweepSide {
+                    param,
+                    element,
+                    use_: Rc::clone(uses[0].2),
+                    entries: uses.iter().map(|&(node, k, _)| (node, k)).collect(),
+                }
+            };
+            let mut swept = vec![side(p, x)];
+            if x != y {
+                swept.push(side(q, y));
+            }
+            out.sweeps.push(OverlapSweep { sides: swept });
+        } else {
+            table.insert(key);
+            table.insert((y, x));
+            in_table += found;
+        }
+    }
+    if in_table > MAX_OVERLAP_PAIRS {
+        out.too_many_overlaps = Some(in_table);
+        return;
+    }
+    if table.is_empty() {
+        return;
+    }
+    let n = model.nodes.len();
+    for b in (0..n).filter(|&b| memory_nodes[b / 64] & (1 << (b % 64)) != 0) {
+        for a in reach.unordered_before_in(b, memory_nodes) {
+            if opaque[a].is_some() || opaque[b].is_some() {
+                continue;
+            }
+            overlaps_of(shared, opts, (a, b), &mut |x, y| {
+                if table.contains(&(side_key(model, x), side_key(model, y))) {
+                    out.overlaps.push(Overlap {
+                        a,
+                        buffer_a: x.1,
+                        use_a: Rc::clone(x.2),
+                        b,
+                        buffer_b: y.1,
+                        use_b: Rc::clone(y.2),
+                    });
+                }
+            });
+        }
+    }
 }
 
 /// The nodes that may launch device graphs ([`Launcher`]) and the nodes their launched graphs

@@ -2323,28 +2323,49 @@ impl Sides {
                 &[::cudagraph_runtime::__private::WRITE],
             ),
         ) {
-            const ELEMENTS: &[(::core::primitive::usize, ::core::primitive::usize)] = &[
-                (0usize, 0usize),
-                (1usize, 1usize),
-                (2usize, 2usize),
+            const FIRST: &[(
+                ::core::primitive::usize,
+                ::core::primitive::usize,
+                ::core::primitive::usize,
+            )] = &[
+                (0usize, 0usize, 0usize),
+                (1usize, 1usize, 1usize),
+                (2usize, 2usize, 2usize),
             ];
-            let memories: ::cudagraph_runtime::__private::Vec<_> = ELEMENTS
+            let first: ::cudagraph_runtime::__private::Vec<_> = FIRST
                 .iter()
-                .map(|&(k, _)| <::cudagraph_runtime::__private::ParamProbe<
-                    DeviceBuffer<f32>,
-                >>::bytes(&__cg_params.g[k]))
+                .map(|&(node, _, k)| (
+                    node,
+                    <::cudagraph_runtime::__private::ParamProbe<
+                        DeviceBuffer<f32>,
+                    >>::bytes(&__cg_params.g[k]),
+                ))
                 .collect();
-            if let ::cudagraph_runtime::__private::Option::Some((i, j)) = ::cudagraph_runtime::__private::first_overlap(
-                &memories,
+            if let ::cudagraph_runtime::__private::Option::Some((i, j)) = ::cudagraph_runtime::__private::first_overlap_between(
+                &first,
+                &first,
             ) {
-                let ((ki, ni), (kj, nj)) = (ELEMENTS[i], ELEMENTS[j]);
+                let (first, second) = (FIRST[i], FIRST[j]);
+                let (a, b) = (
+                    &::std::format!("g[{}]", FIRST[i].2),
+                    &::std::format!("g[{}]", FIRST[j].2),
+                );
                 return ::cudagraph_runtime::__private::Result::Err(
-                    ::cudagraph_runtime::__private::overlap_error(
-                        Self::TOPOLOGY.nodes[ni].0,
-                        &::std::format!("g[{}]", ki),
-                        Self::TOPOLOGY.nodes[nj].0,
-                        &::std::format!("g[{}]", kj),
-                    ),
+                    if first.0 < second.0 {
+                        ::cudagraph_runtime::__private::overlap_error(
+                            Self::TOPOLOGY.nodes[first.1].0,
+                            a,
+                            Self::TOPOLOGY.nodes[second.1].0,
+                            b,
+                        )
+                    } else {
+                        ::cudagraph_runtime::__private::overlap_error(
+                            Self::TOPOLOGY.nodes[second.1].0,
+                            b,
+                            Self::TOPOLOGY.nodes[first.1].0,
+                            a,
+                        )
+                    },
                 );
             }
         }

@@ -3,7 +3,6 @@
 //! the executable hands out a repeated node's handles by index.
 
 use crate::error::{Error, Result};
-use crate::memory::alloc::Space;
 use crate::memory::operand::Bytes;
 use crate::node::NodeId;
 
@@ -86,33 +85,65 @@ pub fn instance_left(node: &str, index: usize, left: &[bool]) -> Result<()> {
     })
 }
 
-/// Two of `memories` (`None`: not memory) that overlap, as their indices, the smaller first; or
-/// `None`. For the elements of an array param that the instances of a repeated node use, every
-/// two of them at the same time: sorted by address, in `n log n`, not compared pair by pair.
-pub fn first_overlap(memories: &[Option<Bytes>]) -> Option<(usize, usize)> {
-    let mut ranges: Vec<(u64, u64, Space, usize)> = memories
-        .iter()
-        .enumerate()
-        .filter_map(|(i, bytes)| {
-            let (space, start, end) = (*bytes)?;
-            (end > start).then_some((start, end, space, i))
-        })
-        .collect();
-    ranges.sort_unstable_by_key(|&(start, end, _, i)| (start, end, i));
-    // Per address space, the range reaching furthest so far: a later range that starts before
-    // its end overlaps it.
-    let mut furthest: Vec<(Space, u64, usize)> = Vec::new();
-    for (start, end, space, i) in ranges {
-        match furthest.iter_mut().find(|(s, _, _)| *s == space) {
-            Some((_, reach, j)) => {
-                if start < *reach {
-                    return Some(((*j).min(i), (*j).max(i)));
-                }
-                if end > *reach {
-                    (*reach, *j) = (end, i);
+/// Two memories that overlap, one of `first` and one of `second`, used by different nodes, as
+/// their indices in each; or `None`. Each memory is given with its node (any number that tells
+/// nodes apart) and its bytes (`None`: not memory). Two memories overlap as
+/// [`overlap_bytes`](super::overlap_bytes) says. `first` and `second` may be one list: every
+/// two memories of it are then compared (each is on both sides, and never against itself: it
+/// has its own node).
+///
+/// For the uses of params by nodes that no edge orders at all (a loop's iterations, each with
+/// its own elements of two array params: `k(x[i], y[i])`): sorted by address, in `n log n`, not
+/// compared pair by pair.
+pub fn first_overlap_between(
+    first: &[(usize, Option<Bytes>)],
+    second: &[(usize, Option<Bytes>)],
+) -> Option<(usize, usize)> {
+    // (space, start, end, side, index): sorted, the ranges starting at one address empty first
+    // (an empty range overlaps only one that starts before it and ends after it).
+    let side = |s: u8, list: &[(usize, Option<Bytes>)]| {
+        list.iter()
+            .enumerate()
+            .filter_map(|(i, &(_, bytes))| {
+                bytes.map(|(space, start, end)| (space, start, end, s, i))
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut ranges = side(0, first);
+    ranges.extend(side(1, second));
+    ranges.sort_unstable_by_key(|&(space, start, end, s, i)| (space as u8, start, end, s, i));
+    let node = |s: u8, i: usize| if s == 0 { first[i].0 } else { second[i].0 };
+    // Per side, in the current space: the two ranges reaching furthest so far that have
+    // different nodes (reach, index). A later range of the other side overlaps one that started
+    // before it and reaches past its start: if any of another node does, one of these does.
+    let mut furthest: [[Option<(u64, usize)>; 2]; 2] = [[None; 2]; 2];
+    let mut space = None;
+    for (s_space, start, end, s, i) in ranges {
+        if space != Some(s_space) {
+            (space, furthest) = (Some(s_space), [[None; 2]; 2]);
+        }
+        let other = 1 - s;
+        for (reach, j) in furthest[usize::from(other)].into_iter().flatten() {
+            if start < reach && node(other, j) != node(s, i) {
+                return Some(if s == 0 { (i, j) } else { (j, i) });
+            }
+        }
+        let top = &mut furthest[usize::from(s)];
+        let me = (end, i);
+        match top {
+            [None, _] => top[0] = Some(me),
+            [Some(best), rest] => {
+                let same_node = node(s, best.1) == node(s, i);
+                if end > best.0 {
+                    // The best so far moves down unless it is of this range's node.
+                    if !same_node {
+                        *rest = Some(*best);
+                    }
+                    *best = me;
+                } else if !same_node && rest.is_none_or(|r| end > r.0) {
+                    *rest = Some(me);
                 }
             }
-            None => furthest.push((space, end, i)),
         }
     }
     None
@@ -121,6 +152,7 @@ pub fn first_overlap(memories: &[Option<Bytes>]) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::memory::alloc::Space;
 
     #[test]
     fn dependencies_come_from_the_table_by_position() {
@@ -134,23 +166,42 @@ mod tests {
     #[test]
     fn overlapping_memories_are_found_by_address() {
         let device = |start, end| Some((Space::Device, start, end));
-        // 0: [0, 10), 1: [10, 20), 2: host [0, 100), 3: not memory, 4: [15, 16), 5: empty.
-        let memories = [
+        // 0: [0, 10), 1: [10, 20), 2: host [0, 100), 3: not memory, 4: [15, 16), 5: empty at 5.
+        let memories: Vec<(usize, Option<Bytes>)> = [
             device(0, 10),
             device(10, 20),
             Some((Space::Host, 0, 100)),
             None,
             device(15, 16),
             device(5, 5),
-        ];
-        assert_eq!(first_overlap(&memories), Some((1, 4)));
-        assert_eq!(
-            first_overlap(&memories[..4]),
-            None,
-            "adjacent, other spaces"
+        ]
+        .into_iter()
+        .enumerate()
+        .collect();
+        // One list: every two of it. The empty range lies inside [0, 10), as `overlap_bytes`
+        // says.
+        let among = |m: &[(usize, Option<Bytes>)]| {
+            first_overlap_between(m, m).map(|(i, j)| (i.min(j), i.max(j)))
+        };
+        assert_eq!(among(&memories), Some((0, 5)));
+        assert_eq!(among(&memories[..5]), Some((1, 4)));
+        assert_eq!(among(&memories[..4]), None, "adjacent, other spaces");
+        // Two lists: only across them, and never two uses of one node.
+        let (x, y) = (
+            [(0, device(0, 8)), (1, device(8, 16))],
+            [(0, device(4, 12))],
         );
-        assert_eq!(first_overlap(&[device(0, 8), device(0, 8)]), Some((0, 1)));
-        assert_eq!(first_overlap(&[]), None);
+        assert_eq!(first_overlap_between(&x, &y), Some((1, 0)));
+        assert_eq!(first_overlap_between(&x[..1], &y), None, "one node's own");
+        assert_eq!(first_overlap_between(&x, &x[..0]), None);
+        // A node's own use reaching furthest does not hide another node's behind it.
+        let (x, y) = (
+            [(0, device(0, 100)), (1, device(1, 50))],
+            [(0, device(40, 41))],
+        );
+        assert_eq!(first_overlap_between(&x, &y), Some((1, 0)));
+        assert_eq!(first_overlap_between(&y, &x), Some((0, 1)));
+        assert_eq!(first_overlap_between(&[], &[]), None);
     }
 
     #[test]
