@@ -54,6 +54,21 @@ cuda_graph! {
         }
     }
 
+    /// `y[i] += x[i]` for each `i`, every node at once: two params whose elements must all be
+    /// separate memory (each `x[i]` read, each `y[i]` written).
+    graph Pairs {
+        const PAIRS: usize = 4;
+        params {
+            saxpy: Kernel<SaxpyArgs>,
+            x: [DeviceBuffer<f32>; PAIRS],
+            y: [DeviceBuffer<f32>; PAIRS],
+            n: u32,
+        }
+        for i in 0..PAIRS {
+            pair[i]: kernel saxpy<<<n.div_ceil(256), 256>>>(n, 1.0, x[i], y[i]);
+        }
+    }
+
     /// Per iteration, a graph allocation: `t[i] = x + i + 1` (a copy of `x`, offset), summed
     /// into `y`, freed; `kept[i]` is left to the launch.
     graph Scratch {
@@ -389,6 +404,71 @@ fn elements_that_share_memory_are_refused_where_iterations_race() {
     assert_eq!(exec.set_params(&p).unwrap(), 1, "g[3]: side[3] only");
     exec.launch(&gpu.stream).unwrap();
     assert_close("g[3]", &read_back(&gpu.stream, &p.g[3]), &vec![1.0; n], 0.0);
+}
+
+#[test]
+fn an_element_of_one_param_sharing_memory_with_another_params_element_is_refused() {
+    // The check across two params of unordered iterations sorts every element of both once
+    // (its code is linear in the iterations): `pair[2]` writing the buffer `pair[0]` reads is a
+    // race, refused by build, set_params and the setter naming both nodes and both elements.
+    let Some(gpu) =
+        gpu("an_element_of_one_param_sharing_memory_with_another_params_element_is_refused")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let n = 1000;
+    let mut p = PairsParams {
+        saxpy: k.saxpy.clone(),
+        x: std::array::from_fn(|i| upload(&gpu, &vec![i as f32 + 1.0; n])),
+        y: std::array::from_fn(|_| upload(&gpu, &vec![10.0; n])),
+        n: n as u32,
+    };
+    let mut exec = Pairs::build(&gpu.ctx, &p).unwrap().instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    for i in 0..PAIRS {
+        let want = vec![10.0 + i as f32 + 1.0; n];
+        assert_close(
+            &format!("y[{i}]"),
+            &read_back(&gpu.stream, &p.y[i]),
+            &want,
+            0.0,
+        );
+    }
+
+    let shared = PairsParams {
+        saxpy: p.saxpy.clone(),
+        x: p.x.clone(),
+        y: std::array::from_fn(|i| if i == 2 { &p.x[0] } else { &p.y[i] }.clone()),
+        n: p.n,
+    };
+    let built = Pairs::build(&gpu.ctx, &shared).map(|_| ());
+    let set = exec.set_params(&shared).map(|_| ());
+    let setter = exec.set_y(2, p.x[0].clone()).map(|_| ());
+    for (how, refused) in [("build", built), ("set_params", set), ("set_y", setter)] {
+        let Err(Error::Hazard {
+            first,
+            second,
+            reason,
+        }) = &refused
+        else {
+            panic!("{how}: expected a hazard, got {refused:?}");
+        };
+        assert_eq!(
+            (first.as_str(), second.as_str()),
+            ("pair[0]", "pair[2]"),
+            "{how}: {reason}"
+        );
+        assert!(
+            reason.contains("`x[0]`") && reason.contains("`y[2]`"),
+            "{how}: {reason}"
+        );
+    }
+    // Refused as a whole: the executable still runs the params it had.
+    p.y[3] = upload(&gpu, &vec![0.5; n]);
+    assert_eq!(exec.set_params(&p).unwrap(), 1, "y[3]: pair[3] only");
+    exec.launch(&gpu.stream).unwrap();
+    assert_close("y[3]", &read_back(&gpu.stream, &p.y[3]), &vec![4.5; n], 0.0);
 }
 
 #[test]
