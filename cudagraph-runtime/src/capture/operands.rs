@@ -120,15 +120,10 @@ macro_rules! view_type {
                 self.len == 0
             }
 
-            /// Elements `range` of this view; `None` when out of bounds.
-            pub fn try_slice(&self, range: impl RangeBounds<usize>) -> Option<Self> {
+            /// The address and length of elements `range`; `None` when out of bounds.
+            fn part(&self, range: impl RangeBounds<usize>) -> Option<(sys::CUdeviceptr, usize)> {
                 let (start, end) = bounds(range, self.len)?;
-                Some(Self {
-                    addr: self.addr + (start * std::mem::size_of::<T>()) as u64,
-                    len: end - start,
-                    streams: self.streams,
-                    _elem: PhantomData,
-                })
+                Some((self.addr + (start * std::mem::size_of::<T>()) as u64, end - start))
             }
 
             fn key(&self) -> MemKey {
@@ -214,6 +209,13 @@ view_type!(
     /// `DevicePtrMut`), and a [`DeviceSrc`] and [`DeviceDst`] of the
     /// [`CaptureScope`](super::CaptureScope)'s calls: of the capture's own work only.
     ///
+    /// It is to its memory what a `&mut [T]` is: its parts ([`CaptureViewMut::try_slice`],
+    /// [`CaptureViewMut::try_split_at_mut`]) and its view to read ([`CaptureViewMut::as_view`])
+    /// borrow it, so no two views that overlap, one of them writable, are ever used at once (it
+    /// is neither `Clone` nor `Copy`). cudarc's calls could otherwise copy between overlapping
+    /// memory, which CUDA leaves undefined, and a [`Replay`](super::Replay)'s warm-up runs the
+    /// closure's calls before any check.
+    ///
     /// # Panics
     /// In a cudarc call on a stream outside the capture, as [`CaptureView`].
     CaptureViewMut
@@ -235,9 +237,63 @@ impl<T> CudarcDevicePtrMut<T> for CaptureViewMut<'_, T> {
 #[diagnostic::do_not_recommend]
 impl<'a, T> DeviceDst<'a, T> for &CaptureViewMut<'_, T> {}
 
-impl<'v, T> CaptureViewMut<'v, T> {
-    /// The same memory, to read.
-    pub fn as_view(&self) -> CaptureView<'v, T> {
+impl<T> CaptureView<'_, T> {
+    /// Elements `range` of this view, to read; `None` when out of bounds. Views to read may
+    /// overlap, so the part is a view of its own, as this one is.
+    pub fn try_slice(&self, range: impl RangeBounds<usize>) -> Option<Self> {
+        let (addr, len) = self.part(range)?;
+        Some(Self {
+            addr,
+            len,
+            streams: self.streams,
+            _elem: PhantomData,
+        })
+    }
+}
+
+impl<T> CaptureViewMut<'_, T> {
+    /// Elements `range` of this view, to write; `None` when out of bounds.
+    ///
+    /// The part borrows this view mutably, as `&mut slice[range]` borrows a slice: while the
+    /// part is used, neither this view nor another part of it can be, so no view of the memory
+    /// aliases one that may write it (a cudarc copy between two parts that overlap would be
+    /// undefined: "The memory areas may not overlap",
+    /// [`cudaMemcpyAsync`](https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__MEMORY.html#group__CUDART__MEMORY_1g85073372f776b4c4d5f89f7124b7bf79)).
+    /// For two parts at once, see [`CaptureViewMut::try_split_at_mut`].
+    pub fn try_slice(&mut self, range: impl RangeBounds<usize>) -> Option<CaptureViewMut<'_, T>> {
+        let (addr, len) = self.part(range)?;
+        Some(CaptureViewMut {
+            addr,
+            len,
+            streams: self.streams,
+            _elem: PhantomData,
+        })
+    }
+
+    /// This view split at element `mid` into two that do not overlap, elements `..mid` and
+    /// `mid..`, both to write (to copy from one part of a buffer into another); `None` when `mid`
+    /// is past the end. Both borrow this view mutably, as [`slice::split_at_mut`]'s halves do.
+    pub fn try_split_at_mut(
+        &mut self,
+        mid: usize,
+    ) -> Option<(CaptureViewMut<'_, T>, CaptureViewMut<'_, T>)> {
+        let (head, head_len) = self.part(..mid)?;
+        let (tail, tail_len) = self.part(mid..)?;
+        let view = |addr, len| CaptureViewMut {
+            addr,
+            len,
+            streams: self.streams,
+            _elem: PhantomData,
+        };
+        Some((view(head, head_len), view(tail, tail_len)))
+    }
+
+    /// The same memory, to read. The view to read borrows this one, as `&*slice` borrows a
+    /// `&mut` slice: while it is used, cudarc's calls cannot take this view to write (they take
+    /// it by `&mut`), so they cannot copy the memory onto itself, which CUDA leaves undefined.
+    /// The [`CaptureScope`](super::CaptureScope)'s own calls take both by shared reference and
+    /// check what they get (a copy between overlapping memory is refused, as a memcpy node is).
+    pub fn as_view(&self) -> CaptureView<'_, T> {
         CaptureView {
             addr: self.addr,
             len: self.len,
