@@ -273,6 +273,19 @@ impl<T> CaptureViewMut<'_, T> {
     /// This view split at element `mid` into two that do not overlap, elements `..mid` and
     /// `mid..`, both to write (to copy from one part of a buffer into another); `None` when `mid`
     /// is past the end. Both borrow this view mutably, as [`slice::split_at_mut`]'s halves do.
+    ///
+    /// ```no_run
+    /// # use cudagraph_runtime::prelude::*;
+    /// # use cudagraph_runtime::Mut;
+    /// # fn f(stream: &std::sync::Arc<cudarc::driver::CudaStream>, x: &DeviceBuffer<f32>)
+    /// #     -> cudagraph_runtime::Result<()> {
+    /// // Copies the first half of `x` over the start of its second, by cudarc's call.
+    /// let graph = Graph::capture(stream, Mut(x), |s, mut x| {
+    ///     let (head, mut tail) = x.try_split_at_mut(x.len() / 2).expect("within x");
+    ///     s.memcpy_dtod(&head, &mut tail)
+    /// })?;
+    /// # Ok(()) }
+    /// ```
     pub fn try_split_at_mut(
         &mut self,
         mid: usize,
