@@ -10,6 +10,12 @@
 //! it on a stream outside the capture (one neither captured by it nor, in a warm-up, the capture's
 //! stream or a stream forked now) panics (see `super::sequence::CaptureStreams`).
 //!
+//! A writable view borrows as a `&mut [T]` does: its parts and its view to read borrow it, so
+//! cudarc's calls (which take a destination by `&mut`) never get a view that overlaps the one
+//! they write. A copy between overlapping memory is undefined in CUDA, and a
+//! [`Replay`](super::Replay)'s warm-up runs the closure's calls eagerly, before any check of what
+//! they would record. The operands themselves are given apart ([`check_apart`]).
+//!
 //! A view carries no cudarc event: cudarc orders a buffer's uses across streams by waiting on
 //! events recorded after its last uses, and inside a capture a wait on an event recorded outside
 //! it breaks the capture. The capture's own work is ordered by the capture (stream order, forks
