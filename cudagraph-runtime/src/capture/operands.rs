@@ -263,9 +263,11 @@ impl<T> CaptureViewMut<'_, T> {
     /// The part borrows this view mutably, as `&mut slice[range]` borrows a slice: while the
     /// part is used, neither this view nor another part of it can be, so no view of the memory
     /// aliases one that may write it (a cudarc copy between two parts that overlap would be
-    /// undefined: "The memory areas may not overlap",
-    /// [`cudaMemcpyAsync`](https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__MEMORY.html#group__CUDART__MEMORY_1g85073372f776b4c4d5f89f7124b7bf79)).
-    /// For two parts at once, see [`CaptureViewMut::try_split_at_mut`].
+    /// undefined: "The memory areas may not overlap", [`cudaMemcpyAsync`][memcpy] in the CUDA
+    /// Runtime API's memory management). For two parts at once, see
+    /// [`CaptureViewMut::try_split_at_mut`].
+    ///
+    /// [memcpy]: https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__MEMORY.html
     pub fn try_slice(&mut self, range: impl RangeBounds<usize>) -> Option<CaptureViewMut<'_, T>> {
         let (addr, len) = self.part(range)?;
         Some(CaptureViewMut {
