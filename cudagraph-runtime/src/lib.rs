@@ -340,7 +340,8 @@
 //! ([`CaptureOperands`]: `&buffer` to read, `&mut buffer` or [`Mut`] to write, one or a tuple),
 //! held by the graph as any node's memory is, and the closure reaches it only through views
 //! ([`CaptureView`], [`CaptureViewMut`]) that work with cudarc's calls and cuBLAS and cannot
-//! leave the closure. The closure gets a [`CaptureScope`]: the stream being captured, lent for
+//! leave the closure; a writable view's parts and view to read borrow it, as a `&mut` slice's
+//! do, so no view aliases one that is written. The closure gets a [`CaptureScope`]: the stream being captured, lent for
 //! the closure only (it dereferences to the `Arc<CudaStream>`, so cudarc's calls work on it as on
 //! the stream); its own calls record kernels, copies, memsets, host functions
 //! ([`CaptureScope::host`], `cuLaunchHostFunc`), graph allocations and conditional nodes

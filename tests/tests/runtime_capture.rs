@@ -13,7 +13,7 @@
 
 use cudagraph_runtime::cudarc::driver::{result, DriverError};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{Condition, Error, Mut, NodeKind};
+use cudagraph_runtime::{Condition, Error, Mut, NodeKind, Replay};
 use cudagraph_tests::capture::{axpy_out_on, saxpy_on, scale_on};
 use cudagraph_tests::{
     assert_close, assert_read_close, assert_read_untouched, cfg, fill_buffer, pinned, read_back,
@@ -175,34 +175,42 @@ fn a_captured_copy_between_overlapping_memory_is_refused() {
     let n = 2 * rng.len_in(500, 25_000);
     let data = rng.f32s(n);
     let x = upload(&gpu, &data);
+    let bytes = |len: usize| len * std::mem::size_of::<f32>();
 
     // CUDA leaves a copy whose source and destination overlap undefined (cudaMemcpy3D), so any
-    // bytes could land; two views of the one buffer given to the capture make one with cudarc's
-    // copy, which the crate does not see: the recorded node is refused.
+    // bytes could land. The views cannot make one with cudarc's copy (a `CaptureViewMut`'s parts
+    // and view to read borrow it: ui-tests `soundness/overlap_capture_views*`), but a raw driver
+    // call, which the crate does not see, can: the recorded node is refused.
     let shifted = Graph::capture(&gpu.stream, Mut(&x), move |s, x| {
-        let src = x.try_slice(..n - 1).unwrap();
-        let mut dst = x.try_slice(1..).unwrap();
-        s.memcpy_dtod(&src, &mut dst) // x[1..] = x[..n-1]
+        // SAFETY: both ranges lie in `x` (n floats), and the stream is being captured: the copy
+        // is recorded, not run, and the capture refuses the graph it would be a node of.
+        unsafe {
+            result::memcpy_dtod_async(
+                x.addr() + bytes(1) as u64,
+                x.addr(),
+                bytes(n - 1),
+                s.cu_stream(),
+            )
+        } // x[1..] = x[..n-1]
     });
-    assert_overlapping_copy_refused(shifted, "cudarc's copy shifted by one element");
-    let onto_itself = Graph::capture(&gpu.stream, Mut(&x), move |s, mut x| {
-        let src = x.as_view();
-        s.memcpy_dtod(&src, &mut x)
+    assert_overlapping_copy_refused(shifted, "a raw copy shifted by one element");
+    let onto_itself = Graph::capture(&gpu.stream, Mut(&x), move |s, x| {
+        // SAFETY: as above, over `x` exactly.
+        unsafe { result::memcpy_dtod_async(x.addr(), x.addr(), bytes(n), s.cu_stream()) }
     });
-    assert_overlapping_copy_refused(onto_itself, "cudarc's copy of a buffer onto itself");
-    // The capture's own copy is refused as a memcpy node is.
+    assert_overlapping_copy_refused(onto_itself, "a raw copy of a buffer onto itself");
+    // The capture's own copy (which takes its destination by shared reference, beside a view to
+    // read of it) is refused as a memcpy node is.
     let own = Graph::capture(&gpu.stream, Mut(&x), move |s, x| {
-        let src = x.try_slice(..n - 1).unwrap();
-        s.memcpy(Memcpy::dtod(&src, &x.try_slice(1..).unwrap()))
+        s.memcpy(Memcpy::dtod(&x.as_view(), &x))
     });
-    assert_overlapping_copy_refused(own, "the capture's own copy shifted by one element");
+    assert_overlapping_copy_refused(own, "the capture's own copy of a buffer onto itself");
     assert_eq!(read_back(&gpu.stream, &x), data, "nothing ran");
 
     // Two halves of one buffer do not overlap: cudarc's copy between them is recorded and runs.
     let half = n / 2;
-    let graph = Graph::capture(&gpu.stream, Mut(&x), move |s, x| {
-        let src = x.try_slice(..half).unwrap();
-        let mut dst = x.try_slice(half..).unwrap();
+    let graph = Graph::capture(&gpu.stream, Mut(&x), move |s, mut x| {
+        let (src, mut dst) = x.try_split_at_mut(half).unwrap();
         s.memcpy_dtod(&src, &mut dst) // x[half..] = x[..half]
     })
     .unwrap();
@@ -213,6 +221,60 @@ fn a_captured_copy_between_overlapping_memory_is_refused() {
         want,
         "x after the copy of its first half"
     );
+}
+
+#[test]
+fn a_copy_between_the_split_halves_of_a_view_runs_in_a_warm_up_and_replays() {
+    let name = "a_copy_between_the_split_halves_of_a_view_runs_in_a_warm_up_and_replays";
+    let Some(gpu) = cudagraph_tests::gpu(name) else {
+        return;
+    };
+    let mut rng = Rng::new(name);
+    let n = rng.len_in(1000, 50_000);
+    // Not the middle: the parts have different lengths (the tail is the longer, never empty),
+    // and the copy fills the tail's first `head` elements.
+    let head = rng.len_in(1, n / 2);
+    let data = rng.f32s(n);
+    let x = upload(&gpu, &data);
+    // x[head..2 head] = x[..head], then x[2 head..] = 0, by cudarc's calls on the two parts.
+    let copied = |x: &[f32]| -> Vec<f32> {
+        let mut want = x.to_vec();
+        want.copy_within(..head, head);
+        want[2 * head..].fill(0.0);
+        want
+    };
+
+    // The warm-up runs the closure's cudarc calls eagerly, before the capture checks anything:
+    // the parts split from one view are apart, so what runs is defined.
+    let mut step = Replay::new(&gpu.stream, 2, Mut(x.clone()), move |s, mut x| {
+        assert!(x.try_split_at_mut(n + 1).is_none(), "a split past the end");
+        let (src, mut dst) = x.try_split_at_mut(head).unwrap();
+        assert_eq!(
+            (src.len(), dst.len()),
+            (head, n - head),
+            "the parts' lengths"
+        );
+        let mut into = dst.try_slice(..head).unwrap();
+        s.memcpy_dtod(&src, &mut into)?;
+        s.memset_zeros(&mut dst.try_slice(head..).unwrap())?;
+        Ok::<(), Error>(())
+    })
+    .unwrap();
+    assert_eq!(
+        read_back(&gpu.stream, &x),
+        copied(&data),
+        "x after the warm-up"
+    );
+    for replay in 0..3 {
+        let input = rng.f32s(n);
+        x.copy_from(&input).unwrap();
+        step.replay(&gpu.stream).unwrap();
+        assert_eq!(
+            read_back(&gpu.stream, &x),
+            copied(&input),
+            "x after replay {replay}"
+        );
+    }
 }
 
 #[test]

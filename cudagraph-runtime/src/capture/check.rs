@@ -102,10 +102,11 @@ pub(crate) fn recorded_memory(
 /// The error for recorded copy node `i` between overlapping memory: CUDA leaves such a copy
 /// undefined ("If overlapping source and destination objects are specified, undefined behavior
 /// will result", cudaMemcpy3D, the copy a memcpy node makes), its bytes could be anything (a
-/// `bool` among them), as `Memcpy` refuses for the copies this crate makes. Two views of one
-/// buffer in a capture closure (`try_slice` of a `CaptureViewMut`, or its `as_view`) make one
-/// with cudarc's `memcpy_dtod`. A pitched copy is judged by its first to its last byte, so rows
-/// interleaved with the other side's are refused too.
+/// `bool` among them), as `Memcpy` refuses for the copies this crate makes. The views a capture
+/// closure gets cannot make one with cudarc's `memcpy_dtod` (a `CaptureViewMut`'s parts and
+/// view to read borrow it, as a `&mut` slice's do), but a copy recorded by a library or a raw
+/// driver call can: this refuses the graph before it is instantiated. A pitched copy is judged
+/// by its first to its last byte, so rows interleaved with the other side's are refused too.
 #[cold]
 fn overlapping_copy(i: usize, src: &Range<u64>, dst: &Range<u64>) -> Error {
     Error::Invalid {

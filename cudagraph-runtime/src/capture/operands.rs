@@ -10,6 +10,12 @@
 //! it on a stream outside the capture (one neither captured by it nor, in a warm-up, the capture's
 //! stream or a stream forked now) panics (see `super::sequence::CaptureStreams`).
 //!
+//! A writable view borrows as a `&mut [T]` does: its parts and its view to read borrow it, so
+//! cudarc's calls (which take a destination by `&mut`) never get a view that overlaps the one
+//! they write. A copy between overlapping memory is undefined in CUDA, and a
+//! [`Replay`](super::Replay)'s warm-up runs the closure's calls eagerly, before any check of what
+//! they would record. The operands themselves are given apart ([`check_apart`]).
+//!
 //! A view carries no cudarc event: cudarc orders a buffer's uses across streams by waiting on
 //! events recorded after its last uses, and inside a capture a wait on an event recorded outside
 //! it breaks the capture. The capture's own work is ordered by the capture (stream order, forks
@@ -120,15 +126,10 @@ macro_rules! view_type {
                 self.len == 0
             }
 
-            /// Elements `range` of this view; `None` when out of bounds.
-            pub fn try_slice(&self, range: impl RangeBounds<usize>) -> Option<Self> {
+            /// The address and length of elements `range`; `None` when out of bounds.
+            fn part(&self, range: impl RangeBounds<usize>) -> Option<(sys::CUdeviceptr, usize)> {
                 let (start, end) = bounds(range, self.len)?;
-                Some(Self {
-                    addr: self.addr + (start * std::mem::size_of::<T>()) as u64,
-                    len: end - start,
-                    streams: self.streams,
-                    _elem: PhantomData,
-                })
+                Some((self.addr + (start * std::mem::size_of::<T>()) as u64, end - start))
             }
 
             fn key(&self) -> MemKey {
@@ -214,6 +215,13 @@ view_type!(
     /// `DevicePtrMut`), and a [`DeviceSrc`] and [`DeviceDst`] of the
     /// [`CaptureScope`](super::CaptureScope)'s calls: of the capture's own work only.
     ///
+    /// It is to its memory what a `&mut [T]` is: its parts ([`CaptureViewMut::try_slice`],
+    /// [`CaptureViewMut::try_split_at_mut`]) and its view to read ([`CaptureViewMut::as_view`])
+    /// borrow it, so no two views that overlap, one of them writable, are ever used at once (it
+    /// is neither `Clone` nor `Copy`). cudarc's calls could otherwise copy between overlapping
+    /// memory, which CUDA leaves undefined, and a [`Replay`](super::Replay)'s warm-up runs the
+    /// closure's calls before any check.
+    ///
     /// # Panics
     /// In a cudarc call on a stream outside the capture, as [`CaptureView`].
     CaptureViewMut
@@ -235,9 +243,78 @@ impl<T> CudarcDevicePtrMut<T> for CaptureViewMut<'_, T> {
 #[diagnostic::do_not_recommend]
 impl<'a, T> DeviceDst<'a, T> for &CaptureViewMut<'_, T> {}
 
-impl<'v, T> CaptureViewMut<'v, T> {
-    /// The same memory, to read.
-    pub fn as_view(&self) -> CaptureView<'v, T> {
+impl<T> CaptureView<'_, T> {
+    /// Elements `range` of this view, to read; `None` when out of bounds. Views to read may
+    /// overlap, so the part is a view of its own, as this one is.
+    pub fn try_slice(&self, range: impl RangeBounds<usize>) -> Option<Self> {
+        let (addr, len) = self.part(range)?;
+        Some(Self {
+            addr,
+            len,
+            streams: self.streams,
+            _elem: PhantomData,
+        })
+    }
+}
+
+impl<T> CaptureViewMut<'_, T> {
+    /// Elements `range` of this view, to write; `None` when out of bounds.
+    ///
+    /// The part borrows this view mutably, as `&mut slice[range]` borrows a slice: while the
+    /// part is used, neither this view nor another part of it can be, so no view of the memory
+    /// aliases one that may write it (a cudarc copy between two parts that overlap would be
+    /// undefined: "The memory areas may not overlap", [`cudaMemcpyAsync`][memcpy] in the CUDA
+    /// Runtime API's memory management). For two parts at once, see
+    /// [`CaptureViewMut::try_split_at_mut`].
+    ///
+    /// [memcpy]: https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__MEMORY.html
+    pub fn try_slice(&mut self, range: impl RangeBounds<usize>) -> Option<CaptureViewMut<'_, T>> {
+        let (addr, len) = self.part(range)?;
+        Some(CaptureViewMut {
+            addr,
+            len,
+            streams: self.streams,
+            _elem: PhantomData,
+        })
+    }
+
+    /// This view split at element `mid` into two that do not overlap, elements `..mid` and
+    /// `mid..`, both to write (to copy from one part of a buffer into another); `None` when `mid`
+    /// is past the end. Both borrow this view mutably, as [`slice::split_at_mut`]'s halves do.
+    ///
+    /// ```no_run
+    /// # use cudagraph_runtime::prelude::*;
+    /// # use cudagraph_runtime::Mut;
+    /// # fn f(stream: &std::sync::Arc<cudarc::driver::CudaStream>, x: &DeviceBuffer<f32>)
+    /// #     -> cudagraph_runtime::Result<()> {
+    /// // Copies the first half of `x` over the start of its second, by cudarc's call.
+    /// let graph = Graph::capture(stream, Mut(x), |s, mut x| {
+    ///     let (head, mut tail) = x.try_split_at_mut(x.len() / 2).expect("within x");
+    ///     s.memcpy_dtod(&head, &mut tail)
+    /// })?;
+    /// # Ok(()) }
+    /// ```
+    pub fn try_split_at_mut(
+        &mut self,
+        mid: usize,
+    ) -> Option<(CaptureViewMut<'_, T>, CaptureViewMut<'_, T>)> {
+        let (head, head_len) = self.part(..mid)?;
+        let (tail, tail_len) = self.part(mid..)?;
+        let view = |addr, len| CaptureViewMut {
+            addr,
+            len,
+            streams: self.streams,
+            _elem: PhantomData,
+        };
+        Some((view(head, head_len), view(tail, tail_len)))
+    }
+
+    /// The same memory, to read. The view to read borrows this one, as `&*slice` borrows a
+    /// `&mut` slice: while it is used, cudarc's calls cannot take this view to write (they take
+    /// it by `&mut`), so they cannot copy the memory onto itself, which CUDA leaves undefined.
+    /// The [`CaptureScope`](super::CaptureScope)'s own calls take both by shared reference and
+    /// check what they get (a copy between overlapping memory is refused, as a memcpy node is).
+    pub fn as_view(&self) -> CaptureView<'_, T> {
         CaptureView {
             addr: self.addr,
             len: self.len,
