@@ -105,6 +105,35 @@ fn streams(gpu: &Gpu) -> (Arc<CudaStream>, Arc<CudaStream>) {
     (gpu.ctx.new_stream().unwrap(), gpu.ctx.new_stream().unwrap())
 }
 
+/// Runs a control that is meant to show two streams racing (the consumer on the second reading
+/// `x` before the producer on the first writes it), each attempt on two new streams, until it
+/// shows the race (`y` all 1s) or 4 attempts have not; returns the last attempt's `y`. Streams
+/// share the GPU's few hardware queues (`CUDA_DEVICE_MAX_CONNECTIONS`, 8 by default), and two
+/// that land on one queue run one after the other, whatever the program asks: with the whole
+/// test program on a freshly started GPU, a control once saw its consumer wait out the
+/// producer's spin. Each attempt starts from `x` and `y` zeroed.
+fn until_raced(
+    gpu: &Gpu,
+    (x, y): (&DeviceBuffer<u32>, &DeviceBuffer<u32>),
+    mut attempt: impl FnMut(&Arc<CudaStream>, &Arc<CudaStream>),
+) -> Vec<u32> {
+    let mut got = Vec::new();
+    for _ in 0..4 {
+        x.copy_from(&vec![0u32; N]).unwrap();
+        y.copy_from(&vec![0u32; N]).unwrap();
+        gpu.ctx.synchronize().unwrap();
+        let (s1, s2) = streams(gpu);
+        attempt(&s1, &s2);
+        s1.synchronize().unwrap();
+        s2.synchronize().unwrap();
+        got = y.to_vec().unwrap();
+        if got == vec![1u32; N] {
+            break;
+        }
+    }
+    got
+}
+
 #[test]
 fn a_graph_waits_for_the_event_another_graph_records_on_another_stream() {
     let Some(gpu) = gpu("a_graph_waits_for_the_event_another_graph_records_on_another_stream")
@@ -121,11 +150,11 @@ fn a_graph_waits_for_the_event_another_graph_records_on_another_stream() {
     // consumer's write.
     let (mut plain_producer, _) = producer(&gpu, &k, (&x, &y), (7, LONG), None);
     let (mut plain_consumer, _) = consumer(&gpu, &k, &x, &y, None);
-    plain_producer.launch(&s1).unwrap();
-    plain_consumer.launch(&s2).unwrap();
-    s1.synchronize().unwrap();
-    s2.synchronize().unwrap();
-    assert_eq!(read_back(&s2, &y), vec![1u32; N], "no wait: read the old x");
+    let raced = until_raced(&gpu, (&x, &y), |s1, s2| {
+        plain_producer.launch(s1).unwrap();
+        plain_consumer.launch(s2).unwrap();
+    });
+    assert_eq!(raced, vec![1u32; N], "no wait: read the old x");
     y.copy_from(&vec![0u32; N]).unwrap(); // no early release below
 
     // With it, the consumer waits for the producer's record, whichever stream it runs on.
@@ -173,11 +202,9 @@ fn event_nodes_switch_events_by_per_node_update() {
     let idle = Event::new(&gpu.ctx).unwrap();
     b.set_event_wait(wait.unwrap(), &idle).unwrap();
     s1.synchronize().unwrap();
-    x.copy_from(&vec![0u32; N]).unwrap();
-    gpu.ctx.synchronize().unwrap();
-    a.launch(&s1).unwrap();
-    b.launch(&s2).unwrap();
-    s1.synchronize().unwrap();
-    s2.synchronize().unwrap();
-    assert_eq!(read_back(&s2, &y), vec![1u32; N], "no longer waits");
+    let raced = until_raced(&gpu, (&x, &y), |s1, s2| {
+        a.launch(s1).unwrap();
+        b.launch(s2).unwrap();
+    });
+    assert_eq!(raced, vec![1u32; N], "no longer waits");
 }
