@@ -658,6 +658,76 @@ fn copies_and_conditional_bodies_read_values_after_the_fetch_node() {
     }
 }
 
+/// An executable's update of a body's node to read a value is checked against the body's
+/// conditional node, which orders it: allowed when that node follows the fetch node (it was
+/// refused, the body's node looked up as if it had no dependencies), refused when it does not.
+#[test]
+fn a_body_node_updated_to_read_a_value_is_ordered_by_its_conditional_node() {
+    let _serial = one_at_a_time();
+    let Some(gpu) = gpu("a_body_node_updated_to_read_a_value_is_ordered_by_its_conditional_node")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let (counter_a, counter_b) = (zeros::<u32>(&gpu, 1), zeros::<u32>(&gpu, 1));
+    let fixed = upload_u32(&gpu, &[3]);
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let limit = g.add_indirect(5u32).unwrap();
+    let fetch = g.indirect_fetch().unwrap();
+    let reset_a = g.add_memset(Memset::new(&counter_a, 0u32), &[]).unwrap();
+    let reset_b = g.add_memset(Memset::new(&counter_b, 0u32), &[]).unwrap();
+    // Both loops count to the plain buffer's 3; only the second one's node follows the fetch.
+    let h_a = g.conditional_handle(Some(1)).unwrap();
+    let (_, body_a) = g
+        .add_conditional_with(h_a, Condition::While, &[reset_a.id()], |bodies| {
+            bodies[0].add_kernel(
+                &k.count_to,
+                one(),
+                (h_a, &counter_a, fixed.slice(0..1)),
+                &[],
+            )
+        })
+        .unwrap();
+    let h_b = g.conditional_handle(Some(1)).unwrap();
+    let (_, body_b) = g
+        .add_conditional_with(h_b, Condition::While, &[reset_b.id(), fetch], |bodies| {
+            bodies[0].add_kernel(
+                &k.count_to,
+                one(),
+                (h_b, &counter_b, fixed.slice(0..1)),
+                &[],
+            )
+        })
+        .unwrap();
+    let mut exec = g.instantiate().unwrap();
+    match exec.set_kernel_params(body_a, one(), (h_a, &counter_a, limit)) {
+        Err(Error::Invalid { reason, .. }) => assert!(
+            reason.contains("conditional body") && reason.contains("fetch node"),
+            "{reason}"
+        ),
+        other => panic!(
+            "a body's node whose conditional node is not after the fetch node: expected \
+             Error::Invalid, got {other:?}"
+        ),
+    }
+    exec.set_kernel_params(body_b, one(), (h_b, &counter_b, limit))
+        .expect("a body's node whose conditional node follows the fetch node may read a value");
+    for l in [5u32, 17, 1, 300] {
+        exec.set_indirect(&limit, l).unwrap();
+        exec.launch(&gpu.stream).unwrap();
+        assert_eq!(
+            counter_b.to_vec().unwrap(),
+            vec![l],
+            "the updated loop counted to {l}"
+        );
+        assert_eq!(
+            counter_a.to_vec().unwrap(),
+            vec![3],
+            "the other loop kept its limit"
+        );
+    }
+}
+
 #[test]
 fn reinstantiation_keeps_or_replaces_the_block_and_stays_exact() {
     let _serial = one_at_a_time();

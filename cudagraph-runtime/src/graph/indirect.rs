@@ -71,17 +71,35 @@ impl<'a> Graph<'a> {
 
     /// Checks that node `index`, already in the graph, may read the indirect values among `uses`
     /// (an executable's update of its parameters): no edge can be added there, so it must already
-    /// be ordered after the fetch node.
+    /// be ordered after the fetch node. A conditional body's node (numbered after the graph's
+    /// own, as executables number them) is ordered as its conditional node is: its body runs
+    /// only once that node has started.
     pub(crate) fn check_indirect_uses_of(&self, index: usize, uses: &[Use<'_>]) -> Result<()> {
         if !uses.iter().any(|u| matches!(u.hold, Hold::Indirect { .. })) {
             return Ok(());
         }
+        let node = match index.checked_sub(self.nodes.len()) {
+            None => index,
+            Some(i) => self.body_nodes().get(i).map_or(index, |b| b.owner as usize),
+        };
+        // Whether the refusal (if any) is for the order, which a body's node owes its conditional.
+        let unordered = std::cell::Cell::new(false);
         self.check_indirect_uses(uses, &|fetch| {
-            fetch != index && reaches(fetch, index, |n| self.deps_of(n))
+            let ordered = fetch != node && reaches(fetch, node, |n| self.deps_of(n));
+            unordered.set(!ordered);
+            ordered
         })
         .map_err(|reason| Error::Invalid {
             node: self.name_of(index),
-            reason,
+            reason: if node == index || !unordered.get() {
+                reason
+            } else {
+                format!(
+                    "{reason} (the node is in a conditional body: its conditional node, `{}`, \
+                     must follow the fetch node)",
+                    self.name_of(node)
+                )
+            },
         })
     }
 
