@@ -677,8 +677,9 @@ fn a_body_node_updated_to_read_a_value_is_ordered_by_its_conditional_node() {
     let reset_a = g.add_memset(Memset::new(&counter_a, 0u32), &[]).unwrap();
     let reset_b = g.add_memset(Memset::new(&counter_b, 0u32), &[]).unwrap();
     // Both loops count to the plain buffer's 3; only the second one's node follows the fetch.
+    // (The second also follows the first: two WHILE nodes that may run at once are refused.)
     let h_a = g.conditional_handle(Some(1)).unwrap();
-    let (_, body_a) = g
+    let (loop_a, body_a) = g
         .add_conditional_with(h_a, Condition::While, &[reset_a.id()], |bodies| {
             bodies[0].add_kernel(
                 &k.count_to,
@@ -690,14 +691,19 @@ fn a_body_node_updated_to_read_a_value_is_ordered_by_its_conditional_node() {
         .unwrap();
     let h_b = g.conditional_handle(Some(1)).unwrap();
     let (_, body_b) = g
-        .add_conditional_with(h_b, Condition::While, &[reset_b.id(), fetch], |bodies| {
-            bodies[0].add_kernel(
-                &k.count_to,
-                one(),
-                (h_b, &counter_b, fixed.slice(0..1)),
-                &[],
-            )
-        })
+        .add_conditional_with(
+            h_b,
+            Condition::While,
+            &[reset_b.id(), fetch, loop_a.id()],
+            |bodies| {
+                bodies[0].add_kernel(
+                    &k.count_to,
+                    one(),
+                    (h_b, &counter_b, fixed.slice(0..1)),
+                    &[],
+                )
+            },
+        )
         .unwrap();
     let mut exec = g.instantiate().unwrap();
     match exec.set_kernel_params(body_a, one(), (h_a, &counter_a, limit)) {
