@@ -6,7 +6,7 @@ use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::sync::{Arc, Mutex};
 
-use cudarc::driver::{sys, CudaContext, CudaStream};
+use cudarc::driver::{sys, CudaContext, CudaStream, DriverError};
 
 use super::alloc::AllocEntry;
 use crate::driver::{named, record_err, result};
@@ -304,6 +304,13 @@ impl<'a> Sequence<'a> {
         // SAFETY: a live stream.
         match unsafe { result::stream::capture_state(stream.cu_stream()) }? {
             Some(state) if self.streams.id != 0 => Ok(state),
+            // In a capture that the driver no longer records (an earlier call invalidated
+            // it): say so, not that this is no capture.
+            None if self.streams.id != 0 => Err(super::errors::capture_broken(
+                call.into(),
+                DriverError(sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED),
+                self.ctx.is_managing_stream_synchronization(),
+            )),
             _ => Err(Error::Invalid {
                 node: call.into(),
                 reason: "only a capture records conditional nodes; outside one (a warm-up, \
