@@ -8,7 +8,7 @@
 //! and memset node the capture recorded that its own calls did not is checked here: what it
 //! writes must be memory given to the capture to write, what it reads memory given to it at
 //! all, or an allocation made in the capture; and a copy's source and destination must not
-//! overlap (see [`overlapping_copy`]). (Kernels launched through cudarc or a library are
+//! overlap (CUDA leaves such a copy undefined). (Kernels launched through cudarc or a library are
 //! `unsafe` calls, whose contract covers the memory they reach.)
 
 use std::collections::HashSet;
@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::memory::operand::Use;
 use crate::node::kind::raw_kind_name;
+use crate::node::overlapping;
 use crate::node::NodeKind;
 
 /// Checks the copy and memset nodes among `nodes` (the capture's, in `graph`) that the
@@ -70,7 +71,12 @@ pub(crate) fn recorded_memory(
             } else if !may(&src, false) {
                 Some(("copy reads", src))
             } else if src.start < dst.end && dst.start < src.end {
-                return Err(overlapping_copy(i, &src, &dst));
+                // `Memcpy` refuses these for the copies this crate makes; the views a closure
+                // gets cannot make one with cudarc (a `CaptureViewMut`'s parts borrow it, as a
+                // `&mut` slice's do), but a library or a raw driver call can. A pitched copy is
+                // judged by its first to its last byte (rows interleaved with the other side's
+                // are refused too).
+                return Err(overlapping(format!("memcpy#{i}"), "a", src, dst));
             } else {
                 None
             }
@@ -97,26 +103,6 @@ pub(crate) fn recorded_memory(
         }
     }
     Ok(())
-}
-
-/// The error for recorded copy node `i` between overlapping memory: CUDA leaves such a copy
-/// undefined ("If overlapping source and destination objects are specified, undefined behavior
-/// will result", cudaMemcpy3D, the copy a memcpy node makes), its bytes could be anything (a
-/// `bool` among them), as `Memcpy` refuses for the copies this crate makes. The views a capture
-/// closure gets cannot make one with cudarc's `memcpy_dtod` (a `CaptureViewMut`'s parts and
-/// view to read borrow it, as a `&mut` slice's do), but a copy recorded by a library or a raw
-/// driver call can: this refuses the graph before it is instantiated. A pitched copy is judged
-/// by its first to its last byte, so rows interleaved with the other side's are refused too.
-#[cold]
-fn overlapping_copy(i: usize, src: &Range<u64>, dst: &Range<u64>) -> Error {
-    Error::Invalid {
-        node: format!("memcpy#{i}"),
-        reason: format!(
-            "a copy between overlapping memory ({:#x}..{:#x} into {:#x}..{:#x}): CUDA leaves such \
-             a copy undefined; copy through a second buffer",
-            src.start, src.end, dst.start, dst.end
-        ),
-    }
 }
 
 /// The byte ranges a 3-D copy reads and writes (the address of its host or device side,

@@ -5,6 +5,7 @@
 //! [`cuGraphExecMemcpyNodeSetParams`]: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html
 
 use std::marker::PhantomData;
+use std::ops::Range;
 use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaContext};
@@ -115,18 +116,12 @@ impl<'a, D: Direction> Memcpy<'a, D> {
         // addressing gives host and device memory distinct addresses, so the ranges are compared
         // whatever their spaces.)
         if src.start < dst.end && dst.start < src.end {
-            return Err(Error::Invalid {
-                node: node(),
-                reason: format!(
-                    "{} copy between overlapping memory ({:#x}..{:#x} into {:#x}..{:#x}): CUDA \
-                     leaves such a copy undefined; copy through a second buffer",
-                    D::NAME,
-                    src.start,
-                    src.end,
-                    dst.start,
-                    dst.end
-                ),
-            });
+            return Err(overlapping(
+                node(),
+                D::NAME,
+                src.start..src.end,
+                dst.start..dst.end,
+            ));
         }
         for (operand, role) in [(&src, "source"), (&dst, "destination")] {
             if let Some(reason) = peer::reach(ctx, operand, role)? {
@@ -139,6 +134,20 @@ impl<'a, D: Direction> Memcpy<'a, D> {
         let copy = raw_copy::<D>(src.start, dst.start, src.bytes());
         let ctx = ctx.cu_ctx();
         Ok((src, dst, MemcpyParams { copy, ctx }))
+    }
+}
+
+/// The error for a copy (`what`: its kind, or "a") from `src` into `dst`, which overlap: CUDA
+/// leaves such a copy undefined.
+#[cold]
+pub(crate) fn overlapping(node: String, what: &str, src: Range<u64>, dst: Range<u64>) -> Error {
+    Error::Invalid {
+        node,
+        reason: format!(
+            "{what} copy between overlapping memory ({:#x}..{:#x} into {:#x}..{:#x}): CUDA leaves \
+             such a copy undefined; copy through a second buffer",
+            src.start, src.end, dst.start, dst.end
+        ),
     }
 }
 

@@ -87,6 +87,7 @@ pub use kernel::KernelNode;
 pub(crate) use kernel::{KernelLaunch, KernelParams};
 pub use kind::NodeKind;
 pub use mem::{GraphAlloc, MemFreeNode};
+pub(crate) use memcpy::overlapping;
 pub use memcpy::{DeviceToDevice, DeviceToHost, Direction, HostToDevice, Memcpy, MemcpyNode};
 pub use memset::{FillWith, Memset, MemsetNode, MemsetValue};
 pub(crate) use semaphore::SemaphoreParams;
