@@ -117,11 +117,7 @@ impl<T: DeviceRepr + 'static> From<CudaSlice<T>> for DeviceBuffer<T> {
 fn adopt_tracked<T>(slice: &mut CudaSlice<T>, home: &Arc<CudaStream>) -> sys::CUdeviceptr {
     if !matches!(is_capturing(home), Ok(true)) {
         // (On error the stream and its context are unusable: nothing runs any more.)
-        return without_stored_error(home.context(), || {
-            let (base, sync) = slice.device_ptr_mut(home);
-            drop(sync);
-            base
-        });
+        return join_slice(slice, home);
     }
     // Joined on `home`, the wait would be recorded into the capture, not made (and cudarc's
     // event recorded there, a captured event its later waits fail on): launches, which wait for
@@ -439,11 +435,17 @@ impl<T: DeviceRepr + 'static> Drop for DeviceAccess<'_, T> {
 /// streams), and records that from now on work on other streams waits for `home`.
 fn join_tracked<T>(slice: &mut Option<CudaSlice<T>>, home: &CudaStream) {
     if let Some(slice) = slice.as_mut() {
-        without_stored_error(home.context(), || {
-            let (_, sync) = slice.device_ptr_mut(home);
-            drop(sync);
-        });
+        join_slice(slice, home);
     }
+}
+
+/// [`join_tracked`] for a slice at hand; returns its address.
+fn join_slice<T>(slice: &mut CudaSlice<T>, home: &CudaStream) -> sys::CUdeviceptr {
+    without_stored_error(home.context(), || {
+        let (base, sync) = slice.device_ptr_mut(home);
+        drop(sync);
+        base
+    })
 }
 
 impl<T: DeviceRepr + 'static> DeviceAlloc<T> {

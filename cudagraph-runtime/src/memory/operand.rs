@@ -313,15 +313,22 @@ fn read_key<T, S: DevicePtr<T>>(slice: &S) -> MemKey {
     borrowed_key::<T>(addr, slice.len())
 }
 
-/// What a borrowed slice's join is refused for while its stream is being captured.
-const JOIN_CAPTURED: &str = "the wait for its uses on other streams (cudarc's event tracking) \
-     would be recorded into the capture, not made; give it to the graph before or after the \
-     capture";
+/// Refuses a borrowed slice of `len` elements on `stream` while that stream is being captured
+/// (its join would be recorded into the capture, not made), and one whose bytes overflow.
+fn admit_borrowed<T>(stream: &CudaStream, len: usize) -> Result<()> {
+    const WHAT: &str = "a cudarc slice given to a graph";
+    refuse_capturing_stream(
+        stream,
+        WHAT,
+        "the wait for its uses on other streams (cudarc's event tracking) would be recorded \
+         into the capture, not made; give it to the graph before or after the capture",
+    )?;
+    super::check_alloc_size::<T>(len, WHAT)
+}
 
 fn read_use<'a, T, S: DevicePtr<T>>(slice: &S, write: bool) -> Result<Use<'a>> {
     let stream = slice.stream().clone();
-    refuse_capturing_stream(&stream, "a cudarc slice given to a graph", JOIN_CAPTURED)?;
-    super::check_alloc_size::<T>(slice.len(), "a cudarc slice given to a graph")?;
+    admit_borrowed::<T>(&stream, slice.len())?;
     let addr = without_stored_error(stream.context(), || {
         let (addr, sync) = slice.device_ptr(&stream);
         drop(sync);
@@ -332,8 +339,7 @@ fn read_use<'a, T, S: DevicePtr<T>>(slice: &S, write: bool) -> Result<Use<'a>> {
 
 fn write_use<'a, T, S: DevicePtrMut<T>>(slice: &mut S, write: bool) -> Result<Use<'a>> {
     let stream = slice.stream().clone();
-    refuse_capturing_stream(&stream, "a cudarc slice given to a graph", JOIN_CAPTURED)?;
-    super::check_alloc_size::<T>(slice.len(), "a cudarc slice given to a graph")?;
+    admit_borrowed::<T>(&stream, slice.len())?;
     let len = slice.len();
     let addr = without_stored_error(stream.context(), || {
         let (addr, sync) = slice.device_ptr_mut(&stream);
