@@ -333,9 +333,10 @@ use proc_macro::TokenStream;
 /// no driver call); the params guard and `set_params` set indirect params the same way and
 /// update no node for them. Each launch reads exactly the values set before its `launch` call,
 /// however many launches are queued: a fetch node added before the declared nodes copies the
-/// launch's values from a ring of page-locked slots at the start of the launch (its GPU cost,
-/// a few microseconds, is what a launch pays; see the runtime's `indirect` module for when node
-/// updates are cheaper). In expressions an indirect param is its key (`Indirect<T>`), a kernel
+/// launch's values into device memory at the start of the launch, from its own parameters,
+/// which the launch updates when a value changed (one node update however many nodes read the
+/// values; on an H100 the fetch costs the GPU about 1.2 µs per launch; see the runtime's
+/// `indirect` module for when node updates are cheaper). In expressions an indirect param is its key (`Indirect<T>`), a kernel
 /// argument for a `DevicePtr<T>` parameter. Not in conditional bodies; a declaration with
 /// indirect params has no whole-graph `update` (the runtime refuses it) and, because of the
 /// fetch node, its nodes' indices in the runtime graph are one more than in `TOPOLOGY`.

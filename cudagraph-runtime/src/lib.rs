@@ -429,8 +429,10 @@
 //! parameter ([`DevicePtr<T>`]); [`GraphExec::set_indirect`] changes it for the next launches
 //! with a store into host memory, no driver call, and each launch reads exactly the values set
 //! before it was made, however many launches are queued. A fetch kernel at the start of each
-//! launch copies the launch's values from a ring of page-locked slots into device memory; the
-//! [`indirect`] module explains how, what it costs, and when node updates are the better choice.
+//! launch copies the launch's values into device memory: from its own parameters, which the
+//! launch updates when a value changed (one node update however many nodes read the values), or
+//! from a ring of page-locked slots ([`IndirectDelivery`]). The [`indirect`] module explains
+//! how, what each costs, and when node updates are the better choice.
 //! A graph with indirect values is instantiated once and cannot be cloned, embedded or updated
 //! as a whole.
 //!
@@ -584,7 +586,7 @@ pub use exec_cache::{bucket_pow2, CacheStats, ExecCache};
 pub use graph::UnrolledCopy;
 pub use graph::{Body, EdgeKind, Graph, NodeInfo};
 pub use graph_memory::GraphMemory;
-pub use indirect::{Indirect, IndirectLayout, IndirectOptions};
+pub use indirect::{Indirect, IndirectDelivery, IndirectLayout, IndirectOptions};
 pub use introspect::DotFlags;
 pub use kernel::{
     Kernel, KernelArg, KernelArgPart, KernelArgValues, KernelArgs, KernelParam, LaunchConfig, Param,

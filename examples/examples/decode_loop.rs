@@ -8,7 +8,8 @@
 //!
 //! - eager: every step's four operations launched one by one on a stream;
 //! - a graph whose step number is a plain param: its setter updates one kernel node per step;
-//! - a graph whose step number is `#[indirect]`: `set_step` is a host write, no driver call.
+//! - a graph whose step number is `#[indirect]`: `set_step` is a host write, no driver call, and
+//!   each launch sends it to the device by updating one node, the graph's fetch node.
 //!
 //! Run: `cargo run --release -p cudagraph-examples --example decode_loop`
 

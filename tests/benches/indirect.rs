@@ -12,6 +12,12 @@
 //!   does). Also `set_kernel_params`, our single-node update, on the same plain graph.
 //! - `launch`: the two graphs launched without changing anything (ours with its fetch node,
 //!   through `GraphExec::launch`; the plain one raw): what the fetch node costs per launch.
+//! - `per-launch value`: ours changes one value and launches; the plain graph is launched raw
+//!   with nothing changed. The difference is what a value that changes at every launch costs
+//!   the GPU (the loops are GPU-bound): target +1.5 µs.
+//!
+//! The launch rows run for both deliveries of the values: as the fetch node's parameters (the
+//! default) and through a ring of page-locked slots.
 //!
 //! Every pair runs as an A/B in alternating blocks ([`Samples::interleaved_blocks`]); the
 //! summary prints the median per-iteration time. For graphs this small, launch throughput is
@@ -29,7 +35,7 @@ use std::time::{Duration, Instant};
 use criterion::Criterion;
 use cudagraph_runtime::cudarc::driver::{sys, CudaStream};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::KernelNode;
+use cudagraph_runtime::{IndirectDelivery, IndirectOptions, KernelNode};
 use cudagraph_tests::bench::{ok, sync, RatioTable, Samples};
 use cudagraph_tests::raw::kernel_node_params;
 use cudagraph_tests::{compile, function, gpu, zeros, Gpu};
@@ -39,6 +45,8 @@ const SAMPLE_SIZE: usize = 30;
 const BLOCK: u64 = 500;
 /// The target for one `set_indirect`, in seconds.
 const SET_TARGET_S: f64 = 50e-9;
+/// The target for the GPU cost of a value changed at every launch, in seconds.
+const PER_LAUNCH_TARGET_S: f64 = 1.5e-6;
 
 const SRC: &str = r#"
 extern "C" __global__ void put(unsigned v, unsigned* out) {
@@ -114,6 +122,7 @@ fn pair(
     put: &Kernel<PutArgs>,
     put_indirect: &Kernel<PutIndirectArgs>,
     k: usize,
+    options: IndirectOptions,
 ) -> Pair {
     let outs: Vec<DeviceBuffer<u32>> = (0..k).map(|_| zeros(gpu, 1)).collect();
     let mut g = Graph::new(&gpu.ctx).expect("graph");
@@ -127,6 +136,7 @@ fn pair(
         .collect();
     let plain = g.instantiate().expect("instantiate");
     let mut g = Graph::new(&gpu.ctx).expect("graph");
+    g.add_indirect_block(options).expect("add_indirect_block");
     let keys: Vec<_> = (0..k)
         .map(|_| g.add_indirect(0u32).expect("add_indirect"))
         .collect();
@@ -189,7 +199,7 @@ fn main() {
     ));
 
     // The host cost of one change, with criterion (and the A/B below for the ratio).
-    let mut p1 = pair(&gpu, &put, &put_indirect, 1);
+    let mut p1 = pair(&gpu, &put, &put_indirect, 1, IndirectOptions::default());
     raw.out.set(p1.outs[0].addr());
     let mut args = raw.args();
     let params = raw.params(&mut args);
@@ -242,12 +252,20 @@ fn main() {
         .map(|e| e.median.as_secs_f64())
         .unwrap_or(f64::NAN);
 
-    for k in [1usize, 4] {
-        let mut p = pair(&gpu, &put, &put_indirect, k);
+    let deliveries = [
+        ("parameters", IndirectOptions::default()),
+        (
+            "ring",
+            IndirectOptions::default().with_delivery(IndirectDelivery::Ring),
+        ),
+    ];
+    let mut per_launch = Vec::new();
+    for ((d, options), k) in deliveries.iter().flat_map(|d| [1usize, 4].map(|k| (*d, k))) {
+        let mut p = pair(&gpu, &put, &put_indirect, k, options);
         let plain_raw = p.plain.raw();
         let ids = (
-            format!("launch+set/ours/{k}"),
-            format!("launch+set/raw/{k}"),
+            format!("launch+set/ours/{d}/{k}"),
+            format!("launch+set/raw/{d}/{k}"),
         );
         let mut v = 0u32;
         let mut w = 0u32;
@@ -275,7 +293,7 @@ fn main() {
         }
         table.compare(
             &samples,
-            "launch + set K values: indirect / raw node updates",
+            &format!("launch + set K values: indirect ({d}) / raw node updates"),
             k,
             (&ids.0, &ids.1),
             None,
@@ -283,8 +301,8 @@ fn main() {
         );
 
         let ids_ours = (
-            format!("launch+set/ours-again/{k}"),
-            format!("launch+set/set_kernel_params/{k}"),
+            format!("launch+set/ours-again/{d}/{k}"),
+            format!("launch+set/set_kernel_params/{d}/{k}"),
         );
         let mut x = 0u32;
         samples.interleaved_blocks(
@@ -307,14 +325,17 @@ fn main() {
         );
         table.compare(
             &samples,
-            "launch + set K values: indirect / our set_kernel_params",
+            &format!("launch + set K values: indirect ({d}) / our set_kernel_params"),
             k,
             (&ids_ours.0, &ids_ours.1),
             None,
             format!("blocks of {BLOCK} launches, then a stream wait"),
         );
 
-        let ids_launch = (format!("launch/ours/{k}"), format!("launch/raw/{k}"));
+        let ids_launch = (
+            format!("launch/ours/{d}/{k}"),
+            format!("launch/raw/{d}/{k}"),
+        );
         samples.interleaved_blocks(
             (&ids_launch.0, &ids_launch.1),
             BLOCK,
@@ -334,12 +355,51 @@ fn main() {
         );
         table.compare(
             &samples,
-            "launch only: with fetch node / plain graph raw",
+            &format!("launch only: with fetch node ({d}) / plain graph raw"),
             k,
             (&ids_launch.0, &ids_launch.1),
             None,
             "what the fetch node costs per launch",
         );
+
+        // A value changed at every launch, against the plain graph launched unchanged: what a
+        // per-launch value costs the GPU.
+        if k == 1 {
+            let ids = (
+                format!("per-launch/ours/{d}"),
+                format!("per-launch/raw/{d}"),
+            );
+            samples.interleaved_blocks(
+                (&ids.0, &ids.1),
+                BLOCK,
+                2,
+                |count| set_and_launch(&mut p.indirect, &p.keys, &mut v, count, &stream),
+                |count| {
+                    for _ in 0..count {
+                        raw_launch(plain_raw, &stream);
+                    }
+                    sync(&stream);
+                },
+            );
+            // The last launch of ours reads the last value set.
+            set_and_launch(&mut p.indirect, &p.keys, &mut v, 1, &stream);
+            assert_eq!(p.outs[0].to_vec().expect("read")[0], v, "per-launch value");
+            table.compare(
+                &samples,
+                &format!("per-launch value: set + launch ({d}) / plain graph raw launch"),
+                1,
+                (&ids.0, &ids.1),
+                None,
+                "GPU-bound: the difference is the GPU's cost of the value",
+            );
+            let median = |id: &str| {
+                samples
+                    .estimate(id)
+                    .map(|e| e.median.as_secs_f64())
+                    .unwrap_or(f64::NAN)
+            };
+            per_launch.push((d, median(&ids.0), median(&ids.1)));
+        }
         sync(&stream);
     }
 
@@ -354,4 +414,20 @@ fn main() {
         set_ns * 1e9,
         SET_TARGET_S * 1e9
     );
+    for (d, ours, raw) in per_launch {
+        let cost = ours - raw;
+        let verdict = if cost <= PER_LAUNCH_TARGET_S {
+            "PASS"
+        } else {
+            "OVER"
+        };
+        println!(
+            "a value changed at every launch ({d}): {:.3} us per launch against {:.3} us for the \
+             plain graph, +{:.3} us (target <= +{:.1} us): {verdict}",
+            ours * 1e6,
+            raw * 1e6,
+            cost * 1e6,
+            PER_LAUNCH_TARGET_S * 1e6
+        );
+    }
 }

@@ -1,7 +1,8 @@
-//! Indirect values on a real GPU: every launch reads exactly the values set before it was made,
-//! with thousands of launches queued and no synchronization (the ring of slots wrapping many
-//! times, down to one slot), values of several types and alignments share a block, the block
-//! outlives the launches of a dropped executable, and keys of other graphs are refused.
+//! Indirect values on a real GPU, delivered as parameters and through a ring: every launch reads
+//! exactly the values set before it was made, with thousands of launches queued and no
+//! synchronization (the ring of slots wrapping many times, down to one slot; parameter sizes
+//! from the smallest to the largest), values of several types and alignments share a block, the
+//! block outlives the launches of a dropped executable, and keys of other graphs are refused.
 //!
 //! Each launch's kernel writes what it read to `out[index]`, where `index` is itself an indirect
 //! value set to the launch's number: a launch that read another launch's values, or a torn mix,
@@ -9,11 +10,11 @@
 
 use std::sync::Arc;
 
-use cudagraph_runtime::cudarc::driver::{sys, CudaContext};
+use cudagraph_runtime::cudarc::driver::{sys, CudaContext, CudaModule};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{
-    Condition, ConditionalHandle, Error, IndirectLayout, IndirectOptions, InstantiateFlags,
-    KernelNode, SET_CONDITIONAL_DECLARATION,
+    Condition, ConditionalHandle, Error, IndirectDelivery, IndirectLayout, IndirectOptions,
+    InstantiateFlags, KernelNode, SET_CONDITIONAL_DECLARATION,
 };
 use cudagraph_tests::{compile, fill_buffer, function, gpu, zeros, Gpu, Rng, POISON_U32};
 
@@ -41,6 +42,16 @@ extern "C" __global__ void mixed(const unsigned char* a, const double* b, const 
         out_a[i] = *a;
         out_b[i] = *b;
     }
+}
+// Spins, then out[*idx] = vals[0] + ... + vals[count - 1].
+extern "C" __global__ void sum(const unsigned* idx, const unsigned* vals, unsigned count,
+                               unsigned* out, unsigned n, unsigned long long spin) {
+    if (threadIdx.x != 0 || blockIdx.x != 0) return;
+    spin_for(spin);
+    unsigned s = 0;
+    for (unsigned j = 0; j < count; ++j) s += vals[j];
+    unsigned i = *idx;
+    if (i < n) out[i] = s;
 }
 // A WHILE body: counts, and goes on while the count is below *limit.
 extern "C" __global__ void count_to(unsigned long long h, unsigned* counter, const unsigned* limit) {
@@ -220,6 +231,11 @@ impl Recorder {
     }
 }
 
+/// Options for a block delivered through a ring.
+fn ring() -> IndirectOptions {
+    IndirectOptions::default().with_delivery(IndirectDelivery::Ring)
+}
+
 #[test]
 fn ten_thousand_unsynchronized_launches_each_read_their_own_values() {
     let _serial = one_at_a_time();
@@ -229,19 +245,115 @@ fn ten_thousand_unsynchronized_launches_each_read_their_own_values() {
     let k = kernels(&gpu);
     let mut rng = Rng::new("ten_thousand_unsynchronized_launches_each_read_their_own_values");
     let n = 10_000;
-    let mut r = Recorder::new(&gpu, &k, IndirectOptions::default(), n, 2);
-    let layout = r.exec.indirect_layout().unwrap();
-    assert_eq!((layout.slots, layout.used), (64, 8));
-    let want = values(&mut rng, n);
-    let start = std::time::Instant::now();
-    r.launch_all(&gpu, &want);
-    eprintln!(
-        "{n} launches with two indirect values enqueued in {:?}",
-        start.elapsed()
+    for (options, slots) in [(IndirectOptions::default(), 0), (ring(), 64)] {
+        let delivery = options.delivery();
+        let mut r = Recorder::new(&gpu, &k, options, n, 2);
+        let layout = r.exec.indirect_layout().unwrap();
+        assert_eq!(
+            (layout.delivery, layout.slots, layout.used),
+            (delivery, slots, 8)
+        );
+        let want = values(&mut rng, n);
+        let start = std::time::Instant::now();
+        r.launch_all(&gpu, &want);
+        eprintln!(
+            "{n} launches with two indirect values ({delivery:?}) enqueued in {:?}",
+            start.elapsed()
+        );
+        assert_eq!(r.exec.indirect(&r.idx).unwrap(), n as u32 - 1);
+        assert_eq!(r.exec.indirect(&r.value).unwrap(), want[n - 1]);
+        r.check(&format!("10,000 launches, {delivery:?}"), &want);
+    }
+}
+
+/// `sum(idx, vals, count, out, n, spin)` over a block of `N` values.
+type SumArgs<const N: usize> = (
+    DevicePtr<u32>,
+    DevicePtr<[u32; N]>,
+    u32,
+    DevicePtrMut<u32>,
+    u32,
+    u64,
+);
+
+/// A block of an index and `N` `u32` values (one `[u32; N]`), delivered as parameters, read by
+/// one kernel that sums the values: launch `i` must write the sum of exactly the values set
+/// before it, `launches` times with every value changed at every launch.
+fn sum_launches<const N: usize>(
+    gpu: &Gpu,
+    module: &Arc<CudaModule>,
+    rng: &mut Rng,
+    launches: usize,
+) {
+    // SAFETY: `sum` takes (const unsigned*, const unsigned*, unsigned, unsigned*, unsigned,
+    // unsigned long long); from one thread it reads idx[0] and vals[0..count], and writes
+    // out[i] for i = idx[0] < n only; the check keeps idx non-empty, `count` the words of one
+    // `[u32; N]` (vals holds at least one), and n within out.
+    let sum = unsafe { Kernel::<SumArgs<N>>::new(function(module, "sum")) }.requires(
+        |_, (idx, vals, count, out, n, _)| {
+            idx >= 1 && vals >= 1 && count as usize == N && n as usize <= out
+        },
     );
-    assert_eq!(r.exec.indirect(&r.idx).unwrap(), n as u32 - 1);
-    assert_eq!(r.exec.indirect(&r.value).unwrap(), want[n - 1]);
-    r.check("10,000 launches, 64 slots", &want);
+    let capacity = 4 + 4 * N;
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    g.add_indirect_block(IndirectOptions::default().with_capacity(capacity))
+        .unwrap();
+    let idx = g.add_indirect(0u32).unwrap();
+    let vals = g.add_indirect([0u32; N]).unwrap();
+    let layout = g.indirect_layout().unwrap();
+    assert_eq!(layout.delivery, IndirectDelivery::Parameters);
+    assert_eq!(layout.used, capacity.next_multiple_of(8), "{N} values");
+    let out = zeros::<u32>(gpu, launches);
+    fill_buffer(&out, POISON_U32);
+    g.add_kernel(
+        &sum,
+        one(),
+        (idx, vals, N as u32, &out, launches as u32, SPIN_SHORT),
+        &[],
+    )
+    .unwrap();
+    let mut exec = g.instantiate().unwrap();
+    let mut want = Vec::with_capacity(launches);
+    for i in 0..launches {
+        let v: [u32; N] = std::array::from_fn(|_| rng.next_u64() as u32 >> 12);
+        exec.set_indirect(&idx, i as u32).unwrap();
+        exec.set_indirect(&vals, v).unwrap();
+        want.push(v.iter().fold(0u32, |a, x| a.wrapping_add(*x)));
+        exec.launch(&gpu.stream).unwrap();
+    }
+    assert_each_launch(
+        &format!("{N} values ({} bytes)", layout.used),
+        &out.to_vec().unwrap(),
+        &want,
+    );
+}
+
+/// Blocks from 8 bytes to the largest parameter (2 KiB) take every size of the fetch kernel's
+/// parameter; launches queue up unsynchronized behind a spinning kernel.
+#[test]
+fn parameter_blocks_of_every_size_give_each_launch_its_own_values() {
+    let _serial = one_at_a_time();
+    let test = "parameter_blocks_of_every_size_give_each_launch_its_own_values";
+    let Some(gpu) = gpu(test) else {
+        return;
+    };
+    let module = compile(&gpu.ctx, &format!("{SET_CONDITIONAL_DECLARATION}{SRC}"));
+    let mut rng = Rng::new(test);
+    sum_launches::<1>(&gpu, &module, &mut rng, 500);
+    sum_launches::<3>(&gpu, &module, &mut rng, 500);
+    sum_launches::<7>(&gpu, &module, &mut rng, 500);
+    sum_launches::<15>(&gpu, &module, &mut rng, 500);
+    sum_launches::<31>(&gpu, &module, &mut rng, 500);
+    sum_launches::<63>(&gpu, &module, &mut rng, 500);
+    sum_launches::<127>(&gpu, &module, &mut rng, 500);
+    sum_launches::<255>(&gpu, &module, &mut rng, 500);
+    sum_launches::<511>(&gpu, &module, &mut rng, 500);
+    // One byte more than the largest parameter is refused, naming the ring.
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let e = g
+        .add_indirect_block(IndirectOptions::default().with_capacity(2049))
+        .unwrap_err();
+    assert!(e.to_string().contains("IndirectDelivery::Ring"), "{e}");
 }
 
 #[test]
@@ -254,7 +366,7 @@ fn a_ring_of_four_slots_and_of_one_wraps_exactly() {
     let mut rng = Rng::new("a_ring_of_four_slots_and_of_one_wraps_exactly");
     for slots in [4u32, 1] {
         let n = 2_000;
-        let options = IndirectOptions::default().with_slots(slots);
+        let options = ring().with_slots(slots);
         let mut r = Recorder::new(&gpu, &k, options, n, 1);
         assert_eq!(r.exec.indirect_layout().unwrap().slots, slots);
         // First half: each launch spins ~10 µs, so the host waits for slots; second half: no
@@ -357,10 +469,17 @@ impl Sentinels {
                 sys::cuMemsetD32_v2(device, SENTINEL_WORD, layout.device_bytes / 4),
                 sys::CUresult::CUDA_SUCCESS
             );
-            assert_eq!(
-                sys::cuMemHostAlloc(&mut host, layout.host_bytes, sys::CU_MEMHOSTALLOC_DEVICEMAP),
-                sys::CUresult::CUDA_SUCCESS
-            );
+            // A block delivered as parameters has no host memory.
+            if layout.host_bytes > 0 {
+                assert_eq!(
+                    sys::cuMemHostAlloc(
+                        &mut host,
+                        layout.host_bytes,
+                        sys::CU_MEMHOSTALLOC_DEVICEMAP
+                    ),
+                    sys::CUresult::CUDA_SUCCESS
+                );
+            }
         }
         let host = host.cast::<u32>();
         for i in 0..layout.host_bytes / 4 {
@@ -408,7 +527,9 @@ impl Drop for Sentinels {
         // SAFETY: ours, allocated in `new`, and the device is idle (`assert_untouched`).
         unsafe {
             sys::cuMemFree_v2(self.device);
-            sys::cuMemFreeHost(self.host.cast());
+            if !self.host.is_null() {
+                sys::cuMemFreeHost(self.host.cast());
+            }
         }
     }
 }
@@ -421,10 +542,20 @@ fn the_block_outlives_the_launches_of_a_dropped_executable() {
     };
     let k = kernels(&gpu);
     let mut rng = Rng::new("the_block_outlives_the_launches_of_a_dropped_executable");
+    for options in [IndirectOptions::default(), ring().with_slots(64)] {
+        block_outlives_dropped_executable(&gpu, &k, &mut rng, options);
+    }
+}
+
+fn block_outlives_dropped_executable(
+    gpu: &Gpu,
+    k: &Kernels,
+    rng: &mut Rng,
+    options: IndirectOptions,
+) {
     let n = 20;
-    let out = zeros::<u32>(&gpu, n);
+    let out = zeros::<u32>(gpu, n);
     fill_buffer(&out, POISON_U32);
-    let options = IndirectOptions::default().with_slots(64);
     let mut g = Graph::new(&gpu.ctx).unwrap();
     g.add_indirect_block(options).unwrap();
     let idx = g.add_indirect(0u32).unwrap();
@@ -438,7 +569,8 @@ fn the_block_outlives_the_launches_of_a_dropped_executable() {
     .unwrap();
     let mut exec = g.instantiate().unwrap();
     let layout = exec.indirect_layout().unwrap();
-    let want = values(&mut rng, n);
+    assert_eq!(layout.delivery, options.delivery());
+    let want = values(rng, n);
     for (i, &v) in want.iter().enumerate() {
         exec.set_indirect(&idx, i as u32).unwrap();
         exec.set_indirect(&value, v).unwrap();
@@ -449,7 +581,11 @@ fn the_block_outlives_the_launches_of_a_dropped_executable() {
     // Where the allocators would put memory freed just now (the same sizes, the same calls).
     let sentinels = Sentinels::new(&gpu.ctx, layout);
     sentinels.assert_untouched();
-    assert_each_launch("launches after the drop", &out.to_vec().unwrap(), &want);
+    assert_each_launch(
+        &format!("launches after the drop ({:?})", layout.delivery),
+        &out.to_vec().unwrap(),
+        &want,
+    );
     gpu.ctx
         .check_err()
         .expect("no driver error recorded by the release");
@@ -742,13 +878,20 @@ fn reinstantiation_keeps_or_replaces_the_block_and_stays_exact() {
     };
     let k = kernels(&gpu);
     let mut rng = Rng::new("reinstantiation_keeps_or_replaces_the_block_and_stays_exact");
+    for options in [IndirectOptions::default(), ring().with_slots(8)] {
+        reinstantiations(&gpu, &k, &mut rng, options);
+    }
+}
+
+/// Launches around a re-instantiation from the same graph and one from another graph, with
+/// values delivered as `options` says.
+fn reinstantiations(gpu: &Gpu, k: &Kernels, rng: &mut Rng, options: IndirectOptions) {
     let n = 600;
-    let options = IndirectOptions::default().with_slots(8);
-    let mut r = Recorder::new(&gpu, &k, options, n, 1);
-    let want = values(&mut rng, n);
+    let mut r = Recorder::new(gpu, k, options, n, 1);
+    let want = values(rng, n);
     // Launches queued, then a re-instantiation from the same graph: the block and its count go
     // on, the new instantiation's first launch waits for the old launches.
-    r.launch_all(&gpu, &want[..n / 3]);
+    r.launch_all(gpu, &want[..n / 3]);
     r.exec.reinstantiate(InstantiateFlags::NONE).unwrap();
     for (i, &v) in want.iter().enumerate().take(2 * n / 3).skip(n / 3) {
         r.exec.set_indirect(&r.idx, i as u32).unwrap();
@@ -781,7 +924,10 @@ fn reinstantiation_keeps_or_replaces_the_block_and_stays_exact() {
         r.exec.set_indirect(&value, v).unwrap();
         r.exec.launch(&gpu.stream).unwrap();
     }
-    r.check("across two re-instantiations", &want);
+    r.check(
+        &format!("across two re-instantiations ({:?})", options.delivery()),
+        &want,
+    );
 }
 
 #[test]
@@ -794,9 +940,22 @@ fn a_launch_into_a_capturing_stream_is_refused_and_the_count_stays_right() {
     let k = kernels(&gpu);
     let mut rng = Rng::new("a_launch_into_a_capturing_stream_is_refused_and_the_count_stays_right");
     let n = 300;
-    let mut r = Recorder::new(&gpu, &k, IndirectOptions::default().with_slots(4), n, 1);
-    let want = values(&mut rng, n);
-    r.launch_all(&gpu, &want[..n / 2]);
+    for options in [IndirectOptions::default(), ring().with_slots(4)] {
+        refused_capture_launch(&gpu, &k, &mut rng, options, n);
+    }
+}
+
+/// Launches around a launch refused because its stream is being captured.
+fn refused_capture_launch(
+    gpu: &Gpu,
+    k: &Kernels,
+    rng: &mut Rng,
+    options: IndirectOptions,
+    n: usize,
+) {
+    let mut r = Recorder::new(gpu, k, options, n, 1);
+    let want = values(rng, n);
+    r.launch_all(gpu, &want[..n / 2]);
     let capturing = gpu.ctx.new_stream().unwrap();
     capturing
         .begin_capture(sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
@@ -815,7 +974,10 @@ fn a_launch_into_a_capturing_stream_is_refused_and_the_count_stays_right() {
         r.exec.set_indirect(&r.value, v).unwrap();
         r.exec.launch(&gpu.stream).unwrap();
     }
-    r.check("around a refused launch", &want);
+    r.check(
+        &format!("around a refused launch ({:?})", options.delivery()),
+        &want,
+    );
 }
 
 #[test]

@@ -362,8 +362,8 @@ pub fn setter_doc(g: &Gen, param: usize, readers: &[u32]) -> String {
     if g.model.is_indirect(param) {
         return format!(
             "Sets `#[indirect]` param `{name}` for the launches made from now on: a write into \
-             host memory, no driver call (each launch reads the value set before it was made). \
-             Returns the old value."
+             host memory, no driver call; the next launch sends it to the device (each launch \
+             reads the values set before it was made). Returns the old value."
         );
     }
     format!(

@@ -33,9 +33,10 @@ impl<'a> GraphExec<'a> {
     /// not run would break the completion markers of the memory model.
     ///
     /// With [indirect values](crate::indirect), the launch reads the values set so far
-    /// ([`GraphExec::set_indirect`]); when as many launches as the block has ring slots are
-    /// queued and none of them has started, it first waits for the oldest to start. A launch
-    /// into a stream being captured is refused, as above.
+    /// ([`GraphExec::set_indirect`]): delivered as parameters, it first updates the fetch node
+    /// if a value changed (one driver call); through a ring, when as many launches as the ring
+    /// has slots are queued and none of them has started, it first waits for the oldest to
+    /// start. A launch into a stream being captured is refused, as above.
     ///
     /// An executable bound to a stream ([`Graph::instantiate_on`](crate::Graph::instantiate_on))
     /// launches there only: another stream is refused with [`Error::Invalid`].
@@ -124,19 +125,19 @@ impl<'a> GraphExec<'a> {
         })
     }
 
-    /// A launch of an executable with indirect values: the staged values are published into the
-    /// launch's slot first, and the launch is counted when the driver took it (see
-    /// `crate::indirect`), whatever fails after that.
+    /// A launch of an executable with indirect values: the staged values are sent first (the
+    /// fetch node updated, or the launch's ring slot written), and the launch is counted when
+    /// the driver took it (see `crate::indirect`), whatever fails after that.
     #[inline(never)]
     fn launch_indirect(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
         // Never in a host node (refused by the callers): a host node holds up its stream, and
         // waiting there for a slot could wait forever.
         debug_assert!(!in_host_node());
         check_not_capturing(stream)?;
-        let raw = self.raw;
+        let (raw, ctx) = (self.raw, self.ctx);
         let memory = &mut self.memory;
         let block = self.indirect.as_deref_mut().expect("checked by the caller");
-        block.publish(|| memory.launches_complete())?;
+        block.before_launch(raw, ctx, || memory.launches_complete())?;
         let mut made = false;
         let result = memory.launch(stream, || {
             // SAFETY: live executable and stream.
@@ -153,8 +154,8 @@ impl<'a> GraphExec<'a> {
     }
 
     /// Sets the value that the next launches read for `key` (a key of this executable's graph):
-    /// a write into host memory, published by [`GraphExec::launch`]. Launches already made keep
-    /// the values they were launched with.
+    /// a write into host memory, sent to the device by [`GraphExec::launch`]. Launches already
+    /// made keep the values they were launched with.
     #[inline]
     pub fn set_indirect<T: Copy>(&mut self, key: &Indirect<T>, value: T) -> Result<()> {
         match self.indirect.as_deref_mut() {

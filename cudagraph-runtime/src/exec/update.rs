@@ -35,6 +35,9 @@ impl<'a> GraphExec<'a> {
             Ok(())
         })?;
         let old = std::mem::replace(&mut self.raw, fresh.expect("set by the replacement"));
+        if let Some(block) = self.indirect.as_deref_mut() {
+            block.reinstantiated();
+        }
         self.retire_host_calls();
         // SAFETY: `old` was ours; launches already queued keep what they need (CUDA defers it).
         named("cuGraphExecDestroy", unsafe {

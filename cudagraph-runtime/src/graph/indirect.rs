@@ -141,6 +141,8 @@ impl<'a> Graph<'a> {
         let added = self.add_node(&mut params, &[], self.uses_len());
         self.next_name = pending;
         let fetch = added?;
+        let mut block = block;
+        block.fetch_node_added(self.nodes[fetch.index as usize].raw);
         let tables = self.tables_mut();
         tables.indirect = Some(IndirectScope {
             block: block.id(),

@@ -5,84 +5,126 @@ use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaContext, CudaStream, DeviceRepr};
 
-use super::fetch::{bind, fetch_function, FetchArgs, FetchParams};
+use super::fetch::{bind, fetch_functions, FetchFunctions, FetchParams, RingArgs};
 use super::key::Indirect;
-use super::layout::{layout, ring_slots, IndirectLayout, IndirectOptions};
+use super::layout::{layout, ring_slots, IndirectDelivery, IndirectLayout, IndirectOptions};
 use super::ring::{consumed_offset, BlockMemory, Ring};
+use super::staged::Staged;
 use crate::driver::{named, result};
 use crate::error::{Error, Result};
 use crate::id::fresh_id;
 use crate::memory::fence::is_capturing;
 use crate::reaper;
 
-/// A graph's block of indirect values: its memory, the fetch kernel, and the host's side of the
-/// protocol (see the module docs). Made by the graph, moved into its executable.
+/// A graph's block of indirect values: its memory, the fetch kernels, the staged values and
+/// how they reach the device (see the module docs). Made by the graph, moved into its
+/// executable.
 pub(crate) struct IndirectBlock {
     id: u64,
     /// `None` only once `Drop` has handed it away.
     memory: Option<BlockMemory>,
-    /// Over `memory.host`.
-    ring: Ring,
-    /// The device address of the ring (the host memory's mapping).
-    ring_device: sys::CUdeviceptr,
-    fetch: sys::CUfunction,
+    /// The block's size; `used` grows as values are added.
+    layout: IndirectLayout,
+    /// The values the next launch reads.
+    staged: Staged,
+    delivery: Delivery,
+    funcs: FetchFunctions,
+}
+
+/// How a block's values reach the device, with the state that needs.
+enum Delivery {
+    /// Over `memory.host`; `device` is the address the device reads it at.
+    Ring {
+        ring: Ring,
+        device: sys::CUdeviceptr,
+    },
+    /// As the fetch node's parameters.
+    Parameters {
+        /// The fetch node in the graph (null until it is added), which names it in the
+        /// executable too.
+        node: sys::CUgraphNode,
+        /// Whether the executable's fetch node may hold other values than the staged ones: set
+        /// by every change, and by a new instantiation (which takes the definition graph's).
+        stale: bool,
+    },
 }
 
 // SAFETY: `BlockMemory` is `Send`; the ring's pointer is into that memory, which the block owns
 // and reaches only through `&mut self` (the device reads it under the module's protocol); the
-// rest are numbers and a function handle.
+// node handle is used only through `&mut self` too, by the executable that owns the block; the
+// rest are numbers, an owned copy and function handles.
 unsafe impl Send for IndirectBlock {}
 
 impl std::fmt::Debug for IndirectBlock {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("IndirectBlock")
-            .field("layout", &self.ring.layout)
-            .field("launches", &self.ring.seq)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("IndirectBlock");
+        d.field("layout", &self.layout);
+        if let Delivery::Ring { ring, .. } = &self.delivery {
+            d.field("launches", &ring.seq);
+        }
+        d.finish_non_exhaustive()
     }
 }
 
 impl IndirectBlock {
-    /// A block for `options` in `ctx`: memory allocated and zeroed, the fetch kernel loaded.
+    /// A block for `options` in `ctx`: memory allocated and zeroed, the fetch kernels loaded.
     pub(crate) fn new(ctx: &Arc<CudaContext>, options: IndirectOptions) -> Result<Self> {
         let layout = layout(options)?;
-        let fetch = fetch_function(ctx)?;
+        let funcs = fetch_functions(ctx)?;
         bind(ctx)?;
         let mut memory = BlockMemory {
             ctx: ctx.clone(),
             device: 0,
             host: std::ptr::null_mut(),
         };
-        // Page-locked (cacheable, not write-combined), reachable by kernels of `ctx`.
-        let mapped = sys::CU_MEMHOSTALLOC_DEVICEMAP;
-        // SAFETY: `ctx` is current on this thread.
-        let host = unsafe { cudarc::driver::result::malloc_host(layout.host_bytes, mapped) };
-        memory.host = named("cuMemHostAlloc", host)?.cast();
-        // SAFETY: `host_bytes` bytes of fresh memory, nothing else refers to them yet. Zero: the
-        // consumed word starts at 0, as the device's counter does.
-        unsafe { std::ptr::write_bytes(memory.host, 0, layout.host_bytes) };
-        // SAFETY: `memory.host` was just allocated in `ctx`, which is current.
-        let ring_device = unsafe { result::alloc::device_address_of(memory.host) }?;
         // SAFETY: `ctx` is current on this thread.
         memory.device = named("cuMemAlloc", unsafe {
             cudarc::driver::result::malloc_sync(layout.device_bytes)
         })?;
-        // The counter must start at zero: copied from the zeroed host memory (at least as large),
-        // and complete on return, before any launch can read it.
-        debug_assert!(layout.host_bytes >= layout.device_bytes);
-        // SAFETY: the host memory holds `host_bytes >= device_bytes` bytes, zeroed above, that
-        // nothing else refers to.
-        let zeros = unsafe { std::slice::from_raw_parts(memory.host, layout.device_bytes) };
-        // SAFETY: both hold `device_bytes` bytes; the device memory is new; `ctx` is current.
-        named("cuMemcpyHtoD", unsafe {
-            cudarc::driver::result::memcpy_htod_sync(memory.device, zeros)
-        })?;
+        let delivery = match layout.delivery {
+            // Nothing to zero: each launch's fetch writes the used bytes before any node reads
+            // them.
+            IndirectDelivery::Parameters => Delivery::Parameters {
+                node: std::ptr::null_mut(),
+                stale: true,
+            },
+            IndirectDelivery::Ring => {
+                // Page-locked (cacheable, not write-combined), reachable by kernels of `ctx`.
+                let mapped = sys::CU_MEMHOSTALLOC_DEVICEMAP;
+                // SAFETY: `ctx` is current on this thread.
+                let host =
+                    unsafe { cudarc::driver::result::malloc_host(layout.host_bytes, mapped) };
+                memory.host = named("cuMemHostAlloc", host)?.cast();
+                // SAFETY: `host_bytes` bytes of fresh memory, nothing else refers to them yet.
+                // Zero: the consumed word starts at 0, as the device's counter does.
+                unsafe { std::ptr::write_bytes(memory.host, 0, layout.host_bytes) };
+                // SAFETY: `memory.host` was just allocated in `ctx`, which is current.
+                let device = unsafe { result::alloc::device_address_of(memory.host) }?;
+                // The counter must start at zero: copied from the zeroed host memory (at least
+                // as large), and complete on return (a copy from page-locked memory), before
+                // any launch can read it.
+                debug_assert!(layout.host_bytes >= layout.device_bytes);
+                // SAFETY: the host memory holds `host_bytes >= device_bytes` bytes, zeroed
+                // above, that nothing else refers to.
+                let zeros = unsafe { std::slice::from_raw_parts(memory.host, layout.device_bytes) };
+                // SAFETY: both hold `device_bytes` bytes; the device memory is new; `ctx` is
+                // current.
+                named("cuMemcpyHtoD", unsafe {
+                    cudarc::driver::result::memcpy_htod_sync(memory.device, zeros)
+                })?;
+                Delivery::Ring {
+                    ring: Ring::new(memory.host, layout),
+                    device,
+                }
+            }
+        };
         Ok(Self {
             id: fresh_id(),
-            ring: Ring::new(memory.host, layout),
+            staged: Staged::new(layout.capacity),
+            layout,
             memory: Some(memory),
-            ring_device,
-            fetch,
+            delivery,
+            funcs,
         })
     }
 
@@ -93,7 +135,7 @@ impl IndirectBlock {
     }
 
     pub(crate) fn layout(&self) -> IndirectLayout {
-        self.ring.layout
+        self.layout
     }
 
     fn memory(&self) -> &BlockMemory {
@@ -103,7 +145,8 @@ impl IndirectBlock {
     /// Room for a `T` holding `initial`: its key. The fetch node must then copy more words: the
     /// caller re-sends its parameters ([`IndirectBlock::fetch_params`]).
     pub(crate) fn add<T: DeviceRepr + Copy>(&mut self, initial: T) -> Result<Indirect<T>> {
-        let offset = self.ring.place::<T>()?;
+        let offset = self.staged.place::<T>()?;
+        self.layout.used = self.staged.used();
         let key = Indirect {
             block: self.id,
             offset: offset as u32,
@@ -114,13 +157,16 @@ impl IndirectBlock {
         Ok(key)
     }
 
-    /// Writes `value` into the staged copy: the next launch publishes it. The caller has
-    /// checked that the key is this block's.
+    /// Writes `value` into the staged copy: the next launch reads it. The caller has checked
+    /// that the key is this block's.
     #[inline(always)]
     pub(crate) fn set<T: Copy>(&mut self, key: &Indirect<T>, value: T) {
         debug_assert_eq!(key.block, self.id);
         // SAFETY: the key was made by this block (`add`), at an offset `place` gave for a `T`.
-        unsafe { self.ring.set(key.offset as usize, value) }
+        unsafe { self.staged.set(key.offset as usize, value) };
+        if let Delivery::Parameters { stale, .. } = &mut self.delivery {
+            *stale = true;
+        }
     }
 
     /// The staged value: what the next launch will read. The caller has checked that the key is
@@ -129,37 +175,96 @@ impl IndirectBlock {
     pub(crate) fn get<T: Copy>(&self, key: &Indirect<T>) -> T {
         debug_assert_eq!(key.block, self.id);
         // SAFETY: as in `set`.
-        unsafe { self.ring.get(key.offset as usize) }
+        unsafe { self.staged.get(key.offset as usize) }
     }
 
-    /// See [`Ring::publish`].
+    /// Makes the staged values the ones the next launch of `exec` (the executable this block
+    /// belongs to) reads: with a ring, publishes them into the launch's slot ([`Ring::publish`],
+    /// which may wait, asking `all_done`); as parameters, updates the executable's fetch node
+    /// when a value changed since the last update.
     #[inline]
-    pub(crate) fn publish(&mut self, all_done: impl FnMut() -> Result<bool>) -> Result<()> {
-        self.ring.publish(all_done)
+    pub(crate) fn before_launch(
+        &mut self,
+        exec: sys::CUgraphExec,
+        ctx: sys::CUcontext,
+        all_done: impl FnMut() -> Result<bool>,
+    ) -> Result<()> {
+        match &mut self.delivery {
+            Delivery::Ring { ring, .. } => ring.publish(&self.staged, all_done),
+            Delivery::Parameters { stale: false, .. } => Ok(()),
+            Delivery::Parameters { node, .. } => {
+                let node = *node;
+                let params = self.put_params(ctx);
+                // SAFETY: `exec` is live and was instantiated from the graph whose fetch node
+                // is `node` (the caller's executable, which owns this block), launching a put
+                // kernel whose parameter the staged copy holds (`put_params`).
+                unsafe { params.set_on_exec(exec, node) }?;
+                if let Delivery::Parameters { stale, .. } = &mut self.delivery {
+                    *stale = false;
+                }
+                Ok(())
+            }
+        }
     }
 
-    /// See [`Ring::launched`].
+    /// Counts a launch whose launch call succeeded (see [`Ring::launched`]).
     #[inline]
     pub(crate) fn launched(&mut self) {
-        self.ring.launched()
+        if let Delivery::Ring { ring, .. } = &mut self.delivery {
+            ring.launched();
+        }
     }
 
-    /// The fetch node's parameters: its function and the addresses and sizes it copies with.
+    /// The executable was instantiated again from its graph, whose fetch node holds the values
+    /// of the graph's last change: the next launch sends the staged ones.
+    pub(crate) fn reinstantiated(&mut self) {
+        if let Delivery::Parameters { stale, .. } = &mut self.delivery {
+            *stale = true;
+        }
+    }
+
+    /// Records `node`, the fetch node just added to the graph (see [`IndirectBlock::fetch_params`]).
+    pub(crate) fn fetch_node_added(&mut self, added: sys::CUgraphNode) {
+        if let Delivery::Parameters { node, .. } = &mut self.delivery {
+            *node = added;
+        }
+    }
+
+    /// The put kernel's parameters for the staged values.
+    fn put_params(&self, ctx: sys::CUcontext) -> FetchParams {
+        // SAFETY: the staged copy is 16-byte aligned and holds `capacity` bytes, a power of two
+        // of at least 16 (`layout`), so at least the put kernel's parameter for `used` bytes;
+        // the parameters live only as long as `&self` (the callers use them at once).
+        unsafe {
+            FetchParams::put(
+                &self.funcs,
+                ctx,
+                self.memory().device,
+                self.layout.used,
+                self.staged.as_ptr(),
+            )
+        }
+    }
+
+    /// The fetch node's parameters: its function and the addresses and sizes it copies with
+    /// (for a put kernel, pointing at the staged values: use them before the block changes).
     pub(crate) fn fetch_params(&self, ctx: sys::CUcontext) -> FetchParams {
-        let memory = self.memory();
-        let layout = &self.ring.layout;
-        FetchParams {
-            func: self.fetch,
-            ctx,
-            args: FetchArgs {
-                ring: self.ring_device,
-                current: memory.device,
-                counter: memory.device + layout.capacity as u64,
-                consumed: self.ring_device + consumed_offset(layout) as u64,
-                slots: ring_slots(layout),
-                stride: layout.capacity as u32,
-                words: (layout.used / 8) as u32,
-            },
+        let layout = &self.layout;
+        match &self.delivery {
+            Delivery::Parameters { .. } => self.put_params(ctx),
+            Delivery::Ring { ring, device } => FetchParams::ring(
+                &self.funcs,
+                ctx,
+                RingArgs {
+                    ring: *device,
+                    current: self.memory().device,
+                    counter: self.memory().device + layout.capacity as u64,
+                    consumed: *device + consumed_offset(&ring.layout) as u64,
+                    slots: ring_slots(layout),
+                    stride: layout.capacity as u32,
+                    words: (layout.used / 8) as u32,
+                },
+            ),
         }
     }
 }

@@ -10,15 +10,11 @@ use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::node::{NodeKind, NodeParams};
 
-/// The fetch kernel: `cudagraph_indirect_fetch(ring, current, counter, consumed, slots, stride,
-/// words)`, one block. PTX ISA 7.0 for `sm_70`: the driver compiles it for the GPU at hand
-/// (PTX for an older target runs on every later GPU), so nothing but the driver is needed.
-/// Checked with `ptxas` of CUDA 13 for `sm_80`, `sm_90`, `sm_100` and `sm_120`.
-const FETCH_PTX: &CStr = c"
-.version 7.0
-.target sm_70
-.address_size 64
-
+/// The ring's fetch kernel, `cudagraph_indirect_fetch(ring, current, counter, consumed, slots,
+/// stride, words)`, one block: see [`FETCH_PTX`].
+macro_rules! ring_fetch_entry {
+    () => {
+        "
 // Publishes how many launches came before this one, copies slot (counter % slots) of the ring
 // into the current block, then counts the launch.
 .visible .entry cudagraph_indirect_fetch(
@@ -82,42 +78,149 @@ COPIED:
 DONE:
 	ret;
 }
+"
+    };
+}
 
-";
+/// A put kernel, `cudagraph_indirect_put_<bytes>(current, words, values)`, one block: copies
+/// the first `words` 8-byte words of its parameter `values` (`bytes` bytes) into the current
+/// block. One entry per size of parameter, since a kernel's parameters have fixed sizes and the
+/// driver copies all of them at every update: a launch sends only the class of bytes in use.
+macro_rules! put_entry {
+    ($bytes:literal) => {
+        concat!(
+            "
+.visible .entry cudagraph_indirect_put_",
+            stringify!($bytes),
+            "(
+	.param .u64 current,   // device memory: the block the graph's kernels read
+	.param .u32 words,     // 8-byte words to copy
+	.param .align 16 .b8 values[",
+            stringify!($bytes),
+            "]
+)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<4>;
+	.reg .b64 	%rd<8>;
 
-/// The fetch kernel's name in [`FETCH_PTX`].
-const FETCH_NAME: &CStr = c"cudagraph_indirect_fetch";
+	ld.param.u64 	%rd1, [current];
+	ld.param.u32 	%r1, [words];
+	cvta.to.global.u64 	%rd1, %rd1;
+	mov.u64 	%rd2, values;                // the parameter's address in the .param space
+	mov.u32 	%r2, %tid.x;                 // i = threadIdx.x
+	mov.u32 	%r3, %ntid.x;                // step = blockDim.x
+COPY:
+	setp.ge.u32 	%p1, %r2, %r1;
+	@%p1 bra 	DONE;                       // while (i < words)
+	mul.wide.u32 	%rd3, %r2, 8;           // byte offset of word i
+	add.u64 	%rd4, %rd2, %rd3;
+	ld.param.u64 	%rd5, [%rd4];
+	add.u64 	%rd6, %rd1, %rd3;
+	st.global.u64 	[%rd6], %rd5;            // current[i] = values[i]
+	add.u32 	%r2, %r2, %r3;               // i += step
+	bra 	COPY;
+DONE:
+	ret;
+}
+"
+        )
+    };
+}
 
-/// Threads of the fetch kernel's one block: with the default capacity (32 words), every thread
+/// The fetch kernels: the ring's, and a put kernel per size of parameter ([`PUT_BYTES`]).
+/// PTX ISA 7.0 for `sm_70`: the driver compiles it for the GPU at hand (PTX for an older target
+/// runs on every later GPU), so nothing but the driver is needed. Checked with `ptxas` of CUDA
+/// 13 for `sm_80`, `sm_90`, `sm_100` and `sm_120`.
+const FETCH_PTX: &CStr = match CStr::from_bytes_with_nul(
+    concat!(
+        ".version 7.0\n.target sm_70\n.address_size 64\n",
+        ring_fetch_entry!(),
+        put_entry!(16),
+        put_entry!(32),
+        put_entry!(64),
+        put_entry!(128),
+        put_entry!(256),
+        put_entry!(512),
+        put_entry!(1024),
+        put_entry!(2048),
+        "\0"
+    )
+    .as_bytes(),
+) {
+    Ok(ptx) => ptx,
+    Err(_) => panic!("the PTX holds no NUL before its end"),
+};
+
+/// The sizes of the put kernels' `values` parameter, smallest first: powers of two from 16 to
+/// [`MAX_PARAMETER_CAPACITY`].
+const PUT_BYTES: [usize; 8] = [16, 32, 64, 128, 256, 512, 1024, 2048];
+
+/// The kernels' names in [`FETCH_PTX`]: the ring's fetch, then the put kernels of [`PUT_BYTES`].
+const NAMES: [&CStr; 9] = [
+    c"cudagraph_indirect_fetch",
+    c"cudagraph_indirect_put_16",
+    c"cudagraph_indirect_put_32",
+    c"cudagraph_indirect_put_64",
+    c"cudagraph_indirect_put_128",
+    c"cudagraph_indirect_put_256",
+    c"cudagraph_indirect_put_512",
+    c"cudagraph_indirect_put_1024",
+    c"cudagraph_indirect_put_2048",
+];
+
+/// Threads of the ring fetch's one block: with the default capacity (32 words), every thread
 /// copies at most one word.
 const FETCH_THREADS: u32 = 128;
 
-/// The fetch kernel loaded in one context, kept loaded for as long as the context lives.
+/// The fetch kernels of one context.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FetchFunctions {
+    /// `cudagraph_indirect_fetch`.
+    ring: sys::CUfunction,
+    /// `cudagraph_indirect_put_<PUT_BYTES[i]>`.
+    put: [sys::CUfunction; PUT_BYTES.len()],
+}
+
+impl FetchFunctions {
+    /// The put kernel whose parameter holds `used` bytes (at most
+    /// [`MAX_PARAMETER_CAPACITY`]), and the size of that parameter: the smallest that fits.
+    fn put_for(&self, used: usize) -> (sys::CUfunction, usize) {
+        let class = PUT_BYTES
+            .iter()
+            .position(|&b| b >= used)
+            .expect("blocks delivered as parameters hold at most MAX_PARAMETER_CAPACITY bytes");
+        (self.put[class], PUT_BYTES[class])
+    }
+}
+
+/// The fetch kernels loaded in one context, kept loaded for as long as the context lives.
 struct LoadedFetch {
     /// The context (a weak reference: its address identifies it while any `Weak` is alive).
     ctx: Weak<CudaContext>,
-    func: sys::CUfunction,
+    funcs: FetchFunctions,
 }
 
 // SAFETY: a function handle is an address, usable from any thread of the process.
 unsafe impl Send for LoadedFetch {}
 
-/// The fetch kernel in `ctx`, loaded on first use (`cuModuleLoadData`, a JIT compilation of a
-/// few milliseconds at most) and kept for the life of the context: the driver unloads it with
+/// The fetch kernels in `ctx`, loaded on first use (`cuModuleLoadData`, a JIT compilation of a
+/// few milliseconds at most) and kept for the life of the context: the driver unloads them with
 /// the context, and entries of contexts that are gone are dropped here.
-pub(super) fn fetch_function(ctx: &Arc<CudaContext>) -> Result<sys::CUfunction> {
+pub(super) fn fetch_functions(ctx: &Arc<CudaContext>) -> Result<FetchFunctions> {
     static LOADED: Mutex<Vec<LoadedFetch>> = Mutex::new(Vec::new());
     let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
     loaded.retain(|l| l.ctx.strong_count() > 0);
     let weak = Arc::downgrade(ctx);
     if let Some(l) = loaded.iter().find(|l| Weak::ptr_eq(&l.ctx, &weak)) {
-        return Ok(l.func);
+        return Ok(l.funcs);
     }
     bind(ctx)?;
     // SAFETY: `ctx` is current on this thread; the module stays loaded until the context goes.
-    let (_module, func) = unsafe { result::module::load_ptx(FETCH_PTX, FETCH_NAME) }?;
-    loaded.push(LoadedFetch { ctx: weak, func });
-    Ok(func)
+    let (_module, [ring, put @ ..]) = unsafe { result::module::load_ptx(FETCH_PTX, NAMES) }?;
+    let funcs = FetchFunctions { ring, put };
+    loaded.push(LoadedFetch { ctx: weak, funcs });
+    Ok(funcs)
 }
 
 pub(super) fn bind(ctx: &CudaContext) -> Result<()> {
@@ -127,9 +230,9 @@ pub(super) fn bind(ctx: &CudaContext) -> Result<()> {
     })
 }
 
-/// The fetch kernel's arguments, in its parameter order.
+/// The ring fetch's arguments, in its parameter order.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct FetchArgs {
+pub(crate) struct RingArgs {
     pub(super) ring: sys::CUdeviceptr,
     pub(super) current: sys::CUdeviceptr,
     pub(super) counter: sys::CUdeviceptr,
@@ -139,12 +242,30 @@ pub(crate) struct FetchArgs {
     pub(super) words: u32,
 }
 
+/// A put kernel's arguments, in its parameter order.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PutArgs {
+    pub(super) current: sys::CUdeviceptr,
+    pub(super) words: u32,
+    /// The staged values: at least as many bytes as the kernel's `values` parameter, 16-byte
+    /// aligned, valid while these arguments are used.
+    pub(super) values: *const u8,
+}
+
+/// The arguments of the fetch kernel a block's delivery uses.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum FetchArgs {
+    Ring(RingArgs),
+    Put(PutArgs),
+}
+
 /// The fetch node's parameters (a kernel node).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct FetchParams {
-    pub(super) func: sys::CUfunction,
-    pub(super) ctx: sys::CUcontext,
-    pub(super) args: FetchArgs,
+    func: sys::CUfunction,
+    threads: u32,
+    ctx: sys::CUcontext,
+    args: FetchArgs,
 }
 
 /// The driver's kernel node parameters of type `$ty` for `$params` (a `FetchParams`) with the
@@ -157,7 +278,7 @@ macro_rules! fetch_launch {
             gridDimX: 1,
             gridDimY: 1,
             gridDimZ: 1,
-            blockDimX: FETCH_THREADS,
+            blockDimX: p.threads,
             blockDimY: 1,
             blockDimZ: 1,
             sharedMemBytes: 0,
@@ -170,30 +291,96 @@ macro_rules! fetch_launch {
 }
 
 impl FetchParams {
+    /// The ring fetch's parameters.
+    pub(super) fn ring(funcs: &FetchFunctions, ctx: sys::CUcontext, args: RingArgs) -> Self {
+        Self {
+            func: funcs.ring,
+            threads: FETCH_THREADS,
+            ctx,
+            args: FetchArgs::Ring(args),
+        }
+    }
+
+    /// The parameters of the put kernel that copies `used` bytes (a multiple of 8, at most
+    /// [`MAX_PARAMETER_CAPACITY`]) from `values` into `current`.
+    ///
+    /// # Safety
+    /// `values` points at 16-byte-aligned memory of at least `used.next_power_of_two().max(16)`
+    /// bytes (the put kernel's parameter), valid while the parameters are used.
+    pub(super) unsafe fn put(
+        funcs: &FetchFunctions,
+        ctx: sys::CUcontext,
+        current: sys::CUdeviceptr,
+        used: usize,
+        values: *const u8,
+    ) -> Self {
+        let (func, bytes) = funcs.put_for(used);
+        // One thread per word up to four warps; at least one warp.
+        let threads = (bytes / 8).clamp(32, 128) as u32;
+        Self {
+            func,
+            threads,
+            ctx,
+            args: FetchArgs::Put(PutArgs {
+                current,
+                words: (used / 8) as u32,
+                values,
+            }),
+        }
+    }
+
     /// Calls `f` with the `kernelParams` array of the arguments, valid during the call.
     fn with_args<R>(&mut self, f: impl FnOnce(&Self, *mut *mut std::ffi::c_void) -> R) -> R {
-        let mut a = self.args;
-        let mut ptrs: [*mut std::ffi::c_void; 7] = [
-            (&mut a.ring as *mut u64).cast(),
-            (&mut a.current as *mut u64).cast(),
-            (&mut a.counter as *mut u64).cast(),
-            (&mut a.consumed as *mut u64).cast(),
-            (&mut a.slots as *mut u32).cast(),
-            (&mut a.stride as *mut u32).cast(),
-            (&mut a.words as *mut u32).cast(),
-        ];
-        f(self, ptrs.as_mut_ptr())
+        match self.args {
+            FetchArgs::Ring(mut a) => {
+                let mut ptrs: [*mut std::ffi::c_void; 7] = [
+                    (&mut a.ring as *mut u64).cast(),
+                    (&mut a.current as *mut u64).cast(),
+                    (&mut a.counter as *mut u64).cast(),
+                    (&mut a.consumed as *mut u64).cast(),
+                    (&mut a.slots as *mut u32).cast(),
+                    (&mut a.stride as *mut u32).cast(),
+                    (&mut a.words as *mut u32).cast(),
+                ];
+                f(self, ptrs.as_mut_ptr())
+            }
+            FetchArgs::Put(mut a) => {
+                // The driver reads the parameter's bytes where `values` points.
+                let mut ptrs: [*mut std::ffi::c_void; 3] = [
+                    (&mut a.current as *mut u64).cast(),
+                    (&mut a.words as *mut u32).cast(),
+                    a.values.cast_mut().cast(),
+                ];
+                f(self, ptrs.as_mut_ptr())
+            }
+        }
     }
 
     /// Sends these parameters to `node`, the fetch node of a definition graph.
     ///
     /// # Safety
-    /// `node` is a live kernel node launching the fetch kernel.
+    /// `node` is a live kernel node launching a fetch kernel.
     pub(crate) unsafe fn set_on(mut self, node: sys::CUgraphNode) -> Result<()> {
         self.with_args(|p, args| {
             let raw = fetch_launch!(CUDA_KERNEL_NODE_PARAMS_v2, p, args);
             // SAFETY: the caller's promise; `raw` and its argument array are valid for the call.
             unsafe { result::graph::kernel_node_set_params(node, &raw) }
+        })
+    }
+
+    /// Sends these parameters to `node` of the executable `exec`, for its next launches.
+    ///
+    /// # Safety
+    /// `exec` is live and `node` is its graph's fetch node, launching the same kernel.
+    pub(crate) unsafe fn set_on_exec(
+        mut self,
+        exec: sys::CUgraphExec,
+        node: sys::CUgraphNode,
+    ) -> Result<()> {
+        self.with_args(|p, args| {
+            let raw = fetch_launch!(CUDA_KERNEL_NODE_PARAMS_v2, p, args);
+            // SAFETY: the caller's promise; `raw` and its argument array are valid for the call.
+            unsafe { result::exec::kernel_node_set_params(exec, node, &raw) }
         })
     }
 }
@@ -230,24 +417,58 @@ impl NodeParams for FetchParams {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::indirect::layout::MAX_PARAMETER_CAPACITY;
+
+    /// The `.param` lines of the entry `name` in the PTX, in order: their types.
+    fn params_of(name: &CStr) -> Vec<String> {
+        let ptx = FETCH_PTX.to_str().unwrap();
+        let start = ptx
+            .find(&format!(".visible .entry {}(", name.to_str().unwrap()))
+            .unwrap_or_else(|| panic!("{name:?} is not in the PTX"));
+        ptx[start..]
+            .lines()
+            .skip(1)
+            .take_while(|l| l.trim() != ")")
+            .filter_map(|l| l.trim().strip_prefix(".param "))
+            .map(|p| p.split_whitespace().next().unwrap().to_owned())
+            .collect()
+    }
 
     #[test]
-    fn the_fetch_kernel_is_named_as_its_ptx_says() {
-        let ptx = FETCH_PTX.to_str().unwrap();
-        let name = FETCH_NAME.to_str().unwrap();
-        assert!(ptx.contains(&format!(".visible .entry {name}(")));
-        // Seven parameters, in the order `FetchParams` passes them.
-        let params: Vec<&str> = ptx
-            .lines()
-            .filter_map(|l| l.trim().strip_prefix(".param "))
-            .collect();
+    fn the_fetch_kernels_are_named_and_typed_as_their_ptx_says() {
+        // The ring fetch: seven parameters, in the order `RingArgs` passes them.
         assert_eq!(
-            params
-                .iter()
-                .map(|p| p.split_whitespace().next().unwrap())
-                .collect::<Vec<_>>(),
+            params_of(NAMES[0]),
             [".u64", ".u64", ".u64", ".u64", ".u32", ".u32", ".u32"]
         );
-        assert_eq!(std::mem::size_of::<FetchArgs>(), 4 * 8 + 3 * 4 + 4);
+        assert_eq!(std::mem::size_of::<RingArgs>(), 4 * 8 + 3 * 4 + 4);
+        // The put kernels: (current, words, values[bytes]), one per size, named by it.
+        for (name, bytes) in NAMES[1..].iter().zip(PUT_BYTES) {
+            assert!(name.to_str().unwrap().ends_with(&format!("_{bytes}")));
+            assert_eq!(params_of(name), [".u64", ".u32", ".align"]);
+            let ptx = FETCH_PTX.to_str().unwrap();
+            let entry = &ptx[ptx.find(name.to_str().unwrap()).unwrap()..];
+            assert!(entry.contains(&format!(".b8 values[{bytes}]")), "{name:?}");
+        }
+        assert_eq!(PUT_BYTES.last(), Some(&MAX_PARAMETER_CAPACITY));
+        assert!(PUT_BYTES.windows(2).all(|w| w[1] == 2 * w[0]));
+    }
+
+    #[test]
+    fn a_block_is_put_with_the_smallest_parameter_that_holds_it() {
+        let f = |i: usize| (i + 1) as sys::CUfunction;
+        let funcs = FetchFunctions {
+            ring: f(100),
+            put: std::array::from_fn(f),
+        };
+        for (used, bytes) in [(0, 16), (8, 16), (16, 16), (24, 32), (256, 256), (264, 512)] {
+            let (func, got) = funcs.put_for(used);
+            assert_eq!(got, bytes, "{used} bytes");
+            assert_eq!(func, f(PUT_BYTES.iter().position(|&b| b == bytes).unwrap()));
+        }
+        assert_eq!(
+            funcs.put_for(MAX_PARAMETER_CAPACITY).1,
+            MAX_PARAMETER_CAPACITY
+        );
     }
 }

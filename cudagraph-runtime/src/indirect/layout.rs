@@ -7,27 +7,51 @@ use crate::error::{Error, Result};
 /// aligned to it.
 pub(super) const MAX_ALIGN: usize = 16;
 
-/// How a graph's block of indirect values is sized: what [`Graph::add_indirect_block`](crate::Graph::add_indirect_block)
-/// takes (the first [`Graph::add_indirect`](crate::Graph::add_indirect) uses the default).
+/// The largest block [`IndirectDelivery::Parameters`] takes: its values travel as one kernel
+/// parameter, and a kernel's parameters must fit in 4 KiB (the limit of every GPU and driver
+/// CUDA 12 and 13 support).
+pub const MAX_PARAMETER_CAPACITY: usize = 2048;
+
+/// How each launch's values reach the device (see the [module docs](crate::indirect)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IndirectDelivery {
+    /// As a kernel parameter of the fetch node, updated by the launch when a value changed
+    /// (`cuGraphExecKernelNodeSetParams`, one driver call however many nodes read the values).
+    /// The cheaper path for the device: the fetch copies from its parameters, nothing crosses
+    /// the bus. Blocks of up to [`MAX_PARAMETER_CAPACITY`] bytes.
+    #[default]
+    Parameters,
+    /// Through a ring of page-locked slots the device reads across the bus: a launch writes its
+    /// values into its slot with no driver call, so the host pays the least, and the device
+    /// about 1 µs more per launch than with [`IndirectDelivery::Parameters`].
+    Ring,
+}
+
+/// How a graph's block of indirect values is sized and delivered: what
+/// [`Graph::add_indirect_block`](crate::Graph::add_indirect_block) takes (the first
+/// [`Graph::add_indirect`](crate::Graph::add_indirect) uses the default).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IndirectOptions {
     capacity: usize,
     slots: u32,
+    delivery: IndirectDelivery,
 }
 
 impl Default for IndirectOptions {
-    /// 256 bytes (64 `u32`s), 64 slots.
+    /// 256 bytes (64 `u32`s), delivered as parameters; 64 slots if the ring is chosen.
     fn default() -> Self {
         Self {
             capacity: 256,
             slots: 64,
+            delivery: IndirectDelivery::Parameters,
         }
     }
 }
 
 impl IndirectOptions {
     /// The bytes the block holds, all values together with their alignment padding (rounded up
-    /// to 16). The fetch copies only the bytes in use.
+    /// to 16, and for [`IndirectDelivery::Parameters`] to a power of two, at most
+    /// [`MAX_PARAMETER_CAPACITY`]). The fetch copies only the bytes in use.
     pub fn with_capacity(self, bytes: usize) -> Self {
         Self {
             capacity: bytes,
@@ -35,11 +59,17 @@ impl IndirectOptions {
         }
     }
 
-    /// The number of ring slots `S`: how many launches may be queued without having started
-    /// before [`GraphExec::launch`](crate::GraphExec::launch) waits for the oldest one to start.
-    /// Each slot costs `capacity` bytes of page-locked memory.
+    /// For [`IndirectDelivery::Ring`], the number of ring slots `S`: how many launches may be
+    /// queued without having started before [`GraphExec::launch`](crate::GraphExec::launch)
+    /// waits for the oldest one to start. Each slot costs `capacity` bytes of page-locked memory.
+    /// Parameters need no slots: the driver keeps each launch's parameters.
     pub fn with_slots(self, slots: u32) -> Self {
         Self { slots, ..self }
+    }
+
+    /// How the values reach the device: [`IndirectDelivery::Parameters`] unless chosen.
+    pub fn with_delivery(self, delivery: IndirectDelivery) -> Self {
+        Self { delivery, ..self }
     }
 
     /// The capacity asked for.
@@ -51,6 +81,11 @@ impl IndirectOptions {
     pub fn slots(&self) -> u32 {
         self.slots
     }
+
+    /// The delivery asked for.
+    pub fn delivery(&self) -> IndirectDelivery {
+        self.delivery
+    }
 }
 
 /// The size of a graph's block of indirect values and the memory it takes
@@ -58,15 +93,18 @@ impl IndirectOptions {
 /// [`GraphExec::indirect_layout`](crate::GraphExec::indirect_layout)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IndirectLayout {
+    /// How the values reach the device.
+    pub delivery: IndirectDelivery,
     /// Bytes the block can hold.
     pub capacity: usize,
     /// Bytes in use (values and their padding), which each launch copies, rounded up to 8.
     pub used: usize,
-    /// Ring slots.
+    /// Ring slots (none for [`IndirectDelivery::Parameters`]).
     pub slots: u32,
-    /// Device memory: the current block, then the launch counter.
+    /// Device memory: the current block, then (with a ring) the launch counter.
     pub device_bytes: usize,
-    /// Page-locked host memory: the ring, then the word the device publishes its count in.
+    /// Page-locked host memory: the ring, then the word the device publishes its count in
+    /// (none for [`IndirectDelivery::Parameters`]).
     pub host_bytes: usize,
 }
 
@@ -76,6 +114,25 @@ pub(super) fn layout(options: IndirectOptions) -> Result<IndirectLayout> {
         node: "add_indirect_block".into(),
         reason,
     };
+    if options.delivery == IndirectDelivery::Parameters {
+        if options.capacity > MAX_PARAMETER_CAPACITY {
+            return Err(invalid(format!(
+                "a block of {} bytes delivered as kernel parameters: at most \
+                 {MAX_PARAMETER_CAPACITY} bytes fit (a kernel's parameters are limited to 4 KiB); \
+                 choose `IndirectDelivery::Ring` for a larger block",
+                options.capacity
+            )));
+        }
+        let capacity = options.capacity.max(MAX_ALIGN).next_power_of_two();
+        return Ok(IndirectLayout {
+            delivery: IndirectDelivery::Parameters,
+            capacity,
+            used: 0,
+            slots: 0,
+            device_bytes: capacity,
+            host_bytes: 0,
+        });
+    }
     if options.slots == 0 {
         return Err(invalid("a ring needs at least one slot".into()));
     }
@@ -97,6 +154,7 @@ pub(super) fn layout(options: IndirectOptions) -> Result<IndirectLayout> {
             ))
         })?;
     Ok(IndirectLayout {
+        delivery: IndirectDelivery::Ring,
         capacity,
         used: 0,
         slots: options.slots,
@@ -138,25 +196,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn layouts_round_up_and_refuse_what_does_not_fit() {
+    fn parameter_layouts_round_to_a_power_of_two_and_refuse_what_does_not_fit() {
         let l = layout(IndirectOptions::default()).unwrap();
+        assert_eq!(l.delivery, IndirectDelivery::Parameters);
+        assert_eq!((l.capacity, l.slots, l.used), (256, 0, 0));
+        assert_eq!((l.device_bytes, l.host_bytes), (256, 0));
+        for (asked, got) in [
+            (0, 16),
+            (1, 16),
+            (17, 32),
+            (48, 64),
+            (2047, 2048),
+            (2048, 2048),
+        ] {
+            let l = layout(IndirectOptions::default().with_capacity(asked)).unwrap();
+            assert_eq!(l.capacity, got, "{asked} bytes");
+        }
+        let e = layout(IndirectOptions::default().with_capacity(2049)).unwrap_err();
+        assert!(e.to_string().contains("IndirectDelivery::Ring"), "{e}");
+        assert!(layout(IndirectOptions::default().with_capacity(usize::MAX)).is_err());
+        // Slots mean nothing without a ring, even none.
+        assert!(layout(IndirectOptions::default().with_slots(0)).is_ok());
+    }
+
+    #[test]
+    fn ring_layouts_round_up_and_refuse_what_does_not_fit() {
+        let ring = IndirectOptions::default().with_delivery(IndirectDelivery::Ring);
+        let l = layout(ring).unwrap();
         assert_eq!((l.capacity, l.slots, l.used), (256, 64, 0));
         assert_eq!(l.device_bytes, 256 + 16);
         assert_eq!(l.host_bytes, 65 * 256 + 64);
-        let l = layout(IndirectOptions::default().with_capacity(1).with_slots(3)).unwrap();
+        let l = layout(ring.with_capacity(1).with_slots(3)).unwrap();
         assert_eq!(l.capacity, 16);
         // 64 bytes of ring (4 slots), the consumed word on the next cache line.
         assert_eq!(l.host_bytes, 128);
         assert!(l.host_bytes >= l.device_bytes);
-        assert!(layout(IndirectOptions::default().with_slots(0)).is_err());
-        assert!(layout(IndirectOptions::default().with_slots(u32::MAX)).is_err());
-        assert!(layout(IndirectOptions::default().with_capacity(usize::MAX)).is_err());
-        assert!(layout(
-            IndirectOptions::default()
-                .with_capacity(1 << 20)
-                .with_slots(1 << 13)
-        )
-        .is_err());
+        assert!(layout(ring.with_slots(0)).is_err());
+        assert!(layout(ring.with_slots(u32::MAX)).is_err());
+        assert!(layout(ring.with_capacity(usize::MAX)).is_err());
+        assert!(layout(ring.with_capacity(1 << 20).with_slots(1 << 13)).is_err());
+        // A ring takes blocks too large for parameters.
+        assert_eq!(layout(ring.with_capacity(8192)).unwrap().capacity, 8192);
     }
 
     #[test]

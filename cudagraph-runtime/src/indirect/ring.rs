@@ -1,7 +1,6 @@
 //! The block's memory and its ring of page-locked slots: each launch's values staged, published
 //! into the launch's slot, and the slot waited for before it is reused.
 
-use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -9,23 +8,19 @@ use std::time::{Duration, Instant};
 use cudarc::driver::{sys, CudaContext};
 
 use super::fetch::bind;
-use super::layout::{place, ring_slots, IndirectLayout, CONSUMED_ALIGN, MAX_ALIGN};
+use super::layout::{ring_slots, IndirectLayout, CONSUMED_ALIGN};
+use super::staged::Staged;
 use crate::driver::{named, record_err};
 use crate::error::{Error, Result};
-
-/// 16 bytes of the staged copy, aligned as the most demanding value. Bytes, possibly
-/// uninitialized: a value's padding is copied as it is, never read as a number.
-#[derive(Clone, Copy)]
-#[repr(C, align(16))]
-pub(super) struct Chunk([MaybeUninit<u8>; MAX_ALIGN]);
 
 /// The memory of a block, freed when dropped: its owner drops it only once no launch may use it.
 pub(super) struct BlockMemory {
     pub(super) ctx: Arc<CudaContext>,
-    /// Device memory: the current block (`capacity` bytes), then the launch counter.
+    /// Device memory: the current block (`capacity` bytes), then (with a ring) the launch
+    /// counter.
     pub(super) device: sys::CUdeviceptr,
-    /// Mapped page-locked host memory: the ring's slots ([`ring_slots`]) of `capacity` bytes,
-    /// then the consumed word.
+    /// With a ring: mapped page-locked host memory, the ring's slots ([`ring_slots`]) of
+    /// `capacity` bytes, then the consumed word. Null without.
     pub(super) host: *mut u8,
 }
 
@@ -63,18 +58,14 @@ impl Drop for BlockMemory {
     }
 }
 
-/// The host's side of a block (see the module docs): the staged copy, the ring it publishes
+/// The host's side of a ring (see the module docs): the slots it publishes the staged values
 /// into, and the count of launches. It knows nothing of CUDA, so the protocol can be run against
 /// a simulated device (see the tests).
 pub(super) struct Ring {
     /// The ring's slots ([`ring_slots`]) of `capacity` bytes, then the consumed word (see
-    /// [`consumed_offset`]);
-    /// owned by the block.
+    /// [`consumed_offset`]); owned by the block.
     pub(super) host: *mut u8,
     pub(super) layout: IndirectLayout,
-    pub(super) staged: Box<[Chunk]>,
-    /// Bytes taken by values so far (not rounded).
-    pub(super) used_end: usize,
     /// Launch calls that succeeded: the device's counter once they have all fetched.
     pub(super) seq: u64,
     /// The slot the next launch publishes into: `seq % ring_slots`.
@@ -91,82 +82,12 @@ pub(super) fn consumed_offset(layout: &IndirectLayout) -> usize {
 impl Ring {
     /// A ring over `host`, which holds `layout.host_bytes` zeroed bytes and outlives it.
     pub(super) fn new(host: *mut u8, layout: IndirectLayout) -> Self {
-        let chunks = layout.capacity / MAX_ALIGN;
         Self {
             host,
             layout,
-            staged: vec![Chunk([MaybeUninit::new(0); MAX_ALIGN]); chunks].into_boxed_slice(),
-            used_end: 0,
             seq: 0,
             next_slot: 0,
             consumed_seen: 0,
-        }
-    }
-
-    /// Room for a `T`: its offset, or why there is none.
-    pub(super) fn place<T>(&mut self) -> Result<usize> {
-        let (size, align) = (std::mem::size_of::<T>(), std::mem::align_of::<T>());
-        let invalid = |reason: String| Error::Invalid {
-            node: "add_indirect".into(),
-            reason,
-        };
-        if size == 0 {
-            return Err(invalid("an indirect value of a zero-sized type".into()));
-        }
-        if align > MAX_ALIGN {
-            return Err(invalid(format!(
-                "`{}` needs {align}-byte alignment; indirect values may need at most {MAX_ALIGN}",
-                std::any::type_name::<T>()
-            )));
-        }
-        let used = self.used_end;
-        let (offset, end) = place(used, size, align, self.layout.capacity).ok_or_else(|| {
-            invalid(format!(
-                "the block is full: {used} of {} bytes used, and a `{}` needs {size} more (with \
-                 alignment); make the block larger with `Graph::add_indirect_block` before the \
-                 first value",
-                self.layout.capacity,
-                std::any::type_name::<T>()
-            ))
-        })?;
-        self.used_end = end;
-        self.layout.used = end.next_multiple_of(8);
-        Ok(offset)
-    }
-
-    /// Writes `value` at `offset` of the staged copy: the next launch publishes it.
-    ///
-    /// # Safety
-    /// `offset` was returned by [`Ring::place`] for a `T`.
-    #[inline(always)]
-    pub(super) unsafe fn set<T: Copy>(&mut self, offset: usize, value: T) {
-        debug_assert!(offset + std::mem::size_of::<T>() <= self.layout.used);
-        // SAFETY: the caller's promise: `offset` and the size of `T` lie within the staged copy.
-        unsafe {
-            self.staged
-                .as_mut_ptr()
-                .cast::<u8>()
-                .add(offset)
-                .cast::<T>()
-                .write_unaligned(value)
-        }
-    }
-
-    /// The staged `T` at `offset`.
-    ///
-    /// # Safety
-    /// `offset` was returned by [`Ring::place`] for a `T`.
-    #[inline(always)]
-    pub(super) unsafe fn get<T: Copy>(&self, offset: usize) -> T {
-        // SAFETY: as in `set`; the bytes there were written as a `T` (by `set`, which `add`
-        // calls with the initial value).
-        unsafe {
-            self.staged
-                .as_ptr()
-                .cast::<u8>()
-                .add(offset)
-                .cast::<T>()
-                .read_unaligned()
         }
     }
 
@@ -185,11 +106,16 @@ impl Ring {
         word.load(Ordering::Acquire)
     }
 
-    /// Copies the staged block into the next launch's slot, after waiting, if needed, until the
-    /// launch that used that slot last has fetched it. `all_done` tells whether every launch so
-    /// far has completed (`Ok(false)` when it cannot tell); it is asked only while waiting.
+    /// Copies the used bytes of `staged` (at most `capacity`) into the next launch's slot, after
+    /// waiting, if needed, until the launch that used that slot last has fetched it. `all_done`
+    /// tells whether every launch so far has completed (`Ok(false)` when it cannot tell); it is
+    /// asked only while waiting.
     #[inline]
-    pub(super) fn publish(&mut self, all_done: impl FnMut() -> Result<bool>) -> Result<()> {
+    pub(super) fn publish(
+        &mut self,
+        staged: &Staged,
+        all_done: impl FnMut() -> Result<bool>,
+    ) -> Result<()> {
         let slots = ring_slots(&self.layout) as u64;
         if self.seq >= slots {
             // Launch `seq - slots` used this slot; it and the launches before it must have
@@ -204,17 +130,14 @@ impl Ring {
             }
         }
         let offset = self.next_slot as usize * self.layout.capacity;
-        // SAFETY: the slot lies within the ring (`next_slot < slots`), and `used <= capacity`;
-        // no launch reads it now (every launch that used it has fetched it, checked above; the
-        // launch that will is made after this returns). Plain writes: the launch call that
-        // follows is where the driver makes them visible to the device.
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                self.staged.as_ptr().cast::<u8>(),
-                self.host.add(offset),
-                self.layout.used,
-            )
-        };
+        let used = staged.used();
+        debug_assert!(used <= self.layout.capacity && used <= staged.capacity());
+        // SAFETY: the slot lies within the ring (`next_slot < slots`), and `used <= capacity`
+        // of both the slot and the staged copy (the block's layout sized both); no launch reads
+        // the slot now (every launch that used it has fetched it, checked above; the launch that
+        // will is made after this returns). Plain writes: the launch call that follows is where
+        // the driver makes them visible to the device.
+        unsafe { std::ptr::copy_nonoverlapping(staged.as_ptr(), self.host.add(offset), used) };
         std::sync::atomic::fence(Ordering::Release);
         Ok(())
     }
@@ -281,7 +204,13 @@ impl Ring {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::indirect::layout::{layout, IndirectOptions};
+    use crate::indirect::layout::{layout, IndirectDelivery, IndirectOptions, MAX_ALIGN};
+    use crate::indirect::staged::Chunk;
+    use std::mem::MaybeUninit;
+
+    fn ring_options() -> IndirectOptions {
+        IndirectOptions::default().with_delivery(IndirectDelivery::Ring)
+    }
 
     /// The host's side of the protocol against a simulated device on another thread, which does
     /// what the fetch kernel does: waits for launch `c` to be made (the launch call), publishes
@@ -291,15 +220,17 @@ mod tests {
     fn a_simulated_device_reads_each_launch_s_own_values() {
         let hash = |c: u64| c.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5555;
         for (slots, launches) in [(1u32, 3_000u64), (2, 3_000), (4, 10_000), (64, 20_000)] {
-            let options = IndirectOptions::default()
-                .with_capacity(32)
-                .with_slots(slots);
+            let options = ring_options().with_capacity(32).with_slots(slots);
             let layout = layout(options).unwrap();
             let mut host = vec![Chunk([MaybeUninit::new(0); MAX_ALIGN]); layout.host_bytes / 16];
             let base = host.as_mut_ptr().cast::<u8>();
             let mut ring = Ring::new(base, layout);
-            let (a, b) = (ring.place::<u32>().unwrap(), ring.place::<u64>().unwrap());
-            assert_eq!((a, b, ring.layout.used), (0, 8, 16));
+            let mut staged = Staged::new(layout.capacity);
+            let (a, b) = (
+                staged.place::<u32>().unwrap(),
+                staged.place::<u64>().unwrap(),
+            );
+            assert_eq!((a, b, staged.used()), (0, 8, 16));
             // What the launch call tells the device: how many launches were made.
             let made = AtomicU64::new(0);
             let (base_addr, capacity, ring_len) =
@@ -341,10 +272,10 @@ mod tests {
                 for c in 0..launches {
                     // SAFETY: offsets `place` gave for a u32 and a u64.
                     unsafe {
-                        ring.set(a, c as u32);
-                        ring.set(b, hash(c));
+                        staged.set(a, c as u32);
+                        staged.set(b, hash(c));
                     }
-                    ring.publish(|| Ok(false)).unwrap();
+                    ring.publish(&staged, || Ok(false)).unwrap();
                     ring.launched();
                     made.store(c + 1, Ordering::Release);
                 }
@@ -363,26 +294,27 @@ mod tests {
 
     #[test]
     fn a_wait_for_a_fetch_that_never_comes_ends_in_an_error_once_all_is_done() {
-        let layout = layout(IndirectOptions::default().with_slots(2)).unwrap();
+        let layout = layout(ring_options().with_slots(2)).unwrap();
         let mut host = vec![Chunk([MaybeUninit::new(0); MAX_ALIGN]); layout.host_bytes / 16];
         let mut ring = Ring::new(host.as_mut_ptr().cast(), layout);
-        ring.place::<u32>().unwrap();
+        let mut staged = Staged::new(layout.capacity);
+        staged.place::<u32>().unwrap();
         // Two launches may be queued: a ring of three slots.
         for _ in 0..3 {
-            ring.publish(|| Ok(false)).unwrap();
+            ring.publish(&staged, || Ok(false)).unwrap();
             ring.launched();
         }
         // Three launches made, none fetched (a device that never runs the fetch): the fourth
         // launch needs slot 0 back, and the driver says every launch is over.
         let mut asked = 0;
-        let third = ring.publish(|| {
+        let third = ring.publish(&staged, || {
             asked += 1;
             Ok(asked > 2)
         });
         assert!(matches!(third, Err(Error::Invalid { .. })), "{third:?}");
         assert_eq!(asked, 3);
         // An error from the driver ends the wait with that error.
-        let failed = ring.publish(|| {
+        let failed = ring.publish(&staged, || {
             Err(Error::Capturing {
                 what: "the test".into(),
             })
