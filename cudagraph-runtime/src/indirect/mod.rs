@@ -54,7 +54,7 @@
 //!   the parameters of every launch already made: an update changes the next launches only
 //!   ([`cuGraphExecKernelNodeSetParams`]), so the host runs as far ahead as it likes and each
 //!   launch reads its own values. The fetch kernel copies from its parameters; nothing crosses
-//!   the bus. Its parameter is sized to the bytes in use (16, 32, ... 2048: one kernel per
+//!   the bus. Its parameter is sized to the bytes in use (8, 16, ... 2048: one kernel per
 //!   size), since the driver copies the whole parameter at every update.
 //! - **Through a ring** ([`IndirectDelivery::Ring`], any size). The launch copies the staged
 //!   block into slot `k % R` of a ring of `R` slots in page-locked host memory that the device
