@@ -109,21 +109,20 @@ pub fn gpu(test: &str) -> Option<Gpu> {
     match open_device(0) {
         Ok(ctx) => {
             // cudarc synchronizes a context wrapper when its first stream is made (for its event
-            // tracking), and `open_device` makes a new wrapper for each test: while another test
-            // of the module captures, that `cuCtxSynchronize` is refused
-            // (`CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED`). cudarc counts the stream before it
-            // synchronizes, so a second try makes the stream without synchronizing, which a
-            // test's fresh stream does not need.
-            let stream = ctx
-                .new_stream()
-                .or_else(|e| {
-                    if e.0 == cudarc::driver::sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED {
-                        ctx.new_stream()
-                    } else {
-                        Err(e)
-                    }
-                })
-                .expect("creating a stream");
+            // tracking), and `open_device` makes a new wrapper for each test. A
+            // `cuCtxSynchronize` while another test of the module captures a stream fails, and
+            // breaks that test's capture (witness:
+            // `runtime_capture_errors::witness_a_context_synchronize_on_another_thread_breaks_a_capture`).
+            // The wrapper is new and has done nothing, so there is nothing to synchronize: its
+            // first stream is made with event tracking off for that one call.
+            // SAFETY: no `CudaSlice` of this wrapper exists yet, nor can one be made meanwhile
+            // (the wrapper is this thread's alone until it is returned), so none is left
+            // untracked by turning tracking off and on around the call.
+            unsafe { ctx.disable_event_tracking() };
+            let stream = ctx.new_stream();
+            // SAFETY: as above.
+            unsafe { ctx.enable_event_tracking() };
+            let stream = stream.expect("creating a stream");
             Some(Gpu {
                 ctx,
                 stream,

@@ -162,6 +162,49 @@ fn synchronizing_the_context_is_named() {
     assert_usable(&gpu, &gpu.stream, &k);
 }
 
+/// Witness: a context synchronize on another thread, while this thread captures a stream of
+/// the context in thread-local mode, is refused there and breaks this thread's capture. (Why the
+/// test harness never synchronizes the context when it opens the GPU for a test: tests of one
+/// module run at the same time, and some capture.)
+#[test]
+fn witness_a_context_synchronize_on_another_thread_breaks_a_capture() {
+    let Some((_turn, gpu, k)) =
+        setup("witness_a_context_synchronize_on_another_thread_breaks_a_capture")
+    else {
+        return;
+    };
+    let stream = gpu.ctx.new_stream().unwrap();
+    stream
+        .begin_capture(sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
+        .unwrap();
+    let ctx = gpu.ctx.clone();
+    let synchronized = std::thread::spawn(move || {
+        ctx.bind_to_thread().unwrap();
+        // SAFETY: the context is current on this thread.
+        unsafe { sys::cuCtxSynchronize() }
+    })
+    .join()
+    .unwrap();
+    // SAFETY: `stream` is being captured, by this thread; the graph (if any) is destroyed.
+    let ended = unsafe {
+        let mut graph = std::ptr::null_mut();
+        let r = sys::cuStreamEndCapture(stream.cu_stream(), &mut graph);
+        if !graph.is_null() {
+            sys::cuGraphDestroy(graph);
+        }
+        r
+    };
+    assert_eq!(
+        (synchronized, ended),
+        (
+            sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+            sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
+        ),
+        "(the other thread's cuCtxSynchronize, this thread's cuStreamEndCapture)"
+    );
+    assert_usable(&gpu, &stream, &k);
+}
+
 #[test]
 fn querying_an_event_recorded_in_the_capture_is_named() {
     let Some((_turn, gpu, k)) = setup("querying_an_event_recorded_in_the_capture_is_named") else {
