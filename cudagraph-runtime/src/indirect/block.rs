@@ -197,7 +197,7 @@ impl IndirectBlock {
                 let params = self.put_params(ctx);
                 // SAFETY: `exec` is live and was instantiated from the graph whose fetch node
                 // is `node` (the caller's executable, which owns this block), launching a put
-                // kernel whose parameter the staged copy holds (`put_params`).
+                // kernel of this block's context.
                 unsafe { params.set_on_exec(exec, node) }?;
                 if let Delivery::Parameters { stale, .. } = &mut self.delivery {
                     *stale = false;
@@ -230,25 +230,20 @@ impl IndirectBlock {
         }
     }
 
-    /// The put kernel's parameters for the staged values.
-    fn put_params(&self, ctx: sys::CUcontext) -> FetchParams {
-        // SAFETY: the staged copy is 16-byte aligned and holds `capacity` bytes, a power of two
-        // of at least 16 (`layout`), so at least the put kernel's parameter for `used` bytes;
-        // the parameters live only as long as `&self` (the callers use them at once).
-        unsafe {
-            FetchParams::put(
-                &self.funcs,
-                ctx,
-                self.memory().device,
-                self.layout.used,
-                self.staged.as_ptr(),
-            )
-        }
+    /// The put kernel's parameters for the staged values, which they borrow.
+    fn put_params(&self, ctx: sys::CUcontext) -> FetchParams<'_> {
+        FetchParams::put(
+            &self.funcs,
+            ctx,
+            self.memory().device,
+            self.layout.used,
+            &self.staged,
+        )
     }
 
     /// The fetch node's parameters: its function and the addresses and sizes it copies with
-    /// (for a put kernel, pointing at the staged values: use them before the block changes).
-    pub(crate) fn fetch_params(&self, ctx: sys::CUcontext) -> FetchParams {
+    /// (for a put kernel, the staged values, which they borrow).
+    pub(crate) fn fetch_params(&self, ctx: sys::CUcontext) -> FetchParams<'_> {
         let layout = &self.layout;
         match &self.delivery {
             Delivery::Parameters { .. } => self.put_params(ctx),
