@@ -275,17 +275,18 @@ impl Drop for IndirectBlock {
 }
 
 /// Refuses a launch of an executable with indirect values into `stream` while it is being
-/// captured: the device counts the launches, and a captured one would run later, from another
-/// executable, out of that count. The crate's memory model counts on CUDA refusing such a
-/// launch itself (the `runtime_indirect` tests witness what the driver does); indirect values
-/// check it here as well, for one `cuStreamIsCapturing` per launch, since a launch counted wrong
-/// would make later launches read the wrong slots. (A capture another thread begins on the same
+/// captured: a captured launch would run later, from another executable, with the values of
+/// whenever that runs (and, through a ring, out of the device's count of launches). The crate's
+/// memory model counts on CUDA refusing such a launch itself (the `runtime_indirect` tests
+/// witness what the driver does); indirect values check it here as well, for one
+/// `cuStreamIsCapturing` per launch, since with a ring a launch counted wrong would make later
+/// launches read the wrong slots. (A capture another thread begins on the same
 /// stream between this check and the launch is left to the driver's refusal.)
 pub(crate) fn check_not_capturing(stream: &CudaStream) -> Result<()> {
     if is_capturing(stream)? {
         return Err(Error::Capturing {
-            what: "launching an executable with indirect values (its launches are counted \
-                   by the device, and a captured launch would run later, elsewhere)"
+            what: "launching an executable with indirect values (a captured launch would run \
+                   later, elsewhere, without the values set before it)"
                 .into(),
         });
     }
