@@ -194,6 +194,10 @@ impl IndirectBlock {
             Delivery::Parameters { stale: false, .. } => Ok(()),
             Delivery::Parameters { node, .. } => {
                 let node = *node;
+                debug_assert!(
+                    !node.is_null(),
+                    "recorded when the graph added the fetch node"
+                );
                 let params = self.put_params(ctx);
                 // SAFETY: `exec` is live and was instantiated from the graph whose fetch node
                 // is `node` (the caller's executable, which owns this block), launching a put

@@ -98,7 +98,7 @@
 //! read by many nodes (one write reaches them all, where updates would touch every node); with
 //! four values read by four nodes, a launch and its changes take 0.6x the time of four raw node
 //! updates and a launch. Prefer the ring when the host is the bottleneck (small graphs launched
-//! back to back by a busy thread): it makes no driver call but the launch. Prefer node updates
+//! back to back by a busy thread): it sends the values with no driver call. Prefer node updates
 //! when values change rarely (then nothing is paid per launch), when the graph is so short that
 //! the fetch node's latency matters on the device, or when a value decides something the driver
 //! reads (a launch configuration, a copy's size): those cannot be indirect.
