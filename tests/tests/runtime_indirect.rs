@@ -1088,3 +1088,175 @@ fn a_handle_that_names_another_node_after_a_reinstantiation_cannot_switch_it() {
     let got = out.to_vec().unwrap();
     assert_eq!(got[2], 5, "the fetch node still ran: {got:?}");
 }
+
+/// Launches that set nothing read the staged values too: the first launch reads the values set
+/// on the graph (not the ones its fetch node was given with the last `add_indirect`), a launch
+/// after one that changed them reads the same, and so does the first launch of a
+/// re-instantiation from the same graph, whose fetch node holds those older values again. The
+/// fetch node here is not the graph's first node.
+#[test]
+fn launches_that_set_nothing_read_the_staged_values() {
+    let _serial = one_at_a_time();
+    let Some(gpu) = gpu("launches_that_set_nothing_read_the_staged_values") else {
+        return;
+    };
+    let k = kernels(&gpu);
+    for options in [IndirectOptions::default(), ring().with_slots(2)] {
+        launches_setting_nothing(&gpu, &k, options);
+    }
+}
+
+fn launches_setting_nothing(gpu: &Gpu, k: &Kernels, options: IndirectOptions) {
+    let delivery = options.delivery();
+    let n = 4;
+    let out = zeros::<u32>(gpu, n);
+    // A node before the block: `record` with an index out of range, writing nothing.
+    let (one_index, spare) = (upload_u32(gpu, &[1]), zeros::<u32>(gpu, 1));
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    g.add_kernel(
+        &k.record,
+        one(),
+        (one_index.slice(..), one_index.slice(..), &spare, 1u32, 0u64),
+        &[],
+    )
+    .unwrap();
+    let fetch = g.add_indirect_block(options).unwrap();
+    assert_eq!(
+        fetch.index(),
+        1,
+        "the fetch node follows a node added before"
+    );
+    let idx = g.add_indirect(0u32).unwrap();
+    let value = g.add_indirect(11u32).unwrap();
+    g.add_kernel(&k.record, one(), (idx, value, &out, n as u32, 0u64), &[])
+        .unwrap();
+    // Set on the graph after the fetch node was given 0 and 11.
+    g.set_indirect(&idx, 1).unwrap();
+    g.set_indirect(&value, 22).unwrap();
+    let mut exec = g.instantiate().unwrap();
+    // Each step: poison the output, launch (setting nothing unless said), expect one entry.
+    let step = |exec: &mut GraphExec<'static>, what: &str, at: usize, want: u32| {
+        fill_buffer(&out, POISON_U32);
+        exec.launch(&gpu.stream).unwrap();
+        let mut expected = vec![POISON_U32; n];
+        expected[at] = want;
+        assert_eq!(out.to_vec().unwrap(), expected, "{what} ({delivery:?})");
+    };
+    step(
+        &mut exec,
+        "the first launch, nothing set on the executable",
+        1,
+        22,
+    );
+    exec.set_indirect(&idx, 2).unwrap();
+    exec.set_indirect(&value, 33).unwrap();
+    step(&mut exec, "a launch after a change", 2, 33);
+    step(&mut exec, "the launch after it, nothing changed", 2, 33);
+    // The same value set again, the other changed.
+    exec.set_indirect(&idx, 2).unwrap();
+    exec.set_indirect(&value, 44).unwrap();
+    step(&mut exec, "a launch after one value changed", 2, 44);
+    exec.reinstantiate(InstantiateFlags::NONE).unwrap();
+    step(&mut exec, "the first launch of a re-instantiation", 2, 44);
+    step(&mut exec, "the second launch of a re-instantiation", 2, 44);
+    exec.set_indirect(&idx, 3).unwrap();
+    step(&mut exec, "a change after the re-instantiation", 3, 44);
+}
+
+/// Launches made from a thread on which no context is current (a fresh thread, and the context
+/// unset before each launch): the parameters' node update, like the launch, finds the context
+/// from the executable and its function, and every launch reads its own values.
+#[test]
+fn launches_from_a_thread_with_no_current_context_read_their_own_values() {
+    let _serial = one_at_a_time();
+    let test = "launches_from_a_thread_with_no_current_context_read_their_own_values";
+    let Some(gpu) = gpu(test) else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let mut rng = Rng::new(test);
+    for options in [IndirectOptions::default(), ring().with_slots(4)] {
+        let n = 200;
+        let r = Recorder::new(&gpu, &k, options, n, 1);
+        let want = values(&mut rng, n);
+        let (stream, launched) = (gpu.stream.clone(), want.clone());
+        let (idx, value) = (r.idx, r.value);
+        let mut exec = r.exec;
+        let (exec, made) = std::thread::spawn(move || {
+            for (i, &v) in launched.iter().enumerate() {
+                // SAFETY: unsets this thread's current context (none, or one an earlier launch
+                // made current); no context is destroyed.
+                let unset = unsafe { sys::cuCtxSetCurrent(std::ptr::null_mut()) };
+                assert_eq!(unset, sys::CUresult::CUDA_SUCCESS);
+                exec.set_indirect(&idx, i as u32).unwrap();
+                exec.set_indirect(&value, v).unwrap();
+                if let Err(e) = exec.launch(&stream) {
+                    return (exec, Err((i, e)));
+                }
+            }
+            (exec, Ok(()))
+        })
+        .join()
+        .unwrap();
+        if let Err((i, e)) = made {
+            panic!(
+                "launch {i} from a thread with no current context ({:?}): {e}",
+                options.delivery()
+            );
+        }
+        drop(exec);
+        let got = r.outs[0].to_vec().unwrap();
+        assert_each_launch(
+            &format!(
+                "launched from a thread with no context ({:?})",
+                options.delivery()
+            ),
+            &got,
+            &want,
+        );
+    }
+}
+
+/// Launches into a stream that is not captured, made while this thread captures another
+/// (`CU_STREAM_CAPTURE_MODE_THREAD_LOCAL`, cudarc's capture as a program might run it around its
+/// own work): the parameters' node update is no call such a capture forbids, the launches read
+/// their own values, and the capture ends whole.
+#[test]
+fn launches_beside_a_capture_of_another_stream_read_their_own_values() {
+    let _serial = one_at_a_time();
+    let test = "launches_beside_a_capture_of_another_stream_read_their_own_values";
+    let Some(gpu) = gpu(test) else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let mut rng = Rng::new(test);
+    for options in [IndirectOptions::default(), ring().with_slots(4)] {
+        let delivery = options.delivery();
+        let n = 100;
+        let mut r = Recorder::new(&gpu, &k, options, n, 1);
+        let want = values(&mut rng, n);
+        let capturing = gpu.ctx.new_stream().unwrap();
+        capturing
+            .begin_capture(sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
+            .unwrap();
+        let mut made = Ok(());
+        for (i, &v) in want.iter().enumerate() {
+            r.exec.set_indirect(&r.idx, i as u32).unwrap();
+            r.exec.set_indirect(&r.value, v).unwrap();
+            if let Err(e) = r.exec.launch(&gpu.stream) {
+                made = Err((i, e));
+                break;
+            }
+        }
+        let ended = capturing.end_capture(sys::CUgraphInstantiate_flags(0));
+        if let Err((i, e)) = made {
+            panic!("launch {i} beside a capture ({delivery:?}): {e}");
+        }
+        assert!(
+            ended.is_ok(),
+            "the capture beside the launches ({delivery:?}) ended in {:?}",
+            ended.err()
+        );
+        r.check(&format!("launches beside a capture ({delivery:?})"), &want);
+    }
+}

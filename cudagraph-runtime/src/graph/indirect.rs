@@ -168,6 +168,9 @@ impl<'a> Graph<'a> {
             self.add_indirect_block(IndirectOptions::default())?;
         }
         let fetch = self.indirect_fetch();
+        // The fetch node's handle, read before the block is borrowed: the parameters below
+        // borrow the block (their values are its staged copy) until the driver took them.
+        let raw = fetch.map(|f| self.nodes[f.index as usize].raw);
         let ctx = self.ctx.cu_ctx();
         let Some(block) = self.block_mut() else {
             return Err(Error::Invalid {
@@ -179,8 +182,9 @@ impl<'a> Graph<'a> {
         };
         let key = block.add(initial)?;
         let params = block.fetch_params(ctx);
-        let fetch = fetch.expect("a graph with a block has a fetch node");
-        let raw = self.nodes[fetch.index as usize].raw;
+        let (fetch, raw) = fetch
+            .zip(raw)
+            .expect("a graph with a block has a fetch node");
         // SAFETY: `raw` is this graph's fetch node, a kernel node launching the fetch kernel.
         unsafe { params.set_on(raw) }.map_err(|e| e.at_node(|| self.name_of(fetch.index())))?;
         Ok(key)

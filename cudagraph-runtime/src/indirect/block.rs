@@ -194,10 +194,14 @@ impl IndirectBlock {
             Delivery::Parameters { stale: false, .. } => Ok(()),
             Delivery::Parameters { node, .. } => {
                 let node = *node;
+                debug_assert!(
+                    !node.is_null(),
+                    "recorded when the graph added the fetch node"
+                );
                 let params = self.put_params(ctx);
                 // SAFETY: `exec` is live and was instantiated from the graph whose fetch node
                 // is `node` (the caller's executable, which owns this block), launching a put
-                // kernel whose parameter the staged copy holds (`put_params`).
+                // kernel of this block's context.
                 unsafe { params.set_on_exec(exec, node) }?;
                 if let Delivery::Parameters { stale, .. } = &mut self.delivery {
                     *stale = false;
@@ -230,25 +234,20 @@ impl IndirectBlock {
         }
     }
 
-    /// The put kernel's parameters for the staged values.
-    fn put_params(&self, ctx: sys::CUcontext) -> FetchParams {
-        // SAFETY: the staged copy is 16-byte aligned and holds `capacity` bytes, a power of two
-        // of at least 16 (`layout`), so at least the put kernel's parameter for `used` bytes;
-        // the parameters live only as long as `&self` (the callers use them at once).
-        unsafe {
-            FetchParams::put(
-                &self.funcs,
-                ctx,
-                self.memory().device,
-                self.layout.used,
-                self.staged.as_ptr(),
-            )
-        }
+    /// The put kernel's parameters for the staged values, which they borrow.
+    fn put_params(&self, ctx: sys::CUcontext) -> FetchParams<'_> {
+        FetchParams::put(
+            &self.funcs,
+            ctx,
+            self.memory().device,
+            self.layout.used,
+            &self.staged,
+        )
     }
 
     /// The fetch node's parameters: its function and the addresses and sizes it copies with
-    /// (for a put kernel, pointing at the staged values: use them before the block changes).
-    pub(crate) fn fetch_params(&self, ctx: sys::CUcontext) -> FetchParams {
+    /// (for a put kernel, the staged values, which they borrow).
+    pub(crate) fn fetch_params(&self, ctx: sys::CUcontext) -> FetchParams<'_> {
         let layout = &self.layout;
         match &self.delivery {
             Delivery::Parameters { .. } => self.put_params(ctx),
@@ -280,17 +279,18 @@ impl Drop for IndirectBlock {
 }
 
 /// Refuses a launch of an executable with indirect values into `stream` while it is being
-/// captured: the device counts the launches, and a captured one would run later, from another
-/// executable, out of that count. The crate's memory model counts on CUDA refusing such a
-/// launch itself (the `runtime_indirect` tests witness what the driver does); indirect values
-/// check it here as well, for one `cuStreamIsCapturing` per launch, since a launch counted wrong
-/// would make later launches read the wrong slots. (A capture another thread begins on the same
+/// captured: a captured launch would run later, from another executable, with the values of
+/// whenever that runs (and, through a ring, out of the device's count of launches). The crate's
+/// memory model counts on CUDA refusing such a launch itself (the `runtime_indirect` tests
+/// witness what the driver does); indirect values check it here as well, for one
+/// `cuStreamIsCapturing` per launch, since with a ring a launch counted wrong would make later
+/// launches read the wrong slots. (A capture another thread begins on the same
 /// stream between this check and the launch is left to the driver's refusal.)
 pub(crate) fn check_not_capturing(stream: &CudaStream) -> Result<()> {
     if is_capturing(stream)? {
         return Err(Error::Capturing {
-            what: "launching an executable with indirect values (its launches are counted \
-                   by the device, and a captured launch would run later, elsewhere)"
+            what: "launching an executable with indirect values (a captured launch would run \
+                   later, elsewhere, without the values set before it)"
                 .into(),
         });
     }

@@ -2,10 +2,12 @@
 //! at the start of each launch.
 
 use std::ffi::CStr;
+use std::marker::PhantomData;
 use std::sync::{Arc, Mutex, Weak};
 
 use cudarc::driver::{sys, CudaContext};
 
+use super::staged::Staged;
 use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::node::{NodeKind, NodeParams};
@@ -276,7 +278,7 @@ pub(crate) struct PutArgs {
     /// The size of the kernel's `values` parameter.
     pub(super) bytes: usize,
     /// The staged values: at least as many bytes as the kernel's `values` parameter, 16-byte
-    /// aligned, valid while these arguments are used.
+    /// aligned, borrowed for as long as the [`FetchParams`] holding these arguments.
     pub(super) values: *const u8,
 }
 
@@ -287,20 +289,22 @@ pub(crate) enum FetchArgs {
     Put(PutArgs),
 }
 
-/// The fetch node's parameters (a kernel node).
+/// The fetch node's parameters (a kernel node). A put kernel's point at the staged values,
+/// which they borrow (`'s`): the driver reads the values wherever these are sent.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct FetchParams {
+pub(crate) struct FetchParams<'s> {
     func: sys::CUfunction,
     threads: u32,
     ctx: sys::CUcontext,
     args: FetchArgs,
+    staged: PhantomData<&'s Staged>,
 }
 
 /// The driver's kernel node parameters of type `$ty` for `$params` (a `FetchParams`) with the
 /// `kernelParams` array `$args`. (`CUDA_KERNEL_NODE_PARAMS_v2` and `_v3` have the same fields.)
 macro_rules! fetch_launch {
     ($ty:ident, $params:expr, $args:expr) => {{
-        let p: &FetchParams = $params;
+        let p: &FetchParams<'_> = $params;
         sys::$ty {
             func: p.func,
             gridDimX: 1,
@@ -318,7 +322,7 @@ macro_rules! fetch_launch {
     }};
 }
 
-impl FetchParams {
+impl<'s> FetchParams<'s> {
     /// The ring fetch's parameters.
     pub(super) fn ring(funcs: &FetchFunctions, ctx: sys::CUcontext, args: RingArgs) -> Self {
         Self {
@@ -326,23 +330,29 @@ impl FetchParams {
             threads: FETCH_THREADS,
             ctx,
             args: FetchArgs::Ring(args),
+            staged: PhantomData,
         }
     }
 
-    /// The parameters of the put kernel that copies `used` bytes (a multiple of 8, at most
-    /// [`MAX_PARAMETER_CAPACITY`]) from `values` into `current`.
+    /// The parameters of the put kernel that copies the `used` bytes of `staged` (a multiple of
+    /// 8, at most [`MAX_PARAMETER_CAPACITY`]) into `current`.
     ///
-    /// # Safety
-    /// `values` points at 16-byte-aligned memory of at least `used.next_power_of_two().max(8)`
-    /// bytes (the put kernel's parameter), valid while the parameters are used.
-    pub(super) unsafe fn put(
+    /// Panics if `staged` holds fewer bytes than the kernel's parameter (the smallest size of
+    /// [`PUT_BYTES`] that holds `used`), which the driver reads whole: a block's layout makes its
+    /// capacity a power of two that holds `used` (see `layout`).
+    pub(super) fn put(
         funcs: &FetchFunctions,
         ctx: sys::CUcontext,
         current: sys::CUdeviceptr,
         used: usize,
-        values: *const u8,
+        staged: &'s Staged,
     ) -> Self {
         let (func, bytes) = funcs.put_for(used);
+        assert!(
+            bytes <= staged.capacity(),
+            "a put kernel's parameter of {bytes} bytes from a staged copy of {}",
+            staged.capacity()
+        );
         // One thread per word in use, up to four warps (a thread per word measured cheaper than
         // a whole warp for a few words).
         let threads = (used / 8).clamp(1, 128) as u32;
@@ -354,8 +364,10 @@ impl FetchParams {
                 current,
                 words: (used / 8) as u32,
                 bytes,
-                values,
+                // 16-byte aligned, and at least `bytes` long (checked above).
+                values: staged.as_ptr(),
             }),
+            staged: PhantomData,
         }
     }
 
@@ -375,7 +387,8 @@ impl FetchParams {
                 f(self, ptrs.as_mut_ptr())
             }
             FetchArgs::Put(mut a) => {
-                // The driver reads the parameter's bytes where `values` points. The 8-byte put
+                // The driver reads the parameter's `bytes` bytes where `values` points: the
+                // staged copy, borrowed by `self` and at least that long (`put`). The 8-byte put
                 // kernel takes no word count.
                 let mut ptrs: [*mut std::ffi::c_void; 3] = [
                     (&mut a.current as *mut u64).cast(),
@@ -406,7 +419,9 @@ impl FetchParams {
     /// Sends these parameters to `node` of the executable `exec`, for its next launches.
     ///
     /// # Safety
-    /// `exec` is live and `node` is its graph's fetch node, launching the same kernel.
+    /// `exec` is live and `node` is its graph's fetch node, launching a fetch kernel (CUDA lets
+    /// an update switch the node to another function of the same context, such as the put
+    /// kernel of another size).
     pub(crate) unsafe fn set_on_exec(
         mut self,
         exec: sys::CUgraphExec,
@@ -420,7 +435,7 @@ impl FetchParams {
     }
 }
 
-impl NodeParams for FetchParams {
+impl NodeParams for FetchParams<'_> {
     const KIND: NodeKind = NodeKind::Kernel;
 
     fn kernel(&self) -> crate::kernel::KernelContract {
@@ -497,10 +512,7 @@ mod tests {
     #[test]
     fn a_block_is_put_with_the_smallest_parameter_that_holds_it() {
         let f = |i: usize| (i + 1) as sys::CUfunction;
-        let funcs = FetchFunctions {
-            ring: f(100),
-            put: std::array::from_fn(f),
-        };
+        let funcs = fake_functions();
         for (used, bytes) in [(0, 8), (8, 8), (16, 16), (24, 32), (256, 256), (264, 512)] {
             let (func, got) = funcs.put_for(used);
             assert_eq!(got, bytes, "{used} bytes");
@@ -510,5 +522,81 @@ mod tests {
             funcs.put_for(MAX_PARAMETER_CAPACITY).1,
             MAX_PARAMETER_CAPACITY
         );
+    }
+
+    fn fake_functions() -> FetchFunctions {
+        let f = |i: usize| (i + 1) as sys::CUfunction;
+        FetchFunctions {
+            ring: f(100),
+            put: std::array::from_fn(f),
+        }
+    }
+
+    /// What the driver reads from the `kernelParams` array of `p`, a put kernel's of `n`
+    /// parameters: `current`, the word count (for `n == 3`), and where the values are.
+    fn put_args(p: &mut FetchParams<'_>, n: usize) -> (u64, Option<u32>, *const u8) {
+        p.with_args(|_, args| {
+            // SAFETY: `with_args` passes an array of (at least) the kernel's `n` parameters,
+            // pointing at a u64, then for three a u32, then the values, valid during the call.
+            unsafe {
+                let args = std::slice::from_raw_parts(args, n);
+                let words = (n == 3).then(|| *args[1].cast::<u32>());
+                (
+                    *args[0].cast::<u64>(),
+                    words,
+                    args[n - 1].cast_const().cast(),
+                )
+            }
+        })
+    }
+
+    #[test]
+    fn put_parameters_send_the_staged_copy_in_the_kernel_s_order() {
+        let funcs = fake_functions();
+        let staged = Staged::new(64);
+        let values = staged.as_ptr();
+        let null = std::ptr::null_mut();
+        // 24 bytes in use: the 32-byte kernel, (current, words, values), a thread per word.
+        let mut p = FetchParams::put(&funcs, null, 0x1000, 24, &staged);
+        assert_eq!((p.func, p.threads), (funcs.put[2], 3));
+        assert_eq!(put_args(&mut p, 3), (0x1000, Some(3), values));
+        // At most 8 bytes: the 8-byte kernel, (current, values), one thread.
+        for used in [0, 8] {
+            let mut p = FetchParams::put(&funcs, null, 0x1000, used, &staged);
+            assert_eq!((p.func, p.threads), (funcs.put[0], 1), "{used} bytes");
+            assert_eq!(put_args(&mut p, 2), (0x1000, None, values), "{used} bytes");
+        }
+        // The largest block: 256 words, four warps looping.
+        let full = Staged::new(MAX_PARAMETER_CAPACITY);
+        let mut p = FetchParams::put(&funcs, null, 0x2000, MAX_PARAMETER_CAPACITY, &full);
+        assert_eq!((p.func, p.threads), (funcs.put[8], 128));
+        assert_eq!(put_args(&mut p, 3), (0x2000, Some(256), full.as_ptr()));
+    }
+
+    /// Every block delivered as parameters is staged in a copy that holds the parameter of the
+    /// put kernel of any number of bytes it may have in use: `put` never refuses one.
+    #[test]
+    fn every_parameter_layout_holds_the_parameter_of_its_bytes_in_use() {
+        use crate::indirect::layout::{layout, IndirectOptions};
+        let funcs = fake_functions();
+        for asked in 0..=MAX_PARAMETER_CAPACITY {
+            let l = layout(IndirectOptions::default().with_capacity(asked)).unwrap();
+            for used in (0..=l.capacity).step_by(8) {
+                let (_, bytes) = funcs.put_for(used);
+                assert!(
+                    bytes <= l.capacity,
+                    "{asked} asked, {used} used: {bytes} bytes"
+                );
+            }
+        }
+    }
+
+    /// The driver reads the whole parameter: a staged copy shorter than it is refused, not read
+    /// past its end.
+    #[test]
+    #[should_panic(expected = "a put kernel's parameter of 32 bytes from a staged copy of 16")]
+    fn a_staged_copy_shorter_than_the_parameter_is_refused() {
+        let staged = Staged::new(16);
+        let _ = FetchParams::put(&fake_functions(), std::ptr::null_mut(), 0, 24, &staged);
     }
 }

@@ -17,8 +17,8 @@ pub const MAX_PARAMETER_CAPACITY: usize = 2048;
 pub enum IndirectDelivery {
     /// As a kernel parameter of the fetch node, updated by the launch when a value changed
     /// (`cuGraphExecKernelNodeSetParams`, one driver call however many nodes read the values).
-    /// The cheaper path for the device: the fetch copies from its parameters, nothing crosses
-    /// the bus. Blocks of up to [`MAX_PARAMETER_CAPACITY`] bytes.
+    /// The cheaper path for the device: the fetch copies from its parameters and reads nothing
+    /// across the bus. Blocks of up to [`MAX_PARAMETER_CAPACITY`] bytes.
     #[default]
     Parameters,
     /// Through a ring of page-locked slots the device reads across the bus: a launch writes its

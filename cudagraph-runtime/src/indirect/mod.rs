@@ -37,7 +37,8 @@
 //!
 //! The graph's block has a *current* copy in device memory, which the kernels read, and a
 //! *staged* copy in host memory, which [`GraphExec::set_indirect`](crate::GraphExec::set_indirect)
-//! writes (a store, no driver call). The graph's first node, added with the first value, is a
+//! writes (a store, no driver call). A node added with the graph's first value (or by
+//! [`Graph::add_indirect_block`](crate::Graph::add_indirect_block)), without dependencies, is a
 //! small *fetch* kernel (one block, PTX that this crate loads once per context, no NVRTC
 //! needed) that fills the current copy at the start of each launch. Every node that reads an
 //! indirect value is ordered after the fetch node: a kernel or copy given one gets the edge from
@@ -53,8 +54,8 @@
 //!   (`cuGraphExecKernelNodeSetParams`), whatever number of nodes reads the values. CUDA keeps
 //!   the parameters of every launch already made: an update changes the next launches only
 //!   ([`cuGraphExecKernelNodeSetParams`]), so the host runs as far ahead as it likes and each
-//!   launch reads its own values. The fetch kernel copies from its parameters; nothing crosses
-//!   the bus. Its parameter is sized to the bytes in use (8, 16, ... 2048: one kernel per
+//!   launch reads its own values. The fetch kernel copies from its parameters and reads
+//!   nothing across the bus. Its parameter is sized to the bytes in use (8, 16, ... 2048: one kernel per
 //!   size), since the driver copies the whole parameter at every update.
 //! - **Through a ring** ([`IndirectDelivery::Ring`], any size). The launch copies the staged
 //!   block into slot `k % R` of a ring of `R` slots in page-locked host memory that the device
@@ -89,7 +90,7 @@
 //! | | node update + launch | indirect, as parameters | indirect, through a ring |
 //! |---|---|---|---|
 //! | host, per changed value | one driver call per node (~0.3-0.9 µs) | one store (a few ns) | one store (a few ns) |
-//! | host, per launch | the launch | the launch, and one node update (~0.5 µs) when a value changed | the launch, `cuStreamIsCapturing`, a copy of the used bytes, now and then one load of the word the device writes |
+//! | host, per launch | the launch | the launch, `cuStreamIsCapturing`, and one node update (~0.5 µs) when a value changed | the launch, `cuStreamIsCapturing`, a copy of the used bytes, now and then one load of the word the device writes |
 //! | device, per launch | nothing | the fetch node: +1.2 µs with a value changed at every launch | the fetch node and its read across the bus: +2.2 µs |
 //! | memory | none | `capacity` bytes of device memory | `capacity + 16` bytes of device memory, about `(S + 1) × capacity + 64` bytes of page-locked host memory ([`IndirectLayout`]) |
 //!
@@ -97,7 +98,7 @@
 //! read by many nodes (one write reaches them all, where updates would touch every node); with
 //! four values read by four nodes, a launch and its changes take 0.6x the time of four raw node
 //! updates and a launch. Prefer the ring when the host is the bottleneck (small graphs launched
-//! back to back by a busy thread): it makes no driver call but the launch. Prefer node updates
+//! back to back by a busy thread): it sends the values with no driver call. Prefer node updates
 //! when values change rarely (then nothing is paid per launch), when the graph is so short that
 //! the fetch node's latency matters on the device, or when a value decides something the driver
 //! reads (a launch configuration, a copy's size): those cannot be indirect.
