@@ -224,3 +224,154 @@ fn instantiation_flags_and_uploads_give_working_executables() {
         instantiate_and_check(&gpu, &k, &mut rng, flags, upload);
     }
 }
+
+/// A graph and its executable moved to a thread where no context is current (a fresh thread):
+/// adding a kernel node, instantiating, updating the node and launching all work and compute
+/// what they should. The driver's kernel-node calls crash on such a thread (see the witness
+/// below), so the crate makes the graph's context current for them.
+#[test]
+fn graphs_and_executables_work_from_a_thread_with_no_current_context() {
+    let test = "graphs_and_executables_work_from_a_thread_with_no_current_context";
+    let Some(gpu) = cudagraph_tests::gpu(test) else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let mut rng = Rng::new(test);
+    let n = rng.len_in(1000, 50_000);
+    let (a, b, x_host, y_host) = (rng.f32(), rng.f32(), rng.f32s(n), rng.f32s(n));
+    let (x, y) = (upload(&gpu, &x_host), upload(&gpu, &y_host));
+    let out = zeros::<f32>(&gpu, n);
+    let graph = Graph::new(&gpu.ctx).unwrap();
+    let no_context = || {
+        let current = cudagraph_runtime::cudarc::driver::result::ctx::get_current().unwrap();
+        assert_eq!(current, None, "a fresh thread has no current context");
+    };
+    std::thread::scope(|s| {
+        let (graph, node) = s
+            .spawn(|| {
+                no_context();
+                let mut graph = graph;
+                let node = graph
+                    .add_kernel(&k.axpy_out, cfg(n), (n as u32, a, &x, &y, &out), &[])
+                    .unwrap();
+                (graph, node)
+            })
+            .join()
+            .unwrap();
+        let mut exec = s
+            .spawn(|| {
+                no_context();
+                graph.instantiate().unwrap()
+            })
+            .join()
+            .unwrap();
+        fill_buffer(&out, POISON);
+        exec.launch(&gpu.stream).unwrap();
+        assert_read_close(&gpu.stream, "a * x + y", &out, &axpy(a, &x_host, &y_host));
+        let (x, y, out, stream) = (&x, &y, &out, &gpu.stream);
+        let mut exec = s
+            .spawn(move || {
+                no_context();
+                exec.set_kernel_params(node, cfg(n), (n as u32, b, x, y, out))
+                    .unwrap();
+                exec
+            })
+            .join()
+            .unwrap();
+        fill_buffer(out, POISON);
+        s.spawn(move || {
+            no_context();
+            exec.launch(stream).unwrap();
+        })
+        .join()
+        .unwrap();
+        assert_read_close(stream, "b * x + y", out, &axpy(b, &x_host, &y_host));
+    });
+}
+
+/// Set in the child process of the witness below: it makes the raw call there.
+const NO_CONTEXT_CHILD: &str = "CUDAGRAPH_WITNESS_NO_CONTEXT_CHILD";
+
+/// Witness: the driver crashes when a kernel node of an executable is updated
+/// (`cuGraphExecKernelNodeSetParams`) on a thread where no context is current, though the
+/// parameters name the context. The crash would end the test program, so a child process (this
+/// test program, running this test alone) makes the call, and the test checks that the child
+/// died of a signal.
+#[test]
+fn witness_kernel_node_calls_need_a_current_context() {
+    let test = "witness_kernel_node_calls_need_a_current_context";
+    let Some(gpu) = cudagraph_tests::gpu(test) else {
+        return;
+    };
+    if std::env::var_os(NO_CONTEXT_CHILD).is_some() {
+        let k = Kernels::load(&gpu.ctx);
+        let y = zeros::<f32>(&gpu, 32);
+        let mut graph = Graph::new(&gpu.ctx).unwrap();
+        let node = graph
+            .add_kernel(&k.scale, cfg(32), (32u32, 2.0f32, &y), &[])
+            .unwrap();
+        let raw_node = graph.raw_node(node).unwrap();
+        let exec = graph.instantiate().unwrap();
+        let (raw_exec, func, ctx) = (exec.raw(), k.scale.cu_function(), gpu.ctx.cu_ctx());
+        let (exec_addr, node_addr, func_addr, ctx_addr, y_addr) = (
+            raw_exec as usize,
+            raw_node as usize,
+            func as usize,
+            ctx as usize,
+            y.addr(),
+        );
+        let code = std::thread::spawn(move || {
+            let (mut n, mut a, mut y) = (32u32, 3.0f32, y_addr);
+            let mut args: [*mut std::ffi::c_void; 3] = [
+                (&mut n as *mut u32).cast(),
+                (&mut a as *mut f32).cast(),
+                (&mut y as *mut u64).cast(),
+            ];
+            let p = cudagraph_tests::raw::kernel_node_params(
+                func_addr as _,
+                &cfg(32),
+                args.as_mut_ptr(),
+                ctx_addr as _,
+            );
+            // SAFETY: a live executable of this process and its kernel node, parameters of
+            // `scale`'s list; this thread has no current context, which is the point.
+            unsafe {
+                cudagraph_runtime::cudarc::driver::sys::cuGraphExecKernelNodeSetParams_v2(
+                    exec_addr as _,
+                    node_addr as _,
+                    &p,
+                )
+            }
+        })
+        .join()
+        .unwrap();
+        // Reached only if the driver returned: the parent sees a clean exit and says so.
+        println!("cuGraphExecKernelNodeSetParams on a thread with no context: {code:?}");
+        drop(exec);
+        return;
+    }
+    drop(gpu); // the child opens the GPU itself
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            &format!("runtime_kernel::{test}"),
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(NO_CONTEXT_CHILD, "1")
+        .output()
+        .expect("running the child");
+    let said = String::from_utf8_lossy(&child.stdout);
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(
+            child.status.signal(),
+            Some(11),
+            "the child should die of SIGSEGV in the driver; it ended {:?}, saying:\n{said}",
+            child.status
+        );
+    }
+    #[cfg(not(unix))]
+    assert!(!child.status.success(), "{said}");
+}

@@ -32,6 +32,33 @@ pub(crate) fn named<T>(
     result.map_err(|source| Error::Driver { call, source })
 }
 
+/// Makes `ctx` current on this thread unless it already is (one `cuCtxGetCurrent`, about 12 ns,
+/// when it is). The driver's kernel-node calls (adding a kernel node to a graph, changing one,
+/// updating one in an executable: `cuGraphAddKernelNode`, `cuGraphKernelNodeSetParams`,
+/// `cuGraphExecKernelNodeSetParams`, and `cuGraphAddNode` / `cuGraphExecNodeSetParams` of a
+/// kernel) crash on a thread where no context is current, though their parameters name the
+/// context (driver 580: a segmentation fault; GPU witness
+/// `runtime_kernel::witness_kernel_node_calls_need_a_current_context`). Graphs and executables
+/// are `Send`, and a thread a graph moves to has none until something makes one current, so
+/// every such call makes sure first, as each of cudarc's calls does.
+#[inline]
+pub(crate) fn make_current(ctx: sys::CUcontext) -> Result<()> {
+    debug_assert!(!ctx.is_null(), "kernel node parameters name their context");
+    let current = named(
+        "cuCtxGetCurrent",
+        cudarc::driver::result::ctx::get_current(),
+    )?;
+    if current != Some(ctx) {
+        // SAFETY: `ctx` is a live context (the caller's graph, executable or node parameters
+        // hold it); making it current changes only this thread's binding, as cudarc's
+        // `bind_to_thread` does.
+        named("cuCtxSetCurrent", unsafe {
+            cudarc::driver::result::ctx::set_current(ctx)
+        })?;
+    }
+    Ok(())
+}
+
 /// Hands a failed driver call made where no error can be returned (a `Drop`) to `ctx`, which
 /// keeps it for cudarc's next checked call.
 pub(crate) fn record_err(ctx: &CudaContext, result: Result<()>) {

@@ -66,6 +66,7 @@ pub(crate) unsafe fn kernel_node_set_params(
     node: sys::CUgraphNode,
     params: &sys::CUDA_KERNEL_NODE_PARAMS,
 ) -> Result<()> {
+    super::super::make_current(params.ctx)?;
     // SAFETY: the caller's promise.
     check("cuGraphExecKernelNodeSetParams", unsafe {
         sys::cuGraphExecKernelNodeSetParams_v2(exec, node, params)

@@ -253,6 +253,10 @@ pub(crate) unsafe fn add_node(
 ) -> Result<sys::CUgraphNode> {
     // SAFETY: the caller's promise: `params` is valid for its type.
     unsafe { crate::version::check_add_node(params) }?;
+    if params.type_ == sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_KERNEL {
+        // SAFETY: the union's member for its type (the caller's promise).
+        super::super::make_current(unsafe { params.__bindgen_anon_1.kernel.ctx })?;
+    }
     let mut node = std::ptr::null_mut();
     // SAFETY: the caller's promise; `node` is a valid out-pointer.
     #[cfg(feature = "cuda-12020")]
@@ -286,6 +290,7 @@ pub(crate) unsafe fn add_kernel_node(
     deps: &[sys::CUgraphNode],
     params: &sys::CUDA_KERNEL_NODE_PARAMS_v2,
 ) -> Result<sys::CUgraphNode> {
+    super::super::make_current(params.ctx)?;
     let mut node = std::ptr::null_mut();
     // SAFETY: the caller's promise; `node` is a valid out-pointer, and the driver copies the
     // arguments.
@@ -306,6 +311,7 @@ pub(crate) unsafe fn kernel_node_set_params(
     node: sys::CUgraphNode,
     params: &sys::CUDA_KERNEL_NODE_PARAMS_v2,
 ) -> Result<()> {
+    super::super::make_current(params.ctx)?;
     // SAFETY: the caller's promise.
     check("cuGraphKernelNodeSetParams", unsafe {
         sys::cuGraphKernelNodeSetParams_v2(node, params)
