@@ -40,10 +40,13 @@ pub(crate) fn named<T>(
 /// context (driver 580: a segmentation fault; GPU witness
 /// `runtime_kernel::witness_kernel_node_calls_need_a_current_context`). Graphs and executables
 /// are `Send`, and a thread a graph moves to has none until something makes one current, so
-/// every such call makes sure first, as each of cudarc's calls does.
+/// every such call makes sure first, as each of cudarc's calls does. The releases a moved value
+/// makes when dropped (destroying a graph or an executable, freeing a graph allocation) and the
+/// release thread's make sure too, as cudarc's own `Drop`s do: those calls are not documented to
+/// work without a current context either.
 #[inline]
 pub(crate) fn make_current(ctx: sys::CUcontext) -> Result<()> {
-    debug_assert!(!ctx.is_null(), "kernel node parameters name their context");
+    debug_assert!(!ctx.is_null(), "the caller names a live context");
     let current = named(
         "cuCtxGetCurrent",
         cudarc::driver::result::ctx::get_current(),

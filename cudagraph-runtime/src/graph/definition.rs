@@ -11,7 +11,7 @@ use super::bodies::{BodyNode, BodyTable};
 use super::records::NodeRecord;
 use super::tables::Tables;
 use crate::ambient::{must_defer_releases, refuse_in_host_node};
-use crate::driver::{named, record_err, result};
+use crate::driver::{make_current, named, record_err, result};
 use crate::error::{Error, Result};
 use crate::function_set::FunctionSet;
 use crate::id::fresh_id;
@@ -270,6 +270,9 @@ impl<'a> Graph<'a> {
                     .into(),
             });
         }
+        // The graph may have moved to a thread with no current context: its context is made
+        // current for the destroy below, as for a dropped graph.
+        make_current(self.ctx.cu_ctx())?;
         let old = std::mem::replace(&mut self.raw, result::graph::create()?);
         let broken = self.tables.as_ref().is_some_and(|t| t.broken_by_capture);
         let destroyed = if broken {
@@ -576,6 +579,8 @@ impl Drop for Graph<'_> {
         if deferred {
             let (raw, ctx) = (SendGraph(self.raw), self.ctx.clone());
             reaper::run_later(Box::new(move || {
+                // As below.
+                record_err(&ctx, make_current(ctx.cu_ctx()));
                 // SAFETY: as below; the graph was ours and nothing else refers to it.
                 record_err(
                     &ctx,
@@ -587,6 +592,9 @@ impl Drop for Graph<'_> {
             }));
             return;
         }
+        // The graph may have moved to a thread with no current context: its context is made
+        // current for the destroy, as cudarc's `Drop`s do.
+        record_err(&self.ctx, make_current(self.ctx.cu_ctx()));
         // SAFETY: we own `raw`. An error here means the context is gone, and the graph with it.
         record_err(
             &self.ctx,

@@ -86,6 +86,11 @@ impl Drop for Adopted {
                 Ok(true) => return false,
                 Err(_) => return true, // the stream is unusable: leak rather than guess
             }
+            // The graph may have been dropped on a thread with no current context (or this is
+            // the release thread): the stream's context is made current for the free.
+            if crate::driver::make_current(home.context().cu_ctx()).is_err() {
+                return true; // the context is unusable: leak rather than guess
+            }
             // SAFETY: the memory is a live allocation that nothing uses after the work on its
             // home stream (no launch freed it, and the graph that would is gone).
             let _ = unsafe { cudarc::driver::result::free_async(addr, home.cu_stream()) };
