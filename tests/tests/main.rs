@@ -60,6 +60,7 @@ mod runtime_unroll;
 mod runtime_update;
 mod runtime_user_object;
 mod runtime_witness;
+mod thread_without_context;
 mod vulkan_interop;
 mod witness_body_child;
 mod witness_construction_order;
