@@ -191,7 +191,12 @@ fn whole_graph_updates_clones_and_clears_on_threads_without_a_context() {
     bare_with2(&mut exec, &mut with_b, |e, g| e.update(g).unwrap());
     fill_buffer(&out, POISON);
     bare_with(&mut exec, |e| e.launch(&gpu.stream).unwrap());
-    assert_read_close(&gpu.stream, "updated: b x + y", &out, &axpy(b, &x_host, &y_host));
+    assert_read_close(
+        &gpu.stream,
+        "updated: b x + y",
+        &out,
+        &axpy(b, &x_host, &y_host),
+    );
 
     let mut with_c = build(c);
     let clone = bare_with(&mut with_c, |g| g.try_clone().unwrap());
@@ -300,14 +305,20 @@ fn host_child_and_event_nodes_on_threads_without_a_context() {
         e.set_host_fn(host, move || log.lock().unwrap().push(2))
             .unwrap()
     });
-    bare_with(&mut producer, |e| e.set_event_record(record, &second).unwrap());
+    bare_with(&mut producer, |e| {
+        e.set_event_record(record, &second).unwrap()
+    });
     bare_with(&mut consumer, |e| e.set_event_wait(wait, &second).unwrap());
     bare_with(&mut producer, |e| e.launch(&gpu.stream).unwrap());
     bare_with(&mut consumer, |e| e.launch(&side).unwrap());
     side.synchronize().unwrap();
     let twice: Vec<f32> = once.iter().map(|v| b * v + c).collect();
     assert_read_close(&side, "y = b y + c (updated nodes)", &y, &twice);
-    assert_eq!(*calls.lock().unwrap(), vec![1, 2], "the new host function ran");
+    assert_eq!(
+        *calls.lock().unwrap(),
+        vec![1, 2],
+        "the new host function ran"
+    );
     second.cuda().synchronize().unwrap();
     producer.check_host_panics().unwrap();
 
@@ -377,8 +388,16 @@ fn conditional_nodes_with_kernel_bodies_on_threads_without_a_context() {
             "the loop ran to {limit}"
         );
         let want = |put: u32| vec![if taken { put } else { 0 }];
-        assert_eq!(read_back(&gpu.stream, &out_a), want(put_a), "value {v}: the body's kernel");
-        assert_eq!(read_back(&gpu.stream, &out_b), want(put_b), "value {v}: the body's child");
+        assert_eq!(
+            read_back(&gpu.stream, &out_a),
+            want(put_a),
+            "value {v}: the body's kernel"
+        );
+        assert_eq!(
+            read_back(&gpu.stream, &out_b),
+            want(put_b),
+            "value {v}: the body's child"
+        );
     }
     drop_bare(exec);
     drop_bare(inner);
@@ -430,7 +449,8 @@ fn memory_nodes_and_their_frees_on_threads_without_a_context() {
     let mut maker = bare(|| Graph::new(&gpu.ctx).unwrap());
     let kept = bare_with(&mut maker, |g| g.add_mem_alloc::<u32>(n, &[]).unwrap());
     bare_with(&mut maker, |g| {
-        g.add_memset(Memset::new(kept, first), &[kept.id()]).unwrap()
+        g.add_memset(Memset::new(kept, first), &[kept.id()])
+            .unwrap()
     });
     let mut maker = bare(|| maker.instantiate().unwrap());
     bare_with(&mut maker, |e| e.launch(&gpu.stream).unwrap());
@@ -581,11 +601,11 @@ fn a_generated_executable_on_threads_without_a_context() {
     };
     let check = |p: &MovedParams, what: &str| {
         gpu.stream.synchronize().unwrap();
-        let want = axpc(p.alpha, &x_host, p.start);
-        assert_close(what, &p.host_y.to_vec().unwrap(), &want, 1e-6);
+        let got = p.host_y.to_vec().unwrap();
+        assert_close(what, &got, &axpc(p.alpha, &x_host, p.start), 1e-6);
         assert_eq!(
-            f32::from_bits(SEEN.load(Ordering::SeqCst)),
-            want[0],
+            SEEN.load(Ordering::SeqCst),
+            got[0].to_bits(),
             "{what}: the host node saw host_y"
         );
     };
@@ -703,7 +723,11 @@ fn indirect_values_on_threads_without_a_context() {
             bare_with(&mut exec, |e| e.set_indirect(&value, v).unwrap());
             bare_with(&mut exec, |e| e.launch(&gpu.stream).unwrap());
         }
-        assert_eq!(out.to_vec().unwrap(), want, "{delivery:?}: each launch's values");
+        assert_eq!(
+            out.to_vec().unwrap(),
+            want,
+            "{delivery:?}: each launch's values"
+        );
         drop_bare(exec);
     }
 
@@ -734,7 +758,11 @@ fn indirect_values_on_threads_without_a_context() {
         }
         bare_with(&mut exec, |e| e.launch(&gpu.stream).unwrap());
     }
-    assert_eq!(p.out.to_vec().unwrap(), want, "generated: each launch's values");
+    assert_eq!(
+        p.out.to_vec().unwrap(),
+        want,
+        "generated: each launch's values"
+    );
     drop_bare(exec);
     gpu.ctx.check_err().expect("no error stored by the drops");
 }
@@ -797,7 +825,10 @@ fn buffers_user_objects_and_caches_on_threads_without_a_context() {
         cudagraph_runtime::wait_for_releases(Duration::from_millis(100));
         std::thread::sleep(Duration::from_millis(1));
     }
-    assert!(dropped.load(Ordering::SeqCst), "the user object's value dropped");
+    assert!(
+        dropped.load(Ordering::SeqCst),
+        "the user object's value dropped"
+    );
 
     // A cache of one: the second build evicts (drops) the first executable, on its thread.
     let mut cache: ExecCache<u32, GraphExec<'_>> = ExecCache::new(NonZeroUsize::MIN);
@@ -817,6 +848,16 @@ fn buffers_user_objects_and_caches_on_threads_without_a_context() {
         );
     }
     assert_eq!(cache.stats().evictions, 2);
+    // Removed and cleared where no context is current (the builds above made one current).
+    let removed = bare_with(&mut cache, |cache| cache.remove(&0));
+    assert!(removed.is_some(), "executable 0 was cached");
+    drop_bare(removed);
+    bare_with(&mut cache, |cache| {
+        cache.get_or_build(&2, |_| build(a).instantiate()).map(drop)
+    })
+    .unwrap();
+    bare_with(&mut cache, ExecCache::clear);
+    assert!(cache.is_empty());
     drop_bare(cache);
 
     // The buffers, last: dropped where no context is current.
