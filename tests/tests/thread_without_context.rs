@@ -78,7 +78,7 @@ fn axpc(a: f32, x: &[f32], c: f32) -> Vec<f32> {
     x.iter().map(|x| a * x + c).collect()
 }
 
-/// Kernel, memcpy and memset nodes added, instantiated, launched, updated one by one (the
+/// Kernel, memcpy, memset and empty nodes added, instantiated, launched, updated one by one (the
 /// kernel's arguments, the memset's value, the memcpy's destination), switched off and on,
 /// uploaded, and dropped, each on a fresh thread.
 #[test]
@@ -96,7 +96,7 @@ fn kernel_memcpy_and_memset_nodes_on_threads_without_a_context() {
     let (y, z, z2) = (zeros::<f32>(&gpu, n), zeros::<f32>(&gpu, n), zeros(&gpu, n));
     let host = HostBuffer::from_slice(&gpu.ctx, &vec![POISON; n]).unwrap();
 
-    // y = c -> y = a x + y -> z = y -> host = z
+    // y = c -> y = a x + y -> z = y -> (empty) -> host = z
     let mut g = bare(|| Graph::new(&gpu.ctx).unwrap());
     let set = bare_with(&mut g, |g| g.add_memset(Memset::new(&y, c), &[]).unwrap());
     let saxpy = bare_with(&mut g, |g| {
@@ -106,8 +106,9 @@ fn kernel_memcpy_and_memset_nodes_on_threads_without_a_context() {
     let copy = bare_with(&mut g, |g| {
         g.add_memcpy(Memcpy::dtod(&y, &z), &[saxpy.id()]).unwrap()
     });
+    let join = bare_with(&mut g, |g| g.add_empty(&[copy.id()]).unwrap());
     bare_with(&mut g, |g| {
-        g.add_memcpy(Memcpy::dtoh(&z, &host), &[copy.id()]).unwrap()
+        g.add_memcpy(Memcpy::dtoh(&z, &host), &[join.id()]).unwrap()
     });
     let mut exec = bare(|| g.instantiate().unwrap());
     bare_with(&mut exec, |e| e.upload(&gpu.stream).unwrap());
@@ -473,6 +474,7 @@ fn memory_nodes_and_their_frees_on_threads_without_a_context() {
     assert_nothing_leaked(&gpu, &before, "memory nodes on threads without a context");
     // The device's graph memory figures, asked for on a fresh thread.
     let asked = bare(|| {
+        GraphMemory::reset_peaks(&gpu.ctx).unwrap();
         GraphMemory::trim(&gpu.ctx).unwrap();
         GraphMemory::of(&gpu.ctx).unwrap()
     });
