@@ -150,13 +150,24 @@ fn kernel_memcpy_and_memset_nodes_on_threads_without_a_context() {
     bare_with(&mut exec, |e| e.launch(&gpu.stream).unwrap());
     assert_read_close(&gpu.stream, "the memset on again", &z2, &want);
 
-    // Re-instantiated, then dropped, there too.
+    // Re-instantiated from its graph (the updates above are lost, as `reinstantiate` says: the
+    // copy writes z again, from a x + c), then dropped, there too.
     bare_with(&mut exec, |e| {
         e.reinstantiate(InstantiateFlags::NONE).unwrap()
     });
+    fill_buffer(&z, POISON);
     fill_buffer(&z2, POISON);
     bare_with(&mut exec, |e| e.launch(&gpu.stream).unwrap());
-    assert_read_close(&gpu.stream, "re-instantiated", &z2, &want);
+    assert_read_close(
+        &gpu.stream,
+        "re-instantiated from the graph",
+        &z,
+        &axpc(a, &x_host, c),
+    );
+    assert!(
+        read_back(&gpu.stream, &z2).iter().all(|v| v.is_nan()),
+        "the re-instantiated copy writes z, not z2"
+    );
     drop_bare(exec);
     gpu.ctx.check_err().expect("no error stored by the drop");
 }
