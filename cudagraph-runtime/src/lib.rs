@@ -513,6 +513,10 @@
 //!
 //! - **Thread safety.** [`Graph`] and [`GraphExec`] are `Send`, not `Sync`: CUDA graph objects must
 //!   not be used by two threads at once ([graph thread safety]); Rust's borrow rules enforce it.
+//!   A graph or executable moved to a thread where no CUDA context is current works there: the
+//!   driver's kernel-node calls crash on such a thread (a segmentation fault, though their
+//!   parameters name the context), so each call that needs one makes the graph's context
+//!   current first, as cudarc's calls do (one `cuCtxGetCurrent` when it already is).
 //! - **Argument types.** A [`Kernel`] is created `unsafe`ly, once, with its parameter tuple; every
 //!   argument list given afterwards is checked by the type checker.
 //! - **Update limits.** Handles are typed by node kind, so only the updates CUDA allows exist:
