@@ -33,17 +33,18 @@ pub(crate) fn named<T>(
 }
 
 /// Makes `ctx` current on this thread unless it already is (one `cuCtxGetCurrent`, about 12 ns,
-/// when it is). The driver's kernel-node calls (adding a kernel node to a graph, changing one,
+/// when it is): cudarc's `CudaContext::bind_to_thread` for the raw handle that driver-call
+/// parameters carry (where a `CudaContext` is at hand, callers use `bind_to_thread` itself). The driver's kernel-node calls (adding a kernel node to a graph, changing one,
 /// updating one in an executable: `cuGraphAddKernelNode`, `cuGraphKernelNodeSetParams`,
 /// `cuGraphExecKernelNodeSetParams`, and `cuGraphAddNode` / `cuGraphExecNodeSetParams` of a
 /// kernel) crash on a thread where no context is current, though their parameters name the
 /// context (driver 580: a segmentation fault; GPU witness
 /// `runtime_kernel::witness_kernel_node_calls_need_a_current_context`). Graphs and executables
 /// are `Send`, and a thread a graph moves to has none until something makes one current, so
-/// every such call makes sure first, as each of cudarc's calls does. The releases a moved value
-/// makes when dropped (destroying a graph or an executable, freeing a graph allocation) and the
-/// release thread's make sure too, as cudarc's own `Drop`s do: those calls are not documented to
-/// work without a current context either.
+/// every such call makes sure first, as each of cudarc's calls does. (The releases a moved value
+/// makes when dropped, destroying a graph or an executable or freeing a graph allocation, bind
+/// the context too, as cudarc's own `Drop`s do: those calls are not documented to work without
+/// a current context either.)
 #[inline]
 pub(crate) fn make_current(ctx: sys::CUcontext) -> Result<()> {
     debug_assert!(!ctx.is_null(), "the caller names a live context");

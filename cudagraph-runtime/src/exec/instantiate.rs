@@ -6,7 +6,7 @@ use std::sync::Arc;
 use cudarc::driver::{sys, CudaStream};
 
 use crate::ambient::must_defer_releases;
-use crate::driver::{make_current, named, record_err, result};
+use crate::driver::{named, record_err, result};
 use crate::error::{Error, Result};
 use crate::function_set::FunctionSet;
 use crate::graph::Graph;
@@ -319,7 +319,7 @@ impl Drop for GraphExec<'_> {
             }
             // The executable may have moved to a thread with no current context (or this is
             // the release thread): its context is made current for the destroy and the frees.
-            record_err(&ctx, make_current(ctx.cu_ctx()));
+            record_err(&ctx, named("cuCtxSetCurrent", ctx.bind_to_thread()));
             // SAFETY: we own the executable; CUDA keeps what queued launches need until they
             // complete.
             record_err(

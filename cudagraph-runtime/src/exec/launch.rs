@@ -272,7 +272,7 @@ impl<'a> GraphExec<'a> {
             "the copy would be recorded into the capture, not run",
         )?;
         // The executable may have moved to a thread with no current context.
-        crate::driver::make_current(self.ctx)?;
+        named("cuCtxSetCurrent", self.graph.context().bind_to_thread())?;
         let mut out = Vec::<T>::with_capacity(alloc.len());
         // SAFETY: `addr` holds `len` `T`s (a live allocation, which no launch can free while
         // `self` is borrowed); `out` has room for them; the copy follows the launch on `stream`,

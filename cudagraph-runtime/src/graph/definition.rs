@@ -11,7 +11,7 @@ use super::bodies::{BodyNode, BodyTable};
 use super::records::NodeRecord;
 use super::tables::Tables;
 use crate::ambient::{must_defer_releases, refuse_in_host_node};
-use crate::driver::{make_current, named, record_err, result};
+use crate::driver::{named, record_err, result};
 use crate::error::{Error, Result};
 use crate::function_set::FunctionSet;
 use crate::id::fresh_id;
@@ -272,7 +272,7 @@ impl<'a> Graph<'a> {
         }
         // The graph may have moved to a thread with no current context: its context is made
         // current for the destroy below, as for a dropped graph.
-        make_current(self.ctx.cu_ctx())?;
+        named("cuCtxSetCurrent", self.ctx.bind_to_thread())?;
         let old = std::mem::replace(&mut self.raw, result::graph::create()?);
         let broken = self.tables.as_ref().is_some_and(|t| t.broken_by_capture);
         let destroyed = if broken {
@@ -580,7 +580,7 @@ impl Drop for Graph<'_> {
             let (raw, ctx) = (SendGraph(self.raw), self.ctx.clone());
             reaper::run_later(Box::new(move || {
                 // As below.
-                record_err(&ctx, make_current(ctx.cu_ctx()));
+                record_err(&ctx, named("cuCtxSetCurrent", ctx.bind_to_thread()));
                 // SAFETY: as below; the graph was ours and nothing else refers to it.
                 record_err(
                     &ctx,
@@ -594,7 +594,10 @@ impl Drop for Graph<'_> {
         }
         // The graph may have moved to a thread with no current context: its context is made
         // current for the destroy, as cudarc's `Drop`s do.
-        record_err(&self.ctx, make_current(self.ctx.cu_ctx()));
+        record_err(
+            &self.ctx,
+            named("cuCtxSetCurrent", self.ctx.bind_to_thread()),
+        );
         // SAFETY: we own `raw`. An error here means the context is gone, and the graph with it.
         record_err(
             &self.ctx,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaContext, CudaStream, DeviceRepr};
 
-use super::fetch::{bind, fetch_functions, FetchFunctions, FetchParams, RingArgs};
+use super::fetch::{fetch_functions, FetchFunctions, FetchParams, RingArgs};
 use super::key::Indirect;
 use super::layout::{layout, ring_slots, IndirectDelivery, IndirectLayout, IndirectOptions};
 use super::ring::{consumed_offset, BlockMemory, Ring};
@@ -71,7 +71,7 @@ impl IndirectBlock {
     pub(crate) fn new(ctx: &Arc<CudaContext>, options: IndirectOptions) -> Result<Self> {
         let layout = layout(options)?;
         let funcs = fetch_functions(ctx)?;
-        bind(ctx)?;
+        named("cuCtxSetCurrent", ctx.bind_to_thread())?;
         let mut memory = BlockMemory {
             ctx: ctx.clone(),
             device: 0,

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex, Weak};
 use cudarc::driver::{sys, CudaContext};
 
 use super::staged::Staged;
-use crate::driver::result;
-use crate::error::{Error, Result};
+use crate::driver::{named, result};
+use crate::error::Result;
 use crate::node::{NodeKind, NodeParams};
 
 /// The ring's fetch kernel, `cudagraph_indirect_fetch(ring, current, counter, consumed, slots,
@@ -243,19 +243,12 @@ pub(super) fn fetch_functions(ctx: &Arc<CudaContext>) -> Result<FetchFunctions> 
     if let Some(l) = loaded.iter().find(|l| Weak::ptr_eq(&l.ctx, &weak)) {
         return Ok(l.funcs);
     }
-    bind(ctx)?;
+    named("cuCtxSetCurrent", ctx.bind_to_thread())?;
     // SAFETY: `ctx` is current on this thread; the module stays loaded until the context goes.
     let (_module, [ring, put @ ..]) = unsafe { result::module::load_ptx(FETCH_PTX, NAMES) }?;
     let funcs = FetchFunctions { ring, put };
     loaded.push(LoadedFetch { ctx: weak, funcs });
     Ok(funcs)
-}
-
-pub(super) fn bind(ctx: &CudaContext) -> Result<()> {
-    ctx.bind_to_thread().map_err(|source| Error::Driver {
-        call: "cuCtxSetCurrent",
-        source,
-    })
 }
 
 /// The ring fetch's arguments, in its parameter order.

@@ -7,7 +7,6 @@ use std::time::{Duration, Instant};
 
 use cudarc::driver::{sys, CudaContext};
 
-use super::fetch::bind;
 use super::layout::{ring_slots, IndirectLayout, CONSUMED_ALIGN};
 use super::staged::Staged;
 use crate::driver::{named, record_err};
@@ -33,7 +32,7 @@ impl Drop for BlockMemory {
         if self.device == 0 && self.host.is_null() {
             return;
         }
-        if bind(&self.ctx).is_err() {
+        if self.ctx.bind_to_thread().is_err() {
             return; // the context is gone, and its memory with it
         }
         if self.device != 0 {

@@ -88,7 +88,7 @@ impl Drop for Adopted {
             }
             // The graph may have been dropped on a thread with no current context (or this is
             // the release thread): the stream's context is made current for the free.
-            if crate::driver::make_current(home.context().cu_ctx()).is_err() {
+            if home.context().bind_to_thread().is_err() {
                 return true; // the context is unusable: leak rather than guess
             }
             // SAFETY: the memory is a live allocation that nothing uses after the work on its
