@@ -162,6 +162,14 @@ fn raw_launch(exec: sys::CUgraphExec, stream: &CudaStream) {
     });
 }
 
+/// `count` raw launches of `exec`, then a stream wait: the plain graph's side of the launch rows.
+fn raw_launches(exec: sys::CUgraphExec, count: u64, stream: &CudaStream) {
+    for _ in 0..count {
+        raw_launch(exec, stream);
+    }
+    sync(stream);
+}
+
 fn raw_set(exec: sys::CUgraphExec, node: sys::CUgraphNode, p: &sys::CUDA_KERNEL_NODE_PARAMS) {
     // SAFETY: a live executable; `node` is a `put` node of its graph; `p` points at arguments of
     // `put`'s parameter list, live for the call (the driver copies them).
@@ -346,12 +354,7 @@ fn main() {
                 }
                 sync(&stream);
             },
-            |count| {
-                for _ in 0..count {
-                    raw_launch(plain_raw, &stream);
-                }
-                sync(&stream);
-            },
+            |count| raw_launches(plain_raw, count, &stream),
         );
         table.compare(
             &samples,
@@ -374,12 +377,7 @@ fn main() {
                 BLOCK,
                 2,
                 |count| set_and_launch(&mut p.indirect, &p.keys, &mut v, count, &stream),
-                |count| {
-                    for _ in 0..count {
-                        raw_launch(plain_raw, &stream);
-                    }
-                    sync(&stream);
-                },
+                |count| raw_launches(plain_raw, count, &stream),
             );
             // The last launch of ours reads the last value set.
             set_and_launch(&mut p.indirect, &p.keys, &mut v, 1, &stream);
