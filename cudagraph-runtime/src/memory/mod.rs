@@ -34,6 +34,9 @@ pub(crate) mod registry;
 pub(crate) mod shared;
 
 pub use device::{DeviceAccess, DeviceBuffer};
+pub use external::ExternalMemory;
+pub use host::{HostBuffer, HostReadGuard, HostWriteGuard};
+pub use operand::{DeviceDst, DeviceSrc, HostDst, HostSrc};
 
 use crate::error::{Error, Result};
 
@@ -54,6 +57,3 @@ pub(crate) fn check_alloc_size<T>(len: usize, call: &'static str) -> Result<()> 
         ),
     })
 }
-pub use external::ExternalMemory;
-pub use host::{HostBuffer, HostReadGuard, HostWriteGuard};
-pub use operand::{DeviceDst, DeviceSrc, HostDst, HostSrc};
