@@ -52,7 +52,10 @@ macro_rules! typed_ptr {
             ///
             /// # Safety
             /// `addr` must point to `len` valid elements of `T` in the right kind of memory for as long
-            /// as any graph that uses this pointer may run.
+            /// as any graph that uses this pointer may run, memory that the device of every such
+            /// graph can access: memory of another device only once that device has been granted
+            /// access (`cuCtxEnablePeerAccess`, or the pool's `cuMemPoolSetAccess`; a copy node
+            /// grants it itself, a kernel or memset node does not ask).
             pub const unsafe fn from_raw(addr: $addr, len: usize) -> Self {
                 Self { addr, len, _elem: PhantomData }
             }

@@ -143,6 +143,51 @@ pub fn gpu(test: &str) -> Option<Gpu> {
     }
 }
 
+/// How many GPUs must be there (`CUDAGRAPH_REQUIRE_GPUS`, 0 when unset): tests needing more
+/// than there are fail instead of skipping when they need at most this many.
+pub fn gpus_required() -> usize {
+    std::env::var("CUDAGRAPH_REQUIRE_GPUS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Device 0 for test `test` (see [`gpu`]) and the contexts of devices `1..n`, or `None` when
+/// this machine has no GPU or fewer than `n`: a skip, and a failure when there is no GPU under
+/// `CUDAGRAPH_REQUIRE_GPU=1` or fewer than `n` under `CUDAGRAPH_REQUIRE_GPUS` of `n` or more.
+#[track_caller]
+pub fn gpus(test: &str, n: usize) -> Option<(Gpu, Vec<Arc<CudaContext>>)> {
+    let file = std::panic::Location::caller().file();
+    let first = gpu(test)?;
+    let more = more_devices(file, test, n)?;
+    Some((first, more))
+}
+
+/// The contexts of devices `1..n` for test `test` of source file `file`, or `None` (a skip, or
+/// a failure under `CUDAGRAPH_REQUIRE_GPUS`, see [`gpus`]) when one is missing.
+pub(crate) fn more_devices(file: &str, test: &str, n: usize) -> Option<Vec<Arc<CudaContext>>> {
+    let mut more = Vec::new();
+    for ordinal in 1..n {
+        match open_device(ordinal) {
+            Ok(ctx) => more.push(ctx),
+            Err(e @ Error::NoDevice { .. }) => {
+                let why = format!("needs {n} GPUs, and device {ordinal} is missing ({e})");
+                if gpus_required() >= n {
+                    panic!(
+                        "{test}: CUDAGRAPH_REQUIRE_GPUS={} but it {why}",
+                        gpus_required()
+                    );
+                }
+                eprintln!("skipped {test}: {why}");
+                skipped(file, test, &format!("needs {n} GPUs"));
+                return None;
+            }
+            Err(e) => panic!("{test}: opening device {ordinal} failed: {e}"),
+        }
+    }
+    Some(more)
+}
+
 /// Which module's tests hold the GPU, and how many `Gpu`s they hold.
 struct Turns {
     module: &'static str,

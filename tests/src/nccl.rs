@@ -12,23 +12,14 @@
 use std::sync::Arc;
 
 use cudagraph_runtime::cudarc::driver::CudaContext;
-use cudagraph_runtime::{nccl_present, open_device, Error};
+use cudagraph_runtime::nccl_present;
 
-use crate::{gpu, gpu_required, skipped, Gpu};
+use crate::{gpu, gpu_required, more_devices, skipped, Gpu};
 
 /// Whether a missing NCCL fails the tests: under `CUDAGRAPH_REQUIRE_GPU=1`, unless
 /// `CUDAGRAPH_REQUIRE_NCCL=0`.
 pub fn nccl_required() -> bool {
     gpu_required() && std::env::var("CUDAGRAPH_REQUIRE_NCCL").map_or(true, |v| v != "0")
-}
-
-/// How many GPUs must be there (`CUDAGRAPH_REQUIRE_GPUS`, 0 when unset): tests needing more
-/// than there are fail instead of skipping when they need at most this many.
-pub fn gpus_required() -> usize {
-    std::env::var("CUDAGRAPH_REQUIRE_GPUS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
 }
 
 /// Held by the test that runs NCCL collectives (see [`nccl_gpus`]).
@@ -55,25 +46,7 @@ pub fn nccl_gpus(test: &str, n: usize) -> Option<(Gpu, Vec<Arc<CudaContext>>)> {
     // one at a time all pass.
     let mut first = first;
     first._alone = Some(NCCL_ALONE.lock().unwrap_or_else(|e| e.into_inner()));
-    let mut more = Vec::new();
-    for ordinal in 1..n {
-        match open_device(ordinal) {
-            Ok(ctx) => more.push(ctx),
-            Err(e @ Error::NoDevice { .. }) => {
-                let why = format!("needs {n} GPUs, and device {ordinal} is missing ({e})");
-                if gpus_required() >= n {
-                    panic!(
-                        "{test}: CUDAGRAPH_REQUIRE_GPUS={} but it {why}",
-                        gpus_required()
-                    );
-                }
-                eprintln!("skipped {test}: {why}");
-                skipped(file, test, &format!("needs {n} GPUs"));
-                return None;
-            }
-            Err(e) => panic!("{test}: opening device {ordinal} failed: {e}"),
-        }
-    }
+    let more = more_devices(file, test, n)?;
     Some((first, more))
 }
 

@@ -8,7 +8,7 @@
 //! context, or watch free memory and the graph-memory pool). Tests within a module run in
 //! parallel as before, unless the module serializes them itself.
 //!
-//! Some tests keep a program of their own (listed in `tests/Cargo.toml`): the two witnesses whose
+//! Some tests keep a program of their own (listed in `tests/Cargo.toml`): the witnesses whose
 //! launch faults or corrupts memory (a fault ends the context for every later test of the
 //! process), and the tests meant to run under `compute-sanitizer`, whose findings hold for the
 //! whole process (`nvidia_capture_samples`, `sanitizer_cross_graph_free`,
@@ -42,6 +42,7 @@ mod macro_updates;
 mod memory_model;
 mod memory_nodes;
 mod nccl;
+mod peer_memory;
 mod programmatic;
 mod runtime_capture;
 mod runtime_capture_errors;

@@ -207,7 +207,7 @@ impl<'a> Graph<'a> {
         Error: From<E>,
     {
         let raw_deps = self.check_capture("Graph::capture_into", stream, deps)?;
-        let given = given(operands)?;
+        let given = given(stream, operands)?;
         let graph = self.raw();
         let ended = run(
             "Graph::capture_into",

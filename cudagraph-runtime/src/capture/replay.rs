@@ -104,7 +104,7 @@ where
     F: FnMut(&CaptureScope<'_, 'static>, O::Views<'_>) -> std::result::Result<(), E>,
     Error: From<E>,
 {
-    let given = given(operands)?;
+    let given = given(stream, operands)?;
     let mut holdings = Holdings::new([&given[..]], &|_| "the warm-up".into())?;
     let sequence = Sequence::new(stream, 0, fresh_id());
     let mut outcome = Ok(());

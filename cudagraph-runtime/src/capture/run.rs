@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::id::fresh_id;
 use crate::memory::operand::{Hold, Use};
+use crate::memory::peer;
 use crate::memory::registry::Registry;
 
 /// How a capture went.
@@ -170,13 +171,20 @@ pub(super) fn run<'a>(
     }
 }
 
-/// The memory `operands` gives a capture, as uses, checked to be apart where one is written.
+/// The memory `operands` gives a capture on `stream`, as uses, checked to be apart where one is
+/// written, and memory of another device made reachable by the stream's (see `memory::peer`).
 /// Taken before the capture begins: taking a cudarc borrow makes its stream wait for the
 /// borrowed memory's earlier uses, which inside the capture would break it.
-pub(super) fn given<'a, O: CaptureOperands<'a>>(operands: O) -> Result<Vec<Use<'a>>> {
+pub(super) fn given<'a, O: CaptureOperands<'a>>(
+    stream: &Arc<CudaStream>,
+    operands: O,
+) -> Result<Vec<Use<'a>>> {
     let mut uses = Vec::new();
     operands.into_uses(&mut uses)?;
     operands::check_apart(&uses)?;
+    let what = || "memory given to the capture".to_string();
+    let call = || "the capture".to_string();
+    peer::check_uses(stream.context(), &uses, &what, &call)?;
     Ok(uses)
 }
 
@@ -210,7 +218,7 @@ where
     F: FnMut(&CaptureScope<'_, 'a>, O::Views<'_>) -> std::result::Result<(), E> + Send + 'static,
     Error: From<E>,
 {
-    let given = given(operands)?;
+    let given = given(stream, operands)?;
     let family = fresh_id();
     let ended = run(
         call,

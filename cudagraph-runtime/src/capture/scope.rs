@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Body, Graph};
 use crate::kernel::{launch_refused, Kernel, KernelArgValues, KernelArgs, LaunchConfig};
 use crate::memory::operand::Use;
+use crate::memory::peer;
 use crate::node::{
     check_views_apart, with_views, Direction, HostCall, HostParams, HostViews, Memcpy, Memset,
     MemsetValue,
@@ -230,6 +231,8 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
         let mut uses = Vec::new();
         let mut reprs = args.into_parts(&mut uses)?;
         self.sequence.admit(&uses, &name)?;
+        let what = || "memory the kernel uses".to_string();
+        peer::check_uses(&self.sequence.ctx, &uses, &what, &name)?;
         self.sequence
             .functions
             .borrow_mut()
@@ -264,6 +267,8 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
         let (dst, params) = set.into_parts(self.sequence.ctx.cu_ctx(), name)?;
         let uses = vec![dst];
         self.sequence.admit(&uses, &name)?;
+        let what = || "the memset's destination".to_string();
+        peer::check_uses(&self.sequence.ctx, &uses, &what, &name)?;
         // SAFETY: the memset's memory is held as `uses` says.
         unsafe { result::enqueue::memset(&params.set, self.stream.cu_stream()) }?;
         self.sequence.recorded(self.stream, uses)

@@ -103,6 +103,10 @@ impl<'a> GraphExec<'a> {
             .check_handles(uses, &|| self.graph.name_of(index))?;
         self.graph.check_indirect_uses_of(index, uses)?;
         self.graph.check_alloc_uses_of(index, uses)?;
+        if let Some(record) = self.graph.record(index) {
+            self.graph
+                .check_reach(record.kind, uses, &|| self.graph.name_of(index))?;
+        }
         let graph = &self.graph;
         let apply = || apply().map_err(|e| e.at_node(|| graph.name_of(index)));
         self.memory

@@ -13,6 +13,7 @@ use crate::kernel::{launch_refused, Kernel, KernelArgValues, KernelArgs, LaunchC
 use crate::memory::alloc::Space;
 use crate::memory::hazard::reaches;
 use crate::memory::operand::Use;
+use crate::memory::peer;
 use crate::node::{
     check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, EmptyNode, EmptyParams,
     Event, EventParams, EventRecordNode, EventWaitNode, ExternalSemaphore, HostCall, HostFn,
@@ -58,7 +59,8 @@ impl<'a> Graph<'a> {
     /// Rebuild loops add every node through here, so its hot path is short: a node whose uses
     /// are all ordinary device memory (kept alive by its owner, a borrow or a raw pointer's
     /// promise), in a graph that a capture did not break, needs no check but that of its
-    /// dependencies, and one test per use tells so ([`Use::needs_graph_checks`]). Every other
+    /// dependencies, and one test per use tells so ([`Use::needs_graph_checks`], and memory of
+    /// the graph's device, [`Use::on_device_other_than`]). Every other
     /// node goes through [`Graph::add_special_node`], which runs all the checks first.
     #[inline]
     fn add_node_with<P: NodeParams>(
@@ -69,14 +71,16 @@ impl<'a> Graph<'a> {
     ) -> Result<NodeId> {
         // A host node may not call the driver: its additions take the checked path, which
         // refuses them.
+        let ordinal = self.ctx.ordinal();
         let special = in_host_node()
             || self.tables.as_ref().is_some_and(|t| {
                 t.broken_by_capture
                     || t.refused_work
                     || (!const { P::KIND.allowed_in_body() } && t.body_of.is_some())
-                    || t.uses
-                        .get(uses_from..)
-                        .is_some_and(|new| new.iter().any(Use::needs_graph_checks))
+                    || t.uses.get(uses_from..).is_some_and(|new| {
+                        new.iter()
+                            .any(|u| u.needs_graph_checks() || u.on_device_other_than(ordinal))
+                    })
             });
         match special {
             false => self.push_node(params, deps, uses_from, false),
@@ -193,7 +197,8 @@ impl<'a> Graph<'a> {
     /// its dependencies' (see [`Graph::add_node_with`]), in this order: the graph is usable, the
     /// kind may be in a conditional body, the dependencies are nodes of this graph, the uses of
     /// graph allocations, conditional handles, indirect values and capture memory are allowed
-    /// where the node is, and no host code could race with it over host memory.
+    /// where the node is, the graph's device can reach the memory of other devices it uses, and
+    /// no host code could race with it over host memory.
     ///
     /// Returns the dependencies with the fetch node added when the node reads indirect values
     /// that `deps` does not order after it, and whether the node touches host memory in host
@@ -258,6 +263,7 @@ impl<'a> Graph<'a> {
             })?;
             self.check_alloc_uses(uses_from, deps, &name)?;
         }
+        self.check_reach(kind, uses, &name)?;
         // (A device graph the node's kernel may launch uses no host code: only host code
         // already in the graph can race with it.)
         let graph_host_code = self.tables.as_ref().is_some_and(|t| t.host_code);
@@ -278,6 +284,28 @@ impl<'a> Graph<'a> {
             });
         }
         Ok((with_fetch, host_code))
+    }
+
+    /// Grants this graph's device access to the memory of other devices that a new node of
+    /// `kind` (or a node updated to `uses`) uses, or refuses the node, named by `name`, when the
+    /// devices cannot reach each other's memory (see `memory::peer`): without the access, a
+    /// kernel's or memset's first access faults in the launch. A copy's memory is judged when its
+    /// parameters are made (it asks the driver about raw pointers too), and the nodes that embed
+    /// other nodes (child graphs, conditional nodes, captured work) hold memory those nodes were
+    /// judged for, on their own devices.
+    pub(crate) fn check_reach(
+        &self,
+        kind: NodeKind,
+        uses: &[Use<'_>],
+        name: &dyn Fn() -> String,
+    ) -> Result<()> {
+        match kind {
+            NodeKind::Kernel | NodeKind::Memset => {
+                let what = || format!("memory the {} node uses", kind.name());
+                peer::check_uses(&self.ctx, uses, &what, name)
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The error for a dependency `dep` that is not a node of this graph.

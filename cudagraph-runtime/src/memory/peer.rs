@@ -1,18 +1,22 @@
-//! Memory of another device in a copy: a memcpy node runs on its graph's device, whose copy
-//! engines must reach the other device's memory directly, as in a copy CUDA records from a
-//! captured `cudaMemcpyAsync` between two devices.
+//! Memory of another device in a node: every node runs on its graph's device, which must reach
+//! the other device's memory directly: a copy's engines, as in a copy CUDA records from a
+//! captured `cudaMemcpyAsync` between two devices, a kernel's loads and stores, a memset.
 //!
-//! The driver refuses such a node (`CUDA_ERROR_INVALID_VALUE`) unless the graph's device may
-//! access that memory, which for memory of a pool (cudarc allocates with `cuMemAllocAsync`, from
-//! the device's default pool) is the pool's access list
+//! The graph's device may access that memory only once it is granted: for memory of a pool
+//! (cudarc allocates with `cuMemAllocAsync`, from the device's default pool) by the pool's access
+//! list
 //! ([`cuMemPoolSetAccess`](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MALLOC__ASYNC.html)),
-//! and for memory of `cuMemAlloc` the peer access of the two contexts
+//! for memory of `cuMemAlloc` by the peer access of the two contexts
 //! ([`cuCtxEnablePeerAccess`](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__PEER__ACCESS.html)).
-//! [`reach`] grants the access when the two devices can have it (`cuDeviceCanAccessPeer`), and
-//! otherwise says why the copy cannot be a node.
+//! The driver refuses a copy node without it (`CUDA_ERROR_INVALID_VALUE`), but takes a kernel
+//! node whose arguments point there, and the launch then faults on the first access
+//! (`CUDA_ERROR_ILLEGAL_ADDRESS`, which ends the context). [`reach`] grants the access when the
+//! two devices can have it (`cuDeviceCanAccessPeer`), and otherwise says why the node cannot
+//! use the memory; [`check_uses`] does so for every use of a node that its owner places on
+//! another device.
 //!
 //! Granting is for the whole pool or context, from then on: the pool's later allocations are
-//! mapped for the graph's device too (a small cost at each allocation), which is what a copy
+//! mapped for the graph's device too (a small cost at each allocation), which is what work
 //! between the devices needs anyway.
 
 use std::sync::Arc;
@@ -23,7 +27,7 @@ use super::alloc::Space;
 use super::fence::relaxed;
 use super::operand::{Hold, Use};
 use crate::driver::{named, result::peer};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// A location naming device `ordinal` (for pool access lists and pool properties).
 pub(crate) fn device_location(ordinal: i32) -> sys::CUmemLocation {
@@ -86,14 +90,14 @@ fn owner(ctx: &Arc<CudaContext>, operand: &Use<'_>) -> Owner {
     }
 }
 
-/// Makes the device memory of `operand`, the copy's `role` ("source", "destination"), reachable
-/// by a copy running on `ctx`'s device. `Ok(Some(reason))` when the two devices cannot reach
-/// each other's memory (the copy cannot be a node); `Ok(None)` when the copy may be one; an
-/// error when a driver call failed.
+/// Makes the device memory of `operand` (`what` names it in a refusal: "the copy's source")
+/// reachable by a node running on `ctx`'s device. `Ok(Some(reason))` when the two devices cannot
+/// reach each other's memory (the node cannot use it); `Ok(None)` when the node may; an error
+/// when a driver call failed.
 pub(crate) fn reach(
     ctx: &Arc<CudaContext>,
     operand: &Use<'_>,
-    role: &str,
+    what: &str,
 ) -> Result<Option<String>> {
     if operand.space != Space::Device {
         return Ok(None);
@@ -108,17 +112,38 @@ pub(crate) fn reach(
     )?;
     if !peer::can_access(ctx.cu_device(), there_device)? {
         return Ok(Some(format!(
-            "the copy's {role} is memory of device {there}, and the graph runs on device \
-             {here}, which cannot access it (cuDeviceCanAccessPeer: no peer-to-peer path \
-             between the two devices): copy through page-locked host memory instead (a \
-             device-to-host copy in a graph of device {there}, then a host-to-device copy in \
-             this one)"
+            "{what} is memory of device {there}, and the graph runs on device {here}, which \
+             cannot access it (cuDeviceCanAccessPeer: no peer-to-peer path between the two \
+             devices): bring the data over through page-locked host memory (a device-to-host \
+             copy in a graph of device {there}, then a host-to-device copy in this one)"
         )));
     }
     // Pool access and peer access are not stream work: relaxed mode lets a copy recorded in a
     // capture grant them without invalidating it.
     relaxed(|| grant(ctx, operand.start))?;
     Ok(None)
+}
+
+/// Makes the memory of every use in `uses` that its owner places on another device than
+/// `ctx`'s (see [`Use::on_device_other_than`]) reachable by work on `ctx`'s device, or refuses
+/// the work (`node` names it; `what` says what the memory is to it: "memory the kernel node
+/// uses") when that device cannot access it.
+pub(crate) fn check_uses(
+    ctx: &Arc<CudaContext>,
+    uses: &[Use<'_>],
+    what: &dyn Fn() -> String,
+    node: &dyn Fn() -> String,
+) -> Result<()> {
+    let ordinal = ctx.ordinal();
+    for operand in uses.iter().filter(|u| u.on_device_other_than(ordinal)) {
+        if let Some(reason) = reach(ctx, operand, &what())? {
+            return Err(Error::Invalid {
+                node: node(),
+                reason,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Gives `ctx`'s device read and write access to the memory at `addr` of another device: its

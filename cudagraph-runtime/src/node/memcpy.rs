@@ -123,8 +123,11 @@ impl<'a, D: Direction> Memcpy<'a, D> {
                 dst.start..dst.end,
             ));
         }
-        for (operand, role) in [(&src, "source"), (&dst, "destination")] {
-            if let Some(reason) = peer::reach(ctx, operand, role)? {
+        for (operand, what) in [
+            (&src, "the copy's source"),
+            (&dst, "the copy's destination"),
+        ] {
+            if let Some(reason) = peer::reach(ctx, operand, what)? {
                 return Err(Error::Invalid {
                     node: node(),
                     reason,

@@ -1,0 +1,152 @@
+//! Memory of another device used by the nodes of a graph: a kernel, memset or capture on device
+//! 0 using memory of device 1 gets device 0 its access granted (the pool's access list, for the
+//! pool memory `DeviceBuffer`s and cudarc slices are), by adding the node, updating a node to it,
+//! or giving it to a capture, and computes what it should. Without the access the launch faults
+//! (witness: `witness_peer_memory`). Needs two GPUs with a peer-to-peer path (the refusal where
+//! there is none cannot be shown on a machine whose GPUs all reach each other).
+//!
+//! Each step first takes device 0's access to device 1's pool away, so that it shows its own
+//! grant whatever ran before it in this process (a copy node between the devices grants the same
+//! access, see `nccl::two_gpus_copy_between_devices_in_a_memcpy_node`). The steps run in one
+//! test: the access is the whole process's.
+
+use std::sync::Arc;
+
+use cudagraph_runtime::cudarc::driver::sys::{self, CUresult::CUDA_SUCCESS};
+use cudagraph_runtime::cudarc::driver::{CudaContext, CudaStream};
+use cudagraph_runtime::{DeviceBuffer, Graph, Memset, Mut};
+use cudagraph_tests::{cfg, gpus, Kernels};
+
+/// The memory pool that `addr` was allocated from.
+fn pool_of(addr: sys::CUdeviceptr) -> sys::CUmemoryPool {
+    let mut pool: sys::CUmemoryPool = std::ptr::null_mut();
+    // SAFETY: live memory; the attribute is a pool handle, written into `pool`.
+    let r = unsafe {
+        sys::cuPointerGetAttribute(
+            (&mut pool as *mut sys::CUmemoryPool).cast(),
+            sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE,
+            addr,
+        )
+    };
+    assert_eq!(r, CUDA_SUCCESS, "cuPointerGetAttribute(MEMPOOL_HANDLE)");
+    assert!(!pool.is_null(), "the memory is not from a pool");
+    pool
+}
+
+/// Device 0, as a location (zeroed, its id is 0 whatever the binding's layout).
+fn device_0() -> sys::CUmemLocation {
+    // SAFETY: a plain C struct of integers and an enum whose 0 is a value.
+    let mut location: sys::CUmemLocation = unsafe { std::mem::zeroed() };
+    location.type_ = sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
+    location
+}
+
+/// Whether device 0 may read and write the memory of `pool`.
+fn device_0_reaches(pool: sys::CUmemoryPool) -> bool {
+    let mut flags = sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_NONE;
+    let mut location = device_0();
+    // SAFETY: a live pool; `flags` is written.
+    let r = unsafe { sys::cuMemPoolGetAccess(&mut flags, pool, &mut location) };
+    assert_eq!(r, CUDA_SUCCESS, "cuMemPoolGetAccess");
+    flags == sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+}
+
+/// Takes device 0's access to `pool`'s memory away (nothing of device 0 may be using it).
+fn revoke(pool: sys::CUmemoryPool) {
+    let desc = sys::CUmemAccessDesc {
+        location: device_0(),
+        flags: sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_NONE,
+    };
+    // SAFETY: a live pool and one valid descriptor.
+    let r = unsafe { sys::cuMemPoolSetAccess(pool, &desc, 1) };
+    assert_eq!(r, CUDA_SUCCESS, "cuMemPoolSetAccess(device 0, none)");
+    assert!(!device_0_reaches(pool), "the access was taken away");
+}
+
+fn stream(ctx: &Arc<CudaContext>) -> Arc<CudaStream> {
+    ctx.new_stream().expect("creating a stream")
+}
+
+#[test]
+fn two_gpus_nodes_on_one_device_reach_memory_of_the_other() {
+    let test = "two_gpus_nodes_on_one_device_reach_memory_of_the_other";
+    let Some((gpu, more)) = gpus(test, 2) else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let (here, there) = (&gpu.stream, stream(&more[0]));
+    let n = 4096;
+    let far = DeviceBuffer::from_host(&there, &vec![1.0f32; n]).unwrap();
+    let pool = pool_of(far.addr());
+
+    // Adding a kernel node that writes device 1's memory grants device 0 the access.
+    revoke(pool);
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let node = graph
+        .add_kernel(&k.scale, cfg(n), (n as u32, 2.0f32, &far), &[])
+        .unwrap();
+    assert!(device_0_reaches(pool), "adding the kernel node granted it");
+    let mut exec = graph.instantiate().unwrap();
+    exec.launch(here).unwrap();
+    assert_eq!(far.to_vec().unwrap(), vec![2.0; n], "the kernel scaled it");
+
+    // So does updating a node to other memory of device 1.
+    let far2 = DeviceBuffer::from_host(&there, &vec![3.0f32; n]).unwrap();
+    revoke(pool);
+    exec.set_kernel_params(node, cfg(n), (n as u32, 2.0f32, &far2))
+        .unwrap();
+    assert!(device_0_reaches(pool), "the update granted it");
+    exec.launch(here).unwrap();
+    assert_eq!(far2.to_vec().unwrap(), vec![6.0; n], "the updated kernel");
+    drop(exec);
+
+    // A memset node.
+    revoke(pool);
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    graph.add_memset(Memset::new(&far, 7.5f32), &[]).unwrap();
+    assert!(device_0_reaches(pool), "adding the memset node granted it");
+    graph.instantiate().unwrap().launch(here).unwrap();
+    assert_eq!(far.to_vec().unwrap(), vec![7.5; n], "the memset");
+
+    // A cudarc slice of device 1, borrowed by the graph.
+    let mut slice = there.clone_htod(&vec![4.0f32; n]).unwrap();
+    revoke(pool);
+    cudagraph_runtime::scope(|sc| {
+        let mut graph = sc.graph(&gpu.ctx).unwrap();
+        graph
+            .add_kernel(&k.scale, cfg(n), (n as u32, 0.5f32, &mut slice), &[])
+            .unwrap();
+        assert!(
+            device_0_reaches(pool),
+            "adding the node granted it (cudarc slice)"
+        );
+        graph.instantiate().unwrap().launch(here).unwrap();
+    });
+    assert_eq!(there.clone_dtoh(&slice).unwrap(), vec![2.0; n], "the slice");
+
+    // Memory of device 1 given to a capture on device 0, and a kernel of the capture on it.
+    revoke(pool);
+    let scale = k.scale.clone();
+    let graph = Graph::capture(here, Mut(far.clone()), move |s, far| {
+        s.launch(&scale, cfg(n), (n as u32, 2.0f32, &far))
+    })
+    .unwrap();
+    assert!(device_0_reaches(pool), "the capture granted it");
+    graph.instantiate().unwrap().launch(here).unwrap();
+    assert_eq!(far.to_vec().unwrap(), vec![15.0; n], "the captured kernel");
+
+    // And a kernel on device 1 given device 1's memory needs no access of device 0.
+    revoke(pool);
+    let k1 = Kernels::load(&more[0]);
+    let mut graph = Graph::new(&more[0]).unwrap();
+    graph
+        .add_kernel(&k1.scale, cfg(n), (n as u32, 2.0f32, &far), &[])
+        .unwrap();
+    assert!(!device_0_reaches(pool), "nothing granted to device 0");
+    graph.instantiate().unwrap().launch(&there).unwrap();
+    assert_eq!(
+        far.to_vec().unwrap(),
+        vec![30.0; n],
+        "device 1's own kernel"
+    );
+}
