@@ -2,6 +2,7 @@
 //! measuring it, and a graph whose allocation outlives its launch.
 
 use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
 
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{GraphAlloc, GraphMemory};
@@ -22,9 +23,15 @@ pub fn fresh_pool(gpu: &Gpu) {
     GraphMemory::reset_peaks(&gpu.ctx).unwrap();
 }
 
-/// The graph memory once the device is idle and the memory no live allocation needs is
-/// returned (`cuDeviceGraphMemTrim`): what is left is held by live allocations.
+/// The graph memory once the device is idle, the runtime's deferred releases are done (an
+/// executable dropped inside a host node or while its memory's stream is captured is destroyed
+/// by the release thread), and the memory no live allocation needs is returned
+/// (`cuDeviceGraphMemTrim`): what is left is held by live allocations.
 pub fn settled(gpu: &Gpu) -> GraphMemory {
+    assert!(
+        cudagraph_runtime::wait_for_releases(Duration::from_secs(10)),
+        "the runtime's deferred releases did not finish in 10 s"
+    );
     gpu.ctx.synchronize().unwrap();
     GraphMemory::trim(&gpu.ctx).unwrap();
     GraphMemory::of(&gpu.ctx).unwrap()
@@ -35,10 +42,22 @@ pub fn settled(gpu: &Gpu) -> GraphMemory {
 pub fn assert_nothing_leaked(gpu: &Gpu, before: &GraphMemory, what: &str) {
     let after = settled(gpu);
     println!("{what}: before\n{before}\nafter\n{after}");
-    assert!(
-        after.used <= before.used && after.reserved <= before.reserved,
-        "{what}: graph memory leaked:\n{before}\n->\n{after}"
-    );
+    let leaked = |after: &GraphMemory| after.used > before.used || after.reserved > before.reserved;
+    if leaked(&after) {
+        // Seen only on a two-GPU machine, after NCCL's two-rank tests ran in this process: tell
+        // memory released late (by whom is not known yet) from memory that stays.
+        let since = std::time::Instant::now();
+        let mut later = settled(gpu);
+        while leaked(&later) && since.elapsed() < Duration::from_secs(3) {
+            std::thread::sleep(Duration::from_millis(10));
+            later = settled(gpu);
+        }
+        panic!(
+            "{what}: graph memory leaked:\n{before}\n->\n{after}\n{} {:?} later:\n{later}",
+            if leaked(&later) { "still" } else { "back" },
+            since.elapsed()
+        );
+    }
 }
 
 /// `alloc -> memset(value)`, not freed: the allocation outlives the launch.

@@ -120,7 +120,13 @@ pub(crate) fn reach(
     }
     // Pool access and peer access are not stream work: relaxed mode lets a copy recorded in a
     // capture grant them without invalidating it.
-    relaxed(|| grant(ctx, operand.start))?;
+    if !relaxed(|| grant(ctx, operand.start))? {
+        return Ok(Some(format!(
+            "{what} is memory of device {there} mapped with the virtual memory management calls \
+             (cuMemMap), which device {here}, where the graph runs, may not access: its owner \
+             grants that access (cuMemSetAccess for device {here}) before the node is added"
+        )));
+    }
     Ok(None)
 }
 
@@ -147,24 +153,28 @@ pub(crate) fn check_uses(
 }
 
 /// Gives `ctx`'s device read and write access to the memory at `addr` of another device: its
-/// pool's access list for pool memory, the contexts' peer access otherwise.
-fn grant(ctx: &Arc<CudaContext>, addr: sys::CUdeviceptr) -> Result<()> {
+/// pool's access list for pool memory, the contexts' peer access for memory of `cuMemAlloc`.
+/// `false` for memory mapped with the virtual memory management calls that `ctx`'s device may
+/// not access: only its owner sets who may (`cuMemSetAccess` on the whole mapping).
+fn grant(ctx: &Arc<CudaContext>, addr: sys::CUdeviceptr) -> Result<bool> {
+    let location = device_location(ctx.ordinal() as i32);
     let pool = peer::pool_of(addr)?;
     if !pool.is_null() {
-        let location = device_location(ctx.ordinal() as i32);
         // SAFETY: the pool of live memory is live.
         if !unsafe { peer::pool_read_write(pool, location) }? {
             // SAFETY: as above.
             unsafe { peer::grant_pool_access(pool, location) }?;
         }
-        return Ok(());
+        return Ok(true);
     }
     let owner_ctx = peer::context_of(addr)?;
     if owner_ctx.is_null() {
-        // Memory of no context (mapped with the virtual memory calls): its owner sets who may
-        // access it, and the driver refuses the node if the graph's device may not.
-        return Ok(());
+        // Memory of no context (mapped with the virtual memory calls): the driver refuses a
+        // copy node the graph's device may not access, but takes a kernel node, whose launch
+        // then faults.
+        return peer::mapped_read_write(addr, location);
     }
     // SAFETY: `ctx` is live (held); `owner_ctx` is the context of live memory.
-    unsafe { peer::enable_peer_access(ctx.cu_ctx(), owner_ctx) }
+    unsafe { peer::enable_peer_access(ctx.cu_ctx(), owner_ctx) }?;
+    Ok(true)
 }

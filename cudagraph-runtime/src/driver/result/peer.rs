@@ -114,6 +114,22 @@ pub(crate) unsafe fn pool_read_write(
     Ok(flags == sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE as u32)
 }
 
+/// `cuMemGetAccess`: whether `location` may read and write the memory mapped at `ptr` (memory
+/// of the virtual memory management calls, `cuMemMap`).
+#[inline]
+pub(crate) fn mapped_read_write(
+    ptr: sys::CUdeviceptr,
+    location: sys::CUmemLocation,
+) -> Result<bool> {
+    let mut flags = 0u64;
+    // SAFETY: `flags` and `location` are valid for the call; any address may be asked about
+    // (one not mapped is an error).
+    check("cuMemGetAccess", unsafe {
+        sys::cuMemGetAccess(&mut flags, &location, ptr)
+    })?;
+    Ok(flags == sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE as u64)
+}
+
 /// `cuMemPoolSetAccess` of one descriptor: `location` may read and write every allocation
 /// of `pool`, those made so far and later ones.
 ///
