@@ -504,7 +504,8 @@
 //!
 //! Copies between devices are memcpy nodes (`Memcpy::dtod` with another device's memory):
 //! adding the node grants the access the copy needs, and refuses it where the devices have no
-//! peer path. A `Communicator` of several ranks connects them when it is made (an eager warm-up
+//! peer path. A kernel or memset node using another device's memory is granted the access or
+//! refused the same way (without it, the driver takes the node and the launch faults). A `Communicator` of several ranks connects them when it is made (an eager warm-up
 //! of every collective kind and a byte sent between every two ranks): NCCL connects ranks
 //! lazily, and a connection made inside the capture that records a collective node fails. No
 //! NCCL environment variable is needed.
