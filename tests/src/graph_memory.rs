@@ -23,15 +23,9 @@ pub fn fresh_pool(gpu: &Gpu) {
     GraphMemory::reset_peaks(&gpu.ctx).unwrap();
 }
 
-/// The graph memory once the device is idle, the runtime's deferred releases are done (an
-/// executable dropped inside a host node or while its memory's stream is captured is destroyed
-/// by the release thread), and the memory no live allocation needs is returned
-/// (`cuDeviceGraphMemTrim`): what is left is held by live allocations.
+/// The graph memory once the device is idle and the memory no live allocation needs is
+/// returned (`cuDeviceGraphMemTrim`): what is left is held by live allocations.
 pub fn settled(gpu: &Gpu) -> GraphMemory {
-    assert!(
-        cudagraph_runtime::wait_for_releases(Duration::from_secs(10)),
-        "the runtime's deferred releases did not finish in 10 s"
-    );
     gpu.ctx.synchronize().unwrap();
     GraphMemory::trim(&gpu.ctx).unwrap();
     GraphMemory::of(&gpu.ctx).unwrap()
