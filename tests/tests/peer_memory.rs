@@ -14,8 +14,10 @@ use std::sync::Arc;
 
 use cudagraph_runtime::cudarc::driver::sys::{self, CUresult::CUDA_SUCCESS};
 use cudagraph_runtime::cudarc::driver::{CudaContext, CudaStream};
-use cudagraph_runtime::{DeviceBuffer, Graph, Memset, Mut};
-use cudagraph_tests::{cfg, gpus, Kernels};
+use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::{DeviceBuffer, DevicePtrMut, Error, Graph, Memset, Mut};
+use cudagraph_tests::device_launch::{self, compile_with_device_runtime};
+use cudagraph_tests::{cfg, function, gpus, zeros, Kernels};
 
 /// The memory pool that `addr` was allocated from.
 fn pool_of(addr: sys::CUdeviceptr) -> sys::CUmemoryPool {
@@ -149,4 +151,39 @@ fn two_gpus_nodes_on_one_device_reach_memory_of_the_other() {
         vec![30.0; n],
         "device 1's own kernel"
     );
+}
+
+/// A kernel launches device graphs of its own device only: one instantiated for device launch on
+/// device 1 is refused as an argument of a kernel on device 0, naming the node.
+#[test]
+fn two_gpus_a_kernel_is_refused_a_device_graph_of_the_other_device() {
+    let test = "two_gpus_a_kernel_is_refused_a_device_graph_of_the_other_device";
+    let Some((gpu, more)) = gpus(test, 2) else {
+        return;
+    };
+    let there = stream(&more[0]);
+    let theirs = compile_with_device_runtime(&more[0], device_launch::SRC);
+    // SAFETY: `add_u32(unsigned n, unsigned k, unsigned* y)` of `SRC` adds `k` to `y[i]` for
+    // `i < n` only, which the check keeps within `y`, and launches nothing.
+    let add: Kernel<(u32, u32, DevicePtrMut<u32>)> =
+        unsafe { Kernel::new(function(&theirs, "add_u32")) }
+            .requires(|_, (n, _, y)| n as usize <= y);
+    let y = DeviceBuffer::<u32>::zeros(&there, 32).unwrap();
+    let mut g = Graph::new(&more[0]).unwrap();
+    g.add_kernel(&add, cfg(32), (32u32, 1u32, &y), &[]).unwrap();
+    let worker = g.instantiate_for_device_launch(&there).unwrap();
+
+    let k = crate::device_launch::kernels(&gpu);
+    let err = zeros::<i32>(&gpu, 1);
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    graph.name_next("launcher");
+    let added = graph.add_kernel(&k.launch_graph, cfg(1), (worker.handle(), 0u32, &err), &[]);
+    match added {
+        Err(Error::Invalid { node, reason }) => {
+            assert_eq!(node, "launcher");
+            assert!(reason.contains("on device 1"), "{reason}");
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    assert_eq!(graph.len(), 0, "nothing was added");
 }

@@ -148,22 +148,26 @@ impl Use<'_> {
         self.space != Space::Device || self.host_code || self.held_by_graph()
     }
 
-    /// Whether this is device memory that its owner places on another device than device
-    /// `ordinal`: a node on that device may use it only once it is granted access (see
-    /// `memory::peer`). One question to the owner's stream, no driver call: raw pointers answer
-    /// no (their `from_raw` promises memory the graph's device can use), as does memory only
-    /// its address tells the device of (a copy asks the driver, see `peer::reach`).
+    /// Whether this is device memory, or a device-launchable executable, that its owner places
+    /// on another device than device `ordinal`: a node on that device may use the memory only
+    /// once it is granted access, and launch no such executable (see `memory::peer`). One
+    /// question to the owner's stream, no driver call: raw pointers answer no (their `from_raw`
+    /// promises memory the graph's device can use), as does memory only its address tells the
+    /// device of (a copy asks the driver, see `peer::reach`).
     #[inline(always)]
     pub(crate) fn on_device_other_than(&self, ordinal: usize) -> bool {
-        if self.space != Space::Device {
-            return false;
-        }
+        self.space != Space::Host && self.home_device().is_some_and(|home| home != ordinal)
+    }
+
+    /// The device its owner places it on (by the owner's stream), where the owner tells.
+    #[inline(always)]
+    pub(crate) fn home_device(&self) -> Option<usize> {
         let home = match &self.hold {
             Hold::Owned(alloc) => alloc.home(),
             Hold::Borrowed { home, .. } => home.as_ref(),
-            _ => return false,
+            _ => None,
         };
-        home.is_some_and(|stream| stream.context().ordinal() != ordinal)
+        home.map(|stream| stream.context().ordinal())
     }
 
     /// Whether this is a device-launchable executable that the node's kernel may launch (see

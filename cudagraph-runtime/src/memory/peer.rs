@@ -142,6 +142,18 @@ pub(crate) fn check_uses(
 ) -> Result<()> {
     let ordinal = ctx.ordinal();
     for operand in uses.iter().filter(|u| u.on_device_other_than(ordinal)) {
+        if operand.launches() {
+            let there = operand.home_device().unwrap_or_default();
+            return Err(Error::Invalid {
+                node: node(),
+                reason: format!(
+                    "the kernel is given a graph instantiated for device launch on device \
+                     {there}, and runs on device {ordinal}: a kernel launches only device graphs \
+                     of its own device (instantiate the graph for device launch from a graph of \
+                     device {ordinal})"
+                ),
+            });
+        }
         if let Some(reason) = reach(ctx, operand, &what())? {
             return Err(Error::Invalid {
                 node: node(),
