@@ -973,7 +973,7 @@ fn memory_back(ctx: &Arc<CudaContext>, held: usize, bytes: usize, wait: Duration
 /// abort and `ncclMemFree` may not run (a driver call in a host node fails with
 /// `CUDA_ERROR_NOT_PERMITTED`, see `soundness_8_driver_calls_in_host_nodes`): the release thread
 /// must make them, and the symmetric memory come back. Memory other tests allocate meanwhile
-/// blurs the measure: run alone (`cargo test --test gpu nccl::`) for a sharp one.
+/// blurs the measure: run alone (`cargo test --test collectives`) for a sharp one.
 #[test]
 fn a_communicator_dropped_last_in_a_host_node_or_a_capture_is_released_afterwards() {
     let test = "a_communicator_dropped_last_in_a_host_node_or_a_capture_is_released_afterwards";

@@ -7,7 +7,7 @@
 //!
 //! Each step first takes device 0's access to device 1's pool away, so that it shows its own
 //! grant whatever ran before it in this process (a copy node between the devices grants the same
-//! access, see `nccl::two_gpus_copy_between_devices_in_a_memcpy_node`). The steps run in one
+//! access, see `two_gpus_copy_between_devices_in_a_memcpy_node` in the `collectives` tests). The steps run in one
 //! test: the access is the whole process's.
 
 use std::sync::Arc;
