@@ -7,10 +7,12 @@
 //! the parameter list the node launches now, and refused with an error naming the node, after
 //! either change; the sentinel stays intact.
 
-use cudagraph_runtime::cudarc::driver::sys;
+use std::sync::Arc;
+
+use cudagraph_runtime::cudarc::driver::{sys, CudaSlice, CudaStream};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::Error;
-use cudagraph_tests::soundness::{addr, overwritten, sentinel, Arg, Kernels, RawGraph};
+use cudagraph_runtime::{Error, KernelNode};
+use cudagraph_tests::soundness::{addr, overwritten, sentinel, Arg, FillN, Kernels, RawGraph};
 use cudagraph_tests::{cfg, gpu};
 
 #[test]
@@ -98,5 +100,135 @@ fn a_kernel_handle_does_not_outlive_the_parameter_list_it_was_made_for() {
             0,
             "a stale handle's arguments reached the kernel"
         );
+    }
+}
+
+/// The check a kernel node's updates pass is the check of the kernel the node launches. An
+/// executable whose node was switched to another kernel (`set_kernel`, or a whole-graph update
+/// from a graph launching another one) launches its graph's kernel again after
+/// `reinstantiate`, and a clone of its graph launches the graph's kernel too: the updates of
+/// both must pass that kernel's check, not the one the node was switched to.
+///
+/// `fill_n` (`y[i] = v` for `i < n`, checked `n <= y`) and `first_of_n` (`y[0] = v` whatever
+/// `n`, rightly checked `y >= 1` only) take one parameter list. Before the fix, the executable
+/// (and the graph's records, which clones and updates copy) kept `first_of_n`'s check for a node
+/// that launched `fill_n`: `n = 8192` on a 256-element `y` was admitted, and `fill_n` wrote the
+/// sentinel allocated after `y`.
+#[test]
+fn a_kernel_check_does_not_outlive_the_kernel_it_was_made_for() {
+    const LEN: usize = 256;
+    const PAST: u32 = 8192;
+    let Some(gpu) = gpu("a_kernel_check_does_not_outlive_the_kernel_it_was_made_for") else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let a = &gpu.stream;
+    // `n` past `y`, refused by `fill_n`'s check, admitted by `first_of_n`'s.
+    fn attack(
+        a: &Arc<CudaStream>,
+        exec: &mut GraphExec<'_>,
+        node: KernelNode<(u32, u32, DevicePtrMut<u32>)>,
+        y: &DeviceBuffer<u32>,
+        s: &CudaSlice<u32>,
+        how: &str,
+    ) {
+        let r = exec.set_kernel_params(node, cfg(PAST as usize), (PAST, 7u32, y));
+        match &r {
+            Err(e) => eprintln!("{how}: refused: {e}"),
+            Ok(()) => eprintln!("{how}: admitted"),
+        }
+        exec.launch(a).unwrap();
+        let hit = overwritten(a, s);
+        assert!(
+            r.is_err() && hit == 0,
+            "{how}: `fill_n` was given n = {PAST} for a {LEN}-element buffer ({hit} sentinel \
+             elements written)"
+        );
+    }
+    let graph = |y: &DeviceBuffer<u32>, kernel: &FillN| {
+        let mut g = Graph::new(&gpu.ctx).unwrap();
+        let node = g
+            .add_kernel(kernel, cfg(LEN), (LEN as u32, 7u32, y), &[])
+            .unwrap();
+        (g, node)
+    };
+
+    // `set_kernel`, then `reinstantiate`: the node launches `fill_n` again.
+    {
+        let y = DeviceBuffer::<u32>::zeros(a, LEN).unwrap();
+        let s = sentinel(a, PAST as usize);
+        let (g, node) = graph(&y, &k.fill);
+        let mut exec = g.instantiate().unwrap();
+        exec.set_kernel(node, &k.first, cfg(LEN), (LEN as u32, 7u32, &y))
+            .unwrap();
+        exec.reinstantiate(InstantiateFlags::NONE).unwrap();
+        attack(a, &mut exec, node, &y, &s, "set_kernel, reinstantiate");
+    }
+
+    // A whole-graph update from a graph launching `first_of_n`, then `reinstantiate`.
+    {
+        let y = DeviceBuffer::<u32>::zeros(a, LEN).unwrap();
+        let s = sentinel(a, PAST as usize);
+        let (g, node) = graph(&y, &k.fill);
+        let mut exec = g.instantiate().unwrap();
+        let (g2, _) = graph(&y, &k.first);
+        exec.update(&g2).unwrap();
+        exec.reinstantiate(InstantiateFlags::NONE).unwrap();
+        attack(a, &mut exec, node, &y, &s, "update, reinstantiate");
+    }
+
+    // `set_kernel`, then a clone of the executable's graph, instantiated: it launches `fill_n`.
+    {
+        let y = DeviceBuffer::<u32>::zeros(a, LEN).unwrap();
+        let s = sentinel(a, PAST as usize);
+        let (g, node) = graph(&y, &k.fill);
+        let mut exec = g.instantiate().unwrap();
+        exec.set_kernel(node, &k.first, cfg(LEN), (LEN as u32, 7u32, &y))
+            .unwrap();
+        let mut clone = exec.graph().try_clone().unwrap().instantiate().unwrap();
+        attack(
+            a,
+            &mut clone,
+            node,
+            &y,
+            &s,
+            "set_kernel, a clone of the graph",
+        );
+    }
+
+    // `set_kernel` on one executable, and another updated from its graph: it launches `fill_n`.
+    {
+        let y = DeviceBuffer::<u32>::zeros(a, LEN).unwrap();
+        let s = sentinel(a, PAST as usize);
+        let (g, node) = graph(&y, &k.fill);
+        let mut exec = g.instantiate().unwrap();
+        exec.set_kernel(node, &k.first, cfg(LEN), (LEN as u32, 7u32, &y))
+            .unwrap();
+        let (g2, node2) = graph(&y, &k.first);
+        let mut other = g2.instantiate().unwrap();
+        other.update(exec.graph()).unwrap();
+        attack(
+            a,
+            &mut other,
+            node2,
+            &y,
+            &s,
+            "an update from a switched executable's graph",
+        );
+    }
+
+    // The switch itself still takes: the executable runs `first_of_n` until re-instantiated.
+    {
+        let y = DeviceBuffer::<u32>::zeros(a, LEN).unwrap();
+        let (g, node) = graph(&y, &k.fill);
+        let mut exec = g.instantiate().unwrap();
+        exec.set_kernel(node, &k.first, cfg(LEN), (LEN as u32, 9u32, &y))
+            .unwrap();
+        exec.set_kernel_params(node, cfg(1), (PAST, 5u32, &y))
+            .expect("first_of_n's check admits any n");
+        exec.launch(a).unwrap();
+        let v = y.to_vec().unwrap();
+        assert_eq!(v[0], 5, "first_of_n ran");
+        assert!(v[1..].iter().all(|&x| x == 0), "only y[0] written");
     }
 }

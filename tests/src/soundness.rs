@@ -22,6 +22,9 @@ extern "C" __global__ void fill_n(unsigned n, unsigned value, unsigned* y) {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) y[i] = value;
 }
+extern "C" __global__ void first_of_n(unsigned n, unsigned value, unsigned* y) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) y[0] = value;
+}
 extern "C" __global__ void value_first(unsigned long long v, unsigned* y) { y[0] = (unsigned)v; }
 extern "C" __global__ void pointer_first(unsigned* y, unsigned long long v) { y[0] = (unsigned)v; }
 extern "C" __global__ void copy_u32(unsigned n, const unsigned* x, unsigned* y) {
@@ -57,6 +60,9 @@ pub struct Kernels {
     pub late: LateFill,
     /// `fill_n`, `n` within `y`.
     pub fill: FillN,
+    /// `first_of_n(n, value, y)`: `y[0] = value` whatever `n`; `y` at least one element. The
+    /// parameter list of `fill_n`, with a check that rightly lets any `n` through.
+    pub first: FillN,
     /// `value_first`, `y` at least one element.
     pub value_first: ValueFirst,
     /// `pointer_first`, `y` at least one element.
@@ -77,6 +83,10 @@ impl Kernels {
         // and launches nothing; the check keeps n within y.
         let fill = unsafe { FillN::new(function(&module, "fill_n")) }
             .requires(|_, (n, _, y)| n as usize <= y);
+        // SAFETY: `first_of_n` takes (unsigned, unsigned, unsigned*), writes y[0] only, and
+        // launches nothing; the check keeps y non-empty.
+        let first =
+            unsafe { FillN::new(function(&module, "first_of_n")) }.requires(|_, (_, _, y)| y >= 1);
         // SAFETY: `value_first` takes (unsigned long long, unsigned*), writes y[0] only, and
         // launches nothing; the check keeps y non-empty.
         let value_first = unsafe { ValueFirst::new(function(&module, "value_first")) }
@@ -92,6 +102,7 @@ impl Kernels {
         Self {
             late,
             fill,
+            first,
             value_first,
             pointer_first,
             copy,

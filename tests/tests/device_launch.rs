@@ -760,3 +760,58 @@ fn a_conditional_body_copying_into_an_unordered_host_nodes_buffer_is_refused() {
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(&*hb.read().unwrap(), &[0; 32][..]);
 }
+
+/// An update of a device-launchable executable whose upload fails (here: its upload stream is
+/// being captured, with cudarc's safe `begin_capture`) leaves the device running the version
+/// uploaded before, with that version's memory: the executables that may launch it must keep
+/// holding that memory. Before the fix they were moved to the new version's memory before the
+/// upload was tried: `b`, which only the old version of node `n2` writes, was then held by no
+/// one, freed when dropped, and written by the next device launch (the sentinel allocated after
+/// it).
+#[test]
+fn an_update_whose_upload_fails_keeps_the_device_versions_memory_held() {
+    use cudagraph_runtime::cudarc::driver::sys;
+    use cudagraph_tests::soundness::{overwritten, sentinel};
+    let Some(gpu) = gpu("an_update_whose_upload_fails_keeps_the_device_versions_memory_held")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let up = gpu.ctx.new_stream().unwrap();
+    let a = DeviceBuffer::<u32>::zeros(&gpu.stream, 32).unwrap();
+    let b = DeviceBuffer::<u32>::zeros(&gpu.stream, 32).unwrap();
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let n1 = g
+        .add_kernel(&k.add_u32, one(), (32u32, 1u32, &a), &[])
+        .unwrap();
+    let n2 = g
+        .add_kernel(&k.add_u32, one(), (32u32, 1u32, &b), &[n1.into()])
+        .unwrap();
+    let mut d = g.instantiate_for_device_launch(&up).unwrap();
+    let err = DeviceBuffer::<i32>::zeros(&gpu.stream, 1).unwrap();
+    let mut l = launcher(&gpu, &k, &d, 1, &err);
+
+    // `n2` moves to `a` (within what the launches used): the upload fails, `up` being captured.
+    up.begin_capture(sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED)
+        .unwrap();
+    let updated = d.update(|u| u.set_kernel_params(n2, one(), (32u32, 1u32, &a)));
+    let ended = up.end_capture(sys::CUgraphInstantiate_flags(0));
+    eprintln!(
+        "update while the upload stream is captured: {:?}; the capture: {:?}",
+        updated.as_ref().err(),
+        ended.as_ref().err()
+    );
+    drop(ended);
+
+    // `b` dropped: freed unless something still holds it; the sentinel comes after it.
+    drop(b);
+    let s = sentinel(&gpu.stream, 32);
+    l.launch(&gpu.stream).unwrap();
+    let hit = overwritten(&gpu.stream, &s);
+    assert_eq!(
+        hit, 0,
+        "a device launch of the version uploaded before wrote the freed `b` ({hit} sentinel \
+         elements)"
+    );
+    assert_eq!(err.to_vec().unwrap(), [0], "the device launch failed");
+}

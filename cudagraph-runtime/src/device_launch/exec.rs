@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::exec::GraphExec;
 use crate::graph::Graph;
 use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
-use crate::memory::alloc::{AccessScope, AllocState};
+use crate::memory::alloc::{AccessScope, AllocState, Dependent};
 use crate::node::NodeKind;
 use crate::node::{
     ChildGraphNode, Direction, KernelNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue,
@@ -210,9 +210,19 @@ impl DeviceGraphExec {
             if anchor.state.has_holders() && !anchor.footprint().covers(&footprint) {
                 return Err(widened(&anchor));
             }
-            anchor.state.set_dependents(exec.memory_dependents())?;
+            // Until the upload is made, device launches run the version uploaded before, with
+            // its memory: the executables that may launch it hold that memory and the new one
+            // (an upload that fails leaves them so: the old version is still the device's).
+            let now = exec.memory_dependents();
+            anchor
+                .state
+                .set_dependents(with_earlier(anchor.state.dependents(), &now))?;
             exec.upload_device_exec(&home)?;
             anchor.set_footprint(Arc::new(footprint));
+            // Uploaded: device launches use the new memory only. (A refusal here, a guard taken
+            // meanwhile on that memory, leaves the old memory held too, until the next update or
+            // until the launchers go: only longer than needed.)
+            let _ = anchor.state.set_dependents(now);
             Ok(())
         });
         self.upload_pending = match outcome {
@@ -330,6 +340,22 @@ fn exclusive(
         fence.done().order_before(stream)?;
     }
     work()
+}
+
+/// The memory of `earlier` and of `now`, each allocation once (with the counts of both where
+/// both use it): what the executables that may launch a device graph use while an update of it
+/// is not uploaded yet, the device running the earlier version.
+fn with_earlier(mut earlier: Vec<Dependent>, now: &[Dependent]) -> Vec<Dependent> {
+    for dep in now {
+        match earlier
+            .iter_mut()
+            .find(|e| Arc::ptr_eq(&e.alloc, &dep.alloc))
+        {
+            Some(e) => e.counts.add(dep.counts),
+            None => earlier.push(dep.clone()),
+        }
+    }
+    earlier
 }
 
 /// An access begun by [`exclusive`], ended when dropped.

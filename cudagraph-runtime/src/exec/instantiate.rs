@@ -67,6 +67,14 @@ pub struct GraphExec<'a> {
     pub(super) graph: Graph<'a>,
     /// Kernel modules of graphs this executable was updated from.
     pub(super) functions: FunctionSet,
+    /// What each kernel node launches now (see `KernelContract`), by node index, once that
+    /// differs from the graph's records: `set_kernel` switched a node's kernel, or a whole-graph
+    /// update brought another graph's. `None` while the records say it. The records themselves
+    /// keep describing the graph's own nodes, which a re-instantiation instantiates again and a
+    /// clone of the graph (`graph().try_clone()`) or an update from it copies: were they changed
+    /// to the executable's kernels, those would launch the graph's kernels under another
+    /// kernel's check.
+    pub(super) kernels: Option<Box<[crate::kernel::KernelContract]>>,
     /// Host calls installed by [`GraphExec::set_host_fn`] and in use, by node index. Boxed: the
     /// driver holds their addresses, which must not move when the Vec grows.
     #[allow(clippy::vec_box)]
@@ -258,6 +266,7 @@ impl<'a> GraphExec<'a> {
             panics,
             graph,
             functions: FunctionSet::default(),
+            kernels: None,
             host_calls: Vec::new(),
             child_panics: Vec::new(),
             memory,

@@ -38,7 +38,17 @@ impl<'a> GraphExec<'a> {
         // Every single-node update (and query) looks its node up here first.
         refuse_in_host_node("a node update of GraphExec")?;
         let (index, record) = self.graph.any_record(node)?;
-        Ok((index, record.raw, record.kernel))
+        Ok((index, record.raw, self.contract(index, record.kernel)))
+    }
+
+    /// What kernel node `index` launches now, given its record's `recorded` contract: the
+    /// executable's own when it switched kernels (see `GraphExec::kernels`).
+    #[inline(always)]
+    fn contract(&self, index: usize, recorded: KernelContract) -> KernelContract {
+        match &self.kernels {
+            None => recorded,
+            Some(kernels) => kernels.get(index).copied().unwrap_or(recorded),
+        }
     }
 
     /// The error for a `KernelNode<A>` handle of node `index`, which launches a kernel of
@@ -220,7 +230,15 @@ impl<'a> GraphExec<'a> {
     #[cold]
     #[inline(never)]
     fn switch_kernel(&mut self, index: usize, func: &CudaFunction, kernel: KernelContract) {
-        self.graph.set_kernel(index, kernel);
+        // Kept by the executable, not in the graph's records, which keep describing the graph's
+        // own nodes (see `GraphExec::kernels`).
+        let graph = &self.graph;
+        let kernels = self
+            .kernels
+            .get_or_insert_with(|| graph.all_records().map(|r| r.kernel).collect());
+        if let Some(slot) = kernels.get_mut(index) {
+            *slot = kernel;
+        }
         if !self.graph.functions().contains(kernel.func) {
             self.functions.insert(func);
         }
@@ -546,7 +564,12 @@ impl<'a> GraphExec<'a> {
     /// edge's source, and a disabled node waits for nothing.
     pub fn set_enabled<N: Switchable>(&mut self, node: N, enabled: bool) -> Result<()> {
         let (index, raw_node) = self.switchable(node)?;
-        if !enabled && self.graph.ordered_by_its_wait(index) {
+        // Whether the kernel the node launches now waits (the executable's, see `contract`).
+        let waits = self
+            .graph
+            .record(index)
+            .is_some_and(|r| self.contract(index, r.kernel).waits);
+        if !enabled && self.graph.ordered_by_its_wait(index, waits) {
             return Err(self.wait_disabled(index));
         }
         self.set_enabled_at(index, raw_node, enabled)
@@ -585,7 +608,8 @@ impl<'a> GraphExec<'a> {
         let id = node.into();
         let (index, record) = self.graph.any_record(id)?;
         let fetch = self.graph.indirect_fetch() == Some(id);
-        let wrong_kernel = N::param_list().is_some_and(|p| record.kernel.param_list() != Some(p));
+        let kernel = self.contract(index, record.kernel);
+        let wrong_kernel = N::param_list().is_some_and(|p| kernel.param_list() != Some(p));
         if record.kind != N::KIND || wrong_kernel || fetch {
             return Err(Error::Invalid {
                 node: self.graph.name_of(index),

@@ -35,6 +35,9 @@ impl<'a> GraphExec<'a> {
             Ok(())
         })?;
         let old = std::mem::replace(&mut self.raw, fresh.expect("set by the replacement"));
+        // The fresh instantiation launches the graph's kernels, as its records say: what
+        // `set_kernel` or an update switched is gone with the old one.
+        self.kernels = None;
         if let Some(block) = self.indirect.as_deref_mut() {
             block.reinstantiated();
         }
@@ -78,6 +81,8 @@ impl<'a> GraphExec<'a> {
         }
         let (fresh, incoming) = replaced?;
         let old = std::mem::replace(&mut self.raw, fresh);
+        // The new graph's kernels, as its records say.
+        self.kernels = None;
         graph.join_family_of(&self.graph);
         self.panics.watch_instead(graph.panics.slots());
         self.child_panics.clear();
@@ -206,8 +211,14 @@ impl<'a> GraphExec<'a> {
         // Every host node now runs `graph`'s closure: the ones installed here are replaced.
         self.retire_host_calls();
         // Kernel nodes may have switched function (same context): later single-node updates
-        // must re-send the new one.
-        self.graph.take_kernels_of(graph);
+        // must re-send the new one, and check it as its own kernel. Kept by the executable:
+        // its graph's records keep describing its graph (see `GraphExec::kernels`).
+        let differs = self
+            .graph
+            .all_records()
+            .zip(graph.all_records())
+            .any(|(mine, theirs)| !same_kernel(&mine.kernel, &theirs.kernel));
+        self.kernels = differs.then(|| graph.all_records().map(|r| r.kernel).collect());
         // Host closures of `graph` are kept alive by its user objects, which the update retained.
         // The executable now runs `graph`'s closures: watch their slots instead of the old ones
         // (a slot with an unreported panic stays until it is reported, so the list never grows).
@@ -232,6 +243,12 @@ impl<'a> GraphExec<'a> {
             }
         }
     }
+}
+
+/// Whether two kernel contracts describe the same kernel node: the same function, parameter list,
+/// check and wait.
+fn same_kernel(a: &crate::kernel::KernelContract, b: &crate::kernel::KernelContract) -> bool {
+    a.same(b) && a.param_list() == b.param_list()
 }
 
 /// Refuses `call` when either graph has memory nodes: CUDA accepts a whole-graph update of such

@@ -15,7 +15,6 @@ use crate::driver::{named, record_err, result};
 use crate::error::{Error, Result};
 use crate::function_set::FunctionSet;
 use crate::id::fresh_id;
-use crate::kernel::KernelContract;
 use crate::memory::operand::Use;
 use crate::memory::registry::Registry;
 use crate::node::{NodeId, PanicWatch};
@@ -317,28 +316,6 @@ impl<'a> Graph<'a> {
         // stays, shared by host nodes added next).
         self.panics.unwatch(|_| true);
         destroyed
-    }
-
-    /// After a whole-graph update from `other` (same topology), the kernels now launched: their
-    /// functions, parameter lists and checks (an old `KernelNode<A>` handle is refused where the
-    /// parameter list changed).
-    pub(crate) fn take_kernels_of(&mut self, other: &Graph<'_>) {
-        for (mine, theirs) in self.nodes.iter_mut().zip(&other.nodes) {
-            mine.kernel = theirs.kernel;
-        }
-        if let Some(tables) = &mut self.tables {
-            let theirs = other.body_nodes().iter();
-            for (mine, theirs) in tables.bodies.nodes.iter_mut().zip(theirs) {
-                mine.record.kernel = theirs.record.kernel;
-            }
-        }
-    }
-
-    /// Records that the kernel node at `index` now launches the kernel `kernel` describes.
-    pub(crate) fn set_kernel(&mut self, index: usize, kernel: KernelContract) {
-        if let Some(record) = self.record_mut(index) {
-            record.kernel = kernel;
-        }
     }
 
     /// Makes `self` answer to `other`'s node handles (same declaration, same construction order).

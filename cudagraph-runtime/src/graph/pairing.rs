@@ -100,15 +100,17 @@ impl Graph<'_> {
     /// graph's own) is a kernel that waits for its programmatic dependencies and has an edge
     /// with data into it, which the memory checks then count as ordering (see
     /// [`Graph::add_edge`]): only the wait orders the nodes after it after the edge's source.
-    pub(crate) fn ordered_by_its_wait(&self, index: usize) -> bool {
-        let Some(record) = self.record(index) else {
+    /// `waits`: whether the kernel the node launches now waits (an executable's node may launch
+    /// another kernel than the graph's record says).
+    pub(crate) fn ordered_by_its_wait(&self, index: usize, waits: bool) -> bool {
+        if self.record(index).is_none() {
             return false;
-        };
+        }
         let at = match index.checked_sub(self.nodes.len()) {
             None => LoopAt::Own(index as u32),
             Some(p) => LoopAt::Body(p as u32),
         };
-        record.kernel.waits && self.pairing().is_some_and(|p| p.data_edge_into(at))
+        waits && self.pairing().is_some_and(|p| p.data_edge_into(at))
     }
 
     /// Refuses `other` as the source of a whole-graph update of an executable of this graph

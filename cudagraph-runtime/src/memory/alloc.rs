@@ -314,6 +314,14 @@ impl AllocState {
         Ok(())
     }
 
+    /// The memory used through this allocation now (see [`AllocState::set_dependents`]).
+    pub(crate) fn dependents(&self) -> Vec<Dependent> {
+        self.dependents
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
     /// Replaces the memory used through this allocation by `deps` (see the field's docs): the
     /// current holders are registered with the new memory, then unregistered from the old once
     /// their completion markers are recorded. On error nothing changes.
