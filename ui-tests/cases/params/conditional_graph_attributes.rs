@@ -3,7 +3,7 @@
 //! it too, at the attribute, and `#[programmatic]` / `#[device_launch]`, which the macro reads
 //! before `cfg_attr` is evaluated, cannot be conditional. (Before, anything went through, and
 //! rustc reported `derive` on a function, conflicting `Debug` impls or an unknown attribute.)
-use cudagraph_runtime::{cuda_graph, prelude::*};
+use cudagraph_runtime::cuda_graph;
 
 cuda_graph! {
     #[cfg_attr(all(), derive(Debug), allow(dead_code))]
