@@ -518,7 +518,9 @@ use proc_macro::TokenStream;
 ///
 /// Doc comments on a graph document its type; `cfg` and lint attributes (`allow`, `warn`, ...)
 /// apply to every generated item, `#[programmatic]` to its edges; the visibility applies to every
-/// generated type.
+/// generated type. A `cfg_attr` on a graph may hold doc comments, `cfg` and lint attributes
+/// (the macro reads `#[programmatic]` and `#[device_launch]` before any `cfg_attr` is evaluated:
+/// they cannot be conditional).
 ///
 /// # Generated items
 ///

@@ -184,6 +184,11 @@ fn odd_inputs_never_panic() {
         "graph X { if {} else if {} else {} loop while for match }",
         "pub(crate) graph X { #[doc = 1] a: empty; }",
         "#[] graph X {}",
+        // `cfg_attr` on a graph, whose attributes the rules read: malformed, empty, nested.
+        "#[cfg_attr] #[cfg_attr()] #[cfg_attr = 1] #[cfg_attr(a,)] graph X { a: empty; }",
+        "#[cfg_attr(a, cfg_attr(b, cfg_attr), cfg_attr(c, programmatic(x)), ::p::q, 1)] graph X {}",
+        // A loop variable bound again in a node's expressions, in every way a token walk sees.
+        "graph X { params { w: [f32; 2] } for i in 0..2 { a[i]: host(move || { let [i, ..] = [0]; match i { i => m!(w[i], |i| w[i] || i |= w[i]) } }); } }",
         "graph X { params { a: , } }",
         "graph X { params { : u32 } }",
         "graph X { params { _1: u32, __: u32, _\u{300}: u32 } a: empty; }",

@@ -133,3 +133,90 @@ fn identifier(text: &str) -> Option<&str> {
         && text != "_")
         .then_some(text)
 }
+
+/// Whether `tokens` may bind `name` again, so that a `name` in them may not be the one outside:
+/// they hold something that can introduce a name (`let`, a match arm, a `for` pattern, a
+/// closure's parameters, an item such as a `const` or a `fn`, a macro, which may expand to any
+/// of these), and `name` is written somewhere other than in an index (`w[name]`), where such a
+/// binding would have to write it. A false "may" only costs precision: the caller then takes any
+/// value of `name`.
+pub fn may_rebind(tokens: TokenStream, name: &str) -> bool {
+    has_binder(tokens.clone()) && named_outside_indices(tokens, name)
+}
+
+/// Keywords that introduce a name, as a binding or an item.
+const BINDERS: [&str; 11] = [
+    "let",
+    "match",
+    "for",
+    "fn",
+    "const",
+    "static",
+    "use",
+    "struct",
+    "enum",
+    "union",
+    "macro_rules",
+];
+
+fn has_binder(tokens: TokenStream) -> bool {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let punct = |at: usize| match tokens.get(at) {
+        Some(TokenTree::Punct(p)) => Some((p.as_char(), p.spacing())),
+        _ => None,
+    };
+    for (i, tt) in tokens.iter().enumerate() {
+        match tt {
+            TokenTree::Group(g) if has_binder(g.stream()) => return true,
+            TokenTree::Group(_) => {}
+            TokenTree::Ident(ident) => {
+                let word = ident.to_string();
+                if BINDERS.contains(&word.as_str()) {
+                    return true;
+                }
+                // A macro call: `name!(...)`.
+                if punct(i + 1).is_some_and(|(c, _)| c == '!')
+                    && matches!(tokens.get(i + 2), Some(TokenTree::Group(_)))
+                {
+                    return true;
+                }
+            }
+            // A closure's parameter list opens with `|`; `||` (no parameters, or a logical
+            // or) and `|=` do not.
+            TokenTree::Punct(p) if p.as_char() == '|' => {
+                let joint_to_next = p.spacing() == proc_macro2::Spacing::Joint
+                    && punct(i + 1).is_some_and(|(c, _)| c == '|' || c == '=');
+                let second_of_pair = i >= 1
+                    && punct(i - 1)
+                        .is_some_and(|(c, s)| c == '|' && s == proc_macro2::Spacing::Joint);
+                if !joint_to_next && !second_of_pair {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether `name` is written in `tokens` other than inside an index (`[...]` after a name that
+/// is not a keyword: `let [a, b] = ..` is a pattern).
+fn named_outside_indices(tokens: TokenStream, name: &str) -> bool {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    for (i, tt) in tokens.iter().enumerate() {
+        match tt {
+            TokenTree::Ident(ident) if name_of(ident) == name => return true,
+            TokenTree::Group(g) => {
+                let index = g.delimiter() == proc_macro2::Delimiter::Bracket
+                    && i >= 1
+                    && matches!(&tokens[i - 1], TokenTree::Ident(before)
+                        if syn::parse_str::<Ident>(&before.to_string()).is_ok());
+                if !index && named_outside_indices(g.stream(), name) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}

@@ -83,13 +83,14 @@ pub fn check_launched(model: &Model, cx: &mut Ctxt) {
     }
 }
 
-/// `Kernel<...>` (or `path::Kernel<...>`).
+/// `Kernel<...>` (or `path::Kernel<...>`): the runtime's `Kernel<A>` always takes its parameter
+/// tuple, so a `Kernel` without one is another type of that name (the user's own), whatever its
+/// path.
 fn is_kernel(ty: &Type) -> bool {
     let Type::Path(path) = ty else { return false };
-    path.path
-        .segments
-        .last()
-        .is_some_and(|s| s.ident == "Kernel")
+    path.path.segments.last().is_some_and(|s| {
+        s.ident == "Kernel" && matches!(s.arguments, PathArguments::AngleBracketed(_))
+    })
 }
 
 /// Whether a kernel node launches the param `name`.

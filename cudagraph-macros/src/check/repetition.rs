@@ -580,6 +580,15 @@ pub(super) fn indexed(
                 ),
             ),
             Err(_) => {} // an element the macro cannot tell: the whole param, to the rules
+            Ok(_) if len == 0 => cx.error_spanned_once(
+                key("element out of range"),
+                index,
+                format!(
+                    "`{ident}` has no elements (its length is 0), so `{ident}[{}]` names none: \
+                     give the array param a length, or remove this use",
+                    crate::text::pretty_expr(quote::ToTokens::to_token_stream(index)),
+                ),
+            ),
             Ok(k) if k >= len => cx.error_spanned_once(
                 key("element out of range"),
                 index,

@@ -160,13 +160,24 @@ impl<'a> Model<'a> {
     /// The slots node `node` reads (see [`Model::slots`]), with the buffers a capture node
     /// declares, sorted: an element of an array param when its index is known (`w[layer]`), else
     /// every slot of the param.
+    ///
+    /// An index is computed with the iteration's value of the loop variable only where the
+    /// expression cannot bind that name again (`{ let i = 0; w[i] }` reads `w[0]` in every
+    /// iteration): where it may, the element is not known.
     pub fn slot_mentions(&self, node: &Inst) -> Vec<usize> {
         let mut found = Vec::new();
-        repeat::each_indexed(Self::read_tokens(node.decl), &mut |ident, index| {
+        let tokens = Self::read_tokens(node.decl);
+        let var = node
+            .rep
+            .and_then(|r| self.loops[r.lp].var.as_deref())
+            .filter(|var| crate::tokens::may_rebind(tokens.clone(), var));
+        repeat::each_indexed(tokens, &mut |ident, index| {
             let Some(param) = self.param(ident).filter(|&i| !self.is_indirect(i)) else {
                 return;
             };
             let slots = self.slots(param);
+            // Under a rebound loop variable, the index is known only if it does not name it.
+            let index = index.filter(|group| var.is_none_or(|var| !index_names(group, var)));
             match self.element_at(param, index, node.rep) {
                 Some(k) => found.push(slots.start + k),
                 None => found.extend(slots),
@@ -248,6 +259,15 @@ impl Model<'_> {
         }
         casts
     }
+}
+
+/// Whether an index group (`[i + 1]`) writes `name`.
+fn index_names(group: &proc_macro2::Group, name: &str) -> bool {
+    let mut named = false;
+    crate::tokens::each_mention_then(group.stream(), &mut |ident, _| {
+        named |= crate::tokens::name_of(ident) == name;
+    });
+    named
 }
 
 /// The name an operand gives, with its index: `y` or `y[layer]` (an element of an array param,

@@ -1039,6 +1039,42 @@ mod tests {
         });
     }
 
+    /// An element index is computed with the loop variable only where the name is the loop
+    /// variable: an expression that binds the name again (`let`, a closure's or a match arm's
+    /// pattern) reads another element than the iteration's, and a node that reads `scale[0]`
+    /// must be updated when `scale[0]` changes (else it keeps the old value after `set_params`).
+    #[test]
+    fn an_index_under_a_rebound_loop_variable_reads_any_element() {
+        let source = "graph G {
+            params { k: Kernel<(f32, DevicePtrMut<f32>)>, scale: [f32; 2], y: [DeviceBuffer<f32>; 2] }
+            for i in 0..2 {
+                a[i]: kernel k<<<1, 1>>>({ let i = 0; scale[i] }, y[i]);
+                b[i]: kernel k<<<1, 1>>>((|i: usize| scale[i])(0), y[i]);
+                c[i]: kernel k<<<1, 1>>>(match 0 { i => scale[i] }, y[i]);
+                d[i]: kernel k<<<1, 1>>>(scale[i] + 1.0, y[i]);
+                e[i]: kernel k<<<1, 1>>>(if i > 0 || i == 0 { scale[i] } else { 0.0 }, y[i]);
+                a[i] -> b[i] -> c[i] -> d[i] -> e[i];
+            }
+        }";
+        with_model(source, |m| {
+            let scale = m.slots(1);
+            let slots = |name: &str| {
+                let node = m.nodes.iter().find(|n| n.name == name).unwrap();
+                let found = m.slot_mentions(node);
+                scale
+                    .clone()
+                    .filter(|s| found.contains(s))
+                    .collect::<Vec<_>>()
+            };
+            for name in ["a[1]", "b[1]", "c[1]"] {
+                assert_eq!(slots(name), [scale.start, scale.start + 1], "{name}");
+            }
+            // Not rebound (`||` is no closure): the iteration's element only.
+            assert_eq!(slots("d[1]"), [scale.start + 1]);
+            assert_eq!(slots("e[1]"), [scale.start + 1]);
+        });
+    }
+
     #[test]
     fn mentions_skip_fields_methods_and_paths() {
         let mut seen = Vec::new();
