@@ -153,12 +153,17 @@ fn a_kernel_check_does_not_outlive_the_kernel_it_was_made_for() {
         (g, node)
     };
 
-    // `set_kernel`, then `reinstantiate`: the node launches `fill_n` again.
-    {
+    // An executable launching `fill_n` on `y`, its node, `y`, and the sentinel allocated after it.
+    let fresh = || {
         let y = DeviceBuffer::<u32>::zeros(a, LEN).unwrap();
         let s = sentinel(a, PAST as usize);
         let (g, node) = graph(&y, &k.fill);
-        let mut exec = g.instantiate().unwrap();
+        (g.instantiate().unwrap(), node, y, s)
+    };
+
+    // `set_kernel`, then `reinstantiate`: the node launches `fill_n` again.
+    {
+        let (mut exec, node, y, s) = fresh();
         exec.set_kernel(node, &k.first, cfg(LEN), (LEN as u32, 7u32, &y))
             .unwrap();
         exec.reinstantiate(InstantiateFlags::NONE).unwrap();
@@ -167,10 +172,7 @@ fn a_kernel_check_does_not_outlive_the_kernel_it_was_made_for() {
 
     // A whole-graph update from a graph launching `first_of_n`, then `reinstantiate`.
     {
-        let y = DeviceBuffer::<u32>::zeros(a, LEN).unwrap();
-        let s = sentinel(a, PAST as usize);
-        let (g, node) = graph(&y, &k.fill);
-        let mut exec = g.instantiate().unwrap();
+        let (mut exec, node, y, s) = fresh();
         let (g2, _) = graph(&y, &k.first);
         exec.update(&g2).unwrap();
         exec.reinstantiate(InstantiateFlags::NONE).unwrap();
@@ -179,10 +181,7 @@ fn a_kernel_check_does_not_outlive_the_kernel_it_was_made_for() {
 
     // `set_kernel`, then a clone of the executable's graph, instantiated: it launches `fill_n`.
     {
-        let y = DeviceBuffer::<u32>::zeros(a, LEN).unwrap();
-        let s = sentinel(a, PAST as usize);
-        let (g, node) = graph(&y, &k.fill);
-        let mut exec = g.instantiate().unwrap();
+        let (mut exec, node, y, s) = fresh();
         exec.set_kernel(node, &k.first, cfg(LEN), (LEN as u32, 7u32, &y))
             .unwrap();
         let mut clone = exec.graph().try_clone().unwrap().instantiate().unwrap();
@@ -198,10 +197,7 @@ fn a_kernel_check_does_not_outlive_the_kernel_it_was_made_for() {
 
     // `set_kernel` on one executable, and another updated from its graph: it launches `fill_n`.
     {
-        let y = DeviceBuffer::<u32>::zeros(a, LEN).unwrap();
-        let s = sentinel(a, PAST as usize);
-        let (g, node) = graph(&y, &k.fill);
-        let mut exec = g.instantiate().unwrap();
+        let (mut exec, node, y, s) = fresh();
         exec.set_kernel(node, &k.first, cfg(LEN), (LEN as u32, 7u32, &y))
             .unwrap();
         let (g2, node2) = graph(&y, &k.first);

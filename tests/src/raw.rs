@@ -1,7 +1,9 @@
 //! Raw driver calls that add graph nodes the runtime would refuse: what the GPU witnesses build
 //! to show how the driver itself treats a program that a rule of ours rules out.
 
-use cudagraph_runtime::cudarc::driver::sys;
+use std::sync::Arc;
+
+use cudagraph_runtime::cudarc::driver::{sys, CudaStream};
 use cudagraph_runtime::Graph;
 
 /// A kernel node's raw parameters: `func` launched with `config`, its arguments at `args` (one
@@ -170,4 +172,23 @@ pub unsafe fn add_conditional(
     // SAFETY: the member written above; the driver filled in the body array it owns (one graph).
     let body = unsafe { *p.__bindgen_anon_1.conditional.phGraph_out };
     (handle, body)
+}
+
+/// Instantiates `graph` and launches it on `stream`, all of which the driver must take, and
+/// asserts that the launch faults (`CUDA_ERROR_ILLEGAL_ADDRESS` from the stream's synchronize):
+/// what a witness shows of a node the runtime refuses. `what` names the fault's cause. The
+/// context is lost then: the executable is leaked, and so should be everything of the context
+/// that would make driver calls when dropped.
+#[track_caller]
+pub fn assert_launch_faults(graph: Graph<'_>, stream: &Arc<CudaStream>, what: &str) {
+    let mut exec = graph
+        .instantiate()
+        .expect("the driver refused to instantiate");
+    exec.launch(stream).expect("the driver refused the launch");
+    let fault = stream
+        .synchronize()
+        .expect_err(&format!("{what} did not fault"));
+    assert_eq!(fault.0, sys::CUresult::CUDA_ERROR_ILLEGAL_ADDRESS);
+    eprintln!("the launch faulted: {fault}");
+    std::mem::forget(exec);
 }

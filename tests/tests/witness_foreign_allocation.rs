@@ -3,7 +3,6 @@
 //! and faults when launched. The runtime refuses the node when it is added. (A file of its own:
 //! the fault ends the context for every other test of the process.)
 
-use cudagraph_runtime::cudarc::driver::sys;
 use cudagraph_runtime::Graph;
 use cudagraph_tests::{gpu, raw};
 
@@ -17,19 +16,8 @@ fn a_node_of_another_graph_writing_an_allocation_faults() {
     let t = owner.add_mem_alloc::<u32>(n, &[]).unwrap();
     let user = Graph::new(&gpu.ctx).unwrap();
     raw::memset_u32(&user, &[], t.addr(), n, 1).expect("the driver refused the node");
-    let mut exec = user
-        .instantiate()
-        .expect("the driver refused to instantiate");
-    exec.launch(&gpu.stream)
-        .expect("the driver refused the launch");
-    let fault = gpu
-        .stream
-        .synchronize()
-        .expect_err("the foreign write did not fault");
-    assert_eq!(fault.0, sys::CUresult::CUDA_ERROR_ILLEGAL_ADDRESS);
-    eprintln!("the launch faulted: {fault}");
+    raw::assert_launch_faults(user, &gpu.stream, "the foreign write");
     // The context is lost: leak what would make driver calls on it.
-    std::mem::forget(exec);
     std::mem::forget(owner);
     std::mem::forget(gpu);
 }

@@ -5,7 +5,6 @@
 //! refuses the node where the devices have no peer-to-peer path (see `peer_memory`). (A file of
 //! its own: the fault ends device 0's context for every other test of the process.)
 
-use cudagraph_runtime::cudarc::driver::sys;
 use cudagraph_runtime::{DeviceBuffer, Graph};
 use cudagraph_tests::{gpus, raw, Kernels};
 
@@ -25,19 +24,8 @@ fn a_kernel_node_writing_another_devices_memory_without_access_faults() {
     gpu.ctx.bind_to_thread().unwrap();
     raw::add_u32(&graph, &[], &k.add_u32, far.addr(), n as u32, 1)
         .expect("the driver refused the node");
-    let mut exec = graph
-        .instantiate()
-        .expect("the driver refused to instantiate");
-    exec.launch(&gpu.stream)
-        .expect("the driver refused the launch");
-    let fault = gpu
-        .stream
-        .synchronize()
-        .expect_err("the write into device 1's memory did not fault");
-    assert_eq!(fault.0, sys::CUresult::CUDA_ERROR_ILLEGAL_ADDRESS);
-    eprintln!("the launch faulted: {fault}");
+    raw::assert_launch_faults(graph, &gpu.stream, "the write into device 1's memory");
     // Device 0's context is lost: leak what would make driver calls on it.
-    std::mem::forget(exec);
     std::mem::forget(k);
     std::mem::forget(far);
     std::mem::forget(gpu);
