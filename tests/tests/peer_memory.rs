@@ -187,3 +187,35 @@ fn two_gpus_a_kernel_is_refused_a_device_graph_of_the_other_device() {
     }
     assert_eq!(graph.len(), 0, "nothing was added");
 }
+
+/// A child graph runs on its parent's device: one built on device 1 is refused as a child of a
+/// graph of device 0, added or set by an update, naming the node.
+#[test]
+fn two_gpus_a_child_graph_of_the_other_device_is_refused() {
+    let test = "two_gpus_a_child_graph_of_the_other_device_is_refused";
+    let Some((gpu, more)) = gpus(test, 2) else {
+        return;
+    };
+    let refused = |result: Result<(), Error>, name: &str| match result {
+        Err(Error::Invalid { node, reason }) => {
+            assert_eq!(node, name);
+            assert!(reason.contains("graph of device 1"), "{reason}");
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    let mut theirs = Graph::new(&more[0]).unwrap();
+    theirs.add_empty(&[]).unwrap();
+    let mut ours = Graph::new(&gpu.ctx).unwrap();
+    ours.name_next("embedded");
+    refused(ours.add_child_graph(&theirs, &[]).map(drop), "embedded");
+    assert_eq!(ours.len(), 0, "nothing was added");
+
+    let mut child = Graph::new(&gpu.ctx).unwrap();
+    child.add_empty(&[]).unwrap();
+    ours.name_next("embedded");
+    let node = ours.add_child_graph(&child, &[]).unwrap();
+    let mut exec = ours.instantiate().unwrap();
+    refused(exec.set_child_graph(node, &theirs), "embedded");
+    exec.launch(&gpu.stream).unwrap();
+    gpu.stream.synchronize().unwrap();
+}

@@ -521,6 +521,8 @@ impl<'a> GraphExec<'a> {
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
         child.check_not_broken()?;
+        self.graph
+            .refuse_other_context(child, &|| self.graph.name_of(index))?;
         if child.has_indirect() {
             return Err(Error::Invalid {
                 node: self.graph.name_of(index),

@@ -308,6 +308,30 @@ impl<'a> Graph<'a> {
         }
     }
 
+    /// Refuses `child` as the contents of a child-graph node (`node` names it) when it is a
+    /// graph of another context: its nodes would run on its own device, with memory and device
+    /// graphs judged for that device, which the checks of this graph's executables (a node's
+    /// update moving to memory the child's nodes use, say) take to be this graph's.
+    pub(crate) fn refuse_other_context(
+        &self,
+        child: &Graph<'_>,
+        node: &dyn Fn() -> String,
+    ) -> Result<()> {
+        if child.ctx.cu_ctx() == self.ctx.cu_ctx() {
+            return Ok(());
+        }
+        Err(Error::Invalid {
+            node: node(),
+            reason: format!(
+                "the child graph is a graph of device {} and this one of device {}: a child \
+                 graph runs on its parent's device; build it on this graph's context (a copy \
+                 between the devices is a memcpy node)",
+                child.ctx.ordinal(),
+                self.ctx.ordinal()
+            ),
+        })
+    }
+
     /// The error for a dependency `dep` that is not a node of this graph.
     #[cold]
     #[inline(never)]
@@ -543,7 +567,8 @@ impl<'a> Graph<'a> {
     }
 
     /// Adds `child` as a child-graph node, after `deps`. The driver embeds a clone of `child`;
-    /// `child` itself stays yours. The node uses the memory `child`'s nodes use.
+    /// `child` itself stays yours. The node uses the memory `child`'s nodes use. A child graph
+    /// runs on its parent's device: one of another context is refused, naming the node.
     pub fn add_child_graph<'c: 'a>(
         &mut self,
         child: &Graph<'c>,
@@ -552,6 +577,9 @@ impl<'a> Graph<'a> {
         if let Err(e) = child.check_not_broken() {
             return self.or_forget_name(Err(e));
         }
+        let other_context =
+            self.refuse_other_context(child, &|| self.pending_name(NodeKind::ChildGraph));
+        self.or_forget_name(other_context)?;
         if child.has_indirect() {
             return self.or_forget_name(Err(Error::Invalid {
                 node: self.pending_name(NodeKind::ChildGraph),
