@@ -189,7 +189,8 @@ fn two_gpus_a_kernel_is_refused_a_device_graph_of_the_other_device() {
 }
 
 /// A child graph runs on its parent's device: one built on device 1 is refused as a child of a
-/// graph of device 0, added or set by an update, naming the node.
+/// graph of device 0, added or set by an update, naming the node; and an executable of device 0
+/// is refused a whole-graph update from a graph of device 1.
 #[test]
 fn two_gpus_a_child_graph_of_the_other_device_is_refused() {
     let test = "two_gpus_a_child_graph_of_the_other_device_is_refused";
@@ -216,6 +217,10 @@ fn two_gpus_a_child_graph_of_the_other_device_is_refused() {
     let node = ours.add_child_graph(&child, &[]).unwrap();
     let mut exec = ours.instantiate().unwrap();
     refused(exec.set_child_graph(node, &theirs), "embedded");
+    // Nor is an executable updated from a graph of the other device.
+    let mut twin = Graph::new(&more[0]).unwrap();
+    twin.add_child_graph(&theirs, &[]).unwrap();
+    refused(exec.update(&twin), "update");
     exec.launch(&gpu.stream).unwrap();
     gpu.stream.synchronize().unwrap();
 }

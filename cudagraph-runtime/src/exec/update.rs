@@ -156,6 +156,9 @@ impl<'a> GraphExec<'a> {
     pub fn update(&mut self, graph: &Graph<'a>) -> Result<()> {
         crate::ambient::refuse_in_host_node("GraphExec::update")?;
         graph.check_not_broken()?;
+        // The nodes' memory was judged for their graph's device (see `memory::peer`).
+        self.graph
+            .refuse_other_context(graph, &|| "update".to_string())?;
         refuse_memory_nodes(&self.graph, graph, "update")?;
         self.graph.refuse_device_updatable("update")?;
         graph.refuse_device_updatable("update")?;

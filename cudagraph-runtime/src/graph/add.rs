@@ -308,10 +308,11 @@ impl<'a> Graph<'a> {
         }
     }
 
-    /// Refuses `child` as the contents of a child-graph node (`node` names it) when it is a
-    /// graph of another context: its nodes would run on its own device, with memory and device
-    /// graphs judged for that device, which the checks of this graph's executables (a node's
-    /// update moving to memory the child's nodes use, say) take to be this graph's.
+    /// Refuses `child` as the contents of a child-graph node (`node` names it), or as the graph
+    /// an executable of this one is updated from, when it is a graph of another context: its
+    /// nodes would run on its own device, with memory and device graphs judged for that device,
+    /// which the checks of this graph's executables (a node's update moving to memory the
+    /// child's nodes use, say) take to be this graph's.
     pub(crate) fn refuse_other_context(
         &self,
         child: &Graph<'_>,
@@ -323,9 +324,10 @@ impl<'a> Graph<'a> {
         Err(Error::Invalid {
             node: node(),
             reason: format!(
-                "the child graph is a graph of device {} and this one of device {}: a child \
-                 graph runs on its parent's device; build it on this graph's context (a copy \
-                 between the devices is a memcpy node)",
+                "the graph given is a graph of device {} and this one of device {}: a child \
+                 graph runs on its parent's device, and an executable takes updates from graphs \
+                 of its own; build it on this graph's context (a copy between the devices is a \
+                 memcpy node)",
                 child.ctx.ordinal(),
                 self.ctx.ordinal()
             ),
