@@ -3,6 +3,7 @@
 use std::any::TypeId;
 use std::ffi::c_void;
 use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
 
 use cudarc::driver::{sys, CudaFunction, DeviceRepr};
 
@@ -33,7 +34,7 @@ use crate::ptr::{DevicePtr, DevicePtrMut};
 /// # }
 /// ```
 pub struct Kernel<A> {
-    func: CudaFunction,
+    func: ManuallyDrop<CudaFunction>,
     /// The check of [`Kernel::requires`]: a `fn(&LaunchConfig, A::Checked) -> bool`, erased.
     check: Option<ErasedCheck>,
     /// Declared by [`Kernel::waits_for_dependency`].
@@ -60,9 +61,12 @@ impl<A> Drop for Kernel<A> {
     /// The last reference to the kernel's module unloads it (a driver call): not inside a host
     /// node or a capture closure, where the release thread does it.
     fn drop(&mut self) {
-        if crate::ambient::must_defer_releases() {
-            crate::reaper::drop_later(Box::new(self.func.clone()));
-        }
+        // Moved, not cloned: with a clone sent to the release thread and this reference dropped
+        // here, the release thread may drop its clone first, and this drop would then be the last
+        // one, unloading the module inside a host node after all.
+        // SAFETY: `self.func` is not used again (this is the value's drop).
+        let func = unsafe { ManuallyDrop::take(&mut self.func) };
+        crate::reaper::release(func);
     }
 }
 
@@ -114,7 +118,7 @@ impl<A: KernelArgs> Kernel<A> {
     /// first (refused with [`Error::Invalid`](crate::Error::Invalid) naming the node otherwise).
     pub unsafe fn new(func: CudaFunction) -> Self {
         Self {
-            func,
+            func: ManuallyDrop::new(func),
             check: None,
             waits: false,
             _args: PhantomData,

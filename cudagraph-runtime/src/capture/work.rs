@@ -1,6 +1,7 @@
 //! [`Capture`]: work to record by stream capture, kept as a value and recorded again whenever a
 //! graph needs it.
 
+use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use cudarc::driver::CudaStream;
@@ -38,8 +39,8 @@ type Record = dyn Fn(&Arc<CudaStream>) -> Result<Graph<'static>> + Send + Sync;
 /// ```
 #[derive(Clone)]
 pub struct Capture {
-    stream: Arc<CudaStream>,
-    record: Arc<Record>,
+    stream: ManuallyDrop<Arc<CudaStream>>,
+    record: ManuallyDrop<Arc<Record>>,
 }
 
 impl std::fmt::Debug for Capture {
@@ -55,9 +56,17 @@ impl Drop for Capture {
     /// itself (dropping either may call the driver): not inside a host node or a capture closure,
     /// where the release thread drops them.
     fn drop(&mut self) {
-        if crate::ambient::must_defer_releases() {
-            crate::reaper::drop_later(Box::new((self.stream.clone(), self.record.clone())));
-        }
+        // Moved, not cloned: with clones sent to the release thread and these references
+        // dropped here, the release thread may drop its clones first, and these drops would
+        // then be the last ones, inside a host node after all.
+        // SAFETY: neither field is used again (this is the value's drop).
+        let parts = unsafe {
+            (
+                ManuallyDrop::take(&mut self.stream),
+                ManuallyDrop::take(&mut self.record),
+            )
+        };
+        crate::reaper::release(parts);
     }
 }
 
@@ -87,8 +96,8 @@ impl Capture {
             Graph::capture(stream, operands.clone(), move |s, views| work(s, views))
         };
         Self {
-            stream: stream.clone(),
-            record: Arc::new(record),
+            stream: ManuallyDrop::new(stream.clone()),
+            record: ManuallyDrop::new(Arc::new(record)),
         }
     }
 

@@ -5,6 +5,7 @@
 //!
 //! [event nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#cuda-graphs
 
+use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaContext, CudaEvent};
@@ -26,7 +27,7 @@ handle!(
 /// and executables that use it keep it alive until their launches are done), compared by
 /// identity.
 #[derive(Clone)]
-pub struct Event(Arc<CudaEvent>);
+pub struct Event(ManuallyDrop<Arc<CudaEvent>>);
 
 impl Event {
     /// A new event of `ctx`, without timing (the cheapest kind to record and wait on).
@@ -53,13 +54,13 @@ impl Event {
 
 impl From<CudaEvent> for Event {
     fn from(event: CudaEvent) -> Self {
-        Self(Arc::new(event))
+        Self(ManuallyDrop::new(Arc::new(event)))
     }
 }
 
 impl From<Arc<CudaEvent>> for Event {
     fn from(event: Arc<CudaEvent>) -> Self {
-        Self(event)
+        Self(ManuallyDrop::new(event))
     }
 }
 
@@ -67,9 +68,12 @@ impl Drop for Event {
     /// The last reference destroys the event (a driver call): not inside a host node or a
     /// capture closure, where the release thread does it.
     fn drop(&mut self) {
-        if crate::ambient::must_defer_releases() {
-            crate::reaper::drop_later(Box::new(self.0.clone()));
-        }
+        // Moved, not cloned: with a clone sent to the release thread and this reference dropped
+        // here, the release thread may drop its clone first, and this drop would then be the last
+        // one, destroying the event inside a host node after all.
+        // SAFETY: `self.0` is not used again (this is the value's drop).
+        let event = unsafe { ManuallyDrop::take(&mut self.0) };
+        crate::reaper::release(event);
     }
 }
 

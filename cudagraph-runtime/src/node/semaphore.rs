@@ -11,6 +11,7 @@
 //! [external semaphore nodes]: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__GRAPH.html
 //! [`cuImportExternalSemaphore`]: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html
 
+use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaContext};
@@ -48,7 +49,7 @@ pub enum SemaphoreKind {
 /// imported until their launches are done; the last reference destroys CUDA's import
 /// (`cuDestroyExternalSemaphore`), not the other API's semaphore. Compared by identity.
 #[derive(Clone)]
-pub struct ExternalSemaphore(Arc<Imported>);
+pub struct ExternalSemaphore(ManuallyDrop<Arc<Imported>>);
 
 /// CUDA's import of a semaphore.
 struct Imported {
@@ -163,11 +164,11 @@ impl ExternalSemaphore {
         named("cuCtxSetCurrent", ctx.bind_to_thread())?;
         // SAFETY: the caller's promise; `ctx` is current.
         let raw = unsafe { result::interop::import_semaphore(desc) }?;
-        Ok(Self(Arc::new(Imported {
+        Ok(Self(ManuallyDrop::new(Arc::new(Imported {
             raw,
             kind,
             ctx: ctx.clone(),
-        })))
+        }))))
     }
 
     /// What its values mean.
@@ -191,9 +192,12 @@ impl Drop for ExternalSemaphore {
     /// The last reference destroys the import (a driver call): not inside a host node or a
     /// capture closure, where the release thread does it.
     fn drop(&mut self) {
-        if crate::ambient::must_defer_releases() {
-            crate::reaper::drop_later(Box::new(self.0.clone()));
-        }
+        // Moved, not cloned: with a clone sent to the release thread and this reference dropped
+        // here, the release thread may drop its clone first, and this drop would then be the last
+        // one, destroying the import inside a host node after all.
+        // SAFETY: `self.0` is not used again (this is the value's drop).
+        let imported = unsafe { ManuallyDrop::take(&mut self.0) };
+        crate::reaper::release(imported);
     }
 }
 
