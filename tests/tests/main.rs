@@ -16,6 +16,7 @@
 //! tests meant to run under `compute-sanitizer`, whose findings hold for the whole process
 //! (`nvidia_capture_samples`, `sanitizer_cross_graph_free`, `memory_nodes_freed_elsewhere`).
 
+mod capture_alloc_order;
 mod capture_escape;
 mod capture_safe;
 mod device_launch;
