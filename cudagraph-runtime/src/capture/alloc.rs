@@ -28,9 +28,11 @@ pub(crate) struct AllocEntry {
 /// a graph allocation of `len` `T`s, made each time the graph runs and freed by
 /// [`CaptureScope::free`](super::CaptureScope::free) or at the end of the capture.
 ///
-/// Give it (by reference) to the capture scope's calls, ordered after the allocation by the
-/// capture (on the stream that allocated it, or on streams forked after); it exists only inside
-/// the capture closure (`'s`), and only the capture's own work may use it.
+/// Give it (by reference) to the capture scope's calls, on any stream of the capture: a call on
+/// a stream that neither made nor used it yet is first ordered after the work recorded so far on
+/// the stream that made it (so after its alloc node), as is a conditional node whose bodies use
+/// it. It exists only inside the capture closure (`'s`), and only the capture's own work may use
+/// it.
 pub struct CaptureAlloc<'s, T> {
     pub(crate) addr: sys::CUdeviceptr,
     pub(crate) len: usize,

@@ -233,6 +233,8 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
         self.sequence.admit(&uses, &name)?;
         let what = || "memory the kernel uses".to_string();
         peer::check_uses(&self.sequence.ctx, &uses, &what, &name)?;
+        // A capture allocation made on another stream: the kernel runs after its alloc node.
+        self.sequence.order_after_allocs(self.stream, &uses)?;
         self.sequence
             .functions
             .borrow_mut()
@@ -255,6 +257,7 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
         let (src, dst, params) = copy.into_parts(ctx, name)?;
         let uses = vec![src, dst];
         self.sequence.admit(&uses, &name)?;
+        self.sequence.order_after_allocs(self.stream, &uses)?;
         // SAFETY: the copy's memory is held as `uses` says.
         unsafe { result::enqueue::copy(&params.copy, self.stream.cu_stream()) }?;
         self.sequence.recorded(self.stream, uses)
@@ -269,6 +272,7 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
         self.sequence.admit(&uses, &name)?;
         let what = || "the memset's destination".to_string();
         peer::check_uses(&self.sequence.ctx, &uses, &what, &name)?;
+        self.sequence.order_after_allocs(self.stream, &uses)?;
         // SAFETY: the memset's memory is held as `uses` says.
         unsafe { result::enqueue::memset(&params.set, self.stream.cu_stream()) }?;
         self.sequence.recorded(self.stream, uses)
@@ -507,14 +511,23 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
                 resume_unwind(panic);
             }
         };
-        let placed = built.and_then(|()| {
-            // SAFETY: the stream is being captured into `graph`, whose node `node` is.
-            unsafe { result::stream::set_capture_dependencies(self.stream.cu_stream(), &[node]) }
-        });
+        // The capture allocations the bodies use: the node runs after their alloc nodes, and a
+        // later free waits for it (the node was added with this stream's dependencies, which
+        // need not follow an allocation made on another stream).
+        let body_uses: Vec<_> = bodies.iter().flat_map(|b| b.all_uses()).collect();
+        let placed = built
+            .and_then(|()| self.after_allocs(graph, node, &deps, &body_uses))
+            .and_then(|()| {
+                // SAFETY: the stream is being captured into `graph`, whose node `node` is.
+                unsafe {
+                    result::stream::set_capture_dependencies(self.stream.cu_stream(), &[node])
+                }
+            });
         if let Err(e) = placed {
             self.remove_failed_conditional(node, bodies);
             return Err(e.at_node(name));
         }
+        self.sequence.note_alloc_uses(self.stream, &body_uses);
         self.sequence
             .idle_handles
             .borrow_mut()
@@ -527,6 +540,46 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
                 looping: matches!(condition, Condition::While),
                 bodies,
             });
+        Ok(())
+    }
+
+    /// Makes the conditional node `node` (added to `graph` after `deps`, not yet placed on this
+    /// scope's stream) depend on the work recorded so far on the streams that made the capture
+    /// allocations among `uses` that this stream is not ordered after: that work follows their
+    /// alloc nodes.
+    #[cfg(not(feature = "cuda-12020"))]
+    fn after_allocs(
+        &self,
+        graph: cudarc::driver::sys::CUgraph,
+        node: cudarc::driver::sys::CUgraphNode,
+        deps: &[cudarc::driver::sys::CUgraphNode],
+        uses: &[Use<'a>],
+    ) -> Result<()> {
+        let mut added: Vec<cudarc::driver::sys::CUgraphNode> = deps.to_vec();
+        for maker in self.sequence.unordered_allocs(self.stream, uses) {
+            // SAFETY: a live stream.
+            let Some((_, tail)) = (unsafe { result::stream::capture_state(maker.cu_stream()) })?
+            else {
+                continue;
+            };
+            for from in tail {
+                if added.contains(&from) {
+                    continue;
+                }
+                // SAFETY: `graph` is the live graph the capture records into; `from` is a node
+                // of it (a stream's next dependency) and `node` too. `from` cannot depend on
+                // `node`, which no stream's work follows yet: no cycle.
+                unsafe {
+                    result::graph::add_dependency(
+                        graph,
+                        from,
+                        node,
+                        &crate::EdgeKind::Default.data(),
+                    )
+                }?;
+                added.push(from);
+            }
+        }
         Ok(())
     }
 

@@ -262,20 +262,50 @@ impl<'a> Sequence<'a> {
         Ok(())
     }
 
-    /// Notes that the work just enqueued on `stream` uses `uses`: the node it recorded is the
-    /// one the stream's next work depends on, and the allocations of the capture among them
-    /// are used on `stream`.
-    pub(super) fn recorded(&self, stream: &Arc<CudaStream>, uses: Vec<Use<'a>>) -> Result<()> {
+    /// The streams that made the allocations of the capture among `uses` that no work on
+    /// `stream` is ordered after yet (`stream` neither made nor used them): work about to be
+    /// recorded on `stream` with `uses` would be beside the alloc node, and before it the
+    /// address is not the allocation's (CUDA may back another graph allocation with it).
+    pub(super) fn unordered_allocs(
+        &self,
+        stream: &CudaStream,
+        uses: &[Use<'a>],
+    ) -> Vec<Arc<CudaStream>> {
+        let mut makers: Vec<Arc<CudaStream>> = Vec::new();
+        for entry in self.allocs.borrow().iter().filter(|e| !e.freed) {
+            if entry_used(entry, uses)
+                && !entry
+                    .streams
+                    .iter()
+                    .any(|s| s.cu_stream() == stream.cu_stream())
+                && !makers
+                    .iter()
+                    .any(|m| m.cu_stream() == entry.streams[0].cu_stream())
+            {
+                makers.push(entry.streams[0].clone());
+            }
+        }
+        makers
+    }
+
+    /// Orders `stream` after the allocations of the capture among `uses` (see
+    /// [`Sequence::unordered_allocs`]): after the work recorded so far on the streams that made
+    /// them, which follows their alloc nodes. Called before the work is enqueued.
+    pub(super) fn order_after_allocs(&self, stream: &CudaStream, uses: &[Use<'a>]) -> Result<()> {
         if self.streams.id == 0 {
             return Ok(());
         }
+        for maker in self.unordered_allocs(stream, uses) {
+            self.order(&maker, stream)?;
+        }
+        Ok(())
+    }
+
+    /// Notes that the allocations of the capture among `uses` are used on `stream` (a later
+    /// [`CaptureScope::free`](super::CaptureScope::free) on another stream waits for it).
+    pub(super) fn note_alloc_uses(&self, stream: &Arc<CudaStream>, uses: &[Use<'a>]) {
         for entry in self.allocs.borrow_mut().iter_mut() {
-            let used = uses.iter().any(|u| {
-                matches!(u.hold, Hold::Captured { .. })
-                    && u.start < entry.range.end
-                    && entry.range.start < u.end
-            });
-            if used
+            if entry_used(entry, uses)
                 && !entry
                     .streams
                     .iter()
@@ -284,6 +314,16 @@ impl<'a> Sequence<'a> {
                 entry.streams.push(stream.clone());
             }
         }
+    }
+
+    /// Notes that the work just enqueued on `stream` uses `uses`: the node it recorded is the
+    /// one the stream's next work depends on, and the allocations of the capture among them
+    /// are used on `stream`.
+    pub(super) fn recorded(&self, stream: &Arc<CudaStream>, uses: Vec<Use<'a>>) -> Result<()> {
+        if self.streams.id == 0 {
+            return Ok(());
+        }
+        self.note_alloc_uses(stream, &uses);
         // SAFETY: a live stream.
         if let Some((_, deps)) = unsafe { result::stream::capture_state(stream.cu_stream()) }? {
             let mut nodes = self.nodes.borrow_mut();
@@ -457,6 +497,16 @@ impl<'a> Sequence<'a> {
         }
         freed
     }
+}
+
+/// Whether `uses` touch the capture allocation `entry` (through a capture's view or the
+/// allocation itself).
+fn entry_used(entry: &AllocEntry, uses: &[Use<'_>]) -> bool {
+    uses.iter().any(|u| {
+        matches!(u.hold, Hold::Captured { .. })
+            && u.start < entry.range.end
+            && entry.range.start < u.end
+    })
 }
 
 impl Drop for Sequence<'_> {
