@@ -57,7 +57,7 @@ pub mod unroll;
 
 use std::collections::BTreeSet;
 use std::io::Write as _;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use cudagraph_runtime::cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, CudaView,
@@ -80,7 +80,7 @@ pub struct Gpu {
     _turn: Turn,
     /// For tests that run NCCL collectives: held while the `Gpu` lives, so that one such test
     /// runs at a time (see `nccl::nccl_gpus`).
-    pub(crate) _alone: Option<MutexGuard<'static, ()>>,
+    pub(crate) _alone: Option<nccl::Alone>,
 }
 
 /// Whether a missing GPU must fail the tests (`CUDAGRAPH_REQUIRE_GPU=1`, set by `.gpu/run`).

@@ -25,6 +25,23 @@ pub fn nccl_required() -> bool {
 /// Held by the test that runs NCCL collectives (see [`nccl_gpus`]).
 static NCCL_ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// An NCCL test's turn (see [`nccl_gpus`]), held by its `Gpu`, dropped last of the test's
+/// values: before the next NCCL test may start, or the process end, it waits for the runtime's
+/// deferred releases (communicators whose last handle an executable or a graph released, which
+/// the release thread destroys). A communicator still being destroyed when the test program
+/// returned from `main` ended it with a segmentation fault after every test had passed (once,
+/// on two H200s).
+#[derive(Debug)]
+pub struct Alone(#[allow(dead_code)] std::sync::MutexGuard<'static, ()>);
+
+impl Drop for Alone {
+    fn drop(&mut self) {
+        if !cudagraph_runtime::wait_for_releases(std::time::Duration::from_secs(5)) {
+            eprintln!("the runtime's deferred releases did not finish within 5 s of the test");
+        }
+    }
+}
+
 /// Device 0 (with the test's turn on the GPUs, see [`gpu`]), alone among the NCCL tests, and the contexts of devices
 /// `1..n`, with NCCL loadable; `None` (a skip, see the module docs) otherwise.
 #[track_caller]
@@ -45,7 +62,7 @@ pub fn nccl_gpus(test: &str, n: usize) -> Option<(Gpu, Vec<Arc<CudaContext>>)> {
     // communicators concurrently"); run in parallel on two H200s, four of these tests hung, and
     // one at a time all pass.
     let mut first = first;
-    first._alone = Some(NCCL_ALONE.lock().unwrap_or_else(|e| e.into_inner()));
+    first._alone = Some(Alone(NCCL_ALONE.lock().unwrap_or_else(|e| e.into_inner())));
     let more = more_devices(file, test, n)?;
     Some((first, more))
 }
