@@ -82,6 +82,10 @@ impl<'s, T> CaptureAlloc<'s, T> {
     }
 
     /// The allocation as a view to read, for cudarc's calls and cuBLAS.
+    ///
+    /// Give it to cudarc on the stream that made the allocation, or on a stream forked from that
+    /// one after it: a cudarc call on another stream of the capture is not ordered after the
+    /// allocation yet (a known issue; the capture scope's own calls are).
     pub fn view(&self) -> CaptureView<'_, T> {
         self.viewed();
         CaptureView {
@@ -92,7 +96,8 @@ impl<'s, T> CaptureAlloc<'s, T> {
         }
     }
 
-    /// The allocation as a view to write, for cudarc's calls and cuBLAS.
+    /// The allocation as a view to write, for cudarc's calls and cuBLAS (on the streams
+    /// [`CaptureAlloc::view`] says).
     pub fn view_mut(&mut self) -> CaptureViewMut<'_, T> {
         self.viewed();
         CaptureViewMut {
