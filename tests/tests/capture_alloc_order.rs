@@ -149,10 +149,9 @@ fn a_conditional_body_on_a_forked_stream_runs_after_the_allocation() {
 
 /// The same through cudarc: a view of an allocation made on a forked stream, zeroed by cudarc
 /// on the first stream while the fork lasts (a view admits any stream of its capture). The
-/// memset must run after the alloc node. A known hole, not fixed yet: a view hands cudarc its
-/// address through `DevicePtr`, which cannot order the stream or refuse with an error.
+/// memset must run after the alloc node: the view orders the stream after the one that made the
+/// allocation when cudarc asks it for its address.
 #[test]
-#[ignore = "known soundness hole, not fixed: a cudarc call on a capture allocation's view is not ordered after the alloc node"]
 fn a_cudarc_call_on_a_view_on_another_stream_is_ordered_after_the_allocation() {
     let Some(gpu) =
         gpu("a_cudarc_call_on_a_view_on_another_stream_is_ordered_after_the_allocation")

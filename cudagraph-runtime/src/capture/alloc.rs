@@ -74,36 +74,42 @@ impl<'s, T> CaptureAlloc<'s, T> {
     }
 
     /// Notes that a view went out: its uses (cudarc's, on any stream) are not followed, so the
-    /// allocation's free waits for every stream of the capture.
-    fn viewed(&self) {
-        if let Some(entry) = self.allocs.borrow_mut().get_mut(self.index) {
-            entry.viewed = true;
+    /// allocation's free waits for every stream of the capture. Returns the stream that made
+    /// the allocation (its raw handle as an address), which the view orders cudarc's work on
+    /// other streams after.
+    fn viewed(&self) -> usize {
+        match self.allocs.borrow_mut().get_mut(self.index) {
+            Some(entry) => {
+                entry.viewed = true;
+                entry.streams[0].cu_stream() as usize
+            }
+            None => 0,
         }
     }
 
-    /// The allocation as a view to read, for cudarc's calls and cuBLAS.
-    ///
-    /// Give it to cudarc on the stream that made the allocation, or on a stream forked from that
-    /// one after it: a cudarc call on another stream of the capture is not ordered after the
-    /// allocation yet (a known issue; the capture scope's own calls are).
+    /// The allocation as a view to read, for cudarc's calls and cuBLAS, on any stream of the
+    /// capture: a call on another stream than the one that made the allocation is first ordered
+    /// after the work recorded so far on that one (so after the alloc node).
     pub fn view(&self) -> CaptureView<'_, T> {
-        self.viewed();
+        let maker = self.viewed();
         CaptureView {
             addr: self.addr,
             len: self.len,
             streams: self.streams,
+            maker,
             _elem: PhantomData,
         }
     }
 
-    /// The allocation as a view to write, for cudarc's calls and cuBLAS (on the streams
+    /// The allocation as a view to write, for cudarc's calls and cuBLAS (ordered as
     /// [`CaptureAlloc::view`] says).
     pub fn view_mut(&mut self) -> CaptureViewMut<'_, T> {
-        self.viewed();
+        let maker = self.viewed();
         CaptureViewMut {
             addr: self.addr,
             len: self.len,
             streams: self.streams,
+            maker,
             _elem: PhantomData,
         }
     }

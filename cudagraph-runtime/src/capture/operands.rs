@@ -84,6 +84,10 @@ macro_rules! view_type {
             pub(super) len: usize,
             /// The capture's streams, checked whenever cudarc asks for the address.
             pub(super) streams: &'v CaptureStreams,
+            /// For a view of a capture allocation, the stream that made it (its raw handle as an
+            /// address; 0 for memory given to the capture): cudarc's work on another stream is
+            /// ordered after that one's, which follows the alloc node.
+            pub(super) maker: usize,
             pub(super) _elem: PhantomData<fn() -> T>,
         }
 
@@ -106,6 +110,7 @@ macro_rules! view_type {
                     addr: used.start,
                     len: used.bytes() / std::mem::size_of::<T>().max(1),
                     streams,
+                    maker: 0,
                     _elem: PhantomData,
                 }
             }
@@ -172,6 +177,7 @@ macro_rules! view_type {
                 if !self.streams.admits(stream) {
                     outside_capture(stream);
                 }
+                self.streams.order_after_maker(self.maker, stream);
                 (self.addr, SyncOnDrop::Record(None))
             }
         }
@@ -236,6 +242,7 @@ impl<T> CudarcDevicePtrMut<T> for CaptureViewMut<'_, T> {
         if !self.streams.admits(stream) {
             outside_capture(stream);
         }
+        self.streams.order_after_maker(self.maker, stream);
         (self.addr, SyncOnDrop::Record(None))
     }
 }
@@ -252,6 +259,7 @@ impl<T> CaptureView<'_, T> {
             addr,
             len,
             streams: self.streams,
+            maker: self.maker,
             _elem: PhantomData,
         })
     }
@@ -274,6 +282,7 @@ impl<T> CaptureViewMut<'_, T> {
             addr,
             len,
             streams: self.streams,
+            maker: self.maker,
             _elem: PhantomData,
         })
     }
@@ -304,6 +313,7 @@ impl<T> CaptureViewMut<'_, T> {
             addr,
             len,
             streams: self.streams,
+            maker: self.maker,
             _elem: PhantomData,
         };
         Some((view(head, head_len), view(tail, tail_len)))
@@ -319,6 +329,7 @@ impl<T> CaptureViewMut<'_, T> {
             addr: self.addr,
             len: self.len,
             streams: self.streams,
+            maker: self.maker,
             _elem: PhantomData,
         }
     }

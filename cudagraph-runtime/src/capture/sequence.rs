@@ -49,6 +49,30 @@ pub struct CaptureStreams {
     /// [`CaptureScope::fork`]: super::CaptureScope::fork
     /// [`CaptureScope::fork_all`]: super::CaptureScope::fork_all
     forking: Mutex<Vec<usize>>,
+    /// The event that orders cudarc's work on a view of a capture allocation after the stream
+    /// that made it ([`CaptureStreams::order_after_maker`]), made on first use (its address;
+    /// 0 until then), destroyed with the capture's record.
+    ordering: Mutex<usize>,
+}
+
+impl Drop for CaptureStreams {
+    fn drop(&mut self) {
+        let event = *self.ordering.get_mut().unwrap_or_else(|e| e.into_inner());
+        if event != 0 {
+            record_err(
+                self.origin.context(),
+                named("cuCtxSetCurrent", self.origin.context().bind_to_thread()),
+            );
+            // SAFETY: our event, used by nothing any more (the capture's calls that recorded and
+            // waited on it are over; CUDA keeps what pending work needs).
+            record_err(
+                self.origin.context(),
+                named("cuEventDestroy", unsafe {
+                    cudarc::driver::result::event::destroy(event as sys::CUevent)
+                }),
+            );
+        }
+    }
 }
 
 impl CaptureStreams {
@@ -106,6 +130,47 @@ impl CaptureStreams {
     /// The streams forked now (never poisoned: nothing panics while it is held).
     fn forks(&self) -> std::sync::MutexGuard<'_, Vec<usize>> {
         self.forking.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Makes `stream`'s next work (cudarc's, on a view of a capture allocation) wait for the
+    /// work recorded so far on `maker`, the stream that made the allocation (raw handle as an
+    /// address; 0, or `stream` itself: nothing to do): that work follows the alloc node, before
+    /// which the address is not the allocation's. In a capture the wait is an edge, eagerly a
+    /// real wait. cudarc asks for the address where no error can be returned: a failed driver
+    /// call panics (inside the capture closure, which the capture reports after its end).
+    #[track_caller]
+    pub(crate) fn order_after_maker(&self, maker: usize, stream: &CudaStream) {
+        if maker == 0 || maker == stream.cu_stream() as usize {
+            return;
+        }
+        let ordered = (|| {
+            let mut event = self.ordering.lock().unwrap_or_else(|e| e.into_inner());
+            if *event == 0 {
+                named("cuCtxSetCurrent", self.origin.context().bind_to_thread())?;
+                let flags = sys::CUevent_flags::CU_EVENT_DISABLE_TIMING;
+                *event = named(
+                    "cuEventCreate",
+                    cudarc::driver::result::event::create(flags),
+                )? as usize;
+            }
+            let event = *event as sys::CUevent;
+            // SAFETY: our live event, and two live streams of the capture's context (`maker`
+            // made an allocation of the capture, which the view borrows; `stream` was admitted).
+            named("cuEventRecord", unsafe {
+                cudarc::driver::result::event::record(event, maker as sys::CUstream)
+            })?;
+            let wait = sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT;
+            // SAFETY: as above.
+            named("cuStreamWaitEvent", unsafe {
+                cudarc::driver::result::stream::wait_event(stream.cu_stream(), event, wait)
+            })
+        })();
+        if let Err(e) = ordered {
+            panic!(
+                "ordering cudarc's work on a capture allocation's view after the allocation \
+                 failed: {e}"
+            );
+        }
     }
 }
 
@@ -184,6 +249,7 @@ impl<'a> Sequence<'a> {
                 id,
                 origin: origin.clone(),
                 forking: Mutex::new(Vec::new()),
+                ordering: Mutex::new(0),
             },
             forked: RefCell::new(Vec::new()),
             event: Cell::new(std::ptr::null_mut()),
