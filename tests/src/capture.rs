@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use cudagraph_runtime::cudarc::driver::{CudaStream, DriverError, PushKernelArg};
-use cudagraph_runtime::{CaptureView, CaptureViewMut};
+use cudagraph_runtime::{CaptureView, CaptureViewMut, NodeInfo};
 
 use crate::{cfg, Kernels};
 
@@ -83,4 +83,22 @@ pub fn axpy_out_on(
     // elements at each address, one thread each: views of at least `n` floats (checked above) of
     // memory given to the capture, `out`'s to write.
     unsafe { launch.launch(cfg(n)) }.map(drop)
+}
+
+/// Whether node `to` can be reached from node `from` along the edges of `nodes` (a graph's
+/// node listing, `Graph::nodes`).
+pub fn reaches(nodes: &[NodeInfo<'_>], from: usize, to: usize) -> bool {
+    let mut stack = vec![to];
+    let mut seen = vec![false; nodes.len()];
+    while let Some(node) = stack.pop() {
+        if node == from {
+            return true;
+        }
+        for &dep in nodes[node].deps {
+            if !std::mem::replace(&mut seen[dep as usize], true) {
+                stack.push(dep as usize);
+            }
+        }
+    }
+    false
 }

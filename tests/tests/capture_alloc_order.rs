@@ -4,44 +4,10 @@
 //! the allocation's (CUDA may back another graph allocation with it), so the graph's edges are
 //! checked: the alloc node reaches every use, and every use reaches the free node.
 
-use std::sync::Arc;
-
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{Condition, Error, NodeInfo, NodeKind};
-use cudagraph_tests::{cfg, compile, function, gpu};
-
-const SOURCE: &str = r#"
-extern "C" __global__ void scale(unsigned n, float a, float* y) {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = a * y[i];
-}
-"#;
-
-type Scale = Kernel<(u32, f32, DevicePtrMut<f32>)>;
-
-fn scale(ctx: &Arc<cudagraph_runtime::cudarc::driver::CudaContext>) -> Scale {
-    let module = compile(ctx, SOURCE);
-    // SAFETY: `scale` takes (unsigned, float, float*), reads and writes y[i] for i < n only,
-    // and launches nothing; the check keeps n within y.
-    unsafe { Scale::new(function(&module, "scale")) }.requires(|_, (n, _, y)| n as usize <= y)
-}
-
-/// Whether node `to` can be reached from node `from` along the listed edges.
-fn reaches(nodes: &[NodeInfo<'_>], from: usize, to: usize) -> bool {
-    let mut stack = vec![to];
-    let mut seen = vec![false; nodes.len()];
-    while let Some(node) = stack.pop() {
-        if node == from {
-            return true;
-        }
-        for &dep in nodes[node].deps {
-            if !std::mem::replace(&mut seen[dep as usize], true) {
-                stack.push(dep as usize);
-            }
-        }
-    }
-    false
-}
+use cudagraph_tests::capture::reaches;
+use cudagraph_tests::{cfg, gpu, Kernels};
 
 fn only(nodes: &[NodeInfo<'_>], kind: NodeKind) -> usize {
     let found: Vec<usize> = (0..nodes.len())
@@ -59,7 +25,7 @@ fn a_use_on_another_stream_is_ordered_after_the_allocation() {
     let Some(gpu) = gpu("a_use_on_another_stream_is_ordered_after_the_allocation") else {
         return;
     };
-    let k = scale(&gpu.ctx);
+    let k = Kernels::load(&gpu.ctx).scale;
     let side = gpu.ctx.new_stream().unwrap();
     let n = 1024;
     let graph = Graph::capture(&gpu.stream, (), move |s, ()| {
@@ -87,7 +53,7 @@ fn a_free_waits_for_a_conditional_body_on_another_stream() {
     let Some(gpu) = gpu("a_free_waits_for_a_conditional_body_on_another_stream") else {
         return;
     };
-    let k = scale(&gpu.ctx);
+    let k = Kernels::load(&gpu.ctx).scale;
     let side = gpu.ctx.new_stream().unwrap();
     let n = 1024;
     let graph = Graph::capture(&gpu.stream, (), move |s, ()| {
@@ -120,7 +86,7 @@ fn a_conditional_body_on_a_forked_stream_runs_after_the_allocation() {
     let Some(gpu) = gpu("a_conditional_body_on_a_forked_stream_runs_after_the_allocation") else {
         return;
     };
-    let k = scale(&gpu.ctx);
+    let k = Kernels::load(&gpu.ctx).scale;
     let side = gpu.ctx.new_stream().unwrap();
     let n = 1024;
     let graph = Graph::capture(&gpu.stream, (), move |s, ()| {

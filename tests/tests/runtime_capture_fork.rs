@@ -12,25 +12,8 @@
 use cudagraph_runtime::cudarc::driver::sys;
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{Error, Mut, NodeInfo, NodeKind};
-use cudagraph_tests::capture::{axpy_out_on, saxpy_on, scale_on};
+use cudagraph_tests::capture::{axpy_out_on, reaches, saxpy_on, scale_on};
 use cudagraph_tests::{assert_read_close, cfg, read_back, zeros, Kernels, Rng};
-
-/// Whether node `to` can be reached from node `from` along the listed edges.
-fn reaches(nodes: &[NodeInfo<'_>], from: usize, to: usize) -> bool {
-    let mut stack = vec![to];
-    let mut seen = vec![false; nodes.len()];
-    while let Some(node) = stack.pop() {
-        if node == from {
-            return true;
-        }
-        for &dep in nodes[node].deps {
-            if !std::mem::replace(&mut seen[dep as usize], true) {
-                stack.push(dep as usize);
-            }
-        }
-    }
-    false
-}
 
 /// Asserts that no node among `branches` reaches another: they may run in parallel.
 #[track_caller]
