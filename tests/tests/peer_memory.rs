@@ -15,7 +15,7 @@ use std::sync::Arc;
 use cudagraph_runtime::cudarc::driver::sys::{self, CUresult::CUDA_SUCCESS};
 use cudagraph_runtime::cudarc::driver::{CudaContext, CudaStream};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{DeviceBuffer, DevicePtrMut, Error, Graph, Memset, Mut};
+use cudagraph_runtime::{DeviceBuffer, DevicePtrMut, Error, Event, Graph, Memset, Mut};
 use cudagraph_tests::device_launch::{self, compile_with_device_runtime};
 use cudagraph_tests::{cfg, function, gpus, zeros, Kernels};
 
@@ -223,4 +223,72 @@ fn two_gpus_a_child_graph_of_the_other_device_is_refused() {
     refused(exec.update(&twin), "update");
     exec.launch(&gpu.stream).unwrap();
     gpu.stream.synchronize().unwrap();
+}
+
+/// An event node takes an event of its graph's context only: one of device 1 is refused for a
+/// record or wait node of a graph of device 0, added or set by an update, naming the node. The
+/// witness beside it: CUDA refuses the same event on a stream of device 0 (`cuEventRecord`) and
+/// in an executable's event nodes (`cuGraphExec*NodeSetEvent`), though `cuGraphAdd*Node` takes it.
+#[test]
+fn two_gpus_an_event_of_the_other_device_is_refused() {
+    let test = "two_gpus_an_event_of_the_other_device_is_refused";
+    let Some((gpu, more)) = gpus(test, 2) else {
+        return;
+    };
+    let refused = |result: Result<(), Error>, name: &str| match result {
+        Err(Error::Invalid { node, reason }) => {
+            assert_eq!(node, name);
+            assert!(reason.contains("device 1's context"), "{reason}");
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    let theirs = Event::new(&more[0]).unwrap();
+    let mine = Event::new(&gpu.ctx).unwrap();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    graph.name_next("signal");
+    refused(graph.add_event_record(&theirs, &[]).map(drop), "signal");
+    graph.name_next("gate");
+    refused(graph.add_event_wait(&theirs, &[]).map(drop), "gate");
+    assert_eq!(graph.len(), 0, "nothing was added");
+
+    graph.name_next("signal");
+    let record = graph.add_event_record(&mine, &[]).unwrap();
+    graph.name_next("gate");
+    let wait = graph.add_event_wait(&mine, &[record.id()]).unwrap();
+    let mut exec = graph.instantiate().unwrap();
+    refused(exec.set_event_record(record, &theirs), "signal");
+    refused(exec.set_event_wait(wait, &theirs), "gate");
+    exec.launch(&gpu.stream).unwrap();
+    gpu.stream.synchronize().unwrap();
+
+    // The driver's rules, on the raw handles.
+    let raw_event = theirs.cuda().cu_event();
+    gpu.ctx.bind_to_thread().unwrap();
+    // SAFETY: a live stream of device 0's context (current) and a live event of device 1's.
+    let recorded = unsafe { sys::cuEventRecord(raw_event, gpu.stream.cu_stream()) };
+    assert_ne!(
+        recorded, CUDA_SUCCESS,
+        "cuEventRecord took another context's event"
+    );
+    let nodes = exec.graph();
+    let (raw_record, raw_wait) = (
+        nodes.raw_node(record).unwrap(),
+        nodes.raw_node(wait).unwrap(),
+    );
+    let raw_exec = exec.raw();
+    // SAFETY: a live executable of device 0 and its two event nodes; a live event of device 1.
+    let (set_record, set_wait) = unsafe {
+        (
+            sys::cuGraphExecEventRecordNodeSetEvent(raw_exec, raw_record, raw_event),
+            sys::cuGraphExecEventWaitNodeSetEvent(raw_exec, raw_wait, raw_event),
+        )
+    };
+    assert_ne!(
+        set_record, CUDA_SUCCESS,
+        "the driver set a record node to another context's event"
+    );
+    assert_ne!(
+        set_wait, CUDA_SUCCESS,
+        "the driver set a wait node to another context's event"
+    );
 }

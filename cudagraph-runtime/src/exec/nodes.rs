@@ -385,7 +385,8 @@ impl<'a> GraphExec<'a> {
 
     /// Sets the event an event record node records, for the next launches
     /// (`cuGraphExecEventRecordNodeSetEvent`). The executable keeps it alive; the one it
-    /// replaces lives until the launches that may record it are done.
+    /// replaces lives until the launches that may record it are done. An event of another context
+    /// than the executable's is refused, naming the node.
     pub fn set_event_record(&mut self, node: EventRecordNode, event: &Event) -> Result<()> {
         self.set_event::<true>(node.id, event)
     }
@@ -398,6 +399,7 @@ impl<'a> GraphExec<'a> {
 
     fn set_event<const RECORD: bool>(&mut self, node: NodeId, event: &Event) -> Result<()> {
         let (index, raw_node) = self.node(node)?;
+        event.check_context(self.graph.context().cu_ctx(), || self.graph.name_of(index))?;
         let mut params = EventParams::<RECORD> { event: event.raw() };
         // SAFETY: a live executable; `raw_node` is an event node of the kind `RECORD` says (the
         // handle's type); the event is kept alive below.

@@ -431,7 +431,9 @@ impl<'a> Graph<'a> {
 
     /// Adds an event record node, after `deps`: each launch records `event` when it reaches the
     /// node (`cuGraphAddEventRecordNode`), so a stream or another graph that waits for the event
-    /// waits for the nodes before it. The graph keeps the event alive.
+    /// waits for the nodes before it. The graph keeps the event alive. An event of another
+    /// context than the graph's is refused, naming the node (CUDA records an event only on its
+    /// own context's streams, and sets an executable's event nodes only to its own context's).
     pub fn add_event_record(&mut self, event: &Event, deps: &[NodeId]) -> Result<EventRecordNode> {
         let id = self.add_event::<true>(event, deps)?;
         Ok(EventRecordNode::from_id(id))
@@ -439,13 +441,17 @@ impl<'a> Graph<'a> {
 
     /// Adds an event wait node, after `deps`: the nodes after it wait for the last record of
     /// `event` made before the launch reaches the node (`cuGraphAddEventWaitNode`), on any
-    /// stream or in any graph. The graph keeps the event alive.
+    /// stream or in any graph. The graph keeps the event alive. The event is of the graph's
+    /// context, as for [`Graph::add_event_record`].
     pub fn add_event_wait(&mut self, event: &Event, deps: &[NodeId]) -> Result<EventWaitNode> {
         let id = self.add_event::<false>(event, deps)?;
         Ok(EventWaitNode::from_id(id))
     }
 
     fn add_event<const RECORD: bool>(&mut self, event: &Event, deps: &[NodeId]) -> Result<NodeId> {
+        let kind = EventParams::<RECORD>::KIND;
+        let ours = event.check_context(self.ctx.cu_ctx(), || self.pending_name(kind));
+        self.or_forget_name(ours)?;
         // Kept before the node is added: a node whose event the graph did not keep would record
         // or wait on a destroyed event once the caller drops it. (Released on this crate's
         // thread once the graph and its launches are done with it.)

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaContext};
@@ -41,7 +42,9 @@ use crate::user_object::UserObject;
 /// [graph thread safety]: https://docs.nvidia.com/cuda/cuda-driver-api/graphs-thread-safety.html
 pub struct Graph<'a> {
     pub(super) raw: sys::CUgraph,
-    pub(super) ctx: Arc<CudaContext>,
+    /// Taken out by `Drop`, which hands it on to the release thread inside a host node or
+    /// capture closure rather than dropping a reference there.
+    pub(super) ctx: ManuallyDrop<Arc<CudaContext>>,
     pub(super) family: u64,
     pub(super) nodes: Vec<NodeRecord>,
     /// Made on the first fan-in or use of memory; kept by [`Graph::clear`].
@@ -140,7 +143,7 @@ impl<'a> Graph<'a> {
     ) -> Self {
         Self {
             raw,
-            ctx,
+            ctx: ManuallyDrop::new(ctx),
             family: fresh_id(),
             tables: None,
             nodes,
@@ -501,7 +504,8 @@ impl<'a> Graph<'a> {
         // SAFETY: a live graph.
         let raw = unsafe { result::graph::clone(self.raw) }?;
         // SAFETY: the clone is new and ours.
-        let mut clone = unsafe { Self::from_raw_parts(raw, self.ctx.clone(), self.nodes.clone()) };
+        let mut clone =
+            unsafe { Self::from_raw_parts(raw, Arc::clone(&self.ctx), self.nodes.clone()) };
         clone.family = self.family;
         clone.tables = self.tables.clone();
         clone.functions = self.functions.clone();
@@ -532,52 +536,55 @@ impl SendGraph {
 
 impl Drop for Graph<'_> {
     fn drop(&mut self) {
+        // SAFETY: taken once, here; nothing reads `self.ctx` afterwards.
+        let ctx = unsafe { ManuallyDrop::take(&mut self.ctx) };
+        let destroy = !self.is_body() // the conditional node owns a body's raw graph
+            // A broken capture left the handle invalid (the driver refuses to destroy it).
+            && !self.tables.as_ref().is_some_and(|t| t.broken_by_capture)
+            // Left alive on purpose: see `Tables::keep_driver_graph`.
+            && !self.keeps_driver_graph();
         // Inside a host node CUDA forbids driver calls, and inside a capture closure one that
         // CUDA deems unsafe breaks the capture: there, what may call the driver goes to the
         // release thread (the last reference to a kernel module or to the context unloads it).
-        let deferred = must_defer_releases();
-        if deferred {
-            reaper::drop_later(Box::new((
-                std::mem::take(&mut self.functions),
-                self.ctx.clone(),
-            )));
-        }
-        if self.is_body() {
-            return; // the conditional node owns the raw graph
-        }
-        if self.tables.as_ref().is_some_and(|t| t.broken_by_capture) {
-            // The broken capture left the handle invalid (the driver refuses to destroy it).
-            return;
-        }
-        if self.keeps_driver_graph() {
-            // Left alive on purpose: see `Tables::keep_driver_graph`.
-            return;
-        }
-        if deferred {
-            let (raw, ctx) = (SendGraph(self.raw), self.ctx.clone());
+        // The graph's own references move there: a clone sent there while this one dropped
+        // here would leave the last drop (and its driver call) here whenever that thread's
+        // copy went first.
+        if must_defer_releases() {
+            let functions = std::mem::take(&mut self.functions);
+            let raw = destroy.then_some(SendGraph(self.raw));
+            let mut held = Some((functions, ctx));
             reaper::run_later(Box::new(move || {
-                // As below.
-                record_err(&ctx, named("cuCtxSetCurrent", ctx.bind_to_thread()));
-                // SAFETY: as below; the graph was ours and nothing else refers to it.
-                record_err(
-                    &ctx,
-                    named("cuGraphDestroy", unsafe {
-                        cudarc::driver::result::graph::destroy(raw.get())
-                    }),
-                );
+                // Runs once (it reports itself finished).
+                let Some((functions, ctx)) = held.take() else {
+                    return true;
+                };
+                if let Some(raw) = &raw {
+                    // As below.
+                    record_err(&ctx, named("cuCtxSetCurrent", ctx.bind_to_thread()));
+                    // SAFETY: as below; the graph was ours and nothing else refers to it.
+                    record_err(
+                        &ctx,
+                        named("cuGraphDestroy", unsafe {
+                            cudarc::driver::result::graph::destroy(raw.get())
+                        }),
+                    );
+                }
+                // The graph's kernels' modules, then its context, after the graph.
+                drop(functions);
+                drop(ctx);
                 true
             }));
             return;
         }
+        if !destroy {
+            return;
+        }
         // The graph may have moved to a thread with no current context: its context is made
         // current for the destroy, as cudarc's `Drop`s do.
-        record_err(
-            &self.ctx,
-            named("cuCtxSetCurrent", self.ctx.bind_to_thread()),
-        );
+        record_err(&ctx, named("cuCtxSetCurrent", ctx.bind_to_thread()));
         // SAFETY: we own `raw`. An error here means the context is gone, and the graph with it.
         record_err(
-            &self.ctx,
+            &ctx,
             named("cuGraphDestroy", unsafe {
                 cudarc::driver::result::graph::destroy(self.raw)
             }),

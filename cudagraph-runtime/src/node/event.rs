@@ -50,6 +50,32 @@ impl Event {
     pub(crate) fn raw(&self) -> sys::CUevent {
         self.0.cu_event()
     }
+
+    /// Refuses this event for an event node (`node` names it) of a graph of `ctx` when the event
+    /// is of another context. CUDA's rules are not the same everywhere: `cuEventRecord` refuses
+    /// a stream and an event of two contexts, and so do `cuGraphExecEventRecordNodeSetEvent` and
+    /// `cuGraphExecEventWaitNodeSetEvent`, while `cuGraphAddEventRecordNode` and
+    /// `cuGraphAddEventWaitNode` take such an event and launch what no update could set. One rule
+    /// for both: a graph's event nodes use events of its own context.
+    pub(crate) fn check_context(
+        &self,
+        ctx: sys::CUcontext,
+        node: impl FnOnce() -> String,
+    ) -> Result<()> {
+        if self.0.context().cu_ctx() == ctx {
+            return Ok(());
+        }
+        Err(Error::Invalid {
+            node: node(),
+            reason: format!(
+                "the event is of device {}'s context, not the graph's: CUDA records an event \
+                 only on streams of its own context and sets an executable's event node only to \
+                 an event of the executable's context; make the event with the graph's context \
+                 (to order work on two devices, record an event of each device's own context)",
+                self.0.context().ordinal()
+            ),
+        })
+    }
 }
 
 impl From<CudaEvent> for Event {
