@@ -197,13 +197,7 @@ fn two_gpus_a_child_graph_of_the_other_device_is_refused() {
     let Some((gpu, more)) = gpus(test, 2) else {
         return;
     };
-    let refused = |result: Result<(), Error>, name: &str| match result {
-        Err(Error::Invalid { node, reason }) => {
-            assert_eq!(node, name);
-            assert!(reason.contains("graph of device 1"), "{reason}");
-        }
-        other => panic!("expected a refusal, got {other:?}"),
-    };
+    let refused = |result, name| assert_refused(result, name, "graph of device 1");
     let mut theirs = Graph::new(&more[0]).unwrap();
     theirs.add_empty(&[]).unwrap();
     let mut ours = Graph::new(&gpu.ctx).unwrap();
@@ -235,13 +229,7 @@ fn two_gpus_an_event_of_the_other_device_is_refused() {
     let Some((gpu, more)) = gpus(test, 2) else {
         return;
     };
-    let refused = |result: Result<(), Error>, name: &str| match result {
-        Err(Error::Invalid { node, reason }) => {
-            assert_eq!(node, name);
-            assert!(reason.contains("device 1's context"), "{reason}");
-        }
-        other => panic!("expected a refusal, got {other:?}"),
-    };
+    let refused = |result, name| assert_refused(result, name, "device 1's context");
     let theirs = Event::new(&more[0]).unwrap();
     let mine = Event::new(&gpu.ctx).unwrap();
     let mut graph = Graph::new(&gpu.ctx).unwrap();
@@ -291,4 +279,16 @@ fn two_gpus_an_event_of_the_other_device_is_refused() {
         set_wait, CUDA_SUCCESS,
         "the driver set a wait node to another context's event"
     );
+}
+
+/// Asserts that `result` is a refusal of node `name` whose reason says `says`.
+#[track_caller]
+fn assert_refused(result: Result<(), Error>, name: &str, says: &str) {
+    match result {
+        Err(Error::Invalid { node, reason }) => {
+            assert_eq!(node, name);
+            assert!(reason.contains(says), "{reason}");
+        }
+        other => panic!("expected a refusal of {name}, got {other:?}"),
+    }
 }
