@@ -246,6 +246,65 @@ fn an_executable_dropped_with_a_live_allocation_frees_it() {
     assert_nothing_leaked(&gpu, &before, "executable dropped with a live allocation");
 }
 
+/// The maker of a graph allocation taken out as a buffer relaunches (allocating the same
+/// addresses) only once the buffer's memory is freed, not as soon as the buffer is gone: a buffer
+/// dropped while its own stream is being captured is freed by the release thread once the capture
+/// is over, and a later graph dropped unlaunched with the buffer in its free node frees it the
+/// same way. Until then a launch of the maker on another stream is refused; it used to go ahead,
+/// ordered after that stream before the free was enqueued there (a launch allocating memory whose
+/// free, and the launches that free waits for, were still to come).
+#[test]
+fn the_maker_relaunches_once_a_taken_buffer_is_freed_not_when_it_goes() {
+    let _turn = turn();
+    let Some(gpu) = gpu("the_maker_relaunches_once_a_taken_buffer_is_freed_not_when_it_goes")
+    else {
+        return;
+    };
+    let n = 1 << 16;
+    fresh_pool(&gpu);
+    let before = settled(&gpu);
+    let relaxed = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED;
+    let released = || cudagraph_runtime::wait_for_releases(std::time::Duration::from_secs(10));
+    let (g, t) = outliving(&gpu, n, 7);
+    let mut exec = g.instantiate().unwrap();
+    let other = gpu.ctx.new_stream().unwrap();
+
+    // A buffer dropped while its stream (the launch's) is captured by cudarc's own capture.
+    exec.launch(&gpu.stream).unwrap();
+    let buffer = exec.take_allocation(&t).unwrap();
+    assert_eq!(buffer.to_vec().unwrap(), vec![7u32; n]);
+    gpu.stream.begin_capture(relaxed).unwrap();
+    drop(buffer);
+    let refused = exec.launch(&other);
+    assert!(
+        matches!(refused, Err(Error::Allocation { .. })),
+        "a relaunch before the dropped buffer's free is made: {refused:?}"
+    );
+    let _ = gpu.stream.end_capture(sys::CUgraphInstantiate_flags(0));
+    assert!(released(), "the release thread did not free the buffer");
+    exec.launch(&other).unwrap();
+    assert_eq!(exec.read_allocation(&t).unwrap(), vec![7u32; n]);
+
+    // A later graph whose free node takes the buffer, dropped unlaunched while the buffer's
+    // stream (now `other`) is captured.
+    let buffer = exec.take_allocation(&t).unwrap();
+    let mut later = Graph::new(&gpu.ctx).unwrap();
+    later.add_mem_free_buffer(buffer, &[]).unwrap();
+    other.begin_capture(relaxed).unwrap();
+    drop(later);
+    let refused = exec.launch(&gpu.stream);
+    assert!(
+        matches!(refused, Err(Error::Allocation { .. })),
+        "a relaunch before the dropped graph's free is made: {refused:?}"
+    );
+    let _ = other.end_capture(sys::CUgraphInstantiate_flags(0));
+    assert!(released(), "the release thread did not free the buffer");
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(exec.read_allocation(&t).unwrap(), vec![7u32; n]);
+    drop(exec);
+    assert_nothing_leaked(&gpu, &before, "taken buffers freed late");
+}
+
 #[test]
 fn every_ordering_rule_of_allocations_is_checked_when_a_node_is_added() {
     let _turn = turn();

@@ -105,10 +105,13 @@ impl<'a> GraphExec<'a> {
         if let Some(outliving) = &mut self.outliving {
             outliving.after_launch(stream);
         }
+        // Every one of them, whatever fails: the launch freed them all, and one left unmarked
+        // would be freed again (by another launch, or by its drop).
+        let mut ordered = Ok(());
         for adopted in self.graph.adopted_mut() {
-            adopted.after_launch(stream)?;
+            ordered = ordered.and(adopted.after_launch(stream));
         }
-        Ok(())
+        ordered
     }
 
     #[inline]
@@ -222,14 +225,12 @@ impl<'a> GraphExec<'a> {
             });
         };
         let len = alloc.len();
-        outliving.take(node, &name_of, |addr, stream| {
+        outliving.take(node, &name_of, |addr, stream, freed| {
             // SAFETY: `addr` is a live allocation of `len` `T`s that the last launch made on
             // `stream`; from here on the slice owns it (the executable no longer frees it), and
             // cudarc frees it with `cuMemFreeAsync`, a valid free of a graph allocation.
             let slice = unsafe { stream.upgrade_device_ptr::<T>(addr, len) };
-            let buffer = DeviceBuffer::from_graph_allocation(slice);
-            let weak = buffer.weak_allocation();
-            (buffer, weak)
+            DeviceBuffer::from_graph_allocation(slice, freed)
         })
     }
 

@@ -193,9 +193,10 @@ impl<'a> Graph<'a> {
     ) -> Result<MemFreeNode> {
         let checked = self.check_free_buffer(&buffer, deps);
         self.or_forget_name(checked)?;
-        let (addr, home, record) = buffer.adopt_for_free()?;
-        let adopted = Adopted::new(addr, home, record);
-        let mut params = FreeParams { addr };
+        let adopted = buffer.adopt_for_free()?;
+        let mut params = FreeParams {
+            addr: adopted.addr(),
+        };
         // Pushed first: if the node is refused, dropping the table entry frees the memory.
         let tables = self.tables_mut();
         tables.adopted.0.push(adopted);

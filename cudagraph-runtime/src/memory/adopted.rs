@@ -3,15 +3,17 @@
 //! ([`Graph::add_mem_free_buffer`]).
 //!
 //! The buffer's memory then belongs to the later graph: its first launch frees it, so its
-//! executable launches once (a second launch would free it again). Until that launch the
-//! buffer's record stays alive, so the executable that made the allocation, which launches again
-//! only once the allocation is gone, keeps waiting; after it, the buffer's home stream is ordered
-//! after the launch that freed it, which is what that executable orders its relaunch after. A
-//! graph or executable dropped before that launch frees the memory itself, stream-ordered.
+//! executable launches once (a second launch would free it again). The executable that made the
+//! allocation launches again only once the memory is freed (a flag shared with it, see
+//! `memory::outliving`): set after that launch, once the buffer's home stream is ordered after
+//! it, which is what that executable orders its relaunch after. A graph or executable dropped
+//! before that launch frees the memory itself, stream-ordered, and sets the flag once that free
+//! is enqueued.
 //!
 //! [`GraphExec::take_allocation`]: crate::GraphExec::take_allocation
 //! [`Graph::add_mem_free_buffer`]: crate::Graph::add_mem_free_buffer
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaStream};
@@ -29,21 +31,32 @@ pub(crate) struct Adopted {
     home: Arc<CudaStream>,
     /// The buffer's record, alive until a launch has freed the memory.
     record: Option<Arc<dyn Allocation>>,
+    /// Set once the free is made (see the module docs): shared with the executable that made
+    /// the allocation.
+    freed_flag: Arc<AtomicBool>,
 }
 
 impl Adopted {
     /// Takes over the memory at `addr`, whose buffer record is `record` and whose work is
-    /// ordered on `home`. Nothing may free it but this graph's free node (or this value's drop).
+    /// ordered on `home`. Nothing may free it but this graph's free node (or this value's drop),
+    /// which set `freed_flag` once the free is made.
     pub(crate) fn new(
         addr: sys::CUdeviceptr,
         home: Arc<CudaStream>,
         record: Arc<dyn Allocation>,
+        freed_flag: Arc<AtomicBool>,
     ) -> Self {
         Self {
             addr,
             home,
             record: Some(record),
+            freed_flag,
         }
+    }
+
+    /// The memory's address.
+    pub(crate) fn addr(&self) -> sys::CUdeviceptr {
+        self.addr
     }
 
     /// Whether a launch has freed it.
@@ -52,16 +65,22 @@ impl Adopted {
     }
 
     /// After the launch on `stream` that freed it: orders the buffer's home stream after that
-    /// launch, then lets the buffer's record go.
+    /// launch, then lets the buffer's record go and sets the flag.
     pub(crate) fn after_launch(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
+        // The launch freed the memory: taken first, so that nothing frees it again (another
+        // launch, this value's drop) even if the ordering below fails.
+        let Some(record) = self.record.take() else {
+            return Ok(());
+        };
         if !Arc::ptr_eq(stream, &self.home) {
+            // On failure the flag stays unset: the executable that made the allocation never
+            // launches again, rather than allocate the addresses unordered after this launch.
             let marker = EventCell::default();
             marker.record(stream)?;
             marker.order_before(&self.home)?;
         }
-        if let Some(record) = self.record.take() {
-            record.state().mark_freed_by_graph();
-        }
+        self.freed_flag.store(true, Ordering::Release);
+        drop(record);
         Ok(())
     }
 }
@@ -79,7 +98,7 @@ impl Drop for Adopted {
         if self.freed() {
             return;
         }
-        let (addr, home) = (self.addr, self.home.clone());
+        let (addr, home, freed_flag) = (self.addr, self.home.clone(), self.freed_flag.clone());
         let free = move || -> bool {
             match is_capturing(&home) {
                 Ok(false) => {}
@@ -93,7 +112,12 @@ impl Drop for Adopted {
             }
             // SAFETY: the memory is a live allocation that nothing uses after the work on its
             // home stream (no launch freed it, and the graph that would is gone).
-            let _ = unsafe { cudarc::driver::result::free_async(addr, home.cu_stream()) };
+            let freed = unsafe { cudarc::driver::result::free_async(addr, home.cu_stream()) };
+            // Only now, with the free enqueued, may the executable that made the allocation
+            // launch again (after it, on the home stream): not when this drop began.
+            if freed.is_ok() {
+                freed_flag.store(true, Ordering::Release);
+            }
             true
         };
         if must_defer_releases() || !free() {

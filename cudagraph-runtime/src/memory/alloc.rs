@@ -108,9 +108,6 @@ pub struct AllocState {
     /// Recorded on the home stream when an executable launched on another stream must wait for
     /// what was enqueued there (see [`PendingWait::StreamTail`]).
     home_tail: Arc<EventCell>,
-    /// Set once a free node of a graph freed the memory (a graph allocation given to another
-    /// graph, `memory::adopted`): the executable that made it may launch again.
-    freed_by_graph: std::sync::atomic::AtomicBool,
     /// Memory that every holder of this allocation uses through it, and is registered with as
     /// long as it holds it (empty but for a device-launchable executable's anchor, whose holders'
     /// kernels launch the executable and so use its memory: `crate::device_launch`).
@@ -170,20 +167,6 @@ fn register_all(deps: &[Dependent], fence: &Arc<Fence>, kept: &[Dependent]) -> R
         }
     }
     Ok(())
-}
-
-impl AllocState {
-    /// Records that a graph's free node freed the memory, with the home stream ordered after it.
-    pub(crate) fn mark_freed_by_graph(&self) {
-        self.freed_by_graph
-            .store(true, std::sync::atomic::Ordering::Release);
-    }
-
-    /// Whether a graph's free node freed the memory.
-    pub(crate) fn freed_by_graph(&self) -> bool {
-        self.freed_by_graph
-            .load(std::sync::atomic::Ordering::Acquire)
-    }
 }
 
 #[derive(Debug, Default)]

@@ -1,5 +1,6 @@
 //! [`DeviceBuffer`]: device memory that graphs share ownership of.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 use cudarc::driver::{
@@ -7,6 +8,7 @@ use cudarc::driver::{
     ValidAsZeroBits,
 };
 
+use super::adopted::Adopted;
 use super::alloc::{AccessScope, AllocState, Allocation, Space};
 use super::fence::{is_capturing, refuse_capturing_stream, relaxed, without_stored_error};
 use super::foreign::Foreign;
@@ -52,9 +54,11 @@ pub(crate) struct DeviceAlloc<T: 'static> {
     /// The slice's own stream: cudarc frees it there, and orders its work there.
     home: Arc<CudaStream>,
     state: AllocState,
-    /// Whether the memory is a graph allocation (taken from an executable), which a free node
-    /// of another graph may free.
-    graph_allocation: bool,
+    /// For a graph allocation (taken from an executable), which a free node of another graph
+    /// may free: the flag set once the memory's free is made (enqueued on `home`), which the
+    /// executable that made it waits for before it allocates the same addresses again
+    /// (`memory::outliving`).
+    graph_allocation: Option<Arc<AtomicBool>>,
     /// The owner of the memory, when it is not cudarc's (an import's mapping, NCCL's
     /// symmetric memory): then the final release hands it to that owner instead of cudarc's free.
     external: Option<Foreign>,
@@ -101,7 +105,7 @@ impl<T: DeviceRepr + 'static> From<CudaSlice<T>> for DeviceBuffer<T> {
             len,
             home,
             state: AllocState::default(),
-            graph_allocation: false,
+            graph_allocation: None,
             external: None,
         };
         Self {
@@ -141,11 +145,12 @@ fn adopt_tracked<T>(slice: &mut CudaSlice<T>, home: &Arc<CudaStream>) -> sys::CU
 }
 
 impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
-    /// A graph allocation that an executable's launch left live, taken over as a buffer.
-    pub(crate) fn from_graph_allocation(slice: CudaSlice<T>) -> Self {
+    /// A graph allocation that an executable's launch left live, taken over as a buffer, which
+    /// sets `freed` once its memory's free is made.
+    pub(crate) fn from_graph_allocation(slice: CudaSlice<T>, freed: Arc<AtomicBool>) -> Self {
         let mut buffer = Self::from(slice);
         if let Some(alloc) = Arc::get_mut(&mut buffer.shared.alloc) {
-            alloc.graph_allocation = true;
+            alloc.graph_allocation = Some(freed);
         }
         buffer
     }
@@ -164,7 +169,7 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
     /// shares.
     pub(crate) fn why_not_adoptable(&self, held_by_graph: usize) -> Option<&'static str> {
         let alloc = &self.shared.alloc;
-        if !alloc.graph_allocation {
+        if alloc.graph_allocation.is_none() {
             Some(
                 "a free node frees graph allocations only: this buffer was not taken from an \
                   executable (`GraphExec::take_allocation`); drop it instead",
@@ -184,10 +189,8 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
 
     /// Gives the memory to a free node (checked with [`Self::why_not_adoptable`]): waits for
     /// the work queued on it so far, and takes the memory out of the buffer, so that only the
-    /// free node frees it. Returns the address, the home stream and the buffer's record.
-    pub(crate) fn adopt_for_free(
-        self,
-    ) -> Result<(sys::CUdeviceptr, Arc<CudaStream>, Arc<dyn Allocation>)> {
+    /// free node frees it. Returns what the free node's graph keeps of it.
+    pub(crate) fn adopt_for_free(self) -> Result<Adopted> {
         // Everything queued on the memory so far completes before the graph can free it.
         drop(self.access()?);
         let alloc = &self.shared.alloc;
@@ -201,7 +204,9 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
             slice.leak();
         }
         let record: Arc<dyn Allocation> = alloc.clone();
-        Ok((alloc.base, alloc.home.clone(), record))
+        // (Always a graph allocation here: checked by `why_not_adoptable`.)
+        let freed = alloc.graph_allocation.clone().unwrap_or_default();
+        Ok(Adopted::new(alloc.base, alloc.home.clone(), record, freed))
     }
 
     /// The buffer's allocation record, for counting a graph's holds of it.
@@ -246,12 +251,6 @@ impl<T: 'static> DeviceBuffer<T> {
     /// it on).
     pub fn stream(&self) -> &Arc<CudaStream> {
         &self.shared.alloc.home
-    }
-
-    /// The allocation's record, without keeping it alive: gone once the memory is freed.
-    pub(crate) fn weak_allocation(&self) -> std::sync::Weak<dyn Allocation> {
-        let weak: std::sync::Weak<DeviceAlloc<T>> = Arc::downgrade(&self.shared.alloc);
-        weak
     }
 }
 
@@ -506,6 +505,7 @@ impl<T: 'static> Drop for DeviceAlloc<T> {
         let Some(slice) = slice else { return };
         let home = self.home.clone();
         let mut external = self.external.take();
+        let graph_allocation = self.graph_allocation.take();
         let mut parts = Some((slice, released));
         let mut free = move || -> bool {
             match is_capturing(&home) {
@@ -534,6 +534,12 @@ impl<T: 'static> Drop for DeviceAlloc<T> {
                 // Another owner's memory: not cudarc's to free.
                 Some(owner) => owner.free_after(slice, &home),
                 None => drop(slice),
+            }
+            // The free is enqueued on `home` only now, maybe on the release thread well after
+            // the buffer went: the executable that made a graph allocation allocates the same
+            // addresses again only after it (see `memory::outliving`).
+            if let Some(freed) = &graph_allocation {
+                freed.store(true, Ordering::Release);
             }
             true
         };

@@ -7,11 +7,15 @@
 //! such allocation and enforces, before each launch:
 //!
 //! - without auto-free: the last launch's allocation was taken out as a
-//!   [`DeviceBuffer`](crate::DeviceBuffer) ([`GraphExec::take_allocation`]) and that buffer is
-//!   gone, so cudarc freed it (`cuMemFreeAsync` on the stream it was taken on), or a later
-//!   graph's free node freed it (`memory::adopted`, which orders that stream after the free); a
-//!   launch on another stream first waits for that stream, which the driver does not order by
-//!   itself;
+//!   [`DeviceBuffer`](crate::DeviceBuffer) ([`GraphExec::take_allocation`]) and its free is
+//!   made: cudarc's (`cuMemFreeAsync` on the stream it was taken on, once the buffer is gone and
+//!   the launches of the executables that used it are ordered before), or a later graph's free
+//!   node's (`memory::adopted`, which orders that stream after the free); a launch on another
+//!   stream first waits for that stream, which the driver does not order by itself. A buffer
+//!   gone is not enough: its free may still be on its way (on the release thread, while its
+//!   stream is being captured, say), and a launch on another stream ordered after that stream
+//!   before the free is enqueued there would allocate the addresses unordered after it, and after
+//!   the launches it waits for;
 //! - with auto-free: a live allocation needs nothing (the launch frees it first; it is read
 //!   only through `&self` methods, so no read can overlap that launch); one taken out as a
 //!   buffer is as without auto-free: the launch waits until the buffer is gone (freed by
@@ -24,11 +28,11 @@
 //! [graph memory nodes]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#graph-memory-nodes
 //! [`GraphExec::take_allocation`]: crate::GraphExec::take_allocation
 
-use std::sync::{Arc, Weak};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaStream};
 
-use super::alloc::Allocation;
 use super::fence::EventCell;
 use crate::driver::named;
 use crate::error::{Error, Result};
@@ -39,9 +43,10 @@ enum State {
     Free,
     /// Made by the last launch, on this stream, and not taken.
     Live(Arc<CudaStream>),
-    /// Taken out as a buffer, whose allocation record is this; cudarc frees it on `home`.
+    /// Taken out as a buffer, whose memory is freed on `home` (by cudarc, or by another graph's
+    /// free node with `home` ordered after it); `freed` is set once that free is made.
     Taken {
-        buffer: Weak<dyn Allocation>,
+        freed: Arc<AtomicBool>,
         home: Arc<CudaStream>,
     },
 }
@@ -104,20 +109,20 @@ impl Outliving {
                             .into(),
                     });
                 }
-                State::Taken { buffer, home } => {
-                    // Gone (cudarc freed it on `home`), or freed by another graph's free node
-                    // (with `home` ordered after that launch).
-                    let freed = buffer
-                        .upgrade()
-                        .is_none_or(|alloc| alloc.state().freed_by_graph());
-                    if !freed {
+                State::Taken { freed, home } => {
+                    // Freed: cudarc's free enqueued on `home`, or another graph's free node's
+                    // launch with `home` ordered after it. Not merely the buffer gone: its free
+                    // may still be on its way (see the module docs).
+                    if !freed.load(Ordering::Acquire) {
                         return Err(Error::Allocation {
                             node: "launch".into(),
                             allocation: format!("`{}`", name_of(record.node)),
-                            reason: "the buffer taken from the last launch is still alive, and \
-                                     the next launch would allocate the same addresses: drop \
-                                     it first (copy out what you need), or launch the graph \
-                                     whose free node frees it"
+                            reason: "the buffer taken from the last launch is still alive, or \
+                                     its memory is not freed yet (its stream is being captured, \
+                                     or the release thread is about to free it), and the next \
+                                     launch would allocate the same addresses: drop it first \
+                                     (copy out what you need), or launch the graph whose free \
+                                     node frees it, and launch again once it is freed"
                                 .into(),
                         });
                     }
@@ -164,20 +169,21 @@ impl Outliving {
         }
     }
 
-    /// Hands the live allocation of alloc node `node` over: `wrap` turns its address and the
-    /// launch's stream into a buffer, whose allocation record is returned with it.
+    /// Hands the live allocation of alloc node `node` over: `wrap` turns its address, the
+    /// launch's stream and a flag into a buffer, which sets the flag once its memory is freed.
     pub(crate) fn take<B>(
         &mut self,
         node: usize,
         name_of: &dyn Fn(usize) -> String,
-        wrap: impl FnOnce(sys::CUdeviceptr, &Arc<CudaStream>) -> (B, Weak<dyn Allocation>),
+        wrap: impl FnOnce(sys::CUdeviceptr, &Arc<CudaStream>, Arc<AtomicBool>) -> B,
     ) -> Result<B> {
         let (addr, stream) = self.live(node, name_of)?;
         let stream = stream.clone();
-        let (buffer, weak) = wrap(addr, &stream);
+        let freed = Arc::new(AtomicBool::new(false));
+        let buffer = wrap(addr, &stream, freed.clone());
         let record = self.record_mut(node);
         record.state = State::Taken {
-            buffer: weak,
+            freed,
             home: stream,
         };
         Ok(buffer)
