@@ -158,3 +158,25 @@ fn copies_that_add_nothing_are_skipped_and_zero_copies_are_refused() {
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(b.read(&gpu), model(1, 1, 6, true));
 }
+
+/// An unroll count near `u32::MAX`, with a builder that fails on the first copy, returns the
+/// builder's error: the loop used to reserve room for every copy's result before calling the
+/// builder (here 4 KiB each, 16 TiB in all), and the process aborted when that allocation failed.
+#[test]
+fn a_huge_unroll_count_reserves_nothing_before_the_builder_runs() {
+    let Some(gpu) = gpu("a_huge_unroll_count_reserves_nothing_before_the_builder_runs") else {
+        return;
+    };
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let more = g.conditional_handle(Some(1)).unwrap();
+    let failed = g.add_unrolled_while(more, &[], u32::MAX, |_, copy| -> Result<[u8; 4096], _> {
+        Err(Error::Invalid {
+            node: format!("copy {}", copy.index()),
+            reason: "the builder refuses".into(),
+        })
+    });
+    assert!(
+        matches!(&failed, Err(Error::Invalid { reason, .. }) if reason == "the builder refuses"),
+        "{failed:?}"
+    );
+}

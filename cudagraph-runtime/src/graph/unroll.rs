@@ -92,7 +92,10 @@ impl<'a> Graph<'a> {
         count: u32,
         mut build: impl FnMut(&mut Graph<'a>, UnrolledCopy) -> Result<R>,
     ) -> Result<Vec<R>> {
-        let mut out = Vec::with_capacity(count as usize);
+        // Not `count` up front: a count near `u32::MAX` (which `add_unrolled_while` takes)
+        // would reserve that many `R`s before `build` first runs, and abort the process when
+        // the allocation fails, where a failing `build` returns its error.
+        let mut out = Vec::with_capacity(count.min(64) as usize);
         // The last non-empty copy's sinks: what the next copy's sources wait for.
         let mut sinks: Vec<u32> = Vec::new();
         for index in 0..count {
