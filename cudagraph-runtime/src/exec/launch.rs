@@ -192,9 +192,10 @@ impl<'a> GraphExec<'a> {
     /// it.
     ///
     /// The next launch allocates the same addresses again, so until the buffer is gone (all its
-    /// clones dropped, or freed by the free node of a graph it was given to),
-    /// [`GraphExec::launch`] refuses with [`Error::Allocation`]; that holds also for an
-    /// executable instantiated with
+    /// clones dropped, or freed by the free node of a graph it was given to) and its memory
+    /// freed (a buffer dropped while its stream is being captured is freed on this crate's
+    /// release thread once the capture is over), [`GraphExec::launch`] refuses with
+    /// [`Error::Allocation`]; that holds also for an executable instantiated with
     /// [`InstantiateFlags::AUTO_FREE_ON_LAUNCH`](crate::InstantiateFlags::AUTO_FREE_ON_LAUNCH),
     /// whose launches free only the allocations nobody took.
     pub fn take_allocation<T: cudarc::driver::DeviceRepr + bytemuck::AnyBitPattern>(
