@@ -105,10 +105,16 @@ impl<'a> GraphExec<'a> {
         if let Some(outliving) = &mut self.outliving {
             outliving.after_launch(stream);
         }
+        // Every one of them, whatever fails: the launch freed them all, and one left counted as
+        // unfreed would be freed again by the graph's drop.
+        let mut first_error = Ok(());
         for adopted in self.graph.adopted_mut() {
-            adopted.after_launch(stream)?;
+            let done = adopted.after_launch(stream);
+            if first_error.is_ok() {
+                first_error = done;
+            }
         }
-        Ok(())
+        first_error
     }
 
     #[inline]

@@ -12,6 +12,7 @@
 //! [`GraphExec::take_allocation`]: crate::GraphExec::take_allocation
 //! [`Graph::add_mem_free_buffer`]: crate::Graph::add_mem_free_buffer
 
+use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaStream};
@@ -25,8 +26,9 @@ use crate::reaper;
 /// One allocation a free node of this graph frees, taken over from a buffer.
 pub(crate) struct Adopted {
     addr: sys::CUdeviceptr,
-    /// The stream the buffer's work was ordered on.
-    home: Arc<CudaStream>,
+    /// The stream the buffer's work was ordered on (taken by the drop, which moves it to where
+    /// the free is made).
+    home: ManuallyDrop<Arc<CudaStream>>,
     /// The buffer's record, alive until a launch has freed the memory.
     record: Option<Arc<dyn Allocation>>,
 }
@@ -41,7 +43,7 @@ impl Adopted {
     ) -> Self {
         Self {
             addr,
-            home,
+            home: ManuallyDrop::new(home),
             record: Some(record),
         }
     }
@@ -53,15 +55,28 @@ impl Adopted {
 
     /// After the launch on `stream` that freed it: orders the buffer's home stream after that
     /// launch, then lets the buffer's record go.
+    ///
+    /// The launch is made, so the memory counts as freed whatever happens here: a failure to
+    /// order the home stream (an error stored in the context makes cudarc's next call on it
+    /// fail) must not leave it unfreed in our books, or a second launch of the executable, or
+    /// this value's drop, would free it again, possibly while another allocation holds those
+    /// addresses. The record is then leaked instead: the executable that made the allocation
+    /// never launches again, since its relaunch could not be ordered after this free.
     pub(crate) fn after_launch(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
+        let Some(record) = self.record.take() else {
+            return Ok(());
+        };
         if !Arc::ptr_eq(stream, &self.home) {
             let marker = EventCell::default();
-            marker.record(stream)?;
-            marker.order_before(&self.home)?;
+            let ordered = marker
+                .record(stream)
+                .and_then(|()| marker.order_before(&self.home));
+            if let Err(e) = ordered {
+                std::mem::forget(record);
+                return Err(e);
+            }
         }
-        if let Some(record) = self.record.take() {
-            record.state().mark_freed_by_graph();
-        }
+        record.state().mark_freed_by_graph();
         Ok(())
     }
 }
@@ -76,12 +91,26 @@ impl Drop for Adopted {
     /// Frees the memory if no launch did (`cuMemFreeAsync` on its home stream); when that stream
     /// is being captured, or inside a host node, on the crate's own thread.
     fn drop(&mut self) {
-        if self.freed() {
+        // SAFETY: taken once, here; nothing reads `self.home` afterwards.
+        let home = unsafe { ManuallyDrop::take(&mut self.home) };
+        // The record goes with the free, not before it: while it lives, the executable that
+        // made the allocation refuses to launch again. Dropped here while the free waits on the
+        // release thread (inside a host node or a capture closure, or with the home stream
+        // being captured), it would let that executable allocate the same addresses again
+        // (with `AUTO_FREE_ON_LAUNCH` its launch frees the unfreed allocation itself), and the
+        // late free would then free the new allocation under it.
+        let Some(record) = self.record.take() else {
+            // Freed by a launch; the stream goes where a driver call is allowed.
+            reaper::release(home);
             return;
-        }
-        let (addr, home) = (self.addr, self.home.clone());
+        };
+        let addr = self.addr;
+        // `home` and `record` are this value's own references, moved: with clones sent to the
+        // release thread, the last drop of the stream could happen here, inside a host node.
+        let held = (home, record);
         let free = move || -> bool {
-            match is_capturing(&home) {
+            let (home, _record) = &held;
+            match is_capturing(home) {
                 Ok(false) => {}
                 Ok(true) => return false,
                 Err(_) => return true, // the stream is unusable: leak rather than guess
