@@ -1,5 +1,6 @@
 //! [`DeviceBuffer`]: device memory that graphs share ownership of.
 
+use std::mem::ManuallyDrop;
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 use cudarc::driver::{
@@ -49,8 +50,9 @@ pub(crate) struct DeviceAlloc<T: 'static> {
     slice: Mutex<Option<CudaSlice<T>>>,
     base: sys::CUdeviceptr,
     len: usize,
-    /// The slice's own stream: cudarc frees it there, and orders its work there.
-    home: Arc<CudaStream>,
+    /// The slice's own stream: cudarc frees it there, and orders its work there. (Taken by the
+    /// drop, which moves it to where the memory is freed.)
+    home: ManuallyDrop<Arc<CudaStream>>,
     state: AllocState,
     /// Whether the memory is a graph allocation (taken from an executable), which a free node
     /// of another graph may free.
@@ -99,7 +101,7 @@ impl<T: DeviceRepr + 'static> From<CudaSlice<T>> for DeviceBuffer<T> {
             slice: Mutex::new(Some(slice)),
             base,
             len,
-            home,
+            home: ManuallyDrop::new(home),
             state: AllocState::default(),
             graph_allocation: false,
             external: None,
@@ -201,7 +203,7 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
             slice.leak();
         }
         let record: Arc<dyn Allocation> = alloc.clone();
-        Ok((alloc.base, alloc.home.clone(), record))
+        Ok((alloc.base, Arc::clone(&alloc.home), record))
     }
 
     /// The buffer's allocation record, for counting a graph's holds of it.
@@ -425,7 +427,7 @@ impl<T: DeviceRepr + 'static> Drop for DeviceAccess<'_, T> {
                     join_tracked(&mut self.slice, &alloc.home);
                 }
                 // (Else the stream and its context are unusable: nothing runs any more.)
-                alloc.state.end_access(scope, Some(&alloc.home));
+                alloc.state.end_access(scope, Some(&*alloc.home));
             }
         }
     }
@@ -467,7 +469,7 @@ impl<T: DeviceRepr + 'static> DeviceAlloc<T> {
             Err(_) => {}
         }
         if let Some(scope) = scope.take() {
-            self.state.end_access(scope, Some(&self.home));
+            self.state.end_access(scope, Some(&*self.home));
         }
         true
     }
@@ -481,7 +483,7 @@ impl<T: 'static> Allocation for DeviceAlloc<T> {
         Space::Device
     }
     fn home(&self) -> Option<&Arc<CudaStream>> {
-        Some(&self.home)
+        Some(&*self.home)
     }
     fn range(&self) -> (u64, u64) {
         (
@@ -503,8 +505,17 @@ impl<T: 'static> Drop for DeviceAlloc<T> {
             .get_mut()
             .unwrap_or_else(|e| e.into_inner())
             .take();
-        let Some(slice) = slice else { return };
-        let home = self.home.clone();
+        // SAFETY: taken once, here; nothing reads `self.home` afterwards.
+        let home = unsafe { ManuallyDrop::take(&mut self.home) };
+        // `home` is this allocation's own reference, moved into the release: with a clone there
+        // and this one dropped here, this drop would be the last one (`cuStreamDestroy`, inside a
+        // host node) whenever the release thread's went first.
+        let Some(slice) = slice else {
+            // The memory was taken (given to a free node): the stream goes where a driver call
+            // is allowed.
+            reaper::release(home);
+            return;
+        };
         let mut external = self.external.take();
         let mut parts = Some((slice, released));
         let mut free = move || -> bool {
