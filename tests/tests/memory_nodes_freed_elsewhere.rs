@@ -9,8 +9,13 @@
 //! accounting (graph memory in use, after a trim) shows nothing left allocated.
 //! `sanitizer_cross_graph_free.rs` shows the same with raw driver calls only.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cudagraph_runtime::cudarc::driver::{sys, DriverError};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::Error;
+use cudagraph_runtime::{wait_for_releases, Error, UserObject};
 use cudagraph_tests::graph_memory::{assert_nothing_leaked, fresh_pool, outliving, settled, turn};
 use cudagraph_tests::{cfg, gpu, read_back, zeros, Kernels};
 
@@ -150,6 +155,137 @@ fn a_later_graph_dropped_without_launching_frees_the_allocation_itself() {
     drop(exec);
     gpu.stream.synchronize().unwrap();
     assert_nothing_leaked(&gpu, &before, "freed by a dropped graph");
+}
+
+#[test]
+fn a_launch_that_freed_the_allocation_counts_even_when_what_follows_it_fails() {
+    // The launch frees the memory on the GPU; what the library does after it (ordering the
+    // buffer's stream after it, on the host) can fail. Counted as unfreed then, the memory would
+    // be freed again by a second launch, or by the graph's drop: a double free of graph memory
+    // that another allocation may hold by then.
+    let _turn = turn();
+    let Some(gpu) =
+        gpu("a_launch_that_freed_the_allocation_counts_even_when_what_follows_it_fails")
+    else {
+        return;
+    };
+    let n = 1 << 20;
+    fresh_pool(&gpu);
+    let before = settled(&gpu);
+    let (g, t) = outliving(&gpu, n, 7);
+    let mut exec = g.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    let buffer = exec.take_allocation(&t).unwrap();
+    let mut later = Graph::new(&gpu.ctx).unwrap();
+    later.add_mem_free_buffer(buffer, &[]).unwrap();
+    let mut later = later.instantiate().unwrap();
+    let live = settled(&gpu);
+
+    // Launched on another stream than the buffer's, the launch is followed by an event recorded
+    // there. An error stored in the context wrapper (cudarc's public `record_err`, which
+    // cudarc's own drops call too) makes cudarc's next call on it fail: that record.
+    let other = gpu.ctx.new_stream().unwrap();
+    gpu.ctx
+        .record_err::<()>(Err(DriverError(sys::CUresult::CUDA_ERROR_UNKNOWN)));
+    let first = later.launch(&other);
+    assert!(
+        first.is_err(),
+        "the stored error must fail what follows the launch, or this test shows nothing"
+    );
+    let freed = settled(&gpu);
+    assert!(
+        freed.used < live.used,
+        "the launch that reported the error was made and freed the allocation, or this test \
+         shows nothing:\n{live}\n->\n{freed}"
+    );
+    // A second launch would free it again.
+    let second = later.launch(&other);
+    assert!(
+        matches!(second, Err(Error::Allocation { .. })),
+        "a second launch of the graph that freed the allocation: {second:?}"
+    );
+    // The maker's relaunch could not be ordered after that free: it stays refused.
+    let relaunch = exec.launch(&gpu.stream);
+    assert!(
+        matches!(relaunch, Err(Error::Allocation { .. })),
+        "the maker's relaunch, unordered after the free: {relaunch:?}"
+    );
+    // Dropped, the graph does not free the memory again.
+    drop(later);
+    drop(exec);
+    assert!(wait_for_releases(Duration::from_secs(10)));
+    gpu.stream.synchronize().unwrap();
+    other.synchronize().unwrap();
+    assert_nothing_leaked(&gpu, &before, "freed by a launch whose ordering failed");
+}
+
+/// A value whose drop, on the release thread, keeps that thread busy for a while: says when it
+/// began.
+struct SlowDrop(Arc<AtomicBool>);
+
+impl Drop for SlowDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_secs(2));
+    }
+}
+
+#[test]
+fn a_later_graph_dropped_in_a_host_node_keeps_the_maker_waiting_until_its_free_is_made() {
+    // Dropped inside a host node, the later graph's free waits for the release thread. The
+    // maker's relaunch must wait as long: it would allocate the same addresses again (with
+    // `AUTO_FREE_ON_LAUNCH` its launch frees the unfreed allocation itself), and the free made
+    // late would then free the maker's new allocation under it.
+    let _turn = turn();
+    let Some(gpu) =
+        gpu("a_later_graph_dropped_in_a_host_node_keeps_the_maker_waiting_until_its_free_is_made")
+    else {
+        return;
+    };
+    let n = 1 << 20;
+    fresh_pool(&gpu);
+    let before = settled(&gpu);
+    let (g, t) = outliving(&gpu, n, 7);
+    let mut exec = g.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    let buffer = exec.take_allocation(&t).unwrap();
+    let mut later = Graph::new(&gpu.ctx).unwrap();
+    later.add_mem_free_buffer(buffer, &[]).unwrap();
+    let mut held = Some(later.instantiate().unwrap());
+    let mut outer = Graph::new(&gpu.ctx).unwrap();
+    outer.add_host(move || drop(held.take()), &[]).unwrap();
+    let mut outer = outer.instantiate().unwrap();
+
+    // The release thread busy for 2 s, so that the free waits there meanwhile.
+    let started = Arc::new(AtomicBool::new(false));
+    drop(UserObject::new(SlowDrop(started.clone())).unwrap());
+    let since = Instant::now();
+    while !started.load(Ordering::SeqCst) {
+        assert!(
+            since.elapsed() < Duration::from_secs(10),
+            "the slow value was not dropped on the release thread"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let side = gpu.ctx.new_stream().unwrap();
+    outer.launch(&side).unwrap();
+    side.synchronize().unwrap();
+    let early = exec.launch(&gpu.stream);
+    assert!(
+        matches!(early, Err(Error::Allocation { .. })),
+        "the maker relaunched before the later graph's free was made: {early:?}"
+    );
+
+    // Once the free is made, the maker relaunches.
+    drop(outer);
+    assert!(wait_for_releases(Duration::from_secs(20)));
+    exec.launch(&gpu.stream).unwrap();
+    let again = exec.take_allocation(&t).unwrap();
+    assert_eq!(again.to_vec().unwrap(), vec![7u32; n]);
+    drop(again);
+    drop(exec);
+    gpu.stream.synchronize().unwrap();
+    assert_nothing_leaked(&gpu, &before, "freed by a graph dropped in a host node");
 }
 
 cudagraph_runtime::cuda_graph! {

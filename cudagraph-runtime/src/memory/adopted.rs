@@ -13,6 +13,7 @@
 //! [`GraphExec::take_allocation`]: crate::GraphExec::take_allocation
 //! [`Graph::add_mem_free_buffer`]: crate::Graph::add_mem_free_buffer
 
+use std::mem::ManuallyDrop;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -27,8 +28,9 @@ use crate::reaper;
 /// One allocation a free node of this graph frees, taken over from a buffer.
 pub(crate) struct Adopted {
     addr: sys::CUdeviceptr,
-    /// The stream the buffer's work was ordered on.
-    home: Arc<CudaStream>,
+    /// The stream the buffer's work was ordered on (taken by the drop, which moves it to where
+    /// the free is made).
+    home: ManuallyDrop<Arc<CudaStream>>,
     /// The buffer's record, alive until a launch has freed the memory.
     record: Option<Arc<dyn Allocation>>,
     /// Set once the free is made (see the module docs): shared with the executable that made
@@ -48,7 +50,7 @@ impl Adopted {
     ) -> Self {
         Self {
             addr,
-            home,
+            home: ManuallyDrop::new(home),
             record: Some(record),
             freed_flag,
         }
@@ -95,10 +97,16 @@ impl Drop for Adopted {
     /// Frees the memory if no launch did (`cuMemFreeAsync` on its home stream); when that stream
     /// is being captured, or inside a host node, on the crate's own thread.
     fn drop(&mut self) {
+        // SAFETY: taken once, here; nothing reads `self.home` afterwards.
+        let home = unsafe { ManuallyDrop::take(&mut self.home) };
         if self.freed() {
+            // Freed by a launch; the stream goes where a driver call is allowed.
+            reaper::release(home);
             return;
         }
-        let (addr, home, freed_flag) = (self.addr, self.home.clone(), self.freed_flag.clone());
+        // `home` is this value's own reference, moved: with a clone sent to the release thread,
+        // the last drop of the stream could happen here, inside a host node.
+        let (addr, freed_flag) = (self.addr, self.freed_flag.clone());
         let free = move || -> bool {
             match is_capturing(&home) {
                 Ok(false) => {}

@@ -1,5 +1,6 @@
 //! [`DeviceBuffer`]: device memory that graphs share ownership of.
 
+use std::mem::ManuallyDrop;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
@@ -51,8 +52,9 @@ pub(crate) struct DeviceAlloc<T: 'static> {
     slice: Mutex<Option<CudaSlice<T>>>,
     base: sys::CUdeviceptr,
     len: usize,
-    /// The slice's own stream: cudarc frees it there, and orders its work there.
-    home: Arc<CudaStream>,
+    /// The slice's own stream: cudarc frees it there, and orders its work there. (Taken by the
+    /// drop, which moves it to where the memory is freed.)
+    home: ManuallyDrop<Arc<CudaStream>>,
     state: AllocState,
     /// For a graph allocation (taken from an executable), which a free node of another graph
     /// may free: the flag set once the memory's free is made (enqueued on `home`), which the
@@ -103,7 +105,7 @@ impl<T: DeviceRepr + 'static> From<CudaSlice<T>> for DeviceBuffer<T> {
             slice: Mutex::new(Some(slice)),
             base,
             len,
-            home,
+            home: ManuallyDrop::new(home),
             state: AllocState::default(),
             graph_allocation: None,
             external: None,
@@ -206,7 +208,12 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
         let record: Arc<dyn Allocation> = alloc.clone();
         // (Always a graph allocation here: checked by `why_not_adoptable`.)
         let freed = alloc.graph_allocation.clone().unwrap_or_default();
-        Ok(Adopted::new(alloc.base, alloc.home.clone(), record, freed))
+        Ok(Adopted::new(
+            alloc.base,
+            Arc::clone(&alloc.home),
+            record,
+            freed,
+        ))
     }
 
     /// The buffer's allocation record, for counting a graph's holds of it.
@@ -424,7 +431,7 @@ impl<T: DeviceRepr + 'static> Drop for DeviceAccess<'_, T> {
                     join_tracked(&mut self.slice, &alloc.home);
                 }
                 // (Else the stream and its context are unusable: nothing runs any more.)
-                alloc.state.end_access(scope, Some(&alloc.home));
+                alloc.state.end_access(scope, Some(&*alloc.home));
             }
         }
     }
@@ -466,7 +473,7 @@ impl<T: DeviceRepr + 'static> DeviceAlloc<T> {
             Err(_) => {}
         }
         if let Some(scope) = scope.take() {
-            self.state.end_access(scope, Some(&self.home));
+            self.state.end_access(scope, Some(&*self.home));
         }
         true
     }
@@ -480,7 +487,7 @@ impl<T: 'static> Allocation for DeviceAlloc<T> {
         Space::Device
     }
     fn home(&self) -> Option<&Arc<CudaStream>> {
-        Some(&self.home)
+        Some(&*self.home)
     }
     fn range(&self) -> (u64, u64) {
         (
@@ -502,8 +509,17 @@ impl<T: 'static> Drop for DeviceAlloc<T> {
             .get_mut()
             .unwrap_or_else(|e| e.into_inner())
             .take();
-        let Some(slice) = slice else { return };
-        let home = self.home.clone();
+        // SAFETY: taken once, here; nothing reads `self.home` afterwards.
+        let home = unsafe { ManuallyDrop::take(&mut self.home) };
+        // `home` is this allocation's own reference, moved into the release: with a clone there
+        // and this one dropped here, this drop would be the last one (`cuStreamDestroy`, inside a
+        // host node) whenever the release thread's went first.
+        let Some(slice) = slice else {
+            // The memory was taken (given to a free node): the stream goes where a driver call
+            // is allowed.
+            reaper::release(home);
+            return;
+        };
         let mut external = self.external.take();
         let graph_allocation = self.graph_allocation.take();
         let mut parts = Some((slice, released));

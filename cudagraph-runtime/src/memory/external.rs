@@ -8,12 +8,14 @@
 //!
 //! [`cuImportExternalMemory`]: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EXTRES__INTEROP.html
 
+use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaContext, CudaStream, DeviceRepr};
 
 use super::foreign::Foreign;
 use super::DeviceBuffer;
+use crate::ambient::refuse_in_host_node;
 use crate::driver::{named, record_err, result};
 use crate::error::{Error, Result};
 
@@ -25,7 +27,8 @@ use crate::error::{Error, Result};
 pub struct ExternalMemory {
     raw: sys::CUexternalMemory,
     size: u64,
-    ctx: Arc<CudaContext>,
+    /// Taken by the drop, which moves it to where the import is destroyed.
+    ctx: ManuallyDrop<Arc<CudaContext>>,
 }
 
 // SAFETY: a driver handle, usable from any thread; destroyed once, by its owner.
@@ -49,7 +52,8 @@ impl ExternalMemory {
     ///
     /// The descriptor is CUDA's once the import succeeds (CUDA's rule: "ownership of the file
     /// descriptor is transferred to the CUDA driver"), so this takes it; when the import fails
-    /// it is closed here.
+    /// it is closed here. Refused ([`Error::InHostNode`]) inside a host node, where CUDA forbids
+    /// driver calls.
     ///
     /// # Safety
     /// `fd` is an exported memory object of `size` bytes (CUDA cannot check the size, and maps
@@ -66,6 +70,8 @@ impl ExternalMemory {
         dedicated: bool,
     ) -> Result<Self> {
         use std::os::fd::{AsRawFd, IntoRawFd};
+        // CUDA forbids driver calls in a host node (the descriptor is closed here then).
+        refuse_in_host_node("ExternalMemory::from_fd")?;
         // SAFETY: a union of an integer and pointers, for which zeros are valid. (The whole
         // description is not zeroed: its handle type is an enum without a zero value.)
         let mut handle: sys::CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st__bindgen_ty_1 =
@@ -102,13 +108,14 @@ impl ExternalMemory {
         ctx: &Arc<CudaContext>,
         desc: &sys::CUDA_EXTERNAL_MEMORY_HANDLE_DESC,
     ) -> Result<Self> {
+        refuse_in_host_node("ExternalMemory::from_raw")?;
         named("cuCtxSetCurrent", ctx.bind_to_thread())?;
         // SAFETY: the caller's promise; `ctx` is current.
         let raw = unsafe { result::interop::import_memory(desc) }?;
         Ok(Self {
             raw,
             size: desc.size,
-            ctx: ctx.clone(),
+            ctx: ManuallyDrop::new(ctx.clone()),
         })
     }
 
@@ -125,13 +132,17 @@ impl ExternalMemory {
     /// are gone. (Slice the buffer for several ranges of one memory.)
     ///
     /// Refused ([`Error::Invalid`]) when the range is not inside the memory, when `offset` is
-    /// not a multiple of `T`'s alignment, or when `stream` is of another context.
+    /// not a multiple of `T`'s alignment, or when `stream` is of another context; and
+    /// ([`Error::InHostNode`]) inside a host node.
     pub fn into_buffer<T: DeviceRepr + bytemuck::AnyBitPattern>(
         self,
         stream: &Arc<CudaStream>,
         offset: u64,
         len: usize,
     ) -> Result<DeviceBuffer<T>> {
+        // CUDA forbids driver calls in a host node (the import is then destroyed later, on the
+        // release thread).
+        refuse_in_host_node("ExternalMemory::into_buffer")?;
         let bytes = (len as u64).checked_mul(std::mem::size_of::<T>() as u64);
         let inside = bytes
             .and_then(|b| b.checked_add(offset))
@@ -173,7 +184,7 @@ impl ExternalMemory {
         // every bit pattern is a valid `T`. The slice never frees it: the release takes it out
         // (`Foreign::free_after`) before cudarc could.
         let slice = unsafe { stream.upgrade_device_ptr::<T>(base, len) };
-        let home = self.ctx.clone();
+        let home = Arc::clone(&self.ctx);
         let ctx = home.clone();
         let release = move |base| {
             // SAFETY: the mapping of this import, freed once; the work that may use it is done.
@@ -195,6 +206,8 @@ impl ExternalMemory {
 
 impl Drop for ExternalMemory {
     fn drop(&mut self) {
+        // SAFETY: taken once, here; nothing reads `self.ctx` afterwards.
+        let ctx = unsafe { ManuallyDrop::take(&mut self.ctx) };
         let destroy = |ctx: &Arc<CudaContext>, raw| {
             record_err(ctx, named("cuCtxSetCurrent", ctx.bind_to_thread()));
             // SAFETY: imported by us and destroyed once, here; its mapping, if it had one, was
@@ -207,13 +220,16 @@ impl Drop for ExternalMemory {
             );
         };
         if crate::ambient::must_defer_releases() {
-            let (ctx, raw) = (self.ctx.clone(), SendHandle(self.raw));
+            // The import's own context reference moves there: with a clone sent there and this
+            // one dropped here, this drop would be the last one (`cuDevicePrimaryCtxRelease`,
+            // inside a host node) whenever the release thread's went first.
+            let raw = SendHandle(self.raw);
             crate::reaper::run_later(Box::new(move || {
                 destroy(&ctx, raw.get());
                 true
             }));
         } else {
-            destroy(&self.ctx, self.raw);
+            destroy(&ctx, self.raw);
         }
     }
 }

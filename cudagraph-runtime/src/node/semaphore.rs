@@ -17,6 +17,7 @@ use std::sync::Arc;
 use cudarc::driver::{sys, CudaContext};
 
 use super::{node_params, NodeKind, NodeParams, NodeUpdate};
+use crate::ambient::refuse_in_host_node;
 use crate::driver::{named, record_err, result};
 use crate::error::{Error, Result};
 
@@ -85,7 +86,8 @@ impl ExternalSemaphore {
     ///
     /// The descriptor is CUDA's once the import succeeds (CUDA's rule: "ownership of the file
     /// descriptor is transferred to the CUDA driver"), so this takes it; when the import fails
-    /// it is closed here.
+    /// it is closed here. Refused ([`Error::InHostNode`]) inside a host node, where CUDA forbids
+    /// driver calls.
     #[cfg(unix)]
     pub fn from_fd(
         ctx: &Arc<CudaContext>,
@@ -94,6 +96,8 @@ impl ExternalSemaphore {
     ) -> Result<Self> {
         use std::os::fd::{AsRawFd, IntoRawFd};
         use sys::CUexternalSemaphoreHandleType::*;
+        // CUDA forbids driver calls in a host node (the descriptor is closed here then).
+        refuse_in_host_node("ExternalSemaphore::from_fd")?;
         // SAFETY: a union of an integer and pointers, for which zeros are valid. (The whole
         // description is not zeroed: its handle type is an enum without a zero value.)
         let mut handle: sys::CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st__bindgen_ty_1 =
@@ -129,6 +133,7 @@ impl ExternalSemaphore {
         desc: &sys::CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC,
     ) -> Result<Self> {
         use sys::CUexternalSemaphoreHandleType::*;
+        refuse_in_host_node("ExternalSemaphore::from_raw")?;
         let kind = match desc.type_ {
             CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD
             | CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32
