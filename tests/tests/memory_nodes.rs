@@ -2,7 +2,9 @@
 //! shared between allocations whose lifetimes do not overlap, allocations that outlive a launch,
 //! and the ordering rules the runtime checks where the driver checks nothing.
 
-use cudagraph_runtime::cudarc::driver::sys;
+use std::sync::Arc;
+
+use cudagraph_runtime::cudarc::driver::{sys, CudaStream};
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{Error, GraphMemory, NodeKind};
 use cudagraph_tests::graph_memory::{assert_nothing_leaked, fresh_pool, outliving, settled, turn};
@@ -264,7 +266,21 @@ fn the_maker_relaunches_once_a_taken_buffer_is_freed_not_when_it_goes() {
     fresh_pool(&gpu);
     let before = settled(&gpu);
     let relaxed = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED;
-    let released = || cudagraph_runtime::wait_for_releases(std::time::Duration::from_secs(10));
+    // The free is made by the release thread once the capture is over: the maker's launch is
+    // refused until then, and then goes ahead. (Polled: waiting for all the process's releases
+    // would wait on other tests of the program too.)
+    let launch_once_freed = |exec: &mut GraphExec<'static>, stream: &Arc<CudaStream>| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            match exec.launch(stream) {
+                Ok(()) => return,
+                Err(Error::Allocation { .. }) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(1))
+                }
+                Err(e) => panic!("the release thread did not free the buffer: {e}"),
+            }
+        }
+    };
     let (g, t) = outliving(&gpu, n, 7);
     let mut exec = g.instantiate().unwrap();
     let other = gpu.ctx.new_stream().unwrap();
@@ -281,8 +297,7 @@ fn the_maker_relaunches_once_a_taken_buffer_is_freed_not_when_it_goes() {
         "a relaunch before the dropped buffer's free is made: {refused:?}"
     );
     let _ = gpu.stream.end_capture(sys::CUgraphInstantiate_flags(0));
-    assert!(released(), "the release thread did not free the buffer");
-    exec.launch(&other).unwrap();
+    launch_once_freed(&mut exec, &other);
     assert_eq!(exec.read_allocation(&t).unwrap(), vec![7u32; n]);
 
     // A later graph whose free node takes the buffer, dropped unlaunched while the buffer's
@@ -298,8 +313,7 @@ fn the_maker_relaunches_once_a_taken_buffer_is_freed_not_when_it_goes() {
         "a relaunch before the dropped graph's free is made: {refused:?}"
     );
     let _ = other.end_capture(sys::CUgraphInstantiate_flags(0));
-    assert!(released(), "the release thread did not free the buffer");
-    exec.launch(&gpu.stream).unwrap();
+    launch_once_freed(&mut exec, &gpu.stream);
     assert_eq!(exec.read_allocation(&t).unwrap(), vec![7u32; n]);
     drop(exec);
     assert_nothing_leaked(&gpu, &before, "taken buffers freed late");
