@@ -257,6 +257,132 @@ fn a_panic_building_a_conditional_node_leaves_no_node_behind() {
     assert_eq!(read_back(&gpu.stream, &elsewhere), vec![0]);
 }
 
+/// A handle made for a body whose build then fails goes with the node, yet a copy of it may
+/// leave the build (`ConditionalHandle` is `Copy`) and still passes for a handle of the graph,
+/// which the graph's kernels may set. The driver keeps such a handle registered with the graph,
+/// driving nothing, and refuses to instantiate it naming nothing (the raw path, below): the
+/// graph is refused as an executable and as an update source, naming the cause, until it is
+/// built anew.
+#[test]
+fn a_handle_made_for_a_failed_body_leaves_the_graph_refused_until_cleared() {
+    let Some(gpu) = gpu("a_handle_made_for_a_failed_body_leaves_the_graph_refused_until_cleared")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let value = zeros::<u32>(&gpu, 1);
+    let refused = |result: Result<(), Error>| match result {
+        Err(Error::Invalid { node, reason }) => {
+            assert_eq!(node, "conditional handle");
+            assert!(reason.contains("whose build failed"), "{reason}");
+        }
+        other => panic!("expected the dead handle's refusal, got {other:?}"),
+    };
+    // A graph whose conditional node's body made a handle and then failed, a copy of that
+    // handle kept, and a kernel given the copy; then a conditional node on its own handle.
+    let poisoned = || {
+        let mut g = Graph::new(&gpu.ctx).unwrap();
+        let handle = g.conditional_handle(Some(0)).unwrap();
+        let mut kept = None;
+        let failed = g.add_conditional(handle, Condition::If, &[], |b| {
+            kept = Some(b[0].conditional_handle(Some(0))?);
+            Err(Error::Invalid {
+                node: "body".into(),
+                reason: "gives up".into(),
+            })
+        });
+        assert!(failed.is_err(), "{failed:?}");
+        assert_eq!(g.len(), 0, "the node went with its failed body");
+        // The copy passes for a handle of this graph: a kernel of it takes the copy.
+        let kept = kept.expect("the body made a handle");
+        g.add_kernel(&k.set_from, one(), (kept, &value), &[])
+            .unwrap();
+        // The graph's own handle drives a node now: only the dead handle stands in the way.
+        g.add_conditional(handle, Condition::If, &[], |b| {
+            b[0].add_empty(&[]).map(drop)
+        })
+        .unwrap();
+        g
+    };
+    let mut other = Graph::new(&gpu.ctx).unwrap();
+    other.add_empty(&[]).unwrap();
+    let mut exec = other.instantiate().unwrap();
+    refused(exec.update(&poisoned()));
+    refused(poisoned().instantiate().map(drop));
+    exec.launch(&gpu.stream).unwrap();
+    gpu.stream.synchronize().unwrap();
+
+    // The driver's own answer, on the raw path: a conditional node on its graph's handle, a
+    // handle made for its body, the node destroyed and another added on the same handle; the
+    // body's handle stays registered with the graph, driving nothing, and instantiation fails.
+    use cudagraph_runtime::cudarc::driver::sys;
+    use std::ptr::{null, null_mut};
+    let ok = sys::CUresult::CUDA_SUCCESS;
+    let ctx = gpu.ctx.cu_ctx();
+    gpu.ctx.bind_to_thread().unwrap();
+    let add_if = |graph: sys::CUgraph, handle: sys::CUgraphConditionalHandle| {
+        // SAFETY: all-zero is the documented "nothing set" of this plain C struct; the
+        // conditional member is filled in below.
+        let mut p: sys::CUgraphNodeParams = unsafe { std::mem::zeroed() };
+        p.type_ = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_CONDITIONAL;
+        p.__bindgen_anon_1.conditional = sys::CUDA_CONDITIONAL_NODE_PARAMS {
+            handle,
+            type_: sys::CUgraphConditionalNodeType::CU_GRAPH_COND_TYPE_IF,
+            size: 1,
+            phGraph_out: null_mut(),
+            ctx,
+        };
+        let mut node = null_mut();
+        // SAFETY: a live graph of `ctx`; no dependencies; `p` is valid for a conditional node.
+        let added = unsafe { sys::cuGraphAddNode_v2(&mut node, graph, null(), null(), 0, &mut p) };
+        assert_eq!(added, ok, "a conditional node on the graph's handle");
+        // SAFETY: the member written above; the driver wrote the node's body array (one graph).
+        (node, unsafe { *p.__bindgen_anon_1.conditional.phGraph_out })
+    };
+    let handle_for = |graph: sys::CUgraph| {
+        let mut handle = 0;
+        // SAFETY: a live graph of `ctx`, current on this thread; a valid out-pointer.
+        let made = unsafe { sys::cuGraphConditionalHandleCreate(&mut handle, graph, ctx, 0, 0) };
+        assert_eq!(made, ok);
+        handle
+    };
+    let mut graph = null_mut();
+    // SAFETY: a valid out-pointer.
+    assert_eq!(unsafe { sys::cuGraphCreate(&mut graph, 0) }, ok);
+    let own = handle_for(graph);
+    let (node, body) = add_if(graph, own);
+    let _made_for_the_body = handle_for(body);
+    // SAFETY: a node of `graph`, nothing refers to it; its body goes with it.
+    assert_eq!(unsafe { sys::cuGraphDestroyNode(node) }, ok);
+    add_if(graph, own);
+    let mut raw_exec = null_mut();
+    // SAFETY: a live graph; a valid out-pointer.
+    let instantiated = unsafe { sys::cuGraphInstantiateWithFlags(&mut raw_exec, graph, 0) };
+    if !raw_exec.is_null() {
+        // SAFETY: ours, never launched.
+        unsafe { sys::cuGraphExecDestroy(raw_exec) };
+    }
+    assert_ne!(
+        instantiated, ok,
+        "the driver instantiated a graph keeping a handle of a removed body"
+    );
+    // SAFETY: ours; it owns its nodes and their bodies.
+    assert_eq!(unsafe { sys::cuGraphDestroy(graph) }, ok);
+
+    // Built anew, the graph instantiates.
+    let mut g = poisoned();
+    g.clear().unwrap();
+    let handle = g.conditional_handle(Some(0)).unwrap();
+    g.add_kernel(&k.set_from, one(), (handle, &value), &[])
+        .unwrap();
+    g.add_conditional(handle, Condition::If, &[], |b| {
+        b[0].add_empty(&[]).map(drop)
+    })
+    .unwrap();
+    g.instantiate().unwrap().launch(&gpu.stream).unwrap();
+    gpu.stream.synchronize().unwrap();
+}
+
 #[test]
 fn a_while_loop_runs_on_the_gpu_until_its_body_ends_it() {
     let Some(gpu) = gpu("a_while_loop_runs_on_the_gpu_until_its_body_ends_it") else {

@@ -156,6 +156,7 @@ impl<'a> GraphExec<'a> {
     pub fn update(&mut self, graph: &Graph<'a>) -> Result<()> {
         crate::ambient::refuse_in_host_node("GraphExec::update")?;
         graph.check_not_broken()?;
+        graph.refuse_dead_handles()?;
         // The nodes' memory was judged for their graph's device (see `memory::peer`).
         self.graph
             .refuse_other_context(graph, &|| "update".to_string())?;

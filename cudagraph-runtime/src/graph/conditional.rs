@@ -55,7 +55,9 @@ impl<'a> Graph<'a> {
         // SAFETY: a live graph and its context.
         let raw =
             unsafe { result::graph::conditional_handle(self.raw, self.ctx.cu_ctx(), default) }?;
-        self.tables_mut().idle_handles.push(raw);
+        let tables = self.tables_mut();
+        tables.idle_handles.push(raw);
+        tables.made_handles += 1;
         Ok(ConditionalHandle {
             raw,
             scope: self.scope(),
@@ -68,7 +70,10 @@ impl<'a> Graph<'a> {
     /// `While`, two for `IfElse` (taken when the value is not zero, then when it is), `n` for
     /// `Switch(n)`. A body has the adders of the node kinds CUDA allows there (kernel, empty,
     /// child-graph, memset, memcpy and conditional nodes), and exists only inside `build`. If
-    /// `build` fails, the node is removed and its error returned.
+    /// `build` fails, the node is removed and its error returned; handles `build` made for the
+    /// bodies stay registered with this graph (CUDA numbers handles across a graph and its
+    /// bodies), driving nothing, so the graph then refuses to be instantiated or to be an
+    /// update source, saying so, until [`Graph::clear`](crate::Graph::clear).
     ///
     /// A handle drives a single conditional node (CUDA's rule): one that drives a node already,
     /// or was made for another graph or body, is refused with [`Error::Invalid`].
@@ -209,6 +214,14 @@ impl<'a> Graph<'a> {
         Ok((ConditionalNode::from_id(id), built))
     }
 
+    /// How many conditional handles were made for this graph and the bodies it absorbed, and
+    /// how many of them died with a body that failed to build (see `Tables::dead_handles`).
+    fn handle_counts(&self) -> (usize, usize) {
+        self.tables
+            .as_ref()
+            .map_or((0, 0), |t| (t.made_handles, t.dead_handles))
+    }
+
     /// Removes the conditional node `index` (the graph's last node, just added) whose bodies
     /// `bodies` failed to build, with its bodies. Should CUDA keep it (it removes no node from
     /// a graph with memory nodes), the graph is unusable from then on: the node would run
@@ -219,6 +232,18 @@ impl<'a> Graph<'a> {
         // out).
         let removed = unsafe { result::graph::destroy_node(self.nodes[index as usize].raw) };
         self.nodes.pop();
+        // Handles made for the bodies (or their nested bodies) go with them, but copies of
+        // them may live on outside the build: see `Tables::dead_handles`.
+        let dead: usize = bodies
+            .iter()
+            .map(|b| {
+                let (made, dead) = b.handle_counts();
+                made + dead
+            })
+            .sum();
+        if dead > 0 {
+            self.tables_mut().dead_handles += dead;
+        }
         drop(bodies);
         match removed {
             Ok(()) => self.tables_mut().pairing.removed(),
@@ -278,6 +303,7 @@ impl<'a> Graph<'a> {
             ),
             None => Default::default(),
         };
+        let (made, dead) = body.handle_counts();
         let tables = self.tables_mut();
         let (start, own_nodes) = (tables.bodies.nodes.len() as u32, records.len() as u32);
         tables
@@ -288,6 +314,8 @@ impl<'a> Graph<'a> {
         tables.uses.extend(uses);
         tables.edges.extend(edges);
         tables.stranded_handles += stranded;
+        tables.made_handles += made;
+        tables.dead_handles += dead;
         tables
             .bodies
             .absorb(body.family, records, nested, owner, bases);

@@ -304,6 +304,8 @@ impl<'a> Graph<'a> {
             tables.loops.clear();
             tables.idle_handles.clear();
             tables.stranded_handles = 0;
+            tables.made_handles = 0;
+            tables.dead_handles = 0;
             tables.broken_by_capture = false;
             tables.refused_work = false;
             tables.keep_driver_graph = false;

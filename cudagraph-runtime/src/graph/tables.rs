@@ -57,6 +57,16 @@ pub(super) struct Tables<'a> {
     /// with one. Counted apart from `idle_handles`, which holds this graph's own handles only
     /// (handle values of different graphs may be equal).
     pub(super) stranded_handles: usize,
+    /// How many conditional handles were made for this graph and for the conditional bodies
+    /// it absorbed (see [`Tables::dead_handles`]).
+    pub(super) made_handles: usize,
+    /// How many handles were made for conditional bodies whose build failed, removed with
+    /// their node. The driver keeps them registered with this graph (handles are numbered
+    /// across a graph and its bodies), driving no node, and refuses to instantiate it
+    /// (`CUDA_ERROR_INVALID_VALUE`, naming nothing); and a copy of one may have left the build
+    /// (a `ConditionalHandle` is `Copy`), passing for a handle of this graph that its kernels
+    /// may set. The graph is not instantiated, nor an update source, while any is counted.
+    pub(super) dead_handles: usize,
     /// Which indirect values the graph's nodes may read, after which node (see `crate::indirect`).
     pub(super) indirect: Option<IndirectScope>,
     /// The graph's block of indirect values, until instantiation moves it into the executable.

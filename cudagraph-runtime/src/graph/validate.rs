@@ -84,9 +84,30 @@ impl<'a> Graph<'a> {
             .is_some_and(|t| t.broken_by_capture || t.refused_work)
     }
 
+    /// Refuses a graph counting handles made for conditional bodies that failed to build (see
+    /// `Tables::dead_handles`): to be instantiated (the driver would refuse it, naming nothing),
+    /// or to be an update source.
+    pub(crate) fn refuse_dead_handles(&self) -> Result<()> {
+        match self.tables.as_ref().map_or(0, |t| t.dead_handles) {
+            0 => Ok(()),
+            dead => Err(Error::Invalid {
+                node: "conditional handle".into(),
+                reason: format!(
+                    "{dead} conditional handle{} made for the bodies of a conditional node whose \
+                     build failed stay registered with this graph though the node is gone, \
+                     driving nothing, and CUDA refuses to instantiate such a graph \
+                     (CUDA_ERROR_INVALID_VALUE); a copy kept from the build would also let a \
+                     kernel here set one: build the graph anew (`Graph::clear`)",
+                    if dead == 1 { "" } else { "s" },
+                ),
+            }),
+        }
+    }
+
     /// Refuses to instantiate a graph with a conditional handle that drives no conditional node
     /// (CUDA would refuse it with `CUDA_ERROR_INVALID_VALUE`, naming nothing).
     pub(crate) fn check_handles_used(&self) -> Result<()> {
+        self.refuse_dead_handles()?;
         match self
             .tables
             .as_ref()
