@@ -35,19 +35,34 @@ impl ReduceOp {
 }
 
 mod sealed {
+    /// Sealed: the types listed at `NcclElem`, each one whose `ncclDataType_t` has its size.
     pub trait Sealed {}
-    impl<T: cudarc::nccl::NcclType + cudarc::driver::DeviceRepr + 'static> Sealed for T {}
 }
 
 /// An element type NCCL reduces and moves: `f32`, `f64`, `i8`, `u8`, `i32`, `u32`, `i64`,
-/// `u64` (every type cudarc maps to an `ncclDataType_t`). Sealed.
+/// `u64`. Sealed.
+///
+/// A collective over `n` elements has NCCL read and write `n` of its `ncclDataType_t`, so that
+/// type's size must be the element's: these are listed by name, not admitted by their
+/// [`NcclType`] (a safe trait that any type can implement, with any `ncclDataType_t`: a one-byte
+/// type saying `ncclFloat64` would have NCCL write 8 bytes per element of a buffer of 1).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an element type NCCL reduces or moves",
     label = "not an NCCL element type",
     note = "NCCL's element types here are f32, f64, i8, u8, i32, u32, i64 and u64"
 )]
 pub trait NcclElem: NcclType + DeviceRepr + sealed::Sealed + 'static {}
-impl<T: NcclType + DeviceRepr + 'static> NcclElem for T {}
+
+macro_rules! nccl_elems {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl NcclElem for $t {}
+    )*};
+}
+// Each is cudarc's `NcclType` of its own size (`ncclFloat32`, ..., `ncclUint64`; the test below
+// checks), which no other crate can replace: an implementation for a type of `std` is cudarc's
+// alone.
+nccl_elems!(f32, f64, i8, u8, i32, u32, i64, u64);
 
 /// A collective operation, as a node records it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -234,5 +249,71 @@ mod tests {
         assert_eq!(c.to_string(), "all_reduce(Sum) of 4 f32");
         let c = Collective::new::<u64>(Op::Send { peer: 2 }, 1);
         assert_eq!(c.to_string(), "send(to rank 2) of 1 u64");
+    }
+
+    /// A type of one byte that tells NCCL it is a `double` (cudarc's `NcclType` is a safe trait,
+    /// and its `DeviceRepr` is honest: one plain byte): a collective over `n` of them would have
+    /// NCCL read and write `8 n` bytes of a buffer of `n`. It must not be an element type.
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    struct Lying(#[allow(dead_code)] u8);
+    // SAFETY: one plain byte, passed and copied as itself.
+    unsafe impl DeviceRepr for Lying {}
+    impl NcclType for Lying {
+        fn as_nccl_type() -> ncclDataType_t {
+            ncclDataType_t::ncclFloat64
+        }
+    }
+
+    /// Asks whether `T` is an [`NcclElem`] (`ELEM`): the inherent constant exists only when it
+    /// is, the trait's default answers otherwise.
+    struct ElemProbe<T>(std::marker::PhantomData<T>);
+    trait NotElem {
+        const ELEM: bool = false;
+    }
+    impl<T> NotElem for ElemProbe<T> {}
+    impl<T: NcclElem> ElemProbe<T> {
+        const ELEM: bool = true;
+    }
+
+    #[test]
+    fn only_the_listed_types_are_element_types() {
+        // The lying type, then the eight listed.
+        const ANSWERS: [bool; 9] = [
+            ElemProbe::<Lying>::ELEM,
+            ElemProbe::<f32>::ELEM,
+            ElemProbe::<f64>::ELEM,
+            ElemProbe::<i8>::ELEM,
+            ElemProbe::<u8>::ELEM,
+            ElemProbe::<i32>::ELEM,
+            ElemProbe::<u32>::ELEM,
+            ElemProbe::<i64>::ELEM,
+            ElemProbe::<u64>::ELEM,
+        ];
+        assert_eq!(
+            ANSWERS,
+            [false, true, true, true, true, true, true, true, true]
+        );
+        // Each one's NCCL type has its size: what NCCL reads and writes of `n` elements.
+        fn size_of_nccl<T: NcclElem>() -> usize {
+            match T::as_nccl_type() {
+                ncclDataType_t::ncclInt8 | ncclDataType_t::ncclUint8 => 1,
+                ncclDataType_t::ncclInt32
+                | ncclDataType_t::ncclUint32
+                | ncclDataType_t::ncclFloat32 => 4,
+                ncclDataType_t::ncclInt64
+                | ncclDataType_t::ncclUint64
+                | ncclDataType_t::ncclFloat64 => 8,
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(size_of_nccl::<f32>(), 4);
+        assert_eq!(size_of_nccl::<f64>(), 8);
+        assert_eq!(size_of_nccl::<i8>(), 1);
+        assert_eq!(size_of_nccl::<u8>(), 1);
+        assert_eq!(size_of_nccl::<i32>(), 4);
+        assert_eq!(size_of_nccl::<u32>(), 4);
+        assert_eq!(size_of_nccl::<i64>(), 8);
+        assert_eq!(size_of_nccl::<u64>(), 8);
     }
 }
