@@ -175,6 +175,7 @@ macro_rules! raw_operand {
             }
         }
         $(#[diagnostic::do_not_recommend] impl<'a, T> $tr<'a, T> for $name<T> {})*
+        $(impl<T> $crate::memory::operand::sealed::$tr for $name<T> {})*
     };
 }
 raw_operand!(DevicePtr, Space::Device, DeviceSrc);

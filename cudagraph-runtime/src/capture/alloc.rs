@@ -162,4 +162,6 @@ impl<'a, T> MemoryOperand<'a> for &CaptureAlloc<'_, T> {
 }
 #[diagnostic::do_not_recommend]
 impl<'a, T> DeviceSrc<'a, T> for &CaptureAlloc<'_, T> {}
+impl<T> crate::memory::operand::sealed::DeviceSrc for &CaptureAlloc<'_, T> {}
 impl<'a, T> DeviceDst<'a, T> for &CaptureAlloc<'_, T> {}
+impl<T> crate::memory::operand::sealed::DeviceDst for &CaptureAlloc<'_, T> {}

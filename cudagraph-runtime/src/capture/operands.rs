@@ -197,6 +197,7 @@ macro_rules! view_type {
 
         #[diagnostic::do_not_recommend]
         impl<'a, T> DeviceSrc<'a, T> for &$name<'_, T> {}
+        impl<T> $crate::memory::operand::sealed::DeviceSrc for &$name<'_, T> {}
     };
 }
 
@@ -249,6 +250,7 @@ impl<T> CudarcDevicePtrMut<T> for CaptureViewMut<'_, T> {
 
 #[diagnostic::do_not_recommend]
 impl<'a, T> DeviceDst<'a, T> for &CaptureViewMut<'_, T> {}
+impl<T> crate::memory::operand::sealed::DeviceDst for &CaptureViewMut<'_, T> {}
 
 impl<T> CaptureView<'_, T> {
     /// Elements `range` of this view, to read; `None` when out of bounds. Views to read may

@@ -107,6 +107,7 @@ impl<'a, T> MemoryOperand<'a> for Indirect<T> {
 
 #[diagnostic::do_not_recommend]
 impl<'a, T> DeviceSrc<'a, T> for Indirect<T> {}
+impl<T> crate::memory::operand::sealed::DeviceSrc for Indirect<T> {}
 
 impl<'a, T> MemoryOperand<'a> for &Indirect<T> {
     type Elem = T;
@@ -123,6 +124,7 @@ impl<'a, T> MemoryOperand<'a> for &Indirect<T> {
 
 #[diagnostic::do_not_recommend]
 impl<'a, T> DeviceSrc<'a, T> for &Indirect<T> {}
+impl<T> crate::memory::operand::sealed::DeviceSrc for &Indirect<T> {}
 
 /// Where a graph's nodes may read indirect values from: the block `block`, after the fetch node
 /// `fetch` (`None` in a conditional body whose conditional node is ordered after it).

@@ -600,7 +600,11 @@ owned_operand!(DeviceBuffer, 'static);
 // direction, while a destination error lists the buffer type to use.
 #[diagnostic::do_not_recommend]
 impl<'a, T: 'static> DeviceSrc<'a, T> for &DeviceBuffer<T> {}
+impl<T: 'static> crate::memory::operand::sealed::DeviceSrc for &DeviceBuffer<T> {}
 impl<'a, T: 'static> DeviceDst<'a, T> for &DeviceBuffer<T> {}
+impl<T: 'static> crate::memory::operand::sealed::DeviceDst for &DeviceBuffer<T> {}
 #[diagnostic::do_not_recommend]
 impl<'a, T: 'static> DeviceSrc<'a, T> for DeviceBuffer<T> {}
+impl<T: 'static> crate::memory::operand::sealed::DeviceSrc for DeviceBuffer<T> {}
 impl<'a, T: 'static> DeviceDst<'a, T> for DeviceBuffer<T> {}
+impl<T: 'static> crate::memory::operand::sealed::DeviceDst for DeviceBuffer<T> {}

@@ -385,7 +385,11 @@ owned_operand!(HostBuffer, Send + Sync + 'static);
 // direction, while a destination error lists the buffer type to use.
 #[diagnostic::do_not_recommend]
 impl<'a, T: Send + Sync + 'static> HostSrc<'a, T> for &HostBuffer<T> {}
+impl<T: Send + Sync + 'static> crate::memory::operand::sealed::HostSrc for &HostBuffer<T> {}
 impl<'a, T: Send + Sync + 'static> HostDst<'a, T> for &HostBuffer<T> {}
+impl<T: Send + Sync + 'static> crate::memory::operand::sealed::HostDst for &HostBuffer<T> {}
 #[diagnostic::do_not_recommend]
 impl<'a, T: Send + Sync + 'static> HostSrc<'a, T> for HostBuffer<T> {}
+impl<T: Send + Sync + 'static> crate::memory::operand::sealed::HostSrc for HostBuffer<T> {}
 impl<'a, T: Send + Sync + 'static> HostDst<'a, T> for HostBuffer<T> {}
+impl<T: Send + Sync + 'static> crate::memory::operand::sealed::HostDst for HostBuffer<T> {}

@@ -227,6 +227,23 @@ pub(crate) mod sealed {
         /// The use, kept alive as the operand says.
         fn into_use(self, write: bool) -> Result<Use<'a>>;
     }
+
+    // The seals of the four operand traits, one each, implemented beside each of them. The
+    // `MemoryOperand` supertrait alone does not seal them: it is implemented for values that are
+    // only some of them (a shared borrow of a cudarc slice is a `DeviceSrc`, not a
+    // `DeviceDst`), and the orphan rules let another crate implement a trait of this crate's for
+    // such a value with an element type of its own (`impl DeviceDst<'a, Mine> for &'a
+    // CudaSlice<Mine>`): a graph would write memory behind a shared borrow, or record a write as
+    // a read (an `Indirect`'s use). These take no element type, so no other crate can.
+
+    /// Sealed: the values that are [`DeviceSrc`](super::DeviceSrc)s.
+    pub trait DeviceSrc {}
+    /// Sealed: the values that are [`DeviceDst`](super::DeviceDst)s.
+    pub trait DeviceDst {}
+    /// Sealed: the values that are [`HostSrc`](super::HostSrc)s.
+    pub trait HostSrc {}
+    /// Sealed: the values that are [`HostDst`](super::HostDst)s.
+    pub trait HostDst {}
 }
 
 use sealed::MemoryOperand;
@@ -246,12 +263,15 @@ use sealed::MemoryOperand;
 /// A `DeviceBuffer` or `HostBuffer` is kept alive by the graph (by reference: pass `&buffer`);
 /// a cudarc borrow makes the graph borrow the memory for its lifetime `'a`; a raw pointer comes
 /// with the promise of its `unsafe fn from_raw`.
+///
+/// The four traits are sealed: the values listed are the only ones (a shared borrow is never a
+/// destination: other code may read the memory while the graph borrows it).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not device memory holding `{T}` that a graph can read",
     label = "expected a `DeviceBuffer<{T}>`, a cudarc `&CudaSlice<{T}>` / `CudaView<{T}>`, or a raw `DevicePtr<{T}>`",
     note = "a graph keeps a `DeviceBuffer` alive itself and borrows cudarc slices for its own lifetime"
 )]
-pub trait DeviceSrc<'a, T>: MemoryOperand<'a, Elem = T> {}
+pub trait DeviceSrc<'a, T>: MemoryOperand<'a, Elem = T> + sealed::DeviceSrc {}
 
 /// Device memory a node may write: `T`s on the device. See [`DeviceSrc`] for the values that
 /// implement it.
@@ -260,7 +280,7 @@ pub trait DeviceSrc<'a, T>: MemoryOperand<'a, Elem = T> {}
     label = "expected a `DeviceBuffer<{T}>`, a cudarc `&mut CudaSlice<{T}>` / `CudaViewMut<{T}>`, or a raw `DevicePtrMut<{T}>`",
     note = "a graph keeps a `DeviceBuffer` alive itself and borrows cudarc slices for its own lifetime"
 )]
-pub trait DeviceDst<'a, T>: MemoryOperand<'a, Elem = T> {}
+pub trait DeviceDst<'a, T>: MemoryOperand<'a, Elem = T> + sealed::DeviceDst {}
 
 /// Page-locked host memory a copy may read: `T`s on the host. See [`DeviceSrc`] for the values
 /// that implement it.
@@ -270,7 +290,7 @@ pub trait DeviceDst<'a, T>: MemoryOperand<'a, Elem = T> {}
     note = "copies go through page-locked memory: a pageable `&[{T}]` would make each launch wait \
             for the whole graph, and nothing would stop host code from changing it meanwhile"
 )]
-pub trait HostSrc<'a, T>: MemoryOperand<'a, Elem = T> {}
+pub trait HostSrc<'a, T>: MemoryOperand<'a, Elem = T> + sealed::HostSrc {}
 
 /// Page-locked host memory a copy may write: `T`s on the host. See [`DeviceSrc`] for the values
 /// that implement it.
@@ -280,7 +300,7 @@ pub trait HostSrc<'a, T>: MemoryOperand<'a, Elem = T> {}
     note = "copies go through page-locked memory: a pageable `&mut [{T}]` would make each launch \
             wait for the whole graph, and nothing would stop host code from reading it meanwhile"
 )]
-pub trait HostDst<'a, T>: MemoryOperand<'a, Elem = T> {}
+pub trait HostDst<'a, T>: MemoryOperand<'a, Elem = T> + sealed::HostDst {}
 
 // ---------------------------------------------------------------------------------------------
 // cudarc memory, borrowed for the graph's lifetime.
@@ -392,6 +412,7 @@ macro_rules! borrowed_device {
             }
         }
         $(#[diagnostic::do_not_recommend] impl<'a, T> $tr<'a, T> for $ty {})*
+        $(impl<'a, T> sealed::$tr for $ty {})*
     };
 }
 borrowed_device!(&'a CudaSlice<T>, |s| *s, |o| o, read_use, DeviceSrc);
@@ -467,6 +488,7 @@ impl<'a, T: ValidAsZeroBits> MemoryOperand<'a> for &'a PinnedHostSlice<T> {
 }
 #[diagnostic::do_not_recommend]
 impl<'a, T: ValidAsZeroBits> HostSrc<'a, T> for &'a PinnedHostSlice<T> {}
+impl<T: ValidAsZeroBits> sealed::HostSrc for &PinnedHostSlice<T> {}
 
 impl<'a, T: ValidAsZeroBits> MemoryOperand<'a> for &'a mut PinnedHostSlice<T> {
     type Elem = T;
@@ -484,4 +506,6 @@ impl<'a, T: ValidAsZeroBits> MemoryOperand<'a> for &'a mut PinnedHostSlice<T> {
 }
 #[diagnostic::do_not_recommend]
 impl<'a, T: ValidAsZeroBits> HostSrc<'a, T> for &'a mut PinnedHostSlice<T> {}
+impl<T: ValidAsZeroBits> sealed::HostSrc for &mut PinnedHostSlice<T> {}
 impl<'a, T: ValidAsZeroBits> HostDst<'a, T> for &'a mut PinnedHostSlice<T> {}
+impl<T: ValidAsZeroBits> sealed::HostDst for &mut PinnedHostSlice<T> {}

@@ -165,7 +165,9 @@ macro_rules! graph_alloc_operand {
             }
         }
         impl<'a, T> DeviceSrc<'a, T> for $ty {}
+        impl<T> $crate::memory::operand::sealed::DeviceSrc for $ty {}
         impl<'a, T> DeviceDst<'a, T> for $ty {}
+        impl<T> $crate::memory::operand::sealed::DeviceDst for $ty {}
     )*};
 }
 graph_alloc_operand!(GraphAlloc<T>, &GraphAlloc<T>);
