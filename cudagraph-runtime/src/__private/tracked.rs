@@ -219,6 +219,12 @@ pub(super) const INTERNAL: Internal = Internal(());
 /// [`Slot`](super::Slot)s (or arrays of them) only, one byte per slot, in slot order, so that the
 /// token at byte `i` stands for slot `i`; that token is a `Slot<T>` where `T` is the type of
 /// slot `i`'s value, which lies at byte `slot_offset(i)` of `Params`.
+///
+/// And the implementation keeps no [`Internal`] key its methods are given, nor hands one to
+/// anything but the keyed methods of `self`: the key is all that keeps safe code from the keyed
+/// methods of *every* executable (`Tracked::params_mut(&mut exec, key).y = other` changes a param
+/// no node is updated for, and the memory check never sees), so one that escaped through an
+/// implementation would open them all.
 pub unsafe trait Tracked: Sized + 'static {
     /// The declaration's params.
     type Params;
