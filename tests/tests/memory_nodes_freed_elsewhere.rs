@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 
 use cudagraph_runtime::cudarc::driver::{sys, DriverError};
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{wait_for_releases, Error, UserObject};
+use cudagraph_runtime::{wait_for_releases, Error, GraphMemory, UserObject};
 use cudagraph_tests::graph_memory::{assert_nothing_leaked, fresh_pool, outliving, settled, turn};
-use cudagraph_tests::{cfg, gpu, read_back, zeros, Kernels};
+use cudagraph_tests::{cfg, gpu, read_back, zeros, Gpu, Kernels};
 
 #[test]
 fn a_free_node_takes_only_a_whole_unshared_graph_allocation_used_before_it() {
@@ -140,14 +140,7 @@ fn a_later_graph_dropped_without_launching_frees_the_allocation_itself() {
         return;
     };
     let n = 1 << 20;
-    fresh_pool(&gpu);
-    let before = settled(&gpu);
-    let (g, t) = outliving(&gpu, n, 7);
-    let mut exec = g.instantiate().unwrap();
-    exec.launch(&gpu.stream).unwrap();
-    let buffer = exec.take_allocation(&t).unwrap();
-    let mut later = Graph::new(&gpu.ctx).unwrap();
-    later.add_mem_free_buffer(buffer, &[]).unwrap();
+    let (before, mut exec, _, later) = given_to_a_later_graph(&gpu, n);
     let later = later.instantiate().unwrap();
     drop(later);
     // Freed by the drop (stream-ordered): the maker may launch again.
@@ -170,14 +163,7 @@ fn a_launch_that_freed_the_allocation_counts_even_when_what_follows_it_fails() {
         return;
     };
     let n = 1 << 20;
-    fresh_pool(&gpu);
-    let before = settled(&gpu);
-    let (g, t) = outliving(&gpu, n, 7);
-    let mut exec = g.instantiate().unwrap();
-    exec.launch(&gpu.stream).unwrap();
-    let buffer = exec.take_allocation(&t).unwrap();
-    let mut later = Graph::new(&gpu.ctx).unwrap();
-    later.add_mem_free_buffer(buffer, &[]).unwrap();
+    let (before, mut exec, _, later) = given_to_a_later_graph(&gpu, n);
     let mut later = later.instantiate().unwrap();
     let live = settled(&gpu);
 
@@ -243,14 +229,7 @@ fn a_later_graph_dropped_in_a_host_node_keeps_the_maker_waiting_until_its_free_i
         return;
     };
     let n = 1 << 20;
-    fresh_pool(&gpu);
-    let before = settled(&gpu);
-    let (g, t) = outliving(&gpu, n, 7);
-    let mut exec = g.instantiate().unwrap();
-    exec.launch(&gpu.stream).unwrap();
-    let buffer = exec.take_allocation(&t).unwrap();
-    let mut later = Graph::new(&gpu.ctx).unwrap();
-    later.add_mem_free_buffer(buffer, &[]).unwrap();
+    let (before, mut exec, t, later) = given_to_a_later_graph(&gpu, n);
     let mut held = Some(later.instantiate().unwrap());
     let mut outer = Graph::new(&gpu.ctx).unwrap();
     outer.add_host(move || drop(held.take()), &[]).unwrap();
@@ -355,4 +334,27 @@ fn an_allocation_taken_out_of_a_declared_executable_is_freed_by_a_later_graph() 
         &before,
         "a declared allocation freed by a later graph",
     );
+}
+
+/// With a fresh pool: the graph memory in use before, an executable that made an allocation of
+/// `n` `u32`s holding 7 and launched once, that allocation, and a later graph given it (taken
+/// out as a buffer) for its free node.
+fn given_to_a_later_graph(
+    gpu: &Gpu,
+    n: usize,
+) -> (
+    GraphMemory,
+    GraphExec<'static>,
+    GraphAlloc<u32>,
+    Graph<'static>,
+) {
+    fresh_pool(gpu);
+    let before = settled(gpu);
+    let (g, t) = outliving(gpu, n, 7);
+    let mut exec = g.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    let buffer = exec.take_allocation(&t).unwrap();
+    let mut later = Graph::new(&gpu.ctx).unwrap();
+    later.add_mem_free_buffer(buffer, &[]).unwrap();
+    (before, exec, t, later)
 }
