@@ -70,8 +70,6 @@ impl ExternalMemory {
         dedicated: bool,
     ) -> Result<Self> {
         use std::os::fd::{AsRawFd, IntoRawFd};
-        // CUDA forbids driver calls in a host node (the descriptor is closed here then).
-        refuse_in_host_node("ExternalMemory::from_fd")?;
         // SAFETY: a union of an integer and pointers, for which zeros are valid. (The whole
         // description is not zeroed: its handle type is an enum without a zero value.)
         let mut handle: sys::CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st__bindgen_ty_1 =
@@ -90,7 +88,7 @@ impl ExternalMemory {
         };
         // SAFETY: the caller's promise; `desc` names an open descriptor we own, which the driver
         // takes on success only.
-        let imported = unsafe { Self::from_raw(ctx, &desc) }?;
+        let imported = unsafe { Self::import(ctx, &desc, "ExternalMemory::from_fd") }?;
         // The driver owns the descriptor now: closing it would be undefined behaviour.
         let _ = fd.into_raw_fd();
         Ok(imported)
@@ -108,7 +106,22 @@ impl ExternalMemory {
         ctx: &Arc<CudaContext>,
         desc: &sys::CUDA_EXTERNAL_MEMORY_HANDLE_DESC,
     ) -> Result<Self> {
-        refuse_in_host_node("ExternalMemory::from_raw")?;
+        // SAFETY: the caller's promise.
+        unsafe { Self::import(ctx, desc, "ExternalMemory::from_raw") }
+    }
+
+    /// `cuImportExternalMemory` in `ctx`, for the public call `call`: refused
+    /// ([`Error::InHostNode`]) inside a host node, where CUDA forbids driver calls (a descriptor
+    /// the caller gave is then closed by the caller's drop).
+    ///
+    /// # Safety
+    /// As for [`ExternalMemory::from_raw`].
+    unsafe fn import(
+        ctx: &Arc<CudaContext>,
+        desc: &sys::CUDA_EXTERNAL_MEMORY_HANDLE_DESC,
+        call: &'static str,
+    ) -> Result<Self> {
+        refuse_in_host_node(call)?;
         named("cuCtxSetCurrent", ctx.bind_to_thread())?;
         // SAFETY: the caller's promise; `ctx` is current.
         let raw = unsafe { result::interop::import_memory(desc) }?;

@@ -96,8 +96,6 @@ impl ExternalSemaphore {
     ) -> Result<Self> {
         use std::os::fd::{AsRawFd, IntoRawFd};
         use sys::CUexternalSemaphoreHandleType::*;
-        // CUDA forbids driver calls in a host node (the descriptor is closed here then).
-        refuse_in_host_node("ExternalSemaphore::from_fd")?;
         // SAFETY: a union of an integer and pointers, for which zeros are valid. (The whole
         // description is not zeroed: its handle type is an enum without a zero value.)
         let mut handle: sys::CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st__bindgen_ty_1 =
@@ -113,7 +111,7 @@ impl ExternalSemaphore {
             reserved: [0; 16],
         };
         // SAFETY: `desc` names an open descriptor we own; the driver takes it on success only.
-        let imported = unsafe { Self::import(ctx, &desc, kind) }?;
+        let imported = unsafe { Self::import(ctx, &desc, kind, "ExternalSemaphore::from_fd") }?;
         // The driver owns the descriptor now: closing it would be undefined behaviour.
         let _ = fd.into_raw_fd();
         Ok(imported)
@@ -133,7 +131,6 @@ impl ExternalSemaphore {
         desc: &sys::CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC,
     ) -> Result<Self> {
         use sys::CUexternalSemaphoreHandleType::*;
-        refuse_in_host_node("ExternalSemaphore::from_raw")?;
         let kind = match desc.type_ {
             CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD
             | CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32
@@ -154,10 +151,12 @@ impl ExternalSemaphore {
             }
         };
         // SAFETY: the caller's promise.
-        unsafe { Self::import(ctx, desc, kind) }
+        unsafe { Self::import(ctx, desc, kind, "ExternalSemaphore::from_raw") }
     }
 
-    /// `cuImportExternalSemaphore` in `ctx`.
+    /// `cuImportExternalSemaphore` in `ctx`, for the public call `call`: refused
+    /// ([`Error::InHostNode`]) inside a host node, where CUDA forbids driver calls (a descriptor
+    /// the caller gave is then closed by the caller's drop).
     ///
     /// # Safety
     /// As for [`ExternalSemaphore::from_raw`].
@@ -165,7 +164,9 @@ impl ExternalSemaphore {
         ctx: &Arc<CudaContext>,
         desc: &sys::CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC,
         kind: SemaphoreKind,
+        call: &'static str,
     ) -> Result<Self> {
+        refuse_in_host_node(call)?;
         named("cuCtxSetCurrent", ctx.bind_to_thread())?;
         // SAFETY: the caller's promise; `ctx` is current.
         let raw = unsafe { result::interop::import_semaphore(desc) }?;
