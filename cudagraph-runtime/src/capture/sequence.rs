@@ -49,15 +49,17 @@ pub struct CaptureStreams {
     /// [`CaptureScope::fork`]: super::CaptureScope::fork
     /// [`CaptureScope::fork_all`]: super::CaptureScope::fork_all
     forking: Mutex<Vec<usize>>,
-    /// The event that orders cudarc's work on a view of a capture allocation after the stream
-    /// that made it ([`CaptureStreams::order_after_maker`]), made on first use (its address;
-    /// 0 until then), destroyed with the capture's record.
-    ordering: Mutex<usize>,
+    /// The event that orders one stream of the capture after another ([`CaptureStreams::order`]:
+    /// forks, joins, work after an allocation), made on first use (its address; 0 until then),
+    /// destroyed with the capture's record, after the capture has ended. One event serves them
+    /// all: a wait sees the event as last recorded when the wait is made, so each
+    /// record-then-wait pair is independent of the others.
+    event: Mutex<usize>,
 }
 
 impl Drop for CaptureStreams {
     fn drop(&mut self) {
-        let event = *self.ordering.get_mut().unwrap_or_else(|e| e.into_inner());
+        let event = *self.event.get_mut().unwrap_or_else(|e| e.into_inner());
         if event != 0 {
             record_err(
                 self.origin.context(),
@@ -132,6 +134,38 @@ impl CaptureStreams {
         self.forking.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Makes `to`'s later work wait for the work enqueued on `from` so far: in a capture, `to`'s
+    /// next nodes depend on `from`'s last ones, and `to` joins the capture if it was not in it.
+    /// Both are live streams of the capture's context.
+    pub(crate) fn order(&self, from: sys::CUstream, to: sys::CUstream) -> Result<()> {
+        let mut event = self.event.lock().unwrap_or_else(|e| e.into_inner());
+        if *event == 0 {
+            // The closure may have made another context current: the event must be this one's.
+            // SAFETY: a live context.
+            unsafe { cudarc::driver::result::ctx::set_current(self.origin.context().cu_ctx()) }
+                .map_err(|source| Error::Driver {
+                    call: "cuCtxSetCurrent",
+                    source,
+                })?;
+            // In the capture's context, made current above.
+            let flags = sys::CUevent_flags::CU_EVENT_DISABLE_TIMING;
+            *event = named(
+                "cuEventCreate",
+                cudarc::driver::result::event::create(flags),
+            )? as usize;
+        }
+        let event = *event as sys::CUevent;
+        // SAFETY: our live event, and two live streams of its context (the caller's promise).
+        named("cuEventRecord", unsafe {
+            cudarc::driver::result::event::record(event, from)
+        })?;
+        let wait = sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT;
+        // SAFETY: as above.
+        named("cuStreamWaitEvent", unsafe {
+            cudarc::driver::result::stream::wait_event(to, event, wait)
+        })
+    }
+
     /// Makes `stream`'s next work (cudarc's, on a view of a capture allocation) wait for the
     /// work recorded so far on `maker`, the stream that made the allocation (raw handle as an
     /// address; 0, or `stream` itself: nothing to do): that work follows the alloc node, before
@@ -143,29 +177,9 @@ impl CaptureStreams {
         if maker == 0 || maker == stream.cu_stream() as usize {
             return;
         }
-        let ordered = (|| {
-            let mut event = self.ordering.lock().unwrap_or_else(|e| e.into_inner());
-            if *event == 0 {
-                named("cuCtxSetCurrent", self.origin.context().bind_to_thread())?;
-                let flags = sys::CUevent_flags::CU_EVENT_DISABLE_TIMING;
-                *event = named(
-                    "cuEventCreate",
-                    cudarc::driver::result::event::create(flags),
-                )? as usize;
-            }
-            let event = *event as sys::CUevent;
-            // SAFETY: our live event, and two live streams of the capture's context (`maker`
-            // made an allocation of the capture, which the view borrows; `stream` was admitted).
-            named("cuEventRecord", unsafe {
-                cudarc::driver::result::event::record(event, maker as sys::CUstream)
-            })?;
-            let wait = sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT;
-            // SAFETY: as above.
-            named("cuStreamWaitEvent", unsafe {
-                cudarc::driver::result::stream::wait_event(stream.cu_stream(), event, wait)
-            })
-        })();
-        if let Err(e) = ordered {
+        // `maker` made an allocation of the capture, which the view borrows, and `stream` was
+        // admitted: both live streams of the capture's context.
+        if let Err(e) = self.order(maker as sys::CUstream, stream.cu_stream()) {
             panic!(
                 "ordering cudarc's work on a capture allocation's view after the allocation \
                  failed: {e}"
@@ -205,8 +219,6 @@ pub(crate) struct Sequence<'a> {
     /// used.
     pub(crate) streams: CaptureStreams,
     forked: RefCell<Vec<Arc<CudaStream>>>,
-    /// Made on the first fork; destroyed after the capture has ended.
-    event: Cell<sys::CUevent>,
     /// The scope of the conditional handles the capture's kernels may set: the family of the
     /// graph it makes or records into.
     pub(crate) scope: u64,
@@ -249,10 +261,9 @@ impl<'a> Sequence<'a> {
                 id,
                 origin: origin.clone(),
                 forking: Mutex::new(Vec::new()),
-                ordering: Mutex::new(0),
+                event: Mutex::new(0),
             },
             forked: RefCell::new(Vec::new()),
-            event: Cell::new(std::ptr::null_mut()),
             scope,
             nodes: RefCell::new(Vec::new()),
             allocs: RefCell::new(Vec::new()),
@@ -426,46 +437,11 @@ impl<'a> Sequence<'a> {
         }
     }
 
-    /// The event forks and joins are ordered with. One event serves them all: a wait sees the
-    /// event as last recorded when the wait is made, so each record-then-wait pair is
-    /// independent of the others.
-    fn event(&self) -> Result<sys::CUevent> {
-        let event = self.event.get();
-        if !event.is_null() {
-            return Ok(event);
-        }
-        // The closure may have made another context current: the event must be this one's.
-        // SAFETY: a live context.
-        unsafe { cudarc::driver::result::ctx::set_current(self.ctx.cu_ctx()) }.map_err(
-            |source| Error::Driver {
-                call: "cuCtxSetCurrent",
-                source,
-            },
-        )?;
-        // In the capture's context, made current above.
-        let flags = sys::CUevent_flags::CU_EVENT_DISABLE_TIMING;
-        let event = named(
-            "cuEventCreate",
-            cudarc::driver::result::event::create(flags),
-        )?;
-        self.event.set(event);
-        Ok(event)
-    }
-
-    /// Makes `to`'s later work wait for the work enqueued on `from` so far: in a capture, `to`'s
-    /// next nodes depend on `from`'s last ones, and `to` joins the capture if it was not in it.
+    /// Makes `to`'s later work wait for the work enqueued on `from` so far (see
+    /// [`CaptureStreams::order`]).
     pub(super) fn order(&self, from: &CudaStream, to: &CudaStream) -> Result<()> {
-        let event = self.event()?;
-        // SAFETY: the event and both streams are live, of this capture's context (checked for a
-        // forked stream by `check_side`).
-        named("cuEventRecord", unsafe {
-            cudarc::driver::result::event::record(event, from.cu_stream())
-        })?;
-        let wait = sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT;
-        // SAFETY: as above.
-        named("cuStreamWaitEvent", unsafe {
-            cudarc::driver::result::stream::wait_event(to.cu_stream(), event, wait)
-        })
+        // Both live, of this capture's context (checked for a forked stream by `check_side`).
+        self.streams.order(from.cu_stream(), to.cu_stream())
     }
 
     /// Refuses a stream that cannot be forked from `own`.
@@ -573,19 +549,4 @@ fn entry_used(entry: &AllocEntry, uses: &[Use<'_>]) -> bool {
             && u.start < entry.range.end
             && entry.range.start < u.end
     })
-}
-
-impl Drop for Sequence<'_> {
-    fn drop(&mut self) {
-        let event = self.event.get();
-        if !event.is_null() {
-            // SAFETY: our event; the capture that used it has ended.
-            record_err(
-                &self.ctx,
-                named("cuEventDestroy", unsafe {
-                    cudarc::driver::result::event::destroy(event)
-                }),
-            );
-        }
-    }
 }
