@@ -29,6 +29,9 @@
 //!   nodes are updated, one with its two buffers exchanged, one moved to the other buffer; the
 //!   executable holds both buffers, so nothing is registered or released. Vs the two raw calls
 //!   with the addresses exchanged, A/B. Target: at most 1.5x.
+//! - `exec swap`: the same swap through the executable's own `swap` (`exec.swap(|p| (&mut p.x,
+//!   &mut p.x_new))?`, applied at once, as a setter is), vs the same two raw calls, A/B. Target:
+//!   at most 1.5x.
 //! - `reinstantiate`: whole-graph rebuild + update vs rebuild + instantiate, the fallback (reported).
 //! - `overlap check`: what the build-time hazard check costs. In `EightWriters`, eight unordered
 //!   kernels each write their own `DeviceBuffer` param, so `build`/`rebuild` compare the memory of
@@ -395,6 +398,21 @@ fn main() {
             raw_set_fn(raw_ping, raw_damp, scale, ctx, 0.9, to.addr());
         },
     );
+    // The same swap through the executable's own `swap` (applied at once, as a setter is).
+    samples.interleaved(
+        ("exec swap/ours", "exec swap/raw"),
+        500,
+        4,
+        || {
+            assert_eq!(ping.swap(|p| (&mut p.x, &mut p.x_new)).expect("swap"), 2);
+        },
+        || {
+            raw_at = !raw_at;
+            let (from, to) = if raw_at { (&x_new, &x) } else { (&x, &x_new) };
+            raw_saxpy(raw_ping, raw_sweep, saxpy, ctx, from.addr(), to.addr());
+            raw_set_fn(raw_ping, raw_damp, scale, ctx, 0.9, to.addr());
+        },
+    );
     drop(ping);
 
     let mut group = c.benchmark_group("reinstantiate");
@@ -545,6 +563,14 @@ fn main() {
         ("swap/ours", "swap/raw"),
         Some(1.5),
         "alternating blocks of 500; both buffers held: nothing registered or released",
+    );
+    table.compare(
+        &samples,
+        "buffer swap (exec.swap) vs 2 raw calls A/B",
+        "x <-> x_new",
+        ("exec swap/ours", "exec swap/raw"),
+        Some(1.5),
+        "alternating blocks of 500; `exec.swap(..)`, applied at once",
     );
     table.compare(
         &samples,

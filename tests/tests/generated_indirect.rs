@@ -90,4 +90,10 @@ fn indirect_params_give_every_launch_its_own_values() {
     assert_eq!((exec.params().step, exec.params().value), (7, 5));
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(read_back(&gpu.stream, &params.out)[7], 5);
+
+    // Swapped at once (`exec.swap`, the short way): both values written, no node updated.
+    assert_eq!(exec.swap(|p| (&mut p.step, &mut p.value)).unwrap(), 0);
+    assert_eq!((exec.params().step, exec.params().value), (5, 7));
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &params.out)[5], 7);
 }

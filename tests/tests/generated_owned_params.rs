@@ -1,12 +1,13 @@
 //! The params a `cuda_graph!` executable owns, changed through it: a setter updates the nodes
 //! that read its param; the params guard (`params_mut`) changes several, its changes applied by
-//! `apply` or by the next launch; a swap through the guard ping-pongs two buffers. Refused updates
-//! are errors naming the node, and undo the change whole, whoever tried it (a setter, the guard's
-//! `apply`, the launch that applies a dropped guard's changes, which then launches nothing,
-//! `set_params`): the params are as before, the nodes updated before the refusal are set back,
-//! nothing stays pending, and the next launches compute what they computed before. A node set
-//! through its handle keeps that until a param it reads changes, a refused change included.
-//! Results are checked against the CPU after every change.
+//! `apply` or by the next launch; a swap, through the guard or made at once (`exec.swap`),
+//! ping-pongs two buffers. Refused updates are errors naming the node, and undo the change whole,
+//! whoever tried it (a setter, a swap, the guard's `apply`, the launch that applies a dropped
+//! guard's changes, which then launches nothing, `set_params`): the params are as before, the
+//! nodes updated before the refusal are set back, nothing stays pending, and the next launches
+//! compute what they computed before. A node set through its handle keeps that until a param it
+//! reads changes, a refused change included. Results are checked against the CPU after every
+//! change.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -70,6 +71,22 @@ cuda_graph! {
         clear: memset(x_new, 0.0f32);
         step: kernel saxpy<<<n.div_ceil(256), 256>>>(n, 0.5f32, x, x_new);
         clear -> step;
+    }
+
+    /// `Halve`, then `spare` filled with ones, all in one chain (no param is involved in the
+    /// build-time memory check, so a swap takes its short way).
+    graph HalveSpare {
+        params {
+            saxpy: Kernel<SaxpyArgs>,
+            x: DeviceBuffer<f32>,
+            x_new: DeviceBuffer<f32>,
+            spare: DeviceBuffer<f32>,
+            n: u32,
+        }
+        clear: memset(x_new, 0.0f32);
+        step: kernel saxpy<<<n.div_ceil(256), 256>>>(n, 0.5f32, x, x_new);
+        fill: memset(spare, 1.0f32);
+        clear -> step -> fill;
     }
 }
 
@@ -363,6 +380,104 @@ fn a_swap_through_the_guard_ping_pongs_two_buffers() {
     let params = exec.into_params();
     let got = read_back(&gpu.stream, &params.x_new);
     assert_eq!(got[LEN - 1], x0[LEN - 1] / 2048.0);
+}
+
+#[test]
+fn a_swap_made_at_once_ping_pongs_two_buffers() {
+    let Some(gpu) = cudagraph_tests::gpu("a_swap_made_at_once_ping_pongs_two_buffers") else {
+        return;
+    };
+    let (saxpy, _) = checked_kernels(&gpu);
+    let x0: Vec<f32> = (0..LEN).map(|i| (i * 1024) as f32).collect();
+    let (x, x_new) = (upload(&gpu, &x0), zeros::<f32>(&gpu, LEN));
+    let (x_addr, x_new_addr) = (x.addr(), x_new.addr());
+    let params = HalveParams {
+        saxpy,
+        x,
+        x_new,
+        n: LEN as u32,
+    };
+    let mut exec = Halve::build(&gpu.ctx, &params)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    drop(params);
+    for step in 1..=10u32 {
+        exec.launch(&gpu.stream).unwrap();
+        assert_eq!(
+            exec.swap(|p| (&mut p.x, &mut p.x_new)).unwrap(),
+            2,
+            "both nodes, each once"
+        );
+        let got = read_back(&gpu.stream, &exec.params().x);
+        let scale = 2f32.powi(step as i32);
+        for (i, (&g, &x)) in got.iter().zip(&x0).enumerate() {
+            assert_eq!(g, x / scale, "step {step}: x[{i}]");
+        }
+        let want = if step % 2 == 1 { x_new_addr } else { x_addr };
+        assert_eq!(
+            exec.params().x.addr(),
+            want,
+            "step {step}: the buffers alternate"
+        );
+    }
+    // Two swaps between launches: the buffers are back where they were, and so is the launch.
+    for _ in 0..2 {
+        assert_eq!(exec.swap(|p| (&mut p.x_new, &mut p.x)).unwrap(), 2);
+    }
+    exec.launch(&gpu.stream).unwrap();
+    let got = read_back(&gpu.stream, &exec.params().x_new);
+    assert_eq!(got[LEN - 1], x0[LEN - 1] / 2048.0);
+}
+
+#[test]
+fn a_swap_made_at_once_and_refused_leaves_the_executable_as_it_was() {
+    let Some(gpu) =
+        cudagraph_tests::gpu("a_swap_made_at_once_and_refused_leaves_the_executable_as_it_was")
+    else {
+        return;
+    };
+    let (saxpy, _) = checked_kernels(&gpu);
+    let x0: Vec<f32> = (0..LEN).map(|i| i as f32).collect();
+    let params = HalveSpareParams {
+        saxpy,
+        x: upload(&gpu, &x0),
+        x_new: zeros(&gpu, LEN),
+        spare: zeros(&gpu, LEN / 2),
+        n: LEN as u32,
+    };
+    let (x_new_addr, spare_addr) = (params.x_new.addr(), params.spare.addr());
+    let mut exec = HalveSpare::build(&gpu.ctx, &params)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    // `clear` takes the short `spare`, then `step`'s kernel refuses it (n is past its end):
+    // `clear` is set back, the params are as they were.
+    let refused = exec.swap(|p| (&mut p.x_new, &mut p.spare)).unwrap_err();
+    assert!(
+        matches!(&refused, Error::Invalid { node, .. } if node == "step"),
+        "{refused}"
+    );
+    let now = exec.params();
+    assert_eq!(
+        (now.x_new.addr(), now.spare.addr()),
+        (x_new_addr, spare_addr)
+    );
+    // The next launch runs what the params say: `clear` and `step` on `x_new`, `fill` on
+    // `spare`. (Had `clear` been left on `spare`, `x_new` would keep its sevens under `step`'s
+    // sums.)
+    fill_buffer(&params.x_new, 7.0);
+    exec.launch(&gpu.stream).unwrap();
+    let (got, spare) = (
+        read_back(&gpu.stream, &params.x_new),
+        read_back(&gpu.stream, &params.spare),
+    );
+    for (i, (&g, &x)) in got.iter().zip(&x0).enumerate() {
+        assert_eq!(g, x / 2.0, "x_new[{i}]");
+    }
+    assert_eq!(spare, [1.0; LEN / 2]);
+    // Nothing is pending: a swap the kernel accepts takes the short way again.
+    assert_eq!(exec.swap(|p| (&mut p.x, &mut p.x_new)).unwrap(), 2);
 }
 
 /// A `Tick` graph counting into a counter of its own.

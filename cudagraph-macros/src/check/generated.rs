@@ -18,7 +18,7 @@ use crate::parse::NodeOp;
 use crate::text::camel;
 
 /// Methods every executable has (besides one per node and one per param).
-pub const EXEC_METHODS: [&str; 8] = [
+pub const EXEC_METHODS: [&str; 9] = [
     "launch",
     "upload",
     "update",
@@ -27,6 +27,7 @@ pub const EXEC_METHODS: [&str; 8] = [
     "params_mut",
     "into_params",
     "as_exec",
+    "swap",
 ];
 
 /// One item the expansion makes: its name, the user's token it comes from, and what it is (for

@@ -470,6 +470,25 @@ pub fn swap_doc(g: &Gen) -> String {
     )
 }
 
+pub fn exec_swap_doc(g: &Gen) -> String {
+    let (slots, guard) = (&g.slots_ty, &g.guard_ty);
+    format!(
+        "Swaps two params of one type, named by `pick` (`exec.swap(|p| (&mut p.x, &mut \
+         p.x_new))?`), and updates the nodes that read them, each once, before it returns: the \
+         ping-pong buffers of an iteration swapped between launches in one call. Returns how \
+         many nodes it updated. `pick` is given the params' slots ([`{slots}`]), not their \
+         values: it names two params and changes none. As [`{guard}::swap`] followed by \
+         `apply`: all or nothing (a refused update is reported, naming its node, and the swap \
+         undone), any other change pending applied with it.\n\n\
+         Swapping two buffers the executable holds (a ping-pong) registers and releases \
+         nothing: the swap costs its readers' driver calls and the update of their records of \
+         memory.\n\n\
+         # Errors\n\n\
+         The error of the update that refused the swap, naming its node (a kernel's launch \
+         check, a driver error, two nodes that would race): the swap is undone."
+    )
+}
+
 pub fn slots_doc(g: &Gen) -> String {
     let (guard, params) = (&g.guard_ty, &g.params_ty);
     format!(

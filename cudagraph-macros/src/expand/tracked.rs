@@ -331,6 +331,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
     let pick = local("pick");
     let slots_ty = &g.slots_ty;
     let swap_doc = docs::swap_doc(g);
+    let exec_swap_doc = docs::exec_swap_doc(g);
     let slots = slots(g);
     quote! {
         #slots
@@ -365,6 +366,13 @@ pub fn tracked(g: &Gen) -> TokenStream {
             fn params_mut(&mut self, _: #p::Internal) -> &mut #params_ty {
                 // SAFETY: keyed: the runtime stages every change it makes (`stage_swap`).
                 &mut unsafe { self.parts.get_mut() }.state.params
+            }
+
+            #[inline(always)]
+            fn applied_mut(&mut self, _: #p::Internal) -> &mut #params_ty {
+                // SAFETY: keyed: the runtime changes the applied params only to the values the
+                // nodes were updated from (`swap_params`).
+                &mut unsafe { self.parts.get_mut() }.applied
             }
 
             fn check(&self) -> #p::Result<()> {
@@ -404,6 +412,14 @@ pub fn tracked(g: &Gen) -> TokenStream {
         #[allow(clippy::type_complexity)]
         impl #exec_ty {
             #(#setters)*
+
+            #[doc = #exec_swap_doc]
+            pub fn swap<S: #p::Pick>(
+                &mut self,
+                #pick: impl FnOnce(&mut #slots_ty) -> (&mut S, &mut S),
+            ) -> #p::Result<::core::primitive::usize> {
+                #p::swap_params(self, #pick)
+            }
 
             /// The update of a node CUDA updates nothing of.
             #[allow(dead_code)]

@@ -486,6 +486,13 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for NothingExec {
     ) -> &mut NothingParams {
         &mut unsafe { self.parts.get_mut() }.state.params
     }
+    #[inline(always)]
+    fn applied_mut(
+        &mut self,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> &mut NothingParams {
+        &mut unsafe { self.parts.get_mut() }.applied
+    }
     fn check(&self) -> ::cudagraph_runtime::__private::Result<()> {
         Nothing::__cg_check_overlaps(&self.parts.state.params)
     }
@@ -525,6 +532,19 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for NothingExec {
 }
 #[allow(clippy::type_complexity)]
 impl NothingExec {
+    /**Swaps two params of one type, named by `pick` (`exec.swap(|p| (&mut p.x, &mut p.x_new))?`), and updates the nodes that read them, each once, before it returns: the ping-pong buffers of an iteration swapped between launches in one call. Returns how many nodes it updated. `pick` is given the params' slots ([`NothingSlots`]), not their values: it names two params and changes none. As [`NothingParamsMut::swap`] followed by `apply`: all or nothing (a refused update is reported, naming its node, and the swap undone), any other change pending applied with it.
+
+Swapping two buffers the executable holds (a ping-pong) registers and releases nothing: the swap costs its readers' driver calls and the update of their records of memory.
+
+# Errors
+
+The error of the update that refused the swap, naming its node (a kernel's launch check, a driver error, two nodes that would race): the swap is undone.*/
+    pub fn swap<S: ::cudagraph_runtime::__private::Pick>(
+        &mut self,
+        pick: impl FnOnce(&mut NothingSlots) -> (&mut S, &mut S),
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::usize> {
+        ::cudagraph_runtime::__private::swap_params(self, pick)
+    }
     /// The update of a node CUDA updates nothing of.
     #[allow(dead_code)]
     fn __cg_nothing(

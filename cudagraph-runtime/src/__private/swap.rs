@@ -24,7 +24,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::mem::{size_of, MaybeUninit};
 
-use super::tracked::{stage, Tracked, INTERNAL};
+use super::tracked::{apply, refused_alone_with, stage, Tracked, INTERNAL};
 use crate::{Error, Result};
 
 /// A param of an executable (or an element of an array param) whose value is a `T`, as the
@@ -88,6 +88,104 @@ pub fn stage_swap<E: Tracked, S: Pick>(
     exec: &mut E,
     pick: impl FnOnce(&mut E::Slots) -> (&mut S, &mut S),
 ) -> Result<()> {
+    let picked = picked::<E, S>(pick)?;
+    swap_values::<E, S>(exec.params_mut(INTERNAL), picked);
+    let (a, b, len) = picked;
+    for slot in (a..a + len).chain(b..b + len) {
+        exec.write_indirect(slot, INTERNAL);
+        stage(exec, slot);
+    }
+    Ok(())
+}
+
+/// A swap made at once (the executable's own `swap`, beside its setters): [`stage_swap`] and
+/// [`apply`], the nodes that read the two params updated before it returns. Returns how many
+/// nodes it updated.
+///
+/// Like a setter, it usually finds nothing else pending, and then takes a short way: the two
+/// params' readers are updated in order (each once), and the applied params (the values the
+/// nodes were last updated from, see `tracked`) have their two values swapped as the params
+/// did, which keeps them equal to the params without a copy. Marked as under way while it runs,
+/// and undone whole on a refusal, as [`apply`] is. Anything else takes the general way (stage,
+/// apply): other changes pending, runs of elements, a slot the memory check involves or that
+/// is a child graph, a reader set through its handle, many readers on both sides.
+pub fn swap_params<E: Tracked, S: Pick>(
+    exec: &mut E,
+    pick: impl FnOnce(&mut E::Slots) -> (&mut S, &mut S),
+) -> Result<usize> {
+    let picked = picked::<E, S>(pick)?;
+    let (a, b, len) = picked;
+    if len == 0 {
+        return Ok(0);
+    }
+    let ((readers_a, check_a, child_a), (readers_b, check_b, child_b)) =
+        (E::READERS[a], E::READERS[b]);
+    let tracker = exec.tracker(INTERNAL);
+    let alone = len == 1
+        && a != b
+        && tracker.quiet()
+        && !check_a
+        && !check_b
+        && !child_a
+        && !child_b
+        && readers_a.len() * readers_b.len() <= MOST_PAIRS
+        && tracker.all_clean(readers_a)
+        && tracker.all_clean(readers_b);
+    swap_values::<E, S>(exec.params_mut(INTERNAL), picked);
+    if !alone {
+        for slot in (a..a + len).chain(b..b + len) {
+            exec.write_indirect(slot, INTERNAL);
+            stage(exec, slot);
+        }
+        return apply(exec);
+    }
+    exec.write_indirect(a, INTERNAL);
+    exec.write_indirect(b, INTERNAL);
+    exec.tracker(INTERNAL).begin_alone();
+    let mut updated = 0;
+    // The readers of `a`, then those of `b` that do not read `a`: each node once.
+    let only_b = readers_b.iter().filter(|node| !readers_a.contains(node));
+    for &node in readers_a.iter().chain(only_b) {
+        let (update, index) = E::UPDATES[node as usize];
+        if let Err(e) = update(exec, index as usize, INTERNAL) {
+            refused_swap(exec, a, b, updated);
+            return Err(e);
+        }
+        updated += 1;
+    }
+    // The nodes run the swapped values now: so do the applied params, swapped the same way
+    // (before, they equalled the params: nothing was pending).
+    swap_values::<E, S>(exec.applied_mut(INTERNAL), picked);
+    exec.tracker(INTERNAL).end_alone();
+    Ok(updated)
+}
+
+/// How many (reader of one slot, reader of the other) pairs [`swap_params`]'s short way
+/// compares to update each node once; beyond, the general way's tracker lists do it.
+const MOST_PAIRS: usize = 64;
+
+/// The update of the `done`-th reader (counted as [`swap_params`] goes: the readers of `a`,
+/// then those of `b` alone) refused the swap of slots `a` and `b` on its short way: the tracker
+/// is given the state the general way leaves on a refusal (both slots changed, their readers
+/// stale, the readers before the refused one updated, in order, then the refused one if it
+/// listed itself as partly updated), and the undo sets everything back.
+#[cold]
+#[inline(never)]
+fn refused_swap<E: Tracked>(exec: &mut E, a: usize, b: usize, done: usize) {
+    let (readers_a, readers_b) = (E::READERS[a].0, E::READERS[b].0);
+    stage(exec, a);
+    stage(exec, b);
+    let only_b = readers_b.iter().filter(|node| !readers_a.contains(node));
+    let before: Vec<u32> = readers_a.iter().chain(only_b).take(done).copied().collect();
+    refused_alone_with::<E>(exec, &before);
+}
+
+/// The slots `pick` names: the first of each side and how many each side has (a `Slot` is one
+/// byte, an array of them one byte each), checked to lie in the struct `pick` was lent.
+#[inline(always)]
+fn picked<E: Tracked, S: Pick>(
+    pick: impl FnOnce(&mut E::Slots) -> (&mut S, &mut S),
+) -> Result<(usize, usize, usize)> {
     let mut slots = MaybeUninit::<E::Slots>::uninit();
     let base = slots.as_mut_ptr() as usize;
     // SAFETY: `E::Slots` is made of `Slot`s only (`Tracked`'s contract), each a
@@ -95,25 +193,29 @@ pub fn stage_swap<E: Tracked, S: Pick>(
     // reference is the only one made to `slots`, which outlives it.
     let (a, b) = pick(unsafe { &mut *slots.as_mut_ptr() });
     let len = size_of::<S>(); // the number of slots each side names (a `Slot` is one byte)
-    if len == 0 {
-        return Ok(()); // no slot (an empty array): nothing changes
-    }
-    // The slot a token lies at: its byte offset in `slots`.
+                              // The slot a token lies at: its byte offset in `slots`.
     let slot_of = |s: &mut S| {
         let at = (s as *mut S as usize).wrapping_sub(base);
         (at.checked_add(len)? <= size_of::<E::Slots>()).then_some(at)
     };
-    let (Some(a), Some(b)) = (slot_of(a), slot_of(b)) else {
-        return Err(foreign_slots());
-    };
-    let params = (exec.params_mut(INTERNAL) as *mut E::Params).cast::<u8>();
+    match (slot_of(a), slot_of(b)) {
+        (Some(a), Some(b)) => Ok((a, b, len)),
+        _ if len == 0 => Ok((0, 0, 0)), // no slot (an empty array): nothing changes
+        _ => Err(foreign_slots()),
+    }
+}
+
+/// Swaps the values of the slots [`picked`] returned in `params` (the params, or the applied
+/// params: one type).
+#[inline(always)]
+fn swap_values<E: Tracked, S: Pick>(params: &mut E::Params, (a, b, len): (usize, usize, usize)) {
+    let params = (params as *mut E::Params).cast::<u8>();
     for k in 0..len {
-        // SAFETY: `&mut S` references from safe code within `slots`' bytes point at places of
-        // type `S` in it, whose bytes are tokens of type `Slot<S::Value>` (`Pick`, sealed); the
-        // token at byte `a + k` of `E::Slots` stands for slot `a + k`, whose value is an
-        // `S::Value` at `slot_offset(a + k)` in the params (`Tracked`'s contract), and so for
-        // `b + k`. Both pointers come from one `&mut` to the params and no other reference to
-        // them is alive; `ptr::swap` allows them to be one (the same slot twice).
+        // SAFETY: `picked` found `a + k` and `b + k` within `E::Slots`, at places of type `S`
+        // whose bytes are tokens of type `Slot<S::Value>` (`Pick`, sealed): slots whose value is
+        // an `S::Value` at `slot_offset(..)` in the params (`Tracked`'s contract). Both pointers
+        // come from one `&mut` to the params and no other reference to them is alive;
+        // `ptr::swap` allows them to be one (the same slot twice).
         unsafe {
             std::ptr::swap(
                 params.add(E::slot_offset(a + k)).cast::<S::Value>(),
@@ -121,11 +223,6 @@ pub fn stage_swap<E: Tracked, S: Pick>(
             );
         }
     }
-    for slot in (a..a + len).chain(b..b + len) {
-        exec.write_indirect(slot, INTERNAL);
-        stage(exec, slot);
-    }
-    Ok(())
 }
 
 /// The error for a swap whose `pick` returned slots of another swap (see [`stage_swap`]).

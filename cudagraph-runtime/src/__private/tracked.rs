@@ -96,6 +96,34 @@ impl Tracker {
         self.changed[param]
     }
 
+    /// Nothing is pending and no update is under way: a setter or a swap may take its short way
+    /// (see [`set_param`]).
+    #[inline(always)]
+    pub(super) fn quiet(&self) -> bool {
+        !self.dirty && !self.applying
+    }
+
+    /// Whether none of `nodes` is stale or set through its handle.
+    #[inline(always)]
+    pub(super) fn all_clean(&self, nodes: &[u32]) -> bool {
+        nodes.iter().all(|&node| self.nodes[node as usize] == 0)
+    }
+
+    /// A short way's updates begin: marked as under way and pending while they run (see
+    /// [`set_param`]).
+    #[inline(always)]
+    pub(super) fn begin_alone(&mut self) {
+        self.applying = true;
+        self.dirty = true;
+    }
+
+    /// A short way's updates all succeeded.
+    #[inline(always)]
+    pub(super) fn end_alone(&mut self) {
+        self.dirty = false;
+        self.applying = false;
+    }
+
     /// Slot `param` changed: marks `readers` stale; `check`: the build-time memory check runs
     /// first.
     #[inline]
@@ -248,6 +276,8 @@ pub unsafe trait Tracked: Sized + 'static {
     fn tracker(&mut self, key: Internal) -> &mut Tracker;
     /// The params.
     fn params_mut(&mut self, key: Internal) -> &mut Self::Params;
+    /// The applied params: the values the nodes were last updated from.
+    fn applied_mut(&mut self, key: Internal) -> &mut Self::Params;
     /// The memory check `build` makes, on the executable's params.
     fn check(&self) -> Result<()>;
     /// The byte offset in `Params` of slot `slot`'s value (a param, or an element of an array
@@ -443,19 +473,12 @@ fn broken_error<E: Tracked>(why: &str) -> Error {
 pub fn set_param<E: Tracked>(exec: &mut E, param: usize) -> Result<usize> {
     let (readers, check, child) = E::READERS[param];
     let tracker = exec.tracker(INTERNAL);
-    let alone = !tracker.dirty
-        && !tracker.applying
-        && !check
-        && !child
-        && readers
-            .iter()
-            .all(|&node| tracker.nodes[node as usize] == 0);
+    let alone = tracker.quiet() && !check && !child && tracker.all_clean(readers);
     if !alone {
         stage(exec, param);
         return apply(exec);
     }
-    tracker.applying = true;
-    tracker.dirty = true;
+    tracker.begin_alone();
     for (done, &node) in readers.iter().enumerate() {
         let (update, index) = E::UPDATES[node as usize];
         if let Err(e) = update(exec, index as usize, INTERNAL) {
@@ -464,24 +487,29 @@ pub fn set_param<E: Tracked>(exec: &mut E, param: usize) -> Result<usize> {
         }
     }
     exec.sync(param, true, INTERNAL);
-    let tracker = exec.tracker(INTERNAL);
-    tracker.dirty = false;
-    tracker.applying = false;
+    exec.tracker(INTERNAL).end_alone();
     Ok(readers.len())
 }
 
 /// Reader `readers[refused]` refused [`set_param`]'s change of slot `param` on its short way,
 /// after the readers before it took it: the tracker is given the state [`forward`] leaves on a
-/// refusal (the slot changed, its readers stale, the nodes updated listed in order: the readers
-/// before the refused one, then the refused one if it listed itself as partly updated), and
-/// [`undo`] sets everything back.
+/// refusal (see [`refused_alone_with`]), and [`undo`] sets everything back.
 #[cold]
 #[inline(never)]
 fn refused_alone<E: Tracked>(exec: &mut E, param: usize, readers: &[u32], refused: usize) {
+    exec.tracker(INTERNAL).stage(param, readers, false);
+    refused_alone_with(exec, &readers[..refused]);
+}
+
+/// A short way's update was refused after the nodes `before` took the change (the changed
+/// slots are staged, their readers stale): the tracker is given the state [`forward`] leaves on
+/// a refusal (the nodes updated listed in order: `before`, then the refused one if it listed
+/// itself as partly updated), and [`undo`] sets everything back.
+#[cold]
+pub(super) fn refused_alone_with<E: Tracked>(exec: &mut E, before: &[u32]) {
     let tracker = exec.tracker(INTERNAL);
-    tracker.stage(param, readers, false);
     let partly = std::mem::take(&mut tracker.updated);
-    tracker.updated.extend_from_slice(&readers[..refused]);
+    tracker.updated.extend_from_slice(before);
     tracker.updated.extend(partly);
     undo(exec);
     exec.tracker(INTERNAL).applying = false;
@@ -510,7 +538,7 @@ pub fn write_indirect<T: Copy>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::__private::{stage_swap, Slot};
+    use crate::__private::{stage_swap, swap_params, Slot};
 
     /// A declaration's executable in miniature: five params, two nodes; node 0 reads `a` and
     /// `b`, node 1 reads `b` and `c`. Node 1's update is refused while `c` is 0, node 0's while
@@ -604,6 +632,9 @@ mod tests {
         }
         fn params_mut(&mut self, _: Internal) -> &mut Params {
             &mut self.params
+        }
+        fn applied_mut(&mut self, _: Internal) -> &mut Params {
+            &mut self.applied
         }
         fn check(&self) -> Result<()> {
             Ok(())
@@ -893,6 +924,84 @@ mod tests {
         assert_eq!((e.params.a, e.params.c), (0, 3));
         assert_eq!(e.updates, [(0, 3, 2), (0, 0, 2)], "node 0 set back");
         assert!(!e.tracker.is_dirty());
+    }
+
+    #[test]
+    fn a_swap_made_at_once_updates_each_reader_once() {
+        let mut e = exec();
+        // `a` is read by node 0, `b` by nodes 0 and 1: each is updated once, in order.
+        assert_eq!(swap_params(&mut e, |p| (&mut p.a, &mut p.b)).unwrap(), 2);
+        assert_eq!(e.updates, [(0, 2, 1), (1, 1, 3)]);
+        assert_eq!((e.params.a, e.params.b), (2, 1));
+        assert_eq!(e.applied, e.params, "the applied params swapped as well");
+        assert!(!e.tracker.is_dirty());
+        assert_eq!(apply(&mut e).unwrap(), 0, "nothing left");
+        // And back: the short way again.
+        assert_eq!(swap_params(&mut e, |p| (&mut p.b, &mut p.a)).unwrap(), 2);
+        assert_eq!(e.params, built());
+        assert_eq!(e.applied, built());
+    }
+
+    #[test]
+    fn a_swap_made_at_once_and_refused_is_swapped_back() {
+        let mut e = exec();
+        // Node 1 refuses `b = 1` after node 0 took the swap: node 0 is set back.
+        e.refuse_b_at_1 = Some(1);
+        let refused = swap_params(&mut e, |p| (&mut p.a, &mut p.b)).unwrap_err();
+        assert!(refused.to_string().contains("n1"), "{refused}");
+        assert_eq!(e.updates, [(0, 2, 1), (0, 1, 2)], "node 0 set back");
+        assert_eq!(e.params, built(), "the params are back");
+        assert_eq!(e.applied, built());
+        assert!(!e.tracker.is_dirty(), "nothing pending");
+        // Refused by its first reader, part way: that node is set back whole.
+        let mut e = exec();
+        e.refuse_a = Some(2);
+        e.refuse_a_part_way = true;
+        assert!(swap_params(&mut e, |p| (&mut p.a, &mut p.b)).is_err());
+        assert_eq!(e.updates, [(0, 1, 2)], "node 0 set back from the params");
+        assert_eq!(e.params, built());
+        assert!(!e.tracker.is_dirty());
+    }
+
+    #[test]
+    fn a_swap_made_at_once_finding_a_change_pending_makes_both() {
+        let mut e = exec();
+        e.params.b = 7;
+        stage(&mut e, 1); // pending: a guard dropped without `apply`
+        assert_eq!(swap_params(&mut e, |p| (&mut p.a, &mut p.b)).unwrap(), 2);
+        assert_eq!((e.params.a, e.params.b), (7, 1));
+        assert_eq!(e.updates, [(0, 7, 1), (1, 1, 3)]);
+        assert_eq!(e.applied, e.params);
+        // A slot the memory check involves (`c`) takes the general way too.
+        e.updates.clear();
+        assert_eq!(swap_params(&mut e, |p| (&mut p.b, &mut p.c)).unwrap(), 2);
+        assert_eq!((e.params.b, e.params.c), (3, 1));
+        assert_eq!(e.applied, e.params);
+    }
+
+    #[test]
+    fn a_panic_in_a_swap_made_at_once_breaks_the_executable() {
+        let mut e = exec();
+        e.panic_1_at = Some(1);
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _ = swap_params(&mut e, |p| (&mut p.a, &mut p.b));
+        }));
+        assert!(panicked.is_err());
+        assert_eq!(
+            e.updates,
+            [(0, 2, 1)],
+            "node 0 took the swap, node 1 did not"
+        );
+        assert!(
+            e.tracker.is_dirty(),
+            "a launch applies first, and is refused"
+        );
+        let broken = apply(&mut e).unwrap_err();
+        assert!(broken.to_string().contains("panic"), "{broken}");
+        assert!(
+            swap_params(&mut e, |p| (&mut p.a, &mut p.b)).is_err(),
+            "swaps too"
+        );
     }
 
     #[test]

@@ -5,7 +5,8 @@ cuda_graph! {
     graph Clash {
         launch: empty;
         update: empty;
-        launch -> update;
+        swap: empty;
+        launch -> update -> swap;
     }
 }
 
