@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{
-    DeviceToDevice, DeviceToHost, Error, GraphExec, HostToDevice, KernelNode, MemsetNode, Mut,
-    UpdateFailure,
+    Condition, DeviceToDevice, DeviceToHost, Error, GraphExec, HostToDevice, KernelNode,
+    MemsetNode, Mut, UpdateFailure,
 };
 use cudagraph_tests::graphs::AxpyPair;
 use cudagraph_tests::{
@@ -569,6 +569,106 @@ fn set_child_graph_swaps_the_embedded_graphs_parameters() {
     exec.launch(&gpu.stream).unwrap();
     assert_read_close(&gpu.stream, "after: t2", &t2, &want(a2, b2));
     assert_read_untouched(&gpu.stream, "after: t1", &t1);
+}
+
+#[test]
+fn set_child_graph_refuses_what_add_child_graph_refuses() {
+    let Some(gpu) = cudagraph_tests::gpu("set_child_graph_refuses_what_add_child_graph_refuses")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let n = 1024;
+    let x_host: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let x = upload(&gpu, &x_host);
+    let t = zeros::<f32>(&gpu, n);
+    let mut parent = Graph::new(&gpu.ctx).unwrap();
+    parent.name_next("embedded");
+    let node = parent
+        .add_child_graph(&child_graph(&gpu, &k, &x, &t, 2.0, 1.0), &[])
+        .unwrap();
+    let mut exec = parent.instantiate().unwrap();
+
+    // The embedded graph's topology (a memset, then a kernel), the kernel device-updatable.
+    let mut updatable = Graph::new(&gpu.ctx).unwrap();
+    let set = updatable.add_memset(Memset::new(&t, 0.5f32), &[]).unwrap();
+    updatable
+        .add_device_updatable_kernel(&k.saxpy, cfg(n), (n as u32, 3.0f32, &x, &t), &[set.id()])
+        .unwrap();
+    // Memory nodes: an allocation set, then freed.
+    let mut with_alloc = Graph::new(&gpu.ctx).unwrap();
+    let scratch = with_alloc.add_mem_alloc::<f32>(n, &[]).unwrap();
+    let set = with_alloc
+        .add_memset(Memset::new(scratch, 0.5f32), &[scratch.id()])
+        .unwrap();
+    with_alloc.add_mem_free(&scratch, &[set.id()]).unwrap();
+    // A conditional node.
+    let mut with_if = Graph::new(&gpu.ctx).unwrap();
+    let handle = with_if.conditional_handle(Some(1)).unwrap();
+    with_if
+        .add_conditional(handle, Condition::If, &[], |b| {
+            b[0].add_memset(Memset::new(&t, 0.5f32), &[]).map(drop)
+        })
+        .unwrap();
+
+    for (child, what) in [
+        (&updatable, "device-updatable kernel nodes"),
+        (&with_alloc, "memory nodes"),
+        (&with_if, "conditional nodes"),
+    ] {
+        match exec.set_child_graph(node, child) {
+            Err(Error::Invalid { node, reason }) => {
+                assert_eq!(node, "embedded", "{what}");
+                assert!(reason.contains(what), "{what}: {reason}");
+            }
+            other => panic!("a child graph with {what}: {other:?}"),
+        }
+        // As adding it is.
+        let mut other = Graph::new(&gpu.ctx).unwrap();
+        assert!(
+            matches!(
+                other.add_child_graph(child, &[]),
+                Err(Error::Invalid { .. })
+            ),
+            "{what}"
+        );
+    }
+    // The executable runs the child it had.
+    fill_buffer(&t, POISON);
+    exec.launch(&gpu.stream).unwrap();
+    let want: Vec<f32> = x_host.iter().map(|x| 2.0 * x + 1.0).collect();
+    assert_read_close(&gpu.stream, "after the refusals", &t, &want);
+
+    // What the driver answers for the same calls, on an executable of its own: the graph with
+    // memory nodes has another topology, which it refuses; the device-updatable one has the
+    // embedded graph's, and its answer is reported.
+    let mut parent = Graph::new(&gpu.ctx).unwrap();
+    let node = parent
+        .add_child_graph(&child_graph(&gpu, &k, &x, &t, 2.0, 1.0), &[])
+        .unwrap();
+    let witness = parent.instantiate().unwrap();
+    let raw_node = witness.graph().raw_node(node).unwrap();
+    let set_raw = |child: &Graph<'_>| {
+        // SAFETY: a live executable of this process and a child-graph node of its graph; a
+        // live graph of the same context.
+        unsafe {
+            cudagraph_runtime::cudarc::driver::sys::cuGraphExecChildGraphNodeSetParams(
+                witness.raw(),
+                raw_node,
+                child.raw(),
+            )
+        }
+    };
+    let memory = set_raw(&with_alloc);
+    assert_ne!(
+        memory,
+        cudagraph_runtime::cudarc::driver::sys::CUresult::CUDA_SUCCESS,
+        "the driver's cuGraphExecChildGraphNodeSetParams with memory nodes"
+    );
+    println!(
+        "cuGraphExecChildGraphNodeSetParams: memory nodes {memory:?}, device-updatable {:?}",
+        set_raw(&updatable)
+    );
 }
 
 #[test]

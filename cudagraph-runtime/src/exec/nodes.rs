@@ -509,7 +509,10 @@ impl<'a> GraphExec<'a> {
 
     /// Replaces a child-graph node's contents with `child`'s (`cuGraphExecChildGraphNodeSetParams`);
     /// `child` must have the topology of the embedded graph. Memory the node stops using is
-    /// released once the launches that may use it have completed.
+    /// released once the launches that may use it have completed. What
+    /// [`Graph::add_child_graph`] refuses to embed is refused here too, naming the node: a graph
+    /// of another context, or one with indirect values, device-updatable kernel nodes, memory
+    /// nodes or conditional nodes.
     ///
     /// With NCCL collectives (feature `nccl`), `child` must issue exactly the collectives the
     /// node issues now (none, or the same ones on the same communicators and buffers, in the
@@ -522,17 +525,8 @@ impl<'a> GraphExec<'a> {
         child: &Graph<'c>,
     ) -> Result<()> {
         let (index, raw_node) = self.node(node.id)?;
-        child.check_not_broken()?;
         self.graph
-            .refuse_other_context(child, &|| self.graph.name_of(index))?;
-        if child.has_indirect() {
-            return Err(Error::Invalid {
-                node: self.graph.name_of(index),
-                reason: "the child graph has indirect values (or reads another graph's), which \
-                         only an executable of its own graph can set"
-                    .into(),
-            });
-        }
+            .check_child(child, &|| self.graph.name_of(index))?;
         #[cfg(feature = "nccl")]
         crate::collective::refuse_other_collectives(
             self.graph.collectives(),

@@ -574,51 +574,50 @@ impl<'a> Graph<'a> {
         Ok(HostNode::from_id(id))
     }
 
+    /// Whether `child` can be embedded as a child-graph node of this graph (named by `name`),
+    /// added or set by an update of an executable of it: the error, naming the node, if not. A
+    /// child runs on its parent's device; and CUDA embeds a graph by cloning it, which it
+    /// cannot do for device-updatable kernel nodes or conditional nodes, and for memory nodes
+    /// only by moving the graph (whose handles the crate would then leave dangling).
+    pub(crate) fn check_child(&self, child: &Graph<'_>, name: &dyn Fn() -> String) -> Result<()> {
+        child.check_not_broken()?;
+        self.refuse_other_context(child, name)?;
+        let reason = if child.has_indirect() {
+            "the child graph has indirect values (or reads another graph's): its fetch node \
+             counts the launches of one executable, and its values are set through that \
+             executable: put its nodes in this graph instead"
+        } else if child.has_device_updatable_nodes() {
+            "the child graph has device-updatable kernel nodes, which CUDA does not copy, and a \
+             child graph is embedded as a copy: put its nodes in this graph instead"
+        } else if child.has_memory_nodes() {
+            "the child graph has memory nodes (alloc or free), and CUDA embeds such a graph only \
+             by moving it, which would leave its handles dangling: put the allocations in this \
+             graph instead"
+        } else if child.has_conditional_nodes() {
+            "the child graph has conditional nodes, and CUDA embeds a graph by cloning it, which \
+             it cannot do for conditional nodes (CUDA_ERROR_NOT_SUPPORTED): put the conditional \
+             nodes in this graph instead"
+        } else {
+            return Ok(());
+        };
+        Err(Error::Invalid {
+            node: name(),
+            reason: reason.into(),
+        })
+    }
+
     /// Adds `child` as a child-graph node, after `deps`. The driver embeds a clone of `child`;
     /// `child` itself stays yours. The node uses the memory `child`'s nodes use. A child graph
-    /// runs on its parent's device: one of another context is refused, naming the node.
+    /// runs on its parent's device: one of another context is refused, naming the node, as is
+    /// one CUDA cannot clone or the crate cannot track once cloned (indirect values,
+    /// device-updatable kernel nodes, memory nodes, conditional nodes).
     pub fn add_child_graph<'c: 'a>(
         &mut self,
         child: &Graph<'c>,
         deps: &[NodeId],
     ) -> Result<ChildGraphNode> {
-        if let Err(e) = child.check_not_broken() {
-            return self.or_forget_name(Err(e));
-        }
-        let other_context =
-            self.refuse_other_context(child, &|| self.pending_name(NodeKind::ChildGraph));
-        self.or_forget_name(other_context)?;
-        if child.has_indirect() {
-            return self.or_forget_name(Err(Error::Invalid {
-                node: self.pending_name(NodeKind::ChildGraph),
-                reason: "the child graph has indirect values (or reads another graph's): its \
-                         fetch node counts the launches of one executable, and its values are \
-                         set through that executable: add the nodes to this graph instead"
-                    .into(),
-            }));
-        }
-        if let Err(e) = child.refuse_device_updatable("add_child_graph") {
-            return self.or_forget_name(Err(e));
-        }
-        if child.has_memory_nodes() {
-            return self.or_forget_name(Err(Error::Invalid {
-                node: self.pending_name(NodeKind::ChildGraph),
-                reason: "the child graph has memory nodes (alloc or free), and CUDA embeds such \
-                         a graph only by moving it, which would leave its handles dangling: add \
-                         the allocations to this graph instead"
-                    .into(),
-            }));
-        }
-        if child.has_conditional_nodes() {
-            return self.or_forget_name(Err(Error::Invalid {
-                node: self.pending_name(NodeKind::ChildGraph),
-                reason: "the child graph has conditional nodes, and CUDA embeds a graph by \
-                         cloning it, which it cannot do for conditional nodes \
-                         (CUDA_ERROR_NOT_SUPPORTED): add the conditional nodes to this graph \
-                         instead"
-                    .into(),
-            }));
-        }
+        let embeddable = self.check_child(child, &|| self.pending_name(NodeKind::ChildGraph));
+        self.or_forget_name(embeddable)?;
         #[cfg(feature = "nccl")]
         if self.is_body() && child.collectives().is_some() {
             return self.or_forget_name(Err(Error::Invalid {
