@@ -571,6 +571,10 @@ fn set_child_graph_swaps_the_embedded_graphs_parameters() {
     assert_read_untouched(&gpu.stream, "after: t1", &t1);
 }
 
+/// `set_child_graph` refuses, naming the node, the children `add_child_graph` refuses. The
+/// driver itself refuses a child with memory nodes or a conditional node (another topology),
+/// but takes one with a device-updatable kernel node in place of a plain one: a host
+/// executable would then hold a node CUDA lets run only in graphs launched from the device.
 #[test]
 fn set_child_graph_refuses_what_add_child_graph_refuses() {
     let Some(gpu) = cudagraph_tests::gpu("set_child_graph_refuses_what_add_child_graph_refuses")
@@ -639,36 +643,132 @@ fn set_child_graph_refuses_what_add_child_graph_refuses() {
     let want: Vec<f32> = x_host.iter().map(|x| 2.0 * x + 1.0).collect();
     assert_read_close(&gpu.stream, "after the refusals", &t, &want);
 
-    // What the driver answers for the same calls, on an executable of its own: the graph with
-    // memory nodes has another topology, which it refuses; the device-updatable one has the
-    // embedded graph's, and its answer is reported.
+    // What the driver does with the same calls, each in a process of its own (a crash in the
+    // driver ends only that one).
+    let answers = [
+        "memory nodes",
+        "device-updatable kernel nodes",
+        "conditional nodes",
+    ]
+    .map(|case| (case, raw_set_child_graph(case)));
+    println!("cuGraphExecChildGraphNodeSetParams: {answers:?}");
+    let [memory, updatable, conditional] = answers.map(|(_, answer)| answer);
+    // Graphs with memory nodes or a conditional node have another topology: refused.
+    assert_eq!(memory, "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE");
+    assert_eq!(conditional, "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE");
+    // One with device-updatable kernel nodes and the embedded graph's topology is taken, though
+    // such nodes may not be embedded (cuGraphAddChildGraphNode) nor launched from the host: the
+    // crate's refusal is all that keeps them out of a host executable.
+    assert_eq!(updatable, "CUDA_SUCCESS");
+}
+
+/// Selects, in a child process of the test program, the case of
+/// [`witness_set_child_graph`] to run.
+const SET_CHILD_CASE: &str = "CUDAGRAPH_WITNESS_SET_CHILD_CASE";
+
+/// Runs [`witness_set_child_graph`] for `case` in a child process; returns what the driver
+/// answered (the `CUresult`'s name), or how the process ended if it did not say.
+fn raw_set_child_graph(case: &str) -> String {
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "runtime_update::witness_set_child_graph",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(SET_CHILD_CASE, case)
+        .output()
+        .expect("running the child");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&child.stdout),
+        String::from_utf8_lossy(&child.stderr)
+    );
+    if let Some(answer) = said
+        .lines()
+        .find_map(|line| line.strip_prefix("driver answered: "))
+    {
+        return answer.to_owned();
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = child.status.signal() {
+            return format!("the process died of signal {signal} in the call");
+        }
+    }
+    panic!(
+        "the witness of a child with {case} gave no answer; it ended {:?}, saying:\n{said}",
+        child.status
+    );
+}
+
+/// The raw `cuGraphExecChildGraphNodeSetParams` on an executable whose child-graph node embeds
+/// a memset and a kernel, given a child of the case `CUDAGRAPH_WITNESS_SET_CHILD_CASE` names:
+/// run by [`set_child_graph_refuses_what_add_child_graph_refuses`] in a process of its own
+/// (does nothing without the variable).
+#[test]
+fn witness_set_child_graph() {
+    let Some(case) = std::env::var_os(SET_CHILD_CASE) else {
+        return;
+    };
+    let Some(gpu) = cudagraph_tests::gpu("witness_set_child_graph") else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let n = 1024;
+    let x = zeros::<f32>(&gpu, n);
+    let t = zeros::<f32>(&gpu, n);
     let mut parent = Graph::new(&gpu.ctx).unwrap();
     let node = parent
         .add_child_graph(&child_graph(&gpu, &k, &x, &t, 2.0, 1.0), &[])
         .unwrap();
-    let witness = parent.instantiate().unwrap();
-    let raw_node = witness.graph().raw_node(node).unwrap();
-    let set_raw = |child: &Graph<'_>| {
-        // SAFETY: a live executable of this process and a child-graph node of its graph; a
-        // live graph of the same context.
-        unsafe {
-            cudagraph_runtime::cudarc::driver::sys::cuGraphExecChildGraphNodeSetParams(
-                witness.raw(),
-                raw_node,
-                child.raw(),
-            )
+    let exec = parent.instantiate().unwrap();
+    let raw_node = exec.graph().raw_node(node).unwrap();
+    let mut child = Graph::new(&gpu.ctx).unwrap();
+    match case.to_str().unwrap() {
+        "memory nodes" => {
+            let scratch = child.add_mem_alloc::<f32>(n, &[]).unwrap();
+            let set = child
+                .add_memset(Memset::new(scratch, 0.5f32), &[scratch.id()])
+                .unwrap();
+            child.add_mem_free(&scratch, &[set.id()]).unwrap();
         }
+        "device-updatable kernel nodes" => {
+            let set = child.add_memset(Memset::new(&t, 0.5f32), &[]).unwrap();
+            child
+                .add_device_updatable_kernel(
+                    &k.saxpy,
+                    cfg(n),
+                    (n as u32, 3.0f32, &x, &t),
+                    &[set.id()],
+                )
+                .unwrap();
+        }
+        "conditional nodes" => {
+            let handle = child.conditional_handle(Some(1)).unwrap();
+            child
+                .add_conditional(handle, Condition::If, &[], |b| {
+                    b[0].add_memset(Memset::new(&t, 0.5f32), &[]).map(drop)
+                })
+                .unwrap();
+        }
+        other => panic!("no case {other}"),
+    }
+    // SAFETY: a live executable of this process and a child-graph node of its graph; a live
+    // graph of the same context. (What the driver does with it is what is asked.)
+    let answer = unsafe {
+        cudagraph_runtime::cudarc::driver::sys::cuGraphExecChildGraphNodeSetParams(
+            exec.raw(),
+            raw_node,
+            child.raw(),
+        )
     };
-    let memory = set_raw(&with_alloc);
-    assert_ne!(
-        memory,
-        cudagraph_runtime::cudarc::driver::sys::CUresult::CUDA_SUCCESS,
-        "the driver's cuGraphExecChildGraphNodeSetParams with memory nodes"
-    );
-    println!(
-        "cuGraphExecChildGraphNodeSetParams: memory nodes {memory:?}, device-updatable {:?}",
-        set_raw(&updatable)
-    );
+    eprintln!("driver answered: {answer:?}");
+    // The executable may now embed what the crate does not track: the process ends without
+    // dropping it.
+    std::mem::forget(exec);
+    std::mem::forget(child);
 }
 
 #[test]
