@@ -335,26 +335,56 @@ fn a_node_set_through_its_handle_keeps_that_until_a_param_it_reads_changes() {
     launch_and_check(&gpu, &mut exec, (LEN, 2.0), "after set_params");
 }
 
-#[test]
-fn a_swap_through_the_guard_ping_pongs_two_buffers() {
-    let Some(gpu) = cudagraph_tests::gpu("a_swap_through_the_guard_ping_pongs_two_buffers") else {
-        return;
-    };
-    let (saxpy, _) = checked_kernels(&gpu);
+/// A `Halve` executable owning its buffers, `x` holding `x0` (returned) and `x_new` zeros, and
+/// the two buffers' addresses.
+fn halving(gpu: &Gpu) -> (HalveExec, Vec<f32>, (u64, u64)) {
+    let (saxpy, _) = checked_kernels(gpu);
     let x0: Vec<f32> = (0..LEN).map(|i| (i * 1024) as f32).collect();
-    let (x, x_new) = (upload(&gpu, &x0), zeros::<f32>(&gpu, LEN));
-    let (x_addr, x_new_addr) = (x.addr(), x_new.addr());
+    let (x, x_new) = (upload(gpu, &x0), zeros::<f32>(gpu, LEN));
+    let addrs = (x.addr(), x_new.addr());
     let params = HalveParams {
         saxpy,
         x,
         x_new,
         n: LEN as u32,
     };
-    let mut exec = Halve::build(&gpu.ctx, &params)
+    let exec = Halve::build(&gpu.ctx, &params)
         .unwrap()
         .instantiate()
         .unwrap();
-    drop(params);
+    (exec, x0, addrs)
+}
+
+/// After `step` launches of [`halving`]'s executable, each followed by a swap of `x` and
+/// `x_new`: `x` is `x0 / 2^step`, in the first buffer after an even number of steps.
+#[track_caller]
+fn check_halved(
+    gpu: &Gpu,
+    exec: &HalveExec,
+    x0: &[f32],
+    step: u32,
+    (x_addr, x_new_addr): (u64, u64),
+) {
+    // Read through the executable: waits for the launch that wrote it.
+    let got = read_back(&gpu.stream, &exec.params().x);
+    let scale = 2f32.powi(step as i32);
+    for (i, (&g, &x)) in got.iter().zip(x0).enumerate() {
+        assert_eq!(g, x / scale, "step {step}: x[{i}]");
+    }
+    let want = if step % 2 == 1 { x_new_addr } else { x_addr };
+    assert_eq!(
+        exec.params().x.addr(),
+        want,
+        "step {step}: the buffers alternate"
+    );
+}
+
+#[test]
+fn a_swap_through_the_guard_ping_pongs_two_buffers() {
+    let Some(gpu) = cudagraph_tests::gpu("a_swap_through_the_guard_ping_pongs_two_buffers") else {
+        return;
+    };
+    let (mut exec, x0, addrs) = halving(&gpu);
     for step in 1..=10u32 {
         exec.launch(&gpu.stream).unwrap();
         let mut p = exec.params_mut();
@@ -362,18 +392,7 @@ fn a_swap_through_the_guard_ping_pongs_two_buffers() {
         if step % 2 == 1 {
             assert_eq!(p.apply().unwrap(), 2, "both nodes, each once");
         } // else: the next launch applies it
-          // Read through the executable: waits for the launch that wrote it.
-        let got = read_back(&gpu.stream, &exec.params().x);
-        let scale = 2f32.powi(step as i32);
-        for (i, (&g, &x)) in got.iter().zip(&x0).enumerate() {
-            assert_eq!(g, x / scale, "step {step}: x[{i}]");
-        }
-        let want = if step % 2 == 1 { x_new_addr } else { x_addr };
-        assert_eq!(
-            exec.params().x.addr(),
-            want,
-            "step {step}: the buffers alternate"
-        );
+        check_halved(&gpu, &exec, &x0, step, addrs);
     }
     // The params outlive the executable; a read waits for its launches.
     exec.launch(&gpu.stream).unwrap();
@@ -387,21 +406,7 @@ fn a_swap_made_at_once_ping_pongs_two_buffers() {
     let Some(gpu) = cudagraph_tests::gpu("a_swap_made_at_once_ping_pongs_two_buffers") else {
         return;
     };
-    let (saxpy, _) = checked_kernels(&gpu);
-    let x0: Vec<f32> = (0..LEN).map(|i| (i * 1024) as f32).collect();
-    let (x, x_new) = (upload(&gpu, &x0), zeros::<f32>(&gpu, LEN));
-    let (x_addr, x_new_addr) = (x.addr(), x_new.addr());
-    let params = HalveParams {
-        saxpy,
-        x,
-        x_new,
-        n: LEN as u32,
-    };
-    let mut exec = Halve::build(&gpu.ctx, &params)
-        .unwrap()
-        .instantiate()
-        .unwrap();
-    drop(params);
+    let (mut exec, x0, addrs) = halving(&gpu);
     for step in 1..=10u32 {
         exec.launch(&gpu.stream).unwrap();
         assert_eq!(
@@ -409,17 +414,7 @@ fn a_swap_made_at_once_ping_pongs_two_buffers() {
             2,
             "both nodes, each once"
         );
-        let got = read_back(&gpu.stream, &exec.params().x);
-        let scale = 2f32.powi(step as i32);
-        for (i, (&g, &x)) in got.iter().zip(&x0).enumerate() {
-            assert_eq!(g, x / scale, "step {step}: x[{i}]");
-        }
-        let want = if step % 2 == 1 { x_new_addr } else { x_addr };
-        assert_eq!(
-            exec.params().x.addr(),
-            want,
-            "step {step}: the buffers alternate"
-        );
+        check_halved(&gpu, &exec, &x0, step, addrs);
     }
     // Two swaps between launches: the buffers are back where they were, and so is the launch.
     for _ in 0..2 {
