@@ -192,8 +192,9 @@ fn picked<E: Tracked, S: Pick>(
     // `MaybeUninit<u8>` and zero-sized markers: uninitialized bytes are a valid `E::Slots`. The
     // reference is the only one made to `slots`, which outlives it.
     let (a, b) = pick(unsafe { &mut *slots.as_mut_ptr() });
-    let len = size_of::<S>(); // the number of slots each side names (a `Slot` is one byte)
-                              // The slot a token lies at: its byte offset in `slots`.
+    // The number of slots each side names (a `Slot` is one byte).
+    let len = size_of::<S>();
+    // The slot a token lies at: its byte offset in `slots`.
     let slot_of = |s: &mut S| {
         let at = (s as *mut S as usize).wrapping_sub(base);
         (at.checked_add(len)? <= size_of::<E::Slots>()).then_some(at)
