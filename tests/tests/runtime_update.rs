@@ -574,7 +574,8 @@ fn set_child_graph_swaps_the_embedded_graphs_parameters() {
 /// `set_child_graph` refuses, naming the node, the children `add_child_graph` refuses. The
 /// driver itself refuses a child with memory nodes or a conditional node (another topology),
 /// but takes one with a device-updatable kernel node in place of a plain one: a host
-/// executable would then hold a node CUDA lets run only in graphs launched from the device.
+/// executable then holds a node CUDA lets run only in graphs launched from the device, and
+/// destroying that child graph afterwards crashed the process (driver 580.159.04).
 #[test]
 fn set_child_graph_refuses_what_add_child_graph_refuses() {
     let Some(gpu) = cudagraph_tests::gpu("set_child_graph_refuses_what_add_child_graph_refuses")
@@ -688,6 +689,12 @@ fn raw_set_child_graph(case: &str) -> String {
         .lines()
         .find_map(|line| line.strip_prefix("driver answered: "))
     {
+        if !child.status.success() {
+            println!(
+                "a child with {case}: after the call, the process ended {:?}",
+                child.status
+            );
+        }
         return answer.to_owned();
     }
     #[cfg(unix)]
@@ -765,8 +772,9 @@ fn witness_set_child_graph() {
         )
     };
     eprintln!("driver answered: {answer:?}");
-    // The executable may now embed what the crate does not track: the process ends without
-    // dropping it.
+    // The process ends without destroying either: after a device-updatable child was taken,
+    // destroying the child graph (once the executable was gone) ended a probe of this witness
+    // with a segmentation fault (driver 580.159.04), which would hide the answer.
     std::mem::forget(exec);
     std::mem::forget(child);
 }
