@@ -89,13 +89,19 @@ pub fn stage_swap<E: Tracked, S: Pick>(
     pick: impl FnOnce(&mut E::Slots) -> (&mut S, &mut S),
 ) -> Result<()> {
     let picked = picked::<E, S>(pick)?;
+    swap_and_stage::<E, S>(exec, picked);
+    Ok(())
+}
+
+/// Swaps the values of the slots [`picked`] returned and marks their readers stale (an
+/// `#[indirect]` param's value written where the launches read it).
+fn swap_and_stage<E: Tracked, S: Pick>(exec: &mut E, picked: (usize, usize, usize)) {
     swap_values::<E, S>(exec.params_mut(INTERNAL), picked);
     let (a, b, len) = picked;
     for slot in (a..a + len).chain(b..b + len) {
         exec.write_indirect(slot, INTERNAL);
         stage(exec, slot);
     }
-    Ok(())
 }
 
 /// A swap made at once (the executable's own `swap`, beside its setters): [`stage_swap`] and
@@ -131,14 +137,11 @@ pub fn swap_params<E: Tracked, S: Pick>(
         && readers_a.len() * readers_b.len() <= MOST_PAIRS
         && tracker.all_clean(readers_a)
         && tracker.all_clean(readers_b);
-    swap_values::<E, S>(exec.params_mut(INTERNAL), picked);
     if !alone {
-        for slot in (a..a + len).chain(b..b + len) {
-            exec.write_indirect(slot, INTERNAL);
-            stage(exec, slot);
-        }
+        swap_and_stage::<E, S>(exec, picked);
         return apply(exec);
     }
+    swap_values::<E, S>(exec.params_mut(INTERNAL), picked);
     exec.write_indirect(a, INTERNAL);
     exec.write_indirect(b, INTERNAL);
     exec.tracker(INTERNAL).begin_alone();
