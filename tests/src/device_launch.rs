@@ -46,6 +46,15 @@ extern "C" __global__ void launch_graph(cudaGraphExec_t g, unsigned mode, int* e
         err[0] |= (int)cudaGraphLaunch(g, s);
     }
 }
+// `launch_graph` in fire-and-forget mode after spinning for `cycles` clock cycles: a device
+// launch that comes late, while the host goes on.
+extern "C" __global__ void launch_graph_late(cudaGraphExec_t g, unsigned long long cycles, int* err) {
+    if (threadIdx.x == 0 && blockIdx.x == 0) {
+        long long start = clock64();
+        while ((unsigned long long)(clock64() - start) < cycles) {}
+        err[0] |= (int)cudaGraphLaunch(g, cudaStreamGraphFireAndForget);
+    }
+}
 extern "C" __global__ void launch_two(cudaGraphExec_t a, cudaGraphExec_t b, int* err) {
     if (threadIdx.x == 0 && blockIdx.x == 0) {
         err[0] |= (int)cudaGraphLaunch(a, cudaStreamGraphFireAndForget);

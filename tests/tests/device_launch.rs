@@ -1,12 +1,14 @@
 //! Device graph launch and device-side kernel-node updates on the GPU, against the CPU:
 //! fire-and-forget, tail and sibling launches from a kernel, a graph tail-launching itself until
 //! a counter in device memory says stop (the scheduler pattern), host launches and updates of a
-//! device-launchable executable while graphs hold its handle, the executable outliving its
+//! device-launchable executable while graphs hold its handle (an update waiting for their
+//! device launches already queued), the executable outliving its
 //! `DeviceGraphExec` for the graphs that launch it, and a kernel changing another kernel node's
 //! parameter and enabled state for the next launch. Witnesses of CUDA's rules: the driver
 //! refusing device-launch instantiation of each node kind CUDA forbids there (which the library
-//! refuses first, naming the node), and a second pending tail launch of one graph from one
-//! kernel failing with `cudaErrorInvalidValue`.
+//! refuses first, naming the node), a second pending tail launch of one graph from one kernel
+//! failing with `cudaErrorInvalidValue`, and the driver taking a host update of a device graph
+//! while a device launch of it is to come.
 //!
 //! Needs CUDA's `libcudadevrt.a` (the toolkit's `lib64/`, or `$CUDAGRAPH_CUDADEVRT`).
 
@@ -25,6 +27,7 @@ pub(crate) struct Kernels {
     pub(crate) add_u32: Kernel<(u32, u32, DevicePtrMut<u32>)>,
     pub(crate) launch_graph: Kernel<(DeviceGraph, u32, DevicePtrMut<i32>)>,
     pub(crate) launch_two: Kernel<(DeviceGraph, DeviceGraph, DevicePtrMut<i32>)>,
+    launch_graph_late: Kernel<(DeviceGraph, u64, DevicePtrMut<i32>)>,
     tail_launch_twice: Kernel<(DeviceGraph, DevicePtrMut<i32>)>,
     put: Kernel<(u32, DevicePtrMut<u32>)>,
     copy_first: Kernel<(DevicePtr<u32>, DevicePtrMut<u32>)>,
@@ -49,6 +52,8 @@ pub(crate) fn kernels(gpu: &Gpu) -> Kernels {
             }),
             launch_graph: Kernel::new(f("launch_graph")).requires(|_, (_, _, err)| err >= 1),
             launch_two: Kernel::new(f("launch_two")).requires(|_, (_, _, err)| err >= 1),
+            launch_graph_late: Kernel::new(f("launch_graph_late"))
+                .requires(|_, (_, _, err)| err >= 1),
             tail_launch_twice: Kernel::new(f("tail_launch_twice")).requires(|_, (_, err)| err >= 2),
             put: Kernel::new(f("put")).requires(|_, (_, out)| out >= 1),
             copy_first: Kernel::new(f("copy_first")).requires(|_, (src, dst)| src >= 1 && dst >= 1),
@@ -232,6 +237,127 @@ fn host_launches_and_updates_are_ordered_with_device_launches_and_reuploaded() {
     worker.launch(&side).unwrap(); // +10 from the host
     assert_eq!(read_back(&gpu.stream, &err), vec![0]);
     assert_eq!(read_back(&side, &y), vec![22; 32]);
+}
+
+/// About 0.2 s of an H100's or H200's clock: how long `launch_graph_late` spins before its launch.
+const LATE: u64 = 400_000_000;
+
+/// A graph whose kernel launches `target` fire-and-forget after spinning for [`LATE`] cycles.
+fn late_launcher(
+    gpu: &Gpu,
+    k: &Kernels,
+    target: &DeviceGraphExec,
+    err: &DeviceBuffer<i32>,
+) -> GraphExec<'static> {
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    g.add_kernel(
+        &k.launch_graph_late,
+        one(),
+        (target.handle(), LATE, err),
+        &[],
+    )
+    .unwrap();
+    g.instantiate().unwrap()
+}
+
+/// CUDA: "unlike host graphs, launching a device graph from the device while an update is being
+/// applied will result in undefined behavior" (CUDA Programming Guide, device graph launch,
+/// device graph update). The update is made of host calls and the upload after them, and the
+/// launches of a graph holding the device graph's handle may come at any time until they
+/// complete: so `update` waits for those already queued before it changes anything.
+#[test]
+fn an_update_waits_for_the_device_launches_already_queued() {
+    let Some(gpu) = gpu("an_update_waits_for_the_device_launches_already_queued") else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let y = zeros::<u32>(&gpu, 32);
+    let err = zeros::<i32>(&gpu, 1);
+    let (mut worker, node) = adder(&gpu, &k, &y, 1);
+    let mut p = late_launcher(&gpu, &k, &worker, &err);
+    p.launch(&gpu.stream).unwrap(); // launches the worker about 0.2 s from now
+    let queued = gpu.stream.record_event(None).unwrap();
+    assert!(
+        !queued.try_is_complete().unwrap(),
+        "the launcher ended before the update began: the test shows nothing (is `LATE` too short \
+         for this GPU's clock?)"
+    );
+    worker
+        .update(|u| u.set_kernel_params(node, one(), (32u32, 10u32, &y)))
+        .unwrap();
+    assert!(
+        queued.try_is_complete().unwrap(),
+        "the update was applied while the launcher's device launch could still come"
+    );
+    p.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &err), vec![0]);
+    // The launch queued before the update added the old 1, the one after it the new 10.
+    assert_eq!(read_back(&gpu.stream, &y), vec![11; 32]);
+}
+
+/// What the driver does with the host call of such an update, made raw while a device launch is
+/// still to come (see [`an_update_waits_for_the_device_launches_already_queued`]): it takes the
+/// call (nothing in the driver waits or refuses, so the library must). On driver 580 (H200) the
+/// device went on running the version uploaded before, in that launch and in a later one with
+/// no upload made: the host call did not reach the device. CUDA does not promise it (it leaves
+/// the launch undefined), so the library waits all the same; a driver that changes it fails here.
+#[test]
+fn witness_the_driver_takes_an_update_while_a_device_launch_is_to_come() {
+    use cudagraph_runtime::cudarc::driver::sys;
+    use cudagraph_tests::raw::kernel_node_params;
+    let Some(gpu) = gpu("witness_the_driver_takes_an_update_while_a_device_launch_is_to_come")
+    else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let y = zeros::<u32>(&gpu, 32);
+    let err = zeros::<i32>(&gpu, 1);
+    let (worker, node) = adder(&gpu, &k, &y, 1);
+    let mut p = late_launcher(&gpu, &k, &worker, &err);
+    p.launch(&gpu.stream).unwrap();
+    let queued = gpu.stream.record_event(None).unwrap();
+    let raw_node = worker.exec().graph().raw_node(node).unwrap();
+    let (mut n, mut by, mut at) = (32u32, 10u32, y.addr());
+    let mut args: [*mut std::ffi::c_void; 3] = [
+        (&raw mut n).cast(),
+        (&raw mut by).cast(),
+        (&raw mut at).cast(),
+    ];
+    let params = kernel_node_params(
+        k.add_u32.cu_function(),
+        &one(),
+        args.as_mut_ptr(),
+        gpu.ctx.cu_ctx(),
+    );
+    // SAFETY: the worker's live executable and its kernel node, of the same function; `params`
+    // and the arguments it points to are live for the call. (The raw call is what the witness
+    // shows: made while a device launch of the executable is to come.)
+    let r =
+        unsafe { sys::cuGraphExecKernelNodeSetParams_v2(worker.exec().raw(), raw_node, &params) };
+    let early = !queued.try_is_complete().unwrap();
+    assert!(
+        early,
+        "the launcher ended before the raw update: the witness shows nothing"
+    );
+    assert_eq!(
+        r,
+        sys::CUresult::CUDA_SUCCESS,
+        "the driver refused the update"
+    );
+    let first = read_back(&gpu.stream, &y)[0];
+    p.launch(&gpu.stream).unwrap();
+    let second = read_back(&gpu.stream, &y)[0] - first;
+    assert_eq!(read_back(&gpu.stream, &err), vec![0]);
+    eprintln!(
+        "witness: the driver took the update while the device launch was to come; that launch \
+         added {first}, and a later one, with no upload, {second} (1: the version uploaded \
+         before, 10: the updated one)"
+    );
+    assert_eq!(
+        (first, second),
+        (1, 1),
+        "the device ran the host's update without an upload"
+    );
 }
 
 /// An upload of the inner executable, bypassing `DeviceGraphExec` (whose updates re-upload it in

@@ -165,7 +165,9 @@ impl DeviceGraphExec {
         }
         let anchor = self.anchor.clone();
         let exec = self.inner_mut();
-        exclusive(&anchor, stream, || exec.launch_device_exec(stream))
+        exclusive(&anchor, stream, Wait::OnStream, || {
+            exec.launch_device_exec(stream)
+        })
     }
 
     /// Updates the executable with `f`, through [`DeviceExecUpdates`] (single-node updates,
@@ -173,6 +175,13 @@ impl DeviceGraphExec {
     /// requires before the next device launch: ordered after the launches of the executables
     /// that may launch it from the device, and before their next ones. The upload is made also
     /// when `f` fails (it may have applied some updates).
+    ///
+    /// Blocks until the launches of those executables queued so far have completed, before `f`
+    /// runs: CUDA leaves a device launch of a graph undefined while an update of it is being
+    /// applied ([CUDA Programming Guide, device graph
+    /// update](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-graph-update)),
+    /// and any of those launches may launch this one until it completes. (So an update made
+    /// while such a launch waits for something the host does after the update never returns.)
     ///
     /// While executables that may launch it from the device exist, `f` may change the memory
     /// its launches use only within what they used (the same memory, part of it, or a read of
@@ -204,7 +213,7 @@ impl DeviceGraphExec {
         // replace behind the memory model's back.
         let pending_before = std::mem::replace(&mut self.upload_pending, true);
         let mut outcome = None;
-        let uploaded = exclusive(&anchor, &home, || {
+        let uploaded = exclusive(&anchor, &home, Wait::OnHost, || {
             outcome = Some(f(&mut DeviceExecUpdates { exec: &mut *exec }));
             let footprint = Footprint::of(exec.uses());
             if anchor.state.has_holders() && !anchor.footprint().covers(&footprint) {
@@ -315,12 +324,24 @@ impl DeviceExecUpdates<'_> {
     }
 }
 
+/// How [`exclusive`] waits for the launches so far of the executables that may launch the
+/// anchor's executable from the device.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Wait {
+    /// `stream` waits for them: what a launch of the executable needs.
+    OnStream,
+    /// The host waits for them before `work` runs: what an update needs, since its host calls
+    /// change the executable at once.
+    OnHost,
+}
+
 /// Runs `work` (which enqueues on `stream`) with the executables that may launch the anchor's
-/// executable from the device kept out: `stream` waits for their launches so far, and their next
-/// launches wait for what `work` enqueued.
+/// executable from the device kept out: `stream` (or the host, as `wait` says) waits for their
+/// launches so far, and their next launches wait for what `work` enqueued.
 fn exclusive(
     anchor: &DeviceAnchor,
     stream: &Arc<CudaStream>,
+    wait: Wait,
     work: impl FnOnce() -> Result<()>,
 ) -> Result<()> {
     // Ordering calls the driver, which a host node may not.
@@ -337,7 +358,10 @@ fn exclusive(
         scope: Some(scope),
     };
     for fence in &access.scope.as_ref().expect("set above").wait_for {
-        fence.done().order_before(stream)?;
+        match wait {
+            Wait::OnStream => fence.done().order_before(stream)?,
+            Wait::OnHost => fence.done().wait_host()?,
+        }
     }
     work()
 }
