@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cudagraph_runtime::cudarc::driver::{
-    sys, CudaContext, CudaSlice, CudaStream, DriverError, PinnedHostSlice,
+    sys, CudaContext, CudaSlice, CudaStream, DriverError, PinnedHostSlice, PushKernelArg,
 };
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{cuda_graph, Error};
@@ -1291,4 +1291,89 @@ fn a_second_access_guard_of_one_allocation_is_refused_not_waited_for() {
     drop(first);
     y.copy_from(&[2.0; 8]).unwrap();
     assert_eq!(y.to_vec().unwrap(), vec![2.0; 8]);
+}
+
+/// Whether `result` is the refusal of the per-thread default stream ([`Error::Invalid`]).
+fn refused_per_thread<T: std::fmt::Debug>(result: cudagraph_runtime::Result<T>) -> bool {
+    matches!(result, Err(Error::Invalid { reason, .. }) if reason.contains("per-thread default stream"))
+}
+
+#[test]
+fn the_per_thread_default_stream_is_refused_where_the_memory_model_would_keep_it() {
+    // Its handle names another stream on each thread, while the memory model keeps the streams
+    // of launches, of buffers and of device graphs' uploads to record events on later, from
+    // whichever thread needs them: such an event would mark that thread's stream.
+    let _serial = one_at_a_time();
+    let Some(gpu) =
+        gpu("the_per_thread_default_stream_is_refused_where_the_memory_model_would_keep_it")
+    else {
+        return;
+    };
+    let k = Late::load(&gpu.ctx);
+    let per_thread = gpu.ctx.per_thread_stream();
+    let y = DeviceBuffer::<f32>::zeros(&gpu.stream, 32).unwrap();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    graph
+        .add_kernel(&k.fill, cfg(32), (32u32, 0u64, 1.0f32, &y), &[])
+        .unwrap();
+    let mut exec = graph.try_clone().unwrap().instantiate().unwrap();
+    assert!(refused_per_thread(exec.launch(&per_thread)));
+    // Refused before anything: the executable launches elsewhere as before.
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(y.to_vec().unwrap(), vec![1.0; 32]);
+    assert!(refused_per_thread(
+        graph.instantiate_for_device_launch(&per_thread)
+    ));
+    assert!(refused_per_thread(DeviceBuffer::<f32>::zeros(
+        &per_thread,
+        32
+    )));
+    assert!(refused_per_thread(DeviceBuffer::from_host(
+        &per_thread,
+        &[1.0f32; 32]
+    )));
+    let mut borrowed = per_thread.alloc_zeros::<f32>(32).unwrap();
+    cudagraph_runtime::scope(|s| {
+        let mut graph = s.graph(&gpu.ctx).unwrap();
+        let added = graph.add_kernel(&k.fill, cfg(32), (32u32, 0u64, 1.0f32, &mut borrowed), &[]);
+        assert!(refused_per_thread(added));
+    });
+}
+
+#[test]
+fn a_cudarc_slice_of_the_per_thread_stream_is_taken_over_on_a_stream_of_its_own() {
+    // The slice's own stream is another thread's per-thread default stream, which a launch from
+    // this thread cannot wait for through the handle: the buffer gets a stream of its own, after
+    // the slice's work (7s written late, on the other thread's per-thread stream).
+    let _serial = one_at_a_time();
+    let Some(gpu) =
+        gpu("a_cudarc_slice_of_the_per_thread_stream_is_taken_over_on_a_stream_of_its_own")
+    else {
+        return;
+    };
+    let t = LateWrite::new(&gpu);
+    let ctx = gpu.ctx.clone();
+    let fill = t.k.fill.function().clone();
+    let y = std::thread::spawn(move || {
+        ctx.bind_to_thread().unwrap();
+        let per_thread = ctx.per_thread_stream();
+        let mut slice = per_thread.alloc_zeros::<f32>(LATE_N).unwrap();
+        let (n, spin, value) = (LATE_N as u32, SPIN, 7.0f32);
+        let mut launch = per_thread.launch_builder(&fill);
+        launch.arg(&n).arg(&spin).arg(&value).arg(&mut slice);
+        // SAFETY: `late_fill(unsigned, unsigned long long, float, float*)` writes y[i] for
+        // i < n, and the slice holds n floats.
+        unsafe { launch.launch(cfg(LATE_N)) }.unwrap();
+        DeviceBuffer::from(slice)
+    })
+    .join()
+    .unwrap();
+    assert_ne!(
+        y.stream().cu_stream() as usize,
+        0x2,
+        "the buffer kept the per-thread default stream"
+    );
+    t.copy_out(&gpu, &y).launch(&t.home).unwrap();
+    t.assert_sevens("the launch read `y`");
+    gpu.ctx.synchronize().unwrap();
 }

@@ -65,8 +65,9 @@ impl Graph<'static> {
     /// (host, event record or wait, memory alloc or free, conditional, or one this crate does not
     /// know in a captured graph), for a graph with indirect values, for a graph with NCCL
     /// collective nodes (feature `nccl`: launches using a communicator are ordered by the host),
-    /// and for an upload stream of another context. The driver refuses what is left (see the
-    /// module docs).
+    /// for an upload stream of another context, and for the per-thread default stream as the
+    /// upload stream (each update uploads there again, from whichever thread makes it). The
+    /// driver refuses what is left (see the module docs).
     pub fn instantiate_for_device_launch(
         self,
         upload: &Arc<CudaStream>,
@@ -92,6 +93,11 @@ impl Graph<'static> {
                 node: self.name_of(node),
                 reason: crate::collective::NOT_DEVICE_LAUNCHED.into(),
             });
+        }
+        if crate::memory::fence::is_per_thread(upload) {
+            return Err(crate::memory::fence::per_thread_refused(
+                "instantiate_for_device_launch",
+            ));
         }
         if upload.context().cu_ctx() != self.context().cu_ctx() {
             return Err(Error::Invalid {

@@ -190,21 +190,12 @@ impl<'a> Graph<'a> {
         stream: &Arc<CudaStream>,
         flags: InstantiateFlags,
     ) -> Result<GraphExec<'a>> {
-        if stream.cu_stream() as usize == PER_THREAD_STREAM {
-            return Err(Error::Invalid {
-                node: "instantiate_on".into(),
-                reason: "the per-thread default stream is another stream on each thread, so \
-                         launches into it from two threads may overlap: bind the executable to \
-                         a stream of its own (`CudaContext::new_stream`)"
-                    .into(),
-            });
+        if crate::memory::fence::is_per_thread(stream) {
+            return Err(crate::memory::fence::per_thread_refused("instantiate_on"));
         }
         GraphExec::instantiate(self, flags, None, Some(stream.clone()))
     }
 }
-
-/// The handle of the per-thread default stream (`CU_STREAM_PER_THREAD`).
-const PER_THREAD_STREAM: usize = 0x2;
 
 impl<'a> GraphExec<'a> {
     pub(crate) fn instantiate(

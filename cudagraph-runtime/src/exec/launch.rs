@@ -10,7 +10,9 @@ use crate::ambient::{in_capture, in_host_node, must_defer_releases, refuse_waiti
 use crate::driver::{named, result};
 use crate::error::{Error, Result};
 use crate::indirect::{check_not_capturing, foreign_key, Indirect, IndirectBlock, IndirectLayout};
-use crate::memory::fence::{is_capturing, refuse_capturing_stream};
+use crate::memory::fence::{
+    is_capturing, is_per_thread, per_thread_refused, refuse_capturing_stream,
+};
 use crate::memory::DeviceBuffer;
 use crate::node::GraphAlloc;
 
@@ -26,6 +28,11 @@ impl<'a> GraphExec<'a> {
     /// ([`Error::HostPanicked`]); the launch is then not made. Refused with
     /// [`Error::BufferInUse`] while host code accesses memory the graph uses through a guard
     /// ([`HostBuffer::read`](crate::HostBuffer::read) and the like).
+    ///
+    /// Refused with [`Error::Invalid`] into the per-thread default stream
+    /// (`CudaContext::per_thread_stream`): its handle names another stream on each thread, and
+    /// the completion of the launch is marked later, possibly from another thread, on the
+    /// stream the launch went to.
     ///
     /// Refused with [`Error::Capturing`] into a stream being captured: CUDA does not record graph
     /// launches in a capture (embed the graph with
@@ -43,6 +50,9 @@ impl<'a> GraphExec<'a> {
     #[inline]
     pub fn launch(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
         self.check_host_panics()?;
+        if is_per_thread(stream) {
+            return Err(per_thread_refused("GraphExec::launch"));
+        }
         if let Some(bound) = self.memory.fence().bound() {
             if !Arc::ptr_eq(bound, stream) && **bound != **stream {
                 return Err(elsewhere());
@@ -312,6 +322,9 @@ impl<'a> GraphExec<'a> {
     /// [`DeviceGraphExec`]: crate::DeviceGraphExec
     pub(crate) fn launch_device_exec(&mut self, stream: &Arc<CudaStream>) -> Result<()> {
         self.check_host_panics()?;
+        if is_per_thread(stream) {
+            return Err(per_thread_refused("DeviceGraphExec::launch"));
+        }
         if must_defer_releases() {
             refuse_here(stream, "DeviceGraphExec::launch")?;
         }

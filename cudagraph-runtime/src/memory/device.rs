@@ -11,7 +11,10 @@ use cudarc::driver::{
 
 use super::adopted::Adopted;
 use super::alloc::{AccessScope, AllocState, Allocation, Space};
-use super::fence::{is_capturing, refuse_capturing_stream, relaxed, without_stored_error};
+use super::fence::{
+    is_capturing, is_per_thread, per_thread_refused, refuse_capturing_stream, relaxed,
+    without_stored_error,
+};
 use super::foreign::Foreign;
 use super::operand::sealed::MemoryOperand;
 use super::operand::{DeviceDst, DeviceSrc, Hold, MemKey, Use};
@@ -88,18 +91,23 @@ impl<T: DeviceRepr + 'static> From<CudaSlice<T>> for DeviceBuffer<T> {
     /// `begin_capture`), that ordering cannot be enqueued there: this waits on the host, on a
     /// stream of its own, for the work cudarc tracks on the slice.
     ///
+    /// A slice of the per-thread default stream (`CudaContext::per_thread_stream`), whose handle
+    /// names another stream on each thread, is moved to a new stream of its context, which
+    /// becomes the buffer's own ([`DeviceBuffer::stream`]): the memory model waits for the tail
+    /// of a buffer's stream from whichever thread launches a graph using it.
+    ///
     /// # Panics
     ///
-    /// In that case, when that stream cannot be created (the context is unusable); and for a
+    /// In those cases, when that stream cannot be created (the context is unusable); and for a
     /// slice whose bytes overflow a `usize` (cudarc's `alloc_zeros` with such a length, in a
     /// release build, allocates a wrapped size: a few bytes that the length, which kernel checks
     /// trust, overstates).
-    fn from(mut slice: CudaSlice<T>) -> Self {
-        let home = slice.stream().clone();
+    fn from(slice: CudaSlice<T>) -> Self {
         let len = slice.len();
         if let Err(e) = super::check_alloc_size::<T>(len, "DeviceBuffer::from(CudaSlice)") {
             panic!("{e}");
         }
+        let (mut slice, home) = on_a_stream_of_its_own(slice);
         let base = adopt_tracked(&mut slice, &home);
         let alloc = DeviceAlloc {
             slice: Mutex::new(Some(slice)),
@@ -114,6 +122,29 @@ impl<T: DeviceRepr + 'static> From<CudaSlice<T>> for DeviceBuffer<T> {
             shared: Shared::new(alloc, len),
         }
     }
+}
+
+/// `slice` and the stream it is kept on: its own, unless that is the per-thread default stream
+/// (see `From<CudaSlice>`); then a new stream of its context, after the work cudarc tracks on
+/// the slice, the slice moved there (so that its free is enqueued there too).
+fn on_a_stream_of_its_own<T>(mut slice: CudaSlice<T>) -> (CudaSlice<T>, Arc<CudaStream>) {
+    if !is_per_thread(slice.stream()) {
+        let home = slice.stream().clone();
+        return (slice, home);
+    }
+    let ctx = slice.stream().context().clone();
+    let home = without_stored_error(&ctx, || {
+        ctx.new_stream()
+            .expect("creating a stream for a cudarc slice of the per-thread default stream")
+    });
+    join_slice(&mut slice, &home);
+    let len = slice.len();
+    let ptr = slice.leak();
+    // SAFETY: `ptr` is the allocation of `len` elements of `T` that `slice` owned and gave up
+    // (`leak`), its contents the slice's values; the new slice frees it, on `home`, after the
+    // work `home` was just ordered after.
+    let slice = unsafe { home.upgrade_device_ptr(ptr, len) };
+    (slice, home)
 }
 
 /// The address of `slice`, taken so that the work cudarc tracks on it with events (its uses on
@@ -226,9 +257,15 @@ impl<T: DeviceRepr + ValidAsZeroBits + 'static> DeviceBuffer<T> {
     /// `len` zeros, allocated on `stream` (which orders the buffer's own work from then on).
     ///
     /// Refused ([`Error::Capturing`]) on a stream being captured: the allocation would be
-    /// recorded as a graph allocation, valid only while the graph runs; and
-    /// ([`Error::Invalid`]) when `len` elements take more bytes than an `isize` holds.
+    /// recorded as a graph allocation, valid only while the graph runs; ([`Error::Invalid`])
+    /// when `len` elements take more bytes than an `isize` holds; and ([`Error::Invalid`]) on
+    /// the per-thread default stream (`CudaContext::per_thread_stream`), whose handle names
+    /// another stream on each thread, while launches on any thread wait for the tail of the
+    /// buffer's own stream.
     pub fn zeros(stream: &Arc<CudaStream>, len: usize) -> Result<Self> {
+        if is_per_thread(stream) {
+            return Err(per_thread_refused("DeviceBuffer::zeros"));
+        }
         refuse_capturing_stream(stream, "DeviceBuffer::zeros", RECORDED_ALLOCATION)?;
         super::check_alloc_size::<T>(len, "DeviceBuffer::zeros")?;
         Ok(stream.alloc_zeros(len)?.into())
@@ -236,9 +273,12 @@ impl<T: DeviceRepr + ValidAsZeroBits + 'static> DeviceBuffer<T> {
 }
 
 impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
-    /// A copy of `data`, allocated on `stream`. Refused ([`Error::Capturing`]) on a stream being
-    /// captured, as [`DeviceBuffer::zeros`] is.
+    /// A copy of `data`, allocated on `stream`. Refused on a stream being captured and on the
+    /// per-thread default stream, as [`DeviceBuffer::zeros`] is.
     pub fn from_host(stream: &Arc<CudaStream>, data: &[T]) -> Result<Self> {
+        if is_per_thread(stream) {
+            return Err(per_thread_refused("DeviceBuffer::from_host"));
+        }
         refuse_capturing_stream(stream, "DeviceBuffer::from_host", RECORDED_ALLOCATION)?;
         Ok(stream.clone_htod(data)?.into())
     }

@@ -158,6 +158,32 @@ pub(crate) fn refuse_capturing_stream(
     Ok(())
 }
 
+/// The handle of the per-thread default stream (`CU_STREAM_PER_THREAD`,
+/// `CudaContext::per_thread_stream`): one handle that names another stream on each thread.
+const PER_THREAD_STREAM: usize = 0x2;
+
+/// Whether `stream` is the per-thread default stream. The memory model keeps streams to record
+/// events on later, from whichever thread then needs them (the completion of an executable's
+/// launches, the tail of a buffer's own stream): recorded on this handle from another thread,
+/// such an event would mark that thread's stream, not the one the work went to.
+#[inline]
+pub(crate) fn is_per_thread(stream: &CudaStream) -> bool {
+    stream.cu_stream() as usize == PER_THREAD_STREAM
+}
+
+/// The refusal of the per-thread default stream for `call` (see [`is_per_thread`]).
+#[cold]
+#[inline(never)]
+pub(crate) fn per_thread_refused(call: &str) -> Error {
+    Error::Invalid {
+        node: call.into(),
+        reason: "the per-thread default stream (`CudaContext::per_thread_stream`) is another \
+                 stream on each thread, so what was enqueued on it cannot be waited for from \
+                 another thread: use a stream of its own (`CudaContext::new_stream`)"
+            .into(),
+    }
+}
+
 /// One executable's side of the memory model (see the module docs).
 #[derive(Debug)]
 pub(crate) struct Fence {

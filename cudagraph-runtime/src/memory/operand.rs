@@ -356,9 +356,14 @@ fn read_key<T, S: DevicePtr<T>>(slice: &S) -> MemKey {
 }
 
 /// Refuses a borrowed slice of `len` elements on `stream` while that stream is being captured
-/// (its join would be recorded into the capture, not made), and one whose bytes overflow.
+/// (its join would be recorded into the capture, not made), one on the per-thread default
+/// stream (the next launch waits for the tail of the slice's stream, and may be made from
+/// another thread), and one whose bytes overflow.
 fn admit_borrowed<T>(stream: &CudaStream, len: usize) -> Result<()> {
     const WHAT: &str = "a cudarc slice given to a graph";
+    if super::fence::is_per_thread(stream) {
+        return Err(super::fence::per_thread_refused(WHAT));
+    }
     refuse_capturing_stream(
         stream,
         WHAT,
