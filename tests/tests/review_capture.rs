@@ -1,0 +1,109 @@
+//! Soundness review of stream capture (branch `rev-capture`): safe programs that the review found
+//! to misbehave. Each test states what it expects of a sound crate, so it fails while the hole is
+//! open. GPU tests, unrun at the time of writing (no GPU on the review machine).
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::{Error, Mut, Replay};
+use cudagraph_tests::soundness::{overwritten, sentinel, Kernels, N, SPIN};
+use cudagraph_tests::{cfg, gpu};
+
+/// A warm-up (`Replay::new` running the work eagerly) that panics after it enqueued work: the
+/// panic leaves `warm_up` before its `stream.synchronize()`, and the warm-up's holdings, whose
+/// launch was never noted (`note_launch` runs only when the closure returns), unregister from
+/// the buffer as if nothing had run. The buffer's last owner (the operands) goes with the unwind,
+/// and its memory is freed on its home stream at once, while the eager kernel still runs on the
+/// warm-up's stream: the sentinel allocated next on the home stream gets the kernel's writes.
+///
+/// (The same closure returning an error instead is sound: `warm_up` synchronizes then. The
+/// panic need not be the closure's own: a view handed to a stream outside the warm-up panics in
+/// the crate, after whatever was enqueued before it.)
+#[test]
+fn a_warm_up_that_panics_after_enqueuing_leaves_its_work_running_on_freed_memory() {
+    let Some(gpu) =
+        gpu("a_warm_up_that_panics_after_enqueuing_leaves_its_work_running_on_freed_memory")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    // The buffer's home is `gpu.stream`; the warm-up runs on `work`.
+    let work = gpu.ctx.new_stream().unwrap();
+
+    // Control: the closure fails with an error after enqueuing: `warm_up` waits for the work.
+    {
+        let y = DeviceBuffer::<u32>::zeros(&gpu.stream, N).unwrap();
+        let late = k.late.clone();
+        let outcome = Replay::new(&work, 1, Mut(y), move |s, y| {
+            s.launch(&late, cfg(N), (N as u32, SPIN, 7u32, &y))?;
+            Err::<(), Error>(Error::Invalid {
+                node: "test".into(),
+                reason: "fails after enqueuing".into(),
+            })
+        });
+        assert!(outcome.is_err());
+        let s = sentinel(&gpu.stream, N);
+        assert_eq!(overwritten(&gpu.stream, &s), 0, "control: an error is waited for");
+    }
+
+    // The attack: the same closure panics instead.
+    let y = DeviceBuffer::<u32>::zeros(&gpu.stream, N).unwrap();
+    let late = k.late.clone();
+    let panicked = catch_unwind(AssertUnwindSafe(|| {
+        let _ = Replay::new(&work, 1, Mut(y), move |s, y| {
+            s.launch(&late, cfg(N), (N as u32, SPIN, 7u32, &y))?;
+            panic!("after the eager launch");
+            #[allow(unreachable_code)]
+            Ok::<(), Error>(())
+        });
+    }));
+    assert!(panicked.is_err());
+    let s = sentinel(&gpu.stream, N);
+    assert_eq!(
+        overwritten(&gpu.stream, &s),
+        0,
+        "the warm-up's kernel wrote memory freed under it (the sentinel's)"
+    );
+}
+
+/// A panic inside `CaptureScope::fork` during a warm-up skips the join of the side stream
+/// (`fork` joins only on return), and the warm-up never joins its forks at the end (a capture
+/// does, `Sequence::join_forks`). With an earlier iteration noted as a launch, the holdings'
+/// completion marker is recorded on the warm-up's first stream only: the work on the side
+/// stream is after nothing the memory model waits for.
+#[test]
+fn a_warm_up_that_panics_inside_a_fork_leaves_the_side_stream_running_on_freed_memory() {
+    let Some(gpu) =
+        gpu("a_warm_up_that_panics_inside_a_fork_leaves_the_side_stream_running_on_freed_memory")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let work = gpu.ctx.new_stream().unwrap();
+    let side: Arc<_> = gpu.ctx.new_stream().unwrap();
+    let y = DeviceBuffer::<u32>::zeros(&gpu.stream, N).unwrap();
+    let late = k.late.clone();
+    let panicked = catch_unwind(AssertUnwindSafe(|| {
+        let mut round = 0;
+        let _ = Replay::new(&work, 2, Mut(y), move |s, y| {
+            round += 1;
+            if round == 1 {
+                return Ok::<(), Error>(());
+            }
+            s.fork(&side, |t| {
+                t.launch(&late, cfg(N), (N as u32, SPIN, 7u32, &y))?;
+                panic!("inside the fork, after the eager launch on the side stream");
+                #[allow(unreachable_code)]
+                Ok::<(), Error>(())
+            })
+        });
+    }));
+    assert!(panicked.is_err());
+    let s = sentinel(&gpu.stream, N);
+    assert_eq!(
+        overwritten(&gpu.stream, &s),
+        0,
+        "the side stream's kernel wrote memory freed under it (the sentinel's)"
+    );
+}
