@@ -2,8 +2,11 @@
 //! to misbehave. Each test states what it expects of a sound crate, so it fails while the hole is
 //! open. GPU tests, unrun at the time of writing (no GPU on the review machine).
 
+use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
+
+use cudagraph_runtime::cudarc::driver::{sys, CudaGraph};
 
 use cudagraph_runtime::prelude::*;
 use cudagraph_runtime::{Error, Mut, Replay};
@@ -44,7 +47,11 @@ fn a_warm_up_that_panics_after_enqueuing_leaves_its_work_running_on_freed_memory
         });
         assert!(outcome.is_err());
         let s = sentinel(&gpu.stream, N);
-        assert_eq!(overwritten(&gpu.stream, &s), 0, "control: an error is waited for");
+        assert_eq!(
+            overwritten(&gpu.stream, &s),
+            0,
+            "control: an error is waited for"
+        );
     }
 
     // The attack: the same closure panics instead.
@@ -105,5 +112,49 @@ fn a_warm_up_that_panics_inside_a_fork_leaves_the_side_stream_running_on_freed_m
         overwritten(&gpu.stream, &s),
         0,
         "the side stream's kernel wrote memory freed under it (the sentinel's)"
+    );
+}
+
+thread_local! {
+    /// Where a capture closure keeps the graph cudarc's `end_capture` gave it.
+    static KEPT: RefCell<Option<CudaGraph>> = const { RefCell::new(None) };
+}
+
+/// The capture scope dereferences to the `Arc<CudaStream>` being captured, and cudarc's safe
+/// `CudaStream::end_capture` (which takes `self: &Arc<CudaStream>`) ends *this crate's* capture
+/// from inside its closure: it instantiates what was recorded so far and hands the closure a
+/// `CudaGraph` it may keep (a thread-local) and launch whenever it likes. Nothing in it holds the
+/// memory the work was recorded on: the capture then fails at its end (`cuStreamEndCapture` on a
+/// stream no longer capturing), the operands are dropped, the buffer freed, and a launch of the
+/// kept graph writes whatever the pool gave that memory to next (here, the sentinel).
+///
+/// The same closure could keep host functions recorded with `CaptureScope::host_fn` (freed with
+/// the failed capture's record, then called by the kept graph's host node) or kernels whose
+/// module is unloaded with the last `Kernel`.
+#[test]
+fn cudarc_end_capture_inside_the_closure_hands_out_a_graph_that_holds_nothing() {
+    let Some(gpu) =
+        gpu("cudarc_end_capture_inside_the_closure_hands_out_a_graph_that_holds_nothing")
+    else {
+        return;
+    };
+    let y = DeviceBuffer::<u32>::zeros(&gpu.stream, N).unwrap();
+    let outcome = Graph::capture(&gpu.stream, Mut(y), |s, mut y| {
+        s.memset_zeros(&mut y)?; // cudarc's memset, on the view: recorded
+        let ended = s.end_capture(sys::CUgraphInstantiate_flags(0))?;
+        KEPT.with(|k| *k.borrow_mut() = ended);
+        Ok::<(), Error>(())
+    });
+    // The crate reports the capture as failed (its end found no capture)...
+    assert!(outcome.is_err(), "{outcome:?}");
+    // ... and the buffer, whose last owner was the operands, is freed.
+    let s = sentinel(&gpu.stream, N);
+    let kept = KEPT.with(|k| k.borrow_mut().take());
+    let kept = kept.expect("cudarc's end_capture gave a graph");
+    kept.launch().unwrap();
+    assert_eq!(
+        overwritten(&gpu.stream, &s),
+        0,
+        "a graph recorded by this crate's capture wrote freed memory (the sentinel's)"
     );
 }
