@@ -158,3 +158,34 @@ fn cudarc_end_capture_inside_the_closure_hands_out_a_graph_that_holds_nothing() 
         "a graph recorded by this crate's capture wrote freed memory (the sentinel's)"
     );
 }
+
+/// The same call inside `Graph::capture_into`: `cuStreamEndCapture` of a capture begun with
+/// `cuStreamBeginCaptureToGraph` returns the graph captured into, so cudarc's `end_capture`
+/// wraps *this crate's* driver graph in a `CudaGraph`, which destroys it on drop. The crate's
+/// `Graph` keeps using and finally destroys the same handle: a use after free of a driver handle
+/// (and a double `cuGraphDestroy`) whichever owner goes first.
+#[test]
+fn cudarc_end_capture_inside_capture_into_takes_ownership_of_the_crates_graph() {
+    let Some(gpu) =
+        gpu("cudarc_end_capture_inside_capture_into_takes_ownership_of_the_crates_graph")
+    else {
+        return;
+    };
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let raw = graph.raw();
+    let outcome = graph.capture_into(&gpu.stream, &[], (), |s, ()| {
+        let ended = s.end_capture(sys::CUgraphInstantiate_flags(0))?;
+        KEPT.with(|k| *k.borrow_mut() = ended);
+        Ok::<(), Error>(())
+    });
+    let kept = KEPT.with(|k| k.borrow_mut().take());
+    let shared = kept.as_ref().is_some_and(|k| k.cu_graph() == raw);
+    // Two owners of one handle: neither may destroy it in this test process (a double destroy
+    // may crash the driver), so both are leaked before the verdict.
+    std::mem::forget(kept);
+    std::mem::forget(graph);
+    assert!(
+        !shared,
+        "cudarc's CudaGraph owns the driver graph of a live `Graph` ({outcome:?})"
+    );
+}
