@@ -9,7 +9,8 @@ use std::sync::Arc;
 use cudagraph_runtime::cudarc::driver::{sys, CudaGraph};
 
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::{Error, Mut, Replay};
+use cudagraph_runtime::{Error, Mut, NodeInfo, NodeKind, Replay};
+use cudagraph_tests::capture::reaches;
 use cudagraph_tests::soundness::{overwritten, sentinel, Kernels, N, SPIN};
 use cudagraph_tests::{cfg, gpu};
 
@@ -187,5 +188,49 @@ fn cudarc_end_capture_inside_capture_into_takes_ownership_of_the_crates_graph() 
     assert!(
         !shared,
         "cudarc's CudaGraph owns the driver graph of a live `Graph` ({outcome:?})"
+    );
+}
+
+/// A view of a capture allocation admits every stream in the capture, also one that joined it
+/// through cudarc (`other.join(&s)`: a wait on an event recorded in the capture), which the
+/// capture's record of its streams (`Sequence::forked`, filled by `CaptureScope::fork` only)
+/// does not list. `CaptureScope::free` of a viewed allocation joins "every stream of the
+/// capture" from that record only, so the free node is not ordered after cudarc's memset on the
+/// joined stream. The closure joins `other` back by hand (cudarc's `s.join(&other)`), the end
+/// succeeds, and the graph frees the allocation beside a write to it: in a launch the memset may
+/// write memory the graph has freed (and may have given to a later allocation of the graph).
+#[test]
+fn a_free_of_a_viewed_allocation_waits_for_a_stream_joined_through_cudarc() {
+    let Some(gpu) = gpu("a_free_of_a_viewed_allocation_waits_for_a_stream_joined_through_cudarc")
+    else {
+        return;
+    };
+    let other = gpu.ctx.new_stream().unwrap();
+    let n = 1024;
+    let graph = Graph::capture(&gpu.stream, (), move |s, ()| {
+        let mut a = s.alloc::<u32>(n)?; // on the first stream
+        other.join(s.stream())?; // `other` joins the capture (cudarc's event wait)
+        other.memset_zeros(&mut a.view_mut())?; // admitted: `other` is in the capture
+        s.free(a)?; // "after every stream of the capture"
+        s.stream().join(&other)?; // joined back by hand, so the end succeeds
+        Ok::<(), Error>(())
+    })
+    .unwrap();
+    let nodes: Vec<NodeInfo<'_>> = graph.nodes().collect();
+    let of = |kind: NodeKind| -> Vec<usize> {
+        (0..nodes.len())
+            .filter(|&i| nodes[i].kind == kind)
+            .collect()
+    };
+    let free = of(NodeKind::MemFree);
+    assert_eq!(free.len(), 1, "one free node:\n{}", graph.to_dot());
+    let writes: Vec<usize> = (0..nodes.len())
+        .filter(|&i| !matches!(nodes[i].kind, NodeKind::MemAlloc | NodeKind::MemFree))
+        .collect();
+    assert_eq!(writes.len(), 1, "one memset node:\n{}", graph.to_dot());
+    assert!(
+        reaches(&nodes, writes[0], free[0]),
+        "the allocation may be freed while cudarc's memset on the joined stream writes it:\n{}",
+        graph.to_dot()
     );
 }
