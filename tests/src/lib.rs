@@ -43,6 +43,7 @@ pub mod docs {
 
 pub mod bench;
 pub mod capture;
+pub mod child;
 pub mod conditional;
 pub mod declarations;
 pub mod device_launch;

@@ -18,6 +18,7 @@
 
 mod capture_alloc_order;
 mod capture_escape;
+mod capture_misuse;
 mod capture_safe;
 mod device_launch;
 mod docs;
@@ -46,7 +47,6 @@ mod memory_model;
 mod memory_nodes;
 mod peer_memory;
 mod programmatic;
-mod review_capture;
 mod runtime_capture;
 mod runtime_capture_errors;
 mod runtime_capture_fork;

@@ -256,6 +256,21 @@ fn give_up(why: &str) -> ! {
     std::process::abort()
 }
 
+/// Ends the process: the closure of `call` ended the capture itself (cudarc's
+/// `CudaStream::end_capture` on its stream), and may keep the graph that gave it: a graph of
+/// work recorded on memory, host functions and kernels that nothing keeps alive for it (or, for
+/// a capture into a graph, a second owner of this crate's graph). Nothing else can keep it away
+/// from freed memory.
+pub(super) fn ended_inside(call: &str) -> ! {
+    eprintln!(
+        "cudagraph: aborting: the closure of {call} ended the stream capture itself (cudarc's \
+         `CudaStream::end_capture`, or `cuStreamEndCapture`): the graph it got holds none of \
+         what its work uses (the memory given to the capture, its host functions and kernels), \
+         which may be freed while it runs. End a capture by returning from the closure."
+    );
+    std::process::abort()
+}
+
 /// How many alloc nodes [`quarantine`] adds for one escaped allocation before it gives up on
 /// taking its address back.
 const QUARANTINE_TRIES: usize = 1024;

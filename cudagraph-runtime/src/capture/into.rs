@@ -39,7 +39,9 @@ impl Graph<'static> {
     ///   [`Graph`]'s adders check theirs;
     /// - the scope dereferences to the stream: cudarc's calls and cuBLAS work on it, with the
     ///   views as their buffers (on a stream outside the capture a view panics: that work would
-    ///   run at once, ordered with nothing). Every copy and memset recorded that way is checked to touch
+    ///   run at once, ordered with nothing; so it does on a stream that joined the capture
+    ///   through cudarc instead of [`CaptureScope::fork`], which the capture does not join
+    ///   back). Every copy and memset recorded that way is checked to touch
     ///   only memory given to the capture (to write, for what it writes) or allocated in it; a
     ///   buffer that was not given breaks the capture through cudarc's event tracking, or is
     ///   refused by that check ([`Error::Invalid`] naming the node).
@@ -48,7 +50,9 @@ impl Graph<'static> {
     /// long as it and its executables may run. Capture always ends, also when `f` fails or
     /// panics; `f`'s error comes first, and a capture broken by a call inside it is reported as
     /// [`Error::CaptureBroken`] naming that call where it can be known (see the crate docs,
-    /// "Stream capture").
+    /// "Stream capture"). `f` may not end the capture itself (cudarc's
+    /// `CudaStream::end_capture` on the stream): the graph that gives it holds none of what its
+    /// work uses, so the process is aborted when `f` returns.
     ///
     /// To capture memory borrowed from cudarc, capture in a [`scope`](crate::scope)
     /// ([`Scope::capture`]).

@@ -47,7 +47,8 @@ use crate::memory::holdings::Holdings;
 /// While the work runs eagerly, [`CaptureScope::is_capturing`] is `false`, and its memory is
 /// what it was given (the views; the warm-up is ordered like a launch of a graph that uses that
 /// memory); it records no host function, allocation or conditional node there (those exist
-/// only in the graph). The warm-up's work has completed when `new` returns.
+/// only in the graph). The warm-up's work has completed when `new` returns, and when a panic
+/// in `work` leaves it (on every stream it forked too).
 #[derive(Debug)]
 pub struct Replay {
     exec: GraphExec<'static>,
@@ -107,6 +108,10 @@ where
     let given = given(stream, operands)?;
     let mut holdings = Holdings::new([&given[..]], &|_| "the warm-up".into())?;
     let sequence = Sequence::new(stream, 0, fresh_id());
+    // A panic in `work` (or in a check of this crate inside it) leaves the loop with work
+    // enqueued and not waited for below: it is waited for on the way out, before the holdings
+    // and the memory given go (dropped after this guard).
+    let _on_unwind = WaitOnUnwind(&sequence);
     let mut outcome = Ok(());
     for _ in 0..times {
         outcome = holdings.launch(stream, || {
@@ -131,4 +136,15 @@ where
         });
     drop(holdings);
     outcome.and(synced)
+}
+
+/// Waits for the work of a warm-up when a panic leaves it (see [`Sequence::wait_for_all`]).
+struct WaitOnUnwind<'s, 'a>(&'s Sequence<'a>);
+
+impl Drop for WaitOnUnwind<'_, '_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.wait_for_all();
+        }
+    }
 }

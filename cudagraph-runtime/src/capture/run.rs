@@ -110,6 +110,17 @@ pub(super) fn run<'a>(
             catch_unwind(AssertUnwindSafe(|| f(&scope)))
         }
     };
+    if id != 0 {
+        // The closure may have ended the capture itself (cudarc's `CudaStream::end_capture` on
+        // the stream): it holds a graph of what was recorded, which holds none of the memory,
+        // host functions or kernels the work was recorded with (or holds the graph captured
+        // into, which this crate owns too). Nothing can take it back.
+        // SAFETY: a live stream.
+        let now = unsafe { result::stream::capture_info(stream.cu_stream()) };
+        if matches!(now, Ok(None)) || matches!(now, Ok(Some((other, _))) if other != id) {
+            escape::ended_inside(call);
+        }
+    }
     // Whatever happened, no forked stream is left out of the end, and no allocation of the
     // capture outlives its graph.
     let joined = sequence.join_forks();

@@ -49,6 +49,12 @@ pub struct CaptureStreams {
     /// [`CaptureScope::fork`]: super::CaptureScope::fork
     /// [`CaptureScope::fork_all`]: super::CaptureScope::fork_all
     forking: Mutex<Vec<usize>>,
+    /// Every stream forked into the capture so far, as raw handles: with the first stream, the
+    /// streams its views may be used on while it records. A stream that joined the capture
+    /// otherwise (cudarc's `CudaStream::join` on an event of it) is not joined back by the
+    /// capture's own joins (before a free, at the end), so work there would be ordered with
+    /// nothing that comes after it.
+    forked_ever: Mutex<Vec<usize>>,
     /// The event that orders one stream of the capture after another ([`CaptureStreams::order`]:
     /// forks, joins, work after an allocation), made on first use (its address; 0 until then),
     /// destroyed with the capture's record, after the capture has ended. One event serves them
@@ -92,8 +98,16 @@ impl CaptureStreams {
             CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
         };
         match info {
-            // Recorded by this capture.
-            Ok(Some((id, _))) if id == self.id => true,
+            // Recorded by this capture, on a stream it joins.
+            Ok(Some((id, _))) if id == self.id => {
+                let raw = stream.cu_stream();
+                raw == self.origin.cu_stream()
+                    || self
+                        .forked_ever
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .contains(&(raw as usize))
+            }
             // The driver refuses any work on a stream whose capture is invalidated (an earlier
             // call broke it, which the capture reports as its error), and on the legacy stream
             // beside a capturing blocking stream: nothing would run, so the call may go on and
@@ -195,10 +209,12 @@ impl CaptureStreams {
 #[track_caller]
 pub(super) fn outside_capture(stream: &CudaStream) -> ! {
     panic!(
-        "a capture view (or capture allocation) was used on stream {:?}, which is not in its \
-         capture: a view is for the capture's own work only (the capture scope's stream, or a \
-         stream forked with `CaptureScope::fork`); work enqueued elsewhere would run now, on \
-         memory that nothing orders with it or keeps alive for it",
+        "a capture view (or capture allocation) was used on stream {:?}, which is not one of \
+         its capture's streams: a view is for the capture's own work only (the capture scope's \
+         stream, or a stream forked with `CaptureScope::fork`); work enqueued elsewhere would \
+         run now, or, on a stream that joined the capture through cudarc, after nothing the \
+         capture orders (it does not join such a stream back), on memory that nothing orders \
+         with it or keeps alive for it",
         stream.cu_stream()
     )
 }
@@ -261,6 +277,7 @@ impl<'a> Sequence<'a> {
                 id,
                 origin: origin.clone(),
                 forking: Mutex::new(Vec::new()),
+                forked_ever: Mutex::new(Vec::new()),
                 event: Mutex::new(0),
             },
             forked: RefCell::new(Vec::new()),
@@ -484,6 +501,27 @@ impl<'a> Sequence<'a> {
         let mut forked = self.forked.borrow_mut();
         if !forked.iter().any(|s| s.cu_stream() == side.cu_stream()) {
             forked.push(side.clone());
+            let mut ever = self
+                .streams
+                .forked_ever
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            ever.push(side.cu_stream() as usize);
+        }
+    }
+
+    /// Waits on the host for everything enqueued so far on the first stream and on every
+    /// stream forked from it: the end of a warm-up that a panic leaves (its forks not joined
+    /// back), before the memory it was given can go. Errors are ignored: a stream that cannot
+    /// be waited for belongs to an unusable context, where nothing runs any more.
+    pub(super) fn wait_for_all(&self) {
+        let forked = self.forked.borrow().clone();
+        for stream in std::iter::once(&self.streams.origin).chain(&forked) {
+            // SAFETY: a live stream. (Not cudarc's `synchronize`, which returns an error stored
+            // earlier instead of waiting.)
+            let _ = crate::memory::fence::relaxed(|| unsafe {
+                cudarc::driver::result::stream::synchronize(stream.cu_stream())
+            });
         }
     }
 

@@ -1,0 +1,233 @@
+//! What a capture closure may do that the crate must survive without undefined behaviour: a
+//! warm-up (`Replay::new`) that panics after it enqueued work, a closure that ends the capture
+//! itself with cudarc's `CudaStream::end_capture` (the process aborts: what it got cannot be
+//! taken back), and a stream that joined the capture through cudarc.
+
+use std::cell::RefCell;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use cudagraph_runtime::cudarc::driver::{sys, CudaGraph};
+
+use cudagraph_runtime::prelude::*;
+use cudagraph_runtime::{Error, Mut, Replay};
+use cudagraph_tests::child::{aborted, is_child, run_alone};
+use cudagraph_tests::soundness::{overwritten, sentinel, Kernels, N, SPIN};
+use cudagraph_tests::{cfg, gpu};
+
+/// A warm-up (`Replay::new` running the work eagerly) that panics after it enqueued work: the
+/// panic leaves the warm-up before its wait for the work, its launch never noted by the memory
+/// model, and the buffer's last owner (the operands) goes with the unwind. Unless the warm-up
+/// waits for its work on the way out, the buffer is freed while the eager kernel still runs, and
+/// the sentinel allocated next on the buffer's stream gets the kernel's writes.
+///
+/// (The same closure returning an error is the control: the warm-up waits then. The panic need
+/// not be the closure's own: a view handed to a stream outside the warm-up panics in the crate,
+/// after whatever was enqueued before it.)
+#[test]
+fn a_warm_up_that_panics_after_enqueuing_waits_for_its_work() {
+    let Some(gpu) = gpu("a_warm_up_that_panics_after_enqueuing_waits_for_its_work") else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    // The buffer's home is `gpu.stream`; the warm-up runs on `work`.
+    let work = gpu.ctx.new_stream().unwrap();
+
+    // Control: the closure fails with an error after enqueuing: `warm_up` waits for the work.
+    {
+        let y = DeviceBuffer::<u32>::zeros(&gpu.stream, N).unwrap();
+        let late = k.late.clone();
+        let outcome = Replay::new(&work, 1, Mut(y), move |s, y| {
+            s.launch(&late, cfg(N), (N as u32, SPIN, 7u32, &y))?;
+            Err::<(), Error>(Error::Invalid {
+                node: "test".into(),
+                reason: "fails after enqueuing".into(),
+            })
+        });
+        assert!(outcome.is_err());
+        let s = sentinel(&gpu.stream, N);
+        assert_eq!(
+            overwritten(&gpu.stream, &s),
+            0,
+            "control: an error is waited for"
+        );
+    }
+
+    // The attack: the same closure panics instead.
+    let y = DeviceBuffer::<u32>::zeros(&gpu.stream, N).unwrap();
+    let late = k.late.clone();
+    let panicked = catch_unwind(AssertUnwindSafe(|| {
+        let _ = Replay::new(&work, 1, Mut(y), move |s, y| {
+            s.launch(&late, cfg(N), (N as u32, SPIN, 7u32, &y))?;
+            panic!("after the eager launch");
+            #[allow(unreachable_code)]
+            Ok::<(), Error>(())
+        });
+    }));
+    assert!(panicked.is_err());
+    let s = sentinel(&gpu.stream, N);
+    assert_eq!(
+        overwritten(&gpu.stream, &s),
+        0,
+        "the warm-up's kernel wrote memory freed under it (the sentinel's)"
+    );
+}
+
+/// A panic inside `CaptureScope::fork` during a warm-up skips the join of the side stream
+/// (`fork` joins only on return): the warm-up waits for its side streams too on the way out,
+/// else the work on the side stream would run after nothing the memory model waits for.
+#[test]
+fn a_warm_up_that_panics_inside_a_fork_waits_for_the_side_stream() {
+    let Some(gpu) = gpu("a_warm_up_that_panics_inside_a_fork_waits_for_the_side_stream") else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let work = gpu.ctx.new_stream().unwrap();
+    let side: Arc<_> = gpu.ctx.new_stream().unwrap();
+    let y = DeviceBuffer::<u32>::zeros(&gpu.stream, N).unwrap();
+    let late = k.late.clone();
+    let panicked = catch_unwind(AssertUnwindSafe(|| {
+        let mut round = 0;
+        let _ = Replay::new(&work, 2, Mut(y), move |s, y| {
+            round += 1;
+            if round == 1 {
+                return Ok::<(), Error>(());
+            }
+            s.fork(&side, |t| {
+                t.launch(&late, cfg(N), (N as u32, SPIN, 7u32, &y))?;
+                panic!("inside the fork, after the eager launch on the side stream");
+                #[allow(unreachable_code)]
+                Ok::<(), Error>(())
+            })
+        });
+    }));
+    assert!(panicked.is_err());
+    let s = sentinel(&gpu.stream, N);
+    assert_eq!(
+        overwritten(&gpu.stream, &s),
+        0,
+        "the side stream's kernel wrote memory freed under it (the sentinel's)"
+    );
+}
+
+thread_local! {
+    /// Where a capture closure keeps the graph cudarc's `end_capture` gave it.
+    static KEPT: RefCell<Option<CudaGraph>> = const { RefCell::new(None) };
+}
+
+/// The capture scope dereferences to the `Arc<CudaStream>` being captured, and cudarc's safe
+/// `CudaStream::end_capture` ends *this crate's* capture from inside its closure: it
+/// instantiates what was recorded so far and hands the closure a `CudaGraph` it may keep (a
+/// thread-local) and launch whenever it likes, though nothing in it holds the memory the work
+/// was recorded on (nor the host functions or kernels). The crate cannot take it back, so it
+/// ends the process when the closure returns; the test runs the attack in a child process. (Were
+/// the process to go on, the kept graph would zero the sentinel allocated where the freed buffer
+/// was.)
+#[test]
+fn a_closure_that_ends_its_capture_itself_aborts_the_process() {
+    let test = "a_closure_that_ends_its_capture_itself_aborts_the_process";
+    let Some(gpu) = gpu(test) else {
+        return;
+    };
+    if !is_child(test) {
+        drop(gpu); // the child opens the GPU itself
+        assert_aborted_for_ending_the_capture(&format!("capture_misuse::{test}"));
+        return;
+    }
+    let y = DeviceBuffer::<u32>::zeros(&gpu.stream, N).unwrap();
+    let outcome = Graph::capture(&gpu.stream, Mut(y), |s, mut y| {
+        s.memset_zeros(&mut y)?; // cudarc's memset, on the view: recorded
+        let ended = s.end_capture(sys::CUgraphInstantiate_flags(0))?;
+        KEPT.with(|k| *k.borrow_mut() = ended);
+        Ok::<(), Error>(())
+    });
+    // Not reached: what follows is the use-after-free the abort prevents.
+    let s = sentinel(&gpu.stream, N);
+    if let Some(kept) = KEPT.with(|k| k.borrow_mut().take()) {
+        kept.launch().unwrap();
+    }
+    panic!(
+        "the capture returned ({outcome:?}); the sentinel: {} overwritten",
+        overwritten(&gpu.stream, &s)
+    );
+}
+
+/// The same call inside `Graph::capture_into`: `cuStreamEndCapture` of a capture begun with
+/// `cuStreamBeginCaptureToGraph` returns the graph captured into, so cudarc's `end_capture`
+/// wraps *this crate's* driver graph in a `CudaGraph`, which destroys it on drop, while the
+/// crate's `Graph` keeps using it (a use after free of a driver handle, and a double
+/// `cuGraphDestroy`): the process ends when the closure returns.
+#[test]
+fn a_closure_that_ends_its_capture_into_a_graph_itself_aborts_the_process() {
+    let test = "a_closure_that_ends_its_capture_into_a_graph_itself_aborts_the_process";
+    let Some(gpu) = gpu(test) else {
+        return;
+    };
+    if !is_child(test) {
+        drop(gpu);
+        assert_aborted_for_ending_the_capture(&format!("capture_misuse::{test}"));
+        return;
+    }
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let outcome = graph.capture_into(&gpu.stream, &[], (), |s, ()| {
+        let ended = s.end_capture(sys::CUgraphInstantiate_flags(0))?;
+        KEPT.with(|k| *k.borrow_mut() = ended);
+        Ok::<(), Error>(())
+    });
+    // Not reached. Two owners of one driver graph: both leaked, so as not to crash here.
+    std::mem::forget(KEPT.with(|k| k.borrow_mut().take()));
+    std::mem::forget(graph);
+    panic!("the capture into the graph returned ({outcome:?})");
+}
+
+/// Runs the test at `path` in a child process and asserts it was ended by the library's abort
+/// for a capture its closure ended.
+fn assert_aborted_for_ending_the_capture(path: &str) {
+    let child = run_alone(path);
+    let said = String::from_utf8_lossy(&child.stderr);
+    assert!(
+        aborted(&child) && said.contains("ended the stream capture itself"),
+        "the child should abort for the capture its closure ended; it ended {:?}, saying:\n{said}",
+        child.status
+    );
+}
+
+/// A stream that joined the capture through cudarc (`other.join(s.stream())`: a wait on an
+/// event recorded in the capture) is in the capture as the driver sees it, but not one the
+/// capture joins back itself (before a free of a viewed allocation, at its end): a view used
+/// there would let cudarc's memset write an allocation that the free node, not ordered after it,
+/// may have freed. The view refuses that stream (a panic: cudarc asks for the address where no
+/// error can be returned), as it refuses a stream outside the capture.
+#[test]
+fn a_view_refuses_a_stream_that_joined_the_capture_through_cudarc() {
+    let Some(gpu) = gpu("a_view_refuses_a_stream_that_joined_the_capture_through_cudarc") else {
+        return;
+    };
+    let other = gpu.ctx.new_stream().unwrap();
+    let n = 1024;
+    let captured = catch_unwind(AssertUnwindSafe(|| {
+        Graph::capture(&gpu.stream, (), move |s, ()| {
+            let mut a = s.alloc::<u32>(n)?; // on the first stream
+            other.join(s.stream())?; // `other` joins the capture (cudarc's event wait)
+            other.memset_zeros(&mut a.view_mut())?; // refused: not one of the capture's streams
+            s.free(a)?;
+            s.stream().join(&other)?;
+            Ok::<(), Error>(())
+        })
+    }));
+    let panic = captured.expect_err("the view was used on a stream the capture does not join");
+    let said = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .unwrap_or_default();
+    assert!(said.contains("not one of its capture's streams"), "{said}");
+    // The capture ended cleanly all the same: the stream can be used (and captured) again.
+    let y = DeviceBuffer::from_host(&gpu.stream, &vec![1u32; n]).unwrap();
+    let graph = Graph::capture(&gpu.stream, Mut(y.clone()), |s, mut y| {
+        s.memset_zeros(&mut y)?;
+        Ok::<(), Error>(())
+    })
+    .unwrap();
+    graph.instantiate().unwrap().launch(&gpu.stream).unwrap();
+    assert_eq!(y.to_vec().unwrap(), vec![0; n]);
+}
