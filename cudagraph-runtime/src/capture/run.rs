@@ -115,9 +115,12 @@ pub(super) fn run<'a>(
         // the stream): it holds a graph of what was recorded, which holds none of the memory,
         // host functions or kernels the work was recorded with (or holds the graph captured
         // into, which this crate owns too). Nothing can take it back.
+        // Not capturing any more, or recording another capture (begun by the closure after it
+        // ended this one). (A capture broken by a call inside the closure reads as invalidated,
+        // without an id: driver 580 reports the id 0 then.)
         // SAFETY: a live stream.
         let now = unsafe { result::stream::capture_info(stream.cu_stream()) };
-        if matches!(now, Ok(None)) || matches!(now, Ok(Some((other, _))) if other != id) {
+        if matches!(now, Ok(None)) || matches!(now, Ok(Some((other, true))) if other != id) {
             escape::ended_inside(call);
         }
     }
