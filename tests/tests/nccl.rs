@@ -1140,3 +1140,191 @@ fn one_executable_at_a_time_runs_collectives_over_symmetric_buffers_on_a_communi
     second.launch(s).unwrap();
     s.synchronize().unwrap();
 }
+
+// Review findings (branch rev-nccl): each test below shows a hole in what the library promises
+// about collectives. They fail (or, the second, hang until the watchdog ends the process) on the
+// code they were written against; none has run on a GPU yet.
+
+/// The communicator's launch order compares streams by handle, and records its marker on the
+/// previous launch's stream handle from the thread of the next launch: the per-thread default
+/// stream (`CudaContext::per_thread_stream`, handle `0x2`) is another stream on every thread.
+/// Two executables using one communicator, launched on two threads' per-thread streams, must
+/// still run one after the other.
+#[test]
+fn launches_on_two_threads_per_thread_streams_run_one_after_the_other() {
+    let test = "launches_on_two_threads_per_thread_streams_run_one_after_the_other";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    let comm = one_rank(&gpu);
+    let module = compile(
+        &gpu.ctx,
+        r#"extern "C" __global__ void spin(long long cycles, float* x) {
+            long long start = clock64();
+            while (clock64() - start < cycles) {}
+            if (threadIdx.x == 0) x[0] += 1.0f;
+        }"#,
+    );
+    // SAFETY: `spin(long long, float*)`.
+    let spin: Kernel<(i64, DevicePtrMut<f32>)> = unsafe { Kernel::new(function(&module, "spin")) };
+    let s = &gpu.stream;
+    let (x, mut y, mut z) = (
+        buffer(s, &[0.0; 4]),
+        buffer(s, &[0.0; 4]),
+        buffer(s, &[0.0; 4]),
+    );
+    // A: spin ~50 ms, bump x[0], then y = all-reduce(x). B: z = all-reduce(y).
+    let mut a = Graph::new(&gpu.ctx).unwrap();
+    let slow = a
+        .add_kernel(
+            &spin,
+            LaunchConfig::for_num_elems(1),
+            (100_000_000i64, &x),
+            &[],
+        )
+        .unwrap();
+    a.add_all_reduce(&comm, &x, &mut y, ReduceOp::Sum, &[slow.id()])
+        .unwrap();
+    let mut b = Graph::new(&gpu.ctx).unwrap();
+    b.add_all_reduce(&comm, &y, &mut z, ReduceOp::Sum, &[])
+        .unwrap();
+    let (mut a, mut b) = (a.instantiate().unwrap(), b.instantiate().unwrap());
+    for round in 1..=3 {
+        let ctx = &gpu.ctx;
+        // A on the per-thread stream of one thread, then (A's launch made) B on another's.
+        a = std::thread::scope(|t| {
+            t.spawn(move || {
+                ctx.bind_to_thread().unwrap();
+                a.launch(&ctx.per_thread_stream()).unwrap();
+                a
+            })
+            .join()
+            .unwrap()
+        });
+        b = std::thread::scope(|t| {
+            t.spawn(move || {
+                ctx.bind_to_thread().unwrap();
+                b.launch(&ctx.per_thread_stream()).unwrap();
+                b
+            })
+            .join()
+            .unwrap()
+        });
+        // The whole device, not a stream: host reads are not what this test is about.
+        gpu.ctx.synchronize().unwrap();
+        assert_eq!(
+            z.to_vec().unwrap()[0],
+            round as f32,
+            "round {round}: B's collective ran before A's launch was over"
+        );
+    }
+}
+
+/// The order check exchanges over a graph's communicators in the order of their *first use*,
+/// which is each rank's own: two ranks whose graphs use communicators `p` and `q` (every rank
+/// issuing the same collectives on each) but first `p` on rank 0 and first `q` on rank 1 wait
+/// for each other in two different exchanges, forever, instead of being refused or passing.
+#[test]
+fn two_gpus_check_communicators_first_used_in_other_orders_without_hanging() {
+    let test = "two_gpus_check_communicators_first_used_in_other_orders_without_hanging";
+    let Some((gpu, more)) = nccl_gpus(test, 2) else {
+        return;
+    };
+    let _watch = watch(test);
+    let ctxs = [gpu.ctx.clone(), more[0].clone()];
+    let p = Communicator::init_all(&ctxs).unwrap();
+    let q = Communicator::init_all(&ctxs).unwrap();
+    let outcomes: Vec<Result<(), Error>> = std::thread::scope(|s| {
+        let ranks: Vec<_> = p
+            .into_iter()
+            .zip(q)
+            .map(|(p, q)| {
+                s.spawn(move || {
+                    let st = stream(p.context());
+                    let a = buffer(&st, &[1.0; 8]);
+                    let (mut pa, mut qa) = (buffer(&st, &[0.0; 8]), buffer(&st, &[0.0; 8]));
+                    let mut graph = Graph::new(p.context()).unwrap();
+                    // Independent nodes: on each communicator one all-reduce, on every rank.
+                    let (first, second) = if p.rank() == 0 { (&p, &q) } else { (&q, &p) };
+                    let (b1, b2) = if p.rank() == 0 {
+                        (&mut pa, &mut qa)
+                    } else {
+                        (&mut qa, &mut pa)
+                    };
+                    graph
+                        .add_all_reduce(first, &a, b1, ReduceOp::Sum, &[])
+                        .unwrap();
+                    graph
+                        .add_all_reduce(second, &a, b2, ReduceOp::Sum, &[])
+                        .unwrap();
+                    graph.instantiate().map(drop)
+                })
+            })
+            .collect();
+        ranks.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    // Either answer is consistent (each communicator's sequence agrees); a hang is not.
+    eprintln!("{test}: {outcomes:?}");
+}
+
+/// One executable per communicator (on each rank) may run collectives over symmetric buffers, so
+/// that every rank's symmetric kernels meet their peers' at the same place of one checked
+/// sequence. But the check is made once per graph and remembered, apart from instantiation: two
+/// graphs checked together on every rank, then rank 0 instantiating one and rank 1 the other,
+/// leaves each rank's owner running another place of the window, the state the order check
+/// refuses in `two_gpus_all_reduce_symmetric_buffers_and_refuse_them_at_other_offsets`.
+#[test]
+fn two_gpus_symmetric_owners_cannot_differ_between_ranks() {
+    let test = "two_gpus_symmetric_owners_cannot_differ_between_ranks";
+    let Some((gpu, more)) = nccl_gpus(test, 2) else {
+        return;
+    };
+    let _watch = watch(test);
+    let comms = Communicator::init_all(&[gpu.ctx.clone(), more[0].clone()]).unwrap();
+    let outcomes: Vec<(bool, usize)> = std::thread::scope(|s| {
+        let ranks: Vec<_> = comms
+            .into_iter()
+            .map(|comm| {
+                s.spawn(move || {
+                    let r = comm.rank();
+                    let st = stream(comm.context());
+                    let whole = comm.alloc_symmetric::<f32>(2048).unwrap();
+                    whole.copy_from(&vec![r as f32 + 1.0; 2048]).unwrap();
+                    // The same two graphs on every rank: the first half, and the second half.
+                    let half = |h: usize| {
+                        let mut part = whole.slice(h * 1024..h * 1024 + 1024);
+                        let mut g = Graph::new(comm.context()).unwrap();
+                        g.add_all_reduce_in_place(&comm, &mut part, ReduceOp::Sum, &[])
+                            .unwrap();
+                        g
+                    };
+                    let (mut first, mut second) = (half(0), half(1));
+                    // Checked together: every rank agrees on each.
+                    first.check_collective_order().unwrap();
+                    second.check_collective_order().unwrap();
+                    // Rank 0 runs the first half, rank 1 the second: no exchange is made now.
+                    let mine = if r == 0 { first } else { second };
+                    let Ok(mut exec) = mine.instantiate() else {
+                        return (false, 0);
+                    };
+                    exec.launch(&st).unwrap();
+                    st.synchronize().unwrap();
+                    // The half this rank never launched on: did a peer's kernel write it?
+                    let other = if r == 0 { 1024..2048 } else { 0..1024 };
+                    let changed = whole.to_vec().unwrap()[other]
+                        .iter()
+                        .filter(|&&v| v != r as f32 + 1.0)
+                        .count();
+                    (true, changed)
+                })
+            })
+            .collect();
+        ranks.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    eprintln!("{test}: (instantiated, elements of the unused half changed) per rank: {outcomes:?}");
+    assert!(
+        !outcomes.iter().all(|(made, _)| *made),
+        "rank 0 and rank 1 each own an executable running symmetric collectives at other \
+         offsets of the same window"
+    );
+}
