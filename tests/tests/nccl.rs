@@ -1220,10 +1220,13 @@ fn launches_on_two_threads_per_thread_streams_run_one_after_the_other() {
     }
 }
 
-/// The order check exchanges over a graph's communicators in the order of their *first use*,
+/// The order check exchanged over a graph's communicators in the order of their *first use*,
 /// which is each rank's own: two ranks whose graphs use communicators `p` and `q` (every rank
-/// issuing the same collectives on each) but first `p` on rank 0 and first `q` on rank 1 wait
-/// for each other in two different exchanges, forever, instead of being refused or passing.
+/// issuing the same collectives on each) but first `p` on rank 0 and first `q` on rank 1 waited
+/// for each other in two different exchanges, forever. Now they exchange in the order of the
+/// communicators' keys, which every rank shares, and both refuse: rank 0 all-reducing on `p`
+/// then on `q` and rank 1 on `q` then on `p` would wait for each other at the launch. The same
+/// graph order on both ranks passes, and runs.
 #[test]
 fn two_gpus_check_communicators_first_used_in_other_orders_without_hanging() {
     let test = "two_gpus_check_communicators_first_used_in_other_orders_without_hanging";
@@ -1234,37 +1237,78 @@ fn two_gpus_check_communicators_first_used_in_other_orders_without_hanging() {
     let ctxs = [gpu.ctx.clone(), more[0].clone()];
     let p = Communicator::init_all(&ctxs).unwrap();
     let q = Communicator::init_all(&ctxs).unwrap();
-    let outcomes: Vec<Result<(), Error>> = std::thread::scope(|s| {
+    let outcomes: Vec<(Result<(), Error>, Vec<f32>)> = std::thread::scope(|s| {
         let ranks: Vec<_> = p
             .into_iter()
             .zip(q)
             .map(|(p, q)| {
                 s.spawn(move || {
+                    let r = p.rank();
                     let st = stream(p.context());
-                    let a = buffer(&st, &[1.0; 8]);
+                    let a = buffer(&st, &[r as f32 + 1.0; 8]);
                     let (mut pa, mut qa) = (buffer(&st, &[0.0; 8]), buffer(&st, &[0.0; 8]));
+                    // On each communicator one all-reduce, on every rank: `p` first on rank 0,
+                    // `q` first on rank 1.
                     let mut graph = Graph::new(p.context()).unwrap();
-                    // Independent nodes: on each communicator one all-reduce, on every rank.
-                    let (first, second) = if p.rank() == 0 { (&p, &q) } else { (&q, &p) };
-                    let (b1, b2) = if p.rank() == 0 {
-                        (&mut pa, &mut qa)
-                    } else {
-                        (&mut qa, &mut pa)
-                    };
-                    graph
-                        .add_all_reduce(first, &a, b1, ReduceOp::Sum, &[])
+                    let (on_p, on_q) = ((&p, &mut pa, "on_p"), (&q, &mut qa, "on_q"));
+                    let order = if r == 0 { [on_p, on_q] } else { [on_q, on_p] };
+                    // Independent nodes, as the reviewer wrote them.
+                    for (comm, out, name) in order {
+                        graph.name_next(name);
+                        graph
+                            .add_all_reduce(comm, &a, out, ReduceOp::Sum, &[])
+                            .unwrap();
+                    }
+                    let refused = graph.instantiate().map(drop);
+                    // The same order on both ranks (`p`, then `q` after it): passes, and runs.
+                    let mut graph = Graph::new(p.context()).unwrap();
+                    let first = graph
+                        .add_all_reduce(&p, &a, &mut pa, ReduceOp::Sum, &[])
                         .unwrap();
                     graph
-                        .add_all_reduce(second, &a, b2, ReduceOp::Sum, &[])
+                        .add_all_reduce(&q, &a, &mut qa, ReduceOp::Sum, &[first.id()])
                         .unwrap();
-                    graph.instantiate().map(drop)
+                    let mut exec = graph.instantiate().unwrap();
+                    exec.launch(&st).unwrap();
+                    st.synchronize().unwrap();
+                    let sums = [pa.to_vec().unwrap(), qa.to_vec().unwrap()].concat();
+                    (refused, sums)
                 })
             })
             .collect();
         ranks.into_iter().map(|r| r.join().unwrap()).collect()
     });
-    // Either answer is consistent (each communicator's sequence agrees); a hang is not.
     eprintln!("{test}: {outcomes:?}");
+    // Both refuse, at the communicator exchanged first (the one of the smaller key, the same
+    // on both ranks): each names its own node on it.
+    let mut named = Vec::new();
+    for (rank, (outcome, sums)) in outcomes.iter().enumerate() {
+        match outcome {
+            Err(Error::CollectiveMismatch { node, reason }) => {
+                assert!(node == "on_p" || node == "on_q", "rank {rank}: {node}");
+                assert!(
+                    reason.contains("collective #0 of the communicator comes after"),
+                    "rank {rank}: {reason}"
+                );
+                assert!(
+                    reason.contains("of another communicator on rank"),
+                    "rank {rank}: {reason}"
+                );
+                assert!(reason.contains("in one order"), "rank {rank}: {reason}");
+                named.push(node.clone());
+            }
+            other => panic!("rank {rank}: expected a mismatch, got {other:?}"),
+        }
+        assert_eq!(
+            sums,
+            &vec![3.0; 16],
+            "rank {rank}: 1 + 2 on each communicator"
+        );
+    }
+    assert_eq!(
+        named[0], named[1],
+        "both ranks refuse at the same communicator"
+    );
 }
 
 /// One executable per communicator (on each rank) may run collectives over symmetric buffers, so

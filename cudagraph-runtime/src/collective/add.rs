@@ -389,12 +389,22 @@ impl<'a> Graph<'a> {
     /// receives or symmetric buffers). Refused with [`Error::CollectiveMismatch`] naming this
     /// rank's node at the first place where the ranks disagree.
     ///
+    /// A graph using several communicators exchanges over them in an order every rank shares
+    /// (each communicator has a random key, the same on all its ranks, and they go by key), so
+    /// ranks whose graphs first use them in different orders are refused or pass, and do not
+    /// wait in different exchanges. The order across communicators is compared too: two ranks
+    /// whose graphs both use communicators `p` and `q` must add their collectives on the two in
+    /// the same order (rank 0 all-reducing on `p` then on `q`, rank 1 on `q` then on `p`, would
+    /// wait for each other forever when launched), as NCCL asks of
+    /// [several communicators](https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/usage/communicators.html#using-multiple-nccl-communicators-concurrently).
+    /// When one communicator is refused, the exchanges over the others still run (their ranks
+    /// wait in them), and the first refusal is returned.
+    ///
     /// [`Graph::instantiate`] checks it first (once: a graph already checked is not checked
     /// again, until a collective is added). Every rank must call it (or instantiate) at the
-    /// same point, on its own thread or process: the exchange waits for all of them. A graph
-    /// using several communicators checks them in the order of their first use. Refused where
-    /// the exchange cannot wait: inside a host node ([`Error::InHostNode`]) or a capture closure
-    /// ([`Error::Capturing`]).
+    /// same point, on its own thread or process: the exchange waits for all of them. Refused
+    /// where the exchange cannot wait: inside a host node ([`Error::InHostNode`]) or a capture
+    /// closure ([`Error::Capturing`]).
     pub fn check_collective_order(&mut self) -> Result<()> {
         if self.collectives().is_none() {
             return Ok(());

@@ -8,7 +8,7 @@ use cudarc::driver::CudaStream;
 
 use super::comm::CommInner;
 use super::op::Collective;
-use super::order;
+use super::order::{self, Exchange};
 use crate::error::{Error, Result};
 
 /// One collective node.
@@ -95,8 +95,9 @@ impl CollectiveTable {
     }
 
     /// Checks, once, that every rank of each communicator issues the same collectives in the same
-    /// order (see `order`); `name(i)` names node `i`. Every rank must call it at the same point
-    /// (it exchanges over each communicator, in the order of their first use).
+    /// order, placed alike among the collectives of the graph's other communicators (see
+    /// `order`); `name(i)` names node `i`. Every rank must call it at the same point (it
+    /// exchanges over each communicator, in the order of their keys, which every rank shares).
     pub(crate) fn check_order(&mut self, name: &dyn Fn(usize) -> String) -> Result<()> {
         if self.checked {
             return Ok(());
@@ -105,18 +106,28 @@ impl CollectiveTable {
         // a host node (no driver or NCCL call there) or a capture closure. Refused whatever the
         // number of ranks, so that a program's one-rank run refuses where its larger ones would.
         crate::ambient::refuse_waiting("Graph::check_collective_order")?;
-        for (at, comm) in self.comms.iter().enumerate() {
-            let mine: Vec<(usize, Collective)> = self
-                .steps
-                .iter()
-                .filter(|s| s.comm == at)
-                .map(|s| (s.node, s.what))
-                .collect();
-            let sequence: Vec<Collective> = mine.iter().map(|&(_, s)| s).collect();
-            order::check(&sequence, &|i| name(mine[i].0), &**comm)?;
-        }
+        self.exchange(&|_| true, name)?;
         self.checked = true;
         Ok(())
+    }
+
+    /// The exchanges of [`order::check_graph`] over the communicators `only` selects.
+    fn exchange(&self, only: &dyn Fn(usize) -> bool, name: &dyn Fn(usize) -> String) -> Result<()> {
+        let comms: Vec<(u64, &dyn Exchange)> = self
+            .comms
+            .iter()
+            .map(|c| (c.key, &**c as &dyn Exchange))
+            .collect();
+        let steps: Vec<order::Step> = self
+            .steps
+            .iter()
+            .map(|s| order::Step {
+                comm: s.comm,
+                node: s.node,
+                what: s.what,
+            })
+            .collect();
+        order::check_graph(&comms, &steps, only, name)
     }
 }
 
