@@ -1313,10 +1313,12 @@ fn two_gpus_check_communicators_first_used_in_other_orders_without_hanging() {
 
 /// One executable per communicator (on each rank) may run collectives over symmetric buffers, so
 /// that every rank's symmetric kernels meet their peers' at the same place of one checked
-/// sequence. But the check is made once per graph and remembered, apart from instantiation: two
+/// sequence. But the check was made once per graph and remembered, apart from instantiation: two
 /// graphs checked together on every rank, then rank 0 instantiating one and rank 1 the other,
-/// leaves each rank's owner running another place of the window, the state the order check
-/// refuses in `two_gpus_all_reduce_symmetric_buffers_and_refuse_them_at_other_offsets`.
+/// left each rank's owner running another place of the window, the state the order check
+/// refuses in `two_gpus_all_reduce_symmetric_buffers_and_refuse_them_at_other_offsets`. Now a
+/// graph with symmetric collectives exchanges at every instantiation (and re-instantiation),
+/// and both ranks refuse; the same graph on both ranks is instantiated, and runs.
 #[test]
 fn two_gpus_symmetric_owners_cannot_differ_between_ranks() {
     let test = "two_gpus_symmetric_owners_cannot_differ_between_ranks";
@@ -1325,7 +1327,7 @@ fn two_gpus_symmetric_owners_cannot_differ_between_ranks() {
     };
     let _watch = watch(test);
     let comms = Communicator::init_all(&[gpu.ctx.clone(), more[0].clone()]).unwrap();
-    let outcomes: Vec<(bool, usize)> = std::thread::scope(|s| {
+    std::thread::scope(|s| {
         let ranks: Vec<_> = comms
             .into_iter()
             .map(|comm| {
@@ -1338,37 +1340,130 @@ fn two_gpus_symmetric_owners_cannot_differ_between_ranks() {
                     let half = |h: usize| {
                         let mut part = whole.slice(h * 1024..h * 1024 + 1024);
                         let mut g = Graph::new(comm.context()).unwrap();
+                        g.name_next("half");
                         g.add_all_reduce_in_place(&comm, &mut part, ReduceOp::Sum, &[])
                             .unwrap();
                         g
                     };
+                    let refused_at_other_offsets =
+                        |outcome: Result<(), Error>, what: &str| match outcome {
+                            Err(Error::CollectiveMismatch { node, reason }) => {
+                                assert_eq!(node, "half", "rank {r}, {what}");
+                                assert!(
+                                    reason.contains("byte 0 of symmetric buffer #1"),
+                                    "rank {r}, {what}: {reason}"
+                                );
+                                assert!(
+                                    reason.contains("byte 4096 of symmetric buffer #1"),
+                                    "rank {r}, {what}: {reason}"
+                                );
+                            }
+                            other => panic!("rank {r}, {what}: expected a mismatch, got {other:?}"),
+                        };
                     let (mut first, mut second) = (half(0), half(1));
                     // Checked together: every rank agrees on each.
                     first.check_collective_order().unwrap();
                     second.check_collective_order().unwrap();
-                    // Rank 0 runs the first half, rank 1 the second: no exchange is made now.
+                    // Rank 0 instantiates the first half, rank 1 the second: both refuse.
                     let mine = if r == 0 { first } else { second };
-                    let Ok(mut exec) = mine.instantiate() else {
-                        return (false, 0);
-                    };
+                    refused_at_other_offsets(mine.instantiate().map(drop), "instantiate");
+                    // Both the first half: instantiated, and run (1 + 2 there, the rest as it was).
+                    let mut exec = half(0).instantiate().unwrap();
                     exec.launch(&st).unwrap();
                     st.synchronize().unwrap();
-                    // The half this rank never launched on: did a peer's kernel write it?
-                    let other = if r == 0 { 1024..2048 } else { 0..1024 };
-                    let changed = whole.to_vec().unwrap()[other]
-                        .iter()
-                        .filter(|&&v| v != r as f32 + 1.0)
-                        .count();
-                    (true, changed)
+                    let mut expected = [vec![3.0; 1024], vec![r as f32 + 1.0; 1024]].concat();
+                    assert_eq!(whole.to_vec().unwrap(), expected, "rank {r}");
+                    // Moved by re-instantiation, rank 0 to the first half and rank 1 to the
+                    // second (each checked on both ranks first): both refuse, and the executable
+                    // stays as it was.
+                    let (mut first, mut second) = (half(0), half(1));
+                    first.check_collective_order().unwrap();
+                    second.check_collective_order().unwrap();
+                    let mine = if r == 0 { first } else { second };
+                    refused_at_other_offsets(
+                        exec.reinstantiate_from(mine, Default::default()),
+                        "reinstantiate_from",
+                    );
+                    exec.launch(&st).unwrap();
+                    st.synchronize().unwrap();
+                    expected[..1024].fill(6.0);
+                    assert_eq!(
+                        whole.to_vec().unwrap(),
+                        expected,
+                        "rank {r}, launched again"
+                    );
                 })
             })
             .collect();
-        ranks.into_iter().map(|r| r.join().unwrap()).collect()
+        for r in ranks {
+            r.join().unwrap();
+        }
     });
-    eprintln!("{test}: (instantiated, elements of the unused half changed) per rank: {outcomes:?}");
-    assert!(
-        !outcomes.iter().all(|(made, _)| *made),
-        "rank 0 and rank 1 each own an executable running symmetric collectives at other \
-         offsets of the same window"
-    );
+}
+
+/// The claim of a communicator for an executable running collectives over symmetric buffers is
+/// per rank: rank 1 still holding an earlier such executable (rank 0 dropped its own), rank 1's
+/// claim is refused where rank 0's succeeds. The instantiation's exchange carries each rank's
+/// outcome, so rank 0 refuses too, rather than owning an executable rank 1 does not have.
+#[test]
+fn two_gpus_symmetric_executables_are_made_on_every_rank_or_none() {
+    let test = "two_gpus_symmetric_executables_are_made_on_every_rank_or_none";
+    let Some((gpu, more)) = nccl_gpus(test, 2) else {
+        return;
+    };
+    let _watch = watch(test);
+    let comms = Communicator::init_all(&[gpu.ctx.clone(), more[0].clone()]).unwrap();
+    std::thread::scope(|s| {
+        let ranks: Vec<_> = comms
+            .into_iter()
+            .map(|comm| {
+                s.spawn(move || {
+                    let r = comm.rank();
+                    let st = stream(comm.context());
+                    let mut a = comm.alloc_symmetric::<f32>(256).unwrap();
+                    let mut b = comm.alloc_symmetric::<f32>(256).unwrap();
+                    b.copy_from(&[r as f32 + 1.0; 256]).unwrap();
+                    let over = |buf: &mut DeviceBuffer<f32>, name: &'static str| {
+                        let mut g = Graph::new(comm.context()).unwrap();
+                        g.name_next(name);
+                        g.add_all_reduce_in_place(&comm, buf, ReduceOp::Sum, &[])
+                            .unwrap();
+                        g
+                    };
+                    let held = over(&mut a, "over_a").instantiate().unwrap();
+                    // Rank 0 drops its executable over `a`; rank 1 keeps it.
+                    let held = if r == 0 {
+                        drop(held);
+                        None
+                    } else {
+                        Some(held)
+                    };
+                    match over(&mut b, "over_b").instantiate() {
+                        Err(Error::Invalid { node, reason }) if r == 0 => {
+                            assert_eq!(node, "over_b");
+                            assert!(
+                                reason.contains("rank 1 of the communicator could not instantiate"),
+                                "rank 0: {reason}"
+                            );
+                        }
+                        Err(Error::Invalid { node, reason }) => {
+                            // Rank 1's own error: the claim.
+                            assert_eq!(node, "over_b");
+                            assert!(reason.contains("one at a time"), "rank 1: {reason}");
+                        }
+                        other => panic!("rank {r}: expected a refusal, got {other:?}"),
+                    }
+                    // Rank 1 drops its own too: both make one over `b`, and run it.
+                    drop(held);
+                    let mut exec = over(&mut b, "over_b").instantiate().unwrap();
+                    exec.launch(&st).unwrap();
+                    st.synchronize().unwrap();
+                    assert_eq!(b.to_vec().unwrap(), vec![3.0; 256], "rank {r}");
+                })
+            })
+            .collect();
+        for r in ranks {
+            r.join().unwrap();
+        }
+    });
 }

@@ -405,6 +405,14 @@ impl<'a> Graph<'a> {
     /// same point, on its own thread or process: the exchange waits for all of them. Refused
     /// where the exchange cannot wait: inside a host node ([`Error::InHostNode`]) or a capture
     /// closure ([`Error::Capturing`]).
+    ///
+    /// A graph with collectives over symmetric buffers ([`Communicator::alloc_symmetric`])
+    /// exchanges again at every instantiation, checked or not, over each communicator it runs
+    /// them on: the ranks compare the collectives they instantiate there and whether each made
+    /// its executable, and every rank refuses unless all did
+    /// ([`Error::CollectiveMismatch`] where the collectives differ, [`Error::Invalid`] where a
+    /// peer could not instantiate; a rank that could not returns its own error). So the ranks
+    /// of a communicator own executables running the same symmetric collectives, or none does.
     pub fn check_collective_order(&mut self) -> Result<()> {
         if self.collectives().is_none() {
             return Ok(());
@@ -413,5 +421,15 @@ impl<'a> Graph<'a> {
         let checked = table.check_order(&|i| self.name_of(i));
         *self.collectives_mut() = table;
         checked
+    }
+
+    /// The exchange that makes every rank instantiate a graph with collectives over symmetric
+    /// buffers or none (see [`Graph::check_collective_order`]): `ready` when this rank made its
+    /// executable. Nothing is exchanged for other graphs.
+    pub(crate) fn agree_on_instantiation(&self, ready: bool) -> Result<()> {
+        match self.collectives() {
+            Some(table) => table.agree_on_instantiation(ready, &|i| self.name_of(i)),
+            None => Ok(()),
+        }
     }
 }

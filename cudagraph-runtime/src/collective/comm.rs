@@ -44,7 +44,10 @@ pub fn nccl_present() -> bool {
 /// (on each rank) may run collectives over symmetric buffers on a communicator: a second one is
 /// refused when it is instantiated ([`Error::Invalid`](crate::Error::Invalid)), until the first
 /// is dropped, and every rank's symmetric kernels meet their peers' at the same place of that
-/// executable's checked sequence.
+/// executable's checked sequence. Instantiating such an executable exchanges over the
+/// communicator every time, checked before or not: every rank makes one, of the same
+/// collectives at the same places, or every rank refuses (see
+/// [`Graph::check_collective_order`](crate::Graph::check_collective_order)).
 ///
 /// NCCL's support for mixing graphs with eager calls may be off (`NCCL_GRAPH_MIXING_SUPPORT=0`,
 /// which removes an event wait and an event record from every captured collective): launches on

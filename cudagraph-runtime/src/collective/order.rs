@@ -9,14 +9,16 @@
 //!
 //! 1. every rank all-gathers a summary: the length of its sequence, a hash of what every rank
 //!    issues alike (operation, reduction, element type, count, root, placement), whether it
-//!    must be compared word for word, and how many other communicators its graph uses with a
-//!    hash of where its collectives lie among theirs
+//!    must be compared word for word, why it exchanges ([`Intent`]), and how many other
+//!    communicators its graph uses with a hash of where its collectives lie among theirs
 //!    ([`Among`]). A sequence is compared word for word when it has point-to-point steps, whose
 //!    peers differ from rank to rank by design, or buffers in symmetric windows, where NCCL's
 //!    kernels read and write the peers' memory at the places each rank names (a disagreement
 //!    there is no hang but a write at the wrong place, which a 64-bit hash, not proof against a
 //!    collision made on purpose, is not enough to rule out);
-//! 2. when the lengths or hashes differ, or some rank asks for the exact comparison, every rank
+//! 2. when the ranks exchange for different reasons, or some rank could not instantiate its
+//!    graph, every rank refuses;
+//! 3. when the lengths or hashes differ, or some rank asks for the exact comparison, every rank
 //!    all-gathers its whole sequence (seven words a collective) and where it lies among the
 //!    other communicators' collectives, and finds the first place where the ranks disagree:
 //!    collectives must be equal, a send must meet a receive of the same size on its peer at the
@@ -57,14 +59,39 @@ pub(crate) trait Exchange {
     fn all_gather(&self, mine: &[u64]) -> Result<Vec<u64>>;
 }
 
+/// Why a rank exchanges over a communicator: every rank of it must be making the same exchange.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Intent {
+    /// To check a graph's collectives (`Graph::check_collective_order`, or an instantiation of a
+    /// graph not checked yet).
+    Check,
+    /// To agree on the instantiation of a graph running collectives over symmetric buffers on
+    /// the communicator: `ready` when this rank made its executable (and claimed the
+    /// communicator for it, see `owner`), and waits only for its peers to agree.
+    Instantiate {
+        /// Whether this rank made its executable.
+        ready: bool,
+    },
+}
+
+impl Intent {
+    fn word(self) -> u64 {
+        match self {
+            Intent::Check => 0,
+            Intent::Instantiate { ready: true } => 1,
+            Intent::Instantiate { ready: false } => 2,
+        }
+    }
+}
+
 /// Where a rank's collectives on one communicator lie among its graph's collectives on another
 /// one: the other communicator's key, and, for each collective of the sequence, how many of the
 /// other communicator's were added to the graph before it.
 pub(crate) type Among = (u64, Vec<u64>);
 
-/// The words of a summary (step 1 of the module docs): length, hash, exact, how many other
-/// communicators, their hash.
-const SUMMARY: usize = 5;
+/// The words of a summary (step 1 of the module docs): length, hash, exact, intent, how many
+/// other communicators, their hash.
+const SUMMARY: usize = 6;
 
 /// One collective node of a graph, as [`check_graph`] sees it.
 #[derive(Debug, Clone, Copy)]
@@ -85,6 +112,7 @@ pub(crate) fn check_graph(
     comms: &[(u64, &dyn Exchange)],
     steps: &[Step],
     only: &dyn Fn(usize) -> bool,
+    intent: Intent,
     name: &dyn Fn(usize) -> String,
 ) -> Result<()> {
     let mut order: Vec<usize> = (0..comms.len()).filter(|&c| only(c)).collect();
@@ -102,9 +130,9 @@ pub(crate) fn check_graph(
             .map(|s| s.what)
             .collect();
         let among = among(comms, steps, at);
-        match check(&sequence, &among, &|i| name(nodes[i]), comms[at].1) {
+        match check(&sequence, &among, intent, &|i| name(nodes[i]), comms[at].1) {
             Ok(()) => {}
-            Err(e @ Error::CollectiveMismatch { .. }) => {
+            Err(e @ (Error::CollectiveMismatch { .. } | Error::Invalid { .. })) => {
                 refused.get_or_insert(e);
             }
             Err(e) => return Err(e),
@@ -137,11 +165,12 @@ fn among(comms: &[(u64, &dyn Exchange)], steps: &[Step], at: usize) -> Vec<Among
 }
 
 /// Checks that every rank of `exchange` issues `sequence` alike, placed alike `among` the
-/// collectives of the other communicators its graph uses (see the module docs); `name(i)` names
-/// this rank's `i`th collective node.
+/// collectives of the other communicators its graph uses, and exchanges for the same `intent`
+/// (see the module docs); `name(i)` names this rank's `i`th collective node.
 pub(crate) fn check(
     sequence: &[Collective],
     among: &[Among],
+    intent: Intent,
     name: &dyn Fn(usize) -> String,
     exchange: &dyn Exchange,
 ) -> Result<()> {
@@ -154,6 +183,7 @@ pub(crate) fn check(
         sequence.len() as u64,
         hash(sequence.iter().flat_map(Collective::rank_invariant)),
         exact as u64,
+        intent.word(),
         among.len() as u64,
         hash(
             among
@@ -163,14 +193,17 @@ pub(crate) fn check(
     ];
     let summaries = exchange.all_gather(&summary)?;
     let rows: Vec<&[u64]> = summaries.chunks(SUMMARY).collect();
+    if let Some(refused) = other_intents(exchange.rank(), &rows, sequence, name) {
+        return Err(refused);
+    }
     let agree = rows
         .iter()
-        .all(|r| [0, 1, 3, 4].iter().all(|&word| r[word] == rows[0][word]));
+        .all(|r| [0, 1, 4, 5].iter().all(|&word| r[word] == rows[0][word]));
     if agree && rows.iter().all(|r| r[2] == 0) {
         return Ok(());
     }
     let longest = rows.iter().map(|r| r[0] as usize).max().unwrap_or(0);
-    let most = rows.iter().map(|r| r[3] as usize).max().unwrap_or(0);
+    let most = rows.iter().map(|r| r[4] as usize).max().unwrap_or(0);
     // This rank's sequence, then for each other communicator its key and the counts.
     let stride = longest * WORDS + most * (1 + longest);
     let mut mine = vec![0u64; stride];
@@ -202,7 +235,7 @@ pub(crate) fn check(
         .map(|(words, row)| {
             words[longest * WORDS..]
                 .chunks(1 + longest)
-                .take(row[3] as usize)
+                .take(row[4] as usize)
                 .map(|slot| (slot[0], &slot[1..]))
                 .collect()
         })
@@ -224,6 +257,55 @@ fn hash(words: impl Iterator<Item = u64>) -> u64 {
         }
     }
     h
+}
+
+/// The refusal of rank `me` when the ranks (`rows`, their summaries) do not all exchange for
+/// the same reason, or some rank could not instantiate its graph; `None` when they agree.
+fn other_intents(
+    me: usize,
+    rows: &[&[u64]],
+    sequence: &[Collective],
+    name: &dyn Fn(usize) -> String,
+) -> Option<Error> {
+    let intents: Vec<u64> = rows.iter().map(|r| r[3]).collect();
+    if intents.iter().all(|&i| i == intents[0]) && intents[0] != 2 {
+        return None;
+    }
+    // The node of the first collective over symmetric buffers, what the agreement is about.
+    let at = sequence
+        .iter()
+        .position(|c| c.placement != [0; 2])
+        .unwrap_or(0);
+    let node = if at < sequence.len() {
+        name(at)
+    } else {
+        "<graph>".to_string()
+    };
+    if intents.iter().all(|&i| i != 0) {
+        // Every rank instantiates, and some rank could not: a peer's, if any.
+        let failed = (0..intents.len())
+            .find(|&r| intents[r] == 2 && r != me)
+            .unwrap_or(me);
+        return Some(Error::Invalid {
+            node,
+            reason: format!(
+                "rank {failed} of the communicator could not instantiate its graph (its own \
+                 error says why), so every rank refuses: an executable running collectives over \
+                 symmetric buffers is made on every rank of the communicator or on none, so \
+                 that no rank's symmetric kernels meet a peer's other collectives"
+            ),
+        });
+    }
+    let checking = (0..intents.len()).find(|&r| intents[r] == 0).unwrap_or(0);
+    let instantiating = (0..intents.len()).find(|&r| intents[r] != 0).unwrap_or(0);
+    Some(Error::CollectiveMismatch {
+        node,
+        reason: format!(
+            "rank {checking} checks its graph's collectives where rank {instantiating} \
+             instantiates a graph running collectives over symmetric buffers on the \
+             communicator: every rank must check and instantiate its graphs at the same points"
+        ),
+    })
 }
 
 /// The first place where two ranks whose graphs both use another communicator (`lists[rank]`:
@@ -409,7 +491,7 @@ mod tests {
                     };
                     s.spawn(move || {
                         let name = |i| format!("node{i}_of_rank{rank}");
-                        check(&seq, &[], &name, &exchange)
+                        check(&seq, &[], Intent::Check, &name, &exchange)
                     })
                 })
                 .collect();
@@ -552,10 +634,14 @@ mod tests {
     }
 
     /// Runs [`check_graph`] on one thread per rank, rank `r`'s graph being `graphs[r]` (each
-    /// collective with its communicator, an index into `comms`); returns each rank's outcome.
-    /// Panics when the ranks have not all returned within 20 seconds: they hang, each waiting
-    /// in an exchange its peers are not in.
-    fn run_graphs(comms: &[Comm], graphs: Vec<Vec<(usize, Collective)>>) -> Vec<Result<()>> {
+    /// collective with its communicator, an index into `comms`), with `intents[r]`; returns
+    /// each rank's outcome. Panics when the ranks have not all returned within 20 seconds:
+    /// they hang, each waiting in an exchange its peers are not in.
+    fn run_graphs(
+        comms: &[Comm],
+        graphs: Vec<Vec<(usize, Collective)>>,
+        intents: Vec<Intent>,
+    ) -> Vec<Result<()>> {
         let shared: Vec<_> = comms
             .iter()
             .map(|c| {
@@ -565,7 +651,7 @@ mod tests {
             .collect();
         let (done, outcomes) = std::sync::mpsc::channel();
         let ranks = graphs.len();
-        for (me, graph) in graphs.into_iter().enumerate() {
+        for ((me, graph), intent) in graphs.into_iter().enumerate().zip(intents) {
             // This rank's communicators, as the graph's table lists them: in the order of their
             // first use.
             let mut mine: Vec<usize> = Vec::new();
@@ -602,7 +688,7 @@ mod tests {
                     .map(|(key, e)| (*key, e as &dyn Exchange))
                     .collect();
                 let name = |i| format!("node{i}_of_rank{me}");
-                let outcome = check_graph(&comms, &steps, &|_| true, &name);
+                let outcome = check_graph(&comms, &steps, &|_| true, intent, &name);
                 done.send((me, outcome)).unwrap();
             });
         }
@@ -645,6 +731,7 @@ mod tests {
                 vec![(q, ar(3)), (p, ar(1))],
                 vec![(r, ag(2)), (q, ar(3))],
             ],
+            vec![Intent::Check; 3],
         );
         assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
     }
@@ -668,6 +755,7 @@ mod tests {
         let outcomes = run_graphs(
             &comms,
             vec![vec![(p, ar(8)), (q, ar(8))], vec![(q, ar(8)), (p, ar(8))]],
+            vec![Intent::Check; 2],
         );
         // The first refusal is q's (the smaller key, exchanged first): its collective comes
         // after p's on rank 0, before it on rank 1.
@@ -693,6 +781,7 @@ mod tests {
         let outcomes = run_graphs(
             &comms,
             vec![vec![(p, ar(8)), (q, ar(8))], vec![(p, ar(8)), (q, ar(8))]],
+            vec![Intent::Check; 2],
         );
         assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
     }
@@ -719,6 +808,7 @@ mod tests {
                 vec![(p, ag(4)), (q, ar(2))],
                 vec![(q, ar(2))],
             ],
+            vec![Intent::Check; 3],
         );
         assert_eq!(reason(&outcomes[0]).0, "node0_of_rank0");
         assert_eq!(reason(&outcomes[1]).0, "node0_of_rank1");
@@ -751,6 +841,7 @@ mod tests {
                 vec![(c, ar(1)), (c, ar(2)), (d, ar(1))],
                 vec![(e, ar(9)), (c, ar(1)), (c, ar(2))],
             ],
+            vec![Intent::Check; 3],
         );
         assert!(outcomes.iter().all(Result::is_err), "{outcomes:?}");
         assert_eq!(reason(&outcomes[2]).0, "node2_of_rank2", "c's second");
@@ -763,8 +854,66 @@ mod tests {
                 vec![(c, ar(1)), (d, ar(1)), (c, ar(2))],
                 vec![(c, ar(1)), (c, ar(2)), (e, ar(9))],
             ],
+            vec![Intent::Check; 3],
         );
         assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+    }
+
+    /// Runs [`check`] on one thread per rank, rank `r` with `sequences[r]` and `intents[r]`.
+    fn run_intents(sequences: Vec<Vec<Collective>>, intents: Vec<Intent>) -> Vec<Result<()>> {
+        let comms = [Comm {
+            key: 1,
+            ranks: (0..sequences.len()).collect(),
+        }];
+        let graphs = sequences
+            .into_iter()
+            .map(|seq| seq.into_iter().map(|c| (0, c)).collect())
+            .collect();
+        run_graphs(&comms, graphs, intents)
+    }
+
+    #[test]
+    fn every_rank_instantiates_a_graph_over_symmetric_buffers_or_none_does() {
+        let at = |offset: u64| ar(16).placed([(1 << 48) | offset, (1 << 48) | offset]);
+        let ready = Intent::Instantiate { ready: true };
+        let failed = Intent::Instantiate { ready: false };
+        // The same collectives, every rank ready: agreed.
+        let outcomes = run_intents(vec![vec![at(0)], vec![at(0)]], vec![ready; 2]);
+        assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+        // Graphs checked apart, instantiated at other offsets: refused on both.
+        let outcomes = run_intents(vec![vec![at(0)], vec![at(64)]], vec![ready; 2]);
+        assert!(reason(&outcomes[0])
+            .1
+            .contains("byte 64 of symmetric buffer #1"));
+        assert!(reason(&outcomes[1])
+            .1
+            .contains("byte 0 of symmetric buffer #1"));
+        // Rank 1 could not instantiate (its claim was refused, say): rank 0 refuses too.
+        let outcomes = run_intents(
+            vec![vec![ar(4), at(0)], vec![ar(4), at(0)]],
+            vec![ready, failed],
+        );
+        for (rank, outcome) in outcomes.iter().enumerate() {
+            match outcome {
+                Err(Error::Invalid { node, reason }) => {
+                    assert_eq!(node, &format!("node1_of_rank{rank}"), "the symmetric one");
+                    assert!(
+                        reason.contains("rank 1 of the communicator could not instantiate"),
+                        "{reason}"
+                    );
+                }
+                other => panic!("rank {rank}: expected a refusal, got {other:?}"),
+            }
+        }
+        // One rank checks where the other instantiates: refused on both.
+        let outcomes = run_intents(vec![vec![at(0)], vec![at(0)]], vec![Intent::Check, ready]);
+        for outcome in &outcomes {
+            let (_, why) = reason(outcome);
+            assert!(
+                why.contains("rank 0 checks its graph's collectives where rank 1 instantiates"),
+                "{why}"
+            );
+        }
     }
 
     #[test]
