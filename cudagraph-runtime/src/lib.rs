@@ -482,10 +482,12 @@
 //!   communicator, and instantiating checks, with one exchange over the communicator, that
 //!   every rank issues the same sequence (operation, element type, count, root; a send meeting
 //!   a receive of its size), refusing with `Error::CollectiveMismatch` naming this rank's node
-//!   where they first differ (`Graph::check_collective_order`). Every rank must instantiate at
-//!   the same point, on its own thread or process, and launch the executables using a
-//!   communicator in the same order, each as many times (not checked: a mismatch hangs; see
-//!   `Communicator` for symmetric buffers, where one executable at a time may use them).
+//!   where they first differ (`Graph::check_collective_order`); over several communicators,
+//!   in an order every rank shares, comparing the order across communicators too. Every rank
+//!   must instantiate at the same point, on its own thread or process, and launch the
+//!   executables using a communicator in the same order, each as many times (not checked: a
+//!   mismatch hangs; see `Communicator` for symmetric buffers, where one executable at a time
+//!   may use them).
 //! - **One graph per communicator in flight.** A launch of an executable using a communicator
 //!   waits, on the device, for the previous launch using it (an event the next launch's stream
 //!   waits on, recorded only when that launch went to another stream).
@@ -500,7 +502,8 @@
 //! - **Symmetric buffers.** `Communicator::alloc_symmetric` gives a `DeviceBuffer` in NCCL's
 //!   symmetric memory (a window every rank registers together), for NCCL's lowest-latency
 //!   kernels; NCCL requires every rank's buffer at the same offset of the same window, which the
-//!   order check compares too.
+//!   order check compares too, at every instantiation of a graph using them: every rank makes
+//!   such an executable, or none does.
 //!
 //! Copies between devices are memcpy nodes (`Memcpy::dtod` with another device's memory):
 //! adding the node grants the access the copy needs, and refuses it where the devices have no

@@ -1140,3 +1140,287 @@ fn one_executable_at_a_time_runs_collectives_over_symmetric_buffers_on_a_communi
     second.launch(s).unwrap();
     s.synchronize().unwrap();
 }
+
+/// A launch into the per-thread default stream (`CudaContext::per_thread_stream`, one handle
+/// that names another stream on each thread) is refused, here of a graph with a collective: the
+/// communicator orders its launches by comparing streams and records its marker on the previous
+/// launch's stream from the thread of the next launch, which on that handle would be another
+/// thread's stream (two executables on one communicator in flight at once).
+#[test]
+fn a_launch_using_a_communicator_into_the_per_thread_stream_is_refused() {
+    let test = "a_launch_using_a_communicator_into_the_per_thread_stream_is_refused";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    let comm = one_rank(&gpu);
+    let s = &gpu.stream;
+    let (x, mut y) = (buffer(s, &[2.0; 4]), buffer(s, &[0.0; 4]));
+    let mut a = Graph::new(&gpu.ctx).unwrap();
+    a.add_all_reduce(&comm, &x, &mut y, ReduceOp::Sum, &[])
+        .unwrap();
+    let mut a = a.instantiate().unwrap();
+    let ctx = &gpu.ctx;
+    let (refused, mut a) = std::thread::scope(|t| {
+        t.spawn(move || {
+            ctx.bind_to_thread().unwrap();
+            (a.launch(&ctx.per_thread_stream()), a)
+        })
+        .join()
+        .unwrap()
+    });
+    assert!(
+        matches!(&refused, Err(Error::Invalid { reason, .. }) if reason.contains("per-thread default stream")),
+        "{refused:?}"
+    );
+    // Refused before anything: it launches into a stream of its own as before.
+    a.launch(s).unwrap();
+    assert_eq!(y.to_vec().unwrap(), vec![2.0; 4]);
+}
+
+/// The order check exchanged over a graph's communicators in the order of their *first use*,
+/// which is each rank's own: two ranks whose graphs use communicators `p` and `q` (every rank
+/// issuing the same collectives on each) but first `p` on rank 0 and first `q` on rank 1 waited
+/// for each other in two different exchanges, forever. Now they exchange in the order of the
+/// communicators' keys, which every rank shares, and both refuse: rank 0 all-reducing on `p`
+/// then on `q` and rank 1 on `q` then on `p` would wait for each other at the launch. The same
+/// graph order on both ranks passes, and runs.
+#[test]
+fn two_gpus_check_communicators_first_used_in_other_orders_without_hanging() {
+    let test = "two_gpus_check_communicators_first_used_in_other_orders_without_hanging";
+    let Some((gpu, more)) = nccl_gpus(test, 2) else {
+        return;
+    };
+    let _watch = watch(test);
+    let ctxs = [gpu.ctx.clone(), more[0].clone()];
+    let p = Communicator::init_all(&ctxs).unwrap();
+    let q = Communicator::init_all(&ctxs).unwrap();
+    let outcomes: Vec<(Result<(), Error>, Vec<f32>)> = std::thread::scope(|s| {
+        let ranks: Vec<_> = p
+            .into_iter()
+            .zip(q)
+            .map(|(p, q)| {
+                s.spawn(move || {
+                    let r = p.rank();
+                    let st = stream(p.context());
+                    let a = buffer(&st, &[r as f32 + 1.0; 8]);
+                    let (mut pa, mut qa) = (buffer(&st, &[0.0; 8]), buffer(&st, &[0.0; 8]));
+                    // On each communicator one all-reduce, on every rank: `p` first on rank 0,
+                    // `q` first on rank 1.
+                    let mut graph = Graph::new(p.context()).unwrap();
+                    let (on_p, on_q) = ((&p, &mut pa, "on_p"), (&q, &mut qa, "on_q"));
+                    let order = if r == 0 { [on_p, on_q] } else { [on_q, on_p] };
+                    // Independent nodes, as the reviewer wrote them.
+                    for (comm, out, name) in order {
+                        graph.name_next(name);
+                        graph
+                            .add_all_reduce(comm, &a, out, ReduceOp::Sum, &[])
+                            .unwrap();
+                    }
+                    let refused = graph.instantiate().map(drop);
+                    // The same order on both ranks (`p`, then `q` after it): passes, and runs.
+                    let mut graph = Graph::new(p.context()).unwrap();
+                    let first = graph
+                        .add_all_reduce(&p, &a, &mut pa, ReduceOp::Sum, &[])
+                        .unwrap();
+                    graph
+                        .add_all_reduce(&q, &a, &mut qa, ReduceOp::Sum, &[first.id()])
+                        .unwrap();
+                    let mut exec = graph.instantiate().unwrap();
+                    exec.launch(&st).unwrap();
+                    st.synchronize().unwrap();
+                    let sums = [pa.to_vec().unwrap(), qa.to_vec().unwrap()].concat();
+                    (refused, sums)
+                })
+            })
+            .collect();
+        ranks.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    eprintln!("{test}: {outcomes:?}");
+    // Both refuse, at the communicator exchanged first (the one of the smaller key, the same
+    // on both ranks): each names its own node on it.
+    let mut named = Vec::new();
+    for (rank, (outcome, sums)) in outcomes.iter().enumerate() {
+        match outcome {
+            Err(Error::CollectiveMismatch { node, reason }) => {
+                assert!(node == "on_p" || node == "on_q", "rank {rank}: {node}");
+                assert!(
+                    reason.contains("collective #0 of the communicator comes after"),
+                    "rank {rank}: {reason}"
+                );
+                assert!(
+                    reason.contains("of another communicator on rank"),
+                    "rank {rank}: {reason}"
+                );
+                assert!(reason.contains("in one order"), "rank {rank}: {reason}");
+                named.push(node.clone());
+            }
+            other => panic!("rank {rank}: expected a mismatch, got {other:?}"),
+        }
+        assert_eq!(
+            sums,
+            &vec![3.0; 16],
+            "rank {rank}: 1 + 2 on each communicator"
+        );
+    }
+    assert_eq!(
+        named[0], named[1],
+        "both ranks refuse at the same communicator"
+    );
+}
+
+/// One executable per communicator (on each rank) may run collectives over symmetric buffers, so
+/// that every rank's symmetric kernels meet their peers' at the same place of one checked
+/// sequence. But the check was made once per graph and remembered, apart from instantiation: two
+/// graphs checked together on every rank, then rank 0 instantiating one and rank 1 the other,
+/// left each rank's owner running another place of the window, the state the order check
+/// refuses in `two_gpus_all_reduce_symmetric_buffers_and_refuse_them_at_other_offsets`. Now a
+/// graph with symmetric collectives exchanges at every instantiation (and re-instantiation),
+/// and both ranks refuse; the same graph on both ranks is instantiated, and runs.
+#[test]
+fn two_gpus_symmetric_owners_cannot_differ_between_ranks() {
+    let test = "two_gpus_symmetric_owners_cannot_differ_between_ranks";
+    let Some((gpu, more)) = nccl_gpus(test, 2) else {
+        return;
+    };
+    let _watch = watch(test);
+    let comms = Communicator::init_all(&[gpu.ctx.clone(), more[0].clone()]).unwrap();
+    std::thread::scope(|s| {
+        let ranks: Vec<_> = comms
+            .into_iter()
+            .map(|comm| {
+                s.spawn(move || {
+                    let r = comm.rank();
+                    let st = stream(comm.context());
+                    let whole = comm.alloc_symmetric::<f32>(2048).unwrap();
+                    whole.copy_from(&vec![r as f32 + 1.0; 2048]).unwrap();
+                    // The same two graphs on every rank: the first half, and the second half.
+                    let half = |h: usize| {
+                        let mut part = whole.slice(h * 1024..h * 1024 + 1024);
+                        let mut g = Graph::new(comm.context()).unwrap();
+                        g.name_next("half");
+                        g.add_all_reduce_in_place(&comm, &mut part, ReduceOp::Sum, &[])
+                            .unwrap();
+                        g
+                    };
+                    let refused_at_other_offsets =
+                        |outcome: Result<(), Error>, what: &str| match outcome {
+                            Err(Error::CollectiveMismatch { node, reason }) => {
+                                assert_eq!(node, "half", "rank {r}, {what}");
+                                assert!(
+                                    reason.contains("byte 0 of symmetric buffer #1"),
+                                    "rank {r}, {what}: {reason}"
+                                );
+                                assert!(
+                                    reason.contains("byte 4096 of symmetric buffer #1"),
+                                    "rank {r}, {what}: {reason}"
+                                );
+                            }
+                            other => panic!("rank {r}, {what}: expected a mismatch, got {other:?}"),
+                        };
+                    let (mut first, mut second) = (half(0), half(1));
+                    // Checked together: every rank agrees on each.
+                    first.check_collective_order().unwrap();
+                    second.check_collective_order().unwrap();
+                    // Rank 0 instantiates the first half, rank 1 the second: both refuse.
+                    let mine = if r == 0 { first } else { second };
+                    refused_at_other_offsets(mine.instantiate().map(drop), "instantiate");
+                    // Both the first half: instantiated, and run (1 + 2 there, the rest as it was).
+                    let mut exec = half(0).instantiate().unwrap();
+                    exec.launch(&st).unwrap();
+                    st.synchronize().unwrap();
+                    let mut expected = [vec![3.0; 1024], vec![r as f32 + 1.0; 1024]].concat();
+                    assert_eq!(whole.to_vec().unwrap(), expected, "rank {r}");
+                    // Moved by re-instantiation, rank 0 to the first half and rank 1 to the
+                    // second (each checked on both ranks first): both refuse, and the executable
+                    // stays as it was.
+                    let (mut first, mut second) = (half(0), half(1));
+                    first.check_collective_order().unwrap();
+                    second.check_collective_order().unwrap();
+                    let mine = if r == 0 { first } else { second };
+                    refused_at_other_offsets(
+                        exec.reinstantiate_from(mine, Default::default()),
+                        "reinstantiate_from",
+                    );
+                    exec.launch(&st).unwrap();
+                    st.synchronize().unwrap();
+                    expected[..1024].fill(6.0);
+                    assert_eq!(
+                        whole.to_vec().unwrap(),
+                        expected,
+                        "rank {r}, launched again"
+                    );
+                })
+            })
+            .collect();
+        for r in ranks {
+            r.join().unwrap();
+        }
+    });
+}
+
+/// The claim of a communicator for an executable running collectives over symmetric buffers is
+/// per rank: rank 1 still holding an earlier such executable (rank 0 dropped its own), rank 1's
+/// claim is refused where rank 0's succeeds. The instantiation's exchange carries each rank's
+/// outcome, so rank 0 refuses too, rather than owning an executable rank 1 does not have.
+#[test]
+fn two_gpus_symmetric_executables_are_made_on_every_rank_or_none() {
+    let test = "two_gpus_symmetric_executables_are_made_on_every_rank_or_none";
+    let Some((gpu, more)) = nccl_gpus(test, 2) else {
+        return;
+    };
+    let _watch = watch(test);
+    let comms = Communicator::init_all(&[gpu.ctx.clone(), more[0].clone()]).unwrap();
+    std::thread::scope(|s| {
+        let ranks: Vec<_> = comms
+            .into_iter()
+            .map(|comm| {
+                s.spawn(move || {
+                    let r = comm.rank();
+                    let st = stream(comm.context());
+                    let mut a = comm.alloc_symmetric::<f32>(256).unwrap();
+                    let mut b = comm.alloc_symmetric::<f32>(256).unwrap();
+                    b.copy_from(&[r as f32 + 1.0; 256]).unwrap();
+                    let over = |buf: &mut DeviceBuffer<f32>, name: &'static str| {
+                        let mut g = Graph::new(comm.context()).unwrap();
+                        g.name_next(name);
+                        g.add_all_reduce_in_place(&comm, buf, ReduceOp::Sum, &[])
+                            .unwrap();
+                        g
+                    };
+                    let held = over(&mut a, "over_a").instantiate().unwrap();
+                    // Rank 0 drops its executable over `a`; rank 1 keeps it.
+                    let held = if r == 0 {
+                        drop(held);
+                        None
+                    } else {
+                        Some(held)
+                    };
+                    match over(&mut b, "over_b").instantiate() {
+                        Err(Error::Invalid { node, reason }) if r == 0 => {
+                            assert_eq!(node, "over_b");
+                            assert!(
+                                reason.contains("rank 1 of the communicator could not instantiate"),
+                                "rank 0: {reason}"
+                            );
+                        }
+                        Err(Error::Invalid { node, reason }) => {
+                            // Rank 1's own error: the claim.
+                            assert_eq!(node, "over_b");
+                            assert!(reason.contains("one at a time"), "rank 1: {reason}");
+                        }
+                        other => panic!("rank {r}: expected a refusal, got {other:?}"),
+                    }
+                    // Rank 1 drops its own too: both make one over `b`, and run it.
+                    drop(held);
+                    let mut exec = over(&mut b, "over_b").instantiate().unwrap();
+                    exec.launch(&st).unwrap();
+                    st.synchronize().unwrap();
+                    assert_eq!(b.to_vec().unwrap(), vec![3.0; 256], "rank {r}");
+                })
+            })
+            .collect();
+        for r in ranks {
+            r.join().unwrap();
+        }
+    });
+}

@@ -389,12 +389,30 @@ impl<'a> Graph<'a> {
     /// receives or symmetric buffers). Refused with [`Error::CollectiveMismatch`] naming this
     /// rank's node at the first place where the ranks disagree.
     ///
+    /// A graph using several communicators exchanges over them in an order every rank shares
+    /// (each communicator has a random key, the same on all its ranks, and they go by key), so
+    /// ranks whose graphs first use them in different orders are refused or pass, and do not
+    /// wait in different exchanges. The order across communicators is compared too: two ranks
+    /// whose graphs both use communicators `p` and `q` must add their collectives on the two in
+    /// the same order (rank 0 all-reducing on `p` then on `q`, rank 1 on `q` then on `p`, would
+    /// wait for each other forever when launched), as NCCL asks of
+    /// [several communicators](https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/usage/communicators.html#using-multiple-nccl-communicators-concurrently).
+    /// When one communicator is refused, the exchanges over the others still run (their ranks
+    /// wait in them), and the first refusal is returned.
+    ///
     /// [`Graph::instantiate`] checks it first (once: a graph already checked is not checked
     /// again, until a collective is added). Every rank must call it (or instantiate) at the
-    /// same point, on its own thread or process: the exchange waits for all of them. A graph
-    /// using several communicators checks them in the order of their first use. Refused where
-    /// the exchange cannot wait: inside a host node ([`Error::InHostNode`]) or a capture closure
-    /// ([`Error::Capturing`]).
+    /// same point, on its own thread or process: the exchange waits for all of them. Refused
+    /// where the exchange cannot wait: inside a host node ([`Error::InHostNode`]) or a capture
+    /// closure ([`Error::Capturing`]).
+    ///
+    /// A graph with collectives over symmetric buffers ([`Communicator::alloc_symmetric`])
+    /// exchanges again at every instantiation, checked or not, over each communicator it runs
+    /// them on: the ranks compare the collectives they instantiate there and whether each made
+    /// its executable, and every rank refuses unless all did
+    /// ([`Error::CollectiveMismatch`] where the collectives differ, [`Error::Invalid`] where a
+    /// peer could not instantiate; a rank that could not returns its own error). So the ranks
+    /// of a communicator own executables running the same symmetric collectives, or none does.
     pub fn check_collective_order(&mut self) -> Result<()> {
         if self.collectives().is_none() {
             return Ok(());
@@ -403,5 +421,15 @@ impl<'a> Graph<'a> {
         let checked = table.check_order(&|i| self.name_of(i));
         *self.collectives_mut() = table;
         checked
+    }
+
+    /// The exchange that makes every rank instantiate a graph with collectives over symmetric
+    /// buffers or none (see [`Graph::check_collective_order`]): `ready` when this rank made its
+    /// executable. Nothing is exchanged for other graphs.
+    pub(crate) fn agree_on_instantiation(&self, ready: bool) -> Result<()> {
+        match self.collectives() {
+            Some(table) => table.agree_on_instantiation(ready, &|i| self.name_of(i)),
+            None => Ok(()),
+        }
     }
 }

@@ -44,7 +44,10 @@ pub fn nccl_present() -> bool {
 /// (on each rank) may run collectives over symmetric buffers on a communicator: a second one is
 /// refused when it is instantiated ([`Error::Invalid`](crate::Error::Invalid)), until the first
 /// is dropped, and every rank's symmetric kernels meet their peers' at the same place of that
-/// executable's checked sequence.
+/// executable's checked sequence. Instantiating such an executable exchanges over the
+/// communicator every time, checked before or not: every rank makes one, of the same
+/// collectives at the same places, or every rank refuses (see
+/// [`Graph::check_collective_order`](crate::Graph::check_collective_order)).
 ///
 /// NCCL's support for mixing graphs with eager calls may be off (`NCCL_GRAPH_MIXING_SUPPORT=0`,
 /// which removes an event wait and an event record from every captured collective): launches on
@@ -84,8 +87,13 @@ pub struct Communicator {
 /// The shared part of a [`Communicator`].
 #[derive(Debug)]
 pub(crate) struct CommInner {
-    /// Tells communicators apart (graph tables, lock order).
+    /// Tells communicators apart (graph tables, lock order) in this process.
     pub(crate) id: u64,
+    /// Tells communicators apart on every rank alike: a random number rank 0 picked and
+    /// broadcast when the communicator was made (see `connect`). The order check exchanges over
+    /// a graph's communicators in the order of their keys, which every rank shares (see
+    /// `table`), and names the other communicators by key (see `order`).
+    pub(crate) key: u64,
     pub(crate) rank: usize,
     pub(crate) size: usize,
     /// What calls NCCL or the driver when released; taken out by `Drop`, which hands it to the
@@ -173,11 +181,11 @@ impl Communicator {
         let streams = ctxs.iter().map(new_stream).collect::<Result<Vec<_>>>()?;
         let comms = NcclComm::init_all(&streams)
             .map_err(nccl_err("ncclCommInitAll", "Communicator::init_all"))?;
-        connect(&comms, "Communicator::init_all")?;
+        let key = connect(&comms, "Communicator::init_all")?;
         Ok(comms
             .into_iter()
             .zip(streams)
-            .map(|(comm, stream)| Self::wrap(comm, stream))
+            .map(|(comm, stream)| Self::wrap(comm, stream, key))
             .collect())
     }
 
@@ -206,16 +214,17 @@ impl Communicator {
         })?;
         let comm = NcclComm::init_rank(stream.clone(), rank, size, id)
             .map_err(nccl_err("ncclCommInitRank", "Communicator::from_rank"))?;
-        connect(std::slice::from_ref(&comm), "Communicator::from_rank")?;
-        Ok(Self::wrap(comm, stream))
+        let key = connect(std::slice::from_ref(&comm), "Communicator::from_rank")?;
+        Ok(Self::wrap(comm, stream, key))
     }
 
-    fn wrap(comm: NcclComm, stream: Arc<CudaStream>) -> Self {
+    fn wrap(comm: NcclComm, stream: Arc<CudaStream>, key: u64) -> Self {
         // The release thread, up now rather than first asked for inside a host node.
         crate::reaper::start();
         Self {
             inner: Arc::new(CommInner {
                 id: fresh_id(),
+                key,
                 rank: comm.rank(),
                 size: comm.size(),
                 held: ManuallyDrop::new(Held {

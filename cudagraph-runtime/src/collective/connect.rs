@@ -51,13 +51,17 @@ const ALL_REDUCE_BYTES: [usize; 4] = [4, 64 << 10, 1 << 20, 16 << 20];
 /// group, each with its own stream): each NCCL call of the warm-up is one NCCL group over
 /// them, so one thread can take part for several ranks (as `ncclCommInitAll` made them).
 /// Waits until the warm-up has run. `who` names the caller in errors.
-pub(crate) fn connect(comms: &[NcclComm], who: &'static str) -> Result<()> {
+///
+/// Returns the communicator's key, the same on every rank (see `CommInner::key`): the warm-up's
+/// broadcast carries rank 0's, a random number.
+pub(crate) fn connect(comms: &[NcclComm], who: &'static str) -> Result<u64> {
+    let key = random_key();
     let Some(first) = comms.first() else {
-        return Ok(());
+        return Ok(key);
     };
     let size = first.size();
     if size == 1 {
-        return Ok(());
+        return Ok(key);
     }
     let driver = |call| move |source| Error::Driver { call, source };
     let largest = ALL_REDUCE_BYTES[ALL_REDUCE_BYTES.len() - 1];
@@ -65,6 +69,9 @@ pub(crate) fn connect(comms: &[NcclComm], who: &'static str) -> Result<()> {
     for comm in comms {
         let stream = comm.stream().clone();
         scratch.push(Scratch {
+            key: stream
+                .clone_htod(&key.to_le_bytes()[..])
+                .map_err(driver("cuMemcpyHtoDAsync"))?,
             big: stream
                 .alloc_zeros::<u8>(largest.max(2 * size))
                 .map_err(driver("cuMemAllocAsync"))?,
@@ -77,9 +84,8 @@ pub(crate) fn connect(comms: &[NcclComm], who: &'static str) -> Result<()> {
     let mut each = |call: &'static str, f: &dyn Fn(&NcclComm, &mut Scratch) -> Step| {
         grouped(comms, &mut scratch, f).map_err(nccl_err(call, who))
     };
-    each("ncclBroadcast", &|c, s| {
-        c.broadcast_in_place(&mut s.big.slice_mut(..1), 0)
-    })?;
+    // Rank 0's key to every rank (the other ranks' random keys are overwritten).
+    each("ncclBroadcast", &|c, s| c.broadcast_in_place(&mut s.key, 0))?;
     for bytes in ALL_REDUCE_BYTES {
         each("ncclAllReduce", &|c, s| {
             c.all_reduce_in_place(&mut s.big.slice_mut(..bytes), ReduceOp::Sum)
@@ -103,17 +109,41 @@ pub(crate) fn connect(comms: &[NcclComm], who: &'static str) -> Result<()> {
         }
         Ok(())
     })?;
+    let mut keys = Vec::with_capacity(scratch.len());
     for s in &scratch {
+        let bytes = s
+            .stream
+            .clone_dtoh(&s.key)
+            .map_err(driver("cuMemcpyDtoHAsync"))?;
         s.stream
             .synchronize()
             .map_err(driver("cuStreamSynchronize"))?;
+        keys.push(u64::from_le_bytes(
+            bytes.try_into().expect("the key is 8 bytes"),
+        ));
     }
-    Ok(())
+    // Every rank of this call received rank 0's key.
+    debug_assert!(keys.windows(2).all(|w| w[0] == w[1]));
+    Ok(keys[0])
+}
+
+/// A random 64-bit number, different for every call (std's randomly seeded hasher, over a
+/// number never handed out before in this process, the process id and the time): what rank 0
+/// of a new communicator picks as its key. Keys of communicators made in different processes
+/// could only coincide by chance, once in about 2^64.
+fn random_key() -> u64 {
+    use std::hash::BuildHasher;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    std::hash::RandomState::new().hash_one((crate::id::fresh_id(), std::process::id(), now))
 }
 
 /// One rank's scratch memory for the warm-up, on its communicator's stream (freed there, after
 /// the warm-up, once the stream is synchronised).
 struct Scratch {
+    /// The communicator's key, 8 bytes (little-endian): this rank's, then rank 0's.
+    key: CudaSlice<u8>,
     big: CudaSlice<u8>,
     received: CudaSlice<u8>,
     stream: Arc<CudaStream>,

@@ -11,6 +11,12 @@
 //! meeting their peers' at the same place of that one sequence, however the ranks interleave
 //! their launches (a rank that launches it more often than its peers waits for them, at the
 //! first collective).
+//!
+//! The claim is each rank's own, and a check made before instantiation does not tell which graph
+//! each rank instantiates: so every instantiation of a graph with such collectives (and every
+//! re-instantiation from one) ends with an exchange over each communicator it claims, comparing
+//! the ranks' collectives there and whether each rank made its executable, claim included
+//! (`CollectiveTable::agree_on_instantiation`). Every rank keeps its executable, or none does.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

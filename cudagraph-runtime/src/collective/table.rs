@@ -8,7 +8,7 @@ use cudarc::driver::CudaStream;
 
 use super::comm::CommInner;
 use super::op::Collective;
-use super::order;
+use super::order::{self, Exchange, Intent};
 use crate::error::{Error, Result};
 
 /// One collective node.
@@ -95,8 +95,9 @@ impl CollectiveTable {
     }
 
     /// Checks, once, that every rank of each communicator issues the same collectives in the same
-    /// order (see `order`); `name(i)` names node `i`. Every rank must call it at the same point
-    /// (it exchanges over each communicator, in the order of their first use).
+    /// order, placed alike among the collectives of the graph's other communicators (see
+    /// `order`); `name(i)` names node `i`. Every rank must call it at the same point (it
+    /// exchanges over each communicator, in the order of their keys, which every rank shares).
     pub(crate) fn check_order(&mut self, name: &dyn Fn(usize) -> String) -> Result<()> {
         if self.checked {
             return Ok(());
@@ -105,18 +106,66 @@ impl CollectiveTable {
         // a host node (no driver or NCCL call there) or a capture closure. Refused whatever the
         // number of ranks, so that a program's one-rank run refuses where its larger ones would.
         crate::ambient::refuse_waiting("Graph::check_collective_order")?;
-        for (at, comm) in self.comms.iter().enumerate() {
-            let mine: Vec<(usize, Collective)> = self
-                .steps
-                .iter()
-                .filter(|s| s.comm == at)
-                .map(|s| (s.node, s.what))
-                .collect();
-            let sequence: Vec<Collective> = mine.iter().map(|&(_, s)| s).collect();
-            order::check(&sequence, &|i| name(mine[i].0), &**comm)?;
-        }
+        self.exchange(&|_| true, Intent::Check, name)?;
         self.checked = true;
         Ok(())
+    }
+
+    /// Makes every rank of each communicator on which a collective runs over symmetric buffers
+    /// instantiate the graph, or none (`ready`: whether this rank made its executable and
+    /// claimed the communicators for it, see `owner`): an exchange over each such communicator,
+    /// in the order of their keys, comparing the ranks' collectives there as the order check
+    /// does (whether or not the graph was checked before) and whether each rank is ready.
+    /// Refused, on every rank, when they differ or some rank is not ready. Nothing is exchanged
+    /// for a graph without such collectives.
+    ///
+    /// The executables of a communicator's ranks whose collectives run over symmetric buffers
+    /// thus issue the same collectives at the same places: NCCL's symmetric kernels write the
+    /// peers' buffers at the places the local graph names, so ranks owning executables that
+    /// name other places (see `owner`) would write each other's memory where it is used
+    /// otherwise. A check made before, apart from the instantiation, does not tell which graph
+    /// each rank instantiates, nor whether every rank's instantiation succeeds.
+    pub(crate) fn agree_on_instantiation(
+        &self,
+        ready: bool,
+        name: &dyn Fn(usize) -> String,
+    ) -> Result<()> {
+        let symmetric: Vec<bool> = (0..self.comms.len())
+            .map(|at| {
+                self.steps
+                    .iter()
+                    .any(|s| s.comm == at && s.what.placement != [0; 2])
+            })
+            .collect();
+        if !symmetric.contains(&true) {
+            return Ok(());
+        }
+        crate::ambient::refuse_waiting("Graph::instantiate")?;
+        self.exchange(&|at| symmetric[at], Intent::Instantiate { ready }, name)
+    }
+
+    /// The exchanges of [`order::check_graph`] over the communicators `only` selects.
+    fn exchange(
+        &self,
+        only: &dyn Fn(usize) -> bool,
+        intent: Intent,
+        name: &dyn Fn(usize) -> String,
+    ) -> Result<()> {
+        let comms: Vec<(u64, &dyn Exchange)> = self
+            .comms
+            .iter()
+            .map(|c| (c.key, &**c as &dyn Exchange))
+            .collect();
+        let steps: Vec<order::Step> = self
+            .steps
+            .iter()
+            .map(|s| order::Step {
+                comm: s.comm,
+                node: s.node,
+                what: s.what,
+            })
+            .collect();
+        order::check_graph(&comms, &steps, only, intent, name)
     }
 }
 

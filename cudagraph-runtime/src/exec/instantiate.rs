@@ -118,6 +118,32 @@ impl std::fmt::Debug for GraphExec<'_> {
     }
 }
 
+/// What [`GraphExec::make_parts`] makes.
+type Parts<'a> = (Option<Box<IndirectBlock>>, Holdings<'a>, sys::CUgraphExec);
+
+/// `made` (this rank's executable, or why it could not be made), once every rank of each
+/// communicator on which `graph`'s collectives run over symmetric buffers agrees (see
+/// `Graph::check_collective_order`: an exchange, for such graphs only). Refused, what was made
+/// goes to `undo`, and this rank's own error comes before the refusal.
+#[cfg(feature = "nccl")]
+pub(super) fn agreed<T>(graph: &Graph<'_>, made: Result<T>, undo: impl FnOnce(T)) -> Result<T> {
+    match graph.agree_on_instantiation(made.is_ok()) {
+        Ok(()) => made,
+        Err(refused) => {
+            undo(made?);
+            Err(refused)
+        }
+    }
+}
+
+/// Destroys `raw`, an executable just instantiated that the ranks refused (see [`agreed`]).
+#[cfg(feature = "nccl")]
+pub(super) fn destroy_unlaunched(raw: sys::CUgraphExec) {
+    // SAFETY: made by `instantiate_raw` and handed to nothing else: never launched, destroyed
+    // once. Its upload, if any, is stream work CUDA lets finish (it defers the destruction).
+    let _ = unsafe { cudarc::driver::result::graph::exec_destroy(raw) };
+}
+
 pub(super) fn instantiate_raw(
     graph: &Graph<'_>,
     flags: InstantiateFlags,
@@ -230,11 +256,19 @@ impl<'a> GraphExec<'a> {
         graph.check_collective_order()?;
         #[cfg(feature = "nccl")]
         let mut symmetric = crate::collective::SymmetricOwner::default();
+        let made = Self::make_parts(
+            &mut graph,
+            flags,
+            upload,
+            bound,
+            #[cfg(feature = "nccl")]
+            &mut symmetric,
+        );
+        // Every rank instantiating a graph with collectives over symmetric buffers succeeds, or
+        // none does (what this rank made is dropped then, and `symmetric` with it).
         #[cfg(feature = "nccl")]
-        symmetric.claim(graph.collectives(), &|i| graph.name_of(i))?;
-        let indirect = graph.take_indirect_block()?;
-        let memory = Holdings::bound(graph.uses_by_node(), &|i| graph.name_of(i), bound)?;
-        let raw = instantiate_raw(&graph, flags, upload)?;
+        let made = agreed(&graph, made, |(_, _, raw)| destroy_unlaunched(raw));
+        let (indirect, memory, raw) = made?;
         crate::trace::event!(
             debug,
             nodes = graph.all_records().count(),
@@ -270,6 +304,24 @@ impl<'a> GraphExec<'a> {
             #[cfg(feature = "nccl")]
             symmetric,
         })
+    }
+
+    /// The steps of [`GraphExec::instantiate`] that may fail: the claim of the communicators on
+    /// which the graph's collectives run over symmetric buffers (see `collective::owner`), the
+    /// graph's indirect block, its memory and the executable.
+    fn make_parts(
+        graph: &mut Graph<'a>,
+        flags: InstantiateFlags,
+        upload: Option<&CudaStream>,
+        bound: Option<Arc<CudaStream>>,
+        #[cfg(feature = "nccl")] symmetric: &mut crate::collective::SymmetricOwner,
+    ) -> Result<Parts<'a>> {
+        #[cfg(feature = "nccl")]
+        symmetric.claim(graph.collectives(), &|i| graph.name_of(i))?;
+        let indirect = graph.take_indirect_block()?;
+        let memory = Holdings::bound(graph.uses_by_node(), &|i| graph.name_of(i), bound)?;
+        let raw = instantiate_raw(graph, flags, upload)?;
+        Ok((indirect, memory, raw))
     }
 
     /// The graph this executable was instantiated from.

@@ -2,6 +2,8 @@
 
 use cudarc::driver::sys;
 
+#[cfg(feature = "nccl")]
+use super::instantiate::{agreed, destroy_unlaunched};
 use super::instantiate::{instantiate_raw, refuse_device_launch, GraphExec, InstantiateFlags};
 use crate::driver::named;
 use crate::driver::result::{self, exec::UpdateResultInfo};
@@ -73,11 +75,29 @@ impl<'a> GraphExec<'a> {
         #[cfg(feature = "nccl")]
         let claimed = self
             .symmetric
-            .claim(graph.collectives(), &|i| graph.name_of(i))?;
-        let replaced = self.replace_graph_parts(&mut graph, flags);
+            .claim(graph.collectives(), &|i| graph.name_of(i));
+        #[cfg(not(feature = "nccl"))]
+        let claimed: Result<usize> = Ok(0);
+        // Whether this rank reached the ranks' agreement on a graph with collectives over
+        // symmetric buffers (see `replace_graph_parts`).
+        let mut reached = false;
+        let replaced = match claimed {
+            Ok(added) => {
+                let replaced = self.replace_graph_parts(&mut graph, flags, &mut reached);
+                #[cfg(feature = "nccl")]
+                if replaced.is_err() {
+                    self.symmetric.undo(added);
+                }
+                #[cfg(not(feature = "nccl"))]
+                let _ = added;
+                replaced
+            }
+            Err(e) => Err(e),
+        };
+        // Failed before the agreement: the peers wait in it, and refuse with this rank.
         #[cfg(feature = "nccl")]
-        if replaced.is_err() {
-            self.symmetric.undo(claimed);
+        if replaced.is_err() && !reached {
+            let _ = graph.agree_on_instantiation(false);
         }
         let (fresh, incoming) = replaced?;
         let old = std::mem::replace(&mut self.raw, fresh);
@@ -116,11 +136,14 @@ impl<'a> GraphExec<'a> {
 
     /// The steps of [`GraphExec::reinstantiate_from`] that may fail, before anything of the
     /// executable changes but its memory table: the new graph's indirect block and the fresh
-    /// instantiation, which the memory table records as replacing the old one.
+    /// instantiation, which the memory table records as replacing the old one once every rank
+    /// agrees (for a graph with collectives over symmetric buffers, see
+    /// `Graph::check_collective_order`). `reached` is set when this rank came to the agreement.
     fn replace_graph_parts(
         &mut self,
         graph: &mut Graph<'a>,
         flags: InstantiateFlags,
+        reached: &mut bool,
     ) -> Result<(
         sys::CUgraphExec,
         Option<Box<crate::indirect::IndirectBlock>>,
@@ -135,7 +158,12 @@ impl<'a> GraphExec<'a> {
             .collect();
         let mut fresh = None;
         self.memory.replace(changes, &|i| graph.name_of(i), || {
-            fresh = Some(instantiate_raw(graph, flags, None)?);
+            let made = instantiate_raw(graph, flags, None);
+            *reached = true;
+            // Refused, the memory table is left as it was.
+            #[cfg(feature = "nccl")]
+            let made = agreed(graph, made, destroy_unlaunched);
+            fresh = Some(made?);
             Ok(())
         })?;
         Ok((fresh.expect("set by the replacement"), incoming))
