@@ -379,7 +379,16 @@
 //! stream, records the work of the closure it is lent to, and is joined back when that closure
 //! returns, fails or panics; work enqueued on a forked stream after that (through an
 //! `Arc<CudaStream>` kept elsewhere) is joined before the capture ends. Streams brought in
-//! otherwise (cudarc's `CudaStream::fork` or `join`, waits on raw events) are the caller's to join.
+//! otherwise (cudarc's `CudaStream::fork` or `join`, waits on raw events) are the caller's to
+//! join, and the capture's views refuse them (a panic, as on a stream outside the capture): the
+//! capture joins only its own forks back, before a free of an allocation it viewed and at its
+//! end, so work there would be ordered with neither.
+//!
+//! **Ending a capture.** A capture ends when its closure returns. A closure that ends it itself
+//! (cudarc's `CudaStream::end_capture` on the stream) gets a graph of the work so far that holds
+//! none of what that work uses (the memory given to the capture, its host functions, its
+//! kernels): nothing can take that graph back, so the process is aborted, with a message, when
+//! the closure returns.
 //!
 //! **What breaks a capture.** A call that synchronizes or waits on the host inside a capture
 //! breaks it: the call fails, the capture is invalidated, and its end fails with
