@@ -203,9 +203,13 @@ fn keep_if_escaped(graph: &mut Graph<'_>, found: Result<Option<sys::CUdeviceptr>
 /// they are to take back with [`quarantine`]; when it succeeds, for a new graph, they are the
 /// escaped allocations.
 ///
+/// Listed again from the graph a capture made, after its end, they include what another thread
+/// allocated on the captured stream in between.
+///
 /// # Safety
 /// `graph` is the graph the capture records into, and the capture has not ended (the driver
-/// permits reading the graph of a capture in progress: `cuStreamGetCaptureInfo`).
+/// permits reading the graph of a capture in progress: `cuStreamGetCaptureInfo`), or the graph
+/// a capture made, once it ended.
 pub(super) unsafe fn unfreed_in(graph: sys::CUgraph) -> Result<Vec<(sys::CUdeviceptr, usize)>> {
     // SAFETY: the caller's promise: the driver keeps the graph until the capture ends.
     let raw = unsafe { result::graph::nodes(graph) }?;

@@ -251,10 +251,22 @@ where
         // SAFETY: the captured graph is new and ours, also when the capture failed.
         unsafe { Graph::captured(ended.graph, stream.context().clone(), family, registry) }
     });
+    // An allocation that another thread made on the captured stream after `run` listed them,
+    // before the end, is in the graph too: listed again from the graph the capture made.
+    let unfreed = match (&graph, ended.unfreed) {
+        (Some(graph), Ok(mut before)) => {
+            // SAFETY: the graph is ours, its capture over: nothing else modifies it.
+            unsafe { escape::unfreed_in(graph.raw()) }.map(|after| {
+                before.extend(after);
+                before
+            })
+        }
+        (_, unfreed) => unfreed,
+    };
     // Before anything can drop the graph: an escaped allocation keeps it (see `escape`).
     let escaped = graph
         .as_mut()
-        .map_or(Ok(()), |graph| escape::refuse_unfreed(graph, ended.unfreed));
+        .map_or(Ok(()), |graph| escape::refuse_unfreed(graph, unfreed));
     if let Some(panic) = ended.panic {
         drop(graph);
         resume_unwind(panic);

@@ -240,13 +240,14 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
             .borrow_mut()
             .insert(kernel.function());
         let stream = self.stream.cu_stream();
+        let before = self.sequence.deps_before(self.stream)?;
         A::with_reprs(&mut reprs, |params| {
             // SAFETY: a live kernel of the capture's context (the kernel keeps its module
             // loaded, and the graph keeps the function), with its parameter list's arguments;
             // the memory they point to is held as `uses` says.
             unsafe { result::enqueue::kernel(kernel.cu_function(), &config, stream, params) }
         })?;
-        self.sequence.recorded(self.stream, uses)
+        self.sequence.recorded(self.stream, before, uses)
     }
 
     /// Copies `copy` on this scope's stream (a memcpy node of the graph), as
@@ -258,9 +259,10 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
         let uses = vec![src, dst];
         self.sequence.admit(&uses, &name)?;
         self.sequence.order_after_allocs(self.stream, &uses)?;
+        let before = self.sequence.deps_before(self.stream)?;
         // SAFETY: the copy's memory is held as `uses` says.
         unsafe { result::enqueue::copy(&params.copy, self.stream.cu_stream()) }?;
-        self.sequence.recorded(self.stream, uses)
+        self.sequence.recorded(self.stream, before, uses)
     }
 
     /// Sets memory with `set` on this scope's stream (a memset node of the graph), as
@@ -273,9 +275,10 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
         let what = || "the memset's destination".to_string();
         peer::check_uses(&self.sequence.ctx, &uses, &what, &name)?;
         self.sequence.order_after_allocs(self.stream, &uses)?;
+        let before = self.sequence.deps_before(self.stream)?;
         // SAFETY: the memset's memory is held as `uses` says.
         unsafe { result::enqueue::memset(&params.set, self.stream.cu_stream()) }?;
-        self.sequence.recorded(self.stream, uses)
+        self.sequence.recorded(self.stream, before, uses)
     }
 
     /// Runs `f` on a CPU thread when the graph reaches this point of this scope's stream (a host
@@ -318,12 +321,13 @@ impl<'s, 'a> CaptureScope<'s, 'a> {
         // The call's address is stable (boxed); the graph keeps it as long as it may run.
         let kept = UserObject::new(call)?;
         let (f, data) = params.call();
+        let before = self.sequence.deps_before(self.stream)?;
         // SAFETY: `params` points to the call, which `kept` keeps alive; the graph takes `kept`.
         named("cuLaunchHostFunc", unsafe {
             cudarc::driver::result::stream::launch_host_function(self.stream.cu_stream(), f, data)
         })?;
         self.sequence.kept.borrow_mut().push(Box::new(kept));
-        self.sequence.recorded(self.stream, uses)
+        self.sequence.recorded(self.stream, before, uses)
     }
 
     /// Allocates `len` `T`s of device memory on this scope's stream (`cuMemAllocAsync`, an

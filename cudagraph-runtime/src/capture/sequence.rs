@@ -258,6 +258,10 @@ pub(crate) struct Sequence<'a> {
     /// conditional node whose bodies failed to build): the capture fails at its end, whatever
     /// the closure did with the error (see [`Sequence::check_accounted`]).
     pub(crate) refused_work: Cell<bool>,
+    /// Another thread's work was recorded on a stream of the capture between a call of the
+    /// capture's own and this crate's look at what it recorded (see [`Sequence::recorded`]):
+    /// the capture fails at its end.
+    pub(crate) interleaved: Cell<bool>,
     /// A node the capture's own calls added was removed again (CUDA's order of the graph's
     /// sinks may have changed: see `graph::pairing`).
     pub(crate) removed_nodes: Cell<bool>,
@@ -291,6 +295,7 @@ impl<'a> Sequence<'a> {
             idle_handles: RefCell::new(Vec::new()),
             calls: Cell::new(0),
             refused_work: Cell::new(false),
+            interleaved: Cell::new(false),
             removed_nodes: Cell::new(false),
             escaped_in_bodies: RefCell::new(Some(Vec::new())),
         }
@@ -299,6 +304,16 @@ impl<'a> Sequence<'a> {
     /// Refuses what the capture recorded when a node its own calls refused could not be removed
     /// ([`Sequence::refused_work`]).
     pub(crate) fn check_accounted(&self) -> Result<()> {
+        if self.interleaved.get() {
+            return Err(Error::Invalid {
+                node: "<capture>".into(),
+                reason: "another thread enqueued work on a stream of the capture while one of \
+                         the capture's own calls recorded its node: that work cannot be told \
+                         from the call's, and the capture fails; enqueue on a captured stream \
+                         from the capturing thread only"
+                    .into(),
+            });
+        }
         if !self.refused_work.get() {
             return Ok(());
         }
@@ -413,19 +428,50 @@ impl<'a> Sequence<'a> {
     /// Notes that the work just enqueued on `stream` uses `uses`: the node it recorded is the
     /// one the stream's next work depends on, and the allocations of the capture among them
     /// are used on `stream`.
-    pub(super) fn recorded(&self, stream: &Arc<CudaStream>, uses: Vec<Use<'a>>) -> Result<()> {
+    ///
+    /// `before` is what `stream`'s next work depended on right before the call enqueued
+    /// ([`Sequence::deps_before`]): the node the call recorded depends on exactly those. A node
+    /// found after it that does not is another thread's work on the stream, enqueued in between
+    /// (it would be taken for the call's, with the call's memory, and its own memory left
+    /// unchecked): the capture is refused at its end.
+    pub(super) fn recorded(
+        &self,
+        stream: &Arc<CudaStream>,
+        before: Option<Vec<sys::CUgraphNode>>,
+        uses: Vec<Use<'a>>,
+    ) -> Result<()> {
         if self.streams.id == 0 {
             return Ok(());
         }
         self.note_alloc_uses(stream, &uses);
         // SAFETY: a live stream.
         if let Some((_, deps)) = unsafe { result::stream::capture_state(stream.cu_stream()) }? {
+            let mut before = before.unwrap_or_default();
+            before.sort_unstable();
+            for &node in &deps {
+                // SAFETY: a node of the graph being captured into, read during the capture.
+                let (mut after, _) = unsafe { result::graph::dependencies(node) }?;
+                after.sort_unstable();
+                if after != before {
+                    self.interleaved.set(true);
+                }
+            }
             let mut nodes = self.nodes.borrow_mut();
             for node in deps {
                 nodes.push((node, uses.clone()));
             }
         }
         Ok(())
+    }
+
+    /// What `stream`'s next work depends on now, in a capture (see [`Sequence::recorded`]).
+    pub(super) fn deps_before(&self, stream: &CudaStream) -> Result<Option<Vec<sys::CUgraphNode>>> {
+        if self.streams.id == 0 {
+            return Ok(None);
+        }
+        // SAFETY: a live stream.
+        let state = unsafe { result::stream::capture_state(stream.cu_stream()) }?;
+        Ok(state.map(|(_, deps)| deps))
     }
 
     /// The graph the capture records into, and the nodes `stream`'s next work depends on, for
