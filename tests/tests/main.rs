@@ -46,6 +46,7 @@ mod memory_model;
 mod memory_nodes;
 mod peer_memory;
 mod programmatic;
+mod review_hidden_reads;
 mod runtime_capture;
 mod runtime_capture_errors;
 mod runtime_capture_fork;

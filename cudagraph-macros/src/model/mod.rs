@@ -1075,6 +1075,54 @@ mod tests {
         });
     }
 
+    /// REVIEW (rev-macro): the element an index picks is computed from the tokens as written,
+    /// but three forms make rustc pick another element than the macro judges, so the node is no
+    /// reader of the element it reads, and `set_scale(k, v)` / `set_params` leave it stale:
+    /// - a macro call that reinterprets its input (`next!(scale[0])` expanding to
+    ///   `scale[0 + 1]`): the tokens say `scale[0]`;
+    /// - an item in a block that shadows a graph const (`{ const K: usize = 1; scale[K] }`,
+    ///   graph const `K = 0`): consts are never checked for rebinding, only the loop variable;
+    /// - an item that a macro call declares and that shadows the loop variable
+    ///   (`{ zero_l!(); scale[l] }`, `zero_l!` expanding to `const l: usize = 0;`): items are
+    ///   not hygienic in `macro_rules!`, and `may_rebind` looks for the name outside indices
+    ///   only, where this expression never writes it.
+    ///
+    /// Each assertion states what rustc reads; they fail while the hole is open.
+    #[test]
+    fn review_hidden_element_reads_are_readers() {
+        let source = "graph G {
+            const K: usize = 0;
+            params { k: Kernel<(f32, DevicePtrMut<f32>)>, scale: [f32; 2], y: [DeviceBuffer<f32>; 2] }
+            a: kernel k<<<1, 1>>>(next!(scale[0]), y[0]);
+            b: kernel k<<<1, 1>>>({ const K: usize = 1; scale[K] }, y[1]);
+            for l in 0..2 {
+                c[l]: kernel k<<<1, 1>>>({ zero_l!(); scale[l] }, y[l]);
+            }
+            a -> b -> c[0] -> c[1];
+        }";
+        with_model(source, |m| {
+            let scale = m.slots(1);
+            let slots = |name: &str| {
+                let node = m.nodes.iter().find(|n| n.name == name).unwrap();
+                let found = m.slot_mentions(node);
+                scale
+                    .clone()
+                    .filter(|s| found.contains(s))
+                    .map(|s| s - scale.start)
+                    .collect::<Vec<_>>()
+            };
+            let mut stale = Vec::new();
+            // rustc reads scale[1] in `a` and `b`, scale[0] in `c[1]`.
+            for (name, read) in [("a", 1), ("b", 1), ("c[1]", 0)] {
+                let found = slots(name);
+                if !found.contains(&read) {
+                    stale.push(format!("{name} reads scale[{read}], readers say {found:?}"));
+                }
+            }
+            assert!(stale.is_empty(), "{stale:#?}");
+        });
+    }
+
     #[test]
     fn mentions_skip_fields_methods_and_paths() {
         let mut seen = Vec::new();
