@@ -1075,51 +1075,66 @@ mod tests {
         });
     }
 
-    /// REVIEW (rev-macro): the element an index picks is computed from the tokens as written,
-    /// but three forms make rustc pick another element than the macro judges, so the node is no
-    /// reader of the element it reads, and `set_scale(k, v)` / `set_params` leave it stale:
-    /// - a macro call that reinterprets its input (`next!(scale[0])` expanding to
-    ///   `scale[0 + 1]`): the tokens say `scale[0]`;
-    /// - an item in a block that shadows a graph const (`{ const K: usize = 1; scale[K] }`,
-    ///   graph const `K = 0`): consts are never checked for rebinding, only the loop variable;
-    /// - an item that a macro call declares and that shadows the loop variable
-    ///   (`{ zero_l!(); scale[l] }`, `zero_l!` expanding to `const l: usize = 0;`): items are
-    ///   not hygienic in `macro_rules!`, and `may_rebind` looks for the name outside indices
-    ///   only, where this expression never writes it.
+    /// An index is computed from the tokens as written, so where rustc may pick another element
+    /// than those tokens say, the node reads every element: it must be updated whichever
+    /// changes (else `set_scale(k, v)` and `set_params` leave it with the old value):
+    /// - a macro may rewrite the tokens it is given (`next!(scale[0])` expanding to
+    ///   `scale[0 + 1]`);
+    /// - an item hides a graph const in its block (`{ const K: usize = 1; scale[K] }` with the
+    ///   graph's `K = 0`), also without writing the name (`use other::*;`);
+    /// - a macro may declare an item that hides the loop variable without the tokens writing
+    ///   it (`{ zero_l!(); scale[l] }`, `zero_l!` expanding to `const l: usize = 0;`: items are
+    ///   not hygienic in `macro_rules!`);
+    /// - the same in the range of a pointer argument's `slice`.
     ///
-    /// Each assertion states what rustc reads; they fail while the hole is open.
+    /// The plain forms keep their one element, also beside a pattern that writes none of the
+    /// index's names.
     #[test]
-    fn review_hidden_element_reads_are_readers() {
+    fn elements_read_behind_a_shadowing_item_or_a_macro_are_read_by_the_node() {
         let source = "graph G {
             const K: usize = 0;
-            params { k: Kernel<(f32, DevicePtrMut<f32>)>, scale: [f32; 2], y: [DeviceBuffer<f32>; 2] }
-            a: kernel k<<<1, 1>>>(next!(scale[0]), y[0]);
-            b: kernel k<<<1, 1>>>({ const K: usize = 1; scale[K] }, y[1]);
-            for l in 0..2 {
-                c[l]: kernel k<<<1, 1>>>({ zero_l!(); scale[l] }, y[l]);
+            params {
+                k: Kernel<(f32, DevicePtrMut<f32>)>,
+                scale: [f32; 2],
+                lens: [usize; 2],
+                y: DeviceBuffer<f32>,
             }
-            a -> b -> c[0] -> c[1];
+            a: kernel k<<<1, 1>>>(next!(scale[0]), y);
+            b: kernel k<<<1, 1>>>({ const K: usize = 1; scale[K] }, y);
+            for l in 0..2 {
+                c[l]: kernel k<<<1, 1>>>({ zero_l!(); scale[l] }, y);
+            }
+            d: kernel k<<<1, 1>>>(0.0, y.slice(..{ const K: usize = 1; lens[K] }));
+            e: kernel k<<<1, 1>>>({ use other::*; scale[K] }, y);
+            plain: kernel k<<<1, 1>>>(scale[K] + { let x = 2.0; x }, y.slice(..lens[K]));
+            for l in 0..2 {
+                each[l]: kernel k<<<1, 1>>>(scale[l], y);
+                next[l]: kernel k<<<1, 1>>>(scale[(l + 1) % 2] * (|x: f32| x)(1.0), y);
+            }
+            a -> b -> c[0] -> c[1] -> d -> e -> plain -> each[0] -> next[0] -> each[1] -> next[1];
         }";
         with_model(source, |m| {
-            let scale = m.slots(1);
-            let slots = |name: &str| {
+            let elements = |name: &str, param: usize| {
                 let node = m.nodes.iter().find(|n| n.name == name).unwrap();
                 let found = m.slot_mentions(node);
-                scale
+                let slots = m.slots(param);
+                slots
                     .clone()
                     .filter(|s| found.contains(s))
-                    .map(|s| s - scale.start)
+                    .map(|s| s - slots.start)
                     .collect::<Vec<_>>()
             };
-            let mut stale = Vec::new();
-            // rustc reads scale[1] in `a` and `b`, scale[0] in `c[1]`.
-            for (name, read) in [("a", 1), ("b", 1), ("c[1]", 0)] {
-                let found = slots(name);
-                if !found.contains(&read) {
-                    stale.push(format!("{name} reads scale[{read}], readers say {found:?}"));
-                }
+            // rustc reads scale[1] in `a`, `b` (and `e`, if `other::K` is 1), scale[0] in
+            // `c[1]`, lens[1] in `d`: each reads every element.
+            for name in ["a", "b", "c[0]", "c[1]", "e"] {
+                assert_eq!(elements(name, 1), [0, 1], "{name}");
             }
-            assert!(stale.is_empty(), "{stale:#?}");
+            assert_eq!(elements("d", 2), [0, 1], "d");
+            assert_eq!(elements("plain", 1), [0]);
+            assert_eq!(elements("plain", 2), [0]);
+            assert_eq!(elements("each[1]", 1), [1]);
+            assert_eq!(elements("next[0]", 1), [1]);
+            assert_eq!(elements("next[1]", 1), [0]);
         });
     }
 

@@ -1,6 +1,6 @@
-//! REVIEW (rev-macro): nodes that read another element of `scale` than their tokens name (see
-//! `tests/tests/review_hidden_reads.rs`): the readers of each element, in `READERS` and the
-//! setters' docs, leave them out.
+//! Nodes whose index of `scale` may pick another element than its tokens say (a macro call, an
+//! item hiding a graph const or the loop variable; see `tests/tests/generated_hidden_reads.rs`):
+//! each reads every element of `scale`, in `READERS` and the setters' docs.
 use cudagraph_runtime::prelude::*;
 
 cuda_graph! {
@@ -13,12 +13,15 @@ cuda_graph! {
             ya: DeviceBuffer<f32>,
             yb: DeviceBuffer<f32>,
             yc: [DeviceBuffer<f32>; 2],
+            yd: DeviceBuffer<f32>,
         }
         a: kernel scale_k<<<1, 32>>>(n, next!(scale[0]), ya);
         b: kernel scale_k<<<1, 32>>>(n, { const K: usize = 1; scale[K] }, yb);
         for l in 0..2 {
             c[l]: kernel scale_k<<<1, 32>>>(n, { zero_l!(); scale[l] }, yc[l]);
         }
+        // Written plainly: `scale[0]` alone.
+        d: kernel scale_k<<<1, 32>>>(n, scale[K], yd);
     }
 }
 

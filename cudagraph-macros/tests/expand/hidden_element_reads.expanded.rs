@@ -1,6 +1,6 @@
-//! REVIEW (rev-macro): nodes that read another element of `scale` than their tokens name (see
-//! `tests/tests/review_hidden_reads.rs`): the readers of each element, in `READERS` and the
-//! setters' docs, leave them out.
+//! Nodes whose index of `scale` may pick another element than its tokens say (a macro call, an
+//! item hiding a graph const or the loop variable; see `tests/tests/generated_hidden_reads.rs`):
+//! each reads every element of `scale`, in `READERS` and the setters' docs.
 use cudagraph_runtime::prelude::*;
 #[allow(dead_code)]
 const K: usize = 0;
@@ -74,14 +74,15 @@ const _: () = {
 - node `a` reads `scale_k`, `scale`, `n`, `ya`
 - node `b` reads `scale_k`, `scale`, `n`, `yb`
 - node `c[l]` reads `scale_k`, `scale`, `n`, `yc`
+- node `d` reads `scale_k`, `scale`, `n`, `yd`
 */
 #[allow(clippy::type_complexity)]
 struct HiddenParams {
-    ///Param `scale_k`, read by nodes `a`, `b`, `c[l]`.
+    ///Param `scale_k`, read by nodes `a`, `b`, `c[l]`, `d`.
     pub scale_k: Kernel<(u32, f32, DevicePtrMut<f32>)>,
-    ///Param `scale`, read by nodes `a`, `b`, `c[l]`.
+    ///Param `scale`, read by nodes `a`, `b`, `c[l]`, `d`.
     pub scale: [f32; 2],
-    ///Param `n`, read by nodes `a`, `b`, `c[l]`.
+    ///Param `n`, read by nodes `a`, `b`, `c[l]`, `d`.
     pub n: u32,
     ///Param `ya`, read by node `a`.
     pub ya: DeviceBuffer<f32>,
@@ -89,6 +90,8 @@ struct HiddenParams {
     pub yb: DeviceBuffer<f32>,
     ///Param `yc`, read by node `c[l]`.
     pub yc: [DeviceBuffer<f32>; 2],
+    ///Param `yd`, read by node `d`.
+    pub yd: DeviceBuffer<f32>,
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for HiddenParams {
     fn fmt(
@@ -108,10 +111,11 @@ In build order (a node's position is its index in the graph):
 1. `b`: `kernel scale_k<<<1, 32>>>(n, { const K : usize = 1; scale[K] }, yb)`
 2. `c[0]`: `kernel scale_k<<<1, 32>>>(n, { zero_l !(); scale[l] }, yc[l])`
 3. `c[1]`: `kernel scale_k<<<1, 32>>>(n, { zero_l !(); scale[l] }, yc[l])`
+4. `d`: `kernel scale_k<<<1, 32>>>(n, scale[K], yd)`
 
 # Topology
 
-<div style="overflow-x:auto"><svg xmlns="http://www.w3.org/2000/svg" role="img" width="296" height="56" viewBox="0 0 296 56" font-family="monospace" font-size="14" text-anchor="middle" fill="currentColor"><title>Topology of Hidden: 4 nodes, 0 edges</title><rect x="8" y="8" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="37" y="25" fill="#111">a</text><text x="37" y="41" font-size="11" fill="#374151">kernel</text><rect x="82" y="8" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="111" y="25" fill="#111">b</text><text x="111" y="41" font-size="11" fill="#374151">kernel</text><rect x="156" y="8" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="185" y="25" fill="#111">c[0]</text><text x="185" y="41" font-size="11" fill="#374151">kernel</text><rect x="230" y="8" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="259" y="25" fill="#111">c[1]</text><text x="259" y="41" font-size="11" fill="#374151">kernel</text></svg></div>
+<div style="overflow-x:auto"><svg xmlns="http://www.w3.org/2000/svg" role="img" width="370" height="56" viewBox="0 0 370 56" font-family="monospace" font-size="14" text-anchor="middle" fill="currentColor"><title>Topology of Hidden: 5 nodes, 0 edges</title><rect x="8" y="8" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="37" y="25" fill="#111">a</text><text x="37" y="41" font-size="11" fill="#374151">kernel</text><rect x="82" y="8" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="111" y="25" fill="#111">b</text><text x="111" y="41" font-size="11" fill="#374151">kernel</text><rect x="156" y="8" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="185" y="25" fill="#111">c[0]</text><text x="185" y="41" font-size="11" fill="#374151">kernel</text><rect x="230" y="8" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="259" y="25" fill="#111">c[1]</text><text x="259" y="41" font-size="11" fill="#374151">kernel</text><rect x="304" y="8" width="58" height="40" rx="4" fill="#dbeafe" stroke="#1d4ed8"/><text x="333" y="25" fill="#111">d</text><text x="333" y="41" font-size="11" fill="#374151">kernel</text></svg></div>
 
 As text: `Hidden::TOPOLOGY.to_mermaid()` (Mermaid) or `.to_dot()` (Graphviz).
 */
@@ -136,6 +140,7 @@ struct __HiddenNodes {
     c: [::cudagraph_runtime::__private::KernelNode<
         (u32, f32, DevicePtrMut<f32>),
     >; 2usize],
+    d: ::cudagraph_runtime::__private::KernelNode<(u32, f32, DevicePtrMut<f32>)>,
 }
 unsafe impl ::cudagraph_runtime::__private::Unbuilt for __HiddenNodes {}
 #[doc(hidden)]
@@ -145,6 +150,7 @@ struct __HiddenLaunch {
     a: ::cudagraph_runtime::__private::LaunchConfig,
     b: ::cudagraph_runtime::__private::LaunchConfig,
     c: [::cudagraph_runtime::__private::LaunchConfig; 2usize],
+    d: ::cudagraph_runtime::__private::LaunchConfig,
 }
 unsafe impl ::cudagraph_runtime::__private::Unbuilt for __HiddenLaunch {}
 #[doc(hidden)]
@@ -164,6 +170,7 @@ impl Hidden {
             ("b", ::cudagraph_runtime::__private::NodeKind::Kernel),
             ("c[0]", ::cudagraph_runtime::__private::NodeKind::Kernel),
             ("c[1]", ::cudagraph_runtime::__private::NodeKind::Kernel),
+            ("d", ::cudagraph_runtime::__private::NodeKind::Kernel),
         ],
         edges: &[],
         bodies: &[],
@@ -173,7 +180,7 @@ impl Hidden {
     /// in an HTML page; its lines and labels take the text colour of the page around it
     /// (black in a file of its own). It is in the binary only if the program calls this.
     pub const fn topology_svg() -> &'static ::core::primitive::str {
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"296\" height=\"56\" viewBox=\"0 0 296 56\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Hidden: 4 nodes, 0 edges</title><rect x=\"8\" y=\"8\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"37\" y=\"25\" fill=\"#111\">a</text><text x=\"37\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"82\" y=\"8\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"111\" y=\"25\" fill=\"#111\">b</text><text x=\"111\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"156\" y=\"8\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"185\" y=\"25\" fill=\"#111\">c[0]</text><text x=\"185\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"230\" y=\"8\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"259\" y=\"25\" fill=\"#111\">c[1]</text><text x=\"259\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text></svg>"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" width=\"370\" height=\"56\" viewBox=\"0 0 370 56\" font-family=\"monospace\" font-size=\"14\" text-anchor=\"middle\" fill=\"currentColor\"><title>Topology of Hidden: 5 nodes, 0 edges</title><rect x=\"8\" y=\"8\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"37\" y=\"25\" fill=\"#111\">a</text><text x=\"37\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"82\" y=\"8\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"111\" y=\"25\" fill=\"#111\">b</text><text x=\"111\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"156\" y=\"8\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"185\" y=\"25\" fill=\"#111\">c[0]</text><text x=\"185\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"230\" y=\"8\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"259\" y=\"25\" fill=\"#111\">c[1]</text><text x=\"259\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text><rect x=\"304\" y=\"8\" width=\"58\" height=\"40\" rx=\"4\" fill=\"#dbeafe\" stroke=\"#1d4ed8\"/><text x=\"333\" y=\"25\" fill=\"#111\">d</text><text x=\"333\" y=\"41\" font-size=\"11\" fill=\"#374151\">kernel</text></svg>"
     }
     /// Builds the graph from `params` on `ctx`'s device.
     ///
@@ -189,7 +196,7 @@ impl Hidden {
         Self::__cg_check_overlaps(__cg_params)?;
         let mut __cg_graph = ::cudagraph_runtime::__private::Graph::with_capacity(
             ctx,
-            4usize,
+            5usize,
         )?;
         let (nodes, state) = Self::__cg_add_nodes(&mut __cg_graph, __cg_params)?;
         ::cudagraph_runtime::__private::built(&__cg_graph, "Hidden");
@@ -249,7 +256,7 @@ impl Hidden {
             let nodes: &mut __HiddenNodes = &mut boxed;
             #[allow(unused_variables)]
             let launches: &mut __HiddenLaunch = &mut configs;
-            let ids = &mut ::cudagraph_runtime::__private::Vec::with_capacity(4usize);
+            let ids = &mut ::cudagraph_runtime::__private::Vec::with_capacity(5usize);
             Self::__cg_add_0(__cg_graph, __cg_params, nodes, launches, ids)?;
             Self::__cg_add_loop_2(
                 __cg_graph,
@@ -260,6 +267,7 @@ impl Hidden {
                 0usize,
                 2usize,
             )?;
+            Self::__cg_add_4(__cg_graph, __cg_params, nodes, launches, ids)?;
         }
         ::cudagraph_runtime::__private::Result::Ok((
             boxed,
@@ -340,13 +348,35 @@ impl Hidden {
         }
         ::cudagraph_runtime::__private::Result::Ok(())
     }
+    #[inline(never)]
+    fn __cg_add_4(
+        __cg_graph: &mut ::cudagraph_runtime::__private::Graph<'static>,
+        __cg_params: &HiddenParams,
+        nodes: &mut __HiddenNodes,
+        launches: &mut __HiddenLaunch,
+        ids: &mut ::cudagraph_runtime::__private::Vec<
+            ::cudagraph_runtime::__private::NodeId,
+        >,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        (nodes.d, launches.d) = ::cudagraph_runtime::__private::add_node(
+            __cg_graph,
+            "d",
+            |__cg_graph| {
+                let (kernel, config, args) = Hidden::__cg_eval_d(__cg_params);
+                let added = __cg_graph.add_kernel(kernel, config, args, &[])?;
+                ::cudagraph_runtime::__private::Result::Ok((added, config))
+            },
+        )?;
+        ids.push(nodes.d.id());
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
     /// The dependencies of every node, by position: those of the node at position
     /// `p` are `__CG_DEPS[__CG_DEP_START[p]..__CG_DEP_START[p + 1]]`.
     #[doc(hidden)]
     const __CG_DEPS: &'static [::core::primitive::u32] = &[];
     #[doc(hidden)]
     const __CG_DEP_START: &'static [::core::primitive::u32] = &[
-        0u32, 0u32, 0u32, 0u32, 0u32,
+        0u32, 0u32, 0u32, 0u32, 0u32, 0u32,
     ];
     /// The runtime graph.
     pub fn graph(&self) -> &::cudagraph_runtime::__private::Graph<'static> {
@@ -526,6 +556,97 @@ impl Hidden {
                             &::std::format!("yc[{}]", ka),
                             Self::TOPOLOGY.nodes[b].0,
                             &::std::format!("yc[{}]", kb),
+                        ),
+                    );
+                }
+            }
+        }
+        if ::cudagraph_runtime::__private::races(
+            ::cudagraph_runtime::__private::access_max(
+                &[::cudagraph_runtime::__private::WRITE],
+            ),
+            ::cudagraph_runtime::__private::access_max(
+                &[::cudagraph_runtime::__private::WRITE],
+            ),
+        )
+            && ::cudagraph_runtime::__private::overlap_bytes(
+                <::cudagraph_runtime::__private::ParamProbe<
+                    DeviceBuffer<f32>,
+                >>::bytes(&__cg_params.ya),
+                <::cudagraph_runtime::__private::ParamProbe<
+                    DeviceBuffer<f32>,
+                >>::bytes(&__cg_params.yd),
+            )
+        {
+            return ::cudagraph_runtime::__private::Result::Err(
+                ::cudagraph_runtime::__private::overlap_error("a", "ya", "d", "yd"),
+            );
+        }
+        if ::cudagraph_runtime::__private::races(
+            ::cudagraph_runtime::__private::access_max(
+                &[::cudagraph_runtime::__private::WRITE],
+            ),
+            ::cudagraph_runtime::__private::access_max(
+                &[::cudagraph_runtime::__private::WRITE],
+            ),
+        )
+            && ::cudagraph_runtime::__private::overlap_bytes(
+                <::cudagraph_runtime::__private::ParamProbe<
+                    DeviceBuffer<f32>,
+                >>::bytes(&__cg_params.yb),
+                <::cudagraph_runtime::__private::ParamProbe<
+                    DeviceBuffer<f32>,
+                >>::bytes(&__cg_params.yd),
+            )
+        {
+            return ::cudagraph_runtime::__private::Result::Err(
+                ::cudagraph_runtime::__private::overlap_error("b", "yb", "d", "yd"),
+            );
+        }
+        if ::cudagraph_runtime::__private::races(
+            ::cudagraph_runtime::__private::access_max(
+                &[::cudagraph_runtime::__private::WRITE],
+            ),
+            ::cudagraph_runtime::__private::access_max(
+                &[::cudagraph_runtime::__private::WRITE],
+            ),
+        ) {
+            const PAIRS: &[(
+                ::core::primitive::usize,
+                ::core::primitive::usize,
+                ::core::primitive::usize,
+                ::core::primitive::usize,
+            )] = &[(2usize, 0usize, 4usize, 0usize), (3usize, 1usize, 4usize, 0usize)];
+            for &(a, ka, b, kb) in PAIRS {
+                let (x, y) = (
+                    [
+                        <::cudagraph_runtime::__private::ParamProbe<
+                            DeviceBuffer<f32>,
+                        >>::bytes(&__cg_params.yc[ka]),
+                    ],
+                    [
+                        <::cudagraph_runtime::__private::ParamProbe<
+                            DeviceBuffer<f32>,
+                        >>::bytes(&__cg_params.yd),
+                    ],
+                );
+                if x
+                    .iter()
+                    .any(|x| {
+                        y
+                            .iter()
+                            .any(|y| ::cudagraph_runtime::__private::overlap_bytes(
+                                *x,
+                                *y,
+                            ))
+                    })
+                {
+                    return ::cudagraph_runtime::__private::Result::Err(
+                        ::cudagraph_runtime::__private::overlap_error(
+                            Self::TOPOLOGY.nodes[a].0,
+                            &::std::format!("yc[{}]", ka),
+                            Self::TOPOLOGY.nodes[b].0,
+                            "yd",
                         ),
                     );
                 }
@@ -761,6 +882,66 @@ impl Hidden {
             args,
         )
     }
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        clippy::type_complexity,
+        clippy::needless_lifetimes
+    )]
+    fn __cg_eval_d<'__cg_p>(
+        __cg_params: &'__cg_p HiddenParams,
+    ) -> (
+        &'__cg_p ::cudagraph_runtime::__private::Kernel<(u32, f32, DevicePtrMut<f32>)>,
+        ::cudagraph_runtime::__private::LaunchConfig,
+        (
+            impl ::cudagraph_runtime::__private::KernelArg<'static, u32> + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<'static, f32> + '__cg_p,
+            impl ::cudagraph_runtime::__private::KernelArg<
+                'static,
+                DevicePtrMut<f32>,
+            > + '__cg_p,
+        ),
+    ) {
+        #[allow(unused_imports)]
+        use ::cudagraph_runtime::__private::{BindCopy as _, BindRef as _};
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let scale_k = (&::cudagraph_runtime::__private::Bind(&__cg_params.scale_k))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let n = (&::cudagraph_runtime::__private::Bind(&__cg_params.n)).__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let scale = (&::cudagraph_runtime::__private::Bind(&__cg_params.scale))
+            .__cg_bind();
+        #[allow(unused_variables, clippy::redundant_locals)]
+        #[allow(clippy::needless_borrow)]
+        let yd = (&::cudagraph_runtime::__private::Bind(&__cg_params.yd)).__cg_bind();
+        let config = ::cudagraph_runtime::__private::launch(1, 32, 0);
+        let args = (
+            ::cudagraph_runtime::__private::KernelArgPart::<'static, u32, _>::new(n),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                f32,
+                _,
+            >::new((&::cudagraph_runtime::__private::Bind(&scale[K])).__cg_bind()),
+            ::cudagraph_runtime::__private::KernelArgPart::<
+                'static,
+                DevicePtrMut<f32>,
+                _,
+            >::new(yd),
+        );
+        (
+            <Kernel<
+                (u32, f32, DevicePtrMut<f32>),
+            > as ::cudagraph_runtime::__private::KernelType>::as_kernel(
+                &__cg_params.scale_k,
+            ),
+            config,
+            args,
+        )
+    }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for Hidden {
     fn fmt(
@@ -818,6 +999,7 @@ Nodes:
 - [`a()`](Self::a): kernel node
 - [`b()`](Self::b): kernel node
 - [`c(l)`](Self::c): kernel node, one per iteration (2 instances)
+- [`d()`](Self::d): kernel node
 */
 struct HiddenExec {
     parts: ::cudagraph_runtime::__private::Guarded<__HiddenExecParts>,
@@ -852,7 +1034,7 @@ impl HiddenExec {
         state: __HiddenState,
         applied: ::cudagraph_runtime::__private::Box<HiddenParams>,
     ) -> Self {
-        let tracker = ::cudagraph_runtime::__private::Tracker::new(4usize, 8usize);
+        let tracker = ::cudagraph_runtime::__private::Tracker::new(5usize, 9usize);
         let __cg_parts = __HiddenExecParts {
             exec,
             nodes,
@@ -1040,6 +1222,20 @@ exec.launch(&stream)?;                                 // updates x's and x_new'
                 __cg_parts.state.params.yc[k] = value;
             }
         }
+        if !(<DeviceBuffer<
+            f32,
+        > as ::cudagraph_runtime::__private::ParamValue>::same(
+            &__cg_params.yd,
+            &__cg_parts.state.params.yd,
+        )) {
+            let value = <DeviceBuffer<
+                f32,
+            > as ::cudagraph_runtime::__private::ParamValue>::keep(&__cg_params.yd);
+            ::cudagraph_runtime::__private::stage_in::<
+                Self,
+            >(&mut __cg_parts.tracker, 8usize);
+            __cg_parts.state.params.yd = value;
+        }
     }
     ///Node `a` (`kernel scale_k<<<1, 32>>>(n, next !(scale[0]), ya)`): its update handle.
     pub fn a(&mut self) -> HiddenANode<'_> {
@@ -1065,6 +1261,10 @@ The node is declared in a `for` loop: this is the handle of its instance of iter
             exec: self,
             index: l,
         })
+    }
+    ///Node `d` (`kernel scale_k<<<1, 32>>>(n, scale[K], yd)`): its update handle.
+    pub fn d(&mut self) -> HiddenDNode<'_> {
+        HiddenDNode { exec: self }
     }
 }
 impl ::cudagraph_runtime::__private::fmt::Debug for HiddenExec {
@@ -1144,6 +1344,14 @@ impl Hidden {
                         &__cg_params.yc,
                     ),
                 );
+            (&raw mut (*dst).yd)
+                .write(
+                    <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_params.yd,
+                    ),
+                );
         }
     }
 }
@@ -1165,6 +1373,8 @@ struct HiddenSlots {
     pub yb: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
     ///Param [`yc`](HiddenParams::yc), to swap.
     pub yc: [::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>; 2],
+    ///Param [`yd`](HiddenParams::yd), to swap.
+    pub yd: ::cudagraph_runtime::__private::Slot<DeviceBuffer<f32>>,
 }
 const _: () = {
     ::core::assert!(
@@ -1186,7 +1396,10 @@ const _: () = {
         ::cudagraph_runtime::__private::offset_of!(HiddenSlots, yc) == 6usize
     );
     ::core::assert!(
-        ::cudagraph_runtime::__private::size_of:: < HiddenSlots > () == 8usize
+        ::cudagraph_runtime::__private::offset_of!(HiddenSlots, yd) == 8usize
+    );
+    ::core::assert!(
+        ::cudagraph_runtime::__private::size_of:: < HiddenSlots > () == 9usize
     );
 };
 impl ::cudagraph_runtime::__private::fmt::Debug for HiddenSlots {
@@ -1214,20 +1427,22 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for HiddenExec {
         (Self::__cg_update_node_1, 0u32),
         (Self::__cg_update_node_2, 0u32),
         (Self::__cg_update_node_2, 1u32),
+        (Self::__cg_update_node_4, 0u32),
     ];
     const READERS: &'static [(
         &'static [::core::primitive::u32],
         ::core::primitive::bool,
         ::core::primitive::bool,
     )] = &[
+        (&[0u32, 1u32, 2u32, 3u32, 4u32], false, false),
+        (&[0u32, 1u32, 2u32, 3u32, 4u32], false, false),
         (&[0u32, 1u32, 2u32, 3u32], false, false),
-        (&[0u32, 1u32, 2u32], false, false),
-        (&[3u32], false, false),
-        (&[0u32, 1u32, 2u32, 3u32], false, false),
+        (&[0u32, 1u32, 2u32, 3u32, 4u32], false, false),
         (&[0u32], true, false),
         (&[1u32], true, false),
-        (&[2u32], true, false),
-        (&[3u32], true, false),
+        (&[2u32, 3u32], true, false),
+        (&[2u32, 3u32], true, false),
+        (&[4u32], true, false),
     ];
     #[inline(always)]
     fn tracker(
@@ -1256,7 +1471,7 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for HiddenExec {
     #[inline]
     fn slot_offset(slot: ::core::primitive::usize) -> ::core::primitive::usize {
         match slot {
-            0usize..8usize => Self::__cg_slot_offset_0(slot),
+            0usize..9usize => Self::__cg_slot_offset_0(slot),
             _ => ::core::unreachable!(),
         }
     }
@@ -1275,7 +1490,7 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for HiddenExec {
         key: ::cudagraph_runtime::__private::Internal,
     ) {
         match param {
-            0usize..8usize => self.__cg_sync_0(param, commit, key),
+            0usize..9usize => self.__cg_sync_0(param, commit, key),
             _ => {}
         }
     }
@@ -1291,7 +1506,7 @@ unsafe impl ::cudagraph_runtime::__private::Tracked for HiddenExec {
 }
 #[allow(clippy::type_complexity)]
 impl HiddenExec {
-    /**Sets param `scale_k` and updates what reads it (nodes `a`, `b`, `c[0]`, `c[1]`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`HiddenExec`]).
+    /**Sets param `scale_k` and updates what reads it (nodes `a`, `b`, `c[0]`, `c[1]`, `d`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`HiddenExec`]).
 */
     pub fn set_scale_k(
         &mut self,
@@ -1303,7 +1518,7 @@ impl HiddenExec {
         );
         ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
     }
-    /**Sets element `index` of array param `scale` and updates the nodes that read that element (of nodes `a`, `b`, `c[l]`), one single-node update each: the other elements' readers are left alone. Returns the old value; `Error::Invalid` for an index beyond the array. On error, naming the node, nothing changes: the element keeps its old value and the nodes their updates (see [`HiddenExec`]).
+    /**Sets element `index` of array param `scale` and updates the nodes that read that element (of nodes `a`, `b`, `c[l]`, `d`), one single-node update each: the other elements' readers are left alone. Returns the old value; `Error::Invalid` for an index beyond the array. On error, naming the node, nothing changes: the element keeps its old value and the nodes their updates (see [`HiddenExec`]).
 */
     pub fn set_scale(
         &mut self,
@@ -1317,7 +1532,7 @@ impl HiddenExec {
         );
         ::cudagraph_runtime::__private::set_param(self, 1usize + index).map(|_| old)
     }
-    /**Sets param `n` and updates what reads it (nodes `a`, `b`, `c[0]`, `c[1]`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`HiddenExec`]).
+    /**Sets param `n` and updates what reads it (nodes `a`, `b`, `c[0]`, `c[1]`, `d`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`HiddenExec`]).
 */
     pub fn set_n(&mut self, value: u32) -> ::cudagraph_runtime::__private::Result<u32> {
         let old = ::cudagraph_runtime::__private::replace(
@@ -1363,6 +1578,18 @@ impl HiddenExec {
             value,
         );
         ::cudagraph_runtime::__private::set_param(self, 6usize + index).map(|_| old)
+    }
+    /**Sets param `yd` and updates what reads it (node `d`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`HiddenExec`]).
+*/
+    pub fn set_yd(
+        &mut self,
+        value: DeviceBuffer<f32>,
+    ) -> ::cudagraph_runtime::__private::Result<DeviceBuffer<f32>> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut unsafe { self.parts.get_mut() }.state.params.yd,
+            value,
+        );
+        ::cudagraph_runtime::__private::set_param(self, 8usize).map(|_| old)
     }
     /**Swaps two params of one type, named by `pick` (`exec.swap(|p| (&mut p.x, &mut p.x_new))?`), and updates the nodes that read them, each once, before it returns: the ping-pong buffers of an iteration swapped between launches in one call. Returns how many nodes it updated. `pick` is given the params' slots ([`HiddenSlots`]), not their values: it names two params and changes none. As [`HiddenParamsMut::swap`] followed by `apply`: all or nothing (a refused update is reported, naming its node, and the swap undone), any other change pending applied with it.
 
@@ -1430,6 +1657,20 @@ The error of the update that refused the swap, naming its node (a kernel's launc
         __cg_parts.state.launch.c[index] = config;
         ::cudagraph_runtime::__private::Result::Ok(())
     }
+    #[inline(never)]
+    #[allow(unused_variables)]
+    fn __cg_update_node_4(
+        &mut self,
+        index: ::core::primitive::usize,
+        _: ::cudagraph_runtime::__private::Internal,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_parts = unsafe { self.parts.get_mut() };
+        let __cg_params: &HiddenParams = &__cg_parts.state.params;
+        let (kernel, config, args) = Hidden::__cg_eval_d(__cg_params);
+        __cg_parts.exec.set_kernel(__cg_parts.nodes.d, kernel, config, args)?;
+        __cg_parts.state.launch.d = config;
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
     #[inline]
     fn __cg_slot_offset_0(slot: ::core::primitive::usize) -> ::core::primitive::usize {
         match slot {
@@ -1446,6 +1687,7 @@ The error of the update that refused the swap, naming its node (a kernel's launc
                     + (slot - 6usize)
                         * ::cudagraph_runtime::__private::size_of::<DeviceBuffer<f32>>()
             }
+            8usize => ::cudagraph_runtime::__private::offset_of!(HiddenParams, yd),
             _ => ::core::unreachable!(),
         }
     }
@@ -1542,6 +1784,21 @@ The error of the update that refused the swap, naming its node (a kernel's launc
                     );
                 }
             }
+            8usize => {
+                if commit {
+                    __cg_parts.applied.yd = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.yd,
+                    );
+                } else {
+                    __cg_parts.state.params.yd = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.applied.yd,
+                    );
+                }
+            }
             _ => {}
         }
     }
@@ -1567,7 +1824,7 @@ impl ::cudagraph_runtime::__private::Deref for HiddenParamsMut<'_> {
 }
 #[allow(clippy::type_complexity)]
 impl HiddenParamsMut<'_> {
-    ///Sets param `scale_k`, and marks what reads it (nodes `a`, `b`, `c[0]`, `c[1]`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    ///Sets param `scale_k`, and marks what reads it (nodes `a`, `b`, `c[0]`, `c[1]`, `d`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
     #[inline]
     pub fn set_scale_k(
         &mut self,
@@ -1580,7 +1837,7 @@ impl HiddenParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 0usize);
         old
     }
-    ///Sets element `index` of array param `scale`, and marks the nodes that read that element (of nodes `a`, `b`, `c[l]`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value; `Error::Invalid` for an index beyond the array, with nothing changed.
+    ///Sets element `index` of array param `scale`, and marks the nodes that read that element (of nodes `a`, `b`, `c[l]`, `d`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value; `Error::Invalid` for an index beyond the array, with nothing changed.
     #[inline]
     pub fn set_scale(
         &mut self,
@@ -1595,7 +1852,7 @@ impl HiddenParamsMut<'_> {
         ::cudagraph_runtime::__private::stage(self.exec, 1usize + index);
         ::cudagraph_runtime::__private::Result::Ok(old)
     }
-    ///Sets param `n`, and marks what reads it (nodes `a`, `b`, `c[0]`, `c[1]`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    ///Sets param `n`, and marks what reads it (nodes `a`, `b`, `c[0]`, `c[1]`, `d`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
     #[inline]
     pub fn set_n(&mut self, value: u32) -> u32 {
         let old = ::cudagraph_runtime::__private::replace(
@@ -1639,6 +1896,16 @@ impl HiddenParamsMut<'_> {
         );
         ::cudagraph_runtime::__private::stage(self.exec, 6usize + index);
         ::cudagraph_runtime::__private::Result::Ok(old)
+    }
+    ///Sets param `yd`, and marks what reads it (node `d`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
+    #[inline]
+    pub fn set_yd(&mut self, value: DeviceBuffer<f32>) -> DeviceBuffer<f32> {
+        let old = ::cudagraph_runtime::__private::replace(
+            &mut unsafe { self.exec.parts.get_mut() }.state.params.yd,
+            value,
+        );
+        ::cudagraph_runtime::__private::stage(self.exec, 8usize);
+        old
     }
     /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`HiddenSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
 
@@ -1879,6 +2146,75 @@ impl ::cudagraph_runtime::__private::fmt::Debug for HiddenCNode<'_> {
         f.debug_struct("HiddenCNode")
             .field("index", &Self::__CG_POSITIONS[self.index])
             .finish_non_exhaustive()
+    }
+}
+/**Update handle of node `d` of [`HiddenExec`] (`kernel scale_k<<<1, 32>>>(n, scale[K], yd)`): its arguments and launch configuration can change, and it can be enabled or disabled ([what CUDA allows](https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#individual-node-update)).
+
+Memory given through the handle is not judged by the race rule, which judges the declaration's params: it must not be memory that a node no edge orders with this one uses, one of them writing it (host memory that host code uses is checked: `Error::Hazard`). A change of a param the node reads, or `set_params`, sets the node back to its params.*/
+struct HiddenDNode<'a> {
+    exec: &'a mut HiddenExec,
+}
+impl<'a> HiddenDNode<'a> {
+    ///Sets the kernel's arguments for the next launches, keeping the node's launch configuration (`cuGraphExecKernelNodeSetParams`). Memory the node stops using is released once the launches that may use it are done.
+    pub fn set(
+        &mut self,
+        n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+        arg1: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
+        yd: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_parts = self.exec.parts.get();
+        let config = __cg_parts.state.launch.d;
+        self.set_launch(config, n, arg1, yd)
+    }
+    ///Sets the launch configuration and the kernel's arguments for the next launches (`cuGraphExecKernelNodeSetParams`).
+    pub fn set_launch(
+        &mut self,
+        config: ::cudagraph_runtime::__private::LaunchConfig,
+        n: impl ::cudagraph_runtime::__private::KernelArg<'static, u32>,
+        arg1: impl ::cudagraph_runtime::__private::KernelArg<'static, f32>,
+        yd: impl ::cudagraph_runtime::__private::KernelArg<'static, DevicePtrMut<f32>>,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_kernel_params(__cg_parts.nodes.d, config, (n, arg1, yd))?;
+        __cg_parts.state.launch.d = config;
+        __cg_parts.tracker.set_by_handle(4usize);
+        ::cudagraph_runtime::__private::Result::Ok(())
+    }
+    /// The node's launch configuration now.
+    pub fn launch_config(&self) -> ::cudagraph_runtime::__private::LaunchConfig {
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.state.launch.d
+    }
+    /// Enables or disables the node for the next launches (`cuGraphNodeSetEnabled`). A
+    /// disabled node acts as an empty node; params set meanwhile apply once it is enabled.
+    pub fn set_enabled(
+        &mut self,
+        enabled: ::core::primitive::bool,
+    ) -> ::cudagraph_runtime::__private::Result<()> {
+        let __cg_parts = unsafe { self.exec.parts.get_mut() };
+        __cg_parts.exec.set_enabled(__cg_parts.nodes.d, enabled)
+    }
+    /// Whether the node is enabled (`cuGraphNodeGetEnabled`).
+    pub fn is_enabled(
+        &self,
+    ) -> ::cudagraph_runtime::__private::Result<::core::primitive::bool> {
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.exec.is_enabled(__cg_parts.nodes.d)
+    }
+    /// The node's runtime handle, for the runtime's own API.
+    pub fn node(
+        &self,
+    ) -> ::cudagraph_runtime::__private::KernelNode<(u32, f32, DevicePtrMut<f32>)> {
+        let __cg_parts = self.exec.parts.get();
+        __cg_parts.nodes.d
+    }
+}
+impl ::cudagraph_runtime::__private::fmt::Debug for HiddenDNode<'_> {
+    fn fmt(
+        &self,
+        f: &mut ::cudagraph_runtime::__private::fmt::Formatter<'_>,
+    ) -> ::cudagraph_runtime::__private::fmt::Result {
+        f.debug_struct("HiddenDNode").field("index", &4usize).finish_non_exhaustive()
     }
 }
 fn main() {}
