@@ -180,7 +180,13 @@ use proc_macro::TokenStream;
 ///   `capture(gemm[layer], [w[layer], mut h])`, `host(f, logs[layer])`) and in expressions,
 ///   where an element is what a param is (a value when `Copy`, else a reference). Each
 ///   element is a buffer of its own to the hazard rule, and a value of its own to
-///   `set_params`: changing `scale[3]` updates only the nodes that read `scale[3]`.
+///   `set_params`: changing `scale[3]` updates only the nodes that read `scale[3]`. Which
+///   element an expression reads is computed from its index as written (`w[3]`, `w[K]`,
+///   `w[layer + 1]`); where rustc may pick another, the node reads every element of the
+///   param, and any element's change updates it: an index in a macro call's input
+///   (`next!(w[0])`), or one using a name that an item or a macro call in the node's
+///   expressions may hide (`{ const K: usize = 1; w[K] }`, `use other::*;`, a macro declaring a
+///   const named like the loop variable), or that a pattern there binds (`{ let i = 0; w[i] }`).
 /// - An alloc node declared in a loop makes one allocation per iteration, `t[layer]`.
 /// - Every rule judges the graph the loops make, across iterations: names, cycles (spelled
 ///   with instances, `attn[1] -> mlp[1] -> attn[1]`), races between iterations, graph

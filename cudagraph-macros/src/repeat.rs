@@ -335,6 +335,24 @@ pub fn each_indexed(tokens: TokenStream, f: &mut dyn FnMut(&Ident, Option<&Group
     });
 }
 
+/// [`each_indexed`], telling `f` too whether the bracketed group may pick another element than
+/// its tokens compute with the graph's consts and the loop variable: in a macro call's input
+/// (the macro may rewrite it), or using a name that an item, a macro call or a pattern in
+/// `tokens` may hide (`tokens::index_may_be_hidden`).
+pub fn each_indexed_where(tokens: TokenStream, f: &mut dyn FnMut(&Ident, Option<&Group>, bool)) {
+    let binders = crate::tokens::Binders::of(tokens.clone());
+    crate::tokens::each_mention_where(tokens.clone(), false, &mut |ident, next, in_macro| {
+        let index = match next {
+            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket => Some(g),
+            _ => None,
+        };
+        let hidden = index.is_some_and(|g| {
+            in_macro || crate::tokens::index_may_be_hidden(&tokens, binders, &g.stream())
+        });
+        f(ident, index, hidden);
+    });
+}
+
 /// The expression in an index group (`[layer + 1]`), if it is one.
 pub fn index_expr(group: &Group) -> Option<Expr> {
     syn::parse2(group.stream()).ok()
@@ -438,6 +456,63 @@ mod tests {
         assert_eq!(grouped(999), "999");
         assert_eq!(grouped(65_536), "65,536");
         assert_eq!(grouped(1_200_000), "1,200,000");
+    }
+
+    /// The indices of `source`, as written, each with whether it may pick another element than
+    /// its tokens compute.
+    fn hidden(source: &str) -> Vec<(String, bool)> {
+        let mut out = Vec::new();
+        each_indexed_where(source.parse().unwrap(), &mut |_, index, hidden| {
+            if let Some(index) = index {
+                out.push((index.stream().to_string(), hidden));
+            }
+        });
+        out
+    }
+
+    #[test]
+    fn indices_that_an_item_a_macro_or_a_pattern_may_hide() {
+        let each = |pairs: &[(&str, bool)]| {
+            pairs
+                .iter()
+                .map(|&(s, h)| (s.to_owned(), h))
+                .collect::<Vec<_>>()
+        };
+        // In a macro's input, any index: the macro may rewrite it.
+        assert_eq!(
+            hidden("w[0] + m!(w[0]) + a::b!{ w[1] }"),
+            each(&[("0", false), ("0", true), ("1", true)])
+        );
+        assert_eq!(
+            hidden("{ macro_rules! m { () => { w[0] } } m!() }"),
+            each(&[("0", true)])
+        );
+        // An item or a macro call anywhere: every index with a name, written or not.
+        for source in [
+            "{ const K: usize = 1; w[K] }",
+            "{ let x = w[K]; const K: usize = 1; x }",
+            "{ use other::*; w[K] }",
+            "{ zero!(); w[K] }",
+            "w[K] + { struct S; 0 }",
+            "w[1 as usize] + { fn f() {} 0 }",
+        ] {
+            assert!(hidden(source).iter().all(|(_, h)| *h), "{source}");
+        }
+        assert_eq!(
+            hidden("{ const K: usize = 1; w[0] }"),
+            each(&[("0", false)])
+        );
+        // A pattern: the names it writes.
+        assert_eq!(hidden("{ let K = 1; w[K] }"), each(&[("K", true)]));
+        assert_eq!(
+            hidden("{ let x = 1; w[K] + x } + (|y: f32| y)(w[l + 1])"),
+            each(&[("K", false), ("l + 1", false)])
+        );
+        // A keyword is no macro's name, `||` no closure.
+        assert_eq!(
+            hidden("if !(w[K] > 0) || w[l] > 0 { 1 } else { 2 }"),
+            each(&[("K", false), ("l", false)])
+        );
     }
 
     #[test]

@@ -38,19 +38,33 @@ pub fn collect_mentions(tokens: TokenStream, f: &mut dyn FnMut(&Ident)) {
 /// [`collect_mentions`], giving `f` the token after each identifier at its level too (the
 /// `[i]` of `w[i]`); an inline format argument has none.
 pub fn each_mention_then(tokens: TokenStream, f: &mut dyn FnMut(&Ident, Option<&TokenTree>)) {
+    each_mention_where(tokens, false, &mut |ident, next, _| f(ident, next));
+}
+
+/// [`each_mention_then`], telling `f` too whether the identifier is in a macro call's input
+/// (`m!(w[0])`, see [`macro_input`]; `in_macro` for all of `tokens`), whose meaning the macro
+/// cannot know: the called macro may rewrite it.
+pub fn each_mention_where(
+    tokens: TokenStream,
+    in_macro: bool,
+    f: &mut dyn FnMut(&Ident, Option<&TokenTree>, bool),
+) {
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    // `name!(...)`, or `macro_rules! name {...}`.
+    let is_input =
+        |i: usize| (2..=3).any(|back| i >= back && macro_input(&tokens, i - back) == Some(i));
     for (i, tt) in tokens.iter().enumerate() {
         match tt {
-            TokenTree::Group(g) => each_mention_then(g.stream(), f),
+            TokenTree::Group(g) => each_mention_where(g.stream(), in_macro || is_input(i), f),
             TokenTree::Ident(ident) => {
                 if may_be_local(&tokens, i) {
-                    f(ident, tokens.get(i + 1));
+                    f(ident, tokens.get(i + 1), in_macro);
                 }
             }
             // `format!("{n}")` reads `n` too: inline format arguments count as mentions.
             TokenTree::Literal(lit) => {
                 for name in format_args_of(&lit.to_string()) {
-                    f(&Ident::new(name, lit.span()), None);
+                    f(&Ident::new(name, lit.span()), None, in_macro);
                 }
             }
             TokenTree::Punct(_) => {}
@@ -134,32 +148,52 @@ fn identifier(text: &str) -> Option<&str> {
         .then_some(text)
 }
 
-/// Whether `tokens` may bind `name` again, so that a `name` in them may not be the one outside:
-/// they hold something that can introduce a name (`let`, a match arm, a `for` pattern, a
-/// closure's parameters, an item such as a `const` or a `fn`, a macro, which may expand to any
-/// of these), and `name` is written somewhere other than in an index (`w[name]`), where such a
-/// binding would have to write it. A false "may" only costs precision: the caller then takes any
-/// value of `name`.
-pub fn may_rebind(tokens: TokenStream, name: &str) -> bool {
-    has_binder(tokens.clone()) && named_outside_indices(tokens, name)
+/// What in an expression can give a name another meaning than the one outside it, so that an
+/// index written with it (`w[K]`, `w[layer]`) may pick another element than the macro computes
+/// from the graph's consts and the loop variable.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Binders {
+    /// An item (`const K: usize = 1;`, `use m::*;`, a `fn`, a type, a module, ...) or a macro
+    /// call. An item hides a name in its whole block, before it too, and may not write the name
+    /// (a glob import); a macro may expand to items (those of `macro_rules!` are not hygienic)
+    /// or rewrite its input. Any name an index uses may then be another.
+    pub items: bool,
+    /// A pattern: `let`, a match arm, a `for` loop, a closure's parameters. It binds the names
+    /// it writes, and only in the code after it or inside it.
+    pub patterns: bool,
 }
 
-/// Keywords that introduce a name, as a binding or an item.
-const BINDERS: [&str; 11] = [
-    "let",
-    "match",
-    "for",
-    "fn",
+impl Binders {
+    /// What `tokens` hold that can bind a name.
+    pub fn of(tokens: TokenStream) -> Binders {
+        let mut found = Binders::default();
+        find_binders(tokens, &mut found);
+        found
+    }
+}
+
+/// Keywords that introduce an item, which may hide a name in its block.
+const ITEMS: [&str; 14] = [
     "const",
     "static",
+    "fn",
     "use",
     "struct",
     "enum",
     "union",
+    "type",
+    "mod",
+    "impl",
+    "trait",
+    "extern",
     "macro_rules",
+    "macro",
 ];
 
-fn has_binder(tokens: TokenStream) -> bool {
+/// Keywords that introduce a pattern, which binds the names it writes.
+const PATTERNS: [&str; 3] = ["let", "match", "for"];
+
+fn find_binders(tokens: TokenStream, found: &mut Binders) {
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
     let punct = |at: usize| match tokens.get(at) {
         Some(TokenTree::Punct(p)) => Some((p.as_char(), p.spacing())),
@@ -167,19 +201,11 @@ fn has_binder(tokens: TokenStream) -> bool {
     };
     for (i, tt) in tokens.iter().enumerate() {
         match tt {
-            TokenTree::Group(g) if has_binder(g.stream()) => return true,
-            TokenTree::Group(_) => {}
+            TokenTree::Group(g) => find_binders(g.stream(), found),
             TokenTree::Ident(ident) => {
                 let word = ident.to_string();
-                if BINDERS.contains(&word.as_str()) {
-                    return true;
-                }
-                // A macro call: `name!(...)`.
-                if punct(i + 1).is_some_and(|(c, _)| c == '!')
-                    && matches!(tokens.get(i + 2), Some(TokenTree::Group(_)))
-                {
-                    return true;
-                }
+                found.items |= ITEMS.contains(&word.as_str()) || macro_input(&tokens, i).is_some();
+                found.patterns |= PATTERNS.contains(&word.as_str());
             }
             // A closure's parameter list opens with `|`; `||` (no parameters, or a logical
             // or) and `|=` do not.
@@ -189,14 +215,57 @@ fn has_binder(tokens: TokenStream) -> bool {
                 let second_of_pair = i >= 1
                     && punct(i - 1)
                         .is_some_and(|(c, s)| c == '|' && s == proc_macro2::Spacing::Joint);
-                if !joint_to_next && !second_of_pair {
-                    return true;
-                }
+                found.patterns |= !joint_to_next && !second_of_pair;
             }
             _ => {}
         }
     }
-    false
+}
+
+/// Where the input of a macro call whose name is `tokens[i]` is: `name!(...)` (any delimiter,
+/// any path before the name) or `macro_rules! name { ... }`. A keyword is no macro's name
+/// (`if !(a)` is no call).
+pub fn macro_input(tokens: &[TokenTree], i: usize) -> Option<usize> {
+    let TokenTree::Ident(ident) = &tokens[i] else {
+        return None;
+    };
+    if !matches!(tokens.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!') {
+        return None;
+    }
+    let input = match (tokens.get(i + 2), tokens.get(i + 3)) {
+        (Some(TokenTree::Group(_)), _) => i + 2,
+        (Some(TokenTree::Ident(_)), Some(TokenTree::Group(_))) if ident == "macro_rules" => i + 3,
+        _ => return None,
+    };
+    // (Parsed last: this runs on every identifier of a declaration.)
+    syn::parse_str::<Ident>(&ident.to_string()).ok()?;
+    Some(input)
+}
+
+/// Whether the names an index group uses (`[layer + K]`) may not be those the macro knows (the
+/// graph's consts, the loop variable) in `tokens`, the expressions it is written in: an item or
+/// a macro call there ([`Binders::items`]) may hide any of them, a pattern one it writes outside
+/// indices (`{ let i = 0; w[i] }`; a pattern never writes a name in an index, `w[i]`, where it
+/// is read). An index without names (`w[0]`) means what it says. A false "may" only costs
+/// precision: the caller then takes any element.
+pub fn index_may_be_hidden(tokens: &TokenStream, binders: Binders, index: &TokenStream) -> bool {
+    if binders == Binders::default() {
+        return false;
+    }
+    let mut names = Vec::new();
+    collect_mentions(index.clone(), &mut |ident| {
+        let name = name_of(ident);
+        // A keyword (`as`) names nothing a binding could hide.
+        if syn::parse_str::<Ident>(&ident.to_string()).is_ok() && !names.contains(&name) {
+            names.push(name);
+        }
+    });
+    !names.is_empty()
+        && (binders.items
+            || (binders.patterns
+                && names
+                    .iter()
+                    .any(|name| named_outside_indices(tokens.clone(), name))))
 }
 
 /// Whether `name` is written in `tokens` other than inside an index (`[...]` after a name that

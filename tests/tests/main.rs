@@ -30,6 +30,7 @@ mod generated_conditional;
 mod generated_errors;
 mod generated_events;
 mod generated_handles;
+mod generated_hidden_reads;
 mod generated_indirect;
 mod generated_large;
 mod generated_launch_races;

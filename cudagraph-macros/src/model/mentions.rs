@@ -161,24 +161,20 @@ impl<'a> Model<'a> {
     /// declares, sorted: an element of an array param when its index is known (`w[layer]`), else
     /// every slot of the param.
     ///
-    /// An index is computed with the iteration's value of the loop variable only where the
-    /// expression cannot bind that name again (`{ let i = 0; w[i] }` reads `w[0]` in every
-    /// iteration): where it may, the element is not known.
+    /// An index is computed from the graph's consts and the iteration's value of the loop
+    /// variable only where nothing in the node's expressions can give its names other values
+    /// (see [`repeat::each_indexed_where`]): an item or a macro call hides any name (`{ const K:
+    /// usize = 1; w[K] }` reads `w[1]` whatever the graph's `K`), a pattern the names it writes
+    /// (`{ let i = 0; w[i] }` reads `w[0]` in every iteration), and a macro may rewrite an index
+    /// it is given (`next!(w[0])`). There the element is not known.
     pub fn slot_mentions(&self, node: &Inst) -> Vec<usize> {
         let mut found = Vec::new();
-        let tokens = Self::read_tokens(node.decl);
-        let var = node
-            .rep
-            .and_then(|r| self.loops[r.lp].var.as_deref())
-            .filter(|var| crate::tokens::may_rebind(tokens.clone(), var));
-        repeat::each_indexed(tokens, &mut |ident, index| {
+        repeat::each_indexed_where(Self::read_tokens(node.decl), &mut |ident, index, hidden| {
             let Some(param) = self.param(ident).filter(|&i| !self.is_indirect(i)) else {
                 return;
             };
             let slots = self.slots(param);
-            // Under a rebound loop variable, the index is known only if it does not name it.
-            let index = index.filter(|group| var.is_none_or(|var| !index_names(group, var)));
-            match self.element_at(param, index, node.rep) {
+            match self.element_at(param, index.filter(|_| !hidden), node.rep) {
                 Some(k) => found.push(slots.start + k),
                 None => found.extend(slots),
             }
@@ -259,15 +255,6 @@ impl Model<'_> {
         }
         casts
     }
-}
-
-/// Whether an index group (`[i + 1]`) writes `name`.
-fn index_names(group: &proc_macro2::Group, name: &str) -> bool {
-    let mut named = false;
-    crate::tokens::each_mention_then(group.stream(), &mut |ident, _| {
-        named |= crate::tokens::name_of(ident) == name;
-    });
-    named
 }
 
 /// The name an operand gives, with its index: `y` or `y[layer]` (an element of an array param,

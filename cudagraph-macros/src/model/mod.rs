@@ -1075,6 +1075,69 @@ mod tests {
         });
     }
 
+    /// An index is computed from the tokens as written, so where rustc may pick another element
+    /// than those tokens say, the node reads every element: it must be updated whichever
+    /// changes (else `set_scale(k, v)` and `set_params` leave it with the old value):
+    /// - a macro may rewrite the tokens it is given (`next!(scale[0])` expanding to
+    ///   `scale[0 + 1]`);
+    /// - an item hides a graph const in its block (`{ const K: usize = 1; scale[K] }` with the
+    ///   graph's `K = 0`), also without writing the name (`use other::*;`);
+    /// - a macro may declare an item that hides the loop variable without the tokens writing
+    ///   it (`{ zero_l!(); scale[l] }`, `zero_l!` expanding to `const l: usize = 0;`: items are
+    ///   not hygienic in `macro_rules!`);
+    /// - the same in the range of a pointer argument's `slice`.
+    ///
+    /// The plain forms keep their one element, also beside a pattern that writes none of the
+    /// index's names.
+    #[test]
+    fn elements_read_behind_a_shadowing_item_or_a_macro_are_read_by_the_node() {
+        let source = "graph G {
+            const K: usize = 0;
+            params {
+                k: Kernel<(f32, DevicePtrMut<f32>)>,
+                scale: [f32; 2],
+                lens: [usize; 2],
+                y: DeviceBuffer<f32>,
+            }
+            a: kernel k<<<1, 1>>>(next!(scale[0]), y);
+            b: kernel k<<<1, 1>>>({ const K: usize = 1; scale[K] }, y);
+            for l in 0..2 {
+                c[l]: kernel k<<<1, 1>>>({ zero_l!(); scale[l] }, y);
+            }
+            d: kernel k<<<1, 1>>>(0.0, y.slice(..{ const K: usize = 1; lens[K] }));
+            e: kernel k<<<1, 1>>>({ use other::*; scale[K] }, y);
+            plain: kernel k<<<1, 1>>>(scale[K] + { let x = 2.0; x }, y.slice(..lens[K]));
+            for l in 0..2 {
+                each[l]: kernel k<<<1, 1>>>(scale[l], y);
+                next[l]: kernel k<<<1, 1>>>(scale[(l + 1) % 2] * (|x: f32| x)(1.0), y);
+            }
+            a -> b -> c[0] -> c[1] -> d -> e -> plain -> each[0] -> next[0] -> each[1] -> next[1];
+        }";
+        with_model(source, |m| {
+            let elements = |name: &str, param: usize| {
+                let node = m.nodes.iter().find(|n| n.name == name).unwrap();
+                let found = m.slot_mentions(node);
+                let slots = m.slots(param);
+                slots
+                    .clone()
+                    .filter(|s| found.contains(s))
+                    .map(|s| s - slots.start)
+                    .collect::<Vec<_>>()
+            };
+            // rustc reads scale[1] in `a`, `b` (and `e`, if `other::K` is 1), scale[0] in
+            // `c[1]`, lens[1] in `d`: each reads every element.
+            for name in ["a", "b", "c[0]", "c[1]", "e"] {
+                assert_eq!(elements(name, 1), [0, 1], "{name}");
+            }
+            assert_eq!(elements("d", 2), [0, 1], "d");
+            assert_eq!(elements("plain", 1), [0]);
+            assert_eq!(elements("plain", 2), [0]);
+            assert_eq!(elements("each[1]", 1), [1]);
+            assert_eq!(elements("next[0]", 1), [1]);
+            assert_eq!(elements("next[1]", 1), [0]);
+        });
+    }
+
     #[test]
     fn mentions_skip_fields_methods_and_paths() {
         let mut seen = Vec::new();
