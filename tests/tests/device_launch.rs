@@ -239,8 +239,9 @@ fn host_launches_and_updates_are_ordered_with_device_launches_and_reuploaded() {
     assert_eq!(read_back(&side, &y), vec![22; 32]);
 }
 
-/// About 0.2 s of an H100's or H200's clock: how long `launch_graph_late` spins before its launch.
-const LATE: u64 = 400_000_000;
+/// About half a second of an H100's or H200's clock: how long `launch_graph_late` spins before
+/// its launch (long enough for the host's calls in between, also with other tests running).
+const LATE: u64 = 1_000_000_000;
 
 /// A graph whose kernel launches `target` fire-and-forget after spinning for [`LATE`] cycles.
 fn late_launcher(
@@ -275,7 +276,7 @@ fn an_update_waits_for_the_device_launches_already_queued() {
     let err = zeros::<i32>(&gpu, 1);
     let (mut worker, node) = adder(&gpu, &k, &y, 1);
     let mut p = late_launcher(&gpu, &k, &worker, &err);
-    p.launch(&gpu.stream).unwrap(); // launches the worker about 0.2 s from now
+    p.launch(&gpu.stream).unwrap(); // launches the worker about 0.5 s from now
     let queued = gpu.stream.record_event(None).unwrap();
     assert!(
         !queued.try_is_complete().unwrap(),
@@ -329,16 +330,18 @@ fn witness_the_driver_takes_an_update_while_a_device_launch_is_to_come() {
         args.as_mut_ptr(),
         gpu.ctx.cu_ctx(),
     );
+    assert!(
+        !queued.try_is_complete().unwrap(),
+        "the launcher ended before the raw update: the witness shows nothing"
+    );
     // SAFETY: the worker's live executable and its kernel node, of the same function; `params`
     // and the arguments it points to are live for the call. (The raw call is what the witness
     // shows: made while a device launch of the executable is to come.)
     let r =
         unsafe { sys::cuGraphExecKernelNodeSetParams_v2(worker.exec().raw(), raw_node, &params) };
-    let early = !queued.try_is_complete().unwrap();
-    assert!(
-        early,
-        "the launcher ended before the raw update: the witness shows nothing"
-    );
+    // Whether the call returned while the device launch was still to come (it may wait for a
+    // lock another thread's synchronizing call holds, when tests run side by side).
+    let returned_early = !queued.try_is_complete().unwrap();
     assert_eq!(
         r,
         sys::CUresult::CUDA_SUCCESS,
@@ -349,9 +352,14 @@ fn witness_the_driver_takes_an_update_while_a_device_launch_is_to_come() {
     let second = read_back(&gpu.stream, &y)[0] - first;
     assert_eq!(read_back(&gpu.stream, &err), vec![0]);
     eprintln!(
-        "witness: the driver took the update while the device launch was to come; that launch \
-         added {first}, and a later one, with no upload, {second} (1: the version uploaded \
-         before, 10: the updated one)"
+        "witness: the driver took the update while the device launch was to come (the call \
+         returned {}); that launch added {first}, and a later one, with no upload, {second} (1: \
+         the version uploaded before, 10: the updated one)",
+        if returned_early {
+            "before it"
+        } else {
+            "after the launcher ended"
+        }
     );
     assert_eq!(
         (first, second),
