@@ -32,6 +32,12 @@ impl EventCell {
     }
 
     /// Records the event on `stream`, creating it on first use.
+    ///
+    /// [`Error::Capturing`] when `stream` is being captured once the event is recorded: the
+    /// record may have gone into the capture (another thread's, begun after the caller checked
+    /// the stream), and marks nothing that runs. A wait on such an event fails
+    /// (`CUDA_ERROR_CAPTURED_EVENT`) once the capture is over; while it goes on, a stream's wait
+    /// would join the capture instead of waiting, which this refusal keeps from happening.
     pub(crate) fn record(&self, stream: &CudaStream) -> Result<()> {
         let mut event = self.lock();
         if event.is_none() {
@@ -50,7 +56,15 @@ impl EventCell {
         event.record(stream).map_err(|source| Error::Driver {
             call: "cuEventRecord",
             source,
-        })
+        })?;
+        if is_capturing(stream)? {
+            return Err(Error::Capturing {
+                what: "a completion marker recorded on a stream that another thread began to \
+                       capture meanwhile"
+                    .into(),
+            });
+        }
+        Ok(())
     }
 
     /// Makes `stream`'s later work wait for the event as recorded now (nothing if never recorded).
