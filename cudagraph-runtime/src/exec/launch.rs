@@ -224,7 +224,7 @@ impl<'a> GraphExec<'a> {
         &mut self,
         alloc: &GraphAlloc<T>,
     ) -> Result<DeviceBuffer<T>> {
-        let node = self.graph.check_node(alloc.id())?;
+        let node = self.graph.alloc_node(alloc, "take_allocation")?;
         let graph = &self.graph;
         let name_of = |i| graph.name_of(i);
         let Some(outliving) = self.outliving.as_mut() else {
@@ -263,7 +263,7 @@ impl<'a> GraphExec<'a> {
         &self,
         alloc: &GraphAlloc<T>,
     ) -> Result<Vec<T>> {
-        let node = self.graph.check_node(alloc.id())?;
+        let node = self.graph.alloc_node(alloc, "read_allocation")?;
         let graph = &self.graph;
         let name_of = |i| graph.name_of(i);
         let Some(outliving) = self.outliving.as_ref() else {

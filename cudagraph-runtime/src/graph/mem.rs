@@ -153,6 +153,7 @@ impl<'a> Graph<'a> {
         tables.allocs.push(AllocRecord {
             node: id.index,
             addr,
+            bytes,
             freed_by: None,
         });
         tables.memory_nodes = true;
@@ -279,12 +280,43 @@ impl<'a> Graph<'a> {
             alloc.node.family,
             &tables.allocs,
             alloc.slot,
+            (alloc.addr, alloc.addr + alloc.bytes() as u64),
             users,
             &deps,
             &|| self.pending_name(NodeKind::MemFree),
             &|i| self.name_of(i),
             &|a, b| reaches(a, b, |n| self.deps_of(n)),
         )
+    }
+}
+
+impl Graph<'_> {
+    /// The alloc node of `alloc`, checked to be an allocation of this graph: a graph and its
+    /// clone share their node handles' family, so a handle of an allocation the clone added
+    /// after the copy carries this graph's family and maybe the index of one of its alloc nodes
+    /// (see `node::mem::record_of`).
+    pub(crate) fn alloc_node<T>(&self, alloc: &GraphAlloc<T>, call: &str) -> Result<usize> {
+        let node = self.check_node(alloc.id())?;
+        let empty = Tables::default();
+        let tables = self.tables.as_deref().unwrap_or(&empty);
+        let end = alloc.addr + alloc.bytes() as u64;
+        match mem::record_of(
+            self.family,
+            &tables.allocs,
+            alloc.node.family,
+            alloc.slot,
+            alloc.addr,
+            end,
+        ) {
+            Some(record) if record.node as usize == node => Ok(node),
+            _ => Err(Error::Allocation {
+                node: call.into(),
+                allocation: format!("allocation at {:#x}", alloc.addr),
+                reason: "it was made by an alloc node of another graph (a clone of this graph, \
+                         which shares its node handles, or this graph before `clear`)"
+                    .into(),
+            }),
+        }
     }
 }
 

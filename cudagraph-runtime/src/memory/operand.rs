@@ -320,10 +320,15 @@ fn borrowed_device<'a, T>(addr: u64, len: usize, home: &Arc<CudaStream>, write: 
     }
 }
 
+/// Saturating: a slice whose bytes overflow (cudarc's `alloc_zeros` does not check the
+/// product, and a release build wraps it) gets a key no admitted slice has, so an update that
+/// compares keys to skip its checks never takes it for the memory a node already holds, and
+/// the full path refuses it (`admit_borrowed`).
 fn borrowed_key<T>(addr: u64, len: usize) -> MemKey {
+    let bytes = len.saturating_mul(std::mem::size_of::<T>()) as u64;
     MemKey {
         start: addr,
-        end: addr + (len * std::mem::size_of::<T>()) as u64,
+        end: addr.saturating_add(bytes),
         owner: std::ptr::null(),
     }
 }

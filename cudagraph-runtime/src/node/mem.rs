@@ -179,8 +179,35 @@ pub(crate) struct AllocRecord {
     pub(crate) node: u32,
     /// Its address.
     pub(crate) addr: sys::CUdeviceptr,
+    /// Its size in bytes.
+    pub(crate) bytes: usize,
     /// The free node, once added.
     pub(crate) freed_by: Option<u32>,
+}
+
+impl AllocRecord {
+    /// Whether `start..end` lies within the allocation.
+    fn holds(&self, start: sys::CUdeviceptr, end: sys::CUdeviceptr) -> bool {
+        start >= self.addr && end <= self.addr.saturating_add(self.bytes as u64) && start <= end
+    }
+}
+
+/// The record of the allocation that a handle of family `alloc_family` and index `slot` names,
+/// spanning `start..end`, among `allocs`, the allocations of a graph of family `family`: none
+/// when the handle is another graph's. A graph and its clone share a family (their node handles
+/// name each other's nodes), so the family and the index alone do not tell a clone's allocation
+/// from the original's once either adds alloc nodes: the range must lie within the record's.
+pub(crate) fn record_of(
+    family: u64,
+    allocs: &[AllocRecord],
+    alloc_family: u64,
+    slot: u32,
+    start: sys::CUdeviceptr,
+    end: sys::CUdeviceptr,
+) -> Option<&AllocRecord> {
+    allocs
+        .get(slot as usize)
+        .filter(|r| alloc_family == family && r.holds(start, end))
 }
 
 /// Checks a node's uses of graph allocations (`uses`) against the rules of the module docs: the
@@ -199,9 +226,9 @@ pub(crate) fn check_uses(
         let Hold::Graph { family: f, slot } = u.hold else {
             continue;
         };
-        let record = match allocs.get(slot as usize) {
-            Some(record) if f == family => record,
-            _ => {
+        let record = match record_of(family, allocs, f, slot, u.start, u.end) {
+            Some(record) => record,
+            None => {
                 return Err(Error::Allocation {
                     node: node(),
                     allocation: format!("allocation at {:#x}", u.start),
@@ -247,13 +274,14 @@ pub(crate) fn check_free(
     alloc_family: u64,
     allocs: &[AllocRecord],
     slot: u32,
+    range: (sys::CUdeviceptr, sys::CUdeviceptr),
     users: impl Iterator<Item = usize>,
     deps: &[u32],
     node: &dyn Fn() -> String,
     name_of: &dyn Fn(usize) -> String,
     reaches: &dyn Fn(usize, usize) -> bool,
 ) -> Result<()> {
-    let Some(record) = allocs.get(slot as usize).filter(|_| alloc_family == family) else {
+    let Some(record) = record_of(family, allocs, alloc_family, slot, range.0, range.1) else {
         return Err(Error::Allocation {
             node: node(),
             allocation: "an allocation of another graph".into(),
