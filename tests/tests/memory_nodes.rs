@@ -474,3 +474,62 @@ fn captured_stream_allocations_become_memory_nodes() {
     }
     assert_nothing_leaked(&gpu, &before, "captured allocations");
 }
+
+/// Review finding (rev-nodes, GPU test unrun): `Graph::try_clone` gives the clone the original's
+/// node-handle family, and refuses only graphs that *already* have memory nodes. Cloned first,
+/// each graph then adds an alloc node of its own at the same index, and the two `GraphAlloc`s
+/// are the same node to both graphs: each graph accepts the other's allocation as an operand
+/// (its address: memory of the other graph, not mapped by this graph's launch), and an
+/// executable's `take_allocation` / `read_allocation` take the length from the handle, not from
+/// the allocation: a `DeviceBuffer` of 2^20 elements over an allocation of one.
+#[test]
+fn an_allocation_of_a_clone_is_not_this_graphs() {
+    let _turn = turn();
+    let Some(gpu) = gpu("an_allocation_of_a_clone_is_not_this_graphs") else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let n = 1 << 20;
+
+    // A node of the clone given the original's allocation. (Not launched: it would touch
+    // the original's addresses.)
+    let mut a = Graph::new(&gpu.ctx).unwrap();
+    let mut b = a.try_clone().unwrap();
+    let big = a.add_mem_alloc::<u32>(n, &[]).unwrap();
+    let small = b.add_mem_alloc::<u32>(1, &[]).unwrap();
+    assert_eq!(
+        NodeId::from(big),
+        NodeId::from(small),
+        "one node to both graphs"
+    );
+    assert_ne!(big.addr(), small.addr());
+    let used = b.add_kernel(&k.add_u32, cfg(n), (n as u32, 1u32, &big), &[small.id()]);
+    assert!(
+        matches!(used, Err(Error::Allocation { .. })),
+        "the clone took the original's allocation ({:#x}, {n} elements) as its own",
+        big.addr()
+    );
+
+    // The original's handle taken out of the clone's executable: the length of the original's.
+    let mut a = Graph::new(&gpu.ctx).unwrap();
+    let mut b = a.try_clone().unwrap();
+    let big = a.add_mem_alloc::<u32>(n, &[]).unwrap();
+    let small = b.add_mem_alloc::<u32>(1, &[]).unwrap();
+    b.add_memset(Memset::new(small, 7u32), &[small.id()])
+        .unwrap();
+    let mut exec = b.instantiate().unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    match exec.take_allocation(&big) {
+        // `buffer.to_vec()` (cudarc's copy of `len` elements) would read 4 MiB from a 4-byte
+        // allocation; a kernel checked against `buffer.len()` would write there.
+        Ok(buffer) => panic!(
+            "a buffer of {} elements over the clone's allocation of 1 element",
+            buffer.len()
+        ),
+        Err(e) => assert!(
+            matches!(e, Error::Allocation { .. } | Error::ForeignNode { .. }),
+            "{e}"
+        ),
+    }
+    drop(a);
+}
