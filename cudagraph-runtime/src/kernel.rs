@@ -109,12 +109,8 @@ impl<A: KernelArgs> Kernel<A> {
     ///    parameters (at [`DeviceKernelNode::param_offset`](crate::device_launch::DeviceKernelNode::param_offset),
     ///    with valid values of the parameter's type), the grid and the enabled state, and only to
     ///    values and grids the updated node's kernel check ([`Kernel::requires`]) admits with the
-    ///    node's other arguments as they are when the update is made. Host code may change those
-    ///    arguments later (a `set_kernel_params` of the node, which the check admits with the
-    ///    values the host gives): a value the device sets after that must be admitted with the
-    ///    new ones, so an updater that cannot see them may set only values admitted with every
-    ///    argument the host may give the node (a length `0`, say), or the program must not
-    ///    update the node's other arguments from the host.
+    ///    node's other arguments (which host code cannot change: host updates of a
+    ///    device-updatable node's arguments and kernel are refused).
     ///
     /// Point 2 is one a kernel cannot keep on its own when its accesses depend on a length
     /// parameter (`if (i < n) y[i] = ...`): give the check that keeps that length within the

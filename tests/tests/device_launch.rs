@@ -616,6 +616,48 @@ fn graphs_with_device_updatable_nodes_instantiate_only_for_device_launch() {
     assert!(matches!(g.instantiate(), Err(Error::Invalid { .. })));
 }
 
+/// A device-updatable node's arguments are the device's to change: a host update of them is
+/// refused, naming the node, since a value a kernel set in it from the device was admitted by the
+/// node's check with the other arguments as they were (here a host update would move `bump` to
+/// a buffer of one element under a device-set value that a check might bound by its length).
+/// Other nodes of the executable update from the host as before.
+#[test]
+fn a_host_update_of_a_device_updatable_nodes_arguments_is_refused() {
+    let Some(gpu) = gpu("a_host_update_of_a_device_updatable_nodes_arguments_is_refused") else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let (y, z, w) = (
+        zeros::<u32>(&gpu, 4),
+        zeros::<u32>(&gpu, 1),
+        zeros::<u32>(&gpu, 32),
+    );
+    let mut g = Graph::new(&gpu.ctx).unwrap();
+    let (bump, _device) = g
+        .add_device_updatable_kernel(&k.bump, one(), (1u32, &y), &[])
+        .unwrap();
+    let add = g
+        .add_kernel(&k.add_u32, one(), (32u32, 1u32, &w), &[bump.id()])
+        .unwrap();
+    let mut d = g.instantiate_for_device_launch(&gpu.stream).unwrap();
+    for refused in [
+        d.update(|u| u.set_kernel_params(bump, one(), (5u32, &z))),
+        d.update(|u| u.set_kernel(bump, &k.bump, one(), (1u32, &y))),
+    ] {
+        match refused {
+            Err(Error::Invalid { node, reason }) => {
+                assert!(reason.contains("device-updatable"), "{node}: {reason}");
+            }
+            other => panic!("a host update of a device-updatable node: {other:?}"),
+        }
+    }
+    d.update(|u| u.set_kernel_params(add, one(), (32u32, 2u32, &w)))
+        .unwrap();
+    d.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &y), vec![1, 0, 0, 0]);
+    assert_eq!(read_back(&gpu.stream, &w), vec![2; 32]);
+}
+
 // The races of host code with the graphs a kernel launches: what a launched graph uses counts as
 // its launching kernel node's own, and a fire-and-forget or sibling launch runs at the same time
 // as every node of the launching graph that is not ordered before that kernel (the programming

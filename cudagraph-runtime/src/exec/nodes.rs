@@ -51,6 +51,26 @@ impl<'a> GraphExec<'a> {
         }
     }
 
+    /// Refuses a host update of the arguments or the kernel of node `index` when it is a
+    /// device-updatable kernel node: the values kernels set in it from the device were admitted
+    /// by its kernel's check with its other arguments as they were, which a host update could
+    /// change under them (a smaller buffer for a length the device set).
+    #[cold]
+    #[inline(never)]
+    fn refuse_device_updatable_node(&self, index: usize) -> Result<()> {
+        if !self.graph.is_device_updatable(index) {
+            return Ok(());
+        }
+        Err(Error::Invalid {
+            node: self.graph.name_of(index),
+            reason: "a device-updatable kernel node's arguments are changed from the device: a \
+                     host update could leave a value the device set (a length, say) outside \
+                     the memory or the other arguments it was set for; build another graph, or \
+                     change it from the device"
+                .into(),
+        })
+    }
+
     /// The error for a `KernelNode<A>` handle of node `index`, which launches a kernel of
     /// another parameter list now.
     #[cold]
@@ -188,6 +208,9 @@ impl<'a> GraphExec<'a> {
         if !kernel.takes::<A>() {
             return Err(self.stale_handle::<A>(index));
         }
+        if self.graph.has_device_updatable_nodes() {
+            self.refuse_device_updatable_node(index)?;
+        }
         self.send_kernel_params(index, raw_node, kernel, &config, args)
     }
 
@@ -213,6 +236,9 @@ impl<'a> GraphExec<'a> {
         let (index, raw_node, current) = self.kernel_node(node.id)?;
         if !current.takes::<A>() {
             return Err(self.stale_handle::<A>(index));
+        }
+        if self.graph.has_device_updatable_nodes() {
+            self.refuse_device_updatable_node(index)?;
         }
         let new = kernel.contract();
         if current.waits && !new.waits {

@@ -59,7 +59,9 @@ impl<'a> Graph<'a> {
         // The node stays, an ordinary kernel node, when the driver refused (no device update
         // can reach it then).
         got.map_err(|e| e.at_node(|| self.name_of(index)))?;
-        self.tables_mut().device_updatable = true;
+        let tables = self.tables_mut();
+        tables.device_updatable = true;
+        tables.device_updatable_nodes.push(index as u32);
         // SAFETY: the union's member just written by the driver.
         let dev_node = unsafe { value.deviceUpdatableKernelNode.devNode };
         Ok((

@@ -92,6 +92,13 @@ impl<'a> Graph<'a> {
         self.tables.as_ref().is_some_and(|t| t.device_updatable)
     }
 
+    /// Whether node `index` is a device-updatable kernel node.
+    pub(crate) fn is_device_updatable(&self, index: usize) -> bool {
+        self.tables
+            .as_ref()
+            .is_some_and(|t| t.device_updatable_nodes.contains(&(index as u32)))
+    }
+
     /// Refuses `what` (a clone, a clear, an embedding, a whole-graph update) of a graph with
     /// device-updatable kernel nodes: CUDA forbids copying, removing and whole-graph updates of
     /// them.

@@ -23,6 +23,8 @@ pub(super) struct Tables<'a> {
     /// Whether the graph has device-updatable kernel nodes (`crate::device_launch`'s rules
     /// apply: device-launch instantiation only, no clone, clear, embedding or whole-graph update).
     pub(super) device_updatable: bool,
+    /// Those nodes, by index.
+    pub(super) device_updatable_nodes: Vec<u32>,
     /// Allocations of other graphs that free nodes of this one free.
     pub(super) adopted: AdoptedList,
     /// For the body of a conditional node: the scope of the conditional handles its kernels may
