@@ -287,7 +287,7 @@ impl<'a> Graph<'a> {
             alloc.node.family,
             &tables.allocs,
             alloc.slot,
-            (alloc.addr, alloc.addr + alloc.bytes() as u64),
+            alloc.span(),
             users,
             &deps,
             &|| self.pending_name(NodeKind::MemFree),
@@ -306,13 +306,13 @@ impl Graph<'_> {
         let node = self.check_node(alloc.id())?;
         let empty = Tables::default();
         let tables = self.tables.as_deref().unwrap_or(&empty);
-        let end = alloc.addr + alloc.bytes() as u64;
+        let (start, end) = alloc.span();
         match mem::record_of(
             self.family,
             &tables.allocs,
             alloc.node.family,
             alloc.slot,
-            alloc.addr,
+            start,
             end,
         ) {
             Some(record) if record.node as usize == node => Ok(node),

@@ -114,10 +114,16 @@ impl<T> GraphAlloc<T> {
         self.len * std::mem::size_of::<T>()
     }
 
+    /// Its addresses, `start..end`.
+    pub(crate) fn span(&self) -> (sys::CUdeviceptr, sys::CUdeviceptr) {
+        (self.addr, self.addr + self.bytes() as u64)
+    }
+
     fn key(&self) -> MemKey {
+        let (start, end) = self.span();
         MemKey {
-            start: self.addr,
-            end: self.addr + self.bytes() as u64,
+            start,
+            end,
             owner: std::ptr::null(),
         }
     }
