@@ -601,7 +601,7 @@ pub use exec::{GraphExec, InstantiateFlags};
 pub use exec_cache::{bucket_pow2, CacheStats, ExecCache};
 #[cfg(not(feature = "cuda-12020"))]
 pub use graph::UnrolledCopy;
-pub use graph::{Body, EdgeKind, Graph, NodeInfo};
+pub use graph::{Body, EdgeKind, Graph, NodeInfo, Rebuild};
 pub use graph_memory::GraphMemory;
 pub use indirect::{Indirect, IndirectDelivery, IndirectLayout, IndirectOptions};
 pub use introspect::DotFlags;

@@ -21,6 +21,12 @@
 //!   node given a raw pointer to the buffer (`DevicePtrMut::from_raw`) instead of the
 //!   `DeviceBuffer`: the rebuild without a reference count per node, so the difference from
 //!   `rebuild_update` is what owning the memory costs a rebuild.
+//! - `rebuild_update rebuild()` (A/B, target 1.05x): `Graph::rebuild` (the chain added again,
+//!   each node reusing the driver's node at its position: `cuGraphKernelNodeSetParams`) +
+//!   `GraphExec::update` vs the raw rebuild of `rebuild_update`: what a rebuild loop costs
+//!   through the API made for it against a raw program that rebuilds its graph. Its
+//!   `vs raw reuse` row (reported) puts it against the raw calls it makes (each node set in
+//!   place, `cuGraphExecUpdate` from the one graph): the price of the safe layer on that path.
 //! - `reinstantiate`: `GraphExec::reinstantiate` vs `cuGraphInstantiateWithFlags` +
 //!   `cuGraphExecDestroy` (reported, no target).
 //!
@@ -129,6 +135,28 @@ impl RawNoop {
     /// The node parameters, pointing at `args`.
     fn params(&self, args: &mut [*mut c_void; 2]) -> sys::CUDA_KERNEL_NODE_PARAMS {
         kernel_node_params(self.func, &config(), args.as_mut_ptr(), self.ctx)
+    }
+
+    /// A raw chain of `n` noop nodes; returns the graph and its nodes, in order.
+    fn chain_nodes(&self, n: usize) -> (sys::CUgraph, Vec<sys::CUgraphNode>) {
+        let mut args = self.args();
+        let p = self.params(&mut args);
+        let mut graph = null_mut();
+        // SAFETY: valid out-pointer; flags must be 0.
+        ok("cuGraphCreate", unsafe {
+            sys::cuGraphCreate(&mut graph, 0)
+        });
+        let mut nodes: Vec<sys::CUgraphNode> = Vec::with_capacity(n);
+        for _ in 0..n {
+            let deps = nodes.last().map(std::slice::from_ref).unwrap_or_default();
+            let mut node = null_mut();
+            // SAFETY: live graph; `deps` are its nodes; `p` and the arguments it points to are live.
+            ok("cuGraphAddKernelNode_v2", unsafe {
+                sys::cuGraphAddKernelNode_v2(&mut node, graph, deps.as_ptr(), deps.len(), &p)
+            });
+            nodes.push(node);
+        }
+        (graph, nodes)
     }
 
     /// A raw chain of `n` noop nodes; returns the graph and its last node.
@@ -521,6 +549,52 @@ fn ours_rebuild_update(
     exec.update(graph).expect("update");
 }
 
+/// Ours with `Graph::rebuild`: `graph` rebuilt as a chain of `n` with argument `count` (its
+/// driver nodes reused), whole-graph update.
+fn ours_rebuild_reusing(
+    s: &Setup,
+    graph: &mut Graph<'static>,
+    n: usize,
+    count: u32,
+    exec: &mut GraphExec<'static>,
+) {
+    graph
+        .rebuild(|g| {
+            let mut last: Option<KernelNode<NoopArgs>> = None;
+            for _ in 0..n {
+                let prev = last.map(|k| k.id());
+                last = Some(g.add_kernel(&s.noop, config(), (count, &s.y), prev.as_slice())?);
+            }
+            Ok(())
+        })
+        .expect("rebuild");
+    exec.update(graph).expect("update");
+}
+
+/// Raw, the calls `Graph::rebuild` makes: every node of `graph` (a chain of `nodes`) set in
+/// place (argument from `s.raw.count`), then `cuGraphExecUpdate` from it.
+fn raw_reuse_update(
+    s: &Setup,
+    graph: sys::CUgraph,
+    nodes: &[sys::CUgraphNode],
+    exec: sys::CUgraphExec,
+) {
+    let mut args = s.raw.args();
+    let p = s.raw.params(&mut args);
+    for &node in nodes {
+        // SAFETY: a live kernel node of `graph`; `p` and the arguments it points to are live.
+        ok("cuGraphKernelNodeSetParams_v2", unsafe {
+            sys::cuGraphKernelNodeSetParams_v2(node, &p)
+        });
+    }
+    // SAFETY: all-zero is a valid "no result yet" value for this plain C struct.
+    let mut info: sys::CUgraphExecUpdateResultInfo = unsafe { std::mem::zeroed() };
+    // SAFETY: live executable and graph of the same topology; valid out-pointer.
+    ok("cuGraphExecUpdate_v2", unsafe {
+        sys::cuGraphExecUpdate_v2(exec, graph, &mut info)
+    });
+}
+
 /// Ours without reuse: a new chain of `n` with argument `count`, whole-graph update, drop.
 fn ours_new_graph_update(s: &Setup, n: usize, count: u32, exec: &mut GraphExec<'static>) {
     let (fresh, _) = s.chain(n, count);
@@ -668,6 +742,42 @@ fn updates_ab(s: &Setup, samples: &Samples) {
             &mut raw_rebuild,
         );
         rebuild_raw_pointer_ab(s, samples, n, block, &mut raw_rebuild);
+        // `Graph::rebuild`, which reuses the driver's nodes, against the raw rebuild above and
+        // against the raw calls it makes (the nodes set in place, the update from one graph).
+        let (mut reused, _) = s.chain(n, THREADS);
+        samples.interleaved(
+            (
+                &format!("rebuild_update rebuild()/ours-ab/{n}"),
+                &format!("rebuild_update rebuild()/raw-ab/{n}"),
+            ),
+            block,
+            4,
+            || {
+                ours_flip ^= 1;
+                ours_rebuild_reusing(s, &mut reused, n, THREADS - ours_flip, &mut ch.exec);
+            },
+            &mut raw_rebuild,
+        );
+        let (raw_graph, raw_nodes) = s.raw.chain_nodes(n);
+        samples.interleaved(
+            (
+                &format!("rebuild_update rebuild() vs raw reuse/ours-ab/{n}"),
+                &format!("rebuild_update rebuild() vs raw reuse/raw-ab/{n}"),
+            ),
+            block,
+            4,
+            || {
+                ours_flip ^= 1;
+                ours_rebuild_reusing(s, &mut reused, n, THREADS - ours_flip, &mut ch.exec);
+            },
+            || {
+                raw_flip ^= 1;
+                s.raw.count.set(THREADS - raw_flip);
+                raw_reuse_update(s, raw_graph, &raw_nodes, raw_exec);
+            },
+        );
+        // SAFETY: ours; nothing uses it any more.
+        ok("cuGraphDestroy", unsafe { sys::cuGraphDestroy(raw_graph) });
         s.raw.count.set(THREADS);
 
         // Launched once, as in a loop that swaps buffers between launches (see the module docs).
@@ -842,6 +952,8 @@ fn summary(device: &str, samples: &Samples) -> RatioTable {
         ("rebuild_update", "-ab", Some(REBUILD_TARGET)),
         ("rebuild_update new Graph", "-ab", None),
         ("rebuild_update raw pointer", "-ab", None),
+        ("rebuild_update rebuild()", "-ab", Some(REBUILD_TARGET)),
+        ("rebuild_update rebuild() vs raw reuse", "-ab", None),
         ("reinstantiate", "", None),
         ("set_params buffer swap", "-ab", None),
         ("launch borrowed", "-ab", None),

@@ -60,6 +60,7 @@ mod runtime_host;
 mod runtime_indirect;
 mod runtime_kernel;
 mod runtime_memcpy_memset;
+mod runtime_rebuild;
 mod runtime_static;
 mod runtime_unroll;
 mod runtime_update;

@@ -84,7 +84,11 @@ impl<'a> Graph<'a> {
             });
         match special {
             false => self.push_node(params, deps, uses_from, false),
-            true => self.add_special_node(params, deps, uses_from),
+            true => {
+                // The checks read the graph, which must first hold its new contents only.
+                self.settle_spares()?;
+                self.add_special_node(params, deps, uses_from)
+            }
         }
     }
 
@@ -119,6 +123,13 @@ impl<'a> Graph<'a> {
         let Ok(index) = u32::try_from(self.nodes.len()) else {
             return Err(self.too_many_nodes(kind));
         };
+        if self.has_spares() {
+            if let Some(spare) = self.matching_spare(kind, params.kernel().func, index, deps) {
+                return self.reuse_spare(params, deps, uses_from, host_code, index, spare);
+            }
+            // The rest of the rebuild goes the plain way, on a graph of fresh nodes.
+            self.settle_spares()?;
+        }
         let added = match deps.len() {
             // The raw dependency array: on the stack for the usual handful of dependencies.
             0..=INLINE_DEPS => {
@@ -142,6 +153,43 @@ impl<'a> Graph<'a> {
             Ok(raw) => raw,
             Err(e) => return Err(e.at_node(|| self.pending_name(kind))),
         };
+        Ok(self.record_node(params, deps, uses_from, host_code, index, raw))
+    }
+
+    /// [`Graph::push_node`] in a rebuild, for a node that reuses the old node `spare` at its
+    /// position (see `graph::rebuild`): the old node takes the new parameters.
+    #[inline(never)]
+    fn reuse_spare<P: NodeParams>(
+        &mut self,
+        params: &mut P,
+        deps: &[NodeId],
+        uses_from: usize,
+        host_code: bool,
+        index: u32,
+        spare: sys::CUgraphNode,
+    ) -> Result<NodeId> {
+        // SAFETY: `spare` is a live node of the graph, of `P`'s kind (`matching_spare`), and a
+        // definition graph is never launched.
+        if let Err(e) = unsafe { params.set_on(spare) } {
+            return Err(e.at_node(|| self.pending_name(P::KIND)));
+        }
+        self.spare_reused(index);
+        Ok(self.record_node(params, deps, uses_from, host_code, index, spare))
+    }
+
+    /// Records node `index`, the driver's `raw`, made by `params` after `deps`, with its uses
+    /// from `uses_from` on: how [`Graph::push_node`] ends.
+    #[inline(always)]
+    fn record_node<P: NodeParams>(
+        &mut self,
+        params: &P,
+        deps: &[NodeId],
+        uses_from: usize,
+        host_code: bool,
+        index: u32,
+        raw: sys::CUgraphNode,
+    ) -> NodeId {
+        let kind = P::KIND;
         let deps = match deps {
             [] => Deps::None,
             [dep] => Deps::One(dep.index),
@@ -163,7 +211,7 @@ impl<'a> Graph<'a> {
             kernel: params.kernel(),
             uses,
         });
-        Ok(self.id_at(index))
+        self.id_at(index)
     }
 
     /// The driver handle of `dep`, if it is a node of this graph.

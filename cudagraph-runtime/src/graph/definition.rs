@@ -54,6 +54,8 @@ pub struct Graph<'a> {
     pub(super) functions: FunctionSet,
     /// Where this graph's host nodes (its own and its children's) report panics.
     pub(crate) panics: PanicWatch,
+    /// The old nodes of a rebuild, and between rebuilds their vectors (see `graph::rebuild`).
+    pub(super) spares: Option<Box<super::rebuild::Spares>>,
     pub(super) _borrows: PhantomData<fn(&'a ()) -> &'a ()>,
 }
 
@@ -150,6 +152,7 @@ impl<'a> Graph<'a> {
             next_name: None,
             functions: FunctionSet::default(),
             panics: PanicWatch::default(),
+            spares: None,
             _borrows: PhantomData,
         }
     }
@@ -254,9 +257,10 @@ impl<'a> Graph<'a> {
     /// destroyed. What the Rust side holds is kept: the context and kernel-module references (so
     /// rebuilding with the same kernels takes no new ones) and the node table's capacity.
     ///
-    /// This is the cheap way to rebuild a graph for [`GraphExec::update`](crate::GraphExec::update)
-    /// in a loop: it makes the same driver calls as dropping the graph and building a new one,
-    /// without the allocations and reference counting. Handles to the old nodes stop working here
+    /// For a graph rebuilt for [`GraphExec::update`](crate::GraphExec::update) in a loop,
+    /// [`Graph::rebuild`] is faster: it reuses the driver's nodes. `clear` makes the same driver
+    /// calls as dropping the graph and building a new one, without the allocations and reference
+    /// counting. Handles to the old nodes stop working here
     /// (the graph starts a new family); executables instantiated from it are unaffected. Host
     /// closures of the old nodes and values handed over with [`Graph::retain`] are released with
     /// the old driver graph, once no executable needs them.
@@ -291,10 +295,20 @@ impl<'a> Graph<'a> {
                 cudarc::driver::result::graph::destroy(old)
             })
         };
-        self.family = fresh_id();
         self.nodes.clear();
         if let Some(tables) = &mut self.tables {
             tables.edges.clear();
+        }
+        self.forget_contents();
+        destroyed
+    }
+
+    /// What [`Graph::clear`] forgets beside the node records and the edge list, the driver's
+    /// graph being replaced or (by a rebuild) kept: the node handles (a new family), the nodes'
+    /// memory and every table about the old nodes.
+    pub(super) fn forget_contents(&mut self) {
+        self.family = fresh_id();
+        if let Some(tables) = &mut self.tables {
             tables.uses.clear();
             tables.host_code = false;
             tables.allocs.clear();
@@ -309,6 +323,7 @@ impl<'a> Graph<'a> {
             tables.broken_by_capture = false;
             tables.refused_work = false;
             tables.keep_driver_graph = false;
+            tables.retained = false;
             tables.pairing.clear();
             // Never instantiated (instantiation consumes the graph): no launch used the block.
             tables.indirect = None;
@@ -320,7 +335,6 @@ impl<'a> Graph<'a> {
         // The old host nodes are gone from this graph: stop watching their slots (the own slot
         // stays, shared by host nodes added next).
         self.panics.unwatch(|_| true);
-        destroyed
     }
 
     /// Makes `self` answer to `other`'s node handles (same declaration, same construction order).
@@ -456,13 +470,17 @@ impl<'a> Graph<'a> {
     /// launches are done with it (on a thread of this crate's, so its `Drop` may call CUDA).
     /// Use it for buffers whose addresses the graph's nodes hold.
     pub fn retain<T: Send + 'static>(&mut self, value: T) -> Result<()> {
-        UserObject::new(value)?.move_into(self.raw)
+        UserObject::new(value)?.move_into(self.raw)?;
+        self.tables_mut().retained = true;
+        Ok(())
     }
 
     /// Adds a reference to `object` to the graph (`cuGraphRetainUserObject`).
     pub fn retain_user_object(&mut self, object: &UserObject) -> Result<()> {
         refuse_in_host_node("Graph::retain_user_object")?;
-        object.clone().move_into(self.raw)
+        object.clone().move_into(self.raw)?;
+        self.tables_mut().retained = true;
+        Ok(())
     }
 
     /// A copy of this graph (`cuGraphClone`) whose nodes answer to the same handles.

@@ -38,6 +38,7 @@ mod info;
 mod loops;
 mod mem;
 mod pairing;
+mod rebuild;
 mod records;
 mod tables;
 // Unrolled WHILE loops: conditional nodes and edges added afterwards need CUDA 12.3.
@@ -50,6 +51,7 @@ pub(crate) use captured::Recorded;
 pub use definition::Graph;
 pub use edges::EdgeKind;
 pub use info::NodeInfo;
+pub use rebuild::Rebuild;
 #[cfg(not(feature = "cuda-12020"))]
 pub use unroll::UnrolledCopy;
 pub(crate) use validate::refuse_captured;

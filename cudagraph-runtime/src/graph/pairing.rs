@@ -73,6 +73,12 @@ impl Pairing {
             }));
     }
 
+    /// Whether nothing beyond the node records decides the pairing: no edge added later, no
+    /// node removed, no captured edge left out.
+    pub(crate) fn is_plain(&self) -> bool {
+        self.added.is_empty() && !self.removed && !self.unlisted
+    }
+
     pub(crate) fn clear(&mut self) {
         *self = Self::default();
     }

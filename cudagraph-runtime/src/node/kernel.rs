@@ -138,6 +138,17 @@ impl<A: KernelArgs> NodeParams for KernelParams<A> {
             unsafe { result::graph::add_kernel_node(graph, deps, &p) }
         })
     }
+
+    #[inline]
+    unsafe fn set_on(&mut self, node: sys::CUgraphNode) -> Result<()> {
+        let launch = &self.launch;
+        A::with_reprs(&mut self.reprs, |args| {
+            let p = raw_launch!(CUDA_KERNEL_NODE_PARAMS_v2, launch, args);
+            // SAFETY: the caller's promise (a live kernel node); `p` and the argument array are
+            // valid for the call, and the driver copies the arguments.
+            unsafe { result::graph::kernel_node_set_params(node, &p) }
+        })
+    }
 }
 
 impl<A: KernelArgs> NodeUpdate for KernelParams<A> {

@@ -165,6 +165,22 @@ pub(crate) trait NodeParams {
             unsafe { crate::driver::result::graph::add_node(graph, deps, p) }
         })
     }
+
+    /// Sets these parameters on `node`, a node of a definition graph made by parameters of the
+    /// same kind (`cuGraphKernelNodeSetParams` for a kernel node): how `Graph::rebuild` reuses
+    /// the driver's nodes. Only kernel nodes are reused; other kinds never get here.
+    ///
+    /// # Safety
+    /// `node` is a live node of this kind, in a graph without an executable that could be
+    /// launched from it mid-call (definition graphs are not launched).
+    #[inline]
+    unsafe fn set_on(&mut self, node: sys::CUgraphNode) -> Result<()> {
+        let _ = node;
+        Err(crate::error::Error::Invalid {
+            node: Self::KIND.name().into(),
+            reason: "only kernel nodes are reused by a rebuild".into(),
+        })
+    }
 }
 
 /// A node kind's parameters as an executable's single-node update sends them

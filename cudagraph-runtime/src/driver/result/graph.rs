@@ -301,6 +301,23 @@ pub(crate) unsafe fn add_kernel_node(
     Ok(node)
 }
 
+/// `cuGraphKernelNodeGetParams` (v2): a kernel node's parameters. The argument array and the
+/// values it points to belong to the node: valid until the node is changed or destroyed.
+///
+/// # Safety
+/// `node` is a live kernel node.
+pub(crate) unsafe fn kernel_node_params(
+    node: sys::CUgraphNode,
+) -> Result<sys::CUDA_KERNEL_NODE_PARAMS_v2> {
+    // SAFETY: all-zero is a valid value of this plain C struct (null pointers, zero sizes).
+    let mut params: sys::CUDA_KERNEL_NODE_PARAMS_v2 = unsafe { std::mem::zeroed() };
+    // SAFETY: the caller's promise; `params` is a valid out-pointer.
+    check("cuGraphKernelNodeGetParams", unsafe {
+        sys::cuGraphKernelNodeGetParams_v2(node, &mut params)
+    })?;
+    Ok(params)
+}
+
 /// `cuGraphKernelNodeSetParams` (v2): changes a kernel node of a definition graph.
 ///
 /// # Safety

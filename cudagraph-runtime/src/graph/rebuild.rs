@@ -1,0 +1,392 @@
+//! [`Graph::rebuild`]: a rebuild that reuses the driver's kernel nodes, and [`Rebuild`], the
+//! graph as the closure making the new contents gets it.
+//!
+//! A rebuild loop (`clear`, add the same nodes with new arguments, update an executable) spends
+//! most of its time in the driver: a new graph, a `cuGraphAddKernelNode` per node, the update,
+//! the old graph's destruction. When the new contents are the old ones with other arguments,
+//! CUDA's own way is cheaper: change each node in place (`cuGraphKernelNodeSetParams`) and
+//! update from the same graph ([whole graph update] in the programming guide). `rebuild` takes
+//! that way by itself, node by node, while the nodes added match the old ones (a kernel node of
+//! the same function after the same dependencies, at the same position), and falls back to a
+//! graph of fresh nodes as soon as one does not.
+//!
+//! Between the start of a rebuild and its end, the driver's graph may hold old nodes not yet
+//! matched (the spares), which no launch may ever run: they still point to the old arguments'
+//! memory. So the contents are built through [`Rebuild`], which can only add nodes, and the
+//! rebuild settles before it returns, on every way out (an error, a panic): the spares left are
+//! dropped by making a graph of fresh nodes for the ones reused (their parameters read back from
+//! the driver, added in the same order with the same dependencies: the nodes a plain rebuild
+//! would have made, so that a whole-graph update pairs them the same way).
+//!
+//! [whole graph update]: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#whole-graph-update
+
+use std::borrow::Cow;
+
+use cudarc::driver::sys;
+
+use super::definition::Graph;
+use super::records::NodeRecord;
+use crate::ambient::refuse_in_host_node;
+use crate::driver::{named, record_err, result};
+use crate::error::Result;
+use crate::kernel::{Kernel, KernelArgValues, KernelArgs, LaunchConfig};
+use crate::node::{
+    Direction, EmptyNode, KernelNode, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue, NodeId,
+    NodeKind,
+};
+
+/// The old contents of a graph being rebuilt: the records of its nodes, in the order they were
+/// added, and their dependency lists. Kept by the graph between rebuilds (with `active` off) so
+/// that a rebuild loop allocates nothing for them.
+#[derive(Debug, Default)]
+pub(super) struct Spares {
+    /// The old nodes: the new node at position `i` reuses `nodes[i]` when it matches.
+    nodes: Vec<NodeRecord>,
+    /// The old graph's shared edge list, which `nodes`' dependency lists index.
+    edges: Vec<u32>,
+    /// The driver's graph holds old nodes not yet reused (from position `graph.len()` on).
+    active: bool,
+}
+
+impl<'a> Graph<'a> {
+    /// Rebuilds the graph: empties it and has `f` add the new contents, reusing the driver's
+    /// nodes where the new contents repeat the old ones.
+    ///
+    /// This is the fast way to rebuild a graph for [`GraphExec::update`](crate::GraphExec::update)
+    /// in a loop. Where the old contents were kernel nodes added by [`Graph::add_kernel`] (no
+    /// other kind, no edge added afterwards, nothing retained), each kernel node `f` adds at the
+    /// position of an old one, with the same function and the same dependencies (by position, in
+    /// the same order), takes the old node with its new configuration and arguments
+    /// (`cuGraphKernelNodeSetParams`) instead of a new node; the driver's graph is kept, not
+    /// destroyed and made again. A rebuild that matches the old contents node for node makes no
+    /// new driver node at all. A node that does not match (another kind, function or dependency
+    /// list), or a rebuild that adds fewer nodes than there were, costs one more step: the nodes
+    /// reused so far are made again as fresh nodes in a new driver graph, as a plain rebuild would
+    /// have made them, and the rest continues the plain way. Otherwise, it is [`Graph::clear`]
+    /// followed by `f`'s additions: the same checks, the same node handles (old ones stop
+    /// working), the same graph in the end.
+    ///
+    /// `f` gets the graph as a [`Rebuild`], which only adds nodes: the driver's graph may still
+    /// hold old nodes until `rebuild` returns, and nothing else may see it before.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Graph::clear`], then `f`'s own error (the nodes it added before stay in the
+    /// graph, as with [`Graph::clear`] and adds), or the error of the driver call that made the
+    /// reused nodes again (the graph then refuses to be instantiated or used until the next
+    /// [`Graph::clear`] or rebuild).
+    ///
+    /// ```no_run
+    /// # use cudagraph_runtime::prelude::*;
+    /// # fn f(graph: &mut Graph<'static>, exec: &mut GraphExec<'static>,
+    /// #      k: &Kernel<(u32, DevicePtrMut<f32>)>, y: &DeviceBuffer<f32>, n: u32)
+    /// #      -> cudagraph_runtime::Result<()> {
+    /// let config = LaunchConfig::for_num_elems(n);
+    /// graph.rebuild(|g| {
+    ///     let first = g.add_kernel(k, config, (n, y), &[])?;
+    ///     g.add_kernel(k, config, (n / 2, y), &[first.id()])?;
+    ///     Ok(())
+    /// })?;
+    /// exec.update(graph)?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn rebuild<R>(&mut self, f: impl FnOnce(&mut Rebuild<'a>) -> Result<R>) -> Result<R> {
+        // Settling may call the driver, which CUDA forbids in a host node.
+        refuse_in_host_node("Graph::rebuild")?;
+        if self.nodes_reusable() {
+            self.clear_keeping_nodes()?;
+        } else {
+            self.clear()?;
+        }
+        // Settles on every way out, a panic in `f` included: the guard is ours, never forgotten.
+        let guard = Settle(self);
+        let made = f(Rebuild::lend(guard.0));
+        let settled = guard.0.settle_spares();
+        std::mem::forget(guard);
+        match (made, settled) {
+            (Err(e), _) | (Ok(_), Err(e)) => Err(e),
+            (Ok(out), Ok(())) => Ok(out),
+        }
+    }
+
+    /// Whether the driver's nodes can serve a rebuild: kernel nodes of this crate's adders only
+    /// (a captured node's attributes are not ours to keep), with nothing else in the driver's
+    /// graph that a fresh one would not have (an edge added later, a retained object, a
+    /// device-updatable node's attribute), and nothing that stops a clear.
+    fn nodes_reusable(&self) -> bool {
+        let plain_tables = self.tables.as_ref().is_none_or(|t| {
+            !t.broken_by_capture
+                && !t.refused_work
+                && !t.keep_driver_graph
+                && !t.device_updatable
+                && !t.retained
+                && t.pairing.is_plain()
+                && t.body_of.is_none()
+                && t.indirect.is_none()
+                && t.idle_handles.is_empty()
+                && t.made_handles == 0
+                && t.allocs.is_empty()
+                && !t.memory_nodes
+                && !t.host_code
+                && collectives_none(t)
+        });
+        !self.nodes.is_empty()
+            && plain_tables
+            && self.body_nodes().is_empty()
+            && self
+                .nodes
+                .iter()
+                .all(|r| r.kind == NodeKind::Kernel && !r.kernel.func.is_null())
+    }
+
+    /// [`Graph::clear`], keeping the driver's graph and its nodes as the spares of a rebuild.
+    fn clear_keeping_nodes(&mut self) -> Result<()> {
+        let mut spares = self.spares.take().unwrap_or_default();
+        // The old records become the spares; the spares' old vectors (cleared) take the new
+        // records: no allocation in a loop of rebuilds.
+        std::mem::swap(&mut spares.nodes, &mut self.nodes);
+        self.nodes.clear();
+        spares.edges.clear();
+        if let Some(tables) = &mut self.tables {
+            std::mem::swap(&mut spares.edges, &mut tables.edges);
+        }
+        spares.active = true;
+        self.spares = Some(spares);
+        self.forget_contents();
+        Ok(())
+    }
+
+    /// Whether a rebuild's old nodes are still in the driver's graph.
+    #[inline(always)]
+    pub(super) fn has_spares(&self) -> bool {
+        self.spares.as_ref().is_some_and(|s| s.active)
+    }
+
+    /// The old node a kernel node of function `func` after `deps`, added at `index`, reuses: the
+    /// old node at that position, if it is a kernel node of `func` after the same dependencies.
+    pub(super) fn matching_spare(
+        &self,
+        kind: NodeKind,
+        func: sys::CUfunction,
+        index: u32,
+        deps: &[NodeId],
+    ) -> Option<sys::CUgraphNode> {
+        let spares = self.spares.as_ref().filter(|s| s.active)?;
+        let old = spares.nodes.get(index as usize)?;
+        let old_deps = old.deps.get(&spares.edges);
+        let same_deps = old_deps.len() == deps.len()
+            && old_deps
+                .iter()
+                .zip(deps)
+                .all(|(&old, &new)| self.index_of(new) == Some(old as usize));
+        (kind == NodeKind::Kernel
+            && old.kind == NodeKind::Kernel
+            && old.kernel.func == func
+            && same_deps)
+            .then_some(old.raw)
+    }
+
+    /// Notes that the old node at `index` was reused: after the last one, the driver's graph
+    /// holds the new contents only.
+    pub(super) fn spare_reused(&mut self, index: u32) {
+        if let Some(spares) = &mut self.spares {
+            if index as usize + 1 == spares.nodes.len() {
+                spares.active = false;
+                spares.nodes.clear();
+            }
+        }
+    }
+
+    /// Ends the reuse of old nodes: if the driver's graph still holds some, the nodes reused so
+    /// far (all of the graph's nodes: kernel nodes, each after earlier ones) are made again in a
+    /// new driver graph, in the same order with the same dependencies and their parameters as
+    /// the driver has them, and the old graph, with the spares, is destroyed. Until it succeeds,
+    /// nothing changes; if it fails, the graph refuses to be used until cleared.
+    pub(super) fn settle_spares(&mut self) -> Result<()> {
+        if !self.has_spares() {
+            return Ok(());
+        }
+        let settled = self.remake_reused_nodes();
+        if let Some(spares) = &mut self.spares {
+            spares.active = false;
+            spares.nodes.clear();
+        }
+        if settled.is_err() {
+            // The driver's graph still holds the spares: no instantiation, embedding or update
+            // may see it (`Graph::is_unusable`).
+            self.tables_mut().refused_work = true;
+        }
+        settled
+    }
+
+    /// [`Graph::settle_spares`]' work: the new driver graph, then the switch to it.
+    #[cold]
+    #[inline(never)]
+    fn remake_reused_nodes(&mut self) -> Result<()> {
+        named("cuCtxSetCurrent", self.ctx.bind_to_thread())?;
+        let fresh = result::graph::create()?;
+        let mut made: Vec<sys::CUgraphNode> = Vec::with_capacity(self.nodes.len());
+        let mut remake = || -> Result<()> {
+            for (index, record) in self.nodes.iter().enumerate() {
+                debug_assert_eq!(
+                    record.kind,
+                    NodeKind::Kernel,
+                    "only kernel nodes are reused"
+                );
+                let deps: Vec<sys::CUgraphNode> = self
+                    .deps_of(index)
+                    .iter()
+                    .map(|&d| made[d as usize])
+                    .collect();
+                // SAFETY: `record.raw` is a live kernel node of the old graph; the parameters
+                // it gives (argument array included) stay valid while it lives, through the add,
+                // which copies them into `fresh`'s node; `deps` are `fresh`'s nodes.
+                let node = unsafe {
+                    let params = result::graph::kernel_node_params(record.raw)?;
+                    result::graph::add_kernel_node(fresh, &deps, &params)?
+                };
+                made.push(node);
+            }
+            Ok(())
+        };
+        if let Err(e) = remake() {
+            // SAFETY: `fresh` is ours and nothing refers to it.
+            record_err(&self.ctx, unsafe { destroy_graph(fresh) });
+            return Err(e);
+        }
+        for (record, raw) in self.nodes.iter_mut().zip(made) {
+            record.raw = raw;
+        }
+        let old = std::mem::replace(&mut self.raw, fresh);
+        // SAFETY: `old` was ours; no record names its nodes any more, and executables made from
+        // it hold their own copies.
+        record_err(&self.ctx, unsafe { destroy_graph(old) });
+        Ok(())
+    }
+}
+
+/// `cuGraphDestroy` as this crate's result.
+///
+/// # Safety
+/// `graph` is a live graph that nothing uses afterwards.
+unsafe fn destroy_graph(graph: sys::CUgraph) -> Result<()> {
+    // SAFETY: the caller's promise.
+    named("cuGraphDestroy", unsafe {
+        cudarc::driver::result::graph::destroy(graph)
+    })
+}
+
+#[cfg(feature = "nccl")]
+fn collectives_none(tables: &super::tables::Tables<'_>) -> bool {
+    tables.collectives.is_empty()
+}
+
+#[cfg(not(feature = "nccl"))]
+fn collectives_none(_: &super::tables::Tables<'_>) -> bool {
+    true
+}
+
+/// Settles a rebuild left by a panic in its closure (see [`Graph::rebuild`]).
+struct Settle<'g, 'a>(&'g mut Graph<'a>);
+
+impl Drop for Settle<'_, '_> {
+    fn drop(&mut self) {
+        // An error marks the graph unusable (see `settle_spares`): nothing else to do here.
+        let _ = self.0.settle_spares();
+    }
+}
+
+/// A graph being rebuilt, lent to the closure of [`Graph::rebuild`]: it only adds nodes.
+///
+/// Until the rebuild ends, the driver's graph may still hold old nodes that the new contents
+/// have not reused yet, which nothing may see: so nothing here reads the graph or hands out its
+/// driver handles. It is unsized and lent only by reference, so it cannot be moved out of the
+/// closure or swapped with another graph's.
+///
+/// ```compile_fail
+/// # use cudagraph_runtime::prelude::*;
+/// # fn f(graph: &mut Graph<'static>) {
+/// graph.rebuild(|g| {
+///     let _ = g.raw(); // nothing that reads the graph, until the rebuild ends
+///     Ok(())
+/// });
+/// # }
+/// ```
+#[repr(transparent)]
+pub struct Rebuild<'a>([Graph<'a>]);
+
+impl std::fmt::Debug for Rebuild<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rebuild")
+            .field("nodes", &self.0[0].len())
+            .finish()
+    }
+}
+
+impl<'a> Rebuild<'a> {
+    fn lend<'g>(graph: &'g mut Graph<'a>) -> &'g mut Rebuild<'a> {
+        let one: *mut [Graph<'a>] = std::slice::from_mut(graph);
+        // SAFETY: `Rebuild` is a `repr(transparent)` wrapper of `[Graph]`: the same layout and
+        // pointer metadata (a length of 1 here); the reference keeps `graph`'s borrow.
+        unsafe { &mut *(one as *mut Rebuild<'a>) }
+    }
+
+    fn graph(&mut self) -> &mut Graph<'a> {
+        &mut self.0[0]
+    }
+
+    /// How many nodes the new contents have so far.
+    pub fn len(&self) -> usize {
+        self.0[0].len()
+    }
+
+    /// Whether the new contents have no node yet.
+    pub fn is_empty(&self) -> bool {
+        self.0[0].is_empty()
+    }
+
+    /// Names the next node added (see [`Graph::name_next`]).
+    pub fn name_next(&mut self, name: impl Into<Cow<'static, str>>) -> &mut Self {
+        self.graph().name_next(name);
+        self
+    }
+
+    /// Adds a kernel launch (see [`Graph::add_kernel`]), reusing the old node at its position
+    /// when it is a kernel node of the same function after the same dependencies.
+    pub fn add_kernel<A: KernelArgs>(
+        &mut self,
+        kernel: &Kernel<A>,
+        config: LaunchConfig,
+        args: impl KernelArgValues<'a, A>,
+        deps: &[NodeId],
+    ) -> Result<KernelNode<A>> {
+        self.graph().add_kernel(kernel, config, args, deps)
+    }
+
+    /// Adds a 1-D copy (see [`Graph::add_memcpy`]). Not reused: the rebuild goes on the plain
+    /// way from here.
+    pub fn add_memcpy<D: Direction>(
+        &mut self,
+        copy: Memcpy<'a, D>,
+        deps: &[NodeId],
+    ) -> Result<MemcpyNode<D>> {
+        self.graph().add_memcpy(copy, deps)
+    }
+
+    /// Adds a 1-D memset (see [`Graph::add_memset`]). Not reused: the rebuild goes on the plain
+    /// way from here.
+    pub fn add_memset<V: MemsetValue>(
+        &mut self,
+        set: Memset<'a, V>,
+        deps: &[NodeId],
+    ) -> Result<MemsetNode<V>> {
+        self.graph().add_memset(set, deps)
+    }
+
+    /// Adds a node that does nothing (see [`Graph::add_empty`]). Not reused: the rebuild goes on
+    /// the plain way from here.
+    pub fn add_empty(&mut self, deps: &[NodeId]) -> Result<EmptyNode> {
+        self.graph().add_empty(deps)
+    }
+}
