@@ -1015,3 +1015,46 @@ fn a_while_loop_beside_another_conditional_node_is_refused_unless_ordered() {
         assert_eq!(read_back(&gpu.stream, &out), vec![9]);
     }
 }
+
+/// A whole-graph update takes the source graph's kernel arguments, conditional handles among
+/// them, which are numbered by the graph that made them: a source graph whose kernel sets a
+/// handle that drives none of its conditional nodes (it could not be instantiated itself) would
+/// have the executable's kernel set a handle value its own graph never made. Refused as the
+/// instantiation refuses it (found by a review; GPU test, not yet run).
+#[test]
+fn an_update_from_a_graph_with_a_handle_driving_no_node_is_refused() {
+    let Some(gpu) = gpu("an_update_from_a_graph_with_a_handle_driving_no_node_is_refused") else {
+        return;
+    };
+    let k = kernels(&gpu);
+    let (value, out) = (zeros::<u32>(&gpu, 1), zeros::<u32>(&gpu, 1));
+    // The same calls for both graphs; the source makes one handle more, which its kernel sets.
+    let build = |extra: bool| {
+        let mut g = Graph::new(&gpu.ctx).unwrap();
+        let handle = g.conditional_handle(None).unwrap();
+        let set = if extra {
+            g.conditional_handle(None).unwrap()
+        } else {
+            handle
+        };
+        let setter = g
+            .add_kernel(&k.set_from, one(), (set, &value), &[])
+            .unwrap();
+        g.add_conditional(handle, Condition::If, &[setter.id()], |b| {
+            b[0].add_kernel(&k.put, one(), (5u32, &out), &[]).map(drop)
+        })
+        .unwrap();
+        g
+    };
+    let mut exec = build(false).instantiate().unwrap();
+    let source = build(true);
+    let refused = exec.update(&source);
+    assert!(
+        matches!(&refused, Err(Error::Invalid { reason, .. }) if reason.contains("drive")),
+        "{refused:?}"
+    );
+    // The executable is unchanged and runs.
+    value.copy_from(&[1]).unwrap();
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &out), vec![5]);
+}

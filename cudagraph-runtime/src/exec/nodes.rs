@@ -19,8 +19,9 @@ use crate::memory::operand::{DeclaredUse, Use};
 use crate::node::{
     check_views_apart, with_views, ChildGraphNode, ChildParams, Direction, Event, EventParams,
     EventRecordNode, EventWaitNode, ExternalSemaphore, HostCall, HostNode, HostParams, HostViews,
-    KernelLaunch, KernelNode, KernelParams, Memcpy, MemcpyNode, Memset, MemsetNode, MemsetValue,
-    NodeId, NodeUpdate, SemaphoreParams, SemaphoreSignalNode, SemaphoreWaitNode, Switchable,
+    KernelLaunch, KernelNode, KernelParams, Memcpy, MemcpyNode, MemcpyParams, Memset, MemsetNode,
+    MemsetParams, MemsetValue, NodeId, NodeKind, NodeParams, NodeUpdate, SemaphoreParams,
+    SemaphoreSignalNode, SemaphoreWaitNode, Switchable,
 };
 
 impl<'a> GraphExec<'a> {
@@ -29,6 +30,38 @@ impl<'a> GraphExec<'a> {
     pub(crate) fn node(&self, node: NodeId) -> Result<(usize, sys::CUgraphNode)> {
         self.kernel_node(node)
             .map(|(index, raw_node, _)| (index, raw_node))
+    }
+
+    /// [`GraphExec::node`] for a handle of the node kind `P` sends parameters to: refused,
+    /// naming the node, when the node is of another kind. A handle's type alone does not say
+    /// so: a graph and its clone (`Graph::try_clone`) share node handles, so a node the clone
+    /// added answers to the handle of the node the graph added at the same position (a host node
+    /// for a memcpy node's handle), and after a re-instantiation from another graph
+    /// ([`GraphExec::reinstantiate_from`]) the old graph's handles name that graph's nodes by
+    /// position. The `cuGraphExec*NodeSetParams` calls take a node of their own kind only.
+    fn typed_node<P: NodeParams>(&self, node: NodeId) -> Result<(usize, sys::CUgraphNode)> {
+        refuse_in_host_node("a node update of GraphExec")?;
+        let (index, record) = self.graph.any_record(node)?;
+        if record.kind != P::KIND {
+            return Err(self.other_kind(index, P::KIND, record.kind));
+        }
+        Ok((index, record.raw))
+    }
+
+    /// The error for a handle of a `wanted` node whose node `index` is a `found` node.
+    #[cold]
+    #[inline(never)]
+    fn other_kind(&self, index: usize, wanted: NodeKind, found: NodeKind) -> Error {
+        Error::Invalid {
+            node: self.graph.name_of(index),
+            reason: format!(
+                "the handle is a {} node's, but the node is a {} node (a handle of a clone's \
+                 node, or of a graph this executable was re-instantiated from, names a node \
+                 by its position): use the handle of this executable's graph",
+                wanted.name(),
+                found.name()
+            ),
+        }
     }
 
     /// Like [`GraphExec::node`], with what a kernel node keeps of its kernel (one lookup, for
@@ -150,12 +183,12 @@ impl<'a> GraphExec<'a> {
         index: usize,
         raw_node: sys::CUgraphNode,
         uses: &mut Vec<Use<'a>>,
-        mut params: impl NodeUpdate,
+        mut params: impl NodeUpdate + NodeParams,
     ) -> Result<()> {
         let raw = self.raw;
         self.replace_uses(index, uses, || {
             // SAFETY: live executable; `raw_node` is a node of its graph, of the kind `params` is
-            // for (the handle's type says so).
+            // for (looked up by `typed_node`, which checks the node's kind).
             unsafe { params.update(raw, raw_node) }
         })
     }
@@ -371,7 +404,7 @@ impl<'a> GraphExec<'a> {
         node: MemcpyNode<D>,
         copy: Memcpy<'a, D>,
     ) -> Result<()> {
-        let (index, raw_node) = self.node(node.id)?;
+        let (index, raw_node) = self.typed_node::<MemcpyParams>(node.id)?;
         let ctx = self.graph.context();
         let (src, dst, params) = copy.into_parts(ctx, || self.graph.name_of(index))?;
         self.update_node(index, raw_node, &mut vec![src, dst], params)
@@ -384,7 +417,7 @@ impl<'a> GraphExec<'a> {
         node: MemsetNode<V>,
         set: Memset<'a, V>,
     ) -> Result<()> {
-        let (index, raw_node) = self.node(node.id)?;
+        let (index, raw_node) = self.typed_node::<MemsetParams>(node.id)?;
         let (dst, params) = set.into_parts(self.ctx, || self.graph.name_of(index))?;
         self.update_node(index, raw_node, &mut vec![dst], params)
     }
@@ -424,11 +457,11 @@ impl<'a> GraphExec<'a> {
     }
 
     fn set_event<const RECORD: bool>(&mut self, node: NodeId, event: &Event) -> Result<()> {
-        let (index, raw_node) = self.node(node)?;
+        let (index, raw_node) = self.typed_node::<EventParams<RECORD>>(node)?;
         event.check_context(self.graph.context().cu_ctx(), || self.graph.name_of(index))?;
         let mut params = EventParams::<RECORD> { event: event.raw() };
-        // SAFETY: a live executable; `raw_node` is an event node of the kind `RECORD` says (the
-        // handle's type); the event is kept alive below.
+        // SAFETY: a live executable; `raw_node` is an event node of the kind `RECORD` says
+        // (checked by `typed_node`); the event is kept alive below.
         unsafe { params.update(self.raw, raw_node) }.map_err(|e| self.at_node(e, index))?;
         self.keep_for_node(index, event, |kept: &Event| kept == event, Event::clone);
         Ok(())
@@ -464,11 +497,12 @@ impl<'a> GraphExec<'a> {
         node: NodeId,
         ops: [(&ExternalSemaphore, u64); N],
     ) -> Result<()> {
-        let (index, raw_node) = self.node(node)?;
+        let (index, raw_node) = self.typed_node::<SemaphoreParams<SIGNAL, N>>(node)?;
         let mut params =
             SemaphoreParams::<SIGNAL, N>::of(&ops, self.ctx, || self.graph.name_of(index))?;
         // SAFETY: a live executable; `raw_node` is a semaphore node of the direction `SIGNAL`
-        // says, with `N` semaphores (the handle's type); they are kept imported below.
+        // says (checked by `typed_node`; the driver refuses another count of semaphores than
+        // the node's); they are kept imported below.
         unsafe { params.update(self.raw, raw_node) }.map_err(|e| self.at_node(e, index))?;
         // A frame loop sets new values on the same semaphores: then nothing changes hands.
         let same = |kept: &[ExternalSemaphore; N]| kept.iter().zip(&ops).all(|(k, (s, _))| k == *s);
@@ -505,7 +539,7 @@ impl<'a> GraphExec<'a> {
         uses: Vec<Use<'static>>,
     ) -> Result<()> {
         let mut uses: Vec<Use<'a>> = uses;
-        let (index, raw_node) = self.node(node.id)?;
+        let (index, raw_node) = self.typed_node::<HostParams>(node.id)?;
         let name = self.graph.name_of(index);
         check_views_apart(&uses, || name.clone())?;
         let call = HostCall::new(f, name, self.panics.own_slot());
@@ -524,7 +558,7 @@ impl<'a> GraphExec<'a> {
     /// The memory child-graph node `node`'s graph uses now, as declared uses: what a
     /// replacement may use at most.
     pub(crate) fn child_uses(&self, node: ChildGraphNode) -> Result<Vec<DeclaredUse>> {
-        let (index, _) = self.node(node.id)?;
+        let (index, _) = self.typed_node::<ChildParams>(node.id)?;
         Ok(self
             .graph
             .node_uses(index)
@@ -550,7 +584,7 @@ impl<'a> GraphExec<'a> {
         node: ChildGraphNode,
         child: &Graph<'c>,
     ) -> Result<()> {
-        let (index, raw_node) = self.node(node.id)?;
+        let (index, raw_node) = self.typed_node::<ChildParams>(node.id)?;
         self.graph
             .check_child(child, &|| self.graph.name_of(index))?;
         #[cfg(feature = "nccl")]
@@ -677,5 +711,69 @@ impl<'a> GraphExec<'a> {
         // SAFETY: live executable; `raw_node` is a node of its graph.
         let set = unsafe { result::exec::node_set_enabled(self.raw, raw_node, enabled) };
         set.map_err(|e| self.at_node(e, index))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::node::{Memcpy, Memset};
+    use crate::{open_device, DeviceBuffer, Error, Event, Graph, HostBuffer};
+
+    /// A graph and its clone share node handles (`try_clone` keeps the family), so a node each
+    /// adds after the copy at the same position answers to the other's handle: the clone's host
+    /// node's handle names the graph's memcpy node, its memset node's handle an event node. The
+    /// single-node updates send a kind's parameters to the node the handle names, so they must
+    /// refuse a node of another kind (`cuGraphExec*NodeSetParams` takes a node of its own kind
+    /// only). Needs a driver to make the objects (the null driver will do); skipped without one.
+    #[test]
+    fn a_clones_handle_reaching_a_node_of_another_kind_is_refused() {
+        let Ok(ctx) = open_device(0) else {
+            eprintln!(
+                "skipped a_clones_handle_reaching_a_node_of_another_kind_is_refused: no driver"
+            );
+            return;
+        };
+        let stream = ctx.new_stream().unwrap();
+        let dev = DeviceBuffer::<u32>::zeros(&stream, 16).unwrap();
+        let host = HostBuffer::<u32>::zeroed(&ctx, 16).unwrap();
+        let event = Event::new(&ctx).unwrap();
+
+        let mut graph = Graph::new(&ctx).unwrap();
+        graph.add_empty(&[]).unwrap();
+        let mut clone = graph.try_clone().unwrap();
+        // Position 1: a memcpy in the graph, a host node in the clone.
+        let copy = graph.add_memcpy(Memcpy::dtoh(&dev, &host), &[]).unwrap();
+        let host_node = clone.add_host(|| {}, &[]).unwrap();
+        // Position 2: an event record node in the graph, a memset in the clone.
+        graph.add_event_record(&event, &[]).unwrap();
+        let set = clone.add_memset(Memset::new(&dev, 0u32), &[]).unwrap();
+        // Position 3: a memset in the graph, a memcpy in the clone.
+        let own_set = graph.add_memset(Memset::new(&dev, 0u32), &[]).unwrap();
+        let clone_copy = clone.add_memcpy(Memcpy::dtoh(&dev, &host), &[]).unwrap();
+        let mut exec = graph.instantiate().unwrap();
+
+        let refused = |what: &str, r: crate::Result<()>| {
+            assert!(
+                matches!(&r, Err(Error::Invalid { reason, .. }) if reason.contains("handle")),
+                "{what}: {r:?}"
+            );
+        };
+        refused(
+            "a host node's handle on a memcpy node",
+            exec.set_host_fn(host_node, || {}),
+        );
+        refused(
+            "a memset node's handle on an event record node",
+            exec.set_memset_params(set, Memset::new(&dev, 1u32)),
+        );
+        refused(
+            "a memcpy node's handle on a memset node",
+            exec.set_memcpy_params(clone_copy, Memcpy::dtoh(&dev, &host)),
+        );
+        // The graph's own handles still work.
+        exec.set_memcpy_params(copy, Memcpy::dtoh(&dev, &host))
+            .unwrap();
+        exec.set_memset_params(own_set, Memset::new(&dev, 2u32))
+            .unwrap();
     }
 }

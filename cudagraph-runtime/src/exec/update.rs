@@ -184,7 +184,11 @@ impl<'a> GraphExec<'a> {
     pub fn update(&mut self, graph: &Graph<'a>) -> Result<()> {
         crate::ambient::refuse_in_host_node("GraphExec::update")?;
         graph.check_not_broken()?;
-        graph.refuse_dead_handles()?;
+        // A conditional handle of `graph` that drives none of its conditional nodes (or a dead
+        // one) is refused as the instantiation refuses it: its kernels may set it, and the
+        // update would have the executable's kernels set a handle value the executable's graph
+        // never made (CUDA numbers each graph's handles apart).
+        graph.check_handles_used()?;
         // The nodes' memory was judged for their graph's device (see `memory::peer`).
         self.graph
             .refuse_other_context(graph, &|| "update".to_string())?;

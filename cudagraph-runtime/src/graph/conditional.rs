@@ -33,12 +33,13 @@ impl<'a> Graph<'a> {
         self.tables.as_ref().is_some_and(|t| t.body_of.is_some())
     }
 
-    /// The scope of the conditional handles this graph's kernels may set: its own family, or
-    /// for a conditional body the root graph's.
+    /// The scope of the conditional handles this graph's kernels may set: its own family (or
+    /// the scope of its own that a clone, or a graph that took another's family, has: see
+    /// `Tables::handle_scope`), or for a conditional body the root graph's.
     pub(crate) fn scope(&self) -> u64 {
         self.tables
             .as_ref()
-            .and_then(|t| t.body_of)
+            .and_then(|t| t.body_of.or(t.handle_scope))
             .unwrap_or(self.family)
     }
 
@@ -319,5 +320,72 @@ impl<'a> Graph<'a> {
         tables
             .bodies
             .absorb(body.family, records, nested, owner, bases);
+    }
+}
+
+#[cfg(all(test, not(feature = "cuda-12020")))]
+mod tests {
+    use cudarc::driver::CudaContext;
+    use std::sync::Arc;
+
+    use crate::{open_device, ConditionalHandle, Error, Graph, Kernel, LaunchConfig};
+
+    /// A kernel that sets a conditional handle (no code: the null driver loads anything).
+    fn setter(ctx: &Arc<CudaContext>) -> Kernel<(ConditionalHandle,)> {
+        let ptx = cudarc::nvrtc::Ptx::from_src(".version 8.0\n.target sm_90\n");
+        let module = ctx.load_module(ptx).unwrap();
+        let func = module.load_function("set").unwrap();
+        // SAFETY: never launched on a GPU (the null driver's kernels do nothing).
+        unsafe { Kernel::new(func) }
+    }
+
+    fn refused(what: &str, r: crate::Result<impl std::fmt::Debug>) {
+        assert!(matches!(&r, Err(Error::Invalid { .. })), "{what}: {r:?}");
+    }
+
+    /// A graph and its clone share node handles, not conditional handles: each numbers its own
+    /// (a handle value of one names nothing, or another handle, in the other), so a kernel of
+    /// one given a handle the other made is refused, as for any other graph; and a clear
+    /// starts afresh. Needs a driver to make the objects (the null driver will do);
+    /// skipped without one.
+    #[test]
+    fn a_clones_conditional_handles_are_its_own() {
+        let Ok(ctx) = open_device(0) else {
+            eprintln!("skipped a_clones_conditional_handles_are_its_own: no driver");
+            return;
+        };
+        let set = setter(&ctx);
+        let one = LaunchConfig::for_num_elems(1);
+        let mut graph = Graph::new(&ctx).unwrap();
+        graph.add_empty(&[]).unwrap();
+        let mut clone = graph.try_clone().unwrap();
+        let mine = graph.conditional_handle(None).unwrap();
+        let theirs = clone.conditional_handle(None).unwrap();
+        refused(
+            "the graph's handle in the clone's kernel",
+            clone.add_kernel(&set, one, (mine,), &[]),
+        );
+        refused(
+            "the clone's handle in the graph's kernel",
+            graph.add_kernel(&set, one, (theirs,), &[]),
+        );
+        graph.add_kernel(&set, one, (mine,), &[]).unwrap();
+        clone.add_kernel(&set, one, (theirs,), &[]).unwrap();
+
+        // A clone of the clone is apart from both.
+        let mut second = clone.try_clone().unwrap();
+        refused(
+            "a clone's handle in its clone",
+            second.add_kernel(&set, one, (theirs,), &[]),
+        );
+
+        // Cleared, the graph makes new handles; the old ones are refused.
+        second.clear().unwrap();
+        let fresh = second.conditional_handle(None).unwrap();
+        refused(
+            "a handle of the contents before a clear",
+            second.add_kernel(&set, one, (theirs,), &[]),
+        );
+        second.add_kernel(&set, one, (fresh,), &[]).unwrap();
     }
 }

@@ -324,6 +324,9 @@ impl<'a> Graph<'a> {
             tables.refused_work = false;
             tables.keep_driver_graph = false;
             tables.retained = false;
+            // The new family is the scope of the handles made from now on: a clone's scope, or
+            // one kept from another family, would let the old contents' handles in.
+            tables.handle_scope = None;
             tables.pairing.clear();
             // Never instantiated (instantiation consumes the graph): no launch used the block.
             tables.indirect = None;
@@ -339,6 +342,13 @@ impl<'a> Graph<'a> {
 
     /// Makes `self` answer to `other`'s node handles (same declaration, same construction order).
     pub(crate) fn join_family_of(&mut self, other: &Graph<'_>) {
+        // Its conditional handles stay its own: the other graph's are not this graph's handles
+        // (its kernels were checked against its own scope, and the other's handle values name
+        // handles this graph may not have).
+        let own = self.scope();
+        if !self.is_body() {
+            self.tables_mut().handle_scope = Some(own);
+        }
         self.family = other.family;
         if let (Some(mine), Some(theirs)) = (&mut self.tables, &other.tables) {
             mine.bodies.join_families_of(&theirs.bodies);
@@ -528,6 +538,9 @@ impl<'a> Graph<'a> {
             unsafe { Self::from_raw_parts(raw, Arc::clone(&self.ctx), self.nodes.clone()) };
         clone.family = self.family;
         clone.tables = self.tables.clone();
+        // Node handles are shared, conditional handles are not: a handle each graph makes from
+        // now on belongs to it alone (see `Tables::handle_scope`).
+        clone.tables_mut().handle_scope = Some(fresh_id());
         clone.functions = self.functions.clone();
         clone.panics = self.panics.clone();
         // (No conditional bodies: refused above, so the graph's own nodes are all there is.)

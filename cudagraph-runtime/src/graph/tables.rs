@@ -30,6 +30,12 @@ pub(super) struct Tables<'a> {
     /// For the body of a conditional node: the scope of the conditional handles its kernels may
     /// set (the root graph's), and the body's raw graph belongs to the node, not to us.
     pub(super) body_of: Option<u64>,
+    /// The scope of the conditional handles made for this graph when it is not its family:
+    /// a clone's (a graph and its clone share a family, so that node handles work on both, but
+    /// not their conditional handles: each graph numbers its own, and a kernel of one given a
+    /// handle of the other would set a handle value its graph does not have), and a graph that
+    /// took another's family (`Graph::join_family_of`) keeps its own. `None`: the family.
+    pub(super) handle_scope: Option<u64>,
     /// The nodes of the conditional bodies, nested ones too (their uses and dependency lists are
     /// in `uses` and `edges` with this graph's own).
     pub(super) bodies: BodyTable,

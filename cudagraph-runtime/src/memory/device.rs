@@ -342,9 +342,10 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
             "the buffer's own stream, where the access is ordered, is being captured, so the \
              access would be recorded into the capture, not made now",
         )?;
-        let scope = alloc.state.begin_access()?;
         // Refused rather than waited for, as `HostBuffer`'s guards are: a second guard on the
-        // thread that holds the first would wait for itself forever.
+        // thread that holds the first would wait for itself forever. Taken before the access
+        // begins: an access begun and then refused here would stay open for good (nothing ends
+        // it), and the executables using the buffer would refuse every launch from then on.
         let slice = match alloc.slice.try_lock() {
             Ok(slice) => slice,
             Err(TryLockError::Poisoned(e)) => e.into_inner(),
@@ -358,6 +359,7 @@ impl<T: DeviceRepr + 'static> DeviceBuffer<T> {
                 })
             }
         };
+        let scope = alloc.state.begin_access()?;
         let mut guard = DeviceAccess {
             buffer: self,
             slice,
@@ -648,3 +650,38 @@ impl<'a, T: 'static> DeviceSrc<'a, T> for DeviceBuffer<T> {}
 impl<T: 'static> crate::memory::operand::sealed::DeviceSrc for DeviceBuffer<T> {}
 impl<'a, T: 'static> DeviceDst<'a, T> for DeviceBuffer<T> {}
 impl<T: 'static> crate::memory::operand::sealed::DeviceDst for DeviceBuffer<T> {}
+
+#[cfg(test)]
+mod tests {
+    use crate::node::Memset;
+    use crate::{open_device, DeviceBuffer, Error, Graph};
+
+    /// A second `access` refused while a guard is alive leaves nothing behind: once the first
+    /// guard goes, the executables using the buffer launch again. (It used to begin the access
+    /// before finding the guard, and to return with that access open for good: every launch of
+    /// those executables was refused from then on.) Needs a driver to make the objects (the null
+    /// driver will do); skipped without one.
+    #[test]
+    fn a_refused_second_access_leaves_the_launches_free() {
+        let Ok(ctx) = open_device(0) else {
+            eprintln!("skipped a_refused_second_access_leaves_the_launches_free: no driver");
+            return;
+        };
+        let stream = ctx.new_stream().unwrap();
+        let buf = DeviceBuffer::<u32>::zeros(&stream, 16).unwrap();
+        let mut graph = Graph::new(&ctx).unwrap();
+        graph.add_memset(Memset::new(&buf, 1u32), &[]).unwrap();
+        let mut exec = graph.instantiate().unwrap();
+        exec.launch(&stream).unwrap();
+        let first = buf.access().unwrap();
+        assert!(matches!(buf.access(), Err(Error::BufferInUse { .. })));
+        assert!(matches!(
+            exec.launch(&stream),
+            Err(Error::BufferInUse { .. })
+        ));
+        drop(first);
+        exec.launch(&stream).unwrap();
+        // And a later access is not refused either.
+        drop(buf.access().unwrap());
+    }
+}
