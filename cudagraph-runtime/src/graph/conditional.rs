@@ -330,12 +330,16 @@ mod tests {
 
     use crate::{open_device, ConditionalHandle, Error, Graph, Kernel, LaunchConfig};
 
-    /// A kernel that sets a conditional handle (no code: the null driver loads anything).
+    /// A kernel taking a conditional handle (it does nothing: it is never launched), loaded
+    /// from PTX that a real driver takes as well as the null one.
     fn setter(ctx: &Arc<CudaContext>) -> Kernel<(ConditionalHandle,)> {
-        let ptx = cudarc::nvrtc::Ptx::from_src(".version 8.0\n.target sm_90\n");
+        let ptx = cudarc::nvrtc::Ptx::from_src(
+            ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry set(.param .u64 handle) { ret; }\n",
+        );
         let module = ctx.load_module(ptx).unwrap();
         let func = module.load_function("set").unwrap();
-        // SAFETY: never launched on a GPU (the null driver's kernels do nothing).
+        // SAFETY: never launched (the test only adds it to graphs, which it never launches).
         unsafe { Kernel::new(func) }
     }
 
