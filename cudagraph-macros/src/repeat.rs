@@ -336,9 +336,11 @@ pub fn each_indexed(tokens: TokenStream, f: &mut dyn FnMut(&Ident, Option<&Group
 }
 
 /// [`each_indexed`], telling `f` too whether the bracketed group may pick another element than
-/// its tokens compute with the graph's consts and the loop variable: in a macro call's input
-/// (the macro may rewrite it), or using a name that an item, a macro call or a pattern in
-/// `tokens` may hide (`tokens::index_may_be_hidden`).
+/// its tokens compute with the graph's consts and the loop variable, or whether other elements
+/// than the one it picks may be read: in a macro call's input (the macro may rewrite it), beside
+/// a macro call anywhere in `tokens` (which may read any element without writing its index, see
+/// [`Binders::macros`](crate::tokens::Binders::macros)), or using a name that an item or a
+/// pattern in `tokens` may hide (`tokens::index_may_be_hidden`).
 pub fn each_indexed_where(tokens: TokenStream, f: &mut dyn FnMut(&Ident, Option<&Group>, bool)) {
     let binders = crate::tokens::Binders::of(tokens.clone());
     crate::tokens::each_mention_where(tokens.clone(), false, &mut |ident, next, in_macro| {
@@ -347,7 +349,9 @@ pub fn each_indexed_where(tokens: TokenStream, f: &mut dyn FnMut(&Ident, Option<
             _ => None,
         };
         let hidden = index.is_some_and(|g| {
-            in_macro || crate::tokens::index_may_be_hidden(&tokens, binders, &g.stream())
+            in_macro
+                || binders.macros
+                || crate::tokens::index_may_be_hidden(&tokens, binders, &g.stream())
         });
         f(ident, index, hidden);
     });
@@ -478,11 +482,14 @@ mod tests {
                 .map(|&(s, h)| (s.to_owned(), h))
                 .collect::<Vec<_>>()
         };
-        // In a macro's input, any index: the macro may rewrite it.
+        // In a macro's input, any index: the macro may rewrite it. Beside a macro call, any
+        // index too, even one without names: the call may read other elements (`include!`, a
+        // procedural macro's output with the call site's hygiene).
         assert_eq!(
             hidden("w[0] + m!(w[0]) + a::b!{ w[1] }"),
-            each(&[("0", false), ("0", true), ("1", true)])
+            each(&[("0", true), ("0", true), ("1", true)])
         );
+        assert_eq!(hidden("w[0] + include!(\"w1.rs\")"), each(&[("0", true)]));
         assert_eq!(
             hidden("{ macro_rules! m { () => { w[0] } } m!() }"),
             each(&[("0", true)])

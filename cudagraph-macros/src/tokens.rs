@@ -161,6 +161,12 @@ pub struct Binders {
     /// A pattern: `let`, a match arm, a `for` loop, a closure's parameters. It binds the names
     /// it writes, and only in the code after it or inside it.
     pub patterns: bool,
+    /// A macro call (also counted in `items`). Besides hiding names, it may read any element
+    /// of an array the expression names, without the tokens writing the index: `include!`
+    /// pastes a file's tokens, and a procedural macro may give its output the call site's
+    /// hygiene, so either reads the caller's locals (`scale[0] + include!("s.rs")` with `s.rs`
+    /// holding `scale[1]`). Beside one, no index says which elements are read.
+    pub macros: bool,
 }
 
 impl Binders {
@@ -204,7 +210,9 @@ fn find_binders(tokens: TokenStream, found: &mut Binders) {
             TokenTree::Group(g) => find_binders(g.stream(), found),
             TokenTree::Ident(ident) => {
                 let word = ident.to_string();
-                found.items |= ITEMS.contains(&word.as_str()) || macro_input(&tokens, i).is_some();
+                let call = macro_input(&tokens, i).is_some();
+                found.items |= ITEMS.contains(&word.as_str()) || call;
+                found.macros |= call;
                 found.patterns |= PATTERNS.contains(&word.as_str());
             }
             // A closure's parameter list opens with `|`; `||` (no parameters, or a logical
@@ -246,8 +254,9 @@ pub fn macro_input(tokens: &[TokenTree], i: usize) -> Option<usize> {
 /// graph's consts, the loop variable) in `tokens`, the expressions it is written in: an item or
 /// a macro call there ([`Binders::items`]) may hide any of them, a pattern one it writes outside
 /// indices (`{ let i = 0; w[i] }`; a pattern never writes a name in an index, `w[i]`, where it
-/// is read). An index without names (`w[0]`) means what it says. A false "may" only costs
-/// precision: the caller then takes any element.
+/// is read). An index without names (`w[0]`) means what it says here (beside a macro call, the
+/// caller takes any element: see [`Binders::macros`]). A false "may" only costs precision: the
+/// caller then takes any element.
 pub fn index_may_be_hidden(tokens: &TokenStream, binders: Binders, index: &TokenStream) -> bool {
     if binders == Binders::default() {
         return false;

@@ -141,3 +141,64 @@ fn setters_reach_nodes_that_read_an_element_through_a_macro_or_a_shadowing_item(
     // lens[0] is no element `e` reads: its update (every element, to the macro) passes.
     exec.set_lens(0, n / 2).unwrap();
 }
+
+cuda_graph! {
+    graph Included {
+        params {
+            scale_k: Kernel<ScaleArgs>,
+            scale: [f32; 2],
+            n: u32,
+            y: DeviceBuffer<f32>,
+        }
+        // The tokens say `scale[0]`; the file `include!` pastes reads `scale[1]` too (as would
+        // a procedural macro's output with the call site's hygiene).
+        a: kernel scale_k<<<1, 32>>>(n, scale[0] + include!("generated_hidden_reads/scale_1.rs"), y);
+    }
+}
+
+/// `set_scale(1, ..)`, `set_params` and the guard reach a node that reads `scale[1]` only through
+/// a file `include!` pastes: afterwards it computes what `build` would make from the params.
+#[test]
+fn setters_reach_nodes_that_read_an_element_through_an_included_file() {
+    let Some(gpu) =
+        cudagraph_tests::gpu("setters_reach_nodes_that_read_an_element_through_an_included_file")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let n = 32;
+    let p = IncludedParams {
+        scale_k: k.scale.clone(),
+        scale: [2.0, 3.0],
+        n: n as u32,
+        y: DeviceBuffer::<f32>::zeros(&gpu.stream, n).unwrap(),
+    };
+    let mut exec = Included::build(&gpu.ctx, &p)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    let run = |exec: &mut IncludedExec| -> f32 {
+        let y = exec.params().y.clone();
+        fill_buffer(&y, 1.0);
+        exec.launch(&gpu.stream).unwrap();
+        y.to_vec().unwrap()[0]
+    };
+    assert_eq!(run(&mut exec), 5.0, "as built: scale[0] + scale[1]");
+    exec.set_scale(1, 10.0).unwrap();
+    assert_eq!(run(&mut exec), 12.0, "after set_scale(1, 10.0)");
+    let ps = exec.params();
+    let changed = IncludedParams {
+        scale_k: ps.scale_k.clone(),
+        scale: [ps.scale[0], 20.0],
+        n: ps.n,
+        y: ps.y.clone(),
+    };
+    exec.set_params(&changed).unwrap();
+    assert_eq!(run(&mut exec), 22.0, "after set_params (scale[1] = 20)");
+    {
+        let mut guard = exec.params_mut();
+        guard.set_scale(1, 40.0).unwrap();
+        guard.apply().unwrap();
+    }
+    assert_eq!(run(&mut exec), 42.0, "after the guard's set_scale(1, 40.0)");
+}

@@ -10,11 +10,14 @@ use quote::ToTokens;
 use syn::{Expr, Ident};
 
 use super::{suggest, Ctxt};
-use crate::model::{kernel_params, name_of, pointer_arg, Access, Model, Spelled, POINTER_FORMS};
+use crate::model::{
+    kernel_params, name_of, pointer_arg, Access, Buffer, Model, Spelled, POINTER_FORMS,
+};
 use crate::parse::{Item, NodeOp, RecordOp, WaitOp};
 use crate::text::pretty;
 
 pub fn check(model: &Model, cx: &mut Ctxt) {
+    host_elements_apart(model, cx);
     for (item, _) in model.all_items() {
         let Item::Node(node) = item else { continue };
         let name = &node.name;
@@ -223,6 +226,51 @@ fn host_buffers_apart(node: &Ident, buffers: &[crate::parse::BufferArg], cx: &mu
                     ),
                 );
             }
+        }
+    }
+}
+
+/// [`host_buffers_apart`] by the element each index computes, in each instance: `parts[0]` and
+/// `mut parts[K]` (the graph's `K` being 0), or `parts[i]` and `mut parts[1]` in iteration 1, are
+/// one buffer spelled two ways. (Spelled alike, [`host_buffers_apart`] reports them.)
+fn host_elements_apart(model: &Model, cx: &mut Ctxt) {
+    let written = |b: &crate::parse::BufferArg| {
+        crate::text::pretty_expr(crate::parse::indexed(&b.name, b.index.as_ref()))
+    };
+    for node in &model.nodes {
+        let NodeOp::Host(h) = &node.op else { continue };
+        let buffers: Vec<_> = h
+            .buffers
+            .iter()
+            .map(|b| model.buffer(&b.name, b.index.as_ref().map(|i| &i.expr), node.rep))
+            .collect();
+        for (i, b) in h.buffers.iter().enumerate() {
+            let Some(Buffer::Param(param, Some(k))) = buffers[i] else {
+                continue;
+            };
+            let same = (0..i).find(|&j| {
+                buffers[j] == Some(Buffer::Param(param, Some(k)))
+                    && written(&h.buffers[j]) != written(b)
+                    && (h.buffers[j].mutability.is_some() || b.mutability.is_some())
+            });
+            let Some(j) = same else { continue };
+            let element = model.buffer_name(Buffer::Param(param, Some(k)));
+            let (first, second) = (written(&h.buffers[j]), written(b));
+            let when = match node.rep {
+                Some(_) => format!(" in `{}`", node.written),
+                None => String::new(),
+            };
+            cx.error_once(
+                format!("host element {} {second}", node.decl.name),
+                b.name.span(),
+                format!(
+                    "`{first}` and `{second}` are both `{element}`{when}, given twice to host \
+                     node `{}`, written at least once: the closure would get a `&mut` slice \
+                     aliasing another slice of the same buffer. Give the element once, `mut` to \
+                     read and write it",
+                    node.decl.name
+                ),
+            );
         }
     }
 }

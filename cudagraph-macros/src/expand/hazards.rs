@@ -512,8 +512,10 @@ fn body_assertions(g: &Gen) -> TokenStream {
             pretty(c.graph.to_token_stream()),
         );
         let suffix = ": CUDA allows only kernel, empty, child, memset, memcpy and conditional \
-                      nodes in a conditional body, in the graphs it embeds too (https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#conditional-node-body-graph-requirements); \
-                      embed the graph before or after the conditional node";
+                      nodes in a conditional body, in the graphs it embeds too (https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#conditional-node-body-graph-requirements), \
+                      and no NCCL collective runs there (whether a body runs is decided on each \
+                      device, so one rank could skip a collective its peers wait in); embed the \
+                      graph before or after the conditional node";
         let s = at(c.graph.span());
         let fallbacks = fallbacks(&p);
         let panic = quote_spanned!(s=> #p::fail(message.as_str()));
@@ -530,8 +532,8 @@ fn body_assertions(g: &Gen) -> TokenStream {
     out
 }
 
-/// `impl BodyRules` for an embeddable declaration: the first node CUDA forbids in a body that it
-/// holds, or that a graph it embeds holds.
+/// `impl BodyRules` for an embeddable declaration: the first node CUDA forbids in a body (or
+/// collective node, which no body may run) that it holds, or that a graph it embeds holds.
 pub fn body_rules(g: &Gen) -> TokenStream {
     let (p, graph, pass) = (&g.p, g.graph, &g.pass);
     let mut found = Vec::new();
@@ -558,6 +560,11 @@ pub fn body_rules(g: &Gen) -> TokenStream {
                 }});
                 continue;
             }
+            // Refused in a body by a rule of its own (NCCL's, not CUDA's list of body kinds:
+            // `check::conditionals`), in the graphs a body embeds too: a collective is a child
+            // graph to CUDA, and the runtime would refuse the embedding child node only when
+            // the graph is built.
+            NodeOp::Collective(_) => "collective",
             op => match op.kind().refused_in_body {
                 Some(kind) => kind,
                 None => continue,

@@ -1138,6 +1138,38 @@ mod tests {
         });
     }
 
+    /// A macro call may read any element of an array param the node names, without the tokens
+    /// writing it: `include!` pastes a file's tokens, and a procedural macro may give its output
+    /// the call site's hygiene, so either reads the eval function's locals (every param the node
+    /// names is one), `scale[1]` as well as `scale` whole. So beside a macro call, even an index
+    /// written as a literal (`scale[0]`) does not say which elements the node reads: it reads
+    /// every one (else `set_scale(1, v)` and `set_params` leave it with the old value).
+    #[test]
+    fn elements_a_macro_call_may_read_are_read_by_the_node() {
+        let source = r#"graph G {
+            params { k: Kernel<(f32, DevicePtrMut<f32>)>, scale: [f32; 2], y: DeviceBuffer<f32> }
+            a: kernel k<<<1, 1>>>(scale[0] + include!("scale_1.rs"), y);
+            b: kernel k<<<1, 1>>>(scale[0] + call_site!(), y);
+            c: kernel k<<<1, 1>>>(scale[0], y);
+            a -> b -> c;
+        }"#;
+        with_model(source, |m| {
+            let elements = |name: &str| {
+                let node = m.nodes.iter().find(|n| n.name == name).unwrap();
+                let found = m.slot_mentions(node);
+                let slots = m.slots(1);
+                slots
+                    .clone()
+                    .filter(|s| found.contains(s))
+                    .map(|s| s - slots.start)
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(elements("a"), [0, 1], "a");
+            assert_eq!(elements("b"), [0, 1], "b");
+            assert_eq!(elements("c"), [0], "c");
+        });
+    }
+
     #[test]
     fn mentions_skip_fields_methods_and_paths() {
         let mut seen = Vec::new();

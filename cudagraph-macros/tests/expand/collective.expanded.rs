@@ -510,7 +510,13 @@ impl ::cudagraph_runtime::__private::BodyRules for Step {
         use ::cudagraph_runtime::__private::{
             ArgsFallback as _, BodyFallback as _, ParamFallback as _, SlotFallback as _,
         };
-        ::cudagraph_runtime::__private::first_forbidden(&[])
+        ::cudagraph_runtime::__private::first_forbidden(
+            &[
+                ::cudagraph_runtime::__private::Option::Some(
+                    "holds collective node `average`",
+                ),
+            ],
+        )
     };
 }
 unsafe impl ::cudagraph_runtime::__private::ChildGraph for Step {

@@ -515,7 +515,8 @@ impl ConstMessage {
 
 /// A graph a child node embeds, with whether CUDA allows it in a conditional body: CUDA's body
 /// rules hold at any depth, so a child graph holding a host, event or memory node (or embedding
-/// one that does) cannot be embedded in a body. A declared graph knows at compile time; a
+/// one that does) cannot be embedded in a body; nor can one holding an NCCL collective, which
+/// no body may run (a rank could skip it while its peers wait in it). A declared graph knows at compile time; a
 /// runtime [`Graph`] is checked when it is embedded ([`Graph::add_child_graph`]).
 pub trait BodyRules {
     /// `None`, or what CUDA refuses in a body ("holds host node `log`").
