@@ -955,7 +955,11 @@ fn summary(device: &str, samples: &Samples) -> RatioTable {
         ("rebuild_update", "-ab", Some(REBUILD_TARGET)),
         ("rebuild_update new Graph", "-ab", None),
         ("rebuild_update raw pointer", "-ab", None),
-        ("rebuild_update rebuild()", "-ab", Some(REBUILD_REUSING_TARGET)),
+        (
+            "rebuild_update rebuild()",
+            "-ab",
+            Some(REBUILD_REUSING_TARGET),
+        ),
         ("rebuild_update rebuild() vs raw reuse", "-ab", None),
         ("reinstantiate", "", None),
         ("set_params buffer swap", "-ab", None),
