@@ -531,6 +531,16 @@ impl<'a> Graph<'a> {
                     .into(),
             });
         }
+        if self.tables.as_ref().is_some_and(|t| t.made_handles > 0) {
+            // Driver 580 answers `cuGraphClone` of such a graph with CUDA_ERROR_NOT_SUPPORTED.
+            return Err(Error::Invalid {
+                node: "try_clone".into(),
+                reason: "CUDA cannot clone a graph with conditional handles \
+                         (`conditional_handle`; CUDA_ERROR_NOT_SUPPORTED): clone it before \
+                         making them, or build another graph"
+                    .into(),
+            });
+        }
         // SAFETY: a live graph.
         let raw = unsafe { result::graph::clone(self.raw) }?;
         // SAFETY: the clone is new and ours.
