@@ -226,6 +226,7 @@ impl<'a> Graph<'a> {
     fn remake_reused_nodes(&mut self) -> Result<()> {
         named("cuCtxSetCurrent", self.ctx.bind_to_thread())?;
         let fresh = result::graph::create()?;
+        let ctx = self.ctx.cu_ctx();
         let mut made: Vec<sys::CUgraphNode> = Vec::with_capacity(self.nodes.len());
         let mut remake = || -> Result<()> {
             for (index, record) in self.nodes.iter().enumerate() {
@@ -243,7 +244,10 @@ impl<'a> Graph<'a> {
                 // it gives (argument array included) stay valid while it lives, through the add,
                 // which copies them into `fresh`'s node; `deps` are `fresh`'s nodes.
                 let node = unsafe {
-                    let params = result::graph::kernel_node_params(record.raw)?;
+                    let mut params = result::graph::kernel_node_params(record.raw)?;
+                    // The graph's context, as every add names it (the driver need not give it
+                    // back, and the add makes the context it names current).
+                    params.ctx = ctx;
                     result::graph::add_kernel_node(fresh, &deps, &params)?
                 };
                 made.push(node);
