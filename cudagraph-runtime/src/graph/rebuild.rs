@@ -503,7 +503,10 @@ mod tests {
     #[test]
     fn a_rebuild_that_stops_short_makes_the_reused_nodes_again() {
         let Some(Setup {
-            y, k, mut graph, ..
+            ctx,
+            y,
+            k,
+            mut graph,
         }) = setup("a_rebuild_that_stops_short_makes_the_reused_nodes_again")
         else {
             return;
@@ -515,6 +518,11 @@ mod tests {
                 Ok(())
             })
             .unwrap();
+        // The remake left the graph's context current, not the null one it was given back.
+        assert_eq!(
+            cudarc::driver::result::ctx::get_current().unwrap(),
+            Some(ctx.cu_ctx())
+        );
         assert_ne!(graph.raw(), old_graph, "a fresh driver graph");
         assert_eq!(graph.len(), 1);
         assert_ne!(raw_nodes(&graph)[0], old_nodes[0], "a fresh node");
