@@ -310,3 +310,30 @@ fn a_rebuild_of_a_graph_with_other_nodes_than_kernels_is_a_clear() {
     exec.update(&graph).unwrap();
     launch_and_check(&gpu, &mut exec, &ys, &[12.0, 4.0], "rebuilt");
 }
+
+/// The nodes made again by a rebuild that stops short are added in the graph's context, as a
+/// fresh add makes them, whatever `cuGraphKernelNodeGetParams` gives back for the old node's
+/// context: the thread's current context is still the graph's afterwards (a null one given
+/// back was made current, unbinding it; in a debug build, an assertion panicked).
+#[test]
+fn a_rebuild_that_makes_nodes_again_keeps_the_graphs_context_current() {
+    let Some(gpu) =
+        cudagraph_tests::gpu("a_rebuild_that_makes_nodes_again_keeps_the_graphs_context_current")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let ys = ones(&gpu, 2);
+    let mut graph = chain_graph(&gpu, &k, &[&ys[0], &ys[1]], &[2.0, 3.0]);
+    let old_graph = graph.raw();
+    graph.rebuild(|g| chain(g, &k, &[&ys[0]], &[5.0])).unwrap();
+    assert_ne!(graph.raw(), old_graph, "the reused node was made again");
+    let mut current: sys::CUcontext = std::ptr::null_mut();
+    // SAFETY: a valid out-pointer.
+    let result = unsafe { sys::cuCtxGetCurrent(&mut current) };
+    assert_eq!(result, sys::CUresult::CUDA_SUCCESS, "cuCtxGetCurrent");
+    assert_eq!(current, gpu.ctx.cu_ctx(), "the graph's context is current");
+    assert_eq!(driver_nodes(&graph), 1);
+    let mut exec = graph.instantiate().unwrap();
+    launch_and_check(&gpu, &mut exec, &ys, &[5.0, 1.0], "the node made again");
+}

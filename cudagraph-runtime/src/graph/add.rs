@@ -617,6 +617,10 @@ impl<'a> Graph<'a> {
         // The boxed call's address is stable; the user object now owns it for the graph.
         let kept = UserObject::new(call).and_then(|object| object.move_into(self.raw));
         self.or_forget_name(kept)?;
+        // The driver's graph holds the closure from here, even if the node is refused below: a
+        // rebuild must not keep that graph (see `graph::rebuild`), as it keeps none that holds
+        // values handed over with `Graph::retain`.
+        self.tables_mut().retained = true;
         let from = self.append_uses(uses);
         let id = self.add_node(&mut params, deps, from)?;
         Ok(HostNode::from_id(id))

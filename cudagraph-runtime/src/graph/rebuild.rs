@@ -202,20 +202,24 @@ impl<'a> Graph<'a> {
     /// far (all of the graph's nodes: kernel nodes, each after earlier ones) are made again in a
     /// new driver graph, in the same order with the same dependencies and their parameters as
     /// the driver has them, and the old graph, with the spares, is destroyed. Until it succeeds,
-    /// nothing changes; if it fails, the graph refuses to be used until cleared.
+    /// nothing changes; if it fails (or panics), the graph refuses to be used until cleared.
     pub(super) fn settle_spares(&mut self) -> Result<()> {
         if !self.has_spares() {
             return Ok(());
         }
-        let settled = self.remake_reused_nodes();
+        // Refused from here until the remake succeeds: the driver's graph holds the spares, which
+        // no instantiation, embedding or update may see (`Graph::is_unusable`), however the
+        // remake ends: with an error, or with a panic that a caller catches (the rebuild's guard
+        // finds the spares settled then, and does not try again while unwinding).
+        self.tables_mut().refused_work = true;
         if let Some(spares) = &mut self.spares {
             spares.active = false;
             spares.nodes.clear();
         }
-        if settled.is_err() {
-            // The driver's graph still holds the spares: no instantiation, embedding or update
-            // may see it (`Graph::is_unusable`).
-            self.tables_mut().refused_work = true;
+        let settled = self.remake_reused_nodes();
+        if settled.is_ok() {
+            // (A graph with spares had no refused work: `nodes_reusable`.)
+            self.tables_mut().refused_work = false;
         }
         settled
     }
@@ -224,6 +228,10 @@ impl<'a> Graph<'a> {
     #[cold]
     #[inline(never)]
     fn remake_reused_nodes(&mut self) -> Result<()> {
+        #[cfg(test)]
+        if tests::PANIC_IN_REMAKE.get() {
+            panic!("the remake panics (test)");
+        }
         named("cuCtxSetCurrent", self.ctx.bind_to_thread())?;
         let fresh = result::graph::create()?;
         let ctx = self.ctx.cu_ctx();
@@ -245,9 +253,14 @@ impl<'a> Graph<'a> {
                 // which copies them into `fresh`'s node; `deps` are `fresh`'s nodes.
                 let node = unsafe {
                     let mut params = result::graph::kernel_node_params(record.raw)?;
-                    // The graph's context, as every add names it (the driver need not give it
-                    // back, and the add makes the context it names current).
+                    // As a fresh add names them (`KernelParams::add_to`): the graph's context
+                    // and the function. What the driver gives back for `ctx` and `kern` is not
+                    // documented (the null driver, say, gives a null context, which
+                    // `add_kernel_node` would make current, unbinding the thread's).
                     params.ctx = ctx;
+                    if !params.func.is_null() {
+                        params.kern = std::ptr::null_mut();
+                    }
                     result::graph::add_kernel_node(fresh, &deps, &params)?
                 };
                 made.push(node);
@@ -392,5 +405,239 @@ impl<'a> Rebuild<'a> {
     /// the plain way from here.
     pub fn add_empty(&mut self, deps: &[NodeId]) -> Result<EmptyNode> {
         self.graph().add_empty(deps)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use std::sync::Arc;
+
+    use cudarc::driver::sys::CUgraphNode;
+    use cudarc::driver::CudaContext;
+
+    use crate::{open_device, DeviceBuffer, DevicePtrMut, Error, Graph, Kernel, LaunchConfig};
+
+    thread_local! {
+        /// Makes `remake_reused_nodes` panic on this thread (a stand-in for any panic there: a
+        /// driver wrapper's assertion, say).
+        pub(super) static PANIC_IN_REMAKE: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// A kernel of one buffer parameter, loaded from PTX a real driver takes too (never
+    /// launched: the tests only build graphs).
+    fn touch(ctx: &Arc<CudaContext>) -> Kernel<(DevicePtrMut<u32>,)> {
+        let ptx = cudarc::nvrtc::Ptx::from_src(
+            ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry touch(.param .u64 y) { ret; }\n",
+        );
+        let module = ctx.load_module(ptx).unwrap();
+        let func = module.load_function("touch").unwrap();
+        // SAFETY: never launched (the tests only build graphs).
+        unsafe { Kernel::new(func) }
+    }
+
+    /// The driver handles of the graph's nodes, in order.
+    fn raw_nodes(graph: &Graph<'_>) -> Vec<CUgraphNode> {
+        (0..graph.len())
+            .map(|i| graph.raw_node(graph.node_id(i).unwrap()).unwrap())
+            .collect()
+    }
+
+    /// A device with a buffer, a kernel, and a graph of a chain of two kernel nodes on it.
+    struct Setup {
+        ctx: Arc<CudaContext>,
+        y: DeviceBuffer<u32>,
+        k: Kernel<(DevicePtrMut<u32>,)>,
+        graph: Graph<'static>,
+    }
+
+    const ONE: LaunchConfig = LaunchConfig {
+        grid_dim: (1, 1, 1),
+        block_dim: (1, 1, 1),
+        shared_mem_bytes: 0,
+    };
+
+    fn setup(test: &str) -> Option<Setup> {
+        let Ok(ctx) = open_device(0) else {
+            eprintln!("skipped {test}: no driver");
+            return None;
+        };
+        let stream = ctx.new_stream().unwrap();
+        let y = DeviceBuffer::<u32>::zeros(&stream, 16).unwrap();
+        let k = touch(&ctx);
+        let mut graph = Graph::new(&ctx).unwrap();
+        let a = graph.add_kernel(&k, ONE, (&y,), &[]).unwrap();
+        graph.add_kernel(&k, ONE, (&y,), &[a.id()]).unwrap();
+        Some(Setup { ctx, y, k, graph })
+    }
+
+    /// The same chain again: the driver's graph and nodes are kept (the feature's point, and
+    /// what the tests below depart from).
+    #[test]
+    fn a_matching_rebuild_keeps_the_driver_graph_and_nodes() {
+        let Some(Setup {
+            y, k, mut graph, ..
+        }) = setup("a_matching_rebuild_keeps_the_driver_graph_and_nodes")
+        else {
+            return;
+        };
+        let (old_graph, old_nodes) = (graph.raw(), raw_nodes(&graph));
+        graph
+            .rebuild(|g| {
+                let a = g.add_kernel(&k, ONE, (&y,), &[])?;
+                g.add_kernel(&k, ONE, (&y,), &[a.id()])?;
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(graph.raw(), old_graph);
+        assert_eq!(raw_nodes(&graph), old_nodes);
+    }
+
+    /// A rebuild that stops short makes the reused node again in a fresh graph, whose kernel
+    /// node it adds in the graph's context as a fresh add does, whatever the driver gives back
+    /// for the old node's context. (It read the context from `cuGraphKernelNodeGetParams`; the
+    /// null driver gives none back, and `add_kernel_node` asserted a live one: a panic in the
+    /// settle, again in the rebuild's guard while unwinding, and the process aborted.)
+    #[test]
+    fn a_rebuild_that_stops_short_makes_the_reused_nodes_again() {
+        let Some(Setup {
+            ctx,
+            y,
+            k,
+            mut graph,
+        }) = setup("a_rebuild_that_stops_short_makes_the_reused_nodes_again")
+        else {
+            return;
+        };
+        let (old_graph, old_nodes) = (graph.raw(), raw_nodes(&graph));
+        graph
+            .rebuild(|g| {
+                g.add_kernel(&k, ONE, (&y,), &[])?;
+                Ok(())
+            })
+            .unwrap();
+        // The remake left the graph's context current, not the null one it was given back.
+        assert_eq!(
+            cudarc::driver::result::ctx::get_current().unwrap(),
+            Some(ctx.cu_ctx())
+        );
+        assert_ne!(graph.raw(), old_graph, "a fresh driver graph");
+        assert_eq!(graph.len(), 1);
+        assert_ne!(raw_nodes(&graph)[0], old_nodes[0], "a fresh node");
+        graph.instantiate().unwrap();
+    }
+
+    /// Dependencies in another order, or named twice, are another dependency list: the nodes
+    /// reused so far are made again, and the rest is added the plain way.
+    #[test]
+    fn dependencies_in_another_order_are_not_reused() {
+        let Some(Setup {
+            y, k, mut graph, ..
+        }) = setup("dependencies_in_another_order_are_not_reused")
+        else {
+            return;
+        };
+        graph
+            .rebuild(|g| {
+                let a = g.add_kernel(&k, ONE, (&y,), &[])?;
+                let b = g.add_kernel(&k, ONE, (&y,), &[])?;
+                g.add_kernel(&k, ONE, (&y,), &[a.id(), b.id()])?;
+                Ok(())
+            })
+            .unwrap();
+        for deps in [[1, 0], [0, 0]] {
+            let (old_graph, old_nodes) = (graph.raw(), raw_nodes(&graph));
+            graph
+                .rebuild(|g| {
+                    let a = g.add_kernel(&k, ONE, (&y,), &[])?;
+                    let b = g.add_kernel(&k, ONE, (&y,), &[])?;
+                    let ids = [a.id(), b.id()];
+                    g.add_kernel(&k, ONE, (&y,), &[ids[deps[0]], ids[deps[1]]])?;
+                    Ok(())
+                })
+                .unwrap();
+            assert_ne!(graph.raw(), old_graph, "{deps:?}: a fresh driver graph");
+            let new_nodes = raw_nodes(&graph);
+            assert!(
+                new_nodes.iter().all(|n| !old_nodes.contains(n)),
+                "{deps:?}: no old node left"
+            );
+            // Back to the plain chain's shape for the next round.
+            graph
+                .rebuild(|g| {
+                    let a = g.add_kernel(&k, ONE, (&y,), &[])?;
+                    let b = g.add_kernel(&k, ONE, (&y,), &[])?;
+                    g.add_kernel(&k, ONE, (&y,), &[a.id(), b.id()])?;
+                    Ok(())
+                })
+                .unwrap();
+        }
+    }
+
+    /// A panic while the reused nodes are made again (after the closure, or in the guard)
+    /// leaves the graph refusing to be used, not holding the spares as if settled: and the
+    /// rebuild's guard does not try again while unwinding (a second panic would abort).
+    #[test]
+    fn a_panic_in_the_remake_leaves_the_graph_refused() {
+        let Some(Setup {
+            y, k, mut graph, ..
+        }) = setup("a_panic_in_the_remake_leaves_the_graph_refused")
+        else {
+            return;
+        };
+        PANIC_IN_REMAKE.set(true);
+        let panicked = catch_unwind(AssertUnwindSafe(|| {
+            graph.rebuild(|g| {
+                g.add_kernel(&k, ONE, (&y,), &[])?;
+                Ok(())
+            })
+        }));
+        PANIC_IN_REMAKE.set(false);
+        assert!(panicked.is_err());
+        let refused = graph.try_clone();
+        assert!(matches!(refused, Err(Error::Invalid { .. })), "{refused:?}");
+        assert!(graph.is_unusable());
+        // A rebuild starts afresh.
+        graph
+            .rebuild(|g| {
+                g.add_kernel(&k, ONE, (&y,), &[])?;
+                Ok(())
+            })
+            .unwrap();
+        graph.instantiate().unwrap();
+    }
+
+    /// A host node refused after its closure went into the driver's graph (a dependency of
+    /// another graph here) leaves the closure there: a rebuild does not keep that graph, as
+    /// it keeps none holding retained values (a plain clear releases them).
+    #[test]
+    fn a_refused_host_nodes_closure_is_not_kept_by_a_rebuild() {
+        let Some(Setup {
+            ctx,
+            y,
+            k,
+            mut graph,
+        }) = setup("a_refused_host_nodes_closure_is_not_kept_by_a_rebuild")
+        else {
+            return;
+        };
+        let mut other = Graph::new(&ctx).unwrap();
+        let foreign = other.add_empty(&[]).unwrap();
+        assert!(graph.add_host(|| {}, &[foreign.id()]).is_err());
+        let old_graph = graph.raw();
+        graph
+            .rebuild(|g| {
+                let a = g.add_kernel(&k, ONE, (&y,), &[])?;
+                g.add_kernel(&k, ONE, (&y,), &[a.id()])?;
+                Ok(())
+            })
+            .unwrap();
+        assert_ne!(
+            graph.raw(),
+            old_graph,
+            "the graph holding the closure is not kept"
+        );
     }
 }

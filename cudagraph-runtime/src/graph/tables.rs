@@ -53,8 +53,9 @@ pub(super) struct Tables<'a> {
     /// cudarc slice outlived the capture (see `capture::escape`), and destroying the graph would
     /// hand the slice's address to another allocation.
     pub(super) keep_driver_graph: bool,
-    /// The driver's graph holds user objects ([`Graph::retain`](crate::Graph::retain)): a
-    /// rebuild does not keep it (see `graph::rebuild`).
+    /// The driver's graph holds user objects ([`Graph::retain`](crate::Graph::retain), or a
+    /// host node's closure, moved in before the node is added and kept there if it is refused):
+    /// a rebuild does not keep it (see `graph::rebuild`).
     pub(super) retained: bool,
     /// What decides how CUDA pairs the nodes with another graph's in a whole-graph update,
     /// beyond the node records (see `graph::pairing`).

@@ -235,8 +235,9 @@ pub(crate) fn refuse_captured(
 fn refused_work() -> Error {
     Error::Invalid {
         node: "graph".into(),
-        reason: "a failed capture into this graph (or a failed removal of a node) left work in \
-                 it that CUDA could not remove (CUDA removes no node from a graph with memory \
+        reason: "a failed capture into this graph (or a failed removal of a node, or a \
+                 `Graph::rebuild` that failed to make its reused nodes again) left work in it \
+                 that CUDA could not remove (CUDA removes no node from a graph with memory \
                  nodes), and whose memory nothing checked or holds: build the graph again"
             .into(),
     }
