@@ -149,3 +149,71 @@ impl<'a> Body<'a> {
             .add_unrolled_while(handle, deps, unroll, build)
     }
 }
+
+#[cfg(all(test, not(feature = "cuda-12020")))]
+mod tests {
+    use std::sync::Arc;
+
+    use cudarc::driver::CudaContext;
+
+    use crate::{open_device, EdgeKind, Graph, Kernel, LaunchConfig};
+
+    /// A kernel of no parameters (never launched), from PTX a real driver takes as well as the
+    /// null one.
+    fn nop(ctx: &Arc<CudaContext>) -> Kernel<()> {
+        let ptx = cudarc::nvrtc::Ptx::from_src(
+            ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry nop() { ret; }\n",
+        );
+        let module = ctx.load_module(ptx).unwrap();
+        let func = module.load_function("nop").unwrap();
+        // SAFETY: never launched (the test only adds it to graphs, which it never launches).
+        unsafe { Kernel::new(func) }
+    }
+
+    /// Each copy of an unrolled body runs after every node of the copy before it. A
+    /// programmatic edge `a -> b` into a kernel that does not wait for it lets `b` (and so the
+    /// copy's last node) complete while `a` still runs: `a` must then be among what the next
+    /// copy waits for, not only `b`. Into a kernel that waits, `b`'s completion follows `a`'s,
+    /// and waiting for `b` is enough. Needs a driver to make the objects (the null driver
+    /// will do); skipped without one.
+    #[test]
+    fn a_copy_waits_for_a_producer_whose_data_edge_orders_no_completion() {
+        let Ok(ctx) = open_device(0) else {
+            eprintln!(
+                "skipped a_copy_waits_for_a_producer_whose_data_edge_orders_no_completion: \
+                 no driver"
+            );
+            return;
+        };
+        let plain = nop(&ctx);
+        // SAFETY: never launched.
+        let waiting = unsafe { nop(&ctx).waits_for_dependency() };
+        let one = LaunchConfig::for_num_elems(1);
+        for waits in [false, true] {
+            let consumer = if waits { &waiting } else { &plain };
+            let mut graph = Graph::new(&ctx).unwrap();
+            graph
+                .add_copies(2, |g, _| {
+                    let a = g.add_kernel(&plain, one, (), &[])?;
+                    let b = g.add_kernel(consumer, one, (), &[])?;
+                    g.add_edge(a, b, EdgeKind::Programmatic)?;
+                    Ok(())
+                })
+                .unwrap();
+            // Copy 0 is nodes 0 (a) and 1 (b); copy 1 is nodes 2 and 3.
+            let reaches = |from: usize, to: usize| {
+                crate::memory::hazard::reaches(from, to, |n| graph.deps_of(n))
+            };
+            for first in [0, 1] {
+                for second in [2, 3] {
+                    assert!(
+                        reaches(first, second),
+                        "waits {waits}: node {first} of copy 0 does not order node {second} of \
+                         copy 1 (deps of {second}: {:?})",
+                        graph.deps_of(second)
+                    );
+                }
+            }
+        }
+    }
+}
