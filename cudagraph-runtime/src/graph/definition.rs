@@ -291,9 +291,7 @@ impl<'a> Graph<'a> {
         } else {
             // SAFETY: `old` was ours and nothing refers to it any more (executables made from it
             // hold their own copy, and its user objects keep what those need).
-            named("cuGraphDestroy", unsafe {
-                cudarc::driver::result::graph::destroy(old)
-            })
+            unsafe { result::graph::destroy(old) }
         };
         self.nodes.clear();
         if let Some(tables) = &mut self.tables {
@@ -605,12 +603,7 @@ impl Drop for Graph<'_> {
                     // As below.
                     record_err(&ctx, named("cuCtxSetCurrent", ctx.bind_to_thread()));
                     // SAFETY: as below; the graph was ours and nothing else refers to it.
-                    record_err(
-                        &ctx,
-                        named("cuGraphDestroy", unsafe {
-                            cudarc::driver::result::graph::destroy(raw.get())
-                        }),
-                    );
+                    record_err(&ctx, unsafe { result::graph::destroy(raw.get()) });
                 }
                 // The graph's kernels' modules, then its context, after the graph.
                 drop(functions);
@@ -626,12 +619,7 @@ impl Drop for Graph<'_> {
         // current for the destroy, as cudarc's `Drop`s do.
         record_err(&ctx, named("cuCtxSetCurrent", ctx.bind_to_thread()));
         // SAFETY: we own `raw`. An error here means the context is gone, and the graph with it.
-        record_err(
-            &ctx,
-            named("cuGraphDestroy", unsafe {
-                cudarc::driver::result::graph::destroy(self.raw)
-            }),
-        );
+        record_err(&ctx, unsafe { result::graph::destroy(self.raw) });
     }
 }
 

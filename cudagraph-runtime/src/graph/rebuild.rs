@@ -95,7 +95,7 @@ impl<'a> Graph<'a> {
         // Settling may call the driver, which CUDA forbids in a host node.
         refuse_in_host_node("Graph::rebuild")?;
         if self.nodes_reusable() {
-            self.clear_keeping_nodes()?;
+            self.clear_keeping_nodes();
         } else {
             self.clear()?;
         }
@@ -129,8 +129,11 @@ impl<'a> Graph<'a> {
                 && t.allocs.is_empty()
                 && !t.memory_nodes
                 && !t.host_code
-                && collectives_none(t)
         });
+        #[cfg(feature = "nccl")]
+        if self.collectives().is_some() {
+            return false;
+        }
         !self.nodes.is_empty()
             && plain_tables
             && self.body_nodes().is_empty()
@@ -141,7 +144,7 @@ impl<'a> Graph<'a> {
     }
 
     /// [`Graph::clear`], keeping the driver's graph and its nodes as the spares of a rebuild.
-    fn clear_keeping_nodes(&mut self) -> Result<()> {
+    fn clear_keeping_nodes(&mut self) {
         let mut spares = self.spares.take().unwrap_or_default();
         // The old records become the spares; the spares' old vectors (cleared) take the new
         // records: no allocation in a loop of rebuilds.
@@ -154,7 +157,6 @@ impl<'a> Graph<'a> {
         spares.active = true;
         self.spares = Some(spares);
         self.forget_contents();
-        Ok(())
     }
 
     /// Whether a rebuild's old nodes are still in the driver's graph.
@@ -269,7 +271,7 @@ impl<'a> Graph<'a> {
         };
         if let Err(e) = remake() {
             // SAFETY: `fresh` is ours and nothing refers to it.
-            record_err(&self.ctx, unsafe { destroy_graph(fresh) });
+            record_err(&self.ctx, unsafe { result::graph::destroy(fresh) });
             return Err(e);
         }
         for (record, raw) in self.nodes.iter_mut().zip(made) {
@@ -278,30 +280,9 @@ impl<'a> Graph<'a> {
         let old = std::mem::replace(&mut self.raw, fresh);
         // SAFETY: `old` was ours; no record names its nodes any more, and executables made from
         // it hold their own copies.
-        record_err(&self.ctx, unsafe { destroy_graph(old) });
+        record_err(&self.ctx, unsafe { result::graph::destroy(old) });
         Ok(())
     }
-}
-
-/// `cuGraphDestroy` as this crate's result.
-///
-/// # Safety
-/// `graph` is a live graph that nothing uses afterwards.
-unsafe fn destroy_graph(graph: sys::CUgraph) -> Result<()> {
-    // SAFETY: the caller's promise.
-    named("cuGraphDestroy", unsafe {
-        cudarc::driver::result::graph::destroy(graph)
-    })
-}
-
-#[cfg(feature = "nccl")]
-fn collectives_none(tables: &super::tables::Tables<'_>) -> bool {
-    tables.collectives.is_empty()
-}
-
-#[cfg(not(feature = "nccl"))]
-fn collectives_none(_: &super::tables::Tables<'_>) -> bool {
-    true
 }
 
 /// Settles a rebuild left by a panic in its closure (see [`Graph::rebuild`]).

@@ -9,6 +9,17 @@ pub(crate) fn create() -> Result<sys::CUgraph> {
     Ok(raw)
 }
 
+/// `cuGraphDestroy`: destroys `graph` with its nodes.
+///
+/// # Safety
+/// `graph` is a live graph that nothing uses afterwards (executables made from it hold their own
+/// copies).
+#[inline]
+pub(crate) unsafe fn destroy(graph: sys::CUgraph) -> Result<()> {
+    // SAFETY: the caller's promise.
+    check("cuGraphDestroy", unsafe { sys::cuGraphDestroy(graph) })
+}
+
 /// `cuGraphDestroyNode`: removes `node` and its edges from its graph.
 ///
 /// # Safety
