@@ -219,6 +219,13 @@ pub fn tracked(g: &Gen) -> TokenStream {
         all.dedup();
         all
     };
+    // A slot that one node reads, which the memory check leaves alone and that is no child
+    // graph: its setter calls the node's update itself (`__private::set_sole_reader`).
+    let sole = |slot: usize| match readers[slot].as_slice() {
+        [pos] if !checked[slot] && !child[slot] => Some(&g.nodes[*pos as usize]),
+        _ => None,
+    };
+    let exec_param = local("exec");
     let setters = (0..count).map(|i| {
         let f = &g.model.params[i];
         let (name, ty) = (&f.name, &f.ty);
@@ -227,6 +234,26 @@ pub fn tracked(g: &Gen) -> TokenStream {
         if let Some(len) = g.slotted(i) {
             let doc = docs::element_setter_doc(g, i, &element_readers(i));
             let (elem, param) = (g.model.value_type(i), name_of(name));
+            let apply = match sole_element_reader(&sole, slot, len) {
+                Some((first, pos, stride)) => {
+                    let (f, applied) = (update_fn(first), g.applied(i));
+                    let keep = g.keep_elem(i, Base::Kept, &quote!(#index));
+                    quote! {
+                        #p::set_sole_reader(
+                            self,
+                            #slot + #index,
+                            #pos + #index * #stride,
+                            (Self::#f, #index),
+                            |#exec_param| {
+                                // SAFETY: keyed, as `sync`: the element's reader took it.
+                                let #parts = unsafe { #exec_param.parts.get_mut() };
+                                #applied[#index] = #keep;
+                            },
+                        )
+                    }
+                }
+                None => quote!(#p::set_param(self, #slot + #index)),
+            };
             return quote! {
                 #[doc = #doc]
                 pub fn #setter(&mut self, #index: ::core::primitive::usize, #value: #elem) -> #p::Result<#elem> {
@@ -234,7 +261,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
                     // SAFETY: the change is staged and applied (`set_param`) right after.
                     let old = #p::replace(&mut unsafe { self.parts.get_mut() }.state.params.#name[#index], #value);
                     // Refused: the element has its applied value back (see `__private::apply`).
-                    #p::set_param(self, #slot + #index).map(|_| old)
+                    #apply.map(|_| old)
                 }
             };
         }
@@ -255,13 +282,27 @@ pub fn tracked(g: &Gen) -> TokenStream {
                 }
             };
         }
+        let apply = match sole(slot) {
+            Some(n) => {
+                let (pos, f, at) = (n.pos, update_fn(n.first), n.rep.map_or(0, |r| r.index));
+                let (applied, keep) = (g.applied(i), g.keep(i, Base::Kept));
+                quote! {
+                    #p::set_sole_reader(self, #slot, #pos, (Self::#f, #at), |#exec_param| {
+                        // SAFETY: keyed, as `sync`: the param's reader took it.
+                        let #parts = unsafe { #exec_param.parts.get_mut() };
+                        #applied = #keep;
+                    })
+                }
+            }
+            None => quote!(#p::set_param(self, #slot)),
+        };
         quote! {
             #[doc = #doc]
             pub fn #setter(&mut self, #value: #ty) -> #p::Result<#ty> {
                 // SAFETY: the change is staged and applied (`set_param`) right after.
                 let old = #p::replace(&mut unsafe { self.parts.get_mut() }.state.params.#name, #value);
                 // Refused: the param has its applied value back (see `__private::apply`).
-                #p::set_param(self, #slot).map(|_| old)
+                #apply.map(|_| old)
             }
         }
     });
@@ -485,6 +526,34 @@ pub fn tracked(g: &Gen) -> TokenStream {
 /// [`PER_FN`] (a match over them, a function per chunk: a function per param would be thousands
 /// of items, one match over all of them a function beyond the optimizer) between the params and
 /// the applied params. Child graphs are left to [`sync_children`].
+/// For an array param whose `len` elements from slot `start` on are each read by one node
+/// (`sole`), all instances of one declaration in a `for` loop, element `k` by instance `k`, at
+/// positions `pos + k * stride`: the declaration's first position, `pos` and `stride`. Its
+/// element setter then calls the reader's update itself.
+fn sole_element_reader<'g>(
+    sole: &dyn Fn(usize) -> Option<&'g super::NodeGen<'g>>,
+    start: usize,
+    len: usize,
+) -> Option<(usize, usize, usize)> {
+    let first = match len {
+        0 => return None,
+        _ => sole(start)?,
+    };
+    let stride = match len {
+        1 => 0,
+        _ => sole(start + 1)?.pos.checked_sub(first.pos)?,
+    };
+    (0..len)
+        .all(|k| {
+            sole(start + k).is_some_and(|n| {
+                n.first == first.first
+                    && n.rep.map_or(k == 0, |r| r.index == k)
+                    && n.pos == first.pos + k * stride
+            })
+        })
+        .then_some((first.first, first.pos, stride))
+}
+
 fn sync(g: &Gen) -> (Vec<TokenStream>, TokenStream) {
     let (p, parts) = (&g.p, parts_at(Span::call_site()));
     let count = g.model.params.len();

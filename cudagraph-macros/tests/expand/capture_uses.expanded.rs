@@ -1156,7 +1156,21 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.bias,
             value,
         );
-        ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
+        ::cudagraph_runtime::__private::set_sole_reader(
+                self,
+                0usize,
+                1usize,
+                (Self::__cg_update_node_1, 0usize),
+                |exec| {
+                    let __cg_parts = unsafe { exec.parts.get_mut() };
+                    __cg_parts.applied.bias = <Kernel<
+                        (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_parts.state.params.bias,
+                    );
+                },
+            )
+            .map(|_| old)
     }
     /**Sets param `layer1` and updates what reads it (node `gemm1`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
@@ -1168,7 +1182,19 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.layer1,
             value,
         );
-        ::cudagraph_runtime::__private::set_param(self, 1usize).map(|_| old)
+        ::cudagraph_runtime::__private::set_sole_reader(
+                self,
+                1usize,
+                0usize,
+                (Self::__cg_update_node_0, 0usize),
+                |exec| {
+                    let __cg_parts = unsafe { exec.parts.get_mut() };
+                    __cg_parts.applied.layer1 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.layer1,
+                    );
+                },
+            )
+            .map(|_| old)
     }
     /**Sets param `layer2` and updates what reads it (node `gemm2`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
@@ -1180,7 +1206,19 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.layer2,
             value,
         );
-        ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
+        ::cudagraph_runtime::__private::set_sole_reader(
+                self,
+                2usize,
+                2usize,
+                (Self::__cg_update_node_2, 0usize),
+                |exec| {
+                    let __cg_parts = unsafe { exec.parts.get_mut() };
+                    __cg_parts.applied.layer2 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.layer2,
+                    );
+                },
+            )
+            .map(|_| old)
     }
     /**Sets param `w1` and updates what reads it (node `gemm1`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
@@ -1192,7 +1230,21 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.w1,
             value,
         );
-        ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
+        ::cudagraph_runtime::__private::set_sole_reader(
+                self,
+                3usize,
+                0usize,
+                (Self::__cg_update_node_0, 0usize),
+                |exec| {
+                    let __cg_parts = unsafe { exec.parts.get_mut() };
+                    __cg_parts.applied.w1 = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.w1,
+                    );
+                },
+            )
+            .map(|_| old)
     }
     /**Sets param `w2` and updates what reads it (node `gemm2`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
@@ -1204,7 +1256,21 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.w2,
             value,
         );
-        ::cudagraph_runtime::__private::set_param(self, 4usize).map(|_| old)
+        ::cudagraph_runtime::__private::set_sole_reader(
+                self,
+                4usize,
+                2usize,
+                (Self::__cg_update_node_2, 0usize),
+                |exec| {
+                    let __cg_parts = unsafe { exec.parts.get_mut() };
+                    __cg_parts.applied.w2 = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.w2,
+                    );
+                },
+            )
+            .map(|_| old)
     }
     /**Sets param `x` and updates what reads it (node `gemm1`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
@@ -1216,7 +1282,21 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.x,
             value,
         );
-        ::cudagraph_runtime::__private::set_param(self, 5usize).map(|_| old)
+        ::cudagraph_runtime::__private::set_sole_reader(
+                self,
+                5usize,
+                0usize,
+                (Self::__cg_update_node_0, 0usize),
+                |exec| {
+                    let __cg_parts = unsafe { exec.parts.get_mut() };
+                    __cg_parts.applied.x = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.x,
+                    );
+                },
+            )
+            .map(|_| old)
     }
     /**Sets param `h` and updates what reads it (nodes `gemm1`, `act`, `gemm2`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
@@ -1240,7 +1320,21 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.y,
             value,
         );
-        ::cudagraph_runtime::__private::set_param(self, 7usize).map(|_| old)
+        ::cudagraph_runtime::__private::set_sole_reader(
+                self,
+                7usize,
+                2usize,
+                (Self::__cg_update_node_2, 0usize),
+                |exec| {
+                    let __cg_parts = unsafe { exec.parts.get_mut() };
+                    __cg_parts.applied.y = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.y,
+                    );
+                },
+            )
+            .map(|_| old)
     }
     /**Sets param `b` and updates what reads it (node `act`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
@@ -1252,7 +1346,21 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.b,
             value,
         );
-        ::cudagraph_runtime::__private::set_param(self, 8usize).map(|_| old)
+        ::cudagraph_runtime::__private::set_sole_reader(
+                self,
+                8usize,
+                1usize,
+                (Self::__cg_update_node_1, 0usize),
+                |exec| {
+                    let __cg_parts = unsafe { exec.parts.get_mut() };
+                    __cg_parts.applied.b = <DeviceBuffer<
+                        f32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.b,
+                    );
+                },
+            )
+            .map(|_| old)
     }
     /**Sets param `n` and updates what reads it (node `act`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
 */
@@ -1261,7 +1369,19 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.n,
             value,
         );
-        ::cudagraph_runtime::__private::set_param(self, 9usize).map(|_| old)
+        ::cudagraph_runtime::__private::set_sole_reader(
+                self,
+                9usize,
+                1usize,
+                (Self::__cg_update_node_1, 0usize),
+                |exec| {
+                    let __cg_parts = unsafe { exec.parts.get_mut() };
+                    __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.n,
+                    );
+                },
+            )
+            .map(|_| old)
     }
     /**Swaps two params of one type, named by `pick` (`exec.swap(|p| (&mut p.x, &mut p.x_new))?`), and updates the nodes that read them, each once, before it returns: the ping-pong buffers of an iteration swapped between launches in one call. Returns how many nodes it updated. `pick` is given the params' slots ([`LayersSlots`]), not their values: it names two params and changes none. As [`LayersParamsMut::swap`] followed by `apply`: all or nothing (a refused update is reported, naming its node, and the swap undone), any other change pending applied with it.
 

@@ -965,7 +965,21 @@ impl WorkerExec {
             &mut unsafe { self.parts.get_mut() }.state.params.step,
             value,
         );
-        ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
+        ::cudagraph_runtime::__private::set_sole_reader(
+                self,
+                0usize,
+                1usize,
+                (Self::__cg_update_node_1, 0usize),
+                |exec| {
+                    let __cg_parts = unsafe { exec.parts.get_mut() };
+                    __cg_parts.applied.step = <Kernel<
+                        (u32, DevicePtrMut<u32>),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_parts.state.params.step,
+                    );
+                },
+            )
+            .map(|_| old)
     }
     /**Sets param `counter` and updates what reads it (nodes `clear`, `bump`, `copy`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`WorkerExec`]).
 */
@@ -989,7 +1003,21 @@ impl WorkerExec {
             &mut unsafe { self.parts.get_mut() }.state.params.mirror,
             value,
         );
-        ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
+        ::cudagraph_runtime::__private::set_sole_reader(
+                self,
+                2usize,
+                2usize,
+                (Self::__cg_update_node_2, 0usize),
+                |exec| {
+                    let __cg_parts = unsafe { exec.parts.get_mut() };
+                    __cg_parts.applied.mirror = <HostBuffer<
+                        u32,
+                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.mirror,
+                    );
+                },
+            )
+            .map(|_| old)
     }
     /**Sets param `n` and updates what reads it (node `bump`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`WorkerExec`]).
 */
@@ -998,7 +1026,19 @@ impl WorkerExec {
             &mut unsafe { self.parts.get_mut() }.state.params.n,
             value,
         );
-        ::cudagraph_runtime::__private::set_param(self, 3usize).map(|_| old)
+        ::cudagraph_runtime::__private::set_sole_reader(
+                self,
+                3usize,
+                1usize,
+                (Self::__cg_update_node_1, 0usize),
+                |exec| {
+                    let __cg_parts = unsafe { exec.parts.get_mut() };
+                    __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.n,
+                    );
+                },
+            )
+            .map(|_| old)
     }
     /**Swaps two params of one type, named by `pick` (`exec.swap(|p| (&mut p.x, &mut p.x_new))?`), and updates the nodes that read them, each once, before it returns: the ping-pong buffers of an iteration swapped between launches in one call. Returns how many nodes it updated. `pick` is given the params' slots ([`WorkerSlots`]), not their values: it names two params and changes none. As [`WorkerParamsMut::swap`] followed by `apply`: all or nothing (a refused update is reported, naming its node, and the swap undone), any other change pending applied with it.
 
@@ -2525,7 +2565,21 @@ impl LauncherExec {
             &mut unsafe { self.parts.get_mut() }.state.params.launch,
             value,
         );
-        ::cudagraph_runtime::__private::set_param(self, 0usize).map(|_| old)
+        ::cudagraph_runtime::__private::set_sole_reader(
+                self,
+                0usize,
+                1usize,
+                (Self::__cg_update_node_1, 0usize),
+                |exec| {
+                    let __cg_parts = unsafe { exec.parts.get_mut() };
+                    __cg_parts.applied.launch = <Kernel<
+                        (DeviceGraph, u32),
+                    > as ::cudagraph_runtime::__private::KernelType>::keep(
+                        &__cg_parts.state.params.launch,
+                    );
+                },
+            )
+            .map(|_| old)
     }
     /**Sets param `bump` and updates what reads it (nodes `before`, `after`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LauncherExec`]).
 */
@@ -2549,7 +2603,19 @@ impl LauncherExec {
             &mut unsafe { self.parts.get_mut() }.state.params.worker,
             value,
         );
-        ::cudagraph_runtime::__private::set_param(self, 2usize).map(|_| old)
+        ::cudagraph_runtime::__private::set_sole_reader(
+                self,
+                2usize,
+                1usize,
+                (Self::__cg_update_node_1, 0usize),
+                |exec| {
+                    let __cg_parts = unsafe { exec.parts.get_mut() };
+                    __cg_parts.applied.worker = <SharedDeviceGraph as ::cudagraph_runtime::__private::ParamValue>::keep(
+                        &__cg_parts.state.params.worker,
+                    );
+                },
+            )
+            .map(|_| old)
     }
     /**Sets param `counter` and updates what reads it (nodes `before`, `after`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LauncherExec`]).
 */

@@ -491,6 +491,40 @@ pub fn set_param<E: Tracked>(exec: &mut E, param: usize) -> Result<usize> {
     Ok(readers.len())
 }
 
+/// [`set_param`] for a slot that one node reads, `node` (the memory check not involved, no
+/// child graph): the setters `cuda_graph!` generates for such a slot call it with the node's
+/// update function (`update`, called with `index`: see [`Tracked::UPDATES`]) and the copy of the
+/// slot into the applied params (`commit`), which the tables would give, so that the short way
+/// reads neither table: a setter is the update's driver call and a few memory accesses more,
+/// each a likely cache miss after a driver call. Anything but the short way goes
+/// [`set_param`]'s general way.
+#[inline(always)]
+pub fn set_sole_reader<E: Tracked>(
+    exec: &mut E,
+    param: usize,
+    node: usize,
+    (update, index): (fn(&mut E, usize, Internal) -> Result<()>, usize),
+    commit: impl FnOnce(&mut E),
+) -> Result<usize> {
+    debug_assert!(
+        E::READERS[param] == (&[node as u32][..], false, false)
+            && E::UPDATES[node].1 as usize == index,
+        "the generated code names the slot's one reader"
+    );
+    let tracker = exec.tracker(INTERNAL);
+    if !(tracker.quiet() && tracker.nodes[node] == 0) {
+        return set_param(exec, param);
+    }
+    tracker.begin_alone();
+    if let Err(e) = update(exec, index, INTERNAL) {
+        refused_alone(exec, param, E::READERS[param].0, 0);
+        return Err(e);
+    }
+    commit(exec);
+    exec.tracker(INTERNAL).end_alone();
+    Ok(1)
+}
+
 /// Reader `readers[refused]` refused [`set_param`]'s change of slot `param` on its short way,
 /// after the readers before it took it: the tracker is given the state [`forward`] leaves on a
 /// refusal (see [`refused_alone_with`]), and [`undo`] sets everything back.
@@ -817,6 +851,79 @@ mod tests {
         assert_eq!(e.updates, [(0, 1, 2)], "node 0 set back from the params");
         assert_eq!(e.params, built());
         assert!(!e.tracker.is_dirty());
+    }
+
+    /// `a`'s setter as `cuda_graph!` generates it for a slot of one reader (node 0, `a`).
+    fn set_a(e: &mut Exec, a: u32) -> Result<usize> {
+        e.params.a = a;
+        set_sole_reader(e, 0, 0, (Exec::update_0, 0), |e| e.applied.a = e.params.a)
+    }
+
+    #[test]
+    fn a_setter_of_one_reader_updates_it_and_the_applied_params() {
+        let mut e = exec();
+        assert_eq!(set_a(&mut e, 6).unwrap(), 1);
+        assert_eq!(e.updates, [(0, 6, 2)]);
+        assert_eq!(e.applied, e.params, "the change is in the applied params");
+        assert!(!e.tracker.is_dirty());
+        assert_eq!(apply(&mut e).unwrap(), 0, "nothing left");
+    }
+
+    #[test]
+    fn a_refused_setter_of_one_reader_leaves_the_params_as_they_were() {
+        let mut e = exec();
+        e.refuse_a = Some(5);
+        let refused = set_a(&mut e, 5).unwrap_err();
+        assert!(refused.to_string().contains("n0"), "{refused}");
+        assert!(
+            e.updates.is_empty(),
+            "the one reader refused: nothing to set back"
+        );
+        assert_eq!(e.params, built(), "the param is back");
+        assert_eq!(e.applied, built());
+        assert!(!e.tracker.is_dirty(), "nothing pending");
+        // Part way: the node is set back whole from the params.
+        e.refuse_a_part_way = true;
+        assert!(set_a(&mut e, 5).is_err());
+        assert_eq!(e.updates, [(0, 1, 2)], "node 0 set back");
+        assert_eq!(e.params, built());
+        // The tracker is as it was: the next setter goes through alone.
+        assert_eq!(set_a(&mut e, 4).unwrap(), 1);
+        assert_eq!(e.updates[1..], [(0, 4, 2)]);
+    }
+
+    #[test]
+    fn a_setter_of_one_reader_finding_it_stale_or_set_by_handle_goes_the_general_way() {
+        let mut e = exec();
+        e.params.b = 6;
+        stage(&mut e, 1);
+        assert_eq!(set_a(&mut e, 5).unwrap(), 2, "the pending change made too");
+        assert_eq!(e.updates, [(0, 5, 6), (1, 6, 3)]);
+        assert_eq!(e.applied, e.params);
+        e.updates.clear();
+        e.tracker.set_by_handle(0);
+        e.params.c = 7;
+        stage(&mut e, 2);
+        assert!(apply(&mut e).is_ok());
+        assert_eq!(e.tracker.nodes[0], BY_HANDLE, "untouched by `c`'s change");
+        assert_eq!(set_a(&mut e, 8).unwrap(), 1);
+        assert_eq!(e.tracker.nodes[0], 0, "node 0 follows the params again");
+        assert_eq!(e.applied, e.params);
+    }
+
+    #[test]
+    fn a_panic_in_the_update_of_a_setter_of_one_reader_breaks_the_executable() {
+        let mut e = exec();
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _ = set_sole_reader(&mut e, 0, 0, (Exec::update_0, 0), |_| panic!("a Clone"));
+        }));
+        assert!(panicked.is_err());
+        assert!(
+            e.tracker.is_dirty(),
+            "a launch applies first, and is refused"
+        );
+        let broken = apply(&mut e).unwrap_err();
+        assert!(broken.to_string().contains("panic"), "{broken}");
     }
 
     #[test]
