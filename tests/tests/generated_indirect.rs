@@ -96,4 +96,18 @@ fn indirect_params_give_every_launch_its_own_values() {
     assert_eq!((exec.params().step, exec.params().value), (5, 7));
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(read_back(&gpu.stream, &params.out)[5], 7);
+
+    // A refused change leaves the values as they were, one set through the guard too: `out` of
+    // one element fails the kernel's check, and the undo gives `value` back what the guard set.
+    assert_eq!(exec.params_mut().set_value(55), 7);
+    let refused = StepperParams {
+        record: params.record.clone(),
+        out: zeros(&gpu, 1),
+        step: 9,
+        value: 66,
+    };
+    assert!(exec.set_params(&refused).is_err());
+    assert_eq!((exec.params().step, exec.params().value), (5, 55));
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &params.out)[5], 55);
 }

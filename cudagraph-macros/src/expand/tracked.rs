@@ -330,9 +330,12 @@ pub fn tracked(g: &Gen) -> TokenStream {
         let stage = if g.model.is_indirect(i) {
             let key = indirect_key(name);
             quote! {
-                // SAFETY: written where the launches read it (no node reads it otherwise).
+                // SAFETY: written where the launches read it (no node reads it otherwise), so
+                // the new value is applied: its applied copy takes it too (what an undo gives
+                // back, and what a swap alone keeps swapping).
                 let #parts = unsafe { self.exec.parts.get_mut() };
                 #p::write_indirect(&mut #parts.exec, &#parts.nodes.#key, #value);
+                #parts.applied.#name = #value;
             }
         } else {
             quote!(#p::stage(self.exec, #slot);)

@@ -24,7 +24,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::mem::{size_of, MaybeUninit};
 
-use super::tracked::{apply, refused_alone_with, stage, Tracked, INTERNAL};
+use super::tracked::{apply, refused_alone_with, stage, Swapped, Tracked, INTERNAL};
 use crate::{Error, Result};
 
 /// A param of an executable (or an element of an array param) whose value is a `T`, as the
@@ -96,12 +96,46 @@ pub fn stage_swap<E: Tracked, S: Pick>(
 /// Swaps the values of the slots [`picked`] returned and marks their readers stale (an
 /// `#[indirect]` param's value written where the launches read it).
 fn swap_and_stage<E: Tracked, S: Pick>(exec: &mut E, picked: (usize, usize, usize)) {
+    // Nothing pending: the applied params equal the params, and after the swap they equal them
+    // swapped the same way (unless a slot is a child graph, which `sync_children` commits).
+    let alone = exec.tracker(INTERNAL).quiet();
     swap_values::<E, S>(exec.params_mut(INTERNAL), picked);
     let (a, b, len) = picked;
     for slot in (a..a + len).chain(b..b + len) {
         exec.write_indirect(slot, INTERNAL);
         stage(exec, slot);
     }
+    let children = (a..a + len)
+        .chain(b..b + len)
+        .any(|slot| E::READERS[slot].2);
+    if alone && a != b && !children {
+        let size = size_of::<S::Value>();
+        // A run of slots is a run of elements of one array param: its values are contiguous.
+        debug_assert!((0..len).all(|k| {
+            E::slot_offset(a + k) == E::slot_offset(a) + k * size
+                && E::slot_offset(b + k) == E::slot_offset(b) + k * size
+        }));
+        exec.tracker(INTERNAL).swapped(Swapped {
+            a: E::slot_offset(a),
+            b: E::slot_offset(b),
+            bytes: len * size,
+        });
+    }
+}
+
+/// Commits a swap that is the only change pending (see `Tracker::swapped`): the applied params
+/// swapped as the params were.
+pub(super) fn swap_applied<E: Tracked>(exec: &mut E, Swapped { a, b, bytes }: Swapped) {
+    let applied = (exec.applied_mut(INTERNAL) as *mut E::Params).cast::<MaybeUninit<u8>>();
+    // SAFETY: `swap_and_stage` recorded the swap of two runs of slots of one value type, at
+    // offsets `a` and `b` of the params (`Tracked`'s contract, `slot_offset`), so of the applied
+    // params too (one type), each a run of elements of one array param (a `Pick` of several
+    // slots is an array of a param's consecutive slot tokens), so contiguous, `bytes` long; two
+    // distinct runs (`&mut`s to two places of the struct of slots), so not overlapping. Their
+    // bytes are swapped as `MaybeUninit<u8>`s (padding included): each value moved to the
+    // other's place, as `ptr::swap` moves them. One `&mut` to the applied params, no other
+    // reference alive.
+    unsafe { std::ptr::swap_nonoverlapping(applied.add(a), applied.add(b), bytes) };
 }
 
 /// A swap made at once (the executable's own `swap`, beside its setters): [`stage_swap`] and

@@ -49,6 +49,9 @@ pub struct Tracker {
     /// A param the build-time memory check involves changed: the check runs before the next
     /// update.
     check: bool,
+    /// The changes pending are one swap and nothing else (see [`Tracker::swapped`]): committed,
+    /// the applied params are swapped the same way instead of copied from the params.
+    swapped: Option<Swapped>,
     /// Something is pending (a changed param, or `broken`): one load on the launch path.
     dirty: bool,
     /// Why the executable cannot be updated or launched any more: a refused change could not be
@@ -59,6 +62,15 @@ pub struct Tracker {
     /// through it, part way through its updates or its undo, and the nodes may disagree with the
     /// params in a way nothing records.
     applying: bool,
+}
+
+/// A swap of two runs of slots whose values lie at byte offsets `a` and `b` of the params,
+/// `bytes` long each (see [`Tracker::swapped`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Swapped {
+    pub(super) a: usize,
+    pub(super) b: usize,
+    pub(super) bytes: usize,
 }
 
 /// In [`Tracker::nodes`]: a param the node reads changed since its last update.
@@ -78,6 +90,7 @@ impl Tracker {
             changed_list: Vec::new(),
             updated: Vec::new(),
             check: false,
+            swapped: None,
             dirty: false,
             broken: None,
             applying: false,
@@ -128,6 +141,8 @@ impl Tracker {
     /// first.
     #[inline]
     fn stage(&mut self, param: usize, readers: &[u32], check: bool) {
+        // Whatever changed before, the changes are no longer one swap alone.
+        self.swapped = None;
         if !self.changed[param] {
             self.changed[param] = true;
             self.changed_list.push(param as u32);
@@ -141,6 +156,14 @@ impl Tracker {
         }
         self.check |= check;
         self.dirty = true;
+    }
+
+    /// The changes just staged are a swap (`swap`), made when nothing was pending: until
+    /// something else changes, committing them swaps the applied params the same way, which
+    /// keeps them equal to the params without a copy of each value (for a buffer, a reference
+    /// count up and down). (Nothing pending, the applied params equalled the params.)
+    pub(super) fn swapped(&mut self, swap: Swapped) {
+        self.swapped = Some(swap);
     }
 
     /// Node `node` was set through its handle: what the handle set stands until a param the
@@ -187,6 +210,7 @@ impl Tracker {
         }
         self.changed_list.clear();
         self.check = false;
+        self.swapped = None;
         self.dirty = self.broken.is_some();
     }
 
@@ -199,6 +223,7 @@ impl Tracker {
         self.changed_list.clear();
         self.updated.clear();
         self.check = false;
+        self.swapped = None;
         self.dirty = false;
         self.broken = None;
         self.applying = false;
@@ -391,11 +416,15 @@ fn forward<E: Tracked>(exec: &mut E) -> Result<usize> {
     }
     // The copies that may fail first: the applied params change only once all are made.
     exec.sync_children(SyncChildren::Commit, INTERNAL)?;
-    let changed = std::mem::take(&mut exec.tracker(INTERNAL).changed_list);
-    for &param in &changed {
-        exec.sync(param as usize, true, INTERNAL);
+    if let Some(swap) = exec.tracker(INTERNAL).swapped {
+        super::swap::swap_applied(exec, swap);
+    } else {
+        let changed = std::mem::take(&mut exec.tracker(INTERNAL).changed_list);
+        for &param in &changed {
+            exec.sync(param as usize, true, INTERNAL);
+        }
+        exec.tracker(INTERNAL).changed_list = changed;
     }
-    exec.tracker(INTERNAL).changed_list = changed;
     Ok(exec.tracker(INTERNAL).updated.len())
 }
 
@@ -594,6 +623,8 @@ mod tests {
         calls_1: u32,
         /// Node 1 refuses this value of `b`.
         refuse_b_at_1: Option<u32>,
+        /// How many slots `sync` copied into the applied params.
+        commits: u32,
     }
 
     #[derive(Clone, Debug, PartialEq)]
@@ -685,6 +716,7 @@ mod tests {
             ][slot]
         }
         fn sync(&mut self, param: usize, commit: bool, _: Internal) {
+            self.commits += u32::from(commit);
             let (from, to) = match commit {
                 true => (&self.params, &mut self.applied),
                 false => (&self.applied, &mut self.params),
@@ -731,6 +763,7 @@ mod tests {
             panic_1_at: None,
             calls_1: 0,
             refuse_b_at_1: None,
+            commits: 0,
         }
     }
 
@@ -1020,6 +1053,30 @@ mod tests {
     }
 
     #[test]
+    fn a_swap_alone_through_the_guard_swaps_the_applied_params_without_a_copy() {
+        let mut e = exec();
+        stage_swap(&mut e, |p| (&mut p.a, &mut p.c)).unwrap();
+        assert_eq!(apply(&mut e).unwrap(), 2);
+        assert_eq!(e.applied, e.params, "the applied params swapped as well");
+        assert_eq!((e.applied.a, e.applied.c), (3, 1));
+        assert_eq!(e.commits, 0, "no value copied");
+        // A change after the swap, or before it: every changed slot is copied.
+        stage_swap(&mut e, |p| (&mut p.a, &mut p.c)).unwrap();
+        e.params.b = 7;
+        stage(&mut e, 1);
+        assert_eq!(apply(&mut e).unwrap(), 2);
+        assert_eq!(e.applied, e.params);
+        assert_eq!(e.commits, 3, "a, c and b copied");
+        e.params.b = 8;
+        stage(&mut e, 1);
+        stage_swap(&mut e, |p| (&mut p.a, &mut p.c)).unwrap();
+        assert_eq!(apply(&mut e).unwrap(), 2);
+        assert_eq!(e.applied, e.params);
+        assert_eq!((e.params.a, e.params.b, e.params.c), (3, 8, 1));
+        assert_eq!(e.commits, 6, "b, a and c copied");
+    }
+
+    #[test]
     fn a_refused_swap_is_swapped_back() {
         let mut e = exec();
         e.params.a = 0;
@@ -1031,6 +1088,13 @@ mod tests {
         assert_eq!((e.params.a, e.params.c), (0, 3));
         assert_eq!(e.updates, [(0, 3, 2), (0, 0, 2)], "node 0 set back");
         assert!(!e.tracker.is_dirty());
+        assert_eq!(e.applied, e.params, "the applied params as they were");
+        // The next swap alone is committed by swapping the applied params again.
+        e.updates.clear();
+        stage_swap(&mut e, |p| (&mut p.a, &mut p.b)).unwrap();
+        assert_eq!(apply(&mut e).unwrap(), 2);
+        assert_eq!((e.applied.a, e.applied.b), (2, 0));
+        assert_eq!(e.applied, e.params);
     }
 
     #[test]
