@@ -318,6 +318,9 @@ pub unsafe trait Tracked: Sized + 'static {
     fn sync_children(&mut self, how: SyncChildren, key: Internal) -> Result<()>;
 }
 
+/// A node's single-node update from the params, as [`Tracked::UPDATES`] lists them.
+pub type UpdateFn<E> = fn(&mut E, usize, Internal) -> Result<()>;
+
 /// Marks the readers of slot `param` stale: its value changed.
 #[inline]
 pub fn stage<E: Tracked>(exec: &mut E, param: usize) {
@@ -532,7 +535,7 @@ pub fn set_sole_reader<E: Tracked>(
     exec: &mut E,
     param: usize,
     node: usize,
-    (update, index): (fn(&mut E, usize, Internal) -> Result<()>, usize),
+    (update, index): (UpdateFn<E>, usize),
     commit: impl FnOnce(&mut E),
 ) -> Result<usize> {
     debug_assert!(
