@@ -24,7 +24,9 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::mem::{size_of, MaybeUninit};
 
-use super::tracked::{apply, refused_alone_with, stage, Swapped, Tracked, INTERNAL};
+use super::tracked::{
+    apply, refused_alone_with, stage, Deferred, Swapped, Tracked, Tracker, INTERNAL,
+};
 use crate::{Error, Result};
 
 /// A param of an executable (or an element of an array param) whose value is a `T`, as the
@@ -84,13 +86,52 @@ impl<S: Pick, const N: usize> Pick for [S; N] {
 /// .swap(|_| (&mut p.x, &mut p.y)); .. })`) do not compile. The slots are checked to lie in it
 /// anyway (two comparisons): what the swap does with raw pointers rests on it. One that does not
 /// is refused, with nothing changed.
+///
+/// A swap made when nothing is pending, which `exec.swap` would make its short way, is not
+/// staged: the tracker keeps it aside (`Tracker::deferred`), and the next [`apply`] takes the
+/// short way with it, unless something else changed since, which stages it first.
 pub fn stage_swap<E: Tracked, S: Pick>(
     exec: &mut E,
     pick: impl FnOnce(&mut E::Slots) -> (&mut S, &mut S),
 ) -> Result<()> {
     let picked = picked::<E, S>(pick)?;
-    swap_and_stage::<E, S>(exec, picked);
+    if picked.2 == 0 {
+        return Ok(());
+    }
+    if !alone::<E>(exec.tracker(INTERNAL), picked) {
+        swap_and_stage::<E, S>(exec, picked);
+        return Ok(());
+    }
+    let (a, b, _) = picked;
+    swap_values::<E, S>(exec.params_mut(INTERNAL), picked);
+    exec.write_indirect(a, INTERNAL);
+    exec.write_indirect(b, INTERNAL);
+    let at = Swapped {
+        a: E::slot_offset(a),
+        b: E::slot_offset(b),
+        bytes: size_of::<S::Value>(),
+    };
+    exec.tracker(INTERNAL).defer(Deferred { a, b, at });
     Ok(())
+}
+
+/// The swap of the slots `picked` names, when it may take the short way: one slot each side,
+/// two slots, nothing pending, neither slot involved in the memory check nor a child graph, a
+/// few readers, none set through its handle.
+#[inline(always)]
+fn alone<E: Tracked>(tracker: &Tracker, (a, b, len): (usize, usize, usize)) -> bool {
+    let ((readers_a, check_a, child_a), (readers_b, check_b, child_b)) =
+        (E::READERS[a], E::READERS[b]);
+    len == 1
+        && a != b
+        && tracker.quiet()
+        && !check_a
+        && !check_b
+        && !child_a
+        && !child_b
+        && readers_a.len() * readers_b.len() <= MOST_PAIRS
+        && tracker.all_clean(readers_a)
+        && tracker.all_clean(readers_b)
 }
 
 /// Swaps the values of the slots [`picked`] returned and marks their readers stale (an
@@ -158,29 +199,31 @@ pub fn swap_params<E: Tracked, S: Pick>(
     if len == 0 {
         return Ok(0);
     }
-    let ((readers_a, check_a, child_a), (readers_b, check_b, child_b)) =
-        (E::READERS[a], E::READERS[b]);
-    let tracker = exec.tracker(INTERNAL);
-    let alone = len == 1
-        && a != b
-        && tracker.quiet()
-        && !check_a
-        && !check_b
-        && !child_a
-        && !child_b
-        && readers_a.len() * readers_b.len() <= MOST_PAIRS
-        && tracker.all_clean(readers_a)
-        && tracker.all_clean(readers_b);
-    if !alone {
+    if !alone::<E>(exec.tracker(INTERNAL), picked) {
         swap_and_stage::<E, S>(exec, picked);
         return apply(exec);
     }
     swap_values::<E, S>(exec.params_mut(INTERNAL), picked);
     exec.write_indirect(a, INTERNAL);
     exec.write_indirect(b, INTERNAL);
+    swap_alone(exec, (a, b), |exec| {
+        swap_values::<E, S>(exec.applied_mut(INTERNAL), picked)
+    })
+}
+
+/// The short way of a swap alone of slots `a` and `b` (see [`swap_params`]), once the params
+/// are swapped: the readers of `a`, then those of `b` that do not read `a` (each node once),
+/// updated in order, and the applied params swapped as the params were (`swap_applied`;
+/// before, they equalled the params: nothing was pending), which keeps them equal without a
+/// copy. Marked as under way while it runs, and undone whole on a refusal, as [`apply`] is.
+pub(super) fn swap_alone<E: Tracked>(
+    exec: &mut E,
+    (a, b): (usize, usize),
+    swap_applied: impl FnOnce(&mut E),
+) -> Result<usize> {
+    let (readers_a, readers_b) = (E::READERS[a].0, E::READERS[b].0);
     exec.tracker(INTERNAL).begin_alone();
     let mut updated = 0;
-    // The readers of `a`, then those of `b` that do not read `a`: each node once.
     let only_b = readers_b.iter().filter(|node| !readers_a.contains(node));
     for &node in readers_a.iter().chain(only_b) {
         let (update, index) = E::UPDATES[node as usize];
@@ -190,9 +233,7 @@ pub fn swap_params<E: Tracked, S: Pick>(
         }
         updated += 1;
     }
-    // The nodes run the swapped values now: so do the applied params, swapped the same way
-    // (before, they equalled the params: nothing was pending).
-    swap_values::<E, S>(exec.applied_mut(INTERNAL), picked);
+    swap_applied(exec);
     exec.tracker(INTERNAL).end_alone();
     Ok(updated)
 }

@@ -52,6 +52,11 @@ pub struct Tracker {
     /// The changes pending are one swap and nothing else (see [`Tracker::swapped`]): committed,
     /// the applied params are swapped the same way instead of copied from the params.
     swapped: Option<Swapped>,
+    /// A swap through the params guard made when nothing was pending (see
+    /// [`stage_swap`](super::stage_swap)), not staged: the next [`apply`] takes the short way
+    /// of `exec.swap` with it, unless something else changed since, which stages it first
+    /// ([`stage_in`]). (The params are swapped; `dirty` is set.)
+    deferred: Option<Deferred>,
     /// Something is pending (a changed param, or `broken`): one load on the launch path.
     dirty: bool,
     /// Why the executable cannot be updated or launched any more: a refused change could not be
@@ -73,6 +78,15 @@ pub(super) struct Swapped {
     pub(super) bytes: usize,
 }
 
+/// A swap of slots `a` and `b` kept aside (see [`Tracker::deferred`]), and where their values
+/// lie (`at`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Deferred {
+    pub(super) a: usize,
+    pub(super) b: usize,
+    pub(super) at: Swapped,
+}
+
 /// In [`Tracker::nodes`]: a param the node reads changed since its last update.
 const STALE: u8 = 1;
 /// In [`Tracker::nodes`]: the node was set through its handle since its last update from the
@@ -91,6 +105,7 @@ impl Tracker {
             updated: Vec::new(),
             check: false,
             swapped: None,
+            deferred: None,
             dirty: false,
             broken: None,
             applying: false,
@@ -166,6 +181,12 @@ impl Tracker {
         self.swapped = Some(swap);
     }
 
+    /// A swap alone kept aside for the next apply (see [`Tracker::deferred`]).
+    pub(super) fn defer(&mut self, swap: Deferred) {
+        self.deferred = Some(swap);
+        self.dirty = true;
+    }
+
     /// Node `node` was set through its handle: what the handle set stands until a param the
     /// node reads changes (or `set_params` resets it), even over a change made before.
     #[inline]
@@ -211,6 +232,7 @@ impl Tracker {
         self.changed_list.clear();
         self.check = false;
         self.swapped = None;
+        self.deferred = None;
         self.dirty = self.broken.is_some();
     }
 
@@ -224,6 +246,7 @@ impl Tracker {
         self.updated.clear();
         self.check = false;
         self.swapped = None;
+        self.deferred = None;
         self.dirty = false;
         self.broken = None;
         self.applying = false;
@@ -332,8 +355,26 @@ pub fn stage<E: Tracked>(exec: &mut E, param: usize) {
 /// a slot staged that did not change costs an update that changes nothing.)
 #[inline]
 pub fn stage_in<E: Tracked>(tracker: &mut Tracker, param: usize) {
+    if tracker.deferred.is_some() {
+        stage_deferred::<E>(tracker);
+    }
     let (readers, check, _) = E::READERS[param];
     tracker.stage(param, readers, check);
+}
+
+/// Stages the swap kept aside (see [`Tracker::deferred`]): something else changes too, or the
+/// short way is closed. Until something else is staged, the changes are that swap alone
+/// ([`Tracker::swapped`]).
+#[cold]
+#[inline(never)]
+fn stage_deferred<E: Tracked>(tracker: &mut Tracker) {
+    if let Some(Deferred { a, b, at }) = tracker.deferred.take() {
+        for slot in [a, b] {
+            let (readers, check, _) = E::READERS[slot];
+            tracker.stage(slot, readers, check);
+        }
+        tracker.swapped = Some(at);
+    }
 }
 
 /// Brings every stale node up to the params: the build-time memory check first when a param it
@@ -346,6 +387,19 @@ pub fn stage_in<E: Tracked>(tracker: &mut Tracker, param: usize) {
 /// executable as it was.
 pub fn apply<E: Tracked>(exec: &mut E) -> Result<usize> {
     let tracker = exec.tracker(INTERNAL);
+    if let Some(swap) = tracker.deferred {
+        // The guard's swap alone: `exec.swap`'s short way, unless a reader was set through its
+        // handle since (or a node was set back), or the executable is broken.
+        let clean =
+            tracker.all_clean(E::READERS[swap.a].0) && tracker.all_clean(E::READERS[swap.b].0);
+        if clean && tracker.pending.is_empty() && !tracker.applying && tracker.broken.is_none() {
+            tracker.deferred = None;
+            return super::swap::swap_alone(exec, (swap.a, swap.b), |exec| {
+                super::swap::swap_applied(exec, swap.at)
+            });
+        }
+        stage_deferred::<E>(tracker);
+    }
     if tracker.applying {
         // The last apply never ended: a panic in user code unwound through it (see `applying`).
         // What it left cannot be trusted, nor undone (the undo runs the same user code).
@@ -1077,6 +1131,67 @@ mod tests {
         assert_eq!(e.applied, e.params);
         assert_eq!((e.params.a, e.params.b, e.params.c), (3, 8, 1));
         assert_eq!(e.commits, 6, "b, a and c copied");
+    }
+
+    #[test]
+    fn a_swap_alone_through_the_guard_takes_the_short_way_at_apply() {
+        let mut e = exec();
+        stage_swap(&mut e, |p| (&mut p.a, &mut p.b)).unwrap();
+        assert_eq!((e.params.a, e.params.b), (2, 1), "swapped at once");
+        assert!(e.tracker.is_dirty(), "a launch applies it");
+        assert!(e.tracker.pending.is_empty(), "kept aside, not staged");
+        assert_eq!(apply(&mut e).unwrap(), 2);
+        assert_eq!(
+            e.updates,
+            [(0, 2, 1), (1, 1, 3)],
+            "each reader once, in order"
+        );
+        assert_eq!(e.applied, e.params);
+        assert_eq!(e.commits, 0, "no value copied");
+        assert!(!e.tracker.is_dirty());
+        assert_eq!(apply(&mut e).unwrap(), 0, "nothing left");
+    }
+
+    #[test]
+    fn a_swap_kept_aside_is_staged_when_something_else_changes() {
+        let mut e = exec();
+        stage_swap(&mut e, |p| (&mut p.a, &mut p.b)).unwrap();
+        e.params.c = 9;
+        stage(&mut e, 2);
+        assert_eq!(apply(&mut e).unwrap(), 2);
+        assert_eq!(e.updates, [(0, 2, 1), (1, 1, 9)]);
+        assert_eq!(e.applied, e.params);
+        // Kept aside, then a setter (the guard dropped without `apply`): both made.
+        e.updates.clear();
+        stage_swap(&mut e, |p| (&mut p.a, &mut p.b)).unwrap();
+        e.params.c = 8;
+        assert_eq!(set_param(&mut e, 2).unwrap(), 2);
+        assert_eq!(e.updates, [(0, 1, 2), (1, 2, 8)]);
+        assert_eq!(e.applied, e.params);
+        // Kept aside, then a reader set through its handle: the general way, the handle's node
+        // last.
+        e.updates.clear();
+        stage_swap(&mut e, |p| (&mut p.a, &mut p.b)).unwrap();
+        e.tracker.set_by_handle(0);
+        assert_eq!(apply(&mut e).unwrap(), 2);
+        assert_eq!(e.updates, [(1, 1, 8), (0, 2, 1)]);
+        assert_eq!(e.applied, e.params);
+        assert_eq!(e.tracker.nodes[0], 0, "node 0 follows the params again");
+    }
+
+    #[test]
+    fn a_swap_kept_aside_and_refused_is_swapped_back() {
+        let mut e = exec();
+        // After the swap `b` is 1, which node 1 refuses after node 0 took the swap.
+        e.refuse_b_at_1 = Some(1);
+        stage_swap(&mut e, |p| (&mut p.a, &mut p.b)).unwrap();
+        let refused = apply(&mut e).unwrap_err();
+        assert!(refused.to_string().contains("n1"), "{refused}");
+        assert_eq!(e.updates, [(0, 2, 1), (0, 1, 2)], "node 0 set back");
+        assert_eq!(e.params, built(), "swapped back");
+        assert_eq!(e.applied, built());
+        assert!(!e.tracker.is_dirty(), "nothing pending");
+        assert_eq!(apply(&mut e).unwrap(), 0);
     }
 
     #[test]
