@@ -15,6 +15,26 @@ use cudagraph_tests::{
     POISON,
 };
 
+cuda_graph! {
+    /// Kernel nodes only, so `rebuild` goes through `Graph::rebuild`, which reuses the driver's
+    /// nodes: `y = s2 * (s1 * y)`, `z = s3 * z`.
+    graph Scales {
+        params {
+            scale: Kernel<ScaleArgs>,
+            y: DeviceBuffer<f32>,
+            z: DeviceBuffer<f32>,
+            n: u32,
+            s1: f32,
+            s2: f32,
+            s3: f32,
+        }
+        first: kernel scale<<<n.div_ceil(256), 256>>>(n, s1, y);
+        second: kernel scale<<<n.div_ceil(256), 256>>>(n, s2, y);
+        other: kernel scale<<<n.div_ceil(256), 256>>>(n, s3, z);
+        first -> second;
+    }
+}
+
 /// Host-node body: writes `value` into `out[0]`.
 fn store(out: &mut [u64], value: u64) {
     assert_eq!(out.len(), 1, "store: one slot");
@@ -407,6 +427,76 @@ fn fifty_updates_of_one_executable(name: &str, source: Source) {
         &last,
         "instantiated after rebuilds",
     );
+}
+
+/// A kernel-only declaration's `rebuild` keeps the driver's graph and nodes (values and buffers
+/// changed in place), and each update from it computes what the rebuild's params say; a rebuild
+/// with another function for the kernel param makes a fresh driver graph, which updates too.
+#[test]
+fn a_kernel_only_declaration_rebuilds_into_the_same_driver_graph() {
+    let Some(gpu) =
+        cudagraph_tests::gpu("a_kernel_only_declaration_rebuilds_into_the_same_driver_graph")
+    else {
+        return;
+    };
+    let k = Kernels::load(&gpu.ctx);
+    let n = 3000;
+    let (a, b) = (zeros::<f32>(&gpu, n), zeros::<f32>(&gpu, n));
+    let mut params = ScalesParams {
+        scale: k.scale.clone(),
+        y: a.clone(),
+        z: b.clone(),
+        n: n as u32,
+        s1: 1.0,
+        s2: 1.0,
+        s3: 1.0,
+    };
+    let mut exec = Scales::build(&gpu.ctx, &params)
+        .unwrap()
+        .instantiate()
+        .unwrap();
+    let mut graph = Scales::build(&gpu.ctx, &params).unwrap();
+    let driver_graph = graph.graph().raw();
+    for round in 0..21 {
+        let last = round == 20;
+        if last {
+            // `offset(n, a, y)`: `y += a`, another function of the same parameter list.
+            params.scale = k.offset.clone();
+        }
+        (params.s1, params.s2, params.s3) = (round as f32 + 2.0, 0.5, round as f32 - 3.0);
+        // Each round the two buffers swap places.
+        std::mem::swap(&mut params.y, &mut params.z);
+        graph.rebuild(&params).unwrap();
+        match last {
+            false => assert_eq!(
+                graph.graph().raw(),
+                driver_graph,
+                "round {round}: the driver's graph kept"
+            ),
+            true => assert_ne!(graph.graph().raw(), driver_graph, "another function"),
+        }
+        exec.update(&graph).unwrap();
+        fill_buffer(&a, 1.0);
+        fill_buffer(&b, 1.0);
+        exec.launch(&gpu.stream).unwrap();
+        let (want_y, want_z) = match last {
+            false => (params.s1 * params.s2, params.s3),
+            true => (1.0 + params.s1 + params.s2, 1.0 + params.s3),
+        };
+        let what = format!("round {round}");
+        assert_close(
+            &what,
+            &read_back(&gpu.stream, &params.y),
+            &vec![want_y; n],
+            1e-6,
+        );
+        assert_close(
+            &what,
+            &read_back(&gpu.stream, &params.z),
+            &vec![want_z; n],
+            1e-6,
+        );
+    }
 }
 
 #[test]

@@ -120,6 +120,26 @@ pub fn graph_type(g: &Gen) -> TokenStream {
         let (key, ty) = (indirect_key(&g.model.params[i].name), &g.model.params[i].ty);
         quote!(#key: #p::Indirect<#ty>,)
     });
+    // The nodes added again by `rebuild`: through `Graph::rebuild`, which reuses the driver's
+    // kernel nodes, when the declaration adds nothing but what `Rebuild` offers (kernel,
+    // memset, memcpy and empty nodes with plain dependencies); else into the cleared graph.
+    let params = params_at(Span::call_site());
+    let rebuild_nodes = if indirect.is_empty() && g.nodes.iter().all(rebuilt_in_place) {
+        let rebuild = local("rebuild");
+        quote! {
+            let (nodes, state) = #parts.graph.rebuild(|#rebuild| {
+                // SAFETY: the declaration's nodes are kernel, memset, memcpy and empty nodes
+                // with plain dependencies, and no `#[indirect]` param: the code adding them
+                // names the next node and calls those four adders, what `Rebuild` offers.
+                Self::__cg_add_nodes(unsafe { #p::Rebuild::as_graph_mut(#rebuild) }, #params)
+            })?;
+        }
+    } else {
+        quote! {
+            #parts.graph.clear()?;
+            let (nodes, state) = Self::__cg_add_nodes(&mut #parts.graph, #params)?;
+        }
+    };
     let key_adds = indirect.iter().map(|&i| {
         let f = &g.model.params[i];
         let (key, name, ty) = (indirect_key(&f.name), &f.name, &f.ty);
@@ -412,7 +432,9 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             }
 
             /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
-            /// reusing the runtime graph's bookkeeping and references (see `Graph::clear`). The
+            /// reusing the runtime graph's bookkeeping and references (see `Graph::clear`), and,
+            /// when the declaration has kernel, memset, memcpy and empty nodes only, the driver's
+            /// kernel nodes, each set to its new arguments in place (see `Graph::rebuild`). The
             /// cheap way to rebuild for a whole-graph update in a loop.
             ///
             /// On error the graph is left empty or partly built: rebuild it before using it
@@ -426,8 +448,7 @@ pub fn graph_type(g: &Gen) -> TokenStream {
                 let #parts = unsafe { self.parts.get_mut() };
                 // Whatever happens below, this is no longer the graph its state describes.
                 #parts.build_id = #p::next_build_id();
-                #parts.graph.clear()?;
-                let (nodes, state) = Self::__cg_add_nodes(&mut #parts.graph, #params)?;
+                #rebuild_nodes
                 #p::built(&#parts.graph, #graph_name);
                 #parts.nodes = nodes;
                 #parts.state = state;
@@ -533,4 +554,21 @@ pub fn graph_type(g: &Gen) -> TokenStream {
             }
         }
     }
+}
+
+/// Whether `build` adds `node` with an adder `Rebuild` offers (see `rebuild_nodes`): a kernel,
+/// memset, memcpy or empty node at the top of the graph, with plain dependencies only, that
+/// names no allocation, conditional handle or device-updatable node, and is not
+/// device-updatable itself.
+fn rebuilt_in_place(node: &super::NodeGen) -> bool {
+    matches!(
+        node.decl.op,
+        NodeOp::Kernel(_) | NodeOp::Memset(_) | NodeOp::Memcpy(_) | NodeOp::Empty(_)
+    ) && node.scope.is_none()
+        && node.copies.is_none()
+        && node.data_deps.is_empty()
+        && !node.device_updatable
+        && node.dev_nodes.is_empty()
+        && node.allocs.is_empty()
+        && node.handles.is_empty()
 }

@@ -263,7 +263,9 @@ impl Step {
         })
     }
     /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
-    /// reusing the runtime graph's bookkeeping and references (see `Graph::clear`). The
+    /// reusing the runtime graph's bookkeeping and references (see `Graph::clear`), and,
+    /// when the declaration has kernel, memset, memcpy and empty nodes only, the driver's
+    /// kernel nodes, each set to its new arguments in place (see `Graph::rebuild`). The
     /// cheap way to rebuild for a whole-graph update in a loop.
     ///
     /// On error the graph is left empty or partly built: rebuild it before using it

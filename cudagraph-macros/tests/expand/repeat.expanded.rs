@@ -242,7 +242,9 @@ impl Decode {
         })
     }
     /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
-    /// reusing the runtime graph's bookkeeping and references (see `Graph::clear`). The
+    /// reusing the runtime graph's bookkeeping and references (see `Graph::clear`), and,
+    /// when the declaration has kernel, memset, memcpy and empty nodes only, the driver's
+    /// kernel nodes, each set to its new arguments in place (see `Graph::rebuild`). The
     /// cheap way to rebuild for a whole-graph update in a loop.
     ///
     /// On error the graph is left empty or partly built: rebuild it before using it
@@ -254,8 +256,16 @@ impl Decode {
         Self::__cg_check_overlaps(__cg_params)?;
         let __cg_parts = unsafe { self.parts.get_mut() };
         __cg_parts.build_id = ::cudagraph_runtime::__private::next_build_id();
-        __cg_parts.graph.clear()?;
-        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_parts.graph, __cg_params)?;
+        let (nodes, state) = __cg_parts
+            .graph
+            .rebuild(|rebuild| {
+                Self::__cg_add_nodes(
+                    unsafe {
+                        ::cudagraph_runtime::__private::Rebuild::as_graph_mut(rebuild)
+                    },
+                    __cg_params,
+                )
+            })?;
         ::cudagraph_runtime::__private::built(&__cg_parts.graph, "Decode");
         __cg_parts.nodes = nodes;
         __cg_parts.state = state;
@@ -2197,7 +2207,9 @@ impl Sides {
         })
     }
     /// Builds the graph again from `params`, in place: the driver calls of [`Self::build`],
-    /// reusing the runtime graph's bookkeeping and references (see `Graph::clear`). The
+    /// reusing the runtime graph's bookkeeping and references (see `Graph::clear`), and,
+    /// when the declaration has kernel, memset, memcpy and empty nodes only, the driver's
+    /// kernel nodes, each set to its new arguments in place (see `Graph::rebuild`). The
     /// cheap way to rebuild for a whole-graph update in a loop.
     ///
     /// On error the graph is left empty or partly built: rebuild it before using it
@@ -2209,8 +2221,16 @@ impl Sides {
         Self::__cg_check_overlaps(__cg_params)?;
         let __cg_parts = unsafe { self.parts.get_mut() };
         __cg_parts.build_id = ::cudagraph_runtime::__private::next_build_id();
-        __cg_parts.graph.clear()?;
-        let (nodes, state) = Self::__cg_add_nodes(&mut __cg_parts.graph, __cg_params)?;
+        let (nodes, state) = __cg_parts
+            .graph
+            .rebuild(|rebuild| {
+                Self::__cg_add_nodes(
+                    unsafe {
+                        ::cudagraph_runtime::__private::Rebuild::as_graph_mut(rebuild)
+                    },
+                    __cg_params,
+                )
+            })?;
         ::cudagraph_runtime::__private::built(&__cg_parts.graph, "Sides");
         __cg_parts.nodes = nodes;
         __cg_parts.state = state;

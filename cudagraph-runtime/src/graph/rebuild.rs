@@ -334,6 +334,20 @@ impl<'a> Rebuild<'a> {
         &mut self.0[0]
     }
 
+    /// The graph itself, for the code `cuda_graph!` generates (a declaration's `rebuild`). Not
+    /// part of the API.
+    ///
+    /// # Safety
+    /// Only what `Rebuild` offers is done with it, in place: [`Graph::name_next`] and the adders
+    /// [`Graph::add_kernel`], [`Graph::add_memcpy`], [`Graph::add_memset`] and
+    /// [`Graph::add_empty`]. Nothing reads it, adds anything else to it, moves it out of the
+    /// reference or replaces it: until the rebuild ends it may hold old nodes that no launch may
+    /// run (see [`Graph::rebuild`]).
+    #[doc(hidden)]
+    pub unsafe fn as_graph_mut(&mut self) -> &mut Graph<'a> {
+        self.graph()
+    }
+
     /// How many nodes the new contents have so far.
     pub fn len(&self) -> usize {
         self.0[0].len()
