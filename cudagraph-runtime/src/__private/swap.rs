@@ -168,14 +168,14 @@ fn swap_and_stage<E: Tracked, S: Pick>(exec: &mut E, picked: (usize, usize, usiz
 /// swapped as the params were.
 pub(super) fn swap_applied<E: Tracked>(exec: &mut E, Swapped { a, b, bytes }: Swapped) {
     let applied = (exec.applied_mut(INTERNAL) as *mut E::Params).cast::<MaybeUninit<u8>>();
-    // SAFETY: `swap_and_stage` recorded the swap of two runs of slots of one value type, at
-    // offsets `a` and `b` of the params (`Tracked`'s contract, `slot_offset`), so of the applied
-    // params too (one type), each a run of elements of one array param (a `Pick` of several
-    // slots is an array of a param's consecutive slot tokens), so contiguous, `bytes` long; two
-    // distinct runs (`&mut`s to two places of the struct of slots), so not overlapping. Their
-    // bytes are swapped as `MaybeUninit<u8>`s (padding included): each value moved to the
-    // other's place, as `ptr::swap` moves them. One `&mut` to the applied params, no other
-    // reference alive.
+    // SAFETY: `swap_and_stage` (or `stage_swap`, for one slot each side) recorded the swap of
+    // two runs of slots of one value type, at offsets `a` and `b` of the params (`Tracked`'s
+    // contract, `slot_offset`), so of the applied params too (one type), each a run of elements
+    // of one array param (a `Pick` of several slots is an array of a param's consecutive slot
+    // tokens), so contiguous, `bytes` long; two distinct runs (`&mut`s to two places of the
+    // struct of slots), so not overlapping. Their bytes are swapped as `MaybeUninit<u8>`s
+    // (padding included): each value moved to the other's place, as `ptr::swap` moves them.
+    // One `&mut` to the applied params, no other reference alive.
     unsafe { std::ptr::swap_nonoverlapping(applied.add(a), applied.add(b), bytes) };
 }
 
