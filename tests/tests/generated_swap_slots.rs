@@ -165,4 +165,20 @@ fn a_swap_of_array_params_swaps_them_element_by_element() {
     for (buffer, want) in buffers.iter().zip([1.0, 3.0, 2.0, 4.0]) {
         assert_eq!(read_back(&gpu.stream, buffer), [want; N]);
     }
+
+    // A refused change gives the params back the values the swaps left (the executable's copy
+    // of the applied params took each swap): `a[0]` made `b[0]`'s buffer is refused (two
+    // unordered memsets would write it), and `a[0]` and `v[0]` are as they were.
+    let before = (exec.params().a[0].addr(), exec.params().v);
+    assert_eq!(before.0, buffers[2].addr());
+    let mut guard = exec.params_mut();
+    guard.set_v(0, 9.0).unwrap();
+    let other = guard.b[0].clone();
+    guard.set_a(0, other).unwrap();
+    assert!(matches!(guard.apply(), Err(Error::Hazard { .. })));
+    assert_eq!((exec.params().a[0].addr(), exec.params().v), before);
+    exec.launch(&gpu.stream).unwrap();
+    for (buffer, want) in buffers.iter().zip([1.0, 3.0, 2.0, 4.0]) {
+        assert_eq!(read_back(&gpu.stream, buffer), [want; N]);
+    }
 }

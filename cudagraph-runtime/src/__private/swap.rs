@@ -109,7 +109,8 @@ pub fn stage_swap<E: Tracked, S: Pick>(
     let at = Swapped {
         a: E::slot_offset(a),
         b: E::slot_offset(b),
-        bytes: size_of::<S::Value>(),
+        len: 1,
+        swap: swap_run::<S::Value>,
     };
     exec.tracker(INTERNAL).defer(Deferred { a, b, at });
     Ok(())
@@ -159,24 +160,44 @@ fn swap_and_stage<E: Tracked, S: Pick>(exec: &mut E, picked: (usize, usize, usiz
         exec.tracker(INTERNAL).swapped(Swapped {
             a: E::slot_offset(a),
             b: E::slot_offset(b),
-            bytes: len * size,
+            len,
+            swap: swap_run::<S::Value>,
         });
     }
 }
 
 /// Commits a swap that is the only change pending (see `Tracker::swapped`): the applied params
 /// swapped as the params were.
-pub(super) fn swap_applied<E: Tracked>(exec: &mut E, Swapped { a, b, bytes }: Swapped) {
-    let applied = (exec.applied_mut(INTERNAL) as *mut E::Params).cast::<MaybeUninit<u8>>();
+pub(super) fn swap_applied<E: Tracked>(exec: &mut E, Swapped { a, b, len, swap }: Swapped) {
+    let applied = (exec.applied_mut(INTERNAL) as *mut E::Params).cast::<u8>();
     // SAFETY: `swap_and_stage` (or `stage_swap`, for one slot each side) recorded the swap of
-    // two runs of slots of one value type, at offsets `a` and `b` of the params (`Tracked`'s
-    // contract, `slot_offset`), so of the applied params too (one type), each a run of elements
-    // of one array param (a `Pick` of several slots is an array of a param's consecutive slot
-    // tokens), so contiguous, `bytes` long; two distinct runs (`&mut`s to two places of the
-    // struct of slots), so not overlapping. Their bytes are swapped as `MaybeUninit<u8>`s
-    // (padding included): each value moved to the other's place, as `ptr::swap` moves them.
-    // One `&mut` to the applied params, no other reference alive.
-    unsafe { std::ptr::swap_nonoverlapping(applied.add(a), applied.add(b), bytes) };
+    // two runs of `len` slots whose values are of one type, the one `swap` was made for, at
+    // offsets `a` and `b` of the params (`Tracked`'s contract, `slot_offset`), so of the applied
+    // params too (one type); each run is of elements of one array param (a `Pick` of several
+    // slots is an array of a param's consecutive slot tokens), so contiguous, and the two runs
+    // are distinct (`&mut`s to two places of the struct of slots), so not overlapping. The
+    // pointer comes from the one `&mut` to the applied params; no other reference is alive.
+    unsafe { swap(applied, a, b, len) };
+}
+
+/// Swaps the `len` values of type `T` from byte offset `a` of `base` with those from offset `b`.
+///
+/// # Safety
+/// `base + a` and `base + b` each begin `len` initialized `T`s, aligned, that do not overlap, in
+/// memory `base` may write.
+unsafe fn swap_run<T>(base: *mut u8, a: usize, b: usize, len: usize) {
+    let (a, b) = (
+        base.wrapping_add(a).cast::<T>(),
+        base.wrapping_add(b).cast::<T>(),
+    );
+    // SAFETY: the caller's promise. (One value, the usual swap, is a plain `ptr::swap`: a few
+    // moves, where the run's loop is a call.)
+    unsafe {
+        match len {
+            1 => std::ptr::swap(a, b),
+            _ => std::ptr::swap_nonoverlapping(a, b, len),
+        }
+    }
 }
 
 /// A swap made at once (the executable's own `swap`, beside its setters): [`stage_swap`] and

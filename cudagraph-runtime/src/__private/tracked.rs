@@ -69,13 +69,14 @@ pub struct Tracker {
     applying: bool,
 }
 
-/// A swap of two runs of slots whose values lie at byte offsets `a` and `b` of the params,
-/// `bytes` long each (see [`Tracker::swapped`]).
+/// A swap of two runs of `len` slots whose values lie at byte offsets `a` and `b` of the params,
+/// and the function that swaps them (`swap_run` of their value type; see [`Tracker::swapped`]).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Swapped {
     pub(super) a: usize,
     pub(super) b: usize,
-    pub(super) bytes: usize,
+    pub(super) len: usize,
+    pub(super) swap: unsafe fn(*mut u8, usize, usize, usize),
 }
 
 /// A swap of slots `a` and `b` kept aside (see [`Tracker::deferred`]), and where their values
