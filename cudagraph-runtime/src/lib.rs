@@ -388,7 +388,9 @@
 //! (cudarc's `CudaStream::end_capture` on the stream) gets a graph of the work so far that holds
 //! none of what that work uses (the memory given to the capture, its host functions, its
 //! kernels): nothing can take that graph back, so the process is aborted, with a message, when
-//! the closure returns.
+//! the closure returns, also when the closure then began and broke another capture on the
+//! stream (a stream of the crate's own, joined to every capture and recording nothing, tells
+//! that apart from a capture the closure only broke).
 //!
 //! **What breaks a capture.** A call that synchronizes or waits on the host inside a capture
 //! breaks it: the call fails, the capture is invalidated, and its end fails with

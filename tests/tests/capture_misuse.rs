@@ -1,7 +1,8 @@
 //! What a capture closure may do that the crate must survive without undefined behaviour: a
 //! warm-up (`Replay::new`) that panics after it enqueued work, a closure that ends the capture
 //! itself with cudarc's `CudaStream::end_capture` (the process aborts: what it got cannot be
-//! taken back), and a stream that joined the capture through cudarc.
+//! taken back), also when it then begins and breaks another capture, and a stream that joined
+//! the capture through cudarc.
 
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -150,6 +151,63 @@ fn a_closure_that_ends_its_capture_itself_aborts_the_process() {
         "the capture returned ({outcome:?}); the sentinel: {} overwritten",
         overwritten(&gpu.stream, &s)
     );
+}
+
+/// The same attack covered up: the closure ends the capture, keeps the graph, then begins a
+/// capture of its own on the stream and breaks it (a synchronizing call). The stream then reads
+/// as a broken capture with no id, as it would had the closure broken *this crate's* capture,
+/// which is an error, not an abort. The crate tells the two apart by a stream of its own that
+/// joined its capture and records nothing: it is out of the capture once the capture has
+/// ended, and still in it (broken) when the closure only broke it. So this process aborts too.
+#[test]
+fn a_closure_that_ends_its_capture_and_breaks_another_aborts_the_process() {
+    let test = "a_closure_that_ends_its_capture_and_breaks_another_aborts_the_process";
+    let Some(gpu) = gpu(test) else {
+        return;
+    };
+    if !is_child(test) {
+        drop(gpu);
+        assert_aborted_for_ending_the_capture(&format!("capture_misuse::{test}"));
+        return;
+    }
+    let y = DeviceBuffer::<u32>::zeros(&gpu.stream, N).unwrap();
+    let outcome = Graph::capture(&gpu.stream, Mut(y), |s, mut y| {
+        s.memset_zeros(&mut y)?;
+        let ended = s.end_capture(sys::CUgraphInstantiate_flags(0))?;
+        KEPT.with(|k| *k.borrow_mut() = ended);
+        s.begin_capture(sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)?;
+        // Refused inside a capture, which it breaks.
+        assert!(s.synchronize().is_err());
+        Ok::<(), Error>(())
+    });
+    // Not reached: what follows is the use-after-free the abort prevents.
+    let s = sentinel(&gpu.stream, N);
+    if let Some(kept) = KEPT.with(|k| k.borrow_mut().take()) {
+        kept.launch().unwrap();
+    }
+    panic!(
+        "the capture returned ({outcome:?}); the sentinel: {} overwritten",
+        overwritten(&gpu.stream, &s)
+    );
+}
+
+/// The control of the attack above: a closure that breaks *this crate's* capture with the same
+/// synchronizing call gets an error naming the broken capture, and the process goes on.
+#[test]
+fn a_closure_that_breaks_its_capture_gets_an_error() {
+    let Some(gpu) = gpu("a_closure_that_breaks_its_capture_gets_an_error") else {
+        return;
+    };
+    let y = DeviceBuffer::<u32>::zeros(&gpu.stream, N).unwrap();
+    let outcome = Graph::capture(&gpu.stream, Mut(y), |s, mut y| {
+        s.memset_zeros(&mut y)?;
+        assert!(s.synchronize().is_err());
+        Ok::<(), Error>(())
+    });
+    let e = outcome.expect_err("a broken capture is an error");
+    assert!(matches!(e, Error::CaptureBroken { .. }), "{e}");
+    // The stream is usable again.
+    gpu.stream.synchronize().unwrap();
 }
 
 /// The same call inside `Graph::capture_into`: `cuStreamEndCapture` of a capture begun with

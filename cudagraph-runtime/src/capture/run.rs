@@ -79,6 +79,16 @@ pub(super) fn run<'a>(
             source,
         }));
     }
+    // Made before the capture begins: see `witness_ended`.
+    let witness = match ctx.new_stream() {
+        Ok(witness) => witness,
+        Err(source) => {
+            return not_begun(Err(Error::Driver {
+                call: "cuStreamCreate",
+                source,
+            }))
+        }
+    };
     // Thread-local: only this thread's synchronizing calls break the capture; other threads
     // go on as they are.
     let mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
@@ -100,9 +110,13 @@ pub(super) fn run<'a>(
         .flatten()
         .map(|(graph, _)| graph);
     let sequence = Sequence::new(stream, id, scope);
-    let body = match info {
+    // The witness joins the capture and records nothing: it stays in the capture, valid or
+    // broken, until the capture ends, and so tells whether the closure ended it.
+    let witnessed = info.and_then(|_| sequence.order(stream, &witness));
+    let witness = witnessed.is_ok().then_some(witness);
+    let body = match witnessed {
         Err(e) => Ok(Err(e)),
-        Ok(_) => {
+        Ok(()) => {
             let _inside = InCapture::enter();
             let scope = CaptureScope::new(&sequence);
             // The panic is resumed by the caller, after the capture has ended and the graph is
@@ -110,19 +124,12 @@ pub(super) fn run<'a>(
             catch_unwind(AssertUnwindSafe(|| f(&scope)))
         }
     };
-    if id != 0 {
-        // The closure may have ended the capture itself (cudarc's `CudaStream::end_capture` on
-        // the stream): it holds a graph of what was recorded, which holds none of the memory,
-        // host functions or kernels the work was recorded with (or holds the graph captured
-        // into, which this crate owns too). Nothing can take it back.
-        // Not capturing any more, or recording another capture (begun by the closure after it
-        // ended this one). (A capture broken by a call inside the closure reads as invalidated,
-        // without an id: driver 580 reports the id 0 then.)
-        // SAFETY: a live stream.
-        let now = unsafe { result::stream::capture_info(stream.cu_stream()) };
-        if matches!(now, Ok(None)) || matches!(now, Ok(Some((other, true))) if other != id) {
-            escape::ended_inside(call);
-        }
+    if id != 0 && witness_ended(stream, witness.as_deref(), id) {
+        // The closure ended the capture itself (cudarc's `CudaStream::end_capture` on the
+        // stream): it holds a graph of what was recorded, which holds none of the memory, host
+        // functions or kernels the work was recorded with (or holds the graph captured into,
+        // which this crate owns too). Nothing can take it back.
+        escape::ended_inside(call);
     }
     // Whatever happened, no forked stream is left out of the end, and no allocation of the
     // capture outlives its graph.
@@ -156,6 +163,8 @@ pub(super) fn run<'a>(
         );
     // SAFETY: the capture begun above, on this stream and thread.
     let (graph, ended) = unsafe { result::stream::end_capture(stream.cu_stream()) };
+    // Out of the capture now (the end takes every stream of a capture out of it).
+    drop(witness);
     if ended.is_err() {
         match &unfreed {
             Ok(unfreed) => escape::quarantine(ctx.ordinal() as i32, unfreed),
@@ -183,6 +192,32 @@ pub(super) fn run<'a>(
         sequence: Some(sequence),
         unfreed,
     }
+}
+
+/// Whether the capture `id` on `stream` was ended before its closure returned, as `witness`
+/// (a stream that joined it right after it began, and recorded nothing) tells.
+///
+/// A capture broken by a call inside the closure (a synchronizing call, a wait on an event
+/// recorded outside it) reads as invalidated *without its id* on `stream` (driver 580 reports
+/// the id 0), so `stream` alone cannot tell it from a capture the closure ended and then began
+/// again and broke: the witness can. It stays in the capture until the capture ends, valid or
+/// broken, and leaves it only with that end, whoever ends it ([`cuStreamEndCapture`]: a
+/// capture's streams leave it with its end). A stream that joined a capture and recorded
+/// nothing does not fail its end (`CUDA_ERROR_STREAM_CAPTURE_UNJOINED` is for recorded work
+/// not joined back), so the witness needs no join.
+///
+/// [`cuStreamEndCapture`]: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html
+/// (`None` when the witness could not join: `stream` alone then tells what it can.)
+fn witness_ended(stream: &CudaStream, witness: Option<&CudaStream>, id: u64) -> bool {
+    // SAFETY: live streams.
+    let now = unsafe { result::stream::capture_info(stream.cu_stream()) };
+    // SAFETY: as above.
+    let seen = witness.map(|w| unsafe { result::stream::capture_info(w.cu_stream()) });
+    // Not in the capture any more: ended. Recording another capture (begun by the closure after
+    // it ended this one): ended. (A query that fails says nothing either way.)
+    matches!(seen, Some(Ok(None)))
+        || matches!(now, Ok(None))
+        || matches!(now, Ok(Some((other, true))) if other != id)
 }
 
 /// The memory `operands` gives a capture on `stream`, as uses, checked to be apart where one is
