@@ -210,6 +210,47 @@ fn a_closure_that_breaks_its_capture_gets_an_error() {
     gpu.stream.synchronize().unwrap();
 }
 
+/// Every capture has a witness (a stream of the crate's own that joins it), kept for the
+/// thread's next capture: a capture begun inside another one's closure gets a witness of its own
+/// (a stream can join one capture only), and both graphs record what their closures did, round
+/// after round, on this thread and on another.
+#[test]
+fn nested_and_repeated_captures_each_have_a_witness_of_their_own() {
+    let Some(gpu) = gpu("nested_and_repeated_captures_each_have_a_witness_of_their_own") else {
+        return;
+    };
+    let inner_stream = gpu.ctx.new_stream().unwrap();
+    let round = |outer_value: u32, inner_value: u32| {
+        let x = DeviceBuffer::<u32>::zeros(&gpu.stream, N).unwrap();
+        let y = DeviceBuffer::<u32>::zeros(&gpu.stream, N).unwrap();
+        let inner = Arc::new(std::sync::Mutex::new(None));
+        let kept = inner.clone();
+        let inner_stream = inner_stream.clone();
+        let outer = Graph::capture(&gpu.stream, Mut(x.clone()), move |s, x| {
+            s.memset(Memset::new(&x, outer_value))?;
+            let graph = Graph::capture(&inner_stream, Mut(y.clone()), move |s, y| {
+                s.memset(Memset::new(&y, inner_value))?;
+                Ok::<(), Error>(())
+            })?;
+            *kept.lock().unwrap() = Some((graph, y.clone()));
+            Ok::<(), Error>(())
+        })
+        .unwrap();
+        let (inner, y) = inner.lock().unwrap().take().expect("the inner capture ran");
+        outer.instantiate().unwrap().launch(&gpu.stream).unwrap();
+        inner.instantiate().unwrap().launch(&gpu.stream).unwrap();
+        assert_eq!(x.to_vec().unwrap(), vec![outer_value; N]);
+        assert_eq!(y.to_vec().unwrap(), vec![inner_value; N]);
+    };
+    for r in 0..3 {
+        round(10 + r, 20 + r);
+    }
+    std::thread::scope(|t| {
+        t.spawn(|| round(7, 8));
+    });
+    round(30, 40);
+}
+
 /// The same call inside `Graph::capture_into`: `cuStreamEndCapture` of a capture begun with
 /// `cuStreamBeginCaptureToGraph` returns the graph captured into, so cudarc's `end_capture`
 /// wraps *this crate's* driver graph in a `CudaGraph`, which destroys it on drop, while the

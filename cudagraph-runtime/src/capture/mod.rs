@@ -13,6 +13,7 @@
 //! - `operands`: the memory given to a capture, and the views its closure works on;
 //! - `alloc`: memory allocated inside a capture ([`CaptureAlloc`]);
 //! - `check`: what the capture recorded beyond its own calls, checked against that memory;
+//! - `witness`: the stream that tells a capture its closure ended from one it broke;
 //! - `escape`: allocations cudarc made in the capture that outlive its closure, refused;
 //! - `errors`: what breaks a capture, explained;
 //! - `work`: [`Capture`], work to record again and again;
@@ -28,6 +29,7 @@ mod replay;
 mod run;
 mod scope;
 mod sequence;
+mod witness;
 mod work;
 
 pub use alloc::CaptureAlloc;

@@ -15,6 +15,7 @@ use super::escape;
 use super::operands::{self, CaptureOperands};
 use super::scope::CaptureScope;
 use super::sequence::{is_legacy, Sequence};
+use super::witness::{self, Witness};
 use crate::ambient::{in_host_node, InCapture};
 use crate::driver::{named, result};
 use crate::error::{Error, Result};
@@ -79,15 +80,10 @@ pub(super) fn run<'a>(
             source,
         }));
     }
-    // Made before the capture begins: see `witness_ended`.
-    let witness = match ctx.new_stream() {
+    // Made before the capture begins (see `witness`).
+    let witness = match Witness::new(ctx) {
         Ok(witness) => witness,
-        Err(source) => {
-            return not_begun(Err(Error::Driver {
-                call: "cuStreamCreate",
-                source,
-            }))
-        }
+        Err(e) => return not_begun(Err(e)),
     };
     // Thread-local: only this thread's synchronizing calls break the capture; other threads
     // go on as they are.
@@ -112,7 +108,8 @@ pub(super) fn run<'a>(
     let sequence = Sequence::new(stream, id, scope);
     // The witness joins the capture and records nothing: it stays in the capture, valid or
     // broken, until the capture ends, and so tells whether the closure ended it.
-    let witnessed = info.and_then(|_| sequence.order(stream, &witness));
+    // (Two live streams of the capture's context, as `order` asks.)
+    let witnessed = info.and_then(|_| sequence.streams.order(stream.cu_stream(), witness.raw()));
     let witness = witnessed.is_ok().then_some(witness);
     let body = match witnessed {
         Err(e) => Ok(Err(e)),
@@ -124,7 +121,12 @@ pub(super) fn run<'a>(
             catch_unwind(AssertUnwindSafe(|| f(&scope)))
         }
     };
-    if id != 0 && witness_ended(stream, witness.as_deref(), id) {
+    let ended_inside = || match &witness {
+        Some(witness) => witness.saw_the_end(stream, id),
+        // Not joined: the stream alone tells what it can.
+        None => witness::stream_saw_the_end(stream, id),
+    };
+    if id != 0 && ended_inside() {
         // The closure ended the capture itself (cudarc's `CudaStream::end_capture` on the
         // stream): it holds a graph of what was recorded, which holds none of the memory, host
         // functions or kernels the work was recorded with (or holds the graph captured into,
@@ -192,32 +194,6 @@ pub(super) fn run<'a>(
         sequence: Some(sequence),
         unfreed,
     }
-}
-
-/// Whether the capture `id` on `stream` was ended before its closure returned, as `witness`
-/// (a stream that joined it right after it began, and recorded nothing) tells.
-///
-/// A capture broken by a call inside the closure (a synchronizing call, a wait on an event
-/// recorded outside it) reads as invalidated *without its id* on `stream` (driver 580 reports
-/// the id 0), so `stream` alone cannot tell it from a capture the closure ended and then began
-/// again and broke: the witness can. It stays in the capture until the capture ends, valid or
-/// broken, and leaves it only with that end, whoever ends it ([`cuStreamEndCapture`]: a
-/// capture's streams leave it with its end). A stream that joined a capture and recorded
-/// nothing does not fail its end (`CUDA_ERROR_STREAM_CAPTURE_UNJOINED` is for recorded work
-/// not joined back), so the witness needs no join.
-///
-/// [`cuStreamEndCapture`]: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__STREAM.html
-/// (`None` when the witness could not join: `stream` alone then tells what it can.)
-fn witness_ended(stream: &CudaStream, witness: Option<&CudaStream>, id: u64) -> bool {
-    // SAFETY: live streams.
-    let now = unsafe { result::stream::capture_info(stream.cu_stream()) };
-    // SAFETY: as above.
-    let seen = witness.map(|w| unsafe { result::stream::capture_info(w.cu_stream()) });
-    // Not in the capture any more: ended. Recording another capture (begun by the closure after
-    // it ended this one): ended. (A query that fails says nothing either way.)
-    matches!(seen, Some(Ok(None)))
-        || matches!(now, Ok(None))
-        || matches!(now, Ok(Some((other, true))) if other != id)
 }
 
 /// The memory `operands` gives a capture on `stream`, as uses, checked to be apart where one is
