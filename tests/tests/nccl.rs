@@ -1141,6 +1141,57 @@ fn one_executable_at_a_time_runs_collectives_over_symmetric_buffers_on_a_communi
     s.synchronize().unwrap();
 }
 
+/// Memory from `ncclMemAlloc` is held to the rule of symmetric buffers wherever a collective
+/// uses it: NCCL registers the buffers of captured collectives where it can open them to the
+/// peers (`NCCL_GRAPH_REGISTER`, on by default), which it can for such memory, and the peers'
+/// kernels then write them at the places their graphs recorded. Here a symmetric buffer of
+/// communicator `a` in an all-reduce on communicator `b` makes its executable `b`'s one owner:
+/// another executable of symmetric collectives on `b` is refused until it is dropped (before,
+/// the buffer counted as plain on `b`, and both were made). A plain buffer stays plain.
+#[test]
+fn another_communicators_symmetric_buffer_is_held_to_the_symmetric_rule() {
+    let test = "another_communicators_symmetric_buffer_is_held_to_the_symmetric_rule";
+    let Some((gpu, _)) = nccl_gpus(test, 1) else {
+        return;
+    };
+    let (a, b) = (one_rank(&gpu), one_rank(&gpu));
+    let s = &gpu.stream;
+    let n = 64;
+    let mut of_a = a.alloc_symmetric::<f32>(n).unwrap();
+    let mut of_b = b.alloc_symmetric::<f32>(n).unwrap();
+    let mut plain = buffer(s, &[1.0; 64]);
+    let on_b = |buf: &mut DeviceBuffer<f32>, name: &'static str| {
+        let mut graph = Graph::new(&gpu.ctx).unwrap();
+        graph.name_next(name);
+        graph
+            .add_all_reduce_in_place(&b, buf, ReduceOp::Sum, &[])
+            .unwrap();
+        graph
+    };
+    let mut over_a = on_b(&mut of_a, "over_a").instantiate().unwrap();
+    match on_b(&mut of_b, "over_b").instantiate() {
+        Err(Error::Invalid { node, reason }) => {
+            assert_eq!(node, "over_b");
+            assert!(reason.contains("one at a time"), "{reason}");
+        }
+        other => panic!("expected a refusal while `over_a` owns `b`, got {other:?}"),
+    }
+    // A plain buffer claims nothing.
+    let mut over_plain = on_b(&mut plain, "over_plain").instantiate().unwrap();
+    of_a.copy_from(&ramp(n, 1.0)).unwrap();
+    over_a.launch(s).unwrap();
+    over_plain.launch(s).unwrap();
+    assert_eq!(
+        of_a.to_vec().unwrap(),
+        ramp(n, 1.0),
+        "an all-reduce of one rank"
+    );
+    drop(over_a);
+    let mut over_b = on_b(&mut of_b, "over_b").instantiate().unwrap();
+    over_b.launch(s).unwrap();
+    s.synchronize().unwrap();
+}
+
 /// A launch into the per-thread default stream (`CudaContext::per_thread_stream`, one handle
 /// that names another stream on each thread) is refused, here of a graph with a collective: the
 /// communicator orders its launches by comparing streams and records its marker on the previous

@@ -12,6 +12,12 @@
 //! their launches (a rank that launches it more often than its peers waits for them, at the
 //! first collective).
 //!
+//! Memory from `ncclMemAlloc` is held to the same rule wherever a collective uses it: as
+//! another communicator's window, or in a point-to-point step. NCCL registers the buffers of a
+//! collective captured into a graph where it can open them to the peers (`NCCL_GRAPH_REGISTER`,
+//! on by default), and such memory it can: the peers' kernels then read and write it directly,
+//! at the places their own graphs recorded (see `windows::is_nccl_memory`).
+//!
 //! The claim is each rank's own, and a check made before instantiation does not tell which graph
 //! each rank instantiates: so every instantiation of a graph with such collectives (and every
 //! re-instantiation from one) ends with an exchange over each communicator it claims, comparing
@@ -89,11 +95,12 @@ impl SymmetricOwner {
                     node: name(node),
                     reason: format!(
                         "another executable of this rank runs collectives over symmetric \
-                         buffers on the same communicator (rank {} of {}): one at a time may, \
-                         since NCCL's symmetric kernels write the peers' buffers at the places \
-                         the local graph names and ranks could launch the two in different \
-                         orders; drop the other executable first, or give one of them plain \
-                         buffers",
+                         buffers (memory from `Communicator::alloc_symmetric`, of any \
+                         communicator) on the same communicator (rank {} of {}): one at a time \
+                         may, since NCCL's kernels write such buffers of the peers directly, at \
+                         the places the local graph names, and ranks could launch the two in \
+                         different orders; drop the other executable first, or give one of them \
+                         plain buffers",
                         comm.rank, comm.size
                     ),
                 });

@@ -9,6 +9,7 @@ use cudarc::driver::CudaStream;
 use super::comm::CommInner;
 use super::op::Collective;
 use super::order::{self, Exchange, Intent};
+use super::windows;
 use crate::error::{Error, Result};
 
 /// One collective node.
@@ -22,6 +23,18 @@ struct Step {
     what: Collective,
     /// The addresses of its buffers (source, destination; 0 for none), fixed by the capture.
     addrs: [u64; 2],
+    /// Whether a buffer lies in memory NCCL may open to the peers (see
+    /// [`windows::is_nccl_memory`]).
+    nccl_memory: bool,
+}
+
+impl Step {
+    /// Whether its executables are held to the rule of collectives over symmetric buffers (see
+    /// `owner`): its peers' kernels may read and write its buffers directly, at the places
+    /// their graphs recorded.
+    fn opens_buffers(&self) -> bool {
+        self.what.placement != [0; 2] || self.nccl_memory
+    }
 }
 
 /// A graph's collective nodes (empty for most graphs).
@@ -67,6 +80,18 @@ impl CollectiveTable {
         what: Collective,
         addrs: [u64; 2],
     ) {
+        let nccl_memory = addrs.iter().any(|&a| windows::is_nccl_memory(a));
+        self.push_step(comm, node, what, addrs, nccl_memory);
+    }
+
+    fn push_step(
+        &mut self,
+        comm: &Arc<CommInner>,
+        node: usize,
+        what: Collective,
+        addrs: [u64; 2],
+        nccl_memory: bool,
+    ) {
         let at = match self.comms.iter().position(|c| c.id == comm.id) {
             Some(at) => at,
             None => {
@@ -82,6 +107,7 @@ impl CollectiveTable {
             node,
             what,
             addrs,
+            nccl_memory,
         });
         self.checked = false;
     }
@@ -90,7 +116,13 @@ impl CollectiveTable {
     /// them).
     pub(crate) fn adopt(&mut self, child: &CollectiveTable, node: usize) {
         for step in &child.steps {
-            self.push(&child.comms[step.comm], node, step.what, step.addrs);
+            self.push_step(
+                &child.comms[step.comm],
+                node,
+                step.what,
+                step.addrs,
+                step.nccl_memory,
+            );
         }
     }
 
@@ -112,7 +144,7 @@ impl CollectiveTable {
     }
 
     /// Makes every rank of each communicator on which a collective runs over symmetric buffers
-    /// instantiate the graph, or none (`ready`: whether this rank made its executable and
+    /// (or other memory NCCL may open to the peers, see [`windows::is_nccl_memory`]) instantiate the graph, or none (`ready`: whether this rank made its executable and
     /// claimed the communicators for it, see `owner`): an exchange over each such communicator,
     /// in the order of their keys, comparing the ranks' collectives there as the order check
     /// does (whether or not the graph was checked before) and whether each rank is ready.
@@ -131,11 +163,7 @@ impl CollectiveTable {
         name: &dyn Fn(usize) -> String,
     ) -> Result<()> {
         let symmetric: Vec<bool> = (0..self.comms.len())
-            .map(|at| {
-                self.steps
-                    .iter()
-                    .any(|s| s.comm == at && s.what.placement != [0; 2])
-            })
+            .map(|at| self.steps.iter().any(|s| s.comm == at && s.opens_buffers()))
             .collect();
         if !symmetric.contains(&true) {
             return Ok(());
@@ -193,11 +221,11 @@ impl CollectiveTable {
         self.steps.first().map_or(0, |s| s.node)
     }
 
-    /// Each communicator on which a collective runs over symmetric buffers, with the first
-    /// such node.
+    /// Each communicator on which a collective runs over symmetric buffers (or other memory NCCL
+    /// may open to the peers), with the first such node.
     pub(crate) fn symmetric_uses(&self) -> Vec<(Arc<CommInner>, usize)> {
         let mut uses: Vec<(Arc<CommInner>, usize)> = Vec::new();
-        for step in self.steps.iter().filter(|s| s.what.placement != [0; 2]) {
+        for step in self.steps.iter().filter(|s| s.opens_buffers()) {
             let comm = &self.comms[step.comm];
             if !uses.iter().any(|(c, _)| c.id == comm.id) {
                 uses.push((comm.clone(), step.node));

@@ -2,7 +2,7 @@
 //! (see `symmetric`), in the order registered, and where a buffer lies in them
 //! ([`Windows::placement`]), which NCCL requires to be the same on every rank.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use cudarc::driver::CudaContext;
 use cudarc::nccl::sys;
@@ -13,6 +13,32 @@ const WINDOW_SHIFT: u32 = 48;
 /// How many windows a communicator may have: their numbers, from 1, fit the high bits of a
 /// placement word (a larger one would wrap, and read as another window's or as none).
 pub(crate) const MAX_WINDOWS: usize = (1 << (64 - WINDOW_SHIFT)) - 1;
+
+/// The memory of every live window of every communicator of the process, as (base, bytes): the
+/// memory NCCL may open to a communicator's peers when it registers a buffer captured in a
+/// collective (see [`is_nccl_memory`]). Device addresses are unique within a process (CUDA's
+/// unified address space), whatever the device.
+static NCCL_MEMORY: Mutex<Vec<(u64, u64)>> = Mutex::new(Vec::new());
+
+/// Whether `addr` lies in memory from `ncclMemAlloc` that a communicator's window holds, of any
+/// communicator.
+///
+/// NCCL registers the buffers of a collective captured into a graph (`NCCL_GRAPH_REGISTER`, on
+/// by default) where it can map them into the peers' address spaces, which memory from
+/// `ncclMemAlloc` allows and the stream-ordered allocations of cudarc do not. A registered
+/// buffer is written and read by the peers' kernels directly, at the place the peer's graph
+/// recorded, like a symmetric buffer on its own communicator: so a collective over such memory
+/// is held to the same rule (one executable per communicator at a time, made on every rank or
+/// none, see `owner`), also where the memory is another communicator's window or the step is a
+/// point-to-point one.
+pub(crate) fn is_nccl_memory(addr: u64) -> bool {
+    addr != 0
+        && NCCL_MEMORY
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .any(|&(base, bytes)| (base..base + bytes).contains(&addr))
+}
 
 /// A communicator's symmetric windows, in the order registered (which is the same on every rank:
 /// registering is a call every rank makes together), and their memory.
@@ -53,6 +79,10 @@ impl Windows {
     /// the windows free when dropped.
     pub(crate) fn record(&mut self, base: u64, bytes: u64) {
         self.list.push(Window { base, bytes });
+        NCCL_MEMORY
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((base, bytes));
     }
 }
 
@@ -91,6 +121,12 @@ impl Drop for Windows {
         // released the windows: the memory is unused by NCCL and by every launch (each buffer
         // held the communicator until its launches were done).
         let _ = self.ctx.bind_to_thread();
+        // Forgotten before the memory is freed: an `ncclMemAlloc` of another thread may get
+        // the same addresses right after the free, and record them.
+        NCCL_MEMORY
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|&(base, _)| !self.list.iter().any(|w| w.base == base));
         for w in &self.list {
             // SAFETY: memory from `ncclMemAlloc`, freed once, here.
             let _ = unsafe { sys::ncclMemFree(w.base as *mut _) };
