@@ -226,6 +226,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
         _ => None,
     };
     let exec_param = local("exec");
+    let commit = local("commit");
     let setters = (0..count).map(|i| {
         let f = &g.model.params[i];
         let (name, ty) = (&f.name, &f.ty);
@@ -238,19 +239,25 @@ pub fn tracked(g: &Gen) -> TokenStream {
                 Some((first, pos, stride)) => {
                     let (f, applied) = (update_fn(first), g.applied(i));
                     let keep = g.keep_elem(i, Base::Kept, &quote!(#index));
-                    quote! {
-                        #p::set_sole_reader(
-                            self,
-                            #slot + #index,
-                            #pos + #index * #stride,
-                            (Self::#f, #index),
-                            |#exec_param| {
-                                // SAFETY: keyed, as `sync`: the element's reader took it.
-                                let #parts = unsafe { #exec_param.parts.get_mut() };
-                                #applied[#index] = #keep;
-                            },
-                        )
-                    }
+                    quote! {{
+                        let #commit = |#exec_param: &mut Self| {
+                            // SAFETY: keyed, as `sync`: the element's reader took it.
+                            let #parts = unsafe { #exec_param.parts.get_mut() };
+                            #applied[#index] = #keep;
+                        };
+                        // SAFETY: the element's one reader is instance `#index` of the node at
+                        // `#pos`, whose update this is (`UPDATES`), and `commit` copies the
+                        // element into the applied params.
+                        unsafe {
+                            #p::set_sole_reader(
+                                self,
+                                #slot + #index,
+                                #pos + #index * #stride,
+                                (Self::#f, #index),
+                                #commit,
+                            )
+                        }
+                    }}
                 }
                 None => quote!(#p::set_param(self, #slot + #index)),
             };
@@ -286,13 +293,16 @@ pub fn tracked(g: &Gen) -> TokenStream {
             Some(n) => {
                 let (pos, f, at) = (n.pos, update_fn(n.first), n.rep.map_or(0, |r| r.index));
                 let (applied, keep) = (g.applied(i), g.keep(i, Base::Kept));
-                quote! {
-                    #p::set_sole_reader(self, #slot, #pos, (Self::#f, #at), |#exec_param| {
+                quote! {{
+                    let #commit = |#exec_param: &mut Self| {
                         // SAFETY: keyed, as `sync`: the param's reader took it.
                         let #parts = unsafe { #exec_param.parts.get_mut() };
                         #applied = #keep;
-                    })
-                }
+                    };
+                    // SAFETY: the param's one reader is the node at `#pos`, whose update this is
+                    // (`UPDATES`), and `commit` copies the param into the applied params.
+                    unsafe { #p::set_sole_reader(self, #slot, #pos, (Self::#f, #at), #commit) }
+                }}
             }
             None => quote!(#p::set_param(self, #slot)),
         };

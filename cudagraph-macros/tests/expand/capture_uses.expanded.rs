@@ -1158,20 +1158,25 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.bias,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                0usize,
-                1usize,
-                (Self::__cg_update_node_1, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.bias = <Kernel<
-                        (u32, DevicePtr<f32>, DevicePtrMut<f32>),
-                    > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &__cg_parts.state.params.bias,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.bias = <Kernel<
+                    (u32, DevicePtr<f32>, DevicePtrMut<f32>),
+                > as ::cudagraph_runtime::__private::KernelType>::keep(
+                    &__cg_parts.state.params.bias,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    0usize,
+                    1usize,
+                    (Self::__cg_update_node_1, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `layer1` and updates what reads it (node `gemm1`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
@@ -1184,18 +1189,23 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.layer1,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                1usize,
-                0usize,
-                (Self::__cg_update_node_0, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.layer1 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.layer1,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.layer1 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.layer1,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    1usize,
+                    0usize,
+                    (Self::__cg_update_node_0, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `layer2` and updates what reads it (node `gemm2`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
@@ -1208,18 +1218,23 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.layer2,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                2usize,
-                2usize,
-                (Self::__cg_update_node_2, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.layer2 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.layer2,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.layer2 = <Capture as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.layer2,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    2usize,
+                    2usize,
+                    (Self::__cg_update_node_2, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `w1` and updates what reads it (node `gemm1`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
@@ -1232,20 +1247,25 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.w1,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                3usize,
-                0usize,
-                (Self::__cg_update_node_0, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.w1 = <DeviceBuffer<
-                        f32,
-                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.w1,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.w1 = <DeviceBuffer<
+                    f32,
+                > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.w1,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    3usize,
+                    0usize,
+                    (Self::__cg_update_node_0, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `w2` and updates what reads it (node `gemm2`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
@@ -1258,20 +1278,25 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.w2,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                4usize,
-                2usize,
-                (Self::__cg_update_node_2, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.w2 = <DeviceBuffer<
-                        f32,
-                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.w2,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.w2 = <DeviceBuffer<
+                    f32,
+                > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.w2,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    4usize,
+                    2usize,
+                    (Self::__cg_update_node_2, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `x` and updates what reads it (node `gemm1`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
@@ -1284,20 +1309,25 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.x,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                5usize,
-                0usize,
-                (Self::__cg_update_node_0, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.x = <DeviceBuffer<
-                        f32,
-                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.x,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.x = <DeviceBuffer<
+                    f32,
+                > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.x,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    5usize,
+                    0usize,
+                    (Self::__cg_update_node_0, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `h` and updates what reads it (nodes `gemm1`, `act`, `gemm2`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
@@ -1322,20 +1352,25 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.y,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                7usize,
-                2usize,
-                (Self::__cg_update_node_2, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.y = <DeviceBuffer<
-                        f32,
-                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.y,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.y = <DeviceBuffer<
+                    f32,
+                > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.y,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    7usize,
+                    2usize,
+                    (Self::__cg_update_node_2, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `b` and updates what reads it (node `act`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
@@ -1348,20 +1383,25 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.b,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                8usize,
-                1usize,
-                (Self::__cg_update_node_1, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.b = <DeviceBuffer<
-                        f32,
-                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.b,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.b = <DeviceBuffer<
+                    f32,
+                > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.b,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    8usize,
+                    1usize,
+                    (Self::__cg_update_node_1, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `n` and updates what reads it (node `act`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LayersExec`]).
@@ -1371,18 +1411,23 @@ impl LayersExec {
             &mut unsafe { self.parts.get_mut() }.state.params.n,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                9usize,
-                1usize,
-                (Self::__cg_update_node_1, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.n,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.n,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    9usize,
+                    1usize,
+                    (Self::__cg_update_node_1, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Swaps two params of one type, named by `pick` (`exec.swap(|p| (&mut p.x, &mut p.x_new))?`), and updates the nodes that read them, each once, before it returns: the ping-pong buffers of an iteration swapped between launches in one call. Returns how many nodes it updated. `pick` is given the params' slots ([`LayersSlots`]), not their values: it names two params and changes none. As [`LayersParamsMut::swap`] followed by `apply`: all or nothing (a refused update is reported, naming its node, and the swap undone), any other change pending applied with it.

@@ -813,20 +813,25 @@ impl InnerExec {
             &mut unsafe { self.parts.get_mut() }.state.params.scale,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                0usize,
-                0usize,
-                (Self::__cg_update_node_0, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.scale = <Kernel<
-                        (u32, f32, DevicePtrMut<f32>),
-                    > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &__cg_parts.state.params.scale,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.scale = <Kernel<
+                    (u32, f32, DevicePtrMut<f32>),
+                > as ::cudagraph_runtime::__private::KernelType>::keep(
+                    &__cg_parts.state.params.scale,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    0usize,
+                    0usize,
+                    (Self::__cg_update_node_0, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `y` and updates what reads it (node `mul`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`InnerExec`]).
@@ -839,20 +844,25 @@ impl InnerExec {
             &mut unsafe { self.parts.get_mut() }.state.params.y,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                1usize,
-                0usize,
-                (Self::__cg_update_node_0, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.y = <DeviceBuffer<
-                        f32,
-                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.y,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.y = <DeviceBuffer<
+                    f32,
+                > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.y,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    1usize,
+                    0usize,
+                    (Self::__cg_update_node_0, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `n` and updates what reads it (node `mul`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`InnerExec`]).
@@ -862,18 +872,23 @@ impl InnerExec {
             &mut unsafe { self.parts.get_mut() }.state.params.n,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                2usize,
-                0usize,
-                (Self::__cg_update_node_0, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.n,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.n,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    2usize,
+                    0usize,
+                    (Self::__cg_update_node_0, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `s` and updates what reads it (node `mul`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`InnerExec`]).
@@ -883,18 +898,23 @@ impl InnerExec {
             &mut unsafe { self.parts.get_mut() }.state.params.s,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                3usize,
-                0usize,
-                (Self::__cg_update_node_0, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.s = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.s,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.s = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.s,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    3usize,
+                    0usize,
+                    (Self::__cg_update_node_0, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Swaps two params of one type, named by `pick` (`exec.swap(|p| (&mut p.x, &mut p.x_new))?`), and updates the nodes that read them, each once, before it returns: the ping-pong buffers of an iteration swapped between launches in one call. Returns how many nodes it updated. `pick` is given the params' slots ([`InnerSlots`]), not their values: it names two params and changes none. As [`InnerParamsMut::swap`] followed by `apply`: all or nothing (a refused update is reported, naming its node, and the swap undone), any other change pending applied with it.
@@ -2194,20 +2214,25 @@ impl OuterExec {
             &mut unsafe { self.parts.get_mut() }.state.params.z,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                2usize,
-                2usize,
-                (Self::__cg_update_node_2, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.z = <DeviceBuffer<
-                        f32,
-                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.z,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.z = <DeviceBuffer<
+                    f32,
+                > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.z,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    2usize,
+                    2usize,
+                    (Self::__cg_update_node_2, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Swaps two params of one type, named by `pick` (`exec.swap(|p| (&mut p.x, &mut p.x_new))?`), and updates the nodes that read them, each once, before it returns: the ping-pong buffers of an iteration swapped between launches in one call. Returns how many nodes it updated. `pick` is given the params' slots ([`OuterSlots`]), not their values: it names two params and changes none. As [`OuterParamsMut::swap`] followed by `apply`: all or nothing (a refused update is reported, naming its node, and the swap undone), any other change pending applied with it.

@@ -988,18 +988,23 @@ impl StepExec {
             &mut unsafe { self.parts.get_mut() }.state.params.comm,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                0usize,
-                1usize,
-                (Self::__cg_update_node_1, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.comm = <Communicator as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.comm,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.comm = <Communicator as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.comm,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    0usize,
+                    1usize,
+                    (Self::__cg_update_node_1, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `grad` and updates what reads it (node `local`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
@@ -1012,20 +1017,25 @@ impl StepExec {
             &mut unsafe { self.parts.get_mut() }.state.params.grad,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                1usize,
-                0usize,
-                (Self::__cg_update_node_0, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.grad = <Kernel<
-                        (u32, DevicePtrMut<f32>),
-                    > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &__cg_parts.state.params.grad,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.grad = <Kernel<
+                    (u32, DevicePtrMut<f32>),
+                > as ::cudagraph_runtime::__private::KernelType>::keep(
+                    &__cg_parts.state.params.grad,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    1usize,
+                    0usize,
+                    (Self::__cg_update_node_0, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `update` and updates what reads it (node `step`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
@@ -1038,20 +1048,25 @@ impl StepExec {
             &mut unsafe { self.parts.get_mut() }.state.params.update,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                2usize,
-                2usize,
-                (Self::__cg_update_node_2, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.update = <Kernel<
-                        (u32, DevicePtr<f32>),
-                    > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &__cg_parts.state.params.update,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.update = <Kernel<
+                    (u32, DevicePtr<f32>),
+                > as ::cudagraph_runtime::__private::KernelType>::keep(
+                    &__cg_parts.state.params.update,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    2usize,
+                    2usize,
+                    (Self::__cg_update_node_2, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `grads` and updates what reads it (nodes `average`, `local`, `step`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).

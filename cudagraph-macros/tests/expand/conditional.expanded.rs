@@ -1695,20 +1695,25 @@ impl FlowExec {
             &mut unsafe { self.parts.get_mut() }.state.params.choice,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                5usize,
-                4usize,
-                (Self::__cg_update_node_4, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.choice = <DeviceBuffer<
-                        u32,
-                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.choice,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.choice = <DeviceBuffer<
+                    u32,
+                > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.choice,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    5usize,
+                    4usize,
+                    (Self::__cg_update_node_4, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `limit` and updates what reads it (node `bump`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FlowExec`]).
@@ -1721,18 +1726,23 @@ impl FlowExec {
             &mut unsafe { self.parts.get_mut() }.state.params.limit,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                6usize,
-                6usize,
-                (Self::__cg_update_node_6, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.limit = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.limit,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.limit = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.limit,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    6usize,
+                    6usize,
+                    (Self::__cg_update_node_6, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Swaps two params of one type, named by `pick` (`exec.swap(|p| (&mut p.x, &mut p.x_new))?`), and updates the nodes that read them, each once, before it returns: the ping-pong buffers of an iteration swapped between launches in one call. Returns how many nodes it updated. `pick` is given the params' slots ([`FlowSlots`]), not their values: it names two params and changes none. As [`FlowParamsMut::swap`] followed by `apply`: all or nothing (a refused update is reported, naming its node, and the swap undone), any other change pending applied with it.

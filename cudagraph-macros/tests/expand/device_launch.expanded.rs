@@ -975,20 +975,25 @@ impl WorkerExec {
             &mut unsafe { self.parts.get_mut() }.state.params.step,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                0usize,
-                1usize,
-                (Self::__cg_update_node_1, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.step = <Kernel<
-                        (u32, DevicePtrMut<u32>),
-                    > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &__cg_parts.state.params.step,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.step = <Kernel<
+                    (u32, DevicePtrMut<u32>),
+                > as ::cudagraph_runtime::__private::KernelType>::keep(
+                    &__cg_parts.state.params.step,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    0usize,
+                    1usize,
+                    (Self::__cg_update_node_1, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `counter` and updates what reads it (nodes `clear`, `bump`, `copy`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`WorkerExec`]).
@@ -1013,20 +1018,25 @@ impl WorkerExec {
             &mut unsafe { self.parts.get_mut() }.state.params.mirror,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                2usize,
-                2usize,
-                (Self::__cg_update_node_2, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.mirror = <HostBuffer<
-                        u32,
-                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.mirror,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.mirror = <HostBuffer<
+                    u32,
+                > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.mirror,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    2usize,
+                    2usize,
+                    (Self::__cg_update_node_2, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `n` and updates what reads it (node `bump`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`WorkerExec`]).
@@ -1036,18 +1046,23 @@ impl WorkerExec {
             &mut unsafe { self.parts.get_mut() }.state.params.n,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                3usize,
-                1usize,
-                (Self::__cg_update_node_1, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.n,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.n,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    3usize,
+                    1usize,
+                    (Self::__cg_update_node_1, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Swaps two params of one type, named by `pick` (`exec.swap(|p| (&mut p.x, &mut p.x_new))?`), and updates the nodes that read them, each once, before it returns: the ping-pong buffers of an iteration swapped between launches in one call. Returns how many nodes it updated. `pick` is given the params' slots ([`WorkerSlots`]), not their values: it names two params and changes none. As [`WorkerParamsMut::swap`] followed by `apply`: all or nothing (a refused update is reported, naming its node, and the swap undone), any other change pending applied with it.
@@ -2585,20 +2600,25 @@ impl LauncherExec {
             &mut unsafe { self.parts.get_mut() }.state.params.launch,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                0usize,
-                1usize,
-                (Self::__cg_update_node_1, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.launch = <Kernel<
-                        (DeviceGraph, u32),
-                    > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &__cg_parts.state.params.launch,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.launch = <Kernel<
+                    (DeviceGraph, u32),
+                > as ::cudagraph_runtime::__private::KernelType>::keep(
+                    &__cg_parts.state.params.launch,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    0usize,
+                    1usize,
+                    (Self::__cg_update_node_1, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `bump` and updates what reads it (nodes `before`, `after`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LauncherExec`]).
@@ -2623,18 +2643,23 @@ impl LauncherExec {
             &mut unsafe { self.parts.get_mut() }.state.params.worker,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                2usize,
-                1usize,
-                (Self::__cg_update_node_1, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.worker = <SharedDeviceGraph as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.worker,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.worker = <SharedDeviceGraph as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.worker,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    2usize,
+                    1usize,
+                    (Self::__cg_update_node_1, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `counter` and updates what reads it (nodes `before`, `after`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`LauncherExec`]).

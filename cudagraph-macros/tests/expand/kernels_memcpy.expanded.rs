@@ -1106,20 +1106,25 @@ impl StepExec {
             &mut unsafe { self.parts.get_mut() }.state.params.saxpy,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                0usize,
-                1usize,
-                (Self::__cg_update_node_1, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.saxpy = <Kernel<
-                        (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
-                    > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &__cg_parts.state.params.saxpy,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.saxpy = <Kernel<
+                    (u32, f32, DevicePtr<f32>, DevicePtrMut<f32>),
+                > as ::cudagraph_runtime::__private::KernelType>::keep(
+                    &__cg_parts.state.params.saxpy,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    0usize,
+                    1usize,
+                    (Self::__cg_update_node_1, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `x` and updates what reads it (node `scale`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
@@ -1132,20 +1137,25 @@ impl StepExec {
             &mut unsafe { self.parts.get_mut() }.state.params.x,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                1usize,
-                1usize,
-                (Self::__cg_update_node_1, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.x = <DeviceBuffer<
-                        f32,
-                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.x,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.x = <DeviceBuffer<
+                    f32,
+                > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.x,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    1usize,
+                    1usize,
+                    (Self::__cg_update_node_1, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `y` and updates what reads it (nodes `zero`, `scale`, `back`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
@@ -1179,18 +1189,23 @@ impl StepExec {
             &mut unsafe { self.parts.get_mut() }.state.params.n,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                4usize,
-                1usize,
-                (Self::__cg_update_node_1, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.n,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.n,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    4usize,
+                    1usize,
+                    (Self::__cg_update_node_1, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `alpha` and updates what reads it (node `scale`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
@@ -1203,18 +1218,23 @@ impl StepExec {
             &mut unsafe { self.parts.get_mut() }.state.params.alpha,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                5usize,
-                1usize,
-                (Self::__cg_update_node_1, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.alpha = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.alpha,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.alpha = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.alpha,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    5usize,
+                    1usize,
+                    (Self::__cg_update_node_1, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `done` and updates what reads it (node `log`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`StepExec`]).
@@ -1227,20 +1247,25 @@ impl StepExec {
             &mut unsafe { self.parts.get_mut() }.state.params.done,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                6usize,
-                3usize,
-                (Self::__cg_update_node_3, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.done = <fn(
-                        &[f32],
-                    ) as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.done,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.done = <fn(
+                    &[f32],
+                ) as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.done,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    6usize,
+                    3usize,
+                    (Self::__cg_update_node_3, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Swaps two params of one type, named by `pick` (`exec.swap(|p| (&mut p.x, &mut p.x_new))?`), and updates the nodes that read them, each once, before it returns: the ping-pong buffers of an iteration swapped between launches in one call. Returns how many nodes it updated. `pick` is given the params' slots ([`StepSlots`]), not their values: it names two params and changes none. As [`StepParamsMut::swap`] followed by `apply`: all or nothing (a refused update is reported, naming its node, and the swap undone), any other change pending applied with it.

@@ -1315,18 +1315,23 @@ impl DecodeExec {
             &mut unsafe { self.parts.get_mut() }.state.params.scale[index],
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                8usize + index,
-                1usize + index * 2usize,
-                (Self::__cg_update_node_1, index),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.scale[index] = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.scale[index],
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.scale[index] = <f32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.scale[index],
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    8usize + index,
+                    1usize + index * 2usize,
+                    (Self::__cg_update_node_1, index),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `n` and updates what reads it (nodes `attn[0]`, `mlp[0]`, `attn[1]`, `mlp[1]`, `attn[2]`, `mlp[2]`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`DecodeExec`]).

@@ -948,20 +948,25 @@ impl FrameExec {
             &mut unsafe { self.parts.get_mut() }.state.params.step,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                0usize,
-                1usize,
-                (Self::__cg_update_node_1, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.step = <Kernel<
-                        (u32, DevicePtrMut<u32>),
-                    > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &__cg_parts.state.params.step,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.step = <Kernel<
+                    (u32, DevicePtrMut<u32>),
+                > as ::cudagraph_runtime::__private::KernelType>::keep(
+                    &__cg_parts.state.params.step,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    0usize,
+                    1usize,
+                    (Self::__cg_update_node_1, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `image` and updates what reads it (node `run`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FrameExec`]).
@@ -974,20 +979,25 @@ impl FrameExec {
             &mut unsafe { self.parts.get_mut() }.state.params.image,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                1usize,
-                1usize,
-                (Self::__cg_update_node_1, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.image = <DeviceBuffer<
-                        u32,
-                    > as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.image,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.image = <DeviceBuffer<
+                    u32,
+                > as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.image,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    1usize,
+                    1usize,
+                    (Self::__cg_update_node_1, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `n` and updates what reads it (node `run`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FrameExec`]).
@@ -997,18 +1007,23 @@ impl FrameExec {
             &mut unsafe { self.parts.get_mut() }.state.params.n,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                2usize,
-                1usize,
-                (Self::__cg_update_node_1, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
-                        &__cg_parts.state.params.n,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.n = <u32 as ::cudagraph_runtime::__private::ParamValue>::keep(
+                    &__cg_parts.state.params.n,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    2usize,
+                    1usize,
+                    (Self::__cg_update_node_1, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `frame` and updates what reads it (nodes `ready`, `done`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`FrameExec`]).

@@ -1201,20 +1201,25 @@ impl SolveExec {
             &mut unsafe { self.parts.get_mut() }.state.params.check,
             value,
         );
-        ::cudagraph_runtime::__private::set_sole_reader(
-                self,
-                1usize,
-                4usize,
-                (Self::__cg_update_node_4, 0usize),
-                |exec| {
-                    let __cg_parts = unsafe { exec.parts.get_mut() };
-                    __cg_parts.applied.check = <Kernel<
-                        (ConditionalHandle, DevicePtr<f32>, u32),
-                    > as ::cudagraph_runtime::__private::KernelType>::keep(
-                        &__cg_parts.state.params.check,
-                    );
-                },
-            )
+        {
+            let commit = |exec: &mut Self| {
+                let __cg_parts = unsafe { exec.parts.get_mut() };
+                __cg_parts.applied.check = <Kernel<
+                    (ConditionalHandle, DevicePtr<f32>, u32),
+                > as ::cudagraph_runtime::__private::KernelType>::keep(
+                    &__cg_parts.state.params.check,
+                );
+            };
+            unsafe {
+                ::cudagraph_runtime::__private::set_sole_reader(
+                    self,
+                    1usize,
+                    4usize,
+                    (Self::__cg_update_node_4, 0usize),
+                    commit,
+                )
+            }
+        }
             .map(|_| old)
     }
     /**Sets param `x` and updates what reads it (nodes `start`, `forward`, `back`, `done`), one single-node update each. Returns the old value; on error, naming the node, nothing changes: the param keeps its old value and the nodes their updates (see [`SolveExec`]).

@@ -585,8 +585,15 @@ pub fn set_param<E: Tracked>(exec: &mut E, param: usize) -> Result<usize> {
 /// reads neither table: a setter is the update's driver call and a few memory accesses more,
 /// each a likely cache miss after a driver call. Anything but the short way goes
 /// [`set_param`]'s general way.
+///
+/// # Safety
+///
+/// `(update, index)` is `E::UPDATES[node]`, and `node` is slot `param`'s one reader: `update`
+/// is handed the runtime's [`Internal`] key, which a function of the caller's own could keep
+/// and use on any executable (see [`Tracked`]). And `commit` copies slot `param` of the params
+/// into the applied params.
 #[inline(always)]
-pub fn set_sole_reader<E: Tracked>(
+pub unsafe fn set_sole_reader<E: Tracked>(
     exec: &mut E,
     param: usize,
     node: usize,
@@ -598,6 +605,7 @@ pub fn set_sole_reader<E: Tracked>(
             && E::UPDATES[node].1 as usize == index,
         "the generated code names the slot's one reader"
     );
+    // The caller's promise: `update` is the generated update of `node`, which keeps the key.
     let tracker = exec.tracker(INTERNAL);
     if !(tracker.quiet() && tracker.nodes[node] == 0) {
         return set_param(exec, param);

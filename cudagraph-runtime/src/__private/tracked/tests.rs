@@ -290,7 +290,8 @@ fn a_setter_refused_part_way_sets_its_node_back_whole() {
 /// `a`'s setter as `cuda_graph!` generates it for a slot of one reader (node 0, `a`).
 fn set_a(e: &mut Exec, a: u32) -> Result<usize> {
     e.params.a = a;
-    set_sole_reader(e, 0, 0, (Exec::update_0, 0), |e| e.applied.a = e.params.a)
+    // SAFETY: node 0 is `a`'s one reader, and its update is `UPDATES[0]`.
+    unsafe { set_sole_reader(e, 0, 0, (Exec::update_0, 0), |e| e.applied.a = e.params.a) }
 }
 
 #[test]
@@ -349,7 +350,9 @@ fn a_setter_of_one_reader_finding_it_stale_or_set_by_handle_goes_the_general_way
 fn a_panic_in_the_update_of_a_setter_of_one_reader_breaks_the_executable() {
     let mut e = exec();
     let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let _ = set_sole_reader(&mut e, 0, 0, (Exec::update_0, 0), |_| panic!("a Clone"));
+        // SAFETY: as in `set_a` (the copy panics instead, which the executable survives).
+        let _ =
+            unsafe { set_sole_reader(&mut e, 0, 0, (Exec::update_0, 0), |_| panic!("a Clone")) };
     }));
     assert!(panicked.is_err());
     assert!(
