@@ -110,4 +110,20 @@ fn indirect_params_give_every_launch_its_own_values() {
     assert_eq!((exec.params().step, exec.params().value), (5, 55));
     exec.launch(&gpu.stream).unwrap();
     assert_eq!(read_back(&gpu.stream, &params.out)[5], 55);
+
+    // Swapped through the guard, then one of the two set before a launch applies the swap: the
+    // value stays where it was set, in the applied copy too (the commit of a swap alone swaps
+    // the applied params, which must not carry it over to `step`), so a refused change gives
+    // back what the launches read.
+    exec.params_mut()
+        .swap(|p| (&mut p.step, &mut p.value))
+        .unwrap();
+    assert_eq!(exec.set_value(8).unwrap(), 5);
+    assert_eq!((exec.params().step, exec.params().value), (55, 8));
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &params.out)[55], 8);
+    assert!(exec.set_params(&refused).is_err());
+    assert_eq!((exec.params().step, exec.params().value), (55, 8));
+    exec.launch(&gpu.stream).unwrap();
+    assert_eq!(read_back(&gpu.stream, &params.out)[55], 8);
 }

@@ -281,9 +281,11 @@ pub fn tracked(g: &Gen) -> TokenStream {
                 pub fn #setter(&mut self, #value: #ty) -> #p::Result<#ty> {
                     // SAFETY: written where the launches read it first (no node reads it
                     // otherwise), so the new value is applied: the param and its applied copy
-                    // both take it.
+                    // both take it (a swap pending as one record staged first, whose commit
+                    // would carry the applied copy over to the other param).
                     let #parts = unsafe { self.parts.get_mut() };
                     #parts.exec.set_indirect(&#parts.nodes.#key, #value)?;
+                    #p::before_applied_write::<Self>(&mut #parts.tracker);
                     #parts.applied.#name = #value;
                     #p::Result::Ok(#p::replace(&mut #parts.state.params.#name, #value))
                 }
@@ -342,9 +344,11 @@ pub fn tracked(g: &Gen) -> TokenStream {
             quote! {
                 // SAFETY: written where the launches read it (no node reads it otherwise), so
                 // the new value is applied: its applied copy takes it too (what an undo gives
-                // back, and what a swap alone keeps swapping).
+                // back), a swap pending as one record staged first (its commit, a swap of the
+                // applied params, would carry that copy over to the other param).
                 let #parts = unsafe { self.exec.parts.get_mut() };
                 #p::write_indirect(&mut #parts.exec, &#parts.nodes.#key, #value);
+                #p::before_applied_write::<#exec_ty>(&mut #parts.tracker);
                 #parts.applied.#name = #value;
             }
         } else {

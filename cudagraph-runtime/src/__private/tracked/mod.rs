@@ -363,6 +363,29 @@ pub fn stage_in<E: Tracked>(tracker: &mut Tracker, param: usize) {
     tracker.stage(param, readers, check);
 }
 
+/// An `#[indirect]` param's setter (the executable's or the guard's), given the tracker of an
+/// executable of type `E`, before it writes the new value into the applied params as well as
+/// the params (a host write the launches take at once, with no node to update). A swap pending
+/// as one record ([`Tracker::swapped`], or kept aside: [`Tracker::deferred`]) is committed by
+/// swapping the applied params, which would carry that value over to the other slot of the
+/// swap: the applied params would no longer be the params, and a later refused change would
+/// give the params back a value no node runs. So such a swap is staged slot by slot first, and
+/// committed by copying each changed slot. (Safe: the slots it stages did change.)
+#[inline(always)]
+pub fn before_applied_write<E: Tracked>(tracker: &mut Tracker) {
+    if tracker.swapped.is_some() || tracker.deferred.is_some() {
+        unswap::<E>(tracker);
+    }
+}
+
+/// [`before_applied_write`]'s way out of a swap record.
+#[cold]
+#[inline(never)]
+fn unswap<E: Tracked>(tracker: &mut Tracker) {
+    stage_deferred::<E>(tracker);
+    tracker.swapped = None;
+}
+
 /// Stages the swap kept aside (see [`Tracker::deferred`]): something else changes too, or the
 /// short way is closed. Until something else is staged, the changes are that swap alone
 /// ([`Tracker::swapped`]).

@@ -4,10 +4,11 @@
 use super::*;
 use crate::__private::{stage_swap, swap_params, Slot};
 
-/// A declaration's executable in miniature: five params, two nodes; node 0 reads `a` and
+/// A declaration's executable in miniature: seven params, two nodes; node 0 reads `a` and
 /// `b`, node 1 reads `b` and `c`. Node 1's update is refused while `c` is 0, node 0's while
 /// `a` is `refuse_a`; `pair` stands for a child graph, whose copies into and out of the
-/// applied params fail as `refuse_copies` says.
+/// applied params fail as `refuse_copies` says; `step` and `value` for `#[indirect]` params,
+/// which no node reads (see `set_step`).
 #[derive(Debug)]
 struct Exec {
     params: Params,
@@ -35,6 +36,8 @@ struct Params {
     c: u32,
     pair: (u32, u32),
     bytes: Vec<u8>,
+    step: u32,
+    value: u32,
 }
 
 fn refused(node: &str) -> Error {
@@ -76,6 +79,8 @@ struct Slots {
     c: Slot<u32>,
     pair: Slot<(u32, u32)>,
     bytes: Slot<Vec<u8>>,
+    step: Slot<u32>,
+    value: Slot<u32>,
 }
 
 // SAFETY: `Slots` is `#[repr(C)]`, one `Slot` per slot in slot order, each of its slot's
@@ -91,6 +96,8 @@ unsafe impl Tracked for Exec {
         (&[0, 1], false, false),
         (&[1], true, false),
         (&[], false, true),
+        (&[], false, false),
+        (&[], false, false),
         (&[], false, false),
     ];
     fn tracker(&mut self, _: Internal) -> &mut Tracker {
@@ -114,6 +121,8 @@ unsafe impl Tracked for Exec {
             offset_of!(Params, c),
             offset_of!(Params, pair),
             offset_of!(Params, bytes),
+            offset_of!(Params, step),
+            offset_of!(Params, value),
         ][slot]
     }
     fn sync(&mut self, param: usize, commit: bool, _: Internal) {
@@ -127,6 +136,8 @@ unsafe impl Tracked for Exec {
             1 => to.b = from.b,
             2 => to.c = from.c,
             4 => to.bytes = from.bytes.clone(),
+            5 => to.step = from.step,
+            6 => to.value = from.value,
             _ => {} // `pair`: sync_children
         }
     }
@@ -152,11 +163,13 @@ fn exec() -> Exec {
         c: 3,
         pair: (4, 5),
         bytes: vec![1, 2],
+        step: 10,
+        value: 20,
     };
     Exec {
         applied: params.clone(),
         params,
-        tracker: Tracker::new(2, 5),
+        tracker: Tracker::new(2, 7),
         updates: Vec::new(),
         refuse_a: None,
         refuse_copies: [false; 2],
@@ -771,4 +784,49 @@ fn an_apply_that_ends_leaves_nothing_behind() {
     e.params.c = 6;
     assert_eq!(set_param(&mut e, 2).unwrap(), 1);
     assert!(!e.tracker.is_dirty());
+}
+
+/// `step`'s setter as `cuda_graph!` generates it for an `#[indirect]` param (the executable's
+/// and the guard's): a host write the launches read, so the value is taken at once by the
+/// params and by the applied params, with no node to update.
+fn set_step(e: &mut Exec, step: u32) -> u32 {
+    before_applied_write::<Exec>(&mut e.tracker);
+    e.applied.step = step;
+    std::mem::replace(&mut e.params.step, step)
+}
+
+#[test]
+fn an_indirect_param_set_after_a_swap_kept_aside_keeps_the_applied_params_the_params() {
+    // The guard swaps `step` and `value` (kept aside: nothing else pending), then one of them
+    // is set; the commit must not carry the new value over to the other slot of the applied
+    // params.
+    let mut e = exec();
+    stage_swap(&mut e, |p| (&mut p.step, &mut p.value)).unwrap();
+    assert_eq!(set_step(&mut e, 7), 20);
+    assert_eq!(apply(&mut e).unwrap(), 0);
+    assert_eq!((e.params.step, e.params.value), (7, 10));
+    assert_eq!(e.applied, e.params, "the applied params are the params");
+    // Swapped back at once (the short way, which swaps the applied params too): still equal.
+    assert_eq!(
+        swap_params(&mut e, |p| (&mut p.step, &mut p.value)).unwrap(),
+        0
+    );
+    assert_eq!(e.applied, e.params);
+}
+
+#[test]
+fn an_indirect_param_set_after_a_swap_recorded_for_its_commit_leaves_no_node_behind() {
+    // `c` (the memory check involves it: the general way, the swap recorded for its commit)
+    // swapped with `step`, then `step` set: the commit must leave the applied `c` what node 1
+    // runs, or a later refused change of `c` gives the params back a value no node runs.
+    let mut e = exec();
+    stage_swap(&mut e, |p| (&mut p.c, &mut p.step)).unwrap();
+    set_step(&mut e, 7);
+    assert_eq!(apply(&mut e).unwrap(), 1);
+    assert_eq!(e.updates, [(1, 2, 10)], "node 1 runs c = 10");
+    assert_eq!(e.applied, e.params, "the applied params are the params");
+    e.params.c = 0; // refused by node 1
+    assert!(set_param(&mut e, 2).is_err());
+    assert_eq!(e.params.c, 10, "the value node 1 runs");
+    assert_eq!(e.applied, e.params);
 }
