@@ -366,7 +366,7 @@ pub fn stage_in<E: Tracked>(tracker: &mut Tracker, param: usize) {
 /// An `#[indirect]` param's setter (the executable's or the guard's), given the tracker of an
 /// executable of type `E`, before it writes the new value into the applied params as well as
 /// the params (a host write the launches take at once, with no node to update). A swap pending
-/// as one record ([`Tracker::swapped`], or kept aside: [`Tracker::deferred`]) is committed by
+/// as one record (`Tracker::swapped`, or kept aside: `Tracker::deferred`) is committed by
 /// swapping the applied params, which would carry that value over to the other slot of the
 /// swap: the applied params would no longer be the params, and a later refused change would
 /// give the params back a value no node runs. So such a swap is staged slot by slot first, and
