@@ -1086,4 +1086,182 @@ mod tests {
         println!("swap bookkeeping: {per:?} per node update (uses cloned in, checks, counts)");
         assert_eq!((count(&holdings, &x), count(&holdings, &y)), (1, 2));
     }
+
+    /// A small deterministic generator for the model test below (no dependency).
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            // xorshift64*
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+        }
+    }
+
+    /// One memory a position may name: a view of a fake allocation (`Some(alloc)`, the byte
+    /// range within it) or a raw pointer (`None`, its address range).
+    type Memory = (Option<usize>, u64, u64);
+
+    /// The use of `memory` among `allocs`, written or not.
+    fn use_of(allocs: &[Arc<dyn Allocation>], memory: Memory, write: bool) -> Use<'static> {
+        let (alloc, start, end) = memory;
+        Use {
+            space: Space::Device,
+            start,
+            end,
+            write,
+            host_code: false,
+            hold: match alloc {
+                Some(a) => Hold::Owned(allocs[a].clone()),
+                None => Hold::Raw,
+            },
+        }
+    }
+
+    /// Single-node updates in random order, as the kernel and node setters make them (the fast
+    /// moves first, the general way when they cannot, some driver calls refused), against a
+    /// model of what each node uses: after every update each node's uses are the model's, every
+    /// held allocation's counts are its uses' (`check_slots`), an allocation is held and
+    /// registered exactly while a use names it, and nothing else keeps a reference to it. Two
+    /// positions of one node name one buffer, or two views of one allocation; raw pointers
+    /// swap places with owned memory; a node has more than `MOST_ARGS` pointers; a node's count
+    /// of uses changes.
+    #[test]
+    fn random_moves_keep_the_holdings_exact() {
+        let allocs: Vec<Arc<dyn Allocation>> =
+            (0..4).map(|i| fake(0x10_000 * (i as u64 + 1))).collect();
+        // Each allocation's whole range and its two halves; two raw ranges (one overlapping an
+        // allocation's addresses: keys compare owners too).
+        let mut pool: Vec<Memory> = Vec::new();
+        for (i, a) in allocs.iter().enumerate() {
+            let (s, e) = a.range();
+            let mid = s + (e - s) / 2;
+            pool.extend([(Some(i), s, e), (Some(i), s, mid), (Some(i), mid, e)]);
+        }
+        pool.extend([(None, 0x90_000, 0x90_040), (None, 0x10_000, 0x10_040)]);
+        // How many updates the move made (with the driver call's result), to show the fast way is
+        // taken.
+        let mut moved = 0;
+        for seed in 1..=40u64 {
+            let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            // Per node, per position: the memory and whether the position writes it.
+            let widths = [1usize, 2, 3, 4, 9];
+            let mut model: Vec<Vec<(Memory, bool)>> = widths
+                .iter()
+                .map(|&w| {
+                    (0..w)
+                        .map(|_| (pool[rng.below(pool.len())], rng.below(2) == 0))
+                        .collect()
+                })
+                .collect();
+            let nodes: Vec<Vec<Use<'static>>> = model
+                .iter()
+                .map(|n| n.iter().map(|&(m, w)| use_of(&allocs, m, w)).collect())
+                .collect();
+            let name = |i: usize| format!("n{i}");
+            let mut holdings = Holdings::new(nodes.iter().map(Vec::as_slice), &name).unwrap();
+            drop(nodes);
+            let fence = holdings.fence().clone();
+            for _ in 0..400 {
+                let node = rng.below(model.len());
+                let refuse = rng.below(4) == 0;
+                let apply = || -> Result<()> {
+                    if refuse {
+                        Err(Error::Invalid {
+                            node: "n".into(),
+                            reason: "refused".into(),
+                        })
+                    } else {
+                        Ok(())
+                    }
+                };
+                let op = rng.below(6);
+                let new: Vec<(Memory, bool)> = if op == 5 {
+                    // Another count of uses, any access (a child graph's contents).
+                    (0..1 + rng.below(4))
+                        .map(|_| (pool[rng.below(pool.len())], rng.below(2) == 0))
+                        .collect()
+                } else if op == 4 && model[node].len() >= 2 {
+                    // Two positions swap their memory, each keeping its access.
+                    let mut new = model[node].clone();
+                    let i = rng.below(new.len());
+                    let j = rng.below(new.len());
+                    let (mi, mj) = (new[i].0, new[j].0);
+                    new[i].0 = mj;
+                    new[j].0 = mi;
+                    new
+                } else {
+                    // Some positions move, each keeping its access.
+                    model[node]
+                        .iter()
+                        .map(|&(m, w)| match rng.below(3) {
+                            0 => (pool[rng.below(pool.len())], w),
+                            _ => (m, w),
+                        })
+                        .collect()
+                };
+                let mut uses: Vec<Use<'static>> =
+                    new.iter().map(|&(m, w)| use_of(&allocs, m, w)).collect();
+                let same_count = new.len() == model[node].len();
+                let result = if op.is_multiple_of(2) && same_count {
+                    // A kernel node's update: the move, else the general way.
+                    let keys: Vec<MemKey> = uses.iter().map(Use::key).collect();
+                    match holdings.move_within(node, &keys, &mut || apply()) {
+                        Some(result) => {
+                            moved += 1;
+                            result
+                        }
+                        None => holdings.replace_one(node, &mut uses, &name, apply),
+                    }
+                } else {
+                    holdings.replace_one(node, &mut uses, &name, apply)
+                };
+                assert_eq!(result.is_err(), refuse, "seed {seed}");
+                if !refuse {
+                    model[node] = new;
+                }
+                drop(uses);
+                check_slots(&holdings);
+                for (n, expected) in model.iter().enumerate() {
+                    let now = holdings.node_uses(n);
+                    assert_eq!(now.len(), expected.len(), "seed {seed}: node {n}'s uses");
+                    for (u, &(m, w)) in now.iter().zip(expected) {
+                        assert!(u.same(&use_of(&allocs, m, w)), "seed {seed}: node {n}");
+                    }
+                }
+                for (a, alloc) in allocs.iter().enumerate() {
+                    let uses = model
+                        .iter()
+                        .flatten()
+                        .filter(|((owner, _, _), _)| *owner == Some(a))
+                        .count();
+                    let held = holdings.held(alloc_key(alloc)).is_some();
+                    assert_eq!(held, uses > 0, "seed {seed}: allocation {a} held");
+                    assert_eq!(
+                        alloc.state().holder_counts(&fence).is_some(),
+                        held,
+                        "seed {seed}: allocation {a} registered"
+                    );
+                    // Ours, the held table's, one per use: no reference kept or lost.
+                    assert_eq!(
+                        Arc::strong_count(alloc),
+                        1 + usize::from(held) + uses,
+                        "seed {seed}: references to allocation {a}"
+                    );
+                }
+            }
+            drop(holdings);
+            for alloc in &allocs {
+                assert_eq!(
+                    alloc.state().holder_counts(&fence),
+                    None,
+                    "released on drop"
+                );
+                assert_eq!(Arc::strong_count(alloc), 1);
+            }
+        }
+        assert!(moved > 1000, "the move made {moved} updates");
+    }
 }
