@@ -72,6 +72,10 @@ struct SlotKey {
     device: bool,
 }
 
+/// How many inert entries the uses table may hold beyond as many as its live ones before
+/// [`Holdings::compact_if_sparse`] drops them.
+const COMPACT_SLACK: usize = 64;
+
 /// An executable's uses of memory (see the module docs).
 pub(crate) struct Holdings<'a> {
     fence: Arc<Fence>,
@@ -592,6 +596,36 @@ impl<'a> Holdings<'a> {
                 self.uses.push(u);
             }
             self.ranges[node] = (start, len);
+            self.compact_if_sparse();
+        }
+    }
+
+    /// Drops the inert placeholders [`Holdings::set_node_uses`] leaves when a node's count of
+    /// uses changes, once they outnumber the live entries: a loop that updates a child-graph
+    /// node with graphs of different sizes would otherwise grow the table without end. The
+    /// live entries are laid out again in node order, as a build lays them out.
+    fn compact_if_sparse(&mut self) {
+        let live: usize = self.ranges.iter().map(|&(_, len)| len as usize).sum();
+        if self.uses.len() <= 2 * live + COMPACT_SLACK {
+            return;
+        }
+        let mut old: Vec<Option<Use<'a>>> = std::mem::take(&mut self.uses)
+            .into_iter()
+            .map(Some)
+            .collect();
+        let old_meta = std::mem::take(&mut self.meta);
+        self.uses.reserve(live);
+        self.meta.reserve(live);
+        for range in &mut self.ranges {
+            let (start, len) = *range;
+            *range = (self.uses.len() as u32, len);
+            for at in start as usize..(start + len) as usize {
+                let u = old[at]
+                    .take()
+                    .expect("each live entry belongs to one node's range");
+                self.uses.push(u);
+                self.meta.push(old_meta[at]);
+            }
         }
     }
 
@@ -1224,6 +1258,14 @@ mod tests {
                 }
                 drop(uses);
                 check_slots(&holdings);
+                // The placeholders of changed counts are dropped once they outnumber the rest.
+                let live: usize = model.iter().map(Vec::len).sum();
+                assert!(
+                    holdings.uses.len() <= 2 * live + COMPACT_SLACK,
+                    "seed {seed}: {} entries for {live} uses",
+                    holdings.uses.len()
+                );
+                assert_eq!(holdings.meta.len(), holdings.uses.len());
                 for (n, expected) in model.iter().enumerate() {
                     let now = holdings.node_uses(n);
                     assert_eq!(now.len(), expected.len(), "seed {seed}: node {n}'s uses");
