@@ -55,7 +55,11 @@ macro_rules! typed_ptr {
             /// as any graph that uses this pointer may run, memory that the device of every such
             /// graph can access: memory of another device only once that device has been granted
             /// access (`cuCtxEnablePeerAccess`, or the pool's `cuMemPoolSetAccess`; a copy node
-            /// grants it itself, a kernel or memset node does not ask).
+            /// grants it itself, a kernel or memset node does not ask). And the caller orders the
+            /// launches of those graphs with any other work on that memory, host or device, that
+            /// one of the two writes: the crate orders nothing for memory behind a raw pointer,
+            /// and memory given to a node later at the same addresses (a borrowed cudarc slice,
+            /// say) is taken for the same raw memory, under the same promise.
             pub const unsafe fn from_raw(addr: $addr, len: usize) -> Self {
                 Self { addr, len, _elem: PhantomData }
             }
