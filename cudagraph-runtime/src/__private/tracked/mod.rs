@@ -424,6 +424,14 @@ pub fn apply<E: Tracked>(exec: &mut E) -> Result<usize> {
         }
         stage_deferred::<E>(tracker);
     }
+    apply_staged(exec)
+}
+
+/// [`apply`] once no swap is kept aside: the general way. (Apart, so that the guard's swap alone
+/// does not pay this body's set-up: it saves every register it uses.)
+#[inline(never)]
+fn apply_staged<E: Tracked>(exec: &mut E) -> Result<usize> {
+    let tracker = exec.tracker(INTERNAL);
     if tracker.applying {
         // The last apply never ended: a panic in user code unwound through it (see `applying`).
         // What it left cannot be trusted, nor undone (the undo runs the same user code).
