@@ -21,6 +21,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use proc_macro2::{Delimiter, Group, Ident, Punct, Spacing, Span, TokenStream, TokenTree};
 
+mod mutants;
+
 const VALID: &str = r#"
     /// Docs.
     #[allow(dead_code)]
