@@ -847,6 +847,26 @@ fn fuzz_never_panics() {
     );
 }
 
+/// A loop whose count is near `usize::MAX`, after nodes (or edges) declared before it: the
+/// total the size limit compares overflowed (found by `mutants`: a panic in a debug build of the
+/// macro, and in a release build a wrapped total under the limit and a loop of 2^64 iterations
+/// made, until memory ran out). It is refused at the range like any loop too large.
+#[test]
+fn huge_loops_after_other_nodes_are_refused_not_overflowed() {
+    for source in [
+        "graph X { a: empty; for i in 0..18446744073709551615 { b[i]: empty; } }",
+        "graph X { a: empty; b: empty; a -> b; for i in 0..18446744073709551615 { a -> b; } }",
+    ] {
+        let tokens = TokenStream::from_str(source).unwrap_or_default();
+        assert!(!panics(&tokens), "panicked: {source}");
+        let errors = outcome(tokens).expect_err("refused");
+        assert!(
+            errors.contains("this loop would make graph `X` larger than `cuda_graph!` checks"),
+            "{source}: {errors}"
+        );
+    }
+}
+
 #[test]
 fn the_generator_makes_declarations_that_expand() {
     // The generator must reach the expansion, not only the parser's errors, loops too.

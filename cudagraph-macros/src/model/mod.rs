@@ -395,8 +395,17 @@ impl<'a> Model<'a> {
             })
             .fold((0, 0), |(n, e), (dn, de)| (n + dn, e + de));
         let count = range.as_ref().map_or(0, |r| r.len());
-        let too_large = count.saturating_mul(per_iteration.0) + self.nodes.len() > MAX_NODES
-            || count.saturating_mul(per_iteration.1) + self.edges.len() > MAX_EDGES;
+        // Saturating: a count near `usize::MAX` after nodes declared before the loop overflowed
+        // (a panic in a debug build of the macro, a wrapped small total and a loop of 2^64
+        // iterations made in a release one).
+        let too_large = count
+            .saturating_mul(per_iteration.0)
+            .saturating_add(self.nodes.len())
+            > MAX_NODES
+            || count
+                .saturating_mul(per_iteration.1)
+                .saturating_add(self.edges.len())
+                > MAX_EDGES;
         let range = range.filter(|_| !too_large);
         self.loops.push(Loop {
             decl: repeat,
