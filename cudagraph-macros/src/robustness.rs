@@ -867,6 +867,24 @@ fn huge_loops_after_other_nodes_are_refused_not_overflowed() {
     }
 }
 
+/// A loop that declares no node and no edge is not bounded by the size limit, and its
+/// iterations were walked one by one: `for i in 0..18446744073709551615 {}` (or a body of
+/// statements that do not parse) never finished expanding (found by `mutants`).
+#[test]
+fn huge_loops_without_nodes_or_edges_are_not_walked() {
+    let started = std::time::Instant::now();
+    let empty = "graph X { a: empty; for i in 0..18446744073709551615 { } }";
+    assert!(outcome(TokenStream::from_str(empty).unwrap_or_default()).is_ok());
+    let broken = "graph X { for i in 0..18446744073709551615 { x; a -> []; } }";
+    let errors = outcome(TokenStream::from_str(broken).unwrap_or_default()).expect_err("refused");
+    assert!(errors.contains("expected `->`"), "{errors}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
 #[test]
 fn the_generator_makes_declarations_that_expand() {
     // The generator must reach the expansion, not only the parser's errors, loops too.

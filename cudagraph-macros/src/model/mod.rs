@@ -449,6 +449,11 @@ impl<'a> Model<'a> {
         let Some(range) = range.filter(|_| top) else {
             return;
         };
+        // A loop that adds no node and no edge is not walked: the limit above does not bound its
+        // count (`for i in 0..18446744073709551615 {}` ran 2^64 empty iterations).
+        if decls.is_empty() && per_iteration.1 == 0 {
+            return;
+        }
         let first = self.nodes.len();
         for (d, decl) in decls.iter().enumerate() {
             self.repeated.insert(
