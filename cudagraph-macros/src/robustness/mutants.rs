@@ -350,6 +350,36 @@ fn mutate_once(tokens: TokenStream, rng: &mut Rng, pools: &Pools) -> TokenStream
     at(tokens, &mut k, &mut edit)
 }
 
+/// `tokens` written out with their invisible groups shown (`⟦ ⟧`) and joint punctuation
+/// marked (`-'>`): what `to_string` loses.
+fn show(tokens: &TokenStream) -> String {
+    let mut out = String::new();
+    for tt in tokens.clone() {
+        match tt {
+            TokenTree::Group(g) if g.delimiter() == Delimiter::None => {
+                out.push_str(&format!("⟦ {} ⟧ ", show(&g.stream())));
+            }
+            TokenTree::Group(g) => {
+                let (open, close) = match g.delimiter() {
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::Bracket => ("[", "]"),
+                    _ => ("{", "}"),
+                };
+                out.push_str(&format!("{open} {} {close} ", show(&g.stream())));
+            }
+            TokenTree::Punct(p) if p.spacing() == Spacing::Joint => {
+                out.push(p.as_char());
+                out.push('\'');
+            }
+            other => {
+                out.push_str(&other.to_string());
+                out.push(' ');
+            }
+        }
+    }
+    out
+}
+
 thread_local! {
     /// Whether this thread's panics are being recorded (and kept quiet), and where the last one
     /// was.
@@ -483,6 +513,30 @@ fn run_mutants(seed: u64, mutants: usize, time_limit: Option<Duration>) -> Repor
     for t in &inputs {
         leaves(t, &mut idents, &mut literals);
     }
+    // Names and literals the corpus may lack: keywords a path or pattern may hold, the
+    // placeholder, raw names, format strings (their inline arguments are read as mentions).
+    for name in [
+        "_", "self", "Self", "crate", "super", "usize", "graph", "r#fn", "r#type",
+    ] {
+        idents.push(match name.strip_prefix("r#") {
+            Some(raw) => Ident::new_raw(raw, Span::call_site()),
+            None => Ident::new(name, Span::call_site()),
+        });
+    }
+    for source in [
+        "\"{n}\"",
+        "\"{\"",
+        "\"{:w$.p$}\"",
+        "\"{0:>1$}\"",
+        "r#\"{x} {{y}}\"#",
+        "'c'",
+        "b\"x\"",
+        "c\"x\"",
+        "1.0f32",
+        "0u32",
+    ] {
+        literals.extend(Literal::from_str(source).ok());
+    }
     let pools = Pools { idents, literals };
     let mut rng = Rng(seed);
     let mut report = Report::default();
@@ -517,7 +571,7 @@ fn run_mutants(seed: u64, mutants: usize, time_limit: Option<Duration>) -> Repor
         }
         report.mutants += 1;
         if let Ok(mut c) = current.lock() {
-            *c = (report.mutants, Instant::now(), tokens.to_string());
+            *c = (report.mutants, Instant::now(), show(&tokens));
         }
         let t0 = Instant::now();
         let outcome = panic_site_and_outcome(&tokens);
@@ -564,7 +618,8 @@ fn mutants_never_panic() {
     let mut found = String::new();
     for (site, small, hits) in report.panics.values() {
         found.push_str(&format!(
-            "\n{site} ({hits} mutants); smallest input:\n  {small}\n"
+            "\n{site} ({hits} mutants); smallest input:\n  {small}\n  (as tokens: {})\n",
+            show(small)
         ));
     }
     print!("{found}");
