@@ -21,6 +21,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use proc_macro2::{Delimiter, Group, Ident, Punct, Spacing, Span, TokenStream, TokenTree};
 
+mod mutants;
+
 const VALID: &str = r#"
     /// Docs.
     #[allow(dead_code)]
@@ -842,6 +844,44 @@ fn fuzz_never_panics() {
         "the macro panicked on {} inputs, the first:\n{}",
         failures.len(),
         failures[0]
+    );
+}
+
+/// A loop whose count is near `usize::MAX`, after nodes (or edges) declared before it: the
+/// total the size limit compares overflowed (found by `mutants`: a panic in a debug build of the
+/// macro, and in a release build a wrapped total under the limit and a loop of 2^64 iterations
+/// made, until memory ran out). It is refused at the range like any loop too large.
+#[test]
+fn huge_loops_after_other_nodes_are_refused_not_overflowed() {
+    for source in [
+        "graph X { a: empty; for i in 0..18446744073709551615 { b[i]: empty; } }",
+        "graph X { a: empty; b: empty; a -> b; for i in 0..18446744073709551615 { a -> b; } }",
+    ] {
+        let tokens = TokenStream::from_str(source).unwrap_or_default();
+        assert!(!panics(&tokens), "panicked: {source}");
+        let errors = outcome(tokens).expect_err("refused");
+        assert!(
+            errors.contains("this loop would make graph `X` larger than `cuda_graph!` checks"),
+            "{source}: {errors}"
+        );
+    }
+}
+
+/// A loop that declares no node and no edge is not bounded by the size limit, and its
+/// iterations were walked one by one: `for i in 0..18446744073709551615 {}` (or a body of
+/// statements that do not parse) never finished expanding (found by `mutants`).
+#[test]
+fn huge_loops_without_nodes_or_edges_are_not_walked() {
+    let started = std::time::Instant::now();
+    let empty = "graph X { a: empty; for i in 0..18446744073709551615 { } }";
+    assert!(outcome(TokenStream::from_str(empty).unwrap_or_default()).is_ok());
+    let broken = "graph X { for i in 0..18446744073709551615 { x; a -> []; } }";
+    let errors = outcome(TokenStream::from_str(broken).unwrap_or_default()).expect_err("refused");
+    assert!(errors.contains("expected `->`"), "{errors}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
     );
 }
 

@@ -395,8 +395,17 @@ impl<'a> Model<'a> {
             })
             .fold((0, 0), |(n, e), (dn, de)| (n + dn, e + de));
         let count = range.as_ref().map_or(0, |r| r.len());
-        let too_large = count.saturating_mul(per_iteration.0) + self.nodes.len() > MAX_NODES
-            || count.saturating_mul(per_iteration.1) + self.edges.len() > MAX_EDGES;
+        // Saturating: a count near `usize::MAX` after nodes declared before the loop overflowed
+        // (a panic in a debug build of the macro, a wrapped small total and a loop of 2^64
+        // iterations made in a release one).
+        let too_large = count
+            .saturating_mul(per_iteration.0)
+            .saturating_add(self.nodes.len())
+            > MAX_NODES
+            || count
+                .saturating_mul(per_iteration.1)
+                .saturating_add(self.edges.len())
+                > MAX_EDGES;
         let range = range.filter(|_| !too_large);
         self.loops.push(Loop {
             decl: repeat,
@@ -440,6 +449,11 @@ impl<'a> Model<'a> {
         let Some(range) = range.filter(|_| top) else {
             return;
         };
+        // A loop that adds no node and no edge is not walked: the limit above does not bound its
+        // count (`for i in 0..18446744073709551615 {}` ran 2^64 empty iterations).
+        if decls.is_empty() && per_iteration.1 == 0 {
+            return;
+        }
         let first = self.nodes.len();
         for (d, decl) in decls.iter().enumerate() {
             self.repeated.insert(
