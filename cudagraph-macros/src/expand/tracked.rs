@@ -743,6 +743,16 @@ fn slots(g: &Gen) -> TokenStream {
         let (name, start) = (&g.model.params[i].name, g.model.slots(i).start);
         quote!(::core::assert!(#p::offset_of!(#slots_ty, #name) == #start);)
     });
+    // Each slot token of the param's own type (see `__private::slot_of`).
+    let (slots, params) = (local("slots"), local("params"));
+    let same = g.model.params.iter().enumerate().map(|(i, f)| {
+        let name = &f.name;
+        match (g.slotted(i), array_type(&f.ty)) {
+            (Some(_), Some(_)) => quote!(#p::slots_of(&#slots.#name, &#params.#name);),
+            (Some(_), None) => quote!(),
+            (None, _) => quote!(#p::slot_of(&#slots.#name, &#params.#name);),
+        }
+    });
     let slot_count = g.model.slot_count();
     let doc = docs::slots_doc(g);
     let name = slots_ty.to_string();
@@ -760,6 +770,12 @@ fn slots(g: &Gen) -> TokenStream {
         const _: () = {
             #(#layout)*
             ::core::assert!(#p::size_of::<#slots_ty>() == #slot_count);
+        };
+
+        #(#pass)*
+        // Each slot token stands for its param's own type (never called: it only compiles).
+        const _: fn(&#slots_ty, &#params_ty) = |#slots, #params| {
+            #(#same)*
         };
 
         #(#pass)*

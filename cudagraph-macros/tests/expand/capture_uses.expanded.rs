@@ -1043,6 +1043,18 @@ const _: () = {
         ::cudagraph_runtime::__private::size_of:: < LayersSlots > () == 10usize
     );
 };
+const _: fn(&LayersSlots, &LayersParams) = |slots, params| {
+    ::cudagraph_runtime::__private::slot_of(&slots.bias, &params.bias);
+    ::cudagraph_runtime::__private::slot_of(&slots.layer1, &params.layer1);
+    ::cudagraph_runtime::__private::slot_of(&slots.layer2, &params.layer2);
+    ::cudagraph_runtime::__private::slot_of(&slots.w1, &params.w1);
+    ::cudagraph_runtime::__private::slot_of(&slots.w2, &params.w2);
+    ::cudagraph_runtime::__private::slot_of(&slots.x, &params.x);
+    ::cudagraph_runtime::__private::slot_of(&slots.h, &params.h);
+    ::cudagraph_runtime::__private::slot_of(&slots.y, &params.y);
+    ::cudagraph_runtime::__private::slot_of(&slots.b, &params.b);
+    ::cudagraph_runtime::__private::slot_of(&slots.n, &params.n);
+};
 impl ::cudagraph_runtime::__private::fmt::Debug for LayersSlots {
     fn fmt(
         &self,

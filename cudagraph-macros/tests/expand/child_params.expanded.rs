@@ -710,6 +710,12 @@ const _: () = {
         ::cudagraph_runtime::__private::size_of:: < InnerSlots > () == 4usize
     );
 };
+const _: fn(&InnerSlots, &InnerParams) = |slots, params| {
+    ::cudagraph_runtime::__private::slot_of(&slots.scale, &params.scale);
+    ::cudagraph_runtime::__private::slot_of(&slots.y, &params.y);
+    ::cudagraph_runtime::__private::slot_of(&slots.n, &params.n);
+    ::cudagraph_runtime::__private::slot_of(&slots.s, &params.s);
+};
 impl ::cudagraph_runtime::__private::fmt::Debug for InnerSlots {
     fn fmt(
         &self,
@@ -2012,6 +2018,11 @@ const _: () = {
     ::core::assert!(
         ::cudagraph_runtime::__private::size_of:: < OuterSlots > () == 3usize
     );
+};
+const _: fn(&OuterSlots, &OuterParams) = |slots, params| {
+    ::cudagraph_runtime::__private::slot_of(&slots.first, &params.first);
+    ::cudagraph_runtime::__private::slot_of(&slots.second, &params.second);
+    ::cudagraph_runtime::__private::slot_of(&slots.z, &params.z);
 };
 impl ::cudagraph_runtime::__private::fmt::Debug for OuterSlots {
     fn fmt(

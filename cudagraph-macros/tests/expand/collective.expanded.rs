@@ -880,6 +880,13 @@ const _: () = {
         ::cudagraph_runtime::__private::size_of:: < StepSlots > () == 5usize
     );
 };
+const _: fn(&StepSlots, &StepParams) = |slots, params| {
+    ::cudagraph_runtime::__private::slot_of(&slots.comm, &params.comm);
+    ::cudagraph_runtime::__private::slot_of(&slots.grad, &params.grad);
+    ::cudagraph_runtime::__private::slot_of(&slots.update, &params.update);
+    ::cudagraph_runtime::__private::slot_of(&slots.grads, &params.grads);
+    ::cudagraph_runtime::__private::slot_of(&slots.n, &params.n);
+};
 impl ::cudagraph_runtime::__private::fmt::Debug for StepSlots {
     fn fmt(
         &self,

@@ -1512,6 +1512,15 @@ const _: () = {
         ::cudagraph_runtime::__private::size_of:: < FlowSlots > () == 7usize
     );
 };
+const _: fn(&FlowSlots, &FlowParams) = |slots, params| {
+    ::cudagraph_runtime::__private::slot_of(&slots.step, &params.step);
+    ::cudagraph_runtime::__private::slot_of(&slots.put, &params.put);
+    ::cudagraph_runtime::__private::slot_of(&slots.pick, &params.pick);
+    ::cudagraph_runtime::__private::slot_of(&slots.counter, &params.counter);
+    ::cudagraph_runtime::__private::slot_of(&slots.out, &params.out);
+    ::cudagraph_runtime::__private::slot_of(&slots.choice, &params.choice);
+    ::cudagraph_runtime::__private::slot_of(&slots.limit, &params.limit);
+};
 impl ::cudagraph_runtime::__private::fmt::Debug for FlowSlots {
     fn fmt(
         &self,

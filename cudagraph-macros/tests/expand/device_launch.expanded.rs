@@ -868,6 +868,12 @@ const _: () = {
         ::cudagraph_runtime::__private::size_of:: < WorkerSlots > () == 4usize
     );
 };
+const _: fn(&WorkerSlots, &WorkerParams) = |slots, params| {
+    ::cudagraph_runtime::__private::slot_of(&slots.step, &params.step);
+    ::cudagraph_runtime::__private::slot_of(&slots.counter, &params.counter);
+    ::cudagraph_runtime::__private::slot_of(&slots.mirror, &params.mirror);
+    ::cudagraph_runtime::__private::slot_of(&slots.n, &params.n);
+};
 impl ::cudagraph_runtime::__private::fmt::Debug for WorkerSlots {
     fn fmt(
         &self,
@@ -2491,6 +2497,13 @@ const _: () = {
     ::core::assert!(
         ::cudagraph_runtime::__private::size_of:: < LauncherSlots > () == 5usize
     );
+};
+const _: fn(&LauncherSlots, &LauncherParams) = |slots, params| {
+    ::cudagraph_runtime::__private::slot_of(&slots.launch, &params.launch);
+    ::cudagraph_runtime::__private::slot_of(&slots.bump, &params.bump);
+    ::cudagraph_runtime::__private::slot_of(&slots.worker, &params.worker);
+    ::cudagraph_runtime::__private::slot_of(&slots.counter, &params.counter);
+    ::cudagraph_runtime::__private::slot_of(&slots.n, &params.n);
 };
 impl ::cudagraph_runtime::__private::fmt::Debug for LauncherSlots {
     fn fmt(

@@ -890,6 +890,13 @@ const _: () = {
         ::cudagraph_runtime::__private::size_of:: < SteeredSlots > () == 5usize
     );
 };
+const _: fn(&SteeredSlots, &SteeredParams) = |slots, params| {
+    ::cudagraph_runtime::__private::slot_of(&slots.bump_k, &params.bump_k);
+    ::cudagraph_runtime::__private::slot_of(&slots.steer_k, &params.steer_k);
+    ::cudagraph_runtime::__private::slot_of(&slots.k, &params.k);
+    ::cudagraph_runtime::__private::slot_of(&slots.y, &params.y);
+    ::cudagraph_runtime::__private::slot_of(&slots.launches, &params.launches);
+};
 impl ::cudagraph_runtime::__private::fmt::Debug for SteeredSlots {
     fn fmt(
         &self,

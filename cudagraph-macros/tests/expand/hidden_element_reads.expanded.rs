@@ -1412,6 +1412,15 @@ const _: () = {
         ::cudagraph_runtime::__private::size_of:: < HiddenSlots > () == 9usize
     );
 };
+const _: fn(&HiddenSlots, &HiddenParams) = |slots, params| {
+    ::cudagraph_runtime::__private::slot_of(&slots.scale_k, &params.scale_k);
+    ::cudagraph_runtime::__private::slots_of(&slots.scale, &params.scale);
+    ::cudagraph_runtime::__private::slot_of(&slots.n, &params.n);
+    ::cudagraph_runtime::__private::slot_of(&slots.ya, &params.ya);
+    ::cudagraph_runtime::__private::slot_of(&slots.yb, &params.yb);
+    ::cudagraph_runtime::__private::slots_of(&slots.yc, &params.yc);
+    ::cudagraph_runtime::__private::slot_of(&slots.yd, &params.yd);
+};
 impl ::cudagraph_runtime::__private::fmt::Debug for HiddenSlots {
     fn fmt(
         &self,

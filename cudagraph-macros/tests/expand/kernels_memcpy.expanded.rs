@@ -993,6 +993,15 @@ const _: () = {
         ::cudagraph_runtime::__private::size_of:: < StepSlots > () == 7usize
     );
 };
+const _: fn(&StepSlots, &StepParams) = |slots, params| {
+    ::cudagraph_runtime::__private::slot_of(&slots.saxpy, &params.saxpy);
+    ::cudagraph_runtime::__private::slot_of(&slots.x, &params.x);
+    ::cudagraph_runtime::__private::slot_of(&slots.y, &params.y);
+    ::cudagraph_runtime::__private::slot_of(&slots.host_y, &params.host_y);
+    ::cudagraph_runtime::__private::slot_of(&slots.n, &params.n);
+    ::cudagraph_runtime::__private::slot_of(&slots.alpha, &params.alpha);
+    ::cudagraph_runtime::__private::slot_of(&slots.done, &params.done);
+};
 impl ::cudagraph_runtime::__private::fmt::Debug for StepSlots {
     fn fmt(
         &self,

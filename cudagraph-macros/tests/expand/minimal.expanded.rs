@@ -456,6 +456,7 @@ const _: () = {
         ::cudagraph_runtime::__private::size_of:: < NothingSlots > () == 0usize
     );
 };
+const _: fn(&NothingSlots, &NothingParams) = |slots, params| {};
 impl ::cudagraph_runtime::__private::fmt::Debug for NothingSlots {
     fn fmt(
         &self,

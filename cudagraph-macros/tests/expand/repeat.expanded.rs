@@ -1139,6 +1139,14 @@ const _: () = {
         ::cudagraph_runtime::__private::size_of:: < DecodeSlots > () == 12usize
     );
 };
+const _: fn(&DecodeSlots, &DecodeParams) = |slots, params| {
+    ::cudagraph_runtime::__private::slot_of(&slots.layer, &params.layer);
+    ::cudagraph_runtime::__private::slots_of(&slots.w, &params.w);
+    ::cudagraph_runtime::__private::slot_of(&slots.x, &params.x);
+    ::cudagraph_runtime::__private::slots_of(&slots.h, &params.h);
+    ::cudagraph_runtime::__private::slots_of(&slots.scale, &params.scale);
+    ::cudagraph_runtime::__private::slot_of(&slots.n, &params.n);
+};
 impl ::cudagraph_runtime::__private::fmt::Debug for DecodeSlots {
     fn fmt(
         &self,
@@ -2985,6 +2993,12 @@ const _: () = {
     ::core::assert!(
         ::cudagraph_runtime::__private::size_of:: < SidesSlots > () == 6usize
     );
+};
+const _: fn(&SidesSlots, &SidesParams) = |slots, params| {
+    ::cudagraph_runtime::__private::slot_of(&slots.scale, &params.scale);
+    ::cudagraph_runtime::__private::slots_of(&slots.g, &params.g);
+    ::cudagraph_runtime::__private::slot_of(&slots.x, &params.x);
+    ::cudagraph_runtime::__private::slot_of(&slots.n, &params.n);
 };
 impl ::cudagraph_runtime::__private::fmt::Debug for SidesSlots {
     fn fmt(

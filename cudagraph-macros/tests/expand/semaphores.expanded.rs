@@ -840,6 +840,13 @@ const _: () = {
         ::cudagraph_runtime::__private::size_of:: < FrameSlots > () == 5usize
     );
 };
+const _: fn(&FrameSlots, &FrameParams) = |slots, params| {
+    ::cudagraph_runtime::__private::slot_of(&slots.step, &params.step);
+    ::cudagraph_runtime::__private::slot_of(&slots.image, &params.image);
+    ::cudagraph_runtime::__private::slot_of(&slots.n, &params.n);
+    ::cudagraph_runtime::__private::slot_of(&slots.frame, &params.frame);
+    ::cudagraph_runtime::__private::slot_of(&slots.sem, &params.sem);
+};
 impl ::cudagraph_runtime::__private::fmt::Debug for FrameSlots {
     fn fmt(
         &self,

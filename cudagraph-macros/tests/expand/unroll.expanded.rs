@@ -1074,6 +1074,13 @@ const _: () = {
         ::cudagraph_runtime::__private::size_of:: < SolveSlots > () == 5usize
     );
 };
+const _: fn(&SolveSlots, &SolveParams) = |slots, params| {
+    ::cudagraph_runtime::__private::slot_of(&slots.sweep, &params.sweep);
+    ::cudagraph_runtime::__private::slot_of(&slots.check, &params.check);
+    ::cudagraph_runtime::__private::slot_of(&slots.x, &params.x);
+    ::cudagraph_runtime::__private::slot_of(&slots.y, &params.y);
+    ::cudagraph_runtime::__private::slot_of(&slots.n, &params.n);
+};
 impl ::cudagraph_runtime::__private::fmt::Debug for SolveSlots {
     fn fmt(
         &self,

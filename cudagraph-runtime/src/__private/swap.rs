@@ -49,6 +49,17 @@ impl<T> fmt::Debug for Slot<T> {
     }
 }
 
+/// Compiles only where `slot` stands for a value of `value`'s type: the generated code asserts
+/// with it that each param's slot token is of the param's own type. (The two are written from
+/// the same tokens, but a macro in a param's type could expand to another type the second
+/// time, and the swaps move values by the slot's type.)
+#[inline(always)]
+pub fn slot_of<T>(_slot: &Slot<T>, _value: &T) {}
+
+/// [`slot_of`] for an array param: its slots and its elements.
+#[inline(always)]
+pub fn slots_of<T, const N: usize>(_slots: &[Slot<T>; N], _values: &[T; N]) {}
+
 mod sealed {
     pub trait Sealed {}
     impl<T> Sealed for super::Slot<T> {}
