@@ -2,7 +2,8 @@
 //! process it runs in (a crash in the driver, the library's abort), which a test can only watch
 //! from outside.
 
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// The environment variable that tells the child it is the child (see [`is_child`]).
 const CHILD: &str = "CUDAGRAPH_TEST_CHILD";
@@ -22,6 +23,50 @@ pub fn run_alone(path: &str) -> Output {
         .env(CHILD, name)
         .output()
         .expect("running the test in a child process")
+}
+
+/// [`run_alone`], ending the child when it runs longer than `limit` (for a child that may hang):
+/// what it said, how it ended, and whether it was ended for running too long.
+pub fn run_alone_within(path: &str, limit: Duration) -> (Output, bool) {
+    let name = path.rsplit("::").next().unwrap_or(path);
+    // Files, not pipes: a pipe the parent does not read while it waits could fill and stop the
+    // child.
+    let dir = std::env::temp_dir();
+    let file = |what: &str| dir.join(format!("cudagraph-{name}-{}.{what}", std::process::id()));
+    let (out_path, err_path) = (file("out"), file("err"));
+    let out = std::fs::File::create(&out_path).expect("the child's stdout file");
+    let err = std::fs::File::create(&err_path).expect("the child's stderr file");
+    let mut child = Command::new(std::env::current_exe().expect("the test program's path"))
+        .args([path, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CHILD, name)
+        .stdin(Stdio::null())
+        .stdout(out)
+        .stderr(err)
+        .spawn()
+        .expect("starting the test in a child process");
+    let started = Instant::now();
+    let mut killed = false;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting for the child") {
+            break status;
+        }
+        if !killed && started.elapsed() > limit {
+            let _ = child.kill();
+            killed = true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let read = |path: &std::path::Path| {
+        let bytes = std::fs::read(path).unwrap_or_default();
+        let _ = std::fs::remove_file(path);
+        bytes
+    };
+    let output = Output {
+        status,
+        stdout: read(&out_path),
+        stderr: read(&err_path),
+    };
+    (output, killed)
 }
 
 /// Whether the child ended by `abort` (SIGABRT on Unix; a failure elsewhere).

@@ -129,9 +129,9 @@ pub(crate) fn connect(comms: &[NcclComm], who: &'static str) -> Result<u64> {
 
 /// A random 64-bit number, different for every call (std's randomly seeded hasher, over a
 /// number never handed out before in this process, the process id and the time): what rank 0
-/// of a new communicator picks as its key. Keys of communicators made in different processes
+/// of a new communicator picks as its key, and what names a rank's record in `cycle`. Keys of communicators made in different processes
 /// could only coincide by chance, once in about 2^64.
-fn random_key() -> u64 {
+pub(crate) fn random_key() -> u64 {
     use std::hash::BuildHasher;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

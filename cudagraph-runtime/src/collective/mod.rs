@@ -8,6 +8,7 @@
 //! - `add`: the [`Graph`](crate::Graph) methods adding collective nodes;
 //! - `table`: what a graph records about its collective nodes;
 //! - `order`: the check that every rank issues the same collectives in the same order;
+//! - `cycle`: the check that the ranks' collectives across communicators wait in no cycle;
 //! - `symmetric`: buffers in NCCL's symmetric memory ([`Communicator::alloc_symmetric`]);
 //! - `windows`: the windows they lie in, and where a buffer lies there;
 //! - `owner`: the one executable per communicator that may run collectives over them;
@@ -19,6 +20,7 @@
 mod add;
 mod comm;
 mod connect;
+mod cycle;
 mod error;
 mod handle;
 mod op;

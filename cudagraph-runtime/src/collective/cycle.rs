@@ -1,0 +1,610 @@
+//! The check that the ranks' collectives do not wait for each other in a cycle through several
+//! communicators.
+//!
+//! NCCL asks that collectives on several communicators be "submitted in the same order across
+//! ranks"
+//! (<https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/usage/communicators.html#using-multiple-nccl-communicators-concurrently>):
+//! a collective runs once every rank of its communicator has reached it, and each rank reaches
+//! its collectives in its own order. `order` compares each communicator's sequence across its
+//! ranks, and the order of two communicators between two ranks using both; that finds two ranks
+//! waiting for each other, not a longer cycle. Three ranks, three communicators of two ranks each
+//! (`p` of ranks 0 and 1, `q` of 1 and 2, `r` of 2 and 0), rank 0 issuing its collective on `p`
+//! then the one on `r`, rank 1 `q` then `p`, rank 2 `r` then `q`: every communicator's ranks
+//! agree, no two ranks share two communicators, and launched, rank 0 waits in `p` for rank 1,
+//! which waits in `q` for rank 2, which waits in `r` for rank 0, forever. A pipeline whose stages
+//! each send to the next stage before receiving from the previous one, over a communicator per
+//! pair of stages, is such a cycle through as many communicators as stages.
+//!
+//! So the ranks learn each other's orders. Every rank of a connected set of communicators
+//! (ranks linked by the communicators they share) makes a **record** of its graph: a random
+//! number naming it, its rank and the size of each of its communicators, and its collectives in
+//! the order added (each with its communicator's key and its node's name). In **rounds**, each
+//! rank all-gathers every record it knows over each of its communicators, in the order of their
+//! keys (which every rank shares, so the exchanges cannot wait for each other in a cycle of their
+//! own): after `k` rounds a rank knows the records of every rank `k` communicators away.
+//!
+//! When must the rounds end? Every rank of a communicator must make the same number, or a rank
+//! waits in an exchange its peers skipped. A rank knows the whole connected set once every
+//! communicator named in the records it holds has as many records naming it as it has ranks;
+//! from there it knows the set's diameter `d`, the most communicators between two of its ranks,
+//! after which every rank knows the whole set too. Each rank makes rounds until it knows the
+//! whole set and `d` rounds are made, so every rank makes `d`: the same number, computed from
+//! the same records. Ranks whose graphs use one communicator, with peers that use none other
+//! (the common case), make no round: the summary of `order`'s exchange says whether some rank
+//! of a communicator uses another.
+//!
+//! Every rank then holds the same records and finds the same cycle, if any: in the graph whose
+//! vertices are the collectives (a communicator's key and the collective's place on it) and whose
+//! edges lead from each collective of a rank to its next one, a cycle is a set of collectives
+//! that each wait for another of the set. Every rank refuses, naming its own collective on the
+//! cycle (or its first, when it has none there) and spelling the cycle out.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::order::Exchange;
+use crate::error::{Error, Result};
+
+/// One communicator of a rank's graph, taking part in the rounds.
+pub(crate) struct Joined<'a> {
+    /// Its key, the same on all its ranks.
+    pub(crate) key: u64,
+    /// The exchange over it.
+    pub(crate) exchange: &'a dyn Exchange,
+}
+
+/// The longest node name a record carries, in bytes (longer ones are cut at a character).
+const NAME_BYTES: usize = 96;
+
+/// One rank's part: what it tells its peers in the rounds (see the module docs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Record {
+    /// The random number naming it.
+    nonce: u64,
+    /// Its communicators: key, its rank there, and the number of ranks.
+    comms: Vec<[u64; 3]>,
+    /// Its collectives in the order added: the communicator's key, and the node's name.
+    steps: Vec<(u64, String)>,
+}
+
+impl Record {
+    fn encode(&self, out: &mut Vec<u64>) {
+        out.push(self.nonce);
+        out.push(self.comms.len() as u64);
+        out.extend(self.comms.iter().flatten());
+        out.push(self.steps.len() as u64);
+        for (key, name) in &self.steps {
+            out.push(*key);
+            let bytes = name.as_bytes();
+            out.push(bytes.len() as u64);
+            out.extend(bytes.chunks(8).map(|chunk| {
+                let mut word = [0u8; 8];
+                word[..chunk.len()].copy_from_slice(chunk);
+                u64::from_le_bytes(word)
+            }));
+        }
+    }
+
+    fn decode(words: &mut Words<'_>) -> Result<Self> {
+        let nonce = words.next()?;
+        let comms = (0..words.count()?)
+            .map(|_| Ok([words.next()?, words.next()?, words.next()?]))
+            .collect::<Result<_>>()?;
+        let steps = (0..words.count()?)
+            .map(|_| {
+                let key = words.next()?;
+                let len = words.count()?;
+                let bytes: Vec<u8> = words
+                    .take(len.div_ceil(8))?
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .take(len)
+                    .collect();
+                Ok((key, String::from_utf8_lossy(&bytes).into_owned()))
+            })
+            .collect::<Result<_>>()?;
+        Ok(Self {
+            nonce,
+            comms,
+            steps,
+        })
+    }
+
+    /// Its rank in communicator `key`.
+    fn rank_in(&self, key: u64) -> u64 {
+        self.comms.iter().find(|c| c[0] == key).map_or(0, |c| c[1])
+    }
+}
+
+/// Words received from a peer, read in order; running out is an error (a peer's words are the
+/// crate's own encoding, so it means a rank of another version of it).
+struct Words<'a>(std::slice::Iter<'a, u64>);
+
+impl Words<'_> {
+    fn next(&mut self) -> Result<u64> {
+        self.0.next().copied().ok_or_else(malformed)
+    }
+
+    /// A count of what follows, which cannot exceed the words left.
+    fn count(&mut self) -> Result<usize> {
+        let n = self.next()?;
+        usize::try_from(n)
+            .ok()
+            .filter(|&n| n <= self.0.len() * 8)
+            .ok_or_else(malformed)
+    }
+
+    fn take(&mut self, n: usize) -> Result<&[u64]> {
+        let rest = self.0.as_slice();
+        if n > rest.len() {
+            return Err(malformed());
+        }
+        self.0 = rest[n..].iter();
+        Ok(&rest[..n])
+    }
+}
+
+fn malformed() -> Error {
+    Error::CollectiveMismatch {
+        node: "<graph>".into(),
+        reason: "a peer's part of the collective order check could not be read: every rank \
+                 must run the same version of cudagraph"
+            .into(),
+    }
+}
+
+/// Checks, with this rank's peers over `comms` (the communicators of its graph taking part in
+/// the rounds) that the collectives of every rank connected to it through them do not wait for
+/// each other in a cycle (see the module docs). `steps` are this rank's collectives on `comms`
+/// in the order added, each its communicator's key and its node; `name(node)` names a node.
+pub(crate) fn check(
+    comms: &[Joined<'_>],
+    steps: &[(u64, usize)],
+    name: &dyn Fn(usize) -> String,
+) -> Result<()> {
+    let mut comms: Vec<&Joined<'_>> = comms.iter().collect();
+    comms.sort_by_key(|c| c.key);
+    let mine = Record {
+        nonce: super::connect::random_key(),
+        comms: comms
+            .iter()
+            .map(|c| [c.key, c.exchange.rank() as u64, c.exchange.size() as u64])
+            .collect(),
+        steps: steps
+            .iter()
+            .map(|&(key, node)| (key, cut(name(node))))
+            .collect(),
+    };
+    let me = mine.nonce;
+    let mut known = BTreeMap::from([(me, mine)]);
+    let mut rounds = 0;
+    loop {
+        match diameter(&known) {
+            Some(d) if rounds >= d => break,
+            // Every round brings a record not known before while the set is incomplete: more
+            // rounds than records means a peer that never answers (it would have hung).
+            None if rounds > known.len() => return Err(malformed()),
+            _ => {}
+        }
+        rounds += 1;
+        for c in comms.iter().filter(|c| c.exchange.size() > 1) {
+            let mut words = vec![known.len() as u64];
+            for record in known.values() {
+                record.encode(&mut words);
+            }
+            let lengths = c.exchange.all_gather(&[words.len() as u64])?;
+            let longest = lengths.iter().copied().max().unwrap_or(0) as usize;
+            words.resize(longest, 0);
+            let all = c.exchange.all_gather(&words)?;
+            for (theirs, &len) in all.chunks(longest.max(1)).zip(&lengths) {
+                let mut words = Words(theirs[..len as usize].iter());
+                for _ in 0..words.count()? {
+                    let record = Record::decode(&mut words)?;
+                    known.entry(record.nonce).or_insert(record);
+                }
+            }
+        }
+    }
+    match find_cycle(&known) {
+        Some(cycle) => Err(refusal(me, &known, &cycle)),
+        None => Ok(()),
+    }
+}
+
+/// `name`, cut to [`NAME_BYTES`] at a character.
+fn cut(mut name: String) -> String {
+    if name.len() > NAME_BYTES {
+        let mut at = NAME_BYTES;
+        while !name.is_char_boundary(at) {
+            at -= 1;
+        }
+        name.truncate(at);
+    }
+    name
+}
+
+/// The most communicators between two ranks of the records `known`, when they are the whole
+/// connected set (every communicator they name has a record per rank); `None` otherwise.
+fn diameter(known: &BTreeMap<u64, Record>) -> Option<usize> {
+    let records: Vec<&Record> = known.values().collect();
+    let mut members: BTreeMap<u64, (u64, Vec<usize>)> = BTreeMap::new();
+    for (i, r) in records.iter().enumerate() {
+        for &[key, _, size] in &r.comms {
+            members.entry(key).or_insert((size, Vec::new())).1.push(i);
+        }
+    }
+    if members.values().any(|(size, of)| of.len() as u64 != *size) {
+        return None;
+    }
+    let mut most = 0;
+    for from in 0..records.len() {
+        let mut distance = vec![usize::MAX; records.len()];
+        distance[from] = 0;
+        let mut queue = std::collections::VecDeque::from([from]);
+        while let Some(at) = queue.pop_front() {
+            for &[key, ..] in &records[at].comms {
+                for &next in &members[&key].1 {
+                    if distance[next] == usize::MAX {
+                        distance[next] = distance[at] + 1;
+                        queue.push_back(next);
+                    }
+                }
+            }
+        }
+        most = most.max(distance.into_iter().max().unwrap_or(0));
+    }
+    Some(most)
+}
+
+/// A collective: its communicator's key and its place in the communicator's sequence.
+type Collective = (u64, usize);
+
+/// Who orders one collective before the next: a record's nonce and the place of the first of
+/// the two in its steps.
+type By = (u64, usize);
+
+/// A cycle of `known`'s collectives, if any: its edges in order, each with who orders it (the
+/// record of the smallest nonce, when several do).
+fn find_cycle(known: &BTreeMap<u64, Record>) -> Option<Vec<By>> {
+    let mut next: BTreeMap<Collective, BTreeMap<Collective, By>> = BTreeMap::new();
+    for record in known.values() {
+        let mut placed: BTreeMap<u64, usize> = BTreeMap::new();
+        let mut previous: Option<Collective> = None;
+        for (at, (key, _)) in record.steps.iter().enumerate() {
+            let place = placed.entry(*key).or_insert(0);
+            let this = (*key, *place);
+            *place += 1;
+            if let Some(before) = previous {
+                next.entry(before)
+                    .or_default()
+                    .entry(this)
+                    .or_insert((record.nonce, at - 1));
+            }
+            next.entry(this).or_default();
+            previous = Some(this);
+        }
+    }
+    // A depth-first search; an edge back into the path closes a cycle.
+    let mut done: BTreeSet<Collective> = BTreeSet::new();
+    for &start in next.keys() {
+        if done.contains(&start) {
+            continue;
+        }
+        let mut path: Vec<(Collective, Vec<Collective>)> = Vec::new();
+        let enter = |c: Collective| (c, next[&c].keys().rev().copied().collect::<Vec<_>>());
+        path.push(enter(start));
+        while let Some((at, todo)) = path.last_mut() {
+            let at = *at;
+            let Some(to) = todo.pop() else {
+                done.insert(at);
+                path.pop();
+                continue;
+            };
+            if let Some(from) = path.iter().position(|(c, _)| *c == to) {
+                let cycle: Vec<Collective> = path[from..].iter().map(|(c, _)| *c).collect();
+                let edges = (0..cycle.len())
+                    .map(|i| next[&cycle[i]][&cycle[(i + 1) % cycle.len()]])
+                    .collect();
+                return Some(edges);
+            }
+            if !done.contains(&to) {
+                path.push(enter(to));
+            }
+        }
+    }
+    None
+}
+
+/// The refusal of the rank of record `me` for `cycle` (see [`find_cycle`]).
+fn refusal(me: u64, known: &BTreeMap<u64, Record>, cycle: &[By]) -> Error {
+    // Consecutive edges ordered by one rank are one wait: it issues the first before the last.
+    // The first edge of the cycle starts such a run once the cycle is turned to begin after an
+    // edge of another rank (a rank's own order has no cycle, so there is one).
+    let turn = (0..cycle.len())
+        .find(|&i| cycle[(i + cycle.len() - 1) % cycle.len()].0 != cycle[i].0)
+        .unwrap_or(0);
+    let mut waits: Vec<(u64, usize, usize)> = Vec::new();
+    for i in 0..cycle.len() {
+        let (nonce, at) = cycle[(turn + i) % cycle.len()];
+        match waits.last_mut() {
+            Some((of, _, last)) if *of == nonce && *last == at => *last = at + 1,
+            _ => waits.push((nonce, at, at + 1)),
+        }
+    }
+    if let Some(mine) = waits.iter().position(|w| w.0 == me) {
+        waits.rotate_left(mine);
+    }
+    let told: Vec<String> = waits
+        .iter()
+        .map(|&(nonce, first, last)| {
+            let record = &known[&nonce];
+            let (key, before) = &record.steps[first];
+            let after = &record.steps[last].1;
+            if nonce == me {
+                format!("this rank issues `{before}` before `{after}`")
+            } else {
+                format!(
+                    "rank {} of the communicator of `{before}` issues `{before}` before `{after}`",
+                    record.rank_in(*key)
+                )
+            }
+        })
+        .collect();
+    let record = &known[&me];
+    let node = match waits.first() {
+        Some(&(nonce, first, _)) if nonce == me => record.steps[first].1.clone(),
+        _ => record
+            .steps
+            .first()
+            .map_or_else(|| "<graph>".into(), |s| s.1.clone()),
+    };
+    Error::CollectiveMismatch {
+        node,
+        reason: format!(
+            "the ranks' collectives wait for each other in a cycle through {} communicators: {}; \
+             each rank waits in the first of its two for a rank that issues it only after the \
+             second, so the launches would hang. NCCL asks that collectives on several \
+             communicators be issued in one order on every rank (\"Using multiple NCCL \
+             communicators concurrently\"): add every rank's collectives in an order all ranks \
+             share, for instance one communicator's after another's in an order of the \
+             communicators that every rank follows",
+            cycle
+                .iter()
+                .map(|&(nonce, at)| known[&nonce].steps[at].0)
+                .collect::<BTreeSet<_>>()
+                .len(),
+            told.join("; ")
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collective::op::{Collective as Issued, Op};
+    use crate::collective::order::tests::{ag, ar, reason, run_graphs, run_graphs_counted, Comm};
+    use crate::collective::order::Intent;
+
+    /// Communicators of two ranks each: `pairs[i]` of ranks `pairs[i].0` and `.1`, key `i + 1`.
+    fn pairs(pairs: &[(usize, usize)]) -> Vec<Comm> {
+        pairs
+            .iter()
+            .enumerate()
+            .map(|(i, &(a, b))| Comm {
+                key: i as u64 + 1,
+                ranks: vec![a, b],
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_cycle_through_three_communicators_is_refused_on_every_rank_and_spelled_out() {
+        // p of ranks 0 and 1, q of 1 and 2, r of 2 and 0: 0 issues p then r, 1 q then p, 2 r
+        // then q. Each communicator's ranks agree; no two ranks share two of them.
+        let comms = pairs(&[(0, 1), (1, 2), (2, 0)]);
+        let (p, q, r) = (0, 1, 2);
+        let outcomes = run_graphs(
+            &comms,
+            vec![
+                vec![(p, ar(1)), (r, ag(2))],
+                vec![(q, ar(3)), (p, ar(1))],
+                vec![(r, ag(2)), (q, ar(3))],
+            ],
+            vec![Intent::Check; 3],
+        );
+        let (node, why) = reason(&outcomes[0]);
+        assert_eq!(node, "node0_of_rank0", "the collective rank 0 waits in");
+        assert!(
+            why.starts_with(
+                "the ranks' collectives wait for each other in a cycle through 3 communicators: \
+                 this rank issues `node0_of_rank0` before `node1_of_rank0`; rank 0 of the \
+                 communicator of `node0_of_rank2` issues `node0_of_rank2` before \
+                 `node1_of_rank2`; rank 0 of the communicator of `node0_of_rank1` issues \
+                 `node0_of_rank1` before `node1_of_rank1`; each rank waits"
+            ),
+            "{why}"
+        );
+        for (rank, outcome) in outcomes.iter().enumerate() {
+            let (node, why) = reason(outcome);
+            assert_eq!(node, format!("node0_of_rank{rank}"));
+            assert!(
+                why.contains(&format!(
+                    "this rank issues `node0_of_rank{rank}` before `node1_of_rank{rank}`"
+                )),
+                "{why}"
+            );
+        }
+        // The same communicators, every rank issuing p's collective, then q's, then r's where
+        // it has them: one order all share, passed.
+        let outcomes = run_graphs(
+            &comms,
+            vec![
+                vec![(p, ar(1)), (r, ag(2))],
+                vec![(p, ar(1)), (q, ar(3))],
+                vec![(q, ar(3)), (r, ag(2))],
+            ],
+            vec![Intent::Check; 3],
+        );
+        assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+    }
+
+    /// Stage `s` of `stages` sends to the next stage on the communicator of the pair, then
+    /// receives from the previous one (the first stage only sends, the last only receives,
+    /// unless `ring`, where the last sends to the first).
+    fn pipeline(stages: usize, ring: bool) -> (Vec<Comm>, Vec<Vec<(usize, Issued)>>) {
+        let links = if ring { stages } else { stages - 1 };
+        let comms = pairs(
+            &(0..links)
+                .map(|s| (s, (s + 1) % stages))
+                .collect::<Vec<_>>(),
+        );
+        let send = Issued::new::<f32>(Op::Send { peer: 1 }, 64);
+        let recv = Issued::new::<f32>(Op::Recv { peer: 0 }, 64);
+        let graphs = (0..stages)
+            .map(|s| {
+                let mut graph = Vec::new();
+                if s < links {
+                    graph.push((s, send));
+                }
+                if s > 0 || ring {
+                    graph.push(((s + links - 1) % links, recv));
+                }
+                graph
+            })
+            .collect();
+        (comms, graphs)
+    }
+
+    #[test]
+    fn a_ring_of_six_stages_is_refused_and_a_line_of_them_passes_each_in_rounds_enough() {
+        let (comms, graphs) = pipeline(6, true);
+        let (outcomes, exchanges) = run_graphs_counted(&comms, graphs, vec![Intent::Check; 6]);
+        for (stage, outcome) in outcomes.iter().enumerate() {
+            let (node, why) = reason(outcome);
+            assert_eq!(node, format!("node0_of_rank{stage}"), "its send");
+            assert!(why.contains("a cycle through 6 communicators"), "{why}");
+        }
+        // Per communicator: the summary and the word-for-word comparison of sends and receives,
+        // then three rounds (the ring's diameter: no rank is more than three pairs away) of
+        // two all-gathers (lengths, records).
+        assert_eq!(exchanges, vec![2 + 3 * 2; 6]);
+        let (comms, graphs) = pipeline(6, false);
+        let (outcomes, exchanges) = run_graphs_counted(&comms, graphs, vec![Intent::Check; 6]);
+        assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+        // The line's diameter is five pairs.
+        assert_eq!(exchanges, vec![2 + 5 * 2; 5]);
+    }
+
+    #[test]
+    fn a_rank_off_the_cycle_refuses_too_naming_its_first_collective() {
+        // The cycle of three, and rank 3 sharing s with rank 0 only.
+        let comms = pairs(&[(0, 1), (1, 2), (2, 0), (0, 3)]);
+        let (p, q, r, s) = (0, 1, 2, 3);
+        let outcomes = run_graphs(
+            &comms,
+            vec![
+                vec![(s, ar(5)), (p, ar(1)), (r, ag(2))],
+                vec![(q, ar(3)), (p, ar(1))],
+                vec![(r, ag(2)), (q, ar(3))],
+                vec![(s, ar(5))],
+            ],
+            vec![Intent::Check; 4],
+        );
+        let (node, why) = reason(&outcomes[3]);
+        assert_eq!(node, "node0_of_rank3");
+        assert!(why.contains("a cycle through 3 communicators"), "{why}");
+        assert!(!why.contains("this rank"), "{why}");
+        assert_eq!(
+            reason(&outcomes[0]).0,
+            "node1_of_rank0",
+            "its collective on p"
+        );
+    }
+
+    #[test]
+    fn graphs_of_one_communicator_make_no_round_and_a_mesh_makes_two() {
+        // One communicator of three ranks: its summary alone.
+        let comms = [Comm {
+            key: 9,
+            ranks: vec![0, 1, 2],
+        }];
+        let graphs = vec![vec![(0, ar(4)), (0, ag(4))]; 3];
+        let (outcomes, exchanges) = run_graphs_counted(&comms, graphs, vec![Intent::Check; 3]);
+        assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+        assert_eq!(exchanges, vec![1]);
+        // Two by two: tensor-parallel pairs {0, 1} and {2, 3}, data-parallel pairs {0, 2} and
+        // {1, 3}; every rank all-reduces on its tensor pair, then on its data pair. No cycle;
+        // every rank is at most two communicators from every other.
+        let comms = pairs(&[(0, 1), (2, 3), (0, 2), (1, 3)]);
+        let graphs = vec![
+            vec![(0, ar(8)), (2, ar(8))],
+            vec![(0, ar(8)), (3, ar(8))],
+            vec![(1, ar(8)), (2, ar(8))],
+            vec![(1, ar(8)), (3, ar(8))],
+        ];
+        let (outcomes, exchanges) = run_graphs_counted(&comms, graphs, vec![Intent::Check; 4]);
+        assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+        // The summary, the whole sequences (the pairs' other communicators differ, so their
+        // summaries do), and two rounds.
+        assert_eq!(exchanges, vec![2 + 2 * 2; 4]);
+        // Rank 3 alone all-reducing on its data pair first: 1 meets 0 first, then 3. No cycle.
+        let graphs = vec![
+            vec![(0, ar(8)), (2, ar(8))],
+            vec![(0, ar(8)), (3, ar(8))],
+            vec![(1, ar(8)), (2, ar(8))],
+            vec![(3, ar(8)), (1, ar(8))],
+        ];
+        let outcomes = run_graphs(&comms, graphs, vec![Intent::Check; 4]);
+        assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+        // Ranks 0 and 3 all-reducing on their data pairs first: 0 waits in {0, 2} for 2, which
+        // waits in {2, 3} for 3, which waits in {1, 3} for 1, which waits in {0, 1} for 0.
+        let graphs = vec![
+            vec![(2, ar(8)), (0, ar(8))],
+            vec![(0, ar(8)), (3, ar(8))],
+            vec![(1, ar(8)), (2, ar(8))],
+            vec![(3, ar(8)), (1, ar(8))],
+        ];
+        let outcomes = run_graphs(&comms, graphs, vec![Intent::Check; 4]);
+        for outcome in &outcomes {
+            assert!(
+                reason(outcome)
+                    .1
+                    .contains("a cycle through 4 communicators"),
+                "{outcome:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn records_read_back_and_cut_or_garbled_words_are_errors_not_panics() {
+        let record = Record {
+            nonce: 7,
+            comms: vec![[1, 0, 2], [5, 3, 4]],
+            steps: vec![(1, "grads".into()), (5, "é".repeat(60))],
+        };
+        let mut words = Vec::new();
+        record.encode(&mut words);
+        let back = Record::decode(&mut Words(words.iter())).unwrap();
+        assert_eq!(back, record);
+        for len in 0..words.len() {
+            assert!(Record::decode(&mut Words(words[..len].iter())).is_err());
+        }
+        // Words of any value: an error or a record, never a panic or a huge allocation.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            let garbled: Vec<u64> = (0..(x % 40) as usize)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    if x % 3 == 0 {
+                        x % 8
+                    } else {
+                        x
+                    }
+                })
+                .collect();
+            let _ = Record::decode(&mut Words(garbled.iter()));
+        }
+        assert_eq!(cut("é".repeat(60)).len(), NAME_BYTES);
+    }
+}
