@@ -43,8 +43,8 @@
 //! round waits forever when the launches run, each rank in the collective its peer has not
 //! reached. So the graph's order (the order its collectives were added, which the same
 //! declaration makes the same on every rank) is compared too, between every two ranks of a
-//! communicator that both use the other one. A cycle through three communicators, no two of
-//! its ranks sharing two of them, is not found.
+//! communicator that both use the other one. A longer cycle, through three communicators or
+//! more, is found by `cycle`, after these exchanges.
 
 use super::cycle::{self, Joined};
 use super::op::{Collective, Op, WORDS};
