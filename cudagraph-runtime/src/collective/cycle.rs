@@ -19,8 +19,8 @@
 //! (ranks linked by the communicators they share) makes a **record** of its graph: a random
 //! number naming it, its rank and the size of each of its communicators, and its collectives in
 //! the order added (each with its communicator's key and its node's name). In **rounds**, each
-//! rank all-gathers every record it knows over each of its communicators, in the order of their
-//! keys (which every rank shares, so the exchanges cannot wait for each other in a cycle of their
+//! rank all-gathers the records it knows over each of its communicators (those not yet sent or
+//! received over that communicator), in the order of their keys (which every rank shares, so the exchanges cannot wait for each other in a cycle of their
 //! own): after `k` rounds a rank knows the records of every rank `k` communicators away.
 //!
 //! When must the rounds end? Every rank of a communicator must make the same number, or a rank
@@ -176,6 +176,9 @@ pub(crate) fn check(
     };
     let me = mine.nonce;
     let mut known = BTreeMap::from([(me, mine)]);
+    // The records each communicator's ranks all have: sent or received over it. A round sends
+    // over each communicator only the others.
+    let mut shared: Vec<BTreeSet<u64>> = vec![BTreeSet::new(); comms.len()];
     let mut rounds = 0;
     loop {
         match diameter(&known) {
@@ -186,9 +189,16 @@ pub(crate) fn check(
             _ => {}
         }
         rounds += 1;
-        for c in comms.iter().filter(|c| c.exchange.size() > 1) {
-            let mut words = vec![known.len() as u64];
-            for record in known.values() {
+        for (c, shared) in comms.iter().zip(&mut shared) {
+            if c.exchange.size() == 1 {
+                continue;
+            }
+            let new: Vec<&Record> = known
+                .values()
+                .filter(|r| !shared.contains(&r.nonce))
+                .collect();
+            let mut words = vec![new.len() as u64];
+            for record in new {
                 record.encode(&mut words);
             }
             let lengths = c.exchange.all_gather(&[words.len() as u64])?;
@@ -199,6 +209,7 @@ pub(crate) fn check(
                 let mut words = Words(theirs[..len as usize].iter());
                 for _ in 0..words.count()? {
                     let record = Record::decode(&mut words)?;
+                    shared.insert(record.nonce);
                     known.entry(record.nonce).or_insert(record);
                 }
             }
@@ -572,6 +583,108 @@ mod tests {
                 "{outcome:?}"
             );
         }
+    }
+
+    /// Whether the ranks' `orders` (each a sequence of communicators, one collective on each)
+    /// wait in a cycle: Kahn's algorithm over the communicators, an edge from each to the next
+    /// of every rank.
+    fn waits_in_a_cycle(comms: usize, orders: &[Vec<usize>]) -> bool {
+        let mut after = vec![Vec::new(); comms];
+        let mut before = vec![0; comms];
+        for order in orders {
+            for pair in order.windows(2) {
+                after[pair[0]].push(pair[1]);
+                before[pair[1]] += 1;
+            }
+        }
+        let mut ready: Vec<usize> = (0..comms).filter(|&c| before[c] == 0).collect();
+        let mut done = 0;
+        while let Some(c) = ready.pop() {
+            done += 1;
+            for &next in &after[c] {
+                before[next] -= 1;
+                if before[next] == 0 {
+                    ready.push(next);
+                }
+            }
+        }
+        done < comms
+    }
+
+    #[test]
+    fn random_communicators_and_orders_are_refused_exactly_when_they_wait_in_a_cycle() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        let (mut cycles, mut passes) = (0, 0);
+        for _ in 0..60 {
+            // A ring of pairs (so that every rank is connected), then a few random groups of two
+            // or three ranks.
+            let ranks = 3 + next(5);
+            let mut groups: Vec<Vec<usize>> =
+                (0..ranks).map(|r| vec![r, (r + 1) % ranks]).collect();
+            for _ in 0..next(4) {
+                let a = next(ranks);
+                let b = (a + 1 + next(ranks - 1)) % ranks;
+                let mut group = vec![a, b];
+                let c = next(ranks);
+                if next(2) == 0 && !group.contains(&c) {
+                    group.push(c);
+                }
+                groups.push(group);
+            }
+            let comms: Vec<Comm> = groups
+                .iter()
+                .enumerate()
+                .map(|(i, g)| Comm {
+                    // Keys in no order of the groups'.
+                    key: (i as u64 * 0x9e37_79b9) % 1009,
+                    ranks: g.clone(),
+                })
+                .collect();
+            // Each rank issues one collective on each of its communicators, in an order of its
+            // own: mostly by index (no cycle), sometimes shuffled.
+            let orders: Vec<Vec<usize>> = (0..ranks)
+                .map(|r| {
+                    let mut mine: Vec<usize> = (0..groups.len())
+                        .filter(|&c| groups[c].contains(&r))
+                        .collect();
+                    if next(3) == 0 {
+                        for i in (1..mine.len()).rev() {
+                            mine.swap(i, next(i + 1));
+                        }
+                    }
+                    mine
+                })
+                .collect();
+            let graphs = orders
+                .iter()
+                .map(|order| order.iter().map(|&c| (c, ar(c + 1))).collect())
+                .collect();
+            let outcomes = run_graphs(&comms, graphs, vec![Intent::Check; ranks]);
+            if waits_in_a_cycle(groups.len(), &orders) {
+                cycles += 1;
+                // Two ranks sharing two communicators in other orders are refused by `order`'s
+                // comparison, the others by the search for a cycle: every rank refuses.
+                for outcome in &outcomes {
+                    assert!(
+                        matches!(outcome, Err(Error::CollectiveMismatch { .. })),
+                        "{groups:?} {orders:?}: {outcome:?}"
+                    );
+                }
+            } else {
+                passes += 1;
+                assert!(
+                    outcomes.iter().all(Result::is_ok),
+                    "{groups:?} {orders:?}: {outcomes:?}"
+                );
+            }
+        }
+        assert!(cycles > 5 && passes > 5, "{cycles} cycles, {passes} passes");
     }
 
     #[test]
