@@ -11,9 +11,11 @@
 //! (`p` of ranks 0 and 1, `q` of 1 and 2, `r` of 2 and 0), rank 0 issuing its collective on `p`
 //! then the one on `r`, rank 1 `q` then `p`, rank 2 `r` then `q`: every communicator's ranks
 //! agree, no two ranks share two communicators, and launched, rank 0 waits in `p` for rank 1,
-//! which waits in `q` for rank 2, which waits in `r` for rank 0, forever. A pipeline whose stages
-//! each send to the next stage before receiving from the previous one, over a communicator per
-//! pair of stages, is such a cycle through as many communicators as stages.
+//! which waits in `q` for rank 2, which waits in `r` for rank 0, forever. A ring of stages,
+//! each sending to the next over a communicator per pair of stages before receiving from the
+//! previous one, is such a cycle through as many communicators as stages: NCCL's sends may wait
+//! for their receives (its point-to-point guide groups a ring's sends and receives for that
+//! reason, <https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/usage/p2p.html>).
 //!
 //! So the ranks learn each other's orders. Every rank of a connected set of communicators
 //! (ranks linked by the communicators they share) makes a **record** of its graph: a random
