@@ -22,8 +22,9 @@
 //! number naming it, its rank and the size of each of its communicators, and its collectives in
 //! the order added (each with its communicator's key and its node's name). In **rounds**, each
 //! rank all-gathers the records it knows over each of its communicators (those not yet sent or
-//! received over that communicator), in the order of their keys (which every rank shares, so the exchanges cannot wait for each other in a cycle of their
-//! own): after `k` rounds a rank knows the records of every rank `k` communicators away.
+//! received over that communicator), in the order of their keys (which every rank shares, so
+//! the exchanges cannot wait for each other in a cycle of their own): after `k` rounds a rank
+//! knows the records of every rank `k` communicators away.
 //!
 //! When must the rounds end? Every rank of a communicator must make the same number, or a rank
 //! waits in an exchange its peers skipped. A rank knows the whole connected set once every
