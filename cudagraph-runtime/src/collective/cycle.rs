@@ -413,8 +413,17 @@ mod tests {
     #[test]
     fn a_cycle_through_three_communicators_is_refused_on_every_rank_and_spelled_out() {
         // p of ranks 0 and 1, q of 1 and 2, r of 2 and 0: 0 issues p then r, 1 q then p, 2 r
-        // then q. Each communicator's ranks agree; no two ranks share two of them.
-        let comms = pairs(&[(0, 1), (1, 2), (2, 0)]);
+        // then q. Each communicator's ranks agree; no two ranks share two of them. The keys
+        // order the communicators otherwise than any rank's first use: exchanging in the
+        // order of first use, rank 0 would wait in p for rank 1, rank 1 in q for rank 2 and
+        // rank 2 in r for rank 0, and the check itself would hang.
+        let comms: Vec<Comm> = [(30, [0, 1]), (10, [1, 2]), (20, [2, 0])]
+            .into_iter()
+            .map(|(key, ranks)| Comm {
+                key,
+                ranks: ranks.to_vec(),
+            })
+            .collect();
         let (p, q, r) = (0, 1, 2);
         let outcomes = run_graphs(
             &comms,

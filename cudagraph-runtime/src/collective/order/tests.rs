@@ -280,44 +280,6 @@ pub(crate) fn run_graphs_counted(
 }
 
 #[test]
-fn communicators_are_checked_in_one_order_whatever_the_order_of_first_use() {
-    // Three ranks, three communicators of two ranks each, each rank using its two first in
-    // another order: checked in the order of first use, rank 0 would wait in p for rank 1,
-    // rank 1 in q for rank 2 and rank 2 in r for rank 0, forever. The exchanges end; the
-    // graphs' collectives form that very cycle, which every rank refuses (see `cycle`).
-    let comms = [
-        Comm {
-            key: 30,
-            ranks: vec![0, 1],
-        },
-        Comm {
-            key: 10,
-            ranks: vec![1, 2],
-        },
-        Comm {
-            key: 20,
-            ranks: vec![2, 0],
-        },
-    ];
-    let (p, q, r) = (0, 1, 2);
-    let outcomes = run_graphs(
-        &comms,
-        vec![
-            vec![(p, ar(1)), (r, ag(2))],
-            vec![(q, ar(3)), (p, ar(1))],
-            vec![(r, ag(2)), (q, ar(3))],
-        ],
-        vec![Intent::Check; 3],
-    );
-    for outcome in &outcomes {
-        assert!(
-            reason(outcome).1.contains("in a cycle through 3"),
-            "{outcome:?}"
-        );
-    }
-}
-
-#[test]
 fn two_ranks_issuing_two_communicators_collectives_in_other_orders_are_refused() {
     // Rank 0 all-reduces on p then on q, rank 1 on q then on p: each communicator's
     // sequence agrees, but launched, each rank would wait in the collective its peer has not
