@@ -7,15 +7,18 @@
 //!
 //! The same `cuda_graph!` declaration is built on each device with that device's communicator
 //! and buffers; instantiating checks across the ranks that they issue the same collectives in
-//! the same order. After the steps, every rank's weights must equal the CPU's, trained on the
-//! whole batch.
+//! the same order. After the steps, every rank's weights must equal those of one GPU trained
+//! alone on the whole batch (the same declaration over a communicator of one rank), and the
+//! CPU's.
 //!
 //! Run: `cargo run --release -p cudagraph-examples --example data_parallel` (needs NCCL,
 //! `libnccl.so.2`; with one GPU it trains with one rank).
 
 use std::process::ExitCode;
 
-use cudagraph_examples::data_parallel::{train_on_cpu, train_rank, Problem};
+use cudagraph_examples::data_parallel::{
+    largest_relative_difference, train_on_cpu, train_rank, Problem,
+};
 use cudagraph_examples::{main_with, open_gpu, Failure};
 use cudagraph_runtime::cudarc::driver::CudaContext;
 use cudagraph_runtime::{nccl_present, open_device, Communicator};
@@ -51,24 +54,25 @@ fn main() -> ExitCode {
                 .collect();
             ranks.into_iter().map(|r| r.join()).collect()
         });
-        let want = train_on_cpu(&problem, STEPS);
+        // One GPU alone, on every shard's samples: a communicator of one rank on the first.
+        let alone = Communicator::init_all(&ctxs[..1])?.remove(0);
+        let one_gpu = train_rank(alone, &problem.on_one_rank(), STEPS)?;
+        let cpu = train_on_cpu(&problem, STEPS);
         for (rank, w) in weights.into_iter().enumerate() {
             let w = w.map_err(|_| Failure::Other(format!("rank {rank} panicked")))??;
-            let worst = w
-                .iter()
-                .zip(&want)
-                .map(|(g, c)| (g - c).abs() / c.abs().max(1e-3))
-                .fold(0.0f32, f32::max);
-            println!(
-                "rank {rank}: {STEPS} steps, largest relative difference to the CPU {worst:.2e}"
-            );
-            if worst > 1e-3 {
-                return Err(Failure::Other(format!(
-                    "rank {rank}'s weights differ from the CPU's by {worst:.2e} (relative)"
-                )));
+            for (what, want) in [("one GPU", &one_gpu), ("the CPU", &cpu)] {
+                let worst = largest_relative_difference(&w, want);
+                println!(
+                    "rank {rank}: {STEPS} steps, largest relative difference to {what} {worst:.2e}"
+                );
+                if worst > 1e-3 {
+                    return Err(Failure::Other(format!(
+                        "rank {rank}'s weights differ from {what}'s by {worst:.2e} (relative)"
+                    )));
+                }
             }
         }
-        println!("every rank's weights match the CPU's");
+        println!("every rank's weights match one GPU's and the CPU's");
         Ok(())
     })
 }

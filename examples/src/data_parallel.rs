@@ -116,6 +116,30 @@ impl Problem {
     }
 }
 
+impl Problem {
+    /// The same samples on one rank: every shard's, one after the other. Its mean gradient over
+    /// the whole batch is the average of the shards' mean gradients (they are of one size), so
+    /// one GPU training it takes the steps the ranks take together, up to the order of the sums.
+    pub fn on_one_rank(&self) -> Self {
+        Self {
+            dim: self.dim,
+            batch: self.batch * self.xs.len(),
+            xs: vec![self.xs.concat()],
+            ys: vec![self.ys.concat()],
+            lr: self.lr,
+        }
+    }
+}
+
+/// The largest difference between weights `got` and `want`, relative to each of `want`'s (or to
+/// 1e-3, for those smaller).
+pub fn largest_relative_difference(got: &[f32], want: &[f32]) -> f32 {
+    got.iter()
+        .zip(want)
+        .map(|(g, w)| (g - w).abs() / w.abs().max(1e-3))
+        .fold(0.0f32, f32::max)
+}
+
 /// The weights after `steps` steps from zero, computed on the CPU as the ranks compute them
 /// together: each step, the average of the shards' mean gradients.
 pub fn train_on_cpu(p: &Problem, steps: usize) -> Vec<f32> {

@@ -440,8 +440,8 @@ fn two_gpus_run_every_collective() {
 }
 
 #[test]
-fn two_gpus_train_data_parallel_as_the_cpu_does() {
-    let test = "two_gpus_train_data_parallel_as_the_cpu_does";
+fn two_gpus_train_data_parallel_as_one_gpu_and_the_cpu_do() {
+    let test = "two_gpus_train_data_parallel_as_one_gpu_and_the_cpu_do";
     let Some((gpu, more)) = nccl_gpus(test, 2) else {
         return;
     };
@@ -459,11 +459,20 @@ fn two_gpus_train_data_parallel_as_the_cpu_does() {
         ranks.into_iter().map(|r| r.join().unwrap()).collect()
     });
     let want = train_on_cpu(&problem, steps);
+    // One GPU alone on both shards' samples (a communicator of one rank).
+    let alone = Communicator::init_all(std::slice::from_ref(&gpu.ctx))
+        .unwrap()
+        .remove(0);
+    let one_gpu = train_rank(alone, &problem.on_one_rank(), steps).unwrap();
     for (rank, w) in weights.iter().enumerate() {
-        for (j, (g, c)) in w.iter().zip(&want).enumerate() {
+        for (j, ((g, c), o)) in w.iter().zip(&want).zip(&one_gpu).enumerate() {
             assert!(
                 (g - c).abs() <= 1e-4 * c.abs().max(1.0),
                 "rank {rank}, weight {j}: {g} on the GPU, {c} on the CPU"
+            );
+            assert!(
+                (g - o).abs() <= 1e-4 * o.abs().max(1.0),
+                "rank {rank}, weight {j}: {g} on two GPUs, {o} on one"
             );
         }
     }
