@@ -597,6 +597,35 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_communicator_whose_ranks_exchange_for_other_reasons_stays_out_of_the_rounds() {
+        // x of ranks 0 and 1, y of 1 and 2. Rank 0 agrees on an instantiation where rank 1
+        // checks: x is refused on both, and takes no part in the rounds (rank 0 makes none);
+        // rank 1 uses y besides x, so y's ranks make their rounds over y alone, and end.
+        let comms = pairs(&[(0, 1), (1, 2)]);
+        let (x, y) = (0, 1);
+        let (outcomes, exchanges) = run_graphs_counted(
+            &comms,
+            vec![
+                vec![(x, ar(4))],
+                vec![(x, ar(4)), (y, ar(4))],
+                vec![(y, ar(4))],
+            ],
+            vec![
+                Intent::Instantiate { ready: true },
+                Intent::Check,
+                Intent::Check,
+            ],
+        );
+        assert!(reason(&outcomes[0]).1.contains("rank 1 checks"));
+        assert!(reason(&outcomes[1]).1.contains("rank 1 checks"));
+        assert!(outcomes[2].is_ok(), "{:?}", outcomes[2]);
+        // x: its summary alone. y: its summary, the whole sequences (rank 1 uses another
+        // communicator, rank 2 none, so their summaries differ), and one round of two
+        // all-gathers.
+        assert_eq!(exchanges, vec![1, 2 + 2]);
+    }
+
     /// Whether the ranks' `orders` (each a sequence of communicators, one collective on each)
     /// wait in a cycle: Kahn's algorithm over the communicators, an edge from each to the next
     /// of every rank.
