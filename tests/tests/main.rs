@@ -45,6 +45,7 @@ mod generated_unroll;
 mod introspection;
 mod macro_updates;
 mod memory_model;
+mod memory_model_streams;
 mod memory_nodes;
 mod peer_memory;
 mod programmatic;
