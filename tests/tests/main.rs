@@ -59,6 +59,7 @@ mod runtime_errors;
 mod runtime_event;
 mod runtime_host;
 mod runtime_indirect;
+mod runtime_indirect_relaunch;
 mod runtime_kernel;
 mod runtime_memcpy_memset;
 mod runtime_rebuild;
@@ -75,27 +76,39 @@ mod witness_memory_nodes;
 mod witness_semaphores;
 mod witness_topology;
 
-/// Every file of `tests/tests/` is a module of this program or a program of its own (a `[[test]]`
-/// of `tests/Cargo.toml`): with `autotests = false`, a file left out would never run.
+/// Every file of `tests/tests/` is a module of this program, a program of its own (a `[[test]]`
+/// of `tests/Cargo.toml`) or a module of such a program: with `autotests = false`, a file left
+/// out would never run.
 #[test]
 fn every_test_file_runs() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let main = std::fs::read_to_string(dir.join("tests/main.rs")).unwrap();
     let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
-    let mut missing = Vec::new();
+    let mut names = Vec::new();
     for entry in std::fs::read_dir(dir.join("tests")).unwrap() {
-        let name = entry.unwrap().file_name().into_string().unwrap();
+        names.push(entry.unwrap().file_name().into_string().unwrap());
+    }
+    let is_program = |name: &str| manifest.contains(&format!("path = \"tests/{name}\""));
+    // The files programs are made of: this program's, and the others'.
+    let roots: Vec<String> = names
+        .iter()
+        .filter(|n| *n == "main.rs" || is_program(n))
+        .map(|n| std::fs::read_to_string(dir.join("tests").join(n)).unwrap())
+        .collect();
+    let mut missing = Vec::new();
+    for name in &names {
         let Some(stem) = name.strip_suffix(".rs") else {
             continue;
         };
-        let module = main.lines().any(|l| l.trim() == format!("mod {stem};"));
-        let program = manifest.contains(&format!("path = \"tests/{name}\""));
-        if stem != "main" && !module && !program {
-            missing.push(name);
+        let module = roots
+            .iter()
+            .any(|root| root.lines().any(|l| l.trim() == format!("mod {stem};")));
+        if stem != "main" && !module && !is_program(name) {
+            missing.push(name.clone());
         }
     }
     assert!(
         missing.is_empty(),
-        "{missing:?}: neither a module of tests/main.rs nor a [[test]] of tests/Cargo.toml"
+        "{missing:?}: neither a module of tests/main.rs or of another program, nor a [[test]] of \
+         tests/Cargo.toml"
     );
 }
