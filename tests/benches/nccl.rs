@@ -104,6 +104,17 @@ use cudagraph_runtime::{
 use cudagraph_tests::bench::{sync, RatioTable, Samples};
 use cudagraph_tests::gpu;
 
+#[path = "nccl/pin.rs"]
+mod pin;
+#[path = "nccl/raw.rs"]
+mod raw;
+#[path = "nccl/report.rs"]
+mod report;
+
+use pin::{pin_to, rank_cpus};
+use raw::{relaxed, structure, RawComm, RawComms, RawSym};
+use report::{bus_bandwidth, human, summary, tuning_probe};
+
 const SAMPLE_SIZE: usize = 30;
 /// Unrecorded rounds before the samples.
 const WARM_UP: usize = 2;
@@ -288,180 +299,6 @@ const TUNING_ENV: [(&str, &str); 3] = [
     ("NCCL_DEBUG_SUBSYS", "TUNING"),
     ("NCCL_DEBUG_FILE", "/dev/stdout"),
 ];
-
-/// Raw NCCL communicators (one per device), destroyed once the rank threads are done.
-struct RawComms(Vec<nccl_sys::ncclComm_t>);
-
-impl RawComms {
-    /// One communicator for each of the first `n` devices (`ncclCommInitAll`).
-    fn init_all(n: usize) -> Self {
-        let mut raw = RawComms(vec![std::ptr::null_mut(); n]);
-        let devices: Vec<i32> = (0..n as i32).collect();
-        // SAFETY: room for `n` communicators; devices `0..n` exist (opened by the caller).
-        unsafe { nccl::comm_init_all(raw.0.as_mut_ptr(), n as i32, devices.as_ptr()) }
-            .expect("ncclCommInitAll (raw)");
-        raw
-    }
-}
-
-impl Drop for RawComms {
-    fn drop(&mut self) {
-        for &c in &self.0 {
-            // SAFETY: a communicator made by `ncclCommInitAll` above, used no more (the rank
-            // threads have ended, and the graphs capturing it are dropped with them).
-            let _ = unsafe { nccl::comm_destroy(c) };
-        }
-    }
-}
-
-/// One raw communicator, moved to the thread of its rank (and into its capture closures).
-#[derive(Clone, Copy)]
-struct RawComm(nccl_sys::ncclComm_t);
-
-// SAFETY: an NCCL communicator may be used from any thread, one call at a time
-// (https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/usage/threadsafety.html): only its
-// rank's thread calls it (eagerly, or in a capture closure that runs on that thread), and the
-// main thread destroys it after that thread has ended.
-unsafe impl Send for RawComm {}
-
-impl RawComm {
-    /// `ncclAllReduce` (`op`, in place) of the `count` f32s at `addr`, on `stream`.
-    fn all_reduce(
-        self,
-        op: Op,
-        addr: u64,
-        count: usize,
-        stream: sys::CUstream,
-    ) -> Result<(), Error> {
-        // SAFETY: `addr` holds `count` f32s on this communicator's device, kept alive by the
-        // caller until the work is done (the stream is synchronized, or the graph holds the
-        // buffer); `stream` is a live stream of that device; only this thread uses the
-        // communicator.
-        unsafe {
-            nccl::all_reduce(
-                addr as *const c_void,
-                addr as *mut c_void,
-                count,
-                nccl_sys::ncclDataType_t::ncclFloat32,
-                op.raw(),
-                self.0,
-                stream as _,
-            )
-        }
-        .map(drop)
-        .map_err(|e| Error::Nccl {
-            call: "ncclAllReduce",
-            node: "bench".into(),
-            code: format!("{:?}", e.0),
-        })
-    }
-}
-
-/// A buffer of NCCL's symmetric memory for the `sym-eager` side: `count` f32s from
-/// `ncclMemAlloc`, registered as a window of a raw communicator by every rank together.
-struct RawSym {
-    addr: u64,
-    count: usize,
-    window: nccl_sys::ncclWindow_t,
-}
-
-/// `NCCL_WIN_COLL_SYMMETRIC` (nccl.h).
-const WIN_COLL_SYMMETRIC: i32 = 0x01;
-
-impl RawSym {
-    /// Allocates and registers it on `comm` (every rank at once: registering waits for all),
-    /// holding `init`.
-    fn new(comm: RawComm, init: &[f32]) -> Result<Self, String> {
-        let bytes = init.len() * 4;
-        let mut base = std::ptr::null_mut();
-        // SAFETY: `base` receives `bytes` bytes on the current device (the rank's).
-        let got = unsafe { nccl_sys::ncclMemAlloc(&mut base, bytes) };
-        got.result().map_err(|e| format!("ncclMemAlloc: {e:?}"))?;
-        let mut window = std::ptr::null_mut();
-        // SAFETY: a live communicator of this rank's thread; `base` holds `bytes` bytes.
-        let got = unsafe {
-            nccl_sys::ncclCommWindowRegister(comm.0, base, bytes, &mut window, WIN_COLL_SYMMETRIC)
-        };
-        got.result()
-            .map_err(|e| format!("ncclCommWindowRegister: {e:?}"))?;
-        let sym = Self {
-            addr: base as u64,
-            count: init.len(),
-            window,
-        };
-        sym.write(init)?;
-        Ok(sym)
-    }
-
-    fn write(&self, data: &[f32]) -> Result<(), String> {
-        // SAFETY: `count` f32s of live device memory; no work on it is queued (the caller
-        // synchronised its stream).
-        unsafe { cudagraph_runtime::cudarc::driver::result::memcpy_htod_sync(self.addr, data) }
-            .map_err(text)
-    }
-
-    fn read(&self) -> Result<Vec<f32>, String> {
-        let mut out = vec![0f32; self.count];
-        // SAFETY: as `write`.
-        unsafe { cudagraph_runtime::cudarc::driver::result::memcpy_dtoh_sync(&mut out, self.addr) }
-            .map_err(text)?;
-        Ok(out)
-    }
-
-    /// Deregisters it (every rank at once) and frees it, once no work uses it.
-    fn free(self, comm: RawComm) {
-        // SAFETY: this rank's window of `comm`, deregistered once; the stream is synchronised.
-        unsafe { nccl_sys::ncclCommWindowDeregister(comm.0, self.window) };
-        // SAFETY: memory from `ncclMemAlloc`, freed once.
-        unsafe { nccl_sys::ncclMemFree(self.addr as *mut c_void) };
-    }
-}
-
-/// Runs `f` in relaxed stream-capture mode, as the crate runs NCCL's calls in a capture (NCCL
-/// may make calls there that a thread-local capture refuses and that record no work).
-fn relaxed<R>(f: impl FnOnce() -> R) -> R {
-    let mut mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED;
-    // SAFETY: exchanges this thread's mode with a valid one; restored below.
-    let exchanged = unsafe { sys::cuThreadExchangeStreamCaptureMode(&mut mode) };
-    let out = f();
-    if exchanged == sys::CUresult::CUDA_SUCCESS {
-        // SAFETY: puts back the mode read above.
-        unsafe { sys::cuThreadExchangeStreamCaptureMode(&mut mode) };
-    }
-    out
-}
-
-/// The node kinds of `graph`, child graphs opened (`child{...}`), in the driver's order.
-fn structure(graph: sys::CUgraph) -> String {
-    let mut n = 0usize;
-    // SAFETY: a live graph; a null array asks for the count.
-    let counted = unsafe { sys::cuGraphGetNodes(graph, std::ptr::null_mut(), &mut n) };
-    if counted != sys::CUresult::CUDA_SUCCESS {
-        return format!("<cuGraphGetNodes: {counted:?}>");
-    }
-    let mut nodes = vec![std::ptr::null_mut(); n];
-    // SAFETY: room for `n` nodes.
-    unsafe { sys::cuGraphGetNodes(graph, nodes.as_mut_ptr(), &mut n) };
-    let kinds: Vec<String> = nodes
-        .into_iter()
-        .take(n)
-        .map(|node| {
-            let mut kind = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_EMPTY;
-            // SAFETY: a node of the live graph.
-            unsafe { sys::cuGraphNodeGetType(node, &mut kind) };
-            if kind == sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_GRAPH {
-                let mut child = std::ptr::null_mut();
-                // SAFETY: a child-graph node; the graph it returns belongs to the node.
-                unsafe { sys::cuGraphChildGraphNodeGetGraph(node, &mut child) };
-                return format!("child{{{}}}", structure(child));
-            }
-            format!("{kind:?}")
-                .trim_start_matches("CU_GRAPH_NODE_TYPE_")
-                .to_lowercase()
-        })
-        .collect();
-    kinds.join(", ")
-}
 
 /// What the main thread tells every rank to do.
 #[derive(Debug, Clone, Copy)]
@@ -907,45 +744,6 @@ fn rank_thread(
     }
 }
 
-/// A CPU for each of `n` rank threads: the second, third, ... of the CPUs this process may run
-/// on (the first stays with the main thread). `None` (with a line saying why) when there are not
-/// enough of them.
-fn rank_cpus(n: usize) -> Option<Vec<usize>> {
-    // SAFETY: all-zero is an empty CPU set; the size passed is the set's.
-    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-    // SAFETY: pid 0 is this thread; `set` is a live `cpu_set_t` of the size given.
-    let got = unsafe { libc::sched_getaffinity(0, std::mem::size_of_val(&set), &mut set) };
-    if got != 0 {
-        println!(
-            "not pinning: sched_getaffinity: {}",
-            std::io::Error::last_os_error()
-        );
-        return None;
-    }
-    let allowed: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
-        // SAFETY: `set` is initialised; `cpu` is below `CPU_SETSIZE`.
-        .filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) })
-        .collect();
-    if allowed.len() < n + 1 {
-        println!("not pinning: {} CPUs allowed for {n} ranks", allowed.len());
-        return None;
-    }
-    Some(allowed[1..=n].to_vec())
-}
-
-/// Pins the calling thread to `cpu`.
-fn pin_to(cpu: usize) -> std::io::Result<()> {
-    // SAFETY: all-zero is an empty CPU set.
-    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-    // SAFETY: `cpu` comes from `rank_cpus`, below `CPU_SETSIZE`; `set` is live.
-    unsafe { libc::CPU_SET(cpu, &mut set) };
-    // SAFETY: pid 0 is the calling thread; `set` is a live `cpu_set_t` of the size given.
-    match unsafe { libc::sched_setaffinity(0, std::mem::size_of_val(&set), &set) } {
-        0 => Ok(()),
-        _ => Err(std::io::Error::last_os_error()),
-    }
-}
-
 /// The command line.
 struct Args {
     /// How many GPUs (ranks); `None`: all.
@@ -1068,152 +866,6 @@ fn main() {
         tuning_probe(spawn(TUNING, &TUNING_ENV));
     }
     summary(&args, header.as_deref(), &rows, &failed);
-}
-
-/// Runs the tuning probe's process and prints what NCCL picked for each all-reduce, captured and
-/// eager.
-fn tuning_probe(mut child: std::process::Child) {
-    println!(
-        "\n==== tuning probe (NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING): NCCL's choice per call"
-    );
-    let out = BufReader::new(child.stdout.take().expect("piped"));
-    let mut section: Option<String> = None;
-    let mut seen: Vec<String> = Vec::new();
-    let flush = |section: &Option<String>, seen: &mut Vec<String>| {
-        if let Some(s) = section.as_deref().filter(|s| *s != "done") {
-            let picks = if seen.is_empty() {
-                "(no NCCL tuning line: one rank takes no algorithm)".to_owned()
-            } else {
-                seen.join(" | ")
-            };
-            println!("  TUNING {s}: {picks}");
-        }
-        seen.clear();
-    };
-    for line in out.lines().map_while(Result::ok) {
-        if let Some(mark) = line.strip_prefix("MARK ") {
-            flush(&section, &mut seen);
-            section = Some(mark.to_owned());
-        } else if let Some(at) = line.find("AllReduce: ") {
-            // The same choice is printed once per rank: kept once.
-            let pick = line[at..].trim().to_owned();
-            if section.is_some() && !seen.contains(&pick) {
-                seen.push(pick);
-            }
-        } else if line.contains("NCCL WARN") || line.starts_with("TIMEOUT") {
-            println!("  {line}");
-        }
-    }
-    flush(&section, &mut seen);
-    let status = child.wait().expect("waiting for the tuning probe");
-    if !status.success() {
-        println!("  tuning probe FAILED: {status}");
-    }
-}
-
-/// Prints every variant's sides against eager, side by side.
-fn summary(
-    args: &Args,
-    header: Option<&str>,
-    rows: &BTreeMap<(String, Side, usize), [f64; 3]>,
-    failed: &[&str],
-) {
-    let sizes: Vec<usize> = SMALL.iter().chain(&LARGE).map(|&(b, _)| b).collect();
-    println!(
-        "\n==== SUMMARY: all-reduce ({}, in place, f32), {}",
-        args.op.name(),
-        header.unwrap_or("<no worker reported its devices>")
-    );
-    println!("time per step, median of {SAMPLE_SIZE} blocks (µs), and each graph side / eager");
-    let mut head = format!("{:<10} {:<9}", "variant", "side");
-    for &b in &sizes {
-        head.push_str(&format!(" {:>16}", human(b)));
-    }
-    println!("{head}");
-    for variant in &args.variants {
-        for side in Side::ALL {
-            let mut line = format!("{:<10} {:<9}", variant.name, side.name());
-            for &b in &sizes {
-                let key = (variant.name.to_owned(), side, b);
-                let eager = rows.get(&(variant.name.to_owned(), Side::Eager, b));
-                let text = match (rows.get(&key), eager) {
-                    (Some(m), _) if side == Side::Eager => format!("{:.2}", m[0] / 1e3),
-                    (Some(m), Some(e)) => format!("{:.2} {:>6.3}x", m[0] / 1e3, m[0] / e[0]),
-                    _ => "-".to_owned(),
-                };
-                line.push_str(&format!(" {text:>16}"));
-            }
-            println!("{line}");
-        }
-    }
-    println!(
-        "targets: graph / eager <= {SMALL_TARGET:.2}x up to 64 KiB, <= {LARGE_TARGET:.2}x above"
-    );
-    println!("what each comparison tells:");
-    println!(
-        "  library / eager  the crate's path against NCCL called eagerly (the issue's target)"
-    );
-    println!("  library / child  the crate's communicator and launch ordering (same graph shape)");
-    println!("  child / inline   the child-graph level around the captured collective");
-    println!("  events / inline  one event wait + record pair around it (NCCL's mixing shape)");
-    println!("  batched / library  the library's path, {BATCH} all-reduces per graph launch");
-    println!(
-        "  sym-lib / sym-eager  the library's path against the same eager call, both over NCCL's \
-         symmetric memory"
-    );
-    println!("  no-mixing rows   NCCL's event wait and record around each captured collective");
-    let pair = |v: &str, a: Side, b: Side| {
-        let mut line = format!("{:<10} {:<17}", v, format!("{} / {}", a.name(), b.name()));
-        for &bytes in &sizes {
-            let get = |s: Side| rows.get(&(v.to_owned(), s, bytes));
-            let text = match (get(a), get(b)) {
-                (Some(x), Some(y)) => format!("{:.3}x {:+.2}", x[0] / y[0], (x[0] - y[0]) / 1e3),
-                _ => "-".to_owned(),
-            };
-            line.push_str(&format!(" {text:>16}"));
-        }
-        println!("{line}");
-    };
-    println!("ratios and differences (µs per step) between graph sides:");
-    for variant in &args.variants {
-        pair(variant.name, Side::Library, Side::Child);
-        pair(variant.name, Side::Child, Side::Inline);
-        pair(variant.name, Side::Events, Side::Inline);
-        pair(variant.name, Side::Batched, Side::Library);
-        pair(variant.name, Side::SymLibrary, Side::SymEager);
-        pair(variant.name, Side::SymLibrary, Side::Library);
-        pair(variant.name, Side::SymEager, Side::Eager);
-    }
-    if args.variants.len() > 1 {
-        println!(
-            "each variant's sides over the first variant's (same side; another process, so not \
-             A/B: eager's row shows how much the machine drifted between the two)"
-        );
-        let base = args.variants[0].name;
-        for variant in &args.variants[1..] {
-            for side in Side::ALL {
-                let mut line = format!(
-                    "{:<10} {:<17}",
-                    variant.name,
-                    format!("{} / {base}", side.name())
-                );
-                for &bytes in &sizes {
-                    let get = |v: &str| rows.get(&(v.to_owned(), side, bytes));
-                    let text = match (get(variant.name), get(base)) {
-                        (Some(x), Some(y)) => {
-                            format!("{:.3}x {:+.2}", x[0] / y[0], (x[0] - y[0]) / 1e3)
-                        }
-                        _ => "-".to_owned(),
-                    };
-                    line.push_str(&format!(" {text:>16}"));
-                }
-                println!("{line}");
-            }
-        }
-    }
-    if !failed.is_empty() {
-        println!("FAILED variants: {}", failed.join(", "));
-    }
 }
 
 /// One variant's measurement (or the tuning probe), in this process.
@@ -1415,21 +1067,4 @@ fn measure(variant: &'static str, n: usize, device: &str, ranks: &Ranks, op: Op)
         "verdict [{variant}] (the library's path): {}",
         if table.all_pass() { "PASS" } else { "OVER" }
     );
-}
-
-/// NCCL's algorithm and bus bandwidths of an all-reduce of `bytes` over `n` ranks taking `time`
-/// per step, in GB/s (as nccl-tests computes them: `busBw = algBw * 2(n-1)/n`).
-fn bus_bandwidth(bytes: usize, n: usize, time: Duration) -> (f64, f64) {
-    let alg = bytes as f64 / time.as_secs_f64() / 1e9;
-    (alg, alg * 2.0 * (n - 1) as f64 / n as f64)
-}
-
-fn human(bytes: usize) -> String {
-    if bytes >= 1 << 20 {
-        format!("{} MiB", bytes >> 20)
-    } else if bytes >= 1 << 10 {
-        format!("{} KiB", bytes >> 10)
-    } else {
-        format!("{bytes} B")
-    }
 }
