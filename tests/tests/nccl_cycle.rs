@@ -7,8 +7,12 @@
 //! communicators: only the ranks' orders taken together show that GPU 0 waits in `p` for GPU 1,
 //! which waits in `q` for GPU 2, which waits in `r` for GPU 0.
 //!
-//! Skips without three GPUs (a failure under `CUDAGRAPH_REQUIRE_GPUS=3` or more) or NCCL (see
-//! `cudagraph_tests::nccl`).
+//! With four GPUs, a two-by-two mesh of pairs: in one order every rank shares, checked over two
+//! rounds of exchanges and run; with two ranks' orders crossed, a cycle through the four pairs,
+//! refused.
+//!
+//! Skips without three GPUs (four for the mesh; a failure under `CUDAGRAPH_REQUIRE_GPUS` of as
+//! many or more) or NCCL (see `cudagraph_tests::nccl`).
 
 use std::ffi::c_void;
 use std::sync::mpsc::channel;
@@ -255,4 +259,92 @@ fn three_gpus_raw_collectives_in_that_cycle_hang() {
         "the child ends itself: {:?}",
         output.status
     );
+}
+
+/// Four GPUs as two by two: tensor-parallel pairs {0, 1} and {2, 3}, data-parallel pairs {0, 2}
+/// and {1, 3}. Each rank all-reduces on its tensor pair, then on its data pair: no cycle, and
+/// every rank is two communicators from the farthest, so the check makes two rounds over real
+/// NCCL exchanges; the graphs run and sum. Ranks 0 and 3 all-reducing on their data pairs first
+/// wait for each other through all four communicators (0 in {0, 2} for 2, which waits in {2, 3}
+/// for 3, which waits in {1, 3} for 1, which waits in {0, 1} for 0): refused on every rank.
+#[test]
+fn four_gpus_check_a_two_by_two_mesh_over_two_rounds() {
+    let test = "four_gpus_check_a_two_by_two_mesh_over_two_rounds";
+    let Some((gpu, more)) = nccl_gpus(test, 4) else {
+        return;
+    };
+    let _watch = watch(test);
+    let ctxs = [
+        gpu.ctx.clone(),
+        more[0].clone(),
+        more[1].clone(),
+        more[2].clone(),
+    ];
+    // The pairs, and each GPU's two (tensor, data) as indices into them.
+    let pairs = [[0, 1], [2, 3], [0, 2], [1, 3]];
+    let mine = [[0, 2], [0, 3], [1, 2], [1, 3]];
+    let mut handles: Vec<Vec<Option<Communicator>>> =
+        (0..4).map(|_| (0..4).map(|_| None).collect()).collect();
+    for (c, gpus) in pairs.iter().enumerate() {
+        let pair = Communicator::init_all(&[ctxs[gpus[0]].clone(), ctxs[gpus[1]].clone()]).unwrap();
+        for (comm, &g) in pair.into_iter().zip(gpus) {
+            handles[g][c] = Some(comm);
+        }
+    }
+    let outcomes: Vec<(Vec<f32>, Result<(), Error>)> = std::thread::scope(|s| {
+        let ranks: Vec<_> = handles
+            .into_iter()
+            .zip(&ctxs)
+            .enumerate()
+            .map(|(g, (comms, ctx))| {
+                s.spawn(move || {
+                    let st = ctx.new_stream().unwrap();
+                    let x = DeviceBuffer::from_host(&st, &[g as f32 + 1.0; 4]).unwrap();
+                    let mut sums: Vec<DeviceBuffer<f32>> = (0..2)
+                        .map(|_| DeviceBuffer::from_host(&st, &[0.0; 4]).unwrap())
+                        .collect();
+                    let build = |order: [usize; 2], sums: &mut [DeviceBuffer<f32>]| {
+                        let mut graph = Graph::new(ctx).unwrap();
+                        let mut last = Vec::new();
+                        for (i, c) in order.into_iter().enumerate() {
+                            let comm = comms[c].as_ref().expect("a communicator of this GPU");
+                            graph.name_next(format!("pair{c}_on_{g}"));
+                            let node = graph
+                                .add_all_reduce(comm, &x, &mut sums[i], ReduceOp::Sum, &last)
+                                .unwrap();
+                            last = vec![node.id()];
+                        }
+                        graph.instantiate()
+                    };
+                    let mut exec = build(mine[g], &mut sums).unwrap();
+                    exec.launch(&st).unwrap();
+                    st.synchronize().unwrap();
+                    let got = sums.iter().flat_map(|b| b.to_vec().unwrap()).collect();
+                    let crossed = if g == 0 || g == 3 {
+                        [mine[g][1], mine[g][0]]
+                    } else {
+                        mine[g]
+                    };
+                    (got, build(crossed, &mut sums).map(drop))
+                })
+            })
+            .collect();
+        ranks.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    eprintln!("{test}: {outcomes:?}");
+    let sum_over = |c: usize| pairs[c].iter().map(|&g| g as f32 + 1.0).sum::<f32>();
+    for (g, (got, crossed)) in outcomes.iter().enumerate() {
+        let want: Vec<f32> = mine[g].iter().flat_map(|&c| [sum_over(c); 4]).collect();
+        assert_eq!(
+            got, &want,
+            "GPU {g}: its tensor pair's sum, then its data pair's"
+        );
+        match crossed {
+            Err(Error::CollectiveMismatch { reason, .. }) => assert!(
+                reason.contains("in a cycle through 4 communicators"),
+                "GPU {g}: {reason}"
+            ),
+            other => panic!("GPU {g}: expected the crossed orders to be refused, got {other:?}"),
+        }
+    }
 }
