@@ -20,7 +20,8 @@
 //! So the ranks learn each other's orders. Every rank of a connected set of communicators
 //! (ranks linked by the communicators they share) makes a **record** of its graph: a random
 //! number naming it, its rank and the size of each of its communicators, and its collectives in
-//! the order added (each with its communicator's key and its node's name). In **rounds**, each
+//! the order added (each with its communicator's key, the peers it waits for when it sends or
+//! receives, and its node's name). In **rounds**, each
 //! rank all-gathers the records it knows over each of its communicators (those not yet sent or
 //! received over that communicator), in the order of their keys (which every rank shares, so
 //! the exchanges cannot wait for each other in a cycle of their own): after `k` rounds a rank
@@ -39,11 +40,16 @@
 //! Every rank then holds the same records and finds the same cycle, if any: in the graph whose
 //! vertices are the collectives (a communicator's key and the collective's place on it) and whose
 //! edges lead from each collective of a rank to its next one, a cycle is a set of collectives
-//! that each wait for another of the set. Every rank refuses, naming its own collective on the
+//! that each wait for another of the set. Sends and receives at one place wait only for their
+//! peers, not for the communicator's other ranks (NCCL matches them between the two peers,
+//! <https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/usage/p2p.html>): such a place
+//! is a vertex per set of ranks linked by sending to each other, the set named by its lowest
+//! rank. Every rank refuses, naming its own collective on the
 //! cycle (or its first, when it has none there) and spelling the cycle out.
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::op::{Collective as Issued, Op};
 use super::order::Exchange;
 use crate::error::{Error, Result};
 
@@ -53,6 +59,19 @@ pub(crate) struct Joined<'a> {
     pub(crate) key: u64,
     /// The exchange over it.
     pub(crate) exchange: &'a dyn Exchange,
+}
+
+/// The peers of a step every rank of its communicator takes part in (see [`Record::steps`]).
+const ALL: u64 = u64::MAX;
+
+/// The ranks `what` sends to and receives from (the same one twice for a send or a receive
+/// alone), or [`ALL`] for a collective of every rank.
+fn peers(what: &Issued) -> [u64; 2] {
+    match what.op {
+        Op::Send { peer } | Op::Recv { peer } => [peer.into(); 2],
+        Op::SendRecv { to, from } => [to.into(), from.into()],
+        _ => [ALL; 2],
+    }
 }
 
 /// The longest node name a record carries, in bytes (longer ones are cut at a character).
@@ -65,8 +84,9 @@ struct Record {
     nonce: u64,
     /// Its communicators: key, its rank there, and the number of ranks.
     comms: Vec<[u64; 3]>,
-    /// Its collectives in the order added: the communicator's key, and the node's name.
-    steps: Vec<(u64, String)>,
+    /// Its collectives in the order added: the communicator's key, the ranks there it sends to
+    /// and receives from ([`ALL`] for a collective of every rank), and the node's name.
+    steps: Vec<(u64, [u64; 2], String)>,
 }
 
 impl Record {
@@ -75,8 +95,9 @@ impl Record {
         out.push(self.comms.len() as u64);
         out.extend(self.comms.iter().flatten());
         out.push(self.steps.len() as u64);
-        for (key, name) in &self.steps {
+        for (key, peers, name) in &self.steps {
             out.push(*key);
+            out.extend(peers);
             let bytes = name.as_bytes();
             out.push(bytes.len() as u64);
             out.extend(bytes.chunks(8).map(|chunk| {
@@ -95,6 +116,7 @@ impl Record {
         let steps = (0..words.count()?)
             .map(|_| {
                 let key = words.next()?;
+                let peers = [words.next()?, words.next()?];
                 let len = words.count()?;
                 let bytes: Vec<u8> = words
                     .take(len.div_ceil(8))?
@@ -102,7 +124,7 @@ impl Record {
                     .flat_map(|w| w.to_le_bytes())
                     .take(len)
                     .collect();
-                Ok((key, String::from_utf8_lossy(&bytes).into_owned()))
+                Ok((key, peers, String::from_utf8_lossy(&bytes).into_owned()))
             })
             .collect::<Result<_>>()?;
         Ok(Self {
@@ -158,10 +180,11 @@ fn malformed() -> Error {
 /// Checks, with this rank's peers over `comms` (the communicators of its graph taking part in
 /// the rounds) that the collectives of every rank connected to it through them do not wait for
 /// each other in a cycle (see the module docs). `steps` are this rank's collectives on `comms`
-/// in the order added, each its communicator's key and its node; `name(node)` names a node.
+/// in the order added, each its communicator's key, its node and what it issues; `name(node)`
+/// names a node.
 pub(crate) fn check(
     comms: &[Joined<'_>],
-    steps: &[(u64, usize)],
+    steps: &[(u64, usize, Issued)],
     name: &dyn Fn(usize) -> String,
 ) -> Result<()> {
     let mut comms: Vec<&Joined<'_>> = comms.iter().collect();
@@ -174,7 +197,7 @@ pub(crate) fn check(
             .collect(),
         steps: steps
             .iter()
-            .map(|&(key, node)| (key, cut(name(node))))
+            .map(|(key, node, what)| (*key, peers(what), cut(name(*node))))
             .collect(),
     };
     let me = mine.nonce;
@@ -269,8 +292,9 @@ fn diameter(known: &BTreeMap<u64, Record>) -> Option<usize> {
     Some(most)
 }
 
-/// A collective: its communicator's key and its place in the communicator's sequence.
-type Collective = (u64, usize);
+/// A collective: its communicator's key, its place in the communicator's sequence, and the
+/// lowest rank there of those taking part in it (see the module docs).
+type Collective = (u64, usize, u64);
 
 /// Who orders one collective before the next: a record's nonce and the place of the first of
 /// the two in its steps.
@@ -279,14 +303,40 @@ type By = (u64, usize);
 /// A cycle of `known`'s collectives, if any: its edges in order, each with who orders it (the
 /// record of the smallest nonce, when several do).
 fn find_cycle(known: &BTreeMap<u64, Record>) -> Option<Vec<By>> {
+    // Each step's communicator and place.
+    let places = |record: &Record| {
+        let mut placed: BTreeMap<u64, usize> = BTreeMap::new();
+        record
+            .steps
+            .iter()
+            .map(|&(key, peers, _)| {
+                let place = placed.entry(key).or_insert(0);
+                *place += 1;
+                (key, *place - 1, peers)
+            })
+            .collect::<Vec<_>>()
+    };
+    // At each place, who waits for whom: a union-find of the ranks (and `ALL`) whose roots are
+    // the lowest of their sets.
+    let mut linked: BTreeMap<(u64, usize), BTreeMap<u64, u64>> = BTreeMap::new();
+    for record in known.values() {
+        for (key, place, peers) in places(record) {
+            let sets = linked.entry((key, place)).or_default();
+            for peer in peers {
+                let (a, b) = (root(sets, record.rank_in(key)), root(sets, peer));
+                sets.insert(a.max(b), a.min(b));
+            }
+        }
+    }
     let mut next: BTreeMap<Collective, BTreeMap<Collective, By>> = BTreeMap::new();
     for record in known.values() {
-        let mut placed: BTreeMap<u64, usize> = BTreeMap::new();
         let mut previous: Option<Collective> = None;
-        for (at, (key, _)) in record.steps.iter().enumerate() {
-            let place = placed.entry(*key).or_insert(0);
-            let this = (*key, *place);
-            *place += 1;
+        for (at, (key, place, _)) in places(record).into_iter().enumerate() {
+            let this = (
+                key,
+                place,
+                root(&linked[&(key, place)], record.rank_in(key)),
+            );
             if let Some(before) = previous {
                 next.entry(before)
                     .or_default()
@@ -328,6 +378,15 @@ fn find_cycle(known: &BTreeMap<u64, Record>) -> Option<Vec<By>> {
     None
 }
 
+/// The root of `at`'s set in the union-find `sets` (each member's parent; a root has none, or
+/// itself).
+fn root(sets: &BTreeMap<u64, u64>, mut at: u64) -> u64 {
+    while let Some(&up) = sets.get(&at).filter(|&&up| up != at) {
+        at = up;
+    }
+    at
+}
+
 /// The refusal of the rank of record `me` for `cycle` (see [`find_cycle`]).
 fn refusal(me: u64, known: &BTreeMap<u64, Record>, cycle: &[By]) -> Error {
     // Consecutive edges ordered by one rank are one wait: it issues the first before the last.
@@ -351,8 +410,8 @@ fn refusal(me: u64, known: &BTreeMap<u64, Record>, cycle: &[By]) -> Error {
         .iter()
         .map(|&(nonce, first, last)| {
             let record = &known[&nonce];
-            let (key, before) = &record.steps[first];
-            let after = &record.steps[last].1;
+            let (key, _, before) = &record.steps[first];
+            let after = &record.steps[last].2;
             if nonce == me {
                 format!("this rank issues `{before}` before `{after}`")
             } else {
@@ -365,11 +424,11 @@ fn refusal(me: u64, known: &BTreeMap<u64, Record>, cycle: &[By]) -> Error {
         .collect();
     let record = &known[&me];
     let node = match waits.first() {
-        Some(&(nonce, first, _)) if nonce == me => record.steps[first].1.clone(),
+        Some(&(nonce, first, _)) if nonce == me => record.steps[first].2.clone(),
         _ => record
             .steps
             .first()
-            .map_or_else(|| "<graph>".into(), |s| s.1.clone()),
+            .map_or_else(|| "<graph>".into(), |s| s.2.clone()),
     };
     Error::CollectiveMismatch {
         node,
@@ -394,7 +453,6 @@ fn refusal(me: u64, known: &BTreeMap<u64, Record>, cycle: &[By]) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::collective::op::{Collective as Issued, Op};
     use crate::collective::order::tests::{ag, ar, reason, run_graphs, run_graphs_counted, Comm};
     use crate::collective::order::Intent;
 
@@ -729,11 +787,54 @@ mod tests {
     }
 
     #[test]
+    fn sends_and_receives_of_other_pairs_at_one_place_do_not_wait_for_each_other() {
+        // x of ranks 0 to 3 carries two pairs' transfers at its first place: 0 sends to 1 and
+        // 2 sends to 3, which wait only for each other (NCCL's point-to-point operations match
+        // between the two peers). y of ranks 1 and 4, z of 4 and 2: rank 1 receives from 0 then
+        // all-reduces on y, rank 4 all-reduces on y then on z, rank 2 all-reduces on z then
+        // sends to 3. 0's send meets 1's receive, then y runs, then z, then 2's send meets 3's
+        // receive: no rank waits forever.
+        let comms: Vec<Comm> = [(1, vec![0, 1, 2, 3]), (2, vec![1, 4]), (3, vec![4, 2])]
+            .into_iter()
+            .map(|(key, ranks)| Comm { key, ranks })
+            .collect();
+        let (x, y, z) = (0, 1, 2);
+        let p2p = |op| Issued::new::<f32>(op, 64);
+        let graphs = vec![
+            vec![(x, p2p(Op::Send { peer: 1 }))],
+            vec![(x, p2p(Op::Recv { peer: 0 })), (y, ar(4))],
+            vec![(z, ar(8)), (x, p2p(Op::Send { peer: 3 }))],
+            vec![(x, p2p(Op::Recv { peer: 2 }))],
+            vec![(y, ar(4)), (z, ar(8))],
+        ];
+        let outcomes = run_graphs(&comms, graphs, vec![Intent::Check; 5]);
+        assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+        // Rank 3 receiving from 0 and rank 1 from 2 instead (0 sends to 3, 2 to 1): 1 waits in
+        // its receive for 2, which waits in z for 4, which waits in y for 1.
+        let graphs = vec![
+            vec![(x, p2p(Op::Send { peer: 3 }))],
+            vec![(x, p2p(Op::Recv { peer: 2 })), (y, ar(4))],
+            vec![(z, ar(8)), (x, p2p(Op::Send { peer: 1 }))],
+            vec![(x, p2p(Op::Recv { peer: 0 }))],
+            vec![(y, ar(4)), (z, ar(8))],
+        ];
+        let outcomes = run_graphs(&comms, graphs, vec![Intent::Check; 5]);
+        for outcome in &outcomes {
+            assert!(
+                reason(outcome)
+                    .1
+                    .contains("a cycle through 3 communicators"),
+                "{outcome:?}"
+            );
+        }
+    }
+
+    #[test]
     fn records_read_back_and_cut_or_garbled_words_are_errors_not_panics() {
         let record = Record {
             nonce: 7,
             comms: vec![[1, 0, 2], [5, 3, 4]],
-            steps: vec![(1, "grads".into()), (5, "é".repeat(60))],
+            steps: vec![(1, [ALL; 2], "grads".into()), (5, [3, 0], "é".repeat(60))],
         };
         let mut words = Vec::new();
         record.encode(&mut words);

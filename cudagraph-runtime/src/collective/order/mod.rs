@@ -163,10 +163,10 @@ pub(crate) fn check_graph(
     // `linked` alike: it is set by any rank of them using another (see `cycle`).
     if linked {
         let keys: Vec<u64> = joined.iter().map(|j| j.key).collect();
-        let on_joined: Vec<(u64, usize)> = steps
+        let on_joined: Vec<(u64, usize, Collective)> = steps
             .iter()
             .filter(|s| keys.contains(&comms[s.comm].0))
-            .map(|s| (comms[s.comm].0, s.node))
+            .map(|s| (comms[s.comm].0, s.node, s.what))
             .collect();
         match cycle::check(&joined, &on_joined, name) {
             Ok(()) => {}
