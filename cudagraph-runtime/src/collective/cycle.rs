@@ -830,6 +830,49 @@ mod tests {
     }
 
     #[test]
+    fn a_communicator_of_one_rank_and_sequences_that_differ_neither_hang_nor_split_the_verdict() {
+        // Rank 0 alone on s (a communicator of one rank), and the cycle of three: s makes no
+        // exchange, the others their rounds, and every rank refuses.
+        let mut comms = pairs(&[(0, 1), (1, 2), (2, 0)]);
+        comms.push(Comm {
+            key: 99,
+            ranks: vec![0],
+        });
+        let (p, q, r, s) = (0, 1, 2, 3);
+        let outcomes = run_graphs(
+            &comms,
+            vec![
+                vec![(s, ar(2)), (p, ar(1)), (r, ag(2))],
+                vec![(q, ar(3)), (p, ar(1))],
+                vec![(r, ag(2)), (q, ar(3))],
+            ],
+            vec![Intent::Check; 3],
+        );
+        for outcome in &outcomes {
+            assert!(
+                reason(outcome)
+                    .1
+                    .contains("a cycle through 3 communicators"),
+                "{outcome:?}"
+            );
+        }
+        // Ranks 0 and 1 issuing different collectives on p (refused there), in one shared order
+        // otherwise: the rounds still run, rank 2 passes, ranks 0 and 1 refuse p alone.
+        let outcomes = run_graphs(
+            &comms,
+            vec![
+                vec![(p, ar(1)), (p, ar(1)), (r, ag(2))],
+                vec![(p, ar(1)), (q, ar(3))],
+                vec![(q, ar(3)), (r, ag(2))],
+            ],
+            vec![Intent::Check; 3],
+        );
+        assert!(reason(&outcomes[0]).1.contains("collective #1"));
+        assert!(reason(&outcomes[1]).1.contains("collective #1"));
+        assert!(outcomes[2].is_ok(), "{:?}", outcomes[2]);
+    }
+
+    #[test]
     fn records_read_back_and_cut_or_garbled_words_are_errors_not_panics() {
         let record = Record {
             nonce: 7,
