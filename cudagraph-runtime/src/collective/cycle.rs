@@ -21,11 +21,11 @@
 //! (ranks linked by the communicators they share) makes a **record** of its graph: a random
 //! number naming it, its rank and the size of each of its communicators, and its collectives in
 //! the order added (each with its communicator's key, the peers it waits for when it sends or
-//! receives, and its node's name). In **rounds**, each
-//! rank all-gathers the records it knows over each of its communicators (those not yet sent or
-//! received over that communicator), in the order of their keys (which every rank shares, so
-//! the exchanges cannot wait for each other in a cycle of their own): after `k` rounds a rank
-//! knows the records of every rank `k` communicators away.
+//! receives, and its node's name). In **rounds**, each rank all-gathers the records it knows
+//! over each of its communicators (those not yet sent or received over that communicator), in
+//! the order of their keys (which every rank shares, so the exchanges cannot wait for each other
+//! in a cycle of their own): after `k` rounds a rank knows the records of every rank `k`
+//! communicators away.
 //!
 //! When must the rounds end? Every rank of a communicator must make the same number, or a rank
 //! waits in an exchange its peers skipped. A rank knows the whole connected set once every
@@ -44,8 +44,8 @@
 //! peers, not for the communicator's other ranks (NCCL matches them between the two peers,
 //! <https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/usage/p2p.html>): such a place
 //! is a vertex per set of ranks linked by sending to each other, the set named by its lowest
-//! rank. Every rank refuses, naming its own collective on the
-//! cycle (or its first, when it has none there) and spelling the cycle out.
+//! rank. Every rank refuses, naming its own collective on the cycle (or its first, when it has
+//! none there) and spelling the cycle out.
 
 use std::collections::{BTreeMap, BTreeSet};
 
