@@ -40,6 +40,25 @@ fn sum_over(c: usize) -> f32 {
     PAIRS[c].1.iter().map(|&g| g as f32 + 1.0).sum()
 }
 
+/// A communicator of two ranks for each of `pairs` (two GPUs, indices into `ctxs`, its rank 0
+/// first): each GPU's handle of each pair's communicator, `None` where it is not of the pair.
+fn communicators_of_pairs(
+    ctxs: &[Arc<CudaContext>],
+    pairs: &[[usize; 2]],
+) -> Vec<Vec<Option<Communicator>>> {
+    let mut handles: Vec<Vec<Option<Communicator>>> = ctxs
+        .iter()
+        .map(|_| pairs.iter().map(|_| None).collect())
+        .collect();
+    for (c, gpus) in pairs.iter().enumerate() {
+        let pair = Communicator::init_all(&gpus.map(|g| ctxs[g].clone())).unwrap();
+        for (comm, &g) in pair.into_iter().zip(gpus) {
+            handles[g][c] = Some(comm);
+        }
+    }
+    handles
+}
+
 #[test]
 fn three_gpus_refuse_collectives_waiting_in_a_cycle_through_three_communicators() {
     let test = "three_gpus_refuse_collectives_waiting_in_a_cycle_through_three_communicators";
@@ -48,15 +67,7 @@ fn three_gpus_refuse_collectives_waiting_in_a_cycle_through_three_communicators(
     };
     let _watch = watch(test);
     let ctxs = [gpu.ctx.clone(), more[0].clone(), more[1].clone()];
-    // Each GPU's handle of each communicator it joins.
-    let mut handles: Vec<Vec<Option<Communicator>>> =
-        (0..3).map(|_| vec![None, None, None]).collect();
-    for (c, (_, gpus)) in PAIRS.iter().enumerate() {
-        let pair = Communicator::init_all(&[ctxs[gpus[0]].clone(), ctxs[gpus[1]].clone()]).unwrap();
-        for (comm, &g) in pair.into_iter().zip(gpus) {
-            handles[g][c] = Some(comm);
-        }
-    }
+    let handles = communicators_of_pairs(&ctxs, &PAIRS.map(|(_, gpus)| gpus));
     let outcomes: Vec<(Result<(), Error>, Vec<f32>)> = std::thread::scope(|s| {
         let ranks: Vec<_> = handles
             .into_iter()
@@ -283,14 +294,7 @@ fn four_gpus_check_a_two_by_two_mesh_over_two_rounds() {
     // The pairs, and each GPU's two (tensor, data) as indices into them.
     let pairs = [[0, 1], [2, 3], [0, 2], [1, 3]];
     let mine = [[0, 2], [0, 3], [1, 2], [1, 3]];
-    let mut handles: Vec<Vec<Option<Communicator>>> =
-        (0..4).map(|_| (0..4).map(|_| None).collect()).collect();
-    for (c, gpus) in pairs.iter().enumerate() {
-        let pair = Communicator::init_all(&[ctxs[gpus[0]].clone(), ctxs[gpus[1]].clone()]).unwrap();
-        for (comm, &g) in pair.into_iter().zip(gpus) {
-            handles[g][c] = Some(comm);
-        }
-    }
+    let handles = communicators_of_pairs(&ctxs, &pairs);
     let outcomes: Vec<(Vec<f32>, Result<(), Error>)> = std::thread::scope(|s| {
         let ranks: Vec<_> = handles
             .into_iter()
