@@ -296,6 +296,9 @@ fn diameter(known: &BTreeMap<u64, Record>) -> Option<usize> {
 /// lowest rank there of those taking part in it (see the module docs).
 type Collective = (u64, usize, u64);
 
+/// A step of a record: its communicator's key, its place there, and its peers.
+type Placed = (u64, usize, [u64; 2]);
+
 /// Who orders one collective before the next: a record's nonce and the place of the first of
 /// the two in its steps.
 type By = (u64, usize);
@@ -303,24 +306,28 @@ type By = (u64, usize);
 /// A cycle of `known`'s collectives, if any: its edges in order, each with who orders it (the
 /// record of the smallest nonce, when several do).
 fn find_cycle(known: &BTreeMap<u64, Record>) -> Option<Vec<By>> {
-    // Each step's communicator and place.
-    let places = |record: &Record| {
-        let mut placed: BTreeMap<u64, usize> = BTreeMap::new();
-        record
-            .steps
-            .iter()
-            .map(|&(key, peers, _)| {
-                let place = placed.entry(key).or_insert(0);
-                *place += 1;
-                (key, *place - 1, peers)
-            })
-            .collect::<Vec<_>>()
-    };
+    // Each record's steps: communicator, place on it, and peers.
+    let placed: Vec<(&Record, Vec<Placed>)> = known
+        .values()
+        .map(|record| {
+            let mut count: BTreeMap<u64, usize> = BTreeMap::new();
+            let steps = record
+                .steps
+                .iter()
+                .map(|&(key, peers, _)| {
+                    let place = count.entry(key).or_insert(0);
+                    *place += 1;
+                    (key, *place - 1, peers)
+                })
+                .collect();
+            (record, steps)
+        })
+        .collect();
     // At each place, who waits for whom: a union-find of the ranks (and `ALL`) whose roots are
     // the lowest of their sets.
     let mut linked: BTreeMap<(u64, usize), BTreeMap<u64, u64>> = BTreeMap::new();
-    for record in known.values() {
-        for (key, place, peers) in places(record) {
+    for (record, steps) in &placed {
+        for &(key, place, peers) in steps {
             let sets = linked.entry((key, place)).or_default();
             for peer in peers {
                 let (a, b) = (root(sets, record.rank_in(key)), root(sets, peer));
@@ -329,9 +336,9 @@ fn find_cycle(known: &BTreeMap<u64, Record>) -> Option<Vec<By>> {
         }
     }
     let mut next: BTreeMap<Collective, BTreeMap<Collective, By>> = BTreeMap::new();
-    for record in known.values() {
+    for (record, steps) in &placed {
         let mut previous: Option<Collective> = None;
-        for (at, (key, place, _)) in places(record).into_iter().enumerate() {
+        for (at, &(key, place, _)) in steps.iter().enumerate() {
             let this = (
                 key,
                 place,
