@@ -17,12 +17,20 @@ pub fn is_child(test: &str) -> bool {
 /// alone in a child process in which [`is_child`] holds for its name, and returns what the child
 /// said and how it ended.
 pub fn run_alone(path: &str) -> Output {
-    let name = path.rsplit("::").next().unwrap_or(path);
-    Command::new(std::env::current_exe().expect("the test program's path"))
-        .args([path, "--exact", "--nocapture", "--test-threads=1"])
-        .env(CHILD, name)
+    child(path)
         .output()
         .expect("running the test in a child process")
+}
+
+/// The command running the test at `path` of this program alone, as its child (see
+/// [`run_alone`]).
+fn child(path: &str) -> Command {
+    let name = path.rsplit("::").next().unwrap_or(path);
+    let mut command = Command::new(std::env::current_exe().expect("the test program's path"));
+    command
+        .args([path, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CHILD, name);
+    command
 }
 
 /// [`run_alone`], ending the child when it runs longer than `limit` (for a child that may hang):
@@ -36,9 +44,7 @@ pub fn run_alone_within(path: &str, limit: Duration) -> (Output, bool) {
     let (out_path, err_path) = (file("out"), file("err"));
     let out = std::fs::File::create(&out_path).expect("the child's stdout file");
     let err = std::fs::File::create(&err_path).expect("the child's stderr file");
-    let mut child = Command::new(std::env::current_exe().expect("the test program's path"))
-        .args([path, "--exact", "--nocapture", "--test-threads=1"])
-        .env(CHILD, name)
+    let mut child = child(path)
         .stdin(Stdio::null())
         .stdout(out)
         .stderr(err)
