@@ -48,11 +48,14 @@ pub(crate) fn named<T>(
 #[inline]
 pub(crate) fn make_current(ctx: sys::CUcontext) -> Result<()> {
     debug_assert!(!ctx.is_null(), "the caller names a live context");
-    let current = named(
-        "cuCtxGetCurrent",
-        cudarc::driver::result::ctx::get_current(),
-    )?;
-    if current != Some(ctx) {
+    // The call itself rather than cudarc's wrapper, which builds an `Option` of the context and
+    // a `Result` of that: this runs before every kernel node update, the hot path's included.
+    let mut current = std::ptr::null_mut();
+    // SAFETY: `current` is a valid place for the driver to write the context to.
+    check("cuCtxGetCurrent", unsafe {
+        sys::cuCtxGetCurrent(&mut current)
+    })?;
+    if current != ctx {
         // SAFETY: `ctx` is a live context (the caller's graph, executable or node parameters
         // hold it); making it current changes only this thread's binding, as cudarc's
         // `bind_to_thread` does.

@@ -337,7 +337,7 @@ impl<'a> GraphExec<'a> {
     /// [`GraphExec::send_kernel_params`] when the arguments point to other memory than the node
     /// uses now. Memory the executable holds, moved between (two buffers swapped in the node,
     /// or the node moved to a buffer another node uses): the driver call, and the node's uses
-    /// rearranged, nothing registered or released (see `Holdings::move_within`). Anything else
+    /// rearranged, nothing registered or released (see `Holdings::plan_move`). Anything else
     /// goes the general way.
     // Not inlined: what it keeps on the stack would make every update's frame larger, the hot
     // path's included (which runs between driver calls that evict the stack from the caches).
@@ -353,15 +353,17 @@ impl<'a> GraphExec<'a> {
         let count = args.memory_keys(&mut keys);
         // SAFETY: `memory_keys` wrote `count` keys.
         let keys = unsafe { keys.first(count) };
-        let raw = self.raw;
-        let mut reprs = args.reprs();
+        let Some(plan) = self.memory.plan_move(index, keys) else {
+            return self.send_kernel_params_new_memory(index, raw_node, launch, args);
+        };
         // SAFETY: live executable; `raw_node` is a kernel node of its graph, of parameter list
         // `A`.
-        let mut apply = || unsafe { launch.update_with::<A>(raw, raw_node, &mut reprs) };
-        if let Some(moved) = self.memory.move_within(index, keys, &mut apply) {
-            return moved.map_err(|e| self.at_node(e, index));
+        let result = unsafe { launch.update_with::<A>(self.raw, raw_node, &mut args.reprs()) };
+        if let Err(e) = result {
+            return Err(self.at_node(e, index));
         }
-        self.send_kernel_params_new_memory(index, raw_node, launch, args)
+        self.memory.commit_move(index, keys, plan);
+        Ok(())
     }
 
     /// [`GraphExec::send_kernel_params_moved`] when the arguments point to memory the node cannot

@@ -8,7 +8,7 @@
 //!   freed, and reached by host code or by other executables, only after that marker.
 //! - Moving a node between device memory the executable holds (two buffers swapped between
 //!   launches) is neither: the memory stays registered and nothing is released, so the update
-//!   touches no allocation's record and records no marker (`Holdings::move_within` for kernel
+//!   touches no allocation's record and records no marker (`Holdings::plan_move` for kernel
 //!   nodes, which reaches the executable's counts through each use's slot without a lookup;
 //!   `Holdings::replace_one` for the other kinds).
 //! - A launch records nothing: it enters the gate (when the executable holds owned memory),

@@ -1,6 +1,6 @@
 //! The updates that move a node between memory the executable holds: nothing registered,
 //! nothing released, no completion marker ([`Holdings::replace_one`] for any node kind,
-//! [`Holdings::move_within`] for a kernel node's pointer arguments).
+//! [`Holdings::plan_move`] and [`Holdings::commit_move`] for a kernel node's pointer arguments).
 
 use super::{alloc_key, Holdings, UseMeta, NO_SLOT};
 use crate::error::Result;
@@ -20,9 +20,23 @@ struct Moved {
     writes: i32,
 }
 
-/// The most pointer arguments of a kernel node that [`Holdings::move_within`] moves (one with
+/// The most pointer arguments of a kernel node that [`Holdings::plan_move`] moves (one with
 /// more goes the general way).
 const MOST_ARGS: usize = 8;
+
+/// How a kernel node's update moves it between memory the executable holds
+/// ([`Holdings::plan_move`], carried out by [`Holdings::commit_move`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MovePlan {
+    /// The node's uses at these two positions swap places (two buffers swapped).
+    Swap(u8, u8),
+    /// The positions whose bits are set in `changed` take the memory of the allocation in the
+    /// executable's slot of their `new_slots` entry.
+    Take {
+        changed: u8,
+        new_slots: [u32; MOST_ARGS],
+    },
+}
 
 /// The positions of the bits set in a mask, lowest first.
 struct Bits(u8);
@@ -86,10 +100,10 @@ impl<'a> Holdings<'a> {
         }
     }
 
-    /// Makes node `node` (a kernel node) use the memory `keys` (its pointer arguments, in order)
-    /// around `apply` (its driver call), with nothing registered or released, when it can;
-    /// `None` when it cannot (nothing done: the update goes the general way,
-    /// [`Holdings::replace_one`]).
+    /// How node `node` (a kernel node) can be made to use the memory `keys` (its pointer
+    /// arguments, in order) with nothing registered or released; `None` when it cannot (the
+    /// update goes the general way, [`Holdings::replace_one`]). Changes nothing: the caller makes
+    /// the driver call, then, when it succeeded, [`Holdings::commit_move`] with the plan.
     ///
     /// It can when every argument whose memory changes moves from owned device memory (or a raw
     /// pointer) to owned device memory the executable holds (registered, its earlier work
@@ -99,28 +113,19 @@ impl<'a> Holdings<'a> {
     /// swap places or the node moves from one buffer to the other. The checks the general way
     /// makes of new uses (host code, captured memory, conditional handles, indirect values,
     /// graph allocations) concern other kinds of memory than these, and so cannot refuse them.
-    ///
-    /// Each changed argument's use is then made anew from the allocation the executable holds
-    /// (one reference count taken, the old use's given back), or, when two arguments' memory
-    /// swapped places, the two uses swap; each keeps its position's access (the parameter there
-    /// reads or writes), and the counts follow. When `apply` fails, nothing changes.
-    // Not generic, and not inlined into the kernel updates that call it: one copy of the code
-    // serves every node (what a run between driver calls, which evict it from the caches,
-    // fetches again), the driver call behind one indirect call.
-    #[inline(never)]
-    pub(crate) fn move_within(
-        &mut self,
-        node: usize,
-        keys: &[MemKey],
-        apply: &mut dyn FnMut() -> Result<()>,
-    ) -> Option<Result<()>> {
+    // Inlined into the caller (`GraphExec::send_kernel_params_moved`, one copy per kernel
+    // parameter list, not per node), with the commit: calls and a plan passed through memory
+    // were a fifth of a buffer swap's instructions. Split from the commit so that the driver
+    // call between the two is the caller's own rather than a closure called through a pointer.
+    #[inline(always)]
+    pub(crate) fn plan_move(&self, node: usize, keys: &[MemKey]) -> Option<MovePlan> {
         let &(start, len) = self.ranges.get(node)?;
         let (base, n) = (start as usize, len as usize);
         if n != keys.len() || n > MOST_ARGS {
             return None;
         }
         let old = self.meta.get(base..base + n)?;
-        // The changed positions, and the slot of the memory each takes.
+        // The changed positions.
         let mut changed = 0u8;
         for (j, (old, key)) in old.iter().zip(keys).enumerate() {
             if old.key != *key {
@@ -138,13 +143,10 @@ impl<'a> Holdings<'a> {
                 7 - changed.leading_zeros() as usize,
             );
             if old[i].key == keys[j] && old[j].key == keys[i] {
-                if let Err(e) = apply() {
-                    return Some(Err(e));
-                }
-                self.swap_uses(base + i, base + j);
-                return Some(Ok(()));
+                return Some(MovePlan::Swap(i as u8, j as u8));
             }
         }
+        // The slot of the memory each changed position takes.
         let mut new_slots = [NO_SLOT; MOST_ARGS];
         for j in Bits(changed) {
             new_slots[j] = self.device_slot(&keys[j])?;
@@ -162,16 +164,29 @@ impl<'a> Holdings<'a> {
                 return None;
             }
         }
-        if let Err(e) = apply() {
-            return Some(Err(e));
+        Some(MovePlan::Take { changed, new_slots })
+    }
+
+    /// Makes node `node` use the memory `keys` as `plan` ([`Holdings::plan_move`]'s for these
+    /// keys, nothing changed since) says, once its driver call succeeded: each changed
+    /// argument's use made anew from the allocation the executable holds (one reference count
+    /// taken, the old use's given back), or, when two arguments' memory swapped places, the two
+    /// uses swapped; each keeps its position's access (the parameter there reads or writes),
+    /// and the counts follow.
+    #[inline(always)]
+    pub(crate) fn commit_move(&mut self, node: usize, keys: &[MemKey], plan: MovePlan) {
+        let base = self.ranges[node].0 as usize;
+        match plan {
+            MovePlan::Swap(i, j) => self.swap_uses(base + usize::from(i), base + usize::from(j)),
+            MovePlan::Take { changed, new_slots } => {
+                self.take_moves(base, keys, changed, new_slots)
+            }
         }
-        self.take_moves(base, keys, changed, new_slots);
-        Some(Ok(()))
     }
 
     /// Swaps the memory of uses `a` and `b` of one node, each keeping its access (the parameter
-    /// there reads or writes): [`Holdings::move_within`] for two buffers that swapped places.
-    #[inline(never)]
+    /// there reads or writes): [`Holdings::commit_move`] for two buffers that swapped places.
+    #[inline]
     fn swap_uses(&mut self, a: usize, b: usize) {
         let (write_a, write_b) = (self.uses[a].write, self.uses[b].write);
         if write_a != write_b {
@@ -191,10 +206,10 @@ impl<'a> Holdings<'a> {
         (self.uses[a].write, self.uses[b].write) = (write_a, write_b);
     }
 
-    /// [`Holdings::move_within`]'s commit, after the driver call: the node's uses at `base..`
-    /// take the memory `keys` at the `changed` positions, each from the allocation in its
-    /// `new_slots` entry.
-    #[inline(never)]
+    /// [`Holdings::commit_move`] for arguments that take other memory: the node's uses at
+    /// `base..` take the memory `keys` at the `changed` positions, each from the allocation in
+    /// its `new_slots` entry.
+    #[inline]
     fn take_moves(
         &mut self,
         base: usize,

@@ -152,6 +152,19 @@ fn swapping_held_buffers_registers_and_releases_nothing() {
     }
 }
 
+/// What a kernel node's update to the memory `keys` does to the holdings on the short way:
+/// the plan, the driver call (`apply`), and, when it succeeds, the commit; `None` when the
+/// update goes the general way.
+fn move_within(
+    holdings: &mut Holdings<'_>,
+    node: usize,
+    keys: &[MemKey],
+    apply: impl FnOnce() -> Result<()>,
+) -> Option<Result<()>> {
+    let plan = holdings.plan_move(node, keys)?;
+    Some(apply().map(|()| holdings.commit_move(node, keys, plan)))
+}
+
 /// Whether node `node` can move to `keys` with nothing registered or released (asked with
 /// a driver call that fails: nothing changes).
 fn can_move(holdings: &mut Holdings<'_>, node: usize, keys: &[MemKey]) -> bool {
@@ -161,7 +174,7 @@ fn can_move(holdings: &mut Holdings<'_>, node: usize, keys: &[MemKey]) -> bool {
             reason: "refused".into(),
         })
     };
-    let moved = holdings.move_within(node, keys, &mut refused.clone());
+    let moved = move_within(holdings, node, keys, refused);
     check_slots(holdings);
     match moved {
         Some(result) => {
@@ -174,7 +187,7 @@ fn can_move(holdings: &mut Holdings<'_>, node: usize, keys: &[MemKey]) -> bool {
 
 /// Moves node `node` to `keys` with nothing registered or released.
 fn move_to(holdings: &mut Holdings<'_>, node: usize, keys: &[MemKey]) {
-    let moved = holdings.move_within(node, keys, &mut || Ok(()));
+    let moved = move_within(holdings, node, keys, || Ok(()));
     assert!(matches!(moved, Some(Ok(()))), "moved within");
     check_slots(holdings);
 }
@@ -217,7 +230,7 @@ fn a_node_whose_buffers_swap_places_is_reordered_in_place() {
     let rounds = 200_000u32;
     for i in 0..rounds {
         let keys = if i % 2 == 0 { [kx, ky] } else { [ky, kx] };
-        let moved = holdings.move_within(0, &keys, &mut || Ok(()));
+        let moved = move_within(&mut holdings, 0, &keys, || Ok(()));
         assert!(matches!(moved, Some(Ok(()))));
     }
     println!("permutation: {:?} per node update", time.elapsed() / rounds);
@@ -438,7 +451,7 @@ fn random_moves_keep_the_holdings_exact() {
             let result = if op.is_multiple_of(2) && same_count {
                 // A kernel node's update: the move, else the general way.
                 let keys: Vec<MemKey> = uses.iter().map(Use::key).collect();
-                match holdings.move_within(node, &keys, &mut || apply()) {
+                match move_within(&mut holdings, node, &keys, apply) {
                     Some(result) => {
                         moved += 1;
                         result
