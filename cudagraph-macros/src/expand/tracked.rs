@@ -326,6 +326,14 @@ pub fn tracked(g: &Gen) -> TokenStream {
         if let Some(len) = g.slotted(i) {
             let doc = docs::staged_element_setter_doc(g, i, &element_readers(i));
             let (elem, param) = (g.model.value_type(i), name_of(name));
+            let stage = match sole_element_reader(&sole, slot, len) {
+                Some((_, pos, stride)) => quote! {
+                    // SAFETY: the element's one reader is instance `#index` of the node at
+                    // `#pos`.
+                    unsafe { #p::stage_sole_reader(self.exec, #slot + #index, #pos + #index * #stride) };
+                },
+                None => quote!(#p::stage(self.exec, #slot + #index);),
+            };
             return quote! {
                 #[doc = #doc]
                 #[inline]
@@ -333,7 +341,7 @@ pub fn tracked(g: &Gen) -> TokenStream {
                     #p::element(#param, #index, #len)?;
                     // SAFETY: the change is staged right after.
                     let old = #p::replace(&mut unsafe { self.exec.parts.get_mut() }.state.params.#name[#index], #value);
-                    #p::stage(self.exec, #slot + #index);
+                    #stage
                     #p::Result::Ok(old)
                 }
             };
@@ -350,6 +358,12 @@ pub fn tracked(g: &Gen) -> TokenStream {
                 #p::write_indirect(&mut #parts.exec, &#parts.nodes.#key, #value);
                 #p::before_applied_write::<#exec_ty>(&mut #parts.tracker);
                 #parts.applied.#name = #value;
+            }
+        } else if let Some(n) = sole(slot) {
+            let pos = n.pos;
+            quote! {
+                // SAFETY: the param's one reader is the node at `#pos`.
+                unsafe { #p::stage_sole_reader(self.exec, #slot, #pos) };
             }
         } else {
             quote!(#p::stage(self.exec, #slot);)

@@ -1770,7 +1770,9 @@ impl LayersParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.bias,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 0usize, 1usize)
+        };
         old
     }
     ///Sets param `layer1`, and marks what reads it (node `gemm1`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1780,7 +1782,9 @@ impl LayersParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.layer1,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 1usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 1usize, 0usize)
+        };
         old
     }
     ///Sets param `layer2`, and marks what reads it (node `gemm2`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1790,7 +1794,9 @@ impl LayersParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.layer2,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 2usize, 2usize)
+        };
         old
     }
     ///Sets param `w1`, and marks what reads it (node `gemm1`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1800,7 +1806,9 @@ impl LayersParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.w1,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 3usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 3usize, 0usize)
+        };
         old
     }
     ///Sets param `w2`, and marks what reads it (node `gemm2`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1810,7 +1818,9 @@ impl LayersParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.w2,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 4usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 4usize, 2usize)
+        };
         old
     }
     ///Sets param `x`, and marks what reads it (node `gemm1`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1820,7 +1830,9 @@ impl LayersParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.x,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 5usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 5usize, 0usize)
+        };
         old
     }
     ///Sets param `h`, and marks what reads it (nodes `gemm1`, `act`, `gemm2`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1840,7 +1852,9 @@ impl LayersParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.y,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 7usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 7usize, 2usize)
+        };
         old
     }
     ///Sets param `b`, and marks what reads it (node `act`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1850,7 +1864,9 @@ impl LayersParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.b,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 8usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 8usize, 1usize)
+        };
         old
     }
     ///Sets param `n`, and marks what reads it (node `act`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1860,7 +1876,9 @@ impl LayersParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.n,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 9usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 9usize, 1usize)
+        };
         old
     }
     /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`LayersSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.

@@ -1067,7 +1067,9 @@ impl InnerParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.scale,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 0usize, 0usize)
+        };
         old
     }
     ///Sets param `y`, and marks what reads it (node `mul`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1077,7 +1079,9 @@ impl InnerParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.y,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 1usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 1usize, 0usize)
+        };
         old
     }
     ///Sets param `n`, and marks what reads it (node `mul`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1087,7 +1091,9 @@ impl InnerParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.n,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 2usize, 0usize)
+        };
         old
     }
     ///Sets param `s`, and marks what reads it (node `mul`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1097,7 +1103,9 @@ impl InnerParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.s,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 3usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 3usize, 0usize)
+        };
         old
     }
     /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`InnerSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
@@ -2400,7 +2408,9 @@ impl OuterParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.z,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 2usize, 2usize)
+        };
         old
     }
     /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`OuterSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.

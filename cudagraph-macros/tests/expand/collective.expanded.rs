@@ -1285,7 +1285,9 @@ impl StepParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.comm,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 0usize, 1usize)
+        };
         old
     }
     ///Sets param `grad`, and marks what reads it (node `local`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1298,7 +1300,9 @@ impl StepParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.grad,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 1usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 1usize, 0usize)
+        };
         old
     }
     ///Sets param `update`, and marks what reads it (node `step`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1311,7 +1315,9 @@ impl StepParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.update,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 2usize, 2usize)
+        };
         old
     }
     ///Sets param `grads`, and marks what reads it (nodes `average`, `local`, `step`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.

@@ -2166,7 +2166,9 @@ impl FlowParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.choice,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 5usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 5usize, 4usize)
+        };
         old
     }
     ///Sets param `limit`, and marks what reads it (node `bump`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -2176,7 +2178,9 @@ impl FlowParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.limit,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 6usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 6usize, 6usize)
+        };
         old
     }
     /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`FlowSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.

@@ -1253,7 +1253,9 @@ impl WorkerParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.step,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 0usize, 1usize)
+        };
         old
     }
     ///Sets param `counter`, and marks what reads it (nodes `clear`, `bump`, `copy`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1273,7 +1275,9 @@ impl WorkerParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.mirror,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 2usize, 2usize)
+        };
         old
     }
     ///Sets param `n`, and marks what reads it (node `bump`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1283,7 +1287,9 @@ impl WorkerParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.n,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 3usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 3usize, 1usize)
+        };
         old
     }
     /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`WorkerSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.
@@ -2884,7 +2890,9 @@ impl LauncherParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.launch,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 0usize, 1usize)
+        };
         old
     }
     ///Sets param `bump`, and marks what reads it (nodes `before`, `after`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -2907,7 +2915,9 @@ impl LauncherParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.worker,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 2usize, 1usize)
+        };
         old
     }
     ///Sets param `counter`, and marks what reads it (nodes `before`, `after`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.

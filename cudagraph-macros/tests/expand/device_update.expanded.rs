@@ -1324,7 +1324,9 @@ impl SteeredParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.bump_k,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 0usize, 0usize)
+        };
         old
     }
     ///Sets param `steer_k`, and marks what reads it (node `steer`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1337,7 +1339,9 @@ impl SteeredParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.steer_k,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 1usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 1usize, 1usize)
+        };
         old
     }
     ///Sets param `k`, and marks what reads it (node `bump`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1347,7 +1351,9 @@ impl SteeredParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.k,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 2usize, 0usize)
+        };
         old
     }
     ///Sets param `y`, and marks what reads it (node `bump`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1357,7 +1363,9 @@ impl SteeredParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.y,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 3usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 3usize, 0usize)
+        };
         old
     }
     ///Sets param `launches`, and marks what reads it (node `steer`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1367,7 +1375,9 @@ impl SteeredParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.launches,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 4usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 4usize, 1usize)
+        };
         old
     }
     /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`SteeredSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.

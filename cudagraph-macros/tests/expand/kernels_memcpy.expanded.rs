@@ -1519,7 +1519,9 @@ impl StepParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.saxpy,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 0usize, 1usize)
+        };
         old
     }
     ///Sets param `x`, and marks what reads it (node `scale`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1529,7 +1531,9 @@ impl StepParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.x,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 1usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 1usize, 1usize)
+        };
         old
     }
     ///Sets param `y`, and marks what reads it (nodes `zero`, `scale`, `back`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1559,7 +1563,9 @@ impl StepParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.n,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 4usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 4usize, 1usize)
+        };
         old
     }
     ///Sets param `alpha`, and marks what reads it (node `scale`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1569,7 +1575,9 @@ impl StepParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.alpha,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 5usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 5usize, 1usize)
+        };
         old
     }
     ///Sets param `done`, and marks what reads it (node `log`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1579,7 +1587,9 @@ impl StepParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.done,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 6usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 6usize, 3usize)
+        };
         old
     }
     /**Swaps two params of one type, named by `pick` (`p.swap(|p| (&mut p.x, &mut p.x_new))`), and marks the nodes that read them. `pick` is given the params' slots ([`StepSlots`]), not their values: it names two params and changes none, so that the swap is the only change, and the tracker knows it. The slots of an array param are its elements' (`|p| (&mut p.w[0], &mut p.w[1])`); two arrays of slots (two array params, or runs of elements) are swapped element by element.

@@ -1645,7 +1645,13 @@ impl DecodeParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.scale[index],
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 8usize + index);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(
+                self.exec,
+                8usize + index,
+                1usize + index * 2usize,
+            )
+        };
         ::cudagraph_runtime::__private::Result::Ok(old)
     }
     ///Sets param `n`, and marks what reads it (nodes `attn[0]`, `mlp[0]`, `attn[1]`, `mlp[1]`, `attn[2]`, `mlp[2]`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.

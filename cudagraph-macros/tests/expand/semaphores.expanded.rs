@@ -1247,7 +1247,9 @@ impl FrameParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.step,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 0usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 0usize, 1usize)
+        };
         old
     }
     ///Sets param `image`, and marks what reads it (node `run`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1257,7 +1259,9 @@ impl FrameParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.image,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 1usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 1usize, 1usize)
+        };
         old
     }
     ///Sets param `n`, and marks what reads it (node `run`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
@@ -1267,7 +1271,9 @@ impl FrameParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.n,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 2usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 2usize, 1usize)
+        };
         old
     }
     ///Sets param `frame`, and marks what reads it (nodes `ready`, `done`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.

@@ -1577,7 +1577,9 @@ impl SolveParamsMut<'_> {
             &mut unsafe { self.exec.parts.get_mut() }.state.params.check,
             value,
         );
-        ::cudagraph_runtime::__private::stage(self.exec, 1usize);
+        unsafe {
+            ::cudagraph_runtime::__private::stage_sole_reader(self.exec, 1usize, 4usize)
+        };
         old
     }
     ///Sets param `x`, and marks what reads it (nodes `start`, `forward`, `back`, `done`) for the guard's [`apply`](Self::apply), or the executable's next launch. Returns the old value.
