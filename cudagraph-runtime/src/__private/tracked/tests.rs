@@ -307,6 +307,51 @@ fn set_a(e: &mut Exec, a: u32) -> Result<usize> {
     unsafe { set_sole_reader(e, 0, 0, (Exec::update_0, 0), |e| e.applied.a = e.params.a) }
 }
 
+/// `a`'s setter on the params guard, as `cuda_graph!` generates it for a slot of one reader
+/// (node 0, `a`).
+fn stage_a(e: &mut Exec, a: u32) {
+    e.params.a = a;
+    // SAFETY: node 0 is `a`'s one reader.
+    unsafe { stage_sole_reader(e, 0, 0) };
+}
+
+#[test]
+fn a_guard_setter_of_one_reader_stages_as_the_table_of_readers_would() {
+    let (mut named, mut looked_up) = (exec(), exec());
+    stage_a(&mut named, 6);
+    looked_up.params.a = 6;
+    stage(&mut looked_up, 0);
+    let state = |e: &Exec| {
+        let t = &e.tracker;
+        (
+            t.nodes.clone(),
+            t.pending.clone(),
+            t.changed_list.clone(),
+            t.check,
+            t.dirty,
+        )
+    };
+    assert_eq!(state(&named), state(&looked_up));
+    assert_eq!(apply(&mut named).unwrap(), 1);
+    assert_eq!(named.updates, [(0, 6, 2)]);
+    assert_eq!(named.applied, named.params);
+    // A swap kept aside is staged first, as `stage` stages it: both readers updated once.
+    stage_swap(&mut named, |p| (&mut p.a, &mut p.b)).unwrap();
+    stage_a(&mut named, 7);
+    named.updates.clear();
+    assert_eq!(apply(&mut named).unwrap(), 2);
+    assert_eq!(named.updates, [(0, 7, 6), (1, 6, 3)]);
+    assert_eq!(named.applied, named.params);
+    // Refused: undone, nothing left pending.
+    named.refuse_a = Some(9);
+    stage_a(&mut named, 9);
+    assert!(apply(&mut named).is_err());
+    assert_eq!(named.params.a, 7, "the param is back");
+    assert_eq!(named.params, named.applied);
+    assert!(!named.tracker.is_dirty());
+    assert_eq!(*state(&named).0, [0, 0], "no node left stale");
+}
+
 #[test]
 fn a_setter_of_one_reader_updates_it_and_the_applied_params() {
     let mut e = exec();
