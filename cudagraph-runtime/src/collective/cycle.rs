@@ -463,6 +463,15 @@ mod tests {
     use crate::collective::order::tests::{ag, ar, reason, run_graphs, run_graphs_counted, Comm};
     use crate::collective::order::Intent;
 
+    /// Asserts that every rank refuses its graphs as waiting in a cycle through
+    /// `communicators` communicators.
+    fn every_rank_refuses_a_cycle(outcomes: &[Result<()>], communicators: usize) {
+        let cycle = format!("a cycle through {communicators} communicators");
+        for outcome in outcomes {
+            assert!(reason(outcome).1.contains(&cycle), "{outcome:?}");
+        }
+    }
+
     /// Communicators of two ranks each: `pairs[i]` of ranks `pairs[i].0` and `.1`, key `i + 1`.
     fn pairs(pairs: &[(usize, usize)]) -> Vec<Comm> {
         pairs
@@ -652,14 +661,7 @@ mod tests {
             vec![(3, ar(8)), (1, ar(8))],
         ];
         let outcomes = run_graphs(&comms, graphs, vec![Intent::Check; 4]);
-        for outcome in &outcomes {
-            assert!(
-                reason(outcome)
-                    .1
-                    .contains("a cycle through 4 communicators"),
-                "{outcome:?}"
-            );
-        }
+        every_rank_refuses_a_cycle(&outcomes, 4);
     }
 
     #[test]
@@ -826,14 +828,7 @@ mod tests {
             vec![(y, ar(4)), (z, ar(8))],
         ];
         let outcomes = run_graphs(&comms, graphs, vec![Intent::Check; 5]);
-        for outcome in &outcomes {
-            assert!(
-                reason(outcome)
-                    .1
-                    .contains("a cycle through 3 communicators"),
-                "{outcome:?}"
-            );
-        }
+        every_rank_refuses_a_cycle(&outcomes, 3);
     }
 
     #[test]
@@ -855,14 +850,7 @@ mod tests {
             ],
             vec![Intent::Check; 3],
         );
-        for outcome in &outcomes {
-            assert!(
-                reason(outcome)
-                    .1
-                    .contains("a cycle through 3 communicators"),
-                "{outcome:?}"
-            );
-        }
+        every_rank_refuses_a_cycle(&outcomes, 3);
         // Ranks 0 and 1 issuing different collectives on p (refused there), in one shared order
         // otherwise: the rounds still run, rank 2 passes, ranks 0 and 1 refuse p alone.
         let outcomes = run_graphs(
