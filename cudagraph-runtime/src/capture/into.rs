@@ -132,6 +132,63 @@ impl<'a> Graph<'a> {
         deps: &[NodeId],
     ) -> Result<ChildGraphNode> {
         let child = self.or_forget_name(child)?;
+        self.check_captured_child(&child)?;
+        self.add_child_graph(&child, deps)
+    }
+
+    /// [`Graph::add_captured`] of work that a library records with user objects of its own
+    /// (NCCL does, keeping each captured collective's plan alive), with `keep` kept too. The node
+    /// embeds a copy of the recorded nodes that holds none of them (see `bare`): its uses hold
+    /// the captured graph, with the library's user objects and `f`, and `keep`, as long as
+    /// launches may run it (see `memory::kept`). When the nodes cannot be copied, the node
+    /// embeds the captured graph itself, as [`Graph::add_captured`] does.
+    #[cfg(feature = "nccl")]
+    pub(crate) fn add_captured_keeping<O, F, E>(
+        &mut self,
+        call: &'static str,
+        stream: &Arc<CudaStream>,
+        deps: &[NodeId],
+        operands: O,
+        keep: impl Send + 'static,
+        f: F,
+    ) -> Result<ChildGraphNode>
+    where
+        O: CaptureOperands<'a>,
+        F: FnMut(&CaptureScope<'_, 'a>, O::Views<'_>) -> std::result::Result<(), E>
+            + Send
+            + 'static,
+        Error: From<E>,
+    {
+        use crate::memory::kept::Kept;
+        let checked = self.check_capture(call, stream, deps);
+        self.or_forget_name(checked)?;
+        let child = capture_new(call, stream, operands, self.scope_registry(), f);
+        let child = self.or_forget_name(child)?;
+        self.check_captured_child(&child)?;
+        let ctx = self.context().clone();
+        // SAFETY: the captured graph is live, of the graph's context (checked), its capture over.
+        let copy = unsafe { super::bare::copy_nodes(child.raw(), &ctx) };
+        let copy = self.or_forget_name(copy)?;
+        let kept = match &copy {
+            Some(_) => {
+                // The captured graph, with what its user objects keep: its own clone, since
+                // `child` (which may borrow for `'a`) is dropped here.
+                // SAFETY: a live graph.
+                let whole = unsafe { result::graph::clone(child.raw()) };
+                let whole = self.or_forget_name(whole)?;
+                // SAFETY: the clone is new and ours.
+                let whole = unsafe { Graph::from_raw_parts(whole, ctx, Vec::new()) };
+                Kept::new((whole, keep))
+            }
+            None => Kept::new(keep),
+        };
+        let embedded = copy.as_ref().map_or(child.raw(), |c| c.raw());
+        self.embed_child(&child, embedded, Some(Kept::use_of(kept)), deps)
+    }
+
+    /// Refuses to embed `child`, a captured graph, when it has memory nodes, or, in a conditional
+    /// body, a node kind a body may not hold.
+    fn check_captured_child(&mut self, child: &Graph<'_>) -> Result<()> {
         if child.has_memory_nodes() {
             let node = self.pending_name(NodeKind::ChildGraph);
             return self.or_forget_name(Err(Error::Invalid {
@@ -163,7 +220,7 @@ impl<'a> Graph<'a> {
                 return self.or_forget_name(error);
             }
         }
-        self.add_child_graph(&child, deps)
+        Ok(())
     }
 
     /// Records the work `f` enqueues on `stream` into this graph, after `deps`

@@ -12,6 +12,8 @@
 //! - `sequence`: what the capture records, shared by its scopes (`sequence::Sequence`);
 //! - `operands`: the memory given to a capture, and the views its closure works on;
 //! - `alloc`: memory allocated inside a capture ([`CaptureAlloc`]);
+//! - `bare`: the nodes a capture recorded, copied away from the user objects a library left on
+//!   them;
 //! - `check`: what the capture recorded beyond its own calls, checked against that memory;
 //! - `witness`: the stream that tells a capture its closure ended from one it broke;
 //! - `escape`: allocations cudarc made in the capture that outlive its closure, refused;
@@ -20,6 +22,8 @@
 //! - `replay`: [`Replay`], warm up, capture once, replay.
 
 mod alloc;
+#[cfg(feature = "nccl")]
+mod bare;
 mod check;
 mod errors;
 mod escape;

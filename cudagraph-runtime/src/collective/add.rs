@@ -60,7 +60,7 @@ impl<'a> Graph<'a> {
             Op::Recv { .. } => ("recv", "ncclRecv", "Graph::add_recv"),
             Op::SendRecv { .. } => ("send_recv", "ncclSend/ncclRecv", "Graph::add_send_recv"),
         };
-        // Before anything is made (the user object below is a driver call).
+        // Before anything is made (the capture below calls the driver).
         let here = crate::ambient::refuse_in_host_node(what.2);
         self.or_forget_name(here)?;
         self.name_next_unless_named(what.0);
@@ -93,28 +93,35 @@ impl<'a> Graph<'a> {
             step.placed(addrs.map(|a| windows.placement(a)))
         };
         let deps = self.after_collectives(&[comm.inner.id], deps);
-        // The communicator outlives the launches that may use it (the graph's user objects are
-        // released only after them), however soon the graph, its executables and every handle
-        // are dropped. Retained before the node exists: a node whose retention failed would run
-        // NCCL's work on a communicator nothing keeps alive, and outside the table below.
-        let retained = self.retain(comm.inner.clone());
-        self.or_forget_name(retained)?;
         let inner = comm.inner.clone();
         let call_name = what.1;
         // No other thread issues work to the stream while it is captured.
         let stream_use = comm.inner.stream_use();
-        let captured = self.add_captured(comm.inner.stream(), &deps, operands, {
-            let node = node.clone();
-            move |_scope, views| {
-                let comm = inner.lock();
-                // In relaxed mode: NCCL may make calls here that a thread-local capture refuses
-                // but that record no stream work: connecting an algorithm the communicator's
-                // warm-up did not pick (see `connect`: it imports and maps its peers' buffers),
-                // or registering the captured buffers with the peers (`NCCL_GRAPH_REGISTER`, on
-                // by default). NCCL switches to relaxed mode itself around its allocations only.
-                relaxed(|| call(&comm, views)).map_err(nccl_err(call_name, node.clone()))
-            }
-        });
+        // The node holds the communicator, and what NCCL recorded with its own user object (the
+        // plan of the collective), as it holds memory (see `memory::kept`): until the launches
+        // that may use them are over, however soon the graph, its executables and every handle
+        // are dropped. Not in user objects of the graph: CUDA tracks those at every launch, at
+        // a cost in GPU time (3 to 4.5 µs a launch on an H200) that small collectives feel.
+        let captured = self.add_captured_keeping(
+            what.2,
+            comm.inner.stream(),
+            &deps,
+            operands,
+            comm.inner.clone(),
+            {
+                let node = node.clone();
+                move |_scope, views| {
+                    let comm = inner.lock();
+                    // In relaxed mode: NCCL may make calls here that a thread-local capture
+                    // refuses but that record no stream work: connecting an algorithm the
+                    // communicator's warm-up did not pick (see `connect`: it imports and maps
+                    // its peers' buffers), or registering the captured buffers with the peers
+                    // (`NCCL_GRAPH_REGISTER`, on by default). NCCL switches to relaxed mode
+                    // itself around its allocations only.
+                    relaxed(|| call(&comm, views)).map_err(nccl_err(call_name, node.clone()))
+                }
+            },
+        );
         drop(stream_use);
         let captured = captured?;
         let index = captured.id().index();

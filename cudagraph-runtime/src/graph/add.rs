@@ -668,6 +668,18 @@ impl<'a> Graph<'a> {
         child: &Graph<'c>,
         deps: &[NodeId],
     ) -> Result<ChildGraphNode> {
+        self.embed_child(child, child.raw, None, deps)
+    }
+
+    /// [`Graph::add_child_graph`] of `child`, embedding `raw` in its place (a copy of its nodes,
+    /// see `capture::bare`), with `kept` among the node's uses (see `memory::kept`).
+    pub(crate) fn embed_child<'c: 'a>(
+        &mut self,
+        child: &Graph<'c>,
+        raw: sys::CUgraph,
+        kept: Option<Use<'a>>,
+        deps: &[NodeId],
+    ) -> Result<ChildGraphNode> {
         let embeddable = self.check_child(child, &|| self.pending_name(NodeKind::ChildGraph));
         self.or_forget_name(embeddable)?;
         #[cfg(feature = "nccl")]
@@ -689,8 +701,9 @@ impl<'a> Graph<'a> {
         };
         #[cfg(feature = "nccl")]
         let deps = &ordered[..];
-        let from = self.append_uses(child.tables.iter().flat_map(|t| t.uses.iter().cloned()));
-        let mut params = ChildParams { graph: child.raw };
+        let uses = child.tables.iter().flat_map(|t| t.uses.iter().cloned());
+        let from = self.append_uses(uses.chain(kept));
+        let mut params = ChildParams { graph: raw };
         let id = self.add_node(&mut params, deps, from)?;
         self.adopt_resources_of(child);
         #[cfg(feature = "nccl")]

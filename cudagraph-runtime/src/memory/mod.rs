@@ -12,6 +12,7 @@
 //! - `alloc`: an allocation's record of the executables that use it and the guards that access it;
 //! - `fence`: an executable's side of that record (launch gate, completion marker);
 //! - `holdings`: an executable's uses of memory, registered with those records;
+//! - `kept`: what a node's work needs alive that is not memory, held as memory is;
 //! - `hazard`: conflicting uses of host memory by unordered nodes of one graph;
 //! - `peer`: memory of another device in a copy node, and the access the copy needs;
 //! - `outliving`: graph allocations an executable's launches leave live, and who frees them;
@@ -27,6 +28,8 @@ pub(crate) mod foreign;
 pub(crate) mod hazard;
 pub(crate) mod holdings;
 mod host;
+#[cfg(feature = "nccl")]
+pub(crate) mod kept;
 pub(crate) mod operand;
 pub(crate) mod outliving;
 pub(crate) mod peer;

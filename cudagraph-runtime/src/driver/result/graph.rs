@@ -329,6 +329,22 @@ pub(crate) unsafe fn kernel_node_params(
     Ok(params)
 }
 
+/// `cuGraphKernelNodeCopyAttributes`: gives kernel node `dst` the launch attributes of kernel
+/// node `src` (cluster shape, memory synchronization domain, priority and the others).
+///
+/// # Safety
+/// `dst` and `src` are live kernel nodes of one context.
+#[cfg(feature = "nccl")] // copies of captured collectives (`capture::bare`)
+pub(crate) unsafe fn copy_kernel_attributes(
+    dst: sys::CUgraphNode,
+    src: sys::CUgraphNode,
+) -> Result<()> {
+    // SAFETY: the caller's promise.
+    check("cuGraphKernelNodeCopyAttributes", unsafe {
+        sys::cuGraphKernelNodeCopyAttributes(dst, src)
+    })
+}
+
 /// `cuGraphKernelNodeSetParams` (v2): changes a kernel node of a definition graph.
 ///
 /// # Safety

@@ -57,3 +57,25 @@ pub(crate) unsafe fn freed(node: sys::CUgraphNode) -> Result<sys::CUdeviceptr> {
     })?;
     Ok(dptr)
 }
+
+/// `cuGraphEventRecordNodeGetEvent` (`record`) or `cuGraphEventWaitNodeGetEvent`: the event
+/// an event node records or waits for.
+///
+/// # Safety
+/// `node` is a live event-record node (`record`) or event-wait node.
+#[cfg(feature = "nccl")] // copies of captured collectives (`capture::bare`)
+pub(crate) unsafe fn event(node: sys::CUgraphNode, record: bool) -> Result<sys::CUevent> {
+    let mut event = std::ptr::null_mut();
+    if record {
+        // SAFETY: the caller's promise; `event` is a valid out-pointer.
+        check("cuGraphEventRecordNodeGetEvent", unsafe {
+            sys::cuGraphEventRecordNodeGetEvent(node, &mut event)
+        })?;
+    } else {
+        // SAFETY: as above.
+        check("cuGraphEventWaitNodeGetEvent", unsafe {
+            sys::cuGraphEventWaitNodeGetEvent(node, &mut event)
+        })?;
+    }
+    Ok(event)
+}
