@@ -3,9 +3,9 @@
 //! conditional body, launches on one communicator ordered across executables, whether NCCL lets
 //! two ranks share one GPU, a rank joining by unique id), and with two ranks on two GPUs, one
 //! thread each (joining by unique id, every operation, all-reduces of every message size, sends
-//! and receives as separate nodes, the cross-rank order check refusing mismatched graphs,
-//! data-parallel training checked against one GPU and the CPU), and copies between the two
-//! devices as memcpy nodes. With one rank, also what keeps an executable's collectives as they
+//! and receives as separate nodes, launches still queued when every handle is dropped, the
+//! cross-rank order check refusing mismatched graphs, data-parallel training checked against one
+//! GPU and the CPU), and copies between the two devices as memcpy nodes. With one rank, also what keeps an executable's collectives as they
 //! were checked (a child-graph node's update refused, no launch from the device), a
 //! communicator's last handle dropped in a host node or a capture closure, and the calls that
 //! wait for the ranks refused there. The collectives over symmetric buffers are the module
@@ -573,6 +573,76 @@ fn two_gpus_all_reduce_messages_of_every_size() {
                             );
                         }
                     }
+                })
+            })
+            .collect();
+        for r in ranks {
+            r.join().unwrap();
+        }
+    });
+}
+
+/// Every handle of a graph with a collective node dropped while its launches wait in the stream
+/// (the executable, which holds the graph, and the communicator): the node keeps the communicator and NCCL's plan
+/// of the collective alive until those launches are over (as it keeps memory, not in user
+/// objects of the graph: see the runtime's `memory::kept`), so every one of them runs. The
+/// launches are held back behind a host node until the handles are gone; each doubles the
+/// buffer on both ranks (an in-place sum of two equal buffers).
+#[test]
+fn two_gpus_run_queued_collectives_after_every_handle_is_dropped() {
+    let test = "two_gpus_run_queued_collectives_after_every_handle_is_dropped";
+    let Some((gpu, more)) = nccl_gpus(test, 2) else {
+        return;
+    };
+    let _watch = watch(test);
+    let comms = Communicator::init_all(&[gpu.ctx.clone(), more[0].clone()]).unwrap();
+    let launches = 100;
+    std::thread::scope(|s| {
+        let ranks: Vec<_> = comms
+            .into_iter()
+            .map(|comm| {
+                s.spawn(move || {
+                    let ctx = comm.context().clone();
+                    let rank = comm.rank();
+                    let st = stream(&ctx);
+                    let n = 1000;
+                    let mut x = buffer(&st, &vec![1.0; n]);
+                    let mut graph = Graph::new(&ctx).unwrap();
+                    graph
+                        .add_all_reduce_in_place(&comm, &mut x, ReduceOp::Sum, &[])
+                        .unwrap();
+                    let mut exec = graph.instantiate().unwrap();
+                    // The gate: a host node on another stream that returns once the handles
+                    // are dropped, which the launches wait for.
+                    let (open, gate_rx) = std::sync::mpsc::channel::<()>();
+                    let mut gate = Graph::new(&ctx).unwrap();
+                    gate.add_host(
+                        move || {
+                            let _ = gate_rx.recv();
+                        },
+                        &[],
+                    )
+                    .unwrap();
+                    let mut gate = gate.instantiate().unwrap();
+                    let gate_stream = stream(&ctx);
+                    gate.launch(&gate_stream).unwrap();
+                    st.join(&gate_stream).unwrap();
+                    for _ in 0..launches {
+                        exec.launch(&st).unwrap();
+                    }
+                    drop(exec);
+                    drop(comm);
+                    open.send(()).unwrap();
+                    st.synchronize().unwrap();
+                    let want = 2f32.powi(launches);
+                    let got = x.to_vec().unwrap();
+                    assert!(
+                        got.iter().all(|&v| v == want),
+                        "rank {rank}: {launches} launches should double the buffer as many \
+                         times ({want}), got {:?}",
+                        &got[..4]
+                    );
+                    drop(gate);
                 })
             })
             .collect();

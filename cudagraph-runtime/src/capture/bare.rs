@@ -149,3 +149,86 @@ unsafe fn copy_node(
     // from a live node of the same kind, in the same context.
     unsafe { result::graph::add_node(into, after, &mut params) }.map(Some)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use super::copy_nodes;
+    use crate::driver::result;
+    use crate::{open_device, wait_for_releases, DeviceBuffer, Error, Graph, Mut};
+
+    /// Sets its flag when dropped.
+    struct Flag(Arc<AtomicBool>);
+
+    impl Drop for Flag {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Release);
+        }
+    }
+
+    /// A captured copy, fork and join (an event record and wait between two streams), whose
+    /// graph holds the capture closure in a user object: the copy has the same kinds of nodes,
+    /// does the same work, and holds no user object (the closure goes with the captured graph,
+    /// while the copy lives on). A capture with a host function is not copied. Needs a GPU;
+    /// skipped without a driver.
+    #[test]
+    fn a_copy_runs_the_captured_work_without_its_user_objects() {
+        let Ok(ctx) = open_device(0) else {
+            eprintln!("skipped a_copy_runs_the_captured_work_without_its_user_objects: no driver");
+            return;
+        };
+        let stream = ctx.new_stream().unwrap();
+        let n = 256;
+        let src = DeviceBuffer::from_host(&stream, &(0..n as u32).collect::<Vec<_>>()).unwrap();
+        let dst = DeviceBuffer::<u32>::zeros(&stream, n).unwrap();
+        let dropped = Arc::new(AtomicBool::new(false));
+        let flag = Flag(dropped.clone());
+        let side = ctx.new_stream().unwrap();
+        let operands = (src.clone(), Mut(dst.clone()));
+        let graph = Graph::capture(&stream, operands, move |s, (x, mut y)| {
+            let _keep = &flag;
+            s.fork(&side, |o| o.memset_zeros(&mut y))?;
+            s.memcpy_dtod(&x, &mut y)?;
+            Ok::<(), Error>(())
+        })
+        .unwrap();
+        // SAFETY: a live graph of `ctx`, which nothing changes meanwhile.
+        let copy = unsafe { copy_nodes(graph.raw(), &ctx) }
+            .unwrap()
+            .expect("memset, memcpy and event nodes are copied");
+        let kinds = |g: &Graph<'_>| {
+            // SAFETY: a live graph.
+            let mut kinds: Vec<u32> = unsafe { result::graph::nodes(g.raw()) }
+                .unwrap()
+                .into_iter()
+                // SAFETY: its nodes.
+                .map(|node| unsafe { result::graph::node_type(node) }.unwrap())
+                .collect();
+            kinds.sort_unstable();
+            kinds
+        };
+        assert_eq!(kinds(&copy), kinds(&graph));
+        assert!(kinds(&copy).len() >= 2, "{:?}", kinds(&copy));
+
+        drop(graph);
+        assert!(wait_for_releases(Duration::from_secs(10)));
+        assert!(
+            dropped.load(Ordering::Acquire),
+            "the capture closure, the captured graph's user object, outlived it: the copy holds it"
+        );
+
+        let mut outer = Graph::new(&ctx).unwrap();
+        outer.add_child_graph(&copy, &[]).unwrap();
+        let mut exec = outer.instantiate().unwrap();
+        exec.launch(&stream).unwrap();
+        assert_eq!(dst.to_vec().unwrap(), (0..n as u32).collect::<Vec<_>>());
+
+        let host = Graph::capture(&stream, (), |s, ()| s.host_fn(|| {})).unwrap();
+        // SAFETY: as above.
+        let copied = unsafe { copy_nodes(host.raw(), &ctx) }.unwrap();
+        assert!(copied.is_none(), "a host function is not copied");
+    }
+}
