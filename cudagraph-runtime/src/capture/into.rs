@@ -19,6 +19,8 @@ use super::scope::CaptureScope;
 use crate::driver::result;
 use crate::error::{Error, Result};
 use crate::graph::{Body, Graph};
+#[cfg(any(feature = "nccl", not(feature = "cuda-12020")))]
+use crate::memory::kept::Kept;
 use crate::node::kind::{raw_allowed_in_body, raw_kind_name};
 use crate::node::{ChildGraphNode, NodeId, NodeKind};
 use crate::scope::Scope;
@@ -159,7 +161,6 @@ impl<'a> Graph<'a> {
             + 'static,
         Error: From<E>,
     {
-        use crate::memory::kept::Kept;
         let checked = self.check_capture(call, stream, deps);
         self.or_forget_name(checked)?;
         let child = capture_new(call, stream, operands, self.scope_registry(), f);
@@ -345,13 +346,10 @@ impl<'a> Graph<'a> {
             }
         };
         let sequence = ended.sequence.expect("a capture that ended began");
-        // The closure owns what the recorded work needs (a cuBLAS handle, kernels, buffers):
-        // kept before the work is accepted, so that no failure can leave the work without it.
-        if let Err(e) = self.retain(f) {
-            self.roll_back(mark);
-            return Err(e);
-        }
-        if let Err(e) = finish(self, learned.clone(), sequence, given) {
+        // The closure owns what the recorded work needs (a cuBLAS handle, kernels, buffers): the
+        // recorded nodes hold it as they hold their memory (see `memory::kept`).
+        let closure = Kept::use_of(Kept::new(f));
+        if let Err(e) = finish(self, learned.clone(), sequence, given, closure) {
             self.roll_back(mark);
             return Err(e);
         }

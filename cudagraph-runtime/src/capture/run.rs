@@ -21,6 +21,7 @@ use crate::driver::{named, result};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::id::fresh_id;
+use crate::memory::kept::Kept;
 use crate::memory::operand::{Hold, Use};
 use crate::memory::peer;
 use crate::memory::registry::Registry;
@@ -291,24 +292,32 @@ where
     let recorded = graph.recorded_nodes()?;
     let learned = graph.learn_recorded(recorded)?;
     let sequence = ended.sequence.expect("a capture that ended began");
-    finish(&mut graph, learned, sequence, given)?;
-    crate::trace::event!(debug, nodes = graph.all_records().count(), "graph captured");
     // The closure keeps what the recorded work needs (a cuBLAS handle, kernel modules, buffers
-    // it owns): it lives as long as the graph and its launches.
-    graph.retain(f)?;
+    // it owns): the recorded nodes hold it as they hold the memory given to the capture, as long
+    // as the graph and the launches that may run them (see `memory::kept`).
+    finish(
+        &mut graph,
+        learned,
+        sequence,
+        given,
+        Kept::use_of(Kept::new(f)),
+    )?;
+    crate::trace::event!(debug, nodes = graph.all_records().count(), "graph captured");
     Ok(graph)
 }
 
 /// What a capture's own calls recorded, given to the graph that has its nodes (`learned`):
 /// each node's memory (its own call's, and all the memory given to the capture for the work
 /// the crate did not see), the conditional nodes' bodies, the kernels' modules, the host
-/// functions. Checks first what the capture recorded beyond its own calls ([`check`]) and that
-/// no host function could race with the capture's other work.
+/// functions; and `closure`, the capture closure's use (see `memory::kept`), to every node.
+/// Checks first what the capture recorded beyond its own calls ([`check`]) and that no host
+/// function could race with the capture's other work.
 pub(super) fn finish<'a>(
     graph: &mut Graph<'a>,
     learned: Range<usize>,
     sequence: Sequence<'a>,
     given: Vec<Use<'a>>,
+    closure: Use<'a>,
 ) -> Result<()> {
     sequence.check_accounted()?;
     if sequence.removed_nodes.get() {
@@ -333,6 +342,7 @@ pub(super) fn finish<'a>(
             .filter(|u| !matches!(u.hold, Hold::Captured { .. }))
             .collect();
         uses.extend(given.iter().cloned());
+        uses.push(closure.clone());
         graph.attach_uses(index, uses);
     }
     if let Some((first, second, why)) = graph.host_code_race_among(learned.clone()) {

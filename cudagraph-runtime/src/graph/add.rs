@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::kernel::{launch_refused, Kernel, KernelArgValues, KernelArgs, LaunchConfig};
 use crate::memory::alloc::Space;
 use crate::memory::hazard::reaches;
+use crate::memory::kept::Kept;
 use crate::memory::operand::Use;
 use crate::memory::peer;
 use crate::node::{
@@ -500,13 +501,12 @@ impl<'a> Graph<'a> {
         let kind = EventParams::<RECORD>::KIND;
         let ours = event.check_context(self.ctx.cu_ctx(), || self.pending_name(kind));
         self.or_forget_name(ours)?;
-        // Kept before the node is added: a node whose event the graph did not keep would record
-        // or wait on a destroyed event once the caller drops it. (Released on this crate's
-        // thread once the graph and its launches are done with it.)
-        let kept = self.retain(event.clone());
-        self.or_forget_name(kept)?;
+        // The node holds the event as it holds memory (see `memory::kept`): a node whose event
+        // the graph did not keep would record or wait on a destroyed event once the caller
+        // drops it. (Dropped once the graph and the launches that may run the node are done.)
+        let from = self.append_uses([Kept::use_of(Kept::new(event.clone()))]);
         let mut params = EventParams::<RECORD> { event: event.raw() };
-        self.add_node(&mut params, deps, self.uses_len())
+        self.add_node(&mut params, deps, from)
     }
 
     /// Adds an external semaphore signal node, after `deps`: when the nodes before it are done,
@@ -552,10 +552,10 @@ impl<'a> Graph<'a> {
         let params =
             SemaphoreParams::<SIGNAL, N>::of(&ops, self.ctx.cu_ctx(), || self.pending_name(kind));
         let mut params = self.or_forget_name(params)?;
-        // Kept before the node is added, as an event node's event is (see `add_event`).
-        let kept = self.retain(ops.map(|(sem, _)| sem.clone()));
-        self.or_forget_name(kept)?;
-        self.add_node(&mut params, deps, self.uses_len())
+        // Held by the node, as an event node's event is (see `add_event`).
+        let kept = Kept::new(ops.map(|(sem, _)| sem.clone()));
+        let from = self.append_uses([Kept::use_of(kept)]);
+        self.add_node(&mut params, deps, from)
     }
 
     /// Adds a host node running `f` on a CPU thread, after `deps`.

@@ -28,7 +28,6 @@ pub(crate) mod foreign;
 pub(crate) mod hazard;
 pub(crate) mod holdings;
 mod host;
-#[cfg(feature = "nccl")]
 pub(crate) mod kept;
 pub(crate) mod operand;
 pub(crate) mod outliving;
