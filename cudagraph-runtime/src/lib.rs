@@ -184,11 +184,15 @@
 //!   into ([`Graph::instantiate_on`]: CUDA runs a stream's work in order, so their launches never
 //!   overlap). A host node must not call CUDA; every call of this crate
 //!   that would refuses there ([`Error::InHostNode`]), and releases that would call CUDA go to its own thread.
-//! - **Values moved into a graph** ([`Graph::retain`], host closures, captured work's closures,
-//!   [`UserObject`]s) are `Send` and dropped on a thread of this crate once the driver says no
-//!   graph or launch holds them: CUDA runs user-object destructors on its own thread, where
-//!   calling CUDA is illegal. [`wait_for_releases`] waits for that thread, and the process's
-//!   exit does too (bounded), so that no release runs into the driver's teardown.
+//! - **Values moved into a graph** ([`Graph::retain`], host closures, [`UserObject`]s) are `Send`
+//!   and dropped on a thread of this crate once the driver says no graph or launch holds them:
+//!   CUDA runs user-object destructors on its own thread, where calling CUDA is illegal. A
+//!   captured work's closure, an event node's event and a semaphore node's semaphores are held
+//!   by their nodes as memory is, not in user objects (CUDA tracks those at every launch, at a
+//!   cost in GPU time), and dropped once the graphs and the launches that may run those nodes
+//!   are done (on this crate's thread when launches were waited for). [`wait_for_releases`]
+//!   waits for that thread, and the process's exit does too (bounded), so that no release runs
+//!   into the driver's teardown.
 //! - **Stream capture.** A launch into a stream being captured is refused
 //!   ([`Error::Capturing`]): CUDA does not record graph launches. When a completion marker is
 //!   needed while its stream is being captured, the call that needs it fails with

@@ -9,10 +9,14 @@
 //! - `eager`: a raw `ncclAllReduce` on the rank's stream (its own communicator);
 //! - `library`: this crate's path: a graph of one collective node
 //!   ([`Graph::add_all_reduce_in_place`] over a [`Communicator`]), launched with
-//!   [`GraphExec::launch`] (which orders the launch after the communicator's previous one);
+//!   [`GraphExec::launch`] (which orders the launch after the communicator's previous one). The
+//!   node embeds a copy of what NCCL recorded, without the user object NCCL leaves on the
+//!   captured graph (its plan of the collective, which the node keeps alive itself): CUDA tracks
+//!   an executable's user objects at every launch, in GPU time;
 //! - `child`: the same `ncclAllReduce` captured into a child-graph node with
-//!   [`Graph::add_captured`], on a raw communicator of its own, with no collective bookkeeping:
-//!   `library` / `child` is the cost of the crate's communicator and launch ordering;
+//!   [`Graph::add_captured`], on a raw communicator of its own, with no collective bookkeeping,
+//!   NCCL's user object and all: `library` / `child` is the crate's communicator, launch
+//!   ordering and copy against the captured graph as NCCL leaves it;
 //! - `inline`: the same call captured straight into the graph with [`Graph::capture_into`] (its
 //!   nodes are the graph's own, no child graph), on a raw communicator of its own: `child` /
 //!   `inline` is the cost of the child-graph level around a collective node;

@@ -1,6 +1,7 @@
 //! User objects (CUDA user objects): values handed to a graph live until the graph, every executable made
 //! from it, and every launch of those are done with them, and are then dropped on the runtime's
-//! reaper thread. The drops are observed through a channel; the driver releases references
+//! reaper thread; so does a capture closure, which the nodes it recorded hold as they hold their
+//! memory. The drops are observed through a channel; the driver releases references
 //! asynchronously, so the tests wait for them with a timeout.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -10,7 +11,7 @@ use std::time::Duration;
 
 use cudagraph_runtime::cudarc::driver::DevicePtr as _;
 use cudagraph_runtime::prelude::*;
-use cudagraph_runtime::UserObject;
+use cudagraph_runtime::{DeviceBuffer, Error, Mut, UserObject};
 use cudagraph_tests::graphs::Counters;
 use cudagraph_tests::{cfg, read_back, zeros, Kernels, Rng};
 
@@ -223,4 +224,74 @@ fn host_closure_state_lives_as_long_as_its_launches() {
         launches,
         "the closure ran once per launch"
     );
+}
+
+/// A capture closure (which owns what the captured work needs) lives as long as the launches of
+/// the nodes it recorded: they hold it as they hold their memory, not in a user object of the
+/// graph. The captured graph is embedded in another and dropped, and the launches of that one's
+/// executable are held back behind a gate (a host node on another stream) while the executable
+/// is dropped too: the closure goes only once they all ran (a host node after the captured work
+/// counts them).
+#[test]
+fn capture_closure_lives_as_long_as_the_launches_of_its_nodes() {
+    let name = "capture_closure_lives_as_long_as_the_launches_of_its_nodes";
+    let Some(gpu) = cudagraph_tests::gpu(name) else {
+        return;
+    };
+    let mut rng = Rng::new(name);
+    let token = rng.next_u64();
+    let (probe, done, dropped) = probe(token);
+    let n = 1024;
+    let src = DeviceBuffer::from_host(&gpu.stream, &vec![7u32; n]).unwrap();
+    let dst = DeviceBuffer::<u32>::zeros(&gpu.stream, n).unwrap();
+    let operands = (src.clone(), Mut(dst.clone()));
+    let captured = Graph::capture(&gpu.stream, operands, move |s, (x, mut y)| {
+        let _owned = &probe;
+        s.memcpy_dtod(&x, &mut y)?;
+        Ok::<(), Error>(())
+    })
+    .unwrap();
+    let mut graph = Graph::new(&gpu.ctx).unwrap();
+    let copy = graph.add_child_graph(&captured, &[]).unwrap();
+    drop(captured);
+    assert_alive(&dropped, "the captured graph dropped, embedded in another");
+    let count = done.clone();
+    graph
+        .add_host(
+            move || {
+                count.fetch_add(1, Ordering::SeqCst);
+            },
+            &[copy.id()],
+        )
+        .unwrap();
+    let mut exec = graph.instantiate().unwrap();
+
+    let (open, shut) = channel::<()>();
+    let mut gate = Graph::new(&gpu.ctx).unwrap();
+    gate.add_host(
+        move || {
+            let _ = shut.recv();
+        },
+        &[],
+    )
+    .unwrap();
+    let mut gate = gate.instantiate().unwrap();
+    let gate_stream = gpu.ctx.new_stream().unwrap();
+    gate.launch(&gate_stream).unwrap();
+    gpu.stream.join(&gate_stream).unwrap();
+    let launches = 2 + rng.below(3) as usize;
+    for _ in 0..launches {
+        exec.launch(&gpu.stream).unwrap();
+    }
+    drop(exec);
+    assert_alive(&dropped, "its executable dropped, its launches held back");
+    open.send(()).unwrap();
+    assert_eq!(
+        wait_for_drop(&dropped, token),
+        launches,
+        "launches finished when the capture closure was dropped"
+    );
+    assert_eq!(read_back(&gpu.stream, &dst), vec![7u32; n]);
+    gpu.stream.synchronize().unwrap();
+    drop(gate);
 }

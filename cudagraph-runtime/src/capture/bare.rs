@@ -169,11 +169,11 @@ mod tests {
         }
     }
 
-    /// A captured copy, fork and join (an event record and wait between two streams), whose
-    /// graph holds the capture closure in a user object: the copy has the same kinds of nodes,
-    /// does the same work, and holds no user object (the closure goes with the captured graph,
-    /// while the copy lives on). A capture with a host function is not copied. Needs a GPU;
-    /// skipped without a driver.
+    /// A captured copy, fork and join (an event record and wait between two streams), in a graph
+    /// that holds a user object (`Graph::retain`, as a library's state would be): the copy has the
+    /// same kinds of nodes, does the same work, and holds no user object (the value goes with the
+    /// captured graph, while the copy lives on). A capture with a host function is not copied.
+    /// Needs a GPU; skipped without a driver.
     #[test]
     fn a_copy_runs_the_captured_work_without_its_user_objects() {
         let Ok(ctx) = open_device(0) else {
@@ -184,17 +184,16 @@ mod tests {
         let n = 256;
         let src = DeviceBuffer::from_host(&stream, &(0..n as u32).collect::<Vec<_>>()).unwrap();
         let dst = DeviceBuffer::<u32>::zeros(&stream, n).unwrap();
-        let dropped = Arc::new(AtomicBool::new(false));
-        let flag = Flag(dropped.clone());
         let side = ctx.new_stream().unwrap();
         let operands = (src.clone(), Mut(dst.clone()));
-        let graph = Graph::capture(&stream, operands, move |s, (x, mut y)| {
-            let _keep = &flag;
+        let mut graph = Graph::capture(&stream, operands, move |s, (x, mut y)| {
             s.fork(&side, |o| o.memset_zeros(&mut y))?;
             s.memcpy_dtod(&x, &mut y)?;
             Ok::<(), Error>(())
         })
         .unwrap();
+        let dropped = Arc::new(AtomicBool::new(false));
+        graph.retain(Flag(dropped.clone())).unwrap();
         // SAFETY: a live graph of `ctx`, which nothing changes meanwhile.
         let copy = unsafe { copy_nodes(graph.raw(), &ctx) }
             .unwrap()
@@ -217,7 +216,7 @@ mod tests {
         assert!(wait_for_releases(Duration::from_secs(10)));
         assert!(
             dropped.load(Ordering::Acquire),
-            "the capture closure, the captured graph's user object, outlived it: the copy holds it"
+            "the captured graph's user object outlived it: the copy holds it"
         );
 
         let mut outer = Graph::new(&ctx).unwrap();

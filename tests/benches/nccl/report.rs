@@ -86,7 +86,10 @@ pub(super) fn summary(
     println!(
         "  library / eager  the crate's path against NCCL called eagerly (the issue's target)"
     );
-    println!("  library / child  the crate's communicator and launch ordering (same graph shape)");
+    println!(
+        "  library / child  the crate's node (its ordering, NCCL's nodes without NCCL's user \
+         object) against the capture as NCCL leaves it"
+    );
     println!("  child / inline   the child-graph level around the captured collective");
     println!("  events / inline  one event wait + record pair around it (NCCL's mixing shape)");
     println!("  batched / library  the library's path, {BATCH} all-reduces per graph launch");
