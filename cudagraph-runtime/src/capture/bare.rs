@@ -120,15 +120,7 @@ unsafe fn copy_node(
         // SAFETY: a memset node.
         let set = unsafe { result::recorded::memset(node) }?;
         let mut p = node_params(Type::CU_GRAPH_NODE_TYPE_MEMSET);
-        p.__bindgen_anon_1.memset = sys::CUDA_MEMSET_NODE_PARAMS_v2 {
-            dst: set.dst,
-            pitch: set.pitch,
-            value: set.value,
-            elementSize: set.elementSize,
-            width: set.width,
-            height: set.height,
-            ctx: ctx.cu_ctx(),
-        };
+        p.__bindgen_anon_1.memset = crate::node::memset_with_context(&set, ctx.cu_ctx());
         p
     } else if kind == Type::CU_GRAPH_NODE_TYPE_EMPTY as u32 {
         node_params(Type::CU_GRAPH_NODE_TYPE_EMPTY)

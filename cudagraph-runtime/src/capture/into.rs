@@ -114,16 +114,31 @@ impl<'a> Graph<'a> {
             + 'static,
         Error: From<E>,
     {
-        let checked = self.check_capture("Graph::add_captured", stream, deps);
-        self.or_forget_name(checked)?;
-        let child = capture_new(
-            "Graph::add_captured",
-            stream,
-            operands,
-            self.scope_registry(),
-            f,
-        );
+        let child = self.capture_child("Graph::add_captured", stream, deps, operands, f);
         self.embed_captured(child, deps)
+    }
+
+    /// The capture of a child-graph node of this graph, for `call`: `stream` of the graph's
+    /// context and `deps` its nodes (checked), then the work `f` enqueues recorded into a new
+    /// graph.
+    fn capture_child<O, F, E>(
+        &mut self,
+        call: &'static str,
+        stream: &Arc<CudaStream>,
+        deps: &[NodeId],
+        operands: O,
+        f: F,
+    ) -> Result<Graph<'a>>
+    where
+        O: CaptureOperands<'a>,
+        F: FnMut(&CaptureScope<'_, 'a>, O::Views<'_>) -> std::result::Result<(), E>
+            + Send
+            + 'static,
+        Error: From<E>,
+    {
+        let checked = self.check_capture(call, stream, deps);
+        self.or_forget_name(checked)?;
+        capture_new(call, stream, operands, self.scope_registry(), f)
     }
 
     /// Embeds `child`, a captured graph, as a child-graph node after `deps`: refused when it has
@@ -161,9 +176,7 @@ impl<'a> Graph<'a> {
             + 'static,
         Error: From<E>,
     {
-        let checked = self.check_capture(call, stream, deps);
-        self.or_forget_name(checked)?;
-        let child = capture_new(call, stream, operands, self.scope_registry(), f);
+        let child = self.capture_child(call, stream, deps, operands, f);
         let child = self.or_forget_name(child)?;
         self.check_captured_child(&child)?;
         let ctx = self.context().clone();

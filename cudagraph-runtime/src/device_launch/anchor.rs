@@ -8,7 +8,6 @@ use cudarc::driver::CudaStream;
 use super::footprint::Footprint;
 use crate::exec::GraphExec;
 use crate::memory::alloc::{AllocState, Allocation, Space};
-use crate::reaper;
 
 /// What the graphs whose kernels are given a [`DeviceGraphHandle`] hold of the executable: an
 /// allocation to the memory model (registered by their executables, released after their
@@ -81,30 +80,12 @@ impl Drop for DeviceAnchor {
     /// Destroys the executable once every launch that may launch it from the device has
     /// completed (waited for on the release thread); never before.
     fn drop(&mut self) {
-        let released = self.state.take_released();
         let exec = self
             .parked
             .get_mut()
             .unwrap_or_else(|e| e.into_inner())
             .take();
-        if released.is_empty() {
-            drop(exec);
-            return;
-        }
-        let mut parts = Some((exec, released));
-        reaper::run_later(Box::new(move || {
-            if let Some((exec, released)) = parts.take() {
-                for fence in &released {
-                    if fence.done().wait_host().is_err() {
-                        // Could not learn that those launches are over: leak rather than
-                        // destroy an executable a kernel may still launch.
-                        std::mem::forget(exec);
-                        return true;
-                    }
-                }
-                drop(exec);
-            }
-            true
-        }));
+        // Leaked if those launches cannot be known to be over: a kernel may still launch it.
+        self.state.drop_after_holders(exec);
     }
 }

@@ -464,6 +464,33 @@ impl AllocState {
     pub(crate) fn take_released(&self) -> Vec<Arc<Fence>> {
         std::mem::take(&mut self.lock().released)
     }
+
+    /// The final release of what is not memory (an executable a kernel may launch, a value a
+    /// node's work needs): drops `value` once the launches of the executables that released it
+    /// are over, waited for on the release thread; at once when there are none (on the release
+    /// thread where the driver may not be called). Leaked if those launches cannot be known to
+    /// be over: dropping what they may still use would be worse.
+    pub(crate) fn drop_after_holders<T: Send + 'static>(&self, value: T) {
+        let released = self.take_released();
+        if released.is_empty() {
+            crate::reaper::release(value);
+            return;
+        }
+        let mut parts = Some((value, released));
+        crate::reaper::run_later(Box::new(move || {
+            if let Some((value, released)) = parts.take() {
+                if released
+                    .iter()
+                    .all(|fence| fence.done().wait_host().is_ok())
+                {
+                    drop(value);
+                } else {
+                    std::mem::forget(value);
+                }
+            }
+            true
+        }));
+    }
 }
 
 #[cfg(test)]

@@ -18,7 +18,6 @@ use cudarc::driver::CudaStream;
 
 use super::alloc::{AllocState, Allocation, Space};
 use super::operand::{Hold, Use};
-use crate::reaper;
 
 /// A value kept alive as long as the nodes whose uses hold it may run.
 pub(crate) struct Kept {
@@ -74,33 +73,11 @@ impl Drop for Kept {
     /// the release thread), or at once if none did; where the driver may not be called (a host
     /// node, a capture closure), on the release thread.
     fn drop(&mut self) {
-        let released = self.state.take_released();
-        let Some(value) = self
+        let value = self
             .value
             .get_mut()
             .unwrap_or_else(|e| e.into_inner())
-            .take()
-        else {
-            return;
-        };
-        if released.is_empty() {
-            reaper::release(value);
-            return;
-        }
-        let mut parts = Some((value, released));
-        reaper::run_later(Box::new(move || {
-            if let Some((value, released)) = parts.take() {
-                for fence in &released {
-                    if fence.done().wait_host().is_err() {
-                        // Could not learn that those launches are over: leak rather than drop
-                        // what they may still use.
-                        std::mem::forget(value);
-                        return true;
-                    }
-                }
-                drop(value);
-            }
-            true
-        }));
+            .take();
+        self.state.drop_after_holders(value);
     }
 }

@@ -147,18 +147,25 @@ impl NodeParams for MemsetParams {
 
     #[inline]
     fn with_raw<R>(&mut self, f: impl FnOnce(&mut sys::CUgraphNodeParams) -> R) -> R {
-        let set = &self.set;
         let mut p = node_params(sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_MEMSET);
-        p.__bindgen_anon_1.memset = sys::CUDA_MEMSET_NODE_PARAMS_v2 {
-            dst: set.dst,
-            pitch: set.pitch,
-            value: set.value,
-            elementSize: set.elementSize,
-            width: set.width,
-            height: set.height,
-            ctx: self.ctx,
-        };
+        p.__bindgen_anon_1.memset = with_context(&self.set, self.ctx);
         f(&mut p)
+    }
+}
+
+/// A memset's parameters with its context, as the generic node calls take them.
+pub(crate) fn with_context(
+    set: &sys::CUDA_MEMSET_NODE_PARAMS,
+    ctx: sys::CUcontext,
+) -> sys::CUDA_MEMSET_NODE_PARAMS_v2 {
+    sys::CUDA_MEMSET_NODE_PARAMS_v2 {
+        dst: set.dst,
+        pitch: set.pitch,
+        value: set.value,
+        elementSize: set.elementSize,
+        width: set.width,
+        height: set.height,
+        ctx,
     }
 }
 

@@ -89,6 +89,8 @@ pub use kind::NodeKind;
 pub use mem::{GraphAlloc, MemFreeNode};
 pub(crate) use memcpy::{overlapping, MemcpyParams};
 pub use memcpy::{DeviceToDevice, DeviceToHost, Direction, HostToDevice, Memcpy, MemcpyNode};
+#[cfg(feature = "nccl")] // copies of captured collectives (`capture::bare`)
+pub(crate) use memset::with_context as memset_with_context;
 pub(crate) use memset::MemsetParams;
 pub use memset::{FillWith, Memset, MemsetNode, MemsetValue};
 pub(crate) use semaphore::SemaphoreParams;
