@@ -97,8 +97,12 @@ unsafe fn copy_node(
         // SAFETY: a kernel node. Its argument buffer belongs to it, live through the add,
         // which copies the arguments.
         let mut kernel = unsafe { result::graph::kernel_node_params(node) }?;
-        if kernel.ctx.is_null() {
-            kernel.ctx = ctx.cu_ctx();
+        // As a rebuild names them (`graph::rebuild`): the graph's context, and the function
+        // alone when there is one (what the driver gives back for `ctx` and `kern` is not
+        // documented).
+        kernel.ctx = ctx.cu_ctx();
+        if !kernel.func.is_null() {
+            kernel.kern = std::ptr::null_mut();
         }
         // SAFETY: `into` is live, `after` its nodes; `kernel` is a live node's parameters.
         let new = unsafe { result::graph::add_kernel_node(into, after, &kernel) }?;

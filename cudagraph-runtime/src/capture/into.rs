@@ -197,7 +197,8 @@ impl<'a> Graph<'a> {
             None => Kept::new(keep),
         };
         let embedded = copy.as_ref().map_or(child.raw(), |c| c.raw());
-        self.embed_child(&child, embedded, Some(Kept::use_of(kept)), deps)
+        // SAFETY: `embedded` is `child`'s graph or its copy, which does the same work.
+        unsafe { self.embed_child(&child, embedded, Some(Kept::use_of(kept)), deps) }
     }
 
     /// Refuses to embed `child`, a captured graph, when it has memory nodes, or, in a conditional

@@ -504,7 +504,7 @@ impl<'a> Graph<'a> {
         // The node holds the event as it holds memory (see `memory::kept`): a node whose event
         // the graph did not keep would record or wait on a destroyed event once the caller
         // drops it. (Dropped once the graph and the launches that may run the node are done.)
-        let from = self.append_uses([Kept::use_of(Kept::new(event.clone()))]);
+        let from = self.append_uses([event.kept_use()]);
         let mut params = EventParams::<RECORD> { event: event.raw() };
         self.add_node(&mut params, deps, from)
     }
@@ -668,12 +668,17 @@ impl<'a> Graph<'a> {
         child: &Graph<'c>,
         deps: &[NodeId],
     ) -> Result<ChildGraphNode> {
-        self.embed_child(child, child.raw, None, deps)
+        // SAFETY: `child`'s own graph.
+        unsafe { self.embed_child(child, child.raw, None, deps) }
     }
 
     /// [`Graph::add_child_graph`] of `child`, embedding `raw` in its place (a copy of its nodes,
     /// see `capture::bare`), with `kept` among the node's uses (see `memory::kept`).
-    pub(crate) fn embed_child<'c: 'a>(
+    ///
+    /// # Safety
+    /// `raw` is a live graph of `child`'s context that does the work of `child`'s nodes on the
+    /// memory they use (their uses are the node's): `child`'s own graph, or a faithful copy of it.
+    pub(crate) unsafe fn embed_child<'c: 'a>(
         &mut self,
         child: &Graph<'c>,
         raw: sys::CUgraph,

@@ -466,14 +466,16 @@ impl AllocState {
     }
 
     /// The final release of what is not memory (an executable a kernel may launch, a value a
-    /// node's work needs): drops `value` once the launches of the executables that released it
-    /// are over, waited for on the release thread; at once when there are none (on the release
-    /// thread where the driver may not be called). Leaked if those launches cannot be known to
-    /// be over: dropping what they may still use would be worse.
+    /// node's work needs): drops `value` on the release thread, once the launches of the
+    /// executables that released it are over. There, as a user object's value would be: its
+    /// drop may call CUDA (destroy a graph, an event, a communicator), which the caller's thread
+    /// may be unable to do (a host node), or do in a capture mode that would break another
+    /// thread's capture. Leaked if those launches cannot be known to be over: dropping what
+    /// they may still use would be worse.
     pub(crate) fn drop_after_holders<T: Send + 'static>(&self, value: T) {
         let released = self.take_released();
         if released.is_empty() {
-            crate::reaper::release(value);
+            crate::reaper::drop_later(Box::new(value));
             return;
         }
         let mut parts = Some((value, released));

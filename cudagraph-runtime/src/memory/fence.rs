@@ -79,13 +79,27 @@ impl EventCell {
     }
 
     /// Blocks until the work the event marks has completed (at once if never recorded).
+    ///
+    /// Not under the lock: a record of this marker, or a stream's wait on it (another thread's
+    /// launch or update), must not wait behind this wait, whose work may need that thread to go
+    /// on (a collective's peer launched by it, say). The event itself lives as long as `self`,
+    /// and a record made meanwhile only makes this wait longer.
     pub(crate) fn wait_host(&self) -> Result<()> {
-        let event = self.lock();
-        let Some(event) = &*event else { return Ok(()) };
+        let (ctx, raw) = match &*self.lock() {
+            Some(event) => (event.context().clone(), event.cu_event()),
+            None => return Ok(()),
+        };
+        ctx.bind_to_thread().map_err(|source| Error::Driver {
+            call: "cuCtxSetCurrent",
+            source,
+        })?;
         relaxed(|| {
-            event.synchronize().map_err(|source| Error::Driver {
-                call: "cuEventSynchronize",
-                source,
+            // SAFETY: a live event (`self` owns it, and the caller holds `self`).
+            unsafe { cudarc::driver::result::event::synchronize(raw) }.map_err(|source| {
+                Error::Driver {
+                    call: "cuEventSynchronize",
+                    source,
+                }
             })
         })
     }

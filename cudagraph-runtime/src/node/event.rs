@@ -13,6 +13,8 @@ use cudarc::driver::{sys, CudaContext, CudaEvent};
 use super::{node_params, NodeKind, NodeParams, NodeUpdate};
 use crate::driver::result;
 use crate::error::{Error, Result};
+use crate::memory::kept::Kept;
+use crate::memory::operand::Use;
 
 handle!(
     /// An event record node.
@@ -27,7 +29,13 @@ handle!(
 /// and executables that use it keep it alive until their launches are done), compared by
 /// identity.
 #[derive(Clone)]
-pub struct Event(ManuallyDrop<Arc<CudaEvent>>);
+pub struct Event {
+    event: ManuallyDrop<Arc<CudaEvent>>,
+    /// What the event nodes using this event hold (see `memory::kept`): one for the event and
+    /// its clones, so that a graph rebuilt with the same event hands its executables the same
+    /// use, which an update finds unchanged.
+    kept: Arc<Kept>,
+}
 
 impl Event {
     /// A new event of `ctx`, without timing (the cheapest kind to record and wait on).
@@ -44,11 +52,16 @@ impl Event {
 
     /// The cudarc event: record it on a stream, wait for it, synchronize with it.
     pub fn cuda(&self) -> &CudaEvent {
-        &self.0
+        &self.event
     }
 
     pub(crate) fn raw(&self) -> sys::CUevent {
-        self.0.cu_event()
+        self.event.cu_event()
+    }
+
+    /// The use by which an event node keeps this event alive while launches may run it.
+    pub(crate) fn kept_use<'a>(&self) -> Use<'a> {
+        Kept::use_of(self.kept.clone())
     }
 
     /// Refuses this event for an event node (`node` names it) of a graph of `ctx` when the event
@@ -62,7 +75,7 @@ impl Event {
         ctx: sys::CUcontext,
         node: impl FnOnce() -> String,
     ) -> Result<()> {
-        if self.0.context().cu_ctx() == ctx {
+        if self.event.context().cu_ctx() == ctx {
             return Ok(());
         }
         Err(Error::Invalid {
@@ -72,7 +85,7 @@ impl Event {
                  only on streams of its own context and sets an executable's event node only to \
                  an event of the executable's context; make the event with the graph's context \
                  (to order work on two devices, record an event of each device's own context)",
-                self.0.context().ordinal()
+                self.event.context().ordinal()
             ),
         })
     }
@@ -80,13 +93,16 @@ impl Event {
 
 impl From<CudaEvent> for Event {
     fn from(event: CudaEvent) -> Self {
-        Self(ManuallyDrop::new(Arc::new(event)))
+        Self::from(Arc::new(event))
     }
 }
 
 impl From<Arc<CudaEvent>> for Event {
     fn from(event: Arc<CudaEvent>) -> Self {
-        Self(ManuallyDrop::new(event))
+        Self {
+            kept: Kept::new(event.clone()),
+            event: ManuallyDrop::new(event),
+        }
     }
 }
 
@@ -97,8 +113,8 @@ impl Drop for Event {
         // Moved, not cloned: with a clone sent to the release thread and this reference dropped
         // here, the release thread may drop its clone first, and this drop would then be the last
         // one, destroying the event inside a host node after all.
-        // SAFETY: `self.0` is not used again (this is the value's drop).
-        let event = unsafe { ManuallyDrop::take(&mut self.0) };
+        // SAFETY: `self.event` is not used again (this is the value's drop).
+        let event = unsafe { ManuallyDrop::take(&mut self.event) };
         crate::reaper::release(event);
     }
 }
@@ -106,7 +122,7 @@ impl Drop for Event {
 /// Two events are equal when they are the same event.
 impl PartialEq for Event {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
+        Arc::ptr_eq(&self.event, &other.event)
     }
 }
 impl Eq for Event {}
