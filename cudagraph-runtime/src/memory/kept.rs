@@ -69,9 +69,8 @@ impl Allocation for Kept {
 }
 
 impl Drop for Kept {
-    /// Drops the value once every launch of the executables that held it is over (waited for on
-    /// the release thread), or at once if none did; where the driver may not be called (a host
-    /// node, a capture closure), on the release thread.
+    /// Drops the value on the release thread, once every launch of the executables that held
+    /// it is over (see `AllocState::drop_after_holders`).
     fn drop(&mut self) {
         let value = self
             .value
