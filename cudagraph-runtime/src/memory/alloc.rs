@@ -478,21 +478,28 @@ impl AllocState {
             crate::reaper::drop_later(Box::new(value));
             return;
         }
-        let mut parts = Some((value, released));
-        crate::reaper::run_later(Box::new(move || {
-            if let Some((value, released)) = parts.take() {
-                if released
-                    .iter()
-                    .all(|fence| fence.done().wait_host().is_ok())
-                {
-                    drop(value);
-                } else {
-                    std::mem::forget(value);
-                }
-            }
-            true
-        }));
+        drop_after_fences(value, released);
     }
+}
+
+/// Drops `value` on the release thread once the launches of the executables of `released` are
+/// over (waited for there). Leaked if that cannot be known: dropping or freeing what those
+/// launches may still use would be worse.
+pub(crate) fn drop_after_fences<T: Send + 'static>(value: T, released: Vec<Arc<Fence>>) {
+    let mut parts = Some((value, released));
+    crate::reaper::run_later(Box::new(move || {
+        if let Some((value, released)) = parts.take() {
+            if released
+                .iter()
+                .all(|fence| fence.done().wait_host().is_ok())
+            {
+                drop(value);
+            } else {
+                std::mem::forget(value);
+            }
+        }
+        true
+    }));
 }
 
 #[cfg(test)]

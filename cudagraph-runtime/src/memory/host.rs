@@ -6,13 +6,12 @@ use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError};
 
 use cudarc::driver::{CudaContext, CudaStream, DeviceRepr, PinnedHostSlice, ValidAsZeroBits};
 
-use super::alloc::{AccessScope, AllocState, Allocation, Space};
+use super::alloc::{drop_after_fences, AccessScope, AllocState, Allocation, Space};
 use super::operand::sealed::MemoryOperand;
 use super::operand::{Hold, HostDst, HostSrc, MemKey, Use};
 use super::shared::{owned_operand, range_methods, Shared};
 use crate::ambient::{in_capture, in_host_node, refuse_waiting};
 use crate::error::{Error, Result};
-use crate::reaper;
 
 /// Page-locked host memory shared by reference counting: `T`s on the host that copies read and
 /// write asynchronously, and that host code reaches through [`read`] and [`write`].
@@ -334,21 +333,7 @@ impl<T: 'static> Drop for HostAlloc<T> {
             drop(pinned);
             return;
         }
-        let mut parts = Some((pinned, released));
-        reaper::run_later(Box::new(move || {
-            if let Some((pinned, released)) = parts.take() {
-                if released
-                    .iter()
-                    .all(|fence| fence.done().wait_host().is_ok())
-                {
-                    drop(pinned);
-                } else {
-                    // Could not learn that those launches are over: leak rather than free early.
-                    std::mem::forget(pinned);
-                }
-            }
-            true
-        }));
+        drop_after_fences(pinned, released);
     }
 }
 
